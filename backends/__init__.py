@@ -1,0 +1,21 @@
+"""Backends: turn a graph into a callable. Chosen by name or passed as a callable.
+
+=========== ================================================================
+name        what it does
+=========== ================================================================
+eager       straight-line NumPy/CuPy calls (the graph's own printout)
+numpy       fused, cache-blocked, multithreaded CPU execution (when present)
+cupy        fused CUDA kernels through CuPy (needs a GPU)
+cudagraphs  eager CuPy graph captured once and replayed (needs a GPU)
+=========== ================================================================
+
+Example::
+
+    >>> from backends import list_backends, lookup_backend
+    >>> "eager" in list_backends()
+    True
+"""
+
+from .registry import bind_options, list_backends, lookup_backend, register_backend
+
+__all__ = ["bind_options", "list_backends", "lookup_backend", "register_backend"]

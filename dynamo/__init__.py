@@ -1,0 +1,43 @@
+"""dynamo: bytecode-level graph capture for NumPy and CuPy programs.
+
+Example::
+
+    import numpy as np, dynamo
+
+    @dynamo.compile(backend="eager")
+    def gelu(x):
+        return 0.5 * x * (1 + np.tanh(0.7978845608 * (x + 0.044715 * x**3)))
+
+    y = gelu(np.random.rand(1000).astype(np.float32))   # traced once, then cached
+    print(dynamo.explain(gelu)(x))                       # graphs, breaks, guards
+
+Public API: ``compile``, ``explain``, ``reset``, ``list_backends``,
+``register_backend``, ``register_op``, ``set_logs``, ``config``, ``Unsupported``.
+"""
+
+from __future__ import annotations
+
+from backends import list_backends, register_backend
+
+from . import logs
+from .api import OptimizedFunction, OptimizedModule, compile
+from .config import config
+from .exc import BackendError, DynamoError, Unsupported
+from .explain import ExplainOutput, explain
+from .logs import set_logs
+from .ops.public import register_op
+
+
+def reset() -> None:
+    """Drop every compiled entry of every compiled function (they recompile on next call)."""
+    from . import hook
+    hook.reset_all()
+
+
+logs.init_from_env()
+
+__all__ = [
+    "BackendError", "DynamoError", "ExplainOutput", "OptimizedFunction", "OptimizedModule",
+    "Unsupported", "compile", "config", "explain", "list_backends", "register_backend",
+    "register_op", "reset", "set_logs",
+]

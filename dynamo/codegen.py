@@ -1,0 +1,237 @@
+"""Code that runs a compiled graph in place of the traced bytecode.
+
+Two layers, each as plain as it can be:
+
+1. **Glue** (generated Python source): reads the graph's inputs through their sources,
+   calls the compiled graph, writes back mutations of Python objects (lists, dicts,
+   attributes, globals, closure cells), and returns the rebuilt Python values::
+
+       def ___glue_forward_0(self, x, ___closure):
+           ___out = ___graph(x, self.w1, self.w2)
+           ___t0 = ___out[1]
+           self.cache = ___t0
+           return (___out[0], 2.0)
+
+   When the whole frame was captured, the glue *is* the compiled frame.
+
+2. **Bytecode** (only at a graph break, see ``break_code``): the frame's own prologue,
+   a call of the glue that returns the stack and the live locals, stores of those into
+   the frame, the one unsupported instruction run for real, and a call of the resume
+   function (:mod:`dynamo.resume`) that continues the function.
+"""
+
+from __future__ import annotations
+
+import builtins
+import itertools
+import linecache
+import sys
+import types
+from typing import Any
+
+from bytecode import Bytecode, CellVar, FreeVar, Instr, Label
+
+from .translator.instructions import frame_params
+
+from . import pyversion
+from .exc import Unsupported
+from .graph import PLACEHOLDER, Node
+from .variables import (
+    NULL,
+    ArrayVariable,
+    CellVariable,
+    DictVariable,
+    ListVariable,
+    ObjectVariable,
+    Variable,
+)
+
+_counter = itertools.count()
+_LITERAL_TYPES = (int, float, complex, str, bytes, bool, type(None))
+
+
+def make_function(code, fn_globals, name, defaults):
+    """Rebuild a function created inside a traced region (used by generated glue)."""
+    return types.FunctionType(code, fn_globals, name, defaults)
+
+
+class GlueCodegen:
+    """Builds the glue source for one graph; see the module docstring."""
+
+    def __init__(self, output, params: list[str], name: str):
+        self.output = output
+        self.params = list(params)
+        self.name = f"___glue_{name}_{next(_counter)}"
+        self.lines: list[str] = []
+        self.scope: dict[str, Any] = {"___G": output.fn_globals, "___builtins": builtins,
+                                      "___modules": sys.modules,
+                                      "___make_function": make_function}
+        self.out_nodes: list[Node] = []
+        self._built: dict[int, str] = {}
+        self._temps = itertools.count()
+
+    # ------------------------------------------------------------------ values
+    def const(self, value: Any) -> str:
+        if type(value) in _LITERAL_TYPES and (not isinstance(value, float) or
+                                              value == value and abs(value) != float("inf")):
+            return repr(value)
+        if isinstance(value, tuple) and all(type(v) in _LITERAL_TYPES for v in value):
+            return repr(value)
+        for key, known in self.scope.items():
+            if known is value and key.startswith("___k"):
+                return key
+        key = f"___k{len(self.scope)}"
+        self.scope[key] = value
+        return key
+
+    def array(self, var: ArrayVariable) -> str:
+        if var.source is not None:
+            return var.source.expr()  # an input (possibly mutated in place): same object
+        node = var.node
+        if node.op == PLACEHOLDER:
+            return node.meta["source"].expr()
+        if node not in self.out_nodes:
+            self.out_nodes.append(node)
+        return f"___out[{self.out_nodes.index(node)}]"
+
+    def value(self, var: Variable) -> str:
+        if var is NULL:
+            raise Unsupported("NULL cannot be rebuilt as a value")
+        return var.reconstruct(self)
+
+    def mutable(self, var: Variable, build) -> str:
+        """Build a mutable object once; every reference shares it (aliasing)."""
+        if var.source is not None:
+            return var.source.expr()
+        key = id(var)
+        if key not in self._built:
+            expr = build(var)
+            temp = f"___v{next(self._temps)}"
+            self.lines.append(f"{temp} = {expr}")
+            self._built[key] = temp
+        return self._built[key]
+
+    def temp(self, expr: str) -> str:
+        name = f"___t{next(self._temps)}"
+        self.lines.append(f"{name} = {expr}")
+        return name
+
+    # ------------------------------------------------------------------ side effects
+    def side_effects(self) -> None:
+        """Write back mutations of objects from outside the trace, values first."""
+        writes: list[tuple[str, str]] = []
+        effects = self.output.side_effects
+        for var in effects.mutated.values():
+            target = var.source.expr()
+            if isinstance(var, ListVariable):
+                items = ", ".join(self.value(v) for v in var.items)
+                writes.append((f"{target}[:]", self.temp(f"[{items}]")))
+            elif isinstance(var, DictVariable):
+                items = ", ".join(f"{self.const(k)}: {self.value(v)}" for k, v in var.items.items())
+                tmp = self.temp(f"{{{items}}}")
+                writes.append((None, f"{target}.clear(); {target}.update({tmp})"))
+            elif isinstance(var, ObjectVariable):
+                for attr, value in var.pending.items():
+                    writes.append((f"{target}.{attr}", self.temp(self.value(value))))
+            elif isinstance(var, CellVariable):
+                writes.append((target, self.temp(self.value(var.value))))
+            else:
+                raise Unsupported(f"cannot write back a mutated {var.describe()}")
+        for name, value in effects.globals.items():
+            writes.append((f"___G[{name!r}]", self.temp(self.value(value))))
+        for target, expr in writes:
+            self.lines.append(expr if target is None else f"{target} = {expr}")
+
+    # ------------------------------------------------------------------ assembling
+    def finish(self, result_expr: str, graph_fn, input_exprs: list[str]) -> types.FunctionType:
+        """The glue function: call the graph, then the lines, then return the result."""
+        body = []
+        if graph_fn is not None:
+            self.scope["___graph"] = graph_fn
+            body.append(f"___out = ___graph({', '.join(input_exprs)})")
+        body += self.lines
+        body.append(f"return {result_expr}")
+        params = self.params + ["___closure"]
+        src = f"def {self.name}({', '.join(params)}):\n" + "".join(
+            f"    {line}\n" for line in body)
+        filename = f"<dynamo glue {self.name}>"
+        linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+        exec(compile(src, filename, "exec"), self.scope)
+        fn = self.scope[self.name]
+        fn.__dynamo_source__ = src
+        return fn
+
+
+# ============================================================================ bytecode
+
+def flatten_signature(bc: Bytecode, code) -> None:
+    """Make ``bc`` take every argument positionally, ``*args`` as a tuple and
+    ``**kwargs`` as a dict: the frame hook binds arguments once, then passes them on."""
+    bc.argcount = len(frame_params(code))
+    bc.posonlyargcount = 0
+    bc.kwonlyargcount = 0
+    bc.flags &= ~(0x04 | 0x08)
+
+
+def prologue(bc: Bytecode) -> list:
+    """The original instructions before the first line: MAKE_CELL, COPY_FREE_VARS, RESUME."""
+    out = []
+    for item in bc:
+        if isinstance(item, Instr) and item.name in ("MAKE_CELL", "COPY_FREE_VARS", "RESUME",
+                                                     "NOP"):
+            out.append(item)
+        else:
+            break
+    return out
+
+
+def load_var(name: str, code) -> Instr:
+    if name in code.co_cellvars:
+        return Instr("LOAD_DEREF", CellVar(name))
+    if name in code.co_freevars:
+        return Instr("LOAD_DEREF", FreeVar(name))
+    return Instr("LOAD_FAST", name)
+
+
+def store_var(name: str, code) -> Instr:
+    if name in code.co_cellvars:
+        return Instr("STORE_DEREF", CellVar(name))
+    if name in code.co_freevars:
+        return Instr("STORE_DEREF", FreeVar(name))
+    return Instr("STORE_FAST", name)
+
+
+def closure_tuple(code, names) -> list[Instr]:
+    """Push a tuple of this frame's cell objects for ``names`` (or None if empty)."""
+    if not names:
+        return [Instr("LOAD_CONST", None)]
+    loads = [Instr("LOAD_CLOSURE", CellVar(n) if n in code.co_cellvars else FreeVar(n))
+             for n in names]
+    return loads + [Instr("BUILD_TUPLE", len(names))]
+
+
+def call_glue(glue, code) -> list[Instr]:
+    """Call the glue with the frame's arguments and closure (as at frame entry)."""
+    out = pyversion.load_callable_const(glue)
+    params = code.co_varnames[:len(frame_params(code))]
+    out += [Instr("LOAD_FAST", p) if p not in code.co_cellvars else
+            Instr("LOAD_DEREF", CellVar(p)) for p in params]
+    out += closure_tuple(code, code.co_freevars)
+    out += pyversion.call_instrs(len(params) + 1)
+    return out
+
+
+def resume_call(resume, stack_count: int, live: list[str], code, location) -> list[Instr]:
+    """Call ``resume(closure, *stack, *live locals)`` with the stack items already stored
+    in ``___stack{i}`` temporaries; return its result from this frame."""
+    out = pyversion.load_callable_const(resume, location)
+    out += closure_tuple(code, code.co_cellvars + code.co_freevars)
+    out += [Instr("LOAD_FAST", f"___stack{i}") for i in range(stack_count)]
+    out += [load_var(name, code) for name in live]
+    out += pyversion.call_instrs(1 + stack_count + len(live), location=location)
+    out.append(Instr("RETURN_VALUE", location=location))
+    return out
+
+
+def new_label() -> Label:
+    return Label()

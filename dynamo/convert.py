@@ -1,0 +1,314 @@
+"""Turn one frame into a cache entry: trace, compile the graph, generate code and guards.
+
+``convert_frame`` runs the translator over the frame's bytecode. It ends in one of
+three ways:
+
+- the trace reaches RETURN: the glue (calling the compiled graph) replaces the frame;
+- the trace hits a graph break: the frame becomes bytecode that runs the graph so
+  far, the unsupported instruction, and a resume function (:mod:`dynamo.resume`);
+- the frame cannot be traced at all: ``SkipFrame``, and the hook runs it eagerly.
+
+A trace may start over (``RestartAnalysis``) when it learns where it must break;
+the break points it learned are kept for the next attempt.
+
+Example::
+
+    >>> entry = convert_frame(f, (x,), None, ctx, previous=[])
+    >>> entry.check(x, None), entry.run(x, None)
+    (True, <the result of f(x)>)
+"""
+
+from __future__ import annotations
+
+import time
+import types
+from collections import Counter
+from dataclasses import dataclass, field
+
+from guards import CheckFunction
+
+from . import hook, logs
+from .codegen import GlueCodegen
+from .config import config
+from .exc import BackendError, RestartAnalysis, Unsupported
+from .graph import Graph
+from .output_graph import OutputGraph
+from .resume import ResumeCaller, break_code, resume_code
+from .translator import GraphBreak, InstructionTranslator
+from .translator.frames import restart_point
+from .translator.instructions import frame_params
+from .variables import (
+    NULL,
+    BaseFunctionVariable,
+    UserMethodVariable,
+)
+
+log_breaks = logs.get("graph_breaks")
+log_graph = logs.get("graph")
+log_guards = logs.get("guards")
+log_bytecode = logs.get("bytecode")
+
+_seen_breaks: Counter = Counter()
+
+
+class SkipFrame(Exception):  # noqa: N818 (control flow: run this frame eagerly)
+    pass
+
+
+@dataclass
+class BreakRecord:
+    reason: str
+    explanation: str
+    hint: str
+    cause: str
+    filename: str
+    lineno: int | None
+    source_line: str
+    frame: str
+
+    def __str__(self) -> str:
+        text = f"{self.reason}\n  at {self.filename}:{self.lineno} in {self.frame}"
+        if self.source_line:
+            text += f"\n      {self.source_line}"
+        if self.explanation:
+            text += f"\n  why: {self.explanation}"
+        if self.hint:
+            text += f"\n  hint: {self.hint}"
+        return text
+
+
+@dataclass
+class FrameRecord:
+    """What compiling one frame produced (read by ``dynamo.explain``)."""
+
+    code: types.CodeType
+    graph: Graph | None = None
+    breaks: list[BreakRecord] = field(default_factory=list)
+    guards: list = field(default_factory=list)
+    check_source: str = ""
+    glue_source: str = ""
+    compile_time: float = 0.0
+    restarts: int = 0
+    skipped: str | None = None
+
+    @property
+    def op_count(self) -> int:
+        return len(self.graph.call_nodes()) if self.graph is not None else 0
+
+
+class FrameRunner:
+    """Runs the rewritten bytecode of a frame that breaks, with the caller's closure."""
+
+    def __init__(self, code: types.CodeType, fn_globals: dict):
+        self.code, self.fn_globals = code, fn_globals
+
+    def __call__(self, *args):
+        fn = types.FunctionType(self.code, self.fn_globals, self.code.co_name, None, args[-1])
+        return fn(*args[:-1])
+
+
+def convert_frame(fn: types.FunctionType, args: tuple, closure, ctx, previous=()):
+    code = fn.__code__
+    start = time.perf_counter()
+    params = frame_params(code)
+    arg_values = dict(zip(code.co_varnames[:len(params)], args))
+    record = FrameRecord(code)
+    break_points: dict = {}
+    for attempt in range(config.max_restarts + 1):
+        output = OutputGraph(fn.__globals__, config,
+                             layout_guards=getattr(ctx.backend, "layout_guards", False))
+        try:
+            tx = InstructionTranslator(code, output, arg_values, fn.__globals__, closure,
+                                       break_points)
+            tx.run()
+        except RestartAnalysis as restart:
+            point = restart_point(restart)
+            if ctx.fullgraph:
+                raise point.reason from None
+            break_points[point.index] = point
+            record.restarts = attempt + 1
+            continue
+        except GraphBreak as brk:
+            if ctx.fullgraph:
+                raise brk.point.reason from None
+            entry = _compile_break(fn, tx, brk, output, ctx, params, record)
+            break
+        except Unsupported as e:
+            if ctx.fullgraph:
+                raise
+            _log_break(e, code, whole_frame=True)
+            record.skipped = e.reason
+            record.breaks.append(_break_record(e, code))
+            _save(ctx, record, start)
+            raise SkipFrame(e.reason) from None
+        else:
+            entry = _compile_return(fn, tx, output, ctx, params, record)
+            break
+    else:
+        raise SkipFrame(f"the trace restarted more than {config.max_restarts} times")
+    _save(ctx, record, start)
+    return entry
+
+
+def _save(ctx, record: FrameRecord, start: float) -> None:
+    record.compile_time = time.perf_counter() - start
+    if ctx.records is not None:
+        ctx.records.append(record)
+
+
+def _compile_return(fn, tx, output, ctx, params, record) -> hook.CacheEntry:
+    cg = GlueCodegen(output, params, fn.__code__.co_name)
+    result = _codegen(cg, lambda: cg.value(tx.result))
+    glue = _finish(fn, cg, result, output, ctx, record)
+    return hook.CacheEntry(_check(fn, output, params, record), glue, record)
+
+
+def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record) -> hook.CacheEntry:
+    code = fn.__code__
+    e = brk.point.reason
+    _log_break(e, code, island=brk.point.kind == "island")
+    record.breaks.append(_break_record(e, code))
+    unread = tx.unread_args()
+    restore = [n for n in code.co_varnames if n in tx.locals and n not in code.co_cellvars]
+    restore_vars = [tx.locals[n] for n in restore]
+    for name in code.co_cellvars:
+        cell = tx.cells[name]
+        if cell.value is not None:
+            restore.append(name)
+            restore_vars.append(cell.value)
+    live = [n for n in code.co_varnames
+            if (n in tx.locals or n in unread) and n not in code.co_cellvars]
+    stack_values = [v for v in brk.stack if v is not NULL]
+    callee = _callee_slots(brk)
+    cg = GlueCodegen(output, params, code.co_name)
+    cg.scope["___intercept"] = lambda f: hook.intercept(f, ctx) if isinstance(
+        f, types.FunctionType) else f
+    cg.scope["___MethodType"] = types.MethodType
+
+    def values():
+        exprs = []
+        for var in stack_values:
+            expr = cg.value(var) if not isinstance(var, UserMethodVariable) else \
+                f"___MethodType({cg.value(var.fn_var)}, {cg.value(var.self_var)})"
+            if any(var is c for c in callee):
+                expr = _intercepted(var, expr, cg)
+            exprs.append(expr)
+        exprs += [cg.value(v) for v in restore_vars]
+        return "(" + "".join(f"{x}, " for x in exprs) + ")"
+
+    result = _codegen(cg, values)
+    glue = _finish(fn, cg, result, output, ctx, record)
+
+    def make_resume(target: int, layout: tuple):
+        rcode = resume_code(code, target, layout, tuple(live))
+        return ResumeCaller(rcode, fn.__globals__, lambda f, a: hook.run(f, a, ctx))
+
+    try:
+        new_code = break_code(code, brk, glue, len(stack_values), restore, live, make_resume)
+    except Unsupported as err:
+        raise SkipFrame(err.reason) from None
+    log_bytecode.debug("%s", _LazyDis(code, new_code))
+    return hook.CacheEntry(_check(fn, output, params, record),
+                           FrameRunner(new_code, fn.__globals__), record)
+
+
+def _callee_slots(brk: GraphBreak) -> list:
+    """The callable being called when the break is a call (it runs through the hook)."""
+    if brk.inst.name not in ("CALL", "CALL_KW", "CALL_FUNCTION_EX"):
+        return []
+    from . import pyversion
+    pops = pyversion.stack_pops(brk.inst.name, brk.inst.arg) or 0
+    base = len(brk.stack) - pops
+    return [v for v in brk.stack[base:base + 2] if v is not NULL]
+
+
+def _intercepted(var, expr: str, cg) -> str:
+    if isinstance(var, BaseFunctionVariable):
+        return f"___intercept({expr})"
+    if isinstance(var, UserMethodVariable):
+        return (f"___MethodType(___intercept({cg.value(var.fn_var)}), "
+                f"{cg.value(var.self_var)})")
+    return expr
+
+
+def _codegen(cg, build) -> str:
+    try:
+        return build()
+    except Unsupported as e:
+        raise SkipFrame(f"cannot rebuild the frame's values: {e.reason}") from None
+
+
+def _finish(fn, cg: GlueCodegen, result: str, output: OutputGraph, ctx, record):
+    _codegen(cg, cg.side_effects)
+    graph = output.graph
+    graph.output(tuple(cg.out_nodes))
+    graph_fn, inputs = None, []
+    if graph.call_nodes():
+        example = [output.example_inputs[n] for n in graph.placeholders]
+        try:
+            graph_fn = ctx.backend(graph, example)
+        except BackendError:
+            raise
+        except Exception as e:  # noqa: BLE001
+            raise BackendError(
+                f"backend {ctx.backend_name!r} failed to compile a graph of "
+                f"{len(graph.call_nodes())} ops from {fn.__code__.co_qualname}: "
+                f"{type(e).__name__}: {e}. Try backend='eager' to check the graph, or "
+                f"report the graph printed with DYNAMO_LOGS=graph.") from e
+        inputs = [n.meta["source"].expr() for n in graph.placeholders]
+        record.graph = graph
+        log_graph.debug("graph of %s (%s:%d), %d ops:\n%s", fn.__code__.co_qualname,
+                        fn.__code__.co_filename, fn.__code__.co_firstlineno,
+                        len(graph.call_nodes()), graph)
+    glue = cg.finish(result, graph_fn, inputs)
+    record.glue_source = glue.__dynamo_source__
+    return glue
+
+
+def _check(fn, output: OutputGraph, params, record) -> CheckFunction:
+    guards = output.guards.ordered()
+    check = CheckFunction(guards, params, fn.__code__.co_name, fn.__globals__,
+                          has_closure=True)
+    record.guards = guards
+    record.check_source = check.source
+    log_guards.debug("guards of %s:\n%s", fn.__code__.co_qualname, check.source)
+    return check
+
+
+def _break_record(e: Unsupported, code) -> BreakRecord:
+    filename, lineno, line = e.location or (code.co_filename, None, "")
+    return BreakRecord(e.reason, e.explanation, e.hint, e.cause, filename, lineno, line,
+                       code.co_qualname)
+
+
+def _log_break(e: Unsupported, code, whole_frame: bool = False, island: bool = False):
+    if not log_breaks.isEnabledFor(10):
+        return
+    rec = _break_record(e, code)
+    key = (rec.filename, rec.lineno, rec.reason)
+    _seen_breaks[key] += 1
+    n = _seen_breaks[key]
+    if n > 1:
+        log_breaks.debug("graph break again (%d times): %s at %s:%s", n, rec.reason,
+                         rec.filename, rec.lineno)
+        return
+    what = "frame runs eagerly" if whole_frame else (
+        "the enclosing loop/try block runs eagerly" if island else "graph break")
+    log_breaks.debug("%s: %s", what, rec)
+
+
+class _LazyDis:
+    """Formats bytecode only if the bytecode channel is on."""
+
+    def __init__(self, original, new):
+        self.original, self.new = original, new
+
+    def __str__(self) -> str:
+        import dis
+        import io
+        out = io.StringIO()
+        out.write(f"original bytecode of {self.original.co_qualname}:\n")
+        dis.dis(self.original, file=out)
+        out.write(f"\nrewritten bytecode of {self.new.co_qualname}:\n")
+        dis.dis(self.new, file=out)
+        return out.getvalue()

@@ -1,0 +1,53 @@
+"""Errors: what users see, and what the translator raises internally.
+
+``Unsupported`` is public: with ``fullgraph=True`` the first graph break raises it,
+with the reason, the user's file:line and source line, and a hint. Inside the
+translator it is how a handler says "I cannot capture this instruction"; the
+translator then breaks the graph there (see :mod:`dynamo.convert`).
+"""
+
+from __future__ import annotations
+
+
+class DynamoError(Exception):
+    """Base class of the errors this package raises on purpose."""
+
+
+class Unsupported(DynamoError):
+    """The translator cannot capture an instruction, and says why.
+
+    ``reason`` is short and stable (used to group breaks in logs); ``explanation``
+    is one sentence for people; ``hint`` says what the user can do.
+    """
+
+    def __init__(self, reason: str, explanation: str = "", hint: str = "",
+                 cause: str = "unsupported"):
+        super().__init__(reason)
+        self.reason, self.explanation, self.hint, self.cause = reason, explanation, hint, cause
+        self.location: tuple[str, int, str] | None = None  # filename, lineno, source line
+
+    def __str__(self) -> str:
+        parts = [self.reason]
+        if self.location:
+            filename, lineno, line = self.location
+            parts.append(f'  File "{filename}", line {lineno}' + (f"\n    {line}" if line else ""))
+        if self.explanation:
+            parts.append(f"  Why: {self.explanation}")
+        if self.hint:
+            parts.append(f"  Hint: {self.hint}")
+        return "\n".join(parts)
+
+
+class RestartAnalysis(DynamoError):  # noqa: N818 (control flow, not an error)
+    """Tracing must start over with more knowledge (e.g. where a callee breaks)."""
+
+    def __init__(self, reason: str = ""):
+        super().__init__(reason)
+
+
+class BackendError(DynamoError):
+    """A backend failed to compile a graph; the message names the backend."""
+
+
+class InternalError(DynamoError):
+    """A bug in the translator; the frame falls back to eager and it is logged."""

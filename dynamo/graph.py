@@ -1,0 +1,230 @@
+"""The graph IR: a list of nodes that prints as the Python it means.
+
+Four kinds of node (``Node.op``):
+
+- ``placeholder``: one graph input; ``meta["source"]`` says where the caller reads it.
+- ``call``: ``target`` is a canonical op name from :mod:`dynamo.ops` (``"add"``,
+  ``"matmul"``, ``"sum"``...), never a library object, so one graph runs on NumPy or CuPy.
+- ``constant``: a value baked into the graph (``target`` is its name, ``args[0]`` the value).
+- ``output``: ``args[0]`` is the tuple of returned nodes.
+
+Example::
+
+    >>> g = Graph()
+    >>> x = g.placeholder("x", meta)
+    >>> y = g.call("exp", (x,), meta=meta)
+    >>> g.output((g.call("add", (y, 1.0), meta=meta),))
+    >>> print(g)
+    def forward(x):
+        exp = ops.exp(x)
+        add = ops.add(exp, 1.0)
+        return (add,)
+"""
+
+from __future__ import annotations
+
+import builtins
+import keyword
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import networkx as nx
+
+PLACEHOLDER, CALL, CONSTANT, OUTPUT = "placeholder", "call", "constant", "output"
+
+
+class Node:
+    __slots__ = ("graph", "name", "op", "target", "args", "kwargs", "meta", "users")
+
+    def __init__(self, graph: Graph, name: str, op: str, target: Any, args: tuple,
+                 kwargs: dict, meta: dict):
+        self.graph, self.name, self.op, self.target = graph, name, op, target
+        self.args, self.kwargs, self.meta = args, kwargs, meta
+        self.users: dict[Node, None] = {}
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def inputs(self) -> list[Node]:
+        """Nodes this node reads, in argument order, without repeats."""
+        found: dict[Node, None] = {}
+        map_nodes((self.args, self.kwargs), lambda n: found.setdefault(n))
+        return list(found)
+
+
+def map_nodes(value: Any, fn) -> Any:
+    """Apply ``fn`` to every Node inside nested tuples, lists, dicts and slices."""
+    if isinstance(value, Node):
+        return fn(value)
+    if isinstance(value, tuple):
+        return tuple(map_nodes(v, fn) for v in value)
+    if isinstance(value, list):
+        return [map_nodes(v, fn) for v in value]
+    if isinstance(value, dict):
+        return {k: map_nodes(v, fn) for k, v in value.items()}
+    if isinstance(value, slice):
+        return slice(map_nodes(value.start, fn), map_nodes(value.stop, fn),
+                     map_nodes(value.step, fn))
+    return value
+
+
+_LITERALS = (int, float, complex, str, bytes, bool, type(None), type(Ellipsis))
+
+
+class Graph:
+    """An ordered list of nodes. Nodes are only appended; passes build new graphs."""
+
+    def __init__(self) -> None:
+        self.nodes: list[Node] = []
+        self._names: dict[str, int] = {}
+
+    # ----------------------------------------------------------------- building
+    def _unique(self, hint: str) -> str:
+        base = re.sub(r"\W", "_", hint).strip("_") or "v"
+        if base[0].isdigit() or keyword.iskeyword(base) or hasattr(builtins, base) \
+                or base in ("ops", "consts"):
+            base = "v_" + base
+        n = self._names.get(base, 0)
+        self._names[base] = n + 1
+        return base if n == 0 else f"{base}_{n}"
+
+    def create_node(self, op: str, target: Any, args: tuple = (), kwargs: dict | None = None,
+                    name: str | None = None, meta: dict | None = None) -> Node:
+        node = Node(self, self._unique(name or str(target)), op, target, tuple(args),
+                    dict(kwargs or {}), dict(meta or {}))
+        for inp in node.inputs():
+            inp.users[node] = None
+        self.nodes.append(node)
+        return node
+
+    def placeholder(self, name: str, meta: dict | None = None) -> Node:
+        return self.create_node(PLACEHOLDER, name, name=name, meta=meta)
+
+    def call(self, target: str, args: tuple = (), kwargs: dict | None = None,
+             meta: dict | None = None) -> Node:
+        return self.create_node(CALL, target, args, kwargs, meta=meta)
+
+    def constant(self, value: Any, name: str = "const", meta: dict | None = None) -> Node:
+        return self.create_node(CONSTANT, name, (value,), name=name, meta=meta)
+
+    def output(self, values: tuple) -> Node:
+        return self.create_node(OUTPUT, "output", (tuple(values),), name="output")
+
+    # ----------------------------------------------------------------- reading
+    def __iter__(self) -> Iterator[Node]:
+        return iter(self.nodes)
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    @property
+    def placeholders(self) -> list[Node]:
+        return [n for n in self.nodes if n.op == PLACEHOLDER]
+
+    @property
+    def output_node(self) -> Node | None:
+        return next((n for n in reversed(self.nodes) if n.op == OUTPUT), None)
+
+    @property
+    def outputs(self) -> tuple:
+        out = self.output_node
+        return out.args[0] if out is not None else ()
+
+    def call_nodes(self) -> list[Node]:
+        return [n for n in self.nodes if n.op == CALL]
+
+    def to_networkx(self) -> nx.DiGraph:
+        """A DiGraph with one vertex per node name and an edge per data dependency.
+
+        Vertex attributes: ``op``, ``target``, ``meta``. Edges carry the argument
+        position as ``index``.
+        """
+        g = nx.DiGraph()
+        for node in self.nodes:
+            g.add_node(node.name, op=node.op, target=node.target, meta=node.meta, node=node)
+            for i, inp in enumerate(node.inputs()):
+                g.add_edge(inp.name, node.name, index=i)
+        return g
+
+    # ----------------------------------------------------------------- printing
+    def python_code(self, fn_name: str = "forward") -> tuple[str, dict[str, Any]]:
+        """Source of a function that runs the graph, and the constants it refers to.
+
+        Op calls print as ``ops.<name>(...)``; the caller binds ``ops`` to the
+        implementation table of one array library (see :mod:`dynamo.ops`).
+        """
+        consts: dict[str, Any] = {}
+
+        def fmt(v: Any) -> str:
+            if isinstance(v, Node):
+                return v.name
+            if isinstance(v, tuple):
+                return "(" + "".join(fmt(x) + ", " for x in v).rstrip(" ") + ")"
+            if isinstance(v, list):
+                return "[" + ", ".join(fmt(x) for x in v) + "]"
+            if isinstance(v, dict):
+                return "{" + ", ".join(f"{k!r}: {fmt(x)}" for k, x in v.items()) + "}"
+            if isinstance(v, slice):
+                return f"slice({fmt(v.start)}, {fmt(v.stop)}, {fmt(v.step)})"
+            if type(v) in _LITERALS and _safe_repr(v):
+                return "..." if v is Ellipsis else repr(v)
+            for key, known in consts.items():
+                if known is v:
+                    return f"consts.{key}"
+            key = _const_name(v, consts)
+            consts[key] = v
+            return f"consts.{key}"
+
+        params = [n.name for n in self.placeholders]
+        lines = [f"def {fn_name}({', '.join(params)}):"]
+        last_loc = None
+        for node in self.nodes:
+            if node.op == CALL:
+                loc = node.meta.get("loc")
+                if loc is not None and loc != last_loc:
+                    lines.append(f"    # {loc}")
+                    last_loc = loc
+                args = [fmt(a) for a in node.args]
+                args += [f"{k}={fmt(v)}" for k, v in node.kwargs.items()]
+                lines.append(f"    {node.name} = ops.{node.target}({', '.join(args)})")
+            elif node.op == CONSTANT:
+                lines.append(f"    {node.name} = {fmt(node.args[0])}")
+            elif node.op == OUTPUT:
+                lines.append(f"    return {fmt(tuple(node.args[0]))}")
+        if self.output_node is None:
+            lines.append("    return ()")
+        return "\n".join(lines) + "\n", consts
+
+    def __str__(self) -> str:
+        return self.python_code()[0]
+
+    def tabular(self) -> str:
+        """One row per node: name, op, target, shape, dtype (for logs and explain)."""
+        rows = [("name", "op", "target", "shape", "dtype")]
+        for n in self.nodes:
+            m = n.meta.get("array")
+            rows.append((n.name, n.op, str(n.target), str(getattr(m, "shape", "")),
+                         str(getattr(m, "dtype", ""))))
+        widths = [max(len(r[i]) for r in rows) for i in range(5)]
+        return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()
+                         for r in rows)
+
+
+def _safe_repr(v: Any) -> bool:
+    if isinstance(v, float):
+        return v == v and v not in (float("inf"), float("-inf"))
+    if isinstance(v, complex):
+        return _safe_repr(v.real) and _safe_repr(v.imag)
+    return True
+
+
+def _const_name(v: Any, taken: dict) -> str:
+    base = getattr(v, "__name__", None) or getattr(v, "name", None) or type(v).__name__
+    base = re.sub(r"\W", "_", str(base)) or "c"
+    if base[0].isdigit():
+        base = "c_" + base
+    name, i = base, 1
+    while name in taken:
+        name, i = f"{base}_{i}", i + 1
+    return name

@@ -1,0 +1,65 @@
+"""The debug log: stdlib ``logging`` under the ``dynamo`` logger, one child per channel.
+
+Channels: graph_breaks, recompiles, guards, graph, bytecode, backend, cudagraphs.
+Switch them on with ``DYNAMO_LOGS=graph_breaks,recompiles`` (``all`` for every one)
+or ``dynamo.set_logs("graph_breaks", "graph")``. Records go to stderr through one
+handler on the ``dynamo`` logger unless the application configured its own.
+
+Example::
+
+    >>> import dynamo, logging
+    >>> dynamo.set_logs("graph_breaks")
+    >>> logging.getLogger("dynamo.graph_breaks").isEnabledFor(logging.DEBUG)
+    True
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+
+CHANNELS = ("graph_breaks", "recompiles", "guards", "graph", "bytecode", "backend",
+            "cudagraphs")
+
+root = logging.getLogger("dynamo")
+_handler: logging.Handler | None = None
+
+
+def get(channel: str) -> logging.Logger:
+    """The logger of one channel (``dynamo.<channel>``)."""
+    if channel not in CHANNELS and channel != "internal":
+        raise ValueError(f"unknown log channel {channel!r}; channels: {', '.join(CHANNELS)}")
+    return logging.getLogger(f"dynamo.{channel}")
+
+
+def set_logs(*channels: str) -> None:
+    """Enable exactly these channels (``"all"`` for every one); none disables all."""
+    names = set(CHANNELS) if "all" in channels else set(channels)
+    unknown = names - set(CHANNELS)
+    if unknown:
+        raise ValueError(f"unknown log channel(s) {sorted(unknown)}; "
+                         f"channels: {', '.join(CHANNELS)}")
+    for ch in CHANNELS:
+        logging.getLogger(f"dynamo.{ch}").setLevel(logging.DEBUG if ch in names
+                                                   else logging.WARNING)
+    if names:
+        _ensure_handler()
+
+
+def _ensure_handler() -> None:
+    """Print records to stderr unless the application has configured logging itself.
+
+    Warnings (such as a frame falling back to eager) reach stderr either way through
+    logging's last-resort handler.
+    """
+    global _handler
+    if _handler is None and not root.handlers and not logging.getLogger().handlers:
+        _handler = logging.StreamHandler()
+        _handler.setFormatter(logging.Formatter("[%(name)s] %(message)s"))
+        root.addHandler(_handler)
+
+
+def init_from_env() -> None:
+    spec = os.environ.get("DYNAMO_LOGS", "").strip()
+    if spec:
+        set_logs(*[s.strip().lstrip("+") for s in spec.split(",") if s.strip()])

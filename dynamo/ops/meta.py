@@ -1,0 +1,81 @@
+"""What the tracer knows about an array without touching its data.
+
+``ArrayMeta`` is the shape, dtype and array library of a value, and whether it is
+a NumPy scalar (``np.float32(1.0)``) rather than an array: NumPy returns scalars
+from full reductions and from ufuncs on 0-d inputs, and users can observe it.
+
+Two ways to learn an op's result without computing it, both O(1) in array size:
+
+- ``ghost(meta)``: a read-only array of the right shape and dtype whose strides are
+  all zero (one element of memory). View ops (reshape, transpose, basic indexing)
+  run on ghosts exactly as on real arrays, errors included.
+- ``probe(meta)``: a 0-d array (or a size-1 array of the same ndim) of the right
+  dtype, used to ask NumPy for the result dtype of an op with NEP 50 promotion.
+
+Example::
+
+    >>> m = ArrayMeta((3, 4), np.dtype("float32"))
+    >>> ghost(m).T.shape
+    (4, 3)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+NUMPY, CUPY = "numpy", "cupy"
+
+
+@dataclass(frozen=True)
+class ArrayMeta:
+    shape: tuple
+    dtype: np.dtype
+    kind: str = NUMPY
+    scalar: bool = False  # a NumPy scalar (np.generic), not an ndarray
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        n = 1
+        for d in self.shape:
+            n *= int(d)
+        return n
+
+    def __str__(self) -> str:
+        lib = "" if self.kind == NUMPY else f"{self.kind}:"
+        kind = "scalar" if self.scalar else ""
+        return f"{lib}{self.dtype}{kind}[{', '.join(str(d) for d in self.shape)}]"
+
+    def with_(self, **changes) -> ArrayMeta:
+        values = dict(shape=self.shape, dtype=self.dtype, kind=self.kind, scalar=self.scalar)
+        values.update(changes)
+        return ArrayMeta(**values)
+
+
+def meta_of(value) -> ArrayMeta:
+    """The meta of a real NumPy or CuPy array or NumPy scalar."""
+    if isinstance(value, np.generic):
+        return ArrayMeta((), value.dtype, NUMPY, True)
+    kind = NUMPY if isinstance(value, np.ndarray) else CUPY
+    return ArrayMeta(tuple(value.shape), value.dtype, kind, False)
+
+
+def ghost(meta: ArrayMeta) -> np.ndarray:
+    """A zero-strided read-only NumPy array with ``meta``'s shape and dtype."""
+    base = np.zeros((), dtype=meta.dtype)
+    if meta.scalar:
+        return base[()]
+    return np.broadcast_to(base, tuple(int(d) for d in meta.shape))
+
+
+def probe(meta: ArrayMeta, keep_ndim: bool = False):
+    """A tiny value of ``meta``'s dtype: 0-d, or all-ones shape when ``keep_ndim``."""
+    if meta.scalar:
+        return np.zeros((), dtype=meta.dtype)[()]
+    shape = (1,) * meta.ndim if keep_ndim else ()
+    return np.zeros(shape, dtype=meta.dtype)

@@ -1,0 +1,197 @@
+"""What one trace produces: the graph, its inputs, its guards and its side effects.
+
+The root translator and every function it inlines share one ``OutputGraph``. Array
+ops go in through ``call_op``; values from outside come in through
+``add_input`` (called by :func:`dynamo.variables.builder.wrap`). At a RETURN or a
+graph break, :mod:`dynamo.codegen` turns it into glue code around the compiled graph.
+
+Example::
+
+    >>> out = OutputGraph(fn_globals, config)
+    >>> x = out.add_input(np.zeros(3, "f4"), LocalSource("x"))
+    >>> y = out.call_op(ops.get("exp"), [x], {})
+    >>> print(out.graph)
+    def forward(x):
+        exp = ops.exp(x)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from guards import ARRAY, ArraySpec, Guard, GuardSet, Source
+
+from . import ops
+from .exc import Unsupported
+from .graph import Graph
+from .ops import ArrayMeta, meta_of
+from .variables import (
+    ArrayVariable,
+    CellVariable,
+    ClassVariable,
+    ConstantVariable,
+    DictVariable,
+    LibraryFunctionVariable,
+    ListVariable,
+    ObjectVariable,
+    SequenceVariable,
+    SliceVariable,
+    TupleVariable,
+    Variable,
+)
+
+
+class SideEffects:
+    """Mutations of objects that exist outside the trace, in first-mutation order.
+
+    ``mutated`` holds lists, dicts, objects (attribute writes) and closure cells with a
+    source; ``globals`` maps global names to their new Variables.
+    """
+
+    def __init__(self) -> None:
+        self.mutated: dict[int, Variable] = {}
+        self.globals: dict[str, Variable] = {}
+        self.version = 0
+
+    def mutate(self, var: Variable) -> None:
+        self.version += 1
+        if getattr(var, "source", None) is not None:
+            self.mutated.setdefault(id(var), var)
+
+    def store_global(self, name: str, value: Variable) -> None:
+        self.version += 1
+        self.globals[name] = value
+
+    def __bool__(self) -> bool:
+        return bool(self.mutated or self.globals)
+
+
+class OutputGraph:
+    def __init__(self, fn_globals: dict, config, layout_guards: bool = False):
+        self.graph = Graph()
+        self.guards = GuardSet()
+        self.fn_globals = fn_globals
+        self.config = config
+        self.layout_guards = layout_guards       # the backend needs strides pinned
+        self.input_vars: dict[Source, Variable] = {}
+        self.input_cells: dict[int, tuple[Any, CellVariable]] = {}
+        self.example_inputs: dict[Any, Any] = {}  # placeholder node -> the real value
+        self.side_effects = SideEffects()
+        self.kind: str | None = None              # numpy or cupy, fixed by the first array
+        self.current_loc: dict = {}                # set by the translator per instruction
+        self.break_reasons: list = []              # filled by convert
+
+    # ------------------------------------------------------------------ inputs
+    def add_input(self, value: Any, source: Source) -> ArrayVariable:
+        meta = meta_of(value)
+        self._check_kind(meta.kind)
+        name = _placeholder_name(source)
+        node = self.graph.placeholder(name, meta={"array": meta, "source": source})
+        self.example_inputs[node] = value
+        spec = ArraySpec(
+            cls=type(value), dtype=value.dtype, shape=tuple(value.shape),
+            strides=tuple(value.strides) if self.layout_guards and not meta.scalar else None,
+            device=value.device.id if meta.kind == ops.CUPY else None)
+        self.guards.add(Guard(source, ARRAY, spec))
+        return ArrayVariable(node, meta, source)
+
+    def _check_kind(self, kind: str) -> None:
+        if self.kind is None:
+            self.kind = kind
+        elif kind != self.kind:
+            raise Unsupported("one graph mixes NumPy and CuPy arrays",
+                              hint="move data between libraries outside the compiled code")
+
+    # ------------------------------------------------------------------ ops
+    def call_op(self, op: ops.OpDef, args: list, kwargs: dict, kind: str | None = None):
+        """Add ``op(*args, **kwargs)`` to the graph; return the result Variable(s)."""
+        node_args = tuple(to_graph(a) for a in args)
+        node_kwargs = {k: to_graph(v) for k, v in kwargs.items()}
+        meta_args = tuple(to_meta(a) for a in args)
+        meta_kwargs = {k: to_meta(v) for k, v in kwargs.items()}
+        try:
+            meta = op.meta(op, meta_args, meta_kwargs)
+        except Unsupported:
+            raise
+        except Exception as e:  # noqa: BLE001 (NumPy would raise here, or we cannot say)
+            raise Unsupported(f"np.{op.name}: {type(e).__name__}: {e}",
+                              "The op's shape/dtype rule rejected these arguments; the call "
+                              "runs eagerly so NumPy itself decides (and raises if it must).",
+                              cause="op_rule") from e
+        if kind is not None and op.kind == ops.CREATION:
+            meta = meta.with_(kind=kind)
+        metas = meta if isinstance(meta, tuple) else (meta,)
+        for m in metas:
+            self._check_kind(m.kind)
+        node = self.graph.call(op.name, node_args, node_kwargs,
+                               meta={"array": meta, **self.current_loc, "kind": op.kind})
+        if len(self.graph) > self.config.max_graph_nodes:
+            raise Unsupported(f"graph larger than config.max_graph_nodes "
+                              f"({self.config.max_graph_nodes})")
+        target = _written_array(op, args, kwargs)
+        if target is not None:
+            target.node = node            # every alias of the object now reads the new node
+            return target
+        if isinstance(meta, tuple):
+            getitem = ops.get("getitem")
+            return TupleVariable([
+                ArrayVariable(self.graph.call("getitem", (node, i), meta={"array": m,
+                                                                          "kind": getitem.kind}), m)
+                for i, m in enumerate(meta)])
+        return ArrayVariable(node, meta)
+
+    # ------------------------------------------------------------------ helpers
+    def graph_inputs(self) -> list:
+        return [(n, n.meta["source"]) for n in self.graph.placeholders]
+
+
+def _written_array(op, args, kwargs) -> ArrayVariable | None:
+    """The array an op writes into: ``out=``, or the first argument of a mutation."""
+    out = kwargs.get("out")
+    if isinstance(out, TupleVariable) and len(out.items) == 1:
+        out = out.items[0]
+    if isinstance(out, ArrayVariable):
+        return out
+    if op.kind == ops.MUTATION and args and isinstance(args[0], ArrayVariable):
+        return args[0]
+    return None
+
+
+def _placeholder_name(source: Source) -> str:
+    return (source.name().replace("L[", "").replace("G[", "G_").replace("]", "")
+            .replace("'", "").replace(".", "_").replace("[", "_"))
+
+
+def to_graph(var: Variable) -> Any:
+    """A Variable as a graph argument: a node, or a plain Python value."""
+    if isinstance(var, ArrayVariable):
+        return var.node
+    if isinstance(var, TupleVariable):
+        return tuple(to_graph(v) for v in var.items)
+    if isinstance(var, ListVariable):
+        return [to_graph(v) for v in var.items]
+    if isinstance(var, SliceVariable):
+        return slice(*(to_graph(p) for p in var.parts))
+    if isinstance(var, (ConstantVariable, ClassVariable, LibraryFunctionVariable)):
+        return var.as_python_constant()
+    if isinstance(var, (DictVariable, ObjectVariable, SequenceVariable)):
+        raise Unsupported(f"{var.describe()} as an argument of an array op")
+    if var.is_constant():
+        return var.as_python_constant()
+    raise Unsupported(f"{var.describe()} as an argument of an array op")
+
+
+def to_meta(var: Variable) -> Any:
+    """A Variable as a rule argument: ArrayMeta for arrays, Python values otherwise."""
+    if isinstance(var, ArrayVariable):
+        return var.meta
+    if isinstance(var, TupleVariable):
+        return tuple(to_meta(v) for v in var.items)
+    if isinstance(var, ListVariable):
+        return [to_meta(v) for v in var.items]
+    if isinstance(var, SliceVariable):
+        return slice(*(to_meta(p) for p in var.parts))
+    return to_graph(var)
+
+
+__all__ = ["ArrayMeta", "OutputGraph", "SideEffects", "to_graph", "to_meta"]

@@ -1,0 +1,153 @@
+"""Every fact about CPython versions that the project relies on, in one place.
+
+Opcode handlers never test ``sys.version_info``; they ask this module instead.
+A handler for an opcode that exists only in some versions simply never runs on the
+others, so most version differences need no fact at all.
+
+Example::
+
+    >>> from dynamo import pyversion
+    >>> pyversion.call_instrs(2)          # on 3.11: [PRECALL 2, CALL 2]; on 3.12+: [CALL 2]
+    [<CALL arg=2 ...>]
+"""
+
+from __future__ import annotations
+
+import sys
+
+from bytecode import Compare, Instr
+
+PY311 = sys.version_info >= (3, 11)
+PY312 = sys.version_info >= (3, 12)
+PY313 = sys.version_info >= (3, 13)
+PY314 = sys.version_info >= (3, 14)
+
+SUPPORTED = (3, 11) <= sys.version_info[:2] <= (3, 13)
+
+# Where the NULL that marks "plain call, no self" sits next to the callable:
+# 3.11 and 3.12 push NULL first (NULL, callable, args); 3.13 pushes it after
+# (callable, NULL, args).
+NULL_AFTER_CALLABLE = PY313
+
+# When FOR_ITER finds its iterator exhausted it pops the iterator and jumps to its
+# target plus this many instructions: 3.12 skips END_FOR, 3.13 skips END_FOR and
+# POP_TOP, 3.11 has neither.
+FOR_ITER_EXIT_SKIP = 2 if PY313 else (1 if PY312 else 0)
+
+# 3.12 inlines list/dict/set comprehensions into the enclosing frame (PEP 709).
+INLINED_COMPREHENSIONS = PY312
+
+# Keyword-argument names of a call: 3.11/3.12 set them with KW_NAMES before CALL,
+# 3.13 pushes the tuple on the stack and uses CALL_KW.
+KW_NAMES_ON_STACK = PY313
+
+
+def with_null(value, null) -> list:
+    """The two stack slots a call expects for a callable with no bound self."""
+    return [value, null] if NULL_AFTER_CALLABLE else [null, value]
+
+
+def compare_op(arg) -> tuple[str, bool]:
+    """Decode COMPARE_OP's argument into (operator name, result cast to bool).
+
+    3.13 sets a flag (the ``_CAST`` members of ``bytecode.Compare``) when the
+    comparison feeds a jump and its result must be a real bool.
+    """
+    name = arg.name if isinstance(arg, Compare) else Compare(arg).name
+    return name.removesuffix("_CAST"), name.endswith("_CAST")
+
+
+# ----------------------------------------------------------------------------- codegen
+
+def call_instrs(argc: int, kw_names: tuple[str, ...] = (), location=None) -> list[Instr]:
+    """Instructions that call ``callable, NULL-slot, *args`` left on the stack.
+
+    ``kw_names`` are the names of the last ``len(kw_names)`` arguments.
+    """
+    def ins(name, arg=None):
+        return Instr(name, arg, location=location) if arg is not None else Instr(
+            name, location=location)
+
+    out = []
+    if kw_names and KW_NAMES_ON_STACK:
+        return [ins("LOAD_CONST", tuple(kw_names)), ins("CALL_KW", argc)]
+    if kw_names:
+        out.append(ins("KW_NAMES", tuple(kw_names)))
+    if not PY312:
+        out.append(ins("PRECALL", argc))
+    out.append(ins("CALL", argc))
+    return out
+
+
+def load_callable_const(value, location=None) -> list[Instr]:
+    """Push a constant callable ready for ``call_instrs``: NULL and the value."""
+    load = Instr("LOAD_CONST", value, location=location)
+    null = Instr("PUSH_NULL", location=location)
+    return [load, null] if NULL_AFTER_CALLABLE else [null, load]
+
+
+def return_value_instrs(location=None) -> list[Instr]:
+    return [Instr("RETURN_VALUE", location=location)]
+
+
+def prologue_opcodes() -> frozenset[str]:
+    """Opcodes that CPython places before the first line (cells, free vars, RESUME)."""
+    return frozenset({"MAKE_CELL", "COPY_FREE_VARS", "RESUME", "NOP", "RETURN_GENERATOR",
+                      "POP_TOP"})
+
+
+# ----------------------------------------------------------------------------- stack effects
+
+_POPS_1 = {"UNARY_NEGATIVE", "UNARY_POSITIVE", "UNARY_INVERT", "UNARY_NOT", "TO_BOOL",
+           "GET_ITER", "LOAD_ATTR", "LOAD_METHOD", "UNPACK_SEQUENCE", "UNPACK_EX",
+           "FORMAT_SIMPLE", "CONVERT_VALUE", "CALL_INTRINSIC_1", "STORE_GLOBAL", "STORE_FAST",
+           "STORE_DEREF", "DELETE_ATTR", "BEFORE_WITH", "LIST_APPEND", "SET_ADD",
+           "LIST_EXTEND", "SET_UPDATE", "DICT_UPDATE", "DICT_MERGE", "LIST_TO_TUPLE",
+           "POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE",
+           "POP_JUMP_IF_NOT_NONE", "POP_JUMP_FORWARD_IF_FALSE", "POP_JUMP_FORWARD_IF_TRUE",
+           "POP_JUMP_BACKWARD_IF_FALSE", "POP_JUMP_BACKWARD_IF_TRUE",
+           "POP_JUMP_FORWARD_IF_NONE", "POP_JUMP_FORWARD_IF_NOT_NONE",
+           "POP_JUMP_BACKWARD_IF_NONE", "POP_JUMP_BACKWARD_IF_NOT_NONE"}
+_POPS_2 = {"BINARY_OP", "COMPARE_OP", "IS_OP", "CONTAINS_OP", "BINARY_SUBSCR", "STORE_ATTR",
+           "DELETE_SUBSCR", "FORMAT_WITH_SPEC", "IMPORT_NAME", "MAP_ADD"}
+_PUSHES_0 = {"STORE_GLOBAL", "STORE_FAST", "STORE_DEREF", "STORE_ATTR", "STORE_SUBSCR",
+             "STORE_SLICE", "DELETE_ATTR", "DELETE_SUBSCR", "LIST_APPEND", "SET_ADD",
+             "LIST_EXTEND", "SET_UPDATE", "DICT_UPDATE", "DICT_MERGE", "MAP_ADD",
+             "RAISE_VARARGS"} | {n for n in _POPS_1 if n.startswith("POP_JUMP")}
+
+
+def stack_pops(name: str, arg) -> int | None:
+    """How many stack items instruction ``name`` consumes (None: unknown here)."""
+    if name == "CALL":
+        return arg + 2
+    if name == "CALL_KW":
+        return arg + 3
+    if name == "CALL_FUNCTION_EX":
+        return 3 + (arg & 1 if isinstance(arg, int) else 0)
+    if name in _POPS_1:
+        return 1
+    if name in _POPS_2:
+        return 2
+    if name in ("STORE_SUBSCR", "BINARY_SLICE"):
+        return 3
+    if name == "STORE_SLICE":
+        return 4
+    if name == "FORMAT_VALUE":
+        return 2 if isinstance(arg, int) and arg & 0x04 else 1
+    if name in ("BUILD_STRING", "BUILD_TUPLE", "BUILD_LIST", "BUILD_SET", "BUILD_SLICE",
+                "RAISE_VARARGS"):
+        return arg
+    return None
+
+
+def stack_pushes(name: str, arg) -> int:
+    """How many items it leaves (method loads are emitted as plain loads at a break)."""
+    if name in _PUSHES_0:
+        return 0
+    if name == "UNPACK_SEQUENCE":
+        return arg
+    if name == "UNPACK_EX":
+        return (arg & 0xFF) + (arg >> 8) + 1
+    if name == "BEFORE_WITH":
+        return 2
+    return 1

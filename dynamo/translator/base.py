@@ -1,0 +1,337 @@
+"""The symbolic stack machine: one loop, and the Python semantics its handlers share.
+
+The loop is as plain as a staging interpreter gets: fetch the instruction, advance,
+call the handler named after the opcode. Handlers live in mixins grouped by family
+(stack_ops, names, operators, calls, control_flow, containers) and express Python
+semantics through the helpers below (``binary_op``, ``getattr``, ``call_function``,
+``unpack_iterable``...), which dispatch to the Variables.
+
+Example::
+
+    >>> tx = InliningTranslator(helper.__code__, output, {"x": x_var}, {}, globals(), parent)
+    >>> tx.run(); tx.result
+    ArrayVariable(...)
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+from guards import ID, Guard
+
+from .. import ops
+from ..exc import Unsupported
+from ..variables import (
+    NULL,
+    ArrayVariable,
+    BaseFunctionVariable,
+    CellVariable,
+    ConstantVariable,
+    DictVariable,
+    IteratorVariable,
+    ListVariable,
+    SequenceVariable,
+    SetVariable,
+    SliceVariable,
+    TupleVariable,
+    Variable,
+)
+from ..variables.constant import BINARY
+from .instructions import CodeInfo, Inst
+
+_UNSUPPORTED_CODE_FLAGS = (inspect.CO_GENERATOR | inspect.CO_COROUTINE |
+                           inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE)
+
+
+class TranslatorBase:
+    """State of one frame being traced. Subclasses: root frame, inlined call."""
+
+    def __init__(self, code, output, local_vars: dict[str, Variable],
+                 cells: dict[str, CellVariable], fn_globals: dict, parent=None):
+        if code.co_flags & _UNSUPPORTED_CODE_FLAGS:
+            raise Unsupported("generators and coroutines are not traced",
+                              "Their frames suspend and resume, which a graph cannot do.",
+                              cause="generator")
+        self.code = code
+        self.info = CodeInfo.of(code)
+        self.output = output
+        self.config = output.config
+        self.locals = local_vars
+        self.cells = cells
+        self.fn_globals = fn_globals
+        self.parent = parent
+        self.stack: list[Variable] = []
+        self.ip = self.info.entry
+        self.kw_names: tuple[str, ...] = ()
+        self.result: Variable | None = None
+        self.done = False
+        self.backward_jumps = 0
+        self.current: Inst | None = None
+
+    # ------------------------------------------------------------------ the loop
+    def run(self) -> None:
+        while not self.done:
+            self.step()
+
+    def step(self) -> None:
+        inst = self.info.insts[self.ip]
+        self.current = inst
+        self.ip += 1
+        self.output.current_loc = self.location(inst)
+        handler = getattr(self, inst.name, None)
+        if handler is None:
+            raise Unsupported(f"opcode {inst.name} is not supported", cause="opcode")
+        handler(inst)
+
+    def location(self, inst: Inst) -> dict:
+        return {"loc": f"{self.code.co_filename}:{inst.lineno}",
+                "source_line": self.info.source_line(inst.lineno),
+                "frame": self.code.co_qualname}
+
+    def depth(self) -> int:
+        return 0 if self.parent is None else self.parent.depth() + 1
+
+    # ------------------------------------------------------------------ stack
+    def push(self, var: Variable) -> None:
+        self.stack.append(var)
+
+    def pop(self) -> Variable:
+        return self.stack.pop()
+
+    def popn(self, n: int) -> list[Variable]:
+        if n == 0:
+            return []
+        items = self.stack[-n:]
+        del self.stack[-n:]
+        return items
+
+    def jump(self, inst: Inst) -> None:
+        if inst.target <= inst.index:
+            self.backward_jumps += 1
+            if self.backward_jumps > self.config.max_unroll:
+                raise Unsupported(f"loop ran more than config.max_unroll "
+                                  f"({self.config.max_unroll}) iterations while tracing",
+                                  "Loops are unrolled into the graph; this one is too long.",
+                                  hint="raise dynamo.config.max_unroll, or vectorize the loop",
+                                  cause="unroll_budget")
+        self.ip = inst.target
+
+    # ------------------------------------------------------------------ Python semantics
+    def binary_op(self, name: str, a: Variable, b: Variable, inplace: bool = False) -> Variable:
+        if isinstance(a, ArrayVariable) or isinstance(b, ArrayVariable):
+            if isinstance(a, ArrayVariable) and inplace:
+                if name == "pow":
+                    return self.output.call_op(ops.get("ipow"), [a, b], {})
+                if name == "matmul":
+                    raise Unsupported("in-place matmul (@=)")
+                return self.output.call_op(ops.get(name), [a, b], {"out": a})
+            _check_operand(a)
+            _check_operand(b)
+            return self.output.call_op(ops.get(name), [a, b], {})
+        if isinstance(a, SequenceVariable) and isinstance(b, SequenceVariable) and \
+                name == "add" and type(a) is type(b):
+            if inplace and isinstance(a, ListVariable):
+                self.output.side_effects.mutate(a)
+                a.items.extend(b.items)
+                return a
+            return type(a)(a.items + b.items)
+        if isinstance(a, ListVariable) and inplace and name == "add":
+            self.output.side_effects.mutate(a)
+            a.items.extend(self.unpack_iterable(b))
+            return a
+        if isinstance(a, SequenceVariable) and name == "multiply" and b.is_constant():
+            return type(a)(a.items * b.as_python_constant())
+        if a.is_constant() and b.is_constant() and name in BINARY:
+            return ConstantVariable(BINARY[name](a.as_python_constant(),
+                                                 b.as_python_constant()))
+        raise Unsupported(f"operator {name} on {a.describe()} and {b.describe()}")
+
+    def compare(self, name: str, a: Variable, b: Variable) -> Variable:
+        if isinstance(a, ArrayVariable) or isinstance(b, ArrayVariable):
+            return self.binary_op(name, a, b)
+        if a.is_constant() and b.is_constant():
+            return ConstantVariable(BINARY[name](a.as_python_constant(),
+                                                 b.as_python_constant()))
+        if name in ("equal", "not_equal"):
+            same = self.same_value(a, b)
+            return ConstantVariable(same if name == "equal" else not same)
+        raise Unsupported(f"comparison {name} of {a.describe()} and {b.describe()}")
+
+    def same_value(self, a: Variable, b: Variable) -> bool:
+        """``a == b`` for values whose equality is known while tracing."""
+        if a is b:
+            return True
+        if isinstance(a, ArrayVariable) or isinstance(b, ArrayVariable):
+            raise Unsupported("== between arrays compares their data", cause="data_dependent")
+        if a.is_constant() and b.is_constant():
+            return bool(a.as_python_constant() == b.as_python_constant())
+        if isinstance(a, SequenceVariable) and isinstance(b, SequenceVariable):
+            return type(a) is type(b) and len(a.items) == len(b.items) and all(
+                self.same_value(x, y) for x, y in zip(a.items, b.items))
+        if type(a) is not type(b):
+            return False
+        raise Unsupported(f"equality of {a.describe()} and {b.describe()}")
+
+    def is_same_object(self, a: Variable, b: Variable) -> bool:
+        if a is b:
+            return True
+        if a.is_constant() and b.is_constant():
+            return a.as_python_constant() is b.as_python_constant()
+        if isinstance(a, ArrayVariable) or isinstance(b, ArrayVariable):
+            return False  # distinct Variables are distinct runtime objects
+        if a.source is not None and a.source == b.source:
+            return True
+        if isinstance(a, (SequenceVariable, DictVariable, SetVariable)) or \
+                isinstance(b, (SequenceVariable, DictVariable, SetVariable)):
+            if isinstance(a, TupleVariable) or isinstance(b, TupleVariable):
+                raise Unsupported("identity of tuples")
+            return False
+        raise Unsupported(f"identity of {a.describe()} and {b.describe()}")
+
+    def contains(self, container: Variable, item: Variable) -> bool:
+        if isinstance(container, (DictVariable, SetVariable)):
+            key = item.as_python_constant()
+            return key in container.items
+        if isinstance(container, ArrayVariable):
+            raise Unsupported("`in` on an array compares data", cause="data_dependent")
+        if container.is_constant() and item.is_constant():
+            return item.as_python_constant() in container.as_python_constant()
+        return any(self.same_value(v, item) for v in self.unpack_iterable(container))
+
+    def getattr(self, obj: Variable, name: str) -> Variable:
+        return obj.getattr(self, name)
+
+    def setattr(self, obj: Variable, name: str, value: Variable) -> None:
+        obj.setattr(self, name, value)
+
+    def getitem(self, obj: Variable, index: Variable) -> Variable:
+        if isinstance(obj, ArrayVariable):
+            return self.output.call_op(ops.get("getitem"), [obj, _index_var(index)], {})
+        if isinstance(obj, (SequenceVariable, DictVariable)):
+            return obj.getitem(self, index)
+        if obj.is_constant() and index.is_constant():
+            value = obj.as_python_constant()[index.as_python_constant()]
+            from ..variables import wrap_constant
+            return wrap_constant(value)
+        raise Unsupported(f"subscript of {obj.describe()}")
+
+    def setitem(self, obj: Variable, index: Variable, value: Variable) -> None:
+        if isinstance(obj, ArrayVariable):
+            self.output.call_op(ops.get("setitem"), [obj, _index_var(index), value], {})
+        elif isinstance(obj, (ListVariable, DictVariable)):
+            obj.setitem(self, index, value)
+        else:
+            raise Unsupported(f"item assignment on {obj.describe()}")
+
+    def call_function(self, fn: Variable, args: list[Variable],
+                      kwargs: dict[str, Variable]) -> Variable:
+        return fn.call(self, args, kwargs)
+
+    def unpack_iterable(self, var: Variable) -> list[Variable]:
+        return var.unpack(self)
+
+    def get_iter(self, var: Variable) -> IteratorVariable:
+        if isinstance(var, IteratorVariable):
+            return var
+        if isinstance(var, ListVariable):
+            return IteratorVariable(live=var)
+        return IteratorVariable(self.unpack_iterable(var))
+
+    def dict_items(self, var: Variable) -> dict[Any, Variable]:
+        if isinstance(var, DictVariable):
+            return dict(var.items)
+        out = {}
+        for pair in self.unpack_iterable(var):
+            k, v = self.unpack_iterable(pair)
+            out[k.as_python_constant()] = v
+        return out
+
+    def guard_identity(self, source, value) -> None:
+        self.output.guards.add(Guard(source, ID, value))
+
+    # ------------------------------------------------------------------ inlining
+    def inline_user_function(self, fn: BaseFunctionVariable, args: list[Variable],
+                             kwargs: dict[str, Variable]) -> Variable:
+        from . import InliningTranslator  # the concrete class, defined with the handlers
+
+        code = fn.get_code()
+        if self.depth() >= self.config.inline_depth_limit:
+            raise Unsupported(f"inlining deeper than config.inline_depth_limit "
+                              f"({self.config.inline_depth_limit}): recursion?",
+                              cause="recursion")
+        defaults, kwdefaults = fn.defaults(self)
+        local_vars = bind_arguments(code, args, kwargs, defaults, kwdefaults)
+        cells: dict[str, CellVariable] = {}
+        for name in code.co_cellvars:
+            cells[name] = CellVariable(local_vars.pop(name, None))
+        for name, cell in zip(code.co_freevars, fn.closure_cells(self)):
+            cells[name] = cell
+        sub = InliningTranslator(code, self.output, local_vars, cells, fn.get_globals(),
+                                 parent=self)
+        sub.run()
+        return sub.result
+
+
+def _check_operand(var: Variable) -> None:
+    if not isinstance(var, ArrayVariable) and not var.is_constant():
+        raise Unsupported(f"array operator with {var.describe()}")
+
+
+def _index_var(index: Variable) -> Variable:
+    """Array indices: lists of constants become tuples' cousins NumPy expects (arrays)."""
+    if isinstance(index, (ConstantVariable, ArrayVariable, TupleVariable, SliceVariable,
+                          ListVariable)):
+        return index
+    if index.is_constant():
+        return index
+    raise Unsupported(f"array index {index.describe()}")
+
+
+def bind_arguments(code, args: list[Variable], kwargs: dict[str, Variable],
+                   defaults: list[Variable], kwdefaults: dict[str, Variable]) -> dict:
+    """Python's argument binding for ``code``, on Variables. Mismatches raise Unsupported,
+    so the call runs eagerly and Python raises its own TypeError."""
+    names = code.co_varnames
+    nargs, nkw, nposonly = code.co_argcount, code.co_kwonlyargcount, code.co_posonlyargcount
+    flags = code.co_flags
+    positional, kwonly = names[:nargs], names[nargs:nargs + nkw]
+    i = nargs + nkw
+    varargs = names[i] if flags & inspect.CO_VARARGS else None
+    i += 1 if varargs else 0
+    varkw = names[i] if flags & inspect.CO_VARKEYWORDS else None
+    bound: dict[str, Variable] = {}
+    for name, value in zip(positional, args):
+        bound[name] = value
+    extra = list(args[nargs:])
+    if extra and varargs is None:
+        raise Unsupported(f"{code.co_name}() got too many positional arguments (TypeError)")
+    extra_kw: dict[str, Variable] = {}
+    for key, value in kwargs.items():
+        if key in kwonly or (key in positional and positional.index(key) >= nposonly):
+            if key in bound:
+                raise Unsupported(f"{code.co_name}() got multiple values for {key!r}")
+            bound[key] = value
+        elif varkw is not None:
+            extra_kw[key] = value
+        else:
+            raise Unsupported(f"{code.co_name}() got an unexpected keyword {key!r}")
+    first_default = nargs - len(defaults)
+    for j, name in enumerate(positional):
+        if name not in bound:
+            if j < first_default:
+                raise Unsupported(f"{code.co_name}() missing argument {name!r} (TypeError)")
+            bound[name] = defaults[j - first_default]
+    for name in kwonly:
+        if name not in bound:
+            if name not in kwdefaults:
+                raise Unsupported(f"{code.co_name}() missing keyword argument {name!r}")
+            bound[name] = kwdefaults[name]
+    if varargs is not None:
+        bound[varargs] = TupleVariable(extra)
+    if varkw is not None:
+        bound[varkw] = DictVariable(extra_kw)
+    return bound
+
+
+__all__ = ["NULL", "TranslatorBase", "bind_arguments"]

@@ -1,0 +1,105 @@
+"""Handlers for calls and for making functions.
+
+Every call sequence, whatever the version, leaves two slots under the arguments:
+(NULL, callable) or (callable, NULL) for a plain call, (method, self) for a method
+call. ``pop_callable`` reads either layout without asking which version made it.
+"""
+
+from __future__ import annotations
+
+from ..exc import Unsupported
+from ..variables import (
+    NULL,
+    DictVariable,
+    NestedFunctionVariable,
+    TupleVariable,
+)
+
+
+class Calls:
+    def pop_callable(self, args):
+        second = self.pop()
+        first = self.pop()
+        if first is NULL:
+            return second, args
+        if second is NULL:
+            return first, args
+        return first, [second, *args]
+
+    def do_call(self, argc: int, kw_names: tuple[str, ...]):
+        values = self.popn(argc)
+        nkw = len(kw_names)
+        args, kwargs = values[:argc - nkw], dict(zip(kw_names, values[argc - nkw:]))
+        fn, args = self.pop_callable(args)
+        self.push(self.call_function(fn, args, kwargs))
+
+    def KW_NAMES(self, inst):  # 3.11, 3.12
+        self.kw_names = inst.arg
+
+    def CALL(self, inst):
+        kw_names, self.kw_names = self.kw_names, ()
+        self.do_call(inst.arg, kw_names)
+
+    def CALL_KW(self, inst):  # 3.13
+        names = self.pop().as_python_constant()
+        self.do_call(inst.arg, names)
+
+    def CALL_FUNCTION_EX(self, inst):
+        flags = inst.arg if isinstance(inst.arg, int) else 0
+        kwargs = self.pop() if flags & 1 else DictVariable({})
+        args = self.unpack_iterable(self.pop())
+        if not isinstance(kwargs, DictVariable):
+            kwargs = DictVariable(self.dict_items(kwargs))
+        fn, args = self.pop_callable(list(args))
+        for key in kwargs.items:
+            if not isinstance(key, str):
+                raise Unsupported("keywords must be strings (TypeError)")
+        self.push(self.call_function(fn, args, dict(kwargs.items)))
+
+    def MAKE_FUNCTION(self, inst):
+        code = self.pop().as_python_constant()
+        flags = inst.arg if isinstance(inst.arg, int) else 0
+        fn = NestedFunctionVariable(code, code.co_qualname, self.fn_globals)
+        # 3.11/3.12 pop the optional parts in reverse order of their flag bits.
+        if flags & 0x08:
+            fn.closure = list(self.pop().items)
+        if flags & 0x04:
+            self.pop()  # annotations: not needed to run the function
+        if flags & 0x02:
+            fn._kwdefaults = self.pop()
+        if flags & 0x01:
+            fn._defaults = self.pop()
+        self.push(fn)
+
+    def SET_FUNCTION_ATTRIBUTE(self, inst):  # 3.13
+        fn = self.pop()
+        value = self.pop()
+        flag = inst.arg
+        if flag == 0x08:
+            fn.closure = list(value.items)
+        elif flag == 0x02:
+            fn._kwdefaults = value
+        elif flag == 0x01:
+            fn._defaults = value
+        elif flag not in (0x04, 0x10):
+            raise Unsupported(f"function attribute flag {flag}")
+        self.push(fn)
+
+    def RAISE_VARARGS(self, inst):
+        raise Unsupported("raise statement", "The exception is raised by the program "
+                          "itself, eagerly.", cause="raise")
+
+    def BEFORE_WITH(self, inst):
+        raise Unsupported("with block", "Context managers run eagerly.", cause="with")
+
+    def PUSH_EXC_INFO(self, inst):
+        raise Unsupported("exception handler", cause="try")
+
+    def RETURN_GENERATOR(self, inst):
+        raise Unsupported("generator", cause="generator")
+
+    def YIELD_VALUE(self, inst):
+        raise Unsupported("yield", cause="generator")
+
+    def LOAD_BUILD_CLASS(self, inst):
+        raise Unsupported("class definition inside the traced function")

@@ -1,0 +1,132 @@
+"""Handlers that build and take apart tuples, lists, dicts, sets, strings and slices."""
+
+from __future__ import annotations
+
+from ..exc import Unsupported
+from ..variables import (
+    ConstantVariable,
+    DictVariable,
+    ListVariable,
+    SetVariable,
+    SliceVariable,
+    TupleVariable,
+)
+from ..variables.containers import const_key
+
+
+class Containers:
+    def BUILD_TUPLE(self, inst):
+        self.push(TupleVariable(self.popn(inst.arg)))
+
+    def BUILD_LIST(self, inst):
+        self.push(ListVariable(self.popn(inst.arg)))
+
+    def BUILD_SET(self, inst):
+        self.push(SetVariable(self.popn(inst.arg)))
+
+    def BUILD_MAP(self, inst):
+        items = self.popn(2 * inst.arg)
+        self.push(DictVariable({const_key(k): v for k, v in zip(items[::2], items[1::2])}))
+
+    def BUILD_CONST_KEY_MAP(self, inst):
+        keys = self.pop().as_python_constant()
+        values = self.popn(inst.arg)
+        self.push(DictVariable(dict(zip(keys, values))))
+
+    def BUILD_SLICE(self, inst):
+        parts = self.popn(inst.arg)
+        if len(parts) == 2:
+            parts.append(ConstantVariable(None))
+        self.push(SliceVariable(*parts))
+
+    def BUILD_STRING(self, inst):
+        parts = self.popn(inst.arg)
+        self.push(ConstantVariable("".join(p.as_python_constant() for p in parts)))
+
+    def LIST_APPEND(self, inst):
+        value = self.pop()
+        self.stack[-inst.arg].items.append(value)
+
+    def LIST_EXTEND(self, inst):
+        value = self.pop()
+        self.stack[-inst.arg].items.extend(self.unpack_iterable(value))
+
+    def LIST_TO_TUPLE(self, inst):  # 3.11
+        self.push(TupleVariable(self.pop().items))
+
+    def SET_ADD(self, inst):
+        value = self.pop()
+        self.stack[-inst.arg].add(value)
+
+    def SET_UPDATE(self, inst):
+        value = self.pop()
+        for v in self.unpack_iterable(value):
+            self.stack[-inst.arg].add(v)
+
+    def MAP_ADD(self, inst):
+        value = self.pop()
+        key = self.pop()
+        self.stack[-inst.arg].items[const_key(key)] = value
+
+    def DICT_UPDATE(self, inst):
+        value = self.pop()
+        self.stack[-inst.arg].items.update(self.dict_items(value))
+
+    def DICT_MERGE(self, inst):
+        value = self.pop()
+        target = self.stack[-inst.arg].items
+        new = self.dict_items(value)
+        dup = set(target) & set(new)
+        if dup:
+            raise Unsupported(f"keyword argument repeated: {sorted(dup)} (TypeError)")
+        target.update(new)
+
+    def UNPACK_SEQUENCE(self, inst):
+        items = self.unpack_iterable(self.pop())
+        if len(items) != inst.arg:
+            raise Unsupported(f"unpacking {len(items)} values into {inst.arg} (ValueError)")
+        for item in reversed(items):
+            self.push(item)
+
+    def UNPACK_EX(self, inst):
+        before, after = inst.arg & 0xFF, inst.arg >> 8
+        items = self.unpack_iterable(self.pop())
+        if len(items) < before + after:
+            raise Unsupported("not enough values to unpack (ValueError)")
+        rest = items[before:len(items) - after]
+        out = items[:before] + [ListVariable(rest)] + items[len(items) - after:]
+        for item in reversed(out):
+            self.push(item)
+
+    # ------------------------------------------------------------------ f-strings
+    def format_value(self, value, spec: str, conversion: str | None):
+        if not value.is_constant():
+            raise Unsupported(f"f-string of {value.describe()}",
+                              "Formatting needs the value, known only when the program runs.",
+                              cause="format")
+        v = value.as_python_constant()
+        if conversion == "s":
+            v = str(v)
+        elif conversion == "r":
+            v = repr(v)
+        elif conversion == "a":
+            v = ascii(v)
+        return ConstantVariable(format(v, spec))
+
+    def FORMAT_VALUE(self, inst):  # 3.11, 3.12
+        flags = inst.arg if isinstance(inst.arg, int) else 0
+        spec = self.pop().as_python_constant() if flags & 0x04 else ""
+        conversion = {1: "s", 2: "r", 3: "a"}.get(flags & 0x03)
+        self.push(self.format_value(self.pop(), spec, conversion))
+
+    def FORMAT_SIMPLE(self, inst):  # 3.13
+        self.push(self.format_value(self.pop(), "", None))
+
+    def FORMAT_WITH_SPEC(self, inst):  # 3.13
+        spec = self.pop().as_python_constant()
+        self.push(self.format_value(self.pop(), spec, None))
+
+    def CONVERT_VALUE(self, inst):  # 3.13
+        value = self.pop()
+        conversion = {1: "s", 2: "r", 3: "a"}[int(inst.arg)]
+        self.push(self.format_value(value, "", conversion))

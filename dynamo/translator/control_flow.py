@@ -1,0 +1,95 @@
+"""Handlers for jumps, loops and returns.
+
+Jumps on Python values are decided while tracing (the values are guarded), so only
+the taken path is traced; loops are unrolled (``config.max_unroll`` bounds them). A
+jump on array data raises ``Unsupported`` and becomes a graph break.
+"""
+
+from __future__ import annotations
+
+from .. import pyversion
+from ..variables import NULL, ConstantVariable, IteratorVariable
+
+
+class ControlFlow:
+    def LOAD_CONST(self, inst):
+        self.push(ConstantVariable(inst.arg))
+
+    def RETURN_VALUE(self, inst):
+        self.result = self.pop()
+        self.done = True
+
+    def RETURN_CONST(self, inst):  # 3.12
+        self.result = ConstantVariable(inst.arg)
+        self.done = True
+
+    # ------------------------------------------------------------------ jumps
+    def JUMP_FORWARD(self, inst):
+        self.jump(inst)
+
+    JUMP_BACKWARD = JUMP_FORWARD
+    JUMP_BACKWARD_NO_INTERRUPT = JUMP_FORWARD
+    JUMP = JUMP_FORWARD
+    JUMP_NO_INTERRUPT = JUMP_FORWARD
+
+    def jump_if(self, inst, when: bool):
+        value = self.pop()
+        if value.truth(self) == when:
+            self.jump(inst)
+
+    def POP_JUMP_IF_FALSE(self, inst):
+        self.jump_if(inst, False)
+
+    def POP_JUMP_IF_TRUE(self, inst):
+        self.jump_if(inst, True)
+
+    POP_JUMP_FORWARD_IF_FALSE = POP_JUMP_IF_FALSE      # 3.11
+    POP_JUMP_BACKWARD_IF_FALSE = POP_JUMP_IF_FALSE
+    POP_JUMP_FORWARD_IF_TRUE = POP_JUMP_IF_TRUE
+    POP_JUMP_BACKWARD_IF_TRUE = POP_JUMP_IF_TRUE
+
+    def jump_if_none(self, inst, when: bool):
+        value = self.pop()
+        is_none = value.is_constant() and value.as_python_constant() is None
+        if is_none == when:
+            self.jump(inst)
+
+    def POP_JUMP_IF_NONE(self, inst):
+        self.jump_if_none(inst, True)
+
+    def POP_JUMP_IF_NOT_NONE(self, inst):
+        self.jump_if_none(inst, False)
+
+    POP_JUMP_FORWARD_IF_NONE = POP_JUMP_IF_NONE          # 3.11
+    POP_JUMP_BACKWARD_IF_NONE = POP_JUMP_IF_NONE
+    POP_JUMP_FORWARD_IF_NOT_NONE = POP_JUMP_IF_NOT_NONE
+    POP_JUMP_BACKWARD_IF_NOT_NONE = POP_JUMP_IF_NOT_NONE
+
+    def JUMP_IF_FALSE_OR_POP(self, inst):  # 3.11
+        if not self.stack[-1].truth(self):
+            self.jump(inst)
+        else:
+            self.pop()
+
+    def JUMP_IF_TRUE_OR_POP(self, inst):  # 3.11
+        if self.stack[-1].truth(self):
+            self.jump(inst)
+        else:
+            self.pop()
+
+    # ------------------------------------------------------------------ loops
+    def GET_ITER(self, inst):
+        self.push(self.get_iter(self.pop()))
+
+    def FOR_ITER(self, inst):
+        it: IteratorVariable = self.stack[-1]
+        item = it.next()
+        if item is not None:
+            self.push(item)
+            return
+        self.pop()
+        self.jump(inst)
+        self.ip += pyversion.FOR_ITER_EXIT_SKIP
+
+    def is_null(self, var) -> bool:
+        return var is NULL

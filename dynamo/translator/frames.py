@@ -1,0 +1,155 @@
+"""The two translators: the frame being compiled, and a user function inlined into it.
+
+When a handler raises ``Unsupported`` in the root frame, the root decides what the
+break means:
+
+- inside a loop or a ``try``/``with`` region: restart the trace and break at the
+  region's start instead, so the whole region runs eagerly (an *island*);
+- after the failed instruction changed the graph or Python state (an inlined callee
+  broke halfway): restart the trace and break before that instruction;
+- otherwise: stop here with a ``GraphBreak`` that carries the stack as it was.
+
+Example::
+
+    >>> tx = InstructionTranslator(code, output, {"x": x}, fn_globals, closure, {})
+    >>> tx.run()      # returns at RETURN_VALUE; tx.result is the return value
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from guards import ClosureSource, LocalSource
+
+from ..exc import RestartAnalysis, Unsupported
+from ..variables import CellVariable, Variable, wrap
+from .base import TranslatorBase
+from .calls import Calls
+from .containers import Containers
+from .control_flow import ControlFlow
+from .instructions import Inst
+from .names import Names
+from .operators import Operators
+from .stack_ops import StackOps
+
+
+class Handlers(StackOps, Names, Operators, Calls, ControlFlow, Containers):
+    """Every opcode handler, one method per opcode."""
+
+
+@dataclass
+class BreakPoint:
+    index: int
+    kind: str            # "instruction": run it eagerly and resume; "island": run the rest
+    reason: Unsupported
+
+
+class GraphBreak(Exception):  # noqa: N818 (control flow)
+    """The root trace stops before ``inst``; ``stack`` is the stack at that point."""
+
+    def __init__(self, inst: Inst, stack: list[Variable], kw_names: tuple, point: BreakPoint):
+        super().__init__(point.reason.reason)
+        self.inst, self.stack, self.kw_names, self.point = inst, stack, kw_names, point
+
+
+class InliningTranslator(Handlers, TranslatorBase):
+    def step(self) -> None:
+        try:
+            super().step()
+        except Unsupported as e:
+            _locate(e, self)
+            e.inlined = True
+            raise
+
+
+class InstructionTranslator(Handlers, TranslatorBase):
+    """The root frame. ``args`` are the real argument values, wrapped when first read."""
+
+    def __init__(self, code, output, args: dict, fn_globals: dict, closure: tuple | None,
+                 break_points: dict[int, BreakPoint]):
+        cells: dict[str, CellVariable] = {}
+        for name in code.co_cellvars:
+            cells[name] = self._arg_cell(name, args) if name in args else CellVariable()
+        for i, name in enumerate(code.co_freevars):
+            source = ClosureSource(name, i)
+            cell = closure[i]
+            cells[name] = CellVariable(source=source, read=_reader(cell, source))
+        super().__init__(code, output, {}, cells, fn_globals)
+        self.args = {k: v for k, v in args.items() if k not in code.co_cellvars}
+        self.break_points = break_points
+        self.visited: set[int] = set()
+
+    def _arg_cell(self, name, args) -> CellVariable:
+        value, source = args[name], LocalSource(name)
+        return CellVariable(read=lambda tx: wrap(tx, value, source))
+
+    def load_local(self, name: str):
+        if name not in self.locals and name in self.args:
+            self.locals[name] = wrap(self, self.args.pop(name), LocalSource(name))
+        return super().load_local(name)
+
+    def unread_args(self) -> dict:
+        """Arguments the trace never read: still in the frame, untouched."""
+        return {k: v for k, v in self.args.items() if k not in self.locals}
+
+    def step(self) -> None:
+        inst = self.info.insts[self.ip]
+        point = self.break_points.get(inst.index)
+        if point is not None:
+            raise GraphBreak(inst, list(self.stack), self.kw_names, point)
+        self.visited.add(inst.index)
+        stack, kw_names = list(self.stack), self.kw_names
+        before = (len(self.output.graph), self.output.side_effects.version)
+        try:
+            super().step()
+        except Unsupported as e:
+            _locate(e, self)
+            region = self.info.outermost_region(inst.index)
+            if region is not None:
+                start = _island_start(self, region.start)
+                if start not in self.visited:
+                    e.whole_frame = True  # entered mid-region: nothing to resume from
+                    raise
+                raise RestartAnalysis("break inside a loop or try block") from \
+                    _Restart(BreakPoint(start, "island", e))
+            dirty = getattr(e, "inlined", False) or \
+                before != (len(self.output.graph), self.output.side_effects.version)
+            if dirty:
+                raise RestartAnalysis("break inside a call") from \
+                    _Restart(BreakPoint(inst.index, "instruction", e))
+            raise GraphBreak(inst, stack, kw_names,
+                             BreakPoint(inst.index, "instruction", e)) from e
+
+
+class _Restart(Exception):  # noqa: N818 (carries the break point of a RestartAnalysis)
+    def __init__(self, point: BreakPoint):
+        super().__init__(point.reason.reason)
+        self.point = point
+
+
+def restart_point(exc: RestartAnalysis) -> BreakPoint:
+    return exc.__cause__.point
+
+
+def _island_start(tx, index: int) -> int:
+    """A for-loop region starts at FOR_ITER; the island starts at its GET_ITER."""
+    insts = tx.info.insts
+    if insts[index].name == "FOR_ITER" and index > 0 and insts[index - 1].name == "GET_ITER":
+        return index - 1
+    return index
+
+
+def _reader(cell, source):
+    def read(tx):
+        try:
+            value = cell.cell_contents
+        except ValueError:
+            raise Unsupported("free variable referenced before assignment") from None
+        return wrap(tx, value, source)
+    return read
+
+
+def _locate(e: Unsupported, tx) -> None:
+    if e.location is None and tx.current is not None:
+        lineno = tx.current.lineno
+        e.location = (tx.code.co_filename, lineno, tx.info.source_line(lineno))

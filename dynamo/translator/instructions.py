@@ -1,0 +1,149 @@
+"""A code object as a flat list of instructions the translator can walk by index.
+
+``CodeInfo.of(code)`` reads the code with the ``bytecode`` library once (cached per
+code object) and records, for each instruction, its jump target as an index, its
+line, and which loop and ``try`` regions contain it. Codegen copies the original
+``bytecode.Bytecode`` and finds instructions in it through ``bc_index``.
+
+Example::
+
+    >>> info = CodeInfo.of(f.__code__)
+    >>> [i.name for i in info.insts[:3]]
+    ['RESUME', 'LOAD_FAST', 'LOAD_CONST']
+"""
+
+from __future__ import annotations
+
+import linecache
+import weakref
+from dataclasses import dataclass, field
+from typing import Any
+
+from bytecode import Bytecode, Instr, Label, TryBegin, TryEnd
+
+# Exception handlers that only restore locals and re-raise (3.12 inlined
+# comprehensions): tracing through their region is safe.
+_TRANSPARENT_HANDLER_OPS = {"SWAP", "POP_TOP", "STORE_FAST", "RERAISE", "COPY", "NOP",
+                            "STORE_FAST_LOAD_FAST", "STORE_FAST_STORE_FAST", "LOAD_FAST",
+                            "LOAD_FAST_AND_CLEAR"}
+
+
+@dataclass
+class Inst:
+    index: int
+    name: str
+    arg: Any
+    instr: Instr
+    target: int | None = None     # jump target, as an instruction index
+    lineno: int | None = None
+
+    def __repr__(self) -> str:
+        arg = "" if self.arg is None else f" {self.arg!r}"
+        return f"{self.index}: {self.name}{arg}"
+
+
+@dataclass
+class Region:
+    start: int
+    end: int                       # inclusive
+    kind: str                      # "loop" or "try"
+
+    def __contains__(self, index: int) -> bool:
+        return self.start <= index <= self.end
+
+
+@dataclass
+class CodeInfo:
+    code: Any
+    bytecode: Bytecode
+    insts: list[Inst]
+    bc_index: list[int]                         # position of insts[i] in `bytecode`
+    regions: list[Region] = field(default_factory=list)
+    entry: int = 0                               # first instruction after the prologue
+
+    @classmethod
+    def of(cls, code) -> CodeInfo:
+        hit = _CACHE.get(code)
+        if hit is None:
+            hit = _CACHE[code] = cls._read(code)
+        return hit
+
+    @classmethod
+    def _read(cls, code) -> CodeInfo:
+        bc = Bytecode.from_code(code)
+        insts: list[Inst] = []
+        bc_index: list[int] = []
+        labels: dict[Label, int] = {}
+        try_stack: list[tuple[TryBegin, int]] = []
+        try_spans: list[tuple[int, int, Label]] = []
+        for pos, item in enumerate(bc):
+            if isinstance(item, Label):
+                labels[item] = len(insts)
+            elif isinstance(item, TryBegin):
+                try_stack.append((item, len(insts)))
+            elif isinstance(item, TryEnd):
+                begin, start = next((t for t in reversed(try_stack) if t[0] is item.entry))
+                try_stack.remove((begin, start))
+                if len(insts) > start:
+                    try_spans.append((start, len(insts) - 1, begin.target))
+            elif isinstance(item, Instr):
+                lineno = item.location.lineno if item.location is not None else None
+                insts.append(Inst(len(insts), item.name, item.arg, item, lineno=lineno))
+                bc_index.append(pos)
+        for inst in insts:
+            if isinstance(inst.arg, Label):
+                inst.target = labels[inst.arg]
+        regions = [Region(i.target, i.index, "loop") for i in insts
+                   if i.target is not None and i.target <= i.index]
+        for start, end, handler in try_spans:
+            if not _transparent(insts, labels[handler]):
+                regions.append(Region(start, end, "try"))
+        entry = 0
+        while entry < len(insts) and insts[entry].name in ("MAKE_CELL", "COPY_FREE_VARS",
+                                                            "RESUME", "NOP"):
+            entry += 1
+        return cls(code, bc, insts, bc_index, regions, entry)
+
+    def outermost_region(self, index: int) -> Region | None:
+        """The largest loop or try region that contains instruction ``index``."""
+        hits = [r for r in self.regions if index in r]
+        if not hits:
+            return None
+        start = min(r.start for r in hits)
+        end = max(r.end for r in hits)
+        # Regions overlapping the hull belong to the same construct: grow to a fixpoint.
+        grown = True
+        while grown:
+            grown = False
+            for r in self.regions:
+                if r.start <= end and r.end >= start and (r.start < start or r.end > end):
+                    start, end, grown = min(start, r.start), max(end, r.end), True
+        kind = "try" if any(r.kind == "try" for r in hits) else "loop"
+        return Region(start, end, kind)
+
+    def source_line(self, lineno: int | None) -> str:
+        if lineno is None:
+            return ""
+        return linecache.getline(self.code.co_filename, lineno).strip()
+
+
+def frame_params(code) -> list[str]:
+    """The frame's arguments in frame order (positional, keyword-only, *args, **kwargs),
+    as parameters of generated code."""
+    from guards import param_name
+
+    n = code.co_argcount + code.co_kwonlyargcount
+    n += bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)
+    return [param_name(v) for v in code.co_varnames[:n]]
+
+
+def _transparent(insts: list[Inst], handler: int) -> bool:
+    for inst in insts[handler:handler + 12]:
+        if inst.name not in _TRANSPARENT_HANDLER_OPS:
+            return False
+        if inst.name == "RERAISE":
+            return True
+    return False
+
+
+_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

@@ -1,0 +1,172 @@
+"""Handlers that load and store names: locals, globals, builtins, cells, attributes."""
+
+from __future__ import annotations
+
+import builtins
+import sys
+
+from guards import NOT_PRESENT, BuiltinSource, GlobalSource, Guard
+
+from .. import pyversion
+from ..exc import Unsupported
+from ..variables import NULL, CellVariable, wrap
+
+
+class Names:
+    # ------------------------------------------------------------------ locals
+    def load_local(self, name: str):
+        var = self.locals.get(name)
+        if var is None:
+            raise Unsupported(f"local variable {name!r} referenced before assignment "
+                              "(UnboundLocalError)")
+        return var
+
+    def LOAD_FAST(self, inst):
+        self.push(self.load_local(inst.arg))
+
+    LOAD_FAST_CHECK = LOAD_FAST
+    LOAD_FAST_BORROW = LOAD_FAST
+
+    def LOAD_FAST_AND_CLEAR(self, inst):
+        # 3.12 inlined comprehensions save the outer value of the loop variable.
+        self.push(self.locals.pop(inst.arg, NULL))
+
+    def LOAD_FAST_LOAD_FAST(self, inst):
+        first, second = inst.arg
+        self.push(self.load_local(first))
+        self.push(self.load_local(second))
+
+    LOAD_FAST_BORROW_LOAD_FAST_BORROW = LOAD_FAST_LOAD_FAST
+
+    def STORE_FAST(self, inst):
+        value = self.pop()
+        if value is NULL:
+            self.locals.pop(inst.arg, None)
+        else:
+            self.locals[inst.arg] = value
+
+    def STORE_FAST_LOAD_FAST(self, inst):
+        store, load = inst.arg
+        self.locals[store] = self.pop()
+        self.push(self.load_local(load))
+
+    def STORE_FAST_STORE_FAST(self, inst):
+        first, second = inst.arg
+        self.locals[first] = self.pop()
+        self.locals[second] = self.pop()
+
+    def DELETE_FAST(self, inst):
+        self.load_local(inst.arg)
+        del self.locals[inst.arg]
+
+    # ------------------------------------------------------------------ globals
+    def global_source(self, name: str) -> GlobalSource:
+        if self.fn_globals is self.output.fn_globals:
+            return GlobalSource(name)
+        module = self.fn_globals.get("__name__")
+        if sys.modules.get(module) is None or sys.modules[module].__dict__ is not self.fn_globals:
+            raise Unsupported(f"global {name!r} of a function with private globals")
+        return GlobalSource(name, module)
+
+    def load_global(self, name: str):
+        pending = self.output.side_effects.globals
+        if self.fn_globals is self.output.fn_globals and name in pending:
+            return pending[name]
+        if name in self.fn_globals:
+            return wrap(self, self.fn_globals[name], self.global_source(name))
+        builtin_dict = self.fn_globals.get("__builtins__", builtins.__dict__)
+        if not isinstance(builtin_dict, dict):
+            builtin_dict = builtin_dict.__dict__
+        if name in builtin_dict:
+            if self.fn_globals is self.output.fn_globals:
+                self.output.guards.add(Guard(BuiltinSource(name), NOT_PRESENT, None))
+            return wrap(self, builtin_dict[name], BuiltinSource(name))
+        raise Unsupported(f"name {name!r} is not defined (NameError)")
+
+    def LOAD_GLOBAL(self, inst):
+        push_null, name = inst.arg if isinstance(inst.arg, tuple) else (False, inst.arg)
+        value = self.load_global(name)
+        if push_null:
+            for v in pyversion.with_null(value, NULL):
+                self.push(v)
+        else:
+            self.push(value)
+
+    def STORE_GLOBAL(self, inst):
+        if self.fn_globals is not self.output.fn_globals:
+            raise Unsupported("global write from an inlined function of another module")
+        self.output.side_effects.store_global(inst.arg, self.pop())
+
+    def LOAD_NAME(self, inst):
+        raise Unsupported("LOAD_NAME (module or class body code)")
+
+    # ------------------------------------------------------------------ cells
+    def cell(self, name) -> CellVariable:
+        name = getattr(name, "name", name)  # bytecode's CellVar/FreeVar
+        cell = self.cells.get(name)
+        if cell is None:
+            raise Unsupported(f"cell {name!r} unknown to the translator")
+        return cell
+
+    def LOAD_DEREF(self, inst):
+        self.push(self.cell(inst.arg).get(self))
+
+    def STORE_DEREF(self, inst):
+        self.cell(inst.arg).set(self, self.pop())
+
+    def LOAD_CLOSURE(self, inst):
+        self.push(self.cell(inst.arg))
+
+    def MAKE_CELL(self, inst):
+        pass  # cells are created when the frame is set up
+
+    def COPY_FREE_VARS(self, inst):
+        pass
+
+    def DELETE_DEREF(self, inst):
+        raise Unsupported("del of a closure variable")
+
+    # ------------------------------------------------------------------ attributes
+    def LOAD_ATTR(self, inst):
+        method, name = inst.arg if isinstance(inst.arg, tuple) else (False, inst.arg)
+        obj = self.pop()
+        value = self.getattr(obj, name)
+        if method:
+            for v in pyversion.with_null(value, NULL):
+                self.push(v)
+        else:
+            self.push(value)
+
+    def LOAD_METHOD(self, inst):  # 3.11
+        obj = self.pop()
+        for v in pyversion.with_null(self.getattr(obj, inst.arg), NULL):
+            self.push(v)
+
+    def STORE_ATTR(self, inst):
+        obj = self.pop()
+        value = self.pop()
+        self.setattr(obj, inst.arg, value)
+
+    def DELETE_ATTR(self, inst):
+        raise Unsupported("del of an attribute")
+
+    def LOAD_SUPER_ATTR(self, inst):  # 3.12: super().name
+        method, _, name = inst.arg if len(inst.arg) == 3 else (inst.arg[0], None, inst.arg[1])
+        self_var = self.pop()
+        cls_var = self.pop()
+        self.pop()  # the global `super`
+        from ..variables import SuperVariable
+        value = SuperVariable(cls_var.as_python_constant(), self_var).getattr(self, name)
+        if method:
+            for v in pyversion.with_null(value, NULL):
+                self.push(v)
+        else:
+            self.push(value)
+
+    def LOAD_ASSERTION_ERROR(self, inst):
+        from ..variables import ClassVariable
+        self.push(ClassVariable(AssertionError))
+
+    def IMPORT_NAME(self, inst):
+        raise Unsupported("import inside the traced function",
+                          hint="import at module level", cause="import")

@@ -1,0 +1,129 @@
+"""Handlers for operators: arithmetic, comparison, identity, membership, subscripts.
+
+On arrays every operator becomes a graph node named after the NumPy function that
+implements it (``a + b`` -> ``add``; ``a ** 2`` -> ``pow``, which keeps NumPy's own
+fast paths); on Python constants it is evaluated at trace time.
+"""
+
+from __future__ import annotations
+
+from .. import ops, pyversion
+from ..exc import Unsupported
+from ..variables import ArrayVariable, ConstantVariable, SliceVariable
+
+BINARY_OPS = {
+    "ADD": "add", "SUBTRACT": "subtract", "MULTIPLY": "multiply",
+    "TRUE_DIVIDE": "true_divide", "FLOOR_DIVIDE": "floor_divide", "REMAINDER": "remainder",
+    "POWER": "pow", "MATRIX_MULTIPLY": "matmul", "AND": "bitwise_and", "OR": "bitwise_or",
+    "XOR": "bitwise_xor", "LSHIFT": "left_shift", "RSHIFT": "right_shift",
+}
+COMPARE_OPS = {"LT": "less", "LE": "less_equal", "EQ": "equal", "NE": "not_equal",
+               "GT": "greater", "GE": "greater_equal"}
+
+
+class Operators:
+    def BINARY_OP(self, inst):
+        b = self.pop()
+        a = self.pop()
+        name = inst.arg.name
+        if name == "SUBSCR":  # 3.14 folds BINARY_SUBSCR into BINARY_OP
+            self.push(self.getitem(a, b))
+            return
+        inplace = name.startswith("INPLACE_")
+        op = BINARY_OPS[name.removeprefix("INPLACE_")]
+        if op == "remainder" and a.is_constant() and isinstance(a.as_python_constant(), str):
+            self.push(self.format_percent(a, b))
+            return
+        self.push(self.binary_op(op, a, b, inplace=inplace))
+
+    def format_percent(self, fmt, args):
+        values = args.as_python_constant()
+        return ConstantVariable(fmt.as_python_constant() % values)
+
+    def unary(self, name: str):
+        value = self.pop()
+        if isinstance(value, ArrayVariable):
+            self.push(self.output.call_op(ops.get(name), [value], {}))
+        elif value.is_constant():
+            import operator
+            fn = {"negative": operator.neg, "positive": operator.pos,
+                  "invert": operator.invert}[name]
+            self.push(ConstantVariable(fn(value.as_python_constant())))
+        else:
+            raise Unsupported(f"unary {name} of {value.describe()}")
+
+    def UNARY_NEGATIVE(self, inst):
+        self.unary("negative")
+
+    def UNARY_POSITIVE(self, inst):
+        self.unary("positive")
+
+    def UNARY_INVERT(self, inst):
+        self.unary("invert")
+
+    def UNARY_NOT(self, inst):
+        self.push(ConstantVariable(not self.pop().truth(self)))
+
+    def TO_BOOL(self, inst):  # 3.13
+        self.push(ConstantVariable(self.pop().truth(self)))
+
+    def CALL_INTRINSIC_1(self, inst):  # 3.12
+        name = getattr(inst.arg, "name", str(inst.arg))
+        if name == "INTRINSIC_UNARY_POSITIVE":
+            self.unary("positive")
+        elif name == "INTRINSIC_LIST_TO_TUPLE":
+            from ..variables import TupleVariable
+            self.push(TupleVariable(self.pop().items))
+        else:
+            raise Unsupported(f"intrinsic {name}")
+
+    def COMPARE_OP(self, inst):
+        name, to_bool = pyversion.compare_op(inst.arg)
+        b = self.pop()
+        a = self.pop()
+        result = self.compare(COMPARE_OPS[name], a, b)
+        if to_bool:
+            result = ConstantVariable(result.truth(self))
+        self.push(result)
+
+    def IS_OP(self, inst):
+        b = self.pop()
+        a = self.pop()
+        same = self.is_same_object(a, b)
+        self.push(ConstantVariable(same != bool(inst.arg)))
+
+    def CONTAINS_OP(self, inst):
+        container = self.pop()
+        item = self.pop()
+        self.push(ConstantVariable(self.contains(container, item) != bool(inst.arg)))
+
+    def BINARY_SUBSCR(self, inst):
+        index = self.pop()
+        obj = self.pop()
+        self.push(self.getitem(obj, index))
+
+    def STORE_SUBSCR(self, inst):
+        index = self.pop()
+        obj = self.pop()
+        value = self.pop()
+        self.setitem(obj, index, value)
+
+    def DELETE_SUBSCR(self, inst):
+        index = self.pop()
+        obj = self.pop()
+        if not hasattr(obj, "delitem"):
+            raise Unsupported(f"del of an item of {obj.describe()}")
+        obj.delitem(self, index)
+
+    def BINARY_SLICE(self, inst):  # 3.12
+        stop = self.pop()
+        start = self.pop()
+        obj = self.pop()
+        self.push(self.getitem(obj, SliceVariable(start, stop, ConstantVariable(None))))
+
+    def STORE_SLICE(self, inst):  # 3.12
+        stop = self.pop()
+        start = self.pop()
+        obj = self.pop()
+        value = self.pop()
+        self.setitem(obj, SliceVariable(start, stop, ConstantVariable(None)), value)

@@ -1,0 +1,187 @@
+"""Arrays, and the library functions and methods that become graph nodes.
+
+One ``ArrayVariable`` stands for one runtime array object. Its ``node`` is the graph
+node whose value it currently holds; an in-place op (``a += b``, ``a[i] = v``) moves
+``node`` to the new node, so every alias of the same object sees the update.
+
+Example::
+
+    >>> x = ArrayVariable(node, ArrayMeta((3,), np.dtype("f4")))
+    >>> x.getattr(tx, "shape").as_python_constant()
+    (3,)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import ops
+from ..exc import Unsupported
+from ..ops import ArrayMeta
+from .base import Variable
+from .constant import ConstantVariable
+
+# Array attributes that read layout or memory: a graph cannot reproduce them.
+_LAYOUT_ATTRS = {"strides", "flags", "data", "base", "ctypes", "__array_interface__",
+                 "__cuda_array_interface__"}
+# Methods that turn array data into Python values: the trace cannot continue.
+_TO_PYTHON = {"item", "tolist", "tobytes", "__float__", "__int__", "__bool__", "__index__",
+              "__len__", "get"}
+# NumPy functions whose result shape depends on the data.
+DATA_DEPENDENT = {"nonzero", "unique", "argwhere", "flatnonzero", "extract", "compress",
+                  "unique_values", "unique_counts", "unique_inverse", "unique_all"}
+
+
+class ArrayVariable(Variable):
+    def __init__(self, node, meta: ArrayMeta, source=None):
+        self.node, self.meta, self.source = node, meta, source
+
+    def describe(self) -> str:
+        return f"array {self.meta}"
+
+    def python_type(self) -> type:
+        if self.meta.scalar:
+            return self.meta.dtype.type
+        if self.meta.kind == ops.CUPY:
+            import cupy
+            return cupy.ndarray
+        return np.ndarray
+
+    def getattr(self, tx, name: str) -> Variable:
+        m = self.meta
+        if name == "shape":
+            from .containers import TupleVariable
+            return TupleVariable([ConstantVariable(d) for d in m.shape])
+        if name in ("ndim", "size", "dtype", "itemsize", "nbytes"):
+            values = {"ndim": m.ndim, "size": m.size, "dtype": m.dtype,
+                      "itemsize": m.dtype.itemsize, "nbytes": m.size * m.dtype.itemsize}
+            return ConstantVariable(values[name])
+        prop = ops.lookup_property(name)
+        if prop is not None:
+            return tx.output.call_op(prop, [self], {})
+        if ops.lookup_method(name) is not None:
+            return ArrayMethodVariable(self, name)
+        if name in _LAYOUT_ATTRS:
+            raise Unsupported(f"array attribute .{name}",
+                              "Memory layout is decided by the backend, not the trace.",
+                              cause="array_layout")
+        if name in _TO_PYTHON:
+            return ArrayMethodVariable(self, name)
+        raise Unsupported(f"array attribute .{name} is not supported",
+                          hint="use the equivalent numpy function, or dynamo.register_op")
+
+    def truth(self, tx) -> bool:
+        raise Unsupported("truth value of an array (data-dependent control flow)",
+                          "Which branch runs depends on array data, which the trace "
+                          "does not know.", hint="compute both branches with np.where, "
+                          "or accept the graph break", cause="data_dependent")
+
+    def unpack(self, tx) -> list[Variable]:
+        if self.meta.ndim == 0:
+            raise Unsupported("iteration over a 0-d array")
+        n = self.meta.shape[0]
+        if not isinstance(n, int) or n > tx.config.max_unroll:
+            raise Unsupported(f"iteration over an array of {n} rows")
+        getitem = ops.get("getitem")
+        return [tx.output.call_op(getitem, [self, ConstantVariable(i)], {}) for i in range(n)]
+
+    def reconstruct(self, cg) -> str:
+        return cg.array(self)
+
+
+class ArrayMethodVariable(Variable):
+    """``x.sum`` before it is called."""
+
+    def __init__(self, array: ArrayVariable, name: str):
+        self.array, self.name = array, name
+
+    def describe(self) -> str:
+        return f"method .{self.name} of {self.array.describe()}"
+
+    def call(self, tx, args, kwargs) -> Variable:
+        if self.name in _TO_PYTHON:
+            raise Unsupported(f"array.{self.name}() converts array data to Python",
+                              "The value is only known when the graph has run.",
+                              hint="keep the value as an array, or accept the graph break",
+                              cause="array_to_python")
+        op, adapter = ops.lookup_method(self.name)
+        return call_library(tx, op, adapter, [self.array, *args], kwargs)
+
+
+class LibraryFunctionVariable(Variable):
+    """A NumPy or CuPy function, ufunc or class (``np.exp``, ``cp.matmul``)."""
+
+    def __init__(self, fn: Any, source=None):
+        self.fn, self.source = fn, source
+
+    def describe(self) -> str:
+        return f"function {library_name(self.fn)}"
+
+    def python_type(self) -> type:
+        return type(self.fn)
+
+    def is_constant(self) -> bool:
+        return True
+
+    def as_python_constant(self) -> Any:
+        return self.fn
+
+    def call(self, tx, args, kwargs) -> Variable:
+        name = getattr(self.fn, "__name__", "")
+        hit = ops.lookup_function(self.fn)
+        if hit is None:
+            if name in DATA_DEPENDENT:
+                raise Unsupported(f"{library_name(self.fn)}() has a data-dependent output "
+                                  "shape", "Its result's shape depends on array values.",
+                                  cause="data_dependent_shape")
+            if all(a.is_constant() for a in [*args, *kwargs.values()]) and \
+                    not any(isinstance(a, ArrayVariable) for a in args):
+                return _fold_library_call(self.fn, args, kwargs)
+            raise Unsupported(f"{library_name(self.fn)} is not in the op registry",
+                              "The translator only captures functions whose shape and "
+                              "dtype rules it knows.",
+                              hint="teach it with dynamo.register_op(fn, meta=...)",
+                              cause="unregistered_function")
+        op, adapter = hit
+        kind = ops.CUPY if library_root(self.fn) == "cupy" else None
+        return call_library(tx, op, adapter, list(args), kwargs, kind=kind)
+
+    def getattr(self, tx, name: str) -> Variable:
+        raise Unsupported(f"attribute {name!r} of {library_name(self.fn)}",
+                          hint="ufunc methods such as np.add.reduce are not captured yet")
+
+    def reconstruct(self, cg) -> str:
+        return cg.const(self.fn)
+
+
+def _fold_library_call(fn, args, kwargs) -> Variable:
+    """``np.float32(2)``, ``np.dtype('f4')``, ``np.sqrt(2.0)``: constant in, constant out."""
+    from .constant import is_pure_constant, wrap_constant
+
+    value = fn(*[a.as_python_constant() for a in args],
+               **{k: v.as_python_constant() for k, v in kwargs.items()})
+    if isinstance(value, np.ndarray) or not is_pure_constant(value):
+        raise Unsupported(f"{library_name(fn)} on constants makes a "
+                          f"{type(value).__name__}, not a constant",
+                          cause="unregistered_function")
+    return wrap_constant(value)
+
+
+def call_library(tx, op, adapter, args: list, kwargs: dict, kind: str | None = None):
+    """Adapt a user call to the op's canonical arguments and add it to the graph."""
+    args, kwargs = adapter(tuple(args), dict(kwargs))
+    return tx.output.call_op(op, list(args), kwargs, kind=kind)
+
+
+def library_root(fn: Any) -> str:
+    mod = getattr(fn, "__module__", None) or type(fn).__module__ or ""
+    if isinstance(fn, np.ufunc):
+        return "numpy"
+    return mod.split(".")[0]
+
+
+def library_name(fn: Any) -> str:
+    root = {"numpy": "np", "cupy": "cp"}.get(library_root(fn), library_root(fn))
+    return f"{root}.{getattr(fn, '__name__', type(fn).__name__)}"

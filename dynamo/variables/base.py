@@ -1,0 +1,86 @@
+"""The base of every symbolic value the translator keeps on its stack and in locals.
+
+A ``Variable`` stands for one Python value during tracing. It answers the questions
+the opcode handlers ask (attribute, call, truth value, iteration) either with
+another Variable, or by raising ``Unsupported`` (a graph break). It also knows how
+to rebuild itself after the graph ran (``reconstruct``), as an expression in the
+generated glue code.
+
+Example::
+
+    >>> v = ConstantVariable(3)
+    >>> v.as_python_constant()
+    3
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..exc import Unsupported
+
+if TYPE_CHECKING:
+    from ..codegen import GlueCodegen
+    from ..translator import InstructionTranslator
+
+
+class Variable:
+    source = None  # a guards.Source when the value came from outside the trace
+
+    # ------------------------------------------------------------------ queries
+    def python_type(self) -> type:
+        raise Unsupported(f"type() of {self.describe()}")
+
+    def is_constant(self) -> bool:
+        return False
+
+    def as_python_constant(self) -> Any:
+        raise Unsupported(f"{self.describe()} is not a Python constant",
+                          "The translator needs this value while tracing, but it is only "
+                          "known when the program runs.")
+
+    def describe(self) -> str:
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        return self.describe()
+
+    # ------------------------------------------------------------------ Python semantics
+    def getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        raise Unsupported(f"attribute {name!r} of {self.describe()}")
+
+    def call(self, tx: InstructionTranslator, args: list[Variable],
+             kwargs: dict[str, Variable]) -> Variable:
+        raise Unsupported(f"call of {self.describe()}")
+
+    def call_method(self, tx, name: str, args: list[Variable],
+                    kwargs: dict[str, Variable]) -> Variable:
+        return self.getattr(tx, name).call(tx, args, kwargs)
+
+    def truth(self, tx) -> bool:
+        raise Unsupported(f"truth value of {self.describe()}")
+
+    def unpack(self, tx) -> list[Variable]:
+        """The items of an iterable whose length is known while tracing."""
+        raise Unsupported(f"iteration over {self.describe()}")
+
+    def setattr(self, tx, name: str, value: Variable) -> None:
+        raise Unsupported(f"attribute assignment on {self.describe()}")
+
+    # ------------------------------------------------------------------ codegen
+    def reconstruct(self, cg: GlueCodegen) -> str:
+        if self.source is not None:
+            return self.source.expr()
+        raise Unsupported(f"cannot rebuild {self.describe()} after the graph",
+                          "The value was created inside the traced region and has no "
+                          "Python equivalent the generated code can build.")
+
+
+class NullVariable(Variable):
+    """The NULL that CPython 3.11+ pushes next to a callable without a bound self."""
+
+    def describe(self) -> str:
+        return "NULL"
+
+
+NULL = NullVariable()

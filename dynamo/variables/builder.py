@@ -1,0 +1,183 @@
+"""Wrap a real value from outside the trace into a Variable, and guard what it is.
+
+``wrap(tx, value, source)`` is the only place where real objects enter the trace.
+It installs the guards that make the trace valid for this value (array meta, type
+and value of constants, identity of functions and modules, length of sequences...),
+and returns the same Variable for the same source every time, so aliases stay
+aliases.
+
+Example::
+
+    >>> wrap(tx, np.zeros((3, 4), "f4"), LocalSource("x"))
+    ArrayVariable(placeholder x, float32[3, 4])     # guard: L['x'] ndarray float32[3, 4]
+"""
+
+from __future__ import annotations
+
+import types
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from guards import (
+    CONSTANT,
+    DICT_KEYS,
+    ID,
+    LENGTH,
+    TYPE,
+    AttrSource,
+    CellSource,
+    Guard,
+    ItemSource,
+    Source,
+)
+
+from .. import ops
+from ..exc import Unsupported
+from .arrays import LibraryFunctionVariable
+from .base import Variable
+from .constant import ConstantVariable, is_pure_constant
+from .containers import DictVariable, ListVariable, TupleVariable
+from .functions import BuiltinVariable, CellVariable, UserFunctionVariable, UserMethodVariable
+from .objects import ClassVariable, ModuleVariable, ObjectVariable
+
+
+@dataclass(frozen=True)
+class TypeSource(Source):
+    """``type(base)``: where methods and properties of an object are found."""
+
+    base: Source
+
+    def name(self) -> str:
+        return f"type({self.base.name()})"
+
+    def expr(self) -> str:
+        return f"type({self.base.expr()})"
+
+
+def is_array(value: Any) -> bool:
+    if isinstance(value, np.ndarray | np.generic):
+        return True
+    return type(value).__module__.startswith("cupy") and type(value).__name__ == "ndarray"
+
+
+def wrap(tx, value: Any, source: Source | None) -> Variable:
+    """The Variable for ``value`` read from ``source``, guarded; one per source."""
+    if source is not None:
+        known = tx.output.input_vars.get(source)
+        if known is not None:
+            return known
+    var = _wrap(tx, value, source)
+    if source is not None:
+        tx.output.input_vars[source] = var
+    return var
+
+
+def _guard(tx, source, kind, expected):
+    if source is not None:
+        tx.output.guards.add(Guard(source, kind, expected))
+
+
+def _wrap(tx, value: Any, source: Source | None) -> Variable:
+    out = tx.output
+    if is_array(value):
+        if source is None:
+            raise Unsupported("an array with no source (a constant array)")
+        if isinstance(value, np.ndarray) and value.dtype.hasobject:
+            raise Unsupported("arrays of Python objects are not traced")
+        if isinstance(value, np.ndarray) and type(value) is not np.ndarray:
+            raise Unsupported(f"ndarray subclass {type(value).__qualname__}")
+        return out.add_input(value, source)
+    if type(value) in (int, float, bool, str, type(None), complex, bytes) or \
+            value is Ellipsis:
+        _guard(tx, source, CONSTANT, value)
+        return ConstantVariable(value, source)
+    if isinstance(value, np.dtype | range | slice):
+        _guard(tx, source, CONSTANT, value)
+        return ConstantVariable(value, source)
+    if isinstance(value, tuple) and type(value) is tuple:
+        _guard(tx, source, TYPE, tuple)
+        _guard(tx, source, LENGTH, len(value))
+        return TupleVariable([wrap(tx, v, ItemSource(source, i) if source else None)
+                              for i, v in enumerate(value)], source)
+    if type(value) is list:
+        _guard(tx, source, TYPE, list)
+        _guard(tx, source, LENGTH, len(value))
+        return ListVariable([wrap(tx, v, ItemSource(source, i) if source else None)
+                             for i, v in enumerate(value)], source)
+    if type(value) is dict:
+        if not all(is_pure_constant(k) for k in value):
+            raise Unsupported("a dict with non-constant keys")
+        _guard(tx, source, TYPE, dict)
+        _guard(tx, source, DICT_KEYS, tuple(value))
+        return DictVariable({k: wrap(tx, v, ItemSource(source, k) if source else None)
+                             for k, v in value.items()}, source)
+    if isinstance(value, types.ModuleType):
+        _guard(tx, source, ID, value)
+        return ModuleVariable(value, source)
+    if isinstance(value, types.FunctionType):
+        _guard(tx, source, ID, value)
+        return UserFunctionVariable(value, source)
+    if isinstance(value, types.MethodType) and isinstance(value.__func__, types.FunctionType):
+        _guard(tx, source, TYPE, types.MethodType)
+        fn_source = AttrSource(source, "__func__") if source else None
+        self_source = AttrSource(source, "__self__") if source else None
+        fn = wrap(tx, value.__func__, fn_source)
+        return UserMethodVariable(fn, wrap(tx, value.__self__, self_source), source)
+    if isinstance(value, type):
+        _guard(tx, source, ID, value)
+        return ClassVariable(value, source)
+    if isinstance(value, types.BuiltinFunctionType) and \
+            not ops.is_array_library_object(value):
+        _guard(tx, source, ID, value)
+        return BuiltinVariable(value, source=source)
+    if ops.is_array_library_object(value) and callable(value):
+        _guard(tx, source, ID, value)
+        return LibraryFunctionVariable(value, source)
+    if _is_plain_object(value):
+        _guard(tx, source, TYPE, type(value))
+        return ObjectVariable(value, source)
+    raise Unsupported(f"values of type {type(value).__qualname__} are not traced",
+                      cause="unsupported_value")
+
+
+def _is_plain_object(value: Any) -> bool:
+    cls = type(value)
+    return cls.__module__.split(".")[0] not in ("builtins", "numpy", "cupy", "cupyx")
+
+
+def wrap_attr(tx, value, source, attr: str, key) -> Variable:
+    """A default argument value: ``fn.__defaults__[i]`` or ``fn.__kwdefaults__[k]``."""
+    if source is None:
+        if is_pure_constant(value):
+            return ConstantVariable(value)
+        raise Unsupported("default argument of a function with no source")
+    return wrap(tx, value, ItemSource(AttrSource(source, attr), key))
+
+
+def wrap_cell(tx, fn_var: UserFunctionVariable, index: int, cell) -> CellVariable:
+    """Closure cell ``index`` of a function that existed before the trace."""
+    source = CellSource(fn_var.source, index) if fn_var.source is not None else None
+    cells = tx.output.input_cells
+    key = id(cell)
+    if key in cells:
+        return cells[key][1]
+
+    def read(tx):
+        try:
+            contents = cell.cell_contents
+        except ValueError:
+            raise Unsupported("free variable referenced before assignment") from None
+        if source is None:
+            if is_pure_constant(contents):
+                return ConstantVariable(contents)
+            raise Unsupported("closure of a function with no source")
+        return wrap(tx, contents, source)
+
+    var = CellVariable(source=source, read=read)
+    cells[key] = (cell, var)
+    return var
+
+
+__all__ = ["TypeSource", "is_array", "wrap", "wrap_attr", "wrap_cell"]

@@ -1,0 +1,328 @@
+"""Python builtins, modelled one by one: ``len``, ``isinstance``, ``range``, ``zip``...
+
+Each handler takes the translator and the call's Variables and returns a Variable.
+A builtin without a handler runs at trace time when it is pure and every argument
+is a constant (``math.sqrt(2.0)``, ``"a,b".split(",")``); otherwise it is a graph break.
+
+Example::
+
+    >>> call_builtin(tx, BuiltinVariable(len), [TupleVariable([a, b])], {}).value
+    2
+"""
+
+from __future__ import annotations
+
+import builtins
+import functools
+import math
+import operator
+
+from .. import ops
+from ..exc import Unsupported
+from .arrays import ArrayVariable
+from .base import Variable
+from .constant import ConstantVariable, wrap_constant
+from .containers import (
+    DictVariable,
+    IteratorVariable,
+    ListVariable,
+    SequenceVariable,
+    SetVariable,
+    TupleVariable,
+)
+from .functions import BuiltinVariable, PartialVariable, fold
+
+HANDLERS: dict = {}
+
+
+def handles(*fns):
+    def register(handler):
+        for fn in fns:
+            HANDLERS[fn] = handler
+        return handler
+    return register
+
+
+# Builtins that are pure on constant arguments.
+_PURE = {abs, all, any, ascii, bin, bool, callable, chr, complex, divmod, float, format, hash,
+         hex, int, len, max, min, oct, ord, pow, repr, round, sorted, str, sum, tuple,
+         frozenset, slice, range}
+_PURE_MODULES = ("math", "operator", "cmath")
+
+_CAUSES = {print: ("print", "print() writes output, which must happen when the program "
+                   "runs, in order", "it runs eagerly at a graph break; move it out of "
+                   "hot code to keep one graph")}
+
+
+def call_builtin(tx, var: BuiltinVariable, args: list[Variable], kwargs: dict) -> Variable:
+    fn = var.fn
+    handler = HANDLERS.get(fn)
+    if handler is not None:
+        return handler(tx, *args, **kwargs)
+    constant_args = all(a.is_constant() for a in [*args, *kwargs.values()])
+    pure = var.pure_method or fn in _PURE or getattr(fn, "__module__", None) in _PURE_MODULES
+    if pure and constant_args:
+        return fold(fn, args, kwargs)
+    if fn in _CAUSES:
+        cause, why, hint = _CAUSES[fn]
+        raise Unsupported(f"call to {fn.__name__}()", why, hint, cause=cause)
+    name = getattr(fn, "__qualname__", repr(fn))
+    raise Unsupported(f"call to {name}() with these arguments",
+                      "The translator cannot see inside this function.",
+                      cause="unsupported_call")
+
+
+def _type_of(tx, v: Variable) -> type:
+    return v.python_type()
+
+
+@handles(len)
+def _len(tx, obj, **kw):
+    if isinstance(obj, (SequenceVariable, DictVariable, SetVariable)):
+        return ConstantVariable(len(obj.items))
+    if isinstance(obj, ArrayVariable):
+        if obj.meta.ndim == 0:
+            raise Unsupported("len() of a 0-d array (raises TypeError)")
+        return ConstantVariable(obj.meta.shape[0])
+    if obj.is_constant():
+        return ConstantVariable(len(obj.as_python_constant()))
+    return ConstantVariable(len(tx.unpack_iterable(obj)))
+
+
+@handles(isinstance)
+def _isinstance(tx, obj, classes):
+    cls = classes.as_python_constant()
+    return ConstantVariable(issubclass(_type_of(tx, obj), cls))
+
+
+@handles(issubclass)
+def _issubclass(tx, a, b):
+    return ConstantVariable(issubclass(a.as_python_constant(), b.as_python_constant()))
+
+
+@handles(type)
+def _type(tx, obj, *rest):
+    if rest:
+        raise Unsupported("type() with three arguments creates a class")
+    from .objects import ClassVariable
+    t = _type_of(tx, obj)
+    return ClassVariable.of(t)
+
+
+@handles(tuple)
+def _tuple(tx, it=None):
+    return TupleVariable([] if it is None else tx.unpack_iterable(it))
+
+
+@handles(list)
+def _list(tx, it=None):
+    return ListVariable([] if it is None else tx.unpack_iterable(it))
+
+
+@handles(set)
+def _set(tx, it=None):
+    return SetVariable([] if it is None else tx.unpack_iterable(it))
+
+
+@handles(dict)
+def _dict(tx, *args, **kwargs):
+    items = {}
+    for a in args:
+        items.update(tx.dict_items(a))
+    items.update(kwargs)
+    return DictVariable(items)
+
+
+@handles(iter)
+def _iter(tx, it):
+    return tx.get_iter(it)
+
+
+@handles(next)
+def _next(tx, it, *default):
+    if not isinstance(it, IteratorVariable):
+        raise Unsupported("next() of a non-iterator")
+    item = it.next()
+    if item is None:
+        if default:
+            return default[0]
+        raise Unsupported("next() of an exhausted iterator (raises StopIteration)")
+    return item
+
+
+@handles(zip)
+def _zip(tx, *its, strict=None):
+    seqs = [tx.unpack_iterable(i) for i in its]
+    if strict is not None and strict.as_python_constant() and len({len(s) for s in seqs}) > 1:
+        raise Unsupported("zip(strict=True) of unequal lengths (raises ValueError)")
+    return IteratorVariable([TupleVariable(list(t)) for t in zip(*seqs)])
+
+
+@handles(enumerate)
+def _enumerate(tx, it, start=None):
+    first = 0 if start is None else start.as_python_constant()
+    return IteratorVariable([TupleVariable([ConstantVariable(first + i), v])
+                             for i, v in enumerate(tx.unpack_iterable(it))])
+
+
+@handles(reversed)
+def _reversed(tx, it):
+    if isinstance(it, DictVariable):
+        return IteratorVariable(list(reversed(it.unpack(tx))))
+    return IteratorVariable(list(reversed(tx.unpack_iterable(it))))
+
+
+@handles(map)
+def _map(tx, fn, *its):
+    seqs = [tx.unpack_iterable(i) for i in its]
+    return IteratorVariable([tx.call_function(fn, list(t), {}) for t in zip(*seqs)])
+
+
+@handles(filter)
+def _filter(tx, fn, it):
+    items = tx.unpack_iterable(it)
+    if fn.is_constant() and fn.as_python_constant() is None:
+        return IteratorVariable([v for v in items if v.truth(tx)])
+    return IteratorVariable([v for v in items if tx.call_function(fn, [v], {}).truth(tx)])
+
+
+@handles(sum)
+def _sum(tx, it, start=None):
+    total = ConstantVariable(0) if start is None else start
+    for item in tx.unpack_iterable(it):
+        total = tx.binary_op("add", total, item)
+    return total
+
+
+def _minmax(name, pick):
+    def handler(tx, *args, key=None, default=None):
+        items = tx.unpack_iterable(args[0]) if len(args) == 1 else list(args)
+        if key is not None:
+            raise Unsupported(f"{name}() with key=")
+        if not items:
+            if default is not None:
+                return default
+            raise Unsupported(f"{name}() of an empty sequence (raises ValueError)")
+        if all(i.is_constant() for i in items):
+            return wrap_constant(pick(i.as_python_constant() for i in items))
+        raise Unsupported(f"{name}() of arrays compares array data",
+                          hint=f"use np.{'maximum' if name == 'max' else 'minimum'}",
+                          cause="data_dependent")
+    return handler
+
+
+HANDLERS[max] = _minmax("max", max)
+HANDLERS[min] = _minmax("min", min)
+
+
+@handles(abs)
+def _abs(tx, x):
+    if isinstance(x, ArrayVariable):
+        return tx.output.call_op(ops.get("absolute"), [x], {})
+    return fold(abs, [x], {})
+
+
+@handles(round)
+def _round(tx, x, ndigits=None):
+    if isinstance(x, ArrayVariable):
+        args = [x] if ndigits is None else [x, ndigits]
+        return tx.output.call_op(ops.get("round"), args, {})
+    return fold(round, [x] if ndigits is None else [x, ndigits], {})
+
+
+@handles(pow)
+def _pow(tx, base, exp, mod=None):
+    if mod is not None:
+        return fold(pow, [base, exp, mod], {})
+    return tx.binary_op("pow", base, exp)
+
+
+def _to_python(name, fn):
+    def handler(tx, *args, **kwargs):
+        if any(isinstance(a, ArrayVariable) for a in args):
+            raise Unsupported(f"{name}() of an array converts array data to Python",
+                              "The value is only known when the graph has run.",
+                              hint="keep it as an array, or accept the graph break",
+                              cause="array_to_python")
+        if len(args) == 1 and not kwargs and name == "bool":
+            return ConstantVariable(args[0].truth(tx))
+        return fold(fn, list(args), kwargs)
+    return handler
+
+
+for _fn in (int, float, bool, complex):
+    HANDLERS[_fn] = _to_python(_fn.__name__, _fn)
+
+
+@handles(getattr)
+def _getattr(tx, obj, name, *default):
+    try:
+        return tx.getattr(obj, name.as_python_constant())
+    except AttributeError:
+        if default:
+            return default[0]
+        raise
+
+
+@handles(hasattr)
+def _hasattr(tx, obj, name):
+    try:
+        tx.getattr(obj, name.as_python_constant())
+    except AttributeError:
+        return ConstantVariable(False)
+    return ConstantVariable(True)
+
+
+@handles(setattr)
+def _setattr(tx, obj, name, value):
+    tx.setattr(obj, name.as_python_constant(), value)
+    return ConstantVariable(None)
+
+
+@handles(callable)
+def _callable(tx, obj):
+    return ConstantVariable(callable(obj.as_python_constant()) if obj.is_constant()
+                            else not isinstance(obj, (ArrayVariable, SequenceVariable,
+                                                      DictVariable)))
+
+
+@handles(any)
+def _any(tx, it):
+    return ConstantVariable(any(v.truth(tx) for v in tx.unpack_iterable(it)))
+
+
+@handles(all)
+def _all(tx, it):
+    return ConstantVariable(all(v.truth(tx) for v in tx.unpack_iterable(it)))
+
+
+@handles(sorted)
+def _sorted(tx, it, key=None, reverse=None):
+    items = tx.unpack_iterable(it)
+    if key is not None or not all(i.is_constant() for i in items):
+        raise Unsupported("sorted() of non-constants or with key=")
+    rev = reverse.as_python_constant() if reverse is not None else False
+    return ListVariable([wrap_constant(v) for v in
+                         sorted((i.as_python_constant() for i in items), reverse=rev)])
+
+
+@handles(functools.partial)
+def _partial(tx, fn, *args, **kwargs):
+    return PartialVariable(fn, list(args), dict(kwargs))
+
+
+@handles(operator.getitem)
+def _op_getitem(tx, obj, index):
+    return tx.getitem(obj, index)
+
+
+@handles(math.prod)
+def _prod(tx, it, start=None):
+    items = tx.unpack_iterable(it)
+    if all(i.is_constant() for i in items):
+        return wrap_constant(math.prod((i.as_python_constant() for i in items),
+                                       start=1 if start is None else start.value))
+    raise Unsupported("math.prod of non-constants")
+
+
+BUILTIN_NAMES = frozenset(dir(builtins))

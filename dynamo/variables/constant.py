@@ -1,0 +1,101 @@
+"""Python values that are fixed while tracing: numbers, strings, None, slices, dtypes.
+
+Operations on constants run for real at trace time (they are pure), and their
+results are constants too. Values that came from outside the trace were guarded
+by type and value when they were wrapped, so baking them in is safe.
+
+Example::
+
+    >>> ConstantVariable(2).binary_op("add", ConstantVariable(3)).value
+    5
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from ..exc import Unsupported
+from .base import Variable
+
+# Types whose instances are immutable and whose methods have no side effects.
+PURE_TYPES = (int, float, complex, bool, str, bytes, type(None), type(Ellipsis), slice, range,
+              np.dtype, np.generic, type(NotImplemented), frozenset)
+
+BINARY = {
+    "add": operator.add, "subtract": operator.sub, "multiply": operator.mul,
+    "true_divide": operator.truediv, "floor_divide": operator.floordiv,
+    "remainder": operator.mod, "pow": operator.pow, "matmul": operator.matmul,
+    "bitwise_and": operator.and_, "bitwise_or": operator.or_, "bitwise_xor": operator.xor,
+    "left_shift": operator.lshift, "right_shift": operator.rshift,
+    "less": operator.lt, "less_equal": operator.le, "equal": operator.eq,
+    "not_equal": operator.ne, "greater": operator.gt, "greater_equal": operator.ge,
+}
+UNARY = {"negative": operator.neg, "positive": operator.pos, "invert": operator.invert}
+
+
+def is_pure_constant(value: Any) -> bool:
+    if isinstance(value, (tuple, frozenset)):
+        return all(is_pure_constant(v) for v in value)
+    if isinstance(value, slice):
+        return all(is_pure_constant(v) for v in (value.start, value.stop, value.step))
+    return isinstance(value, PURE_TYPES) or (isinstance(value, type) and (
+        issubclass(value, np.generic) or value in (int, float, bool, complex, str)))
+
+
+class ConstantVariable(Variable):
+    def __init__(self, value: Any, source=None):
+        self.value = value
+        self.source = source
+
+    def describe(self) -> str:
+        return f"constant {self.value!r}"
+
+    def python_type(self) -> type:
+        return type(self.value)
+
+    def is_constant(self) -> bool:
+        return True
+
+    def as_python_constant(self) -> Any:
+        return self.value
+
+    def truth(self, tx) -> bool:
+        if isinstance(self.value, np.generic):
+            return bool(self.value)
+        return bool(self.value)
+
+    def unpack(self, tx) -> list[Variable]:
+        if isinstance(self.value, (str, bytes, range, tuple, frozenset)):
+            return [ConstantVariable(v) for v in self.value]
+        return super().unpack(tx)
+
+    def binary_op(self, name: str, other: Variable) -> Variable:
+        fn = BINARY.get(name)
+        if fn is None or not other.is_constant():
+            raise Unsupported(f"operator {name} on {self.describe()}")
+        return ConstantVariable(fn(self.value, other.as_python_constant()))
+
+    def getattr(self, tx, name: str) -> Variable:
+        from .functions import BuiltinVariable
+
+        if name.startswith("__") and name not in ("__class__", "__name__"):
+            raise Unsupported(f"dunder attribute {name!r} of a constant")
+        attr = getattr(self.value, name)
+        if callable(attr) and not isinstance(attr, type):
+            return BuiltinVariable(attr, pure_method=True)
+        return wrap_constant(attr)
+
+    def reconstruct(self, cg) -> str:
+        return cg.const(self.value)
+
+
+def wrap_constant(value: Any) -> Variable:
+    if isinstance(value, tuple) and not is_pure_constant(value):
+        from .containers import TupleVariable
+        return TupleVariable([wrap_constant(v) for v in value])
+    if not is_pure_constant(value):
+        raise Unsupported(f"value of type {type(value).__name__} is not a constant")
+    return ConstantVariable(value)

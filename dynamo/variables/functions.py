@@ -1,0 +1,226 @@
+"""Callables: user functions (inlined), nested functions, methods, partials, builtins.
+
+Calling a user function traces its bytecode in an inlining translator that shares
+the caller's graph, guards and side effects; the callee's return value comes back
+as a Variable. Builtins are modelled one by one in :mod:`dynamo.variables.builtins`.
+
+Example::
+
+    >>> def helper(x, k=2): return x * k
+    >>> UserFunctionVariable(helper).call(tx, [x_var], {})   # inlines helper
+    ArrayVariable(...)
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Any
+
+from ..exc import Unsupported
+from .base import Variable
+from .constant import ConstantVariable, is_pure_constant
+
+
+class CellVariable(Variable):
+    """A closure cell. ``source`` is set for cells that existed before the trace."""
+
+    def __init__(self, value: Variable | None = None, source=None, read=None):
+        self.value, self.source = value, source
+        self._read = read  # reads the real cell contents on first use (lazy wrap)
+
+    def get(self, tx) -> Variable:
+        if self.value is None and self._read is not None:
+            self.value = self._read(tx)
+            self._read = None
+        if self.value is None:
+            raise Unsupported("free variable referenced before assignment (NameError)")
+        return self.value
+
+    def set(self, tx, value: Variable) -> None:
+        self.value, self._read = value, None
+        if self.source is not None:
+            tx.output.side_effects.mutate(self)
+
+    def describe(self) -> str:
+        return "cell"
+
+
+class BaseFunctionVariable(Variable):
+    def get_code(self) -> types.CodeType:
+        raise NotImplementedError
+
+    def get_globals(self) -> dict:
+        raise NotImplementedError
+
+    def python_type(self) -> type:
+        return types.FunctionType
+
+    def call(self, tx, args, kwargs) -> Variable:
+        return tx.inline_user_function(self, list(args), dict(kwargs))
+
+    def describe(self) -> str:
+        return f"function {self.get_code().co_qualname}"
+
+
+class UserFunctionVariable(BaseFunctionVariable):
+    """A Python function that existed before the trace (guarded by identity)."""
+
+    def __init__(self, fn: types.FunctionType, source=None):
+        self.fn, self.source = fn, source
+
+    def get_code(self):
+        return self.fn.__code__
+
+    def get_globals(self):
+        return self.fn.__globals__
+
+    def is_constant(self) -> bool:
+        return True
+
+    def as_python_constant(self) -> Any:
+        return self.fn
+
+    def defaults(self, tx) -> tuple[list[Variable], dict[str, Variable]]:
+        from .builder import wrap_attr
+        pos = []
+        for i, v in enumerate(self.fn.__defaults__ or ()):
+            pos.append(wrap_attr(tx, v, self.source, "__defaults__", i))
+        kw = {k: wrap_attr(tx, v, self.source, "__kwdefaults__", k)
+              for k, v in (self.fn.__kwdefaults__ or {}).items()}
+        return pos, kw
+
+    def closure_cells(self, tx) -> list[CellVariable]:
+        from .builder import wrap_cell
+        return [wrap_cell(tx, self, i, cell) for i, cell in enumerate(self.fn.__closure__ or ())]
+
+    def getattr(self, tx, name: str) -> Variable:
+        if name in ("__name__", "__qualname__", "__doc__", "__module__"):
+            return ConstantVariable(getattr(self.fn, name))
+        raise Unsupported(f"attribute {name!r} of a function")
+
+    def reconstruct(self, cg) -> str:
+        return self.source.expr() if self.source is not None else cg.const(self.fn)
+
+
+class NestedFunctionVariable(BaseFunctionVariable):
+    """A function made by MAKE_FUNCTION inside the traced code (a lambda, a def)."""
+
+    def __init__(self, code, qualname: str, fn_globals: dict, defaults=None, kwdefaults=None,
+                 closure: list[CellVariable] | None = None):
+        self.code, self.qualname, self.fn_globals = code, qualname, fn_globals
+        self._defaults = defaults          # TupleVariable or None
+        self._kwdefaults = kwdefaults      # DictVariable or None
+        self.closure = closure or []
+
+    def get_code(self):
+        return self.code
+
+    def get_globals(self):
+        return self.fn_globals
+
+    def defaults(self, tx):
+        pos = list(self._defaults.items) if self._defaults is not None else []
+        kw = dict(self._kwdefaults.items) if self._kwdefaults is not None else {}
+        return pos, kw
+
+    def closure_cells(self, tx):
+        return list(self.closure)
+
+    def getattr(self, tx, name: str) -> Variable:
+        if name in ("__name__", "__qualname__"):
+            return ConstantVariable(self.code.co_name if name == "__name__" else self.qualname)
+        raise Unsupported(f"attribute {name!r} of a nested function")
+
+    def reconstruct(self, cg) -> str:
+        if self.closure or self._kwdefaults is not None:
+            raise Unsupported("a closure created in the traced region escapes it")
+        defaults = cg.value(self._defaults) if self._defaults is not None else "None"
+        return cg.mutable(self, lambda v: (f"___make_function({cg.const(self.code)}, ___G, "
+                                           f"{self.qualname!r}, {defaults})"))
+
+
+class UserMethodVariable(Variable):
+    """A bound method ``obj.method``: the function with ``self`` filled in."""
+
+    def __init__(self, fn_var: BaseFunctionVariable, self_var: Variable, source=None):
+        self.fn_var, self.self_var, self.source = fn_var, self_var, source
+
+    def describe(self) -> str:
+        return f"method {self.fn_var.get_code().co_qualname}"
+
+    def python_type(self) -> type:
+        return types.MethodType
+
+    def call(self, tx, args, kwargs) -> Variable:
+        return self.fn_var.call(tx, [self.self_var, *args], kwargs)
+
+
+class PartialVariable(Variable):
+    """``functools.partial(fn, *args, **kwargs)``."""
+
+    def __init__(self, fn: Variable, args: list[Variable], kwargs: dict[str, Variable],
+                 source=None):
+        self.fn, self.args, self.kwargs, self.source = fn, args, kwargs, source
+
+    def describe(self) -> str:
+        return f"partial({self.fn.describe()})"
+
+    def call(self, tx, args, kwargs) -> Variable:
+        return tx.call_function(self.fn, [*self.args, *args], {**self.kwargs, **kwargs})
+
+
+class BuiltinVariable(Variable):
+    """A builtin function (``len``), a function of ``math``, or a method of a constant."""
+
+    def __init__(self, fn: Any, pure_method: bool = False, source=None):
+        self.fn, self.pure_method, self.source = fn, pure_method, source
+
+    def describe(self) -> str:
+        return f"builtin {getattr(self.fn, '__qualname__', self.fn)}"
+
+    def python_type(self) -> type:
+        return type(self.fn)
+
+    def is_constant(self) -> bool:
+        return not self.pure_method
+
+    def as_python_constant(self) -> Any:
+        return self.fn
+
+    def call(self, tx, args, kwargs) -> Variable:
+        from .builtins import call_builtin
+        return call_builtin(tx, self, list(args), dict(kwargs))
+
+    def reconstruct(self, cg) -> str:
+        if self.pure_method:
+            raise Unsupported("a bound method of a constant escapes the traced region")
+        return cg.const(self.fn)
+
+
+class BoundBuiltinMethod(Variable):
+    """A method of a container Variable (``lst.append``) before it is called."""
+
+    def __init__(self, obj: Variable, name: str):
+        self.obj, self.name = obj, name
+
+    def describe(self) -> str:
+        return f"method {self.name} of {self.obj.describe()}"
+
+    def call(self, tx, args, kwargs) -> Variable:
+        result = self.obj.call_method(tx, self.name, list(args), dict(kwargs))
+        if result is None:
+            raise Unsupported(f"{self.describe()} with these arguments")
+        return result
+
+
+def fold(fn, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    """Call a pure function on constants at trace time; the result must be a constant."""
+    from .constant import wrap_constant
+
+    values = [a.as_python_constant() for a in args]
+    kw = {k: v.as_python_constant() for k, v in kwargs.items()}
+    result = fn(*values, **kw)
+    if not is_pure_constant(result) and not isinstance(result, tuple):
+        raise Unsupported(f"{getattr(fn, '__name__', fn)} returned a "
+                          f"{type(result).__name__}")
+    return wrap_constant(result)

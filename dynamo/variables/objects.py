@@ -1,0 +1,227 @@
+"""Modules, classes and user objects (models with weights in attributes).
+
+Attribute reads on a user object resolve the way Python does (instance dict first,
+then the class's MRO, properties and methods), and each value read from outside is
+wrapped with a source and guarded. Attribute writes are recorded and replayed after
+the graph, in program order.
+
+Example::
+
+    >>> m = ObjectVariable(model, LocalSource("self"))
+    >>> m.getattr(tx, "w1")     # ArrayVariable, source L['self'].w1, guarded on shape
+"""
+
+from __future__ import annotations
+
+import inspect
+import types
+from typing import Any
+
+import numpy as np
+
+from ..exc import Unsupported
+from .base import Variable
+from .constant import ConstantVariable, is_pure_constant
+
+_LIBRARY_MODULES = ("numpy", "cupy", "cupyx", "math", "cmath", "operator")
+
+
+def is_library_module(module: types.ModuleType) -> bool:
+    return module.__name__.split(".")[0] in _LIBRARY_MODULES
+
+
+def wrap_library_value(value: Any) -> Variable:
+    """An attribute of numpy, cupy or math: stable, so it needs no guard."""
+    from .arrays import LibraryFunctionVariable
+    from .functions import BuiltinVariable
+
+    if isinstance(value, types.ModuleType):
+        return ModuleVariable(value)
+    if is_pure_constant(value):
+        return ConstantVariable(value)
+    if isinstance(value, type):
+        return ClassVariable.of(value)
+    if isinstance(value, types.BuiltinFunctionType) and \
+            getattr(value, "__module__", None) in ("math", "cmath", "operator"):
+        return BuiltinVariable(value)
+    if callable(value):
+        return LibraryFunctionVariable(value)
+    raise Unsupported(f"library value of type {type(value).__name__}")
+
+
+class ModuleVariable(Variable):
+    def __init__(self, module: types.ModuleType, source=None):
+        self.module, self.source = module, source
+
+    def describe(self) -> str:
+        return f"module {self.module.__name__}"
+
+    def python_type(self) -> type:
+        return types.ModuleType
+
+    def is_constant(self) -> bool:
+        return True
+
+    def as_python_constant(self) -> Any:
+        return self.module
+
+    def getattr(self, tx, name: str) -> Variable:
+        value = getattr(self.module, name)
+        if is_library_module(self.module):
+            return wrap_library_value(value)
+        from guards import AttrSource
+
+        from .builder import wrap
+        return wrap(tx, value, AttrSource(self.source, name) if self.source else None)
+
+    def reconstruct(self, cg) -> str:
+        return cg.const(self.module)
+
+
+class ClassVariable(Variable):
+    """A class: builtin and library classes are constants; user classes are guarded."""
+
+    def __init__(self, cls: type, source=None):
+        self.cls, self.source = cls, source
+
+    @classmethod
+    def of(cls, t: type) -> ClassVariable:
+        return cls(t)
+
+    def describe(self) -> str:
+        return f"class {self.cls.__qualname__}"
+
+    def python_type(self) -> type:
+        return type(self.cls)
+
+    def is_constant(self) -> bool:
+        return True
+
+    def as_python_constant(self) -> Any:
+        return self.cls
+
+    def getattr(self, tx, name: str) -> Variable:
+        from guards import AttrSource
+
+        from .builder import wrap
+        if name in ("__name__", "__qualname__", "__module__"):
+            return ConstantVariable(getattr(self.cls, name))
+        value = getattr(self.cls, name)
+        if self.cls.__module__.split(".")[0] in _LIBRARY_MODULES + ("builtins",):
+            return wrap_library_value(value)
+        return wrap(tx, value, AttrSource(self.source, name) if self.source else None)
+
+    def call(self, tx, args, kwargs) -> Variable:
+        if issubclass(self.cls, np.generic) or self.cls in (int, float, bool, complex, str):
+            from .arrays import LibraryFunctionVariable
+            from .builtins import HANDLERS
+            if self.cls in HANDLERS:
+                return HANDLERS[self.cls](tx, *args, **kwargs)
+            return LibraryFunctionVariable(self.cls).call(tx, args, kwargs)
+        from .builtins import HANDLERS
+        if self.cls in HANDLERS:
+            return HANDLERS[self.cls](tx, *args, **kwargs)
+        raise Unsupported(f"creating an instance of {self.cls.__qualname__}",
+                          "Objects created inside the traced region are not modelled.",
+                          cause="unsupported_call")
+
+    def reconstruct(self, cg) -> str:
+        return self.source.expr() if self.source is not None else cg.const(self.cls)
+
+
+class ObjectVariable(Variable):
+    """An instance of a user class that came from outside the trace."""
+
+    def __init__(self, obj: Any, source=None):
+        self.obj, self.source = obj, source
+        self.pending: dict[str, Variable] = {}   # attributes written during the trace
+        self.cache: dict[str, Variable] = {}     # attributes read (one Variable each)
+
+    def describe(self) -> str:
+        return f"{type(self.obj).__qualname__} object"
+
+    def python_type(self) -> type:
+        return type(self.obj)
+
+    def getattr(self, tx, name: str) -> Variable:
+        from guards import AttrSource
+
+        from .builder import TypeSource, wrap
+        from .functions import UserFunctionVariable, UserMethodVariable
+        if name in self.pending:
+            return self.pending[name]
+        if name in self.cache:
+            return self.cache[name]
+        cls = type(self.obj)
+        try:
+            static = inspect.getattr_static(self.obj, name)
+        except AttributeError:
+            if hasattr(cls, "__getattr__"):
+                raise Unsupported(f"{cls.__qualname__}.__getattr__ for {name!r}") from None
+            raise
+        in_instance = name in getattr(self.obj, "__dict__", {})
+        cls_source = TypeSource(self.source) if self.source is not None else None
+        if not in_instance and isinstance(static, property):
+            if static.fget is None:
+                raise AttributeError(name)
+            fget = UserFunctionVariable(static.fget, AttrSource(AttrSource(cls_source, name),
+                                                                 "fget") if cls_source else None)
+            if fget.source is not None:
+                tx.guard_identity(fget.source, static.fget)
+            result = fget.call(tx, [self], {})
+        elif not in_instance and isinstance(static, types.FunctionType):
+            fn = UserFunctionVariable(static, AttrSource(cls_source, name) if cls_source else None)
+            if fn.source is not None:
+                tx.guard_identity(fn.source, static)
+            result = UserMethodVariable(fn, self)
+        elif not in_instance and isinstance(static, (staticmethod, classmethod)):
+            value = getattr(self.obj, name)
+            result = wrap(tx, value, AttrSource(cls_source, name) if cls_source else None)
+        else:
+            if not in_instance and hasattr(static, "__get__") and not isinstance(
+                    static, types.MemberDescriptorType) and not is_pure_constant(static):
+                raise Unsupported(f"descriptor {type(static).__name__} for attribute {name!r}")
+            value = getattr(self.obj, name)
+            result = wrap(tx, value, AttrSource(self.source, name) if self.source else None)
+        self.cache[name] = result
+        return result
+
+    def setattr(self, tx, name: str, value: Variable) -> None:
+        static = inspect.getattr_static(type(self.obj), name, None)
+        if static is not None and hasattr(static, "__set__") and \
+                not isinstance(static, types.MemberDescriptorType):
+            raise Unsupported(f"assignment through descriptor {name!r}")
+        if type(self.obj).__setattr__ is not object.__setattr__:
+            raise Unsupported(f"{type(self.obj).__qualname__} defines __setattr__")
+        self.pending[name] = value
+        tx.output.side_effects.mutate(self)
+
+    def call(self, tx, args, kwargs) -> Variable:
+        call = inspect.getattr_static(type(self.obj), "__call__", None)
+        if not isinstance(call, types.FunctionType):
+            raise Unsupported(f"call of a {type(self.obj).__qualname__} object")
+        return self.getattr(tx, "__call__").call(tx, args, kwargs)
+
+
+class SuperVariable(Variable):
+    """``super()`` inside a method: attribute lookups start after ``cls`` in the MRO."""
+
+    def __init__(self, cls: type, obj: Variable):
+        self.cls, self.obj = cls, obj
+
+    def getattr(self, tx, name: str) -> Variable:
+        from .functions import UserFunctionVariable, UserMethodVariable
+        target = self.obj.obj if isinstance(self.obj, ObjectVariable) else None
+        mro = type(target).__mro__ if target is not None else ()
+        if self.cls not in mro:
+            raise Unsupported("super() outside a method of a known object")
+        for klass in mro[mro.index(self.cls) + 1:]:
+            if name in klass.__dict__:
+                value = klass.__dict__[name]
+                if isinstance(value, types.FunctionType):
+                    return UserMethodVariable(UserFunctionVariable(value), self.obj)
+                if value is object.__init__:
+                    from .functions import BuiltinVariable
+                    return BuiltinVariable(lambda *a, **k: None, pure_method=True)
+                raise Unsupported(f"super().{name} of type {type(value).__name__}")
+        raise AttributeError(name)

@@ -1,0 +1,45 @@
+"""Guards: the facts a trace relied on, checked in one generated function per entry.
+
+Example::
+
+    >>> from guards import Guard, ARRAY, ArraySpec, LocalSource, CheckFunction
+    >>> g = Guard(LocalSource("x"), ARRAY, ArraySpec(np.ndarray, np.dtype("f4"), (3,)))
+    >>> check = CheckFunction([g], ["x"], "f", {}, has_closure=False)
+    >>> check(np.zeros(3, "f4")), check(np.zeros(4, "f4"))
+    (True, False)
+    >>> check.failures((np.zeros(4, "f4"),))
+    ["L['x'] shape[0]: expected 3, got 4"]
+"""
+
+from .check import CheckFunction, GuardSet
+from .guards import (
+    ARRAY,
+    CONSTANT,
+    DICT_KEYS,
+    EXPR,
+    ID,
+    LENGTH,
+    NOT_PRESENT,
+    TYPE,
+    ArraySpec,
+    Guard,
+)
+from .sources import (
+    AttrSource,
+    BuiltinSource,
+    CellSource,
+    ClosureSource,
+    GlobalSource,
+    ItemSource,
+    LocalSource,
+    ShapeSource,
+    Source,
+    param_name,
+)
+
+__all__ = [
+    "ARRAY", "CONSTANT", "DICT_KEYS", "EXPR", "ID", "LENGTH", "NOT_PRESENT", "TYPE",
+    "ArraySpec", "AttrSource", "BuiltinSource", "CellSource", "CheckFunction", "ClosureSource",
+    "GlobalSource", "Guard", "GuardSet", "ItemSource", "LocalSource", "ShapeSource", "Source",
+    "param_name",
+]

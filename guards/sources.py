@@ -1,0 +1,151 @@
+"""Sources: where a value that came from outside the trace lives.
+
+A source can name itself for people (``L['self'].w1``) and read itself in generated
+code (``self.w1``). Generated functions (guard checks, the glue that calls a graph)
+take the frame's arguments as parameters, ``___G`` (the function's globals) and
+``___closure`` (its closure cells), so every source renders as a plain expression.
+
+Example::
+
+    >>> s = ItemSource(AttrSource(LocalSource("self"), "params"), "w")
+    >>> s.name(), s.expr()
+    ("L['self'].params['w']", "self.params['w']")
+"""
+
+from __future__ import annotations
+
+import keyword
+from dataclasses import dataclass
+
+
+def param_name(local: str) -> str:
+    """A local variable's name as a parameter of generated code ('.0' -> '___dot0')."""
+    if local.isidentifier() and not keyword.iskeyword(local) and not local.startswith("___"):
+        return local
+    return "___" + "".join(c if c.isalnum() else "_" for c in local.replace(".", "dot"))
+
+
+class Source:
+    """Base class. Subclasses are frozen dataclasses, so sources compare by value."""
+
+    def name(self) -> str:
+        raise NotImplementedError
+
+    def expr(self) -> str:
+        raise NotImplementedError
+
+    def root(self) -> Source:
+        base = getattr(self, "base", None)
+        return self if base is None else base.root()
+
+    def __str__(self) -> str:
+        return self.name()
+
+
+@dataclass(frozen=True)
+class LocalSource(Source):
+    local: str
+
+    def name(self) -> str:
+        return f"L[{self.local!r}]"
+
+    def expr(self) -> str:
+        return param_name(self.local)
+
+
+@dataclass(frozen=True)
+class GlobalSource(Source):
+    """A global of the compiled function's module, or of ``module`` when given
+    (functions inlined from other modules read their own globals)."""
+
+    global_name: str
+    module: str | None = None
+
+    def name(self) -> str:
+        prefix = "G" if self.module is None else f"{self.module}."
+        return f"{prefix}[{self.global_name!r}]" if self.module is None else \
+            f"{prefix}{self.global_name}"
+
+    def expr(self) -> str:
+        if self.module is None:
+            return f"___G[{self.global_name!r}]"
+        return f"___modules[{self.module!r}].__dict__[{self.global_name!r}]"
+
+
+@dataclass(frozen=True)
+class BuiltinSource(Source):
+    builtin: str
+
+    def name(self) -> str:
+        return f"builtins.{self.builtin}"
+
+    def expr(self) -> str:
+        return f"___builtins.{self.builtin}"
+
+
+@dataclass(frozen=True)
+class ClosureSource(Source):
+    """A free variable of the traced function: the contents of one closure cell."""
+
+    var: str
+    index: int
+
+    def name(self) -> str:
+        return f"closure[{self.var!r}]"
+
+    def expr(self) -> str:
+        return f"___closure[{self.index}].cell_contents"
+
+
+@dataclass(frozen=True)
+class AttrSource(Source):
+    base: Source
+    attr: str
+
+    def name(self) -> str:
+        return f"{self.base.name()}.{self.attr}"
+
+    def expr(self) -> str:
+        if self.attr.isidentifier() and not keyword.iskeyword(self.attr):
+            return f"{self.base.expr()}.{self.attr}"
+        return f"getattr({self.base.expr()}, {self.attr!r})"
+
+
+@dataclass(frozen=True)
+class ItemSource(Source):
+    base: Source
+    key: object  # int, str or another hashable constant with a faithful repr
+
+    def name(self) -> str:
+        return f"{self.base.name()}[{self.key!r}]"
+
+    def expr(self) -> str:
+        return f"{self.base.expr()}[{self.key!r}]"
+
+
+@dataclass(frozen=True)
+class CellSource(Source):
+    """A closure cell object itself (not its contents) of a nested function value."""
+
+    base: Source
+    index: int
+
+    def name(self) -> str:
+        return f"{self.base.name()}.__closure__[{self.index}]"
+
+    def expr(self) -> str:
+        return f"{self.base.expr()}.__closure__[{self.index}].cell_contents"
+
+
+@dataclass(frozen=True)
+class ShapeSource(Source):
+    """One dimension of an array source: ``x.shape[i]`` (used for symbolic sizes)."""
+
+    base: Source
+    dim: int
+
+    def name(self) -> str:
+        return f"{self.base.name()}.shape[{self.dim}]"
+
+    def expr(self) -> str:
+        return f"{self.base.expr()}.shape[{self.dim}]"
