@@ -23,6 +23,7 @@ Two layers, each as plain as it can be:
 from __future__ import annotations
 
 import builtins
+import re
 import itertools
 import linecache
 import sys
@@ -61,7 +62,7 @@ class GlueCodegen:
     def __init__(self, output, params: list[str], name: str):
         self.output = output
         self.params = list(params)
-        self.name = f"___glue_{name}_{next(_counter)}"
+        self.name = f"___glue_{_identifier(name)}_{next(_counter)}"
         self.lines: list[str] = []
         self.scope: dict[str, Any] = {"___G": output.fn_globals, "___builtins": builtins,
                                       "___modules": sys.modules,
@@ -235,3 +236,7 @@ def resume_call(resume, stack_count: int, live: list[str], code, location) -> li
 
 def new_label() -> Label:
     return Label()
+
+
+def _identifier(name: str) -> str:
+    return re.sub(r"\W", "_", name)

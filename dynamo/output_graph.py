@@ -170,6 +170,8 @@ def to_graph(var: Variable) -> Any:
         return tuple(to_graph(v) for v in var.items)
     if isinstance(var, ListVariable):
         return [to_graph(v) for v in var.items]
+    if isinstance(var, (tuple, list)):  # built by an op adapter from Variables
+        return type(var)(to_graph(v) for v in var)
     if isinstance(var, SliceVariable):
         return slice(*(to_graph(p) for p in var.parts))
     if isinstance(var, (ConstantVariable, ClassVariable, LibraryFunctionVariable)):
@@ -189,6 +191,8 @@ def to_meta(var: Variable) -> Any:
         return tuple(to_meta(v) for v in var.items)
     if isinstance(var, ListVariable):
         return [to_meta(v) for v in var.items]
+    if isinstance(var, (tuple, list)):
+        return type(var)(to_meta(v) for v in var)
     if isinstance(var, SliceVariable):
         return slice(*(to_meta(p) for p in var.parts))
     return to_graph(var)

@@ -23,6 +23,7 @@ import builtins
 import itertools
 import linecache
 import math
+import re
 import sys
 from typing import Any
 
@@ -59,7 +60,7 @@ class CheckFunction:
                  fn_globals: dict, has_closure: bool):
         self.guards = guards
         self.params = list(params) + (["___closure"] if has_closure else [])
-        self.name = f"___check_{name}_{next(_counter)}"
+        self.name = f"___check_{_identifier(name)}_{next(_counter)}"
         self.fn_globals = fn_globals
         self.source, self.fn = self._build()
 
@@ -181,3 +182,7 @@ def _failure(g: Guard, scope: dict) -> str | None:
         return g.failure(value)
     except Exception as e:  # noqa: BLE001
         return f"{g.source.name()}: {type(e).__name__}: {e}"
+
+
+def _identifier(name: str) -> str:
+    return re.sub(r"\W", "_", name)

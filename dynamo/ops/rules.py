@@ -215,7 +215,8 @@ def setitem(op, args, kwargs) -> ArrayMeta:
     x, index, value = args
     if x.scalar:
         raise TypeError(f"'{x.dtype.type.__name__}' object does not support item assignment")
-    target = getitem(op, (x, index), {})
+    from .registry import get
+    target = getitem(get("getitem"), (x, index), {})
     vshape = np.shape(value) if not isinstance(value, ArrayMeta) else value.shape
     while len(vshape) > len(target.shape) and vshape[0] == 1:
         vshape = vshape[1:]

@@ -13,7 +13,7 @@ from ..variables import ArrayVariable, ConstantVariable, SliceVariable
 
 BINARY_OPS = {
     "ADD": "add", "SUBTRACT": "subtract", "MULTIPLY": "multiply",
-    "TRUE_DIVIDE": "true_divide", "FLOOR_DIVIDE": "floor_divide", "REMAINDER": "remainder",
+    "TRUE_DIVIDE": "divide", "FLOOR_DIVIDE": "floor_divide", "REMAINDER": "remainder",
     "POWER": "pow", "MATRIX_MULTIPLY": "matmul", "AND": "bitwise_and", "OR": "bitwise_or",
     "XOR": "bitwise_xor", "LSHIFT": "left_shift", "RSHIFT": "right_shift",
 }

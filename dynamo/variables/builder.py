@@ -127,6 +127,8 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
         return UserMethodVariable(fn, wrap(tx, value.__self__, self_source), source)
     if isinstance(value, type):
         _guard(tx, source, ID, value)
+        if value.__module__ == "builtins":
+            return BuiltinVariable(value, source=source)  # range, int, zip, list, ...
         return ClassVariable(value, source)
     if isinstance(value, types.BuiltinFunctionType) and \
             not ops.is_array_library_object(value):

@@ -26,7 +26,7 @@ PURE_TYPES = (int, float, complex, bool, str, bytes, type(None), type(Ellipsis),
 
 BINARY = {
     "add": operator.add, "subtract": operator.sub, "multiply": operator.mul,
-    "true_divide": operator.truediv, "floor_divide": operator.floordiv,
+    "divide": operator.truediv, "floor_divide": operator.floordiv,
     "remainder": operator.mod, "pow": operator.pow, "matmul": operator.matmul,
     "bitwise_and": operator.and_, "bitwise_or": operator.or_, "bitwise_xor": operator.xor,
     "left_shift": operator.lshift, "right_shift": operator.rshift,

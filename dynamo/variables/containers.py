@@ -149,7 +149,7 @@ class ListVariable(SequenceVariable):
         del self.items[index.as_python_constant()]
 
     def reconstruct(self, cg) -> str:
-        return cg.mutable(self, super().reconstruct)
+        return cg.mutable(self, lambda v: SequenceVariable.reconstruct(v, cg))
 
 
 class DictViewVariable(TupleVariable):

@@ -39,6 +39,8 @@ def wrap_library_value(value: Any) -> Variable:
         return ModuleVariable(value)
     if is_pure_constant(value):
         return ConstantVariable(value)
+    if isinstance(value, type) and value.__module__ == "builtins":
+        return BuiltinVariable(value)
     if isinstance(value, type):
         return ClassVariable.of(value)
     if isinstance(value, types.BuiltinFunctionType) and \
@@ -112,15 +114,9 @@ class ClassVariable(Variable):
         return wrap(tx, value, AttrSource(self.source, name) if self.source else None)
 
     def call(self, tx, args, kwargs) -> Variable:
-        if issubclass(self.cls, np.generic) or self.cls in (int, float, bool, complex, str):
+        if issubclass(self.cls, np.generic):  # np.float32(2.0): a constant, or a break
             from .arrays import LibraryFunctionVariable
-            from .builtins import HANDLERS
-            if self.cls in HANDLERS:
-                return HANDLERS[self.cls](tx, *args, **kwargs)
             return LibraryFunctionVariable(self.cls).call(tx, args, kwargs)
-        from .builtins import HANDLERS
-        if self.cls in HANDLERS:
-            return HANDLERS[self.cls](tx, *args, **kwargs)
         raise Unsupported(f"creating an instance of {self.cls.__qualname__}",
                           "Objects created inside the traced region are not modelled.",
                           cause="unsupported_call")
