@@ -12,6 +12,7 @@ Example::
 from __future__ import annotations
 
 import functools
+import inspect
 import types
 from collections.abc import Callable
 from typing import Any
@@ -74,14 +75,22 @@ class OptimizedFunction:
         return f"<dynamo compiled {self._orig_fn.__qualname__} backend={self._ctx.backend_name}>"
 
 
+def entry_function(obj: Any) -> types.FunctionType:
+    """The Python function that runs when ``obj`` is called: ``forward`` or ``__call__``."""
+    cls = type(obj)
+    for name in ("forward", "__call__"):
+        method = inspect.getattr_static(cls, name, None)
+        if isinstance(method, types.FunctionType):
+            return method
+    raise TypeError(f"cannot compile {cls.__qualname__} objects: their __call__/forward is "
+                    "not a Python function")
+
+
 class OptimizedModule:
     """A compiled callable object. Attribute access goes to the original object."""
 
     def __init__(self, mod: Any, ctx: hook.CompileContext):
-        method = getattr(type(mod), "forward", None) or getattr(type(mod), "__call__", None)
-        if not isinstance(method, types.FunctionType):
-            raise TypeError(f"cannot compile {type(mod).__qualname__} objects: their "
-                            "__call__/forward is not a Python function")
+        method = entry_function(mod)
         object.__setattr__(self, "_orig_mod", mod)
         object.__setattr__(self, "_ctx", ctx)
         object.__setattr__(self, "_call", hook.intercept(method, ctx))

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from backends import bind_options, lookup_backend
 
 from . import hook
+from .api import entry_function
 from .convert import BreakRecord, FrameRecord
 
 
@@ -107,7 +108,4 @@ def _target(fn, args):
         return fn._orig_fn, args
     if isinstance(fn, types.MethodType):
         return fn.__func__, (fn.__self__, *args)
-    method = getattr(type(fn), "forward", None) or getattr(type(fn), "__call__", None)
-    if not isinstance(method, types.FunctionType):
-        raise TypeError(f"dynamo.explain expects a Python callable, got {type(fn).__name__}")
-    return method, (fn, *args)
+    return entry_function(fn), (fn, *args)

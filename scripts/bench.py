@@ -1,0 +1,171 @@
+"""Benchmarks: the model suite on every usable backend, side by side in one run.
+
+    python scripts/bench.py                      # small sizes, every usable backend
+    python scripts/bench.py --size large         # 1e7-element CPU sizes / GPU anchor sizes
+    python scripts/bench.py --backends eager,numpy --models gelu,softmax --json out.json
+
+For each model and backend it prints the median time per call of plain eager code
+and of the compiled function, the speedup, and the first call's time (trace +
+compile + run). GPU timings are per call over a batch of calls followed by one
+synchronize. Then: the dispatch overhead of a cached call (``bench_dispatch``), and
+the trace time of one program at 1e2 and 1e7 elements (tracing must not grow with
+data). Other benchmark modules plug in through ``EXTRA_SECTIONS``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import models  # noqa: E402
+
+import dynamo  # noqa: E402
+
+# Modules with `run(args) -> list[dict]` rows, printed as their own tables when present.
+EXTRA_SECTIONS = ("bench_dispatch", "bench_numpy_backend", "bench_cupy_backend",
+                  "bench_cudagraphs")
+
+
+def gpu_available() -> bool:
+    try:
+        import cupy
+        return cupy.cuda.runtime.getDeviceCount() > 0
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def sync(xp) -> None:
+    if xp is not np:
+        xp.cuda.Stream.null.synchronize()
+
+
+def time_calls(fn, inputs, xp, repeat: int, batch: int) -> float:
+    """Median seconds per call over ``repeat`` batches of ``batch`` calls."""
+    times = []
+    for _ in range(repeat):
+        sync(xp)
+        t = time.perf_counter()
+        for _ in range(batch):
+            fn(*inputs)
+        sync(xp)
+        times.append((time.perf_counter() - t) / batch)
+    return statistics.median(times)
+
+
+def bench_model(name: str, backend: str, xp, size: str, repeat: int) -> dict:
+    fn, inputs = models.make(name, xp, size)
+    batch = 50 if xp is not np else (1 if size == "large" else 20)
+    fn(*inputs)  # warm the library (allocator, BLAS threads)
+    eager = time_calls(fn, inputs, xp, repeat, batch)
+    dynamo.reset()
+    compiled = dynamo.compile(fn, backend=backend)
+    sync(xp)
+    t = time.perf_counter()
+    compiled(*inputs)
+    sync(xp)
+    first = time.perf_counter() - t
+    fast = time_calls(compiled, inputs, xp, repeat, batch)
+    return {"model": name, "backend": backend, "library": xp.__name__, "size": size,
+            "eager_ms": eager * 1e3, "compiled_ms": fast * 1e3, "speedup": eager / fast,
+            "first_call_ms": first * 1e3}
+
+
+def trace_cost() -> list[dict]:
+    """Trace + compile time of one program at 1e2 and 1e7 elements (eager backend)."""
+    rows = []
+    for n in (100, 10_000_000):
+        x = np.random.default_rng(0).standard_normal(n).astype(np.float32)
+        times = []
+        for _ in range(5):
+            report = dynamo.explain(models.gelu)(x)
+            times.append(report.compile_time)
+        # best of 5: tracing is pure Python; the minimum filters out machine noise
+        rows.append({"elements": n, "trace_compile_ms": min(times) * 1e3})
+    return rows
+
+
+def print_table(rows: list[dict], columns: list[str]) -> None:
+    if not rows:
+        return
+    cells = [[_fmt(r.get(c, "")) for c in columns] for r in rows]
+    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
+    print("  ".join(c.ljust(w) for c, w in zip(columns, widths)))
+    for row in cells:
+        print("  ".join(v.ljust(w) for v, w in zip(row, widths)))
+
+
+def _fmt(v) -> str:
+    if isinstance(v, float):
+        return f"{v:.3f}" if abs(v) < 100 else f"{v:.1f}"
+    return str(v)
+
+
+def machine() -> str:
+    import os
+    cpu = platform.processor() or platform.machine()
+    gpu = ""
+    if gpu_available():
+        import cupy
+        gpu = ", GPU " + cupy.cuda.runtime.getDeviceProperties(0)["name"].decode()
+    return (f"{platform.node()} ({cpu}, {os.cpu_count()} cores{gpu}), "
+            f"Python {platform.python_version()}, NumPy {np.__version__}")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--backends", default="", help="comma list (default: every usable one)")
+    ap.add_argument("--models", default=",".join(models.MODELS))
+    ap.add_argument("--size", choices=("small", "large"), default="small")
+    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--json", help="also write every row to this file")
+    ap.add_argument("--no-extra", action="store_true", help="skip the extra sections")
+    args = ap.parse_args(argv)
+
+    usable = [b for b in dynamo.list_backends()
+              if b in ("eager", "numpy") or gpu_available()]
+    backends = args.backends.split(",") if args.backends else usable
+    print(f"machine: {machine()}")
+    rows = []
+    for name in args.models.split(","):
+        for backend in backends:
+            libs = [np] if backend in ("eager", "numpy") else []
+            if gpu_available() and backend != "numpy":
+                import cupy
+                libs.append(cupy)
+            for xp in libs:
+                rows.append(bench_model(name, backend, xp, args.size, args.repeat))
+    print("\nmodel suite (median ms per call; first call = trace + compile + run)")
+    print_table(rows, ["model", "backend", "library", "size", "eager_ms", "compiled_ms",
+                       "speedup", "first_call_ms"])
+    sections = {"models": rows}
+    print("\ntracing cost does not grow with data (gelu, eager backend)")
+    sections["trace_cost"] = trace_cost()
+    print_table(sections["trace_cost"], ["elements", "trace_compile_ms"])
+    if not args.no_extra:
+        for mod_name in EXTRA_SECTIONS:
+            try:
+                mod = importlib.import_module(mod_name)
+            except ImportError:
+                continue
+            section = mod.run(args)
+            if section:
+                print(f"\n{mod_name}")
+                print_table(section, list(section[0].keys()))
+                sections[mod_name] = section
+    if args.json:
+        Path(args.json).write_text(json.dumps({"machine": machine(), **sections}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

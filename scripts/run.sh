@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# One entry point for a fresh machine: sets up .venv (and Python 3.13 for the tests),
+# then runs the demo or the test suite.
+#
+#   bash scripts/run.sh demo     # set up, then run the demo on the default backend
+#   bash scripts/run.sh test     # set up, then lint and run the tests on 3.11 and 3.13
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+PY=${PYTHON:-python3}
+
+setup_venv() {  # setup_venv DIR PYTHON EXTRAS
+  local dir=$1 python=$2 extras=$3
+  if [[ ! -x $dir/bin/python ]]; then
+    "$python" -m venv "$dir"
+  fi
+  "$dir/bin/python" -m pip install -q --upgrade pip >/dev/null 2>&1 || true
+  "$dir/bin/python" -m pip install -q -e ".[$extras]"
+}
+
+gpu_extras() {
+  if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+    echo "test,cuda13"
+  else
+    echo "test"
+  fi
+}
+
+run_pytest() {  # run_pytest PYTHON ARGS...  (exit code 5 = no tests collected: not a failure)
+  local python=$1; shift
+  set +e
+  "$python" -m pytest "$@"
+  local rc=$?
+  set -e
+  if [[ $rc -ne 0 && $rc -ne 5 ]]; then
+    exit $rc
+  fi
+}
+
+python313() {
+  local tool=$ROOT/../shared/tools/get-python.sh
+  if [[ -x $tool || -f $tool ]]; then
+    bash "$tool" 3.13 "$ROOT/.py313/" numpy networkx bytecode pytest hypothesis | tail -n 1
+  elif command -v python3.13 >/dev/null 2>&1; then
+    command -v python3.13
+  fi
+}
+
+case ${1:-} in
+  demo)
+    setup_venv .venv "$PY" "$(gpu_extras)"
+    .venv/bin/python scripts/demo.py "${@:2}"
+    ;;
+  test)
+    setup_venv .venv "$PY" "$(gpu_extras)"
+    .venv/bin/ruff check .
+    if [[ -f scripts/ensure_chromium.sh ]]; then
+      bash scripts/ensure_chromium.sh || echo "(browser tests will report why they skip)"
+    fi
+    echo "== Python 3.11: $(.venv/bin/python --version)"
+    run_pytest .venv/bin/python tests -q "${@:2}"
+    py313=$(python313 || true)
+    if [[ -n $py313 && -x $py313 ]]; then
+      "$py313" -m pip install -q -e . >/dev/null
+      echo "== Python 3.13: $($py313 --version)"
+      run_pytest "$py313" tests -q "${@:2}"
+    else
+      echo "== Python 3.13: NOT RUN (../shared/tools/get-python.sh and python3.13 are both missing)"
+      exit 1
+    fi
+    ;;
+  *)
+    echo "usage: bash scripts/run.sh demo|test [extra args]" >&2
+    exit 2
+    ;;
+esac
