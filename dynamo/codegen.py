@@ -23,20 +23,19 @@ Two layers, each as plain as it can be:
 from __future__ import annotations
 
 import builtins
-import re
 import itertools
 import linecache
+import re
 import sys
 import types
 from typing import Any
 
 from bytecode import Bytecode, CellVar, FreeVar, Instr, Label
 
-from .translator.instructions import frame_params
-
 from . import pyversion
 from .exc import Unsupported
 from .graph import PLACEHOLDER, Node
+from .translator.instructions import frame_params
 from .variables import (
     NULL,
     ArrayVariable,
@@ -206,7 +205,7 @@ def closure_tuple(code, names) -> list[Instr]:
     """Push a tuple of this frame's cell objects for ``names`` (or None if empty)."""
     if not names:
         return [Instr("LOAD_CONST", None)]
-    loads = [Instr("LOAD_CLOSURE", CellVar(n) if n in code.co_cellvars else FreeVar(n))
+    loads = [Instr(pyversion.LOAD_CLOSURE, CellVar(n) if n in code.co_cellvars else FreeVar(n))
              for n in names]
     return loads + [Instr("BUILD_TUPLE", len(names))]
 

@@ -32,9 +32,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import logs
 from guards import param_name
 
+from . import logs
 from .config import config
 from .translator.instructions import frame_params
 

@@ -42,6 +42,10 @@ INLINED_COMPREHENSIONS = PY312
 KW_NAMES_ON_STACK = PY313
 
 
+# 3.13 removed LOAD_CLOSURE: LOAD_FAST of a cell variable pushes the cell itself.
+LOAD_CLOSURE = "LOAD_FAST" if PY313 else "LOAD_CLOSURE"
+
+
 def with_null(value, null) -> list:
     """The two stack slots a call expects for a callable with no bound self."""
     return [value, null] if NULL_AFTER_CALLABLE else [null, value]

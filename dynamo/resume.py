@@ -82,7 +82,7 @@ def resume_code(code, target: int, layout: tuple[bool, ...], live: tuple[str, ..
     for item in body:
         if isinstance(item, Instr) and isinstance(item.arg, CellVar):
             item.arg = FreeVar(item.arg.name)
-    values = [f"___stack{i}" for i, is_null in enumerate(layout) if not is_null]
+    values = [f"___stack{i}" for i in range(sum(1 for is_null in layout if not is_null))]
     new_prologue: list[Any] = []
     if cellvars or freevars:
         new_prologue.append(Instr("COPY_FREE_VARS", len(cellvars) + len(freevars)))

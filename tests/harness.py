@@ -54,7 +54,8 @@ def same(a: Any, b: Any, rtol: float = 0.0, atol: float = 0.0, path: str = "resu
     if isinstance(a, float) and a != a:
         assert b != b, f"{path}: {a!r} != {b!r}"
         return
-    if hasattr(a, "__dict__") and not callable(a):
+    if hasattr(a, "__dict__") and type(a).__module__ not in ("builtins", "numpy", "types",
+                                                             "functools"):
         same(vars(a), vars(b), rtol, atol, f"{path}.__dict__")
         return
     assert a == b, f"{path}: {a!r} != {b!r}"

@@ -22,7 +22,7 @@ from __future__ import annotations
 import inspect
 import operator
 import warnings
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -93,7 +93,7 @@ def result_meta(value, shape: tuple, kind: str) -> ArrayMeta:
     return ArrayMeta(tuple(shape), np.asarray(value).dtype, kind, scalar)
 
 
-@lru_cache(maxsize=None)
+@cache
 def signature_of(fn) -> inspect.Signature | None:
     try:
         return inspect.signature(fn)

@@ -24,6 +24,7 @@ from .. import ops
 from ..exc import Unsupported
 from ..variables import (
     NULL,
+    GeneratorVariable,
     ArrayVariable,
     BaseFunctionVariable,
     CellVariable,
@@ -40,8 +41,7 @@ from ..variables import (
 from ..variables.constant import BINARY
 from .instructions import CodeInfo, Inst
 
-_UNSUPPORTED_CODE_FLAGS = (inspect.CO_GENERATOR | inspect.CO_COROUTINE |
-                           inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE)
+ASYNC_FLAGS = inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE
 
 
 class TranslatorBase:
@@ -49,10 +49,6 @@ class TranslatorBase:
 
     def __init__(self, code, output, local_vars: dict[str, Variable],
                  cells: dict[str, CellVariable], fn_globals: dict, parent=None):
-        if code.co_flags & _UNSUPPORTED_CODE_FLAGS:
-            raise Unsupported("generators and coroutines are not traced",
-                              "Their frames suspend and resume, which a graph cannot do.",
-                              cause="generator")
         self.code = code
         self.info = CodeInfo.of(code)
         self.output = output
@@ -66,12 +62,14 @@ class TranslatorBase:
         self.kw_names: tuple[str, ...] = ()
         self.result: Variable | None = None
         self.done = False
+        self.suspended = False   # a generator stopped at YIELD_VALUE
+        self.yielded: Variable | None = None
         self.backward_jumps = 0
         self.current: Inst | None = None
 
     # ------------------------------------------------------------------ the loop
     def run(self) -> None:
-        while not self.done:
+        while not self.done and not self.suspended:
             self.step()
 
     def step(self) -> None:
@@ -267,8 +265,12 @@ class TranslatorBase:
             cells[name] = CellVariable(local_vars.pop(name, None))
         for name, cell in zip(code.co_freevars, fn.closure_cells(self)):
             cells[name] = cell
+        if code.co_flags & ASYNC_FLAGS:
+            raise Unsupported("async functions are not traced", cause="generator")
         sub = InliningTranslator(code, self.output, local_vars, cells, fn.get_globals(),
                                  parent=self)
+        if code.co_flags & inspect.CO_GENERATOR:
+            return GeneratorVariable(sub)  # runs lazily, one yield per next()
         sub.run()
         return sub.result
 

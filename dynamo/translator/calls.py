@@ -10,9 +10,9 @@ from __future__ import annotations
 from ..exc import Unsupported
 from ..variables import (
     NULL,
+    ConstantVariable,
     DictVariable,
     NestedFunctionVariable,
-    TupleVariable,
 )
 
 
@@ -96,10 +96,11 @@ class Calls:
         raise Unsupported("exception handler", cause="try")
 
     def RETURN_GENERATOR(self, inst):
-        raise Unsupported("generator", cause="generator")
+        self.push(ConstantVariable(None))  # what the first next() sends in
 
     def YIELD_VALUE(self, inst):
-        raise Unsupported("yield", cause="generator")
+        self.yielded = self.pop()
+        self.suspended = True
 
     def LOAD_BUILD_CLASS(self, inst):
         raise Unsupported("class definition inside the traced function")

@@ -17,13 +17,14 @@ Example::
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 
 from guards import ClosureSource, LocalSource
 
 from ..exc import RestartAnalysis, Unsupported
 from ..variables import CellVariable, Variable, wrap
-from .base import TranslatorBase
+from .base import ASYNC_FLAGS, TranslatorBase
 from .calls import Calls
 from .containers import Containers
 from .control_flow import ControlFlow
@@ -67,6 +68,11 @@ class InstructionTranslator(Handlers, TranslatorBase):
 
     def __init__(self, code, output, args: dict, fn_globals: dict, closure: tuple | None,
                  break_points: dict[int, BreakPoint]):
+        if code.co_flags & (inspect.CO_GENERATOR | ASYNC_FLAGS):
+            raise Unsupported("generators and coroutines are not compiled as frames",
+                              "Their frames suspend and resume, which a graph cannot do; "
+                              "generators called from compiled code are inlined.",
+                              cause="generator")
         cells: dict[str, CellVariable] = {}
         for name in code.co_cellvars:
             cells[name] = self._arg_cell(name, args) if name in args else CellVariable()

@@ -82,7 +82,7 @@ class CodeInfo:
             elif isinstance(item, TryBegin):
                 try_stack.append((item, len(insts)))
             elif isinstance(item, TryEnd):
-                begin, start = next((t for t in reversed(try_stack) if t[0] is item.entry))
+                begin, start = next(t for t in reversed(try_stack) if t[0] is item.entry)
                 try_stack.remove((begin, start))
                 if len(insts) > start:
                     try_spans.append((start, len(insts) - 1, begin.target))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import builtins
 import sys
 
+from bytecode import CellVar, FreeVar
+
 from guards import NOT_PRESENT, BuiltinSource, GlobalSource, Guard
 
 from .. import pyversion
@@ -22,7 +24,11 @@ class Names:
         return var
 
     def LOAD_FAST(self, inst):
-        self.push(self.load_local(inst.arg))
+        name = getattr(inst.arg, "name", inst.arg)
+        if isinstance(inst.arg, CellVar | FreeVar) or name in self.code.co_cellvars:
+            self.push(self.cell(name))  # 3.13 loads cells for closures with LOAD_FAST
+        else:
+            self.push(self.load_local(inst.arg))
 
     LOAD_FAST_CHECK = LOAD_FAST
     LOAD_FAST_BORROW = LOAD_FAST

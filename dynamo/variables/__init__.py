@@ -26,6 +26,7 @@ from .constant import ConstantVariable, wrap_constant
 from .containers import (
     DictVariable,
     DictViewVariable,
+    GeneratorVariable,
     IteratorVariable,
     ListVariable,
     SequenceVariable,
@@ -46,7 +47,7 @@ from .objects import ClassVariable, ModuleVariable, ObjectVariable, SuperVariabl
 
 __all__ = [
     "NULL", "ArrayMethodVariable", "ArrayVariable", "BaseFunctionVariable", "BuiltinVariable",
-    "CellVariable", "ClassVariable", "ConstantVariable", "DictVariable", "DictViewVariable",
+    "CellVariable", "ClassVariable", "ConstantVariable", "DictVariable", "DictViewVariable", "GeneratorVariable",
     "IteratorVariable", "LibraryFunctionVariable", "ListVariable", "ModuleVariable",
     "NestedFunctionVariable", "NullVariable", "ObjectVariable", "PartialVariable",
     "SequenceVariable", "SetVariable", "SliceVariable", "SuperVariable", "TupleVariable",

@@ -12,7 +12,6 @@ Example::
 
 from __future__ import annotations
 
-import builtins
 import functools
 import math
 import operator
@@ -325,4 +324,13 @@ def _prod(tx, it, start=None):
     raise Unsupported("math.prod of non-constants")
 
 
-BUILTIN_NAMES = frozenset(dir(builtins))
+
+@handles(super)
+def _super(tx, *args):
+    from .objects import SuperVariable
+    if len(args) == 2:
+        return SuperVariable(args[0].as_python_constant(), args[1])
+    if args or "__class__" not in tx.code.co_freevars or tx.code.co_argcount == 0:
+        raise Unsupported("super() outside a method")
+    cls = tx.cell("__class__").get(tx).as_python_constant()
+    return SuperVariable(cls, tx.load_local(tx.code.co_varnames[0]))

@@ -78,6 +78,13 @@ class ConstantVariable(Variable):
             raise Unsupported(f"operator {name} on {self.describe()}")
         return ConstantVariable(fn(self.value, other.as_python_constant()))
 
+    def call(self, tx, args, kwargs) -> Variable:
+        """Calling a constant type: ``np.float32(2.0)`` folds; anything else breaks."""
+        if isinstance(self.value, type) and issubclass(self.value, np.generic):
+            from .arrays import LibraryFunctionVariable
+            return LibraryFunctionVariable(self.value).call(tx, args, kwargs)
+        return super().call(tx, args, kwargs)
+
     def getattr(self, tx, name: str) -> Variable:
         from .functions import BuiltinVariable
 

@@ -304,6 +304,38 @@ class IteratorVariable(Variable):
         return list(rest)
 
 
+class GeneratorVariable(IteratorVariable):
+    """A generator of user code, inlined lazily: each ``next()`` runs its translator
+    to the next ``yield``, so side effects happen in the same order as in Python."""
+
+    def __init__(self, translator):
+        super().__init__([])
+        self.tx, self.started = translator, False
+
+    def describe(self) -> str:
+        return f"generator {self.tx.code.co_qualname}"
+
+    def next(self) -> Variable | None:
+        tx = self.tx
+        if tx.done:
+            return None
+        if self.started:
+            tx.push(ConstantVariable(None))  # the value next() sends into the yield
+        self.started = True
+        tx.suspended = False
+        tx.run()
+        return None if tx.done else tx.yielded
+
+    def unpack(self, tx) -> list[Variable]:
+        out = []
+        while (item := self.next()) is not None:
+            out.append(item)
+        return out
+
+    def reconstruct(self, cg) -> str:
+        raise Unsupported("a generator escapes the traced region")
+
+
 class SliceVariable(Variable):
     def __init__(self, start: Variable, stop: Variable, step: Variable):
         self.parts = (start, stop, step)

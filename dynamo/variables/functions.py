@@ -119,8 +119,8 @@ class NestedFunctionVariable(BaseFunctionVariable):
         return self.fn_globals
 
     def defaults(self, tx):
-        pos = list(self._defaults.items) if self._defaults is not None else []
-        kw = dict(self._kwdefaults.items) if self._kwdefaults is not None else {}
+        pos = tx.unpack_iterable(self._defaults) if self._defaults is not None else []
+        kw = tx.dict_items(self._kwdefaults) if self._kwdefaults is not None else {}
         return pos, kw
 
     def closure_cells(self, tx):
@@ -220,6 +220,9 @@ def fold(fn, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
     values = [a.as_python_constant() for a in args]
     kw = {k: v.as_python_constant() for k, v in kwargs.items()}
     result = fn(*values, **kw)
+    if type(result) is list and all(is_pure_constant(v) for v in result):
+        from .containers import ListVariable
+        return ListVariable([ConstantVariable(v) for v in result])
     if not is_pure_constant(result) and not isinstance(result, tuple):
         raise Unsupported(f"{getattr(fn, '__name__', fn)} returned a "
                           f"{type(result).__name__}")

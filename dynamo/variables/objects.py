@@ -114,6 +114,9 @@ class ClassVariable(Variable):
         return wrap(tx, value, AttrSource(self.source, name) if self.source else None)
 
     def call(self, tx, args, kwargs) -> Variable:
+        from .builtins import HANDLERS
+        if self.cls in HANDLERS:
+            return HANDLERS[self.cls](tx, *args, **kwargs)
         if issubclass(self.cls, np.generic):  # np.float32(2.0): a constant, or a break
             from .arrays import LibraryFunctionVariable
             return LibraryFunctionVariable(self.cls).call(tx, args, kwargs)
