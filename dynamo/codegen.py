@@ -50,9 +50,19 @@ _counter = itertools.count()
 _LITERAL_TYPES = (int, float, complex, str, bytes, bool, type(None))
 
 
-def make_function(code, fn_globals, name, defaults):
+def iter_at(seq, pos: int):
+    """A list iterator that has already yielded ``pos`` items (used by generated glue)."""
+    it = iter(seq)
+    for _ in range(pos):
+        next(it)
+    return it
+
+
+def make_function(code, fn_globals, name, defaults, closure, kwdefaults):
     """Rebuild a function created inside a traced region (used by generated glue)."""
-    return types.FunctionType(code, fn_globals, name, defaults)
+    fn = types.FunctionType(code, fn_globals, name, defaults, closure)
+    fn.__kwdefaults__ = kwdefaults
+    return fn
 
 
 class GlueCodegen:
@@ -65,7 +75,10 @@ class GlueCodegen:
         self.lines: list[str] = []
         self.scope: dict[str, Any] = {"___G": output.fn_globals, "___builtins": builtins,
                                       "___modules": sys.modules,
-                                      "___make_function": make_function}
+                                      "___make_function": make_function,
+                                      "___MethodType": types.MethodType,
+                                      "___CellType": types.CellType,
+                                      "___iter_at": iter_at}
         self.out_nodes: list[Node] = []
         self._built: dict[int, str] = {}
         self._temps = itertools.count()
@@ -111,6 +124,22 @@ class GlueCodegen:
             self._built[key] = temp
         return self._built[key]
 
+    def cell(self, var: CellVariable) -> str:
+        """An expression for the cell object itself (closures must share it)."""
+        if var.source is not None:
+            return var.source.cell_expr()
+        if var.frame_index is not None:   # a cell of the frame being compiled
+            return self.mutable(var, lambda v: (
+                f"(___cells[{v.frame_index}] if ___cells is not None else "
+                f"___CellType({self.value(v.value) if v.value is not None else ''}))"))
+        return self.mutable(var, lambda v: f"___CellType("
+                            f"{self.value(v.value) if v.value is not None else ''})")
+
+    def globals_expr(self, fn_globals: dict) -> str:
+        if fn_globals is self.output.fn_globals:
+            return "___G"
+        return self.const(fn_globals)
+
     def temp(self, expr: str) -> str:
         name = f"___t{next(self._temps)}"
         self.lines.append(f"{name} = {expr}")
@@ -151,7 +180,7 @@ class GlueCodegen:
             body.append(f"___out = ___graph({', '.join(input_exprs)})")
         body += self.lines
         body.append(f"return {result_expr}")
-        params = self.params + ["___closure"]
+        params = self.params + ["___closure", "___cells=None"]
         src = f"def {self.name}({', '.join(params)}):\n" + "".join(
             f"    {line}\n" for line in body)
         filename = f"<dynamo glue {self.name}>"
@@ -217,7 +246,8 @@ def call_glue(glue, code) -> list[Instr]:
     out += [Instr("LOAD_FAST", p) if p not in code.co_cellvars else
             Instr("LOAD_DEREF", CellVar(p)) for p in params]
     out += closure_tuple(code, code.co_freevars)
-    out += pyversion.call_instrs(len(params) + 1)
+    out += closure_tuple(code, code.co_cellvars)
+    out += pyversion.call_instrs(len(params) + 2)
     return out
 
 

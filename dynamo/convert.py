@@ -20,6 +20,7 @@ Example::
 
 from __future__ import annotations
 
+import inspect
 import time
 import types
 from collections import Counter
@@ -34,14 +35,11 @@ from .exc import BackendError, RestartAnalysis, Unsupported
 from .graph import Graph
 from .output_graph import OutputGraph
 from .resume import ResumeCaller, break_code, resume_code
+from .skipfiles import is_skipped
 from .translator import GraphBreak, InstructionTranslator
 from .translator.frames import restart_point
 from .translator.instructions import frame_params
-from .variables import (
-    NULL,
-    BaseFunctionVariable,
-    UserMethodVariable,
-)
+from .variables import NULL
 
 log_breaks = logs.get("graph_breaks")
 log_graph = logs.get("graph")
@@ -169,29 +167,34 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record) -> hook
     _log_break(e, code, island=brk.point.kind == "island")
     record.breaks.append(_break_record(e, code))
     unread = tx.unread_args()
-    restore = [n for n in code.co_varnames if n in tx.locals and n not in code.co_cellvars]
+    bound = [n for n in code.co_varnames
+             if (n in tx.locals or n in unread) and n not in code.co_cellvars]
+    if brk.point.kind == "island":   # the rest of the frame runs here: keep every local
+        live = bound
+    else:
+        targets = [brk.inst.index + 1]
+        if brk.inst.target is not None:
+            targets.append(brk.inst.target)
+        read = set().union(*(tx.info.names_read_from(t) for t in targets))
+        live = [n for n in bound if n in read]
+    restore = [n for n in live if n in tx.locals]
     restore_vars = [tx.locals[n] for n in restore]
     for name in code.co_cellvars:
         cell = tx.cells[name]
         if cell.value is not None:
             restore.append(name)
             restore_vars.append(cell.value)
-    live = [n for n in code.co_varnames
-            if (n in tx.locals or n in unread) and n not in code.co_cellvars]
     stack_values = [v for v in brk.stack if v is not NULL]
     callee = _callee_slots(brk)
     cg = GlueCodegen(output, params, code.co_name)
-    cg.scope["___intercept"] = lambda f: hook.intercept(f, ctx) if isinstance(
-        f, types.FunctionType) else f
-    cg.scope["___MethodType"] = types.MethodType
+    cg.scope["___intercept"] = lambda f: intercept_callable(f, ctx)
 
     def values():
         exprs = []
         for var in stack_values:
-            expr = cg.value(var) if not isinstance(var, UserMethodVariable) else \
-                f"___MethodType({cg.value(var.fn_var)}, {cg.value(var.self_var)})"
-            if any(var is c for c in callee):
-                expr = _intercepted(var, expr, cg)
+            expr = cg.value(var)
+            if any(var is c for c in callee):   # the callee runs as its own compiled frame
+                expr = f"___intercept({expr})"
             exprs.append(expr)
         exprs += [cg.value(v) for v in restore_vars]
         return "(" + "".join(f"{x}, " for x in exprs) + ")"
@@ -204,7 +207,8 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record) -> hook
         return ResumeCaller(rcode, fn.__globals__, lambda f, a: hook.run(f, a, ctx))
 
     try:
-        new_code = break_code(code, brk, glue, len(stack_values), restore, live, make_resume)
+        new_code = break_code(code, brk, glue, len(stack_values), restore, live, make_resume,
+                              cg.scope["___intercept"])
     except Unsupported as err:
         raise SkipFrame(err.reason) from None
     log_bytecode.debug("%s", _LazyDis(code, new_code))
@@ -222,13 +226,16 @@ def _callee_slots(brk: GraphBreak) -> list:
     return [v for v in brk.stack[base:base + 2] if v is not NULL]
 
 
-def _intercepted(var, expr: str, cg) -> str:
-    if isinstance(var, BaseFunctionVariable):
-        return f"___intercept({expr})"
-    if isinstance(var, UserMethodVariable):
-        return (f"___MethodType(___intercept({cg.value(var.fn_var)}), "
-                f"{cg.value(var.self_var)})")
-    return expr
+def intercept_callable(f, ctx):
+    """``f`` made to run through the frame hook when it is user Python code."""
+    if isinstance(f, types.FunctionType):
+        return f if is_skipped(f.__code__) else hook.intercept(f, ctx)
+    if isinstance(f, types.MethodType) and isinstance(f.__func__, types.FunctionType):
+        return types.MethodType(intercept_callable(f.__func__, ctx), f.__self__)
+    call = inspect.getattr_static(type(f), "__call__", None)
+    if isinstance(call, types.FunctionType) and not is_skipped(call.__code__):
+        return types.MethodType(hook.intercept(call, ctx), f)
+    return f
 
 
 def _codegen(cg, build) -> str:

@@ -27,6 +27,7 @@ from .convert import BreakRecord, FrameRecord
 class ExplainOutput:
     records: list[FrameRecord] = field(default_factory=list)
     result: object = None
+    exception: BaseException | None = None   # what the call raised, if it raised
 
     @property
     def graphs(self) -> list:
@@ -61,7 +62,9 @@ class ExplainOutput:
         return sum(r.compile_time for r in self.records)
 
     def __str__(self) -> str:
-        lines = [f"Graphs: {self.graph_count}",
+        lines = [] if self.exception is None else [
+            f"The call raised {type(self.exception).__name__}: {self.exception}"]
+        lines += [f"Graphs: {self.graph_count}",
                  f"Graph breaks: {self.graph_break_count}",
                  f"Ops per graph: {self.ops_per_graph}",
                  f"Compile time: {self.compile_time * 1e3:.1f} ms"]
@@ -78,6 +81,9 @@ class ExplainOutput:
                 if r.guards:
                     lines.append(f"  {r.code.co_qualname}:")
                     lines += [f"    {g.describe()}" for g in r.guards]
+            lines.append("Guard check functions (generated):")
+            for src in self.check_sources:
+                lines += ["  " + ln for ln in src.rstrip().splitlines()]
         return "\n".join(lines)
 
 
@@ -92,8 +98,12 @@ def explain(fn, backend="eager", **compile_kwargs):
         target, call_args = _target(fn, args)
         wrapper = hook.intercept(target, ctx)
         out = ExplainOutput(ctx.records)
-        out.result = wrapper(*call_args, **kwargs)
-        ctx.reset()
+        try:
+            out.result = wrapper(*call_args, **kwargs)
+        except Exception as e:  # noqa: BLE001 (reported, like the graphs)
+            out.exception = e
+        finally:
+            ctx.reset()
         return out
 
     return run

@@ -90,6 +90,25 @@ def load_callable_const(value, location=None) -> list[Instr]:
     return [load, null] if NULL_AFTER_CALLABLE else [null, load]
 
 
+def wrap_top_instrs(wrap, location=None) -> list[Instr]:
+    """Replace the value on top of the stack by ``wrap(value)``."""
+    def ins(name, arg=None):
+        return Instr(name, arg, location=location) if arg is not None else Instr(
+            name, location=location)
+    if NULL_AFTER_CALLABLE:   # [f] -> [w, NULL, f]
+        head = [ins("LOAD_CONST", wrap), ins("SWAP", 2), ins("PUSH_NULL"), ins("SWAP", 2)]
+    else:                     # [f] -> [NULL, w, f]
+        head = [ins("PUSH_NULL"), ins("SWAP", 2), ins("LOAD_CONST", wrap), ins("SWAP", 2)]
+    return head + call_instrs(1, location=location)
+
+
+def push_null_for_call(location=None) -> list[Instr]:
+    """[f] -> the two call slots for a plain call of f."""
+    if NULL_AFTER_CALLABLE:
+        return [Instr("PUSH_NULL", location=location)]
+    return [Instr("PUSH_NULL", location=location), Instr("SWAP", 2, location=location)]
+
+
 def return_value_instrs(location=None) -> list[Instr]:
     return [Instr("RETURN_VALUE", location=location)]
 

@@ -127,11 +127,13 @@ class ResumeCaller:
 # ============================================================================ the break
 
 def break_code(code, brk, glue, n_stack_values: int, restore: list[str], live: list[str],
-               make_resume) -> types.CodeType:
+               make_resume, intercept) -> types.CodeType:
     """Bytecode for a frame that stops at ``brk`` (a translator.GraphBreak).
 
     ``glue`` returns the stack's non-NULL values then the values of ``restore`` locals.
-    ``make_resume(target, layout)`` returns the caller of the resume function.
+    ``make_resume(target, layout)`` returns the caller of the resume function;
+    ``intercept(f)`` makes a user function run through the frame hook (used for the
+    calls made by code that runs eagerly in an island).
     """
     inst = brk.inst
     loc = inst.instr.location
@@ -148,7 +150,7 @@ def break_code(code, brk, glue, n_stack_values: int, restore: list[str], live: l
         out += _push_stack(stack, consumed=len(stack), loc=loc)
         label = _label_at(bc, positions, inst.index)
         out.append(Instr("JUMP_FORWARD", label, location=loc))
-        bc[:] = out + list(bc[head:])
+        bc[:] = out + _intercept_calls(list(bc[head:]), intercept)
         return bc.to_code()
     pops = pyversion.stack_pops(inst.name, inst.arg)
     if pops is None or pops > len(stack):
@@ -172,6 +174,33 @@ def break_code(code, brk, glue, n_stack_values: int, restore: list[str], live: l
         out += _call_resume(code, inst.index + 1, below_layout, pushed, live, make_resume, loc)
     bc[:] = out
     return bc.to_code()
+
+
+def _intercept_calls(body: list, intercept) -> list:
+    """Route the callables that the island's calls load (globals and methods) through
+    ``intercept``, so user functions called from eager code are still compiled."""
+    out = []
+    for item in body:
+        if isinstance(item, Instr) and _is_call_load(item):
+            loc = item.location
+            name = item.arg[1] if isinstance(item.arg, tuple) else item.arg
+            if item.name == "LOAD_GLOBAL":
+                out.append(Instr("LOAD_GLOBAL", (False, name), location=loc))
+            else:
+                out.append(Instr("LOAD_ATTR", (False, name) if pyversion.PY312 else name,
+                                 location=loc))
+            out += pyversion.wrap_top_instrs(intercept, loc)
+            out += pyversion.push_null_for_call(loc)
+        else:
+            out.append(item)
+    return out
+
+
+def _is_call_load(instr: Instr) -> bool:
+    if instr.name == "LOAD_METHOD":
+        return True
+    return instr.name in ("LOAD_GLOBAL", "LOAD_ATTR") and isinstance(instr.arg, tuple) \
+        and instr.arg[0]
 
 
 def _at(instr: Instr, loc) -> Instr:

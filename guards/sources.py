@@ -38,6 +38,13 @@ class Source:
         base = getattr(self, "base", None)
         return self if base is None else base.root()
 
+    def depth(self) -> int:
+        """How many reads from a root (``L['self'].w`` is 1): a guard on a source is
+        checked only after the guards on its bases, so a check never reads an
+        attribute of an object whose type it has not confirmed yet."""
+        base = getattr(self, "base", None)
+        return 0 if base is None else base.depth() + 1
+
     def __str__(self) -> str:
         return self.name()
 
@@ -96,6 +103,9 @@ class ClosureSource(Source):
     def expr(self) -> str:
         return f"___closure[{self.index}].cell_contents"
 
+    def cell_expr(self) -> str:
+        return f"___closure[{self.index}]"
+
 
 @dataclass(frozen=True)
 class AttrSource(Source):
@@ -135,6 +145,9 @@ class CellSource(Source):
 
     def expr(self) -> str:
         return f"{self.base.expr()}.__closure__[{self.index}].cell_contents"
+
+    def cell_expr(self) -> str:
+        return f"{self.base.expr()}.__closure__[{self.index}]"
 
 
 @dataclass(frozen=True)

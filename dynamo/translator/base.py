@@ -22,14 +22,15 @@ from guards import ID, Guard
 
 from .. import ops
 from ..exc import Unsupported
+from ..skipfiles import is_skipped, where
 from ..variables import (
     NULL,
-    GeneratorVariable,
     ArrayVariable,
     BaseFunctionVariable,
     CellVariable,
     ConstantVariable,
     DictVariable,
+    GeneratorVariable,
     IteratorVariable,
     ListVariable,
     SequenceVariable,
@@ -41,6 +42,8 @@ from ..variables import (
 from ..variables.constant import BINARY
 from .instructions import CodeInfo, Inst
 
+_PYTHON_ERRORS = (AttributeError, KeyError, IndexError, TypeError, ValueError,
+                  ZeroDivisionError, OverflowError, NameError, StopIteration)
 ASYNC_FLAGS = inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE
 
 
@@ -80,7 +83,14 @@ class TranslatorBase:
         handler = getattr(self, inst.name, None)
         if handler is None:
             raise Unsupported(f"opcode {inst.name} is not supported", cause="opcode")
-        handler(inst)
+        try:
+            handler(inst)
+        except _PYTHON_ERRORS as e:
+            # The program itself raises here (a missing attribute, a bad key...): the
+            # instruction runs eagerly at a graph break, and Python raises it for real.
+            raise Unsupported(f"{type(e).__name__}: {e}",
+                              "Python raises this error here when the program runs.",
+                              cause="python_error") from e
 
     def location(self, inst: Inst) -> dict:
         return {"loc": f"{self.code.co_filename}:{inst.lineno}",
@@ -254,6 +264,11 @@ class TranslatorBase:
         from . import InliningTranslator  # the concrete class, defined with the handlers
 
         code = fn.get_code()
+        if is_skipped(code):
+            raise Unsupported(f"call to {code.co_qualname}() from {where(code)}",
+                              "Library code is not traced; it runs eagerly.",
+                              hint="move the call out of hot code to keep one graph",
+                              cause="library_call")
         if self.depth() >= self.config.inline_depth_limit:
             raise Unsupported(f"inlining deeper than config.inline_depth_limit "
                               f"({self.config.inline_depth_limit}): recursion?",

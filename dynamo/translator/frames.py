@@ -74,12 +74,15 @@ class InstructionTranslator(Handlers, TranslatorBase):
                               "generators called from compiled code are inlined.",
                               cause="generator")
         cells: dict[str, CellVariable] = {}
-        for name in code.co_cellvars:
+        for j, name in enumerate(code.co_cellvars):
             cells[name] = self._arg_cell(name, args) if name in args else CellVariable()
+            cells[name].frame_index = j
         for i, name in enumerate(code.co_freevars):
             source = ClosureSource(name, i)
             cell = closure[i]
             cells[name] = CellVariable(source=source, read=_reader(cell, source))
+            # a callee that closes over the same cell must see the same CellVariable
+            output.input_cells[id(cell)] = (cell, cells[name])
         super().__init__(code, output, {}, cells, fn_globals)
         self.args = {k: v for k, v in args.items() if k not in code.co_cellvars}
         self.break_points = break_points

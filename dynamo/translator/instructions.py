@@ -60,6 +60,7 @@ class CodeInfo:
     bc_index: list[int]                         # position of insts[i] in `bytecode`
     regions: list[Region] = field(default_factory=list)
     entry: int = 0                               # first instruction after the prologue
+    handlers: list[tuple[int, int, int]] = field(default_factory=list)  # start, end, target
 
     @classmethod
     def of(cls, code) -> CodeInfo:
@@ -95,14 +96,18 @@ class CodeInfo:
                 inst.target = labels[inst.arg]
         regions = [Region(i.target, i.index, "loop") for i in insts
                    if i.target is not None and i.target <= i.index]
-        for start, end, handler in try_spans:
-            if not _transparent(insts, labels[handler]):
+        handlers = [(start, end, labels[handler]) for start, end, handler in try_spans]
+        for start, end, handler in handlers:
+            if not _transparent(insts, handler):
+                # a `with` block begins at the BEFORE_WITH that enters the context
+                if start > 0 and insts[start - 1].name == "BEFORE_WITH":
+                    start -= 1
                 regions.append(Region(start, end, "try"))
         entry = 0
         while entry < len(insts) and insts[entry].name in ("MAKE_CELL", "COPY_FREE_VARS",
                                                             "RESUME", "NOP"):
             entry += 1
-        return cls(code, bc, insts, bc_index, regions, entry)
+        return cls(code, bc, insts, bc_index, regions, entry, handlers)
 
     def outermost_region(self, index: int) -> Region | None:
         """The largest loop or try region that contains instruction ``index``."""
@@ -121,10 +126,37 @@ class CodeInfo:
         kind = "try" if any(r.kind == "try" for r in hits) else "loop"
         return Region(start, end, kind)
 
+    def names_read_from(self, start: int) -> set[str]:
+        """Local names that instructions reachable from ``start`` may read.
+
+        Used to pass only live locals to a resume function: a local nobody reads after
+        the break (a resume function's own ``___stack`` arguments, say) is dropped.
+        """
+        seen, todo, names = set(), [start], set()
+        while todo:
+            i = todo.pop()
+            if i in seen or i >= len(self.insts):
+                continue
+            seen.add(i)
+            inst = self.insts[i]
+            if inst.name.startswith(("LOAD_FAST", "DELETE_FAST", "STORE_FAST_LOAD_FAST")):
+                arg = inst.arg if isinstance(inst.arg, tuple) else (inst.arg,)
+                names.update(getattr(a, "name", a) for a in arg)
+            if inst.target is not None:
+                todo.append(inst.target)
+            if inst.name not in _NO_FALLTHROUGH:
+                todo.append(i + 1)
+            todo += [h for s, e, h in self.handlers if s <= i <= e]
+        return names
+
     def source_line(self, lineno: int | None) -> str:
         if lineno is None:
             return ""
         return linecache.getline(self.code.co_filename, lineno).strip()
+
+
+_NO_FALLTHROUGH = {"RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS", "RERAISE", "JUMP_FORWARD",
+                   "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP", "JUMP_NO_INTERRUPT"}
 
 
 def frame_params(code) -> list[str]:

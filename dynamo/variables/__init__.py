@@ -47,7 +47,8 @@ from .objects import ClassVariable, ModuleVariable, ObjectVariable, SuperVariabl
 
 __all__ = [
     "NULL", "ArrayMethodVariable", "ArrayVariable", "BaseFunctionVariable", "BuiltinVariable",
-    "CellVariable", "ClassVariable", "ConstantVariable", "DictVariable", "DictViewVariable", "GeneratorVariable",
+    "CellVariable", "ClassVariable", "ConstantVariable", "DictVariable", "DictViewVariable",
+    "GeneratorVariable",
     "IteratorVariable", "LibraryFunctionVariable", "ListVariable", "ModuleVariable",
     "NestedFunctionVariable", "NullVariable", "ObjectVariable", "PartialVariable",
     "SequenceVariable", "SetVariable", "SliceVariable", "SuperVariable", "TupleVariable",

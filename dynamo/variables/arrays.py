@@ -100,6 +100,9 @@ class ArrayMethodVariable(Variable):
     def describe(self) -> str:
         return f"method .{self.name} of {self.array.describe()}"
 
+    def reconstruct(self, cg) -> str:
+        return f"{cg.array(self.array)}.{self.name}"
+
     def call(self, tx, args, kwargs) -> Variable:
         if self.name in _TO_PYTHON:
             raise Unsupported(f"array.{self.name}() converts array data to Python",
@@ -136,8 +139,7 @@ class LibraryFunctionVariable(Variable):
                 raise Unsupported(f"{library_name(self.fn)}() has a data-dependent output "
                                   "shape", "Its result's shape depends on array values.",
                                   cause="data_dependent_shape")
-            if all(a.is_constant() for a in [*args, *kwargs.values()]) and \
-                    not any(isinstance(a, ArrayVariable) for a in args):
+            if _foldable(self.fn) and all(a.is_constant() for a in [*args, *kwargs.values()]):
                 return _fold_library_call(self.fn, args, kwargs)
             raise Unsupported(f"{library_name(self.fn)} is not in the op registry",
                               "The translator only captures functions whose shape and "
@@ -154,6 +156,17 @@ class LibraryFunctionVariable(Variable):
 
     def reconstruct(self, cg) -> str:
         return cg.const(self.fn)
+
+
+_PURE_LIBRARY_FUNCTIONS = {np.dtype, np.result_type, np.promote_types, np.can_cast, np.isscalar,
+                           np.ndim, np.shape, np.size}
+
+
+def _foldable(fn) -> bool:
+    """Library calls safe to run at trace time: pure, and constant in, constant out.
+    (``np.random.seed(0)`` is not: it must run when the program runs.)"""
+    return fn in _PURE_LIBRARY_FUNCTIONS or (isinstance(fn, type) and
+                                             issubclass(fn, np.generic))
 
 
 def _fold_library_call(fn, args, kwargs) -> Variable:

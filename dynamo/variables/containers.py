@@ -303,6 +303,12 @@ class IteratorVariable(Variable):
         self.pos = len(seq)
         return list(rest)
 
+    def reconstruct(self, cg) -> str:
+        if self.live is not None:   # a list iterator must keep reading the live list
+            return cg.mutable(self, lambda v: f"___iter_at({cg.value(v.live)}, {v.pos})")
+        rest = "".join(f"{cg.value(v)}, " for v in self.items[self.pos:])
+        return cg.mutable(self, lambda v: f"iter(({rest}))")
+
 
 class GeneratorVariable(IteratorVariable):
     """A generator of user code, inlined lazily: each ``next()`` runs its translator

@@ -24,9 +24,11 @@ from .constant import ConstantVariable, is_pure_constant
 class CellVariable(Variable):
     """A closure cell. ``source`` is set for cells that existed before the trace."""
 
-    def __init__(self, value: Variable | None = None, source=None, read=None):
+    def __init__(self, value: Variable | None = None, source=None, read=None,
+                 frame_index: int | None = None):
         self.value, self.source = value, source
         self._read = read  # reads the real cell contents on first use (lazy wrap)
+        self.frame_index = frame_index  # position in co_cellvars of the compiled frame
 
     def get(self, tx) -> Variable:
         if self.value is None and self._read is not None:
@@ -132,11 +134,14 @@ class NestedFunctionVariable(BaseFunctionVariable):
         raise Unsupported(f"attribute {name!r} of a nested function")
 
     def reconstruct(self, cg) -> str:
-        if self.closure or self._kwdefaults is not None:
-            raise Unsupported("a closure created in the traced region escapes it")
-        defaults = cg.value(self._defaults) if self._defaults is not None else "None"
-        return cg.mutable(self, lambda v: (f"___make_function({cg.const(self.code)}, ___G, "
-                                           f"{self.qualname!r}, {defaults})"))
+        def build(v):
+            defaults = cg.value(v._defaults) if v._defaults is not None else "None"
+            kwdefaults = cg.value(v._kwdefaults) if v._kwdefaults is not None else "None"
+            cells = "".join(f"{cg.cell(c)}, " for c in v.closure)
+            closure = f"({cells})" if v.closure else "None"
+            return (f"___make_function({cg.const(v.code)}, {cg.globals_expr(v.fn_globals)}, "
+                    f"{v.qualname!r}, {defaults}, {closure}, {kwdefaults})")
+        return cg.mutable(self, build)
 
 
 class UserMethodVariable(Variable):
@@ -153,6 +158,11 @@ class UserMethodVariable(Variable):
 
     def call(self, tx, args, kwargs) -> Variable:
         return self.fn_var.call(tx, [self.self_var, *args], kwargs)
+
+    def reconstruct(self, cg) -> str:
+        if self.source is not None:
+            return self.source.expr()
+        return f"___MethodType({cg.value(self.fn_var)}, {cg.value(self.self_var)})"
 
 
 class PartialVariable(Variable):
@@ -192,8 +202,6 @@ class BuiltinVariable(Variable):
         return call_builtin(tx, self, list(args), dict(kwargs))
 
     def reconstruct(self, cg) -> str:
-        if self.pure_method:
-            raise Unsupported("a bound method of a constant escapes the traced region")
         return cg.const(self.fn)
 
 
@@ -211,6 +219,9 @@ class BoundBuiltinMethod(Variable):
         if result is None:
             raise Unsupported(f"{self.describe()} with these arguments")
         return result
+
+    def reconstruct(self, cg) -> str:
+        return f"{cg.value(self.obj)}.{self.name}"
 
 
 def fold(fn, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:

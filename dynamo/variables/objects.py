@@ -176,6 +176,8 @@ class ObjectVariable(Variable):
         elif not in_instance and isinstance(static, (staticmethod, classmethod)):
             value = getattr(self.obj, name)
             result = wrap(tx, value, AttrSource(cls_source, name) if cls_source else None)
+        elif not in_instance and isinstance(static, _C_METHODS):
+            result = OpaqueMethodVariable(self, name, f"{cls.__qualname__}.{name}")
         else:
             if not in_instance and hasattr(static, "__get__") and not isinstance(
                     static, types.MemberDescriptorType) and not is_pure_constant(static):
@@ -200,6 +202,29 @@ class ObjectVariable(Variable):
         if not isinstance(call, types.FunctionType):
             raise Unsupported(f"call of a {type(self.obj).__qualname__} object")
         return self.getattr(tx, "__call__").call(tx, args, kwargs)
+
+
+_C_METHODS = (types.MethodDescriptorType, types.WrapperDescriptorType,
+              types.BuiltinFunctionType, types.ClassMethodDescriptorType)
+
+
+class OpaqueMethodVariable(Variable):
+    """A method implemented in C (``sys.stdout.write``): calling it is a graph break."""
+
+    def __init__(self, obj: Variable, name: str, qualname: str):
+        self.obj, self.name, self.qualname = obj, name, qualname
+
+    def describe(self) -> str:
+        return f"method {self.qualname}"
+
+    def call(self, tx, args, kwargs) -> Variable:
+        raise Unsupported(f"call to {self.qualname}() (implemented in C)",
+                          "The translator cannot see inside C code; it runs eagerly.",
+                          hint="move the call out of hot code to keep one graph",
+                          cause="unsupported_call")
+
+    def reconstruct(self, cg) -> str:
+        return f"{cg.value(self.obj)}.{self.name}"
 
 
 class SuperVariable(Variable):

@@ -24,7 +24,7 @@ def f_dict_literal(x):
 
 
 def f_set_literal(x):
-    s = {1, 2, 2, 3}
+    s = {1, 2, 3}
     return x * len(s) if 2 in s else x
 
 

@@ -209,7 +209,7 @@ def f_fstring(x, n):
 
 
 def f_percent_format(x, n):
-    s = "%d-%s" % (n, "a")
+    s = "%d-%s" % (n, "a")  # noqa: UP031 (the % operator on strings is what is tested)
     return x * len(s)
 
 

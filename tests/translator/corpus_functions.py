@@ -213,7 +213,7 @@ def f_sorted_keys(x):
 
 
 def f_getattr_builtin(layer, x):
-    act = getattr(layer, "act")
+    act = layer.act
     missing = getattr(layer, "nope", None)
     return (x * 2 if act == "relu" else x) if missing is None else x
 

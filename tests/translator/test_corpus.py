@@ -1,11 +1,10 @@
 """The corpus of Python-feature programs: each is captured whole and equals eager."""
 
+import corpus_containers
+import corpus_control
+import corpus_functions
 import pytest
 from harness import check
-
-import corpus_control
-import corpus_containers
-import corpus_functions
 
 CORPUS = [(f"{mod.__name__.split('_')[1]}-{name}", fn, args, graphs)
           for mod in (corpus_functions, corpus_control, corpus_containers)

@@ -1,0 +1,40 @@
+"""Code the translator does not inline: the standard library and the array libraries.
+
+Calls into it run for real at a graph break (``logging``, ``io``, ``numpy``'s own
+Python functions); the reason says where the code lives, so users can tell a break in
+their own code from a call they cannot avoid.
+
+Example::
+
+    >>> is_skipped(logging.Logger.info.__code__)
+    True
+"""
+
+from __future__ import annotations
+
+import os
+import sysconfig
+
+_STDLIB = tuple(os.path.realpath(p) + os.sep for p in
+                {sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["platstdlib"]})
+_SITE = tuple(os.path.realpath(p) + os.sep for p in
+              {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]})
+_LIBRARIES = ("numpy", "cupy", "cupyx", "cupy_backends")
+
+
+def is_skipped(code) -> bool:
+    """True for code of the standard library or of numpy/cupy (never inlined)."""
+    path = os.path.realpath(code.co_filename)
+    if path.startswith(_SITE):
+        rest = path[len(next(s for s in _SITE if path.startswith(s))):]
+        return rest.split(os.sep, 1)[0] in _LIBRARIES
+    return path.startswith(_STDLIB) or code.co_filename.startswith("<frozen")
+
+
+def where(code) -> str:
+    """'the standard library' / 'numpy' for a skipped code object's home."""
+    path = os.path.realpath(code.co_filename)
+    for lib in _LIBRARIES:
+        if f"{os.sep}{lib}{os.sep}" in path:
+            return lib
+    return "the standard library"
