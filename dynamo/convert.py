@@ -204,6 +204,7 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record) -> hook
 
     def make_resume(target: int, layout: tuple):
         rcode = resume_code(code, target, layout, tuple(live))
+        log_bytecode.debug("%s", _LazyDis(rcode, title="resume function"))
         return ResumeCaller(rcode, fn.__globals__, lambda f, a: hook.run(f, a, ctx))
 
     try:
@@ -305,15 +306,20 @@ def _log_break(e: Unsupported, code, whole_frame: bool = False, island: bool = F
 
 
 class _LazyDis:
-    """Formats bytecode only if the bytecode channel is on."""
+    """Formats bytecode only if the bytecode channel is on: the original and the
+    rewritten code of a frame, or one code object under a title."""
 
-    def __init__(self, original, new):
-        self.original, self.new = original, new
+    def __init__(self, original, new=None, title: str | None = None):
+        self.original, self.new, self.title = original, new, title
 
     def __str__(self) -> str:
         import dis
         import io
         out = io.StringIO()
+        if self.title:
+            out.write(f"{self.title} {self.original.co_qualname}:\n")
+            dis.dis(self.original, file=out)
+            return out.getvalue()
         out.write(f"original bytecode of {self.original.co_qualname}:\n")
         dis.dis(self.original, file=out)
         out.write(f"\nrewritten bytecode of {self.new.co_qualname}:\n")

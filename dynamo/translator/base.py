@@ -39,7 +39,7 @@ from ..variables import (
     TupleVariable,
     Variable,
 )
-from ..variables.constant import BINARY
+from ..variables.constant import BINARY, UNARY
 from .instructions import CodeInfo, Inst
 
 _PYTHON_ERRORS = (AttributeError, KeyError, IndexError, TypeError, ValueError,
@@ -154,6 +154,13 @@ class TranslatorBase:
             return ConstantVariable(BINARY[name](a.as_python_constant(),
                                                  b.as_python_constant()))
         raise Unsupported(f"operator {name} on {a.describe()} and {b.describe()}")
+
+    def unary_op(self, name: str, value: Variable) -> Variable:
+        if isinstance(value, ArrayVariable):
+            return self.output.call_op(ops.get(name), [value], {})
+        if value.is_constant():
+            return ConstantVariable(UNARY[name](value.as_python_constant()))
+        raise Unsupported(f"unary {name} of {value.describe()}")
 
     def compare(self, name: str, a: Variable, b: Variable) -> Variable:
         if isinstance(a, ArrayVariable) or isinstance(b, ArrayVariable):

@@ -7,9 +7,9 @@ fast paths); on Python constants it is evaluated at trace time.
 
 from __future__ import annotations
 
-from .. import ops, pyversion
+from .. import pyversion
 from ..exc import Unsupported
-from ..variables import ArrayVariable, ConstantVariable, SliceVariable
+from ..variables import ConstantVariable, SliceVariable
 
 BINARY_OPS = {
     "ADD": "add", "SUBTRACT": "subtract", "MULTIPLY": "multiply",
@@ -41,16 +41,7 @@ class Operators:
         return ConstantVariable(fmt.as_python_constant() % values)
 
     def unary(self, name: str):
-        value = self.pop()
-        if isinstance(value, ArrayVariable):
-            self.push(self.output.call_op(ops.get(name), [value], {}))
-        elif value.is_constant():
-            import operator
-            fn = {"negative": operator.neg, "positive": operator.pos,
-                  "invert": operator.invert}[name]
-            self.push(ConstantVariable(fn(value.as_python_constant())))
-        else:
-            raise Unsupported(f"unary {name} of {value.describe()}")
+        self.push(self.unary_op(name, self.pop()))
 
     def UNARY_NEGATIVE(self, inst):
         self.unary("negative")

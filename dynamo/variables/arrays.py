@@ -13,6 +13,7 @@ Example::
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -32,6 +33,8 @@ _TO_PYTHON = {"item", "tolist", "tobytes", "__float__", "__int__", "__bool__", "
 # NumPy functions whose result shape depends on the data.
 DATA_DEPENDENT = {"nonzero", "unique", "argwhere", "flatnonzero", "extract", "compress",
                   "unique_values", "unique_counts", "unique_inverse", "unique_all"}
+# NumPy functions that return a Python value computed from array data.
+DATA_TO_PYTHON = {"allclose", "array_equal", "array_equiv", "isscalar"}
 
 
 class ArrayVariable(Variable):
@@ -69,6 +72,10 @@ class ArrayVariable(Variable):
                               cause="array_layout")
         if name in _TO_PYTHON:
             return ArrayMethodVariable(self, name)
+        if name in DATA_DEPENDENT:
+            raise Unsupported(f"array method .{name}() has a data-dependent output shape",
+                              "Its result's shape depends on array values.",
+                              cause="data_dependent_shape")
         raise Unsupported(f"array attribute .{name} is not supported",
                           hint="use the equivalent numpy function, or dynamo.register_op")
 
@@ -134,11 +141,31 @@ class LibraryFunctionVariable(Variable):
     def call(self, tx, args, kwargs) -> Variable:
         name = getattr(self.fn, "__name__", "")
         hit = ops.lookup_function(self.fn)
+        if hit is not None and _foldable_op(self.fn, hit[0], args, kwargs):
+            try:  # a warning or error (np.log(0.0)) must happen at run time: no folding
+                with np.errstate(all="raise"), warnings.catch_warnings():
+                    warnings.simplefilter("error")
+                    return _fold_library_call(self.fn, args, kwargs)
+            except Exception:  # noqa: BLE001
+                pass  # not a constant result: a graph node below
+        if hit is None and isinstance(self.fn, type) and issubclass(self.fn, np.generic) \
+                and len(args) == 1 and isinstance(args[0], ArrayVariable) and not kwargs:
+            return tx.output.call_op(ops.get("scalar_cast"), [args[0], ConstantVariable(
+                self.fn)], {})
         if hit is None:
+            if _is_random_state(self.fn):
+                raise Unsupported(f"{library_name(self.fn)}() uses or changes random state "
+                                  "outside the registry", "It runs eagerly, at its place in "
+                                  "the program, so the random stream stays in order.",
+                                  cause="random_state")
             if name in DATA_DEPENDENT:
                 raise Unsupported(f"{library_name(self.fn)}() has a data-dependent output "
                                   "shape", "Its result's shape depends on array values.",
                                   cause="data_dependent_shape")
+            if name in DATA_TO_PYTHON and any(isinstance(a, ArrayVariable) for a in args):
+                raise Unsupported(f"{library_name(self.fn)}() returns a Python value computed "
+                                  "from array data", "The value is only known when the graph "
+                                  "has run.", cause="array_to_python")
             if _foldable(self.fn) and all(a.is_constant() for a in [*args, *kwargs.values()]):
                 return _fold_library_call(self.fn, args, kwargs)
             raise Unsupported(f"{library_name(self.fn)} is not in the op registry",
@@ -185,7 +212,25 @@ def _fold_library_call(fn, args, kwargs) -> Variable:
 def call_library(tx, op, adapter, args: list, kwargs: dict, kind: str | None = None):
     """Adapt a user call to the op's canonical arguments and add it to the graph."""
     args, kwargs = adapter(tuple(args), dict(kwargs))
-    return tx.output.call_op(op, list(args), kwargs, kind=kind)
+    result = tx.output.call_op(op, list(args), kwargs, kind=kind)
+    if op.extras.get("returns_none"):  # np.copyto, x.sort(), x.fill(): write, return None
+        return ConstantVariable(None)
+    return result
+
+
+def _foldable_op(fn, op, args, kwargs) -> bool:
+    """A NumPy function of constants whose result is a constant runs while tracing
+    (``np.sqrt(2.0)``, ``np.prod((2, 3))``); random, creating and writing ops never do."""
+    return (library_root(fn) == "numpy" and not op.random and
+            op.kind not in (ops.CREATION, ops.MUTATION) and
+            all(a.is_constant() for a in [*args, *kwargs.values()]))
+
+
+def _is_random_state(fn) -> bool:
+    mod = getattr(fn, "__module__", None) or ""
+    owner = type(getattr(fn, "__self__", None)).__module__ or ""
+    return any(m.split(".")[:2] in (["numpy", "random"], ["cupy", "random"])
+               for m in (mod, owner))
 
 
 def library_root(fn: Any) -> str:
@@ -196,5 +241,12 @@ def library_root(fn: Any) -> str:
 
 
 def library_name(fn: Any) -> str:
-    root = {"numpy": "np", "cupy": "cp"}.get(library_root(fn), library_root(fn))
-    return f"{root}.{getattr(fn, '__name__', type(fn).__name__)}"
+    """``np.exp``, ``np.fft.fft``, ``cp.random.normal``: how users write the function."""
+    root = library_root(fn)
+    mod = getattr(fn, "__module__", None) or ""
+    owner = getattr(getattr(fn, "__self__", None), "__module__", None) or ""
+    parts = [p for p in (mod or owner).split(".")[1:] if not p.startswith("_")]
+    if parts[:1] == ["random"] or owner.startswith(("numpy.random", "cupy.random")):
+        parts = ["random"]
+    prefix = ".".join([{"numpy": "np", "cupy": "cp"}.get(root, root), *parts[:1]])
+    return f"{prefix}.{getattr(fn, '__name__', type(fn).__name__)}"

@@ -116,6 +116,9 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
     if isinstance(value, types.ModuleType):
         _guard(tx, source, ID, value)
         return ModuleVariable(value, source)
+    if callable(value) and ops.lookup_function(value) is not None:
+        _guard(tx, source, ID, value)  # dynamo.register_op(fn): one graph node, not inlined
+        return LibraryFunctionVariable(value, source)
     if isinstance(value, types.FunctionType):
         _guard(tx, source, ID, value)
         return UserFunctionVariable(value, source)

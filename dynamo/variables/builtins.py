@@ -295,10 +295,15 @@ def _all(tx, it):
     return ConstantVariable(all(v.truth(tx) for v in tx.unpack_iterable(it)))
 
 
+def _given(var) -> bool:
+    """An optional argument that was passed and is not None."""
+    return var is not None and not (var.is_constant() and var.as_python_constant() is None)
+
+
 @handles(sorted)
 def _sorted(tx, it, key=None, reverse=None):
     items = tx.unpack_iterable(it)
-    if key is not None or not all(i.is_constant() for i in items):
+    if _given(key) or not all(i.is_constant() for i in items):
         raise Unsupported("sorted() of non-constants or with key=")
     rev = reverse.as_python_constant() if reverse is not None else False
     return ListVariable([wrap_constant(v) for v in
@@ -313,6 +318,42 @@ def _partial(tx, fn, *args, **kwargs):
 @handles(operator.getitem)
 def _op_getitem(tx, obj, index):
     return tx.getitem(obj, index)
+
+
+def _operator_binary(name):
+    return lambda tx, a, b: tx.binary_op(name, a, b)
+
+
+def _operator_compare(name):
+    return lambda tx, a, b: tx.compare(name, a, b)
+
+
+for _fn, _name in [(operator.add, "add"), (operator.sub, "subtract"), (operator.mul, "multiply"),
+                   (operator.truediv, "divide"), (operator.floordiv, "floor_divide"),
+                   (operator.mod, "remainder"), (operator.pow, "pow"),
+                   (operator.matmul, "matmul"), (operator.and_, "bitwise_and"),
+                   (operator.or_, "bitwise_or"), (operator.xor, "bitwise_xor"),
+                   (operator.lshift, "left_shift"), (operator.rshift, "right_shift")]:
+    HANDLERS[_fn] = _operator_binary(_name)
+for _fn, _name in [(operator.lt, "less"), (operator.le, "less_equal"), (operator.eq, "equal"),
+                   (operator.ne, "not_equal"), (operator.gt, "greater"),
+                   (operator.ge, "greater_equal")]:
+    HANDLERS[_fn] = _operator_compare(_name)
+HANDLERS[operator.neg] = lambda tx, a: tx.unary_op("negative", a)
+HANDLERS[operator.pos] = lambda tx, a: tx.unary_op("positive", a)
+HANDLERS[operator.invert] = lambda tx, a: tx.unary_op("invert", a)
+HANDLERS[operator.abs] = lambda tx, a: _abs(tx, a)
+
+
+@handles(functools.reduce)
+def _reduce(tx, fn, it, *initial):
+    items = tx.unpack_iterable(it)
+    if not items and not initial:
+        raise Unsupported("reduce() of an empty sequence with no initial value (TypeError)")
+    acc, rest = (initial[0], items) if initial else (items[0], items[1:])
+    for item in rest:
+        acc = tx.call_function(fn, [acc, item], {})
+    return acc
 
 
 @handles(math.prod)

@@ -37,6 +37,8 @@ def wrap_library_value(value: Any) -> Variable:
 
     if isinstance(value, types.ModuleType):
         return ModuleVariable(value)
+    if isinstance(value, type) and issubclass(value, np.generic):
+        return ClassVariable.of(value)  # np.float32: callable (np.float32(2), np.float32(x))
     if is_pure_constant(value):
         return ConstantVariable(value)
     if isinstance(value, type) and value.__module__ == "builtins":
@@ -44,7 +46,7 @@ def wrap_library_value(value: Any) -> Variable:
     if isinstance(value, type):
         return ClassVariable.of(value)
     if isinstance(value, types.BuiltinFunctionType) and \
-            getattr(value, "__module__", None) in ("math", "cmath", "operator"):
+            getattr(value, "__module__", None) in ("math", "cmath", "operator", "_operator"):
         return BuiltinVariable(value)
     if callable(value):
         return LibraryFunctionVariable(value)

@@ -1,0 +1,131 @@
+"""What users see at a graph break: fullgraph errors, the debug log, explain, tracebacks."""
+
+import logging
+import traceback
+
+import numpy as np
+import pytest
+from harness import rand
+
+import dynamo
+
+
+def prints_between(x):
+    y = x * 2
+    print("between")
+    return np.exp(y)
+
+
+def test_fullgraph_raises_with_location_and_hint():
+    c = dynamo.compile(prints_between, fullgraph=True)
+    with pytest.raises(dynamo.Unsupported) as info:
+        c(rand(3))
+    text = str(info.value)
+    assert "call to print()" in text
+    assert "test_user_facing.py" in text and 'print("between")' in text
+    assert "Hint:" in text
+
+
+def test_fullgraph_passes_when_one_graph():
+    c = dynamo.compile(lambda x: np.exp(x) + 1, fullgraph=True)
+    x = rand(3)
+    assert np.array_equal(c(x), np.exp(x) + 1)
+
+
+def test_graph_break_log_record(caplog):
+    dynamo.set_logs("graph_breaks")
+    try:
+        with caplog.at_level(logging.DEBUG, logger="dynamo.graph_breaks"):
+            dynamo.compile(prints_between)(rand(3))
+    finally:
+        dynamo.set_logs()
+    records = [r.getMessage() for r in caplog.records if r.name == "dynamo.graph_breaks"]
+    assert len(records) == 1
+    lines = records[0].splitlines()
+    assert lines[0] == "graph break: call to print()"
+    assert lines[1].startswith("  at ") and lines[1].endswith(" in prints_between")
+    assert "test_user_facing.py:" in lines[1]
+    assert lines[2].strip() == 'print("between")'
+    assert lines[3].startswith("  why: print() writes output")
+    assert lines[4].startswith("  hint: it runs eagerly at a graph break")
+
+
+def test_repeated_break_is_summarised(caplog):
+    def loop_body(x):
+        y = x + 1
+        print("tick")
+        return y
+
+    dynamo.set_logs("graph_breaks")
+    try:
+        with caplog.at_level(logging.DEBUG, logger="dynamo.graph_breaks"):
+            c = dynamo.compile(loop_body)
+            c(rand(3))
+            dynamo.reset()
+            c(rand(3))
+    finally:
+        dynamo.set_logs()
+    records = [r.getMessage() for r in caplog.records if r.name == "dynamo.graph_breaks"]
+    assert records[0].startswith("graph break: call to print()")
+    assert records[1].startswith("graph break again (2 times): call to print()")
+
+
+def test_graph_and_bytecode_channels(caplog):
+    dynamo.set_logs("graph", "bytecode", "guards")
+    try:
+        with caplog.at_level(logging.DEBUG, logger="dynamo"):
+            dynamo.compile(prints_between)(rand(3))
+    finally:
+        dynamo.set_logs()
+    by_channel = {}
+    for r in caplog.records:
+        by_channel.setdefault(r.name, []).append(r.getMessage())
+    graphs = "\n".join(by_channel["dynamo.graph"])
+    assert "ops.multiply(x, 2)" in graphs and "ops.exp(y)" in graphs
+    code = "\n".join(by_channel["dynamo.bytecode"])
+    assert "original bytecode of prints_between" in code
+    assert "rewritten bytecode of prints_between" in code
+    assert "resume function prints_between_resume_at_L" in code
+    assert "def ___check_" in "\n".join(by_channel["dynamo.guards"])
+
+
+def test_unknown_channel_is_an_error():
+    with pytest.raises(ValueError, match="unknown log channel"):
+        dynamo.set_logs("nope")
+
+
+def test_explain_report_text():
+    report = dynamo.explain(prints_between)(rand(3))
+    text = str(report)
+    assert report.graph_count == 2 and report.graph_break_count == 1
+    assert report.ops_per_graph == [1, 1]
+    br = report.break_reasons[0]
+    assert br.reason == "call to print()" and br.lineno is not None
+    assert br.source_line == 'print("between")' and br.filename.endswith("test_user_facing.py")
+    assert "Graphs: 2" in text and "Graph breaks: 1" in text
+    assert "1. call to print()" in text and "ops.exp(y)" in text
+    assert report.compile_time > 0 and report.guards
+
+
+def raises_after_break(x):
+    y = x * 2
+    print("about to fail")
+    return y @ np.ones((5, 5), np.float32)     # shape mismatch: (3,) @ (5, 5)
+
+
+def test_traceback_points_at_user_line():
+    c = dynamo.compile(raises_after_break)
+    with pytest.raises(ValueError) as info:
+        c(rand(3))
+    frames = [fr for fr in traceback.extract_tb(info.tb) if fr.filename == __file__]
+    last = frames[-1]
+    assert last.name.startswith("raises_after_break")   # the function or its resume function
+    assert last.line.startswith("return y @ np.ones((5, 5), np.float32)")
+
+
+def test_exception_same_as_eager():
+    with pytest.raises(ValueError) as eager:
+        raises_after_break(rand(3))
+    with pytest.raises(ValueError) as compiled:
+        dynamo.compile(raises_after_break)(rand(3))
+    assert str(eager.value) == str(compiled.value)

@@ -1,0 +1,205 @@
+"""The public API: compile's forms, callable objects, bad input, backends, caching."""
+
+import numpy as np
+import pytest
+from harness import rand
+
+import dynamo
+from dynamo import convert
+
+
+@pytest.fixture
+def traces(monkeypatch):
+    """Counts calls of the translator (one per traced frame)."""
+    count = {"n": 0}
+    real = convert.convert_frame
+
+    def counting(*args, **kwargs):
+        count["n"] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(convert, "convert_frame", counting)
+    return count
+
+
+def f(x, y):
+    """Adds and scales."""
+    return (x + y) * 2
+
+
+def test_compile_forms():
+    x, y = rand(3), rand(3, seed=1)
+    expected = f(x, y)
+    assert np.array_equal(dynamo.compile(f)(x, y), expected)
+
+    @dynamo.compile
+    def g(x, y):
+        return (x + y) * 2
+
+    @dynamo.compile(backend="eager", fullgraph=True)
+    def h(x, y):
+        return (x + y) * 2
+
+    assert np.array_equal(g(x, y), expected)
+    assert np.array_equal(h(x, y), expected)
+
+
+def test_wraps_metadata():
+    c = dynamo.compile(f)
+    assert c.__name__ == "f" and c.__doc__ == "Adds and scales." and c.__wrapped__ is f
+
+
+class Model:
+    """A model."""
+
+    def __init__(self):
+        self.w = rand(4, 3)
+        self.calls = 0
+
+    def __call__(self, x):
+        return x @ self.w
+
+
+class WithForward:
+    def __init__(self):
+        self.w = rand(4, 3)
+
+    def forward(self, x):
+        return np.tanh(x @ self.w)
+
+    def __call__(self, x):  # forward wins, as in torch
+        raise AssertionError("forward should be compiled, not __call__")
+
+
+def test_callable_object():
+    m = Model()
+    c = dynamo.compile(m)
+    x = rand(2, 4)
+    assert np.array_equal(c(x), m(x))
+    assert c._orig_mod is m
+    assert c.w is m.w                # attribute access goes to the original
+    c.calls = 5
+    assert m.calls == 5
+
+
+def test_forward_is_used():
+    m = WithForward()
+    x = rand(2, 4)
+    assert np.array_equal(dynamo.compile(m)(x), np.tanh(x @ m.w))
+
+
+def test_bound_method():
+    m = WithForward()
+    x = rand(2, 4)
+    assert np.array_equal(dynamo.compile(m.forward)(x), m.forward(x))
+
+
+def test_decorated_method():
+    class M:
+        def __init__(self):
+            self.k = 3.0
+
+        @dynamo.compile
+        def run(self, x):
+            return x * self.k
+
+    x = rand(3)
+    assert np.array_equal(M().run(x), x * 3.0)
+
+
+def test_not_callable():
+    with pytest.raises(TypeError, match="expects a function or a callable object"):
+        dynamo.compile(42)
+
+
+def test_unknown_backend_lists_names():
+    with pytest.raises(ValueError, match="unknown backend 'nope'.*eager"):
+        dynamo.compile(f, backend="nope")
+
+
+def test_backend_that_raises_says_so():
+    def broken(graph, example_inputs):
+        raise RuntimeError("kaboom")
+
+    c = dynamo.compile(f, backend=broken)
+    with pytest.raises(dynamo.BackendError, match="broken.*failed to compile.*kaboom"):
+        c(rand(3), rand(3))
+
+
+def test_custom_backend_sees_graph():
+    seen = []
+
+    @dynamo.register_backend(name="spy")
+    def spy(graph, example_inputs):
+        seen.append((str(graph), [a.shape for a in example_inputs]))
+        from backends.eager import eager
+        return eager(graph, example_inputs)
+
+    assert "spy" in dynamo.list_backends()
+    x, y = rand(3), rand(3, seed=1)
+    assert np.array_equal(dynamo.compile(f, backend="spy")(x, y), f(x, y))
+    assert len(seen) == 1 and "ops.add(x, y)" in seen[0][0] and seen[0][1] == [(3,), (3,)]
+
+
+def test_options_need_a_backend_that_takes_them():
+    with pytest.raises(ValueError, match="takes no options"):
+        dynamo.compile(f, backend=lambda g, i: None, options={"x": 1})
+
+
+def test_second_call_does_not_trace(traces):
+    c = dynamo.compile(f)
+    x, y = rand(3), rand(3, seed=1)
+    c(x, y)
+    c(x, y)
+    c(rand(3, seed=5), rand(3, seed=6))   # same shapes and dtypes: a cache hit
+    assert traces["n"] == 1
+
+
+def test_shape_or_dtype_change_retraces(traces):
+    c = dynamo.compile(f)
+    c(rand(3), rand(3))
+    c(rand(4), rand(4))
+    c(rand(4).astype(np.float64), rand(4))
+    c(rand(3), rand(3))                   # the first entry still serves
+    assert traces["n"] == 3
+
+
+def test_model_weight_reassignment_retraces(traces):
+    m = Model()
+    c = dynamo.compile(m)
+    x = rand(2, 4)
+    c(x)
+    m.w = rand(4, 5)                      # a differently shaped weight: new entry
+    assert c(x).shape == (2, 5)
+    assert traces["n"] == 2
+
+
+def test_reset_drops_entries(traces):
+    c = dynamo.compile(f)
+    c(rand(3), rand(3))
+    dynamo.reset()
+    c(rand(3), rand(3))
+    assert traces["n"] == 2
+
+
+def test_explain_leaves_no_state(traces):
+    x, y = rand(3), rand(3, seed=1)
+    report = dynamo.explain(f)(x, y)
+    assert report.graph_count == 1 and report.graph_break_count == 0
+    assert np.array_equal(report.result, f(x, y))
+    c = dynamo.compile(f)
+    c(x, y)
+    assert traces["n"] == 2               # explain's entry was not reused
+
+
+def test_numpy_in_numpy_out_scalars():
+    def g(x):
+        return x.sum(), x.shape[0], x.mean(axis=0)
+
+    s, n, m = dynamo.compile(g)(rand(3, 2))
+    assert type(s) is np.float32 and n == 3 and type(m) is np.ndarray
+
+
+def test_config_documented():
+    text = dynamo.config.describe()
+    assert "cache_size_limit = 8" in text and "max_unroll" in text
