@@ -5,37 +5,61 @@ same contract without C: ``intercept(fn, ctx)`` returns a function with ``fn``'s
 signature that, on every call,
 
 1. binds the arguments as the frame would (it *has* the frame's signature),
-2. runs the first cached entry whose guard check passes, most recent first,
+2. runs the first cached entry whose guards hold, most recent first,
 3. on a miss, asks :mod:`dynamo.convert` for a new entry, or runs the original code
    when the frame cannot be compiled, when the cache is full, or while the
    translator itself is running.
 
+A hit must cost about a microsecond, so the path is two generated functions and
+nothing else: the *wrapper* (one per intercepted function object; it binds the
+arguments) and the *dispatcher* (one per code object and context; regenerated
+whenever its entries change) with every entry's guard expression inlined::
+
+    def forward(self, x):                     # the wrapper
+        return ___dispatch(___fn, self, x, )
+
+    def ___dispatch(___fn, self, x, ):        # entry 0's check, inlined
+        ___closure = None
+        try:
+            ___ok = (type(self) is ___e0_c1() and type(x) is ___e0_c2 and
+                     (x.shape, x.dtype, self.w.shape, self.w.dtype,) == ___e0_expected)
+        except Exception:
+            ___ok = False
+        if ___ok:
+            return ___e0_run(self, x, ___closure)
+        return ___fallback(___fn, (self, x, ), ___closure, ___cache, ___ctx)
+
 Entries take the frame's arguments flattened into positional parameters (``*args``
-as a tuple, ``**kwargs`` as a dict) plus the function's closure. Nothing else in
-the project knows how frames are intercepted.
+as a tuple, ``**kwargs`` as a dict) plus the function's closure. Replacing the
+dispatcher is one dict store, so threads calling while another compiles see the old
+entries or the new ones, never half of them. Nothing else in the project knows how
+frames are intercepted.
 
 Example::
 
     >>> run = intercept(f, ctx)
     >>> run(x)           # miss: trace, compile, cache, run
-    >>> run(x)           # hit: check + compiled code, no tracing
+    >>> run(x)           # hit: guards + compiled code, no tracing
 """
 
 from __future__ import annotations
 
 import itertools
+import linecache
 import logging
 import threading
 import types
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from guards import param_name
+from guards.render import builtin_names
 
 from . import logs
 from .config import config
+from .exc import BackendError
 from .translator.instructions import frame_params
 
 log_recompiles = logs.get("recompiles")
@@ -44,24 +68,111 @@ log_internal = logging.getLogger("dynamo.internal")
 _local = threading.local()
 _contexts: weakref.WeakSet = weakref.WeakSet()
 _counter = itertools.count()
+# One compile at a time in the process: a second thread that misses on the same code
+# waits for the first one's entry instead of tracing the same frame again, and the
+# translator's probes touch process-wide state (warnings filters). Re-entrant, so a
+# compile that runs a compiled function's original code cannot deadlock.
+_compile_lock = threading.RLock()
 
 
 @dataclass
 class CacheEntry:
-    check: Callable
+    check: Callable               # guards.CheckFunction (or any callable of the flat args)
     run: Callable
     record: Any = None            # convert.FrameRecord: graphs, guards, breaks
 
 
-@dataclass
 class CodeCache:
-    """The entries of one code object under one compile context."""
+    """The entries of one code object under one compile context, and its dispatcher.
 
-    entries: tuple = ()
-    skip_reason: str | None = None         # the frame cannot be compiled: run it eagerly
-    limit_logged: bool = False
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    flat_fn: Callable | None = None        # the original code, flattened signature
+    Holds nothing that keeps the code object alive (the context's cache is keyed by
+    the code weakly), only what the dispatcher and the fallback need.
+    """
+
+    def __init__(self, code: types.CodeType, fn_globals: dict, ctx: CompileContext):
+        self.entries: tuple = ()
+        self.skip_reason: str | None = None   # the frame cannot be compiled: run it eagerly
+        self.limit_logged = False
+        self.fn_globals = fn_globals
+        self.ctx = ctx
+        self.params = frame_params(code)
+        self.has_closure = bool(code.co_freevars)
+        self.where = f"{code.co_qualname} ({code.co_filename}:{code.co_firstlineno})"
+        self.flat_code: types.CodeType | None = None  # the original, flat signature
+        self.scope: dict = {}                         # globals of the generated wrappers
+        self.make_wrapper = _wrapper_factory(code, self.scope)
+        self.rebuild()
+
+    # ------------------------------------------------------------------ changes
+    # Called with _compile_lock held (or while the cache is not shared yet).
+    def rebuild(self) -> None:
+        """Generate the dispatcher for the current entries and swap it in."""
+        self.scope["___dispatch"] = _dispatcher(self)
+
+    def add(self, entry: CacheEntry) -> None:
+        self.entries = (entry,) + self.entries
+        self.rebuild()
+
+    def skip(self, reason: str) -> None:
+        self.skip_reason = reason
+        self.rebuild()
+
+    def clear(self) -> None:
+        self.entries, self.skip_reason, self.limit_logged = (), None, False
+        self.rebuild()
+
+    # ------------------------------------------------------------------ lookups
+    @property
+    def dispatch(self) -> Callable:
+        """``dispatch(fn, *flat_args)``: run ``fn`` through this cache."""
+        return self.scope["___dispatch"]
+
+    def lookup(self, args: tuple, closure) -> CacheEntry | None:
+        for entry in self.entries:
+            if entry.check(*args, closure):
+                return entry
+        return None
+
+
+class CodeKeyed:
+    """A mapping from code objects, by identity, held weakly: an entry goes when its
+    code object goes. (Code objects compare equal by value, so two ``exec`` of one
+    source would share a ``WeakKeyDictionary`` slot, and the first one's death would
+    drop the second one's cache.)"""
+
+    def __init__(self) -> None:
+        self._data: dict[int, tuple[weakref.ref, Any]] = {}
+
+    def get(self, code, default=None):
+        hit = self._data.get(id(code))
+        return hit[1] if hit is not None and hit[0]() is code else default
+
+    def __getitem__(self, code):
+        hit = self._data.get(id(code))
+        if hit is None or hit[0]() is not code:
+            raise KeyError(code)
+        return hit[1]
+
+    def __setitem__(self, code, value) -> None:
+        key = id(code)
+        data = self._data
+
+        def gone(ref, key=key):
+            if data.get(key, (None,))[0] is ref:
+                del data[key]
+        data[key] = (weakref.ref(code, gone), value)
+
+    def __contains__(self, code) -> bool:
+        return self.get(code, _MISSING) is not _MISSING
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def values(self) -> list:
+        return [v for _, v in list(self._data.values())]
+
+
+_MISSING = object()
 
 
 class CompileContext:
@@ -71,21 +182,33 @@ class CompileContext:
                  dynamic: bool | None = None, options: dict | None = None):
         self.backend, self.backend_name = backend, backend_name
         self.fullgraph, self.dynamic, self.options = fullgraph, dynamic, dict(options or {})
-        self.caches: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-        self.factories: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self.caches = CodeKeyed()          # code object -> CodeCache
         self.records: list | None = None   # set by dynamo.explain to collect FrameRecords
         self.id = next(_counter)
         _contexts.add(self)
 
-    def cache_for(self, code) -> CodeCache:
+    def cache_for(self, code: types.CodeType, fn_globals: dict | None = None) -> CodeCache:
+        """The cache of ``code``; one per code object, shared by every function object
+        made from it (closures, functions made at a graph break)."""
         cache = self.caches.get(code)
         if cache is None:
-            cache = self.caches.setdefault(code, CodeCache())
+            if fn_globals is None:
+                raise ValueError(f"no cache for {code.co_qualname} yet: pass fn_globals")
+            with _compile_lock:
+                cache = self.caches.get(code)
+                if cache is None:
+                    cache = self.caches[code] = CodeCache(code, fn_globals, self)
+        elif fn_globals is not None and fn_globals is not cache.fn_globals:
+            # The same code under other globals (types.FunctionType(code, other)): its
+            # guards read other globals, so it gets a cache of its own, not shared.
+            return CodeCache(code, fn_globals, self)
         return cache
 
     def reset(self) -> None:
-        self.caches = weakref.WeakKeyDictionary()
-        self.factories = weakref.WeakKeyDictionary()
+        """Drop every entry; wrappers made before keep working and compile again."""
+        with _compile_lock:
+            for cache in list(self.caches.values()):
+                cache.clear()
 
 
 def reset_all() -> None:
@@ -101,72 +224,87 @@ def tracing() -> bool:
 
 def run(fn: types.FunctionType, args: tuple, ctx: CompileContext):
     """Run ``fn`` (called with flattened ``args``) through the cache of ``ctx``."""
-    cache = ctx.cache_for(fn.__code__)
-    closure = fn.__closure__
-    for entry in cache.entries:
-        if entry.check(*args, closure):
-            return entry.run(*args, closure)
-    return miss(fn, args, closure, cache, ctx)
+    return ctx.cache_for(fn.__code__, fn.__globals__).dispatch(fn, *args)
 
 
 def miss(fn, args: tuple, closure, cache: CodeCache, ctx: CompileContext):
-    from .convert import SkipFrame, convert_frame
+    """No entry's guards hold: compile a new entry, or run the original code."""
+    from . import convert
 
     if cache.skip_reason is not None or tracing():
         return _run_original(fn, args, closure, cache)
-    with cache.lock:
-        for entry in cache.entries:      # another thread may have compiled it meanwhile
-            if entry.check(*args, closure):
-                break
-        else:
-            entry = None
+    with _compile_lock:
+        entry = cache.lookup(args, closure)   # another thread may have compiled it
+        if entry is None:
             if len(cache.entries) >= config.cache_size_limit:
-                if not cache.limit_logged:
-                    cache.limit_logged = True
-                    log_recompiles.warning(
-                        "%s: cache_size_limit (%d) reached; new guard combinations run "
-                        "eagerly. Last miss: %s", fn.__code__.co_qualname,
-                        config.cache_size_limit, _why_missed(cache, args, closure))
-                return _run_original(fn, args, closure, cache)
-            if cache.entries:
-                log_recompiles.debug("recompiling %s (%s:%d): %s", fn.__code__.co_qualname,
-                                     fn.__code__.co_filename, fn.__code__.co_firstlineno,
-                                     _why_missed(cache, args, closure))
+                return full(fn, args, closure, cache, ctx)
+            if cache.entries and log_recompiles.isEnabledFor(logging.DEBUG):
+                log_recompiles.debug("recompiling %s: no cached entry's guards hold\n%s",
+                                     cache.where, _why_missed(cache, args, closure))
             _local.depth = getattr(_local, "depth", 0) + 1
             try:
-                entry = convert_frame(fn, args, closure, ctx,
-                                      previous=[e.record for e in cache.entries])
-            except SkipFrame as skip:
-                cache.skip_reason = str(skip)
+                entry = convert.convert_frame(fn, args, closure, ctx,
+                                              previous=[e.record for e in cache.entries])
+            except convert.SkipFrame as skip:
+                cache.skip(str(skip))
+            except BackendError:
+                raise   # the chosen backend failed: say so (the next call tries again)
             except Exception as e:  # noqa: BLE001 (never fatal: fall back, say why)
                 if ctx.fullgraph:
                     raise
-                cache.skip_reason = f"internal error: {type(e).__name__}: {e}"
+                cache.skip(f"internal error: {type(e).__name__}: {e}")
                 log_internal.warning("dynamo: %s fell back to eager after an internal error: "
                                      "%s: %s", fn.__code__.co_qualname, type(e).__name__, e,
                                      exc_info=config.verbose)
             finally:
                 _local.depth -= 1
             if entry is not None:
-                cache.entries = (entry,) + cache.entries
+                cache.add(entry)
     if entry is None:
         return _run_original(fn, args, closure, cache)
     return entry.run(*args, closure)
 
 
+def full(fn, args: tuple, closure, cache: CodeCache, ctx: CompileContext):
+    """A miss when ``config.cache_size_limit`` entries exist: log once, run eagerly.
+
+    The dispatcher of a full cache falls back here directly: its entries are all
+    there will be, so there is nothing to look up again.
+    """
+    if len(cache.entries) < config.cache_size_limit:   # the limit was raised, or reset
+        return miss(fn, args, closure, cache, ctx)
+    if not cache.limit_logged:
+        with _compile_lock:
+            if not cache.limit_logged:
+                cache.limit_logged = True
+                log_recompiles.warning(
+                    "%s reached config.cache_size_limit (%d entries): calls that no entry "
+                    "fits now run the original code, uncompiled (the cached entries are "
+                    "still used). The last call missed because\n%s\nIf the shapes or values "
+                    "really vary this much, raise dynamo.config.cache_size_limit.",
+                    cache.where, config.cache_size_limit, _why_missed(cache, args, closure))
+    return _run_original(fn, args, closure, cache)
+
+
+def original(fn, args: tuple, closure, cache: CodeCache, ctx: CompileContext):
+    """The fallback of a frame that cannot be compiled (``cache.skip_reason``)."""
+    return _run_original(fn, args, closure, cache)
+
+
 def _why_missed(cache: CodeCache, args, closure) -> str:
-    reasons = []
+    """One line per entry, most recent first: the first guard it fails, in words."""
+    lines = []
     for i, entry in enumerate(cache.entries):
         failed = entry.check.failures(args + (closure,)) if hasattr(entry.check, "failures") \
             else []
-        reasons.append(f"entry {i}: {failed[0] if failed else 'guard failed'}")
-    return "; ".join(reasons)
+        lines.append(f"    entry {i}: {failed[0] if failed else 'guard check failed'}")
+    return "\n".join(lines)
 
 
 def _run_original(fn, args: tuple, closure, cache: CodeCache):
-    flat = cache.flat_fn
+    flat = cache.flat_code
     if flat is None:
-        flat = cache.flat_fn = flat_code(fn.__code__)
+        flat = cache.flat_code = flat_code(fn.__code__)
     return types.FunctionType(flat, fn.__globals__, fn.__name__, None, closure)(*args)
 
 
@@ -177,7 +315,47 @@ def flat_code(code: types.CodeType) -> types.CodeType:
                         co_flags=code.co_flags & ~(0x04 | 0x08))
 
 
-# --------------------------------------------------------------------------- wrappers
+# --------------------------------------------------------------------------- generated code
+
+def _dispatcher(cache: CodeCache) -> Callable:
+    """``___dispatch(___fn, *flat_args)`` over the cache's entries (see module doc)."""
+    flat = "".join(f"{p}, " for p in cache.params)
+    exc = builtin_names(cache.params)["Exception"]
+    scope: dict[str, Any] = {"___cache": cache, "___ctx": cache.ctx}
+    lines = [f"def ___dispatch(___fn, {flat}):",
+             "    ___closure = ___fn.__closure__" if cache.has_closure else
+             "    ___closure = None"]
+    for i, entry in enumerate(cache.entries):
+        inline = getattr(entry.check, "inline", None)
+        if inline is not None:
+            expr, names = inline(f"___e{i}_", cache.params + ["___closure"], " " * 16)
+            scope.update(names)
+        else:  # a plain callable check
+            scope[f"___e{i}_check"] = entry.check
+            expr = f"___e{i}_check({flat}___closure)"
+        scope[f"___e{i}_run"] = entry.run
+        lines += ["    try:",
+                  f"        ___ok = ({expr})",
+                  f"    except {exc}:",
+                  "        ___ok = False",
+                  "    if ___ok:",
+                  f"        return ___e{i}_run({flat}___closure)"]
+    if cache.skip_reason is not None:
+        scope["___fallback"] = original
+    elif len(cache.entries) >= config.cache_size_limit:
+        scope["___fallback"] = full
+    else:
+        scope["___fallback"] = miss
+    lines.append(f"    return ___fallback(___fn, ({flat}), ___closure, ___cache, ___ctx)")
+    src = "\n".join(lines) + "\n"
+    filename = f"<dynamo dispatch {cache.where} #{next(_counter)}>"
+    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+    exec(compile(src, filename, "exec"), scope)
+    fn = scope["___dispatch"]
+    fn.__dynamo_source__ = src
+    weakref.finalize(fn, linecache.cache.pop, filename, None)
+    return fn
+
 
 def intercept(fn: types.FunctionType, ctx: CompileContext) -> types.FunctionType:
     """A function with ``fn``'s signature whose calls go through the cache of ``ctx``.
@@ -186,30 +364,23 @@ def intercept(fn: types.FunctionType, ctx: CompileContext) -> types.FunctionType
     ``intercept`` only makes a new closure over ``fn`` (cheap), so wrapping the
     callee at every graph break costs little and keeps nothing alive.
     """
-    code = fn.__code__
-    factory = ctx.factories.get(code)
-    if factory is None:
-        factory = ctx.factories.setdefault(code, _wrapper_factory(code, ctx))
-    wrapper = factory(fn, ctx.cache_for(code))
+    wrapper = ctx.cache_for(fn.__code__, fn.__globals__).make_wrapper(fn)
     wrapper.__defaults__ = fn.__defaults__
     wrapper.__kwdefaults__ = fn.__kwdefaults__
     return wrapper
 
 
-def _wrapper_factory(code, ctx: CompileContext):
+def _wrapper_factory(code, scope: dict):
+    """``make(fn) -> wrapper``: the wrapper's globals are ``scope``, where the cache
+    keeps its current dispatcher."""
     params, flat = _signature_source(code)
     name = code.co_name if code.co_name.isidentifier() else "wrapper"
-    src = (f"def ___make(___fn, ___cache):\n"
+    src = (f"def ___make(___fn):\n"
            f"    def {name}({params}):\n"
-           f"        ___cl = ___fn.__closure__\n"
-           f"        for ___e in ___cache.entries:\n"
-           f"            if ___e.check({flat}___cl):\n"
-           f"                return ___e.run({flat}___cl)\n"
-           f"        return ___miss(___fn, ({flat}), ___cl, ___cache, ___ctx)\n"
+           f"        return ___dispatch(___fn, {flat})\n"
            f"    return {name}\n")
-    scope = {"___miss": miss, "___ctx": ctx}
     exec(compile(src, f"<dynamo wrapper of {code.co_qualname}>", "exec"), scope)
-    return scope["___make"]
+    return scope.pop("___make")
 
 
 def _signature_source(code) -> tuple[str, str]:
@@ -231,4 +402,3 @@ def _signature_source(code) -> tuple[str, str]:
     if code.co_flags & 0x08:
         params.append("**" + param_name(names[i]))
     return ", ".join(params), "".join(f"{a}, " for a in frame_params(code))
-

@@ -17,7 +17,10 @@ Example::
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
+
+import numpy as np
 
 from guards import ARRAY, ArraySpec, Guard, GuardSet, Source
 
@@ -72,7 +75,7 @@ class OutputGraph:
         self.guards = GuardSet()
         self.fn_globals = fn_globals
         self.config = config
-        self.layout_guards = layout_guards       # the backend needs strides pinned
+        self.layout_guards = layout_guards       # True/"strides" or "contiguity"
         self.input_vars: dict[Source, Variable] = {}
         self.input_cells: dict[int, tuple[Any, CellVariable]] = {}
         self.example_inputs: dict[Any, Any] = {}  # placeholder node -> the real value
@@ -88,12 +91,32 @@ class OutputGraph:
         name = _placeholder_name(source)
         node = self.graph.placeholder(name, meta={"array": meta, "source": source})
         self.example_inputs[node] = value
+        # layout_guards: a backend that depends on memory layout pins it, exactly
+        # (True: strides) or loosely ("contiguity": the C/F contiguity flags)
+        layout = self.layout_guards if not meta.scalar else False
         spec = ArraySpec(
             cls=type(value), dtype=value.dtype, shape=tuple(value.shape),
-            strides=tuple(value.strides) if self.layout_guards and not meta.scalar else None,
+            strides=tuple(value.strides) if layout and layout != "contiguity" else None,
+            contiguity=(bool(value.flags.c_contiguous), bool(value.flags.f_contiguous))
+            if layout == "contiguity" else None,
             device=value.device.id if meta.kind == ops.CUPY else None)
         self.guards.add(Guard(source, ARRAY, spec))
         return ArrayVariable(node, meta, source)
+
+    def _guard_writeable(self, node) -> None:
+        """The trace writes into ``node``'s memory: every input it may be a view of must
+        stay writeable (a read-only input makes NumPy raise, so that write runs eagerly)."""
+        for root in _buffer_roots(node):
+            value = self.example_inputs[root]
+            source = root.meta["source"]
+            if root.meta["array"].kind != ops.NUMPY:
+                continue  # CuPy arrays have no read-only flag
+            if not isinstance(value, np.ndarray) or not value.flags.writeable:
+                raise Unsupported(f"a write into the read-only array {source.name()}",
+                                  "NumPy raises here; the write runs eagerly so that it "
+                                  "raises the same error.", cause="read_only_input")
+            spec = self.guards.get(source, ARRAY).expected
+            self.guards.add(Guard(source, ARRAY, replace(spec, writeable=True)))
 
     def _check_kind(self, kind: str) -> None:
         if self.kind is None:
@@ -120,21 +143,25 @@ class OutputGraph:
                               cause="op_rule") from e
         if kind is not None and op.kind == ops.CREATION:
             meta = meta.with_(kind=kind)
+        as_list = isinstance(meta, list)  # np.split returns a list of arrays
+        meta = tuple(meta) if as_list else meta
         metas = meta if isinstance(meta, tuple) else (meta,)
         for m in metas:
             self._check_kind(m.kind)
+        target = _written_array(op, args, kwargs)
+        if target is not None:
+            self._guard_writeable(target.node)
         node = self.graph.call(op.name, node_args, node_kwargs,
                                meta={"array": meta, **self.current_loc, "kind": op.kind})
         if len(self.graph) > self.config.max_graph_nodes:
             raise Unsupported(f"graph larger than config.max_graph_nodes "
                               f"({self.config.max_graph_nodes})")
-        target = _written_array(op, args, kwargs)
         if target is not None:
             target.node = node            # every alias of the object now reads the new node
             return target
         if isinstance(meta, tuple):
             getitem = ops.get("getitem")
-            return TupleVariable([
+            return (ListVariable if as_list else TupleVariable)([
                 ArrayVariable(self.graph.call("getitem", (node, i), meta={"array": m,
                                                                           "kind": getitem.kind}), m)
                 for i, m in enumerate(meta)])
@@ -155,6 +182,32 @@ def _written_array(op, args, kwargs) -> ArrayVariable | None:
     if op.kind == ops.MUTATION and args and isinstance(args[0], ArrayVariable):
         return args[0]
     return None
+
+
+# Ops whose result may be their first argument's memory (astype(copy=False) is the
+# array itself when the dtype already matches).
+_MAY_ALIAS = {"astype"}
+
+
+def _buffer_roots(node) -> list:
+    """The input placeholders whose memory ``node`` may share: through views, ops that
+    may return their argument, and earlier in-place writes (which return their target)."""
+    roots, todo, seen = [], [node], set()
+    while todo:
+        n = todo.pop()
+        if n in seen or not hasattr(n, "op"):
+            continue
+        seen.add(n)
+        if n.op == "placeholder":
+            roots.append(n)
+        elif n.op == "call":
+            kind = n.meta.get("kind")
+            if "out" in n.kwargs:
+                out = n.kwargs["out"]
+                todo += list(out) if isinstance(out, tuple) else [out]
+            elif (kind in (ops.VIEW, ops.MUTATION) or n.target in _MAY_ALIAS) and n.args:
+                todo.append(n.args[0])
+    return roots
 
 
 def _placeholder_name(source: Source) -> str:

@@ -23,7 +23,9 @@ from .guards import (
     TYPE,
     ArraySpec,
     Guard,
+    typed,
 )
+from .render import ordered, render
 from .sources import (
     AttrSource,
     BuiltinSource,
@@ -41,5 +43,5 @@ __all__ = [
     "ARRAY", "CONSTANT", "DICT_KEYS", "EXPR", "ID", "LENGTH", "NOT_PRESENT", "TYPE",
     "ArraySpec", "AttrSource", "BuiltinSource", "CellSource", "CheckFunction", "ClosureSource",
     "GlobalSource", "Guard", "GuardSet", "ItemSource", "LocalSource", "ShapeSource", "Source",
-    "param_name",
+    "ordered", "param_name", "render", "typed",
 ]

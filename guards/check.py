@@ -1,17 +1,22 @@
 """Generate one flat check function from a list of guards.
 
 The check has the frame's own parameters (so callers pass arguments as they are
-bound in the frame) and returns True when every guard holds. It is written as one
-expression, because that is what keeps dispatch within a couple of microseconds in
-pure Python: identity tests chained with ``is``, then a single tuple of current
-values compared with a single stored tuple::
+bound in the frame) and returns True when every guard holds. Its body is one
+expression (see :mod:`guards.render`): identity tests chained with ``is``, then a
+single tuple of current values compared with a single stored tuple::
 
-    def ___check_forward_0(self, x):
+    def ___check_forward_0(self, x, ___closure):
         try:
-            return (type(self) is ___c0() and type(x) is ___c1 and
-                    (self.w.shape, self.w.dtype, x.shape, x.dtype) == ___expected)
+            return (type(self) is ___c1() and
+                    type(x) is ___c2 and
+                    type(self.w) is ___c2 and
+                    (x.shape, x.dtype, self.w.shape, self.w.dtype,) == ___expected)
         except Exception:
             return False
+
+``___c1()`` is a weak reference to the user's class: a cached entry never keeps
+user objects alive. The hook inlines the same expression into its dispatcher
+(``CheckFunction.inline``), so a cache hit costs no extra call.
 
 On a miss, ``CheckFunction.failures`` evaluates the guards one by one and says in
 words which failed, for the recompile log.
@@ -22,25 +27,41 @@ from __future__ import annotations
 import builtins
 import itertools
 import linecache
-import math
 import re
 import sys
-from typing import Any
+import weakref
 
-from . import guards as G
-from .guards import ARRAY, CONSTANT, DICT_KEYS, EXPR, ID, LENGTH, NOT_PRESENT, TYPE, Guard
+from .guards import ARRAY, EXPR, NOT_PRESENT, Guard
+from .render import builtin_names, ordered, render
 
 _counter = itertools.count()
 
 
 class GuardSet:
-    """Guards collected while tracing: deduplicated, in the order they were added."""
+    """Guards collected while tracing: deduplicated, in the order they were added.
+
+    Facts about one array merge into one ARRAY guard (a write into an input adds
+    ``writeable`` to the shape and dtype guard already there).
+    """
 
     def __init__(self) -> None:
         self._guards: dict[tuple, Guard] = {}
 
     def add(self, guard: Guard) -> None:
-        self._guards.setdefault(guard.key(), guard)
+        key = guard.key()
+        known = self._guards.get(key)
+        if known is None:
+            self._guards[key] = guard
+        elif guard.kind == ARRAY and known.expected != guard.expected:
+            self._guards[key] = Guard(guard.source, ARRAY, known.expected.merge(guard.expected),
+                                      known.note)
+
+    def get(self, source, kind: str) -> Guard | None:
+        """The guard of ``kind`` on ``source`` (ARRAY, TYPE... keyed without a value)."""
+        for g in self._guards.values():
+            if g.source == source and g.kind == kind:
+                return g
+        return None
 
     def __iter__(self):
         return iter(self._guards.values())
@@ -49,8 +70,9 @@ class GuardSet:
         return len(self._guards)
 
     def ordered(self) -> list[Guard]:
-        """Cheapest and most selective first: identities, types, then values."""
-        return sorted(self._guards.values(), key=lambda g: G.ORDER[g.kind])
+        """Bases before what is read through them, then cheapest and most selective
+        first: identities, types, lengths, constants, arrays, relations."""
+        return ordered(self._guards.values())
 
 
 class CheckFunction:
@@ -58,7 +80,7 @@ class CheckFunction:
 
     def __init__(self, guards: list[Guard], params: list[str], name: str,
                  fn_globals: dict, has_closure: bool):
-        self.guards = guards
+        self.guards = list(guards)
         self.params = list(params) + (["___closure"] if has_closure else [])
         self.name = f"___check_{_identifier(name)}_{next(_counter)}"
         self.fn_globals = fn_globals
@@ -67,85 +89,28 @@ class CheckFunction:
     def __call__(self, *args) -> bool:
         return self.fn(*args)
 
+    def inline(self, prefix: str, params=None, indent: str = "") -> tuple[str, dict]:
+        """(expression, names) of this check for a function with ``params``, its bound
+        names starting with ``prefix`` so several checks can share one scope."""
+        return render(self.guards, self.fn_globals, params or self.params, prefix, indent)
+
     def _build(self):
-        names: dict[str, Any] = {"___G": self.fn_globals, "___builtins": builtins,
-                                 "___modules": sys.modules}
-        identity: list[str] = []
-        lhs: list[str] = []
-        rhs: list[Any] = []
-
-        def bind(value: Any) -> str:
-            suffix, ref = G.reference(value)
-            key = f"___c{len(names)}"
-            names[key] = ref
-            return key + suffix
-
-        for g in self.guards:
-            e = g.source.expr()
-            if g.kind == ID:
-                identity.append(f"{e} is {bind(g.expected)}")
-            elif g.kind == TYPE:
-                identity.append(f"type({e}) is {bind(g.expected)}")
-            elif g.kind == NOT_PRESENT:
-                identity.append(f"{g.source.builtin!r} not in ___G")
-            elif g.kind == CONSTANT:
-                identity.append(f"type({e}) is {bind(type(g.expected))}")
-                value = g.expected
-                if isinstance(value, float) and math.isnan(value):
-                    identity.append(f"{e} != {e}")
-                elif isinstance(value, tuple):
-                    lhs += [e, f"tuple(map(type, {e}))"]
-                    rhs += [value, tuple(type(v) for v in value)]
-                else:
-                    lhs.append(e)
-                    rhs.append(value)
-            elif g.kind == LENGTH:
-                lhs.append(f"len({e})")
-                rhs.append(g.expected)
-            elif g.kind == DICT_KEYS:
-                lhs.append(f"tuple({e})")
-                rhs.append(tuple(g.expected))
-            elif g.kind == ARRAY:
-                spec: G.ArraySpec = g.expected
-                identity.append(f"type({e}) is {bind(spec.cls)}")
-                if None in spec.shape:
-                    lhs.append(f"{e}.ndim")
-                    rhs.append(len(spec.shape))
-                    for i, d in enumerate(spec.shape):
-                        if d is not None:
-                            lhs.append(f"{e}.shape[{i}]")
-                            rhs.append(d)
-                else:
-                    lhs.append(f"{e}.shape")
-                    rhs.append(tuple(spec.shape))
-                lhs.append(f"{e}.dtype")
-                rhs.append(spec.dtype)
-                if spec.strides is not None:
-                    lhs.append(f"{e}.strides")
-                    rhs.append(spec.strides)
-                if spec.writeable is not None:
-                    lhs.append(f"{e}.flags.writeable")
-                    rhs.append(spec.writeable)
-                if spec.device is not None:
-                    lhs.append(f"{e}.device.id")
-                    rhs.append(spec.device)
-            elif g.kind == EXPR:
-                identity.append(f"({g.expected})")
-        parts = list(identity)
-        if lhs:
-            names["___expected"] = tuple(rhs)
-            parts.append(f"({', '.join(lhs)},) == ___expected")
-        body = " and\n                ".join(parts) if parts else "True"
+        indent = " " * 16
+        expr, names = render(self.guards, self.fn_globals, self.params, "___", indent)
+        exc = builtin_names(self.params)["Exception"]
         src = (f"def {self.name}({', '.join(self.params)}):\n"
                f"    try:\n"
-               f"        return ({body})\n"
-               f"    except Exception:\n"
+               f"        return ({expr})\n"
+               f"    except {exc}:\n"
                f"        return False\n")
         filename = f"<dynamo guards {self.name}>"
         linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
         scope = dict(names)
         exec(compile(src, filename, "exec"), scope)
-        return src, scope[self.name]
+        fn = scope[self.name]
+        # the source stays readable in tracebacks while the check lives, not longer
+        weakref.finalize(fn, linecache.cache.pop, filename, None)
+        return src, fn
 
     # ------------------------------------------------------------------ explaining
     def failures(self, args: tuple, limit: int = 1) -> list[str]:

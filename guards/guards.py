@@ -15,10 +15,9 @@ Example::
 
 from __future__ import annotations
 
-import math
 import types
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -41,7 +40,12 @@ ORDER = {ID: 0, TYPE: 1, NOT_PRESENT: 2, LENGTH: 3, DICT_KEYS: 4, CONSTANT: 5, A
 
 @dataclass(frozen=True)
 class ArraySpec:
-    """What an ARRAY guard expects: class, dtype, shape (None entries are dynamic)."""
+    """What an ARRAY guard expects: class, dtype, shape (None entries are dynamic).
+
+    The layout fields are None unless something relied on them: ``strides`` or
+    ``contiguity`` (``(c_contiguous, f_contiguous)``) when the backend declares
+    ``layout_guards``, ``writeable`` when the trace writes into the array.
+    """
 
     cls: type
     dtype: np.dtype
@@ -49,26 +53,97 @@ class ArraySpec:
     strides: tuple | None = None     # set only when the backend or the trace needs layout
     writeable: bool | None = None    # set only when the trace writes into the array
     device: int | None = None        # CuPy device id
+    contiguity: tuple | None = None  # (c_contiguous, f_contiguous), a looser layout guard
 
     def describe(self) -> str:
         dims = ", ".join("*" if d is None else str(d) for d in self.shape)
-        return f"{self.cls.__module__.split('.')[0]}.{self.cls.__name__} {self.dtype}[{dims}]"
+        text = f"{self.cls.__module__.split('.')[0]}.{self.cls.__name__} {self.dtype}[{dims}]"
+        if self.strides is not None:
+            text += f" strides={self.strides}"
+        if self.contiguity is not None:
+            text += " " + _contiguity_words(self.contiguity)
+        if self.writeable is not None:
+            text += " writeable" if self.writeable else " read-only"
+        if self.device is not None:
+            text += f" device={self.device}"
+        return text
+
+    def merge(self, other: ArraySpec) -> ArraySpec:
+        """Both facts at once: the layout fields one of them pins are kept.
+
+        Two specs of one source always describe the same traced value, so class,
+        dtype and shape agree; anything else is a bug in whoever built them.
+        """
+        if (self.cls, self.dtype, self.shape) != (other.cls, other.dtype, other.shape):
+            raise ValueError(f"conflicting array guards: {self.describe()} and "
+                             f"{other.describe()}")
+        pick = lambda a, b: a if a is not None else b
+        return replace(self, strides=pick(self.strides, other.strides),
+                       writeable=pick(self.writeable, other.writeable),
+                       device=pick(self.device, other.device),
+                       contiguity=pick(self.contiguity, other.contiguity))
 
 
-@dataclass(frozen=True, eq=False)
+def _contiguity_words(flags: tuple) -> str:
+    c, f = flags
+    return {(True, True): "C and F contiguous", (True, False): "C contiguous",
+            (False, True): "F contiguous", (False, False): "not contiguous"}[(c, f)]
+
+
+class _Dead:
+    """What a weakly held guard value reads as once the object is gone."""
+
+    def __repr__(self) -> str:
+        return "<an object that no longer exists>"
+
+
+DEAD = _Dead()
+
+
 class Guard:
-    source: Source
-    kind: str
-    expected: Any
-    note: str = ""  # for EXPR guards: why the trace needed the relation
+    """One fact about the value behind ``source``.
 
-    def key(self) -> tuple:
-        exp = self.expected
+    ID and TYPE guards on user objects (functions, classes, instances) hold them
+    weakly: a cached entry must not keep a model, its class or its helpers alive.
+    Once such an object is gone, ``expected`` is ``DEAD`` and the guard fails.
+    """
+
+    __slots__ = ("source", "kind", "_expected", "_weak", "note", "_key")
+
+    def __init__(self, source: Source, kind: str, expected: Any, note: str = ""):
+        self.source, self.kind, self.note = source, kind, note
+        self._weak = False
+        self._expected = expected
+        if kind in (ID, TYPE) and not keeps_alive_safely(expected):
+            try:
+                self._expected, self._weak = weakref.ref(expected), True
+            except TypeError:
+                pass  # no weak references (e.g. __slots__ without __weakref__): kept
+        self._key = self._make_key(expected)
+
+    @property
+    def expected(self) -> Any:
+        if self._weak:
+            value = self._expected()
+            return DEAD if value is None else value
+        return self._expected
+
+    def _make_key(self, exp: Any) -> tuple:
+        if self.kind == ARRAY:
+            return (self.source, ARRAY)
         if self.kind in (ID, TYPE):
             exp = id(exp)
         elif self.kind == CONSTANT:
             exp = (type(exp), repr(exp))
         return (self.source, self.kind, exp)
+
+    def key(self) -> tuple:
+        """Guards with equal keys are one guard. ARRAY guards key on the source alone:
+        facts about one array merge into one spec (see ``ArraySpec.merge``)."""
+        return self._key
+
+    def __repr__(self) -> str:
+        return f"Guard({self.describe()})"
 
     def describe(self) -> str:
         if self.kind == ARRAY:
@@ -101,7 +176,7 @@ class Guard:
             if type(value) is not type(exp):
                 return f"{name}: expected type {type(exp).__name__}, " \
                        f"got {type(value).__name__}"
-            return None if _same_constant(value, exp) else \
+            return None if typed(value) == typed(exp) else \
                 f"{name}: expected {exp!r}, got {value!r}"
         if self.kind == LENGTH:
             n = len(value)
@@ -117,13 +192,26 @@ class Guard:
         return self.failure(value) is None
 
 
-def _same_constant(a, b) -> bool:
-    if isinstance(a, float) and math.isnan(a):
-        return isinstance(b, float) and math.isnan(b)
-    if isinstance(a, tuple):
-        return len(a) == len(b) and all(type(x) is type(y) and _same_constant(x, y)
-                                        for x, y in zip(a, b))
-    return a == b
+def typed(value: Any) -> Any:
+    """``value`` with the type of every part spelled out, for exact constant guards.
+
+    ``==`` says 1 == 1.0 == True, 0.0 == -0.0, slice(1, 2) == slice(1, 2.0) and
+    nan != nan; a trace that specialised on one of them may be wrong for another
+    (``1 / x``, ``np.float32(n)``, printing). ``typed`` tells them apart::
+
+        >>> typed(0.0) == typed(-0.0), typed((1, 2)) == typed((1, 2.0))
+        (False, False)
+    """
+    t = type(value)
+    if t is tuple:
+        return (tuple, *map(typed, value))
+    if t is slice or t is range:
+        return (t, typed(value.start), typed(value.stop), typed(value.step))
+    if t is float and (value != value or value == 0.0):
+        return (float, repr(value))  # nan equals itself here; -0.0 differs from 0.0
+    if t is complex:
+        return (complex, typed(value.real), typed(value.imag))
+    return (t, value)
 
 
 def _array_failure(name: str, exp: ArraySpec, value: Any) -> str | None:
@@ -138,14 +226,21 @@ def _array_failure(name: str, exp: ArraySpec, value: Any) -> str | None:
             return f"{name} shape[{i}]: expected {want}, got {got}"
     if exp.strides is not None and tuple(value.strides) != exp.strides:
         return f"{name} strides: expected {exp.strides}, got {tuple(value.strides)}"
+    if exp.contiguity is not None:
+        got = (bool(value.flags.c_contiguous), bool(value.flags.f_contiguous))
+        if got != tuple(exp.contiguity):
+            return f"{name} layout: expected {_contiguity_words(exp.contiguity)}, " \
+                   f"got {_contiguity_words(got)}"
     if exp.writeable is not None and value.flags.writeable != exp.writeable:
-        return f"{name} writeable: expected {exp.writeable}, got {value.flags.writeable}"
+        return f"{name} writeable: expected {exp.writeable}, got {bool(value.flags.writeable)}"
     if exp.device is not None and value.device.id != exp.device:
         return f"{name} device: expected {exp.device}, got {value.device.id}"
     return None
 
 
 def _obj_name(obj: Any) -> str:
+    if obj is DEAD:
+        return repr(DEAD)
     if isinstance(obj, types.ModuleType):
         return f"module {obj.__name__}"
     name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None)

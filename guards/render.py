@@ -1,0 +1,167 @@
+"""Render a list of guards as one boolean Python expression, plus the names it uses.
+
+The expression has two parts, because that is what keeps a check within a couple
+of microseconds in pure Python (see ``docs/guards.md`` for the measurements):
+
+1. identity tests chained with ``and`` (``type(x) is ___c1``, ``n is None``,
+   ``'len' not in ___G``): each costs one compare and stops the check early;
+2. one tuple of the current values that need ``==`` (shapes, dtypes, lengths,
+   constants), compared with one stored tuple: a single C-level comparison
+   instead of one Python-level compare per guard.
+
+Guards arrive ordered so that a source is only read after the guards on its bases
+(``type(self) is M`` before ``self.w.shape``); a read that fails (a missing
+attribute or key) raises, and the check function turns that into False.
+
+Example::
+
+    >>> expr, names = render([Guard(LocalSource("x"), ARRAY, spec),
+    ...                       Guard(LocalSource("n"), CONSTANT, 3)], fn_globals, ["x", "n"])
+    >>> print(expr)
+    type(x) is ___c1 and
+    type(n) is int and
+    (x.shape, x.dtype, n,) == ___expected
+    >>> names["___expected"]
+    ((4, 8), dtype('float32'), 3)
+
+``prefix`` renames the bound names (``___e0_c1``, ``___e0_expected``) so that the
+checks of several cache entries can be inlined into one dispatcher function.
+"""
+
+from __future__ import annotations
+
+import builtins
+import sys
+from typing import Any
+
+from . import guards as G
+from .guards import ARRAY, CONSTANT, DICT_KEYS, EXPR, ID, LENGTH, NOT_PRESENT, TYPE, Guard
+
+_SINGLETONS = {None: "None", True: "True", False: "False", Ellipsis: "..."}
+# Builtins the generated code calls. A parameter of the same name (``def f(x, len)``)
+# would shadow one, so generated code then uses a ``___`` alias instead.
+_BUILTINS = ("type", "len", "tuple", "map", "int", "str", "bytes", "float", "Exception")
+
+
+def builtin_names(params) -> dict[str, str]:
+    """How generated code with these parameters spells each builtin it uses."""
+    taken = set(params)
+    return {b: f"___{b}" if b in taken else b for b in _BUILTINS}
+
+
+def shared_names(fn_globals: dict) -> dict[str, Any]:
+    """Names every rendered expression may use, the same for all entries of a function."""
+    names = {"___G": fn_globals, "___builtins": builtins, "___modules": sys.modules,
+             "___typed": G.typed}
+    names.update((f"___{b}", getattr(builtins, b)) for b in _BUILTINS)
+    return names
+
+
+class _Builder:
+    def __init__(self, prefix: str, params):
+        self.b = builtin_names(params)
+        self.prefix = prefix
+        self.names: dict[str, Any] = {}
+        self.chain: list[str] = []
+        self.lhs: list[str] = []
+        self.rhs: list[Any] = []
+
+    def bind(self, value: Any) -> str:
+        """A name for ``value`` in generated code (a weakref call for user objects)."""
+        suffix, ref = G.reference(value)
+        key = f"{self.prefix}c{len(self.names) + 1}"
+        self.names[key] = ref
+        return key + suffix
+
+    def compare(self, expr: str, expected: Any) -> None:
+        self.lhs.append(expr)
+        self.rhs.append(expected)
+
+    # one method per guard kind ------------------------------------------------------
+    def ID_MATCH(self, e: str, g: Guard) -> None:
+        self.chain.append(f"{e} is {self.bind(g.expected)}")
+
+    def TYPE_MATCH(self, e: str, g: Guard) -> None:
+        self.chain.append(f"{self.b['type']}({e}) is {self.bind(g.expected)}")
+
+    def NOT_PRESENT(self, e: str, g: Guard) -> None:
+        self.chain.append(f"{g.source.builtin!r} not in ___G")
+
+    def EXPR(self, e: str, g: Guard) -> None:
+        self.chain.append(f"({g.expected})")
+
+    def LENGTH_MATCH(self, e: str, g: Guard) -> None:
+        self.compare(f"{self.b['len']}({e})", g.expected)
+
+    def DICT_KEYS(self, e: str, g: Guard) -> None:
+        keys = tuple(g.expected)
+        tup, b = self.b["tuple"], self.b
+        self.compare(f"{tup}({e})", keys)
+        if not all(type(k) is str for k in keys):  # 1, 1.0 and True are one key to ==
+            self.compare(f"{tup}({b['map']}({b['type']}, {e}))", tuple(type(k) for k in keys))
+
+    def CONSTANT_MATCH(self, e: str, g: Guard) -> None:
+        value, b = g.expected, self.b
+        t = type(value)
+        if t in (type(None), bool, type(Ellipsis)):
+            self.chain.append(f"{e} is {_SINGLETONS[value]}")
+        elif t in (int, str, bytes) or (t is float and value == value and value != 0.0):
+            self.chain.append(f"{b['type']}({e}) is {b[t.__name__]}")
+            self.compare(e, value)
+        elif t is float and value != value:
+            self.chain.append(f"{b['type']}({e}) is {b['float']} and {e} != {e}")
+        elif t in (float, complex, tuple, range, slice):
+            # 0.0 and -0.0, and containers of constants: every part's type and value
+            self.compare(f"___typed({e})", G.typed(value))
+        else:  # np.dtype and other library constants: exact type, then ==
+            self.chain.append(f"{b['type']}({e}) is {self.bind(t)}")
+            self.compare(e, value)
+
+    def ARRAY_MATCH(self, e: str, g: Guard) -> None:
+        spec: G.ArraySpec = g.expected
+        self.chain.append(f"{self.b['type']}({e}) is {self.bind(spec.cls)}")
+        if None in spec.shape:
+            self.compare(f"{e}.ndim", len(spec.shape))
+            for i, d in enumerate(spec.shape):
+                if d is not None:
+                    self.compare(f"{e}.shape[{i}]", d)
+        else:
+            self.compare(f"{e}.shape", tuple(spec.shape))
+        self.compare(f"{e}.dtype", spec.dtype)
+        if spec.strides is not None:
+            self.compare(f"{e}.strides", tuple(spec.strides))
+        if spec.contiguity is not None:
+            self.compare(f"{e}.flags.c_contiguous", spec.contiguity[0])
+            self.compare(f"{e}.flags.f_contiguous", spec.contiguity[1])
+        if spec.writeable is not None:
+            self.compare(f"{e}.flags.writeable", spec.writeable)
+        if spec.device is not None:
+            self.compare(f"{e}.device.id", spec.device)
+
+
+_KINDS = {ID, TYPE, NOT_PRESENT, EXPR, LENGTH, DICT_KEYS, CONSTANT, ARRAY}
+
+
+def render(guards: list[Guard], fn_globals: dict, params=(), prefix: str = "___",
+           indent: str = "") -> tuple[str, dict[str, Any]]:
+    """(expression, names): the guards as one boolean expression (see module doc).
+
+    ``params`` are the parameter names of the function the expression goes into.
+    """
+    b = _Builder(prefix, params)
+    for g in guards:
+        if g.kind not in _KINDS:
+            raise ValueError(f"unknown guard kind {g.kind!r} on {g.source.name()}")
+        source = g.source.expr() if g.kind not in (NOT_PRESENT, EXPR) else ""
+        getattr(b, g.kind)(source, g)
+    parts = list(b.chain)
+    names = {**shared_names(fn_globals), **b.names}
+    if b.lhs:
+        names[f"{prefix}expected"] = tuple(b.rhs)
+        parts.append(f"({', '.join(b.lhs)},) == {prefix}expected")
+    return (f" and\n{indent}".join(parts) if parts else "True"), names
+
+
+def ordered(guards) -> list[Guard]:
+    """Bases before what is read through them, then cheapest and most selective first."""
+    return sorted(guards, key=lambda g: (g.source.depth(), G.ORDER[g.kind]))
