@@ -1,69 +1,261 @@
-"""Greedy partition of a graph into fusion groups (see the package docstring).
+"""Partition a graph into fusion groups (see the package docstring for the contract).
 
-This first version fuses elementwise chains only; reductions and matmuls are
-``single`` groups. It is deliberately simple and safe: a node joins the group of
-its producer only when every user of that producer is inside the same group, so a
-group never has to publish an intermediate it computed, and a group never reads a
-value produced after an in-place write it could race with.
+The algorithm, in three steps:
+
+1. Every call node starts as its own group; fusible nodes (elementwise, and the
+   reductions ``fusible.reduction_info`` accepts) as ``elementwise``/``reduction``
+   groups, everything else as ``single``. Nodes with an effect (``out=``, mutation,
+   random draws) are barriers: they split the program into segments, and no group
+   spans two segments, so every read and write keeps its place in program order.
+2. Merge producer and consumer groups, visiting nodes in program order; then merge
+   sibling groups that read the same value. A merge happens only when the merged
+   group is valid (``_describe``) and the group graph stays acyclic (no path from
+   one of the two groups to the other through a third).
+3. Order the groups: segment by segment, topologically, earliest program position
+   first.
+
+Example::
+
+    >>> [(g.kind, [n.name for n in g.nodes]) for g in partition(softmax_graph, whole_rows=True)]
+    [('reduction', ['v_max', 'subtract', 'exp', 'v_sum', 'divide'])]
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from dynamo.graph import CALL, Graph, Node
-from dynamo.ops import ELEMENTWISE, MUTATION
+import networkx as nx
+import numpy as np
+
+from dynamo.graph import Graph, Node
+from dynamo.ops import REDUCTION
+
+from .fusible import array_meta, fusible_elementwise, has_effect, reduction_info
+
+ELEMENTWISE_GROUP, REDUCTION_GROUP, SINGLE = "elementwise", "reduction", "single"
 
 
 @dataclass
 class Group:
-    kind: str                                          # elementwise, reduction, matmul, single
+    """A set of call nodes run together.
+
+    ``kind``, ``nodes``, ``inputs``, ``outputs`` are the original contract; the fields
+    below were added for the fusing backends (all are filled for every group):
+
+    - ``domain``: the iteration shape. Every member's shape broadcasts to it; in a
+      ``reduction`` group it is the shape of the arrays the reductions reduce.
+      ``None`` for ``single`` groups.
+    - ``reductions``: the group's reduction nodes in program order (at most one
+      unless ``partition(..., whole_rows=True)``).
+    - ``axes``: the axes of ``domain`` every reduction of the group reduces
+      (non-negative, sorted); ``None`` without reductions.
+    - ``epilogue``: members computed on the reduction's result (their shapes broadcast
+      to the reduction's result shape); the other elementwise members are its
+      prologue. Always empty with ``whole_rows=True``, where members after a
+      reduction run over the whole ``domain`` again.
+    - ``segment``: index of the stretch of program between two nodes with effects;
+      groups of a lower segment run first.
+    """
+
+    kind: str                                          # elementwise, reduction, single
     nodes: list[Node] = field(default_factory=list)    # program order
     inputs: list[Node] = field(default_factory=list)   # read from outside the group
     outputs: list[Node] = field(default_factory=list)  # read outside the group / graph outputs
+    domain: tuple | None = None
+    reductions: list[Node] = field(default_factory=list)
+    axes: tuple[int, ...] | None = None
+    epilogue: list[Node] = field(default_factory=list)
+    segment: int = 0
 
     def __repr__(self) -> str:
         return f"Group({self.kind}, {[n.name for n in self.nodes]})"
 
 
-def is_inplace(node: Node) -> bool:
-    """The node writes into an existing array (``out=``, ``setitem``, ``**=``)."""
-    return node.kwargs.get("out") is not None or node.meta.get("kind") == MUTATION
+@dataclass
+class _Shape:
+    """What ``_describe`` found valid about a candidate group."""
+
+    domain: tuple
+    reductions: list[Node]
+    axes: tuple[int, ...] | None
+    epilogue: list[Node]
 
 
-def _fusible(node: Node) -> bool:
-    meta = node.meta.get("array")
-    return (node.op == CALL and node.meta.get("kind") == ELEMENTWISE and not is_inplace(node)
-            and meta is not None and not isinstance(meta, tuple))
+def partition(graph: Graph, *, whole_rows: bool = False) -> list[Group]:
+    """Split ``graph``'s call nodes into groups, in an order that can run them.
 
-
-def partition(graph: Graph) -> list[Group]:
-    outputs = set(graph.outputs)
-    groups: list[Group] = []
-    group_of: dict[Node, Group] = {}
-    for node in graph.call_nodes():
-        target = None
-        if _fusible(node):
+    ``whole_rows=False`` (the default) gives the original contract: a ``reduction``
+    group holds one reduction, the elementwise ops that feed only it (prologue) and
+    the ones computed on its result (epilogue). ``whole_rows=True`` (the CPU backend,
+    which runs groups block by block of whole rows) also lets a group hold several
+    reductions over the same trailing axes and elementwise ops over the whole
+    domain that use their ``keepdims=True`` results (softmax, layernorm).
+    """
+    calls = graph.call_nodes()
+    state = _State(calls, whole_rows)
+    for node in calls:                               # producers into consumers
+        if state.fusible(node):
             for inp in node.inputs():
-                g = group_of.get(inp)
-                if g is not None and g.kind == "elementwise" and groups[-1] is g and \
-                        all(u in group_of and group_of[u] is g or u is node
-                            for u in inp.users) and inp not in outputs:
-                    target = g
-        if target is None:
-            target = Group("elementwise" if _fusible(node) else "single")
-            groups.append(target)
-        target.nodes.append(node)
-        group_of[node] = target
-    for g in groups:
-        members = set(g.nodes)
-        seen: dict[Node, None] = {}
-        for n in g.nodes:
-            for inp in n.inputs():
-                if inp not in members:
-                    seen.setdefault(inp)
-        g.inputs = list(seen)
-        g.outputs = [n for n in g.nodes
-                     if n in outputs or any(u not in members for u in n.users)
-                     or is_inplace(n)]
-    return groups
+                if inp in state.gid:
+                    state.try_merge(state.gid[inp], state.gid[node])
+    for value in graph.nodes:                        # siblings reading one value
+        readers = list(dict.fromkeys(state.gid[u] for u in value.users if u in state.gid))
+        for a, b in zip(readers, readers[1:]):
+            state.try_merge(state.find(a), state.find(b))
+    return state.groups(graph)
+
+
+class _State:
+    def __init__(self, calls: list[Node], whole_rows: bool):
+        self.whole_rows = whole_rows
+        self.pos = {n: i for i, n in enumerate(calls)}
+        self.gid: dict[Node, int] = {}
+        self.members: dict[int, list[Node]] = {}
+        self.segment: dict[int, int] = {}
+        self.parent: dict[int, int] = {}
+        self.is_fusible: dict[int, bool] = {}
+        self.dag = nx.DiGraph()
+        seg = 0
+        for i, node in enumerate(calls):
+            barrier = has_effect(node)
+            seg += barrier
+            self.gid[node] = self.parent[i] = i
+            self.members[i] = [node]
+            self.segment[i] = seg
+            self.is_fusible[i] = not barrier and (fusible_elementwise(node) or
+                                                  reduction_info(node) is not None)
+            seg += barrier
+            self.dag.add_node(i)
+        for node in calls:
+            for inp in node.inputs():
+                if inp in self.gid:
+                    self.dag.add_edge(self.gid[inp], self.gid[node])
+
+    def fusible(self, node: Node) -> bool:
+        return self.is_fusible[self.gid[node]]
+
+    def find(self, g: int) -> int:
+        while self.parent[g] != g:
+            g = self.parent[g]
+        return g
+
+    def try_merge(self, a: int, b: int) -> bool:
+        a, b = self.find(a), self.find(b)
+        if a == b or not (self.is_fusible[a] and self.is_fusible[b]) or \
+                self.segment[a] != self.segment[b]:
+            return False
+        if self._detour(a, b) or self._detour(b, a):
+            return False
+        nodes = sorted(self.members[a] + self.members[b], key=self.pos.__getitem__)
+        if _describe(nodes, self.whole_rows) is None:
+            return False
+        keep, gone = (a, b) if a < b else (b, a)
+        self.members[keep] = nodes
+        del self.members[gone]
+        self.parent[gone] = keep
+        for n in nodes:
+            self.gid[n] = keep
+        nx.contracted_nodes(self.dag, keep, gone, self_loops=False, copy=False)
+        return True
+
+    def _detour(self, a: int, b: int) -> bool:
+        """A path from group ``a`` to group ``b`` through some third group."""
+        return any(s != b and nx.has_path(self.dag, s, b) for s in self.dag.successors(a))
+
+    def groups(self, graph: Graph) -> list[Group]:
+        first = {g: self.pos[nodes[0]] for g, nodes in self.members.items()}
+        order = nx.lexicographical_topological_sort(
+            self.dag, key=lambda g: (self.segment[g], first[g]))
+        outputs = set(graph.outputs)
+        result = []
+        for g in order:
+            nodes = self.members[g]
+            group = Group(SINGLE, nodes, segment=self.segment[g])
+            shape = _describe(nodes, self.whole_rows) if self.is_fusible[g] else None
+            if shape is not None:
+                group.kind = REDUCTION_GROUP if shape.reductions else ELEMENTWISE_GROUP
+                group.domain, group.reductions = shape.domain, shape.reductions
+                group.axes, group.epilogue = shape.axes, shape.epilogue
+            members = set(nodes)
+            group.inputs = list(dict.fromkeys(i for n in nodes for i in n.inputs()
+                                              if i not in members))
+            group.outputs = [n for n in nodes if group.kind == SINGLE or n in outputs
+                             or any(u not in members for u in n.users)]
+            result.append(group)
+        return result
+
+
+def _describe(nodes: list[Node], whole_rows: bool) -> _Shape | None:
+    """The domain, reductions and epilogue of a valid group of ``nodes``, else None."""
+    reds = [n for n in nodes if n.meta.get("kind") == REDUCTION]
+    infos = [reduction_info(r) for r in reds]
+    if any(i is None for i in infos) or (reds and not whole_rows and len(reds) > 1):
+        return None
+    shapes = {n: array_meta(n).shape for n in nodes}
+    if reds:
+        domain, axes = array_meta(reds[0].args[0]).shape, infos[0].axes
+        if any(array_meta(r.args[0]).shape != domain or i.axes != axes
+               for r, i in zip(reds, infos)):
+            return None
+    else:
+        axes = None
+        try:
+            domain = np.broadcast_shapes(*shapes.values())
+        except ValueError:
+            return None
+        if domain not in shapes.values():
+            return None  # members that only meet in a bigger shape: no common loop
+    members = set(nodes)
+    epilogue = _downstream(nodes, reds[0], members) if reds and not whole_rows else []
+    for n in nodes:
+        if n in epilogue or n in reds:
+            continue
+        if not _broadcasts_to(shapes[n], domain):
+            return None
+    if whole_rows:
+        for r, info in zip(reds, infos):
+            if any(u in members for u in r.users) and \
+                    not (info.keepdims and info.axes[0] >= 1):
+                return None
+    elif reds:
+        red_shape = shapes[reds[0]]
+        for n in epilogue:
+            if not _broadcasts_to(shapes[n], red_shape):
+                return None
+        feeds = _upstream(reds[0], members)
+        for n in nodes:
+            if n not in epilogue and n is not reds[0] and \
+                    (n not in feeds or any(u not in members for u in n.users)):
+                return None
+    return _Shape(domain, reds, axes, epilogue)
+
+
+def _broadcasts_to(shape: tuple, domain: tuple) -> bool:
+    try:
+        return np.broadcast_shapes(shape, domain) == domain
+    except ValueError:
+        return False
+
+
+def _downstream(nodes: list[Node], root: Node, members: set) -> list[Node]:
+    """Members that depend on ``root`` through members (``nodes`` in program order)."""
+    reached = {root}
+    for n in nodes:
+        if n is not root and any(i in reached for i in n.inputs() if i in members):
+            reached.add(n)
+    return [n for n in nodes if n in reached and n is not root]
+
+
+def _upstream(root: Node, members: set) -> set[Node]:
+    """Members ``root`` depends on through members."""
+    seen: set[Node] = set()
+    stack = [i for i in root.inputs() if i in members]
+    while stack:
+        n = stack.pop()
+        if n not in seen:
+            seen.add(n)
+            stack.extend(i for i in n.inputs() if i in members)
+    return seen
+
+
+__all__ = ["ELEMENTWISE_GROUP", "Group", "REDUCTION_GROUP", "SINGLE", "partition"]

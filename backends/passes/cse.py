@@ -1,0 +1,62 @@
+"""Common-subexpression elimination: compute each pure value once.
+
+Two calls with the same op and the same arguments (the same nodes, literals of the
+same type and bits) give the same value, so the second one reads the first's result.
+Only calls that return a fresh array qualify (elementwise, reductions, matrix
+products; no writes, no random draws). Sharing one array must stay invisible, so a
+pair is merged only when neither result is written to or viewed by another op, and
+at most one of them is returned to the caller (two returned results must stay two
+distinct arrays).
+
+Example::
+
+    def layernorm(x, g, b):
+        mu = x.mean(axis=-1, keepdims=True)
+        var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)
+        return (x - mu) / np.sqrt(var + 1e-5) * g + b   # the second x - mu is the first
+"""
+
+from __future__ import annotations
+
+from dynamo.graph import CALL, OUTPUT, Graph, Node
+from dynamo.ops import ELEMENTWISE, MATMUL, REDUCTION
+
+from ..fusion.fusible import has_effect, is_inplace
+from .rewrite import literal_key, rewrite
+
+_PURE = frozenset({ELEMENTWISE, REDUCTION, MATMUL})
+
+
+def _pure(node: Node) -> bool:
+    return node.op == CALL and node.meta.get("kind") in _PURE and not has_effect(node)
+
+
+def _aliased(node: Node) -> bool:
+    """Some op other than a pure reader uses the node (a view, a write, ...)."""
+    return any(u.op != OUTPUT and (not _pure(u) or is_inplace(u)) for u in node.users)
+
+
+def _returned(node: Node) -> bool:
+    return any(u.op == OUTPUT for u in node.users)
+
+
+def cse(graph: Graph) -> Graph:
+    seen: dict[tuple, Node] = {}
+    returned: set[Node] = {n for n in graph.nodes if _returned(n)}
+
+    def visit(rw, node: Node) -> bool:
+        if not _pure(node) or _aliased(node):
+            return False
+        key = (node.target, literal_key(rw.arg(node.args)), literal_key(rw.arg(node.kwargs)))
+        prev = seen.get(key)
+        if prev is None:
+            seen[key] = node
+            return False
+        if prev in returned and node in returned:
+            return False
+        rw.env[node] = rw.env[prev]
+        if node in returned:
+            returned.add(prev)
+        return True
+
+    return rewrite(graph, visit)

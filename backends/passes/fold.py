@@ -1,0 +1,98 @@
+"""Constant folding: compute at compile time what depends on no input.
+
+A call whose arguments are all literals or constants (``np.arange(T)``, a causal
+mask built from it, ``np.ones(4) * 2``) is run once, with NumPy, while compiling;
+the graph keeps its value as a constant node. Only values every later op merely
+reads are folded: a folded array is shared by every call, so one that is returned,
+viewed or written to would leak that sharing. Nothing is folded when computing it
+warns or raises (the warning or error then happens at run time, as in eager), when
+it is larger than ``FOLD_LIMIT`` elements, or when the graph runs on CuPy.
+
+Example::
+
+    def attention_mask(x):
+        i = np.arange(64)
+        mask = np.where(i[:, None] >= i[None, :], 0.0, -1e9)   # folded to a constant
+        return x + mask
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from dynamo import ops
+from dynamo.graph import CALL, CONSTANT, OUTPUT, Graph, Node, map_nodes
+from dynamo.ops import CREATION, ELEMENTWISE, MATMUL, NUMPY, REDUCTION, VIEW
+
+from ..fusion.fusible import array_meta, has_effect, returns_fresh
+from .rewrite import rewrite
+
+FOLD_LIMIT = 1 << 16  # elements: larger constants would cost memory for little gain
+
+_KINDS = frozenset({ELEMENTWISE, REDUCTION, VIEW, CREATION, MATMUL})
+_NONDETERMINISTIC = frozenset({"empty", "empty_like"})
+
+
+def _candidate(node: Node) -> bool:
+    meta = array_meta(node)
+    return (node.op == CALL and node.meta.get("kind") in _KINDS and not has_effect(node)
+            and node.target not in _NONDETERMINISTIC and meta is not None
+            and meta.kind == NUMPY and meta.size <= FOLD_LIMIT)
+
+
+def _evaluate(node: Node, values: dict[Node, Any]) -> Any:
+    """The node's value, or None when computing it warns, raises or disagrees with meta."""
+    args = map_nodes(node.args, values.__getitem__)
+    kwargs = map_nodes(node.kwargs, values.__getitem__)
+    try:
+        with np.errstate(all="raise"), warnings.catch_warnings():
+            warnings.simplefilter("error")
+            value = ops.get(node.target).impl(*args, **kwargs)
+    except Exception:  # noqa: BLE001 (left for run time, where eager raises or warns)
+        return None
+    meta = array_meta(node)
+    if not isinstance(value, (np.ndarray, np.generic)) or value.dtype != meta.dtype or \
+            np.shape(value) != meta.shape or isinstance(value, np.generic) != meta.scalar:
+        return None
+    return value
+
+
+def fold_constants(graph: Graph) -> Graph:
+    values: dict[Node, Any] = {}
+    for node in graph.nodes:
+        if node.op == CONSTANT:
+            values[node] = node.args[0]
+        elif _candidate(node) and all(i in values for i in node.inputs()):
+            value = _evaluate(node, values)
+            if value is not None:
+                values[node] = value
+    folded = {n for n in values if n.op == CALL}
+    # A folded value some kept op reads becomes a constant node, so every such reader
+    # must only read it. Dropping a node from `folded` turns its inputs into readers'
+    # inputs of a kept op, which may drop them in turn: iterate to a fixed point.
+    changed = True
+    while changed:
+        changed = False
+        for node in list(folded):
+            if any(u not in folded and (u.op == OUTPUT or not returns_fresh(u))
+                   for u in node.users):
+                folded.discard(node)
+                changed = True
+    if not folded:
+        return graph
+
+    def visit(rw, node: Node) -> bool:
+        if node not in folded:
+            return False
+        if any(u not in folded for u in node.users):
+            value = values[node]
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False  # shared by every call: never written
+            rw.env[node] = rw.constant(value, node.name, {"array": node.meta["array"],
+                                                           "kind": "constant"})
+        return True
+
+    return rewrite(graph, visit)

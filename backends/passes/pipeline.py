@@ -1,0 +1,43 @@
+"""The optimization pipeline: pure passes ``Graph -> Graph``, applied in this order.
+
+Example::
+
+    >>> optimized = optimize(graph)                      # every pass below
+    >>> optimized = optimize(graph, without={"strength_reduce"})
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from dynamo.graph import Graph
+
+from .cse import cse
+from .dce import dce
+from .fold import fold_constants
+from .strength import strength_reduce
+
+log = logging.getLogger("dynamo.backend")
+
+# dce first so later passes see less; fold before strength reduction so folded powers
+# are exact; cse after strength reduction so shared squares (x**2, x**3) merge; dce
+# last to drop what folding and cse left without readers.
+PIPELINE = (dce, fold_constants, strength_reduce, cse, dce)
+
+
+def optimize(graph: Graph, passes=PIPELINE, without=frozenset()) -> Graph:
+    """Apply ``passes`` in order, skipping those named in ``without``."""
+    names = {p.__name__ for p in passes}
+    unknown = set(without) - names
+    if unknown:
+        raise ValueError(f"unknown pass(es) {sorted(unknown)}; passes: {sorted(names)}")
+    for p in passes:
+        if p.__name__ in without:
+            continue
+        t = time.perf_counter()
+        before = len(graph)
+        graph = p(graph)
+        log.debug("pass %s: %d -> %d nodes in %.2f ms", p.__name__, before, len(graph),
+                  (time.perf_counter() - t) * 1e3)
+    return graph
