@@ -12,7 +12,8 @@ Example::
     print(dynamo.explain(gelu)(x))                       # graphs, breaks, guards
 
 Public API: ``compile``, ``explain``, ``reset``, ``list_backends``,
-``register_backend``, ``register_op``, ``set_logs``, ``config``, ``Unsupported``.
+``register_backend``, ``register_op``, ``mark_dynamic``, ``set_logs``, ``config``,
+``Unsupported``.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from .exc import BackendError, DynamoError, Unsupported
 from .explain import ExplainOutput, explain
 from .logs import set_logs
 from .ops.public import register_op
+from .symbolic import mark_dynamic
 
 
 def reset() -> None:
@@ -39,5 +41,5 @@ logs.init_from_env()
 __all__ = [
     "BackendError", "DynamoError", "ExplainOutput", "OptimizedFunction", "OptimizedModule",
     "Unsupported", "compile", "config", "explain", "list_backends", "register_backend",
-    "register_op", "reset", "set_logs",
+    "mark_dynamic", "register_op", "reset", "set_logs",
 ]

@@ -25,8 +25,9 @@ import time
 import types
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import partial
 
-from guards import CheckFunction
+from guards import ARRAY, EXPR, CheckFunction, Guard
 
 from . import hook, logs
 from .codegen import GlueCodegen
@@ -36,6 +37,7 @@ from .graph import Graph
 from .output_graph import OutputGraph
 from .resume import ResumeCaller, break_code, resume_code
 from .skipfiles import is_skipped
+from .symbolic import DynamicPolicy, Specialize, Unify, recording
 from .translator import GraphBreak, InstructionTranslator
 from .translator.frames import restart_point
 from .translator.instructions import frame_params
@@ -88,6 +90,8 @@ class FrameRecord:
     compile_time: float = 0.0
     restarts: int = 0
     skipped: str | None = None
+    symbols: dict = field(default_factory=dict)      # symbol -> the size it stands for
+    static_dims: set = field(default_factory=set)    # sizes a trace had to specialize
 
     @property
     def op_count(self) -> int:
@@ -112,13 +116,25 @@ def convert_frame(fn: types.FunctionType, args: tuple, closure, ctx, previous=()
     arg_values = dict(zip(code.co_varnames[:len(params)], args))
     record = FrameRecord(code)
     break_points: dict = {}
+    dynamic = _dynamic_policy(ctx, previous)
     for attempt in range(config.max_restarts + 1):
+        dynamic.new_trace()
         output = OutputGraph(fn.__globals__, config,
-                             layout_guards=getattr(ctx.backend, "layout_guards", False))
+                             layout_guards=getattr(ctx.backend, "layout_guards", False),
+                             dynamic=dynamic)
         try:
-            tx = InstructionTranslator(code, output, arg_values, fn.__globals__, closure,
-                                       break_points)
-            tx.run()
+            with recording() as decisions:
+                tx = InstructionTranslator(code, output, arg_values, fn.__globals__, closure,
+                                           break_points)
+                try:
+                    tx.run()
+                finally:
+                    _guard_decisions(output, decisions)
+                entry = None
+        except (Specialize, Unify) as e:
+            _learn(dynamic, output, e)
+            record.restarts = attempt + 1
+            continue
         except RestartAnalysis as restart:
             point = restart_point(restart)
             if ctx.fullgraph:
@@ -129,7 +145,10 @@ def convert_frame(fn: types.FunctionType, args: tuple, closure, ctx, previous=()
         except GraphBreak as brk:
             if ctx.fullgraph:
                 raise brk.point.reason from None
-            entry = _compile_break(fn, tx, brk, output, ctx, params, record)
+            entry = _compiled(partial(_compile_break, fn, tx, brk, output, ctx, params, record),
+                              dynamic, output, record, ctx, start)
+            if entry is None:
+                continue
             break
         except Unsupported as e:
             if ctx.fullgraph:
@@ -140,12 +159,71 @@ def convert_frame(fn: types.FunctionType, args: tuple, closure, ctx, previous=()
             _save(ctx, record, start)
             raise SkipFrame(e.reason) from None
         else:
-            entry = _compile_return(fn, tx, output, ctx, params, record)
+            entry = _compiled(partial(_compile_return, fn, tx, output, ctx, params, record),
+                              dynamic, output, record, ctx, start)
+            if entry is None:
+                continue
             break
     else:
         raise SkipFrame(f"the trace restarted more than {config.max_restarts} times")
+    record.symbols = {name: src.name() for name, src in output.symbols.items()}
+    record.static_dims = set(dynamic.static)
     _save(ctx, record, start)
     return entry
+
+
+def _compiled(compile_fn, dynamic, output, record, ctx, start):
+    """Run codegen; None means it specialized a size and the trace must restart."""
+    try:
+        with recording() as decisions:
+            entry = compile_fn()
+        if decisions:   # codegen itself branched on a size: retrace with the guards
+            raise Specialize(set().union(*(output.symbols.keys(),)), "codegen decisions")
+        return entry
+    except (Specialize, Unify) as e:
+        _learn(dynamic, output, e)
+        return None
+    except SkipFrame as skip:
+        record.skipped = str(skip)
+        _save(ctx, record, start)
+        raise
+
+
+def _dynamic_policy(ctx, previous) -> DynamicPolicy:
+    """Symbolic sizes for this trace: every size (dynamic=True), none (False), or the
+    ones that changed since an earlier entry (None, with config.automatic_dynamic)."""
+    mode = ctx.dynamic
+    if mode is None and not config.automatic_dynamic:
+        mode = False
+    specs: dict = {}
+    static: set = set()
+    for rec in previous or ():
+        if rec is None:
+            continue
+        static |= getattr(rec, "static_dims", set())
+        for g in rec.guards:
+            if g.kind == ARRAY:
+                specs.setdefault(g.source, []).append(g.expected)
+    policy = DynamicPolicy(mode, specs)
+    policy.static |= static
+    return policy
+
+
+def _learn(dynamic: DynamicPolicy, output: OutputGraph, e) -> None:
+    """A size had to be specialized (kept static) or unified with another: next trace."""
+    dims = {output.symbols[s] for s in e.symbols if s in output.symbols}
+    if isinstance(e, Unify):
+        dynamic.groups.append(dims)
+    else:
+        dynamic.static |= dims
+
+
+def _guard_decisions(output: OutputGraph, decisions: list[str]) -> None:
+    """Branches the program took on symbolic sizes become guards of the entry."""
+    for expr in dict.fromkeys(decisions):
+        source = next(iter(output.symbols.values()), None)
+        if source is not None:
+            output.guards.add(Guard(source, EXPR, expr, note="a branch on a dynamic size"))
 
 
 def _save(ctx, record: FrameRecord, start: float) -> None:

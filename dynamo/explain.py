@@ -93,7 +93,8 @@ def explain(fn, backend="eager", **compile_kwargs):
 
     def run(*args, **kwargs) -> ExplainOutput:
         ctx = hook.CompileContext(bind_options(compiler, compile_kwargs.get("options")),
-                                  str(backend), compile_kwargs.get("fullgraph", False))
+                                  str(backend), compile_kwargs.get("fullgraph", False),
+                                  compile_kwargs.get("dynamic"))
         ctx.records = []
         target, call_args = _target(fn, args)
         wrapper = hook.intercept(target, ctx)

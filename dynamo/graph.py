@@ -66,6 +66,8 @@ def map_nodes(value: Any, fn) -> Any:
     if isinstance(value, slice):
         return slice(map_nodes(value.start, fn), map_nodes(value.stop, fn),
                      map_nodes(value.step, fn))
+    if hasattr(value, "map_nodes"):   # a symbolic size reads its symbol placeholders
+        return value.map_nodes(fn)
     return value
 
 
@@ -167,6 +169,8 @@ class Graph:
                 return "{" + ", ".join(f"{k!r}: {fmt(x)}" for k, x in v.items()) + "}"
             if isinstance(v, slice):
                 return f"slice({fmt(v.start)}, {fmt(v.stop)}, {fmt(v.step)})"
+            if hasattr(v, "graph_expr"):
+                return f"({v.graph_expr()})"
             if type(v) in _LITERALS and _safe_repr(v):
                 return "..." if v is Ellipsis else repr(v)
             for key, known in consts.items():

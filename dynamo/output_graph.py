@@ -22,12 +22,21 @@ from typing import Any
 
 import numpy as np
 
-from guards import ARRAY, ArraySpec, Guard, GuardSet, Source
+from guards import ARRAY, EXPR, ArraySpec, Guard, GuardSet, ShapeSource, Source
 
 from . import ops
 from .exc import Unsupported
 from .graph import Graph
 from .ops import ArrayMeta, meta_of
+from .symbolic import (
+    DynamicPolicy,
+    Sym,
+    SymArg,
+    SymInt,
+    substitute,
+    symbolic_shape,
+    symbols_in,
+)
 from .variables import (
     ArrayVariable,
     CellVariable,
@@ -70,7 +79,8 @@ class SideEffects:
 
 
 class OutputGraph:
-    def __init__(self, fn_globals: dict, config, layout_guards: bool = False):
+    def __init__(self, fn_globals: dict, config, layout_guards: bool = False,
+                 dynamic: DynamicPolicy | None = None):
         self.graph = Graph()
         self.guards = GuardSet()
         self.fn_globals = fn_globals
@@ -82,11 +92,15 @@ class OutputGraph:
         self.side_effects = SideEffects()
         self.kind: str | None = None              # numpy or cupy, fixed by the first array
         self.current_loc: dict = {}                # set by the translator per instruction
+        self.dynamic = dynamic or DynamicPolicy()  # which input sizes are symbolic
+        self.symbols: dict[str, Source] = {}       # symbol name -> ShapeSource
+        self.symbol_hints: dict[str, int] = {}
+        self.symbol_nodes: dict = {}
         self.break_reasons: list = []              # filled by convert
 
     # ------------------------------------------------------------------ inputs
     def add_input(self, value: Any, source: Source) -> ArrayVariable:
-        meta = meta_of(value)
+        meta = self._symbolic_dims(meta_of(value), source, value)
         self._check_kind(meta.kind)
         name = _placeholder_name(source)
         node = self.graph.placeholder(name, meta={"array": meta, "source": source})
@@ -95,13 +109,62 @@ class OutputGraph:
         # (True: strides) or loosely ("contiguity": the C/F contiguity flags)
         layout = self.layout_guards if not meta.scalar else False
         spec = ArraySpec(
-            cls=type(value), dtype=value.dtype, shape=tuple(value.shape),
+            cls=type(value), dtype=value.dtype,
+            shape=tuple(None if isinstance(d, SymInt) else d for d in meta.shape),
             strides=tuple(value.strides) if layout and layout != "contiguity" else None,
             contiguity=(bool(value.flags.c_contiguous), bool(value.flags.f_contiguous))
             if layout == "contiguity" else None,
             device=value.device.id if meta.kind == ops.CUPY else None)
         self.guards.add(Guard(source, ARRAY, spec))
         return ArrayVariable(node, meta, source)
+
+    # ------------------------------------------------------------------ symbolic sizes
+    def _symbolic_dims(self, meta: ArrayMeta, source: Source, value) -> ArrayMeta:
+        """Make the dynamic dimensions of an input symbolic (sizes 0 and 1 stay static:
+        NumPy treats them specially, so an entry never generalizes over them)."""
+        dims = self.dynamic.dims(source, value) if not meta.scalar else ()
+        shape = list(meta.shape)
+        for d in dims:
+            if shape[d] < 2:
+                continue
+            dim_source = ShapeSource(source, d)
+            name = self.dynamic.symbol_for(dim_source)
+            if name in self.symbols:       # unified with an earlier size: must stay equal
+                first = self.symbols[name]
+                self.guards.add(Guard(dim_source, EXPR,
+                                      f"{dim_source.expr()} == {first.expr()}",
+                                      note="sizes used together"))
+            else:
+                self.symbols[name] = dim_source
+                self.symbol_hints[name] = shape[d]
+                self.guards.add(Guard(dim_source, EXPR, f"{dim_source.expr()} >= 2",
+                                      note="a dynamic size (0 and 1 are specialized)"))
+            shape[d] = SymInt(shape[d], Sym.symbol(name, self.symbols[name].expr()))
+        return meta.with_(shape=tuple(shape)) if dims else meta
+
+    def symbol_placeholder(self, name: str):
+        """The graph input that carries the runtime value of a symbolic size."""
+        node = self.symbol_nodes.get(name)
+        if node is None:
+            source = self.symbols[name]
+            node = self.graph.placeholder(name, meta={"symbol": name, "source": source})
+            self.example_inputs[node] = self.symbol_hints[name]
+            self.symbol_nodes[name] = node
+        return node
+
+    def graph_arg(self, value: Any) -> Any:
+        """A symbolic int as a graph argument: an expression over symbol inputs."""
+        if isinstance(value, SymInt):
+            return SymArg(value.sym, {n: self.symbol_placeholder(n) for n in value.sym.symbols})
+        return value
+
+    def _fit(self, op, meta_args, meta_kwargs, meta):
+        """Every output dimension of an op with symbolic inputs, as an affine SymInt."""
+        if not symbols_in((meta_args, meta_kwargs)):
+            return meta
+        rule = lambda a, k: op.meta(op, a, k)  # noqa: E731
+        sources = {n: s.expr() for n, s in self.symbols.items()}
+        return symbolic_shape(rule, meta_args, meta_kwargs, meta, self.symbol_hints, sources)
 
     def _guard_writeable(self, node) -> None:
         """The trace writes into ``node``'s memory: every input it may be a view of must
@@ -128,12 +191,12 @@ class OutputGraph:
     # ------------------------------------------------------------------ ops
     def call_op(self, op: ops.OpDef, args: list, kwargs: dict, kind: str | None = None):
         """Add ``op(*args, **kwargs)`` to the graph; return the result Variable(s)."""
-        node_args = tuple(to_graph(a) for a in args)
-        node_kwargs = {k: to_graph(v) for k, v in kwargs.items()}
+        node_args = tuple(to_graph(a, self) for a in args)
+        node_kwargs = {k: to_graph(v, self) for k, v in kwargs.items()}
         meta_args = tuple(to_meta(a) for a in args)
         meta_kwargs = {k: to_meta(v) for k, v in kwargs.items()}
-        try:
-            meta = op.meta(op, meta_args, meta_kwargs)
+        try:   # rules see plain ints: symbolic sizes at their hints (see _fit)
+            meta = op.meta(op, *substitute((meta_args, meta_kwargs), self.symbol_hints))
         except Unsupported:
             raise
         except Exception as e:  # noqa: BLE001 (NumPy would raise here, or we cannot say)
@@ -141,6 +204,7 @@ class OutputGraph:
                               "The op's shape/dtype rule rejected these arguments; the call "
                               "runs eagerly so NumPy itself decides (and raises if it must).",
                               cause="op_rule") from e
+        meta = self._fit(op, meta_args, meta_kwargs, meta)
         if kind is not None and op.kind == ops.CREATION:
             meta = meta.with_(kind=kind)
         as_list = isinstance(meta, list)  # np.split returns a list of arrays
@@ -215,18 +279,20 @@ def _placeholder_name(source: Source) -> str:
             .replace("'", "").replace(".", "_").replace("[", "_"))
 
 
-def to_graph(var: Variable) -> Any:
-    """A Variable as a graph argument: a node, or a plain Python value."""
+def to_graph(var: Variable, output: OutputGraph | None = None) -> Any:
+    """A Variable as a graph argument: a node, a symbolic size, or a Python value."""
     if isinstance(var, ArrayVariable):
         return var.node
     if isinstance(var, TupleVariable):
-        return tuple(to_graph(v) for v in var.items)
+        return tuple(to_graph(v, output) for v in var.items)
     if isinstance(var, ListVariable):
-        return [to_graph(v) for v in var.items]
+        return [to_graph(v, output) for v in var.items]
     if isinstance(var, (tuple, list)):  # built by an op adapter from Variables
-        return type(var)(to_graph(v) for v in var)
+        return type(var)(to_graph(v, output) for v in var)
     if isinstance(var, SliceVariable):
-        return slice(*(to_graph(p) for p in var.parts))
+        return slice(*(to_graph(p, output) for p in var.parts))
+    if isinstance(var, ConstantVariable) and isinstance(var.value, SymInt):
+        return output.graph_arg(var.value)
     if isinstance(var, (ConstantVariable, ClassVariable, LibraryFunctionVariable)):
         return var.as_python_constant()
     if isinstance(var, (DictVariable, ObjectVariable, SequenceVariable)):
@@ -248,6 +314,8 @@ def to_meta(var: Variable) -> Any:
         return type(var)(to_meta(v) for v in var)
     if isinstance(var, SliceVariable):
         return slice(*(to_meta(p) for p in var.parts))
+    if isinstance(var, ConstantVariable) and isinstance(var.value, SymInt):
+        return var.value
     return to_graph(var)
 
 

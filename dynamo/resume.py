@@ -82,6 +82,9 @@ def resume_code(code, target: int, layout: tuple[bool, ...], live: tuple[str, ..
     for item in body:
         if isinstance(item, Instr) and isinstance(item.arg, CellVar):
             item.arg = FreeVar(item.arg.name)
+        elif isinstance(item, Instr) and item.name == "LOAD_FAST" and item.arg in cellvars:
+            # 3.13 loads an argument's cell with LOAD_FAST; here the cell is a free var
+            item.arg = FreeVar(item.arg)
     values = [f"___stack{i}" for i in range(sum(1 for is_null in layout if not is_null))]
     new_prologue: list[Any] = []
     if cellvars or freevars:

@@ -9,8 +9,11 @@ Two ways to learn an op's result without computing it, both O(1) in array size:
 - ``ghost(meta)``: a read-only array of the right shape and dtype whose strides are
   all zero (one element of memory). View ops (reshape, transpose, basic indexing)
   run on ghosts exactly as on real arrays, errors included.
-- ``probe(meta)``: a 0-d array (or a size-1 array of the same ndim) of the right
-  dtype, used to ask NumPy for the result dtype of an op with NEP 50 promotion.
+- ``probe(meta)``: a 0-d array (or, with ``keep_ndim``, an array of the same ndim
+  whose every dimension is 1, or 0 where the real one is 0) of the right dtype, used
+  to ask NumPy for the result dtype of an op with NEP 50 promotion. Keeping the
+  zero-size dimensions keeps NumPy's errors for empty arrays ("zero-size array to
+  reduction operation maximum which has no identity") without touching data.
 
 Example::
 
@@ -43,7 +46,7 @@ class ArrayMeta:
     def size(self) -> int:
         n = 1
         for d in self.shape:
-            n *= int(d)
+            n = n * d   # keeps symbolic sizes symbolic (dynamo.symbolic.SymInt)
         return n
 
     def __str__(self) -> str:
@@ -74,8 +77,9 @@ def ghost(meta: ArrayMeta) -> np.ndarray:
 
 
 def probe(meta: ArrayMeta, keep_ndim: bool = False):
-    """A tiny value of ``meta``'s dtype: 0-d, or all-ones shape when ``keep_ndim``."""
+    """A tiny value of ``meta``'s dtype: 0-d, or ``min(d, 1)`` per dimension when
+    ``keep_ndim`` (so a probe is empty exactly when the real array is)."""
     if meta.scalar:
         return np.zeros((), dtype=meta.dtype)[()]
-    shape = (1,) * meta.ndim if keep_ndim else ()
+    shape = tuple(min(int(d), 1) for d in meta.shape) if keep_ndim else ()
     return np.zeros(shape, dtype=meta.dtype)

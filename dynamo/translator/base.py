@@ -39,7 +39,7 @@ from ..variables import (
     TupleVariable,
     Variable,
 )
-from ..variables.constant import BINARY, UNARY
+from ..variables.constant import BINARY, UNARY, raw
 from .instructions import CodeInfo, Inst
 
 _PYTHON_ERRORS = (AttributeError, KeyError, IndexError, TypeError, ValueError,
@@ -151,23 +151,21 @@ class TranslatorBase:
         if isinstance(a, SequenceVariable) and name == "multiply" and b.is_constant():
             return type(a)(a.items * b.as_python_constant())
         if a.is_constant() and b.is_constant() and name in BINARY:
-            return ConstantVariable(BINARY[name](a.as_python_constant(),
-                                                 b.as_python_constant()))
+            return ConstantVariable(BINARY[name](raw(a), raw(b)))
         raise Unsupported(f"operator {name} on {a.describe()} and {b.describe()}")
 
     def unary_op(self, name: str, value: Variable) -> Variable:
         if isinstance(value, ArrayVariable):
             return self.output.call_op(ops.get(name), [value], {})
         if value.is_constant():
-            return ConstantVariable(UNARY[name](value.as_python_constant()))
+            return ConstantVariable(UNARY[name](raw(value)))
         raise Unsupported(f"unary {name} of {value.describe()}")
 
     def compare(self, name: str, a: Variable, b: Variable) -> Variable:
         if isinstance(a, ArrayVariable) or isinstance(b, ArrayVariable):
             return self.binary_op(name, a, b)
         if a.is_constant() and b.is_constant():
-            return ConstantVariable(BINARY[name](a.as_python_constant(),
-                                                 b.as_python_constant()))
+            return ConstantVariable(BINARY[name](raw(a), raw(b)))
         if name in ("equal", "not_equal"):
             same = self.same_value(a, b)
             return ConstantVariable(same if name == "equal" else not same)
@@ -180,7 +178,7 @@ class TranslatorBase:
         if isinstance(a, ArrayVariable) or isinstance(b, ArrayVariable):
             raise Unsupported("== between arrays compares their data", cause="data_dependent")
         if a.is_constant() and b.is_constant():
-            return bool(a.as_python_constant() == b.as_python_constant())
+            return bool(raw(a) == raw(b))
         if isinstance(a, SequenceVariable) and isinstance(b, SequenceVariable):
             return type(a) is type(b) and len(a.items) == len(b.items) and all(
                 self.same_value(x, y) for x, y in zip(a.items, b.items))

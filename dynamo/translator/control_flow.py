@@ -8,7 +8,8 @@ jump on array data raises ``Unsupported`` and becomes a graph break.
 from __future__ import annotations
 
 from .. import pyversion
-from ..variables import NULL, ConstantVariable, IteratorVariable
+from ..exc import Unsupported
+from ..variables import ConstantVariable, IteratorVariable
 
 
 class ControlFlow:
@@ -83,6 +84,8 @@ class ControlFlow:
 
     def FOR_ITER(self, inst):
         it: IteratorVariable = self.stack[-1]
+        if not isinstance(it, IteratorVariable):
+            raise Unsupported(f"iteration over a {it.describe()} (not traced)")
         item = it.next()
         if item is not None:
             self.push(item)
@@ -90,6 +93,3 @@ class ControlFlow:
         self.pop()
         self.jump(inst)
         self.ip += pyversion.FOR_ITER_EXIT_SKIP
-
-    def is_null(self, var) -> bool:
-        return var is NULL

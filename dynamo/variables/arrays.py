@@ -21,6 +21,7 @@ import numpy as np
 from .. import ops
 from ..exc import Unsupported
 from ..ops import ArrayMeta
+from ..symbolic import Specialize, SymInt
 from .base import Variable
 from .constant import ConstantVariable
 
@@ -89,7 +90,9 @@ class ArrayVariable(Variable):
         if self.meta.ndim == 0:
             raise Unsupported("iteration over a 0-d array")
         n = self.meta.shape[0]
-        if not isinstance(n, int) or n > tx.config.max_unroll:
+        if isinstance(n, SymInt):
+            raise Specialize(n.sym.symbols, "iteration over the rows of a dynamic size")
+        if n > tx.config.max_unroll:
             raise Unsupported(f"iteration over an array of {n} rows")
         getitem = ops.get("getitem")
         return [tx.output.call_op(getitem, [self, ConstantVariable(i)], {}) for i in range(n)]

@@ -40,7 +40,7 @@ from .base import Variable
 from .constant import ConstantVariable, is_pure_constant
 from .containers import DictVariable, ListVariable, TupleVariable
 from .functions import BuiltinVariable, CellVariable, UserFunctionVariable, UserMethodVariable
-from .objects import ClassVariable, ModuleVariable, ObjectVariable
+from .objects import ClassVariable, ModuleVariable, ObjectVariable, OpaqueVariable
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,7 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
         return UserMethodVariable(fn, wrap(tx, value.__self__, self_source), source)
     if isinstance(value, type):
         _guard(tx, source, ID, value)
-        if value.__module__ == "builtins":
+        if value.__module__ == "builtins" and not issubclass(value, BaseException):
             return BuiltinVariable(value, source=source)  # range, int, zip, list, ...
         return ClassVariable(value, source)
     if isinstance(value, types.BuiltinFunctionType) and \
@@ -143,8 +143,11 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
     if _is_plain_object(value):
         _guard(tx, source, TYPE, type(value))
         return ObjectVariable(value, source)
-    raise Unsupported(f"values of type {type(value).__qualname__} are not traced",
-                      cause="unsupported_value")
+    if source is None:
+        raise Unsupported(f"values of type {type(value).__qualname__} are not traced",
+                          cause="unsupported_value")
+    _guard(tx, source, TYPE, type(value))
+    return OpaqueVariable(value, source)
 
 
 def _is_plain_object(value: Any) -> bool:

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..exc import Unsupported
+from ..symbolic import Specialize, SymInt, is_symbolic, symbols_of
 from .base import Variable
 
 # Types whose instances are immutable and whose methods have no side effects.
@@ -60,6 +61,8 @@ class ConstantVariable(Variable):
         return True
 
     def as_python_constant(self) -> Any:
+        if is_symbolic(self.value):
+            raise Specialize(symbols_of(self.value), "a symbolic size used as a plain int")
         return self.value
 
     def truth(self, tx) -> bool:
@@ -76,7 +79,7 @@ class ConstantVariable(Variable):
         fn = BINARY.get(name)
         if fn is None or not other.is_constant():
             raise Unsupported(f"operator {name} on {self.describe()}")
-        return ConstantVariable(fn(self.value, other.as_python_constant()))
+        return ConstantVariable(fn(self.value, raw(other)))
 
     def call(self, tx, args, kwargs) -> Variable:
         """Calling a constant type: ``np.float32(2.0)`` folds; anything else breaks."""
@@ -96,7 +99,16 @@ class ConstantVariable(Variable):
         return wrap_constant(attr)
 
     def reconstruct(self, cg) -> str:
+        if isinstance(self.value, SymInt):     # a size computed from the inputs at runtime
+            return f"({self.value.sym.runtime()})"
+        if is_symbolic(self.value):
+            raise Specialize(symbols_of(self.value), "a tuple of symbolic sizes escapes")
         return cg.const(self.value)
+
+
+def raw(var: Variable) -> Any:
+    """A constant's value, symbolic sizes allowed (for arithmetic and comparisons)."""
+    return var.value if isinstance(var, ConstantVariable) else var.as_python_constant()
 
 
 def wrap_constant(value: Any) -> Variable:

@@ -119,6 +119,8 @@ class ClassVariable(Variable):
         from .builtins import HANDLERS
         if self.cls in HANDLERS:
             return HANDLERS[self.cls](tx, *args, **kwargs)
+        if issubclass(self.cls, BaseException) and not kwargs:
+            return ExceptionVariable(self.cls, list(args))
         if issubclass(self.cls, np.generic):  # np.float32(2.0): a constant, or a break
             from .arrays import LibraryFunctionVariable
             return LibraryFunctionVariable(self.cls).call(tx, args, kwargs)
@@ -227,6 +229,36 @@ class OpaqueMethodVariable(Variable):
 
     def reconstruct(self, cg) -> str:
         return f"{cg.value(self.obj)}.{self.name}"
+
+
+class OpaqueVariable(Variable):
+    """A value the translator does not model (an exception, a file, a lock...): it can
+    be passed around and rebuilt from its source, but using it is a graph break."""
+
+    def __init__(self, value: Any, source=None):
+        self.value, self.source = value, source
+
+    def describe(self) -> str:
+        return f"{type(self.value).__qualname__} object"
+
+    def python_type(self) -> type:
+        return type(self.value)
+
+
+class ExceptionVariable(Variable):
+    """An exception built in the trace (``ValueError("bad shape")``), to be raised."""
+
+    def __init__(self, cls: type, args: list[Variable]):
+        self.cls, self.args = cls, args
+
+    def describe(self) -> str:
+        return f"{self.cls.__name__} instance"
+
+    def python_type(self) -> type:
+        return self.cls
+
+    def reconstruct(self, cg) -> str:
+        return f"{cg.const(self.cls)}({', '.join(cg.value(a) for a in self.args)})"
 
 
 class SuperVariable(Variable):

@@ -113,7 +113,7 @@ def test_equal_code_objects_do_not_share_a_cache():
 def test_the_dispatcher_inlines_every_entry(traces):
     def f(x):
         return x + 1
-    compiled = dynamo.compile(f)
+    compiled = dynamo.compile(f, dynamic=False)   # one static entry per shape
     for n in (2, 3, 4):
         compiled(arr(n))
     src = cache_of(compiled, f).dispatch.__dynamo_source__
@@ -143,7 +143,7 @@ def test_cache_limit_logs_once_runs_eagerly_and_keeps_serving_entries(limit, tra
 
     def f(x):
         return x * 2
-    compiled = dynamo.compile(f, backend=backend)
+    compiled = dynamo.compile(f, backend=backend, dynamic=False)
     for n in range(1, 7):
         same(f(arr(n)), compiled(arr(n)))
     assert len(traces) == 3
@@ -361,7 +361,7 @@ def test_eight_threads_different_shapes(cache_limit, limit, traces):
     """8 threads call one compiled function at once, each with its own shape: every
     result is right, and each shape is traced at most once."""
     limit(cache_limit)
-    compiled = dynamo.compile(mlp)
+    compiled = dynamo.compile(mlp, dynamic=False)   # one static entry per shape
     start = threading.Barrier(8)
     errors = []
 

@@ -1,0 +1,144 @@
+"""Dynamic shapes: symbolic sizes, automatic dynamic, mark_dynamic, specialization."""
+
+import numpy as np
+import pytest
+from harness import rand, same
+
+import dynamo
+from dynamo import convert
+
+
+@pytest.fixture
+def traces(monkeypatch):
+    count = {"n": 0}
+    real = convert.convert_frame
+
+    def counting(*args, **kwargs):
+        count["n"] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(convert, "convert_frame", counting)
+    return count
+
+
+def decode_step(x, w_qkv, w_o):
+    """One causal self-attention step over a sequence that grows by one token."""
+    T, C = x.shape
+    q, k, v = np.split(x @ w_qkv, 3, axis=-1) if False else (
+        (x @ w_qkv)[:, :C], (x @ w_qkv)[:, C:2 * C], (x @ w_qkv)[:, 2 * C:])
+    i = np.arange(T)
+    mask = np.where(i[:, None] >= i[None, :], 0.0, -1e9).astype(x.dtype)
+    att = q @ k.T / np.sqrt(C) + mask
+    att = np.exp(att - att.max(axis=-1, keepdims=True))
+    att = att / att.sum(axis=-1, keepdims=True)
+    y = (att @ v) @ w_o
+    return y[-1], y.reshape(T, C // 4, 4).sum(axis=1), T - 1
+
+
+def test_decode_loop_compiles_at_most_twice(traces):
+    w_qkv, w_o = rand(16, 48, seed=1), rand(16, 16, seed=2)
+    c = dynamo.compile(decode_step)
+    for T in range(5, 41):
+        x = rand(T, 16, seed=T)
+        same(decode_step(x, w_qkv, w_o), c(x, w_qkv, w_o), rtol=1e-6, atol=1e-6)
+    assert traces["n"] == 2
+
+
+def test_dynamic_true_compiles_once(traces):
+    c = dynamo.compile(decode_step, dynamic=True)
+    for T in (3, 7, 12):
+        x, w_qkv, w_o = rand(T, 16), rand(16, 48), rand(16, 16)
+        same(decode_step(x, w_qkv, w_o), c(x, w_qkv, w_o), rtol=1e-6, atol=1e-6)
+    assert traces["n"] == 1
+
+
+def test_dynamic_false_compiles_per_shape(traces):
+    c = dynamo.compile(lambda x: x * 2, dynamic=False)
+    for n in (3, 4, 5, 6):
+        c(rand(n))
+    assert traces["n"] == 4
+
+
+def test_sizes_zero_and_one_are_specialized(traces):
+    c = dynamo.compile(lambda x: x.sum(axis=0) * x.shape[0], dynamic=True)
+    for n in (5, 1, 0, 9):
+        x = rand(n, 3)
+        same(x.sum(axis=0) * x.shape[0], c(x))
+    assert traces["n"] == 3   # one symbolic entry for n >= 2, and one each for 1 and 0
+
+
+def test_mark_dynamic(traces):
+    c = dynamo.compile(lambda x: x + x.shape[1])
+    x = rand(4, 6)
+    dynamo.mark_dynamic(x, 1)
+    c(x)
+    y = rand(4, 9)
+    same(y + 9, c(y))
+    assert traces["n"] == 1
+    with pytest.raises(IndexError):
+        dynamo.mark_dynamic(x, 2)
+
+
+def test_branch_on_size_becomes_guard(traces):
+    def f(x):
+        if x.shape[0] > 8:
+            return x * 2
+        return x - 1
+
+    c = dynamo.compile(f, dynamic=True)
+    for n in (3, 5, 12, 20, 4):
+        x = rand(n)
+        same(f(x), c(x))
+    assert traces["n"] == 2   # one entry for n <= 8, one for n > 8
+    report = dynamo.explain(f, dynamic=True)(rand(12))
+    assert "x.shape[0] > 8" in str(report)
+
+
+def test_range_of_a_size_specializes(traces):
+    def f(x):
+        total = x[0]
+        for i in range(x.shape[0]):
+            total = total + x[i]
+        return total
+
+    c = dynamo.compile(f, dynamic=True)
+    for n in (3, 4, 3):
+        x = rand(n, 2)
+        same(f(x), c(x))
+    assert traces["n"] == 2
+    symbols = dynamo.explain(f, dynamic=True)(rand(3, 2)).records[0].symbols
+    assert "L['x'].shape[0]" not in symbols.values()     # the loop bound was specialized
+
+
+def test_symbols_visible_in_explain():
+    def f(x, w):
+        return (x @ w).reshape(x.shape[0], -1)
+
+    report = dynamo.explain(f, dynamic=True)(rand(5, 4), rand(4, 6))
+    text = str(report)
+    assert "def forward(x, w, s0)" in text
+    assert "ops.reshape(matmul, ((s0), -1,))" in text, text
+    assert report.records[0].symbols == {"s0": "L['x'].shape[0]", "s1": "L['x'].shape[1]",
+                                         "s2": "L['w'].shape[1]"}
+    assert "w.shape[0] == x.shape[1]" in text
+
+
+def test_dynamic_size_returned_as_python_int():
+    def f(x):
+        return x.shape[0] * 3 + 1, len(x) - 1
+
+    c = dynamo.compile(f, dynamic=True)
+    for n in (4, 9):
+        assert c(rand(n)) == (n * 3 + 1, n - 1)
+
+
+def test_non_affine_size_specializes(traces):
+    def f(x):
+        n = x.shape[0]
+        return x.reshape(n // 2, 2)
+
+    c = dynamo.compile(f, dynamic=True)
+    for n in (4, 6, 4):
+        x = rand(n)
+        same(f(x), c(x))
+    assert traces["n"] == 2
