@@ -1,0 +1,91 @@
+"""The ``numpy`` backend: optimize, partition, plan, generate, compile.
+
+Example::
+
+    >>> fn = numpy_backend(graph, example_inputs, options={"threads": 2})
+    >>> fn(x)                   # -> tuple of output arrays
+    >>> print(fn.__dynamo_source__)
+"""
+
+from __future__ import annotations
+
+import itertools
+import linecache
+import logging
+import time
+
+from dynamo.graph import Graph
+
+from ..eager import python_function
+from ..fusion import SINGLE, has_effect, partition
+from ..fusion.fusible import array_meta
+from ..passes import optimize
+from ..registry import register_backend
+from .codegen import Module, emit_forward
+from .options import Options
+from .plan import plan_group
+
+log = logging.getLogger("dynamo.backend")
+_counter = itertools.count()
+
+
+@register_backend(name="numpy")
+def numpy_backend(graph: Graph, example_inputs, options: dict | None = None):
+    """Compile ``graph`` into fused, block-wise NumPy code (see the package docstring)."""
+    opts = Options.parse(options)
+    kinds = {m.kind for m in map(array_meta, graph.nodes) if m is not None}
+    if kinds - {"numpy"}:
+        raise TypeError(f"backend 'numpy' runs NumPy arrays, but this graph holds "
+                        f"{sorted(kinds - {'numpy'})} arrays; use backend='cupy' or 'eager'")
+    start = time.perf_counter()
+    optimized = optimize(graph, without=opts.skip_passes)
+    groups = partition(optimized, whole_rows=True)
+    plans = [None if g.kind == SINGLE else plan_group(g, opts) for g in groups]
+    n = next(_counter)
+    m = Module()
+    safe_rerun = opts.rerun_on_error and not any(map(has_effect, graph.nodes))
+    inner = f"_forward{n}" if safe_rerun else f"forward{n}"
+    emit_forward(m, optimized, groups, plans, inner)
+    if safe_rerun:
+        params = ", ".join(p.name for p in optimized.placeholders)
+        m.scope["_rerun"] = _Rerun(graph)
+        m.emit(0, f"def forward{n}({params}):")
+        m.emit(1, "try:")
+        m.emit(2, f"return {inner}({params})")
+        m.emit(1, "except Exception as _error:")
+        m.emit(2, f"return _rerun(_error, {params})")
+    src = m.source()
+    filename = f"<dynamo numpy graph {n}>"
+    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+    exec(compile(src, filename, "exec"), m.scope)
+    fn = m.scope[f"forward{n}"]
+    fn.__dynamo_source__ = src
+    fn.__dynamo_groups__ = [(g, p) for g, p in zip(groups, plans)]
+    log.debug("numpy backend: %d ops -> %d after passes, %d groups (%d block-wise) in "
+              "%.1f ms\n%s", len(graph.call_nodes()), len(optimized.call_nodes()),
+              len(groups), sum(p is not None for p in plans),
+              (time.perf_counter() - start) * 1e3, src)
+    return fn
+
+
+class _Rerun:
+    """Runs the original graph op by op after the fused code raised.
+
+    Either eager raises too (the caller then sees eager's own exception, message and
+    type, not the fused code's) or the fused code was wrong and the caller still gets
+    eager's result; both are logged.
+    """
+
+    def __init__(self, graph: Graph):
+        self.graph = graph
+        self.fn = None
+
+    def __call__(self, error: Exception, *args):
+        log.debug("fused code raised %s: %s; running the graph op by op",
+                  type(error).__name__, error)
+        if self.fn is None:
+            self.fn = python_function(self.graph, name="rerun")
+        try:
+            return self.fn(*args)
+        except Exception as e:
+            raise e from None

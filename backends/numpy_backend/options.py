@@ -1,0 +1,93 @@
+"""Settings of the ``numpy`` backend, from ``dynamo.compile(..., options={...})``.
+
+Example::
+
+    >>> Options.parse({"threads": 1, "skip_passes": ["strength_reduce"]}).threads
+    1
+    >>> Options.parse({"thread": 2})
+    Traceback (most recent call last):
+    ValueError: unknown option(s) for backend 'numpy': ['thread']; options: ...
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields
+
+
+def usable_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def l2_cache_bytes() -> int:
+    """The per-core L2 cache size from sysfs (Linux), or 1 MiB when unknown."""
+    base = "/sys/devices/system/cpu/cpu0/cache"
+    try:
+        for entry in sorted(os.listdir(base)):
+            with open(f"{base}/{entry}/level") as f:
+                if f.read().strip() != "2":
+                    continue
+            with open(f"{base}/{entry}/size") as f:
+                text = f.read().strip().upper()
+            scale = {"K": 1 << 10, "M": 1 << 20}.get(text[-1], 1)
+            return int(text.rstrip("KM")) * scale
+    except (OSError, ValueError):
+        pass
+    return 1 << 20
+
+
+@dataclass(frozen=True)
+class Options:
+    threads: int = field(default_factory=usable_cores)
+    """Threads that run the blocks of one large group (1: the calling thread only)."""
+
+    cache_bytes: int = field(default_factory=l2_cache_bytes)
+    """The cache one thread's block should fit in (its working set: the slices of the
+    group's inputs and outputs plus its scratch buffers) ..."""
+
+    cache_fraction: float = 0.5
+    """... using this fraction of it (the rest: prefetch, stack, other data)."""
+
+    min_blocked_elements: int = 1 << 17
+    """Groups over fewer elements take the plain path (one NumPy call per op)."""
+
+    min_threaded_elements: int = 1 << 19
+    """Groups over fewer elements run their blocks on the calling thread only."""
+
+    skip_passes: frozenset = frozenset()
+    """Names of graph passes to leave out (see ``backends.passes.PIPELINE``)."""
+
+    rerun_on_error: bool = True
+    """When the fused code raises, run the original graph op by op so the caller sees
+    eager's exception (graphs without in-place writes only)."""
+
+    @classmethod
+    def parse(cls, options: dict | None) -> Options:
+        options = dict(options or {})
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise ValueError(f"unknown option(s) for backend 'numpy': {unknown}; "
+                             f"options: {sorted(known)}")
+        if "skip_passes" in options:
+            from ..passes import PIPELINE
+            skip = options["skip_passes"] = frozenset(options["skip_passes"])
+            names = {p.__name__ for p in PIPELINE}
+            if skip - names:
+                raise ValueError(f"unknown pass(es) {sorted(skip - names)} in option "
+                                 f"'skip_passes' of backend 'numpy'; passes: {sorted(names)}")
+        for name in ("threads", "cache_bytes", "min_blocked_elements",
+                     "min_threaded_elements"):
+            value = options.get(name)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)
+                                      or value < (1 if name == "threads" else 0)):
+                raise ValueError(f"option {name!r} of backend 'numpy' must be an int "
+                                 f"{'>= 1' if name == 'threads' else '>= 0'}, got {value!r}")
+        fraction = options.get("cache_fraction", 0.5)
+        if not isinstance(fraction, (int, float)) or not 0 < fraction <= 1:
+            raise ValueError(f"option 'cache_fraction' of backend 'numpy' must be in (0, 1], "
+                             f"got {fraction!r}")
+        return cls(**options)

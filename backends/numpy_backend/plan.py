@@ -1,0 +1,186 @@
+"""How one fusion group runs block by block: the block shape and the scratch buffers.
+
+A group iterates over its ``domain`` (say ``(R, C)``). The plan picks a block axis
+``k`` and a block length ``B``: a block is one index along each axis before ``k``,
+the range ``[lo, lo + B)`` along ``k``, and everything after ``k``. Every value of
+the group is cut the same way (broadcast axes of size 1 are not cut), so NumPy's
+broadcasting inside a block is the broadcasting of the whole arrays.
+
+``B`` is chosen so that one block's working set (slices of the inputs and outputs
+plus the scratch buffers) fits in ``cache_fraction`` of the L2 cache. Reductions over
+trailing axes force ``k`` before them, so a block holds whole rows and reduces them
+exactly as eager does (softmax, layernorm). A reduction over every axis whose
+partial results combine (sum, max, ...) runs as one partial result per block,
+combined after the loop.
+
+Scratch buffers are per thread; a value whose last reader has run gives its buffer
+back, so the next op can write into it (in place, when it was that op's input).
+
+Example::
+
+    >>> plan = plan_group(softmax_group, Options.parse({}))
+    >>> plan.axis, plan.block, plan.nblocks, len(plan.slots)
+    (0, 26, 385, 1)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from dynamo import ops
+from dynamo.graph import Node
+from dynamo.ops import ELEMENTWISE
+
+from ..fusion import COMBINE, Group
+from ..fusion.fusible import array_meta
+from .options import Options
+
+
+@dataclass
+class Slot:
+    """One scratch buffer of each thread."""
+
+    shape: tuple         # its shape in a full block
+    dtype: np.dtype
+    sliced: bool         # cut to the block's length in a short last block
+
+
+@dataclass
+class BlockPlan:
+    group: Group
+    domain: tuple
+    axis: int            # k: blocks hold one index of each axis before it
+    block: int           # B: indices of axis k per block
+    per_axis: int        # blocks along axis k
+    nblocks: int
+    partial: bool        # the reductions run per block and combine after the loop
+    threads: int
+    slots: list[Slot] = field(default_factory=list)
+    slot_of: dict[Node, int] = field(default_factory=dict)
+
+    # -------------------------------------------------------------- cutting values
+    def _offset(self, shape: tuple) -> int:
+        return len(self.domain) - len(shape)
+
+    def index(self, shape: tuple) -> str:
+        """The subscript that cuts a value of ``shape`` to the current block ("" if none)."""
+        off, parts = self._offset(shape), []
+        for a in range(self.axis):
+            if a >= off:
+                parts.append(f"_i{a}" if shape[a - off] == self.domain[a] else "0")
+        if self.axis >= off:
+            parts.append("_lo:_hi" if shape[self.axis - off] == self.domain[self.axis] else ":")
+        while parts and parts[-1] == ":":
+            parts.pop()
+        return f"[{', '.join(parts)}]" if parts else ""
+
+    def block_shape(self, shape: tuple) -> tuple:
+        """The shape of a value of ``shape`` in a full block."""
+        off, out = self._offset(shape), []
+        for a in range(max(self.axis, off), len(self.domain)):
+            d = shape[a - off]
+            out.append((self.block if d == self.domain[a] else 1) if a == self.axis else d)
+        return tuple(out)
+
+    def sliced(self, shape: tuple) -> bool:
+        off = self._offset(shape)
+        return self.axis >= off and shape[self.axis - off] == self.domain[self.axis]
+
+    def repeats(self, shape: tuple) -> list[str]:
+        """Conditions true in one block only, for values the same in many blocks."""
+        off, conds = self._offset(shape), []
+        for a in range(self.axis):
+            if a < off or shape[a - off] != self.domain[a]:
+                conds.append(f"_i{a} == 0")
+        if not self.sliced(shape) and self.domain[self.axis] > 1:
+            conds.append("_q == 0")
+        return conds
+
+
+def static_shape(shape) -> bool:
+    return all(isinstance(d, (int, np.integer)) for d in shape)
+
+
+def uses_out(node: Node) -> bool:
+    """The member runs as a ufunc that can write into a given buffer (``out=``)."""
+    return node.meta.get("kind") == ELEMENTWISE and isinstance(ops.get(node.target).impl,
+                                                                np.ufunc)
+
+
+def plan_group(group: Group, options: Options) -> BlockPlan | None:
+    """The block plan of a fusible group, or None when it takes the plain path."""
+    domain = group.domain
+    if domain is None or group.epilogue or not static_shape(domain) or \
+            any(not static_shape(array_meta(n).shape) or array_meta(n).kind != "numpy"
+                for n in group.nodes):
+        return None
+    size = math.prod(domain)
+    if size == 0 or size < max(options.min_blocked_elements, 1):
+        return None
+    members = set(group.nodes)
+    partial, kmax = False, len(domain) - 1
+    if group.reductions:
+        if len(group.axes) == len(domain):
+            read_inside = any(u in members for r in group.reductions for u in r.users)
+            if read_inside or any(r.target not in COMBINE for r in group.reductions):
+                return None
+            partial = True
+        else:
+            kmax = group.axes[0] - 1
+            if kmax < 0:
+                return None
+    plan = _blocks(group, domain, kmax, partial, options, scratch=2)
+    _assign_slots(plan)
+    plan = _blocks(group, domain, kmax, partial, options, scratch=len(plan.slots))
+    _assign_slots(plan)
+    return plan
+
+
+def _blocks(group: Group, domain: tuple, kmax: int, partial: bool, options: Options,
+            scratch: int) -> BlockPlan:
+    size = math.prod(domain)
+    full = [array_meta(n) for n in (*group.inputs, *group.outputs)]
+    per_element = sum(m.dtype.itemsize for m in full if m is not None and m.size == size)
+    per_element += scratch * max(array_meta(n).dtype.itemsize for n in group.nodes)
+    target = max(1, int(options.cache_bytes * options.cache_fraction) // max(per_element, 1))
+    k = next((k for k in range(kmax + 1) if math.prod(domain[k + 1:]) <= target), kmax)
+    inner = math.prod(domain[k + 1:])
+    block = max(1, min(domain[k], target // inner))
+    per_axis = -(-domain[k] // block)
+    block = -(-domain[k] // per_axis)          # even blocks: the last is not a sliver
+    nblocks = math.prod(domain[:k]) * per_axis
+    threads = options.threads if size >= options.min_threaded_elements and nblocks > 1 else 1
+    return BlockPlan(group, domain, k, block, per_axis, nblocks, partial,
+                     min(threads, nblocks))
+
+
+def _assign_slots(plan: BlockPlan) -> None:
+    """Give each member that writes with ``out=`` a scratch buffer, reusing dead ones."""
+    nodes, outputs = plan.group.nodes, set(plan.group.outputs)
+    last_read: dict[Node, int] = {}
+    for i, n in enumerate(nodes):
+        for inp in n.inputs():
+            last_read[inp] = i
+    free: dict[tuple, list[int]] = {}
+    plan.slots, plan.slot_of = [], {}
+    for i, n in enumerate(nodes):
+        for inp in n.inputs():
+            if inp in plan.slot_of and last_read[inp] == i:
+                free.setdefault(_key(plan, inp), []).append(plan.slot_of[inp])
+        if uses_out(n) and (n not in outputs or plan.repeats(array_meta(n).shape)):
+            key = _key(plan, n)
+            if free.get(key):
+                plan.slot_of[n] = free[key].pop()
+            else:
+                meta = array_meta(n)
+                plan.slot_of[n] = len(plan.slots)
+                plan.slots.append(Slot(plan.block_shape(meta.shape), meta.dtype,
+                                       plan.sliced(meta.shape)))
+
+
+def _key(plan: BlockPlan, node: Node) -> tuple:
+    meta = array_meta(node)
+    return plan.block_shape(meta.shape), meta.dtype, plan.sliced(meta.shape)
