@@ -81,6 +81,10 @@ def _load_builtin() -> None:
     except ImportError:
         pass
     try:
+        from . import cudagraphs  # noqa: F401  (registers "cudagraphs")
+    except ImportError:
+        pass
+    try:
         from . import numpy_backend  # noqa: F401  (registers "numpy")
     except ImportError:
         pass

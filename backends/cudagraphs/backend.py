@@ -1,0 +1,192 @@
+"""The ``cudagraphs`` backend, and ``wrap`` for the fused ``cupy`` backend.
+
+``cudagraphs(graph, example_inputs, options)`` plans the capture (:mod:`.plan`); a
+capturable graph gets a :class:`~.runner.CudaGraphRunner` around two versions of
+the graph's straight-line CuPy code: one whose ``matmul``/``dot`` go through our
+capture-safe GEMM (:mod:`.blas`), recorded; and the plain eager one, the fallback.
+A graph that cannot be captured runs as the eager backend would, with the reasons
+on the ``cudagraphs`` log channel (``DYNAMO_LOGS=cudagraphs``).
+
+``wrap(compiled_fn, graph, example_inputs, options)`` does the same around another
+backend's compiled function: the ``cupy`` backend calls it for
+``backend="cupy", options={"cudagraphs": True}``. Its matmuls must call
+:func:`backends.cudagraphs.blas.matmul` (which is ``cupy.matmul`` outside a
+recording) or the recording fails and the function runs uncaptured.
+
+Options (``dynamo.compile(..., options={...})``):
+
+================  =========  ===========================================================
+option            default    meaning
+================  =========  ===========================================================
+warmup            1          eager calls before recording (0 records on the first call)
+pin_inputs        True       capture inputs in place that stay the same array object
+capture_user_ops  False      allow ``dynamo.register_op`` functions inside a recording
+cublas_workspace  None       bytes of cuBLAS workspace (None: 32 MiB sm_90+, else 4 MiB)
+max_recaptures    4          re-recordings (after a pinned input changed) before giving up
+================  =========  ===========================================================
+
+Example::
+
+    >>> f = dynamo.compile(model, backend="cudagraphs")
+    >>> y = f(x)      # warm-up;  f(x) again: recorded;  later calls: replayed
+"""
+
+from __future__ import annotations
+
+import itertools
+import linecache
+
+from backends.eager import graph_kind, python_function
+from backends.registry import register_backend
+from dynamo import logs
+from dynamo.exc import BackendError
+from dynamo.graph import Graph
+from dynamo.ops import CUPY, impl_table
+
+from . import blas
+from .plan import CapturePlan, plan_capture
+
+log = logs.get("cudagraphs")
+
+DEFAULTS = {"warmup": 1, "pin_inputs": True, "capture_user_ops": False,
+            "cublas_workspace": None, "max_recaptures": 4}
+_counter = itertools.count()
+
+
+def cudagraphs(graph: Graph, example_inputs, options: dict | None = None):
+    opts = parse_options(options)
+    require_gpu()
+    eager_fn = python_function(graph)
+    name = graph_name(graph)
+    if graph_kind(graph) != CUPY:
+        log.debug("%s runs uncaptured: it computes on NumPy arrays (pass CuPy arrays)", name)
+        eager_fn.capture_plan = None
+        return eager_fn
+    plan = plan_capture(graph, capture_user_ops=opts["capture_user_ops"])
+    if not plan.capturable:
+        _log_plan(name, plan)
+        eager_fn.capture_plan = plan
+        return eager_fn
+    capture_fn = graph_function(graph, CaptureOps(impl_table(CUPY)), name)
+    return _runner(capture_fn, eager_fn, plan, name, opts, check_layout=False)
+
+
+cudagraphs.layout_guards = True      # static buffers copy the caller's exact strides
+register_backend(cudagraphs, name="cudagraphs")
+
+
+def wrap(compiled_fn, graph: Graph, example_inputs, options: dict | None = None):
+    """``compiled_fn`` (another backend's callable for ``graph``), recorded and replayed.
+
+    Unknown option keys are ignored (they belong to the calling backend). Returns
+    ``compiled_fn`` itself when the graph cannot be captured.
+    """
+    opts = parse_options({k: v for k, v in (options or {}).items() if k in DEFAULTS})
+    require_gpu()
+    name = graph_name(graph)
+    plan = plan_capture(graph, capture_user_ops=opts["capture_user_ops"])
+    if graph_kind(graph) != CUPY or not plan.capturable:
+        _log_plan(name, plan)
+        return compiled_fn
+    return _runner(compiled_fn, compiled_fn, plan, name, opts, check_layout=True)
+
+
+def _runner(capture_fn, eager_fn, plan: CapturePlan, name: str, opts: dict, check_layout: bool):
+    from .device import CupyDevice
+    from .runner import CudaGraphRunner
+    runner = CudaGraphRunner(capture_fn, eager_fn, CupyDevice(), name=name,
+                             warmup=opts["warmup"], pin_inputs=opts["pin_inputs"],
+                             check_layout=check_layout, needs_blas=bool(plan.gemms),
+                             workspace=opts["cublas_workspace"],
+                             max_recaptures=opts["max_recaptures"])
+    runner.capture_plan = plan
+    log.debug("%s will be recorded: %s", name, plan.summary())
+    return runner
+
+
+# --------------------------------------------------------------------------- pieces
+
+class CaptureOps:
+    """The op table of recorded code: CuPy's, with matmul/dot through our GEMM."""
+
+    matmul = staticmethod(blas.matmul)
+    dot = staticmethod(blas.dot)
+
+    def __init__(self, base):
+        self._base = base
+
+    def __getattr__(self, name: str):
+        fn = getattr(self._base, name)
+        setattr(self, name, fn)
+        return fn
+
+
+def graph_function(graph: Graph, ops, name: str):
+    """The graph's printout compiled against the op table ``ops``."""
+    fn_name = f"{name}_{next(_counter)}"
+    src, consts = graph.python_code(fn_name)
+    filename = f"<dynamo cudagraphs {fn_name}>"
+    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+
+    class Consts:
+        pass
+
+    holder = Consts()
+    holder.__dict__.update(consts)
+    scope = {"ops": ops, "consts": holder}
+    exec(compile(src, filename, "exec"), scope)
+    return scope[fn_name]
+
+
+def graph_name(graph: Graph) -> str:
+    """``frame@file:line`` of the graph's first op, for logs."""
+    for node in graph.call_nodes():
+        frame, loc = node.meta.get("frame"), node.meta.get("loc")
+        if frame or loc:
+            return f"graph of {frame or '?'} ({loc or '?'})"
+    return "graph"
+
+
+def parse_options(options: dict | None) -> dict:
+    """The backend's options with defaults; ValueError names unknown keys and bad values."""
+    opts = dict(DEFAULTS)
+    unknown = sorted(set(options or {}) - set(DEFAULTS))
+    if unknown:
+        raise ValueError(f"backend 'cudagraphs' got unknown option(s) {unknown}; "
+                         f"known: {sorted(DEFAULTS)}")
+    opts.update(options or {})
+    for key in ("warmup", "max_recaptures"):
+        if not isinstance(opts[key], int) or isinstance(opts[key], bool) or opts[key] < 0:
+            raise ValueError(f"option {key!r} must be an int >= 0, got {opts[key]!r}")
+    ws = opts["cublas_workspace"]
+    if ws is not None and (not isinstance(ws, int) or isinstance(ws, bool) or ws < 0):
+        raise ValueError(f"option 'cublas_workspace' must be None or bytes >= 0, got {ws!r}")
+    return opts
+
+
+def require_gpu() -> None:
+    """Raise ``BackendError`` saying what is missing when CuPy or a CUDA device is."""
+    try:
+        import cupy
+    except ImportError as e:
+        raise BackendError(
+            "backend 'cudagraphs' needs CuPy and a CUDA GPU, but CuPy is not installed "
+            f"({e}). Install it with `pip install cupy-cuda13x` (or cupy-cuda12x for CUDA "
+            "12 drivers), or use backend='eager' meanwhile.") from None
+    try:
+        count = cupy.cuda.runtime.getDeviceCount()
+    except Exception as e:  # noqa: BLE001 (CuPy raises several kinds here)
+        raise BackendError(
+            "backend 'cudagraphs' needs a CUDA GPU, but CuPy cannot reach one "
+            f"({type(e).__name__}: {e}). Check the NVIDIA driver (nvidia-smi) and "
+            "CUDA_VISIBLE_DEVICES, or use backend='eager'.") from None
+    if count == 0:
+        raise BackendError("backend 'cudagraphs' needs a CUDA GPU, but CuPy sees none. "
+                           "Check CUDA_VISIBLE_DEVICES, or use backend='eager'.")
+
+
+def _log_plan(name: str, plan: CapturePlan) -> None:
+    if not log.isEnabledFor(10):
+        return
+    log.debug("%s runs uncaptured:\n  %s", name,
+              "\n  ".join(str(r) for r in plan.reasons) or "it computes on NumPy arrays")
