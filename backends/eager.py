@@ -53,3 +53,6 @@ def python_function(graph: Graph, kind: str | None = None, name: str = "forward"
 @register_backend(name="eager")
 def eager(graph: Graph, example_inputs):
     return python_function(graph)
+
+
+eager.dynamic_shapes = True   # graphs may have symbolic sizes (int inputs, SymArg args)

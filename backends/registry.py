@@ -3,7 +3,9 @@
 A backend is ``backend(graph, example_inputs) -> callable(*arrays) -> tuple of arrays``.
 It may accept ``options`` (a dict, from ``dynamo.compile(..., options=...)``) as a
 keyword. A backend that sets ``backend.layout_guards = True`` gets its inputs' strides
-pinned by guards (fused kernels that assume a layout need that).
+pinned by guards (fused kernels that assume a layout need that). A backend that sets
+``backend.dynamic_shapes = True`` may receive graphs with symbolic sizes (see
+``docs/dynamic_shapes.md``); the others always get static shapes.
 
 Example::
 
@@ -62,6 +64,7 @@ def bind_options(backend: Callable, options: dict | None) -> Callable:
     if "options" in params or any(p.kind == p.VAR_KEYWORD for p in params.values()):
         bound = functools.partial(backend, options=dict(options))
         bound.layout_guards = getattr(backend, "layout_guards", False)
+        bound.dynamic_shapes = getattr(backend, "dynamic_shapes", False)
         return bound
     raise ValueError(f"backend {getattr(backend, '__name__', backend)!r} takes no options, "
                      f"got {sorted(options)}")

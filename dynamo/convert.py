@@ -27,7 +27,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import partial
 
-from guards import ARRAY, EXPR, CheckFunction, Guard
+from guards import ARRAY, CheckFunction
 
 from . import hook, logs
 from .codegen import GlueCodegen
@@ -37,7 +37,7 @@ from .graph import Graph
 from .output_graph import OutputGraph
 from .resume import ResumeCaller, break_code, resume_code
 from .skipfiles import is_skipped
-from .symbolic import DynamicPolicy, Specialize, Unify, recording
+from .symbolic import DynamicPolicy, recording
 from .translator import GraphBreak, InstructionTranslator
 from .translator.frames import restart_point
 from .translator.instructions import frame_params
@@ -122,67 +122,47 @@ def convert_frame(fn: types.FunctionType, args: tuple, closure, ctx, previous=()
         output = OutputGraph(fn.__globals__, config,
                              layout_guards=getattr(ctx.backend, "layout_guards", False),
                              dynamic=dynamic)
-        try:
-            with recording() as decisions:
+        with recording() as output.trace:
+            try:
                 tx = InstructionTranslator(code, output, arg_values, fn.__globals__, closure,
                                            break_points)
-                try:
-                    tx.run()
-                finally:
-                    _guard_decisions(output, decisions)
-                entry = None
-        except (Specialize, Unify) as e:
-            _learn(dynamic, output, e)
-            record.restarts = attempt + 1
-            continue
-        except RestartAnalysis as restart:
-            point = restart_point(restart)
-            if ctx.fullgraph:
-                raise point.reason from None
-            break_points[point.index] = point
-            record.restarts = attempt + 1
-            continue
-        except GraphBreak as brk:
-            if ctx.fullgraph:
-                raise brk.point.reason from None
-            entry = _compiled(partial(_compile_break, fn, tx, brk, output, ctx, params, record),
-                              dynamic, output, record, ctx, start)
-            if entry is None:
+                tx.run()
+            except RestartAnalysis as restart:
+                point = restart_point(restart)
+                if ctx.fullgraph:
+                    raise point.reason from None
+                break_points[point.index] = point
+                record.restarts = attempt + 1
                 continue
-            break
-        except Unsupported as e:
-            if ctx.fullgraph:
-                raise
-            _log_break(e, code, whole_frame=True)
-            record.skipped = e.reason
-            record.breaks.append(_break_record(e, code))
-            _save(ctx, record, start)
-            raise SkipFrame(e.reason) from None
-        else:
-            entry = _compiled(partial(_compile_return, fn, tx, output, ctx, params, record),
-                              dynamic, output, record, ctx, start)
-            if entry is None:
-                continue
-            break
+            except GraphBreak as brk:
+                if ctx.fullgraph:
+                    raise brk.point.reason from None
+                entry = _or_skip(partial(_compile_break, fn, tx, brk, output, ctx, params,
+                                         record), record, ctx, start)
+            except Unsupported as e:
+                if ctx.fullgraph:
+                    raise
+                _log_break(e, code, whole_frame=True)
+                record.skipped = e.reason
+                record.breaks.append(_break_record(e, code))
+                _save(ctx, record, start)
+                raise SkipFrame(e.reason) from None
+            else:
+                entry = _or_skip(partial(_compile_return, fn, tx, output, ctx, params, record),
+                                 record, ctx, start)
+        break
     else:
         raise SkipFrame(f"the trace restarted more than {config.max_restarts} times")
     record.symbols = {name: src.name() for name, src in output.symbols.items()}
-    record.static_dims = set(dynamic.static)
+    record.static_dims = output.pinned_sizes()
     _save(ctx, record, start)
     return entry
 
 
-def _compiled(compile_fn, dynamic, output, record, ctx, start):
-    """Run codegen; None means it specialized a size and the trace must restart."""
+def _or_skip(compile_fn, record, ctx, start):
+    """Generate the code; a frame that cannot be rebuilt is recorded as skipped."""
     try:
-        with recording() as decisions:
-            entry = compile_fn()
-        if decisions:   # codegen itself branched on a size: retrace with the guards
-            raise Specialize(set().union(*(output.symbols.keys(),)), "codegen decisions")
-        return entry
-    except (Specialize, Unify) as e:
-        _learn(dynamic, output, e)
-        return None
+        return compile_fn()
     except SkipFrame as skip:
         record.skipped = str(skip)
         _save(ctx, record, start)
@@ -195,6 +175,8 @@ def _dynamic_policy(ctx, previous) -> DynamicPolicy:
     mode = ctx.dynamic
     if mode is None and not config.automatic_dynamic:
         mode = False
+    if not getattr(ctx.backend, "dynamic_shapes", False):
+        mode = False   # the backend takes static shapes only (it did not opt in)
     specs: dict = {}
     static: set = set()
     for rec in previous or ():
@@ -207,23 +189,6 @@ def _dynamic_policy(ctx, previous) -> DynamicPolicy:
     policy = DynamicPolicy(mode, specs)
     policy.static |= static
     return policy
-
-
-def _learn(dynamic: DynamicPolicy, output: OutputGraph, e) -> None:
-    """A size had to be specialized (kept static) or unified with another: next trace."""
-    dims = {output.symbols[s] for s in e.symbols if s in output.symbols}
-    if isinstance(e, Unify):
-        dynamic.groups.append(dims)
-    else:
-        dynamic.static |= dims
-
-
-def _guard_decisions(output: OutputGraph, decisions: list[str]) -> None:
-    """Branches the program took on symbolic sizes become guards of the entry."""
-    for expr in dict.fromkeys(decisions):
-        source = next(iter(output.symbols.values()), None)
-        if source is not None:
-            output.guards.add(Guard(source, EXPR, expr, note="a branch on a dynamic size"))
 
 
 def _save(ctx, record: FrameRecord, start: float) -> None:
@@ -352,6 +317,7 @@ def _finish(fn, cg: GlueCodegen, result: str, output: OutputGraph, ctx, record):
 
 
 def _check(fn, output: OutputGraph, params, record) -> CheckFunction:
+    output.add_symbolic_guards()
     guards = output.guards.ordered()
     check = CheckFunction(guards, params, fn.__code__.co_name, fn.__globals__,
                           has_closure=True)

@@ -32,6 +32,7 @@ from .symbolic import (
     DynamicPolicy,
     Sym,
     SymArg,
+    SymbolClasses,
     SymInt,
     substitute,
     symbolic_shape,
@@ -96,6 +97,8 @@ class OutputGraph:
         self.symbols: dict[str, Source] = {}       # symbol name -> ShapeSource
         self.symbol_hints: dict[str, int] = {}
         self.symbol_nodes: dict = {}
+        self.symbol_classes = SymbolClasses()
+        self.trace = None                          # symbolic.Trace, set by convert
         self.break_reasons: list = []              # filled by convert
 
     # ------------------------------------------------------------------ inputs
@@ -129,17 +132,11 @@ class OutputGraph:
                 continue
             dim_source = ShapeSource(source, d)
             name = self.dynamic.symbol_for(dim_source)
-            if name in self.symbols:       # unified with an earlier size: must stay equal
-                first = self.symbols[name]
-                self.guards.add(Guard(dim_source, EXPR,
-                                      f"{dim_source.expr()} == {first.expr()}",
-                                      note="sizes used together"))
-            else:
-                self.symbols[name] = dim_source
-                self.symbol_hints[name] = shape[d]
-                self.guards.add(Guard(dim_source, EXPR, f"{dim_source.expr()} >= 2",
-                                      note="a dynamic size (0 and 1 are specialized)"))
-            shape[d] = SymInt(shape[d], Sym.symbol(name, self.symbols[name].expr()))
+            self.symbols[name] = dim_source
+            self.symbol_hints[name] = shape[d]
+            self.guards.add(Guard(dim_source, EXPR, f"{dim_source.expr()} >= 2",
+                                  note="a dynamic size (0 and 1 are specialized)"))
+            shape[d] = SymInt(shape[d], Sym.symbol(name, dim_source.expr()))
         return meta.with_(shape=tuple(shape)) if dims else meta
 
     def symbol_placeholder(self, name: str):
@@ -164,7 +161,39 @@ class OutputGraph:
             return meta
         rule = lambda a, k: op.meta(op, a, k)  # noqa: E731
         sources = {n: s.expr() for n, s in self.symbols.items()}
-        return symbolic_shape(rule, meta_args, meta_kwargs, meta, self.symbol_hints, sources)
+        return symbolic_shape(rule, meta_args, meta_kwargs, meta, self.symbol_hints, sources,
+                              self.symbol_classes, self._guard_equal)
+
+    def add_symbolic_guards(self) -> None:
+        """Guards from what the trace learned: branches taken on sizes, and the sizes it
+        had to use concretely (pinned: static for this entry)."""
+        trace = self.trace
+        if trace is None or not self.symbols:
+            return
+        note = "a branch on a dynamic size"
+        for expr in dict.fromkeys(trace.decisions):
+            self.guards.add(Guard(next(iter(self.symbols.values())), EXPR, expr, note=note))
+        for name in sorted(self._pinned_names()):
+            src = self.symbols[name]
+            self.guards.add(Guard(src, EXPR, f"{src.expr()} == {self.symbol_hints[name]}",
+                                  note="a dynamic size used as a plain int: pinned"))
+
+    def _pinned_names(self) -> set[str]:
+        classes = self.symbol_classes
+        reps = {classes.find(s) for s in (self.trace.pins if self.trace else ())}
+        return {s for s in self.symbols if classes.find(s) in reps}
+
+    def pinned_sizes(self) -> set:
+        """Sizes a later compile should keep static (they were pinned here)."""
+        return {self.symbols[s] for s in self._pinned_names()}
+
+    def _guard_equal(self, group) -> None:
+        """Sizes an op needs equal (``x + y`` with both lengths dynamic): guard it."""
+        first, *rest = sorted(group)
+        for other in rest:
+            a, b = self.symbols[first], self.symbols[other]
+            self.guards.add(Guard(b, EXPR, f"{b.expr()} == {a.expr()}",
+                                  note="sizes used together"))
 
     def _guard_writeable(self, node) -> None:
         """The trace writes into ``node``'s memory: every input it may be a view of must

@@ -8,7 +8,8 @@ tracing it is a ``SymInt``: an ``int`` whose value is the size seen in this call
 - Comparisons and truth tests give plain bools and *record a guard* (``x.shape[0] > 8``),
   so the entry is reused only where the program would branch the same way.
 - Anything else that needs the concrete value (``range(T)``, ``str(T)``, ``T * T``)
-  raises ``Specialize``: the trace restarts with that dimension static (documented).
+  *pins* the symbol: the trace goes on with the concrete value and the entry gets the
+  guard ``x.shape[0] == 5``, so that dimension is static for this entry (documented).
 - Op rules never see symbols: ``output_graph.call_op`` runs the rule at the hints and at
   perturbed values of each symbol and fits every output dimension as an affine
   function of the symbols (``symbolic_shape``).
@@ -18,35 +19,28 @@ Example::
     >>> T = SymInt(5, Sym.symbol("s0", "x.shape[0]"))
     >>> (T * 2 + 1).sym.render()
     '2*s0 + 1'
-    >>> with recording() as decisions:
+    >>> with recording() as trace:
     ...     T > 3
-    >>> decisions
+    >>> trace.decisions
     ['x.shape[0] > 3']
 """
 
 from __future__ import annotations
 
 import contextlib
+import operator
 import threading
 from dataclasses import dataclass, field
 
 _local = threading.local()
 
 
-class Specialize(Exception):  # noqa: N818 (control flow: retrace with static sizes)
-    """A symbolic size was used where only a concrete value will do."""
+class Specialize(Exception):  # noqa: N818
+    """A symbolic size needed as a concrete value outside a trace (a backend bug)."""
 
     def __init__(self, symbols, why: str):
         super().__init__(why)
         self.symbols, self.why = frozenset(symbols), why
-
-
-class Unify(Exception):  # noqa: N818 (control flow: retrace with these sizes as one)
-    """Symbols that an op needs to be equal (``x + y`` with both lengths dynamic)."""
-
-    def __init__(self, symbols):
-        super().__init__("sizes that must be equal")
-        self.symbols = frozenset(symbols)
 
 
 @dataclass(frozen=True)
@@ -114,6 +108,16 @@ def as_sym(value) -> Sym:
     return Sym((), int(value))
 
 
+def _pinned(fn, reflected: bool = False):
+    """A SymInt method that needs the concrete value: pin the symbols, compute plainly."""
+    def method(self, *args):
+        pin(self.sym.symbols | symbols_of(args), f"{fn.__name__} of a size")
+        plain = [concrete(a) for a in args]
+        return fn(*plain, int(self)) if reflected else fn(int(self), *plain)
+    method.__name__ = fn.__name__
+    return method
+
+
 class SymInt(int):
     """An int that is also an affine expression over symbolic sizes."""
 
@@ -151,8 +155,8 @@ class SymInt(int):
         if not isinstance(other, int):
             return NotImplemented
         if isinstance(other, SymInt):
-            raise Specialize(self.sym.symbols | other.sym.symbols,
-                             "a product of two symbolic sizes")
+            pin(self.sym.symbols | other.sym.symbols, "a product of two sizes")
+            return int(self) * int(other)
         return SymInt(int(self) * int(other), self.sym.scale(int(other)))
 
     __rmul__ = __mul__
@@ -163,12 +167,24 @@ class SymInt(int):
     def __pos__(self):
         return self
 
-    def _specialize(self, *_args):
-        raise Specialize(self.sym.symbols, "a non-affine use of a symbolic size")
-
-    __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __truediv__ = __rtruediv__ = \
-        __pow__ = __rpow__ = __lshift__ = __rshift__ = __and__ = __or__ = __xor__ = \
-        __divmod__ = __rdivmod__ = _specialize
+    # anything else pins the size: the entry is valid for this value only
+    __floordiv__ = _pinned(operator.floordiv)
+    __rfloordiv__ = _pinned(operator.floordiv, reflected=True)
+    __mod__ = _pinned(operator.mod)
+    __rmod__ = _pinned(operator.mod, reflected=True)
+    __truediv__ = _pinned(operator.truediv)
+    __rtruediv__ = _pinned(operator.truediv, reflected=True)
+    __pow__ = _pinned(operator.pow)
+    __rpow__ = _pinned(operator.pow, reflected=True)
+    __divmod__ = _pinned(divmod)
+    __rdivmod__ = _pinned(divmod, reflected=True)
+    __lshift__ = _pinned(operator.lshift)
+    __rshift__ = _pinned(operator.rshift)
+    __and__ = _pinned(operator.and_)
+    __or__ = _pinned(operator.or_)
+    __xor__ = _pinned(operator.xor)
+    __float__ = _pinned(float)
+    __abs__ = _pinned(abs)
 
     # comparisons record the decision ---------------------------------------
     def _compare(self, other, op: str, result: bool) -> bool:
@@ -232,42 +248,73 @@ def symbols_of(value) -> frozenset:
 
 # --------------------------------------------------------------------------- decisions
 
+class Trace:
+    """What one trace learned about its symbols: branch decisions and pinned symbols."""
+
+    def __init__(self) -> None:
+        self.decisions: list[str] = []
+        self.pins: set[str] = set()
+
+
 def record(expr: str, result: bool, symbols) -> None:
     """Note a branch decision on symbolic sizes; it becomes a guard of the entry."""
-    sink = getattr(_local, "sink", None)
-    if sink is None:
+    trace = getattr(_local, "trace", None)
+    if trace is None:
         raise Specialize(symbols, "a symbolic size compared outside a trace")
-    if not symbols:
-        return
-    sink.append(expr if result else f"not ({expr})")
+    if symbols and trace is not _QUIET:
+        trace.decisions.append(expr if result else f"not ({expr})")
+
+
+def pin(symbols, why: str = "") -> None:
+    """The trace used these symbols' concrete values: the entry keeps them static."""
+    trace = getattr(_local, "trace", None)
+    if trace is None:
+        raise Specialize(symbols, why or "a symbolic size used as a plain int")
+    if trace is not _QUIET:
+        trace.pins.update(symbols)
+
+
+def pinned() -> set[str]:
+    trace = getattr(_local, "trace", None)
+    return trace.pins if trace is not None else set()
+
+
+def concrete(value):
+    """``value`` with every SymInt replaced by its plain int (the symbols are pinned)."""
+    if isinstance(value, SymInt):
+        pin(value.sym.symbols)
+        return int(value)
+    if isinstance(value, tuple):
+        return tuple(concrete(v) for v in value)
+    if isinstance(value, list):
+        return [concrete(v) for v in value]
+    return value
 
 
 @contextlib.contextmanager
 def recording():
-    """Collect decisions made while tracing (nested uses share the outer list)."""
-    outer = getattr(_local, "sink", None)
-    sink = outer if outer is not None else []
-    _local.sink = sink
+    """Collect what a trace learns about symbols (nested uses share the outer one)."""
+    outer = getattr(_local, "trace", None)
+    trace = outer if outer is not None and outer is not _QUIET else Trace()
+    _local.trace = trace
     try:
-        yield sink
+        yield trace
     finally:
-        _local.sink = outer
+        _local.trace = outer
 
 
 @contextlib.contextmanager
 def not_recording():
     """Evaluate rules at perturbed sizes without recording their comparisons."""
-    outer = getattr(_local, "sink", None)
-    _local.sink = _Discard()
+    outer = getattr(_local, "trace", None)
+    _local.trace = _QUIET
     try:
         yield
     finally:
-        _local.sink = outer
+        _local.trace = outer
 
 
-class _Discard(list):
-    def append(self, item):  # noqa: D102
-        pass
+_QUIET = Trace()
 
 
 # --------------------------------------------------------------------------- fitting shapes
@@ -311,70 +358,112 @@ def symbols_in(value) -> frozenset:
     return frozenset()
 
 
-def _coupled(run, s: str, syms, hints) -> None:
-    """Moving ``s`` alone broke the rule: if moving it with the symbols of equal size
-    works, they must stay equal (``Unify``); otherwise ``s`` must stay fixed."""
-    group = [t for t in syms if hints[t] == hints[s]]
-    if len(group) > 1:
-        try:
-            run(dict(hints, **{t: hints[t] + _DELTAS[0] for t in group}))
-        except Exception:  # noqa: BLE001
-            pass
-        else:
-            raise Unify(group)
-    raise Specialize([s], "an op whose shape rule holds only for this size")
-
-
 def _shapes(meta) -> list[tuple]:
     return [m.shape for m in meta] if isinstance(meta, tuple) else [meta.shape]
 
 
-def symbolic_shape(rule, args, kwargs, hint_meta, hints: dict[str, int], sources: dict):
+class SymbolClasses:
+    """Symbols known to be equal (union-find): ``x + y`` with both lengths dynamic makes
+    their symbols one class, guarded equal."""
+
+    def __init__(self) -> None:
+        self.parent: dict[str, str] = {}
+
+    def find(self, s: str) -> str:
+        while self.parent.get(s, s) != s:
+            s = self.parent[s]
+        return s
+
+    def merge(self, group) -> None:
+        reps = sorted({self.find(s) for s in group})
+        for r in reps[1:]:
+            self.parent[r] = reps[0]
+
+
+class _Coupled(Exception):  # noqa: N818
+    def __init__(self, group):
+        super().__init__("sizes that must be equal")
+        self.group = group
+
+
+def symbolic_shape(rule, args, kwargs, hint_meta, hints: dict[str, int], sources: dict,
+                   classes: SymbolClasses, on_unify):
     """``hint_meta`` with every output dimension rewritten as an affine SymInt.
 
-    The rule runs again with each symbol moved by two different deltas; a dimension
-    that moves linearly with a symbol gets that coefficient. A symbol whose move makes
-    the rule fail, or moves a dimension non-linearly, raises ``Specialize``.
+    The rule runs again with each symbol (each class of equal symbols) moved by two
+    different deltas; a dimension that moves linearly with it gets that coefficient.
+    When an op is valid only if two symbols are equal, they are merged into one class
+    (``on_unify`` records the equality guard). A symbol whose move breaks the rule on
+    its own, or moves a dimension non-linearly, is pinned (static for this entry). Each
+    of those changes starts the fit over; there are at most as many as symbols.
     """
-    syms = sorted(symbols_in((args, kwargs)))
+    for _ in range(2 * len(hints) + 2):
+        try:
+            return _fit(rule, args, kwargs, hint_meta, hints, sources, classes)
+        except _Coupled as c:
+            classes.merge(c.group)
+            on_unify(c.group)
+        except _Pin as p:
+            pin({s for s in hints if classes.find(s) in p.reps}, p.why)
+    raise AssertionError("symbolic_shape did not converge")
+
+
+class _Pin(Exception):  # noqa: N818
+    def __init__(self, reps, why: str):
+        super().__init__(why)
+        self.reps, self.why = set(reps), why
+
+
+def _fit(rule, args, kwargs, hint_meta, hints, sources, classes):
+    fixed = {classes.find(s) for s in pinned()}
+    reps = sorted({classes.find(s) for s in symbols_in((args, kwargs))} - fixed)
     base = [tuple(int(d) for d in shape) for shape in _shapes(hint_meta)]
     coeffs = [[{} for _ in shape] for shape in base]
 
-    def run(values):
-        with not_recording():
-            return _shapes(rule(substitute(args, values), substitute(kwargs, values)))
+    def values(moves: dict[str, int]) -> dict[str, int]:
+        return {s: h + moves.get(classes.find(s), 0) for s, h in hints.items()}
 
-    for s in syms:
+    def run(moves):
+        v = values(moves)
+        with not_recording():
+            return _shapes(rule(substitute(args, v), substitute(kwargs, v)))
+
+    for r in reps:
         moved = []
         for delta in _DELTAS:
-            values = dict(hints, **{s: hints[s] + delta})
             try:
-                moved.append(run(values))
+                moved.append(run({r: delta}))
             except Exception:  # noqa: BLE001 (the rule only holds for this size)
-                _coupled(run, s, syms, hints)
+                group = [t for t in reps if hints[t] == hints[r]]
+                if len(group) > 1:
+                    try:
+                        run({t: delta for t in group})
+                    except Exception:  # noqa: BLE001
+                        pass
+                    else:
+                        raise _Coupled(group) from None
+                raise _Pin([r], "an op whose shape rule holds only for this size") from None
         for k, shape in enumerate(base):
             if len(moved[0][k]) != len(shape):
-                raise Specialize([s], "an op whose result rank depends on a size")
+                raise _Pin([r], "an op whose result rank depends on a size")
             for d, y0 in enumerate(shape):
                 d1, d2 = moved[0][k][d] - y0, moved[1][k][d] - y0
                 if d1 * _DELTAS[1] != d2 * _DELTAS[0] or d1 % _DELTAS[0]:
-                    raise Specialize([s], "a size that is not an affine function of "
-                                          "the symbolic sizes")
+                    raise _Pin([r], "a size that is not an affine function of sizes")
                 if d1:
-                    coeffs[k][d][s] = d1 // _DELTAS[0]
+                    coeffs[k][d][r] = d1 // _DELTAS[0]
     # all symbols moved together must agree with the fitted expressions
-    joint = {s: hints[s] + _DELTAS[0] for s in syms}
     try:
-        together = run(dict(hints, **joint))
+        together = run({r: _DELTAS[0] for r in reps}) if reps else base
     except Exception:  # noqa: BLE001
-        raise Specialize(syms, "sizes that must move together") from None
+        raise _Pin(reps, "sizes that must move together") from None
     out = []
     for k, shape in enumerate(base):
         dims = []
         for d, y0 in enumerate(shape):
             c = coeffs[k][d]
             if together[k][d] != y0 + sum(a * _DELTAS[0] for a in c.values()):
-                raise Specialize(syms, "a size that depends on a product of sizes")
+                raise _Pin(reps, "a size that depends on a product of sizes")
             if not c:
                 dims.append(y0)
                 continue
@@ -443,14 +532,13 @@ class DynamicPolicy:
     ``mode``: True (every dimension), False (none), None (automatic: a dimension whose
     size differed from an earlier entry's, or that ``mark_dynamic`` named).
     ``previous`` maps sources to the ArraySpecs earlier entries guarded; ``static`` holds
-    dimensions a trace had to specialize; ``groups`` dimensions that must stay equal.
+    dimensions a trace had to specialize.
     """
 
     def __init__(self, mode: bool | None = None, previous: dict | None = None):
         self.mode = mode
         self.previous = previous or {}
         self.static: set = set()
-        self.groups: list[set] = []
         self._names: dict = {}
 
     def dims(self, source, value) -> list[int]:
@@ -471,15 +559,9 @@ class DynamicPolicy:
         return sorted(d for d in dims if ShapeSource(source, d) not in self.static)
 
     def symbol_for(self, dim_source) -> str:
-        for group in self.groups:
-            if dim_source in group:
-                key = min(group, key=lambda s: s.name())
-                break
-        else:
-            key = dim_source
-        if key not in self._names:
-            self._names[key] = f"s{len(self._names)}"
-        return self._names[key]
+        if dim_source not in self._names:
+            self._names[dim_source] = f"s{len(self._names)}"
+        return self._names[dim_source]
 
     def new_trace(self) -> None:
         self._names = {}

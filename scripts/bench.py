@@ -94,6 +94,42 @@ def trace_cost() -> list[dict]:
     return rows
 
 
+def decode_loop() -> list[dict]:
+    """A transformer block called with sequence lengths 5..40: compiles and time."""
+    from dynamo import convert
+
+    block, _ = models.make("transformer", np)
+    traces = {"n": 0}
+    real = convert.convert_frame
+
+    def counting(*args, **kwargs):
+        traces["n"] += 1
+        return real(*args, **kwargs)
+
+    rows = []
+    convert.convert_frame = counting
+    try:
+        for backend in ("eager",):
+            dynamo.reset()
+            traces["n"] = 0
+            compiled = dynamo.compile(block, backend=backend)
+            xs = [np.random.default_rng(t).standard_normal((t, 256)).astype(np.float32)
+                  for t in range(5, 41)]
+            t0 = time.perf_counter()
+            for x in xs:
+                block(x)
+            eager = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            for x in xs:
+                compiled(x)
+            fast = time.perf_counter() - t0
+            rows.append({"loop": "T = 5..40", "backend": backend, "compiles": traces["n"],
+                         "eager_ms": eager * 1e3, "compiled_ms": fast * 1e3})
+    finally:
+        convert.convert_frame = real
+    return rows
+
+
 def print_table(rows: list[dict], columns: list[str]) -> None:
     if not rows:
         return
@@ -151,6 +187,11 @@ def main(argv=None) -> int:
     print("\ntracing cost does not grow with data (gelu, eager backend)")
     sections["trace_cost"] = trace_cost()
     print_table(sections["trace_cost"], ["elements", "trace_compile_ms"])
+    print("\ndecode loop: one compiled transformer block, sequence length 5..40 "
+          "(total ms incl. compiles)")
+    sections["decode_loop"] = decode_loop()
+    print_table(sections["decode_loop"], ["loop", "backend", "compiles", "eager_ms",
+                                          "compiled_ms"])
     if not args.no_extra:
         for mod_name in EXTRA_SECTIONS:
             try:

@@ -44,9 +44,10 @@ class ArrayMeta:
 
     @property
     def size(self) -> int:
+        """The number of elements (for symbolic sizes: at their hints)."""
         n = 1
         for d in self.shape:
-            n = n * d   # keeps symbolic sizes symbolic (dynamo.symbolic.SymInt)
+            n *= int(d)
         return n
 
     def __str__(self) -> str:

@@ -21,7 +21,7 @@ import numpy as np
 from .. import ops
 from ..exc import Unsupported
 from ..ops import ArrayMeta
-from ..symbolic import Specialize, SymInt
+from ..symbolic import concrete
 from .base import Variable
 from .constant import ConstantVariable
 
@@ -58,10 +58,14 @@ class ArrayVariable(Variable):
         if name == "shape":
             from .containers import TupleVariable
             return TupleVariable([ConstantVariable(d) for d in m.shape])
-        if name in ("ndim", "size", "dtype", "itemsize", "nbytes"):
-            values = {"ndim": m.ndim, "size": m.size, "dtype": m.dtype,
-                      "itemsize": m.dtype.itemsize, "nbytes": m.size * m.dtype.itemsize}
-            return ConstantVariable(values[name])
+        if name in ("ndim", "dtype", "itemsize"):
+            return ConstantVariable(getattr(m, name) if name != "itemsize" else
+                                    m.dtype.itemsize)
+        if name in ("size", "nbytes"):
+            size = 1
+            for d in m.shape:        # symbolic sizes stay symbolic (or are pinned)
+                size = size * d
+            return ConstantVariable(size if name == "size" else size * m.dtype.itemsize)
         prop = ops.lookup_property(name)
         if prop is not None:
             return tx.output.call_op(prop, [self], {})
@@ -90,8 +94,7 @@ class ArrayVariable(Variable):
         if self.meta.ndim == 0:
             raise Unsupported("iteration over a 0-d array")
         n = self.meta.shape[0]
-        if isinstance(n, SymInt):
-            raise Specialize(n.sym.symbols, "iteration over the rows of a dynamic size")
+        n = concrete(n)   # unrolling over rows needs the number of rows: pin it
         if n > tx.config.max_unroll:
             raise Unsupported(f"iteration over an array of {n} rows")
         getitem = ops.get("getitem")

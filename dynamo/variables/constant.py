@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..exc import Unsupported
-from ..symbolic import Specialize, SymInt, is_symbolic, symbols_of
+from ..symbolic import SymInt, concrete, is_symbolic
 from .base import Variable
 
 # Types whose instances are immutable and whose methods have no side effects.
@@ -61,8 +61,8 @@ class ConstantVariable(Variable):
         return True
 
     def as_python_constant(self) -> Any:
-        if is_symbolic(self.value):
-            raise Specialize(symbols_of(self.value), "a symbolic size used as a plain int")
+        if is_symbolic(self.value):   # the concrete value is needed: pin the sizes
+            return concrete(self.value)
         return self.value
 
     def truth(self, tx) -> bool:
@@ -101,9 +101,7 @@ class ConstantVariable(Variable):
     def reconstruct(self, cg) -> str:
         if isinstance(self.value, SymInt):     # a size computed from the inputs at runtime
             return f"({self.value.sym.runtime()})"
-        if is_symbolic(self.value):
-            raise Specialize(symbols_of(self.value), "a tuple of symbolic sizes escapes")
-        return cg.const(self.value)
+        return cg.const(concrete(self.value))
 
 
 def raw(var: Variable) -> Any:
