@@ -23,6 +23,7 @@ pin_inputs        True       capture inputs in place that stay the same array ob
 capture_user_ops  False      allow ``dynamo.register_op`` functions inside a recording
 cublas_workspace  None       bytes of cuBLAS workspace (None: 32 MiB sm_90+, else 4 MiB)
 max_recaptures    4          re-recordings (after a pinned input changed) before giving up
+max_sizes         8          recordings kept per dynamic-shape entry (one per size seen)
 ================  =========  ===========================================================
 
 Example::
@@ -49,7 +50,7 @@ from .plan import CapturePlan, plan_capture
 log = logs.get("cudagraphs")
 
 DEFAULTS = {"warmup": 1, "pin_inputs": True, "capture_user_ops": False,
-            "cublas_workspace": None, "max_recaptures": 4}
+            "cublas_workspace": None, "max_recaptures": 4, "max_sizes": 8}
 _counter = itertools.count()
 
 
@@ -68,7 +69,7 @@ def cudagraphs(graph: Graph, example_inputs, options: dict | None = None):
         eager_fn.capture_plan = plan
         return eager_fn
     capture_fn = graph_function(graph, CaptureOps(impl_table(CUPY)), name)
-    return _runner(capture_fn, eager_fn, plan, name, opts, check_layout=False)
+    return make_runner(capture_fn, eager_fn, plan, name, opts, check_layout=False)
 
 
 cudagraphs.layout_guards = True      # static buffers copy the caller's exact strides
@@ -88,17 +89,25 @@ def wrap(compiled_fn, graph: Graph, example_inputs, options: dict | None = None)
     if graph_kind(graph) != CUPY or not plan.capturable:
         _log_plan(name, plan)
         return compiled_fn
-    return _runner(compiled_fn, compiled_fn, plan, name, opts, check_layout=True)
+    return make_runner(compiled_fn, compiled_fn, plan, name, opts, check_layout=True)
 
 
-def _runner(capture_fn, eager_fn, plan: CapturePlan, name: str, opts: dict, check_layout: bool):
-    from .device import CupyDevice
-    from .runner import CudaGraphRunner
-    runner = CudaGraphRunner(capture_fn, eager_fn, CupyDevice(), name=name,
-                             warmup=opts["warmup"], pin_inputs=opts["pin_inputs"],
-                             check_layout=check_layout, needs_blas=bool(plan.gemms),
-                             workspace=opts["cublas_workspace"],
-                             max_recaptures=opts["max_recaptures"])
+def make_runner(capture_fn, eager_fn, plan: CapturePlan, name: str, opts: dict,
+                check_layout: bool, device=None):
+    """The callable of one entry: a runner, or one runner per size for dynamic graphs."""
+    from .runner import CudaGraphRunner, PerShapeRunner
+    if device is None:
+        from .device import CupyDevice
+        device = CupyDevice()
+
+    def one(key=None):
+        return CudaGraphRunner(capture_fn, eager_fn, device, name=name, warmup=opts["warmup"],
+                               pin_inputs=opts["pin_inputs"],
+                               check_layout=check_layout and key is None,
+                               needs_blas=bool(plan.gemms), workspace=opts["cublas_workspace"],
+                               max_recaptures=opts["max_recaptures"])
+
+    runner = PerShapeRunner(one, opts["max_sizes"], name) if plan.dynamic else one()
     runner.capture_plan = plan
     log.debug("%s will be recorded: %s", name, plan.summary())
     return runner
@@ -135,7 +144,9 @@ def graph_function(graph: Graph, ops, name: str):
     holder.__dict__.update(consts)
     scope = {"ops": ops, "consts": holder}
     exec(compile(src, filename, "exec"), scope)
-    return scope[fn_name]
+    fn = scope[fn_name]
+    fn.__dynamo_source__ = src
+    return fn
 
 
 def graph_name(graph: Graph) -> str:
@@ -155,7 +166,7 @@ def parse_options(options: dict | None) -> dict:
         raise ValueError(f"backend 'cudagraphs' got unknown option(s) {unknown}; "
                          f"known: {sorted(DEFAULTS)}")
     opts.update(options or {})
-    for key in ("warmup", "max_recaptures"):
+    for key in ("warmup", "max_recaptures", "max_sizes"):
         if not isinstance(opts[key], int) or isinstance(opts[key], bool) or opts[key] < 0:
             raise ValueError(f"option {key!r} must be an int >= 0, got {opts[key]!r}")
     ws = opts["cublas_workspace"]

@@ -135,11 +135,10 @@ class HostDevice:
         # Every output allocation that is not an input's counts as computed here (the
         # CuPy device records real allocations; constants are not told apart).
         private_bases = set()
+        inputs = {self.allocation(s)[0] for s in statics if isinstance(s, np.ndarray) and s.size}
         for o in outs if isinstance(outs, (tuple, list)) else ():
-            if isinstance(o, np.ndarray) and o.size:
-                base = self.allocation(o)[0]
-                if not any(s.size and self.allocation(s)[0] == base for s in statics):
-                    private_bases.add(base)
+            if isinstance(o, np.ndarray) and o.size and self.allocation(o)[0] not in inputs:
+                private_bases.add(self.allocation(o)[0])
         graph = HostGraph(fn, statics, outs, private_bases)
         for o in _private_outputs(graph, self):
             _poison(o)

@@ -65,6 +65,7 @@ class OutputPlan:
         for k in range(j):
             if outs[k] is o:
                 return (SAME, k)
+        statics = [s if device.is_array(s) else None for s in statics]   # sizes: not memory
         for i, s in enumerate(statics):
             if s is o:
                 return (ARG, i)
@@ -81,7 +82,7 @@ class OutputPlan:
                 groups.append((base, size))
             return (COPY, group, ptr - base, *layout)
         for i, s in enumerate(statics):
-            if s.size and device.allocation(s)[0] == base:
+            if s is not None and s.size and device.allocation(s)[0] == base:
                 s_lo, s_nbytes = span(s.shape, s.strides, s.itemsize)
                 s_ptr = device.address(s)
                 if contains(s_ptr + s_lo, s_nbytes, ptr + lo, nbytes):

@@ -9,7 +9,7 @@ cannot be captured when its result depends on something a replay would not redo:
 ==================  ==================================================================
 code                why a replay would be wrong or the capture would fail
 ==================  ==================================================================
-dynamic_shape       a symbolic size: one recording holds one set of sizes
+dynamic_shape       a size the plan cannot read (not an int or a ``SymInt``)
 unknown_shape       a node without a known shape (cannot prove sizes are fixed)
 data_dependent      the result's size depends on the data (boolean masks, ``place``)
 host_data           host values are copied to the GPU while recording (NumPy arrays,
@@ -27,6 +27,10 @@ unknown_op          not in the op registry
 no_device_work      only views: there is nothing to replay
 ==================  ==================================================================
 
+Symbolic sizes (``dynamo.symbolic.SymInt``, from dynamic shapes) are not a reason:
+``plan.dynamic`` is set and the backend keeps one recording per concrete size
+(:class:`~.runner.PerShapeRunner`), since one recording holds one set of sizes.
+
 The plan is conservative on purpose: a graph it passes can still fail to capture
 (the runner then runs it uncaptured and logs why), and every captured graph is
 audited for host copies before its first replay (see :mod:`.audit`).
@@ -42,7 +46,7 @@ Example::
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -98,11 +102,12 @@ class CapturePlan:
     reasons: tuple[Reason, ...] = ()
     gemms: tuple[str, ...] = ()          # nodes that need the capture-safe GEMM
     kernels: int = 0                     # call nodes that launch device work (estimate)
-    notes: tuple[str, ...] = field(default=())
+    dynamic: bool = False                # symbolic sizes: record once per concrete size
 
     def summary(self) -> str:
         if self.capturable:
-            return f"capturable: {self.kernels} ops, {len(self.gemms)} GEMMs"
+            sizes = ", one recording per size" if self.dynamic else ""
+            return f"capturable: {self.kernels} ops, {len(self.gemms)} GEMMs{sizes}"
         return "not capturable: " + "; ".join(str(r) for r in self.reasons)
 
 
@@ -130,7 +135,23 @@ def plan_capture(graph: Graph, capture_user_ops: bool = False) -> CapturePlan:
     if kernels == 0 and not reasons:
         reasons.append(Reason("no_device_work", "the graph only makes views of its inputs: "
                               "there is nothing to replay"))
-    return CapturePlan(not reasons, tuple(reasons), tuple(gemms), kernels)
+    return CapturePlan(not reasons, tuple(reasons), tuple(gemms), kernels, _is_dynamic(graph))
+
+
+def _is_dynamic(graph: Graph) -> bool:
+    """Symbolic sizes anywhere: a size input, or a ``SymInt`` in a shape."""
+    for node in graph.nodes:
+        if node.op == PLACEHOLDER and "symbol" in node.meta:
+            return True
+        meta = node.meta.get("array")
+        for m in meta if isinstance(meta, tuple) else (meta,):
+            if any(_is_symint(d) for d in getattr(m, "shape", ())):
+                return True
+    return False
+
+
+def _is_symint(d) -> bool:
+    return hasattr(d, "sym") and isinstance(d, int)
 
 
 # --------------------------------------------------------------------------- one node
@@ -167,9 +188,9 @@ def _check_shapes(node: Node) -> list[Reason]:
                         "cannot be proved fixed across calls")]
     for m in meta if isinstance(meta, tuple) else (meta,):
         if not all(isinstance(d, (int, np.integer)) for d in getattr(m, "shape", ())):
-            return [_reason(node, "dynamic_shape", f"shape {m.shape} is symbolic; a CUDA "
-                            "graph replays one set of sizes (compile with dynamic=False to "
-                            "capture one graph per shape)")]
+            return [_reason(node, "dynamic_shape", f"shape {m.shape} holds a size the plan "
+                            "cannot read; compile with dynamic=False to record one graph "
+                            "per shape")]
     return []
 
 

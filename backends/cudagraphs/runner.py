@@ -91,10 +91,13 @@ class _Held:
 class CudaGraphRunner:
     """Run ``capture_fn(*arrays) -> tuple`` as a replayed CUDA graph; see the module doc.
 
-    ``eager_fn`` computes the same thing uncaptured (the fallback). Options:
-    ``warmup`` eager calls before capturing (>= 0), ``pin_inputs`` (capture inputs
-    that stay the same object in place), ``check_layout`` (compare strides per call,
-    for callers whose guards do not pin them), ``needs_blas`` (the graph has GEMMs:
+    ``eager_fn`` computes the same thing uncaptured (the fallback). Arguments that
+    are not arrays (the values of symbolic sizes) are part of the recording: a call
+    with other values runs uncaptured (:class:`PerShapeRunner` keeps one runner per
+    value). Options: ``warmup`` eager calls before capturing (>= 0), ``pin_inputs``
+    (capture inputs that stay the same object in place), ``check_layout`` (compare
+    shapes and strides per call, for callers whose guards do not pin them),
+    ``needs_blas`` (the graph has GEMMs:
     open a cuBLAS handle of our own), ``workspace`` (its cuBLAS workspace, bytes),
     ``max_recaptures``.
     """
@@ -112,8 +115,9 @@ class CudaGraphRunner:
         self._finalizer = weakref.finalize(self, self._held.release)
         self._finalizer.atexit = False
         self._seen: list[tuple] = []        # the warm-up calls' arguments (identity only)
-        self._copies: list[tuple] = []      # (index, buffer, dst, lo, nbytes, strides)
+        self._copies: list[tuple] = []      # (index, buffer, dst, lo, nbytes, layout)
         self._pinned: list[tuple] = []      # (index, the array captured in place)
+        self._fixed: list[tuple] = []       # (index, value) of non-array inputs (sizes)
         self._outputs: OutputPlan | None = None
         self._stream_key = None
         self.state = WARMUP if self._n_warmup > 0 else CAPTURE
@@ -149,8 +153,12 @@ class CudaGraphRunner:
         caller = dev.current_stream()
         pinned = self._pinned_indices(args) if keep is None else keep
         self._seen = []
-        statics, self._copies, self._pinned = [], [], []
+        statics, self._copies, self._pinned, self._fixed = [], [], [], []
         for i, x in enumerate(args):
+            if not dev.is_array(x):          # a symbolic size's value: part of the recording
+                statics.append(x)
+                self._fixed.append((i, x))
+                continue
             if i in pinned:
                 statics.append(x)
                 self._pinned.append((i, x))
@@ -161,7 +169,7 @@ class CudaGraphRunner:
             if nbytes:
                 dev.memcpy(dst, dev.address(x) + lo, nbytes, caller)
             statics.append(buf)
-            self._copies.append((i, buf, dst, lo, nbytes, tuple(x.strides)))
+            self._copies.append((i, buf, dst, lo, nbytes, (x.shape, x.strides)))
         try:
             if self._needs_blas and held.blas is None:
                 held.blas = dev.open_blas(self._workspace)
@@ -174,7 +182,7 @@ class CudaGraphRunner:
                 raise CaptureRejected("; ".join(problems))
             self._outputs = OutputPlan.analyze(outs, statics, private_bases, dev)
         except Exception as e:  # noqa: BLE001 (never fatal: run uncaptured, say why)
-            self._copies, self._pinned = [], []
+            self._copies, self._pinned, self._fixed = [], [], []
             return self._give_up(args, f"capture failed: {type(e).__name__}: {e}")
         held.graph, held.statics, held.outs = graph, statics, outs
         held.last_stream, self._stream_key = caller, dev.stream_key(caller)
@@ -196,16 +204,19 @@ class CudaGraphRunner:
         for i, obj in self._pinned:
             if args[i] is not obj:
                 return self._recapture(args, f"input {i} is not the array captured in place")
+        for i, value in self._fixed:
+            if args[i] != value:
+                return self._uncaptured_call(args, f"input {i} is {args[i]!r}, recorded "
+                                             f"with {value!r}")
         address, memcpy = dev.address, dev.memcpy
-        for i, buf, dst, lo, nbytes, strides in self._copies:
+        for i, buf, dst, lo, nbytes, layout in self._copies:
             x = args[i]
             if x is buf:
                 self.copies_skipped += 1
                 continue
-            if self._check_layout and tuple(x.strides) != strides:
-                log.debug("%s: input %d has strides %s, captured %s: this call runs uncaptured",
-                          self.name, i, tuple(x.strides), strides)
-                return self._eager_fn(*args)
+            if self._check_layout and (x.shape, x.strides) != layout:
+                return self._uncaptured_call(args, f"input {i} has shape/strides "
+                                             f"{(x.shape, x.strides)}, recorded {layout}")
             if nbytes:
                 memcpy(dst, address(x) + lo, nbytes, stream)
             self.input_copies += 1
@@ -217,8 +228,8 @@ class CudaGraphRunner:
     def _pinned_indices(self, args: tuple) -> set:
         if not (self._pin_inputs and self._seen):
             return set()
-        return {i for i, x in enumerate(args)
-                if all(len(prev) > i and prev[i] is x for prev in self._seen)}
+        return {i for i, x in enumerate(args) if self._device.is_array(x)
+                and all(len(prev) > i and prev[i] is x for prev in self._seen)}
 
     def _recapture(self, args: tuple, why: str):
         self.recaptures += 1
@@ -230,6 +241,10 @@ class CudaGraphRunner:
         self._held.drop_recording()
         self._outputs = None
         return self._capture(args, keep)
+
+    def _uncaptured_call(self, args: tuple, why: str):
+        log.debug("%s: this call runs uncaptured: %s", self.name, why)
+        return self._eager_fn(*args)
 
     def _give_up(self, args: tuple, reason: str):
         self.state, self.reason = EAGER, reason
@@ -248,9 +263,53 @@ class CudaGraphRunner:
         """Free the recording and its buffers now (it would be on garbage collection)."""
         with self._lock:
             self.state, self.reason = EAGER, "closed"
-            self._copies, self._pinned, self._outputs = [], [], None
+            self._copies, self._pinned, self._fixed, self._outputs = [], [], [], None
+            self._seen = []
             self._finalizer()
 
     def __repr__(self) -> str:
         extra = f": {self.reason}" if self.reason else ""
         return f"<CudaGraphRunner {self.name} {self.state}{extra}>"
+
+
+class PerShapeRunner:
+    """A dynamic-shape entry: one :class:`CudaGraphRunner` per input layout seen.
+
+    A recording holds one set of sizes, but an entry with symbolic sizes serves many.
+    Calls are keyed by every array input's shape and strides and every other input's
+    value; each key gets its own runner (its own warm-up, recording and buffers), the
+    ``max_sizes`` most recently used are kept and the older ones freed. A size seen
+    only once (a decode loop's growing length) never gets past its warm-up call.
+
+    Example::
+
+        >>> run = PerShapeRunner(lambda key: CudaGraphRunner(fn, fn, dev), max_sizes=8)
+        >>> run(x_5x4); run(x_6x4)        # two runners
+    """
+
+    def __init__(self, make_runner, max_sizes: int = 8, name: str = "graph"):
+        self._make, self._max, self.name = make_runner, max(1, int(max_sizes)), name
+        self.runners: dict = {}           # insertion order = least recently used first
+        self.evicted = 0
+
+    def __call__(self, *args):
+        key = tuple((a.shape, a.strides) if hasattr(a, "strides") else a for a in args)
+        runner = self.runners.pop(key, None)
+        if runner is None:
+            runner = self._make(key)
+            if len(self.runners) >= self._max:
+                oldest = next(iter(self.runners))
+                self.runners.pop(oldest).close()
+                self.evicted += 1
+                log.debug("%s: more than %d sizes; freed the recording for %s", self.name,
+                          self._max, oldest)
+        self.runners[key] = runner
+        return runner(*args)
+
+    def close(self) -> None:
+        for runner in self.runners.values():
+            runner.close()
+        self.runners.clear()
+
+    def __repr__(self) -> str:
+        return f"<PerShapeRunner {self.name}: {len(self.runners)} sizes>"

@@ -257,3 +257,23 @@ def test_reasons_are_logged_on_the_cudagraphs_channel(caplog, monkeypatch):
     (record,) = [r for r in caplog.records if r.name == "dynamo.cudagraphs"]
     assert "runs uncaptured" in record.getMessage()
     assert "not known" in record.getMessage()
+
+
+def test_symbolic_sizes_mark_the_plan_dynamic():
+    graphs = []
+
+    def keep(graph, example_inputs):
+        graphs.append(graph)
+        from backends.eager import python_function
+        return python_function(graph)
+
+    def f(x):
+        return np.exp(x.reshape(-1, 2)).sum(0)
+
+    compiled = dynamo.compile(f, backend=keep)
+    for n in (4, 6, 8):
+        compiled(np.ones((n, 2), np.float32))
+    plans = [plan_capture(g) for g in graphs]
+    assert [p.dynamic for p in plans] == [False, True]
+    assert all(p.capturable for p in plans)
+    assert "one recording per size" in plans[1].summary()

@@ -21,7 +21,14 @@ from hypothesis import strategies as st
 import dynamo
 from backends.cudagraphs.hostsim import HostDevice, HostStream
 from backends.cudagraphs.outputs import CaptureRejected
-from backends.cudagraphs.runner import CAPTURE, EAGER, REPLAY, WARMUP, CudaGraphRunner
+from backends.cudagraphs.runner import (
+    CAPTURE,
+    EAGER,
+    REPLAY,
+    WARMUP,
+    CudaGraphRunner,
+    PerShapeRunner,
+)
 
 
 def rng_arrays(seed, *shapes):
@@ -303,15 +310,19 @@ def test_recording_is_freed_with_the_runner():
     assert dev.pools_freed == 1 and ("close_blas",) in dev.events
 
 
-def _sim_backend(made):
-    from backends.cudagraphs import plan_capture
+def _sim_backend(made, **options):
+    """The cudagraphs backend's composition (plan, make_runner) on the host simulation."""
+    from backends.cudagraphs import parse_options, plan_capture
+    from backends.cudagraphs.backend import make_runner
     from backends.eager import python_function
 
     def backend(graph, example_inputs):
         fn = python_function(graph)
-        if not plan_capture(graph).capturable:
+        plan = plan_capture(graph)
+        if not plan.capturable:
             return fn
-        run = CudaGraphRunner(fn, fn, HostDevice(), name="sim")
+        run = make_runner(fn, fn, plan, "sim", parse_options(options), check_layout=False,
+                          device=HostDevice())
         made.append(weakref.ref(run))
         return run
 
@@ -374,3 +385,80 @@ def test_compiled_runner_equals_eager_on_call_sequences(name, seeds, transposed,
     for got, want in held:                      # nothing the caller holds was overwritten
         for g, e in zip(got, want):
             np.testing.assert_array_equal(g, e)
+
+
+# --------------------------------------------------------------------------- dynamic shapes
+
+def test_a_dynamic_entry_records_once_per_size():
+    made: list = []
+
+    def f(x, w):
+        return (x.reshape(-1, 2) * 2).sum(0) + np.tanh(x @ w)[:2].sum()
+
+    compiled = dynamo.compile(f, backend=_sim_backend(made))
+    (w,) = rng_arrays(20, (4, 3))
+    for n in (5, 6, 7, 6, 7, 6, 7, 8):
+        (x,) = rng_arrays(n, (n, 4))
+        np.testing.assert_allclose(compiled(x, w), f(x, w), rtol=1e-6)
+    dynamic = [r() for r in made if isinstance(r(), PerShapeRunner)]
+    assert len(dynamic) == 1, made                 # shapes 6, 7, 8 share one dynamic entry
+    runners = dynamic[0].runners
+    assert len(runners) == 3
+    states = {key[0][0][0]: r.state for key, r in runners.items()}
+    assert states[6] == REPLAY and states[7] == REPLAY and states[8] == CAPTURE  # warmed up
+
+
+def test_per_shape_runner_frees_the_least_recently_used_size():
+    made = []
+
+    def make(key):
+        run = CudaGraphRunner(layer, layer, HostDevice(), name="t")
+        made.append(run)
+        return run
+
+    run = PerShapeRunner(make, max_sizes=2)
+    (w,) = rng_arrays(21, (4, 4))
+    for n in (1, 2, 1, 3, 1):
+        (x,) = rng_arrays(n, (n, 4))
+        np.testing.assert_array_equal(run(x, w)[0], layer(x, w)[0])
+    assert run.evicted == 1 and made[1].state == EAGER and made[1].reason == "closed"
+    assert sorted(k[0][0][0] for k in run.runners) == [1, 3]
+    run.close()
+    assert all(r.state == EAGER for r in made)
+
+
+def test_size_inputs_are_part_of_the_recording():
+    def f(x, n):
+        return (x[:n] * 2,)
+
+    run, dev = make(f)
+    (x,) = rng_arrays(22, (6,))
+    run(x, 3)
+    run(x, 3)
+    np.testing.assert_array_equal(run(x, 3)[0], x[:3] * 2)
+    assert run.state == REPLAY
+    launches = kinds(dev).count("launch")
+    np.testing.assert_array_equal(run(x, 4)[0], x[:4] * 2)     # another value: uncaptured
+    assert kinds(dev).count("launch") == launches
+
+
+def test_compiled_dynamic_programs_equal_eager_through_the_sim_backend():
+    made: list = []
+
+    def f(x, w):
+        h = np.maximum(x @ w, 0)
+        return h / h.sum(axis=-1, keepdims=True).clip(1e-3), x.T
+
+    compiled = dynamo.compile(f, backend=_sim_backend(made, max_sizes=2))
+    (w,) = rng_arrays(23, (3, 3))
+    held = []
+    for n in (4, 5, 6, 5, 6, 7, 4, 5, 6):
+        (x,) = rng_arrays(n, (n, 3))
+        got = compiled(x, w)
+        want = f(x, w)
+        for g_, e in zip(got, want):
+            np.testing.assert_allclose(g_, e, rtol=1e-6)
+        assert got[1].base is x or np.shares_memory(got[1], x)
+        held.append((got[0], want[0]))
+    for g_, e in held:
+        np.testing.assert_allclose(g_, e, rtol=1e-6)
