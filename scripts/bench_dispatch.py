@@ -1,0 +1,208 @@
+"""Dispatch overhead of a cached call, and the cost of tracing a 200-op function.
+
+    python scripts/bench_dispatch.py            # prints the table (also a section of bench.py)
+
+Dispatch overhead is (a compiled call whose cache entry hits) minus (a plain call of
+the original function), for ``f(a, b, c, d, e, g, h) = a + b + ... + h`` on 4x4
+float32 arrays: both run the same six NumPy adds, so the difference is the wrapper,
+the guard check and the glue. The two are timed side by side in one run, in
+alternating batches of 200 calls, on this thread's CPU clock (``time.thread_time``:
+time other processes hold the core is not counted), and the overhead is the median
+of the per-batch differences. The per-layer rows time each
+generated layer on its own, to show where the microseconds go.
+
+Compile time is the first call of a generated 200-op function with the eager
+backend (trace + graph + backend + guards + glue + run, CPU time of this thread),
+split into phases by timing wrappers around them.
+
+Example::
+
+    >>> rows = run()
+    >>> rows[0]["what"], rows[0]["budget_us"]
+    ('dispatch overhead, 7 arrays (median)', 2.0)
+"""
+
+from __future__ import annotations
+
+import gc
+import statistics
+import sys
+import time
+import timeit
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import dynamo  # noqa: E402
+import dynamo.convert  # noqa: E402
+
+NAMES = "abcdegh"
+
+
+def seven(a, b, c, d, e, g, h):
+    return a + b + c + d + e + g + h
+
+
+# CPU time of this thread, not wall time: on a shared machine the wall clock also
+# counts the time other processes held the core, which swamps a microsecond.
+CLOCK = time.thread_time
+
+
+def _per_call(fn, args, number: int) -> float:
+    t = CLOCK()
+    for _ in range(number):
+        fn(*args)
+    return (CLOCK() - t) / number
+
+
+def side_by_side(plain, compiled, args, rounds: int = 400, number: int = 200):
+    """Median seconds per call of each, and the median of per-round differences."""
+    ps, cs, ds = [], [], []
+    for r in range(rounds):
+        if r % 2:
+            c = _per_call(compiled, args, number)
+            p = _per_call(plain, args, number)
+        else:
+            p = _per_call(plain, args, number)
+            c = _per_call(compiled, args, number)
+        ps.append(p)
+        cs.append(c)
+        ds.append(c - p)
+    return statistics.median(ps), statistics.median(cs), statistics.median(ds)
+
+
+def _best(stmt: str, scope: dict, number: int = 20000, repeat: int = 15) -> float:
+    return min(timeit.repeat(stmt, globals=scope, number=number, repeat=repeat,
+                             timer=CLOCK)) / number
+
+
+def dispatch_rows(rounds: int = 400) -> list[dict]:
+    args = [np.random.default_rng(i).standard_normal((4, 4)).astype(np.float32)
+            for i in range(7)]
+    compiled = dynamo.compile(seven)
+    compiled(*args)
+    cache = compiled._ctx.caches[seven.__code__]
+    assert len(cache.entries) == 1, "the benchmark must hit one cached entry"
+    gc.collect()
+    plain_s, comp_s, over_s = side_by_side(seven, compiled, args, rounds)
+    rows = [
+        {"what": "dispatch overhead, 7 arrays (median)", "us": over_s * 1e6, "budget_us": 2.0},
+        {"what": "  plain call of the original (median)", "us": plain_s * 1e6, "budget_us": ""},
+        {"what": "  compiled call, entry hits (median)", "us": comp_s * 1e6, "budget_us": ""},
+    ]
+    # Where the time goes: each layer alone, best of repeats (a floor, not a median).
+    entry = cache.entries[0]
+    scope = {"plain": seven, "compiled": compiled, "wrapper": compiled._call,
+             "dispatch": cache.dispatch, "check": entry.check.fn, "glue": entry.run,
+             "graph": entry.run.__globals__.get("___graph"), "a": args, "fn": seven,
+             "empty": lambda a, b, c, d, e, g, h: None}
+    layers = [("  layer: OptimizedFunction.__call__ -> wrapper", "compiled(*a)", "wrapper(*a)"),
+              ("  layer: wrapper -> dispatcher", "wrapper(*a)", "dispatch(fn, *a)"),
+              ("  layer: dispatcher minus glue (inlined guard check)", "dispatch(fn, *a)",
+               "glue(*a, None)"),
+              ("  layer: glue -> compiled graph", "glue(*a, None)", "graph(*a)"),
+              ("  layer: compiled graph minus plain call", "graph(*a)", "plain(*a)")]
+    floors = {stmt: _best(stmt, scope) for _, outer, inner in layers for stmt in (outer, inner)}
+    floors["empty(*a)"] = _best("empty(*a)", scope)
+    for what, outer, inner in layers:
+        rows.append({"what": what, "us": (floors[outer] - floors[inner]) * 1e6, "budget_us": ""})
+    rows.append({"what": "  the check alone, as its own function", "us":
+                 (_best("check(*a, None)", scope) - floors["empty(*a)"]) * 1e6,
+                 "budget_us": ""})
+    return rows
+
+
+def two_hundred_ops() -> tuple:
+    """A generated function of 200 array ops (100 lines of two ops each)."""
+    lines = [f"    x = np.tanh(x * {i}.0)" if i % 2 else "    x = x + y * 0.5"
+             for i in range(100)]
+    src = "def f200(x, y):\n" + "\n".join(lines) + "\n    return x\n"
+    ns = {"np": np}
+    exec(compile(src, "<bench 200 ops>", "exec"), ns)
+    x = np.ones((8, 8), np.float32)
+    return ns["f200"], (x, x.copy())
+
+
+class _Phases:
+    """Timing wrappers around the phases of one compile (patched in, then undone)."""
+
+    def __init__(self):
+        self.t: dict[str, float] = {}
+        self._undo = []
+
+    def wrap(self, owner, name: str, label: str) -> None:
+        real = getattr(owner, name)
+
+        def timed(*a, **k):
+            t = CLOCK()
+            try:
+                return real(*a, **k)
+            finally:
+                self.t[label] = self.t.get(label, 0.0) + CLOCK() - t
+        own = name in vars(owner)   # else inherited: undo by deleting ours
+        setattr(owner, name, timed)
+        self._undo.append((owner, name, real, own))
+
+    def undo(self) -> None:
+        for owner, name, real, own in reversed(self._undo):
+            if own:
+                setattr(owner, name, real)
+            else:
+                delattr(owner, name)
+
+
+def compile_rows(repeat: int = 7) -> list[dict]:
+    from dynamo import hook
+    from dynamo.translator import InstructionTranslator
+
+    fn, args = two_hundred_ops()
+    totals, phases = [], []
+    for _ in range(repeat):
+        p = _Phases()
+        p.wrap(InstructionTranslator, "run", "trace (translator)")
+        p.wrap(dynamo.convert, "_finish", "graph output + backend + glue")
+        p.wrap(dynamo.convert, "CheckFunction", "guards (check function)")
+        p.wrap(hook, "_dispatcher", "dispatcher (generated)")
+        try:
+            compiled = dynamo.compile(fn)
+            t = CLOCK()
+            compiled(*args)
+            totals.append(CLOCK() - t)
+        finally:
+            p.undo()
+        phases.append(p.t)
+        ops = compiled._ctx.caches[fn.__code__].entries[0].record.op_count
+    first = totals[0]
+    rows = [{"what": f"first call of a {ops}-op function, eager backend (median of {repeat})",
+             "us": statistics.median(totals) * 1e6, "budget_us": 100_000.0},
+            {"what": "  the very first one (cold caches)", "us": first * 1e6, "budget_us": ""}]
+    for label in phases[0]:
+        rows.append({"what": f"  phase: {label}",
+                     "us": statistics.median(ph.get(label, 0.0) for ph in phases) * 1e6,
+                     "budget_us": ""})
+    return rows
+
+
+def run(args=None) -> list[dict]:
+    """Rows for ``scripts/bench.py``: what was measured, microseconds, the budget."""
+    quick = bool(getattr(args, "quick", False))
+    return dispatch_rows(rounds=40 if quick else 400) + compile_rows(3 if quick else 7)
+
+
+def main() -> int:
+    import platform
+    print(f"machine: {platform.node()} ({platform.processor() or platform.machine()}), "
+          f"Python {platform.python_version()}, NumPy {np.__version__}")
+    rows = run()
+    width = max(len(r["what"]) for r in rows)
+    print(f"{'what'.ljust(width)}  {'us':>10}  budget_us")
+    for r in rows:
+        budget = f"{r['budget_us']:.1f}" if r["budget_us"] != "" else ""
+        print(f"{r['what'].ljust(width)}  {r['us']:10.3f}  {budget}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
