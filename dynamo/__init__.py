@@ -21,6 +21,7 @@ from __future__ import annotations
 from backends import list_backends, register_backend
 
 from . import logs
+from .annotate import annotate as annotate
 from .api import OptimizedFunction, OptimizedModule, compile
 from .config import config
 from .exc import BackendError, DynamoError, Unsupported

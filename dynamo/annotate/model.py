@@ -120,6 +120,7 @@ class NodeInfo:
     inputs: list[str] = field(default_factory=list)
     group: int | None = None       # index into GraphInfo.groups
     source: str = ""               # placeholders: where the caller reads the value
+    frame: str = ""                # qualname of the frame the op was traced in
 
 
 @dataclass

@@ -1,0 +1,302 @@
+"""Build the report model from frame records and what the recorders saw.
+
+A pure function of its inputs: ``build_report(records, rec, calls, ...)`` reads the
+``convert.FrameRecord``s (the same records ``dynamo.explain`` returns), the lines that
+ran as Python, the lines each successful trace covered, and the captured log records,
+and returns a :class:`~dynamo.annotate.model.Report`. Nothing here runs user code.
+
+How a source line gets its facts (see ``model.LineInfo``):
+
+- ``graphs``: call nodes of graph k whose ``meta["loc"]`` is this line;
+- ``traced_in``: the trace that produced frame i stepped over this line;
+- ``python``: a line event came from it while the function ran;
+- ``breaks``: a break record points at it; ``break_sites``: the root frame stopped here
+  because of a break elsewhere (a callee that breaks, a loop that runs eagerly).
+
+Example::
+
+    >>> report = build_report(rec.records, rec, calls, backend="eager")
+    >>> report.graphs[0].op_count, report.breaks[0].lineno
+    (2, 5)
+"""
+
+from __future__ import annotations
+
+import inspect
+import platform
+import re
+import time
+
+from .codes import base_qualname, code_key
+from .model import (
+    BreakInfo,
+    FrameInfo,
+    GraphInfo,
+    GroupInfo,
+    LineInfo,
+    NodeInfo,
+    Recompile,
+    Report,
+    SourceView,
+)
+
+FUSING_BACKENDS = ("numpy", "cupy", "cudagraphs")
+
+
+def build_report(records, rec, calls, *, backend: str, backend_fn=None, function=None,
+                 timing=None) -> Report:
+    code = getattr(function, "__code__", None)
+    report = Report(
+        function=code.co_qualname if code else getattr(function, "__qualname__", "?"),
+        filename=code.co_filename if code else "", firstlineno=code.co_firstlineno if code
+        else 0, backend=backend, python=platform.python_version(),
+        created=time.strftime("%Y-%m-%d %H:%M:%S"), calls=list(calls), timing=timing)
+    views = _Views(report)
+    attempts = rec.trace.by_record
+    for i, r in enumerate(records):         # frames and views first: breaks need them all
+        frame = FrameInfo(i, r.code.co_qualname, r.code.co_filename, r.code.co_firstlineno,
+                          _call_of(i, calls), compile_time=r.compile_time,
+                          restarts=r.restarts, skipped=r.skipped,
+                          guards=[g.describe() for g in r.guards],
+                          check_source=r.check_source)
+        frame.view = views.add(r.code, compiled=True).index
+        report.frames.append(frame)
+        att = attempts.get(id(r))
+        for code_obj in (att.codes.values() if att else ()):
+            views.add(code_obj)
+    for frame, r in zip(report.frames, records):
+        att = attempts.get(id(r))
+        for b in r.breaks:
+            if views.find(b.filename, b.lineno) is None:
+                _view_for_line(views, rec.trace.all_codes.values(), b.filename, b.lineno)
+            frame.breaks.append(_add_break(report, views, frame, b, att))
+        if r.graph is not None:
+            frame.graph = _add_graph(report, frame, r.graph, backend, backend_fn).index
+    _recompiles(report, rec.logs.entries)
+    _fill_lines(report, views, records, attempts, rec.lines.seen)
+    report.warnings += [e.message for e in rec.logs.entries if e.channel == "internal"]
+    return report
+
+
+def _call_of(frame: int, calls) -> int:
+    for c in calls:
+        if c.frames[0] <= frame < c.frames[1]:
+            return c.index
+    return len(calls) - 1 if calls else 0
+
+
+# ============================================================================ views
+
+class _Views:
+    """The source views of a report, found by code key or by file and line.
+
+    A code object nested in a function that already has a view (a closure, a
+    comprehension, a generator defined inside it) gets no view of its own: its facts
+    go to the lines of the enclosing view, where the user reads them.
+    """
+
+    def __init__(self, report: Report):
+        self.report = report
+        self.by_key: dict[tuple, SourceView] = {}
+
+    def add(self, code, compiled: bool = False) -> SourceView:
+        key = code_key(code)
+        view = self.by_key.get(key)
+        if view is None:
+            view = _make_view(len(self.report.views), key, code)
+            outer = self._enclosing(view)
+            if outer is not None:
+                view = outer
+            else:
+                self.report.views.append(view)
+            self.by_key[key] = view
+        view.compiled |= compiled and view.key == key
+        return view
+
+    def _enclosing(self, view: SourceView) -> SourceView | None:
+        if not view.lines:
+            return None
+        first, last = view.lines[0].lineno, view.lines[-1].lineno
+        for other in self.report.views:
+            if other.filename == view.filename and other.lines and \
+                    other.lines[0].lineno <= first and last <= other.lines[-1].lineno:
+                return other
+        return None
+
+    def find(self, filename: str, lineno: int | None, qualname: str | None = None):
+        """The innermost view of ``filename`` whose lines hold ``lineno``."""
+        best = None
+        for view in self.report.views:
+            if view.filename != filename or lineno is None or view.line(lineno) is None:
+                continue
+            if qualname is not None and view.qualname == base_qualname(qualname):
+                return view
+            if best is None or view.firstlineno > best.firstlineno:
+                best = view
+        return best
+
+
+def _make_view(index: int, key: tuple, code) -> SourceView:
+    filename, first, qualname = key
+    view = SourceView(index, key, filename, qualname, first)
+    try:
+        lines, start = inspect.getsourcelines(code)
+    except (OSError, TypeError) as e:
+        view.note = f"source not available ({e})"
+        return view
+    start = max(start, 1)
+    view.lines = [LineInfo(start + i, text.rstrip("\n")) for i, text in enumerate(lines)]
+    return view
+
+
+# ============================================================================ breaks
+
+def _view_for_line(views: _Views, codes, filename: str, lineno: int | None) -> None:
+    """Add a view for the innermost traced code holding the line (a callee that broke
+    in an earlier attempt of the trace, and then ran eagerly)."""
+    best = None
+    for code in codes:
+        if code.co_filename == filename and lineno in {ln for _, _, ln in code.co_lines()}:
+            if best is None or code.co_firstlineno > best.co_firstlineno:
+                best = code
+    if best is not None:
+        views.add(best)
+
+
+def _add_break(report: Report, views: _Views, frame: FrameInfo, b, att) -> int:
+    kind = "frame" if frame.skipped else (
+        "island" if att is not None and att.stop_kind == "island" else "break")
+    info = BreakInfo(len(report.breaks), frame.index, kind, b.reason, b.cause,
+                     b.explanation, b.hint, b.filename, b.lineno, b.source_line, b.frame)
+    view = views.find(b.filename, b.lineno)
+    info.view = view.index if view is not None else None
+    root_view = report.views[frame.view]
+    site = att.stop_line if att is not None and kind != "frame" else None
+    if site is not None and (site != b.lineno or root_view is not view) and \
+            root_view.line(site) is not None:
+        info.site, info.site_view = site, root_view.index
+    report.breaks.append(info)
+    return info.index
+
+
+# ============================================================================ graphs
+
+def _add_graph(report: Report, frame: FrameInfo, graph, backend: str, backend_fn) -> GraphInfo:
+    groups, fused = _groups(graph, backend, backend_fn)
+    group_of = {n: g.index for g in groups for n in g.nodes}
+    nodes = []
+    for n in graph.nodes:
+        meta = n.meta.get("array")
+        shape = getattr(meta, "shape", None)
+        source = n.meta.get("source")
+        nodes.append(NodeInfo(
+            n.name, n.op, str(n.target), tuple(shape) if shape is not None else None,
+            str(getattr(meta, "dtype", "")), n.meta.get("loc", ""),
+            [i.name for i in n.inputs()], group_of.get(n.name),
+            source.name() if source is not None and hasattr(source, "name") else "",
+            str(n.meta.get("frame") or "")))
+    ends, end_break = "return", None
+    if frame.breaks:
+        b = report.breaks[frame.breaks[-1]]
+        end_break = b.index
+        where = f"line {b.site or b.lineno}"
+        ends = {"island": f"the rest runs eagerly from {where} ({b.reason})",
+                "frame": f"frame runs eagerly ({b.reason})"}.get(
+            b.kind, f"graph break at {where}: {b.reason}")
+    try:
+        code = str(graph)
+    except Exception as e:  # noqa: BLE001 (a printout problem must not lose the report)
+        code = f"<graph printout failed: {type(e).__name__}: {e}>"
+    info = GraphInfo(len(report.graphs), frame.index, frame.qualname, backend, nodes,
+                     groups, fused, code, ends, end_break)
+    report.graphs.append(info)
+    return info
+
+
+def _groups(graph, backend: str, backend_fn) -> tuple[list[GroupInfo], bool]:
+    """The kernels of a graph: a fusing backend's partition, or one op each."""
+    partition = getattr(backend_fn, "fusion_groups", None)
+    if partition is None and backend in FUSING_BACKENDS:
+        from backends.fusion import partition
+    if partition is not None:
+        try:
+            return [GroupInfo(i, g.kind, [n.name for n in g.nodes],
+                              [n.name for n in g.inputs], [n.name for n in g.outputs])
+                    for i, g in enumerate(partition(graph))], True
+        except Exception:  # noqa: BLE001 (fall through: show one op per kernel)
+            pass
+    out = []
+    for n in graph.call_nodes():
+        out.append(GroupInfo(len(out), n.meta.get("kind") or "op", [n.name],
+                             [i.name for i in n.inputs()], [n.name]))
+    return out, False
+
+
+# ============================================================================ recompiles
+
+_WHERE = re.compile(r"^(?:recompiling )?(?P<qual>[^\s:]+?):?(?: \((?P<file>.+):(?P<line>\d+)\))?"
+                    r"(?=[:\s]|$)")
+_ENTRY = re.compile(r"entry \d+: (.*?)(?=;\s*entry \d+:|\n|$)")
+
+
+def _recompiles(report: Report, entries) -> None:
+    """Recompiles from the ``dynamo.recompiles`` records: the frame (its qualname, file
+    and line, as the hook names them) and, per cached entry, the first guard that failed."""
+    for e in entries:
+        if e.channel != "recompiles":
+            continue
+        m = _WHERE.match(e.message)
+        qual, filename, line = (m["qual"], m["file"] or "", int(m["line"]) if m["line"]
+                                else None) if m else ("", "", None)
+        rc = Recompile(len(report.recompiles), e.call, qual, filename, line,
+                       _ENTRY.findall(e.message), e.message, e.level)
+        report.recompiles.append(rc)
+        if e.level != "WARNING":
+            for f in report.frames[e.order:]:       # the entry this recompile produced
+                if f.qualname == rc.qualname:
+                    f.recompile = rc.index
+                    break
+
+
+# ============================================================================ lines
+
+def _fill_lines(report: Report, views: _Views, records, attempts, lines_run) -> None:
+    for g in report.graphs:
+        for n in g.nodes:
+            if n.op != "call" or not n.loc:
+                continue
+            filename, _, line = n.loc.rpartition(":")
+            lineno = int(line) if line.isdigit() else None
+            view = views.find(filename, lineno, n.frame or None)
+            if view is not None:
+                view.line(lineno).graphs.setdefault(g.index, []).append(n.target)
+    for frame in report.frames:
+        att = attempts.get(id(records[frame.index]))
+        if att is None or frame.skipped:
+            continue
+        for key, lines in att.lines.items():
+            view = views.by_key.get(key)
+            for lineno in lines if view is not None else ():
+                ln = view.line(lineno)
+                if ln is not None and frame.index not in ln.traced_in and \
+                        not _is_header(ln, view):
+                    ln.traced_in.append(frame.index)
+    for key, lines in lines_run.items():
+        view = views.by_key.get(key)
+        for lineno in lines if view is not None else ():
+            ln = view.line(lineno)
+            if ln is not None and not _is_header(ln, view):
+                ln.python = True
+    for b in report.breaks:
+        if b.view is not None and b.lineno is not None:
+            ln = report.views[b.view].line(b.lineno)
+            if ln is not None:
+                ln.breaks.append(b.index)
+        if b.site_view is not None:
+            report.views[b.site_view].line(b.site).break_sites.append(b.index)
+
+
+def _is_header(ln: LineInfo, view: SourceView) -> bool:
+    # The prologue of a rewritten frame carries the ``def`` line's position.
+    text = ln.text.lstrip()
+    return ln.lineno == view.firstlineno and text.startswith(("def ", "async def ", "@"))

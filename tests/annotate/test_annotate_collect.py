@@ -1,0 +1,255 @@
+"""The data behind the report: which lines were captured, broke, or ran as Python.
+
+Every test compares the report with ``dynamo.explain``'s records for the same program
+(graphs, ops and break lines), so a translator that captures more or less still has to
+be shown faithfully; the facts no correct translator can change (a ``print`` breaks,
+an untaken branch does not run) are asserted directly.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import annotate_programs as P
+import numpy as np
+import pytest
+from annotate_programs import X, line_of
+
+import dynamo
+from dynamo.annotate import annotate
+from dynamo.annotate.model import BREAK, GRAPH, IDLE, PYTHON, TRACED
+
+
+def run(fn, *args, tmp_path, **kw):
+    ann = annotate(fn, output=tmp_path / "r.html", **kw)
+    result = ann(*args)
+    assert (tmp_path / "r.html").is_file()
+    return ann, ann.report, result
+
+
+def status(report, fn, text):
+    return report.view_of(fn).line(line_of(fn, text)).status
+
+
+def op_lines(records) -> dict[tuple[str, int], set[int]]:
+    """(file, line) -> graph indices holding an op traced there, from explain's records."""
+    out: dict = {}
+    graphs = [r.graph for r in records if r.graph is not None]
+    for k, g in enumerate(graphs):
+        for n in g.call_nodes():
+            f, _, line = n.meta["loc"].rpartition(":")
+            out.setdefault((f, int(line)), set()).add(k)
+    return out
+
+
+def check_against_explain(report, fn, args, capsys=None):
+    """The report shows exactly what dynamo.explain records for one call."""
+    ex = dynamo.explain(fn)(*args)
+    assert len(report.graphs) == ex.graph_count
+    assert [g.op_count for g in report.graphs] == ex.ops_per_graph
+    assert [(b.filename, b.lineno, b.reason) for b in report.breaks] == \
+        [(b.filename, b.lineno, b.reason) for b in ex.break_reasons]
+    expected = op_lines(ex.records)
+    for view in report.views:
+        for ln in view.lines:
+            want = expected.get((view.filename, ln.lineno), set())
+            assert set(ln.graphs) == want, (view.qualname, ln.lineno, ln.text)
+            if want:
+                assert ln.status in (GRAPH, BREAK)
+    for b in report.breaks:
+        assert report.views[b.view].line(b.lineno).status == BREAK
+    return ex
+
+
+def test_print_between_array_ops(tmp_path, capsys):
+    ann, r, out = run(P.print_between, X, tmp_path=tmp_path)
+    assert capsys.readouterr().out == "between graphs\n"
+    np.testing.assert_array_equal(out, P.print_between(X))
+    check_against_explain(r, P.print_between, (X,))
+    assert status(r, P.print_between, 'print("between') == BREAK
+    first = r.view_of(P.print_between).line(line_of(P.print_between, "np.exp(x)"))
+    after = r.view_of(P.print_between).line(line_of(P.print_between, "z = y * 2"))
+    assert first.status == after.status == GRAPH
+    # before the break: the function's own graph; after it: a resume function's graph
+    assert r.frames[r.graphs[min(first.graphs)].frame].qualname == "print_between"
+    assert "_resume_at_L" in r.frames[r.graphs[min(after.graphs)].frame].qualname
+    assert status(r, P.print_between, "def print_between") == IDLE
+    b = r.breaks[0]
+    assert (b.cause, b.kind, b.lineno) == ("print", "break",
+                                           line_of(P.print_between, 'print("between'))
+    assert b.explanation and b.hint
+
+
+def test_data_dependent_if(tmp_path):
+    ann, r, _ = run(P.data_if, X + 1, tmp_path=tmp_path)   # the sum is positive
+    check_against_explain(r, P.data_if, (X + 1,))
+    assert status(r, P.data_if, "if y.sum() > 0") == BREAK
+    assert status(r, P.data_if, "y = y + 1") in (GRAPH, PYTHON)   # taken
+    assert status(r, P.data_if, "y = y - 1") == IDLE              # not taken
+    assert status(r, P.data_if, "else:") == IDLE
+    assert r.breaks[0].cause == "data_dependent"
+
+
+def test_data_dependent_if_other_branch(tmp_path):
+    ann, r, _ = run(P.data_if, X - 1, tmp_path=tmp_path)
+    assert status(r, P.data_if, "y = y + 1") == IDLE
+    assert status(r, P.data_if, "y = y - 1") in (GRAPH, PYTHON)
+
+
+def test_float_of_array(tmp_path):
+    ann, r, out = run(P.float_conv, X, tmp_path=tmp_path)
+    np.testing.assert_array_equal(out, P.float_conv(X))
+    check_against_explain(r, P.float_conv, (X,))
+    assert status(r, P.float_conv, "float(y.sum())") == BREAK
+    assert r.breaks[0].cause == "array_to_python"
+    assert status(r, P.float_conv, "return y * s") == GRAPH
+
+
+def test_loop_with_print(tmp_path, capsys):
+    ann, r, out = run(P.loop_print, X, tmp_path=tmp_path)
+    assert capsys.readouterr().out == "step 0\nstep 1\nstep 2\n"
+    ex = check_against_explain(r, P.loop_print, (X,))
+    capsys.readouterr()
+    assert status(r, P.loop_print, 'print("step"') == BREAK
+    ops = op_lines(ex.records)
+    for text in ("x = x + i", "return x * 2"):
+        lineno = line_of(P.loop_print, text)
+        want = GRAPH if (P.loop_print.__code__.co_filename, lineno) in ops else PYTHON
+        assert status(r, P.loop_print, text) == want, text
+    assert status(r, P.loop_print, "for i in range(3)") != IDLE
+    for b in r.breaks:
+        if b.kind == "island":   # the loop runs eagerly: the break lands on the loop
+            assert b.site == line_of(P.loop_print, "for i in range(3)")
+
+
+def test_helper_that_breaks(tmp_path, capsys):
+    ann, r, out = run(P.helper_break, X, tmp_path=tmp_path)
+    np.testing.assert_array_equal(out, P.helper_break(X))
+    check_against_explain(r, P.helper_break, (X,))
+    assert status(r, P.helper, 'print("in helper")') == BREAK
+    # the caller's line is marked too: the call runs eagerly because the callee breaks
+    call_site = r.view_of(P.helper_break).line(line_of(P.helper_break, "z = helper(y)"))
+    assert call_site.status == BREAK
+    assert any(r.breaks[i].lineno == line_of(P.helper, 'print("in helper")')
+               for i in call_site.breaks + call_site.break_sites)
+    assert status(r, P.helper, "return y + 1") == GRAPH
+    assert status(r, P.helper_break, "np.cos(z)") == GRAPH
+
+
+def test_no_break_lines_traced_away(tmp_path):
+    ann, r, _ = run(P.no_break, X, tmp_path=tmp_path)
+    check_against_explain(r, P.no_break, (X,))
+    assert not r.breaks and len(r.graphs) == 1
+    assert status(r, P.no_break, "n = x.shape[0]") == TRACED
+    assert status(r, P.no_break, "np.exp(x) * n") == GRAPH
+    assert not any(ln.python for v in r.views for ln in v.lines)
+    g = r.graphs[0]
+    assert [(n.source, n.shape, n.dtype) for n in g.inputs] == [("L['x']", (3, 4), "float64")]
+    assert any("L['x']" in s for s in r.frames[g.frame].guards)
+    assert g.ends == "return" and not g.fused
+    assert len(g.groups) == g.op_count       # eager: one library call per op
+
+
+def test_callable_object(tmp_path, capsys):
+    model = P.Scale(3.0)
+    ann, r, out = run(model, X, tmp_path=tmp_path)
+    np.testing.assert_array_equal(out, X * 3.0 + 1)
+    view = r.view_of(P.Scale.__call__)
+    assert view.qualname == "Scale.__call__"
+    assert status(r, P.Scale.__call__, 'print("scaled")') == BREAK
+    assert status(r, P.Scale.__call__, "x * self.k") == GRAPH
+    assert ann.k == 3.0           # stands in for the object in a script
+
+
+def test_recompile_names_the_failed_guard(tmp_path):
+    ann = annotate(P.no_break, output=tmp_path / "r.html", calls=2)
+    ann(X)
+    ann(np.ones((4, 4)))
+    ann(np.ones((5, 4)))          # past `calls`: runs compiled, not recorded
+    r = ann.report
+    assert len(r.calls) == 2
+    assert len(r.recompiles) == 1
+    rc = r.recompiles[0]
+    assert rc.call == 1 and rc.qualname == "no_break"
+    assert rc.failures == ["L['x'] shape[0]: expected 3, got 4"]
+    made = [f for f in r.frames if f.recompile == 0]
+    assert len(made) == 1 and made[0].graph == 1
+    assert set(r.view_of(P.no_break).line(line_of(P.no_break, "np.exp(x)")).graphs) == {0, 1}
+
+
+def test_exception_reaches_the_caller_and_the_report(tmp_path, capsys):
+    ann = annotate(P.raises, output=tmp_path / "r.html")
+    with pytest.raises(ValueError) as info:
+        ann(X)
+    with pytest.raises(ValueError) as eager:
+        P.raises(X)
+    assert str(info.value) == str(eager.value)
+    r = ann.report
+    assert r.calls[0].error.startswith("ValueError")
+    assert status(r, P.raises, 'print("about to fail")') == BREAK
+    assert (tmp_path / "r.html").read_text().count("ValueError") >= 1
+
+
+def test_measure_times_eager_and_compiled(tmp_path):
+    ann, r, _ = run(P.no_break, X, tmp_path=tmp_path, measure=10)
+    t = r.timing
+    assert t is not None and t.calls == 10
+    assert t.eager > 0 and t.compiled > 0 and t.speedup == t.eager / t.compiled
+
+
+def test_fusing_backend_groups(tmp_path):
+    """With a backend that fuses, the report's kernels are its partition of the graph."""
+    from backends.fusion import partition
+
+    def fusing(graph, example_inputs):
+        from backends.eager import eager
+        return eager(graph, example_inputs)
+    fusing.fusion_groups = partition
+
+    ann, r, _ = run(P.no_break, X, tmp_path=tmp_path, backend=fusing)
+    g = r.graphs[0]
+    assert g.fused
+    records = [rec for rec in ann.records if rec.graph is not None]
+    expected = [[n.name for n in grp.nodes] for grp in partition(records[0].graph)]
+    assert [grp.nodes for grp in g.groups] == expected
+    by_name = {n.name: n for n in g.nodes}
+    for grp in g.groups:
+        assert all(by_name[name].group == grp.index for name in grp.nodes)
+
+
+def test_recording_leaves_nothing_behind(tmp_path, capsys):
+    from dynamo import convert
+    from dynamo.translator.base import TranslatorBase
+    step, run_, conv = TranslatorBase.step, TranslatorBase.run, convert.convert_frame
+    logger = logging.getLogger("dynamo.recompiles")
+    level, propagate = logger.level, logger.propagate
+    trace = sys.gettrace()
+    ann = annotate(P.helper_break, output=tmp_path / "r.html")
+    ann(X)
+    assert (TranslatorBase.step, TranslatorBase.run, convert.convert_frame) == \
+        (step, run_, conv)
+    assert (logger.level, logger.propagate, sys.gettrace()) == (level, propagate, trace)
+    assert not any(isinstance(h, logging.Handler) and type(h).__name__ == "LogCapture"
+                   for h in logger.handlers)
+    if hasattr(sys, "monitoring"):
+        assert all(sys.monitoring.get_tool(t) != "dynamo.annotate" for t in range(6))
+
+
+def test_recompile_log_stays_quiet_unless_enabled(tmp_path, capsys):
+    ann = annotate(P.no_break, output=tmp_path / "r.html", calls=2)
+    ann(X)
+    ann(np.ones((4, 4)))
+    assert "recompiling" not in capsys.readouterr().err
+    assert ann.report.recompiles
+
+
+def test_bad_arguments():
+    with pytest.raises(TypeError, match="callable"):
+        annotate(3)
+    with pytest.raises(ValueError, match="calls"):
+        annotate(P.no_break, calls=0)
+    with pytest.raises(ValueError, match="unknown backend"):
+        annotate(P.no_break, backend="nope")
+    with pytest.raises(ValueError, match="layout"):
+        annotate(P.no_break, layout="circo")
