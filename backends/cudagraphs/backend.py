@@ -73,6 +73,7 @@ def cudagraphs(graph: Graph, example_inputs, options: dict | None = None):
 
 
 cudagraphs.layout_guards = True      # static buffers copy the caller's exact strides
+cudagraphs.dynamic_shapes = True     # symbolic entries get one recording per size
 register_backend(cudagraphs, name="cudagraphs")
 
 

@@ -35,7 +35,7 @@ def arrays(seed=0):
 def test_registered_by_name():
     assert "cudagraphs" in list_backends()
     backend = lookup_backend("cudagraphs")
-    assert backend.layout_guards is True
+    assert backend.layout_guards is True and backend.dynamic_shapes is True
 
 
 def test_missing_cupy_is_a_clear_compile_time_error(monkeypatch):

@@ -327,6 +327,7 @@ def _sim_backend(made, **options):
         return run
 
     backend.layout_guards = True
+    backend.dynamic_shapes = True
     return backend
 
 
@@ -462,3 +463,29 @@ def test_compiled_dynamic_programs_equal_eager_through_the_sim_backend():
         held.append((got[0], want[0]))
     for g_, e in held:
         np.testing.assert_allclose(g_, e, rtol=1e-6)
+
+
+def test_dynamic_programs_with_size_inputs_equal_eager():
+    made: list = []
+    graphs = []
+
+    def f(x):
+        T = x.shape[0]
+        return np.arange(T) * x[:, 0] + x.reshape(T, -1).sum(1), x[: T - 1] * 2
+
+    backend = _sim_backend(made)
+
+    def spy(graph, example_inputs):
+        graphs.append(graph)
+        return backend(graph, example_inputs)
+
+    spy.layout_guards = spy.dynamic_shapes = True
+    compiled = dynamo.compile(f, backend=spy)
+    for n in (3, 4, 5, 4, 5, 4, 5):
+        (x,) = rng_arrays(n, (n, 2))
+        for got, want in zip(compiled(x), f(x)):
+            np.testing.assert_allclose(got, want, rtol=1e-6)
+    assert any(p.meta.get("symbol") for g in graphs for p in g.placeholders), \
+        "expected a graph with a size input"
+    (dynamic,) = [r() for r in made if isinstance(r(), PerShapeRunner)]
+    assert [r.state for r in dynamic.runners.values()] == [REPLAY, REPLAY]
