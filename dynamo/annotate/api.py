@@ -66,8 +66,8 @@ class Annotator:
         self.backend_name = backend if isinstance(backend, str) else \
             getattr(backend, "__name__", repr(backend))
         self._backend = lookup_backend(backend)
-        self._ctx = hook.CompileContext(bind_options(self._backend, options),
-                                        self.backend_name)
+        self._watch = _Watch(bind_options(self._backend, options))
+        self._ctx = hook.CompileContext(self._watch, self.backend_name)
         self._rec = Recorders()
         self._ctx.records = self._rec.records
         self._calls: list[CallInfo] = []
@@ -113,6 +113,7 @@ class Annotator:
         from .page import render
         self.report = build_report(self._rec.records, self._rec, self._calls,
                                    backend=self.backend_name, backend_fn=self._backend,
+                                   compiled=self._watch.compiled,
                                    function=_function_of(self.fn), timing=self._timing)
         self.output.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.output.with_name(self.output.name + ".tmp")
@@ -128,6 +129,24 @@ class Annotator:
     def __repr__(self) -> str:
         return f"<dynamo annotate {getattr(self.fn, '__qualname__', self.fn)!r} -> " \
                f"{str(self.output)!r}>"
+
+
+class _Watch:
+    """The backend, passed through, remembering what it compiled for each graph (the
+    report shows the backend's own kernels and code). Attributes the compiler reads
+    (``layout_guards``, ``dynamic_shapes``...) are the backend's."""
+
+    def __init__(self, backend):
+        self.backend = backend
+        self.compiled: dict[int, object] = {}     # id(graph) -> compiled callable
+
+    def __call__(self, graph, example_inputs):
+        fn = self.backend(graph, example_inputs)
+        self.compiled[id(graph)] = fn
+        return fn
+
+    def __getattr__(self, name: str):
+        return getattr(self.__dict__["backend"], name)
 
 
 def _function_of(fn):

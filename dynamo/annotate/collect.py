@@ -40,11 +40,9 @@ from .model import (
     SourceView,
 )
 
-FUSING_BACKENDS = ("numpy", "cupy", "cudagraphs")
 
-
-def build_report(records, rec, calls, *, backend: str, backend_fn=None, function=None,
-                 timing=None) -> Report:
+def build_report(records, rec, calls, *, backend: str, backend_fn=None, compiled=None,
+                 function=None, timing=None) -> Report:
     code = getattr(function, "__code__", None)
     report = Report(
         function=code.co_qualname if code else getattr(function, "__qualname__", "?"),
@@ -71,7 +69,8 @@ def build_report(records, rec, calls, *, backend: str, backend_fn=None, function
                 _view_for_line(views, rec.trace.all_codes.values(), b.filename, b.lineno)
             frame.breaks.append(_add_break(report, views, frame, b, att))
         if r.graph is not None:
-            frame.graph = _add_graph(report, frame, r.graph, backend, backend_fn).index
+            fn = (compiled or {}).get(id(r.graph))
+            frame.graph = _add_graph(report, frame, r.graph, backend, backend_fn, fn).index
     _recompiles(report, rec.logs.entries)
     _fill_lines(report, views, records, attempts, rec.lines.seen)
     report.warnings += [e.message for e in rec.logs.entries if e.channel == "internal"]
@@ -181,9 +180,13 @@ def _add_break(report: Report, views: _Views, frame: FrameInfo, b, att) -> int:
 
 # ============================================================================ graphs
 
-def _add_graph(report: Report, frame: FrameInfo, graph, backend: str, backend_fn) -> GraphInfo:
-    groups, fused = _groups(graph, backend, backend_fn)
-    group_of = {n: g.index for g in groups for n in g.nodes}
+def _add_graph(report: Report, frame: FrameInfo, graph, backend: str, backend_fn,
+               compiled_fn) -> GraphInfo:
+    groups, fused = _groups(graph, backend_fn, compiled_fn)
+    group_of: dict = {}
+    for g in groups:
+        for name in g.nodes:
+            group_of.setdefault(name, g.index)
     nodes = []
     for n in graph.nodes:
         meta = n.meta.get("array")
@@ -208,28 +211,71 @@ def _add_graph(report: Report, frame: FrameInfo, graph, backend: str, backend_fn
     except Exception as e:  # noqa: BLE001 (a printout problem must not lose the report)
         code = f"<graph printout failed: {type(e).__name__}: {e}>"
     info = GraphInfo(len(report.graphs), frame.index, frame.qualname, backend, nodes,
-                     groups, fused, code, ends, end_break)
+                     groups, fused, code, ends, end_break, _backend_code(compiled_fn))
     report.graphs.append(info)
     return info
 
 
-def _groups(graph, backend: str, backend_fn) -> tuple[list[GroupInfo], bool]:
-    """The kernels of a graph: a fusing backend's partition, or one op each."""
+def _groups(graph, backend_fn, compiled_fn) -> tuple[list[GroupInfo], bool]:
+    """The kernels of a graph as the backend made them, or one library call per op.
+
+    A backend says how it grouped the ops through the compiled function
+    (``fn.__dynamo_groups__``: groups, or (group, plan) pairs; ``fn.compiled.plan.steps``:
+    steps with ``kind`` and ``nodes``) or with ``backend.fusion_groups(graph)``. Nothing
+    is guessed: a backend that does not say is shown running one call per op. Node
+    names follow the backend's graph (its passes may add or drop nodes).
+    """
+    found = None
+    try:
+        found = _said_groups(graph, backend_fn, compiled_fn)
+    except Exception:  # noqa: BLE001 (a backend's internals changed: show ops one by one)
+        found = None
+    if found is not None:
+        return [_group_info(i, kind, nodes) for i, (kind, nodes) in enumerate(found)], True
+    return [_group_info(i, n.meta.get("kind") or "op", [n])
+            for i, n in enumerate(graph.call_nodes())], False
+
+
+def _said_groups(graph, backend_fn, compiled_fn) -> list | None:
+    groups = getattr(compiled_fn, "__dynamo_groups__", None)
+    if groups is not None:
+        out = []
+        for g in groups:
+            g, plan = g if isinstance(g, tuple) else (g, None)
+            out.append((g.kind + (" (block-wise)" if plan is not None else ""), g.nodes))
+        return out
+    steps = getattr(getattr(getattr(compiled_fn, "compiled", None), "plan", None), "steps",
+                    None)
+    if steps is not None:
+        return [(s.kind, list(s.nodes)) for s in steps]
     partition = getattr(backend_fn, "fusion_groups", None)
-    if partition is None and backend in FUSING_BACKENDS:
-        from backends.fusion import partition
-    if partition is not None:
-        try:
-            return [GroupInfo(i, g.kind, [n.name for n in g.nodes],
-                              [n.name for n in g.inputs], [n.name for n in g.outputs])
-                    for i, g in enumerate(partition(graph))], True
-        except Exception:  # noqa: BLE001 (fall through: show one op per kernel)
-            pass
+    if callable(partition):
+        return [(g.kind, g.nodes) for g in partition(graph)]
+    return None
+
+
+def _group_info(index: int, kind: str, nodes: list) -> GroupInfo:
+    members = set(nodes)
+    inputs: dict = {}
+    for n in nodes:
+        for i in n.inputs():
+            if i not in members:
+                inputs.setdefault(i.name)
+    outputs = [n.name for n in nodes
+               if any(u not in members for u in n.users) or n.op == "output"]
+    return GroupInfo(index, kind, [n.name for n in nodes], list(inputs), outputs)
+
+
+def _backend_code(fn) -> list[tuple[str, str]]:
+    """What the backend generated, when it says: Python source, CUDA source."""
     out = []
-    for n in graph.call_nodes():
-        out.append(GroupInfo(len(out), n.meta.get("kind") or "op", [n.name],
-                             [i.name for i in n.inputs()], [n.name]))
-    return out, False
+    src = getattr(fn, "__dynamo_source__", None)
+    if isinstance(src, str) and src:
+        out.append(("generated Python", src))
+    cuda = getattr(getattr(fn, "compiled", None), "cuda_source", None)
+    if isinstance(cuda, str) and cuda:
+        out.append(("CUDA kernels", cuda))
+    return out
 
 
 # ============================================================================ recompiles

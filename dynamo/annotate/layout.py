@@ -3,12 +3,13 @@
 Four small steps over a ``networkx.DiGraph`` whose vertices carry a ``size`` (w, h):
 
 1. ``assign_layers``: longest path from the inputs, from a topological sort; vertices
-   with no inputs of their own (constants) move down next to their first user;
+   with no inputs of their own (graph inputs, constants) move down next to their
+   first user, as Graphviz does;
 2. ``add_dummies``: an edge spanning several layers gets one virtual point per layer it
    crosses, so it is routed around the boxes (skipped for huge graphs, to stay fast);
 3. ``order_layers``: a few barycenter sweeps down and up to reduce edge crossings;
-4. ``assign_x``: each vertex moves toward the mean x of its neighbours, boxes never
-   overlap.
+4. ``assign_x``: each vertex moves toward the mean x of its neighbours, then the
+   virtual points of each long edge toward one column; boxes never overlap.
 
 Every step is linear or ``E log E`` per sweep, so a few thousand nodes lay out in
 well under a second.
@@ -45,7 +46,7 @@ class Layout:
 
 
 def layered_layout(g: nx.DiGraph, pinned_top=()) -> Layout:
-    """Lay out ``g``; ``pinned_top`` vertices (graph inputs) stay in the first layer."""
+    """Lay out ``g``; ``pinned_top`` vertices stay in the first layer."""
     layers = assign_layers(g, set(pinned_top))
     chains = add_dummies(g, layers)
     rows = order_layers(g, layers, chains)
@@ -141,9 +142,15 @@ def assign_x(g: nx.DiGraph, rows: list[list], chains: dict) -> Layout:
         for row in rows:
             want = []
             for v in row:
-                ps = [x[p] for p in nbrs.get(v, ())]
+                # a dummy looks both ways, so long edges straighten out
+                ps = [x[p] for p in (up[v] + down[v] if _is_dummy(v) else nbrs.get(v, ()))]
                 want.append(sum(ps) / len(ps) if ps else x[v])
             _place(row, want, width, x)
+    for _ in range(SWEEPS):                           # long edges: one straight column each
+        target = {d: sum(x[e] for e in ids) / len(ids) for ids in chains.values() for d in ids}
+        for row in rows:
+            if any(v in target for v in row):
+                _place(row, [target.get(v, x[v]) for v in row], width, x)
     lo = min(x[v] - width[v] / 2 for v in x) if x else 0
     for i, row in enumerate(rows):
         for v in row:

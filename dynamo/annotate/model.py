@@ -146,6 +146,7 @@ class GraphInfo:
     code: str                      # the graph printed as Python
     ends: str                      # "return", or how the frame continues after a break
     end_break: int | None = None   # the break the graph stops at
+    backend_code: list[tuple[str, str]] = field(default_factory=list)  # (title, source)
 
     @property
     def op_count(self) -> int:

@@ -54,6 +54,9 @@ def render_graph(report: Report, g: GraphInfo, layout: str) -> str:
            _kernels(g), _picture(g, layout, big),
            f'<details><summary>the graph as Python ({len(g.nodes)} nodes)</summary>'
            f'<pre class="code">{escape(g.code)}</pre></details>',
+           *(f'<details><summary>{escape(title)} of backend {escape(g.backend)} '
+             f'({text.count(chr(10)) + 1} lines)</summary><pre class="code">{escape(text)}'
+             "</pre></details>" for title, text in g.backend_code),
            "</details>"]
     return "".join(out)
 
@@ -99,8 +102,9 @@ def _kernels(g: GraphInfo) -> str:
     if not g.fused:
         kinds = Counter(grp.kind for grp in g.groups)
         text = ", ".join(f"{n} {k}" for k, n in kinds.most_common())
-        return (f'<p>Backend <b>{escape(g.backend)}</b> does not fuse: each op is one '
-                f'library call ({escape(text) or "none"}). Boxes are coloured by op kind.</p>')
+        return (f'<p>Backend <b>{escape(g.backend)}</b> runs each op as one library call '
+                f'({escape(text) or "none"}); it does not say that it fuses any. Boxes are '
+                "coloured by op kind.</p>")
     rows = []
     for grp in g.groups:
         color = PALETTE[grp.index % len(PALETTE)]

@@ -106,8 +106,7 @@ def _short(text: str, n: int) -> str:
 # ============================================================================ built-in
 
 def _builtin_svg(graph: GraphInfo, g: nx.DiGraph) -> str:
-    placeholders = [n.name for n in graph.nodes if n.op == "placeholder"]
-    lay = layered_layout(g, pinned_top=placeholders)
+    lay = layered_layout(g)
     esc = html.escape
     gid = f"g{graph.index}"
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="graph-svg builtin" id="{gid}-svg" '
@@ -145,12 +144,17 @@ def _builtin_svg(graph: GraphInfo, g: nx.DiGraph) -> str:
 
 
 def _curve(points: list[tuple[float, float]]) -> str:
-    """A smooth vertical S-curve through the points (bottom of u ... top of v)."""
+    """From the bottom of u to the top of v: S-curves at both ends, straight lines
+    through the layers a long edge crosses (its dummy points)."""
     (x0, y0) = points[0]
     d = [f"M{x0:.1f},{y0:.1f}"]
-    for (xa, ya), (xb, yb) in zip(points, points[1:]):
-        my = (ya + yb) / 2
-        d.append(f"C{xa:.1f},{my:.1f} {xb:.1f},{my:.1f} {xb:.1f},{yb:.1f}")
+    last = len(points) - 2
+    for k, ((xa, ya), (xb, yb)) in enumerate(zip(points, points[1:])):
+        if 0 < k < last:
+            d.append(f"L{xb:.1f},{yb:.1f}")
+        else:
+            my = (ya + yb) / 2
+            d.append(f"C{xa:.1f},{my:.1f} {xb:.1f},{my:.1f} {xb:.1f},{yb:.1f}")
     return " ".join(d)
 
 
@@ -161,8 +165,8 @@ def _dot_svg(graph: GraphInfo, g: nx.DiGraph) -> str | None:
         return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
     lines = ["digraph G {", "rankdir=TB; nodesep=0.25; ranksep=0.35;",
-             'node [shape=box, style="rounded,filled", fontname="monospace", fontsize=10, '
-             'height=0.4, margin="0.08,0.03", color="#6b7480"];',
+             'node [shape=box, style="rounded,filled", fontname="DejaVu Sans Mono", fontsize=10, '
+             'height=0.45, margin="0.1,0.06", color="#6b7480"];',
              'edge [color="#6b7480", arrowsize=0.6];']
     for name in g:
         node = g.nodes[name]["info"]

@@ -198,8 +198,78 @@ def test_measure_times_eager_and_compiled(tmp_path):
     assert t.eager > 0 and t.compiled > 0 and t.speedup == t.eager / t.compiled
 
 
-def test_fusing_backend_groups(tmp_path):
-    """With a backend that fuses, the report's kernels are its partition of the graph."""
+def softmax_cube(x, w):
+    h = np.tanh(x @ w) * 2 + 1
+    e = np.exp(h - h.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True), x ** 3
+
+
+def compiled_by(backend_name, fn, *args) -> list:
+    """What the backend itself compiles for each graph of ``fn`` (via dynamo.explain)."""
+    from backends import lookup_backend
+    backend, out = lookup_backend(backend_name), []
+
+    def watching(graph, example_inputs):
+        out.append(backend(graph, example_inputs))
+        return out[-1]
+    dynamo.explain(fn, backend=watching)(*args)
+    return out
+
+
+def test_numpy_backend_kernels_are_its_own_groups(tmp_path):
+    x, w = np.ones((16, 8), np.float32), np.ones((8, 4), np.float32)
+    ann, r, out = run(softmax_cube, x, w, tmp_path=tmp_path, backend="numpy")
+    [fn] = compiled_by("numpy", softmax_cube, x, w)
+    said = [[n.name for n in g.nodes] for g, _ in fn.__dynamo_groups__]
+    g = r.graphs[0]
+    assert g.fused and [k.nodes for k in g.groups] == said
+    assert len(said) < g.op_count                      # it did fuse something
+    by_name = {n.name: n for n in g.nodes}
+    for k in g.groups:
+        for name in k.nodes:
+            if name in by_name:                        # passes may add nodes of their own
+                assert by_name[name].group == k.index
+    assert g.backend_code and g.backend_code[0][0] == "generated Python"
+    np.testing.assert_allclose(out[0], softmax_cube(x, w)[0], rtol=1e-6)
+
+
+def test_backend_that_does_not_say_runs_one_call_per_op(tmp_path):
+    def plain(graph, example_inputs):
+        from backends.eager import eager
+        return eager(graph, example_inputs)
+    ann, r, _ = run(P.no_break, X, tmp_path=tmp_path, backend=plain)
+    g = r.graphs[0]
+    assert not g.fused and [k.nodes for k in g.groups] == \
+        [[n.name] for n in g.nodes if n.op == "call"]
+
+
+def test_plan_steps_protocol(tmp_path):
+    """The cupy backend's shape: ``fn.compiled.plan.steps``, each with kind and nodes,
+    and its CUDA source in ``fn.compiled.cuda_source``."""
+    from types import SimpleNamespace
+
+    def kernels(graph, example_inputs):
+        from backends.eager import eager
+        fn = eager(graph, example_inputs)
+        calls = graph.call_nodes()
+        steps = [SimpleNamespace(kind="kernel", nodes=calls[:-1]),
+                 SimpleNamespace(kind="call", nodes=calls[-1:])]
+        fn.compiled = SimpleNamespace(plan=SimpleNamespace(steps=steps),
+                                      cuda_source="__global__ void k0() {}")
+        return fn
+
+    ann, r, _ = run(P.no_break, X, tmp_path=tmp_path, backend=kernels)
+    g = r.graphs[0]
+    names = [n.name for n in g.nodes if n.op == "call"]
+    assert g.fused and [(k.kind, k.nodes) for k in g.groups] == \
+        [("kernel", names[:-1]), ("call", names[-1:])]
+    assert g.groups[0].outputs == [names[-2]] and g.groups[1].inputs == [names[-2]]
+    assert ("CUDA kernels", "__global__ void k0() {}") in g.backend_code
+    assert "__global__ void k0() {}" in (tmp_path / "r.html").read_text()
+
+
+def test_fusion_groups_protocol(tmp_path):
+    """A backend may also say how it groups with ``backend.fusion_groups(graph)``."""
     from backends.fusion import partition
 
     def fusing(graph, example_inputs):
@@ -209,13 +279,10 @@ def test_fusing_backend_groups(tmp_path):
 
     ann, r, _ = run(P.no_break, X, tmp_path=tmp_path, backend=fusing)
     g = r.graphs[0]
-    assert g.fused
     records = [rec for rec in ann.records if rec.graph is not None]
-    expected = [[n.name for n in grp.nodes] for grp in partition(records[0].graph)]
-    assert [grp.nodes for grp in g.groups] == expected
-    by_name = {n.name: n for n in g.nodes}
-    for grp in g.groups:
-        assert all(by_name[name].group == grp.index for name in grp.nodes)
+    assert g.fused
+    assert [k.nodes for k in g.groups] == \
+        [[n.name for n in grp.nodes] for grp in partition(records[0].graph)]
 
 
 def test_recording_leaves_nothing_behind(tmp_path, capsys):

@@ -179,7 +179,7 @@ def test_layout_edges_go_down_and_boxes_do_not_overlap(n, fan, seed):
     g = _synthetic(n, fan, seed)
     from dynamo.annotate.svg import graph_to_nx
     dg = graph_to_nx(g)
-    lay = layered_layout(dg, pinned_top=["x", "w"])
+    lay = layered_layout(dg)
     for u, v in dg.edges:
         assert lay.pos[u][1] + lay.size[u][1] < lay.pos[v][1]
     rows: dict = {}
@@ -192,7 +192,19 @@ def test_layout_edges_go_down_and_boxes_do_not_overlap(n, fan, seed):
     for v, (x, y) in lay.pos.items():
         w, h = lay.size[v]
         assert x - w / 2 >= 0 and x + w / 2 <= lay.width and y + h <= lay.height
-    assert lay.pos["x"][1] == lay.pos["w"][1] == min(y for _, y in lay.pos.values())
+    for v in dg:     # inputs sit right above their first user
+        if dg.in_degree(v) == 0 and dg.out_degree(v):
+            first = min(lay.pos[s][1] for s in dg.successors(v))
+            assert lay.pos[v][1] < first and not any(
+                lay.pos[v][1] < y < first for y in {p[1] for p in lay.pos.values()})
+
+
+def test_layout_pins_vertices_to_the_top_when_asked():
+    g = nx.DiGraph([("a", "b"), ("b", "c"), ("w", "c")])
+    nx.set_node_attributes(g, (100, 30), "size")
+    assert layered_layout(g).pos["w"][1] == layered_layout(g).pos["b"][1]
+    lay = layered_layout(g, pinned_top=["w"])
+    assert lay.pos["w"][1] == lay.pos["a"][1]
 
 
 def test_layout_of_a_chain_is_one_column():
