@@ -1,0 +1,138 @@
+"""The ``cupy`` backend, and ``compile_graph``: the entry point other backends build on.
+
+``compile_graph(graph, example_inputs, options)`` plans the fusion, generates CUDA
+and host code, compiles the module and returns a ``CompiledGraph``: calling it runs
+the graph on CuPy's current stream and returns a tuple of new CuPy arrays. It only
+enqueues GPU work: kernel launches, cuBLAS calls through ``cupy.matmul``, and
+allocations from CuPy's memory pool (``cupy.empty``); it never synchronizes or
+reads device memory on the host. ``CompiledGraph.library_calls`` lists the steps
+that are plain CuPy calls (matmul among them), for a caller that captures the work
+into a CUDA graph (issue 8) and must treat cuBLAS specially.
+
+With ``device="reference"`` the same plan and host code run on NumPy, with kernels
+evaluated from their IR: the CPU tests' reference executor (:mod:`.reference`).
+
+Options (``dynamo.compile(fn, backend="cupy", options={...})``): the tuning knobs of
+:class:`.launch.Tuning` (``threads``, ``ilp``, ``row_elems``, ``row_cache``,
+``max_blocks``), and ``cudagraphs=True`` to hand the compiled graph to
+``backends.cudagraphs.wrap`` (the CUDA Graphs backend's combined mode).
+
+Example::
+
+    >>> compiled = compile_graph(graph, [x])
+    >>> print(compiled.plan)                     # which ops became which kernels
+    >>> print(compiled.cuda_source)              # the generated CUDA C
+    >>> y, = compiled(x)
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from backends.eager import graph_kind, python_function
+from backends.registry import register_backend
+from dynamo.graph import Graph
+from dynamo.ops import NUMPY
+
+from .codegen import KernelCode, kernel_code, module_source
+from .device import CupyUnavailable, cupy_problem, unavailable_error
+from .fuse import Plan, make_plan
+from .host import bind, host_source
+from .launch import Tuning
+
+log = logging.getLogger("dynamo.backend")
+
+BACKEND_OPTIONS = ("cudagraphs",)
+
+
+@dataclass
+class CompiledGraph:
+    fn: object                 # the host function: fn(*arrays) -> tuple of arrays
+    plan: Plan
+    codes: list                # KernelCode per kernel step
+    cuda_source: str           # the module's CUDA C ("" without kernels)
+    host_source: str           # the host function's Python source
+    device: object
+
+    def __call__(self, *arrays):
+        return self.fn(*arrays)
+
+    @property
+    def library_calls(self) -> list:
+        return [s.nodes[0] for s in self.plan.steps if s.kind == "call"]
+
+
+def split_options(options: dict | None) -> tuple[Tuning, dict]:
+    options = dict(options or {})
+    backend = {k: options.pop(k) for k in BACKEND_OPTIONS if k in options}
+    return Tuning.from_options(options), backend
+
+
+def compile_graph(graph: Graph, example_inputs, options: dict | None = None,
+                  device: str = "cupy") -> CompiledGraph:
+    """Plan, generate and compile ``graph``; see the module docstring."""
+    tuning, _ = split_options(options)
+    plan = make_plan(graph, example_inputs)
+    codes: list[KernelCode] = [kernel_code(k, tuning) for k in plan.kernels]
+    cuda = module_source(codes) if codes else ""
+    src, consts = host_source(plan, {id(c.kernel): c for c in codes}, "forward")
+    if device == "cupy":
+        from .runtime import cupy_device
+        dev = cupy_device(codes, cuda)
+    elif device == "reference":
+        from .reference import reference_device
+        dev = reference_device(codes)
+    else:
+        raise ValueError(f"device must be 'cupy' or 'reference', got {device!r}")
+    fn = bind(src, consts, "forward", dev)
+    log.debug("cupy backend plan:\n%s\nhost code:\n%s", plan, src)
+    return CompiledGraph(fn, plan, codes, cuda, src, dev)
+
+
+def _raiser(error: Exception):
+    def unavailable(*args):
+        raise error
+    return unavailable
+
+
+@register_backend(name="cupy")
+def cupy_backend(graph: Graph, example_inputs, options: dict | None = None):
+    """Fused CUDA kernels through CuPy (see the package docstring)."""
+    try:
+        split_options(options)
+    except (ValueError, TypeError) as e:
+        return _raiser(ValueError(f"backend 'cupy': {e}"))
+    problem = cupy_problem()
+    if problem is not None:
+        return _raiser(unavailable_error(problem))
+    if graph_kind(graph) == NUMPY:
+        log.info("backend 'cupy': a graph of NumPy arrays runs eagerly on the CPU; pass "
+                 "CuPy arrays (cupy.asarray(x)) to run it on the GPU")
+        return python_function(graph, NUMPY)
+    compiled = compile_graph(graph, example_inputs, options)
+    if (options or {}).get("cudagraphs"):
+        try:
+            from backends.cudagraphs import wrap
+        except ImportError as e:
+            return _raiser(ValueError(f"backend 'cupy': options cudagraphs=True needs the "
+                                      f"cudagraphs backend ({e})"))
+        return wrap(compiled, graph, example_inputs)
+    compiled.fn.compiled = compiled
+    return compiled.fn
+
+
+cupy_backend.layout_guards = True
+
+
+def reference_backend(graph: Graph, example_inputs, options: dict | None = None):
+    """The cupy backend's plan executed on NumPy (CPU tests, debugging the fusion)."""
+    compiled = compile_graph(graph, example_inputs, options, device="reference")
+    compiled.fn.compiled = compiled
+    return compiled.fn
+
+
+reference_backend.layout_guards = True
+
+__all__ = ["CompiledGraph", "CupyUnavailable", "compile_graph", "cupy_backend",
+           "reference_backend"]

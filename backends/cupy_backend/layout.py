@@ -1,0 +1,151 @@
+"""Array layouts the plan expects, and coalescing of a kernel's iteration space.
+
+A kernel reads its inputs through strides baked into its source, so the plan must
+know every input's layout when it generates code:
+
+- graph inputs: the example input's strides (the backend asks for layout guards);
+- outputs of our own kernels: C-contiguous, because we allocate them (certain);
+- results of plain CuPy calls: C-contiguous, as CuPy returns them;
+- views (reshape, transpose, basic indexing...): the view op run by NumPy on a
+  zero-memory array with the base's expected strides (``reshape`` with
+  ``copy=False``, so a reshape that would copy is known to give a fresh array).
+
+Everything but our own outputs is checked at run time (one tuple compare); a
+mismatch runs that kernel's ops as plain CuPy calls instead, so a wrong guess costs
+speed, never correctness.
+
+Example::
+
+    >>> contiguous_strides((2, 3, 4))
+    (12, 4, 1)
+    >>> coalesce((2, 3, 4), [(12, 4, 1), (0, 0, 1)])
+    ((6, 4), [(4, 1), (0, 1)])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from dynamo.graph import CALL, CONSTANT, PLACEHOLDER, Node
+from dynamo.ops import VIEW
+
+
+@dataclass(frozen=True)
+class Layout:
+    strides: tuple      # element strides
+    certain: bool       # True only for arrays our kernels allocate
+
+
+def contiguous_strides(shape: tuple) -> tuple:
+    strides, step = [], 1
+    for d in reversed(shape):
+        strides.append(step)
+        step *= max(int(d), 1)
+    return tuple(reversed(strides))
+
+
+def array_meta(node: Node):
+    meta = node.meta.get("array")
+    return None if meta is None or isinstance(meta, tuple) else meta
+
+
+def _element_strides(value) -> tuple | None:
+    itemsize = value.dtype.itemsize
+    if any(s % itemsize for s in value.strides):
+        return None
+    return tuple(s // itemsize for s in value.strides)
+
+
+def expected_layouts(graph, example_inputs, kernel_outputs: set) -> dict:
+    """``{node: Layout}`` for every array value of ``graph`` the plan can predict."""
+    layouts: dict[Node, Layout] = {}
+    examples = dict(zip(graph.placeholders, example_inputs))
+    for node in graph.nodes:
+        meta = array_meta(node)
+        if meta is None or meta.scalar:
+            continue
+        if node.op == PLACEHOLDER:
+            value = examples.get(node)
+            strides = _element_strides(value) if hasattr(value, "strides") else None
+            if strides is not None:
+                layouts[node] = Layout(strides, False)
+        elif node.op == CONSTANT:
+            value = node.args[0]
+            if hasattr(value, "strides") and _element_strides(value) is not None:
+                layouts[node] = Layout(_element_strides(value), False)
+        elif node.op == CALL:
+            if node in kernel_outputs:
+                layouts[node] = Layout(contiguous_strides(meta.shape), True)
+            elif node.meta.get("kind") == VIEW:
+                strides = _view_strides(node, layouts)
+                layouts[node] = Layout(strides or contiguous_strides(meta.shape), False)
+            else:
+                layouts[node] = Layout(contiguous_strides(meta.shape), False)
+    return layouts
+
+
+def _view_strides(node: Node, layouts: dict) -> tuple | None:
+    """Strides of a view op's result, from NumPy on a zero-memory stand-in of its base."""
+    from dynamo import ops
+    base = node.args[0] if node.args else None
+    if not isinstance(base, Node) or base not in layouts:
+        return None
+    rest = list(node.args[1:]) + list(node.kwargs.values())
+    if any(isinstance(a, Node) or _has_node(a) for a in rest):
+        return None  # an index array: advanced indexing copies
+    meta, base_meta = array_meta(node), array_meta(base)
+    itemsize = base_meta.dtype.itemsize
+    fake = as_strided(np.zeros(1, base_meta.dtype), shape=base_meta.shape,
+                      strides=[s * itemsize for s in layouts[base].strides],
+                      writeable=False)
+    kwargs = dict(node.kwargs)
+    if node.target == "reshape":
+        kwargs["copy"] = False
+    try:
+        result = ops.get(node.target).impl(fake, *node.args[1:], **kwargs)
+    except (ValueError, TypeError):
+        return None  # the real reshape copies: a fresh C-contiguous array
+    if not isinstance(result, np.ndarray) or result.shape != tuple(meta.shape):
+        return None
+    return _element_strides(result)
+
+
+def _has_node(value) -> bool:
+    if isinstance(value, Node):
+        return True
+    if isinstance(value, (tuple, list)):
+        return any(_has_node(v) for v in value)
+    if isinstance(value, slice):
+        return any(_has_node(v) for v in (value.start, value.stop, value.step))
+    return False
+
+
+def coalesce(shape: tuple, accesses: list[tuple], keep_last: bool = False):
+    """Drop size-1 dimensions and merge neighbours every access walks contiguously.
+
+    ``accesses`` are element strides over ``shape``; returns the new shape and the
+    accesses over it. With ``keep_last``, the last dimension stays on its own (the
+    reduced dimension of a row kernel, even when it has size 1).
+    """
+    dims = [i for i, d in enumerate(shape) if d != 1 or (keep_last and i == len(shape) - 1)]
+    new_shape = [int(shape[i]) for i in dims]
+    new_acc = [[a[i] for i in dims] for a in accesses]
+    i = len(new_shape) - 2
+    while i >= 0:
+        j = i + 1
+        if keep_last and j == len(new_shape) - 1:
+            i -= 1
+            continue
+        if all(a[i] == a[j] * new_shape[j] for a in new_acc):
+            new_shape[i] *= new_shape[j]
+            del new_shape[j]
+            for a in new_acc:
+                a[i] = a[j]
+                del a[j]
+        i -= 1
+    if not new_shape:
+        new_shape, new_acc = [1], [[0] for _ in new_acc]
+    return tuple(new_shape), [tuple(a) for a in new_acc]
