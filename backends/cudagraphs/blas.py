@@ -1,20 +1,22 @@
 """Capture-safe GEMMs: ``matmul`` and ``dot`` on a cuBLAS handle and workspace of our own.
 
-CuPy refuses cuBLAS inside a stream capture: its ``matmul`` calls
-``cublas.setStream`` on CuPy's shared handle at every call, and that binding raises
-("calling cuBLAS API during stream capture is currently unsupported") while the
-stream records. cuBLAS itself records fine. So a ``Blas`` owns a handle whose stream
-is set *before* recording (``bind``), with a workspace of its own (``cublasSetWorkspace``
-through ctypes: CuPy does not bind it; 32 MiB on Hopper and later, 4 MiB before, the
-sizes cuBLAS recommends), and calls CuPy's low-level GEMM bindings while recording.
+CuPy refuses cuBLAS inside a stream capture: ``cupy_backends.cuda.libs.cublas.setStream``
+raises ("calling cuBLAS API during stream capture is currently unsupported") when its
+stream records, and *every* GEMM binding there (``sgemm``, ``gemmEx``, ...) first calls
+``_setStream(handle)`` with the current stream, so calling CuPy's low-level bindings
+while recording fails the same way. cuBLAS itself records fine. So a ``Blas`` owns a
+handle whose stream is set *before* recording (``bind``), with a workspace of its own
+(32 MiB on Hopper and later, 4 MiB before, the sizes cuBLAS recommends), and calls
+``cublasGemmEx``/``cublasGemmStridedBatchedEx`` of the loaded libcublas through ctypes
+(:class:`CublasDirect`), which leaves the handle's stream alone.
 
 Row-major through column-major cuBLAS: ``C = A @ B`` is ``C^T = B^T A^T``, and a
 row-major matrix read column-major is its own transpose, so cuBLAS gets ``B`` as its
 first operand and ``A`` as its second, untransposed. The operand rules below mirror
 CuPy's own ``dot``/``matmul`` (same copies, same routines, same compute types), so
 results match CuPy eager up to cuBLAS choosing another kernel: 2-d products use
-``gemmEx``, stacked ones ``gemmStridedBatchedEx`` with a zero batch stride for an
-operand broadcast over the batch (CuPy builds pointer tables there instead).
+``cublasGemmEx``, stacked ones ``cublasGemmStridedBatchedEx`` with a zero batch stride
+for an operand broadcast over the batch (CuPy builds pointer tables there instead).
 Integer products and the cases CuPy computes with a reduction (vector . vector,
 empty operands) go to CuPy itself: those paths launch plain kernels.
 
@@ -164,11 +166,12 @@ class Blas:
     def __init__(self, workspace: int | None = None):
         import cupy
         from cupy_backends.cuda.libs import cublas
-        self.xp, self.cublas = cupy, cublas
+        self.xp, self._cupy_cublas = cupy, cublas
         self.cc = int(cupy.cuda.Device().compute_capability)
         size = workspace if workspace is not None else (32 if self.cc >= 90 else 4) * _MiB
         self.workspace_size = int(size)
-        self.handle = cublas.create()
+        self.handle = cublas.create()              # also loads libcublas for CublasDirect
+        self.cublas = CublasDirect()
         self.workspace = cupy.cuda.alloc(self.workspace_size) if self.workspace_size else None
         self._scalars: dict = {}
 
@@ -178,13 +181,13 @@ class Blas:
 
     def bind(self, stream) -> None:
         """Issue GEMMs on ``stream`` with our workspace. Call before recording starts."""
-        self.cublas.setStream(self.handle, stream.ptr)   # also resets the workspace
+        self._cupy_cublas.setStream(self.handle, stream.ptr)   # resets the workspace too
         if self.workspace is not None:
-            _set_workspace(self.handle, self.workspace.ptr, self.workspace_size)
+            self.cublas.setWorkspace(self.handle, self.workspace.ptr, self.workspace_size)
 
     def close(self) -> None:
         if self.handle:
-            self.cublas.destroy(self.handle)
+            self._cupy_cublas.destroy(self.handle)
             self.handle = 0
         self.workspace = None
 
@@ -243,8 +246,11 @@ class Blas:
         c = cupy.empty(out_shape, dtype)
         if count:
             cdt = self.cuda_dtype(dtype)
-            compute = cublas.CUBLAS_COMPUTE_32F if dtype.char == "e" else cdt
-            one, zero = self._one_zero(dtype, None)
+            # CuPy passes the data type as compute type (the C++ overload maps it to these
+            # for the default math mode); the C entry point takes the compute type itself
+            compute = cublas.CUBLAS_COMPUTE_64F if dtype.char in "dD" else \
+                cublas.CUBLAS_COMPUTE_32F
+            one, zero = self._one_zero(dtype, compute)
             cublas.gemmStridedBatchedEx(
                 self.handle, 0, 0, N, M, K, one, ptr(b3), cdt, N, stride_b,
                 ptr(a3), cdt, K, stride_a, zero, ptr(c), cdt, N, M * N, count,
@@ -307,34 +313,81 @@ class Blas:
                 "F": runtime.CUDA_C_32F, "D": runtime.CUDA_C_64F}[dtype.char]
 
 
-# --------------------------------------------------------------------------- workspace
+# --------------------------------------------------------------------------- cuBLAS via ctypes
 
-_setter: list = []      # [function or None], found once per process
+class CublasStatusError(RuntimeError):
+    pass
 
 
-def _set_workspace(handle: int, ptr: int, size: int) -> None:
-    """``cublasSetWorkspace_v2`` through ctypes (CuPy has no binding for it)."""
-    if not _setter:
-        _setter.append(_find_set_workspace())
-    fn = _setter[0]
-    if fn is None:
-        return      # cuBLAS >= 12.2 then takes its workspace from cudaMallocAsync while recording
-    status = fn(ctypes.c_void_p(handle), ctypes.c_void_p(ptr), ctypes.c_size_t(size))
+class CublasDirect:
+    """``cublasGemmEx``, ``cublasGemmStridedBatchedEx`` and ``cublasSetWorkspace_v2`` of
+    the libcublas CuPy loaded, called through ctypes with CuPy's argument order.
+
+    Unlike CuPy's bindings they do not re-set the handle's stream to the current one,
+    so they record into a capture. Prototypes: cublas_api.h (CUDA 12 and 13); the
+    tests compile them against the header when it is installed.
+    """
+
+    CUBLAS_COMPUTE_32F, CUBLAS_COMPUTE_32F_PEDANTIC, CUBLAS_COMPUTE_32F_FAST_TF32 = 68, 69, 77
+    CUBLAS_COMPUTE_64F, CUBLAS_COMPUTE_64F_PEDANTIC = 70, 71
+    CUBLAS_GEMM_DEFAULT, CUBLAS_GEMM_DEFAULT_TENSOR_OP = -1, 99
+
+    GEMM_EX = ("handle", "op", "op", "int", "int", "int", "ptr", "ptr", "dtype", "int", "ptr",
+               "dtype", "int", "ptr", "ptr", "dtype", "int", "compute", "algo")
+    GEMM_STRIDED_BATCHED_EX = ("handle", "op", "op", "int", "int", "int", "ptr", "ptr",
+                               "dtype", "int", "int64", "ptr", "dtype", "int", "int64",
+                               "ptr", "ptr", "dtype", "int", "int64", "int", "compute",
+                               "algo")
+    SET_WORKSPACE = ("handle", "ptr", "size")
+    CTYPES = {"handle": ctypes.c_void_p, "ptr": ctypes.c_void_p, "op": ctypes.c_int,
+              "int": ctypes.c_int, "dtype": ctypes.c_int, "compute": ctypes.c_int,
+              "algo": ctypes.c_int, "int64": ctypes.c_longlong, "size": ctypes.c_size_t}
+
+    def __init__(self, lib=None):
+        lib = lib if lib is not None else _load_cublas()
+        self._gemm = self._function(lib, "cublasGemmEx", self.GEMM_EX)
+        self._batched = self._function(lib, "cublasGemmStridedBatchedEx",
+                                       self.GEMM_STRIDED_BATCHED_EX)
+        try:
+            self._workspace = self._function(lib, "cublasSetWorkspace_v2", self.SET_WORKSPACE)
+        except AttributeError:
+            self._workspace = None     # cuBLAS >= 12.2 then takes workspace from the pool
+
+    @classmethod
+    def _function(cls, lib, name: str, kinds: tuple):
+        fn = getattr(lib, name)
+        fn.argtypes = [cls.CTYPES[k] for k in kinds]
+        fn.restype = ctypes.c_int
+        return fn
+
+    def gemmEx(self, *args) -> None:
+        _check(self._gemm(*args), "cublasGemmEx")
+
+    def gemmStridedBatchedEx(self, *args) -> None:
+        _check(self._batched(*args), "cublasGemmStridedBatchedEx")
+
+    def setWorkspace(self, handle: int, ptr: int, size: int) -> None:
+        if self._workspace is None:
+            log.debug("cublasSetWorkspace_v2 not found: recorded GEMMs use cuBLAS's own "
+                      "workspace")
+            return
+        _check(self._workspace(handle, ptr, size), "cublasSetWorkspace_v2")
+
+
+def _check(status: int, what: str) -> None:
     if status != 0:
-        raise RuntimeError(f"cublasSetWorkspace_v2 failed with status {status}")
+        raise CublasStatusError(f"{what} returned cuBLAS status {status}")
 
 
-def _find_set_workspace():
+def _load_cublas():
+    """The libcublas already loaded in this process (by CuPy), through ctypes."""
     for path in _loaded_libraries("libcublas.so"):
         try:
-            fn = ctypes.CDLL(path).cublasSetWorkspace_v2
-        except (OSError, AttributeError):
+            return ctypes.CDLL(path)
+        except OSError:
             continue
-        fn.restype = ctypes.c_int
-        fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]
-        return fn
-    log.debug("cublasSetWorkspace_v2 not found: captured GEMMs use cuBLAS's own workspace")
-    return None
+    raise GemmUnsupported("libcublas is not loaded in this process (CuPy loads it when "
+                          "it creates a cuBLAS handle)")
 
 
 def _loaded_libraries(name: str) -> list[str]:

@@ -13,6 +13,7 @@ The same code runs on the GPU with CuPy and real cuBLAS in the gpu tests.
 from __future__ import annotations
 
 import ctypes
+import sys
 
 import numpy as np
 import pytest
@@ -229,11 +230,13 @@ def test_batched_operands_in_any_layout_are_made_contiguous():
     check(a, b, "f")
 
 
-def test_batched_compute_type_is_cupys_legacy_data_type():
+def test_batched_compute_types_are_what_cupys_data_types_map_to():
     a, b = values((2, 3, 4), "f", 12), values((2, 4, 5), "f", 13)
-    assert check(a, b, "f") == [("gemmStridedBatchedEx", 0, -1)]
+    assert check(a, b, "f") == [("gemmStridedBatchedEx", 68, -1)]   # CUDA_R_32F -> 32F
+    d = values((2, 3, 4), "d", 12), values((2, 4, 5), "d", 13)
+    assert check(*d, "d") == [("gemmStridedBatchedEx", 70, -1)]     # CUDA_R_64F -> 64F
     h = values((2, 3, 4), "e", 12), values((2, 4, 5), "e", 13)
-    assert check(*h, "e") == [("gemmStridedBatchedEx", 68, -1)]   # half: COMPUTE_32F
+    assert check(*h, "e") == [("gemmStridedBatchedEx", 68, -1)]     # half: COMPUTE_32F
 
 
 def test_attention_shapes_of_the_transformer_block():
@@ -268,6 +271,108 @@ def test_operand_rule_matches_cupy_for_size_one_axes():
     assert blas.operand((3, 4), (32, 8), 4, 1) == (True, 1, 0)
 
 
-def test_workspace_setter_is_looked_up_in_loaded_libraries(tmp_path):
+def test_loaded_libraries_are_found_by_file_name():
     assert blas._loaded_libraries("libc.so") or blas._loaded_libraries("libc-")
     assert blas._loaded_libraries("no-such-library-cg") == []
+
+
+# --------------------------------------------------------------------------- ctypes bindings
+
+class _Fn:
+    def __init__(self, status=0):
+        self.status, self.calls = status, []
+
+    def __call__(self, *args):
+        self.calls.append(args)
+        return self.status
+
+
+class _Lib:
+    def __init__(self, status=0, workspace=True):
+        self.cublasGemmEx = _Fn(status)
+        self.cublasGemmStridedBatchedEx = _Fn(status)
+        if workspace:
+            self.cublasSetWorkspace_v2 = _Fn(status)
+
+
+def test_direct_bindings_declare_the_prototypes_and_pass_arguments_through():
+    lib = _Lib()
+    direct = blas.CublasDirect(lib)
+    assert len(lib.cublasGemmEx.argtypes) == 19
+    assert len(lib.cublasGemmStridedBatchedEx.argtypes) == 23
+    assert lib.cublasGemmStridedBatchedEx.argtypes[10] is ctypes.c_longlong
+    args = (1, 0, 0, 2, 3, 4, 5, 6, 0, 2, 7, 0, 4, 8, 9, 0, 2, 68, -1)
+    direct.gemmEx(*args)
+    assert lib.cublasGemmEx.calls == [args]
+    direct.setWorkspace(1, 2, 3)
+    assert lib.cublasSetWorkspace_v2.calls == [(1, 2, 3)]
+
+
+def test_direct_bindings_raise_on_a_bad_status_and_tolerate_no_workspace_setter():
+    direct = blas.CublasDirect(_Lib(status=7, workspace=False))
+    with pytest.raises(blas.CublasStatusError, match="cublasGemmEx returned cuBLAS status 7"):
+        direct.gemmEx(*range(19))
+    direct.setWorkspace(1, 2, 3)                 # no setter: cuBLAS keeps its own workspace
+
+
+C_TYPES = {
+    "GEMM_EX": ("cublasGemmEx", [
+        "cublasHandle_t", "cublasOperation_t", "cublasOperation_t", "int", "int", "int",
+        "const void*", "const void*", "cudaDataType", "int", "const void*", "cudaDataType",
+        "int", "const void*", "void*", "cudaDataType", "int", "cublasComputeType_t",
+        "cublasGemmAlgo_t"]),
+    "GEMM_STRIDED_BATCHED_EX": ("cublasGemmStridedBatchedEx", [
+        "cublasHandle_t", "cublasOperation_t", "cublasOperation_t", "int", "int", "int",
+        "const void*", "const void*", "cudaDataType", "int", "long long int", "const void*",
+        "cudaDataType", "int", "long long int", "const void*", "void*", "cudaDataType", "int",
+        "long long int", "int", "cublasComputeType_t", "cublasGemmAlgo_t"]),
+    "SET_WORKSPACE": ("cublasSetWorkspace_v2", ["cublasHandle_t", "void*", "size_t"]),
+}
+KIND_OF_C = {"cublasHandle_t": "handle", "cublasOperation_t": "op", "int": "int",
+             "const void*": "ptr", "void*": "ptr", "cudaDataType": "dtype",
+             "cublasComputeType_t": "compute", "cublasGemmAlgo_t": "algo",
+             "long long int": "int64", "size_t": "size"}
+
+
+def _cublas_include_dirs() -> list[str]:
+    import glob
+    import os
+    import site
+    found = []
+    roots = [os.environ.get("CUBLAS_INCLUDE", "")] + [
+        d for p in site.getsitepackages() + sys.path
+        for d in glob.glob(os.path.join(p, "nvidia", "*", "include"))]
+    roots += glob.glob("/usr/local/cuda*/include") + ["/usr/include"]
+    for r in roots:
+        if r and os.path.exists(os.path.join(r, "cublas_api.h")):
+            found.append(r)
+    return found
+
+
+def test_ctypes_kinds_follow_the_c_prototypes():
+    for attr, (_, c_types) in C_TYPES.items():
+        assert tuple(KIND_OF_C[c] for c in c_types) == getattr(blas.CublasDirect, attr), attr
+
+
+def test_c_prototypes_match_cublas_api_h(tmp_path):
+    """Compile the prototypes above against the installed header (needs gcc and
+    cublas_api.h, e.g. from the nvidia-cublas wheel; CUBLAS_INCLUDE points at it)."""
+    import shutil
+    import subprocess
+    dirs = _cublas_include_dirs()
+    if not dirs or shutil.which("gcc") is None:
+        pytest.skip("no cublas_api.h or gcc here (pip install nvidia-cublas, or set "
+                    "CUBLAS_INCLUDE)")
+    lines = ["#include <cublas_api.h>"]
+    for i, (name, c_types) in enumerate(C_TYPES.values()):
+        lines.append(f"typedef cublasStatus_t (*t{i})({', '.join(c_types)});")
+        lines.append(f"static t{i} p{i} = {name};")
+    for c in ("cublasOperation_t", "cudaDataType", "cublasComputeType_t", "cublasGemmAlgo_t"):
+        lines.append(f'_Static_assert(sizeof({c}) == sizeof(int), "{c}");')
+    lines.append("int main(void) { return (p0 == 0) + (p1 == 0) + (p2 == 0); }")
+    src = tmp_path / "proto.c"
+    src.write_text("\n".join(lines) + "\n")
+    includes = [f"-I{d}" for d in dirs] + [f"-I{d}" for d in ("/usr/local/cuda/include",)]
+    done = subprocess.run(["gcc", "-fsyntax-only", "-Werror", *includes, str(src)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
