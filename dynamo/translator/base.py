@@ -150,6 +150,8 @@ class TranslatorBase:
             return a
         if isinstance(a, SequenceVariable) and name == "multiply" and b.is_constant():
             return type(a)(a.items * b.as_python_constant())
+        if isinstance(a, SetVariable):
+            return a.binary_op(name, b)
         if a.is_constant() and b.is_constant() and name in BINARY:
             return ConstantVariable(BINARY[name](raw(a), raw(b)))
         raise Unsupported(f"operator {name} on {a.describe()} and {b.describe()}")

@@ -47,6 +47,12 @@ class Variable:
 
     # ------------------------------------------------------------------ Python semantics
     def getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        try:
+            cls = self.python_type()
+        except Unsupported:
+            cls = None
+        if cls is not None and not hasattr(cls, name):
+            raise AttributeError(f"{cls.__name__!r} object has no attribute {name!r}")
         raise Unsupported(f"attribute {name!r} of {self.describe()}")
 
     def call(self, tx: InstructionTranslator, args: list[Variable],

@@ -58,7 +58,7 @@ def call_builtin(tx, var: BuiltinVariable, args: list[Variable], kwargs: dict) -
     handler = HANDLERS.get(fn)
     if handler is not None:
         return handler(tx, *args, **kwargs)
-    constant_args = all(a.is_constant() for a in [*args, *kwargs.values()])
+    constant_args = all(_constant_like(a) for a in [*args, *kwargs.values()])
     pure = var.pure_method or fn in _PURE or getattr(fn, "__module__", None) in _PURE_MODULES
     if pure and constant_args:
         return fold(fn, args, kwargs)
@@ -69,6 +69,13 @@ def call_builtin(tx, var: BuiltinVariable, args: list[Variable], kwargs: dict) -
     raise Unsupported(f"call to {name}() with these arguments",
                       "The translator cannot see inside this function.",
                       cause="unsupported_call")
+
+
+def _constant_like(v: Variable) -> bool:
+    """A constant, or a list/tuple of constants (a pure call gets a fresh copy of it)."""
+    if v.is_constant():
+        return True
+    return isinstance(v, SequenceVariable) and all(_constant_like(i) for i in v.items)
 
 
 def _type_of(tx, v: Variable) -> type:
@@ -223,9 +230,10 @@ def _abs(tx, x):
 
 @handles(round)
 def _round(tx, x, ndigits=None):
-    if isinstance(x, ArrayVariable):
-        args = [x] if ndigits is None else [x, ndigits]
-        return tx.output.call_op(ops.get("round"), args, {})
+    if isinstance(x, ArrayVariable):  # ndarray has no __round__; scalars round to Python
+        raise Unsupported("round() of an array or NumPy scalar", "NumPy arrays raise "
+                          "TypeError and NumPy scalars return Python numbers; it runs "
+                          "eagerly.", hint="use np.round(x, n)", cause="array_to_python")
     return fold(round, [x] if ndigits is None else [x, ndigits], {})
 
 

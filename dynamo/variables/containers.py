@@ -78,7 +78,7 @@ class TupleVariable(SequenceVariable):
         if name in ("count", "index"):
             from .functions import BoundBuiltinMethod
             return BoundBuiltinMethod(self, name)
-        raise Unsupported(f"tuple attribute {name!r}")
+        return super().getattr(tx, name)
 
     def call_method(self, tx, name, args, kwargs):
         if name == "index":
@@ -103,7 +103,7 @@ class ListVariable(SequenceVariable):
         if name in ("append", "extend", "pop", "insert", "index", "count", "reverse", "copy",
                     "clear", "remove"):
             return BoundBuiltinMethod(self, name)
-        raise Unsupported(f"list attribute {name!r}")
+        return super().getattr(tx, name)
 
     def call_method(self, tx, name, args, kwargs):
         if kwargs:
@@ -201,7 +201,7 @@ class DictVariable(Variable):
         if name in ("keys", "values", "items", "get", "setdefault", "update", "pop", "copy",
                     "clear", "popitem"):
             return BoundBuiltinMethod(self, name)
-        raise Unsupported(f"dict attribute {name!r}")
+        return super().getattr(tx, name)
 
     def call_method(self, tx, name, args, kwargs):
         items = self.items
@@ -269,12 +269,56 @@ class SetVariable(Variable):
     def add(self, var: Variable) -> None:
         self.items.setdefault(const_key(var), var)
 
+    def getattr(self, tx, name: str) -> Variable:
+        from .functions import BoundBuiltinMethod
+        if name in _SET_METHODS:
+            return BoundBuiltinMethod(self, name)
+        return super().getattr(tx, name)
+
+    def call_method(self, tx, name, args, kwargs):
+        if kwargs:
+            raise Unsupported(f"set.{name} with keywords")
+        if name in ("add", "discard", "remove", "clear", "update"):
+            if name == "add":
+                self.add(args[0])
+            elif name in ("discard", "remove"):
+                key = const_key(args[0])
+                if key not in self.items and name == "remove":
+                    raise Unsupported("set.remove of a missing element (KeyError)")
+                self.items.pop(key, None)
+            elif name == "clear":
+                self.items.clear()
+            else:
+                for a in args:
+                    for v in tx.unpack_iterable(a):
+                        self.add(v)
+            return ConstantVariable(None)
+        values = set(self.items)
+        others = [{const_key(v) for v in tx.unpack_iterable(a)} for a in args]
+        result = getattr(values, name)(*others)
+        if isinstance(result, set):
+            return SetVariable([ConstantVariable(k) for k in result])
+        return ConstantVariable(result)
+
+    def binary_op(self, name: str, other: Variable) -> Variable:
+        ops_ = {"bitwise_or": "union", "bitwise_and": "intersection",
+                "subtract": "difference", "bitwise_xor": "symmetric_difference"}
+        if name not in ops_ or not isinstance(other, SetVariable):
+            raise Unsupported(f"operator {name} on a set")
+        result = getattr(set(self.items), ops_[name])(set(other.items))
+        return SetVariable([ConstantVariable(k) for k in result])
+
     def contains(self, var: Variable) -> bool:
         return const_key(var) in self.items
 
     def reconstruct(self, cg) -> str:
         return cg.mutable(self, lambda v: "{" + ", ".join(cg.const(k) for k in v.items)
                           + "}" if v.items else "set()")
+
+
+_SET_METHODS = {"add", "discard", "remove", "clear", "update", "union", "intersection",
+                "difference", "symmetric_difference", "issubset", "issuperset", "isdisjoint",
+                "copy"}
 
 
 class IteratorVariable(Variable):
