@@ -43,17 +43,10 @@ def numpy_backend(graph: Graph, example_inputs, options: dict | None = None):
     plans = [None if g.kind == SINGLE else plan_group(g, opts) for g in groups]
     n = next(_counter)
     m = Module()
-    safe_rerun = opts.rerun_on_error and not any(map(has_effect, graph.nodes))
-    inner = f"_forward{n}" if safe_rerun else f"forward{n}"
-    emit_forward(m, optimized, groups, plans, inner)
-    if safe_rerun:
-        params = ", ".join(p.name for p in optimized.placeholders)
-        m.scope["_rerun"] = _Rerun(graph)
-        m.emit(0, f"def forward{n}({params}):")
-        m.emit(1, "try:")
-        m.emit(2, f"return {inner}({params})")
-        m.emit(1, "except Exception as _error:")
-        m.emit(2, f"return _rerun(_error, {params})")
+    rerun = None
+    if opts.rerun_on_error and not any(map(has_effect, graph.nodes)):
+        rerun = m.bind(_Rerun(graph), "rerun")
+    emit_forward(m, optimized, groups, plans, f"forward{n}", rerun)
     src = m.source()
     filename = f"<dynamo numpy graph {n}>"
     linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)

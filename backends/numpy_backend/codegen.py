@@ -41,11 +41,16 @@ from dynamo import ops
 from dynamo.graph import CONSTANT, PLACEHOLDER, Graph, Node
 
 from ..fusion import Group, reduction_info
-from ..fusion.fusible import array_meta
+from ..fusion.fusible import array_meta, returns_fresh
 from . import runtime
 from .plan import BlockPlan, uses_out
 
 _LITERALS = (bool, int, str, type(None))
+
+# Reductions that are one ufunc's reduce on an ndarray: (ufunc, forced dtype).
+_UFUNC_REDUCE = {"sum": (np.add, None), "prod": (np.multiply, None),
+                 "max": (np.maximum, None), "min": (np.minimum, None),
+                 "any": (np.logical_or, np.dtype(bool)), "all": (np.logical_and, np.dtype(bool))}
 
 
 class Module:
@@ -56,7 +61,8 @@ class Module:
         self.scope: dict[str, Any] = {"__builtins__": builtins,
                                       "_empty": np.empty, "_run": runtime.run_blocks,
                                       "_finish_partial": runtime.finish_partial,
-                                      "_finish_mean": runtime.finish_mean}
+                                      "_finish_mean": runtime.finish_mean,
+                                      "_mean_exact": runtime.mean_exact}
         self._bound: dict[int, str] = {}
 
     def bind(self, value: Any, hint: str) -> str:
@@ -104,6 +110,41 @@ class Module:
             parts.append(extra)
         return f"{fn}({', '.join(parts)})"
 
+    def expr(self, node: Node, name_of) -> str:
+        """The call computing ``node`` in straight-line code (fast exact reductions)."""
+        info = reduction_info(node)
+        src = array_meta(node.args[0]) if node.args else None
+        if info is not None and src is not None and not src.scalar:
+            fast = self.reduce(node, name_of(node.args[0]), info.axes, info.keepdims)
+            if fast is not None:
+                return fast
+        return self.call(node, name_of)
+
+    def reduce(self, node: Node, src: str, axes, keepdims: bool) -> str | None:
+        """``ufunc.reduce`` (or the exact mean) for a reduction of an ndarray ``src``.
+
+        ``np.sum(a, ...)`` on an ndarray is ``np.add.reduce(a, ...)`` after two Python
+        wrapper layers (``fromnumeric._wrapreduction``); ``np.any`` reduces with
+        ``dtype=bool``; ``np.mean`` is ``runtime.mean_exact``. Same loops, same result.
+        None for reductions without such a form (var, argmax, ...).
+        """
+        info = reduction_info(node)
+        if node.target in _UFUNC_REDUCE:
+            ufunc, forced = _UFUNC_REDUCE[node.target]
+            dtype = forced if forced is not None else info.dtype
+            fn = self.bind(ufunc.reduce, f"{ufunc.__name__}_reduce")
+            return f"{fn}({src}, {axes!r}, {self.fmt(dtype, str)}, None, {keepdims})"
+        if node.target == "mean":
+            meta = array_meta(node.args[0])
+            count = math.prod(meta.shape[a] for a in info.axes)
+            if count == 0 or not all(isinstance(d, int) for d in meta.shape):
+                return None   # the empty-slice warning: let NumPy give it
+            acc = runtime.mean_dtype(meta.dtype, info.dtype)
+            half = meta.dtype if info.dtype is None and meta.dtype == np.float16 else None
+            return (f"_mean_exact({src}, {axes!r}, {self.fmt(acc, str)}, {keepdims}, "
+                    f"{self.bind(np.intp(count), f'count{count}')}, {self.fmt(half, str)})")
+        return None
+
     def source(self) -> str:
         return "\n".join(self.lines) + "\n"
 
@@ -117,44 +158,91 @@ def plain_name(m: Module):
     return name_of
 
 
-def emit_forward(m: Module, graph: Graph, groups: list[Group], plans: list, name: str) -> None:
-    """``def <name>(placeholders): ...``: every group in order, then the outputs."""
+def emit_forward(m: Module, graph: Graph, groups: list[Group], plans: list, name: str,
+                 rerun: str | None = None) -> None:
+    """``def <name>(placeholders): ...``: every group in order, then the outputs.
+
+    With ``rerun`` (the bound name of a callable), the body runs in ``try``; on an
+    exception it returns ``rerun(error, *placeholders)``.
+    """
     name_of = plain_name(m)
+    returned = graph.outputs
+    steps = [n for g, p in zip(groups, plans) for n in (g.nodes if p is None else (g,))]
+    last: dict[Node, int] = {}
+    for i, step in enumerate(steps):
+        for n in (step.inputs if isinstance(step, Group) else step.inputs()):
+            last[n] = i
+    owned = set()   # intermediates only this code sees: their memory can be reused
     statements: list[tuple[str, list[Node]]] = []     # (source, nodes it reads)
     for index, (group, plan) in enumerate(zip(groups, plans)):
         if plan is None:
             for node in group.nodes:
-                statements.append((f"{node.name} = {m.call(node, name_of)}", node.inputs()))
+                private = _private(node, returned)
+                donor = next((a for a in node.inputs() if a in owned and
+                              last[a] == len(statements) and _same_buffer(a, node)), None)
+                if private and uses_out(node) and donor is not None:
+                    # the donor dies here: write into it instead of allocating
+                    expr = _call_out(m, node, name_of, donor.name)
+                else:
+                    expr = m.expr(node, name_of)
+                if private and (uses_out(node) or reduction_info(node) is not None):
+                    owned.add(node)
+                statements.append((f"{node.name} = {expr}", node.inputs()))
         else:
             fn = emit_group(m, plan, index)
             outs = "".join(f"{n.name}, " for n in group.outputs)
             ins = ", ".join(name_of(n) for n in group.inputs)
             statements.append((f"{outs}= {fn}({ins})", group.inputs))
-    returned = graph.outputs
-    m.emit(0, f"def {name}({', '.join(n.name for n in graph.placeholders)}):")
-    _emit_with_dels(m, statements, keep=set(returned))
-    m.emit(1, f"return {m.fmt(tuple(returned), name_of)}")
+    params = ", ".join(n.name for n in graph.placeholders)
+    m.emit(0, f"def {name}({params}):")
+    depth = 1
+    if rerun is not None:
+        m.emit(1, "try:")
+        depth = 2
+    _emit_with_dels(m, statements, keep=set(returned), depth=depth)
+    m.emit(depth, f"return {m.fmt(tuple(returned), name_of)}")
+    if rerun is not None:
+        m.emit(1, "except Exception as _error:")
+        m.emit(2, f"return {rerun}(_error, {params})")
     m.emit(0, "")
 
 
-def _emit_with_dels(m: Module, statements: list, keep: set) -> None:
+def _private(node: Node, returned) -> bool:
+    """A fresh array no one else can see: not returned, read only by pure ops."""
+    meta = array_meta(node)
+    return (meta is not None and not meta.scalar and meta.ndim > 0 and node not in returned
+            and all(returns_fresh(u) for u in node.users))
+
+
+def _same_buffer(a: Node, b: Node) -> bool:
+    ma, mb = array_meta(a), array_meta(b)
+    return ma.shape == mb.shape and ma.dtype == mb.dtype
+
+
+def _big(node: Node) -> bool:
+    meta = array_meta(node)
+    if meta is None or not all(isinstance(d, (int, np.integer)) for d in meta.shape):
+        return True
+    return meta.size * meta.dtype.itemsize >= 1 << 16
+
+
+def _emit_with_dels(m: Module, statements: list, keep: set, depth: int) -> None:
     """Emit statements, dropping each intermediate after its last reader.
 
     Without the ``del`` every intermediate lives until the function returns: more
-    memory, and big allocations never reuse freed pages.
+    memory, and big allocations never reuse freed pages. Small ones are left to the
+    return (a ``del`` costs more than the memory is worth).
     """
     last: dict[Node, int] = {}
     for i, (_, reads) in enumerate(statements):
         for n in reads:
             last[n] = i
     for i, (text, _) in enumerate(statements):
-        m.emit(1, text)
+        m.emit(depth, text)
         dead = [n.name for n, j in last.items() if j == i and n not in keep
-                and n.op not in (PLACEHOLDER, CONSTANT)]
+                and n.op not in (PLACEHOLDER, CONSTANT) and _big(n)]
         if dead:
-            m.emit(1, f"del {', '.join(dead)}")
-    if not statements:
-        m.emit(1, "pass")
+            m.emit(depth, f"del {', '.join(dead)}")
 
 
 # --------------------------------------------------------------------------- groups
@@ -168,7 +256,7 @@ def emit_group(m: Module, plan: BlockPlan, index: int) -> str:
     plain = f"_plain{index}"
     m.emit(0, f"def {plain}({params}):")
     for node in group.nodes:
-        m.emit(1, f"{node.name} = {m.call(node, name_of)}")
+        m.emit(1, f"{node.name} = {m.expr(node, name_of)}")
     m.emit(1, f"return {outs}")
     m.emit(0, "")
 
@@ -261,9 +349,9 @@ def _emit_block(m: Module, plan: BlockPlan) -> None:
         target = f"_o_{node.name}{plan.index(meta.shape) or '[...]'}"
         repeats = plan.repeats(meta.shape)
         if node in plan.slot_of:
-            m.emit(2, f"{node.name} = {m.call(node, name_of, extra=f'out=_s{plan.slot_of[node]}')}")
+            m.emit(2, f"{node.name} = {_call_out(m, node, name_of, f'_s{plan.slot_of[node]}')}")
         elif node in outputs and uses_out(node):
-            m.emit(2, f"{node.name} = {m.call(node, name_of, extra=f'out={target}')}")
+            m.emit(2, f"{node.name} = {_call_out(m, node, name_of, target)}")
             continue
         else:
             m.emit(2, f"{node.name} = {m.call(node, name_of)}")
@@ -275,26 +363,36 @@ def _emit_block(m: Module, plan: BlockPlan) -> None:
                 m.emit(2, f"{target} = {node.name}")
 
 
+def _call_out(m: Module, node: Node, name_of, out: str) -> str:
+    """A ufunc call writing into ``out``: positional when it has no keywords (cheaper)."""
+    if node.kwargs:
+        return m.call(node, name_of, extra=f"out={out}")
+    args = ", ".join(m.fmt(a, name_of) for a in node.args)
+    return f"{m.bind(ops.get(node.target).impl, node.target)}({args}, {out})"
+
+
 def _emit_reduction(m: Module, plan: BlockPlan, node: Node, name_of, is_output: bool) -> None:
     info = reduction_info(node)
-    fn = m.bind(ops.get(node.target).impl, node.target)
     src = name_of(node.args[0])
-    extra = ""
-    if info.dtype is not None:
-        extra += f", dtype={m.fmt(info.dtype, name_of)}"
-    if info.ddof is not None:
-        extra += f", ddof={m.fmt(info.ddof, name_of)}"
     if _partial(plan, node):
+        # a full reduction of the block: one partial result per block
         if node.target == "mean":
             acc = runtime.mean_dtype(array_meta(node.args[0]).dtype, info.dtype)
-            fn = m.bind(np.sum, "sum")
-            extra = "" if acc is None else f", dtype={m.bind(acc, str(acc))}"
-        m.emit(2, f"_p_{node.name}[_i] = {fn}({src}{extra})")
+            fn = m.bind(np.add.reduce, "add_reduce")
+            m.emit(2, f"_p_{node.name}[_i] = {fn}({src}, None, {m.fmt(acc, str)})")
+        else:
+            m.emit(2, f"_p_{node.name}[_i] = {m.reduce(node, src, None, False)}")
         return
     ndim = len(plan.domain)
-    axes = tuple(a - ndim for a in info.axes)
-    axis = axes[0] if node.target in ("argmax", "argmin") else axes
-    m.emit(2, f"{node.name} = {fn}({src}, axis={axis!r}, keepdims={info.keepdims}{extra})")
+    axes = tuple(a - ndim for a in info.axes)   # negative: the same axes in a block
+    expr = m.reduce(node, src, axes, info.keepdims)
+    if expr is None:
+        fn = m.bind(ops.get(node.target).impl, node.target)
+        extra = "".join(f", {k}={m.fmt(v, name_of)}" for k, v in
+                        (("dtype", info.dtype), ("ddof", info.ddof)) if v is not None)
+        axis = axes[0] if node.target in ("argmax", "argmin") else axes
+        expr = f"{fn}({src}, axis={axis!r}, keepdims={info.keepdims}{extra})"
+    m.emit(2, f"{node.name} = {expr}")
     if is_output:
         index = ", ".join([f"_i{a}" for a in range(plan.axis)] + ["_lo:_hi"])
         m.emit(2, f"_o_{node.name}[{index}] = {node.name}")

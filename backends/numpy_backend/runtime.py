@@ -156,3 +156,20 @@ def finish_mean(partials: np.ndarray, count: int, src: np.dtype, dtype, shape: t
         ret = np.true_divide(ret, rcount, out=ret, casting="unsafe", subok=False)
         return src.type(ret) if half else ret
     return src.type(total / rcount) if half else total.dtype.type(total / rcount)
+
+
+def mean_exact(a: np.ndarray, axis, dtype, keepdims: bool, rcount, half: np.dtype | None):
+    """``np.mean(a, axis, keepdims=keepdims)`` of an ndarray, as NumPy's ``_mean`` computes it.
+
+    The same sum (``np.add.reduce`` with the same dtype) and the same division by the
+    same ``np.intp`` count, without the Python wrapper layers (several microseconds a
+    call). ``dtype`` is the summing dtype (``mean_dtype``); ``half`` is float16 when
+    the result goes back to float16; ``rcount`` must be ``np.intp`` and non-zero.
+    """
+    ret = np.add.reduce(a, axis, dtype, None, keepdims)
+    if isinstance(ret, np.ndarray):
+        ret = np.true_divide(ret, rcount, out=ret, casting="unsafe", subok=False)
+        return half.type(ret) if half is not None else ret
+    if half is not None:
+        return half.type(ret / rcount)
+    return ret.dtype.type(ret / rcount)
