@@ -15,7 +15,10 @@ evaluated from their IR: the CPU tests' reference executor (:mod:`.reference`).
 Options (``dynamo.compile(fn, backend="cupy", options={...})``): the tuning knobs of
 :class:`.launch.Tuning` (``threads``, ``ilp``, ``row_elems``, ``row_cache``,
 ``max_blocks``), and ``cudagraphs=True`` to hand the compiled graph to
-``backends.cudagraphs.wrap`` (the CUDA Graphs backend's combined mode).
+``backends.cudagraphs.wrap`` (the CUDA Graphs backend's combined mode; its own
+options, such as ``warmup``, pass through). There, matmul and dot go through
+``backends.cudagraphs.blas`` (capture-safe cuBLAS; ``cupy.matmul`` outside a
+recording).
 
 Example::
 
@@ -33,7 +36,7 @@ from dataclasses import dataclass
 from backends.eager import graph_kind, python_function
 from backends.registry import register_backend
 from dynamo.graph import Graph
-from dynamo.ops import NUMPY
+from dynamo.ops import CUPY, NUMPY, impl_table
 
 from .codegen import KernelCode, kernel_code, module_source
 from .device import CupyUnavailable, cupy_problem, unavailable_error
@@ -64,14 +67,36 @@ class CompiledGraph:
 
 
 def split_options(options: dict | None) -> tuple[Tuning, dict]:
+    """(kernel tuning, the other options). Unknown keys are an error unless
+    ``cudagraphs=True``, where they belong to ``backends.cudagraphs.wrap``."""
     options = dict(options or {})
-    backend = {k: options.pop(k) for k in BACKEND_OPTIONS if k in options}
-    return Tuning.from_options(options), backend
+    rest = {k: options.pop(k) for k in list(options)
+            if k not in Tuning.__dataclass_fields__}
+    if not rest.get("cudagraphs"):
+        unknown = sorted(set(rest) - set(BACKEND_OPTIONS))
+        if unknown:
+            raise ValueError(f"unknown cupy backend option(s) {unknown}; known: "
+                             f"{sorted([*BACKEND_OPTIONS, *Tuning.__dataclass_fields__])}")
+    return Tuning.from_options(options), rest
+
+
+class OpsWith:
+    """An op table with a few ops replaced (the cudagraphs GEMM for matmul and dot)."""
+
+    def __init__(self, base, **overrides):
+        self._base = base
+        self.__dict__.update(overrides)
+
+    def __getattr__(self, name: str):
+        return getattr(self._base, name)
 
 
 def compile_graph(graph: Graph, example_inputs, options: dict | None = None,
-                  device: str = "cupy") -> CompiledGraph:
-    """Plan, generate and compile ``graph``; see the module docstring."""
+                  device: str = "cupy", ops=None) -> CompiledGraph:
+    """Plan, generate and compile ``graph``; see the module docstring.
+
+    ``ops`` replaces CuPy's op table for the plain calls (``OpsWith(...)``).
+    """
     tuning, _ = split_options(options)
     plan = make_plan(graph, example_inputs)
     codes: list[KernelCode] = [kernel_code(k, tuning) for k in plan.kernels]
@@ -80,6 +105,8 @@ def compile_graph(graph: Graph, example_inputs, options: dict | None = None,
     if device == "cupy":
         from .runtime import cupy_device
         dev = cupy_device(codes, cuda)
+        if ops is not None:
+            dev.ops = ops
     elif device == "reference":
         from .reference import reference_device
         dev = reference_device(codes)
@@ -110,14 +137,17 @@ def cupy_backend(graph: Graph, example_inputs, options: dict | None = None):
         log.info("backend 'cupy': a graph of NumPy arrays runs eagerly on the CPU; pass "
                  "CuPy arrays (cupy.asarray(x)) to run it on the GPU")
         return python_function(graph, NUMPY)
-    compiled = compile_graph(graph, example_inputs, options)
     if (options or {}).get("cudagraphs"):
         try:
-            from backends.cudagraphs import wrap
+            from backends.cudagraphs import blas, wrap
         except ImportError as e:
             return _raiser(ValueError(f"backend 'cupy': options cudagraphs=True needs the "
                                       f"cudagraphs backend ({e})"))
-        return wrap(compiled, graph, example_inputs)
+        # matmul/dot through the capture-safe GEMM (cupy.matmul outside a recording)
+        ops = OpsWith(impl_table(CUPY), matmul=blas.matmul, dot=blas.dot)
+        compiled = compile_graph(graph, example_inputs, options, ops=ops)
+        return wrap(compiled, graph, example_inputs, options)
+    compiled = compile_graph(graph, example_inputs, options)
     compiled.fn.compiled = compiled
     return compiled.fn
 

@@ -4,9 +4,11 @@ The CPU test suite calls ``check_compiles(sources)`` on every module it generate
 NVRTC (``cupy.cuda.nvrtc``, the compiler CuPy uses on the GPU machine; needs CuPy
 and the ``nvidia-cuda-nvrtc`` wheel, no device) takes about 0.1 s a module. ``nvcc
 -ptx -arch=sm_90`` takes about 0.7 s an invocation, so sources are batched into one
-translation unit, each in its own namespace (``extern "C"`` dropped so that equal
-kernel names in two modules do not clash); a failing batch is retried one source
-at a time to name the culprit. Results are cached by source hash for the session.
+translation unit per CPU core (compiled in parallel), each source in its own
+namespace (``extern "C"`` dropped so that equal kernel names do not clash); a
+failing batch is retried one source at a time to name the culprit. Results are
+cached by source hash for the session; ``check_kernels`` also skips kernels (named
+by the hash of their code) that compiled before.
 
 Example::
 
@@ -22,8 +24,9 @@ import os
 import shutil
 import subprocess
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 
-from .codegen import COMPILE_OPTIONS
+from .codegen import COMPILE_OPTIONS, module_source
 
 ARCH = "sm_90"
 _passed: set[str] = set()
@@ -99,11 +102,29 @@ def check_compiles(sources: list[str]) -> None:
                 raise CompileError(f"NVRTC failed:\n{log}\n--- source ---\n{src}")
             _passed.add(_key(src))
         return
-    if _with_nvcc(_batch(todo)) is None:
-        _passed.update(_key(s) for s in todo)
+    workers = max(1, min(len(todo), os.cpu_count() or 1))
+    groups = [todo[i::workers] for i in range(workers)]
+    with ThreadPoolExecutor(workers) as pool:       # nvcc runs as processes: in parallel
+        logs = list(pool.map(lambda g: _with_nvcc(_batch(g)), groups))
+    for group, log in zip(groups, logs):
+        if log is None:
+            _passed.update(_key(s) for s in group)
+            continue
+        for src in group:
+            log = _with_nvcc(src)
+            if log is not None:
+                raise CompileError(f"nvcc failed:\n{log}\n--- source ---\n{src}")
+            _passed.add(_key(src))
+
+
+_passed_kernels: set[str] = set()
+
+
+def check_kernels(codes) -> None:
+    """Compile every distinct kernel of ``codes`` (KernelCode) not compiled before."""
+    todo = list({c.name: c for c in codes if c.name not in _passed_kernels}.values())
+    if not todo:
         return
-    for src in todo:
-        log = _with_nvcc(src)
-        if log is not None:
-            raise CompileError(f"nvcc failed:\n{log}\n--- source ---\n{src}")
-        _passed.add(_key(src))
+    chunks = max(1, min(len(todo) // 8, 2 * (os.cpu_count() or 1)))
+    check_compiles([module_source(todo[i::chunks]) for i in range(chunks)])
+    _passed_kernels.update(c.name for c in todo)

@@ -55,5 +55,5 @@ def test_cupy_without_a_device(monkeypatch):
 
 
 def test_bad_option_is_reported(monkeypatch):
-    with pytest.raises(ValueError, match="unknown cupy backend tuning option.*'thread'"):
+    with pytest.raises(ValueError, match="unknown cupy backend option.*'thread'"):
         dynamo.compile(f, backend="cupy", options={"thread": 64})(X)
