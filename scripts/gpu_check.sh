@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# The ONE check to run on the lent GPU (H200), for the cupy backend (issue 7) and the
+# cudagraphs backend (issue 8, through scripts/gpu_check_cudagraphs.sh). Under 10 minutes:
+#
+#   run(command="bash scripts/gpu_check.sh", carry=[".whl"], timeout_s=600)
+#
+# 1. installs the carried wheels (.whl/) into /tmp/site: the GPU image has Python 3.12,
+#    numpy, cupy-cuda13x, networkx, pytest and torch, but not bytecode or hypothesis;
+# 2. reports the device and the library versions;
+# 3. runs the cupy backend's GPU tests (tests/backends/test_cupy_gpu.py, marker gpu);
+# 4. runs scripts/bench_cupy_backend.py: CuPy eager, cupy.fuse, torch.compile, our fused
+#    kernels and the memory roofline side by side, first-call times (cold and warm kernel
+#    cache, new processes), and a small sweep of tuning options;
+# 5. runs scripts/gpu_check_cudagraphs.sh (its tests; its benchmark without torch);
+# 6. prints a short table last (the device tool returns the end of the output).
+# Full logs and JSON are written to $OUT (brought back by the device tool).
+#
+# Filling .whl/ here, on the development machine (pure-Python or cp312 wheels):
+#   python3 -m pip download --no-deps --only-binary=:all: --python-version 3.12 \
+#       --implementation cp --platform manylinux2014_x86_64 -d .whl \
+#       bytecode hypothesis sortedcontainers
+# and on the GPU machine this script does:
+#   pip install --no-index --no-deps --target /tmp/site .whl/*.whl
+#   export PYTHONPATH=/tmp/site:$PWD
+#
+# GPU_CHECK_PARTS=tests,bench,cudagraphs (default: all) picks the parts to run.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+OUT=${OUT:-$PWD/out}
+PARTS=${GPU_CHECK_PARTS:-tests,bench,cudagraphs}
+mkdir -p "$OUT"
+start=$(date +%s)
+elapsed() { echo $(( $(date +%s) - start )); }
+
+if compgen -G ".whl/*.whl" > /dev/null; then
+    $PY -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl \
+        > "$OUT/pip.log" 2>&1 || echo "wheel install failed: see $OUT/pip.log"
+fi
+export PYTHONPATH=/tmp/site:$PWD${PYTHONPATH:+:$PYTHONPATH}
+
+echo "== device"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,memory.used,memory.total \
+    --format=csv,noheader
+$PY - <<'EOF' 2>&1 | tee "$OUT/versions.txt"
+import sys
+import numpy
+try:
+    import cupy
+    print(f"python {sys.version.split()[0]}, numpy {numpy.__version__}, cupy {cupy.__version__}, "
+          f"CUDA runtime {cupy.cuda.runtime.runtimeGetVersion()}, "
+          f"{cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}")
+except Exception as e:
+    print("CuPy cannot use the GPU:", type(e).__name__, e)
+for mod in ("bytecode", "hypothesis", "networkx", "torch"):
+    try:
+        print(mod, __import__(mod).__version__)
+    except Exception as e:
+        print(mod, "MISSING:", e)
+EOF
+
+tests_rc=skipped
+if [[ $PARTS == *tests* ]]; then
+    echo "== cupy backend GPU tests ($(elapsed)s)"
+    timeout 170 $PY -m pytest tests/backends/test_cupy_gpu.py -m gpu -q -rfE \
+        -p no:cacheprovider --durations=5 --junitxml "$OUT/cupy_gpu_tests.xml" \
+        > "$OUT/cupy_gpu_tests.log" 2>&1
+    tests_rc=$?
+    tail -25 "$OUT/cupy_gpu_tests.log"
+fi
+
+if [[ $PARTS == *bench* ]]; then
+    echo "== cupy backend benchmark ($(elapsed)s)"
+    timeout 190 $PY scripts/bench_cupy_backend.py --sweep --repeat 7 \
+        --json "$OUT/bench_cupy_backend.json" > "$OUT/bench_cupy_backend.txt" 2>&1
+    echo "bench exit $?"
+    tail -5 "$OUT/bench_cupy_backend.txt"
+fi
+
+if [[ $PARTS == *cudagraphs* && -f scripts/gpu_check_cudagraphs.sh ]]; then
+    echo "== cudagraphs backend ($(elapsed)s)"
+    CG_BENCH_ARGS=${CG_BENCH_ARGS:---no-torch} timeout 200 bash scripts/gpu_check_cudagraphs.sh \
+        > "$OUT/gpu_check_cudagraphs.txt" 2>&1
+    echo "cudagraphs check exit $?"
+    tail -15 "$OUT/gpu_check_cudagraphs.txt"
+fi
+
+echo "== summary ($(elapsed)s): cupy GPU tests exit $tests_rc"
+grep -E "passed|failed|error" "$OUT/cupy_gpu_tests.log" 2>/dev/null | tail -1
+$PY - "$OUT/bench_cupy_backend.json" <<'EOF'
+import json, sys
+try:
+    data = json.load(open(sys.argv[1]))
+except (OSError, ValueError):
+    sys.exit("no benchmark table (see bench_cupy_backend.txt)")
+print(data["machine"])
+cols = [("model", "model", "{}"), ("eager", "cupy_eager_us", "{:.0f}"),
+        ("fuse", "cupy_fuse_us", "{:.0f}"), ("torch.c", "torch_compile_us", "{:.0f}"),
+        ("ours", "compiled_us", "{:.0f}"), ("roof", "roofline_us", "{:.0f}"),
+        ("x_roof", "x_roofline", "{:.2f}"), ("x_torch", "x_torch", "{:.2f}"),
+        ("err", "max_rel_err", "{:.1e}"), ("cold_s", "first_call_cold_s", "{:.2f}"),
+        ("warm_s", "first_call_warm_s", "{:.2f}")]
+rows = [[fmt.format(r[key]) if r.get(key) is not None else "-" for _, key, fmt in cols]
+        for r in data["rows"]]
+widths = [max(len(h), *(len(row[i]) for row in rows)) for i, (h, _, _) in enumerate(cols)]
+print("  ".join(h.ljust(w) for (h, _, _), w in zip(cols, widths)) + "   (us per call)")
+for row in rows:
+    print("  ".join(v.ljust(w) for v, w in zip(row, widths)))
+EOF
