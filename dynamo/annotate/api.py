@@ -16,6 +16,7 @@ Example::
 
 from __future__ import annotations
 
+import logging
 import os
 import statistics
 import sys
@@ -29,6 +30,8 @@ from ..explain import _target
 from .collect import build_report
 from .model import CallInfo, Report, Timing
 from .recorder import Recorders
+
+log = logging.getLogger("dynamo.internal")
 
 
 def annotate(fn, output: str | os.PathLike = "annotate.html", backend="eager", *,
@@ -73,14 +76,19 @@ class Annotator:
         self._calls: list[CallInfo] = []
         self._timing: Timing | None = None
         self._busy = False                     # a recursive call runs unrecorded
+        self._wrappers: dict = {}
         self.report: Report | None = None
 
     def __getattr__(self, name: str):          # stands in for fn in a user's script
+        if "fn" not in self.__dict__:
+            raise AttributeError(name)
         return getattr(self.__dict__["fn"], name)
 
     def __call__(self, *args, **kwargs):
         target, call_args = _target(self.fn, args)
-        wrapper = hook.intercept(target, self._ctx)
+        wrapper = self._wrappers.get(target)
+        if wrapper is None:
+            wrapper = self._wrappers[target] = hook.intercept(target, self._ctx)
         if self._busy or len(self._calls) >= self.max_calls:
             return wrapper(*call_args, **kwargs)
         index, first = len(self._calls), len(self._rec.records)
@@ -90,7 +98,11 @@ class Annotator:
             with self._rec.recording(index):
                 result = wrapper(*call_args, **kwargs)
         except BaseException as e:
-            self._finish(index, args, start, first, f"{type(e).__name__}: {e}")
+            try:
+                self._finish(index, args, start, first, f"{type(e).__name__}: {e}")
+            except Exception as report_error:  # noqa: BLE001 (the user's error comes first)
+                log.warning("dynamo.annotate: could not write %s: %s: %s", self.output,
+                            type(report_error).__name__, report_error)
             raise
         finally:
             self._busy = False

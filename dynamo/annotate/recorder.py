@@ -3,11 +3,10 @@
 Three observers, all switched on only for the duration of an annotated call (the
 first two live in :mod:`.lines_run` and :mod:`.trace_hook`):
 
-- ``LineRecorder``: which source lines ran as real Python bytecode (``sys.monitoring``
-  line events on 3.12+, each location reported once and then disabled;
-  ``sys.settrace`` on 3.11, paused while a frame compiles). Compiled graphs and glue
-  produce no events on user lines, so an event means the line ran as plain Python: at
-  a graph break, in a loop run eagerly, or in a frame that fell back.
+- ``LineRecorder``: which source lines ran as real Python bytecode (``sys.settrace``
+  over user frames, paused while a frame compiles). Compiled graphs and glue produce
+  no events on user lines, so an event means the line ran as plain Python: at a graph
+  break, in a loop run eagerly, or in a frame that fell back.
 - ``TraceRecorder``: which lines the translator traced in the attempt that produced
   each frame record (a trace may restart; only the last attempt counts), and the line
   where the root frame stopped (the call site of a callee that broke, or the start of

@@ -178,6 +178,20 @@ def test_recompile_names_the_failed_guard(tmp_path):
     assert set(r.view_of(P.no_break).line(line_of(P.no_break, "np.exp(x)")).graphs) == {0, 1}
 
 
+def test_cache_limit_is_a_recompile_that_runs_eagerly(tmp_path, caplog, monkeypatch):
+    monkeypatch.setattr(dynamo.config, "cache_size_limit", 1)
+    ann = annotate(P.no_break, output=tmp_path / "r.html", calls=2)
+    ann(X)
+    ann(np.ones((4, 4)))
+    [rc] = ann.report.recompiles
+    assert rc.level == "WARNING" and rc.qualname == "no_break"
+    assert rc.failures == ["L['x'] shape[0]: expected 3, got 4"]
+    # the warning still reaches the application's logging, as without the annotator
+    assert any("cache_size_limit" in r.getMessage() for r in caplog.records)
+    assert "cache limit reached: runs eagerly" in (tmp_path / "r.html").read_text()
+    assert status(ann.report, P.no_break, "np.exp(x) * n") == GRAPH   # the first call's
+
+
 def test_exception_reaches_the_caller_and_the_report(tmp_path, capsys):
     ann = annotate(P.raises, output=tmp_path / "r.html")
     with pytest.raises(ValueError) as info:
@@ -299,16 +313,32 @@ def test_recording_leaves_nothing_behind(tmp_path, capsys):
     assert (logger.level, logger.propagate, sys.gettrace()) == (level, propagate, trace)
     assert not any(isinstance(h, logging.Handler) and type(h).__name__ == "LogCapture"
                    for h in logger.handlers)
-    if hasattr(sys, "monitoring"):
-        assert all(sys.monitoring.get_tool(t) != "dynamo.annotate" for t in range(6))
+
+    def debugger(frame, event, arg):     # a debugger's trace function is put back
+        return None
+    sys.settrace(debugger)
+    try:
+        annotate(P.no_break, output=tmp_path / "r.html")(X)
+        assert sys.gettrace() is debugger
+    finally:
+        sys.settrace(trace)
 
 
-def test_recompile_log_stays_quiet_unless_enabled(tmp_path, capsys):
+def test_recompile_log_stays_quiet_unless_enabled(tmp_path, caplog, capsys):
     ann = annotate(P.no_break, output=tmp_path / "r.html", calls=2)
     ann(X)
     ann(np.ones((4, 4)))
-    assert "recompiling" not in capsys.readouterr().err
     assert ann.report.recompiles
+    assert not [r for r in caplog.records if r.name == "dynamo.recompiles"]
+    assert "recompiling" not in capsys.readouterr().err
+    dynamo.set_logs("recompiles")            # switched on: the user sees it as usual
+    try:
+        ann = annotate(P.no_break, output=tmp_path / "r.html", calls=2)
+        ann(X)
+        ann(np.ones((4, 4)))
+    finally:
+        dynamo.set_logs()
+    assert [r for r in caplog.records if r.name == "dynamo.recompiles"]
 
 
 def test_bad_arguments():
