@@ -245,7 +245,13 @@ class _Builder:
     def cast(self, value, dtype):
         dtype = np.dtype(dtype)
         if isinstance(value, Const):
-            return Const(value.value, dtype)
+            v = value.value
+            if dtype.kind in "iub" and isinstance(v, (int, np.integer)) and not \
+                    np.can_cast(np.min_scalar_type(v), dtype) and \
+                    not (dtype.kind == "b" and v in (0, 1)):
+                # NumPy compares out-of-range Python ints exactly; a C cast would wrap
+                raise Reject(f"constant {v!r} does not fit {dtype}")
+            return Const(v, dtype)
         src = self.values[value].dtype
         return value if src == dtype else self.instr("cast", (value,), (src,), dtype)
 
@@ -292,9 +298,14 @@ class _Builder:
             if len(args) != 2:
                 raise Reject("astype with extra arguments")
             return self.cast(self.operand(n, args[0]), meta.dtype)
-        if t == "clip":  # NumPy's clip is minimum(maximum(x, lo), hi), NaN-propagating
-            if len(args) != 3 or args[1] is None and args[2] is None:
-                raise Reject("clip without both bound arguments")
+        if t == "clip":  # minimum(maximum(x, lo), hi): NumPy's and CuPy's clip agree on it
+            lo, hi = (args + (None, None))[1:3] if len(args) == 3 else (None, None)
+            bounds = [b for b in (lo, hi) if b is not None]
+            if len(args) != 3 or not bounds or any(
+                    not isinstance(b, (int, float)) or b != b for b in bounds) or \
+                    (len(bounds) == 2 and lo > hi):
+                # CuPy's clip differs from NumPy's for NaN or crossed bounds: leave it to CuPy
+                raise Reject("clip needs constant, ordered, non-NaN bounds")
             x = self.cast(self.operand(n, args[0]), meta.dtype)
             for op, bound in (("maximum", args[1]), ("minimum", args[2])):
                 if bound is not None:
@@ -310,6 +321,8 @@ class _Builder:
             raise Reject(f"{n.name}: {e}") from None
         if out != meta.dtype:
             raise Reject(f"{n.name}: loop gives {out}, the graph says {meta.dtype}")
+        if t != "where" and len(set(ins)) > 1:
+            raise Reject(f"{n.name}: mixed loop {ins} (C would convert int64 to uint64)")
         return self.instr(t, tuple(self.cast(v, d) for v, d in zip(vals, ins)), ins, out)
 
     def reduction(self, n: Node, p: dict, acc) -> str:

@@ -9,11 +9,13 @@ Every op a fused kernel may contain has an entry here with two faces that must a
   (:mod:`.reference`) to run the fusion plan on the CPU.
 
 An op, or a dtype combination, that is not here is not fused: it runs as a plain
-CuPy call. Entries follow NumPy's semantics where CuPy follows them too (NaN
-propagation in ``maximum``, ``x ** 2`` as ``x * x``, wrap-around of signed integers,
-which is computed in unsigned arithmetic because signed overflow is undefined in
-C++). Division, ``floor_divide``, ``remainder`` and shifts by large counts differ
-between NumPy, CuPy and C on integers, so they are left to CuPy.
+CuPy call. The CUDA face computes what CuPy 14's own ufunc computes (the kernels must
+equal CuPy eager; read from ``cupy.<ufunc>._ops``): NaN propagation in ``maximum``,
+``sign``, wrap-around of signed integers (computed unsigned, since signed overflow is
+undefined in C++), ``powf`` for powers other than 0..3. The NumPy face is NumPy. Where
+the two libraries differ in ways that matter (integer division and remainder, shifts
+by large counts, ``clip`` with NaN or crossed bounds, comparisons of int64 with
+uint64 or with out-of-range Python ints) the op is not fused.
 
 Example::
 
@@ -209,7 +211,13 @@ _op("signbit", np.signbit, lambda a, ins, out, consts: f"signbit({a[0]})" if is_
 
 
 def _power(a, ins, out, consts):
-    """``x ** k``: small integer constants become multiplies, as NumPy's fast paths."""
+    """``x ** k``: the exponents 0..3 become multiplies; others call ``pow`` as CuPy does.
+
+    ``x * x`` and ``x * x * x`` agree with ``powf`` on infinities and NaN and to an ulp
+    elsewhere. NumPy turns ``x ** 0.5`` into ``sqrt`` (NaN for -inf) where CuPy calls
+    ``powf`` (+inf): the kernels follow CuPy, whose eager result they must equal; the
+    NumPy reference follows NumPy.
+    """
     t, exponent = ins[0], consts[1]
     if isinstance(exponent, np.generic):
         exponent = exponent.item()
@@ -219,11 +227,7 @@ def _power(a, ins, out, consts):
         k = int(exponent)
         return literal(1, t) if k == 0 else a[0] if k == 1 else _mul_chain(a[0], k, t)
     if not is_float(t):
-        return None  # negative or large integer powers: NumPy raises or loops; CuPy call
-    if exponent == 0.5:
-        return f"{_fn('sqrt', t)}({a[0]})"
-    if exponent == -1:
-        return f"({literal(1, t)} / {a[0]})"
+        return None  # negative or large integer powers: NumPy raises, CuPy loops
     return f"{_fn('pow', t)}({a[0]}, {a[1]})"
 
 

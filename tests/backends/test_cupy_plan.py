@@ -126,3 +126,13 @@ def test_view_layouts_are_predicted():
     by_target = {n.target: layouts[n].strides for n in graph.call_nodes()
                  if n.target in ("transpose", "reshape", "getitem")}
     assert by_target == {"transpose": (1, 8), "reshape": (1,), "getitem": (8, 2)}
+
+
+def test_a_failing_partition_does_not_stop_the_backend(monkeypatch):
+    from backends.cupy_backend import fuse
+
+    def broken(graph, **kw):
+        raise RuntimeError("partition bug")
+
+    monkeypatch.setattr(fuse, "partition", broken)
+    assert steps(lambda x: np.exp(x) * 2 + 1, X) == [("pointwise", ["exp", "multiply", "add"])]
