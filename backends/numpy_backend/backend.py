@@ -14,6 +14,8 @@ import linecache
 import logging
 import time
 
+import numpy as np
+
 from dynamo.graph import Graph
 
 from ..eager import python_function
@@ -37,6 +39,11 @@ def numpy_backend(graph: Graph, example_inputs, options: dict | None = None):
     if kinds - {"numpy"}:
         raise TypeError(f"backend 'numpy' runs NumPy arrays, but this graph holds "
                         f"{sorted(kinds - {'numpy'})} arrays; use backend='cupy' or 'eager'")
+    if any(isinstance(v, np.ndarray) and type(v) is not np.ndarray for v in example_inputs):
+        # masked arrays, matrices...: their own operators and methods decide; blocks,
+        # out= buffers and ufunc.reduce would not be theirs
+        log.debug("numpy backend: ndarray subclass input, running the graph op by op")
+        return python_function(graph)
     start = time.perf_counter()
     optimized = optimize(graph, without=opts.skip_passes)
     groups = partition(optimized, whole_rows=True)

@@ -39,8 +39,7 @@ B = rand(37, 23, dtype=np.bool_, seed=5)
 POS = rand(37, 23, low=0.1, high=2.0, seed=6)
 
 
-def compiled_graph(fn, *args, **options):
-    """The numpy backend's callable for ``fn``'s graph (to look at its plan and source)."""
+def traced(fn, *args) -> Graph:
     graphs = []
 
     def capture(graph, example_inputs):
@@ -49,7 +48,12 @@ def compiled_graph(fn, *args, **options):
 
     dynamo.compile(fn, backend=capture)(*args)
     assert len(graphs) == 1
-    return numpy_backend(graphs[0], args, options=options)
+    return graphs[0]
+
+
+def compiled_graph(fn, *args, **options):
+    """The numpy backend's callable for ``fn``'s graph (to look at its plan and source)."""
+    return numpy_backend(traced(fn, *args), args, options=options)
 
 
 def blockwise(fn, *args, **options) -> list:
@@ -254,6 +258,15 @@ def test_bad_options_say_what_is_wrong():
         Options.parse({"skip_passes": ["nope"]})
     with pytest.raises(dynamo.BackendError, match="unknown pass"):
         dynamo.compile(models.gelu, backend="numpy", options={"skip_passes": ["nope"]})(X)
+
+
+def test_ndarray_subclasses_run_op_by_op():
+    m = np.ma.masked_array(X, mask=X > 0.5)
+    fn = numpy_backend(traced(models.gelu, X), [m], options=BLOCKED)
+    (got,), want = fn(m), models.gelu(m)
+    assert type(got) is np.ma.MaskedArray
+    np.testing.assert_array_equal(got.mask, want.mask)
+    np.testing.assert_array_equal(got.filled(0), want.filled(0))   # data under the mask is free
 
 
 def test_refuses_cupy_graphs():
