@@ -108,16 +108,18 @@ class Recorders:
 class _Recording:
     def __init__(self, rec: Recorders):
         self.rec = rec
+        self.outer = None
 
     def __enter__(self) -> Recorders:
         self.rec.logs.start()
         self.rec.trace.start()
         self.rec.lines.start()
+        self.outer = getattr(trace_hook.active, "lines", None)
         trace_hook.active.lines = self.rec.lines
         return self.rec
 
     def __exit__(self, *exc) -> None:
-        trace_hook.active.lines = None
+        trace_hook.active.lines = self.outer
         self.rec.lines.stop()
         self.rec.trace.stop()
         self.rec.logs.stop()

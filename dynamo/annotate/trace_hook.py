@@ -114,6 +114,7 @@ class TraceRecorder:
 
     def __init__(self) -> None:
         self.current: Attempt | None = None
+        self._outer = None                          # the recorder this one interrupts
         self.latest: dict[object, Attempt] = {}     # root code -> its last attempt
         self.by_record: dict[int, Attempt] = {}     # id(FrameRecord) -> attempt
         self.all_codes: dict[tuple, object] = {}    # every code any attempt stepped into
@@ -152,12 +153,13 @@ class TraceRecorder:
 
     def start(self) -> None:
         self.enabled = _install()
-        if self.enabled:
+        if self.enabled:    # an annotated function called inside another: its own trace
+            self._outer = getattr(active, "trace", None)
             active.trace = self
 
     def stop(self) -> None:
         if self.enabled:
-            active.trace = None
+            active.trace = self._outer
             _uninstall()
 
 

@@ -48,40 +48,49 @@ def test_annotates_the_named_function(tmp_path):
     assert "float() of an array" in text
 
 
-def test_default_function_is_the_first_called_from_main(tmp_path):
-    done = run_cli(tmp_path, "--calls", "2")
-    assert done.returncode == 0, done.stderr
+def cli(*args) -> int:
+    """The command in this process (the subprocess test above covers ``-m dynamo``)."""
+    from dynamo.__main__ import main
+    return main(["annotate", *map(str, args)])
+
+
+def test_default_function_is_the_first_called_from_main(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "app.py").write_text(SCRIPT)
+    assert cli(tmp_path / "app.py", "--calls", "2") == 0
     assert (tmp_path / "app.annotate.html").is_file()
-    assert "(main: " in done.stderr
+    assert "(main: " in capsys.readouterr().err
 
 
-def test_clear_errors(tmp_path):
-    done = run_cli(tmp_path, "--function", "nope")
-    assert done.returncode == 2
-    assert "never defined a top-level callable named 'nope'" in done.stderr
-    done = run_cli(tmp_path, "--function", "helper", "--backend", "nope")
-    assert done.returncode == 2 and "unknown backend 'nope'" in done.stderr
-    missing = subprocess.run([sys.executable, "-m", "dynamo", "annotate",
-                              str(tmp_path / "absent.py")], capture_output=True, text=True)
-    assert missing.returncode == 2 and "no such script" in missing.stderr
+def test_clear_errors(tmp_path, capsys):
+    (tmp_path / "app.py").write_text(SCRIPT)
+    assert cli(tmp_path / "app.py", "--function", "nope") == 2
+    assert "never defined a top-level callable named 'nope'" in capsys.readouterr().err
+    assert cli(tmp_path / "app.py", "--function", "helper", "--backend", "nope") == 2
+    assert "unknown backend 'nope'" in capsys.readouterr().err
+    assert cli(tmp_path / "absent.py") == 2
+    assert "no such script" in capsys.readouterr().err
+    assert cli(tmp_path / "app.py", "--calls", "0") == 2
+    assert "--calls must be >= 1" in capsys.readouterr().err
 
 
-def test_function_never_called(tmp_path):
+def test_function_never_called(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     script = tmp_path / "lib.py"
     script.write_text("def f(x):\n    return x\n")
-    done = subprocess.run([sys.executable, "-m", "dynamo", "annotate", str(script),
-                           "--function", "f"], capture_output=True, text=True, cwd=tmp_path)
-    assert done.returncode == 2 and "never called f()" in done.stderr
-    done = subprocess.run([sys.executable, "-m", "dynamo", "annotate", str(script)],
-                          capture_output=True, text=True, cwd=tmp_path)
-    assert done.returncode == 2 and "pass --function NAME (functions defined: f)" in done.stderr
+    assert cli(script, "--function", "f") == 2
+    assert "never called f()" in capsys.readouterr().err
+    assert cli(script) == 2
+    assert "pass --function NAME (functions defined: f)" in capsys.readouterr().err
 
 
-def test_script_exit_code_is_kept(tmp_path):
+def test_script_exit_code_and_state_are_kept(tmp_path, capsys, monkeypatch):
+    import sys
+    monkeypatch.chdir(tmp_path)
     script = tmp_path / "exits.py"
     script.write_text("import sys\nimport numpy as np\n\ndef f(x):\n    return x + 1\n\n"
                       "if __name__ == '__main__':\n    f(np.ones(2))\n    sys.exit(3)\n")
-    done = subprocess.run([sys.executable, "-m", "dynamo", "annotate", str(script)],
-                          capture_output=True, text=True, cwd=tmp_path)
-    assert done.returncode == 3, done.stderr
+    main_module, argv, path = sys.modules["__main__"], list(sys.argv), list(sys.path)
+    assert cli(script) == 3
     assert (tmp_path / "exits.annotate.html").is_file()
+    assert (sys.modules["__main__"], sys.argv, sys.path) == (main_module, argv, path)

@@ -324,6 +324,24 @@ def test_recording_leaves_nothing_behind(tmp_path, capsys):
         sys.settrace(trace)
 
 
+def test_nested_recordings_restore_the_outer_one():
+    """An annotated call inside another (the outer's recorders come back after it)."""
+    from dynamo.annotate import trace_hook
+    from dynamo.annotate.recorder import Recorders
+    outer, inner = Recorders(), Recorders()
+    with outer.recording(0):
+        assert trace_hook.active.trace is outer.trace
+        with inner.recording(0):
+            assert trace_hook.active.trace is inner.trace
+            assert trace_hook.active.lines is inner.lines
+        assert trace_hook.active.trace is outer.trace
+        assert trace_hook.active.lines is outer.lines
+        assert sys.gettrace() is not None
+    assert getattr(trace_hook.active, "trace", None) is None
+    assert getattr(trace_hook.active, "lines", None) is None
+    assert sys.gettrace() is None
+
+
 def test_recompile_log_stays_quiet_unless_enabled(tmp_path, caplog, capsys):
     ann = annotate(P.no_break, output=tmp_path / "r.html", calls=2)
     ann(X)
