@@ -5,8 +5,10 @@ same computation on the same shapes gets the same name (and hits the same cache
 entries) in every graph and every process. All kernels of one graph go into one
 module, compiled by one NVRTC call.
 
-``COMPILE_OPTIONS`` hold no fast-math flag: ``-use_fast_math`` would flush
-denormals and approximate ``expf``/division, changing results and NaN/Inf handling.
+``COMPILE_OPTIONS`` hold no fast-math flag: ``-use_fast_math`` would approximate
+``expf``/division and change results and NaN/Inf handling. (CuPy adds ``-ftz=true`` to
+every module it compiles, its own eager kernels included, so float32 denormals flush
+as in CuPy eager.)
 
 Example::
 

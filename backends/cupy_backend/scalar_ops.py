@@ -27,6 +27,7 @@ Example::
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -271,6 +272,11 @@ def loop_dtypes(name: str, specs: list, out_dtype=None) -> tuple[tuple, np.dtype
     ``specs`` are dtypes or the Python scalar types ``int``/``float``. Raises
     ``KeyError``/``TypeError`` when the op or the combination has no fused form.
     """
+    return _loop_dtypes(name, tuple(specs), None if out_dtype is None else np.dtype(out_dtype))
+
+
+@functools.lru_cache(maxsize=4096)
+def _loop_dtypes(name: str, specs: tuple, out_dtype) -> tuple[tuple, np.dtype]:
     if name == "where":
         if out_dtype is None or not fusible(out_dtype):
             raise TypeError("where: result dtype not fused")
