@@ -18,9 +18,10 @@ back, so the next op can write into it (in place, when it was that op's input).
 
 Example::
 
-    >>> plan = plan_group(softmax_group, Options.parse({}))
-    >>> plan.axis, plan.block, plan.nblocks, len(plan.slots)
-    (0, 26, 385, 1)
+    >>> (group,) = partition(optimize(softmax_graph), whole_rows=True)   # x: (10000, 1000) f4
+    >>> plan = plan_group(group, Options.parse({"threads": 2}))         # 2 MiB L2
+    >>> plan.axis, plan.block, plan.nblocks, len(plan.slots), plan.threads
+    (0, 87, 115, 1, 2)
 """
 
 from __future__ import annotations

@@ -10,8 +10,12 @@ raised by any block is re-raised in the caller after every thread has stopped.
 
 Example::
 
-    >>> cache = ScratchCache([((4096,), np.dtype("float32"), True)])
-    >>> run_blocks(lambda i, s: np.multiply(x[i], 2, out=s[0][:1]), 4, cache, 2)
+    >>> x, y = np.ones((4, 4096), np.float32), np.empty((4, 4096), np.float32)
+    >>> cache = ScratchCache([((4096,), np.dtype("float32"))])
+    >>> def block(i, s):
+    ...     np.exp(x[i], s[0])
+    ...     np.add(s[0], 1, y[i])
+    >>> run_blocks(block, 4, cache, threads=2)
 """
 
 from __future__ import annotations

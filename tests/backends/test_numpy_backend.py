@@ -295,3 +295,44 @@ def test_large_groups_run_block_wise_on_threads():
     block_bytes = plan.block * 4 * (2 + len(plan.slots))
     assert block_bytes <= Options().cache_bytes   # the working set fits the L2 budget
     np.testing.assert_allclose(compiled(x)[0], models.gelu(x), **F32)
+
+
+# --------------------------------------------------------------------------- runtime pieces
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int8, np.int64,
+                                   np.bool_, np.complex64])
+@pytest.mark.parametrize("axis, keepdims", [((1,), True), ((0, 1), False), ((0, 1), True),
+                                            ((0,), False)])
+def test_mean_exact_is_np_mean(dtype, axis, keepdims):
+    from backends.numpy_backend.runtime import mean_dtype, mean_exact
+    a = (rand(13, 7, dtype=np.float64, seed=12) * 50).astype(dtype)
+    count = np.intp(np.prod([a.shape[i] for i in axis]))
+    half = a.dtype if a.dtype == np.float16 else None
+    got = mean_exact(a, axis, mean_dtype(a.dtype, None), keepdims, count, half)
+    want = np.mean(a, axis=axis, keepdims=keepdims)
+    assert type(got) is type(want)
+    np.testing.assert_array_equal(got, want, strict=True)
+
+
+@pytest.mark.parametrize("target", ["sum", "prod", "max", "min", "any", "all", "mean"])
+@pytest.mark.parametrize("dtype", [np.float32, np.int8, np.bool_, np.float16])
+def test_partial_reductions_combine_to_eagers_value(target, dtype):
+    from backends.numpy_backend.runtime import finish_mean, finish_partial, mean_dtype
+    a = (rand(40, 5, dtype=np.float64, seed=13) * 3).astype(dtype)
+    blocks = np.array_split(a, 7)
+    for keepdims in (False, True):
+        want = getattr(np, target)(a, keepdims=keepdims)
+        shape = (1, 1) if keepdims else ()
+        if target == "mean":
+            acc = mean_dtype(a.dtype, None)
+            partials = np.array([np.add.reduce(b, None, acc) for b in blocks])
+            got = finish_mean(partials, a.size, a.dtype, None, shape, not keepdims)
+        else:
+            partials = np.array([getattr(np, target)(b) for b in blocks], dtype=want.dtype)
+            got = finish_partial(target, partials, shape, not keepdims)
+        assert type(got) is type(want) and got.dtype == want.dtype and np.shape(got) == shape
+        exact = target in ("max", "min", "any", "all") or a.dtype.kind in "biu"
+        if exact:
+            np.testing.assert_array_equal(got, want)
+        else:   # summation order differs: within float rounding of the sum
+            np.testing.assert_allclose(got, want, rtol=1e-2 if dtype == np.float16 else 1e-6)
