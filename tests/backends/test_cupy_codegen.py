@@ -199,3 +199,20 @@ def test_row_models_read_x_once(fn, shapes):
 @needs_compiler
 def test_model_kernels_compile():
     check_compiles([_module(*m) for m in MODELS])
+
+
+def test_broadcast_inputs_are_vectorized():
+    """A bias (C,) and a column (R, 1) added to a matrix: 16-byte accesses, one per vector."""
+    plan = _plan(lambda x, b, c: (x + b) * c, [(64, 1024), (1024,), (64, 1)])
+    (kernel,) = plan.kernels
+    code = kernel_code(kernel, Tuning())
+    launch = code.launches["v"]
+    assert launch.vec == 4 and launch.aligned == (0, 1, 3)     # x, b, the output
+    src = code.source.split(launch.name)[1]
+    assert src.count("reinterpret_cast<const dyn_vec<float, 4>*>") == 2
+    assert "b_in2[u] = p2[off_in2];" in src                       # the column: one load
+
+
+def test_odd_inner_size_is_not_vectorized():
+    (kernel,) = _plan(lambda x, b: x + b, [(64, 1023), (1023,)]).kernels
+    assert set(kernel_code(kernel, Tuning()).launches) == {"s"}
