@@ -20,11 +20,17 @@ _STDLIB = tuple(os.path.realpath(p) + os.sep for p in
 _SITE = tuple(os.path.realpath(p) + os.sep for p in
               {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]})
 _LIBRARIES = ("numpy", "cupy", "cupyx", "cupy_backends")
+# this project's own packages: a compiled function called from compiled code must not
+# have dynamo's wrappers traced or intercepted again
+_OWN = tuple(os.path.realpath(os.path.join(os.path.dirname(__file__), "..", pkg)) + os.sep
+             for pkg in ("dynamo", "guards", "backends"))
 
 
 def is_skipped(code) -> bool:
     """True for code of the standard library or of numpy/cupy (never inlined)."""
     path = os.path.realpath(code.co_filename)
+    if path.startswith(_OWN) or code.co_filename.startswith("<dynamo"):
+        return True
     if path.startswith(_SITE):
         rest = path[len(next(s for s in _SITE if path.startswith(s))):]
         return rest.split(os.sep, 1)[0] in _LIBRARIES
@@ -34,6 +40,8 @@ def is_skipped(code) -> bool:
 def where(code) -> str:
     """'the standard library' / 'numpy' for a skipped code object's home."""
     path = os.path.realpath(code.co_filename)
+    if path.startswith(_OWN) or code.co_filename.startswith("<dynamo"):
+        return "dynamo itself"
     for lib in _LIBRARIES:
         if f"{os.sep}{lib}{os.sep}" in path:
             return lib

@@ -122,6 +122,10 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
     if isinstance(value, types.FunctionType):
         _guard(tx, source, ID, value)
         return UserFunctionVariable(value, source)
+    if _compiled_function(value) is not None:   # dynamo.compile(g) called from compiled code
+        _guard(tx, source, ID, value)
+        return UserFunctionVariable(_compiled_function(value),
+                                    AttrSource(source, "_orig_fn") if source else None)
     if isinstance(value, types.MethodType) and isinstance(value.__func__, types.FunctionType):
         _guard(tx, source, TYPE, types.MethodType)
         fn_source = AttrSource(source, "__func__") if source else None
@@ -148,6 +152,12 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
                           cause="unsupported_value")
     _guard(tx, source, TYPE, type(value))
     return OpaqueVariable(value, source)
+
+
+def _compiled_function(value: Any):
+    """The original function of a ``dynamo.compile``d function (inlined like any other)."""
+    from ..api import OptimizedFunction
+    return value._orig_fn if type(value) is OptimizedFunction else None
 
 
 def _is_plain_object(value: Any) -> bool:

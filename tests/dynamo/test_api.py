@@ -203,3 +203,27 @@ def test_numpy_in_numpy_out_scalars():
 def test_config_documented():
     text = dynamo.config.describe()
     assert "cache_size_limit = 8" in text and "max_unroll" in text
+
+
+def test_compiled_function_called_from_compiled_code():
+    inner = dynamo.compile(lambda x: x * 2)
+
+    def outer(x):
+        return inner(x) + 1
+
+    x = rand(3)
+    report = dynamo.explain(outer)(x)
+    assert report.graph_count == 1 and report.graph_break_count == 0   # inlined
+    assert np.array_equal(dynamo.compile(outer)(x), x * 2 + 1)
+
+
+def test_compiled_function_called_at_a_graph_break():
+    inner = dynamo.compile(lambda x: x * 2)
+
+    def outer(x):
+        y = x + 1
+        print("between")
+        return inner(y)
+
+    x = rand(3)
+    assert np.array_equal(dynamo.compile(outer)(x), (x + 1) * 2)

@@ -1,0 +1,172 @@
+"""Fitting op results to affine functions of the symbolic sizes, by perturbation.
+
+Op rules only ever see plain ints. ``symbolic_shape`` runs a rule at the hints and
+again with each symbol moved by two different deltas, and reads every output
+dimension's coefficients off the differences.
+
+Example::
+
+    >>> symbolic_shape(rule, (meta_T_by_4,), {}, hint_meta, {"s0": 5}, {...}, classes, print)
+    ArrayMeta(shape=(SymInt(5, s0), 4), ...)
+"""
+
+from __future__ import annotations
+
+from .sizes import Sym, SymInt, not_recording, pin, pinned
+
+_DELTAS = (17, 42)   # perturbations: small (rules may allocate ghosts), not multiples
+
+
+def substitute(value, values: dict[str, int]):
+    """Replace every SymInt (inside tuples, lists, dicts, slices and ArrayMetas) by its
+    value at ``values``."""
+    from ..ops import ArrayMeta
+
+    if isinstance(value, SymInt):
+        return value.sym.evaluate(values) if values else int(value)
+    if isinstance(value, ArrayMeta):
+        return value.with_(shape=tuple(substitute(d, values) for d in value.shape))
+    if isinstance(value, tuple):
+        return tuple(substitute(v, values) for v in value)
+    if isinstance(value, list):
+        return [substitute(v, values) for v in value]
+    if isinstance(value, dict):
+        return {k: substitute(v, values) for k, v in value.items()}
+    if isinstance(value, slice):
+        return slice(*(substitute(v, values) for v in (value.start, value.stop, value.step)))
+    return value
+
+
+def symbols_in(value) -> frozenset:
+    from ..ops import ArrayMeta
+
+    if isinstance(value, SymInt):
+        return value.sym.symbols
+    if isinstance(value, ArrayMeta):
+        return symbols_in(value.shape)
+    if isinstance(value, (tuple, list)):
+        return frozenset().union(*map(symbols_in, value)) if value else frozenset()
+    if isinstance(value, dict):
+        return symbols_in(tuple(value.values()))
+    if isinstance(value, slice):
+        return symbols_in((value.start, value.stop, value.step))
+    return frozenset()
+
+
+def _shapes(meta) -> list[tuple]:
+    return [m.shape for m in meta] if isinstance(meta, tuple) else [meta.shape]
+
+
+class SymbolClasses:
+    """Symbols known to be equal (union-find): ``x + y`` with both lengths dynamic makes
+    their symbols one class, guarded equal."""
+
+    def __init__(self) -> None:
+        self.parent: dict[str, str] = {}
+
+    def find(self, s: str) -> str:
+        while self.parent.get(s, s) != s:
+            s = self.parent[s]
+        return s
+
+    def merge(self, group) -> None:
+        reps = sorted({self.find(s) for s in group})
+        for r in reps[1:]:
+            self.parent[r] = reps[0]
+
+
+class _Coupled(Exception):  # noqa: N818
+    def __init__(self, group):
+        super().__init__("sizes that must be equal")
+        self.group = group
+
+
+def symbolic_shape(rule, args, kwargs, hint_meta, hints: dict[str, int], sources: dict,
+                   classes: SymbolClasses, on_unify):
+    """``hint_meta`` with every output dimension rewritten as an affine SymInt.
+
+    The rule runs again with each symbol (each class of equal symbols) moved by two
+    different deltas; a dimension that moves linearly with it gets that coefficient.
+    When an op is valid only if two symbols are equal, they are merged into one class
+    (``on_unify`` records the equality guard). A symbol whose move breaks the rule on
+    its own, or moves a dimension non-linearly, is pinned (static for this entry). Each
+    of those changes starts the fit over; there are at most as many as symbols.
+    """
+    for _ in range(2 * len(hints) + 2):
+        try:
+            return _fit(rule, args, kwargs, hint_meta, hints, sources, classes)
+        except _Coupled as c:
+            classes.merge(c.group)
+            on_unify(c.group)
+        except _Pin as p:
+            pin({s for s in hints if classes.find(s) in p.reps}, p.why)
+    raise AssertionError("symbolic_shape did not converge")
+
+
+class _Pin(Exception):  # noqa: N818
+    def __init__(self, reps, why: str):
+        super().__init__(why)
+        self.reps, self.why = set(reps), why
+
+
+def _fit(rule, args, kwargs, hint_meta, hints, sources, classes):
+    fixed = {classes.find(s) for s in pinned()}
+    reps = sorted({classes.find(s) for s in symbols_in((args, kwargs))} - fixed)
+    base = [tuple(int(d) for d in shape) for shape in _shapes(hint_meta)]
+    coeffs = [[{} for _ in shape] for shape in base]
+
+    def values(moves: dict[str, int]) -> dict[str, int]:
+        return {s: h + moves.get(classes.find(s), 0) for s, h in hints.items()}
+
+    def run(moves):
+        v = values(moves)
+        with not_recording():
+            return _shapes(rule(substitute(args, v), substitute(kwargs, v)))
+
+    for r in reps:
+        moved = []
+        for delta in _DELTAS:
+            try:
+                moved.append(run({r: delta}))
+            except Exception:  # noqa: BLE001 (the rule only holds for this size)
+                group = [t for t in reps if hints[t] == hints[r]]
+                if len(group) > 1:
+                    try:
+                        run({t: delta for t in group})
+                    except Exception:  # noqa: BLE001
+                        pass
+                    else:
+                        raise _Coupled(group) from None
+                raise _Pin([r], "an op whose shape rule holds only for this size") from None
+        for k, shape in enumerate(base):
+            if len(moved[0][k]) != len(shape):
+                raise _Pin([r], "an op whose result rank depends on a size")
+            for d, y0 in enumerate(shape):
+                d1, d2 = moved[0][k][d] - y0, moved[1][k][d] - y0
+                if d1 * _DELTAS[1] != d2 * _DELTAS[0] or d1 % _DELTAS[0]:
+                    raise _Pin([r], "a size that is not an affine function of sizes")
+                if d1:
+                    coeffs[k][d][r] = d1 // _DELTAS[0]
+    # all symbols moved together must agree with the fitted expressions
+    try:
+        together = run({r: _DELTAS[0] for r in reps}) if reps else base
+    except Exception:  # noqa: BLE001
+        raise _Pin(reps, "sizes that must move together") from None
+    out = []
+    for k, shape in enumerate(base):
+        dims = []
+        for d, y0 in enumerate(shape):
+            c = coeffs[k][d]
+            if together[k][d] != y0 + sum(a * _DELTAS[0] for a in c.values()):
+                raise _Pin(reps, "a size that depends on a product of sizes")
+            if not c:
+                dims.append(y0)
+                continue
+            const = y0 - sum(a * hints[n] for n, a in c.items())
+            terms = tuple(sorted((n, a) for n, a in c.items()))
+            srcs = tuple(sorted((n, sources[n]) for n in c))
+            dims.append(SymInt(y0, Sym(terms, const, srcs)))
+        out.append(tuple(dims))
+    if isinstance(hint_meta, tuple):
+        return tuple(m.with_(shape=shp) for m, shp in zip(hint_meta, out))
+    return hint_meta.with_(shape=out[0])

@@ -1,0 +1,74 @@
+"""Which input dimensions a trace makes symbolic: ``dynamic=``, ``mark_dynamic``, and
+automatic dynamic from earlier entries' guards.
+
+Example::
+
+    >>> dynamo.mark_dynamic(x, 0)       # x's first dimension is symbolic when traced
+"""
+
+from __future__ import annotations
+
+_marked: dict[int, tuple] = {}   # id(array) -> (weakref, dims) for mark_dynamic
+
+
+def mark_dynamic(array, dim: int) -> None:
+    """Make dimension ``dim`` of ``array`` symbolic the first time it is traced."""
+    import weakref
+
+    ndim = getattr(array, "ndim", None)
+    if ndim is None:
+        raise TypeError(f"mark_dynamic expects an array, got {type(array).__name__}")
+    if not -ndim <= dim < ndim:
+        raise IndexError(f"dimension {dim} out of range for an array of {ndim} dimensions")
+    key = id(array)
+    entry = _marked.get(key)
+    dims = set(entry[1]) if entry is not None and entry[0]() is array else set()
+    dims.add(dim % ndim)
+    ref = weakref.ref(array, lambda _r, key=key: _marked.pop(key, None))
+    _marked[key] = (ref, frozenset(dims))
+
+
+def marked_dims(array) -> frozenset:
+    entry = _marked.get(id(array))
+    return entry[1] if entry is not None and entry[0]() is array else frozenset()
+
+
+class DynamicPolicy:
+    """Which input dimensions a trace makes symbolic.
+
+    ``mode``: True (every dimension), False (none), None (automatic: a dimension whose
+    size differed from an earlier entry's, or that ``mark_dynamic`` named).
+    ``previous`` maps sources to the ArraySpecs earlier entries guarded; ``static`` holds
+    dimensions a trace had to specialize.
+    """
+
+    def __init__(self, mode: bool | None = None, previous: dict | None = None):
+        self.mode = mode
+        self.previous = previous or {}
+        self.static: set = set()
+        self._names: dict = {}
+
+    def dims(self, source, value) -> list[int]:
+        from guards import ShapeSource
+
+        if self.mode is False:
+            return []
+        ndim = value.ndim
+        if self.mode is True:
+            dims = set(range(ndim))
+        else:
+            dims = set(marked_dims(value))
+            for spec in self.previous.get(source, ()):
+                if spec.cls is type(value) and spec.dtype == value.dtype and \
+                        len(spec.shape) == ndim:
+                    dims |= {d for d, want in enumerate(spec.shape)
+                             if want is None or want != value.shape[d]}
+        return sorted(d for d in dims if ShapeSource(source, d) not in self.static)
+
+    def symbol_for(self, dim_source) -> str:
+        if dim_source not in self._names:
+            self._names[dim_source] = f"s{len(self._names)}"
+        return self._names[dim_source]
+
+    def new_trace(self) -> None:
+        self._names = {}
