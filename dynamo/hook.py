@@ -22,7 +22,8 @@ whenever its entries change) with every entry's guard expression inlined::
         ___closure = None
         try:
             ___ok = (type(self) is ___e0_c1() and type(x) is ___e0_c2 and
-                     (x.shape, x.dtype, self.w.shape, self.w.dtype,) == ___e0_expected)
+                     x.shape == ___e0_c3 and
+                     (x.dtype, self.w.shape, self.w.dtype,) == ___e0_expected)
         except Exception:
             ___ok = False
         if ___ok:
@@ -233,11 +234,12 @@ def miss(fn, args: tuple, closure, cache: CodeCache, ctx: CompileContext):
 
     if cache.skip_reason is not None or tracing():
         return _run_original(fn, args, closure, cache)
-    with _compile_lock:
+    at_limit = False
+    with _compile_lock:   # (user code never runs while it is held: see below)
         entry = cache.lookup(args, closure)   # another thread may have compiled it
-        if entry is None:
-            if len(cache.entries) >= config.cache_size_limit:
-                return full(fn, args, closure, cache, ctx)
+        if entry is None and len(cache.entries) >= config.cache_size_limit:
+            at_limit = True
+        elif entry is None:
             if cache.entries and log_recompiles.isEnabledFor(logging.DEBUG):
                 log_recompiles.debug("recompiling %s: no cached entry's guards hold\n%s",
                                      cache.where, _why_missed(cache, args, closure))
@@ -260,6 +262,8 @@ def miss(fn, args: tuple, closure, cache: CodeCache, ctx: CompileContext):
                 _local.depth -= 1
             if entry is not None:
                 cache.add(entry)
+    if at_limit:
+        return full(fn, args, closure, cache, ctx)
     if entry is None:
         return _run_original(fn, args, closure, cache)
     return entry.run(*args, closure)

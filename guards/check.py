@@ -9,8 +9,9 @@ single tuple of current values compared with a single stored tuple::
         try:
             return (type(self) is ___c1() and
                     type(x) is ___c2 and
-                    type(self.w) is ___c2 and
-                    (x.shape, x.dtype, self.w.shape, self.w.dtype,) == ___expected)
+                    x.shape == ___c3 and
+                    type(self.w) is ___c4 and
+                    (x.dtype, self.w.shape, self.w.dtype,) == ___expected)
         except Exception:
             return False
 

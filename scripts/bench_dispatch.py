@@ -111,7 +111,44 @@ def dispatch_rows(rounds: int = 400) -> list[dict]:
     rows.append({"what": "  the check alone, as its own function", "us":
                  (_best("check(*a, None)", scope) - floors["empty(*a)"]) * 1e6,
                  "budget_us": ""})
+    rows += _check_parts(args, floors["empty(*a)"])
+    rows += _later_entry(args)
     return rows
+
+
+def _check_parts(args, empty: float) -> list[dict]:
+    """What the check's pieces cost: each a function of the 7 arrays doing only that."""
+    params = ", ".join(NAMES)
+    parts = {"7 type tests (type(x) is ndarray)":
+             " and ".join(f"type({n}) is ___nd" for n in NAMES),
+             "7 shape reads (x.shape builds a tuple)": ", ".join(f"{n}.shape" for n in NAMES),
+             "7 dtype reads (x.dtype)": ", ".join(f"{n}.dtype" for n in NAMES),
+             "tuple of 14 values compared with a stored one":
+             f"({', '.join(f'{n}.shape, {n}.dtype' for n in NAMES)},) == ___expected"}
+    rows = []
+    base = None
+    expected = tuple(v for a in args for v in (a.shape, a.dtype))
+    for what, expr in parts.items():
+        scope = {"___nd": np.ndarray, "___expected": expected}
+        exec(f"def part({params}):\n    return {expr}\n", scope)
+        cost = _best("part(*a)", {"part": scope["part"], "a": args}) - empty
+        if what.startswith("tuple"):
+            base = base or 0.0
+            cost -= base   # beyond reading the values themselves
+        elif "read" in what:
+            base = (base or 0.0) + cost
+        rows.append({"what": f"    check part: {what}", "us": cost * 1e6, "budget_us": ""})
+    return rows
+
+
+def _later_entry(args) -> list[dict]:
+    """The hit is the third entry: two guard checks fail first."""
+    compiled = dynamo.compile(seven, dynamic=False)
+    for n in (4, 3, 2):   # most recent first: the (4, 4) entry ends up third
+        compiled(*[a[:n] for a in args])
+    _, _, over = side_by_side(seven, compiled, args, rounds=100)
+    return [{"what": "dispatch overhead when the 3rd entry hits (median)", "us": over * 1e6,
+             "budget_us": ""}]
 
 
 def two_hundred_ops() -> tuple:

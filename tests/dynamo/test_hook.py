@@ -167,6 +167,28 @@ def test_cache_limit_logs_once_runs_eagerly_and_keeps_serving_entries(limit, tra
     assert len(traces) == 4
 
 
+def test_user_code_never_runs_under_the_compile_lock(limit, monkeypatch):
+    """Past the limit or after a skip the original code runs, and it may wait for other
+    threads that compile: it must not hold the process-wide compile lock."""
+    held = []
+    real = hook._run_original
+
+    def spy(*a):
+        held.append(hook._compile_lock._is_owned())
+        return real(*a)
+    monkeypatch.setattr(hook, "_run_original", spy)
+
+    def f(x):
+        return x * 2
+    compiled = dynamo.compile(f, dynamic=False)
+    limit(2)
+    same(f(arr(2)), compiled(arr(2)))   # its dispatcher falls back to miss()...
+    limit(1)
+    same(f(arr(3)), compiled(arr(3)))   # ...which finds the cache full
+    same(f(arr(4)), compiled(arr(4)))
+    assert held == [False, False]
+
+
 def test_no_growth_over_100000_calls_beyond_the_limit(limit, traces):
     """Fresh shapes every call, past the limit: entries, tracked objects and memory stay
     flat. Zero-size arrays keep each call cheap."""
