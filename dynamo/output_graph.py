@@ -88,6 +88,8 @@ class OutputGraph:
         self.config = config
         self.layout_guards = layout_guards       # True/"strides" or "contiguity"
         self.input_vars: dict[Source, Variable] = {}
+        self.input_objects: dict[Source, Any] = {}  # the real values, while tracing
+        self.arrays_by_id: dict[int, tuple] = {}    # id(array) -> (Variable, first source)
         self.input_cells: dict[int, tuple[Any, CellVariable]] = {}
         self.example_inputs: dict[Any, Any] = {}  # placeholder node -> the real value
         self.side_effects = SideEffects()

@@ -23,6 +23,7 @@ Example::
 from __future__ import annotations
 
 import types
+import weakref
 from typing import Any
 
 from bytecode import Bytecode, CellVar, FreeVar, Instr, Label
@@ -41,7 +42,9 @@ from .exc import Unsupported
 from .translator.instructions import CodeInfo
 from .variables import NULL
 
-_RESUME_CACHE: dict = {}
+# code object -> {(target, layout, live): resume code}; weak, so resume functions die
+# with the function they continue
+_RESUME_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _copy(code) -> tuple[Bytecode, list[int]]:
@@ -68,8 +71,8 @@ def resume_code(code, target: int, layout: tuple[bool, ...], live: tuple[str, ..
     ``layout`` has one entry per stack slot: True for a NULL, False for a value
     (passed as ``___stack{i}``); ``live`` are the locals passed after the stack items.
     """
-    key = (code, target, layout, live)
-    hit = _RESUME_CACHE.get(key)
+    key = (target, layout, live)
+    hit = _RESUME_CACHE.setdefault(code, {}).get(key)
     if hit is not None:
         return hit
     bc, positions = _copy(code)
@@ -108,7 +111,7 @@ def resume_code(code, target: int, layout: tuple[bool, ...], live: tuple[str, ..
     bc.name = f"{code.co_name}_resume_at_L{lineno}"
     bc.qualname = f"{code.co_qualname}_resume_at_L{lineno}"
     new = bc.to_code()
-    _RESUME_CACHE[key] = new
+    _RESUME_CACHE[code][key] = new
     return new
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from guards import ID, Guard
+from guards import EXPR, ID, Guard
 
 from .. import ops
 from ..exc import Unsupported
@@ -39,6 +39,7 @@ from ..variables import (
     TupleVariable,
     Variable,
 )
+from ..variables.arrays import FlatVariable
 from ..variables.constant import BINARY, UNARY, raw
 from .instructions import CodeInfo, Inst
 
@@ -193,16 +194,27 @@ class TranslatorBase:
             return True
         if a.is_constant() and b.is_constant():
             return a.as_python_constant() is b.as_python_constant()
+        if a.source is not None and b.source is not None:
+            # two values from outside: whether they are one object is a fact to guard
+            # (f(x, y) and then f(x, x) must not share an entry that tested x is y)
+            same = self._runtime_identity(a, b)
+            expr = f"{a.source.expr()} is {b.source.expr()}"
+            self.output.guards.add(Guard(a.source, EXPR, expr if same else f"not ({expr})",
+                                         note="identity of two inputs"))
+            return same
         if isinstance(a, ArrayVariable) or isinstance(b, ArrayVariable):
             return False  # distinct Variables are distinct runtime objects
-        if a.source is not None and a.source == b.source:
-            return True
         if isinstance(a, (SequenceVariable, DictVariable, SetVariable)) or \
                 isinstance(b, (SequenceVariable, DictVariable, SetVariable)):
             if isinstance(a, TupleVariable) or isinstance(b, TupleVariable):
                 raise Unsupported("identity of tuples")
             return False
         raise Unsupported(f"identity of {a.describe()} and {b.describe()}")
+
+    def _runtime_identity(self, a: Variable, b: Variable) -> bool:
+        """Whether two sourced values are one object in this call (read, not traced)."""
+        return self.output.input_objects.get(a.source) is \
+            self.output.input_objects.get(b.source) is not None
 
     def contains(self, container: Variable, item: Variable) -> bool:
         if isinstance(container, (DictVariable, SetVariable)):
@@ -223,7 +235,7 @@ class TranslatorBase:
     def getitem(self, obj: Variable, index: Variable) -> Variable:
         if isinstance(obj, ArrayVariable):
             return self.output.call_op(ops.get("getitem"), [obj, _index_var(index)], {})
-        if isinstance(obj, (SequenceVariable, DictVariable)):
+        if isinstance(obj, (SequenceVariable, DictVariable, FlatVariable)):
             return obj.getitem(self, index)
         if obj.is_constant() and index.is_constant():
             value = obj.as_python_constant()[index.as_python_constant()]
@@ -234,7 +246,7 @@ class TranslatorBase:
     def setitem(self, obj: Variable, index: Variable, value: Variable) -> None:
         if isinstance(obj, ArrayVariable):
             self.output.call_op(ops.get("setitem"), [obj, _index_var(index), value], {})
-        elif isinstance(obj, (ListVariable, DictVariable)):
+        elif isinstance(obj, (ListVariable, DictVariable, FlatVariable)):
             obj.setitem(self, index, value)
         else:
             raise Unsupported(f"item assignment on {obj.describe()}")

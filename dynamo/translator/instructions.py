@@ -54,7 +54,7 @@ class Region:
 
 @dataclass
 class CodeInfo:
-    code: Any
+    filename: str                                # (not the code: the cache is weak on it)
     bytecode: Bytecode
     insts: list[Inst]
     bc_index: list[int]                         # position of insts[i] in `bytecode`
@@ -107,7 +107,7 @@ class CodeInfo:
         while entry < len(insts) and insts[entry].name in ("MAKE_CELL", "COPY_FREE_VARS",
                                                             "RESUME", "NOP"):
             entry += 1
-        return cls(code, bc, insts, bc_index, regions, entry, handlers)
+        return cls(code.co_filename, bc, insts, bc_index, regions, entry, handlers)
 
     def outermost_region(self, index: int) -> Region | None:
         """The largest loop or try region that contains instruction ``index``."""
@@ -152,7 +152,7 @@ class CodeInfo:
     def source_line(self, lineno: int | None) -> str:
         if lineno is None:
             return ""
-        return linecache.getline(self.code.co_filename, lineno).strip()
+        return linecache.getline(self.filename, lineno).strip()
 
 
 _NO_FALLTHROUGH = {"RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS", "RERAISE", "JUMP_FORWARD",

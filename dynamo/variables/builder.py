@@ -23,6 +23,7 @@ import numpy as np
 from guards import (
     CONSTANT,
     DICT_KEYS,
+    EXPR,
     ID,
     LENGTH,
     TYPE,
@@ -64,13 +65,24 @@ def is_array(value: Any) -> bool:
 
 def wrap(tx, value: Any, source: Source | None) -> Variable:
     """The Variable for ``value`` read from ``source``, guarded; one per source."""
+    out = tx.output
     if source is not None:
-        known = tx.output.input_vars.get(source)
+        known = out.input_vars.get(source)
         if known is not None:
             return known
+        out.input_objects[source] = value
+        if is_array(value) and id(value) in out.arrays_by_id:
+            # the same array under two names (f(x, x)): one Variable, and a guard
+            first, first_source = out.arrays_by_id[id(value)]
+            out.guards.add(Guard(source, EXPR, f"{source.expr()} is {first_source.expr()}",
+                                 note="one array passed twice"))
+            out.input_vars[source] = first
+            return first
     var = _wrap(tx, value, source)
     if source is not None:
-        tx.output.input_vars[source] = var
+        out.input_vars[source] = var
+        if is_array(value):
+            out.arrays_by_id[id(value)] = (var, source)
     return var
 
 

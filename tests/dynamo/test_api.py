@@ -227,3 +227,27 @@ def test_compiled_function_called_at_a_graph_break():
 
     x = rand(3)
     assert np.array_equal(dynamo.compile(outer)(x), (x + 1) * 2)
+
+
+def test_identity_of_two_inputs_is_guarded():
+    def f(x, y):
+        if x is y:
+            return x * 2
+        return x + y
+
+    c = dynamo.compile(f)
+    x, y = rand(3), rand(3, seed=1)
+    assert np.array_equal(c(x, y), x + y)
+    assert np.array_equal(c(x, x), x * 2)     # must not reuse the entry for distinct x, y
+    assert np.array_equal(c(x, y), x + y)
+
+
+def test_one_array_passed_twice_is_one_value():
+    def f(x, y):
+        x += 1
+        return y * 1      # y is x: sees the write
+
+    a = rand(3)
+    b = a.copy()
+    out = dynamo.compile(f)(b, b)
+    assert np.array_equal(out, a + 1) and np.array_equal(b, a + 1)

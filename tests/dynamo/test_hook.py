@@ -293,8 +293,6 @@ def test_compiled_state_of_a_dynamic_function_dies_with_it():
     assert [r() for r in refs] == [None] * len(refs)
 
 
-@pytest.mark.xfail(strict=True, reason="dynamo/translator/instructions.py _CACHE: a "
-                   "WeakKeyDictionary whose CodeInfo values hold their code key strongly")
 def test_code_object_of_a_dynamic_function_dies_with_it():
     code = compile_dynamic_function()[-1]
     gc.collect()
