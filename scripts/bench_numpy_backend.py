@@ -9,9 +9,12 @@ float32, at 1e7 elements (10000 x 1000 for the row functions) and at 1e3 (10 x 1
 Each variant is timed in interleaved rounds (eager, backend on 1 thread, backend on
 every core, torch.compile), so load from other processes hits all of them alike;
 the table reports the minimum over rounds of the wall time per call (at 1e3, the
-mean of a batch of calls). torch.compile runs only when torch is installed, on the
-large cases (its first call compiles C++ for tens of seconds), with
-``torch.set_num_threads`` set to the same core count.
+mean of a batch of 2000 calls). The ``cpu_*`` columns are the process's CPU time
+per call of the single-threaded variants: on a loaded machine they still show the
+work done, where wall times also count the time other processes held the cores.
+torch.compile runs only when torch is installed, on the large cases (its first call
+compiles C++ for seconds to a minute, less when its on-disk cache has the kernel),
+with ``torch.set_num_threads`` set to the same core count.
 
 ``compile_ms`` is the trace + passes + code generation time of the first call as
 ``dynamo.explain`` reports it; ``first_ms`` is the whole first call.
@@ -69,11 +72,12 @@ def torch_compiled(fn, threads: int):
     return torch.compile(fn, dynamic=False)
 
 
-def per_call(fn, inputs, batch: int) -> float:
-    t = time.perf_counter()
+def per_call(fn, inputs, batch: int) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the whole process) per call, over one batch."""
+    t, c = time.perf_counter(), time.process_time()
     for _ in range(batch):
         fn(*inputs)
-    return (time.perf_counter() - t) / batch
+    return (time.perf_counter() - t) / batch, (time.process_time() - c) / batch
 
 
 def first_call(compiled, inputs) -> float:
@@ -101,18 +105,21 @@ def bench_case(name: str, size: str, rounds: int, use_torch: bool) -> dict:
             variants["torch"] = compiled
     fn(*inputs)
     batch = 1 if size == "1e7" else 2000
-    times: dict[str, list[float]] = {k: [] for k in variants}
+    times: dict[str, list] = {k: [] for k in variants}
     for _ in range(rounds):
         for key, f in variants.items():
             times[key].append(per_call(f, inputs, batch))
-    best = {k: min(v) * 1e3 for k, v in times.items()}
+    best = {k: min(w for w, _ in v) * 1e3 for k, v in times.items()}
+    cpu = {k: min(c for _, c in v) * 1e3 for k, v in times.items()}
     row = {"case": f"{name} {size}", "numpy_ms": best["numpy"],
            "dynamo_1thread_ms": best["dynamo_t1"], f"dynamo_{cores}threads_ms": best["dynamo"],
-           "speedup": best["numpy"] / best["dynamo"],
-           "compile_ms": report.compile_time * 1e3, "first_ms": first * 1e3}
+           "speedup": best["numpy"] / best["dynamo"]}
     if "torch" in best:
         row["torch_compile_ms"] = best["torch"]
         row["vs_torch"] = best["torch"] / best["dynamo"]
+    row.update({"compile_ms": report.compile_time * 1e3, "first_ms": first * 1e3,
+                "cpu_numpy_ms": cpu["numpy"], "cpu_dynamo_1thread_ms": cpu["dynamo_t1"]})
+    if "torch" in best:
         row["torch_first_s"] = torch_first
     return row
 

@@ -10,7 +10,7 @@ The algorithm, in three steps:
 2. Merge producer and consumer groups, visiting nodes in program order; then merge
    sibling groups that read the same value. A merge happens only when the merged
    group is valid (``_describe``) and the group graph stays acyclic (no path from
-   one of the two groups to the other through a third).
+   one of the two groups to the other through a third; see ``_State``).
 3. Order the groups: segment by segment, topologically, earliest program position
    first.
 
@@ -25,7 +25,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import networkx as nx
-import numpy as np
 
 from dynamo.graph import Graph, Node
 from dynamo.ops import REDUCTION
@@ -95,7 +94,7 @@ def partition(graph: Graph, *, whole_rows: bool = False) -> list[Group]:
     state = _State(calls, whole_rows)
     for node in calls:                               # producers into consumers
         if state.fusible(node):
-            for inp in node.inputs():
+            for inp in state.inputs[node]:
                 if inp in state.gid:
                     state.try_merge(state.gid[inp], state.gid[node])
     for value in graph.nodes:                        # siblings reading one value
@@ -106,15 +105,26 @@ def partition(graph: Graph, *, whole_rows: bool = False) -> list[Group]:
 
 
 class _State:
+    """Groups being merged: union-find over node positions, the group graph, reachability.
+
+    ``desc[g]``/``anc[g]`` are bitsets (Python ints over group ids) of the groups
+    reachable from / reaching group ``g``, updated on every merge: the cycle check
+    of a candidate merge is then a few big-int tests instead of a graph search.
+    (Node-level reachability is not enough: a path may enter a third group at one
+    member and leave it from another, since a group runs as one unit.)
+    """
+
     def __init__(self, calls: list[Node], whole_rows: bool):
         self.whole_rows = whole_rows
         self.pos = {n: i for i, n in enumerate(calls)}
+        self.inputs = {n: n.inputs() for n in calls}
+        self.info = {n: reduction_info(n) if n.meta.get("kind") == REDUCTION else None
+                     for n in calls}
         self.gid: dict[Node, int] = {}
         self.members: dict[int, list[Node]] = {}
         self.segment: dict[int, int] = {}
         self.parent: dict[int, int] = {}
         self.is_fusible: dict[int, bool] = {}
-        self.dag = nx.DiGraph()
         seg = 0
         for i, node in enumerate(calls):
             barrier = has_effect(node)
@@ -123,13 +133,27 @@ class _State:
             self.members[i] = [node]
             self.segment[i] = seg
             self.is_fusible[i] = not barrier and (fusible_elementwise(node) or
-                                                  reduction_info(node) is not None)
+                                                  self.info[node] is not None)
             seg += barrier
-            self.dag.add_node(i)
+        self.succ: dict[int, set[int]] = {i: set() for i in range(len(calls))}
+        self.pred: dict[int, set[int]] = {i: set() for i in range(len(calls))}
         for node in calls:
-            for inp in node.inputs():
+            for inp in self.inputs[node]:
                 if inp in self.gid:
-                    self.dag.add_edge(self.gid[inp], self.gid[node])
+                    self.succ[self.gid[inp]].add(self.gid[node])
+                    self.pred[self.gid[node]].add(self.gid[inp])
+        self.desc: dict[int, int] = {}
+        self.anc: dict[int, int] = {}
+        for i in reversed(range(len(calls))):      # program order is topological
+            m = 0
+            for j in self.succ[i]:
+                m |= (1 << j) | self.desc[j]
+            self.desc[i] = m
+        for i in range(len(calls)):
+            m = 0
+            for j in self.pred[i]:
+                m |= (1 << j) | self.anc[j]
+            self.anc[i] = m
 
     def fusible(self, node: Node) -> bool:
         return self.is_fusible[self.gid[node]]
@@ -139,15 +163,18 @@ class _State:
             g = self.parent[g]
         return g
 
+    def describe(self, nodes: list[Node]) -> _Shape | None:
+        return _describe(nodes, self.whole_rows, self.info, self.inputs)
+
     def try_merge(self, a: int, b: int) -> bool:
         a, b = self.find(a), self.find(b)
         if a == b or not (self.is_fusible[a] and self.is_fusible[b]) or \
                 self.segment[a] != self.segment[b]:
             return False
         if self._detour(a, b) or self._detour(b, a):
-            return False
+            return False   # a path through a third group: merging would close a cycle
         nodes = sorted(self.members[a] + self.members[b], key=self.pos.__getitem__)
-        if _describe(nodes, self.whole_rows) is None:
+        if self.describe(nodes) is None:
             return False
         keep, gone = (a, b) if a < b else (b, a)
         self.members[keep] = nodes
@@ -155,29 +182,56 @@ class _State:
         self.parent[gone] = keep
         for n in nodes:
             self.gid[n] = keep
-        nx.contracted_nodes(self.dag, keep, gone, self_loops=False, copy=False)
+        self._contract(keep, gone)
         return True
 
     def _detour(self, a: int, b: int) -> bool:
         """A path from group ``a`` to group ``b`` through some third group."""
-        return any(s != b and nx.has_path(self.dag, s, b) for s in self.dag.successors(a))
+        bit = 1 << b
+        return any(s != b and self.desc[s] & bit for s in self.succ[a])
+
+    def _contract(self, keep: int, gone: int) -> None:
+        """Make ``gone`` part of ``keep`` in the group graph and the reachability sets."""
+        for s in self.succ.pop(gone):
+            self.pred[s].discard(gone)
+            if s != keep:
+                self.pred[s].add(keep)
+                self.succ[keep].add(s)
+        for p in self.pred.pop(gone):
+            self.succ[p].discard(gone)
+            if p != keep:
+                self.succ[p].add(keep)
+                self.pred[keep].add(p)
+        self.succ[keep].discard(gone)
+        self.pred[keep].discard(gone)
+        both = (1 << keep) | (1 << gone)
+        desc = (self.desc.pop(gone) | self.desc[keep]) & ~both
+        anc = (self.anc.pop(gone) | self.anc[keep]) & ~both
+        for g in _bits(anc):
+            self.desc[g] = (self.desc[g] & ~(1 << gone)) | (1 << keep) | desc
+        for g in _bits(desc):
+            self.anc[g] = (self.anc[g] & ~(1 << gone)) | (1 << keep) | anc
+        self.desc[keep], self.anc[keep] = desc, anc
 
     def groups(self, graph: Graph) -> list[Group]:
         first = {g: self.pos[nodes[0]] for g, nodes in self.members.items()}
+        dag = nx.DiGraph()
+        dag.add_nodes_from(self.members)
+        dag.add_edges_from((g, s) for g, succ in self.succ.items() for s in succ)
         order = nx.lexicographical_topological_sort(
-            self.dag, key=lambda g: (self.segment[g], first[g]))
+            dag, key=lambda g: (self.segment[g], first[g]))
         outputs = set(graph.outputs)
         result = []
         for g in order:
             nodes = self.members[g]
             group = Group(SINGLE, nodes, segment=self.segment[g])
-            shape = _describe(nodes, self.whole_rows) if self.is_fusible[g] else None
+            shape = self.describe(nodes) if self.is_fusible[g] else None
             if shape is not None:
                 group.kind = REDUCTION_GROUP if shape.reductions else ELEMENTWISE_GROUP
                 group.domain, group.reductions = shape.domain, shape.reductions
                 group.axes, group.epilogue = shape.axes, shape.epilogue
             members = set(nodes)
-            group.inputs = list(dict.fromkeys(i for n in nodes for i in n.inputs()
+            group.inputs = list(dict.fromkeys(i for n in nodes for i in self.inputs[n]
                                               if i not in members))
             group.outputs = [n for n in nodes if group.kind == SINGLE or n in outputs
                              or any(u not in members for u in n.users)]
@@ -185,44 +239,51 @@ class _State:
         return result
 
 
-def _describe(nodes: list[Node], whole_rows: bool) -> _Shape | None:
-    """The domain, reductions and epilogue of a valid group of ``nodes``, else None."""
-    reds = [n for n in nodes if n.meta.get("kind") == REDUCTION]
-    infos = [reduction_info(r) for r in reds]
-    if any(i is None for i in infos) or (reds and not whole_rows and len(reds) > 1):
+def _bits(m: int):
+    """The indices of the set bits of ``m``."""
+    while m:
+        low = m & -m
+        yield low.bit_length() - 1
+        m ^= low
+
+
+def _describe(nodes: list[Node], whole_rows: bool, info: dict, inputs: dict) -> _Shape | None:
+    """The domain, reductions and epilogue of a valid group of ``nodes``, else None.
+
+    ``info`` maps nodes to their ``reduction_info`` (None: not a reduction), ``inputs``
+    to their input nodes (both cached by the caller).
+    """
+    reds = [n for n in nodes if info[n] is not None]
+    if reds and not whole_rows and len(reds) > 1:
         return None
     shapes = {n: array_meta(n).shape for n in nodes}
     if reds:
-        domain, axes = array_meta(reds[0].args[0]).shape, infos[0].axes
-        if any(array_meta(r.args[0]).shape != domain or i.axes != axes
-               for r, i in zip(reds, infos)):
+        domain, axes = array_meta(reds[0].args[0]).shape, info[reds[0]].axes
+        if any(array_meta(r.args[0]).shape != domain or info[r].axes != axes for r in reds):
             return None
     else:
         axes = None
-        try:
-            domain = np.broadcast_shapes(*shapes.values())
-        except ValueError:
-            return None
-        if domain not in shapes.values():
+        domain = _broadcast(shapes.values())
+        if domain is None or domain not in shapes.values():
             return None  # members that only meet in a bigger shape: no common loop
     members = set(nodes)
-    epilogue = _downstream(nodes, reds[0], members) if reds and not whole_rows else []
+    epilogue = _downstream(nodes, reds[0], members, inputs) if reds and not whole_rows else []
     for n in nodes:
         if n in epilogue or n in reds:
             continue
         if not _broadcasts_to(shapes[n], domain):
             return None
     if whole_rows:
-        for r, info in zip(reds, infos):
+        for r in reds:
             if any(u in members for u in r.users) and \
-                    not (info.keepdims and info.axes[0] >= 1):
+                    not (info[r].keepdims and info[r].axes[0] >= 1):
                 return None
     elif reds:
         red_shape = shapes[reds[0]]
         for n in epilogue:
             if not _broadcasts_to(shapes[n], red_shape):
                 return None
-        feeds = _upstream(reds[0], members)
+        feeds = _upstream(reds[0], members, inputs)
         for n in nodes:
             if n not in epilogue and n is not reds[0] and \
                     (n not in feeds or any(u not in members for u in n.users)):
@@ -230,31 +291,43 @@ def _describe(nodes: list[Node], whole_rows: bool) -> _Shape | None:
     return _Shape(domain, reds, axes, epilogue)
 
 
+def _broadcast(shapes) -> tuple | None:
+    """NumPy's broadcast of ``shapes`` (None when they do not broadcast)."""
+    out: list = []
+    for shape in shapes:
+        for i, d in enumerate(reversed(shape)):
+            if i == len(out):
+                out.append(d)
+            elif out[i] == 1:
+                out[i] = d
+            elif d != 1 and d != out[i]:
+                return None
+    return tuple(reversed(out))
+
+
 def _broadcasts_to(shape: tuple, domain: tuple) -> bool:
-    try:
-        return np.broadcast_shapes(shape, domain) == domain
-    except ValueError:
-        return False
+    return len(shape) <= len(domain) and all(
+        s == 1 or s == d for s, d in zip(reversed(shape), reversed(domain)))
 
 
-def _downstream(nodes: list[Node], root: Node, members: set) -> list[Node]:
+def _downstream(nodes: list[Node], root: Node, members: set, inputs: dict) -> list[Node]:
     """Members that depend on ``root`` through members (``nodes`` in program order)."""
     reached = {root}
     for n in nodes:
-        if n is not root and any(i in reached for i in n.inputs() if i in members):
+        if n is not root and any(i in reached for i in inputs[n] if i in members):
             reached.add(n)
     return [n for n in nodes if n in reached and n is not root]
 
 
-def _upstream(root: Node, members: set) -> set[Node]:
+def _upstream(root: Node, members: set, inputs: dict) -> set[Node]:
     """Members ``root`` depends on through members."""
     seen: set[Node] = set()
-    stack = [i for i in root.inputs() if i in members]
+    stack = [i for i in inputs[root] if i in members]
     while stack:
         n = stack.pop()
         if n not in seen:
             seen.add(n)
-            stack.extend(i for i in n.inputs() if i in members)
+            stack.extend(i for i in inputs[n] if i in members)
     return seen
 
 

@@ -246,9 +246,12 @@ def _emit_with_dels(m: Module, statements: list, keep: set, depth: int) -> None:
     for i, (_, reads) in enumerate(statements):
         for n in reads:
             last[n] = i
+    dies: dict[int, list[Node]] = {}
+    for n, i in last.items():
+        dies.setdefault(i, []).append(n)
     for i, (text, _) in enumerate(statements):
         m.emit(depth, text)
-        dead = [n.name for n, j in last.items() if j == i and n not in keep
+        dead = [n.name for n in dies.get(i, ()) if n not in keep
                 and n.op not in (PLACEHOLDER, CONSTANT) and _big(n)]
         if dead:
             m.emit(depth, f"del {', '.join(dead)}")

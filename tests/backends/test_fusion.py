@@ -220,3 +220,19 @@ def test_full_reduction_with_prologue():
     assert g.kind == REDUCTION_GROUP and g.axes == (0, 1)
     (a, b) = part(trace(f, X, X * 2), False)   # one reduction each by default
     assert a.reductions and b.reductions
+
+
+def test_no_cycle_through_a_group_entered_and_left_at_different_members():
+    # sum -> t5 joins {abs, q}; t6 reads q: merging t6 into {tanh, sum, t4} would make
+    # that group and {abs, q, t5} feed each other (found by hypothesis)
+    def f(a):
+        t0 = np.tanh(a)
+        t3 = t0.sum(axis=-1, keepdims=True)
+        t4 = np.tanh(t0)
+        q = np.abs(a) + 1
+        t5 = t3 / q
+        t6 = t4 / q
+        return t4 + t5, t6
+
+    for whole_rows in (False, True):
+        part(trace(f, X[0]), whole_rows)
