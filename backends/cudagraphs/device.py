@@ -3,8 +3,12 @@
 Everything the runner does on a GPU goes through one ``CupyDevice``; the CPU tests
 use :mod:`.hostsim` with the same methods. Facts it relies on:
 
-- ``cupy.cuda.Stream.begin_capture`` records (relaxed mode, CuPy's default) instead
-  of executing; the legacy default stream cannot record, hence a private stream.
+- ``cudaStreamBeginCapture`` (relaxed mode, CuPy's default) records instead of
+  executing; the legacy default stream cannot record, hence a private stream. We call
+  the runtime functions CuPy's ``Stream.begin_capture``/``end_capture`` wrap, because
+  CuPy's ``Graph`` destroys the ``cudaGraph_t`` as soon as it is instantiated and the
+  audit must read it first: ``capture`` returns a :class:`Recording`, ``audit`` reads
+  its graph, ``instantiate`` makes the executable and frees the graph.
 - Allocations made while recording come from a private ``MemoryPool`` that lives as
   long as the recording: the graph writes its intermediates and outputs there on
   every replay, so no one else may ever be handed that memory. Nothing from that
@@ -16,9 +20,12 @@ use :mod:`.hostsim` with the same methods. Facts it relies on:
 Example::
 
     >>> dev = CupyDevice()
-    >>> graph, outs, private = dev.capture(dev.new_stream(), caller, dev.new_pool(),
-    ...                                    None, fn, statics)
-    >>> dev.launch(graph, caller)
+    >>> rec, outs, private = dev.capture(dev.new_stream(), caller, dev.new_pool(),
+    ...                                  None, fn, statics)
+    >>> dev.audit(rec)
+    []
+    >>> dev.instantiate(rec)
+    >>> dev.launch(rec, caller)
 """
 
 from __future__ import annotations
@@ -120,21 +127,46 @@ class CupyDevice:
             return ptr
 
         with private, cupy.cuda.using_allocator(malloc), _gemms_on(gemm, private):
-            private.begin_capture()
+            runtime.streamBeginCapture(private.ptr, runtime.streamCaptureModeRelaxed)
             try:
                 outs = fn(*statics)
             except BaseException:
                 with contextlib.suppress(Exception):
-                    private.end_capture()
+                    Recording(runtime.streamEndCapture(private.ptr))   # destroyed at once
                 raise
-            graph = private.end_capture()
-        return graph, outs, bases
+            recording = Recording(runtime.streamEndCapture(private.ptr))
+        return recording, outs, bases
 
-    def audit(self, graph) -> list[str]:
-        return audit.audit_graph(graph.graph)
+    def audit(self, recording) -> list[str]:
+        return audit.audit_graph(recording.graph)
 
-    def launch(self, graph, stream) -> None:
-        graph.launch(stream)
+    def instantiate(self, recording) -> None:
+        recording.instantiate()
+
+    def launch(self, recording, stream) -> None:
+        runtime.graphLaunch(recording.exec, stream.ptr)
+
+
+class Recording:
+    """A recorded ``cudaGraph_t`` and, once instantiated, its ``cudaGraphExec_t``."""
+
+    __slots__ = ("graph", "exec")
+
+    def __init__(self, graph: int):
+        self.graph, self.exec = graph, 0
+
+    def instantiate(self) -> None:
+        self.exec = runtime.graphInstantiate(self.graph)
+        runtime.graphDestroy(self.graph)      # the executable does not need it
+        self.graph = 0
+
+    def __del__(self):
+        # An executable still running when destroyed is freed when it completes.
+        with contextlib.suppress(Exception):
+            if self.graph:
+                runtime.graphDestroy(self.graph)
+            if self.exec:
+                runtime.graphExecDestroy(self.exec)
 
 
 @contextlib.contextmanager

@@ -42,6 +42,7 @@ class HostStream:
 class HostGraph:
     def __init__(self, fn, statics: list, outs: tuple, private: set):
         self.fn, self.statics, self.outs, self.private = fn, statics, outs, private
+        self.ready = False                  # instantiated
 
 
 class HostDevice:
@@ -147,7 +148,15 @@ class HostDevice:
     def audit(self, graph) -> list[str]:
         return list(self.audit_problems)
 
+    def instantiate(self, graph: HostGraph) -> None:
+        self.events.append(("instantiate",))
+        graph.ready = True
+
     def launch(self, graph: HostGraph, stream) -> None:
+        assert graph.ready, "launched before instantiate"
+        self._launch(graph, stream)
+
+    def _launch(self, graph: HostGraph, stream) -> None:
         self.events.append(("launch", stream))
         fresh = graph.fn(*graph.statics)
         written = _private_outputs(graph, self)

@@ -19,7 +19,8 @@ on recompiles that evict it, and when the compiled function goes away.
   allocated it.)
 - **CAPTURE** makes the static inputs, records the function on a private stream
   into a private memory pool, audits the recorded graph (no host copies, no host
-  callbacks), works out the output rule (:mod:`.outputs`) and replays once.
+  callbacks), instantiates it, works out the output rule (:mod:`.outputs`) and
+  replays once.
   *Static inputs*: an input that was the very same array object on every warm-up
   call and this one (model weights, usually) is captured in place: no buffer, no
   copy. Every other input gets a buffer with the input's exact layout.
@@ -154,23 +155,9 @@ class CudaGraphRunner:
         pinned = self._pinned_indices(args) if keep is None else keep
         self._seen = []
         statics, self._copies, self._pinned, self._fixed = [], [], [], []
-        for i, x in enumerate(args):
-            if not dev.is_array(x):          # a symbolic size's value: part of the recording
-                statics.append(x)
-                self._fixed.append((i, x))
-                continue
-            if i in pinned:
-                statics.append(x)
-                self._pinned.append((i, x))
-                continue
-            buf = dev.empty_like(x)
-            lo, nbytes = span(x.shape, x.strides, x.itemsize)
-            dst = dev.address(buf) + lo
-            if nbytes:
-                dev.memcpy(dst, dev.address(x) + lo, nbytes, caller)
-            statics.append(buf)
-            self._copies.append((i, buf, dst, lo, nbytes, (x.shape, x.strides)))
         try:
+            for i, x in enumerate(args):
+                statics.append(self._static_input(i, x, i in pinned, caller))
             if self._needs_blas and held.blas is None:
                 held.blas = dev.open_blas(self._workspace)
             if held.pool is None:
@@ -180,6 +167,7 @@ class CudaGraphRunner:
             problems = dev.audit(graph) if self._audit else []
             if problems:
                 raise CaptureRejected("; ".join(problems))
+            dev.instantiate(graph)
             self._outputs = OutputPlan.analyze(outs, statics, private_bases, dev)
         except Exception as e:  # noqa: BLE001 (never fatal: run uncaptured, say why)
             self._copies, self._pinned, self._fixed = [], [], []
@@ -223,6 +211,23 @@ class CudaGraphRunner:
         dev.launch(self._held.graph, stream)
         self.replays += 1
         return self._outputs.build(args, stream)
+
+    def _static_input(self, i: int, x, pinned: bool, caller):
+        """What the recording reads for argument ``i``, filled with this call's value."""
+        dev = self._device
+        if not dev.is_array(x):              # a symbolic size's value: part of the recording
+            self._fixed.append((i, x))
+            return x
+        if pinned:
+            self._pinned.append((i, x))
+            return x
+        buf = dev.empty_like(x)
+        lo, nbytes = span(x.shape, x.strides, x.itemsize)
+        dst = dev.address(buf) + lo
+        if nbytes:
+            dev.memcpy(dst, dev.address(x) + lo, nbytes, caller)
+        self._copies.append((i, buf, dst, lo, nbytes, (x.shape, x.strides)))
+        return buf
 
     # ----------------------------------------------------------------- transitions
     def _pinned_indices(self, args: tuple) -> set:

@@ -60,6 +60,20 @@ def runners(made) -> list[CudaGraphRunner]:
     return found
 
 
+def record(stream, fn):
+    """``fn()`` recorded on ``stream`` as the backend records: (Recording, fn's result)."""
+    from cupy_backends.cuda.api import runtime
+
+    from backends.cudagraphs.device import Recording
+    runtime.streamBeginCapture(stream.ptr, runtime.streamCaptureModeRelaxed)
+    try:
+        out = fn()
+    except BaseException:
+        Recording(runtime.streamEndCapture(stream.ptr))
+        raise
+    return Recording(runtime.streamEndCapture(stream.ptr)), out
+
+
 def rand(cp, *shape, seed=0, dtype=np.float32):
     return cp.asarray(np.random.default_rng(seed).standard_normal(shape).astype(dtype))
 
@@ -136,16 +150,16 @@ def test_our_gemm_records_and_replays_inside_a_capture(cp):
             blas.matmul(a, b)
         s.synchronize()
         with cp.cuda.using_allocator(pool.malloc):
-            s.begin_capture()
-            outs = [blas.matmul(a, b) for a, b in ins]
-            graph = s.end_capture()
+            rec, outs = record(s, lambda: [blas.matmul(a, b) for a, b in ins])
     from backends.cudagraphs.audit import audit_graph
-    assert audit_graph(graph.graph) == []
+    from backends.cudagraphs.device import CupyDevice
+    assert audit_graph(rec.graph) == []
+    rec.instantiate()
     for a, b in ins:                              # new values, same buffers
         a[...] = a * 1.5 + 0.25
         b[...] = b - 0.5
     cp.cuda.Device().synchronize()
-    graph.launch(s)
+    CupyDevice().launch(rec, s)
     s.synchronize()
     for (a, b), got in zip(ins, outs):
         tol = 2e-2 if a.dtype == np.float16 else 1e-5
@@ -351,11 +365,8 @@ def test_audit_passes_a_clean_recording(cp):
         cp.exp(x) + x.sum()                       # warm up the kernels recorded below
         cp.exp(x).copy()
         s.synchronize()
-        s.begin_capture()
-        y = cp.exp(x) + x.sum()
-        z = y.copy()
-        graph = s.end_capture()
-    assert audit_graph(graph.graph) == [] and z is not None
+        rec, z = record(s, lambda: (cp.exp(x) + x.sum()).copy())
+    assert rec.graph and audit_graph(rec.graph) == [] and z is not None
 
 
 # --------------------------------------------------------------------------- memory

@@ -489,3 +489,15 @@ def test_dynamic_programs_with_size_inputs_equal_eager():
         "expected a graph with a size input"
     (dynamic,) = [r() for r in made if isinstance(r(), PerShapeRunner)]
     assert [r.state for r in dynamic.runners.values()] == [REPLAY, REPLAY]
+
+
+def test_running_out_of_memory_for_static_buffers_runs_uncaptured():
+    class Dev(HostDevice):
+        def empty_like(self, x):
+            raise MemoryError("out of memory allocating 1 GiB")
+
+    run = CudaGraphRunner(layer, layer, Dev(), name="t")
+    x1, x2, w = rng_arrays(24, (2, 4), (2, 4), (4, 4))
+    run(x1, w)
+    np.testing.assert_array_equal(run(x2, w)[0], layer(x2, w)[0])
+    assert run.state == EAGER and "MemoryError" in run.reason
