@@ -14,6 +14,7 @@ The pipeline, one module each::
       outputs.OutputPlan            the output rule: fresh arrays, eager's aliasing
       layout.span                   one memcpy moves any strided input
       blas.Blas                     matmul/dot on our own cuBLAS handle and workspace
+      cublas_direct.CublasDirect    cublasGemmEx & co. through ctypes (CuPy's refuse)
       audit.audit_graph             no host copies or host code in a recording
       device.CupyDevice             CuPy streams, pools, capture (hostsim: CPU tests)
 

@@ -8,7 +8,7 @@ while recording fails the same way. cuBLAS itself records fine. So a ``Blas`` ow
 handle whose stream is set *before* recording (``bind``), with a workspace of its own
 (32 MiB on Hopper and later, 4 MiB before, the sizes cuBLAS recommends), and calls
 ``cublasGemmEx``/``cublasGemmStridedBatchedEx`` of the loaded libcublas through ctypes
-(:class:`CublasDirect`), which leaves the handle's stream alone.
+(:class:`~.cublas_direct.CublasDirect`), which leaves the handle's stream alone.
 
 Row-major through column-major cuBLAS: ``C = A @ B`` is ``C^T = B^T A^T``, and a
 row-major matrix read column-major is its own transpose, so cuBLAS gets ``B`` as its
@@ -35,22 +35,15 @@ Example::
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import logging
-import os
 import threading
 
+from .cublas_direct import CublasDirect, GemmUnsupported
 from .layout import is_c_contiguous, is_f_contiguous
 
-log = logging.getLogger("dynamo.cudagraphs")
 _local = threading.local()
 _MiB = 1 << 20
 # CuPy's compute-type settings (cupy._core._routines_linalg.COMPUTE_TYPE_*)
 COMPUTE_TYPE_DEFAULT, COMPUTE_TYPE_PEDANTIC, COMPUTE_TYPE_TF32 = 1, 2, 7
-
-
-class GemmUnsupported(NotImplementedError):
-    """No capture-safe path for these operands (the graph then runs uncaptured)."""
 
 
 # --------------------------------------------------------------------------- entry points
@@ -311,94 +304,3 @@ class Blas:
         from cupy.cuda import runtime
         return {"e": runtime.CUDA_R_16F, "f": runtime.CUDA_R_32F, "d": runtime.CUDA_R_64F,
                 "F": runtime.CUDA_C_32F, "D": runtime.CUDA_C_64F}[dtype.char]
-
-
-# --------------------------------------------------------------------------- cuBLAS via ctypes
-
-class CublasStatusError(RuntimeError):
-    pass
-
-
-class CublasDirect:
-    """``cublasGemmEx``, ``cublasGemmStridedBatchedEx`` and ``cublasSetWorkspace_v2`` of
-    the libcublas CuPy loaded, called through ctypes with CuPy's argument order.
-
-    Unlike CuPy's bindings they do not re-set the handle's stream to the current one,
-    so they record into a capture. Prototypes: cublas_api.h (CUDA 12 and 13); the
-    tests compile them against the header when it is installed.
-    """
-
-    CUBLAS_COMPUTE_32F, CUBLAS_COMPUTE_32F_PEDANTIC, CUBLAS_COMPUTE_32F_FAST_TF32 = 68, 69, 77
-    CUBLAS_COMPUTE_64F, CUBLAS_COMPUTE_64F_PEDANTIC = 70, 71
-    CUBLAS_GEMM_DEFAULT, CUBLAS_GEMM_DEFAULT_TENSOR_OP = -1, 99
-
-    GEMM_EX = ("handle", "op", "op", "int", "int", "int", "ptr", "ptr", "dtype", "int", "ptr",
-               "dtype", "int", "ptr", "ptr", "dtype", "int", "compute", "algo")
-    GEMM_STRIDED_BATCHED_EX = ("handle", "op", "op", "int", "int", "int", "ptr", "ptr",
-                               "dtype", "int", "int64", "ptr", "dtype", "int", "int64",
-                               "ptr", "ptr", "dtype", "int", "int64", "int", "compute",
-                               "algo")
-    SET_WORKSPACE = ("handle", "ptr", "size")
-    CTYPES = {"handle": ctypes.c_void_p, "ptr": ctypes.c_void_p, "op": ctypes.c_int,
-              "int": ctypes.c_int, "dtype": ctypes.c_int, "compute": ctypes.c_int,
-              "algo": ctypes.c_int, "int64": ctypes.c_longlong, "size": ctypes.c_size_t}
-
-    def __init__(self, lib=None):
-        lib = lib if lib is not None else _load_cublas()
-        self._gemm = self._function(lib, "cublasGemmEx", self.GEMM_EX)
-        self._batched = self._function(lib, "cublasGemmStridedBatchedEx",
-                                       self.GEMM_STRIDED_BATCHED_EX)
-        try:
-            self._workspace = self._function(lib, "cublasSetWorkspace_v2", self.SET_WORKSPACE)
-        except AttributeError:
-            self._workspace = None     # cuBLAS >= 12.2 then takes workspace from the pool
-
-    @classmethod
-    def _function(cls, lib, name: str, kinds: tuple):
-        fn = getattr(lib, name)
-        fn.argtypes = [cls.CTYPES[k] for k in kinds]
-        fn.restype = ctypes.c_int
-        return fn
-
-    def gemmEx(self, *args) -> None:
-        _check(self._gemm(*args), "cublasGemmEx")
-
-    def gemmStridedBatchedEx(self, *args) -> None:
-        _check(self._batched(*args), "cublasGemmStridedBatchedEx")
-
-    def setWorkspace(self, handle: int, ptr: int, size: int) -> None:
-        if self._workspace is None:
-            log.debug("cublasSetWorkspace_v2 not found: recorded GEMMs use cuBLAS's own "
-                      "workspace")
-            return
-        _check(self._workspace(handle, ptr, size), "cublasSetWorkspace_v2")
-
-
-def _check(status: int, what: str) -> None:
-    if status != 0:
-        raise CublasStatusError(f"{what} returned cuBLAS status {status}")
-
-
-def _load_cublas():
-    """The libcublas already loaded in this process (by CuPy), through ctypes."""
-    for path in _loaded_libraries("libcublas.so"):
-        try:
-            return ctypes.CDLL(path)
-        except OSError:
-            continue
-    raise GemmUnsupported("libcublas is not loaded in this process (CuPy loads it when "
-                          "it creates a cuBLAS handle)")
-
-
-def _loaded_libraries(name: str) -> list[str]:
-    """Paths of loaded shared libraries whose file name starts with ``name``."""
-    found: list[str] = []
-    try:
-        with open("/proc/self/maps") as maps:
-            for line in maps:
-                path = line.split()[-1] if "/" in line else ""
-                if os.path.basename(path).startswith(name) and path not in found:
-                    found.append(path)
-    except OSError:
-        pass
-    return found

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from backends.cudagraphs import blas
+from backends.cudagraphs import blas, cublas_direct
 from backends.cudagraphs.blas import COMPUTE_TYPE_DEFAULT, Blas, GemmUnsupported
 
 CUDA = {0: np.float32, 1: np.float64, 2: np.float16, 4: np.complex64, 5: np.complex128}
@@ -272,8 +272,8 @@ def test_operand_rule_matches_cupy_for_size_one_axes():
 
 
 def test_loaded_libraries_are_found_by_file_name():
-    assert blas._loaded_libraries("libc.so") or blas._loaded_libraries("libc-")
-    assert blas._loaded_libraries("no-such-library-cg") == []
+    assert cublas_direct._loaded_libraries("libc.so") or cublas_direct._loaded_libraries("libc-")
+    assert cublas_direct._loaded_libraries("no-such-library-cg") == []
 
 
 # --------------------------------------------------------------------------- ctypes bindings
@@ -297,7 +297,7 @@ class _Lib:
 
 def test_direct_bindings_declare_the_prototypes_and_pass_arguments_through():
     lib = _Lib()
-    direct = blas.CublasDirect(lib)
+    direct = cublas_direct.CublasDirect(lib)
     assert len(lib.cublasGemmEx.argtypes) == 19
     assert len(lib.cublasGemmStridedBatchedEx.argtypes) == 23
     assert lib.cublasGemmStridedBatchedEx.argtypes[10] is ctypes.c_longlong
@@ -309,8 +309,8 @@ def test_direct_bindings_declare_the_prototypes_and_pass_arguments_through():
 
 
 def test_direct_bindings_raise_on_a_bad_status_and_tolerate_no_workspace_setter():
-    direct = blas.CublasDirect(_Lib(status=7, workspace=False))
-    with pytest.raises(blas.CublasStatusError, match="cublasGemmEx returned cuBLAS status 7"):
+    direct = cublas_direct.CublasDirect(_Lib(status=7, workspace=False))
+    with pytest.raises(cublas_direct.CublasStatusError, match="cublasGemmEx returned cuBLAS status 7"):
         direct.gemmEx(*range(19))
     direct.setWorkspace(1, 2, 3)                 # no setter: cuBLAS keeps its own workspace
 
@@ -351,7 +351,7 @@ def _cublas_include_dirs() -> list[str]:
 
 def test_ctypes_kinds_follow_the_c_prototypes():
     for attr, (_, c_types) in C_TYPES.items():
-        assert tuple(KIND_OF_C[c] for c in c_types) == getattr(blas.CublasDirect, attr), attr
+        assert tuple(KIND_OF_C[c] for c in c_types) == getattr(cublas_direct.CublasDirect, attr), attr
 
 
 def test_c_prototypes_match_cublas_api_h(tmp_path):
