@@ -281,7 +281,7 @@ def _written_array(op, args, kwargs) -> ArrayVariable | None:
 
 # Ops whose result may be their first argument's memory (astype(copy=False) is the
 # array itself when the dtype already matches).
-_MAY_ALIAS = {"astype"}
+_MAY_ALIAS = {"astype", "asarray", "array"}  # np.asarray(x), np.array(x, copy=False): x
 
 
 def _buffer_roots(node) -> list:

@@ -21,7 +21,7 @@ import numpy as np
 
 from . import rules
 from .meta import ArrayMeta
-from .registry import ELEMENTWISE, OPAQUE, OpDef, register
+from .registry import ELEMENTWISE, OPAQUE, REGISTRY, OpDef, register
 
 
 def register_op(fn: Callable, meta: str | Callable = "elementwise", *, name: str | None = None,
@@ -32,6 +32,10 @@ def register_op(fn: Callable, meta: str | Callable = "elementwise", *, name: str
     op_name = name or getattr(fn, "__name__", None)
     if not op_name or not op_name.isidentifier():
         raise ValueError("register_op needs a name= that is a Python identifier")
+    known = REGISTRY.get(op_name)
+    if known is not None and known.impl is not fn:
+        raise ValueError(f"an op named {op_name!r} already exists ({known.doc or known.impl}); "
+                         f"register {getattr(fn, '__qualname__', fn)!r} under another name= ")
     if meta == "elementwise":
         rule, default_kind = rules.elementwise, ELEMENTWISE
     elif meta == "same":

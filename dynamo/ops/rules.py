@@ -1,20 +1,26 @@
-"""Shape and dtype rules: ``rule(op, args, kwargs) -> ArrayMeta``.
+"""Shape and dtype rules: ``rule(op, args, kwargs) -> ArrayMeta``, and their tools.
 
 In ``args`` and ``kwargs`` every array is an ``ArrayMeta``; everything else is the
 Python value the program passed. A rule raises (any exception) when NumPy would
 raise or when it cannot be sure; the translator then graph-breaks and lets the real
-library run the call, so the user sees NumPy's own error.
+library run the call, so the user sees NumPy's own error. A rule never guesses.
 
 Dtypes are never computed by hand: each rule asks NumPy by running the op on tiny
-probe values (0-d, or all-ones shapes of the same ndim), which gives NEP 50
-promotion with Python scalars exactly as the installed NumPy does it. Shapes come
-from the rules below, or from running a view op on zero-strided ghost arrays.
+probe values (0-d, or ``min(d, 1)``-shaped arrays of the same ndim), which gives NEP
+50 promotion with Python scalars exactly as the installed NumPy does it. Shapes come
+from formulas (checked against NumPy by the property tests in ``tests/ops``), or from
+running a view op on zero-strided ghosts (O(1): views allocate nothing), or from
+running the op on *shrunk* inputs (``shrunk_run``) when every output dimension is
+one of the input dimensions (einsum, tensordot).
+
+This module holds the rules shared by every family (``elementwise``, ``on_ghosts``)
+and the tools the family modules build their own rules from.
 
 Example::
 
     >>> f32 = np.dtype("float32")
-    >>> elementwise(get("add"), (ArrayMeta((3, 1), f32), 2.0), {}).shape
-    (3,)  ... broadcast with the Python scalar: (3, 1), dtype float32
+    >>> elementwise(get("add"), (ArrayMeta((3, 1), f32), ArrayMeta((4,), f32)), {})
+    ArrayMeta(shape=(3, 4), dtype=dtype('float32'), kind='numpy', scalar=False)
 """
 
 from __future__ import annotations
@@ -26,7 +32,6 @@ from functools import cache
 from typing import Any
 
 import numpy as np
-from numpy.lib.array_utils import normalize_axis_tuple
 
 from .meta import ArrayMeta, ghost, probe
 
@@ -35,14 +40,17 @@ class MetaError(Exception):
     """The rule cannot describe this call (data-dependent or unsupported)."""
 
 
+# --------------------------------------------------------------------------- walking values
+
 def array_kind(values) -> str:
-    kinds = {m.kind for m in _metas(values)}
+    kinds = {m.kind for m in metas_in(values)}
     if len(kinds) > 1:
         raise TypeError(f"mixed array libraries in one call: {sorted(kinds)}")
     return kinds.pop() if kinds else "numpy"
 
 
-def _metas(values) -> list[ArrayMeta]:
+def metas_in(values) -> list[ArrayMeta]:
+    """Every ArrayMeta inside nested tuples, lists, dicts and slices."""
     out = []
 
     def walk(v):
@@ -60,6 +68,9 @@ def _metas(values) -> list[ArrayMeta]:
     return out
 
 
+_metas = metas_in  # the name the first rules used
+
+
 def substitute(value: Any, fn) -> Any:
     """Replace every ArrayMeta inside ``value`` by ``fn(meta)``."""
     if isinstance(value, ArrayMeta):
@@ -75,6 +86,36 @@ def substitute(value: Any, fn) -> Any:
     return value
 
 
+def static(value: Any, what: str) -> Any:
+    """``value`` must be known while tracing (no array inside): it decides a shape."""
+    if metas_in(value):
+        raise MetaError(f"{what} is an array: the result's shape depends on its data")
+    return value
+
+
+def fits(value_shape: tuple, target: tuple) -> bool:
+    """Can a value of ``value_shape`` be written into ``target`` (``x[...] = v``,
+    ``np.copyto``)? Leading 1s beyond the target's ndim are dropped, then it broadcasts."""
+    value_shape = tuple(value_shape)
+    while len(value_shape) > len(target) and value_shape[0] == 1:
+        value_shape = value_shape[1:]
+    try:
+        return np.broadcast_shapes(value_shape, tuple(target)) == tuple(target)
+    except ValueError:
+        return False
+
+
+def shape_of(value) -> tuple:
+    """The shape of an array argument, or of a Python value NumPy would convert."""
+    if isinstance(value, ArrayMeta):
+        return value.shape
+    if metas_in(value):
+        raise MetaError("a nested sequence holding arrays")
+    return np.shape(value)
+
+
+# --------------------------------------------------------------------------- running NumPy
+
 def run_quietly(fn, *args, **kwargs):
     """Call ``fn`` with NumPy's floating-point warnings silenced (probes hold zeros)."""
     with np.errstate(all="ignore"), warnings.catch_warnings():
@@ -84,14 +125,41 @@ def run_quietly(fn, *args, **kwargs):
 
 def probe_result(op, args, kwargs, keep_ndim: bool = False):
     """Run the op's NumPy implementation on probes; the result carries dtype and kind."""
-    conv = lambda m: probe(m, keep_ndim)
+    conv = lambda m: probe(m, keep_ndim)  # noqa: E731
     return run_quietly(op.impl, *substitute(args, conv), **substitute(kwargs, conv))
 
 
 def result_meta(value, shape: tuple, kind: str) -> ArrayMeta:
     scalar = isinstance(value, np.generic) and kind == "numpy" and len(shape) == 0
-    return ArrayMeta(tuple(shape), np.asarray(value).dtype, kind, scalar)
+    return ArrayMeta(tuple(int(d) for d in shape), np.asarray(value).dtype, kind, scalar)
 
+
+def shrunk_run(op, args, kwargs) -> tuple:
+    """Run the op on ghosts whose dimensions are renamed to tiny sizes; map back.
+
+    Every distinct dimension size becomes a distinct small size (0 and 1 stay
+    themselves), so every equality and broadcasting test NumPy makes comes out the
+    same, errors included, and the work is tiny. Only valid for ops whose output
+    dimensions are input dimensions (einsum, tensordot, trace): an output size that
+    is not an image of an input size means the op computed it, and the rule refuses.
+    Returns ``(value, real_shape)``.
+    """
+    sizes = sorted({int(d) for m in metas_in((args, kwargs)) for d in m.shape} - {0, 1})
+    small = {d: i + 2 for i, d in enumerate(sizes)}
+    small.update({0: 0, 1: 1})
+    back = {v: k for k, v in small.items()}
+
+    def shrink(m: ArrayMeta):
+        return ghost(m.with_(shape=tuple(small[int(d)] for d in m.shape)))
+
+    value = run_quietly(op.impl, *substitute(args, shrink), **substitute(kwargs, shrink))
+    shape = np.shape(value)
+    if any(d not in back for d in shape):
+        raise MetaError(f"{op.name}: an output size is not an input size")
+    return value, tuple(back[d] for d in shape)
+
+
+# --------------------------------------------------------------------------- arguments
 
 @cache
 def signature_of(fn) -> inspect.Signature | None:
@@ -102,181 +170,48 @@ def signature_of(fn) -> inspect.Signature | None:
 
 
 def bind(op, args, kwargs) -> dict[str, Any]:
-    """The call's arguments by parameter name (defaults filled in)."""
-    sig = signature_of(op.impl)
+    """The call's arguments by parameter name (defaults filled in, ``np._NoValue`` as
+    None); a bad call raises TypeError as NumPy would."""
+    return bound(op.impl, args, kwargs)
+
+
+def bound(fn, args, kwargs) -> dict[str, Any]:
+    """``bind`` against the signature of any function (``**kwargs`` flattened)."""
+    sig = signature_of(fn)
     if sig is None:
-        raise MetaError(f"cannot bind the arguments of {op.name}")
-    bound = sig.bind(*args, **kwargs)
-    bound.apply_defaults()
-    return dict(bound.arguments)
+        raise MetaError(f"cannot bind the arguments of {getattr(fn, '__name__', fn)}")
+    ba = sig.bind(*args, **kwargs)
+    ba.apply_defaults()
+    params = dict(ba.arguments)
+    for name, p in sig.parameters.items():
+        if p.kind is p.VAR_KEYWORD:
+            params.update(params.pop(name, {}))
+    return {k: (None if v is np._NoValue else v) for k, v in params.items()}
 
 
-# --------------------------------------------------------------------------- elementwise
-
-def elementwise(op, args, kwargs) -> ArrayMeta:
-    """Ufunc-style: broadcast every array argument; ``out=`` gives the result."""
-    kind = array_kind((args, kwargs))
-    arrays = [a for a in args if isinstance(a, ArrayMeta)]
-    where = kwargs.get("where")
-    if isinstance(where, ArrayMeta):
-        arrays.append(where)
-    shape = np.broadcast_shapes(*(m.shape for m in arrays)) if arrays else ()
-    out = kwargs.get("out")
-    if isinstance(out, tuple) and len(out) == 1:
-        out = out[0]
-    if isinstance(out, ArrayMeta):
-        if np.broadcast_shapes(shape, out.shape) != out.shape:
-            raise ValueError("non-broadcastable output operand")
-        probe_result(op, args, kwargs)  # raises on casting errors, like NumPy
-        return out
-    if out is not None:
-        raise MetaError("out= must be an array")
-    if where is not None:
-        raise MetaError("where= without out= leaves uninitialised memory")
-    value = probe_result(op, args, kwargs)
-    if op.nout > 1:
-        return tuple(result_meta(v, shape, kind) for v in value)
-    return result_meta(value, shape, kind)
-
-
-# --------------------------------------------------------------------------- reductions
-
-_NO_IDENTITY = {"max", "min", "argmax", "argmin", "ptp"}
-
-
-def reduction(op, args, kwargs) -> ArrayMeta:
-    """sum/mean/max/var/argmax...: drop (or keep as 1) the reduced axes."""
-    kind = array_kind((args, kwargs))
-    params = bind(op, args, kwargs)
-    a = next(iter(params.values()))
+def first_array(params: dict, name: str) -> ArrayMeta:
+    a = params[name]
     if not isinstance(a, ArrayMeta):
-        raise MetaError(f"{op.name} of a non-array")
-    if params.get("out") is not None:
-        raise MetaError("out= on a reduction")
-    axis, keepdims = params.get("axis"), params.get("keepdims", False)
-    if keepdims is np._NoValue:
-        keepdims = False
-    axes = tuple(range(a.ndim)) if axis is None else normalize_axis_tuple(axis, a.ndim)
-    if op.name in _NO_IDENTITY and any(a.shape[i] == 0 for i in axes) and \
-            params.get("initial", np._NoValue) is np._NoValue:
-        raise ValueError(f"zero-size array to reduction operation {op.name} "
-                         "which has no identity")
-    if keepdims:
-        shape = tuple(1 if i in axes else d for i, d in enumerate(a.shape))
-    elif axis is None and op.name in ("argmax", "argmin"):
-        shape = ()
-    else:
-        shape = tuple(d for i, d in enumerate(a.shape) if i not in axes)
-    value = probe_result(op, args, kwargs, keep_ndim=True)
-    return result_meta(value, shape, kind)
+        raise MetaError(f"{name} is not an array")
+    return a
 
 
-def scan(op, args, kwargs) -> ArrayMeta:
-    """cumsum/cumprod: same shape, or flattened when axis is None."""
-    kind = array_kind((args, kwargs))
-    params = bind(op, args, kwargs)
-    a = next(iter(params.values()))
-    if params.get("out") is not None:
-        raise MetaError("out= on a scan")
-    axis = params.get("axis")
-    if axis is None:
-        shape = (a.size,)
-    else:
-        normalize_axis_tuple(axis, a.ndim)
-        shape = a.shape
-    value = probe_result(op, args, kwargs, keep_ndim=True)
-    return ArrayMeta(shape, value.dtype, kind, False)
+def axis_index(axis, ndim: int) -> int:
+    """NumPy's ``normalize_axis_index`` (raises AxisError), for Python ints only."""
+    from numpy.lib.array_utils import normalize_axis_index
+    static(axis, "axis")
+    return normalize_axis_index(operator.index(axis), ndim)
 
 
-# --------------------------------------------------------------------------- views
-
-def on_ghosts(op, args, kwargs) -> ArrayMeta:
-    """Run the op on zero-strided ghosts: exact for ops that return views."""
-    kind = array_kind((args, kwargs))
-    value = run_quietly(op.impl, *substitute(args, ghost), **substitute(kwargs, ghost))
-    if isinstance(value, tuple):
-        return tuple(result_meta(v, np.shape(v), kind) for v in value)
-    return result_meta(value, np.shape(value), kind)
+def axis_tuple(axis, ndim: int) -> tuple[int, ...]:
+    from numpy.lib.array_utils import normalize_axis_tuple
+    static(axis, "axis")
+    return normalize_axis_tuple(axis, ndim)
 
 
-def getitem(op, args, kwargs) -> ArrayMeta:
-    """``x[index]``: ghosts for the array and for integer index arrays."""
-    x, index = args
-    for m in _metas(index):
-        if m.dtype == np.bool_:
-            raise MetaError("boolean mask index: the result's shape depends on the data")
-        if m.dtype.kind not in "iu":
-            raise IndexError("arrays used as indices must be of integer (or boolean) type")
-    return on_ghosts(op, (x, index), {})
-
-
-def setitem(op, args, kwargs) -> ArrayMeta:
-    """``x[index] = value``: the value must broadcast to the selected shape."""
-    x, index, value = args
-    if x.scalar:
-        raise TypeError(f"'{x.dtype.type.__name__}' object does not support item assignment")
-    from .registry import get
-    target = getitem(get("getitem"), (x, index), {})
-    vshape = np.shape(value) if not isinstance(value, ArrayMeta) else value.shape
-    while len(vshape) > len(target.shape) and vshape[0] == 1:
-        vshape = vshape[1:]
-    if np.broadcast_shapes(vshape, target.shape) != target.shape:
-        raise ValueError(f"could not broadcast input array from shape {vshape} into "
-                         f"shape {target.shape}")
-    if isinstance(value, ArrayMeta) and value.dtype.kind == "c" and x.dtype.kind != "c":
-        raise MetaError("complex to real assignment warns in NumPy")
-    return x
-
-
-# --------------------------------------------------------------------------- linear algebra
-
-def matmul(op, args, kwargs) -> ArrayMeta:
-    """``a @ b`` with NumPy's 1-d promotion and batch broadcasting."""
-    kind = array_kind((args, kwargs))
-    if kwargs:
-        raise MetaError("matmul keywords")
-    a, b = args
-    if not (isinstance(a, ArrayMeta) and isinstance(b, ArrayMeta)):
-        raise MetaError("matmul with a Python scalar")
-    if a.ndim == 0 or b.ndim == 0:
-        raise ValueError("matmul: Input operand does not have enough dimensions")
-    ashape = (1,) + a.shape if a.ndim == 1 else a.shape
-    bshape = b.shape + (1,) if b.ndim == 1 else b.shape
-    if ashape[-1] != bshape[-2]:
-        raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0, "
-                         f"with gufunc signature (n?,k),(k,m?)->(n?,m?) "
-                         f"(size {bshape[-2]} is different from {ashape[-1]})")
-    batch = np.broadcast_shapes(ashape[:-2], bshape[:-2])
-    shape = batch + (ashape[-2], bshape[-1])
-    if a.ndim == 1:
-        shape = shape[:-2] + shape[-1:]
-    if b.ndim == 1:
-        shape = shape[:-1]
-    value = probe_result(op, args, {}, keep_ndim=True)
-    return result_meta(value, shape, kind)
-
-
-def dot(op, args, kwargs) -> ArrayMeta:
-    """``np.dot``: matmul for ndim <= 2, scalar multiply for 0-d, sum-product otherwise."""
-    a, b = args
-    if kwargs or not (isinstance(a, ArrayMeta) and isinstance(b, ArrayMeta)):
-        raise MetaError("dot with keywords or Python scalars")
-    if a.ndim == 0 or b.ndim == 0:
-        return elementwise(op, args, {})
-    if a.ndim <= 2 and b.ndim <= 2:
-        return matmul(op, args, {})
-    kind = array_kind(args)
-    k = b.shape[-2] if b.ndim >= 2 else b.shape[0]
-    if a.shape[-1] != k:
-        raise ValueError(f"shapes {a.shape} and {b.shape} not aligned")
-    shape = a.shape[:-1] + b.shape[:-2] + b.shape[-1:]
-    value = probe_result(op, args, {}, keep_ndim=True)
-    return result_meta(value, shape, kind)
-
-
-# --------------------------------------------------------------------------- creation
-
-def _shape_arg(shape) -> tuple:
+def shape_arg(shape) -> tuple:
+    """A shape argument (int or sequence of ints), checked like NumPy checks it."""
+    static(shape, "the shape")
     if isinstance(shape, (int, np.integer)):
         shape = (shape,)
     shape = tuple(operator.index(d) for d in shape)
@@ -285,71 +220,86 @@ def _shape_arg(shape) -> tuple:
     return shape
 
 
-def creation(op, args, kwargs) -> ArrayMeta:
-    """zeros/ones/empty/full(shape, ...): run on a zero-size shape for the dtype."""
-    params = bind(op, args, kwargs)
-    if params.get("like") is not None:
-        raise MetaError("like= is not supported")
-    shape = _shape_arg(params["shape"])
-    zero_args = list(args)
-    if args:
-        zero_args[0] = (0,) * len(shape)
-        zkwargs = dict(kwargs)
-    else:
-        zkwargs = dict(kwargs, shape=(0,) * len(shape))
-    value = run_quietly(op.impl, *zero_args, **zkwargs)
-    return ArrayMeta(shape, value.dtype, "numpy", False)
+def out_result(op, args, kwargs, shape: tuple, kind: str) -> ArrayMeta:
+    """With ``out=``: NumPy returns ``out``; it must have exactly the result's shape, and
+    running the op on probes with an ``out`` probe checks the casting rule."""
+    out = kwargs["out"]
+    if isinstance(out, tuple) and len(out) == 1:
+        out = out[0]
+    if not isinstance(out, ArrayMeta) or out.scalar:
+        raise MetaError("out= must be an array")
+    if tuple(out.shape) != tuple(shape):
+        raise ValueError(f"{op.name}: out has shape {out.shape}, the result has {shape}")
+    plain = {k: v for k, v in kwargs.items() if k != "out"}
+    value = probe_result(op, args, plain, keep_ndim=True)
+    holder = np.zeros(np.shape(value), out.dtype)
+    run_quietly(op.impl, *substitute(args, lambda m: probe(m, True)),
+                **substitute(plain, lambda m: probe(m, True)), out=holder)
+    return out
 
 
-def like(op, args, kwargs) -> ArrayMeta:
-    """zeros_like/ones_like/full_like/empty_like: shape of the prototype unless given."""
+# --------------------------------------------------------------------------- shared rules
+
+def elementwise(op, args, kwargs) -> ArrayMeta:
+    """Ufunc-style: broadcast every array argument; ``out=`` gives the result."""
     kind = array_kind((args, kwargs))
-    params = bind(op, args, kwargs)
-    proto = params.get("a", params.get("prototype"))
-    shape = params.get("shape")
-    shape = proto.shape if shape is None else _shape_arg(shape)
-    value = probe_result(op, args, dict(kwargs, shape=None) if "shape" in kwargs else kwargs,
-                         keep_ndim=True)
-    return ArrayMeta(tuple(shape), value.dtype, kind, False)
+    if kind == "cupy":
+        from .registry import _resolve_cupy
+        if _resolve_cupy(op) is None:
+            raise MetaError(f"CuPy has no {op.name}")
+    arrays = [a for a in args if isinstance(a, ArrayMeta)]
+    arrays += [v for k, v in kwargs.items() if k != "out" and isinstance(v, ArrayMeta)]
+    if any(metas_in(a) for a in args if isinstance(a, (list, tuple))):
+        raise MetaError("a sequence of arrays as an elementwise operand")
+    shapes = [m.shape for m in arrays] + [np.shape(a) for a in args
+                                          if isinstance(a, (list, tuple))]
+    shape = np.broadcast_shapes(*shapes) if shapes else ()
+    out = kwargs.get("out")
+    if isinstance(out, tuple) and len(out) == 1:
+        out = out[0]
+    if isinstance(out, ArrayMeta):
+        if out.scalar:
+            raise TypeError("return arrays must be of ArrayType")
+        if np.broadcast_shapes(shape, out.shape) != out.shape:
+            raise ValueError("non-broadcastable output operand")
+        plain = dict(kwargs)
+        plain["out"] = np.zeros(np.shape(probe_result(
+            op, args, {k: v for k, v in kwargs.items() if k != "out"})), out.dtype)
+        probe_result(op, args, plain)  # raises on casting errors, like NumPy
+        return out
+    if out is not None:
+        raise MetaError("out= must be one array")
+    if kwargs.get("where") is not None and kwargs.get("where") is not True:
+        raise MetaError("where= without out= leaves uninitialised memory in the result")
+    value = probe_result(op, args, kwargs)
+    if op.nout > 1:
+        return tuple(result_meta(v, shape, kind) for v in value)
+    return result_meta(value, shape, kind)
 
 
-_EXACT_ARANGE = 1 << 12
+_ALL_ARRAYS = {"atleast_1d", "atleast_2d", "atleast_3d", "broadcast_arrays"}
 
 
-def arange(op, args, kwargs) -> ArrayMeta:
-    """``np.arange``: the length formula NumPy uses, checked exactly for short ranges."""
-    if kwargs.get("like") is not None:
-        raise MetaError("like= is not supported")
-    if any(isinstance(a, ArrayMeta) for a in (*args, *kwargs.values())):
-        raise MetaError("arange with array arguments")
-    params = dict(kwargs)
-    names = ("start", "stop", "step", "dtype")
-    if len(args) == 1 and "stop" not in params:
-        params["stop"] = args[0]
-    else:
-        params.update(zip(names, args))
-    start, stop, step = params.get("start", 0), params.get("stop"), params.get("step", 1)
-    if stop is None:
-        start, stop = 0, start
-    if step in (None, 0):
-        if step == 0:
-            raise ZeroDivisionError("division by zero")
-        step = 1
-    n = int(np.ceil((stop - start) / step)) if isinstance(stop - start, (int, float)) else None
-    if n is None or n <= _EXACT_ARANGE:
-        value = run_quietly(op.impl, *args, **kwargs)
-        return ArrayMeta(value.shape, value.dtype, "numpy", False)
-    value = run_quietly(op.impl, start, start + step, step, params.get("dtype"))
-    return ArrayMeta((max(n, 0),), value.dtype, "numpy", False)
+def on_ghosts(op, args, kwargs) -> ArrayMeta:
+    """Run the op on zero-strided ghosts: exact and O(1) for ops that return views.
+
+    Only the array operands may be traced arrays (the first argument; every positional
+    one for ``atleast_*d`` and ``broadcast_arrays``): an axis, a shape or an offset that
+    is an array decides the result's shape by its value, which a ghost does not have.
+    """
+    kind = array_kind((args, kwargs))
+    params = args[len(args) if op.name in _ALL_ARRAYS else 1:]
+    static((params, kwargs), f"{op.name}'s axis, shape or offset")
+    value = run_quietly(op.impl, *substitute(args, ghost), **substitute(kwargs, ghost))
+    if isinstance(value, (tuple, list)):
+        return type(value)(result_meta(v, np.shape(v), kind) for v in value)
+    return result_meta(value, np.shape(value), kind)
 
 
-def astype(op, args, kwargs) -> ArrayMeta:
-    x = args[0]
-    value = run_quietly(op.impl, probe(x), *args[1:], **kwargs)
-    return ArrayMeta(x.shape, value.dtype, x.kind, False)
-
-
-def where(op, args, kwargs) -> ArrayMeta:
-    if len(args) != 3 or kwargs:
-        raise MetaError("np.where with one argument returns data-dependent indices")
-    return elementwise(op, args, {})
+def same_as_first(op, args, kwargs) -> ArrayMeta:
+    """The result has the first argument's shape and dtype (validated on probes)."""
+    a = args[0] if args else next(iter(kwargs.values()))
+    if not isinstance(a, ArrayMeta):
+        raise MetaError(f"{op.name} of a non-array")
+    value = probe_result(op, args, kwargs, keep_ndim=True)
+    return ArrayMeta(a.shape, np.asarray(value).dtype, array_kind((args, kwargs)), False)

@@ -39,6 +39,7 @@ from ..variables import (
     TupleVariable,
     Variable,
 )
+from ..variables.arrays import FlatVariable
 from ..variables.constant import BINARY, UNARY, raw
 from .instructions import CodeInfo, Inst
 
@@ -234,7 +235,7 @@ class TranslatorBase:
     def getitem(self, obj: Variable, index: Variable) -> Variable:
         if isinstance(obj, ArrayVariable):
             return self.output.call_op(ops.get("getitem"), [obj, _index_var(index)], {})
-        if isinstance(obj, (SequenceVariable, DictVariable)):
+        if isinstance(obj, (SequenceVariable, DictVariable, FlatVariable)):
             return obj.getitem(self, index)
         if obj.is_constant() and index.is_constant():
             value = obj.as_python_constant()[index.as_python_constant()]
@@ -245,7 +246,7 @@ class TranslatorBase:
     def setitem(self, obj: Variable, index: Variable, value: Variable) -> None:
         if isinstance(obj, ArrayVariable):
             self.output.call_op(ops.get("setitem"), [obj, _index_var(index), value], {})
-        elif isinstance(obj, (ListVariable, DictVariable)):
+        elif isinstance(obj, (ListVariable, DictVariable, FlatVariable)):
             obj.setitem(self, index, value)
         else:
             raise Unsupported(f"item assignment on {obj.describe()}")

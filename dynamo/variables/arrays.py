@@ -13,6 +13,7 @@ Example::
 
 from __future__ import annotations
 
+import types
 import warnings
 from typing import Any
 
@@ -66,6 +67,8 @@ class ArrayVariable(Variable):
             for d in m.shape:        # symbolic sizes stay symbolic (or are pinned)
                 size = size * d
             return ConstantVariable(size if name == "size" else size * m.dtype.itemsize)
+        if name == "flat":
+            return FlatVariable(self)
         prop = ops.lookup_property(name)
         if prop is not None:
             return tx.output.call_op(prop, [self], {})
@@ -75,12 +78,9 @@ class ArrayVariable(Variable):
             raise Unsupported(f"array attribute .{name}",
                               "Memory layout is decided by the backend, not the trace.",
                               cause="array_layout")
-        if name in _TO_PYTHON:
-            return ArrayMethodVariable(self, name)
-        if name in DATA_DEPENDENT:
-            raise Unsupported(f"array method .{name}() has a data-dependent output shape",
-                              "Its result's shape depends on array values.",
-                              cause="data_dependent_shape")
+        if name in _TO_PYTHON or name in DATA_DEPENDENT or \
+                callable(getattr(self.python_type(), name, None)):
+            return ArrayMethodVariable(self, name)  # the break, if any, is at the call
         raise Unsupported(f"array attribute .{name} is not supported",
                           hint="use the equivalent numpy function, or dynamo.register_op")
 
@@ -104,6 +104,25 @@ class ArrayVariable(Variable):
         return cg.array(self)
 
 
+class FlatVariable(Variable):
+    """``x.flat``: indexing it reads and writes ``x`` in flat (C) order."""
+
+    def __init__(self, array: ArrayVariable):
+        self.array = array
+
+    def describe(self) -> str:
+        return f"x.flat of {self.array.describe()}"
+
+    def reconstruct(self, cg) -> str:
+        return f"{cg.array(self.array)}.flat"
+
+    def getitem(self, tx, index: Variable) -> Variable:
+        return tx.output.call_op(ops.get("flat_getitem"), [self.array, index], {})
+
+    def setitem(self, tx, index: Variable, value: Variable) -> None:
+        tx.output.call_op(ops.get("flat_setitem"), [self.array, index, value], {})
+
+
 class ArrayMethodVariable(Variable):
     """``x.sum`` before it is called."""
 
@@ -122,7 +141,16 @@ class ArrayMethodVariable(Variable):
                               "The value is only known when the graph has run.",
                               hint="keep the value as an array, or accept the graph break",
                               cause="array_to_python")
-        op, adapter = ops.lookup_method(self.name)
+        if self.name in DATA_DEPENDENT:
+            raise Unsupported(f"array method .{self.name}() has a data-dependent output "
+                              "shape", "Its result's shape depends on array values.",
+                              cause="data_dependent_shape")
+        hit = ops.lookup_method(self.name)
+        if hit is None:
+            raise Unsupported(f"array method .{self.name}() is not in the op registry",
+                              "It runs eagerly.", hint=f"use np.{self.name}(x, ...) if that "
+                              "function is captured", cause="unregistered_function")
+        op, adapter = hit
         return call_library(tx, op, adapter, [self.array, *args], kwargs)
 
 
@@ -250,7 +278,11 @@ def library_name(fn: Any) -> str:
     """``np.exp``, ``np.fft.fft``, ``cp.random.normal``: how users write the function."""
     root = library_root(fn)
     mod = getattr(fn, "__module__", None) or ""
-    owner = getattr(getattr(fn, "__self__", None), "__module__", None) or ""
+    self_obj = getattr(fn, "__self__", None)
+    owner = getattr(self_obj, "__module__", None) or ""
+    if self_obj is not None and not isinstance(self_obj, types.ModuleType) and \
+            self_obj is not getattr(np.random.mtrand, "_rand", None):
+        return f"{type(self_obj).__name__}.{getattr(fn, '__name__', '?')}"  # rng.normal
     parts = [p for p in (mod or owner).split(".")[1:] if not p.startswith("_")]
     if parts[:1] == ["random"] or owner.startswith(("numpy.random", "cupy.random")):
         parts = ["random"]

@@ -1,0 +1,223 @@
+"""Creation: ``zeros``/``ones``/``empty``/``full`` and their ``_like``, ``arange``,
+``linspace``, ``logspace``, ``eye``, ``identity``, ``tri``, ``array``/``asarray`` (of
+constants, of traced arrays, or of lists mixing both), ``copy``.
+
+Shapes come from the Python arguments (which must be known while tracing: a shape
+that is an array is a graph break); dtypes from running the function on an empty or
+tiny version of the call. A creation op called through CuPy (``cp.zeros``) makes a
+CuPy array: the translator sets the kind (see ``OutputGraph.call_op``).
+
+Example::
+
+    >>> op = get("linspace")
+    >>> op.meta(op, (0.0, ArrayMeta((3,), np.dtype("f4")), 5), {"axis": -1})
+    ArrayMeta(shape=(3, 5), dtype=dtype('float32'), kind='numpy', scalar=False)
+"""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from . import rules
+from .meta import ArrayMeta, probe
+from .registry import CREATION, ELEMENTWISE, OpDef, register
+from .rules import MetaError
+
+
+def _no_like(params: dict) -> None:
+    if params.get("like") is not None:
+        raise MetaError("like= is not supported")
+
+
+def creation(op, args, kwargs) -> ArrayMeta:
+    """zeros/ones/empty(shape, dtype): the dtype from the same call with an empty shape."""
+    params = rules.bind(op, args, kwargs)
+    _no_like(params)
+    shape = rules.shape_arg(params["shape"])
+    rules.static(params, f"{op.name}'s arguments")
+    value = rules.run_quietly(op.impl, **dict(params, shape=(0,) * len(shape)))
+    return ArrayMeta(shape, value.dtype, "numpy", False)
+
+
+def full_rule(op, args, kwargs) -> ArrayMeta:
+    """full(shape, fill_value): the fill broadcasts to the shape; dtype from the fill."""
+    params = rules.bind(op, args, kwargs)
+    _no_like(params)
+    shape = rules.shape_arg(params["shape"])
+    fill = params["fill_value"]
+    if not rules.fits(rules.shape_of(fill), shape):
+        raise ValueError(f"could not broadcast fill_value of shape {rules.shape_of(fill)} "
+                         f"into shape {shape}")
+    small = tuple(min(d, 1) for d in shape)
+    value = rules.run_quietly(op.impl, **dict(params, shape=small,
+                                              fill_value=rules.substitute(fill, _tiny)))
+    return ArrayMeta(shape, value.dtype, rules.array_kind(fill), False)
+
+
+def _tiny(m: ArrayMeta):
+    return probe(m, keep_ndim=True)
+
+
+def like(op, args, kwargs) -> ArrayMeta:
+    """zeros_like/ones_like/full_like/empty_like: the prototype's shape unless given."""
+    params = rules.bind(op, args, kwargs)
+    name = next(iter(params))
+    proto = params[name]
+    shape = params.get("shape")
+    shape = rules.shape_of(proto) if shape is None else rules.shape_arg(shape)
+    fill = params.get("fill_value")
+    if fill is not None and not rules.fits(rules.shape_of(fill), shape):
+        raise ValueError(f"could not broadcast fill_value into shape {shape}")
+    if not isinstance(proto, ArrayMeta):
+        raise MetaError(f"{op.name} of a Python value")
+    value = rules.probe_result(op, args, dict(kwargs, shape=None) if "shape" in kwargs
+                               else kwargs, keep_ndim=True)
+    return ArrayMeta(tuple(shape), value.dtype, rules.array_kind((args, kwargs)), False)
+
+
+_EXACT_ARANGE = 1 << 12
+
+
+def arange(op, args, kwargs) -> ArrayMeta:
+    """``np.arange``: run for short ranges; NumPy's length formula for long ones."""
+    _no_like(kwargs)
+    rules.static((args, kwargs), "arange's arguments")
+    params = dict(kwargs)
+    names = ("start", "stop", "step", "dtype")
+    if len(args) == 1 and "stop" not in params:
+        params["stop"] = args[0]
+    else:
+        params.update(zip(names, args))
+    start, stop, step = params.get("start", 0), params.get("stop"), params.get("step", 1)
+    if stop is None:
+        start, stop = 0, start
+    if step is None:
+        step = 1
+    if step == 0:
+        raise ZeroDivisionError("division by zero")
+    exact = all(type(v) in (int, float) for v in (start, stop, step))
+    n = int(np.ceil((stop - start) / step)) if exact else None
+    if n is None or n <= _EXACT_ARANGE:
+        value = rules.run_quietly(op.impl, *args, **kwargs)
+        return ArrayMeta(value.shape, value.dtype, "numpy", False)
+    value = rules.run_quietly(op.impl, start, start + step, step, dtype=params.get("dtype"))
+    return ArrayMeta((max(n, 0),), value.dtype, "numpy", False)
+
+
+def linspace(op, args, kwargs) -> ArrayMeta:
+    """linspace/logspace: ``num`` samples along ``axis`` of the broadcast endpoints."""
+    params = rules.bind(op, args, kwargs)
+    if params.get("retstep"):
+        raise MetaError(f"{op.name}(retstep=True) returns the step as well")
+    rules.static({k: v for k, v in params.items() if k not in ("start", "stop")},
+                 f"{op.name}'s num, axis, dtype and base")
+    num = operator.index(params["num"])
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    base = np.broadcast_shapes(rules.shape_of(params["start"]), rules.shape_of(params["stop"]))
+    if "base" in params and np.ndim(params["base"]):
+        raise MetaError("logspace with an array base")
+    axis = rules.axis_index(params.get("axis", 0), len(base) + 1)
+    value = rules.run_quietly(op.impl, **dict(rules.substitute(params, _tiny), num=2))
+    shape = base[:axis] + (num,) + base[axis:]
+    return ArrayMeta(shape, value.dtype, rules.array_kind(params), False)
+
+
+def square(op, args, kwargs) -> ArrayMeta:
+    """eye/identity/tri: (N, M) with M defaulting to N."""
+    params = rules.bind(op, args, kwargs)
+    _no_like(params)
+    rules.static(params, f"{op.name}'s arguments")
+    n = operator.index(params.get("N", params.get("n")))
+    m = params.get("M")
+    m = n if m is None else operator.index(m)
+    if op.name == "tri":  # tri builds its mask from aranges: negative sizes are empty
+        n, m = max(n, 0), max(m, 0)
+    if n < 0 or m < 0:
+        raise ValueError("negative dimensions are not allowed")
+    small = {k: v for k, v in params.items() if k not in ("N", "n", "M", "k")}
+    value = rules.run_quietly(op.impl, 0, **small)
+    return ArrayMeta((n, m), value.dtype, "numpy", False)
+
+
+# --------------------------------------------------------------------------- array()
+
+def _nested_shape(value) -> tuple:
+    """The shape NumPy gives a nested list whose leaves are arrays or scalars."""
+    if isinstance(value, ArrayMeta):
+        return value.shape
+    if isinstance(value, (list, tuple)):
+        shapes = {_nested_shape(v) for v in value}
+        if len(shapes) > 1:
+            raise ValueError("setting an array element with a sequence: the requested "
+                             "array has an inhomogeneous shape")
+        return (len(value),) + (shapes.pop() if shapes else ())
+    return np.shape(value)
+
+
+def _leaves(value) -> list:
+    if isinstance(value, (list, tuple)):
+        return [leaf for v in value for leaf in _leaves(v)]
+    if isinstance(value, ArrayMeta):
+        return [probe(value)]
+    return list(np.asarray(value, dtype=object).ravel()) if np.ndim(value) else [value]
+
+
+def array_rule(op, args, kwargs) -> ArrayMeta:
+    """array/asarray: of a traced array, of constants, or of lists mixing both."""
+    params = rules.bind(op, args, kwargs)
+    _no_like(params)
+    name = next(iter(params))
+    obj = params.pop(name)
+    rules.static(params, f"{op.name}'s keywords")
+    if params.get("ndmax"):
+        raise MetaError("array(ndmax=)")
+    kind = rules.array_kind(obj)
+    rest, kw = args[1:], {k: v for k, v in kwargs.items() if k != name}
+
+    def run(value):  # the user's own call, with ``obj`` replaced
+        return rules.run_quietly(op.impl, value, *rest, **kw)
+
+    if not rules.metas_in(obj):  # constants: the program holds the data already
+        value = run(obj)
+        return ArrayMeta(value.shape, value.dtype, kind, False)
+    if isinstance(obj, ArrayMeta):
+        shape, value = obj.shape, run(probe(obj, keep_ndim=True))
+    else:
+        shape, value = _nested_shape(obj), run(_leaves(obj))
+    ndmin = params.get("ndmin") or 0
+    shape = (1,) * (ndmin - len(shape)) + tuple(shape)
+    return ArrayMeta(shape, value.dtype, kind, False)
+
+
+def copy_method(x, order="C"):
+    return x.copy(order)
+
+
+def copy_method_rule(op, args, kwargs) -> ArrayMeta:
+    x = args[0]
+    rules.static((args[1:], kwargs), "order")
+    value = rules.run_quietly(op.impl, probe(x, keep_ndim=True), *args[1:], **kwargs)
+    return rules.result_meta(value, x.shape, x.kind)
+
+
+for _fn in (np.zeros, np.ones, np.empty):
+    register(OpDef(_fn.__name__, _fn, creation, CREATION), functions=[_fn])
+register(OpDef("full", np.full, full_rule, CREATION), functions=[np.full])
+for _fn in (np.zeros_like, np.ones_like, np.empty_like, np.full_like):
+    register(OpDef(_fn.__name__, _fn, like, CREATION), functions=[_fn])
+register(OpDef("arange", np.arange, arange, CREATION), functions=[np.arange])
+register(OpDef("linspace", np.linspace, linspace, CREATION), functions=[np.linspace])
+register(OpDef("logspace", np.logspace, linspace, CREATION), functions=[np.logspace])
+for _fn in (np.eye, np.identity, np.tri):
+    register(OpDef(_fn.__name__, _fn, square, CREATION), functions=[_fn])
+register(OpDef("array", np.array, array_rule, CREATION, doc="a copy unless copy=False"),
+         functions=[np.array])
+register(OpDef("asarray", np.asarray, array_rule, CREATION,
+               doc="returns its argument itself when no conversion is needed"),
+         functions=[np.asarray, np.asanyarray])
+register(OpDef("copy", np.copy, like, ELEMENTWISE), functions=[np.copy])
+register(OpDef("copy_method", copy_method, copy_method_rule, ELEMENTWISE,
+               doc="x.copy(order): a copy (a NumPy scalar stays a scalar)"), methods=["copy"])

@@ -1,0 +1,211 @@
+"""Indexing: ``x[index]`` and ``x[index] = value`` with NumPy's rules.
+
+Supported in the graph: basic slicing (steps, negatives), ``None``/``np.newaxis``,
+``...``, integer scalars (Python ints, NumPy integers, traced 0-d integer arrays),
+integer arrays and lists (fancy indexing, including NumPy's placement of the
+broadcast index dimensions), constant boolean lists, and for *setitem* a boolean
+array mask with a scalar value (``x[x > 0] = 0``: the written array keeps its shape).
+A traced boolean mask in ``x[mask]`` makes a result whose size is the number of True
+elements, which is data: that is a graph break with that reason, as is a slice whose
+bound is a traced array.
+
+The result shape comes from indexing a zero-strided ghost that has one extra,
+empty, last dimension: NumPy does all its checks (too many indices, bounds of
+integer constants, broadcasting of index arrays) and places the dimensions, but the
+result is empty, so no element is copied whatever the index. (NumPy still walks
+integer index arrays, which are ghosts too: about a millisecond per million
+indices, the only tracing cost here that grows with the data.)
+
+Example::
+
+    >>> op = get("getitem")
+    >>> x = ArrayMeta((5, 6, 7), np.dtype("f4"))
+    >>> op.meta(op, (x, (ArrayMeta((2, 3), np.dtype("i8")), slice(None), [1, 2, 3])), {})
+    ArrayMeta(shape=(2, 3, 6), dtype=dtype('float32'), kind='numpy', scalar=False)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import rules
+from .meta import ArrayMeta, ghost
+from .registry import MUTATION, OPAQUE, VIEW, OpDef, register
+from .rules import MetaError
+
+
+def _components(index) -> tuple:
+    return index if isinstance(index, tuple) else (index,)
+
+
+def _check_index(index) -> None:
+    for part in _components(index):
+        if isinstance(part, slice):
+            rules.static(part, "a slice bound")
+        for m in rules.metas_in(part):
+            if m.dtype == np.bool_:
+                raise MetaError("boolean mask index: the result's shape depends on the data "
+                                "(how many elements are True)")
+            if m.dtype.kind not in "iu":
+                raise IndexError("arrays used as indices must be of integer (or boolean) "
+                                 "type")
+
+
+def index_meta(x: ArrayMeta, index) -> ArrayMeta:
+    """The meta of ``x[index]``."""
+    _check_index(index)
+    sub = rules.substitute(_components(index), ghost)
+    if x.scalar:
+        value = rules.run_quietly(lambda: ghost(x)[sub if isinstance(index, tuple) else sub[0]])
+        return rules.result_meta(value, np.shape(value), x.kind)
+    wide = ghost(x.with_(shape=x.shape + (0,)))
+    shape = rules.run_quietly(lambda: wide[sub + (slice(None),)]).shape[:-1]
+    if shape == ():  # one element: ask the real ghost whether NumPy gives a scalar
+        value = rules.run_quietly(lambda: ghost(x)[sub])
+        return rules.result_meta(value, (), x.kind)
+    dtype = rules.run_quietly(lambda: wide[sub + (slice(None),)]).dtype
+    return ArrayMeta(tuple(shape), dtype, x.kind, False)
+
+
+def getitem(x, index):
+    return x[index]
+
+
+def getitem_rule(op, args, kwargs) -> ArrayMeta:
+    x, index = args
+    if kwargs or not isinstance(x, ArrayMeta):
+        raise MetaError("getitem of a non-array")
+    return index_meta(x, index)
+
+
+def setitem(x, index, value):
+    x[index] = value
+    return x
+
+
+def _mask_target(x: ArrayMeta, index) -> tuple | None:
+    """For ``x[mask] = v`` with a traced boolean mask: the shape of one selected row."""
+    parts = _components(index)
+    if len(parts) != 1 or not isinstance(parts[0], ArrayMeta) or parts[0].dtype != np.bool_:
+        return None
+    mask = parts[0]
+    if mask.shape != x.shape[:mask.ndim] or mask.ndim == 0:
+        raise MetaError("boolean mask whose shape differs from the array's")
+    return x.shape[mask.ndim:]
+
+
+def _value_shape(value) -> tuple:
+    if isinstance(value, ArrayMeta):
+        return value.shape
+    return rules.shape_of(value)
+
+
+def setitem_rule(op, args, kwargs) -> ArrayMeta:
+    """``x[index] = value``: the value broadcasts to the selection; returns ``x``."""
+    x, index, value = args
+    if x.scalar:
+        raise TypeError(f"'{x.dtype.type.__name__}' object does not support item assignment")
+    vshape = _value_shape(value)
+    row = _mask_target(x, index)
+    if row is not None:  # x[mask] = v selects (number of True elements,) + row
+        if not row and len(vshape) > 1:
+            raise TypeError(f"NumPy boolean array indexing assignment requires a 0 or "
+                            f"1-dimensional input, input has {len(vshape)} dimensions")
+        while len(vshape) > len(row) and vshape[0] == 1:
+            vshape = vshape[1:]
+        if len(vshape) > len(row) or np.broadcast_shapes(vshape, row) != row:
+            raise MetaError("boolean mask assignment of an array value: whether it fits "
+                            "depends on how many elements are True")
+    else:
+        selected = index_meta(x, index)
+        target = selected.shape
+        if selected.scalar and vshape:  # one element: NumPy's answer depends on the dtype
+            raise MetaError("a sequence assigned to one element (NumPy raises, or for a "
+                            "bool array converts it with bool())")
+        if not isinstance(value, ArrayMeta) and len(vshape) > len(target):
+            raise ValueError("setting an array element with a sequence: a list value may "
+                             "not have more dimensions than the selection")
+        if not rules.fits(vshape, target):
+            raise ValueError(f"could not broadcast input array from shape {vshape} into "
+                             f"shape {target}")
+    if isinstance(value, ArrayMeta):
+        if value.dtype.kind == "c" and x.dtype.kind != "c":
+            raise MetaError("assigning complex values to a real array warns in NumPy")
+    else:  # a constant: NumPy's conversion errors (NaN to int, out of bounds) happen here
+        rules.static(value, "an assigned sequence holding arrays")
+        holder = np.empty(np.shape(value), dtype=x.dtype)
+        rules.run_quietly(holder.__setitem__, Ellipsis, value)
+    return x
+
+
+register(OpDef("getitem", getitem, getitem_rule, VIEW,
+               doc="x[index]: a view for basic indices, a copy for fancy ones"))
+register(OpDef("setitem", setitem, setitem_rule, MUTATION, doc="x[index] = value"))
+
+
+# --------------------------------------------------------------------------- x.flat
+
+
+def flat_index_shape(size: int, index) -> tuple | None:
+    """The shape of ``x.flat[index]`` (None: one element, a NumPy scalar)."""
+    if isinstance(index, ArrayMeta):
+        if index.dtype.kind not in "iu":
+            raise MetaError("x.flat with a non-integer array index")
+        if size == 0 and index.size:
+            raise IndexError("index out of bounds for size 0")
+        return None if index.ndim == 0 else index.shape
+    if isinstance(index, slice):
+        return (len(range(size)[rules.static(index, "a slice bound")]),)
+    if index is Ellipsis:
+        return (size,)
+    if isinstance(index, (int, np.integer)) and not isinstance(index, (bool, np.bool_)):
+        if not -size <= index < size:
+            raise IndexError(f"index {index} is out of bounds for size {size}")
+        return None
+    if isinstance(index, list) and all(isinstance(i, (int, np.integer)) and
+                                       not isinstance(i, bool) for i in index):
+        if any(not -size <= i < size for i in index):
+            raise IndexError(f"index out of bounds for size {size}")
+        return (len(index),)
+    raise MetaError(f"x.flat[{index!r}]: only integers, slices, integer lists and arrays")
+
+
+def flat_getitem(x, index):
+    return x.flat[index]
+
+
+def flat_getitem_rule(op, args, kwargs) -> ArrayMeta:
+    x, index = args
+    if x.scalar:
+        raise MetaError("x.flat of a NumPy scalar")
+    shape = flat_index_shape(x.size, index)
+    if shape is None:
+        return ArrayMeta((), x.dtype, x.kind, x.kind == "numpy")
+    return ArrayMeta(tuple(shape), x.dtype, x.kind, False)
+
+
+def flat_setitem(x, index, value):
+    x.flat[index] = value
+    return x
+
+
+def flat_setitem_rule(op, args, kwargs) -> ArrayMeta:
+    """``x.flat[index] = value``: values are repeated or cut to fit, as NumPy does."""
+    x, index, value = args
+    one = flat_getitem_rule(op, (x, index), {}).shape == ()
+    if one and rules.shape_of(value) != ():
+        raise MetaError("a sequence assigned to one element of x.flat")
+    if isinstance(value, ArrayMeta):
+        if value.dtype.kind == "c" and x.dtype.kind != "c":
+            raise MetaError("assigning complex values to a real array warns in NumPy")
+    else:
+        rules.static(value, "an assigned sequence holding arrays")
+        holder = np.empty(np.shape(value), dtype=x.dtype)
+        rules.run_quietly(holder.__setitem__, Ellipsis, value)
+    return x
+
+
+register(OpDef("flat_getitem", flat_getitem, flat_getitem_rule, OPAQUE,
+               doc="x.flat[index]: a copy (one element: a NumPy scalar)"))
+register(OpDef("flat_setitem", flat_setitem, flat_setitem_rule, MUTATION,
+               doc="x.flat[index] = value (values repeat to fill the selection)"))

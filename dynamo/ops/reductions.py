@@ -1,0 +1,117 @@
+"""Reductions and scans: ``sum``, ``mean``, ``var``, ``argmax``, ``median``, ``nan*``,
+``cumsum``, ``diff``...
+
+One rule serves every reduction: the reduced axes (``axis=None``, an int, a tuple,
+negatives) are dropped, or kept as 1 with ``keepdims``; the dtype and scalar-ness
+come from running the real function on probes of the same ndim whose dimensions are
+``min(d, 1)``, with the real ``axis``, ``dtype``, ``ddof``, ``initial`` and ``where``.
+Because a probe is empty exactly when the array is, NumPy's own errors for empty
+reductions ("zero-size array to reduction operation maximum which has no identity")
+and for bad arguments (a tuple axis for ``argmax``) happen on the probe too.
+
+Example::
+
+    >>> op = get("sum")
+    >>> op.meta(op, (ArrayMeta((2, 3, 4), np.dtype("i4")),), {"axis": (0, -1)})
+    ArrayMeta(shape=(3,), dtype=dtype('int64'), kind='numpy', scalar=False)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import rules
+from .meta import ArrayMeta
+from .registry import OPAQUE, REDUCTION, OpDef, register
+from .rules import MetaError
+
+
+def reduction(op, args, kwargs) -> ArrayMeta:
+    """Drop (or keep as 1) the reduced axes; dtype and errors from probes."""
+    kind = rules.array_kind((args, kwargs))
+    params = rules.bind(op, args, kwargs)
+    a = rules.first_array(params, next(iter(params)))
+    if params.get("overwrite_input"):
+        raise MetaError(f"{op.name}(overwrite_input=True) leaves its input in an "
+                        "unspecified order")
+    axis, keepdims = params.get("axis"), bool(params.get("keepdims") or False)
+    if a.ndim == 0:  # NumPy accepts axis=0 and -1 here; the probe checks the rest
+        axes = ()
+    else:
+        axes = tuple(range(a.ndim)) if axis is None else rules.axis_tuple(axis, a.ndim)
+    where = params.get("where")
+    if isinstance(where, ArrayMeta) and np.broadcast_shapes(where.shape, a.shape) != a.shape:
+        raise ValueError(f"where= of shape {where.shape} does not broadcast to {a.shape}")
+    if keepdims:
+        shape = tuple(1 if i in axes else d for i, d in enumerate(a.shape))
+    else:
+        shape = tuple(d for i, d in enumerate(a.shape) if i not in axes)
+    if params.get("out") is not None:
+        return rules.out_result(op, args, kwargs, shape, kind)
+    value = rules.probe_result(op, args, kwargs, keep_ndim=True)
+    if not isinstance(value, (np.ndarray, np.generic)):
+        raise MetaError(f"{op.name} returns a Python {type(value).__name__} here")
+    return rules.result_meta(value, shape, kind)
+
+
+def scan(op, args, kwargs) -> ArrayMeta:
+    """cumsum/cumprod: same shape, or flattened when axis is None."""
+    kind = rules.array_kind((args, kwargs))
+    params = rules.bind(op, args, kwargs)
+    a = rules.first_array(params, next(iter(params)))
+    axis = params.get("axis")
+    if axis is None:
+        shape = (a.size,)
+    else:
+        rules.static(axis, "axis")
+        shape = a.shape  # the probe checks the axis (0-d arrays accept axis 0 and -1)
+    if params.get("out") is not None:
+        return rules.out_result(op, args, kwargs, shape, kind)
+    value = rules.probe_result(op, args, kwargs, keep_ndim=True)
+    if a.ndim == 0:
+        shape = np.shape(value)  # a 0-d array scans as a 1-element one: (1,)
+    return ArrayMeta(shape, value.dtype, kind, False)
+
+
+def diff_rule(op, args, kwargs) -> ArrayMeta:
+    """``np.diff(a, n, axis)``: the axis shrinks by n (never below 0)."""
+    kind = rules.array_kind((args, kwargs))
+    params = rules.bind(op, args, kwargs)
+    a = rules.first_array(params, "a")
+    n = rules.static(params.get("n", 1), "n")
+    if params.get("prepend") is not None or params.get("append") is not None:
+        raise MetaError("np.diff with prepend= or append=")
+    if not isinstance(n, int) or n < 1:
+        raise MetaError("np.diff with n < 1 returns its input itself")
+    value = rules.probe_result(op, args, kwargs, keep_ndim=True)
+    axis = rules.axis_index(params.get("axis", -1), a.ndim)
+    shape = list(a.shape)
+    shape[axis] = max(shape[axis] - n, 0)
+    return ArrayMeta(tuple(shape), value.dtype, kind, False)
+
+
+_REDUCTIONS = [
+    ("sum", np.sum, True), ("prod", np.prod, True), ("mean", np.mean, True),
+    ("var", np.var, True), ("std", np.std, True), ("max", np.max, True),
+    ("min", np.min, True), ("any", np.any, True), ("all", np.all, True),
+    ("argmax", np.argmax, True), ("argmin", np.argmin, True), ("ptp", np.ptp, False),
+    ("median", np.median, False), ("count_nonzero", np.count_nonzero, False),
+]
+_NAN_REDUCTIONS = ["nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmax", "nanmin",
+                   "nanargmax", "nanargmin", "nanmedian"]
+
+for _name, _fn, _method in _REDUCTIONS:
+    _extra = {"max": [np.amax], "min": [np.amin]}.get(_name, [])
+    register(OpDef(_name, _fn, reduction, REDUCTION), functions=[_fn, *_extra],
+             methods=[_name] if _method else [])
+for _name in _NAN_REDUCTIONS:
+    register(OpDef(_name, getattr(np, _name), reduction, REDUCTION),
+             functions=[getattr(np, _name)])
+register(OpDef("norm", np.linalg.norm, reduction, REDUCTION, cupy="linalg.norm",
+               doc="np.linalg.norm: a reduction over axis (None, an int, or two axes)"),
+         functions=[np.linalg.norm])
+
+for _name in ("cumsum", "cumprod", "nancumsum", "nancumprod"):
+    register(OpDef(_name, getattr(np, _name), scan, OPAQUE), functions=[getattr(np, _name)],
+             methods=[_name] if not _name.startswith("nan") else [])
+register(OpDef("diff", np.diff, diff_rule, OPAQUE), functions=[np.diff])

@@ -1,0 +1,95 @@
+"""The registry's public face: unknown functions break with a reason that names them and
+hints at ``dynamo.register_op``; ``register_op`` makes a function one graph node, with
+the shape rule it is given; data-dependent functions break with their own reason."""
+
+import numpy as np
+import pytest
+from harness import check, rand
+
+import dynamo
+from dynamo import ops
+
+X = rand(3, 4)
+
+
+def test_unknown_numpy_function_breaks_naming_it_with_a_hint():
+    report = check(lambda x: np.fft.fft(x).real + 1, X, breaks=1)
+    b = report.break_reasons[0]
+    assert "np.fft.fft" in b.reason and "not in the op registry" in b.reason
+    assert "dynamo.register_op" in b.hint
+
+
+def test_unknown_function_under_fullgraph_raises_unsupported():
+    with pytest.raises(dynamo.Unsupported, match="np.fft.fft"):
+        dynamo.compile(lambda x: np.fft.fft(x), fullgraph=True)(X)
+
+
+def softplus_for_test(x):
+    return np.log1p(np.exp(x))
+
+
+def scale_rows_for_test(x, w):
+    return x * w[:, None]
+
+
+def test_register_op_elementwise_is_one_node():
+    dynamo.register_op(softplus_for_test, meta="elementwise")
+    report = check(lambda x: softplus_for_test(x) * 2, X, graphs=1, breaks=0)
+    targets = [n.target for n in report.graphs[0].call_nodes()]
+    assert targets == ["softplus_for_test", "multiply"]
+    op, _ = ops.lookup_function(softplus_for_test)
+    assert op.kind == ops.ELEMENTWISE
+    assert op.meta(op, (ops.ArrayMeta((2, 5), np.dtype("f4")),), {}).shape == (2, 5)
+
+
+def test_register_op_with_a_shape_rule_and_a_name():
+    def rule(x, w):
+        assert isinstance(x, ops.ArrayMeta) and isinstance(w, ops.ArrayMeta)
+        return x.shape, np.result_type(x.dtype, w.dtype)
+
+    dynamo.register_op(scale_rows_for_test, meta=rule, name="scale_rows_t")
+    w = rand(3, seed=1).astype(np.float64)
+    report = check(lambda x, w: scale_rows_for_test(x, w) + 1, X, w, graphs=1, breaks=0)
+    assert report.graphs[0].call_nodes()[0].target == "scale_rows_t"
+
+
+def test_register_op_refuses_a_taken_name_and_bad_arguments():
+    def exp(x):
+        return x
+
+    with pytest.raises(ValueError, match="already exists"):
+        dynamo.register_op(exp)
+    with pytest.raises(TypeError):
+        dynamo.register_op(3)
+    with pytest.raises(ValueError, match="meta"):
+        dynamo.register_op(lambda x: x, meta="nonsense", name="nonsense_op_t")
+    with pytest.raises(ValueError, match="identifier"):
+        dynamo.register_op(lambda x: x, name="not an identifier")
+
+
+def test_register_an_unknown_numpy_function():
+    fn = np.fft.fftshift
+    dynamo.register_op(fn, meta="same", name="fftshift_t")
+    check(lambda x: np.fft.fftshift(x) * 2, X, graphs=1, breaks=0)
+
+
+@pytest.mark.parametrize("fn,reason", [
+    (lambda x: np.nonzero(x > 0), "data-dependent output shape"),
+    (lambda x: np.unique(x), "data-dependent output shape"),
+    (lambda x: (x > 0).nonzero(), "data-dependent output shape"),
+    (lambda x: np.where(x > 0), "depends on the data"),
+    (lambda x: x[x > 0], "boolean mask index"),
+    (lambda x: np.allclose(x, x), "Python value computed from array data"),
+    (lambda x: float(x.sum()), "converts array data"),
+    (lambda x: x.sum().item(), "converts array data"),
+    (lambda x: round(x, 1), "round() of an array"),
+])
+def test_data_dependent_calls_break_with_a_reason(fn, reason):
+    report = check(fn, X, breaks=1)
+    assert reason in report.break_reasons[0].reason, str(report)
+
+
+def test_ops_print_as_python_in_the_graph():
+    report = dynamo.explain(lambda x: np.split(x, 2, axis=1)[0] @ np.eye(2))(X)
+    src = str(report.graphs[0])
+    assert "ops.split(x, 2, axis=1)" in src and "ops.eye(2)" in src
