@@ -1,0 +1,205 @@
+"""Differential checks for whole user programs: one compiled object, several input sets.
+
+``check_program(fn, [args_a, args_b], graphs=1, breaks=0)`` compiles ``fn`` once per
+backend and, for each set of arguments, calls it ``calls`` times (the first call of a
+set traces or recompiles, later ones hit the cache), then calls it once more with the
+first set (its entry must still be in the cache and still be right). Each call gets its own deep copy of
+the arguments and is compared with an eager call on another copy: result (values,
+dtypes, shapes, types), printed output, the arguments afterwards (mutations) and raised
+exceptions, through ``tests/harness``, and the warnings raised (category and text).
+Random Generators among the arguments compare by their bit generator's state. Graph and break counts are what
+``dynamo.explain`` reports for the first argument set.
+
+Example::
+
+    def f(x):
+        return x - x.mean()
+    check_program(f, [(rand(4, 8),), (rand(16, 3),)], graphs=1, breaks=0)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import io
+import warnings
+
+import numpy as np
+from harness import _same_outcome, same
+
+import dynamo
+
+# The numpy backend sums full reductions block by block and strength-reduces x**n; its
+# documented tolerance (docs/numpy_backend.md) is rtol 1e-5 for float32.
+NUMPY_BACKEND_TOL = {"rtol": 1e-5, "atol": 1e-6}
+# Known bugs shared by several programs (reasons of strict xfails).
+NP_MAXIMUM_OUT = (
+    "backends/numpy_backend/codegen.py _call_out passes the reused buffer positionally: "
+    "np.maximum(a, 0, a) emits NumPy 2.4's DeprecationWarning ('Passing more than 2 "
+    "positional arguments to np.maximum and np.minimum is deprecated') that eager does not")
+GENERATOR_BREAK = (
+    "every method call on a np.random.Generator (rng.random, rng.normal, ...) is a graph "
+    "break (dynamo/ops/random.py registers only the legacy np.random.* functions); NumPy "
+    "recommends Generator, so seeded-Generator code never becomes one graph")
+ISLAND_STACK_CLASH = (
+    "wrong result: a for loop that breaks inside a *resume function* runs as "
+    "an eager island whose stack temporaries are named ___stack0.. like the resume "
+    "function's own parameters; convert._compile_break restores those parameters as live "
+    "locals after the stack stores (resume.break_code), so GET_ITER iterates over the "
+    "wrong object (the loop runs len(array) times, or raises 'NoneType' object is not "
+    "iterable)")
+NUMPY_OUT_ALIAS = (
+    "wrong result, corrupts an input: backends/numpy_backend/codegen.py reuses the buffer "
+    "of a dead 'private' intermediate for the next op, but the result of an in-place op "
+    "(`pos += vel` -> add(pos, vel, out=pos)) is the caller's array: `t = pos * 2` "
+    "becomes _multiply(add, 2, add) and overwrites pos")
+SYMINT_FLOAT = (
+    "wrong result after the second shape: the recompiled entry makes the size dynamic "
+    "(guard `x.shape[0] >= 2`) but a float computed from it (`x.shape[0] * 0.5`, "
+    "`0.1 / k`, `1.0 / (n - 1)` with k, n sizes) is baked into the graph as a constant and the "
+    "size is not pinned: dynamo/symbolic/sizes.py SymInt returns NotImplemented for float "
+    "operands (or float's own operator runs first) so float arithmetic reads the int "
+    "value without pin(); every later shape reuses the constant of the second one")
+# Short names of the wrong-result bugs, for docs/realworld.md.
+BUG_TAGS = {ISLAND_STACK_CLASH: "W1", NUMPY_OUT_ALIAS: "W2", SYMINT_FLOAT: "W3",
+            NP_MAXIMUM_OUT: "W4"}
+BACKENDS = tuple(b for b in ("eager", "numpy") if b in dynamo.list_backends())
+
+
+def check_program(fn, arg_sets, *, graphs=None, breaks=None, backends=BACKENDS, calls=2,
+                  kwargs=None, tol=None):
+    """Compile ``fn`` once per backend; compare with eager on every argument set.
+
+    Returns the ``dynamo.explain`` report of the first argument set (eager backend).
+    ``tol`` (a dict of rtol/atol) overrides the per-backend tolerance.
+    """
+    kwargs = kwargs or {}
+    expected = []
+    for args in arg_sets:
+        eager_args = copy.deepcopy(args)
+        result, out, warns = run(fn, eager_args, copy.deepcopy(kwargs))
+        expected.append((comparable(result), out, warns, comparable(eager_args)))
+    for backend in backends:
+        btol = tol if tol is not None else ({} if backend == "eager" else NUMPY_BACKEND_TOL)
+        compiled = dynamo.compile(fn, backend=backend)
+        schedule = [(i, calls) for i in range(len(arg_sets))]
+        if len(arg_sets) > 1:
+            schedule.append((0, 1))
+        for step, (i, n_calls) in enumerate(schedule):
+            again = " (again, after the other sets)" if step >= len(arg_sets) else ""
+            args = arg_sets[i]
+            want, want_out, want_warn, want_args = expected[i]
+            for call in range(n_calls):
+                label = f"[{backend}] input set {i}, call {call + 1}{again}"
+                comp_args = copy.deepcopy(args)
+                got, got_out, got_warn = run(compiled, comp_args, copy.deepcopy(kwargs))
+                _same_outcome(want, comparable(got), btol.get("rtol", 0.0),
+                              btol.get("atol", 0.0), label)
+                assert got_out == want_out, f"{label}: stdout {got_out!r} != {want_out!r}"
+                assert got_warn == want_warn, \
+                    f"{label}: warnings {got_warn!r} != {want_warn!r}"
+                same(want_args, comparable(comp_args), btol.get("rtol", 0.0),
+                     btol.get("atol", 0.0), f"{label}: arguments after the call")
+    if graphs is None and breaks is None:
+        return None
+    report = explain(fn, arg_sets[0], kwargs)
+    if graphs is not None:
+        assert report.graph_count == graphs, \
+            f"graphs: expected {graphs}, got {report.graph_count}\n{report}"
+    if breaks is not None:
+        assert report.graph_break_count == breaks, \
+            f"breaks: expected {breaks}, got {report.graph_break_count}\n{report}"
+    return report
+
+
+def run(fn, args, kwargs):
+    """(result or exception, stdout, warnings as (category, text) pairs) of one call."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result = fn(*args, **kwargs)
+        except Exception as e:  # noqa: BLE001
+            result = e
+    return result, out.getvalue(), [(w.category.__name__, str(w.message)) for w in caught]
+
+
+def comparable(value, _depth=0):
+    """``value`` with every random Generator replaced by its bit generator's state (two
+    Generators compare by identity), looking into containers and plain objects."""
+    if _depth > 6:
+        return value
+    if isinstance(value, np.random.Generator):
+        return ("Generator", value.bit_generator.state)
+    if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
+        return type(value)(comparable(v, _depth + 1) for v in value)
+    if isinstance(value, dict):
+        return {k: comparable(v, _depth + 1) for k, v in value.items()}
+    if hasattr(value, "__dict__") and not isinstance(value, (type, BaseException)) and \
+            type(value).__module__ not in ("builtins", "numpy", "types", "functools"):
+        if any(isinstance(v, np.random.Generator) for v in vars(value).values()):
+            return {"__type__": type(value).__name__,
+                    **{k: comparable(v, _depth + 1) for k, v in vars(value).items()}}
+    return value
+
+
+def explain(fn, args, kwargs=None):
+    """``dynamo.explain`` on a copy of ``args``, its printed output swallowed."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        return dynamo.explain(fn)(*copy.deepcopy(args), **copy.deepcopy(kwargs or {}))
+
+
+def rng_arrays(seed, *shapes, dtype=np.float32, scale=1.0):
+    """Standard-normal arrays of the given shapes, from one seeded Generator."""
+    rng = np.random.default_rng(seed)
+    out = [(rng.standard_normal(s) * scale).astype(dtype) for s in shapes]
+    return out[0] if len(out) == 1 else out
+
+
+class Program:
+    """One user program: its input sets, the graph/break counts a user should get, and
+    known bugs (``wrong``: compiled differs from eager or crashes; ``counts_bug``: more
+    graphs or breaks than a NumPy user would expect). ``why`` says why it breaks."""
+
+    def __init__(self, name, fn, arg_sets, graphs=1, breaks=0, why="", wrong=None,
+                 counts_bug=None, tol=None, kwargs=None, backends=BACKENDS):
+        self.name, self.fn, self.arg_sets = name, fn, arg_sets
+        self.graphs, self.breaks, self.why = graphs, breaks, why
+        self.wrong, self.counts_bug = wrong, counts_bug
+        self.tol, self.kwargs, self.backends = tol, kwargs, backends
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+def correctness_params(programs):
+    """pytest params: one per program and backend, xfail(strict) where compiled != eager
+    today (``wrong`` is one reason for every backend, or a dict backend -> reason)."""
+    import pytest
+    params = []
+    for p in programs:
+        for backend in p.backends:
+            reason = p.wrong.get(backend) if isinstance(p.wrong, dict) else p.wrong
+            marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+            params.append(pytest.param(p, backend, id=f"{p.name}-{backend}", marks=marks))
+    return params
+
+
+def counts_params(programs):
+    """pytest params: one per program, xfail(strict) where the counts are a known bug."""
+    import pytest
+    return [pytest.param(p, id=p.name,
+                         marks=[pytest.mark.xfail(strict=True, reason=p.counts_bug)]
+                         if p.counts_bug else []) for p in programs]
+
+
+def check_correct(p: Program, backend: str) -> None:
+    check_program(p.fn, p.arg_sets, backends=(backend,), kwargs=p.kwargs, tol=p.tol)
+
+
+def check_counts(p: Program) -> None:
+    report = explain(p.fn, p.arg_sets[0], p.kwargs)
+    assert report.exception is None, f"explain raised {report.exception!r}"
+    assert (report.graph_count, report.graph_break_count) == (p.graphs, p.breaks), \
+        f"expected {p.graphs} graphs and {p.breaks} breaks, got {report.graph_count} " \
+        f"and {report.graph_break_count}\n{report}"

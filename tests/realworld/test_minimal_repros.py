@@ -1,0 +1,96 @@
+"""The smallest programs that show each bug the realistic programs found (strict xfails:
+each turns into an XPASS failure the day its fix lands). The realistic programs that hit
+them are listed in docs/realworld.md."""
+
+import warnings
+
+import numpy as np
+import pytest
+from rw_check import ISLAND_STACK_CLASH, NP_MAXIMUM_OUT, NUMPY_OUT_ALIAS, SYMINT_FLOAT, explain
+
+import dynamo
+
+
+def _print_then_loop(x):
+    print("start")
+    for _ in range(1):
+        x += 1
+        print("step")
+    return x
+
+
+def _identity_with_print(p):
+    print("helper")
+    return p
+
+
+def _call_then_loop(x):
+    _identity_with_print(x)          # breaks in the callee: the rest is a resume function
+    for _ in range(1):
+        x += 1
+        _identity_with_print(x)      # a break inside the loop: the loop is an eager island
+    return x
+
+
+@pytest.mark.xfail(strict=True, reason=ISLAND_STACK_CLASH)
+def test_loop_with_break_in_resume_function_crashes(capsys):
+    got = dynamo.compile(_print_then_loop)(np.zeros(2))
+    np.testing.assert_array_equal(got, np.ones(2))
+
+
+@pytest.mark.xfail(strict=True, reason=ISLAND_STACK_CLASH)
+def test_loop_with_break_in_resume_function_iterates_wrong_object(capsys):
+    got = dynamo.compile(_call_then_loop)(np.zeros(2))   # eager: [1, 1]
+    np.testing.assert_array_equal(got, np.ones(2))       # compiled: [2, 2] (loop ran twice)
+
+
+def _iadd_then_read(pos, vel):
+    pos += vel
+    t = pos * 2
+    return t + 1
+
+
+@pytest.mark.xfail(strict=True, reason=NUMPY_OUT_ALIAS)
+def test_numpy_backend_keeps_input_after_inplace_add():
+    pos, vel = np.zeros(3, np.float32), np.ones(3, np.float32)
+    dynamo.compile(_iadd_then_read, backend="numpy")(pos, vel)
+    np.testing.assert_array_equal(pos, np.ones(3, np.float32))   # compiled leaves 2.0
+
+
+def _relu_layer(x, w, b):
+    return np.maximum(x @ w + b, 0) @ w.T
+
+
+@pytest.mark.xfail(strict=True, reason=NP_MAXIMUM_OUT)
+def test_numpy_backend_relu_emits_no_deprecation_warning():
+    x = np.ones((2, 3), np.float32)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        dynamo.compile(_relu_layer, backend="numpy")(x, x.T, np.ones(2, np.float32))
+    assert [str(w.message)[:60] for w in caught] == []
+
+
+def _scale_by_rows(x):
+    return x * (x.shape[0] * 0.5)
+
+
+@pytest.mark.xfail(strict=True, reason=SYMINT_FLOAT)
+def test_float_from_a_dynamic_size_is_not_baked():
+    f = dynamo.compile(_scale_by_rows)
+    for rows in (3, 2, 5):     # the second shape makes rows dynamic; the third is wrong
+        x = np.ones((rows, 4), np.float32)
+        np.testing.assert_array_equal(f(x), _scale_by_rows(x), err_msg=f"rows={rows}")
+
+
+def _accumulate_scalar(x):
+    s = np.mean(x)
+    s += np.sum(x)
+    return s
+
+
+@pytest.mark.xfail(strict=True, reason="`s += ...` on a NumPy scalar (a reduction's result) "
+                   "is a graph break: dynamo/translator/base.py binary_op traces it as "
+                   "np.add(s, ..., out=s), which the add rule rejects")
+def test_iadd_on_reduction_result_is_one_graph():
+    report = explain(_accumulate_scalar, (np.ones(3, np.float32),))
+    assert (report.graph_count, report.graph_break_count) == (1, 0), str(report)
