@@ -20,11 +20,12 @@ Example::
 
     >>> plan = make_plan(graph, example_inputs)       # the MLP
     >>> print(plan)
-    call   matmul
-    kernel pointwise [add, maximum] over (32, 1024)
-    call   matmul_1
-    ...
-    kernel row [add_2, v_max, subtract, exp, v_sum, divide] over (32, 10)
+    call   matmul (matmul)
+    kernel pointwise ['add', 'maximum'] over (32, 1024)
+    call   matmul_1 (matmul)
+    kernel pointwise ['add_1', 'maximum_1'] over (32, 1024)
+    call   matmul_2 (matmul)
+    kernel row ['add_2', 'v_max', 'subtract', 'exp', 'v_sum', 'divide'] over (32, 10)
 """
 
 from __future__ import annotations

@@ -20,32 +20,49 @@ import pytest
 from test_cupy_reference import PROGRAMS, gelu, layernorm, softmax
 
 import dynamo
-from backends.cupy_backend import compile_graph
+from backends.cupy_backend import compile_graph, cupy_backend
 from backends.cupy_backend.compile_check import check_kernels, compiler
 
 SOURCES = []    # KernelCode of the [reference] runs, compiled by the last test
 
 
-def reference_backend(graph, example_inputs, options=None):
-    compiled = compile_graph(graph, example_inputs, options, device="reference")
-    SOURCES.extend(compiled.codes)
-    return compiled.fn
-
-
-reference_backend.layout_guards = True
-
-
 class Env:
-    """The array library and backend one run of a test uses."""
+    """The array library and backend one run of a test uses.
+
+    ``backend`` records every graph it compiles and every exception: dynamo falls back
+    to eager when a backend raises, which would make a broken compile pass a test.
+    """
 
     def __init__(self, kind: str):
         self.kind = kind
+        self.compiled: list = []
+        self.errors: list = []
         if kind == "gpu":
             self.xp = pytest.importorskip("cupy")
-            self.backend, self.ndarray, self.asnumpy = "cupy", self.xp.ndarray, self.xp.asnumpy
+            self.ndarray, self.asnumpy = self.xp.ndarray, self.xp.asnumpy
         else:
-            self.xp, self.backend, self.ndarray = np, reference_backend, np.ndarray
-            self.asnumpy = np.asarray
+            self.xp, self.ndarray, self.asnumpy = np, np.ndarray, np.asarray
+        device = "cupy" if kind == "gpu" else "reference"
+
+        def backend(graph, example_inputs, options=None):
+            try:
+                if device == "cupy" and (options or {}).get("cudagraphs"):
+                    return cupy_backend(graph, example_inputs, options)
+                compiled = compile_graph(graph, example_inputs, options, device=device)
+            except Exception as e:
+                self.errors.append(e)
+                raise
+            self.compiled.append(compiled)
+            if device == "reference":
+                SOURCES.extend(compiled.codes)
+            return compiled.fn
+
+        backend.layout_guards = True
+        self.backend = backend
+
+    def check_compiled(self, start: int) -> None:
+        assert not self.errors, f"the backend raised: {self.errors!r}"
+        assert len(self.compiled) > start, "no graph reached the backend"
 
 REDUCING = ("sum", "mean", "max", "min", "var", "std", "softmax", "layernorm", "logsumexp",
             "row", "matmul", "full_reduction", "norm")
@@ -95,9 +112,11 @@ def compare(cp, fn, *args, reducing=None, options=None):
         name = getattr(fn, "__name__", "")
         reducing = any(r in name for r in REDUCING)
     expected = fn(*args)
+    start = len(cp.compiled)
     compiled = dynamo.compile(fn, backend=cp.backend, options=options)
     for _ in range(2):                      # traced call, then the cached entry
         same(cp, expected, compiled(*args), reducing)
+    cp.check_compiled(start)
     return compiled
 
 
@@ -192,7 +211,9 @@ def test_mutation_order(cp):
     x0, y0 = (rng.standard_normal((4, 8)).astype(np.float32) for _ in range(2))
     xe, ye, xc, yc = (cp.xp.array(a) for a in (x0, y0, x0, y0))     # four copies
     expected = f(xe, ye)
+    start = len(cp.compiled)
     got = dynamo.compile(f, backend=cp.backend)(xc, yc)
+    cp.check_compiled(start)
     same(cp, expected, got, False)
     same(cp, (xe, ye), (xc, yc), False, "arguments after the call")
 
@@ -203,6 +224,30 @@ def test_matmul_epilogue(cp):
     w = cp.xp.asarray(rng.standard_normal((128, 96)).astype(np.float32))
     compare(cp, lambda x, w: np.maximum(x @ w + 1.0, 0), x, w, reducing=True)
     compare(cp, lambda x, w: softmax(x @ w), x, w, reducing=True)
+
+
+@pytest.mark.gpu
+def test_backend_by_name(gpu):
+    """``backend="cupy"`` through the registry: fused kernels, and the plan is attached."""
+    cp = gpu.xp
+    x = cp.asarray(np.random.default_rng(9).standard_normal((256, 512)).astype(np.float32))
+    w = cp.asarray(np.random.default_rng(10).standard_normal((512, 128)).astype(np.float32))
+    made = []
+
+    def spy(graph, example_inputs, options=None):
+        fn = cupy_backend(graph, example_inputs, options)
+        made.append(fn)
+        return fn
+
+    spy.layout_guards = True
+    f = lambda x, w: softmax(gelu(x @ w) + 1.0)  # noqa: E731
+    expected = f(x, w)
+    got = dynamo.compile(f, backend="cupy")(x, w)
+    same(gpu, expected, got, True)
+    same(gpu, expected, dynamo.compile(f, backend=spy)(x, w), True)
+    (fn,) = made
+    kinds = [s.kind for s in fn.compiled.plan.steps]
+    assert kinds == ["call", "kernel"] and "extern \"C\"" in fn.compiled.cuda_source
 
 
 @pytest.mark.gpu
