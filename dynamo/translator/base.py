@@ -40,7 +40,7 @@ from ..variables import (
     Variable,
 )
 from ..variables.arrays import FlatVariable
-from ..variables.constant import BINARY, UNARY, raw
+from ..variables.constant import BINARY, UNARY, operands, raw
 from .instructions import CodeInfo, Inst
 
 _PYTHON_ERRORS = (AttributeError, KeyError, IndexError, TypeError, ValueError,
@@ -154,7 +154,7 @@ class TranslatorBase:
         if isinstance(a, SetVariable):
             return a.binary_op(name, b)
         if a.is_constant() and b.is_constant() and name in BINARY:
-            return ConstantVariable(BINARY[name](raw(a), raw(b)))
+            return ConstantVariable(BINARY[name](*operands(a, b)))
         raise Unsupported(f"operator {name} on {a.describe()} and {b.describe()}")
 
     def unary_op(self, name: str, value: Variable) -> Variable:
@@ -168,7 +168,7 @@ class TranslatorBase:
         if isinstance(a, ArrayVariable) or isinstance(b, ArrayVariable):
             return self.binary_op(name, a, b)
         if a.is_constant() and b.is_constant():
-            return ConstantVariable(BINARY[name](raw(a), raw(b)))
+            return ConstantVariable(BINARY[name](*operands(a, b)))
         if name in ("equal", "not_equal"):
             same = self.same_value(a, b)
             return ConstantVariable(same if name == "equal" else not same)

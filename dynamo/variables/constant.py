@@ -109,6 +109,17 @@ def raw(var: Variable) -> Any:
     return var.value if isinstance(var, ConstantVariable) else var.as_python_constant()
 
 
+def operands(a: Variable, b: Variable) -> tuple:
+    """Two constants for a binary operator. Symbolic sizes stay symbolic only against
+    ints: ``0.1 / T`` is computed by float's own method, which would read the hint
+    without telling anyone, so there the sizes are pinned first."""
+    x, y = raw(a), raw(b)
+    if (isinstance(x, SymInt) and not isinstance(y, int)) or \
+            (isinstance(y, SymInt) and not isinstance(x, int)):
+        return concrete(x), concrete(y)
+    return x, y
+
+
 def wrap_constant(value: Any) -> Variable:
     if isinstance(value, tuple) and not is_pure_constant(value):
         from .containers import TupleVariable

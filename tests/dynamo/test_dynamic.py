@@ -142,3 +142,15 @@ def test_non_affine_size_specializes(traces):
         x = rand(n)
         same(f(x), c(x))
     assert traces["n"] == 2
+
+
+def test_float_arithmetic_with_a_size_pins_it(traces):
+    def f(x):
+        k = x.shape[0]
+        return x * (0.1 / k) + 1.5 * k
+
+    c = dynamo.compile(f, dynamic=True)
+    for n in (4, 5, 4):
+        x = rand(n)
+        same(f(x), c(x), rtol=1e-6)
+    assert traces["n"] == 2        # 0.1 / k needs k itself: one entry per size
