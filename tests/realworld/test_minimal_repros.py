@@ -82,6 +82,18 @@ def test_float_from_a_dynamic_size_is_not_baked():
         np.testing.assert_array_equal(f(x), _scale_by_rows(x), err_msg=f"rows={rows}")
 
 
+def _branch_on_rows(x):
+    return x * 2 if x.shape[0] > 3.5 else x
+
+
+@pytest.mark.xfail(strict=True, reason=SYMINT_FLOAT)
+def test_float_comparison_of_a_dynamic_size_is_guarded():
+    f = dynamo.compile(_branch_on_rows)
+    for rows in (3, 2, 5):     # rows=5 takes the branch of rows=2 (returns x unchanged)
+        x = np.ones((rows, 4), np.float32)
+        np.testing.assert_array_equal(f(x), _branch_on_rows(x), err_msg=f"rows={rows}")
+
+
 def _accumulate_scalar(x):
     s = np.mean(x)
     s += np.sum(x)
