@@ -53,17 +53,8 @@ NUMPY_OUT_ALIAS = (
     "of a dead 'private' intermediate for the next op, but the result of an in-place op "
     "(`pos += vel` -> add(pos, vel, out=pos)) is the caller's array: `t = pos * 2` "
     "becomes _multiply(add, 2, add) and overwrites pos")
-SYMINT_FLOAT = (
-    "wrong result after the second shape: the recompiled entry makes the size dynamic "
-    "(guard `x.shape[0] >= 2`) but a float computed from it (`x.shape[0] * 0.5`, "
-    "`0.1 / k`, `1.0 / (n - 1)`, `n + 0.5`, `x.size * 0.1` with k, n sizes) is baked into "
-    "the graph as a constant, and a comparison with a float (`n > 3.5`) picks a branch, "
-    "without pinning the size: dynamo/symbolic/sizes.py SymInt returns NotImplemented for "
-    "float operands (or float's own operator runs first), so float arithmetic reads the "
-    "int value without pin(); every later shape reuses the second shape's constant")
 # Short names of the wrong-result bugs, for docs/realworld.md.
-BUG_TAGS = {ISLAND_STACK_CLASH: "W1", NUMPY_OUT_ALIAS: "W2", SYMINT_FLOAT: "W3",
-            NP_MAXIMUM_OUT: "W4"}
+BUG_TAGS = {ISLAND_STACK_CLASH: "W1", NUMPY_OUT_ALIAS: "W2", NP_MAXIMUM_OUT: "W4"}
 BACKENDS = tuple(b for b in ("eager", "numpy") if b in dynamo.list_backends())
 
 

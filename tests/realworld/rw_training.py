@@ -6,7 +6,6 @@ place, optimizer state in object attributes.
 import numpy as np
 from rw_check import (
     ISLAND_STACK_CLASH,
-    SYMINT_FLOAT,
     Program,
     rng_arrays,
 )
@@ -259,12 +258,11 @@ PROGRAMS = [
                 "loop runs eagerly in the resume function; today it crashes"),
     Program("cross_entropy_eye_labels", cross_entropy_and_grad,
             [_ce_args(0, 6, 4), _ce_args(1, 9, 7), _ce_args(2, 6, 5), (*_ce_args(3, 4, 3), 0.1),
-             (*_ce_args(4, 5, 6), 0.1)],
-            wrong={"eager": SYMINT_FLOAT}),
+             (*_ce_args(4, 5, 6), 0.1)]),
     Program("softmax_regression_float_history", softmax_regression_epochs,
             [(*_ce_args(2, 10, 3, 1.0), 4), (*_ce_args(3, 7, 5, 1.0), 2),
              (*_ce_args(4, 6, 2, 1.0), 5)],
-            graphs=2, breaks=1, wrong={"eager": SYMINT_FLOAT},
+            graphs=2, breaks=1,
             why="`float(loss)` in the epoch loop needs the value (expected); the loop runs "
                 "eagerly, `cross_entropy_and_grad` compiled on its own"),
     Program("kmeans_boolean_masks", kmeans_masks,
