@@ -253,10 +253,10 @@ def call_glue(glue, code) -> list[Instr]:
 
 def resume_call(resume, stack_count: int, live: list[str], code, location) -> list[Instr]:
     """Call ``resume(closure, *stack, *live locals)`` with the stack items already stored
-    in ``___stack{i}`` temporaries; return its result from this frame."""
+    in ``___brk{i}`` temporaries; return its result from this frame."""
     out = pyversion.load_callable_const(resume, location)
     out += closure_tuple(code, code.co_cellvars + code.co_freevars)
-    out += [Instr("LOAD_FAST", f"___stack{i}") for i in range(stack_count)]
+    out += [Instr("LOAD_FAST", f"___brk{i}") for i in range(stack_count)]
     out += [load_var(name, code) for name in live]
     out += pyversion.call_instrs(1 + stack_count + len(live), location=location)
     out.append(Instr("RETURN_VALUE", location=location))

@@ -45,6 +45,9 @@ from .variables import NULL
 # code object -> {(target, layout, live): resume code}; weak, so resume functions die
 # with the function they continue
 _RESUME_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# Temporaries of the code at a break. Not ``___stack{i}``: when the frame is itself a
+# resume function, those are its parameters, and an island still restores them.
+TEMP = "___brk"
 
 
 def _copy(code) -> tuple[Bytecode, list[int]]:
@@ -149,7 +152,7 @@ def break_code(code, brk, glue, n_stack_values: int, restore: list[str], live: l
     out: list[Any] = list(bc[:head])
     out += _with_location(call_glue(glue, code), loc)
     out.append(Instr("UNPACK_SEQUENCE", n_stack_values + len(restore), location=loc))
-    out += [Instr("STORE_FAST", f"___stack{i}", location=loc) for i in range(n_stack_values)]
+    out += [Instr("STORE_FAST", f"{TEMP}{i}", location=loc) for i in range(n_stack_values)]
     out += [_at(store_var(name, code), loc) for name in restore]
     stack = brk.stack
     if brk.point.kind == "island":
@@ -222,8 +225,9 @@ def _with_location(instrs, loc):
 
 
 def _push_stack(stack, consumed: int, loc) -> list[Instr]:
-    """Rebuild the stack from ``___stack{i}``. NULLs the breaking instruction consumes
-    are real NULLs; deeper ones are None placeholders, dropped again before resuming."""
+    """Rebuild the stack from the ``___brk{i}`` temporaries. NULLs the breaking
+    instruction consumes are real NULLs; deeper ones are None placeholders, dropped
+    again before resuming."""
     out, k = [], 0
     first_consumed = len(stack) - consumed
     for pos, var in enumerate(stack):
@@ -231,7 +235,7 @@ def _push_stack(stack, consumed: int, loc) -> list[Instr]:
             out.append(Instr("PUSH_NULL", location=loc) if pos >= first_consumed
                        else Instr("LOAD_CONST", None, location=loc))
         else:
-            out.append(Instr("LOAD_FAST", f"___stack{k}", location=loc))
+            out.append(Instr("LOAD_FAST", f"{TEMP}{k}", location=loc))
             k += 1
     return out
 
@@ -269,7 +273,7 @@ def _call_resume(code, target: int, below_layout: list[bool], pushed: list[bool]
             out.append(Instr("STORE_FAST", "___junk", location=loc))
         else:
             k -= 1
-            out.append(Instr("STORE_FAST", f"___stack{k}", location=loc))
+            out.append(Instr("STORE_FAST", f"{TEMP}{k}", location=loc))
     caller = make_resume(target, tuple(layout))
     n_values = sum(1 for is_null in layout if not is_null)
     out += resume_call(caller, n_values, live, code, loc)

@@ -129,7 +129,8 @@ class TranslatorBase:
     # ------------------------------------------------------------------ Python semantics
     def binary_op(self, name: str, a: Variable, b: Variable, inplace: bool = False) -> Variable:
         if isinstance(a, ArrayVariable) or isinstance(b, ArrayVariable):
-            if isinstance(a, ArrayVariable) and inplace:
+            # a NumPy scalar is immutable: s += t rebinds s, like s = s + t
+            if isinstance(a, ArrayVariable) and inplace and not a.meta.scalar:
                 if name == "pow":
                     return self.output.call_op(ops.get("ipow"), [a, b], {})
                 if name == "matmul":

@@ -14,6 +14,7 @@ Example::
 
 from __future__ import annotations
 
+import functools
 import types
 from dataclasses import dataclass
 from typing import Any
@@ -40,7 +41,13 @@ from .arrays import LibraryFunctionVariable
 from .base import Variable
 from .constant import ConstantVariable, is_pure_constant
 from .containers import DictVariable, ListVariable, TupleVariable
-from .functions import BuiltinVariable, CellVariable, UserFunctionVariable, UserMethodVariable
+from .functions import (
+    BuiltinVariable,
+    CellVariable,
+    PartialVariable,
+    UserFunctionVariable,
+    UserMethodVariable,
+)
 from .objects import ClassVariable, ModuleVariable, ObjectVariable, OpaqueVariable
 
 
@@ -125,6 +132,12 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
         _guard(tx, source, DICT_KEYS, tuple(value))
         return DictVariable({k: wrap(tx, v, ItemSource(source, k) if source else None)
                              for k, v in value.items()}, source)
+    if type(value) is functools.partial:
+        _guard(tx, source, TYPE, functools.partial)
+        fn = wrap(tx, value.func, AttrSource(source, "func") if source else None)
+        args = wrap(tx, value.args, AttrSource(source, "args") if source else None)
+        kw = wrap(tx, value.keywords, AttrSource(source, "keywords") if source else None)
+        return PartialVariable(fn, list(args.items), dict(kw.items), source)
     if isinstance(value, types.ModuleType):
         _guard(tx, source, ID, value)
         return ModuleVariable(value, source)

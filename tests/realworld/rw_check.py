@@ -41,20 +41,13 @@ GENERATOR_BREAK = (
     "every method call on a np.random.Generator (rng.random, rng.normal, ...) is a graph "
     "break (dynamo/ops/random.py registers only the legacy np.random.* functions); NumPy "
     "recommends Generator, so seeded-Generator code never becomes one graph")
-ISLAND_STACK_CLASH = (
-    "wrong result: a for loop that breaks inside a *resume function* runs as "
-    "an eager island whose stack temporaries are named ___stack0.. like the resume "
-    "function's own parameters; convert._compile_break restores those parameters as live "
-    "locals after the stack stores (resume.break_code), so GET_ITER iterates over the "
-    "wrong object (the loop runs len(array) times, or raises 'NoneType' object is not "
-    "iterable)")
 NUMPY_OUT_ALIAS = (
     "wrong result, corrupts an input: backends/numpy_backend/codegen.py reuses the buffer "
     "of a dead 'private' intermediate for the next op, but the result of an in-place op "
     "(`pos += vel` -> add(pos, vel, out=pos)) is the caller's array: `t = pos * 2` "
     "becomes _multiply(add, 2, add) and overwrites pos")
 # Short names of the wrong-result bugs, for docs/realworld.md.
-BUG_TAGS = {ISLAND_STACK_CLASH: "W1", NUMPY_OUT_ALIAS: "W2", NP_MAXIMUM_OUT: "W4"}
+BUG_TAGS = {NUMPY_OUT_ALIAS: "W2", NP_MAXIMUM_OUT: "W4"}
 BACKENDS = tuple(b for b in ("eager", "numpy") if b in dynamo.list_backends())
 
 

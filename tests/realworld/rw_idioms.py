@@ -10,7 +10,6 @@ import logging
 
 import numpy as np
 from rw_check import (
-    ISLAND_STACK_CLASH,
     NUMPY_OUT_ALIAS,
     Program,
     rng_arrays,
@@ -317,7 +316,7 @@ PROGRAMS = [
     Program("print_header_then_progress_loop", train_with_header,
             [tuple(rng_arrays(0, (8, 3), (8,))), tuple(rng_arrays(1, (5, 2), (5,))),
              tuple(rng_arrays(2, (6, 2), (6,)))],
-            graphs=1, breaks=2, wrong=ISLAND_STACK_CLASH, counts_bug=ISLAND_STACK_CLASH,
+            graphs=1, breaks=2,
             why="two prints (expected breaks); the loop with a print runs eagerly; today "
                 "the resumed loop crashes inside dynamo"),
     Program("normalize_helpers_default_kwargs", normalization_report,
@@ -325,8 +324,6 @@ PROGRAMS = [
              (rng_arrays(2, (5, 4), dtype=np.float64),), (rng_arrays(3, (1000, 200)),)]),
     Program("activation_table_partial_lambda", apply_activations,
             [(rng_arrays(0, (3, 4)),), (rng_arrays(1, (5,)),), (rng_arrays(2, (7,)),)],
-            counts_bug="calling a functools.partial object is a graph break (and the list "
-                       "comprehension's iterator is then not traced in the resume function)",
             why="`functools.partial` call inside a list comprehension"),
     Program("pipeline_nested_classes_property", Pipeline(),
             [(rng_arrays(0, (6, 3)),), (rng_arrays(1, (4, 5)),), (rng_arrays(2, (9, 5)),)]),

@@ -8,7 +8,6 @@ import dataclasses
 import numpy as np
 from rw_check import (
     GENERATOR_BREAK,
-    ISLAND_STACK_CLASH,
     NP_MAXIMUM_OUT,
     NUMPY_OUT_ALIAS,
     Program,
@@ -332,7 +331,6 @@ PROGRAMS = [
              (rng_arrays(2, (7, 2), dtype=np.float64),)]),
     Program("nbody_leapfrog_fill_diagonal", nbody_leapfrog,
             [_nbody_args(0, 5), _nbody_args(1, 4), _nbody_args(2, 6)],
-            wrong=ISLAND_STACK_CLASH,
             counts_bug="np.fill_diagonal is not in the op registry",
             why="np.fill_diagonal is not in the op registry: the nested helper breaks, "
                 "the outer frame resumes after it and its step loop (with another call "

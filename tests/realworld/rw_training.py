@@ -5,7 +5,6 @@ place, optimizer state in object attributes.
 
 import numpy as np
 from rw_check import (
-    ISLAND_STACK_CLASH,
     Program,
     rng_arrays,
 )
@@ -239,13 +238,7 @@ def _reg_args(seed, n, d):
 PROGRAMS = [
     Program("logistic_regression_dict", logistic_regression,
             [_logreg_args(0, 24, 3), _logreg_args(1, 40, 5), _logreg_args(2, 12, 3)],
-            counts_bug="`loss += ...` where loss is a NumPy scalar (np.mean's result) is "
-                       "traced as np.add(loss, ..., out=loss), which the add rule rejects "
-                       "('return arrays must be of ArrayType'): dynamo/translator/base.py "
-                       "binary_op emits out= for every in-place op on an ArrayVariable, "
-                       "also 0-d scalars, which Python rebinds instead",
-            why="`loss += ...` on a NumPy scalar breaks inside the epoch loop, so the loop "
-                "runs eagerly"),
+            why="`loss += ...` on a NumPy scalar rebinds it (NumPy scalars are immutable)"),
     Program("train_print_every_n", train_with_progress,
             [_reg_args(0, 16, 3), _reg_args(1, 9, 2), _reg_args(2, 5, 3)],
             graphs=1, breaks=1,
@@ -253,7 +246,7 @@ PROGRAMS = [
                 "(expected: printing needs the value)"),
     Program("early_stopping_after_header", gradient_descent_early_stopping,
             [_reg_args(0, 16, 3), _reg_args(1, 9, 2), _reg_args(2, 5, 3)],
-            graphs=1, breaks=2, wrong=ISLAND_STACK_CLASH, counts_bug=ISLAND_STACK_CLASH,
+            graphs=1, breaks=2,
             why="print (expected), then `float(loss)` in the epoch loop (expected): the "
                 "loop runs eagerly in the resume function; today it crashes"),
     Program("cross_entropy_eye_labels", cross_entropy_and_grad,
