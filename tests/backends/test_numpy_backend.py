@@ -133,8 +133,7 @@ def test_shapes(shape, fn):
 @pytest.mark.parametrize("name", ["gelu", "softmax", "layernorm", "mlp", "transformer"])
 def test_model_suite(name):
     fn, inputs = models.make(name, np)
-    check(fn, *inputs, backend="numpy", compile_kwargs={"options": BLOCKED}, rtol=1e-4,
-          atol=1e-5)
+    check(fn, *inputs, backend="numpy", compile_kwargs={"options": BLOCKED}, **F32)
 
 
 def test_block_axis_inside_a_row():
