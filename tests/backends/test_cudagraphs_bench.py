@@ -8,16 +8,16 @@ and that the section is empty (not an error) without a GPU.
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
 import bench_cudagraphs  # noqa: E402
-import models  # noqa: E402
 
 
 def test_no_gpu_means_no_rows_and_a_clean_exit(capsys):
@@ -39,12 +39,29 @@ def test_rows_share_one_set_of_columns():
     assert r["per_call_us"] == pytest.approx(10.0) and r["replay_us"] == 3.0
 
 
+_TWIN_CHECK = """
+import sys
+import numpy as np
+import torch
+sys.path.insert(0, {scripts!r})
+import bench_cudagraphs, models
+fn, inputs = models.make({name!r}, np)
+twin = bench_cudagraphs._torch_twin({name!r}, fn, lambda a: torch.as_tensor(np.asarray(a)))
+for seed in range(3):
+    x = np.random.default_rng(seed).standard_normal(inputs[0].shape).astype(np.float32)
+    got = twin(torch.as_tensor(x)).numpy()
+    np.testing.assert_allclose(got, fn(x), rtol=1e-4, atol=1e-5)
+print("twin ok")
+"""
+
+
 @pytest.mark.parametrize("name", bench_cudagraphs.MODELS)
 def test_torch_twins_compute_the_models(name):
-    torch = pytest.importorskip("torch")
-    fn, inputs = models.make(name, np)
-    twin = bench_cudagraphs._torch_twin(name, fn, lambda a: torch.as_tensor(np.asarray(a)))
-    for seed in range(3):
-        x = np.random.default_rng(seed).standard_normal(inputs[0].shape).astype(np.float32)
-        got = twin(torch.as_tensor(x)).numpy()
-        np.testing.assert_allclose(got, fn(x), rtol=1e-4, atol=1e-5)
+    # In a child process: torch's threads and NumPy's, in one process with the rest of
+    # the suite, crashed NumPy ufunc tests later in that process (seen here, 2 runs in 3)
+    if importlib.util.find_spec("torch") is None:   # (importing it here is what crashed)
+        pytest.skip("torch is not installed")
+    scripts = str(Path(__file__).resolve().parents[2] / "scripts")
+    done = subprocess.run([sys.executable, "-c", _TWIN_CHECK.format(scripts=scripts, name=name)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and "twin ok" in done.stdout, done.stderr[-3000:]
