@@ -47,6 +47,7 @@ from .variables import (
     LibraryFunctionVariable,
     ListVariable,
     ObjectVariable,
+    ResultTupleVariable,
     SequenceVariable,
     SliceVariable,
     TupleVariable,
@@ -235,6 +236,7 @@ class OutputGraph:
                               "The op's shape/dtype rule rejected these arguments; the call "
                               "runs eagerly so NumPy itself decides (and raises if it must).",
                               cause="op_rule") from e
+        named = type(meta) if hasattr(type(meta), "_fields") else None  # np.linalg.eigh's
         meta = self._fit(op, meta_args, meta_kwargs, meta)
         if kind is not None and op.kind == ops.CREATION:
             meta = meta.with_(kind=kind)
@@ -256,10 +258,11 @@ class OutputGraph:
             return target
         if isinstance(meta, tuple):
             getitem = ops.get("getitem")
-            return (ListVariable if as_list else TupleVariable)([
-                ArrayVariable(self.graph.call("getitem", (node, i), meta={"array": m,
-                                                                          "kind": getitem.kind}), m)
-                for i, m in enumerate(meta)])
+            items = [ArrayVariable(self.graph.call("getitem", (node, i), meta={
+                "array": m, "kind": getitem.kind}), m) for i, m in enumerate(meta)]
+            if named is not None:     # EighResult, QRResult...: fields read by name too
+                return ResultTupleVariable(items, named)
+            return (ListVariable if as_list else TupleVariable)(items)
         return ArrayVariable(node, meta)
 
     # ------------------------------------------------------------------ helpers

@@ -26,6 +26,10 @@ from dynamo.ops.rules import bind
 FRESH_ELEMENTWISE = frozenset({"clip", "round", "around", "where", "astype", "copy", "pow",
                                "nan_to_num"})
 
+# Products that may return a view of an operand: np.einsum("ii->i", a) is a's diagonal,
+# np.einsum("ij->ji", a) its transpose (writeable views, NumPy >= 1.10).
+MAY_RETURN_VIEW = frozenset({"einsum"})
+
 # Reductions a group may hold, and the parameters they may use (anything else, such as
 # where= or initial=, keeps the node out of fusion).
 REDUCTIONS = frozenset({"sum", "prod", "mean", "var", "std", "max", "min", "any", "all",
@@ -71,7 +75,7 @@ def returns_fresh(node: Node) -> bool:
         impl = ops.get(node.target).impl
         return (isinstance(impl, np.ufunc) or node.target in FRESH_ELEMENTWISE) and \
             node.kwargs.get("copy", True) is not False
-    return kind in (REDUCTION, MATMUL)
+    return kind in (REDUCTION, MATMUL) and node.target not in MAY_RETURN_VIEW
 
 
 def array_meta(node: Any) -> ArrayMeta | None:

@@ -13,7 +13,8 @@ each. This backend:
 4. generates Python (``codegen``) that runs each large group block by block with
    ``out=`` into per-thread scratch buffers, writes each output once, and shares
    the blocks among threads (``runtime``; NumPy releases the GIL in its loops).
-   Small groups run as plain NumPy calls: no overhead at small sizes.
+   Small groups run as plain NumPy calls: no overhead at small sizes; there a dead
+   intermediate only this code can see lends its buffer to the next op (``reuse``).
 
 Results equal eager NumPy except in two documented ways: reductions over every axis
 may sum in another order, and strength-reduced integer powers (``x**3``) round

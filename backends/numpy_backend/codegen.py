@@ -16,14 +16,14 @@ For a layernorm over (10000, 1000) float32 the generated code reads::
             _s0, _s1, _s2, = _s                      # this thread's scratch buffers
             _b_x = x[_lo:_hi]
             mean = _mean_exact(_b_x, (-1,), None, True, _count1000_2, None)
-            subtract = _subtract(_b_x, mean, _s0)
-            v_pow = _square(subtract, _s1)
+            subtract = _subtract(_b_x, mean, out=_s0)
+            v_pow = _square(subtract, out=_s1)
             mean_1 = _mean_exact(v_pow, (-1,), None, True, _count1000_3, None)
-            add = _add(mean_1, 1e-05, _s2)
-            sqrt = _sqrt(add, _s2)
-            divide = _divide(subtract, sqrt, _s0)
-            multiply = _multiply(divide, g, _s0)
-            add_1 = _add(multiply, b, _o_add_1[_lo:_hi])   # each output written once
+            add = _add(mean_1, 1e-05, out=_s2)
+            sqrt = _sqrt(add, out=_s2)
+            divide = _divide(subtract, sqrt, out=_s0)
+            multiply = _multiply(divide, g, out=_s0)
+            add_1 = _add(multiply, b, out=_o_add_1[_lo:_hi])   # each output written once
         _run(_block, 193, _scratch0, 2)
         return (_o_add_1, )
 
@@ -50,9 +50,10 @@ from dynamo import ops
 from dynamo.graph import CONSTANT, PLACEHOLDER, Graph, Node
 
 from ..fusion import Group, reduction_info
-from ..fusion.fusible import array_meta, returns_fresh
+from ..fusion.fusible import array_meta
 from . import runtime
 from .plan import BlockPlan, uses_out
+from .reuse import donors
 
 _LITERALS = (bool, int, str, type(None))
 
@@ -172,38 +173,49 @@ def emit_forward(m: Module, graph: Graph, groups: list[Group], plans: list, name
     """``def <name>(placeholders): ...``: every group in order, then the outputs.
 
     With ``rerun`` (the bound name of a callable), the body runs in ``try``; on an
-    exception it returns ``rerun(error, *placeholders)``.
+    exception it returns ``rerun(error, *placeholders)``. Dead private intermediates
+    lend their buffers to the op that reads them last (``reuse.donors``); when a
+    reused buffer of two or more dimensions is C-contiguous only if some inputs are,
+    the function checks them on entry and otherwise runs ``_<name>_any_layout``, the
+    same code without that reuse (results keep eager's memory layout).
     """
+    fns = {i: emit_group(m, p, i) for i, p in enumerate(plans) if p is not None}
+    returned = graph.outputs
+    reuse, checks = donors(graph, groups, plans, returned, layout_checked=True)
+    entry = None
+    if checks:
+        fallback = f"_{name}_any_layout"
+        plain, _ = donors(graph, groups, plans, returned, layout_checked=False)
+        _emit_function(m, graph, groups, plans, fns, plain, fallback, rerun, None)
+        cond = " and ".join(f"{n.name}.flags.c_contiguous" for n in graph.placeholders
+                            if n in checks)
+        entry = (cond, fallback)
+    _emit_function(m, graph, groups, plans, fns, reuse, name, rerun, entry)
+
+
+def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, fns: dict,
+                   reuse: dict, name: str, rerun: str | None, entry) -> None:
     name_of = plain_name(m)
     returned = graph.outputs
-    steps = [n for g, p in zip(groups, plans) for n in (g.nodes if p is None else (g,))]
-    last: dict[Node, int] = {}
-    for i, step in enumerate(steps):
-        for n in (step.inputs if isinstance(step, Group) else step.inputs()):
-            last[n] = i
-    owned = set()   # intermediates only this code sees: their memory can be reused
     statements: list[tuple[str, list[Node]]] = []     # (source, nodes it reads)
     for index, (group, plan) in enumerate(zip(groups, plans)):
         if plan is None:
             for node in group.nodes:
-                private = _private(node, returned)
-                donor = next((a for a in node.inputs() if a in owned and
-                              last[a] == len(statements) and _same_buffer(a, node)), None)
-                if private and uses_out(node) and donor is not None:
-                    # the donor dies here: write into it instead of allocating
-                    expr = _call_out(m, node, name_of, donor.name)
+                if node in reuse:   # the donor dies here: write into it, no allocation
+                    expr = _call_out(m, node, name_of, reuse[node].name)
                 else:
                     expr = m.expr(node, name_of)
-                if private and (uses_out(node) or reduction_info(node) is not None):
-                    owned.add(node)
                 statements.append((f"{node.name} = {expr}", node.inputs()))
         else:
-            fn = emit_group(m, plan, index)
             outs = "".join(f"{n.name}, " for n in group.outputs)
             ins = ", ".join(name_of(n) for n in group.inputs)
-            statements.append((f"{outs}= {fn}({ins})", group.inputs))
+            statements.append((f"{outs}= {fns[index]}({ins})", group.inputs))
     params = ", ".join(n.name for n in graph.placeholders)
     m.emit(0, f"def {name}({params}):")
+    if entry is not None:
+        cond, fallback = entry
+        m.emit(1, f"if not ({cond}):")
+        m.emit(2, f"return {fallback}({params})")
     depth = 1
     if rerun is not None:
         m.emit(1, "try:")
@@ -214,18 +226,6 @@ def emit_forward(m: Module, graph: Graph, groups: list[Group], plans: list, name
         m.emit(1, "except Exception as _error:")
         m.emit(2, f"return {rerun}(_error, {params})")
     m.emit(0, "")
-
-
-def _private(node: Node, returned) -> bool:
-    """A fresh array no one else can see: not returned, read only by pure ops."""
-    meta = array_meta(node)
-    return (meta is not None and not meta.scalar and meta.ndim > 0 and node not in returned
-            and all(returns_fresh(u) for u in node.users))
-
-
-def _same_buffer(a: Node, b: Node) -> bool:
-    ma, mb = array_meta(a), array_meta(b)
-    return ma.shape == mb.shape and ma.dtype == mb.dtype
 
 
 def _big(node: Node) -> bool:
@@ -376,11 +376,13 @@ def _emit_block(m: Module, plan: BlockPlan) -> None:
 
 
 def _call_out(m: Module, node: Node, name_of, out: str) -> str:
-    """A ufunc call writing into ``out``: positional when it has no keywords (cheaper)."""
-    if node.kwargs:
-        return m.call(node, name_of, extra=f"out={out}")
-    args = ", ".join(m.fmt(a, name_of) for a in node.args)
-    return f"{m.bind(ops.get(node.target).impl, node.target)}({args}, {out})"
+    """A ufunc call writing into ``out``, always as the keyword ``out=``.
+
+    Positional outputs (``np.maximum(a, 0, a)``) are deprecated for ``np.maximum`` and
+    ``np.minimum`` since NumPy 2.4 (a DeprecationWarning eager code does not emit); the
+    keyword costs about 10 ns a call.
+    """
+    return m.call(node, name_of, extra=f"out={out}")
 
 
 def _emit_reduction(m: Module, plan: BlockPlan, node: Node, name_of, is_output: bool) -> None:

@@ -6,7 +6,9 @@ Only calls that return a fresh array qualify (elementwise, reductions, matrix
 products; no writes, no random draws). Sharing one array must stay invisible, so a
 pair is merged only when neither result is written to or viewed by another op, and
 at most one of them is returned to the caller (two returned results must stay two
-distinct arrays).
+distinct arrays). A write (``out=``, ``x[i] = v``, ``x += y``) ends the stretch in
+which values can be shared: the same call after it may read other contents (through
+a view, ``x.reshape(-1)[:] *= 3`` changes ``x`` without a new node for ``x``).
 
 Example::
 
@@ -45,6 +47,12 @@ def cse(graph: Graph) -> Graph:
     returned: set[Node] = {n for n in graph.nodes if _returned(n)}
 
     def visit(rw, node: Node) -> bool:
+        if is_inplace(node):
+            # A write may change what any earlier value's arguments hold (`x` itself, or
+            # through a view: `a = x * 2; x.reshape(-1)[:] *= 3; b = x * 2`): values
+            # computed before it are not values computed after it.
+            seen.clear()
+            return False
         if not _pure(node) or _aliased(node):
             return False
         key = (node.target, literal_key(rw.arg(node.args)), literal_key(rw.arg(node.kwargs)))

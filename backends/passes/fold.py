@@ -4,7 +4,9 @@ A call whose arguments are all literals or constants (``np.arange(T)``, a causal
 mask built from it, ``np.ones(4) * 2``) is run once, with NumPy, while compiling;
 the graph keeps its value as a constant node. Only values every later op merely
 reads are folded: a folded array is shared by every call, so one that is returned,
-viewed or written to would leak that sharing. Nothing is folded when computing it
+viewed or written to would leak that sharing; and only values whose inputs are all
+folded (an input computed at run time may have been written through a view before
+the value reads it). Nothing is folded when computing it
 warns or raises (the warning or error then happens at run time, as in eager), when
 it is larger than ``FOLD_LIMIT`` elements, or when the graph runs on CuPy.
 
@@ -71,14 +73,19 @@ def fold_constants(graph: Graph) -> Graph:
                 values[node] = value
     folded = {n for n in values if n.op == CALL}
     # A folded value some kept op reads becomes a constant node, so every such reader
-    # must only read it. Dropping a node from `folded` turns its inputs into readers'
-    # inputs of a kept op, which may drop them in turn: iterate to a fixed point.
+    # must only read it. And a folded value's inputs must be folded too: an input
+    # computed at run time may be written before the value reads it (`z = arange(4);
+    # z[1:] += x; a = z * 2` reads the written z; the compile-time z is stale).
+    # Dropping a node from `folded` turns its inputs into readers' inputs of a kept op
+    # and its readers into readers of a run-time value, which may drop them in turn:
+    # iterate to a fixed point.
     changed = True
     while changed:
         changed = False
         for node in list(folded):
             if any(u not in folded and (u.op == OUTPUT or not returns_fresh(u))
-                   for u in node.users):
+                   for u in node.users) or \
+                    any(i.op == CALL and i not in folded for i in node.inputs()):
                 folded.discard(node)
                 changed = True
     if not folded:

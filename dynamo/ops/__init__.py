@@ -14,6 +14,9 @@ results are described without touching data.
 """
 
 from . import catalog  # noqa: F401  (fills the registry)
+from .breaks import break_reason
+from .dtypes import fold_dtype_query, is_dtype_query
+from .generator import is_random_object, lookup_random_method
 from .meta import CUPY, NUMPY, ArrayMeta, ghost, meta_of, probe
 from .registry import (
     CREATION,
@@ -34,10 +37,12 @@ from .registry import (
     register,
 )
 from .rules import MetaError
+from .ufuncs import is_ufunc, lookup_ufunc_method
 
 __all__ = [
     "ArrayMeta", "CREATION", "CUPY", "ELEMENTWISE", "MATMUL", "MUTATION", "MetaError", "NUMPY",
-    "OPAQUE", "OpDef", "REDUCTION", "REGISTRY", "VIEW", "get", "ghost", "impl_table",
-    "is_array_library_object", "lookup_function", "lookup_method", "lookup_property",
-    "meta_of", "probe", "register",
+    "OPAQUE", "OpDef", "REDUCTION", "REGISTRY", "VIEW", "break_reason", "fold_dtype_query",
+    "get", "ghost", "impl_table", "is_array_library_object", "is_dtype_query",
+    "is_random_object", "is_ufunc", "lookup_function", "lookup_method", "lookup_property",
+    "lookup_random_method", "lookup_ufunc_method", "meta_of", "probe", "register",
 ]

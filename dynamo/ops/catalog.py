@@ -6,12 +6,19 @@ module         ops
 elementwise    every ufunc, clip/round/isclose/nan_to_num, where, astype, view
 reductions     sum/mean/var/argmax/median/nan*/norm, cumsum/cumprod, diff
 linalg         matmul, dot, vdot, inner, outer, tensordot, einsum, trace, diag
+lapack         linalg.solve/inv/pinv/det/slogdet/cholesky/qr/eigh/eigvalsh/svd
 shaping        reshape/transpose/... views, ravel, tile, repeat, roll, pad, sort
 joining        concatenate, stack, h/v/dstack, split, array_split
-creation       zeros/ones/full/empty(+_like), arange, linspace, eye, array, copy
-selection      take, take_along_axis, choose, select, copyto/putmask/put/fill
+creation       zeros/ones/full/empty(+_like), arange, linspace, eye, array, copy,
+               ascontiguousarray, meshgrid
+selection      take, take_along_axis, choose, select, copyto/putmask/put/fill,
+               fill_diagonal
+statistics     percentile/quantile (and nan*), histogram
+numerics       polyval, polyfit, convolve, correlate, interp
 indexing       getitem, setitem
+ufuncs         ufunc methods: np.add.reduce, np.maximum.accumulate, outer, at
 random         np.random legacy functions (rand, normal, choice, shuffle, ...)
+generator      methods of Generator and RandomState objects passed in (rng.normal...)
 =============  ============================================================
 
 ``docs/ops.md`` is the coverage table: every op, its kind, and what breaks and why.
@@ -20,11 +27,16 @@ random         np.random legacy functions (rand, normal, choice, shuffle, ...)
 from . import (  # noqa: F401  (each module registers its ops)
     creation,
     elementwise,
+    generator,
     indexing,
     joining,
+    lapack,
     linalg,
+    numerics,
     random,
     reductions,
     selection,
     shaping,
+    statistics,
+    ufuncs,
 )

@@ -37,7 +37,17 @@ ISSUE_FUNCTIONS = {
     "creation": "zeros ones full empty zeros_like ones_like full_like empty_like arange "
                 "linspace eye identity tri asarray array copy",
     "selection": "take take_along_axis choose select",
+    # the gaps the real-world audit found (docs/realworld.md)
+    "audit": "linalg.solve linalg.inv linalg.pinv linalg.det linalg.slogdet linalg.cholesky "
+             "linalg.qr linalg.eigh fill_diagonal ascontiguousarray asfortranarray "
+             "percentile quantile nanpercentile polyval polyfit isclose atleast_1d "
+             "atleast_2d atleast_3d meshgrid histogram convolve correlate interp "
+             "searchsorted",
 }
+# Generator methods realistic code calls, and the ufunc methods (both must be ops).
+ISSUE_GENERATOR_METHODS = "normal random integers standard_normal uniform choice " \
+                          "permutation shuffle exponential poisson".split()
+ISSUE_UFUNC_METHODS = "reduce accumulate outer at".split()
 ISSUE_METHODS = "flatten ravel reshape transpose sum mean astype view copy sort argsort " \
                 "take choose repeat".split()
 
@@ -62,7 +72,6 @@ NOTES = {
     "tile": "reps must be constants", "pad": "a function as `mode` breaks; widths constant",
     "sort": "`order=` (structured arrays) breaks", "argsort": "`order=` breaks",
     "sort_inplace": "`x.sort()`: sorts in place and returns None",
-    "take": "`out=` breaks; index values are checked when the graph runs",
     "take_along_axis": "constant (non-array) indices break",
     "choose": "`out=` and choices given as one array break",
     "select": "condlist and choicelist must be lists or tuples",
@@ -76,8 +85,48 @@ NOTES = {
     "random_choice": "`size=None` and `p=` as an array break",
     "random_rand": "no arguments breaks (returns a Python float)",
     "random_randn": "no arguments breaks (returns a Python float)",
+    "generator_choice": "without `size=`, an int population breaks (a Python int); a 0-d "
+                        "array population breaks",
+    "generator_integers": "without `size=` a NumPy scalar (captured); `dtype=bool` then "
+                          "gives a Python bool: a break",
+    "generator_permutation": "a 0-d array breaks", "generator_permuted": "`out=` breaks",
+    "generator_shuffle": "shuffles in place and returns None",
+    "generator_dirichlet": "an empty `alpha` breaks",
+    "generator_multivariate_normal": "an empty `mean` breaks",
+    "randomstate_shuffle": "shuffles in place and returns None",
+    "solve": "b is (M,) or (..., M, K) (NumPy 2); LinAlgError when the graph runs; inside "
+             "`try` it breaks",
+    "inv": "LinAlgError when the graph runs; inside `try` it breaks",
+    "cholesky": "LinAlgError when the graph runs; inside `try` it breaks",
+    "matrix_power": "LinAlgError (n < 0) when the graph runs; inside `try` it breaks",
+    "pinv": "`rcond`/`rtol` must be constants; inside `try` it breaks",
+    "eigh": "returns EighResult; inside `try` it breaks",
+    "eigvalsh": "inside `try` it breaks", "svd": "returns SVDResult; inside `try` it breaks",
+    "qr": "returns QRResult; deprecated modes break", "slogdet": "returns SlogdetResult",
+    "fill_diagonal": "writes in place, returns None",
+    "ascontiguousarray": "returns its argument itself when it is already C-contiguous",
+    "asfortranarray": "returns its argument itself when it is already F-contiguous",
+    "meshgrid": "`copy=False` breaks (views of the inputs)",
+    "percentile": "`out=`, `weights=`, `overwrite_input=True` break",
+    "quantile": "`out=`, `weights=`, `overwrite_input=True` break",
+    "nanpercentile": "`out=`, `weights=`, `overwrite_input=True` break",
+    "nanquantile": "`out=`, `weights=`, `overwrite_input=True` break",
+    "histogram": "a string `bins` ('auto'...) breaks: the number of bins comes from the "
+                 "data; inside `try` it breaks",
+    "histogram_bin_edges": "a string `bins` breaks",
+    "polyfit": "`full=True` (residuals' shape is data) and `cov=` break",
+    "polyval": "poly1d objects break",
+    "interp": "`left`/`right` arrays break",
+    "ufunc_reduce": "reduceat is not captured (a break)",
+    "ufunc_outer": "`out=` and `where=` break",
+    "ufunc_at": "writes in place, returns None; a traced boolean mask index breaks",
+    "take": "`out=` breaks; index values are checked when the graph runs; `mode='wrap'` "
+            "along an empty axis breaks (NumPy loops forever there)",
 }
 _RANDOM_NOTE = ("draws from NumPy's global RandomState when the graph runs, in program "
+                "order; without `size=` and with scalar parameters it returns a Python "
+                "number: a break")
+_OBJECT_NOTE = ("calls the method of the object passed in when the graph runs, in program "
                 "order; without `size=` and with scalar parameters it returns a Python "
                 "number: a break")
 
@@ -85,6 +134,12 @@ _RANDOM_NOTE = ("draws from NumPy's global RandomState when the graph runs, in p
 def _callers(name: str) -> str:
     from ..variables.arrays import library_name, library_root
 
+    op = REGISTRY[name]
+    if "method_of" in op.extras:  # a method of a Generator / RandomState passed in
+        obj = "rng" if op.extras["method_of"] == "Generator" else "rs"
+        return f"`{obj}.{op.extras['name']}()`"
+    if "method" in op.extras:     # a ufunc method
+        return f"`np.<ufunc>.{op.extras['method']}()`"
     names = [f"`{library_name(fn)}`" for fn, op, _ in _FUNCTIONS.values()
              if op.name == name and library_root(fn) != "cupy"]
     names += [f"`x.{m}()`" for m, (op, _) in _METHODS.items() if op.name == name]
@@ -97,7 +152,10 @@ def table() -> str:
             "|---|---|---|---|"]
     for name in sorted(REGISTRY):
         op = REGISTRY[name]
-        note = NOTES.get(name) or (_RANDOM_NOTE if op.random else
+        if op.extras.get("user"):   # registered by a user (or a test): not ours to list
+            continue
+        random_note = _OBJECT_NOTE if "method_of" in op.extras else _RANDOM_NOTE
+        note = NOTES.get(name) or (random_note if op.random else
                                    _UFUNC_NOTE if isinstance(op.impl, np.ufunc) else "")
         rows.append(f"| `{name}` | {op.kind} | {_callers(name)} | {note} |")
     return "\n".join(rows) + "\n"
@@ -116,17 +174,33 @@ a result's shape and dtype are found without touching data) and the family modul
 Kinds: `elementwise`, `reduction`, `view` (may return a view of its first argument),
 `matmul`, `creation`, `mutation` (writes into its first argument), `opaque`.
 
+Random generators: a `np.random.Generator` (or `RandomState`) passed in (an
+argument, an attribute, a global) is guarded by identity and is a constant argument
+of its methods' ops (`rng.normal(...)` is `generator_normal(<rng>, ...)`), which call
+the method when the graph runs, in program order: the same seed gives the same
+numbers as eager. Another Generator object is another cache entry. Ufunc methods:
+`np.maximum.accumulate(x)` is `ufunc_accumulate(np.maximum, x)`. `np.result_type`,
+`promote_types`, `can_cast`, `common_type`, `iscomplexobj`, `isrealobj` and
+`min_scalar_type` of traced arrays fold to constants (they need only dtypes).
+Ops that raise from the data (`linalg.inv` of a singular matrix, `take` out of
+bounds, a draw with a negative scale array) are graph breaks inside a `try` block,
+so that the `except` clause sees the error.
+
 Not in the registry, and why (each is a graph break naming the function):
 
 - data-dependent output shapes: `nonzero`, `unique`, `argwhere`, `flatnonzero`,
-  `extract`, `compress`, one-argument `where`, `x[mask]` with a traced mask;
+  `extract`, `compress`, `bincount`, `linalg.lstsq` (its residuals), one-argument
+  `where`, `x[mask]` with a traced mask, `histogram` with a string `bins`;
 - Python values computed from data: `allclose`, `array_equal`, `float(x)`, `x.item()`,
-  `x.tolist()`, `round(x)`;
-- random state: `np.random.seed`, `get_state`, `set_state`, `default_rng` and the
-  methods of a `Generator` (not an array, so not a graph input: each call runs eagerly,
-  in order);
-- everything else not listed below (`np.fft.*`, `np.linalg.solve`, ...): the break's
-  hint points at `dynamo.register_op(fn, meta=...)`, which makes a function one node.
+  `x.tolist()`, `round(x)`; and `einsum_path` (a Python list and string);
+- data-dependent dtypes: `linalg.eig`, `linalg.eigvals` (real or complex);
+- random state: `np.random.seed`, `get_state`, `set_state`, creating a Generator in
+  the compiled function (`np.random.default_rng(0)`: a graph can neither make nor
+  return one), and `Generator.bytes`, `spawn`, `multinomial`,
+  `multivariate_hypergeometric`, `out=`;
+- ufunc methods other than `reduce`, `accumulate`, `outer`, `at` (`reduceat`);
+- everything else not listed below (`np.fft.*`, ...): the break's hint points at
+  `dynamo.register_op(fn, meta=...)`, which makes a function one node.
 
 Indexing (`getitem`/`setitem`): basic slices (steps, negatives), `None`, `...`,
 integers (Python, NumPy, traced 0-d), integer arrays and lists (fancy, with NumPy's

@@ -4,8 +4,10 @@ constants, of traced arrays, or of lists mixing both), ``copy``.
 
 Shapes come from the Python arguments (which must be known while tracing: a shape
 that is an array is a graph break); dtypes from running the function on an empty or
-tiny version of the call. A creation op called through CuPy (``cp.zeros``) makes a
-CuPy array: the translator sets the kind (see ``OutputGraph.call_op``).
+tiny version of the call. ``ascontiguousarray``/``asfortranarray`` may return their
+argument itself (kind ``view``); ``meshgrid`` makes a tuple of new grids. A creation
+op called through CuPy (``cp.zeros``) makes a CuPy array: the translator sets the kind
+(see ``OutputGraph.call_op``).
 
 Example::
 
@@ -22,7 +24,7 @@ import numpy as np
 
 from . import rules
 from .meta import ArrayMeta, probe
-from .registry import CREATION, ELEMENTWISE, OpDef, register
+from .registry import CREATION, ELEMENTWISE, OPAQUE, VIEW, OpDef, register
 from .rules import MetaError
 
 
@@ -192,6 +194,48 @@ def array_rule(op, args, kwargs) -> ArrayMeta:
     return ArrayMeta(shape, value.dtype, kind, False)
 
 
+def contiguous_rule(op, args, kwargs) -> ArrayMeta:
+    """ascontiguousarray/asfortranarray: the input (at least 1-d), maybe converted."""
+    params = rules.bind(op, args, kwargs)
+    _no_like(params)
+    a = rules.first_array(params, "a")
+    rules.static(params.get("dtype"), "dtype")
+    value = rules.probe_result(op, args, kwargs, keep_ndim=True)
+    return ArrayMeta(a.shape or (1,), value.dtype, a.kind, False)
+
+
+def meshgrid_rule(op, args, kwargs):
+    """meshgrid(x1, ..., xn): every input raveled; with 'xy' the first two axes swap;
+    ``sparse`` keeps 1s where the full grid broadcasts. ``copy=False`` (views of the
+    inputs, read-only) breaks."""
+    if not args:
+        raise MetaError("meshgrid of no arrays")
+    if set(kwargs) - {"copy", "sparse", "indexing"}:
+        raise TypeError(f"meshgrid got unexpected keywords {sorted(kwargs)}")
+    rules.static(kwargs, "meshgrid's keywords")
+    if kwargs.get("copy", True) is not True:
+        raise MetaError("meshgrid(copy=False) returns views of the inputs")
+    sizes = [int(np.prod(rules.shape_of(a))) for a in args]
+    value = rules.run_quietly(op.impl, *(np.zeros(min(n, 1), _dtype(a))
+                                         for a, n in zip(args, sizes)), **kwargs)
+    ndim, xy = len(args), kwargs.get("indexing", "xy") == "xy"
+    order = list(range(ndim))
+    if xy and ndim > 1:
+        order[0], order[1] = 1, 0
+    full = tuple(sizes[i] for i in order)
+    shapes = []
+    for i in range(ndim):
+        axis = order.index(i)
+        shapes.append(tuple(n if j == axis else 1 for j, n in enumerate(full))
+                      if kwargs.get("sparse") else full)
+    kind = rules.array_kind(args)
+    return type(value)(ArrayMeta(shp, v.dtype, kind, False) for shp, v in zip(shapes, value))
+
+
+def _dtype(value) -> np.dtype:
+    return value.dtype if isinstance(value, ArrayMeta) else np.asarray(value).dtype
+
+
 def copy_method(x, order="C"):
     return x.copy(order)
 
@@ -219,5 +263,11 @@ register(OpDef("asarray", np.asarray, array_rule, CREATION,
                doc="returns its argument itself when no conversion is needed"),
          functions=[np.asarray, np.asanyarray])
 register(OpDef("copy", np.copy, like, ELEMENTWISE), functions=[np.copy])
+for _fn in (np.ascontiguousarray, np.asfortranarray):
+    register(OpDef(_fn.__name__, _fn, contiguous_rule, VIEW,
+                   doc="returns its argument itself when it already has the layout"),
+             functions=[_fn])
+register(OpDef("meshgrid", np.meshgrid, meshgrid_rule, OPAQUE, doc="a tuple of new arrays"),
+         functions=[np.meshgrid])
 register(OpDef("copy_method", copy_method, copy_method_rule, ELEMENTWISE,
                doc="x.copy(order): a copy (a NumPy scalar stays a scalar)"), methods=["copy"])

@@ -26,6 +26,8 @@ Example::
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import rules
@@ -100,6 +102,21 @@ def _value_shape(value) -> tuple:
     return rules.shape_of(value)
 
 
+def _fits_empty_fancy(index, vshape: tuple, target: tuple) -> bool:
+    """NumPy's fancy-index assignment into an *empty* selection accepts extra leading
+    value dimensions of any size (``x[[]] = np.zeros((2, 0))``); basic indexing and
+    non-empty selections only drop leading 1s (``rules.fits``)."""
+    fancy = any(isinstance(p, list) or isinstance(p, ArrayMeta) and p.ndim > 0
+                for p in _components(index))
+    if not fancy or math.prod(target) != 0 or len(vshape) <= len(target):
+        return False
+    tail = tuple(vshape[len(vshape) - len(target):])
+    try:
+        return np.broadcast_shapes(tail, tuple(target)) == tuple(target)
+    except ValueError:
+        return False
+
+
 def setitem_rule(op, args, kwargs) -> ArrayMeta:
     """``x[index] = value``: the value broadcasts to the selection; returns ``x``."""
     x, index, value = args
@@ -125,7 +142,7 @@ def setitem_rule(op, args, kwargs) -> ArrayMeta:
         if not isinstance(value, ArrayMeta) and len(vshape) > len(target):
             raise ValueError("setting an array element with a sequence: a list value may "
                              "not have more dimensions than the selection")
-        if not rules.fits(vshape, target):
+        if not rules.fits(vshape, target) and not _fits_empty_fancy(index, vshape, target):
             raise ValueError(f"could not broadcast input array from shape {vshape} into "
                              f"shape {target}")
     if isinstance(value, ArrayMeta):

@@ -44,7 +44,7 @@ def register_op(fn: Callable, meta: str | Callable = "elementwise", *, name: str
         rule, default_kind = _user_rule(meta), OPAQUE
     else:
         raise ValueError(f"meta must be 'elementwise', 'same' or a callable, got {meta!r}")
-    op = OpDef(op_name, fn, rule, kind or default_kind, cupy=cupy)
+    op = OpDef(op_name, fn, rule, kind or default_kind, cupy=cupy, extras={"user": True})
     register(op, functions=[fn] + ([cupy] if cupy is not None else []))
     return fn
 

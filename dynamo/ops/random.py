@@ -13,11 +13,10 @@ What breaks instead, and why:
 - a call that returns a Python float or int (``np.random.rand()``, ``normal()`` with no
   ``size`` and scalar parameters): a graph has no Python scalars;
 - ``np.random.seed``, ``get_state``, ``set_state``, ``default_rng`` and every function
-  not listed here: they run eagerly, at their place in the program;
-- methods of a ``np.random.Generator`` (``rng.normal(...)``): a Generator is not an
-  array and has no graph input kind ("opaque inputs" would be needed), so each call is
-  a graph break that runs the method eagerly, at its place in the program, with the
-  reason "Generator.normal() uses or changes random state outside the registry".
+  not listed here: they run eagerly, at their place in the program.
+
+Methods of ``Generator`` and ``RandomState`` objects (``rng.normal(...)``) are ops of
+:mod:`dynamo.ops.generator`, built from the tools here (``draws``, ``choice_meta``).
 
 Example::
 
@@ -28,6 +27,7 @@ Example::
 
 from __future__ import annotations
 
+import math
 import operator
 
 import numpy as np
@@ -56,35 +56,77 @@ _DISTRIBUTIONS = {
 }
 
 
-def _stand_in(m: ArrayMeta):
-    """A 0-d parameter value valid for every distribution, in the parameter's dtype (the
-    shapes are checked by the rule; the dtype probe draws an empty ``size``)."""
-    return np.full((), 0.5 if m.dtype.kind in "fc" else 1, dtype=m.dtype)
+def stand_in(value):
+    """A parameter for the dtype probe, which draws ``size=(0,)``: an array (traced,
+    or a constant sequence) becomes an empty 1-d array of its dtype (it broadcasts with
+    the empty size and has no values to reject: value errors of arrays happen when the
+    graph runs, as eagerly); a Python or NumPy scalar stays itself, so NumPy checks it
+    while tracing (``scale=-1`` raises, and the call runs eagerly to raise it)."""
+    if isinstance(value, ArrayMeta):
+        return np.zeros((0,), value.dtype)
+    if value is None or isinstance(value, (str, bytes)) or np.ndim(value) == 0:
+        return value
+    return np.zeros((0,), np.asarray(value).dtype)
 
 
-def _sized(name: str, params: dict, size, options: dict | None = None) -> ArrayMeta:
-    """Shape from ``size`` (parameters must broadcast to it) or from the parameters;
-    ``options`` (``dtype=``) only go to the dtype probe."""
+def sized(source, label: str, params: dict, size, options: dict | None = None,
+          numpy_scalar: bool = False) -> ArrayMeta:
+    """The draw of ``source.<name>``: its shape is ``size`` (every parameter must
+    broadcast to it) or, without ``size``, the parameters' broadcast shape. Without
+    ``size`` and with scalar parameters NumPy returns a Python number (a break), or a
+    NumPy scalar when ``numpy_scalar`` (``Generator.integers``). ``options``
+    (``dtype=``, ``method=``, ``endpoint=``) only go to the dtype probe."""
     shapes = [rules.shape_of(v) for v in params.values()]
+    scalar, shape = False, ()
     if size is None:
         shape = np.broadcast_shapes(*shapes) if shapes else ()
         if shape == ():
-            raise MetaError(f"np.random.{name} without size= returns a Python scalar")
-    else:
+            if not numpy_scalar:
+                raise MetaError(f"{label} without size= returns a Python scalar")
+            scalar = True
+    name = label.rsplit(".", 1)[-1]
+    bounds = name in ("integers", "randint")  # their own checks: see below
+    if size is not None:
         shape = rules.shape_arg(size)
-        if shapes and np.broadcast_shapes(shape, *shapes) != shape:
-            raise ValueError("shape mismatch: objects cannot be broadcast to a single shape")
-    value = rules.run_quietly(getattr(_PRIVATE, name), **rules.substitute(params, _stand_in),
-                              **(options or {}), size=(0,))
-    return ArrayMeta(tuple(shape), value.dtype, rules.array_kind(params), False)
+        # integers/randint return size's shape when the bounds broadcast with it (and
+        # check nothing at all for an empty size); other draws need the parameters to
+        # broadcast to size
+        if shapes and not (bounds and math.prod(shape) == 0):
+            common = np.broadcast_shapes(shape, *shapes)
+            if common != shape and not bounds:
+                raise ValueError("shape mismatch: objects cannot be broadcast to a single "
+                                 "shape")
+    # The probe draws nothing: size (0,), with arrays as empty stand-ins. integers and
+    # randint skip their checks of constant bounds for an empty size, so they draw one.
+    empty = not bounds or (size is not None and math.prod(shape) == 0)
+    value = rules.run_quietly(getattr(source, name),
+                              **{k: stand_in(v) for k, v in params.items()},
+                              **(options or {}), size=(0,) if empty else (1,))
+    if scalar:   # integers(...) without size: a NumPy scalar, or (dtype=bool) a Python bool
+        one = rules.run_quietly(getattr(source, name), 0, 1, **(options or {}))
+        if not isinstance(one, np.generic):
+            raise MetaError(f"{label} without size= returns a Python "
+                            f"{type(one).__name__} here")
+    return ArrayMeta(tuple(shape), value.dtype, rules.array_kind(params), scalar)
+
+
+OPTIONS = ("dtype", "method", "endpoint")  # keywords that are not distribution parameters
+
+
+def draws(source, label: str, args, kwargs, numpy_scalar: bool = False) -> ArrayMeta:
+    """The rule of every ``name(params..., size=None, [dtype, method, out])`` method."""
+    name = label.rsplit(".", 1)[-1]
+    params = rules.bound(getattr(source, name), args, kwargs)
+    size = rules.static(params.pop("size", None), "size")
+    if params.pop("out", None) is not None:
+        raise MetaError(f"{label}(out=): NumPy needs a C-contiguous out, a memory layout "
+                        "the trace does not know")
+    options = {k: rules.static(params.pop(k), k) for k in OPTIONS if k in params}
+    return sized(source, label, params, size, options, numpy_scalar)
 
 
 def distribution_rule(op, args, kwargs) -> ArrayMeta:
-    name = op.extras["name"]
-    params = rules.bound(getattr(_PRIVATE, name), args, kwargs)
-    size = rules.static(params.pop("size", None), "size")
-    options = {"dtype": rules.static(params.pop("dtype"), "dtype")} if "dtype" in params else {}
-    return _sized(name, params, size, options)
+    return draws(_PRIVATE, f"np.random.{op.extras['name']}", args, kwargs)
 
 
 def dims_rule(op, args, kwargs) -> ArrayMeta:
@@ -93,27 +135,68 @@ def dims_rule(op, args, kwargs) -> ArrayMeta:
         raise TypeError(f"{op.extras['name']}() takes no keyword arguments")
     if not args:
         raise MetaError(f"np.random.{op.extras['name']}() returns a Python float")
-    return _sized("random_sample", {}, tuple(operator.index(rules.static(d, "a dimension"))
-                                               for d in args))
+    return sized(_PRIVATE, "np.random.random_sample", {},
+                 tuple(operator.index(rules.static(d, "a dimension")) for d in args))
+
+
+def choice_meta(source, label: str, params: dict, legacy: bool) -> ArrayMeta:
+    """``choice(a, size, replace, p[, axis])`` of a RandomState (``legacy``: ``a`` is an
+    int or 1-d) or a Generator (``a`` may have any ndim; ``axis`` picks the samples).
+
+    The result is ``size`` indices (an int population) or ``a`` with the axis replaced
+    by ``size``; without ``size`` one element (a NumPy scalar) or one slice. The checks
+    NumPy makes from shapes are made here; those it makes from values of a traced ``p``
+    (probabilities that do not sum to 1) happen when the graph runs, as eagerly.
+    """
+    a, p, replace = params["a"], params.get("p"), rules.static(params["replace"], "replace")
+    size, axis = rules.static(params["size"], "size"), rules.static(params.get("axis", 0), "axis")
+    shape = None if size is None else rules.shape_arg(size)
+    count = None if shape is None else math.prod(shape)  # None: one sample, never 0
+    if isinstance(a, ArrayMeta):
+        if a.ndim == 0:
+            raise MetaError(f"{label} of a 0-d array: the population is the array's value")
+        kind, dtype, population = a.kind, a.dtype, a.shape
+    else:
+        value = np.asarray(rules.static(a, "a"))
+        kind, dtype, population = "numpy", value.dtype, value.shape
+        if value.ndim == 0:
+            n = operator.index(value.item())
+            if n <= 0 and count != 0:
+                raise ValueError(f"{label}: a must be a positive integer unless no samples "
+                                 "are taken")
+            dtype, population = source.choice(1, size=(0,)).dtype, None
+    if population is not None:
+        if legacy and len(population) != 1:
+            raise ValueError("a must be 1-dimensional")
+        ax = rules.axis_index(axis, len(population))
+        n = population[ax]
+        if n == 0 and count != 0:
+            raise ValueError(f"{label}: a cannot be empty unless no samples are taken")
+    if p is not None:
+        p_shape = rules.shape_of(p)
+        if len(p_shape) != 1 or p_shape[0] != n:
+            raise ValueError("p must be 1-dimensional, of the population's size")
+        if not isinstance(p, ArrayMeta):  # constant probabilities: NumPy checks them now
+            rules.run_quietly(source.choice, max(n, 1), size=(0,), p=p)
+            if not replace and count is not None and np.count_nonzero(np.asarray(p) > 0) < count:
+                raise ValueError("Fewer non-zero entries in p than size")
+    if not replace and (1 if count is None else count) > n:
+        raise ValueError("Cannot take a larger sample than population when replace is False")
+    if population is None:
+        if shape is None:
+            raise MetaError(f"{label}(n) without size= returns a Python int")
+        return ArrayMeta(shape, dtype, kind, False)
+    if shape is None:
+        if len(population) == 1:  # one element: a NumPy scalar (a 0-d array on CuPy)
+            return ArrayMeta((), dtype, kind, kind == "numpy")
+        shape = ()
+    out = population[:ax] + shape + population[ax + 1:]
+    return ArrayMeta(tuple(out), dtype, kind, False)
 
 
 def choice_rule(op, args, kwargs) -> ArrayMeta:
     params = rules.bound(_PRIVATE.choice, args, kwargs)
-    size = rules.static(params["size"], "size")
-    if size is None:
-        raise MetaError("np.random.choice without size= returns a scalar")
-    a, p = params["a"], params.get("p")
-    if isinstance(a, ArrayMeta) and a.ndim != 1:
-        raise ValueError("a must be 1-dimensional")
-    if isinstance(p, ArrayMeta) or isinstance(a, ArrayMeta) and a.size == 0:
-        raise MetaError("np.random.choice with p= an array, or of an empty array")
-    n = operator.index(a) if not isinstance(a, ArrayMeta) else a.size
-    shape = rules.shape_arg(size)
-    dtype = a.dtype if isinstance(a, ArrayMeta) else _PRIVATE.choice(
-        max(n, 1), size=(0,), replace=params["replace"], p=p).dtype
-    if not params["replace"] and int(np.prod(shape)) > n:
-        raise ValueError("Cannot take a larger sample than population when replace is False")
-    return ArrayMeta(shape, dtype, rules.array_kind(a), False)
+    return choice_meta(_PRIVATE, "np.random.choice", params, legacy=True)
 
 
 def permutation_rule(op, args, kwargs) -> ArrayMeta:
@@ -144,10 +227,15 @@ def cupy_shuffle(x):
     return x
 
 
+RAISES = "raises ValueError for invalid parameter values in arrays (scale < 0...)"
+
+
 def _random_op(name: str, rule, kind=CREATION, impl=None, cupy=None, **extras) -> None:
     fn = getattr(np.random, name)
     register(OpDef(f"random_{name}", impl or fn, rule, kind, cupy=cupy or f"random.{name}",
-                   random=True, extras={"name": name, **extras},
+                   random=True, extras={"name": name, **extras,
+                                        **({"raises": RAISES} if _DISTRIBUTIONS.get(name)
+                                           or name == "choice" else {})},
                    doc=f"np.random.{name}: draws from the global RandomState"),
              functions=[fn])
 
@@ -157,7 +245,8 @@ for _name in _DISTRIBUTIONS:
 for _name in ("ranf", "sample"):  # aliases of random_sample with their own objects
     register(OpDef(f"random_{_name}", getattr(np.random, _name), distribution_rule,
                    CREATION, cupy="random.random_sample", random=True,
-                   extras={"name": "random_sample"}), functions=[getattr(np.random, _name)])
+                   extras={"name": "random_sample"}),
+             functions=[getattr(np.random, _name)])
 _random_op("rand", dims_rule)
 _random_op("randn", dims_rule)
 _random_op("choice", choice_rule)

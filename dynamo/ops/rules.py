@@ -303,3 +303,20 @@ def same_as_first(op, args, kwargs) -> ArrayMeta:
         raise MetaError(f"{op.name} of a non-array")
     value = probe_result(op, args, kwargs, keep_ndim=True)
     return ArrayMeta(a.shape, np.asarray(value).dtype, array_kind((args, kwargs)), False)
+
+
+def require_cupy(op, args, kwargs) -> None:
+    """For a call on CuPy arrays: CuPy must have the function and accept the arguments
+    (``cupy.linalg.pinv`` has no ``hermitian=``); otherwise the call runs eagerly."""
+    if array_kind((args, kwargs)) != "cupy":
+        return
+    from .registry import _resolve_cupy
+    fn = _resolve_cupy(op)
+    if fn is None:
+        raise MetaError(f"CuPy has no {op.name}")
+    sig = signature_of(fn)
+    if sig is not None:
+        try:
+            sig.bind(*args, **kwargs)
+        except TypeError as e:
+            raise MetaError(f"CuPy's {op.name} does not take these arguments: {e}") from e

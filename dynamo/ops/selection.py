@@ -1,5 +1,6 @@
 """Selection and in-place writes: ``take``, ``take_along_axis``, ``choose``, ``select``,
-``searchsorted``; ``copyto``, ``putmask``, ``place``, ``put``, ``x.fill``.
+``searchsorted``; ``copyto``, ``putmask``, ``place``, ``put``, ``fill_diagonal``,
+``x.fill``.
 
 Index values inside arrays are data: their bounds are checked when the graph runs,
 by NumPy, with NumPy's error. Constant indices are checked while tracing. The write
@@ -63,6 +64,9 @@ def take_rule(op, args, kwargs) -> ArrayMeta:
         outer = math.prod(a_shape[:ax])
     # NumPy checks each index once per outer position: not at all when there are none
     checked = outer * math.prod(ishape) > 0
+    if mode == "wrap" and n == 0 and checked:
+        raise MetaError("np.take(mode='wrap') along an empty axis: NumPy loops forever "
+                        "here (or raises), never on a probe")
     small, _ = _int_index(params["indices"], n if checked else None, mode)
     pa = probe(a, keep_ndim=True)
     value = rules.run_quietly(op.impl, pa, small, axis=axis, mode=mode)
@@ -147,11 +151,13 @@ def searchsorted_rule(op, args, kwargs) -> ArrayMeta:
     return rules.result_meta(value, rules.shape_of(v), a.kind)
 
 
-register(OpDef("take", np.take, take_rule, OPAQUE), functions=[np.take], methods=["take"])
-register(OpDef("take_along_axis", np.take_along_axis, take_along_axis_rule, OPAQUE),
-         functions=[np.take_along_axis])
-register(OpDef("choose", np.choose, choose_rule, OPAQUE), functions=[np.choose],
-         methods=["choose"])
+_OUT_OF_BOUNDS = {"raises": "raises IndexError for an index out of bounds"}
+register(OpDef("take", np.take, take_rule, OPAQUE, extras=_OUT_OF_BOUNDS),
+         functions=[np.take], methods=["take"])
+register(OpDef("take_along_axis", np.take_along_axis, take_along_axis_rule, OPAQUE,
+               extras=_OUT_OF_BOUNDS), functions=[np.take_along_axis])
+register(OpDef("choose", np.choose, choose_rule, OPAQUE, extras=_OUT_OF_BOUNDS),
+         functions=[np.choose], methods=["choose"])
 register(OpDef("select", np.select, select_rule, OPAQUE), functions=[np.select])
 register(OpDef("searchsorted", np.searchsorted, searchsorted_rule, OPAQUE),
          functions=[np.searchsorted], methods=["searchsorted"])
@@ -216,9 +222,32 @@ def fill_rule(op, args, kwargs) -> ArrayMeta:
     return x
 
 
+def fill_diagonal_rule(op, args, kwargs) -> ArrayMeta:
+    """fill_diagonal(a, val, wrap): ``a`` is at least 2-d, every dimension equal beyond
+    2-d; ``val`` of any shape is repeated along the diagonal (``a.flat[::n+1] = val``),
+    so only its conversion to ``a``'s dtype is checked (on a one-element holder)."""
+    params = rules.bound(np.fill_diagonal, args, kwargs)
+    a = params["a"]
+    if not isinstance(a, ArrayMeta) or a.scalar:
+        raise MetaError("fill_diagonal into a non-array")
+    if a.ndim < 2:
+        raise ValueError("array must be at least 2-d")
+    if a.ndim > 2 and len(set(a.shape)) != 1:
+        raise ValueError("All dimensions of input must be of equal length")
+    rules.static(params.get("wrap"), "wrap")
+    holder = np.zeros((1,) * a.ndim, a.dtype)
+    rules.run_quietly(np.fill_diagonal, holder, rules.substitute(params["val"], probe))
+    return a
+
+
 for _name in ("copyto", "putmask", "place", "put"):
     _np_impl, _cp_impl = _writer(_name)
     register(OpDef(_name, _np_impl, write_rule, MUTATION, cupy=_cp_impl,
-                   extras={"returns_none": True}), functions=[getattr(np, _name)])
+                   extras={"returns_none": True, **(_OUT_OF_BOUNDS if _name == "put" else {})}),
+             functions=[getattr(np, _name)])
+_np_impl, _cp_impl = _writer("fill_diagonal")
+register(OpDef("fill_diagonal", _np_impl, fill_diagonal_rule, MUTATION, cupy=_cp_impl,
+               extras={"returns_none": True}, doc="writes the diagonal, returns None"),
+         functions=[np.fill_diagonal])
 register(OpDef("fill", fill, fill_rule, MUTATION, extras={"returns_none": True}),
          methods=["fill"])

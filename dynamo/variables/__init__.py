@@ -19,7 +19,12 @@ Example::
     constant 3          # and the guard L['n'] == 3
 """
 
-from .arrays import ArrayMethodVariable, ArrayVariable, LibraryFunctionVariable
+from .arrays import (
+    ArrayMethodVariable,
+    ArrayVariable,
+    LibraryFunctionVariable,
+    ResultTupleVariable,
+)
 from .base import NULL, NullVariable, Variable
 from .builder import wrap
 from .constant import ConstantVariable, wrap_constant
@@ -51,6 +56,7 @@ __all__ = [
     "GeneratorVariable",
     "IteratorVariable", "LibraryFunctionVariable", "ListVariable", "ModuleVariable",
     "NestedFunctionVariable", "NullVariable", "ObjectVariable", "PartialVariable",
+    "ResultTupleVariable",
     "SequenceVariable", "SetVariable", "SliceVariable", "SuperVariable", "TupleVariable",
     "UserFunctionVariable", "UserMethodVariable", "Variable", "wrap", "wrap_constant",
 ]

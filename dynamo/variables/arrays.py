@@ -25,6 +25,7 @@ from ..ops import ArrayMeta
 from ..symbolic import concrete
 from .base import Variable
 from .constant import ConstantVariable
+from .containers import TupleVariable
 
 # Array attributes that read layout or memory: a graph cannot reproduce them.
 _LAYOUT_ATTRS = {"strides", "flags", "data", "base", "ctypes", "__array_interface__",
@@ -102,6 +103,35 @@ class ArrayVariable(Variable):
 
     def reconstruct(self, cg) -> str:
         return cg.array(self)
+
+
+class ResultTupleVariable(TupleVariable):
+    """A named tuple of arrays NumPy returns (``np.linalg.eigh``'s ``EighResult``,
+    ``qr``'s ``QRResult``): a tuple whose fields also read by name, rebuilt as the same
+    type after the graph."""
+
+    def __init__(self, items: list[Variable], cls: type, source=None):
+        super().__init__(items, source)
+        self.cls = cls
+
+    def describe(self) -> str:
+        return f"{self.cls.__name__} of {len(self.items)}"
+
+    def python_type(self) -> type:
+        return self.cls
+
+    def getattr(self, tx, name: str) -> Variable:
+        if name in self.cls._fields:
+            return self.items[self.cls._fields.index(name)]
+        return super().getattr(tx, name)
+
+    def getitem(self, tx, index: Variable) -> Variable:
+        if isinstance(index.as_python_constant(), slice):  # a slice is a plain tuple
+            return TupleVariable(self.items).getitem(tx, index)
+        return super().getitem(tx, index)
+
+    def reconstruct(self, cg) -> str:
+        return f"{cg.const(self.cls)}({', '.join(cg.value(i) for i in self.items)})"
 
 
 class FlatVariable(Variable):
@@ -186,6 +216,12 @@ class LibraryFunctionVariable(Variable):
                 and len(args) == 1 and isinstance(args[0], ArrayVariable) and not kwargs:
             return tx.output.call_op(ops.get("scalar_cast"), [args[0], ConstantVariable(
                 self.fn)], {})
+        if hit is None and ops.is_dtype_query(self.fn) and \
+                any(isinstance(a, ArrayVariable) for a in [*args, *kwargs.values()]):
+            return _fold_dtype_query(self.fn, args, kwargs)  # np.result_type(x, y)
+        known = ops.break_reason(self.fn) if hit is None else None
+        if known is not None:
+            raise Unsupported(f"{library_name(self.fn)}() {known[1]}", cause=known[0])
         if hit is None:
             if _is_random_state(self.fn):
                 raise Unsupported(f"{library_name(self.fn)}() uses or changes random state "
@@ -212,11 +248,54 @@ class LibraryFunctionVariable(Variable):
         return call_library(tx, op, adapter, list(args), kwargs, kind=kind)
 
     def getattr(self, tx, name: str) -> Variable:
+        hit = ops.lookup_ufunc_method(self.fn, name)
+        if hit is not None:                  # np.maximum.accumulate: an op taking the ufunc
+            return UfuncMethodVariable(self, name, hit)
+        if ops.is_ufunc(self.fn) and name in _UFUNC_CONSTANTS:
+            return ConstantVariable(getattr(self.fn, name))
         raise Unsupported(f"attribute {name!r} of {library_name(self.fn)}",
-                          hint="ufunc methods such as np.add.reduce are not captured yet")
+                          hint="ufunc methods other than reduce, accumulate, outer and at "
+                               "are not captured" if ops.is_ufunc(self.fn) else None)
 
     def reconstruct(self, cg) -> str:
         return cg.const(self.fn)
+
+
+_UFUNC_CONSTANTS = {"__name__", "nin", "nout", "nargs", "identity", "signature"}
+
+
+class UfuncMethodVariable(Variable):
+    """``np.maximum.accumulate`` before it is called."""
+
+    def __init__(self, ufunc: LibraryFunctionVariable, name: str, hit):
+        self.ufunc, self.name, self.hit = ufunc, name, hit
+
+    def describe(self) -> str:
+        return f"method {library_name(self.ufunc.fn)}.{self.name}"
+
+    def call(self, tx, args, kwargs) -> Variable:
+        op, adapter = self.hit
+        return call_library(tx, op, adapter, [self.ufunc, *args], kwargs)
+
+    def reconstruct(self, cg) -> str:
+        return f"{cg.value(self.ufunc)}.{self.name}"
+
+
+def _fold_dtype_query(fn, args, kwargs) -> Variable:
+    """``np.result_type(x, 1.0)`` of traced arrays: a constant, from their metas."""
+    from .constant import wrap_constant
+
+    def meta(v):
+        return v.meta if isinstance(v, ArrayVariable) else v.as_python_constant()
+    try:
+        value = ops.fold_dtype_query(fn, [meta(a) for a in args],
+                                     {k: meta(v) for k, v in kwargs.items()})
+    except Unsupported:
+        raise
+    except Exception as e:  # noqa: BLE001 (NumPy raises: the call runs eagerly to raise it)
+        raise Unsupported(f"{library_name(fn)}: {type(e).__name__}: {e}",
+                          cause="op_rule") from e
+    return wrap_constant(value)
 
 
 _PURE_LIBRARY_FUNCTIONS = {np.dtype, np.result_type, np.promote_types, np.can_cast, np.isscalar,
@@ -246,10 +325,34 @@ def _fold_library_call(fn, args, kwargs) -> Variable:
 def call_library(tx, op, adapter, args: list, kwargs: dict, kind: str | None = None):
     """Adapt a user call to the op's canonical arguments and add it to the graph."""
     args, kwargs = adapter(tuple(args), dict(kwargs))
+    if op.extras.get("raises") and _inside_try(tx):
+        raise Unsupported(f"{_op_label(op)}() inside a try block: it {op.extras['raises']}",
+                          "A graph cannot hand an exception raised while it runs to the "
+                          "except clause; the try block runs eagerly.", cause="try")
     result = tx.output.call_op(op, list(args), kwargs, kind=kind)
     if op.extras.get("returns_none"):  # np.copyto, x.sort(), x.fill(): write, return None
         return ConstantVariable(None)
     return result
+
+
+def _op_label(op) -> str:
+    """How users write the op's call: ``np.linalg.inv``, ``Generator.normal``."""
+    if "method_of" in op.extras:
+        return f"{op.extras['method_of']}.{op.extras['name']}"
+    if "method" in op.extras:
+        return f"ufunc.{op.extras['method']}"
+    return library_name(op.impl) if library_root(op.impl) == "numpy" else f"np.{op.name}"
+
+
+def _inside_try(tx) -> bool:
+    """Is the instruction being traced (or a call that inlined it) inside a try block?"""
+    while tx is not None:
+        inst = tx.current
+        if inst is not None and any(r.kind == "try" and inst.index in r
+                                    for r in tx.info.regions):
+            return True
+        tx = tx.parent
+    return False
 
 
 def _foldable_op(fn, op, args, kwargs) -> bool:

@@ -48,7 +48,13 @@ from .functions import (
     UserFunctionVariable,
     UserMethodVariable,
 )
-from .objects import ClassVariable, ModuleVariable, ObjectVariable, OpaqueVariable
+from .objects import (
+    ClassVariable,
+    ModuleVariable,
+    ObjectVariable,
+    OpaqueVariable,
+    RandomObjectVariable,
+)
 
 
 @dataclass(frozen=True)
@@ -169,6 +175,9 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
     if ops.is_array_library_object(value) and callable(value):
         _guard(tx, source, ID, value)
         return LibraryFunctionVariable(value, source)
+    if ops.is_random_object(value) and source is not None:
+        _guard(tx, source, ID, value)  # its methods are graph ops taking it as a constant
+        return RandomObjectVariable(value, source)
     if _is_plain_object(value):
         _guard(tx, source, TYPE, type(value))
         return ObjectVariable(value, source)

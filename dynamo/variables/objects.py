@@ -245,6 +245,59 @@ class OpaqueVariable(Variable):
         return type(self.value)
 
 
+class RandomObjectVariable(Variable):
+    """A ``np.random.Generator`` or ``RandomState`` from outside the trace, guarded by
+    identity: a constant of this trace. Its methods are random graph ops that take it as
+    a constant argument and call the method when the graph runs, in program order (see
+    :mod:`dynamo.ops.generator`)."""
+
+    def __init__(self, obj: Any, source=None):
+        self.obj, self.source = obj, source
+
+    def describe(self) -> str:
+        return f"{type(self.obj).__name__} object"
+
+    def python_type(self) -> type:
+        return type(self.obj)
+
+    def is_constant(self) -> bool:
+        return True
+
+    def as_python_constant(self) -> Any:
+        return self.obj
+
+    def getattr(self, tx, name: str) -> Variable:
+        from .. import ops
+        hit = ops.lookup_random_method(self.obj, name)
+        if hit is None:
+            if not hasattr(self.obj, name):
+                raise AttributeError(f"{type(self.obj).__name__!r} object has no attribute "
+                                     f"{name!r}")
+            raise Unsupported(f"{type(self.obj).__name__}.{name} is not in the op registry",
+                              "Only methods that draw arrays are graph ops; this one runs "
+                              "eagerly, at its place in the program.",
+                              cause="random_state")
+        return RandomMethodVariable(self, name, hit)
+
+
+class RandomMethodVariable(Variable):
+    """``rng.normal`` before it is called."""
+
+    def __init__(self, obj: RandomObjectVariable, name: str, hit):
+        self.obj, self.name, self.hit = obj, name, hit
+
+    def describe(self) -> str:
+        return f"method {type(self.obj.obj).__name__}.{self.name}"
+
+    def call(self, tx, args, kwargs) -> Variable:
+        from .arrays import call_library
+        op, adapter = self.hit
+        return call_library(tx, op, adapter, [ConstantVariable(self.obj.obj), *args], kwargs)
+
+    def reconstruct(self, cg) -> str:
+        return f"{cg.value(self.obj)}.{self.name}"
+
+
 class ExceptionVariable(Variable):
     """An exception built in the trace (``ValueError("bad shape")``), to be raised."""
 

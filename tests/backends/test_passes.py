@@ -75,6 +75,19 @@ def check_pass(fn, p, *args):
     return new
 
 
+def check_pass_with_writes(fn, p, *args):
+    """``check_pass`` for programs that write into their arguments: the results and the
+    arguments afterwards equal those of the graph before the pass (run on copies)."""
+    graph = trace(fn, *[a.copy() for a in args])
+    before = str(graph)
+    new = p(graph)
+    assert str(graph) == before, "a pass must not modify its input graph"
+    old_args, new_args = [a.copy() for a in args], [a.copy() for a in args]
+    same_results(python_function(graph)(*old_args), python_function(new)(*new_args))
+    same_results(old_args, new_args)
+    return new
+
+
 # --------------------------------------------------------------------------- dce
 
 def test_dce_drops_unused_values():
@@ -108,6 +121,18 @@ def test_dce_keeps_placeholders():
     g.placeholder("unused", {"array": ArrayMeta((3,), np.dtype("f4"))})
     g.output((call(g, "exp", x),))
     assert [p.name for p in dce(g).placeholders] == ["x", "unused"]
+
+
+def test_dce_keeps_writes_through_views():
+    def f(x):
+        v = x[1:]
+        v += 1                  # the view is only written: its node must stay
+        t = x.T
+        np.multiply(t, 2, out=t)
+        return x * 2
+
+    new = check_pass_with_writes(f, dce, X)
+    assert targets(new) == targets(trace(f, X.copy()))
 
 
 # --------------------------------------------------------------------------- cse
@@ -161,6 +186,34 @@ def test_cse_never_merges_written_or_viewed_values():
     assert targets(new).count("add") == 4
 
 
+def test_cse_never_merges_across_a_write():
+    def f(x):
+        a = x * 2
+        flat = x.reshape(-1)
+        flat *= 3               # x changes, and x is still the same graph node
+        b = x * 2               # not a
+        x[0] += 1
+        c = x * 2               # neither
+        return a + 0, b + 0, c + 0
+
+    new = check_pass_with_writes(f, cse, X)
+    doubles = [n for n in new.call_nodes()
+               if n.target == "multiply" and n.args[1:] == (2,) and not n.kwargs]
+    assert len(doubles) == 3
+
+
+def test_cse_merges_between_writes():
+    def f(x, y):
+        x += y
+        a = x * 2
+        b = x * 2               # the same value: no write in between
+        y *= 2
+        return a + 1, b * 3
+
+    new = check_pass_with_writes(f, cse, X, POS)
+    assert [n.target for n in new.call_nodes()].count("multiply") == 3   # x*2, y*=2, b*3
+
+
 def test_cse_never_merges_random_draws():
     g = Graph()
     x = g.placeholder("x", {"array": ArrayMeta((3,), np.dtype("f8"))})
@@ -202,6 +255,33 @@ def test_fold_leaves_what_warns_or_raises_to_run_time():
     with np.errstate(divide="ignore"):
         new = check_pass(f, fold_constants, X)
     assert "log" in targets(new)
+
+
+def test_fold_leaves_values_whose_inputs_are_written():
+    def f(x):
+        z = np.arange(4.0)
+        v = z[1:]
+        v += x                  # z is written through a view at run time
+        a = z * 2               # reads the written z: not the compile-time value
+        return a + 1
+
+    new = check_pass_with_writes(f, fold_constants, rand(3))
+    assert "arange" in targets(new) and "multiply" in targets(new)
+    assert not any(n.op == CONSTANT for n in new.nodes)
+
+
+def test_pipeline_keeps_writes_and_reads_in_order():
+    def f(x, y):
+        a = x * 2
+        t = x.T
+        t += 1
+        b = x * 2
+        x[1:] -= y[1:].mean(0)
+        z = np.arange(8.0)
+        z[:4] += x[0, :4]
+        return a + b, z * 2, x * 3
+
+    check_pass_with_writes(f, optimize, X, POS)
 
 
 def test_fold_leaves_large_constants():

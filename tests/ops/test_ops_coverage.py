@@ -1,5 +1,6 @@
-"""Coverage: every function issue 6 lists is a registered op (and every listed method),
-every op has a rule and a kind, and docs/ops.md is the table the registry generates."""
+"""Coverage: every function issue 6 (and the real-world audit) lists is a registered op,
+and every listed array, Generator and ufunc method; every op has a rule and a kind;
+docs/ops.md is the table the registry generates."""
 
 import os
 
@@ -25,6 +26,11 @@ def test_every_issue_function_is_registered():
     assert not missing
     assert not [m for m in coverage.ISSUE_METHODS if ops.lookup_method(m) is None]
     assert all(ops.lookup_property(p) is not None for p in ("T", "real", "imag"))
+    rng = np.random.default_rng(0)
+    assert not [m for m in coverage.ISSUE_GENERATOR_METHODS
+                if ops.lookup_random_method(rng, m) is None]
+    assert not [m for m in coverage.ISSUE_UFUNC_METHODS
+                if ops.lookup_ufunc_method(np.maximum, m) is None]
 
 
 def test_every_op_is_well_formed():

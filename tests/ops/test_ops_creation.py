@@ -138,3 +138,37 @@ def test_copy_is_not_a_view():
         return x, y, z
 
     check(f, rand(4), graphs=1, breaks=0)
+
+
+@given(a=arrays(DTYPES, max_dims=3, max_side=3),
+       dtype=st.sampled_from([None, np.float32, np.int8, bool]), scalar=st.booleans())
+@settings(max_examples=80, deadline=None)
+def test_ascontiguousarray_asfortranarray(a, dtype, scalar):
+    x = a[()] if scalar and a.ndim == 0 else a
+    agree(np.ascontiguousarray, x, dtype=dtype)
+    agree(np.asfortranarray, x, dtype)
+
+
+@given(xs=st.lists(st.one_of(arrays(DTYPES, max_dims=2, max_side=3),
+                             st.lists(st.integers(0, 3), max_size=3)), min_size=1, max_size=4),
+       indexing=st.sampled_from(["xy", "ij", "bogus"]), sparse=st.booleans())
+@settings(max_examples=100, deadline=None)
+def test_meshgrid(xs, indexing, sparse):
+    agree(np.meshgrid, *xs, indexing=indexing, sparse=sparse)
+    agree(np.meshgrid, *xs)
+    assert agree(np.meshgrid, *xs, copy=False, may_break=True) in ("break", "raised")
+
+
+def test_contiguous_and_grids_compiled():
+    import dynamo
+
+    def f(x):
+        u, v = np.meshgrid(x[0], x[:, 0])
+        gi = np.meshgrid(x[0], x[:, 0], np.arange(2), indexing="ij", sparse=True)
+        return np.ascontiguousarray(x.T), np.asfortranarray(x), u * v, gi
+
+    check(f, X, graphs=1, breaks=0)
+    x = rand(3, 4)
+    assert dynamo.compile(lambda x: np.ascontiguousarray(x))(x) is x   # as NumPy does
+    t = dynamo.compile(lambda x: np.ascontiguousarray(x.T))(x)
+    assert t.flags.c_contiguous and not np.shares_memory(t, x)

@@ -1,7 +1,8 @@
 """np.random: legacy global functions are graph ops that draw, in program order, the
-same numbers eager execution draws for the same seed; state-changing functions and
-Generator methods run eagerly (a graph break, or an eager frame) with the same
-numbers; the rules agree with NumPy and never touch the global state while tracing."""
+same numbers eager execution draws for the same seed; state-changing functions run
+eagerly (a graph break, or an eager frame) with the same numbers; the rules agree with
+NumPy and never touch the global state while tracing. (Generator and RandomState
+objects: test_ops_generator.py.)"""
 
 import copy
 
@@ -109,19 +110,6 @@ def test_python_scalar_draws_break():
 
     report = same_stream(f, X, breaks=2)
     assert "Python" in report.break_reasons[0].reason
-
-
-def test_generator_methods_run_eagerly_with_the_same_numbers():
-    def f(x, rng):
-        return x + rng.normal(size=x.shape), rng.integers(0, 5, 3)
-
-    compiled = dynamo.compile(f)
-    expected = f(X, np.random.default_rng(7))
-    got = compiled(X, np.random.default_rng(7))
-    same(expected, got)
-    report = dynamo.explain(f)(X, np.random.default_rng(7))
-    assert report.graph_break_count >= 2
-    assert any("Generator" in b.reason for b in report.break_reasons), str(report)
 
 
 def test_tracing_does_not_touch_the_global_state():

@@ -33,21 +33,9 @@ import dynamo
 # documented tolerance (docs/numpy_backend.md) is rtol 1e-5 for float32.
 NUMPY_BACKEND_TOL = {"rtol": 1e-5, "atol": 1e-6}
 # Known bugs shared by several programs (reasons of strict xfails).
-NP_MAXIMUM_OUT = (
-    "backends/numpy_backend/codegen.py _call_out passes the reused buffer positionally: "
-    "np.maximum(a, 0, a) emits NumPy 2.4's DeprecationWarning ('Passing more than 2 "
-    "positional arguments to np.maximum and np.minimum is deprecated') that eager does not")
-GENERATOR_BREAK = (
-    "every method call on a np.random.Generator (rng.random, rng.normal, ...) is a graph "
-    "break (dynamo/ops/random.py registers only the legacy np.random.* functions); NumPy "
-    "recommends Generator, so seeded-Generator code never becomes one graph")
-NUMPY_OUT_ALIAS = (
-    "wrong result, corrupts an input: backends/numpy_backend/codegen.py reuses the buffer "
-    "of a dead 'private' intermediate for the next op, but the result of an in-place op "
-    "(`pos += vel` -> add(pos, vel, out=pos)) is the caller's array: `t = pos * 2` "
-    "becomes _multiply(add, 2, add) and overwrites pos")
-# Short names of the wrong-result bugs, for docs/realworld.md.
-BUG_TAGS = {NUMPY_OUT_ALIAS: "W2", NP_MAXIMUM_OUT: "W4"}
+# Short names of the wrong-result bugs, for docs/realworld.md (W1-W4 are
+# fixed: none is known today).
+BUG_TAGS: dict[str, str] = {}
 BACKENDS = tuple(b for b in ("eager", "numpy") if b in dynamo.list_backends())
 
 

@@ -12,8 +12,6 @@ import dataclasses
 
 import numpy as np
 from rw_check import (
-    GENERATOR_BREAK,
-    NP_MAXIMUM_OUT,
     Program,
     rng_arrays,
 )
@@ -331,8 +329,7 @@ PROGRAMS = [
     Program("mlp_class_relu", mlp_classify,
             [(MLP([6, 16, 16, 3]), rng_arrays(0, (5, 6))),
              (MLP([4, 8, 2], activation="tanh", seed=1), rng_arrays(1, (7, 4))),
-             (MLP([6, 16, 16, 3]), rng_arrays(2, (2, 6)))],
-            wrong={"numpy": NP_MAXIMUM_OUT}),
+             (MLP([6, 16, 16, 3]), rng_arrays(2, (2, 6)))]),
     Program("lstm_unrolled", lstm_forward,
             [lstm_args(0, 5, 2, 3, 4), lstm_args(1, 3, 4, 2, 6), lstm_args(2, 5, 3, 3, 4)]),
     Program("rnn_rows_default_h0", rnn_forward,
@@ -351,9 +348,7 @@ PROGRAMS = [
     Program("dataclass_dropout_stack", residual_stack,
             [stack_args(0, 4, ModelConfig()),
              stack_args(1, 3, ModelConfig(d_model=6, n_layers=3, residual=False))],
-            counts_bug=GENERATOR_BREAK,
-            why="`rng.random(...)` (a np.random.Generator method) is a graph break; it "
-                "sits in the layer loop, so the whole loop runs eagerly"),
+            why="`rng.random(...)` on the Generator argument is a random op in the graph"),
     Program("embedding_bag_classifier", bag_of_words_classifier,
             [_bow_args(0, 3, 5, 20, 4, 3), _bow_args(1, 2, 7, 30, 6, 4),
              _bow_args(2, 5, 2, 20, 4, 3)]),

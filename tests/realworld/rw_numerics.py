@@ -7,9 +7,6 @@ import dataclasses
 
 import numpy as np
 from rw_check import (
-    GENERATOR_BREAK,
-    NP_MAXIMUM_OUT,
-    NUMPY_OUT_ALIAS,
     Program,
     rng_arrays,
 )
@@ -331,13 +328,9 @@ PROGRAMS = [
              (rng_arrays(2, (7, 2), dtype=np.float64),)]),
     Program("nbody_leapfrog_fill_diagonal", nbody_leapfrog,
             [_nbody_args(0, 5), _nbody_args(1, 4), _nbody_args(2, 6)],
-            counts_bug="np.fill_diagonal is not in the op registry",
-            why="np.fill_diagonal is not in the op registry: the nested helper breaks, "
-                "the outer frame resumes after it and its step loop (with another call "
-                "that breaks) runs as an eager island"),
+            why="np.fill_diagonal writes in place in the graph"),
     Program("nbody_leapfrog_eye_einsum", nbody_leapfrog_eye,
-            [_nbody_args(0, 5), _nbody_args(1, 4), _nbody_args(2, 6)],
-            wrong={"numpy": NUMPY_OUT_ALIAS}),
+            [_nbody_args(0, 5), _nbody_args(1, 4), _nbody_args(2, 6)]),
     Program("heat_slice_assign", heat_equation,
             [(rng_arrays(0, (8, 10)),), (rng_arrays(1, (6, 5), dtype=np.float64), 0.1, 6),
              (rng_arrays(2, (5, 9), dtype=np.float64), 0.1, 6)]),
@@ -352,27 +345,25 @@ PROGRAMS = [
     Program("blur_sobel_pad", blur_and_edges,
             [(rng_arrays(0, (12, 10)),), (rng_arrays(1, (9, 14)), 0.7),
              (rng_arrays(2, (7, 8)), 0.7)],
-            counts_bug="np.result_type is not in the op registry (it needs only dtypes)",
-            why="`np.result_type(img, kernel)` breaks in each of the three convolve2d calls"),
+            why="`np.result_type(img, kernel)` folds to a dtype from the metas"),
     Program("normalize_uint8_images", normalize_image_batch,
             [(_img(0, 2, 4, 5, 3),), (_img(1, 1, 3, 3, 3),), (_img(2, 3, 2, 6, 3),)],
-            counts_bug="np.ascontiguousarray is not in the op registry",
-            why="np.ascontiguousarray is not in the op registry"),
+            why="np.ascontiguousarray is a view op (it may return its argument)"),
     Program("monte_carlo_pi_generator", monte_carlo_pi, [(1000, 0), (300, 7), (500, 7)],
-            counts_bug=GENERATOR_BREAK,
-            why="`np.random.default_rng(seed)` and `rng.random(...)` run eagerly"),
+            counts_bug="creating a Generator inside the compiled function "
+                       "(np.random.default_rng(seed)) is a graph break: a graph cannot make "
+                       "or return one (dynamo/ops/generator.py)",
+            why="`np.random.default_rng(seed)` runs eagerly; `rng.random(...)` after it is "
+                "a random op of the resumed graph"),
     Program("option_price_generator_arg", option_price_mc,
             [(np.random.default_rng(0), 100.0, np.array([90.0, 100.0, 110.0])),
              (np.random.default_rng(1), 50.0, np.array([40.0, 60.0])),
              (np.random.default_rng(2), 50.0, np.array([40.0, 50.0, 60.0, 70.0]))],
-            counts_bug=GENERATOR_BREAK, wrong={"numpy": NP_MAXIMUM_OUT},
-            why="`rng.standard_normal(...)` on a Generator argument is a break"),
+            why="`rng.standard_normal(...)` on a Generator argument is a random op"),
     Program("random_walk_legacy_seed", random_walk_legacy, [(4, 10, 0), (3, 6, 1), (5, 3, 1)],
             counts_bug="np.random.seed is a graph break (dynamo/ops/random.py: it runs "
-                       "eagerly), and np.random.choice([-1, 1], size=...) with a list "
-                       "population is rejected by its rule ('list' object cannot be "
-                       "interpreted as an integer)",
-            why="`np.random.seed` runs eagerly; `np.random.choice` of a list breaks"),
+                       "eagerly)",
+            why="`np.random.seed` runs eagerly; `np.random.choice` of a list is captured"),
     Program("horner_coeff_list", horner,
             [([2.0, -1.0, 0.5, 3.0], rng_arrays(0, (6,))), ([1.0, 0.0, -2.0], rng_arrays(1, (2, 3))),
              ([1.0, 0.0, -2.0], rng_arrays(2, (4, 3)))]),
@@ -380,15 +371,12 @@ PROGRAMS = [
             [(*rng_arrays(0, (10,), (10,), dtype=np.float64),),
              (*rng_arrays(1, (7,), (7,), dtype=np.float64), 2),
              (*rng_arrays(2, (12,), (12,), dtype=np.float64), 2)],
-            counts_bug="np.polyfit is not in the op registry",
-            why="np.polyfit / np.polyval are not in the op registry"),
+            why="np.polyfit (deg + 1 coefficients) and np.polyval are ops"),
     Program("chebyshev_recurrence", chebyshev_features,
             [(rng_arrays(0, (6,)),), (rng_arrays(1, (2, 3)), 3), (rng_arrays(2, (4, 5)), 3)]),
     Program("running_stats_dict", running_stats,
             [(rng_arrays(0, (8, 2)),), (rng_arrays(1, (5, 3)), 2), (rng_arrays(2, (9, 3)), 2)],
-            counts_bug="ufunc methods (np.maximum.accumulate) are not captured",
-            why="`np.maximum.accumulate` is not captured (two breaks: the attribute, "
-                "then the call)"),
+            why="`np.maximum.accumulate` is the op ufunc_accumulate"),
     Program("ewma_elementwise_loop", ewma,
             [(rng_arrays(0, (10,)),), (rng_arrays(1, (6, 2)), 0.5), (rng_arrays(2, (6, 5)), 0.5)]),
     Program("covariance_float_factor", covariance_and_correlation,

@@ -284,7 +284,6 @@ PROGRAMS = [
             [_reg_args(0, 10, 3), _reg_args(1, 13, 2), _reg_args(2, 7, 3)]),
     Program("ridge_solve_dict", ridge_closed_form,
             [_reg_args(0, 12, 3), _reg_args(1, 20, 4), _reg_args(2, 8, 3)],
-            counts_bug="np.linalg.solve is not in the op registry (dynamo/ops/linalg.py)",
-            why="np.linalg.solve is not in the op registry; the alpha loop runs eagerly"),
+            why="np.linalg.solve is one node per alpha"),
 ]
 

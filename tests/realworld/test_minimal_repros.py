@@ -1,12 +1,12 @@
 """The smallest programs that show each bug the realistic programs found (strict xfails:
-each turns into an XPASS failure the day its fix lands). The realistic programs that hit
-them are listed in docs/realworld.md."""
+each turns into an XPASS failure the day its fix lands; fixed ones stay as regression
+tests). The realistic programs that hit them are listed in docs/realworld.md."""
 
 import warnings
 
 import numpy as np
 import pytest
-from rw_check import NP_MAXIMUM_OUT, NUMPY_OUT_ALIAS, explain
+from rw_check import explain
 
 import dynamo
 
@@ -48,19 +48,18 @@ def _iadd_then_read(pos, vel):
     return t + 1
 
 
-@pytest.mark.xfail(strict=True, reason=NUMPY_OUT_ALIAS)
-def test_numpy_backend_keeps_input_after_inplace_add():
+def test_numpy_backend_keeps_input_after_inplace_add():   # was W2 (fixed)
     pos, vel = np.zeros(3, np.float32), np.ones(3, np.float32)
-    dynamo.compile(_iadd_then_read, backend="numpy")(pos, vel)
-    np.testing.assert_array_equal(pos, np.ones(3, np.float32))   # compiled leaves 2.0
+    got = dynamo.compile(_iadd_then_read, backend="numpy")(pos, vel)
+    np.testing.assert_array_equal(pos, np.ones(3, np.float32))   # W2 left 2.0
+    np.testing.assert_array_equal(got, np.full(3, 3, np.float32))
 
 
 def _relu_layer(x, w, b):
     return np.maximum(x @ w + b, 0) @ w.T
 
 
-@pytest.mark.xfail(strict=True, reason=NP_MAXIMUM_OUT)
-def test_numpy_backend_relu_emits_no_deprecation_warning():
+def test_numpy_backend_relu_emits_no_deprecation_warning():   # was W4 (fixed)
     x = np.ones((2, 3), np.float32)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

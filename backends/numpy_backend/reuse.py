@@ -1,0 +1,149 @@
+"""Buffer reuse on the plain path: which dead intermediate lends its memory to which op.
+
+Eager NumPy allocates a fresh array for every op. When an intermediate's last reader
+is an elementwise ufunc with a result of the same shape and dtype, that ufunc can
+write into the intermediate instead (``out=``) and save an allocation, provided
+nobody else can ever see the intermediate::
+
+    def f(x):                          # x: (1000,) float32
+        return np.exp(x) * 2 + 1
+    # exp = _exp(x)
+    # multiply = _multiply(exp, 2, out=exp)      exp dies here: its buffer is reused
+    # add = _add(multiply, 1)                    returned: a fresh array, as in eager
+
+    def g(pos, vel):
+        pos += vel                     # add = _add(pos, vel, out=pos): add *is* pos
+        return pos * 2 + 1             # multiply = _multiply(add, 2): never out=add
+
+A value lends its buffer only when this code allocated it and no one else can see it
+(``private``): a fresh result (``fusion.returns_fresh``: no ``out=``, no mutation, no
+view, no op that may return an argument), not returned, and read only by ops that
+return fresh arrays. Never an input, an output, the result of a write, a view (of a
+view...), or anything that may alias one of them.
+
+Layout. A result written into a buffer has the buffer's memory layout, while eager
+allocates it in the layout NumPy picks from all operands (``K`` order: C order wins
+conflicts). Both agree when the buffer is C-contiguous, so a buffer of two or more
+dimensions is reused only when it is known to be C-contiguous whenever the inputs
+it derives from are (``c_ordered``); the generated function checks those inputs'
+``flags.c_contiguous`` on entry and otherwise runs a variant without such reuse.
+One-dimensional buffers are always contiguous.
+"""
+
+from __future__ import annotations
+
+from dynamo.graph import CALL, CONSTANT, PLACEHOLDER, Graph, Node
+
+from ..fusion import Group, reduction_info
+from ..fusion.fusible import array_meta, returns_fresh
+from .plan import uses_out
+
+# Fresh results whose layout is C order when their array operands' strides are.
+_C_ORDER_PRODUCTS = frozenset({"matmul", "dot"})
+# Views that keep C-ordered strides (basic indexing, reshape in C order).
+_C_ORDER_VIEWS = frozenset({"getitem", "reshape"})
+
+
+def private(node: Node, returned) -> bool:
+    """A fresh array this code allocates and no one else can see.
+
+    The node returns a new array (``returns_fresh``: no ``out=``, no mutation, no view,
+    no op that may return its argument), it is not returned, and every op that reads
+    it only reads it and returns a new array (no view of it, no write into it). So its
+    memory is reachable through this one name, and once its last reader ran, the next
+    op may write into it.
+    """
+    meta = array_meta(node)
+    return (returns_fresh(node) and meta is not None and not meta.scalar and meta.ndim > 0
+            and node not in returned and all(returns_fresh(u) for u in node.users))
+
+
+def _basic_index(index) -> bool:
+    parts = index if isinstance(index, tuple) else (index,)
+    return all(type(p) in (int, slice, type(None)) or p is Ellipsis for p in parts) and \
+        all(not isinstance(v, Node) for p in parts if type(p) is slice
+            for v in (p.start, p.stop, p.step))
+
+
+def c_ordered(nodes) -> dict[Node, frozenset]:
+    """Nodes with C-ordered strides whenever some inputs are C-contiguous: node -> those.
+
+    A placeholder of two or more dimensions is C-ordered when it is C-contiguous (the
+    generated code checks); one of fewer dimensions always is. A ufunc, a fusible
+    reduction or a matrix product whose array operands are all C-ordered returns a
+    C-contiguous array (NumPy's ``K`` order finds no axis to swap); basic indexing
+    and a C-order reshape of a C-ordered array are C-ordered. Anything else
+    (transposes, ``einsum``, writes, unknown ops) is left out: no reuse is inferred
+    from it.
+    """
+    known: dict[Node, frozenset] = {}
+    for node in nodes:
+        meta = array_meta(node)
+        if node.op == PLACEHOLDER:
+            if meta is not None:
+                known[node] = frozenset({node}) if meta.ndim >= 2 and not meta.scalar \
+                    else frozenset()
+            continue
+        if node.op == CONSTANT:
+            value = node.args[0]
+            if meta is not None and getattr(getattr(value, "flags", None), "c_contiguous",
+                                            meta.scalar or meta.ndim < 2):
+                known[node] = frozenset()
+            continue
+        if node.op != CALL or meta is None:
+            continue
+        inputs = [n for n in node.inputs() if array_meta(n) is not None]
+        if any(n not in known for n in inputs):
+            continue
+        if returns_fresh(node) and (uses_out(node) or reduction_info(node) is not None
+                                    or node.target in _C_ORDER_PRODUCTS):
+            pass
+        elif node.target == "getitem" and not node.kwargs and _basic_index(node.args[1]):
+            pass
+        elif node.target == "reshape" and not node.kwargs:
+            pass
+        else:
+            continue
+        known[node] = frozenset().union(*(known[n] for n in inputs))
+    return known
+
+
+def donors(graph: Graph, groups: list[Group], plans: list, returned, layout_checked: bool
+           ) -> tuple[dict[Node, Node], frozenset]:
+    """``node -> dead intermediate it writes into``, and the inputs to check on entry.
+
+    Runs over the plain-path nodes in program order (block-wise groups are one step
+    that reads its inputs). With ``layout_checked=False`` only one-dimensional buffers
+    are reused (the inputs' layout is unknown).
+    """
+    steps = [n for g, p in zip(groups, plans) for n in (g.nodes if p is None else (g,))]
+    last: dict[Node, int] = {}
+    for i, step in enumerate(steps):
+        for n in (step.inputs if isinstance(step, Group) else step.inputs()):
+            last[n] = i
+    order = c_ordered(graph.nodes) if layout_checked else {}
+    owned: set[Node] = set()
+    chosen: dict[Node, Node] = {}
+    checks: set[Node] = set()
+    for i, step in enumerate(steps):
+        if isinstance(step, Group):
+            continue
+        node = step
+        if private(node, returned):
+            if uses_out(node):
+                donor = next((a for a in node.inputs() if a in owned and last[a] == i
+                              and _same_buffer(a, node) and _layout_ok(a, order)), None)
+                if donor is not None:
+                    chosen[node] = donor     # the donor dies here: write into it
+                    checks |= order.get(donor, frozenset())
+            owned.add(node)
+    return chosen, frozenset(checks)
+
+
+def _same_buffer(a: Node, b: Node) -> bool:
+    ma, mb = array_meta(a), array_meta(b)
+    return ma.shape == mb.shape and ma.dtype == mb.dtype
+
+
+def _layout_ok(donor: Node, order: dict) -> bool:
+    return array_meta(donor).ndim <= 1 or donor in order

@@ -1,0 +1,50 @@
+"""Library functions that are graph breaks on purpose, and why.
+
+A function that is not in the registry breaks with "not in the op registry" and a hint
+at ``dynamo.register_op``. The functions listed here break for a reason no shape rule
+can remove, and the break says that reason instead (the translator looks them up by
+their NumPy path, so CuPy's functions of the same name break the same way).
+
+Example::
+
+    >>> break_reason(np.bincount)[0]
+    'data_dependent_shape'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+DATA_SHAPE = "data_dependent_shape"
+TO_PYTHON = "array_to_python"
+DATA_DTYPE = "data_dependent_dtype"
+
+# path -> (cause, why); the message reads "np.<path>() <why>".
+KNOWN_BREAKS: dict[str, tuple[str, str]] = {
+    "bincount": (DATA_SHAPE, "has a data-dependent output shape: its length is the "
+                             "largest value plus one"),
+    "einsum_path": (TO_PYTHON, "returns a contraction plan (a Python list and a string), "
+                               "not arrays: compute it outside the compiled function and "
+                               "pass it as np.einsum(..., optimize=path)"),
+    "linalg.eig": (DATA_DTYPE, "returns real or complex eigenvalues depending on the data "
+                               "(use np.linalg.eigh for symmetric matrices)"),
+    "linalg.eigvals": (DATA_DTYPE, "returns real or complex eigenvalues depending on the "
+                                   "data (use np.linalg.eigvalsh for symmetric matrices)"),
+    "linalg.lstsq": (DATA_SHAPE, "returns residuals whose shape depends on the rank of "
+                                 "the data"),
+}
+
+
+def library_path(fn: Any) -> str | None:
+    """``'linalg.eig'`` for ``np.linalg.eig`` (and ``cupy.linalg.eig``), ``'bincount'``."""
+    mod = getattr(fn, "__module__", None) or ""
+    name = getattr(fn, "__name__", None)
+    if name is None or mod.split(".")[0] not in ("numpy", "cupy"):
+        return None
+    return f"linalg.{name}" if "linalg" in mod else name
+
+
+def break_reason(fn: Any) -> tuple[str, str] | None:
+    """``(cause, why)`` when calling ``fn`` is a break on purpose, else None."""
+    path = library_path(fn)
+    return KNOWN_BREAKS.get(path) if path is not None else None

@@ -1,0 +1,156 @@
+"""Polynomials, convolution and interpolation: ``polyval``, ``polyfit``, ``convolve``,
+``correlate``, ``interp``.
+
+Shapes are NumPy's formulas: ``polyval(p, x)`` has ``x``'s shape (broadcast with the
+coefficients' trailing shape), ``polyfit(x, y, deg)`` has ``deg + 1`` coefficients
+(per column of a 2-d ``y``), ``convolve``/``correlate`` of lengths ``n`` and ``m``
+give ``n + m - 1`` ('full'), ``max(n, m)`` ('same') or ``max(n, m) - min(n, m) + 1``
+('valid'), and ``interp(x, xp, fp)`` has ``x``'s shape. Dtypes, scalar-ness and the
+checks NumPy makes of modes and dtypes come from running the function on ``min(d, 1)``
+probes (one coefficient, one sample point).
+
+What breaks: ``polyfit(full=True)`` (the residuals are empty or not depending on the
+rank of the data) and ``polyfit(cov=...)``; ``poly1d`` objects (not arrays).
+
+Example::
+
+    >>> op = get("convolve")
+    >>> f8 = np.dtype("f8")
+    >>> op.meta(op, (ArrayMeta((10,), f8), ArrayMeta((3,), f8)), {"mode": "valid"}).shape
+    (8,)
+"""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from . import rules
+from .meta import ArrayMeta, probe
+from .registry import OPAQUE, OpDef, register
+from .rules import MetaError
+
+
+def _meta(value, name: str) -> ArrayMeta:
+    """An operand as a meta (a constant becomes the meta of the array NumPy makes)."""
+    if isinstance(value, ArrayMeta):
+        return value
+    if isinstance(value, np.poly1d):
+        raise MetaError(f"a poly1d as {name}")
+    value = np.asarray(rules.static(value, name))
+    if value.dtype.hasobject:
+        raise MetaError(f"{name} of Python objects")
+    return ArrayMeta(value.shape, value.dtype)
+
+
+def _tiny(m: ArrayMeta) -> np.ndarray:
+    return probe(m.with_(scalar=False), keep_ndim=True)
+
+
+def polyval_rule(op, args, kwargs) -> ArrayMeta:
+    """``y = zeros_like(x); for c in p: y = y * x + c``."""
+    rules.require_cupy(op, args, kwargs)
+    params = rules.bind(op, args, kwargs)
+    p, x = _meta(params["p"], "p"), _meta(params["x"], "x")
+    if p.ndim == 0:
+        raise TypeError("iteration over a 0-d array")
+    shape = x.shape if p.shape[0] == 0 else np.broadcast_shapes(x.shape, p.shape[1:])
+    xs = probe(x) if x.scalar else _tiny(x)
+    value = rules.run_quietly(op.impl, _tiny(p), xs)
+    return rules.result_meta(value, shape, rules.array_kind((args, kwargs)))
+
+
+def polyfit_rule(op, args, kwargs) -> ArrayMeta:
+    """``deg + 1`` coefficients, per column of a 2-d ``y``."""
+    rules.require_cupy(op, args, kwargs)
+    params = rules.bind(op, args, kwargs)
+    if params.get("full"):
+        raise MetaError("polyfit(full=True): the residuals are empty or not depending on "
+                        "the rank of the data")
+    if params.get("cov"):
+        raise MetaError("polyfit(cov=...)")
+    x, y = _meta(params["x"], "x"), _meta(params["y"], "y")
+    deg = operator.index(rules.static(params["deg"], "deg"))
+    rules.static(params.get("rcond"), "rcond")
+    if deg < 0:
+        raise ValueError("expected deg >= 0")
+    if x.ndim != 1 or x.shape[0] == 0:
+        raise TypeError("expected a non-empty 1D vector for x")
+    if y.ndim not in (1, 2) or y.shape[0] != x.shape[0]:
+        raise TypeError("expected a 1D or 2D y with as many rows as x")
+    w = params.get("w")
+    ones = lambda m: np.ones(_tiny(m).shape, m.dtype)  # noqa: E731 (zeros scale to NaN)
+    call = {"x": ones(x), "y": ones(y), "deg": deg, "rcond": params.get("rcond")}
+    if w is not None:
+        w = _meta(w, "w")
+        if w.shape != x.shape:
+            raise TypeError("expected a 1-d w of the length of x")
+        call["w"] = ones(w)
+    value = rules.run_quietly(op.impl, **call)
+    shape = (deg + 1,) + y.shape[1:]
+    return ArrayMeta(shape, value.dtype, rules.array_kind((args, kwargs)), False)
+
+
+_MODES = {"v": 0, "s": 1, "f": 2}
+
+
+def _mode(mode) -> int:
+    if isinstance(mode, str) and mode[:1].lower() in _MODES:
+        return _MODES[mode[:1].lower()]
+    if isinstance(mode, (int, np.integer)) and not isinstance(mode, bool) and 0 <= mode <= 2:
+        return int(mode)
+    raise MetaError(f"mode {mode!r}")
+
+
+def convolve_rule(op, args, kwargs) -> ArrayMeta:
+    """convolve (0-d operands count as length 1) and correlate (1-d only)."""
+    rules.require_cupy(op, args, kwargs)
+    params = rules.bind(op, args, kwargs)
+    a, v = _meta(params["a"], "a"), _meta(params["v"], "v")
+    default = "full" if op.name == "convolve" else "valid"
+    mode = _mode(rules.static(params.get("mode", default), "mode"))
+    lengths = []
+    for m in (a, v):
+        if m.ndim > 1:
+            raise ValueError("object too deep for desired array")
+        if m.ndim == 0 and op.name == "correlate":
+            raise ValueError("object of too small depth for desired array")
+        lengths.append(m.shape[0] if m.ndim else 1)
+    n, k = lengths
+    if n == 0 or k == 0:
+        raise ValueError(f"{op.name} of an empty array")
+    length = [max(n, k) - min(n, k) + 1, max(n, k), n + k - 1][mode]
+    value = rules.run_quietly(op.impl, _tiny(a), _tiny(v), mode=params.get("mode", default))
+    return ArrayMeta((length,), value.dtype, rules.array_kind((args, kwargs)), False)
+
+
+def interp_rule(op, args, kwargs) -> ArrayMeta:
+    """``interp(x, xp, fp)``: x's shape; xp and fp 1-d, of one non-zero length."""
+    rules.require_cupy(op, args, kwargs)
+    params = rules.bind(op, args, kwargs)
+    x, xp, fp = (_meta(params[k], k) for k in ("x", "xp", "fp"))
+    if xp.ndim != 1 or fp.ndim != 1:
+        raise ValueError("xp and fp must be 1-d")
+    if xp.shape != fp.shape:
+        raise ValueError("fp and xp are not of the same length.")
+    if xp.shape[0] == 0:
+        raise ValueError("array of sample points is empty")
+    extra = {k: params.get(k) for k in ("left", "right", "period")}
+    rules.static(extra["period"], "period")
+    for k in ("left", "right"):
+        if extra[k] is not None and rules.shape_of(extra[k]) != ():
+            raise MetaError(f"interp({k}=) that is not a scalar")
+    xs = probe(x) if x.scalar else _tiny(x)
+    value = rules.run_quietly(op.impl, xs, _tiny(xp), _tiny(fp),
+                              **rules.substitute(extra, probe))
+    return rules.result_meta(value, x.shape, rules.array_kind((args, kwargs)))
+
+
+register(OpDef("polyval", np.polyval, polyval_rule, OPAQUE), functions=[np.polyval])
+register(OpDef("polyfit", np.polyfit, polyfit_rule, OPAQUE,
+               extras={"raises": "raises LinAlgError when the fit does not converge (NaN "
+                                 "in the data)"}), functions=[np.polyfit])
+register(OpDef("convolve", np.convolve, convolve_rule, OPAQUE), functions=[np.convolve])
+register(OpDef("correlate", np.correlate, convolve_rule, OPAQUE), functions=[np.correlate])
+register(OpDef("interp", np.interp, interp_rule, OPAQUE), functions=[np.interp])

@@ -1,0 +1,246 @@
+"""Ufunc methods: ``np.maximum.accumulate``, ``np.add.reduce``, ``np.multiply.outer``,
+``np.add.at``.
+
+``np.add`` is one op (:mod:`dynamo.ops.elementwise`); its methods are four more ops
+that take the ufunc as their first, constant, argument, so one op serves every ufunc:
+``np.maximum.accumulate(x, axis=0)`` becomes ``ufunc_accumulate(np.maximum, x, axis=0)``.
+``at`` writes in place (``np.add.at(a, idx, 1)`` is ``ufunc_at(a, np.add, idx, 1)``,
+the written array first like every in-place op) and returns None.
+
+Shapes are formulas (``reduce`` drops its axes, default ``axis=0``; ``accumulate``
+keeps the shape; ``outer`` joins the two shapes; ``at`` checks its index like
+``a[idx]`` and that the values broadcast to the selection); dtypes, scalar-ness and
+NumPy's argument errors (``reduce`` of a unary ufunc, an empty reduction without
+identity) come from running the same method on ``min(d, 1)`` probes.
+
+``reduceat`` is not captured (a graph break naming it).
+
+Example::
+
+    >>> op, _ = lookup_ufunc_method(np.maximum, "accumulate")
+    >>> op.meta(op, (np.maximum, ArrayMeta((5, 3), np.dtype("f4"))), {"axis": 0}).shape
+    (5, 3)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import rules
+from .indexing import index_meta
+from .meta import ArrayMeta, probe
+from .registry import MUTATION, OPAQUE, OpDef, register, same
+from .rules import MetaError
+
+METHODS = ("reduce", "accumulate", "outer", "at")
+
+
+def is_ufunc(fn) -> bool:
+    """A NumPy or CuPy ufunc (CuPy's are their own class)."""
+    return isinstance(fn, np.ufunc) or (type(fn).__name__ == "ufunc" and
+                                        type(fn).__module__.startswith("cupy"))
+
+
+def numpy_ufunc(fn) -> np.ufunc:
+    """The NumPy ufunc of the same name: the one the rules run on probes."""
+    if isinstance(fn, np.ufunc):
+        return fn
+    uf = getattr(np, fn.__name__, None)
+    if not isinstance(uf, np.ufunc):
+        raise MetaError(f"no NumPy ufunc named {fn.__name__}")
+    return uf
+
+
+def lookup_ufunc_method(fn, name: str):
+    """``(op, adapter)`` for ``fn.<name>(...)`` when ``fn`` is a ufunc and the method is
+    captured; the op is called as ``op(fn, *args, **kwargs)`` after the adapter."""
+    if not is_ufunc(fn) or name not in METHODS:
+        return None
+    return _OPS[name]
+
+
+def _method(name: str):
+    def impl(ufunc, *args, **kwargs):
+        return getattr(ufunc, name)(*args, **kwargs)
+
+    def cupy_impl(ufunc, *args, **kwargs):
+        import cupy
+        return getattr(getattr(cupy, ufunc.__name__), name)(*args, **kwargs)
+
+    impl.__name__ = cupy_impl.__name__ = f"ufunc_{name}"
+    return impl, cupy_impl
+
+
+def _array(params: dict, key: str) -> ArrayMeta:
+    a = params.get(key)
+    if not isinstance(a, ArrayMeta):
+        raise MetaError(f"ufunc method of a Python value ({key})")
+    return a
+
+
+def _run(uf, method: str, args, kwargs):
+    tiny = lambda m: probe(m, keep_ndim=True)  # noqa: E731
+    return rules.run_quietly(getattr(uf, method), *rules.substitute(args, tiny),
+                             **rules.substitute(kwargs, tiny))
+
+
+def reduce_rule(op, args, kwargs) -> ArrayMeta:
+    """``ufunc.reduce(a, axis=0, dtype, out, keepdims, initial, where)``."""
+    fn, *rest = args
+    uf = numpy_ufunc(fn)
+    params = rules.bound(_signature_of_reduce, rest, kwargs)
+    a = _array(params, "array")
+    kind = rules.array_kind((rest, kwargs))
+    axis, keepdims = rules.static(params["axis"], "axis"), bool(params["keepdims"])
+    rules.static({k: params[k] for k in ("dtype", "initial")}, "dtype and initial")
+    where = params.get("where")
+    if isinstance(where, ArrayMeta) and np.broadcast_shapes(where.shape, a.shape) != a.shape:
+        raise ValueError(f"where= of shape {where.shape} does not broadcast to {a.shape}")
+    if a.ndim == 0:
+        axes = ()
+    else:
+        axes = tuple(range(a.ndim)) if axis is None else rules.axis_tuple(axis, a.ndim)
+    if keepdims:
+        shape = tuple(1 if i in axes else d for i, d in enumerate(a.shape))
+    else:
+        shape = tuple(d for i, d in enumerate(a.shape) if i not in axes)
+    out = kwargs.get("out")
+    plain = {k: v for k, v in kwargs.items() if k != "out"}
+    value = _run(uf, "reduce", rest, plain)
+    if out is not None:
+        return _out(uf, "reduce", rest, plain, out, shape, value)
+    return rules.result_meta(value, shape, kind)
+
+
+def _signature_of_reduce(array, axis=0, dtype=None, out=None, keepdims=False, initial=None,
+                         where=True):
+    """``np.ufunc.reduce``'s parameters (the C method has no inspectable signature)."""
+
+
+def _signature_of_accumulate(array, axis=0, dtype=None, out=None):
+    """``np.ufunc.accumulate``'s parameters."""
+
+
+def _out(uf, method, args, kwargs, out, shape, value) -> ArrayMeta:
+    """``out=``: NumPy returns it; it needs the result's shape and a dtype the result
+    casts to (checked by the same call into a one-element holder)."""
+    if isinstance(out, tuple) and len(out) == 1:
+        out = out[0]
+    if not isinstance(out, ArrayMeta) or out.scalar or tuple(out.shape) != tuple(shape):
+        raise MetaError(f"ufunc.{method}(out=) of another shape, or not one array")
+    holder = np.zeros(np.shape(value), out.dtype)
+    _run(uf, method, args, dict(kwargs, out=holder))
+    return out
+
+
+def accumulate_rule(op, args, kwargs) -> ArrayMeta:
+    """``ufunc.accumulate(a, axis=0, dtype, out)``: the input's shape."""
+    fn, *rest = args
+    uf = numpy_ufunc(fn)
+    params = rules.bound(_signature_of_accumulate, rest, kwargs)
+    a = _array(params, "array")
+    rules.static({k: params[k] for k in ("axis", "dtype")}, "axis and dtype")
+    out = kwargs.get("out")
+    plain = {k: v for k, v in kwargs.items() if k != "out"}
+    value = _run(uf, "accumulate", rest, plain)
+    if out is not None:
+        return _out(uf, "accumulate", rest, plain, out, a.shape, value)
+    return rules.result_meta(value, a.shape, rules.array_kind((rest, kwargs)))
+
+
+def outer_rule(op, args, kwargs):
+    """``ufunc.outer(A, B)``: ``A.shape + B.shape`` (a tuple of results for divmod)."""
+    fn, *rest = args
+    uf = numpy_ufunc(fn)
+    if len(rest) != 2:
+        raise TypeError(f"outer() takes exactly two arguments ({len(rest)} given)")
+    if kwargs.get("out") is not None or kwargs.get("where") is not None:
+        raise MetaError("ufunc.outer with out= or where=")
+    rules.static(kwargs, "ufunc.outer's keywords")
+    shape = tuple(rules.shape_of(rest[0])) + tuple(rules.shape_of(rest[1]))
+    value = _run(uf, "outer", rest, kwargs)
+    kind = rules.array_kind(rest)
+    if isinstance(value, tuple):
+        return tuple(rules.result_meta(v, shape, kind) for v in value)
+    return rules.result_meta(value, shape, kind)
+
+
+def at_rule(op, args, kwargs) -> ArrayMeta:
+    """``ufunc.at(a, indices, b)``: in place; ``b`` broadcasts to ``a[indices]``."""
+    a, fn, *rest = args
+    uf = numpy_ufunc(fn)
+    if kwargs or not 1 <= len(rest) <= 2:
+        raise TypeError("at() takes the array, the indices and (binary ufuncs) the values")
+    if not isinstance(a, ArrayMeta) or a.scalar:
+        raise MetaError("ufunc.at into a non-array")
+    indices, b = rest[0], (rest[1] if len(rest) == 2 else None)
+    if (b is None) != (uf.nin == 1):
+        raise ValueError(f"{uf.__name__}.at needs {'no' if uf.nin == 1 else 'a'} second "
+                         "operand")
+    selected = index_meta(a, indices).shape
+    if b is not None:
+        bshape = tuple(rules.shape_of(b))
+        if np.broadcast_shapes(bshape, selected) != tuple(selected):
+            raise ValueError(f"array of shape {bshape} does not broadcast to the "
+                             f"selection's shape {tuple(selected)}")
+    holder = np.zeros((1,), a.dtype)   # the casting rule NumPy applies to the result
+    operand = () if b is None else (rules.substitute(b, lambda m: probe(m)),)
+    rules.run_quietly(uf.at, holder, [0], *operand)
+    return a
+
+
+def _at_first(args, kwargs):
+    """``np.add.at(a, idx, b)`` arrives as ``(np.add, a, idx, b)``: the written array
+    goes first, so the translator sees the write."""
+    if len(args) < 2:
+        raise TypeError("at() missing required argument 'a'")
+    fn, a, *rest = args
+    return (a, fn, *rest), kwargs
+
+
+def _at_impl(a, ufunc, *args):
+    ufunc.at(a, *args)
+    return a
+
+
+def _cupy_at_impl(a, ufunc, *args):
+    import cupy
+    getattr(cupy, ufunc.__name__).at(a, *args)
+    return a
+
+
+def _keywords(signature):
+    """Arguments after the array become keywords (``np.add.reduce(a, 0, None, out)``):
+    an ``out`` is then seen as the array the op writes into."""
+    names = list(rules.signature_of(signature).parameters)[1:]
+
+    def adapter(args, kwargs):
+        fn, *rest = args
+        if len(rest) <= 1:
+            return args, kwargs
+        if len(rest) - 1 > len(names):
+            raise TypeError(f"too many arguments ({len(rest)})")
+        extra = dict(zip(names, rest[1:]))
+        if set(extra) & set(kwargs):
+            raise TypeError(f"argument given by position and by keyword: "
+                            f"{sorted(set(extra) & set(kwargs))}")
+        return (fn, rest[0]), {**extra, **kwargs}
+    return adapter
+
+
+_OPS = {}
+for _name, _rule, _adapter in (
+        ("reduce", reduce_rule, _keywords(_signature_of_reduce)),
+        ("accumulate", accumulate_rule, _keywords(_signature_of_accumulate)),
+        ("outer", outer_rule, same)):
+    _impl, _cupy = _method(_name)
+    _OPS[_name] = (register(OpDef(f"ufunc_{_name}", _impl, _rule, OPAQUE, cupy=_cupy,
+                                  extras={"method": _name},
+                                  doc=f"ufunc.{_name}: the ufunc is the first argument")),
+                   _adapter)
+_OPS["at"] = (register(OpDef("ufunc_at", _at_impl, at_rule, MUTATION, cupy=_cupy_at_impl,
+                             extras={"method": "at", "returns_none": True,
+                                     "raises": "raises IndexError for an index out of "
+                                               "bounds"},
+                             doc="ufunc.at(a, indices, b): writes into a, returns None")),
+              _at_first)
