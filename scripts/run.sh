@@ -41,7 +41,7 @@ python313() {
   local tool=$ROOT/../shared/tools/get-python.sh
   if [[ -x $tool || -f $tool ]]; then
     bash "$tool" 3.13 "$ROOT/.py313/" numpy networkx bytecode pytest hypothesis | tail -n 1
-  elif command -v python3.13 >/dev/null 2>&1; then
+  elif python3.13 -c "" >/dev/null 2>&1; then   # runs (a pyenv shim may not)
     command -v python3.13
   fi
 }
