@@ -58,12 +58,12 @@ case ${1:-} in
       bash scripts/ensure_chromium.sh || echo "(browser tests will report why they skip)"
     fi
     echo "== Python 3.11: $(.venv/bin/python --version)"
-    run_pytest .venv/bin/python tests -q "${@:2}"
+    run_pytest .venv/bin/python tests "${@:2}"
     py313=$(python313 || true)
     if [[ -n $py313 && -x $py313 ]]; then
       "$py313" -m pip install -q -e . >/dev/null
       echo "== Python 3.13: $($py313 --version)"
-      run_pytest "$py313" tests -q "${@:2}"
+      run_pytest "$py313" tests "${@:2}"
     else
       echo "== Python 3.13: NOT RUN (../shared/tools/get-python.sh and python3.13 are both missing)"
       exit 1

@@ -2,12 +2,16 @@
 negative, tuple), keepdims, dtype, ddof, initial, where, out, on 0-d, 0-size and
 scalar inputs; compiled programs equal eager ones."""
 
+import warnings
+
 import numpy as np
 import pytest
 from harness import check, rand
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from ops_agree import DTYPES, FLOATS, agree, arrays
+
+from dynamo import ops
 
 REDUCTIONS = [np.sum, np.prod, np.mean, np.var, np.std, np.max, np.min, np.amax, np.amin,
               np.any, np.all, np.argmax, np.argmin, np.ptp, np.median, np.count_nonzero,
@@ -157,3 +161,41 @@ def test_empty_reduction_errors_match_eager():
     # and raises the same error.
     check(lambda x: x.max(axis=0) + 1, np.zeros((0, 3), np.float32), graphs=0, breaks=1)
     check(lambda x: x.sum(axis=0) + 1, np.zeros((0, 3), np.float32), graphs=1, breaks=0)
+
+
+FAST_CALLS = sorted(n for n in ops.REGISTRY if "numpy_call" in ops.get(n).extras)
+
+
+@pytest.mark.parametrize("name", FAST_CALLS)
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_numpy_call_equals_the_function(name, data):
+    """Generated code calls ``x.sum(...)`` for ``np.sum(x, ...)``: same values, dtypes,
+    errors and warnings for every argument combination, and subclasses keep their own."""
+    op = ops.get(name)
+    a = data.draw(arrays(min_dims=0))
+    kwargs = data.draw(st.fixed_dictionaries({}, optional={
+        "axis": st.sampled_from([None, 0, -1, (0,), (0, -1)]),
+        "keepdims": st.booleans(),
+        "dtype": st.sampled_from([None, np.float64, np.int32]),
+    }))
+    if name not in ("sum", "prod", "mean"):   # the others have no dtype= parameter
+        kwargs.pop("dtype", None)
+    results = []
+    for fn in (op.impl, op.extras["numpy_call"]):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                value = fn(a, **kwargs)
+            except Exception as e:  # noqa: BLE001 (the error is what is compared)
+                value = (type(e), str(e))
+        results.append((value, [(w.category, str(w.message)) for w in caught]))
+    (want, want_warnings), (got, got_warnings) = results
+    assert got_warnings == want_warnings
+    if isinstance(want, tuple):
+        assert got == want
+    else:
+        assert type(got) is type(want) and np.asarray(got).dtype == np.asarray(want).dtype
+        np.testing.assert_array_equal(got, want)
+    masked = np.ma.masked_array([1.0, 2.0, 3.0], mask=[False, True, False])
+    assert type(op.extras["numpy_call"](masked)) is type(op.impl(masked))
