@@ -29,7 +29,7 @@ from functools import partial
 
 from guards import ARRAY, CheckFunction
 
-from . import hook, logs
+from . import hook, logs, pyversion
 from .codegen import GlueCodegen
 from .config import config
 from .exc import BackendError, RestartAnalysis, Unsupported
@@ -53,6 +53,22 @@ _seen_breaks: Counter = Counter()
 
 class SkipFrame(Exception):  # noqa: N818 (control flow: run this frame eagerly)
     pass
+
+
+_warned_python = False
+
+
+def _unsupported_python(ctx):
+    """On a CPython whose bytecode dynamo does not know: say so once, run eagerly."""
+    global _warned_python
+    hint = "Use CPython 3.11-3.13 to compile; on this version the code runs uncompiled."
+    if ctx.fullgraph:
+        raise Unsupported(pyversion.UNSUPPORTED_REASON, hint=hint, cause="python_version")
+    if not _warned_python:
+        _warned_python = True
+        log_breaks.warning("dynamo: %s. Compiled functions run their original code. %s",
+                           pyversion.UNSUPPORTED_REASON, hint)
+    raise SkipFrame(pyversion.UNSUPPORTED_REASON)
 
 
 @dataclass
@@ -110,6 +126,8 @@ class FrameRunner:
 
 
 def convert_frame(fn: types.FunctionType, args: tuple, closure, ctx, previous=()):
+    if not pyversion.SUPPORTED:
+        _unsupported_python(ctx)
     code = fn.__code__
     start = time.perf_counter()
     params = frame_params(code)

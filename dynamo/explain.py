@@ -28,6 +28,7 @@ class ExplainOutput:
     records: list[FrameRecord] = field(default_factory=list)
     result: object = None
     exception: BaseException | None = None   # what the call raised, if it raised
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (frame, why) run eagerly
 
     @property
     def graphs(self) -> list:
@@ -68,6 +69,9 @@ class ExplainOutput:
                  f"Graph breaks: {self.graph_break_count}",
                  f"Ops per graph: {self.ops_per_graph}",
                  f"Compile time: {self.compile_time * 1e3:.1f} ms"]
+        if self.skipped:
+            lines.append("Frames that ran uncompiled:")
+            lines += [f"  {where}: {why}" for where, why in self.skipped]
         if self.break_reasons:
             lines.append("Break reasons:")
             for i, b in enumerate(self.break_reasons, 1):
@@ -104,6 +108,8 @@ def explain(fn, backend="eager", **compile_kwargs):
         except Exception as e:  # noqa: BLE001 (reported, like the graphs)
             out.exception = e
         finally:
+            out.skipped = [(c.where, c.skip_reason) for c in ctx.caches.values()
+                           if c.skip_reason is not None]
             ctx.reset()
         return out
 

@@ -22,7 +22,14 @@ PY312 = sys.version_info >= (3, 12)
 PY313 = sys.version_info >= (3, 13)
 PY314 = sys.version_info >= (3, 14)
 
+# The versions whose bytecode the translator and the resume-function generator know.
+# On any other, compiled functions run their original code (see convert_frame): a
+# new CPython renames and adds opcodes and changes stack layouts, and generated
+# bytecode that is wrong for the interpreter can crash it rather than raise.
 SUPPORTED = (3, 11) <= sys.version_info[:2] <= (3, 13)
+UNSUPPORTED_REASON = (
+    f"CPython {sys.version_info[0]}.{sys.version_info[1]} is not supported yet (dynamo "
+    "translates the bytecode of CPython 3.11, 3.12 and 3.13)")
 
 # Where the NULL that marks "plain call, no self" sits next to the callable:
 # 3.11 and 3.12 push NULL first (NULL, callable, args); 3.13 pushes it after
