@@ -3,7 +3,8 @@ import sys
 
 import pytest
 
-sys.path.append(os.path.dirname(__file__))
+sys.path.append(os.path.dirname(__file__))                       # harness, ops_agree...
+sys.path.append(os.path.join(os.path.dirname(__file__), "..", "scripts"))   # models
 
 import dynamo  # noqa: E402
 

@@ -13,11 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import bench_cudagraphs
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-
-import bench_cudagraphs  # noqa: E402
 
 
 def test_no_gpu_means_no_rows_and_a_clean_exit(capsys):

@@ -13,9 +13,7 @@ table), so they are compared at rtol 1e-5 (float32).
 from __future__ import annotations
 
 import gc
-import sys
 import weakref
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -25,7 +23,6 @@ from backends import lookup_backend
 from backends.cudagraphs.runner import EAGER, REPLAY, CudaGraphRunner, PerShapeRunner
 
 pytestmark = pytest.mark.gpu
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
 
 @pytest.fixture

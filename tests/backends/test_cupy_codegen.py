@@ -10,6 +10,7 @@ import struct
 
 import numpy as np
 import pytest
+from models import gelu, layernorm, softmax
 
 import dynamo
 from backends.cupy_backend.codegen import COMPILE_OPTIONS, kernel_code, module_source
@@ -134,21 +135,6 @@ def test_tuning_options_are_checked():
 
 
 # ---------------------------------------------------------------- the benchmark models
-
-def gelu(x):
-    return 0.5 * x * (1.0 + np.tanh(0.7978845608 * (x + 0.044715 * x ** 3)))
-
-
-def softmax(x):
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-
-
-def layernorm(x, g, b):
-    mu = x.mean(axis=-1, keepdims=True)
-    var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)
-    return (x - mu) / np.sqrt(var + 1e-5) * g + b
-
 
 MODELS = [(gelu, [(1 << 26,)]), (softmax, [(8192, 4096)]),
           (layernorm, [(8192, 4096), (4096,), (4096,)])]

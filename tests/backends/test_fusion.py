@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 from harness import rand
+from models import gelu, layernorm, softmax
 
 import dynamo
 from backends.eager import python_function
@@ -86,21 +87,6 @@ def part(graph, whole_rows):
     groups = partition(graph, whole_rows=whole_rows)
     check_invariants(graph, groups, whole_rows)
     return groups
-
-
-def gelu(x):
-    return 0.5 * x * (1.0 + np.tanh(0.7978845608 * (x + 0.044715 * x ** 3)))
-
-
-def softmax(x):
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-
-
-def layernorm(x, g, b):
-    mu = x.mean(axis=-1, keepdims=True)
-    var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)
-    return (x - mu) / np.sqrt(var + 1e-5) * g + b
 
 
 @pytest.mark.parametrize("whole_rows", [False, True])

@@ -7,10 +7,9 @@ elementwise results are bit-identical without strength reduction; with it, and f
 reductions over every axis, float32 results agree to ``rtol=1e-5`` (float64 1e-12).
 """
 
-import sys
 import threading
-from pathlib import Path
 
+import models
 import numpy as np
 import pytest
 from harness import check, rand
@@ -21,9 +20,6 @@ from backends.fusion import SINGLE
 from backends.numpy_backend import Options, numpy_backend
 from dynamo.graph import Graph
 from dynamo.ops import ArrayMeta
-
-sys.path.append(str(Path(__file__).resolve().parents[2] / "scripts"))
-import models  # noqa: E402
 
 BLOCKED = {"min_blocked_elements": 0, "min_threaded_elements": 0, "cache_bytes": 2048,
            "threads": 2, "rerun_on_error": False}

@@ -1,8 +1,6 @@
 """The graph IR: building, printing as Python, networkx conversion, the eager backend."""
 
-import sys
-from pathlib import Path
-
+import models
 import numpy as np
 import pytest
 from harness import check, rand
@@ -11,9 +9,6 @@ import dynamo
 from backends.eager import python_function
 from dynamo.graph import Graph
 from dynamo.ops import ArrayMeta
-
-sys.path.append(str(Path(__file__).resolve().parents[2] / "scripts"))
-import models  # noqa: E402
 
 F32 = np.dtype("float32")
 

@@ -27,19 +27,6 @@ def arr(*shape, dtype=F4, seed=0):
 
 
 @pytest.fixture
-def traces(monkeypatch):
-    seen = []
-    real = dynamo.convert.convert_frame
-
-    def counting(fn, *args, **kwargs):
-        seen.append(fn.__code__.co_name)
-        return real(fn, *args, **kwargs)
-
-    monkeypatch.setattr(dynamo.convert, "convert_frame", counting)
-    return seen
-
-
-@pytest.fixture
 def limit(monkeypatch):
     def set_limit(n):
         monkeypatch.setattr(config, "cache_size_limit", n)

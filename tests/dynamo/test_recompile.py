@@ -24,20 +24,6 @@ def arr(*shape, dtype=F4, seed=0):
     return np.random.default_rng(seed).standard_normal(shape).astype(dtype)
 
 
-@pytest.fixture
-def traces(monkeypatch):
-    """A list that gets one item (the code's name) per trace of any frame."""
-    seen = []
-    real = dynamo.convert.convert_frame
-
-    def counting(fn, *args, **kwargs):
-        seen.append(fn.__code__.co_name)
-        return real(fn, *args, **kwargs)
-
-    monkeypatch.setattr(dynamo.convert, "convert_frame", counting)
-    return seen
-
-
 def run(fn, calls, compiled=None):
     """Call ``fn`` compiled and eagerly on each argument tuple; compare results."""
     compiled = compiled or dynamo.compile(fn)
