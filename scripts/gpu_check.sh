@@ -7,7 +7,9 @@
 # 1. installs the carried wheels (.whl/) into /tmp/site: the GPU image has Python 3.12,
 #    numpy, cupy-cuda13x, networkx, pytest and torch, but not bytecode or hypothesis;
 # 2. reports the device and the library versions;
-# 3. runs the cupy backend's GPU tests (tests/backends/test_cupy_gpu.py, marker gpu);
+# 3. runs the GPU tests (marker gpu) of the cupy backend (tests/backends/test_cupy_gpu.py),
+#    the ops on CuPy arrays (tests/ops/test_ops_cupy.py), cupy graphs on the eager backend
+#    (tests/dynamo/test_graph.py) and the annotate report (tests/annotate);
 # 4. runs scripts/bench_cupy_backend.py: CuPy eager, cupy.fuse, torch.compile, our fused
 #    kernels and the memory roofline side by side, first-call times (cold and warm kernel
 #    cache, new processes), and a small sweep of tuning options;
@@ -24,7 +26,7 @@
 #   export PYTHONPATH=/tmp/site:$PWD
 #
 # GPU_CHECK_PARTS=tests,bench,cudagraphs (default: all) picks the parts to run; each part
-# has its own timeout (200 s tests, 180 s benchmark, 180 s cudagraphs), so the whole
+# has its own timeout (220 s tests, 180 s benchmark, 180 s cudagraphs), so the whole
 # script stays under the 600 s a device command may run. If the tests need longer on a
 # cold CuPy cache, run the parts in separate calls.
 set -uo pipefail
@@ -64,8 +66,9 @@ EOF
 
 tests_rc=skipped
 if [[ $PARTS == *tests* ]]; then
-    echo "== cupy backend GPU tests ($(elapsed)s)"
-    timeout 200 $PY -m pytest tests/backends/test_cupy_gpu.py -m gpu -q -rfE \
+    echo "== GPU tests: cupy backend, ops on CuPy, cupy graphs, annotate ($(elapsed)s)"
+    timeout 220 $PY -m pytest tests/backends/test_cupy_gpu.py tests/ops/test_ops_cupy.py \
+        tests/dynamo/test_graph.py tests/annotate/test_annotate_gpu.py -m gpu -q -rfE \
         -p no:cacheprovider --durations=5 --junitxml "$OUT/cupy_gpu_tests.xml" \
         > "$OUT/cupy_gpu_tests.log" 2>&1
     tests_rc=$?
