@@ -46,8 +46,8 @@ from .variables import (
     DictVariable,
     LibraryFunctionVariable,
     ListVariable,
+    NamedTupleVariable,
     ObjectVariable,
-    ResultTupleVariable,
     SequenceVariable,
     SliceVariable,
     TupleVariable,
@@ -261,7 +261,7 @@ class OutputGraph:
             items = [ArrayVariable(self.graph.call("getitem", (node, i), meta={
                 "array": m, "kind": getitem.kind}), m) for i, m in enumerate(meta)]
             if named is not None:     # EighResult, QRResult...: fields read by name too
-                return ResultTupleVariable(items, named)
+                return NamedTupleVariable(items, named)
             return (ListVariable if as_list else TupleVariable)(items)
         return ArrayVariable(node, meta)
 

@@ -19,12 +19,7 @@ Example::
     constant 3          # and the guard L['n'] == 3
 """
 
-from .arrays import (
-    ArrayMethodVariable,
-    ArrayVariable,
-    LibraryFunctionVariable,
-    ResultTupleVariable,
-)
+from .arrays import ArrayMethodVariable, ArrayVariable, LibraryFunctionVariable
 from .base import NULL, NullVariable, Variable
 from .builder import wrap
 from .constant import ConstantVariable, wrap_constant
@@ -34,6 +29,7 @@ from .containers import (
     GeneratorVariable,
     IteratorVariable,
     ListVariable,
+    NamedTupleVariable,
     SequenceVariable,
     SetVariable,
     SliceVariable,
@@ -53,10 +49,9 @@ from .objects import ClassVariable, ModuleVariable, ObjectVariable, SuperVariabl
 __all__ = [
     "NULL", "ArrayMethodVariable", "ArrayVariable", "BaseFunctionVariable", "BuiltinVariable",
     "CellVariable", "ClassVariable", "ConstantVariable", "DictVariable", "DictViewVariable",
-    "GeneratorVariable",
-    "IteratorVariable", "LibraryFunctionVariable", "ListVariable", "ModuleVariable",
-    "NestedFunctionVariable", "NullVariable", "ObjectVariable", "PartialVariable",
-    "ResultTupleVariable",
+    "GeneratorVariable", "IteratorVariable", "LibraryFunctionVariable", "ListVariable",
+    "ModuleVariable", "NamedTupleVariable", "NestedFunctionVariable", "NullVariable",
+    "ObjectVariable", "PartialVariable",
     "SequenceVariable", "SetVariable", "SliceVariable", "SuperVariable", "TupleVariable",
     "UserFunctionVariable", "UserMethodVariable", "Variable", "wrap", "wrap_constant",
 ]

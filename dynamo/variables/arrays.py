@@ -25,7 +25,6 @@ from ..ops import ArrayMeta
 from ..symbolic import concrete
 from .base import Variable
 from .constant import ConstantVariable
-from .containers import TupleVariable
 
 # Array attributes that read layout or memory: a graph cannot reproduce them.
 _LAYOUT_ATTRS = {"strides", "flags", "data", "base", "ctypes", "__array_interface__",
@@ -103,35 +102,6 @@ class ArrayVariable(Variable):
 
     def reconstruct(self, cg) -> str:
         return cg.array(self)
-
-
-class ResultTupleVariable(TupleVariable):
-    """A named tuple of arrays NumPy returns (``np.linalg.eigh``'s ``EighResult``,
-    ``qr``'s ``QRResult``): a tuple whose fields also read by name, rebuilt as the same
-    type after the graph."""
-
-    def __init__(self, items: list[Variable], cls: type, source=None):
-        super().__init__(items, source)
-        self.cls = cls
-
-    def describe(self) -> str:
-        return f"{self.cls.__name__} of {len(self.items)}"
-
-    def python_type(self) -> type:
-        return self.cls
-
-    def getattr(self, tx, name: str) -> Variable:
-        if name in self.cls._fields:
-            return self.items[self.cls._fields.index(name)]
-        return super().getattr(tx, name)
-
-    def getitem(self, tx, index: Variable) -> Variable:
-        if isinstance(index.as_python_constant(), slice):  # a slice is a plain tuple
-            return TupleVariable(self.items).getitem(tx, index)
-        return super().getitem(tx, index)
-
-    def reconstruct(self, cg) -> str:
-        return f"{cg.const(self.cls)}({', '.join(cg.value(i) for i in self.items)})"
 
 
 class FlatVariable(Variable):

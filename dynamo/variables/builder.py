@@ -15,6 +15,7 @@ Example::
 from __future__ import annotations
 
 import functools
+import logging
 import types
 from dataclasses import dataclass
 from typing import Any
@@ -40,7 +41,13 @@ from ..exc import Unsupported
 from .arrays import LibraryFunctionVariable
 from .base import Variable
 from .constant import ConstantVariable, is_pure_constant
-from .containers import DictVariable, ListVariable, TupleVariable
+from .containers import (
+    DictVariable,
+    ListVariable,
+    NamedTupleVariable,
+    TupleVariable,
+    is_namedtuple_class,
+)
 from .functions import (
     BuiltinVariable,
     CellVariable,
@@ -48,6 +55,7 @@ from .functions import (
     UserFunctionVariable,
     UserMethodVariable,
 )
+from .loggers import LoggerVariable
 from .objects import (
     ClassVariable,
     ModuleVariable,
@@ -126,6 +134,10 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
         _guard(tx, source, LENGTH, len(value))
         return TupleVariable([wrap(tx, v, ItemSource(source, i) if source else None)
                               for i, v in enumerate(value)], source)
+    if is_namedtuple_class(type(value)):   # its class fixes the length and the fields
+        _guard(tx, source, TYPE, type(value))
+        return NamedTupleVariable([wrap(tx, v, ItemSource(source, i) if source else None)
+                                   for i, v in enumerate(value)], type(value), source)
     if type(value) is list:
         _guard(tx, source, TYPE, list)
         _guard(tx, source, LENGTH, len(value))
@@ -178,6 +190,9 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
     if ops.is_random_object(value) and source is not None:
         _guard(tx, source, ID, value)  # its methods are graph ops taking it as a constant
         return RandomObjectVariable(value, source)
+    if isinstance(value, logging.Logger) and source is not None:
+        _guard(tx, source, ID, value)   # its calls below the level vanish (see loggers)
+        return LoggerVariable(value, source)
     if _is_plain_object(value):
         _guard(tx, source, TYPE, type(value))
         return ObjectVariable(value, source)

@@ -22,6 +22,7 @@ import numpy as np
 from ..exc import Unsupported
 from .base import Variable
 from .constant import ConstantVariable, is_pure_constant
+from .containers import NamedTupleVariable, is_namedtuple_class
 
 _LIBRARY_MODULES = ("numpy", "cupy", "cupyx", "math", "cmath", "operator")
 
@@ -121,6 +122,8 @@ class ClassVariable(Variable):
             return HANDLERS[self.cls](tx, *args, **kwargs)
         if issubclass(self.cls, BaseException) and not kwargs:
             return ExceptionVariable(self.cls, list(args))
+        if is_namedtuple_class(self.cls):     # Summary(mean=m, std=s)
+            return NamedTupleVariable.construct(self.cls, list(args), kwargs)
         if issubclass(self.cls, np.generic):  # np.float32(2.0): a constant, or a break
             from .arrays import LibraryFunctionVariable
             return LibraryFunctionVariable(self.cls).call(tx, args, kwargs)

@@ -15,7 +15,10 @@ from dynamo import pyversion
 X = np.linspace(-1, 1, 24, dtype=np.float32).reshape(4, 6)
 Y = np.linspace(0.5, 2, 24, dtype=np.float32).reshape(4, 6)
 NEG = -np.abs(X) - 0.1
-log = logging.getLogger("breaks_corpus")
+log = logging.getLogger("breaks_corpus")              # WARNING: info/debug are dropped
+log_on = logging.getLogger("breaks_corpus.verbose")   # DEBUG: every call is a break
+log_on.setLevel(logging.DEBUG)
+log_on.addHandler(logging.NullHandler())
 
 
 def b_print(x):
@@ -40,7 +43,13 @@ def b_print_value(x):
 
 def b_logging(x):
     y = x * 3
-    log.info("y has shape %s", y.shape)
+    log.info("y has shape %s", y.shape)      # below the level: dropped, one graph
+    return y + 1
+
+
+def b_logging_enabled(x):
+    y = x * 3
+    log_on.info("y has shape %s", y.shape)   # enabled: emitted between two graphs
     return y + 1
 
 
@@ -314,7 +323,8 @@ PROGRAMS = [
     ("print", b_print, (X,), 2, 1),
     ("print_twice", b_print_twice, (X,), 3, 2),
     ("print_value", b_print_value, (X,), 2, 1),
-    ("logging", b_logging, (X,), 2, 1),
+    ("logging", b_logging, (X,), 1, 0),
+    ("logging_enabled", b_logging_enabled, (X,), 2, 1),
     ("io", b_io, (X,), 2, 1),
     ("unknown_c", b_unknown_c, (X,), 2, 1),
     ("unregistered_np", b_unregistered_np, (X,), 2, 1),

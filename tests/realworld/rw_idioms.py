@@ -277,8 +277,8 @@ PROGRAMS = [
             why="np.percentile is one node (q's shape in front)"),
     Program("namedtuple_summary", summarize,
             [(rng_arrays(0, (3, 5)),), (rng_arrays(1, (7,)), 1.0), (rng_arrays(2, (4,)), 1.0)],
-            counts_bug="creating a collections.namedtuple instance is a graph break",
-            why="`Summary(m, s, ...)` (a namedtuple) is not constructed in the graph"),
+            why="`Summary(m, s, ...)` (a namedtuple) is built after the graph from its "
+                "outputs"),
     Program("clean_inplace_mask_clip_out", clean_inplace,
             [(_with_nans(0, 4, 3),), (_with_nans(1, 3, 5), -0.5, 0.5),
              (_with_nans(2, 6, 2), -0.5, 0.5)],
@@ -309,9 +309,8 @@ PROGRAMS = [
             [(np.abs(rng_arrays(0, (4, 3), dtype=np.float64)),),
              (np.abs(rng_arrays(1, (5, 6), dtype=np.float64)), 1.0, 6),
              (np.abs(rng_arrays(2, (3, 7), dtype=np.float64)), 1.0, 6)],
-            counts_bug="logger.debug / logger.info calls (logging below the level) are "
-                       "graph breaks",
-            why="`log.debug(f\"...\")` and `log.info(...)` run eagerly"),
+            why="`log.debug(f\"...\")` and `log.info(...)` are below the level: dropped, "
+                "behind a guard on the level"),
     Program("print_header_then_progress_loop", train_with_header,
             [tuple(rng_arrays(0, (8, 3), (8,))), tuple(rng_arrays(1, (5, 2), (5,))),
              tuple(rng_arrays(2, (6, 2), (6,)))],

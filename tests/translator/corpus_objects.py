@@ -1,9 +1,11 @@
 """Programs over user objects, dataclasses, class attributes, nested models, more builtins."""
 
+import collections
 import dataclasses
 import functools
 import math
 import operator
+import typing
 
 import numpy as np
 
@@ -308,6 +310,43 @@ def o_global_function_table(x):
 TABLE = {"double": lambda v: v * 2, "half": lambda v: v / 2}
 
 
+Stats = collections.namedtuple("Stats", "mean std count", defaults=[0])
+
+
+class Pair(typing.NamedTuple):
+    left: np.ndarray
+    right: np.ndarray
+    scale: float = 1.0
+
+
+def o_namedtuple_build(x):
+    return Stats(x.mean(axis=0), std=x.std(axis=0))
+
+
+def o_namedtuple_input_fields(p):
+    return (p.left - p.right) * p.scale, p.scale
+
+
+def o_namedtuple_unpack_index_slice(p):
+    left, right, scale = p
+    return left @ right.T * scale, p[1], p[:2], len(p)
+
+
+def o_namedtuple_methods(x):
+    s = Stats(x.sum(), x.max(), 3)
+    d = s._asdict()
+    t = s._replace(count=s.count + 1)
+    return d["mean"] / d["std"], t, t.count, s._fields
+
+
+def o_namedtuple_through_helper(x, y):
+    def halves(a):
+        return Pair(a[:2], a[2:])
+    p = halves(x)
+    q = halves(y)
+    return Pair(p.left + q.left, p.right * q.right, p.scale + q.scale)
+
+
 PROGRAMS = [
     ("dataclass", o_dataclass, (X, Config())),
     ("dataclass_arrays", o_dataclass_arrays, (Params(W, np.ones(6, np.float32)), X)),
@@ -349,4 +388,9 @@ PROGRAMS = [
     ("unpack_in_for", o_unpack_in_for, (X,)),
     ("while_with_list", o_while_with_list, (X,)),
     ("global_function_table", o_global_function_table, (X,)),
+    ("namedtuple_build", o_namedtuple_build, (X,)),
+    ("namedtuple_input_fields", o_namedtuple_input_fields, (Pair(X, Y, 0.5),)),
+    ("namedtuple_unpack_index_slice", o_namedtuple_unpack_index_slice, (Pair(X, Y),)),
+    ("namedtuple_methods", o_namedtuple_methods, (X,)),
+    ("namedtuple_through_helper", o_namedtuple_through_helper, (X, Y)),
 ]
