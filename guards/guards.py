@@ -247,6 +247,8 @@ def _obj_name(obj: Any) -> str:
     if name is not None:
         mod = getattr(obj, "__module__", None)
         return f"{mod}.{name}" if mod and mod != "builtins" else str(name)
+    if isinstance(getattr(obj, "name", None), str):    # a logging.Logger, a thread...
+        return f"<{type(obj).__name__} {obj.name!r} at {id(obj):#x}>"
     return f"<{type(obj).__name__} object at {id(obj):#x}>"
 
 
