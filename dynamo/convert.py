@@ -61,7 +61,8 @@ _warned_python = False
 def _unsupported_python(ctx):
     """On a CPython whose bytecode dynamo does not know: say so once, run eagerly."""
     global _warned_python
-    hint = "Use CPython 3.11-3.13 to compile; on this version the code runs uncompiled."
+    hint = (f"Use CPython {pyversion.SUPPORTED_VERSIONS} to compile; on this version the "
+            "code runs uncompiled.")
     if ctx.fullgraph:
         raise Unsupported(pyversion.UNSUPPORTED_REASON, hint=hint, cause="python_version")
     if not _warned_python:

@@ -9,6 +9,24 @@ Example::
     >>> from dynamo import pyversion
     >>> pyversion.call_instrs(2)          # on 3.11: [PRECALL 2, CALL 2]; on 3.12+: [CALL 2]
     [<CALL arg=2 ...>]
+
+What 3.14 changed, and where it is handled:
+
+- new opcodes with a handler of their own: ``LOAD_SMALL_INT`` (ints 0..255),
+  ``LOAD_COMMON_CONSTANT`` (``COMMON_CONSTANTS``), ``LOAD_SPECIAL`` (``with`` looks up
+  ``__enter__``/``__exit__`` itself; replaces ``BEFORE_WITH``), ``NOT_TAKEN`` (a no-op
+  after each conditional jump, for ``sys.monitoring``), ``POP_ITER``;
+- renamed or folded: ``LOAD_FAST_BORROW`` and ``LOAD_FAST_BORROW_LOAD_FAST_BORROW`` (a
+  ``LOAD_FAST`` that does not take a reference; also loads cells for closures, see
+  ``CELL_SLOT_LOADS``), ``BINARY_OP`` with the ``SUBSCR`` argument (was ``BINARY_SUBSCR``),
+  ``LOAD_COMMON_CONSTANT`` for ``LOAD_ASSERTION_ERROR``, ``BUILD_MAP`` for
+  ``BUILD_CONST_KEY_MAP``, ``LOAD_CONST`` + ``RETURN_VALUE`` for ``RETURN_CONST``;
+- stack layouts: ``CALL_FUNCTION_EX`` always takes a keyword slot
+  (``CALL_EX_KWARGS_SLOT``); a ``while`` loop tests its condition only at its top
+  (``WHILE_TEST_IN_LOOP``); ``FOR_ITER`` leaves the exhausted iterator for ``POP_ITER``
+  (``FOR_ITER_EXIT_POPS``); ``with`` enters through six instructions (``WITH_ENTER``);
+- ``all``/``any``/``tuple`` of a generator expression are inlined by the compiler
+  behind an ``is`` test of the global against ``LOAD_COMMON_CONSTANT``.
 """
 
 from __future__ import annotations
@@ -26,20 +44,24 @@ PY314 = sys.version_info >= (3, 14)
 # On any other, compiled functions run their original code (see convert_frame): a
 # new CPython renames and adds opcodes and changes stack layouts, and generated
 # bytecode that is wrong for the interpreter can crash it rather than raise.
-SUPPORTED = (3, 11) <= sys.version_info[:2] <= (3, 13)
+SUPPORTED = (3, 11) <= sys.version_info[:2] <= (3, 14)
+SUPPORTED_VERSIONS = "3.11, 3.12, 3.13 and 3.14"
 UNSUPPORTED_REASON = (
     f"CPython {sys.version_info[0]}.{sys.version_info[1]} is not supported yet (dynamo "
-    "translates the bytecode of CPython 3.11, 3.12 and 3.13)")
+    f"translates the bytecode of CPython {SUPPORTED_VERSIONS})")
 
 # Where the NULL that marks "plain call, no self" sits next to the callable:
 # 3.11 and 3.12 push NULL first (NULL, callable, args); 3.13 pushes it after
 # (callable, NULL, args).
 NULL_AFTER_CALLABLE = PY313
 
-# When FOR_ITER finds its iterator exhausted it pops the iterator and jumps to its
-# target plus this many instructions: 3.12 skips END_FOR, 3.13 skips END_FOR and
-# POP_TOP, 3.11 has neither.
-FOR_ITER_EXIT_SKIP = 2 if PY313 else (1 if PY312 else 0)
+# When FOR_ITER finds its iterator exhausted it jumps to its target plus this many
+# instructions: 3.12 skips END_FOR, 3.13 skips END_FOR and POP_TOP, 3.11 has
+# neither; all three pop the iterator first. 3.14 skips END_FOR only and leaves the
+# iterator for the POP_ITER that follows (the interpreter asserts that the target is
+# END_FOR, so generated code keeps that pair).
+FOR_ITER_EXIT_POPS = not PY314
+FOR_ITER_EXIT_SKIP = 1 if PY314 else 2 if PY313 else 1 if PY312 else 0
 
 # 3.12 inlines list/dict/set comprehensions into the enclosing frame (PEP 709).
 INLINED_COMPREHENSIONS = PY312
@@ -49,8 +71,41 @@ INLINED_COMPREHENSIONS = PY312
 KW_NAMES_ON_STACK = PY313
 
 
+# 3.11-3.13 compile `while cond:` with a copy of the test in front of the loop, so a
+# test that depends on array data breaks before the loop is entered. 3.14 tests only
+# at the top of the loop, inside it; the translator treats that test, on the loop's
+# first pass, as the copy in front (see translator/frames.py).
+WHILE_TEST_IN_LOOP = PY314
+
+# CALL_FUNCTION_EX takes (callable, NULL-slot, args tuple) and a dict of keywords
+# when its flag bit 1 is set (3.11-3.13); 3.14 has no argument and always takes the
+# keyword slot, a NULL when the call has no `**`.
+CALL_EX_KWARGS_SLOT = PY314
+
 # 3.13 removed LOAD_CLOSURE: LOAD_FAST of a cell variable pushes the cell itself.
+# 3.14 compiles those loads as LOAD_FAST_BORROW; generated code keeps LOAD_FAST.
 LOAD_CLOSURE = "LOAD_FAST" if PY313 else "LOAD_CLOSURE"
+
+# Loads that ``bytecode`` may give a cell's slot as a plain name (an argument that is
+# also a cell): LOAD_FAST and its variants, which push the cell itself for a closure
+# (3.13+), and LOAD_DEREF on 3.14, whose `dis` lists it among the local opcodes, so
+# it is read like LOAD_FAST (3.11-3.13 give a CellVar).
+CELL_SLOT_LOADS = frozenset({"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW", "LOAD_DEREF"})
+
+# The instructions that enter a `with` block, just before its exception-table region:
+# 3.11-3.13 have one BEFORE_WITH; 3.14 looks the methods up with LOAD_SPECIAL
+# (COPY 1; LOAD_SPECIAL __exit__; SWAP 2; SWAP 3; LOAD_SPECIAL __enter__; CALL 0).
+WITH_ENTER = (("COPY", "LOAD_SPECIAL", "SWAP", "SWAP", "LOAD_SPECIAL", "CALL") if PY314
+              else ("BEFORE_WITH",))
+
+# 3.14 follows every conditional jump with NOT_TAKEN (a no-op that sys.monitoring
+# turns into its BRANCH_LEFT event); generated jumps do the same.
+NOT_TAKEN_AFTER_BRANCH = PY314
+
+# LOAD_COMMON_CONSTANT's argument indexes these (3.14): AssertionError for `assert`,
+# NotImplementedError, and the builtins whose calls on a generator expression the
+# compiler inlines (`all(x > 0 for x in xs)` tests `all is <builtin all>` first).
+COMMON_CONSTANTS = (AssertionError, NotImplementedError, tuple, all, any)
 
 
 def with_null(value, null) -> list:
@@ -153,7 +208,7 @@ def stack_pops(name: str, arg) -> int | None:
     if name == "CALL_KW":
         return arg + 3
     if name == "CALL_FUNCTION_EX":
-        return 3 + (arg & 1 if isinstance(arg, int) else 0)
+        return 4 if CALL_EX_KWARGS_SLOT else 3 + (arg & 1 if isinstance(arg, int) else 0)
     if name in _POPS_1:
         return 1
     if name in _POPS_2:

@@ -88,8 +88,10 @@ def resume_code(code, target: int, layout: tuple[bool, ...], live: tuple[str, ..
     for item in body:
         if isinstance(item, Instr) and isinstance(item.arg, CellVar):
             item.arg = FreeVar(item.arg.name)
-        elif isinstance(item, Instr) and item.name == "LOAD_FAST" and item.arg in cellvars:
-            # 3.13 loads an argument's cell with LOAD_FAST; here the cell is a free var
+        elif isinstance(item, Instr) and item.name in pyversion.CELL_SLOT_LOADS and \
+                item.arg in cellvars:
+            # the slot of an argument that is a cell, by name (3.13 LOAD_FAST for a
+            # closure, 3.14 also LOAD_FAST_BORROW and LOAD_DEREF); here it is a free var
             item.arg = FreeVar(item.arg)
     values = [f"___stack{i}" for i in range(sum(1 for is_null in layout if not is_null))]
     new_prologue: list[Any] = []
@@ -170,6 +172,8 @@ def break_code(code, brk, glue, n_stack_values: int, restore: list[str], live: l
     if inst.name.startswith("POP_JUMP"):
         else_label = new_label()
         out.append(Instr(inst.name, else_label, location=loc))
+        if pyversion.NOT_TAKEN_AFTER_BRANCH:
+            out.append(Instr("NOT_TAKEN", location=loc))
         out += _call_resume(code, inst.index + 1, below_layout, [], live, make_resume, loc)
         out.append(else_label)
         out += _call_resume(code, inst.target, below_layout, [], live, make_resume, loc)

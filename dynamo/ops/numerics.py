@@ -126,7 +126,9 @@ def convolve_rule(op, args, kwargs) -> ArrayMeta:
 
 
 def interp_rule(op, args, kwargs) -> ArrayMeta:
-    """``interp(x, xp, fp)``: x's shape; xp and fp 1-d, of one length."""
+    """``interp(x, xp, fp)``: x's shape; xp and fp 1-d, of one length. Whether xp may be
+    empty is NumPy's call, made on the probes (empty exactly when the arrays are):
+    NumPy 2.5 accepts it when x is empty too, earlier versions never."""
     rules.require_cupy(op, args, kwargs)
     params = rules.bind(op, args, kwargs)
     x, xp, fp = (_meta(params[k], k) for k in ("x", "xp", "fp"))
@@ -134,8 +136,6 @@ def interp_rule(op, args, kwargs) -> ArrayMeta:
         raise ValueError("xp and fp must be 1-d")
     if xp.shape != fp.shape:
         raise ValueError("fp and xp are not of the same length.")
-    # Empty sample points: NumPy 2.4 always raises, 2.5 only when x is not empty too;
-    # the probes below (empty exactly when the real arrays are) let NumPy decide.
     extra = {k: params.get(k) for k in ("left", "right", "period")}
     rules.static(extra["period"], "period")
     for k in ("left", "right"):

@@ -7,6 +7,7 @@ call. ``pop_callable`` reads either layout without asking which version made it.
 
 from __future__ import annotations
 
+from .. import pyversion
 from ..exc import Unsupported
 from ..variables import (
     NULL,
@@ -46,7 +47,9 @@ class Calls:
 
     def CALL_FUNCTION_EX(self, inst):
         flags = inst.arg if isinstance(inst.arg, int) else 0
-        kwargs = self.pop() if flags & 1 else DictVariable({})
+        kwargs = self.pop() if flags & 1 or pyversion.CALL_EX_KWARGS_SLOT else NULL
+        if kwargs is NULL:   # no `**` in the call
+            kwargs = DictVariable({})
         args = self.unpack_iterable(self.pop())
         if not isinstance(kwargs, DictVariable):
             kwargs = DictVariable(self.dict_items(kwargs))
@@ -91,6 +94,8 @@ class Calls:
 
     def BEFORE_WITH(self, inst):
         raise Unsupported("with block", "Context managers run eagerly.", cause="with")
+
+    LOAD_SPECIAL = BEFORE_WITH  # 3.14: `with` looks up __exit__ and __enter__ itself
 
     def PUSH_EXC_INFO(self, inst):
         raise Unsupported("exception handler", cause="try")

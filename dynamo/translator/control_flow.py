@@ -16,6 +16,9 @@ class ControlFlow:
     def LOAD_CONST(self, inst):
         self.push(ConstantVariable(inst.arg))
 
+    def LOAD_SMALL_INT(self, inst):  # 3.14: LOAD_CONST of an int in 0..255
+        self.push(ConstantVariable(inst.arg))
+
     def RETURN_VALUE(self, inst):
         self.result = self.pop()
         self.done = True
@@ -32,6 +35,9 @@ class ControlFlow:
     JUMP_BACKWARD_NO_INTERRUPT = JUMP_FORWARD
     JUMP = JUMP_FORWARD
     JUMP_NO_INTERRUPT = JUMP_FORWARD
+
+    def NOT_TAKEN(self, inst):  # 3.14: marks the fall-through of a conditional jump
+        pass
 
     def jump_if(self, inst, when: bool):
         value = self.pop()
@@ -90,6 +96,7 @@ class ControlFlow:
         if item is not None:
             self.push(item)
             return
-        self.pop()
+        if pyversion.FOR_ITER_EXIT_POPS:
+            self.pop()   # (3.14: POP_ITER pops it)
         self.jump(inst)
         self.ip += pyversion.FOR_ITER_EXIT_SKIP

@@ -3,8 +3,11 @@
 When a handler raises ``Unsupported`` in the root frame, the root decides what the
 break means:
 
-- inside a loop or a ``try``/``with`` region: restart the trace and break at the
-  region's start instead, so the whole region runs eagerly (an *island*);
+- inside a loop or a ``try``/``with`` region: restart the trace and break where it
+  entered the region (its start, or a resume function's entry point inside it)
+  instead, so the rest of the region runs eagerly (an *island*); on 3.14 the test at
+  the top of a ``while`` loop, on its first pass, is the exception (see
+  ``_first_while_test``);
 - after the failed instruction changed the graph or Python state (an inlined callee
   broke halfway): restart the trace and break before that instruction;
 - otherwise: stop here with a ``GraphBreak`` that carries the stack as it was.
@@ -22,13 +25,14 @@ from dataclasses import dataclass
 
 from guards import ClosureSource, LocalSource
 
+from .. import pyversion
 from ..exc import RestartAnalysis, Unsupported
 from ..variables import CellVariable, Variable, wrap
 from .base import ASYNC_FLAGS, TranslatorBase
 from .calls import Calls
 from .containers import Containers
 from .control_flow import ControlFlow
-from .instructions import Inst
+from .instructions import Inst, Region
 from .names import Names
 from .operators import Operators
 from .stack_ops import StackOps
@@ -86,7 +90,7 @@ class InstructionTranslator(Handlers, TranslatorBase):
         super().__init__(code, output, {}, cells, fn_globals)
         self.args = {k: v for k, v in args.items() if k not in code.co_cellvars}
         self.break_points = break_points
-        self.visited: set[int] = set()
+        self.visited: dict[int, None] = {}   # instructions run, in the order first run
 
     def _arg_cell(self, name, args) -> CellVariable:
         value, source = args[name], LocalSource(name)
@@ -106,7 +110,7 @@ class InstructionTranslator(Handlers, TranslatorBase):
         point = self.break_points.get(inst.index)
         if point is not None:
             raise GraphBreak(inst, list(self.stack), self.kw_names, point)
-        self.visited.add(inst.index)
+        self.visited[inst.index] = None
         stack, kw_names = list(self.stack), self.kw_names
         before = (len(self.output.graph), self.output.side_effects.version)
         try:
@@ -114,11 +118,8 @@ class InstructionTranslator(Handlers, TranslatorBase):
         except Unsupported as e:
             _locate(e, self)
             region = self.info.outermost_region(inst.index)
-            if region is not None:
-                start = _island_start(self, region.start)
-                if start not in self.visited:
-                    e.whole_frame = True  # entered mid-region: nothing to resume from
-                    raise
+            if region is not None and not _first_while_test(self, region, inst.index):
+                start = _island_start(self, region)
                 raise RestartAnalysis("break inside a loop or try block") from \
                     _Restart(BreakPoint(start, "island", e))
             dirty = getattr(e, "inlined", False) or \
@@ -140,12 +141,33 @@ def restart_point(exc: RestartAnalysis) -> BreakPoint:
     return exc.__cause__.point
 
 
-def _island_start(tx, index: int) -> int:
-    """A for-loop region starts at FOR_ITER; the island starts at its GET_ITER."""
+def _island_start(tx, region: Region) -> int:
+    """Where the trace entered ``region``, so where its island starts: the region's start
+    (a for loop's GET_ITER), or the entry point of a resume function that begins inside
+    the region (after a while loop's first test, see ``_first_while_test``)."""
     insts = tx.info.insts
-    if insts[index].name == "FOR_ITER" and index > 0 and insts[index - 1].name == "GET_ITER":
-        return index - 1
-    return index
+    start = region.start
+    if insts[start].name == "FOR_ITER" and start > 0 and insts[start - 1].name == "GET_ITER":
+        start -= 1
+    return next(i for i in tx.visited if i == start or i in region)
+
+
+def _first_while_test(tx, region: Region, index: int) -> bool:
+    """Whether instruction ``index`` is part of the test at the top of a while loop on
+    the loop's first pass, on a Python that keeps that test inside the loop
+    (``pyversion.WHILE_TEST_IN_LOOP``). 3.11-3.13 run that first test in front of the
+    loop, so there it breaks as a single instruction and the loop is resumed; treated
+    the same way here, a loop whose condition depends on array data still gets the
+    graph before it."""
+    if not pyversion.WHILE_TEST_IN_LOOP or region.kind != "loop":
+        return False
+    insts = tx.info.insts
+    top = insts[region.start]
+    if top.name == "FOR_ITER" or any(i.lineno != top.lineno
+                                      for i in insts[region.start:index + 1]):
+        return False   # a for loop, or past the line of the `while` test
+    return not any(i.target == region.start and i.index in tx.visited
+                   for i in insts[index:region.end + 1])   # not yet gone round
 
 
 def _reader(cell, source):

@@ -21,6 +21,8 @@ from typing import Any
 
 from bytecode import Bytecode, Instr, Label, TryBegin, TryEnd
 
+from .. import pyversion
+
 # Exception handlers that only restore locals and re-raise (3.12 inlined
 # comprehensions): tracing through their region is safe.
 _TRANSPARENT_HANDLER_OPS = {"SWAP", "POP_TOP", "STORE_FAST", "RERAISE", "COPY", "NOP",
@@ -99,9 +101,11 @@ class CodeInfo:
         handlers = [(start, end, labels[handler]) for start, end, handler in try_spans]
         for start, end, handler in handlers:
             if not _transparent(insts, handler):
-                # a `with` block begins at the BEFORE_WITH that enters the context
-                if start > 0 and insts[start - 1].name == "BEFORE_WITH":
-                    start -= 1
+                # a `with` block begins at the instructions that enter the context
+                n = len(pyversion.WITH_ENTER)
+                if tuple(i.name for i in insts[max(start - n, 0):start]) == \
+                        pyversion.WITH_ENTER:
+                    start -= n
                 regions.append(Region(start, end, "try"))
         entry = 0
         while entry < len(insts) and insts[entry].name in ("MAKE_CELL", "COPY_FREE_VARS",

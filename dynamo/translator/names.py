@@ -173,6 +173,9 @@ class Names:
         from ..variables import ClassVariable
         self.push(ClassVariable(AssertionError))
 
+    def LOAD_COMMON_CONSTANT(self, inst):  # 3.14
+        self.push(wrap(self, pyversion.COMMON_CONSTANTS[int(inst.arg)], None))
+
     def IMPORT_NAME(self, inst):
         raise Unsupported("import inside the traced function",
                           hint="import at module level", cause="import")

@@ -238,6 +238,29 @@ def b_len_of_array_list(x):
     return rows[0] + rows[-1]
 
 
+def b_cell_args_across(x, s):
+    def scaled(t):       # x and s are arguments and cells: read through cells after the break
+        return x * s + t
+    y = scaled(1.0)
+    print("between")
+    return scaled(2.0) + y * s
+
+
+def b_while_data_print(x):
+    n = 0
+    while n < 5 and x.sum() < 100:   # array data in the test of a while loop
+        print("n =", n)
+        x = x * 2
+        n += 1
+    return x, n
+
+
+def b_star_print(x, xs):
+    print(*xs)
+    print(*xs, **{"sep": "-"})
+    return x + len(xs)
+
+
 class Counter:
     def __init__(self):
         self.count = 1
@@ -272,5 +295,8 @@ PROGRAMS = [
     ("generator_consumer", b_generator_consumer, (X,), 2, 1),
     ("array_bool_in_and", b_array_bool_in_and, (X, True), 2, 1),
     ("len_of_array_list", b_len_of_array_list, (X,), 2, 1),
+    ("cell_args_across", b_cell_args_across, (X, 2.0), 2, 1),
+    ("while_data_print", b_while_data_print, (X,), 1, 2),
+    ("star_print", b_star_print, (X, [1, 2]), 1, 2),
 ]
 
