@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# One entry point for a fresh machine: sets up .venv (and Python 3.13 for the tests),
+# One entry point for a fresh machine: sets up .venv (and Pythons 3.13 and 3.14 for the tests),
 # then runs the demo or the test suite.
 #
 #   bash scripts/run.sh demo     # set up, then run the demo on the default backend
-#   bash scripts/run.sh test     # set up, then lint and run the tests on 3.11 and 3.13
+#   bash scripts/run.sh test     # set up, then lint and run the tests on 3.11, 3.13 and 3.14
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -37,12 +37,13 @@ run_pytest() {  # run_pytest PYTHON ARGS...  (exit code 5 = no tests collected: 
   fi
 }
 
-python313() {
-  local tool=$ROOT/../shared/tools/get-python.sh
+other_python() {  # other_python 3.13: a venv python of that version, set up on first use
+  local version=$1 tool=$ROOT/../shared/tools/get-python.sh
   if [[ -x $tool || -f $tool ]]; then
-    bash "$tool" 3.13 "$ROOT/.py313/" numpy networkx bytecode pytest hypothesis | tail -n 1
-  elif python3.13 -c "" >/dev/null 2>&1; then   # runs (a pyenv shim may not)
-    command -v python3.13
+    bash "$tool" "$version" "$ROOT/.py${version/./}/" numpy networkx bytecode pytest hypothesis \
+      | tail -n 1
+  elif "python$version" -c "" >/dev/null 2>&1; then   # runs (a pyenv shim may not)
+    command -v "python$version"
   fi
 }
 
@@ -59,15 +60,16 @@ case ${1:-} in
     fi
     echo "== Python 3.11: $(.venv/bin/python --version)"
     run_pytest .venv/bin/python tests "${@:2}"
-    py313=$(python313 || true)
-    if [[ -n $py313 && -x $py313 ]]; then
-      "$py313" -m pip install -q -e . >/dev/null
-      echo "== Python 3.13: $($py313 --version)"
-      run_pytest "$py313" tests "${@:2}"
-    else
-      echo "== Python 3.13: NOT RUN (../shared/tools/get-python.sh and python3.13 are both missing)"
-      exit 1
-    fi
+    for version in 3.13 3.14; do
+      py=$(other_python "$version" || true)
+      if [[ -z $py || ! -x $py ]]; then
+        echo "== Python $version: NOT RUN (../shared/tools/get-python.sh and python$version are both missing)"
+        exit 1
+      fi
+      "$py" -m pip install -q -e . >/dev/null
+      echo "== Python $version: $($py --version)"
+      run_pytest "$py" tests "${@:2}"
+    done
     ;;
   *)
     echo "usage: bash scripts/run.sh demo|test [extra args]" >&2
