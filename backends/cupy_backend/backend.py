@@ -152,7 +152,10 @@ def cupy_backend(graph: Graph, example_inputs, options: dict | None = None):
     return compiled.fn
 
 
-cupy_backend.layout_guards = True
+# Guarded strides, except a contiguous input with a symbolic size: its strides follow
+# from the sizes (the kernels take them as parameters; the host checks them per call).
+cupy_backend.layout_guards = "dynamic-contiguity"
+cupy_backend.dynamic_shapes = True   # sizes become kernel parameters (see .sizes)
 
 
 def reference_backend(graph: Graph, example_inputs, options: dict | None = None):
@@ -162,7 +165,8 @@ def reference_backend(graph: Graph, example_inputs, options: dict | None = None)
     return compiled.fn
 
 
-reference_backend.layout_guards = True
+reference_backend.layout_guards = "dynamic-contiguity"
+reference_backend.dynamic_shapes = True
 
 __all__ = ["CompiledGraph", "CupyUnavailable", "compile_graph", "cupy_backend",
            "reference_backend"]
