@@ -37,6 +37,7 @@ from backends.eager import graph_kind, python_function
 from backends.registry import register_backend
 from dynamo.graph import Graph
 from dynamo.ops import CUPY, NUMPY, impl_table
+from dynamo.symbolic import not_recording
 
 from .codegen import KernelCode, kernel_code, module_source
 from .device import CupyUnavailable, cupy_problem, unavailable_error
@@ -98,7 +99,11 @@ def compile_graph(graph: Graph, example_inputs, options: dict | None = None,
     ``ops`` replaces CuPy's op table for the plain calls (``OpsWith(...)``).
     """
     tuning, _ = split_options(options)
-    plan = make_plan(graph, example_inputs)
+    with not_recording():
+        # The shared partition compares shapes, which are SymInts in a symbolic graph:
+        # it only proposes groups (at the hints), so its comparisons must not become
+        # guards of the entry; lower() judges with the symbolic sizes (see .sizes).
+        plan = make_plan(graph, example_inputs)
     codes: list[KernelCode] = [kernel_code(k, tuning) for k in plan.kernels]
     cuda = module_source(codes) if codes else ""
     src, consts = host_source(plan, {id(c.kernel): c for c in codes}, "forward")

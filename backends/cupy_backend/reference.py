@@ -88,14 +88,14 @@ class ReferenceLaunch:
         self.calls += 1
 
 
-def evaluate(k: Kernel, inputs, outputs, value=lambda v: v) -> None:
-    """Run the IR; ``value`` gives a symbolic size, count or stride its run-time value."""
-    full = tuple(value(d) for d in k.dims)
+def evaluate(k: Kernel, inputs, outputs, resolve=lambda v: v) -> None:
+    """Run the IR; ``resolve`` gives a symbolic size, count or stride its run-time value."""
+    full = tuple(resolve(d) for d in k.dims)
     row_shape = full[:-1] + (1,)
     env: dict[str, np.ndarray] = {}
     for ld in k.loads:
         arr = inputs[ld.input]
-        shape, strides = full, tuple(value(s) for s in ld.strides)
+        shape, strides = full, tuple(resolve(s) for s in ld.strides)
         if k.kind != POINTWISE and ld.space == ROWSPACE:
             shape, strides = row_shape, strides[:-1] + (0,)
         env[ld.name] = as_strided(arr, shape=shape, strides=[s * arr.itemsize for s in strides],
@@ -107,7 +107,7 @@ def evaluate(k: Kernel, inputs, outputs, value=lambda v: v) -> None:
             value = env[ins.args[0]].astype(ins.dtype)
         else:
             op = SCALAR_OPS[ins.op]
-            args = [_const(a, op.python_consts, value) if isinstance(a, Const) else env[a]
+            args = [_const(a, op.python_consts, resolve) if isinstance(a, Const) else env[a]
                     for a in ins.args]
             for a, d in zip(args, ins.in_dtypes):
                 assert not isinstance(a, np.ndarray) or a.dtype == d, \
@@ -122,8 +122,8 @@ def evaluate(k: Kernel, inputs, outputs, value=lambda v: v) -> None:
         np.copyto(view, np.broadcast_to(env[out.value], shape), casting="no")
 
 
-def _const(c: Const, python: bool, value):
-    v = c.value if const_value(c) is not None else max(value(c.value), 0)
+def _const(c: Const, python: bool, resolve):
+    v = c.value if const_value(c) is not None else max(resolve(c.value), 0)
     return v if python else np.asarray(v).astype(c.dtype)
 
 
