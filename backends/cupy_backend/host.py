@@ -210,7 +210,7 @@ def host_source(plan: Plan, codes: dict, fn_name: str) -> tuple[str, dict]:
         code = codes[id(step.kernel)]
         names = ", ".join(n.name for n in step.nodes)
         w.lines.append(f"    # kernel {code.name}: {step.kernel.kind} over "
-                       f"{step.kernel.shape}: {names}")
+                       f"{step.kernel.dims}: {names}")
         check, empty = _layout_check(w, code), _empty_check(w, code)
         if check is None and empty is None:
             _launch(w, code, 1)
