@@ -87,7 +87,8 @@ class OutputGraph:
         self.guards = GuardSet()
         self.fn_globals = fn_globals
         self.config = config
-        self.layout_guards = layout_guards       # True/"strides" or "contiguity"
+        self.layout_guards = layout_guards       # True/"strides", "contiguity" or
+        #                                          "dynamic-contiguity" (see add_input)
         self.input_vars: dict[Source, Variable] = {}
         self.input_objects: dict[Source, Any] = {}  # the real values, while tracing
         self.arrays_by_id: dict[int, tuple] = {}    # id(array) -> (Variable, first source)

@@ -12,7 +12,7 @@ exactly, and compile every generated module for sm_90.
 import numpy as np
 import pytest
 from harness import rand, same
-from test_cupy_reference import gelu, layernorm, softmax
+from test_cupy_reference import PROGRAMS, STRIDED, gelu, layernorm, softmax
 
 import dynamo
 from backends.cupy_backend import compile_graph, cupy_backend
@@ -197,6 +197,27 @@ def test_layout_of_a_library_result_is_checked_at_run_time():
     finally:
         ops.matmul = real
     assert made.device.mismatches == [made.codes[0].name]
+
+
+@pytest.mark.parametrize("name,fn,args", PROGRAMS + STRIDED,
+                         ids=[p[0] for p in PROGRAMS + STRIDED])
+def test_corpus_with_every_size_symbolic(name, fn, args):
+    """The reference corpus with ``dynamic=True``: every dimension of 2 or more is a
+    symbol, so the kernels get their sizes and strides from the host code. Programs of
+    one contiguous array run again at other sizes (its values repeated), where the
+    program itself accepts them (``x.reshape(8, 4)`` does not)."""
+    calls = [args]
+    if len(args) == 1 and isinstance(args[0], np.ndarray) and args[0].flags.c_contiguous:
+        for grow in (3, 8):
+            shape = [d + grow if d >= 2 else d for d in args[0].shape]
+            try:
+                with np.errstate(all="ignore"):
+                    fn(np.resize(args[0], shape))
+            except ValueError:
+                continue
+            calls.append((np.resize(args[0], shape),))
+    made = compiled_by(fn, calls, dynamic=True)
+    assert all(m.device.mismatches == [] for m in made)
 
 
 def test_sizes_arithmetic():
