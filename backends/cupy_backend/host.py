@@ -15,9 +15,9 @@ the pointers are aligned and the sizes allow it (``Launch.requires``)::
     def forward_cupy_1(x, s0, w):
         # kernel k_9d2e...: row over (6, 6): ...
         divide = empty(((s0), (s0),), consts.dt_float32)
-        if (ptr(matmul) | ptr(divide)) & 15 or max((s0), 0) % 4:
-            K.k_9d2e..._s(grid_at(consts.c1_Launch, max((s0), 0)), (256,),
-                          (matmul, divide, i64(max((s0), 0)), ...))
+        if (ptr(matmul) | ptr(divide)) & 15 or (s0) % 4:
+            K.k_9d2e..._s(grid_at(consts.c1_Launch, (s0)), (256,),
+                          (matmul, divide, i64((s0)), ...))
 
 The same source runs on two devices (:class:`Device`): CuPy, where ``K.<name>`` are
 ``RawKernel``s, and the NumPy reference (:mod:`.reference`), where they evaluate the

@@ -27,7 +27,8 @@ Example::
     >>> n = mul(dim(T), 8)                  # elements of a (T, 8) array
     >>> n, n.hint, n.python({"s0": "x.shape[0]"})
     (Size(8*s0), 48, '8 * (x.shape[0])')
-    >>> contiguous = (8, 1)                 # strides of (T, 8): static
+    >>> contiguous_strides((8, dim(T)))     # layout.py: the row stride is symbolic
+    (Size(s0), 1)
 """
 
 from __future__ import annotations
