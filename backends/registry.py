@@ -3,7 +3,9 @@
 A backend is ``backend(graph, example_inputs) -> callable(*arrays) -> tuple of arrays``.
 It may accept ``options`` (a dict, from ``dynamo.compile(..., options=...)``) as a
 keyword. A backend that sets ``backend.layout_guards = True`` gets its inputs' strides
-pinned by guards (fused kernels that assume a layout need that). A backend that sets
+pinned by guards (fused kernels that assume a layout need that); ``"contiguity"`` pins
+only the C/F contiguity flags, and ``"dynamic-contiguity"`` pins strides except for a
+contiguous input with a symbolic size, which gets the flags. A backend that sets
 ``backend.dynamic_shapes = True`` may receive graphs with symbolic sizes (see
 ``docs/dynamic_shapes.md``); the others always get static shapes.
 

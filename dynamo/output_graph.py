@@ -87,7 +87,8 @@ class OutputGraph:
         self.guards = GuardSet()
         self.fn_globals = fn_globals
         self.config = config
-        self.layout_guards = layout_guards       # True/"strides" or "contiguity"
+        self.layout_guards = layout_guards       # True/"strides", "contiguity" or
+        #                                          "dynamic-contiguity" (see add_input)
         self.input_vars: dict[Source, Variable] = {}
         self.input_objects: dict[Source, Any] = {}  # the real values, while tracing
         self.arrays_by_id: dict[int, tuple] = {}    # id(array) -> (Variable, first source)
@@ -112,8 +113,14 @@ class OutputGraph:
         node = self.graph.placeholder(name, meta={"array": meta, "source": source})
         self.example_inputs[node] = value
         # layout_guards: a backend that depends on memory layout pins it, exactly
-        # (True: strides) or loosely ("contiguity": the C/F contiguity flags)
+        # (True: strides) or loosely ("contiguity": the C/F contiguity flags);
+        # "dynamic-contiguity": strides, except for a contiguous input with a symbolic
+        # size, whose strides follow from its shape and change with it (the flags)
         layout = self.layout_guards if not meta.scalar else False
+        if layout == "dynamic-contiguity":
+            contiguous = value.flags.c_contiguous or value.flags.f_contiguous
+            dynamic = any(isinstance(d, SymInt) for d in meta.shape)
+            layout = "contiguity" if contiguous and dynamic else True
         spec = ArraySpec(
             cls=type(value), dtype=value.dtype,
             shape=tuple(None if isinstance(d, SymInt) else d for d in meta.shape),

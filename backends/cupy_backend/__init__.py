@@ -15,9 +15,11 @@ shared ``backends.fusion.partition``):
 
 Each kernel is lowered to a small IR (:mod:`.ir`, :mod:`.lower`), generated as
 CUDA C (:mod:`.cuda_pointwise`, :mod:`.cuda_row`) with launch shapes from the known
-sizes and 16-byte vector accesses where alignment allows, compiled with NVRTC
-through ``cupy.RawModule`` (cached in memory by source, and on disk by CuPy), and
-launched from one generated Python function (:mod:`.host`). The same plan runs on
+sizes and 16-byte vector accesses where alignment allows (in a graph with symbolic
+sizes, :mod:`.sizes`: sizes, counts and strides are kernel parameters, grids and
+the vector variant are chosen at each call, one kernel serves every size), compiled
+with NVRTC through ``cupy.RawModule`` (cached in memory by source, and on disk by
+CuPy), and launched from one generated Python function (:mod:`.host`). The same plan runs on
 NumPy (:mod:`.reference`), which is how the CPU tests check it.
 
 Example::

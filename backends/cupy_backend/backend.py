@@ -37,6 +37,7 @@ from backends.eager import graph_kind, python_function
 from backends.registry import register_backend
 from dynamo.graph import Graph
 from dynamo.ops import CUPY, NUMPY, impl_table
+from dynamo.symbolic import not_recording
 
 from .codegen import KernelCode, kernel_code, module_source
 from .device import CupyUnavailable, cupy_problem, unavailable_error
@@ -98,7 +99,11 @@ def compile_graph(graph: Graph, example_inputs, options: dict | None = None,
     ``ops`` replaces CuPy's op table for the plain calls (``OpsWith(...)``).
     """
     tuning, _ = split_options(options)
-    plan = make_plan(graph, example_inputs)
+    with not_recording():
+        # The shared partition compares shapes, which are SymInts in a symbolic graph:
+        # it only proposes groups (at the hints), so its comparisons must not become
+        # guards of the entry; lower() judges with the symbolic sizes (see .sizes).
+        plan = make_plan(graph, example_inputs)
     codes: list[KernelCode] = [kernel_code(k, tuning) for k in plan.kernels]
     cuda = module_source(codes) if codes else ""
     src, consts = host_source(plan, {id(c.kernel): c for c in codes}, "forward")
@@ -152,7 +157,10 @@ def cupy_backend(graph: Graph, example_inputs, options: dict | None = None):
     return compiled.fn
 
 
-cupy_backend.layout_guards = True
+# Guarded strides, except a contiguous input with a symbolic size: its strides follow
+# from the sizes (the kernels take them as parameters; the host checks them per call).
+cupy_backend.layout_guards = "dynamic-contiguity"
+cupy_backend.dynamic_shapes = True   # sizes become kernel parameters (see .sizes)
 
 
 def reference_backend(graph: Graph, example_inputs, options: dict | None = None):
@@ -162,7 +170,8 @@ def reference_backend(graph: Graph, example_inputs, options: dict | None = None)
     return compiled.fn
 
 
-reference_backend.layout_guards = True
+reference_backend.layout_guards = "dynamic-contiguity"
+reference_backend.dynamic_shapes = True
 
 __all__ = ["CompiledGraph", "CupyUnavailable", "compile_graph", "cupy_backend",
            "reference_backend"]

@@ -12,6 +12,14 @@ ends with the same row value, without a second barrier.
 As for pointwise kernels, ``_v`` moves 16-byte vectors (needs ``cols`` divisible by
 the vector width, and aligned rows; checked on the host) and ``_s`` moves elements.
 
+In a symbolic graph, the row count, the strides and the counts that depend on
+symbols are kernel parameters (the grid is computed by the host). When the row
+length itself is symbolic the strategy above (threads and registers per thread,
+which follow from ``cols``) cannot be fixed, so the kernel is the generic one:
+``Tuning.threads`` threads loop over the row in every pass, nothing is kept in
+registers (a pass re-reads its inputs, from L2 for rows of moderate length), and
+``_v`` is launched when ``cols`` is a multiple of the vector width at run time.
+
 Example::
 
     >>> variants = row_variants(softmax_kernel, "k_42", Tuning())
@@ -21,26 +29,39 @@ Example::
 
 from __future__ import annotations
 
-from .cuda_body import instr_line, needed, signature
+from .cuda_body import instr_line, needed, signature, size_ref
 from .cuda_prelude import combine, identity
 from .cuda_types import ctype, max_itemsize
 from .ir import ELEM, REDUCTIONS, ROWSPACE, Kernel, Load
 from .launch import Launch, Tuning, row_threads
+from .sizes import is_static, prod
+
+
+def _multiple(value, vec: int) -> bool:
+    """Can ``value`` be a multiple of ``vec``: statically, or checked at run time (Size)."""
+    return value % vec == 0 if is_static(value) else hasattr(value, "coef")
 
 
 def vector_loads(kernel: Kernel, vec: int) -> list:
     """Elem loads that can move as aligned vectors of ``vec`` elements."""
     return [ld for ld in kernel.loads if ld.space == ELEM and ld.strides[-1] == 1
-            and all(s % vec == 0 for s in ld.strides[:-1])]
+            and all(_multiple(s, vec) for s in ld.strides[:-1])]
 
 
 def vector_width(kernel: Kernel) -> int:
     elem_out = [o.dtype for o in kernel.outputs if o.space == ELEM]
     vec = 16 // max_itemsize([ld.dtype for ld in kernel.loads
                               if ld.space == ELEM and ld.strides[-1] == 1] + elem_out)
-    while vec >= 2 and (kernel.cols % vec or not vector_loads(kernel, vec) and not elem_out):
+    while vec >= 2 and (not _multiple(kernel.dims[-1], vec) or
+                        not vector_loads(kernel, vec) and not elem_out):
         vec //= 2
     return vec if vec >= 2 else 0
+
+
+def vector_requires(kernel: Kernel, vloads: list, vec: int) -> tuple:
+    """The run-time conditions of ``_v``: symbolic row length and row strides."""
+    values = [kernel.dims[-1]] + [s for ld in vloads for s in ld.strides[:-1]]
+    return tuple(dict.fromkeys((v, vec) for v in values if not is_static(v)))
 
 
 def _pass_roots(kernel: Kernel) -> list[list[str]]:
@@ -98,9 +119,14 @@ class _RowCode:
     def __init__(self, kernel: Kernel, name: str, vec: int, vloads: list, tuning: Tuning):
         self.k, self.name, self.vec = kernel, name, max(vec, 1)
         self.vloads = {ld.name for ld in vloads}
-        self.threads = row_threads(kernel.cols, self.vec, tuning)
-        self.nv = -(-kernel.cols // (self.threads * self.vec))
-        self.cached = choose_cached(kernel, self.nv * self.vec, tuning.row_cache)
+        self.params = kernel.params()
+        self.cols = size_ref(kernel.dims[-1], self.params)
+        if is_static(kernel.dims[-1]):
+            self.threads = row_threads(kernel.cols, self.vec, tuning)
+            self.nv = -(-kernel.cols // (self.threads * self.vec))
+            self.cached = choose_cached(kernel, self.nv * self.vec, tuning.row_cache)
+        else:   # generic: a loop over the row, nothing cached (see the module docstring)
+            self.threads, self.nv, self.cached = tuning.threads, 0, []
         self.stored: set[str] = set()    # cached values already written (earlier pass)
         self.lines: list[str] = []
 
@@ -108,19 +134,22 @@ class _RowCode:
         self.lines.append("  " * depth + line if not line.startswith("#") else line)
 
     def row_offsets(self) -> None:
-        shape = self.k.shape[:-1]
+        shape = self.k.dims[:-1]
         self.emit("const long long row = blockIdx.x;")
         self.emit("long long rem = row;")
         for d in range(len(shape) - 1, 0, -1):
-            self.emit(f"const long long r{d} = rem % {shape[d]}LL; rem /= {shape[d]}LL;")
+            size = size_ref(shape[d], self.params)
+            self.emit(f"const long long r{d} = rem % {size}; rem /= {size};")
         self.emit("const long long r0 = rem;")
         for ld in self.k.loads:
-            terms = [f"r{d} * {s}LL" for d, s in enumerate(ld.strides[:-1]) if s]
+            terms = [f"r{d} * {size_ref(s, self.params)}"
+                     for d, s in enumerate(ld.strides[:-1]) if not is_static(s) or s]
             self.emit(f"const long long ro_{ld.name} = {' + '.join(terms) or '0LL'};")
 
     def scalar_load(self, ld, col: str) -> str:
         sc = ld.strides[-1]
-        off = f"ro_{ld.name}" + (f" + (long long)({col}) * {sc}LL" if sc else "")
+        off = f"ro_{ld.name}" + (f" + (long long)({col}) * {size_ref(sc, self.params)}"
+                                 if not is_static(sc) or sc else "")
         return f"p{ld.input}[{off}]"
 
     def vector_load(self, ld) -> str:
@@ -129,6 +158,13 @@ class _RowCode:
 
     def loop(self, body, depth: int = 1) -> None:
         """``for j`` over this thread's vectors, ``cb`` = first column of the vector."""
+        if not self.nv:     # generic: any row length
+            step = self.threads * self.vec
+            self.emit(f"for (long long cb = (long long)threadIdx.x * {self.vec}; "
+                      f"cb < {self.cols}; cb += {step}) {{", depth)
+            body(depth + 1)
+            self.emit("}", depth)
+            return
         self.emit("#pragma unroll", depth)
         self.emit(f"for (int j = 0; j < {self.nv}; ++j) {{", depth)
         self.emit(f"const int cb = (j * {self.threads} + (int)threadIdx.x) * {self.vec};",
@@ -167,7 +203,7 @@ class _RowCode:
                 self.emit(f"const {ctype(v.dtype)} {v.name} = {self.scalar_load(v, '0')};")
         for ins in self.k.body:
             if ins.space == ROWSPACE and ins.level == level and ins.op not in REDUCTIONS:
-                self.emit(instr_line(ins))
+                self.emit(instr_line(ins, self.params))
 
     def element_pass(self, roots: list[str], reductions: list, final: bool) -> None:
         k = self.k
@@ -197,7 +233,7 @@ class _RowCode:
                            self.scalar_load(v, "cb + e"))
                     self.emit(f"const {t} {v.name} = {src};", d + 1)
                 else:
-                    self.emit(instr_line(v), d + 1)
+                    self.emit(instr_line(v, self.params), d + 1)
                 if v.name in self.cached:
                     self.emit(f"c_{v.name}[j][e] = {v.name};", d + 1)
             for r in reductions:
@@ -208,7 +244,7 @@ class _RowCode:
             self.emit("}", d)
             for i, o in outs:
                 self.emit(f"*reinterpret_cast<dyn_vec<{ctype(o.dtype)}, {self.vec}>*>"
-                          f"(o{i} + row * {k.cols}LL + cb) = s{i};", d)
+                          f"(o{i} + row * {self.cols} + cb) = s{i};", d)
         if values:
             self.loop(body)
         self.stored.update(v.name for v in values if v.name in self.cached)
@@ -246,8 +282,12 @@ class _RowCode:
         if self.vec > 1:
             aligned = tuple(self.k.value(n).input for n in sorted(self.vloads)) + tuple(
                 len(self.k.inputs) + i for i, o in enumerate(self.k.outputs) if o.space == ELEM)
-        return Launch(self.name, (self.k.rows,), (self.threads,), self.vec, self.nv,
-                      tuple(sorted(set(aligned))), tuple(self.cached))
+        rows = prod(self.k.dims[:-1])
+        requires = vector_requires(self.k, [self.k.value(n) for n in sorted(self.vloads)],
+                                   self.vec) if self.vec > 1 else ()
+        return Launch(self.name, (rows,) if is_static(rows) else None, (self.threads,),
+                      self.vec, self.nv, tuple(sorted(set(aligned))), tuple(self.cached),
+                      work=rows, requires=requires)
 
 
 def row_variants(kernel: Kernel, name: str, tuning: Tuning) -> dict:

@@ -79,7 +79,7 @@ class Plan:
                 lines.append(f"call   {s.nodes[0].name} ({s.nodes[0].target})")
             else:
                 k = s.kernel
-                lines.append(f"kernel {k.kind} {[n.name for n in s.nodes]} over {k.shape}")
+                lines.append(f"kernel {k.kind} {[n.name for n in s.nodes]} over {k.dims}")
         return "\n".join(lines)
 
 

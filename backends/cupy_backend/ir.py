@@ -37,6 +37,8 @@ import numpy as np
 
 from dynamo.graph import Node
 
+from .sizes import prod
+
 POINTWISE, ROW = "pointwise", "row"
 ELEM, ROWSPACE = "elem", "row"
 REDUCTIONS = ("reduce_sum", "reduce_max", "reduce_min")
@@ -49,6 +51,12 @@ class Const:
 
     def __str__(self) -> str:
         return f"{self.value!r}:{self.dtype}"
+
+
+def const_value(arg):
+    """The value of a constant argument that the code may specialize on, else None
+    (a value name, or a ``Size``: a count known only at run time)."""
+    return arg.value if isinstance(arg, Const) and not hasattr(arg.value, "python") else None
 
 
 @dataclass
@@ -100,6 +108,32 @@ class Kernel:
     body: list = field(default_factory=list)
     outputs: list = field(default_factory=list)
     name: str = "kernel"
+    dims: tuple = ()    # ``shape`` as ints and ``Size``s (symbolic graphs); ``shape``
+    #                     holds the hints, for the speed heuristics and printing only
+
+    def __post_init__(self) -> None:
+        self.dims = tuple(self.dims) or tuple(self.shape)
+
+    def params(self) -> dict:
+        """``{value: C name}``: every size, count and stride the kernel takes at run time
+        (with the element count of a pointwise kernel, the row count of a row kernel).
+
+        Empty for a static kernel. The order (iteration sizes, element and row counts,
+        load strides, constants) depends only on the kernel's structure, so the CUDA
+        text is the same for every size.
+        """
+        out: dict = {}
+        strides = [s for ld in self.loads for s in ld.strides]
+        consts = [a.value for ins in self.body for a in ins.args if isinstance(a, Const)]
+        count = prod(self.dims) if self.kind == POINTWISE else prod(self.dims[:-1])
+        for v in (*self.dims, count, *strides, *consts):
+            if hasattr(v, "python") and v not in out:
+                out[v] = f"q{len(out)}"
+        return out
+
+    @property
+    def symbolic(self) -> bool:
+        return bool(self.params())
 
     @property
     def size(self) -> int:

@@ -40,15 +40,37 @@ class Tuning:
 
 @dataclass(frozen=True)
 class Launch:
-    """One compiled entry point and how to launch it."""
+    """One compiled entry point and how to launch it.
+
+    A kernel with sizes known only at run time has ``grid=None``: the host computes
+    it from ``work`` at each call (``grid_at``), and launches this variant only when
+    every ``requires`` pair ``(value, k)`` has ``value % k == 0`` (a vectorized
+    variant over a row length that must be a multiple of the vector width).
+    """
 
     name: str           # the extern "C" function
-    grid: tuple
+    grid: tuple | None  # None: from ``work`` at run time
     block: tuple
     vec: int            # elements per vector access (1: scalar accesses)
     per_thread: int     # pointwise: vectors per step (ILP); row: vectors per thread
     aligned: tuple      # kernel argument indexes that must be 16-byte aligned
     cached: tuple = ()  # row kernels: loads kept in registers across passes
+    work: object = None     # elements (pointwise) or rows (row kernels): int or Size
+    per_block: int = 0      # pointwise: vectors per block; 0: one block per row
+    max_blocks: int = 0
+    requires: tuple = ()    # ((value, k), ...): needs value % k == 0 at run time
+
+
+def grid_at(launch: Launch, work: int) -> tuple:
+    """The grid for ``work`` elements or rows (``launch.work`` at run time).
+
+    >>> grid_at(Launch("k", None, (256,), 4, 2, (), work=n, per_block=512,
+    ...                max_blocks=1 << 20), 1 << 26)
+    (32768,)
+    """
+    if not launch.per_block:
+        return (work,)
+    return (max(1, min(-(-(work // launch.vec) // launch.per_block), launch.max_blocks)),)
 
 
 def blocks_for(work: int, per_block: int, tuning: Tuning) -> int:

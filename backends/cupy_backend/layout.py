@@ -32,6 +32,8 @@ from numpy.lib.stride_tricks import as_strided
 from dynamo.graph import CALL, CONSTANT, PLACEHOLDER, Node
 from dynamo.ops import VIEW
 
+from .sizes import RuntimeStride, is_static, mul, shape_of
+
 
 @dataclass(frozen=True)
 class Layout:
@@ -40,10 +42,11 @@ class Layout:
 
 
 def contiguous_strides(shape: tuple) -> tuple:
+    """Element strides of a C-contiguous array (dimensions may be ``Size``s)."""
     strides, step = [], 1
     for d in reversed(shape):
         strides.append(step)
-        step *= max(int(d), 1)
+        step = mul(step, max(d, 1) if is_static(d) else d)
     return tuple(reversed(strides))
 
 
@@ -71,20 +74,50 @@ def expected_layouts(graph, example_inputs, kernel_outputs: set) -> dict:
             value = examples.get(node)
             strides = _element_strides(value) if hasattr(value, "strides") else None
             if strides is not None:
-                layouts[node] = Layout(strides, False)
+                layouts[node] = Layout(_input_strides(node, value, strides), False)
         elif node.op == CONSTANT:
             value = node.args[0]
             if hasattr(value, "strides") and _element_strides(value) is not None:
                 layouts[node] = Layout(_element_strides(value), False)
         elif node.op == CALL:
+            shape = shape_of(node)
             if node in kernel_outputs:
-                layouts[node] = Layout(contiguous_strides(meta.shape), True)
-            elif node.meta.get("kind") == VIEW:
+                layouts[node] = Layout(contiguous_strides(shape), True)
+            elif node.meta.get("kind") == VIEW and not _symbolic(node, layouts):
                 strides = _view_strides(node, layouts)
-                layouts[node] = Layout(strides or contiguous_strides(meta.shape), False)
+                layouts[node] = Layout(strides or contiguous_strides(shape), False)
+            elif node.meta.get("kind") == VIEW:
+                # NumPy's view rules are not affine in the sizes: the kernel reads this
+                # view's strides from the array at each call (nothing to check)
+                itemsize = meta.dtype.itemsize
+                layouts[node] = Layout(tuple(RuntimeStride(node.name, d, itemsize)
+                                             for d in range(len(shape))), True)
             else:
-                layouts[node] = Layout(contiguous_strides(meta.shape), False)
+                layouts[node] = Layout(contiguous_strides(shape), False)
     return layouts
+
+
+def _input_strides(node: Node, value, strides: tuple) -> tuple:
+    """A graph input's strides: the example's, or, for a contiguous input with a
+    symbolic size (guarded by its contiguity flags only, ``layout_guards =
+    "dynamic-contiguity"``), the contiguous strides of its symbolic shape."""
+    shape = shape_of(node)
+    if all(is_static(d) for d in shape):
+        return strides
+    if value.flags.c_contiguous:
+        return contiguous_strides(shape)
+    if value.flags.f_contiguous:
+        return contiguous_strides(shape[::-1])[::-1]
+    return strides
+
+
+def _symbolic(node: Node, layouts: dict) -> bool:
+    """Does a view's layout depend on symbolic sizes (its shape, its base's layout)?"""
+    base = node.args[0] if node.args else None
+    dims = shape_of(node) + (shape_of(base) if isinstance(base, Node) and
+                             array_meta(base) is not None else ())
+    strides = layouts[base].strides if isinstance(base, Node) and base in layouts else ()
+    return not all(is_static(v) for v in dims + tuple(strides))
 
 
 def _view_strides(node: Node, layouts: dict) -> tuple | None:
@@ -127,11 +160,13 @@ def coalesce(shape: tuple, accesses: list[tuple], keep_last: bool = False):
     """Drop size-1 dimensions and merge neighbours every access walks contiguously.
 
     ``accesses`` are element strides over ``shape``; returns the new shape and the
-    accesses over it. With ``keep_last``, the last dimension stays on its own (the
-    reduced dimension of a row kernel, even when it has size 1).
+    accesses over it. Sizes and strides may be ``Size``s (merged when the products
+    match) or ``RuntimeStride``s (never merged). With ``keep_last``, the last
+    dimension stays on its own (the reduced dimension of a row kernel, even when it
+    has size 1).
     """
     dims = [i for i, d in enumerate(shape) if d != 1 or (keep_last and i == len(shape) - 1)]
-    new_shape = [int(shape[i]) for i in dims]
+    new_shape = [shape[i] for i in dims]
     new_acc = [[a[i] for i in dims] for a in accesses]
     i = len(new_shape) - 2
     while i >= 0:
@@ -139,8 +174,8 @@ def coalesce(shape: tuple, accesses: list[tuple], keep_last: bool = False):
         if keep_last and j == len(new_shape) - 1:
             i -= 1
             continue
-        if all(a[i] == a[j] * new_shape[j] for a in new_acc):
-            new_shape[i] *= new_shape[j]
+        if all(a[i] == mul(a[j], new_shape[j]) for a in new_acc):
+            new_shape[i] = mul(new_shape[i], new_shape[j])
             del new_shape[j]
             for a in new_acc:
                 a[i] = a[j]

@@ -13,6 +13,10 @@ when
 - each value is read with the same broadcast everywhere it is used, and each value
   needed outside the kernel has the kernel's full shape (or the per-row shape).
 
+Shapes are read with :func:`.sizes.shape_of`: a symbolic dimension is a ``Size``,
+never its hint, so a kernel of a symbolic graph is right for every size (only the
+speed heuristics below look at the hints).
+
 Reductions lower to NumPy's own algorithm, so the reference executor reproduces
 NumPy bit for bit: ``mean`` is a sum divided by the count in float64 (NumPy divides
 by an ``intp``), ``var`` is ``sum(square(x - mean)) / max(n - ddof, 0)``.
@@ -46,9 +50,11 @@ from .ir import (
     KernelInput,
     KernelOutput,
     Load,
+    const_value,
 )
 from .layout import array_meta, coalesce, contiguous_strides
 from .scalar_ops import SCALAR_OPS, arg_spec, loop_dtypes
+from .sizes import broadcast, hint, is_static, minus, prod, shape_of
 
 ROW_REDUCTIONS = ("sum", "mean", "max", "min", "var", "std")
 SPECIAL_ELEMENTWISE = ("astype", "copy", "clip", "where")
@@ -130,18 +136,21 @@ def lower(nodes: list[Node], layouts: dict) -> Kernel:
                                     n.target not in (*SCALAR_OPS, *SPECIAL_ELEMENTWISE)):
             raise Reject(f"{n.name}: op {n.target!r} has no fused form")
     if reductions:
-        shapes = {tuple(array_meta(p["x"]).shape) for p in reductions.values()}
+        shapes = {shape_of(p["x"]) for p in reductions.values()}
         if len(shapes) != 1:
-            raise Reject(f"reductions over different shapes {sorted(shapes)}")
+            raise Reject(f"reductions over different shapes {sorted(map(str, shapes))}")
         space = shapes.pop()
-        rows = int(np.prod(space[:-1], dtype=np.int64))
-        if space[-1] < 2 or rows == 0:
+        rows = prod(space[:-1])
+        if is_static(space[-1]) and space[-1] < 2 or rows == 0:
             raise Reject(f"row reduction over shape {space}: too small to fuse")
-        if rows < FEW_ROWS and space[-1] > LONG_ROW:
+        # a speed heuristic: at the hints for symbolic sizes
+        if hint(rows) < FEW_ROWS and hint(space[-1]) > LONG_ROW:
             raise Reject(f"{rows} rows of {space[-1]}: CuPy's reduction is faster")
         builder = _Builder(ROW, space, layouts, reductions)
     else:
-        space = tuple(np.broadcast_shapes(*(array_meta(n).shape for n in nodes)))
+        space = broadcast([shape_of(n) for n in nodes])
+        if space is None:
+            raise Reject("shapes do not broadcast")
         if 0 in space:
             raise Reject("size-0 arrays")
         builder = _Builder(POINTWISE, space, layouts, {})
@@ -209,7 +218,7 @@ class _Builder:
         if meta is None or meta.scalar or layout is None or not fusible_dtype(meta.dtype):
             raise Reject(f"input {node.name}: layout or dtype unknown")
         if node not in [i.node for i in self.inputs]:
-            self.inputs.append(KernelInput(node, meta.dtype, tuple(meta.shape),
+            self.inputs.append(KernelInput(node, meta.dtype, shape_of(node),
                                            layout.strides, layout.certain))
         index = [i.node for i in self.inputs].index(node)
         strides = tuple(0 if k is None else layout.strides[k] for k in m)
@@ -233,7 +242,7 @@ class _Builder:
                 raise Reject("reducing a value that does not vary along the row")
             space, level = ROWSPACE, level + 1
         else:
-            consts = tuple(a.value if isinstance(a, Const) else None for a in args)
+            consts = tuple(const_value(a) for a in args)
             if SCALAR_OPS[op].emit(["a"] * len(args), in_dtypes, dtype, consts) is None:
                 raise Reject(f"{op} on {[str(d) for d in in_dtypes]} has no CUDA form")
         ins = Instr(f"v{len(self.body)}", op, args, tuple(in_dtypes), dtype, space, level)
@@ -259,23 +268,23 @@ class _Builder:
     def node(self, n: Node) -> None:
         meta = array_meta(n)
         if n in self.reductions:
-            self.map_of[n] = (self.right_map(meta.shape) if self.reductions[n]["keepdims"]
-                              else self.flat_map(meta.shape))
+            self.map_of[n] = (self.right_map(shape_of(n)) if self.reductions[n]["keepdims"]
+                              else self.flat_map(shape_of(n)))
             if not self.reductions[n]["keepdims"]:
                 self.flat.add(n)
             self.value_of[n] = self.reduction(n, self.reductions[n], meta.dtype)
             return
         operands = [a for a in n.args if isinstance(a, Node)]
         if self.kind == ROW and any(o in self.flat for o in operands):
-            self.map_of[n] = self.flat_map(meta.shape)
+            self.map_of[n] = self.flat_map(shape_of(n))
             self.flat.add(n)
         else:
-            self.map_of[n] = self.right_map(meta.shape)
+            self.map_of[n] = self.right_map(shape_of(n))
         self.value_of[n] = self.elementwise(n, meta)
 
     def operand(self, n: Node, a):
         if isinstance(a, Node):
-            m = self.operand_map(array_meta(a).shape, array_meta(n).shape, self.map_of[n])
+            m = self.operand_map(shape_of(a), shape_of(n), self.map_of[n])
             return self.read(a, m)
         try:
             arg_spec(a)
@@ -327,7 +336,7 @@ class _Builder:
 
     def reduction(self, n: Node, p: dict, acc) -> str:
         x = p["x"]
-        if tuple(array_meta(x).shape) != self.space:
+        if shape_of(x) != self.space:
             raise Reject("reduced array is broadcast")
         xv = self.read(x, self.right_map(self.space))
         kind, cols = p["kind"], self.space[-1]
@@ -345,12 +354,18 @@ class _Builder:
             raise Reject(f"var of {self.values[xv].dtype}")
         d = self.instr("subtract", (self.cast(xv, ins[0]), self.cast(mean, ins[1])), ins, out)
         q = self.instr("square", (d,), (acc,), acc)
+        count = minus(cols, p["ddof"])
+        if count is None:
+            raise Reject(f"var over {cols} columns with ddof")
         var = self.divide_count(self.instr("reduce_sum", (q,), (acc,), acc),
-                                max(cols - p["ddof"], 0), acc)
+                                max(count, 0) if is_static(count) else count, acc)
         return var if kind == "var" else self.instr("sqrt", (var,), (acc,), acc)
 
-    def divide_count(self, total: str, count: int, acc) -> str:
-        """NumPy's ``true_divide(total, intp(count))``, cast back to the result dtype."""
+    def divide_count(self, total: str, count, acc) -> str:
+        """NumPy's ``true_divide(total, intp(count))``, cast back to the result dtype.
+
+        A symbolic count is a ``Size`` constant: a kernel parameter, clamped at 0 by
+        the host (``max(cols - ddof, 0)``)."""
         ins, out = loop_dtypes("divide", [np.dtype(acc), np.dtype(np.intp)])
         q = self.instr("divide", (self.cast(total, ins[0]), Const(count, ins[1])), ins, out)
         return self.cast(q, acc)
@@ -360,14 +375,14 @@ class _Builder:
         row_map = self.flat_map(self.space[:-1]) if self.kind == ROW else None
         outs = []
         for n in outputs:
-            meta, value = array_meta(n), self.values[self.value_of[n]]
+            meta, value, shape = array_meta(n), self.values[self.value_of[n]], shape_of(n)
             if value.space == ELEM:
-                if tuple(meta.shape) != self.space:
-                    raise Reject(f"output {n.name} of shape {meta.shape} inside a kernel "
+                if shape != self.space:
+                    raise Reject(f"output {n.name} of shape {shape} inside a kernel "
                                  f"over {self.space}")
-            elif self.map_of[n] != row_map or meta.size != int(np.prod(self.space[:-1])):
-                raise Reject(f"per-row output {n.name} of shape {meta.shape}")
-            outs.append(KernelOutput(n, value.name, tuple(meta.shape), meta.dtype, value.space))
+            elif self.map_of[n] != row_map or prod(shape) != prod(self.space[:-1]):
+                raise Reject(f"per-row output {n.name} of shape {shape}")
+            outs.append(KernelOutput(n, value.name, shape, meta.dtype, value.space))
         if self.kind == ROW and not any(ins.op in REDUCTIONS for ins in self.body):
             raise Reject("no reduction")
         accesses = [ld.strides for ld in self.loads.values()]
@@ -375,11 +390,11 @@ class _Builder:
         accesses.append(out_strides)
         if self.kind == ROW:
             accesses.append(contiguous_strides(self.space[:-1]) + (0,))
-        shape, new = coalesce(self.space, accesses, keep_last=self.kind == ROW)
+        dims, new = coalesce(self.space, accesses, keep_last=self.kind == ROW)
         for ld, strides in zip(self.loads.values(), new):
             ld.strides = strides
         for ld in self.loads.values():
             if self.kind == ROW:
                 ld.space = ROWSPACE if ld.strides[-1] == 0 else ELEM
-        return Kernel(self.kind, list(nodes), shape, self.inputs, list(self.loads.values()),
-                      self.body, outs)
+        return Kernel(self.kind, list(nodes), tuple(hint(d) for d in dims), self.inputs,
+                      list(self.loads.values()), self.body, outs, dims=dims)

@@ -9,7 +9,10 @@ reductions along the last axis, and stores into the preallocated outputs. It als
 checks what the GPU would silently get wrong: that every instruction's result has
 the dtype the IR declares, that inputs have the layout the kernel was generated for,
 that vectorized variants get 16-byte aligned arrays, and that a row kernel's launch
-covers every row and column.
+covers every row and column. A kernel of a symbolic graph gets its sizes, counts
+and strides as trailing arguments (``Kernel.params()``), as the CUDA kernel does;
+the executor evaluates the IR with those values, so a wrong value computed by the
+host code shows here.
 
 So partition, lowering, layout and host-code bugs fail the differential tests on
 the CPU; only the CUDA text of each op (:mod:`.scalar_ops`) needs the GPU tests.
@@ -28,9 +31,10 @@ from numpy.lib.stride_tricks import as_strided
 from dynamo.ops import impl_table
 
 from .host import Device
-from .ir import ELEM, POINTWISE, REDUCTIONS, ROWSPACE, Const, Kernel
-from .launch import Launch
+from .ir import ELEM, POINTWISE, REDUCTIONS, ROWSPACE, Const, Kernel, const_value
+from .launch import Launch, grid_at
 from .scalar_ops import SCALAR_OPS
+from .sizes import is_static
 
 _REDUCE = {"reduce_sum": np.add, "reduce_max": np.maximum, "reduce_min": np.minimum}
 
@@ -48,39 +52,52 @@ class ReferenceLaunch:
 
     def __call__(self, grid, block, args) -> None:
         k, launch = self.kernel, self.launch
-        assert tuple(grid) == launch.grid and tuple(block) == launch.block, "launch shape"
-        inputs, outputs = args[:len(k.inputs)], args[len(k.inputs):]
-        assert len(outputs) == len(k.outputs), "argument count"
+        params = k.params()
+        n_arrays = len(k.inputs) + len(k.outputs)
+        inputs, outputs = args[:len(k.inputs)], args[len(k.inputs):n_arrays]
+        assert len(args) == n_arrays + len(params), "argument count"
+        values = dict(zip(params, (int(a) for a in args[n_arrays:])))
+        value = lambda v: v if is_static(v) else values[v]  # noqa: E731
+        dims = tuple(value(d) for d in k.dims)
+        rows, cols = int(np.prod(dims[:-1], dtype=np.int64)), dims[-1]
+        want_grid = launch.grid if launch.grid is not None else grid_at(launch, value(launch.work))
+        assert tuple(grid) == want_grid and tuple(block) == launch.block, "launch shape"
         for i in launch.aligned:
             assert address(args[i]) % 16 == 0, f"{launch.name}: argument {i} misaligned"
+        for v, m in launch.requires:
+            assert value(v) % m == 0, f"{launch.name}: {v} = {value(v)} not a multiple of {m}"
         if k.kind != POINTWISE:
-            assert grid[0] == k.rows, f"{launch.name}: {grid[0]} blocks for {k.rows} rows"
-            assert block[0] * launch.per_thread * launch.vec >= k.cols, "row not covered"
+            assert grid[0] == rows, f"{launch.name}: {grid[0]} blocks for {rows} rows"
+            assert not launch.per_thread or \
+                block[0] * launch.per_thread * launch.vec >= cols, "row not covered"
         for spec, arr in zip(k.inputs, inputs):
             item = spec.dtype.itemsize
-            got = [s for s, d in zip(arr.strides, arr.shape) if d > 1]
-            want = [s * item for s, d in zip(spec.strides, spec.shape) if d > 1]
-            assert arr.dtype == spec.dtype and got == want, \
-                f"{launch.name}: input {spec.node.name} laid out {arr.strides}, planned {want}"
+            planned = [(s, a) for s, a, d in zip(spec.strides, arr.strides, arr.shape)
+                       if d > 1 and is_static(s)]
+            assert arr.dtype == spec.dtype and all(s * item == a for s, a in planned), \
+                f"{launch.name}: input {spec.node.name} laid out {arr.strides}, planned " \
+                f"{spec.strides}"
         for spec, arr in zip(k.outputs, outputs):
-            assert arr.dtype == spec.dtype and arr.shape == spec.shape and \
-                arr.flags.c_contiguous, f"{launch.name}: output {spec.node.name}"
+            count = rows if spec.space != ELEM and k.kind != POINTWISE else rows * cols
+            assert arr.dtype == spec.dtype and arr.ndim == len(spec.shape) and all(
+                a == d for a, d in zip(arr.shape, spec.shape) if is_static(d)) and \
+                arr.size == count and arr.flags.c_contiguous, \
+                f"{launch.name}: output {spec.node.name}"
         with np.errstate(all="ignore"):
-            evaluate(k, inputs, outputs)
+            evaluate(k, inputs, outputs, value)
         self.calls += 1
 
 
-def _row_shape(k: Kernel) -> tuple:
-    return tuple(k.shape[:-1]) + (1,)
-
-
-def evaluate(k: Kernel, inputs, outputs) -> None:
+def evaluate(k: Kernel, inputs, outputs, resolve=lambda v: v) -> None:
+    """Run the IR; ``resolve`` gives a symbolic size, count or stride its run-time value."""
+    full = tuple(resolve(d) for d in k.dims)
+    row_shape = full[:-1] + (1,)
     env: dict[str, np.ndarray] = {}
     for ld in k.loads:
         arr = inputs[ld.input]
-        shape, strides = k.shape, ld.strides
+        shape, strides = full, tuple(resolve(s) for s in ld.strides)
         if k.kind != POINTWISE and ld.space == ROWSPACE:
-            shape, strides = _row_shape(k), tuple(ld.strides[:-1]) + (0,)
+            shape, strides = row_shape, strides[:-1] + (0,)
         env[ld.name] = as_strided(arr, shape=shape, strides=[s * arr.itemsize for s in strides],
                                   writeable=False)
     for ins in k.body:
@@ -90,7 +107,7 @@ def evaluate(k: Kernel, inputs, outputs) -> None:
             value = env[ins.args[0]].astype(ins.dtype)
         else:
             op = SCALAR_OPS[ins.op]
-            args = [_const(a, op.python_consts) if isinstance(a, Const) else env[a]
+            args = [_const(a, op.python_consts, resolve) if isinstance(a, Const) else env[a]
                     for a in ins.args]
             for a, d in zip(args, ins.in_dtypes):
                 assert not isinstance(a, np.ndarray) or a.dtype == d, \
@@ -100,13 +117,14 @@ def evaluate(k: Kernel, inputs, outputs) -> None:
                                          f"the IR says {ins.dtype}"
         env[ins.name] = value
     for out, arr in zip(k.outputs, outputs):
-        shape = k.shape if out.space == ELEM or k.kind == POINTWISE else _row_shape(k)
+        shape = full if out.space == ELEM or k.kind == POINTWISE else row_shape
         view = arr.reshape(shape)
         np.copyto(view, np.broadcast_to(env[out.value], shape), casting="no")
 
 
-def _const(c: Const, python: bool):
-    return c.value if python else np.asarray(c.value).astype(c.dtype)
+def _const(c: Const, python: bool, resolve):
+    v = c.value if const_value(c) is not None else max(resolve(c.value), 0)
+    return v if python else np.asarray(v).astype(c.dtype)
 
 
 def reference_device(codes) -> Device:

@@ -297,6 +297,32 @@ def test_kernel_cache_hits_after_reset(gpu):
     assert kernel_cache.hits > hits
 
 
+def test_decode_loop_with_dynamic_sizes(cp):
+    """Sequence lengths 5..40 through a transformer block with symbolic sizes: two
+    compiles (static at 5, symbolic from 6 on), and on the GPU no module is compiled
+    or loaded after the symbolic one: its kernels take every length as parameters."""
+    from test_cupy_sizes import decoder_block
+
+    from backends.cupy_backend import kernel_cache
+    cp.backend.layout_guards = cupy_backend.layout_guards
+    cp.backend.dynamic_shapes = cupy_backend.dynamic_shapes
+    rng = np.random.default_rng(11)
+    shapes = [(16,), (16,), (16, 48), (16, 16), (16, 64), (64, 16)]
+    weights = to_device(cp, [rng.standard_normal(s).astype(np.float32) for s in shapes])
+    compiled = dynamo.compile(decoder_block, backend=cp.backend)
+    modules = None
+    for T in range(5, 41):
+        x = cp.xp.asarray(rng.standard_normal((T, 16)).astype(np.float32))
+        same(cp, decoder_block(x, *weights), compiled(x, *weights), reducing=True)
+        if T == 6:
+            modules = (len(kernel_cache), kernel_cache.misses)
+    cp.check_compiled(0)
+    assert len(cp.compiled) == 2
+    assert all(k.symbolic for k in cp.compiled[-1].plan.kernels)
+    if cp.kind == "gpu":
+        assert (len(kernel_cache), kernel_cache.misses) == modules
+
+
 def test_tuning_options_give_the_same_results(cp):
     x = cp.xp.asarray(np.random.default_rng(7).standard_normal(100_003).astype(np.float32))
     for options in ({"threads": 128, "ilp": 4}, {"threads": 1024, "ilp": 1}):

@@ -140,3 +140,30 @@ def test_float_arithmetic_with_a_size_pins_it(traces):
         x = rand(n)
         same(f(x), c(x), rtol=1e-6)
     assert len(traces) == 2        # 0.1 / k needs k itself: one entry per size
+
+
+def test_layout_guards_dynamic_contiguity(traces):
+    """``layout_guards = "dynamic-contiguity"``: exact strides for static inputs and for
+    non-contiguous ones, contiguity flags for a contiguous input with a dynamic size
+    (its strides change with the size)."""
+    from backends.eager import eager
+
+    def spy(graph, example_inputs):
+        return eager(graph, example_inputs)
+
+    spy.layout_guards, spy.dynamic_shapes = "dynamic-contiguity", True
+
+    def f(x, w, v):
+        return x * 2, w + 1, v - 1
+
+    args = (rand(4, 6), rand(3), rand(8, 10)[:, ::2])
+    guards = [g.describe() for g in dynamo.explain(f, backend=spy, dynamic=True)(*args).guards]
+    assert any(g.startswith("L['x']") and "C contiguous" in g and "strides" not in g
+               for g in guards), guards
+    assert any(g.startswith("L['v']") and "strides=(40, 8)" in g for g in guards), guards
+    c = dynamo.compile(f, backend=spy, dynamic=True)
+    before = len(traces)
+    for n in (4, 5, 7):
+        x = rand(n, n + 2)
+        same(f(x, args[1], args[2]), c(x, args[1], args[2]))
+    assert len(traces) == before + 1     # new row lengths: new strides, same entry
