@@ -25,11 +25,23 @@ QS = st.one_of(st.sampled_from([50, 0, 100, 101, -1, 12.5]),
 @settings(max_examples=150, deadline=None)
 def test_percentile_quantile(a, q, axis, keepdims, method):
     kw = dict(axis=axis, keepdims=keepdims, method=method)
+    # nan* with a q of 2+ dimensions over several axes: NumPy misplaces q's axes, so
+    # the rule breaks (test_nan_quantile_of_2d_q_over_several_axes_breaks)
+    nan_may_break = np.ndim(q) >= 2 and isinstance(axis, tuple)
     agree(np.percentile, a, q, **kw)
-    agree(np.nanpercentile, a, q, **kw)
+    agree(np.nanpercentile, a, q, may_break=nan_may_break, **kw)
     qq = np.asarray(q) / 100 if not isinstance(q, np.ndarray) else q / 100
     agree(np.quantile, a, qq, **kw)
-    agree(np.nanquantile, a, qq.tolist(), **kw)
+    agree(np.nanquantile, a, qq.tolist(), may_break=nan_may_break, **kw)
+
+
+def test_nan_quantile_of_2d_q_over_several_axes_breaks():
+    """NumPy 2.4 gives (3, 4, 2) here, not q's shape in front, (2, 3, 4); the rule does
+    not guess: the call breaks and NumPy itself runs it."""
+    a, q = np.random.default_rng(0).random((2, 3, 4)), np.full((2, 3), 0.5)
+    assert agree(np.nanquantile, a, q, axis=(0, 1), may_break=True) == "break"
+    assert agree(np.nanquantile, a, q, axis=(0, 1, 2)) == "captured"   # all axes: fine
+    assert agree(np.quantile, a, q, axis=(0, 1)) == "captured"
 
 
 def test_percentile_options_that_break():
