@@ -47,6 +47,12 @@ other_python() {  # other_python 3.13: a venv python of that version, set up on 
   fi
 }
 
+# The property-based tests draw the same examples on every run of this command, so a
+# landing is judged on the code, not on luck; plain `pytest tests` draws new ones each
+# time (that is how new bugs are found). HYPOTHESIS_SEED=random restores that here.
+SEED=--hypothesis-seed=${HYPOTHESIS_SEED:-0}
+[[ $SEED == *=random ]] && SEED=""
+
 case ${1:-} in
   demo)
     setup_venv .venv "$PY" "$(gpu_extras)"
@@ -59,7 +65,7 @@ case ${1:-} in
       bash scripts/ensure_chromium.sh || echo "(browser tests will report why they skip)"
     fi
     echo "== Python 3.11: $(.venv/bin/python --version)"
-    run_pytest .venv/bin/python tests "${@:2}"
+    run_pytest .venv/bin/python tests $SEED "${@:2}"
     for version in 3.13 3.14; do
       py=$(other_python "$version" || true)
       if [[ -z $py || ! -x $py ]]; then
@@ -68,7 +74,7 @@ case ${1:-} in
       fi
       "$py" -m pip install -q -e . >/dev/null
       echo "== Python $version: $($py --version)"
-      run_pytest "$py" tests "${@:2}"
+      run_pytest "$py" tests $SEED "${@:2}"
     done
     ;;
   *)
