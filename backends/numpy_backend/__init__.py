@@ -16,6 +16,9 @@ each. This backend:
    Small groups run as plain NumPy calls: no overhead at small sizes; there a dead
    intermediate only this code can see lends its buffer to the next op (``reuse``).
 
+A graph with symbolic sizes gets one static variant of all this per input shapes
+(``sizes``), so a function whose sizes vary is traced at most twice.
+
 Results equal eager NumPy except in two documented ways: reductions over every axis
 may sum in another order, and strength-reduced integer powers (``x**3``) round
 after each multiply; see docs/numpy_backend.md for the tested tolerances.

@@ -26,6 +26,7 @@ from ..registry import register_backend
 from .codegen import Module, emit_forward
 from .options import Options
 from .plan import plan_group
+from .sizes import PerSize, is_symbolic
 
 log = logging.getLogger("dynamo.backend")
 _counter = itertools.count()
@@ -44,6 +45,8 @@ def numpy_backend(graph: Graph, example_inputs, options: dict | None = None):
         # out= buffers and ufunc.reduce would not be theirs
         log.debug("numpy backend: ndarray subclass input, running the graph op by op")
         return python_function(graph)
+    if is_symbolic(graph):   # one static compile per size (see .sizes)
+        return PerSize(graph, lambda static, inputs: numpy_backend(static, inputs, options))
     start = time.perf_counter()
     optimized = optimize(graph, without=opts.skip_passes)
     groups = partition(optimized, whole_rows=True)
@@ -66,6 +69,9 @@ def numpy_backend(graph: Graph, example_inputs, options: dict | None = None):
               len(groups), sum(p is not None for p in plans),
               (time.perf_counter() - start) * 1e3, src)
     return fn
+
+
+numpy_backend.dynamic_shapes = True   # symbolic graphs: one static compile per size (.sizes)
 
 
 class _Rerun:

@@ -1,0 +1,138 @@
+"""Graphs with symbolic sizes on the numpy backend: one trace, one static compile per size.
+
+Block plans and generated code need concrete sizes (block lengths, scratch buffers,
+reduction counts). The backend still declares ``dynamic_shapes``, so that dynamo
+traces a function whose sizes vary at most twice instead of once per size up to
+``config.cache_size_limit``. For a symbolic graph it returns a ``PerSize`` runner: the
+first call with new input shapes runs the graph op by op (that call's result, exactly
+eager's), records every value's shape and dtype, builds the static graph for those
+sizes (``static_graph``) and compiles it; later calls with those shapes run the
+compiled code::
+
+    def f(x):                                   # x: (T, 64) float32, T = 5, 6, ..., 40
+        return np.exp(x - x.max(axis=-1, keepdims=True))
+
+    fast = dynamo.compile(f, backend="numpy")   # 2 traces in all (T = 5, then symbolic)
+    # T = 6: op by op, then forward<n> compiled for (6, 64); T = 6 again: forward<n>
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import numpy as np
+
+from dynamo.graph import CALL, CONSTANT, OUTPUT, Graph, Node
+from dynamo.ops import NUMPY, ArrayMeta, impl_table
+from dynamo.symbolic import SymArg, SymInt
+
+MAX_SIZES = 64    # compiled variants kept per graph (the oldest is dropped past it)
+log = logging.getLogger("dynamo.backend")
+
+
+def is_symbolic(graph: Graph) -> bool:
+    """Does the graph read symbol placeholders or take inputs of symbolic shape?"""
+    for node in graph.placeholders:
+        meta = node.meta.get("array")
+        if "symbol" in node.meta or (isinstance(meta, ArrayMeta) and
+                                     any(isinstance(d, SymInt) for d in meta.shape)):
+            return True
+    return False
+
+
+def resolve(value: Any, env: dict, sizes: dict[str, int]) -> Any:
+    """``value`` with nodes replaced through ``env`` and symbolic sizes by their ints."""
+    if isinstance(value, Node):
+        return env[value]
+    if isinstance(value, SymArg):
+        return value.sym.evaluate(sizes)
+    if isinstance(value, tuple):
+        return tuple(resolve(v, env, sizes) for v in value)
+    if isinstance(value, list):
+        return [resolve(v, env, sizes) for v in value]
+    if isinstance(value, dict):
+        return {k: resolve(v, env, sizes) for k, v in value.items()}
+    if isinstance(value, slice):
+        return slice(*(resolve(v, env, sizes) for v in (value.start, value.stop, value.step)))
+    return value
+
+
+def run_op_by_op(graph: Graph, args: tuple, sizes: dict[str, int]) -> dict[Node, Any]:
+    """Every node's value for ``args``, computed as the eager backend would."""
+    ops, values = impl_table(NUMPY), {}
+    for node, arg in zip(graph.placeholders, args):
+        values[node] = arg
+    for node in graph.nodes:
+        if node.op == CONSTANT:
+            values[node] = node.args[0]
+        elif node.op == CALL:
+            values[node] = getattr(ops, node.target)(*resolve(node.args, values, sizes),
+                                                     **resolve(node.kwargs, values, sizes))
+    return values
+
+
+def _observed(value: Any, meta: Any) -> Any:
+    """The meta of a value seen at run time (a tuple for several outputs)."""
+    if isinstance(meta, tuple):
+        return tuple(_observed(v, m) for v, m in zip(value, meta))
+    if not isinstance(meta, ArrayMeta):
+        return meta
+    return ArrayMeta(tuple(np.shape(value)), np.asarray(value).dtype, meta.kind,
+                     isinstance(value, np.generic))
+
+
+def static_graph(graph: Graph, values: dict[Node, Any], sizes: dict[str, int]) -> Graph:
+    """The graph with the sizes of one call: ints for symbolic arguments, and every
+    array meta the shape and dtype its value had in that call."""
+    new, env = Graph(), {}
+    for node in graph.nodes:
+        if node.op == OUTPUT:
+            new.output(resolve(node.args[0], env, sizes))
+            continue
+        meta = dict(node.meta)
+        meta.pop("symbol", None)   # now a plain int input, which the code never reads
+        if node in values and "array" in meta:
+            meta["array"] = _observed(values[node], meta["array"])
+        env[node] = new.create_node(node.op, node.target, resolve(node.args, env, sizes),
+                                    resolve(node.kwargs, env, sizes), name=node.name,
+                                    meta=meta)
+    return new
+
+
+class PerSize:
+    """Runs a symbolic graph through one compiled static variant per input shapes."""
+
+    def __init__(self, graph: Graph, compile_static):
+        self.graph, self.compile_static = graph, compile_static
+        self.symbols = [(i, n.meta["symbol"]) for i, n in enumerate(graph.placeholders)
+                        if "symbol" in n.meta]
+        self.variants: dict[tuple, Any] = {}
+
+    def __call__(self, *args):
+        key = tuple(np.shape(a) if isinstance(a, np.ndarray) else a for a in args)
+        fn = self.variants.get(key)
+        if fn is not None:
+            return fn(*args)
+        sizes = {name: int(args[i]) for i, name in self.symbols}
+        values = run_op_by_op(self.graph, args, sizes)
+        if len(self.variants) >= MAX_SIZES:
+            self.variants.pop(next(iter(self.variants)))
+        try:
+            fn = self.compile_static(static_graph(self.graph, values, sizes), args)
+        except Exception as e:  # noqa: BLE001 (this call already ran: never lose it)
+            log.warning("numpy backend: compiling for shapes %s failed (%s: %s); those "
+                        "shapes run op by op", key, type(e).__name__, e)
+            fn = _OpByOp(self.graph, self.symbols)
+        self.variants[key] = fn
+        return tuple(resolve(self.graph.outputs, values, sizes))
+
+
+class _OpByOp:
+    def __init__(self, graph: Graph, symbols: list):
+        self.graph, self.symbols = graph, symbols
+
+    def __call__(self, *args):
+        sizes = {name: int(args[i]) for i, name in self.symbols}
+        values = run_op_by_op(self.graph, args, sizes)
+        return tuple(resolve(self.graph.outputs, values, sizes))
