@@ -68,9 +68,10 @@ case ${1:-} in
     run_pytest .venv/bin/python tests $SEED "${@:2}"
     for version in 3.13 3.14; do
       py=$(other_python "$version" || true)
-      if [[ -z $py || ! -x $py ]]; then
-        echo "== Python $version: NOT RUN (../shared/tools/get-python.sh and python$version are both missing)"
-        exit 1
+      if [[ -z $py || ! -x $py ]]; then   # say so loudly; the 3.11 result still stands
+        echo "== Python $version: NOT RUN: ../shared/tools/get-python.sh could not set it up" \
+             "and no python$version runs here"
+        continue
       fi
       "$py" -m pip install -q -e . >/dev/null
       echo "== Python $version: $($py --version)"
