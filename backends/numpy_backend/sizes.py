@@ -114,7 +114,7 @@ class PerSize:
         fn = self.variants.get(key)
         if fn is not None:
             return fn(*args)
-        sizes = {name: int(args[i]) for i, name in self.symbols}
+        sizes = self._sizes(args)
         values = run_op_by_op(self.graph, args, sizes)
         if len(self.variants) >= MAX_SIZES:
             self.variants.pop(next(iter(self.variants)))
@@ -123,16 +123,14 @@ class PerSize:
         except Exception as e:  # noqa: BLE001 (this call already ran: never lose it)
             log.warning("numpy backend: compiling for shapes %s failed (%s: %s); those "
                         "shapes run op by op", key, type(e).__name__, e)
-            fn = _OpByOp(self.graph, self.symbols)
+            fn = self.op_by_op
         self.variants[key] = fn
         return tuple(resolve(self.graph.outputs, values, sizes))
 
-
-class _OpByOp:
-    def __init__(self, graph: Graph, symbols: list):
-        self.graph, self.symbols = graph, symbols
-
-    def __call__(self, *args):
-        sizes = {name: int(args[i]) for i, name in self.symbols}
+    def op_by_op(self, *args):
+        sizes = self._sizes(args)
         values = run_op_by_op(self.graph, args, sizes)
         return tuple(resolve(self.graph.outputs, values, sizes))
+
+    def _sizes(self, args) -> dict[str, int]:
+        return {name: int(args[i]) for i, name in self.symbols}
