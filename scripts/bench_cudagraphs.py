@@ -115,7 +115,7 @@ def bench_model(name: str, repeat: int, torch_too: bool) -> list[dict]:
     eager_us = rows[0]["per_call_us"]
 
     dynamo.reset()
-    compiled, made = _compile(fn, "cudagraphs")
+    compiled, made = compile_spy(fn, "cudagraphs")
     err = _max_err(compiled(x0, *rest), want)
     same = per_call(lambda i: compiled(x0, *rest), repeat, sync)
     rows.append(row(name, "cudagraphs", same, max_err=err, state=_state(made)))
@@ -125,7 +125,7 @@ def bench_model(name: str, repeat: int, torch_too: bool) -> list[dict]:
     if "cupy" in list_backends():
         dynamo.reset()
         try:
-            fused, made = _compile(fn, "cupy", cudagraphs=True)
+            fused, made = compile_spy(fn, "cupy", cudagraphs=True)
             err = _max_err(fused(x0, *rest), want)
             t = per_call(lambda i: fused(fresh[i], *rest), repeat, sync)
             rows.append(row(name, "cupy+cudagraphs", t, max_err=err, state=_state(made)))
@@ -183,7 +183,8 @@ def _breakdown(name, compiled, made, fresh, rest, repeat, sync) -> dict:
     return r
 
 
-def _compile(fn, backend: str, **options):
+def compile_spy(fn, backend: str = "cudagraphs", **options):
+    """``dynamo.compile`` with ``backend``, keeping what the backend returned per graph."""
     import dynamo
     from backends import lookup_backend
     base = lookup_backend(backend)

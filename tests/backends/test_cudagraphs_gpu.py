@@ -17,9 +17,9 @@ import weakref
 
 import numpy as np
 import pytest
+from bench_cudagraphs import compile_spy
 
 import dynamo
-from backends import lookup_backend
 from backends.cudagraphs.runner import EAGER, REPLAY, CudaGraphRunner, PerShapeRunner
 
 pytestmark = pytest.mark.gpu
@@ -29,22 +29,6 @@ pytestmark = pytest.mark.gpu
 def cp():
     import cupy
     return cupy
-
-
-def compile_spy(fn, backend="cudagraphs", **options):
-    """``dynamo.compile`` with ``backend``, keeping what the backend returned per graph."""
-    made: list = []
-    base = lookup_backend(backend)
-
-    def spy(graph, example_inputs, options=None):
-        out = base(graph, example_inputs, options=options) if options else \
-            base(graph, example_inputs)
-        made.append(out)
-        return out
-
-    spy.layout_guards = True
-    spy.dynamic_shapes = getattr(base, "dynamic_shapes", False)
-    return dynamo.compile(fn, backend=spy, options=options or None), made
 
 
 def runners(made) -> list[CudaGraphRunner]:
