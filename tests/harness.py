@@ -103,13 +103,18 @@ def check(fn, *args, graphs: int | None = None, breaks: int | None = None,
         with contextlib.redirect_stdout(io.StringIO()):
             report = dynamo.explain(fn, backend=backend)(*copy.deepcopy(args),
                                                           **copy.deepcopy(kwargs))
-        if graphs is not None:
-            assert report.graph_count == graphs, \
-                f"graphs: expected {graphs}, got {report.graph_count}\n{report}"
-        if breaks is not None:
-            assert report.graph_break_count == breaks, \
-                f"breaks: expected {breaks}, got {report.graph_break_count}\n{report}"
+        assert_counts(report, graphs, breaks)
     return report
+
+
+def assert_counts(report, graphs: int | None, breaks: int | None) -> None:
+    """The explain report has ``graphs`` graphs and ``breaks`` breaks (None: any)."""
+    if graphs is not None:
+        assert report.graph_count == graphs, \
+            f"graphs: expected {graphs}, got {report.graph_count}\n{report}"
+    if breaks is not None:
+        assert report.graph_break_count == breaks, \
+            f"breaks: expected {breaks}, got {report.graph_break_count}\n{report}"
 
 
 def rand(*shape, dtype=np.float32, seed=0, low=-1.0, high=1.0):

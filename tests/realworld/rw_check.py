@@ -25,7 +25,7 @@ import io
 import warnings
 
 import numpy as np
-from harness import _same_outcome, same
+from harness import _same_outcome, assert_counts, same
 
 import dynamo
 
@@ -76,12 +76,7 @@ def check_program(fn, arg_sets, *, graphs=None, breaks=None, backends=BACKENDS, 
     if graphs is None and breaks is None:
         return None
     report = explain(fn, arg_sets[0], kwargs)
-    if graphs is not None:
-        assert report.graph_count == graphs, \
-            f"graphs: expected {graphs}, got {report.graph_count}\n{report}"
-    if breaks is not None:
-        assert report.graph_break_count == breaks, \
-            f"breaks: expected {breaks}, got {report.graph_break_count}\n{report}"
+    assert_counts(report, graphs, breaks)
     return report
 
 
