@@ -145,6 +145,12 @@ def setitem_rule(op, args, kwargs) -> ArrayMeta:
         if not rules.fits(vshape, target) and not _fits_empty_fancy(index, vshape, target):
             raise ValueError(f"could not broadcast input array from shape {vshape} into "
                              f"shape {target}")
+    _check_assigned(x, value)
+    return x
+
+
+def _check_assigned(x: ArrayMeta, value) -> None:
+    """What NumPy would refuse or warn about when ``value`` is written into ``x``."""
     if isinstance(value, ArrayMeta):
         if value.dtype.kind == "c" and x.dtype.kind != "c":
             raise MetaError("assigning complex values to a real array warns in NumPy")
@@ -152,7 +158,6 @@ def setitem_rule(op, args, kwargs) -> ArrayMeta:
         rules.static(value, "an assigned sequence holding arrays")
         holder = np.empty(np.shape(value), dtype=x.dtype)
         rules.run_quietly(holder.__setitem__, Ellipsis, value)
-    return x
 
 
 register(OpDef("getitem", getitem, getitem_rule, VIEW,
@@ -212,13 +217,7 @@ def flat_setitem_rule(op, args, kwargs) -> ArrayMeta:
     one = flat_getitem_rule(op, (x, index), {}).shape == ()
     if one and rules.shape_of(value) != ():
         raise MetaError("a sequence assigned to one element of x.flat")
-    if isinstance(value, ArrayMeta):
-        if value.dtype.kind == "c" and x.dtype.kind != "c":
-            raise MetaError("assigning complex values to a real array warns in NumPy")
-    else:
-        rules.static(value, "an assigned sequence holding arrays")
-        holder = np.empty(np.shape(value), dtype=x.dtype)
-        rules.run_quietly(holder.__setitem__, Ellipsis, value)
+    _check_assigned(x, value)
     return x
 
 
