@@ -220,7 +220,7 @@ class LibraryFunctionVariable(Variable):
     def getattr(self, tx, name: str) -> Variable:
         hit = ops.lookup_ufunc_method(self.fn, name)
         if hit is not None:                  # np.maximum.accumulate: an op taking the ufunc
-            return UfuncMethodVariable(self, name, hit)
+            return OpMethodVariable(self, name, hit, f"{library_name(self.fn)}.{name}")
         if ops.is_ufunc(self.fn) and name in _UFUNC_CONSTANTS:
             return ConstantVariable(getattr(self.fn, name))
         raise Unsupported(f"attribute {name!r} of {library_name(self.fn)}",
@@ -234,21 +234,25 @@ class LibraryFunctionVariable(Variable):
 _UFUNC_CONSTANTS = {"__name__", "nin", "nout", "nargs", "identity", "signature"}
 
 
-class UfuncMethodVariable(Variable):
-    """``np.maximum.accumulate`` before it is called."""
+class OpMethodVariable(Variable):
+    """A method whose calls are one graph op taking its object first, before the call:
+    ``np.maximum.accumulate`` (``ufunc_accumulate(np.maximum, ...)``) or ``rng.normal``
+    (``generator_normal(<rng>, ...)``, the Generator passed as the constant ``first``)."""
 
-    def __init__(self, ufunc: LibraryFunctionVariable, name: str, hit):
-        self.ufunc, self.name, self.hit = ufunc, name, hit
+    def __init__(self, owner: Variable, name: str, hit, label: str,
+                 first: Variable | None = None):
+        self.owner, self.name, self.hit, self.label = owner, name, hit, label
+        self.first = owner if first is None else first
 
     def describe(self) -> str:
-        return f"method {library_name(self.ufunc.fn)}.{self.name}"
+        return f"method {self.label}"
 
     def call(self, tx, args, kwargs) -> Variable:
         op, adapter = self.hit
-        return call_library(tx, op, adapter, [self.ufunc, *args], kwargs)
+        return call_library(tx, op, adapter, [self.first, *args], kwargs)
 
     def reconstruct(self, cg) -> str:
-        return f"{cg.value(self.ufunc)}.{self.name}"
+        return f"{cg.value(self.owner)}.{self.name}"
 
 
 def _fold_dtype_query(fn, args, kwargs) -> Variable:

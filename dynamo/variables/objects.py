@@ -280,25 +280,9 @@ class RandomObjectVariable(Variable):
                               "Only methods that draw arrays are graph ops; this one runs "
                               "eagerly, at its place in the program.",
                               cause="random_state")
-        return RandomMethodVariable(self, name, hit)
-
-
-class RandomMethodVariable(Variable):
-    """``rng.normal`` before it is called."""
-
-    def __init__(self, obj: RandomObjectVariable, name: str, hit):
-        self.obj, self.name, self.hit = obj, name, hit
-
-    def describe(self) -> str:
-        return f"method {type(self.obj.obj).__name__}.{self.name}"
-
-    def call(self, tx, args, kwargs) -> Variable:
-        from .arrays import call_library
-        op, adapter = self.hit
-        return call_library(tx, op, adapter, [ConstantVariable(self.obj.obj), *args], kwargs)
-
-    def reconstruct(self, cg) -> str:
-        return f"{cg.value(self.obj)}.{self.name}"
+        from .arrays import OpMethodVariable
+        return OpMethodVariable(self, name, hit, f"{type(self.obj).__name__}.{name}",
+                                first=ConstantVariable(self.obj))
 
 
 class ExceptionVariable(Variable):
