@@ -40,6 +40,11 @@ PY312 = sys.version_info >= (3, 12)
 PY313 = sys.version_info >= (3, 13)
 PY314 = sys.version_info >= (3, 14)
 
+# Whether an object's reference count says who holds it: not in a free-threaded build
+# (3.13t and later), whose counts are split between threads. The numpy backend reuses
+# an output array only when its count says the caller has dropped it.
+REFCOUNTS_TELL = getattr(sys, "_is_gil_enabled", lambda: True)()
+
 # The versions whose bytecode the translator and the resume-function generator know.
 # On any other, compiled functions run their original code (see convert_frame): a
 # new CPython renames and adds opcodes and changes stack layouts, and generated

@@ -48,6 +48,7 @@ import numpy as np
 
 from dynamo import ops
 from dynamo.graph import CONSTANT, PLACEHOLDER, Graph, Node
+from dynamo.ops import ELEMENTWISE
 
 from ..fusion import Group, reduction_info
 from ..fusion.fusible import array_meta
@@ -72,7 +73,9 @@ class Module:
                                       "_empty": np.empty, "_run": runtime.run_blocks,
                                       "_finish_partial": runtime.finish_partial,
                                       "_finish_mean": runtime.finish_mean,
-                                      "_mean_exact": runtime.mean_exact}
+                                      "_mean_exact": runtime.mean_exact,
+                                      "_row_buffer": runtime.row_buffer,
+                                      "_set_ufunc_state": runtime.set_ufunc_state}
         self._bound: dict[int, str] = {}
 
     def bind(self, value: Any, hint: str) -> str:
@@ -305,6 +308,10 @@ def _emit_allocations(m: Module, plan: BlockPlan) -> dict[Node, str]:
             dtype = _partial_dtype(node)
             m.emit(1, f"_p_{node.name} = _empty({plan.nblocks}, {m.bind(dtype, str(dtype))})")
             results[node] = node.name
+        elif plan.recycle:
+            recycler = m.bind(runtime.Recycler(meta.shape, meta.dtype), f"out_{node.name}")
+            m.emit(1, f"_o_{node.name} = {recycler}.take()")
+            results[node] = f"_o_{node.name}"
         else:
             m.emit(1, f"_o_{node.name} = _empty({meta.shape!r}, "
                       f"{m.bind(meta.dtype, str(meta.dtype))})")
@@ -321,6 +328,8 @@ def _partial_dtype(node: Node) -> np.dtype:
 
 def _emit_block(m: Module, plan: BlockPlan) -> None:
     group, k, d = plan.group, plan.axis, plan.domain
+    if plan.row_buffer:
+        m.emit(1, f"_wide, _narrow = _row_buffer({plan.row_buffer})")
     m.emit(1, "def _block(_i, _s):")
     if k == 0:
         m.emit(2, "_q = _i")
@@ -352,8 +361,12 @@ def _emit_block(m: Module, plan: BlockPlan) -> None:
             names[node] = outer
     name_of = lambda n: names.get(n, n.name)
     outputs = set(group.outputs)
+    narrow = False
     for node in group.nodes:
         names[node] = node.name
+        if plan.row_buffer and narrow != (node.meta.get("kind") == ELEMENTWISE):
+            narrow = not narrow   # elementwise ops by rows; anything else as the caller's
+            m.emit(2, f"_set_ufunc_state({'_narrow' if narrow else '_wide'})")
         if node in group.reductions:
             _emit_reduction(m, plan, node, name_of, node in outputs)
             continue
@@ -373,6 +386,8 @@ def _emit_block(m: Module, plan: BlockPlan) -> None:
                 m.emit(3, f"{target} = {node.name}")
             else:
                 m.emit(2, f"{target} = {node.name}")
+    if narrow:   # the next block starts as the caller's
+        m.emit(2, "_set_ufunc_state(_wide)")
 
 
 def _call_out(m: Module, node: Node, name_of, out: str) -> str:

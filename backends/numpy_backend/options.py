@@ -60,6 +60,11 @@ class Options:
     skip_passes: frozenset = frozenset()
     """Names of graph passes to leave out (see ``backends.passes.PIPELINE``)."""
 
+    recycle_outputs: bool = True
+    """Outputs of block-wise groups reuse arrays that earlier calls returned and the
+    caller has since dropped (``runtime.Recycler``: no page faults for a fresh
+    array); up to two such arrays per output stay allocated between calls."""
+
     rerun_on_error: bool = True
     """When the fused code raises, run the original graph op by op so the caller sees
     eager's exception (graphs without in-place writes only)."""
@@ -86,6 +91,10 @@ class Options:
                                       or value < (1 if name == "threads" else 0)):
                 raise ValueError(f"option {name!r} of backend 'numpy' must be an int "
                                  f"{'>= 1' if name == 'threads' else '>= 0'}, got {value!r}")
+        for name in ("recycle_outputs", "rerun_on_error"):
+            if not isinstance(options.get(name, True), bool):
+                raise ValueError(f"option {name!r} of backend 'numpy' must be True or "
+                                 f"False, got {options[name]!r}")
         fraction = options.get("cache_fraction", 0.5)
         if not isinstance(fraction, (int, float)) or not 0 < fraction <= 1:
             raise ValueError(f"option 'cache_fraction' of backend 'numpy' must be in (0, 1], "

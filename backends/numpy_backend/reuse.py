@@ -9,7 +9,8 @@ nobody else can ever see the intermediate::
         return np.exp(x) * 2 + 1
     # exp = _exp(x)
     # multiply = _multiply(exp, 2, out=exp)      exp dies here: its buffer is reused
-    # add = _add(multiply, 1)                    returned: a fresh array, as in eager
+    # add = _add(multiply, 1, out=multiply)      returned: exp's array, which only
+    #                                            this code ever saw (fresh, as in eager)
 
     def g(pos, vel):
         pos += vel                     # add = _add(pos, vel, out=pos): add *is* pos
@@ -19,7 +20,8 @@ A value lends its buffer only when this code allocated it and no one else can se
 (``private``): a fresh result (``fusion.returns_fresh``: no ``out=``, no mutation, no
 view, no op that may return an argument), not returned, and read only by ops that
 return fresh arrays. Never an input, an output, the result of a write, a view (of a
-view...), or anything that may alias one of them.
+view...), or anything that may alias one of them. The op that borrows it may be
+returned: the caller gets an array nobody else ever saw, as eager's would be.
 
 Layout. A result written into a buffer has the buffer's memory layout, while eager
 allocates it in the layout NumPy picks from all operands (``K`` order: C order wins
@@ -129,13 +131,13 @@ def donors(graph: Graph, groups: list[Group], plans: list, returned, layout_chec
         if isinstance(step, Group):
             continue
         node = step
+        if uses_out(node) and returns_fresh(node):
+            donor = next((a for a in node.inputs() if a in owned and last[a] == i
+                          and _same_buffer(a, node) and _layout_ok(a, order)), None)
+            if donor is not None:
+                chosen[node] = donor     # the donor dies here: write into it
+                checks |= order.get(donor, frozenset())
         if private(node, returned):
-            if uses_out(node):
-                donor = next((a for a in node.inputs() if a in owned and last[a] == i
-                              and _same_buffer(a, node) and _layout_ok(a, order)), None)
-                if donor is not None:
-                    chosen[node] = donor     # the donor dies here: write into it
-                    checks |= order.get(donor, frozenset())
             owned.add(node)
     return chosen, frozenset(checks)
 

@@ -294,13 +294,22 @@ def test_generated_code_never_writes_into_a_write_result():
 
 def test_private_intermediates_still_lend_their_buffers():
     # the speed this reuse buys stays: exp's result dies in the multiply, whose result
-    # dies in the add (only the returned value is a new allocation after exp)
+    # dies in the add, which is returned in it (exp's is the only allocation)
     def chain(x):
         return np.exp(x) * 2 + 1
 
-    src = compiled_graph(chain, rand(5)).__dynamo_source__
+    x = rand(5)
+    fn = compiled_graph(chain, x)
+    src = fn.__dynamo_source__
     assert "multiply = _multiply(exp, 2, out=exp)" in src, src
-    assert "add = _add(multiply, 1)" in src, src   # returned: a fresh array
+    assert "add = _add(multiply, 1, out=multiply)" in src, src
+    (got,) = fn(x)
+    # the returned array is one nobody else saw: fresh, as eager's
+    assert got.flags.owndata and got.flags.c_contiguous and got.base is None
+    assert not np.shares_memory(got, x)
+    np.testing.assert_array_equal(got, chain(x))
+    (again,) = fn(x)
+    assert not np.shares_memory(got, again)
 
 
 # ------------------------------------------------------------------ memory layout
@@ -309,6 +318,10 @@ def exp_chain(x, y):
     t = np.exp(x) * 2                # exp lends its buffer to the multiply
     u = t + y                        # multiply lends its buffer to the add
     return u * 2
+
+
+def exp_plus(x, y):
+    return np.exp(x) * 2 + y         # the returned add writes into multiply's buffer
 
 
 def transposed_chain(x, y):
@@ -326,7 +339,8 @@ def matmul_chain(x, y):
     return np.maximum(x @ y.T + 1, 0) * 2
 
 
-LAYOUT_FORMS = [("exp chain", exp_chain), ("transposed chain", transposed_chain),
+LAYOUT_FORMS = [("exp chain", exp_chain), ("exp plus", exp_plus),
+                ("transposed chain", transposed_chain),
                 ("reduction chain", reduction_chain), ("matmul chain", matmul_chain)]
 
 
@@ -340,8 +354,14 @@ def test_results_keep_eagers_layout(name, fn, path):
 
 
 def test_layout_check_guards_only_what_reuse_needs():
+    # the returned add borrows multiply's buffer: C order whenever x is, and so is
+    # eager's (C wins a conflict of orders), whatever y's layout
+    src = compiled_graph(exp_plus, rand(37, 23), rand(37, 23, seed=1)).__dynamo_source__
+    assert "if not (x.flags.c_contiguous):" in src, src
+    assert "_add(multiply, y, out=multiply)" in src, src
+    # exp_chain's last multiply reads add = multiply + y, whose eager layout follows y
     src = compiled_graph(exp_chain, rand(37, 23), rand(37, 23, seed=1)).__dynamo_source__
-    assert "if not (x.flags.c_contiguous):" in src, src   # y's layout does not matter
+    assert "if not (x.flags.c_contiguous and y.flags.c_contiguous):" in src, src
     assert "_add(multiply, y, out=multiply)" in src, src
     one_d = compiled_graph(exp_chain, rand(37), rand(37, seed=1)).__dynamo_source__
     assert "flags" not in one_d and "out=" in one_d, one_d   # 1-d buffers: no check

@@ -9,6 +9,7 @@ results must be bit-identical.
 """
 
 import textwrap
+from unittest import mock
 
 import numpy as np
 from harness import check
@@ -19,6 +20,7 @@ from test_fusion import check_invariants
 import dynamo
 from backends.eager import python_function
 from backends.fusion import partition
+from backends.numpy_backend import plan
 from backends.passes import optimize
 
 # Every op is well conditioned (sqrt only of values >= 1), so a rounding difference
@@ -43,9 +45,9 @@ INT_FULL = ["{0}.sum()", "np.max({0})"]
 
 
 @st.composite
-def programs(draw, full_reductions=True, powers=True):
+def programs(draw, full_reductions=True, powers=True, dtypes=(np.float32, np.float64, np.int32)):
     """(source of ``def prog(a, b)``, dtype, shape of a, shape of b)."""
-    dtype = draw(st.sampled_from([np.float32, np.float64, np.int32]))
+    dtype = draw(st.sampled_from(dtypes))
     # without full reductions every value keeps ndim >= 2: a row reduction of a 1-d
     # value would reduce everything (and may sum in another order)
     ndim = draw(st.integers(1 if full_reductions else 2, 3))
@@ -128,12 +130,16 @@ def test_random_programs(program, options, seed):
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(programs(full_reductions=False), OPTIONS, st.integers(0, 2**16))
-def test_random_programs_bit_identical(program, options, seed):
+@given(programs(full_reductions=False, dtypes=(np.float16, np.float32, np.float64, np.int32)),
+       OPTIONS, st.integers(0, 2**16), st.booleans())
+def test_random_programs_bit_identical(program, options, seed, row_buffers):
+    # row_buffers: every group that broadcasts a column runs with a ufunc buffer of
+    # one row, however short (runtime.row_buffer; by default only rows >= 256 do)
     src, dtype, shape, b_shape = program
     fn = build(src)
     args = inputs(dtype, shape, b_shape, seed)
-    with np.errstate(all="ignore"):
+    with np.errstate(all="ignore"), \
+            mock.patch.object(plan, "MIN_ROW_BUFFER", 1 if row_buffers else plan.MIN_ROW_BUFFER):
         dynamo.reset()
         check(fn, *args, backend="numpy",
               compile_kwargs={"options": {**options, "skip_passes": ["strength_reduce"]}})
