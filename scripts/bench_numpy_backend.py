@@ -19,6 +19,12 @@ with ``torch.set_num_threads`` set to the same core count.
 ``compile_ms`` is the trace + passes + code generation time of the first call as
 ``dynamo.explain`` reports it; ``first_ms`` is the whole first call.
 
+The timing loop drops each result, as a loop ``y = f(x)`` does one call later, so
+the backend's outputs reuse arrays (``runtime.Recycler``) while eager NumPy and
+torch.compile allocate (and page-fault) a fresh one every call. The
+``fresh_outputs`` columns are the backend with ``recycle_outputs=False``: the same
+allocations as the others.
+
 Example::
 
     >>> rows = run(argparse.Namespace(rounds=3, torch=False))
@@ -94,9 +100,12 @@ def bench_case(name: str, size: str, rounds: int, use_torch: bool) -> dict:
     dynamo.reset()
     variants = {"numpy": fn,
                 "dynamo_t1": dynamo.compile(fn, backend="numpy", options={"threads": 1}),
-                "dynamo": dynamo.compile(fn, backend="numpy", options={"threads": cores})}
+                "dynamo": dynamo.compile(fn, backend="numpy", options={"threads": cores}),
+                "dynamo_fresh": dynamo.compile(fn, backend="numpy", options={
+                    "threads": cores, "recycle_outputs": False})}
     first = first_call(variants["dynamo"], inputs)
     variants["dynamo_t1"](*inputs)
+    variants["dynamo_fresh"](*inputs)
     torch_first = None
     if use_torch and size == "1e7":
         compiled = torch_compiled(fn, cores)
@@ -114,9 +123,11 @@ def bench_case(name: str, size: str, rounds: int, use_torch: bool) -> dict:
     row = {"case": f"{name} {size}", "numpy_ms": best["numpy"],
            "dynamo_1thread_ms": best["dynamo_t1"], f"dynamo_{cores}threads_ms": best["dynamo"],
            "speedup": best["numpy"] / best["dynamo"]}
+    row[f"fresh_outputs_{cores}threads_ms"] = best["dynamo_fresh"]
     if "torch" in best:
         row["torch_compile_ms"] = best["torch"]
         row["vs_torch"] = best["torch"] / best["dynamo"]
+        row["vs_torch_fresh_outputs"] = best["torch"] / best["dynamo_fresh"]
     row.update({"compile_ms": report.compile_time * 1e3, "first_ms": first * 1e3,
                 "cpu_numpy_ms": cpu["numpy"], "cpu_dynamo_1thread_ms": cpu["dynamo_t1"]})
     if "torch" in best:

@@ -53,7 +53,7 @@ from dynamo.ops import ELEMENTWISE
 from ..fusion import Group, reduction_info
 from ..fusion.fusible import array_meta
 from . import runtime
-from .plan import BlockPlan, uses_out
+from .plan import BlockPlan, plain_row_buffer, uses_out
 from .reuse import donors
 
 _LITERALS = (bool, int, str, type(None))
@@ -75,6 +75,7 @@ class Module:
                                       "_finish_mean": runtime.finish_mean,
                                       "_mean_exact": runtime.mean_exact,
                                       "_row_buffer": runtime.row_buffer,
+                                      "_rows": runtime.rows,
                                       "_set_ufunc_state": runtime.set_ufunc_state}
         self._bound: dict[int, str] = {}
 
@@ -208,7 +209,11 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, fn
                     expr = _call_out(m, node, name_of, reuse[node].name)
                 else:
                     expr = m.expr(node, name_of)
-                statements.append((f"{node.name} = {expr}", node.inputs()))
+                text = f"{node.name} = {expr}"
+                row = plain_row_buffer(node)
+                if row:   # a column broadcast over long rows (runtime.row_buffer)
+                    text = f"with _rows({row}):\n    {text}"
+                statements.append((text, node.inputs()))
         else:
             outs = "".join(f"{n.name}, " for n in group.outputs)
             ins = ", ".join(name_of(n) for n in group.inputs)
@@ -253,7 +258,8 @@ def _emit_with_dels(m: Module, statements: list, keep: set, depth: int) -> None:
     for n, i in last.items():
         dies.setdefault(i, []).append(n)
     for i, (text, _) in enumerate(statements):
-        m.emit(depth, text)
+        for line in text.split("\n"):
+            m.emit(depth, line)
         dead = [n.name for n in dies.get(i, ()) if n not in keep
                 and n.op not in (PLACEHOLDER, CONSTANT) and _big(n)]
         if dead:

@@ -145,32 +145,6 @@ def plan_group(group: Group, options: Options) -> BlockPlan | None:
     return plan
 
 
-# Rows at least this long run faster with a buffer of one row (measured: (R, 256)
-# 0.36 instead of 0.49 ns per element; shorter rows gain little or lose).
-MIN_ROW_BUFFER = 256
-
-
-def _row_buffer(group: Group, domain: tuple, k: int) -> int:
-    """The row length when an elementwise member broadcasts a column over whole rows.
-
-    ``x - m`` with ``m`` of shape ``(R, 1)`` has no inner loop longer than a row;
-    NumPy then copies ``m`` into a buffer of several rows first, unless its buffer
-    holds only one (``runtime.row_buffer``). 0 when no member does that, when
-    blocks cut rows, or when rows are short.
-    """
-    row = domain[-1]
-    if not runtime.ROW_BUFFERS or k >= len(domain) - 1 or row < MIN_ROW_BUFFER:
-        return 0
-    for node in group.nodes:
-        if node.meta.get("kind") != ELEMENTWISE:
-            continue
-        for inp in node.inputs():
-            meta = array_meta(inp)
-            if meta is not None and not meta.scalar and meta.ndim >= 1 and meta.shape[-1] == 1:
-                return row
-    return 0
-
-
 def _blocks(group: Group, domain: tuple, kmax: int, partial: bool, options: Options,
             scratch: int) -> BlockPlan:
     size = math.prod(domain)
@@ -216,3 +190,45 @@ def _assign_slots(plan: BlockPlan) -> None:
 def _key(plan: BlockPlan, node: Node) -> tuple:
     meta = array_meta(node)
     return plan.block_shape(meta.shape), meta.dtype, plan.sliced(meta.shape)
+
+
+# --------------------------------------------------------------------------- row buffers
+
+# Rows at least this long run faster with a buffer of one row (measured: (R, 256)
+# 0.36 instead of 0.49 ns per element; shorter rows gain little or lose).
+MIN_ROW_BUFFER = 256
+# On the plain path, a single op needs this many elements to gain more than the
+# switch costs (about 0.3 us: two context switches and a `with`).
+MIN_PLAIN_ROW_BUFFER = 8192
+
+
+def _row_buffer(group: Group, domain: tuple, k: int) -> int:
+    """The row length when an elementwise member broadcasts a column over whole rows.
+
+    ``x - m`` with ``m`` of shape ``(R, 1)`` has no inner loop longer than a row;
+    NumPy then copies ``m`` into a buffer of several rows first, unless its buffer
+    holds only one (``runtime.row_buffer``). 0 when no member does that, when
+    blocks cut rows, or when rows are short.
+    """
+    row = domain[-1]
+    if not runtime.ROW_BUFFERS or k >= len(domain) - 1 or row < MIN_ROW_BUFFER:
+        return 0
+    return row if any(map(_broadcasts_column, group.nodes)) else 0
+
+
+def plain_row_buffer(node: Node) -> int:
+    """The row length when the plain path should run ``node`` with a row buffer, else 0."""
+    meta = array_meta(node)
+    if not runtime.ROW_BUFFERS or meta is None or meta.scalar or meta.ndim < 2 or \
+            not static_shape(meta.shape) or meta.shape[-1] < MIN_ROW_BUFFER or \
+            meta.size < MIN_PLAIN_ROW_BUFFER:
+        return 0
+    return meta.shape[-1] if _broadcasts_column(node) else 0
+
+
+def _broadcasts_column(node: Node) -> bool:
+    """An elementwise op with an array operand of one column (last extent 1)."""
+    if node.meta.get("kind") != ELEMENTWISE:
+        return False
+    return any(m is not None and not m.scalar and m.ndim >= 1 and m.shape[-1] == 1
+               for m in map(array_meta, node.inputs()))

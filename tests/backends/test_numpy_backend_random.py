@@ -133,13 +133,15 @@ def test_random_programs(program, options, seed):
 @given(programs(full_reductions=False, dtypes=(np.float16, np.float32, np.float64, np.int32)),
        OPTIONS, st.integers(0, 2**16), st.booleans())
 def test_random_programs_bit_identical(program, options, seed, row_buffers):
-    # row_buffers: every group that broadcasts a column runs with a ufunc buffer of
-    # one row, however short (runtime.row_buffer; by default only rows >= 256 do)
+    # row_buffers: every op or group that broadcasts a column runs with a ufunc buffer
+    # of one row, however small (runtime.row_buffer; by default only rows >= 256 do,
+    # and on the plain path only ops of >= 8192 elements)
     src, dtype, shape, b_shape = program
     fn = build(src)
     args = inputs(dtype, shape, b_shape, seed)
+    least = (1, 1) if row_buffers else (plan.MIN_ROW_BUFFER, plan.MIN_PLAIN_ROW_BUFFER)
     with np.errstate(all="ignore"), \
-            mock.patch.object(plan, "MIN_ROW_BUFFER", 1 if row_buffers else plan.MIN_ROW_BUFFER):
+            mock.patch.multiple(plan, MIN_ROW_BUFFER=least[0], MIN_PLAIN_ROW_BUFFER=least[1]):
         dynamo.reset()
         check(fn, *args, backend="numpy",
               compile_kwargs={"options": {**options, "skip_passes": ["strength_reduce"]}})

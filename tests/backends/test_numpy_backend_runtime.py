@@ -249,3 +249,35 @@ def test_recycling_can_be_turned_off():
     assert ".take()" not in src and "_empty((61, 300)" in src
     with pytest.raises(dynamo.BackendError, match="recycle_outputs.*True or False"):
         dynamo.compile(softmax, backend="numpy", options={"recycle_outputs": 1})(rand(3, 3))
+
+
+# --------------------------------------------------------------------------- plain path
+
+def scaled_rows(x, c):
+    return x / c + 1
+
+
+@needs_row_buffers
+def test_plain_path_runs_column_broadcasts_with_a_row_buffer():
+    x = rand(64, 1000)
+    src = compiled_graph(softmax, x).__dynamo_source__
+    assert "_run(" not in src                                   # the plain path
+    assert src.count("with _rows(1000):") == 4, src    # subtract and divide, both variants
+    np.testing.assert_array_equal(dynamo.compile(softmax, backend="numpy")(x), softmax(x),
+                                  strict=True)
+    small = compiled_graph(softmax, rand(8, 1000)).__dynamo_source__
+    assert "_rows" not in small                      # 8000 elements: not worth a switch
+
+
+@needs_row_buffers
+def test_plain_path_row_buffer_ends_with_the_op_even_when_it_raises():
+    x, c = rand(64, 1000), rand(64, 1)
+    assert "with _rows(1000):" in compiled_graph(scaled_rows, x, c).__dynamo_source__
+    fn = dynamo.compile(scaled_rows, backend="numpy")
+    c[5] = 0.0
+    with np.errstate(divide="raise"):
+        with pytest.raises(FloatingPointError):
+            fn(x, c)
+        assert np.getbufsize() == 8192 and np.geterr()["divide"] == "raise"
+    c[5] = 2.0
+    np.testing.assert_array_equal(fn(x, c), scaled_rows(x, c), strict=True)
