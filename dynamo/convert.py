@@ -34,6 +34,7 @@ from .codegen import GlueCodegen
 from .config import config
 from .exc import BackendError, RestartAnalysis, Unsupported
 from .graph import Graph
+from .ops.errstate import has_errstate, restoring
 from .output_graph import OutputGraph
 from .resume import ResumeCaller, break_code, resume_code
 from .skipfiles import is_skipped
@@ -325,6 +326,8 @@ def _finish(fn, cg: GlueCodegen, result: str, output: OutputGraph, ctx, record):
                 f"{len(graph.call_nodes())} ops from {fn.__code__.co_qualname}: "
                 f"{type(e).__name__}: {e}. Try backend='eager' to check the graph, or "
                 f"report the graph printed with DYNAMO_LOGS=graph.") from e
+        if has_errstate(graph):   # leave a `with np.errstate` the graph raised inside
+            graph_fn = restoring(graph_fn)
         inputs = [n.meta["source"].expr() for n in graph.placeholders]
         record.graph = graph
         log_graph.debug("graph of %s (%s:%d), %d ops:\n%s", fn.__code__.co_qualname,

@@ -272,6 +272,19 @@ class OutputGraph:
             return (ListVariable if as_list else TupleVariable)(items)
         return ArrayVariable(node, meta)
 
+    def effect_op(self, name: str, args: tuple, kwargs: dict):
+        """Add an op that only changes state (``errstate_enter``); return its node.
+
+        Its arguments are constants or earlier nodes; it has no array result.
+        """
+        op = ops.get(name)
+        node = self.graph.call(op.name, args, dict(kwargs),
+                               meta={**self.current_loc, "kind": op.kind})
+        if len(self.graph) > self.config.max_graph_nodes:
+            raise Unsupported(f"graph larger than config.max_graph_nodes "
+                              f"({self.config.max_graph_nodes})")
+        return node
+
     # ------------------------------------------------------------------ helpers
     def graph_inputs(self) -> list:
         return [(n, n.meta["source"]) for n in self.graph.placeholders]

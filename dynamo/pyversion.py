@@ -103,6 +103,9 @@ CELL_SLOT_LOADS = frozenset({"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW",
 WITH_ENTER = (("COPY", "LOAD_SPECIAL", "SWAP", "SWAP", "LOAD_SPECIAL", "CALL") if PY314
               else ("BEFORE_WITH",))
 
+# LOAD_SPECIAL's argument (3.14; `bytecode` gives an int enum) indexes these.
+SPECIAL_METHODS = ("__enter__", "__exit__", "__aenter__", "__aexit__")
+
 # 3.14 follows every conditional jump with NOT_TAKEN (a no-op that sys.monitoring
 # turns into its BRANCH_LEFT event); generated jumps do the same.
 NOT_TAKEN_AFTER_BRANCH = PY314

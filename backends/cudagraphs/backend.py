@@ -38,6 +38,7 @@ import itertools
 import linecache
 
 from backends.eager import graph_kind, python_function
+from backends.passes import without_errstate
 from backends.registry import register_backend
 from dynamo import logs
 from dynamo.exc import BackendError
@@ -57,6 +58,8 @@ _counter = itertools.count()
 def cudagraphs(graph: Graph, example_inputs, options: dict | None = None):
     opts = parse_options(options)
     require_gpu()
+    if graph_kind(graph) == CUPY:
+        graph = without_errstate(graph)  # host state a recording cannot replay; CuPy ignores it
     eager_fn = python_function(graph)
     name = graph_name(graph)
     if graph_kind(graph) != CUPY:
@@ -86,6 +89,8 @@ def wrap(compiled_fn, graph: Graph, example_inputs, options: dict | None = None)
     opts = parse_options({k: v for k, v in (options or {}).items() if k in DEFAULTS})
     require_gpu()
     name = graph_name(graph)
+    if graph_kind(graph) == CUPY:
+        graph = without_errstate(graph)
     plan = plan_capture(graph, capture_user_ops=opts["capture_user_ops"])
     if graph_kind(graph) != CUPY or not plan.capturable:
         _log_plan(name, plan)

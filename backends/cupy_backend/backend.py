@@ -34,6 +34,7 @@ import logging
 from dataclasses import dataclass
 
 from backends.eager import graph_kind, python_function
+from backends.passes import without_errstate
 from backends.registry import register_backend
 from dynamo.graph import Graph
 from dynamo.ops import CUPY, NUMPY, impl_table
@@ -142,6 +143,7 @@ def cupy_backend(graph: Graph, example_inputs, options: dict | None = None):
         log.info("backend 'cupy': a graph of NumPy arrays runs eagerly on the CPU; pass "
                  "CuPy arrays (cupy.asarray(x)) to run it on the GPU")
         return python_function(graph, NUMPY)
+    graph = without_errstate(graph)     # CuPy kernels never consult np.errstate
     if (options or {}).get("cudagraphs"):
         try:
             from backends.cudagraphs import blas, wrap

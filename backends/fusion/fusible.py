@@ -62,8 +62,10 @@ def is_random(node: Node) -> bool:
 
 def has_effect(node: Node) -> bool:
     """Running the node is observable beyond its result: keep it, keep its order."""
-    return node.op == CALL and (is_inplace(node) or is_random(node)
-                                or node.target not in ops.REGISTRY)
+    if node.op != CALL:
+        return False
+    op = ops.REGISTRY.get(node.target)
+    return op is None or op.random or op.effect or is_inplace(node)
 
 
 def returns_fresh(node: Node) -> bool:

@@ -7,6 +7,7 @@ pass                what it does
 ``cse``             computes each pure value once
 ``fold_constants``  computes at compile time what depends on no input
 ``strength_reduce`` ``x**3`` -> multiplies, ``x**0.5`` -> sqrt, ``x/4`` -> ``x*0.25``
+``without_errstate`` drops ``with np.errstate`` from CuPy graphs (not in the pipeline)
 ==================  ===========================================================
 
 ``optimize`` applies them in one visible order (``PIPELINE``). Each pass builds a
@@ -25,9 +26,10 @@ Example::
 
 from .cse import cse
 from .dce import dce
+from .errstate import without_errstate
 from .fold import FOLD_LIMIT, fold_constants
 from .pipeline import PIPELINE, optimize
 from .strength import MAX_POWER, strength_reduce
 
 __all__ = ["FOLD_LIMIT", "MAX_POWER", "PIPELINE", "cse", "dce", "fold_constants", "optimize",
-           "strength_reduce"]
+           "strength_reduce", "without_errstate"]

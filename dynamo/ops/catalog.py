@@ -17,6 +17,7 @@ statistics     percentile/quantile (and nan*), histogram
 numerics       polyval, polyfit, convolve, correlate, interp
 indexing       getitem, setitem
 ufuncs         ufunc methods: np.add.reduce, np.maximum.accumulate, outer, at
+errstate       `with np.errstate(...)`: entering and leaving it, as two effect ops
 random         np.random legacy functions (rand, normal, choice, shuffle, ...)
 generator      methods of Generator and RandomState objects passed in (rng.normal...)
 =============  ============================================================
@@ -27,6 +28,7 @@ generator      methods of Generator and RandomState objects passed in (rng.norma
 from . import (  # noqa: F401  (each module registers its ops)
     creation,
     elementwise,
+    errstate,
     generator,
     indexing,
     joining,

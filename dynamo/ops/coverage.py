@@ -54,6 +54,8 @@ ISSUE_METHODS = "flatten ravel reshape transpose sum mean astype view copy sort 
 _UFUNC_NOTE = ("`where=` without `out=` breaks (the result would hold uninitialised "
                "memory); `out=` of several arrays breaks")
 NOTES = {
+    "errstate_enter": "`call=` (a callable) breaks; a break inside the block runs the "
+                      "whole `with` eagerly; dropped from CuPy graphs (CuPy ignores it)",
     "where": "one-argument `np.where(c)` breaks: the number of indices depends on the data",
     "nan_to_num": "`copy=False` breaks (it writes into its argument)",
     "astype": "`copy=False` may return the array itself (kept as NumPy does it)",
@@ -135,6 +137,8 @@ def _callers(name: str) -> str:
     from ..variables.arrays import library_name, library_root
 
     op = REGISTRY[name]
+    if name in ("errstate_enter", "errstate_exit"):
+        return "`with np.errstate(...)`"
     if "method_of" in op.extras:  # a method of a Generator / RandomState passed in
         obj = "rng" if op.extras["method_of"] == "Generator" else "rs"
         return f"`{obj}.{op.extras['name']}()`"

@@ -59,6 +59,7 @@ class OpDef:
     cupy: str | Callable | None = None   # dotted name in cupy, or a callable; None: impl's path
     nout: int = 1
     random: bool = False             # draws from a random state: keep in program order
+    effect: bool = False             # changes state outside its arguments (np.errstate)
     doc: str = ""
     extras: dict = field(default_factory=dict)  # backend hints (e.g. the CUDA expression)
 

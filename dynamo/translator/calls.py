@@ -15,6 +15,7 @@ from ..variables import (
     DictVariable,
     NestedFunctionVariable,
 )
+from ..variables.errstate import ErrstateVariable
 
 
 class Calls:
@@ -92,10 +93,22 @@ class Calls:
         raise Unsupported("raise statement", "The exception is raised by the program "
                           "itself, eagerly.", cause="raise")
 
-    def BEFORE_WITH(self, inst):
-        raise Unsupported("with block", "Context managers run eagerly.", cause="with")
+    def BEFORE_WITH(self, inst):  # 3.11-3.13: pushes __exit__, then __enter__()'s result
+        manager = self.pop()
+        if not isinstance(manager, ErrstateVariable):
+            raise Unsupported("with block", "Context managers other than np.errstate run "
+                              "eagerly.", cause="with")
+        self.push(manager.getattr(self, "__exit__"))
+        self.push(manager.enter(self))
 
-    LOAD_SPECIAL = BEFORE_WITH  # 3.14: `with` looks up __exit__ and __enter__ itself
+    def LOAD_SPECIAL(self, inst):  # 3.14: `with` looks up __exit__ and __enter__ itself
+        manager = self.pop()
+        name = pyversion.SPECIAL_METHODS[int(inst.arg)]
+        if not isinstance(manager, ErrstateVariable) or name not in ("__enter__", "__exit__"):
+            raise Unsupported("with block", "Context managers other than np.errstate run "
+                              "eagerly.", cause="with")
+        self.push(manager.getattr(self, name))   # a method and its self, as CPython does
+        self.push(manager)
 
     def PUSH_EXC_INFO(self, inst):
         raise Unsupported("exception handler", cause="try")

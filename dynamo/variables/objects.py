@@ -124,6 +124,9 @@ class ClassVariable(Variable):
             return ExceptionVariable(self.cls, list(args))
         if is_namedtuple_class(self.cls):     # Summary(mean=m, std=s)
             return NamedTupleVariable.construct(self.cls, list(args), kwargs)
+        if self.cls is np.errstate:           # with np.errstate(divide="ignore"): ...
+            from .errstate import ErrstateVariable
+            return ErrstateVariable.construct(list(args), kwargs)
         if issubclass(self.cls, np.generic):  # np.float32(2.0): a constant, or a break
             from .arrays import LibraryFunctionVariable
             return LibraryFunctionVariable(self.cls).call(tx, args, kwargs)

@@ -5,6 +5,7 @@ call. A break inside a loop or a try/with block makes the whole block run eagerl
 code before it is one graph, the code after it runs in the same eager continuation.
 """
 
+import contextlib
 import logging
 import sys
 
@@ -157,8 +158,23 @@ def b_try_finally(x):
 
 def b_with(x):
     y = x * 2
-    with np.errstate(divide="ignore"):
+    with contextlib.suppress(KeyError):
+        z = np.log(np.abs(y) + 1)
+    return z + 1
+
+
+def b_errstate(x):
+    y = x * 2
+    with np.errstate(divide="ignore"):      # captured: two ops around the block's ops
         z = np.log(np.abs(y))
+    return z + 1
+
+
+def b_errstate_print(x):
+    y = x * 2
+    with np.errstate(divide="ignore"):      # a break inside: the with statement runs eagerly
+        z = np.log(np.abs(y))
+        print("z", z.shape)
     return z + 1
 
 
@@ -342,6 +358,8 @@ PROGRAMS = [
     ("try_except", b_try_except, (X,), 1, 1),
     ("try_finally", b_try_finally, (X,), 1, 1),
     ("with", b_with, (X,), 1, 2),
+    ("errstate", b_errstate, (X,), 1, 0),
+    ("errstate_print", b_errstate_print, (X,), 1, 1),
     ("loop_print", b_loop_print, (X,), 0, 1),
     ("loop_data_dependent", b_loop_data_dependent, (X,), 0, 1),
     ("callee", b_callee, (X,), 4, 2),

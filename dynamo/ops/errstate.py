@@ -1,0 +1,103 @@
+"""``with np.errstate(...)`` as two graph ops, and NumPy's ufunc settings as a value.
+
+``np.errstate`` decides what a floating-point error in a NumPy op does (ignore, warn,
+raise, ...). A ``with`` block of it in a compiled function becomes::
+
+    errstate = ops.errstate_enter(divide='ignore', invalid='ignore')
+    truediv = ops.true_divide(num, den)             # runs with the block's settings
+    log = ops.log(truediv)
+    errstate_exit = ops.errstate_exit(errstate)
+
+``errstate_enter`` enters a new ``np.errstate`` and returns it (the graph's only
+non-array value); ``errstate_exit`` leaves it. Both are *effects* (``OpDef.effect``):
+no pass drops, merges, folds or moves them, and fused groups never span one, so every
+op between them runs with the block's settings, and every other op without them.
+A graph that holds them runs behind ``restoring``, which puts the caller's settings
+back when the graph raises between the two (eager's ``with`` would have left).
+
+CuPy kernels never consult these settings (CuPy eager ignores ``np.errstate``), so
+the ``cupy`` and ``cudagraphs`` backends drop the two ops (``without_errstate``).
+
+Example::
+
+    >>> state = ufunc_state()
+    >>> token = errstate_enter(divide="ignore"); np.geterr()["divide"]
+    'ignore'
+    >>> errstate_exit(token); np.geterr()["divide"] == "warn"
+    True
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from .registry import OPAQUE, OpDef, register
+
+try:   # NumPy >= 2: every ufunc setting lives in one context variable
+    from numpy._core._ufunc_config import _extobj_contextvar as UFUNC_STATE
+except ImportError:   # NumPy 1.x: per-thread settings read one by one
+    UFUNC_STATE = None
+
+# What np.errstate accepts, and what the translator captures (``call=`` is a callable:
+# it runs eagerly).
+SETTINGS = frozenset({"all", "divide", "over", "under", "invalid"})
+MODES = frozenset({"ignore", "warn", "raise", "call", "print", "log"})
+OPS = frozenset({"errstate_enter", "errstate_exit"})
+
+
+def ufunc_state():
+    """This thread's ufunc settings: error handling, error callback, buffer size."""
+    if UFUNC_STATE is None:
+        return {**np.geterr(), "call": np.geterrcall()}, np.getbufsize()
+    return UFUNC_STATE.get()
+
+
+def set_ufunc_state(state) -> None:
+    """Make ``state`` (from ``ufunc_state``) this thread's settings again."""
+    if UFUNC_STATE is None:
+        errstate, bufsize = state
+        np.seterr(**{k: v for k, v in errstate.items() if k != "call"})
+        np.seterrcall(errstate["call"])
+        np.setbufsize(bufsize)
+    else:
+        UFUNC_STATE.set(state)
+
+
+def errstate_enter(**settings) -> np.errstate:
+    state = np.errstate(**settings)
+    state.__enter__()
+    return state
+
+
+def errstate_exit(state: np.errstate) -> None:
+    state.__exit__(None, None, None)
+
+
+def _no_array(op, args, kwargs):
+    return None
+
+
+register(OpDef("errstate_enter", errstate_enter, _no_array, OPAQUE, cupy=errstate_enter,
+               effect=True, doc="enters `with np.errstate(...)`"))
+register(OpDef("errstate_exit", errstate_exit, _no_array, OPAQUE, cupy=errstate_exit,
+               effect=True, doc="leaves `with np.errstate(...)`"))
+
+
+def has_errstate(graph) -> bool:
+    return any(n.target in OPS for n in graph.call_nodes())
+
+
+def restoring(fn):
+    """``fn`` (a compiled graph with errstate ops) that restores the caller's ufunc
+    settings when it raises: a ``with`` it entered is left as eager's would be."""
+    @functools.wraps(fn)
+    def run(*args):
+        state = ufunc_state()
+        try:
+            return fn(*args)
+        except BaseException:
+            set_ufunc_state(state)
+            raise
+    return run
