@@ -67,7 +67,17 @@ def loop_inside(x, y):
     return x
 
 
-PROGRAMS = [log_ratio, warns_after_the_block, raises_inside, nested, as_target, loop_inside]
+def safe_log(a, b):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.log(a / b)
+
+
+def inlined_helper(x, y):
+    return safe_log(x, y) * 2 + safe_log(y, x)     # the add outside warns
+
+
+PROGRAMS = [log_ratio, warns_after_the_block, raises_inside, nested, as_target, loop_inside,
+            inlined_helper]
 
 
 def run_recording(fn, *args):
