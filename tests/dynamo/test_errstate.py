@@ -91,13 +91,15 @@ def run_recording(fn, *args):
     return out, [(w.category, str(w.message)) for w in seen], np.geterr()
 
 
-def same_outcome(got, want):
+def same_outcome(got, want, blocked=False):
     (g, gw, gerr), (w, ww, werr) = got, want
     if isinstance(w, Exception):
         assert type(g) is type(w) and str(g) == str(w)
     else:
         for a, b in zip(g if isinstance(g, tuple) else (g,), w if isinstance(w, tuple) else (w,)):
             np.testing.assert_array_equal(a, b)
+    if blocked:   # one warning per block that meets the condition (docs/numpy_backend.md)
+        gw, ww = sorted(set(gw), key=str), sorted(set(ww), key=str)
     assert gw == ww and gerr == werr
 
 
@@ -109,7 +111,7 @@ def test_errstate_blocks_equal_eager(fn, backend, options, args):
     compiled = dynamo.compile(fn, backend=backend, options=options, fullgraph=True)
     want = run_recording(fn, *args)
     for _ in range(2):                  # the trace, then a cache hit
-        same_outcome(run_recording(compiled, *args), want)
+        same_outcome(run_recording(compiled, *args), want, blocked=backend == "numpy")
 
 
 @pytest.mark.parametrize("backend, options", BACKENDS, ids=IDS)
