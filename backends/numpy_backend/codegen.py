@@ -76,7 +76,7 @@ class Module:
                                       "_mean_exact": runtime.mean_exact,
                                       "_row_buffer": runtime.row_buffer,
                                       "_rows": runtime.rows,
-                                      "_set_ufunc_state": runtime.set_ufunc_state}
+                                      "_set_ufunc_state": runtime.switch_ufunc_state}
         self._bound: dict[int, str] = {}
 
     def bind(self, value: Any, hint: str) -> str:

@@ -36,11 +36,8 @@ import weakref
 import numpy as np
 
 from dynamo import pyversion
-
-try:   # NumPy >= 2: ufunc settings live in one context variable (errstate, bufsize)
-    from numpy._core._ufunc_config import _extobj_contextvar as _UFUNC_STATE
-except ImportError:   # NumPy 1.x: per-thread settings, no row buffers
-    _UFUNC_STATE = None
+from dynamo.ops.errstate import UFUNC_STATE as _UFUNC_STATE  # None on NumPy 1.x
+from dynamo.ops.errstate import set_ufunc_state, ufunc_state
 
 
 class ScratchCache:
@@ -65,7 +62,7 @@ class _Job:
         self.block, self.nblocks, self.scratch = block, nblocks, scratch
         self.counter = itertools.count()
         self.error: BaseException | None = None
-        self.state = _caller_state()
+        self.state = ufunc_state()
         self._left = parties
         self._lock = threading.Lock()
         self.done = threading.Event()
@@ -118,28 +115,14 @@ def _serve(q: queue.SimpleQueue) -> None:
 
 @contextlib.contextmanager
 def _ufunc_state(state):
-    """Run under the given ufunc settings (``_caller_state``), then restore this thread's."""
-    if _UFUNC_STATE is None:
-        errstate, bufsize = state
-        with np.errstate(**errstate):
-            old = np.setbufsize(bufsize)
-            try:
-                yield
-            finally:
-                np.setbufsize(old)
-        return
-    token = _UFUNC_STATE.set(state)
+    """Run under the given ufunc settings (``ufunc_state``), then restore this thread's
+    (which also undoes a block's switch to a row buffer)."""
+    saved = ufunc_state()
+    set_ufunc_state(state)
     try:
         yield
     finally:
-        _UFUNC_STATE.reset(token)     # also undoes a block's set_ufunc_state
-
-
-def _caller_state():
-    """This thread's ufunc settings: error handling, error callback, buffer size."""
-    if _UFUNC_STATE is None:
-        return {**np.geterr(), "call": np.geterrcall()}, np.getbufsize()
-    return _UFUNC_STATE.get()
+        set_ufunc_state(saved)
 
 
 _POOL = _Pool()
@@ -149,7 +132,7 @@ if hasattr(os, "register_at_fork"):
 
 def run_blocks(block, nblocks: int, scratch: ScratchCache, threads: int) -> None:
     # blocks may switch ufunc settings (row_buffer): the caller's come back at the end
-    with _ufunc_state(_caller_state()):
+    with _ufunc_state(ufunc_state()):
         if threads <= 1 or nblocks <= 1:
             buffers = scratch.take()
             try:
@@ -172,9 +155,9 @@ def run_blocks(block, nblocks: int, scratch: ScratchCache, threads: int) -> None
 
 ROW_BUFFERS = _UFUNC_STATE is not None
 
-
-# Make a state from ``row_buffer`` this thread's ufunc settings (run_blocks restores).
-set_ufunc_state = _UFUNC_STATE.set if ROW_BUFFERS else None
+# Generated blocks switch between the two states of ``row_buffer`` with the context
+# variable's own C method (run_blocks restores the caller's afterwards).
+switch_ufunc_state = _UFUNC_STATE.set if ROW_BUFFERS else None
 
 
 def row_buffer(row: int):
@@ -219,7 +202,7 @@ _NARROWED: dict = {}
 class rows:
     """``with rows(n):`` run the body with a ufunc buffer of one row (``row_buffer``).
 
-    For single ops on the plain path; blocks switch with ``set_ufunc_state``.
+    For single ops on the plain path; blocks switch with ``switch_ufunc_state``.
     """
 
     def __init__(self, row: int):

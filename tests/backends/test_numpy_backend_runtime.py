@@ -67,7 +67,7 @@ def test_blocks_that_switch_settings_leave_the_callers(threads):
     wide, narrow = runtime.row_buffer(1000)
 
     def block(i, s):
-        runtime.set_ufunc_state(narrow)
+        runtime.switch_ufunc_state(narrow)
         assert np.getbufsize() == 1008
         if i == 5:
             raise ValueError("block 5")
@@ -75,7 +75,7 @@ def test_blocks_that_switch_settings_leave_the_callers(threads):
     with pytest.raises(ValueError, match="block 5"):
         run_blocks(block, 8, ScratchCache([]), threads=threads)
     assert np.getbufsize() == 8192
-    run_blocks(lambda i, s: runtime.set_ufunc_state(narrow), 8, ScratchCache([]), threads)
+    run_blocks(lambda i, s: runtime.switch_ufunc_state(narrow), 8, ScratchCache([]), threads)
     assert np.getbufsize() == 8192
 
 
