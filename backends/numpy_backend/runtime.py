@@ -239,6 +239,10 @@ class Recycler:
     alive during the call): as much memory as eager's loop holds at its peak, and
     one array more than eager after the loop, until the compiled function goes.
 
+    Sites that stopped being called (the static variant for another input shape, a
+    function no longer used) keep what they hold until all sites together hold more
+    than ``RETAINED_BYTES``: then the least recently used sites let go of theirs.
+
     What the caller can see: a dropped array that has a weak reference (or a
     ``weakref.finalize``) is released at this site's next ``take``, not at once.
     Off where reference counts cannot tell (a free-threaded CPython), and with the
@@ -280,7 +284,40 @@ class Recycler:
                 self.strides = a.strides
             kept = [b for b, st in zip(self._issued, states) if st != "release" and b is not a]
             self._issued = (kept + [a])[-self.keep:]
-            return a
+        _used(self, fresh="free" not in states)
+        return a
+
+    def retained(self) -> int:
+        return sum(a.nbytes for a in self._issued)
+
+    def release(self) -> None:
+        with self._lock:
+            self._issued = []
+
+
+# What all recyclers together may keep before the least recently used let go.
+RETAINED_BYTES = 1 << 30
+_RECENT: dict[int, weakref.ref] = {}     # id -> recycler, least recently used first
+_RECENT_LOCK = threading.Lock()
+
+
+def _used(recycler: Recycler, fresh: bool) -> None:
+    """Mark ``recycler`` most recently used; after a new allocation, keep the budget."""
+    with _RECENT_LOCK:
+        key = id(recycler)               # (a dead recycler's id may come back: replaced)
+        _RECENT.pop(key, None)
+        _RECENT[key] = weakref.ref(recycler)
+        if not fresh:
+            return
+        for dead in [k for k, ref in _RECENT.items() if ref() is None]:
+            del _RECENT[dead]
+        others = [ref() for ref in _RECENT.values()]
+    total = sum(r.retained() for r in others)
+    for r in others:                     # least recently used first; never the caller
+        if total <= RETAINED_BYTES or r is recycler:
+            break
+        total -= r.retained()
+        r.release()
 
 
 # --------------------------------------------------------------------------- reductions

@@ -288,3 +288,23 @@ def test_plain_path_row_buffer_ends_with_the_op_even_when_it_raises():
         assert np.getbufsize() == 8192 and np.geterr()["divide"] == "raise"
     c[5] = 2.0
     np.testing.assert_array_equal(fn(x, c), scaled_rows(x, c), strict=True)
+
+
+def test_recyclers_no_longer_used_let_go_beyond_the_budget(monkeypatch):
+    # a function called with many shapes has one recycler per static variant: those
+    # not used lately give their arrays up once all together hold too much
+    size = np.dtype(np.float64).itemsize * 64
+    monkeypatch.setattr(runtime, "RETAINED_BYTES", 3 * size)
+    sites = [Recycler((64,), np.dtype(np.float64)) for _ in range(4)]
+    for r in sites:
+        r.take()                         # each keeps one dropped array
+    assert [r.retained() for r in sites] == [0, size, size, size]
+    sites[1].take()                      # a reuse: nothing new, nothing let go
+    assert [r.retained() for r in sites] == [0, size, size, size]
+    sites[0].take()                      # new: the least recently used (2) lets go
+    assert [r.retained() for r in sites] == [size, size, 0, size]
+    del sites
+    gc.collect()
+    last = Recycler((8,), np.dtype(np.float64))
+    last.take()                          # a new allocation forgets the dead sites
+    assert all(ref() is not None for ref in runtime._RECENT.values())
