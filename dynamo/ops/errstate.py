@@ -3,10 +3,10 @@
 ``np.errstate`` decides what a floating-point error in a NumPy op does (ignore, warn,
 raise, ...). A ``with`` block of it in a compiled function becomes::
 
-    errstate = ops.errstate_enter(divide='ignore', invalid='ignore')
-    truediv = ops.true_divide(num, den)             # runs with the block's settings
-    log = ops.log(truediv)
-    errstate_exit = ops.errstate_exit(errstate)
+    errstate_enter = ops.errstate_enter(divide='ignore', invalid='ignore')
+    divide = ops.divide(num, den)                   # runs with the block's settings
+    log = ops.log(divide)
+    errstate_exit = ops.errstate_exit(errstate_enter)
 
 ``errstate_enter`` enters a new ``np.errstate`` and returns it (the graph's only
 non-array value); ``errstate_exit`` leaves it. Both are *effects* (``OpDef.effect``):
@@ -20,7 +20,6 @@ the ``cupy`` and ``cudagraphs`` backends drop the two ops (``without_errstate``)
 
 Example::
 
-    >>> state = ufunc_state()
     >>> token = errstate_enter(divide="ignore"); np.geterr()["divide"]
     'ignore'
     >>> errstate_exit(token); np.geterr()["divide"] == "warn"
