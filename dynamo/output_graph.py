@@ -53,6 +53,7 @@ from .variables import (
     TupleVariable,
     Variable,
 )
+from .variables.objects import RandomObjectVariable
 
 
 class SideEffects:
@@ -94,6 +95,7 @@ class OutputGraph:
         self.arrays_by_id: dict[int, tuple] = {}    # id(array) -> (Variable, first source)
         self.input_cells: dict[int, tuple[Any, CellVariable]] = {}
         self.example_inputs: dict[Any, Any] = {}  # placeholder node -> the real value
+        self.object_nodes: dict[Source, Any] = {}  # source -> placeholder (object_input)
         self.side_effects = SideEffects()
         self.kind: str | None = None              # numpy or cupy, fixed by the first array
         self.current_loc: dict = {}                # set by the translator per instruction
@@ -130,6 +132,16 @@ class OutputGraph:
             device=value.device.id if meta.kind == ops.CUPY else None)
         self.guards.add(Guard(source, ARRAY, spec))
         return ArrayVariable(node, meta, source)
+
+    def object_input(self, value: Any, source: Source):
+        """A graph input that is no array (a ``np.random.Generator``), one per source."""
+        node = self.object_nodes.get(source)
+        if node is None:
+            node = self.graph.placeholder(_placeholder_name(source),
+                                          meta={"object": type(value), "source": source})
+            self.example_inputs[node] = value
+            self.object_nodes[source] = node
+        return node
 
     # ------------------------------------------------------------------ symbolic sizes
     def _symbolic_dims(self, meta: ArrayMeta, source: Source, value) -> ArrayMeta:
@@ -347,6 +359,8 @@ def to_graph(var: Variable, output: OutputGraph | None = None) -> Any:
         return slice(*(to_graph(p, output) for p in var.parts))
     if isinstance(var, ConstantVariable) and isinstance(var.value, SymInt):
         return output.graph_arg(var.value)
+    if isinstance(var, RandomObjectVariable):
+        return var.graph_input(output)
     if isinstance(var, (ConstantVariable, ClassVariable, LibraryFunctionVariable)):
         return var.as_python_constant()
     if isinstance(var, (DictVariable, ObjectVariable, SequenceVariable)):
@@ -370,6 +384,8 @@ def to_meta(var: Variable) -> Any:
         return slice(*(to_meta(p) for p in var.parts))
     if isinstance(var, ConstantVariable) and isinstance(var.value, SymInt):
         return var.value
+    if isinstance(var, RandomObjectVariable):
+        return var.obj           # rules read its type only
     return to_graph(var)
 
 

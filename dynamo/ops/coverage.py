@@ -179,10 +179,11 @@ Kinds: `elementwise`, `reduction`, `view` (may return a view of its first argume
 `matmul`, `creation`, `mutation` (writes into its first argument), `opaque`.
 
 Random generators: a `np.random.Generator` (or `RandomState`) passed in (an
-argument, an attribute, a global) is guarded by identity and is a constant argument
-of its methods' ops (`rng.normal(...)` is `generator_normal(<rng>, ...)`), which call
-the method when the graph runs, in program order: the same seed gives the same
-numbers as eager. Another Generator object is another cache entry. Ufunc methods:
+argument, an attribute, a global) is guarded by type and is an input of the graph,
+the first argument of its methods' ops (`rng.normal(...)` is
+`generator_normal(rng, ...)`), which call the method when the graph runs, in program
+order: the same seed gives the same numbers as eager, and a fresh Generator per call
+uses the same cache entry. Ufunc methods:
 `np.maximum.accumulate(x)` is `ufunc_accumulate(np.maximum, x)`. `np.result_type`,
 `promote_types`, `can_cast`, `common_type`, `iscomplexobj`, `isrealobj` and
 `min_scalar_type` of traced arrays fold to constants (they need only dtypes).

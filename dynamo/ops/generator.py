@@ -1,29 +1,30 @@
 """Methods of ``np.random.Generator`` and ``np.random.RandomState`` objects as graph ops.
 
 A Generator that comes from outside the compiled function (an argument, an attribute,
-a global) is guarded by identity and baked into the graph as a *constant* argument of
-its method's op, never as a graph input (backends take arrays as inputs)::
+a global) is guarded by type and becomes an input of the graph (a placeholder that is
+no array: ``OutputGraph.object_input``), the first argument of its method's op::
 
     def noisy(x, rng):
         return x + rng.normal(0.0, 0.1, size=x.shape)
 
-    # graph: generator_normal = ops.generator_normal(consts.Generator, 0.0, 0.1, size=(3, 4))
-    #        add = ops.add(x, generator_normal)
+    # graph: def forward(x, rng):
+    #            generator_normal = ops.generator_normal(rng, 0.0, 0.1, size=(3, 4))
+    #            add = ops.add(x, generator_normal)
 
 The op calls ``rng.normal(...)`` when the graph runs. Random ops are marked ``random``:
 no pass drops, merges or reorders them, so a compiled function draws from the same
 Generator the same numbers, in the same order, as the eager function. A RandomState
 object (``rs = np.random.RandomState(0)``) works the same way with the legacy rules
-of :mod:`dynamo.ops.random`.
-
-The identity guard means another Generator object is another cache entry: pass one
-Generator through the whole run (the usual pattern), not a fresh one per call.
+of :mod:`dynamo.ops.random`. Shapes and dtypes of draws depend on the object's type
+only, so any Generator serves the same entry: a fresh ``default_rng(seed)`` per call
+(before the call, or made eagerly at the top of the function) compiles once.
 
 What breaks instead, and why:
 
 - creating a Generator inside the compiled function (``np.random.default_rng(0)`` in
-  the body): a Generator is no array, so a graph cannot make one or return one; the
-  call runs eagerly and the code after it is traced with the new Generator;
+  the body): a graph cannot make one or return one; the call runs eagerly and the
+  code after it is traced with the new Generator as an input (one entry for every
+  such Generator);
 - methods whose result is no array: a draw without ``size=`` and with scalar
   parameters (a Python float or int; ``integers`` returns a NumPy scalar and is
   captured), ``bytes`` and ``spawn``;

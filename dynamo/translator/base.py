@@ -41,6 +41,7 @@ from ..variables import (
 )
 from ..variables.arrays import FlatVariable
 from ..variables.constant import BINARY, UNARY, operands, raw
+from ..variables.objects import RandomObjectVariable
 from .instructions import CodeInfo, Inst
 
 _PYTHON_ERRORS = (AttributeError, KeyError, IndexError, TypeError, ValueError,
@@ -205,6 +206,9 @@ class TranslatorBase:
             return same
         if isinstance(a, ArrayVariable) or isinstance(b, ArrayVariable):
             return False  # distinct Variables are distinct runtime objects
+        if isinstance(a, RandomObjectVariable) and b.is_constant() or \
+                isinstance(b, RandomObjectVariable) and a.is_constant():
+            return False  # `rng is None`: a Generator is never a Python constant
         if isinstance(a, (SequenceVariable, DictVariable, SetVariable)) or \
                 isinstance(b, (SequenceVariable, DictVariable, SetVariable)):
             if isinstance(a, TupleVariable) or isinstance(b, TupleVariable):

@@ -188,7 +188,9 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
         _guard(tx, source, ID, value)
         return LibraryFunctionVariable(value, source)
     if ops.is_random_object(value) and source is not None:
-        _guard(tx, source, ID, value)  # its methods are graph ops taking it as a constant
+        # a graph input: its methods are graph ops that take it first; any object of
+        # the type serves (a fresh default_rng(seed) per call is one cache entry)
+        _guard(tx, source, TYPE, type(value))
         return RandomObjectVariable(value, source)
     if isinstance(value, logging.Logger) and source is not None:
         _guard(tx, source, ID, value)   # its calls below the level vanish (see loggers)

@@ -253,9 +253,9 @@ class OpaqueVariable(Variable):
 
 class RandomObjectVariable(Variable):
     """A ``np.random.Generator`` or ``RandomState`` from outside the trace, guarded by
-    identity: a constant of this trace. Its methods are random graph ops that take it as
-    a constant argument and call the method when the graph runs, in program order (see
-    :mod:`dynamo.ops.generator`)."""
+    type: an input of the graph (``output.object_input``). Its methods are random graph
+    ops that take it first and call the method when the graph runs, in program order
+    (see :mod:`dynamo.ops.generator`)."""
 
     def __init__(self, obj: Any, source=None):
         self.obj, self.source = obj, source
@@ -266,11 +266,9 @@ class RandomObjectVariable(Variable):
     def python_type(self) -> type:
         return type(self.obj)
 
-    def is_constant(self) -> bool:
-        return True
-
-    def as_python_constant(self) -> Any:
-        return self.obj
+    def graph_input(self, output):
+        """The graph's placeholder for this object (one per source)."""
+        return output.object_input(self.obj, self.source)
 
     def getattr(self, tx, name: str) -> Variable:
         from .. import ops
@@ -284,8 +282,7 @@ class RandomObjectVariable(Variable):
                               "eagerly, at its place in the program.",
                               cause="random_state")
         from .arrays import OpMethodVariable
-        return OpMethodVariable(self, name, hit, f"{type(self.obj).__name__}.{name}",
-                                first=ConstantVariable(self.obj))
+        return OpMethodVariable(self, name, hit, f"{type(self.obj).__name__}.{name}")
 
 
 class ExceptionVariable(Variable):

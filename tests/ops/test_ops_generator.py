@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from ops_agree import agree, arrays
 
 import dynamo
+from backends.eager import python_function
 
 X = np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4)
 F = [np.dtype("float32"), np.dtype("float64"), np.dtype("int64")]
@@ -135,20 +136,35 @@ def test_generators_from_attributes_and_globals():
     assert report.graph_break_count == 0, str(report)
 
 
-def test_another_generator_is_another_entry():
-    """Identity guard: a second Generator recompiles and draws from itself."""
+def test_any_generator_is_the_same_entry():
+    """Type guard: a Generator is a graph input, so a fresh one per call (a new seed,
+    ``default_rng(seed)`` before the call) reuses the entry and draws from itself;
+    a RandomState is another type, another entry."""
     def f(x, rng):
         return x + rng.normal(size=x.shape)
 
-    compiled = dynamo.compile(f)
+    graphs = []
+
+    def counting(graph, example_inputs):
+        graphs.append(graph)
+        return python_function(graph)
+
+    compiled = dynamo.compile(f, backend=counting)
     g1, g2 = np.random.default_rng(1), np.random.default_rng(2)
     same(f(X, np.random.default_rng(1)), compiled(X, g1))
     same(f(X, np.random.default_rng(2)), compiled(X, g2))
     expected = np.random.default_rng(1)
     f(X, expected)
-    same(f(X, expected), compiled(X, g1))    # g1's entry, g1's stream
+    same(f(X, expected), compiled(X, g1))    # g1's stream, where it was
+    for seed in range(10):                   # more seeds than the cache has entries
+        same(f(X, np.random.default_rng(seed)), compiled(X, np.random.default_rng(seed)))
+    same(f(X, np.random.RandomState(0)), compiled(X, np.random.RandomState(0)))
+    assert len(graphs) == 2                  # one for Generators, one for RandomStates
     report = dynamo.explain(f)(X, g1)
-    assert any("is <Generator" in g.describe() for g in report.guards), str(report)
+    assert any("type(rng) is" in g.describe() or "L['rng']" in g.describe() and
+               "Generator" in g.describe() for g in report.guards), str(report)
+    assert not any("is <Generator" in g.describe() for g in report.guards), str(report)
+    assert "rng" in [n.name for n in report.graphs[0].placeholders]
 
 
 def test_rng_default_none_idiom():
