@@ -27,7 +27,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import partial
 
-from guards import ARRAY, CheckFunction
+from guards import ARRAY, CONSTANT, CheckFunction
 
 from . import hook, logs, pyversion
 from .codegen import GlueCodegen
@@ -198,6 +198,7 @@ def _dynamic_policy(ctx, previous) -> DynamicPolicy:
     if not getattr(ctx.backend, "dynamic_shapes", False):
         mode = False   # the backend takes static shapes only (it did not opt in)
     specs: dict = {}
+    ints: dict = {}
     static: set = set()
     for rec in previous or ():
         if rec is None:
@@ -206,7 +207,9 @@ def _dynamic_policy(ctx, previous) -> DynamicPolicy:
         for g in rec.guards:
             if g.kind == ARRAY:
                 specs.setdefault(g.source, []).append(g.expected)
-    policy = DynamicPolicy(mode, specs)
+            elif g.kind == CONSTANT and type(g.expected) is int:
+                ints.setdefault(g.source, set()).add(g.expected)
+    policy = DynamicPolicy(mode, specs, ints)
     policy.static |= static
     return policy
 

@@ -1,5 +1,5 @@
-"""Which input dimensions a trace makes symbolic: ``dynamic=``, ``mark_dynamic``, and
-automatic dynamic from earlier entries' guards.
+"""Which input dimensions (and Python int arguments) a trace makes symbolic:
+``dynamic=``, ``mark_dynamic``, and automatic dynamic from earlier entries' guards.
 
 Example::
 
@@ -42,11 +42,21 @@ class DynamicPolicy:
     dimensions a trace had to specialize.
     """
 
-    def __init__(self, mode: bool | None = None, previous: dict | None = None):
+    def __init__(self, mode: bool | None = None, previous: dict | None = None,
+                 previous_ints: dict | None = None):
         self.mode = mode
         self.previous = previous or {}
+        self.previous_ints = previous_ints or {}   # source -> ints earlier entries pinned
         self.static: set = set()
         self._names: dict = {}
+
+    def is_dynamic_int(self, source, value: int) -> bool:
+        """A Python int argument is symbolic once an earlier entry guarded another value
+        at its source (``f(x, n)`` called with n = 2, 3, 4...: one entry, not one per n),
+        unless a trace had to use it as a plain int (then it stays static)."""
+        if self.mode is False or source in self.static:
+            return False
+        return any(v != value for v in self.previous_ints.get(source, ()))
 
     def dims(self, source, value) -> list[int]:
         from guards import ShapeSource
@@ -66,6 +76,7 @@ class DynamicPolicy:
         return sorted(d for d in dims if ShapeSource(source, d) not in self.static)
 
     def symbol_for(self, dim_source) -> str:
+        """The symbol of a dynamic size or int, by its source (``s0``, ``s1``, ...)."""
         if dim_source not in self._names:
             self._names[dim_source] = f"s{len(self._names)}"
         return self._names[dim_source]

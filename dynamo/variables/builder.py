@@ -33,11 +33,13 @@ from guards import (
     CellSource,
     Guard,
     ItemSource,
+    LocalSource,
     Source,
 )
 
 from .. import ops
 from ..exc import Unsupported
+from ..symbolic import Sym, SymInt
 from .arrays import LibraryFunctionVariable
 from .base import Variable
 from .constant import ConstantVariable, is_pure_constant
@@ -112,6 +114,24 @@ def _guard(tx, source, kind, expected):
         tx.output.guards.add(Guard(source, kind, expected))
 
 
+def _symbolic_int(out, value: int, source: Source) -> Variable:
+    """An int argument whose value changed between calls, as a symbolic size: guarded
+    by type (and >= 2, as sizes are: 0 and 1 stay specialized), a graph input where an
+    op uses it, its runtime value where the glue rebuilds it, pinned (and guarded by
+    value) where the trace needs it as a plain int.
+
+    Arguments only (``LocalSource``): the glue rebuilds a symbolic value from its
+    source after the graph ran, and a global or attribute may have been written by
+    then (``STEP += 1`` on a global ``STEP``); a frame's argument never is."""
+    name = out.dynamic.symbol_for(source)
+    out.symbols[name] = source
+    out.symbol_hints[name] = value
+    out.guards.add(Guard(source, TYPE, int))
+    out.guards.add(Guard(source, EXPR, f"{source.expr()} >= 2",
+                         note="a dynamic int (0 and 1 are specialized)"))
+    return ConstantVariable(SymInt(value, Sym.symbol(name, source.expr())), source)
+
+
 def _wrap(tx, value: Any, source: Source | None) -> Variable:
     out = tx.output
     if is_array(value):
@@ -122,6 +142,9 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
         if isinstance(value, np.ndarray) and type(value) is not np.ndarray:
             raise Unsupported(f"ndarray subclass {type(value).__qualname__}")
         return out.add_input(value, source)
+    if type(value) is int and isinstance(source, LocalSource) and value >= 2 and \
+            out.dynamic.is_dynamic_int(source, value):
+        return _symbolic_int(out, value, source)
     if type(value) in (int, float, bool, str, type(None), complex, bytes) or \
             value is Ellipsis:
         _guard(tx, source, CONSTANT, value)

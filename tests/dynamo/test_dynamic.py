@@ -167,3 +167,76 @@ def test_layout_guards_dynamic_contiguity(traces):
         x = rand(n, n + 2)
         same(f(x, args[1], args[2]), c(x, args[1], args[2]))
     assert len(traces) == before + 1     # new row lengths: new strides, same entry
+
+
+# ----------------------------------------------------------------- Python int arguments
+
+def scale_shift(x, n):
+    return x * n + n, n - 1
+
+
+def loop_n(x, n):
+    for _ in range(n):
+        x = x * 2
+    return x
+
+
+def noisy_mean(x, seed):
+    rng = np.random.default_rng(seed)     # runs eagerly: a graph cannot make a Generator
+    return (x + rng.standard_normal(x.shape)).mean()
+
+
+STEP = 0
+
+
+def global_step(x):
+    global STEP
+    STEP += 1
+    return x * STEP, STEP
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_an_int_argument_that_changes_becomes_symbolic(traces, backend):
+    # n = 0 and n = 1 are specialized (as sizes are); from the first change on, one
+    # entry with n symbolic serves every n >= 2
+    x = rand(5)
+    c = dynamo.compile(scale_shift, backend=backend)
+    for n in [0, 1, 2, 3, 7, 100, 2, 1, 0]:
+        same(scale_shift(x, n), c(x, n))
+    assert traces == ["scale_shift"] * 3
+    report = dynamo.explain(scale_shift)(x, 5)
+    assert (report.graph_count, report.graph_break_count) == (1, 0)
+
+
+def test_an_int_used_as_a_plain_int_stays_specialized(traces):
+    x = rand(5)
+    c = dynamo.compile(loop_n)
+    for n in [2, 3, 4, 3]:
+        same(loop_n(x, n), c(x, n))
+    assert traces == ["loop_n"] * 3    # range(n) unrolls: one entry per n (n=3 hits)
+
+
+def test_a_seed_argument_does_not_recompile_the_rest(traces):
+    x = rand(1000)
+    c = dynamo.compile(noisy_mean)
+    for seed in range(12):                # more seeds than the cache has entries
+        same(noisy_mean(x, seed), c(x, seed))
+    # the frame (no graph: it breaks at once) for seeds 0, 1 and the rest; its resume
+    # function once: the Generator is an input of type Generator
+    assert traces.count("noisy_mean") == 3, traces
+    assert len(traces) == 4 and traces[1].startswith("noisy_mean_resume"), traces
+
+
+def test_ints_stay_static_with_dynamic_false_and_for_globals(traces):
+    x = rand(5)
+    c = dynamo.compile(scale_shift, dynamic=False)
+    for n in [2, 3, 4]:
+        same(scale_shift(x, n), c(x, n))
+    assert len(traces) == 3
+    global STEP
+    STEP = 0
+    expected = [global_step(x) for _ in range(3)]
+    STEP = 0
+    g = dynamo.compile(global_step)
+    got = [g(x) for _ in range(3)]           # a global written by the call: by value
+    same(expected, got)
