@@ -36,3 +36,19 @@ def _fresh_dynamo():
     dynamo.reset()
     yield
     dynamo.reset()
+
+
+@pytest.fixture
+def traces(monkeypatch):
+    """A list that gets one item (the code's name) per trace of any frame."""
+    from dynamo import convert
+
+    seen = []
+    real = convert.convert_frame
+
+    def counting(fn, *args, **kwargs):
+        seen.append(fn.__code__.co_name)
+        return real(fn, *args, **kwargs)
+
+    monkeypatch.setattr(convert, "convert_frame", counting)
+    return seen

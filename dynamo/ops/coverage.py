@@ -54,6 +54,7 @@ ISSUE_METHODS = "flatten ravel reshape transpose sum mean astype view copy sort 
 _UFUNC_NOTE = ("`where=` without `out=` breaks (the result would hold uninitialised "
                "memory); `out=` of several arrays breaks")
 NOTES = {
+    "random_seed": "a seed other than an int or None breaks (it runs eagerly, in order)",
     "errstate_enter": "`call=` (a callable) breaks; a break inside the block runs the "
                       "whole `with` eagerly; dropped from CuPy graphs (CuPy ignores it)",
     "where": "one-argument `np.where(c)` breaks: the number of indices depends on the data",
@@ -139,6 +140,8 @@ def _callers(name: str) -> str:
     op = REGISTRY[name]
     if name in ("errstate_enter", "errstate_exit"):
         return "`with np.errstate(...)`"
+    if name == "random_seed":
+        return "`np.random.seed(n)`"
     if "method_of" in op.extras:  # a method of a Generator / RandomState passed in
         obj = "rng" if op.extras["method_of"] == "Generator" else "rs"
         return f"`{obj}.{op.extras['name']}()`"
@@ -199,7 +202,8 @@ Not in the registry, and why (each is a graph break naming the function):
 - Python values computed from data: `allclose`, `array_equal`, `float(x)`, `x.item()`,
   `x.tolist()`, `round(x)`; and `einsum_path` (a Python list and string);
 - data-dependent dtypes: `linalg.eig`, `linalg.eigvals` (real or complex);
-- random state: `np.random.seed`, `get_state`, `set_state`, creating a Generator in
+- random state: `np.random.seed` of anything but an int or None, `get_state`,
+  `set_state`, creating a Generator in
   the compiled function (`np.random.default_rng(0)`: a graph can neither make nor
   return one), and `Generator.bytes`, `spawn`, `multinomial`,
   `multivariate_hypergeometric`, `out=`;

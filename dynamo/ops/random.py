@@ -12,8 +12,9 @@ What breaks instead, and why:
 
 - a call that returns a Python float or int (``np.random.rand()``, ``normal()`` with no
   ``size`` and scalar parameters): a graph has no Python scalars;
-- ``np.random.seed``, ``get_state``, ``set_state``, ``default_rng`` and every function
-  not listed here: they run eagerly, at their place in the program.
+- ``np.random.seed`` of anything but an int or None, ``get_state``, ``set_state``,
+  ``default_rng`` and every function not listed here: they run eagerly, at their
+  place in the program. (``np.random.seed(n)`` itself is the op ``random_seed``.)
 
 Methods of ``Generator`` and ``RandomState`` objects (``rng.normal(...)``) are ops of
 :mod:`dynamo.ops.generator`, built from the tools here (``draws``, ``choice_meta``).
@@ -34,7 +35,7 @@ import numpy as np
 
 from . import rules
 from .meta import ArrayMeta
-from .registry import CREATION, MUTATION, OpDef, register
+from .registry import CREATION, MUTATION, OPAQUE, OpDef, register
 from .rules import MetaError
 
 _PRIVATE = np.random.RandomState(0)  # for dtypes and argument checks, never the global one
@@ -253,3 +254,15 @@ _random_op("choice", choice_rule)
 _random_op("permutation", permutation_rule)
 _random_op("shuffle", shuffle_rule, kind=MUTATION, impl=shuffle, cupy=cupy_shuffle,
            returns_none=True)
+
+
+def _no_array(op, args, kwargs):
+    return None
+
+
+# np.random.seed(n): reseeds the global RandomState, in program order among the draws
+# (random: no pass moves it). No array result, so the translator adds it itself
+# (``OutputGraph.effect_op``), for an int or None seed.
+register(OpDef("random_seed", np.random.seed, _no_array, OPAQUE, cupy="random.seed",
+               random=True, extras={"name": "seed"},
+               doc="np.random.seed: reseeds the global RandomState"))

@@ -192,6 +192,8 @@ class LibraryFunctionVariable(Variable):
         known = ops.break_reason(self.fn) if hit is None else None
         if known is not None:
             raise Unsupported(f"{library_name(self.fn)}() {known[1]}", cause=known[0])
+        if hit is None and self.fn is np.random.seed:
+            return _seed_global_state(tx, args, kwargs)
         if hit is None:
             if _is_random_state(self.fn):
                 raise Unsupported(f"{library_name(self.fn)}() uses or changes random state "
@@ -335,6 +337,22 @@ def _foldable_op(fn, op, args, kwargs) -> bool:
     return (library_root(fn) == "numpy" and not op.random and
             op.kind not in (ops.CREATION, ops.MUTATION) and
             all(a.is_constant() for a in [*args, *kwargs.values()]))
+
+
+def _seed_global_state(tx, args, kwargs) -> Variable:
+    """``np.random.seed(n)`` with an int (a constant or a dynamic int argument) or None:
+    the effect op ``random_seed``, in program order among the draws."""
+    from ..output_graph import to_graph
+    from .constant import raw
+
+    seed = kwargs.get("seed", args[0] if args else ConstantVariable(None))
+    value = raw(seed) if isinstance(seed, ConstantVariable) else seed
+    if len(args) + len(kwargs) > 1 or not (value is None or isinstance(value, int)) or \
+            isinstance(value, bool):
+        raise Unsupported("np.random.seed() of anything but an int or None", "It runs "
+                          "eagerly, at its place in the program.", cause="random_state")
+    tx.output.effect_op("random_seed", (to_graph(seed, tx.output),), {})
+    return ConstantVariable(None)
 
 
 def _is_random_state(fn) -> bool:

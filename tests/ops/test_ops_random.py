@@ -90,18 +90,49 @@ def test_random_ops_are_marked_random():
     assert op.name == "random_normal" and op.random
 
 
-def test_seed_inside_the_function_breaks_and_keeps_the_order():
+def test_seed_inside_the_function_is_an_op_in_order():
     def f(x):
         np.random.seed(1)
         a = x + np.random.rand(3, 4)
         np.random.seed(2)
         return a, np.random.rand(2)
 
-    report = same_stream(f, X)
-    assert report is None
-    report = dynamo.explain(f)(X)
-    assert report.graph_break_count == 2
-    assert "random state" in report.break_reasons[0].reason
+    report = same_stream(f, X, graphs=1, breaks=0)
+    targets = [n.target for n in report.graphs[0].call_nodes()]
+    assert targets.index("random_seed") < targets.index("random_rand")
+    assert targets.count("random_seed") == 2
+
+
+def seeded(x, seed):
+    np.random.seed(seed)
+    return x * np.random.normal(size=x.shape)
+
+
+def test_a_seed_argument_is_dynamic(traces):
+    compiled = dynamo.compile(seeded)
+    for seed in range(10):      # seeds 0 and 1 specialized, then one symbolic entry
+        np.random.seed(99)
+        same(seeded(X, seed), compiled(X, seed))
+    assert len(traces) == 3
+
+
+@pytest.mark.parametrize("seed", [1.5, np.array([1, 2]), [3, 4]], ids=["float", "array", "list"])
+def test_other_seeds_break_and_keep_the_order(seed):
+    def f(x, s):
+        np.random.seed(s)
+        return x + np.random.rand(3, 4)
+
+    report = dynamo.explain(f)(X, seed)
+    assert report.graph_break_count == 1
+    assert "random" in report.break_reasons[0].reason
+    np.random.seed(5)
+    if isinstance(seed, float):
+        with pytest.raises(TypeError):
+            dynamo.compile(f)(X, seed)
+        return
+    expected = f(X, seed)
+    np.random.seed(5)
+    same(expected, dynamo.compile(f)(X, seed))
 
 
 def test_python_scalar_draws_break():

@@ -361,9 +361,8 @@ PROGRAMS = [
              (np.random.default_rng(2), 50.0, np.array([40.0, 50.0, 60.0, 70.0]))],
             why="`rng.standard_normal(...)` on a Generator argument is a random op"),
     Program("random_walk_legacy_seed", random_walk_legacy, [(4, 10, 0), (3, 6, 1), (5, 3, 1)],
-            counts_bug="np.random.seed is a graph break (dynamo/ops/random.py: it runs "
-                       "eagerly)",
-            why="`np.random.seed` runs eagerly; `np.random.choice` of a list is captured"),
+            why="`np.random.seed(seed)` is an op in order; `np.random.choice` of a list is "
+                "captured"),
     Program("horner_coeff_list", horner,
             [([2.0, -1.0, 0.5, 3.0], rng_arrays(0, (6,))), ([1.0, 0.0, -2.0], rng_arrays(1, (2, 3))),
              ([1.0, 0.0, -2.0], rng_arrays(2, (4, 3)))]),
