@@ -152,14 +152,18 @@ class OutputGraph:
         for d in dims:
             if shape[d] < 2:
                 continue
-            dim_source = ShapeSource(source, d)
-            name = self.dynamic.symbol_for(dim_source)
-            self.symbols[name] = dim_source
-            self.symbol_hints[name] = shape[d]
-            self.guards.add(Guard(dim_source, EXPR, f"{dim_source.expr()} >= 2",
-                                  note="a dynamic size (0 and 1 are specialized)"))
-            shape[d] = SymInt(shape[d], Sym.symbol(name, dim_source.expr()))
+            shape[d] = self.new_symbol(ShapeSource(source, d), shape[d], "a dynamic size")
         return meta.with_(shape=tuple(shape)) if dims else meta
+
+    def new_symbol(self, source: Source, value: int, what: str) -> SymInt:
+        """A symbolic int read from ``source`` (a size, or an int argument), guarded
+        ``>= 2``: NumPy treats 0 and 1 specially, so those keep their own entries."""
+        name = self.dynamic.symbol_for(source)
+        self.symbols[name] = source
+        self.symbol_hints[name] = value
+        self.guards.add(Guard(source, EXPR, f"{source.expr()} >= 2",
+                              note=f"{what} (0 and 1 are specialized)"))
+        return SymInt(value, Sym.symbol(name, source.expr()))
 
     def symbol_placeholder(self, name: str):
         """The graph input that carries the runtime value of a symbolic size."""
@@ -269,9 +273,7 @@ class OutputGraph:
             self._guard_writeable(target.node)
         node = self.graph.call(op.name, node_args, node_kwargs,
                                meta={"array": meta, **self.current_loc, "kind": op.kind})
-        if len(self.graph) > self.config.max_graph_nodes:
-            raise Unsupported(f"graph larger than config.max_graph_nodes "
-                              f"({self.config.max_graph_nodes})")
+        self._check_size()
         if target is not None:
             target.node = node            # every alias of the object now reads the new node
             return target
@@ -292,10 +294,13 @@ class OutputGraph:
         op = ops.get(name)
         node = self.graph.call(op.name, args, dict(kwargs),
                                meta={**self.current_loc, "kind": op.kind})
+        self._check_size()
+        return node
+
+    def _check_size(self) -> None:
         if len(self.graph) > self.config.max_graph_nodes:
             raise Unsupported(f"graph larger than config.max_graph_nodes "
                               f"({self.config.max_graph_nodes})")
-        return node
 
     # ------------------------------------------------------------------ helpers
     def graph_inputs(self) -> list:

@@ -89,8 +89,6 @@ def wrap(compiled_fn, graph: Graph, example_inputs, options: dict | None = None)
     opts = parse_options({k: v for k, v in (options or {}).items() if k in DEFAULTS})
     require_gpu()
     name = graph_name(graph)
-    if graph_kind(graph) == CUPY:
-        graph = without_errstate(graph)
     plan = plan_capture(graph, capture_user_ops=opts["capture_user_ops"])
     if graph_kind(graph) != CUPY or not plan.capturable:
         _log_plan(name, plan)

@@ -199,20 +199,12 @@ def row_buffer(row: int):
 _NARROWED: dict = {}
 
 
-class rows:
+def rows(row: int):
     """``with rows(n):`` run the body with a ufunc buffer of one row (``row_buffer``).
 
     For single ops on the plain path; blocks switch with ``switch_ufunc_state``.
     """
-
-    def __init__(self, row: int):
-        self.row = row
-
-    def __enter__(self):
-        self.token = _UFUNC_STATE.set(row_buffer(self.row)[1])
-
-    def __exit__(self, *exc):
-        _UFUNC_STATE.reset(self.token)
+    return _ufunc_state(row_buffer(row)[1])
 
 
 # --------------------------------------------------------------------------- outputs

@@ -32,7 +32,7 @@ import functools
 
 import numpy as np
 
-from .registry import OPAQUE, OpDef, register
+from .registry import OPAQUE, OpDef, no_array, register
 
 try:   # NumPy >= 2: every ufunc setting lives in one context variable
     from numpy._core._ufunc_config import _extobj_contextvar as UFUNC_STATE
@@ -74,13 +74,9 @@ def errstate_exit(state: np.errstate) -> None:
     state.__exit__(None, None, None)
 
 
-def _no_array(op, args, kwargs):
-    return None
-
-
-register(OpDef("errstate_enter", errstate_enter, _no_array, OPAQUE, cupy=errstate_enter,
+register(OpDef("errstate_enter", errstate_enter, no_array, OPAQUE, cupy=errstate_enter,
                effect=True, doc="enters `with np.errstate(...)`"))
-register(OpDef("errstate_exit", errstate_exit, _no_array, OPAQUE, cupy=errstate_exit,
+register(OpDef("errstate_exit", errstate_exit, no_array, OPAQUE, cupy=errstate_exit,
                effect=True, doc="leaves `with np.errstate(...)`"))
 
 

@@ -35,7 +35,7 @@ import numpy as np
 
 from . import rules
 from .meta import ArrayMeta
-from .registry import CREATION, MUTATION, OPAQUE, OpDef, register
+from .registry import CREATION, MUTATION, OPAQUE, OpDef, no_array, register
 from .rules import MetaError
 
 _PRIVATE = np.random.RandomState(0)  # for dtypes and argument checks, never the global one
@@ -256,13 +256,9 @@ _random_op("shuffle", shuffle_rule, kind=MUTATION, impl=shuffle, cupy=cupy_shuff
            returns_none=True)
 
 
-def _no_array(op, args, kwargs):
-    return None
-
-
 # np.random.seed(n): reseeds the global RandomState, in program order among the draws
 # (random: no pass moves it). No array result, so the translator adds it itself
 # (``OutputGraph.effect_op``), for an int or None seed.
-register(OpDef("random_seed", np.random.seed, _no_array, OPAQUE, cupy="random.seed",
+register(OpDef("random_seed", np.random.seed, no_array, OPAQUE, cupy="random.seed",
                random=True, extras={"name": "seed"},
                doc="np.random.seed: reseeds the global RandomState"))

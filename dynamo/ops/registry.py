@@ -50,6 +50,11 @@ def same(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
     return args, kwargs
 
 
+def no_array(op, args, kwargs) -> None:
+    """The rule of an op that only changes state (``OutputGraph.effect_op`` adds it)."""
+    return None
+
+
 @dataclass
 class OpDef:
     name: str

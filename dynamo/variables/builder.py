@@ -39,7 +39,6 @@ from guards import (
 
 from .. import ops
 from ..exc import Unsupported
-from ..symbolic import Sym, SymInt
 from .arrays import LibraryFunctionVariable
 from .base import Variable
 from .constant import ConstantVariable, is_pure_constant
@@ -123,13 +122,8 @@ def _symbolic_int(out, value: int, source: Source) -> Variable:
     Arguments only (``LocalSource``): the glue rebuilds a symbolic value from its
     source after the graph ran, and a global or attribute may have been written by
     then (``STEP += 1`` on a global ``STEP``); a frame's argument never is."""
-    name = out.dynamic.symbol_for(source)
-    out.symbols[name] = source
-    out.symbol_hints[name] = value
     out.guards.add(Guard(source, TYPE, int))
-    out.guards.add(Guard(source, EXPR, f"{source.expr()} >= 2",
-                         note="a dynamic int (0 and 1 are specialized)"))
-    return ConstantVariable(SymInt(value, Sym.symbol(name, source.expr())), source)
+    return ConstantVariable(out.new_symbol(source, value, "a dynamic int"), source)
 
 
 def _wrap(tx, value: Any, source: Source | None) -> Variable:

@@ -51,8 +51,18 @@ class ErrstateVariable(Variable):
 
     def getattr(self, tx, name: str) -> Variable:
         if name in ("__enter__", "__exit__"):
-            return ErrstateMethodVariable(self, name)
+            from .functions import BoundBuiltinMethod
+            return BoundBuiltinMethod(self, name)
         return super().getattr(tx, name)
+
+    def call_method(self, tx, name: str, args: list, kwargs: dict) -> Variable | None:
+        """``__enter__()`` and ``__exit__(None, None, None)``, as ``with`` calls them."""
+        if args and args[0] is self:          # 3.14: LOAD_SPECIAL passes self
+            args = args[1:]
+        if kwargs or name not in ("__enter__", "__exit__") or \
+                (name == "__enter__" and args):
+            return None                        # BoundBuiltinMethod: a break that says so
+        return self.enter(tx) if name == "__enter__" else self.exit(tx, args)
 
     def enter(self, tx) -> Variable:
         if self.node is not None:
@@ -72,24 +82,3 @@ class ErrstateVariable(Variable):
         if self.node is not None:
             raise Unsupported("an entered np.errstate that outlives the graph", cause="with")
         return f"{cg.const(np.errstate)}(**{cg.const(dict(self.settings))})"
-
-
-class ErrstateMethodVariable(Variable):
-    """``__enter__`` or ``__exit__`` of an ``ErrstateVariable`` (as ``with`` calls them)."""
-
-    def __init__(self, owner: ErrstateVariable, name: str):
-        self.owner, self.name = owner, name
-
-    def describe(self) -> str:
-        return f"{self.owner.describe()}.{self.name}"
-
-    def call(self, tx, args, kwargs) -> Variable:
-        if args and args[0] is self.owner:    # 3.14: LOAD_SPECIAL passes self
-            args = args[1:]
-        if kwargs:
-            raise Unsupported(f"{self.describe()} with keyword arguments", cause="with")
-        if self.name == "__enter__":
-            if args:
-                raise Unsupported(f"{self.describe()} with arguments", cause="with")
-            return self.owner.enter(tx)
-        return self.owner.exit(tx, args)
