@@ -240,3 +240,20 @@ def test_ints_stay_static_with_dynamic_false_and_for_globals(traces):
     g = dynamo.compile(global_step)
     got = [g(x) for _ in range(3)]           # a global written by the call: by value
     same(expected, got)
+
+
+def sized(x, n):
+    return np.zeros(n) + x[0]
+
+
+def test_a_bad_dynamic_int_raises_eagers_error(traces):
+    c = dynamo.compile(sized)
+    x = rand(3)
+    for n in (2, 3, 4):
+        same(sized(x, n), c(x, n))
+    for bad in (-1, 2.5):
+        with pytest.raises(Exception) as want:
+            sized(x, bad)
+        with pytest.raises(type(want.value)) as got:
+            c(x, bad)
+        assert str(got.value) == str(want.value)

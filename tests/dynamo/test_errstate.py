@@ -189,3 +189,18 @@ def test_cupy_graphs_drop_the_two_ops():
     (graph,) = graphs
     assert has_errstate(graph) and not has_errstate(without_errstate(graph))
     assert len(without_errstate(graph)) == len(graph) - 2
+
+
+def bad_mode(x, y):
+    with np.errstate(divide="loudly"):
+        return x / y
+
+
+def positional(x, y):
+    with np.errstate("ignore"):
+        return x / y
+
+
+@pytest.mark.parametrize("fn", [bad_mode, positional], ids=["bad mode", "positional"])
+def test_bad_errstate_arguments_raise_eagers_error(fn):
+    check(fn, X, Y)        # NumPy's own ValueError / TypeError, from the eager with

@@ -284,3 +284,17 @@ def test_tracing_never_draws_from_the_users_generator():
     op, _ = dynamo.ops.lookup_random_method(rng, "normal")
     op.meta(op, (rng, 0.0, 1.0), {"size": (1000,)})
     assert rng.bit_generator.state == before
+
+
+def test_something_else_than_a_generator_raises_eagers_error():
+    def f(x, rng):
+        return x + rng.normal(size=x.shape)
+
+    compiled = dynamo.compile(f)
+    compiled(X, np.random.default_rng(0))
+    for bad in (None, 3):
+        with pytest.raises(AttributeError) as want:
+            f(X, bad)
+        with pytest.raises(AttributeError) as got:
+            compiled(X, bad)
+        assert str(got.value) == str(want.value)

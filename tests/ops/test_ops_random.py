@@ -178,3 +178,18 @@ def test_distribution_rules_agree(size, loc):
         agree(np.random.choice, 5, size)
         agree(np.random.rand, *((size,) if isinstance(size, int) else size),
               may_break=size == ())
+
+
+def test_a_bad_seed_raises_eagers_error():
+    def f(x, s):
+        np.random.seed(s)
+        return x + np.random.rand(3, 4)
+
+    compiled = dynamo.compile(f)
+    compiled(X, 3)
+    for bad in (-1, 2**40):
+        with pytest.raises(ValueError) as want:
+            f(X, bad)
+        with pytest.raises(ValueError) as got:
+            compiled(X, bad)
+        assert str(got.value) == str(want.value)
