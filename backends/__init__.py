@@ -16,6 +16,13 @@ Example::
     True
 """
 
-from .registry import bind_options, list_backends, lookup_backend, register_backend
+from .registry import (
+    bind_options,
+    is_builtin,
+    list_backends,
+    lookup_backend,
+    register_backend,
+)
 
-__all__ = ["bind_options", "list_backends", "lookup_backend", "register_backend"]
+__all__ = ["bind_options", "is_builtin", "list_backends", "lookup_backend",
+           "register_backend"]

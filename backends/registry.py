@@ -2,7 +2,9 @@
 
 A backend is ``backend(graph, example_inputs) -> callable(*arrays) -> tuple of arrays``.
 It may accept ``options`` (a dict, from ``dynamo.compile(..., options=...)``) as a
-keyword. A backend that sets ``backend.layout_guards = True`` gets its inputs' strides
+keyword; one that sets ``backend.check_options = fn`` has ``fn(options)`` called by
+``dynamo.compile`` itself, so a bad option is a ``ValueError`` there, not an error at the
+first call. A backend that sets ``backend.layout_guards = True`` gets its inputs' strides
 pinned by guards (fused kernels that assume a layout need that); ``"contiguity"`` pins
 only the C/F contiguity flags, and ``"dynamic-contiguity"`` pins strides except for a
 contiguous input with a symbolic size, which gets the flags. A backend that sets
@@ -64,12 +66,22 @@ def bind_options(backend: Callable, options: dict | None) -> Callable:
     except (TypeError, ValueError):
         params = {}
     if "options" in params or any(p.kind == p.VAR_KEYWORD for p in params.values()):
+        check = getattr(backend, "check_options", None)
+        if check is not None:
+            check(options)
         bound = functools.partial(backend, options=dict(options))
         bound.layout_guards = getattr(backend, "layout_guards", False)
         bound.dynamic_shapes = getattr(backend, "dynamic_shapes", False)
         return bound
     raise ValueError(f"backend {getattr(backend, '__name__', backend)!r} takes no options, "
                      f"got {sorted(options)}")
+
+
+def is_builtin(backend: Callable) -> bool:
+    """Whether ``backend`` (possibly with options bound) is one of this package's own,
+    whose results the frontend trusts without checking them on every call."""
+    fn = getattr(backend, "func", backend)   # functools.partial from bind_options
+    return getattr(fn, "__module__", "").startswith(f"{__package__}.")
 
 
 _loaded = False

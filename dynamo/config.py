@@ -1,16 +1,28 @@
 """Settings. Change them as attributes: ``dynamo.config.cache_size_limit = 16``.
 
+An assignment is checked when it is made: an unknown name, a value of the wrong type or
+out of range raises at once, naming what is allowed, instead of failing later inside a
+compile.
+
 Example::
 
     >>> import dynamo
     >>> dynamo.config.cache_size_limit
     8
+    >>> dynamo.config.cache_size_limt = 16
+    Traceback (most recent call last):
+    AttributeError: dynamo.config has no setting 'cache_size_limt'; did you mean 'cache_size_limit'? ...
 """
 
 from __future__ import annotations
 
+import difflib
 import os
 from dataclasses import dataclass, fields
+
+# The smallest value each int setting accepts.
+_MINIMUM = {"cache_size_limit": 0, "max_unroll": 0, "max_graph_nodes": 1,
+            "inline_depth_limit": 0, "max_restarts": 0}
 
 
 @dataclass
@@ -36,8 +48,32 @@ class Config:
     verbose: bool = bool(os.environ.get("DYNAMO_VERBOSE"))
     """Log full tracebacks of internal errors (they always fall back to eager)."""
 
+    def __setattr__(self, name: str, value) -> None:
+        _check(name, value)
+        object.__setattr__(self, name, value)
+
     def describe(self) -> str:
         return "\n".join(f"{f.name} = {getattr(self, f.name)!r}" for f in fields(self))
+
+
+
+def _check(name: str, value) -> None:
+    """Raise if ``config.<name> = value`` is not a valid setting."""
+    kinds = {f.name: f.type for f in fields(Config)}
+    if name not in kinds:
+        close = difflib.get_close_matches(name, kinds, n=1)
+        maybe = f"did you mean {close[0]!r}? " if close else ""
+        raise AttributeError(f"dynamo.config has no setting {name!r}; {maybe}"
+                             f"settings: {', '.join(sorted(kinds))}")
+    if kinds[name] in (bool, "bool"):
+        if not isinstance(value, bool):
+            raise TypeError(f"dynamo.config.{name} must be True or False, got {value!r}")
+        return
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"dynamo.config.{name} must be an int, got "
+                        f"{type(value).__name__} {value!r}")
+    if value < _MINIMUM.get(name, 0):
+        raise ValueError(f"dynamo.config.{name} must be >= {_MINIMUM.get(name, 0)}, got {value!r}")
 
 
 config = Config()

@@ -27,6 +27,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import partial
 
+from backends import is_builtin
 from guards import ARRAY, CONSTANT, CheckFunction
 
 from . import hook, logs, pyversion
@@ -329,6 +330,7 @@ def _finish(fn, cg: GlueCodegen, result: str, output: OutputGraph, ctx, record):
                 f"{len(graph.call_nodes())} ops from {fn.__code__.co_qualname}: "
                 f"{type(e).__name__}: {e}. Try backend='eager' to check the graph, or "
                 f"report the graph printed with DYNAMO_LOGS=graph.") from e
+        graph_fn = _checked(graph_fn, len(cg.out_nodes), ctx)
         if has_errstate(graph):   # leave a `with np.errstate` the graph raised inside
             graph_fn = restoring(graph_fn)
         inputs = [n.meta["source"].expr() for n in graph.placeholders]
@@ -339,6 +341,30 @@ def _finish(fn, cg: GlueCodegen, result: str, output: OutputGraph, ctx, record):
     glue = cg.finish(result, graph_fn, inputs)
     record.glue_source = glue.__dynamo_source__
     return glue
+
+
+def _checked(graph_fn, n_outputs: int, ctx):
+    """``graph_fn`` as a backend returned it, checked against the backend contract: a
+    callable returning a tuple (or list) of ``n_outputs`` values. A user's backend's
+    results are checked on every call, so a wrong one is a clear ``BackendError``, not
+    a ``NameError`` or ``IndexError`` deep in generated code."""
+    name = ctx.backend_name
+    if not callable(graph_fn):
+        raise BackendError(f"backend {name!r} returned {type(graph_fn).__name__} "
+                           f"{graph_fn!r:.40}, not a callable; a backend returns a "
+                           f"function(*arrays) -> tuple of the graph's outputs")
+    if is_builtin(ctx.backend):
+        return graph_fn
+
+    def checked(*args):
+        out = graph_fn(*args)
+        if type(out) not in (tuple, list) or len(out) != n_outputs:
+            got = f"{len(out)} values" if type(out) in (tuple, list) else \
+                f"{type(out).__name__} {out!r:.40}"
+            raise BackendError(f"backend {name!r}: the compiled graph returned {got}; "
+                               f"it must return a tuple of {n_outputs} output(s)")
+        return out
+    return checked
 
 
 def _check(fn, output: OutputGraph, params, record) -> CheckFunction:

@@ -179,6 +179,9 @@ def parse_options(options: dict | None) -> dict:
     return opts
 
 
+cudagraphs.check_options = parse_options   # bad options fail at dynamo.compile()
+
+
 def require_gpu() -> None:
     """Raise ``BackendError`` saying what is missing when CuPy or a CUDA device is."""
     try:

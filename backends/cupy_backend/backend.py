@@ -163,6 +163,7 @@ def cupy_backend(graph: Graph, example_inputs, options: dict | None = None):
 # from the sizes (the kernels take them as parameters; the host checks them per call).
 cupy_backend.layout_guards = "dynamic-contiguity"
 cupy_backend.dynamic_shapes = True   # sizes become kernel parameters (see .sizes)
+cupy_backend.check_options = split_options   # bad options fail at dynamo.compile()
 
 
 def reference_backend(graph: Graph, example_inputs, options: dict | None = None):

@@ -72,6 +72,7 @@ def numpy_backend(graph: Graph, example_inputs, options: dict | None = None):
 
 
 numpy_backend.dynamic_shapes = True   # symbolic graphs: one static compile per size (.sizes)
+numpy_backend.check_options = Options.parse   # bad options fail at dynamo.compile()
 
 
 class _Rerun:

@@ -79,7 +79,9 @@ class Options:
                              f"options: {sorted(known)}")
         if "skip_passes" in options:
             from ..passes import PIPELINE
-            skip = options["skip_passes"] = frozenset(options["skip_passes"])
+            skip = options["skip_passes"]
+            # one name alone is one pass, not its letters ("dce" -> {"dce"})
+            skip = options["skip_passes"] = frozenset([skip] if isinstance(skip, str) else skip)
             names = {p.__name__ for p in PIPELINE}
             if skip - names:
                 raise ValueError(f"unknown pass(es) {sorted(skip - names)} in option "

@@ -254,8 +254,8 @@ def test_recycling_can_be_turned_off():
     assert ".take()" in src
     src = compiled_graph(softmax, rand(61, 300), **ROWS, recycle_outputs=False).__dynamo_source__
     assert ".take()" not in src and "_empty((61, 300)" in src
-    with pytest.raises(dynamo.BackendError, match="recycle_outputs.*True or False"):
-        dynamo.compile(softmax, backend="numpy", options={"recycle_outputs": 1})(rand(3, 3))
+    with pytest.raises(ValueError, match="recycle_outputs.*True or False"):
+        dynamo.compile(softmax, backend="numpy", options={"recycle_outputs": 1})
 
 
 # --------------------------------------------------------------------------- plain path
