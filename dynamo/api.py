@@ -79,18 +79,23 @@ class OptimizedFunction:
 
 
 def entry_function(obj: Any) -> types.FunctionType:
-    """The Python function that runs when ``obj`` is called: ``forward`` or ``__call__``."""
+    """The Python function that runs when ``obj`` is called: its class's ``__call__``.
+
+    ``model(x)`` runs ``__call__`` even where the class also has a ``forward`` (which
+    ``__call__`` may wrap with more work), so that is what a compiled object runs too;
+    a ``forward`` that ``__call__`` calls is inlined into the same graph.
+    """
     cls = type(obj)
-    for name in ("forward", "__call__"):
-        method = inspect.getattr_static(cls, name, None)
-        if isinstance(method, types.FunctionType):
-            return method
-    raise TypeError(f"cannot compile {cls.__qualname__} objects: their __call__/forward is "
-                    "not a Python function")
+    method = inspect.getattr_static(cls, "__call__", None)
+    if isinstance(method, types.FunctionType):
+        return method
+    raise TypeError(f"cannot compile {cls.__qualname__} objects: their __call__ is not a "
+                    "Python function")
 
 
 class OptimizedModule:
-    """A compiled callable object. Attribute access goes to the original object."""
+    """A compiled callable object. Attribute access goes to the original object;
+    ``forward``, where the class has one, is compiled too."""
 
     def __init__(self, mod: Any, ctx: hook.CompileContext):
         method = entry_function(mod)
@@ -98,13 +103,14 @@ class OptimizedModule:
         object.__setattr__(self, "_ctx", ctx)
         object.__setattr__(self, "_call", hook.intercept(method, ctx))
         object.__setattr__(self, "_bound_call", types.MethodType(self._call, mod))
+        forward = inspect.getattr_static(type(mod), "forward", None)
+        if isinstance(forward, types.FunctionType):
+            object.__setattr__(self, "forward",
+                               types.MethodType(hook.intercept(forward, ctx), mod))
         object.__setattr__(self, "__wrapped__", mod)
         object.__setattr__(self, "__doc__", type(mod).__doc__)
 
     __call__ = property(operator.attrgetter("_bound_call"))   # see OptimizedFunction
-
-    def forward(self, *args, **kwargs):
-        return self._call(self._orig_mod, *args, **kwargs)
 
     def __getattr__(self, name: str):
         return getattr(self._orig_mod, name)

@@ -48,12 +48,14 @@ class Model:
 class WithForward:
     def __init__(self):
         self.w = rand(4, 3)
+        self.calls = 0
 
     def forward(self, x):
         return np.tanh(x @ self.w)
 
-    def __call__(self, x):  # forward wins, as in torch
-        raise AssertionError("forward should be compiled, not __call__")
+    def __call__(self, x):  # model(x) runs __call__, which does more than forward
+        self.calls += 1
+        return self.forward(x) * 2
 
 
 def test_callable_object():
@@ -67,10 +69,14 @@ def test_callable_object():
     assert m.calls == 5
 
 
-def test_forward_is_used():
+def test_calling_a_compiled_object_runs_its_call_as_calling_the_object_does():
     m = WithForward()
     x = rand(2, 4)
-    assert np.array_equal(dynamo.compile(m)(x), np.tanh(x @ m.w))
+    c = dynamo.compile(m)
+    assert np.array_equal(c(x), np.tanh(x @ m.w) * 2)
+    assert m.calls == 1
+    assert np.array_equal(c.forward(x), np.tanh(x @ m.w))   # forward: compiled too
+    assert m.calls == 1
 
 
 def test_bound_method():
