@@ -2,7 +2,7 @@
 
 The generated function is the graph's own printout (``Graph.python_code``) with
 ``ops`` bound to the implementation table of the graph's array library, registered
-with ``linecache`` so tracebacks show its lines.
+with ``linecache`` (``dynamo.source.compile_source``) so tracebacks show its lines.
 
 Example::
 
@@ -13,10 +13,10 @@ Example::
 from __future__ import annotations
 
 import itertools
-import linecache
 
 from dynamo.graph import Graph
 from dynamo.ops import NUMPY, impl_table
+from dynamo.source import compile_source
 
 from .registry import register_backend
 
@@ -35,8 +35,6 @@ def python_function(graph: Graph, kind: str | None = None, name: str = "forward"
     """Compile the graph's printout into a function that runs it on ``kind`` arrays."""
     fn_name = f"{name}_{next(_counter)}"
     src, consts = graph.python_code(fn_name)
-    filename = f"<dynamo graph {fn_name}>"
-    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
 
     class Consts:  # attribute access, as the printout writes consts.<name>
         pass
@@ -44,8 +42,8 @@ def python_function(graph: Graph, kind: str | None = None, name: str = "forward"
     holder = Consts()
     holder.__dict__.update(consts)
     scope = {"ops": impl_table(kind or graph_kind(graph)), "consts": holder}
-    exec(compile(src, filename, "exec"), scope)
-    fn = scope[fn_name]
+    compile_source(src, f"<dynamo graph {fn_name}>", scope)
+    fn = scope.pop(fn_name)
     fn.__dynamo_source__ = src
     return fn
 

@@ -34,7 +34,7 @@ from .symbolic import mark_dynamic
 def reset() -> None:
     """Drop every compiled entry of every compiled function (they recompile on next call)."""
     from . import hook
-    hook.reset_all()
+    hook.reset_all()   # the dropped entries' generated sources leave linecache with them
 
 
 logs.init_from_env()

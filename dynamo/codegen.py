@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import builtins
 import itertools
-import linecache
 import re
 import sys
 import types
@@ -33,8 +32,9 @@ from typing import Any
 from bytecode import Bytecode, CellVar, FreeVar, Instr, Label
 
 from . import pyversion
-from .exc import Unsupported
+from .exc import BackendError, RerunEagerly, Unsupported
 from .graph import PLACEHOLDER, Node
+from .source import compile_source
 from .translator.instructions import frame_params
 from .variables import (
     NULL,
@@ -47,7 +47,27 @@ from .variables import (
 )
 
 _counter = itertools.count()
-_LITERAL_TYPES = (int, float, complex, str, bytes, bool, type(None))
+
+
+def literal(value: Any) -> str | None:
+    """Source text that evaluates to ``value`` itself (the very object), or None.
+
+    Only values whose identity the language fixes qualify: the singletons and the ints
+    CPython caches. Everything else goes into the glue's scope as a named constant,
+    because a literal does not always give the value back: ``repr`` of ``inf`` or
+    ``complex(-0.0, 1.0)`` (``(-0+1j)``, which is ``1j``) reads back as another value
+    or not at all, a huge int takes long to parse, and equal literals in one code
+    object become one object where the program had two (``a is b``).
+    """
+    if value is None or value is True or value is False:
+        return repr(value)
+    if value is Ellipsis:
+        return "..."
+    if type(value) is int and -5 <= value <= 256:
+        return repr(value)
+    if type(value) is tuple and not value:
+        return "()"
+    return None
 
 
 def iter_at(seq, pos: int):
@@ -58,10 +78,25 @@ def iter_at(seq, pos: int):
     return it
 
 
-def make_function(code, fn_globals, name, defaults, closure, kwdefaults):
-    """Rebuild a function created inside a traced region (used by generated glue)."""
-    fn = types.FunctionType(code, fn_globals, name, defaults, closure)
-    fn.__kwdefaults__ = kwdefaults
+def make_function(code, fn_globals, qualname, defaults, closure, kwdefaults,
+                  annotations=None, annotate=None, type_params=None):
+    """Rebuild a function created by MAKE_FUNCTION inside a traced region, with what
+    MAKE_FUNCTION (and SET_FUNCTION_ATTRIBUTE) would have given it: ``__name__`` from
+    the code, ``__qualname__``, defaults, closure, and annotations, either as the
+    ``(name, value, ...)`` tuple of 3.11-3.13 or as the ``__annotate__`` function of
+    3.14, and the ``__type_params__`` of ``def f[T]`` (3.12+). ``__doc__`` and
+    ``__module__`` come from the code and the globals, as they do for MAKE_FUNCTION.
+    Used by generated glue."""
+    fn = types.FunctionType(code, fn_globals, code.co_name, defaults, closure)
+    fn.__qualname__ = qualname
+    if kwdefaults is not None:
+        fn.__kwdefaults__ = kwdefaults
+    if annotations is not None:
+        fn.__annotations__ = dict(zip(annotations[::2], annotations[1::2]))
+    if annotate is not None:
+        fn.__annotate__ = annotate
+    if type_params is not None:
+        fn.__type_params__ = type_params
     return fn
 
 
@@ -81,20 +116,21 @@ class GlueCodegen:
                                       "___iter_at": iter_at}
         self.out_nodes: list[Node] = []
         self._built: dict[int, str] = {}
+        self._consts: dict[int, str] = {}
         self._temps = itertools.count()
+        self._effects_at: int | None = None   # where the writes of side_effects begin
 
     # ------------------------------------------------------------------ values
     def const(self, value: Any) -> str:
-        if type(value) in _LITERAL_TYPES and (not isinstance(value, float) or
-                                              value == value and abs(value) != float("inf")):
-            return repr(value)
-        if isinstance(value, tuple) and all(type(v) in _LITERAL_TYPES for v in value):
-            return repr(value)
-        for key, known in self.scope.items():
-            if known is value and key.startswith("___k"):
-                return key
-        key = f"___k{len(self.scope)}"
-        self.scope[key] = value
+        """An expression for ``value`` itself: a literal where that gives back this very
+        object (see ``literal``), otherwise a name bound to it in the glue's scope."""
+        text = literal(value)
+        if text is not None:
+            return text
+        key = self._consts.get(id(value))   # the scope keeps value alive: ids are stable
+        if key is None:
+            key = self._consts[id(value)] = f"___k{len(self.scope)}"
+            self.scope[key] = value
         return key
 
     def array(self, var: ArrayVariable) -> str:
@@ -112,8 +148,11 @@ class GlueCodegen:
             raise Unsupported("NULL cannot be rebuilt as a value")
         return var.reconstruct(self)
 
-    def mutable(self, var: Variable, build) -> str:
-        """Build a mutable object once; every reference shares it (aliasing)."""
+    def mutable(self, var: Variable, build, fill=None) -> str:
+        """Build a mutable object once; every reference shares it (aliasing).
+
+        ``fill(temp)``, when given, emits lines that complete the object once it is
+        bound to ``temp`` (attribute stores), so those values may refer to it."""
         if var.source is not None:
             return var.source.expr()
         key = id(var)
@@ -122,6 +161,8 @@ class GlueCodegen:
             temp = f"___v{next(self._temps)}"
             self.lines.append(f"{temp} = {expr}")
             self._built[key] = temp
+            if fill is not None:
+                fill(temp)
         return self._built[key]
 
     def cell(self, var: CellVariable) -> str:
@@ -150,8 +191,11 @@ class GlueCodegen:
         """Write back mutations of objects from outside the trace, values first."""
         writes: list[tuple[str, str]] = []
         effects = self.output.side_effects
+        self._effects_at = len(self.lines)
         for var in effects.mutated.values():
-            target = var.source.expr()
+            # the object the trace mutated, read before any write moves its path
+            target = self.temp(var.source.cell_expr() if isinstance(var, CellVariable)
+                               else var.source.expr())
             if isinstance(var, ListVariable):
                 items = ", ".join(self.value(v) for v in var.items)
                 writes.append((f"{target}[:]", self.temp(f"[{items}]")))
@@ -163,7 +207,7 @@ class GlueCodegen:
                 for attr, value in var.pending.items():
                     writes.append((f"{target}.{attr}", self.temp(self.value(value))))
             elif isinstance(var, CellVariable):
-                writes.append((target, self.temp(self.value(var.value))))
+                writes.append((f"{target}.cell_contents", self.temp(self.value(var.value))))
             else:
                 raise Unsupported(f"cannot write back a mutated {var.describe()}")
         for name, value in effects.globals.items():
@@ -172,21 +216,37 @@ class GlueCodegen:
             self.lines.append(expr if target is None else f"{target} = {expr}")
 
     # ------------------------------------------------------------------ assembling
-    def finish(self, result_expr: str, graph_fn, input_exprs: list[str]) -> types.FunctionType:
-        """The glue function: call the graph, then the lines, then return the result."""
+    def finish(self, result_expr: str, graph_fn, input_exprs: list[str],
+               rerun: bool = False) -> types.FunctionType:
+        """The glue function: call the graph, then the lines, then return the result.
+
+        With ``rerun``, an exception of the graph becomes ``RerunEagerly`` (the frame
+        hook then runs the frame's original code; see ``dynamo.exc.RerunEagerly``)."""
         body = []
         if graph_fn is not None:
             self.scope["___graph"] = graph_fn
-            body.append(f"___out = ___graph({', '.join(input_exprs)})")
-        body += self.lines
-        body.append(f"return {result_expr}")
+            call = f"___out = ___graph({', '.join(input_exprs)})"
+            if rerun:
+                self.scope["___RerunEagerly"] = RerunEagerly
+                self.scope["___BackendError"] = BackendError   # not the program's error
+                body += ["try:", f"    {call}", "except ___BackendError:", "    raise",
+                         "except Exception as ___e:", "    raise ___RerunEagerly() from ___e"]
+            else:
+                body.append(call)
+        if self._effects_at is None or self._effects_at == len(self.lines):
+            body += self.lines
+            body.append(f"return {result_expr}")
+        else:   # the result reads its sources before the writes back change them
+            at = self._effects_at
+            body += self.lines[:at]
+            body.append(f"___result = {result_expr}")
+            body += self.lines[at:]
+            body.append("return ___result")
         params = self.params + ["___closure", "___cells=None"]
         src = f"def {self.name}({', '.join(params)}):\n" + "".join(
             f"    {line}\n" for line in body)
-        filename = f"<dynamo glue {self.name}>"
-        linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
-        exec(compile(src, filename, "exec"), self.scope)
-        fn = self.scope[self.name]
+        compile_source(src, f"<dynamo glue {self.name}>", self.scope)
+        fn = self.scope.pop(self.name)   # not in its own globals: no reference cycle
         fn.__dynamo_source__ = src
         return fn
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import inspect
 import time
 import types
+import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import partial
@@ -30,7 +31,7 @@ from functools import partial
 from backends import is_builtin
 from guards import ARRAY, CONSTANT, CheckFunction
 
-from . import hook, logs, pyversion
+from . import hook, logs, ops, pyversion
 from .codegen import GlueCodegen
 from .config import config
 from .exc import BackendError, RestartAnalysis, Unsupported
@@ -254,7 +255,8 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record) -> hook
     stack_values = [v for v in brk.stack if v is not NULL]
     callee = _callee_slots(brk)
     cg = GlueCodegen(output, params, code.co_name)
-    cg.scope["___intercept"] = lambda f: intercept_callable(f, ctx)
+    run, intercept = _weak_hooks(ctx)
+    cg.scope["___intercept"] = intercept
 
     def values():
         exprs = []
@@ -272,7 +274,7 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record) -> hook
     def make_resume(target: int, layout: tuple):
         rcode = resume_code(code, target, layout, tuple(live))
         log_bytecode.debug("%s", _LazyDis(rcode, title="resume function"))
-        return ResumeCaller(rcode, fn.__globals__, lambda f, a: hook.run(f, a, ctx))
+        return ResumeCaller(rcode, fn.__globals__, run)
 
     try:
         new_code = break_code(code, brk, glue, len(stack_values), restore, live, make_resume,
@@ -285,25 +287,66 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record) -> hook
 
 
 def _callee_slots(brk: GraphBreak) -> list:
-    """The callable being called when the break is a call (it runs through the hook)."""
+    """The callable being called when the break is a call (it runs through the hook).
+
+    Of the two slots under the arguments, the callable is the one that is not NULL, or
+    the first when both are set: then the second is ``self``, an argument (a decorator
+    call ``deco(f)`` is laid out as ``deco, f``) that must reach the callee as it is."""
     if brk.inst.name not in ("CALL", "CALL_KW", "CALL_FUNCTION_EX"):
         return []
     from . import pyversion
     pops = pyversion.stack_pops(brk.inst.name, brk.inst.arg) or 0
     base = len(brk.stack) - pops
-    return [v for v in brk.stack[base:base + 2] if v is not NULL]
+    first, second = brk.stack[base:base + 2]
+    return [second if first is NULL else first]
+
+
+def _weak_hooks(ctx):
+    """``run(f, args)`` and ``intercept(f)`` bound to ``ctx`` by a weak reference.
+
+    They end up in the constants of generated code (the glue's scope, the frame's new
+    bytecode), which ``ctx``'s own cache holds. Code objects are invisible to the
+    garbage collector, so a strong reference back to ``ctx`` would make a cycle that is
+    never freed (every compiled and dropped function would leak its entries). While
+    such code runs, ``ctx`` is alive (its dispatcher is on the stack); if not, the
+    function runs eagerly."""
+    ref = weakref.ref(ctx)
+
+    def run(f, args):
+        live = ref()
+        return f(*args) if live is None else hook.run(f, args, live)
+
+    def intercept(f):
+        live = ref()
+        return f if live is None else intercept_callable(f, live)
+    return run, intercept
 
 
 def intercept_callable(f, ctx):
-    """``f`` made to run through the frame hook when it is user Python code."""
-    if isinstance(f, types.FunctionType):
+    """``f`` made to run through the frame hook when it is user Python code.
+
+    This runs before every call made from code that runs uncompiled (an eager island,
+    the code after a break), so what is not user code passes straight through: a
+    builtin, a ufunc, a C method, any object of a type defined in C.
+    """
+    kind = type(f)
+    if kind is types.FunctionType:
         return f if is_skipped(f.__code__) else hook.intercept(f, ctx)
-    if isinstance(f, types.MethodType) and isinstance(f.__func__, types.FunctionType):
-        return types.MethodType(intercept_callable(f.__func__, ctx), f.__self__)
-    call = inspect.getattr_static(type(f), "__call__", None)
+    if kind is types.MethodType:
+        if isinstance(f.__func__, types.FunctionType):
+            return types.MethodType(intercept_callable(f.__func__, ctx), f.__self__)
+        return f
+    if not kind.__flags__ & _HEAP_TYPE:   # a C type: its __call__ is C code, and fixed
+        return f
+    if isinstance(f, types.FunctionType):   # a subclass of function
+        return f if is_skipped(f.__code__) else hook.intercept(f, ctx)
+    call = inspect.getattr_static(kind, "__call__", None)
     if isinstance(call, types.FunctionType) and not is_skipped(call.__code__):
         return types.MethodType(hook.intercept(call, ctx), f)
     return f
+
+
+_HEAP_TYPE = 1 << 9   # Py_TPFLAGS_HEAPTYPE: a class made by a class statement or type()
 
 
 def _codegen(cg, build) -> str:
@@ -338,9 +381,27 @@ def _finish(fn, cg: GlueCodegen, result: str, output: OutputGraph, ctx, record):
         log_graph.debug("graph of %s (%s:%d), %d ops:\n%s", fn.__code__.co_qualname,
                         fn.__code__.co_filename, fn.__code__.co_firstlineno,
                         len(graph.call_nodes()), graph)
-    glue = cg.finish(result, graph_fn, inputs)
+    glue = cg.finish(result, graph_fn, inputs, rerun=rerun_on_raise(output))
     record.glue_source = glue.__dynamo_source__
     return glue
+
+
+def rerun_on_raise(output: OutputGraph) -> bool:
+    """Whether the frame's original code may run in place of a graph that raised.
+
+    It may when the graph left the program's state as it found it: it wrote into no
+    input array and drew no random numbers (an ``np.errstate`` block restores the
+    settings itself when the graph raises). The rerun then makes the Python effects
+    the glue had not replayed yet and raises the program's own exception, where its
+    own ``try/except`` sees it (``log.append(...); np.linalg.inv(singular)``).
+    """
+    if output.writes_inputs:
+        return False
+    for node in output.graph.call_nodes():
+        op = ops.REGISTRY.get(node.target)
+        if op is None or op.random or (op.effect and not node.target.startswith("errstate")):
+            return False
+    return True
 
 
 def _checked(graph_fn, n_outputs: int, ctx):

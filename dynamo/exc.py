@@ -45,6 +45,17 @@ class RestartAnalysis(DynamoError):  # noqa: N818 (control flow, not an error)
         super().__init__(reason)
 
 
+class RerunEagerly(DynamoError):  # noqa: N818 (control flow, not an error)
+    """A compiled graph raised before the frame changed anything the program can see.
+
+    Python effects of the traced region (appends, attribute writes) are replayed after
+    its graph, so when the graph raises they have not happened yet. The frame hook
+    then runs the frame's original code instead, which makes those effects and raises
+    the program's own exception at its own line, caught by the program's own ``except``
+    (see ``dynamo.convert.rerun_on_raise``).
+    """
+
+
 class BackendError(DynamoError):
     """A backend failed to compile a graph; the message names the backend."""
 

@@ -46,7 +46,6 @@ Example::
 from __future__ import annotations
 
 import itertools
-import linecache
 import logging
 import threading
 import types
@@ -60,7 +59,8 @@ from guards.render import builtin_names
 
 from . import logs
 from .config import config
-from .exc import BackendError
+from .exc import BackendError, RerunEagerly
+from .source import compile_source
 from .translator.instructions import frame_params
 
 log_recompiles = logs.get("recompiles")
@@ -100,7 +100,8 @@ class CodeCache:
         self.has_closure = bool(code.co_freevars)
         self.where = f"{code.co_qualname} ({code.co_filename}:{code.co_firstlineno})"
         self.flat_code: types.CodeType | None = None  # the original, flat signature
-        self.scope: dict = {}                         # globals of the generated wrappers
+        # globals of the generated wrappers; __name__ is their __module__
+        self.scope: dict = {"__name__": fn_globals.get("__name__")}
         self.make_wrapper = _wrapper_factory(code, self.scope)
         self.rebuild()
 
@@ -266,7 +267,11 @@ def miss(fn, args: tuple, closure, cache: CodeCache, ctx: CompileContext):
         return full(fn, args, closure, cache, ctx)
     if entry is None:
         return _run_original(fn, args, closure, cache)
-    return entry.run(*args, closure)
+    try:
+        return entry.run(*args, closure)
+    except RerunEagerly:   # the graph raised: let the program raise it (see exc.py) ...
+        pass
+    return _run_original(fn, args, closure, cache)   # ... outside the except: not chained
 
 
 def full(fn, args: tuple, closure, cache: CodeCache, ctx: CompileContext):
@@ -325,7 +330,8 @@ def _dispatcher(cache: CodeCache) -> Callable:
     """``___dispatch(___fn, *flat_args)`` over the cache's entries (see module doc)."""
     flat = "".join(f"{p}, " for p in cache.params)
     exc = builtin_names(cache.params)["Exception"]
-    scope: dict[str, Any] = {"___cache": cache, "___ctx": cache.ctx}
+    scope: dict[str, Any] = {"___cache": cache, "___ctx": cache.ctx,
+                             "___RerunEagerly": RerunEagerly, "___original": original}
     lines = [f"def ___dispatch(___fn, {flat}):",
              "    ___closure = ___fn.__closure__" if cache.has_closure else
              "    ___closure = None"]
@@ -343,7 +349,12 @@ def _dispatcher(cache: CodeCache) -> Callable:
                   f"    except {exc}:",
                   "        ___ok = False",
                   "    if ___ok:",
-                  f"        return ___e{i}_run({flat}___closure)"]
+                  "        try:",
+                  f"            return ___e{i}_run({flat}___closure)",
+                  "        except ___RerunEagerly:",
+                  "            pass   # (outside the except: the program's exception must "
+                  "not be chained to it)",
+                  f"        return ___original(___fn, ({flat}), ___closure, ___cache, ___ctx)"]
     if cache.skip_reason is not None:
         scope["___fallback"] = original
     elif len(cache.entries) >= config.cache_size_limit:
@@ -352,12 +363,9 @@ def _dispatcher(cache: CodeCache) -> Callable:
         scope["___fallback"] = miss
     lines.append(f"    return ___fallback(___fn, ({flat}), ___closure, ___cache, ___ctx)")
     src = "\n".join(lines) + "\n"
-    filename = f"<dynamo dispatch {cache.where} #{next(_counter)}>"
-    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
-    exec(compile(src, filename, "exec"), scope)
-    fn = scope["___dispatch"]
+    compile_source(src, f"<dynamo dispatch {cache.where} #{next(_counter)}>", scope)
+    fn = scope.pop("___dispatch")
     fn.__dynamo_source__ = src
-    weakref.finalize(fn, linecache.cache.pop, filename, None)
     return fn
 
 
@@ -371,6 +379,14 @@ def intercept(fn: types.FunctionType, ctx: CompileContext) -> types.FunctionType
     wrapper = ctx.cache_for(fn.__code__, fn.__globals__).make_wrapper(fn)
     wrapper.__defaults__ = fn.__defaults__
     wrapper.__kwdefaults__ = fn.__kwdefaults__
+    # The caller's arguments bind to the wrapper, so Python's TypeErrors name it:
+    # ``f() missing 1 required positional argument: 'x'``, ``mod.f() argument after *
+    # must be an iterable``. It must have fn's names, not ``___make.<locals>.f``.
+    wrapper.__qualname__ = fn.__qualname__
+    if wrapper.__name__ != fn.__name__:       # a lambda, a renamed function
+        wrapper.__name__ = fn.__name__
+    if wrapper.__module__ != fn.__module__:   # usually the scope's __name__ already
+        wrapper.__module__ = fn.__module__
     return wrapper
 
 
@@ -383,7 +399,7 @@ def _wrapper_factory(code, scope: dict):
            f"    def {name}({params}):\n"
            f"        return ___dispatch(___fn, {flat})\n"
            f"    return {name}\n")
-    exec(compile(src, f"<dynamo wrapper of {code.co_qualname}>", "exec"), scope)
+    compile_source(src, f"<dynamo wrapper of {code.co_qualname}>", scope)
     return scope.pop("___make")
 
 

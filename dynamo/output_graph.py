@@ -63,15 +63,20 @@ class SideEffects:
     source; ``globals`` maps global names to their new Variables.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, on_first_mutation=None) -> None:
         self.mutated: dict[int, Variable] = {}
         self.globals: dict[str, Variable] = {}
         self.version = 0
+        # called with a sourced Variable when it is first mutated (OutputGraph uses it
+        # to guard that no other input is the same object, see ``register_input``)
+        self.on_first_mutation = on_first_mutation
 
     def mutate(self, var: Variable) -> None:
         self.version += 1
-        if getattr(var, "source", None) is not None:
-            self.mutated.setdefault(id(var), var)
+        if getattr(var, "source", None) is not None and id(var) not in self.mutated:
+            self.mutated[id(var)] = var
+            if self.on_first_mutation is not None:
+                self.on_first_mutation(var)
 
     def store_global(self, name: str, value: Variable) -> None:
         self.version += 1
@@ -92,13 +97,20 @@ class OutputGraph:
         #                                          "dynamic-contiguity" (see add_input)
         self.input_vars: dict[Source, Variable] = {}
         self.input_objects: dict[Source, Any] = {}  # the real values, while tracing
-        self.arrays_by_id: dict[int, tuple] = {}    # id(array) -> (Variable, first source)
+        # one Variable per runtime object (see register_input): id -> (Variable, first
+        # source) for arrays, lists, dicts and user objects; the mutable ones by type
+        self.inputs_by_id: dict[int, tuple[Variable, Source]] = {}
+        self.mutable_inputs: dict[type, list[tuple[Variable, Source]]] = {}
         self.input_cells: dict[int, tuple[Any, CellVariable]] = {}
         self.example_inputs: dict[Any, Any] = {}  # placeholder node -> the real value
         self.object_nodes: dict[Source, Any] = {}  # source -> placeholder (object_input)
-        self.side_effects = SideEffects()
+        self.side_effects = SideEffects(on_first_mutation=self._guard_unaliased)
         self.kind: str | None = None              # numpy or cupy, fixed by the first array
         self.current_loc: dict = {}                # set by the translator per instruction
+        self.writes_inputs = False                 # an op writes into an input's memory
+        self.catching = False                      # set by the translator: see call_op
+        self.ops_in_try = False                    # an op was added while catching
+        self.draws = False                         # an op drew random numbers
         self.dynamic = dynamic or DynamicPolicy()  # which input sizes are symbolic
         self.symbols: dict[str, Source] = {}       # symbol name -> ShapeSource
         self.symbol_hints: dict[str, int] = {}
@@ -132,6 +144,54 @@ class OutputGraph:
             device=value.device.id if meta.kind == ops.CUPY else None)
         self.guards.add(Guard(source, ARRAY, spec))
         return ArrayVariable(node, meta, source)
+
+    def input_alias(self, value: Any, source: Source) -> Variable | None:
+        """The Variable of ``value`` when the trace already holds this very object under
+        another source (``f(l, l)``, an argument that is a global, ``o.items is lst``),
+        else None. One object is one Variable, so a write through one name is seen
+        through the other and written back once; the entry is guarded to serve only
+        calls where the two sources are again one object."""
+        known = self.inputs_by_id.get(id(value))
+        if known is None:
+            return None
+        var, first = known
+        self.guards.add(_identity_guard(source, first, same=True))
+        return var
+
+    def register_input(self, value: Any, var: Variable, source: Source) -> None:
+        """Remember an input whose identity the trace relies on, for ``input_alias``.
+
+        Arrays, lists, dicts and user objects. ``value`` stays alive in
+        ``input_objects`` while tracing, so its ``id`` is not reused. A mutable input
+        that is distinct from an input of its type that the trace mutates is guarded
+        distinct (see ``_guard_unaliased``)."""
+        if isinstance(var, ArrayVariable):
+            self.inputs_by_id[id(value)] = (var, source)
+        elif isinstance(var, (ListVariable, DictVariable, ObjectVariable)):
+            self.inputs_by_id[id(value)] = (var, source)
+            group = self.mutable_inputs.setdefault(type(value), [])
+            for other, other_source in group:
+                if id(other) in self.side_effects.mutated:
+                    self.guards.add(_identity_guard(source, other_source, same=False))
+            group.append((var, source))
+
+    def _guard_unaliased(self, var: Variable) -> None:
+        """``var`` is mutated for the first time: guard that it is not the same object
+        as any other input of its type. Traced as distinct, the two are independent
+        Variables, which is wrong when one call passes one object for both (``f(l, l)``
+        after ``f(l, m)``): that call must miss this entry and trace its own.
+
+        Only pairs with a mutated object need the guard (reading two aliases as two
+        Variables gives the same values, and ``is`` between inputs guards itself, see
+        ``is_same_object``), and only within one type (other types are never the
+        same object), which keeps the check short."""
+        for group in self.mutable_inputs.values():
+            if any(v is var for v, _ in group):
+                source = next(s for v, s in group if v is var)
+                for other, other_source in group:
+                    if other is not var:
+                        self.guards.add(_identity_guard(source, other_source, same=False))
+                return
 
     def object_input(self, value: Any, source: Source):
         """A graph input that is no array (a ``np.random.Generator``), one per source."""
@@ -199,6 +259,9 @@ class OutputGraph:
         note = "a branch on a dynamic size"
         for expr in dict.fromkeys(trace.decisions):
             self.guards.add(Guard(next(iter(self.symbols.values())), EXPR, expr, note=note))
+        for expr in dict.fromkeys(trace.ranges):
+            self.guards.add(Guard(next(iter(self.symbols.values())), EXPR, expr,
+                                  note="the sizes an op's fitted shape holds for"))
         for name in sorted(self._pinned_names()):
             src = self.symbols[name]
             self.guards.add(Guard(src, EXPR, f"{src.expr()} == {self.symbol_hints[name]}",
@@ -221,10 +284,31 @@ class OutputGraph:
             self.guards.add(Guard(b, EXPR, f"{b.expr()} == {a.expr()}",
                                   note="sizes used together"))
 
+    def _keep_rerunnable(self, op: ops.OpDef, target) -> None:
+        """Ops inside a ``try`` (``self.catching``: some frame of the trace is in a
+        ``try`` or ``finally`` block) may raise, and the program's handler must see it.
+        The hook makes sure it does by running the frame's original code when the graph
+        raises (``dynamo.exc.RerunEagerly``), which is exact only for a graph that writes
+        no input and draws no random numbers. So such an op and such a write or draw are
+        never in one graph: whichever comes second is a graph break (inside the ``try``,
+        the block runs eagerly)."""
+        changes_state = op.random or (target is not None and bool(_buffer_roots(target.node)))
+        if self.catching and (changes_state or self.writes_inputs or self.draws):
+            raise Unsupported("an array op inside try/except after a write into an input",
+                              "If the op raises, the handler must see the inputs as they "
+                              "were; the block runs eagerly.", cause="try")
+        if changes_state and self.ops_in_try:
+            raise Unsupported("a write into an input after an array op inside try/except",
+                              "The graph before it must stay safe to rerun when it raises.",
+                              cause="try")
+        self.ops_in_try |= self.catching
+        self.draws |= op.random
+
     def _guard_writeable(self, node) -> None:
         """The trace writes into ``node``'s memory: every input it may be a view of must
         stay writeable (a read-only input makes NumPy raise, so that write runs eagerly)."""
         for root in _buffer_roots(node):
+            self.writes_inputs = True
             value = self.example_inputs[root]
             source = root.meta["source"]
             if root.meta["array"].kind != ops.NUMPY:
@@ -269,6 +353,7 @@ class OutputGraph:
         for m in metas:
             self._check_kind(m.kind)
         target = _written_array(op, args, kwargs)
+        self._keep_rerunnable(op, target)
         if target is not None:
             self._guard_writeable(target.node)
         node = self.graph.call(op.name, node_args, node_kwargs,
@@ -343,6 +428,16 @@ def _buffer_roots(node) -> list:
             elif (kind in (ops.VIEW, ops.MUTATION) or n.target in _MAY_ALIAS) and n.args:
                 todo.append(n.args[0])
     return roots
+
+
+def _identity_guard(a: Source, b: Source, same: bool) -> Guard:
+    """``a is b`` (``same``) or ``not (a is b)``, on the deeper of the two sources so that
+    the check reads both only after the guards on their bases."""
+    expr = f"{a.expr()} is {b.expr()}"
+    on = a if a.depth() >= b.depth() else b
+    if same:
+        return Guard(on, EXPR, expr, note="one object under two names")
+    return Guard(on, EXPR, f"not ({expr})", note="distinct objects while tracing")
 
 
 def _placeholder_name(source: Source) -> str:

@@ -31,6 +31,7 @@ What 3.14 changed, and where it is handled:
 
 from __future__ import annotations
 
+import opcode
 import sys
 
 from bytecode import Compare, Instr
@@ -96,6 +97,24 @@ LOAD_CLOSURE = "LOAD_FAST" if PY313 else "LOAD_CLOSURE"
 # (3.13+), and LOAD_DEREF on 3.14, whose `dis` lists it among the local opcodes, so
 # it is read like LOAD_FAST (3.11-3.13 give a CellVar).
 CELL_SLOT_LOADS = frozenset({"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW", "LOAD_DEREF"})
+
+# Every opcode that addresses a local slot, which ``bytecode`` names by a plain string
+# even when the slot holds a cell (3.13+): besides CELL_SLOT_LOADS, an inlined
+# comprehension's cell variable is saved with LOAD_FAST_AND_CLEAR and restored with
+# STORE_FAST. 3.11 and 3.12 reach cells only through CellVar/FreeVar arguments.
+CELL_SLOT_OPS = frozenset(opcode.opname[op] for op in opcode.haslocal) if PY313 \
+    else frozenset()
+
+# The super-instructions of 3.13+ that hold two local indices of four bits each, and
+# the two plain instructions each one stands for. Generated code renumbers the locals
+# (a resume function's parameters come first), so it splits them: an index past 15
+# does not fit (and ``bytecode`` encodes an index of 16 wrongly).
+SUPER_INSTRUCTIONS = {
+    "LOAD_FAST_LOAD_FAST": ("LOAD_FAST", "LOAD_FAST"),
+    "LOAD_FAST_BORROW_LOAD_FAST_BORROW": ("LOAD_FAST_BORROW", "LOAD_FAST_BORROW"),
+    "STORE_FAST_LOAD_FAST": ("STORE_FAST", "LOAD_FAST"),
+    "STORE_FAST_STORE_FAST": ("STORE_FAST", "STORE_FAST"),
+}
 
 # The instructions that enter a `with` block, just before its exception-table region:
 # 3.11-3.13 have one BEFORE_WITH; 3.14 looks the methods up with LOAD_SPECIAL

@@ -51,10 +51,35 @@ TEMP = "___brk"
 
 
 def _copy(code) -> tuple[Bytecode, list[int]]:
-    """A fresh abstract bytecode of ``code`` and the position of each instruction in it."""
-    bc = Bytecode.from_code(code)
+    """A fresh abstract bytecode of ``code`` and the position of each instruction in it.
+
+    Each ``try`` range keeps the stack depth of the original exception table (see
+    ``_assemble``)."""
+    bc = Bytecode.from_code(code, conserve_exception_block_stackdepth=True)
     positions = [i for i, item in enumerate(bc) if isinstance(item, Instr)]
     return bc, positions
+
+
+def _assemble(bc: Bytecode, body: list) -> types.CodeType:
+    """The code of ``bc``: a new prologue that rebuilds the stack and jumps into
+    ``body``, a copy of the original code (whose instructions may be rewritten only by
+    sequences that leave the stack as the original instruction did).
+
+    The exception table keeps the original depths. ``bytecode`` would compute them by
+    following the flow from the entry, but the prologue jumps past the ``TryBegin`` of
+    every range that contains its target, so the analysis never enters those ranges: it
+    gives their handlers a made-up depth (32768), and a raise there leaves the stack
+    un-unwound (garbage under the handler, a crash at the next pop). The original
+    depths are still right: the prologue is outside every range and pushes exactly
+    the stack the original had at the target.
+
+    The stack size is likewise the larger of the analysis of the whole code and of
+    ``body`` entered from its top as the original is (which reaches every handler).
+    """
+    from_top = Bytecode([item for item in body])
+    from_top._copy_attr_from(bc)
+    stacksize = max(bc.compute_stacksize(), from_top.compute_stacksize())
+    return bc.to_code(stacksize=stacksize, compute_exception_stack_depths=False)
 
 
 def _label_at(bc: Bytecode, positions: list[int], index: int) -> Label:
@@ -66,6 +91,21 @@ def _label_at(bc: Bytecode, positions: list[int], index: int) -> Label:
         if positions[k] >= pos:
             positions[k] += 1
     return label
+
+
+def _split_super_instructions(items) -> list:
+    """``items`` with each two-local super-instruction replaced by its two plain
+    instructions (``pyversion.SUPER_INSTRUCTIONS``): generated code renumbers the
+    locals, and an index past 15 does not fit in the super-instruction's argument."""
+    out: list[Any] = []
+    for item in items:
+        pair = isinstance(item, Instr) and pyversion.SUPER_INSTRUCTIONS.get(item.name)
+        if pair:
+            out += [Instr(name, arg, location=item.location)
+                    for name, arg in zip(pair, item.arg)]
+        else:
+            out.append(item)
+    return out
 
 
 def resume_code(code, target: int, layout: tuple[bool, ...], live: tuple[str, ...]):
@@ -82,16 +122,18 @@ def resume_code(code, target: int, layout: tuple[bool, ...], live: tuple[str, ..
     label = _label_at(bc, positions, target)
     lineno = CodeInfo.of(code).insts[target].lineno
     head = len(prologue(bc))
-    body = [item for item in bc[head:] if not (isinstance(item, Instr) and
-                                                 item.name in ("MAKE_CELL", "COPY_FREE_VARS"))]
+    # The body keeps the MAKE_CELLs after the prologue: an inlined comprehension
+    # (3.12+) gives its cell variable a fresh cell in the slot each time it runs.
+    body = _split_super_instructions(bc[head:])
     cellvars, freevars = list(code.co_cellvars), list(code.co_freevars)
     for item in body:
         if isinstance(item, Instr) and isinstance(item.arg, CellVar):
             item.arg = FreeVar(item.arg.name)
-        elif isinstance(item, Instr) and item.name in pyversion.CELL_SLOT_LOADS and \
+        elif isinstance(item, Instr) and item.name in pyversion.CELL_SLOT_OPS and \
                 item.arg in cellvars:
-            # the slot of an argument that is a cell, by name (3.13 LOAD_FAST for a
-            # closure, 3.14 also LOAD_FAST_BORROW and LOAD_DEREF); here it is a free var
+            # the slot of a cell, by name (3.13+: an argument that is a cell loaded for
+            # a closure, a comprehension's cell saved and restored around it, 3.14's
+            # LOAD_DEREF); here it is a free variable's slot
             item.arg = FreeVar(item.arg)
     values = [f"___stack{i}" for i in range(sum(1 for is_null in layout if not is_null))]
     new_prologue: list[Any] = []
@@ -115,7 +157,7 @@ def resume_code(code, target: int, layout: tuple[bool, ...], live: tuple[str, ..
     bc.freevars = cellvars + freevars
     bc.name = f"{code.co_name}_resume_at_L{lineno}"
     bc.qualname = f"{code.co_qualname}_resume_at_L{lineno}"
-    new = bc.to_code()
+    new = _assemble(bc, body)
     _RESUME_CACHE[code][key] = new
     return new
 
@@ -161,8 +203,9 @@ def break_code(code, brk, glue, n_stack_values: int, restore: list[str], live: l
         out += _push_stack(stack, consumed=len(stack), loc=loc)
         label = _label_at(bc, positions, inst.index)
         out.append(Instr("JUMP_FORWARD", label, location=loc))
-        bc[:] = out + _intercept_calls(list(bc[head:]), intercept)
-        return bc.to_code()
+        body = _intercept_calls(_split_super_instructions(bc[head:]), intercept)
+        bc[:] = out + body
+        return _assemble(bc, body)
     pops = pyversion.stack_pops(inst.name, inst.arg)
     if pops is None or pops > len(stack):
         raise Unsupported(f"cannot resume after {inst.name}")

@@ -12,6 +12,7 @@ Example::
 
 from __future__ import annotations
 
+import functools
 import os
 import sysconfig
 
@@ -28,13 +29,21 @@ _OWN = tuple(os.path.realpath(os.path.join(os.path.dirname(__file__), "..", pkg)
 
 def is_skipped(code) -> bool:
     """True for code of the standard library or of numpy/cupy (never inlined)."""
-    path = os.path.realpath(code.co_filename)
-    if path.startswith(_OWN) or code.co_filename.startswith("<dynamo"):
+    return _skipped_file(code.co_filename)
+
+
+@functools.lru_cache(maxsize=4096)
+def _skipped_file(filename: str) -> bool:
+    """Decided once per file name: the decision sits on the path of every call made
+    from code that runs uncompiled, where ``realpath`` (a system call per path part)
+    would cost more than the call itself."""
+    path = os.path.realpath(filename)
+    if path.startswith(_OWN) or filename.startswith("<dynamo"):
         return True
     if path.startswith(_SITE):
         rest = path[len(next(s for s in _SITE if path.startswith(s))):]
         return rest.split(os.sep, 1)[0] in _LIBRARIES
-    return path.startswith(_STDLIB) or code.co_filename.startswith("<frozen")
+    return path.startswith(_STDLIB) or filename.startswith("<frozen")
 
 
 def where(code) -> str:

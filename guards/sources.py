@@ -118,7 +118,7 @@ class AttrSource(Source):
     def expr(self) -> str:
         if self.attr.isidentifier() and not keyword.iskeyword(self.attr):
             return f"{self.base.expr()}.{self.attr}"
-        return f"getattr({self.base.expr()}, {self.attr!r})"
+        return f"___builtins.getattr({self.base.expr()}, {self.attr!r})"
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,6 @@ Example::
 from __future__ import annotations
 
 import itertools
-import linecache
 
 from backends.eager import graph_kind, python_function
 from backends.passes import without_errstate
@@ -44,6 +43,7 @@ from dynamo import logs
 from dynamo.exc import BackendError
 from dynamo.graph import Graph
 from dynamo.ops import CUPY, impl_table
+from dynamo.source import compile_source
 
 from . import blas
 from .plan import CapturePlan, plan_capture
@@ -138,8 +138,6 @@ def graph_function(graph: Graph, ops, name: str):
     """The graph's printout compiled against the op table ``ops``."""
     fn_name = f"{name}_{next(_counter)}"
     src, consts = graph.python_code(fn_name)
-    filename = f"<dynamo cudagraphs {fn_name}>"
-    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
 
     class Consts:
         pass
@@ -147,8 +145,8 @@ def graph_function(graph: Graph, ops, name: str):
     holder = Consts()
     holder.__dict__.update(consts)
     scope = {"ops": ops, "consts": holder}
-    exec(compile(src, filename, "exec"), scope)
-    fn = scope[fn_name]
+    compile_source(src, f"<dynamo cudagraphs {fn_name}>", scope)
+    fn = scope.pop(fn_name)
     fn.__dynamo_source__ = src
     return fn
 

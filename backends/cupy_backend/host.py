@@ -38,7 +38,6 @@ Example (the body generated for layernorm)::
 from __future__ import annotations
 
 import itertools
-import linecache
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -47,6 +46,7 @@ from typing import Any
 import numpy as np
 
 from dynamo.graph import CONSTANT, Node
+from dynamo.source import compile_source
 from dynamo.symbolic import SymArg
 
 from .codegen import KernelCode
@@ -235,13 +235,11 @@ def bind(source: str, consts: dict, fn_name: str, device: Device) -> Callable:
     """Execute the host source against ``device``; the function, registered with linecache."""
     unique = f"{fn_name}_{next(_counter)}"
     src = source.replace(f"def {fn_name}(", f"def {unique}(", 1)
-    filename = f"<dynamo cupy host {unique}>"
-    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
     scope = {"ops": device.ops, "empty": device.empty, "ptr": device.ptr,
              "i64": np.int64, "grid_at": grid_at,
              "K": _Namespace(device.kernels), "mismatch": device.mismatch,
              "consts": _Namespace(consts)}
-    exec(compile(src, filename, "exec"), scope)
-    fn = scope[unique]
+    compile_source(src, f"<dynamo cupy host {unique}>", scope)
+    fn = scope.pop(unique)
     fn.__dynamo_source__ = src
     return fn

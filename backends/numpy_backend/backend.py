@@ -10,20 +10,20 @@ Example::
 from __future__ import annotations
 
 import itertools
-import linecache
 import logging
 import time
 
 import numpy as np
 
 from dynamo.graph import Graph
+from dynamo.source import compile_source
 
 from ..eager import python_function
-from ..fusion import SINGLE, has_effect, partition
+from ..fusion import SINGLE, partition
 from ..fusion.fusible import array_meta
-from ..passes import optimize
+from ..passes import PIPELINE, PIPELINE_FAST_POWERS, optimize, rerun_on_signal
 from ..registry import register_backend
-from .codegen import Module, emit_forward
+from .codegen import Guarding, Module, emit_forward
 from .options import Options
 from .plan import plan_group
 from .sizes import PerSize, is_symbolic
@@ -48,20 +48,21 @@ def numpy_backend(graph: Graph, example_inputs, options: dict | None = None):
     if is_symbolic(graph):   # one static compile per size (see .sizes)
         return PerSize(graph, lambda static, inputs: numpy_backend(static, inputs, options))
     start = time.perf_counter()
-    optimized = optimize(graph, without=opts.skip_passes)
+    passes = PIPELINE_FAST_POWERS if opts.fast_powers else PIPELINE
+    optimized = optimize(graph, passes, without=opts.skip_passes)
     groups = partition(optimized, whole_rows=True)
     plans = [None if g.kind == SINGLE else plan_group(g, opts) for g in groups]
     n = next(_counter)
     m = Module()
-    rerun = None
-    if opts.rerun_on_error and not any(map(has_effect, graph.nodes)):
-        rerun = m.bind(_Rerun(graph), "rerun")
-    emit_forward(m, optimized, groups, plans, f"forward{n}", rerun)
+    # A graph without effects runs again as eager after a floating-point condition
+    # the caller would see (and, with rerun_on_error, after any exception); one with
+    # effects runs the stretch between two effects again (codegen.Guarding).
+    rerun = m.bind(_Rerun(graph), "rerun") if rerun_on_signal(graph) else None
+    emit_forward(m, optimized, groups, plans, f"forward{n}",
+                 Guarding(rerun, catch_all=opts.rerun_on_error))
     src = m.source()
-    filename = f"<dynamo numpy graph {n}>"
-    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
-    exec(compile(src, filename, "exec"), m.scope)
-    fn = m.scope[f"forward{n}"]
+    compile_source(src, f"<dynamo numpy graph {n}>", m.scope)
+    fn = m.scope.pop(f"forward{n}")
     fn.__dynamo_source__ = src
     fn.__dynamo_groups__ = [(g, p) for g, p in zip(groups, plans)]
     log.debug("numpy backend: %d ops -> %d after passes, %d groups (%d block-wise) in "
@@ -78,21 +79,24 @@ numpy_backend.check_options = Options.parse   # bad options fail at dynamo.compi
 class _Rerun:
     """Runs the original graph op by op after the fused code raised.
 
-    Either eager raises too (the caller then sees eager's own exception, message and
-    type, not the fused code's) or the fused code was wrong and the caller still gets
-    eager's result; both are logged.
+    The fused code raised FloatingPointError under ``runtime.guard`` (a condition
+    the caller's settings make visible: eager warns, calls, prints or raises once
+    per op, naming the op, in program order) or, with ``rerun_on_error``, any other
+    exception. Eager then gives the caller its own warnings, its exception (type and
+    message, not the fused code's) or its result. Generated code calls ``failed``
+    in the ``except`` clause and this object after it, so eager's exception is not
+    chained to the fused code's.
     """
 
     def __init__(self, graph: Graph):
         self.graph = graph
         self.fn = None
 
-    def __call__(self, error: Exception, *args):
+    def failed(self, error: Exception) -> None:
         log.debug("fused code raised %s: %s; running the graph op by op",
                   type(error).__name__, error)
+
+    def __call__(self, *args):
         if self.fn is None:
             self.fn = python_function(self.graph, name="rerun")
-        try:
-            return self.fn(*args)
-        except Exception as e:
-            raise e from None
+        return self.fn(*args)

@@ -42,6 +42,7 @@ from __future__ import annotations
 import builtins
 import math
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -52,6 +53,7 @@ from dynamo.ops import ELEMENTWISE
 
 from ..fusion import Group, reduction_info
 from ..fusion.fusible import array_meta
+from ..passes import may_signal
 from . import runtime
 from .plan import BlockPlan, plain_row_buffer, uses_out
 from .reuse import donors
@@ -76,6 +78,8 @@ class Module:
                                       "_mean_exact": runtime.mean_exact,
                                       "_row_buffer": runtime.row_buffer,
                                       "_rows": runtime.rows,
+                                      "_guard": runtime.guard,
+                                      "_unguard": runtime.unguard,
                                       "_set_ufunc_state": runtime.switch_ufunc_state}
         self._bound: dict[int, str] = {}
 
@@ -172,36 +176,69 @@ def plain_name(m: Module):
     return name_of
 
 
+@dataclass(frozen=True)
+class Guarding:
+    """How the generated function keeps eager's exceptions and floating-point reports.
+
+    Fused code runs ops in another order than eager (groups), per block (one report
+    per block), renamed (strength reduction) or merged (cse), so it runs under
+    ``runtime.guard`` (every floating-point condition the caller would see raises)
+    and, when something raises, the same ops run again op by op as eager:
+
+    - ``rerun`` set (the bound name of a ``_Rerun``; graphs without effects): the
+      whole function is guarded, and the original graph runs again.
+    - ``rerun`` None (graphs with writes, random draws or ``np.errstate`` blocks,
+      which must not run twice): each stretch between two effects that needs it
+      (block-wise groups, ops out of program order) is guarded, and on an exception
+      that stretch's ops run again in program order (its inputs are unchanged:
+      no buffer is lent across a stretch, see ``reuse.donors``).
+
+    ``catch_all``: run again on any exception (option ``rerun_on_error``), not only
+    on a floating-point condition.
+    """
+
+    rerun: str | None = None
+    catch_all: bool = True
+
+    @property
+    def catch(self) -> str:
+        return "Exception" if self.catch_all else "FloatingPointError"
+
+
 def emit_forward(m: Module, graph: Graph, groups: list[Group], plans: list, name: str,
-                 rerun: str | None = None) -> None:
+                 guarding: Guarding = Guarding()) -> None:
     """``def <name>(placeholders): ...``: every group in order, then the outputs.
 
-    With ``rerun`` (the bound name of a callable), the body runs in ``try``; on an
-    exception it returns ``rerun(error, *placeholders)``. Dead private intermediates
-    lend their buffers to the op that reads them last (``reuse.donors``); when a
-    reused buffer of two or more dimensions is C-contiguous only if some inputs are,
-    the function checks them on entry and otherwise runs ``_<name>_any_layout``, the
-    same code without that reuse (results keep eager's memory layout).
+    ``guarding`` says how exceptions and floating-point conditions keep eager's form
+    (see ``Guarding``). Dead private intermediates lend their buffers to the op that
+    reads them last (``reuse.donors``); when a reused buffer of two or more
+    dimensions is C-contiguous only if some inputs are, the function checks them on
+    entry and otherwise runs ``_<name>_any_layout``, the same code without that
+    reuse (results keep eager's memory layout).
     """
     fns = {i: emit_group(m, p, i) for i, p in enumerate(plans) if p is not None}
     returned = graph.outputs
-    reuse, checks = donors(graph, groups, plans, returned, layout_checked=True)
+    segments = guarding.rerun is None
+    reuse, checks = donors(graph, groups, plans, returned, layout_checked=True,
+                           same_segment=segments)
     entry = None
     if checks:
         fallback = f"_{name}_any_layout"
-        plain, _ = donors(graph, groups, plans, returned, layout_checked=False)
-        _emit_function(m, graph, groups, plans, fns, plain, fallback, rerun, None)
+        plain, _ = donors(graph, groups, plans, returned, layout_checked=False,
+                          same_segment=segments)
+        _emit_function(m, graph, groups, plans, fns, plain, fallback, guarding, None)
         cond = " and ".join(f"{n.name}.flags.c_contiguous" for n in graph.placeholders
                             if n in checks)
         entry = (cond, fallback)
-    _emit_function(m, graph, groups, plans, fns, reuse, name, rerun, entry)
+    _emit_function(m, graph, groups, plans, fns, reuse, name, guarding, entry)
 
 
 def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, fns: dict,
-                   reuse: dict, name: str, rerun: str | None, entry) -> None:
+                   reuse: dict, name: str, guarding: Guarding, entry) -> None:
     name_of = plain_name(m)
     returned = graph.outputs
     statements: list[tuple[str, list[Node]]] = []     # (source, nodes it reads)
+    group_of: list[int] = []                           # the group of each statement
     for index, (group, plan) in enumerate(zip(groups, plans)):
         if plan is None:
             for node in group.nodes:
@@ -214,26 +251,79 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, fn
                 if row:   # a column broadcast over long rows (runtime.row_buffer)
                     text = f"with _rows({row}):\n    {text}"
                 statements.append((text, node.inputs()))
+                group_of.append(index)
         else:
             outs = "".join(f"{n.name}, " for n in group.outputs)
             ins = ", ".join(name_of(n) for n in group.inputs)
-            statements.append((f"{outs}= {fns[index]}({ins})", group.inputs))
+            # (a group of unused ops, kept because they may warn, has no outputs)
+            call = f"{outs}= {fns[index]}({ins})" if outs else f"{fns[index]}({ins})"
+            statements.append((call, group.inputs))
+            group_of.append(index)
     params = ", ".join(n.name for n in graph.placeholders)
     m.emit(0, f"def {name}({params}):")
     if entry is not None:
         cond, fallback = entry
         m.emit(1, f"if not ({cond}):")
         m.emit(2, f"return {fallback}({params})")
-    depth = 1
-    if rerun is not None:
-        m.emit(1, "try:")
-        depth = 2
-    _emit_with_dels(m, statements, keep=set(returned), depth=depth)
-    m.emit(depth, f"return {m.fmt(tuple(returned), name_of)}")
-    if rerun is not None:
-        m.emit(1, "except Exception as _error:")
-        m.emit(2, f"return {rerun}(_error, {params})")
+    result = f"return {m.fmt(tuple(returned), name_of)}"
+    if guarding.rerun is None:
+        regions = _stretches(m, graph, groups, plans, group_of, name_of)
+        _emit_with_dels(m, statements, set(returned), 1, regions, guarding.catch)
+        m.emit(1, result)
+    else:
+        guard = any(may_signal(n) for g in groups for n in g.nodes)
+        if not guard and not guarding.catch_all:
+            _emit_with_dels(m, statements, set(returned), 1)
+            m.emit(1, result)
+        else:
+            # the whole graph: on a visible floating-point condition (or any exception
+            # with catch_all) the original graph runs op by op; outside the except
+            # clause, so eager's exception is not chained to the fused code's
+            m.emit(1, "try:")
+            depth = 2
+            if guard:
+                m.emit(2, "_token = _guard()")
+                m.emit(2, "try:")
+                depth = 3
+            _emit_with_dels(m, statements, set(returned), depth)
+            m.emit(depth, result)
+            if guard:
+                m.emit(2, "finally:")
+                m.emit(3, "_unguard(_token)")
+            m.emit(1, f"except {guarding.catch} as _error:")
+            m.emit(2, f"{guarding.rerun}.failed(_error)")
+            m.emit(1, f"return {guarding.rerun}({params})")
     m.emit(0, "")
+
+
+def _stretches(m: Module, graph: Graph, groups: list[Group], plans: list,
+               group_of: list[int], name_of) -> list[tuple[int, int, list[str] | None]]:
+    """The statements cut into stretches between effects: (first, end, fallback).
+
+    ``fallback`` (None: the stretch runs unguarded) is the stretch's ops in program
+    order, one eager call each. A stretch is guarded when running it as generated
+    may report a floating-point condition or raise otherwise than eager would: it
+    holds a block-wise group, or runs its ops out of program order, and some op may
+    signal something (``passes.may_signal``).
+    """
+    position = {n: i for i, n in enumerate(graph.nodes)}
+    regions = []
+    i = 0
+    while i < len(group_of):
+        j = i
+        while j < len(group_of) and groups[group_of[j]].segment == groups[group_of[i]].segment:
+            j += 1
+        members = list(dict.fromkeys(group_of[i:j]))
+        nodes = [n for g in members for n in groups[g].nodes]
+        in_order = all(position[a] < position[b] for a, b in zip(nodes, nodes[1:]))
+        blocked = any(plans[g] is not None for g in members)
+        fallback = None
+        if (blocked or not in_order) and any(map(may_signal, nodes)):
+            fallback = [f"{n.name} = {m.call(n, name_of)}"
+                        for n in sorted(nodes, key=position.__getitem__)]
+        regions.append((i, j, fallback))
+        i = j
+    return regions
 
 
 def _big(node: Node) -> bool:
@@ -243,12 +333,17 @@ def _big(node: Node) -> bool:
     return meta.size * meta.dtype.itemsize >= 1 << 16
 
 
-def _emit_with_dels(m: Module, statements: list, keep: set, depth: int) -> None:
+def _emit_with_dels(m: Module, statements: list, keep: set, depth: int,
+                    regions: list | None = None, catch: str = "Exception") -> None:
     """Emit statements, dropping each intermediate after its last reader.
 
     Without the ``del`` every intermediate lives until the function returns: more
     memory, and big allocations never reuse freed pages. Small ones are left to the
     return (a ``del`` costs more than the memory is worth).
+
+    ``regions`` (``_stretches``) puts each stretch with a fallback under the guard:
+    on ``catch`` its fallback runs instead, so the values it reads are dropped only
+    after the stretch.
     """
     last: dict[Node, int] = {}
     for i, (_, reads) in enumerate(statements):
@@ -257,13 +352,32 @@ def _emit_with_dels(m: Module, statements: list, keep: set, depth: int) -> None:
     dies: dict[int, list[Node]] = {}
     for n, i in last.items():
         dies.setdefault(i, []).append(n)
-    for i, (text, _) in enumerate(statements):
-        for line in text.split("\n"):
-            m.emit(depth, line)
-        dead = [n.name for n in dies.get(i, ()) if n not in keep
+
+    def dels(indices, depth: int) -> None:
+        dead = [n.name for i in indices for n in dies.get(i, ()) if n not in keep
                 and n.op not in (PLACEHOLDER, CONSTANT) and _big(n)]
         if dead:
             m.emit(depth, f"del {', '.join(dead)}")
+
+    for first, end, fallback in regions or [(0, len(statements), None)]:
+        if fallback is None:
+            for i in range(first, end):
+                for line in statements[i][0].split("\n"):
+                    m.emit(depth, line)
+                dels((i,), depth)
+            continue
+        m.emit(depth, "try:")
+        m.emit(depth + 1, "_token = _guard()")
+        m.emit(depth + 1, "try:")
+        for i in range(first, end):
+            for line in statements[i][0].split("\n"):
+                m.emit(depth + 2, line)
+        m.emit(depth + 1, "finally:")
+        m.emit(depth + 2, "_unguard(_token)")
+        m.emit(depth, f"except {catch}:   # again op by op, as eager")
+        for line in fallback:
+            m.emit(depth + 1, line)
+        dels(range(first, end), depth)
 
 
 # --------------------------------------------------------------------------- groups

@@ -67,7 +67,14 @@ class Options:
 
     rerun_on_error: bool = True
     """When the fused code raises, run the original graph op by op so the caller sees
-    eager's exception (graphs without in-place writes only)."""
+    eager's exception (graphs without effects; in others the stretch between two
+    effects that raised runs again op by op). A floating-point condition the
+    caller's settings make visible always reruns, whatever this says."""
+
+    fast_powers: bool = False
+    """Float powers ``x ** n`` (3 <= n <= 16) as squarings and multiplies
+    (``passes.fast_powers``): about 7x faster than NumPy's ``pow``, but within about
+    ``n`` ulp of it rather than bit-identical."""
 
     @classmethod
     def parse(cls, options: dict | None) -> Options:
@@ -78,11 +85,11 @@ class Options:
             raise ValueError(f"unknown option(s) for backend 'numpy': {unknown}; "
                              f"options: {sorted(known)}")
         if "skip_passes" in options:
-            from ..passes import PIPELINE
+            from ..passes import PIPELINE_FAST_POWERS
             skip = options["skip_passes"]
             # one name alone is one pass, not its letters ("dce" -> {"dce"})
             skip = options["skip_passes"] = frozenset([skip] if isinstance(skip, str) else skip)
-            names = {p.__name__ for p in PIPELINE}
+            names = {p.__name__ for p in PIPELINE_FAST_POWERS}
             if skip - names:
                 raise ValueError(f"unknown pass(es) {sorted(skip - names)} in option "
                                  f"'skip_passes' of backend 'numpy'; passes: {sorted(names)}")
@@ -93,7 +100,7 @@ class Options:
                                       or value < (1 if name == "threads" else 0)):
                 raise ValueError(f"option {name!r} of backend 'numpy' must be an int "
                                  f"{'>= 1' if name == 'threads' else '>= 0'}, got {value!r}")
-        for name in ("recycle_outputs", "rerun_on_error"):
+        for name in ("recycle_outputs", "rerun_on_error", "fast_powers"):
             if not isinstance(options.get(name, True), bool):
                 raise ValueError(f"option {name!r} of backend 'numpy' must be True or "
                                  f"False, got {options[name]!r}")

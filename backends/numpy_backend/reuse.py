@@ -110,14 +110,18 @@ def c_ordered(nodes) -> dict[Node, frozenset]:
     return known
 
 
-def donors(graph: Graph, groups: list[Group], plans: list, returned, layout_checked: bool
-           ) -> tuple[dict[Node, Node], frozenset]:
+def donors(graph: Graph, groups: list[Group], plans: list, returned, layout_checked: bool,
+           same_segment: bool = False) -> tuple[dict[Node, Node], frozenset]:
     """``node -> dead intermediate it writes into``, and the inputs to check on entry.
 
     Runs over the plain-path nodes in program order (block-wise groups are one step
     that reads its inputs). With ``layout_checked=False`` only one-dimensional buffers
-    are reused (the inputs' layout is unknown).
+    are reused (the inputs' layout is unknown). With ``same_segment`` a value lends
+    its buffer only within its own stretch between two effects: a stretch that runs
+    again op by op after a floating-point condition (``codegen.Guarding``) must find
+    the values it reads unchanged.
     """
+    segment = {n: g.segment for g in groups for n in g.nodes}
     steps = [n for g, p in zip(groups, plans) for n in (g.nodes if p is None else (g,))]
     last: dict[Node, int] = {}
     for i, step in enumerate(steps):
@@ -133,7 +137,8 @@ def donors(graph: Graph, groups: list[Group], plans: list, returned, layout_chec
         node = step
         if uses_out(node) and returns_fresh(node):
             donor = next((a for a in node.inputs() if a in owned and last[a] == i
-                          and _same_buffer(a, node) and _layout_ok(a, order)), None)
+                          and _same_buffer(a, node) and _layout_ok(a, order)
+                          and (not same_segment or segment[a] == segment[node])), None)
             if donor is not None:
                 chosen[node] = donor     # the donor dies here: write into it
                 checks |= order.get(donor, frozenset())

@@ -3,15 +3,20 @@
 ==================  ===========================================================
 pass                what it does
 ==================  ===========================================================
-``dce``             drops nodes nothing needs (keeps writes and random draws)
+``dce``             drops nodes nothing needs (keeps writes, random draws, and
+                    anything that may raise or warn)
 ``cse``             computes each pure value once
 ``fold_constants``  computes at compile time what depends on no input
-``strength_reduce`` ``x**3`` -> multiplies, ``x**0.5`` -> sqrt, ``x/4`` -> ``x*0.25``
+``strength_reduce`` exact rewrites: ``x**2`` -> square, integer ``n**3`` -> multiplies
+``fast_powers``     float ``x**3`` -> multiplies (not exact; only on request)
 ``without_errstate`` drops ``with np.errstate`` from CuPy graphs (not in the pipeline)
 ==================  ===========================================================
 
 ``optimize`` applies them in one visible order (``PIPELINE``). Each pass builds a
-new graph and leaves its input untouched.
+new graph and leaves its input untouched. No pass drops an op that may raise or
+warn, or changes a value, dtype or exception; floating-point warnings stay eager's
+(``signals``: a pass may change which op reports a condition only where the backend
+reruns the graph as eager on one).
 
 Example::
 
@@ -19,8 +24,7 @@ Example::
     >>> print(optimize(gelu_graph))
     def forward(x):
         multiply = ops.multiply(0.5, x)
-        v_pow_square = ops.square(x)
-        v_pow = ops.multiply(v_pow_square, x)
+        v_pow = ops.pow(x, 3)                # a float power stays (fast_powers: not exact)
         ...
 """
 
@@ -28,8 +32,10 @@ from .cse import cse
 from .dce import dce
 from .errstate import without_errstate
 from .fold import FOLD_LIMIT, fold_constants
-from .pipeline import PIPELINE, optimize
-from .strength import MAX_POWER, strength_reduce
+from .pipeline import PIPELINE, PIPELINE_FAST_POWERS, optimize
+from .signals import may_signal, rerun_on_signal
+from .strength import MAX_POWER, fast_powers, strength_reduce
 
-__all__ = ["FOLD_LIMIT", "MAX_POWER", "PIPELINE", "cse", "dce", "fold_constants", "optimize",
+__all__ = ["FOLD_LIMIT", "MAX_POWER", "PIPELINE", "PIPELINE_FAST_POWERS", "cse", "dce",
+           "fast_powers", "fold_constants", "may_signal", "optimize", "rerun_on_signal",
            "strength_reduce", "without_errstate"]

@@ -10,6 +10,13 @@ distinct arrays). A write (``out=``, ``x[i] = v``, ``x += y``) ends the stretch 
 which values can be shared: the same call after it may read other contents (through
 a view, ``x.reshape(-1)[:] *= 3`` changes ``x`` without a new node for ``x``).
 
+Two calls also report their floating-point conditions twice (two RuntimeWarnings,
+two calls of the ``np.seterrcall`` function), so a call that may signal one is merged
+only in graphs the ``numpy`` backend reruns op by op on any visible condition
+(``signals.rerun_on_signal``), and only when floating-point conditions are all it may
+signal (``signals.fp_signals_only``); elsewhere only calls that cannot signal
+anything (integer arithmetic) are merged.
+
 Example::
 
     def layernorm(x, g, b):
@@ -25,6 +32,7 @@ from dynamo.ops import ELEMENTWISE, MATMUL, REDUCTION
 
 from ..fusion.fusible import has_effect, is_inplace
 from .rewrite import literal_key, rewrite
+from .signals import fp_signals_only, may_signal, rerun_on_signal
 
 _PURE = frozenset({ELEMENTWISE, REDUCTION, MATMUL})
 
@@ -45,6 +53,10 @@ def _returned(node: Node) -> bool:
 def cse(graph: Graph) -> Graph:
     seen: dict[tuple, Node] = {}
     returned: set[Node] = {n for n in graph.nodes if _returned(n)}
+    guarded = rerun_on_signal(graph)
+
+    def mergeable(node: Node) -> bool:
+        return not may_signal(node) or (guarded and fp_signals_only(node))
 
     def visit(rw, node: Node) -> bool:
         if is_inplace(node):
@@ -53,7 +65,7 @@ def cse(graph: Graph) -> Graph:
             # computed before it are not values computed after it.
             seen.clear()
             return False
-        if not _pure(node) or _aliased(node):
+        if not _pure(node) or _aliased(node) or not mergeable(node):
             return False
         key = (node.target, literal_key(rw.arg(node.args)), literal_key(rw.arg(node.kwargs)))
         prev = seen.get(key)

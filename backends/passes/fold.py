@@ -8,7 +8,9 @@ viewed or written to would leak that sharing; and only values whose inputs are a
 folded (an input computed at run time may have been written through a view before
 the value reads it). Nothing is folded when computing it
 warns or raises (the warning or error then happens at run time, as in eager), when
-it is larger than ``FOLD_LIMIT`` elements, or when the graph runs on CuPy.
+it is larger than ``FOLD_LIMIT`` elements, when the graph runs on CuPy, or when its
+value may depend on the caller's ufunc buffer size (``np.setbufsize``), which may
+differ at run time: reductions of float16 or with a ``dtype`` (summed per buffer).
 
 Example::
 
@@ -29,7 +31,7 @@ from dynamo import ops
 from dynamo.graph import CALL, CONSTANT, OUTPUT, Graph, Node, map_nodes
 from dynamo.ops import CREATION, ELEMENTWISE, MATMUL, NUMPY, REDUCTION, VIEW
 
-from ..fusion.fusible import array_meta, has_effect, returns_fresh
+from ..fusion.fusible import array_meta, has_effect, reduction_info, returns_fresh
 from .rewrite import rewrite
 
 FOLD_LIMIT = 1 << 16  # elements: larger constants would cost memory for little gain
@@ -42,7 +44,18 @@ def _candidate(node: Node) -> bool:
     meta = array_meta(node)
     return (node.op == CALL and node.meta.get("kind") in _KINDS and not has_effect(node)
             and node.target not in _NONDETERMINISTIC and meta is not None
-            and meta.kind == NUMPY and meta.size <= FOLD_LIMIT)
+            and meta.kind == NUMPY and meta.size <= FOLD_LIMIT
+            and not _buffer_dependent(node))
+
+
+def _buffer_dependent(node: Node) -> bool:
+    """A reduction that casts as it goes (float16 summed in float32, an explicit
+    ``dtype``): NumPy casts buffer by buffer, so its value depends on the buffer size."""
+    if node.meta.get("kind") != REDUCTION:
+        return False
+    src = array_meta(node.args[0]) if node.args else None
+    info = reduction_info(node)
+    return src is None or src.dtype == np.float16 or info is None or info.dtype is not None
 
 
 def _evaluate(node: Node, values: dict[Node, Any]) -> Any:

@@ -4,6 +4,7 @@ Example::
 
     >>> optimized = optimize(graph)                      # every pass below
     >>> optimized = optimize(graph, without={"strength_reduce"})
+    >>> optimized = optimize(graph, PIPELINE_FAST_POWERS)   # option fast_powers=True
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dynamo.graph import Graph
 from .cse import cse
 from .dce import dce
 from .fold import fold_constants
-from .strength import strength_reduce
+from .strength import fast_powers, strength_reduce
 
 log = logging.getLogger("dynamo.backend")
 
@@ -24,6 +25,8 @@ log = logging.getLogger("dynamo.backend")
 # are exact; cse after strength reduction so shared squares (x**2, x**3) merge; dce
 # last to drop what folding and cse left without readers.
 PIPELINE = (dce, fold_constants, strength_reduce, cse, dce)
+# The same with float powers as multiplies (not bit-identical: an explicit option).
+PIPELINE_FAST_POWERS = (dce, fold_constants, strength_reduce, fast_powers, cse, dce)
 
 
 def optimize(graph: Graph, passes=PIPELINE, without=frozenset()) -> Graph:

@@ -18,6 +18,7 @@ Example::
 from __future__ import annotations
 
 import math
+import struct
 from typing import Any
 
 import numpy as np
@@ -101,8 +102,10 @@ def literal_key(value: Any) -> Any:
         return ("node", id(value))
     if isinstance(value, (bool, int, str, bytes, type(None), type(Ellipsis))):
         return (type(value), value)
-    if isinstance(value, (float, complex)):
-        return (type(value), repr(value))
+    if isinstance(value, float):   # the bits: -0.0 is not 0.0, NaN payloads differ
+        return (type(value), struct.pack("<d", value))
+    if isinstance(value, complex):
+        return (type(value), struct.pack("<dd", value.real, value.imag))
     if isinstance(value, np.generic):
         return (type(value), value.tobytes())
     if isinstance(value, np.dtype):

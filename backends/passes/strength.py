@@ -1,29 +1,46 @@
 """Strength reduction: replace slow ops by cheaper ones that compute the same thing.
 
-=====================  ==================================  ========================
-written                becomes                             result
-=====================  ==================================  ========================
-``x ** 2``             ``np.square(x)``                    bit-identical
-``x ** 0.5``           ``np.sqrt(x)``                      bit-identical
-``x ** 1`` / ``-1``    ``np.positive(x)`` / ``np.reciprocal(x)``  bit-identical
-``x ** n``, 3<=n<=16   squarings and multiplies            within float rounding
-``x / c``, c = +-2**k  ``x * (1 / c)``                     bit-identical
-=====================  ==================================  ========================
+Every rewrite here is exact: the same values bit for bit (signed zeros, infinities,
+NaNs, wraparound), the same dtype and type, the same exceptions, and the same
+floating-point conditions reported by the same op, or by another op only where the
+``numpy`` backend reruns the graph as eager on any condition the caller would see:
 
-NumPy already takes these fast paths for 2, 0.5, 1 and -1, but as ``np.square`` and
-friends the fused backends can run them with ``out=``. ``x ** 3`` is the real win:
-NumPy calls ``pow`` per element (157 ms at 1e7 float32, ``x*x*x`` 22 ms). Products
-round after each multiply, so ``x ** n`` may differ from ``pow`` in the last bits
-(at most about ``n`` ulp); integer powers of integers are exact. Division by a
-constant becomes a multiply only when the reciprocal is a power of two that is a
-normal number in the result dtype: then both round the same real value. A rewrite
-is kept only when the new ops' result has exactly the old shape and dtype.
+========================================  ==========================  ===============
+written                                   becomes                     why it is exact
+========================================  ==========================  ===============
+``x ** 2``, ``x ** -1``, ``x ** 0.5``     ``np.square(x)``,           what NumPy's
+(``**`` of a float or complex array,      ``np.reciprocal(x)``,       ``**`` itself
+Python ``int`` 2, -1 or ``float`` 0.5)    ``np.sqrt(x)``              calls
+``x ** n``, ``np.power(x, n)``,           squarings and multiplies    integer products
+integer ``x``, 2 <= n <= 16                                           wrap the same way
+``x / c``, float result, c = +-2**k       ``x * (1 / c)``             the same real
+(graphs without effects only)                                         number, rounded
+========================================  ==========================  ===============
+
+NumPy's ``**`` turns these three exponents into ``square``/``reciprocal``/``sqrt``
+only for arrays, only for exactly these Python types, and only for float and
+complex dtypes: ``np.float64(-inf) ** 0.5`` is ``inf`` (C ``pow``) but
+``np.sqrt(-inf)`` is ``nan``; ``np.float64(-0.0) ** 0.5`` is ``0.0``, ``sqrt``
+gives ``-0.0``; ``np.power(x, 0.5)`` and ``x ** 2.0`` call ``pow`` too, whose last
+bit may differ from ``sqrt``'s or from ``x * x``, and name ``power`` in warnings;
+``int_array ** -1`` raises where ``np.reciprocal`` returns garbage. So those stay.
+Division by a power of two becomes a multiply only when the reciprocal is a power of
+two that is a normal number in the result dtype: then both round the same real value
+(subnormal results included) and report the same conditions, but a warning names
+``multiply`` instead of ``divide``, which is why it is done only in graphs the backend
+reruns on any visible floating-point condition (``signals.rerun_on_signal``).
+
+Float powers ``x ** 3`` as multiplies round after each multiply (within about ``n``
+ulp of ``pow``, not bit-identical): that is the separate pass ``fast_powers``, which
+the ``numpy`` backend runs only with the option ``fast_powers=True``. (NumPy calls
+``pow`` per element: 157 ms at 1e7 float32, ``x*x*x`` 22 ms.)
+
+A rewrite is kept only when the new ops' result has exactly the old shape and dtype.
 
 Example::
 
-    def gelu(x):
-        return 0.5 * x * (1.0 + np.tanh(0.79788456 * (x + 0.044715 * x ** 3)))
-    # x ** 3 -> t = np.square(x); np.multiply(t, x)
+    def f(x, n):                     # x: float32 array, n: int64 array
+        return x ** 2 + n ** 3       # -> np.square(x) + np.multiply(np.square(n), n)
 """
 
 from __future__ import annotations
@@ -36,23 +53,54 @@ from dynamo.ops import ELEMENTWISE
 
 from ..fusion.fusible import array_meta
 from .rewrite import exact_power_of_two, rewrite, same_meta
+from .signals import rerun_on_signal
 
 MAX_POWER = 16  # larger integer powers: more multiplies than one pow call is worth
 
 _NUMBER = (int, float, np.integer, np.floating)
 
+# What NumPy's ``**`` on a float or complex ndarray calls for these exponents, keyed
+# by (exact Python type, value) (numpy/_core/src/multiarray/number.c,
+# fast_scalar_power).
+_NUMPY_FAST_PATHS = {(int, 2): "square", (int, -1): "reciprocal", (float, 0.5): "sqrt"}
+
 
 def strength_reduce(graph: Graph) -> Graph:
+    renaming = rerun_on_signal(graph)
+
     def visit(rw, node: Node) -> bool:
         if node.kwargs or len(node.args) != 2 or not isinstance(node.args[0], Node):
             return False
         if node.target in ("pow", "power"):
-            plan = _power_plan(node.args[1])
-        elif node.target == "divide":
+            plan = _power_plan(node)
+        elif node.target == "divide" and renaming:
             plan = _divide_plan(node)
         else:
             return False
         return plan is not None and _emit(rw, node, plan)
+
+    return rewrite(graph, visit)
+
+
+def fast_powers(graph: Graph) -> Graph:
+    """``x ** n`` of floats (3 <= n <= ``MAX_POWER``) as squarings and multiplies.
+
+    Not exact: each multiply rounds, so results are within about ``n`` ulp of
+    NumPy's ``pow``. Only in graphs the backend reruns as eager on a visible
+    floating-point condition (an overflow then names ``power``, as in eager). Not in
+    ``PIPELINE``; the ``numpy`` backend adds it with the option ``fast_powers=True``.
+    """
+    if not rerun_on_signal(graph):
+        return graph
+
+    def visit(rw, node: Node) -> bool:
+        if node.target not in ("pow", "power") or node.kwargs or len(node.args) != 2 \
+                or not isinstance(node.args[0], Node):
+            return False
+        x, e = array_meta(node.args[0]), node.args[1]
+        if x is None or x.dtype.kind not in "fc" or not _small_integer(e, 3):
+            return False
+        return _emit(rw, node, _multiplies(int(e)))
 
     return rewrite(graph, visit)
 
@@ -69,22 +117,31 @@ class Ref:
 X = Ref(-1)
 
 
-def _power_plan(exponent) -> list | None:
-    """Steps computing ``x ** exponent`` as [(target, operands)], or None."""
-    if isinstance(exponent, bool) or not isinstance(exponent, _NUMBER):
+def _small_integer(e, low: int) -> bool:
+    """``e`` is an int (Python or NumPy, not bool) with ``low <= e <= MAX_POWER``."""
+    return isinstance(e, (int, np.integer)) and not isinstance(e, (bool, np.bool_)) \
+        and low <= e <= MAX_POWER
+
+
+def _power_plan(node: Node) -> list | None:
+    """Steps computing ``node`` (``x ** e``) as [(target, operands)], or None."""
+    x, e = array_meta(node.args[0]), node.args[1]
+    if x is None:
         return None
-    e = float(exponent)
-    if e == 0.5:
-        return [("sqrt", (X,))]
-    if e == 1:
-        return [("positive", (X,))]
-    if e == -1:
-        return [("reciprocal", (X,))]
-    if not e.is_integer() or not 2 <= e <= MAX_POWER:
-        return None
+    if x.dtype.kind in "iu" and _small_integer(e, 2):
+        return _multiplies(int(e))   # integer pow is exact: so are the products
+    fast = _NUMPY_FAST_PATHS.get((type(e), e)) if type(e) in (int, float) else None
+    if node.target == "pow" and fast and not x.scalar and x.dtype.kind in "fc":
+        return [(fast, (X,))]
+    return None
+
+
+def _multiplies(n: int) -> list:
+    """``x ** n`` by left-to-right binary powering: squarings, and a multiply by ``x``
+    for each further set bit."""
     plan: list = []
     acc = X
-    for bit in bin(int(e))[3:]:   # left-to-right binary powering after the top bit
+    for bit in bin(n)[3:]:
         plan.append(("square", (acc,)))
         acc = Ref(len(plan) - 1)
         if bit == "1":

@@ -12,7 +12,9 @@ tracing it is a ``SymInt``: an ``int`` whose value is the size seen in this call
   guard ``x.shape[0] == 5``, so that dimension is static for this entry (documented).
 - Op rules never see symbols: ``output_graph.call_op`` runs the rule at the hints and at
   perturbed values of each symbol and fits every output dimension as an affine
-  function of the symbols (``symbolic_shape``).
+  function of the symbols (``symbolic_shape``), then guards each symbol to the range in
+  which that fit is the rule's answer (``ranges``: ``x[-5:]`` is 5 for
+  ``x.shape[0] >= 5`` only).
 
 Example::
 

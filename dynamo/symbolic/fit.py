@@ -2,7 +2,9 @@
 
 Op rules only ever see plain ints. ``symbolic_shape`` runs a rule at the hints and
 again with each symbol moved by two different deltas, and reads every output
-dimension's coefficients off the differences.
+dimension's coefficients off the differences. Sizes clamp (``x[-5:]`` has
+``min(n, 5)`` elements), so the fit then finds the range of each symbol in which the
+fitted sizes are the rule's answer and guards the entry to it (``ranges``).
 
 Example::
 
@@ -12,7 +14,8 @@ Example::
 
 from __future__ import annotations
 
-from .sizes import Sym, SymInt, not_recording, pin, pinned
+from . import ranges
+from .sizes import Sym, SymInt, not_recording, pin, pinned, record_range
 
 _DELTAS = (17, 42)   # perturbations: small (rules may allocate ghosts), not multiples
 
@@ -53,8 +56,19 @@ def symbols_in(value) -> frozenset:
     return frozenset()
 
 
+def _metas(meta) -> list:
+    """An op's result metas as a list (it may return one, a tuple, or a list)."""
+    return list(meta) if isinstance(meta, (tuple, list)) else [meta]
+
+
 def _shapes(meta) -> list[tuple]:
-    return [m.shape for m in meta] if isinstance(meta, tuple) else [meta.shape]
+    return [m.shape for m in _metas(meta)]
+
+
+def _described(meta) -> list[tuple]:
+    """What a result must keep across the sizes an entry serves: per output, its
+    shape, dtype and whether it is a NumPy scalar."""
+    return [(tuple(m.shape), m.dtype, m.scalar) for m in _metas(meta)]
 
 
 class SymbolClasses:
@@ -118,10 +132,12 @@ def _fit(rule, args, kwargs, hint_meta, hints, sources, classes):
     def values(moves: dict[str, int]) -> dict[str, int]:
         return {s: h + moves.get(classes.find(s), 0) for s, h in hints.items()}
 
-    def run(moves):
-        v = values(moves)
+    def evaluate(v: dict[str, int]) -> list[tuple]:
         with not_recording():
-            return _shapes(rule(substitute(args, v), substitute(kwargs, v)))
+            return _described(rule(substitute(args, v), substitute(kwargs, v)))
+
+    def run(moves):
+        return [shape for shape, _, _ in evaluate(values(moves))]
 
     for r in reps:
         moved = []
@@ -167,6 +183,45 @@ def _fit(rule, args, kwargs, hint_meta, hints, sources, classes):
             srcs = tuple(sorted((n, sources[n]) for n in c))
             dims.append(SymInt(y0, Sym(terms, const, srcs)))
         out.append(tuple(dims))
-    if isinstance(hint_meta, tuple):
-        return tuple(m.with_(shape=shp) for m, shp in zip(hint_meta, out))
-    return hint_meta.with_(shape=out[0])
+    fitted = [m.with_(shape=shp) for m, shp in zip(_metas(hint_meta), out)]
+    _guard_ranges(evaluate, fitted, (args, kwargs), reps, hints, sources, classes)
+    if isinstance(hint_meta, list):   # np.split
+        return fitted
+    return tuple(fitted) if isinstance(hint_meta, tuple) else fitted[0]
+
+
+def _guard_ranges(evaluate, fitted: list, call, reps, hints, sources, classes) -> None:
+    """Guard every symbol to the interval on which ``fitted`` is the rule's answer
+    (``ranges``): ``x[-5:]`` fitted as 5 holds for ``x.shape[0] >= 5``. A symbol whose
+    interval depends on another symbol's value is pinned (``_Pin``)."""
+    def expected(v: dict[str, int]) -> list[tuple]:
+        return _described(substitute(fitted, v))
+
+    def agrees(assigned: dict[str, int]) -> bool:
+        v = {s: assigned.get(classes.find(s), h) for s, h in hints.items()}
+        try:
+            return evaluate(v) == expected(v)
+        except Exception:  # noqa: BLE001 (the rule raises there: NumPy would too)
+            return False
+
+    def interval_of(r: str, others: dict[str, int]) -> tuple | None:
+        if not agrees({**others, r: hints[r]}):
+            return None
+        at = {s: others.get(classes.find(s), h) for s, h in hints.items()}
+        points = ranges.thresholds(ranges.forms_of(call, r, classes.find, at))
+        return ranges.interval(lambda x: agrees({**others, r: x}), hints[r], points)
+
+    found = {r: interval_of(r, {}) for r in reps}
+    for r in reps:
+        for t in reps:
+            if t == r:
+                continue
+            lo, hi = found[t]
+            for value in (lo, hints[t] + _DELTAS[1] if hi is None else hi):
+                if interval_of(r, {t: value}) != found[r]:
+                    raise _Pin([r], "a size valid only in a relation between sizes")
+    for r, (lo, hi) in found.items():
+        if lo > ranges.LOWEST:
+            record_range(f"{sources[r]} >= {lo}", {r})
+        if hi is not None:
+            record_range(f"{sources[r]} <= {hi}", {r})

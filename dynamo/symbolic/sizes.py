@@ -232,10 +232,12 @@ def symbols_of(value) -> frozenset:
 # --------------------------------------------------------------------------- decisions
 
 class Trace:
-    """What one trace learned about its symbols: branch decisions and pinned symbols."""
+    """What one trace learned about its symbols: branch decisions, the ranges its
+    fitted sizes hold in (``ranges.py``), and pinned symbols."""
 
     def __init__(self) -> None:
         self.decisions: list[str] = []
+        self.ranges: list[str] = []
         self.pins: set[str] = set()
 
 
@@ -246,6 +248,16 @@ def record(expr: str, result: bool, symbols) -> None:
         raise Specialize(symbols, "a symbolic size compared outside a trace")
     if symbols and trace is not _QUIET:
         trace.decisions.append(expr if result else f"not ({expr})")
+
+
+def record_range(expr: str, symbols) -> None:
+    """Note a bound on a symbol outside which a fitted size would be wrong
+    (``x.shape[0] >= 5`` for ``x[-5:]``); it becomes a guard of the entry."""
+    trace = getattr(_local, "trace", None)
+    if trace is None:
+        raise Specialize(symbols, "a symbolic size fitted outside a trace")
+    if trace is not _QUIET:
+        trace.ranges.append(expr)
 
 
 def pin(symbols, why: str = "") -> None:

@@ -41,7 +41,9 @@ from ..variables import (
 )
 from ..variables.arrays import FlatVariable
 from ..variables.constant import BINARY, UNARY, operands, raw
+from ..variables.containers import container_binary_op, get_iterator
 from ..variables.objects import RandomObjectVariable
+from . import compare
 from .instructions import CodeInfo, Inst
 
 _PYTHON_ERRORS = (AttributeError, KeyError, IndexError, TypeError, ValueError,
@@ -82,6 +84,7 @@ class TranslatorBase:
         self.current = inst
         self.ip += 1
         self.output.current_loc = self.location(inst)
+        self.output.catching = self.in_try()
         handler = getattr(self, inst.name, None)
         if handler is None:
             raise Unsupported(f"opcode {inst.name} is not supported", cause="opcode")
@@ -93,6 +96,16 @@ class TranslatorBase:
             raise Unsupported(f"{type(e).__name__}: {e}",
                               "Python raises this error here when the program runs.",
                               cause="python_error") from e
+
+    def in_try(self) -> bool:
+        """Whether an exception raised here reaches an ``except`` or ``finally`` of
+        this frame or of a frame it was inlined into."""
+        tx = self
+        while tx is not None:
+            if tx.current is not None and tx.current.index in tx.info.catching:
+                return True
+            tx = tx.parent
+        return False
 
     def location(self, inst: Inst) -> dict:
         return {"loc": f"{self.code.co_filename}:{inst.lineno}",
@@ -140,21 +153,9 @@ class TranslatorBase:
             _check_operand(a)
             _check_operand(b)
             return self.output.call_op(ops.get(name), [a, b], {})
-        if isinstance(a, SequenceVariable) and isinstance(b, SequenceVariable) and \
-                name == "add" and type(a) is type(b):
-            if inplace and isinstance(a, ListVariable):
-                self.output.side_effects.mutate(a)
-                a.items.extend(b.items)
-                return a
-            return type(a)(a.items + b.items)
-        if isinstance(a, ListVariable) and inplace and name == "add":
-            self.output.side_effects.mutate(a)
-            a.items.extend(self.unpack_iterable(b))
-            return a
-        if isinstance(a, SequenceVariable) and name == "multiply" and b.is_constant():
-            return type(a)(a.items * b.as_python_constant())
-        if isinstance(a, SetVariable):
-            return a.binary_op(name, b)
+        result = container_binary_op(self, name, a, b, inplace)   # lists, tuples, sets...
+        if result is not None:
+            return result
         if a.is_constant() and b.is_constant() and name in BINARY:
             return ConstantVariable(BINARY[name](*operands(a, b)))
         raise Unsupported(f"operator {name} on {a.describe()} and {b.describe()}")
@@ -167,29 +168,12 @@ class TranslatorBase:
         raise Unsupported(f"unary {name} of {value.describe()}")
 
     def compare(self, name: str, a: Variable, b: Variable) -> Variable:
-        if isinstance(a, ArrayVariable) or isinstance(b, ArrayVariable):
-            return self.binary_op(name, a, b)
-        if a.is_constant() and b.is_constant():
-            return ConstantVariable(BINARY[name](*operands(a, b)))
-        if name in ("equal", "not_equal"):
-            same = self.same_value(a, b)
-            return ConstantVariable(same if name == "equal" else not same)
-        raise Unsupported(f"comparison {name} of {a.describe()} and {b.describe()}")
+        """``a == b``, ``a < b``...: CPython's protocol of rich comparison (compare.py)."""
+        return compare.rich_compare(self, name, a, b)
 
     def same_value(self, a: Variable, b: Variable) -> bool:
-        """``a == b`` for values whose equality is known while tracing."""
-        if a is b:
-            return True
-        if isinstance(a, ArrayVariable) or isinstance(b, ArrayVariable):
-            raise Unsupported("== between arrays compares their data", cause="data_dependent")
-        if a.is_constant() and b.is_constant():
-            return bool(raw(a) == raw(b))
-        if isinstance(a, SequenceVariable) and isinstance(b, SequenceVariable):
-            return type(a) is type(b) and len(a.items) == len(b.items) and all(
-                self.same_value(x, y) for x, y in zip(a.items, b.items))
-        if type(a) is not type(b):
-            return False
-        raise Unsupported(f"equality of {a.describe()} and {b.describe()}")
+        """``a is b or a == b``: how lists, tuples and dicts compare their items."""
+        return compare.compare_bool(self, a, b)
 
     def is_same_object(self, a: Variable, b: Variable) -> bool:
         if a is b:
@@ -222,14 +206,8 @@ class TranslatorBase:
             self.output.input_objects.get(b.source) is not None
 
     def contains(self, container: Variable, item: Variable) -> bool:
-        if isinstance(container, (DictVariable, SetVariable)):
-            key = item.as_python_constant()
-            return key in container.items
-        if isinstance(container, ArrayVariable):
-            raise Unsupported("`in` on an array compares data", cause="data_dependent")
-        if container.is_constant() and item.is_constant():
-            return item.as_python_constant() in container.as_python_constant()
-        return any(self.same_value(v, item) for v in self.unpack_iterable(container))
+        """``item in container`` (compare.py)."""
+        return compare.contains(self, container, item)
 
     def getattr(self, obj: Variable, name: str) -> Variable:
         return obj.getattr(self, name)
@@ -264,11 +242,7 @@ class TranslatorBase:
         return var.unpack(self)
 
     def get_iter(self, var: Variable) -> IteratorVariable:
-        if isinstance(var, IteratorVariable):
-            return var
-        if isinstance(var, ListVariable):
-            return IteratorVariable(live=var)
-        return IteratorVariable(self.unpack_iterable(var))
+        return get_iterator(self, var)
 
     def dict_items(self, var: Variable) -> dict[Any, Variable]:
         if isinstance(var, DictVariable):

@@ -12,7 +12,6 @@ from ..exc import Unsupported
 from ..variables import (
     NULL,
     ConstantVariable,
-    DictVariable,
     NestedFunctionVariable,
 )
 from ..variables.errstate import ErrstateVariable
@@ -47,18 +46,18 @@ class Calls:
         self.do_call(inst.arg, names)
 
     def CALL_FUNCTION_EX(self, inst):
+        """``f(*args, **kwargs)``. As in CPython, ``**kwargs`` becomes a dict first (only a
+        dict is read while tracing: a mapping's keys() is user code, a non-mapping raises
+        TypeError), then ``*args`` a tuple (it may consume an iterator)."""
         flags = inst.arg if isinstance(inst.arg, int) else 0
         kwargs = self.pop() if flags & 1 or pyversion.CALL_EX_KWARGS_SLOT else NULL
-        if kwargs is NULL:   # no `**` in the call
-            kwargs = DictVariable({})
+        kw = {} if kwargs is NULL else self.mapping_items(kwargs)  # NULL: no `**`
         args = self.unpack_iterable(self.pop())
-        if not isinstance(kwargs, DictVariable):
-            kwargs = DictVariable(self.dict_items(kwargs))
         fn, args = self.pop_callable(list(args))
-        for key in kwargs.items:
+        for key in kw:
             if not isinstance(key, str):
                 raise Unsupported("keywords must be strings (TypeError)")
-        self.push(self.call_function(fn, args, dict(kwargs.items)))
+        self.push(self.call_function(fn, args, kw))
 
     def MAKE_FUNCTION(self, inst):
         code = self.pop().as_python_constant()
@@ -68,7 +67,7 @@ class Calls:
         if flags & 0x08:
             fn.closure = list(self.pop().items)
         if flags & 0x04:
-            self.pop()  # annotations: not needed to run the function
+            fn.annotations = self.pop()   # the glue gives them to the function it rebuilds
         if flags & 0x02:
             fn._kwdefaults = self.pop()
         if flags & 0x01:
@@ -85,7 +84,11 @@ class Calls:
             fn._kwdefaults = value
         elif flag == 0x01:
             fn._defaults = value
-        elif flag not in (0x04, 0x10):
+        elif flag == 0x04:
+            fn.annotations = value
+        elif flag == 0x10:   # 3.14: the __annotate__ function
+            fn.annotate = value
+        else:
             raise Unsupported(f"function attribute flag {flag}")
         self.push(fn)
 

@@ -43,13 +43,23 @@ class Containers:
         parts = self.popn(inst.arg)
         self.push(ConstantVariable("".join(p.as_python_constant() for p in parts)))
 
+    # The target of LIST_APPEND, SET_ADD, MAP_ADD and their *_EXTEND/UPDATE/MERGE forms is
+    # usually a fresh container; after a graph break it is a resume function's argument
+    # (`f(*a, 5, *b)` resumed between `*a` and `5`): a container from outside, whose
+    # changes must be recorded to be written back, like any other mutation.
+    def changed(self, depth: int) -> None:
+        """Record the change of the container ``depth`` deep in the stack."""
+        self.output.side_effects.mutate(self.stack[-depth])
+
     def LIST_APPEND(self, inst):
         value = self.pop()
         self.stack[-inst.arg].items.append(value)
+        self.changed(inst.arg)
 
     def LIST_EXTEND(self, inst):
-        value = self.pop()
-        self.stack[-inst.arg].items.extend(self.unpack_iterable(value))
+        items = self.unpack_iterable(self.pop())
+        self.stack[-inst.arg].items.extend(items)
+        self.changed(inst.arg)
 
     def LIST_TO_TUPLE(self, inst):  # 3.11
         self.push(TupleVariable(self.pop().items))
@@ -57,29 +67,43 @@ class Containers:
     def SET_ADD(self, inst):
         value = self.pop()
         self.stack[-inst.arg].add(value)
+        self.changed(inst.arg)
 
     def SET_UPDATE(self, inst):
-        value = self.pop()
-        for v in self.unpack_iterable(value):
+        items = self.unpack_iterable(self.pop())
+        for v in items:
             self.stack[-inst.arg].add(v)
+        self.changed(inst.arg)
 
     def MAP_ADD(self, inst):
         value = self.pop()
         key = self.pop()
         self.stack[-inst.arg].items[const_key(key)] = value
+        self.changed(inst.arg)
+
+    def mapping_items(self, value) -> dict:
+        """The items of ``{**value}`` or ``f(**value)``: a dict's. Any other object is read
+        through its ``keys()`` and ``[]`` (user code), or is not a mapping (TypeError):
+        Python does either when the program runs."""
+        if not isinstance(value, DictVariable):
+            raise Unsupported(f"** of {value.describe()} (not a dict)",
+                              "Python reads a mapping's keys() and items, or raises "
+                              "TypeError, when the program runs.")
+        return dict(value.items)
 
     def DICT_UPDATE(self, inst):
-        value = self.pop()
-        self.stack[-inst.arg].items.update(self.dict_items(value))
+        new = self.mapping_items(self.pop())
+        self.stack[-inst.arg].items.update(new)
+        self.changed(inst.arg)
 
     def DICT_MERGE(self, inst):
-        value = self.pop()
+        new = self.mapping_items(self.pop())
         target = self.stack[-inst.arg].items
-        new = self.dict_items(value)
         dup = set(target) & set(new)
         if dup:
             raise Unsupported(f"keyword argument repeated: {sorted(dup)} (TypeError)")
         target.update(new)
+        self.changed(inst.arg)
 
     def UNPACK_SEQUENCE(self, inst):
         items = self.unpack_iterable(self.pop())

@@ -10,6 +10,7 @@ from __future__ import annotations
 from .. import pyversion
 from ..exc import Unsupported
 from ..variables import ConstantVariable, IteratorVariable
+from ..variables.containers import take
 
 
 class ControlFlow:
@@ -92,7 +93,7 @@ class ControlFlow:
         it: IteratorVariable = self.stack[-1]
         if not isinstance(it, IteratorVariable):
             raise Unsupported(f"iteration over a {it.describe()} (not traced)")
-        item = it.next()
+        item = take(self, it)
         if item is not None:
             self.push(item)
             return

@@ -149,7 +149,30 @@ def _island_start(tx, region: Region) -> int:
     start = region.start
     if insts[start].name == "FOR_ITER" and start > 0 and insts[start - 1].name == "GET_ITER":
         start -= 1
+    start = _comprehension_start(tx.info, start)
     return next(i for i in tx.visited if i == start or i in region)
+
+
+def _comprehension_start(info, index: int) -> int:
+    """Where the inlined comprehension (3.12+) that contains ``index`` begins, or
+    ``index`` when there is none.
+
+    An inlined comprehension saves the frame's slots of its variables on the stack
+    (``LOAD_FAST_AND_CLEAR``, and ``MAKE_CELL`` gives a cell variable a fresh cell),
+    then its exception-table range begins (after one ``SWAP``) and puts them back when
+    it ends or raises. Inside it, a slot holds the comprehension's value or cell, not
+    the frame's, a state the break code cannot rebuild: an island that would begin
+    inside (at the comprehension's loop) begins at its first save instead."""
+    insts = info.insts
+    for start, end, _ in info.handlers:
+        if not start <= index <= end or start < 2 or insts[start - 1].name != "SWAP":
+            continue
+        first = start - 1
+        while first > 0 and insts[first - 1].name in ("LOAD_FAST_AND_CLEAR", "MAKE_CELL"):
+            first -= 1
+        if first < start - 1 and insts[first].name == "LOAD_FAST_AND_CLEAR":
+            return first
+    return index
 
 
 def _first_while_test(tx, region: Region, index: int) -> bool:

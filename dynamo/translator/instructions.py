@@ -63,6 +63,7 @@ class CodeInfo:
     regions: list[Region] = field(default_factory=list)
     entry: int = 0                               # first instruction after the prologue
     handlers: list[tuple[int, int, int]] = field(default_factory=list)  # start, end, target
+    catching: frozenset = frozenset()   # instructions an except/finally handler covers
 
     @classmethod
     def of(cls, code) -> CodeInfo:
@@ -111,7 +112,11 @@ class CodeInfo:
         while entry < len(insts) and insts[entry].name in ("MAKE_CELL", "COPY_FREE_VARS",
                                                             "RESUME", "NOP"):
             entry += 1
-        return cls(code.co_filename, bc, insts, bc_index, regions, entry, handlers)
+        catching = frozenset(i for start, end, handler in handlers
+                             if not _transparent(insts, handler) and
+                             not _exits_with(insts, handler)
+                             for i in range(start, end + 1))
+        return cls(code.co_filename, bc, insts, bc_index, regions, entry, handlers, catching)
 
     def outermost_region(self, index: int) -> Region | None:
         """The largest loop or try region that contains instruction ``index``."""
@@ -171,6 +176,13 @@ def frame_params(code) -> list[str]:
     n = code.co_argcount + code.co_kwonlyargcount
     n += bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)
     return [param_name(v) for v in code.co_varnames[:n]]
+
+
+def _exits_with(insts: list[Inst], handler: int) -> bool:
+    """The handler of a ``with`` block: it calls ``__exit__`` (which, for the only
+    context manager traced, ``np.errstate``, restores its settings and lets the
+    exception through) rather than testing the exception itself."""
+    return any(inst.name == "WITH_EXCEPT_START" for inst in insts[handler:handler + 4])
 
 
 def _transparent(insts: list[Inst], handler: int) -> bool:

@@ -34,8 +34,14 @@ class Names:
     LOAD_FAST_BORROW = LOAD_FAST
 
     def LOAD_FAST_AND_CLEAR(self, inst):
-        # 3.12 inlined comprehensions save the outer value of the loop variable.
-        self.push(self.locals.pop(inst.arg, NULL))
+        # 3.12 inlined comprehensions save the outer value of the loop variable; the
+        # slot of a cell variable holds the cell itself, which the comprehension
+        # replaces by a fresh one (MAKE_CELL) and puts back when it ends (STORE_FAST).
+        name = getattr(inst.arg, "name", inst.arg)
+        if name in self.cells:
+            self.push(self.cells[name])
+        else:
+            self.push(self.locals.pop(inst.arg, NULL))
 
     def LOAD_FAST_LOAD_FAST(self, inst):
         first, second = inst.arg
@@ -46,7 +52,10 @@ class Names:
 
     def STORE_FAST(self, inst):
         value = self.pop()
-        if value is NULL:
+        name = getattr(inst.arg, "name", inst.arg)
+        if isinstance(value, CellVariable) and name in self.cells:
+            self.cells[name] = value   # a comprehension puts back the cell it saved
+        elif value is NULL:
             self.locals.pop(inst.arg, None)
         else:
             self.locals[inst.arg] = value
@@ -124,7 +133,10 @@ class Names:
         self.push(self.cell(inst.arg))
 
     def MAKE_CELL(self, inst):
-        pass  # cells are created when the frame is set up
+        # The frame's cells are created with it (the trace starts after the prologue's
+        # MAKE_CELLs); one in the body gives an inlined comprehension's (3.12+) cell
+        # variable a fresh, empty cell, which closures made in its loop capture.
+        self.cells[getattr(inst.arg, "name", inst.arg)] = CellVariable()
 
     def COPY_FREE_VARS(self, inst):
         pass

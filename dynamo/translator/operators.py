@@ -10,6 +10,7 @@ from __future__ import annotations
 from .. import pyversion
 from ..exc import Unsupported
 from ..variables import ConstantVariable, SliceVariable
+from . import compare
 
 BINARY_OPS = {
     "ADD": "add", "SUBTRACT": "subtract", "MULTIPLY": "multiply",
@@ -68,6 +69,16 @@ class Operators:
         else:
             raise Unsupported(f"intrinsic {name}")
 
+    def CALL_INTRINSIC_2(self, inst):  # 3.12
+        name = getattr(inst.arg, "name", str(inst.arg))
+        from ..variables import NestedFunctionVariable
+        if name == "INTRINSIC_SET_FUNCTION_TYPE_PARAMS" and \
+                isinstance(self.stack[-2], NestedFunctionVariable):   # def f[T](): ...
+            params = self.pop()
+            self.stack[-1].type_params = params   # the glue gives them to the function
+        else:
+            raise Unsupported(f"intrinsic {name}")
+
     def COMPARE_OP(self, inst):
         name, to_bool = pyversion.compare_op(inst.arg)
         b = self.pop()
@@ -80,7 +91,7 @@ class Operators:
     def IS_OP(self, inst):
         b = self.pop()
         a = self.pop()
-        same = self.is_same_object(a, b)
+        same = compare.identical(self, a, b)
         self.push(ConstantVariable(same != bool(inst.arg)))
 
     def CONTAINS_OP(self, inst):

@@ -3,8 +3,9 @@
 ``wrap(tx, value, source)`` is the only place where real objects enter the trace.
 It installs the guards that make the trace valid for this value (array meta, type
 and value of constants, identity of functions and modules, length of sequences...),
-and returns the same Variable for the same source every time, so aliases stay
-aliases.
+and returns the same Variable for the same source every time. An array, list, dict
+or user object reached through two sources is one Variable too (guarded ``is``, see
+``OutputGraph.input_alias``), so a write through one name is seen through the other.
 
 Example::
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
 import types
 from dataclasses import dataclass
 from typing import Any
@@ -25,7 +27,6 @@ import numpy as np
 from guards import (
     CONSTANT,
     DICT_KEYS,
-    EXPR,
     ID,
     LENGTH,
     TYPE,
@@ -75,8 +76,8 @@ class TypeSource(Source):
     def name(self) -> str:
         return f"type({self.base.name()})"
 
-    def expr(self) -> str:
-        return f"type({self.base.expr()})"
+    def expr(self) -> str:   # not bare ``type``: a parameter may have that name
+        return f"___builtins.type({self.base.expr()})"
 
 
 def is_array(value: Any) -> bool:
@@ -86,25 +87,24 @@ def is_array(value: Any) -> bool:
 
 
 def wrap(tx, value: Any, source: Source | None) -> Variable:
-    """The Variable for ``value`` read from ``source``, guarded; one per source."""
+    """The Variable for ``value`` read from ``source``, guarded; one per source, and one
+    per runtime object for arrays and mutable values."""
     out = tx.output
     if source is not None:
         known = out.input_vars.get(source)
         if known is not None:
             return known
         out.input_objects[source] = value
-        if is_array(value) and id(value) in out.arrays_by_id:
-            # the same array under two names (f(x, x)): one Variable, and a guard
-            first, first_source = out.arrays_by_id[id(value)]
-            out.guards.add(Guard(source, EXPR, f"{source.expr()} is {first_source.expr()}",
-                                 note="one array passed twice"))
-            out.input_vars[source] = first
-            return first
+        # the same array, list, dict or user object under two names (f(l, l), an
+        # argument that is also a global): one Variable, guarded `is`
+        alias = out.input_alias(value, source)
+        if alias is not None:
+            out.input_vars[source] = alias
+            return alias
     var = _wrap(tx, value, source)
     if source is not None:
         out.input_vars[source] = var
-        if is_array(value):
-            out.arrays_by_id[id(value)] = (var, source)
+        out.register_input(value, var, source)
     return var
 
 
@@ -140,7 +140,7 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
             out.dynamic.is_dynamic_int(source, value):
         return _symbolic_int(out, value, source)
     if type(value) in (int, float, bool, str, type(None), complex, bytes) or \
-            value is Ellipsis:
+            value is Ellipsis or value is NotImplemented:
         _guard(tx, source, CONSTANT, value)
         return ConstantVariable(value, source)
     if isinstance(value, np.dtype | range | slice):
@@ -163,6 +163,9 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
     if type(value) is dict:
         if not all(is_pure_constant(k) for k in value):
             raise Unsupported("a dict with non-constant keys")
+        if source is not None and not all(_spelled_key(k) for k in value):
+            raise Unsupported("a dict key that generated code cannot write (nan, inf, a "
+                              "NumPy scalar...)")
         _guard(tx, source, TYPE, dict)
         _guard(tx, source, DICT_KEYS, tuple(value))
         return DictVariable({k: wrap(tx, v, ItemSource(source, k) if source else None)
@@ -226,6 +229,21 @@ def _compiled_function(value: Any):
     """The original function of a ``dynamo.compile``d function (inlined like any other)."""
     from ..api import OptimizedFunction
     return value._orig_fn if type(value) is OptimizedFunction else None
+
+
+def _spelled_key(key: Any) -> bool:
+    """Whether ``repr(key)`` in generated code finds the same dict entry (``ItemSource``
+    writes its key by ``repr``): not ``nan`` (found only by identity), ``inf`` or a
+    NumPy scalar (no such name there), nor an int too long to print."""
+    if type(key) in (str, bytes, bool, type(None)):
+        return True
+    if type(key) is int:
+        return key.bit_length() < 4000
+    if type(key) is float:
+        return math.isfinite(key)
+    if type(key) is tuple:
+        return all(_spelled_key(k) for k in key)
+    return False
 
 
 def _is_plain_object(value: Any) -> bool:

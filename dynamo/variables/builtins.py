@@ -20,16 +20,22 @@ from .. import ops
 from ..exc import Unsupported
 from .arrays import ArrayVariable
 from .base import Variable
-from .constant import ConstantVariable, wrap_constant
+from .constant import ConstantVariable, compares_in_c, raw, wrap_constant
 from .containers import (
     DictVariable,
+    DictViewVariable,
+    EnumerateVariable,
     IteratorVariable,
     ListVariable,
     SequenceVariable,
     SetVariable,
     TupleVariable,
+    ZipVariable,
+    get_iterator,
+    reversed_iterator,
+    take,
 )
-from .functions import BuiltinVariable, PartialVariable, fold
+from .functions import BoundBuiltinMethod, BuiltinVariable, PartialVariable, fold
 
 HANDLERS: dict = {}
 
@@ -72,9 +78,10 @@ def call_builtin(tx, var: BuiltinVariable, args: list[Variable], kwargs: dict) -
 
 
 def _constant_like(v: Variable) -> bool:
-    """A constant, or a list/tuple of constants (a pure call gets a fresh copy of it)."""
+    """A constant, or a list/tuple of constants (a pure call gets a fresh copy of it),
+    that a builtin can take at trace time: comparing or hashing it runs no user code."""
     if v.is_constant():
-        return True
+        return compares_in_c(raw(v))
     return isinstance(v, SequenceVariable) and all(_constant_like(i) for i in v.items)
 
 
@@ -86,6 +93,10 @@ def _type_of(tx, v: Variable) -> type:
 def _len(tx, obj, **kw):
     if isinstance(obj, (SequenceVariable, DictVariable, SetVariable)):
         return ConstantVariable(len(obj.items))
+    if isinstance(obj, DictViewVariable):
+        return ConstantVariable(len(obj.dict.items))
+    if isinstance(obj, IteratorVariable):
+        raise TypeError(f"object of type '{obj.python_type().__name__}' has no len()")
     if isinstance(obj, ArrayVariable):
         if obj.meta.ndim == 0:
             raise Unsupported("len() of a 0-d array (raises TypeError)")
@@ -117,6 +128,9 @@ def _type(tx, obj, *rest):
 
 @handles(tuple)
 def _tuple(tx, it=None):
+    if type(it) is TupleVariable or (isinstance(it, ConstantVariable)
+                                     and type(it.value) is tuple):
+        return it   # tuple(t) is t for an exact tuple
     return TupleVariable([] if it is None else tx.unpack_iterable(it))
 
 
@@ -140,15 +154,17 @@ def _dict(tx, *args, **kwargs):
 
 
 @handles(iter)
-def _iter(tx, it):
-    return tx.get_iter(it)
+def _iter(tx, it, *sentinel):
+    if sentinel:
+        raise Unsupported("iter(callable, sentinel)")
+    return get_iterator(tx, it)
 
 
 @handles(next)
 def _next(tx, it, *default):
     if not isinstance(it, IteratorVariable):
-        raise Unsupported("next() of a non-iterator")
-    item = it.next()
+        raise Unsupported("next() of a non-iterator (raises TypeError)")
+    item = take(tx, it)
     if item is None:
         if default:
             return default[0]
@@ -158,38 +174,96 @@ def _next(tx, it, *default):
 
 @handles(zip)
 def _zip(tx, *its, strict=None):
-    seqs = [tx.unpack_iterable(i) for i in its]
-    if strict is not None and strict.as_python_constant() and len({len(s) for s in seqs}) > 1:
-        raise Unsupported("zip(strict=True) of unequal lengths (raises ValueError)")
-    return IteratorVariable([TupleVariable(list(t)) for t in zip(*seqs)])
+    iterators = [get_iterator(tx, i) for i in its]   # iter() of each, in order, as zip does
+    return ZipVariable(iterators, strict is not None and strict.truth(tx))
 
 
 @handles(enumerate)
-def _enumerate(tx, it, start=None):
-    first = 0 if start is None else start.as_python_constant()
-    return IteratorVariable([TupleVariable([ConstantVariable(first + i), v])
-                             for i, v in enumerate(tx.unpack_iterable(it))])
+def _enumerate(tx, iterable, start=None):
+    first = 0 if start is None else operator.index(start.as_python_constant())
+    return EnumerateVariable(get_iterator(tx, iterable), int(first))
 
 
 @handles(reversed)
-def _reversed(tx, it):
-    if isinstance(it, DictVariable):
-        return IteratorVariable(list(reversed(it.unpack(tx))))
-    return IteratorVariable(list(reversed(tx.unpack_iterable(it))))
+def _reversed(tx, seq):
+    return reversed_iterator(tx, seq)
+
+
+def _iterate(tx, iterable: Variable):
+    """The items of ``iterable``, taken one at a time, as Python's builtins take them: a
+    generator runs up to its next ``yield`` only when its next item is needed."""
+    it = tx.get_iter(iterable)
+    while (item := take(tx, it)) is not None:
+        yield item
+
+
+class MapVariable(IteratorVariable):
+    """``map(fn, *iterables)``, lazy as in Python: each ``next()`` takes one item of each
+    iterator, in order, and only then calls ``fn`` (inlined), so ``fn``'s side effects and
+    the iterators' happen in Python's order; after a graph break the glue rebuilds it as
+    ``map(fn, *iterators)`` over what is left of them."""
+
+    def __init__(self, fn: Variable, iterators: list[IteratorVariable]):
+        self.fn, self.iterators = fn, iterators
+
+    def describe(self) -> str:
+        return "map object"
+
+    def python_type(self) -> type:
+        return map
+
+    def next(self, tx) -> Variable | None:
+        args = []
+        for it in self.iterators:
+            item = take(tx, it)
+            if item is None:
+                return None
+            args.append(item)
+        return tx.call_function(self.fn, args, {})
+
+    def reconstruct(self, cg) -> str:
+        return cg.mutable(self, lambda v: f"{cg.const(map)}({cg.value(v.fn)}, "
+                          + ", ".join(cg.value(i) for i in v.iterators) + ")")
+
+
+class FilterVariable(IteratorVariable):
+    """``filter(fn, iterable)``, lazy as in Python (see ``MapVariable``)."""
+
+    def __init__(self, fn: Variable, iterator: IteratorVariable):
+        self.fn, self.iterator = fn, iterator
+
+    def describe(self) -> str:
+        return "filter object"
+
+    def python_type(self) -> type:
+        return filter
+
+    def next(self, tx) -> Variable | None:
+        while (item := take(tx, self.iterator)) is not None:
+            keep = item if _is_none(self.fn) else tx.call_function(self.fn, [item], {})
+            if keep.truth(tx):
+                return item
+        return None
+
+    def reconstruct(self, cg) -> str:
+        return cg.mutable(self, lambda v: f"{cg.const(filter)}({cg.value(v.fn)}, "
+                          f"{cg.value(v.iterator)})")
+
+
+def _is_none(var: Variable) -> bool:
+    return isinstance(var, ConstantVariable) and var.value is None
 
 
 @handles(map)
 def _map(tx, fn, *its):
-    seqs = [tx.unpack_iterable(i) for i in its]
-    return IteratorVariable([tx.call_function(fn, list(t), {}) for t in zip(*seqs)])
+    if not its:
+        raise TypeError("map() must have at least two arguments.")
+    return MapVariable(fn, [tx.get_iter(i) for i in its])   # iter() of each, in order
 
 
 @handles(filter)
 def _filter(tx, fn, it):
-    items = tx.unpack_iterable(it)
-    if fn.is_constant() and fn.as_python_constant() is None:
-        return IteratorVariable([v for v in items if v.truth(tx)])
-    return IteratorVariable([v for v in items if tx.call_function(fn, [v], {}).truth(tx)])
+    return FilterVariable(fn, tx.get_iter(it))
 
 
 @handles(sum)
@@ -200,25 +274,34 @@ def _sum(tx, it, start=None):
     return total
 
 
-def _minmax(name, pick):
+def _minmax(name, op):
+    """``max``/``min`` as CPython's min_max: items taken one at a time, each (or its
+    ``key``) compared with the best so far by ``>`` (``<`` for min), the first of equal
+    items kept. The comparisons are rich comparisons (user methods are inlined)."""
     def handler(tx, *args, key=None, default=None):
-        items = tx.unpack_iterable(args[0]) if len(args) == 1 else list(args)
-        if key is not None:
-            raise Unsupported(f"{name}() with key=")
-        if not items:
+        if not args or (default is not None and len(args) > 1):
+            raise Unsupported(f"{name}() with these arguments (raises TypeError)")
+        items = _iterate(tx, args[0]) if len(args) == 1 else iter(args)
+        best = best_key = None
+        for item in items:
+            if isinstance(item, ArrayVariable):
+                raise Unsupported(f"{name}() of arrays compares array data",
+                                  hint=f"use np.{'maximum' if name == 'max' else 'minimum'}",
+                                  cause="data_dependent")
+            item_key = item if key is None or _is_none(key) else \
+                tx.call_function(key, [item], {})
+            if best is None or tx.compare(op, item_key, best_key).truth(tx):
+                best, best_key = item, item_key
+        if best is None:
             if default is not None:
                 return default
             raise Unsupported(f"{name}() of an empty sequence (raises ValueError)")
-        if all(i.is_constant() for i in items):
-            return wrap_constant(pick(i.as_python_constant() for i in items))
-        raise Unsupported(f"{name}() of arrays compares array data",
-                          hint=f"use np.{'maximum' if name == 'max' else 'minimum'}",
-                          cause="data_dependent")
+        return best
     return handler
 
 
-HANDLERS[max] = _minmax("max", max)
-HANDLERS[min] = _minmax("min", min)
+HANDLERS[max] = _minmax("max", "greater")
+HANDLERS[min] = _minmax("min", "less")
 
 
 @handles(abs)
@@ -288,19 +371,25 @@ def _setattr(tx, obj, name, value):
 
 @handles(callable)
 def _callable(tx, obj):
-    return ConstantVariable(callable(obj.as_python_constant()) if obj.is_constant()
-                            else not isinstance(obj, (ArrayVariable, SequenceVariable,
-                                                      DictVariable)))
+    """Whether ``obj``'s type has ``__call__`` (as PyCallable_Check asks it). Callables
+    the translator makes itself (a partial, a bound method of a container) are."""
+    if obj.is_constant():
+        return ConstantVariable(callable(obj.as_python_constant()))
+    if isinstance(obj, (PartialVariable, BoundBuiltinMethod)):
+        return ConstantVariable(True)
+    cls = obj.python_type()
+    return ConstantVariable(any("__call__" in vars(k) for k in cls.__mro__))
 
 
 @handles(any)
 def _any(tx, it):
-    return ConstantVariable(any(v.truth(tx) for v in tx.unpack_iterable(it)))
+    # stops at the first true item: a generator's later items (and effects) never happen
+    return ConstantVariable(any(v.truth(tx) for v in _iterate(tx, it)))
 
 
 @handles(all)
 def _all(tx, it):
-    return ConstantVariable(all(v.truth(tx) for v in tx.unpack_iterable(it)))
+    return ConstantVariable(all(v.truth(tx) for v in _iterate(tx, it)))
 
 
 def _given(var) -> bool:
@@ -311,7 +400,7 @@ def _given(var) -> bool:
 @handles(sorted)
 def _sorted(tx, it, key=None, reverse=None):
     items = tx.unpack_iterable(it)
-    if _given(key) or not all(i.is_constant() for i in items):
+    if _given(key) or not all(_constant_like(i) for i in items):
         raise Unsupported("sorted() of non-constants or with key=")
     rev = reverse.as_python_constant() if reverse is not None else False
     return ListVariable([wrap_constant(v) for v in

@@ -13,6 +13,7 @@ Example::
 from __future__ import annotations
 
 import operator
+import types
 from typing import Any
 
 import numpy as np
@@ -21,9 +22,10 @@ from ..exc import Unsupported
 from ..symbolic import SymInt, concrete, is_symbolic
 from .base import Variable
 
-# Types whose instances are immutable and whose methods have no side effects.
+# Types whose instances are immutable and whose methods have no side effects. Exact
+# types: a subclass (an int subclass, an IntEnum) can define methods in Python.
 PURE_TYPES = (int, float, complex, bool, str, bytes, type(None), type(Ellipsis), slice, range,
-              np.dtype, np.generic, type(NotImplemented), frozenset)
+              type(NotImplemented), frozenset)
 
 BINARY = {
     "add": operator.add, "subtract": operator.sub, "multiply": operator.mul,
@@ -38,12 +40,47 @@ UNARY = {"negative": operator.neg, "positive": operator.pos, "invert": operator.
 
 
 def is_pure_constant(value: Any) -> bool:
-    if isinstance(value, (tuple, frozenset)):
-        return all(is_pure_constant(v) for v in value)
+    if isinstance(value, (tuple, frozenset)):   # named tuples too, unless they compare
+        return not compares_in_python(type(value)) and all(is_pure_constant(v) for v in value)
     if isinstance(value, slice):
         return all(is_pure_constant(v) for v in (value.start, value.stop, value.step))
-    return isinstance(value, PURE_TYPES) or (isinstance(value, type) and (
-        issubclass(value, np.generic) or value in (int, float, bool, complex, str)))
+    return type(value) in PURE_TYPES or isinstance(value, (np.generic, np.dtype, SymInt)) or (
+        isinstance(value, type) and (
+            issubclass(value, np.generic) or value in (int, float, bool, complex, str)))
+
+
+# The methods that comparing, hashing and `in` call.
+COMPARE_METHODS = ("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__hash__")
+_C_METHODS = (types.WrapperDescriptorType, types.MethodDescriptorType,
+              types.BuiltinFunctionType, types.MethodWrapperType)
+_C_COMPARED = frozenset(PURE_TYPES + (tuple,))   # (a tuple's items are checked apart)
+
+
+def compares_in_python(cls: type) -> bool:
+    """Whether comparing or hashing instances of ``cls`` can run Python code: a method
+    of COMPARE_METHODS that the class (or a base) defines in Python, not in C.
+
+    Such a method is user code, with possible side effects: it must not run while
+    tracing (a dict key, a set element, a comparison folded at trace time), only in
+    program order (inlined) or eagerly after a graph break."""
+    if cls in _C_COMPARED:
+        return False
+    for name in COMPARE_METHODS:
+        method = next((vars(k)[name] for k in cls.__mro__ if name in vars(k)), None)
+        if method is not None and not isinstance(method, _C_METHODS):
+            return True
+    return False
+
+
+def compares_in_c(value: Any) -> bool:
+    """Whether comparing or hashing ``value`` (and the items of a tuple or frozenset)
+    runs only C code, so that it may happen at trace time. Symbolic sizes compare
+    through their own guards."""
+    if isinstance(value, SymInt):
+        return True
+    if isinstance(value, (tuple, frozenset)) and not compares_in_python(type(value)):
+        return all(compares_in_c(v) for v in value)
+    return not compares_in_python(type(value))
 
 
 class ConstantVariable(Variable):
@@ -72,6 +109,8 @@ class ConstantVariable(Variable):
 
     def unpack(self, tx) -> list[Variable]:
         if isinstance(self.value, (str, bytes, range, tuple, frozenset)):
+            from .containers import check_size, constant_len
+            check_size(constant_len(self.value), f"unpacking a {type(self.value).__name__}")
             return [ConstantVariable(v) for v in self.value]
         return super().unpack(tx)
 
@@ -101,7 +140,9 @@ class ConstantVariable(Variable):
     def reconstruct(self, cg) -> str:
         if isinstance(self.value, SymInt):     # a size computed from the inputs at runtime
             return f"({self.value.sym.runtime()})"
-        return cg.const(concrete(self.value))
+        if self.source is not None:   # this call's object, not the first call's equal one
+            return self.source.expr()
+        return cg.const(self.as_python_constant())   # the very object (a code constant)
 
 
 def raw(var: Variable) -> Any:

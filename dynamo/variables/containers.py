@@ -14,11 +14,14 @@ Example::
 
 from __future__ import annotations
 
+import operator
+import sys
+import types
 from typing import Any
 
 from ..exc import Unsupported
 from .base import Variable
-from .constant import ConstantVariable
+from .constant import ConstantVariable, compares_in_c, wrap_constant
 
 
 def const_key(var: Variable) -> Any:
@@ -26,6 +29,9 @@ def const_key(var: Variable) -> Any:
     if not var.is_constant():
         raise Unsupported(f"{var.describe()} used as a dict key or set element")
     key = var.as_python_constant()
+    if not compares_in_c(key):   # a user __hash__/__eq__ must not run while tracing
+        raise Unsupported(f"{var.describe()} used as a dict key or set element: it hashes "
+                          "or compares in Python code")
     hash(key)
     return key
 
@@ -65,6 +71,8 @@ class SequenceVariable(Variable):
             raise Unsupported(f"{self.kind.__name__} index {key!r}") from e
 
     def reconstruct(self, cg) -> str:
+        if self.kind is tuple and self.source is not None:   # the same tuple object
+            return self.source.expr()
         inner = ", ".join(cg.value(i) for i in self.items)
         if self.kind is tuple:
             return f"({inner},)" if len(self.items) == 1 else f"({inner})"
@@ -81,18 +89,42 @@ class TupleVariable(SequenceVariable):
         return super().getattr(tx, name)
 
     def call_method(self, tx, name, args, kwargs):
+        if kwargs:
+            raise Unsupported(f"tuple.{name} with keywords (TypeError)")
         if name == "index":
-            return ConstantVariable(_index_of(tx, self.items, args[0]))
-        if name == "count":
-            return ConstantVariable(sum(1 for i in self.items if tx.same_value(i, args[0])))
+            return ConstantVariable(_index_of(tx, self.items, args))
+        if name == "count" and len(args) == 1:
+            return ConstantVariable(_count(tx, self.items, args[0]))
         return super().call_method(tx, name, args, kwargs)
 
 
-def _index_of(tx, items, value) -> int:
-    for i, item in enumerate(items):
-        if tx.same_value(item, value):
+def _index_of(tx, items: list[Variable], args: list[Variable]) -> int:
+    """``seq.index(value[, start[, stop]])`` of a list or tuple, as CPython runs it:
+    ``start`` and ``stop`` count from the end when negative, and the items compare with
+    ``==`` (``tx.same_value``: identity first), each read when it is reached, since an
+    ``__eq__`` may change the list."""
+    if not 1 <= len(args) <= 3:
+        raise Unsupported("index() with the wrong number of arguments (TypeError)")
+    value, n = args[0], len(items)
+    bounds = [operator.index(a.as_python_constant()) for a in args[1:]]
+    start, stop = (bounds + [0, sys.maxsize][len(bounds):])[:2]
+    start = max(start + n, 0) if start < 0 else start
+    stop = max(stop + n, 0) if stop < 0 else stop
+    i = start
+    while i < stop and i < len(items):
+        if tx.same_value(items[i], value):
             return i
-    raise Unsupported("list.index of a value that is not there (raises ValueError)")
+        i += 1
+    raise Unsupported("index() of a value that is not there (raises ValueError)")
+
+
+def _count(tx, items: list[Variable], value: Variable) -> int:
+    """``seq.count(value)``: how many items ``==`` it (identity first), read live."""
+    found = i = 0
+    while i < len(items):
+        found += tx.same_value(items[i], value)
+        i += 1
+    return found
 
 
 def is_namedtuple_class(cls: Any) -> bool:
@@ -173,6 +205,8 @@ class NamedTupleVariable(TupleVariable):
         return super().getitem(tx, index)
 
     def reconstruct(self, cg) -> str:
+        if self.source is not None:   # the same object
+            return self.source.expr()
         return f"{cg.const(self.cls)}({', '.join(cg.value(i) for i in self.items)})"
 
 
@@ -191,9 +225,14 @@ class ListVariable(SequenceVariable):
             raise Unsupported(f"list.{name} with keywords")
         items = self.items
         if name == "index":
-            return ConstantVariable(_index_of(tx, items, args[0]))
-        if name == "count":
-            return ConstantVariable(sum(1 for i in items if tx.same_value(i, args[0])))
+            return ConstantVariable(_index_of(tx, items, args))
+        if name == "count" and len(args) == 1:
+            return ConstantVariable(_count(tx, items, args[0]))
+        if name == "remove" and len(args) == 1:
+            i = _index_of(tx, items, args)
+            tx.output.side_effects.mutate(self)
+            del items[i]
+            return ConstantVariable(None)
         if name == "copy":
             return ListVariable(list(items))
         tx.output.side_effects.mutate(self)
@@ -211,8 +250,6 @@ class ListVariable(SequenceVariable):
             items.reverse()
         elif name == "clear":
             items.clear()
-        elif name == "remove":
-            items.pop(_index_of(tx, items, args[0]))
         else:
             raise Unsupported(f"list.{name}")
         return ConstantVariable(None)
@@ -233,20 +270,82 @@ class ListVariable(SequenceVariable):
         return cg.mutable(self, lambda v: SequenceVariable.reconstruct(v, cg))
 
 
-class DictViewVariable(TupleVariable):
-    """``d.keys()``, ``d.values()``, ``d.items()``: iterable, not rebuilt after a graph."""
+class DictViewVariable(Variable):
+    """``d.keys()``, ``d.values()`` or ``d.items()`` (``kind``): a live view of the dict
+    Variable ``dict``, as in Python: a view made before ``d[k] = v`` sees the new key.
+    Keys and items views are also sets (``d.keys() & {1}``, ``d.keys() == {1, 3}``).
+
+    Example::
+
+        >>> view = DictViewVariable(d, "keys")
+        >>> view.python_type()
+        <class 'dict_keys'>
+    """
+
+    TYPES = {"keys": type({}.keys()), "values": type({}.values()), "items": type({}.items())}
+
+    def __init__(self, dict_var: DictVariable, kind: str):
+        self.dict, self.kind = dict_var, kind
 
     def describe(self) -> str:
-        return "dict view"
+        return f"{self.python_type().__name__} of {len(self.dict.items)}"
+
+    def python_type(self) -> type:
+        return self.TYPES[self.kind]
+
+    @property
+    def items(self) -> list[Variable]:
+        """The view's elements now, in the dict's order."""
+        d = self.dict.items
+        if self.kind == "keys":
+            return [ConstantVariable(k) for k in d]
+        if self.kind == "values":
+            return list(d.values())
+        return [TupleVariable([ConstantVariable(k), v]) for k, v in d.items()]
+
+    def truth(self, tx) -> bool:
+        return bool(self.dict.items)
+
+    def unpack(self, tx) -> list[Variable]:
+        return self.items
+
+    def real(self):
+        """The same view of a real dict with the same keys and, for items, values (which
+        must then be constants that compare in C); None where there is no such dict.
+        Set operations and comparisons run on it, so they are CPython's own."""
+        if self.kind == "keys":
+            return dict.fromkeys(self.dict.items).keys()
+        if self.kind == "items" and all(v.is_constant() and compares_in_c(v.as_python_constant())
+                                        for v in self.dict.items.values()):
+            return {k: v.as_python_constant() for k, v in self.dict.items.items()}.items()
+        return None
+
+    def getattr(self, tx, name: str) -> Variable:
+        if name == "isdisjoint" and self.kind != "values":
+            from .functions import BoundBuiltinMethod
+            return BoundBuiltinMethod(self, name)
+        return super().getattr(tx, name)
+
+    def call_method(self, tx, name, args, kwargs):
+        if name == "isdisjoint" and len(args) == 1 and not kwargs:
+            view, other = self.real(), real_set_operand(tx, args[0])
+            if view is not None and other is not None:
+                return ConstantVariable(view.isdisjoint(other))
+            raise Unsupported(f"{self.python_type().__name__}.isdisjoint of non-constants")
+        return super().call_method(tx, name, args, kwargs)
 
     def reconstruct(self, cg) -> str:
-        raise Unsupported("a dict view (keys/values/items) escapes the traced region")
+        return cg.mutable(self, lambda v: f"{cg.value(v.dict)}.{v.kind}()")
 
 
 class DictVariable(Variable):
+    """A dict with constant keys. ``removals`` counts keys removed, so that an iterator
+    can tell that the dict changed without changing size."""
+
     def __init__(self, items: dict[Any, Variable], source=None):
         self.items = dict(items)
         self.source = source
+        self.removals = 0
 
     def describe(self) -> str:
         return f"dict of {len(self.items)}"
@@ -276,6 +375,7 @@ class DictVariable(Variable):
             raise Unsupported(f"del of a missing dict key {key!r}")
         tx.output.side_effects.mutate(self)
         del self.items[key]
+        self.removals += 1
 
     def getattr(self, tx, name: str) -> Variable:
         from .functions import BoundBuiltinMethod
@@ -286,13 +386,8 @@ class DictVariable(Variable):
 
     def call_method(self, tx, name, args, kwargs):
         items = self.items
-        if name == "keys":
-            return DictViewVariable([ConstantVariable(k) for k in items])
-        if name == "values":
-            return DictViewVariable(list(items.values()))
-        if name == "items":
-            return DictViewVariable([TupleVariable([ConstantVariable(k), v])
-                                     for k, v in items.items()])
+        if name in ("keys", "values", "items") and not args and not kwargs:
+            return DictViewVariable(self, name)
         if name == "get":
             key = const_key(args[0])
             return items.get(key, args[1] if len(args) > 1 else ConstantVariable(None))
@@ -311,13 +406,21 @@ class DictVariable(Variable):
         if name == "pop":
             key = const_key(args[0])
             if key in items:
+                self.removals += 1
                 return items.pop(key)
             if len(args) > 1:
                 return args[1]
             raise Unsupported(f"dict.pop of a missing key {key!r} (raises KeyError)")
         if name == "clear":
+            self.removals += bool(items)
             items.clear()
             return ConstantVariable(None)
+        if name == "popitem" and not args and not kwargs:
+            if not items:
+                raise Unsupported("popitem of an empty dict (raises KeyError)")
+            key, value = items.popitem()
+            self.removals += 1
+            return TupleVariable([ConstantVariable(key), value])
         raise Unsupported(f"dict.{name}")
 
     def reconstruct(self, cg) -> str:
@@ -327,11 +430,27 @@ class DictVariable(Variable):
         return cg.mutable(self, build)
 
 
+def build_set(keys) -> set:
+    """A set made by adding ``keys`` one by one, as ``{a, b, c}`` and ``set(list)`` make
+    it: the glue rebuilds sets this way, and the trace iterates a set in this set's
+    order, so that both see the same order."""
+    out = set()
+    for k in keys:
+        out.add(k)
+    return out
+
+
 class SetVariable(Variable):
-    """A set of constants (sets of arrays hash by identity: not supported)."""
+    """A set of constants (sets of arrays hash by identity: not supported).
+
+    ``items`` maps each element to its Variable, in the order the elements were added;
+    ``removals`` counts removals, so that an iterator can tell that the set changed
+    without changing size (CPython's order then depends on its hash table).
+    """
 
     def __init__(self, items: list[Variable]):
         self.items: dict[Any, Variable] = {}
+        self.removals = 0
         for v in items:
             self.items.setdefault(const_key(v), v)
 
@@ -344,11 +463,35 @@ class SetVariable(Variable):
     def truth(self, tx) -> bool:
         return bool(self.items)
 
+    def real(self) -> set:
+        """A real set with the same elements, in the same order (see ``build_set``)."""
+        return build_set(self.items)
+
+    def ordered_keys(self) -> list:
+        """The elements in the order iterating the set gives them."""
+        return list(self.real())
+
     def unpack(self, tx) -> list[Variable]:
-        return [ConstantVariable(k) for k in set(self.items)]
+        return [self.items[k] for k in self.ordered_keys()]
 
     def add(self, var: Variable) -> None:
         self.items.setdefault(const_key(var), var)
+
+    def discard(self, key) -> None:
+        if key in self.items:
+            del self.items[key]
+            self.removals += 1
+
+    def assign(self, result: set, *sources) -> None:
+        """Make the elements those of ``result`` (an in-place operation's result): the
+        ones kept stay in place; new ones are added in the order they come in
+        ``sources`` (the operands they were added from), as the operation added them."""
+        for key in [k for k in self.items if k not in result]:
+            self.discard(key)
+        for source in [*sources, result]:
+            for key in source:
+                if key in result:
+                    self.items.setdefault(key, ConstantVariable(key))
 
     def getattr(self, tx, name: str) -> Variable:
         from .functions import BoundBuiltinMethod
@@ -359,80 +502,466 @@ class SetVariable(Variable):
     def call_method(self, tx, name, args, kwargs):
         if kwargs:
             raise Unsupported(f"set.{name} with keywords")
-        if name in ("add", "discard", "remove", "clear", "update"):
-            if name == "add":
-                self.add(args[0])
-            elif name in ("discard", "remove"):
-                key = const_key(args[0])
-                if key not in self.items and name == "remove":
-                    raise Unsupported("set.remove of a missing element (KeyError)")
-                self.items.pop(key, None)
-            elif name == "clear":
-                self.items.clear()
-            else:
-                for a in args:
-                    for v in tx.unpack_iterable(a):
-                        self.add(v)
+        if name == "add":
+            tx.output.side_effects.mutate(self)
+            self.add(args[0])
             return ConstantVariable(None)
-        values = set(self.items)
-        others = [{const_key(v) for v in tx.unpack_iterable(a)} for a in args]
-        result = getattr(values, name)(*others)
+        if name in ("discard", "remove"):
+            key = const_key(args[0])
+            if key not in self.items and name == "remove":
+                raise Unsupported("set.remove of a missing element (KeyError)")
+            tx.output.side_effects.mutate(self)
+            self.discard(key)
+            return ConstantVariable(None)
+        if name == "clear":
+            tx.output.side_effects.mutate(self)
+            self.assign(set())
+            return ConstantVariable(None)
+        others = []
+        for a in args:
+            other = real_set_operand(tx, a)
+            if other is None:
+                other = [const_key(v) for v in tx.unpack_iterable(a)]
+            others.append(other)
+        real = self.real()
+        result = getattr(real, name)(*others)   # CPython's own method, on constants
+        if name in _SET_UPDATES:
+            tx.output.side_effects.mutate(self)
+            self.assign(real, *others)
+            return ConstantVariable(None)
         if isinstance(result, set):
             return SetVariable([ConstantVariable(k) for k in result])
         return ConstantVariable(result)
-
-    def binary_op(self, name: str, other: Variable) -> Variable:
-        ops_ = {"bitwise_or": "union", "bitwise_and": "intersection",
-                "subtract": "difference", "bitwise_xor": "symmetric_difference"}
-        if name not in ops_ or not isinstance(other, SetVariable):
-            raise Unsupported(f"operator {name} on a set")
-        result = getattr(set(self.items), ops_[name])(set(other.items))
-        return SetVariable([ConstantVariable(k) for k in result])
 
     def contains(self, var: Variable) -> bool:
         return const_key(var) in self.items
 
     def reconstruct(self, cg) -> str:
-        return cg.mutable(self, lambda v: "{" + ", ".join(cg.const(k) for k in v.items)
-                          + "}" if v.items else "set()")
+        return cg.mutable(self, lambda v: f"{cg.const(build_set)}("
+                                          f"{cg.const(tuple(v.items))})")
 
 
-_SET_METHODS = {"add", "discard", "remove", "clear", "update", "union", "intersection",
+_SET_UPDATES = {"update", "intersection_update", "difference_update",
+                "symmetric_difference_update"}
+_SET_METHODS = {"add", "discard", "remove", "clear", "union", "intersection",
                 "difference", "symmetric_difference", "issubset", "issuperset", "isdisjoint",
-                "copy"}
+                "copy"} | _SET_UPDATES
+
+
+# ============================================================================ iterators
+
+# The most items the translator takes out of one iterable at once (``list(r)``,
+# ``a, *b = r``, ``x * n``): past it, the program runs eagerly instead of the trace
+# holding millions of Variables (``list(range(10**9))``). Loops are bounded separately,
+# one iteration at a time, by ``config.max_unroll``.
+MAX_ITEMS = 1 << 16
+
+
+def check_size(n: int, what: str) -> None:
+    """Refuse to build ``n`` Variables for ``what`` when ``n`` is past ``MAX_ITEMS``."""
+    if n > MAX_ITEMS:
+        raise Unsupported(f"{what} of {n} items is too big to trace (more than "
+                          f"{MAX_ITEMS})", "Python builds it when the program runs.")
+
+
+def take(tx, it: IteratorVariable) -> Variable | None:
+    """``next(it)``, None when exhausted. Taking an item changes the iterator: that is
+    recorded, so that should the instruction break after this, the trace starts over and
+    breaks before it, with the iterator rebuilt as it was (not short of this item)."""
+    tx.output.side_effects.mutate(it)
+    return it.next(tx)
+
+
+def iterator_at(it, state, done: bool):
+    """A builtin iterator moved with ``__setstate__`` to ``state`` (the index of its next
+    item), then run out when ``done``: how the glue rebuilds an iterator of a list, a
+    tuple, a string or a range that the trace advanced. A list iterator that has run out
+    lets go of its list, so it stays exhausted when the list grows: running it out once
+    gives the same."""
+    it.__setstate__(state)
+    if done:
+        next(it, None)
+    return it
+
+
+def advanced(it, n: int, done: bool):
+    """``it`` after ``n`` calls of ``next``, or run out when ``done``: how the glue
+    rebuilds an iterator without ``__setstate__`` (of a dict, a set, a frozenset)."""
+    for _ in range(n):
+        next(it)
+    if done:
+        for _ in it:
+            pass
+    return it
+
+
+def get_iterator(tx, var: Variable) -> IteratorVariable:
+    """``iter(var)``: an iterator Variable of the type Python's ``iter`` returns.
+
+    Lists, tuples, strings and ranges are read by index, lazily (``iter(range(10**9))``
+    holds an index, not a billion items); dicts and sets check, as CPython does, that
+    they do not change size while iterated.
+    """
+    if isinstance(var, IteratorVariable):
+        return var
+    if isinstance(var, NamedTupleVariable) and var.cls.__iter__ is not tuple.__iter__:
+        raise Unsupported(f"iter() of a {var.cls.__qualname__} with its own __iter__")
+    if isinstance(var, (ListVariable, TupleVariable)) or _indexable_constant(var):
+        return SequenceIteratorVariable(var)
+    if isinstance(var, DictVariable):
+        return DictIteratorVariable(var, "keys")
+    if isinstance(var, DictViewVariable):
+        return DictIteratorVariable(var.dict, var.kind)
+    if isinstance(var, SetVariable):
+        return SetIteratorVariable(var)
+    return ItemsIteratorVariable(tx.unpack_iterable(var), var)
+
+
+def reversed_iterator(tx, var: Variable) -> IteratorVariable:
+    """``reversed(var)``, lazily, of the type Python's ``reversed`` returns."""
+    if isinstance(var, DictVariable):
+        return DictIteratorVariable(var, "keys", reverse=True)
+    if isinstance(var, DictViewVariable):
+        return DictIteratorVariable(var.dict, var.kind, reverse=True)
+    if isinstance(var, (ListVariable, TupleVariable)) or _indexable_constant(var):
+        if isinstance(var, NamedTupleVariable) and hasattr(var.cls, "__reversed__"):
+            raise Unsupported(f"reversed() of a {var.cls.__qualname__} with __reversed__")
+        return SequenceIteratorVariable(var, reverse=True)
+    raise Unsupported(f"reversed() of {var.describe()}",
+                      "Python reverses it (or raises TypeError) when the program runs.")
+
+
+def _indexable_constant(var: Variable) -> bool:
+    """A constant string, bytes, tuple or range: iterated by index, as Python does."""
+    return isinstance(var, ConstantVariable) and isinstance(var.value, (str, bytes, tuple,
+                                                                        range))
+
+
+def constant_len(value) -> int:
+    """``len(value)``, also for a range too long for ``len`` (OverflowError)."""
+    if isinstance(value, range):
+        step = value.step
+        span = value.stop - value.start + (step - 1 if step > 0 else step + 1)
+        return max(0, span // step)
+    return len(value)
 
 
 class IteratorVariable(Variable):
-    """A for-loop's iterator, unrolled: its items were known when the loop began.
+    """Base of the iterators the translator steps through while tracing.
 
-    Iterating a list reads the list live, as Python does, so appends during the loop
-    are seen.
+    ``next(tx)`` returns the next item, or None when the iterator is exhausted; it
+    raises ``Unsupported`` where Python would raise (a dict that changed size). Callers
+    go through ``take``, which records the change of state.
     """
-
-    def __init__(self, items: list[Variable] | None = None, live: ListVariable | None = None):
-        self.items, self.live, self.pos = items, live, 0
 
     def describe(self) -> str:
         return "iterator"
 
-    def next(self) -> Variable | None:
-        seq = self.live.items if self.live is not None else self.items
-        if self.pos >= len(seq):
-            return None
-        self.pos += 1
-        return seq[self.pos - 1]
+    def next(self, tx) -> Variable | None:
+        raise NotImplementedError
+
+    def truth(self, tx) -> bool:
+        return True   # iterators have no __len__ or __bool__
+
+    def length_hint(self) -> int | None:
+        """How many items are left, when known without taking them."""
+        return None
 
     def unpack(self, tx) -> list[Variable]:
-        seq = self.live.items if self.live is not None else self.items
-        rest = seq[self.pos:]
-        self.pos = len(seq)
-        return list(rest)
+        left = self.length_hint()
+        if left is not None:
+            check_size(left, f"unpacking a {self.describe()}")
+        out = []
+        while (item := take(tx, self)) is not None:
+            out.append(item)
+            if len(out) > MAX_ITEMS:
+                check_size(len(out), f"unpacking a {self.describe()}")
+        return out
+
+
+class SequenceIteratorVariable(IteratorVariable):
+    """``iter(seq)`` or ``reversed(seq)`` of a list, a tuple, or a constant string, bytes,
+    tuple or range: an index into the sequence, as CPython's own iterators keep.
+
+    A list is read live, so items appended while iterating are seen; once an iterator
+    has run out it stays so (CPython drops the sequence), even if the list grows. The
+    glue rebuilds it as the same builtin iterator, moved to the same index.
+
+    Example::
+
+        >>> it = SequenceIteratorVariable(ConstantVariable(range(10**9)))
+        >>> it.next(tx), it.index        # nothing materialised
+        (constant 0, 1)
+    """
+
+    def __init__(self, seq: Variable, reverse: bool = False):
+        self.seq, self.reverse, self.done = seq, reverse, False
+        self.index = self._len() - 1 if reverse else 0   # CPython's it_index
+
+    def describe(self) -> str:
+        return f"{self.python_type().__name__}"
+
+    def _sample(self):
+        """A value of the sequence's type, to ask Python for its iterator type."""
+        if isinstance(self.seq, ConstantVariable):
+            return self.seq.value
+        return [] if isinstance(self.seq, ListVariable) else ()
+
+    def python_type(self) -> type:
+        sample = self._sample()
+        return type(reversed(sample) if self.reverse else iter(sample))
+
+    def _len(self) -> int:
+        if isinstance(self.seq, SequenceVariable):
+            return len(self.seq.items)
+        return constant_len(self.seq.value)
+
+    def _item(self, i: int) -> Variable:
+        if isinstance(self.seq, SequenceVariable):
+            return self.seq.items[i]
+        return wrap_constant(self.seq.value[i])
+
+    def next(self, tx) -> Variable | None:
+        if not self.done and 0 <= self.index < self._len():
+            item = self._item(self.index)
+            self.index += -1 if self.reverse else 1
+            return item
+        self.done = True
+        return None
+
+    def length_hint(self) -> int:
+        if self.done:
+            return 0
+        return max(0, self.index + 1 if self.reverse else self._len() - self.index)
+
+    def _state(self) -> int:
+        """The argument of the real iterator's ``__setstate__`` for this position."""
+        if self.reverse and isinstance(self.seq, ConstantVariable) and \
+                isinstance(self.seq.value, range):
+            # reversed(range) is a range iterator over the reversed range: it counts up
+            return sys.maxsize if self.done else self._len() - 1 - self.index
+        if self.done:
+            return -1 if self.reverse else sys.maxsize
+        return self.index
 
     def reconstruct(self, cg) -> str:
-        if self.live is not None:   # a list iterator must keep reading the live list
-            return cg.mutable(self, lambda v: f"___iter_at({cg.value(v.live)}, {v.pos})")
-        rest = "".join(f"{cg.value(v)}, " for v in self.items[self.pos:])
-        return cg.mutable(self, lambda v: f"iter(({rest}))")
+        seq = self.seq
+        if isinstance(seq, ListVariable) and id(seq) in cg.output.side_effects.mutated \
+                and not self.done and (self.reverse or self.index > 0):
+            # the glue builds this iterator before it writes the list's new items back
+            raise Unsupported("an iterator part way through a list from outside that "
+                              "the trace changed escapes the traced region")
+        make = cg.const(reversed if self.reverse else iter)
+
+        def build(v):
+            return (f"{cg.const(iterator_at)}({make}({cg.value(v.seq)}), {v._state()}, "
+                    f"{v.done})")
+        return cg.mutable(self, build)
+
+
+class DictIteratorVariable(IteratorVariable):
+    """An iterator over a dict's keys, values or items (``kind``), or reversed.
+
+    As in CPython, a dict that changed size since the iterator was made raises
+    RuntimeError at the next ``next()`` (here: a graph break, then Python raises it).
+    A dict whose keys changed without a change of size (a key deleted, another added)
+    is iterated by CPython in an order that depends on its hash table: a break too.
+    """
+
+    _SAMPLES = {"keys": {}.keys(), "values": {}.values(), "items": {}.items()}
+
+    def __init__(self, dict_var: DictVariable, kind: str, reverse: bool = False):
+        self.dict, self.kind, self.reverse = dict_var, kind, reverse
+        # While the size is the same and no key was removed, no key was added either:
+        # the keys are these, in this order.
+        self.keys = list(reversed(dict_var.items) if reverse else dict_var.items)
+        self.removals = dict_var.removals
+        self.index, self.done = 0, False
+
+    def describe(self) -> str:
+        return self.python_type().__name__
+
+    def python_type(self) -> type:
+        view = self._SAMPLES[self.kind]
+        return type(reversed(view) if self.reverse else iter(view))
+
+    def _check_unchanged(self) -> None:
+        if len(self.dict.items) != len(self.keys):
+            raise Unsupported("dictionary changed size during iteration (RuntimeError)",
+                              "Python raises it when the program runs.",
+                              cause="python_error")
+        if self.dict.removals != self.removals:
+            raise Unsupported("dictionary keys changed during iteration",
+                              "CPython's order then depends on its hash table.")
+
+    def next(self, tx) -> Variable | None:
+        if self.done:
+            return None
+        self._check_unchanged()
+        if self.index >= len(self.keys):
+            self.done = True   # CPython lets go of the dict: it stays exhausted
+            return None
+        key = self.keys[self.index]
+        self.index += 1
+        value = self.dict.items[key]
+        if self.kind == "keys":
+            return ConstantVariable(key)
+        if self.kind == "values":
+            return value
+        return TupleVariable([ConstantVariable(key), value])
+
+    def length_hint(self) -> int:
+        return 0 if self.done else max(0, len(self.keys) - self.index)
+
+    def reconstruct(self, cg) -> str:
+        if not self.done:
+            self._check_unchanged()
+            if id(self.dict) in cg.output.side_effects.mutated:
+                # the glue builds this iterator before it writes the dict's new items back
+                raise Unsupported("an iterator part way through a dict from outside that "
+                                  "the trace changed escapes the traced region")
+
+        def build(v):
+            view = f"{cg.value(v.dict)}.{v.kind}()"
+            make = cg.const(reversed if v.reverse else iter)
+            return f"{cg.const(advanced)}({make}({view}), {v.index}, {v.done})"
+        return cg.mutable(self, build)
+
+
+class SetIteratorVariable(IteratorVariable):
+    """An iterator over a set, in the set's order; like CPython's, it raises RuntimeError
+    when the set changed size since it was made (a graph break, then Python raises)."""
+
+    def __init__(self, set_var: SetVariable):
+        self.set = set_var
+        self.keys = set_var.ordered_keys()
+        self.removals = set_var.removals
+        self.index, self.done = 0, False
+
+    def python_type(self) -> type:
+        return type(iter(set()))
+
+    def _check_unchanged(self) -> None:
+        if len(self.set.items) != len(self.keys):
+            raise Unsupported("Set changed size during iteration (RuntimeError)",
+                              "Python raises it when the program runs.",
+                              cause="python_error")
+        if self.set.removals != self.removals:
+            raise Unsupported("set elements changed during iteration",
+                              "CPython's order then depends on its hash table.")
+
+    def next(self, tx) -> Variable | None:
+        if self.done:
+            return None
+        self._check_unchanged()
+        if self.index >= len(self.keys):
+            self.done = True
+            return None
+        key = self.keys[self.index]
+        self.index += 1
+        return self.set.items[key]
+
+    def length_hint(self) -> int:
+        return 0 if self.done else max(0, len(self.keys) - self.index)
+
+    def reconstruct(self, cg) -> str:
+        if not self.done:
+            self._check_unchanged()
+        return cg.mutable(self, lambda v: f"{cg.const(advanced)}({cg.const(iter)}("
+                                          f"{cg.value(v.set)}), {v.index}, {v.done})")
+
+
+class ItemsIteratorVariable(IteratorVariable):
+    """An iterator over items the translator took out of ``origin`` when it was made
+    (the rows of an array, a frozenset's elements). The glue rebuilds it as
+    ``iter(origin)`` moved past the items taken."""
+
+    def __init__(self, items: list[Variable], origin: Variable | None = None):
+        self.items, self.origin, self.index = list(items), origin, 0
+
+    def python_type(self) -> type:
+        if self.origin is not None and self.origin.is_constant():
+            return type(iter(self.origin.as_python_constant()))
+        return super().python_type()
+
+    def next(self, tx) -> Variable | None:
+        if self.index >= len(self.items):
+            return None
+        self.index += 1
+        return self.items[self.index - 1]
+
+    def length_hint(self) -> int:
+        return len(self.items) - self.index
+
+    def reconstruct(self, cg) -> str:
+        if self.origin is None:
+            raise Unsupported("an iterator with no Python equivalent escapes the traced "
+                              "region")
+        done = self.index >= len(self.items)
+        return cg.mutable(self, lambda v: f"{cg.const(advanced)}({cg.const(iter)}("
+                                          f"{cg.value(v.origin)}), {v.index}, {done})")
+
+
+class ZipVariable(IteratorVariable):
+    """``zip(*iterators, strict=...)``, lazy: each ``next()`` takes one item of each
+    iterator in order, as CPython's zip does (an iterator before a shorter one has
+    already given up an item when the zip stops)."""
+
+    def __init__(self, iterators: list[IteratorVariable], strict: bool):
+        self.iterators, self.strict = iterators, strict
+
+    def python_type(self) -> type:
+        return zip
+
+    def next(self, tx) -> Variable | None:
+        if not self.iterators:
+            return None
+        items = []
+        for i, it in enumerate(self.iterators):
+            item = take(tx, it)
+            if item is None:
+                if self.strict and (i > 0 or any(take(tx, rest) is not None
+                                                 for rest in self.iterators[1:])):
+                    raise Unsupported("zip(strict=True) of unequal lengths (ValueError)",
+                                      "Python raises it when the program runs.",
+                                      cause="python_error")
+                return None
+            items.append(item)
+        return TupleVariable(items)
+
+    def length_hint(self) -> int | None:
+        hints = [it.length_hint() for it in self.iterators]
+        return None if None in hints or not hints else min(hints)
+
+    def reconstruct(self, cg) -> str:
+        def build(v):
+            its = "".join(f"{cg.value(i)}, " for i in v.iterators)
+            return f"{cg.const(zip)}({its}strict={v.strict})"
+        return cg.mutable(self, build)
+
+
+class EnumerateVariable(IteratorVariable):
+    """``enumerate(iterator, start)``, lazy: a count and the iterator, as in CPython."""
+
+    def __init__(self, iterator: IteratorVariable, count: int):
+        self.iterator, self.count = iterator, count
+
+    def python_type(self) -> type:
+        return enumerate
+
+    def next(self, tx) -> Variable | None:
+        item = take(tx, self.iterator)
+        if item is None:
+            return None
+        self.count += 1
+        return TupleVariable([ConstantVariable(self.count - 1), item])
+
+    def length_hint(self) -> int | None:
+        return self.iterator.length_hint()
+
+    def reconstruct(self, cg) -> str:
+        return cg.mutable(self, lambda v: f"{cg.const(enumerate)}({cg.value(v.iterator)}, "
+                                          f"{cg.const(v.count)})")
 
 
 class GeneratorVariable(IteratorVariable):
@@ -440,13 +969,15 @@ class GeneratorVariable(IteratorVariable):
     to the next ``yield``, so side effects happen in the same order as in Python."""
 
     def __init__(self, translator):
-        super().__init__([])
         self.tx, self.started = translator, False
 
     def describe(self) -> str:
         return f"generator {self.tx.code.co_qualname}"
 
-    def next(self) -> Variable | None:
+    def python_type(self) -> type:
+        return types.GeneratorType
+
+    def next(self, tx=None) -> Variable | None:
         tx = self.tx
         if tx.done:
             return None
@@ -456,12 +987,6 @@ class GeneratorVariable(IteratorVariable):
         tx.suspended = False
         tx.run()
         return None if tx.done else tx.yielded
-
-    def unpack(self, tx) -> list[Variable]:
-        out = []
-        while (item := self.next()) is not None:
-            out.append(item)
-        return out
 
     def reconstruct(self, cg) -> str:
         raise Unsupported("a generator escapes the traced region")
@@ -482,3 +1007,131 @@ class SliceVariable(Variable):
 
     def describe(self) -> str:
         return "slice"
+
+
+# ============================================================================ operators
+
+_SET_OPERATORS = {"bitwise_or": (operator.or_, operator.ior),
+                  "bitwise_and": (operator.and_, operator.iand),
+                  "subtract": (operator.sub, operator.isub),
+                  "bitwise_xor": (operator.xor, operator.ixor)}
+_TUPLE_OPERATORS = ("__add__", "__radd__", "__mul__", "__rmul__", "__iadd__", "__imul__")
+
+
+def container_binary_op(tx, name: str, a: Variable, b: Variable,
+                        inplace: bool = False) -> Variable | None:
+    """``a <op> b``, or ``a <op>= b`` with ``inplace``, where a list, tuple, dict, set or
+    dict view the translator models takes part, as Python computes it: ``+=`` and
+    ``*=`` change a list in place (every alias sees it), ``|=`` and co. change a set in
+    place, ``t + ()`` is ``t``. None where no such container takes part."""
+    setlike = (SetVariable, DictViewVariable)
+    if name in _SET_OPERATORS and (isinstance(a, setlike) or isinstance(b, setlike)):
+        return _set_operator(tx, name, a, b, inplace)
+    if name == "bitwise_or" and isinstance(a, DictVariable):
+        if inplace:   # dict.__ior__ is update: any mapping or iterable of pairs
+            items = tx.dict_items(b)
+            tx.output.side_effects.mutate(a)
+            a.items.update(items)
+            return a
+        if isinstance(b, DictVariable):
+            return DictVariable({**a.items, **b.items})
+        return None
+    if isinstance(a, SequenceVariable) or isinstance(b, SequenceVariable):
+        return _sequence_operator(tx, name, a, b, inplace)
+    return None
+
+
+def real_set_operand(tx, var: Variable):
+    """The real value of a set operator's operand made of constants that compare in C
+    (a set, a frozenset, a dict view, a list or tuple), so that the operator runs as
+    CPython's own code on it; None where the translator has no such value."""
+    if isinstance(var, (SetVariable, DictViewVariable)):
+        return var.real()
+    if isinstance(var, SequenceVariable):
+        if not all(i.is_constant() and compares_in_c(i.as_python_constant())
+                   for i in var.items):
+            return None
+        return var.kind(i.as_python_constant() for i in var.items)
+    if var.is_constant() and compares_in_c(var.as_python_constant()):
+        return var.as_python_constant()
+    return None
+
+
+def _set_operator(tx, name: str, a: Variable, b: Variable, inplace: bool) -> Variable:
+    real_a, real_b = real_set_operand(tx, a), real_set_operand(tx, b)
+    if real_a is None or real_b is None:
+        raise Unsupported(f"operator {name} on {a.describe()} and {b.describe()}")
+    plain, augmented = _SET_OPERATORS[name]
+    result = (augmented if inplace else plain)(real_a, real_b)   # TypeError: a break
+    if isinstance(a, SetVariable) and result is real_a:   # set.__ior__ & co.: in place
+        tx.output.side_effects.mutate(a)
+        a.assign(result, real_b)
+        return a
+    if isinstance(result, frozenset):
+        return ConstantVariable(result)
+    return SetVariable([ConstantVariable(k) for k in result])
+
+
+def _tuple_items(var: Variable) -> list[Variable] | None:
+    """The items of a tuple operand whose ``+`` and ``*`` are tuple's own."""
+    if isinstance(var, TupleVariable):
+        cls = var.python_type()
+    elif isinstance(var, ConstantVariable) and isinstance(var.value, tuple):
+        cls = type(var.value)
+    else:
+        return None
+    if any(getattr(cls, m, None) is not getattr(tuple, m, None) for m in _TUPLE_OPERATORS):
+        return None   # a named tuple class with an operator of its own
+    return var.items if isinstance(var, TupleVariable) else \
+        [wrap_constant(v) for v in var.value]
+
+
+def _exact_tuple(var: Variable) -> bool:
+    """A tuple that ``t + ()`` and ``t * 1`` give back as it is (CPython does, for exact
+    tuples)."""
+    return type(var) is TupleVariable or (isinstance(var, ConstantVariable)
+                                          and type(var.value) is tuple)
+
+
+def _sequence_operator(tx, name: str, a: Variable, b: Variable,
+                       inplace: bool) -> Variable | None:
+    if name == "add":
+        if isinstance(a, ListVariable):
+            if inplace:   # list.__iadd__ is extend: any iterable, the same list
+                items = tx.unpack_iterable(b)
+                tx.output.side_effects.mutate(a)
+                a.items.extend(items)
+                return a
+            if isinstance(b, ListVariable):
+                check_size(len(a.items) + len(b.items), "a list")
+                return ListVariable(a.items + b.items)
+            return None
+        xs, ys = _tuple_items(a), _tuple_items(b)
+        if xs is None or ys is None:
+            return None
+        if not ys and _exact_tuple(a):
+            return a
+        if not xs and _exact_tuple(b):
+            return b
+        check_size(len(xs) + len(ys), "a tuple")
+        return TupleVariable(xs + ys)
+    if name == "multiply":
+        seq, count = (a, b) if isinstance(a, SequenceVariable) else (b, a)
+        if not count.is_constant() or isinstance(count, SequenceVariable):
+            return None
+        n = max(operator.index(count.as_python_constant()), 0)   # TypeError: a break
+        if isinstance(seq, ListVariable):
+            check_size(len(seq.items) * n, "a list")
+            if inplace and seq is a:   # list.__imul__ repeats the list in place
+                tx.output.side_effects.mutate(a)
+                a.items[:] = a.items * n
+                return a
+            return ListVariable(seq.items * n)
+        items = _tuple_items(seq)
+        if items is None:
+            return None
+        if n == 1 and _exact_tuple(seq):
+            return seq
+        check_size(len(items) * n, "a tuple")
+        return TupleVariable(items * n)
+    return None

@@ -97,7 +97,13 @@ class UserFunctionVariable(BaseFunctionVariable):
 
     def getattr(self, tx, name: str) -> Variable:
         if name in ("__name__", "__qualname__", "__doc__", "__module__"):
-            return ConstantVariable(getattr(self.fn, name))
+            # writable: read through the source, so the guard sees a later rename
+            if self.source is None:
+                raise Unsupported(f"attribute {name!r} of a function with no source")
+            from guards import AttrSource
+
+            from .builder import wrap
+            return wrap(tx, getattr(self.fn, name), AttrSource(self.source, name))
         raise Unsupported(f"attribute {name!r} of a function")
 
     def reconstruct(self, cg) -> str:
@@ -105,7 +111,11 @@ class UserFunctionVariable(BaseFunctionVariable):
 
 
 class NestedFunctionVariable(BaseFunctionVariable):
-    """A function made by MAKE_FUNCTION inside the traced code (a lambda, a def)."""
+    """A function made by MAKE_FUNCTION inside the traced code (a lambda, a def).
+
+    The glue rebuilds it as MAKE_FUNCTION would have made it (``codegen.make_function``),
+    then stores the attributes the trace assigned (``f.calls = 0``, ``f.__name__ = ...``).
+    """
 
     def __init__(self, code, qualname: str, fn_globals: dict, defaults=None, kwdefaults=None,
                  closure: list[CellVariable] | None = None):
@@ -113,6 +123,10 @@ class NestedFunctionVariable(BaseFunctionVariable):
         self._defaults = defaults          # TupleVariable or None
         self._kwdefaults = kwdefaults      # DictVariable or None
         self.closure = closure or []
+        self.annotations: Variable | None = None   # the (name, value, ...) tuple (< 3.14)
+        self.annotate: Variable | None = None      # the __annotate__ function (3.14)
+        self.type_params: Variable | None = None   # def f[T](): the tuple of T (3.12+)
+        self.attrs: dict[str, Variable] = {}       # attributes assigned in the trace
 
     def get_code(self):
         return self.code
@@ -129,9 +143,26 @@ class NestedFunctionVariable(BaseFunctionVariable):
         return list(self.closure)
 
     def getattr(self, tx, name: str) -> Variable:
-        if name in ("__name__", "__qualname__"):
-            return ConstantVariable(self.code.co_name if name == "__name__" else self.qualname)
+        if name in self.attrs:
+            return self.attrs[name]
+        if name == "__name__":
+            return ConstantVariable(self.code.co_name)
+        if name == "__qualname__":
+            return ConstantVariable(self.qualname)
+        if name in ("__doc__", "__module__"):   # as MAKE_FUNCTION sets them
+            value = getattr(types.FunctionType(self.code, self.fn_globals), name)
+            if is_pure_constant(value):
+                return ConstantVariable(value)
         raise Unsupported(f"attribute {name!r} of a nested function")
+
+    def setattr(self, tx, name: str, value: Variable) -> None:
+        if name in ("__name__", "__qualname__"):
+            if not (value.is_constant() and isinstance(value.as_python_constant(), str)):
+                raise Unsupported(f"{name} set to {value.describe()} (TypeError unless "
+                                  f"a str)")
+        elif name not in ("__doc__", "__module__") and hasattr(types.FunctionType, name):
+            raise Unsupported(f"assignment to function attribute {name!r}")
+        self.attrs[name] = value
 
     def reconstruct(self, cg) -> str:
         def build(v):
@@ -139,9 +170,21 @@ class NestedFunctionVariable(BaseFunctionVariable):
             kwdefaults = cg.value(v._kwdefaults) if v._kwdefaults is not None else "None"
             cells = "".join(f"{cg.cell(c)}, " for c in v.closure)
             closure = f"({cells})" if v.closure else "None"
+            extra = ""
+            if v.annotations is not None:
+                extra += f", annotations={cg.value(v.annotations)}"
+            if v.annotate is not None:
+                extra += f", annotate={cg.value(v.annotate)}"
+            if v.type_params is not None:
+                extra += f", type_params={cg.value(v.type_params)}"
             return (f"___make_function({cg.const(v.code)}, {cg.globals_expr(v.fn_globals)}, "
-                    f"{v.qualname!r}, {defaults}, {closure}, {kwdefaults})")
-        return cg.mutable(self, build)
+                    f"{cg.const(v.qualname)}, {defaults}, {closure}, {kwdefaults}{extra})")
+
+        def fill(temp):   # after the function exists, so a value may be the function
+            for name, value in self.attrs.items():
+                cg.lines.append(f"___builtins.setattr({temp}, {cg.const(name)}, "
+                                f"{cg.value(value)})")
+        return cg.mutable(self, build, fill)
 
 
 class UserMethodVariable(Variable):

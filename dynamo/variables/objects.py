@@ -120,7 +120,8 @@ class ClassVariable(Variable):
         from .builtins import HANDLERS
         if self.cls in HANDLERS:
             return HANDLERS[self.cls](tx, *args, **kwargs)
-        if issubclass(self.cls, BaseException) and not kwargs:
+        if issubclass(self.cls, BaseException) and not kwargs and \
+                plain_exception_class(self.cls):
             return ExceptionVariable(self.cls, list(args))
         if is_namedtuple_class(self.cls):     # Summary(mean=m, std=s)
             return NamedTupleVariable.construct(self.cls, list(args), kwargs)
@@ -285,8 +286,37 @@ class RandomObjectVariable(Variable):
         return OpMethodVariable(self, name, hit, f"{type(self.obj).__name__}.{name}")
 
 
+# What a builtin exception class may define beyond BaseException and still be built
+# by BaseException's own __new__/__init__ (store ``args``, accept anything). Classes
+# with more (OSError's errno, StopIteration's value, ImportError's name...) have their
+# own constructors: they map arguments, check them, or return another class.
+_PLAIN_BUILTIN_NAMES = {"__doc__", "__init__", "__new__", "__str__"}
+
+
+def plain_exception_class(cls: type) -> bool:
+    """Whether ``cls(*args)`` is BaseException's construction and nothing else: it
+    cannot fail, runs no Python code and returns an instance of exactly ``cls``, so the
+    glue may build it after the graph with the same result."""
+    if type(cls) is not type:   # a metaclass may define __call__
+        return False
+    for klass in cls.__mro__:
+        if klass in (BaseException, object):
+            continue
+        names = set(vars(klass))
+        if klass.__module__ == "builtins":
+            if names - _PLAIN_BUILTIN_NAMES:
+                return False
+        elif names & {"__new__", "__init__"}:
+            return False
+    return True
+
+
 class ExceptionVariable(Variable):
-    """An exception built in the trace (``ValueError("bad shape")``), to be raised."""
+    """An exception built in the trace (``ValueError("bad shape")``), to be raised.
+
+    Only classes whose construction is BaseException's (``plain_exception_class``) get
+    one: the glue builds the object once (every reference shares it), and any use other
+    than passing it around (attributes, methods) is a graph break."""
 
     def __init__(self, cls: type, args: list[Variable]):
         self.cls, self.args = cls, args
@@ -298,7 +328,8 @@ class ExceptionVariable(Variable):
         return self.cls
 
     def reconstruct(self, cg) -> str:
-        return f"{cg.const(self.cls)}({', '.join(cg.value(a) for a in self.args)})"
+        return cg.mutable(self, lambda v: f"{cg.const(v.cls)}("
+                          f"{''.join(f'{cg.value(a)}, ' for a in v.args)})")
 
 
 class SuperVariable(Variable):

@@ -1,0 +1,163 @@
+"""What running an op may signal besides its result: an exception, a warning, or a
+floating-point condition the caller's ``np.seterr`` settings turn into one.
+
+Eager NumPy runs every op of a program, so an op whose result nobody reads still
+raises (``np.linalg.inv`` of a singular matrix, ``x[i]`` out of bounds) and still
+reports its floating-point conditions (``1 / x`` with a zero: a RuntimeWarning by
+default, an exception under ``np.errstate(divide="raise")``, a call of the
+``np.seterrcall`` function, a printed line...). The passes ask two questions:
+
+- ``may_signal(node)``: could running the node raise, warn, or report a
+  floating-point condition? Only nodes for which the answer is certainly no may be
+  dropped (``dce``) or computed once for two calls (``cse``, in graphs with effects).
+  The answer is conservative: no is given only for views and creation calls with
+  static arguments (their shapes were checked while tracing) and for integer and
+  boolean ufuncs that have no error cases (``a + b``, ``a < b``, ``a & b``; not
+  division, remainder or power, and not NumPy scalar arithmetic, which warns on
+  overflow).
+- ``fp_signals_only(node)``: are floating-point conditions all it may signal, apart
+  from exceptions that depend on shapes and dtypes only (ufuncs, ufunc reductions,
+  matrix products)? Two such calls on the same values signal the same conditions.
+
+``rerun_on_signal(graph)`` says whether the ``numpy`` backend runs the graph under its
+floating-point guard as a whole (graphs without effects, see
+``backends/numpy_backend/runtime.py``): any condition the caller's settings make
+visible then reruns the original graph op by op, so passes may change which op
+reports a condition (``x / 4`` -> ``x * 0.25`` names ``multiply``) or how often
+(``cse`` of ``x - mu``), but never drop one.
+
+Example::
+
+    >>> may_signal(node_of("np.linalg.inv(a)")), may_signal(node_of("x.T"))
+    (True, False)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dynamo import ops
+from dynamo.graph import CALL, CONSTANT, Graph, Node
+from dynamo.ops import CREATION, ELEMENTWISE, MATMUL, REDUCTION, VIEW
+
+from ..fusion.fusible import array_meta, has_effect, reduction_info
+
+# Ufuncs with no error case on integer and boolean arrays: no division, no shift
+# count check, no negative powers. (Integer array arithmetic wraps silently; NumPy
+# scalar arithmetic warns on overflow, so scalars are excluded separately.)
+_INTEGER_QUIET = frozenset({
+    "add", "subtract", "multiply", "negative", "positive", "absolute", "sign", "square",
+    "maximum", "minimum", "fmax", "fmin", "bitwise_and", "bitwise_or", "bitwise_xor",
+    "invert", "logical_and", "logical_or", "logical_xor", "logical_not", "equal",
+    "not_equal", "less", "less_equal", "greater", "greater_equal", "conjugate", "isnan",
+    "isinf", "isfinite", "signbit", "bitwise_count",
+})
+# Ufuncs that never touch the floating-point status flags on real floats either.
+_FLOAT_QUIET = frozenset({"isnan", "isinf", "isfinite", "signbit", "negative", "positive",
+                          "conjugate", "copysign"})
+# Creation calls whose only failure is a bad shape or dtype (checked while tracing).
+_QUIET_CREATION = frozenset({"zeros", "ones", "empty", "zeros_like", "ones_like",
+                             "empty_like", "identity", "eye", "tri"})
+# Reductions that are one ufunc's reduce: they signal what their ufunc signals.
+_UFUNC_REDUCTIONS = frozenset({"sum", "prod", "max", "min", "any", "all"})
+
+
+def _static_args(node: Node, skip: int) -> bool:
+    """No argument after the first ``skip`` positional ones is a graph value."""
+    rest = (node.args[skip:], node.kwargs)
+    return not any(isinstance(v, Node) for v in _flatten(rest))
+
+
+def _flatten(value):
+    if isinstance(value, (tuple, list)):
+        for v in value:
+            yield from _flatten(v)
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _flatten(v)
+    elif isinstance(value, slice):
+        yield from _flatten((value.start, value.stop, value.step))
+    else:
+        yield value
+
+
+def _kinds(node: Node) -> set[str] | None:
+    """Dtype kinds of the node's array arguments and result (None: something unknown)."""
+    metas = [array_meta(n) for n in node.inputs()] + [array_meta(node)]
+    if any(m is None for m in metas):
+        return None
+    return {m.dtype.kind for m in metas}
+
+
+def _quiet_ufunc(node: Node) -> bool:
+    op = ops.REGISTRY.get(node.target)
+    meta = array_meta(node)
+    if op is None or not isinstance(op.impl, np.ufunc) or meta is None or meta.scalar:
+        return False
+    if node.kwargs or len(node.args) != op.impl.nin:
+        return False   # dtype=, casting=, where=: casts that may warn or fail
+    kinds = _kinds(node)
+    if kinds is None:
+        return False
+    if kinds <= set("biu"):
+        return node.target in _INTEGER_QUIET
+    return kinds <= set("biuf") and node.target in _FLOAT_QUIET
+
+
+def may_signal(node: Node) -> bool:
+    """Running ``node`` may raise, warn, or report a floating-point condition."""
+    if node.op == CONSTANT:
+        return False
+    if node.op != CALL:
+        return False   # placeholders, the output
+    if has_effect(node):
+        return True
+    kind = node.meta.get("kind")
+    if kind == VIEW:
+        # x.T, x.reshape(2, -1), x[1:3]: shapes are static, so these cannot fail at
+        # run time when nothing but the array comes from the graph. x[i], x[idx]
+        # with i, idx graph values may be out of bounds.
+        return not _static_args(node, 1)
+    if kind == CREATION:
+        if node.target not in _QUIET_CREATION:
+            return True
+        return not _static_args(node, 1 if node.target.endswith("_like") else 0)
+    if kind == ELEMENTWISE:
+        return not _quiet_ufunc(node)
+    if kind == REDUCTION and node.target in _UFUNC_REDUCTIONS:
+        src, meta = array_meta(node.args[0]) if node.args else None, array_meta(node)
+        return not (src is not None and meta is not None and not src.scalar
+                    and src.size > 0 and _static_args(node, 1)
+                    and {src.dtype.kind, meta.dtype.kind} <= set("biu"))
+    return True
+
+
+def fp_signals_only(node: Node) -> bool:
+    """``node`` may report floating-point conditions but nothing else that depends on
+    its values: a ufunc without casting arguments (or ``**``), a ufunc reduction, a
+    matrix product.
+    (NumPy-level warnings such as "Mean of empty slice" or a ComplexWarning from
+    ``casting="unsafe"`` are not floating-point conditions.)"""
+    if node.op != CALL or has_effect(node):
+        return False
+    op = ops.REGISTRY.get(node.target)
+    if op is None:
+        return False
+    kinds = _kinds(node)
+    if kinds is None or not kinds <= set("biufc"):
+        return False   # object arrays call Python code element by element
+    kind = node.meta.get("kind")
+    if kind == ELEMENTWISE:   # (``pow``: the ``**`` operator, NumPy's power)
+        return (isinstance(op.impl, np.ufunc) or node.target == "pow") and \
+            not (set(node.kwargs) & {"casting", "dtype"})
+    if kind == REDUCTION:
+        info = reduction_info(node)
+        return node.target in _UFUNC_REDUCTIONS and info is not None and info.dtype is None
+    return kind == MATMUL and node.target in ("matmul", "dot")
+
+
+def rerun_on_signal(graph: Graph) -> bool:
+    """The ``numpy`` backend reruns this graph op by op, as eager, whenever a
+    floating-point condition the caller would see occurs: it has no effects (writes,
+    random draws, ``np.errstate`` blocks), so running it twice is unobservable."""
+    return not any(has_effect(n) for n in graph.nodes)

@@ -1,0 +1,69 @@
+"""Calls made from code that runs uncompiled: user code goes through the hook, the
+rest passes straight through (cheaply: this is on the path of every such call)."""
+
+import functools
+import types
+
+import numpy as np
+
+import dynamo
+from dynamo import convert, skipfiles
+
+
+def helper(x):
+    return x + 1
+
+
+class WithCall:
+    def __call__(self, x):
+        return x * 2
+
+
+class Method:
+    def run(self, x):
+        return x - 1
+
+
+class SubFunction:  # an object whose type is defined in Python but is not user code
+    pass
+
+
+def ctx():
+    return dynamo.compile(helper)._ctx
+
+
+def intercepted(f):
+    return f is not None and getattr(f, "__code__", None) is not None and \
+        f.__code__.co_filename.startswith("<dynamo wrapper")
+
+
+def test_c_callables_pass_through_unchanged():
+    c = ctx()
+    for f in (abs, len, np.tanh, np.add.reduce, [].append, print, range, int, np.ndarray,
+              functools.partial(abs), "x".upper, np):
+        assert convert.intercept_callable(f, c) is f
+
+
+def test_user_functions_methods_and_callable_objects_go_through_the_hook():
+    c = ctx()
+    assert intercepted(convert.intercept_callable(helper, c))
+    bound = convert.intercept_callable(Method().run, c)
+    assert type(bound) is types.MethodType and intercepted(bound.__func__)
+    call = convert.intercept_callable(WithCall(), c)
+    assert type(call) is types.MethodType and intercepted(call.__func__)
+    assert call(3) == 6 and bound(3) == 2
+
+
+def test_library_code_is_not_intercepted():
+    c = ctx()
+    import json
+    assert convert.intercept_callable(json.dumps, c) is json.dumps
+    assert convert.intercept_callable(np.linspace, c) is np.linspace
+
+
+def test_the_skip_decision_is_made_once_per_file():
+    skipfiles._skipped_file.cache_clear()
+    for _ in range(100):
+        skipfiles.is_skipped(helper.__code__)
+    info = skipfiles._skipped_file.cache_info()
+    assert info.misses == 1 and info.hits == 99

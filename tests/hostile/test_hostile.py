@@ -1,0 +1,49 @@
+"""Every hostile program (``prog_*.py``) behaves exactly like plain Python when compiled,
+on each backend, over several calls (see ``hostile_check``). The programs that differ
+today are strict xfails listed in ``known.py``: a fix makes its entry XPASS (a failure),
+and the entry is then deleted."""
+
+import collections
+
+import hostile_check as hc
+import pytest
+from known import KNOWN
+
+PROGRAMS = hc.all_programs()
+CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout", "dynamic",
+              "api")
+
+
+def _params():
+    params = []
+    for p in PROGRAMS:
+        for backend in hc.BACKENDS:
+            known = KNOWN.get(p.id)
+            mark = known.mark(backend) if known is not None else None
+            params.append(pytest.param(p, backend, id=f"{p.id}-{backend}",
+                                       marks=[mark] if mark is not None else []))
+    return params
+
+
+@pytest.mark.parametrize("program,backend", _params())
+def test_program(program, backend):
+    diff = hc.compare(program.scenario, backend)
+    assert diff is None, diff
+
+
+def test_known_failures_name_programs_that_exist():
+    ids = {p.id for p in PROGRAMS}
+    assert sorted(set(KNOWN) - ids) == []
+
+
+def test_every_known_reason_names_its_class():
+    for pid, known in KNOWN.items():
+        cls, _, text = known.reason.partition(": ")
+        assert cls and text and " " not in cls, f"{pid}: {known.reason!r}"
+
+
+def test_enough_programs_per_category():
+    counts = collections.Counter(p.category for p in PROGRAMS)
+    assert sum(counts.values()) >= 400, counts
+    for category in CATEGORIES:
+        assert counts[category] >= 40, counts
