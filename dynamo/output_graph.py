@@ -28,6 +28,7 @@ from . import ops
 from .exc import Unsupported
 from .graph import Graph
 from .ops import ArrayMeta, meta_of
+from .ops.identity import NEVER, possible_layouts
 from .symbolic import (
     DynamicPolicy,
     Sym,
@@ -353,6 +354,9 @@ class OutputGraph:
         for m in metas:
             self._check_kind(m.kind)
         target = _written_array(op, args, kwargs)
+        returned = self._returned_arguments(op, args, kwargs, meta_args, meta_kwargs, metas)
+        if not isinstance(meta, tuple) and returned[0][1]:
+            return returned[0][0]         # np.asarray(x) is x: the same object, no node
         self._keep_rerunnable(op, target)
         if target is not None:
             self._guard_writeable(target.node)
@@ -364,12 +368,62 @@ class OutputGraph:
             return target
         if isinstance(meta, tuple):
             getitem = ops.get("getitem")
-            items = [ArrayVariable(self.graph.call("getitem", (node, i), meta={
-                "array": m, "kind": getitem.kind}), m) for i, m in enumerate(meta)]
+            items = [_as_returned(ArrayVariable(self.graph.call("getitem", (node, i), meta={
+                "array": m, "kind": getitem.kind}), m), *same)
+                for i, (m, same) in enumerate(zip(meta, returned))]
             if named is not None:     # EighResult, QRResult...: fields read by name too
                 return NamedTupleVariable(items, named)
             return (ListVariable if as_list else TupleVariable)(items)
-        return ArrayVariable(node, meta)
+        return _as_returned(ArrayVariable(node, meta), *returned[0])
+
+    def _returned_arguments(self, op, args, kwargs, meta_args, meta_kwargs, metas) -> list:
+        """Per result of the call: ``(var, True)`` when it is the argument ``var`` itself
+        (``np.asarray(x)``), ``(var, False)`` when it may be ``var`` (the answer depends on
+        a layout the trace does not know), ``(None, False)`` when it is a new object.
+
+        The op's ``same_object`` rule says for which layouts of the argument NumPy
+        returns it (see ops/identity.py); an input's layout is guarded when the answer
+        depends on it (``_layout_of``)."""
+        new = [(None, False)] * len(metas)
+        if op.same_object is None or _written_array(op, args, kwargs) is not None:
+            return new
+        answer = op.same_object(op, *substitute((meta_args, meta_kwargs), self.symbol_hints))
+        answers = answer if isinstance(answer, tuple) else (answer,)
+        positional = list(args) or list(kwargs.values())   # item i is about argument i
+        out = []
+        for layouts, meta, arg in zip(answers, metas, positional):
+            if not isinstance(arg, ArrayVariable) or layouts == NEVER:
+                out.append((None, False))
+            elif layouts is None or (meta.dtype, meta.kind, meta.scalar, meta.ndim) != \
+                    (arg.meta.dtype, arg.meta.kind, arg.meta.scalar, arg.meta.ndim):
+                out.append((arg, False))          # the rule cannot tell
+            elif possible_layouts(arg.meta.ndim) <= layouts:
+                out.append((arg, True))           # whatever the layout
+            else:
+                flags = self._layout_of(arg)
+                out.append((arg, False) if flags is None else
+                           (arg, True) if flags in layouts else (None, False))
+        return out + new[len(out):]
+
+    def _layout_of(self, var: ArrayVariable) -> tuple[bool, bool] | None:
+        """``var``'s (C-contiguous, F-contiguous) flags at run time, where the trace can
+        know them: an array of at most one element is contiguous both ways; an input's
+        flags are read and guarded (unless its strides already are). The layout of an
+        op's result is the backend's business: unknown (None)."""
+        static = [d for d in var.meta.shape if not isinstance(d, SymInt)]
+        if 0 in static or len(static) == var.meta.ndim and var.meta.size <= 1:
+            return (True, True)
+        node = _same_object_root(var.node)
+        value = self.example_inputs.get(node) if getattr(node, "op", None) == "placeholder" \
+            else None
+        if not isinstance(value, np.ndarray):
+            return None
+        flags = (bool(value.flags.c_contiguous), bool(value.flags.f_contiguous))
+        source = node.meta["source"]
+        spec = self.guards.get(source, ARRAY).expected
+        if spec.strides is None and spec.contiguity is None:
+            self.guards.add(Guard(source, ARRAY, replace(spec, contiguity=flags)))
+        return flags
 
     def effect_op(self, name: str, args: tuple, kwargs: dict):
         """Add an op that only changes state (``errstate_enter``); return its node.
@@ -402,6 +456,30 @@ def _written_array(op, args, kwargs) -> ArrayVariable | None:
     if op.kind == ops.MUTATION and args and isinstance(args[0], ArrayVariable):
         return args[0]
     return None
+
+
+def _as_returned(result: ArrayVariable, arg: ArrayVariable | None, known: bool):
+    """An op's result Variable, given what ``_returned_arguments`` says of it."""
+    if known:
+        return arg
+    result.may_be = arg
+    return result
+
+
+def _same_object_root(node):
+    """The node of the array object ``node`` holds: in-place writes (a mutation op,
+    ``out=``) give their target back, so they are followed to the node before them."""
+    while getattr(node, "op", None) == "call":
+        out = node.kwargs.get("out")
+        if isinstance(out, tuple) and len(out) == 1:
+            out = out[0]
+        if out is not None and hasattr(out, "op"):
+            node = out
+        elif node.meta.get("kind") == ops.MUTATION and node.args:
+            node = node.args[0]
+        else:
+            break
+    return node
 
 
 # Ops whose result may be their first argument's memory (astype(copy=False) is the

@@ -5,8 +5,9 @@ The algorithm, in three steps:
 1. Every call node starts as its own group; fusible nodes (elementwise, and the
    reductions ``fusible.reduction_info`` accepts) as ``elementwise``/``reduction``
    groups, everything else as ``single``. Nodes with an effect (``out=``, mutation,
-   random draws) are barriers: they split the program into segments, and no group
-   spans two segments, so every read and write keeps its place in program order.
+   random draws; or what ``barrier`` names) are barriers: they split the program
+   into segments, and no group spans two segments, so every read and write keeps
+   its place in program order.
 2. Merge producer and consumer groups, visiting nodes in program order; then merge
    sibling groups that read the same value. A merge happens only when the merged
    group is valid (``_describe``) and the group graph stays acyclic (no path from
@@ -80,7 +81,7 @@ class _Shape:
     epilogue: list[Node]
 
 
-def partition(graph: Graph, *, whole_rows: bool = False) -> list[Group]:
+def partition(graph: Graph, *, whole_rows: bool = False, barrier=has_effect) -> list[Group]:
     """Split ``graph``'s call nodes into groups, in an order that can run them.
 
     ``whole_rows=False`` (the default) gives the original contract: a ``reduction``
@@ -89,9 +90,13 @@ def partition(graph: Graph, *, whole_rows: bool = False) -> list[Group]:
     which runs groups block by block of whole rows) also lets a group hold several
     reductions over the same trailing axes and elementwise ops over the whole
     domain that use their ``keepdims=True`` results (softmax, layernorm).
+
+    ``barrier(node)`` says which nodes split the program into segments (by default
+    those with an effect; the ``numpy`` backend adds those that may warn beyond
+    floating-point conditions, ``passes.signals.barrier``).
     """
     calls = graph.call_nodes()
-    state = _State(calls, whole_rows)
+    state = _State(calls, whole_rows, barrier)
     for node in calls:                               # producers into consumers
         if state.fusible(node):
             for inp in state.inputs[node]:
@@ -114,7 +119,7 @@ class _State:
     member and leave it from another, since a group runs as one unit.)
     """
 
-    def __init__(self, calls: list[Node], whole_rows: bool):
+    def __init__(self, calls: list[Node], whole_rows: bool, barrier=has_effect):
         self.whole_rows = whole_rows
         self.pos = {n: i for i, n in enumerate(calls)}
         self.inputs = {n: n.inputs() for n in calls}
@@ -127,14 +132,14 @@ class _State:
         self.is_fusible: dict[int, bool] = {}
         seg = 0
         for i, node in enumerate(calls):
-            barrier = has_effect(node)
-            seg += barrier
+            split = barrier(node)
+            seg += split
             self.gid[node] = self.parent[i] = i
             self.members[i] = [node]
             self.segment[i] = seg
-            self.is_fusible[i] = not barrier and (fusible_elementwise(node) or
-                                                  self.info[node] is not None)
-            seg += barrier
+            self.is_fusible[i] = not split and (fusible_elementwise(node) or
+                                                self.info[node] is not None)
+            seg += split
         self.succ: dict[int, set[int]] = {i: set() for i in range(len(calls))}
         self.pred: dict[int, set[int]] = {i: set() for i in range(len(calls))}
         for node in calls:

@@ -21,7 +21,7 @@ from dynamo.source import compile_source
 from ..eager import python_function
 from ..fusion import SINGLE, partition
 from ..fusion.fusible import array_meta
-from ..passes import PIPELINE, PIPELINE_FAST_POWERS, optimize, rerun_on_signal
+from ..passes import PIPELINE, PIPELINE_FAST_POWERS, barrier, optimize, rerun_on_signal
 from ..registry import register_backend
 from .codegen import Guarding, Module, emit_forward
 from .options import Options
@@ -50,7 +50,7 @@ def numpy_backend(graph: Graph, example_inputs, options: dict | None = None):
     start = time.perf_counter()
     passes = PIPELINE_FAST_POWERS if opts.fast_powers else PIPELINE
     optimized = optimize(graph, passes, without=opts.skip_passes)
-    groups = partition(optimized, whole_rows=True)
+    groups = partition(optimized, whole_rows=True, barrier=barrier)
     plans = [None if g.kind == SINGLE else plan_group(g, opts) for g in groups]
     n = next(_counter)
     m = Module()

@@ -33,9 +33,10 @@ from .dce import dce
 from .errstate import without_errstate
 from .fold import FOLD_LIMIT, fold_constants
 from .pipeline import PIPELINE, PIPELINE_FAST_POWERS, optimize
-from .signals import may_signal, rerun_on_signal
+from .signals import barrier, may_signal, rerun_on_signal
 from .strength import MAX_POWER, fast_powers, strength_reduce
 
 __all__ = ["FOLD_LIMIT", "MAX_POWER", "PIPELINE", "PIPELINE_FAST_POWERS", "cse", "dce",
            "fast_powers", "fold_constants", "may_signal", "optimize", "rerun_on_signal",
+           "barrier",
            "strength_reduce", "without_errstate"]

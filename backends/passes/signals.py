@@ -156,8 +156,65 @@ def fp_signals_only(node: Node) -> bool:
     return kind == MATMUL and node.target in ("matmul", "dot")
 
 
+# Ops that may raise or report floating-point conditions, but never warn otherwise.
+_NO_OTHER_WARNINGS = frozenset({
+    "sum", "prod", "max", "min", "any", "all", "argmax", "argmin", "ptp", "count_nonzero",
+    "norm", "cumsum", "cumprod", "nancumsum", "nancumprod", "diff", "ufunc_accumulate",
+    "ufunc_outer", "ufunc_reduce", "sort", "argsort", "searchsorted", "take",
+    "take_along_axis", "choose", "select", "repeat", "tile", "roll", "pad", "concatenate",
+    "stack", "hstack", "vstack", "dstack", "column_stack", "tril", "triu", "flatten",
+    "flat_getitem", "meshgrid", "interp", "convolve", "correlate", "polyval", "inv",
+    "cholesky", "det", "slogdet", "solve", "qr", "eigh", "eigvalsh", "svd", "pinv",
+    "matrix_power", "clip", "round", "around", "where", "copy", "nan_to_num", "fix",
+    "isposinf", "isneginf", "isclose", "angle", "sinc", "isreal", "iscomplex", "i0",
+    "einsum", "tensordot", "inner", "outer", "vdot", "trace", "matmul", "dot", "pow",
+})
+
+
+def warns_beyond_fp(node: Node) -> bool:
+    """Running ``node`` may emit a Python warning that is not a floating-point
+    condition: a ComplexWarning (``astype`` of complex to real), "Degrees of freedom
+    <= 0" (``var`` with ``ddof`` >= the count), "Mean of empty slice", "All-NaN slice
+    encountered" (``nanmax``...), a RankWarning (``polyfit``). The ``numpy`` backend
+    runs such a node by itself, once, outside fused code (``barrier``): its guard
+    sees floating-point conditions only, so a stretch run again after one would
+    repeat the other warnings."""
+    if not may_signal(node) or has_effect(node):
+        return False
+    kind = node.meta.get("kind")
+    if kind in (VIEW, CREATION):
+        return False
+    op = ops.REGISTRY.get(node.target)
+    if isinstance(getattr(op, "impl", None), np.ufunc):
+        return node.kwargs.get("casting") == "unsafe"   # may discard imaginary parts
+    if set(node.kwargs) & {"casting", "dtype"} and kind != REDUCTION:
+        return True
+    if node.target == "astype":
+        src, meta = array_meta(node.args[0]) if node.args else None, array_meta(node)
+        return src is None or meta is None or (src.dtype.kind == "c" and meta.dtype.kind != "c")
+    if node.target in ("mean", "var", "std"):
+        info, src = reduction_info(node), array_meta(node.args[0]) if node.args else None
+        if info is None or src is None or info.dtype is not None or \
+                not all(isinstance(d, int) for d in src.shape):
+            return True
+        count = int(np.prod([src.shape[a] for a in info.axes]))
+        return count - (info.ddof or 0) <= 0 if node.target != "mean" else count == 0
+    if node.target in _UFUNC_REDUCTIONS:
+        info = reduction_info(node)
+        return info is not None and info.dtype is not None   # (casts)
+    return node.target not in _NO_OTHER_WARNINGS
+
+
+def barrier(node: Node) -> bool:
+    """A node the ``numpy`` backend runs by itself, in program order, outside fused
+    code and outside its floating-point guard: an effect (``has_effect``) or a node
+    that may warn beyond floating-point conditions (``warns_beyond_fp``)."""
+    return has_effect(node) or warns_beyond_fp(node)
+
+
 def rerun_on_signal(graph: Graph) -> bool:
     """The ``numpy`` backend reruns this graph op by op, as eager, whenever a
     floating-point condition the caller would see occurs: it has no effects (writes,
-    random draws, ``np.errstate`` blocks), so running it twice is unobservable."""
-    return not any(has_effect(n) for n in graph.nodes)
+    random draws, ``np.errstate`` blocks), so running it twice is unobservable, and
+    no op that may warn otherwise (which would warn twice)."""
+    return not any(barrier(n) for n in graph.nodes)

@@ -16,6 +16,7 @@ results are described without touching data.
 from . import catalog  # noqa: F401  (fills the registry)
 from .breaks import break_reason
 from .dtypes import fold_dtype_query, is_dtype_query
+from .elementwise import operator_op
 from .generator import is_random_object, lookup_random_method
 from .meta import CUPY, NUMPY, ArrayMeta, ghost, meta_of, probe
 from .registry import (
@@ -44,5 +45,6 @@ __all__ = [
     "OPAQUE", "OpDef", "REDUCTION", "REGISTRY", "VIEW", "break_reason", "fold_dtype_query",
     "get", "ghost", "impl_table", "is_array_library_object", "is_dtype_query",
     "is_random_object", "is_ufunc", "lookup_function", "lookup_method", "lookup_property",
-    "lookup_random_method", "lookup_ufunc_method", "meta_of", "probe", "register",
+    "lookup_random_method", "lookup_ufunc_method", "meta_of", "operator_op", "probe",
+    "register",
 ]

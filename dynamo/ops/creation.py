@@ -22,7 +22,7 @@ import operator
 
 import numpy as np
 
-from . import rules
+from . import identity, rules
 from .meta import ArrayMeta, probe
 from .registry import CREATION, ELEMENTWISE, OPAQUE, VIEW, OpDef, register
 from .rules import MetaError
@@ -257,14 +257,14 @@ register(OpDef("linspace", np.linspace, linspace, CREATION), functions=[np.linsp
 register(OpDef("logspace", np.logspace, linspace, CREATION), functions=[np.logspace])
 for _fn in (np.eye, np.identity, np.tri):
     register(OpDef(_fn.__name__, _fn, square, CREATION), functions=[_fn])
-register(OpDef("array", np.array, array_rule, CREATION, doc="a copy unless copy=False"),
-         functions=[np.array])
-register(OpDef("asarray", np.asarray, array_rule, CREATION,
+register(OpDef("array", np.array, array_rule, CREATION, same_object=identity.no_copy,
+               doc="a copy unless copy=None or False"), functions=[np.array])
+register(OpDef("asarray", np.asarray, array_rule, CREATION, same_object=identity.no_copy,
                doc="returns its argument itself when no conversion is needed"),
          functions=[np.asarray, np.asanyarray])
 register(OpDef("copy", np.copy, like, ELEMENTWISE), functions=[np.copy])
 for _fn in (np.ascontiguousarray, np.asfortranarray):
-    register(OpDef(_fn.__name__, _fn, contiguous_rule, VIEW,
+    register(OpDef(_fn.__name__, _fn, contiguous_rule, VIEW, same_object=identity.no_copy,
                    doc="returns its argument itself when it already has the layout"),
              functions=[_fn])
 register(OpDef("meshgrid", np.meshgrid, meshgrid_rule, OPAQUE, doc="a tuple of new arrays"),

@@ -21,7 +21,7 @@ import operator
 
 import numpy as np
 
-from . import rules
+from . import identity, rules
 from .meta import ArrayMeta, probe
 from .registry import ELEMENTWISE, MUTATION, VIEW, OpDef, get, register
 from .rules import MetaError
@@ -53,7 +53,16 @@ def _register_ufuncs() -> None:
 
 
 _register_ufuncs()
-register(get("conjugate"), methods=["conj", "conjugate"])
+
+
+def conj_method(x):
+    return x.conj()
+
+
+# x.conj() of a real array is x itself (np.conjugate(x), a ufunc, is always a new array)
+register(OpDef("conj_method", conj_method, rules.elementwise, ELEMENTWISE,
+               same_object=identity.no_copy, doc="x.conj(): x itself for a real x"),
+         methods=["conj", "conjugate"])
 
 
 def _ufunc_like(name: str, fn, methods=(), rule=rules.elementwise) -> OpDef:
@@ -84,6 +93,33 @@ register(OpDef("pow", operator.pow, rules.elementwise, ELEMENTWISE,
 register(OpDef("ipow", operator.ipow, rules.elementwise, MUTATION,
                doc="the **= operator (in place, with the same fast paths)"))
 
+# Python's operators on NumPy scalars (no operand is an array) take NumPy's scalar path,
+# which is not the ufunc's: np.float64(1) / 0 warns "divide by zero encountered in
+# scalar divide" (np.divide: "... in divide"), -np.int8(-128) warns of an overflow
+# (np.negative does not). There the operator is its own op, calling the operator itself.
+_SCALAR_OPERATORS = {
+    "add": operator.add, "subtract": operator.sub, "multiply": operator.mul,
+    "divide": operator.truediv, "floor_divide": operator.floordiv,
+    "remainder": operator.mod, "bitwise_and": operator.and_, "bitwise_or": operator.or_,
+    "bitwise_xor": operator.xor, "left_shift": operator.lshift,
+    "right_shift": operator.rshift, "negative": operator.neg, "positive": operator.pos,
+    "invert": operator.invert, "less": operator.lt, "less_equal": operator.le,
+    "equal": operator.eq, "not_equal": operator.ne, "greater": operator.gt,
+    "greater_equal": operator.ge,
+}
+for _name, _fn in _SCALAR_OPERATORS.items():
+    register(OpDef(f"scalar_{_name}", _fn, rules.elementwise, ELEMENTWISE,
+                   doc=f"Python's operator.{_fn.__name__} on NumPy scalars"))
+
+
+def operator_op(name: str, scalars_only: bool) -> OpDef:
+    """The op of Python's operator ``name`` (``add``, ``divide``, ``negative``...): the
+    ufunc for array operands, the operator itself when every operand is a NumPy scalar
+    or a Python number (``scalars_only``). ``**`` is always the op ``pow``."""
+    if name != "pow" and scalars_only and name in _SCALAR_OPERATORS:
+        return get(f"scalar_{name}")
+    return get(name)
+
 
 def where_rule(op, args, kwargs) -> ArrayMeta:
     if len(args) != 3 or kwargs:
@@ -110,7 +146,7 @@ def astype_rule(op, args, kwargs) -> ArrayMeta:
     return rules.result_meta(value, x.shape, x.kind)
 
 
-register(OpDef("astype", astype, astype_rule, ELEMENTWISE,
+register(OpDef("astype", astype, astype_rule, ELEMENTWISE, same_object=identity.no_copy,
                doc="x.astype(dtype); copy=False may return x itself"), methods=["astype"])
 
 
@@ -156,7 +192,7 @@ register(OpDef("scalar_cast", scalar_cast, scalar_cast_rule, ELEMENTWISE,
                doc="np.float32(x) and friends applied to an array"))
 
 # ``x.real`` / ``x.imag`` (properties) and ``np.real`` / ``np.imag`` (functions): views.
-register(OpDef("real", np.real, rules.on_ghosts, VIEW), functions=[np.real],
-         properties=["real"])
+register(OpDef("real", np.real, rules.on_ghosts, VIEW, same_object=identity.on_ghosts,
+               doc="x itself for a real x"), functions=[np.real], properties=["real"])
 register(OpDef("imag", np.imag, rules.on_ghosts, VIEW), functions=[np.imag],
          properties=["imag"])

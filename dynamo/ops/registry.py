@@ -67,6 +67,8 @@ class OpDef:
     effect: bool = False             # changes state outside its arguments (np.errstate)
     doc: str = ""
     extras: dict = field(default_factory=dict)  # backend hints (e.g. the CUDA expression)
+    # may return its first argument itself (np.asarray(x) is x): when (see identity.py)
+    same_object: Callable | None = None
 
     def impl_for(self, kind: str) -> Callable:
         if kind == NUMPY:

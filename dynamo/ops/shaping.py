@@ -19,7 +19,7 @@ import operator
 
 import numpy as np
 
-from . import rules
+from . import identity, rules
 from .meta import ArrayMeta
 from .registry import MUTATION, OPAQUE, VIEW, OpDef, register
 from .rules import MetaError
@@ -45,17 +45,21 @@ def _transpose_method(args, kwargs):
     return (x, tuple(axes)), kwargs
 
 
-def _view(name, fn, methods=(), adapter=None, properties=()):
-    register(OpDef(name, fn, rules.on_ghosts, VIEW), functions=[fn], methods=methods,
-             method_adapter=adapter, properties=properties)
+def _view(name, fn, methods=(), adapter=None, properties=(), same_object=None):
+    register(OpDef(name, fn, rules.on_ghosts, VIEW, same_object=same_object), functions=[fn],
+             methods=methods, method_adapter=adapter, properties=properties)
 
 
 _view("reshape", np.reshape, ["reshape"], _reshape_method)
 _view("transpose", np.transpose, ["transpose"], _transpose_method, properties=["T"])
 _view("swapaxes", np.swapaxes, ["swapaxes"])
-_view("squeeze", np.squeeze, ["squeeze"])
+# these return their argument itself when there is nothing to do (a 1-d x, no
+# length-1 axis): the views' ghosts tell (identity.on_ghosts)
+_view("squeeze", np.squeeze, ["squeeze"], same_object=identity.on_ghosts)
+for _fn in (np.atleast_1d, np.atleast_2d, np.atleast_3d):
+    _view(_fn.__name__, _fn, same_object=identity.on_ghosts)
 for _fn in (np.expand_dims, np.moveaxis, np.broadcast_to, np.flip, np.fliplr, np.flipud,
-            np.rot90, np.atleast_1d, np.atleast_2d, np.atleast_3d, np.broadcast_arrays):
+            np.rot90, np.broadcast_arrays):
     _view(_fn.__name__, _fn)
 
 

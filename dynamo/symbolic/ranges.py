@@ -105,11 +105,9 @@ def thresholds(forms: set[tuple]) -> set[int]:
     for a1, b1 in moving:
         for a2, b2 in others:
             for a, b in ((a2, b2), (-a2, -b2)):
-                if a1 == a:
+                if a1 == a or abs(b - b1) > _LARGEST * abs(a1 - a):
                     continue
                 v = (b - b1) / (a1 - a)
-                if abs(v) > _LARGEST:
-                    continue
                 out.update(range(math.floor(v) - 1, math.ceil(v) + 2))
     return out
 

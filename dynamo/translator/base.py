@@ -18,6 +18,8 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+import numpy as np
+
 from guards import EXPR, ID, Guard
 
 from .. import ops
@@ -40,7 +42,7 @@ from ..variables import (
     Variable,
 )
 from ..variables.arrays import FlatVariable
-from ..variables.constant import BINARY, UNARY, operands, raw
+from ..variables.constant import BINARY, operator_on_constants
 from ..variables.containers import container_binary_op, get_iterator
 from ..variables.objects import RandomObjectVariable
 from . import compare
@@ -152,19 +154,21 @@ class TranslatorBase:
                 return self.output.call_op(ops.get(name), [a, b], {"out": a})
             _check_operand(a)
             _check_operand(b)
-            return self.output.call_op(ops.get(name), [a, b], {})
+            op = ops.operator_op(name, scalars_only=_scalar_operand(a) and _scalar_operand(b))
+            return self.output.call_op(op, [a, b], {})
         result = container_binary_op(self, name, a, b, inplace)   # lists, tuples, sets...
         if result is not None:
             return result
         if a.is_constant() and b.is_constant() and name in BINARY:
-            return ConstantVariable(BINARY[name](*operands(a, b)))
+            return operator_on_constants(self, name, [a, b])   # folded, if it cannot warn
         raise Unsupported(f"operator {name} on {a.describe()} and {b.describe()}")
 
     def unary_op(self, name: str, value: Variable) -> Variable:
         if isinstance(value, ArrayVariable):
-            return self.output.call_op(ops.get(name), [value], {})
+            op = ops.operator_op(name, scalars_only=value.meta.scalar)
+            return self.output.call_op(op, [value], {})
         if value.is_constant():
-            return ConstantVariable(UNARY[name](raw(value)))
+            return operator_on_constants(self, name, [value])   # folded, if it cannot warn
         raise Unsupported(f"unary {name} of {value.describe()}")
 
     def compare(self, name: str, a: Variable, b: Variable) -> Variable:
@@ -188,8 +192,16 @@ class TranslatorBase:
             self.output.guards.add(Guard(a.source, EXPR, expr if same else f"not ({expr})",
                                          note="identity of two inputs"))
             return same
+        if isinstance(a, ArrayVariable) and isinstance(b, ArrayVariable) and \
+                _may_be_same(a, b):
+            raise Unsupported("`is` between an array and the result of an op that may "
+                              "return it", "Whether NumPy returned its argument itself "
+                              "depends on a memory layout the trace does not know; the "
+                              "comparison runs eagerly.", cause="array_layout")
         if isinstance(a, ArrayVariable) or isinstance(b, ArrayVariable):
-            return False  # distinct Variables are distinct runtime objects
+            # distinct Variables are distinct runtime objects: an op that returns its
+            # argument gives back the argument's Variable (OutputGraph.call_op)
+            return False
         if isinstance(a, RandomObjectVariable) and b.is_constant() or \
                 isinstance(b, RandomObjectVariable) and a.is_constant():
             return False  # `rng is None`: a Generator is never a Python constant
@@ -286,6 +298,28 @@ class TranslatorBase:
             return GeneratorVariable(sub)  # runs lazily, one yield per next()
         sub.run()
         return sub.result
+
+
+def _may_be_same(a: ArrayVariable, b: ArrayVariable) -> bool:
+    """Whether two distinct array Variables may be one object at run time: one is (a
+    chain of) ``may_be`` of the other, or both of a common array (see
+    ``ArrayVariable.may_be``)."""
+    def chain(v):
+        seen = []
+        while v is not None:
+            seen.append(v)
+            v = v.may_be
+        return seen
+    return any(x is y for x in chain(a) for y in chain(b))
+
+
+def _scalar_operand(var: Variable) -> bool:
+    """A NumPy scalar or a Python number: Python's operators on these take NumPy's
+    scalar path, not the ufunc's (see ``ops.operator_op``)."""
+    if isinstance(var, ArrayVariable):
+        return var.meta.scalar
+    return isinstance(var, ConstantVariable) and \
+        isinstance(var.value, (int, float, complex, np.generic))
 
 
 def _check_operand(var: Variable) -> None:

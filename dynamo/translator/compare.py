@@ -44,7 +44,7 @@ from ..variables import (
     wrap_constant,
 )
 from ..variables.builder import TypeSource
-from ..variables.constant import BINARY, compares_in_c, operands, raw
+from ..variables.constant import BINARY, compares_in_c, operands, operator_on_constants, raw
 from ..variables.containers import real_set_operand, take
 
 DUNDER = {"less": "__lt__", "less_equal": "__le__", "equal": "__eq__",
@@ -115,7 +115,7 @@ def rich_compare(tx, op: str, a: Variable, b: Variable) -> Variable:
     if isinstance(a, ArrayVariable) or isinstance(b, ArrayVariable):
         return tx.binary_op(op, a, b)
     if folds(a) and folds(b):
-        return ConstantVariable(BINARY[op](*operands(a, b)))
+        return operator_on_constants(tx, op, [a, b])   # folded, if it cannot warn
     ta, tb = _type(a), _type(b)
     reflected_first = ta is not tb and issubclass(tb, ta)
     if reflected_first:

@@ -40,6 +40,11 @@ DATA_TO_PYTHON = {"allclose", "array_equal", "array_equiv", "isscalar"}
 
 
 class ArrayVariable(Variable):
+    # an earlier array this one may be at run time: the result of an op that returns
+    # its argument under a layout the trace does not know (np.ascontiguousarray of an
+    # op's result); ``is`` between the two cannot be answered while tracing
+    may_be: ArrayVariable | None = None
+
     def __init__(self, node, meta: ArrayMeta, source=None):
         self.node, self.meta, self.source = node, meta, source
 

@@ -31,6 +31,8 @@ from .containers import (
     SetVariable,
     TupleVariable,
     ZipVariable,
+    check_size,
+    constant_len,
     get_iterator,
     reversed_iterator,
     take,
@@ -134,6 +136,15 @@ def _tuple(tx, it=None):
     return TupleVariable([] if it is None else tx.unpack_iterable(it))
 
 
+@handles(frozenset)
+def _frozenset(tx, it=None):
+    if isinstance(it, ConstantVariable) and isinstance(it.value, (str, bytes, tuple, range)):
+        check_size(constant_len(it.value), "a frozenset")   # frozenset(range(10**9))
+    if it is not None and not _constant_like(it):
+        raise Unsupported("frozenset() of non-constants (hashing needs their values)")
+    return fold(frozenset, [] if it is None else [it], {})
+
+
 @handles(list)
 def _list(tx, it=None):
     return ListVariable([] if it is None else tx.unpack_iterable(it))
@@ -193,7 +204,10 @@ def _iterate(tx, iterable: Variable):
     """The items of ``iterable``, taken one at a time, as Python's builtins take them: a
     generator runs up to its next ``yield`` only when its next item is needed."""
     it = tx.get_iter(iterable)
+    taken = 0
     while (item := take(tx, it)) is not None:
+        taken += 1
+        check_size(taken, f"a {it.describe()}")   # all(range(10**9)) runs eagerly
         yield item
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import operator
 import types
+import warnings
 from typing import Any
 
 import numpy as np
@@ -118,7 +119,10 @@ class ConstantVariable(Variable):
         fn = BINARY.get(name)
         if fn is None or not other.is_constant():
             raise Unsupported(f"operator {name} on {self.describe()}")
-        return ConstantVariable(fn(self.value, raw(other)))
+        try:
+            return ConstantVariable(fold(fn, self.value, raw(other)))
+        except SignalsAtRunTime as e:
+            raise Unsupported(f"operator {name} on NumPy scalars: {e}") from e
 
     def call(self, tx, args, kwargs) -> Variable:
         """Calling a constant type: ``np.float32(2.0)`` folds; anything else breaks."""
@@ -143,6 +147,42 @@ class ConstantVariable(Variable):
         if self.source is not None:   # this call's object, not the first call's equal one
             return self.source.expr()
         return cg.const(self.as_python_constant())   # the very object (a code constant)
+
+
+class SignalsAtRunTime(Exception):  # noqa: N818 (control flow, not an error)
+    """An operation on NumPy scalars that warns or raises by NumPy's error state."""
+
+
+def fold(fn, *values) -> Any:
+    """``fn(*values)`` while tracing (an operator on constants).
+
+    An operation on a NumPy scalar may warn or raise by the program's error state when
+    it runs (``np.int8(127) + np.int8(1)`` overflows: a warning, or FloatingPointError
+    under ``np.errstate(over="raise")``), every time it runs. Folded, it would do so
+    once, while tracing, under the tracer's error state. So it folds only when it does
+    neither, checked under ``errstate(all="raise")`` with warnings as errors; otherwise
+    this raises ``SignalsAtRunTime`` and the caller makes it a graph op instead."""
+    if not any(isinstance(v, np.generic) for v in values):
+        return fn(*values)
+    with np.errstate(all="raise"), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            return fn(*values)
+        except (FloatingPointError, Warning) as e:
+            raise SignalsAtRunTime(str(e)) from e
+
+
+def operator_on_constants(tx, name: str, args: list) -> Variable:
+    """Python's operator ``name`` (a key of BINARY or UNARY) on constant Variables:
+    folded (see ``fold``), or a graph op that runs it with the program (it warns or
+    raises there, as often and as NumPy's error state then says)."""
+    fn = BINARY[name] if len(args) == 2 else UNARY[name]
+    values = operands(*args) if len(args) == 2 else (raw(args[0]),)
+    try:
+        return ConstantVariable(fold(fn, *values))
+    except SignalsAtRunTime:
+        from .. import ops
+        return tx.output.call_op(ops.operator_op(name, scalars_only=True), list(args), {})
 
 
 def raw(var: Variable) -> Any:

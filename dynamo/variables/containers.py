@@ -1,9 +1,15 @@
 """Tuples, lists, dicts, sets and iterators whose structure is known while tracing.
 
 Lists, dicts and sets are mutable: one Variable per runtime object, mutated in
-place by the translator. When such a container came from outside the trace
-(it has a source), the translator records it as mutated and the glue code writes
-its final contents back after the graph ran (see :mod:`dynamo.codegen`).
+place by the translator (``s *= 2`` and ``s |= t`` too: every alias sees it). When
+such a container came from outside the trace (it has a source), the translator
+records it as mutated and the glue code writes its final contents back after the
+graph ran (see :mod:`dynamo.codegen`).
+
+Dict views (``d.keys()``) are live views of their DictVariable. Iterators keep what
+CPython's keep: an index into a list, tuple, string or range (lazy: ``iter(range(10**9))``
+is one int), a dict's or set's size at creation (a change raises RuntimeError); at a
+graph break the glue rebuilds each as the same builtin iterator at the same position.
 
 Example::
 

@@ -45,7 +45,8 @@ def special(dtype, n: int = 600, seed: int = 0) -> np.ndarray:
     rng = np.random.default_rng(seed)
     if dtype.kind == "c":
         part = special(np.float32 if dtype == np.complex64 else np.float64, n, seed)
-        return (part + 1j * np.roll(part, 7)).astype(dtype)
+        with np.errstate(all="ignore"):
+            return (part + 1j * np.roll(part, 7)).astype(dtype)
     if dtype.kind in "iu":
         info = np.iinfo(dtype)
         edge = np.array([0, 1, 2, 3, info.max, info.min, info.max - 1], dtype)
@@ -134,6 +135,15 @@ def agree(fn, *args, options=None, errstate=None, backend="numpy", calls=2):
         assert got[1] == want[1], f"call {call + 1}: warnings {got[1]} != {want[1]}"
         assert got[2] == want[2], f"call {call + 1}: errcall {got[2]} != {want[2]}"
     return want
+
+
+def agree_on_each(fn, inputs, options=None):
+    """``agree`` for one compiled ``fn`` called on each of ``inputs`` (one argument)."""
+    c = compiled(fn, **(options or {}))
+    for x in inputs:
+        want, got = observe(fn, (x,)), observe(c, (x,))
+        identical(want[0], got[0], f"{fn.__name__}({x!r})")
+        assert got[1:] == want[1:], f"{fn.__name__}({x!r}): {got[1:]} != {want[1:]}"
 
 
 def traced(fn, *args):
@@ -275,13 +285,12 @@ def test_float_powers_equal_numpy(dtype, form):
     if form == "array":
         inputs = [values]
     else:
-        inputs = [np.array(v) if form == "0-d" else v for v in values[:24]]
+        inputs = [np.array(v) if form == "0-d" else v for v in values[:40]]
     for e in POWER_EXPONENTS:
         for fn in _power_programs(e):
-            for x in inputs:
-                for options in PATHS.values():
-                    dynamo.reset()
-                    agree(fn, x, options=options, calls=1)
+            for options in PATHS.values():
+                dynamo.reset()
+                agree_on_each(fn, inputs, options)
 
 
 @pytest.mark.parametrize("path", PATHS)
@@ -301,14 +310,19 @@ def test_integer_powers_equal_numpy(dtype):
     values = special(dtype) if dtype is not np.bool_ else np.array([True, False] * 50)
     for n in list(range(0, 17)) + [-1, np.int64(3), 2.0]:
         for fn in _power_programs(n):
-            for x in (values, values[5]):
-                for options in PATHS.values():
-                    dynamo.reset()
-                    agree(fn, x, options=options, calls=1)
+            for options in PATHS.values():
+                dynamo.reset()
+                agree_on_each(fn, [values, values[5], values[4], values[20]], options)
 
 
 DIVISORS = [2, 4, 0.5, -8.0, 2.0 ** -20, 2.0 ** 20, 3, 0.1, np.float32(4), np.float64(0.25),
             np.int64(4), np.float16(2), 2.0 ** -127, 2.0 ** 127, 2.0 ** -1030]
+
+
+def _divide_by(c):
+    def f(x):
+        return x / c
+    return f
 
 
 @pytest.mark.parametrize("path", PATHS)
@@ -316,9 +330,7 @@ DIVISORS = [2, 4, 0.5, -8.0, 2.0 ** -20, 2.0 ** 20, 3, 0.1, np.float32(4), np.fl
 def test_divisions_by_constants_equal_numpy(dtype, path):
     values = special(dtype)
     for c in DIVISORS:
-        def f(x):
-            return x / c
-
+        f = _divide_by(c)
         for x in (values, np.array(values[3]), np.array(values[10])):
             dynamo.reset()
             agree(f, x, options=PATHS[path], calls=1)
@@ -462,6 +474,31 @@ def test_reports_once_per_op_per_call(fn, nargs, mode, path):
         assert calls and not warned
 
 
+def complex_to_real(z):           # ComplexWarning: not a floating-point condition
+    return z.astype(np.float32) * 2 + np.log(z.real)
+
+
+def too_few_degrees(x):            # "Degrees of freedom <= 0", then divide by zero
+    return x.var(axis=-1, ddof=600) + np.log(x).sum(axis=-1)
+
+
+def all_nan_rows(x):               # "All-NaN slice encountered"
+    return np.nanmax(x, axis=-1) + np.log(x[:, 0])
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("fn, x", [
+    (complex_to_real, (np.arange(3000) * (1 - 1j)).astype(np.complex64)),
+    (too_few_degrees, np.linspace(0, 1, 40 * 500).reshape(40, 500)),
+    (all_nan_rows, np.where(np.arange(40 * 500).reshape(40, 500) % 1000 < 500, np.nan, 0.0)),
+], ids=lambda v: getattr(v, "__name__", None))
+def test_other_warnings_once_per_call(fn, x, path):
+    """Warnings that are not floating-point conditions come once per call too, also
+    when a floating-point condition in the same call makes fused code run again."""
+    _, warned, _ = agree(fn, x, options=PATHS[path], calls=3)
+    assert len(warned) >= 2 and len(set(warned)) == len(warned)
+
+
 @pytest.mark.parametrize("path", PATHS)
 def test_errcall_runs_once_per_op(path):
     x = np.linspace(0, 1, 100_001)
@@ -474,7 +511,8 @@ def test_printed_reports_once_per_op(path, capfd):
     """``np.errstate(all="print")`` writes from C (to standard error), pool threads too."""
     x = np.linspace(0, 1, 100_001)
     c = compiled(log_and_sqrt, **PATHS[path])
-    c(x)
+    with np.errstate(all="ignore"):
+        c(x)
     capfd.readouterr()
     with np.errstate(all="print"):
         want = log_and_sqrt(x)
@@ -576,8 +614,9 @@ def test_exceptions_are_not_chained_to_the_fused_code(path):
 
 # --------------------------------------------------------------------------- 15: references
 
-def _collected(make, fn, *extra):
-    """Call ``fn`` on a fresh array; is the array freed once the call returned?"""
+def _freed(make, fn, *extra) -> bool:
+    """Call ``fn`` on a fresh array; is the array freed as soon as the call returned
+    (by reference counts alone: no ``gc.collect``)?"""
     x = make()
     ref = weakref.ref(x)
     try:
@@ -585,7 +624,6 @@ def _collected(make, fn, *extra):
     except Exception:  # noqa: BLE001
         result = None
     del x, result
-    gc.collect()
     return ref() is None
 
 
@@ -597,16 +635,9 @@ def test_no_argument_is_kept_alive(fn, threads):
     c = compiled(fn, **{**BLOCKED, "threads": threads})
     extra = (np.zeros(4),) if fn is with_write else ()
     make = lambda: np.linspace(0, 1, 200_000).reshape(400, 500)  # noqa: E731
+    _freed(make, c, *extra)
+    gc.collect()   # (the first call traces: the frontend's cycles wait for gc)
     for _ in range(3):
-        assert _collected(make, c, *extra)
-
-
-def test_pool_threads_drop_their_last_job():
-    c = compiled(log_and_sqrt, **BLOCKED)
-    x = np.linspace(1, 2, 200_000)
-    c(x)
-    ref = weakref.ref(x)
-    del x
-    # no gc.collect(): nothing but reference counts should be needed
-    assert ref() is None
-    assert any(t.name.startswith("dynamo-numpy") for t in threading.enumerate())
+        assert _freed(make, c, *extra)
+    assert any(t.name.startswith("dynamo-numpy") for t in threading.enumerate()) or \
+        threads == 1

@@ -466,8 +466,11 @@ def test_loop_over_a_huge_range_with_a_break_statement():
 
 def test_list_of_a_huge_range_is_not_traced():
     def f(x):
-        return x + sum(range(10**6)), len(list(range(70000)))
-    check(f, X)
+        return (x + sum(range(10**6)), len(list(range(70000))), all(range(1, 10**5)),
+                len(frozenset(range(10**5))))
+    report = check(f, X)
+    too_big = [b for b in report.break_reasons if "too big to trace" in b.reason.reason]
+    assert len(too_big) == 4, report
 
 
 # --------------------------------------------------------------------------- tuple()
