@@ -3,8 +3,8 @@
 Eager NumPy makes one full pass over memory per op and allocates a temporary for
 each. This backend:
 
-1. optimizes the graph (``backends.passes``: dead code, constant folding, strength
-   reduction such as ``x**3 -> x*x*x``, common subexpressions);
+1. optimizes the graph (``backends.passes``: dead code, constant folding, exact
+   strength reduction such as integer ``n**3 -> n*n*n``, common subexpressions);
 2. partitions it into groups (``backends.fusion.partition(whole_rows=True)``):
    elementwise chains, and chains with their reductions over trailing axes
    (softmax, layernorm) or over every axis;
@@ -19,9 +19,11 @@ each. This backend:
 A graph with symbolic sizes gets one static variant of all this per input shapes
 (``sizes``), so a function whose sizes vary is traced at most twice.
 
-Results equal eager NumPy except in two documented ways: reductions over every axis
-may sum in another order, and strength-reduced integer powers (``x**3``) round
-after each multiply; see docs/numpy_backend.md for the tested tolerances.
+Results equal eager NumPy except that reductions over every axis may sum in another
+order (and, with the option ``fast_powers=True``, float powers ``x**3`` round after
+each multiply); see docs/numpy_backend.md for the tested tolerances. Exceptions,
+warnings and every other floating-point report are eager's: code that could report
+otherwise runs under a guard and, on a report, again op by op (``runtime.guard``).
 
 Example::
 

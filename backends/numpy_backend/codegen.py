@@ -54,6 +54,7 @@ from dynamo.ops import ELEMENTWISE
 from ..fusion import Group, reduction_info
 from ..fusion.fusible import array_meta
 from ..passes import may_signal
+from ..passes.signals import REPORTS_DIFFER
 from . import runtime
 from .plan import BlockPlan, plain_row_buffer, uses_out
 from .reuse import donors
@@ -271,7 +272,8 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, fn
         _emit_with_dels(m, statements, set(returned), 1, regions, guarding.catch)
         m.emit(1, result)
     else:
-        guard = any(may_signal(n) for g in groups for n in g.nodes)
+        position = {n: i for i, n in enumerate(graph.nodes)}.__getitem__
+        guard = _needs_guard(groups, plans, position)
         if not guard and not guarding.catch_all:
             _emit_with_dels(m, statements, set(returned), 1)
             m.emit(1, result)
@@ -296,17 +298,29 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, fn
     m.emit(0, "")
 
 
+def _needs_guard(groups: list[Group], plans: list, position) -> bool:
+    """Running these groups as generated may report a floating-point condition
+    otherwise than eager would: some op may signal one (``passes.may_signal``), and
+    a group runs block-wise, or ops run out of program order (``position``: a node's
+    place in the graph), or a pass merged or renamed an op that may
+    (``passes.signals.REPORTS_DIFFER``). Otherwise the code is eager's calls in
+    eager's order (with eager's reductions and ``out=``), and needs no guard."""
+    nodes = [n for g in groups for n in g.nodes]
+    if not any(map(may_signal, nodes)):
+        return False
+    return (any(p is not None for p in plans)
+            or any(position(a) > position(b) for a, b in zip(nodes, nodes[1:]))
+            or any(n.meta.get(REPORTS_DIFFER) and may_signal(n) for n in nodes))
+
+
 def _stretches(m: Module, graph: Graph, groups: list[Group], plans: list,
                group_of: list[int], name_of) -> list[tuple[int, int, list[str] | None]]:
     """The statements cut into stretches between effects: (first, end, fallback).
 
     ``fallback`` (None: the stretch runs unguarded) is the stretch's ops in program
-    order, one eager call each. A stretch is guarded when running it as generated
-    may report a floating-point condition or raise otherwise than eager would: it
-    holds a block-wise group, or runs its ops out of program order, and some op may
-    signal something (``passes.may_signal``).
+    order, one eager call each, for a stretch that needs the guard (``_needs_guard``).
     """
-    position = {n: i for i, n in enumerate(graph.nodes)}
+    position = {n: i for i, n in enumerate(graph.nodes)}.__getitem__
     regions = []
     i = 0
     while i < len(group_of):
@@ -314,13 +328,11 @@ def _stretches(m: Module, graph: Graph, groups: list[Group], plans: list,
         while j < len(group_of) and groups[group_of[j]].segment == groups[group_of[i]].segment:
             j += 1
         members = list(dict.fromkeys(group_of[i:j]))
-        nodes = [n for g in members for n in groups[g].nodes]
-        in_order = all(position[a] < position[b] for a, b in zip(nodes, nodes[1:]))
-        blocked = any(plans[g] is not None for g in members)
         fallback = None
-        if (blocked or not in_order) and any(map(may_signal, nodes)):
+        if _needs_guard([groups[g] for g in members], [plans[g] for g in members], position):
+            nodes = [n for g in members for n in groups[g].nodes]
             fallback = [f"{n.name} = {m.call(n, name_of)}"
-                        for n in sorted(nodes, key=position.__getitem__)]
+                        for n in sorted(nodes, key=position)]
         regions.append((i, j, fallback))
         i = j
     return regions
@@ -374,7 +386,11 @@ def _emit_with_dels(m: Module, statements: list, keep: set, depth: int,
                 m.emit(depth + 2, line)
         m.emit(depth + 1, "finally:")
         m.emit(depth + 2, "_unguard(_token)")
-        m.emit(depth, f"except {catch}:   # again op by op, as eager")
+        m.emit(depth + 1, "_redo = False")
+        m.emit(depth, f"except {catch}:")
+        m.emit(depth + 1, "_redo = True")
+        # outside the except clause: eager's exception is not chained to the fused code's
+        m.emit(depth, "if _redo:   # again op by op, as eager")
         for line in fallback:
             m.emit(depth + 1, line)
         dels(range(first, end), depth)

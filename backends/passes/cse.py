@@ -32,7 +32,7 @@ from dynamo.ops import ELEMENTWISE, MATMUL, REDUCTION
 
 from ..fusion.fusible import has_effect, is_inplace
 from .rewrite import literal_key, rewrite
-from .signals import fp_signals_only, may_signal, rerun_on_signal
+from .signals import REPORTS_DIFFER, fp_signals_only, may_signal, rerun_on_signal
 
 _PURE = frozenset({ELEMENTWISE, REDUCTION, MATMUL})
 
@@ -75,6 +75,8 @@ def cse(graph: Graph) -> Graph:
         if prev in returned and node in returned:
             return False
         rw.env[node] = rw.env[prev]
+        if may_signal(node):   # eager would report its conditions twice
+            rw.env[prev].meta[REPORTS_DIFFER] = True
         if node in returned:
             returned.add(prev)
         return True

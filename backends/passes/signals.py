@@ -42,6 +42,11 @@ from dynamo.ops import CREATION, ELEMENTWISE, MATMUL, REDUCTION, VIEW
 
 from ..fusion.fusible import array_meta, has_effect, reduction_info
 
+# Meta key of a node that reports floating-point conditions otherwise than the ops it
+# stands for (``x / 4`` as ``multiply``, one ``np.log(x)`` for two): the backend runs
+# it under its guard, so that a condition reruns the original graph.
+REPORTS_DIFFER = "reports_differ"
+
 # Ufuncs with no error case on integer and boolean arrays: no division, no shift
 # count check, no negative powers. (Integer array arithmetic wraps silently; NumPy
 # scalar arithmetic warns on overflow, so scalars are excluded separately.)
@@ -132,6 +137,13 @@ def may_signal(node: Node) -> bool:
     return True
 
 
+def _python_operator(op) -> bool:
+    """The op calls one of Python's operators (``**``: ``pow``; ``+`` on NumPy scalars:
+    ``scalar_add``...): NumPy's power or scalar math, which report floating-point
+    conditions and raise, but warn of nothing else."""
+    return getattr(op.impl, "__module__", None) in ("_operator", "operator")
+
+
 def fp_signals_only(node: Node) -> bool:
     """``node`` may report floating-point conditions but nothing else that depends on
     its values: a ufunc without casting arguments (or ``**``), a ufunc reduction, a
@@ -147,8 +159,8 @@ def fp_signals_only(node: Node) -> bool:
     if kinds is None or not kinds <= set("biufc"):
         return False   # object arrays call Python code element by element
     kind = node.meta.get("kind")
-    if kind == ELEMENTWISE:   # (``pow``: the ``**`` operator, NumPy's power)
-        return (isinstance(op.impl, np.ufunc) or node.target == "pow") and \
+    if kind == ELEMENTWISE:
+        return (isinstance(op.impl, np.ufunc) or _python_operator(op)) and \
             not (set(node.kwargs) & {"casting", "dtype"})
     if kind == REDUCTION:
         info = reduction_info(node)
@@ -167,7 +179,8 @@ _NO_OTHER_WARNINGS = frozenset({
     "cholesky", "det", "slogdet", "solve", "qr", "eigh", "eigvalsh", "svd", "pinv",
     "matrix_power", "clip", "round", "around", "where", "copy", "nan_to_num", "fix",
     "isposinf", "isneginf", "isclose", "angle", "sinc", "isreal", "iscomplex", "i0",
-    "einsum", "tensordot", "inner", "outer", "vdot", "trace", "matmul", "dot", "pow",
+    "einsum", "tensordot", "inner", "outer", "vdot", "trace", "matmul", "dot",
+    "conj_method", "copy_method", "nansum", "nanprod", "nanargmax", "nanargmin",
 })
 
 
@@ -185,23 +198,28 @@ def warns_beyond_fp(node: Node) -> bool:
     if kind in (VIEW, CREATION):
         return False
     op = ops.REGISTRY.get(node.target)
-    if isinstance(getattr(op, "impl", None), np.ufunc):
-        return node.kwargs.get("casting") == "unsafe"   # may discard imaginary parts
-    if set(node.kwargs) & {"casting", "dtype"} and kind != REDUCTION:
-        return True
+    if isinstance(getattr(op, "impl", None), np.ufunc):   # casting="unsafe" may discard
+        return node.kwargs.get("casting") == "unsafe"     # imaginary parts
+    if op is not None and _python_operator(op):
+        return False
     if node.target == "astype":
         src, meta = array_meta(node.args[0]) if node.args else None, array_meta(node)
         return src is None or meta is None or (src.dtype.kind == "c" and meta.dtype.kind != "c")
-    if node.target in ("mean", "var", "std"):
+    if set(node.kwargs) & {"casting", "dtype"} and kind != REDUCTION:
+        return True
+    if kind == REDUCTION and node.target in _UFUNC_REDUCTIONS | {"mean", "var", "std"}:
         info, src = reduction_info(node), array_meta(node.args[0]) if node.args else None
-        if info is None or src is None or info.dtype is not None or \
-                not all(isinstance(d, int) for d in src.shape):
+        if info is None or src is None or not all(isinstance(d, int) for d in src.shape):
             return True
+        if info.dtype is not None and src.dtype.kind == "c" and \
+                np.dtype(info.dtype).kind != "c":
+            return True   # a ComplexWarning
         count = int(np.prod([src.shape[a] for a in info.axes]))
-        return count - (info.ddof or 0) <= 0 if node.target != "mean" else count == 0
-    if node.target in _UFUNC_REDUCTIONS:
-        info = reduction_info(node)
-        return info is not None and info.dtype is not None   # (casts)
+        if node.target == "mean":
+            return count == 0                        # "Mean of empty slice"
+        if node.target in ("var", "std"):
+            return count - (info.ddof or 0) <= 0     # "Degrees of freedom <= 0"
+        return False
     return node.target not in _NO_OTHER_WARNINGS
 
 

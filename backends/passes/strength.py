@@ -53,7 +53,7 @@ from dynamo.ops import ELEMENTWISE
 
 from ..fusion.fusible import array_meta
 from .rewrite import exact_power_of_two, rewrite, same_meta
-from .signals import rerun_on_signal
+from .signals import REPORTS_DIFFER, rerun_on_signal
 
 MAX_POWER = 16  # larger integer powers: more multiplies than one pow call is worth
 
@@ -75,6 +75,7 @@ def strength_reduce(graph: Graph) -> Graph:
             plan = _power_plan(node)
         elif node.target == "divide" and renaming:
             plan = _divide_plan(node)
+            return plan is not None and _emit(rw, node, plan, renamed=True)
         else:
             return False
         return plan is not None and _emit(rw, node, plan)
@@ -100,7 +101,7 @@ def fast_powers(graph: Graph) -> Graph:
         x, e = array_meta(node.args[0]), node.args[1]
         if x is None or x.dtype.kind not in "fc" or not _small_integer(e, 3):
             return False
-        return _emit(rw, node, _multiplies(int(e)))
+        return _emit(rw, node, _multiplies(int(e)), renamed=True)
 
     return rewrite(graph, visit)
 
@@ -173,8 +174,11 @@ def _divide_plan(node: Node) -> list | None:
     return [("multiply", (X, scale))]
 
 
-def _emit(rw, node: Node, plan: list) -> bool:
-    """Add the plan's ops to the new graph if their result matches ``node`` exactly."""
+def _emit(rw, node: Node, plan: list, renamed: bool = False) -> bool:
+    """Add the plan's ops to the new graph if their result matches ``node`` exactly.
+
+    ``renamed``: the new ops report floating-point conditions under other names than
+    eager's op (``signals.REPORTS_DIFFER``)."""
     x = node.args[0]
     metas: list = []
 
@@ -196,8 +200,10 @@ def _emit(rw, node: Node, plan: list) -> bool:
         args = tuple((rw.env[x] if o.index < 0 else made[o.index]) if isinstance(o, Ref)
                      else o for o in operands)
         name = node.name if i == len(plan) - 1 else f"{node.name}_{target}"
-        made.append(rw.call(target, args, {}, {**_loc(node), "array": metas[i],
-                                                "kind": ELEMENTWISE}, name))
+        meta = {**_loc(node), "array": metas[i], "kind": ELEMENTWISE}
+        if renamed:
+            meta[REPORTS_DIFFER] = True
+        made.append(rw.call(target, args, {}, meta, name))
     rw.env[node] = made[-1]
     return True
 

@@ -103,9 +103,9 @@ _SCALAR_OPERATORS = {
     "remainder": operator.mod, "bitwise_and": operator.and_, "bitwise_or": operator.or_,
     "bitwise_xor": operator.xor, "left_shift": operator.lshift,
     "right_shift": operator.rshift, "negative": operator.neg, "positive": operator.pos,
-    "invert": operator.invert, "less": operator.lt, "less_equal": operator.le,
-    "equal": operator.eq, "not_equal": operator.ne, "greater": operator.gt,
-    "greater_equal": operator.ge,
+    "invert": operator.invert, "absolute": operator.abs, "less": operator.lt,
+    "less_equal": operator.le, "equal": operator.eq, "not_equal": operator.ne,
+    "greater": operator.gt, "greater_equal": operator.ge,
 }
 for _name, _fn in _SCALAR_OPERATORS.items():
     register(OpDef(f"scalar_{_name}", _fn, rules.elementwise, ELEMENTWISE,
@@ -116,7 +116,7 @@ def operator_op(name: str, scalars_only: bool) -> OpDef:
     """The op of Python's operator ``name`` (``add``, ``divide``, ``negative``...): the
     ufunc for array operands, the operator itself when every operand is a NumPy scalar
     or a Python number (``scalars_only``). ``**`` is always the op ``pow``."""
-    if name != "pow" and scalars_only and name in _SCALAR_OPERATORS:
+    if scalars_only and name in _SCALAR_OPERATORS:
         return get(f"scalar_{name}")
     return get(name)
 

@@ -292,10 +292,15 @@ def _foldable(fn) -> bool:
 
 def _fold_library_call(fn, args, kwargs) -> Variable:
     """``np.float32(2)``, ``np.dtype('f4')``, ``np.sqrt(2.0)``: constant in, constant out."""
-    from .constant import is_pure_constant, wrap_constant
+    from .constant import SignalsAtRunTime, fold, is_pure_constant, wrap_constant
 
-    value = fn(*[a.as_python_constant() for a in args],
-               **{k: v.as_python_constant() for k, v in kwargs.items()})
+    try:   # np.float32(1e300) warns "overflow encountered in cast": only when it runs
+        value = fold(fn, *[a.as_python_constant() for a in args],
+                     **{k: v.as_python_constant() for k, v in kwargs.items()})
+    except SignalsAtRunTime as e:
+        raise Unsupported(f"{library_name(fn)} of constants: {e}", "It warns or raises by "
+                          "NumPy's error state, which must happen when the program runs; "
+                          "the call runs eagerly.") from e
     if isinstance(value, np.ndarray) or not is_pure_constant(value):
         raise Unsupported(f"{library_name(fn)} on constants makes a "
                           f"{type(value).__name__}, not a constant",

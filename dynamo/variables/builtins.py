@@ -320,8 +320,8 @@ HANDLERS[min] = _minmax("min", "less")
 
 @handles(abs)
 def _abs(tx, x):
-    if isinstance(x, ArrayVariable):
-        return tx.output.call_op(ops.get("absolute"), [x], {})
+    if isinstance(x, ArrayVariable):   # abs(np scalar): NumPy's scalar path (operator_op)
+        return tx.output.call_op(ops.operator_op("absolute", x.meta.scalar), [x], {})
     return fold(abs, [x], {})
 
 

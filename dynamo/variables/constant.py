@@ -153,8 +153,9 @@ class SignalsAtRunTime(Exception):  # noqa: N818 (control flow, not an error)
     """An operation on NumPy scalars that warns or raises by NumPy's error state."""
 
 
-def fold(fn, *values) -> Any:
-    """``fn(*values)`` while tracing (an operator on constants).
+def fold(fn, *values, **kwargs) -> Any:
+    """``fn(*values, **kwargs)`` while tracing (an operator or a pure function on
+    constants, a method of a constant).
 
     An operation on a NumPy scalar may warn or raise by the program's error state when
     it runs (``np.int8(127) + np.int8(1)`` overflows: a warning, or FloatingPointError
@@ -162,14 +163,22 @@ def fold(fn, *values) -> Any:
     once, while tracing, under the tracer's error state. So it folds only when it does
     neither, checked under ``errstate(all="raise")`` with warnings as errors; otherwise
     this raises ``SignalsAtRunTime`` and the caller makes it a graph op instead."""
-    if not any(isinstance(v, np.generic) for v in values):
-        return fn(*values)
+    if not _numpy_involved(fn, (*values, *kwargs.values())):
+        return fn(*values, **kwargs)
     with np.errstate(all="raise"), warnings.catch_warnings():
         warnings.simplefilter("error")
         try:
-            return fn(*values)
+            return fn(*values, **kwargs)
         except (FloatingPointError, Warning) as e:
             raise SignalsAtRunTime(str(e)) from e
+
+
+def _numpy_involved(fn, values) -> bool:
+    """A NumPy scalar among the values, or ``fn`` a NumPy scalar type (``np.float32(1e300)``
+    overflows) or a method of a NumPy scalar (``np.float64(1e300).astype``)."""
+    owner = getattr(fn, "__self__", None)
+    return any(isinstance(v, np.generic) for v in (owner, *values)) or \
+        (isinstance(fn, type) and issubclass(fn, np.generic))
 
 
 def operator_on_constants(tx, name: str, args: list) -> Variable:

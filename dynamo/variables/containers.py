@@ -757,6 +757,10 @@ class SequenceIteratorVariable(IteratorVariable):
             # the glue builds this iterator before it writes the list's new items back
             raise Unsupported("an iterator part way through a list from outside that "
                               "the trace changed escapes the traced region")
+        if not self.done and self.index > self._len() - self.reverse:
+            # the list shrank under it: __setstate__ would clip the index to the list
+            raise Unsupported("an iterator past the end of its list escapes the traced "
+                              "region")
         make = cg.const(reversed if self.reverse else iter)
 
         def build(v):

@@ -18,7 +18,8 @@ from typing import Any
 
 from ..exc import Unsupported
 from .base import Variable
-from .constant import ConstantVariable, is_pure_constant
+from .constant import ConstantVariable, SignalsAtRunTime, is_pure_constant
+from .constant import fold as fold_constants
 
 
 class CellVariable(Variable):
@@ -273,7 +274,12 @@ def fold(fn, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
 
     values = [a.as_python_constant() for a in args]
     kw = {k: v.as_python_constant() for k, v in kwargs.items()}
-    result = fn(*values, **kw)
+    try:   # abs(np.int8(-128)) warns: it must run with the program, every time
+        result = fold_constants(fn, *values, **kw)
+    except SignalsAtRunTime as e:
+        raise Unsupported(f"{getattr(fn, '__name__', fn)}() of NumPy scalars: {e}",
+                          "It warns or raises by NumPy's error state, which must happen "
+                          "when the program runs; the call runs eagerly.") from e
     if type(result) is list and all(is_pure_constant(v) for v in result):
         from .containers import ListVariable
         return ListVariable([ConstantVariable(v) for v in result])

@@ -281,6 +281,30 @@ def test_list_iterator_reads_the_list_live_after_a_break():
     check(f)
 
 
+def test_list_iterators_past_the_end_of_a_list_that_shrank():
+    def f():
+        s = [1, 2, 3]
+        it, r = iter(s), reversed(s)
+        next(it), next(it), next(r)
+        s.pop()
+        s.pop()
+        print("break")
+        s.extend([7, 8, 9])
+        return list(it), list(r)
+    check(f)
+
+
+def test_iterator_part_way_through_an_argument_list_that_changed():
+    def f(s):
+        s.append(4)
+        it = iter(s)
+        taken = next(it), next(it), next(it), next(it)
+        print("break")
+        s.append(5)
+        return taken, list(it), s
+    check(f, [1, 2, 3])
+
+
 def test_reversed_list_iterator():
     def f(s):
         it = reversed(s)
@@ -468,8 +492,9 @@ def test_list_of_a_huge_range_is_not_traced():
     def f(x):
         return (x + sum(range(10**6)), len(list(range(70000))), all(range(1, 10**5)),
                 len(frozenset(range(10**5))))
-    report = check(f, X)
-    too_big = [b for b in report.break_reasons if "too big to trace" in b.reason.reason]
+    check(f, X)
+    report = dynamo.explain(f)(X)
+    too_big = [b for b in report.break_reasons if "too big to trace" in b.reason]
     assert len(too_big) == 4, report
 
 
