@@ -11,7 +11,7 @@ Example::
     8
     >>> dynamo.config.cache_size_limt = 16
     Traceback (most recent call last):
-    AttributeError: dynamo.config has no setting 'cache_size_limt'; did you mean 'cache_size_limit'? ...
+    AttributeError: dynamo.config has no setting 'cache_size_limt'; did you mean ...
 """
 
 from __future__ import annotations
