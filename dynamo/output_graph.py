@@ -295,11 +295,11 @@ class OutputGraph:
         the block runs eagerly)."""
         changes_state = op.random or (target is not None and bool(_buffer_roots(target.node)))
         if self.catching and (changes_state or self.writes_inputs or self.draws):
-            raise Unsupported("an array op inside try/except after a write into an input",
+            raise Unsupported("an array op inside a try block after a write or a random draw",
                               "If the op raises, the handler must see the inputs as they "
                               "were; the block runs eagerly.", cause="try")
         if changes_state and self.ops_in_try:
-            raise Unsupported("a write into an input after an array op inside try/except",
+            raise Unsupported("a write or a random draw after an array op inside a try block",
                               "The graph before it must stay safe to rerun when it raises.",
                               cause="try")
         self.ops_in_try |= self.catching

@@ -3,7 +3,7 @@
 Each entry makes ``test_hostile.py`` mark the program a strict xfail on the backends
 (and Pythons) it names, so the suite is green now and a fix turns the entry into an
 XPASS failure: then delete the entry. The classes, smallest reproductions and the files
-that most likely need the fix are in ``/work/notes/hostile_report.md``.
+that most likely need the fix are in docs/hostile_suite.md.
 """
 
 from __future__ import annotations

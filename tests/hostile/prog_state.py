@@ -22,6 +22,7 @@ COUNTER = None           # set by s_itertools_count_global
 
 def _reset():
     global COUNT
+    gc.collect()   # finalizers of earlier scenarios' objects log now, not into this one
     EVENTS.clear()
     COUNT = 0
 
