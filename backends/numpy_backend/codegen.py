@@ -29,10 +29,15 @@ For a layernorm over (10000, 1000) float32 the generated code reads::
 
     def forward0(x, g, b):
         try:
-            add_1, = _group0(x, g, b)
-            return (add_1, )
+            _token = _guard()       # visible floating-point conditions raise (Guarding)
+            try:
+                add_1, = _group0(x, g, b)
+                return (add_1, )
+            finally:
+                _unguard(_token)
         except Exception as _error:
-            return _rerun(_error, x, g, b)
+            _rerun.failed(_error)
+        return _rerun(x, g, b)      # eager, op by op: its warnings, its exception
 
 Names starting with ``_`` are the generator's (graph node names never do).
 """

@@ -18,13 +18,16 @@ default, an exception under ``np.errstate(divide="raise")``, a call of the
 - ``fp_signals_only(node)``: are floating-point conditions all it may signal, apart
   from exceptions that depend on shapes and dtypes only (ufuncs, ufunc reductions,
   matrix products)? Two such calls on the same values signal the same conditions.
+- ``warns_beyond_fp(node)``: may it warn of something that is not a floating-point
+  condition ("Mean of empty slice", a ComplexWarning)? The backend's guard does not
+  see those, so such a node runs by itself, outside fused code (``barrier``).
 
 ``rerun_on_signal(graph)`` says whether the ``numpy`` backend runs the graph under its
-floating-point guard as a whole (graphs without effects, see
-``backends/numpy_backend/runtime.py``): any condition the caller's settings make
+floating-point guard as a whole (no effects, no ``barrier``; see ``runtime.guard``
+in ``backends/numpy_backend/runtime.py``): any condition the caller's settings make
 visible then reruns the original graph op by op, so passes may change which op
 reports a condition (``x / 4`` -> ``x * 0.25`` names ``multiply``) or how often
-(``cse`` of ``x - mu``), but never drop one.
+(``cse`` of ``x - mu``), marking the node ``REPORTS_DIFFER``, but never drop one.
 
 Example::
 
