@@ -9,9 +9,12 @@ cupy        fused CUDA kernels through CuPy (needs a GPU)
 cudagraphs  eager CuPy graph captured once and replayed (needs a GPU)
 =========== ================================================================
 
+Each is imported the first time it is looked up (``registry.BUILTIN`` lists them by
+``"module:function"``); what they share is in ``common``.
+
 Example::
 
-    >>> from backends import list_backends, lookup_backend
+    >>> from dynamo.backends import list_backends, lookup_backend
     >>> "eager" in list_backends()
     True
 """

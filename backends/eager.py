@@ -2,7 +2,8 @@
 
 The generated function is the graph's own printout (``Graph.python_code``) with
 ``ops`` bound to the implementation table of the graph's array library, registered
-with ``linecache`` (``dynamo.source.compile_source``) so tracebacks show its lines.
+with ``linecache`` (``dynamo.source.compile_source``) so tracebacks show its lines;
+:func:`backends.common.python_function` builds it.
 
 Example::
 
@@ -12,43 +13,11 @@ Example::
 
 from __future__ import annotations
 
-import itertools
-
 from dynamo.graph import Graph
-from dynamo.ops import NUMPY, impl_table
-from dynamo.source import compile_source
 
-from .registry import register_backend
-
-_counter = itertools.count()
+from .common import python_function
 
 
-def graph_kind(graph: Graph) -> str:
-    for node in graph.nodes:
-        meta = node.meta.get("array")
-        if meta is not None and not isinstance(meta, tuple):
-            return meta.kind
-    return NUMPY
-
-
-def python_function(graph: Graph, kind: str | None = None, name: str = "forward"):
-    """Compile the graph's printout into a function that runs it on ``kind`` arrays."""
-    fn_name = f"{name}_{next(_counter)}"
-    src, consts = graph.python_code(fn_name)
-
-    class Consts:  # attribute access, as the printout writes consts.<name>
-        pass
-
-    holder = Consts()
-    holder.__dict__.update(consts)
-    scope = {"ops": impl_table(kind or graph_kind(graph)), "consts": holder}
-    compile_source(src, f"<dynamo graph {fn_name}>", scope)
-    fn = scope.pop(fn_name)
-    fn.__dynamo_source__ = src
-    return fn
-
-
-@register_backend(name="eager")
 def eager(graph: Graph, example_inputs):
     return python_function(graph)
 

@@ -11,6 +11,11 @@ contiguous input with a symbolic size, which gets the flags. A backend that sets
 ``backend.dynamic_shapes = True`` may receive graphs with symbolic sizes (see
 ``docs/dynamic_shapes.md``); the others always get static shapes.
 
+The built-in backends are listed in ``BUILTIN`` as ``"module:function"`` paths and
+imported the first time they are looked up: this module imports no backend, and no
+backend imports this module (nothing registers itself on import). User backends
+register with ``register_backend``; a user backend may take a built-in's name.
+
 Example::
 
     >>> @register_backend(name="mine")
@@ -23,9 +28,19 @@ Example::
 from __future__ import annotations
 
 import functools
+import importlib
 import inspect
 from collections.abc import Callable
 
+# name -> "module:function", the module relative to this package
+BUILTIN: dict[str, str] = {
+    "eager": ".eager:eager",
+    "numpy": ".numpy_backend.backend:numpy_backend",
+    "cupy": ".cupy_backend.backend:cupy_backend",
+    "cudagraphs": ".cudagraphs.backend:cudagraphs",
+}
+
+# user backends, and the built-ins already imported
 _REGISTRY: dict[str, Callable] = {}
 
 
@@ -40,21 +55,29 @@ def register_backend(fn: Callable | None = None, name: str | None = None):
 
 
 def list_backends() -> list[str]:
-    _load_builtin()
-    return sorted(_REGISTRY)
+    """The names ``lookup_backend`` accepts (importing no backend)."""
+    return sorted(_REGISTRY.keys() | BUILTIN.keys())
 
 
 def lookup_backend(spec) -> Callable:
     """The backend for a name or a callable; ValueError names the registered backends."""
-    _load_builtin()
     if callable(spec):
         return spec
     if isinstance(spec, str):
+        if spec not in _REGISTRY and spec in BUILTIN:
+            _REGISTRY[spec] = load(BUILTIN[spec])
         if spec in _REGISTRY:
             return _REGISTRY[spec]
         raise ValueError(f"unknown backend {spec!r}; registered backends: "
-                         f"{', '.join(sorted(_REGISTRY))} (or pass a callable)")
+                         f"{', '.join(list_backends())} (or pass a callable)")
     raise TypeError(f"backend must be a name or a callable, got {type(spec).__name__}")
+
+
+def load(path: str) -> Callable:
+    """The function a ``"module:function"`` path names; a leading dot in the module
+    means this package (``".eager:eager"`` is ``backends.eager.eager``)."""
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module, __package__), name)
 
 
 def bind_options(backend: Callable, options: dict | None) -> Callable:
@@ -83,25 +106,3 @@ def is_builtin(backend: Callable) -> bool:
     fn = getattr(backend, "func", backend)   # functools.partial from bind_options
     return getattr(fn, "__module__", "").startswith(f"{__package__}.")
 
-
-_loaded = False
-
-
-def _load_builtin() -> None:
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    from . import eager  # noqa: F401  (registers "eager")
-    try:
-        from . import cupy_backend  # noqa: F401  (registers "cupy", "cudagraphs")
-    except ImportError:
-        pass
-    try:
-        from . import cudagraphs  # noqa: F401  (registers "cudagraphs")
-    except ImportError:
-        pass
-    try:
-        from . import numpy_backend  # noqa: F401  (registers "numpy")
-    except ImportError:
-        pass

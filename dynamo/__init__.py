@@ -18,7 +18,7 @@ Public API: ``compile``, ``explain``, ``reset``, ``list_backends``,
 
 from __future__ import annotations
 
-from backends import list_backends, register_backend
+from dynamo.backends import list_backends, register_backend
 
 from . import logs
 from .annotate import annotate as annotate

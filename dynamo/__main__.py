@@ -59,7 +59,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def annotate_script(opts, script_args: list[str]) -> int:
-    from backends import lookup_backend
+    from dynamo.backends import lookup_backend
     from dynamo.annotate import annotate
 
     script = Path(opts.script)

@@ -172,9 +172,16 @@ class GlueCodegen:
         if var.frame_index is not None:   # a cell of the frame being compiled
             return self.mutable(var, lambda v: (
                 f"(___cells[{v.frame_index}] if ___cells is not None else "
-                f"___CellType({self.value(v.value) if v.value is not None else ''}))"))
-        return self.mutable(var, lambda v: f"___CellType("
-                            f"{self.value(v.value) if v.value is not None else ''})")
+                f"___CellType({self._cell_contents(v)}))"))
+        return self.mutable(var, lambda v: f"___CellType({self._cell_contents(v)})")
+
+    def _cell_contents(self, var: CellVariable) -> str:
+        """What a rebuilt cell holds: the trace's value, else the argument that filled
+        it at frame entry (a captured argument the trace never read), else nothing."""
+        if var.value is not None:
+            return self.value(var.value)
+        arg = var.unread_argument()
+        return arg.expr() if arg is not None else ""
 
     def globals_expr(self, fn_globals: dict) -> str:
         if fn_globals is self.output.fn_globals:

@@ -25,16 +25,17 @@ import time
 import types
 import weakref
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 
-from backends import is_builtin
-from guards import ARRAY, CONSTANT, CheckFunction
+from dynamo.backends import is_builtin
+from dynamo.guards import ARRAY, CONSTANT, CheckFunction
 
-from . import hook, logs, ops, pyversion
+from . import hook, listeners, logs, ops, pyversion
 from .codegen import GlueCodegen
 from .config import config
-from .exc import BackendError, RestartAnalysis, Unsupported
+from .exc import BackendError, RestartAnalysis, SkipFrame, Unsupported
 from .graph import Graph
 from .ops.errstate import has_errstate, restoring
 from .output_graph import OutputGraph
@@ -52,10 +53,6 @@ log_guards = logs.get("guards")
 log_bytecode = logs.get("bytecode")
 
 _seen_breaks: Counter = Counter()
-
-
-class SkipFrame(Exception):  # noqa: N818 (control flow: run this frame eagerly)
-    pass
 
 
 _warned_python = False
@@ -112,6 +109,7 @@ class FrameRecord:
     skipped: str | None = None
     symbols: dict = field(default_factory=dict)      # symbol -> the size it stands for
     static_dims: set = field(default_factory=set)    # sizes a trace had to specialize
+    phases: dict = field(default_factory=dict)       # "trace"/"finish"/"guards" -> CPU s
 
     @property
     def op_count(self) -> int:
@@ -130,6 +128,19 @@ class FrameRunner:
 
 
 def convert_frame(fn: types.FunctionType, args: tuple, closure, ctx, previous=()):
+    """The cache entry for a call of ``fn`` with flattened ``args``; raises
+    ``SkipFrame`` when the frame must run eagerly. Compile listeners hear
+    ``on_frame_start`` and ``on_frame_end`` around it (see :mod:`dynamo.listeners`)."""
+    if not (listeners.of("on_frame_start") or listeners.of("on_frame_end")):
+        return _convert(fn, args, closure, ctx, previous)
+    listeners.emit("on_frame_start", fn, ctx)
+    try:
+        return _convert(fn, args, closure, ctx, previous)
+    finally:
+        listeners.emit("on_frame_end", fn, ctx)
+
+
+def _convert(fn: types.FunctionType, args: tuple, closure, ctx, previous):
     if not pyversion.SUPPORTED:
         _unsupported_python(ctx)
     code = fn.__code__
@@ -146,9 +157,10 @@ def convert_frame(fn: types.FunctionType, args: tuple, closure, ctx, previous=()
                              dynamic=dynamic)
         with recording() as output.trace:
             try:
-                tx = InstructionTranslator(code, output, arg_values, fn.__globals__, closure,
-                                           break_points)
-                tx.run()
+                with _phase(record, "trace"):
+                    tx = InstructionTranslator(code, output, arg_values, fn.__globals__,
+                                               closure, break_points)
+                    tx.run()
             except RestartAnalysis as restart:
                 point = restart_point(restart)
                 if ctx.fullgraph:
@@ -157,6 +169,7 @@ def convert_frame(fn: types.FunctionType, args: tuple, closure, ctx, previous=()
                 record.restarts = attempt + 1
                 continue
             except GraphBreak as brk:
+                listeners.emit("on_break", tx, brk)
                 if ctx.fullgraph:
                     raise brk.point.reason from None
                 entry = _or_skip(partial(_compile_break, fn, tx, brk, output, ctx, params,
@@ -178,7 +191,19 @@ def convert_frame(fn: types.FunctionType, args: tuple, closure, ctx, previous=()
     record.symbols = {name: src.name() for name, src in output.symbols.items()}
     record.static_dims = output.pinned_sizes()
     _save(ctx, record, start)
+    output.release()
     return entry
+
+
+@contextmanager
+def _phase(record: FrameRecord, name: str):
+    """Adds the CPU seconds the block takes in this thread to ``record.phases[name]``
+    (for benchmarks: CPU time, so other processes on the machine do not count)."""
+    start = time.thread_time()
+    try:
+        yield
+    finally:
+        record.phases[name] = record.phases.get(name, 0.0) + time.thread_time() - start
 
 
 def _or_skip(compile_fn, record, ctx, start):
@@ -220,12 +245,14 @@ def _save(ctx, record: FrameRecord, start: float) -> None:
     record.compile_time = time.perf_counter() - start
     if ctx.records is not None:
         ctx.records.append(record)
+    listeners.emit("on_compile", record, ctx)
 
 
 def _compile_return(fn, tx, output, ctx, params, record) -> hook.CacheEntry:
     cg = GlueCodegen(output, params, fn.__code__.co_name)
     result = _codegen(cg, lambda: cg.value(tx.result))
-    glue = _finish(fn, cg, result, output, ctx, record)
+    with _phase(record, "finish"):
+        glue = _finish(fn, cg, result, output, ctx, record)
     return hook.CacheEntry(_check(fn, output, params, record), glue, record)
 
 
@@ -246,6 +273,9 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record) -> hook
         read = set().union(*(tx.info.names_read_from(t) for t in targets))
         live = [n for n in bound if n in read]
     restore = [n for n in live if n in tx.locals]
+    # arguments the trace deleted: the frame still holds them
+    unbound = [n for n in code.co_varnames[:len(params)]
+               if n not in bound and n not in code.co_cellvars]
     restore_vars = [tx.locals[n] for n in restore]
     for name in code.co_cellvars:
         cell = tx.cells[name]
@@ -269,7 +299,8 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record) -> hook
         return "(" + "".join(f"{x}, " for x in exprs) + ")"
 
     result = _codegen(cg, values)
-    glue = _finish(fn, cg, result, output, ctx, record)
+    with _phase(record, "finish"):
+        glue = _finish(fn, cg, result, output, ctx, record)
 
     def make_resume(target: int, layout: tuple):
         rcode = resume_code(code, target, layout, tuple(live))
@@ -278,7 +309,7 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record) -> hook
 
     try:
         new_code = break_code(code, brk, glue, len(stack_values), restore, live, make_resume,
-                              cg.scope["___intercept"])
+                              cg.scope["___intercept"], unbound)
     except Unsupported as err:
         raise SkipFrame(err.reason) from None
     log_bytecode.debug("%s", _LazyDis(code, new_code))
@@ -378,6 +409,7 @@ def _finish(fn, cg: GlueCodegen, result: str, output: OutputGraph, ctx, record):
             graph_fn = restoring(graph_fn)
         inputs = [n.meta["source"].expr() for n in graph.placeholders]
         record.graph = graph
+        listeners.emit("on_graph", graph, ctx)
         log_graph.debug("graph of %s (%s:%d), %d ops:\n%s", fn.__code__.co_qualname,
                         fn.__code__.co_filename, fn.__code__.co_firstlineno,
                         len(graph.call_nodes()), graph)
@@ -431,8 +463,9 @@ def _checked(graph_fn, n_outputs: int, ctx):
 def _check(fn, output: OutputGraph, params, record) -> CheckFunction:
     output.add_symbolic_guards()
     guards = output.guards.ordered()
-    check = CheckFunction(guards, params, fn.__code__.co_name, fn.__globals__,
-                          has_closure=True)
+    with _phase(record, "guards"):
+        check = CheckFunction(guards, params, fn.__code__.co_name, fn.__globals__,
+                              has_closure=True)
     record.guards = guards
     record.check_source = check.source
     log_guards.debug("guards of %s:\n%s", fn.__code__.co_qualname, check.source)

@@ -38,6 +38,11 @@ class Unsupported(DynamoError):
         return "\n".join(parts)
 
 
+class SkipFrame(Exception):  # noqa: N818 (control flow: run this frame eagerly)
+    """The frame cannot be compiled at all: the frame hook runs it eagerly, now and on
+    later calls (raised by :mod:`dynamo.convert`, caught by :mod:`dynamo.hook`)."""
+
+
 class RestartAnalysis(DynamoError):  # noqa: N818 (control flow, not an error)
     """Tracing must start over with more knowledge (e.g. where a callee breaks)."""
 
@@ -59,6 +64,3 @@ class RerunEagerly(DynamoError):  # noqa: N818 (control flow, not an error)
 class BackendError(DynamoError):
     """A backend failed to compile a graph; the message names the backend."""
 
-
-class InternalError(DynamoError):
-    """A bug in the translator; the frame falls back to eager and it is logged."""

@@ -16,11 +16,11 @@ from __future__ import annotations
 import types
 from dataclasses import dataclass, field
 
-from backends import bind_options, lookup_backend
+from dynamo.backends import bind_options, lookup_backend
 
 from . import hook
 from .api import entry_function
-from .convert import BreakRecord, FrameRecord
+from .convert import BreakRecord, FrameRecord, convert_frame
 
 
 @dataclass
@@ -98,7 +98,7 @@ def explain(fn, backend="eager", **compile_kwargs):
     def run(*args, **kwargs) -> ExplainOutput:
         ctx = hook.CompileContext(bind_options(compiler, compile_kwargs.get("options")),
                                   str(backend), compile_kwargs.get("fullgraph", False),
-                                  compile_kwargs.get("dynamic"))
+                                  compile_kwargs.get("dynamic"), convert_frame=convert_frame)
         ctx.records = []
         target, call_args = _target(fn, args)
         wrapper = hook.intercept(target, ctx)

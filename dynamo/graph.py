@@ -27,9 +27,10 @@ import builtins
 import keyword
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
+if TYPE_CHECKING:
+    import networkx as nx
 
 PLACEHOLDER, CALL, CONSTANT, OUTPUT = "placeholder", "call", "constant", "output"
 
@@ -142,6 +143,7 @@ class Graph:
         Vertex attributes: ``op``, ``target``, ``meta``. Edges carry the argument
         position as ``index``.
         """
+        import networkx as nx  # only here: `import dynamo` does not load networkx
         g = nx.DiGraph()
         for node in self.nodes:
             g.add_node(node.name, op=node.op, target=node.target, meta=node.meta, node=node)
@@ -150,11 +152,21 @@ class Graph:
         return g
 
     # ----------------------------------------------------------------- printing
-    def python_code(self, fn_name: str = "forward") -> tuple[str, dict[str, Any]]:
+    def python_code(self, fn_name: str = "forward", *, free: bool = False
+                    ) -> tuple[str, dict[str, Any]]:
         """Source of a function that runs the graph, and the constants it refers to.
 
         Op calls print as ``ops.<name>(...)``; the caller binds ``ops`` to the
         implementation table of one array library (see :mod:`dynamo.ops`).
+
+        ``free=True`` adds ``del`` lines that drop each value right after its last use,
+        as plain Python frees a temporary: without them a graph of a time-stepping loop
+        holds every step's arrays until it returns (memory, and caches, grow with the
+        trip count). The printout (``str(graph)``) leaves them out to stay short::
+
+            add = ops.add(x, y)
+            multiply = ops.multiply(add, 2.0)
+            del add
         """
         consts: dict[str, Any] = {}
 
@@ -182,6 +194,7 @@ class Graph:
 
         params = [n.name for n in self.placeholders]
         lines = [f"def {fn_name}({', '.join(params)}):"]
+        dead_after = _dead_after(self) if free else {}
         last_loc = None
         for node in self.nodes:
             if node.op == CALL:
@@ -196,6 +209,8 @@ class Graph:
                 lines.append(f"    {node.name} = {fmt(node.args[0])}")
             elif node.op == OUTPUT:
                 lines.append(f"    return {fmt(tuple(node.args[0]))}")
+            if dead_after.get(node):
+                lines.append(f"    del {', '.join(n.name for n in dead_after[node])}")
         if self.output_node is None:
             lines.append("    return ()")
         return "\n".join(lines) + "\n", consts
@@ -203,16 +218,25 @@ class Graph:
     def __str__(self) -> str:
         return self.python_code()[0]
 
-    def tabular(self) -> str:
-        """One row per node: name, op, target, shape, dtype (for logs and explain)."""
-        rows = [("name", "op", "target", "shape", "dtype")]
-        for n in self.nodes:
-            m = n.meta.get("array")
-            rows.append((n.name, n.op, str(n.target), str(getattr(m, "shape", "")),
-                         str(getattr(m, "dtype", ""))))
-        widths = [max(len(r[i]) for r in rows) for i in range(5)]
-        return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()
-                         for r in rows)
+
+def _dead_after(graph: Graph) -> dict[Node, list[Node]]:
+    """For each node, the computed values nothing reads after it (in program order).
+
+    Placeholders are the caller's and graph outputs are returned: neither is listed. A
+    value no node reads is dead right after the node that computes it.
+    """
+    last: dict[Node, Node] = {}
+    for node in graph.nodes:
+        if node.op in (CALL, CONSTANT):
+            last.setdefault(node, node)
+        for used in node.inputs():
+            last[used] = node
+    outputs = set(graph.output_node.inputs()) if graph.output_node is not None else set()
+    dead: dict[Node, list[Node]] = {}
+    for value, at in last.items():
+        if value.op in (CALL, CONSTANT) and value not in outputs and at.op != OUTPUT:
+            dead.setdefault(at, []).append(value)
+    return dead
 
 
 def _safe_repr(v: Any) -> bool:

@@ -6,7 +6,9 @@ signature that, on every call,
 
 1. binds the arguments as the frame would (it *has* the frame's signature),
 2. runs the first cached entry whose guards hold, most recent first,
-3. on a miss, asks :mod:`dynamo.convert` for a new entry, or runs the original code
+3. on a miss, asks the context's ``convert_frame`` (:mod:`dynamo.convert`, passed in
+   by :mod:`dynamo.api`: this module imports nothing above it) for a new entry, or runs
+   the original code
    when the frame cannot be compiled, when the cache is full, or while the
    translator itself is running.
 
@@ -45,7 +47,9 @@ Example::
 
 from __future__ import annotations
 
+import functools
 import itertools
+import keyword
 import logging
 import threading
 import types
@@ -54,12 +58,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from guards import param_name
-from guards.render import builtin_names
+from dynamo.guards import param_name
+from dynamo.guards.render import builtin_names
 
 from . import logs
 from .config import config
-from .exc import BackendError, RerunEagerly
+from .exc import BackendError, RerunEagerly, SkipFrame
 from .source import compile_source
 from .translator.instructions import frame_params
 
@@ -102,14 +106,20 @@ class CodeCache:
         self.flat_code: types.CodeType | None = None  # the original, flat signature
         # globals of the generated wrappers; __name__ is their __module__
         self.scope: dict = {"__name__": fn_globals.get("__name__")}
-        self.make_wrapper = _wrapper_factory(code, self.scope)
+        self.code_names = frozenset(code.co_varnames)   # what generated names must avoid
+        self.scope[_free_name("___recall", self.code_names)] = \
+            functools.partial(_recall, ctx)
+        self.scope[_free_name("___S", self.code_names)] = DEFAULT
+        # wrapper factories by the defaults they take (count, kw-only names): one,
+        # unless a function of this code had its __defaults__ replaced by others
+        self.wrapper_makers: dict[tuple, Callable] = {}
         self.rebuild()
 
     # ------------------------------------------------------------------ changes
     # Called with _compile_lock held (or while the cache is not shared yet).
     def rebuild(self) -> None:
         """Generate the dispatcher for the current entries and swap it in."""
-        self.scope["___dispatch"] = _dispatcher(self)
+        self.scope[_free_name("___dispatch", self.code_names)] = _dispatcher(self)
 
     def add(self, entry: CacheEntry) -> None:
         self.entries = (entry,) + self.entries
@@ -127,7 +137,7 @@ class CodeCache:
     @property
     def dispatch(self) -> Callable:
         """``dispatch(fn, *flat_args)``: run ``fn`` through this cache."""
-        return self.scope["___dispatch"]
+        return self.scope[_free_name("___dispatch", self.code_names)]
 
     def lookup(self, args: tuple, closure) -> CacheEntry | None:
         for entry in self.entries:
@@ -178,11 +188,16 @@ _MISSING = object()
 
 
 class CompileContext:
-    """One ``dynamo.compile`` call: its backend, options and caches."""
+    """One ``dynamo.compile`` call: its backend, options and caches.
+
+    ``convert_frame(fn, args, closure, ctx, previous=[records])`` makes the cache entry
+    of a frame that missed (``dynamo.convert.convert_frame``) or raises ``SkipFrame``."""
 
     def __init__(self, backend: Callable, backend_name: str, fullgraph: bool = False,
-                 dynamic: bool | None = None, options: dict | None = None):
+                 dynamic: bool | None = None, options: dict | None = None, *,
+                 convert_frame: Callable):
         self.backend, self.backend_name = backend, backend_name
+        self.convert_frame = convert_frame
         self.fullgraph, self.dynamic, self.options = fullgraph, dynamic, dict(options or {})
         self.caches = CodeKeyed()          # code object -> CodeCache
         self.records: list | None = None   # set by dynamo.explain to collect FrameRecords
@@ -231,8 +246,6 @@ def run(fn: types.FunctionType, args: tuple, ctx: CompileContext):
 
 def miss(fn, args: tuple, closure, cache: CodeCache, ctx: CompileContext):
     """No entry's guards hold: compile a new entry, or run the original code."""
-    from . import convert
-
     if cache.skip_reason is not None or tracing():
         return _run_original(fn, args, closure, cache)
     at_limit = False
@@ -246,9 +259,9 @@ def miss(fn, args: tuple, closure, cache: CodeCache, ctx: CompileContext):
                                      cache.where, _why_missed(cache, args, closure))
             _local.depth = getattr(_local, "depth", 0) + 1
             try:
-                entry = convert.convert_frame(fn, args, closure, ctx,
+                entry = ctx.convert_frame(fn, args, closure, ctx,
                                               previous=[e.record for e in cache.entries])
-            except convert.SkipFrame as skip:
+            except SkipFrame as skip:
                 cache.skip(str(skip))
             except BackendError:
                 raise   # the chosen backend failed: say so (the next call tries again)
@@ -376,9 +389,20 @@ def intercept(fn: types.FunctionType, ctx: CompileContext) -> types.FunctionType
     ``intercept`` only makes a new closure over ``fn`` (cheap), so wrapping the
     callee at every graph break costs little and keeps nothing alive.
     """
-    wrapper = ctx.cache_for(fn.__code__, fn.__globals__).make_wrapper(fn)
-    wrapper.__defaults__ = fn.__defaults__
-    wrapper.__kwdefaults__ = fn.__kwdefaults__
+    cache = ctx.cache_for(fn.__code__, fn.__globals__)
+    defaults, kwdefaults = fn.__defaults__, fn.__kwdefaults__
+    shape = (len(defaults or ()), tuple(kwdefaults or ()))
+    make = cache.wrapper_makers.get(shape)
+    if make is None:
+        make = cache.wrapper_makers[shape] = _wrapper_factory(fn.__code__, cache.scope,
+                                                              *shape)
+    wrapper = make(fn, fn.__code__, defaults, kwdefaults)
+    # Its defaults are markers, replaced by fn's own when the call runs: fn's
+    # __defaults__ or __kwdefaults__ may be replaced (or its __code__) after this
+    if defaults:
+        wrapper.__defaults__ = (DEFAULT,) * len(defaults)
+    if kwdefaults:
+        wrapper.__kwdefaults__ = dict.fromkeys(kwdefaults, DEFAULT)
     # The caller's arguments bind to the wrapper, so Python's TypeErrors name it:
     # ``f() missing 1 required positional argument: 'x'``, ``mod.f() argument after *
     # must be an iterable``. It must have fn's names, not ``___make.<locals>.f``.
@@ -390,17 +414,88 @@ def intercept(fn: types.FunctionType, ctx: CompileContext) -> types.FunctionType
     return wrapper
 
 
-def _wrapper_factory(code, scope: dict):
-    """``make(fn) -> wrapper``: the wrapper's globals are ``scope``, where the cache
-    keeps its current dispatcher."""
+class _Default:
+    """The default of every wrapper parameter that has one: the wrapper then reads
+    the function's current default (see ``intercept``)."""
+
+    def __repr__(self) -> str:
+        return "<the function's default>"
+
+
+DEFAULT = _Default()
+
+
+def _wrapper_factory(code, scope: dict, ndefaults: int = 0, kwdefaults: tuple = ()):
+    """``make(fn, code, defaults, kwdefaults) -> wrapper``, for functions of ``code``
+    with ``ndefaults`` positional defaults and these keyword-only ones. The wrapper's
+    globals are ``scope``, where the cache keeps its current dispatcher.
+
+    The wrapper runs ``fn`` only while ``fn.__code__`` is still ``code``, and fills a
+    parameter left to its default from ``fn``'s current defaults; when those objects
+    were replaced, it makes the call again as the caller made it (``_recall``)."""
     params, flat = _signature_source(code)
     name = code.co_name if code.co_name.isidentifier() else "wrapper"
-    src = (f"def ___make(___fn):\n"
-           f"    def {name}({params}):\n"
-           f"        return ___dispatch(___fn, {flat})\n"
+    # the wrapper declares the function's own parameter names (callers pass them by
+    # keyword), so its own names must differ from every one of them
+    taken = frozenset(code.co_varnames)
+    fn, co, dflt, kwd, dispatch, recall, marker = (
+        _free_name(n, taken) for n in ("___fn", "___code", "___defaults", "___kwdefaults",
+                                       "___dispatch", "___recall", "___S"))
+    again = f"return {recall}({fn}, {co}, ({flat}))"
+    body = [f"if {fn}.__code__ is not {co}:", f"    {again}"]
+    nargs = code.co_argcount
+    for i in range(nargs - ndefaults, nargs):
+        p = _declared(code.co_varnames[i])
+        body += [f"if {p} is {marker}:",
+                 f"    if {fn}.__defaults__ is not {dflt}:", f"        {again}",
+                 f"    {p} = {dflt}[{i - (nargs - ndefaults)}]"]
+    for key in kwdefaults:
+        p = _declared(key)
+        body += [f"if {p} is {marker}:",
+                 f"    if {fn}.__kwdefaults__ is not {kwd} or {key!r} not in {kwd}:",
+                 f"        {again}",
+                 f"    {p} = {kwd}[{key!r}]"]
+    body.append(f"return {dispatch}({fn}, {flat})")
+    src = (f"def ___make({fn}, {co}, {dflt}, {kwd}):\n"
+           f"    def {name}({params}):\n" + "".join(f"        {line}\n" for line in body) +
            f"    return {name}\n")
     compile_source(src, f"<dynamo wrapper of {code.co_qualname}>", scope)
     return scope.pop("___make")
+
+
+def _recall(ctx: CompileContext, fn, code, values: tuple):
+    """Call ``fn`` again as its caller did, through a wrapper of ``fn`` as it is now:
+    its ``__code__`` or defaults were replaced since the wrapper that took the call
+    (of ``code``, ``values`` in its frame order) was made."""
+    names, n = code.co_varnames, code.co_argcount
+    nkw = code.co_kwonlyargcount
+    positional = list(values[:n])
+    cut = next((i for i, v in enumerate(positional) if v is DEFAULT), n)
+    args = positional[:cut]
+    # after the first parameter left to its default, the caller named the others
+    kwargs = {names[i]: v for i, v in enumerate(positional) if i >= cut and v is not DEFAULT}
+    kwargs.update((names[i], values[i]) for i in range(n, n + nkw)
+                  if values[i] is not DEFAULT)
+    i = n + nkw
+    if code.co_flags & 0x04:
+        args += values[i]
+        i += 1
+    if code.co_flags & 0x08:
+        kwargs.update(values[i])
+    return intercept(fn, ctx)(*args, **kwargs)
+
+
+def _free_name(name: str, taken) -> str:
+    """``name``, or ``name_``, ``name__``...: the first that is not in ``taken``."""
+    while name in taken:
+        name += "_"
+    return name
+
+
+def _declared(name: str) -> str:
+    """A parameter's name in the wrapper: as declared, so it can be passed by keyword
+    (``.0`` of a comprehension, positional only, gets a generated name)."""
+    return name if name.isidentifier() and not keyword.iskeyword(name) else param_name(name)
 
 
 def _signature_source(code) -> tuple[str, str]:
@@ -408,17 +503,18 @@ def _signature_source(code) -> tuple[str, str]:
     as the frame orders them (positional, keyword-only, *args, **kwargs)."""
     names = code.co_varnames
     nargs, nkw, nposonly = code.co_argcount, code.co_kwonlyargcount, code.co_posonlyargcount
-    params = [param_name(n) for n in names[:nargs]]
+    params = [_declared(n) for n in names[:nargs]]
     if nposonly:
         params.insert(nposonly, "/")
     i = nargs + nkw
-    kwonly = [param_name(n) for n in names[nargs:i]]
+    kwonly = [_declared(n) for n in names[nargs:i]]
     if code.co_flags & 0x04:
-        params.append("*" + param_name(names[i]))
+        params.append("*" + _declared(names[i]))
         i += 1
     elif kwonly:
         params.append("*")
     params += kwonly
     if code.co_flags & 0x08:
-        params.append("**" + param_name(names[i]))
-    return ", ".join(params), "".join(f"{a}, " for a in frame_params(code))
+        params.append("**" + _declared(names[i]))
+    flat = [_declared(n) for n in names[:len(frame_params(code))]]
+    return ", ".join(params), "".join(f"{a}, " for a in flat)

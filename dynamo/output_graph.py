@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from guards import ARRAY, EXPR, ArraySpec, Guard, GuardSet, ShapeSource, Source
+from dynamo.guards import ARRAY, EXPR, ArraySpec, Guard, GuardSet, ShapeSource, Source
 
 from . import ops
 from .exc import Unsupported
@@ -118,7 +118,16 @@ class OutputGraph:
         self.symbol_nodes: dict = {}
         self.symbol_classes = SymbolClasses()
         self.trace = None                          # symbolic.Trace, set by convert
-        self.break_reasons: list = []              # filled by convert
+
+    def release(self) -> None:
+        """Drop the real values the trace read (arguments, globals, their objects), once
+        the entry is built. The trace's Variables and this graph refer to each other;
+        without this, the call's arguments would live on in that reference cycle until
+        the cyclic GC runs (a generator argument's ``finally`` at ``del g``, an object's
+        ``__del__``, the memory of the traced call's arrays)."""
+        for table in (self.input_vars, self.input_objects, self.inputs_by_id,
+                      self.mutable_inputs, self.input_cells, self.example_inputs):
+            table.clear()
 
     # ------------------------------------------------------------------ inputs
     def add_input(self, value: Any, source: Source) -> ArrayVariable:
@@ -440,10 +449,6 @@ class OutputGraph:
         if len(self.graph) > self.config.max_graph_nodes:
             raise Unsupported(f"graph larger than config.max_graph_nodes "
                               f"({self.config.max_graph_nodes})")
-
-    # ------------------------------------------------------------------ helpers
-    def graph_inputs(self) -> list:
-        return [(n, n.meta["source"]) for n in self.graph.placeholders]
 
 
 def _written_array(op, args, kwargs) -> ArrayVariable | None:

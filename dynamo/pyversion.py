@@ -36,7 +36,6 @@ import sys
 
 from bytecode import Compare, Instr
 
-PY311 = sys.version_info >= (3, 11)
 PY312 = sys.version_info >= (3, 12)
 PY313 = sys.version_info >= (3, 13)
 PY314 = sys.version_info >= (3, 14)
@@ -129,6 +128,10 @@ SPECIAL_METHODS = ("__enter__", "__exit__", "__aenter__", "__aexit__")
 # turns into its BRANCH_LEFT event); generated jumps do the same.
 NOT_TAKEN_AFTER_BRANCH = PY314
 
+# The conditional jump generated code uses to skip forward on False: 3.11 names the
+# direction (``bytecode`` keeps 3.11's names), 3.12+ has only the one jump.
+POP_JUMP_FORWARD_IF_FALSE = "POP_JUMP_IF_FALSE" if PY312 else "POP_JUMP_FORWARD_IF_FALSE"
+
 # LOAD_COMMON_CONSTANT's argument indexes these (3.14): AssertionError for `assert`,
 # NotImplementedError, and the builtins whose calls on a generator expression the
 # compiler inlines (`all(x > 0 for x in xs)` tests `all is <builtin all>` first).
@@ -196,16 +199,6 @@ def push_null_for_call(location=None) -> list[Instr]:
     if NULL_AFTER_CALLABLE:
         return [Instr("PUSH_NULL", location=location)]
     return [Instr("PUSH_NULL", location=location), Instr("SWAP", 2, location=location)]
-
-
-def return_value_instrs(location=None) -> list[Instr]:
-    return [Instr("RETURN_VALUE", location=location)]
-
-
-def prologue_opcodes() -> frozenset[str]:
-    """Opcodes that CPython places before the first line (cells, free vars, RESUME)."""
-    return frozenset({"MAKE_CELL", "COPY_FREE_VARS", "RESUME", "NOP", "RETURN_GENERATOR",
-                      "POP_TOP"})
 
 
 # ----------------------------------------------------------------------------- stack effects

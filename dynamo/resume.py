@@ -26,7 +26,8 @@ import types
 import weakref
 from typing import Any
 
-from bytecode import Bytecode, CellVar, FreeVar, Instr, Label
+from bytecode import Bytecode, CellVar, FreeVar, Instr, Label, TryBegin, TryEnd
+from bytecode.instr import InstrLocation
 
 from . import pyversion
 from .codegen import (
@@ -45,6 +46,12 @@ from .variables import NULL
 # code object -> {(target, layout, live): resume code}; weak, so resume functions die
 # with the function they continue
 _RESUME_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# resume code -> (weak reference to the code it continues, for each of its instructions
+# the index of the original instruction it copies, or None); weak both ways, so neither
+# keeps the other alive
+_ORIGIN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# code -> its abstract bytecode, parsed once (see ``_copy``)
+_PARSED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 # Temporaries of the code at a break. Not ``___stack{i}``: when the frame is itself a
 # resume function, those are its parameters, and an island still restores them.
 TEMP = "___brk"
@@ -54,13 +61,39 @@ def _copy(code) -> tuple[Bytecode, list[int]]:
     """A fresh abstract bytecode of ``code`` and the position of each instruction in it.
 
     Each ``try`` range keeps the stack depth of the original exception table (see
-    ``_assemble``)."""
-    bc = Bytecode.from_code(code, conserve_exception_block_stackdepth=True)
-    positions = [i for i, item in enumerate(bc) if isinstance(item, Instr)]
+    ``_assemble``). ``code`` is parsed once (``_parsed``); each call copies the parse,
+    which is several times cheaper than parsing again, and a function with many breaks
+    asks for many copies of the same code."""
+    template = _parsed(code)
+    bc = Bytecode()
+    bc._copy_attr_from(template)
+    # (a TryEnd may come before its TryBegin in the list: copy the TryBegins first)
+    begins = {id(item): item.copy() for item in template if isinstance(item, TryBegin)}
+    items: list[Any] = []
+    for item in template:
+        if isinstance(item, Instr):
+            item = item.copy()
+        elif isinstance(item, TryBegin):
+            item = begins[id(item)]
+        elif isinstance(item, TryEnd):
+            item = TryEnd(begins[id(item.entry)])
+        items.append(item)   # labels are markers, shared by the copies
+    bc.extend(items)
+    positions = [i for i, item in enumerate(items) if isinstance(item, Instr)]
     return bc, positions
 
 
-def _assemble(bc: Bytecode, body: list) -> types.CodeType:
+def _parsed(code) -> Bytecode:
+    """``code`` read by ``bytecode`` once (cached weakly per code object); never mutated:
+    ``_copy`` hands out copies."""
+    hit = _PARSED.get(code)
+    if hit is None:
+        hit = _PARSED[code] = Bytecode.from_code(code,
+                                                 conserve_exception_block_stackdepth=True)
+    return hit
+
+
+def _assemble(bc: Bytecode, body: list, stacksize: int | None = None) -> types.CodeType:
     """The code of ``bc``: a new prologue that rebuilds the stack and jumps into
     ``body``, a copy of the original code (whose instructions may be rewritten only by
     sequences that leave the stack as the original instruction did).
@@ -73,12 +106,15 @@ def _assemble(bc: Bytecode, body: list) -> types.CodeType:
     depths are still right: the prologue is outside every range and pushes exactly
     the stack the original had at the target.
 
-    The stack size is likewise the larger of the analysis of the whole code and of
-    ``body`` entered from its top as the original is (which reaches every handler).
+    The stack size is ``stacksize`` when the caller knows it (a resume function needs
+    no more than the code it copies), else the larger of the analysis of the whole
+    code and of ``body`` entered from its top as the original is (which reaches every
+    handler).
     """
-    from_top = Bytecode([item for item in body])
-    from_top._copy_attr_from(bc)
-    stacksize = max(bc.compute_stacksize(), from_top.compute_stacksize())
+    if stacksize is None:
+        from_top = Bytecode([item for item in body])
+        from_top._copy_attr_from(bc)
+        stacksize = max(bc.compute_stacksize(), from_top.compute_stacksize())
     return bc.to_code(stacksize=stacksize, compute_exception_stack_depths=False)
 
 
@@ -113,7 +149,13 @@ def resume_code(code, target: int, layout: tuple[bool, ...], live: tuple[str, ..
 
     ``layout`` has one entry per stack slot: True for a NULL, False for a value
     (passed as ``___stack{i}``); ``live`` are the locals passed after the stack items.
+
+    When ``code`` is itself a resume function, the new one continues the *original*
+    code at the matching instruction: a function with N breaks gets N resume functions
+    that are each one copy of the original (linear work), not copies of copies (each a
+    re-analysis of a longer code, and a name that grows with every break).
     """
+    code, target = _original_at(code, target)
     key = (target, layout, live)
     hit = _RESUME_CACHE.setdefault(code, {}).get(key)
     if hit is not None:
@@ -124,6 +166,7 @@ def resume_code(code, target: int, layout: tuple[bool, ...], live: tuple[str, ..
     head = len(prologue(bc))
     # The body keeps the MAKE_CELLs after the prologue: an inlined comprehension
     # (3.12+) gives its cell variable a fresh cell in the slot each time it runs.
+    original_body = list(bc[head:])
     body = _split_super_instructions(bc[head:])
     cellvars, freevars = list(code.co_cellvars), list(code.co_freevars)
     for item in body:
@@ -135,6 +178,7 @@ def resume_code(code, target: int, layout: tuple[bool, ...], live: tuple[str, ..
             # a closure, a comprehension's cell saved and restored around it, 3.14's
             # LOAD_DEREF); here it is a free variable's slot
             item.arg = FreeVar(item.arg)
+    body, extra_stack = _checked_cell_reads(body, _deleted_cells(body, cellvars))
     values = [f"___stack{i}" for i in range(sum(1 for is_null in layout if not is_null))]
     new_prologue: list[Any] = []
     if cellvars or freevars:
@@ -147,7 +191,12 @@ def resume_code(code, target: int, layout: tuple[bool, ...], live: tuple[str, ..
         else:
             new_prologue.append(Instr("LOAD_FAST", f"___stack{k}"))
             k += 1
+    # the program's locals() and dir() must not show the parameters that carried
+    # the stack
+    new_prologue += [Instr("DELETE_FAST", name) for name in values]
     new_prologue.append(Instr("JUMP_FORWARD", label))
+    for instr in new_prologue:   # where CPython puts a prologue: the `def` line
+        instr.location = InstrLocation(code.co_firstlineno, None, None, None)
     bc[:] = new_prologue + body
     bc.argnames = values + list(live)
     bc.argcount = len(bc.argnames)
@@ -155,11 +204,113 @@ def resume_code(code, target: int, layout: tuple[bool, ...], live: tuple[str, ..
     bc.flags &= ~(0x04 | 0x08)
     bc.cellvars = []
     bc.freevars = cellvars + freevars
-    bc.name = f"{code.co_name}_resume_at_L{lineno}"
+    # The program sees co_name (tracebacks, frame.f_code.co_name, the function's
+    # __name__): it is the original's. co_qualname says where it resumes (the logs,
+    # dynamo.explain, dynamo.annotate's code_key).
+    bc.name = code.co_name
     bc.qualname = f"{code.co_qualname}_resume_at_L{lineno}"
-    new = _assemble(bc, body)
+    # the prologue pushes the stack the original had at the target: the original's
+    # stack size covers it (split super-instructions push no more than the pair did)
+    new = _assemble(bc, body, stacksize=max(code.co_stacksize, len(layout)) + extra_stack)
+    CodeInfo.seed(new, bc)   # the translator reads it next: no need to parse it back
     _RESUME_CACHE[code][key] = new
+    origin_of = _instruction_origins(bc[:head], original_body, body)
+    _ORIGIN[new] = (weakref.ref(code), [None] * len(new_prologue) + origin_of)
     return new
+
+
+# An empty cell: a cell compares equal to it exactly when it is empty too (cells compare
+# by contents, an empty one before any other, without calling the contents' __eq__).
+_EMPTY_CELL = types.CellType()
+
+
+def _deleted_cells(body: list, cellvars: list[str]) -> set[str]:
+    """The cell variables of the original that its code deletes (``del c``)."""
+    return {item.arg.name for item in body if isinstance(item, Instr) and
+            item.name == "DELETE_DEREF" and getattr(item.arg, "name", None) in cellvars}
+
+
+def _checked_cell_reads(body: list, names: set[str]) -> tuple[list, int]:
+    """``body`` with each read and ``del`` of the cells ``names`` preceded by a check
+    that raises UnboundLocalError when the cell is empty, and the stack it needs more.
+
+    A resume function gets the original's cell variables as free variables (it shares
+    the cells), and reading an empty free variable raises NameError ("cannot access
+    free variable"), where the original raises UnboundLocalError for its own cell. The
+    check gives the original's exception, at the same line, inside the same ``try``."""
+    if not names:
+        return body, 0
+    out: list[Any] = []
+    for item in body:
+        name = getattr(getattr(item, "arg", None), "name", None)
+        if isinstance(item, Instr) and item.name in ("LOAD_DEREF", "DELETE_DEREF") and \
+                name in names:
+            loc = item.location
+            ok = Label()
+            out += [Instr(pyversion.LOAD_CLOSURE, FreeVar(name), location=loc),
+                    Instr("LOAD_CONST", (_EMPTY_CELL,), location=loc),
+                    Instr("CONTAINS_OP", 0, location=loc),
+                    Instr(pyversion.POP_JUMP_FORWARD_IF_FALSE, ok, location=loc)]
+            if pyversion.NOT_TAKEN_AFTER_BRANCH:
+                out.append(Instr("NOT_TAKEN", location=loc))
+            message = f"cannot access local variable {name!r} where it is not " \
+                      "associated with a value"
+            out += pyversion.load_callable_const(UnboundLocalError, loc)
+            out += [Instr("LOAD_CONST", message, location=loc)]
+            out += pyversion.call_instrs(1, location=loc)
+            out += [Instr("RAISE_VARARGS", 1, location=loc), ok]
+        out.append(item)
+    return out, 3
+
+
+def _instruction_origins(head: list, original: list, body: list) -> list[int | None]:
+    """For each instruction of ``body`` (``original`` rewritten: super-instructions
+    split, checks inserted before cell reads), the index in the original code of the
+    instruction it comes from, or None where no break resumes to that instruction
+    alone (the second half of a split pair, an inserted check). ``head`` is the
+    original prologue before ``original``."""
+    index = sum(1 for item in head if isinstance(item, Instr))
+    instrs = [item for item in body if isinstance(item, Instr)]
+    out: list[int | None] = []
+    j = 0
+    for item in original:
+        if not isinstance(item, Instr):
+            continue
+        while instrs[j] is not item and not (pyversion.SUPER_INSTRUCTIONS.get(item.name)
+                                             and instrs[j].name in
+                                             pyversion.SUPER_INSTRUCTIONS[item.name]):
+            out.append(None)   # an inserted check
+            j += 1
+        if instrs[j] is item:
+            out.append(index)
+            j += 1
+        else:                  # the two halves of a split super-instruction
+            out += [index, None]
+            j += 2
+        index += 1
+    return out
+
+
+def _original_at(code, target: int):
+    """(original code, instruction index in it) for instruction ``target`` of ``code``:
+    the code a resume function copies, or ``code`` itself when it is no resume function
+    (or the instruction has no counterpart, which the resume function then copies)."""
+    origin = _ORIGIN.get(code)
+    if origin is None:
+        return code, target
+    original, origin_of = origin[0](), origin[1]
+    if original is None or len(origin_of) != len(CodeInfo.of(code).insts) or \
+            not 0 <= target < len(origin_of) or origin_of[target] is None:
+        return code, target
+    return original, origin_of[target]
+
+
+def original_code(code):
+    """The user code that resume function ``code`` continues (``code`` itself when it is
+    not a resume function)."""
+    origin = _ORIGIN.get(code)
+    original = origin[0]() if origin is not None else None
+    return code if original is None else original
 
 
 class ResumeCaller:
@@ -180,17 +331,19 @@ class ResumeCaller:
 # ============================================================================ the break
 
 def break_code(code, brk, glue, n_stack_values: int, restore: list[str], live: list[str],
-               make_resume, intercept) -> types.CodeType:
+               make_resume, intercept, unbound: list[str] = ()) -> types.CodeType:
     """Bytecode for a frame that stops at ``brk`` (a translator.GraphBreak).
 
-    ``glue`` returns the stack's non-NULL values then the values of ``restore`` locals.
+    ``glue`` returns the stack's non-NULL values then the values of ``restore`` locals;
+    ``unbound`` are the arguments that are no longer bound at the break.
     ``make_resume(target, layout)`` returns the caller of the resume function;
     ``intercept(f)`` makes a user function run through the frame hook (used for the
     calls made by code that runs eagerly in an island).
     """
     inst = brk.inst
     loc = inst.instr.location
-    bc, positions = _copy(code)
+    island = brk.point.kind == "island"
+    bc, positions = _copy(code) if island else (_prologue_only(code), [])
     flatten_signature(bc, code)
     head = len(prologue(bc))
     out: list[Any] = list(bc[:head])
@@ -198,8 +351,12 @@ def break_code(code, brk, glue, n_stack_values: int, restore: list[str], live: l
     out.append(Instr("UNPACK_SEQUENCE", n_stack_values + len(restore), location=loc))
     out += [Instr("STORE_FAST", f"{TEMP}{i}", location=loc) for i in range(n_stack_values)]
     out += [_at(store_var(name, code), loc) for name in restore]
+    # the frame still holds its arguments as it got them: one the trace deleted (``del
+    # x``, a resume function's ``___stack`` parameters) is unbound again before the
+    # breaking instruction (``locals()``) or an island's code runs
+    out += [Instr("DELETE_FAST", name, location=loc) for name in unbound]
     stack = brk.stack
-    if brk.point.kind == "island":
+    if island:
         out += _push_stack(stack, consumed=len(stack), loc=loc)
         label = _label_at(bc, positions, inst.index)
         out.append(Instr("JUMP_FORWARD", label, location=loc))
@@ -230,6 +387,16 @@ def break_code(code, brk, glue, n_stack_values: int, restore: list[str], live: l
         out += _call_resume(code, inst.index + 1, below_layout, pushed, live, make_resume, loc)
     bc[:] = out
     return bc.to_code()
+
+
+def _prologue_only(code) -> Bytecode:
+    """A bytecode with the attributes of ``code`` and only its prologue (copied): the
+    frame's new code runs the prologue and then code of its own. It reuses the
+    translator's parse of ``code`` rather than parsing the whole code again."""
+    parsed = CodeInfo.of(code).bytecode
+    bc = Bytecode([item.copy() for item in prologue(parsed)])
+    bc._copy_attr_from(parsed)
+    return bc
 
 
 def _intercept_calls(body: list, intercept) -> list:
@@ -284,6 +451,9 @@ def _push_stack(stack, consumed: int, loc) -> list[Instr]:
         else:
             out.append(Instr("LOAD_FAST", f"{TEMP}{k}", location=loc))
             k += 1
+    # unbound again before the program's code runs: locals(), dir() and vars() (the
+    # breaking call itself, say) must not show them
+    out += [Instr("DELETE_FAST", f"{TEMP}{i}", location=loc) for i in range(k)]
     return out
 
 

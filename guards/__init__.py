@@ -2,7 +2,7 @@
 
 Example::
 
-    >>> from guards import Guard, ARRAY, ArraySpec, LocalSource, CheckFunction
+    >>> from dynamo.guards import Guard, ARRAY, ArraySpec, LocalSource, CheckFunction
     >>> g = Guard(LocalSource("x"), ARRAY, ArraySpec(np.ndarray, np.dtype("f4"), (3,)))
     >>> check = CheckFunction([g], ["x"], "f", {}, has_closure=False)
     >>> check(np.zeros(3, "f4")), check(np.zeros(4, "f4"))

@@ -25,14 +25,15 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))   # models.py
 
 import models  # noqa: E402
 
 import dynamo  # noqa: E402
+from dynamo import listeners  # noqa: E402
 
 # Modules with `run(args) -> list[dict]` rows, printed as their own tables when present.
-EXTRA_SECTIONS = ("bench_dispatch", "bench_numpy_backend", "bench_cupy_backend",
+EXTRA_SECTIONS = ("bench_dispatch", "bench_numpy_backend", "bench_partition", "bench_cupy_backend",
                   "bench_cudagraphs")
 
 
@@ -96,22 +97,12 @@ def trace_cost() -> list[dict]:
 
 def decode_loop() -> list[dict]:
     """A transformer block called with sequence lengths 5..40: compiles and time."""
-    from dynamo import convert
-
     block, _ = models.make("transformer", np)
-    traces = {"n": 0}
-    real = convert.convert_frame
-
-    def counting(*args, **kwargs):
-        traces["n"] += 1
-        return real(*args, **kwargs)
-
     rows = []
-    convert.convert_frame = counting
-    try:
+    with listeners.listening(_CountTraces()) as traces:
         for backend in ("eager", "numpy"):
             dynamo.reset()
-            traces["n"] = 0
+            traces.n = 0
             compiled = dynamo.compile(block, backend=backend)
             xs = [np.random.default_rng(t).standard_normal((t, 256)).astype(np.float32)
                   for t in range(5, 41)]
@@ -127,12 +118,20 @@ def decode_loop() -> list[dict]:
             for x in xs:
                 compiled(x)
             again = time.perf_counter() - t0
-            rows.append({"loop": "T = 5..40", "backend": backend, "compiles": traces["n"],
+            rows.append({"loop": "T = 5..40", "backend": backend, "compiles": traces.n,
                          "eager_ms": eager * 1e3, "compiled_ms": fast * 1e3,
                          "again_ms": again * 1e3})
-    finally:
-        convert.convert_frame = real
     return rows
+
+
+class _CountTraces:
+    """A compile listener: how many frames were traced."""
+
+    def __init__(self):
+        self.n = 0
+
+    def on_frame_start(self, fn, ctx):
+        self.n += 1
 
 
 def print_table(rows: list[dict], columns: list[str]) -> None:

@@ -4,7 +4,7 @@
     python scripts/bench.py              # includes this section when a GPU is present
 
 For the MLP (batch 32, 512->1024->1024->10) and the transformer block (64 tokens,
-width 256, 4 heads) of ``scripts/models.py``, per call = 50 calls back to back, then
+width 256, 4 heads) of ``tests/models.py``, per call = 50 calls back to back, then
 one synchronize, divided by 50 (median of ``--repeat`` runs), for:
 
 - ``cupy_eager``: the model's own CuPy calls;
@@ -22,7 +22,7 @@ Each cudagraphs row also breaks a call down, every part timed the same way on it
 recording), ``output_copies_us``; ``host_us`` is the Python time of one call without
 waiting for the GPU (below per_call_us: the GPU is the bottleneck).
 
-Targets (issue 8): per call <= 0.7x torch reduce-overhead's and >= 4x faster than CuPy
+Targets (docs/cudagraphs.md): per call <= 0.7x torch reduce-overhead's and >= 4x faster than CuPy
 eager. ``run(args)`` returns [] without a GPU.
 """
 
@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))   # models.py
 
 MODELS = ("mlp", "transformer")
 BATCH = 50
@@ -121,7 +121,7 @@ def bench_model(name: str, repeat: int, torch_too: bool) -> list[dict]:
     rows.append(row(name, "cudagraphs", same, max_err=err, state=_state(made)))
     rows.append(_breakdown(name, compiled, made, fresh, rest, repeat, sync))
 
-    from backends import list_backends
+    from dynamo.backends import list_backends
     if "cupy" in list_backends():
         dynamo.reset()
         try:
@@ -149,7 +149,7 @@ def _breakdown(name, compiled, made, fresh, rest, repeat, sync) -> dict:
     """A fresh input each call, and the same call taken apart."""
     import cupy
 
-    from backends.cudagraphs.runner import REPLAY, CudaGraphRunner
+    from dynamo.backends.cudagraphs.runner import REPLAY, CudaGraphRunner
     total = per_call(lambda i: compiled(fresh[i], *rest), repeat, sync)
     host = host_time(lambda i: compiled(fresh[i], *rest), repeat, sync)
     runners = [m for m in made if isinstance(m, CudaGraphRunner)]
@@ -186,7 +186,7 @@ def _breakdown(name, compiled, made, fresh, rest, repeat, sync) -> dict:
 def compile_spy(fn, backend: str = "cudagraphs", **options):
     """``dynamo.compile`` with ``backend``, keeping what the backend returned per graph."""
     import dynamo
-    from backends import lookup_backend
+    from dynamo.backends import lookup_backend
     base = lookup_backend(backend)
     made: list = []
 
@@ -202,7 +202,7 @@ def compile_spy(fn, backend: str = "cudagraphs", **options):
 
 
 def _state(made) -> str:
-    from backends.cudagraphs.runner import CudaGraphRunner, PerShapeRunner
+    from dynamo.backends.cudagraphs.runner import CudaGraphRunner, PerShapeRunner
     states = []
     for m in made:
         inner = list(m.runners.values()) if isinstance(m, PerShapeRunner) else [m]
@@ -255,7 +255,7 @@ def _torch_rows(name, fn, inputs, fresh, repeat) -> list[dict]:
 
 
 def _torch_twin(name, fn, to_t):
-    """The model of scripts/models.py written with torch ops, sharing its weights."""
+    """The model of tests/models.py written with torch ops, sharing its weights."""
     import math
 
     import torch

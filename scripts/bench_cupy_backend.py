@@ -4,15 +4,16 @@ torch.compile, our fused kernels, and the memory roofline.
     python scripts/bench_cupy_backend.py                 # the table (needs a GPU)
     python scripts/bench_cupy_backend.py --json out.json --sweep
 
-Models (float32, the sizes of issue 7): GELU on 2^26 elements, softmax and layernorm
-(with weight and bias) over the last axis of 8192 x 4096. Per call = ``--calls`` calls
-back to back, then one synchronize, divided by the calls; the median of ``--repeat``
-such batches. Roofline = bytes read and written once / the device-to-device copy
-bandwidth measured in the same run. Each compiled result is checked against CuPy
-eager first (max relative error in the table). First-call times: trace + plan +
-NVRTC + load, in a new process with an empty CuPy kernel cache (cold) and again in a
-new process with the cache it left (warm); and in-process after ``dynamo.reset()``
-(our in-memory cache). ``--sweep`` also times a few tuning options per model.
+Models (float32, the sizes of the targets in docs/cupy_backend.md): GELU on 2^26
+elements, softmax and layernorm (with weight and bias) over the last axis of 8192 x
+4096. Per call = ``--calls`` calls back to back, then one synchronize, divided by the
+calls; the median of ``--repeat`` such batches. Roofline = bytes read and written once /
+the device-to-device copy bandwidth measured in the same run. Each compiled result is
+checked against CuPy eager first (max relative error in the table). First-call times:
+trace + plan + NVRTC + load, in a new process with an empty CuPy kernel cache (cold) and
+again in a new process with the cache it left (warm); and in-process after
+``dynamo.reset()`` (our in-memory cache). ``--sweep`` also times a few tuning options
+per model.
 
 ``run(args)`` is what ``scripts/bench.py`` calls: rows for its table, [] without a GPU.
 """
@@ -27,13 +28,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))   # models.py
 
 import models  # noqa: E402
 
@@ -44,6 +44,27 @@ SHAPES = {"gelu": [(1 << 26,)], "softmax": [(8192, 4096)],
 SWEEP = {"gelu": [{"ilp": 1}, {"ilp": 4}, {"threads": 128}, {"threads": 512, "ilp": 1}],
          "softmax": [{"row_elems": 8}, {"row_elems": 32}, {"row_cache": 16}],
          "layernorm": [{"row_elems": 8}, {"row_elems": 32}, {"row_cache": 16}]}
+
+
+@dataclass
+class Setup:
+    """What the table runs on: CuPy on this machine's GPU, by default. A dry run on the
+    CPU (tests/scripts/test_bench_cupy_backend.py) passes NumPy-like stand-ins instead."""
+
+    gpu: bool | None = None          # None: probe for CuPy and a device
+    cupy: object = None              # the array module (None: import cupy)
+    backend: object = "cupy"         # what dynamo.compile runs the models with
+    shapes: dict = field(default_factory=lambda: SHAPES)
+    bandwidth: float | None = None   # bytes/s of a device copy (None: measure it)
+
+    def has_gpu(self) -> bool:
+        return gpu_available() if self.gpu is None else self.gpu
+
+    def array_module(self):
+        if self.cupy is None:
+            import cupy
+            return cupy
+        return self.cupy
 
 
 def gpu_available() -> bool:
@@ -75,9 +96,9 @@ def copy_bandwidth(cp, sync) -> float:
     return 2 * src.nbytes / t
 
 
-def inputs(cp, name: str):
+def inputs(cp, name: str, shapes: dict = SHAPES):
     rng = np.random.default_rng(0)
-    return tuple(cp.asarray(rng.standard_normal(s).astype(np.float32)) for s in SHAPES[name])
+    return tuple(cp.asarray(rng.standard_normal(s).astype(np.float32)) for s in shapes[name])
 
 
 def max_rel_err(cp, got, want) -> float:
@@ -109,7 +130,7 @@ def torch_versions():
 
 _FIRST_CALL = """
 import json, sys, time
-sys.path[:0] = [{root!r}, {scripts!r}]
+sys.path.insert(0, {tests!r})
 import cupy, numpy as np, dynamo, models
 args = [cupy.asarray(np.ones(s, np.float32)) for s in {shapes!r}]
 cupy.cuda.Device().synchronize()
@@ -120,7 +141,8 @@ print(json.dumps(time.perf_counter() - t))
 
 
 def first_call_seconds(name: str, cache_dir: str) -> float | None:
-    code = _FIRST_CALL.format(root=str(ROOT), scripts=str(ROOT / "scripts"), name=name,
+    code = _FIRST_CALL.format(tests=str(Path(__file__).resolve().parent.parent / "tests"),
+                              name=name,
                               shapes=SHAPES[name])
     env = dict(os.environ, CUPY_CACHE_DIR=cache_dir)
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
@@ -132,18 +154,20 @@ def first_call_seconds(name: str, cache_dir: str) -> float | None:
 
 
 def bench_model(cp, name: str, bw: float, calls: int, repeat: int, torch_models,
-                subprocesses: bool, sweep: bool) -> list[dict]:
+                subprocesses: bool, sweep: bool, setup: Setup | None = None) -> list[dict]:
+    setup = setup or Setup()
+    backend, shapes = setup.backend, setup.shapes
     sync = cp.cuda.Device().synchronize
-    args = inputs(cp, name)
+    args = inputs(cp, name, shapes)
     fn = getattr(models, name)
-    row = {"model": name, "shape": "x".join(map(str, SHAPES[name][0]))}
+    row = {"model": name, "shape": "x".join(map(str, shapes[name][0]))}
     eager_out = fn(*args)
     row["cupy_eager_us"] = per_call(lambda: fn(*args), calls, repeat, sync) * 1e6
     if name == "gelu":
         fused = cp.fuse(fn)
         row["cupy_fuse_us"] = per_call(lambda: fused(*args), calls, repeat, sync) * 1e6
     dynamo.reset()
-    compiled = dynamo.compile(fn, backend="cupy")
+    compiled = dynamo.compile(fn, backend=backend)
     t = time.perf_counter()
     out = compiled(*args)
     sync()
@@ -152,7 +176,7 @@ def bench_model(cp, name: str, bw: float, calls: int, repeat: int, torch_models,
     row["compiled_us"] = per_call(lambda: compiled(*args), calls, repeat, sync) * 1e6
     dynamo.reset()
     t = time.perf_counter()
-    dynamo.compile(fn, backend="cupy")(*args)
+    dynamo.compile(fn, backend=backend)(*args)
     sync()
     row["recompile_memory_cache_s"] = time.perf_counter() - t
     nbytes = sum(a.nbytes for a in args) + out.nbytes
@@ -182,7 +206,7 @@ def bench_model(cp, name: str, bw: float, calls: int, repeat: int, torch_models,
     if sweep:
         for options in SWEEP[name]:
             dynamo.reset()
-            tuned = dynamo.compile(fn, backend="cupy", options=options)
+            tuned = dynamo.compile(fn, backend=backend, options=options)
             err = max_rel_err(cp, tuned(*args), eager_out)
             us = per_call(lambda f=tuned: f(*args), calls, repeat, sync) * 1e6
             rows.append({"model": f"{name} {options}", "compiled_us": us,
@@ -190,22 +214,23 @@ def bench_model(cp, name: str, bw: float, calls: int, repeat: int, torch_models,
     return rows
 
 
-def run(args) -> list[dict]:
-    """Rows for scripts/bench.py; [] without a GPU."""
-    if not gpu_available():
+def run(args, setup: Setup | None = None) -> list[dict]:
+    """Rows for scripts/bench.py; [] without a GPU (``setup``: see :class:`Setup`)."""
+    setup = setup or Setup()
+    if not setup.has_gpu():
         return []
-    import cupy as cp
+    cp = setup.array_module()
     sync = cp.cuda.Device().synchronize
-    bw = copy_bandwidth(cp, sync)
+    bw = setup.bandwidth or copy_bandwidth(cp, sync)
     names = [m for m in getattr(args, "models", "gelu,softmax,layernorm").split(",")
-             if m in SHAPES]
+             if m in setup.shapes]
     torch_models = None if getattr(args, "no_torch", False) else torch_versions()
     rows = []
     for name in names:
         rows += bench_model(cp, name, bw, getattr(args, "calls", 50),
                             max(3, getattr(args, "repeat", 7)), torch_models,
                             not getattr(args, "no_subprocess", False),
-                            getattr(args, "sweep", False))
+                            getattr(args, "sweep", False), setup)
     for r in rows:
         r["copy_TBps"] = bw / 1e12
     return rows

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# The ONE check to run on the lent GPU (H200), for the cupy backend (issue 7) and the
-# cudagraphs backend (issue 8, through scripts/gpu_check_cudagraphs.sh). Under 10 minutes:
+# The ONE check to run on the GPU machine (an H200), for the cupy backend and the
+# cudagraphs backend (through scripts/gpu_check_cudagraphs.sh). Under 10 minutes:
 #
 #   run(command="bash scripts/gpu_check.sh", carry=[".whl"], timeout_s=600)
 #
-# 1. installs the carried wheels (.whl/) into /tmp/site: the GPU image has Python 3.12,
-#    numpy, cupy-cuda13x, networkx, pytest and torch, but not bytecode or hypothesis;
+# 1. installs the carried wheels (.whl/) into /tmp/site: the project's own wheel (it is
+#    installed as the one package dynamo, with dynamo.guards and dynamo.backends built
+#    from the folders guards/ and backends/), and bytecode and hypothesis, which the GPU
+#    image (Python 3.12, numpy, cupy-cuda13x, networkx, pytest, torch) lacks;
 # 2. reports the device and the library versions;
-# 3. runs the GPU tests (marker gpu) of the cupy backend (tests/backends/test_cupy_gpu.py),
+# 3. runs the GPU tests (marker gpu) of the cupy backend (tests/backends/cupy_backend/test_cupy_gpu.py),
 #    the ops on CuPy arrays (tests/ops/test_ops_cupy.py), cupy graphs on the eager backend
 #    (tests/dynamo/test_graph.py) and the annotate report (tests/annotate);
 # 4. runs scripts/bench_cupy_backend.py: CuPy eager, cupy.fuse, torch.compile, our fused
@@ -17,13 +19,17 @@
 # 6. prints a short table last (the device tool returns the end of the output).
 # Full logs and JSON are written to $OUT (brought back by the device tool).
 #
-# Filling .whl/ here, on the development machine (pure-Python or cp312 wheels):
+# Filling .whl/ here, on the development machine (pure-Python or cp312 wheels); the
+# project's wheel again after every change (the script refuses a stale one):
 #   python3 -m pip download --no-deps --only-binary=:all: --python-version 3.12 \
 #       --implementation cp --platform manylinux2014_x86_64 -d .whl \
 #       bytecode hypothesis sortedcontainers
+#   .venv/bin/pip wheel . --no-deps -w .whl
 # and on the GPU machine this script does:
 #   pip install --no-index --no-deps --target /tmp/site .whl/*.whl
-#   export PYTHONPATH=/tmp/site:$PWD
+#   export PYTHONPATH=/tmp/site
+# and runs everything from an empty folder, so that the checkout's dynamo/ (which has
+# no guards/ or backends/ inside) is never imported in place of the installed one.
 #
 # GPU_CHECK_PARTS=tests,bench,cudagraphs (default: all) picks the parts to run; each part
 # has its own timeout (220 s tests, 180 s benchmark, 180 s cudagraphs), so the whole
@@ -38,11 +44,21 @@ mkdir -p "$OUT"
 start=$(date +%s)
 elapsed() { echo $(( $(date +%s) - start )); }
 
-if compgen -G ".whl/*.whl" > /dev/null; then
-    $PY -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl \
-        > "$OUT/pip.log" 2>&1 || echo "wheel install failed: see $OUT/pip.log"
+REPO=$PWD
+if ! compgen -G ".whl/arraydynamo-*.whl" > /dev/null; then
+    echo "no project wheel in .whl/: run '.venv/bin/pip wheel . --no-deps -w .whl' first"
+    exit 2
 fi
-export PYTHONPATH=/tmp/site:$PWD${PYTHONPATH:+:$PYTHONPATH}
+stale=$(find dynamo guards backends -name "*.py" -newer .whl/arraydynamo-*.whl | head -3)
+if [[ -n $stale ]]; then
+    echo "the project wheel in .whl/ is older than $stale ...: build it again"
+    exit 2
+fi
+$PY -m pip install -q --no-index --no-deps --no-compile --upgrade --target /tmp/site \
+    .whl/*.whl > "$OUT/pip.log" 2>&1 || echo "wheel install failed: see $OUT/pip.log"
+export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH}
+RUN=$(mktemp -d)   # the working folder of every command below (see the header)
+cd "$RUN"
 
 echo "== device"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,memory.used,memory.total \
@@ -67,8 +83,9 @@ EOF
 tests_rc=skipped
 if [[ $PARTS == *tests* ]]; then
     echo "== GPU tests: cupy backend, ops on CuPy, cupy graphs, annotate ($(elapsed)s)"
-    timeout 220 $PY -m pytest tests/backends/test_cupy_gpu.py tests/ops/test_ops_cupy.py \
-        tests/dynamo/test_graph.py tests/annotate/test_annotate_gpu.py -m gpu -q -rfE \
+    timeout 220 $PY -m pytest --rootdir "$REPO" "$REPO/tests/backends/cupy_backend/test_cupy_gpu.py" \
+        "$REPO/tests/ops/test_ops_cupy.py" "$REPO/tests/dynamo/test_graph.py" \
+        "$REPO/tests/annotate/test_annotate_gpu.py" -m gpu -q -rfE \
         -p no:cacheprovider --durations=5 --junitxml "$OUT/cupy_gpu_tests.xml" \
         > "$OUT/cupy_gpu_tests.log" 2>&1
     tests_rc=$?
@@ -77,15 +94,15 @@ fi
 
 if [[ $PARTS == *bench* ]]; then
     echo "== cupy backend benchmark ($(elapsed)s)"
-    timeout 180 $PY scripts/bench_cupy_backend.py --sweep --repeat 7 \
+    timeout 180 $PY "$REPO/scripts/bench_cupy_backend.py" --sweep --repeat 7 \
         --json "$OUT/bench_cupy_backend.json" > "$OUT/bench_cupy_backend.txt" 2>&1
     echo "bench exit $?"
     tail -5 "$OUT/bench_cupy_backend.txt"
 fi
 
-if [[ $PARTS == *cudagraphs* && -f scripts/gpu_check_cudagraphs.sh ]]; then
+if [[ $PARTS == *cudagraphs* && -f "$REPO/scripts/gpu_check_cudagraphs.sh" ]]; then
     echo "== cudagraphs backend ($(elapsed)s)"
-    CG_BENCH_ARGS=${CG_BENCH_ARGS:---no-torch} timeout 180 bash scripts/gpu_check_cudagraphs.sh \
+    CG_BENCH_ARGS=${CG_BENCH_ARGS:---no-torch} timeout 180 bash "$REPO/scripts/gpu_check_cudagraphs.sh" \
         > "$OUT/gpu_check_cudagraphs.txt" 2>&1
     echo "cudagraphs check exit $?"
     tail -15 "$OUT/gpu_check_cudagraphs.txt"

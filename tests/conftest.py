@@ -4,7 +4,6 @@ import sys
 import pytest
 
 sys.path.append(os.path.dirname(__file__))                       # harness, ops_agree...
-sys.path.append(os.path.join(os.path.dirname(__file__), "..", "scripts"))   # models
 sys.path.append(os.path.join(os.path.dirname(__file__), "realworld"))       # rw_models
 
 import dynamo  # noqa: E402
@@ -39,16 +38,17 @@ def _fresh_dynamo():
 
 
 @pytest.fixture
-def traces(monkeypatch):
+def traces():
     """A list that gets one item (the code's name) per trace of any frame."""
-    from dynamo import convert
+    from dynamo import listeners
 
     seen = []
-    real = convert.convert_frame
 
-    def counting(fn, *args, **kwargs):
-        seen.append(fn.__code__.co_name)
-        return real(fn, *args, **kwargs)
+    class Count:
+        def on_frame_start(self, fn, ctx):
+            # the last part of the qualname: the name, or f_resume_at_L<n> for a resume
+            # function (whose co_name is the original's)
+            seen.append(fn.__code__.co_qualname.rsplit(".", 1)[-1])
 
-    monkeypatch.setattr(convert, "convert_frame", counting)
-    return seen
+    with listeners.listening(Count()):
+        yield seen

@@ -36,11 +36,9 @@ from __future__ import annotations
 
 import itertools
 
-from backends.eager import graph_kind, python_function
-from backends.passes import without_errstate
-from backends.registry import register_backend
+from dynamo.backends.common import cupy_problem, graph_kind, python_function, unavailable_error
+from dynamo.backends.passes import without_errstate
 from dynamo import logs
-from dynamo.exc import BackendError
 from dynamo.graph import Graph
 from dynamo.ops import CUPY, impl_table
 from dynamo.source import compile_source
@@ -77,7 +75,6 @@ def cudagraphs(graph: Graph, example_inputs, options: dict | None = None):
 
 cudagraphs.layout_guards = True      # static buffers copy the caller's exact strides
 cudagraphs.dynamic_shapes = True     # symbolic entries get one recording per size
-register_backend(cudagraphs, name="cudagraphs")
 
 
 def wrap(compiled_fn, graph: Graph, example_inputs, options: dict | None = None):
@@ -181,24 +178,11 @@ cudagraphs.check_options = parse_options   # bad options fail at dynamo.compile(
 
 
 def require_gpu() -> None:
-    """Raise ``BackendError`` saying what is missing when CuPy or a CUDA device is."""
-    try:
-        import cupy
-    except ImportError as e:
-        raise BackendError(
-            "backend 'cudagraphs' needs CuPy and a CUDA GPU, but CuPy is not installed "
-            f"({e}). Install it with `pip install cupy-cuda13x` (or cupy-cuda12x for CUDA "
-            "12 drivers), or use backend='eager' meanwhile.") from None
-    try:
-        count = cupy.cuda.runtime.getDeviceCount()
-    except Exception as e:  # noqa: BLE001 (CuPy raises several kinds here)
-        raise BackendError(
-            "backend 'cudagraphs' needs a CUDA GPU, but CuPy cannot reach one "
-            f"({type(e).__name__}: {e}). Check the NVIDIA driver (nvidia-smi) and "
-            "CUDA_VISIBLE_DEVICES, or use backend='eager'.") from None
-    if count == 0:
-        raise BackendError("backend 'cudagraphs' needs a CUDA GPU, but CuPy sees none. "
-                           "Check CUDA_VISIBLE_DEVICES, or use backend='eager'.")
+    """Raise ``BackendError`` (``CupyUnavailable``) saying what is missing when CuPy or a
+    CUDA device is (the probe shared with the ``cupy`` backend)."""
+    problem = cupy_problem()
+    if problem is not None:
+        raise unavailable_error("cudagraphs", problem) from None
 
 
 def _log_plan(name: str, plan: CapturePlan) -> None:

@@ -153,7 +153,7 @@ class Blas:
     The array library (``xp``), the cuBLAS bindings and the pointer of an array are
     attributes, so the CPU tests can run every method on NumPy arrays against a
     cuBLAS emulator that reads memory through the addresses passed (see
-    tests/backends/test_cudagraphs_blas.py).
+    tests/backends/cudagraphs/test_cudagraphs_blas.py).
     """
 
     def __init__(self, workspace: int | None = None):

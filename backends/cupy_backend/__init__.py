@@ -31,17 +31,17 @@ Example::
     y = fast(cupy.random.rand(8192, 4096, dtype=cupy.float32))   # one row kernel
     print(fast.__wrapped__)                                        # the original
 
-    from backends.cupy_backend import compile_graph      # for other backends:
+    from dynamo.backends.cupy_backend import compile_graph      # for other backends:
     compiled = compile_graph(graph, example_inputs)      # plan, CUDA, host code
     outputs = compiled(*arrays)                          # GPU work only, no syncs
 
-Without CuPy or a GPU the backend still registers; a function compiled with it
+Without CuPy or a GPU the backend is still listed; a function compiled with it
 raises ``CupyUnavailable`` at its first call, saying what is missing and how to
 install it.
 """
 
+from ..common import CupyUnavailable, cupy_problem
 from .backend import CompiledGraph, compile_graph, cupy_backend, reference_backend
-from .device import CupyUnavailable, cupy_problem
 from .runtime import kernel_cache
 
 __all__ = ["CompiledGraph", "CupyUnavailable", "compile_graph", "cupy_backend",

@@ -7,7 +7,7 @@ enqueues GPU work: kernel launches, cuBLAS calls through ``cupy.matmul``, and
 allocations from CuPy's memory pool (``cupy.empty``); it never synchronizes or
 reads device memory on the host. ``CompiledGraph.library_calls`` lists the steps
 that are plain CuPy calls (matmul among them), for a caller that captures the work
-into a CUDA graph (issue 8) and must treat cuBLAS specially.
+into a CUDA graph (``backends.cudagraphs``) and must treat cuBLAS specially.
 
 With ``device="reference"`` the same plan and host code run on NumPy, with kernels
 evaluated from their IR: the CPU tests' reference executor (:mod:`.reference`).
@@ -33,15 +33,19 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from backends.eager import graph_kind, python_function
-from backends.passes import without_errstate
-from backends.registry import register_backend
+from dynamo.backends.common import (
+    CupyUnavailable,
+    cupy_problem,
+    graph_kind,
+    python_function,
+    unavailable_error,
+)
+from dynamo.backends.passes import without_errstate
 from dynamo.graph import Graph
 from dynamo.ops import CUPY, NUMPY, impl_table
 from dynamo.symbolic import not_recording
 
 from .codegen import KernelCode, kernel_code, module_source
-from .device import CupyUnavailable, cupy_problem, unavailable_error
 from .fuse import Plan, make_plan
 from .host import bind, host_source
 from .launch import Tuning
@@ -129,7 +133,6 @@ def _raiser(error: Exception):
     return unavailable
 
 
-@register_backend(name="cupy")
 def cupy_backend(graph: Graph, example_inputs, options: dict | None = None):
     """Fused CUDA kernels through CuPy (see the package docstring)."""
     try:
@@ -138,7 +141,7 @@ def cupy_backend(graph: Graph, example_inputs, options: dict | None = None):
         return _raiser(ValueError(f"backend 'cupy': {e}"))
     problem = cupy_problem()
     if problem is not None:
-        return _raiser(unavailable_error(problem))
+        return _raiser(unavailable_error("cupy", problem))
     if graph_kind(graph) == NUMPY:
         log.info("backend 'cupy': a graph of NumPy arrays runs eagerly on the CPU; pass "
                  "CuPy arrays (cupy.asarray(x)) to run it on the GPU")
@@ -146,7 +149,7 @@ def cupy_backend(graph: Graph, example_inputs, options: dict | None = None):
     graph = without_errstate(graph)     # CuPy kernels never consult np.errstate
     if (options or {}).get("cudagraphs"):
         try:
-            from backends.cudagraphs import blas, wrap
+            from dynamo.backends.cudagraphs import blas, wrap
         except ImportError as e:
             return _raiser(ValueError(f"backend 'cupy': options cudagraphs=True needs the "
                                       f"cudagraphs backend ({e})"))

@@ -7,7 +7,7 @@ and the ``nvidia-cuda-nvrtc`` wheel, no device) takes about 0.1 s a module. ``nv
 translation unit per CPU core (compiled in parallel), each source in its own
 namespace (``extern "C"`` dropped so that equal kernel names do not clash); a
 failing batch is retried one source at a time to name the culprit. Results are
-cached by source hash for the session; ``check_kernels`` also skips kernels (named
+cached by source hash for the process; ``check_kernels`` also skips kernels (named
 by the hash of their code) that compiled before.
 
 Example::

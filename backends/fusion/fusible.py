@@ -54,12 +54,6 @@ def is_inplace(node: Node) -> bool:
     return op is not None and isinstance(op.impl, np.ufunc) and len(node.args) > op.impl.nin
 
 
-def is_random(node: Node) -> bool:
-    """The node draws from a random state (its order among draws is observable)."""
-    op = ops.REGISTRY.get(node.target) if node.op == CALL else None
-    return bool(op is not None and op.random)
-
-
 def has_effect(node: Node) -> bool:
     """Running the node is observable beyond its result: keep it, keep its order."""
     if node.op != CALL:
@@ -136,9 +130,6 @@ class ReductionInfo:
     keepdims: bool
     dtype: Any = None
     ddof: Any = None
-
-    def is_full(self, ndim: int) -> bool:
-        return len(self.axes) == ndim
 
 
 def reduction_info(node: Node) -> ReductionInfo | None:

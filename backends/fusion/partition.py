@@ -101,22 +101,52 @@ def partition(graph: Graph, *, whole_rows: bool = False, barrier=has_effect) -> 
         if state.fusible(node):
             for inp in state.inputs[node]:
                 if inp in state.gid:
-                    state.try_merge(state.gid[inp], state.gid[node])
+                    state.try_merge(state.group_of(inp), state.group_of(node))
     for value in graph.nodes:                        # siblings reading one value
-        readers = list(dict.fromkeys(state.gid[u] for u in value.users if u in state.gid))
+        readers = list(dict.fromkeys(state.group_of(u) for u in value.users
+                                     if u in state.gid))
         for a, b in zip(readers, readers[1:]):
-            state.try_merge(state.find(a), state.find(b))
+            state.try_merge(a, b)
     return state.groups(graph)
 
 
-class _State:
-    """Groups being merged: union-find over node positions, the group graph, reachability.
+@dataclass
+class _Summary:
+    """What a merge needs to know about a valid group, so that it never walks all members.
 
-    ``desc[g]``/``anc[g]`` are bitsets (Python ints over group ids) of the groups
-    reachable from / reaching group ``g``, updated on every merge: the cycle check
-    of a candidate merge is then a few big-int tests instead of a graph search.
-    (Node-level reachability is not enough: a path may enter a third group at one
-    member and leave it from another, since a group runs as one unit.)
+    - ``key``: the ``(shape reduced, axes)`` every reduction of the group shares; None
+      without reductions.
+    - ``shape``: NumPy's broadcast of the shapes of the members that are no reductions
+      (``()`` if there are none). A valid group without reductions has a member of
+      exactly that shape.
+    - ``reductions``: how many the group holds.
+    - ``closed``: its reductions whose result no member may read (``whole_rows``: all
+      but the ``keepdims=True`` ones over trailing axes).
+
+    Why this is enough: shapes that each broadcast to ``D`` are exactly shapes whose
+    broadcast does (broadcasting is transitive), and the broadcast of two valid groups'
+    shapes is a member's shape only if it is one of the two groups' own ``shape``.
+    """
+
+    key: tuple | None
+    shape: tuple
+    reductions: int
+    closed: list[Node]
+
+
+class _State:
+    """Groups being merged: union-find over nodes, the group graph, a topological order.
+
+    A merge of ``a`` and ``b`` (``order[a] < order[b]``) would close a cycle exactly
+    when a path leads from ``a`` to ``b`` through a third group (a group runs as one
+    unit, so that group would have to run both after ``a`` and before ``b``). Every group
+    on such a path lies strictly between them in ``order``, a topological order of the
+    group graph, which bounds the search; after the merge the groups found are
+    renumbered so that ``order`` stays topological (the edge-contraction case of Pearce
+    and Kelly's dynamic topological order).
+
+    Cost: a merge looks at the smaller of its two groups and at the groups between them
+    in ``order``; a chain of 10,000 ops partitions in well under a second.
     """
 
     def __init__(self, calls: list[Node], whole_rows: bool, barrier=has_effect):
@@ -130,6 +160,7 @@ class _State:
         self.segment: dict[int, int] = {}
         self.parent: dict[int, int] = {}
         self.is_fusible: dict[int, bool] = {}
+        self.summary: dict[int, _Summary] = {}
         seg = 0
         for i, node in enumerate(calls):
             split = barrier(node)
@@ -139,7 +170,10 @@ class _State:
             self.segment[i] = seg
             self.is_fusible[i] = not split and (fusible_elementwise(node) or
                                                 self.info[node] is not None)
+            if self.is_fusible[i]:
+                self.summary[i] = self._summary_of(node)
             seg += split
+        self.order = dict(self.parent)       # program order is topological
         self.succ: dict[int, set[int]] = {i: set() for i in range(len(calls))}
         self.pred: dict[int, set[int]] = {i: set() for i in range(len(calls))}
         for node in calls:
@@ -147,56 +181,124 @@ class _State:
                 if inp in self.gid:
                     self.succ[self.gid[inp]].add(self.gid[node])
                     self.pred[self.gid[node]].add(self.gid[inp])
-        self.desc: dict[int, int] = {}
-        self.anc: dict[int, int] = {}
-        for i in reversed(range(len(calls))):      # program order is topological
-            m = 0
-            for j in self.succ[i]:
-                m |= (1 << j) | self.desc[j]
-            self.desc[i] = m
-        for i in range(len(calls)):
-            m = 0
-            for j in self.pred[i]:
-                m |= (1 << j) | self.anc[j]
-            self.anc[i] = m
+
+    def _summary_of(self, node: Node) -> _Summary:
+        info = self.info[node]
+        if info is None:
+            return _Summary(None, array_meta(node).shape, 0, [])
+        key = (array_meta(node.args[0]).shape, info.axes)
+        readable = self.whole_rows and info.keepdims and info.axes[0] >= 1
+        return _Summary(key, (), 1, [] if readable else [node])
 
     def fusible(self, node: Node) -> bool:
-        return self.is_fusible[self.gid[node]]
+        return self.is_fusible[self.group_of(node)]
 
     def find(self, g: int) -> int:
-        while self.parent[g] != g:
-            g = self.parent[g]
-        return g
+        root = g
+        while self.parent[root] != root:
+            root = self.parent[root]
+        while self.parent[g] != root:        # path compression
+            self.parent[g], g = root, self.parent[g]
+        return root
 
-    def describe(self, nodes: list[Node]) -> _Shape | None:
-        return _describe(nodes, self.whole_rows, self.info, self.inputs)
+    def group_of(self, node: Node) -> int:
+        return self.find(self.gid[node])
 
     def try_merge(self, a: int, b: int) -> bool:
         a, b = self.find(a), self.find(b)
         if a == b or not (self.is_fusible[a] and self.is_fusible[b]) or \
                 self.segment[a] != self.segment[b]:
             return False
-        if self._detour(a, b) or self._detour(b, a):
-            return False   # a path through a third group: merging would close a cycle
-        nodes = sorted(self.members[a] + self.members[b], key=self.pos.__getitem__)
-        if self.describe(nodes) is None:
+        if self.order[a] > self.order[b]:
+            a, b = b, a
+        merged = self._merged_summary(a, b)
+        if merged is None:
             return False
-        keep, gone = (a, b) if a < b else (b, a)
-        self.members[keep] = nodes
-        del self.members[gone]
+        between = self._between(a, b)
+        if between is None:
+            return False   # a path through a third group: merging would close a cycle
+        keep, gone = (a, b) if len(self.members[a]) >= len(self.members[b]) else (b, a)
+        self.members[keep].extend(self.members.pop(gone))
         self.parent[gone] = keep
-        for n in nodes:
-            self.gid[n] = keep
+        self.summary[keep] = merged
+        del self.summary[gone]
+        self._reorder(keep, gone, *between)
         self._contract(keep, gone)
         return True
 
-    def _detour(self, a: int, b: int) -> bool:
-        """A path from group ``a`` to group ``b`` through some third group."""
-        bit = 1 << b
-        return any(s != b and self.desc[s] & bit for s in self.succ[a])
+    def _merged_summary(self, a: int, b: int) -> _Summary | None:
+        """The summary of ``a`` and ``b`` as one group, or None if that group is invalid."""
+        sa, sb = self.summary[a], self.summary[b]
+        reductions = sa.reductions + sb.reductions
+        if reductions and not self.whole_rows:
+            # The original contract (one reduction, its prologue and epilogue) depends on
+            # which member feeds which: checked on the members themselves.
+            nodes = sorted(self.members[a] + self.members[b], key=self.pos.__getitem__)
+            if reductions > 1 or _describe(nodes, False, self.info, self.inputs) is None:
+                return None
+            return _Summary(sa.key or sb.key, (), reductions, [])
+        if sa.key and sb.key and sa.key != sb.key:
+            return None
+        key = sa.key or sb.key
+        shape = _broadcast((sa.shape, sb.shape))
+        if shape is None:
+            return None
+        if key is not None:
+            if not _broadcasts_to(shape, key[0]):
+                return None
+        elif shape not in (sa.shape, sb.shape):
+            return None   # members that only meet in a bigger shape: no common loop
+        if self._reads_closed(a, b):
+            return None
+        return _Summary(key, shape, reductions, sa.closed + sb.closed)
+
+    def _reads_closed(self, a: int, b: int) -> bool:
+        """Would a member of the merged group read one of its ``closed`` reductions?
+
+        Looks from the smaller group's side only: the readers of its closed reductions,
+        and the closed reductions its members read."""
+        small, other = (a, b) if len(self.members[a]) <= len(self.members[b]) else (b, a)
+        for r in self.summary[small].closed:
+            if any(u in self.gid and self.group_of(u) == other for u in r.users):
+                return True
+        closed = self.summary[other].closed
+        return bool(closed) and any(i in closed for n in self.members[small]
+                                    for i in self.inputs[n] if self.info.get(i) is not None)
+
+    def _between(self, a: int, b: int) -> tuple[list[int], list[int]] | None:
+        """The groups strictly between ``a`` and ``b`` in ``order`` that ``a`` reaches
+        and that reach ``b``, each sorted by ``order``; None when a group is both (a
+        detour: merging would close a cycle)."""
+        lo, hi = self.order[a], self.order[b]
+        reached = self._reach(a, self.succ, lambda g: self.order[g] < hi, skip=b)
+        reaching = self._reach(b, self.pred, lambda g: self.order[g] > lo, skip=a)
+        if not reached.isdisjoint(reaching):
+            return None
+        return (sorted(reaching, key=self.order.__getitem__),
+                sorted(reached, key=self.order.__getitem__))
+
+    @staticmethod
+    def _reach(start: int, edges: dict, inside, skip: int) -> set[int]:
+        """The groups reached from ``start`` along ``edges`` without leaving ``inside``."""
+        seen: set[int] = set()
+        stack = [g for g in edges[start] if g != skip and inside(g)]
+        while stack:
+            g = stack.pop()
+            if g not in seen:
+                seen.add(g)
+                stack.extend(h for h in edges[g] if h not in seen and inside(h))
+        return seen
+
+    def _reorder(self, keep: int, gone: int, reaching: list[int], reached: list[int]) -> None:
+        """Give the merged group its place in ``order``: in the slots these groups held,
+        first the groups that reach it, then it, then the groups it reaches."""
+        slots = sorted([self.order.pop(gone), self.order[keep]] +
+                       [self.order[g] for g in reaching + reached])
+        for g, slot in zip([*reaching, keep, *reached], slots):
+            self.order[g] = slot
 
     def _contract(self, keep: int, gone: int) -> None:
-        """Make ``gone`` part of ``keep`` in the group graph and the reachability sets."""
+        """Make ``gone`` part of ``keep`` in the group graph."""
         for s in self.succ.pop(gone):
             self.pred[s].discard(gone)
             if s != keep:
@@ -209,16 +311,22 @@ class _State:
                 self.pred[keep].add(p)
         self.succ[keep].discard(gone)
         self.pred[keep].discard(gone)
-        both = (1 << keep) | (1 << gone)
-        desc = (self.desc.pop(gone) | self.desc[keep]) & ~both
-        anc = (self.anc.pop(gone) | self.anc[keep]) & ~both
-        for g in _bits(anc):
-            self.desc[g] = (self.desc[g] & ~(1 << gone)) | (1 << keep) | desc
-        for g in _bits(desc):
-            self.anc[g] = (self.anc[g] & ~(1 << gone)) | (1 << keep) | anc
-        self.desc[keep], self.anc[keep] = desc, anc
+
+    def _shape(self, g: int) -> _Shape:
+        """What ``_describe`` says of fusible group ``g`` (members sorted), read off its
+        summary where that suffices (``tests/fusion_invariants.py`` checks that they
+        agree)."""
+        nodes, summary = self.members[g], self.summary[g]
+        if summary.reductions and not self.whole_rows:
+            return _describe(nodes, False, self.info, self.inputs)
+        if summary.key is None:
+            return _Shape(summary.shape, [], None, [])
+        reductions = [n for n in nodes if self.info[n] is not None]
+        return _Shape(summary.key[0], reductions, summary.key[1], [])
 
     def groups(self, graph: Graph) -> list[Group]:
+        for nodes in self.members.values():
+            nodes.sort(key=self.pos.__getitem__)
         first = {g: self.pos[nodes[0]] for g, nodes in self.members.items()}
         dag = nx.DiGraph()
         dag.add_nodes_from(self.members)
@@ -230,7 +338,7 @@ class _State:
         for g in order:
             nodes = self.members[g]
             group = Group(SINGLE, nodes, segment=self.segment[g])
-            shape = self.describe(nodes) if self.is_fusible[g] else None
+            shape = self._shape(g) if self.is_fusible[g] else None
             if shape is not None:
                 group.kind = REDUCTION_GROUP if shape.reductions else ELEMENTWISE_GROUP
                 group.domain, group.reductions = shape.domain, shape.reductions
@@ -242,14 +350,6 @@ class _State:
                              or any(u not in members for u in n.users)]
             result.append(group)
         return result
-
-
-def _bits(m: int):
-    """The indices of the set bits of ``m``."""
-    while m:
-        low = m & -m
-        yield low.bit_length() - 1
-        m ^= low
 
 
 def _describe(nodes: list[Node], whole_rows: bool, info: dict, inputs: dict) -> _Shape | None:

@@ -18,11 +18,10 @@ import numpy as np
 from dynamo.graph import Graph
 from dynamo.source import compile_source
 
-from ..eager import python_function
+from ..common import python_function
 from ..fusion import SINGLE, partition
 from ..fusion.fusible import array_meta
 from ..passes import PIPELINE, PIPELINE_FAST_POWERS, barrier, optimize, rerun_on_signal
-from ..registry import register_backend
 from .codegen import Guarding, Module, emit_forward
 from .options import Options
 from .plan import plan_group
@@ -32,7 +31,6 @@ log = logging.getLogger("dynamo.backend")
 _counter = itertools.count()
 
 
-@register_backend(name="numpy")
 def numpy_backend(graph: Graph, example_inputs, options: dict | None = None):
     """Compile ``graph`` into fused, block-wise NumPy code (see the package docstring)."""
     opts = Options.parse(options)

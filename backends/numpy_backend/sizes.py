@@ -23,9 +23,11 @@ from typing import Any
 
 import numpy as np
 
-from dynamo.graph import CALL, CONSTANT, OUTPUT, Graph, Node
+from dynamo.graph import OUTPUT, Graph, Node
 from dynamo.ops import NUMPY, ArrayMeta, impl_table
-from dynamo.symbolic import SymArg, SymInt
+from dynamo.symbolic import SymInt
+
+from ..common import Interpreter, resolve
 
 MAX_SIZES = 64    # compiled variants kept per graph (the oldest is dropped past it)
 log = logging.getLogger("dynamo.backend")
@@ -39,37 +41,6 @@ def is_symbolic(graph: Graph) -> bool:
                                      any(isinstance(d, SymInt) for d in meta.shape)):
             return True
     return False
-
-
-def resolve(value: Any, env: dict, sizes: dict[str, int]) -> Any:
-    """``value`` with nodes replaced through ``env`` and symbolic sizes by their ints."""
-    if isinstance(value, Node):
-        return env[value]
-    if isinstance(value, SymArg):
-        return value.sym.evaluate(sizes)
-    if isinstance(value, tuple):
-        return tuple(resolve(v, env, sizes) for v in value)
-    if isinstance(value, list):
-        return [resolve(v, env, sizes) for v in value]
-    if isinstance(value, dict):
-        return {k: resolve(v, env, sizes) for k, v in value.items()}
-    if isinstance(value, slice):
-        return slice(*(resolve(v, env, sizes) for v in (value.start, value.stop, value.step)))
-    return value
-
-
-def run_op_by_op(graph: Graph, args: tuple, sizes: dict[str, int]) -> dict[Node, Any]:
-    """Every node's value for ``args``, computed as the eager backend would."""
-    ops, values = impl_table(NUMPY), {}
-    for node, arg in zip(graph.placeholders, args):
-        values[node] = arg
-    for node in graph.nodes:
-        if node.op == CONSTANT:
-            values[node] = node.args[0]
-        elif node.op == CALL:
-            values[node] = getattr(ops, node.target)(*resolve(node.args, values, sizes),
-                                                     **resolve(node.kwargs, values, sizes))
-    return values
 
 
 def _observed(value: Any, meta: Any) -> Any:
@@ -105,8 +76,6 @@ class PerSize:
 
     def __init__(self, graph: Graph, compile_static):
         self.graph, self.compile_static = graph, compile_static
-        self.symbols = [(i, n.meta["symbol"]) for i, n in enumerate(graph.placeholders)
-                        if "symbol" in n.meta]
         self.variants: dict[tuple, Any] = {}
 
     def __call__(self, *args):
@@ -114,23 +83,18 @@ class PerSize:
         fn = self.variants.get(key)
         if fn is not None:
             return fn(*args)
-        sizes = self._sizes(args)
-        values = run_op_by_op(self.graph, args, sizes)
+        run = Interpreter(self.graph, impl_table(NUMPY))   # eager's result, every value
+        outputs = run.run(*args)
         if len(self.variants) >= MAX_SIZES:
             self.variants.pop(next(iter(self.variants)))
         try:
-            fn = self.compile_static(static_graph(self.graph, values, sizes), args)
+            fn = self.compile_static(static_graph(self.graph, run.env, run.sizes), args)
         except Exception as e:  # noqa: BLE001 (this call already ran: never lose it)
             log.warning("numpy backend: compiling for shapes %s failed (%s: %s); those "
                         "shapes run op by op", key, type(e).__name__, e)
             fn = self.op_by_op
         self.variants[key] = fn
-        return tuple(resolve(self.graph.outputs, values, sizes))
+        return outputs
 
     def op_by_op(self, *args):
-        sizes = self._sizes(args)
-        values = run_op_by_op(self.graph, args, sizes)
-        return tuple(resolve(self.graph.outputs, values, sizes))
-
-    def _sizes(self, args) -> dict[str, int]:
-        return {name: int(args[i]) for i, name in self.symbols}
+        return Interpreter(self.graph, impl_table(NUMPY)).run(*args)

@@ -20,7 +20,7 @@ reruns the graph as eager on one).
 
 Example::
 
-    >>> from backends.passes import optimize
+    >>> from dynamo.backends.passes import optimize
     >>> print(optimize(gelu_graph))
     def forward(x):
         multiply = ops.multiply(0.5, x)

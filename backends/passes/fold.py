@@ -28,9 +28,10 @@ from typing import Any
 import numpy as np
 
 from dynamo import ops
-from dynamo.graph import CALL, CONSTANT, OUTPUT, Graph, Node, map_nodes
+from dynamo.graph import CALL, OUTPUT, Graph, Node
 from dynamo.ops import CREATION, ELEMENTWISE, MATMUL, NUMPY, REDUCTION, VIEW
 
+from ..common import Interpreter
 from ..fusion.fusible import array_meta, has_effect, reduction_info, returns_fresh
 from .rewrite import rewrite
 
@@ -58,10 +59,8 @@ def _buffer_dependent(node: Node) -> bool:
     return src is None or src.dtype == np.float16 or info is None or info.dtype is not None
 
 
-def _evaluate(node: Node, values: dict[Node, Any]) -> Any:
+def _evaluate(node: Node, args: tuple, kwargs: dict) -> Any:
     """The node's value, or None when computing it warns, raises or disagrees with meta."""
-    args = map_nodes(node.args, values.__getitem__)
-    kwargs = map_nodes(node.kwargs, values.__getitem__)
     try:
         with np.errstate(all="raise"), warnings.catch_warnings():
             warnings.simplefilter("error")
@@ -75,15 +74,30 @@ def _evaluate(node: Node, values: dict[Node, Any]) -> Any:
     return value
 
 
+_UNKNOWN = object()   # a value known only at run time
+
+
+class _CompileTime(Interpreter):
+    """Runs the graph while compiling, as far as its values are known then: constants,
+    and the candidate ops whose inputs are all known; every other value is _UNKNOWN."""
+
+    def placeholder(self, node: Node, arg: Any) -> Any:
+        return _UNKNOWN
+
+    def call(self, node: Node) -> Any:
+        if not _candidate(node) or any(self.env[i] is _UNKNOWN for i in node.inputs()):
+            return _UNKNOWN
+        value = _evaluate(node, self.fetch(node.args), self.fetch(node.kwargs))
+        return _UNKNOWN if value is None else value
+
+    def output(self, node: Node) -> tuple:
+        return ()
+
+
 def fold_constants(graph: Graph) -> Graph:
-    values: dict[Node, Any] = {}
-    for node in graph.nodes:
-        if node.op == CONSTANT:
-            values[node] = node.args[0]
-        elif _candidate(node) and all(i in values for i in node.inputs()):
-            value = _evaluate(node, values)
-            if value is not None:
-                values[node] = value
+    known = _CompileTime(graph)
+    known.run(*[_UNKNOWN] * len(graph.placeholders))
+    values = {n: v for n, v in known.env.items() if v is not _UNKNOWN}
     folded = {n for n in values if n.op == CALL}
     # A folded value some kept op reads becomes a constant node, so every such reader
     # must only read it. And a folded value's inputs must be folded too: an input

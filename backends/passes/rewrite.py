@@ -121,11 +121,6 @@ def literal_key(value: Any) -> Any:
     return ("id", id(value))
 
 
-def is_scalar_literal(value: Any) -> bool:
-    """A Python or NumPy number (what a ufunc takes as a broadcast scalar)."""
-    return isinstance(value, (bool, int, float, complex, np.bool_, np.number))
-
-
 def same_meta(a: Any, b: Any) -> bool:
     return (isinstance(a, ArrayMeta) and isinstance(b, ArrayMeta) and a.shape == b.shape
             and a.dtype == b.dtype and a.kind == b.kind and a.scalar == b.scalar)

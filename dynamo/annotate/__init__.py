@@ -29,8 +29,16 @@ Command line: ``python -m dynamo annotate script.py --function f -o f.html``.
 """
 
 from .api import Annotator, annotate
-from .collect import build_report
-from .model import Report
-from .page import render
+
+# The report builder and the HTML page load on first use, not at `import dynamo`.
+_LAZY = {"build_report": ".collect", "Report": ".model", "render": ".page"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+        return getattr(importlib.import_module(_LAZY[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["Annotator", "Report", "annotate", "build_report", "render"]

@@ -22,14 +22,19 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from backends import bind_options, lookup_backend
+from dynamo.backends import bind_options, lookup_backend
 
-from .. import hook
+from .. import convert, hook
 from ..explain import _target
-from .collect import build_report
-from .model import CallInfo, Report, Timing
-from .recorder import Recorders
+
+if TYPE_CHECKING:
+    from .model import CallInfo, Report, Timing
+
+# The report's modules (recorders, model, collect, page; networkx for the pictures) are
+# imported where an Annotator first uses them: `import dynamo` imports only this module
+# of the package, since the public `dynamo.annotate` is this module's function.
 
 log = logging.getLogger("dynamo.internal")
 
@@ -70,7 +75,9 @@ class Annotator:
             getattr(backend, "__name__", repr(backend))
         self._backend = lookup_backend(backend)
         self._watch = _Watch(bind_options(self._backend, options))
-        self._ctx = hook.CompileContext(self._watch, self.backend_name)
+        self._ctx = hook.CompileContext(self._watch, self.backend_name,
+                                        convert_frame=convert.convert_frame)
+        from .recorder import Recorders
         self._rec = Recorders()
         self._ctx.records = self._rec.records
         self._calls: list[CallInfo] = []
@@ -115,6 +122,7 @@ class Annotator:
         return result
 
     def _finish(self, index: int, args, start: float, first: int, error: str) -> None:
+        from .model import CallInfo
         seconds = time.perf_counter() - start
         self._calls.append(CallInfo(index, [describe_arg(a) for a in args], seconds,
                                     (first, len(self._rec.records)), error))
@@ -122,6 +130,7 @@ class Annotator:
 
     def write(self) -> Path:
         """Build the report from what was recorded so far and write the HTML file."""
+        from .collect import build_report
         from .page import render
         self.report = build_report(self._rec.records, self._rec, self._calls,
                                    backend=self.backend_name, backend_fn=self._backend,
@@ -180,6 +189,7 @@ def describe_arg(a) -> str:
 
 def measure_calls(eager, compiled, n: int, args) -> Timing:
     """Median seconds per call over 5 rounds, eager and compiled interleaved."""
+    from .model import Timing
     sync = _synchronizer(args)
     per_round = max(1, n // 5)
     e_times, c_times = [], []

@@ -10,9 +10,9 @@ first two live in :mod:`.lines_run` and :mod:`.trace_hook`):
 - ``TraceRecorder``: which lines the translator traced in the attempt that produced
   each frame record (a trace may restart; only the last attempt counts), and the line
   where the root frame stopped (the call site of a callee that broke, or the start of
-  a loop that runs eagerly). It wraps the translator's dispatch loop
-  (``TranslatorBase.step``/``run``, and ``convert.convert_frame`` to pause line
-  tracing) while recording, and restores them afterwards.
+  a loop that runs eagerly). It is a compile listener (``dynamo.listeners``: each
+  step of the translator, each graph break, each frame compile, during which it
+  pauses line tracing) while recording.
 - ``LogCapture``: records of the ``dynamo.recompiles`` channel (the guard that failed)
   and ``dynamo.internal`` warnings (frames that fell back after an internal error),
   without printing them unless the user enabled those channels.

@@ -1,16 +1,16 @@
 """Which lines each successful trace covered, and where the root frame stopped.
 
-While recording, the translator's dispatch loop (``TranslatorBase.step`` and ``run``)
-and ``convert.convert_frame`` are wrapped, and restored afterwards:
+While recording, a ``TraceRecorder`` is a compile listener (:mod:`dynamo.listeners`):
 
-- ``step``: the line of every instruction the translator steps over, per attempt (a
+- ``on_step``: the line of every instruction the translator steps over, per attempt (a
   trace may restart; only the attempt that produced the frame record counts);
-- ``run``: the root frame's line where a ``GraphBreak`` stopped it (the call site of a
-  callee that broke, or the start of a loop that runs eagerly);
-- ``convert_frame``: pauses line tracing while a frame compiles (it runs no user code),
-  so compile times are not inflated by tracing.
+- ``on_break``: the root frame's line where a ``GraphBreak`` stopped it (the call site
+  of a callee that broke, or the start of a loop that runs eagerly);
+- ``on_frame_start``/``on_frame_end``: pause line tracing while a frame compiles (it
+  runs no user code), so compile times are not inflated by tracing.
 
-The wrappers do nothing in threads that are not recording.
+It listens only to the thread that records, and only while it is the innermost
+recorder there (an annotated function called inside another records its own trace).
 
 Example::
 
@@ -25,6 +25,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
+from .. import listeners
 from .codes import code_key
 
 
@@ -41,72 +42,6 @@ class Attempt:
 
 
 active = threading.local()       # .trace, .lines: what this thread records
-_patch_lock = threading.Lock()
-_patch_depth = 0
-_originals: dict = {}
-
-
-def _recorder():
-    return getattr(active, "trace", None)
-
-
-def _step(self):
-    rec = _recorder()
-    if rec is not None:
-        rec.saw(self)
-    return _originals["step"](self)
-
-
-def _run(self):
-    rec = _recorder()
-    if rec is None or getattr(self, "parent", None) is not None:
-        return _originals["run"](self)
-    try:
-        return _originals["run"](self)
-    except Exception as e:
-        inst, point = getattr(e, "inst", None), getattr(e, "point", None)
-        if inst is not None and point is not None:
-            rec.stopped(self, getattr(inst, "lineno", None), getattr(point, "kind", None))
-        raise
-
-
-def _convert_frame(*args, **kwargs):
-    lines = getattr(active, "lines", None)
-    if lines is None:
-        return _originals["convert_frame"](*args, **kwargs)
-    lines.pause()
-    try:
-        return _originals["convert_frame"](*args, **kwargs)
-    finally:
-        lines.resume()
-
-
-def _install() -> bool:
-    global _patch_depth
-    from dynamo import convert
-    from dynamo.translator.base import TranslatorBase
-    with _patch_lock:
-        if _patch_depth == 0:
-            if not (callable(getattr(TranslatorBase, "step", None)) and
-                    callable(getattr(TranslatorBase, "run", None))):
-                return False
-            _originals["step"], _originals["run"] = TranslatorBase.step, TranslatorBase.run
-            _originals["convert_frame"] = convert.convert_frame
-            TranslatorBase.step, TranslatorBase.run = _step, _run
-            convert.convert_frame = _convert_frame
-        _patch_depth += 1
-    return True
-
-
-def _uninstall() -> None:
-    global _patch_depth
-    from dynamo import convert
-    from dynamo.translator.base import TranslatorBase
-    with _patch_lock:
-        _patch_depth -= 1
-        if _patch_depth == 0:
-            TranslatorBase.step, TranslatorBase.run = _originals["step"], _originals["run"]
-            convert.convert_frame = _originals["convert_frame"]
 
 
 class TraceRecorder:
@@ -151,16 +86,40 @@ class TraceRecorder:
             self.by_record[id(record)] = att
         self.current = None
 
+    # ------------------------------------------------------------------ listening
+    def _mine(self) -> bool:
+        """Whether this thread records into this recorder now (the innermost one)."""
+        return getattr(active, "trace", None) is self
+
+    def on_step(self, tx) -> None:
+        if self._mine():
+            self.saw(tx)
+
+    def on_break(self, tx, brk) -> None:
+        if self._mine():
+            self.stopped(tx, getattr(brk.inst, "lineno", None), brk.point.kind)
+
+    def on_frame_start(self, fn, ctx) -> None:
+        lines = getattr(active, "lines", None) if self._mine() else None
+        if lines is not None:
+            lines.pause()
+
+    def on_frame_end(self, fn, ctx) -> None:
+        lines = getattr(active, "lines", None) if self._mine() else None
+        if lines is not None:
+            lines.resume()
+
     def start(self) -> None:
-        self.enabled = _install()
-        if self.enabled:    # an annotated function called inside another: its own trace
-            self._outer = getattr(active, "trace", None)
-            active.trace = self
+        self._outer = getattr(active, "trace", None)
+        active.trace = self
+        listeners.add(self)
+        self.enabled = True
 
     def stop(self) -> None:
         if self.enabled:
+            self.enabled = False
+            listeners.remove(self)
             active.trace = self._outer
-            _uninstall()
 
 
 class RecordList(list):

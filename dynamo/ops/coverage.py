@@ -3,8 +3,8 @@
 ``python -m dynamo.ops.coverage > docs/ops.md`` regenerates the page from the
 registry itself, so the page lists exactly the ops that exist; the notes below say,
 per op, which calls are graph breaks and why. ``ISSUE_FUNCTIONS`` is the list of
-functions issue 6 asks for (the tests check every one is registered, and that the
-page is current).
+functions the project set out to cover (the tests check every one is registered, and
+that the page is current).
 
 Example::
 

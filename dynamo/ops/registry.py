@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from .meta import CUPY, NUMPY
+from .meta import NUMPY
 
 ELEMENTWISE, REDUCTION, VIEW, MATMUL = "elementwise", "reduction", "view", "matmul"
 CREATION, MUTATION, OPAQUE = "creation", "mutation", "opaque"
@@ -69,13 +69,6 @@ class OpDef:
     extras: dict = field(default_factory=dict)  # backend hints (e.g. the CUDA expression)
     # may return its first argument itself (np.asarray(x) is x): when (see identity.py)
     same_object: Callable | None = None
-
-    def impl_for(self, kind: str) -> Callable:
-        if kind == NUMPY:
-            return self.impl
-        if kind == CUPY:
-            return _cupy_impl(self)
-        raise ValueError(f"unknown array kind {kind!r}")
 
 
 REGISTRY: dict[str, OpDef] = {}
@@ -136,14 +129,6 @@ def is_array_library_object(obj: Any) -> bool:
 def _is_cupy_object(obj: Any) -> bool:
     mod = getattr(obj, "__module__", None) or getattr(type(obj), "__module__", "") or ""
     return mod.startswith(("cupy", "cupyx"))
-
-
-def _cupy_impl(op: OpDef) -> Callable:
-    import cupy  # noqa: F401  (imported only when a CuPy graph runs)
-
-    if callable(op.cupy):
-        return op.cupy
-    return _resolve_cupy(op)
 
 
 def _resolve_cupy(op: OpDef) -> Callable | None:

@@ -68,8 +68,6 @@ def metas_in(values) -> list[ArrayMeta]:
     return out
 
 
-_metas = metas_in  # the name the first rules used
-
 
 def substitute(value: Any, fn) -> Any:
     """Replace every ArrayMeta inside ``value`` by ``fn(meta)``."""
@@ -294,15 +292,6 @@ def on_ghosts(op, args, kwargs) -> ArrayMeta:
     if isinstance(value, (tuple, list)):
         return type(value)(result_meta(v, np.shape(v), kind) for v in value)
     return result_meta(value, np.shape(value), kind)
-
-
-def same_as_first(op, args, kwargs) -> ArrayMeta:
-    """The result has the first argument's shape and dtype (validated on probes)."""
-    a = args[0] if args else next(iter(kwargs.values()))
-    if not isinstance(a, ArrayMeta):
-        raise MetaError(f"{op.name} of a non-array")
-    value = probe_result(op, args, kwargs, keep_ndim=True)
-    return ArrayMeta(a.shape, np.asarray(value).dtype, array_kind((args, kwargs)), False)
 
 
 def require_cupy(op, args, kwargs) -> None:

@@ -59,7 +59,7 @@ class DynamicPolicy:
         return any(v != value for v in self.previous_ints.get(source, ()))
 
     def dims(self, source, value) -> list[int]:
-        from guards import ShapeSource
+        from dynamo.guards import ShapeSource
 
         if self.mode is False:
             return []

@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from guards import EXPR, ID, Guard
+from dynamo.guards import EXPR, ID, Guard
 
-from .. import ops
+from .. import listeners, ops
 from ..exc import Unsupported
 from ..skipfiles import is_skipped, where
 from ..variables import (
@@ -40,8 +40,11 @@ from ..variables import (
     SliceVariable,
     TupleVariable,
     Variable,
+    wrap,
+    wrap_constant,
 )
 from ..variables.arrays import FlatVariable
+from ..variables.builtins import HANDLERS, call_builtin
 from ..variables.constant import BINARY, operator_on_constants
 from ..variables.containers import container_binary_op, get_iterator
 from ..variables.objects import RandomObjectVariable
@@ -75,6 +78,8 @@ class TranslatorBase:
         self.yielded: Variable | None = None
         self.backward_jumps = 0
         self.current: Inst | None = None
+        # compile listeners of each step, read once per frame: none, no cost per step
+        self.step_listeners = listeners.of("on_step")
 
     # ------------------------------------------------------------------ the loop
     def run(self) -> None:
@@ -82,6 +87,9 @@ class TranslatorBase:
             self.step()
 
     def step(self) -> None:
+        if self.step_listeners:
+            for listener in self.step_listeners:
+                listener(self)
         inst = self.info.insts[self.ip]
         self.current = inst
         self.ip += 1
@@ -234,7 +242,6 @@ class TranslatorBase:
             return obj.getitem(self, index)
         if obj.is_constant() and index.is_constant():
             value = obj.as_python_constant()[index.as_python_constant()]
-            from ..variables import wrap_constant
             return wrap_constant(value)
         raise Unsupported(f"subscript of {obj.describe()}")
 
@@ -268,11 +275,25 @@ class TranslatorBase:
     def guard_identity(self, source, value) -> None:
         self.output.guards.add(Guard(source, ID, value))
 
+    # ------------------------------------------------------------------ for the Variables
+    # What a Variable needs from a module above its own (see dynamo/variables/__init__).
+    def wrap(self, value: Any, source) -> Variable:
+        """The Variable of a value from outside the trace, read from ``source`` (None:
+        no guard; a library function or type the trace met as a constant)."""
+        return wrap(self, value, source)
+
+    def call_builtin(self, fn: Variable, args: list[Variable],
+                     kwargs: dict[str, Variable]) -> Variable:
+        """A call of a BuiltinVariable: the model in :mod:`dynamo.variables.builtins`."""
+        return call_builtin(self, fn, args, kwargs)
+
+    def builtin_handler(self, fn: Any):
+        """The model of the builtin ``fn`` (``tuple``, ``range``...), or None."""
+        return HANDLERS.get(fn)
+
     # ------------------------------------------------------------------ inlining
     def inline_user_function(self, fn: BaseFunctionVariable, args: list[Variable],
                              kwargs: dict[str, Variable]) -> Variable:
-        from . import InliningTranslator  # the concrete class, defined with the handlers
-
         code = fn.get_code()
         if is_skipped(code):
             raise Unsupported(f"call to {code.co_qualname}() from {where(code)}",
@@ -292,12 +313,17 @@ class TranslatorBase:
             cells[name] = cell
         if code.co_flags & ASYNC_FLAGS:
             raise Unsupported("async functions are not traced", cause="generator")
-        sub = InliningTranslator(code, self.output, local_vars, cells, fn.get_globals(),
-                                 parent=self)
+        sub = self.inliner(code, local_vars, cells, fn.get_globals())
         if code.co_flags & inspect.CO_GENERATOR:
             return GeneratorVariable(sub)  # runs lazily, one yield per next()
         sub.run()
         return sub.result
+
+    def inliner(self, code, local_vars: dict[str, Variable], cells: dict[str, CellVariable],
+                fn_globals: dict) -> TranslatorBase:
+        """A translator for a user function this frame calls, sharing its output graph:
+        an ``InliningTranslator``, defined with the opcode handlers in ``frames``."""
+        raise NotImplementedError
 
 
 def _may_be_same(a: ArrayVariable, b: ArrayVariable) -> bool:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import types
 
-from guards import AttrSource
+from dynamo.guards import AttrSource
 
 from ..exc import Unsupported
 from ..symbolic import SymInt
@@ -43,9 +43,9 @@ from ..variables import (
     Variable,
     wrap_constant,
 )
-from ..variables.builder import TypeSource
 from ..variables.constant import BINARY, compares_in_c, operands, operator_on_constants, raw
 from ..variables.containers import real_set_operand, take
+from ..variables.objects import TypeSource
 
 DUNDER = {"less": "__lt__", "less_equal": "__le__", "equal": "__eq__",
           "not_equal": "__ne__", "greater": "__gt__", "greater_equal": "__ge__"}

@@ -23,7 +23,7 @@ from __future__ import annotations
 import inspect
 from dataclasses import dataclass
 
-from guards import ClosureSource, LocalSource
+from dynamo.guards import ClosureSource, LocalSource
 
 from .. import pyversion
 from ..exc import RestartAnalysis, Unsupported
@@ -40,6 +40,10 @@ from .stack_ops import StackOps
 
 class Handlers(StackOps, Names, Operators, Calls, ControlFlow, Containers):
     """Every opcode handler, one method per opcode."""
+
+    def inliner(self, code, local_vars, cells, fn_globals) -> InliningTranslator:
+        return InliningTranslator(code, self.output, local_vars, cells, fn_globals,
+                                  parent=self)
 
 
 @dataclass
@@ -94,7 +98,7 @@ class InstructionTranslator(Handlers, TranslatorBase):
 
     def _arg_cell(self, name, args) -> CellVariable:
         value, source = args[name], LocalSource(name)
-        return CellVariable(read=lambda tx: wrap(tx, value, source))
+        return CellVariable(read=lambda tx: wrap(tx, value, source), arg_source=source)
 
     def load_local(self, name: str):
         if name not in self.locals and name in self.args:

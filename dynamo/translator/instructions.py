@@ -73,8 +73,17 @@ class CodeInfo:
         return hit
 
     @classmethod
-    def _read(cls, code) -> CodeInfo:
-        bc = Bytecode.from_code(code)
+    def seed(cls, code, bc: Bytecode) -> None:
+        """Record ``bc`` as the reading of ``code``, which was just assembled from it
+        (a resume function, see dynamo.resume): its first ``of`` need not parse the
+        code again. ``bc`` must not be changed afterwards."""
+        if code not in _CACHE:
+            _CACHE[code] = cls._read(code, bc)
+
+    @classmethod
+    def _read(cls, code, bc: Bytecode | None = None) -> CodeInfo:
+        if bc is None:
+            bc = Bytecode.from_code(code)
         insts: list[Inst] = []
         bc_index: list[int] = []
         labels: dict[Label, int] = {}
@@ -171,7 +180,7 @@ _NO_FALLTHROUGH = {"RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS", "RERAISE", "
 def frame_params(code) -> list[str]:
     """The frame's arguments in frame order (positional, keyword-only, *args, **kwargs),
     as parameters of generated code."""
-    from guards import param_name
+    from dynamo.guards import param_name
 
     n = code.co_argcount + code.co_kwonlyargcount
     n += bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)

@@ -7,7 +7,7 @@ import sys
 
 from bytecode import CellVar, FreeVar
 
-from guards import NOT_PRESENT, BuiltinSource, GlobalSource, Guard
+from dynamo.guards import NOT_PRESENT, BuiltinSource, GlobalSource, Guard
 
 from .. import pyversion
 from ..exc import Unsupported

@@ -17,12 +17,24 @@ Example::
 
     >>> wrap(tx, 3, LocalSource("n"))
     constant 3          # and the guard L['n'] == 3
+
+The modules are layered; each imports only the ones before it (``tests/
+test_import_graph.py`` checks it):
+
+    base < constant < containers < functions < arrays < errstate < objects < loggers
+         < builtins < builder
+
+A Variable that must make a kind from a later module gets it from the translator it is
+handed: ``tx.wrap(value, source)`` (builder: a value from outside the trace, or a
+library function), ``tx.call_builtin(var, args, kwargs)`` and ``tx.builtin_handler(fn)``
+(builtins: the models of ``len``, ``tuple``...). Nothing here imports the translator,
+the output graph, the code generator or ``dynamo.api``.
 """
 
 from .arrays import ArrayMethodVariable, ArrayVariable, LibraryFunctionVariable
 from .base import NULL, NullVariable, Variable
 from .builder import wrap
-from .constant import ConstantVariable, wrap_constant
+from .constant import BuiltinVariable, ConstantVariable
 from .containers import (
     DictVariable,
     DictViewVariable,
@@ -34,10 +46,10 @@ from .containers import (
     SetVariable,
     SliceVariable,
     TupleVariable,
+    wrap_constant,
 )
 from .functions import (
     BaseFunctionVariable,
-    BuiltinVariable,
     CellVariable,
     NestedFunctionVariable,
     PartialVariable,

@@ -24,7 +24,8 @@ from ..exc import Unsupported
 from ..ops import ArrayMeta
 from ..symbolic import concrete
 from .base import Variable
-from .constant import ConstantVariable
+from .constant import ConstantVariable, SignalsAtRunTime, fold, is_pure_constant, raw
+from .containers import TupleVariable, wrap_constant
 
 # Array attributes that read layout or memory: a graph cannot reproduce them.
 _LAYOUT_ATTRS = {"strides", "flags", "data", "base", "ctypes", "__array_interface__",
@@ -62,7 +63,6 @@ class ArrayVariable(Variable):
     def getattr(self, tx, name: str) -> Variable:
         m = self.meta
         if name == "shape":
-            from .containers import TupleVariable
             return TupleVariable([ConstantVariable(d) for d in m.shape])
         if name in ("ndim", "dtype", "itemsize"):
             return ConstantVariable(getattr(m, name) if name != "itemsize" else
@@ -264,8 +264,6 @@ class OpMethodVariable(Variable):
 
 def _fold_dtype_query(fn, args, kwargs) -> Variable:
     """``np.result_type(x, 1.0)`` of traced arrays: a constant, from their metas."""
-    from .constant import wrap_constant
-
     def meta(v):
         return v.meta if isinstance(v, ArrayVariable) else v.as_python_constant()
     try:
@@ -292,8 +290,6 @@ def _foldable(fn) -> bool:
 
 def _fold_library_call(fn, args, kwargs) -> Variable:
     """``np.float32(2)``, ``np.dtype('f4')``, ``np.sqrt(2.0)``: constant in, constant out."""
-    from .constant import SignalsAtRunTime, fold, is_pure_constant, wrap_constant
-
     try:   # np.float32(1e300) warns "overflow encountered in cast": only when it runs
         value = fold(fn, *[a.as_python_constant() for a in args],
                      **{k: v.as_python_constant() for k, v in kwargs.items()})
@@ -352,16 +348,14 @@ def _foldable_op(fn, op, args, kwargs) -> bool:
 def _seed_global_state(tx, args, kwargs) -> Variable:
     """``np.random.seed(n)`` with an int (a constant or a dynamic int argument) or None:
     the effect op ``random_seed``, in program order among the draws."""
-    from ..output_graph import to_graph
-    from .constant import raw
-
     seed = kwargs.get("seed", args[0] if args else ConstantVariable(None))
     value = raw(seed) if isinstance(seed, ConstantVariable) else seed
     if len(args) + len(kwargs) > 1 or not (value is None or isinstance(value, int)) or \
             isinstance(value, bool):
         raise Unsupported("np.random.seed() of anything but an int or None", "It runs "
                           "eagerly, at its place in the program.", cause="random_state")
-    tx.output.effect_op("random_seed", (to_graph(seed, tx.output),), {})
+    # a dynamic int argument: its graph expression
+    tx.output.effect_op("random_seed", (tx.output.graph_arg(value),), {})
     return ConstantVariable(None)
 
 

@@ -6,6 +6,13 @@ another Variable, or by raising ``Unsupported`` (a graph break). It also knows h
 to rebuild itself after the graph ran (``reconstruct``), as an expression in the
 generated glue code.
 
+Variables are the lowest layer of the frontend: they import nothing from the translator,
+the output graph or the code generator. What they need from above comes in through the
+arguments of their methods: ``tx`` (the translator: ``tx.output`` the graph being built,
+``tx.wrap(value, source)`` for a value from outside the trace, ``tx.call_function``...)
+and ``cg`` (the glue code generator, :class:`dynamo.codegen.GlueCodegen`). Inside
+``dynamo/variables/`` the modules are layered too (see ``__init__``).
+
 Example::
 
     >>> v = ConstantVariable(3)
@@ -15,13 +22,9 @@ Example::
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..exc import Unsupported
-
-if TYPE_CHECKING:
-    from ..codegen import GlueCodegen
-    from ..translator import InstructionTranslator
 
 
 class Variable:
@@ -46,7 +49,7 @@ class Variable:
         return self.describe()
 
     # ------------------------------------------------------------------ Python semantics
-    def getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+    def getattr(self, tx, name: str) -> Variable:
         try:
             cls = self.python_type()
         except Unsupported:
@@ -55,7 +58,7 @@ class Variable:
             raise AttributeError(f"{cls.__name__!r} object has no attribute {name!r}")
         raise Unsupported(f"attribute {name!r} of {self.describe()}")
 
-    def call(self, tx: InstructionTranslator, args: list[Variable],
+    def call(self, tx, args: list[Variable],
              kwargs: dict[str, Variable]) -> Variable:
         raise Unsupported(f"call of {self.describe()}")
 
@@ -74,7 +77,7 @@ class Variable:
         raise Unsupported(f"attribute assignment on {self.describe()}")
 
     # ------------------------------------------------------------------ codegen
-    def reconstruct(self, cg: GlueCodegen) -> str:
+    def reconstruct(self, cg) -> str:
         if self.source is not None:
             return self.source.expr()
         raise Unsupported(f"cannot rebuild {self.describe()} after the graph",
@@ -90,3 +93,23 @@ class NullVariable(Variable):
 
 
 NULL = NullVariable()
+
+
+class BoundBuiltinMethod(Variable):
+    """A method of a Variable that models it itself (``lst.append``, ``d.keys``),
+    before it is called: calling it is ``obj.call_method(tx, name, ...)``."""
+
+    def __init__(self, obj: Variable, name: str):
+        self.obj, self.name = obj, name
+
+    def describe(self) -> str:
+        return f"method {self.name} of {self.obj.describe()}"
+
+    def call(self, tx, args, kwargs) -> Variable:
+        result = self.obj.call_method(tx, self.name, list(args), dict(kwargs))
+        if result is None:
+            raise Unsupported(f"{self.describe()} with these arguments")
+        return result
+
+    def reconstruct(self, cg) -> str:
+        return f"{cg.value(self.obj)}.{self.name}"

@@ -19,19 +19,17 @@ import functools
 import logging
 import math
 import types
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from guards import (
+from dynamo.guards import (
     CONSTANT,
     DICT_KEYS,
     ID,
     LENGTH,
     TYPE,
     AttrSource,
-    CellSource,
     Guard,
     ItemSource,
     LocalSource,
@@ -42,7 +40,7 @@ from .. import ops
 from ..exc import Unsupported
 from .arrays import LibraryFunctionVariable
 from .base import Variable
-from .constant import ConstantVariable, is_pure_constant
+from .constant import BuiltinVariable, ConstantVariable, is_pure_constant
 from .containers import (
     DictVariable,
     ListVariable,
@@ -51,8 +49,6 @@ from .containers import (
     is_namedtuple_class,
 )
 from .functions import (
-    BuiltinVariable,
-    CellVariable,
     PartialVariable,
     UserFunctionVariable,
     UserMethodVariable,
@@ -65,19 +61,6 @@ from .objects import (
     OpaqueVariable,
     RandomObjectVariable,
 )
-
-
-@dataclass(frozen=True)
-class TypeSource(Source):
-    """``type(base)``: where methods and properties of an object are found."""
-
-    base: Source
-
-    def name(self) -> str:
-        return f"type({self.base.name()})"
-
-    def expr(self) -> str:   # not bare ``type``: a parameter may have that name
-        return f"___builtins.type({self.base.expr()})"
 
 
 def is_array(value: Any) -> bool:
@@ -226,9 +209,13 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
 
 
 def _compiled_function(value: Any):
-    """The original function of a ``dynamo.compile``d function (inlined like any other)."""
-    from ..api import OptimizedFunction
-    return value._orig_fn if type(value) is OptimizedFunction else None
+    """The original function of a ``dynamo.compile``d function (inlined like any other).
+
+    Such an object's class (``dynamo.api.OptimizedFunction``) carries the marker
+    ``__dynamo_compiled__ = True`` in its own namespace: a subclass, or an object that
+    merely has the attribute, is not one. (A marker, not an import: ``api`` sits at the
+    top of the frontend, the Variables at the bottom.)"""
+    return value._orig_fn if vars(type(value)).get("__dynamo_compiled__") is True else None
 
 
 def _spelled_key(key: Any) -> bool:
@@ -251,37 +238,4 @@ def _is_plain_object(value: Any) -> bool:
     return cls.__module__.split(".")[0] not in ("builtins", "numpy", "cupy", "cupyx")
 
 
-def wrap_attr(tx, value, source, attr: str, key) -> Variable:
-    """A default argument value: ``fn.__defaults__[i]`` or ``fn.__kwdefaults__[k]``."""
-    if source is None:
-        if is_pure_constant(value):
-            return ConstantVariable(value)
-        raise Unsupported("default argument of a function with no source")
-    return wrap(tx, value, ItemSource(AttrSource(source, attr), key))
-
-
-def wrap_cell(tx, fn_var: UserFunctionVariable, index: int, cell) -> CellVariable:
-    """Closure cell ``index`` of a function that existed before the trace."""
-    source = CellSource(fn_var.source, index) if fn_var.source is not None else None
-    cells = tx.output.input_cells
-    key = id(cell)
-    if key in cells:
-        return cells[key][1]
-
-    def read(tx):
-        try:
-            contents = cell.cell_contents
-        except ValueError:
-            raise Unsupported("free variable referenced before assignment") from None
-        if source is None:
-            if is_pure_constant(contents):
-                return ConstantVariable(contents)
-            raise Unsupported("closure of a function with no source")
-        return wrap(tx, contents, source)
-
-    var = CellVariable(source=source, read=read)
-    cells[key] = (cell, var)
-    return var
-
-
-__all__ = ["TypeSource", "is_array", "wrap", "wrap_attr", "wrap_cell"]
+__all__ = ["is_array", "wrap"]

@@ -12,15 +12,27 @@ Example::
 
 from __future__ import annotations
 
+import abc
 import functools
 import math
 import operator
+import types
+from dataclasses import dataclass
+
+from dynamo.guards import CONSTANT, Guard, Source
 
 from .. import ops
 from ..exc import Unsupported
 from .arrays import ArrayVariable
-from .base import Variable
-from .constant import ConstantVariable, compares_in_c, raw, wrap_constant
+from .base import BoundBuiltinMethod, Variable
+from .constant import (
+    BuiltinVariable,
+    ConstantVariable,
+    check_size,
+    compares_in_c,
+    constant_len,
+    raw,
+)
 from .containers import (
     DictVariable,
     DictViewVariable,
@@ -31,13 +43,12 @@ from .containers import (
     SetVariable,
     TupleVariable,
     ZipVariable,
-    check_size,
-    constant_len,
     get_iterator,
     reversed_iterator,
     take,
+    wrap_constant,
 )
-from .functions import BoundBuiltinMethod, BuiltinVariable, PartialVariable, fold
+from .functions import PartialVariable, fold
 
 HANDLERS: dict = {}
 
@@ -108,23 +119,71 @@ def _len(tx, obj, **kw):
     return ConstantVariable(len(tx.unpack_iterable(obj)))
 
 
+@dataclass(frozen=True)
+class AbcTokenSource(Source):
+    """``abc.get_cache_token()``: changes whenever any ABC registers a class."""
+
+    def name(self) -> str:
+        return "abc.get_cache_token()"
+
+    def expr(self) -> str:
+        return "___modules['abc'].get_cache_token()"
+
+
+def _guard_class_check(tx, classes) -> None:
+    """Make an isinstance/issubclass answer about ``classes`` hold while it is cached.
+
+    A plain class answers by its MRO, which the object's type guard pins. An ABC
+    answers by its registry too (``ABC.register(C)`` later): guard the ABC cache token,
+    which every registration changes. Any other metaclass runs its own
+    ``__instancecheck__``/``__subclasscheck__``: that is a break."""
+    for cls in _class_operands(classes):
+        meta = type(cls)
+        if meta.__instancecheck__ is type.__instancecheck__ and \
+                meta.__subclasscheck__ is type.__subclasscheck__:
+            continue   # type, EnumType, and other metaclasses that keep type's checks
+        if isinstance(cls, abc.ABCMeta) and \
+                meta.__instancecheck__ is abc.ABCMeta.__instancecheck__ and \
+                meta.__subclasscheck__ is abc.ABCMeta.__subclasscheck__:
+            tx.output.guards.add(Guard(AbcTokenSource(), CONSTANT, abc.get_cache_token()))
+            continue
+        raise Unsupported(f"isinstance/issubclass against {cls!r} (metaclass "
+                          f"{meta.__qualname__})")
+
+
+def _class_operands(classes) -> list:
+    """The classes of an isinstance/issubclass second argument (tuples, ``A | B``)."""
+    if isinstance(classes, tuple | types.UnionType):
+        args = classes if isinstance(classes, tuple) else classes.__args__
+        return [c for item in args for c in _class_operands(item)]
+    return [classes]
+
+
 @handles(isinstance)
 def _isinstance(tx, obj, classes):
     cls = classes.as_python_constant()
+    _guard_class_check(tx, cls)
     return ConstantVariable(issubclass(_type_of(tx, obj), cls))
 
 
 @handles(issubclass)
 def _issubclass(tx, a, b):
-    return ConstantVariable(issubclass(a.as_python_constant(), b.as_python_constant()))
+    cls = b.as_python_constant()
+    _guard_class_check(tx, cls)
+    return ConstantVariable(issubclass(a.as_python_constant(), cls))
 
 
 @handles(type)
 def _type(tx, obj, *rest):
     if rest:
         raise Unsupported("type() with three arguments creates a class")
-    from .objects import ClassVariable
+    from .objects import ClassVariable, ObjectVariable
     t = _type_of(tx, obj)
+    if isinstance(obj, ObjectVariable) and obj.source is not None:
+        # ``type(o).calls``: read (and guarded) through ``type(o)``, so a later write to
+        # the class is seen; the object's TYPE guard already pins which class it is
+        from .objects import TypeSource
+        return ClassVariable(t, TypeSource(obj.source))
     return ClassVariable.of(t)
 
 

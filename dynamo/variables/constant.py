@@ -110,7 +110,6 @@ class ConstantVariable(Variable):
 
     def unpack(self, tx) -> list[Variable]:
         if isinstance(self.value, (str, bytes, range, tuple, frozenset)):
-            from .containers import check_size, constant_len
             check_size(constant_len(self.value), f"unpacking a {type(self.value).__name__}")
             return [ConstantVariable(v) for v in self.value]
         return super().unpack(tx)
@@ -127,19 +126,19 @@ class ConstantVariable(Variable):
     def call(self, tx, args, kwargs) -> Variable:
         """Calling a constant type: ``np.float32(2.0)`` folds; anything else breaks."""
         if isinstance(self.value, type) and issubclass(self.value, np.generic):
-            from .arrays import LibraryFunctionVariable
-            return LibraryFunctionVariable(self.value).call(tx, args, kwargs)
+            # as the class it is (objects.ClassVariable: it folds, or is a graph op)
+            return tx.wrap(self.value, None).call(tx, args, kwargs)
         return super().call(tx, args, kwargs)
 
     def getattr(self, tx, name: str) -> Variable:
-        from .functions import BuiltinVariable
-
         if name.startswith("__") and name not in ("__class__", "__name__"):
             raise Unsupported(f"dunder attribute {name!r} of a constant")
         attr = getattr(self.value, name)
         if callable(attr) and not isinstance(attr, type):
             return BuiltinVariable(attr, pure_method=True)
-        return wrap_constant(attr)
+        if not is_pure_constant(attr):   # (dtype.fields, dtype.descr: a dict, a list)
+            raise Unsupported(f"value of type {type(attr).__name__} is not a constant")
+        return ConstantVariable(attr)
 
     def reconstruct(self, cg) -> str:
         if isinstance(self.value, SymInt):     # a size computed from the inputs at runtime
@@ -210,10 +209,52 @@ def operands(a: Variable, b: Variable) -> tuple:
     return x, y
 
 
-def wrap_constant(value: Any) -> Variable:
-    if isinstance(value, tuple) and not is_pure_constant(value):
-        from .containers import TupleVariable
-        return TupleVariable([wrap_constant(v) for v in value])
-    if not is_pure_constant(value):
-        raise Unsupported(f"value of type {type(value).__name__} is not a constant")
-    return ConstantVariable(value)
+class BuiltinVariable(Variable):
+    """A builtin function (``len``), a function of ``math``, or a method of a constant.
+
+    Calling it is modelled in :mod:`dynamo.variables.builtins`, a module above this one:
+    the translator passes the call there (``tx.call_builtin``)."""
+
+    def __init__(self, fn: Any, pure_method: bool = False, source=None):
+        self.fn, self.pure_method, self.source = fn, pure_method, source
+
+    def describe(self) -> str:
+        return f"builtin {getattr(self.fn, '__qualname__', self.fn)}"
+
+    def python_type(self) -> type:
+        return type(self.fn)
+
+    def is_constant(self) -> bool:
+        return not self.pure_method
+
+    def as_python_constant(self) -> Any:
+        return self.fn
+
+    def call(self, tx, args, kwargs) -> Variable:
+        return tx.call_builtin(self, list(args), dict(kwargs))
+
+    def reconstruct(self, cg) -> str:
+        return cg.const(self.fn)
+
+
+# The most items the translator takes out of one iterable at once (``list(r)``,
+# ``a, *b = r``, ``x * n``): past it, the program runs eagerly instead of the trace
+# holding millions of Variables (``list(range(10**9))``). Loops are bounded separately,
+# one iteration at a time, by ``config.max_unroll``.
+MAX_ITEMS = 1 << 16
+
+
+def check_size(n: int, what: str) -> None:
+    """Refuse to build ``n`` Variables for ``what`` when ``n`` is past ``MAX_ITEMS``."""
+    if n > MAX_ITEMS:
+        raise Unsupported(f"{what} of {n} items is too big to trace (more than "
+                          f"{MAX_ITEMS})", "Python builds it when the program runs.")
+
+
+def constant_len(value) -> int:
+    """``len(value)``, also for a range too long for ``len`` (OverflowError)."""
+    if isinstance(value, range):
+        step = value.step
+        span = value.stop - value.start + (step - 1 if step > 0 else step + 1)
+        return max(0, span // step)
+    return len(value)

@@ -20,14 +20,33 @@ Example::
 
 from __future__ import annotations
 
+import dis
 import operator
 import sys
 import types
 from typing import Any
 
 from ..exc import Unsupported
-from .base import Variable
-from .constant import ConstantVariable, compares_in_c, wrap_constant
+from .base import BoundBuiltinMethod, Variable
+from .constant import (
+    MAX_ITEMS,
+    ConstantVariable,
+    check_size,
+    compares_in_c,
+    constant_len,
+    is_pure_constant,
+)
+
+
+def wrap_constant(value: Any) -> Variable:
+    """The Variable of a value computed while tracing: a ConstantVariable, or a
+    TupleVariable of them for a tuple that is not a pure constant as a whole.
+    (Here, not in :mod:`.constant`, which sits below the containers.)"""
+    if isinstance(value, tuple) and not is_pure_constant(value):
+        return TupleVariable([wrap_constant(v) for v in value])
+    if not is_pure_constant(value):
+        raise Unsupported(f"value of type {type(value).__name__} is not a constant")
+    return ConstantVariable(value)
 
 
 def const_key(var: Variable) -> Any:
@@ -90,7 +109,6 @@ class TupleVariable(SequenceVariable):
 
     def getattr(self, tx, name: str) -> Variable:
         if name in ("count", "index"):
-            from .functions import BoundBuiltinMethod
             return BoundBuiltinMethod(self, name)
         return super().getattr(tx, name)
 
@@ -191,7 +209,6 @@ class NamedTupleVariable(TupleVariable):
         if name == "_fields":
             return ConstantVariable(self.cls._fields)
         if name in ("_asdict", "_replace"):
-            from .functions import BoundBuiltinMethod
             return BoundBuiltinMethod(self, name)
         return super().getattr(tx, name)
 
@@ -220,7 +237,6 @@ class ListVariable(SequenceVariable):
     kind = list
 
     def getattr(self, tx, name: str) -> Variable:
-        from .functions import BoundBuiltinMethod
         if name in ("append", "extend", "pop", "insert", "index", "count", "reverse", "copy",
                     "clear", "remove"):
             return BoundBuiltinMethod(self, name)
@@ -328,7 +344,6 @@ class DictViewVariable(Variable):
 
     def getattr(self, tx, name: str) -> Variable:
         if name == "isdisjoint" and self.kind != "values":
-            from .functions import BoundBuiltinMethod
             return BoundBuiltinMethod(self, name)
         return super().getattr(tx, name)
 
@@ -384,7 +399,6 @@ class DictVariable(Variable):
         self.removals += 1
 
     def getattr(self, tx, name: str) -> Variable:
-        from .functions import BoundBuiltinMethod
         if name in ("keys", "values", "items", "get", "setdefault", "update", "pop", "copy",
                     "clear", "popitem"):
             return BoundBuiltinMethod(self, name)
@@ -500,7 +514,6 @@ class SetVariable(Variable):
                     self.items.setdefault(key, ConstantVariable(key))
 
     def getattr(self, tx, name: str) -> Variable:
-        from .functions import BoundBuiltinMethod
         if name in _SET_METHODS:
             return BoundBuiltinMethod(self, name)
         return super().getattr(tx, name)
@@ -555,19 +568,6 @@ _SET_METHODS = {"add", "discard", "remove", "clear", "union", "intersection",
 
 
 # ============================================================================ iterators
-
-# The most items the translator takes out of one iterable at once (``list(r)``,
-# ``a, *b = r``, ``x * n``): past it, the program runs eagerly instead of the trace
-# holding millions of Variables (``list(range(10**9))``). Loops are bounded separately,
-# one iteration at a time, by ``config.max_unroll``.
-MAX_ITEMS = 1 << 16
-
-
-def check_size(n: int, what: str) -> None:
-    """Refuse to build ``n`` Variables for ``what`` when ``n`` is past ``MAX_ITEMS``."""
-    if n > MAX_ITEMS:
-        raise Unsupported(f"{what} of {n} items is too big to trace (more than "
-                          f"{MAX_ITEMS})", "Python builds it when the program runs.")
 
 
 def take(tx, it: IteratorVariable) -> Variable | None:
@@ -641,15 +641,6 @@ def _indexable_constant(var: Variable) -> bool:
     """A constant string, bytes, tuple or range: iterated by index, as Python does."""
     return isinstance(var, ConstantVariable) and isinstance(var.value, (str, bytes, tuple,
                                                                         range))
-
-
-def constant_len(value) -> int:
-    """``len(value)``, also for a range too long for ``len`` (OverflowError)."""
-    if isinstance(value, range):
-        step = value.step
-        span = value.stop - value.start + (step - 1 if step > 0 else step + 1)
-        return max(0, span // step)
-    return len(value)
 
 
 class IteratorVariable(Variable):
@@ -979,6 +970,13 @@ class GeneratorVariable(IteratorVariable):
     to the next ``yield``, so side effects happen in the same order as in Python."""
 
     def __init__(self, translator):
+        if yields_inside_try(translator.code):
+            raise Unsupported(
+                f"a generator with a yield inside try/finally or with "
+                f"({translator.code.co_qualname})",
+                "Closing it (when it is dropped half-way) runs its finally/__exit__ at "
+                "that yield; an inlined generator is never a real object to close, so "
+                "it runs as Python.", cause="generator")
         self.tx, self.started = translator, False
 
     def describe(self) -> str:
@@ -1000,6 +998,19 @@ class GeneratorVariable(IteratorVariable):
 
     def reconstruct(self, cg) -> str:
         raise Unsupported("a generator escapes the traced region")
+
+
+def yields_inside_try(code) -> bool:
+    """Whether a ``yield`` of ``code`` lies in a ``try``/``with`` block: there a
+    ``close()`` (GeneratorExit at the yield) runs the program's handlers. User handlers
+    start with PUSH_EXC_INFO; the compiler's own (a generator's StopIteration wrapper,
+    an inlined comprehension's cleanup) do not."""
+    bc = dis.Bytecode(code)
+    insts = {i.offset: i for i in bc}
+    regions = [(e.start, e.end) for e in bc.exception_entries
+               if insts[e.target].opname == "PUSH_EXC_INFO"]
+    return any(start <= i.offset < end for i in bc if i.opname == "YIELD_VALUE"
+               for start, end in regions)
 
 
 class SliceVariable(Variable):

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..exc import Unsupported
 from ..ops import errstate
-from .base import Variable
+from .base import BoundBuiltinMethod, Variable
 from .constant import ConstantVariable
 
 
@@ -51,7 +51,6 @@ class ErrstateVariable(Variable):
 
     def getattr(self, tx, name: str) -> Variable:
         if name in ("__enter__", "__exit__"):
-            from .functions import BoundBuiltinMethod
             return BoundBuiltinMethod(self, name)
         return super().getattr(tx, name)
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 import types
 from typing import Any
 
+from dynamo.guards import AttrSource, CellSource, ItemSource
+
 from ..exc import Unsupported
 from .base import Variable
 from .constant import ConstantVariable, SignalsAtRunTime, is_pure_constant
@@ -26,10 +28,21 @@ class CellVariable(Variable):
     """A closure cell. ``source`` is set for cells that existed before the trace."""
 
     def __init__(self, value: Variable | None = None, source=None, read=None,
-                 frame_index: int | None = None):
+                 frame_index: int | None = None, arg_source=None):
         self.value, self.source = value, source
         self._read = read  # reads the real cell contents on first use (lazy wrap)
         self.frame_index = frame_index  # position in co_cellvars of the compiled frame
+        # the compiled frame's argument that fills this cell at entry (``def f(x):``
+        # with ``x`` captured by a nested function): its contents while never read
+        self.arg_source = arg_source
+
+    def unread_argument(self):
+        """The source of the argument this cell still holds, untouched by the trace
+        (None once the trace read or wrote the cell): the glue fills a rebuilt cell
+        from it, as the frame's own entry would have."""
+        if self.value is None and self._read is not None:
+            return self.arg_source
+        return None
 
     def get(self, tx) -> Variable:
         if self.value is None and self._read is not None:
@@ -83,28 +96,31 @@ class UserFunctionVariable(BaseFunctionVariable):
     def as_python_constant(self) -> Any:
         return self.fn
 
+    def call(self, tx, args, kwargs) -> Variable:
+        if self.source is not None:
+            # the function is guarded by identity, but ``fn.__code__`` is writable: the
+            # inlined body holds while the function still has this code
+            tx.guard_identity(AttrSource(self.source, "__code__"), self.fn.__code__)
+        return super().call(tx, args, kwargs)
+
     def defaults(self, tx) -> tuple[list[Variable], dict[str, Variable]]:
-        from .builder import wrap_attr
         pos = []
         for i, v in enumerate(self.fn.__defaults__ or ()):
-            pos.append(wrap_attr(tx, v, self.source, "__defaults__", i))
-        kw = {k: wrap_attr(tx, v, self.source, "__kwdefaults__", k)
+            pos.append(_default_value(tx, v, self.source, "__defaults__", i))
+        kw = {k: _default_value(tx, v, self.source, "__kwdefaults__", k)
               for k, v in (self.fn.__kwdefaults__ or {}).items()}
         return pos, kw
 
     def closure_cells(self, tx) -> list[CellVariable]:
-        from .builder import wrap_cell
-        return [wrap_cell(tx, self, i, cell) for i, cell in enumerate(self.fn.__closure__ or ())]
+        return [_closure_cell(tx, self, i, cell)
+                for i, cell in enumerate(self.fn.__closure__ or ())]
 
     def getattr(self, tx, name: str) -> Variable:
         if name in ("__name__", "__qualname__", "__doc__", "__module__"):
             # writable: read through the source, so the guard sees a later rename
             if self.source is None:
                 raise Unsupported(f"attribute {name!r} of a function with no source")
-            from guards import AttrSource
-
-            from .builder import wrap
-            return wrap(tx, getattr(self.fn, name), AttrSource(self.source, name))
+            return tx.wrap(getattr(self.fn, name), AttrSource(self.source, name))
         raise Unsupported(f"attribute {name!r} of a function")
 
     def reconstruct(self, cg) -> str:
@@ -223,54 +239,9 @@ class PartialVariable(Variable):
         return tx.call_function(self.fn, [*self.args, *args], {**self.kwargs, **kwargs})
 
 
-class BuiltinVariable(Variable):
-    """A builtin function (``len``), a function of ``math``, or a method of a constant."""
-
-    def __init__(self, fn: Any, pure_method: bool = False, source=None):
-        self.fn, self.pure_method, self.source = fn, pure_method, source
-
-    def describe(self) -> str:
-        return f"builtin {getattr(self.fn, '__qualname__', self.fn)}"
-
-    def python_type(self) -> type:
-        return type(self.fn)
-
-    def is_constant(self) -> bool:
-        return not self.pure_method
-
-    def as_python_constant(self) -> Any:
-        return self.fn
-
-    def call(self, tx, args, kwargs) -> Variable:
-        from .builtins import call_builtin
-        return call_builtin(tx, self, list(args), dict(kwargs))
-
-    def reconstruct(self, cg) -> str:
-        return cg.const(self.fn)
-
-
-class BoundBuiltinMethod(Variable):
-    """A method of a container Variable (``lst.append``) before it is called."""
-
-    def __init__(self, obj: Variable, name: str):
-        self.obj, self.name = obj, name
-
-    def describe(self) -> str:
-        return f"method {self.name} of {self.obj.describe()}"
-
-    def call(self, tx, args, kwargs) -> Variable:
-        result = self.obj.call_method(tx, self.name, list(args), dict(kwargs))
-        if result is None:
-            raise Unsupported(f"{self.describe()} with these arguments")
-        return result
-
-    def reconstruct(self, cg) -> str:
-        return f"{cg.value(self.obj)}.{self.name}"
-
-
 def fold(fn, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
     """Call a pure function on constants at trace time; the result must be a constant."""
-    from .constant import wrap_constant
+    from .containers import wrap_constant
 
     values = [a.as_python_constant() for a in args]
     kw = {k: v.as_python_constant() for k, v in kwargs.items()}
@@ -287,3 +258,37 @@ def fold(fn, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         raise Unsupported(f"{getattr(fn, '__name__', fn)} returned a "
                           f"{type(result).__name__}")
     return wrap_constant(result)
+
+
+def _default_value(tx, value, source, attr: str, key) -> Variable:
+    """A default argument value: ``fn.__defaults__[i]`` or ``fn.__kwdefaults__[k]``."""
+    if source is None:
+        if is_pure_constant(value):
+            return ConstantVariable(value)
+        raise Unsupported("default argument of a function with no source")
+    return tx.wrap(value, ItemSource(AttrSource(source, attr), key))
+
+
+def _closure_cell(tx, fn_var: UserFunctionVariable, index: int, cell) -> CellVariable:
+    """Closure cell ``index`` of a function that existed before the trace: one
+    CellVariable per cell object, its contents wrapped when first read."""
+    source = CellSource(fn_var.source, index) if fn_var.source is not None else None
+    cells = tx.output.input_cells
+    key = id(cell)
+    if key in cells:
+        return cells[key][1]
+
+    def read(tx):
+        try:
+            contents = cell.cell_contents
+        except ValueError:
+            raise Unsupported("free variable referenced before assignment") from None
+        if source is None:
+            if is_pure_constant(contents):
+                return ConstantVariable(contents)
+            raise Unsupported("closure of a function with no source")
+        return tx.wrap(contents, source)
+
+    var = CellVariable(source=source, read=read)
+    cells[key] = (cell, var)
+    return var

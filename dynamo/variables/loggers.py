@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import logging
 
-from guards import EXPR, Guard
+from dynamo.guards import EXPR, Guard
 
 from ..exc import Unsupported
 from .base import Variable

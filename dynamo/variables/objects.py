@@ -15,16 +15,32 @@ from __future__ import annotations
 
 import inspect
 import types
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from dynamo.guards import AttrSource, Source
+
 from ..exc import Unsupported
 from .base import Variable
-from .constant import ConstantVariable, is_pure_constant
+from .constant import BuiltinVariable, ConstantVariable, is_pure_constant
 from .containers import NamedTupleVariable, is_namedtuple_class
 
 _LIBRARY_MODULES = ("numpy", "cupy", "cupyx", "math", "cmath", "operator")
+
+
+@dataclass(frozen=True)
+class TypeSource(Source):
+    """``type(base)``: where methods and properties of an object are found."""
+
+    base: Source
+
+    def name(self) -> str:
+        return f"type({self.base.name()})"
+
+    def expr(self) -> str:   # not bare ``type``: a parameter may have that name
+        return f"___builtins.type({self.base.expr()})"
 
 
 def is_library_module(module: types.ModuleType) -> bool:
@@ -34,7 +50,6 @@ def is_library_module(module: types.ModuleType) -> bool:
 def wrap_library_value(value: Any) -> Variable:
     """An attribute of numpy, cupy or math: stable, so it needs no guard."""
     from .arrays import LibraryFunctionVariable
-    from .functions import BuiltinVariable
 
     if isinstance(value, types.ModuleType):
         return ModuleVariable(value)
@@ -74,10 +89,7 @@ class ModuleVariable(Variable):
         value = getattr(self.module, name)
         if is_library_module(self.module):
             return wrap_library_value(value)
-        from guards import AttrSource
-
-        from .builder import wrap
-        return wrap(tx, value, AttrSource(self.source, name) if self.source else None)
+        return tx.wrap(value, AttrSource(self.source, name) if self.source else None)
 
     def reconstruct(self, cg) -> str:
         return cg.const(self.module)
@@ -106,20 +118,17 @@ class ClassVariable(Variable):
         return self.cls
 
     def getattr(self, tx, name: str) -> Variable:
-        from guards import AttrSource
-
-        from .builder import wrap
         if name in ("__name__", "__qualname__", "__module__"):
             return ConstantVariable(getattr(self.cls, name))
         value = getattr(self.cls, name)
         if self.cls.__module__.split(".")[0] in _LIBRARY_MODULES + ("builtins",):
             return wrap_library_value(value)
-        return wrap(tx, value, AttrSource(self.source, name) if self.source else None)
+        return tx.wrap(value, AttrSource(self.source, name) if self.source else None)
 
     def call(self, tx, args, kwargs) -> Variable:
-        from .builtins import HANDLERS
-        if self.cls in HANDLERS:
-            return HANDLERS[self.cls](tx, *args, **kwargs)
+        handler = tx.builtin_handler(self.cls)   # tuple, range... (type(x)(...))
+        if handler is not None:
+            return handler(tx, *args, **kwargs)
         if issubclass(self.cls, BaseException) and not kwargs and \
                 plain_exception_class(self.cls):
             return ExceptionVariable(self.cls, list(args))
@@ -154,20 +163,21 @@ class ObjectVariable(Variable):
         return type(self.obj)
 
     def getattr(self, tx, name: str) -> Variable:
-        from guards import AttrSource
-
-        from .builder import TypeSource, wrap
         from .functions import UserFunctionVariable, UserMethodVariable
         if name in self.pending:
             return self.pending[name]
         if name in self.cache:
             return self.cache[name]
         cls = type(self.obj)
+        if cls.__getattribute__ is not object.__getattribute__:
+            # it runs on every read, with whatever effects it has: not at trace time
+            raise Unsupported(f"{cls.__qualname__}.__getattribute__ for {name!r}")
         try:
             static = inspect.getattr_static(self.obj, name)
         except AttributeError:
             if hasattr(cls, "__getattr__"):
                 raise Unsupported(f"{cls.__qualname__}.__getattr__ for {name!r}") from None
+            self._guard_absent(tx, name, on_class=True)
             raise
         in_instance = name in getattr(self.obj, "__dict__", {})
         cls_source = TypeSource(self.source) if self.source is not None else None
@@ -178,15 +188,20 @@ class ObjectVariable(Variable):
                                                                  "fget") if cls_source else None)
             if fget.source is not None:
                 tx.guard_identity(fget.source, static.fget)
-            result = fget.call(tx, [self], {})
-        elif not in_instance and isinstance(static, types.FunctionType):
+            # the getter runs on every read (it may count, or change): never cached
+            return fget.call(tx, [self], {})
+        if not in_instance and isinstance(static, _READ_FROM_CLASS):
+            # bound from the class (guarded there): an instance attribute set later
+            # would shadow it, so the trace holds while the instance has none
+            self._guard_absent(tx, name, on_class=False)
+        if not in_instance and isinstance(static, types.FunctionType):
             fn = UserFunctionVariable(static, AttrSource(cls_source, name) if cls_source else None)
             if fn.source is not None:
                 tx.guard_identity(fn.source, static)
             result = UserMethodVariable(fn, self)
         elif not in_instance and isinstance(static, (staticmethod, classmethod)):
             value = getattr(self.obj, name)
-            result = wrap(tx, value, AttrSource(cls_source, name) if cls_source else None)
+            result = tx.wrap(value, AttrSource(cls_source, name) if cls_source else None)
         elif not in_instance and isinstance(static, _C_METHODS):
             result = OpaqueMethodVariable(self, name, f"{cls.__qualname__}.{name}")
         else:
@@ -194,9 +209,28 @@ class ObjectVariable(Variable):
                     static, types.MemberDescriptorType) and not is_pure_constant(static):
                 raise Unsupported(f"descriptor {type(static).__name__} for attribute {name!r}")
             value = getattr(self.obj, name)
-            result = wrap(tx, value, AttrSource(self.source, name) if self.source else None)
+            result = tx.wrap(value, AttrSource(self.source, name) if self.source else None)
         self.cache[name] = result
         return result
+
+    def _guard_absent(self, tx, name: str, on_class: bool) -> None:
+        """Guard that ``name`` stays out of the instance's ``__dict__`` (and, with
+        ``on_class``, off its class and that the class gains no ``__getattr__``): the
+        trace relied on the attribute being absent there. Static tests only: a guard
+        must not run the program's ``__getattr__``."""
+        if self.source is None:
+            return
+        from dynamo.guards import EXPR, Guard
+        obj, b = self.source.expr(), "___builtins"
+        tests = []
+        if hasattr(self.obj, "__dict__"):
+            tests.append(f"{name!r} not in {obj}.__dict__")
+        if on_class:
+            tests += [f"not {b}.hasattr({b}.type({obj}), {name!r})",
+                      f"not {b}.hasattr({b}.type({obj}), '__getattr__')"]
+        for test in tests:
+            tx.output.guards.add(Guard(self.source, EXPR, test,
+                                       note=f"attribute {name!r} absent while tracing"))
 
     def setattr(self, tx, name: str, value: Variable) -> None:
         static = inspect.getattr_static(type(self.obj), name, None)
@@ -205,6 +239,12 @@ class ObjectVariable(Variable):
             raise Unsupported(f"assignment through descriptor {name!r}")
         if type(self.obj).__setattr__ is not object.__setattr__:
             raise Unsupported(f"{type(self.obj).__qualname__} defines __setattr__")
+        if not isinstance(static, types.MemberDescriptorType) and \
+                not hasattr(self.obj, "__dict__"):
+            # no __dict__ and not a slot: the write raises AttributeError, which must
+            # happen here (inside the program's try), not when the glue replays it
+            raise Unsupported(f"assignment to {name!r} of a {type(self.obj).__qualname__} "
+                              f"object without __dict__")
         self.pending[name] = value
         tx.output.side_effects.mutate(self)
 
@@ -217,6 +257,9 @@ class ObjectVariable(Variable):
 
 _C_METHODS = (types.MethodDescriptorType, types.WrapperDescriptorType,
               types.BuiltinFunctionType, types.ClassMethodDescriptorType)
+# class attributes an instance read resolves on the class itself (not through the
+# instance's source): methods, static and class methods
+_READ_FROM_CLASS = (types.FunctionType, staticmethod, classmethod, *_C_METHODS)
 
 
 class OpaqueMethodVariable(Variable):
@@ -350,7 +393,6 @@ class SuperVariable(Variable):
                 if isinstance(value, types.FunctionType):
                     return UserMethodVariable(UserFunctionVariable(value), self.obj)
                 if value is object.__init__:
-                    from .functions import BuiltinVariable
                     return BuiltinVariable(lambda *a, **k: None, pure_method=True)
                 raise Unsupported(f"super().{name} of type {type(value).__name__}")
         raise AttributeError(name)

@@ -220,7 +220,7 @@ def softmax_cube(x, w):
 
 def compiled_by(backend_name, fn, *args) -> list:
     """What the backend itself compiles for each graph of ``fn`` (via dynamo.explain)."""
-    from backends import lookup_backend
+    from dynamo.backends import lookup_backend
     backend, out = lookup_backend(backend_name), []
 
     def watching(graph, example_inputs):
@@ -249,7 +249,7 @@ def test_numpy_backend_kernels_are_its_own_groups(tmp_path):
 
 def test_backend_that_does_not_say_runs_one_call_per_op(tmp_path):
     def plain(graph, example_inputs):
-        from backends.eager import eager
+        from dynamo.backends.eager import eager
         return eager(graph, example_inputs)
     ann, r, _ = run(P.no_break, X, tmp_path=tmp_path, backend=plain)
     g = r.graphs[0]
@@ -263,7 +263,7 @@ def test_plan_steps_protocol(tmp_path):
     from types import SimpleNamespace
 
     def kernels(graph, example_inputs):
-        from backends.eager import eager
+        from dynamo.backends.eager import eager
         fn = eager(graph, example_inputs)
         calls = graph.call_nodes()
         steps = [SimpleNamespace(kind="kernel", nodes=calls[:-1]),
@@ -284,10 +284,10 @@ def test_plan_steps_protocol(tmp_path):
 
 def test_fusion_groups_protocol(tmp_path):
     """A backend may also say how it groups with ``backend.fusion_groups(graph)``."""
-    from backends.fusion import partition
+    from dynamo.backends.fusion import partition
 
     def fusing(graph, example_inputs):
-        from backends.eager import eager
+        from dynamo.backends.eager import eager
         return eager(graph, example_inputs)
     fusing.fusion_groups = partition
 

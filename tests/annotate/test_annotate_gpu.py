@@ -1,7 +1,7 @@
 """The report of a graph compiled by the ``cupy`` backend (needs CuPy and a GPU).
 
-Not run in this project's CPU sessions: the lent GPU machine was not available when
-the annotate tool was written, so this test has never run on a device yet.
+Skipped on machines without a GPU: no GPU was available when the annotate tool was
+written, so this test has never run on a device yet.
 """
 
 from __future__ import annotations

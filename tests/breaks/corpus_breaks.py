@@ -68,7 +68,7 @@ def b_unknown_c(x):
 
 def b_unregistered_np(x):
     y = x * 2
-    z = np.unwrap(y)  # not in the op registry (np.polyval was, before issue 6 added it)
+    z = np.unwrap(y)  # not in the op registry (np.polyval was, before it was added)
     return z + 1
 
 

@@ -123,7 +123,7 @@ def test_custom_backend_sees_graph():
     @dynamo.register_backend(name="spy")
     def spy(graph, example_inputs):
         seen.append((str(graph), [a.shape for a in example_inputs]))
-        from backends.eager import eager
+        from dynamo.backends.eager import eager
         return eager(graph, example_inputs)
 
     assert "spy" in dynamo.list_backends()

@@ -64,7 +64,7 @@ def test_a_backend_that_breaks_its_contract_gets_a_clear_error(make, words):
 
 
 def test_a_backend_returning_a_list_of_the_right_length_works():
-    from backends import lookup_backend
+    from dynamo.backends import lookup_backend
     eager = lookup_backend("eager")
 
     def as_list(graph, example_inputs):

@@ -6,7 +6,7 @@ import pytest
 from harness import check, rand
 
 import dynamo
-from backends.eager import python_function
+from dynamo.backends.common import python_function
 from dynamo.graph import Graph
 from dynamo.ops import ArrayMeta
 

@@ -12,10 +12,11 @@ import weakref
 import numpy as np
 import pytest
 from harness import same
+from observe import calls_to
 
 import dynamo
 import dynamo.convert
-from dynamo import hook
+from dynamo import hook, listeners
 from dynamo.config import config
 
 F4 = np.float32
@@ -35,7 +36,7 @@ def limit(monkeypatch):
 
 def counting_backend():
     """The eager backend, counting how often compiled graphs run."""
-    from backends.eager import eager
+    from dynamo.backends.eager import eager
     runs = []
 
     def backend(graph, example_inputs):
@@ -154,25 +155,18 @@ def test_cache_limit_logs_once_runs_eagerly_and_keeps_serving_entries(limit, tra
     assert len(traces) == 4
 
 
-def test_user_code_never_runs_under_the_compile_lock(limit, monkeypatch):
+def test_user_code_never_runs_under_the_compile_lock(limit):
     """Past the limit or after a skip the original code runs, and it may wait for other
     threads that compile: it must not hold the process-wide compile lock."""
-    held = []
-    real = hook._run_original
-
-    def spy(*a):
-        held.append(hook._compile_lock._is_owned())
-        return real(*a)
-    monkeypatch.setattr(hook, "_run_original", spy)
-
     def f(x):
         return x * 2
     compiled = dynamo.compile(f, dynamic=False)
     limit(2)
     same(f(arr(2)), compiled(arr(2)))   # its dispatcher falls back to miss()...
     limit(1)
-    same(f(arr(3)), compiled(arr(3)))   # ...which finds the cache full
-    same(f(arr(4)), compiled(arr(4)))
+    with calls_to(hook._run_original, lambda frame: hook._compile_lock._is_owned()) as held:
+        same(f(arr(3)), compiled(arr(3)))   # ...which finds the cache full
+        same(f(arr(4)), compiled(arr(4)))
     assert held == [False, False]
 
 
@@ -320,28 +314,32 @@ def test_reset_drops_every_entry_and_wrappers_keep_working(traces):
     assert len(traces) == 3 and len(runs) == 3
 
 
-def test_reset_forgets_frames_that_could_not_compile(monkeypatch):
-    attempts = []
-    real = dynamo.convert.convert_frame
+class SkipFirstFrame:
+    """A compile listener that makes the first frame it hears of fail to compile."""
 
-    def skip_first(fn, *args, **kwargs):
-        attempts.append(1)
-        if len(attempts) == 1:
+    def __init__(self):
+        self.attempts = []
+
+    def on_frame_start(self, fn, ctx):
+        self.attempts.append(1)
+        if len(self.attempts) == 1:
             raise dynamo.convert.SkipFrame("cannot compile this frame (test)")
-        return real(fn, *args, **kwargs)
-    monkeypatch.setattr(dynamo.convert, "convert_frame", skip_first)
 
+
+def test_reset_forgets_frames_that_could_not_compile():
     def f(x):
         return x * 3
     compiled = dynamo.compile(f)
-    for _ in range(3):       # skipped: runs the original code, never traced again
+    with listeners.listening(SkipFirstFrame()) as skipper:
+        for _ in range(3):       # skipped: runs the original code, never traced again
+            same(f(arr(2)), compiled(arr(2)))
+        cache = cache_of(compiled, f)
+        assert cache.skip_reason == "cannot compile this frame (test)"
+        assert len(skipper.attempts) == 1
+        dynamo.reset()
+        assert cache.skip_reason is None
         same(f(arr(2)), compiled(arr(2)))
-    cache = cache_of(compiled, f)
-    assert cache.skip_reason == "cannot compile this frame (test)" and len(attempts) == 1
-    dynamo.reset()
-    assert cache.skip_reason is None
-    same(f(arr(2)), compiled(arr(2)))
-    assert len(attempts) == 2 and len(cache.entries) == 1
+        assert len(skipper.attempts) == 2 and len(cache.entries) == 1
 
 
 def test_backend_errors_propagate_and_are_not_cached():

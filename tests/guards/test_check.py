@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from guards import (
+from dynamo.guards import (
     ARRAY,
     CONSTANT,
     DICT_KEYS,

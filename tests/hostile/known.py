@@ -69,65 +69,36 @@ RAISE = {
                                                  "raising graph: o.n = 5 lost",
 }
 
-# F. Generators called from compiled code are inlined and never exist: their `finally`
-#    (GeneratorExit on drop) never runs (dynamo/variables/containers.py:
-#    GeneratorVariable); objects made in the trace die at other times.
-_GEN = "generator-finally: a generator dropped after next() never runs its finally ({})"
+# F. A generator with a yield inside try/finally or with runs as a real generator (its
+#    creation is a break, dynamo/variables/containers.py: yields_inside_try), and the
+#    tracer drops the call's arguments when it ends (OutputGraph.release). Dropped in
+#    the middle of the function (del, rebinding, break out of a loop), its finally
+#    still runs at the end of the call: the frame's break temporaries keep it alive
+#    (del-timing, dynamo/resume.py).
+_GEN = "generator-finally: a generator dropped mid-function runs its finally late ({})"
 STATE = {
-    "state/gen_dropped_after_next": _GEN.format("at return"),
     "state/gen_deleted_mid_function": _GEN.format("del g"),
     "state/gen_rebound_mid_function": _GEN.format("g = None"),
     "state/gen_loop_break": _GEN.format("break out of for"),
-    "state/gen_print_order": _GEN.format("its print is missing"),
-    "state/gen_print_del_order": _GEN.format("del g; its print is missing"),
-    "state/generator_function_argument_advances": "trace-keeps-inputs: the tracing call's "
-                                                  "arguments stay alive in a cycle; del g "
-                                                  "does not run its finally",
+    "state/gen_print_del_order": _GEN.format("del g; its print comes late"),
     "state/del_order": "del-timing: __del__ of objects rebound/deleted inside the trace "
                        "runs at another point",
-    # G. Attribute reads of input objects run at trace time and are cached per trace
-    #    (dynamo/variables/objects.py: ObjectVariable.getattr, self.cache).
-    "state/prop_twice": "attr-read-cached: a property read twice runs its getter once "
-                        "(self.reads += 1 counted once)",
-    "state/prop_in_branch": "attr-read-cached: a property read in the test and the body "
-                            "runs its getter once",
-    "state/getattribute_side_effect": "attr-read-cached: __getattribute__ runs at trace "
-                                      "time only, not on each call",
-    "state/class_attribute_counter": "class-attr-write-lost: type(o).calls += 1 is not "
-                                     "written back (Calls.calls stays 1)",
+    # G. (attr-read-cached, class-attr-write-lost, fixed) property getters run on every
+    #    read, a class __getattribute__ breaks, type(o).x is read through type(o)
+    #    (dynamo/variables/objects.py ObjectVariable.getattr, builtins.py _type).
 }
 
-# H. Guards that are missing.
+# H. Guards that are missing. (guard-missing-attr, guard-code-defaults, guard-abc and
+#    compiled-object-stale-call, fixed: ObjectVariable._guard_absent, the __code__
+#    guard of inlined functions, the wrapper's defaults read per call (dynamo/hook.py),
+#    the ABC cache token guard (variables/builtins.py), OptimizedModule.__call__.)
 GUARDS = {
-    "guards/instance_attr_shadows_method": "guard-missing-attr: an instance attribute set "
-                                           "after the first call does not shadow the method",
-    "guards/getattr_default_attribute_appears": "guard-missing-attr: getattr(o, 'scale', "
-                                                "1.0) keeps 1.0 after o.scale is set",
-    "guards/hasattr_attribute_appears": "guard-missing-attr: hasattr(o, 'bias') stays "
-                                        "False after o.bias is set",
-    "guards/class_attribute_appears_for_hasattr": "guard-missing-attr: hasattr stays False "
-                                                  "after the class gains the attribute",
-    "guards/getattr_hook_added_to_class": "guard-missing-attr: a __getattr__ added to the "
-                                          "class later is not used",
-    "guards/helper_code_replaced": "guard-code-defaults: helper.__code__ replaced after "
-                                   "the first call is not seen",
-    "guards/own_defaults_replaced": "guard-code-defaults: the compiled function's own "
-                                    "__defaults__ replaced is not seen (documented)",
-    "guards/own_code_replaced": "guard-code-defaults: the compiled function's own "
-                                "__code__ replaced is not seen (documented)",
     "guards/numpy_tanh_monkeypatched": "guard-monkeypatch: np.tanh replaced after the "
                                        "first call is not seen (documented)",
     "guards/numpy_constant_patched": "guard-monkeypatch: np.pi replaced is not seen",
     "guards/numpy_e_patched": "guard-monkeypatch: np.e replaced is not seen",
     "guards/math_patched": "guard-monkeypatch: math.pi / math.sqrt replaced are not seen",
     "guards/numpy_type_alias_patched": "guard-monkeypatch: np.float32 rebound is not seen",
-    "guards/abc_register_after_first_call": "guard-abc: isinstance(o, ABC) stays False "
-                                            "after ABC.register(type(o))",
-    "guards/abc_register_issubclass": "guard-abc: issubclass(C, ABC) stays False after "
-                                      "ABC.register(C)",
-    "guards/call_replaced_on_class_of_compiled_object": "compiled-object-stale-call: "
-                                                        "Model.__call__ replaced is not "
-                                                        "run by the compiled object",
 }
 
 # I. NumPy scalar arithmetic and warnings. (trace-time-scalar-fold and scalar-as-0d,
@@ -147,24 +118,6 @@ FRAMES_API = {
     "misc/numpy_warning_points_at_user_line": "warning-location: a NumPy RuntimeWarning "
                                               "points at '<dynamo graph ...>', not the "
                                               "user's line",
-    "misc/slots_object": "deferred-attr-write: o.c = 1 on a __slots__ object raises after "
-                         "the graph, outside the program's try",
-    "api/parameter_names_like_generated_code": "wrapper-param-names: a parameter named "
-                                               "___fn cannot be passed by keyword",
-    "api/parameter_names_like_dispatcher_locals": "wrapper-param-names: a parameter named "
-                                                  "___ok cannot be passed by keyword",
-    "api/returns_closure_over_array": "escaped-closure-cells: a closure returned by the "
-                                      "compiled function has an empty cell for x",
-    "api/returns_lambdas": "escaped-closure-cells: lambdas returned by the compiled "
-                           "function have an empty cell for x",
-    "api/callable_with_static_call": "compile-refuses-callable: __call__ = staticmethod(...)",
-    "api/callable_with_partialmethod_call": "compile-refuses-callable: __call__ = "
-                                            "partialmethod(...)",
-    "api/compile_partial": "compile-refuses-callable: functools.partial(f, y=...)",
-    "api/compile_ufunc": "compile-refuses-callable: dynamo.compile(np.tanh)",
-    "api/compile_builtin": "compile-refuses-callable: dynamo.compile(len)",
-    "api/compile_class": "compile-refuses-callable: dynamo.compile(SomeClass)",
-    "api/metadata_preserved": "wrapper-fidelity: compiled.__defaults__ is missing",
     "api/isinstance_of_compiled_model": "wrapper-fidelity: isinstance(dynamo.compile(m), "
                                         "Model) is False",
     "api/annotations": py_from((3, 14), "wrapper-fidelity: compiled.__annotations__ is "

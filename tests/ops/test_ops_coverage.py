@@ -1,4 +1,4 @@
-"""Coverage: every function issue 6 (and the real-world audit) lists is a registered op,
+"""Coverage: every function ``coverage.ISSUE_FUNCTIONS`` (and the real-world audit) lists is a registered op,
 and every listed array, Generator and ufunc method; every op has a rule and a kind;
 docs/ops.md is the table the registry generates."""
 

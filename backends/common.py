@@ -1,0 +1,176 @@
+"""Helpers the backends share: running a graph, and "can CuPy run here".
+
+``python_function(graph)`` is the eager backend itself, and every other backend's
+fallback (the ``numpy`` backend for ndarray subclasses, ``cupy`` for NumPy graphs,
+``cudagraphs`` for graphs it cannot record): the graph's printout, compiled.
+``Interpreter(graph).run(*args)`` runs the same ops node by node and keeps every
+node's value, for a backend that must see them (the numpy backend's per-size
+variants, constant folding). ``cupy_problem()`` is the one probe of CuPy and its GPU;
+``unavailable_error(backend, problem)`` the error a backend raises when that probe
+found something missing.
+
+Example::
+
+    >>> fn = python_function(graph)      # fn(*arrays) -> tuple of arrays
+    >>> run = Interpreter(graph)
+    >>> run.run(*arrays)                 # the same tuple; run.env: every node's value
+    >>> cupy_problem()                   # on a machine without CuPy
+    "CuPy is not installed (No module named 'cupy')"
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from dynamo.exc import BackendError
+from dynamo.graph import CALL, CONSTANT, OUTPUT, PLACEHOLDER, Graph, Node
+from dynamo.ops import NUMPY, impl_table
+from dynamo.source import compile_source
+from dynamo.symbolic import SymArg
+
+_counter = itertools.count()
+
+HOW_TO_INSTALL = (
+    "Install the CuPy wheel that matches the NVIDIA driver's CUDA version (nvidia-smi "
+    "shows it): `pip install cupy-cuda13x` for CUDA 13, `pip install cupy-cuda12x` for "
+    "CUDA 12, or `pip install -e .[cuda13]` in this repository. On a machine without "
+    "an NVIDIA GPU use backend='eager' (or backend='numpy' for fused CPU code).")
+
+
+def graph_kind(graph: Graph) -> str:
+    """The array library the graph computes with (``NUMPY`` or ``CUPY``): its first
+    array node's; ``NUMPY`` for a graph without arrays."""
+    for node in graph.nodes:
+        meta = node.meta.get("array")
+        if meta is not None and not isinstance(meta, tuple):
+            return meta.kind
+    return NUMPY
+
+
+def python_function(graph: Graph, kind: str | None = None, name: str = "forward"):
+    """Compile the graph's printout into a function that runs it on ``kind`` arrays.
+
+    ``ops`` in the printout is bound to ``kind``'s implementation table (default: the
+    graph's own kind); the source is registered with ``linecache`` so tracebacks show
+    its lines, and kept on the function as ``__dynamo_source__``.
+    """
+    fn_name = f"{name}_{next(_counter)}"
+    src, consts = graph.python_code(fn_name, free=True)
+
+    class Consts:  # attribute access, as the printout writes consts.<name>
+        pass
+
+    holder = Consts()
+    holder.__dict__.update(consts)
+    scope = {"ops": impl_table(kind or graph_kind(graph)), "consts": holder}
+    compile_source(src, f"<dynamo graph {fn_name}>", scope)
+    fn = scope.pop(fn_name)
+    fn.__dynamo_source__ = src
+    return fn
+
+
+class Interpreter:
+    """Runs a graph node by node, as torch.fx's ``Interpreter`` does.
+
+    ``run(*args)`` returns what the graph's printout returns (``python_function``: a
+    tuple of outputs) and leaves every node's value in ``env`` and each symbolic size's
+    int in ``sizes``. Each kind of node has its method; a subclass overrides one to
+    change a step (constant folding: placeholders are unknown, and an op runs only on
+    known values).
+
+    Example::
+
+        >>> run = Interpreter(graph, impl_table(NUMPY))
+        >>> run.run(x, 7)                # (out,)
+        >>> run.env[node], run.sizes     # a node's value; {"s0": 7}
+    """
+
+    def __init__(self, graph: Graph, ops=None):
+        self.graph = graph
+        self.ops = ops if ops is not None else impl_table(graph_kind(graph))
+        self.env: dict[Node, Any] = {}
+        self.sizes: dict[str, int] = {}
+
+    def run(self, *args) -> tuple:
+        self.env, self.sizes = {}, {}
+        inputs = iter(args)
+        outputs: tuple = ()
+        for node in self.graph.nodes:
+            if node.op == PLACEHOLDER:
+                self.env[node] = self.placeholder(node, next(inputs))
+            elif node.op == CONSTANT:
+                self.env[node] = node.args[0]
+            elif node.op == CALL:
+                self.env[node] = self.call(node)
+            elif node.op == OUTPUT:
+                outputs = self.output(node)
+        return outputs
+
+    def placeholder(self, node: Node, arg: Any) -> Any:
+        if "symbol" in node.meta:          # an int input: a symbolic size of this call
+            self.sizes[node.meta["symbol"]] = int(arg)
+        return arg
+
+    def call(self, node: Node) -> Any:
+        return getattr(self.ops, node.target)(*self.fetch(node.args),
+                                              **self.fetch(node.kwargs))
+
+    def output(self, node: Node) -> tuple:
+        return tuple(self.fetch(node.args[0]))
+
+    def fetch(self, value: Any) -> Any:
+        """A node's argument with each node replaced by its value and each symbolic
+        size (``SymArg``) by its int in this run."""
+        return resolve(value, self.env, self.sizes)
+
+
+def resolve(value: Any, env: dict, sizes: dict[str, int]) -> Any:
+    """``value`` with nodes replaced through ``env`` and symbolic sizes by their ints
+    at ``sizes`` (symbol name -> int)."""
+    if isinstance(value, Node):
+        return env[value]
+    if isinstance(value, SymArg):
+        return value.sym.evaluate(sizes)
+    if isinstance(value, tuple):
+        return tuple(resolve(v, env, sizes) for v in value)
+    if isinstance(value, list):
+        return [resolve(v, env, sizes) for v in value]
+    if isinstance(value, dict):
+        return {k: resolve(v, env, sizes) for k, v in value.items()}
+    if isinstance(value, slice):
+        return slice(*(resolve(v, env, sizes) for v in (value.start, value.stop, value.step)))
+    return value
+
+
+class CupyUnavailable(BackendError):
+    """A CuPy backend cannot run here: no CuPy, or no usable CUDA device."""
+
+
+def cupy_problem() -> str | None:
+    """Why CuPy cannot run kernels here, or None when it can.
+
+    Imports CuPy only when called (never at import time of a backend), so every
+    backend imports and is listed on any machine.
+    """
+    try:
+        import cupy
+    except ImportError as e:
+        return f"CuPy is not installed ({e})"
+    except Exception as e:  # noqa: BLE001 (a broken install raises anything)
+        return f"CuPy is installed but fails to import ({type(e).__name__}: {e})"
+    try:
+        count = cupy.cuda.runtime.getDeviceCount()
+    except Exception as e:  # noqa: BLE001 (CUDARuntimeError without a driver or device)
+        return (f"CuPy is installed but cannot reach a CUDA device ({type(e).__name__}: "
+                f"{e}); check the NVIDIA driver (nvidia-smi) and CUDA_VISIBLE_DEVICES")
+    if count < 1:
+        return ("CuPy is installed but sees no CUDA device; check CUDA_VISIBLE_DEVICES "
+                "and the NVIDIA driver (nvidia-smi)")
+    return None
+
+
+def unavailable_error(backend: str, problem: str) -> CupyUnavailable:
+    """The error for ``backend`` when ``cupy_problem()`` returned ``problem``."""
+    return CupyUnavailable(f"backend {backend!r} needs CuPy and an NVIDIA GPU: {problem}. "
+                           f"{HOW_TO_INSTALL}")

@@ -1,0 +1,150 @@
+"""Symbolic graphs on the numpy backend: a function whose sizes vary is traced at most
+twice, each new shape runs op by op once and is then compiled statically, and every
+call equals eager (values, dtypes, mutated inputs, random draws)."""
+
+import logging
+
+import numpy as np
+import pytest
+from harness import same
+from observe import calls_to
+
+import dynamo
+from dynamo.backends.common import Interpreter
+from dynamo.backends.numpy_backend import backend as numpy_backend_module
+from dynamo.backends.numpy_backend import sizes
+from dynamo import listeners
+
+
+class Counts:
+    """A compile listener counting traced frames; ``["static"]``: the static compiles
+    the numpy backend made for a symbolic graph's sizes (``sizes.PerSize``)."""
+
+    def __init__(self, static_compiles: list):
+        self.static_compiles = static_compiles
+        self.traces = 0
+
+    def on_frame_start(self, fn, ctx):
+        self.traces += 1
+
+    def __getitem__(self, what: str) -> int:
+        return self.traces if what == "traces" else len(self.static_compiles)
+
+
+@pytest.fixture
+def counts():
+    """Traces of any frame, and static compiles of the numpy backend."""
+    with calls_to(sizes.static_graph) as static_compiles, \
+            listeners.listening(Counts(static_compiles)) as seen:
+        yield seen
+
+
+def softmax_rows(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True), x.shape[0] * 2
+
+
+def causal_scores(q, k):
+    t = q.shape[0]
+    s = q @ k.T / np.sqrt(q.shape[1]) + (1 - np.tri(t, dtype=q.dtype)) * -1e9
+    return s - s.max(axis=-1, keepdims=True)
+
+
+def test_decode_loop_traces_twice_and_compiles_once_per_size(counts):
+    fast = dynamo.compile(softmax_rows, backend="numpy")
+    rng = np.random.default_rng(0)
+    lengths = list(range(5, 41)) + [5, 17, 40]       # the last three: compiled variants
+    for t in lengths:
+        x = rng.standard_normal((t, 64)).astype(np.float32)
+        same(fast(x), softmax_rows(x), rtol=1e-6, atol=1e-7)
+    assert counts["traces"] == 2
+    # the first length is a static entry; each other length compiles once
+    assert counts["static"] == 1 + len(set(lengths)) - 1
+
+
+def test_sizes_used_by_ops(counts):
+    fast = dynamo.compile(causal_scores, backend="numpy")
+    rng = np.random.default_rng(1)
+    for t in (4, 9, 9, 13, 4):
+        q, k = (rng.standard_normal((t, 8)).astype(np.float32) for _ in range(2))
+        same(fast(q, k), causal_scores(q, k), rtol=1e-5, atol=1e-5)
+    assert counts["traces"] == 2
+    assert counts["static"] == 1 + 2      # 4 (static entry), then 9 and 13 once each
+
+
+def accumulate(total, x):
+    total += x * 2            # writes the caller's array
+    return total.sum()
+
+
+def test_inputs_are_mutated_as_eagerly():
+    fast = dynamo.compile(accumulate, backend="numpy")
+    for n in (3, 5, 5, 8, 3):
+        x = np.arange(n, dtype=np.float64)
+        t_eager, t_comp = np.ones(n), np.ones(n)
+        same(fast(t_comp, x), accumulate(t_eager, x))
+        same(t_comp, t_eager)
+
+
+def noisy(x):
+    return x + np.random.rand(*x.shape)
+
+
+def test_random_draws_follow_eager():
+    fast = dynamo.compile(noisy, backend="numpy")
+    for n in (3, 4, 4, 6):
+        x = np.zeros(n)
+        np.random.seed(n)
+        want = noisy(x)
+        np.random.seed(n)
+        same(fast(x), want)
+
+
+def test_a_failed_static_compile_runs_op_by_op(caplog):
+    """The numpy backend's ``PerSize`` with a static compile that fails: each shape
+    runs op by op, with a warning."""
+    def broken(graph, inputs):
+        raise RuntimeError("no code today")
+
+    def backend(graph, inputs, options=None):
+        assert sizes.is_symbolic(graph)
+        return sizes.PerSize(graph, broken)
+    backend.dynamic_shapes = True
+
+    fast = dynamo.compile(softmax_rows, backend=backend, dynamic=True)
+    with caplog.at_level(logging.WARNING, logger="dynamo.backend"):
+        for t in (6, 6, 9):
+            x = np.ones((t, 3), np.float32)
+            same(fast(x), softmax_rows(x))
+    assert any("run op by op" in r.getMessage() for r in caplog.records)
+
+
+def test_old_variants_are_dropped(monkeypatch):
+    monkeypatch.setattr(sizes, "MAX_SIZES", 2)
+    fast = dynamo.compile(softmax_rows, backend="numpy", dynamic=True)
+    for t in (3, 4, 5, 3, 6, 4):
+        x = np.full((t, 2), 0.5, np.float32)
+        same(fast(x), softmax_rows(x))
+
+
+def test_static_graph_has_concrete_sizes():
+    graphs = []
+
+    def capture(graph, inputs):
+        graphs.append(graph)
+        return numpy_backend_module.numpy_backend(graph, inputs)
+
+    capture.dynamic_shapes = True
+    dynamo.compile(causal_scores, backend=capture, dynamic=True)(
+        np.ones((5, 4), np.float32), np.ones((5, 4), np.float32))
+    (graph,) = graphs
+    assert sizes.is_symbolic(graph)
+    q = np.ones((7, 4), np.float32)
+    run = Interpreter(graph)
+    run.run(q, q, 7)
+    assert run.sizes == {"s0": 7}
+    static = sizes.static_graph(graph, run.env, run.sizes)
+    assert not sizes.is_symbolic(static)      # so the backend compiles it, statically
+    shapes = [n.meta["array"].shape for n in static.call_nodes()]
+    assert (7, 7) in shapes and all(type(d) is int for s in shapes for d in s)
+    same(numpy_backend_module.numpy_backend(static, (q, q, 7))(q, q, 7), (causal_scores(q, q),))

@@ -1,0 +1,41 @@
+"""Watching a function of the project being called, without replacing it.
+
+Tests that need to know *whether* (or in what state) an internal function runs use
+``calls_to``: it observes calls through ``sys.setprofile`` (this thread only), so the
+function itself stays as it is (see tests/test_no_runtime_patching.py).
+
+Example::
+
+    >>> with calls_to(hook._run_original) as calls:
+    ...     compiled(x)
+    >>> len(calls)
+    1
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+
+@contextmanager
+def calls_to(fn: Callable, on_call: Callable | None = None) -> Iterator[list]:
+    """A list that gets one item per call of the Python function ``fn`` inside the
+    block: ``on_call(frame)`` (the callee's frame at entry), or the frame's locals
+    when no ``on_call`` is given."""
+    code = getattr(fn, "__func__", fn).__code__
+    seen: list = []
+    old = sys.getprofile()
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code is code:
+            seen.append(on_call(frame) if on_call is not None else dict(frame.f_locals))
+        if old is not None:
+            old(frame, event, arg)
+
+    sys.setprofile(profile)
+    try:
+        yield seen
+    finally:
+        sys.setprofile(old)
