@@ -28,6 +28,7 @@ from dynamo.graph import CALL, CONSTANT, OUTPUT, PLACEHOLDER, Graph, Node
 from dynamo.ops import NUMPY, impl_table
 from dynamo.source import compile_source
 from dynamo.symbolic import SymArg
+from dynamo.tree import tree_map
 
 _counter = itertools.count()
 
@@ -128,19 +129,13 @@ class Interpreter:
 def resolve(value: Any, env: dict, sizes: dict[str, int]) -> Any:
     """``value`` with nodes replaced through ``env`` and symbolic sizes by their ints
     at ``sizes`` (symbol name -> int)."""
-    if isinstance(value, Node):
-        return env[value]
-    if isinstance(value, SymArg):
-        return value.sym.evaluate(sizes)
-    if isinstance(value, tuple):
-        return tuple(resolve(v, env, sizes) for v in value)
-    if isinstance(value, list):
-        return [resolve(v, env, sizes) for v in value]
-    if isinstance(value, dict):
-        return {k: resolve(v, env, sizes) for k, v in value.items()}
-    if isinstance(value, slice):
-        return slice(*(resolve(v, env, sizes) for v in (value.start, value.stop, value.step)))
-    return value
+    def leaf(v: Any) -> Any:
+        if isinstance(v, Node):
+            return env[v]
+        if isinstance(v, SymArg):
+            return v.sym.evaluate(sizes)
+        return v
+    return tree_map(leaf, value)
 
 
 class CupyUnavailable(BackendError):

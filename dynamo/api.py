@@ -105,6 +105,10 @@ class OptimizedFunction:
         self._ctx = ctx
         self._call = hook.intercept(fn, ctx)
         functools.update_wrapper(self, fn)
+        # A method's lookups reach the function its bound method wraps, here ``_call``:
+        # it carries the function's attributes too (unittest reads
+        # ``__unittest_expecting_failure__`` from the bound test method).
+        self._call.__dict__.update(fn.__dict__)
 
     # Calling the object calls the wrapper itself: a property that C code reads
     # (attrgetter), rather than a __call__(*args, **kwargs) that repacks the arguments

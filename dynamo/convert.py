@@ -155,7 +155,7 @@ def _convert(fn: types.FunctionType, args: tuple, closure, ctx, previous):
         output = OutputGraph(fn.__globals__, config,
                              layout_guards=getattr(ctx.backend, "layout_guards", False),
                              dynamic=dynamic)
-        with recording() as output.trace:
+        with recording() as output.shape_env.trace:
             try:
                 with _phase(record, "trace"):
                     tx = InstructionTranslator(code, output, arg_values, fn.__globals__,
@@ -188,8 +188,8 @@ def _convert(fn: types.FunctionType, args: tuple, closure, ctx, previous):
         break
     else:
         raise SkipFrame(f"the trace restarted more than {config.max_restarts} times")
-    record.symbols = {name: src.name() for name, src in output.symbols.items()}
-    record.static_dims = output.pinned_sizes()
+    record.symbols = {name: src.name() for name, src in output.shape_env.symbols.items()}
+    record.static_dims = output.shape_env.pinned_sizes()
     _save(ctx, record, start)
     output.release()
     return entry
@@ -461,7 +461,7 @@ def _checked(graph_fn, n_outputs: int, ctx):
 
 
 def _check(fn, output: OutputGraph, params, record) -> CheckFunction:
-    output.add_symbolic_guards()
+    output.shape_env.add_guards()
     guards = output.guards.ordered()
     with _phase(record, "guards"):
         check = CheckFunction(guards, params, fn.__code__.co_name, fn.__globals__,

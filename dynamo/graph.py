@@ -29,6 +29,8 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from .tree import tree_map
+
 if TYPE_CHECKING:
     import networkx as nx
 
@@ -56,20 +58,13 @@ class Node:
 
 def map_nodes(value: Any, fn) -> Any:
     """Apply ``fn`` to every Node inside nested tuples, lists, dicts and slices."""
-    if isinstance(value, Node):
-        return fn(value)
-    if isinstance(value, tuple):
-        return tuple(map_nodes(v, fn) for v in value)
-    if isinstance(value, list):
-        return [map_nodes(v, fn) for v in value]
-    if isinstance(value, dict):
-        return {k: map_nodes(v, fn) for k, v in value.items()}
-    if isinstance(value, slice):
-        return slice(map_nodes(value.start, fn), map_nodes(value.stop, fn),
-                     map_nodes(value.step, fn))
-    if hasattr(value, "map_nodes"):   # a symbolic size reads its symbol placeholders
-        return value.map_nodes(fn)
-    return value
+    def leaf(v: Any) -> Any:
+        if isinstance(v, Node):
+            return fn(v)
+        if hasattr(v, "map_nodes"):   # a symbolic size reads its symbol placeholders
+            return v.map_nodes(fn)
+        return v
+    return tree_map(leaf, value)
 
 
 _LITERALS = (int, float, complex, str, bytes, bool, type(None), type(Ellipsis))

@@ -5,6 +5,18 @@ ops go in through ``call_op``; values from outside come in through
 ``add_input`` (called by :func:`dynamo.variables.builder.wrap`). At a RETURN or a
 graph break, :mod:`dynamo.codegen` turns it into glue code around the compiled graph.
 
+It builds the graph and registers its inputs (one Variable per input object, guarded
+by layout and identity); two concerns have their own classes, which it owns:
+
+- ``shape_env`` (:class:`dynamo.symbolic.ShapeEnv`): the symbols for dynamic sizes, the
+  fitting of op results over them, and the guards learned about them;
+- ``writes`` (:class:`dynamo.writes.WriteGuard`): writes into inputs, random draws and
+  ops in ``try`` blocks, and what one graph may hold of them.
+
+A Variable becomes an op argument through its own ``as_graph_arg(output)`` (a node, a
+symbolic size's expression, a constant) and ``as_meta()`` (what the op's shape rule
+sees).
+
 Example::
 
     >>> out = OutputGraph(fn_globals, config)
@@ -22,39 +34,26 @@ from typing import Any
 
 import numpy as np
 
-from dynamo.guards import ARRAY, EXPR, ArraySpec, Guard, GuardSet, ShapeSource, Source
+from dynamo.guards import ARRAY, EXPR, ArraySpec, Guard, GuardSet, Source
 
 from . import ops
 from .exc import Unsupported
 from .graph import Graph
 from .ops import ArrayMeta, meta_of
 from .ops.identity import NEVER, possible_layouts
-from .symbolic import (
-    DynamicPolicy,
-    Sym,
-    SymArg,
-    SymbolClasses,
-    SymInt,
-    substitute,
-    symbolic_shape,
-    symbols_in,
-)
+from .symbolic import DynamicPolicy, ShapeEnv, SymArg, SymInt, substitute
+from .tree import tree_map
 from .variables import (
     ArrayVariable,
     CellVariable,
-    ClassVariable,
-    ConstantVariable,
     DictVariable,
-    LibraryFunctionVariable,
     ListVariable,
     NamedTupleVariable,
     ObjectVariable,
-    SequenceVariable,
-    SliceVariable,
     TupleVariable,
     Variable,
 )
-from .variables.objects import RandomObjectVariable
+from .writes import WriteGuard, same_object_root, written_array
 
 
 class SideEffects:
@@ -108,16 +107,26 @@ class OutputGraph:
         self.side_effects = SideEffects(on_first_mutation=self._guard_unaliased)
         self.kind: str | None = None              # numpy or cupy, fixed by the first array
         self.current_loc: dict = {}                # set by the translator per instruction
-        self.writes_inputs = False                 # an op writes into an input's memory
-        self.catching = False                      # set by the translator: see call_op
-        self.ops_in_try = False                    # an op was added while catching
-        self.draws = False                         # an op drew random numbers
-        self.dynamic = dynamic or DynamicPolicy()  # which input sizes are symbolic
-        self.symbols: dict[str, Source] = {}       # symbol name -> ShapeSource
-        self.symbol_hints: dict[str, int] = {}
-        self.symbol_nodes: dict = {}
-        self.symbol_classes = SymbolClasses()
-        self.trace = None                          # symbolic.Trace, set by convert
+        # writes into inputs, random draws, ops in try blocks: what one graph may hold
+        self.writes = WriteGuard(self.guards, self.example_inputs)
+        # the symbols for dynamic sizes, and the guards learned about them
+        self.shape_env = ShapeEnv(self.guards, dynamic)
+        self.symbol_nodes: dict = {}               # symbol name -> its placeholder
+
+    @property
+    def writes_inputs(self) -> bool:
+        """Does the graph write into the memory of an input?"""
+        return self.writes.writes_inputs
+
+    @property
+    def catching(self) -> bool:
+        """Set by the translator before each instruction: is some frame of the trace
+        inside a ``try`` block? (See ``WriteGuard.check_op``.)"""
+        return self.writes.catching
+
+    @catching.setter
+    def catching(self, value: bool) -> None:
+        self.writes.catching = value
 
     def release(self) -> None:
         """Drop the real values the trace read (arguments, globals, their objects), once
@@ -131,7 +140,7 @@ class OutputGraph:
 
     # ------------------------------------------------------------------ inputs
     def add_input(self, value: Any, source: Source) -> ArrayVariable:
-        meta = self._symbolic_dims(meta_of(value), source, value)
+        meta = self.shape_env.symbolic_dims(meta_of(value), source, value)
         self._check_kind(meta.kind)
         name = _placeholder_name(source)
         node = self.graph.placeholder(name, meta={"array": meta, "source": source})
@@ -214,34 +223,13 @@ class OutputGraph:
         return node
 
     # ------------------------------------------------------------------ symbolic sizes
-    def _symbolic_dims(self, meta: ArrayMeta, source: Source, value) -> ArrayMeta:
-        """Make the dynamic dimensions of an input symbolic (sizes 0 and 1 stay static:
-        NumPy treats them specially, so an entry never generalizes over them)."""
-        dims = self.dynamic.dims(source, value) if not meta.scalar else ()
-        shape = list(meta.shape)
-        for d in dims:
-            if shape[d] < 2:
-                continue
-            shape[d] = self.new_symbol(ShapeSource(source, d), shape[d], "a dynamic size")
-        return meta.with_(shape=tuple(shape)) if dims else meta
-
-    def new_symbol(self, source: Source, value: int, what: str) -> SymInt:
-        """A symbolic int read from ``source`` (a size, or an int argument), guarded
-        ``>= 2``: NumPy treats 0 and 1 specially, so those keep their own entries."""
-        name = self.dynamic.symbol_for(source)
-        self.symbols[name] = source
-        self.symbol_hints[name] = value
-        self.guards.add(Guard(source, EXPR, f"{source.expr()} >= 2",
-                              note=f"{what} (0 and 1 are specialized)"))
-        return SymInt(value, Sym.symbol(name, source.expr()))
-
     def symbol_placeholder(self, name: str):
         """The graph input that carries the runtime value of a symbolic size."""
         node = self.symbol_nodes.get(name)
         if node is None:
-            source = self.symbols[name]
+            source = self.shape_env.symbols[name]
             node = self.graph.placeholder(name, meta={"symbol": name, "source": source})
-            self.example_inputs[node] = self.symbol_hints[name]
+            self.example_inputs[node] = self.shape_env.hints[name]
             self.symbol_nodes[name] = node
         return node
 
@@ -250,85 +238,6 @@ class OutputGraph:
         if isinstance(value, SymInt):
             return SymArg(value.sym, {n: self.symbol_placeholder(n) for n in value.sym.symbols})
         return value
-
-    def _fit(self, op, meta_args, meta_kwargs, meta):
-        """Every output dimension of an op with symbolic inputs, as an affine SymInt."""
-        if not symbols_in((meta_args, meta_kwargs)):
-            return meta
-        rule = lambda a, k: op.meta(op, a, k)  # noqa: E731
-        sources = {n: s.expr() for n, s in self.symbols.items()}
-        return symbolic_shape(rule, meta_args, meta_kwargs, meta, self.symbol_hints, sources,
-                              self.symbol_classes, self._guard_equal)
-
-    def add_symbolic_guards(self) -> None:
-        """Guards from what the trace learned: branches taken on sizes, and the sizes it
-        had to use concretely (pinned: static for this entry)."""
-        trace = self.trace
-        if trace is None or not self.symbols:
-            return
-        note = "a branch on a dynamic size"
-        for expr in dict.fromkeys(trace.decisions):
-            self.guards.add(Guard(next(iter(self.symbols.values())), EXPR, expr, note=note))
-        for expr in dict.fromkeys(trace.ranges):
-            self.guards.add(Guard(next(iter(self.symbols.values())), EXPR, expr,
-                                  note="the sizes an op's fitted shape holds for"))
-        for name in sorted(self._pinned_names()):
-            src = self.symbols[name]
-            self.guards.add(Guard(src, EXPR, f"{src.expr()} == {self.symbol_hints[name]}",
-                                  note="a dynamic size used as a plain int: pinned"))
-
-    def _pinned_names(self) -> set[str]:
-        classes = self.symbol_classes
-        reps = {classes.find(s) for s in (self.trace.pins if self.trace else ())}
-        return {s for s in self.symbols if classes.find(s) in reps}
-
-    def pinned_sizes(self) -> set:
-        """Sizes a later compile should keep static (they were pinned here)."""
-        return {self.symbols[s] for s in self._pinned_names()}
-
-    def _guard_equal(self, group) -> None:
-        """Sizes an op needs equal (``x + y`` with both lengths dynamic): guard it."""
-        first, *rest = sorted(group)
-        for other in rest:
-            a, b = self.symbols[first], self.symbols[other]
-            self.guards.add(Guard(b, EXPR, f"{b.expr()} == {a.expr()}",
-                                  note="sizes used together"))
-
-    def _keep_rerunnable(self, op: ops.OpDef, target) -> None:
-        """Ops inside a ``try`` (``self.catching``: some frame of the trace is in a
-        ``try`` or ``finally`` block) may raise, and the program's handler must see it.
-        The hook makes sure it does by running the frame's original code when the graph
-        raises (``dynamo.exc.RerunEagerly``), which is exact only for a graph that writes
-        no input and draws no random numbers. So such an op and such a write or draw are
-        never in one graph: whichever comes second is a graph break (inside the ``try``,
-        the block runs eagerly)."""
-        changes_state = op.random or (target is not None and bool(_buffer_roots(target.node)))
-        if self.catching and (changes_state or self.writes_inputs or self.draws):
-            raise Unsupported("an array op inside a try block after a write or a random draw",
-                              "If the op raises, the handler must see the inputs as they "
-                              "were; the block runs eagerly.", cause="try")
-        if changes_state and self.ops_in_try:
-            raise Unsupported("a write or a random draw after an array op inside a try block",
-                              "The graph before it must stay safe to rerun when it raises.",
-                              cause="try")
-        self.ops_in_try |= self.catching
-        self.draws |= op.random
-
-    def _guard_writeable(self, node) -> None:
-        """The trace writes into ``node``'s memory: every input it may be a view of must
-        stay writeable (a read-only input makes NumPy raise, so that write runs eagerly)."""
-        for root in _buffer_roots(node):
-            self.writes_inputs = True
-            value = self.example_inputs[root]
-            source = root.meta["source"]
-            if root.meta["array"].kind != ops.NUMPY:
-                continue  # CuPy arrays have no read-only flag
-            if not isinstance(value, np.ndarray) or not value.flags.writeable:
-                raise Unsupported(f"a write into the read-only array {source.name()}",
-                                  "NumPy raises here; the write runs eagerly so that it "
-                                  "raises the same error.", cause="read_only_input")
-            spec = self.guards.get(source, ARRAY).expected
-            self.guards.add(Guard(source, ARRAY, replace(spec, writeable=True)))
 
     def _check_kind(self, kind: str) -> None:
         if self.kind is None:
@@ -341,11 +250,11 @@ class OutputGraph:
     def call_op(self, op: ops.OpDef, args: list, kwargs: dict, kind: str | None = None):
         """Add ``op(*args, **kwargs)`` to the graph; return the result Variable(s)."""
         node_args = tuple(to_graph(a, self) for a in args)
-        node_kwargs = {k: to_graph(v, self) for k, v in kwargs.items()}
+        node_kwargs = to_graph(dict(kwargs), self)
         meta_args = tuple(to_meta(a) for a in args)
-        meta_kwargs = {k: to_meta(v) for k, v in kwargs.items()}
-        try:   # rules see plain ints: symbolic sizes at their hints (see _fit)
-            meta = op.meta(op, *substitute((meta_args, meta_kwargs), self.symbol_hints))
+        meta_kwargs = to_meta(dict(kwargs))
+        try:   # rules see plain ints: symbolic sizes at their hints (see ShapeEnv.fit)
+            meta = op.meta(op, *substitute((meta_args, meta_kwargs), self.shape_env.hints))
         except Unsupported:
             raise
         except Exception as e:  # noqa: BLE001 (NumPy would raise here, or we cannot say)
@@ -354,7 +263,7 @@ class OutputGraph:
                               "runs eagerly so NumPy itself decides (and raises if it must).",
                               cause="op_rule") from e
         named = type(meta) if hasattr(type(meta), "_fields") else None  # np.linalg.eigh's
-        meta = self._fit(op, meta_args, meta_kwargs, meta)
+        meta = self.shape_env.fit(op, meta_args, meta_kwargs, meta)
         if kind is not None and op.kind == ops.CREATION:
             meta = meta.with_(kind=kind)
         as_list = isinstance(meta, list)  # np.split returns a list of arrays
@@ -362,13 +271,13 @@ class OutputGraph:
         metas = meta if isinstance(meta, tuple) else (meta,)
         for m in metas:
             self._check_kind(m.kind)
-        target = _written_array(op, args, kwargs)
+        target = written_array(op, args, kwargs)
         returned = self._returned_arguments(op, args, kwargs, meta_args, meta_kwargs, metas)
         if not isinstance(meta, tuple) and returned[0][1]:
             return returned[0][0]         # np.asarray(x) is x: the same object, no node
-        self._keep_rerunnable(op, target)
+        self.writes.check_op(op, target)
         if target is not None:
-            self._guard_writeable(target.node)
+            self.writes.guard_writeable(target.node)
         node = self.graph.call(op.name, node_args, node_kwargs,
                                meta={"array": meta, **self.current_loc, "kind": op.kind})
         self._check_size()
@@ -394,9 +303,9 @@ class OutputGraph:
         returns it (see ops/identity.py); an input's layout is guarded when the answer
         depends on it (``_layout_of``)."""
         new = [(None, False)] * len(metas)
-        if op.same_object is None or _written_array(op, args, kwargs) is not None:
+        if op.same_object is None or written_array(op, args, kwargs) is not None:
             return new
-        answer = op.same_object(op, *substitute((meta_args, meta_kwargs), self.symbol_hints))
+        answer = op.same_object(op, *substitute((meta_args, meta_kwargs), self.shape_env.hints))
         answers = answer if isinstance(answer, tuple) else (answer,)
         positional = list(args) or list(kwargs.values())   # item i is about argument i
         out = []
@@ -422,7 +331,7 @@ class OutputGraph:
         static = [d for d in var.meta.shape if not isinstance(d, SymInt)]
         if 0 in static or len(static) == var.meta.ndim and var.meta.size <= 1:
             return (True, True)
-        node = _same_object_root(var.node)
+        node = same_object_root(var.node)
         value = self.example_inputs.get(node) if getattr(node, "op", None) == "placeholder" \
             else None
         if not isinstance(value, np.ndarray):
@@ -451,66 +360,12 @@ class OutputGraph:
                               f"({self.config.max_graph_nodes})")
 
 
-def _written_array(op, args, kwargs) -> ArrayVariable | None:
-    """The array an op writes into: ``out=``, or the first argument of a mutation."""
-    out = kwargs.get("out")
-    if isinstance(out, TupleVariable) and len(out.items) == 1:
-        out = out.items[0]
-    if isinstance(out, ArrayVariable):
-        return out
-    if op.kind == ops.MUTATION and args and isinstance(args[0], ArrayVariable):
-        return args[0]
-    return None
-
-
 def _as_returned(result: ArrayVariable, arg: ArrayVariable | None, known: bool):
     """An op's result Variable, given what ``_returned_arguments`` says of it."""
     if known:
         return arg
     result.may_be = arg
     return result
-
-
-def _same_object_root(node):
-    """The node of the array object ``node`` holds: in-place writes (a mutation op,
-    ``out=``) give their target back, so they are followed to the node before them."""
-    while getattr(node, "op", None) == "call":
-        out = node.kwargs.get("out")
-        if isinstance(out, tuple) and len(out) == 1:
-            out = out[0]
-        if out is not None and hasattr(out, "op"):
-            node = out
-        elif node.meta.get("kind") == ops.MUTATION and node.args:
-            node = node.args[0]
-        else:
-            break
-    return node
-
-
-# Ops whose result may be their first argument's memory (astype(copy=False) is the
-# array itself when the dtype already matches).
-_MAY_ALIAS = {"astype", "asarray", "array"}  # np.asarray(x), np.array(x, copy=False): x
-
-
-def _buffer_roots(node) -> list:
-    """The input placeholders whose memory ``node`` may share: through views, ops that
-    may return their argument, and earlier in-place writes (which return their target)."""
-    roots, todo, seen = [], [node], set()
-    while todo:
-        n = todo.pop()
-        if n in seen or not hasattr(n, "op"):
-            continue
-        seen.add(n)
-        if n.op == "placeholder":
-            roots.append(n)
-        elif n.op == "call":
-            kind = n.meta.get("kind")
-            if "out" in n.kwargs:
-                out = n.kwargs["out"]
-                todo += list(out) if isinstance(out, tuple) else [out]
-            elif (kind in (ops.VIEW, ops.MUTATION) or n.target in _MAY_ALIAS) and n.args:
-                todo.append(n.args[0])
-    return roots
 
 
 def _identity_guard(a: Source, b: Source, same: bool) -> Guard:
@@ -528,48 +383,20 @@ def _placeholder_name(source: Source) -> str:
             .replace("'", "").replace(".", "_").replace("[", "_"))
 
 
-def to_graph(var: Variable, output: OutputGraph | None = None) -> Any:
-    """A Variable as a graph argument: a node, a symbolic size, or a Python value."""
-    if isinstance(var, ArrayVariable):
-        return var.node
-    if isinstance(var, TupleVariable):
-        return tuple(to_graph(v, output) for v in var.items)
-    if isinstance(var, ListVariable):
-        return [to_graph(v, output) for v in var.items]
-    if isinstance(var, (tuple, list)):  # built by an op adapter from Variables
-        return type(var)(to_graph(v, output) for v in var)
-    if isinstance(var, SliceVariable):
-        return slice(*(to_graph(p, output) for p in var.parts))
-    if isinstance(var, ConstantVariable) and isinstance(var.value, SymInt):
-        return output.graph_arg(var.value)
-    if isinstance(var, RandomObjectVariable):
-        return var.graph_input(output)
-    if isinstance(var, (ConstantVariable, ClassVariable, LibraryFunctionVariable)):
-        return var.as_python_constant()
-    if isinstance(var, (DictVariable, ObjectVariable, SequenceVariable)):
-        raise Unsupported(f"{var.describe()} as an argument of an array op")
-    if var.is_constant():
-        return var.as_python_constant()
-    raise Unsupported(f"{var.describe()} as an argument of an array op")
+def _is_variable(value: Any) -> bool:
+    return isinstance(value, Variable)
 
 
-def to_meta(var: Variable) -> Any:
-    """A Variable as a rule argument: ArrayMeta for arrays, Python values otherwise."""
-    if isinstance(var, ArrayVariable):
-        return var.meta
-    if isinstance(var, TupleVariable):
-        return tuple(to_meta(v) for v in var.items)
-    if isinstance(var, ListVariable):
-        return [to_meta(v) for v in var.items]
-    if isinstance(var, (tuple, list)):
-        return type(var)(to_meta(v) for v in var)
-    if isinstance(var, SliceVariable):
-        return slice(*(to_meta(p) for p in var.parts))
-    if isinstance(var, ConstantVariable) and isinstance(var.value, SymInt):
-        return var.value
-    if isinstance(var, RandomObjectVariable):
-        return var.obj           # rules read its type only
-    return to_graph(var)
+def to_graph(args: Any, output: OutputGraph) -> Any:
+    """Variables as graph arguments (``Variable.as_graph_arg``), inside the plain
+    tuples and lists an op adapter builds around them."""
+    return tree_map(lambda v: v.as_graph_arg(output), args, is_leaf=_is_variable)
+
+
+def to_meta(args: Any) -> Any:
+    """Variables as rule arguments (``Variable.as_meta``): ArrayMeta for arrays, Python
+    values otherwise."""
+    return tree_map(lambda v: v.as_meta(), args, is_leaf=_is_variable)
 
 
 __all__ = ["ArrayMeta", "OutputGraph", "SideEffects", "to_graph", "to_meta"]

@@ -13,11 +13,17 @@ its own guards and cache. Cells and free variables are passed as the cell object
 themselves (the resume function's closure), so ``nonlocal`` writes and inner
 functions keep sharing them.
 
+Every resume function copies the *original* code: at a break in a resume function,
+the next one continues the original at the matching instruction (``_original_at``),
+so N breaks make N resume functions of one level, cached per (code, instruction,
+stack layout, live locals). Its ``co_name`` is the original's (what tracebacks and
+``f_code.co_name`` show); its ``co_qualname`` says where it resumes.
+
 Example::
 
     >>> code = resume_code(f.__code__, target=12, layout=(False, True, False), live=("x",))
-    >>> code.co_name
-    'f_resume_at_L7'
+    >>> code.co_name, code.co_qualname
+    ('f', 'f_resume_at_L7')
 """
 
 from __future__ import annotations

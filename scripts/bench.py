@@ -9,7 +9,8 @@ and of the compiled function, the speedup, and the first call's time (trace +
 compile + run). GPU timings are per call over a batch of calls followed by one
 synchronize. Then: the dispatch overhead of a cached call (``bench_dispatch``), and
 the trace time of one program at 1e2 and 1e7 elements (tracing must not grow with
-data). Other benchmark modules plug in through ``EXTRA_SECTIONS``.
+data), and the compile time of a function with 25, 50 and 100 graph breaks. Other
+benchmark modules plug in through ``EXTRA_SECTIONS``.
 """
 
 from __future__ import annotations
@@ -92,6 +93,31 @@ def trace_cost() -> list[dict]:
             times.append(report.compile_time)
         # best of 5: tracing is pure Python; the minimum filters out machine noise
         rows.append({"elements": n, "trace_compile_ms": min(times) * 1e3})
+    return rows
+
+
+def graph_breaks(counts=(25, 50, 100)) -> list[dict]:
+    """Compile time of one function with N graph breaks (a print between array ops),
+    and the deepest chain of resume functions (1: each continues the original)."""
+    import io
+    from contextlib import redirect_stdout
+
+    from dynamo import resume
+    rows = []
+    for n in counts:
+        lines = ["def many(x):"]
+        for i in range(n):
+            lines += ["    x = x * 2 + 1", f"    print({i})"]
+        scope: dict = {}
+        exec("\n".join(lines + ["    return x"]), scope)
+        with redirect_stdout(io.StringIO()):
+            report = dynamo.explain(scope["many"])(np.ones(3))
+        depth = max(r.code.co_qualname.count("_resume_at_L") for r in report.records)
+        assert all(resume.original_code(r.code) is scope["many"].__code__
+                   for r in report.records)
+        rows.append({"breaks": n, "compile_s": report.compile_time,
+                     "per_break_ms": report.compile_time / n * 1e3,
+                     "resume_depth": depth})
     return rows
 
 
@@ -191,6 +217,10 @@ def main(argv=None) -> int:
     print("\ntracing cost does not grow with data (gelu, eager backend)")
     sections["trace_cost"] = trace_cost()
     print_table(sections["trace_cost"], ["elements", "trace_compile_ms"])
+    print("\ngraph breaks: compile time of one function with N breaks")
+    sections["graph_breaks"] = graph_breaks()
+    print_table(sections["graph_breaks"], ["breaks", "compile_s", "per_break_ms",
+                                           "resume_depth"])
     print("\ndecode loop: one compiled transformer block, sequence length 5..40 "
           "(total ms incl. compiles; again: the same 36 calls once more)")
     sections["decode_loop"] = decode_loop()

@@ -52,6 +52,7 @@ import numpy as np
 
 from dynamo.graph import CALL, CONSTANT, PLACEHOLDER, Graph, Node, map_nodes
 from dynamo.ops import MATMUL, MUTATION, REGISTRY, VIEW
+from dynamo.tree import tree_leaves
 
 # ops whose CuPy implementation reaches cuBLAS/cuSOLVER through CuPy's own handle
 _CUBLAS_OPS = {"tensordot", "einsum"}
@@ -274,28 +275,13 @@ def _ndim(value) -> int:
 
 
 def _holds_host_array(value) -> bool:
-    found = []
-    _walk(value, lambda v: found.append(v) if isinstance(v, np.ndarray) else None)
-    return bool(found)
+    return any(isinstance(v, np.ndarray) for v in tree_leaves(value))
 
 
 def _holds_list(value) -> bool:
-    found = []
-    _walk(value, lambda v: found.append(v) if isinstance(v, list) else None, into_lists=False)
-    return bool(found)
-
-
-def _walk(value, fn, into_lists: bool = True) -> None:
-    fn(value)
-    if isinstance(value, (tuple, list)) and (into_lists or isinstance(value, tuple)):
-        for v in value:
-            _walk(v, fn, into_lists)
-    elif isinstance(value, dict):
-        for v in value.values():
-            _walk(v, fn, into_lists)
-    elif isinstance(value, slice):
-        for v in (value.start, value.stop, value.step):
-            _walk(v, fn, into_lists)
+    """A list anywhere in ``value`` (not looking into the lists themselves)."""
+    is_list = lambda v: isinstance(v, list)  # noqa: E731
+    return any(is_list(v) for v in tree_leaves(value, is_leaf=is_list))
 
 
 def _has_bool_index(index) -> bool:

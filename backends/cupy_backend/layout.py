@@ -31,6 +31,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from dynamo.graph import CALL, CONSTANT, PLACEHOLDER, Node
 from dynamo.ops import VIEW
+from dynamo.tree import tree_leaves
 
 from .sizes import RuntimeStride, is_static, mul, shape_of
 
@@ -127,7 +128,7 @@ def _view_strides(node: Node, layouts: dict) -> tuple | None:
     if not isinstance(base, Node) or base not in layouts:
         return None
     rest = list(node.args[1:]) + list(node.kwargs.values())
-    if any(isinstance(a, Node) or _has_node(a) for a in rest):
+    if any(isinstance(a, Node) for a in tree_leaves(rest)):
         return None  # an index array: advanced indexing copies
     meta, base_meta = array_meta(node), array_meta(base)
     itemsize = base_meta.dtype.itemsize
@@ -144,16 +145,6 @@ def _view_strides(node: Node, layouts: dict) -> tuple | None:
     if not isinstance(result, np.ndarray) or result.shape != tuple(meta.shape):
         return None
     return _element_strides(result)
-
-
-def _has_node(value) -> bool:
-    if isinstance(value, Node):
-        return True
-    if isinstance(value, (tuple, list)):
-        return any(_has_node(v) for v in value)
-    if isinstance(value, slice):
-        return any(_has_node(v) for v in (value.start, value.stop, value.step))
-    return False
 
 
 def coalesce(shape: tuple, accesses: list[tuple], keep_last: bool = False):

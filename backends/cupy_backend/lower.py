@@ -36,6 +36,7 @@ import numpy as np
 
 from dynamo.graph import Node
 from dynamo.ops import ELEMENTWISE, REDUCTION
+from dynamo.tree import tree_leaves
 
 from .cuda_types import fusible as fusible_dtype
 from .ir import (
@@ -70,23 +71,9 @@ class Reject(Exception):
 def outputs_of(nodes) -> list[Node]:
     """Members read outside the set, or returned by the graph."""
     members = set(nodes)
-    graph_out = {o for o in _graph_outputs(nodes)}
+    graph_out = {o for o in tree_leaves(nodes[0].graph.outputs) if isinstance(o, Node)} \
+        if nodes else set()
     return [n for n in nodes if n in graph_out or any(u not in members for u in n.users)]
-
-
-def _graph_outputs(nodes):
-    if not nodes:
-        return ()
-    out = []
-
-    def walk(v):
-        if isinstance(v, Node):
-            out.append(v)
-        elif isinstance(v, (tuple, list)):
-            for x in v:
-                walk(x)
-    walk(nodes[0].graph.outputs)
-    return out
 
 
 def reduction_params(node: Node) -> dict | None:

@@ -42,6 +42,7 @@ import numpy as np
 from dynamo import ops
 from dynamo.graph import CALL, CONSTANT, Graph, Node
 from dynamo.ops import CREATION, ELEMENTWISE, MATMUL, REDUCTION, VIEW
+from dynamo.tree import tree_leaves
 
 from ..fusion.fusible import array_meta, has_effect, reduction_info
 
@@ -73,20 +74,7 @@ _UFUNC_REDUCTIONS = frozenset({"sum", "prod", "max", "min", "any", "all"})
 def _static_args(node: Node, skip: int) -> bool:
     """No argument after the first ``skip`` positional ones is a graph value."""
     rest = (node.args[skip:], node.kwargs)
-    return not any(isinstance(v, Node) for v in _flatten(rest))
-
-
-def _flatten(value):
-    if isinstance(value, (tuple, list)):
-        for v in value:
-            yield from _flatten(v)
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _flatten(v)
-    elif isinstance(value, slice):
-        yield from _flatten((value.start, value.stop, value.step))
-    else:
-        yield value
+    return not any(isinstance(v, Node) for v in tree_leaves(rest))
 
 
 def _kinds(node: Node) -> set[str] | None:

@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from ..tree import tree_leaves, tree_map
 from .meta import ArrayMeta, ghost, probe
 
 
@@ -51,37 +52,14 @@ def array_kind(values) -> str:
 
 def metas_in(values) -> list[ArrayMeta]:
     """Every ArrayMeta inside nested tuples, lists, dicts and slices."""
-    out = []
-
-    def walk(v):
-        if isinstance(v, ArrayMeta):
-            out.append(v)
-        elif isinstance(v, (tuple, list)):
-            for x in v:
-                walk(x)
-        elif isinstance(v, dict):
-            for x in v.values():
-                walk(x)
-        elif isinstance(v, slice):
-            walk((v.start, v.stop, v.step))
-    walk(values)
-    return out
+    return [v for v in tree_leaves(values) if isinstance(v, ArrayMeta)]
 
 
 
 def substitute(value: Any, fn) -> Any:
-    """Replace every ArrayMeta inside ``value`` by ``fn(meta)``."""
-    if isinstance(value, ArrayMeta):
-        return fn(value)
-    if isinstance(value, tuple):
-        return tuple(substitute(v, fn) for v in value)
-    if isinstance(value, list):
-        return [substitute(v, fn) for v in value]
-    if isinstance(value, dict):
-        return {k: substitute(v, fn) for k, v in value.items()}
-    if isinstance(value, slice):
-        return slice(*(substitute(v, fn) for v in (value.start, value.stop, value.step)))
-    return value
+    """Replace every ArrayMeta inside ``value`` (nested tuples, lists, dicts and slices)
+    by ``fn(meta)``."""
+    return tree_map(lambda v: fn(v) if isinstance(v, ArrayMeta) else v, value)
 
 
 def static(value: Any, what: str) -> Any:

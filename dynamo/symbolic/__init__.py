@@ -15,6 +15,8 @@ tracing it is a ``SymInt``: an ``int`` whose value is the size seen in this call
   function of the symbols (``symbolic_shape``), then guards each symbol to the range in
   which that fit is the rule's answer (``ranges``: ``x[-5:]`` is 5 for
   ``x.shape[0] >= 5`` only).
+- One trace's symbols, their hints and the guards learned about them are a
+  ``ShapeEnv`` (``shape_env.py``), owned by the trace's OutputGraph.
 
 Example::
 
@@ -29,6 +31,7 @@ Example::
 
 from .fit import SymbolClasses, substitute, symbolic_shape, symbols_in
 from .policy import DynamicPolicy, mark_dynamic, marked_dims
+from .shape_env import ShapeEnv
 from .sizes import (
     Specialize,
     Sym,
@@ -46,7 +49,7 @@ from .sizes import (
 )
 
 __all__ = [
-    "DynamicPolicy", "Specialize", "Sym", "SymArg", "SymInt", "SymbolClasses", "Trace",
+    "DynamicPolicy", "ShapeEnv", "Specialize", "Sym", "SymArg", "SymInt", "SymbolClasses", "Trace",
     "concrete", "is_symbolic", "mark_dynamic", "marked_dims", "not_recording", "pin",
     "pinned", "record", "recording", "substitute", "symbolic_shape", "symbols_in",
     "symbols_of",

@@ -14,6 +14,7 @@ Example::
 
 from __future__ import annotations
 
+from ..tree import tree_leaves, tree_map
 from . import ranges
 from .sizes import Sym, SymInt, not_recording, pin, pinned, record_range
 
@@ -25,35 +26,25 @@ def substitute(value, values: dict[str, int]):
     value at ``values``."""
     from ..ops import ArrayMeta
 
-    if isinstance(value, SymInt):
-        return value.sym.evaluate(values) if values else int(value)
-    if isinstance(value, ArrayMeta):
-        return value.with_(shape=tuple(substitute(d, values) for d in value.shape))
-    if isinstance(value, tuple):
-        return tuple(substitute(v, values) for v in value)
-    if isinstance(value, list):
-        return [substitute(v, values) for v in value]
-    if isinstance(value, dict):
-        return {k: substitute(v, values) for k, v in value.items()}
-    if isinstance(value, slice):
-        return slice(*(substitute(v, values) for v in (value.start, value.stop, value.step)))
-    return value
+    def leaf(v):
+        if isinstance(v, SymInt):
+            return v.sym.evaluate(values) if values else int(v)
+        if isinstance(v, ArrayMeta):
+            return v.with_(shape=tuple(leaf(d) for d in v.shape))
+        return v
+    return tree_map(leaf, value)
 
 
 def symbols_in(value) -> frozenset:
+    """The symbols of every SymInt inside ``value`` (and inside its ArrayMetas' shapes)."""
     from ..ops import ArrayMeta
 
-    if isinstance(value, SymInt):
-        return value.sym.symbols
-    if isinstance(value, ArrayMeta):
-        return symbols_in(value.shape)
-    if isinstance(value, (tuple, list)):
-        return frozenset().union(*map(symbols_in, value)) if value else frozenset()
-    if isinstance(value, dict):
-        return symbols_in(tuple(value.values()))
-    if isinstance(value, slice):
-        return symbols_in((value.start, value.stop, value.step))
-    return frozenset()
+    found: set[str] = set()
+    for leaf in tree_leaves(value):
+        for d in leaf.shape if isinstance(leaf, ArrayMeta) else (leaf,):
+            if isinstance(d, SymInt):
+                found |= d.sym.symbols
+    return frozenset(found)
 
 
 def _metas(meta) -> list:

@@ -46,6 +46,7 @@ import math
 
 import numpy as np
 
+from ..tree import tree_leaves
 from .sizes import SymInt
 
 LOWEST = 2              # every symbol is guarded >= 2 (0 and 1 are specialized)
@@ -63,7 +64,7 @@ def forms_of(value, rep: str, find, assigned: dict[str, int]) -> set[tuple]:
 
     out: set[tuple] = set()
 
-    def walk(x):
+    def number(x):
         if isinstance(x, SymInt):
             a = sum(c for n, c in x.sym.terms if find(n) == rep)
             b = x.sym.const + sum(c * assigned[n] for n, c in x.sym.terms if find(n) != rep)
@@ -80,13 +81,10 @@ def forms_of(value, rep: str, find, assigned: dict[str, int]) -> set[tuple]:
             walk(x.shape)
             if x.size and x.dtype.kind in "iu":
                 walk((x.min(), x.max()))
-        elif isinstance(x, (tuple, list)):
-            for item in x:
-                walk(item)
-        elif isinstance(x, dict):
-            walk(tuple(x.values()))
-        elif isinstance(x, slice):
-            walk((x.start, x.stop, x.step))
+
+    def walk(x):
+        for leaf in tree_leaves(x):
+            number(leaf)
     walk(value)
     return out
 

@@ -15,6 +15,8 @@ import operator
 import threading
 from dataclasses import dataclass, field
 
+from ..tree import tree_leaves, tree_map
+
 _local = threading.local()
 
 
@@ -213,20 +215,21 @@ class SymInt(int):
         return int.__hash__(self)
 
 
+def _sequences_only(value) -> bool:
+    """``is_leaf`` for the two walks below, which look into tuples and lists only (a
+    constant's items, a call's arguments): a dict or a slice is one opaque value."""
+    return isinstance(value, (dict, slice))
+
+
 def is_symbolic(value) -> bool:
-    if isinstance(value, SymInt):
-        return True
-    if isinstance(value, (tuple, list)):
-        return any(is_symbolic(v) for v in value)
-    return False
+    """Is ``value``, or an item of it (tuples and lists, nested), a SymInt?"""
+    return any(isinstance(v, SymInt) for v in tree_leaves(value, _sequences_only))
 
 
 def symbols_of(value) -> frozenset:
-    if isinstance(value, SymInt):
-        return value.sym.symbols
-    if isinstance(value, (tuple, list)):
-        return frozenset().union(*(symbols_of(v) for v in value)) if value else frozenset()
-    return frozenset()
+    """The symbols of the SymInts in ``value`` (tuples and lists, nested)."""
+    return frozenset().union(*(v.sym.symbols for v in tree_leaves(value, _sequences_only)
+                               if isinstance(v, SymInt)))
 
 
 # --------------------------------------------------------------------------- decisions
@@ -275,15 +278,14 @@ def pinned() -> set[str]:
 
 
 def concrete(value):
-    """``value`` with every SymInt replaced by its plain int (the symbols are pinned)."""
-    if isinstance(value, SymInt):
-        pin(value.sym.symbols)
-        return int(value)
-    if isinstance(value, tuple):
-        return tuple(concrete(v) for v in value)
-    if isinstance(value, list):
-        return [concrete(v) for v in value]
-    return value
+    """``value`` with every SymInt (tuples and lists, nested) replaced by its plain int
+    (the symbols are pinned)."""
+    def leaf(v):
+        if isinstance(v, SymInt):
+            pin(v.sym.symbols)
+            return int(v)
+        return v
+    return tree_map(leaf, value, _sequences_only)
 
 
 @contextlib.contextmanager

@@ -52,6 +52,12 @@ class ArrayVariable(Variable):
     def describe(self) -> str:
         return f"array {self.meta}"
 
+    def as_graph_arg(self, output) -> Any:
+        return self.node
+
+    def as_meta(self) -> ArrayMeta:
+        return self.meta
+
     def python_type(self) -> type:
         if self.meta.scalar:
             return self.meta.dtype.type

@@ -48,6 +48,26 @@ class Variable:
     def __repr__(self) -> str:
         return self.describe()
 
+    # ------------------------------------------------------------------ array op arguments
+    def as_graph_arg(self, output) -> Any:
+        """This value as an argument of a graph node: a node for an array, an expression
+        over symbol inputs for a symbolic size, a tuple/list/slice of those, or a Python
+        constant. ``output`` is the trace's OutputGraph, handed in (no Variable module
+        imports it). Other values cannot go into the graph: the call runs eagerly."""
+        return self._constant_arg()
+
+    def as_meta(self) -> Any:
+        """This value as an op's shape rule sees it: ``ArrayMeta`` for an array, the
+        ``SymInt`` for a symbolic size, a tuple/list/slice of those, or a Python
+        constant (see ``dynamo.ops.rules``)."""
+        return self._constant_arg()
+
+    def _constant_arg(self) -> Any:
+        """The default of both: a constant is passed as itself."""
+        if self.is_constant():
+            return self.as_python_constant()
+        raise Unsupported(f"{self.describe()} as an argument of an array op")
+
     # ------------------------------------------------------------------ Python semantics
     def getattr(self, tx, name: str) -> Variable:
         try:

@@ -106,7 +106,8 @@ def _symbolic_int(out, value: int, source: Source) -> Variable:
     source after the graph ran, and a global or attribute may have been written by
     then (``STEP += 1`` on a global ``STEP``); a frame's argument never is."""
     out.guards.add(Guard(source, TYPE, int))
-    return ConstantVariable(out.new_symbol(source, value, "a dynamic int"), source)
+    return ConstantVariable(out.shape_env.new_symbol(source, value, "a dynamic int"),
+                            source)
 
 
 def _wrap(tx, value: Any, source: Source | None) -> Variable:
@@ -120,7 +121,7 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
             raise Unsupported(f"ndarray subclass {type(value).__qualname__}")
         return out.add_input(value, source)
     if type(value) is int and isinstance(source, LocalSource) and value >= 2 and \
-            out.dynamic.is_dynamic_int(source, value):
+            out.shape_env.dynamic.is_dynamic_int(source, value):
         return _symbolic_int(out, value, source)
     if type(value) in (int, float, bool, str, type(None), complex, bytes) or \
             value is Ellipsis or value is NotImplemented:

@@ -103,6 +103,16 @@ class ConstantVariable(Variable):
             return concrete(self.value)
         return self.value
 
+    def as_graph_arg(self, output) -> Any:
+        if isinstance(self.value, SymInt):   # stays symbolic: read from symbol inputs
+            return output.graph_arg(self.value)
+        return self.as_python_constant()
+
+    def as_meta(self) -> Any:
+        if isinstance(self.value, SymInt):   # rules are fitted over it (ShapeEnv.fit)
+            return self.value
+        return self.as_python_constant()
+
     def truth(self, tx) -> bool:
         if isinstance(self.value, np.generic):
             return bool(self.value)

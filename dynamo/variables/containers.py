@@ -107,6 +107,12 @@ class SequenceVariable(Variable):
 class TupleVariable(SequenceVariable):
     kind = tuple
 
+    def as_graph_arg(self, output) -> tuple:   # a named tuple too: ops take plain tuples
+        return tuple(v.as_graph_arg(output) for v in self.items)
+
+    def as_meta(self) -> tuple:
+        return tuple(v.as_meta() for v in self.items)
+
     def getattr(self, tx, name: str) -> Variable:
         if name in ("count", "index"):
             return BoundBuiltinMethod(self, name)
@@ -235,6 +241,12 @@ class NamedTupleVariable(TupleVariable):
 
 class ListVariable(SequenceVariable):
     kind = list
+
+    def as_graph_arg(self, output) -> list:
+        return [v.as_graph_arg(output) for v in self.items]
+
+    def as_meta(self) -> list:
+        return [v.as_meta() for v in self.items]
 
     def getattr(self, tx, name: str) -> Variable:
         if name in ("append", "extend", "pop", "insert", "index", "count", "reverse", "copy",
@@ -1022,6 +1034,12 @@ class SliceVariable(Variable):
 
     def as_python_constant(self) -> Any:
         return slice(*(p.as_python_constant() for p in self.parts))
+
+    def as_graph_arg(self, output) -> slice:
+        return slice(*(p.as_graph_arg(output) for p in self.parts))
+
+    def as_meta(self) -> slice:
+        return slice(*(p.as_meta() for p in self.parts))
 
     def python_type(self) -> type:
         return slice

@@ -310,9 +310,12 @@ class RandomObjectVariable(Variable):
     def python_type(self) -> type:
         return type(self.obj)
 
-    def graph_input(self, output):
+    def as_graph_arg(self, output):
         """The graph's placeholder for this object (one per source)."""
         return output.object_input(self.obj, self.source)
+
+    def as_meta(self) -> Any:
+        return self.obj           # rules read its type only
 
     def getattr(self, tx, name: str) -> Variable:
         from .. import ops

@@ -242,3 +242,18 @@ def test_one_array_passed_twice_is_one_value():
     b = a.copy()
     out = dynamo.compile(f)(b, b)
     assert np.array_equal(out, a + 1) and np.array_equal(b, a + 1)
+
+
+def test_a_compiled_method_keeps_the_function_attributes_on_its_bound_method():
+    import unittest
+
+    class T(unittest.TestCase):
+        @unittest.expectedFailure
+        def test_fails(self):
+            self.assertEqual(1, 2)
+
+    T.test_fails = dynamo.compile(T.test_fails)
+    assert T("test_fails").test_fails.__unittest_expecting_failure__ is True
+    result = unittest.TestResult()
+    T("test_fails").run(result)
+    assert (len(result.expectedFailures), result.failures) == (1, [])

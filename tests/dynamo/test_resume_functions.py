@@ -73,7 +73,7 @@ def _deleted_local(x):
     print("break")
     del c   # the try block runs eagerly in the resume function, which got c
     try:
-        return c
+        return c  # noqa: F821 (deleted on purpose)
     except UnboundLocalError as e:
         return str(e), y
 
@@ -84,33 +84,29 @@ def test_a_local_deleted_before_an_eager_block_is_unbound_there():
 
 def _deleted_cell(x):
     c = x.sum()
-    g = lambda: c   # noqa: E731, F841 (c is a cell)
+    g = lambda: c   # noqa: E731, F841, F821 (c is a cell; deleted below)
     y = x + 1
     print("break")
     del c
     try:
-        return c
+        return c  # noqa: F821 (deleted on purpose)
     except UnboundLocalError as e:   # NameError would escape: a wrong class
         return str(e), y
 
 
 def _deleted_cell_deleted_again(x):
     c = 1
-    g = lambda: c   # noqa: E731, F841 (c is a cell)
+    g = lambda: c   # noqa: E731, F841, F821 (c is a cell; deleted below)
     y = x + 1
     print("break")
     del c
-    del c   # UnboundLocalError, as for a local
-
-
-def _captured(c):
-    return lambda: c
+    del c   # noqa: F821 (UnboundLocalError, as for a local)
+    return y
 
 
 def _deleted_cell_read_by_a_closure(x):
     c = 1
-    g = _captured(0)
-    g = lambda: c   # noqa: E731
+    g = lambda: c   # noqa: E731, F821 (deleted below)
     y = x * 2
     print("break")
     del c

@@ -1,0 +1,144 @@
+"""Writes into the memory of inputs, random draws, and ops inside ``try`` blocks: what
+one graph may hold of them, and the guards they need.
+
+The OutputGraph asks its ``WriteGuard`` before it adds an op (``check_op``, and
+``guard_writeable`` for an op that writes into an array). The guard may refuse with
+``Unsupported`` (a graph break at that op):
+
+- a write into a read-only input (NumPy raises; the write runs eagerly so it does);
+- an op inside a ``try`` together with a write into an input or a random draw in one
+  graph (a graph that raises is rerun eagerly, which is exact only when it changed
+  nothing: see ``check_op``).
+
+A write into an input guards the input writeable. The functions below follow a node to
+the input memory it may share (``buffer_roots``), and an op's arguments to the array it
+writes into (``written_array``).
+
+Example::
+
+    >>> w = WriteGuard(guards, example_inputs)
+    >>> w.check_op(ops.get("add"), None)              # np.add(x, 1): fine
+    >>> w.guard_writeable(x_node)                     # x[0] = 1: L['x'] stays writeable
+    >>> w.writes_inputs
+    True
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from dynamo.guards import ARRAY, Guard, GuardSet
+
+from . import ops
+from .exc import Unsupported
+from .variables import ArrayVariable, TupleVariable
+
+
+class WriteGuard:
+    """The flags of one graph: does it write into an input (``writes_inputs``), draw
+    random numbers (``draws``), hold an op added inside a ``try`` (``ops_in_try``);
+    ``catching`` is set by the translator before each instruction."""
+
+    def __init__(self, guards: GuardSet, example_inputs: dict[Any, Any]):
+        self.guards = guards                       # the OutputGraph's
+        self.example_inputs = example_inputs       # placeholder node -> the real value
+        self.writes_inputs = False                 # an op writes into an input's memory
+        self.catching = False                      # some frame of the trace is in a try
+        self.ops_in_try = False                    # an op was added while catching
+        self.draws = False                         # an op drew random numbers
+
+    def check_op(self, op: ops.OpDef, target) -> None:
+        """Ops inside a ``try`` (``self.catching``: some frame of the trace is in a
+        ``try`` or ``finally`` block) may raise, and the program's handler must see it.
+        The hook makes sure it does by running the frame's original code when the graph
+        raises (``dynamo.exc.RerunEagerly``), which is exact only for a graph that writes
+        no input and draws no random numbers. So such an op and such a write or draw are
+        never in one graph: whichever comes second is a graph break (inside the ``try``,
+        the block runs eagerly)."""
+        changes_state = op.random or (target is not None and bool(buffer_roots(target.node)))
+        if self.catching and (changes_state or self.writes_inputs or self.draws):
+            raise Unsupported("an array op inside a try block after a write or a random draw",
+                              "If the op raises, the handler must see the inputs as they "
+                              "were; the block runs eagerly.", cause="try")
+        if changes_state and self.ops_in_try:
+            raise Unsupported("a write or a random draw after an array op inside a try block",
+                              "The graph before it must stay safe to rerun when it raises.",
+                              cause="try")
+        self.ops_in_try |= self.catching
+        self.draws |= op.random
+
+    def guard_writeable(self, node) -> None:
+        """The trace writes into ``node``'s memory: every input it may be a view of must
+        stay writeable (a read-only input makes NumPy raise, so that write runs eagerly)."""
+        for root in buffer_roots(node):
+            self.writes_inputs = True
+            value = self.example_inputs[root]
+            source = root.meta["source"]
+            if root.meta["array"].kind != ops.NUMPY:
+                continue  # CuPy arrays have no read-only flag
+            if not isinstance(value, np.ndarray) or not value.flags.writeable:
+                raise Unsupported(f"a write into the read-only array {source.name()}",
+                                  "NumPy raises here; the write runs eagerly so that it "
+                                  "raises the same error.", cause="read_only_input")
+            spec = self.guards.get(source, ARRAY).expected
+            self.guards.add(Guard(source, ARRAY, replace(spec, writeable=True)))
+
+
+def written_array(op, args, kwargs) -> ArrayVariable | None:
+    """The array an op writes into: ``out=``, or the first argument of a mutation."""
+    out = kwargs.get("out")
+    if isinstance(out, TupleVariable) and len(out.items) == 1:
+        out = out.items[0]
+    if isinstance(out, ArrayVariable):
+        return out
+    if op.kind == ops.MUTATION and args and isinstance(args[0], ArrayVariable):
+        return args[0]
+    return None
+
+
+def same_object_root(node):
+    """The node of the array object ``node`` holds: in-place writes (a mutation op,
+    ``out=``) give their target back, so they are followed to the node before them."""
+    while getattr(node, "op", None) == "call":
+        out = node.kwargs.get("out")
+        if isinstance(out, tuple) and len(out) == 1:
+            out = out[0]
+        if out is not None and hasattr(out, "op"):
+            node = out
+        elif node.meta.get("kind") == ops.MUTATION and node.args:
+            node = node.args[0]
+        else:
+            break
+    return node
+
+
+# Ops whose result may be their first argument's memory (astype(copy=False) is the
+# array itself when the dtype already matches).
+_MAY_ALIAS = {"astype", "asarray", "array"}  # np.asarray(x), np.array(x, copy=False): x
+
+
+def buffer_roots(node) -> list:
+    """The input placeholders whose memory ``node`` may share: through views, ops that
+    may return their argument, and earlier in-place writes (which return their target)."""
+    roots, todo, seen = [], [node], set()
+    while todo:
+        n = todo.pop()
+        if n in seen or not hasattr(n, "op"):
+            continue
+        seen.add(n)
+        if n.op == "placeholder":
+            roots.append(n)
+        elif n.op == "call":
+            kind = n.meta.get("kind")
+            if "out" in n.kwargs:
+                out = n.kwargs["out"]
+                todo += list(out) if isinstance(out, tuple) else [out]
+            elif (kind in (ops.VIEW, ops.MUTATION) or n.target in _MAY_ALIAS) and n.args:
+                todo.append(n.args[0])
+    return roots
+
+
+__all__ = ["WriteGuard", "buffer_roots", "same_object_root", "written_array"]
