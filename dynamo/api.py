@@ -121,6 +121,10 @@ class OptimizedFunction:
     __kwdefaults__ = property(lambda self: self._orig_fn.__kwdefaults__,
                               lambda self, value: setattr(self._orig_fn, "__kwdefaults__",
                                                           value))
+    # read through too: on 3.14 update_wrapper copies __annotate__, not __annotations__
+    __annotations__ = property(lambda self: self._orig_fn.__annotations__,
+                               lambda self, value: setattr(self._orig_fn, "__annotations__",
+                                                           value))
 
     def __get__(self, obj, objtype=None):  # decorating a method
         if obj is None:

@@ -146,6 +146,8 @@ class GlueCodegen:
     def value(self, var: Variable) -> str:
         if var is NULL:
             raise Unsupported("NULL cannot be rebuilt as a value")
+        if isinstance(var, CellVariable):   # on the stack (LOAD_CLOSURE): the cell itself
+            return self.cell(var)
         return var.reconstruct(self)
 
     def mutable(self, var: Variable, build, fill=None) -> str:

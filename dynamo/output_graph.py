@@ -140,27 +140,14 @@ class OutputGraph:
 
     # ------------------------------------------------------------------ inputs
     def add_input(self, value: Any, source: Source) -> ArrayVariable:
+        """An array from outside the trace: a placeholder, guarded by ``_array_spec``;
+        its dynamic dimensions are symbols of the ShapeEnv."""
         meta = self.shape_env.symbolic_dims(meta_of(value), source, value)
         self._check_kind(meta.kind)
         name = _placeholder_name(source)
         node = self.graph.placeholder(name, meta={"array": meta, "source": source})
         self.example_inputs[node] = value
-        # layout_guards: a backend that depends on memory layout pins it, exactly
-        # (True: strides) or loosely ("contiguity": the C/F contiguity flags);
-        # "dynamic-contiguity": strides, except for a contiguous input with a symbolic
-        # size, whose strides follow from its shape and change with it (the flags)
-        layout = self.layout_guards if not meta.scalar else False
-        if layout == "dynamic-contiguity":
-            contiguous = value.flags.c_contiguous or value.flags.f_contiguous
-            dynamic = any(isinstance(d, SymInt) for d in meta.shape)
-            layout = "contiguity" if contiguous and dynamic else True
-        spec = ArraySpec(
-            cls=type(value), dtype=value.dtype,
-            shape=tuple(None if isinstance(d, SymInt) else d for d in meta.shape),
-            strides=tuple(value.strides) if layout and layout != "contiguity" else None,
-            contiguity=(bool(value.flags.c_contiguous), bool(value.flags.f_contiguous))
-            if layout == "contiguity" else None,
-            device=value.device.id if meta.kind == ops.CUPY else None)
+        spec = _array_spec(value, meta, self.layout_guards)
         self.guards.add(Guard(source, ARRAY, spec))
         return ArrayVariable(node, meta, source)
 
@@ -366,6 +353,28 @@ def _as_returned(result: ArrayVariable, arg: ArrayVariable | None, known: bool):
         return arg
     result.may_be = arg
     return result
+
+
+def _array_spec(value: Any, meta: ArrayMeta, layout_guards) -> ArraySpec:
+    """What an array input is guarded on: class, dtype, device, the static sizes (a
+    symbolic one is ``None``), and its layout as far as the backend depends on it.
+
+    ``layout_guards`` (the backend's): False, none; True, the exact strides;
+    "contiguity", the C/F contiguity flags; "dynamic-contiguity", the strides, except
+    for a contiguous input with a symbolic size, whose strides follow from its shape
+    and change with it (then the flags)."""
+    layout = layout_guards if not meta.scalar else False
+    if layout == "dynamic-contiguity":
+        contiguous = value.flags.c_contiguous or value.flags.f_contiguous
+        dynamic = any(isinstance(d, SymInt) for d in meta.shape)
+        layout = "contiguity" if contiguous and dynamic else True
+    return ArraySpec(
+        cls=type(value), dtype=value.dtype,
+        shape=tuple(None if isinstance(d, SymInt) else d for d in meta.shape),
+        strides=tuple(value.strides) if layout and layout != "contiguity" else None,
+        contiguity=(bool(value.flags.c_contiguous), bool(value.flags.f_contiguous))
+        if layout == "contiguity" else None,
+        device=value.device.id if meta.kind == ops.CUPY else None)
 
 
 def _identity_guard(a: Source, b: Source, same: bool) -> Guard:

@@ -184,7 +184,9 @@ def resume_code(code, target: int, layout: tuple[bool, ...], live: tuple[str, ..
             # a closure, a comprehension's cell saved and restored around it, 3.14's
             # LOAD_DEREF); here it is a free variable's slot
             item.arg = FreeVar(item.arg)
-    body, extra_stack = _checked_cell_reads(body, _deleted_cells(body, cellvars))
+    # the original deletes some of its cells: each read checks for an empty one
+    deleted = _deleted_cells_of(code)
+    body = _checked_cell_reads(body, deleted)
     values = [f"___stack{i}" for i in range(sum(1 for is_null in layout if not is_null))]
     new_prologue: list[Any] = []
     if cellvars or freevars:
@@ -217,7 +219,8 @@ def resume_code(code, target: int, layout: tuple[bool, ...], live: tuple[str, ..
     bc.qualname = f"{code.co_qualname}_resume_at_L{lineno}"
     # the prologue pushes the stack the original had at the target: the original's
     # stack size covers it (split super-instructions push no more than the pair did)
-    new = _assemble(bc, body, stacksize=max(code.co_stacksize, len(layout)) + extra_stack)
+    new = _assemble(bc, body, stacksize=max(code.co_stacksize, len(layout)) +
+                    (_CHECK_STACK if deleted else 0))
     CodeInfo.seed(new, bc)   # the translator reads it next: no need to parse it back
     _RESUME_CACHE[code][key] = new
     origin_of = _instruction_origins(bc[:head], original_body, body)
@@ -225,48 +228,69 @@ def resume_code(code, target: int, layout: tuple[bool, ...], live: tuple[str, ..
     return new
 
 
-# An empty cell: a cell compares equal to it exactly when it is empty too (cells compare
-# by contents, an empty one before any other, without calling the contents' __eq__).
-_EMPTY_CELL = types.CellType()
+def _deleted_cells_of(original) -> set[str]:
+    """The cell variables of ``original`` that it deletes (``del c``) somewhere: in a
+    resume function of it, they are free variables whose reads need ``_cell_check``."""
+    return {getattr(inst.arg, "name", inst.arg) for inst in CodeInfo.of(original).insts
+            if inst.name == "DELETE_DEREF"} & set(original.co_cellvars)
 
 
-def _deleted_cells(body: list, cellvars: list[str]) -> set[str]:
-    """The cell variables of the original that its code deletes (``del c``)."""
-    return {item.arg.name for item in body if isinstance(item, Instr) and
-            item.name == "DELETE_DEREF" and getattr(item.arg, "name", None) in cellvars}
+def _deleted_cells(code) -> set[str]:
+    """``_deleted_cells_of`` the original of resume function ``code`` (empty for code
+    that is no resume function: its cells are its own)."""
+    original = original_code(code)
+    return set() if original is code else _deleted_cells_of(original)
 
 
-def _checked_cell_reads(body: list, names: set[str]) -> tuple[list, int]:
-    """``body`` with each read and ``del`` of the cells ``names`` preceded by a check
-    that raises UnboundLocalError when the cell is empty, and the stack it needs more.
+# the most that _cell_check pushes above the stack of the read it checks
+_CHECK_STACK = 3
+
+
+def _reads_deleted_cell(instr, names: set[str]) -> bool:
+    return isinstance(instr, Instr) and instr.name in ("LOAD_DEREF", "DELETE_DEREF") and \
+        not isinstance(instr.arg, CellVar) and getattr(instr.arg, "name", instr.arg) in names
+
+
+def _cell_check(instr: Instr) -> list:
+    """Instructions that raise UnboundLocalError when the cell that ``instr`` (a
+    LOAD_DEREF or DELETE_DEREF of a free variable) reads is empty, as the original does.
 
     A resume function gets the original's cell variables as free variables (it shares
     the cells), and reading an empty free variable raises NameError ("cannot access
     free variable"), where the original raises UnboundLocalError for its own cell. The
-    check gives the original's exception, at the same line, inside the same ``try``."""
-    if not names:
-        return body, 0
+    check is in the resume function's code (which an eager block copies, and which
+    runs as it is when the frame is not compiled) and before the break code's replay
+    of such a read, at the same line and inside the same ``try``. The translator
+    breaks at it (it runs only in functions that delete a cell). An empty cell equals
+    the cell exactly when that is empty too (cells compare by contents, an empty one
+    before any other, without calling the contents' ``__eq__``); the empty cell is made
+    when the check runs, since a cell constant would make the code unhashable."""
+    name = getattr(instr.arg, "name", instr.arg)
+    loc = instr.location
+    ok = Label()
+    out: list[Any] = [Instr(pyversion.LOAD_CLOSURE, FreeVar(name), location=loc)]
+    out += pyversion.load_callable_const(types.CellType, loc)
+    out += pyversion.call_instrs(0, location=loc)
+    out += [Instr("BUILD_TUPLE", 1, location=loc), Instr("CONTAINS_OP", 0, location=loc),
+            Instr(pyversion.POP_JUMP_FORWARD_IF_FALSE, ok, location=loc)]
+    if pyversion.NOT_TAKEN_AFTER_BRANCH:
+        out.append(Instr("NOT_TAKEN", location=loc))
+    message = f"cannot access local variable {name!r} where it is not associated with a value"
+    out += pyversion.load_callable_const(UnboundLocalError, loc)
+    out.append(Instr("LOAD_CONST", message, location=loc))
+    out += pyversion.call_instrs(1, location=loc)
+    out += [Instr("RAISE_VARARGS", 1, location=loc), ok]
+    return out
+
+
+def _checked_cell_reads(body: list, names: set[str]) -> list:
+    """``body`` with ``_cell_check`` before each read and ``del`` of the cells ``names``."""
     out: list[Any] = []
     for item in body:
-        name = getattr(getattr(item, "arg", None), "name", None)
-        if isinstance(item, Instr) and item.name in ("LOAD_DEREF", "DELETE_DEREF") and \
-                name in names:
-            loc = item.location
-            ok = Label()
-            out += [Instr(pyversion.LOAD_CLOSURE, FreeVar(name), location=loc),
-                    Instr("LOAD_CONST", (_EMPTY_CELL,), location=loc),
-                    Instr("CONTAINS_OP", 0, location=loc),
-                    Instr(pyversion.POP_JUMP_FORWARD_IF_FALSE, ok, location=loc)]
-            if pyversion.NOT_TAKEN_AFTER_BRANCH:
-                out.append(Instr("NOT_TAKEN", location=loc))
-            message = f"cannot access local variable {name!r} where it is not " \
-                      "associated with a value"
-            out += pyversion.load_callable_const(UnboundLocalError, loc)
-            out += [Instr("LOAD_CONST", message, location=loc)]
-            out += pyversion.call_instrs(1, location=loc)
-            out += [Instr("RAISE_VARARGS", 1, location=loc), ok]
+        if _reads_deleted_cell(item, names):
+            out += _cell_check(item)
         out.append(item)
-    return out, 3
+    return out
 
 
 def _instruction_origins(head: list, original: list, body: list) -> list[int | None]:
@@ -386,6 +410,8 @@ def break_code(code, brk, glue, n_stack_values: int, restore: list[str], live: l
     elif inst.name in ("JUMP_IF_FALSE_OR_POP", "JUMP_IF_TRUE_OR_POP"):
         raise Unsupported(f"cannot resume after {inst.name}")
     else:
+        if _reads_deleted_cell(inst.instr, _deleted_cells(code)):
+            out += _cell_check(inst.instr)
         out += _replay(inst, brk.kw_names, loc)
         pushed = [False] * pyversion.stack_pushes(inst.name, inst.arg)
         if _is_method_load(inst):

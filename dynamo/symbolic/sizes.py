@@ -223,6 +223,8 @@ def _sequences_only(value) -> bool:
 
 def is_symbolic(value) -> bool:
     """Is ``value``, or an item of it (tuples and lists, nested), a SymInt?"""
+    if not isinstance(value, (tuple, list)):   # the common case, asked per constant read
+        return isinstance(value, SymInt)
     return any(isinstance(v, SymInt) for v in tree_leaves(value, _sequences_only))
 
 

@@ -77,6 +77,7 @@ class TranslatorBase:
         self.suspended = False   # a generator stopped at YIELD_VALUE
         self.yielded: Variable | None = None
         self.backward_jumps = 0
+        self.loop_progress: dict[int, tuple] = {}   # id(iterator) -> (it, jumps so far)
         self.current: Inst | None = None
         # compile listeners of each step, read once per frame: none, no cost per step
         self.step_listeners = listeners.of("on_step")

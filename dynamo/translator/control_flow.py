@@ -14,6 +14,33 @@ from ..variables.containers import take
 
 
 class ControlFlow:
+    def check_unroll_budget(self, inst, it: IteratorVariable) -> None:
+        """Decide at once whether unrolling a ``for`` loop fits ``config.max_unroll``.
+
+        The loop's length is known (``length_hint``) and so, after its first iteration,
+        is what one iteration costs (the backward jumps it took: 1, or more with nested
+        loops). Unrolling the rest costs about ``cost * left`` more; when that is over the
+        budget the loop breaks here, before it is traced up to the budget only to give
+        up (a 2000-step loop spent seconds that way). For a triangular nest the first
+        iteration is the longest, so the estimate errs towards not unrolling. A loop
+        that may end early (``for i in range(10**9): if i == 3: break``) is left to the
+        budget of backward jumps (``jump``): its length says nothing.
+        """
+        left = it.length_hint()
+        if left is None or self.info.loop_may_exit_early(inst.index):
+            return
+        now = self.backward_jumps
+        before = self.loop_progress.get(id(it))
+        self.loop_progress[id(it)] = (it, now)
+        cost = 1 if before is None else max(1, now - before[1])
+        if now + cost * left > self.config.max_unroll:
+            raise Unsupported(
+                f"a loop of {left} more iterations (about {cost * left} unrolled) exceeds "
+                f"config.max_unroll ({self.config.max_unroll})",
+                "Loops are unrolled into the graph; this one is too long, so it runs as "
+                "Python.", hint="raise dynamo.config.max_unroll, or vectorize the loop",
+                cause="unroll_budget")
+
     def LOAD_CONST(self, inst):
         self.push(ConstantVariable(inst.arg))
 
@@ -93,6 +120,7 @@ class ControlFlow:
         it: IteratorVariable = self.stack[-1]
         if not isinstance(it, IteratorVariable):
             raise Unsupported(f"iteration over a {it.describe()} (not traced)")
+        self.check_unroll_budget(inst, it)
         item = take(self, it)
         if item is not None:
             self.push(item)

@@ -64,6 +64,7 @@ class CodeInfo:
     entry: int = 0                               # first instruction after the prologue
     handlers: list[tuple[int, int, int]] = field(default_factory=list)  # start, end, target
     catching: frozenset = frozenset()   # instructions an except/finally handler covers
+    early_exits: dict = field(default_factory=dict, repr=False)   # loop_may_exit_early's
 
     @classmethod
     def of(cls, code) -> CodeInfo:
@@ -143,6 +144,32 @@ class CodeInfo:
                     start, end, grown = min(start, r.start), max(end, r.end), True
         kind = "try" if any(r.kind == "try" for r in hits) else "loop"
         return Region(start, end, kind)
+
+    def loop_may_exit_early(self, for_iter: int) -> bool:
+        """Can the ``for`` loop whose ``FOR_ITER`` is at ``for_iter`` end before its
+        iterator runs out (a ``break``, ``return`` or ``raise`` in its body)?
+
+        The body is the loop region the backward jump to ``FOR_ITER`` closes; leaving
+        it other than through ``FOR_ITER`` itself is an early exit. Without a region
+        (no backward jump found) the answer is yes: nothing is known.
+        """
+        if for_iter not in self.early_exits:
+            self.early_exits[for_iter] = self._exits_early(for_iter)
+        return self.early_exits[for_iter]
+
+    def _exits_early(self, for_iter: int) -> bool:
+        loops = [r for r in self.regions if r.kind == "loop" and r.start == for_iter]
+        if not loops:
+            return True
+        body = range(for_iter + 1, max(r.end for r in loops) + 1)
+        for i in body:
+            inst = self.insts[i]
+            if inst.name.startswith(("RETURN_", "RAISE_", "RERAISE")):
+                return True
+            if inst.target is not None and inst.target not in body and \
+                    inst.target != for_iter:
+                return True
+        return False
 
     def names_read_from(self, start: int) -> set[str]:
         """Local names that instructions reachable from ``start`` may read.

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from dynamo.guards import AttrSource, Source
+from dynamo.guards import EXPR, AttrSource, Guard, Source
 
 from ..exc import Unsupported
 from .base import Variable
@@ -120,7 +120,14 @@ class ClassVariable(Variable):
     def getattr(self, tx, name: str) -> Variable:
         if name in ("__name__", "__qualname__", "__module__"):
             return ConstantVariable(getattr(self.cls, name))
-        value = getattr(self.cls, name)
+        try:
+            value = getattr(self.cls, name)
+        except AttributeError:
+            if self.source is not None:   # the class may gain it later: guard absence
+                tx.output.guards.add(Guard(self.source, EXPR,
+                                           f"not ___builtins.hasattr({self.source.expr()}, "
+                                           f"{name!r})", note=f"{name!r} absent while tracing"))
+            raise
         if self.cls.__module__.split(".")[0] in _LIBRARY_MODULES + ("builtins",):
             return wrap_library_value(value)
         return tx.wrap(value, AttrSource(self.source, name) if self.source else None)
@@ -220,7 +227,6 @@ class ObjectVariable(Variable):
         must not run the program's ``__getattr__``."""
         if self.source is None:
             return
-        from dynamo.guards import EXPR, Guard
         obj, b = self.source.expr(), "___builtins"
         tests = []
         if hasattr(self.obj, "__dict__"):

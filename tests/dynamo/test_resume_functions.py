@@ -132,3 +132,22 @@ def _locals_at_a_break(x):
 
 def test_locals_and_dir_show_no_generated_names():
     check(_locals_at_a_break, np.ones(2))
+
+
+def _cell_deleted_on_a_branch(x, drop):
+    c = x * 2
+    g = lambda: c   # noqa: E731, F841 (c is a cell)
+    y = x + 1
+    print("break")
+    z = c + y       # a checked read: the trace breaks at the check, with the cell on
+    if drop:        # the stack (the glue passes the cell itself, not its contents)
+        del c
+    try:
+        return z + c
+    except UnboundLocalError as e:
+        return str(e), z
+
+
+def test_reads_of_a_cell_the_function_deletes_are_checked_and_compiled():
+    check(_cell_deleted_on_a_branch, np.ones(2), False)
+    check(_cell_deleted_on_a_branch, np.ones(2), True)

@@ -120,8 +120,6 @@ FRAMES_API = {
                                               "user's line",
     "api/isinstance_of_compiled_model": "wrapper-fidelity: isinstance(dynamo.compile(m), "
                                         "Model) is False",
-    "api/annotations": py_from((3, 14), "wrapper-fidelity: compiled.__annotations__ is "
-                                        "missing (update_wrapper copies __annotate__)"),
     "exceptions/raise_inside_loop_after_mutations": py_from(
         (3, 13), "internal-error: 'Failed to compute stacksize, got negative size' for a "
                  "raise inside a loop (falls back to eager)"),

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+from dynamo.guards import EXPR, GuardSet, LocalSource, ShapeSource
 
 import dynamo
-from dynamo.guards import EXPR, GuardSet, LocalSource, ShapeSource
 from dynamo.ops import ArrayMeta
 from dynamo.symbolic import DynamicPolicy, ShapeEnv, SymInt, recording
 

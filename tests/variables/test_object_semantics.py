@@ -377,13 +377,14 @@ def test_compile_accepts_every_callable(make, backend):
 
 
 def test_compiled_function_keeps_the_function_metadata():
-    def f(x, k=2.0):
+    def f(x: np.ndarray, k: float = 2.0):
         """Doc."""
         return x * k
 
     c = dynamo.compile(f)
     assert (c.__name__, c.__doc__, c.__defaults__, c.__kwdefaults__) == \
            ("f", "Doc.", (2.0,), None)
+    assert c.__annotations__ == f.__annotations__ == {"x": "np.ndarray", "k": "float"}
     assert str(inspect.signature(c)) == str(inspect.signature(f))
 
 
@@ -446,3 +447,31 @@ def test_traced_call_keeps_no_argument_alive(backend):
     plain = calls(f)
     assert calls(dynamo.compile(f, backend=backend)) == plain
     assert plain[1] == ["finally"]
+
+
+class Flags:
+    pass
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_class_attribute_absent_while_tracing_is_guarded(backend):
+    def f(x):
+        return x * getattr(Flags, "scale", 1.0) + (1 if hasattr(Flags, "bias") else 0)
+
+    def calls(f):
+        out = []
+        try:
+            out.append(f(np.ones(2)).tolist())
+            Flags.scale = 3.0
+            out.append(f(np.ones(2)).tolist())
+            Flags.bias = 1
+            out.append(f(np.ones(2)).tolist())
+        finally:
+            for name in ("scale", "bias"):
+                if name in vars(Flags):
+                    delattr(Flags, name)
+        return out
+
+    plain = calls(f)
+    assert calls(dynamo.compile(f, backend=backend)) == plain == [[1.0] * 2, [3.0] * 2,
+                                                                  [4.0] * 2]

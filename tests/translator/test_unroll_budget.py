@@ -1,0 +1,118 @@
+"""Loops too long to unroll are recognised at once, not after tracing ``max_unroll`` steps.
+
+``ControlFlow.check_unroll_budget``: a ``for`` loop over something of known length breaks
+at its first ``FOR_ITER`` when its length alone is over the budget, and a nest breaks at
+its outer loop's second ``FOR_ITER`` once the first iteration showed what one costs.
+What the trace did is counted with an ``on_step`` listener (instructions traced), so the
+tests check the work done, not a time.
+"""
+
+import numpy as np
+from harness import check
+
+import dynamo
+from dynamo import listeners
+
+
+class Steps:
+    def __init__(self):
+        self.count = 0
+
+    def on_step(self, tx):
+        self.count += 1
+
+
+def traced_steps(fn, *args) -> int:
+    with listeners.listening(Steps()) as steps:
+        dynamo.compile(fn)(*args)
+    return steps.count
+
+
+def prefix_sum(x):
+    for i in range(1, x.shape[0]):
+        x[i] += x[i - 1]
+    return x
+
+
+def lu_like(a):
+    a = a.copy()
+    n = a.shape[0]
+    for k in range(n - 1):
+        for i in range(k + 1, n):
+            a[i, k:] -= a[i, k] / a[k, k] * a[k, k:]
+    return a
+
+
+def short_loop(x):
+    for i in range(8):
+        x = x * 0.5 + i
+    return x
+
+
+def nest(x, n):
+    total = x * 0
+    for i in range(n):
+        for j in range(n):
+            total = total + x * (i - j)
+    return total
+
+
+def diagonal(n):
+    return np.random.default_rng(0).random((n, n)) + n * np.eye(n)
+
+
+def test_a_long_loop_breaks_at_its_first_iteration():
+    x = np.random.default_rng(0).random(2000)
+    assert traced_steps(prefix_sum, x.copy()) < 300      # unrolled up to 1024: ~10,000
+    check(prefix_sum, x, graphs=0, breaks=1)
+
+
+def test_a_nest_breaks_after_one_outer_iteration():
+    a = diagonal(60)
+    # one outer iteration traces 59 inner ones; all of them up to the budget ~16,000 steps
+    assert traced_steps(lu_like, a) < 3000
+    check(lu_like, a, rtol=1e-12, breaks=1)
+
+
+def test_the_break_names_the_estimate():
+    out = dynamo.explain(prefix_sum)(np.ones(2000))
+    (reason,) = [b.reason for b in out.break_reasons]
+    assert "1999" in reason and "config.max_unroll (1024)" in reason
+
+
+def test_short_loops_and_nests_within_the_budget_still_unroll():
+    x = np.random.default_rng(1).random(5)
+    check(short_loop, x, graphs=1, breaks=0)
+    check(nest, x, 30, graphs=1, breaks=0)      # 30 * 31 = 930 backward jumps
+
+
+def test_a_nest_over_the_budget_runs_as_python_with_the_same_result():
+    x = np.random.default_rng(2).random(5)
+    check(nest, x, 40, breaks=1)                # 40 * 41 = 1640
+
+
+def test_a_smaller_budget_is_honoured(monkeypatch):
+    monkeypatch.setattr(dynamo.config, "max_unroll", 4)
+    x = np.random.default_rng(3).random(5)
+    check(short_loop, x, breaks=1)
+
+
+
+def test_a_loop_that_may_end_early_is_not_judged_by_its_length():
+    def with_break(x):
+        for i in range(10**9):
+            if i == 3:
+                break
+            x = x + i
+        return x
+
+    def with_return(x):
+        for i in range(10**9):
+            if i == 3:
+                return x
+            x = x * 2.0
+        return None
+
+    x = np.random.default_rng(4).random(5)
+    check(with_break, x, graphs=1, breaks=0)
+    check(with_return, x, graphs=1, breaks=0)
