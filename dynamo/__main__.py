@@ -59,8 +59,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def annotate_script(opts, script_args: list[str]) -> int:
-    from dynamo.backends import lookup_backend
     from dynamo.annotate import annotate
+    from dynamo.backends import lookup_backend
 
     script = Path(opts.script)
     if not script.is_file():

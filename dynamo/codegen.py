@@ -205,7 +205,10 @@ class GlueCodegen:
             # the object the trace mutated, read before any write moves its path
             target = self.temp(var.source.cell_expr() if isinstance(var, CellVariable)
                                else var.source.expr())
-            if isinstance(var, ListVariable):
+            if isinstance(var, ListVariable) and var.is_unread():   # appended to only
+                items = ", ".join(self.value(v) for v in var.appended)
+                writes.append((None, f"{target}.extend({self.temp(f'[{items}]')})"))
+            elif isinstance(var, ListVariable):
                 items = ", ".join(self.value(v) for v in var.items)
                 writes.append((f"{target}[:]", self.temp(f"[{items}]")))
             elif isinstance(var, DictVariable):

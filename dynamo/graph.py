@@ -29,7 +29,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from .tree import tree_map
+from .tree import tree_leaves, tree_map
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -52,7 +52,11 @@ class Node:
     def inputs(self) -> list[Node]:
         """Nodes this node reads, in argument order, without repeats."""
         found: dict[Node, None] = {}
-        map_nodes((self.args, self.kwargs), lambda n: found.setdefault(n))
+        for leaf in tree_leaves((self.args, self.kwargs)):   # (collects: rebuilds nothing)
+            if isinstance(leaf, Node):
+                found[leaf] = None
+            elif hasattr(leaf, "map_nodes"):   # a symbolic size reads its symbol placeholders
+                leaf.map_nodes(lambda n: found.setdefault(n))
         return list(found)
 
 

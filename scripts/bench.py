@@ -34,8 +34,8 @@ import dynamo  # noqa: E402
 from dynamo import listeners  # noqa: E402
 
 # Modules with `run(args) -> list[dict]` rows, printed as their own tables when present.
-EXTRA_SECTIONS = ("bench_dispatch", "bench_numpy_backend", "bench_partition", "bench_cupy_backend",
-                  "bench_cudagraphs")
+EXTRA_SECTIONS = ("bench_dispatch", "bench_numpy_backend", "bench_loops", "bench_partition",
+                  "bench_cupy_backend", "bench_cudagraphs")
 
 
 def gpu_available() -> bool:

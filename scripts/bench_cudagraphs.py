@@ -148,7 +148,6 @@ def bench_model(name: str, repeat: int, torch_too: bool) -> list[dict]:
 def _breakdown(name, compiled, made, fresh, rest, repeat, sync) -> dict:
     """A fresh input each call, and the same call taken apart."""
     import cupy
-
     from dynamo.backends.cudagraphs.runner import REPLAY, CudaGraphRunner
     total = per_call(lambda i: compiled(fresh[i], *rest), repeat, sync)
     host = host_time(lambda i: compiled(fresh[i], *rest), repeat, sync)
@@ -185,8 +184,9 @@ def _breakdown(name, compiled, made, fresh, rest, repeat, sync) -> dict:
 
 def compile_spy(fn, backend: str = "cudagraphs", **options):
     """``dynamo.compile`` with ``backend``, keeping what the backend returned per graph."""
-    import dynamo
     from dynamo.backends import lookup_backend
+
+    import dynamo
     base = lookup_backend(backend)
     made: list = []
 

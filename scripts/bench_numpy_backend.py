@@ -47,9 +47,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))   # models.py
 
 import models  # noqa: E402
+from dynamo.backends.numpy_backend.options import usable_cores  # noqa: E402
 
 import dynamo  # noqa: E402
-from dynamo.backends.numpy_backend.options import usable_cores  # noqa: E402
 
 CASES = [("gelu", "1e7"), ("softmax", "1e7"), ("layernorm", "1e7"),
          ("gelu", "1e3"), ("softmax", "1e3"), ("layernorm", "1e3")]

@@ -15,11 +15,11 @@ import argparse
 import time
 
 import numpy as np
-
-import dynamo
 from dynamo.backends.common import python_function
 from dynamo.backends.fusion import partition
 from dynamo.backends.passes import optimize
+
+import dynamo
 
 SIZES = (1000, 4000, 10000)
 

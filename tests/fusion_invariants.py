@@ -2,9 +2,9 @@
 the fusion tests and the numpy backend's random programs."""
 
 import numpy as np
-
 from dynamo.backends.fusion import REDUCTION_GROUP, SINGLE, has_effect, reduction_info
 from dynamo.backends.fusion.partition import _describe
+
 from dynamo.graph import CALL
 
 

@@ -38,6 +38,7 @@ import itertools
 
 from dynamo.backends.common import cupy_problem, graph_kind, python_function, unavailable_error
 from dynamo.backends.passes import without_errstate
+
 from dynamo import logs
 from dynamo.graph import Graph
 from dynamo.ops import CUPY, impl_table

@@ -41,6 +41,7 @@ from dynamo.backends.common import (
     unavailable_error,
 )
 from dynamo.backends.passes import without_errstate
+
 from dynamo.graph import Graph
 from dynamo.ops import CUPY, NUMPY, impl_table
 from dynamo.symbolic import not_recording

@@ -36,8 +36,8 @@ import logging
 from dataclasses import dataclass, field
 
 import networkx as nx
-
 from dynamo.backends.fusion import partition
+
 from dynamo import ops
 from dynamo.graph import CALL, Graph, Node
 

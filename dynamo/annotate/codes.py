@@ -20,8 +20,7 @@ _RESUME = re.compile(r"(_resume_at_L\d+)+$")
 
 def _own_dirs() -> tuple[str, ...]:
     """The directories of dynamo's own packages: their code never holds user lines."""
-    from dynamo import backends
-    from dynamo import guards
+    from dynamo import backends, guards
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     return (here + os.sep, *(os.path.dirname(os.path.abspath(m.__file__)) + os.sep
                              for m in (backends, guards)))

@@ -105,16 +105,27 @@ def _value_shape(value) -> tuple:
 def _fits_empty_fancy(index, vshape: tuple, target: tuple) -> bool:
     """NumPy's fancy-index assignment into an *empty* selection accepts extra leading
     value dimensions of any size (``x[[]] = np.zeros((2, 0))``); basic indexing and
-    non-empty selections only drop leading 1s (``rules.fits``)."""
+    non-empty selections only drop leading 1s (``rules.fits``).
+
+    Where the value's trailing dimensions equal the selection's, that holds. Where they
+    only broadcast to it, NumPy's answer depends on which of them the fancy index made
+    (``x[[]] = np.zeros((0, 1))`` raises for a 1-d ``x``, ``np.zeros((2, 0, 1))`` fits
+    ``x[[]]`` of a ``(2, 3)`` ``x``): not modelled, so the rule gives up (a break)."""
     fancy = any(isinstance(p, list) or isinstance(p, ArrayMeta) and p.ndim > 0
                 for p in _components(index))
     if not fancy or math.prod(target) != 0 or len(vshape) <= len(target):
         return False
     tail = tuple(vshape[len(vshape) - len(target):])
+    if tail == tuple(target):
+        return True
     try:
-        return np.broadcast_shapes(tail, tuple(target)) == tuple(target)
+        broadcasts = np.broadcast_shapes(tail, tuple(target)) == tuple(target)
     except ValueError:
         return False
+    if broadcasts:
+        raise MetaError("an assignment into an empty fancy selection of a value with "
+                        "extra dimensions that only broadcast to it")
+    return False
 
 
 def setitem_rule(op, args, kwargs) -> ArrayMeta:

@@ -141,9 +141,13 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
                                    for i, v in enumerate(value)], type(value), source)
     if type(value) is list:
         _guard(tx, source, TYPE, list)
-        _guard(tx, source, LENGTH, len(value))
-        return ListVariable([wrap(tx, v, ItemSource(source, i) if source else None)
-                             for i, v in enumerate(value)], source)
+        if source is None:
+            return ListVariable([wrap(tx, v, None) for v in value])
+
+        def read() -> list[Variable]:   # on the trace's first look at the items
+            _guard(tx, source, LENGTH, len(value))
+            return [wrap(tx, v, ItemSource(source, i)) for i, v in enumerate(value)]
+        return ListVariable.unread(source, read)
     if type(value) is dict:
         if not all(is_pure_constant(k) for k in value):
             raise Unsupported("a dict with non-constant keys")

@@ -240,7 +240,41 @@ class NamedTupleVariable(TupleVariable):
 
 
 class ListVariable(SequenceVariable):
+    """A list. One read from outside the trace may be *unread*: made by ``unread(source,
+    read)``, it reads (and guards) the real list only when the trace first looks at its
+    items; until then ``append`` and ``extend`` collect the new items in ``appended``,
+    and the glue writes them back with one ``extend``. So a list the program only appends
+    to (a layer keeping its inputs, a log) is guarded by its type alone, not by a length
+    that grows every call::
+
+        def forward(self, x):
+            self.X.append(x)          # guards type(self.X) is list; glue: self.X.extend([x])
+            return np.tanh(x)
+    """
+
     kind = list
+    _read = None      # unread: () -> the Variables of the real list's items, guarded
+
+    @classmethod
+    def unread(cls, source, read) -> ListVariable:
+        var = cls([], source)
+        var._read, var.appended = read, []
+        return var
+
+    def is_unread(self) -> bool:
+        return self._read is not None
+
+    @property
+    def items(self) -> list[Variable]:
+        if self._read is not None:
+            read, self._read = self._read, None
+            self._items = read() + self.appended
+            self.appended = []
+        return self._items
+
+    @items.setter
+    def items(self, value: list[Variable]) -> None:
+        self._read, self._items = None, value
 
     def as_graph_arg(self, output) -> list:
         return [v.as_graph_arg(output) for v in self.items]
@@ -257,6 +291,12 @@ class ListVariable(SequenceVariable):
     def call_method(self, tx, name, args, kwargs):
         if kwargs:
             raise Unsupported(f"list.{name} with keywords")
+        if self.is_unread() and name in ("append", "extend") and len(args) == 1:
+            new = [args[0]] if name == "append" else tx.unpack_iterable(args[0])
+            tx.output.side_effects.mutate(self)
+            # (extend of the list itself read it: then the items are real by now)
+            (self.appended if self.is_unread() else self.items).extend(new)
+            return ConstantVariable(None)
         items = self.items
         if name == "index":
             return ConstantVariable(_index_of(tx, items, args))

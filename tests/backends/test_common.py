@@ -7,8 +7,6 @@ import sys
 
 import numpy as np
 import pytest
-
-import dynamo
 from dynamo.backends.common import (
     Interpreter,
     cupy_problem,
@@ -16,6 +14,8 @@ from dynamo.backends.common import (
     python_function,
     unavailable_error,
 )
+
+import dynamo
 from dynamo.exc import BackendError
 from dynamo.graph import OUTPUT
 

@@ -11,9 +11,9 @@ import sys
 
 import numpy as np
 import pytest
+from dynamo.backends import is_builtin, list_backends, lookup_backend, registry
 
 import dynamo
-from dynamo.backends import is_builtin, list_backends, lookup_backend, registry
 
 
 def f(x):

@@ -3,10 +3,10 @@
 import models
 import numpy as np
 import pytest
+from dynamo.backends.common import python_function
 from harness import check, rand
 
 import dynamo
-from dynamo.backends.common import python_function
 from dynamo.graph import Graph
 from dynamo.ops import ArrayMeta
 

@@ -11,11 +11,11 @@ import math
 
 import numpy as np
 import pytest
+from dynamo.backends.eager import eager
 from harness import same
 
 import dynamo
 import dynamo.convert
-from dynamo.backends.eager import eager
 
 F4 = np.float32
 
@@ -404,9 +404,8 @@ def test_recompile_log_says_which_guard_failed_in_each_entry(caplog, traces):
 
 def test_recompile_log_is_free_when_off(traces):
     """The failure words are only computed when the channel is on."""
-    from observe import calls_to
-
     from dynamo.guards import CheckFunction
+    from observe import calls_to
 
     logging.getLogger("dynamo.recompiles").setLevel(logging.WARNING)
     compiled = dynamo.compile(scale)

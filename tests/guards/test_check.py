@@ -10,9 +10,6 @@ import weakref
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from dynamo.guards import (
     ARRAY,
     CONSTANT,
@@ -33,6 +30,8 @@ from dynamo.guards import (
     LocalSource,
     typed,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 X = LocalSource("x")
 

@@ -11,11 +11,11 @@ import warnings
 
 import numpy as np
 import pytest
+from dynamo.backends.cupy_backend.backend import reference_backend
+from dynamo.backends.passes import without_errstate
 from harness import check
 
 import dynamo
-from dynamo.backends.cupy_backend.backend import reference_backend
-from dynamo.backends.passes import without_errstate
 from dynamo.ops.errstate import has_errstate
 
 X = np.array([1.0, 0.0, 2.0, 0.0])

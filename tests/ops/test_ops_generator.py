@@ -9,13 +9,13 @@ import copy
 
 import numpy as np
 import pytest
+from dynamo.backends.common import python_function
 from harness import same
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from ops_agree import agree, arrays
 
 import dynamo
-from dynamo.backends.common import python_function
 
 X = np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4)
 F = [np.dtype("float32"), np.dtype("float64"), np.dtype("int64")]

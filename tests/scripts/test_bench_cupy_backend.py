@@ -10,9 +10,8 @@ import types
 
 import numpy as np
 import pytest
-from script_modules import load_script
-
 from dynamo.backends.cupy_backend import reference_backend
+from script_modules import load_script
 
 bench = load_script("bench_cupy_backend")
 

@@ -13,12 +13,12 @@ import types
 
 import numpy as np
 import pytest
-from test_cudagraphs_blas import HostBlas
-
-import dynamo
 from dynamo.backends import list_backends, lookup_backend
 from dynamo.backends.cudagraphs import blas, parse_options, require_gpu
 from dynamo.backends.cudagraphs.backend import CaptureOps, graph_function, graph_name
+from test_cudagraphs_blas import HostBlas
+
+import dynamo
 from dynamo.exc import BackendError
 from dynamo.ops import impl_table
 

@@ -17,11 +17,10 @@ import sys
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from dynamo.backends.cudagraphs import blas, cublas_direct
 from dynamo.backends.cudagraphs.blas import COMPUTE_TYPE_DEFAULT, Blas, GemmUnsupported
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 CUDA = {0: np.float32, 1: np.float64, 2: np.float16, 4: np.complex64, 5: np.complex128}
 

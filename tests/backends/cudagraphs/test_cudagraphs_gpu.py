@@ -17,10 +17,10 @@ import weakref
 
 import numpy as np
 import pytest
+from dynamo.backends.cudagraphs.runner import EAGER, REPLAY, CudaGraphRunner, PerShapeRunner
 from script_modules import load_script
 
 import dynamo
-from dynamo.backends.cudagraphs.runner import EAGER, REPLAY, CudaGraphRunner, PerShapeRunner
 
 compile_spy = load_script("bench_cudagraphs").compile_spy
 
@@ -46,7 +46,6 @@ def runners(made) -> list[CudaGraphRunner]:
 def record(stream, fn):
     """``fn()`` recorded on ``stream`` as the backend records: (Recording, fn's result)."""
     from cupy_backends.cuda.api import runtime
-
     from dynamo.backends.cudagraphs.device import Recording
     runtime.streamBeginCapture(stream.ptr, runtime.streamCaptureModeRelaxed)
     try:
@@ -389,6 +388,7 @@ def test_recordings_are_freed_on_reset_and_with_the_function(cp):
 def test_wrap_records_another_backends_function(cp):
     from dynamo.backends.cudagraphs import blas, wrap
     from dynamo.backends.cudagraphs.backend import CaptureOps, graph_function
+
     from dynamo.ops import impl_table
 
     def f(x, w):

@@ -12,9 +12,9 @@ import logging
 
 import numpy as np
 import pytest
+from dynamo.backends.cudagraphs import plan_capture
 
 import dynamo
-from dynamo.backends.cudagraphs import plan_capture
 from dynamo.graph import Graph
 from dynamo.ops import ArrayMeta
 

@@ -15,10 +15,6 @@ import weakref
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-import dynamo
 from dynamo.backends.cudagraphs.hostsim import HostDevice, HostStream
 from dynamo.backends.cudagraphs.outputs import CaptureRejected
 from dynamo.backends.cudagraphs.runner import (
@@ -29,6 +25,10 @@ from dynamo.backends.cudagraphs.runner import (
     CudaGraphRunner,
     PerShapeRunner,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import dynamo
 
 
 def rng_arrays(seed, *shapes):

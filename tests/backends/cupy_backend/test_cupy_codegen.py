@@ -10,9 +10,6 @@ import struct
 
 import numpy as np
 import pytest
-from models import gelu, layernorm, softmax
-
-import dynamo
 from dynamo.backends.cupy_backend.codegen import COMPILE_OPTIONS, kernel_code, module_source
 from dynamo.backends.cupy_backend.compile_check import CompileError, check_compiles, compiler
 from dynamo.backends.cupy_backend.cuda_prelude import PRELUDE
@@ -21,6 +18,9 @@ from dynamo.backends.cupy_backend.fuse import make_plan
 from dynamo.backends.cupy_backend.launch import Tuning, row_threads
 from dynamo.backends.cupy_backend.layout import coalesce, contiguous_strides
 from dynamo.backends.cupy_backend.scalar_ops import SCALAR_OPS, loop_dtypes
+from models import gelu, layernorm, softmax
+
+import dynamo
 
 needs_compiler = pytest.mark.skipif(compiler() is None,
                                     reason="needs NVRTC (CuPy) or nvcc to compile CUDA")

@@ -17,11 +17,11 @@ arithmetic at these sizes are checked before any GPU run.
 
 import numpy as np
 import pytest
+from dynamo.backends.cupy_backend import compile_graph, cupy_backend
+from dynamo.backends.cupy_backend.compile_check import check_kernels, compiler
 from test_cupy_reference import PROGRAMS, gelu, layernorm, softmax
 
 import dynamo
-from dynamo.backends.cupy_backend import compile_graph, cupy_backend
-from dynamo.backends.cupy_backend.compile_check import check_kernels, compiler
 
 SOURCES = []    # KernelCode of the [reference] runs, compiled by the last test
 
@@ -301,9 +301,8 @@ def test_decode_loop_with_dynamic_sizes(cp):
     """Sequence lengths 5..40 through a transformer block with symbolic sizes: two
     compiles (static at 5, symbolic from 6 on), and on the GPU no module is compiled
     or loaded after the symbolic one: its kernels take every length as parameters."""
-    from test_cupy_sizes import decoder_block
-
     from dynamo.backends.cupy_backend import kernel_cache
+    from test_cupy_sizes import decoder_block
     cp.backend.layout_guards = cupy_backend.layout_guards
     cp.backend.dynamic_shapes = cupy_backend.dynamic_shapes
     rng = np.random.default_rng(11)

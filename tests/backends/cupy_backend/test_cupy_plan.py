@@ -2,13 +2,13 @@
 
 import numpy as np
 import pytest
-from harness import rand
-
-import dynamo
 from dynamo.backends.cupy_backend import compile_graph
 from dynamo.backends.cupy_backend.fuse import MAX_KERNEL_NODES, make_plan
 from dynamo.backends.cupy_backend.layout import expected_layouts
 from dynamo.backends.cupy_backend.lower import Reject, lower
+from harness import rand
+
+import dynamo
 
 
 def trace(fn, *args):

@@ -15,13 +15,13 @@ import textwrap
 
 import numpy as np
 import pytest
+from dynamo.backends.cupy_backend import compile_graph
+from dynamo.backends.cupy_backend.compile_check import check_kernels, compiler
 from harness import check, rand
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import dynamo
-from dynamo.backends.cupy_backend import compile_graph
-from dynamo.backends.cupy_backend.compile_check import check_kernels, compiler
 
 X = rand(4, 8)
 Y = rand(4, 8, seed=1)

@@ -11,14 +11,14 @@ exactly, and compile every generated module for sm_90.
 
 import numpy as np
 import pytest
-from harness import rand, same
-from test_cupy_reference import PROGRAMS, STRIDED, gelu, layernorm, softmax
-
-import dynamo
 from dynamo.backends.cupy_backend import compile_graph, cupy_backend
 from dynamo.backends.cupy_backend.compile_check import check_kernels, compiler
 from dynamo.backends.cupy_backend.layout import coalesce, contiguous_strides
 from dynamo.backends.cupy_backend.sizes import RuntimeStride, Size, dim, mul, prod, symbol_names
+from harness import rand, same
+from test_cupy_reference import PROGRAMS, STRIDED, gelu, layernorm, softmax
+
+import dynamo
 from dynamo.symbolic import Sym, SymInt
 
 COMPILED = []   # every CompiledGraph made here; their CUDA is compiled by the last test

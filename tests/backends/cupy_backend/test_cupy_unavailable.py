@@ -6,9 +6,9 @@ import types
 
 import numpy as np
 import pytest
+from dynamo.backends.cupy_backend import CupyUnavailable, cupy_problem
 
 import dynamo
-from dynamo.backends.cupy_backend import CupyUnavailable, cupy_problem
 
 
 def f(x):

@@ -2,11 +2,6 @@
 
 import numpy as np
 import pytest
-from fusion_invariants import check_invariants
-from harness import rand
-from models import gelu, layernorm, softmax
-
-import dynamo
 from dynamo.backends.common import python_function
 from dynamo.backends.fusion import (
     ELEMENTWISE_GROUP,
@@ -15,6 +10,11 @@ from dynamo.backends.fusion import (
     partition,
 )
 from dynamo.backends.passes import optimize
+from fusion_invariants import check_invariants
+from harness import rand
+from models import gelu, layernorm, softmax
+
+import dynamo
 
 X = rand(16, 8)
 COL = rand(16, 1, seed=1)

@@ -12,12 +12,12 @@ import threading
 import models
 import numpy as np
 import pytest
-from harness import check, rand
-
-import dynamo
 from dynamo.backends.common import python_function
 from dynamo.backends.fusion import SINGLE
 from dynamo.backends.numpy_backend import Options, numpy_backend
+from harness import check, rand
+
+import dynamo
 from dynamo.graph import Graph
 from dynamo.ops import ArrayMeta
 

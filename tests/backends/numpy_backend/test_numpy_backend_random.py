@@ -12,16 +12,16 @@ import textwrap
 from unittest import mock
 
 import numpy as np
+from dynamo.backends.common import python_function
+from dynamo.backends.fusion import partition
+from dynamo.backends.numpy_backend import plan
+from dynamo.backends.passes import optimize
 from fusion_invariants import check_invariants
 from harness import check
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import dynamo
-from dynamo.backends.common import python_function
-from dynamo.backends.fusion import partition
-from dynamo.backends.numpy_backend import plan
-from dynamo.backends.passes import optimize
 
 # Every op is well conditioned (sqrt only of values >= 1), so a rounding difference
 # upstream (a summation order, a strength-reduced power) stays a rounding difference.

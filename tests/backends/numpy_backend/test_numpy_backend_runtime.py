@@ -14,12 +14,12 @@ import weakref
 
 import numpy as np
 import pytest
+from dynamo.backends.numpy_backend import runtime
+from dynamo.backends.numpy_backend.runtime import Recycler, ScratchCache, run_blocks
 from harness import rand
 from test_numpy_backend import compiled_graph
 
 import dynamo
-from dynamo.backends.numpy_backend import runtime
-from dynamo.backends.numpy_backend.runtime import Recycler, ScratchCache, run_blocks
 
 needs_row_buffers = pytest.mark.skipif(not runtime.ROW_BUFFERS,
                                        reason="row buffers need NumPy 2's ufunc context")

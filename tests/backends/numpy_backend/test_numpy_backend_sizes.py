@@ -6,13 +6,13 @@ import logging
 
 import numpy as np
 import pytest
+from dynamo.backends.common import Interpreter
+from dynamo.backends.numpy_backend import backend as numpy_backend_module
+from dynamo.backends.numpy_backend import sizes
 from harness import same
 from observe import calls_to
 
 import dynamo
-from dynamo.backends.common import Interpreter
-from dynamo.backends.numpy_backend import backend as numpy_backend_module
-from dynamo.backends.numpy_backend import sizes
 from dynamo import listeners
 
 

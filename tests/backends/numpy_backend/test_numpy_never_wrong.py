@@ -23,11 +23,11 @@ import weakref
 
 import numpy as np
 import pytest
-
-import dynamo
 from dynamo.backends.common import python_function
 from dynamo.backends.numpy_backend import numpy_backend
 from dynamo.backends.numpy_backend import runtime as np_runtime
+
+import dynamo
 
 BLOCKED = {"min_blocked_elements": 0, "min_threaded_elements": 0, "cache_bytes": 2048,
            "threads": 2}
@@ -537,9 +537,8 @@ def test_default_warnings_name_the_op(path):
 @pytest.mark.parametrize("path", PATHS)
 def test_quiet_calls_are_not_rerun(path):
     """Nothing to report: the fused code's result, no op-by-op rerun."""
-    from observe import calls_to
-
     from dynamo.backends.numpy_backend import backend
+    from observe import calls_to
     c = compiled(log_and_sqrt, **PATHS[path])
     x = np.linspace(1, 2, 3001)
     with calls_to(backend._Rerun.failed) as reruns:

@@ -7,9 +7,6 @@ a pass documents a rounding difference).
 
 import numpy as np
 import pytest
-from harness import rand
-
-import dynamo
 from dynamo.backends.common import python_function
 from dynamo.backends.passes import (
     FOLD_LIMIT,
@@ -22,6 +19,9 @@ from dynamo.backends.passes import (
     optimize,
     strength_reduce,
 )
+from harness import rand
+
+import dynamo
 from dynamo import ops
 from dynamo.graph import CONSTANT, Graph, map_nodes
 from dynamo.ops import ArrayMeta
