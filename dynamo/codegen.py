@@ -34,6 +34,7 @@ from bytecode import Bytecode, CellVar, FreeVar, Instr, Label
 from . import pyversion
 from .exc import BackendError, RerunEagerly, Unsupported
 from .graph import PLACEHOLDER, Node
+from .signature import STAR_FLAGS
 from .source import compile_source
 from .translator.instructions import frame_params
 from .variables import (
@@ -271,7 +272,7 @@ def flatten_signature(bc: Bytecode, code) -> None:
     bc.argcount = len(frame_params(code))
     bc.posonlyargcount = 0
     bc.kwonlyargcount = 0
-    bc.flags &= ~(0x04 | 0x08)
+    bc.flags &= ~STAR_FLAGS
 
 
 def prologue(bc: Bytecode) -> list:

@@ -64,6 +64,7 @@ from dynamo.guards.render import builtin_names
 from . import logs
 from .config import config
 from .exc import BackendError, RerunEagerly, SkipFrame
+from .signature import STAR_FLAGS, Params
 from .source import compile_source
 from .translator.instructions import frame_params
 
@@ -334,7 +335,7 @@ def flat_code(code: types.CodeType) -> types.CodeType:
     """``code`` taking every argument positionally (``*args``/``**kwargs`` as values)."""
     n = len(frame_params(code))
     return code.replace(co_argcount=n, co_posonlyargcount=0, co_kwonlyargcount=0,
-                        co_flags=code.co_flags & ~(0x04 | 0x08))
+                        co_flags=code.co_flags & ~STAR_FLAGS)
 
 
 # --------------------------------------------------------------------------- generated code
@@ -467,8 +468,8 @@ def _recall(ctx: CompileContext, fn, code, values: tuple):
     """Call ``fn`` again as its caller did, through a wrapper of ``fn`` as it is now:
     its ``__code__`` or defaults were replaced since the wrapper that took the call
     (of ``code``, ``values`` in its frame order) was made."""
-    names, n = code.co_varnames, code.co_argcount
-    nkw = code.co_kwonlyargcount
+    p = Params.of(code)
+    names, n, nkw = code.co_varnames, len(p.positional), len(p.kwonly)
     positional = list(values[:n])
     cut = next((i for i, v in enumerate(positional) if v is DEFAULT), n)
     args = positional[:cut]
@@ -477,10 +478,10 @@ def _recall(ctx: CompileContext, fn, code, values: tuple):
     kwargs.update((names[i], values[i]) for i in range(n, n + nkw)
                   if values[i] is not DEFAULT)
     i = n + nkw
-    if code.co_flags & 0x04:
+    if p.varargs is not None:
         args += values[i]
         i += 1
-    if code.co_flags & 0x08:
+    if p.varkw is not None:
         kwargs.update(values[i])
     return intercept(fn, ctx)(*args, **kwargs)
 
@@ -501,20 +502,16 @@ def _declared(name: str) -> str:
 def _signature_source(code) -> tuple[str, str]:
     """("a, b, *args, c, **kw", "a, b, c, args, kw, "): the parameters as declared, and
     as the frame orders them (positional, keyword-only, *args, **kwargs)."""
-    names = code.co_varnames
-    nargs, nkw, nposonly = code.co_argcount, code.co_kwonlyargcount, code.co_posonlyargcount
-    params = [_declared(n) for n in names[:nargs]]
-    if nposonly:
-        params.insert(nposonly, "/")
-    i = nargs + nkw
-    kwonly = [_declared(n) for n in names[nargs:i]]
-    if code.co_flags & 0x04:
-        params.append("*" + _declared(names[i]))
-        i += 1
-    elif kwonly:
+    p = Params.of(code)
+    params = [_declared(n) for n in p.positional]
+    if p.posonly:
+        params.insert(p.posonly, "/")
+    if p.varargs is not None:
+        params.append("*" + _declared(p.varargs))
+    elif p.kwonly:
         params.append("*")
-    params += kwonly
-    if code.co_flags & 0x08:
-        params.append("**" + _declared(names[i]))
-    flat = [_declared(n) for n in names[:len(frame_params(code))]]
+    params += [_declared(n) for n in p.kwonly]
+    if p.varkw is not None:
+        params.append("**" + _declared(p.varkw))
+    flat = [_declared(n) for n in p.frame_order]
     return ", ".join(params), "".join(f"{a}, " for a in flat)

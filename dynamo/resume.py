@@ -46,6 +46,7 @@ from .codegen import (
     store_var,
 )
 from .exc import Unsupported
+from .signature import STAR_FLAGS
 from .translator.instructions import CodeInfo
 from .variables import NULL
 
@@ -209,7 +210,7 @@ def resume_code(code, target: int, layout: tuple[bool, ...], live: tuple[str, ..
     bc.argnames = values + list(live)
     bc.argcount = len(bc.argnames)
     bc.posonlyargcount = bc.kwonlyargcount = 0
-    bc.flags &= ~(0x04 | 0x08)
+    bc.flags &= ~STAR_FLAGS
     bc.cellvars = []
     bc.freevars = cellvars + freevars
     # The program sees co_name (tracebacks, frame.f_code.co_name, the function's

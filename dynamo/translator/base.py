@@ -24,6 +24,7 @@ from dynamo.guards import EXPR, ID, Guard
 
 from .. import listeners, ops
 from ..exc import Unsupported
+from ..signature import Params
 from ..skipfiles import is_skipped, where
 from ..variables import (
     NULL,
@@ -368,14 +369,9 @@ def bind_arguments(code, args: list[Variable], kwargs: dict[str, Variable],
                    defaults: list[Variable], kwdefaults: dict[str, Variable]) -> dict:
     """Python's argument binding for ``code``, on Variables. Mismatches raise Unsupported,
     so the call runs eagerly and Python raises its own TypeError."""
-    names = code.co_varnames
-    nargs, nkw, nposonly = code.co_argcount, code.co_kwonlyargcount, code.co_posonlyargcount
-    flags = code.co_flags
-    positional, kwonly = names[:nargs], names[nargs:nargs + nkw]
-    i = nargs + nkw
-    varargs = names[i] if flags & inspect.CO_VARARGS else None
-    i += 1 if varargs else 0
-    varkw = names[i] if flags & inspect.CO_VARKEYWORDS else None
+    p = Params.of(code)
+    positional, kwonly, varargs, varkw = p.positional, p.kwonly, p.varargs, p.varkw
+    nargs, nposonly = len(positional), p.posonly
     bound: dict[str, Variable] = {}
     for name, value in zip(positional, args):
         bound[name] = value

@@ -22,6 +22,7 @@ from typing import Any
 from bytecode import Bytecode, Instr, Label, TryBegin, TryEnd
 
 from .. import pyversion
+from ..signature import Params
 
 # Exception handlers that only restore locals and re-raise (3.12 inlined
 # comprehensions): tracing through their region is safe.
@@ -209,9 +210,7 @@ def frame_params(code) -> list[str]:
     as parameters of generated code."""
     from dynamo.guards import param_name
 
-    n = code.co_argcount + code.co_kwonlyargcount
-    n += bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)
-    return [param_name(v) for v in code.co_varnames[:n]]
+    return [param_name(v) for v in Params.of(code).frame_order]
 
 
 def _exits_with(insts: list[Inst], handler: int) -> bool:
