@@ -110,7 +110,6 @@ NUMERICS: dict[str, Known | str] = {}
 
 # J. Frames, generated code and the wrapper objects.
 FRAMES_API = {
-    "misc/locals_call": "frame-visible: locals() shows ___brk0/___brk1 temporaries",
     "misc/getframe_name": "frame-visible: sys._getframe().f_locals shows ___brk0",
     "misc/caller_frame": "frame-visible: sys._getframe(1) is dynamo's frame, not the caller",
     "misc/user_warning_stacklevel_2": "frame-visible: warn(stacklevel=2) in a helper points "
