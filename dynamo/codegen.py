@@ -14,10 +14,11 @@ Two layers, each as plain as it can be:
 
    When the whole frame was captured, the glue *is* the compiled frame.
 
-2. **Bytecode** (only at a graph break, see ``break_code``): the frame's own prologue,
-   a call of the glue that returns the stack and the live locals, stores of those into
-   the frame, the one unsupported instruction run for real, and a call of the resume
-   function (:mod:`dynamo.resume`) that continues the function.
+2. **Bytecode** (only at a graph break; :mod:`dynamo.bytecode.resume` builds it from the
+   helpers of :mod:`dynamo.bytecode.emit`): the frame's own prologue, a call of the glue
+   that returns the stack and the live locals, stores of those into the frame, the one
+   unsupported instruction run for real, and a call of the resume function that
+   continues the function.
 """
 
 from __future__ import annotations
@@ -29,14 +30,9 @@ import sys
 import types
 from typing import Any
 
-from bytecode import Bytecode, CellVar, FreeVar, Instr, Label
-
-from . import pyversion
 from .exc import BackendError, RerunEagerly, Unsupported
 from .graph import PLACEHOLDER, Node
-from .signature import STAR_FLAGS
 from .source import compile_source
-from .translator.instructions import frame_params
 from .variables import (
     NULL,
     ArrayVariable,
@@ -262,82 +258,6 @@ class GlueCodegen:
         fn = self.scope.pop(self.name)   # not in its own globals: no reference cycle
         fn.__dynamo_source__ = src
         return fn
-
-
-# ============================================================================ bytecode
-
-def flatten_signature(bc: Bytecode, code) -> None:
-    """Make ``bc`` take every argument positionally, ``*args`` as a tuple and
-    ``**kwargs`` as a dict: the frame hook binds arguments once, then passes them on."""
-    bc.argcount = len(frame_params(code))
-    bc.posonlyargcount = 0
-    bc.kwonlyargcount = 0
-    bc.flags &= ~STAR_FLAGS
-
-
-def prologue(bc: Bytecode) -> list:
-    """The original instructions before the first line: MAKE_CELL, COPY_FREE_VARS, RESUME."""
-    out = []
-    for item in bc:
-        if isinstance(item, Instr) and item.name in ("MAKE_CELL", "COPY_FREE_VARS", "RESUME",
-                                                     "NOP"):
-            out.append(item)
-        else:
-            break
-    return out
-
-
-def load_var(name: str, code) -> Instr:
-    if name in code.co_cellvars:
-        return Instr("LOAD_DEREF", CellVar(name))
-    if name in code.co_freevars:
-        return Instr("LOAD_DEREF", FreeVar(name))
-    return Instr("LOAD_FAST", name)
-
-
-def store_var(name: str, code) -> Instr:
-    if name in code.co_cellvars:
-        return Instr("STORE_DEREF", CellVar(name))
-    if name in code.co_freevars:
-        return Instr("STORE_DEREF", FreeVar(name))
-    return Instr("STORE_FAST", name)
-
-
-def closure_tuple(code, names) -> list[Instr]:
-    """Push a tuple of this frame's cell objects for ``names`` (or None if empty)."""
-    if not names:
-        return [Instr("LOAD_CONST", None)]
-    loads = [Instr(pyversion.LOAD_CLOSURE, CellVar(n) if n in code.co_cellvars else FreeVar(n))
-             for n in names]
-    return loads + [Instr("BUILD_TUPLE", len(names))]
-
-
-def call_glue(glue, code) -> list[Instr]:
-    """Call the glue with the frame's arguments and closure (as at frame entry)."""
-    out = pyversion.load_callable_const(glue)
-    params = code.co_varnames[:len(frame_params(code))]
-    out += [Instr("LOAD_FAST", p) if p not in code.co_cellvars else
-            Instr("LOAD_DEREF", CellVar(p)) for p in params]
-    out += closure_tuple(code, code.co_freevars)
-    out += closure_tuple(code, code.co_cellvars)
-    out += pyversion.call_instrs(len(params) + 2)
-    return out
-
-
-def resume_call(resume, stack_count: int, live: list[str], code, location) -> list[Instr]:
-    """Call ``resume(closure, *stack, *live locals)`` with the stack items already stored
-    in ``___brk{i}`` temporaries; return its result from this frame."""
-    out = pyversion.load_callable_const(resume, location)
-    out += closure_tuple(code, code.co_cellvars + code.co_freevars)
-    out += [Instr("LOAD_FAST", f"___brk{i}") for i in range(stack_count)]
-    out += [load_var(name, code) for name in live]
-    out += pyversion.call_instrs(1 + stack_count + len(live), location=location)
-    out.append(Instr("RETURN_VALUE", location=location))
-    return out
-
-
-def new_label() -> Label:
-    return Label()
 
 
 def _identifier(name: str) -> str:

@@ -5,7 +5,7 @@ three ways:
 
 - the trace reaches RETURN: the glue (calling the compiled graph) replaces the frame;
 - the trace hits a graph break: the frame becomes bytecode that runs the graph so
-  far, the unsupported instruction, and a resume function (:mod:`dynamo.resume`);
+  far, the unsupported instruction, and a resume function (:mod:`dynamo.bytecode.resume`);
 - the frame cannot be traced at all: ``SkipFrame``, and the hook runs it eagerly.
 
 A trace may start over (``RestartAnalysis``) when it learns where it must break;
@@ -33,18 +33,18 @@ from dynamo.backends import is_builtin
 from dynamo.guards import ARRAY, CONSTANT, CheckFunction
 
 from . import hook, listeners, logs, ops, pyversion
+from .bytecode.instructions import frame_params
+from .bytecode.resume import ResumeCaller, break_code, resume_code
 from .codegen import GlueCodegen
 from .config import config
 from .exc import BackendError, RestartAnalysis, SkipFrame, Unsupported
 from .graph import Graph
 from .ops.errstate import has_errstate, restoring
 from .output_graph import OutputGraph
-from .resume import ResumeCaller, break_code, resume_code
 from .skipfiles import is_skipped
 from .symbolic import DynamicPolicy, recording
 from .translator import GraphBreak, InstructionTranslator
 from .translator.frames import restart_point
-from .translator.instructions import frame_params
 from .variables import NULL
 
 log_breaks = logs.get("graph_breaks")

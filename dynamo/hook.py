@@ -62,11 +62,11 @@ from dynamo.guards import param_name
 from dynamo.guards.render import builtin_names
 
 from . import logs
+from .bytecode.instructions import frame_params
+from .bytecode.signature import STAR_FLAGS, Params
 from .config import config
 from .exc import BackendError, RerunEagerly, SkipFrame
-from .signature import STAR_FLAGS, Params
 from .source import compile_source
-from .translator.instructions import frame_params
 
 log_recompiles = logs.get("recompiles")
 log_internal = logging.getLogger("dynamo.internal")

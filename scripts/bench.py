@@ -102,7 +102,7 @@ def graph_breaks(counts=(25, 50, 100)) -> list[dict]:
     import io
     from contextlib import redirect_stdout
 
-    from dynamo import resume
+    from dynamo.bytecode import resume
     rows = []
     for n in counts:
         lines = ["def many(x):"]

@@ -2,8 +2,8 @@
 
 import doctest
 
-from dynamo import signature
-from dynamo.signature import STAR_FLAGS, Params
+from dynamo.bytecode import signature
+from dynamo.bytecode.signature import STAR_FLAGS, Params
 
 
 def test_docstring_examples():

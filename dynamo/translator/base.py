@@ -23,8 +23,9 @@ import numpy as np
 from dynamo.guards import EXPR, ID, Guard
 
 from .. import listeners, ops
+from ..bytecode.instructions import CodeInfo, Inst
+from ..bytecode.signature import Params
 from ..exc import Unsupported
-from ..signature import Params
 from ..skipfiles import is_skipped, where
 from ..variables import (
     NULL,
@@ -50,7 +51,6 @@ from ..variables.constant import BINARY, operator_on_constants
 from ..variables.containers import container_binary_op, get_iterator
 from ..variables.objects import RandomObjectVariable
 from . import compare
-from .instructions import CodeInfo, Inst
 
 _PYTHON_ERRORS = (AttributeError, KeyError, IndexError, TypeError, ValueError,
                   ZeroDivisionError, OverflowError, NameError, StopIteration)

@@ -26,13 +26,13 @@ from dataclasses import dataclass
 from dynamo.guards import ClosureSource, LocalSource
 
 from .. import pyversion
+from ..bytecode.instructions import Inst, Region
 from ..exc import RestartAnalysis, Unsupported
 from ..variables import CellVariable, Variable, wrap
 from .base import ASYNC_FLAGS, TranslatorBase
 from .calls import Calls
 from .containers import Containers
 from .control_flow import ControlFlow
-from .instructions import Inst, Region
 from .names import Names
 from .operators import Operators
 from .stack_ops import StackOps

@@ -10,7 +10,7 @@ import numpy as np
 from harness import check
 
 import dynamo
-from dynamo import resume
+from dynamo.bytecode import resume
 
 
 def many_breaks(n: int):

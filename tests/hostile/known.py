@@ -74,7 +74,7 @@ RAISE = {
 #    tracer drops the call's arguments when it ends (OutputGraph.release). Dropped in
 #    the middle of the function (del, rebinding, break out of a loop), its finally
 #    still runs at the end of the call: the frame's break temporaries keep it alive
-#    (del-timing, dynamo/resume.py).
+#    (del-timing, dynamo/bytecode/resume.py).
 _GEN = "generator-finally: a generator dropped mid-function runs its finally late ({})"
 STATE = {
     "state/gen_deleted_mid_function": _GEN.format("del g"),

@@ -1,4 +1,4 @@
-"""The bytecode generated at graph breaks (``dynamo/resume.py``) is valid for the
+"""The bytecode generated at graph breaks (``dynamo/bytecode/resume.py``) is valid for the
 interpreter: resume functions and islands that jump into the middle of the original
 code, renumbered locals, inlined comprehensions with cell variables.
 
@@ -19,8 +19,9 @@ import warnings
 
 import pytest
 
-from dynamo import pyversion, resume
-from dynamo.translator.instructions import CodeInfo
+from dynamo import pyversion
+from dynamo.bytecode import resume
+from dynamo.bytecode.instructions import CodeInfo
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TESTS = os.path.dirname(HERE)

@@ -35,8 +35,10 @@ from typing import Any
 from bytecode import Bytecode, CellVar, FreeVar, Instr, Label, TryBegin, TryEnd
 from bytecode.instr import InstrLocation
 
-from . import pyversion
-from .codegen import (
+from .. import pyversion
+from ..exc import Unsupported
+from ..variables import NULL
+from .emit import (
     call_glue,
     flatten_signature,
     load_var,
@@ -45,10 +47,8 @@ from .codegen import (
     resume_call,
     store_var,
 )
-from .exc import Unsupported
+from .instructions import CodeInfo
 from .signature import STAR_FLAGS
-from .translator.instructions import CodeInfo
-from .variables import NULL
 
 # code object -> {(target, layout, live): resume code}; weak, so resume functions die
 # with the function they continue

@@ -22,7 +22,7 @@ from typing import Any
 from bytecode import Bytecode, Instr, Label, TryBegin, TryEnd
 
 from .. import pyversion
-from ..signature import Params
+from .signature import Params
 
 # Exception handlers that only restore locals and re-raise (3.12 inlined
 # comprehensions): tracing through their region is safe.
@@ -77,7 +77,7 @@ class CodeInfo:
     @classmethod
     def seed(cls, code, bc: Bytecode) -> None:
         """Record ``bc`` as the reading of ``code``, which was just assembled from it
-        (a resume function, see dynamo.resume): its first ``of`` need not parse the
+        (a resume function, see dynamo.bytecode.resume): its first ``of`` need not parse the
         code again. ``bc`` must not be changed afterwards."""
         if code not in _CACHE:
             _CACHE[code] = cls._read(code, bc)

@@ -1,0 +1,91 @@
+"""Emitting instructions: the pieces of bytecode a graph break is made of.
+
+Each helper returns ``bytecode.Instr`` lists for the version this runs on (calls and
+closure loads go through :mod:`dynamo.pyversion`). :mod:`dynamo.bytecode.resume` puts
+them together::
+
+    >>> call_glue(glue, code)            # push glue, the frame's arguments and cells; call
+    >>> resume_call(resume, 2, ["n"], code, loc)   # return resume(cells, *stack, n)
+"""
+
+from __future__ import annotations
+
+from bytecode import Bytecode, CellVar, FreeVar, Instr, Label
+
+from .. import pyversion
+from .instructions import frame_params
+from .signature import STAR_FLAGS
+
+
+def flatten_signature(bc: Bytecode, code) -> None:
+    """Make ``bc`` take every argument positionally, ``*args`` as a tuple and
+    ``**kwargs`` as a dict: the frame hook binds arguments once, then passes them on."""
+    bc.argcount = len(frame_params(code))
+    bc.posonlyargcount = 0
+    bc.kwonlyargcount = 0
+    bc.flags &= ~STAR_FLAGS
+
+
+def prologue(bc: Bytecode) -> list:
+    """The original instructions before the first line: MAKE_CELL, COPY_FREE_VARS, RESUME."""
+    out = []
+    for item in bc:
+        if isinstance(item, Instr) and item.name in ("MAKE_CELL", "COPY_FREE_VARS", "RESUME",
+                                                     "NOP"):
+            out.append(item)
+        else:
+            break
+    return out
+
+
+def load_var(name: str, code) -> Instr:
+    if name in code.co_cellvars:
+        return Instr("LOAD_DEREF", CellVar(name))
+    if name in code.co_freevars:
+        return Instr("LOAD_DEREF", FreeVar(name))
+    return Instr("LOAD_FAST", name)
+
+
+def store_var(name: str, code) -> Instr:
+    if name in code.co_cellvars:
+        return Instr("STORE_DEREF", CellVar(name))
+    if name in code.co_freevars:
+        return Instr("STORE_DEREF", FreeVar(name))
+    return Instr("STORE_FAST", name)
+
+
+def closure_tuple(code, names) -> list[Instr]:
+    """Push a tuple of this frame's cell objects for ``names`` (or None if empty)."""
+    if not names:
+        return [Instr("LOAD_CONST", None)]
+    loads = [Instr(pyversion.LOAD_CLOSURE, CellVar(n) if n in code.co_cellvars else FreeVar(n))
+             for n in names]
+    return loads + [Instr("BUILD_TUPLE", len(names))]
+
+
+def call_glue(glue, code) -> list[Instr]:
+    """Call the glue with the frame's arguments and closure (as at frame entry)."""
+    out = pyversion.load_callable_const(glue)
+    params = code.co_varnames[:len(frame_params(code))]
+    out += [Instr("LOAD_FAST", p) if p not in code.co_cellvars else
+            Instr("LOAD_DEREF", CellVar(p)) for p in params]
+    out += closure_tuple(code, code.co_freevars)
+    out += closure_tuple(code, code.co_cellvars)
+    out += pyversion.call_instrs(len(params) + 2)
+    return out
+
+
+def resume_call(resume, stack_count: int, live: list[str], code, location) -> list[Instr]:
+    """Call ``resume(closure, *stack, *live locals)`` with the stack items already stored
+    in ``___brk{i}`` temporaries; return its result from this frame."""
+    out = pyversion.load_callable_const(resume, location)
+    out += closure_tuple(code, code.co_cellvars + code.co_freevars)
+    out += [Instr("LOAD_FAST", f"___brk{i}") for i in range(stack_count)]
+    out += [load_var(name, code) for name in live]
+    out += pyversion.call_instrs(1 + stack_count + len(live), location=location)
+    out.append(Instr("RETURN_VALUE", location=location))
+    return out
+
+
+def new_label() -> Label:
+    return Label()
