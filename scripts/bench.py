@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))   # models.py
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "shared"))  # models
 
 import models  # noqa: E402
 

@@ -4,7 +4,7 @@
     python scripts/bench.py              # includes this section when a GPU is present
 
 For the MLP (batch 32, 512->1024->1024->10) and the transformer block (64 tokens,
-width 256, 4 heads) of ``tests/models.py``, per call = 50 calls back to back, then
+width 256, 4 heads) of ``tests/shared/models.py``, per call = 50 calls back to back, then
 one synchronize, divided by 50 (median of ``--repeat`` runs), for:
 
 - ``cupy_eager``: the model's own CuPy calls;
@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))   # models.py
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "shared"))  # models
 
 MODELS = ("mlp", "transformer")
 BATCH = 50
@@ -255,7 +255,7 @@ def _torch_rows(name, fn, inputs, fresh, repeat) -> list[dict]:
 
 
 def _torch_twin(name, fn, to_t):
-    """The model of tests/models.py written with torch ops, sharing its weights."""
+    """The model of tests/shared/models.py written with torch ops, sharing its weights."""
     import math
 
     import torch

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))   # models.py
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "shared"))  # models
 
 import models  # noqa: E402
 
@@ -141,7 +141,8 @@ print(json.dumps(time.perf_counter() - t))
 
 
 def first_call_seconds(name: str, cache_dir: str) -> float | None:
-    code = _FIRST_CALL.format(tests=str(Path(__file__).resolve().parent.parent / "tests"),
+    shared = Path(__file__).resolve().parent.parent / "tests" / "shared"
+    code = _FIRST_CALL.format(tests=str(shared),
                               name=name,
                               shapes=SHAPES[name])
     env = dict(os.environ, CUPY_CACHE_DIR=cache_dir)

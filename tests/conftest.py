@@ -5,6 +5,7 @@ import pytest
 
 sys.path.append(os.path.dirname(__file__))                       # harness, ops_agree...
 sys.path.append(os.path.join(os.path.dirname(__file__), "realworld"))       # rw_models
+sys.path.append(os.path.join(os.path.dirname(__file__), "shared"))          # models
 
 import dynamo  # noqa: E402
 

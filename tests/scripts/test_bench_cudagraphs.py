@@ -1,7 +1,7 @@
 """scripts/bench_cudagraphs.py on the CPU: nothing to time, but its comparison must be fair.
 
 The benchmark compares against torch.compile on "the same model"; these tests check
-that its torch twins compute what tests/models.py computes, with the same weights,
+that its torch twins compute what tests/shared/models.py computes, with the same weights,
 and that the section is empty (not an error) without a GPU.
 """
 
