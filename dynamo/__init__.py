@@ -21,7 +21,6 @@ from __future__ import annotations
 from dynamo.backends import list_backends, register_backend
 
 from . import logs
-from .annotate import annotate as annotate
 from .api import OptimizedFunction, OptimizedModule, compile
 from .config import config
 from .exc import BackendError, DynamoError, Unsupported
@@ -41,6 +40,15 @@ logs.init_from_env()
 
 __all__ = [
     "BackendError", "DynamoError", "ExplainOutput", "OptimizedFunction", "OptimizedModule",
-    "Unsupported", "compile", "config", "explain", "list_backends", "register_backend",
+    "Unsupported", "annotate", "compile", "config", "explain", "list_backends",
+    "register_backend",
     "mark_dynamic", "register_op", "reset", "set_logs",
 ]
+
+
+def annotate(fn, output="annotate.html", backend="eager", **options):
+    """``dynamo.annotate(fn, output="report.html")(*args)``: run ``fn`` compiled and write
+    an annotated-source HTML report (see :mod:`dynamo.report`, loaded on first use so
+    that ``import dynamo`` stays light)."""
+    from .report.api import annotate as build
+    return build(fn, output, backend, **options)

@@ -59,7 +59,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def annotate_script(opts, script_args: list[str]) -> int:
-    from dynamo.annotate import annotate
+    from dynamo import annotate
     from dynamo.backends import lookup_backend
 
     script = Path(opts.script)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Make sure a headless-capable Chromium is installed, for the annotate report's browser
-# test (tests/annotate/test_browser.py). Prints the browser's path on success.
+# test (tests/report/test_browser.py). Prints the browser's path on success.
 #
 #   scripts/ensure_chromium.sh            # install Debian's `chromium` when missing
 #

@@ -85,7 +85,7 @@ if [[ $PARTS == *tests* ]]; then
     echo "== GPU tests: cupy backend, ops on CuPy, cupy graphs, annotate ($(elapsed)s)"
     timeout 220 $PY -m pytest --rootdir "$REPO" "$REPO/tests/backends/cupy_backend/test_cupy_gpu.py" \
         "$REPO/tests/ops/test_ops_cupy.py" "$REPO/tests/dynamo/test_graph.py" \
-        "$REPO/tests/annotate/test_annotate_gpu.py" -m gpu -q -rfE \
+        "$REPO/tests/report/test_annotate_gpu.py" -m gpu -q -rfE \
         -p no:cacheprovider --durations=5 --junitxml "$OUT/cupy_gpu_tests.xml" \
         > "$OUT/cupy_gpu_tests.log" 2>&1
     tests_rc=$?

@@ -32,10 +32,7 @@ def loaded_under(found: dict, package: str) -> list[str]:
 def test_import_dynamo_loads_neither_networkx_nor_the_report():
     found = modules_after("import dynamo")
     assert loaded_under(found, "networkx") == []
-    # dynamo.annotate is both the public function and its package: the package and its
-    # entry module load; the recorders, report builder and HTML page do not
-    assert loaded_under(found, "dynamo.annotate") == ["dynamo.annotate",
-                                                      "dynamo.annotate.api"]
+    assert loaded_under(found, "dynamo.report") == []
 
 
 def test_import_dynamo_imports_no_backend():
@@ -68,5 +65,5 @@ def test_the_report_loads_when_used(tmp_path):
             f"dynamo.annotate(lambda x: np.exp(x) + 1, output={str(tmp_path / 'r.html')!r})"
             "(np.ones(3))")
     found = modules_after(code)
-    assert "dynamo.annotate.page" in found["modules"] and "networkx" in found["modules"]
+    assert "dynamo.report.page" in found["modules"] and "networkx" in found["modules"]
     assert (tmp_path / "r.html").read_text().startswith("<!DOCTYPE html>")

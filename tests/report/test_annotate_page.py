@@ -15,12 +15,12 @@ from annotate_programs import X, line_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dynamo.annotate import annotate
-from dynamo.annotate.layout import layered_layout
-from dynamo.annotate.model import GraphInfo, GroupInfo, NodeInfo
-from dynamo.annotate.page import render
-from dynamo.annotate.page_graphs import INLINE_NODES
-from dynamo.annotate.svg import draw_graph
+from dynamo import annotate
+from dynamo.report.layout import layered_layout
+from dynamo.report.model import GraphInfo, GroupInfo, NodeInfo
+from dynamo.report.page import render
+from dynamo.report.page_graphs import INLINE_NODES
+from dynamo.report.svg import draw_graph
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -162,8 +162,8 @@ def test_big_graph_is_drawn_lazily_and_quickly(tmp_path):
     g = _synthetic(3000)
     svg = draw_graph(g, layout="builtin")
     assert svg.count("data-node=") == 3003
-    from dynamo.annotate.model import FrameInfo, Report
-    from dynamo.annotate.page_graphs import render_graph
+    from dynamo.report.model import FrameInfo, Report
+    from dynamo.report.page_graphs import render_graph
     report = Report("f", "f.py", 1, "eager", "3", "now", graphs=[g],
                     frames=[FrameInfo(0, "f", "f.py", 1, 0)])
     html = render_graph(report, g, layout="builtin")
@@ -177,7 +177,7 @@ def test_big_graph_is_drawn_lazily_and_quickly(tmp_path):
 @given(st.integers(1, 60), st.integers(1, 4), st.integers(0, 10_000))
 def test_layout_edges_go_down_and_boxes_do_not_overlap(n, fan, seed):
     g = _synthetic(n, fan, seed)
-    from dynamo.annotate.svg import graph_to_nx
+    from dynamo.report.svg import graph_to_nx
     dg = graph_to_nx(g)
     lay = layered_layout(dg)
     for u, v in dg.edges:

@@ -17,8 +17,8 @@ import pytest
 from annotate_programs import X, line_of
 
 import dynamo
-from dynamo.annotate import annotate
-from dynamo.annotate.model import BREAK, GRAPH, IDLE, PYTHON, TRACED
+from dynamo import annotate
+from dynamo.report.model import BREAK, GRAPH, IDLE, PYTHON, TRACED
 
 
 def run(fn, *args, tmp_path, **kw):
@@ -326,8 +326,8 @@ def test_recording_leaves_nothing_behind(tmp_path, capsys):
 
 def test_nested_recordings_restore_the_outer_one():
     """An annotated call inside another (the outer's recorders come back after it)."""
-    from dynamo.annotate import trace_hook
-    from dynamo.annotate.recorder import Recorders
+    from dynamo.report import trace_hook
+    from dynamo.report.recorder import Recorders
     outer, inner = Recorders(), Recorders()
     with outer.recording(0):
         assert trace_hook.active.trace is outer.trace

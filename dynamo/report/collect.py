@@ -3,7 +3,7 @@
 A pure function of its inputs: ``build_report(records, rec, calls, ...)`` reads the
 ``convert.FrameRecord``s (the same records ``dynamo.explain`` returns), the lines that
 ran as Python, the lines each successful trace covered, and the captured log records,
-and returns a :class:`~dynamo.annotate.model.Report`. Nothing here runs user code.
+and returns a :class:`~dynamo.report.model.Report`. Nothing here runs user code.
 
 How a source line gets its facts (see ``model.LineInfo``):
 

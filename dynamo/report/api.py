@@ -33,8 +33,7 @@ if TYPE_CHECKING:
     from .model import CallInfo, Report, Timing
 
 # The report's modules (recorders, model, collect, page; networkx for the pictures) are
-# imported where an Annotator first uses them: `import dynamo` imports only this module
-# of the package, since the public `dynamo.annotate` is this module's function.
+# imported where an Annotator first uses them.
 
 log = logging.getLogger("dynamo.internal")
 

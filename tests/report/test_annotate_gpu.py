@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from annotate_programs import X
 
-from dynamo.annotate import annotate
+from dynamo import annotate
 
 
 @pytest.mark.gpu

@@ -1,7 +1,7 @@
 """Draw one captured graph as inline SVG.
 
 The picture is built from the graph's ``networkx.DiGraph`` (``graph_to_nx``) with the
-layered layout of :mod:`dynamo.annotate.layout`, so no Graphviz is needed. When
+layered layout of :mod:`dynamo.report.layout`, so no Graphviz is needed. When
 Graphviz's ``dot`` is installed (and the graph is small enough for it to be quick),
 ``layout="auto"`` lets ``dot`` place the same boxes instead: its crossing reduction
 and edge routing are better. Either way each box has a ``<title>`` (the hover text:

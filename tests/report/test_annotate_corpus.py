@@ -14,7 +14,7 @@ import sys
 import pytest
 from test_annotate_collect import check_against_explain
 
-from dynamo.annotate import annotate
+from dynamo import annotate
 
 sys.path.append(os.path.join(os.path.dirname(os.path.dirname(__file__)), "breaks"))
 corpus = pytest.importorskip("corpus_breaks", reason="the graph-break corpus "

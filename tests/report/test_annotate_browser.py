@@ -19,8 +19,8 @@ from annotate_programs import X, line_of
 from cdp_pipe import Browser, find_chromium
 from png_pixels import colours, has_colour
 
-from dynamo.annotate import annotate
-from dynamo.annotate.page_graphs import INLINE_NODES
+from dynamo import annotate
+from dynamo.report.page_graphs import INLINE_NODES
 
 ROOT = Path(__file__).resolve().parents[2]
 BREAK_BG = (255, 217, 217)        # --brk in assets.CSS
