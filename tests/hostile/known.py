@@ -8,7 +8,6 @@ that most likely need the fix are in docs/hostile_suite.md.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
 BOTH = ("eager", "numpy")
@@ -32,16 +31,6 @@ class Known:
         condition = True if self.python is None else self.python
         reason = self.reason + (f" ({self.python_why})" if self.python_why else "")
         return pytest.mark.xfail(condition, reason=reason, strict=True)
-
-
-def numpy_only(reason: str) -> Known:
-    return Known(reason, ("numpy",))
-
-
-def py_from(version: tuple[int, int], reason: str) -> Known:
-    """A difference seen only on ``version`` and later Pythons."""
-    return Known(reason, BOTH, sys.version_info >= version,
-                 f"Python >= {version[0]}.{version[1]} only")
 
 
 # A. (alias-objects, fixed) One Python object reached through two names is one Variable
@@ -119,9 +108,6 @@ FRAMES_API = {
                                               "user's line",
     "api/isinstance_of_compiled_model": "wrapper-fidelity: isinstance(dynamo.compile(m), "
                                         "Model) is False",
-    "exceptions/raise_inside_loop_after_mutations": py_from(
-        (3, 13), "internal-error: 'Failed to compute stacksize, got negative size' for a "
-                 "raise inside a loop (falls back to eager)"),
 }
 
 KNOWN: dict[str, Known] = {
