@@ -348,6 +348,10 @@ def _weak_hooks(ctx):
         return f(*args) if live is None else hook.run(f, args, live)
 
     def intercept(f):
+        kind = type(f)
+        if kind is not types.FunctionType and kind is not types.MethodType and \
+                not kind.__flags__ & _HEAP_TYPE:
+            return f   # a builtin, a ufunc, a C method: the common case, kept to one call
         live = ref()
         return f if live is None else intercept_callable(f, live)
     return run, intercept

@@ -436,19 +436,29 @@ def _intercept_calls(body: list, intercept) -> list:
     """Route the callables that the island's calls load (globals and methods) through
     ``intercept``, so user functions called from eager code are still compiled."""
     out = []
-    for item in body:
-        if isinstance(item, Instr) and _is_call_load(item):
-            loc = item.location
-            name = item.arg[1] if isinstance(item.arg, tuple) else item.arg
-            if item.name == "LOAD_GLOBAL":
-                out.append(Instr("LOAD_GLOBAL", (False, name), location=loc))
-            else:
-                out.append(Instr("LOAD_ATTR", (False, name) if pyversion.PY312 else name,
-                                 location=loc))
-            out += pyversion.wrap_top_instrs(intercept, loc)
-            out += pyversion.push_null_for_call(loc)
-        else:
+    i = 0
+    while i < len(body):
+        item = body[i]
+        i += 1
+        if not (isinstance(item, Instr) and _is_call_load(item)):
             out.append(item)
+            continue
+        loc = item.location
+        name = item.arg[1] if isinstance(item.arg, tuple) else item.arg
+        if item.name == "LOAD_GLOBAL":
+            out.append(Instr("LOAD_GLOBAL", (False, name), location=loc))
+            # 3.11 calls `np.tanh(x)` as NULL + `np`, then LOAD_ATTR tanh: the callable is
+            # the end of the attribute chain, not the module
+            while i < len(body) and isinstance(body[i], Instr) and \
+                    body[i].name == "LOAD_ATTR" and not isinstance(body[i].arg, tuple):
+                out.append(body[i])
+                loc = body[i].location
+                i += 1
+        else:
+            out.append(Instr("LOAD_ATTR", (False, name) if pyversion.PY312 else name,
+                             location=loc))
+        out += pyversion.wrap_top_instrs(intercept, loc)
+        out += pyversion.push_null_for_call(loc)
     return out
 
 

@@ -7,7 +7,7 @@ import types
 import numpy as np
 
 import dynamo
-from dynamo import convert, skipfiles
+from dynamo import convert, pyversion, skipfiles
 
 
 def helper(x):
@@ -67,3 +67,33 @@ def test_the_skip_decision_is_made_once_per_file():
         skipfiles.is_skipped(helper.__code__)
     info = skipfiles._skipped_file.cache_info()
     assert info.misses == 1 and info.hits == 99
+
+
+
+def calls_through_a_module(x):
+    return np.tanh(x) + abs(-1)
+
+
+def test_the_callable_of_a_module_attribute_call_is_what_is_intercepted():
+    """Code that runs uncompiled hands each callable it calls to ``intercept``: for
+    ``np.tanh(x)`` that is ``np.tanh`` (on 3.11 the call loads NULL + ``np``, then the
+    attribute: the module itself used to be handed over, so ``mod.user_fn(x)`` was never
+    compiled)."""
+    from bytecode import Bytecode
+
+    from dynamo.bytecode.resume import _intercept_calls
+
+    seen = []
+
+    def record(f):
+        seen.append(f)
+        return f
+
+    bc = Bytecode.from_code(calls_through_a_module.__code__)
+    bc[:] = _intercept_calls(list(bc), record)
+    code = bc.to_code()
+    fn = types.FunctionType(code, calls_through_a_module.__globals__)
+    assert fn(0.5) == calls_through_a_module(0.5)
+    assert np not in seen and seen[-1] is abs
+    if not pyversion.NULL_AFTER_CALLABLE:   # 3.13+ loads the attribute, then PUSH_NULL:
+        assert seen == [np.tanh, abs]       # such calls are not intercepted yet
