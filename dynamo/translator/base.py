@@ -48,7 +48,8 @@ from ..variables import (
 from ..variables.arrays import FlatVariable
 from ..variables.builtins import HANDLERS, call_builtin
 from ..variables.constant import BINARY, operator_on_constants
-from ..variables.containers import container_binary_op, get_iterator
+from ..variables.containers import container_binary_op
+from ..variables.iterators import get_iterator
 from ..variables.objects import RandomObjectVariable
 from . import compare
 

@@ -44,7 +44,8 @@ from ..variables import (
     wrap_constant,
 )
 from ..variables.constant import BINARY, compares_in_c, operands, operator_on_constants, raw
-from ..variables.containers import real_set_operand, take
+from ..variables.containers import real_set_operand
+from ..variables.iterators import take
 from ..variables.objects import TypeSource
 
 DUNDER = {"less": "__lt__", "less_equal": "__le__", "equal": "__eq__",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from .. import pyversion
 from ..exc import Unsupported
 from ..variables import ConstantVariable, IteratorVariable
-from ..variables.containers import take
+from ..variables.iterators import take
 
 
 class ControlFlow:

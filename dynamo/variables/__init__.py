@@ -21,7 +21,7 @@ Example::
 The modules are layered; each imports only the ones before it (``tests/
 test_import_graph.py`` checks it):
 
-    base < constant < containers < functions < arrays < errstate < objects < loggers
+    base < constant < containers < iterators < functions < arrays < errstate < objects < loggers
          < builtins < builder
 
 A Variable that must make a kind from a later module gets it from the translator it is
@@ -38,8 +38,6 @@ from .constant import BuiltinVariable, ConstantVariable
 from .containers import (
     DictVariable,
     DictViewVariable,
-    GeneratorVariable,
-    IteratorVariable,
     ListVariable,
     NamedTupleVariable,
     SequenceVariable,
@@ -56,6 +54,7 @@ from .functions import (
     UserFunctionVariable,
     UserMethodVariable,
 )
+from .iterators import GeneratorVariable, IteratorVariable
 from .objects import ClassVariable, ModuleVariable, ObjectVariable, SuperVariable
 
 __all__ = [

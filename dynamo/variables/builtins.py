@@ -36,19 +36,21 @@ from .constant import (
 from .containers import (
     DictVariable,
     DictViewVariable,
-    EnumerateVariable,
-    IteratorVariable,
     ListVariable,
     SequenceVariable,
     SetVariable,
     TupleVariable,
+    wrap_constant,
+)
+from .functions import PartialVariable, fold
+from .iterators import (
+    EnumerateVariable,
+    IteratorVariable,
     ZipVariable,
     get_iterator,
     reversed_iterator,
     take,
-    wrap_constant,
 )
-from .functions import PartialVariable, fold
 
 HANDLERS: dict = {}
 
