@@ -89,3 +89,40 @@ def resume_call(resume, stack_count: int, live: list[str], code, location) -> li
 
 def new_label() -> Label:
     return Label()
+
+
+def intercept_calls(body: list, intercept) -> list:
+    """Route the callables that the island's calls load (globals and methods) through
+    ``intercept``, so user functions called from eager code are still compiled."""
+    out = []
+    i = 0
+    while i < len(body):
+        item = body[i]
+        i += 1
+        if not (isinstance(item, Instr) and is_call_load(item)):
+            out.append(item)
+            continue
+        loc = item.location
+        name = item.arg[1] if isinstance(item.arg, tuple) else item.arg
+        if item.name == "LOAD_GLOBAL":
+            out.append(Instr("LOAD_GLOBAL", (False, name), location=loc))
+            # 3.11 calls `np.tanh(x)` as NULL + `np`, then LOAD_ATTR tanh: the callable is
+            # the end of the attribute chain, not the module
+            while i < len(body) and isinstance(body[i], Instr) and \
+                    body[i].name == "LOAD_ATTR" and not isinstance(body[i].arg, tuple):
+                out.append(body[i])
+                loc = body[i].location
+                i += 1
+        else:
+            out.append(Instr("LOAD_ATTR", (False, name) if pyversion.PY312 else name,
+                             location=loc))
+        out += pyversion.wrap_top_instrs(intercept, loc)
+        out += pyversion.push_null_for_call(loc)
+    return out
+
+
+def is_call_load(instr: Instr) -> bool:
+    if instr.name == "LOAD_METHOD":
+        return True
+    return instr.name in ("LOAD_GLOBAL", "LOAD_ATTR") and isinstance(instr.arg, tuple) \
+        and instr.arg[0]

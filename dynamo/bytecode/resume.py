@@ -38,9 +38,11 @@ from bytecode.instr import InstrLocation
 from .. import pyversion
 from ..exc import Unsupported
 from ..variables import NULL
+from .cells import CHECK_STACK, cell_check, checked_cell_reads, deleted_cells_of, reads_deleted_cell
 from .emit import (
     call_glue,
     flatten_signature,
+    intercept_calls,
     load_var,
     new_label,
     prologue,
@@ -186,8 +188,8 @@ def resume_code(code, target: int, layout: tuple[bool, ...], live: tuple[str, ..
             # LOAD_DEREF); here it is a free variable's slot
             item.arg = FreeVar(item.arg)
     # the original deletes some of its cells: each read checks for an empty one
-    deleted = _deleted_cells_of(code)
-    body = _checked_cell_reads(body, deleted)
+    deleted = deleted_cells_of(code)
+    body = checked_cell_reads(body, deleted)
     values = [f"___stack{i}" for i in range(sum(1 for is_null in layout if not is_null))]
     new_prologue: list[Any] = []
     if cellvars or freevars:
@@ -221,7 +223,7 @@ def resume_code(code, target: int, layout: tuple[bool, ...], live: tuple[str, ..
     # the prologue pushes the stack the original had at the target: the original's
     # stack size covers it (split super-instructions push no more than the pair did)
     new = _assemble(bc, body, stacksize=max(code.co_stacksize, len(layout)) +
-                    (_CHECK_STACK if deleted else 0))
+                    (CHECK_STACK if deleted else 0))
     CodeInfo.seed(new, bc)   # the translator reads it next: no need to parse it back
     _RESUME_CACHE[code][key] = new
     origin_of = _instruction_origins(bc[:head], original_body, body)
@@ -229,69 +231,11 @@ def resume_code(code, target: int, layout: tuple[bool, ...], live: tuple[str, ..
     return new
 
 
-def _deleted_cells_of(original) -> set[str]:
-    """The cell variables of ``original`` that it deletes (``del c``) somewhere: in a
-    resume function of it, they are free variables whose reads need ``_cell_check``."""
-    return {getattr(inst.arg, "name", inst.arg) for inst in CodeInfo.of(original).insts
-            if inst.name == "DELETE_DEREF"} & set(original.co_cellvars)
-
-
 def _deleted_cells(code) -> set[str]:
-    """``_deleted_cells_of`` the original of resume function ``code`` (empty for code
+    """``deleted_cells_of`` the original of resume function ``code`` (empty for code
     that is no resume function: its cells are its own)."""
     original = original_code(code)
-    return set() if original is code else _deleted_cells_of(original)
-
-
-# the most that _cell_check pushes above the stack of the read it checks
-_CHECK_STACK = 3
-
-
-def _reads_deleted_cell(instr, names: set[str]) -> bool:
-    return isinstance(instr, Instr) and instr.name in ("LOAD_DEREF", "DELETE_DEREF") and \
-        not isinstance(instr.arg, CellVar) and getattr(instr.arg, "name", instr.arg) in names
-
-
-def _cell_check(instr: Instr) -> list:
-    """Instructions that raise UnboundLocalError when the cell that ``instr`` (a
-    LOAD_DEREF or DELETE_DEREF of a free variable) reads is empty, as the original does.
-
-    A resume function gets the original's cell variables as free variables (it shares
-    the cells), and reading an empty free variable raises NameError ("cannot access
-    free variable"), where the original raises UnboundLocalError for its own cell. The
-    check is in the resume function's code (which an eager block copies, and which
-    runs as it is when the frame is not compiled) and before the break code's replay
-    of such a read, at the same line and inside the same ``try``. The translator
-    breaks at it (it runs only in functions that delete a cell). An empty cell equals
-    the cell exactly when that is empty too (cells compare by contents, an empty one
-    before any other, without calling the contents' ``__eq__``); the empty cell is made
-    when the check runs, since a cell constant would make the code unhashable."""
-    name = getattr(instr.arg, "name", instr.arg)
-    loc = instr.location
-    ok = Label()
-    out: list[Any] = [Instr(pyversion.LOAD_CLOSURE, FreeVar(name), location=loc)]
-    out += pyversion.load_callable_const(types.CellType, loc)
-    out += pyversion.call_instrs(0, location=loc)
-    out += [Instr("BUILD_TUPLE", 1, location=loc), Instr("CONTAINS_OP", 0, location=loc),
-            Instr(pyversion.POP_JUMP_FORWARD_IF_FALSE, ok, location=loc)]
-    if pyversion.NOT_TAKEN_AFTER_BRANCH:
-        out.append(Instr("NOT_TAKEN", location=loc))
-    message = f"cannot access local variable {name!r} where it is not associated with a value"
-    out += pyversion.load_callable_const(UnboundLocalError, loc)
-    out.append(Instr("LOAD_CONST", message, location=loc))
-    out += pyversion.call_instrs(1, location=loc)
-    out += [Instr("RAISE_VARARGS", 1, location=loc), ok]
-    return out
-
-
-def _checked_cell_reads(body: list, names: set[str]) -> list:
-    """``body`` with ``_cell_check`` before each read and ``del`` of the cells ``names``."""
-    out: list[Any] = []
-    for item in body:
-        if _reads_deleted_cell(item, names):
-            out += _cell_check(item)
-        out.append(item)
-    return out
+    return set() if original is code else deleted_cells_of(original)
 
 
 def _instruction_origins(head: list, original: list, body: list) -> list[int | None]:
@@ -391,7 +335,7 @@ def break_code(code, brk, glue, n_stack_values: int, restore: list[str], live: l
         out += _push_stack(stack, consumed=len(stack), loc=loc)
         label = _label_at(bc, positions, inst.index)
         out.append(Instr("JUMP_FORWARD", label, location=loc))
-        body = _intercept_calls(_split_super_instructions(bc[head:]), intercept)
+        body = intercept_calls(_split_super_instructions(bc[head:]), intercept)
         bc[:] = out + body
         return _assemble(bc, body)
     pops = pyversion.stack_pops(inst.name, inst.arg)
@@ -411,8 +355,8 @@ def break_code(code, brk, glue, n_stack_values: int, restore: list[str], live: l
     elif inst.name in ("JUMP_IF_FALSE_OR_POP", "JUMP_IF_TRUE_OR_POP"):
         raise Unsupported(f"cannot resume after {inst.name}")
     else:
-        if _reads_deleted_cell(inst.instr, _deleted_cells(code)):
-            out += _cell_check(inst.instr)
+        if reads_deleted_cell(inst.instr, _deleted_cells(code)):
+            out += cell_check(inst.instr)
         out += _replay(inst, brk.kw_names, loc)
         pushed = [False] * pyversion.stack_pushes(inst.name, inst.arg)
         if _is_method_load(inst):
@@ -430,43 +374,6 @@ def _prologue_only(code) -> Bytecode:
     bc = Bytecode([item.copy() for item in prologue(parsed)])
     bc._copy_attr_from(parsed)
     return bc
-
-
-def _intercept_calls(body: list, intercept) -> list:
-    """Route the callables that the island's calls load (globals and methods) through
-    ``intercept``, so user functions called from eager code are still compiled."""
-    out = []
-    i = 0
-    while i < len(body):
-        item = body[i]
-        i += 1
-        if not (isinstance(item, Instr) and _is_call_load(item)):
-            out.append(item)
-            continue
-        loc = item.location
-        name = item.arg[1] if isinstance(item.arg, tuple) else item.arg
-        if item.name == "LOAD_GLOBAL":
-            out.append(Instr("LOAD_GLOBAL", (False, name), location=loc))
-            # 3.11 calls `np.tanh(x)` as NULL + `np`, then LOAD_ATTR tanh: the callable is
-            # the end of the attribute chain, not the module
-            while i < len(body) and isinstance(body[i], Instr) and \
-                    body[i].name == "LOAD_ATTR" and not isinstance(body[i].arg, tuple):
-                out.append(body[i])
-                loc = body[i].location
-                i += 1
-        else:
-            out.append(Instr("LOAD_ATTR", (False, name) if pyversion.PY312 else name,
-                             location=loc))
-        out += pyversion.wrap_top_instrs(intercept, loc)
-        out += pyversion.push_null_for_call(loc)
-    return out
-
-
-def _is_call_load(instr: Instr) -> bool:
-    if instr.name == "LOAD_METHOD":
-        return True
-    return instr.name in ("LOAD_GLOBAL", "LOAD_ATTR") and isinstance(instr.arg, tuple) \
-        and instr.arg[0]
 
 
 def _at(instr: Instr, loc) -> Instr:

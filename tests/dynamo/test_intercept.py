@@ -81,7 +81,7 @@ def test_the_callable_of_a_module_attribute_call_is_what_is_intercepted():
     compiled)."""
     from bytecode import Bytecode
 
-    from dynamo.bytecode.resume import _intercept_calls
+    from dynamo.bytecode.emit import intercept_calls
 
     seen = []
 
@@ -90,7 +90,7 @@ def test_the_callable_of_a_module_attribute_call_is_what_is_intercepted():
         return f
 
     bc = Bytecode.from_code(calls_through_a_module.__code__)
-    bc[:] = _intercept_calls(list(bc), record)
+    bc[:] = intercept_calls(list(bc), record)
     code = bc.to_code()
     fn = types.FunctionType(code, calls_through_a_module.__globals__)
     assert fn(0.5) == calls_through_a_module(0.5)
