@@ -11,7 +11,7 @@
 # 2. reports the device and the library versions;
 # 3. runs the GPU tests (marker gpu) of the cupy backend (tests/backends/cupy_backend/test_cupy_gpu.py),
 #    the ops on CuPy arrays (tests/ops/test_ops_cupy.py), cupy graphs on the eager backend
-#    (tests/dynamo/test_graph.py) and the annotate report (tests/annotate);
+#    (tests/dynamo/test_graph.py) and the annotate report (tests/report);
 # 4. runs scripts/bench_cupy_backend.py: CuPy eager, cupy.fuse, torch.compile, our fused
 #    kernels and the memory roofline side by side, first-call times (cold and warm kernel
 #    cache, new processes), and a small sweep of tuning options;
