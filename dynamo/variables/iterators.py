@@ -256,13 +256,7 @@ class DictIteratorVariable(IteratorVariable):
         return type(reversed(view) if self.reverse else iter(view))
 
     def _check_unchanged(self) -> None:
-        if len(self.dict.items) != len(self.keys):
-            raise Unsupported("dictionary changed size during iteration (RuntimeError)",
-                              "Python raises it when the program runs.",
-                              cause="python_error")
-        if self.dict.removals != self.removals:
-            raise Unsupported("dictionary keys changed during iteration",
-                              "CPython's order then depends on its hash table.")
+        _check_unchanged(self.dict, self.keys, self.removals, "dictionary", "keys")
 
     def next(self, tx) -> Variable | None:
         if self.done:
@@ -298,6 +292,18 @@ class DictIteratorVariable(IteratorVariable):
         return cg.mutable(self, build)
 
 
+def _check_unchanged(container, keys: list, removals: int, noun: str, what: str) -> None:
+    """A dict's or set's iterator, as CPython's: a size change raises RuntimeError (a
+    break, then Python raises it); a removal then re-insertion changes an order that
+    CPython's hash table decides (a break)."""
+    if len(container.items) != len(keys):
+        raise Unsupported(f"{noun} changed size during iteration (RuntimeError)",
+                          "Python raises it when the program runs.", cause="python_error")
+    if container.removals != removals:
+        raise Unsupported(f"{noun.lower()} {what} changed during iteration",
+                          "CPython's order then depends on its hash table.")
+
+
 class SetIteratorVariable(IteratorVariable):
     """An iterator over a set, in the set's order; like CPython's, it raises RuntimeError
     when the set changed size since it was made (a graph break, then Python raises)."""
@@ -312,13 +318,7 @@ class SetIteratorVariable(IteratorVariable):
         return type(iter(set()))
 
     def _check_unchanged(self) -> None:
-        if len(self.set.items) != len(self.keys):
-            raise Unsupported("Set changed size during iteration (RuntimeError)",
-                              "Python raises it when the program runs.",
-                              cause="python_error")
-        if self.set.removals != self.removals:
-            raise Unsupported("set elements changed during iteration",
-                              "CPython's order then depends on its hash table.")
+        _check_unchanged(self.set, self.keys, self.removals, "Set", "elements")
 
     def next(self, tx) -> Variable | None:
         if self.done:
