@@ -128,6 +128,19 @@ def _fits_empty_fancy(index, vshape: tuple, target: tuple) -> bool:
     return False
 
 
+def _check_full_constant_mask(x: ArrayMeta, index, vshape: tuple) -> None:
+    """``x[mask] = v`` with a constant boolean mask as deep as ``x`` takes NumPy's mask
+    path, which takes only a 0-d or 1-d value (``np.ones(4)[[False] * 4] =
+    np.zeros((1, 0))`` raises although the value would broadcast)."""
+    parts = _components(index)
+    if len(parts) != 1 or not isinstance(parts[0], (list, np.ndarray)):
+        return
+    mask = np.asarray(parts[0])
+    if mask.dtype == np.bool_ and mask.ndim == len(x.shape) and len(vshape) > 1:
+        raise TypeError(f"NumPy boolean array indexing assignment requires a 0 or "
+                        f"1-dimensional input, input has {len(vshape)} dimensions")
+
+
 def setitem_rule(op, args, kwargs) -> ArrayMeta:
     """``x[index] = value``: the value broadcasts to the selection; returns ``x``."""
     x, index, value = args
@@ -145,6 +158,7 @@ def setitem_rule(op, args, kwargs) -> ArrayMeta:
             raise MetaError("boolean mask assignment of an array value: whether it fits "
                             "depends on how many elements are True")
     else:
+        _check_full_constant_mask(x, index, vshape)
         selected = index_meta(x, index)
         target = selected.shape
         if selected.scalar and vshape:  # one element: NumPy's answer depends on the dtype
