@@ -21,6 +21,7 @@ Example::
 from __future__ import annotations
 
 import itertools
+import weakref
 from typing import Any
 
 from dynamo.exc import BackendError
@@ -31,6 +32,7 @@ from dynamo.symbolic import SymArg
 from dynamo.tree import tree_map
 
 _counter = itertools.count()
+_BODIES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # body graph -> function
 
 HOW_TO_INSTALL = (
     "Install the CuPy wheel that matches the NVIDIA driver's CUDA version (nvidia-smi "
@@ -128,12 +130,16 @@ class Interpreter:
 
 def resolve(value: Any, env: dict, sizes: dict[str, int]) -> Any:
     """``value`` with nodes replaced through ``env`` and symbolic sizes by their ints
-    at ``sizes`` (symbol name -> int)."""
+    at ``sizes`` (symbol name -> int); a loop node's body graph becomes its function."""
     def leaf(v: Any) -> Any:
         if isinstance(v, Node):
             return env[v]
         if isinstance(v, SymArg):
             return v.sym.evaluate(sizes)
+        if isinstance(v, Graph):
+            if v not in _BODIES:
+                _BODIES[v] = python_function(v, name="loop_body")
+            return _BODIES[v]
         return v
     return tree_map(leaf, value)
 

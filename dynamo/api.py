@@ -7,16 +7,24 @@ Example::
     >>> model._orig_mod                                # the original object
     >>> @dynamo.compile(fullgraph=True)
     ... def g(x): ...
+
+What ``compile`` returns pickles (``pickle``, ``cloudpickle``) as what it wraps plus its
+settings, never its cache, so it can be sent to worker processes (multiprocessing, dask):
+see ``docs/distributed.md``.
 """
 
 from __future__ import annotations
 
+import copyreg
 import functools
 import inspect
 import operator
+import sys
+import threading
 import types
 from collections.abc import Callable
-from typing import Any
+from multiprocessing.reduction import ForkingPickler
+from typing import Any, NamedTuple
 
 from dynamo.backends import bind_options, lookup_backend
 
@@ -48,29 +56,85 @@ def compile(fn: Callable | None = None, *, backend: str | Callable = "eager",
                         f"got {type(fn).__name__!s} {fn!r:.60}")
     if dynamic not in (None, True, False):
         raise TypeError(f"dynamic must be None, True or False, got {dynamic!r}")
-    compiler = bind_options(lookup_backend(backend), options)
-    ctx = hook.CompileContext(compiler, _backend_name(backend), fullgraph, dynamic, options,
-                              convert_frame=convert.convert_frame)
-    if isinstance(fn, (OptimizedFunction, OptimizedModule)):
+    settings = CompileSettings(backend, fullgraph, dynamic,
+                               None if options is None else dict(options))
+    ctx = settings.context()
+    if isinstance(fn, (OptimizedFunction, OptimizedModule, OptimizedMethod)):
         raise TypeError("this object is already compiled; compile the original "
                         "(._orig_mod) instead")
-    return _compile_callable(fn, ctx)
+    return _compile_callable(fn, settings, ctx)
 
 
-def _compile_callable(fn: Callable, ctx: hook.CompileContext) -> Callable:
+class CompileSettings(NamedTuple):
+    """What ``dynamo.compile`` was given besides the callable. A compiled object pickles
+    with these and what it wraps, never its cache: the process that unpickles it makes
+    a fresh context from them and compiles on its first call. ``backend`` is the name or
+    the callable as given (a callable backend pickles as itself)."""
+
+    backend: str | Callable
+    fullgraph: bool
+    dynamic: bool | None
+    options: dict | None
+
+    def context(self) -> hook.CompileContext:
+        """A new compile context (empty caches) with these settings."""
+        compiler = bind_options(lookup_backend(self.backend), self.options)
+        return hook.CompileContext(compiler, _backend_name(self.backend), self.fullgraph,
+                                   self.dynamic, self.options,
+                                   convert_frame=convert.convert_frame)
+
+    def same_as(self, other: CompileSettings) -> bool:
+        """Equal settings, a backend given as a callable being the same object (one
+        sent by value, a lambda, arrives as a new one each time: not the same)."""
+        backend = self.backend
+        same_backend = backend == other.backend if isinstance(backend, str) \
+            else backend is other.backend
+        try:
+            return same_backend and self[1:] == other[1:]
+        except Exception:   # options whose == is not a bool (arrays): not equal
+            return False
+
+
+# The compile contexts of the compiled objects this process unpickled, by settings, the
+# most recently used last. A framework may unpickle a new copy for every task (dask
+# does); copies with the same settings share one context, so a worker compiles once,
+# not once a task. Sharing is always correct: a context's caches are per code object
+# (and globals) and every entry is guarded like any other.
+_received: list[tuple[CompileSettings, hook.CompileContext]] = []
+_received_lock = threading.Lock()
+_RECEIVED_KEPT = 32   # settings kept at once; one dropped only costs a compile again
+
+
+def _received_context(settings: CompileSettings) -> hook.CompileContext:
+    """The context for an object unpickled (or copied) with ``settings``: the one copies
+    with the same settings share in this process (new on the first)."""
+    with _received_lock:
+        for i, (known, ctx) in enumerate(_received):
+            if known.same_as(settings):
+                _received.append(_received.pop(i))
+                return ctx
+        ctx = settings.context()
+        _received.append((settings, ctx))
+        del _received[:-_RECEIVED_KEPT]
+        return ctx
+
+
+def _compile_callable(fn: Callable, settings: CompileSettings,
+                      ctx: hook.CompileContext) -> Callable:
     """What ``dynamo.compile`` returns for ``fn``: compiled where it has Python code to
     trace, otherwise a wrapper that calls it plainly. Never refuses a callable."""
     if isinstance(fn, types.FunctionType):
-        return OptimizedFunction(fn, ctx)
+        return OptimizedFunction(fn, settings, ctx)
     if isinstance(fn, types.MethodType) and isinstance(fn.__func__, types.FunctionType):
-        return types.MethodType(OptimizedFunction(fn.__func__, ctx), fn.__self__)
+        return OptimizedMethod(OptimizedFunction(fn.__func__, settings, ctx), fn.__self__)
     if type(fn) is functools.partial:   # its function compiled, with its arguments
-        return functools.partial(_compile_callable(fn.func, ctx), *fn.args, **fn.keywords)
+        return functools.partial(_compile_callable(fn.func, settings, ctx), *fn.args,
+                                 **fn.keywords)
     if isinstance(fn, type):
         return _plain_call(fn, "a class: creating an instance is not traced")
     if not _defines_call(type(fn)):
         return _plain_call(fn, f"a {type(fn).__name__} has no Python code to trace")
-    return OptimizedModule(fn, ctx)
+    return OptimizedModule(fn, settings, ctx)
 
 
 def _defines_call(cls: type) -> bool:
@@ -100,9 +164,11 @@ class OptimizedFunction:
     # this module: see ``dynamo.variables.builder._compiled_function``.
     __dynamo_compiled__ = True
 
-    def __init__(self, fn: types.FunctionType, ctx: hook.CompileContext):
+    def __init__(self, fn: types.FunctionType, settings: CompileSettings,
+                 ctx: hook.CompileContext | None = None):
         self._orig_fn = fn
-        self._ctx = ctx
+        self._settings = settings
+        self._ctx = ctx = ctx if ctx is not None else settings.context()
         self._call = hook.intercept(fn, ctx)
         functools.update_wrapper(self, fn)
         # A method's lookups reach the function its bound method wraps, here ``_call``:
@@ -134,6 +200,89 @@ class OptimizedFunction:
     def __repr__(self) -> str:
         return f"<dynamo compiled {self._orig_fn.__qualname__} backend={self._ctx.backend_name}>"
 
+    def __reduce__(self):
+        """Pickled like the function it wraps: by name where its module holds this wrapper
+        (``@dynamo.compile`` on a module-level function) and the pickler would send a
+        function there by name; otherwise as the function and the settings, the
+        function pickled as the pickler pickles any function (cloudpickle: by value in
+        ``__main__`` or a closure; pickle: by name, or pickle's own error)."""
+        name = _pickled_by_name(self, main=False)
+        if name is not None:
+            return name
+        # The function goes as state, after the empty wrapper is memoized: a function
+        # sent by value that calls itself by its global name (decorated in __main__)
+        # then finds this same wrapper, not a second one.
+        return copyreg.__newobj__, (OptimizedFunction,), (self._orig_fn, self._settings)
+
+    def __setstate__(self, state: tuple) -> None:
+        fn, settings = state
+        self.__init__(fn, settings, _received_context(settings))
+
+
+def _pickled_by_name(obj: Any, *, main: bool) -> str | None:
+    """The qualified name under which ``obj``'s own module holds ``obj``, if a pickler
+    should send it by that name (as pickle sends a function), else None.
+
+    As cloudpickle decides for a function: not in ``__main__`` unless ``main`` (another
+    process's ``__main__`` is another program, so cloudpickle sends its functions by
+    value), nor in a module registered with ``cloudpickle.register_pickle_by_value``."""
+    module_name = getattr(obj, "__module__", None)
+    module = sys.modules.get(module_name) if isinstance(module_name, str) else None
+    if module is None or (module_name == "__main__" and not main) or \
+            _registered_by_value(module_name):
+        return None
+    found: Any = module
+    for part in obj.__qualname__.split("."):
+        found = getattr(found, part, None)   # "<locals>" finds nothing: not by name
+    return obj.__qualname__ if found is obj else None
+
+
+def _registered_by_value(module_name: str) -> bool:
+    """Whether cloudpickle (if imported: it is never imported here) sends the functions
+    of ``module_name``, or of a package above it, by value."""
+    cloudpickle = sys.modules.get("cloudpickle")
+    if cloudpickle is None:
+        return False
+    registered = cloudpickle.list_registry_pickle_by_value()
+    parts = module_name.split(".")
+    return any(".".join(parts[:i]) in registered for i in range(1, len(parts) + 1))
+
+
+def _reduce_for_child_process(fn: OptimizedFunction):
+    """How multiprocessing (``Pool``, ``ProcessPoolExecutor``) sends a compiled function:
+    by name also where ``__main__`` holds it, as it sends a plain function, since its
+    child processes run the parent's main module (as ``__mp_main__``, which they also
+    call ``__main__``). A decorated function there is not found by its own name, so
+    pickle could not send it as its function and settings."""
+    name = _pickled_by_name(fn, main=True)
+    return name if name is not None else fn.__reduce__()
+
+
+ForkingPickler.register(OptimizedFunction, _reduce_for_child_process)
+
+
+class OptimizedMethod:
+    """A compiled bound method (``dynamo.compile(obj.method)``): called, read and
+    inspected like the bound method (``__self__``, ``__func__``, the signature).
+
+    Not a ``types.MethodType``, which pickles as ``getattr(obj, name)``, that is the
+    method uncompiled: this one pickles as its object and its compiled function."""
+
+    def __init__(self, func: OptimizedFunction, obj: Any):
+        self.__func__, self.__self__ = func, obj
+        self._call = types.MethodType(func._call, obj)
+        self.__wrapped__ = types.MethodType(func._orig_fn, obj)   # inspect.signature
+        for name in ("__module__", "__name__", "__qualname__", "__doc__"):
+            setattr(self, name, getattr(func, name))
+
+    __call__ = property(operator.attrgetter("_call"))   # as OptimizedFunction's
+
+    def __reduce__(self):
+        return OptimizedMethod, (self.__func__, self.__self__)
+
+    def __repr__(self) -> str:
+        return f"<dynamo compiled bound method {self.__qualname__} of {self.__self__!r}>"
+
 
 def entry_function(obj: Any) -> types.FunctionType:
     """The Python function that runs when ``obj`` is called: its class's ``__call__``.
@@ -154,8 +303,11 @@ class OptimizedModule:
     """A compiled callable object. Attribute access goes to the original object;
     ``forward``, where the class has one, is compiled too."""
 
-    def __init__(self, mod: Any, ctx: hook.CompileContext):
+    def __init__(self, mod: Any, settings: CompileSettings,
+                 ctx: hook.CompileContext | None = None):
+        ctx = ctx if ctx is not None else settings.context()
         object.__setattr__(self, "_orig_mod", mod)
+        object.__setattr__(self, "_settings", settings)
         object.__setattr__(self, "_ctx", ctx)
         self._bind(_class_call(type(mod)))
         forward = inspect.getattr_static(type(mod), "forward", None)
@@ -177,7 +329,8 @@ class OptimizedModule:
             call = hook.intercept(method.__func__, ctx)
         else:
             get = getattr(type(method), "__get__", None)
-            call = _compile_callable(get(method, mod, type(mod)) if get else method, ctx)
+            call = _compile_callable(get(method, mod, type(mod)) if get else method,
+                                     self._settings, ctx)
         object.__setattr__(self, "_method", method)
         object.__setattr__(self, "_bound_call", call)
         return call
@@ -200,6 +353,14 @@ class OptimizedModule:
     def __repr__(self) -> str:
         return f"<dynamo compiled {type(self._orig_mod).__qualname__} " \
                f"backend={self._ctx.backend_name}>"
+
+    def __reduce__(self):
+        """Pickled as the object (pickled as the pickler pickles it) and the settings."""
+        return _unpickle_module, (self._orig_mod, self._settings)
+
+
+def _unpickle_module(mod: Any, settings: CompileSettings) -> OptimizedModule:
+    return OptimizedModule(mod, settings, _received_context(settings))
 
 
 def _class_call(cls: type) -> Any:

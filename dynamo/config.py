@@ -22,7 +22,7 @@ from dataclasses import dataclass, fields
 
 # The smallest value each int setting accepts.
 _MINIMUM = {"cache_size_limit": 0, "max_unroll": 0, "max_graph_nodes": 1,
-            "inline_depth_limit": 0, "max_restarts": 0}
+            "inline_depth_limit": 0, "max_restarts": 0, "loop_unroll_limit": 2}
 
 
 @dataclass
@@ -32,6 +32,12 @@ class Config:
 
     max_unroll: int = 1024
     """Loop iterations the translator unrolls in one frame before it gives up on the loop."""
+
+    loop_unroll_limit: int = 8
+    """``for`` loops over a ``range`` with at most this many iterations are unrolled;
+    longer ones become one loop node whose body is traced once (docs/loops.md). Short
+    loops unroll because straight-line code fuses across iterations; past a few
+    iterations the compile time and code size of unrolling outweigh that."""
 
     max_graph_nodes: int = 20000
     """Graph size past which tracing stops (the frame runs eagerly, reason logged)."""

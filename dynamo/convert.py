@@ -51,6 +51,7 @@ log_breaks = logs.get("graph_breaks")
 log_graph = logs.get("graph")
 log_guards = logs.get("guards")
 log_bytecode = logs.get("bytecode")
+log_loops = logs.get("loops")
 
 _seen_breaks: Counter = Counter()
 
@@ -163,9 +164,11 @@ def _convert(fn: types.FunctionType, args: tuple, closure, ctx, previous):
                     tx.run()
             except RestartAnalysis as restart:
                 point = restart_point(restart)
-                if ctx.fullgraph:
+                if point.kind in ("unroll", "counters"):
+                    log_loops.debug("%s: %s", code.co_qualname, point.reason.reason)
+                elif ctx.fullgraph:
                     raise point.reason from None
-                break_points[point.index] = point
+                break_points[point.key] = point
                 record.restarts = attempt + 1
                 continue
             except GraphBreak as brk:

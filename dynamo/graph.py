@@ -80,6 +80,7 @@ class Graph:
     def __init__(self) -> None:
         self.nodes: list[Node] = []
         self._names: dict[str, int] = {}
+        self._taken: set[str] = set()
 
     # ----------------------------------------------------------------- building
     def _unique(self, hint: str) -> str:
@@ -88,8 +89,13 @@ class Graph:
                 or base in ("ops", "consts"):
             base = "v_" + base
         n = self._names.get(base, 0)
+        name = base if n == 0 else f"{base}_{n}"
+        while name in self._taken:   # "x_1" as a hint, then the second "x"
+            n += 1
+            name = f"{base}_{n}"
         self._names[base] = n + 1
-        return base if n == 0 else f"{base}_{n}"
+        self._taken.add(name)
+        return name
 
     def create_node(self, op: str, target: Any, args: tuple = (), kwargs: dict | None = None,
                     name: str | None = None, meta: dict | None = None) -> Node:
@@ -151,8 +157,8 @@ class Graph:
         return g
 
     # ----------------------------------------------------------------- printing
-    def python_code(self, fn_name: str = "forward", *, free: bool = False
-                    ) -> tuple[str, dict[str, Any]]:
+    def python_code(self, fn_name: str = "forward", *, free: bool = False,
+                    consts: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
         """Source of a function that runs the graph, and the constants it refers to.
 
         Op calls print as ``ops.<name>(...)``; the caller binds ``ops`` to the
@@ -166,12 +172,26 @@ class Graph:
             add = ops.add(x, y)
             multiply = ops.multiply(add, 2.0)
             del add
+
+        A graph in an op's arguments (the body of a loop node, see ``dynamo.ops.loops``)
+        prints as a nested ``def`` just before the call; ``consts`` is shared with it.
+        A loop body (its first input is a ``loop_index``) prints as the loop itself::
+
+            def fori_loop_body(trips, x):
+                for trip in range(trips):
+                    getitem = ops.getitem(x, (trip + 1))
+                    ...
+                    x, = (setitem,)
+                return (x, )
         """
-        consts: dict[str, Any] = {}
+        consts = {} if consts is None else consts
+        bodies: dict[int, str] = {}
 
         def fmt(v: Any) -> str:
             if isinstance(v, Node):
                 return v.name
+            if isinstance(v, Graph):
+                return bodies[id(v)]
             if isinstance(v, tuple):
                 return "(" + "".join(fmt(x) + ", " for x in v).rstrip(" ") + ")"
             if isinstance(v, list):
@@ -192,24 +212,42 @@ class Graph:
             return f"consts.{key}"
 
         params = [n.name for n in self.placeholders]
+        carried = [n.name for n in self.placeholders if n.meta.get("carried")]
+        loop = any("loop_index" in n.meta for n in self.placeholders)
+        if loop:   # a loop body: the loop itself, ``trip`` counting the trips
+            params[0] = "trips"
         lines = [f"def {fn_name}({', '.join(params)}):"]
+        pad = "    "
+        if loop:
+            lines.append(f"    for {self.placeholders[0].name} in range(trips):")
+            pad = "        "
         dead_after = _dead_after(self) if free else {}
         last_loc = None
         for node in self.nodes:
             if node.op == CALL:
                 loc = node.meta.get("loc")
                 if loc is not None and loc != last_loc:
-                    lines.append(f"    # {loc}")
+                    lines.append(f"{pad}# {loc}")
                     last_loc = loc
+                for body in (a for a in node.args if isinstance(a, Graph)):
+                    bodies[id(body)] = f"{node.name}_body"
+                    src, _ = body.python_code(bodies[id(body)], free=free, consts=consts)
+                    lines += [pad + line for line in src.splitlines()]
                 args = [fmt(a) for a in node.args]
                 args += [f"{k}={fmt(v)}" for k, v in node.kwargs.items()]
-                lines.append(f"    {node.name} = ops.{node.target}({', '.join(args)})")
+                lines.append(f"{pad}{node.name} = ops.{node.target}({', '.join(args)})")
             elif node.op == CONSTANT:
-                lines.append(f"    {node.name} = {fmt(node.args[0])}")
+                lines.append(f"{pad}{node.name} = {fmt(node.args[0])}")
+            elif node.op == OUTPUT and loop:   # the next trip's carried values
+                values, names = node.args[0], "".join(f"{c}, " for c in carried)
+                if carried:
+                    lines.append(f"{pad}{names}= {fmt(tuple(values[:len(carried)]))}")
+                rest = "".join(fmt(v) + ", " for v in values[len(carried):])
+                lines.append(f"    return ({names}{rest})")
             elif node.op == OUTPUT:
                 lines.append(f"    return {fmt(tuple(node.args[0]))}")
             if dead_after.get(node):
-                lines.append(f"    del {', '.join(n.name for n in dead_after[node])}")
+                lines.append(f"{pad}del {', '.join(n.name for n in dead_after[node])}")
         if self.output_node is None:
             lines.append("    return ()")
         return "\n".join(lines) + "\n", consts

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import os
 
-CHANNELS = ("graph_breaks", "recompiles", "guards", "graph", "bytecode", "backend",
+CHANNELS = ("graph_breaks", "recompiles", "guards", "graph", "bytecode", "backend", "loops",
             "cudagraphs")
 
 root = logging.getLogger("dynamo")

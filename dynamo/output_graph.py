@@ -67,12 +67,17 @@ class SideEffects:
         self.mutated: dict[int, Variable] = {}
         self.globals: dict[str, Variable] = {}
         self.version = 0
+        # while a loop body is traced: every Variable mutated (and every global name
+        # stored), for the loop to check that its body changes no Python state
+        self.log: list | None = None
         # called with a sourced Variable when it is first mutated (OutputGraph uses it
         # to guard that no other input is the same object, see ``register_input``)
         self.on_first_mutation = on_first_mutation
 
     def mutate(self, var: Variable) -> None:
         self.version += 1
+        if self.log is not None:
+            self.log.append(var)
         if getattr(var, "source", None) is not None and id(var) not in self.mutated:
             self.mutated[id(var)] = var
             if self.on_first_mutation is not None:
@@ -80,6 +85,8 @@ class SideEffects:
 
     def store_global(self, name: str, value: Variable) -> None:
         self.version += 1
+        if self.log is not None:
+            self.log.append(name)
         self.globals[name] = value
 
     def __bool__(self) -> bool:
@@ -89,7 +96,10 @@ class SideEffects:
 class OutputGraph:
     def __init__(self, fn_globals: dict, config, layout_guards: bool = False,
                  dynamic: DynamicPolicy | None = None):
-        self.graph = Graph()
+        self.graph = Graph()       # where ops go: the root graph, or a loop body's
+        self.root_graph = self.graph   # where inputs go (placeholders)
+        self.loop_scope = None     # the loop whose body is being traced (translator.loops)
+        self.loop_trips = 0        # the trips of the loop nodes made so far (their work)
         self.guards = GuardSet()
         self.fn_globals = fn_globals
         self.config = config
@@ -145,7 +155,7 @@ class OutputGraph:
         meta = self.shape_env.symbolic_dims(meta_of(value), source, value)
         self._check_kind(meta.kind)
         name = _placeholder_name(source)
-        node = self.graph.placeholder(name, meta={"array": meta, "source": source})
+        node = self.root_graph.placeholder(name, meta={"array": meta, "source": source})
         self.example_inputs[node] = value
         spec = _array_spec(value, meta, self.layout_guards)
         self.guards.add(Guard(source, ARRAY, spec))
@@ -203,7 +213,7 @@ class OutputGraph:
         """A graph input that is no array (a ``np.random.Generator``), one per source."""
         node = self.object_nodes.get(source)
         if node is None:
-            node = self.graph.placeholder(_placeholder_name(source),
+            node = self.root_graph.placeholder(_placeholder_name(source),
                                           meta={"object": type(value), "source": source})
             self.example_inputs[node] = value
             self.object_nodes[source] = node
@@ -215,7 +225,7 @@ class OutputGraph:
         node = self.symbol_nodes.get(name)
         if node is None:
             source = self.shape_env.symbols[name]
-            node = self.graph.placeholder(name, meta={"symbol": name, "source": source})
+            node = self.root_graph.placeholder(name, meta={"symbol": name, "source": source})
             self.example_inputs[node] = self.shape_env.hints[name]
             self.symbol_nodes[name] = node
         return node
@@ -238,6 +248,8 @@ class OutputGraph:
         """Add ``op(*args, **kwargs)`` to the graph; return the result Variable(s)."""
         node_args = tuple(to_graph(a, self) for a in args)
         node_kwargs = to_graph(dict(kwargs), self)
+        if self.loop_scope is not None:   # values from before the loop: body inputs
+            node_args, node_kwargs = self.loop_scope.localize((node_args, node_kwargs))
         meta_args = tuple(to_meta(a) for a in args)
         meta_kwargs = to_meta(dict(kwargs))
         try:   # rules see plain ints: symbolic sizes at their hints (see ShapeEnv.fit)
@@ -250,7 +262,7 @@ class OutputGraph:
                               "runs eagerly so NumPy itself decides (and raises if it must).",
                               cause="op_rule") from e
         named = type(meta) if hasattr(type(meta), "_fields") else None  # np.linalg.eigh's
-        meta = self.shape_env.fit(op, meta_args, meta_kwargs, meta)
+        meta = self._fit(op, meta_args, meta_kwargs, meta)
         if kind is not None and op.kind == ops.CREATION:
             meta = meta.with_(kind=kind)
         as_list = isinstance(meta, list)  # np.split returns a list of arrays
@@ -280,6 +292,14 @@ class OutputGraph:
                 return NamedTupleVariable(items, named)
             return (ListVariable if as_list else TupleVariable)(items)
         return _as_returned(ArrayVariable(node, meta), *returned[0])
+
+    def _fit(self, op, meta_args, meta_kwargs, meta):
+        """The op's result over the symbols in its arguments: the ShapeEnv's fit, or,
+        for a loop index, the loop's check that the result is one for every index."""
+        scope = self.loop_scope
+        if scope is not None and scope.reads_index((meta_args, meta_kwargs)):
+            return scope.fit(op, meta_args, meta_kwargs, meta)
+        return self.shape_env.fit(op, meta_args, meta_kwargs, meta)
 
     def _returned_arguments(self, op, args, kwargs, meta_args, meta_kwargs, metas) -> list:
         """Per result of the call: ``(var, True)`` when it is the argument ``var`` itself
@@ -336,6 +356,8 @@ class OutputGraph:
         Its arguments are constants or earlier nodes; it has no array result.
         """
         op = ops.get(name)
+        if self.loop_scope is not None:
+            args, kwargs = self.loop_scope.localize((args, kwargs))
         node = self.graph.call(op.name, args, dict(kwargs),
                                meta={**self.current_loc, "kind": op.kind})
         self._check_size()

@@ -49,6 +49,7 @@ class WriteGuard:
         self.catching = False                      # some frame of the trace is in a try
         self.ops_in_try = False                    # an op was added while catching
         self.draws = False                         # an op drew random numbers
+        self.roots: dict = {}                      # node -> its buffer_roots (memo)
 
     def check_op(self, op: ops.OpDef, target) -> None:
         """Ops inside a ``try`` (``self.catching``: some frame of the trace is in a
@@ -58,7 +59,8 @@ class WriteGuard:
         no input and draws no random numbers. So such an op and such a write or draw are
         never in one graph: whichever comes second is a graph break (inside the ``try``,
         the block runs eagerly)."""
-        changes_state = op.random or (target is not None and bool(buffer_roots(target.node)))
+        changes_state = op.random or (target is not None and
+                                      bool(buffer_roots(target.node, self.roots)))
         if self.catching and (changes_state or self.writes_inputs or self.draws):
             raise Unsupported("an array op inside a try block after a write or a random draw",
                               "If the op raises, the handler must see the inputs as they "
@@ -73,7 +75,7 @@ class WriteGuard:
     def guard_writeable(self, node) -> None:
         """The trace writes into ``node``'s memory: every input it may be a view of must
         stay writeable (a read-only input makes NumPy raise, so that write runs eagerly)."""
-        for root in buffer_roots(node):
+        for root in buffer_roots(node, self.roots):
             self.writes_inputs = True
             value = self.example_inputs[root]
             source = root.meta["source"]
@@ -120,25 +122,46 @@ def same_object_root(node):
 _MAY_ALIAS = {"astype", "asarray", "array"}  # np.asarray(x), np.array(x, copy=False): x
 
 
-def buffer_roots(node) -> list:
+def buffer_roots(node, memo: dict | None = None) -> list:
     """The input placeholders whose memory ``node`` may share: through views, ops that
-    may return their argument, and earlier in-place writes (which return their target)."""
-    roots, todo, seen = [], [node], set()
+    may return their argument, and earlier in-place writes (which return their target).
+
+    ``memo`` (node -> roots) keeps the answers: a chain of in-place writes grows with
+    the program, and asking again at each write would cost its length each time."""
+    memo = {} if memo is None else memo
+    todo = [node]
     while todo:
-        n = todo.pop()
-        if n in seen or not hasattr(n, "op"):
+        n = todo[-1]
+        if n in memo:
+            todo.pop()
             continue
-        seen.add(n)
-        if n.op == "placeholder":
-            roots.append(n)
-        elif n.op == "call":
-            kind = n.meta.get("kind")
-            if "out" in n.kwargs:
-                out = n.kwargs["out"]
-                todo += list(out) if isinstance(out, tuple) else [out]
-            elif (kind in (ops.VIEW, ops.MUTATION) or n.target in _MAY_ALIAS) and n.args:
-                todo.append(n.args[0])
-    return roots
+        sources = _memory_sources(n)
+        missing = [s for s in sources if s not in memo]
+        if missing:
+            todo += missing
+            continue
+        todo.pop()
+        found = [n] if n.op == "placeholder" and "loop_outer" not in n.meta else []
+        for s in sources:
+            found += [r for r in memo[s] if r not in found]
+        memo[n] = found
+    return memo[node]
+
+
+def _memory_sources(n) -> list:
+    """The nodes whose memory ``n`` may be (one step of ``buffer_roots``)."""
+    if not hasattr(n, "op"):
+        return []
+    if n.op == "placeholder":   # a loop body's input: the value before the loop
+        return [n.meta["loop_outer"]] if "loop_outer" in n.meta else []
+    if n.op != "call":
+        return []
+    if "out" in n.kwargs:
+        out = n.kwargs["out"]
+        return [o for o in (out if isinstance(out, tuple) else (out,)) if hasattr(o, "op")]
+    if (n.meta.get("kind") in (ops.VIEW, ops.MUTATION) or n.target in _MAY_ALIAS) and n.args:
+        return [n.args[0]] if hasattr(n.args[0], "op") else []
+    return []
 
 
 __all__ = ["WriteGuard", "buffer_roots", "same_object_root", "written_array"]

@@ -34,6 +34,7 @@ from .sources import (
     GlobalSource,
     ItemSource,
     LocalSource,
+    ModuleAttrSource,
     ShapeSource,
     Source,
     param_name,
@@ -42,6 +43,7 @@ from .sources import (
 __all__ = [
     "ARRAY", "CONSTANT", "DICT_KEYS", "EXPR", "ID", "LENGTH", "NOT_PRESENT", "TYPE",
     "ArraySpec", "AttrSource", "BuiltinSource", "CellSource", "CheckFunction", "ClosureSource",
-    "GlobalSource", "Guard", "GuardSet", "ItemSource", "LocalSource", "ShapeSource", "Source",
+    "GlobalSource", "Guard", "GuardSet", "ItemSource", "LocalSource", "ModuleAttrSource",
+    "ShapeSource", "Source",
     "ordered", "param_name", "render", "typed",
 ]

@@ -34,6 +34,7 @@ import weakref
 
 from .guards import ARRAY, EXPR, NOT_PRESENT, Guard
 from .render import builtin_names, ordered, render
+from .sources import ModuleAttrSource
 
 _counter = itertools.count()
 
@@ -141,7 +142,10 @@ def _failure(g: Guard, scope: dict) -> str | None:
         return None if ok else f"{g.expected} no longer holds" + (
             f" ({g.note})" if g.note else "")
     try:
-        value = eval(g.source.expr(), scope)  # noqa: S307
+        if isinstance(g.source, ModuleAttrSource):   # checks read the bound module
+            value = g.source.read()
+        else:
+            value = eval(g.source.expr(), scope)  # noqa: S307
     except Exception as e:  # noqa: BLE001
         return f"{g.source.name()}: could not be read ({type(e).__name__}: {e})"
     try:

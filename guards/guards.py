@@ -241,6 +241,8 @@ def _array_failure(name: str, exp: ArraySpec, value: Any) -> str | None:
 def _obj_name(obj: Any) -> str:
     if obj is DEAD:
         return repr(DEAD)
+    if type(obj) in (int, float, complex, bool, str, bytes, type(None)):
+        return repr(obj)[:60]    # np.pi guarded by identity: its value says more
     if isinstance(obj, types.ModuleType):
         return f"module {obj.__name__}"
     name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None)

@@ -26,6 +26,10 @@ Example::
     >>> names["___expected"]
     (dtype('float32'), 3)
 
+Attributes of library modules (``np.tanh``, ``math.pi``: ``ModuleAttrSource``) are
+tested last, by identity against the module's ``__dict__``, each under a comment that
+says what it expects (see ``_Builder.module_tests``).
+
 ``prefix`` renames the bound names (``___e0_c1``, ``___e0_expected``) so that the
 checks of several cache entries can be inlined into one dispatcher function.
 """
@@ -38,6 +42,7 @@ from typing import Any
 
 from . import guards as G
 from .guards import ARRAY, CONSTANT, DICT_KEYS, EXPR, ID, LENGTH, NOT_PRESENT, TYPE, Guard
+from .sources import ModuleAttrSource
 
 _SINGLETONS = {None: "None", True: "True", False: "False", Ellipsis: "..."}
 # Builtins the generated code calls. A parameter of the same name (``def f(x, len)``)
@@ -60,9 +65,11 @@ def shared_names(fn_globals: dict) -> dict[str, Any]:
 
 
 class _Builder:
-    def __init__(self, prefix: str, params):
+    def __init__(self, prefix: str, params, indent: str = ""):
         self.b = builtin_names(params)
         self.prefix = prefix
+        self.indent = indent
+        self.module_attrs: dict[Any, list[Guard]] = {}   # module -> its ID guards
         self.names: dict[str, Any] = {}
         self.chain: list[str] = []
         self.lhs: list[str] = []
@@ -82,6 +89,9 @@ class _Builder:
 
     # one method per guard kind ------------------------------------------------------
     def ID_MATCH(self, e: str, g: Guard) -> None:
+        if isinstance(g.source, ModuleAttrSource):   # grouped per module: module_tests
+            self.module_attrs.setdefault(g.source.module, []).append(g)
+            return
         self.chain.append(f"{e} is {self.bind(g.expected)}")
 
     def TYPE_MATCH(self, e: str, g: Guard) -> None:
@@ -147,6 +157,28 @@ class _Builder:
         if spec.device is not None:
             self.compare(f"{e}.device.id", spec.device)
 
+    def module_tests(self) -> list[str]:
+        """The attributes of each library module the trace read, each still the object
+        it saw: ``___c4['tanh'] is ___c5``, ``___c4`` being the module's ``__dict__``.
+
+        Identity, not ``==``: an object that merely compares equal (``np.float64(pi)``
+        for ``np.pi``, ``np.dtype('f4')`` for ``np.float32``, a class whose ``__eq__``
+        says yes) must not pass. A model reads tens of these and a hit checks them all;
+        this chain was the cheapest exact form measured (``docs/guards.md``): a batched
+        ``all(map(operator.is_, itemgetter(*names)(d), values))`` costs more (measured
+        up to 30 names), and a batched tuple ``==`` is cheaper but not exact. A comment
+        above each test says what it expects, in the words of ``Guard.describe``
+        (``# numpy.pi is 3.141592653589793``), for people reading the check.
+        """
+        out = []
+        for module, guards in self.module_attrs.items():
+            d = self.bind(vars(module))
+            for g in guards:
+                words = " ".join(g.describe().split())   # one line, whatever names hold
+                out.append(f"# {words}\n{self.indent}"
+                           f"{d}[{g.source.attr!r}] is {self.bind(g.expected)}")
+        return out
+
 
 _KINDS = {ID, TYPE, NOT_PRESENT, EXPR, LENGTH, DICT_KEYS, CONSTANT, ARRAY}
 
@@ -157,17 +189,20 @@ def render(guards: list[Guard], fn_globals: dict, params=(), prefix: str = "___"
 
     ``params`` are the parameter names of the function the expression goes into.
     """
-    b = _Builder(prefix, params)
+    b = _Builder(prefix, params, indent)
     for g in guards:
         if g.kind not in _KINDS:
             raise ValueError(f"unknown guard kind {g.kind!r} on {g.source.name()}")
         source = g.source.expr() if g.kind not in (NOT_PRESENT, EXPR) else ""
         getattr(b, g.kind)(source, g)
     parts = list(b.chain)
+    # library module attributes last: they rarely change, and a miss should stop earlier
+    module_tests = b.module_tests()
     names = {**shared_names(fn_globals), **b.names}
     if b.lhs:
         names[f"{prefix}expected"] = tuple(b.rhs)
         parts.append(f"({', '.join(b.lhs)},) == {prefix}expected")
+    parts += module_tests
     return (f" and\n{indent}".join(parts) if parts else "True"), names
 
 

@@ -162,3 +162,32 @@ class ShapeSource(Source):
 
     def expr(self) -> str:
         return f"{self.base.expr()}.shape[{self.dim}]"
+
+
+@dataclass(frozen=True)
+class ModuleAttrSource(Source):
+    """``module.attr`` of a library module (``numpy.tanh``, ``math.pi``), as the trace
+    read it: the value is baked into the trace (a graph op, a constant), so it is
+    guarded by identity.
+
+    The source holds the module object itself, not a path to it: the guard is a fact
+    about that module however the function reached it (``np.tanh``, ``self.lib.tanh``,
+    ``numpy.linalg`` through ``np.linalg``). Generated checks bind the module's
+    ``__dict__`` and read the name there (``guards.render`` batches all names of one
+    module); ``read`` does the same for the failure words. ``expr`` is the module as
+    ``sys.modules`` names it, for people reading code, not used by the checks.
+    Sources compare by (module, name); modules compare by identity.
+    """
+
+    module: object   # a types.ModuleType
+    attr: str
+
+    def name(self) -> str:
+        return f"{self.module.__name__}.{self.attr}"
+
+    def expr(self) -> str:
+        return f"___modules[{self.module.__name__!r}].__dict__[{self.attr!r}]"
+
+    def read(self):
+        """The current value: the module's namespace entry (KeyError if deleted)."""
+        return vars(self.module)[self.attr]

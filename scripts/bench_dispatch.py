@@ -147,6 +147,42 @@ def _later_entry(args) -> list[dict]:
              "budget_us": ""}]
 
 
+# Library attributes a model might read; each one read is an identity guard on the
+# module's __dict__ (guards/render.py, module_tests), checked at every hit.
+NUMPY_NAMES = ("tanh exp sin cos log sqrt abs maximum minimum sum mean matmul dot zeros "
+               "ones where pi e float32 float64 clip exp2 log1p expm1 arctan arcsin tan "
+               "square multiply add").split()
+
+
+def reads_numpy(k: int):
+    """``seven`` that also reads ``k`` numpy attributes (no extra graph ops: the reads
+    are dropped), so the difference from ``seven`` is their guards."""
+    body = "".join(f"    np.{n}\n" for n in NUMPY_NAMES[:k])
+    src = f"def seven_np{k}(a, b, c, d, e, g, h):\n{body}    return a + b + c + d + e + g + h\n"
+    ns = {"np": np}
+    exec(compile(src, f"<bench {k} numpy attributes>", "exec"), ns)
+    return ns[f"seven_np{k}"]
+
+
+def module_attr_rows(rounds: int = 200) -> list[dict]:
+    """Extra cost of a hit per numpy attribute the function reads (compiled vs compiled)."""
+    args = [np.random.default_rng(i).standard_normal((4, 4)).astype(np.float32)
+            for i in range(7)]
+    base = dynamo.compile(seven)
+    base(*args)
+    rows = []
+    for k in (10, 30):
+        fn = reads_numpy(k)
+        compiled = dynamo.compile(fn)
+        compiled(*args)
+        assert len(compiled._ctx.caches[fn.__code__].entries) == 1
+        gc.collect()
+        _, _, extra = side_by_side(base, compiled, args, rounds)
+        rows.append({"what": f"extra dispatch cost of {k} numpy attributes read (median)",
+                     "us": extra * 1e6, "budget_us": ""})
+    return rows
+
+
 def two_hundred_ops() -> tuple:
     """A generated function of 200 array ops (100 lines of two ops each)."""
     lines = [f"    x = np.tanh(x * {i}.0)" if i % 2 else "    x = x + y * 0.5"
@@ -192,7 +228,8 @@ def compile_rows(repeat: int = 7) -> list[dict]:
 def run(args=None) -> list[dict]:
     """Rows for ``scripts/bench.py``: what was measured, microseconds, the budget."""
     quick = bool(getattr(args, "quick", False))
-    return dispatch_rows(rounds=40 if quick else 400) + compile_rows(3 if quick else 7)
+    return dispatch_rows(rounds=40 if quick else 400) + \
+        module_attr_rows(rounds=20 if quick else 200) + compile_rows(3 if quick else 7)
 
 
 def main() -> int:

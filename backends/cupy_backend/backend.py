@@ -40,7 +40,7 @@ from dynamo.backends.common import (
     python_function,
     unavailable_error,
 )
-from dynamo.backends.passes import without_errstate
+from dynamo.backends.passes import compile_loop_bodies, without_errstate
 
 from dynamo.graph import Graph
 from dynamo.ops import CUPY, NUMPY, impl_table
@@ -105,6 +105,9 @@ def compile_graph(graph: Graph, example_inputs, options: dict | None = None,
     ``ops`` replaces CuPy's op table for the plain calls (``OpsWith(...)``).
     """
     tuning, _ = split_options(options)
+    # a loop node's body runs op by op, as the eager backend runs it (loop nodes are
+    # made for NumPy arrays only: here on the reference device)
+    graph = compile_loop_bodies(graph, lambda body: python_function(body))
     with not_recording():
         # The shared partition compares shapes, which are SymInts in a symbolic graph:
         # it only proposes groups (at the hints), so its comparisons must not become

@@ -21,8 +21,16 @@ from dynamo.source import compile_source
 from ..common import python_function
 from ..fusion import SINGLE, partition
 from ..fusion.fusible import array_meta
-from ..passes import PIPELINE, PIPELINE_FAST_POWERS, barrier, optimize, rerun_on_signal
-from .codegen import Guarding, Module, emit_forward
+from ..passes import (
+    PIPELINE,
+    PIPELINE_FAST_POWERS,
+    barrier,
+    compile_loop_bodies,
+    optimize,
+    reads_loop_index,
+    rerun_on_signal,
+)
+from .codegen import Guarding, Module, emit_forward, is_loop_body
 from .options import Options
 from .plan import plan_group
 from .sizes import PerSize, is_symbolic
@@ -46,16 +54,20 @@ def numpy_backend(graph: Graph, example_inputs, options: dict | None = None):
     if is_symbolic(graph):   # one static compile per size (see .sizes)
         return PerSize(graph, lambda static, inputs: numpy_backend(static, inputs, options))
     start = time.perf_counter()
+    # a loop node's body: compiled here, once, and called per iteration
+    graph = compile_loop_bodies(graph, lambda body: numpy_backend(body, (), options))
     passes = PIPELINE_FAST_POWERS if opts.fast_powers else PIPELINE
     optimized = optimize(graph, passes, without=opts.skip_passes)
-    groups = partition(optimized, whole_rows=True, barrier=barrier)
+    groups = partition(optimized, whole_rows=True, barrier=_barrier)
     plans = [None if g.kind == SINGLE else plan_group(g, opts) for g in groups]
     n = next(_counter)
     m = Module()
     # A graph without effects runs again as eager after a floating-point condition
     # the caller would see (and, with rerun_on_error, after any exception); one with
     # effects runs the stretch between two effects again (codegen.Guarding).
-    rerun = m.bind(_Rerun(graph), "rerun") if rerun_on_signal(graph) else None
+    # (not a loop body: its trips write what they carry, and run again one by one)
+    rerun = m.bind(_Rerun(graph), "rerun") \
+        if rerun_on_signal(graph) and not is_loop_body(graph) else None
     emit_forward(m, optimized, groups, plans, f"forward{n}",
                  Guarding(rerun, catch_all=opts.rerun_on_error))
     src = m.source()
@@ -72,6 +84,12 @@ def numpy_backend(graph: Graph, example_inputs, options: dict | None = None):
 
 numpy_backend.dynamic_shapes = True   # symbolic graphs: one static compile per size (.sizes)
 numpy_backend.check_options = Options.parse   # bad options fail at dynamo.compile()
+
+
+def _barrier(node) -> bool:
+    """Nodes that run by themselves: effects and odd warnings (``passes.barrier``), and
+    in a loop body those that read the index (their arguments change per call)."""
+    return barrier(node) or reads_loop_index(node)
 
 
 class _Rerun:

@@ -133,6 +133,8 @@ class Module:
         if isinstance(value, slice):
             parts = (value.start, value.stop, value.step)
             return f"slice({', '.join(self.fmt(v, name_of) for v in parts)})"
+        if hasattr(value, "graph_expr"):   # an int computed from int inputs (a loop index)
+            return f"({value.sym.render({n: name_of(p) for n, p in value.nodes.items()})})"
         if type(value) in _LITERALS or (type(value) is float and math.isfinite(value)):
             return repr(value)
         if type(value) is complex and all(map(math.isfinite, (value.real, value.imag))):
@@ -245,7 +247,9 @@ def emit_forward(m: Module, graph: Graph, groups: list[Group], plans: list, name
     fns = {i: emit_group(m, p, i) for i, p in enumerate(plans) if p is not None}
     returned = graph.outputs
     segments = guarding.rerun is None
-    reuse, checks = donors(graph, groups, plans, returned, layout_checked=True,
+    # a loop body's inputs change every trip: no layout is checked once on entry
+    loop = is_loop_body(graph)
+    reuse, checks = donors(graph, groups, plans, returned, layout_checked=not loop,
                            same_segment=segments)
     entry = None
     if checks:
@@ -269,10 +273,14 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, fn
         if plan is None:
             for node in group.nodes:
                 if node in reuse:   # the donor dies here: write into it, no allocation
-                    expr = _call_out(m, node, name_of, reuse[node].name)
+                    text = f"{node.name} = {_call_out(m, node, name_of, reuse[node].name)}"
+                elif node.target == "setitem" and len(node.args) == 3 and not node.kwargs \
+                        and not plain_row_buffer(node):
+                    # a statement, as the program wrote it (no call of ops.setitem)
+                    x, where, value = (m.fmt(a, name_of) for a in node.args)
+                    text = f"{x}[{where}] = {value}\n{node.name} = {x}"
                 else:
-                    expr = m.expr(node, name_of)
-                text = f"{node.name} = {expr}"
+                    text = f"{node.name} = {m.expr(node, name_of)}"
                 row = plain_row_buffer(node)
                 if row:   # a column broadcast over long rows (runtime.row_buffer)
                     text = f"with _rows({row}):\n    {text}"
@@ -286,6 +294,9 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, fn
             statements.append((call, group.inputs))
             group_of.append(index)
     params = ", ".join(n.name for n in graph.placeholders)
+    if is_loop_body(graph):
+        _emit_loop(m, graph, groups, plans, statements, group_of, name, guarding)
+        return
     m.emit(0, f"def {name}({params}):")
     if entry is not None:
         cond, fallback = entry
@@ -323,19 +334,53 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, fn
     m.emit(0, "")
 
 
+def is_loop_body(graph: Graph) -> bool:
+    """The body of a loop node (``dynamo/ops/loops.py``): its first input is the trip."""
+    first = next(iter(graph.placeholders), None)
+    return first is not None and "loop_index" in first.meta
+
+
+def _emit_loop(m: Module, graph: Graph, groups: list[Group], plans: list, statements: list,
+               group_of: list[int], name: str, guarding: Guarding) -> None:
+    """A loop body as the loop itself (``Graph.python_code`` prints the same)::
+
+        def _forward3(trips, x, w):
+            for trip in range(trips):
+                ...                           # the body's statements, guarded by stretch
+                x, = (setitem_1, )            # the next trip's carried values
+            return (x, )                      # and the temporaries' last values
+    """
+    name_of = plain_name(m)
+    trip, *inputs = graph.placeholders
+    carried = "".join(f"{n.name}, " for n in inputs if n.meta.get("carried"))
+    values = graph.outputs
+    n = carried.count(",")
+    m.emit(0, f"def {name}({', '.join(['trips'] + [p.name for p in inputs])}):")
+    m.emit(1, f"for {trip.name} in range(trips):")
+    regions = _stretches(m, graph, groups, plans, group_of, name_of)
+    _emit_with_dels(m, statements, set(values), 2, regions, guarding.catch)
+    if carried:
+        m.emit(2, f"{carried}= {m.fmt(tuple(values[:n]), name_of)}")
+    rest = "".join(m.fmt(v, name_of) + ", " for v in values[n:])
+    m.emit(1, f"return ({carried}{rest})")
+    m.emit(0, "")
+
+
 def _needs_guard(groups: list[Group], plans: list, position) -> bool:
     """Running these groups as generated may report a floating-point condition
     otherwise than eager would: some op may signal one (``passes.may_signal``), and
-    a group runs block-wise, or ops run out of program order (``position``: a node's
-    place in the graph), or a pass merged or renamed an op that may
+    a group runs block-wise, or ops that may signal run out of program order
+    (``position``: a node's place in the graph; a view moved ahead of them changes
+    nothing), or a pass merged or renamed an op that may
     (``passes.signals.REPORTS_DIFFER``). Otherwise the code is eager's calls in
     eager's order (with eager's reductions and ``out=``), and needs no guard."""
     nodes = [n for g in groups for n in g.nodes]
-    if not any(map(may_signal, nodes)):
+    signalling = [n for n in nodes if may_signal(n)]
+    if not signalling:
         return False
     return (any(p is not None for p in plans)
-            or any(position(a) > position(b) for a, b in zip(nodes, nodes[1:]))
-            or any(n.meta.get(REPORTS_DIFFER) and may_signal(n) for n in nodes))
+            or any(position(a) > position(b) for a, b in zip(signalling, signalling[1:]))
+            or any(n.meta.get(REPORTS_DIFFER) for n in signalling))
 
 
 def _stretches(m: Module, graph: Graph, groups: list[Group], plans: list,

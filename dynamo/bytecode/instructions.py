@@ -172,6 +172,51 @@ class CodeInfo:
                 return True
         return False
 
+    def written_first(self, for_iter: int) -> set[str]:
+        """Locals that every pass through the body of the ``for`` loop at ``for_iter``
+        stores before it reads them (the loop variable, ``xi = x[i]``): their values
+        never pass from one iteration to the next.
+
+        A forward "definitely stored" analysis over the body's instructions: a name
+        is stored at an instruction when it is on every path from the body's start
+        to it; a load of a name not stored there reads the previous iteration's.
+        """
+        loops = [r for r in self.regions if r.kind == "loop" and r.start == for_iter]
+        if not loops:
+            return set()
+        end = max(r.end for r in loops)
+        body = range(for_iter + 1, end + 1)
+        stored: dict[int, frozenset | None] = {i: None for i in body}   # None: unreached
+        stored[for_iter + 1] = frozenset()
+        read_first: set[str] = set()
+        written: set[str] = set()
+        changed = True
+        while changed:
+            changed = False
+            for i in body:
+                here = stored[i]
+                if here is None:
+                    continue
+                inst = self.insts[i]
+                names = _local_names(inst)
+                if inst.name.startswith(("LOAD_FAST", "DELETE_FAST")):
+                    read_first |= {n for n in names if n not in here}
+                if inst.name.startswith("STORE_FAST"):
+                    stores = names[:1] if inst.name == "STORE_FAST_LOAD_FAST" else names
+                    written |= set(stores)
+                    here = here | set(stores)
+                    if inst.name == "STORE_FAST_LOAD_FAST":
+                        read_first |= {n for n in names[1:] if n not in here}
+                nexts = [] if inst.name in _NO_FALLTHROUGH else [i + 1]
+                if inst.target is not None:
+                    nexts.append(inst.target)
+                for j in nexts:
+                    if j in body:
+                        merged = here if stored[j] is None else stored[j] & here
+                        if merged != stored[j]:
+                            stored[j], changed = merged, True
+        return written - read_first
+
     def names_read_from(self, start: int) -> set[str]:
         """Local names that instructions reachable from ``start`` may read.
 
@@ -199,6 +244,12 @@ class CodeInfo:
         if lineno is None:
             return ""
         return linecache.getline(self.filename, lineno).strip()
+
+
+def _local_names(inst: Inst) -> list[str]:
+    """The local names an instruction's argument holds (two for the 3.13 pairs)."""
+    args = inst.arg if isinstance(inst.arg, tuple) else (inst.arg,)
+    return [getattr(a, "name", a) for a in args]
 
 
 _NO_FALLTHROUGH = {"RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS", "RERAISE", "JUMP_FORWARD",

@@ -15,9 +15,13 @@ selection      take, take_along_axis, choose, select, copyto/putmask/put/fill,
                fill_diagonal
 statistics     percentile/quantile (and nan*), histogram
 numerics       polyval, polyfit, convolve, correlate, interp
+routines       cov, corrcoef, average, append, insert, delete, block, isin,
+               partition, kron, cross, linalg.multi_dot, gradient, trapezoid,
+               indices, triu_indices/tril_indices (+ _from)
 indexing       getitem, setitem
-ufuncs         ufunc methods: np.add.reduce, np.maximum.accumulate, outer, at
+ufuncs         ufunc methods: np.add.reduce, np.maximum.accumulate, reduceat, outer, at
 errstate       `with np.errstate(...)`: entering and leaving it, as two effect ops
+loops          fori_loop (a traced `for` loop over a range), after_loop
 random         np.random legacy functions (rand, normal, choice, shuffle, ...)
 generator      methods of Generator and RandomState objects passed in (rng.normal...)
 =============  ============================================================
@@ -34,9 +38,11 @@ from . import (  # noqa: F401  (each module registers its ops)
     joining,
     lapack,
     linalg,
+    loops,
     numerics,
     random,
     reductions,
+    routines,
     selection,
     shaping,
     statistics,

@@ -1,8 +1,10 @@
 """The coverage table of the registry, as ``docs/ops.md`` shows it.
 
-``python -m dynamo.ops.coverage > docs/ops.md`` regenerates the page from the
-registry itself, so the page lists exactly the ops that exist; the notes below say,
-per op, which calls are graph breaks and why. ``ISSUE_FUNCTIONS`` is the list of
+``python scripts/ops_coverage.py`` regenerates the page (``page()``) from the registry
+itself, so the page lists exactly the ops that exist; the notes below say, per op,
+which calls are graph breaks and why. Its last section (``numpy_section()``) lists
+every public NumPy function as captured, folded, breaks (why) or not applicable, in
+the order the translator decides a call (``classify``). ``ISSUE_FUNCTIONS`` is the list of
 functions the project set out to cover (the tests check every one is registered, and
 that the page is current).
 
@@ -13,6 +15,8 @@ Example::
 """
 
 from __future__ import annotations
+
+import types
 
 import numpy as np
 
@@ -43,11 +47,15 @@ ISSUE_FUNCTIONS = {
              "percentile quantile nanpercentile polyval polyfit isclose atleast_1d "
              "atleast_2d atleast_3d meshgrid histogram convolve correlate interp "
              "searchsorted",
+    # issue 19's missing ops (and np.add.reduceat, a ufunc method)
+    "missing_ops": "cov corrcoef average block append insert delete isin kron cross "
+                   "partition gradient trapezoid indices triu_indices tril_indices "
+                   "linalg.multi_dot",
 }
 # Generator methods realistic code calls, and the ufunc methods (both must be ops).
 ISSUE_GENERATOR_METHODS = "normal random integers standard_normal uniform choice " \
                           "permutation shuffle exponential poisson".split()
-ISSUE_UFUNC_METHODS = "reduce accumulate outer at".split()
+ISSUE_UFUNC_METHODS = "reduce accumulate reduceat outer at".split()
 ISSUE_METHODS = "flatten ravel reshape transpose sum mean astype view copy sort argsort " \
                 "take choose repeat".split()
 
@@ -120,7 +128,22 @@ NOTES = {
     "polyfit": "`full=True` (residuals' shape is data) and `cov=` break",
     "polyval": "poly1d objects break",
     "interp": "`left`/`right` arrays break",
-    "ufunc_reduce": "reduceat is not captured (a break)",
+    "ufunc_reduce": "`out=` of another shape breaks",
+    "ufunc_reduceat": "index values are checked when the graph runs; `out=` breaks",
+    "cov": "fweights/aweights values are checked when the graph runs; inside `try` it "
+           "breaks",
+    "corrcoef": "one variable gives a NumPy scalar, as NumPy does",
+    "average": "weights summing to zero raise when the graph runs; inside `try` it breaks",
+    "insert": "a traced boolean mask as `obj` breaks (the count is data); a traced integer "
+              "index is checked when the graph runs",
+    "delete": "a traced index array (more than one element) or mask breaks: the result's "
+              "length depends on its values",
+    "block": "tuples raise as in NumPy; dtypes whose promotion order matters break",
+    "isin": "`kind='table'` breaks (its memory depends on the values' range)",
+    "partition": "a traced `kth` and `order=` break",
+    "argpartition": "a traced `kth` and `order=` break",
+    "gradient": "a boolean `f` breaks (NumPy fails or not by the coordinates' spacing)",
+    "multi_dot": "`out=` breaks",
     "ufunc_outer": "`out=` and `where=` break",
     "ufunc_at": "writes in place, returns None; a traced boolean mask index breaks",
     "take": "`out=` breaks; index values are checked when the graph runs; `mode='wrap'` "
@@ -173,8 +196,10 @@ HEADER = """# Ops: what the registry captures
 Every NumPy (and, by the same names, CuPy) function a compiled program calls either
 becomes one graph node with NumPy's exact semantics, or is a graph break whose reason
 names the function. This page is generated from the registry
-(`python -m dynamo.ops.coverage > docs/ops.md`); `tests/ops/test_ops_coverage.py`
-checks that it is current.
+(`python scripts/ops_coverage.py`); `tests/ops/test_ops_coverage.py`
+checks that it is current. Its last section, "Every public NumPy function", lists
+all of `np`, `np.linalg`, `np.fft`, `np.random` and the Generator methods as
+captured, folded, breaks (why) or not applicable, with counts.
 
 How it works: see `dynamo/ops/__init__.py` (the registry), `dynamo/ops/rules.py` (how
 a result's shape and dtype are found without touching data) and the family modules.
@@ -207,7 +232,7 @@ Not in the registry, and why (each is a graph break naming the function):
   the compiled function (`np.random.default_rng(0)`: a graph can neither make nor
   return one), and `Generator.bytes`, `spawn`, `multinomial`,
   `multivariate_hypergeometric`, `out=`;
-- ufunc methods other than `reduce`, `accumulate`, `outer`, `at` (`reduceat`);
+- ufunc methods other than `reduce`, `accumulate`, `reduceat`, `outer`, `at`;
 - everything else not listed below (`np.fft.*`, ...): the break's hint points at
   `dynamo.register_op(fn, meta=...)`, which makes a function one node.
 
@@ -218,5 +243,146 @@ placement of broadcast index dimensions), constant boolean lists, and `x[mask] =
 """
 
 
+# --------------------------------------------------------------------------- all of NumPy
+
+CAPTURED, FOLDED, BREAKS, NOT_APPLICABLE = "captured", "folded", "breaks", "not applicable"
+
+# Functions that are no array computation a graph could hold (they run eagerly, at a
+# break): files, printing and formatting, NumPy's configuration, help.
+_NOT_APPLICABLE = {
+    "reads or writes files": "load loadtxt save savetxt savez savez_compressed genfromtxt "
+                             "fromfile fromregex",
+    "formats text": "array2string array_repr array_str base_repr binary_repr "
+                    "format_float_positional format_float_scientific datetime_as_string "
+                    "typename mintypecode",
+    "reads or sets NumPy's configuration": "get_printoptions set_printoptions printoptions "
+                                           "getbufsize setbufsize geterr seterr geterrcall "
+                                           "seterrcall get_include show_config show_runtime "
+                                           "info test get_bit_generator set_bit_generator",
+}
+# Why other functions outside the registry break (the default: not in the registry).
+_BREAK_REASONS = {
+    "the result's shape depends on the data": "trim_zeros intersect1d union1d setdiff1d "
+                                              "setxor1d roots",
+    "the result's dtype depends on the data": "real_if_close",
+    "calls Python functions per element or slice": "apply_along_axis apply_over_axes "
+                                                   "fromfunction fromiter frompyfunc "
+                                                   "piecewise vectorize nested_iters",
+    "reads Python objects or memory, not arrays": "frombuffer fromstring from_dlpack "
+                                                  "may_share_memory shares_memory isfortran "
+                                                  "iterable datetime_data",
+    "a matrix object (np.matrix), not an array": "asmatrix bmat",
+    "random state outside the registry (runs eagerly, in order)": "get_state set_state "
+                                                                  "bytes default_rng",
+}
+
+
+def _lookup(table: dict) -> dict:
+    return {name: why for why, names in table.items() for name in names.split()}
+
+
+def classify(fn, name: str | None = None) -> tuple[str, str]:
+    """``(status, why)`` of a call of ``fn`` (named ``name`` in its module) on traced
+    arrays, in the translator's order (``LibraryFunctionVariable.call`` in
+    ``dynamo/variables/arrays.py``)."""
+    from ..variables.arrays import ARRAY_FACTS, DATA_DEPENDENT, DATA_TO_PYTHON
+    from .breaks import break_reason
+    from .dtypes import is_dtype_query
+    from .registry import lookup_function
+
+    name = name or getattr(fn, "__name__", "")
+    if fn in ARRAY_FACTS:
+        return FOLDED, "read from the array's shape while tracing"
+    hit = lookup_function(fn)
+    if hit is not None:
+        return CAPTURED, f"op `{hit[0].name}`"
+    if is_dtype_query(fn):
+        return FOLDED, "computed from the arrays' dtypes while tracing"
+    known = break_reason(fn)
+    if known is not None:
+        return BREAKS, known[1]
+    if fn is np.random.seed:
+        return CAPTURED, "effect op `random_seed` (an int or None)"
+    if name in _lookup(_NOT_APPLICABLE):
+        return NOT_APPLICABLE, _lookup(_NOT_APPLICABLE)[name]
+    if name in DATA_DEPENDENT:
+        return BREAKS, "the result's shape depends on the data"
+    if name in DATA_TO_PYTHON:
+        return BREAKS, "returns a Python value computed from array data"
+    if name in _lookup(_BREAK_REASONS):
+        return BREAKS, _lookup(_BREAK_REASONS)[name]
+    return BREAKS, "not in the op registry (`dynamo.register_op` can add it)"
+
+
+def _public(module) -> list[tuple[str, object]]:
+    """The public functions of a NumPy module (not classes, types or submodules)."""
+    out = []
+    for name in sorted(dir(module)):
+        value = getattr(module, name, None)
+        if name.startswith("_") or isinstance(value, (type, types.ModuleType)) or \
+                not callable(value):
+            continue
+        out.append((name, value))
+    return out
+
+
+def numpy_coverage() -> dict[str, list[tuple[str, str, str]]]:
+    """``{namespace: [(function, status, why), ...]}`` for every public NumPy function
+    (``np``, ``np.linalg``, ``np.fft``, ``np.random``) and every Generator method."""
+    from .generator import lookup_random_method
+
+    result = {}
+    for label, module in (("np", np), ("np.linalg", np.linalg), ("np.fft", np.fft),
+                          ("np.random", np.random)):
+        result[label] = [(name, *classify(fn, name)) for name, fn in _public(module)]
+    rng = np.random.Generator(np.random.PCG64(0))
+    rows = []
+    for name, _ in _public(rng):
+        hit = lookup_random_method(rng, name)
+        if hit is not None:
+            rows.append((name, CAPTURED, f"op `{hit[0].name}`"))
+        elif name == "spawn":
+            rows.append((name, BREAKS, "makes Generator objects (a graph returns arrays)"))
+        else:
+            rows.append((name, BREAKS, _lookup(_BREAK_REASONS).get(
+                name, "not in the op registry: runs eagerly, in order")))
+    result["Generator"] = rows
+    return result
+
+
+COVERAGE_BEGIN = "<!-- numpy coverage: generated by scripts/ops_coverage.py -->"
+
+
+def numpy_section() -> str:
+    """The generated section of docs/ops.md: counts, then one table per namespace."""
+    cov = numpy_coverage()
+    statuses = (CAPTURED, FOLDED, BREAKS, NOT_APPLICABLE)
+    lines = [COVERAGE_BEGIN, "", "## Every public NumPy function", "",
+             f"Generated with NumPy {np.__version__} (`python scripts/ops_coverage.py`). "
+             "*captured*: one graph node; *folded*: computed while tracing (no node, no "
+             "break); *breaks*: a graph break, and why; *not applicable*: no array "
+             "computation (files, printing, configuration), it runs eagerly at a break. "
+             "Classes and scalar types (`np.float32(x)` is the op `scalar_cast`) are not "
+             "listed; ufunc methods `reduce`, `accumulate`, `reduceat`, `outer` and `at` "
+             "are captured for every ufunc.", "",
+             "| namespace | " + " | ".join(statuses) + " | total |",
+             "|---|" + "---|" * (len(statuses) + 1)]
+    for label, rows in cov.items():
+        counts = [sum(1 for r in rows if r[1] == s) for s in statuses]
+        lines.append(f"| `{label}` | " + " | ".join(map(str, counts)) + f" | {len(rows)} |")
+    total = [sum(1 for rows in cov.values() for r in rows if r[1] == s) for s in statuses]
+    lines.append("| all | " + " | ".join(map(str, total)) + f" | {sum(total)} |")
+    for label, rows in cov.items():
+        lines += ["", f"### `{label}`", "", "| function | status | how, or why not |",
+                  "|---|---|---|"]
+        lines += [f"| `{name}` | {status} | {why} |" for name, status, why in rows]
+    return "\n".join(lines) + "\n"
+
+
+def page() -> str:
+    """The whole of docs/ops.md."""
+    return HEADER + table() + "\n" + numpy_section()
+
+
 if __name__ == "__main__":
-    print(HEADER + table(), end="")
+    print(page(), end="")

@@ -43,6 +43,19 @@ def creation(op, args, kwargs) -> ArrayMeta:
     return ArrayMeta(shape, value.dtype, "numpy", False)
 
 
+def ndarray_rule(op, args, kwargs) -> ArrayMeta:
+    """``np.ndarray(shape, dtype, order=order)``: a new uninitialized array, as
+    ``np.empty``. With ``buffer`` or ``strides`` it views existing memory: not an op."""
+    params = rules.bind(op, args, kwargs)
+    if params.get("buffer") is not None or params.get("strides") is not None or \
+            params.get("offset"):
+        raise MetaError("np.ndarray(buffer=..., strides=...) views existing memory")
+    shape = rules.shape_arg(params["shape"])
+    rules.static(params, "np.ndarray's arguments")
+    value = rules.run_quietly(op.impl, **dict(params, shape=(0,) * len(shape)))
+    return ArrayMeta(shape, value.dtype, "numpy", False)
+
+
 def full_rule(op, args, kwargs) -> ArrayMeta:
     """full(shape, fill_value): the fill broadcasts to the shape; dtype from the fill."""
     params = rules.bind(op, args, kwargs)
@@ -142,6 +155,65 @@ def square(op, args, kwargs) -> ArrayMeta:
     small = {k: v for k, v in params.items() if k not in ("N", "n", "M", "k")}
     value = rules.run_quietly(op.impl, 0, **small)
     return ArrayMeta((n, m), value.dtype, "numpy", False)
+
+
+# --------------------------------------------------------------------------- grids
+
+def mgrid_getitem(key):
+    """``np.mgrid[key]``: a dense grid, one array of indices per slice of ``key``."""
+    return np.mgrid[key]
+
+
+def ogrid_getitem(key):
+    """``np.ogrid[key]``: an open grid (a tuple of broadcastable arrays)."""
+    return np.ogrid[key]
+
+
+def _cupy_grid(name: str):
+    def getitem(key):
+        import cupy
+        return getattr(cupy, name)[key]
+    return getitem
+
+
+_GRID_PROBE_LIMIT = 1 << 20
+
+
+def _grid_length(k: slice) -> int:
+    """About how long one slice's axis is (NumPy's formula), to bound the probe; a slice
+    NumPy rejects counts 0 (the probe raises NumPy's error)."""
+    start, step = 0 if k.start is None else k.start, 1 if k.step is None else k.step
+    try:
+        if isinstance(step, (complex, np.complexfloating)):
+            return int(abs(step))
+        return max(0, int(np.ceil((k.stop - start) / step)))
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+        return 0
+
+
+def grid_rule(op, args, kwargs):
+    """np.mgrid[key] / np.ogrid[key] with constant slices (``0:3``, ``-1:1:5j``).
+
+    The open grid is run here (its size is the sum of the slices' lengths, not their
+    product): it gives every length and the dtype. The dense grid of a tuple key is the
+    open grid's arrays stacked and broadcast, ``(len(key), *lengths)``, in the same
+    dtype (NumPy computes both from the same start/stop/step types); of one slice it
+    is the open grid itself."""
+    (key,) = args
+    rules.static(key, "the grid's slices")
+    slices = key if isinstance(key, tuple) else (key,)
+    if not all(isinstance(k, slice) for k in slices):
+        raise MetaError("a grid index that is not a slice")
+    if sum(_grid_length(k) for k in slices) > _GRID_PROBE_LIMIT:
+        raise MetaError("a grid too big to probe while tracing")
+    value = rules.run_quietly(np.ogrid.__getitem__, key)
+    if op.name == "ogrid" or not isinstance(key, tuple):
+        if isinstance(value, np.ndarray):
+            return ArrayMeta(value.shape, value.dtype, "numpy", False)
+        return type(value)(ArrayMeta(v.shape, v.dtype, "numpy", False) for v in value)
+    lengths = tuple(v.shape[i] for i, v in enumerate(value))
+    dtype = np.result_type(*value) if value else np.dtype(int)
+    return ArrayMeta((len(value), *lengths), dtype, "numpy", False)
 
 
 # --------------------------------------------------------------------------- array()
@@ -249,6 +321,9 @@ def copy_method_rule(op, args, kwargs) -> ArrayMeta:
 
 for _fn in (np.zeros, np.ones, np.empty):
     register(OpDef(_fn.__name__, _fn, creation, CREATION), functions=[_fn])
+register(OpDef("ndarray", np.ndarray, ndarray_rule, CREATION,
+               doc="np.ndarray(shape, dtype) without a buffer: uninitialized, as np.empty"),
+         functions=[np.ndarray])
 register(OpDef("full", np.full, full_rule, CREATION), functions=[np.full])
 for _fn in (np.zeros_like, np.ones_like, np.empty_like, np.full_like):
     register(OpDef(_fn.__name__, _fn, like, CREATION), functions=[_fn])
@@ -269,5 +344,9 @@ for _fn in (np.ascontiguousarray, np.asfortranarray):
              functions=[_fn])
 register(OpDef("meshgrid", np.meshgrid, meshgrid_rule, OPAQUE, doc="a tuple of new arrays"),
          functions=[np.meshgrid])
+register(OpDef("mgrid", mgrid_getitem, grid_rule, CREATION, cupy=_cupy_grid("mgrid"),
+               doc="np.mgrid[key] of constant slices"), functions=[np.mgrid])
+register(OpDef("ogrid", ogrid_getitem, grid_rule, CREATION, cupy=_cupy_grid("ogrid"),
+               doc="np.ogrid[key] of constant slices: a tuple of arrays"), functions=[np.ogrid])
 register(OpDef("copy_method", copy_method, copy_method_rule, ELEMENTWISE,
                doc="x.copy(order): a copy (a NumPy scalar stays a scalar)"), methods=["copy"])

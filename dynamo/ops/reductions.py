@@ -22,7 +22,7 @@ import numpy as np
 
 from . import rules
 from .meta import ArrayMeta
-from .registry import OPAQUE, REDUCTION, OpDef, register
+from .registry import OPAQUE, REDUCTION, OpDef, get, register
 from .rules import MetaError
 
 
@@ -30,7 +30,7 @@ def reduction(op, args, kwargs) -> ArrayMeta:
     """Drop (or keep as 1) the reduced axes; dtype and errors from probes."""
     kind = rules.array_kind((args, kwargs))
     params = rules.bind(op, args, kwargs)
-    a = rules.first_array(params, next(iter(params)))
+    a = _array_arg(params[next(iter(params))])
     if params.get("overwrite_input"):
         raise MetaError(f"{op.name}(overwrite_input=True) leaves its input in an "
                         "unspecified order")
@@ -52,6 +52,15 @@ def reduction(op, args, kwargs) -> ArrayMeta:
     if not isinstance(value, (np.ndarray, np.generic)):
         raise MetaError(f"{op.name} returns a Python {type(value).__name__} here")
     return rules.result_meta(value, shape, kind)
+
+
+def _array_arg(a) -> ArrayMeta:
+    """A reduction's array: an array, or a list or tuple of arrays and numbers, which
+    NumPy reduces as ``np.asarray`` of it (``np.sum([x, y], axis=0)``)."""
+    if isinstance(a, (list, tuple)):
+        asarray = get("asarray")
+        return asarray.meta(asarray, (a,), {})
+    return rules.first_array({"a": a}, "a")
 
 
 def scan(op, args, kwargs) -> ArrayMeta:

@@ -1,5 +1,5 @@
-"""Ufunc methods: ``np.maximum.accumulate``, ``np.add.reduce``, ``np.multiply.outer``,
-``np.add.at``.
+"""Ufunc methods: ``np.maximum.accumulate``, ``np.add.reduce``, ``np.add.reduceat``,
+``np.multiply.outer``, ``np.add.at``.
 
 ``np.add`` is one op (:mod:`dynamo.ops.elementwise`); its methods are four more ops
 that take the ufunc as their first, constant, argument, so one op serves every ufunc:
@@ -8,12 +8,14 @@ that take the ufunc as their first, constant, argument, so one op serves every u
 the written array first like every in-place op) and returns None.
 
 Shapes are formulas (``reduce`` drops its axes, default ``axis=0``; ``accumulate``
-keeps the shape; ``outer`` joins the two shapes; ``at`` checks its index like
-``a[idx]`` and that the values broadcast to the selection); dtypes, scalar-ness and
+keeps the shape; ``reduceat`` has ``len(indices)`` along its axis; ``outer`` joins the
+two shapes; ``at`` checks its index like ``a[idx]`` and that the values broadcast to
+the selection); dtypes, scalar-ness and
 NumPy's argument errors (``reduce`` of a unary ufunc, an empty reduction without
 identity) come from running the same method on ``min(d, 1)`` probes.
 
-``reduceat`` is not captured (a graph break naming it).
+``reduceat``'s index values are checked when the graph runs (an index out of bounds
+raises there, as eagerly; inside ``try`` the call breaks).
 
 Example::
 
@@ -32,7 +34,7 @@ from .meta import ArrayMeta, probe
 from .registry import MUTATION, OPAQUE, OpDef, register, same
 from .rules import MetaError
 
-METHODS = ("reduce", "accumulate", "outer", "at")
+METHODS = ("reduce", "accumulate", "reduceat", "outer", "at")
 
 
 def is_ufunc(fn) -> bool:
@@ -148,6 +150,39 @@ def accumulate_rule(op, args, kwargs) -> ArrayMeta:
     return rules.result_meta(value, a.shape, rules.array_kind((rest, kwargs)))
 
 
+def _signature_of_reduceat(array, indices, axis=0, dtype=None, out=None):
+    """``np.ufunc.reduceat``'s parameters."""
+
+
+def reduceat_rule(op, args, kwargs) -> ArrayMeta:
+    """``ufunc.reduceat(a, indices, axis=0, dtype, out)``: ``a``'s shape with
+    ``len(indices)`` along ``axis``. The probe has one element per dimension and
+    ``min(len(indices), 1)`` zero indices of the indices' dtype: NumPy's checks of
+    dtypes, of a 1-d ``indices`` and of the axis run on it."""
+    fn, *rest = args
+    uf = numpy_ufunc(fn)
+    params = rules.bound(_signature_of_reduceat, rest, kwargs)
+    a = _array(params, "array")
+    rules.static({k: params[k] for k in ("axis", "dtype")}, "axis and dtype")
+    if params.get("out") is not None:
+        raise MetaError("ufunc.reduceat(out=)")
+    indices = params["indices"]
+    ishape = tuple(rules.shape_of(indices))
+    idtype = indices.dtype if isinstance(indices, ArrayMeta) else \
+        np.asarray(rules.static(indices, "indices")).dtype
+    if len(ishape) != 1 or a.ndim == 0:
+        shape = None     # NumPy raises (indices not 1-d, a 0-d array): on the probe
+    else:
+        axis = rules.axis_index(params["axis"], a.ndim)
+        shape = a.shape[:axis] + (ishape[0],) + a.shape[axis + 1:]
+    tiny_indices = np.zeros(tuple(min(d, 1) for d in ishape), idtype)
+    call = {k: v for k, v in params.items() if k not in ("array", "indices", "out")}
+    value = _run(uf, "reduceat", (a, tiny_indices), call)
+    if shape is None:
+        raise MetaError("ufunc.reduceat: NumPy accepted what it should refuse")
+    return rules.result_meta(value, shape, rules.array_kind((rest, kwargs)))
+
+
 def outer_rule(op, args, kwargs):
     """``ufunc.outer(A, B)``: ``A.shape + B.shape`` (a tuple of results for divmod)."""
     fn, *rest = args
@@ -229,13 +264,15 @@ def _keywords(signature):
 
 
 _OPS = {}
+_RAISES = {"reduceat": {"raises": "raises IndexError for an index out of bounds"}}
 for _name, _rule, _adapter in (
         ("reduce", reduce_rule, _keywords(_signature_of_reduce)),
         ("accumulate", accumulate_rule, _keywords(_signature_of_accumulate)),
+        ("reduceat", reduceat_rule, _keywords(_signature_of_reduceat)),
         ("outer", outer_rule, same)):
     _impl, _cupy = _method(_name)
     _OPS[_name] = (register(OpDef(f"ufunc_{_name}", _impl, _rule, OPAQUE, cupy=_cupy,
-                                  extras={"method": _name},
+                                  extras={"method": _name, **_RAISES.get(_name, {})},
                                   doc=f"ufunc.{_name}: the ufunc is the first argument")),
                    _adapter)
 _OPS["at"] = (register(OpDef("ufunc_at", _at_impl, at_rule, MUTATION, cupy=_cupy_at_impl,

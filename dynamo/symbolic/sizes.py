@@ -11,6 +11,7 @@ Example::
 from __future__ import annotations
 
 import contextlib
+import math
 import operator
 import threading
 from dataclasses import dataclass, field
@@ -164,12 +165,31 @@ class SymInt(int):
     __divmod__ = _pinned(divmod)
     __rdivmod__ = _pinned(divmod, reflected=True)
     __lshift__ = _pinned(operator.lshift)
+    __rlshift__ = _pinned(operator.lshift, reflected=True)
     __rshift__ = _pinned(operator.rshift)
+    __rrshift__ = _pinned(operator.rshift, reflected=True)
     __and__ = _pinned(operator.and_)
+    __rand__ = _pinned(operator.and_, reflected=True)
     __or__ = _pinned(operator.or_)
+    __ror__ = _pinned(operator.or_, reflected=True)
     __xor__ = _pinned(operator.xor)
+    __rxor__ = _pinned(operator.xor, reflected=True)
+    __invert__ = _pinned(operator.invert)
     __float__ = _pinned(float)
+    __complex__ = _pinned(complex)
     __abs__ = _pinned(abs)
+    __round__ = _pinned(round)
+    __trunc__ = _pinned(math.trunc)
+    __floor__ = _pinned(math.floor)
+    __ceil__ = _pinned(math.ceil)
+    # int's methods and properties read the value too (``i.bit_length()``, ``i.real``)
+    bit_length = _pinned(int.bit_length)
+    bit_count = _pinned(int.bit_count)
+    to_bytes = _pinned(int.to_bytes)
+    as_integer_ratio = _pinned(int.as_integer_ratio)
+    conjugate = _pinned(int.conjugate)
+    real = property(_pinned(lambda v: v))
+    numerator = property(_pinned(lambda v: v))
 
     # comparisons record the decision ---------------------------------------
     def _compare(self, other, op: str, result: bool) -> bool:

@@ -45,7 +45,7 @@ from ..variables import (
     wrap,
     wrap_constant,
 )
-from ..variables.arrays import FlatVariable
+from ..variables.arrays import FlatVariable, IndexerVariable
 from ..variables.builtins import HANDLERS, call_builtin
 from ..variables.constant import BINARY, operator_on_constants
 from ..variables.containers import container_binary_op
@@ -80,6 +80,7 @@ class TranslatorBase:
         self.yielded: Variable | None = None
         self.backward_jumps = 0
         self.loop_progress: dict[int, tuple] = {}   # id(iterator) -> (it, jumps so far)
+        self.loop_arrivals: dict[int, int] = {}     # id(iterator) -> FOR_ITERs on it (loops)
         self.current: Inst | None = None
         # compile listeners of each step, read once per frame: none, no cost per step
         self.step_listeners = listeners.of("on_step")
@@ -241,7 +242,7 @@ class TranslatorBase:
     def getitem(self, obj: Variable, index: Variable) -> Variable:
         if isinstance(obj, ArrayVariable):
             return self.output.call_op(ops.get("getitem"), [obj, _index_var(index)], {})
-        if isinstance(obj, (SequenceVariable, DictVariable, FlatVariable)):
+        if isinstance(obj, (SequenceVariable, DictVariable, FlatVariable, IndexerVariable)):
             return obj.getitem(self, index)
         if obj.is_constant() and index.is_constant():
             value = obj.as_python_constant()[index.as_python_constant()]

@@ -127,7 +127,8 @@ class Containers:
         if not value.is_constant():
             raise Unsupported(f"f-string of {value.describe()}",
                               "Formatting needs the value, known only when the program runs.",
-                              cause="format")
+                              hint="format the result after the compiled call, or accept "
+                              "the graph break", cause="format")
         v = value.as_python_constant()
         if conversion == "s":
             v = str(v)

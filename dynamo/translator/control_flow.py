@@ -1,8 +1,9 @@
 """Handlers for jumps, loops and returns.
 
 Jumps on Python values are decided while tracing (the values are guarded), so only
-the taken path is traced; loops are unrolled (``config.max_unroll`` bounds them). A
-jump on array data raises ``Unsupported`` and becomes a graph break.
+the taken path is traced; short loops are unrolled (``config.max_unroll`` bounds
+them), and a long loop over a range becomes one loop node where it can (``loops``).
+A jump on array data raises ``Unsupported`` and becomes a graph break.
 """
 
 from __future__ import annotations
@@ -27,12 +28,16 @@ class ControlFlow:
         budget of backward jumps (``jump``): its length says nothing.
         """
         left = it.length_hint()
-        if left is None or self.info.loop_may_exit_early(inst.index):
-            return
+        if left is None or self.info.loop_may_exit_early(inst.index) or \
+                self.may_become_loop_node(inst, it):
+            return   # (a loop node is tried at the second FOR_ITER, see loops.py)
+        # what one iteration cost: its backward jumps, and the trips of the loop nodes
+        # in it, which an unrolled iteration repeats (each traced and compiled again)
         now = self.backward_jumps
+        work = now + self.output.loop_trips
         before = self.loop_progress.get(id(it))
-        self.loop_progress[id(it)] = (it, now)
-        cost = 1 if before is None else max(1, now - before[1])
+        self.loop_progress[id(it)] = (it, work)
+        cost = 1 if before is None else max(1, work - before[1])
         if now + cost * left > self.config.max_unroll:
             raise Unsupported(
                 f"a loop of {left} more iterations (about {cost * left} unrolled) exceeds "
@@ -114,12 +119,17 @@ class ControlFlow:
 
     # ------------------------------------------------------------------ loops
     def GET_ITER(self, inst):
-        self.push(self.get_iter(self.pop()))
+        it = self.get_iter(self.pop())
+        if self.output.loop_scope is not None:
+            self.output.loop_scope.note_iterator(it)
+        self.push(it)
 
     def FOR_ITER(self, inst):
         it: IteratorVariable = self.stack[-1]
         if not isinstance(it, IteratorVariable):
             raise Unsupported(f"iteration over a {it.describe()} (not traced)")
+        if self.loop_node(inst, it):
+            return
         self.check_unroll_budget(inst, it)
         item = take(self, it)
         if item is not None:

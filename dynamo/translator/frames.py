@@ -33,24 +33,48 @@ from .base import ASYNC_FLAGS, TranslatorBase
 from .calls import Calls
 from .containers import Containers
 from .control_flow import ControlFlow
+from .loops import LoopNodes
 from .names import Names
 from .operators import Operators
 from .stack_ops import StackOps
 
 
-class Handlers(StackOps, Names, Operators, Calls, ControlFlow, Containers):
+class Handlers(StackOps, Names, Operators, Calls, ControlFlow, LoopNodes, Containers):
     """Every opcode handler, one method per opcode."""
 
     def inliner(self, code, local_vars, cells, fn_globals) -> InliningTranslator:
         return InliningTranslator(code, self.output, local_vars, cells, fn_globals,
                                   parent=self)
 
+    def loop_plan(self, inst) -> BreakPoint | None:
+        root = self
+        while root.parent is not None:
+            root = root.parent
+        return root.break_points.get((self.code, inst.index))
+
+    def refuse_loop_node(self, inst, reason: str, counters: dict | None = None) -> None:
+        """Start the trace over: with the loop at ``inst`` unrolled, or (``counters``)
+        tried again as a loop node with those locals as counters."""
+        kind = "unroll" if counters is None else "counters"
+        raise RestartAnalysis("a loop that is not a loop node") from _Restart(BreakPoint(
+            inst.index, kind, Unsupported(f"loop node: {reason}"), self.code, counters))
+
 
 @dataclass
 class BreakPoint:
     index: int
-    kind: str            # "instruction": run it eagerly and resume; "island": run the rest
+    kind: str            # "instruction": run it eagerly and resume; "island": run the rest;
+    #                      no break, what to do with a loop (FOR_ITER) in the next trace:
+    #                      "unroll" it, or make a loop node with "counters" (loops.py)
     reason: Unsupported
+    code: object = None  # of the loop (the root's, or an inlined function's)
+    counters: dict | None = None   # "counters": local name -> its step per trip
+
+    @property
+    def key(self):
+        """Its key among the trace's break points: the root frame's instruction index,
+        or (code, index) for a loop (which may be in an inlined function)."""
+        return (self.code, self.index) if self.code is not None else self.index
 
 
 class GraphBreak(Exception):  # noqa: N818 (control flow)

@@ -25,7 +25,9 @@ from ..ops import ArrayMeta
 from ..symbolic import concrete
 from .base import Variable
 from .constant import ConstantVariable, SignalsAtRunTime, fold, is_pure_constant, raw
-from .containers import TupleVariable, wrap_constant
+from .containers import SequenceVariable, TupleVariable, wrap_constant
+from .folding import ARRAY_FACTS, array_fact, known_value
+from .iterators import IteratorVariable, advanced
 
 # Array attributes that read layout or memory: a graph cannot reproduce them.
 _LAYOUT_ATTRS = {"strides", "flags", "data", "base", "ctypes", "__array_interface__",
@@ -96,6 +98,9 @@ class ArrayVariable(Variable):
                           hint="use the equivalent numpy function, or dynamo.register_op")
 
     def truth(self, tx) -> bool:
+        value = known_value(tx.output.graph, self.node)   # made from constants only
+        if value is not None and value.size == 1:
+            return bool(value)
         raise Unsupported("truth value of an array (data-dependent control flow)",
                           "Which branch runs depends on array data, which the trace "
                           "does not know.", hint="compute both branches with np.where, "
@@ -111,8 +116,51 @@ class ArrayVariable(Variable):
         getitem = ops.get("getitem")
         return [tx.output.call_op(getitem, [self, ConstantVariable(i)], {}) for i in range(n)]
 
+    def make_iterator(self, tx) -> RowIteratorVariable:
+        """``iter(x)``: its rows, one getitem each, taken as the loop goes."""
+        if self.meta.ndim == 0:
+            raise Unsupported("iteration over a 0-d array")
+        return RowIteratorVariable(self, concrete(self.meta.shape[0]))
+
     def reconstruct(self, cg) -> str:
         return cg.array(self)
+
+
+class RowIteratorVariable(IteratorVariable):
+    """``iter(x)`` of an array: ``x[0]``, ``x[1]``... read when taken (a loop over the
+    rows of a long array can be a loop node, see ``translator/loops.py``). The glue
+    rebuilds it as ``iter(x)`` moved past the rows taken.
+
+    Example::
+
+        >>> it = RowIteratorVariable(x, 3); it.next(tx)      # ops.getitem(x, 0)
+    """
+
+    def __init__(self, array: ArrayVariable, rows: int):
+        self.array, self.rows, self.index = array, rows, 0
+
+    def describe(self) -> str:
+        return "iterator over the rows of an array"
+
+    def python_type(self) -> type:
+        return type(iter(np.empty(1)))
+
+    def row(self, tx, index: Variable) -> Variable:
+        return tx.output.call_op(ops.get("getitem"), [self.array, index], {})
+
+    def next(self, tx) -> Variable | None:
+        if self.index >= self.rows:
+            return None
+        self.index += 1
+        return self.row(tx, ConstantVariable(self.index - 1))
+
+    def length_hint(self) -> int:
+        return self.rows - self.index
+
+    def reconstruct(self, cg) -> str:
+        done = self.index >= self.rows
+        return cg.mutable(self, lambda v: f"{cg.const(advanced)}({cg.const(iter)}("
+                                          f"{cg.array(v.array)}), {v.index}, {done})")
 
 
 class FlatVariable(Variable):
@@ -185,6 +233,9 @@ class LibraryFunctionVariable(Variable):
 
     def call(self, tx, args, kwargs) -> Variable:
         name = getattr(self.fn, "__name__", "")
+        if self.fn in ARRAY_FACTS and \
+                any(isinstance(a, ArrayVariable) for a in [*args, *kwargs.values()]):
+            return _array_fact(self.fn, args, kwargs)   # np.shape(x): from the meta
         hit = ops.lookup_function(self.fn)
         if hit is not None and _foldable_op(self.fn, hit[0], args, kwargs):
             try:  # a warning or error (np.log(0.0)) must happen at run time: no folding
@@ -237,14 +288,34 @@ class LibraryFunctionVariable(Variable):
         if ops.is_ufunc(self.fn) and name in _UFUNC_CONSTANTS:
             return ConstantVariable(getattr(self.fn, name))
         raise Unsupported(f"attribute {name!r} of {library_name(self.fn)}",
-                          hint="ufunc methods other than reduce, accumulate, outer and at "
-                               "are not captured" if ops.is_ufunc(self.fn) else None)
+                          hint="ufunc methods other than reduce, accumulate, reduceat, outer "
+                               "and at are not captured" if ops.is_ufunc(self.fn) else None)
 
     def reconstruct(self, cg) -> str:
         return cg.const(self.fn)
 
 
 _UFUNC_CONSTANTS = {"__name__", "nin", "nout", "nargs", "identity", "signature"}
+
+
+class IndexerVariable(Variable):
+    """A library object whose subscription is a graph op (``np.mgrid[0:3, 0:4]``)."""
+
+    def __init__(self, obj: Any):
+        self.obj = obj
+
+    def describe(self) -> str:
+        return library_name(self.obj)
+
+    def python_type(self) -> type:
+        return type(self.obj)
+
+    def getitem(self, tx, index: Variable) -> Variable:
+        op, adapter = ops.lookup_function(self.obj)
+        return call_library(tx, op, adapter, [index], {})
+
+    def reconstruct(self, cg) -> str:
+        return cg.const(self.obj)
 
 
 class OpMethodVariable(Variable):
@@ -284,7 +355,19 @@ def _fold_dtype_query(fn, args, kwargs) -> Variable:
 
 
 _PURE_LIBRARY_FUNCTIONS = {np.dtype, np.result_type, np.promote_types, np.can_cast, np.isscalar,
-                           np.ndim, np.shape, np.size}
+                           np.ndim, np.shape, np.size, np.finfo, np.iinfo}
+# Objects those make that are constants too: NumPy caches one per dtype, and their
+# attributes (eps, tiny, max, bits...) are NumPy scalars and ints fixed for the dtype
+_STATIC_OBJECTS = (np.finfo, np.iinfo)
+
+
+def _array_fact(fn, args, kwargs) -> Variable:
+    """``np.shape(x)``, ``np.ndim(x)``, ``np.size(x, axis)`` of a traced array: known while
+    tracing, as ``x.shape`` is (see ``folding.array_fact``)."""
+    def value(v):
+        return v.meta if isinstance(v, ArrayVariable) else v.as_python_constant()
+    return wrap_constant(array_fact(fn, [value(a) for a in args],
+                                    {k: value(v) for k, v in kwargs.items()}))
 
 
 def _foldable(fn) -> bool:
@@ -297,12 +380,14 @@ def _foldable(fn) -> bool:
 def _fold_library_call(fn, args, kwargs) -> Variable:
     """``np.float32(2)``, ``np.dtype('f4')``, ``np.sqrt(2.0)``: constant in, constant out."""
     try:   # np.float32(1e300) warns "overflow encountered in cast": only when it runs
-        value = fold(fn, *[a.as_python_constant() for a in args],
-                     **{k: v.as_python_constant() for k, v in kwargs.items()})
+        value = fold(fn, *[_static(a) for a in args],
+                     **{k: _static(v) for k, v in kwargs.items()})
     except SignalsAtRunTime as e:
         raise Unsupported(f"{library_name(fn)} of constants: {e}", "It warns or raises by "
                           "NumPy's error state, which must happen when the program runs; "
                           "the call runs eagerly.") from e
+    if isinstance(value, _STATIC_OBJECTS):
+        return ConstantVariable(value)
     if isinstance(value, np.ndarray) or not is_pure_constant(value):
         raise Unsupported(f"{library_name(fn)} on constants makes a "
                           f"{type(value).__name__}, not a constant",
@@ -348,7 +433,22 @@ def _foldable_op(fn, op, args, kwargs) -> bool:
     (``np.sqrt(2.0)``, ``np.prod((2, 3))``); random, creating and writing ops never do."""
     return (library_root(fn) == "numpy" and not op.random and
             op.kind not in (ops.CREATION, ops.MUTATION) and
-            all(a.is_constant() for a in [*args, *kwargs.values()]))
+            all(_is_static(a) for a in [*args, *kwargs.values()]))
+
+
+def _is_static(var: Variable) -> bool:
+    """A constant, or a list or tuple of them (``np.max([1.0, 2.0])``): a NumPy function
+    can take it while tracing (it gets a fresh copy of a list)."""
+    if var.is_constant():
+        return True
+    return isinstance(var, SequenceVariable) and all(_is_static(i) for i in var.items)
+
+
+def _static(var: Variable) -> Any:
+    """The Python value of a ``_is_static`` Variable (a new list for a list)."""
+    if isinstance(var, SequenceVariable) and not var.is_constant():
+        return var.kind(_static(i) for i in var.items)
+    return var.as_python_constant()
 
 
 def _seed_global_state(tx, args, kwargs) -> Variable:
@@ -381,6 +481,8 @@ def library_root(fn: Any) -> str:
 
 def library_name(fn: Any) -> str:
     """``np.exp``, ``np.fft.fft``, ``cp.random.normal``: how users write the function."""
+    if not callable(fn) and ops.lookup_function(fn) is not None:   # np.mgrid: subscripted
+        return f"np.{ops.lookup_function(fn)[0].name}[...]"
     root = library_root(fn)
     mod = getattr(fn, "__module__", None) or ""
     self_obj = getattr(fn, "__self__", None)

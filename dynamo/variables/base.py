@@ -87,6 +87,15 @@ class Variable:
         return self.getattr(tx, name).call(tx, args, kwargs)
 
     def truth(self, tx) -> bool:
+        """``bool(value)``. An object whose type has neither ``__bool__`` nor ``__len__``
+        is always true (a function, a module, a map object); that holds for good when
+        the type is immutable (a builtin type: no ``__bool__`` can be added later)."""
+        try:
+            cls = self.python_type()
+        except Unsupported:
+            cls = None
+        if cls is not None and always_true(cls):
+            return True
         raise Unsupported(f"truth value of {self.describe()}")
 
     def unpack(self, tx) -> list[Variable]:
@@ -103,6 +112,16 @@ class Variable:
         raise Unsupported(f"cannot rebuild {self.describe()} after the graph",
                           "The value was created inside the traced region and has no "
                           "Python equivalent the generated code can build.")
+
+
+_IMMUTABLE_TYPE = 1 << 8   # Py_TPFLAGS_IMMUTABLETYPE: no attribute can be set on the type
+
+
+def always_true(cls: type) -> bool:
+    """Whether every instance of ``cls`` is true, now and later: ``cls`` is immutable
+    and defines neither ``__bool__`` nor ``__len__`` (where ``bool()`` looks)."""
+    return bool(cls.__flags__ & _IMMUTABLE_TYPE) and not hasattr(cls, "__bool__") and \
+        not hasattr(cls, "__len__")
 
 
 class NullVariable(Variable):

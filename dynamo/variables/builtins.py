@@ -43,6 +43,7 @@ from .containers import (
     wrap_constant,
 )
 from .functions import PartialVariable, fold
+from .iteration import HANDLERS as ITERATION_HANDLERS
 from .iterators import (
     EnumerateVariable,
     IteratorVariable,
@@ -52,7 +53,7 @@ from .iterators import (
     take,
 )
 
-HANDLERS: dict = {}
+HANDLERS: dict = dict(ITERATION_HANDLERS)   # map, filter, sum, max, min, any, all
 
 
 def handles(*fns):
@@ -74,6 +75,10 @@ _CAUSES = {print: ("print", "print() writes output, which must happen when the p
                    "hot code to keep one graph")}
 
 
+# Builtins that turn a value into text: of an array, the text needs its data.
+_FORMATTERS = (str, repr, ascii, format)
+
+
 def call_builtin(tx, var: BuiltinVariable, args: list[Variable], kwargs: dict) -> Variable:
     fn = var.fn
     handler = HANDLERS.get(fn)
@@ -86,6 +91,11 @@ def call_builtin(tx, var: BuiltinVariable, args: list[Variable], kwargs: dict) -
     if fn in _CAUSES:
         cause, why, hint = _CAUSES[fn]
         raise Unsupported(f"call to {fn.__name__}()", why, hint, cause=cause)
+    if fn in _FORMATTERS and any(isinstance(a, ArrayVariable) for a in args):
+        raise Unsupported(f"{fn.__name__}() of an array formats array data",
+                          "The text depends on array values, known only when the program "
+                          "runs.", hint="format the result after the compiled call, or "
+                          "accept the graph break", cause="array_to_python")
     name = getattr(fn, "__qualname__", repr(fn))
     raise Unsupported(f"call to {name}() with these arguments",
                       "The translator cannot see inside this function.",
@@ -261,124 +271,6 @@ def _reversed(tx, seq):
     return reversed_iterator(tx, seq)
 
 
-def _iterate(tx, iterable: Variable):
-    """The items of ``iterable``, taken one at a time, as Python's builtins take them: a
-    generator runs up to its next ``yield`` only when its next item is needed."""
-    it = tx.get_iter(iterable)
-    taken = 0
-    while (item := take(tx, it)) is not None:
-        taken += 1
-        check_size(taken, f"a {it.describe()}")   # all(range(10**9)) runs eagerly
-        yield item
-
-
-class MapVariable(IteratorVariable):
-    """``map(fn, *iterables)``, lazy as in Python: each ``next()`` takes one item of each
-    iterator, in order, and only then calls ``fn`` (inlined), so ``fn``'s side effects and
-    the iterators' happen in Python's order; after a graph break the glue rebuilds it as
-    ``map(fn, *iterators)`` over what is left of them."""
-
-    def __init__(self, fn: Variable, iterators: list[IteratorVariable]):
-        self.fn, self.iterators = fn, iterators
-
-    def describe(self) -> str:
-        return "map object"
-
-    def python_type(self) -> type:
-        return map
-
-    def next(self, tx) -> Variable | None:
-        args = []
-        for it in self.iterators:
-            item = take(tx, it)
-            if item is None:
-                return None
-            args.append(item)
-        return tx.call_function(self.fn, args, {})
-
-    def reconstruct(self, cg) -> str:
-        return cg.mutable(self, lambda v: f"{cg.const(map)}({cg.value(v.fn)}, "
-                          + ", ".join(cg.value(i) for i in v.iterators) + ")")
-
-
-class FilterVariable(IteratorVariable):
-    """``filter(fn, iterable)``, lazy as in Python (see ``MapVariable``)."""
-
-    def __init__(self, fn: Variable, iterator: IteratorVariable):
-        self.fn, self.iterator = fn, iterator
-
-    def describe(self) -> str:
-        return "filter object"
-
-    def python_type(self) -> type:
-        return filter
-
-    def next(self, tx) -> Variable | None:
-        while (item := take(tx, self.iterator)) is not None:
-            keep = item if _is_none(self.fn) else tx.call_function(self.fn, [item], {})
-            if keep.truth(tx):
-                return item
-        return None
-
-    def reconstruct(self, cg) -> str:
-        return cg.mutable(self, lambda v: f"{cg.const(filter)}({cg.value(v.fn)}, "
-                          f"{cg.value(v.iterator)})")
-
-
-def _is_none(var: Variable) -> bool:
-    return isinstance(var, ConstantVariable) and var.value is None
-
-
-@handles(map)
-def _map(tx, fn, *its):
-    if not its:
-        raise TypeError("map() must have at least two arguments.")
-    return MapVariable(fn, [tx.get_iter(i) for i in its])   # iter() of each, in order
-
-
-@handles(filter)
-def _filter(tx, fn, it):
-    return FilterVariable(fn, tx.get_iter(it))
-
-
-@handles(sum)
-def _sum(tx, it, start=None):
-    total = ConstantVariable(0) if start is None else start
-    for item in tx.unpack_iterable(it):
-        total = tx.binary_op("add", total, item)
-    return total
-
-
-def _minmax(name, op):
-    """``max``/``min`` as CPython's min_max: items taken one at a time, each (or its
-    ``key``) compared with the best so far by ``>`` (``<`` for min), the first of equal
-    items kept. The comparisons are rich comparisons (user methods are inlined)."""
-    def handler(tx, *args, key=None, default=None):
-        if not args or (default is not None and len(args) > 1):
-            raise Unsupported(f"{name}() with these arguments (raises TypeError)")
-        items = _iterate(tx, args[0]) if len(args) == 1 else iter(args)
-        best = best_key = None
-        for item in items:
-            if isinstance(item, ArrayVariable):
-                raise Unsupported(f"{name}() of arrays compares array data",
-                                  hint=f"use np.{'maximum' if name == 'max' else 'minimum'}",
-                                  cause="data_dependent")
-            item_key = item if key is None or _is_none(key) else \
-                tx.call_function(key, [item], {})
-            if best is None or tx.compare(op, item_key, best_key).truth(tx):
-                best, best_key = item, item_key
-        if best is None:
-            if default is not None:
-                return default
-            raise Unsupported(f"{name}() of an empty sequence (raises ValueError)")
-        return best
-    return handler
-
-
-HANDLERS[max] = _minmax("max", "greater")
-HANDLERS[min] = _minmax("min", "less")
-
-
 @handles(abs)
 def _abs(tx, x):
     if isinstance(x, ArrayVariable):   # abs(np scalar): NumPy's scalar path (operator_op)
@@ -454,17 +346,6 @@ def _callable(tx, obj):
         return ConstantVariable(True)
     cls = obj.python_type()
     return ConstantVariable(any("__call__" in vars(k) for k in cls.__mro__))
-
-
-@handles(any)
-def _any(tx, it):
-    # stops at the first true item: a generator's later items (and effects) never happen
-    return ConstantVariable(any(v.truth(tx) for v in _iterate(tx, it)))
-
-
-@handles(all)
-def _all(tx, it):
-    return ConstantVariable(all(v.truth(tx) for v in _iterate(tx, it)))
 
 
 def _given(var) -> bool:

@@ -13,6 +13,7 @@ Example::
 
 from __future__ import annotations
 
+import functools
 import types
 from typing import Any
 
@@ -234,6 +235,9 @@ class PartialVariable(Variable):
 
     def describe(self) -> str:
         return f"partial({self.fn.describe()})"
+
+    def python_type(self) -> type:
+        return functools.partial
 
     def call(self, tx, args, kwargs) -> Variable:
         return tx.call_function(self.fn, [*self.args, *args], {**self.kwargs, **kwargs})

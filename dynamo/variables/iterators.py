@@ -89,6 +89,9 @@ def get_iterator(tx, var: Variable) -> IteratorVariable:
         return DictIteratorVariable(var.dict, var.kind)
     if isinstance(var, SetVariable):
         return SetIteratorVariable(var)
+    make = getattr(var, "make_iterator", None)   # an array: lazily, row by row
+    if make is not None:
+        return make(tx)
     return ItemsIteratorVariable(tx.unpack_iterable(var), var)
 
 

@@ -20,14 +20,16 @@ from typing import Any
 
 import numpy as np
 
-from dynamo.guards import EXPR, AttrSource, Guard, Source
+from dynamo.guards import EXPR, ID, AttrSource, Guard, ModuleAttrSource, Source
 
+from .. import ops
 from ..exc import Unsupported
 from .base import Variable
 from .constant import BuiltinVariable, ConstantVariable, is_pure_constant
 from .containers import NamedTupleVariable, is_namedtuple_class
 
-_LIBRARY_MODULES = ("numpy", "cupy", "cupyx", "math", "cmath", "operator")
+_ARRAY_LIBRARIES = ("numpy", "cupy", "cupyx")
+_LIBRARY_MODULES = (*_ARRAY_LIBRARIES, "math", "cmath", "operator")
 
 
 @dataclass(frozen=True)
@@ -47,8 +49,28 @@ def is_library_module(module: types.ModuleType) -> bool:
     return module.__name__.split(".")[0] in _LIBRARY_MODULES
 
 
+_MISSING = object()
+
+
+def guard_library_attribute(tx, module: types.ModuleType, name: str, value: Any) -> None:
+    """Guard that ``module.name`` is still ``value``, the object the trace saw.
+
+    The trace bakes a library attribute in (``np.tanh`` becomes a graph op, ``np.pi`` a
+    constant, ``np.float32`` a dtype), so ``np.tanh = f`` after compiling must miss the
+    cache and retrace. The guard is a fact about the module object, whatever path led
+    to it (``np.linalg.inv`` guards ``numpy.linalg`` and ``numpy.linalg.inv``), and is
+    checked by reading the module's ``__dict__`` (see ``ModuleAttrSource``). A value
+    that is not the namespace entry (served by a module ``__getattr__`` each time)
+    cannot be guarded that way: such a read is not traced.
+    """
+    if vars(module).get(name, _MISSING) is not value:
+        raise Unsupported(f"{module.__name__}.{name} is not an entry of the module's "
+                          "namespace, so a change to it could not be guarded")
+    tx.output.guards.add(Guard(ModuleAttrSource(module, name), ID, value))
+
+
 def wrap_library_value(value: Any) -> Variable:
-    """An attribute of numpy, cupy or math: stable, so it needs no guard."""
+    """An attribute of numpy, cupy or math: guarded by ``guard_library_attribute``."""
     from .arrays import LibraryFunctionVariable
 
     if isinstance(value, types.ModuleType):
@@ -66,6 +88,9 @@ def wrap_library_value(value: Any) -> Variable:
         return BuiltinVariable(value)
     if callable(value):
         return LibraryFunctionVariable(value)
+    if ops.lookup_function(value) is not None:   # np.mgrid: subscripting it is an op
+        from .arrays import IndexerVariable
+        return IndexerVariable(value)
     raise Unsupported(f"library value of type {type(value).__name__}")
 
 
@@ -88,6 +113,7 @@ class ModuleVariable(Variable):
     def getattr(self, tx, name: str) -> Variable:
         value = getattr(self.module, name)
         if is_library_module(self.module):
+            guard_library_attribute(tx, self.module, name, value)
             return wrap_library_value(value)
         return tx.wrap(value, AttrSource(self.source, name) if self.source else None)
 
@@ -144,7 +170,9 @@ class ClassVariable(Variable):
         if self.cls is np.errstate:           # with np.errstate(divide="ignore"): ...
             from .errstate import ErrstateVariable
             return ErrstateVariable.construct(list(args), kwargs)
-        if issubclass(self.cls, np.generic):  # np.float32(2.0): a constant, or a break
+        if self.cls.__module__.split(".")[0] in _ARRAY_LIBRARIES:
+            # np.float32(2.0), np.dtype("f4"), np.finfo(x.dtype): a constant; np.ndarray
+            # (shape, dtype): a graph op; other library classes break there, with a reason
             from .arrays import LibraryFunctionVariable
             return LibraryFunctionVariable(self.cls).call(tx, args, kwargs)
         raise Unsupported(f"creating an instance of {self.cls.__qualname__}",

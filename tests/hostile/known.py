@@ -77,18 +77,13 @@ STATE = {
     #    (dynamo/variables/objects.py ObjectVariable.getattr, builtins.py _type).
 }
 
-# H. Guards that are missing. (guard-missing-attr, guard-code-defaults, guard-abc and
-#    compiled-object-stale-call, fixed: ObjectVariable._guard_absent, the __code__
-#    guard of inlined functions, the wrapper's defaults read per call (dynamo/hook.py),
-#    the ABC cache token guard (variables/builtins.py), OptimizedModule.__call__.)
-GUARDS = {
-    "guards/numpy_tanh_monkeypatched": "guard-monkeypatch: np.tanh replaced after the "
-                                       "first call is not seen (documented)",
-    "guards/numpy_constant_patched": "guard-monkeypatch: np.pi replaced is not seen",
-    "guards/numpy_e_patched": "guard-monkeypatch: np.e replaced is not seen",
-    "guards/math_patched": "guard-monkeypatch: math.pi / math.sqrt replaced are not seen",
-    "guards/numpy_type_alias_patched": "guard-monkeypatch: np.float32 rebound is not seen",
-}
+# H. Guards that are missing. (guard-missing-attr, guard-code-defaults, guard-abc,
+#    compiled-object-stale-call and guard-monkeypatch, fixed: ObjectVariable._guard_absent,
+#    the __code__ guard of inlined functions, the wrapper's defaults read per call
+#    (dynamo/hook.py), the ABC cache token guard (variables/builtins.py),
+#    OptimizedModule.__call__, the identity guards on library module attributes
+#    (variables/objects.py guard_library_attribute, guards/render.py module_tests).)
+GUARDS: dict[str, Known | str] = {}
 
 # I. NumPy scalar arithmetic and warnings. (trace-time-scalar-fold and scalar-as-0d,
 #    fixed: dynamo/variables/constant.py fold, ops.operator_op.)

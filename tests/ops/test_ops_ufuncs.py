@@ -105,10 +105,18 @@ def test_at_writes_into_an_input_and_its_views():
     check(f, np.zeros(5), IDX, graphs=1, breaks=0)
 
 
-def test_reduceat_breaks_and_says_so():
+def test_reduceat_is_captured():
     def f(x):
-        return np.add.reduceat(x, [0, 2])
+        return np.add.reduceat(x, [0, 2]), np.maximum.reduceat(x, np.array([1, 0]), axis=1)
+
+    check(f, X, graphs=1, breaks=0)
+    check(f, X, graphs=1, breaks=0, backend="numpy")
+
+
+def test_other_ufunc_methods_break_and_say_so():
+    def f(x):
+        return np.add.resolve_dtypes((x.dtype, x.dtype, None))
 
     check(f, X)
     report = dynamo.explain(f)(X)
-    assert "reduceat" in report.break_reasons[0].reason
+    assert "resolve_dtypes" in report.break_reasons[0].reason

@@ -19,6 +19,7 @@ from annotate_programs import X, line_of
 from cdp_pipe import Browser, find_chromium
 from png_pixels import colours, has_colour
 
+import dynamo
 from dynamo import annotate
 from dynamo.report.page_graphs import INLINE_NODES
 
@@ -147,7 +148,9 @@ def test_narrow_window(chromium, report_file):
         assert tip["x"] >= 0 and tip["x"] + tip["width"] <= 400
 
 
-def test_big_graph_picture_is_built_when_opened(chromium, tmp_path):
+def test_big_graph_picture_is_built_when_opened(chromium, tmp_path, monkeypatch):
+    monkeypatch.setattr(dynamo.config, "loop_unroll_limit", 100)   # one long chain
+
     def long_chain(x):
         for _ in range(60):
             x = np.tanh(x * 1.01) + 0.5

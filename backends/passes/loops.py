@@ -1,0 +1,52 @@
+"""Loop nodes for a backend: compile each body graph, and which nodes read the index.
+
+A ``fori_loop`` node (``dynamo/ops/loops.py``) holds its body as a ``Graph``. The eager
+backend prints it as a nested ``def`` (``Graph.python_code``); a backend with its own
+code generator compiles the body with itself instead (``compile_loop_bodies``), so the
+body is fused and optimized like any graph, once, and called per iteration.
+
+Example::
+
+    >>> graph = compile_loop_bodies(graph, lambda body: numpy_backend(body, (), options))
+    >>> reads_loop_index(node)        # x[i - 1] in a body: True
+"""
+
+from __future__ import annotations
+
+from dynamo.graph import PLACEHOLDER, Graph, Node
+from dynamo.tree import tree_leaves
+
+from .rewrite import rewrite
+
+
+def has_loops(graph: Graph) -> bool:
+    return any(n.target == "fori_loop" for n in graph.call_nodes())
+
+
+def compile_loop_bodies(graph: Graph, compile_body) -> Graph:
+    """``graph`` with each loop node's body graph replaced by ``compile_body(body)``,
+    a function ``(i, *carried, *free) -> tuple of the next carried values``."""
+    if not has_loops(graph):
+        return graph
+
+    def visit(rw, node: Node) -> bool:
+        if node.target != "fori_loop":
+            return False
+        body, *rest = node.args
+        new = rw.copy(node)
+        new.args = (compile_body(body), *new.args[1:])
+        return True
+    return rewrite(graph, visit)
+
+
+def reads_loop_index(node: Node) -> bool:
+    """Whether ``node`` (in a loop body) reads the loop's index, inside an expression
+    (``x[i - 1]``): such nodes run by themselves, outside fused code."""
+    for leaf in tree_leaves((node.args, node.kwargs)):
+        nodes = getattr(leaf, "nodes", None)
+        if isinstance(nodes, dict) and any(
+                n.op == PLACEHOLDER and "loop_index" in n.meta for n in nodes.values()):
+            return True
+        if isinstance(leaf, Node) and leaf.op == PLACEHOLDER and "loop_index" in leaf.meta:
+            return True
+    return False

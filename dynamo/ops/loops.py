@@ -1,0 +1,62 @@
+"""Loop nodes: ``for i in range(...)`` as one graph op that runs a body graph.
+
+A loop the translator could trace once with a symbolic index (see
+``dynamo/translator/loops.py``) becomes two kinds of node in the graph::
+
+    def fori_loop_body(trips, A, B, W):     # the loop, with the body inlined
+        for trip in range(trips):
+            ...
+            A, B, = (A_1, B_1,)
+        return (A, B, )
+    fori_loop = ops.fori_loop(fori_loop_body, 799, (A, B), (W,))
+    A_2 = ops.getitem(fori_loop, 0)         # an array the loop rebinds
+    B_2 = ops.after_loop(B, fori_loop)      # an array the loop writes in place
+
+``fori_loop(body, trips, carried, free)`` runs ``body(trips, *carried, *free)``: the
+body graph compiled *with the loop inside it* (``Graph.python_code`` prints it so, the
+numpy backend generates it so), which runs its ops for ``trip`` = 0, 1, ...,
+``trips - 1`` (at least one) and returns the carried values after the last trip,
+then the loop's temporaries (``row`` in ``for row in x``) as that trip left them. A
+call per trip would cost more than a small body. The body computes the loop's own
+index from ``trip`` (``i = 1 + trip`` for ``range(1, 800)``). ``free`` are values from
+before the loop that the body reads and never changes.
+
+``after_loop(x, loop)`` is ``x`` itself, once the loop has run: it is how the graph
+says "this array was written in place by that loop" (a mutation of ``x``, so passes
+and backends keep it in order and know whose memory it is).
+
+Example::
+
+    >>> def body(trips, acc):
+    ...     for trip in range(trips):
+    ...         acc = acc + trip
+    ...     return (acc,)
+    >>> fori_loop(body, 4, (0,), ())
+    (6,)
+"""
+
+from __future__ import annotations
+
+from .registry import MUTATION, OPAQUE, OpDef, register
+
+
+def fori_loop(body, trips: int, carried: tuple, free: tuple) -> tuple:
+    return body(trips, *carried, *free)
+
+
+def fori_loop_rule(op, args, kwargs):
+    raise TypeError("fori_loop nodes are made by the translator, not by op calls")
+
+
+def after_loop(x, loop):
+    return x
+
+
+def after_loop_rule(op, args, kwargs):
+    return args[0]
+
+
+register(OpDef("fori_loop", fori_loop, fori_loop_rule, OPAQUE, cupy=fori_loop, effect=True,
+               doc="a `for` loop over a range: the body graph once per index"))
+register(OpDef("after_loop", after_loop, after_loop_rule, MUTATION, cupy=after_loop,
+               doc="an array after a loop that writes it in place (the array itself)"))

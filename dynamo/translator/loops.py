@@ -1,0 +1,618 @@
+"""Loop nodes: a ``for`` loop over a ``range``, traced once, as one graph op.
+
+A loop with more than ``config.loop_unroll_limit`` iterations is unrolled for its
+first iteration only. When the trace comes back to its ``FOR_ITER``, the rest of the
+loop is traced *once*, into a body graph of its own, with the index as a symbol
+(``ConstantVariable(SymInt)``), and becomes one ``fori_loop`` node (``ops/loops.py``)::
+
+    for t in range(800):                       fori_loop = ops.fori_loop(
+        B[1:-1] = 0.5 * (A[:-2] + A[2:])  ->       fori_loop_body, 1, 800, 1, (A, B), ())
+        A[1:-1] = 0.5 * (B[:-2] + B[2:])       A_1 = ops.after_loop(A, fori_loop) ...
+
+The body is one iteration for every index only when nothing in it depends on which
+iteration it is, and that is checked, never assumed. Every array the frame holds at
+the loop (locals and the stack) enters the body as a placeholder; the body's reads
+of anything else become its free inputs. After one pass through the body:
+
+- the index was used only where the result is the same for every index of the range
+  (``fit``): affine integer positions (``x[i]``, ``x[i - 1]``) and slices with the
+  same step in both bounds (``x[i:i + 3]``), each op's shape and dtype checked at the
+  first and the last index; any comparison, pin or other use of it ends the attempt;
+- it changed no Python state: no list, dict, attribute, global or outer iterator
+  (``SideEffects.log``), no array that is not carried (a write through an object);
+- every local is as before, or an array of the same shape and dtype (carried), or a
+  value written before it is read in the body (a temporary: after the loop it holds
+  the last iteration's value, the index evaluated at the last index);
+- arrays carried in one slot never share memory with another slot's.
+
+When one of these fails the attempt ends and the trace starts over with this loop
+unrolled (``Handlers.refuse_loop_node`` in ``frames``), as before loop nodes existed.
+Loop nodes are made for NumPy arrays, outside ``try`` blocks, one loop at a time (a loop
+in the body of another is unrolled into it).
+
+Example::
+
+    >>> tx.loop_node(inst, it)     # at FOR_ITER, the second time round
+    True                           # the loop ran as a node; FOR_ITER now exits it
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from .. import ops
+from ..graph import CALL, Graph, Node, map_nodes
+from ..ops import ArrayMeta
+from ..symbolic import Sym, SymInt
+from ..symbolic.fit import substitute, symbols_in
+from ..tree import tree_leaves
+from ..variables import ArrayVariable, ConstantVariable
+from ..variables.arrays import RowIteratorVariable
+from ..variables.iterators import SequenceIteratorVariable
+
+_counter = itertools.count()
+
+
+class NotALoopNode(Exception):  # noqa: N818 (control flow: the loop is unrolled instead)
+    """The loop cannot be one node; ``reason`` says why (for the debug log)."""
+
+
+class Counters(NotALoopNode):
+    """The body steps Python ints by a constant (``k += 1``): try again with them as
+    counters, ``k0 + step * trip`` (``counters``: name -> step)."""
+
+    def __init__(self, counters: dict):
+        super().__init__(f"counted again with the counters {sorted(counters)}")
+        self.counters = counters
+
+
+def rest_of(it) -> range | None:
+    """The indices a range iterator, or an iterator over an array's rows, has left, as
+    a range; None for other iterators."""
+    if isinstance(it, RowIteratorVariable):
+        return range(it.index, it.rows)
+    if not isinstance(it, SequenceIteratorVariable) or it.done or \
+            not isinstance(it.seq, ConstantVariable) or type(it.seq.value) is not range:
+        return None
+    r = it.seq.value
+    if it.reverse:
+        return r[it.index::-1] if it.index >= 0 else range(0)
+    return r[it.index:]
+
+
+class LoopNodes:
+    """The translator's side: when to try a loop node (``loop_node``), and tracing the
+    body into a ``LoopScope``."""
+
+    def loop_node(self, inst, it) -> bool:
+        """At ``FOR_ITER``: run the rest of the loop as one node, if it can be one."""
+        if not self.may_become_loop_node(inst, it):
+            return False
+        arrivals = self.loop_arrivals.get(id(it), 0)
+        self.loop_arrivals[id(it)] = arrivals + 1
+        if arrivals == 0:
+            # the first iteration is unrolled: the loop's state then has its steady
+            # types (an accumulator that starts as 0.0 is an array after one iteration)
+            return False
+        plan = self.loop_plan(inst)
+        try:
+            scope = LoopScope(self, inst, it, rest_of(it), plan.counters if plan else {})
+            scope.trace_body()
+            scope.finish()
+        except Counters as e:
+            self.refuse_loop_node(inst, str(e), e.counters)
+        except NotALoopNode as e:
+            self.refuse_loop_node(inst, str(e))
+        except Exception as e:  # noqa: BLE001 (anything the body cannot be: unroll it)
+            self.refuse_loop_node(inst, _why(e))
+        return True
+
+    def may_become_loop_node(self, inst, it) -> bool:
+        """Whether the loop at ``inst`` is worth a try: a range with more iterations
+        than ``config.loop_unroll_limit``, NumPy arrays, no loop around it being
+        traced, no ``try``, no ``break`` or ``return`` out of it."""
+        rest = rest_of(it)
+        plan = self.loop_plan(inst)
+        if rest is None or plan is not None and plan.kind == "unroll":
+            return False
+        done = self.loop_arrivals.get(id(it), 0)
+        return len(rest) + done > self.config.loop_unroll_limit and len(rest) > 0 and \
+            self.output.loop_scope is None and self.output.kind in (None, ops.NUMPY) and \
+            not self.in_try() and not self.info.loop_may_exit_early(inst.index)
+
+    def loop_plan(self, inst):
+        """What an earlier attempt found about the loop at ``inst``: None, or a break
+        point of kind "unroll" or "counters" (``frames.Handlers``)."""
+        raise NotImplementedError
+
+    def refuse_loop_node(self, inst, reason: str, counters: dict | None = None) -> None:
+        """Start the trace over with this loop unrolled, or with ``counters``
+        (``frames.Handlers``)."""
+        raise NotImplementedError
+
+
+class LoopScope:
+    """One attempt at a loop node: the frame's state at the loop, the body graph, and
+    what the body read and changed."""
+
+    def __init__(self, tx, inst, it, rest: range, counters: dict):
+        self.tx, self.inst, self.it, self.rest = tx, inst, it, rest
+        self.counters = counters   # local name -> its step per trip (``Counters``)
+        self.output = out = tx.output
+        self.symbol = f"loop{next(_counter)}"
+        self.body = Graph()
+        # the body's input: the number of the trip (0, 1, ...); the loop's index is
+        # ``rest.start + rest.step * trip``
+        self.index = self.body.placeholder("trip", meta={"loop_index": self.symbol})
+        self.last = len(rest) - 1
+        self.free: dict[Node, Node] = {}          # outer node -> body placeholder
+        self.created: set[int] = set()            # iterators made in the body (GET_ITER)
+        # the frame's state at the loop: holders of values, and the arrays among them
+        self.entry_locals = dict(tx.locals)
+        self.entry_stack = list(tx.stack)
+        self.entry_cells = {n: c.value for n, c in tx.cells.items()}
+        # locals every trip stores before it reads them: not carried (``row`` in
+        # ``for row in x``); after the loop they hold the last trip's value (``temps``)
+        self.targets = tx.info.written_first(inst.index)
+        self.temps: list[tuple[str, ArrayVariable]] = []
+        self.slots: list[ArrayVariable] = []
+        held = [v for n, v in self.entry_locals.items() if n not in self.targets]
+        for var in itertools.chain(held, self.entry_stack):
+            if isinstance(var, ArrayVariable) and all(var is not s for s in self.slots):
+                self.slots.append(var)
+        if any(i in tx.info.catching for i in range(inst.index, inst.target)):
+            raise NotALoopNode("a try block in the body")
+        self.before = {id(v): v.node for v in self.slots}
+        self.placeholders: dict[int, Node] = {}
+        trace = out.shape_env.trace
+        self.seen = (len(trace.decisions), len(trace.ranges)) if trace else (0, 0)
+        self._check_slots()
+
+    def _check_slots(self) -> None:
+        bases = {}
+        for v in self.slots:
+            if any(isinstance(d, SymInt) for d in v.meta.shape):
+                raise NotALoopNode("an array with a symbolic size is carried")
+            if v.may_be is not None:
+                raise NotALoopNode("a carried array may be another one")
+            base = memory_base(v.node)
+            if base in bases:
+                raise NotALoopNode("two carried arrays share memory")
+            bases[base] = v
+
+    # ------------------------------------------------------------------ tracing
+    def trace_body(self) -> None:
+        tx, out = self.tx, self.output
+        names = {id(v): n for n, v in reversed(self.entry_locals.items())}
+        for v in self.slots:
+            p = self.body.placeholder(names.get(id(v), v.node.name), meta={
+                "array": v.meta, "loop_outer": v.node, "carried": True})
+            self.placeholders[id(v)] = p
+            v.node = p
+        out.shape_env.hints[self.symbol] = 0
+        out.symbol_nodes[self.symbol] = self.index
+        out.graph, out.loop_scope = self.body, self
+        out.side_effects.log = []
+        frame_locals = tx.locals      # (the same dict again afterwards: others hold it)
+        tx.locals = WatchedLocals(frame_locals)
+        try:
+            trip = Sym(((self.symbol, self.rest.step),), self.rest.start,
+                       ((self.symbol, self.symbol),))
+            index = ConstantVariable(SymInt(self.rest.start, trip))
+            tx.push(self.it.row(tx, index) if isinstance(self.it, RowIteratorVariable)
+                    else index)
+            for name, step in self.counters.items():
+                tx.locals[name] = ConstantVariable(self._counter(name, step, 0))
+            while True:
+                tx.step()
+                self._check_index_uses()   # at once: not after the rest of the body
+                if tx.ip == self.inst.index:
+                    break
+                if tx.done or tx.suspended:
+                    raise NotALoopNode("the body returns")
+        finally:
+            self.watched = tx.locals
+            frame_locals.clear()
+            frame_locals.update(self.watched)
+            tx.locals = frame_locals
+            self.log = out.side_effects.log
+            out.side_effects.log = None
+            out.graph, out.loop_scope = out.root_graph, None
+            out.shape_env.hints.pop(self.symbol, None)
+            out.symbol_nodes.pop(self.symbol, None)
+
+    def localize(self, args):
+        """``args`` of a body op with the nodes from before the loop replaced by body
+        inputs (one per node: its free inputs)."""
+        def local(node: Node) -> Node:
+            if node.graph is self.body:
+                return node
+            if node not in self.free:
+                meta = {k: v for k, v in node.meta.items()
+                        if k in ("array", "symbol", "object")}
+                self.free[node] = self.body.placeholder(node.name, meta={
+                    **meta, "loop_outer": node})
+            return self.free[node]
+        return map_nodes(args, local)
+
+    def note_iterator(self, it) -> None:
+        """``GET_ITER`` in the body made ``it``: taking from it changes nothing outside."""
+        self.created.add(id(it))
+
+    def reads_index(self, value) -> bool:
+        return self.symbol in symbols_in(value)
+
+    def fit(self, op, meta_args, meta_kwargs, meta):
+        """The result of an op that reads the index: the same for every trip, checked at
+        the first and the last (affine uses are monotonic between them)."""
+        if symbols_in((meta_args, meta_kwargs)) != {self.symbol}:
+            raise NotALoopNode(f"np.{op.name} reads the index and a symbolic size")
+        for leaf in tree_leaves((meta_args, meta_kwargs), is_leaf=_is_slice):
+            if isinstance(leaf, slice):
+                self._check_slice(leaf)
+        hints = self.output.shape_env.hints
+        for i in (0, self.last):
+            at = {**hints, self.symbol: i}
+            try:
+                other = op.meta(op, *substitute((meta_args, meta_kwargs), at))
+            except Exception as e:  # noqa: BLE001
+                raise NotALoopNode(f"np.{op.name} at index {self.rest[i]}: "
+                                   f"{type(e).__name__}: {e}") from None
+            if _described(other) != _described(meta):
+                raise NotALoopNode(f"np.{op.name}: its result depends on the index")
+        return meta
+
+    def _check_slice(self, s: slice) -> None:
+        """A slice whose bounds move with the index keeps its length only when both move
+        alike and never wrap around (negative bounds count from the end)."""
+        start, stop, step = map(self._coefficient, (s.start, s.stop, s.step))
+        if not (start or stop or step):
+            return
+        if step or s.start is None or s.stop is None or start != stop:
+            raise NotALoopNode("a slice whose length changes with the index")
+        for i in (0, self.last):
+            if _at(s.start, self.symbol, i) < 0 or _at(s.stop, self.symbol, i) < 0:
+                raise NotALoopNode("a slice bound that wraps around at some index")
+
+    def _coefficient(self, value) -> int:
+        if isinstance(value, SymInt):
+            return dict(value.sym.terms).get(self.symbol, 0)
+        return 0
+
+    # ------------------------------------------------------------------ the node
+    def finish(self) -> None:
+        """Check what one pass through the body did, then put the loop node in the
+        graph and give the frame its state after the last iteration."""
+        tx, out = self.tx, self.output
+        self._check_effects()
+        holders = self._holders()
+        nexts = self._next_values(holders)
+        perm = {k: j for k, j in nexts.items() if isinstance(j, int)}
+        for j in perm.values():
+            if not isinstance(nexts[j], int):
+                raise NotALoopNode("carried arrays that are swapped with new ones")
+        if isinstance(self.it, RowIteratorVariable):
+            k = next((k for k, v in enumerate(self.slots) if v is self.it.array), None)
+            if k is not None and nexts[k] != k:   # Python goes on with the first array
+                raise NotALoopNode("the array whose rows are iterated is rebound")
+        written = {k for k, v in enumerate(self.slots)
+                   if v.node is not self.placeholders[id(v)]}
+        for k in list(perm):       # a swapped array may be written in any iteration
+            if _cycle(perm, k) & written:
+                written |= _cycle(perm, k)
+        results = tuple(self.slots[j].node if isinstance(j, int) else j.node
+                        for j in nexts.values())
+        self._check_temps()
+        self.body.output(self.localize(results + tuple(v.node for _, v in self.temps)))
+        self._check_distinct_results(nexts)
+        metas = tuple(v.meta for v in self.slots) + tuple(v.meta for _, v in self.temps)
+        loop = out.graph.call("fori_loop", (
+            self.body, len(self.rest), tuple(self.before[id(v)] for v in self.slots),
+            tuple(self.free)), meta={"array": metas, **out.current_loc,
+                                     "kind": ops.get("fori_loop").kind})
+        # the objects after the loop: written ones through after_loop, the others as
+        # they were
+        for k, v in enumerate(self.slots):
+            v.node = self.before[id(v)]
+            if k in written:
+                out.writes.guard_writeable(v.node)
+                v.node = out.graph.call("after_loop", (v.node, loop), meta={
+                    "array": v.meta, **out.current_loc, "kind": ops.MUTATION})
+        final = {}
+        trips = len(self.rest)
+        for k, nxt in nexts.items():
+            if isinstance(nxt, int):                   # an array of the slots, permuted
+                j = k
+                for _ in range(trips % len(_cycle(perm, k)) if k in perm else 0):
+                    j = perm[j]
+                final[k] = self.slots[j]
+            elif nxt.node in self.free.values() or nxt.node.graph is not self.body:
+                final[k] = nxt                         # an array from before the loop
+            else:
+                node = out.graph.call("getitem", (loop, k), meta={
+                    "array": self.slots[k].meta, "kind": ops.get("getitem").kind})
+                final[k] = ArrayVariable(node, self.slots[k].meta)
+        self._set_state(holders, final)
+        for t, (name, var) in enumerate(self.temps, start=len(self.slots)):
+            node = out.graph.call("getitem", (loop, t), meta={
+                "array": var.meta, "kind": ops.get("getitem").kind})
+            tx.locals[name] = ArrayVariable(node, var.meta)
+        out.loop_trips += len(self.rest)
+        if isinstance(self.it, RowIteratorVariable):   # run out
+            self.it.index = self.it.rows
+        else:
+            self.it.index = -1 if self.it.reverse else self.it._len()
+            self.it.done = True
+        out.side_effects.mutate(self.it)
+
+    def _check_effects(self) -> None:
+        for var in self.log:
+            if isinstance(var, str):
+                raise NotALoopNode(f"the body writes the global {var!r}")
+            if id(var) not in self.created:
+                raise NotALoopNode(f"the body changes a {var.describe()}")
+        for node in self.body.nodes:   # writes only into carried arrays
+            if node.op == CALL and node.meta.get("kind") == ops.MUTATION or \
+                    node.op == CALL and "out" in node.kwargs:
+                target = memory_base(node)
+                if target.op == "placeholder" and target in self.free.values():
+                    raise NotALoopNode("the body writes an array it does not carry")
+        for name, value in self.entry_cells.items():
+            if self.tx.cells[name].value is not value:
+                raise NotALoopNode(f"the body rebinds the closure variable {name!r}")
+
+    def _check_index_uses(self) -> None:
+        """The index (or a counter) was compared, or used as a plain int: the body
+        would be right for this trip only."""
+        trace = self.output.shape_env.trace
+        if trace is None:
+            return
+        decisions, ranges = len(trace.decisions), len(trace.ranges)
+        new = trace.decisions[self.seen[0]:] + trace.ranges[self.seen[1]:]
+        self.seen = (decisions, ranges)
+        if any(self.symbol in expr for expr in new) or self.symbol in trace.pins:
+            raise NotALoopNode("the body branches on the index or uses it as a plain int")
+
+    def _holders(self) -> dict[int, list]:
+        """Per slot, where the frame held it at the loop: ("local", name), ("stack", i)."""
+        holders: dict[int, list] = {k: [] for k in range(len(self.slots))}
+        index = {id(v): k for k, v in enumerate(self.slots)}
+        for name, var in self.entry_locals.items():
+            if id(var) in index:
+                holders[index[id(var)]].append(("local", name))
+        for i, var in enumerate(self.entry_stack):
+            if id(var) in index:
+                holders[index[id(var)]].append(("stack", i))
+        return holders
+
+    def _next_values(self, holders) -> dict:
+        """Per slot, what its holders hold after one iteration: a slot number (the same
+        or another carried array) or a new ArrayVariable of the same shape and dtype.
+        Every other local must be unchanged, or a temporary (``_temporaries``)."""
+        tx = self.tx
+        if len(tx.stack) != len(self.entry_stack) or \
+                any(a is not b for a, b in zip(tx.stack, self.entry_stack)
+                    if not isinstance(b, ArrayVariable)):
+            raise NotALoopNode("the body changes the stack")
+        index = {id(v): k for k, v in enumerate(self.slots)}
+        nexts = {}
+        for k, places in holders.items():
+            ends = {id(self._held(p)): self._held(p) for p in places}
+            if len(ends) != 1:
+                raise NotALoopNode("one array held under two names is split by the body")
+            end = next(iter(ends.values()))
+            if not isinstance(end, ArrayVariable) or end.meta != self.slots[k].meta:
+                raise NotALoopNode(f"a carried array changes type, shape or dtype "
+                                   f"({self.slots[k].meta} -> {end.describe()})")
+            nexts[k] = index.get(id(end), end)
+        self._temporaries()
+        return nexts
+
+    def _counter(self, name: str, step: int, trips: int) -> SymInt:
+        """The counter ``name`` at trip ``trips``: ``k0 + step * (trip + trips)``."""
+        start = self.entry_locals[name].value
+        return SymInt(start + step * trips, Sym(((self.symbol, step),), start + step * trips,
+                                                ((self.symbol, self.symbol),)))
+
+    def _held(self, place):
+        kind, key = place
+        return self.tx.locals.get(key) if kind == "local" else self.tx.stack[key]
+
+    def _temporaries(self) -> None:
+        """Locals other than carried arrays: unchanged, or written before they are read
+        in the body (then after the loop they hold the last iteration's value)."""
+        tx = self.tx
+        slot_ids = {id(v) for v in self.slots}
+        if set(tx.locals) != set(self.entry_locals):
+            raise NotALoopNode("the body adds or deletes locals")
+        counters = {}
+        for name, var in tx.locals.items():
+            old = self.entry_locals[name]
+            if var is old or id(old) in slot_ids and name not in self.targets or \
+                    _same_constant(var, old):
+                continue
+            if name in self.counters:
+                if not isinstance(var, ConstantVariable) or \
+                        not _same_int(var.value, self._counter(name, self.counters[name], 1)):
+                    raise NotALoopNode(f"the counter {name!r} does not step by "
+                                       f"{self.counters[name]}")
+                tx.locals[name] = ConstantVariable(
+                    self.entry_locals[name].value + self.counters[name] * len(self.rest))
+                continue
+            step = _int_step(old, var)
+            if step is not None and self.watched.first.get(name) == "read":
+                counters[name] = step
+                continue
+            if self.watched.first.get(name) != "write" or self.watched.opaque:
+                raise NotALoopNode(f"the local {name!r} is carried from one iteration "
+                                   f"to the next ({old.describe()} -> {var.describe()})")
+            if isinstance(var, ConstantVariable):
+                tx.locals[name] = ConstantVariable(_at(var.value, self.symbol, self.last))
+            elif isinstance(var, ArrayVariable) and name in self.targets:
+                self.temps.append((name, var))
+            else:
+                raise NotALoopNode(f"the local {name!r} holds a {var.describe()} made in "
+                                   "the body")
+        if counters:
+            raise Counters({**self.counters, **counters})
+
+    def _check_temps(self) -> None:
+        """A temporary array that is read after the loop must be its own memory: as a
+        loop output it no longer says whose view it is."""
+        after = self.tx.info.names_read_from(self.inst.target)
+        placeholders = set(self.placeholders.values()) | set(self.free.values())
+        for name, var in self.temps:
+            if name in after and (memory_base(var.node) in placeholders or
+                                  var.node.graph is not self.body):
+                raise NotALoopNode(f"{name!r}, a view of a carried array, is read after "
+                                   "the loop")
+
+    def _check_distinct_results(self, nexts: dict) -> None:
+        """Each carried result is its own memory: the very array of the slot it came
+        from (written in place, or swapped), or a new array that is no view of one."""
+        results = self.body.output_node.args[0][:len(self.slots)]
+        slots = {self.placeholders[id(v)]: k for k, v in enumerate(self.slots)}
+        bases: dict = {}
+        for k, node in enumerate(results):
+            base = memory_base(node)
+            if isinstance(nexts[k], int):
+                if slots.get(base) != nexts[k]:
+                    raise NotALoopNode("a carried array is replaced by a view")
+            elif base in slots:
+                raise NotALoopNode("a carried array becomes a view of one")
+            if base in bases:
+                raise NotALoopNode("two carried arrays would share memory")
+            bases[base] = k
+
+    def _set_state(self, holders, final) -> None:
+        tx = self.tx
+        for k, places in holders.items():
+            for kind, key in places:
+                if kind == "local":
+                    tx.locals[key] = final[k]
+                else:
+                    tx.stack[key] = final[k]
+
+
+class WatchedLocals(dict):
+    """The frame's locals while a loop body is traced: remembers whether each name was
+    first read or first written (``first``); ``opaque`` once all were read at once."""
+
+    def __init__(self, items):
+        super().__init__(items)
+        self.first: dict = {}
+        self.opaque = False
+
+    def _note(self, name, how: str) -> None:
+        self.first.setdefault(name, how)
+
+    def get(self, name, default=None):
+        self._note(name, "read")
+        return super().get(name, default)
+
+    def __getitem__(self, name):
+        self._note(name, "read")
+        return super().__getitem__(name)
+
+    def pop(self, name, *default):
+        self._note(name, "read")
+        return super().pop(name, *default)
+
+    def __setitem__(self, name, value) -> None:
+        self._note(name, "write")
+        super().__setitem__(name, value)
+
+    def __delitem__(self, name) -> None:
+        self._note(name, "write")
+        super().__delitem__(name)
+
+    def items(self):
+        self.opaque = True
+        return super().items()
+
+    def values(self):
+        self.opaque = True
+        return super().values()
+
+    def copy(self):
+        self.opaque = True
+        return dict(super().items())
+
+
+def memory_base(node: Node) -> Node:
+    """The node whose memory ``node`` is: through views, in-place writes, ``out=`` and
+    ops that may return their argument."""
+    while node.op == CALL:
+        out = node.kwargs.get("out")
+        if isinstance(out, tuple) and len(out) == 1:
+            out = out[0]
+        if isinstance(out, Node):
+            node = out
+        elif node.meta.get("kind") in (ops.VIEW, ops.MUTATION) and node.args and \
+                isinstance(node.args[0], Node) or node.target in ("astype", "asarray",
+                                                                  "array"):
+            node = node.args[0]
+        else:
+            break
+    return node
+
+
+def _cycle(perm: dict, k: int) -> set:
+    seen, j = {k}, perm[k]
+    while j not in seen:
+        seen.add(j)
+        j = perm[j]
+    return seen
+
+
+def _at(value, symbol: str, i: int):
+    """``value`` (an int, a SymInt, or anything else) at trip ``i`` of the loop ``symbol``."""
+    if not isinstance(value, SymInt):
+        return value
+    terms = dict(value.sym.terms)
+    c = terms.pop(symbol, 0)
+    if terms:
+        if c:
+            raise NotALoopNode("a value made of the index and a symbolic size")
+        return value
+    return value.sym.const + c * i
+
+
+def _same_constant(a, b) -> bool:
+    """Two plain Python constants of one type and value (``c = 0.5`` every trip)."""
+    if not (isinstance(a, ConstantVariable) and isinstance(b, ConstantVariable)):
+        return False
+    x, y = a.value, b.value
+    return type(x) is type(y) and type(x) in (int, float, bool, str, type(None)) and x == y
+
+
+def _same_int(a, b) -> bool:
+    """Equal ints, comparing symbolic ones by expression (no guard recorded)."""
+    if isinstance(a, SymInt) or isinstance(b, SymInt):
+        return isinstance(a, SymInt) and isinstance(b, SymInt) and a.sym == b.sym
+    return type(a) is int and type(b) is int and a == b
+
+
+def _int_step(old, new) -> int | None:
+    """``new - old`` for two plain Python ints (a counter's step), else None."""
+    if isinstance(old, ConstantVariable) and isinstance(new, ConstantVariable) and \
+            type(old.value) is int and type(new.value) is int:
+        return new.value - old.value
+    return None
+
+
+def _why(e: Exception) -> str:
+    """What stopped the body's trace: a break's own reason where there is one."""
+    point = getattr(e.__cause__, "point", None)   # a RestartAnalysis for a break
+    reason = getattr(point, "reason", None) or e
+    return f"{type(reason).__name__}: {getattr(reason, 'reason', None) or reason}"
+
+
+def _described(meta) -> list:
+    metas = list(meta) if isinstance(meta, (tuple, list)) else [meta]
+    return [(tuple(m.shape), m.dtype, m.scalar) if isinstance(m, ArrayMeta) else m
+            for m in metas]
+
+
+def _is_slice(value) -> bool:
+    return isinstance(value, slice)

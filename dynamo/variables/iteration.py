@@ -1,0 +1,211 @@
+"""Builtins that consume or wrap an iterable: ``map``, ``filter``, ``sum``, ``max``,
+``min``, ``any``, ``all``.
+
+They take the items one at a time, as CPython does, so a generator's effects and a
+user ``__gt__`` happen in Python's order. :mod:`dynamo.variables.builtins` adds
+``HANDLERS`` here to its own.
+
+``max``/``min`` of NumPy scalars compare array data: which object Python returns is
+only known when the program runs. When both candidates are NumPy scalars of one dtype
+(immutable, so only the value can be observed) the choice is a graph select, exactly
+Python's rule ``b if b > a else a``; anything else is a graph break that says why.
+
+Example::
+
+    >>> HANDLERS[max](tx, a, b)    # a, b: np.float32 scalars in the graph
+    array float32scalar[]          # where(greater(b, a), b, a)[()]
+"""
+
+from __future__ import annotations
+
+from .. import ops
+from ..exc import Unsupported
+from .arrays import ArrayVariable
+from .base import Variable
+from .constant import ConstantVariable, check_size
+from .iterators import IteratorVariable, take
+
+HANDLERS: dict = {}
+
+
+def handles(*fns):
+    def register(handler):
+        for fn in fns:
+            HANDLERS[fn] = handler
+        return handler
+    return register
+
+
+def iterate(tx, iterable: Variable):
+    """The items of ``iterable``, taken one at a time, as Python's builtins take them: a
+    generator runs up to its next ``yield`` only when its next item is needed."""
+    it = tx.get_iter(iterable)
+    taken = 0
+    while (item := take(tx, it)) is not None:
+        taken += 1
+        check_size(taken, f"a {it.describe()}")   # all(range(10**9)) runs eagerly
+        yield item
+
+
+class MapVariable(IteratorVariable):
+    """``map(fn, *iterables)``, lazy as in Python: each ``next()`` takes one item of each
+    iterator, in order, and only then calls ``fn`` (inlined), so ``fn``'s side effects and
+    the iterators' happen in Python's order; after a graph break the glue rebuilds it as
+    ``map(fn, *iterators)`` over what is left of them."""
+
+    def __init__(self, fn: Variable, iterators: list[IteratorVariable]):
+        self.fn, self.iterators = fn, iterators
+
+    def describe(self) -> str:
+        return "map object"
+
+    def python_type(self) -> type:
+        return map
+
+    def next(self, tx) -> Variable | None:
+        args = []
+        for it in self.iterators:
+            item = take(tx, it)
+            if item is None:
+                return None
+            args.append(item)
+        return tx.call_function(self.fn, args, {})
+
+    def reconstruct(self, cg) -> str:
+        return cg.mutable(self, lambda v: f"{cg.const(map)}({cg.value(v.fn)}, "
+                          + ", ".join(cg.value(i) for i in v.iterators) + ")")
+
+
+class FilterVariable(IteratorVariable):
+    """``filter(fn, iterable)``, lazy as in Python (see ``MapVariable``)."""
+
+    def __init__(self, fn: Variable, iterator: IteratorVariable):
+        self.fn, self.iterator = fn, iterator
+
+    def describe(self) -> str:
+        return "filter object"
+
+    def python_type(self) -> type:
+        return filter
+
+    def next(self, tx) -> Variable | None:
+        while (item := take(tx, self.iterator)) is not None:
+            keep = item if is_none(self.fn) else tx.call_function(self.fn, [item], {})
+            if keep.truth(tx):
+                return item
+        return None
+
+    def reconstruct(self, cg) -> str:
+        return cg.mutable(self, lambda v: f"{cg.const(filter)}({cg.value(v.fn)}, "
+                          f"{cg.value(v.iterator)})")
+
+
+def is_none(var: Variable) -> bool:
+    return isinstance(var, ConstantVariable) and var.value is None
+
+
+@handles(map)
+def _map(tx, fn, *its):
+    if not its:
+        raise TypeError("map() must have at least two arguments.")
+    return MapVariable(fn, [tx.get_iter(i) for i in its])   # iter() of each, in order
+
+
+@handles(filter)
+def _filter(tx, fn, it):
+    return FilterVariable(fn, tx.get_iter(it))
+
+
+@handles(sum)
+def _sum(tx, it, start=None):
+    total = ConstantVariable(0) if start is None else start
+    for item in tx.unpack_iterable(it):
+        total = tx.binary_op("add", total, item)
+    return total
+
+
+def _minmax(name, op):
+    """``max``/``min`` as CPython's min_max: items taken one at a time, each (or its
+    ``key``) compared with the best so far by ``>`` (``<`` for min), the first of equal
+    items kept. The comparisons are rich comparisons (user methods are inlined)."""
+    def handler(tx, *args, key=None, default=None):
+        if not args or (default is not None and len(args) > 1):
+            raise Unsupported(f"{name}() with these arguments (raises TypeError)")
+        items = iterate(tx, args[0]) if len(args) == 1 else iter(args)
+        best = best_key = None
+        for item in items:
+            if isinstance(item, ArrayVariable) or isinstance(best, ArrayVariable):
+                best = best_key = _select(tx, name, op, item, best, key)
+                continue
+            item_key = item if key is None or is_none(key) else \
+                tx.call_function(key, [item], {})
+            if best is None or tx.compare(op, item_key, best_key).truth(tx):
+                best, best_key = item, item_key
+        if best is None:
+            if default is not None:
+                return default
+            raise Unsupported(f"{name}() of an empty sequence (raises ValueError)")
+        return best
+    return handler
+
+
+HANDLERS[max] = _minmax("max", "greater")
+HANDLERS[min] = _minmax("min", "less")
+
+
+def _select(tx, name: str, op: str, item: Variable, best: Variable | None,
+            key: Variable | None) -> Variable:
+    """One step of ``max``/``min`` where an array is involved: Python keeps ``best``
+    unless ``item > best`` (``<`` for min), a test on array data. As a graph op it is
+    ``where(item > best, item, best)``, which equals Python's answer in value, dtype and
+    type only for NumPy scalars of one dtype (NaN, -0.0 and ties included); for
+    anything else (a 0-d array, whose identity the program may observe; a Python
+    number; another dtype) it is a graph break."""
+    if best is None and (key is None or is_none(key)):
+        return item                  # the first item: nothing to compare yet
+    why = _not_selectable(item, best, key)
+    if why is not None:
+        ufunc = "maximum" if name == "max" else "minimum"
+        raise Unsupported(f"{name}() of arrays compares array data: {why}",
+                          f"Which argument Python's {name}() returns depends on array "
+                          "values, known only when the program runs.",
+                          hint=f"use np.{ufunc}(a, b) (or np.f{ufunc[:3]} to skip NaN)",
+                          cause="data_dependent")
+    take_item = tx.compare(op, item, best)
+    chosen = tx.output.call_op(ops.get("where"), [take_item, item, best], {})
+    return tx.getitem(chosen, ConstantVariable(()))   # the 0-d result as a NumPy scalar
+
+
+def _selectable(var: Variable) -> bool:
+    """A NumPy scalar (not a 0-d array) of a numeric or bool dtype."""
+    return isinstance(var, ArrayVariable) and var.meta.scalar and \
+        var.meta.kind == ops.NUMPY and var.meta.dtype.kind in "biuf"
+
+
+def _not_selectable(item: Variable, best: Variable | None, key: Variable | None):
+    """Why ``where`` cannot stand for Python's choice between ``item`` and ``best``, or
+    None when it can."""
+    if key is not None and not is_none(key):
+        return "with key="
+    for v in (best, item):
+        if isinstance(v, ArrayVariable) and not v.meta.scalar:
+            return "an array (not a NumPy scalar) is returned as itself"
+    if not (isinstance(item, ArrayVariable) and isinstance(best, ArrayVariable)):
+        return f"{best.describe()} and {item.describe()} have different types"
+    if not (_selectable(item) and _selectable(best)):
+        return "only NumPy scalars of numbers are selected in the graph"
+    if item.meta.dtype != best.meta.dtype:
+        return (f"the candidates have different dtypes ({best.meta.dtype}, "
+                f"{item.meta.dtype})")
+    return None
+
+
+@handles(any)
+def _any(tx, it):
+    # stops at the first true item: a generator's later items (and effects) never happen
+    return ConstantVariable(any(v.truth(tx) for v in iterate(tx, it)))
+
+
+@handles(all)
+def _all(tx, it):
+    return ConstantVariable(all(v.truth(tx) for v in iterate(tx, it)))

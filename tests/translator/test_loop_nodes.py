@@ -1,0 +1,438 @@
+"""Loop nodes (dynamo/translator/loops.py): a long ``for`` loop over a range is traced
+once and runs as one ``fori_loop`` node, with exactly the results of plain Python.
+
+Every program runs eagerly and compiled on both CPU backends (``check``: results,
+arguments afterwards, printed output, exceptions). ``loop_nodes(fn, ...)`` counts the
+loop nodes of the graphs a call compiled, and ``traced_steps`` the instructions the
+trace walked, so that "the body is traced once" is checked as work, not as time.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from harness import check
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import dynamo
+from dynamo import listeners
+
+BACKENDS = ("eager", "numpy")
+
+
+class _Graphs:
+    def __init__(self):
+        self.graphs, self.steps = [], 0
+
+    def on_graph(self, graph, ctx):
+        self.graphs.append(graph)
+
+    def on_step(self, tx):
+        self.steps += 1
+
+
+def compiled_call(fn, *args, backend="eager"):
+    """(result, loop nodes in the compiled graphs, instructions traced) of one call."""
+    with listeners.listening(_Graphs()) as seen:
+        try:
+            result = dynamo.compile(fn, backend=backend)(*args)
+        except Exception as e:  # noqa: BLE001
+            result = e
+    loops = sum(n.target == "fori_loop" for g in seen.graphs for n in g.call_nodes())
+    return result, loops, seen.steps
+
+
+# ----------------------------------------------------------------------------- programs
+def stencil(A, B, T):
+    for t in range(T):
+        B[1:-1] = 0.5 * (A[:-2] + A[2:])
+        A[1:-1] = 0.5 * (B[:-2] + B[2:])
+    return A, B
+
+
+def prefix_sum(x):
+    for i in range(1, x.shape[0]):
+        x[i] += x[i - 1]
+    return x
+
+
+def explicit_euler(u, n, dt):
+    for _ in range(n):
+        u = u - dt * np.tanh(u)
+    return u
+
+
+def accumulate(a):
+    t = 0.0
+    for i in range(a.shape[0]):
+        t += np.tanh(a[i, 0])
+    return t
+
+
+def double_buffer(a, b, n):
+    for k in range(n):
+        a, b = b, a
+        a[0] += k
+    return a, b
+
+
+def windows(x):
+    out = np.zeros(x.shape[0] - 2)
+    for i in range(x.shape[0] - 2):
+        out[i] = x[i:i + 3].sum()
+    return out
+
+
+def backwards(x):
+    for i in range(x.shape[0] - 1, 0, -1):
+        x[i - 1] = x[i - 1] + 0.5 * x[i]
+    return x
+
+
+def reversed_range(x):
+    for i in reversed(range(1, x.shape[0])):
+        x[i] -= x[i - 1]
+    return x
+
+
+def index_after_loop(x):
+    for i in range(20):
+        j = i * 2 + 1
+        x = x + 1.0
+    return x, i, j
+
+
+def nested(x, n):
+    total = x * 0
+    for i in range(n):
+        for j in range(n):
+            total = total + x * (i - j)
+    return total
+
+
+def lu(a):
+    a = a.copy()
+    n = a.shape[0]
+    for k in range(n - 1):
+        for i in range(k + 1, n):
+            a[i, k:] -= a[i, k] / a[k, k] * a[k, k:]
+    return a
+
+
+def for_else(x):
+    for i in range(12):
+        x = x * 1.5
+    else:
+        x = x - 1.0
+    return x
+
+
+def column_sweep(a):
+    for j in range(1, a.shape[1]):
+        a[:, j] = a[:, j] + a[:, j - 1] * 0.5
+    return a
+
+
+class Model:
+    def __init__(self):
+        self.W = np.linspace(0.0, 1.0, 16).reshape(4, 4)
+
+    def run(self, h):
+        for _ in range(30):
+            h = np.tanh(self.W @ h)
+        return h
+
+
+def method_loop(m, h):
+    return m.run(h)
+
+
+def python_counter(x):
+    k = 0
+    for i in range(20):
+        k += 2
+        x = x + k
+    return x, k
+
+
+def counter_as_index(x):
+    k = 3
+    for _ in range(15):
+        x[k] = x[k - 1] * 2 + x[k]
+        k += 2
+    return x, k
+
+
+def rows(x):
+    acc = np.zeros(x.shape[1])
+    for row in x:
+        acc = acc + row * 2.0
+    return acc
+
+
+def last_row_read_after(x):
+    acc = np.zeros(x.shape[1])
+    for row in x:
+        acc = acc + row * 2.0
+    return acc, row
+
+
+def rows_in_place(x):
+    for row in x:
+        row *= 2.0
+        row += 1.0
+    return x
+
+
+def view_temporaries(X, c):
+    total = 0.0
+    for i in range(X.shape[0]):
+        xi = X[i]
+        d = xi - c
+        total = total + (d * d).sum()
+    return total
+
+
+PROGRAMS = [
+    ("stencil", stencil, lambda: (np.linspace(0, 1, 40), np.zeros(40), 60)),
+    ("prefix_sum", prefix_sum, lambda: (np.linspace(0, 1, 50),)),
+    ("explicit_euler", explicit_euler, lambda: (np.linspace(-1, 1, 10), 40, 0.1)),
+    ("accumulate", accumulate, lambda: (np.linspace(0, 1, 60).reshape(30, 2),)),
+    ("double_buffer_odd", double_buffer, lambda: (np.zeros(3), np.ones(3), 11)),
+    ("double_buffer_even", double_buffer, lambda: (np.zeros(3), np.ones(3), 12)),
+    ("windows", windows, lambda: (np.arange(20.0),)),
+    ("backwards", backwards, lambda: (np.linspace(0, 1, 30),)),
+    ("reversed_range", reversed_range, lambda: (np.arange(25.0) ** 2,)),
+    ("index_after_loop", index_after_loop, lambda: (np.zeros(3),)),
+    ("nested", nested, lambda: (np.linspace(0, 1, 5), 12)),
+    ("lu", lu, lambda: (np.eye(12) * 12 + np.linspace(0, 1, 144).reshape(12, 12),)),
+    ("for_else", for_else, lambda: (np.ones(4),)),
+    ("column_sweep", column_sweep, lambda: (np.linspace(0, 1, 60).reshape(5, 12),)),
+    ("method_loop", method_loop, lambda: (Model(), np.ones(4))),
+    ("python_counter", python_counter, lambda: (np.ones(3),)),
+    ("rows", rows, lambda: (np.linspace(0, 1, 60).reshape(20, 3),)),
+    ("rows_in_place", rows_in_place, lambda: (np.linspace(0, 1, 60).reshape(20, 3),)),
+    ("view_temporaries", view_temporaries, lambda: (np.linspace(0, 1, 60).reshape(20, 3),
+                                                    np.ones(3))),
+    ("counter_as_index", counter_as_index, lambda: (np.arange(40.0),)),
+]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name,fn,make", PROGRAMS, ids=[p[0] for p in PROGRAMS])
+def test_loop_programs_match_python(name, fn, make, backend):
+    check(fn, *make(), backend=backend, graphs=1, breaks=0, rtol=1e-12)
+
+
+@pytest.mark.parametrize("name,fn,make", PROGRAMS, ids=[p[0] for p in PROGRAMS])
+def test_each_program_has_a_loop_node(name, fn, make):
+    _, loops, _ = compiled_call(fn, *make())
+    assert loops >= 1
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_trace_follows_the_body_not_the_trip_count(backend):
+    steps = []
+    for T in (100, 200, 400, 800):
+        A, B = np.linspace(0, 1, 64), np.zeros(64)
+        (A2, B2), loops, n = compiled_call(stencil, A.copy(), B.copy(), T, backend=backend)
+        expected = stencil(A.copy(), B.copy(), T)
+        np.testing.assert_array_equal(A2, expected[0])
+        np.testing.assert_array_equal(B2, expected[1])
+        assert loops == 1
+        steps.append(n)
+    assert len(set(steps)) == 1 and steps[0] < 200, steps
+
+
+def test_the_graph_prints_the_body_as_a_nested_function():
+    seen = _Graphs()
+    with listeners.listening(seen):
+        dynamo.compile(prefix_sum)(np.ones(20))
+    text = str(seen.graphs[0])
+    assert "def fori_loop_body(trips, x):" in text
+    assert "for trip in range(trips):" in text
+    assert "ops.fori_loop(fori_loop_body, 18, (" in text     # range(2, 20) after one trip
+    assert "ops.getitem(x, (trip + 1))" in text               # x[i - 1], i = 2 + trip
+
+
+# ------------------------------------------------------------ what stays unrolled, and why
+LOG: list = []
+
+
+def appends_each_step(x):
+    for i in range(20):
+        LOG.append(i)
+        x = x + i
+    return x
+
+
+def branch_on_index(x):
+    for i in range(20):
+        if i % 2:
+            x = x + 1.0
+        else:
+            x = x * 0.5
+    return x
+
+
+def growing_slice(x):
+    total = 0.0
+    for i in range(1, 15):
+        total = total + x[:i].sum()
+    return total
+
+
+def wraps_around(x):
+    out = x * 0
+    for i in range(10):
+        out = out + x[i - 3:i - 1].sum()
+    return out
+
+
+def aliased_views(x):
+    v = x[1:]
+    for i in range(12):
+        x[0] += v[0]
+    return x
+
+
+class Counter:
+    def __init__(self):
+        self.n = 0
+
+
+def attribute_write(x, c):
+    for i in range(15):
+        c.n = c.n + 1
+        x = x + 1.0
+    return x
+
+
+def print_each(x):
+    for i in range(10):
+        print(i)
+        x = x + 1.0
+    return x
+
+
+def changes_shape(x):
+    for i in range(10):
+        x = np.concatenate([x, x[:1]])
+    return x
+
+
+def raises_at_iteration_k(x, y):
+    for i in range(10):
+        x[i] = y[i + 5]
+    return x
+
+
+def float_counter(x):
+    s = 0.0
+    for i in range(10):
+        s = s + 0.5
+    return x * s
+
+
+STAY_UNROLLED = [
+    ("appends_each_step", appends_each_step, lambda: (np.ones(3),)),
+    ("branch_on_index", branch_on_index, lambda: (np.ones(3),)),
+    ("growing_slice", growing_slice, lambda: (np.arange(20.0),)),
+    ("wraps_around", wraps_around, lambda: (np.arange(20.0),)),
+    ("aliased_views", aliased_views, lambda: (np.arange(5.0),)),
+    ("attribute_write", attribute_write, lambda: (np.ones(3), Counter())),
+    ("print_each", print_each, lambda: (np.ones(3),)),
+    ("changes_shape", changes_shape, lambda: (np.ones(3),)),
+    ("raises_at_iteration_k", raises_at_iteration_k, lambda: (np.zeros(10), np.arange(12.0))),
+    ("float_counter", float_counter, lambda: (np.ones(3),)),
+    ("last_row_read_after", last_row_read_after,
+     lambda: (np.linspace(0, 1, 60).reshape(20, 3),)),
+]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name,fn,make", STAY_UNROLLED, ids=[p[0] for p in STAY_UNROLLED])
+def test_loops_that_cannot_be_nodes_still_match_python(name, fn, make, backend):
+    LOG.clear()
+    check(fn, *make(), backend=backend)
+    LOG.clear()
+
+
+@pytest.mark.parametrize("name,fn,make", STAY_UNROLLED, ids=[p[0] for p in STAY_UNROLLED])
+def test_loops_that_cannot_be_nodes_have_none(name, fn, make):
+    _, loops, _ = compiled_call(fn, *make())
+    LOG.clear()
+    assert loops == 0
+
+
+def test_refusals_are_logged(caplog):
+    with caplog.at_level("DEBUG", logger="dynamo.loops"):
+        dynamo.compile(branch_on_index)(np.ones(3))
+    assert any("branches on the index" in r.getMessage() for r in caplog.records)
+
+
+def test_an_exception_in_iteration_k_leaves_what_python_leaves():
+    x, y = np.zeros(10), np.arange(12.0)
+    check(raises_at_iteration_k, x, y)
+
+
+def test_a_huge_trip_count_does_not_hang_the_compile():
+    def f(x):
+        for i in range(10**9):
+            x[i] = 1.0        # IndexError at i == 5
+        return x
+
+    check(f, np.zeros(5))
+
+
+def test_short_loops_unroll(monkeypatch):
+    def short(x):
+        for i in range(8):
+            x = x * 0.5 + i
+        return x
+
+    _, loops, _ = compiled_call(short, np.ones(3))
+    assert loops == 0
+    monkeypatch.setattr(dynamo.config, "loop_unroll_limit", 4)
+    _, loops, _ = compiled_call(short, np.ones(3))
+    assert loops == 1
+
+
+def test_symbolic_sizes_around_a_loop_node():
+    f = dynamo.compile(prefix_sum)
+    for n in (30, 31, 45, 12):
+        x = np.linspace(0, 1, n)
+        np.testing.assert_array_equal(f(x.copy()), prefix_sum(x.copy()))
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(0, 40), T=st.integers(0, 30), backend=st.sampled_from(BACKENDS),
+       seed=st.integers(0, 2**16))
+def test_random_stencils_and_scans(n, T, backend, seed):
+    rng = np.random.default_rng(seed)
+    A, B = rng.random(n + 3), rng.random(n + 3)
+    check(stencil, A, B, T, backend=backend, calls=1)
+    check(prefix_sum, rng.random(n + 1), backend=backend, calls=1)
+    check(explicit_euler, rng.random(n + 1), T, 0.25, backend=backend, calls=1, rtol=1e-12)
+
+
+@pytest.mark.parametrize("name,fn,make", PROGRAMS[:6], ids=[p[0] for p in PROGRAMS[:6]])
+def test_the_cupy_plan_runs_loop_nodes_on_its_reference_device(name, fn, make):
+    """The cupy backend's plan and host code on the CPU (``reference_backend``): a loop
+    node's body runs op by op inside the planned graph."""
+    from dynamo.backends.cupy_backend.backend import reference_backend
+
+    check(fn, *make(), backend=reference_backend, rtol=1e-12)
+
+
+def test_a_temporary_that_was_also_a_carried_array():
+    def f(x):
+        y = x              # x and y: one array; y is then a temporary of the body
+        for i in range(12):
+            y = x[i] * 2.0
+            x[i] = y + 1.0
+        return x, y
+
+    check(f, np.linspace(0, 1, 12))
+    check(f, np.linspace(0, 1, 12), backend="numpy")
