@@ -56,6 +56,8 @@ def compile(fn: Callable | None = None, *, backend: str | Callable = "eager",
                         f"got {type(fn).__name__!s} {fn!r:.60}")
     if dynamic not in (None, True, False):
         raise TypeError(f"dynamic must be None, True or False, got {dynamic!r}")
+    if not isinstance(fullgraph, bool):
+        raise TypeError(f"fullgraph must be True or False, got {fullgraph!r}")
     settings = CompileSettings(backend, fullgraph, dynamic,
                                None if options is None else dict(options))
     ctx = settings.context()

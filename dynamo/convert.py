@@ -33,7 +33,7 @@ from dynamo.backends import is_builtin
 from dynamo.guards import ARRAY, CONSTANT, CheckFunction
 
 from . import hook, listeners, logs, ops, pyversion
-from .bytecode.instructions import frame_params
+from .bytecode.instructions import code_name, frame_params
 from .bytecode.resume import ResumeCaller, break_code, resume_code
 from .codegen import GlueCodegen
 from .config import config
@@ -54,6 +54,7 @@ log_bytecode = logs.get("bytecode")
 log_loops = logs.get("loops")
 
 _seen_breaks: Counter = Counter()
+_break_frames: dict[tuple, set] = {}   # a logged break -> the frames that reported it
 
 
 _warned_python = False
@@ -165,21 +166,21 @@ def _convert(fn: types.FunctionType, args: tuple, closure, ctx, previous):
             except RestartAnalysis as restart:
                 point = restart_point(restart)
                 if point.kind in ("unroll", "counters"):
-                    log_loops.debug("%s: %s", code.co_qualname, point.reason.reason)
+                    log_loops.debug("%s: %s", code_name(code), point.reason.reason)
                 elif ctx.fullgraph:
-                    raise point.reason from None
+                    raise _for_user(point.reason) from None
                 break_points[point.key] = point
                 record.restarts = attempt + 1
                 continue
             except GraphBreak as brk:
                 listeners.emit("on_break", tx, brk)
                 if ctx.fullgraph:
-                    raise brk.point.reason from None
+                    raise _for_user(brk.point.reason) from None
                 entry = _or_skip(partial(_compile_break, fn, tx, brk, output, ctx, params,
                                          record), record, ctx, start)
             except Unsupported as e:
                 if ctx.fullgraph:
-                    raise
+                    raise _for_user(e) from None
                 _log_break(e, code, whole_frame=True)
                 record.skipped = e.reason
                 record.breaks.append(_break_record(e, code))
@@ -408,7 +409,7 @@ def _finish(fn, cg: GlueCodegen, result: str, output: OutputGraph, ctx, record):
         except Exception as e:  # noqa: BLE001
             raise BackendError(
                 f"backend {ctx.backend_name!r} failed to compile a graph of "
-                f"{len(graph.call_nodes())} ops from {fn.__code__.co_qualname}: "
+                f"{len(graph.call_nodes())} ops from {code_name(fn.__code__)}: "
                 f"{type(e).__name__}: {e}. Try backend='eager' to check the graph, or "
                 f"report the graph printed with DYNAMO_LOGS=graph.") from e
         graph_fn = _checked(graph_fn, len(cg.out_nodes), ctx)
@@ -417,7 +418,7 @@ def _finish(fn, cg: GlueCodegen, result: str, output: OutputGraph, ctx, record):
         inputs = [n.meta["source"].expr() for n in graph.placeholders]
         record.graph = graph
         listeners.emit("on_graph", graph, ctx)
-        log_graph.debug("graph of %s (%s:%d), %d ops:\n%s", fn.__code__.co_qualname,
+        log_graph.debug("graph of %s (%s:%d), %d ops:\n%s", code_name(fn.__code__),
                         fn.__code__.co_filename, fn.__code__.co_firstlineno,
                         len(graph.call_nodes()), graph)
     glue = cg.finish(result, graph_fn, inputs, rerun=rerun_on_raise(output))
@@ -475,14 +476,20 @@ def _check(fn, output: OutputGraph, params, record) -> CheckFunction:
                               has_closure=True)
     record.guards = guards
     record.check_source = check.source
-    log_guards.debug("guards of %s:\n%s", fn.__code__.co_qualname, check.source)
+    log_guards.debug("guards of %s:\n%s", code_name(fn.__code__), check.explained())
     return check
+
+
+def _for_user(e: Unsupported) -> Unsupported:
+    """``e`` to raise under ``fullgraph=True``, without the translator's frames: what the
+    user needs is the program's line (in the message) and their own calls."""
+    return e.with_traceback(None)
 
 
 def _break_record(e: Unsupported, code) -> BreakRecord:
     filename, lineno, line = e.location or (code.co_filename, None, "")
     return BreakRecord(e.reason, e.explanation, e.hint, e.cause, filename, lineno, line,
-                       code.co_qualname)
+                       code_name(code))
 
 
 def _log_break(e: Unsupported, code, whole_frame: bool = False, island: bool = False):
@@ -490,6 +497,14 @@ def _log_break(e: Unsupported, code, whole_frame: bool = False, island: bool = F
         return
     rec = _break_record(e, code)
     key = (rec.filename, rec.lineno, rec.reason)
+    frames = _break_frames.setdefault(key, set())
+    frame = (code.co_filename, code.co_qualname)
+    if frames and frame not in frames:
+        # the same break seen again from another frame: a caller that inlined the
+        # callee broke at the call, then the callee's own compile breaks at the line
+        frames.add(frame)
+        return
+    frames.add(frame)
     _seen_breaks[key] += 1
     n = _seen_breaks[key]
     if n > 1:

@@ -20,6 +20,7 @@ from dynamo.backends import bind_options, lookup_backend
 
 from . import hook
 from .api import entry_function
+from .bytecode.instructions import code_name
 from .convert import BreakRecord, FrameRecord, convert_frame
 
 
@@ -77,13 +78,13 @@ class ExplainOutput:
             for i, b in enumerate(self.break_reasons, 1):
                 lines.append(f"  {i}. " + str(b).replace("\n", "\n     "))
         for i, r in enumerate(r for r in self.records if r.graph is not None):
-            lines.append(f"Graph {i} ({r.code.co_qualname}, {r.op_count} ops):")
+            lines.append(f"Graph {i} ({code_name(r.code)}, {r.op_count} ops):")
             lines += ["  " + ln for ln in str(r.graph).splitlines()]
         if self.guards:
             lines.append("Guards:")
             for r in self.records:
                 if r.guards:
-                    lines.append(f"  {r.code.co_qualname}:")
+                    lines.append(f"  {code_name(r.code)}:")
                     lines += [f"    {g.describe()}" for g in r.guards]
             lines.append("Guard check functions (generated):")
             for src in self.check_sources:

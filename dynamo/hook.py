@@ -62,7 +62,7 @@ from dynamo.guards import param_name
 from dynamo.guards.render import builtin_names
 
 from . import logs
-from .bytecode.instructions import frame_params
+from .bytecode.instructions import code_name, frame_params
 from .bytecode.signature import STAR_FLAGS, Params
 from .config import config
 from .exc import BackendError, RerunEagerly, SkipFrame
@@ -103,7 +103,7 @@ class CodeCache:
         self.ctx = ctx
         self.params = frame_params(code)
         self.has_closure = bool(code.co_freevars)
-        self.where = f"{code.co_qualname} ({code.co_filename}:{code.co_firstlineno})"
+        self.where = f"{code_name(code)} ({code.co_filename}:{code.co_firstlineno})"
         self.flat_code: types.CodeType | None = None  # the original, flat signature
         # globals of the generated wrappers; __name__ is their __module__
         self.scope: dict = {"__name__": fn_globals.get("__name__")}

@@ -30,6 +30,7 @@ import itertools
 import linecache
 import re
 import sys
+import types
 import weakref
 
 from .guards import ARRAY, EXPR, NOT_PRESENT, Guard
@@ -107,6 +108,7 @@ class CheckFunction:
                f"        return False\n")
         filename = f"<dynamo guards {self.name}>"
         linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+        self.names = names
         scope = dict(names)
         exec(compile(src, filename, "exec"), scope)
         fn = scope[self.name]
@@ -115,6 +117,19 @@ class CheckFunction:
         return src, fn
 
     # ------------------------------------------------------------------ explaining
+    def explained(self) -> str:
+        """The check's source, then what each of its stored values is (the ``guards``
+        log shows this: ``___c3`` alone says nothing)::
+
+            x.shape == ___c3 and ...
+            # where ___c3 = (2,)
+        """
+        lines = [self.source.rstrip()]
+        for name, value in self.names.items():
+            if name.startswith("___c") or name == "___expected":
+                lines.append(f"# where {name} = {_shown(value)}")
+        return "\n".join(lines)
+
     def failures(self, args: tuple, limit: int = 1) -> list[str]:
         """In words, the first ``limit`` guards that ``args`` break."""
         scope = {"___G": self.fn_globals, "___builtins": builtins, "___modules": sys.modules}
@@ -127,6 +142,18 @@ class CheckFunction:
                 if len(out) >= limit:
                     break
         return out
+
+
+def _shown(value) -> str:
+    """A stored value as the guards log shows it: short, modules and namespaces by name."""
+    if isinstance(value, weakref.ref):   # identity guards hold objects weakly
+        value = value()
+    if isinstance(value, types.ModuleType):
+        return f"module {value.__name__}"
+    if isinstance(value, dict) and isinstance(value.get("__name__"), str):
+        return f"{value['__name__']}.__dict__"
+    text = repr(value)
+    return text if len(text) <= 100 else text[:97] + "..."
 
 
 def _failure(g: Guard, scope: dict) -> str | None:

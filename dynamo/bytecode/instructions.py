@@ -15,6 +15,7 @@ Example::
 from __future__ import annotations
 
 import linecache
+import re
 import weakref
 from dataclasses import dataclass, field
 from typing import Any
@@ -254,6 +255,24 @@ def _local_names(inst: Inst) -> list[str]:
 
 _NO_FALLTHROUGH = {"RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS", "RERAISE", "JUMP_FORWARD",
                    "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP", "JUMP_NO_INTERRUPT"}
+
+
+def code_name(code) -> str:
+    """How messages name a code object: its qualified name, and for a resume function
+    (``f_resume_at_L6``, see ``resume.py``) the function and where it resumes.
+
+        >>> code_name(resume_code)
+        'f, after the break at line 6'
+    """
+    name = code.co_qualname
+    found = _RESUME_NAME.fullmatch(name)
+    if found is None:
+        return name
+    line = found.group(2).rsplit("L", 1)[1]
+    return f"{found.group(1)}, after the break at line {line}"
+
+
+_RESUME_NAME = re.compile(r"(.+?)((?:_resume_at_L\d+)+)")
 
 
 def frame_params(code) -> list[str]:

@@ -26,6 +26,20 @@ def test_fullgraph_raises_with_location_and_hint():
     assert "Hint:" in text
 
 
+def test_fullgraph_error_shows_the_users_frames_not_the_translators():
+    c = dynamo.compile(prints_between, fullgraph=True)
+    with pytest.raises(dynamo.Unsupported) as info:
+        c(rand(3))
+    files = [frame.filename for frame in traceback.extract_tb(info.tb)]
+    assert not any("/translator/" in f or "/variables/" in f for f in files), files
+    assert len(files) <= 7, files
+
+
+def test_fullgraph_must_be_a_bool():
+    with pytest.raises(TypeError, match="fullgraph must be True or False, got 'yes'"):
+        dynamo.compile(prints_between, fullgraph="yes")
+
+
 def test_fullgraph_passes_when_one_graph():
     c = dynamo.compile(lambda x: np.exp(x) + 1, fullgraph=True)
     x = rand(3)
@@ -68,6 +82,34 @@ def test_repeated_break_is_summarised(caplog):
     records = [r.getMessage() for r in caplog.records if r.name == "dynamo.graph_breaks"]
     assert records[0].startswith("graph break: call to print()")
     assert records[1].startswith("graph break again (2 times): call to print()")
+
+
+def _inner_prints(x):
+    print("inner")
+    return x * 2
+
+
+def _middle(x):
+    return _inner_prints(x) + 1
+
+
+def calls_a_printing_helper(x):
+    y = _middle(x)
+    return y - 1
+
+
+def test_a_break_in_a_helper_is_reported_once(caplog):
+    """The caller breaks at the call, then the middle frame, then the helper's own
+    compile, all at the print: one break for the user, logged once."""
+    dynamo.set_logs("graph_breaks")
+    try:
+        with caplog.at_level(logging.DEBUG, logger="dynamo.graph_breaks"):
+            dynamo.compile(calls_a_printing_helper)(rand(3))
+    finally:
+        dynamo.set_logs()
+    records = [r.getMessage() for r in caplog.records if r.name == "dynamo.graph_breaks"]
+    assert len(records) == 1, records
+    assert records[0].startswith("graph break: call to print()")
 
 
 def test_graph_and_bytecode_channels(caplog):
@@ -129,3 +171,37 @@ def test_exception_same_as_eager():
     with pytest.raises(ValueError) as compiled:
         dynamo.compile(raises_after_break)(rand(3))
     assert str(eager.value) == str(compiled.value)
+
+
+def test_messages_name_a_resume_function_by_where_it_resumes(caplog):
+    """No internal name (``f_resume_at_L6``) in what the user reads."""
+    dynamo.set_logs("recompiles")
+    old = dynamo.config.automatic_dynamic
+    dynamo.config.automatic_dynamic = False
+    try:
+        with caplog.at_level(logging.DEBUG, logger="dynamo.recompiles"):
+            c = dynamo.compile(prints_between)
+            c(rand(3))
+            c(rand(4))
+    finally:
+        dynamo.config.automatic_dynamic = old
+        dynamo.set_logs()
+    text = "\n".join(r.getMessage() for r in caplog.records)
+    assert "prints_between, after the break at line" in text
+    assert "_resume_at_L" not in text
+
+
+def test_the_guards_log_says_what_each_stored_value_is(caplog):
+    def f(x):
+        return np.tanh(x) + 1
+
+    dynamo.set_logs("guards")
+    try:
+        with caplog.at_level(logging.DEBUG, logger="dynamo.guards"):
+            dynamo.compile(f)(np.ones(2))
+    finally:
+        dynamo.set_logs()
+    text = "\n".join(r.getMessage() for r in caplog.records)
+    assert "x.shape == ___c" in text
+    assert "# where ___c" in text and "= (2,)" in text
+    assert "= module numpy" in text
