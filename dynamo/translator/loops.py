@@ -42,19 +42,27 @@ import itertools
 
 from .. import ops
 from ..graph import CALL, Graph, Node, map_nodes
-from ..ops import ArrayMeta
 from ..symbolic import Sym, SymInt
 from ..symbolic.fit import substitute, symbols_in
 from ..tree import tree_leaves
 from ..variables import ArrayVariable, ConstantVariable
 from ..variables.arrays import RowIteratorVariable
 from ..variables.iterators import SequenceIteratorVariable
+from .loop_facts import (
+    NotALoopNode,
+    WatchedLocals,
+    at_trip,
+    cycle_of,
+    described,
+    int_step,
+    is_slice,
+    memory_base,
+    same_constant,
+    same_int,
+    why_not,
+)
 
 _counter = itertools.count()
-
-
-class NotALoopNode(Exception):  # noqa: N818 (control flow: the loop is unrolled instead)
-    """The loop cannot be one node; ``reason`` says why (for the debug log)."""
 
 
 class Counters(NotALoopNode):
@@ -104,7 +112,7 @@ class LoopNodes:
         except NotALoopNode as e:
             self.refuse_loop_node(inst, str(e))
         except Exception as e:  # noqa: BLE001 (anything the body cannot be: unroll it)
-            self.refuse_loop_node(inst, _why(e))
+            self.refuse_loop_node(inst, why_not(e))
         return True
 
     def may_become_loop_node(self, inst, it) -> bool:
@@ -247,7 +255,7 @@ class LoopScope:
         the first and the last (affine uses are monotonic between them)."""
         if symbols_in((meta_args, meta_kwargs)) != {self.symbol}:
             raise NotALoopNode(f"np.{op.name} reads the index and a symbolic size")
-        for leaf in tree_leaves((meta_args, meta_kwargs), is_leaf=_is_slice):
+        for leaf in tree_leaves((meta_args, meta_kwargs), is_leaf=is_slice):
             if isinstance(leaf, slice):
                 self._check_slice(leaf)
         hints = self.output.shape_env.hints
@@ -258,7 +266,7 @@ class LoopScope:
             except Exception as e:  # noqa: BLE001
                 raise NotALoopNode(f"np.{op.name} at index {self.rest[i]}: "
                                    f"{type(e).__name__}: {e}") from None
-            if _described(other) != _described(meta):
+            if described(other) != described(meta):
                 raise NotALoopNode(f"np.{op.name}: its result depends on the index")
         return meta
 
@@ -271,7 +279,7 @@ class LoopScope:
         if step or s.start is None or s.stop is None or start != stop:
             raise NotALoopNode("a slice whose length changes with the index")
         for i in (0, self.last):
-            if _at(s.start, self.symbol, i) < 0 or _at(s.stop, self.symbol, i) < 0:
+            if at_trip(s.start, self.symbol, i) < 0 or at_trip(s.stop, self.symbol, i) < 0:
                 raise NotALoopNode("a slice bound that wraps around at some index")
 
     def _coefficient(self, value) -> int:
@@ -298,8 +306,8 @@ class LoopScope:
         written = {k for k, v in enumerate(self.slots)
                    if v.node is not self.placeholders[id(v)]}
         for k in list(perm):       # a swapped array may be written in any iteration
-            if _cycle(perm, k) & written:
-                written |= _cycle(perm, k)
+            if cycle_of(perm, k) & written:
+                written |= cycle_of(perm, k)
         results = tuple(self.slots[j].node if isinstance(j, int) else j.node
                         for j in nexts.values())
         self._check_temps()
@@ -323,7 +331,7 @@ class LoopScope:
         for k, nxt in nexts.items():
             if isinstance(nxt, int):                   # an array of the slots, permuted
                 j = k
-                for _ in range(trips % len(_cycle(perm, k)) if k in perm else 0):
+                for _ in range(trips % len(cycle_of(perm, k)) if k in perm else 0):
                     j = perm[j]
                 final[k] = self.slots[j]
             elif nxt.node in self.free.values() or nxt.node.graph is not self.body:
@@ -429,17 +437,17 @@ class LoopScope:
         for name, var in tx.locals.items():
             old = self.entry_locals[name]
             if var is old or id(old) in slot_ids and name not in self.targets or \
-                    _same_constant(var, old):
+                    same_constant(var, old):
                 continue
             if name in self.counters:
                 if not isinstance(var, ConstantVariable) or \
-                        not _same_int(var.value, self._counter(name, self.counters[name], 1)):
+                        not same_int(var.value, self._counter(name, self.counters[name], 1)):
                     raise NotALoopNode(f"the counter {name!r} does not step by "
                                        f"{self.counters[name]}")
                 tx.locals[name] = ConstantVariable(
                     self.entry_locals[name].value + self.counters[name] * len(self.rest))
                 continue
-            step = _int_step(old, var)
+            step = int_step(old, var)
             if step is not None and self.watched.first.get(name) == "read":
                 counters[name] = step
                 continue
@@ -447,7 +455,7 @@ class LoopScope:
                 raise NotALoopNode(f"the local {name!r} is carried from one iteration "
                                    f"to the next ({old.describe()} -> {var.describe()})")
             if isinstance(var, ConstantVariable):
-                tx.locals[name] = ConstantVariable(_at(var.value, self.symbol, self.last))
+                tx.locals[name] = ConstantVariable(at_trip(var.value, self.symbol, self.last))
             elif isinstance(var, ArrayVariable) and name in self.targets:
                 self.temps.append((name, var))
             else:
@@ -494,125 +502,3 @@ class LoopScope:
                     tx.stack[key] = final[k]
 
 
-class WatchedLocals(dict):
-    """The frame's locals while a loop body is traced: remembers whether each name was
-    first read or first written (``first``); ``opaque`` once all were read at once."""
-
-    def __init__(self, items):
-        super().__init__(items)
-        self.first: dict = {}
-        self.opaque = False
-
-    def _note(self, name, how: str) -> None:
-        self.first.setdefault(name, how)
-
-    def get(self, name, default=None):
-        self._note(name, "read")
-        return super().get(name, default)
-
-    def __getitem__(self, name):
-        self._note(name, "read")
-        return super().__getitem__(name)
-
-    def pop(self, name, *default):
-        self._note(name, "read")
-        return super().pop(name, *default)
-
-    def __setitem__(self, name, value) -> None:
-        self._note(name, "write")
-        super().__setitem__(name, value)
-
-    def __delitem__(self, name) -> None:
-        self._note(name, "write")
-        super().__delitem__(name)
-
-    def items(self):
-        self.opaque = True
-        return super().items()
-
-    def values(self):
-        self.opaque = True
-        return super().values()
-
-    def copy(self):
-        self.opaque = True
-        return dict(super().items())
-
-
-def memory_base(node: Node) -> Node:
-    """The node whose memory ``node`` is: through views, in-place writes, ``out=`` and
-    ops that may return their argument."""
-    while node.op == CALL:
-        out = node.kwargs.get("out")
-        if isinstance(out, tuple) and len(out) == 1:
-            out = out[0]
-        if isinstance(out, Node):
-            node = out
-        elif node.meta.get("kind") in (ops.VIEW, ops.MUTATION) and node.args and \
-                isinstance(node.args[0], Node) or node.target in ("astype", "asarray",
-                                                                  "array"):
-            node = node.args[0]
-        else:
-            break
-    return node
-
-
-def _cycle(perm: dict, k: int) -> set:
-    seen, j = {k}, perm[k]
-    while j not in seen:
-        seen.add(j)
-        j = perm[j]
-    return seen
-
-
-def _at(value, symbol: str, i: int):
-    """``value`` (an int, a SymInt, or anything else) at trip ``i`` of the loop ``symbol``."""
-    if not isinstance(value, SymInt):
-        return value
-    terms = dict(value.sym.terms)
-    c = terms.pop(symbol, 0)
-    if terms:
-        if c:
-            raise NotALoopNode("a value made of the index and a symbolic size")
-        return value
-    return value.sym.const + c * i
-
-
-def _same_constant(a, b) -> bool:
-    """Two plain Python constants of one type and value (``c = 0.5`` every trip)."""
-    if not (isinstance(a, ConstantVariable) and isinstance(b, ConstantVariable)):
-        return False
-    x, y = a.value, b.value
-    return type(x) is type(y) and type(x) in (int, float, bool, str, type(None)) and x == y
-
-
-def _same_int(a, b) -> bool:
-    """Equal ints, comparing symbolic ones by expression (no guard recorded)."""
-    if isinstance(a, SymInt) or isinstance(b, SymInt):
-        return isinstance(a, SymInt) and isinstance(b, SymInt) and a.sym == b.sym
-    return type(a) is int and type(b) is int and a == b
-
-
-def _int_step(old, new) -> int | None:
-    """``new - old`` for two plain Python ints (a counter's step), else None."""
-    if isinstance(old, ConstantVariable) and isinstance(new, ConstantVariable) and \
-            type(old.value) is int and type(new.value) is int:
-        return new.value - old.value
-    return None
-
-
-def _why(e: Exception) -> str:
-    """What stopped the body's trace: a break's own reason where there is one."""
-    point = getattr(e.__cause__, "point", None)   # a RestartAnalysis for a break
-    reason = getattr(point, "reason", None) or e
-    return f"{type(reason).__name__}: {getattr(reason, 'reason', None) or reason}"
-
-
-def _described(meta) -> list:
-    metas = list(meta) if isinstance(meta, (tuple, list)) else [meta]
-    return [(tuple(m.shape), m.dtype, m.scalar) if isinstance(m, ArrayMeta) else m
-            for m in metas]
-
-
-def _is_slice(value) -> bool:
-    return isinstance(value, slice)
