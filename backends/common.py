@@ -123,25 +123,31 @@ class Interpreter:
         return tuple(self.fetch(node.args[0]))
 
     def fetch(self, value: Any) -> Any:
-        """A node's argument with each node replaced by its value and each symbolic
-        size (``SymArg``) by its int in this run."""
-        return resolve(value, self.env, self.sizes)
+        """A node's argument with each node replaced by its value, each symbolic size
+        (``SymArg``) by its int in this run, and a loop node's body graph by the
+        function that runs it (the eager backend's)."""
+        return tree_map(_body_function, resolve(value, self.env, self.sizes))
 
 
 def resolve(value: Any, env: dict, sizes: dict[str, int]) -> Any:
     """``value`` with nodes replaced through ``env`` and symbolic sizes by their ints
-    at ``sizes`` (symbol name -> int); a loop node's body graph becomes its function."""
+    at ``sizes`` (symbol name -> int)."""
     def leaf(v: Any) -> Any:
         if isinstance(v, Node):
             return env[v]
         if isinstance(v, SymArg):
             return v.sym.evaluate(sizes)
-        if isinstance(v, Graph):
-            if v not in _BODIES:
-                _BODIES[v] = python_function(v, name="loop_body")
-            return _BODIES[v]
         return v
     return tree_map(leaf, value)
+
+
+def _body_function(value: Any) -> Any:
+    """A loop node's body graph as the function that runs it (compiled once)."""
+    if not isinstance(value, Graph):
+        return value
+    if value not in _BODIES:
+        _BODIES[value] = python_function(value, name="loop_body")
+    return _BODIES[value]
 
 
 class CupyUnavailable(BackendError):

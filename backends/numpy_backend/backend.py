@@ -54,8 +54,11 @@ def numpy_backend(graph: Graph, example_inputs, options: dict | None = None):
     if is_symbolic(graph):   # one static compile per size (see .sizes)
         return PerSize(graph, lambda static, inputs: numpy_backend(static, inputs, options))
     start = time.perf_counter()
-    # a loop node's body: compiled here, once, and called per iteration
-    graph = compile_loop_bodies(graph, lambda body: numpy_backend(body, (), options))
+    # a loop node's body: compiled here, once, with the loop inside; one that reads
+    # symbolic sizes (an object's array of a dynamic size) runs as the eager backend
+    # runs it: per-size variants (PerSize) know no loops
+    graph = compile_loop_bodies(graph, lambda body: python_function(body) if is_symbolic(body)
+                                else numpy_backend(body, (), options))
     passes = PIPELINE_FAST_POWERS if opts.fast_powers else PIPELINE
     optimized = optimize(graph, passes, without=opts.skip_passes)
     groups = partition(optimized, whole_rows=True, barrier=_barrier)

@@ -436,3 +436,31 @@ def test_a_temporary_that_was_also_a_carried_array():
 
     check(f, np.linspace(0, 1, 12))
     check(f, np.linspace(0, 1, 12), backend="numpy")
+
+
+class _Weights:
+    def __init__(self, n):
+        self.W = np.arange(float(n))
+
+    def run(self, acc):
+        for i in range(10):
+            acc = acc + self.W[1:].sum() * i
+        return acc
+
+
+def _run_weights(m, acc):
+    return m.run(acc)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_body_that_reads_an_array_of_a_dynamic_size(backend, caplog):
+    """The body's free input has a symbolic size (the sizes change between calls):
+    each size is right on its first and later calls, and compiles without a fallback."""
+    c = dynamo.compile(_run_weights, backend=backend)
+    with caplog.at_level("WARNING", logger="dynamo"):
+        for n in (5, 6, 7, 9, 6):
+            m = _Weights(n)
+            for _ in range(2):
+                np.testing.assert_array_equal(c(m, np.zeros(3)),
+                                              _run_weights(m, np.zeros(3)))
+    assert not [r for r in caplog.records if r.levelname == "WARNING"]
