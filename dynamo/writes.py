@@ -135,7 +135,7 @@ def buffer_roots(node, memo: dict | None = None) -> list:
         if n in memo:
             todo.pop()
             continue
-        sources = _memory_sources(n)
+        sources = memory_sources(n)
         missing = [s for s in sources if s not in memo]
         if missing:
             todo += missing
@@ -148,7 +148,7 @@ def buffer_roots(node, memo: dict | None = None) -> list:
     return memo[node]
 
 
-def _memory_sources(n) -> list:
+def memory_sources(n) -> list:
     """The nodes whose memory ``n`` may be (one step of ``buffer_roots``)."""
     if not hasattr(n, "op"):
         return []
@@ -164,4 +164,5 @@ def _memory_sources(n) -> list:
     return []
 
 
-__all__ = ["WriteGuard", "buffer_roots", "same_object_root", "written_array"]
+__all__ = ["WriteGuard", "buffer_roots", "memory_sources", "same_object_root",
+           "written_array"]

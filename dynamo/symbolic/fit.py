@@ -56,9 +56,9 @@ def _shapes(meta) -> list[tuple]:
     return [m.shape for m in _metas(meta)]
 
 
-def _described(meta) -> list[tuple]:
-    """What a result must keep across the sizes an entry serves: per output, its
-    shape, dtype and whether it is a NumPy scalar."""
+def described(meta) -> list[tuple]:
+    """What a result must keep across the sizes an entry serves (or the trips of a
+    loop node): per output, its shape, dtype and whether it is a NumPy scalar."""
     return [(tuple(m.shape), m.dtype, m.scalar) for m in _metas(meta)]
 
 
@@ -125,7 +125,7 @@ def _fit(rule, args, kwargs, hint_meta, hints, sources, classes):
 
     def evaluate(v: dict[str, int]) -> list[tuple]:
         with not_recording():
-            return _described(rule(substitute(args, v), substitute(kwargs, v)))
+            return described(rule(substitute(args, v), substitute(kwargs, v)))
 
     def run(moves):
         return [shape for shape, _, _ in evaluate(values(moves))]
@@ -186,7 +186,7 @@ def _guard_ranges(evaluate, fitted: list, call, reps, hints, sources, classes) -
     (``ranges``): ``x[-5:]`` fitted as 5 holds for ``x.shape[0] >= 5``. A symbol whose
     interval depends on another symbol's value is pinned (``_Pin``)."""
     def expected(v: dict[str, int]) -> list[tuple]:
-        return _described(substitute(fitted, v))
+        return described(substitute(fitted, v))
 
     def agrees(assigned: dict[str, int]) -> bool:
         v = {s: assigned.get(classes.find(s), h) for s, h in hints.items()}

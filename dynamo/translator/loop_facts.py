@@ -12,11 +12,10 @@ Example::
 
 from __future__ import annotations
 
-from .. import ops
 from ..graph import CALL, Node
-from ..ops import ArrayMeta
 from ..symbolic import SymInt
 from ..variables import ConstantVariable
+from ..writes import memory_sources
 
 
 class NotALoopNode(Exception):  # noqa: N818 (control flow: the loop is unrolled instead)
@@ -70,19 +69,13 @@ class WatchedLocals(dict):
 
 def memory_base(node: Node) -> Node:
     """The node whose memory ``node`` is: through views, in-place writes, ``out=`` and
-    ops that may return their argument."""
+    ops that may return their argument (the steps of ``writes.buffer_roots``), up to a
+    placeholder or a node that made new memory."""
     while node.op == CALL:
-        out = node.kwargs.get("out")
-        if isinstance(out, tuple) and len(out) == 1:
-            out = out[0]
-        if isinstance(out, Node):
-            node = out
-        elif node.meta.get("kind") in (ops.VIEW, ops.MUTATION) and node.args and \
-                isinstance(node.args[0], Node) or node.target in ("astype", "asarray",
-                                                                  "array"):
-            node = node.args[0]
-        else:
+        sources = memory_sources(node)
+        if len(sources) != 1:
             break
+        node = sources[0]
     return node
 
 
@@ -135,12 +128,6 @@ def why_not(e: Exception) -> str:
     point = getattr(e.__cause__, "point", None)   # a RestartAnalysis for a break
     reason = getattr(point, "reason", None) or e
     return f"{type(reason).__name__}: {getattr(reason, 'reason', None) or reason}"
-
-
-def described(meta) -> list:
-    metas = list(meta) if isinstance(meta, (tuple, list)) else [meta]
-    return [(tuple(m.shape), m.dtype, m.scalar) if isinstance(m, ArrayMeta) else m
-            for m in metas]
 
 
 def is_slice(value) -> bool:

@@ -43,7 +43,7 @@ import itertools
 from .. import ops
 from ..graph import CALL, Graph, Node, map_nodes
 from ..symbolic import Sym, SymInt
-from ..symbolic.fit import substitute, symbols_in
+from ..symbolic.fit import described, substitute, symbols_in
 from ..tree import tree_leaves
 from ..variables import ArrayVariable, ConstantVariable
 from ..variables.arrays import RowIteratorVariable
@@ -53,7 +53,6 @@ from .loop_facts import (
     WatchedLocals,
     at_trip,
     cycle_of,
-    described,
     int_step,
     is_slice,
     memory_base,

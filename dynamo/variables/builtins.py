@@ -43,7 +43,7 @@ from .containers import (
     wrap_constant,
 )
 from .functions import PartialVariable, fold
-from .iteration import HANDLERS as ITERATION_HANDLERS
+from .iteration import HANDLERS, handles
 from .iterators import (
     EnumerateVariable,
     IteratorVariable,
@@ -53,15 +53,8 @@ from .iterators import (
     take,
 )
 
-HANDLERS: dict = dict(ITERATION_HANDLERS)   # map, filter, sum, max, min, any, all
-
-
-def handles(*fns):
-    def register(handler):
-        for fn in fns:
-            HANDLERS[fn] = handler
-        return handler
-    return register
+# HANDLERS: one table with iteration.py's (map, filter, sum, max, min, any, all), which
+# ``handles`` fills
 
 
 # Builtins that are pure on constant arguments.

@@ -10,6 +10,17 @@ from harness import rand
 import dynamo
 
 
+def logged(caplog, channel: str, run) -> list[str]:
+    """The messages of log ``channel`` while ``run()`` runs, with the channel on."""
+    dynamo.set_logs(channel)
+    try:
+        with caplog.at_level(logging.DEBUG, logger=f"dynamo.{channel}"):
+            run()
+    finally:
+        dynamo.set_logs()
+    return [r.getMessage() for r in caplog.records if r.name == f"dynamo.{channel}"]
+
+
 def prints_between(x):
     y = x * 2
     print("between")
@@ -47,13 +58,7 @@ def test_fullgraph_passes_when_one_graph():
 
 
 def test_graph_break_log_record(caplog):
-    dynamo.set_logs("graph_breaks")
-    try:
-        with caplog.at_level(logging.DEBUG, logger="dynamo.graph_breaks"):
-            dynamo.compile(prints_between)(rand(3))
-    finally:
-        dynamo.set_logs()
-    records = [r.getMessage() for r in caplog.records if r.name == "dynamo.graph_breaks"]
+    records = logged(caplog, "graph_breaks", lambda: dynamo.compile(prints_between)(rand(3)))
     assert len(records) == 1
     lines = records[0].splitlines()
     assert lines[0] == "graph break: call to print()"
@@ -101,13 +106,8 @@ def calls_a_printing_helper(x):
 def test_a_break_in_a_helper_is_reported_once(caplog):
     """The caller breaks at the call, then the middle frame, then the helper's own
     compile, all at the print: one break for the user, logged once."""
-    dynamo.set_logs("graph_breaks")
-    try:
-        with caplog.at_level(logging.DEBUG, logger="dynamo.graph_breaks"):
-            dynamo.compile(calls_a_printing_helper)(rand(3))
-    finally:
-        dynamo.set_logs()
-    records = [r.getMessage() for r in caplog.records if r.name == "dynamo.graph_breaks"]
+    records = logged(caplog, "graph_breaks",
+                     lambda: dynamo.compile(calls_a_printing_helper)(rand(3)))
     assert len(records) == 1, records
     assert records[0].startswith("graph break: call to print()")
 
@@ -173,20 +173,15 @@ def test_exception_same_as_eager():
     assert str(eager.value) == str(compiled.value)
 
 
-def test_messages_name_a_resume_function_by_where_it_resumes(caplog):
+def test_messages_name_a_resume_function_by_where_it_resumes(caplog, monkeypatch):
     """No internal name (``f_resume_at_L6``) in what the user reads."""
-    dynamo.set_logs("recompiles")
-    old = dynamo.config.automatic_dynamic
-    dynamo.config.automatic_dynamic = False
-    try:
-        with caplog.at_level(logging.DEBUG, logger="dynamo.recompiles"):
-            c = dynamo.compile(prints_between)
-            c(rand(3))
-            c(rand(4))
-    finally:
-        dynamo.config.automatic_dynamic = old
-        dynamo.set_logs()
-    text = "\n".join(r.getMessage() for r in caplog.records)
+    monkeypatch.setattr(dynamo.config, "automatic_dynamic", False)
+
+    def run():
+        c = dynamo.compile(prints_between)
+        c(rand(3))
+        c(rand(4))
+    text = "\n".join(logged(caplog, "recompiles", run))
     assert "prints_between, after the break at line" in text
     assert "_resume_at_L" not in text
 
@@ -195,13 +190,7 @@ def test_the_guards_log_says_what_each_stored_value_is(caplog):
     def f(x):
         return np.tanh(x) + 1
 
-    dynamo.set_logs("guards")
-    try:
-        with caplog.at_level(logging.DEBUG, logger="dynamo.guards"):
-            dynamo.compile(f)(np.ones(2))
-    finally:
-        dynamo.set_logs()
-    text = "\n".join(r.getMessage() for r in caplog.records)
+    text = "\n".join(logged(caplog, "guards", lambda: dynamo.compile(f)(np.ones(2))))
     assert "x.shape == ___c" in text
     assert "# where ___c" in text and "= (2,)" in text
     assert "= module numpy" in text
