@@ -175,6 +175,9 @@ class Module:
         None for reductions without such a form (var, argmax, ...).
         """
         info = reduction_info(node)
+        if node.target == "sum" and len(axes or ()) == 1 and _short_float_axis(node):
+            fn = self.bind(runtime.short_sum, "short_sum")
+            return f"{fn}({src}, {axes[0]!r}, {self.fmt(info.dtype, str)}, {keepdims})"
         if node.target in _UFUNC_REDUCE:
             ufunc, forced = _UFUNC_REDUCE[node.target]
             dtype = forced if forced is not None else info.dtype
@@ -193,6 +196,15 @@ class Module:
 
     def source(self) -> str:
         return "\n".join(self.lines) + "\n"
+
+
+def _short_float_axis(node: Node) -> bool:
+    """``node`` sums a float array over one axis short enough for ``runtime.short_sum``."""
+    info, src = reduction_info(node), array_meta(node.args[0])
+    if info is None or src is None or len(info.axes) != 1 or src.dtype.kind != "f":
+        return False
+    n = src.shape[info.axes[0]]
+    return isinstance(n, int) and n in runtime.SHORT_AXIS
 
 
 def plain_name(m: Module):
