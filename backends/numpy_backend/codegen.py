@@ -99,6 +99,7 @@ class Module:
                                       "_mean_exact": runtime.mean_exact,
                                       "_row_buffer": runtime.row_buffer,
                                       "_rows": runtime.rows,
+                                      "_row_major": runtime.row_major,
                                       "_guard": runtime.guard,
                                       "_unguard": runtime.unguard,
                                       "_set_ufunc_state": runtime.switch_ufunc_state}
@@ -269,8 +270,7 @@ def emit_forward(m: Module, graph: Graph, groups: list[Group], plans: list, name
         plain, _ = donors(graph, groups, plans, returned, layout_checked=False,
                           same_segment=segments)
         _emit_function(m, graph, groups, plans, fns, plain, fallback, guarding, None)
-        cond = " and ".join(f"{n.name}.flags.c_contiguous" for n in graph.placeholders
-                            if n in checks)
+        cond = " and ".join(_row_major(n.name) for n in graph.placeholders if n in checks)
         entry = (cond, fallback)
     _emit_function(m, graph, groups, plans, fns, reuse, name, guarding, entry)
 
@@ -483,14 +483,16 @@ def emit_group(m: Module, plan: BlockPlan, index: int) -> str:
     outs = "(" + "".join(f"{n.name}, " for n in group.outputs) + ")"
     plain = f"_plain{index}"
     m.emit(0, f"def {plain}({params}):")
-    for node in group.nodes:
+    for node, dead in _last_reads(group):
         m.emit(1, f"{node.name} = {m.expr(node, name_of)}")
+        if dead:   # free it now, as eager's temporaries are: malloc hands it out again
+            m.emit(1, "del " + ", ".join(n.name for n in dead))
     m.emit(1, f"return {outs}")
     m.emit(0, "")
 
     fn = f"_group{index}"
     m.emit(0, f"def {fn}({params}):")
-    checks = [f"{name_of(n)}.flags.c_contiguous" for n in group.inputs
+    checks = [_row_major(name_of(n)) for n in group.inputs
               if n.op != CONSTANT and array_meta(n) is not None and array_meta(n).ndim >= 2
               and not array_meta(n).scalar]
     if checks:
@@ -506,6 +508,22 @@ def emit_group(m: Module, plan: BlockPlan, index: int) -> str:
     m.emit(1, "return (" + "".join(f"{results[n]}, " for n in group.outputs) + ")")
     m.emit(0, "")
     return fn
+
+
+def _last_reads(group: Group) -> list[tuple[Node, list[Node]]]:
+    """Each member with the members it reads for the last time (none of them an
+    output of the group)."""
+    last = {n: i for i, member in enumerate(group.nodes) for n in member.inputs()}
+    members, outputs = set(group.nodes), set(group.outputs)
+    return [(node, [n for n in dict.fromkeys(node.inputs()) if n in members
+                    and n not in outputs and last[n] == i])
+            for i, node in enumerate(group.nodes)]
+
+
+def _row_major(name: str) -> str:
+    """The test that ``name`` is laid out in C order (``runtime.row_major``); the
+    attribute first, since most arrays are C-contiguous."""
+    return f"({name}.flags.c_contiguous or _row_major({name}))"
 
 
 def _partial(plan: BlockPlan, node: Node) -> bool:

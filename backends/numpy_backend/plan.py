@@ -154,7 +154,7 @@ def _blocks(group: Group, domain: tuple, kmax: int, partial: bool, options: Opti
     target = max(1, int(options.cache_bytes * options.cache_fraction) // max(per_element, 1))
     k = next((k for k in range(kmax + 1) if math.prod(domain[k + 1:]) <= target), kmax)
     inner = math.prod(domain[k + 1:])
-    block = max(1, min(domain[k], target // inner))
+    block = max(1, min(domain[k], max(target, options.min_block_elements) // inner))
     per_axis = -(-domain[k] // block)
     block = -(-domain[k] // per_axis)          # even blocks: the last is not a sliver
     nblocks = math.prod(domain[:k]) * per_axis

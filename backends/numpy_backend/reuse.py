@@ -29,7 +29,9 @@ conflicts). Both agree when the buffer is C-contiguous, so a buffer of two or mo
 dimensions is reused only when it is known to be C-contiguous whenever the inputs
 it derives from are (``c_ordered``); the generated function checks those inputs'
 ``flags.c_contiguous`` on entry and otherwise runs a variant without such reuse.
-One-dimensional buffers are always contiguous.
+One-dimensional buffers are always contiguous, and so are values computed from
+``x.copy()`` or ``np.zeros(shape)`` alone (what a loop body's stencil reads), whatever
+the inputs' layout.
 """
 
 from __future__ import annotations
@@ -42,6 +44,9 @@ from .plan import uses_out
 
 # Fresh results whose layout is C order when their array operands' strides are.
 _C_ORDER_PRODUCTS = frozenset({"matmul", "dot"})
+# Creation calls whose result is C-contiguous unless an ``order`` says otherwise.
+_C_ORDER_CREATION = frozenset({"zeros", "ones", "empty", "full", "ndarray", "eye",
+                               "identity"})
 # Views that keep C-ordered strides (basic indexing, reshape in C order).
 _C_ORDER_VIEWS = frozenset({"getitem", "reshape"})
 
@@ -94,6 +99,9 @@ def c_ordered(nodes) -> dict[Node, frozenset]:
             continue
         if node.op != CALL or meta is None:
             continue
+        if _c_contiguous_always(node):
+            known[node] = frozenset()
+            continue
         inputs = [n for n in node.inputs() if array_meta(n) is not None]
         if any(n not in known for n in inputs):
             continue
@@ -110,13 +118,25 @@ def c_ordered(nodes) -> dict[Node, frozenset]:
     return known
 
 
+def _c_contiguous_always(node: Node) -> bool:
+    """``x.copy()`` and ``np.zeros(shape)``-like calls return a C-contiguous array
+    whatever their inputs' layout (their ``order`` is "C" unless given)."""
+    if node.kwargs.get("order", "C") != "C":
+        return False
+    if node.target == "copy_method":
+        return len(node.args) < 2 or node.args[1] == "C"
+    return node.target in _C_ORDER_CREATION and \
+        all(not isinstance(a, Node) for a in node.args)
+
+
 def donors(graph: Graph, groups: list[Group], plans: list, returned, layout_checked: bool,
            same_segment: bool = False) -> tuple[dict[Node, Node], frozenset]:
     """``node -> dead intermediate it writes into``, and the inputs to check on entry.
 
     Runs over the plain-path nodes in program order (block-wise groups are one step
     that reads its inputs). With ``layout_checked=False`` only one-dimensional buffers
-    are reused (the inputs' layout is unknown). With ``same_segment`` a value lends
+    and buffers C-ordered whatever the inputs (made from ``x.copy()``, ``np.zeros``)
+    are reused: the inputs' layout is unknown. With ``same_segment`` a value lends
     its buffer only within its own stretch between two effects: a stretch that runs
     again op by op after a floating-point condition (``codegen.Guarding``) must find
     the values it reads unchanged.
@@ -127,7 +147,9 @@ def donors(graph: Graph, groups: list[Group], plans: list, returned, layout_chec
     for i, step in enumerate(steps):
         for n in (step.inputs if isinstance(step, Group) else step.inputs()):
             last[n] = i
-    order = c_ordered(graph.nodes) if layout_checked else {}
+    order = c_ordered(graph.nodes)
+    if not layout_checked:   # only what is C-ordered whatever the inputs' layout
+        order = {n: needs for n, needs in order.items() if not needs}
     owned: set[Node] = set()
     chosen: dict[Node, Node] = {}
     checks: set[Node] = set()

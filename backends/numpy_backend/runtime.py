@@ -422,6 +422,31 @@ def finish_mean(partials: np.ndarray, count: int, src: np.dtype, dtype, shape: t
     return src.type(total / rcount) if half else total.dtype.type(total / rcount)
 
 
+def row_major(x: np.ndarray) -> bool:
+    """``x``'s elements lie in C order with its rows apart: a C-contiguous array or a
+    basic slice of one (``A[1:-1, :-2]``, ``x[::-1]``, ``x[:, ::2]``).
+
+    NumPy allocates an elementwise result in its operands' memory order (``K``),
+    which for such operands is C order: so fused code may write a C-contiguous
+    result, as eager would, and run its blocks over row slices of the operands.
+
+        >>> A = np.zeros((5, 6))
+        >>> row_major(A[1:-1, :-2]), row_major(A.T), row_major(A[:, ::-2])
+        (True, False, True)
+    """
+    if x.flags.c_contiguous:
+        return True
+    span = x.itemsize   # bytes the axes to the right span, first to past the last element
+    for n, stride in zip(reversed(x.shape), reversed(x.strides)):
+        if n == 1:
+            continue
+        stride = abs(stride)
+        if stride < span and span > x.itemsize:
+            return False
+        span += stride * (n - 1)
+    return True
+
+
 # A sum over an axis this long is a C loop too short to pay for itself (NumPy runs one
 # per output element): whole-array adds of the axis' slices are up to 20x faster.
 SHORT_AXIS = range(2, 8)     # from 8 on NumPy sums pairwise, not left to right

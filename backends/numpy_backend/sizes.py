@@ -31,6 +31,7 @@ from ..common import Interpreter, resolve
 
 MAX_SIZES = 64    # compiled variants kept per graph (the oldest is dropped past it)
 log = logging.getLogger("dynamo.backend")
+log_variants = logging.getLogger("dynamo.recompiles")
 
 
 def is_symbolic(graph: Graph) -> bool:
@@ -77,6 +78,8 @@ class PerSize:
     def __init__(self, graph: Graph, compile_static):
         self.graph, self.compile_static = graph, compile_static
         self.variants: dict[tuple, Any] = {}
+        self.compiled = 0   # static variants compiled so far (logged in "recompiles")
+        self.name = f"{len(graph.call_nodes())} ops"
 
     def __call__(self, *args):
         key = tuple(np.shape(a) if isinstance(a, np.ndarray) else a for a in args)
@@ -85,6 +88,10 @@ class PerSize:
             return fn(*args)
         run = Interpreter(self.graph, impl_table(NUMPY))   # eager's result, every value
         outputs = run.run(*args)
+        self.compiled += 1
+        log_variants.debug("numpy backend: graph %s compiles a static variant for the "
+                           "symbol values %s (variant %d of this graph)", self.name,
+                           run.sizes, self.compiled)
         if len(self.variants) >= MAX_SIZES:
             self.variants.pop(next(iter(self.variants)))
         try:

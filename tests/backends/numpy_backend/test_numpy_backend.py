@@ -22,6 +22,7 @@ from dynamo.graph import Graph
 from dynamo.ops import ArrayMeta
 
 BLOCKED = {"min_blocked_elements": 0, "min_threaded_elements": 0, "cache_bytes": 2048,
+        "min_block_elements": 1,
            "threads": 2, "rerun_on_error": False}
 F32 = {"rtol": 1e-5, "atol": 1e-6}
 F64 = {"rtol": 1e-12, "atol": 1e-14}
@@ -135,7 +136,7 @@ def test_model_suite(name):
 def test_block_axis_inside_a_row():
     # (3, 5, 40000): rows too long for a block, so blocks cut the last axis
     x = rand(3, 5, 4000, seed=8)
-    (plan,) = blockwise(models.gelu, x, cache_bytes=16384)
+    (plan,) = blockwise(models.gelu, x, cache_bytes=16384, min_block_elements=1)
     assert plan.axis == 2 and plan.nblocks > 15
     check(models.gelu, x, backend="numpy", compile_kwargs={"options": {**BLOCKED,
                                                                        "cache_bytes": 16384}},
@@ -333,3 +334,32 @@ def test_partial_reductions_combine_to_eagers_value(target, dtype):
             np.testing.assert_array_equal(got, want)
         else:   # summation order differs: within float rounding of the sum
             np.testing.assert_allclose(got, want, rtol=1e-2 if dtype == np.float16 else 1e-6)
+
+
+def jacobi_step(A, B):
+    B[1:-1, 1:-1] = 0.25 * (A[:-2, 1:-1] + A[2:, 1:-1] + A[1:-1, :-2] + A[1:-1, 2:])
+    return B
+
+
+@pytest.mark.parametrize("make", [
+    lambda a: a, lambda a: np.pad(a, 3)[3:-3, 3:-3], lambda a: a[::-1, ::-1],
+    lambda a: np.asfortranarray(a)], ids=["C", "window", "reversed", "F"])
+def test_stencils_of_shifted_views_run_blockwise_when_rows_lie_in_c_order(make):
+    # A[1:-1, :-2] is not C-contiguous, but its rows lie in C order: blocks of rows
+    # are plain views and eager's result is C-ordered too (runtime.row_major)
+    A, B = make(rand(40, 50, seed=3)), rand(40, 50, seed=4)
+    (plan,) = blockwise(jacobi_step, A, B)
+    assert plan.nblocks > 1
+    check(jacobi_step, A, B, backend="numpy", compile_kwargs={"options": BLOCKED})
+
+
+def test_row_major_is_numpys_c_order():
+    from dynamo.backends.numpy_backend.runtime import row_major
+    A = np.zeros((6, 7, 8))
+    yes = [A, A[1:-1, :, :-2], A[::-1], A[:, ::-2, 1:], A[2], A[:, 3], A[None, :, None],
+           np.broadcast_to(np.zeros((6, 1)), (6, 5))]
+    no = [A.T, A.transpose(1, 0, 2), np.asfortranarray(A[0]), A[:, :, ::4].swapaxes(1, 2)]
+    assert all(row_major(x) for x in yes)
+    assert not any(row_major(x) for x in no)
+    for x in yes:   # NumPy's elementwise result of such an operand is C-contiguous
+        assert np.add(x, 1.0).flags.c_contiguous

@@ -111,6 +111,7 @@ def tolerance(fn, args, dtype) -> dict:
 OPTIONS = st.fixed_dictionaries({
     "threads": st.integers(1, 3),
     "cache_bytes": st.sampled_from([256, 1024, 8192]),
+    "min_block_elements": st.sampled_from([1, 1 << 14]),
     "min_blocked_elements": st.sampled_from([0, 0, 1 << 30]),   # block-wise or plain
     "min_threaded_elements": st.just(0),
     "rerun_on_error": st.just(False),

@@ -25,6 +25,7 @@ needs_row_buffers = pytest.mark.skipif(not runtime.ROW_BUFFERS,
                                        reason="row buffers need NumPy 2's ufunc context")
 # Blocks of a few rows, two threads: every group of these sizes runs block-wise.
 ROWS = {"min_blocked_elements": 0, "min_threaded_elements": 0, "cache_bytes": 16384,
+        "min_block_elements": 1,
         "threads": 2, "rerun_on_error": False}
 
 

@@ -30,6 +30,7 @@ from dynamo.backends.numpy_backend import runtime as np_runtime
 import dynamo
 
 BLOCKED = {"min_blocked_elements": 0, "min_threaded_elements": 0, "cache_bytes": 2048,
+        "min_block_elements": 1,
            "threads": 2}
 PATHS = {"plain": {}, "blocked": BLOCKED}
 FLOATS = [np.float16, np.float32, np.float64]
