@@ -4,7 +4,9 @@
 name        what it does
 =========== ================================================================
 eager       straight-line NumPy/CuPy calls (the graph's own printout)
-numpy       fused, cache-blocked, multithreaded CPU execution (when present)
+numpy       fused, cache-blocked, multithreaded CPU execution (when present);
+            a graph with dask array inputs goes to ``dask``
+dask        a lazy dask graph: fused chunk kernels, dask's own reductions
 cupy        fused CUDA kernels through CuPy (needs a GPU)
 cudagraphs  eager CuPy graph captured once and replayed (needs a GPU)
 =========== ================================================================

@@ -67,7 +67,7 @@ def python_function(graph: Graph, kind: str | None = None, name: str = "forward"
     holder = Consts()
     holder.__dict__.update(consts)
     scope = {"ops": impl_table(kind or graph_kind(graph)), "consts": holder}
-    compile_source(src, f"<dynamo graph {fn_name}>", scope)
+    compile_source(src, f"<dynamo graph {fn_name}>", scope, user_lines=True)
     fn = scope.pop(fn_name)
     fn.__dynamo_source__ = src
     return fn
@@ -111,8 +111,8 @@ class Interpreter:
         return outputs
 
     def placeholder(self, node: Node, arg: Any) -> Any:
-        if "symbol" in node.meta:          # an int input: a symbolic size of this call
-            self.sizes[node.meta["symbol"]] = int(arg)
+        if "symbol" in node.meta:   # a symbolic size or changing number of this call
+            self.sizes[node.meta["symbol"]] = arg if type(arg) is float else int(arg)
         return arg
 
     def call(self, node: Node) -> Any:

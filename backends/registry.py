@@ -35,9 +35,12 @@ from collections.abc import Callable
 # name -> "module:function", the module relative to this package
 BUILTIN: dict[str, str] = {
     "eager": ".eager:eager",
-    "numpy": ".numpy_backend.backend:numpy_backend",
+    # the numpy backend, which hands graphs with dask array inputs to the dask backend
+    "numpy": ".dask_backend.select:numpy_or_dask",
+    "dask": ".dask_backend.backend:dask_backend",
     "cupy": ".cupy_backend.backend:cupy_backend",
     "cudagraphs": ".cudagraphs.backend:cudagraphs",
+    "native": ".native.backend:native_backend",   # needs Numba (docs/native.md)
 }
 
 # user backends, and the built-ins already imported

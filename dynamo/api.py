@@ -22,6 +22,7 @@ import operator
 import sys
 import threading
 import types
+import weakref
 from collections.abc import Callable
 from multiprocessing.reduction import ForkingPickler
 from typing import Any, NamedTuple
@@ -136,7 +137,7 @@ def _compile_callable(fn: Callable, settings: CompileSettings,
         return _plain_call(fn, "a class: creating an instance is not traced")
     if not _defines_call(type(fn)):
         return _plain_call(fn, f"a {type(fn).__name__} has no Python code to trace")
-    return OptimizedModule(fn, settings, ctx)
+    return compiled_object_class(type(fn))(fn, settings, ctx)
 
 
 def _defines_call(cls: type) -> bool:
@@ -349,6 +350,12 @@ class OptimizedModule:
     def __getattr__(self, name: str):
         return getattr(self._orig_mod, name)
 
+    @property
+    def __class__(self) -> type:
+        # What ``isinstance(compiled, Model)`` and ``compiled.__class__`` see: the
+        # object's class (``type(compiled)`` is still the wrapper's class, named so).
+        return type(self._orig_mod)
+
     def __setattr__(self, name: str, value) -> None:
         setattr(self._orig_mod, name, value)
 
@@ -361,8 +368,25 @@ class OptimizedModule:
         return _unpickle_module, (self._orig_mod, self._settings)
 
 
+def compiled_object_class(cls: type) -> type:
+    """The class of compiled ``cls`` objects: an ``OptimizedModule`` subclass with the
+    name, qualified name and module of ``cls`` (``type(compiled).__name__`` is what it
+    is for the object; ``type(compiled) is cls`` cannot be true: the wrapper is not a
+    ``cls``). One per class, dropped with the class."""
+    made = _COMPILED_CLASSES.get(cls)
+    if made is None:
+        made = type(cls.__name__, (OptimizedModule,),
+                    {"__qualname__": cls.__qualname__, "__module__": cls.__module__,
+                     "__doc__": OptimizedModule.__doc__})
+        _COMPILED_CLASSES[cls] = made
+    return made
+
+
+_COMPILED_CLASSES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def _unpickle_module(mod: Any, settings: CompileSettings) -> OptimizedModule:
-    return OptimizedModule(mod, settings, _received_context(settings))
+    return compiled_object_class(type(mod))(mod, settings, _received_context(settings))
 
 
 def _class_call(cls: type) -> Any:

@@ -32,6 +32,7 @@ from typing import Any
 
 from .exc import BackendError, RerunEagerly, Unsupported
 from .graph import PLACEHOLDER, Node
+from .ops.errstate import raising, unraise
 from .source import compile_source
 from .variables import (
     NULL,
@@ -226,11 +227,14 @@ class GlueCodegen:
 
     # ------------------------------------------------------------------ assembling
     def finish(self, result_expr: str, graph_fn, input_exprs: list[str],
-               rerun: bool = False) -> types.FunctionType:
+               rerun: bool = False, guard: bool = False) -> types.FunctionType:
         """The glue function: call the graph, then the lines, then return the result.
 
         With ``rerun``, an exception of the graph becomes ``RerunEagerly`` (the frame
-        hook then runs the frame's original code; see ``dynamo.exc.RerunEagerly``)."""
+        hook then runs the frame's original code; see ``dynamo.exc.RerunEagerly``).
+        With ``guard`` (and ``rerun``), the graph runs under NumPy's floating-point
+        guard: a condition that would warn raises instead, so a graph that raises has
+        reported nothing the rerun reports again (``dynamo.convert.on_raise``)."""
         body = []
         if graph_fn is not None:
             self.scope["___graph"] = graph_fn
@@ -238,8 +242,17 @@ class GlueCodegen:
             if rerun:
                 self.scope["___RerunEagerly"] = RerunEagerly
                 self.scope["___BackendError"] = BackendError   # not the program's error
-                body += ["try:", f"    {call}", "except ___BackendError:", "    raise",
-                         "except Exception as ___e:", "    raise ___RerunEagerly() from ___e"]
+                if guard:
+                    self.scope["___guard"], self.scope["___unguard"] = raising, unraise
+                    body += ["___token = ___guard()", "try:", f"    {call}",
+                             "except ___BackendError:", "    raise",
+                             "except Exception as ___e:",
+                             "    raise ___RerunEagerly() from ___e",
+                             "finally:", "    ___unguard(___token)"]
+                else:
+                    body += ["try:", f"    {call}", "except ___BackendError:", "    raise",
+                             "except Exception as ___e:",
+                             "    raise ___RerunEagerly() from ___e"]
             else:
                 body.append(call)
         if self._effects_at is None or self._effects_at == len(self.lines):

@@ -51,6 +51,14 @@ class Config:
     automatic_dynamic: bool = True
     """With ``dynamic=None``: recompile with symbolic sizes after a size-only miss."""
 
+    native_after_calls: int = 10
+    """``backend="native"``: a graph called this many times is hot; its tier 2 (Numba
+    loop nests, docs/native.md) compiles in the background. A backend option
+    ``after_calls`` overrides it."""
+
+    native_after_ms: int = 50
+    """``backend="native"``: ... or once this many milliseconds were spent in it."""
+
     verbose: bool = bool(os.environ.get("DYNAMO_VERBOSE"))
     """Log full tracebacks of internal errors (they always fall back to eager)."""
 

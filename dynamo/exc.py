@@ -8,6 +8,8 @@ translator then breaks the graph there (see :mod:`dynamo.convert`).
 
 from __future__ import annotations
 
+from . import hints
+
 
 class DynamoError(Exception):
     """Base class of the errors this package raises on purpose."""
@@ -17,14 +19,35 @@ class Unsupported(DynamoError):
     """The translator cannot capture an instruction, and says why.
 
     ``reason`` is short and stable (used to group breaks in logs); ``explanation``
-    is one sentence for people; ``hint`` says what the user can do.
+    is one sentence for people; ``hint`` says what the user can do. A raise site that
+    gives no explanation or hint gets the one of :mod:`dynamo.hints` for its reason
+    (looked up when first read, since many Unsupported are caught and never shown).
     """
 
     def __init__(self, reason: str, explanation: str = "", hint: str = "",
                  cause: str = "unsupported"):
         super().__init__(reason)
-        self.reason, self.explanation, self.hint, self.cause = reason, explanation, hint, cause
+        self.reason, self.cause = reason, cause
+        self._explanation, self._hint = explanation, hint
         self.location: tuple[str, int, str] | None = None  # filename, lineno, source line
+
+    @property
+    def explanation(self) -> str:
+        """Why the translator cannot capture it: the raise site's words, else the table's."""
+        return self._explanation or hints.advice_for(self.reason, self.cause).explanation
+
+    @explanation.setter
+    def explanation(self, text: str) -> None:
+        self._explanation = text
+
+    @property
+    def hint(self) -> str:
+        """What the user can do: the raise site's words, else the table's."""
+        return self._hint or hints.advice_for(self.reason, self.cause).hint
+
+    @hint.setter
+    def hint(self, text: str) -> None:
+        self._hint = text
 
     def __str__(self) -> str:
         parts = [self.reason]

@@ -1,5 +1,10 @@
 """``dynamo.explain(fn)(*args)``: run once, report graphs, breaks, guards, compile time.
 
+``dynamo.explain(fn).calls([args1, args2, ...])`` runs it once per argument tuple, with
+one cache across the calls, and reports also every recompile with its reasons (the
+guards the call broke, and the lines that specialized them) and the numpy backend's
+static size variants.
+
 It compiles into a private context that is dropped afterwards, so no compiled state
 is left behind.
 
@@ -8,12 +13,17 @@ Example::
     >>> report = dynamo.explain(f)(x)
     >>> report.graph_count, report.graph_break_count
     (2, 1)
+    >>> report = dynamo.explain(adam_step).calls([(g, m, t) for t in range(1, 5)])
+    >>> report.compile_count, report.recompiles[0].reasons
+    (2, ["L['t']: expected 1, got 2 (read at adam.py:3: return m / (1 - 0.9 ** t))"])
     >>> print(report)
 """
 
 from __future__ import annotations
 
+import logging
 import types
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from dynamo.backends import bind_options, lookup_backend
@@ -25,11 +35,39 @@ from .convert import BreakRecord, FrameRecord, convert_frame
 
 
 @dataclass
+class Recompile:
+    """A call that no cached entry fitted: which call (0-based), of which frame, and why
+    (one line per entry: the first guard it broke, with the line that made it)."""
+
+    call: int
+    where: str
+    reasons: list[str]
+
+    def __str__(self) -> str:
+        return f"call {self.call}: {self.where}\n" + "\n".join(f"  {r}" for r in self.reasons)
+
+
+@dataclass
 class ExplainOutput:
     records: list[FrameRecord] = field(default_factory=list)
     result: object = None
     exception: BaseException | None = None   # what the call raised, if it raised
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (frame, why) run eagerly
+    calls: int = 1
+    results: list = field(default_factory=list)      # per call: its result (or None)
+    exceptions: list = field(default_factory=list)   # per call: what it raised (or None)
+    recompiles: list[Recompile] = field(default_factory=list)
+    size_variants: list[str] = field(default_factory=list)  # numpy backend's, in words
+    cache_limit: list[str] = field(default_factory=list)    # the cache-limit warnings
+
+    @property
+    def compile_count(self) -> int:
+        """Frames compiled (or found uncompilable) over all the calls."""
+        return len(self.records)
+
+    @property
+    def recompile_count(self) -> int:
+        return len(self.recompiles)
 
     @property
     def graphs(self) -> list:
@@ -66,6 +104,14 @@ class ExplainOutput:
     def __str__(self) -> str:
         lines = [] if self.exception is None else [
             f"The call raised {type(self.exception).__name__}: {self.exception}"]
+        if self.calls > 1:
+            lines.append(f"Calls: {self.calls}, compiles: {self.compile_count}, recompiles: "
+                         f"{self.recompile_count}, numpy size variants: "
+                         f"{len(self.size_variants)}")
+            for r in self.recompiles:
+                lines += ["Recompile at " + str(r).replace("\n", "\n  ")]
+            lines += [f"Size variant: {v}" for v in self.size_variants]
+            lines += [f"Cache limit: {w}" for w in self.cache_limit]
         lines += [f"Graphs: {self.graph_count}",
                  f"Graph breaks: {self.graph_break_count}",
                  f"Ops per graph: {self.ops_per_graph}",
@@ -92,29 +138,104 @@ class ExplainOutput:
         return "\n".join(lines)
 
 
-def explain(fn, backend="eager", **compile_kwargs):
-    """``explain(fn)(*args, **kwargs)`` -> ExplainOutput (and the call's result)."""
-    compiler = lookup_backend(backend)
+class Explainer:
+    """``explain(fn)``: call it like ``fn`` (one call), or ``.calls([...])`` (several)."""
 
-    def run(*args, **kwargs) -> ExplainOutput:
-        ctx = hook.CompileContext(bind_options(compiler, compile_kwargs.get("options")),
-                                  str(backend), compile_kwargs.get("fullgraph", False),
-                                  compile_kwargs.get("dynamic"), convert_frame=convert_frame)
+    def __init__(self, fn, backend, compile_kwargs):
+        self.fn, self.backend, self.compile_kwargs = fn, backend, compile_kwargs
+        self.compiler = lookup_backend(backend)
+
+    def __call__(self, *args, **kwargs) -> ExplainOutput:
+        return self._run([(args, kwargs)])
+
+    def calls(self, calls) -> ExplainOutput:
+        """Run ``fn`` once per item of ``calls`` (a tuple of positional arguments, or an
+        ``(args, kwargs)`` pair given as ``dynamo.explain.Call(args, kwargs)``), sharing
+        one cache, and report every recompile with its reasons."""
+        return self._run([(c.args, c.kwargs) if isinstance(c, Call) else
+                          (tuple(c) if isinstance(c, tuple) else (c,), {}) for c in calls])
+
+    def _run(self, calls) -> ExplainOutput:
+        kw = self.compile_kwargs
+        ctx = hook.CompileContext(bind_options(self.compiler, kw.get("options")),
+                                  str(self.backend), kw.get("fullgraph", False),
+                                  kw.get("dynamic"), convert_frame=convert_frame)
         ctx.records = []
-        target, call_args = _target(fn, args)
-        wrapper = hook.intercept(target, ctx)
-        out = ExplainOutput(ctx.records)
+        out = ExplainOutput(ctx.records, calls=len(calls))
+        wrapper = None
         try:
-            out.result = wrapper(*call_args, **kwargs)
-        except Exception as e:  # noqa: BLE001 (reported, like the graphs)
-            out.exception = e
+            with _recompile_log() as log:
+                for i, (args, kwargs) in enumerate(calls):
+                    target, call_args = _target(self.fn, args)
+                    if wrapper is None:
+                        wrapper = hook.intercept(target, ctx)
+                    log.call = i
+                    try:
+                        result, exception = wrapper(*call_args, **kwargs), None
+                    except Exception as e:  # noqa: BLE001 (reported, like the graphs)
+                        result, exception = None, e
+                    out.results.append(result)
+                    out.exceptions.append(exception)
+            out.recompiles, out.size_variants = log.recompiles, log.variants
+            out.cache_limit = log.warnings
         finally:
             out.skipped = [(c.where, c.skip_reason) for c in ctx.caches.values()
                            if c.skip_reason is not None]
             ctx.reset()
+        out.result, out.exception = out.results[-1], out.exceptions[-1]
         return out
 
-    return run
+
+@dataclass
+class Call:
+    """One call for ``explain(fn).calls``, with keyword arguments."""
+
+    args: tuple = ()
+    kwargs: dict = field(default_factory=dict)
+
+
+class _RecompileLog(logging.Handler):
+    """Collects the ``recompiles`` channel while ``explain`` runs its calls."""
+
+    def __init__(self):
+        super().__init__(logging.DEBUG)
+        self.call = 0
+        self.recompiles: list[Recompile] = []
+        self.variants: list[str] = []
+        self.warnings: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        text = record.getMessage()
+        if text.startswith("recompiling "):
+            head, *reasons = text.splitlines()
+            where = head[len("recompiling "):].split(": no cached entry")[0]
+            self.recompiles.append(Recompile(self.call, where, [r.strip() for r in reasons]))
+        elif text.startswith("numpy backend:"):
+            self.variants.append(f"call {self.call}: {text}")
+        elif record.levelno >= logging.WARNING:
+            self.warnings.append(text)
+
+
+@contextmanager
+def _recompile_log():
+    logger = logging.getLogger("dynamo.recompiles")
+    handler, level, propagate = _RecompileLog(), logger.level, logger.propagate
+    logger.addHandler(handler)
+    if not logger.isEnabledFor(logging.DEBUG):   # collected, not printed
+        logger.setLevel(logging.DEBUG)
+        logger.propagate = False
+    try:
+        yield handler
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+        logger.propagate = propagate
+
+
+def explain(fn, backend="eager", **compile_kwargs) -> Explainer:
+    """``explain(fn)(*args, **kwargs)`` -> ExplainOutput (and the call's result);
+    ``explain(fn).calls([args1, args2, ...])`` -> one ExplainOutput over several calls."""
+    return Explainer(fn, backend, compile_kwargs)
 
 
 def _target(fn, args):

@@ -58,7 +58,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from dynamo.guards import param_name
+from dynamo.guards import keeps_failing, param_name
 from dynamo.guards.render import builtin_names
 
 from . import logs
@@ -303,9 +303,9 @@ def full(fn, args: tuple, closure, cache: CodeCache, ctx: CompileContext):
                 log_recompiles.warning(
                     "%s reached config.cache_size_limit (%d entries): calls that no entry "
                     "fits now run the original code, uncompiled (the cached entries are "
-                    "still used). The last call missed because\n%s\nIf the shapes or values "
-                    "really vary this much, raise dynamo.config.cache_size_limit.",
-                    cache.where, config.cache_size_limit, _why_missed(cache, args, closure))
+                    "still used). The last call missed because\n%s\n%s",
+                    cache.where, config.cache_size_limit, _why_missed(cache, args, closure),
+                    _keeps_failing(cache, args, closure))
     return _run_original(fn, args, closure, cache)
 
 
@@ -322,6 +322,14 @@ def _why_missed(cache: CodeCache, args, closure) -> str:
             else []
         lines.append(f"    entry {i}: {failed[0] if failed else 'guard check failed'}")
     return "\n".join(lines)
+
+
+def _keeps_failing(cache: CodeCache, args, closure) -> str:
+    """The guard most entries fail, with advice that fits it (``guards.keeps_failing``)."""
+    failed = [f[0] for e in cache.entries if hasattr(e.check, "failed_guards")
+              for f in [e.check.failed_guards(args + (closure,))] if f]
+    return keeps_failing(failed) or \
+        "If the shapes or values really vary this much, raise dynamo.config.cache_size_limit."
 
 
 def _run_original(fn, args: tuple, closure, cache: CodeCache):

@@ -41,7 +41,7 @@ from .exc import Unsupported
 from .graph import Graph
 from .ops import ArrayMeta, meta_of
 from .ops.identity import NEVER, possible_layouts
-from .symbolic import DynamicPolicy, ShapeEnv, SymArg, SymInt, substitute
+from .symbolic import DynamicPolicy, ShapeEnv, SymArg, Symbolic, SymInt, substitute
 from .tree import tree_map
 from .variables import (
     ArrayVariable,
@@ -53,7 +53,11 @@ from .variables import (
     TupleVariable,
     Variable,
 )
+from .variables.constant import SymRangeVariable
 from .writes import WriteGuard, same_object_root, written_array
+
+# Node meta: how many Python objects the trace had changed when the node was added.
+PYTHON_EFFECTS = "python_effects"
 
 
 class SideEffects:
@@ -82,6 +86,12 @@ class SideEffects:
             self.mutated[id(var)] = var
             if self.on_first_mutation is not None:
                 self.on_first_mutation(var)
+
+    def pending(self) -> int:
+        """How many objects and globals outside the trace have changed so far: a node's
+        ``PYTHON_EFFECTS`` (if the graph raises at that node, these changes must have
+        happened, see ``dynamo.convert.on_raise``)."""
+        return len(self.mutated) + len(self.globals)
 
     def store_global(self, name: str, value: Variable) -> None:
         self.version += 1
@@ -120,7 +130,7 @@ class OutputGraph:
         # writes into inputs, random draws, ops in try blocks: what one graph may hold
         self.writes = WriteGuard(self.guards, self.example_inputs)
         # the symbols for dynamic sizes, and the guards learned about them
-        self.shape_env = ShapeEnv(self.guards, dynamic)
+        self.shape_env = ShapeEnv(self.guards, dynamic, locate=self.location)
         self.symbol_nodes: dict = {}               # symbol name -> its placeholder
 
     @property
@@ -149,10 +159,10 @@ class OutputGraph:
             table.clear()
 
     # ------------------------------------------------------------------ inputs
-    def add_input(self, value: Any, source: Source) -> ArrayVariable:
+    def add_input(self, value: Any, source: Source, dynamic_dims=()) -> ArrayVariable:
         """An array from outside the trace: a placeholder, guarded by ``_array_spec``;
-        its dynamic dimensions are symbols of the ShapeEnv."""
-        meta = self.shape_env.symbolic_dims(meta_of(value), source, value)
+        its dynamic dimensions (and ``dynamic_dims``) are symbols of the ShapeEnv."""
+        meta = self.shape_env.symbolic_dims(meta_of(value), source, value, dynamic_dims)
         self._check_kind(meta.kind)
         name = _placeholder_name(source)
         node = self.root_graph.placeholder(name, meta={"array": meta, "source": source})
@@ -219,6 +229,14 @@ class OutputGraph:
             self.object_nodes[source] = node
         return node
 
+    def location(self) -> str:
+        """``file:line: code`` of the instruction being traced (for guards' notes)."""
+        loc = self.current_loc
+        if not loc:
+            return ""
+        code = (loc.get("source_line") or "").strip()
+        return f"{loc['loc']}: {code}" if code else loc["loc"]
+
     # ------------------------------------------------------------------ symbolic sizes
     def symbol_placeholder(self, name: str):
         """The graph input that carries the runtime value of a symbolic size."""
@@ -231,14 +249,16 @@ class OutputGraph:
         return node
 
     def graph_arg(self, value: Any) -> Any:
-        """A symbolic int as a graph argument: an expression over symbol inputs."""
-        if isinstance(value, SymInt):
+        """A symbolic int or float as a graph argument: an expression over symbol inputs."""
+        if isinstance(value, Symbolic):
             return SymArg(value.sym, {n: self.symbol_placeholder(n) for n in value.sym.symbols})
         return value
 
     def _check_kind(self, kind: str) -> None:
         if self.kind is None:
             self.kind = kind
+        elif {kind, self.kind} == {ops.NUMPY, ops.DASK}:
+            self.kind = ops.DASK          # NumPy arrays meet dask arrays, as in dask
         elif kind != self.kind:
             raise Unsupported("one graph mixes NumPy and CuPy arrays",
                               hint="move data between libraries outside the compiled code")
@@ -246,6 +266,7 @@ class OutputGraph:
     # ------------------------------------------------------------------ ops
     def call_op(self, op: ops.OpDef, args: list, kwargs: dict, kind: str | None = None):
         """Add ``op(*args, **kwargs)`` to the graph; return the result Variable(s)."""
+        args = self._as_data(op, list(args))
         node_args = tuple(to_graph(a, self) for a in args)
         node_kwargs = to_graph(dict(kwargs), self)
         if self.loop_scope is not None:   # values from before the loop: body inputs
@@ -278,7 +299,8 @@ class OutputGraph:
         if target is not None:
             self.writes.guard_writeable(target.node)
         node = self.graph.call(op.name, node_args, node_kwargs,
-                               meta={"array": meta, **self.current_loc, "kind": op.kind})
+                               meta={"array": meta, **self.current_loc, "kind": op.kind,
+                                     PYTHON_EFFECTS: self.side_effects.pending()})
         self._check_size()
         if target is not None:
             target.node = node            # every alias of the object now reads the new node
@@ -292,6 +314,29 @@ class OutputGraph:
                 return NamedTupleVariable(items, named)
             return (ListVariable if as_list else TupleVariable)(items)
         return _as_returned(ArrayVariable(node, meta), *returned[0])
+
+    def _as_data(self, op: ops.OpDef, args: list) -> list:
+        """The argument that ``op`` reads as array data (an index, ``np.array``'s
+        object) as an array, where it is a changing list of ints (``ListVariable.as_data``)
+        or a symbolic range (``SymRangeVariable.as_data``): NumPy makes an int64 array
+        of either, so the graph takes or makes that array, of symbolic length, instead
+        of a constant that pins the length and guards every item."""
+        at = _DATA_ARGUMENT.get(op.name)
+        if at is None or len(args) <= at:
+            return args
+
+        def data(var):
+            if isinstance(var, TupleVariable) and op.name == "getitem":  # x[ids, :]
+                items = [data(v) for v in var.items]
+                changed = any(a is not b for a, b in zip(items, var.items))
+                return TupleVariable(items) if changed else var
+            if isinstance(var, ListVariable):
+                array = var.as_data()
+                return var if array is None else array
+            if isinstance(var, SymRangeVariable):
+                return var.as_data(self)
+            return var
+        return [*args[:at], data(args[at]), *args[at + 1:]]
 
     def _fit(self, op, meta_args, meta_kwargs, meta):
         """The op's result over the symbols in its arguments: the ShapeEnv's fit, or,
@@ -367,6 +412,10 @@ class OutputGraph:
         if len(self.graph) > self.config.max_graph_nodes:
             raise Unsupported(f"graph larger than config.max_graph_nodes "
                               f"({self.config.max_graph_nodes})")
+
+
+# The ops that read one argument as array data (its index): see ``OutputGraph._as_data``.
+_DATA_ARGUMENT = {"getitem": 1, "array": 0, "asarray": 0}
 
 
 def _as_returned(result: ArrayVariable, arg: ArrayVariable | None, known: bool):

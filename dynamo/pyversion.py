@@ -55,6 +55,12 @@ UNSUPPORTED_REASON = (
     f"CPython {sys.version_info[0]}.{sys.version_info[1]} is not supported yet (dynamo "
     f"translates the bytecode of CPython {SUPPORTED_VERSIONS})")
 
+# The codes of two kinds of entry of a code object's line table (co_linetable, the same
+# format on 3.11-3.14, CPython's Objects/locations.md): a line with no columns, and no
+# location (dynamo.source writes such tables for generated code at the program's lines).
+LOCATION_NO_COLUMNS = 13
+LOCATION_NONE = 15
+
 # Where the NULL that marks "plain call, no self" sits next to the callable:
 # 3.11 and 3.12 push NULL first (NULL, callable, args); 3.13 pushes it after
 # (callable, NULL, args).

@@ -79,6 +79,11 @@ class WriteGuard:
             self.writes_inputs = True
             value = self.example_inputs[root]
             source = root.meta["source"]
+            if root.meta["array"].kind == ops.DASK:
+                raise Unsupported(f"a write into the dask array {source.name()}",
+                                  "dask runs it: x[i] = v gives x a new graph, and x += v "
+                                  "makes a new array (dask arrays have no in-place "
+                                  "operators)", cause="dask_write")
             if root.meta["array"].kind != ops.NUMPY:
                 continue  # CuPy arrays have no read-only flag
             if not isinstance(value, np.ndarray) or not value.flags.writeable:

@@ -11,7 +11,7 @@ Example::
     ["L['x'] shape[0]: expected 3, got 4"]
 """
 
-from .check import CheckFunction, GuardSet
+from .check import CheckFunction, GuardSet, keeps_failing
 from .guards import (
     ARRAY,
     CONSTANT,
@@ -27,6 +27,7 @@ from .guards import (
 )
 from .render import ordered, render
 from .sources import (
+    AsArraySource,
     AttrSource,
     BuiltinSource,
     CellSource,
@@ -42,8 +43,8 @@ from .sources import (
 
 __all__ = [
     "ARRAY", "CONSTANT", "DICT_KEYS", "EXPR", "ID", "LENGTH", "NOT_PRESENT", "TYPE",
-    "ArraySpec", "AttrSource", "BuiltinSource", "CellSource", "CheckFunction", "ClosureSource",
-    "GlobalSource", "Guard", "GuardSet", "ItemSource", "LocalSource", "ModuleAttrSource",
-    "ShapeSource", "Source",
+    "ArraySpec", "AsArraySource", "AttrSource", "BuiltinSource", "CellSource", "CheckFunction",
+    "ClosureSource", "GlobalSource", "Guard", "GuardSet", "ItemSource", "LocalSource",
+    "ModuleAttrSource", "ShapeSource", "Source", "keeps_failing",
     "ordered", "param_name", "render", "typed",
 ]

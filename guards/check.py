@@ -33,7 +33,7 @@ import sys
 import types
 import weakref
 
-from .guards import ARRAY, EXPR, NOT_PRESENT, Guard
+from .guards import ARRAY, CONSTANT, EXPR, ID, LENGTH, NOT_PRESENT, TYPE, Guard
 from .render import builtin_names, ordered, render
 from .sources import ModuleAttrSource
 
@@ -132,13 +132,17 @@ class CheckFunction:
 
     def failures(self, args: tuple, limit: int = 1) -> list[str]:
         """In words, the first ``limit`` guards that ``args`` break."""
+        return [reason for _, reason in self.failed_guards(args, limit)]
+
+    def failed_guards(self, args: tuple, limit: int = 1) -> list[tuple[Guard, str]]:
+        """The first ``limit`` guards that ``args`` break, each with why in words."""
         scope = {"___G": self.fn_globals, "___builtins": builtins, "___modules": sys.modules}
         scope.update(zip(self.params, args))
         out = []
         for g in self.guards:
             reason = _failure(g, scope)
             if reason:
-                out.append(reason)
+                out.append((g, reason))
                 if len(out) >= limit:
                     break
         return out
@@ -176,9 +180,61 @@ def _failure(g: Guard, scope: dict) -> str | None:
     except Exception as e:  # noqa: BLE001
         return f"{g.source.name()}: could not be read ({type(e).__name__}: {e})"
     try:
-        return g.failure(value)
+        reason = g.failure(value)
     except Exception as e:  # noqa: BLE001
         return f"{g.source.name()}: {type(e).__name__}: {e}"
+    return reason + f" ({g.note})" if reason and g.note else reason
+
+
+def keeps_failing(failed: list[tuple[Guard, str]]) -> str:
+    """What to say when a function's cache is full: ``failed`` holds, per entry, the
+    first guard the last call broke and why. The guard (by source) that most entries
+    fail is the one that keeps failing; the advice fits its kind."""
+    if not failed:
+        return ""
+    by_source: dict = {}
+    for g, reason in failed:
+        by_source.setdefault((g.source, g.kind), []).append((g, reason))
+    (source, kind), hits = max(by_source.items(), key=lambda item: len(item[1]))
+    guard, reason = hits[-1]
+    return (f"The guard that keeps failing ({len(hits)} of {len(failed)} entries): "
+            f"{reason}\n{_advice(guard)}")
+
+
+def _advice(g: Guard) -> str:
+    """Advice that fits why a guard fails call after call."""
+    name = g.source.name()
+    if g.kind == CONSTANT and type(g.expected) in (int, float):
+        return (f"{name} is a number that changes between calls, and the trace used it as a "
+                f"plain Python value (a comparison, a dict key, a format, a C function...) "
+                f"where the note says. Keep it in arithmetic and array ops there, or pass "
+                f"it as a 0-d array (np.asarray({g.source.expr()})); raising "
+                f"cache_size_limit only delays this.")
+    if g.kind == CONSTANT:
+        return (f"{name} takes a new value each call and selects what the program does: "
+                f"each value is its own entry. If the values are few, raise "
+                f"dynamo.config.cache_size_limit; if not, pass the data as an array.")
+    if g.kind == LENGTH:
+        return (f"The length of {name} changes between calls and the trace read its items "
+                f"as Python values where the note says. A list the function only appends "
+                f"to, or uses as array data (x[ids], np.array(ids)), needs no such guard; "
+                f"or pass an array instead of a list.")
+    if g.kind == EXPR and "pinned" in g.note:
+        return ("a changing size or number was needed as a plain Python value at the "
+                "line the note names; rewrite that line to keep it in array or int "
+                "arithmetic, or accept one entry per value.")
+    if g.kind == EXPR:
+        return ("a branch on a size goes another way for these sizes; each way is its own "
+                "entry.")
+    if g.kind == ARRAY:
+        return (f"{name}'s dtype, shape or layout changes between calls; for sizes, "
+                f"dynamo.mark_dynamic({g.source.expr()}, dim) or dynamic=True makes one "
+                f"entry serve them (a dtype is its own entry). If the shapes or dtypes "
+                f"really are this many, raise dynamo.config.cache_size_limit.")
+    if g.kind in (ID, TYPE):
+        return (f"{name} is a new object (or type) each call, and the trace relied on its "
+                f"identity; pass the same object, or data as arrays.")
+    return "If the shapes or values really vary this much, raise dynamo.config.cache_size_limit."
 
 
 def _identifier(name: str) -> str:

@@ -165,6 +165,22 @@ class ShapeSource(Source):
 
 
 @dataclass(frozen=True)
+class AsArraySource(Source):
+    """A list of Python ints as the array NumPy makes of it (``np.asarray(ids)``): how a
+    list used as array data (an index, ``np.array(ids)``) enters a graph. Its ARRAY
+    guard (int64, one dimension) holds exactly when NumPy reads the list as such an
+    array, whatever its length and values."""
+
+    base: Source
+
+    def name(self) -> str:
+        return f"np.asarray({self.base.name()})"
+
+    def expr(self) -> str:
+        return f"___modules['numpy'].asarray({self.base.expr()})"
+
+
+@dataclass(frozen=True)
 class ModuleAttrSource(Source):
     """``module.attr`` of a library module (``numpy.tanh``, ``math.pi``), as the trace
     read it: the value is baked into the trace (a graph op, a constant), so it is

@@ -9,8 +9,10 @@ and of the compiled function, the speedup, and the first call's time (trace +
 compile + run). GPU timings are per call over a batch of calls followed by one
 synchronize. Then: the dispatch overhead of a cached call (``bench_dispatch``), and
 the trace time of one program at 1e2 and 1e7 elements (tracing must not grow with
-data), and the compile time of a function with 25, 50 and 100 graph breaks. Other
-benchmark modules plug in through ``EXTRA_SECTIONS``.
+data), and the compile time of a function with 10 to 200 graph breaks, and
+``state``: programs whose Python state changes each call (an appended list, an int
+step, a fresh list of floats, a growing token list; ``--state-only`` runs just it).
+Other benchmark modules plug in through ``EXTRA_SECTIONS``.
 """
 
 from __future__ import annotations
@@ -96,28 +98,41 @@ def trace_cost() -> list[dict]:
     return rows
 
 
-def graph_breaks(counts=(25, 50, 100)) -> list[dict]:
-    """Compile time of one function with N graph breaks (a print between array ops),
-    and the deepest chain of resume functions (1: each continues the original)."""
+def graph_breaks(counts=(10, 25, 50, 100, 200), repeat: int = 3) -> list[dict]:
+    """Compile time of one function with N graph breaks (a print between array ops):
+    the first call, best of ``repeat`` fresh functions, as wall time (``compile_s``, the
+    report's) and CPU time of the whole first call (``cpu_s``: what other processes on
+    a shared machine do not inflate); the deepest chain of resume functions (1: each
+    continues the original) and how many were re-assembled rather than patched."""
     import io
     from contextlib import redirect_stdout
 
     from dynamo.bytecode import resume
+    from dynamo.bytecode.patch import WORK
     rows = []
     for n in counts:
-        lines = ["def many(x):"]
-        for i in range(n):
-            lines += ["    x = x * 2 + 1", f"    print({i})"]
-        scope: dict = {}
-        exec("\n".join(lines + ["    return x"]), scope)
-        with redirect_stdout(io.StringIO()):
-            report = dynamo.explain(scope["many"])(np.ones(3))
+        walls, cpus = [], []
+        for k in range(repeat):
+            # a docstring of its own: equal code objects would share the caches
+            lines = ["def many(x):", f"    'run {k}'"]
+            for i in range(n):
+                lines += ["    x = x * 2 + 1", f"    print({i})"]
+            scope: dict = {}
+            exec("\n".join(lines + ["    return x"]), scope)
+            assembled = WORK["assembled"]
+            cpu = time.process_time()
+            with redirect_stdout(io.StringIO()):
+                report = dynamo.explain(scope["many"])(np.ones(3))
+            cpus.append(time.process_time() - cpu)
+            walls.append(report.compile_time)
+            assembled = WORK["assembled"] - assembled
+            assert len(report.records) == n + 1, len(report.records)
         depth = max(r.code.co_qualname.count("_resume_at_L") for r in report.records)
         assert all(resume.original_code(r.code) is scope["many"].__code__
                    for r in report.records)
-        rows.append({"breaks": n, "compile_s": report.compile_time,
-                     "per_break_ms": report.compile_time / n * 1e3,
-                     "resume_depth": depth})
+        rows.append({"breaks": n, "compile_s": min(walls), "cpu_s": min(cpus),
+                     "per_break_ms": min(walls) / n * 1e3,
+                     "resume_depth": depth, "assembled": assembled})
     return rows
 
 
@@ -147,6 +162,81 @@ def decode_loop() -> list[dict]:
             rows.append({"loop": "T = 5..40", "backend": backend, "compiles": traces.n,
                          "eager_ms": eager * 1e3, "compiled_ms": fast * 1e3,
                          "again_ms": again * 1e3})
+    return rows
+
+
+# ---------------------------------------------------------------- stateful programs (#16)
+
+class _Layer:
+    """A numpy-ml layer that keeps its inputs."""
+
+    def __init__(self):
+        self.X = []
+
+    def forward(self, x):
+        self.X.append(x)
+        return np.tanh(x)
+
+
+def _adam_step(g, m, t):
+    m = 0.9 * m + 0.1 * g
+    return m / (1 - 0.9 ** t)
+
+
+def _weighted(xs, a):
+    return a * np.array(xs)
+
+
+def _embed_head(inputs, wte, wpe):
+    """picoGPT's embedding and tied head, for a greedy decode over a token list."""
+    x = wte[inputs] + wpe[range(len(inputs))]
+    x = np.tanh(x)
+    return x @ wte.T
+
+
+def _state_programs():
+    """(name, function maker, argument tuples per call) for the ``state`` section."""
+    rng = np.random.default_rng(0)
+    g = rng.standard_normal(4096).astype(np.float32)
+    m = np.zeros(4096, np.float32)
+    wte = rng.standard_normal((256, 64)).astype(np.float32)
+    wpe = rng.standard_normal((64, 64)).astype(np.float32)
+    ids = [int(i) for i in rng.integers(0, 256, 8)]
+    x = np.ones(4096, np.float32)
+    return [
+        ("layer append", lambda: _Layer().forward, [(x,)] * 40),
+        ("adam int step", lambda: _adam_step, [(g, m, t) for t in range(1, 41)]),
+        ("fresh float list", lambda: _weighted,
+         [([0.5 * i + k for k in range(64)], x[:64]) for i in range(40)]),
+        ("decode token list", lambda: _embed_head,
+         [(ids + list(range(i)), wte, wpe) for i in range(40)]),
+    ]
+
+
+def stateful() -> list[dict]:
+    """Programs whose Python state changes each call: compiles over 40 calls, and the
+    median time per call after the first two, plain NumPy against compiled."""
+    rows = []
+    with listeners.listening(_CountTraces()) as traces:
+        for name, make, calls in _state_programs():
+            for backend in ("eager", "numpy"):
+                dynamo.reset()
+                traces.n = 0
+                plain, compiled = make(), dynamo.compile(make(), backend=backend)
+                eager_t, fast_t = [], []
+                for i, args in enumerate(calls):
+                    t0 = time.perf_counter()
+                    plain(*args)
+                    t1 = time.perf_counter()
+                    compiled(*args)
+                    t2 = time.perf_counter()
+                    if i >= 2:
+                        eager_t.append(t1 - t0)
+                        fast_t.append(t2 - t1)
+                e, c = statistics.median(eager_t), statistics.median(fast_t)
+                rows.append({"program": name, "backend": backend, "compiles": traces.n,
+                             "eager_us": e * 1e6, "compiled_us": c * 1e6,
+                             "speedup": e / c})
     return rows
 
 
@@ -187,6 +277,14 @@ def machine() -> str:
             f"Python {platform.python_version()}, NumPy {np.__version__}")
 
 
+def _print_state() -> list[dict]:
+    print("\nstate: Python state that changes each call (40 calls; median us per call "
+          "after the first two)")
+    rows = stateful()
+    print_table(rows, ["program", "backend", "compiles", "eager_us", "compiled_us", "speedup"])
+    return rows
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--backends", default="", help="comma list (default: every usable one)")
@@ -195,7 +293,13 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--json", help="also write every row to this file")
     ap.add_argument("--no-extra", action="store_true", help="skip the extra sections")
+    ap.add_argument("--state-only", action="store_true",
+                    help="only the state section (programs whose Python state changes)")
     args = ap.parse_args(argv)
+    if args.state_only:
+        print(f"machine: {machine()}")
+        _print_state()
+        return 0
 
     usable = [b for b in dynamo.list_backends()
               if b in ("eager", "numpy") or gpu_available()]
@@ -219,13 +323,14 @@ def main(argv=None) -> int:
     print_table(sections["trace_cost"], ["elements", "trace_compile_ms"])
     print("\ngraph breaks: compile time of one function with N breaks")
     sections["graph_breaks"] = graph_breaks()
-    print_table(sections["graph_breaks"], ["breaks", "compile_s", "per_break_ms",
-                                           "resume_depth"])
+    print_table(sections["graph_breaks"], ["breaks", "compile_s", "cpu_s", "per_break_ms",
+                                           "resume_depth", "assembled"])
     print("\ndecode loop: one compiled transformer block, sequence length 5..40 "
           "(total ms incl. compiles; again: the same 36 calls once more)")
     sections["decode_loop"] = decode_loop()
     print_table(sections["decode_loop"], ["loop", "backend", "compiles", "eager_ms",
                                           "compiled_ms", "again_ms"])
+    sections["state"] = _print_state()
     if not args.no_extra:
         for mod_name in EXTRA_SECTIONS:
             try:

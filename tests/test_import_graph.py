@@ -157,7 +157,7 @@ def test_guards_is_a_leaf(graph):
 # dynamo/variables/, bottom to top: a module imports only modules before it (a Variable
 # that makes a later kind gets it through the translator: tx.wrap, tx.call_builtin...).
 VARIABLE_LAYERS = ("base", "constant", "containers", "iterators", "functions", "folding",
-                   "arrays", "errstate", "objects", "loggers", "iteration", "builtins",
+                   "arrays", "dask_arrays", "errstate", "objects", "loggers", "iteration", "builtins",
                    "builder")
 
 

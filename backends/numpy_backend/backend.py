@@ -74,8 +74,10 @@ def numpy_backend(graph: Graph, example_inputs, options: dict | None = None):
     emit_forward(m, optimized, groups, plans, f"forward{n}",
                  Guarding(rerun, catch_all=opts.rerun_on_error))
     src = m.source()
-    compile_source(src, f"<dynamo numpy graph {n}>", m.scope)
+    compile_source(src, f"<dynamo numpy graph {n}>", m.scope, user_lines=True)
     fn = m.scope.pop(f"forward{n}")
+    if is_loop_body(graph):
+        fn.__dynamo_takes_carried__ = m.scope[f"forward{n}_taking"]
     fn.__dynamo_source__ = src
     fn.__dynamo_groups__ = [(g, p) for g, p in zip(groups, plans)]
     log.debug("numpy backend: %d ops -> %d after passes, %d groups (%d block-wise) in "

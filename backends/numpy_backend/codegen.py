@@ -63,6 +63,7 @@ from ..fusion.fusible import array_meta
 from ..passes import may_signal
 from ..passes.signals import REPORTS_DIFFER
 from . import runtime
+from .order import schedule
 from .plan import BlockPlan, plain_row_buffer, uses_out
 from .reuse import donors
 
@@ -246,6 +247,18 @@ class Guarding:
         return "Exception" if self.catch_all else "FloatingPointError"
 
 
+@dataclass
+class LayoutCheck:
+    """The inputs' layout a function checks before it reuses 2-D buffers (``cond``,
+    see ``reuse.donors``). Where it fails, the function runs ``fallback``, the same
+    code without that reuse; a loop body checks it each trip instead, and makes the
+    reuses in ``per_trip`` (``out=`` a dead buffer) only on trips where it holds."""
+
+    cond: str
+    fallback: str | None = None
+    per_trip: frozenset = frozenset()
+
+
 def emit_forward(m: Module, graph: Graph, groups: list[Group], plans: list, name: str,
                  guarding: Guarding = Guarding()) -> None:
     """``def <name>(placeholders): ...``: every group in order, then the outputs.
@@ -258,60 +271,84 @@ def emit_forward(m: Module, graph: Graph, groups: list[Group], plans: list, name
     reuse (results keep eager's memory layout).
     """
     fns = {i: emit_group(m, p, i) for i, p in enumerate(plans) if p is not None}
+    steps = schedule(graph, groups, plans)
     returned = graph.outputs
     segments = guarding.rerun is None
-    # a loop body's inputs change every trip: no layout is checked once on entry
-    loop = is_loop_body(graph)
-    reuse, checks = donors(graph, groups, plans, returned, layout_checked=not loop,
+    reuse, checks = donors(graph, groups, steps, returned, layout_checked=True,
                            same_segment=segments)
     entry = None
-    if checks:
-        fallback = f"_{name}_any_layout"
-        plain, _ = donors(graph, groups, plans, returned, layout_checked=False,
-                          same_segment=segments)
-        _emit_function(m, graph, groups, plans, fns, plain, fallback, guarding, None)
+    if checks and is_loop_body(graph):
+        # a loop body's inputs may change layout from trip to trip: each trip checks
+        # them, and a reuse that needs the check writes into ``out=None`` (a fresh
+        # array, as eager) on a trip where it fails
         cond = " and ".join(_row_major(n.name) for n in graph.placeholders if n in checks)
-        entry = (cond, fallback)
-    _emit_function(m, graph, groups, plans, fns, reuse, name, guarding, entry)
+        always, _ = donors(graph, groups, steps, returned, layout_checked=False,
+                           same_segment=segments)
+        entry = LayoutCheck(cond, per_trip=frozenset(n for n in reuse
+                                                     if always.get(n) is not reuse[n]))
+    elif checks:
+        fallback = f"_{name}_any_layout"
+        plain, _ = donors(graph, groups, steps, returned, layout_checked=False,
+                          same_segment=segments)
+        _emit_function(m, graph, groups, plans, steps, fns, plain, fallback, guarding, None)
+        cond = " and ".join(_row_major(n.name) for n in graph.placeholders if n in checks)
+        entry = LayoutCheck(cond, fallback)
+    _emit_function(m, graph, groups, plans, steps, fns, reuse, name, guarding, entry)
 
 
-def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, fns: dict,
-                   reuse: dict, name: str, guarding: Guarding, entry) -> None:
+def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, steps: list,
+                   fns: dict, reuse: dict, name: str, guarding: Guarding, entry) -> None:
     name_of = plain_name(m)
     returned = graph.outputs
-    statements: list[tuple[str, list[Node]]] = []     # (source, nodes it reads)
+    # (source, nodes it reads, nodes it makes, nodes it hands over: see HANDOVER)
+    statements: list[tuple[str, list, tuple, tuple]] = []
     group_of: list[int] = []                           # the group of each statement
-    for index, (group, plan) in enumerate(zip(groups, plans)):
-        if plan is None:
-            for node in group.nodes:
-                if node in reuse:   # the donor dies here: write into it, no allocation
-                    text = f"{node.name} = {_call_out(m, node, name_of, reuse[node].name)}"
-                elif node.target == "setitem" and len(node.args) == 3 and not node.kwargs \
-                        and not plain_row_buffer(node):
-                    # a statement, as the program wrote it (no call of ops.setitem)
-                    x, where, value = (m.fmt(a, name_of) for a in node.args)
-                    text = f"{x}[{where}] = {value}\n{node.name} = {x}"
-                else:
-                    text = f"{node.name} = {m.expr(node, name_of)}"
-                row = plain_row_buffer(node)
-                if row:   # a column broadcast over long rows (runtime.row_buffer)
-                    text = f"with _rows({row}):\n    {text}"
-                statements.append((text, node.inputs()))
-                group_of.append(index)
+    for index, node in steps:
+        group = groups[index]
+        if node is not None:
+            if node in reuse:   # the donor dies here: write into it, no allocation
+                out = reuse[node].name
+                if entry is not None and node in entry.per_trip:
+                    out = f"({out} if _layout else None)"
+                text = f"{node.name} = {_call_out(m, node, name_of, out)}"
+            elif _takes_carried(node):
+                # the loop gets its carried values in a list it empties, and the
+                # names that die here go before it runs (HANDOVER): arrays the
+                # loop rebinds are not held by this frame for the whole loop
+                body, trips, carried, free = node.args
+                fn = m.bind(body.__dynamo_takes_carried__, "loop")
+                text = (f"_carried = {m.fmt(list(carried), name_of)}\n{HANDOVER}\n"
+                        f"{node.name} = {fn}({m.fmt(trips, name_of)}, _carried"
+                        + "".join(f", {m.fmt(v, name_of)}" for v in free) + ")")
+            elif node.target == "setitem" and len(node.args) == 3 and not node.kwargs \
+                    and not plain_row_buffer(node):
+                # a statement, as the program wrote it (no call of ops.setitem)
+                x, where, value = (m.fmt(a, name_of) for a in node.args)
+                text = f"{x}[{where}] = {value}\n{node.name} = {x}"
+            else:
+                text = f"{node.name} = {m.expr(node, name_of)}"
+            row = plain_row_buffer(node)
+            if row:   # a column broadcast over long rows (runtime.row_buffer)
+                text = f"with _rows({row}):\n    {text}"
+            handed = tuple(node.args[2]) if _takes_carried(node) else ()
+            statements.append((_located(node, text), node.inputs(), (node,), handed))
+            group_of.append(index)
         else:
             outs = "".join(f"{n.name}, " for n in group.outputs)
             ins = ", ".join(name_of(n) for n in group.inputs)
             # (a group of unused ops, kept because they may warn, has no outputs)
             call = f"{outs}= {fns[index]}({ins})" if outs else f"{fns[index]}({ins})"
-            statements.append((call, group.inputs))
+            statements.append((_located(group.nodes[0], call), group.inputs, group.outputs,
+                               ()))
             group_of.append(index)
     params = ", ".join(n.name for n in graph.placeholders)
     if is_loop_body(graph):
-        _emit_loop(m, graph, groups, plans, statements, group_of, name, guarding)
+        _emit_loop(m, graph, groups, plans, statements, group_of, name, guarding,
+                   entry.cond if entry is not None else None)
         return
     m.emit(0, f"def {name}({params}):")
     if entry is not None:
-        cond, fallback = entry
+        cond, fallback = entry.cond, entry.fallback
         m.emit(1, f"if not ({cond}):")
         m.emit(2, f"return {fallback}({params})")
     result = f"return {m.fmt(tuple(returned), name_of)}"
@@ -346,6 +383,26 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, fn
     m.emit(0, "")
 
 
+# A line of a statement where the values it hands over (a loop's carried values, in a
+# list the loop empties) are deleted when it reads them for the last time
+# (``_emit_with_dels``), rather than after it.
+HANDOVER = "# (hand-over)"
+
+
+def _takes_carried(node: Node) -> bool:
+    """A loop node whose body the numpy backend compiled (``_emit_loop``)."""
+    return node.target == "fori_loop" and \
+        hasattr(node.args[0], "__dynamo_takes_carried__")
+
+
+def _located(node: Node, text: str) -> str:
+    """``text`` after the comment that says where the program wrote ``node``: the
+    compiled code gets the program's file and line (warnings, tracebacks;
+    ``dynamo.source.compile_source(user_lines=True)``)."""
+    loc = node.meta.get("loc")
+    return f"# {loc}\n{text}" if loc else text
+
+
 def is_loop_body(graph: Graph) -> bool:
     """The body of a loop node (``dynamo/ops/loops.py``): its first input is the trip."""
     first = next(iter(graph.placeholders), None)
@@ -353,7 +410,8 @@ def is_loop_body(graph: Graph) -> bool:
 
 
 def _emit_loop(m: Module, graph: Graph, groups: list[Group], plans: list, statements: list,
-               group_of: list[int], name: str, guarding: Guarding) -> None:
+               group_of: list[int], name: str, guarding: Guarding,
+               layout: str | None = None) -> None:
     """A loop body as the loop itself (``Graph.python_code`` prints the same)::
 
         def _forward3(trips, x, w):
@@ -365,10 +423,21 @@ def _emit_loop(m: Module, graph: Graph, groups: list[Group], plans: list, statem
     name_of = plain_name(m)
     trip, *inputs = graph.placeholders
     carried = "".join(f"{n.name}, " for n in inputs if n.meta.get("carried"))
+    free = [p.name for p in inputs if not p.meta.get("carried")]
     values = graph.outputs
     n = carried.count(",")
-    m.emit(0, f"def {name}({', '.join(['trips'] + [p.name for p in inputs])}):")
+    # ops.fori_loop calls name(trips, *carried, *free); generated callers hand the
+    # carried values over in a list that the loop empties (``_takes_carried``)
+    m.emit(0, f"def {name}({', '.join(['trips', *(p.name for p in inputs)])}):")
+    m.emit(1, f"return {name}_taking(trips, [{carried}]{''.join(', ' + f for f in free)})")
+    m.emit(0, "")
+    m.emit(0, f"def {name}_taking({', '.join(['trips', '_carried', *free])}):")
+    if carried:
+        m.emit(1, f"{carried}= _carried")
+    m.emit(1, "_carried.clear()")
     m.emit(1, f"for {trip.name} in range(trips):")
+    if layout is not None:   # the inputs' layout this trip (reuse.donors' checks)
+        m.emit(2, f"_layout = {layout}")
     regions = _stretches(m, graph, groups, plans, group_of, name_of)
     _emit_with_dels(m, statements, set(values), 2, regions, guarding.catch)
     if carried:
@@ -413,8 +482,8 @@ def _stretches(m: Module, graph: Graph, groups: list[Group], plans: list,
         fallback = None
         if _needs_guard([groups[g] for g in members], [plans[g] for g in members], position):
             nodes = [n for g in members for n in groups[g].nodes]
-            fallback = [f"{n.name} = {m.call(n, name_of)}"
-                        for n in sorted(nodes, key=position)]
+            fallback = [line for n in sorted(nodes, key=position)
+                        for line in _located(n, f"{n.name} = {m.call(n, name_of)}").split("\n")]
         regions.append((i, j, fallback))
         i = j
     return regions
@@ -431,36 +500,46 @@ def _emit_with_dels(m: Module, statements: list, keep: set, depth: int,
     nanoseconds, so every intermediate gets one, small or big.
 
     ``regions`` (``_stretches``) puts each stretch with a fallback under the guard:
-    on ``catch`` its fallback runs instead, so the values it reads are dropped only
-    after the stretch.
+    on ``catch`` its fallback runs instead. The values the stretch reads from before
+    it are dropped only after the stretch (the fallback reads them again); those it
+    makes are dropped at their last reader inside it, and after the fallback, which
+    makes them again.
     """
     last: dict[Node, int] = {}
-    for i, (_, reads) in enumerate(statements):
+    for i, (_, reads, _, _) in enumerate(statements):
         for n in reads:
             last[n] = i
     dies: dict[int, list[Node]] = {}
     for n, i in last.items():
-        dies.setdefault(i, []).append(n)
+        if n not in keep and n.op not in (PLACEHOLDER, CONSTANT):
+            dies.setdefault(i, []).append(n)
 
-    def dels(indices, depth: int) -> None:
-        dead = [n.name for i in indices for n in dies.get(i, ()) if n not in keep
-                and n.op not in (PLACEHOLDER, CONSTANT)]
+    def dels(dead: list[Node], depth: int) -> None:
         if dead:
-            m.emit(depth, f"del {', '.join(dead)}")
+            m.emit(depth, f"del {', '.join(n.name for n in dead)}")
 
     for first, end, fallback in regions or [(0, len(statements), None)]:
         if fallback is None:
             for i in range(first, end):
-                for line in statements[i][0].split("\n"):
-                    m.emit(depth, line)
-                dels((i,), depth)
+                text, _, _, handed = statements[i]
+                dead = dies.get(i, [])
+                for line in text.split("\n"):
+                    if line == HANDOVER:   # the values it hands over go before it runs
+                        dels([n for n in dead if n in handed], depth)
+                        dead = [n for n in dead if n not in handed]
+                    else:
+                        m.emit(depth, line)
+                dels(dead, depth)
             continue
+        made = {n for i in range(first, end) for n in statements[i][2]}
         m.emit(depth, "try:")
         m.emit(depth + 1, "_token = _guard()")
         m.emit(depth + 1, "try:")
         for i in range(first, end):
             for line in statements[i][0].split("\n"):
-                m.emit(depth + 2, line)
+                if line != HANDOVER:
+                    m.emit(depth + 2, line)
+            dels([n for n in dies.get(i, []) if n in made], depth + 2)
         m.emit(depth + 1, "finally:")
         m.emit(depth + 2, "_unguard(_token)")
         m.emit(depth + 1, "_redo = False")
@@ -470,7 +549,9 @@ def _emit_with_dels(m: Module, statements: list, keep: set, depth: int,
         m.emit(depth, "if _redo:   # again op by op, as eager")
         for line in fallback:
             m.emit(depth + 1, line)
-        dels(range(first, end), depth)
+        dying = [n for i in range(first, end) for n in dies.get(i, [])]
+        dels([n for n in dying if n in made], depth + 1)
+        dels([n for n in dying if n not in made], depth)
 
 
 # --------------------------------------------------------------------------- groups
@@ -484,7 +565,8 @@ def emit_group(m: Module, plan: BlockPlan, index: int) -> str:
     plain = f"_plain{index}"
     m.emit(0, f"def {plain}({params}):")
     for node, dead in _last_reads(group):
-        m.emit(1, f"{node.name} = {m.expr(node, name_of)}")
+        for line in _located(node, f"{node.name} = {m.expr(node, name_of)}").split("\n"):
+            m.emit(1, line)
         if dead:   # free it now, as eager's temporaries are: malloc hands it out again
             m.emit(1, "del " + ", ".join(n.name for n in dead))
     m.emit(1, f"return {outs}")

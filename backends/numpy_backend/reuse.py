@@ -39,7 +39,7 @@ from __future__ import annotations
 from dynamo.graph import CALL, CONSTANT, PLACEHOLDER, Graph, Node
 
 from ..fusion import Group, reduction_info
-from ..fusion.fusible import array_meta, returns_fresh
+from ..fusion.fusible import FRESH_ELEMENTWISE, array_meta, returns_fresh
 from .plan import uses_out
 
 # Fresh results whose layout is C order when their array operands' strides are.
@@ -79,7 +79,8 @@ def c_ordered(nodes) -> dict[Node, frozenset]:
     generated code checks); one of fewer dimensions always is. A ufunc, a fusible
     reduction or a matrix product whose array operands are all C-ordered returns a
     C-contiguous array (NumPy's ``K`` order finds no axis to swap); basic indexing
-    and a C-order reshape of a C-ordered array are C-ordered. Anything else
+    and a C-order reshape of a C-ordered array are C-ordered, and so are ``np.roll`` and
+    ``np.where``-like results of C-ordered arrays. Anything else
     (transposes, ``einsum``, writes, unknown ops) is left out: no reuse is inferred
     from it.
     """
@@ -106,16 +107,33 @@ def c_ordered(nodes) -> dict[Node, frozenset]:
         if any(n not in known for n in inputs):
             continue
         if returns_fresh(node) and (uses_out(node) or reduction_info(node) is not None
-                                    or node.target in _C_ORDER_PRODUCTS):
+                                    or node.target in _C_ORDER_PRODUCTS
+                                    or _keeps_order(node)):
             pass
         elif node.target == "getitem" and not node.kwargs and _basic_index(node.args[1]):
             pass
         elif node.target == "reshape" and not node.kwargs:
             pass
+        elif node.target == "roll":   # a new array made by np.empty_like of its input
+            pass
+        elif node.target == "setitem" and node.args[0] in known:   # x itself, written
+            known[node] = known[node.args[0]]
+            continue
         else:
             continue
         known[node] = frozenset().union(*(known[n] for n in inputs))
     return known
+
+
+def _keeps_order(node: Node) -> bool:
+    """A fresh elementwise result (``np.where``, ``np.clip``, ``x.astype(t)``, ``np.copy``):
+    laid out as its operands are (``K`` order), so in C order when they are; unless an
+    ``order`` says otherwise."""
+    if node.kwargs.get("order", "K") not in ("K", "C"):
+        return False
+    if node.target in ("astype", "copy"):   # (an order passed by position: not known)
+        return len(node.args) <= (2 if node.target == "astype" else 1)
+    return node.target in FRESH_ELEMENTWISE
 
 
 def _c_contiguous_always(node: Node) -> bool:
@@ -129,12 +147,13 @@ def _c_contiguous_always(node: Node) -> bool:
         all(not isinstance(a, Node) for a in node.args)
 
 
-def donors(graph: Graph, groups: list[Group], plans: list, returned, layout_checked: bool,
+def donors(graph: Graph, groups: list[Group], steps: list, returned, layout_checked: bool,
            same_segment: bool = False) -> tuple[dict[Node, Node], frozenset]:
     """``node -> dead intermediate it writes into``, and the inputs to check on entry.
 
-    Runs over the plain-path nodes in program order (block-wise groups are one step
-    that reads its inputs). With ``layout_checked=False`` only one-dimensional buffers
+    Runs over ``steps`` (``order.schedule``: ``(group index, node)`` for a plain-path
+    node, ``(group index, None)`` for a block-wise group, one step that reads its
+    inputs) in their order. With ``layout_checked=False`` only one-dimensional buffers
     and buffers C-ordered whatever the inputs (made from ``x.copy()``, ``np.zeros``)
     are reused: the inputs' layout is unknown. With ``same_segment`` a value lends
     its buffer only within its own stretch between two effects: a stretch that runs
@@ -142,7 +161,7 @@ def donors(graph: Graph, groups: list[Group], plans: list, returned, layout_chec
     the values it reads unchanged.
     """
     segment = {n: g.segment for g in groups for n in g.nodes}
-    steps = [n for g, p in zip(groups, plans) for n in (g.nodes if p is None else (g,))]
+    steps = [node if node is not None else groups[index] for index, node in steps]
     last: dict[Node, int] = {}
     for i, step in enumerate(steps):
         for n in (step.inputs if isinstance(step, Group) else step.inputs()):

@@ -7,7 +7,9 @@ traces a function whose sizes vary at most twice instead of once per size up to
 first call with new input shapes runs the graph op by op (that call's result, exactly
 eager's), records every value's shape and dtype, builds the static graph for those
 sizes (``static_graph``) and compiles it; later calls with those shapes run the
-compiled code::
+compiled code. Changing numbers that shape nothing (``0.9 ** t``) are not part of a
+variant's key: they stay inputs of its code (``value_symbols``). After
+``GENERIC_AFTER`` variants, new sizes run one size-generic function instead::
 
     def f(x):                                   # x: (T, 64) float32, T = 5, 6, ..., 40
         return np.exp(x - x.max(axis=-1, keepdims=True))
@@ -25,11 +27,16 @@ import numpy as np
 
 from dynamo.graph import OUTPUT, Graph, Node
 from dynamo.ops import NUMPY, ArrayMeta, impl_table
-from dynamo.symbolic import SymInt
+from dynamo.symbolic import SymArg, SymInt
+from dynamo.tree import tree_leaves, tree_map
 
-from ..common import Interpreter, resolve
+from ..common import Interpreter, python_function
 
 MAX_SIZES = 64    # compiled variants kept per graph (the oldest is dropped past it)
+# After this many static variants, new sizes run one size-generic function (the eager
+# backend's code for the graph): a decode loop whose sequence grows by one each call
+# would otherwise compile a variant (milliseconds) on every call.
+GENERIC_AFTER = 4
 log = logging.getLogger("dynamo.backend")
 log_variants = logging.getLogger("dynamo.recompiles")
 
@@ -54,21 +61,46 @@ def _observed(value: Any, meta: Any) -> Any:
                      isinstance(value, np.generic))
 
 
-def static_graph(graph: Graph, values: dict[Node, Any], sizes: dict[str, int]) -> Graph:
+def value_symbols(graph: Graph) -> frozenset:
+    """Symbols no array's shape depends on: changing numbers (``0.9 ** t``, a learning
+    rate), which stay inputs of the compiled code rather than keys of its variants."""
+    shaped: set[str] = set()
+    for node in graph.nodes:
+        for meta in tree_leaves(node.meta.get("array")):
+            if isinstance(meta, ArrayMeta):
+                for d in meta.shape:
+                    if isinstance(d, SymInt):
+                        shaped |= d.sym.symbols
+    return frozenset(p.meta["symbol"] for p in graph.placeholders
+                     if "symbol" in p.meta and p.meta["symbol"] not in shaped)
+
+
+def static_graph(graph: Graph, values: dict[Node, Any], sizes: dict[str, int],
+                 keep: frozenset = frozenset()) -> Graph:
     """The graph with the sizes of one call: ints for symbolic arguments, and every
-    array meta the shape and dtype its value had in that call."""
+    array meta the shape and dtype its value had in that call. Expressions over the
+    symbols in ``keep`` (``value_symbols``) stay expressions over their inputs."""
     new, env = Graph(), {}
+
+    def leaf(v: Any) -> Any:
+        if isinstance(v, Node):
+            return env[v]
+        if isinstance(v, SymArg):
+            if v.sym.symbols & keep:
+                return v.map_nodes(env.__getitem__)
+            return v.sym.evaluate(sizes)
+        return v
+
     for node in graph.nodes:
         if node.op == OUTPUT:
-            new.output(resolve(node.args[0], env, sizes))
+            new.output(tree_map(leaf, node.args[0]))
             continue
         meta = dict(node.meta)
-        meta.pop("symbol", None)   # now a plain int input, which the code never reads
+        meta.pop("symbol", None)   # now a plain input, which only kept expressions read
         if node in values and "array" in meta:
             meta["array"] = _observed(values[node], meta["array"])
-        env[node] = new.create_node(node.op, node.target, resolve(node.args, env, sizes),
-                                    resolve(node.kwargs, env, sizes), name=node.name,
-                                    meta=meta)
+        env[node] = new.create_node(node.op, node.target, tree_map(leaf, node.args),
+                                    tree_map(leaf, node.kwargs), name=node.name, meta=meta)
     return new
 
 
@@ -77,15 +109,28 @@ class PerSize:
 
     def __init__(self, graph: Graph, compile_static):
         self.graph, self.compile_static = graph, compile_static
+        self.keep = value_symbols(graph)
+        # the arguments that are changing numbers: not part of a variant's key
+        self.values = frozenset(i for i, p in enumerate(graph.placeholders)
+                                if p.meta.get("symbol") in self.keep)
         self.variants: dict[tuple, Any] = {}
         self.compiled = 0   # static variants compiled so far (logged in "recompiles")
+        self.generic = None   # the size-generic function, after GENERIC_AFTER variants
         self.name = f"{len(graph.call_nodes())} ops"
 
     def __call__(self, *args):
-        key = tuple(np.shape(a) if isinstance(a, np.ndarray) else a for a in args)
+        key = tuple(None if i in self.values else np.shape(a) if isinstance(a, np.ndarray)
+                    else a for i, a in enumerate(args))
         fn = self.variants.get(key)
         if fn is not None:
             return fn(*args)
+        if self.compiled >= GENERIC_AFTER:
+            if self.generic is None:
+                log_variants.debug("numpy backend: graph %s has compiled %d static "
+                                   "variants; new sizes run size-generic code", self.name,
+                                   self.compiled)
+                self.generic = python_function(self.graph)
+            return self.generic(*args)
         run = Interpreter(self.graph, impl_table(NUMPY))   # eager's result, every value
         outputs = run.run(*args)
         self.compiled += 1
@@ -95,7 +140,8 @@ class PerSize:
         if len(self.variants) >= MAX_SIZES:
             self.variants.pop(next(iter(self.variants)))
         try:
-            fn = self.compile_static(static_graph(self.graph, run.env, run.sizes), args)
+            fn = self.compile_static(static_graph(self.graph, run.env, run.sizes, self.keep),
+                                     args)
         except Exception as e:  # noqa: BLE001 (this call already ran: never lose it)
             log.warning("numpy backend: compiling for shapes %s failed (%s: %s); those "
                         "shapes run op by op", key, type(e).__name__, e)

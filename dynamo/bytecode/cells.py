@@ -16,6 +16,7 @@ Example::
 from __future__ import annotations
 
 import types
+import weakref
 from typing import Any
 
 from bytecode import CellVar, FreeVar, Instr, Label
@@ -27,8 +28,15 @@ from .instructions import CodeInfo
 def deleted_cells_of(original) -> set[str]:
     """The cell variables of ``original`` that it deletes (``del c``) somewhere: in a
     resume function of it, they are free variables whose reads need ``cell_check``."""
-    return {getattr(inst.arg, "name", inst.arg) for inst in CodeInfo.of(original).insts
-            if inst.name == "DELETE_DEREF"} & set(original.co_cellvars)
+    hit = _DELETED.get(original)
+    if hit is None:   # (read once per code: every break of a function asks)
+        hit = _DELETED[original] = frozenset(
+            {getattr(inst.arg, "name", inst.arg) for inst in CodeInfo.of(original).insts
+             if inst.name == "DELETE_DEREF"} & set(original.co_cellvars))
+    return set(hit)
+
+
+_DELETED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 # the most that cell_check pushes above the stack of the read it checks

@@ -91,9 +91,15 @@ def new_label() -> Label:
     return Label()
 
 
-def intercept_calls(body: list, intercept) -> list:
+def intercept_calls(body: list, intercept, passes_through=None) -> list:
     """Route the callables that the island's calls load (globals and methods) through
-    ``intercept``, so user functions called from eager code are still compiled."""
+    ``intercept``, so user functions called from eager code are still compiled.
+
+    ``passes_through(("np", "tanh"))`` says that a global (or a module attribute of
+    one) is C code now, a builtin or a ufunc: its call is left as it is, since
+    ``intercept`` would return it unchanged, and the call of ``intercept`` costs as
+    much as the call itself (``abs(i)`` in a loop). Rebound later to a Python
+    function, it runs uncompiled: the same result."""
     out = []
     i = 0
     while i < len(body):
@@ -105,14 +111,20 @@ def intercept_calls(body: list, intercept) -> list:
         loc = item.location
         name = item.arg[1] if isinstance(item.arg, tuple) else item.arg
         if item.name == "LOAD_GLOBAL":
+            start = len(out)
+            chain = [name]
             out.append(Instr("LOAD_GLOBAL", (False, name), location=loc))
             # 3.11 calls `np.tanh(x)` as NULL + `np`, then LOAD_ATTR tanh: the callable is
             # the end of the attribute chain, not the module
             while i < len(body) and isinstance(body[i], Instr) and \
                     body[i].name == "LOAD_ATTR" and not isinstance(body[i].arg, tuple):
                 out.append(body[i])
+                chain.append(body[i].arg)
                 loc = body[i].location
                 i += 1
+            if passes_through is not None and passes_through(tuple(chain)):
+                out[start:] = [item] + out[start + 1:]   # the call as the program wrote it
+                continue
         else:
             out.append(Instr("LOAD_ATTR", (False, name) if pyversion.PY312 else name,
                              location=loc))

@@ -20,9 +20,10 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
-from bytecode import Bytecode, Instr, Label, TryBegin, TryEnd
+from bytecode import Bytecode, CellVar, FreeVar, Instr, Label, TryBegin, TryEnd
 
 from .. import pyversion
+from .patch import WORK
 from .signature import Params
 
 # Exception handlers that only restore locals and re-raise (3.12 inlined
@@ -67,6 +68,10 @@ class CodeInfo:
     handlers: list[tuple[int, int, int]] = field(default_factory=list)  # start, end, target
     catching: frozenset = frozenset()   # instructions an except/finally handler covers
     early_exits: dict = field(default_factory=dict, repr=False)   # loop_may_exit_early's
+    # (CodeInfo of the original, instructions in front): a resume function made by
+    # patching the original (see ``resumed``), whose analyses are the original's
+    origin: tuple | None = field(default=None, repr=False)
+    flow: dict = field(default_factory=dict, repr=False)   # _flow_sets's, per kind
 
     @classmethod
     def of(cls, code) -> CodeInfo:
@@ -82,6 +87,33 @@ class CodeInfo:
         code again. ``bc`` must not be changed afterwards."""
         if code not in _CACHE:
             _CACHE[code] = cls._read(code, bc)
+
+    @classmethod
+    def resumed(cls, code, original, head: list[Instr], target: int,
+                bc: Bytecode) -> None:
+        """Record the reading of ``code``, a resume function made from ``original`` by
+        putting the instructions ``head`` in front (``dynamo.bytecode.patch``), whose
+        last jumps to ``original``'s instruction ``target``.
+
+        Nothing of the copy is read: its instructions are the original's, shifted by
+        ``len(head)`` and made on demand (``_ShiftedInsts``), so a resume function
+        costs the translator only the instructions it walks, and the analyses
+        (``names_read_from``, ``live_at``) are the original's, computed once.
+        ``bc`` has the attributes of ``code`` and its first instructions."""
+        base = cls.of(original)
+        shift = len(head)
+        insts = [Inst(i, instr.name, instr.arg, instr, lineno=original.co_firstlineno)
+                 for i, instr in enumerate(head)]
+        insts[-1].target = target + shift
+        entry = 0
+        while insts[entry].name in ("COPY_FREE_VARS", "RESUME"):
+            entry += 1
+        cells = set(original.co_cellvars)
+        _CACHE[code] = cls(
+            code.co_filename, bc, _ShiftedInsts(insts, base.insts, cells), [],
+            [Region(r.start + shift, r.end + shift, r.kind) for r in base.regions],
+            entry, [(s + shift, e + shift, h + shift) for s, e, h in base.handlers],
+            _Shifted(base.catching, shift), origin=(base, shift))
 
     @classmethod
     def _read(cls, code, bc: Bytecode | None = None) -> CodeInfo:
@@ -221,30 +253,142 @@ class CodeInfo:
     def names_read_from(self, start: int) -> set[str]:
         """Local names that instructions reachable from ``start`` may read.
 
-        Used to pass only live locals to a resume function: a local nobody reads after
-        the break (a resume function's own ``___stack`` arguments, say) is dropped.
+        A resume function's own ``___stack`` arguments, say, are read by no
+        instruction after the break. (See ``live_at`` for the names whose *current*
+        value may be read.)
         """
-        seen, todo, names = set(), [start], set()
-        while todo:
-            i = todo.pop()
-            if i in seen or i >= len(self.insts):
-                continue
-            seen.add(i)
-            inst = self.insts[i]
-            if inst.name.startswith(("LOAD_FAST", "DELETE_FAST", "STORE_FAST_LOAD_FAST")):
-                arg = inst.arg if isinstance(inst.arg, tuple) else (inst.arg,)
-                names.update(getattr(a, "name", a) for a in arg)
-            if inst.target is not None:
-                todo.append(inst.target)
-            if inst.name not in _NO_FALLTHROUGH:
-                todo.append(i + 1)
-            todo += [h for s, e, h in self.handlers if s <= i <= e]
-        return names
+        return set(self._flow("read", start))
+
+    def live_at(self, start: int) -> set[str]:
+        """Locals live at ``start``: some path from it reads the local before storing
+        it again. A dead local (``o = None`` next, or never read again) need not be
+        kept: its value is unreachable to the program, as in plain Python, where the
+        frame's slot is overwritten before anyone looks."""
+        return set(self._flow("live", start))
+
+    def _flow(self, kind: str, start: int) -> frozenset:
+        """The ``kind`` set at instruction ``start``, from the table computed once per
+        code (for a resume function made by patching: the original's table)."""
+        if self.origin is not None:
+            base, shift = self.origin
+            if start >= shift:
+                return base._flow(kind, start - shift)
+        table = self.flow.get(kind)
+        if table is None:
+            table = self.flow[kind] = _flow_sets(self, kill=kind == "live")
+        return table[start] if 0 <= start < len(table) else frozenset()
 
     def source_line(self, lineno: int | None) -> str:
         if lineno is None:
             return ""
         return linecache.getline(self.filename, lineno).strip()
+
+
+def _flow_sets(info: CodeInfo, kill: bool) -> list[frozenset]:
+    """For each instruction, the locals that some path from it reads: before any store
+    of them (``kill``, liveness) or anywhere. One backward fixpoint over the whole code,
+    exception handlers included as successors of the instructions they cover."""
+    insts = info.insts
+    n = len(insts)
+    succs: list[list[int]] = []
+    raises: list[list[int]] = [[] for _ in range(n)]
+    for start, end, handler in info.handlers:
+        for i in range(start, min(end, n - 1) + 1):
+            raises[i].append(handler)
+    effects: list[list[tuple[bool, str]]] = []   # (is a store, name), in order
+    for inst in insts:
+        nexts = [] if inst.name in _NO_FALLTHROUGH else [inst.index + 1]
+        if inst.target is not None:
+            nexts.append(inst.target)
+        succs.append([j for j in nexts if j < n])
+        names = _local_names(inst)
+        if inst.name in ("STORE_FAST_LOAD_FAST",):
+            effects.append([(True, names[0]), (False, names[1])])
+        elif inst.name.startswith("STORE_FAST"):
+            effects.append([(True, name) for name in names])
+        elif inst.name.startswith(("LOAD_FAST", "DELETE_FAST")):
+            effects.append([(False, name) for name in names])
+        else:
+            effects.append([])
+    sets = [frozenset()] * n
+    changed = True
+    while changed:
+        changed = False
+        for i in range(n - 1, -1, -1):
+            here = set().union(*(sets[j] for j in succs[i]))
+            for is_store, name in reversed(effects[i]):
+                if not is_store:
+                    here.add(name)
+                elif kill:
+                    here.discard(name)
+            here.update(*(sets[h] for h in raises[i]))   # a raise before the store
+            if here != sets[i]:
+                sets[i] = frozenset(here)
+                changed = True
+    return sets
+
+
+class _ShiftedInsts:
+    """The instructions of a resume function made by patching (``CodeInfo.resumed``):
+    its own ``head``, then those of the original, shifted, each made when first asked
+    for. Cells of the original are the resume function's free variables, and its
+    prologue instructions are NOPs (the head did their work)."""
+
+    def __init__(self, head: list[Inst], base: list[Inst], cells: set[str]):
+        self.head, self.base, self.cells = head, base, cells
+        self.made: dict[int, Inst] = {}
+        self.original_head = 0
+        while self.original_head < len(base) and base[self.original_head].name in (
+                "MAKE_CELL", "COPY_FREE_VARS", "RESUME", "NOP"):
+            self.original_head += 1
+
+    def __len__(self) -> int:
+        return len(self.head) + len(self.base)
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if i < len(self.head):
+            return self.head[i]
+        hit = self.made.get(i)
+        if hit is None:
+            hit = self.made[i] = self._make(i)
+        return hit
+
+    def _make(self, i: int) -> Inst:
+        WORK["shifted"] += 1
+        shift = len(self.head)
+        old = self.base[i - shift]
+        if old.index < self.original_head:
+            instr = Instr("NOP", location=old.instr.location)
+            return Inst(i, "NOP", None, instr, lineno=old.lineno)
+        arg = old.arg
+        if isinstance(arg, CellVar):
+            arg = FreeVar(arg.name)
+        elif old.name in pyversion.CELL_SLOT_OPS and isinstance(arg, str) and \
+                arg in self.cells:
+            arg = FreeVar(arg)   # a cell's slot by name (see resume_code)
+        instr = old.instr
+        if arg is not old.arg:
+            instr = instr.copy()
+            instr.arg = arg
+        target = None if old.target is None else old.target + shift
+        return Inst(i, old.name, arg, instr, target, old.lineno)
+
+
+class _Shifted:
+    """A set of instruction indices of the original, seen from a resume function."""
+
+    def __init__(self, base, shift: int):
+        self.base, self.shift = base, shift
+
+    def __contains__(self, index) -> bool:
+        return index - self.shift in self.base
 
 
 def _local_names(inst: Inst) -> list[str]:

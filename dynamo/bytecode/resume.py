@@ -8,8 +8,16 @@ instruction where execution continues::
         PUSH_NULL; LOAD_FAST ___stack0; JUMP_FORWARD <instruction after the break>
         ...
 
-Calling it goes through the frame hook, so it is traced and compiled in turn, with
-its own guards and cache. Cells and free variables are passed as the cell objects
+The frame that breaks returns a ``Resume`` (``return caller(...)``, its last act), and
+the frame runner calls the resume function after that frame has returned
+(``run_break_code``): N breaks run one after another, not N calls deep. The call goes
+through the frame hook, so the resume function is traced and compiled in turn, with
+its own guards and cache.
+
+It is made by patching the original's bytes (``patch.py``: a few array operations per
+resume function; the translator reads it through the original's ``CodeInfo``, shifted)
+and, where that cannot be done, by re-assembling a copy with ``bytecode``
+(``_assembled``). Cells and free variables are passed as the cell objects
 themselves (the resume function's closure), so ``nonlocal`` writes and inner
 functions keep sharing them.
 
@@ -28,6 +36,7 @@ Example::
 
 from __future__ import annotations
 
+import threading
 import types
 import weakref
 from typing import Any
@@ -50,14 +59,16 @@ from .emit import (
     store_var,
 )
 from .instructions import CodeInfo
+from .patch import WORK, CodeTemplate, resume_bytes
 from .signature import STAR_FLAGS
 
 # code object -> {(target, layout, live): resume code}; weak, so resume functions die
 # with the function they continue
 _RESUME_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 # resume code -> (weak reference to the code it continues, for each of its instructions
-# the index of the original instruction it copies, or None); weak both ways, so neither
-# keeps the other alive
+# the index of the original instruction it copies, or None; or, for a resume function
+# made by patching, the number of instructions in front of the original's); weak both
+# ways, so neither keeps the other alive
 _ORIGIN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 # code -> its abstract bytecode, parsed once (see ``_copy``)
 _PARSED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -169,9 +180,61 @@ def resume_code(code, target: int, layout: tuple[bool, ...], live: tuple[str, ..
     hit = _RESUME_CACHE.setdefault(code, {}).get(key)
     if hit is not None:
         return hit
+    new = _patched(code, target, layout, live)
+    if new is None:
+        new = _assembled(code, target, layout, live)
+    _RESUME_CACHE[code][key] = new
+    return new
+
+
+def _qualname(code, target: int) -> str:
+    """The program sees co_name (tracebacks, frame.f_code.co_name, the function's
+    __name__): it is the original's. co_qualname says where it resumes (the logs,
+    dynamo.explain, dynamo.annotate's code_key)."""
+    return f"{code.co_qualname}_resume_at_L{CodeInfo.of(code).insts[target].lineno}"
+
+
+def _patched(code, target: int, layout: tuple[bool, ...], live: tuple[str, ...]):
+    """The resume function made by patching ``code``'s bytes (``patch.py``: linear
+    work per break), or None where that cannot be done (then ``_assembled``)."""
+    template = CodeTemplate.of(code)
+    if template is None or deleted_cells_of(code):
+        return None
+    made = resume_bytes(code, template, target, layout, live, _qualname(code, target))
+    if made is None:
+        return None
+    new, shift = made
+    # the instructions in front, as the translator reads them (names, not slots)
+    values = [f"___stack{i}" for i in range(sum(1 for is_null in layout if not is_null))]
+    head: list[Any] = []
+    if new.co_freevars:
+        head.append(Instr("COPY_FREE_VARS", len(new.co_freevars)))
+    head.append(Instr("RESUME", 0))
+    k = 0
+    for is_null in layout:
+        head.append(Instr("PUSH_NULL") if is_null else Instr("LOAD_FAST", values[k]))
+        k += not is_null
+    head += [Instr("DELETE_FAST", name) for name in values]
+    head.append(Instr("JUMP_FORWARD", Label()))
+    assert len(head) == shift
+    for instr in head:
+        instr.location = InstrLocation(code.co_firstlineno, None, None, None)
+    bc = Bytecode(head[:2] if new.co_freevars else head[:1])
+    bc.argcount, bc.posonlyargcount, bc.kwonlyargcount = new.co_argcount, 0, 0
+    bc.argnames = list(new.co_varnames[:new.co_argcount])
+    bc.flags, bc.first_lineno = new.co_flags, new.co_firstlineno
+    bc.name, bc.qualname, bc.filename = new.co_name, new.co_qualname, new.co_filename
+    bc.cellvars, bc.freevars = [], list(new.co_freevars)
+    CodeInfo.resumed(new, code, head, target, bc)
+    _ORIGIN[new] = (weakref.ref(code), shift)
+    return new
+
+
+def _assembled(code, target: int, layout: tuple[bool, ...], live: tuple[str, ...]):
+    """The resume function re-assembled with ``bytecode`` from a copy of ``code``."""
+    WORK["assembled"] += 1
     bc, positions = _copy(code)
     label = _label_at(bc, positions, target)
-    lineno = CodeInfo.of(code).insts[target].lineno
     head = len(prologue(bc))
     # The body keeps the MAKE_CELLs after the prologue: an inlined comprehension
     # (3.12+) gives its cell variable a fresh cell in the slot each time it runs.
@@ -215,17 +278,13 @@ def resume_code(code, target: int, layout: tuple[bool, ...], live: tuple[str, ..
     bc.flags &= ~STAR_FLAGS
     bc.cellvars = []
     bc.freevars = cellvars + freevars
-    # The program sees co_name (tracebacks, frame.f_code.co_name, the function's
-    # __name__): it is the original's. co_qualname says where it resumes (the logs,
-    # dynamo.explain, dynamo.annotate's code_key).
     bc.name = code.co_name
-    bc.qualname = f"{code.co_qualname}_resume_at_L{lineno}"
+    bc.qualname = _qualname(code, target)
     # the prologue pushes the stack the original had at the target: the original's
     # stack size covers it (split super-instructions push no more than the pair did)
     new = _assemble(bc, body, stacksize=max(code.co_stacksize, len(layout)) +
                     (CHECK_STACK if deleted else 0))
     CodeInfo.seed(new, bc)   # the translator reads it next: no need to parse it back
-    _RESUME_CACHE[code][key] = new
     origin_of = _instruction_origins(bc[:head], original_body, body)
     _ORIGIN[new] = (weakref.ref(code), [None] * len(new_prologue) + origin_of)
     return new
@@ -274,6 +333,9 @@ def _original_at(code, target: int):
     if origin is None:
         return code, target
     original, origin_of = origin[0](), origin[1]
+    if isinstance(origin_of, int):   # patched: the original shifted by a prologue
+        at = target - origin_of
+        return (code, target) if original is None or at < 0 else (original, at)
     if original is None or len(origin_of) != len(CodeInfo.of(code).insts) or \
             not 0 <= target < len(origin_of) or origin_of[target] is None:
         return code, target
@@ -289,31 +351,83 @@ def original_code(code):
 
 
 class ResumeCaller:
-    """Called from generated bytecode as ``caller(cells, *args)``: builds the resume
-    function with the frame's cells as its closure and runs it through the hook."""
+    """Called from generated bytecode as ``return caller(cells, *args)``, the last act of
+    a frame that breaks: returns a ``Resume``, which ``run_break_code`` runs once that
+    frame has returned."""
 
     def __init__(self, code, fn_globals: dict, run):
         self.code, self.fn_globals, self.run = code, fn_globals, run
 
     def __call__(self, closure, *args):
-        fn = types.FunctionType(self.code, self.fn_globals, self.code.co_name, None, closure)
-        return self.run(fn, args)
+        return Resume(self, closure, args)
 
     def __repr__(self) -> str:
         return f"<resume {self.code.co_qualname}>"
 
 
+class Resume:
+    """A call of a resume function that the frame runner makes, not the frame that
+    breaks (a trampoline): the frame returns first, so the resume functions of a
+    function with N breaks run one after another, not N calls deep (each call through
+    the hook is several Python frames: a few hundred breaks would pass the recursion
+    limit), and the locals the frame does not pass on (dead at the break) are freed
+    there rather than held until the last resume function returns."""
+
+    __slots__ = ("caller", "closure", "args")
+
+    def __init__(self, caller: ResumeCaller, closure, args: tuple):
+        self.caller, self.closure, self.args = caller, closure, args
+
+    def run(self):
+        """Build the resume function with the frame's cells as its closure and run it
+        through the hook; a frame runner of its code returns its own ``Resume`` here
+        rather than running it (``run_break_code``)."""
+        caller, closure, args = self.caller, self.closure, self.args
+        self.caller = self.closure = self.args = None
+        fn = types.FunctionType(caller.code, caller.fn_globals, caller.code.co_name, None,
+                                closure)
+        _local.expected = caller.code
+        try:
+            return caller.run(fn, args)
+        finally:
+            _local.expected = None
+
+
+_local = threading.local()
+
+
+def run_break_code(fn, args: tuple, origin):
+    """Run ``fn`` (the new code of a frame of ``origin`` that breaks) with ``args``, then
+    the resume functions it returns (``Resume``), one after another, until one returns
+    the function's result.
+
+    When this frame is itself the resume function that a ``Resume.run`` below us is
+    calling, its ``Resume`` goes back to that loop instead, so the depth stays the same
+    however many breaks there are."""
+    nested = origin is not None and getattr(_local, "expected", None) is origin
+    if nested:
+        _local.expected = None   # consumed: a call the resume function makes is not it
+    result = fn(*args)
+    if nested:
+        return result
+    while type(result) is Resume:
+        result = result.run()
+    return result
+
+
 # ============================================================================ the break
 
 def break_code(code, brk, glue, n_stack_values: int, restore: list[str], live: list[str],
-               make_resume, intercept, unbound: list[str] = ()) -> types.CodeType:
+               make_resume, intercept, unbound: list[str] = (),
+               passes_through=None) -> types.CodeType:
     """Bytecode for a frame that stops at ``brk`` (a translator.GraphBreak).
 
     ``glue`` returns the stack's non-NULL values then the values of ``restore`` locals;
     ``unbound`` are the arguments that are no longer bound at the break.
     ``make_resume(target, layout)`` returns the caller of the resume function;
     ``intercept(f)`` makes a user function run through the frame hook (used for the
-    calls made by code that runs eagerly in an island).
+    calls made by code that runs eagerly in an island), except for the globals that
+    ``passes_through`` says are C code (``emit.intercept_calls``).
     """
     inst = brk.inst
     loc = inst.instr.location
@@ -335,8 +449,10 @@ def break_code(code, brk, glue, n_stack_values: int, restore: list[str], live: l
         out += _push_stack(stack, consumed=len(stack), loc=loc)
         label = _label_at(bc, positions, inst.index)
         out.append(Instr("JUMP_FORWARD", label, location=loc))
-        body = intercept_calls(_split_super_instructions(bc[head:]), intercept)
+        body = intercept_calls(_split_super_instructions(bc[head:]), intercept,
+                               passes_through)
         bc[:] = out + body
+        WORK["break_instrs"] += len(bc)
         return _assemble(bc, body)
     pops = pyversion.stack_pops(inst.name, inst.arg)
     if pops is None or pops > len(stack):
@@ -361,8 +477,11 @@ def break_code(code, brk, glue, n_stack_values: int, restore: list[str], live: l
         pushed = [False] * pyversion.stack_pushes(inst.name, inst.arg)
         if _is_method_load(inst):
             pushed = pyversion.with_null(False, True)
-        out += _call_resume(code, inst.index + 1, below_layout, pushed, live, make_resume, loc)
+        if inst.name not in ("RAISE_VARARGS", "RERAISE"):   # (a `raise` resumes nowhere)
+            out += _call_resume(code, inst.index + 1, below_layout, pushed, live,
+                                make_resume, loc)
     bc[:] = out
+    WORK["break_instrs"] += len(bc)
     return bc.to_code()
 
 
@@ -447,4 +566,5 @@ def _call_resume(code, target: int, below_layout: list[bool], pushed: list[bool]
     return out
 
 
-__all__ = ["ResumeCaller", "break_code", "load_var", "resume_code"]
+__all__ = ["Resume", "ResumeCaller", "break_code", "load_var", "resume_code",
+           "run_break_code"]

@@ -18,7 +18,7 @@ from .breaks import break_reason
 from .dtypes import fold_dtype_query, is_dtype_query
 from .elementwise import operator_op
 from .generator import is_random_object, lookup_random_method
-from .meta import CUPY, NUMPY, ArrayMeta, ghost, meta_of, probe
+from .meta import CUPY, DASK, NUMPY, ArrayMeta, ghost, meta_of, probe
 from .registry import (
     CREATION,
     ELEMENTWISE,
@@ -41,8 +41,9 @@ from .rules import MetaError
 from .ufuncs import is_ufunc, lookup_ufunc_method
 
 __all__ = [
-    "ArrayMeta", "CREATION", "CUPY", "ELEMENTWISE", "MATMUL", "MUTATION", "MetaError", "NUMPY",
-    "OPAQUE", "OpDef", "REDUCTION", "REGISTRY", "VIEW", "break_reason", "fold_dtype_query",
+    "ArrayMeta", "CREATION", "CUPY", "DASK", "ELEMENTWISE", "MATMUL", "MUTATION", "MetaError",
+    "NUMPY", "OPAQUE", "OpDef", "REDUCTION", "REGISTRY", "VIEW", "break_reason",
+    "fold_dtype_query",
     "get", "ghost", "impl_table", "is_array_library_object", "is_dtype_query",
     "is_random_object", "is_ufunc", "lookup_function", "lookup_method", "lookup_property",
     "lookup_random_method", "lookup_ufunc_method", "meta_of", "operator_op", "probe",

@@ -23,7 +23,7 @@ import operator
 import numpy as np
 
 from . import identity, rules
-from .meta import ArrayMeta, probe
+from .meta import DASK, NUMPY, ArrayMeta, probe
 from .registry import CREATION, ELEMENTWISE, OPAQUE, VIEW, OpDef, register
 from .rules import MetaError
 
@@ -248,7 +248,7 @@ def array_rule(op, args, kwargs) -> ArrayMeta:
     rules.static(params, f"{op.name}'s keywords")
     if params.get("ndmax"):
         raise MetaError("array(ndmax=)")
-    kind = rules.array_kind(obj)
+    kind = converted(rules.array_kind(obj))
     rest, kw = args[1:], {k: v for k, v in kwargs.items() if k != name}
 
     def run(value):  # the user's own call, with ``obj`` replaced
@@ -273,7 +273,13 @@ def contiguous_rule(op, args, kwargs) -> ArrayMeta:
     a = rules.first_array(params, "a")
     rules.static(params.get("dtype"), "dtype")
     value = rules.probe_result(op, args, kwargs, keep_ndim=True)
-    return ArrayMeta(a.shape or (1,), value.dtype, a.kind, False)
+    return ArrayMeta(a.shape or (1,), value.dtype, converted(a.kind), False)
+
+
+def converted(kind: str) -> str:
+    """The kind of what np.array and its kin return for an array of ``kind``: a dask
+    array becomes a NumPy array (they compute it, through ``__array__``)."""
+    return NUMPY if kind == DASK else kind
 
 
 def meshgrid_rule(op, args, kwargs):

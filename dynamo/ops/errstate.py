@@ -80,6 +80,47 @@ register(OpDef("errstate_exit", errstate_exit, no_array, OPAQUE, cupy=errstate_e
                effect=True, doc="leaves `with np.errstate(...)`"))
 
 
+def raising() -> object:
+    """Enter this thread's ufunc settings with every floating-point condition they make
+    visible (warn, call, print, log) set to raise; return the token ``unraise`` takes.
+
+    A graph that may be rerun eagerly when it raises runs so (``dynamo.convert.on_raise``):
+    it then raises at its first visible condition, before reporting anything the rerun
+    would report again. Conditions the caller ignores stay ignored. (The numpy backend's
+    fused code uses the same idea: ``backends/numpy_backend/runtime.guard``.)"""
+    if UFUNC_STATE is None:   # NumPy 1.x: settings read and set one by one
+        saved = ufunc_state()
+        np.seterr(**_raising_modes(np.geterr()))
+        return saved
+    state = UFUNC_STATE.get()
+    guarded = _RAISING.get(state)
+    if guarded is None:
+        if len(_RAISING) >= 256:     # each `with np.errstate()` makes new settings
+            _RAISING.clear()
+        token = UFUNC_STATE.set(state)
+        try:
+            np.seterr(**_raising_modes(np.geterr()))
+            guarded = _RAISING[state] = UFUNC_STATE.get()
+        finally:
+            UFUNC_STATE.reset(token)
+    return UFUNC_STATE.set(guarded)
+
+
+def unraise(token) -> None:
+    """Leave ``raising``: the caller's settings again."""
+    if UFUNC_STATE is None:
+        set_ufunc_state(token)
+    else:
+        UFUNC_STATE.reset(token)
+
+
+def _raising_modes(modes: dict) -> dict:
+    return {k: "raise" if v != "ignore" else v for k, v in modes.items()}
+
+
+_RAISING: dict = {}
+
+
 def has_errstate(graph) -> bool:
     return any(n.target in OPS for n in graph.call_nodes())
 

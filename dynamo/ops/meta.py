@@ -29,6 +29,20 @@ from dataclasses import dataclass
 import numpy as np
 
 NUMPY, CUPY = "numpy", "cupy"
+# A dask array: NumPy's semantics, computed lazily by dask (dynamo/variables/dask_arrays.py).
+DASK = "dask"
+
+
+def joined_kind(kinds) -> str:
+    """The kind of an op's result on arrays of these kinds: the one kind; dask for dask
+    and NumPy arrays (dask wraps the NumPy one, as ``x + a`` does); TypeError for any
+    other mix (NumPy and CuPy arrays never meet in one op)."""
+    kinds = set(kinds)
+    if kinds == {NUMPY, DASK}:
+        return DASK
+    if len(kinds) > 1:
+        raise TypeError(f"mixed array libraries in one call: {sorted(kinds)}")
+    return kinds.pop() if kinds else NUMPY
 
 
 @dataclass(frozen=True)

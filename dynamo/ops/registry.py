@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from .meta import NUMPY
+from .meta import DASK, NUMPY
 
 ELEMENTWISE, REDUCTION, VIEW, MATMUL = "elementwise", "reduction", "view", "matmul"
 CREATION, MUTATION, OPAQUE = "creation", "mutation", "opaque"
@@ -204,7 +204,8 @@ class ImplTable:
         op = REGISTRY.get(name)
         if op is None:
             raise AttributeError(name)
-        if self._kind == NUMPY:   # a faster call with the same result, when there is one
+        if self._kind in (NUMPY, DASK):   # dask implements NumPy's functions on its arrays
+            # a faster call with the same result, when there is one
             fn = op.extras.get("numpy_call", op.impl)
         else:
             fn = _resolve_cupy(op)

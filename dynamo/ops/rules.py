@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from ..tree import tree_leaves, tree_map
-from .meta import ArrayMeta, ghost, probe
+from .meta import ArrayMeta, ghost, joined_kind, probe
 
 
 class MetaError(Exception):
@@ -44,10 +44,7 @@ class MetaError(Exception):
 # --------------------------------------------------------------------------- walking values
 
 def array_kind(values) -> str:
-    kinds = {m.kind for m in metas_in(values)}
-    if len(kinds) > 1:
-        raise TypeError(f"mixed array libraries in one call: {sorted(kinds)}")
-    return kinds.pop() if kinds else "numpy"
+    return joined_kind(m.kind for m in metas_in(values))
 
 
 def metas_in(values) -> list[ArrayMeta]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import sys
 
+from ..source import is_generated
 from .codes import code_key, interesting
 
 
@@ -43,7 +44,7 @@ class LineRecorder:
         key = self._keys.get(code, False)
         if key is False:
             key = self._keys[code] = code_key(code) if interesting(code.co_filename) \
-                else None
+                and not is_generated(code) else None
         return key
 
     def _add(self, code, lineno) -> None:

@@ -31,11 +31,13 @@ Example::
 
 from .fit import SymbolClasses, substitute, symbolic_shape, symbols_in
 from .policy import DynamicPolicy, mark_dynamic, marked_dims
+from .scalars import Expr, SymFloat
 from .shape_env import ShapeEnv
 from .sizes import (
     Specialize,
     Sym,
     SymArg,
+    Symbolic,
     SymInt,
     Trace,
     concrete,
@@ -49,7 +51,8 @@ from .sizes import (
 )
 
 __all__ = [
-    "DynamicPolicy", "ShapeEnv", "Specialize", "Sym", "SymArg", "SymInt", "SymbolClasses", "Trace",
+    "DynamicPolicy", "Expr", "ShapeEnv", "Specialize", "Sym", "SymArg", "SymFloat", "SymInt",
+    "SymbolClasses", "Symbolic", "Trace",
     "concrete", "is_symbolic", "mark_dynamic", "marked_dims", "not_recording", "pin",
     "pinned", "record", "recording", "substitute", "symbolic_shape", "symbols_in",
     "symbols_of",

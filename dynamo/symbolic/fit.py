@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from ..tree import tree_leaves, tree_map
 from . import ranges
+from .scalars import SymFloat
 from .sizes import Sym, SymInt, not_recording, pin, pinned, record_range
 
 _DELTAS = (17, 42)   # perturbations: small (rules may allocate ghosts), not multiples
@@ -29,6 +30,8 @@ def substitute(value, values: dict[str, int]):
     def leaf(v):
         if isinstance(v, SymInt):
             return v.sym.evaluate(values) if values else int(v)
+        if isinstance(v, SymFloat):   # a rule sees a plain Python float (weak, NEP 50)
+            return float.__float__(v)
         if isinstance(v, ArrayMeta):
             return v.with_(shape=tuple(leaf(d) for d in v.shape))
         return v

@@ -46,17 +46,36 @@ class DynamicPolicy:
                  previous_ints: dict | None = None):
         self.mode = mode
         self.previous = previous or {}
-        self.previous_ints = previous_ints or {}   # source -> ints earlier entries pinned
+        self.previous_ints = previous_ints or {}   # source -> numbers earlier entries pinned
+        self.previous_lengths: dict = {}   # source -> lengths earlier entries guarded
         self.static: set = set()
         self._names: dict = {}
 
-    def is_dynamic_int(self, source, value: int) -> bool:
-        """A Python int argument is symbolic once an earlier entry guarded another value
-        at its source (``f(x, n)`` called with n = 2, 3, 4...: one entry, not one per n),
-        unless a trace had to use it as a plain int (then it stays static)."""
+    def is_dynamic_number(self, source, value: int | float) -> bool:
+        """A Python int or float argument is symbolic once an earlier entry guarded
+        another value of its type at its source (``f(x, n)`` called with n = 2, 3, 4...:
+        one entry, not one per n; automatic dynamic), unless a trace had to use it as a
+        plain value (then it stays static)."""
         if self.mode is False or source in self.static:
             return False
-        return any(v != value for v in self.previous_ints.get(source, ()))
+        return any(type(v) is type(value) and v != value
+                   for v in self.previous_ints.get(source, ()))
+
+    def is_dynamic_sequence(self, source, value: list | tuple) -> bool:
+        """A list or tuple of Python ints is array data with a symbolic length (see
+        ``builder``) once an earlier entry guarded another length or other items at its
+        source (a token list that grows, a fresh list of ids each call), unless a trace
+        had to pin its length."""
+        from dynamo.guards import AsArraySource, ItemSource, ShapeSource
+
+        if self.mode is False or ShapeSource(AsArraySource(source), 0) in self.static:
+            return False
+        if self.mode is True:
+            return True
+        if any(n != len(value) for n in self.previous_lengths.get(source, ())):
+            return True
+        return any(v != value[i] for i in range(len(value))
+                   for v in self.previous_ints.get(ItemSource(source, i), ()))
 
     def dims(self, source, value) -> list[int]:
         from dynamo.guards import ShapeSource

@@ -23,9 +23,11 @@ from typing import TYPE_CHECKING
 
 from dynamo.guards import EXPR, Guard, GuardSet, ShapeSource, Source
 
-from .fit import SymbolClasses, symbolic_shape, symbols_in
+from ..tree import tree_leaves, tree_map
+from .fit import SymbolClasses, substitute, symbolic_shape, symbols_in
 from .policy import DynamicPolicy
-from .sizes import Sym, SymInt, Trace
+from .scalars import Expr, SymFloat, literal
+from .sizes import Sym, SymInt, Trace, not_recording, pin
 
 if TYPE_CHECKING:
     from ..ops import ArrayMeta
@@ -36,19 +38,35 @@ class ShapeEnv:
     while tracing), the classes of symbols an op needed equal, and the ``Trace`` of
     decisions and pins (set by ``convert`` around the trace)."""
 
-    def __init__(self, guards: GuardSet, dynamic: DynamicPolicy | None = None):
+    def __init__(self, guards: GuardSet, dynamic: DynamicPolicy | None = None,
+                 locate=None):
         self.guards = guards                       # the OutputGraph's
         self.dynamic = dynamic or DynamicPolicy()  # which input sizes are symbolic
         self.symbols: dict[str, Source] = {}       # symbol name -> ShapeSource (or arg)
         self.hints: dict[str, int] = {}            # symbol name -> its value while tracing
         self.classes = SymbolClasses()
-        self.trace: Trace | None = None
+        self.locate = locate    # () -> "file:line: code" of the instruction being traced
+        self._trace: Trace | None = None
+
+    @property
+    def trace(self) -> Trace | None:
+        return self._trace
+
+    @trace.setter
+    def trace(self, trace: Trace | None) -> None:
+        """(Set by ``convert`` around the trace.) Its decisions and pins learn where
+        they were made from ``locate``."""
+        self._trace = trace
+        if trace is not None and self.locate is not None:
+            trace.locate = self.locate
 
     # ------------------------------------------------------------------ new symbols
-    def symbolic_dims(self, meta: ArrayMeta, source: Source, value) -> ArrayMeta:
-        """Make the dynamic dimensions of an input symbolic (sizes 0 and 1 stay static:
-        NumPy treats them specially, so an entry never generalizes over them)."""
+    def symbolic_dims(self, meta: ArrayMeta, source: Source, value, force=()) -> ArrayMeta:
+        """Make the dynamic dimensions of an input (and those in ``force``) symbolic
+        (sizes 0 and 1 stay static: NumPy treats them specially, so an entry never
+        generalizes over them)."""
         dims = self.dynamic.dims(source, value) if not meta.scalar else ()
+        dims = sorted(set(dims) | set(force))
         shape = list(meta.shape)
         for d in dims:
             if shape[d] < 2:
@@ -66,16 +84,50 @@ class ShapeEnv:
                               note=f"{what} (0 and 1 are specialized)"))
         return SymInt(value, Sym.symbol(name, source.expr()))
 
+    def new_number(self, source: Source, value: float) -> SymFloat:
+        """A float read from ``source`` whose value changed between calls: a graph input
+        (no range guard: every float is one entry; pinned where the trace reads it)."""
+        name = self.dynamic.symbol_for(source)
+        self.symbols[name] = source
+        self.hints[name] = value
+        return SymFloat(value, Expr.symbol(name, source.expr()))
+
     # ------------------------------------------------------------------ op results
     def fit(self, op, meta_args, meta_kwargs, meta):
         """Every output dimension of an op with symbolic inputs, as an affine SymInt
-        (``meta`` is the rule's answer at the hints; see ``symbolic_shape``)."""
+        (``meta`` is the rule's answer at the hints; see ``symbolic_shape``).
+
+        A changing float (SymFloat) passes into an elementwise op as a value: NumPy's
+        promotion of a Python float does not read it (NEP 50), nor does the result's
+        shape. Any other op's result might (``np.arange(0, 1, step)``): it is pinned
+        unless the rule gives the same result at very different floats (``_float_blind``)."""
+        floats = [v for v in tree_leaves((meta_args, meta_kwargs)) if isinstance(v, SymFloat)]
+        if floats and op.kind != "elementwise" and \
+                not self._float_blind(op, meta_args, meta_kwargs, meta):
+            pin(frozenset().union(*(v.sym.symbols for v in floats)),
+                f"np.{op.name} of a changing float")
         if not symbols_in((meta_args, meta_kwargs)):
             return meta
         rule = lambda a, k: op.meta(op, a, k)  # noqa: E731
         sources = {n: s.expr() for n, s in self.symbols.items()}
         return symbolic_shape(rule, meta_args, meta_kwargs, meta, self.hints, sources,
                               self.classes, self._guard_equal)
+
+    def _float_blind(self, op, meta_args, meta_kwargs, meta) -> bool:
+        """Does the op's rule give ``meta`` with its changing floats replaced by other
+        floats (negative, zero, huge, fractional)? A rule that raises for one is not."""
+        for probe in _FLOAT_PROBES:
+            def swap(v, probe=probe):
+                return probe(float.__float__(v)) if isinstance(v, SymFloat) else v
+            args, kwargs = tree_map(swap, (meta_args, meta_kwargs))
+            args, kwargs = substitute((args, kwargs), self.hints)
+            try:
+                with not_recording():
+                    if op.meta(op, args, kwargs) != meta:
+                        return False
+            except Exception:  # noqa: BLE001 (a rule that rejects a value reads it)
+                return False
+        return True
 
     def _guard_equal(self, group) -> None:
         """Sizes an op needs equal (``x + y`` with both lengths dynamic): guard it."""
@@ -94,14 +146,36 @@ class ShapeEnv:
             return
         anchor = next(iter(self.symbols.values()))
         for expr in dict.fromkeys(trace.decisions):
-            self.guards.add(Guard(anchor, EXPR, expr, note="a branch on a dynamic size"))
+            where = trace.sites.get(expr)
+            self.guards.add(Guard(anchor, EXPR, expr, note="a branch on a dynamic size" +
+                                  (f", at {where}" if where else "")))
         for expr in dict.fromkeys(trace.ranges):
             self.guards.add(Guard(anchor, EXPR, expr,
                                   note="the sizes an op's fitted shape holds for"))
         for name in sorted(self._pinned_names()):
             src = self.symbols[name]
-            self.guards.add(Guard(src, EXPR, f"{src.expr()} == {self.hints[name]}",
-                                  note="a dynamic size used as a plain int: pinned"))
+            hint = self.hints[name]
+            what = "a dynamic size used as a plain int" if type(hint) is int else \
+                "a changing float used as a plain value"
+            self.guards.add(Guard(src, EXPR, f"{src.expr()} == {literal(hint)}",
+                                  note=f"{what}: pinned{self._pin_site(name)}"))
+
+    def _pin_site(self, name: str) -> str:
+        """`` (why, at file:line: code)`` of the first pin of ``name`` (or its class)."""
+        trace = self.trace
+        if trace is None:
+            return ""
+        site = trace.sites.get(name)
+        if site is None:
+            rep = self.classes.find(name)
+            site = next((trace.sites[s] for s in trace.pins
+                         if self.classes.find(s) == rep and s in trace.sites), None)
+        return f" ({site})" if site else ""
+
+    def pin_sites(self) -> dict:
+        """Source name -> why and where the trace pinned it (for ``dynamo.explain``)."""
+        return {self.symbols[n].name(): self._pin_site(n).strip(" ()")
+                for n in sorted(self._pinned_names())}
 
     def _pinned_names(self) -> set[str]:
         classes = self.classes
@@ -112,5 +186,9 @@ class ShapeEnv:
         """Sizes a later compile should keep static (they were pinned here)."""
         return {self.symbols[s] for s in self._pinned_names()}
 
+
+# Other values a changing float could take, to see whether an op's rule reads it.
+_FLOAT_PROBES = (lambda h: -3.0 * h - 1.5, lambda h: 0.0, lambda h: h * 1e6 + 0.25,
+                 lambda h: 1e300)
 
 __all__ = ["ShapeEnv"]

@@ -104,7 +104,14 @@ def _pinned(fn, reflected: bool = False):
     return method
 
 
-class SymInt(int):
+class Symbolic:
+    """What SymInt and SymFloat (``scalars.py``) share: a Python number seen in this call
+    that also carries its expression over the symbols (``.sym``)."""
+
+    sym: object
+
+
+class SymInt(int, Symbolic):
     """An int that is also an affine expression over symbolic sizes."""
 
     sym: Sym
@@ -158,8 +165,8 @@ class SymInt(int):
     __rfloordiv__ = _pinned(operator.floordiv, reflected=True)
     __mod__ = _pinned(operator.mod)
     __rmod__ = _pinned(operator.mod, reflected=True)
-    __truediv__ = _pinned(operator.truediv)
-    __rtruediv__ = _pinned(operator.truediv, reflected=True)
+    __truediv__ = _pinned(operator.truediv)   # (the translator makes it a SymFloat first:
+    __rtruediv__ = _pinned(operator.truediv, reflected=True)   # constant.operator_on_constants)
     __pow__ = _pinned(operator.pow)
     __rpow__ = _pinned(operator.pow, reflected=True)
     __divmod__ = _pinned(divmod)
@@ -244,26 +251,38 @@ def _sequences_only(value) -> bool:
 def is_symbolic(value) -> bool:
     """Is ``value``, or an item of it (tuples and lists, nested), a SymInt?"""
     if not isinstance(value, (tuple, list)):   # the common case, asked per constant read
-        return isinstance(value, SymInt)
-    return any(isinstance(v, SymInt) for v in tree_leaves(value, _sequences_only))
+        return isinstance(value, Symbolic)
+    return any(isinstance(v, Symbolic) for v in tree_leaves(value, _sequences_only))
 
 
 def symbols_of(value) -> frozenset:
-    """The symbols of the SymInts in ``value`` (tuples and lists, nested)."""
+    """The symbols of the SymInts and SymFloats in ``value`` (tuples and lists, nested)."""
     return frozenset().union(*(v.sym.symbols for v in tree_leaves(value, _sequences_only)
-                               if isinstance(v, SymInt)))
+                               if isinstance(v, Symbolic)))
 
 
 # --------------------------------------------------------------------------- decisions
 
 class Trace:
     """What one trace learned about its symbols: branch decisions, the ranges its
-    fitted sizes hold in (``ranges.py``), and pinned symbols."""
+    fitted sizes hold in (``ranges.py``), and pinned symbols.
+
+    ``sites`` says where each was learned (a decision's expression or a pinned symbol ->
+    ``"why, at file:line: code"``), for the guards' notes and the recompile log; the
+    place comes from ``locate`` (set by the ShapeEnv: the instruction being traced)."""
 
     def __init__(self) -> None:
         self.decisions: list[str] = []
         self.ranges: list[str] = []
         self.pins: set[str] = set()
+        self.sites: dict[str, str] = {}
+        self.locate = None   # () -> "file:line: code" of the instruction being traced
+
+    def note(self, key: str, why: str) -> None:
+        """Remember the first place (and reason) that learned ``key``."""
+        if key not in self.sites:
+            where = self.locate() if self.locate is not None else ""
+            self.sites[key] = f"{why}, at {where}" if where and why else why or where
 
 
 def record(expr: str, result: bool, symbols) -> None:
@@ -272,7 +291,9 @@ def record(expr: str, result: bool, symbols) -> None:
     if trace is None:
         raise Specialize(symbols, "a symbolic size compared outside a trace")
     if symbols and trace is not _QUIET:
-        trace.decisions.append(expr if result else f"not ({expr})")
+        decision = expr if result else f"not ({expr})"
+        trace.decisions.append(decision)
+        trace.note(decision, "")
 
 
 def record_range(expr: str, symbols) -> None:
@@ -292,6 +313,8 @@ def pin(symbols, why: str = "") -> None:
         raise Specialize(symbols, why or "a symbolic size used as a plain int")
     if trace is not _QUIET:
         trace.pins.update(symbols)
+        for name in symbols:
+            trace.note(name, why)
 
 
 def pinned() -> set[str]:
@@ -304,8 +327,11 @@ def concrete(value):
     (the symbols are pinned)."""
     def leaf(v):
         if isinstance(v, SymInt):
-            pin(v.sym.symbols)
+            pin(v.sym.symbols, "its value was needed as a plain int")
             return int(v)
+        if isinstance(v, Symbolic):   # a SymFloat
+            pin(v.sym.symbols, "its value was needed as a plain float")
+            return float.__float__(v)
         return v
     return tree_map(leaf, value, _sequences_only)
 

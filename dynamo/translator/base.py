@@ -245,7 +245,9 @@ class TranslatorBase:
         if isinstance(obj, (SequenceVariable, DictVariable, FlatVariable, IndexerVariable)):
             return obj.getitem(self, index)
         if obj.is_constant() and index.is_constant():
-            value = obj.as_python_constant()[index.as_python_constant()]
+            container = obj.as_python_constant()
+            _check_class_subscript(container)
+            value = container[index.as_python_constant()]
             return wrap_constant(value)
         raise Unsupported(f"subscript of {obj.describe()}")
 
@@ -355,6 +357,23 @@ def _scalar_operand(var: Variable) -> bool:
 def _check_operand(var: Variable) -> None:
     if not isinstance(var, ArrayVariable) and not var.is_constant():
         raise Unsupported(f"array operator with {var.describe()}")
+
+
+def _check_class_subscript(container) -> None:
+    """``Cls[item]`` runs ``Cls.__class_getitem__`` (or the metaclass's ``__getitem__``):
+    folded while tracing only when that is library code (``list[int]``, typing, enum);
+    the program's own runs when the program does (it may have effects)."""
+    if not isinstance(container, type):
+        return
+    hook = inspect.getattr_static(type(container), "__getitem__", None)
+    if hook is None:
+        hook = inspect.getattr_static(container, "__class_getitem__", None)
+    fn = getattr(hook, "__func__", hook)
+    code = getattr(fn, "__code__", None)
+    if code is not None and not is_skipped(code):
+        raise Unsupported(f"{container.__qualname__}[...] runs the program's "
+                          f"{fn.__qualname__}", "It may have effects; it runs when the "
+                          "program runs.", cause="user_class_getitem")
 
 
 def _index_var(index: Variable) -> Variable:

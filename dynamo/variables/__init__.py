@@ -4,6 +4,7 @@
 Variable                 stands for
 =======================  ====================================================
 ArrayVariable            a NumPy/CuPy array or NumPy scalar (a graph node)
+DaskArrayVariable        a dask array argument (a graph node; its type is dask's)
 ConstantVariable         a Python value fixed while tracing (3, "a", None, dtype)
 Tuple/List/Dict/Set      containers with known structure
 UserFunctionVariable     a Python function (inlined when called)
@@ -21,8 +22,8 @@ Example::
 The modules are layered; each imports only the ones before it (``tests/
 test_import_graph.py`` checks it):
 
-    base < constant < containers < iterators < functions < folding < arrays < errstate
-         < objects < loggers < iteration < builtins < builder
+    base < constant < containers < iterators < functions < folding < arrays < dask_arrays
+         < errstate < objects < loggers < iteration < builtins < builder
 
 A Variable that must make a kind from a later module gets it from the translator it is
 handed: ``tx.wrap(value, source)`` (builder: a value from outside the trace, or a

@@ -66,6 +66,9 @@ class ArrayVariable(Variable):
         if self.meta.kind == ops.CUPY:
             import cupy
             return cupy.ndarray
+        if self.meta.kind == ops.DASK:   # traced only once the program has imported it
+            import dask.array
+            return dask.array.Array
         return np.ndarray
 
     def getattr(self, tx, name: str) -> Variable:

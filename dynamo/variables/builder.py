@@ -29,6 +29,7 @@ from dynamo.guards import (
     ID,
     LENGTH,
     TYPE,
+    AsArraySource,
     AttrSource,
     Guard,
     ItemSource,
@@ -48,6 +49,7 @@ from .containers import (
     TupleVariable,
     is_namedtuple_class,
 )
+from .dask_arrays import is_dask_array, wrap_dask_array
 from .functions import (
     PartialVariable,
     UserFunctionVariable,
@@ -92,26 +94,67 @@ def wrap(tx, value: Any, source: Source | None) -> Variable:
 
 
 def _guard(tx, source, kind, expected):
+    """Guard ``source``; a value or length guard (a specialization) notes the line that
+    read the value, which the recompile log names when the guard fails."""
     if source is not None:
-        tx.output.guards.add(Guard(source, kind, expected))
+        where = tx.output.location() if kind in (CONSTANT, LENGTH) else ""
+        tx.output.guards.add(Guard(source, kind, expected,
+                                   note=f"read at {where}" if where else ""))
 
 
 def _symbolic_int(out, value: int, source: Source) -> Variable:
     """An int argument whose value changed between calls, as a symbolic size: guarded
     by type (and >= 2, as sizes are: 0 and 1 stay specialized), a graph input where an
     op uses it, its runtime value where the glue rebuilds it, pinned (and guarded by
-    value) where the trace needs it as a plain int.
+    value) where the trace needs it as a plain int. Float arithmetic on it
+    (``0.9 ** t``) is a ``SymFloat`` (see ``dynamo.symbolic.scalars``).
 
-    Arguments only (``LocalSource``): the glue rebuilds a symbolic value from its
-    source after the graph ran, and a global or attribute may have been written by
-    then (``STEP += 1`` on a global ``STEP``); a frame's argument never is."""
+    Arguments and items of their lists only (``_rebuildable``)."""
     out.guards.add(Guard(source, TYPE, int))
     return ConstantVariable(out.shape_env.new_symbol(source, value, "a dynamic int"),
                             source)
 
 
+def _rebuildable(source: Source | None) -> bool:
+    """Whether the glue may read a changing number again from ``source`` after the graph
+    ran (to return it, or pass it on): an argument of the frame (never rebound by the
+    glue), or an item of an argument's list or tuple (a trace's writes into it are
+    written back after the values are rebuilt). A global or an attribute may have been
+    written by then (``STEP += 1``): those numbers stay specialized."""
+    while isinstance(source, ItemSource):
+        source = source.base
+    return isinstance(source, LocalSource)
+
+
+def _int_data(value: list) -> bool:
+    """A list NumPy reads as a 1-d int64 array of at least two items (0 and 1 items
+    stay specialized, as sizes do)."""
+    return len(value) >= 2 and all(type(v) is int for v in value)
+
+
+def _list_data(tx, value: list, source: Source):
+    """A list of Python ints whose length or items changed between calls, as the array
+    data NumPy makes of it (``np.asarray(ids)``, one dimension of symbolic length): what
+    an op that reads the list as array data takes (``wte[ids]``, ``np.array(ids)``; see
+    ``OutputGraph.call_op``), so the entry serves every length and every item. None when
+    NumPy would not make an int64 array of it (an int past 64 bits)."""
+    out = tx.output
+    array_source = AsArraySource(source)
+    known = out.input_vars.get(array_source)
+    if known is not None:
+        return known
+    array = np.asarray(value)
+    if array.dtype != np.int64 or array.ndim != 1:
+        return None
+    var = out.add_input(array, array_source, dynamic_dims=(0,))
+    out.input_vars[array_source] = var
+    return var
+
+
 def _wrap(tx, value: Any, source: Source | None) -> Variable:
     out = tx.output
+    if is_dask_array(value):     # a lazy array: a graph input too (see dask_arrays)
+        return wrap_dask_array(tx, value, source)
     if is_array(value):
         if source is None:
             raise Unsupported("an array with no source (a constant array)")
@@ -120,9 +163,13 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
         if isinstance(value, np.ndarray) and type(value) is not np.ndarray:
             raise Unsupported(f"ndarray subclass {type(value).__qualname__}")
         return out.add_input(value, source)
-    if type(value) is int and isinstance(source, LocalSource) and value >= 2 and \
-            out.shape_env.dynamic.is_dynamic_int(source, value):
+    if type(value) is int and _rebuildable(source) and value >= 2 and \
+            out.shape_env.dynamic.is_dynamic_number(source, value):
         return _symbolic_int(out, value, source)
+    if type(value) is float and _rebuildable(source) and \
+            out.shape_env.dynamic.is_dynamic_number(source, value):
+        out.guards.add(Guard(source, TYPE, float))
+        return ConstantVariable(out.shape_env.new_number(source, value), source)
     if type(value) in (int, float, bool, str, type(None), complex, bytes) or \
             value is Ellipsis or value is NotImplemented:
         _guard(tx, source, CONSTANT, value)
@@ -147,7 +194,11 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
         def read() -> list[Variable]:   # on the trace's first look at the items
             _guard(tx, source, LENGTH, len(value))
             return [wrap(tx, v, ItemSource(source, i)) for i, v in enumerate(value)]
-        return ListVariable.unread(source, read)
+        var = ListVariable.unread(source, read)
+        if _int_data(value) and _rebuildable(source) and \
+                out.shape_env.dynamic.is_dynamic_sequence(source, value):
+            var.data = functools.partial(_list_data, tx, value, source)
+        return var
     if type(value) is dict:
         if not all(is_pure_constant(k) for k in value):
             raise Unsupported("a dict with non-constant keys")

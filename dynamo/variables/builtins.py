@@ -32,6 +32,7 @@ from .constant import (
     compares_in_c,
     constant_len,
     raw,
+    symbolic_range,
 )
 from .containers import (
     DictVariable,
@@ -107,8 +108,19 @@ def _type_of(tx, v: Variable) -> type:
     return v.python_type()
 
 
+@handles(range)
+def _range(tx, *args, **kw):
+    """A range of symbolic ints stays symbolic until something reads it (see
+    ``SymRangeVariable``); any other range is folded."""
+    result = None if kw else symbolic_range(list(args))
+    return result if result is not None else fold(range, list(args), kw)
+
+
 @handles(len)
 def _len(tx, obj, **kw):
+    n = obj.symbolic_len() if isinstance(obj, ListVariable) else None
+    if n is not None:   # a list of ints that changes between calls: its symbolic length
+        return ConstantVariable(n)
     if isinstance(obj, (SequenceVariable, DictVariable, SetVariable)):
         return ConstantVariable(len(obj.items))
     if isinstance(obj, DictViewVariable):

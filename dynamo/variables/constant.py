@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 
 from ..exc import Unsupported
-from ..symbolic import SymInt, concrete, is_symbolic
+from ..symbolic import Symbolic, SymFloat, SymInt, concrete, is_symbolic
+from ..symbolic.scalars import binary, float_operands
 from .base import Variable
 
 # Types whose instances are immutable and whose methods have no side effects. Exact
@@ -45,7 +46,7 @@ def is_pure_constant(value: Any) -> bool:
         return not compares_in_python(type(value)) and all(is_pure_constant(v) for v in value)
     if isinstance(value, slice):
         return all(is_pure_constant(v) for v in (value.start, value.stop, value.step))
-    return type(value) in PURE_TYPES or isinstance(value, (np.generic, np.dtype, SymInt)) or (
+    return type(value) in PURE_TYPES or isinstance(value, (np.generic, np.dtype, Symbolic)) or (
         isinstance(value, type) and (
             issubclass(value, np.generic) or value in (int, float, bool, complex, str)))
 
@@ -76,8 +77,8 @@ def compares_in_python(cls: type) -> bool:
 def compares_in_c(value: Any) -> bool:
     """Whether comparing or hashing ``value`` (and the items of a tuple or frozenset)
     runs only C code, so that it may happen at trace time. Symbolic sizes compare
-    through their own guards."""
-    if isinstance(value, SymInt):
+    through their own guards, symbolic floats pin their value."""
+    if isinstance(value, Symbolic):
         return True
     if isinstance(value, (tuple, frozenset)) and not compares_in_python(type(value)):
         return all(compares_in_c(v) for v in value)
@@ -93,6 +94,8 @@ class ConstantVariable(Variable):
         return f"constant {self.value!r}"
 
     def python_type(self) -> type:
+        if isinstance(self.value, Symbolic):   # what the program sees: an int or a float
+            return int if isinstance(self.value, SymInt) else float
         return type(self.value)
 
     def is_constant(self) -> bool:
@@ -104,12 +107,12 @@ class ConstantVariable(Variable):
         return self.value
 
     def as_graph_arg(self, output) -> Any:
-        if isinstance(self.value, SymInt):   # stays symbolic: read from symbol inputs
+        if isinstance(self.value, Symbolic):   # stays symbolic: read from symbol inputs
             return output.graph_arg(self.value)
         return self.as_python_constant()
 
     def as_meta(self) -> Any:
-        if isinstance(self.value, SymInt):   # rules are fitted over it (ShapeEnv.fit)
+        if isinstance(self.value, Symbolic):   # rules are fitted over it (ShapeEnv.fit)
             return self.value
         return self.as_python_constant()
 
@@ -151,11 +154,53 @@ class ConstantVariable(Variable):
         return ConstantVariable(attr)
 
     def reconstruct(self, cg) -> str:
-        if isinstance(self.value, SymInt):     # a size computed from the inputs at runtime
+        if isinstance(self.value, Symbolic):   # a number computed from the inputs at runtime
             return f"({self.value.sym.runtime()})"
         if self.source is not None:   # this call's object, not the first call's equal one
             return self.source.expr()
         return cg.const(self.as_python_constant())   # the very object (a code constant)
+
+
+class SymRangeVariable(ConstantVariable):
+    """``range(...)`` of symbolic ints (``range(len(ids))`` of a list that grows).
+
+    As an array index or array data (``wpe[range(len(ids))]``, see
+    ``OutputGraph.call_op``) it is ``np.arange(start, stop, step)``, of symbolic length,
+    which is what NumPy makes of the range. Any other use reads the range (iterating it,
+    ``len``, comparing): ``value`` is the concrete range, and reading it pins the ints."""
+
+    def __init__(self, bounds: tuple):
+        self.bounds, self.source, self._array = tuple(bounds), None, None
+
+    @property
+    def value(self) -> range:
+        return range(*concrete(self.bounds))
+
+    def describe(self) -> str:
+        return f"range{self.bounds}"
+
+    def as_data(self, output) -> Variable:
+        """``np.arange`` of the bounds: one graph op, made on the first use as data."""
+        if self._array is None:
+            from .. import ops
+            self._array = output.call_op(ops.get("arange"),
+                                         [ConstantVariable(b) for b in self.bounds], {})
+        return self._array
+
+
+def symbolic_range(args: list[Variable]) -> Variable | None:
+    """``range(*args)`` when a bound is a symbolic int and the step a plain one, else
+    None (the range is folded as any constant call)."""
+    values = [raw(a) if a.is_constant() else None for a in args]
+    if not 1 <= len(values) <= 3 or not all(type(v) is int or isinstance(v, SymInt)
+                                             for v in values):
+        return None
+    start, stop, step = (0, values[0], 1) if len(values) == 1 else \
+        (values[0], values[1], values[2] if len(values) == 3 else 1)
+    if isinstance(step, SymInt) or step == 0 or \
+            not (isinstance(start, SymInt) or isinstance(stop, SymInt)):
+        return None
+    return SymRangeVariable((start, stop, step))
 
 
 class SignalsAtRunTime(Exception):  # noqa: N818 (control flow, not an error)
@@ -196,11 +241,28 @@ def operator_on_constants(tx, name: str, args: list) -> Variable:
     raises there, as often and as NumPy's error state then says)."""
     fn = BINARY[name] if len(args) == 2 else UNARY[name]
     values = operands(*args) if len(args) == 2 else (raw(args[0]),)
+    if name == "divide" and any(isinstance(v, SymInt) for v in values):
+        fn = symbolic_divide   # int / int: a float, whose expression divides the ints
     try:
-        return ConstantVariable(fold(fn, *values))
+        return ConstantVariable(_of_inputs(tx, fold(fn, *values)))
     except SignalsAtRunTime:
         from .. import ops
         return tx.output.call_op(ops.operator_op(name, scalars_only=True), list(args), {})
+
+
+def symbolic_divide(a, b):
+    """``a / b`` where a symbolic int meets an int: a SymFloat of the true division of
+    the ints (exactly Python's, not of their floats). ``SymInt.__truediv__`` itself pins:
+    a SymInt knows nothing of floats."""
+    return binary(operator.truediv, a, b)
+
+
+def _of_inputs(tx, value: Any) -> Any:
+    """``value``, pinned if it is a SymFloat over a symbol that is not the trace's input
+    (a loop node's index: the loop tracer knows its ints, not floats made of them)."""
+    if isinstance(value, SymFloat) and not value.sym.symbols <= tx.output.shape_env.symbols.keys():
+        return concrete(value)
+    return value
 
 
 def raw(var: Variable) -> Any:
@@ -209,14 +271,22 @@ def raw(var: Variable) -> Any:
 
 
 def operands(a: Variable, b: Variable) -> tuple:
-    """Two constants for a binary operator. Symbolic sizes stay symbolic only against
-    ints: ``0.1 / T`` is computed by float's own method, which would read the hint
-    without telling anyone, so there the sizes are pinned first."""
-    x, y = raw(a), raw(b)
+    """Two constants for a binary operator. Symbolic ints stay symbolic against ints,
+    and against floats as SymFloats (``0.9 ** t``: float's own method would read the
+    hint without telling anyone, so the int is made a float first, as Python does).
+    Against anything else (a NumPy scalar, a complex) they are pinned first."""
+    x, y = float_operands(raw(a), raw(b))
     if (isinstance(x, SymInt) and not isinstance(y, int)) or \
-            (isinstance(y, SymInt) and not isinstance(x, int)):
+            (isinstance(y, SymInt) and not isinstance(x, int)) or \
+            (isinstance(x, SymFloat) and not _plain_number(y)) or \
+            (isinstance(y, SymFloat) and not _plain_number(x)):
         return concrete(x), concrete(y)
     return x, y
+
+
+def _plain_number(value: Any) -> bool:
+    """A Python int, float or bool, or a symbolic one (a SymFloat's partner operand)."""
+    return type(value) in (int, float, bool) or isinstance(value, Symbolic)
 
 
 class BuiltinVariable(Variable):

@@ -248,6 +248,23 @@ class ListVariable(SequenceVariable):
 
     kind = list
     _read = None      # unread: () -> the Variables of the real list's items, guarded
+    # unread, a list of Python ints that changes between calls: () -> the ArrayVariable
+    # of np.asarray(list) with a symbolic length, or None (see builder._list_data)
+    data = None
+
+    def as_data(self):
+        """The real list as array data (an input of symbolic length), while the trace
+        has neither read its items nor appended to it; else None."""
+        if self.data is None or not self.is_unread() or self.appended:
+            return None
+        return self.data()
+
+    def symbolic_len(self):
+        """``len(list)`` as a symbolic int while the items are unread, else None."""
+        if self.data is None or not self.is_unread():
+            return None
+        array = self.data()
+        return None if array is None else array.meta.shape[0] + len(self.appended)
 
     @classmethod
     def unread(cls, source, read) -> ListVariable:

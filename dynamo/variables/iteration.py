@@ -118,8 +118,11 @@ def _filter(tx, fn, it):
 
 @handles(sum)
 def _sum(tx, it, start=None):
+    """Each item added as it comes, as CPython's ``sum`` does: a generator's next item
+    is made only after the previous one was added (``sum(np.roll(x, i) for i in ...)``
+    holds one array at a time, and user ``__add__`` methods run in Python's order)."""
     total = ConstantVariable(0) if start is None else start
-    for item in tx.unpack_iterable(it):
+    for item in iterate(tx, it):
         total = tx.binary_op("add", total, item)
     return total
 

@@ -437,6 +437,11 @@ class EnumerateVariable(IteratorVariable):
                                           f"{cg.const(v.count)})")
 
 
+# The cause of the break at the creation of a generator whose yields lie inside a
+# try/with block: its frame runs eagerly (see dynamo/convert.py, _skip_whole_frame).
+GENERATOR_CLEANUP = "generator_cleanup"
+
+
 class GeneratorVariable(IteratorVariable):
     """A generator of user code, inlined lazily: each ``next()`` runs its translator
     to the next ``yield``, so side effects happen in the same order as in Python."""
@@ -448,7 +453,7 @@ class GeneratorVariable(IteratorVariable):
                 f"({translator.code.co_qualname})",
                 "Closing it (when it is dropped half-way) runs its finally/__exit__ at "
                 "that yield; an inlined generator is never a real object to close, so "
-                "it runs as Python.", cause="generator")
+                "it runs as Python.", cause=GENERATOR_CLEANUP)
         self.tx, self.started = translator, False
 
     def describe(self) -> str:

@@ -22,6 +22,8 @@ def f(x):
 
 @pytest.mark.parametrize("name", sorted(registry.BUILTIN))
 def test_every_builtin_path_names_its_backend(name):
+    if name == "native":   # an optional extra (arraydynamo[native])
+        pytest.importorskip("numba")
     backend = lookup_backend(name)
     module, _, attr = registry.BUILTIN[name].partition(":")
     assert callable(backend) and backend.__name__ == attr
@@ -32,7 +34,7 @@ def test_every_builtin_path_names_its_backend(name):
 
 def test_unknown_name_lists_the_choices():
     with pytest.raises(ValueError, match=r"unknown backend 'eagre'; registered backends: "
-                                         r"cudagraphs, cupy, eager, numpy"):
+                                         r"cudagraphs, cupy, dask, eager, native, numpy"):
         lookup_backend("eagre")
     with pytest.raises(TypeError, match="name or a callable, got int"):
         lookup_backend(3)

@@ -2,12 +2,14 @@
 
 import logging
 import traceback
+import warnings
 
 import numpy as np
 import pytest
 from harness import rand
 
 import dynamo
+from dynamo import source
 
 
 def logged(caplog, channel: str, run) -> list[str]:
@@ -194,3 +196,106 @@ def test_the_guards_log_says_what_each_stored_value_is(caplog):
     assert "x.shape == ___c" in text
     assert "# where ___c" in text and "= (2,)" in text
     assert "= module numpy" in text
+
+
+# ------------------------------------------------------------------ warnings at the user's line
+
+def _warnings(fn, *args) -> list[tuple]:
+    """What ``fn(*args)`` warns: (category, message, file, line) of each warning."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fn(*args)
+    return [(w.category, str(w.message), w.filename, w.lineno) for w in caught]
+
+
+def logs_of_zero(x):
+    y = x * 2
+    z = np.log(y - 2)
+    return z + 1
+
+
+def _sqrt_helper(v):
+    return np.sqrt(v) * 3
+
+
+def warns_in_a_helper(x):
+    y = x - 1
+    return _sqrt_helper(y) + 1
+
+
+def fused_chain(x):
+    a = x * 2 - 3
+    b = np.sqrt(a) + 1
+    return b * b - a
+
+
+def _warns(x):
+    warnings.warn("deprecated input", DeprecationWarning, stacklevel=1)
+    return x
+
+
+def calls_a_warning_helper(x):
+    y = x * 2
+    z = _warns(y)
+    return z + 1
+
+
+def writes_a_root(x, out):
+    out[...] = np.sqrt(x * 2 - 3) + 1
+    return out
+
+
+WARNING_CASES = [
+    (logs_of_zero, lambda: (np.array([0.0, 1.0, 2.0]),)),
+    (warns_in_a_helper, lambda: (np.array([-1.0, 0.0, 4.0]),)),
+    # block-wise, then its rerun: the graph again, op by op
+    (fused_chain, lambda: (np.linspace(-1.0, 1.0, 300_000),)),
+    # block-wise with an input in another layout: the group's op-by-op code
+    (fused_chain, lambda: (np.linspace(-1.0, 1.0, 300_000).reshape(600, 500).T,)),
+    # a graph with a write: its guarded stretch runs again op by op
+    (writes_a_root, lambda: (np.linspace(-1.0, 1.0, 300_000), np.empty(300_000))),
+    (calls_a_warning_helper, lambda: (np.ones(3),)),
+]
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+@pytest.mark.parametrize("fn,make", WARNING_CASES,
+                         ids=[f"{c[0].__name__}{i}" for i, c in enumerate(WARNING_CASES)])
+def test_warnings_point_at_the_users_line(backend, fn, make):
+    """A warning raised inside a graph names the program's file and line, as eager's."""
+    eager = _warnings(fn, *make())
+    assert eager and all(w[2] == __file__ for w in eager), eager
+    compiled = dynamo.compile(fn, backend=backend)
+    assert _warnings(compiled, *make()) == eager
+    assert _warnings(compiled, *make()) == eager     # and from the cached code
+
+
+def test_warning_line_of_a_graph_frame_reads_the_users_source():
+    """The graph's own frame carries the program's location (tracebacks, warnings)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(RuntimeWarning) as info:
+            dynamo.compile(logs_of_zero)(np.array([0.0, 1.0]))
+    last = traceback.extract_tb(info.tb)[-1]
+    assert last.filename == __file__ and last.line == "z = np.log(y - 2)"
+
+
+def test_generated_code_gets_the_programs_lines():
+    """The line table written for a graph's code (dynamo.source) reads back as the
+    program's lines, jumping back and forth, with the program's filename."""
+    src = ("def f(x):\n    # /p/app.py:12\n    y = x + 1\n    # /p/app.py:400\n"
+           "    z = y * 2\n    # /p/app.py:3\n    return z\n")
+    scope = {}
+    source.compile_source(src, "<dynamo test lines>", scope, user_lines=True)
+    code = scope.pop("f").__code__
+    assert code.co_filename == "/p/app.py" and code.co_firstlineno == 12
+    lines = [line for _, _, line in code.co_lines() if line is not None]
+    assert lines[0] == 12 and set(lines) == {12, 400, 3}
+    assert lines.index(400) < lines.index(3)
+
+
+def test_code_of_several_files_keeps_its_generated_name():
+    src = "def f(x):\n    # /p/a.py:1\n    y = x + 1\n    # /p/b.py:2\n    return y\n"
+    scope = {}
+    name = source.compile_source(src, "<dynamo test two files>", scope, user_lines=True)
+    assert scope.pop("f").__code__.co_filename == name

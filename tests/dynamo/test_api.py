@@ -69,6 +69,19 @@ def test_callable_object():
     assert m.calls == 5
 
 
+def test_a_compiled_object_looks_like_the_object():
+    import pickle
+    m = Model()
+    c = dynamo.compile(m)
+    assert isinstance(c, Model) and c.__class__ is Model
+    assert isinstance(c, dynamo.OptimizedModule)
+    assert (type(c).__name__, type(c).__qualname__) == ("Model", Model.__qualname__)
+    assert type(dynamo.compile(Model())) is type(c)          # one wrapper class per class
+    back = pickle.loads(pickle.dumps(c))
+    assert isinstance(back, Model) and np.array_equal(back(np.ones((2, 4))),
+                                                      m(np.ones((2, 4))))
+
+
 def test_calling_a_compiled_object_runs_its_call_as_calling_the_object_does():
     m = WithForward()
     x = rand(2, 4)

@@ -1,6 +1,8 @@
 """A graph that raises: the program's own ``try/except/finally`` sees the exception,
 and every Python effect made before it is there, as in plain Python."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -134,3 +136,54 @@ def test_the_programs_exception_is_not_chained_to_dynamos(backend):
         with pytest.raises(np.linalg.LinAlgError) as info:
             compiled(np.zeros((2, 2)), [])
         assert info.value.__context__ is None and info.value.__cause__ is None
+
+
+def warn_then_raise(x):
+    y = x / 0.0                           # RuntimeWarnings: divide, invalid
+    return np.linalg.inv(np.ones((2, 2))) + y[0]
+
+
+def warn_in_errstate_then_raise(x):
+    with np.errstate(divide="warn"):
+        y = x / 0.0
+    with np.errstate(invalid="raise"):
+        return np.sqrt(-np.abs(y) - 1)
+
+
+def append_write_then_raise(x, log):
+    log.append("before")
+    x += 1                                # a write into an input: no rerun
+    return np.linalg.inv(np.ones((2, 2))) * x[0]
+
+
+def warnings_of(fn, *args):
+    """(outcome, the warnings' category and text in order) of one call."""
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        result = outcome(fn, *args)
+    return result, [(w.category.__name__, str(w.message)) for w in seen]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("fn", [warn_then_raise, warn_in_errstate_then_raise])
+def test_warnings_before_the_raising_op_are_reported_once(backend, fn):
+    compiled = dynamo.compile(fn, backend=backend)
+    for _ in range(2):
+        want = warnings_of(fn, np.arange(3.0))
+        assert len(want[1]) == 2
+        assert warnings_of(compiled, np.arange(3.0)) == want
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_python_effects_before_a_raise_in_a_graph_that_writes_an_input(backend):
+    agree(append_write_then_raise, lambda k: (np.arange(3.0), []), backend)
+
+
+def test_a_graph_that_cannot_be_rerun_and_would_lose_effects_runs_eagerly():
+    compiled = dynamo.compile(append_write_then_raise)
+    log, x = [], np.arange(3.0)
+    with pytest.raises(np.linalg.LinAlgError):
+        compiled(x, log)
+    assert log == ["before"] and x.tolist() == [1.0, 2.0, 3.0]
+    report = dynamo.explain(append_write_then_raise)(np.arange(3.0), [])
+    assert any("cannot be rerun" in why for _, why in report.skipped), report.skipped

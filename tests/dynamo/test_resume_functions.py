@@ -2,9 +2,11 @@
 resume function), named as the program sees the original, exact about their cells."""
 
 import contextlib
+import gc
 import io
 import sys
 import traceback
+import weakref
 
 import numpy as np
 from harness import check
@@ -13,9 +15,10 @@ import dynamo
 from dynamo.bytecode import resume
 
 
-def many_breaks(n: int):
-    """``def f(x)`` with ``n`` graph breaks (a print between array ops)."""
-    lines = ["def many(x):"]
+def many_breaks(n: int, doc: str = ""):
+    """``def f(x)`` with ``n`` graph breaks (a print between array ops). (Code objects
+    compare by value: another ``doc`` makes one that shares no cache entry.)"""
+    lines = ["def many(x):", f"    {doc!r}"]
     for i in range(n):
         lines += ["    x = x * 2 + 1", f"    print({i}, x[0])"]
     lines.append("    return x")
@@ -151,3 +154,129 @@ def _cell_deleted_on_a_branch(x, drop):
 def test_reads_of_a_cell_the_function_deletes_are_checked_and_compiled():
     check(_cell_deleted_on_a_branch, np.ones(2), False)
     check(_cell_deleted_on_a_branch, np.ones(2), True)
+
+
+class _Steps:
+    """Counts the instructions the translator runs (``on_step``)."""
+
+    def __init__(self):
+        self.n = 0
+
+    def on_step(self, tx):
+        self.n += 1
+
+
+def _work_of_breaks(n: int) -> dict:
+    """The work of the first call of a function with ``n`` breaks, in units that do not
+    depend on the machine's speed: instructions traced, instructions decoded by the
+    resume-function builder, resume codes patched or re-assembled, instructions of the
+    break code assembled, instructions of resume functions looked at."""
+    from dynamo import listeners
+    from dynamo.bytecode.patch import WORK
+    f = many_breaks(n, f"counted, {n} breaks")
+    before = dict(WORK)
+    with listeners.listening(_Steps()) as steps, \
+            contextlib.redirect_stdout(io.StringIO()):
+        dynamo.compile(f)(np.ones(3))
+    work = {k: WORK[k] - before.get(k, 0) for k in WORK}
+    work["steps"] = steps.n
+    return work
+
+
+def test_compile_work_grows_linearly_with_the_number_of_breaks():
+    works = {n: _work_of_breaks(n) for n in (25, 50, 100)}
+    for n, work in works.items():
+        assert work.get("built") == n, work        # one patched resume function per break
+        assert not work.get("assembled"), work     # none re-assembled with `bytecode`
+    for unit in ("steps", "decoded", "break_instrs", "shifted"):
+        per_break = {n: works[n].get(unit, 0) / n for n in works}
+        # linear: the work per break does not grow (a quadratic unit would double
+        # from 25 to 50 and again to 100 breaks)
+        assert per_break[100] <= per_break[25] * 1.1 + 1, (unit, per_break)
+        assert per_break[25] > 0 or unit == "decoded", (unit, per_break)
+
+
+def test_300_breaks_run_one_after_another_not_nested():
+    """Each resume function runs after the frame that broke has returned (a
+    trampoline): 300 breaks do not reach the recursion limit, and the stack is as
+    deep at the last break as at the second."""
+    depths = []
+
+    def probe(i):
+        frame, depth = sys._getframe(), 0
+        while frame is not None:
+            frame, depth = frame.f_back, depth + 1
+        depths.append(depth)
+
+    lines = ["def deep(x):"]
+    for i in range(300):
+        lines += ["    x = x * 2 + 1", f"    probe({i})"]
+    scope: dict = {"probe": probe}
+    exec(compile("\n".join(lines + ["    return x"]), "<deep>", "exec"), scope)
+    f = scope["deep"]
+    check(f, np.ones(3) * 1e-90)
+    depths.clear()
+    dynamo.compile(f)(np.ones(3) * 1e-90)   # compiled: the cached entries run
+    assert len(depths) == 300 and len(set(depths[1:])) == 1, depths[:5]
+
+
+class _Tracked:
+    pass
+
+
+def _dead_at_break(x):
+    s = _Tracked()
+    r = weakref.ref(s)
+    y = x + 1
+    print("break", r() is s)
+    s = None   # dead at the break: nothing reads it again before this store
+    gc.collect()
+    return r() is None, y
+
+
+def _rebound_dead_parameter(x):
+    s = _Tracked()
+    r = weakref.ref(s)
+    y = x + 1
+    print("break one")   # s is live: the next line reads it
+    t = [s]
+    print("break two")   # s is dead here: rebound below before any read
+    s = _Tracked()
+    del t
+    gc.collect()
+    return r() is None, y, type(s).__name__
+
+
+def test_a_local_dead_at_a_break_is_not_kept_alive():
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert _dead_at_break(np.ones(2))[0] is True           # plainly freed
+        assert _rebound_dead_parameter(np.ones(2))[0] is True
+    check(_dead_at_break, np.ones(2))                          # and compiled
+    check(_rebound_dead_parameter, np.ones(2))
+
+
+def _cells_try_loop(x, n):
+    total = 0
+    c = x.sum()
+    g = lambda: c * 2   # noqa: E731 (c is a cell)
+    for i in range(n):
+        total += i
+    y = x + 1
+    print("break", total)
+    c = c + 1           # the resume function writes the shared cell
+    y = y * g()
+    print("again", [v for v in (c, total)])
+    try:
+        y = y * (1 / n)
+        print("in try", y[0])
+    except ZeroDivisionError:
+        y = y - 1
+    return y, total, g()
+
+
+def test_patched_resume_functions_keep_cells_handlers_and_loops():
+    from dynamo.bytecode.patch import WORK
+    built, assembled = WORK["built"], WORK["assembled"]
+    check(_cells_try_loop, np.ones(3), 4)
+    check(_cells_try_loop, np.ones(3), 0)
+    assert WORK["built"] > built and WORK["assembled"] == assembled

@@ -42,36 +42,23 @@ ALIAS: dict[str, Known | str] = {}
 #    (dynamo/ops/identity.py, OutputGraph.call_op): no entries left.
 IDENTITY: dict[str, Known | str] = {}
 
-# C/D/E. A graph that raises: the hook reruns the frame's original code, so warnings
-#    the graph emitted before raising come twice; when the graph wrote an input (no
-#    rerun), the Python mutations made before the raise are lost (dynamo/convert.py:
-#    rerun_on_raise, dynamo/codegen.py glue). (`__context__ = RerunEagerly` on the
-#    program's exception was fixed by a concurrent change during this work.)
-RAISE = {
-    "exceptions/warning_then_raise": "rerun-repeats-warnings: the graph's divide warnings "
-                                     "come twice (graph, then rerun)",
-    "exceptions/errstate_warn_then_raise": "rerun-repeats-warnings: warnings before the "
-                                           "raising op come twice (graph, then rerun)",
-    "exceptions/log_and_array_write_then_raise": "raise-loses-mutations: x += 1 then a "
-                                                 "raising graph: log.append('before') lost",
-    "exceptions/attr_and_item_write_then_raise": "raise-loses-mutations: x[0] = 1 then a "
-                                                 "raising graph: o.n = 5 lost",
-}
+# C/D/E. (rerun-repeats-warnings, raise-loses-mutations, fixed) A graph that may raise
+#    for its values runs under the floating-point guard and is rerun, or, when it cannot
+#    be rerun and would raise after Python effects, its frame runs eagerly
+#    (dynamo/convert.py on_raise): no entries left.
+RAISE: dict[str, Known | str] = {}
 
-# F. A generator with a yield inside try/finally or with runs as a real generator (its
-#    creation is a break, dynamo/variables/containers.py: yields_inside_try), and the
-#    tracer drops the call's arguments when it ends (OutputGraph.release). Dropped in
-#    the middle of the function (del, rebinding, break out of a loop), its finally
-#    still runs at the end of the call: the frame's break temporaries keep it alive
-#    (del-timing, dynamo/bytecode/resume.py).
-_GEN = "generator-finally: a generator dropped mid-function runs its finally late ({})"
+# F. (generator-finally, fixed) A frame that creates a generator with a yield inside
+#    try/finally or with runs eagerly (dynamo/convert.py _skip_whole_frame): dropped
+#    mid-function, its finally runs at once.
+#    del-timing: an object made at a graph break (here: an instance of a class with
+#    __del__), passed to a resume function and then deleted or rebound there, lives
+#    until that resume function returns: the call into it holds its arguments
+#    (dynamo/bytecode/resume.py Resume.run and the hook's frames; a local dead at the
+#    break is freed there, which fixed more/weak_value_dict).
 STATE = {
-    "state/gen_deleted_mid_function": _GEN.format("del g"),
-    "state/gen_rebound_mid_function": _GEN.format("g = None"),
-    "state/gen_loop_break": _GEN.format("break out of for"),
-    "state/gen_print_del_order": _GEN.format("del g; its print comes late"),
-    "state/del_order": "del-timing: __del__ of objects rebound/deleted inside the trace "
-                       "runs at another point",
+    "state/del_order": "del-timing: an object rebound/deleted after a graph break lives "
+                       "on in the break's frame until the call ends (resume.py)",
     # G. (attr-read-cached, class-attr-write-lost, fixed) property getters run on every
     #    read, a class __getattribute__ breaks, type(o).x is read through type(o)
     #    (dynamo/variables/objects.py ObjectVariable.getattr, builtins.py _type).
@@ -95,18 +82,23 @@ NUMERICS: dict[str, Known | str] = {}
 # J. Frames, generated code and the wrapper objects.
 FRAMES_API = {
     "misc/getframe_name": "frame-visible: sys._getframe().f_locals shows ___brk0",
-    "misc/caller_frame": "frame-visible: sys._getframe(1) is dynamo's frame, not the caller",
-    "misc/user_warning_stacklevel_2": "frame-visible: warn(stacklevel=2) in a helper points "
-                                      "at dynamo/convert.py, not the caller's line",
-    "misc/numpy_warning_points_at_user_line": "warning-location: a NumPy RuntimeWarning "
-                                              "points at '<dynamo graph ...>', not the "
-                                              "user's line",
-    "api/isinstance_of_compiled_model": "wrapper-fidelity: isinstance(dynamo.compile(m), "
-                                        "Model) is False",
+    "misc/caller_frame": "frame-visible: sys._getframe(1) in a compiled function is one of "
+                         "dynamo's frames, not the caller (pure Python cannot run code in "
+                         "the caller's frame: docs/python_semantics.md)",
+    "misc/user_warning_stacklevel_2": "frame-visible: warn(stacklevel=2) in a helper called "
+                                      "at a graph break points at one of dynamo's frames, "
+                                      "not the caller's line (docs/python_semantics.md)",
+    # (warning-location, fixed: graph code is compiled at the program's file and lines,
+    #  dynamo/source.py compile_source(user_lines=True).)
+}
+
+# K. Programs of prog_more.py (generators, context managers, finalizers, descriptors,
+#    dataclasses, caches, closures, loop nodes) that differ.
+MORE = {
 }
 
 KNOWN: dict[str, Known] = {
     pid: entry if isinstance(entry, Known) else Known(entry)
-    for table in (ALIAS, IDENTITY, RAISE, STATE, GUARDS, NUMERICS, FRAMES_API)
+    for table in (ALIAS, IDENTITY, RAISE, STATE, GUARDS, NUMERICS, FRAMES_API, MORE)
     for pid, entry in table.items()
 }

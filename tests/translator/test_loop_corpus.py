@@ -21,14 +21,11 @@ INEXACT = {"accum_python_float_to_array", "promote_float32_index", "loop_in_help
            "random_array_in_body", "rows_loop"}
 
 
-# with Python's default filter a warning shows once per location; compiled code warns
-# from the generated graph's lines, one per unrolled copy of the statement (and the loop
-# node's first, unrolled, trip is another copy), so it shows the same warning more often
-ONCE_PER_LOCATION = ("warnings come from the graph's lines: each unrolled copy of the "
-                     "statement is a location of its own (codegen / graph line numbers)")
-WARN_XFAIL = {"zero_division_warning": ONCE_PER_LOCATION,
-              "zero_division_short_loop": ONCE_PER_LOCATION,
-              "int_floor_div_zero": ONCE_PER_LOCATION}
+# with Python's default filter a warning shows once per location: compiled code warns
+# at the program's lines and in its module's registry (dynamo.source.compile_source
+# with user_lines), so every unrolled copy of a statement is the one location it is in
+# eager (zero_division_warning, zero_division_short_loop, int_floor_div_zero check it)
+WARN_XFAIL: dict[str, str] = {}
 
 
 def _name(p):

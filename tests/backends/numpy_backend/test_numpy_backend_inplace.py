@@ -344,9 +344,23 @@ def matmul_chain(x, y):
     return np.maximum(x @ y.T + 1, 0) * 2
 
 
+def roll_chain(x, y):
+    # rolls and where/clip/astype results keep their operands' layout (K order)
+    r = np.roll(x, 1, 0) + np.roll(y, -1, 1)
+    w = np.where(r > 1.0, r, y).astype(np.float32)
+    return np.clip(w * 2.0, 0.5, 1.5) + 1.0
+
+
+def copy_chain(x, y):
+    # x.copy() is C-contiguous whatever x's layout: so is what is computed from it alone
+    c = x.copy()
+    return np.exp(c[1:, :-1]) * 2.0 + c[:-1, 1:] + y[1:, 1:]
+
+
 LAYOUT_FORMS = [("exp chain", exp_chain), ("exp plus", exp_plus),
                 ("transposed chain", transposed_chain),
-                ("reduction chain", reduction_chain), ("matmul chain", matmul_chain)]
+                ("reduction chain", reduction_chain), ("matmul chain", matmul_chain),
+                ("roll chain", roll_chain), ("copy chain", copy_chain)]
 
 
 @pytest.mark.parametrize("path", list(OPTIONS))
@@ -518,3 +532,33 @@ def test_random_inplace_programs(program, path, seed, layouts):
     with np.errstate(all="ignore"):
         differential(build(src), *args, options=OPTIONS[path], graphs=None, layouts=layouts,
                      **tol)
+
+
+def flip_flop(x, y):
+    # x is C-ordered on even trips and F-ordered (a transpose) on odd ones: each trip
+    # checks the layout before writing into a dead buffer (LayoutCheck.per_trip)
+    for _ in range(12):
+        x = ((x + y) * 2.0 - y).T / 3.0
+        y = y.T
+    return x, y
+
+
+def two_stencils(A, B):
+    for _ in range(10):
+        B[1:-1, 1:-1] = 0.2 * (A[1:-1, 1:-1] + A[1:-1, :-2] + A[1:-1, 2:] + A[2:, 1:-1])
+        A[1:-1, 1:-1] = 0.2 * (B[1:-1, 1:-1] + B[1:-1, :-2] + B[1:-1, 2:] + B[2:, 1:-1])
+    return A
+
+
+@pytest.mark.parametrize("fn", [flip_flop, two_stencils], ids=["flip-flop", "stencils"])
+def test_loop_bodies_keep_eagers_layout_trip_by_trip(fn):
+    differential(fn, rand(23, 23), rand(23, 23, seed=1), rtol=1e-12, atol=1e-12,
+                 layouts=list(LAYOUTS))
+
+
+def test_loop_bodies_reuse_buffers_of_checked_inputs(caplog):
+    import logging
+    with caplog.at_level(logging.DEBUG, logger="dynamo.backend"):
+        compiled_graph(two_stencils, rand(23, 23), rand(23, 23, seed=1))
+    body = next(r.getMessage() for r in caplog.records if "_taking(" in r.getMessage())
+    assert "_layout = " in body and "if _layout else None" in body, body

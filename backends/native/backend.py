@@ -1,0 +1,122 @@
+"""The ``native`` backend: tier 1 is the numpy backend; a hot graph gets tier 2, loop
+nests compiled by Numba in a background thread (docs/native.md).
+
+Example::
+
+    >>> fn = dynamo.compile(step, backend="native", options={"after_calls": 3})
+    >>> fn(A, B)                          # tier 1 (the numpy backend)
+    >>> fn.__wrapped_graph_fn__.wait()    # (tests) tier 2 compiled
+
+Options (checked at ``dynamo.compile``):
+
+- ``after_calls`` (int, default ``dynamo.config.native_after_calls``) and ``after_ms``
+  (number, default ``dynamo.config.native_after_ms``): a graph becomes hot after this
+  many calls or this much time spent in it, whichever comes first;
+- ``background`` (default True): compile in a thread; False compiles in the call that
+  made the graph hot (tests);
+- ``prefer``: ``"measure"`` (default: the first ``trial_calls`` calls of each tier are
+  timed, the faster stays), ``"native"`` (always tier 2 once compiled), ``"tier1"``;
+- ``trial_calls`` (default 3);
+- ``cache`` (default True): kernels cached on disk (``cache_dir``, default
+  ``$XDG_CACHE_HOME/dynamo/native``), so a new process skips Numba's compile;
+- ``parallel_min_elements`` (default 16384): nests this large get a ``prange``;
+- ``numpy``: a dict of options for tier 1 (the numpy backend's).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import logging
+import numbers
+
+from dynamo.config import config
+from dynamo.graph import Graph
+
+from ..numpy_backend import numpy_backend
+from ..numpy_backend.options import Options as NumpyOptions
+from .lower import Unsupported, lower
+from .tier import Settings, Tiered, cache_dir_default
+
+log = logging.getLogger("dynamo.backend")
+_counter = itertools.count()
+
+HOW_TO_INSTALL = "backend 'native' needs Numba: pip install arraydynamo[native]"
+
+
+
+def numba_missing() -> bool:
+    try:
+        return importlib.util.find_spec("numba") is None
+    except (ImportError, ValueError):   # sys.modules["numba"] is None: blocked
+        return True
+
+
+if numba_missing():
+    # raised from dynamo.compile(..., backend="native"), which imports this module
+    raise ImportError(HOW_TO_INSTALL)
+
+_KEYS = {"after_calls", "after_ms", "background", "prefer", "trial_calls", "cache",
+         "cache_dir", "parallel_min_elements", "numpy"}
+
+
+def parse_options(options: dict | None) -> tuple[Settings, dict, int]:
+    """(tier settings, tier-1 options, parallel_min_elements); ValueError names a bad
+    option."""
+    options = dict(options or {})
+    unknown = sorted(set(options) - _KEYS)
+    if unknown:
+        raise ValueError(f"unknown option(s) for backend 'native': {unknown}; options: "
+                         f"{sorted(_KEYS)}")
+    for name in ("after_calls", "trial_calls", "parallel_min_elements"):
+        v = options.get(name, 1)
+        if not isinstance(v, int) or isinstance(v, bool) or v < (0 if name == "after_calls"
+                                                                  else 1):
+            raise ValueError(f"option {name!r} of backend 'native' must be an int >= "
+                             f"{0 if name == 'after_calls' else 1}, got {v!r}")
+    ms = options.get("after_ms", 0)
+    if not isinstance(ms, numbers.Real) or isinstance(ms, bool) or ms < 0:
+        raise ValueError(f"option 'after_ms' of backend 'native' must be a number >= 0, "
+                         f"got {ms!r}")
+    for name in ("background", "cache"):
+        if not isinstance(options.get(name, True), bool):
+            raise ValueError(f"option {name!r} of backend 'native' must be True or False, "
+                             f"got {options[name]!r}")
+    if options.get("prefer", "measure") not in ("measure", "native", "tier1"):
+        raise ValueError(f"option 'prefer' of backend 'native' must be 'measure', 'native' "
+                         f"or 'tier1', got {options['prefer']!r}")
+    cache_dir = options.get("cache_dir")
+    if cache_dir is not None and not isinstance(cache_dir, str):
+        raise ValueError(f"option 'cache_dir' of backend 'native' must be a path, got "
+                         f"{cache_dir!r}")
+    tier1 = options.get("numpy") or {}
+    if not isinstance(tier1, dict):
+        raise ValueError("option 'numpy' of backend 'native' must be a dict of the numpy "
+                         "backend's options")
+    NumpyOptions.parse(tier1)
+    settings = Settings(
+        after_calls=options.get("after_calls", config.native_after_calls),
+        after_ms=float(options.get("after_ms", config.native_after_ms)),
+        background=options.get("background", True),
+        prefer=options.get("prefer", "measure"),
+        trial_calls=options.get("trial_calls", 3),
+        cache_dir=(cache_dir or cache_dir_default()) if options.get("cache", True) else None)
+    return settings, tier1, options.get("parallel_min_elements", 1 << 14)
+
+
+def native_backend(graph: Graph, example_inputs, options: dict | None = None):
+    """Tier 1 (the numpy backend) now; tier 2 (Numba loop nests) once the graph is hot."""
+    settings, tier1_options, parallel_min = parse_options(options)
+    tier1 = numpy_backend(graph, example_inputs, tier1_options or None)
+    try:
+        kernel = lower(graph, parallel_min)
+    except Unsupported as e:
+        log.info("native tier: graph stays in tier 1: %s", e)
+        return tier1
+    name = f"g{next(_counter)}"
+    log.debug("native tier: graph %s lowered\n%s", name, kernel.source)
+    return Tiered(kernel, tier1, settings, name)
+
+
+native_backend.dynamic_shapes = True   # symbolic graphs: tier 1 (the numpy backend's)
+native_backend.check_options = parse_options

@@ -1,0 +1,350 @@
+"""Tiering: tier 1 serves until the graph is hot, Numba compiles tier 2 in the background,
+the first calls of tier 2 race tier 1, the faster stays.
+
+States (``Tiered.state``)::
+
+    counting --(after_calls calls or after_ms ms)--> compiling --> trial --> native
+                                                          |                  \\-> tier1
+                                                          \\-> failed (stays tier 1)
+
+``Tiered.__call__`` reads one attribute (``self._run``) and calls it: the swap from one
+state's function to the next is one attribute store, atomic for concurrent callers (a
+caller that read the old function finishes with it; both are correct).
+
+A tier-2 call falls back to tier 1 (for that call only) when NumPy's error state is
+not the default one, when an input's layout has no compiled kernel yet (one is then
+compiled in the background), when inputs that the kernel writes overlap, or when the
+kernel flags a NaN or infinity NumPy would have reported: then the inputs it wrote are
+restored from a copy taken before the call and tier 1 runs, warning as eager does.
+
+Example::
+
+    >>> fn = Tiered(kernel, tier1, Settings(after_calls=2, background=False), "g0")
+    >>> fn(x); fn(x); fn.state           # the second call compiled tier 2
+    'trial'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import logging
+import os
+import sys
+import threading
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from dynamo.ops.errstate import UFUNC_STATE, ufunc_state
+from dynamo.source import compile_source
+
+from .lower import Kernel
+
+log = logging.getLogger("dynamo.backend")
+
+_DEFAULT_ERR = {"divide": "warn", "over": "warn", "under": "ignore", "invalid": "warn"}
+# Numba's default "workqueue" threading layer aborts when two threads launch parallel
+# kernels at once: parallel kernels run one at a time.
+_PARALLEL_LOCK = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Settings:
+    after_calls: int = 10
+    after_ms: float = 50.0
+    background: bool = True
+    prefer: str = "measure"          # "measure" | "native" | "tier1"
+    trial_calls: int = 3
+    cache_dir: str | None = None     # None: compile in memory, no disk cache
+
+
+_DEFAULT_STATES: dict = {}   # NumPy's ufunc settings object -> whether it is the default
+
+
+def default_errstate() -> bool:
+    """NumPy's error handling is the default one (``np.geterr()`` costs microseconds:
+    the answer is kept per settings object, which ``np.errstate`` replaces)."""
+    if UFUNC_STATE is None:   # NumPy 1.x
+        return np.geterr() == _DEFAULT_ERR
+    state = ufunc_state()
+    try:
+        return _DEFAULT_STATES[state]
+    except KeyError:
+        if len(_DEFAULT_STATES) >= 256:
+            _DEFAULT_STATES.clear()
+        found = _DEFAULT_STATES[state] = np.geterr() == _DEFAULT_ERR
+        return found
+
+
+def _layout_key(args) -> tuple:
+    """What Numba's type of each argument depends on beyond dtype and shape (which the
+    graph's guards fix): the array's layout, writability and alignment."""
+    key = []
+    for a in args:
+        if type(a) is np.ndarray:
+            f = a.flags
+            key.append((f.c_contiguous, f.f_contiguous, f.writeable, f.aligned))
+        else:
+            key.append(type(a))
+    return tuple(key)
+
+
+def _c_ordered(a: np.ndarray) -> bool:
+    """NumPy's order="K" allocates a C-ordered result for this operand (strides
+    non-increasing in magnitude over the dimensions of size > 1)."""
+    if a.flags.c_contiguous:
+        return True
+    strides = [abs(s) for s, n in zip(a.strides, a.shape) if n > 1]
+    return all(x >= y for x, y in zip(strides, strides[1:]))
+
+
+def module_source(kernel: Kernel) -> str:
+    """The kernel's module, constants written out (so a cached file is whole)."""
+    lines = []
+    for name, value in kernel.consts.items():
+        dt = np.dtype(type(value))
+        if dt.kind == "c":
+            text = f"complex({_float(value.real)}, {_float(value.imag)})"
+        elif dt.kind == "f":
+            text = _float(value)
+        elif dt.kind == "b":
+            text = repr(bool(value))
+        else:
+            text = repr(int(value))
+        lines.append(f"{name} = np.{dt.name}({text})")
+    head, _, body = kernel.source.partition("\n\ndef kernel(")
+    return head + "\n" + "\n".join(lines) + "\n\n\ndef kernel(" + body
+
+
+def _float(v) -> str:
+    v = float(v)
+    return repr(v) if np.isfinite(v) else f"float({str(v)!r})"
+
+
+class Tiered:
+    """The compiled function of one graph: tier 1, then maybe tier 2."""
+
+    def __init__(self, kernel: Kernel, tier1, settings: Settings, name: str):
+        self.kernel, self.tier1, self.settings, self.name = kernel, tier1, settings, name
+        self.state = "counting"
+        self.winner: str | None = None
+        self.ready = threading.Event()      # set when tier 2 is compiled (or failed)
+        self.decided = threading.Event()    # set when the trial chose a tier
+        self.error: BaseException | None = None
+        self._lock = threading.Lock()
+        self._calls, self._spent = 0, 0.0
+        self._dispatcher = None
+        self._compiled: set = set()         # layout keys with a compiled kernel
+        self._compiling: set = set()
+        self._failed: set = set()           # layout keys Numba could not compile
+        self._times: dict[str, list] = {"native": [], "tier1": []}
+        self.native_calls = 0               # calls tier 2 answered (tests, benchmarks)
+        self._run = self._counting if settings.prefer != "tier1" else tier1
+        self.__dynamo_source__ = getattr(tier1, "__dynamo_source__", None)
+        self.__dynamo_groups__ = getattr(tier1, "__dynamo_groups__", None)   # (reports)
+        self.__dynamo_native_source__ = module_source(kernel)
+        # a kernel another process compiled (its file is in the disk cache): loading it
+        # costs little, so the graph counts as hot from its first call
+        self._cached = settings.cache_dir is not None and os.path.exists(
+            _cache_path(self.__dynamo_native_source__, settings.cache_dir))
+
+    def __call__(self, *args):
+        return self._run(*args)
+
+    # ----------------------------------------------------------------- tier 1, counting
+    def _counting(self, *args):
+        start = time.perf_counter()
+        try:
+            return self.tier1(*args)
+        finally:
+            spent = time.perf_counter() - start
+            with self._lock:
+                self._calls += 1
+                self._spent += spent
+                hot = self._cached or self._calls >= self.settings.after_calls or \
+                    self._spent * 1e3 >= self.settings.after_ms
+                start_now = hot and self.state == "counting"
+                if start_now:
+                    self.state = "compiling"
+            if start_now:
+                self._compile(_layout_key(args), args, first=True)
+
+    # ----------------------------------------------------------------- compiling
+    def _compile(self, key, args, first: bool) -> None:
+        """Compile the kernel for ``args``'s types, in a thread unless configured not to."""
+        with self._lock:
+            if key in self._compiling or key in self._compiled or key in self._failed:
+                return
+            self._compiling.add(key)
+        if self.settings.background:
+            thread = threading.Thread(target=self._compile_now, args=(key, args, first),
+                                      name=f"dynamo-native-{self.name}", daemon=True)
+            thread.start()
+        else:
+            self._compile_now(key, args, first)
+
+    def _compile_now(self, key, args, first: bool) -> None:
+        start = time.perf_counter()
+        try:
+            import numba
+            if self._dispatcher is None:
+                self._dispatcher = self._make_dispatcher(numba)
+            sig = tuple(numba.typeof(a) for a in args)
+            self._dispatcher.compile(sig)
+            with self._lock:
+                self._compiled.add(key)
+                self._compiling.discard(key)
+            log.info("native tier: graph %s compiled by Numba in %.0f ms%s", self.name,
+                     (time.perf_counter() - start) * 1e3,
+                     "" if first else " (a new input layout)")
+            if first:
+                self._times = {"native": [], "tier1": []}
+                self.state = "trial" if self.settings.prefer == "measure" else "native"
+                self._run = self._trial if self.settings.prefer == "measure" \
+                    else self._native
+                if self.settings.prefer != "measure":
+                    self.winner = "native"
+                    self.decided.set()
+        except Exception as e:   # a kernel Numba rejects: tier 1 keeps serving
+            self.error = e
+            with self._lock:
+                self._compiling.discard(key)
+                self._failed.add(key)
+            if first:
+                self.state = "failed"
+                self._run = self.tier1
+                self.decided.set()
+            log.info("native tier: Numba could not compile graph %s, it stays in tier 1 "
+                     "(%s: %s)", self.name, type(e).__name__, str(e).splitlines()[0][:200])
+            log.debug("native tier: the kernel source\n%s", self.__dynamo_native_source__)
+        finally:
+            if first:
+                self.ready.set()
+
+    def _make_dispatcher(self, numba):
+        src = self.__dynamo_native_source__
+        options = dict(parallel=self.kernel.parallel, error_model="numpy", nogil=True)
+        if self.settings.cache_dir is not None:
+            fn = _module_from_file(src, self.settings.cache_dir).kernel
+            options["cache"] = True
+        else:
+            scope: dict = {}
+            compile_source(src, f"<dynamo native kernel {self.name}>", scope)
+            fn = scope["kernel"]
+        return numba.njit(**options)(fn)
+
+    # ----------------------------------------------------------------- tier 2
+    def _native(self, *args):
+        out = self._try_native(args)
+        return self.tier1(*args) if out is None else out
+
+    def _try_native(self, args):
+        """Tier 2's result, or None when this call must run in tier 1."""
+        if not default_errstate():
+            return None
+        key = _layout_key(args)
+        if key not in self._compiled:
+            if all(type(a) is np.ndarray or isinstance(a, np.generic) for a in args):
+                self._compile(key, args, first=False)
+            return None
+        kernel = self.kernel
+        if kernel.fresh_ndim >= 2 and not all(
+                _c_ordered(a) for a in args if type(a) is np.ndarray):
+            return None   # eager's result would not be C-ordered
+        written = [args[k] for k in kernel.writes if type(args[k]) is np.ndarray]
+        if written:
+            arrays = [a for a in args if type(a) is np.ndarray]
+            for w in written:
+                if not w.flags.writeable:
+                    return None
+                if any(a is not w and np.may_share_memory(a, w) for a in arrays):
+                    return None
+        backups = [w.copy() for w in written]
+        if kernel.parallel:
+            with _PARALLEL_LOCK:
+                bad, *results = self._dispatcher(*args)
+        else:
+            bad, *results = self._dispatcher(*args)
+        if bad:   # a NaN or infinity eager reports: undo the writes, run tier 1
+            for w, b in zip(written, backups):
+                np.copyto(w, b)
+            return None
+        self.native_calls += 1
+        outs = []
+        for out in kernel.outputs:
+            if out[0] == "input":
+                outs.append(args[out[1]])
+            else:
+                v, meta = results[out[1]], out[2]
+                outs.append(meta.dtype.type(v) if meta.scalar else v)
+        return tuple(outs)
+
+    def _trial(self, *args):
+        """Alternate tier 2 and tier 1 on the real inputs; keep the faster."""
+        times = self._times
+        use_native = len(times["native"]) <= len(times["tier1"])
+        start = time.perf_counter()
+        out = self._try_native(args) if use_native else None
+        if out is None:
+            if use_native and self._run is not self._trial:
+                return self._run(*args)
+            out = self.tier1(*args)
+            use_native = False
+        spent = time.perf_counter() - start
+        with self._lock:
+            times["native" if use_native else "tier1"].append(spent)
+            n = self.settings.trial_calls
+            if self.state == "trial" and min(len(t) for t in times.values()) >= n:
+                t2, t1 = min(times["native"]), min(times["tier1"])
+                self.winner = "native" if t2 < t1 else "tier1"
+                self.state = self.winner
+                self._run = self._native if t2 < t1 else self.tier1
+                log.info("native tier: graph %s runs in %s (tier 2 %.3f ms, tier 1 %.3f "
+                         "ms, best of %d calls each)", self.name,
+                         "tier 2 (Numba)" if t2 < t1 else "tier 1 (numpy backend)",
+                         t2 * 1e3, t1 * 1e3, n)
+                self.decided.set()
+            elif self.state == "trial" and len(times["tier1"]) >= 4 * n:
+                # tier 2 could not run these inputs (layout, flags): stay in tier 1
+                self.winner = self.state = "tier1"
+                self._run = self.tier1
+                log.info("native tier: graph %s stays in tier 1 (tier 2 could not run "
+                         "its inputs)", self.name)
+                self.decided.set()
+        return out
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until tier 2 is compiled (or failed); True unless it timed out."""
+        return self.ready.wait(timeout)
+
+
+def cache_dir_default() -> str:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "dynamo", "native")
+
+
+def _cache_path(source: str, directory: str) -> str:
+    return os.path.join(directory, f"k_{hashlib.sha256(source.encode()).hexdigest()[:24]}.py")
+
+
+def _module_from_file(source: str, directory: str):
+    """Import ``source`` from a file named by its hash: Numba's ``cache=True`` keys its
+    on-disk cache by the file, so the same graph in a new process finds its kernel."""
+    path = _cache_path(source, directory)
+    digest = os.path.basename(path)[2:-3]
+    os.makedirs(directory, exist_ok=True)
+    if not os.path.exists(path):
+        tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
+        with open(tmp, "w") as f:
+            f.write(source)
+        os.replace(tmp, path)   # atomic: a concurrent process reads a whole file
+    name = f"_dynamo_native_k_{digest}"
+    module = sys.modules.get(name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules[name] = module
+    return module

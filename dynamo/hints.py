@@ -1,0 +1,445 @@
+"""What a user can do about a graph break: one table from break reasons to advice.
+
+Every ``Unsupported`` says *what* could not be captured (its ``reason``). Most raise
+sites say no more, so this table adds the rest of the message a user reads in the
+``graph_breaks`` log, in ``dynamo.explain`` and in a ``fullgraph=True`` error: *why*
+the translator cannot capture it (``explanation``) and what the user can do about it
+(``hint``). A raise site that gives its own explanation or hint keeps it; the table
+only fills in what is missing (see ``dynamo.exc.Unsupported``).
+
+Entries are tried in order; the first whose pattern is found in the reason wins, so
+specific entries come before general ones. Reasons that are wholly data (a Python
+error's own message) are matched by their ``cause`` instead (``BY_CAUSE``).
+``tests/breaks/test_hints.py`` checks that every ``Unsupported(...)`` raised in
+``dynamo/`` reaches an entry here, never the last-resort ``DEFAULT``.
+
+Example::
+
+    >>> advice_for("call to print()", "print").hint[:30]
+    'move the print out of the loop'
+    >>> advice_for("sorted() of non-constants or with key=", "").hint[:20]
+    'sort arrays with np.'
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+# This module imports nothing from dynamo: dynamo.exc reads it, and everything reads exc.
+
+
+@dataclass(frozen=True)
+class Advice:
+    """``pattern``: a regular expression searched in the break's reason."""
+
+    pattern: str
+    explanation: str
+    hint: str
+
+
+_OUTSIDE = "compute it before calling the compiled function and pass the result as an argument"
+_ACCEPT = "or accept the graph break (the code stays correct; it only runs as more graphs)"
+_PY_ERROR = ("Plain Python raises this exception here; the instruction runs eagerly at a "
+             "graph break so the program sees the same exception at the same line.")
+_UNTRACED_OBJECT = ("The translator models arrays, numbers, strings, containers of them and "
+                    "plain Python objects; this value or operation is none of those.")
+
+# Specific entries first: the first match wins.
+TABLE: tuple[Advice, ...] = (
+    # ---------------------------------------------------------------- Python itself
+    Advice(r"^CPython .* is not supported",
+           "Each CPython version has its own bytecode; dynamo translates only the versions "
+           "it knows.", "use a supported CPython to compile; on this one the code runs "
+           "uncompiled"),
+    # ---------------------------------------------------------------- output, logging
+    Advice(r"^call to print\(\)",
+           "print() writes output, which must happen when the program runs, in order.",
+           "move the print out of the loop or the hot function (print results after the "
+           "compiled call), " + _ACCEPT),
+    Advice(r"^call to Logger\.",
+           "An enabled log call formats and writes a record when the program runs.",
+           "raise the logger's level in production (disabled calls cost no break), or log "
+           "after the compiled call"),
+    Advice(r"^Logger\.log\(\) with a level",
+           "The level decides whether the call does anything, so it must be known.",
+           "pass a constant level such as logging.INFO"),
+    # ---------------------------------------------------------------- data-dependent control flow
+    Advice(r"^truth value of an array",
+           "Which branch runs depends on array data, which the trace does not know.",
+           "compute both branches with np.where(cond, a, b), " + _ACCEPT),
+    Advice(r"compares array data",
+           "The result depends on array values, known only when the graph runs.",
+           "use np.maximum/np.minimum (or np.max/np.min) on arrays"),
+    Advice(r"^`in` on an array compares data",
+           "The answer depends on array values, known only when the graph runs.",
+           "use np.any(x == v) (or np.isin) and keep the result as an array"),
+    Advice(r"^comparison .* by .*\.__(eq|ne|lt|le|gt|ge)__",
+           "The class defines its own comparison, which runs Python code the trace does "
+           "not follow.", "compare plain fields (numbers, strings) instead, " + _ACCEPT),
+    Advice(r"^comparison ",
+           "The translator cannot decide this comparison from what the trace knows.",
+           "compare arrays with np.equal/np.less (elementwise) or compare Python numbers, "
+           + _ACCEPT),
+    # ---------------------------------------------------------------- array data to Python
+    Advice(r"^round\(\) of an array",
+           "round() returns a Python number, which needs the array's value.",
+           "use np.round(x, n)"),
+    Advice(r"of an array formats array data|^f-string of",
+           "The text depends on array values, known only when the program runs.",
+           "format the result after the compiled call, " + _ACCEPT),
+    Advice(r"converts array data to Python|returns a Python value computed from array data",
+           "A Python value made from array data is only known after the graph has run.",
+           "keep the value as an array (x[0] instead of float(x[0]), np.where instead of "
+           "an if), " + _ACCEPT),
+    Advice(r"data-dependent output shape|returns residuals whose shape",
+           "The result's shape depends on array values, which the trace does not know.",
+           "keep shapes fixed: np.where(mask, x, 0) instead of x[mask], "
+           "np.sum(x * mask) instead of x[mask].sum(), " + _ACCEPT),
+    Advice(r"returns real or complex eigenvalues",
+           "The result's dtype depends on the data, which the trace does not know.",
+           "use np.linalg.eigh/eigvalsh for symmetric matrices, " + _ACCEPT),
+    Advice(r"returns a contraction plan",
+           "The result is Python data (a list and a string), not arrays.",
+           "compute the plan outside the compiled function and pass "
+           "np.einsum(..., optimize=path)"),
+    # ---------------------------------------------------------------- ops not in the registry
+    Advice(r"is not in the op registry|^array method \.",
+           "The function is not in dynamo's op registry, so the trace has no shape/dtype "
+           "rule for it.",
+           "register it with dynamo.register_op(fn, meta=...), use an equivalent NumPy "
+           "function that is captured (see docs/ops.md), " + _ACCEPT),
+    Advice(r"^array attribute \..* is not supported",
+           "The translator knows only NumPy's array attributes.",
+           "use the equivalent NumPy function, or dynamo.register_op"),
+    Advice(r"^array attribute \.",
+           "Memory layout (strides, flags, base, ctypes) is decided by the backend, not the "
+           "trace.", "read the layout outside the compiled function, or use "
+           "np.ascontiguousarray where you need a layout"),
+    Advice(r"^attribute .* of np\.|^attribute .* of numpy\.|^attribute .* of cupy\.",
+           "Only a ufunc's reduce, accumulate, reduceat and outer methods are captured.",
+           "call the ufunc itself, or one of its captured methods"),
+    Advice(r"^np\.random\.seed\(\)",
+           "Seeding with anything but an int or None changes the global random state in "
+           "ways the trace does not model.",
+           "seed with an int, or use rng = np.random.default_rng(seed) and its methods"),
+    Advice(r"random state outside the registry|^.+\..+ is not in the op registry",
+           "It uses or changes random state; it runs eagerly so the random stream stays "
+           "in order.", "use np.random.default_rng(seed) and the Generator methods that are "
+           "captured (random, normal, uniform, integers...), " + _ACCEPT),
+    Advice(r"^(np|numpy|cupy)\.\S+: \w+(Error|Exception)",
+           "The op's shape/dtype rule rejected these arguments; the call runs eagerly so "
+           "NumPy itself decides (and raises if it must).",
+           "check the arguments' shapes and dtypes (the eager call raises NumPy's own error "
+           "if they are wrong)"),
+    Advice(r" on constants makes a | of constants: ",
+           "The call on constant arguments does not give a value the trace can keep as a "
+           "constant.", _OUTSIDE),
+    Advice(r"inside a try block: it ",
+           "Inside a try block the op's error must be raised at this exact point, so "
+           "that the except clause sees it.",
+           "move the try/except out of the compiled function, or check the condition "
+           "with NumPy first (e.g. np.linalg.cond) instead of catching the error"),
+    Advice(r"inside a try block after a write|after an array op inside a try block",
+           "Inside a try block an exception must leave memory exactly as plain Python "
+           "would; a graph cannot undo a write or a random draw.",
+           "move the try/except out of the compiled function, or do the writes and random "
+           "draws after the try block"),
+    Advice(r"may raise after Python objects were changed",
+           "If the op raised, the Python objects already changed could not be put back.",
+           "do the Python mutations (appends, attribute writes) after the array work, or "
+           "make sure the op cannot raise"),
+    Advice(r"^a write into the dask array",
+           "A dask array is read as chunks; writing into it is not captured.",
+           "write into a NumPy copy (x = np.asarray(x)), or build a new dask array"),
+    Advice(r"^a write into the read-only array",
+           "Writing into a read-only array raises in plain NumPy.",
+           "copy it first (x = x.copy()) or make it writeable"),
+    Advice(r"^a dask array",
+           "Dask arrays are traced only with NumPy chunks of known sizes, given as "
+           "arguments.", "call x.compute_chunk_sizes() first, or pass NumPy chunks"),
+    Advice(r"^dask arrays of Python objects|^arrays of Python objects",
+           "Object arrays hold Python objects; their ops run Python code per element.",
+           "use a numeric dtype, or keep object arrays outside the compiled function"),
+    Advice(r"^one graph mixes NumPy and CuPy",
+           "One graph runs on one library.", "move data between libraries outside the "
+           "compiled code"),
+    Advice(r"^`is` between an array and the result",
+           "Whether the op returns its argument itself or a copy is decided by the backend.",
+           "compare values (np.array_equal) or use np.shares_memory instead of `is`"),
+    Advice(r"^np\.errstate\(\) with other arguments|^entering one np\.errstate|"
+           r"^np\.errstate\.__exit__|^an entered np\.errstate",
+           "Only `with np.errstate(...)` of constant modes, entered and left inside the "
+           "function, is captured.",
+           "write `with np.errstate(divide='ignore'):` with constant modes around the "
+           "ops, inside the compiled function"),
+    Advice(r"^graph larger than config\.max_graph_nodes",
+           "Very large graphs take long to compile.",
+           "raise dynamo.config.max_graph_nodes, or use a loop the translator turns into a "
+           "loop node (docs/loops.md)"),
+    Advice(r"^loop node: ",
+           "The loop could not become one loop node; it is unrolled instead.",
+           "see the `loops` log channel for the check that failed (docs/loops.md)"),
+    Advice(r"^(a loop of .* exceeds|loop ran more than) config\.max_unroll",
+           "Unrolling this loop would make a very large graph.",
+           "raise dynamo.config.max_unroll, or vectorize the loop"),
+    Advice(r"^iteration over an array of \d+ rows",
+           "Unrolling a loop over this many rows would make a very large graph.",
+           "vectorize over the first axis (x.sum(axis=1) instead of a loop over rows), or "
+           "raise dynamo.config.max_unroll"),
+    Advice(r"^iteration over a 0-d array",
+           "Iterating a 0-d array raises TypeError in plain NumPy.",
+           "index it with x[()] or use x.item() outside the compiled function"),
+    Advice(r"^array index ",
+           "The translator cannot index an array with this value.",
+           "index with ints, slices, arrays or tuples of them"),
+    Advice(r"^array operator with ",
+           "This operand of an array operator is not a value the trace can pass to NumPy.",
+           "convert the operand to an array or a number first (np.asarray)"),
+    # ---------------------------------------------------------------- calls
+    Advice(r"^call to .+\(\) from ",
+           "Library code (the standard library, installed packages) is not traced; it "
+           "runs eagerly.", "move the call out of hot code (call it before the compiled "
+           "function and pass the result in), " + _ACCEPT),
+    Advice(r"^call to .+\(\) \(implemented in C\)",
+           "The function is implemented in C, so the translator cannot look inside it.",
+           "if it computes on arrays, register it with dynamo.register_op; otherwise "
+           + _OUTSIDE),
+    Advice(r"^call to .+\(\) with these arguments",
+           "The translator cannot see inside this builtin, or cannot call it with these "
+           "arguments.", _OUTSIDE + ", " + _ACCEPT),
+    Advice(r"^sorted\(\) of non-constants",
+           "Sorting compares the values, which the trace knows only as symbols (or calls "
+           "the key function for each item).",
+           "sort arrays with np.sort/np.argsort, or sort the Python values before the "
+           "compiled call"),
+    Advice(r"^math\.prod of non-constants",
+           "math.prod multiplies Python numbers that are only known when the program runs.",
+           "use np.prod on an array of the values"),
+    Advice(r"^frozenset\(\) of non-constants",
+           "Hashing the items needs their values.", "build the set from constants, or "
+           "before the compiled call"),
+    Advice(r"^iter\(callable, sentinel\)",
+           "The two-argument iter() calls a function until it returns the sentinel.",
+           "write it as a while loop"),
+    Advice(r"^super\(\) outside a method|^super\(\)\.",
+           "super() here needs the class and instance, which the trace does not know.",
+           "call the base class method explicitly (Base.method(self, ...))"),
+    Advice(r"^type\(\) with three arguments",
+           "type(name, bases, dict) creates a class.", "create the class at module level"),
+    Advice(r"^isinstance/issubclass against",
+           "The class's metaclass may run Python code for isinstance.",
+           "test against plain classes, or do the test before the compiled call"),
+    Advice(r"^inlining deeper than config\.inline_depth_limit",
+           "The translator inlines every call it follows; deep recursion would never end.",
+           "rewrite the recursion as a loop, or raise dynamo.config.inline_depth_limit"),
+    Advice(r"^async functions are not traced|^generators and coroutines are not compiled",
+           "Their frames suspend and resume, which a graph cannot do.",
+           "compile the function that calls the generator or awaits the coroutine "
+           "instead; generators called from compiled code are inlined"),
+    Advice(r"^a generator with a yield inside try/finally or with",
+           "Closing the generator early must run its finally/with exit, which the trace "
+           "cannot do.", "move the try/finally or with out of the generator, or build a "
+           "list instead of yielding"),
+    Advice(r"^a generator escapes the traced region",
+           "A generator that lives on after the graph would have to be rebuilt half-way "
+           "through.", "consume it inside the function (list(gen)), or create it outside "
+           "the compiled function"),
+    Advice(r"^(an iterator .* escapes the traced region)",
+           "The iterator's position would have to be rebuilt after the graph.",
+           "finish iterating before the break, or iterate over a list(...) copy"),
+    Advice(r"^iteration over a .* \(not traced\)|^iteration over |^iter\(\) of a .* with its "
+           r"own __iter__|^reversed\(\) of ",
+           "The translator iterates lists, tuples, dicts, ranges, arrays and generators; "
+           "this object iterates with its own Python code.",
+           "iterate over a list or tuple of the items (list(obj) before the compiled call)"),
+    Advice(r"^creating an instance of ",
+           "The class's __init__/__new__ is not traced.",
+           "create the object before the compiled function and pass it as an argument"),
+    Advice(r"\[\.\.\.\] runs the program's ",
+           "Indexing this object runs its class's own __getitem__/__class_getitem__, "
+           "which may have effects.", "index a plain list, tuple, dict or array, or read "
+           "the item before the compiled call"),
+    Advice(r"^call of ",
+           "The translator cannot call this object.",
+           "call a plain Python function, a NumPy function or a registered op "
+           "(dynamo.register_op); otherwise " + _OUTSIDE),
+    Advice(r" returned a ",
+           "The function's result is not a value the trace can keep.",
+           "return arrays, numbers or containers of them"),
+    Advice(r"\(\) of NumPy scalars: ",
+           "NumPy raises or warns on these scalars; the call runs eagerly so it does so "
+           "for real.", "check the scalar values (overflow, division by zero)"),
+    # ---------------------------------------------------------------- Python errors (exact)
+    Advice(r"missing dict key|^dict\.pop of a missing key|^del of a missing dict key|"
+           r"^popitem of an empty dict|^set\.remove of a missing",
+           _PY_ERROR, "check `key in d` first, or use d.get(key, default), "
+           "d.pop(key, default), set.discard"),
+    Advice(r"exhausted iterator", _PY_ERROR, "pass a default: next(it, default)"),
+    Advice(r"^next\(\) of a non-iterator", _PY_ERROR, "call iter(obj) first"),
+    Advice(r"^index\(\) of a value that is not there", _PY_ERROR,
+           "check `v in seq` before seq.index(v)"),
+    Advice(r"^pop from an empty list", _PY_ERROR, "check that the list is not empty"),
+    Advice(r"^unpacking .* values into|^not enough values to unpack", _PY_ERROR,
+           "make the number of targets match the number of values"),
+    Advice(r"^reduce\(\) of an empty sequence", _PY_ERROR,
+           "pass an initial value: functools.reduce(f, seq, initial)"),
+    Advice(r"\(\) of an empty sequence", _PY_ERROR, "pass default=..., or check that the "
+           "sequence is not empty"),
+    Advice(r"^len\(\) of a 0-d array", _PY_ERROR, "use x.size or x.ndim"),
+    Advice(r"changed size during iteration|changed during iteration", _PY_ERROR,
+           "iterate over a copy (list(d)) while changing the container"),
+    Advice(r"^zip\(strict=True\) of unequal lengths", _PY_ERROR,
+           "make the sequences the same length"),
+    Advice(r"referenced before assignment|is not defined \(NameError\)", _PY_ERROR,
+           "assign the variable on every path before this line"),
+    Advice(r"got too many positional arguments|got multiple values for|got an unexpected "
+           r"keyword|missing argument|missing keyword argument|^keywords must be strings|"
+           r"^keyword argument repeated|with the wrong number of arguments|"
+           r"with a bad argument|with these arguments \(raises TypeError\)|"
+           r"with keywords \(TypeError\)|\(TypeError unless a str\)",
+           _PY_ERROR, "fix the call's arguments to match the function's signature"),
+    # ---------------------------------------------------------------- statements
+    Advice(r"^raise statement",
+           "The exception is raised by the program itself, eagerly.",
+           "raising is exact; to keep the work before it in one graph, check inputs at the "
+           "start of the function, before the array work"),
+    Advice(r"^exception handler",
+           "A break inside try/except runs the whole block eagerly, so that handlers see "
+           "exactly what plain Python raises.",
+           "move the try/except out of the compiled function (around the call), " + _ACCEPT),
+    Advice(r"^with block",
+           "Context managers other than np.errstate run eagerly.",
+           "enter the context manager around the call of the compiled function, or use "
+           "np.errstate for floating-point modes"),
+    Advice(r"^import inside the traced function",
+           "An import statement runs module code.", "import at module level"),
+    Advice(r"^class definition inside the traced function",
+           "Creating a class runs its body and metaclass.", "define the class at module "
+           "level"),
+    Advice(r"^function attribute flag",
+           "The translator cannot build a function with these extras (annotations, "
+           "keyword defaults).", "define the function at module level and call it"),
+    Advice(r"^opcode .* is not supported",
+           "The translator has no handler for this bytecode instruction.",
+           "rewrite the statement in a simpler form, " + _ACCEPT + "; please report it"),
+    Advice(r"^intrinsic ",
+           "The translator has no handler for this interpreter intrinsic.",
+           "rewrite the statement in a simpler form (e.g. without * unpacking into a "
+           "call), " + _ACCEPT),
+    Advice(r"^cannot resume after ",
+           "The frame cannot continue in a resume function after this instruction.",
+           "move the statement into a helper function, " + _ACCEPT),
+    Advice(r"^LOAD_NAME",
+           "Module and class bodies are not compiled.", "put the code in a function"),
+    Advice(r"^del of a closure variable",
+           "Deleting a variable shared with an inner function is not traced.",
+           "rebind it (x = None) instead of del"),
+    Advice(r"^global .* of a function with private globals|^global write from an inlined",
+           "The function's globals are not the module's the trace guards.",
+           "return the value and assign the global in the caller, or pass state as an "
+           "argument"),
+    Advice(r"^cell .* unknown to the translator|^closure of a function with no source|"
+           r"^default argument of a function with no source",
+           "The translator cannot read this function's closure or defaults back after "
+           "the graph.", "pass the value as an argument instead of capturing it"),
+    Advice(r"is not an entry of the module's namespace",
+           "The value is computed by the module's __getattr__, so a change to it could "
+           "not be guarded.", "read it into a variable before the compiled call and pass "
+           "it as an argument"),
+    # ---------------------------------------------------------------- attributes and items
+    Advice(r"^attribute .* of a (nested )?function",
+           "The translator reads only a function's standard attributes (__name__, "
+           "__doc__, ...).", "store the value elsewhere (a module constant or an argument)"),
+    Advice(r"^assignment to function attribute|set to .* \(TypeError",
+           "Writing a function attribute is not replayed after the graph.",
+           "keep the value in a module variable or an object attribute"),
+    Advice(r"__getattr__ for|__getattribute__ for|^descriptor .* for attribute|"
+           r"^assignment through descriptor|defines __setattr__",
+           "The attribute is computed by Python code of the class (__getattr__, a "
+           "descriptor, __setattr__), which the trace does not follow.",
+           "store the value in a plain attribute, or read it before the compiled call and "
+           "pass it as an argument"),
+    Advice(r"^assignment to .* object without __dict__|^attribute assignment on |"
+           r"^del of an attribute",
+           "The translator cannot replay this attribute change after the graph.",
+           "keep the state in a plain Python object's attributes, or return the value "
+           "and assign it after the compiled call"),
+    Advice(r"^dunder attribute .* of a constant|^attribute .* of |^library value of type",
+           "The translator cannot read this attribute from what it knows about the "
+           "object.", "read the attribute before the compiled call and pass it as an "
+           "argument"),
+    Advice(r"^subscript of |^item assignment on |^del of an item of |^[\w ]+ index ",
+           "The translator cannot index this object.",
+           "index lists, tuples, dicts and arrays; for other objects " + _OUTSIDE),
+    Advice(r"^in-place matmul",
+           "`a @= b` writes into `a` through a path NumPy restricts.",
+           "write a = a @ b (a new array) instead of a @= b"),
+    Advice(r"^operator .* on NumPy scalars",
+           "NumPy raises or warns on these scalars; the operation runs eagerly so it does "
+           "so for real.", "check the values (overflow, division by zero)"),
+    Advice(r"^operator |^unary |^identity of |^`in` ",
+           "The translator cannot apply this operator to these values.",
+           "use arrays or Python numbers as operands, " + _ACCEPT),
+    Advice(r"^\*\* of .* \(not a dict\)",
+           "`**` unpacking calls the object's keys() and __getitem__.",
+           "pass a dict: f(**dict(obj))"),
+    Advice(r"^list\.|^dict\.|^set\.|^tuple\.|\.isdisjoint of non-constants|"
+           r"\._replace of unknown fields",
+           "The translator does not model this container method with these arguments.",
+           "use a plain loop or list/dict operations, " + _ACCEPT),
+    Advice(r"used as a dict key or set element",
+           "Hashing the key needs its value (or runs the class's __hash__/__eq__).",
+           "use ints or strings as keys"),
+    Advice(r"^a dict with non-constant keys|^a dict key that generated code cannot write",
+           "The graph's glue code must write the keys back as Python source.",
+           "use ints or strings as dict keys"),
+    Advice(r"too big to trace",
+           "Each item of a Python container is traced separately.",
+           "use an array instead of a large Python container"),
+    # ---------------------------------------------------------------- values
+    Advice(r"^values of type .* are not traced|^value of type .* is not a constant|"
+           r"^type\(\) of |^truth value of |is not a Python constant|"
+           r"as an argument of an array op|^ndarray subclass",
+           _UNTRACED_OBJECT,
+           "pass arrays (np.asarray for subclasses), numbers and containers of them; "
+           "keep other objects outside the compiled function"),
+    Advice(r"^an array with no source",
+           "A constant array made outside the trace has no place the glue can read it "
+           "from.", "pass the array as an argument, or make it inside the function"),
+    Advice(r"^cannot rebuild |^cannot write back a mutated |cannot be rebuilt as a value",
+           "After the graph, the glue code must rebuild this value (or write its changes "
+           "back) as Python, which it cannot do for this object.",
+           "keep such objects out of the code around a graph break (create them after "
+           "it), " + _ACCEPT),
+    Advice(r" with these arguments$",
+           "The translator cannot call this with these arguments.", _OUTSIDE),
+)
+
+# Reasons that are wholly data (a Python error's message): matched by cause.
+BY_CAUSE: dict[str, Advice] = {
+    "python_error": Advice("", _PY_ERROR, "fix the error the eager traceback shows; if the "
+                           "code catches it on purpose, move the try/except out of the hot "
+                           "path"),
+    "op_rule": TABLE[[a.pattern for a in TABLE].index(
+        r"^(np|numpy|cupy)\.\S+: \w+(Error|Exception)")],
+    "data_dependent_shape": TABLE[[a.pattern for a in TABLE].index(
+        r"data-dependent output shape|returns residuals whose shape")],
+    "array_to_python": TABLE[[a.pattern for a in TABLE].index(
+        r"converts array data to Python|returns a Python value computed from array data")],
+}
+
+DEFAULT = Advice("", "The translator cannot capture this instruction.",
+                 "see docs/graph_breaks.md; " + _ACCEPT)
+
+
+@functools.lru_cache(maxsize=1024)
+def advice_for(reason: str, cause: str = "") -> Advice:
+    """The table's advice for a break, or ``DEFAULT`` when nothing matches."""
+    if cause == "python_error" and re.match(r"\w+: ", reason):
+        return BY_CAUSE[cause]   # "KeyError: 'x'": the message is the program's, not ours
+    for entry in TABLE:
+        if re.search(entry.pattern, reason):
+            return entry
+    return BY_CAUSE.get(cause, DEFAULT)

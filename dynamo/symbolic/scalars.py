@@ -1,0 +1,336 @@
+"""Python numbers that change between calls, as values of the graph: ``SymFloat``.
+
+A float argument that changed between calls (``lr``, a list of floats made fresh each
+call), or float arithmetic on a symbolic int (``0.9 ** t``, ``1 / (1 + k)``), is a
+``SymFloat`` while tracing: a ``float`` whose value is the one seen in this call (the
+*hint*) and which also carries an ``Expr``, the Python expression that computes it from
+the symbols. An op that takes it reads the expression as a graph argument (a ``SymArg``
+over the symbol placeholders), so the entry serves every value.
+
+The expression is evaluated with Python's own operators on the same Python values, in
+the program's order, so its result is eager's bit for bit, and it raises what eager
+raises (``ZeroDivisionError``, ``OverflowError``) when the graph runs. A float op a
+float is again a float (NEP 50: with a float32 array it stays float32, as eagerly).
+
+Anything that reads the value as a plain Python value (a comparison, ``hash``, ``int``,
+``str``, a C function such as ``math.exp``, an op whose result shape could depend on
+it) *pins* its symbols: the entry is guarded on the value it saw (specialized), and a
+later compile keeps that source static. Where it cannot tell, it pins.
+
+Example::
+
+    >>> t = SymInt(5, Sym.symbol("s0", "L['t']"))
+    >>> d = 1 - 0.9 ** SymFloat.of_int(t)
+    >>> d, d.sym.render()
+    (0.40951, '1 - 0.9 ** float(s0)')
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+
+from .sizes import Symbolic, SymInt, pin
+
+# The operators an expression may hold: each always gives a float when an operand is a
+# float (or for truediv, always), whatever the values (pow: see ``_pow_stays_float``).
+_BINARY = {
+    operator.add: "+", operator.sub: "-", operator.mul: "*", operator.truediv: "/",
+    operator.floordiv: "//", operator.mod: "%", operator.pow: "**",
+}
+_UNARY = {operator.neg: "-", operator.pos: "+", abs: "abs"}
+
+
+class Expr:
+    """A Python-number expression over symbols: a leaf (a constant, a float symbol, an
+    int symbol's affine ``Sym``, ``float`` of one) or an operator on two or one.
+
+    It has what a ``SymArg`` needs of its expression: ``symbols``, ``evaluate(values)``
+    and ``render(names)``."""
+
+    __slots__ = ("op", "args", "symbols", "sources")
+
+    def __init__(self, op, args: tuple, symbols=frozenset(), sources=()):
+        self.op, self.args = op, args
+        self.symbols, self.sources = frozenset(symbols), tuple(sources)
+
+    @staticmethod
+    def symbol(name: str, expr: str) -> Expr:
+        """The float read from one source (a placeholder ``name``)."""
+        return Expr("symbol", (name,), {name}, ((name, expr),))
+
+    @staticmethod
+    def of(value) -> Expr:
+        """The expression of an operand: a SymFloat's own, an int symbol's, a constant."""
+        if isinstance(value, SymFloat):
+            return value.sym
+        if isinstance(value, SymInt):
+            return Expr("int", (value.sym,), value.sym.symbols, value.sym.sources)
+        return Expr("const", (value,))
+
+    @staticmethod
+    def apply(fn, *operands: Expr) -> Expr:
+        symbols = frozenset().union(*(e.symbols for e in operands))
+        sources = dict(s for e in operands for s in e.sources)
+        return Expr(fn, operands, symbols, tuple(sorted(sources.items())))
+
+    def evaluate(self, values: dict):
+        """The value when the symbols are ``values`` (symbol name -> int or float)."""
+        if self.op == "const":
+            return self.args[0]
+        if self.op == "symbol":
+            return values[self.args[0]]
+        if self.op == "int":
+            return self.args[0].evaluate(values)
+        return self.op(*(a.evaluate(values) for a in self.args))
+
+    def render(self, names: dict | None = None) -> str:
+        """As Python source (``1 - 0.9 ** float(s0)``); ``names`` maps symbols to other
+        expressions (placeholder names, or sources in ``runtime``)."""
+        names = names or {}
+        if self.op == "const":
+            return literal(self.args[0])
+        if self.op == "symbol":
+            return names.get(self.args[0], self.args[0])
+        if self.op == "int":
+            return f"({self.args[0].render(names)})"
+        if self.op is float:
+            return f"float({self.args[0].render(names)})"
+        if self.op in _UNARY:
+            text = self.args[0].render(names)
+            return f"abs({text})" if self.op is abs else f"({_UNARY[self.op]}{text})"
+        a, b = (x.render(names) for x in self.args)
+        return f"({a} {_BINARY[self.op]} {b})"
+
+    def runtime(self) -> str:
+        """As an expression over the frame's values (``(1 - 0.9 ** float(L['t'])``)."""
+        return self.render(dict(self.sources))
+
+    def __repr__(self) -> str:
+        return self.render()
+
+
+def literal(value) -> str:
+    """Source text for a constant operand: ``float('inf')`` (no literal), a negative
+    number in parentheses (``(-0.5) ** t``, not ``-(0.5 ** t)``)."""
+    if type(value) is float and not math.isfinite(value):
+        return f"float({str(value)!r})"
+    text = repr(value)
+    return f"({text})" if text.startswith("-") else text
+
+
+class SymFloat(float, Symbolic):
+    """A float that is also an expression over symbols (see the module docstring).
+
+    ``integral``: its value is an int's at every call (``float`` of an int symbol), so
+    a negative number raised to it is still a float (see ``_pow_stays_float``)."""
+
+    sym: Expr
+    integral: bool
+
+    def __new__(cls, hint: float, sym: Expr, integral: bool = False):
+        self = super().__new__(cls, hint)
+        self.sym, self.integral = sym, integral
+        return self
+
+    @staticmethod
+    def of_int(value: SymInt) -> SymFloat:
+        """A symbolic int as a float operand: Python converts an int to a float (exactly
+        as ``float(i)``, ``OverflowError`` past 1e308) before any float arithmetic."""
+        return SymFloat(float(int(value)), Expr.apply(float, Expr.of(value)), integral=True)
+
+    def __repr__(self) -> str:
+        return f"SymFloat({float.__float__(self)!r}, {self.sym.render()})"
+
+    def __add__(self, other):
+        return binary(operator.add, self, other)
+
+    def __radd__(self, other):
+        return binary(operator.add, other, self)
+
+    def __sub__(self, other):
+        return binary(operator.sub, self, other)
+
+    def __rsub__(self, other):
+        return binary(operator.sub, other, self)
+
+    def __mul__(self, other):
+        return binary(operator.mul, self, other)
+
+    def __rmul__(self, other):
+        return binary(operator.mul, other, self)
+
+    def __truediv__(self, other):
+        return binary(operator.truediv, self, other)
+
+    def __rtruediv__(self, other):
+        return binary(operator.truediv, other, self)
+
+    def __floordiv__(self, other):
+        return binary(operator.floordiv, self, other)
+
+    def __rfloordiv__(self, other):
+        return binary(operator.floordiv, other, self)
+
+    def __mod__(self, other):
+        return binary(operator.mod, self, other)
+
+    def __rmod__(self, other):
+        return binary(operator.mod, other, self)
+
+    def __pow__(self, other, mod=None):
+        if mod is not None:
+            return _plain(pow, self, other, mod)
+        return binary(operator.pow, self, other)
+
+    def __rpow__(self, other, mod=None):
+        if mod is not None:
+            return _plain(pow, other, self, mod)
+        return binary(operator.pow, other, self)
+
+    def __neg__(self):
+        return SymFloat(-_hint(self), Expr.apply(operator.neg, self.sym), self.integral)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return SymFloat(abs(_hint(self)), Expr.apply(abs, self.sym), self.integral)
+
+    # anything else reads the value: pinned (the entry is valid for this value only)
+    def __eq__(self, other):
+        return _plain(operator.eq, self, other)
+
+    def __ne__(self, other):
+        return _plain(operator.ne, self, other)
+
+    def __lt__(self, other):
+        return _plain(operator.lt, self, other)
+
+    def __le__(self, other):
+        return _plain(operator.le, self, other)
+
+    def __gt__(self, other):
+        return _plain(operator.gt, self, other)
+
+    def __ge__(self, other):
+        return _plain(operator.ge, self, other)
+
+    def __bool__(self):
+        return _plain(bool, self)
+
+    def __hash__(self):
+        return _plain(hash, self)
+
+    def __int__(self):
+        return _plain(int, self)
+
+    def __float__(self):
+        return _plain(float, self)
+
+    def __round__(self, *args):
+        return _plain(round, self, *args)
+
+    def __trunc__(self):
+        return _plain(math.trunc, self)
+
+    def __floor__(self):
+        return _plain(math.floor, self)
+
+    def __ceil__(self):
+        return _plain(math.ceil, self)
+
+    def __divmod__(self, other):
+        return _plain(divmod, self, other)
+
+    def __rdivmod__(self, other):
+        return _plain(divmod, other, self)
+
+    def __str__(self):
+        return _plain(str, self)
+
+    def __format__(self, spec):
+        return _plain(format, self, spec)
+
+    def __getattribute__(self, name):
+        # the methods and properties of float read the value (x.is_integer(), x.real)
+        if name in _VALUE_READERS:
+            pin(object.__getattribute__(self, "sym").symbols, f"float.{name}")
+            return getattr(float(_hint(self)), name)
+        return object.__getattribute__(self, name)
+
+
+_VALUE_READERS = frozenset(("is_integer", "as_integer_ratio", "hex", "conjugate", "real",
+                            "imag", "__getnewargs__", "__reduce__", "__reduce_ex__"))
+
+
+def _hint(value):
+    """The plain value of an operand seen in this call."""
+    if isinstance(value, SymFloat):
+        return float.__float__(value)
+    if isinstance(value, SymInt):
+        return int(value)
+    return value
+
+
+def _symbols(*values) -> frozenset:
+    return frozenset().union(*(v.sym.symbols for v in values
+                               if isinstance(v, (SymFloat, SymInt))))
+
+
+def _plain(fn, *values):
+    """``fn`` on the plain values: it reads them, so their symbols are pinned."""
+    pin(_symbols(*values), f"{getattr(fn, '__name__', fn)} of a changing number")
+    return fn(*(_hint(v) for v in values))
+
+
+def _number(value) -> bool:
+    """A Python number an expression may hold: an exact int, float or bool, or symbolic.
+    (NumPy scalars are not: ``float + np.float64`` is NumPy's, a ``np.float64``.)"""
+    return type(value) in (int, float, bool) or isinstance(value, (SymInt, SymFloat))
+
+
+def _is_float(value) -> bool:
+    return isinstance(value, float)
+
+
+def binary(fn, a, b):
+    """``fn(a, b)`` where ``a`` or ``b`` is symbolic: a SymFloat when the result is a
+    float for every value the symbols may take, else the plain result, pinned.
+
+    The result is computed at the hints first (it raises, as eagerly, where they do)."""
+    if fn not in _BINARY or not (_number(a) and _number(b)):
+        return _plain(fn, a, b)
+    if not (_is_float(a) or _is_float(b) or fn is operator.truediv):
+        return _plain(fn, a, b)    # int op int (other than /): an int, SymInt's business
+    if fn is operator.pow and not _pow_stays_float(a, b):
+        return _plain(fn, a, b)
+    hint = fn(_hint(a), _hint(b))
+    if type(hint) is not float:   # (cannot happen by the checks above; never guess)
+        return _plain(fn, a, b)
+    return SymFloat(hint, Expr.apply(fn, Expr.of(a), Expr.of(b)))
+
+
+def _pow_stays_float(base, exp) -> bool:
+    """``base ** exp`` (one of them a float) is a float for every value: a negative
+    float to a non-integral power is complex, so either the base is a known number
+    >= 0, or the exponent is known integral (a constant, or an int symbol's float)."""
+    if not isinstance(base, (SymInt, SymFloat)) and base >= 0:
+        return True
+    if isinstance(exp, SymFloat):
+        return exp.integral
+    return not isinstance(exp, SymInt) and float(exp).is_integer()
+
+
+def float_operands(x, y):
+    """Two operands of a Python operator, where one is a float and the other a symbolic
+    int: the int as a SymFloat (Python converts it so anyway), so the operator builds
+    an expression instead of reading the int's value in C."""
+    if isinstance(x, SymInt) and isinstance(y, float):
+        return SymFloat.of_int(x), y
+    if isinstance(y, SymInt) and isinstance(x, float):
+        return x, SymFloat.of_int(y)
+    return x, y
+
+
+__all__ = ["Expr", "SymFloat", "binary", "float_operands", "literal"]

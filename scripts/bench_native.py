@@ -1,0 +1,255 @@
+"""The native tier against plain NumPy, the numpy backend and hand-written Numba, side by
+side in one process (the ``native`` section of docs/benchmarks.md).
+
+Columns: ``plain_ms`` (uncompiled NumPy), ``numpy_ms`` (backend="numpy", tier 1),
+``tier2_ms`` (backend="native" with ``prefer="native"``: the Numba kernel itself),
+``numba_ms`` (a hand-written ``numba.njit`` version), each the lower quartile of
+interleaved calls on fresh inputs; ``chosen`` is the tier ``prefer="measure"`` keeps
+(the default); ``compile_s`` the background compile of tier 2.
+
+Run by itself: ``.venv/bin/python scripts/bench_native.py [--rounds 9]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import platform
+import subprocess
+import time
+
+import numpy as np
+
+import dynamo
+
+
+def jacobi(A, B):
+    for _ in range(10):
+        B[1:-1, 1:-1] = 0.25 * (A[:-2, 1:-1] + A[2:, 1:-1] + A[1:-1, :-2] + A[1:-1, 2:])
+        A, B = B, A
+    return A, B
+
+
+def recursion(r):
+    alpha, beta = -r[0], 1.0
+    for k in range(1, r.shape[0]):
+        beta *= 1.0 - alpha * alpha
+        alpha = -(r[k] + alpha) / beta
+    return alpha
+
+
+def prefix_sum(x):
+    for i in range(1, x.shape[0]):
+        x[i] += x[i - 1]
+    return x
+
+
+def gelu(x):
+    return 0.5 * x * (1.0 + np.tanh(0.7978845608 * (x + 0.044715 * x ** 3)))
+
+
+def softmax(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def layernorm(x, g, b):
+    mu = x.mean(axis=-1, keepdims=True)
+    var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)
+    return (x - mu) / np.sqrt(var + 1e-5) * g + b
+
+
+def hand_written():
+    """The same programs written for Numba by hand (the usual idiom: explicit loops,
+    ``prange`` over rows, float32 kept float32)."""
+    import numba
+    from numba import njit, prange
+
+    @njit(parallel=True)
+    def jacobi_nb(A, B):
+        n, m = A.shape
+        for _ in range(10):
+            for i in prange(1, n - 1):
+                for j in range(1, m - 1):
+                    B[i, j] = 0.25 * (A[i - 1, j] + A[i + 1, j] + A[i, j - 1] + A[i, j + 1])
+            A, B = B, A
+        return A, B
+
+    @njit
+    def recursion_nb(r):
+        alpha, beta = -r[0], 1.0
+        for k in range(1, r.shape[0]):
+            beta *= 1.0 - alpha * alpha
+            alpha = -(r[k] + alpha) / beta
+        return alpha
+
+    @njit
+    def prefix_nb(x):
+        for i in range(1, x.shape[0]):
+            x[i] += x[i - 1]
+        return x
+
+    @njit(parallel=True)
+    def gelu_nb(x):
+        out = np.empty_like(x)
+        c0, c1, h, one = np.float32(0.7978845608), np.float32(0.044715), np.float32(0.5), \
+            np.float32(1.0)
+        r, n = x.shape
+        for i in prange(r):
+            for j in range(n):
+                v = x[i, j]
+                out[i, j] = h * v * (one + np.tanh(c0 * (v + c1 * v * v * v)))
+        return out
+
+    @njit(parallel=True)
+    def softmax_nb(x):
+        out = np.empty_like(x)
+        r, n = x.shape
+        for i in prange(r):
+            m = x[i, 0]
+            for j in range(1, n):
+                m = max(m, x[i, j])
+            s = np.float32(0.0)
+            for j in range(n):
+                e = np.exp(x[i, j] - m)
+                out[i, j] = e
+                s += e
+            for j in range(n):
+                out[i, j] /= s
+        return out
+
+    @njit(parallel=True)
+    def layernorm_nb(x, g, b):
+        out = np.empty_like(x)
+        r, n = x.shape
+        for i in prange(r):
+            mu = np.float32(0.0)
+            for j in range(n):
+                mu += x[i, j]
+            mu /= n
+            var = np.float32(0.0)
+            for j in range(n):
+                d = x[i, j] - mu
+                var += d * d
+            var /= n
+            inv = np.float32(1.0) / np.sqrt(var + np.float32(1e-5))
+            for j in range(n):
+                out[i, j] = (x[i, j] - mu) * inv * g[j] + b[j]
+        return out
+
+    del numba
+    return {"jacobi": jacobi_nb, "recursion": recursion_nb, "prefix": prefix_nb,
+            "gelu": gelu_nb, "softmax": softmax_nb, "layernorm": layernorm_nb}
+
+
+def cases():
+    rng = np.random.default_rng(0)
+    big = rng.standard_normal((10_000, 1000)).astype(np.float32)
+    g, b = np.ones(1000, np.float32), np.zeros(1000, np.float32)
+    grid = rng.random((500, 500))
+    return [
+        ("2-D Jacobi 500x500 f64, 10 steps", "jacobi", jacobi,
+         lambda: (grid.copy(), grid.copy())),
+        ("scalar recursion (Durbin) n=400", "recursion", recursion,
+         lambda: (rng.random(400) * 0.01,)),
+        ("prefix sum loop n=1e6", "prefix", prefix_sum, lambda: (rng.random(1_000_000),)),
+        ("GELU 10000x1000 f32", "gelu", gelu, lambda: (big,)),
+        ("softmax 10000x1000 f32", "softmax", softmax, lambda: (big,)),
+        ("layernorm 10000x1000 f32", "layernorm", layernorm, lambda: (big, g, b)),
+    ]
+
+
+def quartile(times: list) -> float:
+    times = sorted(times)
+    return times[len(times) // 4]
+
+
+def run(args=None) -> list[dict]:
+    rounds = getattr(args, "rounds", 9) if args is not None else 9
+    hand = hand_written()
+    rows = []
+    for label, key, fn, make in cases():
+        numpy_fn = dynamo.compile(fn, backend="numpy")
+        tier2 = dynamo.compile(fn, backend="native", options={
+            "after_calls": 1, "background": False, "prefer": "native", "cache": False})
+        chosen = dynamo.compile(fn, backend="native", options={
+            "after_calls": 1, "background": False, "cache": False})
+        said = _Said()
+        channel = logging.getLogger("dynamo.backend")
+        channel.addHandler(said)
+        old_level = channel.level
+        channel.setLevel(logging.INFO)
+        start = time.perf_counter()
+        tier2(*make())      # hot at once; compiled in this call (background=False)
+        compile_s = time.perf_counter() - start
+        try:
+            for f in (numpy_fn, chosen, hand[key]):
+                f(*make())
+            for _ in range(8):  # the trial of prefer="measure"
+                chosen(*make())
+        finally:
+            channel.removeHandler(said)
+            channel.setLevel(old_level)
+        runs = {"plain": fn, "numpy": numpy_fn, "tier2": tier2, "numba": hand[key]}
+        times: dict[str, list] = {k: [] for k in runs}
+        for _ in range(rounds):
+            for name, f in runs.items():
+                a = make()
+                start = time.perf_counter()
+                f(*a)
+                times[name].append(time.perf_counter() - start)
+        q = {k: quartile(v) * 1e3 for k, v in times.items()}
+        winner = "; ".join(said.said) or "tier 1"
+        rows.append({"case": label, "plain_ms": round(q["plain"], 3),
+                     "numpy_ms": round(q["numpy"], 3), "tier2_ms": round(q["tier2"], 3),
+                     "numba_ms": round(q["numba"], 3),
+                     "tier2_vs_plain": round(q["plain"] / q["tier2"], 1),
+                     "tier2_vs_numba": round(q["tier2"] / q["numba"], 2),
+                     "chosen": winner, "compile_s": round(compile_s, 1)})
+    return rows
+
+
+class _Said(logging.Handler):
+    """The ``backend`` log channel's messages saying which tier a graph kept."""
+
+    def __init__(self):
+        super().__init__(logging.INFO)
+        self.said: list[str] = []
+
+    def emit(self, record):
+        text = record.getMessage()
+        if "runs in" in text or "stays in tier 1" in text:
+            self.said.append(text.split(" (")[0].split(" runs in ")[-1]
+                             .replace("native tier: ", ""))
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f
+                       if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True).stdout.strip()
+    import numba
+    return (f"{cpu}, {len(os.sched_getaffinity(0))} cores usable; NumPy {np.__version__}, "
+            f"Numba {numba.__version__}, Python {platform.python_version()}; commit {commit} "
+            f"(+ uncommitted native tier); uptime: {load}")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=9)
+    args = ap.parse_args(argv)
+    print(machine())
+    for row in run(args):
+        print(row)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,532 @@
+"""backend="native": tier 2 (Numba loop nests) against eager, and the tiering around it.
+
+Every test compiles with ``background=False`` and ``after_calls=1``: the first call
+runs tier 1 and compiles tier 2 before it returns, so the second call is tier 2's,
+deterministically (``Tiered.native_calls`` counts the calls tier 2 answered). The
+background swap has its own test, which waits on ``Tiered.ready``.
+
+Tolerances (docs/native.md): arithmetic, comparisons, casts, max/min and loops are
+bit-exact; transcendental functions (exp, tanh...) within 4 ulp (NumPy's SIMD versions
+against libm); float sums and means within ``2 * n * eps * sum(|x|)`` (summation order).
+"""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+import dynamo
+
+pytest.importorskip("numba")
+
+from dynamo.backends.native.backend import native_backend  # noqa: E402
+from dynamo.backends.native.tier import Tiered  # noqa: E402
+
+SYNC = {"after_calls": 1, "background": False, "prefer": "native", "cache": False}
+
+
+def compiled(fn, **options):
+    """``fn`` compiled with the native backend; the list of what the backend made."""
+    made = []
+
+    def backend(graph, example_inputs):
+        out = native_backend(graph, example_inputs, options={**SYNC, **options})
+        made.append(out)
+        return out
+    return dynamo.compile(fn, backend=backend), made
+
+
+def same(got, want, rtol=0.0):
+    if isinstance(want, tuple):
+        assert isinstance(got, tuple) and len(got) == len(want)
+        for g, w in zip(got, want):
+            same(g, w, rtol)
+        return
+    assert type(got) is type(want), (type(got), type(want))
+    if isinstance(want, np.ndarray):
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert got.strides == want.strides or got.size <= 1, (got.strides, want.strides)
+    if rtol:
+        np.testing.assert_allclose(got, want, rtol=rtol, atol=0, equal_nan=True)
+    else:
+        np.testing.assert_array_equal(got, want, strict=True)
+
+
+def check_native(fn, *args, rtol=0.0, native=True, **options):
+    """Run ``fn`` eagerly and compiled (twice: tier 1, then tier 2) on copies of
+    ``args``; results and arguments after the call must match eager's."""
+    want_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    want = fn(*want_args)
+    c, made = compiled(fn, **options)
+    for _ in range(2):
+        got_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        got = c(*got_args)
+        same(got, want, rtol)
+        for g, w in zip(got_args, want_args):
+            same(g, w, rtol)
+    tiers = [m for m in made if isinstance(m, Tiered)]
+    if native:
+        assert tiers and all(t.error is None for t in tiers), [t.error for t in tiers]
+        assert sum(t.native_calls for t in tiers) >= 1
+    return made
+
+
+ULP4 = {np.float32: 4 * np.finfo(np.float32).eps, np.float64: 4 * np.finfo(np.float64).eps}
+rng = np.random.default_rng(1)
+
+
+# --------------------------------------------------------------------- elementwise
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_elementwise_chain_is_exact(dtype):
+    def f(x, y):
+        return 0.25 * (x + y) - x * y / (y + 2.0), np.maximum(x, y) - np.minimum(x, 0.5)
+    x, y = rng.random((7, 9)).astype(dtype), rng.random((7, 9)).astype(dtype)
+    check_native(f, x, y)
+
+
+def test_broadcast_shapes():
+    def f(x, row, col):
+        return (x - row) * col + 1.0
+    check_native(f, rng.random((5, 6)), rng.random(6), rng.random((5, 1)))
+
+
+def test_transcendentals_within_4_ulp():
+    def f(x):
+        return np.exp(x) + np.tanh(x) * np.sqrt(x) - np.log(x + 1.0)
+    for dtype in (np.float32, np.float64):
+        check_native(f, rng.random((4, 33)).astype(dtype) + 0.1, rtol=ULP4[dtype])
+
+
+def test_int8_overflow_wraps():
+    def f(x, y):
+        return (x + y) * 3 - x, -x, np.abs(x), x * x
+    x = np.array([[127, -128, 100, -1, 0]], np.int8)
+    check_native(f, x, np.array([[1, -1, 100, -128, 127]], np.int8))
+
+
+def test_unsigned_and_mixed_integer_promotion():
+    def f(a, b, c):
+        return a - b, a + c, a * 7, c / a
+    a = np.array([3, 1, 250], np.uint8)
+    check_native(f, a, np.array([1, 2, 3], np.uint8), np.array([-5, 7, 2**40], np.int64))
+
+
+def test_bool_ops():
+    def f(x, y):
+        return (x > 0.5) & (y < 0.3), np.logical_or(x > 0.9, y > 0.9), (x > y) + (y > 0.2)
+    check_native(f, rng.random((6, 6)), rng.random((6, 6)))
+
+
+def test_complex_arithmetic():
+    def f(x, y):
+        return x * y + x - 2.0 * y, x == y
+    x = rng.random(10) + 1j * rng.random(10)
+    check_native(f, x, rng.random(10) - 1j * rng.random(10))
+
+
+def test_float16_stays_in_tier_1():
+    def f(x):
+        return x * 2.0 + 1.0
+    made = check_native(f, rng.random(10).astype(np.float16), native=False)
+    assert not any(isinstance(m, Tiered) for m in made)
+
+
+def test_unsupported_op_stays_in_tier_1(caplog):
+    def f(x):
+        return np.cumsum(x) + np.arctan2(x, 1.0)
+    with caplog.at_level(logging.INFO, logger="dynamo.backend"):
+        made = check_native(f, rng.random(10), native=False)
+    assert not any(isinstance(m, Tiered) for m in made)
+    assert "stays in tier 1" in caplog.text
+
+
+# --------------------------------------------------------------------- shapes, layouts
+
+
+@pytest.mark.parametrize("make", [
+    lambda: rng.random((0, 5)), lambda: rng.random((1, 1)), lambda: rng.random(1),
+    lambda: rng.random((9, 12))[::2, ::3], lambda: rng.random((6, 7))[::-1, ::-2],
+    lambda: np.asfortranarray(rng.random((5, 4))),
+], ids=["0-size", "1x1", "1", "strided", "negative-strides", "fortran"])
+def test_layouts(make):
+    def f(x):
+        return x * 2.0 - 1.0, x.sum(axis=-1)
+    x = make()
+    # a Fortran-ordered input: eager's result is Fortran-ordered, tier 1 answers
+    check_native(f, x, native=x.ndim < 2 or x.flags.c_contiguous or
+                 not x.flags.f_contiguous)
+
+
+def test_setitem_into_fortran_input():
+    def f(x):
+        x[1:, :-1] = x[:-1, 1:] * 0.5
+        return x
+    check_native(f, np.asfortranarray(rng.random((5, 6))))
+
+
+# --------------------------------------------------------------------- NaN, inf, reports
+
+
+def test_nan_propagation_of_maximum_minimum_max_min():
+    def f(x, y):
+        return (np.maximum(x, y), np.minimum(x, y), x.max(axis=-1), y.min(axis=-1),
+                x.max(), y.min())
+    x = np.array([[np.nan, 1.0, -0.0, np.inf], [2.0, np.nan, 0.0, 3.0]])
+    y = np.array([[1.0, np.nan, 0.0, -np.inf], [np.nan, np.nan, -0.0, 1.0]])
+    made = check_native(f, x, y)
+    assert made[0].native_calls == 1
+
+
+def test_division_by_zero_warns_as_eager_and_undoes_writes():
+    def f(x, y):
+        x[:] = x / y
+        return x
+    x, y = np.array([1.0, 2.0, 3.0]), np.array([1.0, 0.0, 2.0])
+    c, made = compiled(f)
+    with pytest.warns(RuntimeWarning, match="divide by zero"):
+        c(x.copy(), y)
+    got = x.copy()
+    with pytest.warns(RuntimeWarning, match="divide by zero"):
+        c(got, y)   # tier 2 flags it, restores x, tier 1 warns and writes
+    np.testing.assert_array_equal(got, [1.0, np.inf, 1.5])
+    assert made[0].native_calls == 0
+    ok = x.copy()
+    c(ok, np.array([1.0, 4.0, 2.0]))
+    assert made[0].native_calls == 1
+
+
+def test_overflow_in_a_sum_runs_tier_1():
+    def f(x):
+        return x.sum()
+    x = np.full(4, 1e308)
+    with pytest.warns(RuntimeWarning, match="overflow"):
+        want = f(x)
+    c, made = compiled(f)
+    for _ in range(2):
+        with pytest.warns(RuntimeWarning, match="overflow"):
+            assert c(x) == want
+
+
+def test_nonfinite_values_through_arithmetic_run_in_tier_1():
+    """A chain of +, -, *, sqrt... is checked once, on its result: a NaN or infinity
+    there (from the inputs or made by an op) sends the call to tier 1."""
+    def f(x):
+        return x + 1.0, x * 0.5
+    made = check_native(f, np.array([np.inf, -np.inf, np.nan, 1.0]), native=False)
+    assert made[0].native_calls == 0
+
+
+@pytest.mark.parametrize("expr", ["np.abs(x * 1e308 * 10.0)", "np.minimum(x * 1e308 * 10.0, 1.0)",
+                                  "1.0 / (x * 1e308 * 10.0)", "np.exp(-(x * 1e308 * 10.0))",
+                                  "np.where(x > 0, 1.0, x * 1e308 * 10.0)"])
+def test_overflow_hidden_by_a_later_op_still_warns(expr):
+    scope = {"np": np}
+    exec(f"def f(x):\n    return {expr}\n", scope)
+    f = scope["f"]
+    x = np.array([1.0, 2.0])
+    with pytest.warns(RuntimeWarning, match="overflow"):
+        want = f(x)
+    c, made = compiled(f)
+    for _ in range(2):
+        with pytest.warns(RuntimeWarning, match="overflow"):
+            same(c(x), want)
+    assert made[0].native_calls == 0
+
+
+def test_errstate_other_than_default_runs_tier_1():
+    def f(x):
+        return x / 0.0
+    c, made = compiled(f)
+    x = np.ones(3)
+    with np.errstate(all="ignore"):
+        c(x)
+        np.testing.assert_array_equal(c(x), np.full(3, np.inf))
+    assert made[0].native_calls == 0
+
+
+# --------------------------------------------------------------------- reductions
+
+
+def test_sum_tolerance_summation_order():
+    """Sums run in another order than NumPy's pairwise one: within 2*n*eps*sum(|x|)."""
+    def f(x):
+        return x.sum(axis=-1), x.mean(axis=-1, keepdims=True), x.sum()
+    for dtype in (np.float32, np.float64):
+        x = (rng.standard_normal((20, 1000)) * 10.0 ** rng.integers(-3, 4, (20, 1000)))
+        x = x.astype(dtype)
+        want = f(x)
+        c, made = compiled(f)
+        c(x)
+        got = c(x)
+        assert made[0].native_calls == 1
+        eps = np.finfo(dtype).eps
+        n = x.shape[-1]
+        bound = 2 * n * eps * np.abs(x).astype(np.float64).sum(axis=-1)
+        assert np.all(np.abs(got[0].astype(np.float64) - want[0]) <= bound)
+        assert np.all(np.abs(got[1][:, 0].astype(np.float64) - want[1][:, 0]) <= bound / n)
+        assert abs(float(got[2]) - float(want[2])) <= 2 * x.size * eps * \
+            np.abs(x).astype(np.float64).sum()
+        assert type(got[2]) is type(want[2]) and got[0].dtype == want[0].dtype
+
+
+def test_integer_and_bool_sums_are_exact():
+    def f(x, b):
+        return x.sum(axis=-1), x.sum(), b.sum(axis=-1), x.prod(axis=-1), x.max(), x.min(axis=-1)
+    x = rng.integers(-128, 128, (4, 50)).astype(np.int8)
+    check_native(f, x, rng.random((4, 50)) > 0.5)
+
+
+def test_softmax_and_layernorm():
+    def softmax(x):
+        e = np.exp(x - x.max(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True)
+
+    def layernorm(x, g, b):
+        mu = x.mean(axis=-1, keepdims=True)
+        var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)
+        return (x - mu) / np.sqrt(var + 1e-5) * g + b
+    x = rng.standard_normal((16, 200)).astype(np.float32)
+    check_native(softmax, x, rtol=1e-5)
+    check_native(layernorm, x, np.ones(200, np.float32), np.zeros(200, np.float32),
+                 rtol=1e-4)
+
+
+# --------------------------------------------------------------------- stencils, loops
+
+
+def test_jacobi_stencil_loop_is_exact():
+    def jacobi(A, B):
+        for _ in range(10):
+            B[1:-1, 1:-1] = 0.25 * (A[:-2, 1:-1] + A[2:, 1:-1] + A[1:-1, :-2] + A[1:-1, 2:])
+            A, B = B, A
+        return A, B
+    A = rng.random((40, 50))
+    check_native(jacobi, A, A.copy())
+    big = rng.random((200, 200))   # nests past parallel_min_elements: prange
+    made = check_native(jacobi, big, big.copy())
+    assert made[0].kernel.parallel
+
+
+def test_self_overlapping_write_reads_before_it_writes():
+    def shift(x):
+        x[1:] = x[:-1] + 1.0
+        return x
+    check_native(shift, rng.random(20))
+
+
+def test_prefix_sum_and_scalar_recursion_loops():
+    def prefix_sum(x):
+        for i in range(1, x.shape[0]):
+            x[i] += x[i - 1]
+        return x
+
+    def recursion(r):
+        alpha, beta = -r[0], 1.0
+        for k in range(1, r.shape[0]):
+            beta *= 1.0 - alpha * alpha
+            alpha = -(r[k] + alpha) / beta
+        return alpha
+    check_native(prefix_sum, rng.random(100))
+    check_native(recursion, rng.random(50) * 0.01)
+
+
+def test_views_and_outputs_keep_identity():
+    def f(x):
+        x[0] = 5.0
+        y = x * 2.0
+        return x, y, y
+    x = rng.random(6)
+    c, made = compiled(f)
+    c(x.copy())
+    a = x.copy()
+    got = c(a)
+    assert got[0] is a and got[1] is got[2]
+    assert made[0].native_calls == 1
+
+
+# --------------------------------------------------------------------- random programs
+
+_BIN = ["+", "-", "*"]
+_FN = ["np.maximum", "np.minimum"]
+
+
+def _program(seed: int):
+    r = np.random.default_rng(seed)
+    lines, names = [], ["x", "y"]
+    for k in range(int(r.integers(2, 7))):
+        a, b = r.choice(names), r.choice(names + ["1.5", "3"])
+        if r.random() < 0.3:
+            expr = f"{r.choice(_FN)}({a}, {b})"
+        else:
+            expr = f"({a} {r.choice(_BIN)} {b})"
+        lines.append(f"    t{k} = {expr}")
+        names.append(f"t{k}")
+    src = "def prog(x, y):\n" + "\n".join(lines) + \
+        f"\n    return {names[-1]}, {names[-2]}.sum(axis=-1)\n"
+    scope = {"np": np}
+    exec(compile(src, f"<program {seed}>", "exec"), scope)
+    return scope["prog"], src
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int8, np.int64])
+def test_random_programs(dtype):
+    """Random elementwise chains (hypothesis-style seeds; each compiles once)."""
+    hypothesis = pytest.importorskip("hypothesis")
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=3, deadline=None, derandomize=True)
+    @given(st.integers(0, 10_000), st.sampled_from([(5, 7), (1, 7), (0, 3)]))
+    def run(seed, shape):
+        prog, src = _program(seed)
+        if np.dtype(dtype).kind == "f":
+            x = rng.standard_normal(shape).astype(dtype)
+            y = rng.standard_normal(shape[-1:]).astype(dtype)
+        else:
+            x = rng.integers(-100, 100, shape).astype(dtype)
+            y = rng.integers(-100, 100, shape[-1:]).astype(dtype)
+        rtol = 0.0 if np.dtype(dtype).kind != "f" else 64 * np.finfo(dtype).eps
+        if np.dtype(dtype).kind == "f":   # the sums: summation order
+            want = prog(x.copy(), y.copy())
+            c, made = compiled(prog)
+            c(x, y)
+            got = c(x, y)
+            same(got[0], want[0])
+            np.testing.assert_allclose(got[1], want[1], rtol=rtol,
+                                       atol=shape[-1] * 8 * np.finfo(dtype).eps *
+                                       (np.abs(x).sum() + 1), err_msg=src)
+        else:
+            check_native(prog, x, y)
+    del hypothesis
+    run()
+
+
+# --------------------------------------------------------------------- tiering
+
+
+def test_background_swap_waits_deterministically():
+    def f(x):
+        return x * 3.0 + 1.0
+    c, made = compiled(f, background=True, after_calls=2)
+    x = rng.random(100)
+    for _ in range(3):   # tier 1 answers while tier 2 compiles
+        same(c(x), f(x))
+    tier = made[0]
+    assert tier.wait(timeout=300) and tier.state == "native"
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(c(x))) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for r in results:
+        same(r, f(x))
+    assert tier.native_calls >= 4
+
+
+def test_measured_choice_is_logged(caplog):
+    def f(x):
+        return np.exp(x) * 2.0
+    with caplog.at_level(logging.INFO, logger="dynamo.backend"):
+        c, made = compiled(f, prefer="measure", trial_calls=2)
+        x = rng.random(1000)
+        for _ in range(6):
+            np.testing.assert_allclose(c(x), f(x), rtol=ULP4[np.float64])
+    tier = made[0]
+    assert tier.decided.is_set() and tier.winner in ("native", "tier1")
+    assert "runs in tier" in caplog.text
+
+
+def test_options_checked_at_compile():
+    def f(x):
+        return x + 1
+    with pytest.raises(ValueError, match="after_calls"):
+        dynamo.compile(f, backend="native", options={"after_calls": -1})
+    with pytest.raises(ValueError, match="unknown option"):
+        dynamo.compile(f, backend="native", options={"after_call": 1})
+    with pytest.raises(ValueError, match="prefer"):
+        dynamo.compile(f, backend="native", options={"prefer": "fast"})
+
+
+def test_by_name_and_config_thresholds():
+    def f(x):
+        return x * 2.0
+    old = dynamo.config.native_after_calls
+    dynamo.config.native_after_calls = 1
+    try:
+        c = dynamo.compile(f, backend="native", options={"background": False,
+                                                         "prefer": "native", "cache": False})
+        x = rng.random(5)
+        for _ in range(3):
+            same(c(x), f(x))
+    finally:
+        dynamo.config.native_after_calls = old
+
+
+def test_without_numba_compile_says_how_to_install():
+    code = ("import sys; sys.modules['numba'] = None\n"
+            "import dynamo\n"
+            "try:\n"
+            "    dynamo.compile(lambda x: x + 1, backend='native')\n"
+            "except ImportError as e:\n"
+            "    print(e)\n"
+            "print(dynamo.compile(lambda x: x + 1, backend='numpy') is not None)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert "pip install arraydynamo[native]" in out.stdout, out.stderr
+    assert out.stdout.strip().endswith("True")
+
+
+def test_disk_cache(tmp_path):
+    def f(x):
+        return x * 2.0 + 1.0
+    c, made = compiled(f, cache=True, cache_dir=str(tmp_path))
+    x = rng.random(8)
+    c(x)
+    same(c(x), f(x))
+    assert made[0].native_calls == 1
+    assert list(tmp_path.glob("k_*.py"))
+    assert list(tmp_path.rglob("*.nbi")), sorted(p.name for p in tmp_path.rglob("*"))
+
+
+def test_negative_loop_index_into_a_view_wraps_around_the_view():
+    def g(x, out):
+        v = x[2:32]
+        for i in range(20):
+            out[i] = v[i - 1] * 2.0    # i = 0 reads v[-1], x[31] (not x[-1])
+        return out
+    check_native(g, rng.random(40), np.zeros(20))
+
+
+def test_float_prod_within_2_n_eps():
+    def f(x):
+        return x.prod(axis=-1)
+    x = 1.0 + 0.01 * rng.standard_normal((8, 300))
+    want = f(x)
+    c, made = compiled(f)
+    c(x)
+    got = c(x)
+    assert made[0].native_calls == 1
+    np.testing.assert_allclose(got, want, rtol=2 * 300 * np.finfo(np.float64).eps, atol=0)
+
+
+def test_a_new_input_layout_compiles_its_own_kernel():
+    def f(x):
+        return x * 2.0 + 1.0
+    c, made = compiled(f)
+    x = rng.random((6, 8))
+    c(x)
+    same(c(x), f(x))
+    ro = x.copy()
+    ro.flags.writeable = False
+    strided = rng.random((6, 16))[:, ::2]
+    for arg in (strided, ro, strided, ro):   # the first call of each compiles it
+        same(c(arg), f(arg))
+    assert len(made) == 1 and made[0].native_calls == 3 and len(made[0]._compiled) == 3
