@@ -436,15 +436,32 @@ def _emit_loop(m: Module, graph: Graph, groups: list[Group], plans: list, statem
         m.emit(1, f"{carried}= _carried")
     m.emit(1, "_carried.clear()")
     m.emit(1, f"for {trip.name} in range(trips):")
+    start = len(m.lines)
     if layout is not None:   # the inputs' layout this trip (reuse.donors' checks)
         m.emit(2, f"_layout = {layout}")
     regions = _stretches(m, graph, groups, plans, group_of, name_of)
     _emit_with_dels(m, statements, set(values), 2, regions, guarding.catch)
     if carried:
-        m.emit(2, f"{carried}= {m.fmt(tuple(values[:n]), name_of)}")
+        for line in _next_trip([p for p in inputs if p.meta.get("carried")],
+                               [m.fmt(v, name_of) for v in values[:n]]):
+            m.emit(2, line)
+    if len(m.lines) == start:   # a body that changes nothing (``x = y`` every trip)
+        m.emit(2, "pass")
     rest = "".join(m.fmt(v, name_of) + ", " for v in values[n:])
     m.emit(1, f"return ({carried}{rest})")
     m.emit(0, "")
+
+
+def _next_trip(carried: list[Node], sources: list[str]) -> list[str]:
+    """The statements that give the carried values their next trip's values: one plain
+    assignment each (a value the trip did not change needs none), or one tuple
+    assignment when a carried name is also read as a source (``A, B = B, A``)."""
+    pairs = [(p.name, src) for p, src in zip(carried, sources) if src != p.name]
+    targets = {t for t, _ in pairs}
+    if any(src in targets for _, src in pairs):
+        return [f"{''.join(t + ', ' for t, _ in pairs)}= "
+                f"({''.join(src + ', ' for _, src in pairs)})"]
+    return [f"{t} = {src}" for t, src in pairs]
 
 
 def _needs_guard(groups: list[Group], plans: list, position) -> bool:
@@ -510,8 +527,10 @@ def _emit_with_dels(m: Module, statements: list, keep: set, depth: int,
         for n in reads:
             last[n] = i
     dies: dict[int, list[Node]] = {}
-    for n, i in last.items():
-        if n not in keep and n.op not in (PLACEHOLDER, CONSTANT):
+    for n, i in last.items():   # (a NumPy scalar is not worth a del: scalar loops)
+        meta = array_meta(n)
+        if n not in keep and n.op not in (PLACEHOLDER, CONSTANT) and \
+                not (meta is not None and meta.scalar):
             dies.setdefault(i, []).append(n)
 
     def dels(dead: list[Node], depth: int) -> None:

@@ -287,7 +287,7 @@ def test_small_arrays_take_the_plain_path():
 
 def test_large_groups_run_block_wise_on_threads():
     x = rand(1 << 20, seed=11)
-    compiled = compiled_graph(models.gelu, x, threads=2)
+    compiled = compiled_graph(models.gelu, x, threads=2, min_blocked_elements=1 << 19)
     ((group, plan),) = compiled.__dynamo_groups__
     assert group.kind != SINGLE and plan.threads == 2 and plan.nblocks >= 8
     block_bytes = plan.block * 4 * (2 + len(plan.slots))

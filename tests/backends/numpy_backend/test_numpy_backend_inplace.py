@@ -279,15 +279,17 @@ def test_attribute_assignment_raises_like_eager(path):
 
 
 def test_large_inplace_forms_take_the_block_path():
-    # 512 x 300 float32 at default options: the reads after the writes run block-wise
+    # 512 x 300 float32, blocks from 2**17 elements: the reads after the writes run
+    # block-wise
+    blocked = {"min_blocked_elements": 1 << 17}
     x, v = rand(512, 300), rand(512, 300, seed=1)
-    compiled = compiled_graph(iadd_then_read, x, v)
+    compiled = compiled_graph(iadd_then_read, x, v, **blocked)
     assert any(p is not None for _, p in compiled.__dynamo_groups__), \
         compiled.__dynamo_source__
     for fn, args in [(iadd_then_read, (x, v)), (standardize_inplace, (x,)),
                      (maximum_out_then_read, (x,)), (slice_iadd, (x,)),
                      (transpose_view_iadd, (x,)), (reshape_view_imul, (x,))]:
-        differential(fn, *args, rtol=1e-5, atol=1e-6)
+        differential(fn, *args, options=blocked, rtol=1e-5, atol=1e-6)
 
 
 def test_generated_code_never_writes_into_a_write_result():
