@@ -129,13 +129,16 @@ class Interpreter:
         return tree_map(_body_function, resolve(value, self.env, self.sizes))
 
 
-def resolve(value: Any, env: dict, sizes: dict[str, int]) -> Any:
+def resolve(value: Any, env: dict, sizes: dict[str, int], keep=frozenset()) -> Any:
     """``value`` with nodes replaced through ``env`` and symbolic sizes by their ints
-    at ``sizes`` (symbol name -> int)."""
+    at ``sizes`` (symbol name -> int); an expression over a symbol in ``keep`` stays
+    an expression, over the nodes ``env`` gives for its placeholders."""
     def leaf(v: Any) -> Any:
         if isinstance(v, Node):
             return env[v]
         if isinstance(v, SymArg):
+            if v.sym.symbols & keep:
+                return v.map_nodes(env.__getitem__)
             return v.sym.evaluate(sizes)
         return v
     return tree_map(leaf, value)

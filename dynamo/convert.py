@@ -404,9 +404,7 @@ def _weak_hooks(ctx):
         return f(*args) if live is None else hook.run(f, args, live)
 
     def intercept(f):
-        kind = type(f)
-        if kind is not types.FunctionType and kind is not types.MethodType and \
-                not kind.__flags__ & _HEAP_TYPE:
+        if _c_code(f):
             return f   # a builtin, a ufunc, a C method: the common case, kept to one call
         live = ref()
         return f if live is None else intercept_callable(f, live)
@@ -425,12 +423,18 @@ def _c_code_now(fn_globals: dict, chain: tuple) -> bool:
         if type(value) is not types.ModuleType:
             return False
         value = vars(value).get(name, _NOT_FOUND)
-    kind = type(value)
-    return value is not _NOT_FOUND and callable(value) and kind is not types.FunctionType \
-        and kind is not types.MethodType and not kind.__flags__ & _HEAP_TYPE
+    return value is not _NOT_FOUND and callable(value) and _c_code(value)
 
 
 _NOT_FOUND = object()
+
+
+def _c_code(f) -> bool:
+    """``f`` is no function or method, and its type is defined in C: calling it runs no
+    user Python code (``intercept_callable`` would return it unchanged)."""
+    kind = type(f)
+    return kind is not types.FunctionType and kind is not types.MethodType and \
+        not kind.__flags__ & _HEAP_TYPE
 
 
 def intercept_callable(f, ctx):

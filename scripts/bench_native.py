@@ -17,11 +17,19 @@ import logging
 import os
 import platform
 import subprocess
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
 import dynamo
+
+# the same programs as the loops section and the model suite
+_HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(_HERE), str(_HERE.parent / "tests" / "shared")]
+from bench_loops import prefix_sum, recursion  # noqa: E402
+from models import gelu, layernorm, softmax  # noqa: E402
 
 
 def jacobi(A, B):
@@ -29,35 +37,6 @@ def jacobi(A, B):
         B[1:-1, 1:-1] = 0.25 * (A[:-2, 1:-1] + A[2:, 1:-1] + A[1:-1, :-2] + A[1:-1, 2:])
         A, B = B, A
     return A, B
-
-
-def recursion(r):
-    alpha, beta = -r[0], 1.0
-    for k in range(1, r.shape[0]):
-        beta *= 1.0 - alpha * alpha
-        alpha = -(r[k] + alpha) / beta
-    return alpha
-
-
-def prefix_sum(x):
-    for i in range(1, x.shape[0]):
-        x[i] += x[i - 1]
-    return x
-
-
-def gelu(x):
-    return 0.5 * x * (1.0 + np.tanh(0.7978845608 * (x + 0.044715 * x ** 3)))
-
-
-def softmax(x):
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-
-
-def layernorm(x, g, b):
-    mu = x.mean(axis=-1, keepdims=True)
-    var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)
-    return (x - mu) / np.sqrt(var + 1e-5) * g + b
 
 
 def hand_written():
@@ -237,8 +216,8 @@ def machine() -> str:
                             text=True).stdout.strip()
     import numba
     return (f"{cpu}, {len(os.sched_getaffinity(0))} cores usable; NumPy {np.__version__}, "
-            f"Numba {numba.__version__}, Python {platform.python_version()}; commit {commit} "
-            f"(+ uncommitted native tier); uptime: {load}")
+            f"Numba {numba.__version__}, Python {platform.python_version()}; commit {commit}; "
+            f"uptime: {load}")
 
 
 def main(argv=None) -> int:

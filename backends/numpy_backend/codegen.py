@@ -261,14 +261,15 @@ class LayoutCheck:
 
 def emit_forward(m: Module, graph: Graph, groups: list[Group], plans: list, name: str,
                  guarding: Guarding = Guarding()) -> None:
-    """``def <name>(placeholders): ...``: every group in order, then the outputs.
+    """``def <name>(placeholders): ...``: the steps in ``order.schedule``'s order (the
+    program's, for plain-path ops), then the outputs.
 
     ``guarding`` says how exceptions and floating-point conditions keep eager's form
     (see ``Guarding``). Dead private intermediates lend their buffers to the op that
     reads them last (``reuse.donors``); when a reused buffer of two or more
-    dimensions is C-contiguous only if some inputs are, the function checks them on
-    entry and otherwise runs ``_<name>_any_layout``, the same code without that
-    reuse (results keep eager's memory layout).
+    dimensions is C-contiguous only if some inputs are, the function checks them
+    (``LayoutCheck``): on entry, running ``_<name>_any_layout`` (the same code without
+    that reuse) where they fail, or, in a loop body, on every trip.
     """
     fns = {i: emit_group(m, p, i) for i, p in enumerate(plans) if p is not None}
     steps = schedule(graph, groups, plans)

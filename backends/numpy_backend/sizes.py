@@ -27,10 +27,10 @@ import numpy as np
 
 from dynamo.graph import OUTPUT, Graph, Node
 from dynamo.ops import NUMPY, ArrayMeta, impl_table
-from dynamo.symbolic import SymArg, SymInt
-from dynamo.tree import tree_leaves, tree_map
+from dynamo.symbolic import SymInt
+from dynamo.tree import tree_leaves
 
-from ..common import Interpreter, python_function
+from ..common import Interpreter, python_function, resolve
 
 MAX_SIZES = 64    # compiled variants kept per graph (the oldest is dropped past it)
 # After this many static variants, new sizes run one size-generic function (the eager
@@ -81,26 +81,17 @@ def static_graph(graph: Graph, values: dict[Node, Any], sizes: dict[str, int],
     array meta the shape and dtype its value had in that call. Expressions over the
     symbols in ``keep`` (``value_symbols``) stay expressions over their inputs."""
     new, env = Graph(), {}
-
-    def leaf(v: Any) -> Any:
-        if isinstance(v, Node):
-            return env[v]
-        if isinstance(v, SymArg):
-            if v.sym.symbols & keep:
-                return v.map_nodes(env.__getitem__)
-            return v.sym.evaluate(sizes)
-        return v
-
     for node in graph.nodes:
         if node.op == OUTPUT:
-            new.output(tree_map(leaf, node.args[0]))
+            new.output(resolve(node.args[0], env, sizes, keep))
             continue
         meta = dict(node.meta)
         meta.pop("symbol", None)   # now a plain input, which only kept expressions read
         if node in values and "array" in meta:
             meta["array"] = _observed(values[node], meta["array"])
-        env[node] = new.create_node(node.op, node.target, tree_map(leaf, node.args),
-                                    tree_map(leaf, node.kwargs), name=node.name, meta=meta)
+        env[node] = new.create_node(node.op, node.target, resolve(node.args, env, sizes, keep),
+                                    resolve(node.kwargs, env, sizes, keep), name=node.name,
+                                    meta=meta)
     return new
 
 
