@@ -48,13 +48,14 @@ import builtins
 import math
 import operator
 import re
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from dynamo import ops
-from dynamo.graph import CONSTANT, PLACEHOLDER, Graph, Node
+from dynamo.graph import CONSTANT, OUTPUT, PLACEHOLDER, Graph, Node, location_comment
 from dynamo.ops import ELEMENTWISE
 from dynamo.ops.indexing import getitem
 
@@ -105,6 +106,9 @@ class Module:
                                       "_unguard": runtime.unguard,
                                       "_set_ufunc_state": runtime.switch_ufunc_state}
         self._bound: dict[int, str] = {}
+        # a loop body's trip counter -> the value its loop variable starts at
+        # (``trip_base``): ``x[trip + 2]`` prints as ``x[trip]``
+        self.trip_bases: dict[Node, int] = {}
 
     def bind(self, value: Any, hint: str) -> str:
         """A global name for ``value`` in the generated module."""
@@ -136,7 +140,11 @@ class Module:
             parts = (value.start, value.stop, value.step)
             return f"slice({', '.join(self.fmt(v, name_of) for v in parts)})"
         if hasattr(value, "graph_expr"):   # an int computed from int inputs (a loop index)
-            return f"({value.sym.render({n: name_of(p) for n, p in value.nodes.items()})})"
+            sym = value.sym
+            for symbol, p in value.nodes.items():   # the loop variable counts from a base
+                sym = replace(sym, const=sym.const
+                              - dict(sym.terms)[symbol] * self.trip_bases.get(p, 0))
+            return f"({sym.render({n: name_of(p) for n, p in value.nodes.items()})})"
         if type(value) in _LITERALS or (type(value) is float and math.isfinite(value)):
             return repr(value)
         if type(value) is complex and all(map(math.isfinite, (value.real, value.imag))):
@@ -271,6 +279,8 @@ def emit_forward(m: Module, graph: Graph, groups: list[Group], plans: list, name
     (``LayoutCheck``): on entry, running ``_<name>_any_layout`` (the same code without
     that reuse) where they fail, or, in a loop body, on every trip.
     """
+    if is_loop_body(graph):
+        m.trip_bases[next(iter(graph.placeholders))] = trip_base(graph)
     fns = {i: emit_group(m, p, i) for i, p in enumerate(plans) if p is not None}
     steps = schedule(graph, groups, plans)
     returned = graph.outputs
@@ -304,6 +314,7 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, st
     # (source, nodes it reads, nodes it makes, nodes it hands over: see HANDOVER)
     statements: list[tuple[str, list, tuple, tuple]] = []
     group_of: list[int] = []                           # the group of each statement
+    written_back = _written_back(graph)
     for index, node in steps:
         group = groups[index]
         if node is not None:
@@ -325,7 +336,9 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, st
                     and not plain_row_buffer(node):
                 # a statement, as the program wrote it (no call of ops.setitem)
                 x, where, value = (m.fmt(a, name_of) for a in node.args)
-                text = f"{x}[{where}] = {value}\n{node.name} = {x}"
+                text = f"{x}[{where}] = {value}"
+                if node not in written_back:
+                    text += f"\n{node.name} = {x}"
             else:
                 text = f"{node.name} = {m.expr(node, name_of)}"
             row = plain_row_buffer(node)
@@ -400,14 +413,40 @@ def _located(node: Node, text: str) -> str:
     """``text`` after the comment that says where the program wrote ``node``: the
     compiled code gets the program's file and line (warnings, tracebacks;
     ``dynamo.source.compile_source(user_lines=True)``)."""
-    loc = node.meta.get("loc")
-    return f"# {loc}\n{text}" if loc else text
+    loc = location_comment(node)
+    return f"{loc}\n{text}" if loc else text
 
 
 def is_loop_body(graph: Graph) -> bool:
     """The body of a loop node (``dynamo/ops/loops.py``): its first input is the trip."""
     first = next(iter(graph.placeholders), None)
     return first is not None and "loop_index" in first.meta
+
+
+def trip_base(graph: Graph) -> int:
+    """Where a loop body's loop variable counts from: the offset its index expressions
+    use most, so that ``x[i] += x[i - 1]`` traced from ``i = 1`` (the body reads
+    ``x[trip + 2]`` and ``x[trip + 1]``, trip counting from 0 after two peeled
+    trips) runs ``for trip in range(2, trips + 2): x[trip] ... x[trip - 1]``, one
+    addition fewer per index, as the program does. 0 where the trip counter itself
+    is a value of the body (not only inside index expressions)."""
+    trip = next(iter(graph.placeholders))
+    offsets: Counter = Counter()
+    values = [graph.outputs] + [(n.args, n.kwargs) for n in graph.nodes]
+    while values:
+        value = values.pop()
+        if value is trip:
+            return 0
+        if isinstance(value, (tuple, list)):
+            values.extend(value)
+        elif isinstance(value, dict):
+            values.extend(value.values())
+        elif isinstance(value, slice):
+            values.extend((value.start, value.stop, value.step))
+        elif hasattr(value, "graph_expr"):
+            offsets.update(value.sym.const for symbol, p in value.nodes.items()
+                           if p is trip and dict(value.sym.terms)[symbol] == 1)
+    return offsets.most_common(1)[0][0] if offsets else 0
 
 
 def _emit_loop(m: Module, graph: Graph, groups: list[Group], plans: list, statements: list,
@@ -436,21 +475,38 @@ def _emit_loop(m: Module, graph: Graph, groups: list[Group], plans: list, statem
     if carried:
         m.emit(1, f"{carried}= _carried")
     m.emit(1, "_carried.clear()")
-    m.emit(1, f"for {trip.name} in range(trips):")
+    base = m.trip_bases.get(trip, 0)
+    counted = f"{base}, trips + {base}" if base else "trips"
+    m.emit(1, f"for {trip.name} in range({counted}):")
     start = len(m.lines)
     if layout is not None:   # the inputs' layout this trip (reuse.donors' checks)
         m.emit(2, f"_layout = {layout}")
     regions = _stretches(m, graph, groups, plans, group_of, name_of)
     _emit_with_dels(m, statements, set(values), 2, regions, guarding.catch)
     if carried:
+        written_back = _written_back(graph)
         for line in _next_trip([p for p in inputs if p.meta.get("carried")],
-                               [m.fmt(v, name_of) for v in values[:n]]):
+                               [p.name if v in written_back else m.fmt(v, name_of)
+                                for p, v in zip(inputs, values[:n])]):
             m.emit(2, line)
     if len(m.lines) == start:   # a body that changes nothing (``x = y`` every trip)
         m.emit(2, "pass")
     rest = "".join(m.fmt(v, name_of) + ", " for v in values[n:])
     m.emit(1, f"return ({carried}{rest})")
     m.emit(0, "")
+
+
+def _written_back(graph: Graph) -> set[Node]:
+    """The writes ``x[i] = v`` of a loop body whose result is only the carried ``x``
+    itself for the next trip: they need no name (``setitem = x``; ``x = setitem``)."""
+    if not is_loop_body(graph):
+        return set()
+    carried = [p for p in graph.placeholders if p.meta.get("carried")]
+    read = {r for n in graph.nodes if n.op != OUTPUT for r in n.inputs()}
+    read.update(v for v in graph.outputs[len(carried):] if isinstance(v, Node))
+    return {v for p, v in zip(carried, graph.outputs)
+            if isinstance(v, Node) and v.target == "setitem" and v.args[0] is p
+            and v not in read and list(graph.outputs).count(v) == 1}
 
 
 def _next_trip(carried: list[Node], sources: list[str]) -> list[str]:

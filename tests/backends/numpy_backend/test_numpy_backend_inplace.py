@@ -564,3 +564,32 @@ def test_loop_bodies_reuse_buffers_of_checked_inputs(caplog):
         compiled_graph(two_stencils, rand(23, 23), rand(23, 23, seed=1))
     body = next(r.getMessage() for r in caplog.records if "_taking(" in r.getMessage())
     assert "_layout = " in body and "if _layout else None" in body, body
+
+
+def prefix_sum(x):
+    for i in range(1, x.shape[0]):
+        x[i] += x[i - 1]
+    return x
+
+
+def strided_recurrence(x, y):
+    for i in range(3, x.shape[0] - 1, 2):
+        x[i] = 0.5 * x[i - 2] + y[i + 1] - x[i - 3]
+    return x
+
+
+@pytest.mark.parametrize("fn, n", [(prefix_sum, 40), (strided_recurrence, 41)],
+                         ids=["prefix", "strided"])
+def test_loop_variable_counts_like_the_programs_index(fn, n, caplog):
+    """The loop variable starts where the index expressions need it (``trip_base``):
+    the prefix sum runs ``for trip in range(2, trips + 2): x[trip] ... x[trip - 1]``,
+    and a write into a carried array needs no name of its own."""
+    import logging
+    args = [rand(n, seed=s) for s in range(fn.__code__.co_argcount)]
+    differential(fn, *args, rtol=0, atol=0)
+    with caplog.at_level(logging.DEBUG, logger="dynamo.backend"):
+        compiled_graph(fn, *args)
+    body = next(r.getMessage() for r in caplog.records if "_taking(" in r.getMessage())
+    if fn is prefix_sum:
+        assert "for trip in range(2, trips + 2):" in body, body
+        assert "x[(trip - 1)]" in body and "x = setitem" not in body, body
