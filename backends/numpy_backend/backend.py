@@ -27,8 +27,8 @@ from ..passes import (
     barrier,
     compile_loop_bodies,
     optimize,
-    reads_loop_index,
     rerun_on_signal,
+    varies_per_trip,
 )
 from .codegen import Guarding, Module, emit_forward, is_loop_body
 from .options import Options
@@ -93,8 +93,9 @@ numpy_backend.check_options = Options.parse   # bad options fail at dynamo.compi
 
 def _barrier(node) -> bool:
     """Nodes that run by themselves: effects and odd warnings (``passes.barrier``), and
-    in a loop body those that read the index (their arguments change per call)."""
-    return barrier(node) or reads_loop_index(node)
+    in a loop body those that read the index or whose sizes change with it (their
+    arguments change per trip)."""
+    return barrier(node) or varies_per_trip(node)
 
 
 class _Rerun:

@@ -58,6 +58,7 @@ from dynamo import ops
 from dynamo.graph import CONSTANT, OUTPUT, PLACEHOLDER, Graph, Node, location_comment
 from dynamo.ops import ELEMENTWISE
 from dynamo.ops.indexing import getitem
+from dynamo.symbolic import Sym
 
 from ..fusion import Group, reduction_info
 from ..fusion.fusible import array_meta
@@ -65,7 +66,7 @@ from ..passes import may_signal
 from ..passes.signals import REPORTS_DIFFER
 from . import runtime
 from .order import schedule
-from .plan import BlockPlan, plain_row_buffer, uses_out
+from .plan import BlockPlan, plain_row_buffer, static_shape, uses_out
 from .reuse import donors
 
 _LITERALS = (bool, int, str, type(None))
@@ -106,9 +107,9 @@ class Module:
                                       "_unguard": runtime.unguard,
                                       "_set_ufunc_state": runtime.switch_ufunc_state}
         self._bound: dict[int, str] = {}
-        # a loop body's trip counter -> the value its loop variable starts at
-        # (``trip_base``): ``x[trip + 2]`` prints as ``x[trip]``
-        self.trip_bases: dict[Node, int] = {}
+        # a loop body's trip counter -> (step, base) of its loop variable, which is
+        # ``step * trip + base`` (``loop_variable``): ``x[trip + 2]`` prints as ``x[trip]``
+        self.loop_variables: dict[Node, tuple[int, int]] = {}
 
     def bind(self, value: Any, hint: str) -> str:
         """A global name for ``value`` in the generated module."""
@@ -141,9 +142,9 @@ class Module:
             return f"slice({', '.join(self.fmt(v, name_of) for v in parts)})"
         if hasattr(value, "graph_expr"):   # an int computed from int inputs (a loop index)
             sym = value.sym
-            for symbol, p in value.nodes.items():   # the loop variable counts from a base
-                sym = replace(sym, const=sym.const
-                              - dict(sym.terms)[symbol] * self.trip_bases.get(p, 0))
+            for symbol, p in value.nodes.items():   # in terms of the loop variable
+                if p in self.loop_variables:
+                    sym = in_loop_variable(sym, symbol, *self.loop_variables[p])
             return f"({sym.render({n: name_of(p) for n, p in value.nodes.items()})})"
         if type(value) in _LITERALS or (type(value) is float and math.isfinite(value)):
             return repr(value)
@@ -153,9 +154,25 @@ class Module:
             return "..."
         return self.bind(value, getattr(value, "__name__", None) or type(value).__name__)
 
+    def subscript(self, index: Any, name_of) -> str:
+        """An index as the program would write it between brackets: ``x[i + 1:, i]``
+        (a slice in brackets is built by one instruction, ``slice(...)`` by a call)."""
+        def part(v):
+            if not isinstance(v, slice):
+                return self.fmt(v, name_of)
+            bounds = ["" if b is None else self.fmt(b, name_of)
+                      for b in (v.start, v.stop, v.step)]
+            return ":".join(bounds if v.step is not None else bounds[:2])
+        if isinstance(index, tuple) and index:
+            return ", ".join(map(part, index)) + ("," if len(index) == 1 else "")
+        return part(index)
+
     def call(self, node: Node, name_of, args=None, extra: str = "") -> str:
         impl = ops.get(node.target).impl
-        parts = [self.fmt(a, name_of) for a in (node.args if args is None else args)]
+        args = node.args if args is None else args
+        if impl is getitem and len(args) == 2 and not node.kwargs and not extra:
+            return f"{self.fmt(args[0], name_of)}[{self.subscript(args[1], name_of)}]"
+        parts = [self.fmt(a, name_of) for a in args]
         syntax = _SYNTAX.get(impl)
         if syntax is not None and not node.kwargs and not extra and \
                 syntax.count("{}") == len(parts):
@@ -174,7 +191,23 @@ class Module:
             fast = self.reduce(node, name_of(node.args[0]), info.axes, info.keepdims)
             if fast is not None:
                 return fast
+            if node.target == "mean" and not static_shape(src.shape):
+                return self._mean_per_trip(node, name_of, info)
         return self.call(node, name_of)
+
+    def _mean_per_trip(self, node: Node, name_of, info) -> str:
+        """A mean over a count that changes per loop trip (``x[:i].mean()``): the exact
+        mean with the count read off the array; NumPy's own call where it is 0 (its
+        "Mean of empty slice" warning and NaN)."""
+        src, meta = name_of(node.args[0]), array_meta(node.args[0])
+        count = " * ".join(f"{src}.shape[{a}]" for a in info.axes) \
+            if info.axes is not None else f"{src}.size"
+        acc = runtime.mean_dtype(meta.dtype, info.dtype)
+        half = meta.dtype if info.dtype is None and meta.dtype == np.float16 else None
+        intp = self.bind(np.intp, "intp")
+        return (f"(_mean_exact({src}, {info.axes!r}, {self.fmt(acc, str)}, {info.keepdims}, "
+                f"{intp}(_count), {self.fmt(half, str)}) if (_count := {count}) "
+                f"else {self.call(node, name_of)})")
 
     def reduce(self, node: Node, src: str, axes, keepdims: bool) -> str | None:
         """``ufunc.reduce`` (or the exact mean) for a reduction of an ndarray ``src``.
@@ -196,7 +229,7 @@ class Module:
         if node.target == "mean":
             meta = array_meta(node.args[0])
             count = math.prod(meta.shape[a] for a in info.axes)
-            if count == 0 or not all(isinstance(d, int) for d in meta.shape):
+            if count == 0 or not static_shape(meta.shape):
                 return None   # the empty-slice warning: let NumPy give it
             acc = runtime.mean_dtype(meta.dtype, info.dtype)
             half = meta.dtype if info.dtype is None and meta.dtype == np.float16 else None
@@ -214,7 +247,7 @@ def _short_float_axis(node: Node) -> bool:
     if info is None or src is None or len(info.axes) != 1 or src.dtype.kind != "f":
         return False
     n = src.shape[info.axes[0]]
-    return isinstance(n, int) and n in runtime.SHORT_AXIS
+    return static_shape((n,)) and n in runtime.SHORT_AXIS
 
 
 def plain_name(m: Module):
@@ -280,7 +313,7 @@ def emit_forward(m: Module, graph: Graph, groups: list[Group], plans: list, name
     that reuse) where they fail, or, in a loop body, on every trip.
     """
     if is_loop_body(graph):
-        m.trip_bases[next(iter(graph.placeholders))] = trip_base(graph)
+        m.loop_variables[next(iter(graph.placeholders))] = loop_variable(graph)
     fns = {i: emit_group(m, p, i) for i, p in enumerate(plans) if p is not None}
     steps = schedule(graph, groups, plans)
     returned = graph.outputs
@@ -335,8 +368,8 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, st
             elif node.target == "setitem" and len(node.args) == 3 and not node.kwargs \
                     and not plain_row_buffer(node):
                 # a statement, as the program wrote it (no call of ops.setitem)
-                x, where, value = (m.fmt(a, name_of) for a in node.args)
-                text = f"{x}[{where}] = {value}"
+                x, value = (m.fmt(a, name_of) for a in (node.args[0], node.args[2]))
+                text = f"{x}[{m.subscript(node.args[1], name_of)}] = {value}"
                 if node not in written_back:
                     text += f"\n{node.name} = {x}"
             else:
@@ -423,20 +456,22 @@ def is_loop_body(graph: Graph) -> bool:
     return first is not None and "loop_index" in first.meta
 
 
-def trip_base(graph: Graph) -> int:
-    """Where a loop body's loop variable counts from: the offset its index expressions
-    use most, so that ``x[i] += x[i - 1]`` traced from ``i = 1`` (the body reads
-    ``x[trip + 2]`` and ``x[trip + 1]``, trip counting from 0 after two peeled
-    trips) runs ``for trip in range(2, trips + 2): x[trip] ... x[trip - 1]``, one
-    addition fewer per index, as the program does. 0 where the trip counter itself
-    is a value of the body (not only inside index expressions)."""
+def loop_variable(graph: Graph) -> tuple[int, int]:
+    """``(step, base)``: a loop body's loop variable runs ``base, base + step, ...``,
+    the index expression its body uses most, so that it computes no index it need not.
+    ``x[i] += x[i - 1]`` traced from ``i = 1`` (two trips peeled, the body reads
+    ``x[trip + 2]`` and ``x[trip + 1]``) runs ``for trip in range(2, trips + 2):``
+    with ``x[trip]`` and ``x[(trip - 1)]``; ``for i in range(n - 1, -1, -1)`` runs
+    ``for trip in range(17, 17 - trips, -1)``. ``(1, 0)`` (the trip count itself)
+    where the trip counter is a value of the body, not only inside index expressions,
+    or where some index steps by other than a multiple of that step."""
     trip = next(iter(graph.placeholders))
-    offsets: Counter = Counter()
+    forms: Counter = Counter()
     values = [graph.outputs] + [(n.args, n.kwargs) for n in graph.nodes]
     while values:
         value = values.pop()
         if value is trip:
-            return 0
+            return 1, 0
         if isinstance(value, (tuple, list)):
             values.extend(value)
         elif isinstance(value, dict):
@@ -444,9 +479,24 @@ def trip_base(graph: Graph) -> int:
         elif isinstance(value, slice):
             values.extend((value.start, value.stop, value.step))
         elif hasattr(value, "graph_expr"):
-            offsets.update(value.sym.const for symbol, p in value.nodes.items()
-                           if p is trip and dict(value.sym.terms)[symbol] == 1)
-    return offsets.most_common(1)[0][0] if offsets else 0
+            forms.update((dict(value.sym.terms)[symbol], value.sym.const)
+                         for symbol, p in value.nodes.items() if p is trip)
+    if not forms:
+        return 1, 0
+    (step, base), _ = forms.most_common(1)[0]
+    if any(c % step for c, _ in forms):
+        return 1, 0
+    return step, base
+
+
+def in_loop_variable(sym: Sym, symbol: str, step: int, base: int) -> Sym:
+    """``sym``, affine in the trip counter ``symbol``, in terms of the loop variable
+    ``v = step * trip + base``: ``c * trip + k`` is ``(c // step) * v + k - (c // step)
+    * base`` (``loop_variable`` chose ``step`` so that it divides ``c``)."""
+    terms = dict(sym.terms)
+    ratio = terms[symbol] // step
+    terms[symbol] = ratio
+    return replace(sym, terms=tuple(sorted(terms.items())), const=sym.const - ratio * base)
 
 
 def _emit_loop(m: Module, graph: Graph, groups: list[Group], plans: list, statements: list,
@@ -475,8 +525,11 @@ def _emit_loop(m: Module, graph: Graph, groups: list[Group], plans: list, statem
     if carried:
         m.emit(1, f"{carried}= _carried")
     m.emit(1, "_carried.clear()")
-    base = m.trip_bases.get(trip, 0)
-    counted = f"{base}, trips + {base}" if base else "trips"
+    step, base = m.loop_variables.get(trip, (1, 0))
+    stop = f"{base} + trips" if step == 1 else f"{base} - trips" if step == -1 else \
+        f"{base} + {step} * trips" if step > 0 else f"{base} - {-step} * trips"
+    counted = "trips" if (step, base) == (1, 0) else \
+        f"{base}, {stop}" if step == 1 else f"{base}, {stop}, {step}"
     m.emit(1, f"for {trip.name} in range({counted}):")
     start = len(m.lines)
     if layout is not None:   # the inputs' layout this trip (reuse.donors' checks)

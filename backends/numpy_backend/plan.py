@@ -34,6 +34,7 @@ import numpy as np
 from dynamo import ops
 from dynamo.graph import Node
 from dynamo.ops import ELEMENTWISE
+from dynamo.symbolic import Symbolic
 
 from ..fusion import COMBINE, Group
 from ..fusion.fusible import array_meta
@@ -105,7 +106,10 @@ class BlockPlan:
 
 
 def static_shape(shape) -> bool:
-    return all(isinstance(d, (int, np.integer)) for d in shape)
+    """Every size is a number (a SymInt, an int whose value changes, is not: the size
+    of a slice that grows with a loop's index, see ``dynamo/translator/loops.py``)."""
+    return all(isinstance(d, (int, np.integer)) and not isinstance(d, Symbolic)
+               for d in shape)
 
 
 def uses_out(node: Node) -> bool:

@@ -40,7 +40,7 @@ from dynamo.graph import CALL, CONSTANT, PLACEHOLDER, Graph, Node
 
 from ..fusion import Group, reduction_info
 from ..fusion.fusible import FRESH_ELEMENTWISE, array_meta, returns_fresh
-from .plan import uses_out
+from .plan import static_shape, uses_out
 
 # Fresh results whose layout is C order when their array operands' strides are.
 _C_ORDER_PRODUCTS = frozenset({"matmul", "dot"})
@@ -190,7 +190,8 @@ def donors(graph: Graph, groups: list[Group], steps: list, returned, layout_chec
 
 def _same_buffer(a: Node, b: Node) -> bool:
     ma, mb = array_meta(a), array_meta(b)
-    return ma.shape == mb.shape and ma.dtype == mb.dtype
+    # (sizes that change per loop trip compare as their first trip's: never equal)
+    return ma.shape == mb.shape and ma.dtype == mb.dtype and static_shape(ma.shape)
 
 
 def _layout_ok(donor: Node, order: dict) -> bool:

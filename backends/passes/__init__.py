@@ -32,12 +32,12 @@ from .cse import cse
 from .dce import dce
 from .errstate import without_errstate
 from .fold import FOLD_LIMIT, fold_constants
-from .loops import compile_loop_bodies, has_loops, reads_loop_index
+from .loops import compile_loop_bodies, has_loops, varies_per_trip
 from .pipeline import PIPELINE, PIPELINE_FAST_POWERS, optimize
 from .signals import barrier, may_signal, rerun_on_signal
 from .strength import MAX_POWER, fast_powers, strength_reduce
 
 __all__ = ["FOLD_LIMIT", "MAX_POWER", "PIPELINE", "PIPELINE_FAST_POWERS", "barrier",
            "compile_loop_bodies", "cse", "dce", "fast_powers", "fold_constants",
-           "has_loops", "may_signal", "optimize", "reads_loop_index", "rerun_on_signal",
-           "strength_reduce", "without_errstate"]
+           "has_loops", "may_signal", "optimize", "rerun_on_signal", "strength_reduce",
+           "varies_per_trip", "without_errstate"]

@@ -14,6 +14,8 @@ Example::
 from __future__ import annotations
 
 from dynamo.graph import PLACEHOLDER, Graph, Node
+from dynamo.ops import ArrayMeta
+from dynamo.symbolic import Symbolic
 from dynamo.tree import tree_leaves
 
 from .rewrite import rewrite
@@ -37,6 +39,21 @@ def compile_loop_bodies(graph: Graph, compile_body) -> Graph:
         new.args = (compile_body(body), *new.args[1:])
         return True
     return rewrite(graph, visit)
+
+
+def varies_per_trip(node: Node) -> bool:
+    """Whether ``node`` (in a loop body) does something else on each trip: it reads the
+    index (``x[i - 1]``), or its sizes or its inputs' change with it (``x[:i]``,
+    ``a[:i] @ b[:i]``: sizes held as SymInts of the loop's symbol). Such nodes run by
+    themselves as NumPy calls, outside fused code, specialized on no size."""
+    return reads_loop_index(node) or any(
+        _sized_per_trip(n.meta.get("array")) for n in (node, *node.inputs()))
+
+
+def _sized_per_trip(meta) -> bool:
+    metas = meta if isinstance(meta, tuple) else (meta,)
+    return any(isinstance(d, Symbolic) for m in metas if isinstance(m, ArrayMeta)
+               for d in m.shape)
 
 
 def reads_loop_index(node: Node) -> bool:

@@ -200,7 +200,7 @@ def warns_beyond_fp(node: Node) -> bool:
         return True
     if kind == REDUCTION and node.target in _UFUNC_REDUCTIONS | {"mean", "var", "std"}:
         info, src = reduction_info(node), array_meta(node.args[0]) if node.args else None
-        if info is None or src is None or not all(isinstance(d, int) for d in src.shape):
+        if info is None or src is None or not all(type(d) is int for d in src.shape):
             return True
         if info.dtype is not None and src.dtype.kind == "c" and \
                 np.dtype(info.dtype).kind != "c":

@@ -17,7 +17,9 @@ of anything else become its free inputs. After one pass through the body:
 - the index was used only where the result is the same for every index of the range
   (``fit``): affine integer positions (``x[i]``, ``x[i - 1]``) and slices with the
   same step in both bounds (``x[i:i + 3]``), each op's shape and dtype checked at the
-  first and the last index; any comparison, pin or other use of it ends the attempt;
+  first and the last index; or where its sizes grow with it, affinely (``x[:i]``,
+  ``L[i, :i] @ x[:i]``: ``_growing``); any comparison, pin or other use of it ends
+  the attempt;
 - it changed no Python state: no list, dict, attribute, global or outer iterator
   (``SideEffects.log``), no array that is not carried (a write through an object);
 - every local is as before, or an array of the same shape and dtype (carried), or a
@@ -43,7 +45,7 @@ import itertools
 from .. import ops
 from ..graph import CALL, Graph, Node, map_nodes
 from ..symbolic import Sym, SymInt
-from ..symbolic.fit import described, substitute, symbols_in
+from ..symbolic.fit import _metas, described, substitute, symbols_in
 from ..tree import tree_leaves
 from ..variables import ArrayVariable, ConstantVariable
 from ..variables.arrays import RowIteratorVariable
@@ -258,16 +260,51 @@ class LoopScope:
             if isinstance(leaf, slice):
                 self._check_slice(leaf)
         hints = self.output.shape_env.hints
-        for i in (0, self.last):
+        at_trips = {}
+        for i in sorted({0, min(1, self.last), self.last // 2, max(self.last - 1, 0),
+                         self.last}):
             at = {**hints, self.symbol: i}
             try:
-                other = op.meta(op, *substitute((meta_args, meta_kwargs), at))
+                at_trips[i] = op.meta(op, *substitute((meta_args, meta_kwargs), at))
             except Exception as e:  # noqa: BLE001
                 raise NotALoopNode(f"np.{op.name} at index {self.rest[i]}: "
                                    f"{type(e).__name__}: {e}") from None
-            if described(other) != described(meta):
-                raise NotALoopNode(f"np.{op.name}: its result depends on the index")
-        return meta
+        if all(described(other) == described(meta) for other in at_trips.values()):
+            return meta
+        return self._growing(op, meta, at_trips)
+
+    def _growing(self, op, meta, at_trips: dict):
+        """The result of an op whose shape changes with the trip (``a[:k] @ x[:k]``,
+        ``a[k::-1]``): each size an affine function of the trip, ``d0 + c * trip``,
+        fitted at trips 0 and 1 and checked at the middle and the last two. The body
+        runs such ops one by one with NumPy's own sizes (a backend specializes nothing
+        on a size that holds the trip), so the fit only has to be right for the
+        metadata: the dtypes, and the sizes of what the loop leaves behind (the last
+        trip's, checked)."""
+        metas = {i: _metas(m) for i, m in at_trips.items()}
+        first = metas[0]
+        if any([(m.dtype, m.scalar, m.ndim) for m in ms] !=
+               [(m.dtype, m.scalar, m.ndim) for m in first] for ms in metas.values()):
+            raise NotALoopNode(f"np.{op.name}: its dtype or rank depends on the index")
+        fitted = []
+        for j, m in enumerate(first):
+            dims = []
+            for axis, d0 in enumerate(m.shape):
+                step = metas[min(1, self.last)][j].shape[axis] - d0
+                if any(ms[j].shape[axis] != d0 + step * i for i, ms in metas.items()):
+                    raise NotALoopNode(f"np.{op.name}: a size that is not an affine "
+                                       "function of the index")
+                dims.append(SymInt(d0, Sym(((self.symbol, step),), d0,
+                                           ((self.symbol, self.symbol),)))
+                            if step else d0)
+            fitted.append(m.with_(shape=tuple(dims)))
+        return type(meta)(fitted) if isinstance(meta, (tuple, list)) else fitted[0]
+
+    def at_last_trip(self, meta):
+        """A metadata whose sizes may hold the trip, at the last trip (what a temporary
+        holds after the loop)."""
+        return meta.with_(shape=tuple(at_trip(d, self.symbol, self.last)
+                                      for d in meta.shape))
 
     def _check_slice(self, s: slice) -> None:
         """A slice whose bounds move with the index keeps its length only when both move
@@ -275,10 +312,17 @@ class LoopScope:
         start, stop, step = map(self._coefficient, (s.start, s.stop, s.step))
         if not (start or stop or step):
             return
-        if step or s.start is None or s.stop is None or start != stop:
-            raise NotALoopNode("a slice whose length changes with the index")
+        if step:
+            raise NotALoopNode("a slice whose step changes with the index")
+        if (s.start is None or s.stop is None or start != stop) and \
+                s.step not in (None, 1, -1):
+            # (a length that changes with the index is fitted by ``fit``; with a
+            # step of 1 or -1 it is affine where no bound is clamped)
+            raise NotALoopNode("a slice whose length changes with the index by a step "
+                               "other than 1 or -1")
+        moving = [b for b in (s.start, s.stop) if self._coefficient(b)]
         for i in (0, self.last):
-            if at_trip(s.start, self.symbol, i) < 0 or at_trip(s.stop, self.symbol, i) < 0:
+            if any(at_trip(b, self.symbol, i) < 0 for b in moving):
                 raise NotALoopNode("a slice bound that wraps around at some index")
 
     def _coefficient(self, value) -> int:
@@ -312,7 +356,8 @@ class LoopScope:
         self._check_temps()
         self.body.output(self.localize(results + tuple(v.node for _, v in self.temps)))
         self._check_distinct_results(nexts)
-        metas = tuple(v.meta for v in self.slots) + tuple(v.meta for _, v in self.temps)
+        metas = tuple(v.meta for v in self.slots) + \
+            tuple(self.at_last_trip(v.meta) for _, v in self.temps)
         loop = out.graph.call("fori_loop", (
             self.body, len(self.rest), tuple(self.before[id(v)] for v in self.slots),
             tuple(self.free)), meta={"array": metas, **out.current_loc,
@@ -341,9 +386,10 @@ class LoopScope:
                 final[k] = ArrayVariable(node, self.slots[k].meta)
         self._set_state(holders, final)
         for t, (name, var) in enumerate(self.temps, start=len(self.slots)):
+            meta = self.at_last_trip(var.meta)
             node = out.graph.call("getitem", (loop, t), meta={
-                "array": var.meta, "kind": ops.get("getitem").kind})
-            tx.locals[name] = ArrayVariable(node, var.meta)
+                "array": meta, "kind": ops.get("getitem").kind})
+            tx.locals[name] = ArrayVariable(node, meta)
         out.loop_trips += len(self.rest)
         if isinstance(self.it, RowIteratorVariable):   # run out
             self.it.index = self.it.rows

@@ -1128,8 +1128,111 @@ def trips_from_arg(x, n):
     return x
 
 
+# ------------------------------------------------------------------ slices that grow
+def grow_mean_from_empty(x):
+    out = np.zeros(N)
+    for i in range(N):
+        out[i] = x[:i].mean()              # trip 0: "Mean of empty slice", nan
+    return out
+
+
+def grow_mean_to_empty(x):
+    out = np.zeros(N)
+    for i in range(N):
+        out[i] = x[i + 1:].mean(axis=0).sum()   # the last trip: "Mean of empty slice"
+    return out
+
+
+def grow_inv_singular_at_k(x, a):
+    for i in range(1, N):
+        x[i] = np.linalg.inv(a[:i, :i]).sum()   # singular from i = 6 on
+    return x
+
+
+def grow_int8_overflow(x):
+    t = np.zeros(1, dtype=np.int8)
+    for i in range(1, N):
+        t = t + x[:i].sum(dtype=np.int8)
+    return t
+
+
+def grow_len_of_slice(x):
+    t = 0.0
+    for i in range(1, N):
+        t = t + len(x[:i]) * x[i]          # the size as a Python int: unrolled
+    return t
+
+
+def grow_inplace_prefix(x):
+    for i in range(1, N):
+        x[:i] += x[i]
+    return x
+
+
+def grow_overlapping_copy(x):
+    n = x.shape[0]
+    for i in range(1, N):
+        x[i:] = x[:n - i]
+    return x
+
+
+def grow_reversed_view(x):
+    t = np.zeros(3)
+    for i in range(3, N):
+        t = t + x[i::-1][:3] * x[:i][::-1][:3]
+    return t
+
+
+def grow_float32(x):
+    t = np.float32(0)
+    for i in range(1, N):
+        t = t + x[:i].sum() * np.float32(0.5)
+    return t
+
+
+def grow_cumsum_tail(x):
+    out = np.zeros(N)
+    for i in range(1, N):
+        out[i] = np.cumsum(x[:i])[-1] - x[:i].sum()
+    return out
+
+
+def grow_to_empty_max(x):
+    out = np.zeros(N)
+    for i in range(N):
+        out[i] = x[i + 1:].max()           # the last trip's slice is empty: ValueError
+    return out
+
+
+def grow_column_and_row(a):
+    for i in range(1, N):
+        a[i, :i] = a[:i, i] * 0.5
+    return a
+
+
+def grow_broadcast_against_one(x):
+    t = np.zeros(N)
+    for i in range(1, N):
+        t[:i] = t[:i] + x[i - 1:i]          # (i,) + (1,)
+    return t
+
+
 # ------------------------------------------------------------------ the list
 PROGRAMS = [
+    ("grow_mean_from_empty", grow_mean_from_empty, lambda: (_f(N),)),
+    ("grow_mean_to_empty", grow_mean_to_empty, lambda: (_f(N, 3),)),
+    ("grow_inv_singular_at_k", grow_inv_singular_at_k,
+     lambda: (_f(N), np.where(np.arange(N) < 5, 1.0, 0.0)[:, None] * np.eye(N) + 0.0)),
+    ("grow_int8_overflow", grow_int8_overflow, lambda: (_i(N, dtype=np.int8, low=60, high=120),)),
+    ("grow_len_of_slice", grow_len_of_slice, lambda: (_f(N),)),
+    ("grow_inplace_prefix", grow_inplace_prefix, lambda: (_f(N),)),
+    ("grow_overlapping_copy", grow_overlapping_copy, lambda: (_f(N + 3),)),
+    ("grow_reversed_view", grow_reversed_view, lambda: (_f(N),)),
+    ("grow_float32", grow_float32, lambda: (_f(N, dtype=np.float32),)),
+    ("grow_cumsum_tail", grow_cumsum_tail, lambda: (_f(N),)),
+    ("grow_to_empty_max", grow_to_empty_max, lambda: (_f(N),)),
+    ("grow_column_and_row", grow_column_and_row, lambda: (_f(N, N),)),
+    ("grow_broadcast_against_one", grow_broadcast_against_one, lambda: (_f(N),)),
     ("alias_view_tail", alias_view_tail, lambda: (_f(14),)),
     ("alias_transpose", alias_transpose, lambda: (_f(3, 3),)),
     ("alias_reshape", alias_reshape, lambda: (_f(4, 4),)),

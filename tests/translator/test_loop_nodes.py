@@ -44,6 +44,114 @@ def compiled_call(fn, *args, backend="eager"):
 
 
 # ----------------------------------------------------------------------------- programs
+# triangular loops: slices whose length follows the index (sizes ``d0 + c * trip``)
+def growing_slice(x):
+    total = 0.0
+    for i in range(1, 15):
+        total = total + x[:i].sum()
+    return total
+
+
+def forward_substitution(L, b):
+    x = np.zeros_like(b)
+    for i in range(b.shape[0]):
+        x[i] = (b[i] - L[i, :i] @ x[:i]) / L[i, i]
+    return x
+
+
+def back_substitution(U, b):
+    n = b.shape[0]
+    x = np.zeros_like(b)
+    for i in range(n - 1, -1, -1):
+        x[i] = (b[i] - U[i, i + 1:] @ x[i + 1:]) / U[i, i]
+    return x
+
+
+def levinson_durbin(r, n):
+    a = np.zeros(n + 1)
+    a[0] = 1.0
+    e = r[0]
+    for k in range(1, n + 1):
+        lam = -np.dot(a[:k], r[k:0:-1]) / e
+        a[:k + 1] = a[:k + 1] + lam * a[k::-1]
+        e *= 1.0 - lam * lam
+    return a, e
+
+
+def cholesky(A):
+    L = np.zeros_like(A)
+    for j in range(A.shape[0]):
+        s = A[j, j] - np.dot(L[j, :j], L[j, :j])
+        L[j, j] = np.sqrt(s)
+        L[j + 1:, j] = (A[j + 1:, j] - L[j + 1:, :j] @ L[j, :j]) / L[j, j]
+    return L
+
+
+def gram_schmidt(A):
+    Q = np.zeros_like(A)
+    for j in range(A.shape[1]):
+        v = A[:, j] - Q[:, :j] @ (Q[:, :j].T @ A[:, j])
+        Q[:, j] = v / np.linalg.norm(v)
+    return Q
+
+
+def running_means(x):
+    out = np.empty_like(x)
+    for i in range(1, x.shape[0] + 1):
+        out[i - 1] = x[:i].mean()          # a mean over a count that changes per trip
+    return out
+
+
+def suffix_max(x):
+    out = np.zeros(x.shape[0])
+    for i in range(x.shape[0]):
+        out[i] = x[i:].max()
+    return out
+
+
+def leading_blocks(A):
+    t = np.zeros(A.shape[0])
+    for i in range(1, A.shape[0] + 1):
+        t[i - 1] = (A[:i, :i] ** 2).sum() + np.outer(A[:i, 0], A[0, :i]).trace()
+    return t
+
+
+def last_growing_temporary(x):
+    for i in range(2, x.shape[0]):
+        w = x[:i] * 2.0 + x[i - 1:i]
+    return w, i
+
+
+def short_sums_that_grow(x):
+    t = np.zeros(x.shape[1])
+    for i in range(2, x.shape[0]):
+        t = t + x[:i].sum(axis=0)           # an axis of 2, 3, ... elements
+    return t
+
+
+TRIANGULAR = [
+    ("growing_slice", growing_slice, lambda: (np.arange(20.0),)),
+    ("forward_substitution", forward_substitution,
+     lambda: (np.tril(np.linspace(0.5, 1, 400).reshape(20, 20)) + 20 * np.eye(20),
+              np.linspace(-1, 1, 20))),
+    ("back_substitution", back_substitution,
+     lambda: (np.triu(np.linspace(0.5, 1, 400).reshape(20, 20)) + 20 * np.eye(20),
+              np.linspace(-1, 1, 20))),
+    ("levinson_durbin", levinson_durbin, lambda: (np.exp(-np.arange(30.0) / 8), 24)),
+    ("cholesky", cholesky, lambda: (np.linspace(0, 1, 256).reshape(16, 16) @
+                                    np.linspace(0, 1, 256).reshape(16, 16).T
+                                    + 16 * np.eye(16),)),
+    ("gram_schmidt", gram_schmidt, lambda: (np.eye(14, 12) * 3
+                                            + np.linspace(0, 1, 168).reshape(14, 12),)),
+    ("running_means", running_means, lambda: (np.linspace(-3, 5, 23) ** 3,)),
+    ("suffix_max", suffix_max, lambda: (np.sin(np.arange(17.0)),)),
+    ("leading_blocks", leading_blocks, lambda: (np.linspace(-1, 1, 144).reshape(12, 12),)),
+    ("last_growing_temporary", last_growing_temporary, lambda: (np.arange(15.0),)),
+    ("short_sums_that_grow", short_sums_that_grow,
+     lambda: (np.linspace(0, 1, 60).reshape(12, 5),)),
+]
+
+
 def stencil(A, B, T):
     for t in range(T):
         B[1:-1] = 0.5 * (A[:-2] + A[2:])
@@ -216,6 +324,7 @@ PROGRAMS = [
     ("view_temporaries", view_temporaries, lambda: (np.linspace(0, 1, 60).reshape(20, 3),
                                                     np.ones(3))),
     ("counter_as_index", counter_as_index, lambda: (np.arange(40.0),)),
+    *TRIANGULAR,
 ]
 
 
@@ -276,9 +385,9 @@ def branch_on_index(x):
     return x
 
 
-def growing_slice(x):
+def clamped_slice(x):
     total = 0.0
-    for i in range(1, 15):
+    for i in range(1, 30):          # x[:i] stops growing at len(x): not affine
         total = total + x[:i].sum()
     return total
 
@@ -338,7 +447,7 @@ def float_counter(x):
 STAY_UNROLLED = [
     ("appends_each_step", appends_each_step, lambda: (np.ones(3),)),
     ("branch_on_index", branch_on_index, lambda: (np.ones(3),)),
-    ("growing_slice", growing_slice, lambda: (np.arange(20.0),)),
+    ("clamped_slice", clamped_slice, lambda: (np.arange(20.0),)),
     ("wraps_around", wraps_around, lambda: (np.arange(20.0),)),
     ("aliased_views", aliased_views, lambda: (np.arange(5.0),)),
     ("attribute_write", attribute_write, lambda: (np.ones(3), Counter())),
