@@ -6,6 +6,8 @@ and compiled (numpy backend unless named), side by side in one process:
 
 - ``first_ms``: the compiled first call (trace, compile, run);
 - ``plain_ms`` / ``compiled_ms``: the lower quartile of interleaved calls;
+- all times are CPU time of the process (``time.process_time``): the machines these
+  run on are shared, and wall-clock ratios swing with their load;
 - ``speedup``: plain / compiled; ``peak_ratio``: compiled / plain peak memory
   (tracemalloc, one call).
 
@@ -61,6 +63,33 @@ def lu_like(a):
     return a
 
 
+def forward_substitution(L, b):
+    x = np.zeros_like(b)
+    for i in range(b.shape[0]):
+        x[i] = (b[i] - L[i, :i] @ x[:i]) / L[i, i]
+    return x
+
+
+def levinson(r, n):
+    a = np.zeros(n + 1)
+    a[0] = 1.0
+    e = r[0]
+    for k in range(1, n + 1):
+        lam = -np.dot(a[:k], r[k:0:-1]) / e
+        a[:k + 1] = a[:k + 1] + lam * a[k::-1]
+        e *= 1.0 - lam * lam
+    return a, e
+
+
+def cholesky(A):
+    L = np.zeros_like(A)
+    for j in range(A.shape[0]):
+        s = A[j, j] - np.dot(L[j, :j], L[j, :j])
+        L[j, j] = np.sqrt(s)
+        L[j + 1:, j] = (A[j + 1:, j] - L[j + 1:, :j] @ L[j, :j]) / L[j, j]
+    return L
+
+
 def island(a):
     t = 0.0
     for i in range(a.shape[0]):
@@ -88,6 +117,12 @@ def cases():
         ("scalar recursion n=300", recursion, lambda: (rng.random(300) * 0.01,)),
         ("LU-style nest 60x60", lu_like,
          lambda: (rng.random((60, 60)) + 60 * np.eye(60),)),
+        ("triangular: forward substitution n=400", forward_substitution,
+         lambda: (np.tril(rng.random((400, 400))) + 400 * np.eye(400), rng.random(400))),
+        ("triangular: Levinson-Durbin n=400", levinson,
+         lambda: (np.exp(-np.arange(410) / 30.0), 400)),
+        ("triangular: Cholesky 150x150", cholesky,
+         lambda: (np.cov(rng.random((150, 300))) + 150 * np.eye(150),)),
         ("uncompiled loop: t += tanh(a[i,0])", island, lambda: (rng.random((2000, 3)),)),
         ("uncompiled loop: + abs(i)", island_abs, lambda: (rng.random((2000, 3)),)),
     ]
@@ -107,19 +142,19 @@ def run(args=None, backend: str = "numpy") -> list[dict]:
     rows = []
     for name, fn, make in cases():
         compiled = dynamo.compile(fn, backend=backend)
-        start = time.perf_counter()
+        start = time.process_time()
         compiled(*make())
-        first = time.perf_counter() - start
+        first = time.process_time() - start
         plain_t, comp_t = [], []
         for _ in range(rounds):
             a = make()
-            start = time.perf_counter()
+            start = time.process_time()
             fn(*a)
-            plain_t.append(time.perf_counter() - start)
+            plain_t.append(time.process_time() - start)
             a = make()
-            start = time.perf_counter()
+            start = time.process_time()
             compiled(*a)
-            comp_t.append(time.perf_counter() - start)
+            comp_t.append(time.process_time() - start)
         plain_t.sort()
         comp_t.sort()
         p, c = plain_t[len(plain_t) // 4], comp_t[len(comp_t) // 4]

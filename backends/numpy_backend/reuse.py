@@ -190,8 +190,16 @@ def donors(graph: Graph, groups: list[Group], steps: list, returned, layout_chec
 
 def _same_buffer(a: Node, b: Node) -> bool:
     ma, mb = array_meta(a), array_meta(b)
-    # (sizes that change per loop trip compare as their first trip's: never equal)
-    return ma.shape == mb.shape and ma.dtype == mb.dtype and static_shape(ma.shape)
+    return same_sizes(ma.shape, mb.shape) and ma.dtype == mb.dtype
+
+
+def same_sizes(a: tuple, b: tuple) -> bool:
+    """Equal on every call: equal numbers, or sizes that change per loop trip by the
+    same expression of the trip (a SymInt compares as its first trip's value: ``x[:i]``
+    and ``x[:i + 1]`` would be "equal" at trip 0, so their expressions are compared)."""
+    return len(a) == len(b) and all(
+        x == y if static_shape((x, y)) else getattr(x, "sym", x) == getattr(y, "sym", y)
+        for x, y in zip(a, b))
 
 
 def _layout_ok(donor: Node, order: dict) -> bool:

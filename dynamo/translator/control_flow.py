@@ -27,10 +27,11 @@ class ControlFlow:
         that may end early (``for i in range(10**9): if i == 3: break``) is left to the
         budget of backward jumps (``jump``): its length says nothing.
         """
-        left = it.length_hint()
-        if left is None or self.info.loop_may_exit_early(inst.index) or \
-                self.may_become_loop_node(inst, it):
+        if self.info.loop_may_exit_early(inst.index) or self.may_become_loop_node(inst, it):
             return   # (a loop node is tried at the second FOR_ITER, see loops.py)
+        left = it.length_hint()   # (pins a symbolic range: it is unrolled)
+        if left is None:
+            return
         # what one iteration cost: its backward jumps, and the trips of the loop nodes
         # in it, which an unrolled iteration repeats (each traced and compiled again)
         now = self.backward_jumps

@@ -13,7 +13,7 @@ Example::
 from __future__ import annotations
 
 from ..graph import CALL, Node
-from ..symbolic import SymInt
+from ..symbolic import Sym, SymInt
 from ..variables import ConstantVariable
 from ..writes import memory_sources
 
@@ -93,11 +93,13 @@ def at_trip(value, symbol: str, i: int):
         return value
     terms = dict(value.sym.terms)
     c = terms.pop(symbol, 0)
-    if terms:
-        if c:
-            raise NotALoopNode("a value made of the index and a symbolic size")
+    if not c:
         return value
-    return value.sym.const + c * i
+    # the value less its trips (in the body the trip's hint is 0), plus ``c * i`` (``i``
+    # a SymInt where the trip count is symbolic: ``T - 1``)
+    rest = SymInt(int(value), Sym(tuple(sorted(terms.items())), value.sym.const,
+                                  value.sym.sources))
+    return rest + c * i
 
 
 def same_constant(a, b) -> bool:

@@ -41,15 +41,17 @@ Example::
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 
 from .. import ops
 from ..graph import CALL, Graph, Node, map_nodes
 from ..symbolic import Sym, SymInt
 from ..symbolic.fit import _metas, described, substitute, symbols_in
+from ..symbolic.sizes import as_sym
 from ..tree import tree_leaves
 from ..variables import ArrayVariable, ConstantVariable
 from ..variables.arrays import RowIteratorVariable
-from ..variables.iterators import SequenceIteratorVariable
+from ..variables.iterators import SequenceIteratorVariable, SymRangeIteratorVariable
 from .loop_facts import (
     NotALoopNode,
     WatchedLocals,
@@ -75,11 +77,33 @@ class Counters(NotALoopNode):
         self.counters = counters
 
 
-def rest_of(it) -> range | None:
+@dataclass(frozen=True)
+class SymbolicRest:
+    """The indices left of a range whose end is a symbolic int (``range(T)``, T an int
+    argument that changes between calls): ``start, start + step, ...``, ``count`` of
+    them (a SymInt). A loop node over it runs ``count`` trips, whatever T is; its body
+    may not read the index (``LoopScope.fit``: checking the index at the last trip
+    would need the last trip's value)."""
+    start: int | SymInt
+    step: int
+    count: int | SymInt
+
+    def __getitem__(self, i: int) -> int:
+        return self.start + self.step * i
+
+
+def trip_count(rest) -> int | SymInt:
+    return rest.count if isinstance(rest, SymbolicRest) else len(rest)
+
+
+def rest_of(it) -> range | SymbolicRest | None:
     """The indices a range iterator, or an iterator over an array's rows, has left, as
-    a range; None for other iterators."""
+    a range (a ``SymbolicRest`` where the range's end is a symbolic int); None for
+    other iterators."""
     if isinstance(it, RowIteratorVariable):
         return range(it.index, it.rows)
+    if isinstance(it, SymRangeIteratorVariable) and not it.done:
+        return SymbolicRest(it.start + it.step * it.index, it.step, it.left())
     if not isinstance(it, SequenceIteratorVariable) or it.done or \
             not isinstance(it.seq, ConstantVariable) or type(it.seq.value) is not range:
         return None
@@ -124,10 +148,12 @@ class LoopNodes:
         plan = self.loop_plan(inst)
         if rest is None or plan is not None and plan.kind == "unroll":
             return False
-        done = self.loop_arrivals.get(id(it), 0)
-        return len(rest) + done > self.config.loop_unroll_limit and len(rest) > 0 and \
-            self.output.loop_scope is None and self.output.kind in (None, ops.NUMPY) and \
-            not self.in_try() and not self.info.loop_may_exit_early(inst.index)
+        if self.output.loop_scope is not None or self.output.kind not in (None, ops.NUMPY) \
+                or self.in_try() or self.info.loop_may_exit_early(inst.index):
+            return False
+        done, trips = self.loop_arrivals.get(id(it), 0), trip_count(rest)
+        # (for a symbolic trip count, decisions the entry's guards keep: T > 8)
+        return trips + done > self.config.loop_unroll_limit and trips > 0
 
     def loop_plan(self, inst):
         """What an earlier attempt found about the loop at ``inst``: None, or a break
@@ -144,8 +170,9 @@ class LoopScope:
     """One attempt at a loop node: the frame's state at the loop, the body graph, and
     what the body read and changed."""
 
-    def __init__(self, tx, inst, it, rest: range, counters: dict):
+    def __init__(self, tx, inst, it, rest: range | SymbolicRest, counters: dict):
         self.tx, self.inst, self.it, self.rest = tx, inst, it, rest
+        self.trips = trip_count(rest)
         self.counters = counters   # local name -> its step per trip (``Counters``)
         self.output = out = tx.output
         self.symbol = f"loop{next(_counter)}"
@@ -153,7 +180,7 @@ class LoopScope:
         # the body's input: the number of the trip (0, 1, ...); the loop's index is
         # ``rest.start + rest.step * trip``
         self.index = self.body.placeholder("trip", meta={"loop_index": self.symbol})
-        self.last = len(rest) - 1
+        self.last = self.trips - 1
         self.free: dict[Node, Node] = {}          # outer node -> body placeholder
         self.created: set[int] = set()            # iterators made in the body (GET_ITER)
         # the frame's state at the loop: holders of values, and the arrays among them
@@ -205,8 +232,8 @@ class LoopScope:
         frame_locals = tx.locals      # (the same dict again afterwards: others hold it)
         tx.locals = WatchedLocals(frame_locals)
         try:
-            trip = Sym(((self.symbol, self.rest.step),), self.rest.start,
-                       ((self.symbol, self.symbol),))
+            trip = as_sym(self.rest.start) + Sym(((self.symbol, self.rest.step),), 0,
+                                                 ((self.symbol, self.symbol),))
             index = ConstantVariable(SymInt(self.rest.start, trip))
             tx.push(self.it.row(tx, index) if isinstance(self.it, RowIteratorVariable)
                     else index)
@@ -256,6 +283,9 @@ class LoopScope:
         the first and the last (affine uses are monotonic between them)."""
         if symbols_in((meta_args, meta_kwargs)) != {self.symbol}:
             raise NotALoopNode(f"np.{op.name} reads the index and a symbolic size")
+        if isinstance(self.rest, SymbolicRest):
+            raise NotALoopNode(f"np.{op.name} reads the index of a loop whose trip count "
+                               "is a symbolic int")
         for leaf in tree_leaves((meta_args, meta_kwargs), is_leaf=is_slice):
             if isinstance(leaf, slice):
                 self._check_slice(leaf)
@@ -359,7 +389,8 @@ class LoopScope:
         metas = tuple(v.meta for v in self.slots) + \
             tuple(self.at_last_trip(v.meta) for _, v in self.temps)
         loop = out.graph.call("fori_loop", (
-            self.body, len(self.rest), tuple(self.before[id(v)] for v in self.slots),
+            self.body, out.graph_arg(self.trips),
+            tuple(self.before[id(v)] for v in self.slots),
             tuple(self.free)), meta={"array": metas, **out.current_loc,
                                      "kind": ops.get("fori_loop").kind})
         # the objects after the loop: written ones through after_loop, the others as
@@ -371,11 +402,11 @@ class LoopScope:
                 v.node = out.graph.call("after_loop", (v.node, loop), meta={
                     "array": v.meta, **out.current_loc, "kind": ops.MUTATION})
         final = {}
-        trips = len(self.rest)
         for k, nxt in nexts.items():
             if isinstance(nxt, int):                   # an array of the slots, permuted
-                j = k
-                for _ in range(trips % len(cycle_of(perm, k)) if k in perm else 0):
+                j, cycle = k, len(cycle_of(perm, k)) if k in perm else 1
+                # (a symbolic trip count is pinned where arrays are swapped)
+                for _ in range(self.trips % cycle if cycle > 1 else 0):
                     j = perm[j]
                 final[k] = self.slots[j]
             elif nxt.node in self.free.values() or nxt.node.graph is not self.body:
@@ -390,11 +421,13 @@ class LoopScope:
             node = out.graph.call("getitem", (loop, t), meta={
                 "array": meta, "kind": ops.get("getitem").kind})
             tx.locals[name] = ArrayVariable(node, meta)
-        out.loop_trips += len(self.rest)
+        out.loop_trips += int(self.trips)
         if isinstance(self.it, RowIteratorVariable):   # run out
             self.it.index = self.it.rows
         else:
-            self.it.index = -1 if self.it.reverse else self.it._len()
+            self.it.index = -1 if self.it.reverse else \
+                self.it.index + int(self.trips) if isinstance(self.rest, SymbolicRest) \
+                else self.it._len()
             self.it.done = True
         out.side_effects.mutate(self.it)
 
@@ -490,7 +523,7 @@ class LoopScope:
                     raise NotALoopNode(f"the counter {name!r} does not step by "
                                        f"{self.counters[name]}")
                 tx.locals[name] = ConstantVariable(
-                    self.entry_locals[name].value + self.counters[name] * len(self.rest))
+                    self.entry_locals[name].value + self.counters[name] * self.trips)
                 continue
             step = int_step(old, var)
             if step is not None and self.watched.first.get(name) == "read":

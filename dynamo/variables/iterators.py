@@ -24,6 +24,7 @@ from .base import Variable
 from .constant import (
     MAX_ITEMS,
     ConstantVariable,
+    SymRangeVariable,
     check_size,
     constant_len,
 )
@@ -81,6 +82,8 @@ def get_iterator(tx, var: Variable) -> IteratorVariable:
         return var
     if isinstance(var, NamedTupleVariable) and var.cls.__iter__ is not tuple.__iter__:
         raise Unsupported(f"iter() of a {var.cls.__qualname__} with its own __iter__")
+    if isinstance(var, SymRangeVariable) and var.bounds[2] in (1, -1):
+        return SymRangeIteratorVariable(var)
     if isinstance(var, (ListVariable, TupleVariable)) or _indexable_constant(var):
         return SequenceIteratorVariable(var)
     if isinstance(var, DictVariable):
@@ -230,6 +233,43 @@ class SequenceIteratorVariable(IteratorVariable):
             return (f"{cg.const(iterator_at)}({make}({cg.value(v.seq)}), {v._state()}, "
                     f"{v.done})")
         return cg.mutable(self, build)
+
+
+class SymRangeIteratorVariable(SequenceIteratorVariable):
+    """``iter(range(T))`` where a bound is a symbolic int (an int argument that changes
+    between calls, a size) and the step 1 or -1: it steps without reading the bounds,
+    so a loop over it can become a loop node whose trip count is the symbolic
+    ``T - 1`` (``translator/loops.py``). Each item taken records the decision that
+    the range went on (a guard ``T > k``); any other use (its length, the glue
+    rebuilding it at a graph break) reads the range as ``SequenceIteratorVariable``
+    does, pinning the bounds.
+
+    Example::
+
+        >>> it = SymRangeIteratorVariable(SymRangeVariable((0, T, 1)))   # T = SymInt(40, s0)
+        >>> it.next(tx), it.left()         # records "s0 > 0"
+        (constant 0, SymInt(39, s0 - 1))
+    """
+
+    def __init__(self, seq: SymRangeVariable):
+        super().__init__(seq)
+        self.start, self.stop, self.step = seq.bounds
+
+    def _len(self) -> int:
+        return constant_len(self.seq.value)   # pins the bounds
+
+    def left(self):
+        """How many items are left: an int or a SymInt (no pin)."""
+        first = self.start + self.step * self.index
+        return self.stop - first if self.step > 0 else first - self.stop
+
+    def next(self, tx) -> Variable | None:
+        if not self.done and self.left() > 0:   # (a recorded decision, not a pin)
+            item = ConstantVariable(self.start + self.step * self.index)
+            self.index += 1
+            return item
+        self.done = True
+        return None
 
 
 class DictIteratorVariable(IteratorVariable):

@@ -573,3 +573,80 @@ def test_a_body_that_reads_an_array_of_a_dynamic_size(backend, caplog):
                 np.testing.assert_array_equal(c(m, np.zeros(3)),
                                               _run_weights(m, np.zeros(3)))
     assert not [r for r in caplog.records if r.levelname == "WARNING"]
+
+
+# -------------------------------------------------- trip counts that change between calls
+def time_steps(A, B, T):
+    for t in range(T):
+        B[1:-1] = 0.5 * (A[:-2] + A[2:])
+        A[1:-1] = 0.5 * (B[:-2] + B[2:])
+    return A, B, t
+
+
+def fixed_point(x, b, n_iter):
+    k = 0
+    for _ in range(1, n_iter):
+        x = 0.5 * (x + b / (x + 1.0))
+        k += 2                                 # a counter: k0 + 2 * trip
+    return x, k
+
+
+def index_read_each_step(x, T):
+    for i in range(T):
+        x[i] += x[i - 1]                       # reads the index: T is pinned
+    return x
+
+
+def swap_each_step(a, b, T):
+    for _ in range(T):
+        b += 0.5 * a
+        a, b = b, a                            # which array ends where depends on T % 2
+    return a, b
+
+
+def down_to_zero(x, T):
+    for i in range(T, 0, -1):
+        x = x * 0.5 + 1.0
+    return x, i
+
+
+CHANGING_TRIPS = [
+    ("time_steps", time_steps, lambda T: (np.linspace(0, 1, 32), np.zeros(32), T)),
+    ("fixed_point", fixed_point, lambda T: (np.ones(9), np.arange(9.0), T)),
+    ("index_read_each_step", index_read_each_step, lambda T: (np.linspace(0, 1, 64), T)),
+    ("swap_each_step", swap_each_step, lambda T: (np.ones(3), np.arange(3.0), T)),
+    ("down_to_zero", down_to_zero, lambda T: (np.ones(4), T)),
+]
+TRIPS = (12, 20, 31, 45, 9, 12, 3)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name,fn,make", CHANGING_TRIPS, ids=[p[0] for p in CHANGING_TRIPS])
+def test_trip_counts_that_change_match_python(name, fn, make, backend):
+    compiled = dynamo.compile(fn, backend=backend)
+    for T in TRIPS:
+        got, want = compiled(*make(T)), fn(*make(T))
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(g, w)
+            assert type(g) is type(w)
+
+
+@pytest.mark.parametrize("name,fn,make,compiles", [
+    (*CHANGING_TRIPS[0], 2), (*CHANGING_TRIPS[1], 2), (*CHANGING_TRIPS[4], 2),
+    # the index is read (in bounds only up to some T) or arrays swap: one per T
+    (*CHANGING_TRIPS[2], 4), (*CHANGING_TRIPS[3], 4)], ids=lambda v: v if isinstance(v, str)
+    else "")
+def test_a_trip_count_that_changes_is_a_symbolic_loop_node(name, fn, make, compiles):
+    """``range(T)`` of an int argument that changes: one loop node whose trip count is
+    an expression of T (2 compiles: T seen, then symbolic), while the body does not
+    read the index; otherwise T is pinned, as before, one compile per value."""
+    report = dynamo.explain(fn).calls([make(T) for T in (12, 20, 31, 45)])
+    assert report.compile_count == compiles, str(report)
+    with listeners.listening(_Graphs()) as seen:
+        compiled = dynamo.compile(fn)
+        for T in (12, 20, 31):
+            compiled(*make(T))
+    loops = [n for g in seen.graphs for n in g.call_nodes() if n.target == "fori_loop"]
+    assert loops and all(n.target == "fori_loop" for n in loops)
+    if compiles == 2:
+        assert hasattr(loops[-1].args[1], "graph_expr"), loops[-1].args   # T - 1 trips
