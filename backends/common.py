@@ -21,6 +21,7 @@ Example::
 from __future__ import annotations
 
 import itertools
+import types
 import weakref
 from typing import Any
 
@@ -61,11 +62,7 @@ def python_function(graph: Graph, kind: str | None = None, name: str = "forward"
     fn_name = f"{name}_{next(_counter)}"
     src, consts = graph.python_code(fn_name, free=True)
 
-    class Consts:  # attribute access, as the printout writes consts.<name>
-        pass
-
-    holder = Consts()
-    holder.__dict__.update(consts)
+    holder = types.SimpleNamespace(**consts)  # the printout writes consts.<name>
     scope = {"ops": impl_table(kind or graph_kind(graph)), "consts": holder}
     compile_source(src, f"<dynamo graph {fn_name}>", scope, user_lines=True)
     fn = scope.pop(fn_name)

@@ -29,7 +29,8 @@ from typing import Any, NamedTuple
 
 from dynamo.backends import bind_options, lookup_backend
 
-from . import convert, hook, logs
+from . import convert, disk_cache, hook, logs
+from .config import config
 
 log_breaks = logs.get("graph_breaks")
 
@@ -82,9 +83,13 @@ class CompileSettings(NamedTuple):
     def context(self) -> hook.CompileContext:
         """A new compile context (empty caches) with these settings."""
         compiler = bind_options(lookup_backend(self.backend), self.options)
+        # the disk cache is read where it is on when the context is made (compile(), or
+        # unpickling in a worker); off, frames go straight to convert (one frame less
+        # in every traceback of a compile)
+        convert_frame = disk_cache.convert_frame if config.disk_cache_dir is not None \
+            else convert.convert_frame
         return hook.CompileContext(compiler, _backend_name(self.backend), self.fullgraph,
-                                   self.dynamic, self.options,
-                                   convert_frame=convert.convert_frame)
+                                   self.dynamic, self.options, convert_frame=convert_frame)
 
     def same_as(self, other: CompileSettings) -> bool:
         """Equal settings, a backend given as a callable being the same object (one

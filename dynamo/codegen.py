@@ -209,10 +209,15 @@ class GlueCodegen:
             elif isinstance(var, ListVariable):
                 items = ", ".join(self.value(v) for v in var.items)
                 writes.append((f"{target}[:]", self.temp(f"[{items}]")))
-            elif isinstance(var, DictVariable):
-                items = ", ".join(f"{self.const(k)}: {self.value(v)}" for k, v in var.items.items())
-                tmp = self.temp(f"{{{items}}}")
-                writes.append((None, f"{target}.clear(); {target}.update({tmp})"))
+            elif isinstance(var, DictVariable):   # its changes, in order (write_back)
+                for op, key, value in var.write_back():
+                    at = f"{target}[{self.const(key)}]"
+                    if op == "set":
+                        writes.append((at, "None" if value is None else
+                                       self.temp(self.value(value))))
+                    else:
+                        writes.append((None, f"del {at}" if op == "delete" else
+                                       f"{target}.{op}()"))
             elif isinstance(var, ObjectVariable):
                 for attr, value in var.pending.items():
                     writes.append((f"{target}.{attr}", self.temp(self.value(value))))
@@ -227,15 +232,31 @@ class GlueCodegen:
 
     # ------------------------------------------------------------------ assembling
     def finish(self, result_expr: str, graph_fn, input_exprs: list[str],
-               rerun: bool = False, guard: bool = False) -> types.FunctionType:
+               rerun: bool = False, guard: bool = False,
+               boxed: bool = False, reads: dict | None = None) -> types.FunctionType:
         """The glue function: call the graph, then the lines, then return the result.
 
         With ``rerun``, an exception of the graph becomes ``RerunEagerly`` (the frame
         hook then runs the frame's original code; see ``dynamo.exc.RerunEagerly``).
         With ``guard`` (and ``rerun``), the graph runs under NumPy's floating-point
         guard: a condition that would warn raises instead, so a graph that raises has
-        reported nothing the rerun reports again (``dynamo.convert.on_raise``)."""
+        reported nothing the rerun reports again (``dynamo.convert.on_raise``).
+        ``RerunEagerly`` carries the frame's arguments (``values``).
+
+        With ``boxed`` (the glue of a resume function), the glue takes the frame's
+        arguments in one list that it empties first (``hook.run_boxed``): no frame of
+        the call into it holds them, so a value the program drops dies when it would in
+        plain Python.
+
+        ``reads`` (``{name: expression}``, ``guards.shared_reads``): values the inputs
+        read by name, computed once (``np.asarray(ids)``). Each is a keyword parameter
+        too: the dispatcher passes the one its guards already computed."""
         body = []
+        if boxed:
+            body += [f"{self._flat()} = ___box", "del ___box[:]"]
+        for name, expr in (reads or {}).items():
+            body += [f"if {name} is None:", f"    {name} = {expr}"]
+        flat_values = f"({self._flat()})"
         if graph_fn is not None:
             self.scope["___graph"] = graph_fn
             call = f"___out = ___graph({', '.join(input_exprs)})"
@@ -247,12 +268,12 @@ class GlueCodegen:
                     body += ["___token = ___guard()", "try:", f"    {call}",
                              "except ___BackendError:", "    raise",
                              "except Exception as ___e:",
-                             "    raise ___RerunEagerly() from ___e",
+                             f"    raise ___RerunEagerly({flat_values}) from ___e",
                              "finally:", "    ___unguard(___token)"]
                 else:
                     body += ["try:", f"    {call}", "except ___BackendError:", "    raise",
                              "except Exception as ___e:",
-                             "    raise ___RerunEagerly() from ___e"]
+                             f"    raise ___RerunEagerly({flat_values}) from ___e"]
             else:
                 body.append(call)
         if self._effects_at is None or self._effects_at == len(self.lines):
@@ -264,13 +285,18 @@ class GlueCodegen:
             body.append(f"___result = {result_expr}")
             body += self.lines[at:]
             body.append("return ___result")
-        params = self.params + ["___closure", "___cells=None"]
+        params = (["___box"] if boxed else self.params) + ["___closure", "___cells=None"] + \
+            [f"{name}=None" for name in reads or {}]
         src = f"def {self.name}({', '.join(params)}):\n" + "".join(
             f"    {line}\n" for line in body)
         compile_source(src, f"<dynamo glue {self.name}>", self.scope)
         fn = self.scope.pop(self.name)   # not in its own globals: no reference cycle
         fn.__dynamo_source__ = src
         return fn
+
+    def _flat(self) -> str:
+        """The frame's arguments as a tuple display (``"x, y, "``; ``"()"`` for none)."""
+        return "".join(f"{p}, " for p in self.params) or "()"
 
 
 def _identifier(name: str) -> str:

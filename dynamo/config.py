@@ -22,7 +22,8 @@ from dataclasses import dataclass, fields
 
 # The smallest value each int setting accepts.
 _MINIMUM = {"cache_size_limit": 0, "max_unroll": 0, "max_graph_nodes": 1,
-            "inline_depth_limit": 0, "max_restarts": 0, "loop_unroll_limit": 2}
+            "inline_depth_limit": 0, "max_restarts": 0, "loop_unroll_limit": 2,
+            "outline_min_elements": 0}
 
 
 @dataclass
@@ -38,6 +39,13 @@ class Config:
     longer ones become one loop node whose body is traced once (docs/loops.md). Short
     loops unroll because straight-line code fuses across iterations; past a few
     iterations the compile time and code size of unrolling outweigh that."""
+
+    outline_min_elements: int = 32768
+    """A ``for`` loop whose body breaks is outlined (its body compiled as a function of
+    its own, called per trip: docs/loops.md) only when the frame holds an array of at
+    least this many elements at the loop. Each outlined trip pays a dispatch, guards
+    and glue (about 6 us); on smaller arrays fusing the body cannot win that back, so
+    the loop runs as plain Python, at Python's speed."""
 
     max_graph_nodes: int = 20000
     """Graph size past which tracing stops (the frame runs eagerly, reason logged)."""
@@ -59,6 +67,11 @@ class Config:
     native_after_ms: int = 50
     """``backend="native"``: ... or once this many milliseconds were spent in it."""
 
+    disk_cache_dir: str | None = os.environ.get("DYNAMO_CACHE_DIR") or None
+    """A directory for the on-disk cache of compiles (``dynamo.disk_cache``): worker
+    processes that share it skip tracing what another process compiled. None (the
+    default, unless the environment variable ``DYNAMO_CACHE_DIR`` names one): off."""
+
     verbose: bool = bool(os.environ.get("DYNAMO_VERBOSE"))
     """Log full tracebacks of internal errors (they always fall back to eager)."""
 
@@ -79,6 +92,11 @@ def _check(name: str, value) -> None:
         maybe = f"did you mean {close[0]!r}? " if close else ""
         raise AttributeError(f"dynamo.config has no setting {name!r}; {maybe}"
                              f"settings: {', '.join(sorted(kinds))}")
+    if kinds[name] == "str | None":
+        if value is not None and not isinstance(value, str):
+            raise TypeError(f"dynamo.config.{name} must be a str (a path) or None, got "
+                            f"{type(value).__name__} {value!r}")
+        return
     if kinds[name] in (bool, "bool"):
         if not isinstance(value, bool):
             raise TypeError(f"dynamo.config.{name} must be True or False, got {value!r}")

@@ -30,12 +30,23 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 
+import numpy as np
+
 from dynamo.backends import is_builtin
-from dynamo.guards import ARRAY, CONSTANT, LENGTH, CheckFunction
+from dynamo.guards import ARRAY, CONSTANT, LENGTH, CheckFunction, shared_reads
 
 from . import hook, listeners, logs, ops, pyversion
 from .bytecode.instructions import code_name, frame_params
-from .bytecode.resume import ResumeCaller, break_code, resume_code, run_break_code
+from .bytecode.outline import outlined_loop
+from .bytecode.resume import (
+    ResumeCaller,
+    boxed_code,
+    break_code,
+    is_resume_code,
+    resume_at,
+    resume_code,
+    run_break_code,
+)
 from .codegen import GlueCodegen
 from .config import config
 from .exc import BackendError, RestartAnalysis, SkipFrame, Unsupported
@@ -48,8 +59,9 @@ from .symbolic import DynamicPolicy, recording
 from .translator import GraphBreak, InstructionTranslator
 from .translator.frames import restart_point
 from .tree import tree_leaves
-from .variables import NULL
+from .variables import NULL, ArrayVariable
 from .variables.iterators import GENERATOR_CLEANUP
+from .variables.lifetimes import ends_visibly
 
 log_breaks = logs.get("graph_breaks")
 log_graph = logs.get("graph")
@@ -132,6 +144,15 @@ class FrameRunner:
         fn = types.FunctionType(self.code, self.fn_globals, self.code.co_name, None, args[-1])
         # (runs the resume functions the frame returns: see resume.run_break_code)
         return run_break_code(fn, args[:-1], self.origin)
+
+
+class BoxedFrameRunner(FrameRunner):
+    """A ``FrameRunner`` of a resume function: its arguments come in one list, which
+    the frame's new code empties (``hook.run_boxed``, ``emit.unbox``)."""
+
+    def __call__(self, box, closure):
+        fn = types.FunctionType(self.code, self.fn_globals, self.code.co_name, None, closure)
+        return run_break_code(fn, (box,), self.origin)
 
 
 def convert_frame(fn: types.FunctionType, args: tuple, closure, ctx, previous=()):
@@ -307,7 +328,8 @@ def _compile_return(fn, tx, output, ctx, params, record) -> hook.CacheEntry:
     cg = GlueCodegen(output, params, fn.__code__.co_name)
     result = _codegen(cg, lambda: cg.value(tx.result))
     with _phase(record, "finish"):
-        glue = _finish(fn, cg, result, output, ctx, record)
+        glue = _finish(fn, cg, result, output, ctx, record,
+                       boxed=is_resume_code(fn.__code__))
     return hook.CacheEntry(_check(fn, output, params, record), glue, record)
 
 
@@ -321,20 +343,31 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record) -> hook
              if (n in tx.locals or n in unread) and n not in code.co_cellvars]
     if brk.point.kind == "island":   # the rest of the frame runs here: keep every local
         live = bound
+    elif _reads_its_locals(code):    # locals(), eval(): every bound local is the program's
+        live = bound
     else:
         targets = [brk.inst.index + 1]
         if brk.inst.target is not None:
             targets.append(brk.inst.target)
         read = set().union(*(tx.info.live_at(t) for t in targets))
-        live = [n for n in bound if n in read]
-    restore = [n for n in live if n in tx.locals]
+        # a local read again, or one that plain Python still holds (until it is
+        # rebound or the function returns) and whose end the program can see
+        live = [n for n in bound if n in read or ends_visibly(tx.locals.get(n, unread.get(n)))]
+    # the breaking instruction is a `del`: the frame gets the local back to delete it
+    # (at this point, for real: see translator/names.py drop_local), not to pass it on
+    deleted = brk.inst.arg if brk.inst.name == "DELETE_FAST" else None
+    live = [n for n in live if n != deleted]
+    restore = [n for n in live if n in tx.locals] + \
+        ([deleted] if deleted in tx.locals else [])
     # arguments the trace deleted: the frame still holds them
     unbound = [n for n in code.co_varnames[:len(params)]
                if n not in bound and n not in code.co_cellvars]
     restore_vars = [tx.locals[n] for n in restore]
     for name in code.co_cellvars:
         cell = tx.cells[name]
-        if cell.value is not None:
+        # (a cell passed in, a resume function's, is the caller's: the glue writes it
+        # back as it writes any cell from before the trace)
+        if cell.value is not None and cell.source is None:
             restore.append(name)
             restore_vars.append(cell.value)
     stack_values = [v for v in brk.stack if v is not NULL]
@@ -362,15 +395,50 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record) -> hook
         log_bytecode.debug("%s", _LazyDis(rcode, title="resume function"))
         return ResumeCaller(rcode, fn.__globals__, run)
 
+    boxed = is_resume_code(code)
+    # a for loop whose body breaks: its body becomes a compiled function of its own
+    outline = outlined_loop(fn, brk, bound, _largest_array(tx, brk),
+                            partial(_cache_of, weakref.ref(ctx)),
+                            partial(resume_at, code, live=live, make_resume=make_resume,
+                                    loc=brk.inst.instr.location)) \
+        if brk.point.kind == "island" else None
     try:
         new_code = break_code(code, brk, glue, len(stack_values), restore, live, make_resume,
                               cg.scope["___intercept"], unbound,
-                              partial(_c_code_now, fn.__globals__))
+                              partial(_c_code_now, fn.__globals__), boxed=boxed,
+                              outline=outline)
     except Unsupported as err:
         raise SkipFrame(err.reason) from None
     log_bytecode.debug("%s", _LazyDis(code, new_code))
-    return hook.CacheEntry(_check(fn, output, params, record),
-                           FrameRunner(new_code, fn.__globals__, code), record)
+    runner = (BoxedFrameRunner if boxed else FrameRunner)(new_code, fn.__globals__, code)
+    return hook.CacheEntry(_check(fn, output, params, record), runner, record)
+
+
+def _largest_array(tx, brk: GraphBreak) -> int:
+    """The elements of the largest array the frame holds (locals, arguments not read
+    yet, the stack) at a break: what an outlined loop body could fuse
+    (``config.outline_min_elements``)."""
+    traced = [*tx.locals.values(), *brk.stack]
+    sizes = [int(v.meta.size) for v in traced if isinstance(v, ArrayVariable)]
+    sizes += [v.size for v in tx.unread_args().values() if isinstance(v, np.ndarray)]
+    return max(sizes, default=0)
+
+
+def _cache_of(ctx_ref, code, fn_globals):
+    """The hook's cache of ``code`` in the context ``ctx_ref`` refers to (weakly, see
+    ``_weak_hooks``), None once it is gone: how an outlined loop calls its body."""
+    ctx = ctx_ref()
+    return None if ctx is None else ctx.cache_for(code, fn_globals)
+
+
+# Builtins that read the calling frame's locals (with no namespace passed): a frame
+# that may call them passes every bound local at a break, not only the live ones
+_LOCALS_READERS = frozenset({"locals", "vars", "dir", "eval", "exec"})
+
+
+def _reads_its_locals(code) -> bool:
+    """``code`` names a builtin that reads its frame's locals (``_LOCALS_READERS``)."""
+    return not _LOCALS_READERS.isdisjoint(code.co_names)
 
 
 def _callee_slots(brk: GraphBreak) -> list:
@@ -389,7 +457,8 @@ def _callee_slots(brk: GraphBreak) -> list:
 
 
 def _weak_hooks(ctx):
-    """``run(f, args)`` and ``intercept(f)`` bound to ``ctx`` by a weak reference.
+    """``run(f, box)`` (a resume function, its arguments in a list) and ``intercept(f)``
+    bound to ``ctx`` by a weak reference.
 
     They end up in the constants of generated code (the glue's scope, the frame's new
     bytecode), which ``ctx``'s own cache holds. Code objects are invisible to the
@@ -399,9 +468,12 @@ def _weak_hooks(ctx):
     function runs eagerly."""
     ref = weakref.ref(ctx)
 
-    def run(f, args):
+    def run(f, box):   # (a resume function: its arguments come in a list)
         live = ref()
-        return f(*args) if live is None else hook.run(f, args, live)
+        if live is None:
+            return types.FunctionType(boxed_code(hook.flat_code(f.__code__)), f.__globals__,
+                                      f.__name__, None, f.__closure__)(box)
+        return hook.run_boxed(f, box, live, boxed_code)
 
     def intercept(f):
         if _c_code(f):
@@ -471,11 +543,12 @@ def _codegen(cg, build) -> str:
         raise SkipFrame(f"cannot rebuild the frame's values: {e.reason}") from None
 
 
-def _finish(fn, cg: GlueCodegen, result: str, output: OutputGraph, ctx, record):
+def _finish(fn, cg: GlueCodegen, result: str, output: OutputGraph, ctx, record,
+            boxed: bool = False):
     _codegen(cg, cg.side_effects)
     graph = output.graph
     graph.output(tuple(cg.out_nodes))
-    graph_fn, inputs = None, []
+    graph_fn, inputs, reads = None, [], {}
     if graph.call_nodes():
         example = [output.example_inputs[n] for n in graph.placeholders]
         try:
@@ -491,7 +564,8 @@ def _finish(fn, cg: GlueCodegen, result: str, output: OutputGraph, ctx, record):
         graph_fn = _checked(graph_fn, len(cg.out_nodes), ctx)
         if has_errstate(graph):   # leave a `with np.errstate` the graph raised inside
             graph_fn = restoring(graph_fn)
-        inputs = [n.meta["source"].expr() for n in graph.placeholders]
+        sources = [n.meta["source"] for n in graph.placeholders]
+        inputs, reads = shared_reads([src.expr() for src in sources], sources, "___")
         record.graph = graph
         listeners.emit("on_graph", graph, ctx)
         log_graph.debug("graph of %s (%s:%d), %d ops:\n%s", code_name(fn.__code__),
@@ -503,7 +577,10 @@ def _finish(fn, cg: GlueCodegen, result: str, output: OutputGraph, ctx, record):
         _log_break(e, fn.__code__, whole_frame=True)
         record.breaks.append(_break_record(e, fn.__code__))
         raise SkipFrame(e.reason) from None
-    glue = cg.finish(result, graph_fn, inputs, rerun=plan.rerun, guard=plan.guard)
+    glue = cg.finish(result, graph_fn, inputs, rerun=plan.rerun, guard=plan.guard,
+                     boxed=boxed, reads={name: src.expr() for src, name in reads.items()})
+    # the dispatcher hands over what its guards computed of these (hook._handed_reads)
+    glue.__dynamo_reads__ = reads
     record.glue_source = glue.__dynamo_source__
     return glue
 

@@ -81,7 +81,15 @@ class RerunEagerly(DynamoError):  # noqa: N818 (control flow, not an error)
     then runs the frame's original code instead, which makes those effects and raises
     the program's own exception at its own line, caught by the program's own ``except``
     (see ``dynamo.convert.rerun_on_raise``).
+
+    ``values`` are the frame's flat arguments, as the glue got them: a resume function
+    is handed its arguments in a list that it empties (``hook.run_boxed``), so the
+    rerun takes them from here.
     """
+
+    def __init__(self, values: tuple = ()):
+        super().__init__("")
+        self.values = values
 
 
 class BackendError(DynamoError):

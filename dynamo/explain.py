@@ -17,6 +17,11 @@ Example::
     >>> report.compile_count, report.recompiles[0].reasons
     (2, ["L['t']: expected 1, got 2 (read at adam.py:3: return m / (1 - 0.9 ** t))"])
     >>> print(report)
+    >>> with dynamo.explain(adam_step) as e:     # calls made by the program's own loop
+    ...     for t in range(1, 5):
+    ...         m = e(g, m, t)
+    >>> e.report.recompile_count
+    1
 """
 
 from __future__ import annotations
@@ -156,33 +161,89 @@ class Explainer:
                           (tuple(c) if isinstance(c, tuple) else (c,), {}) for c in calls])
 
     def _run(self, calls) -> ExplainOutput:
-        kw = self.compile_kwargs
-        ctx = hook.CompileContext(bind_options(self.compiler, kw.get("options")),
-                                  str(self.backend), kw.get("fullgraph", False),
-                                  kw.get("dynamic"), convert_frame=convert_frame)
-        ctx.records = []
-        out = ExplainOutput(ctx.records, calls=len(calls))
-        wrapper = None
+        session = _Session(self)
         try:
-            with _recompile_log() as log:
-                for i, (args, kwargs) in enumerate(calls):
-                    target, call_args = _target(self.fn, args)
-                    if wrapper is None:
-                        wrapper = hook.intercept(target, ctx)
-                    log.call = i
-                    try:
-                        result, exception = wrapper(*call_args, **kwargs), None
-                    except Exception as e:  # noqa: BLE001 (reported, like the graphs)
-                        result, exception = None, e
-                    out.results.append(result)
-                    out.exceptions.append(exception)
-            out.recompiles, out.size_variants = log.recompiles, log.variants
-            out.cache_limit = log.warnings
+            for args, kwargs in calls:
+                session.call(args, kwargs)
         finally:
-            out.skipped = [(c.where, c.skip_reason) for c in ctx.caches.values()
-                           if c.skip_reason is not None]
-            ctx.reset()
-        out.result, out.exception = out.results[-1], out.exceptions[-1]
+            out = session.close()
+        return out
+
+    def __enter__(self) -> Recorder:
+        """``with dynamo.explain(f) as e: e(a); e(b)``: ``e`` calls ``f`` compiled (its
+        results and exceptions are the program's), all calls in one cache; after the
+        block, ``e.report`` is the ExplainOutput over them (``.calls`` in a block, for
+        calls made by code that takes a function). ``f`` itself is not changed."""
+        self._recorder = Recorder(_Session(self))
+        return self._recorder
+
+    def __exit__(self, *exc_info) -> None:
+        recorder, self._recorder = self._recorder, None
+        recorder.report = recorder._session.close()
+
+
+class Recorder:
+    """The function of ``with dynamo.explain(f) as e`` (``Explainer.__enter__``)."""
+
+    def __init__(self, session: _Session):
+        self._session = session
+        self.report: ExplainOutput | None = None   # set when the block ends
+
+    def __call__(self, *args, **kwargs):
+        if self.report is not None:
+            raise RuntimeError("explain: the with block has ended; call the function "
+                               "itself, or explain it again")
+        result, exception = self._session.call(args, kwargs)
+        if exception is not None:
+            raise exception
+        return result
+
+    def __str__(self) -> str:
+        return "<explain: calls still running>" if self.report is None else str(self.report)
+
+
+class _Session:
+    """One explain run: a private compile context, its calls, and the recompile log
+    (``Explainer._run``; a ``with`` block's ``Recorder``)."""
+
+    def __init__(self, explainer: Explainer):
+        kw = explainer.compile_kwargs
+        self.fn = explainer.fn
+        self.ctx = hook.CompileContext(bind_options(explainer.compiler, kw.get("options")),
+                                       str(explainer.backend), kw.get("fullgraph", False),
+                                       kw.get("dynamic"), convert_frame=convert_frame)
+        self.ctx.records = []
+        self.out = ExplainOutput(self.ctx.records, calls=0)
+        self.wrapper = None
+        self._log = _recompile_log()
+        self.log = self._log.__enter__()
+
+    def call(self, args: tuple, kwargs: dict):
+        """Run one call; (result, None) or (None, what it raised)."""
+        target, call_args = _target(self.fn, args)
+        if self.wrapper is None:
+            self.wrapper = hook.intercept(target, self.ctx)
+        self.log.call = self.out.calls
+        self.out.calls += 1
+        try:
+            result, exception = self.wrapper(*call_args, **kwargs), None
+        except Exception as e:  # noqa: BLE001 (reported, like the graphs)
+            result, exception = None, e
+        self.out.results.append(result)
+        self.out.exceptions.append(exception)
+        return result, exception
+
+    def close(self) -> ExplainOutput:
+        """Stop collecting, drop the compiled state, and return the report."""
+        out, log = self.out, self.log
+        self._log.__exit__(None, None, None)
+        out.recompiles, out.size_variants = log.recompiles, log.variants
+        out.cache_limit = log.warnings
+        out.skipped = [(c.where, c.skip_reason) for c in self.ctx.caches.values()
+                       if c.skip_reason is not None]
+        self.ctx.reset()
+        if out.results:
+            out.result, out.exception = out.results[-1], out.exceptions[-1]
         return out
 
 

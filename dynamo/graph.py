@@ -225,9 +225,9 @@ class Graph:
         last_loc = None
         for node in self.nodes:
             if node.op == CALL:
-                loc = node.meta.get("loc")
+                loc = location_comment(node)
                 if loc is not None and loc != last_loc:
-                    lines.append(f"{pad}# {loc}")
+                    lines.append(f"{pad}{loc}")
                     last_loc = loc
                 for body in (a for a in node.args if isinstance(a, Graph)):
                     bodies[id(body)] = f"{node.name}_body"
@@ -293,3 +293,15 @@ def _const_name(v: Any, taken: dict) -> str:
     while name in taken:
         name, i = f"{base}_{i}", i + 1
     return name
+
+
+def location_comment(node) -> str | None:
+    """The comment in a graph's printout that says where the program wrote ``node``:
+    ``# app.py:12``, or for an op of a function inlined from another file
+    ``# helpers.py:5 (called at app.py:12)`` (``dynamo.source.compile_source`` gives
+    the code those lines; ``user_lines``)."""
+    loc = node.meta.get("loc")
+    if loc is None:
+        return None
+    site = node.meta.get("site")
+    return f"# {loc} (called at {site})" if site else f"# {loc}"

@@ -128,6 +128,10 @@ TABLE: tuple[Advice, ...] = (
            "It uses or changes random state; it runs eagerly so the random stream stays "
            "in order.", "use np.random.default_rng(seed) and the Generator methods that are "
            "captured (random, normal, uniform, integers...), " + _ACCEPT),
+    Advice(r"^(np|numpy|cupy)\.\S+: .*(shape depends on (the|its) data|from the data)",
+           "The result's size depends on array values, known only when the graph runs.",
+           "keep shapes static where you can (np.where(mask, x, 0) for x[mask], "
+           "np.sum(x, where=mask) for x[mask].sum()), " + _ACCEPT),
     Advice(r"^(np|numpy|cupy)\.\S+: \w+(Error|Exception)",
            "The op's shape/dtype rule rejected these arguments; the call runs eagerly so "
            "NumPy itself decides (and raises if it must).",
@@ -257,6 +261,10 @@ TABLE: tuple[Advice, ...] = (
     Advice(r"^creating an instance of ",
            "The class's __init__/__new__ is not traced.",
            "create the object before the compiled function and pass it as an argument"),
+    Advice(r"^the last reference of an? .+ object, dropped here",
+           "Freeing this object runs its __del__ or weakref callbacks, which must happen at "
+           "this point of the program: the frame deletes or rebinds it for real.",
+           "del or rebind it outside the hot code, " + _ACCEPT),
     Advice(r"\[\.\.\.\] runs the program's ",
            "Indexing this object runs its class's own __getitem__/__class_getitem__, "
            "which may have effects.", "index a plain list, tuple, dict or array, or read "
@@ -305,6 +313,29 @@ TABLE: tuple[Advice, ...] = (
            "The exception is raised by the program itself, eagerly.",
            "raising is exact; to keep the work before it in one graph, check inputs at the "
            "start of the function, before the array work"),
+    Advice(r"raised and not caught in the function$|^bare raise outside a handler|"
+           r"^re-raise of |^raise of |of a builtin that calls the program's code$",
+           "An exception that leaves the compiled function, or one the translator does not "
+           "model, is raised by the program itself, eagerly, so its traceback is Python's.",
+           "raising is exact; catch it inside the function, or raise an exception built "
+           "from a builtin class (or a subclass without __init__) to keep one graph"),
+    Advice(r"^the exception being handled outside the compiled function",
+           "sys.exc_info(), sys.exception() and the __context__ there depend on what the "
+           "caller is handling, which the trace does not know.",
+           "read them inside an except block of the compiled function, " + _ACCEPT),
+    Advice(r"^except clause (of|for) ",
+           "Which exceptions the clause catches is only known when the program runs.",
+           "name the exception classes directly (except ValueError, except (A, B)), "
+           + _ACCEPT),
+    Advice(r" that Python raises here$",
+           "The translator knows which exception the operation raises, not its exact "
+           "message; the whole try statement runs eagerly.",
+           "catch it without reading its message (except KeyError: ...), or test first "
+           "(if k in d), " + _ACCEPT),
+    Advice(r"raised and caught in the trace is used after it",
+           "A raised exception carries a traceback and a context that the generated code "
+           "cannot rebuild; the frame runs eagerly.",
+           "keep the exception inside its except block (read e.args there), " + _ACCEPT),
     Advice(r"^exception handler",
            "A break inside try/except runs the whole block eagerly, so that handlers see "
            "exactly what plain Python raises.",
@@ -430,6 +461,12 @@ BY_CAUSE: dict[str, Advice] = {
         r"converts array data to Python|returns a Python value computed from array data")],
 }
 
+# Python errors (cause "python_error", reason "KeyError: ...") with a hint of their own.
+BY_ERROR: dict[str, Advice] = {
+    "KeyError": Advice("", _PY_ERROR, "check `key in d` first, or use d.get(key, default) "
+                       "or d.pop(key, default)"),
+}
+
 DEFAULT = Advice("", "The translator cannot capture this instruction.",
                  "see docs/graph_breaks.md; " + _ACCEPT)
 
@@ -438,7 +475,8 @@ DEFAULT = Advice("", "The translator cannot capture this instruction.",
 def advice_for(reason: str, cause: str = "") -> Advice:
     """The table's advice for a break, or ``DEFAULT`` when nothing matches."""
     if cause == "python_error" and re.match(r"\w+: ", reason):
-        return BY_CAUSE[cause]   # "KeyError: 'x'": the message is the program's, not ours
+        # "KeyError: 'x'": the message is the program's, not ours; its class may say more
+        return BY_ERROR.get(reason.split(":", 1)[0], BY_CAUSE[cause])
     for entry in TABLE:
         if re.search(entry.pattern, reason):
             return entry

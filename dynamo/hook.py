@@ -105,6 +105,9 @@ class CodeCache:
         self.has_closure = bool(code.co_freevars)
         self.where = f"{code_name(code)} ({code.co_filename}:{code.co_firstlineno})"
         self.flat_code: types.CodeType | None = None  # the original, flat signature
+        # calls hand their arguments over in a list (``run_boxed``): code -> the code
+        # taking its flat arguments so, to run it uncompiled; None for plain calls
+        self.boxed: Callable | None = None
         # globals of the generated wrappers; __name__ is their __module__
         self.scope: dict = {"__name__": fn_globals.get("__name__")}
         self.code_names = frozenset(code.co_varnames)   # what generated names must avoid
@@ -120,7 +123,8 @@ class CodeCache:
     # Called with _compile_lock held (or while the cache is not shared yet).
     def rebuild(self) -> None:
         """Generate the dispatcher for the current entries and swap it in."""
-        self.scope[_free_name("___dispatch", self.code_names)] = _dispatcher(self)
+        self.scope[_free_name("___dispatch", self.code_names)] = \
+            _boxed_dispatcher(self) if self.boxed is not None else _dispatcher(self)
 
     def add(self, entry: CacheEntry) -> None:
         self.entries = (entry,) + self.entries
@@ -245,38 +249,65 @@ def run(fn: types.FunctionType, args: tuple, ctx: CompileContext):
     return ctx.cache_for(fn.__code__, fn.__globals__).dispatch(fn, *args)
 
 
-def miss(fn, args: tuple, closure, cache: CodeCache, ctx: CompileContext):
-    """No entry's guards hold: compile a new entry, or run the original code."""
-    if cache.skip_reason is not None or tracing():
-        return _run_original(fn, args, closure, cache)
-    at_limit = False
-    with _compile_lock:   # (user code never runs while it is held: see below)
-        entry = cache.lookup(args, closure)   # another thread may have compiled it
-        if entry is None and len(cache.entries) >= config.cache_size_limit:
-            at_limit = True
-        elif entry is None:
-            if cache.entries and log_recompiles.isEnabledFor(logging.DEBUG):
-                log_recompiles.debug("recompiling %s: no cached entry's guards hold\n%s",
-                                     cache.where, _why_missed(cache, args, closure))
-            _local.depth = getattr(_local, "depth", 0) + 1
-            try:
-                entry = ctx.convert_frame(fn, args, closure, ctx,
+def run_boxed(fn: types.FunctionType, box: list, ctx: CompileContext, eager: Callable):
+    """``run`` for a call that hands ``fn`` its flat arguments in the list ``box``,
+    which the code that runs (an entry, or ``eager(code)`` when it runs uncompiled)
+    empties once it has bound them (``dynamo.bytecode.emit.unbox``).
+
+    How resume functions are called: an argument tuple would be held by every frame of
+    the call (this one, the dispatcher, the entry's) until it returns, so a value the
+    resume function deletes or rebinds would outlive it (``__del__``, weakrefs)."""
+    cache = ctx.cache_for(fn.__code__, fn.__globals__)
+    if cache.boxed is None:
+        with _compile_lock:
+            if cache.boxed is None:
+                cache.boxed = eager
+                cache.rebuild()
+    return cache.dispatch(fn, box)
+
+
+def miss(fn, args: tuple | None, closure, cache: CodeCache, ctx: CompileContext,
+         box: list | None = None):
+    """No entry's guards hold: compile a new entry, or run the original code.
+
+    With ``box`` (``miss_boxed``; ``args`` is None), the call hands its arguments over
+    in that list: they are read from it to compile, and what runs gets the list."""
+    if box is not None:
+        args = tuple(box)
+    entry, at_limit = None, False
+    if cache.skip_reason is None and not tracing():
+        with _compile_lock:   # (user code never runs while it is held: see below)
+            entry = cache.lookup(args, closure)   # another thread may have compiled it
+            if entry is None and len(cache.entries) >= config.cache_size_limit:
+                at_limit = True
+            elif entry is None:
+                if cache.entries and log_recompiles.isEnabledFor(logging.DEBUG):
+                    log_recompiles.debug("recompiling %s: no cached entry's guards hold\n%s",
+                                         cache.where, _why_missed(cache, args, closure))
+                _local.depth = getattr(_local, "depth", 0) + 1
+                try:
+                    entry = ctx.convert_frame(fn, args, closure, ctx,
                                               previous=[e.record for e in cache.entries])
-            except SkipFrame as skip:
-                cache.skip(str(skip))
-            except BackendError:
-                raise   # the chosen backend failed: say so (the next call tries again)
-            except Exception as e:  # noqa: BLE001 (never fatal: fall back, say why)
-                if ctx.fullgraph:
-                    raise
-                cache.skip(f"internal error: {type(e).__name__}: {e}")
-                log_internal.warning("dynamo: %s fell back to eager after an internal error: "
-                                     "%s: %s", fn.__code__.co_qualname, type(e).__name__, e,
-                                     exc_info=config.verbose)
-            finally:
-                _local.depth -= 1
-            if entry is not None:
-                cache.add(entry)
+                except SkipFrame as skip:
+                    cache.skip(str(skip))
+                except BackendError:
+                    raise   # the chosen backend failed: say so (the next call tries again)
+                except Exception as e:  # noqa: BLE001 (never fatal: fall back, say why)
+                    if ctx.fullgraph:
+                        raise
+                    cache.skip(f"internal error: {type(e).__name__}: {e}")
+                    log_internal.warning("dynamo: %s fell back to eager after an internal "
+                                         "error: %s: %s", fn.__code__.co_qualname,
+                                         type(e).__name__, e, exc_info=config.verbose)
+                finally:
+                    _local.depth -= 1
+                if entry is not None:
+                    cache.add(entry)
+    if box is not None:
+        del args   # only the list holds them now (the code that runs empties it)
+        if at_limit:
+            return full_boxed(fn, box, closure, cache, ctx)
+        return _run_boxed(entry, fn, box, closure, cache)
     if at_limit:
         return full(fn, args, closure, cache, ctx)
     if entry is None:
@@ -288,6 +319,22 @@ def miss(fn, args: tuple, closure, cache: CodeCache, ctx: CompileContext):
     return _run_original(fn, args, closure, cache)   # ... outside the except: not chained
 
 
+def miss_boxed(fn, box: list, closure, cache: CodeCache, ctx: CompileContext):
+    """``miss`` of a call that hands its arguments over in ``box`` (``run_boxed``)."""
+    return miss(fn, None, closure, cache, ctx, box)
+
+
+def _run_boxed(entry: CacheEntry | None, fn, box: list, closure, cache: CodeCache):
+    """Run ``entry`` (or, if None, the original code) with the arguments in ``box``."""
+    if entry is None:
+        return _run_original_boxed(fn, box, closure, cache)
+    try:
+        return entry.run(box, closure)
+    except RerunEagerly as rerun:   # the entry emptied the box: the glue hands them back
+        box[:] = rerun.values
+    return _run_original_boxed(fn, box, closure, cache)
+
+
 def full(fn, args: tuple, closure, cache: CodeCache, ctx: CompileContext):
     """A miss when ``config.cache_size_limit`` entries exist: log once, run eagerly.
 
@@ -297,21 +344,40 @@ def full(fn, args: tuple, closure, cache: CodeCache, ctx: CompileContext):
     if len(cache.entries) < config.cache_size_limit:   # the limit was raised, or reset
         return miss(fn, args, closure, cache, ctx)
     if not cache.limit_logged:
-        with _compile_lock:
-            if not cache.limit_logged:
-                cache.limit_logged = True
-                log_recompiles.warning(
-                    "%s reached config.cache_size_limit (%d entries): calls that no entry "
-                    "fits now run the original code, uncompiled (the cached entries are "
-                    "still used). The last call missed because\n%s\n%s",
-                    cache.where, config.cache_size_limit, _why_missed(cache, args, closure),
-                    _keeps_failing(cache, args, closure))
+        _log_full(cache, args, closure)
     return _run_original(fn, args, closure, cache)
+
+
+def _log_full(cache: CodeCache, args: tuple, closure) -> None:
+    """Say once that the cache is full, and why the last call missed."""
+    with _compile_lock:
+        if not cache.limit_logged:
+            cache.limit_logged = True
+            log_recompiles.warning(
+                "%s reached config.cache_size_limit (%d entries): calls that no entry "
+                "fits now run the original code, uncompiled (the cached entries are "
+                "still used). The last call missed because\n%s\n%s",
+                cache.where, config.cache_size_limit, _why_missed(cache, args, closure),
+                _keeps_failing(cache, args, closure))
+
+
+def full_boxed(fn, box: list, closure, cache: CodeCache, ctx: CompileContext):
+    """``full`` of a call that hands its arguments over in ``box`` (``run_boxed``)."""
+    if len(cache.entries) < config.cache_size_limit:
+        return miss_boxed(fn, box, closure, cache, ctx)
+    if not cache.limit_logged:
+        _log_full(cache, tuple(box), closure)
+    return _run_original_boxed(fn, box, closure, cache)
 
 
 def original(fn, args: tuple, closure, cache: CodeCache, ctx: CompileContext):
     """The fallback of a frame that cannot be compiled (``cache.skip_reason``)."""
     return _run_original(fn, args, closure, cache)
+
+
+def original_boxed(fn, box: list, closure, cache: CodeCache, ctx: CompileContext):
+    """``original`` of a call that hands its arguments over in ``box``."""
+    return _run_original_boxed(fn, box, closure, cache)
 
 
 def _why_missed(cache: CodeCache, args, closure) -> str:
@@ -337,6 +403,13 @@ def _run_original(fn, args: tuple, closure, cache: CodeCache):
     if flat is None:
         flat = cache.flat_code = flat_code(fn.__code__)
     return types.FunctionType(flat, fn.__globals__, fn.__name__, None, closure)(*args)
+
+
+def _run_original_boxed(fn, box: list, closure, cache: CodeCache):
+    flat = cache.flat_code
+    if flat is None:
+        flat = cache.flat_code = cache.boxed(flat_code(fn.__code__))
+    return types.FunctionType(flat, fn.__globals__, fn.__name__, None, closure)(box)
 
 
 def flat_code(code: types.CodeType) -> types.CodeType:
@@ -366,13 +439,14 @@ def _dispatcher(cache: CodeCache) -> Callable:
             scope[f"___e{i}_check"] = entry.check
             expr = f"___e{i}_check({flat}___closure)"
         scope[f"___e{i}_run"] = entry.run
+        handed = _handed_reads(entry, expr, f"___e{i}_") if inline is not None else ""
         lines += ["    try:",
                   f"        ___ok = ({expr})",
                   f"    except {exc}:",
                   "        ___ok = False",
                   "    if ___ok:",
                   "        try:",
-                  f"            return ___e{i}_run({flat}___closure)",
+                  f"            return ___e{i}_run({flat}___closure{handed})",
                   "        except ___RerunEagerly:",
                   "            pass   # (outside the except: the program's exception must "
                   "not be chained to it)",
@@ -384,6 +458,89 @@ def _dispatcher(cache: CodeCache) -> Callable:
     else:
         scope["___fallback"] = miss
     lines.append(f"    return ___fallback(___fn, ({flat}), ___closure, ___cache, ___ctx)")
+    src = "\n".join(lines) + "\n"
+    compile_source(src, f"<dynamo dispatch {cache.where} #{next(_counter)}>", scope)
+    fn = scope.pop("___dispatch")
+    fn.__dynamo_source__ = src
+    return fn
+
+
+def _handed_reads(entry: CacheEntry, expr: str, prefix: str) -> str:
+    """``, ___a0=___e0_a0``: the values the entry's inlined check ``expr`` computed and
+    bound while it passed (``np.asarray(ids)``: ``CheckFunction.bound_reads``) that its
+    glue reads too (its ``__dynamo_reads__``), passed by keyword so the glue does not
+    compute them again."""
+    wanted = getattr(entry.run, "__dynamo_reads__", None) or {}
+    bound_reads = getattr(entry.check, "bound_reads", None)
+    if not wanted or bound_reads is None:
+        return ""
+    bound = bound_reads(expr, prefix)
+    return "".join(f", {kw}={bound[src]}" for src, kw in wanted.items() if src in bound)
+
+
+def _boxed_dispatcher(cache: CodeCache) -> Callable:
+    """``___dispatch(___fn, ___box)`` over the cache's entries, for calls that hand
+    their arguments over in a list (``run_boxed``). Like ``_dispatcher``, but it binds
+    the arguments from ``___box`` to check the guards and unbinds them before it
+    passes the list on (an entry, ``miss_boxed``): it holds none of them while the
+    code it calls runs::
+
+        def ___dispatch(___fn, ___box):
+            ___closure = ___fn.__closure__
+            x, y, = ___box
+            try:
+                ___ok = (type(x) is ___e0_c1 and ...)
+            except Exception:
+                ___ok = False
+            if ___ok:
+                del x, y
+                try:
+                    return ___e0_run(___box, ___closure)
+                except ___RerunEagerly as ___r:
+                    ___box[:] = ___r.values
+                return ___original(___fn, ___box, ___closure, ___cache, ___ctx)
+            del x, y
+            return ___fallback(___fn, ___box, ___closure, ___cache, ___ctx)
+    """
+    params = cache.params
+    flat = "".join(f"{p}, " for p in params)
+    unbind = [f"del {flat[:-2]}"] if params else []
+    exc = builtin_names(params)["Exception"]
+    scope: dict[str, Any] = {"___cache": cache, "___ctx": cache.ctx,
+                             "___RerunEagerly": RerunEagerly,
+                             "___original": original_boxed}
+    lines = ["def ___dispatch(___fn, ___box):",
+             "    ___closure = ___fn.__closure__" if cache.has_closure else
+             "    ___closure = None",
+             f"    {flat or '()'} = ___box"]
+    for i, entry in enumerate(cache.entries):
+        inline = getattr(entry.check, "inline", None)
+        if inline is not None:
+            expr, names = inline(f"___e{i}_", params + ["___closure"], " " * 16)
+            scope.update(names)
+        else:  # a plain callable check
+            scope[f"___e{i}_check"] = entry.check
+            expr = f"___e{i}_check({flat}___closure)"
+        scope[f"___e{i}_run"] = entry.run
+        lines += ["    try:",
+                  f"        ___ok = ({expr})",
+                  f"    except {exc}:",
+                  "        ___ok = False",
+                  "    if ___ok:"]
+        lines += [f"        {line}" for line in unbind]
+        lines += ["        try:",
+                  f"            return ___e{i}_run(___box, ___closure)",
+                  "        except ___RerunEagerly as ___r:",
+                  "            ___box[:] = ___r.values   # (the entry emptied it)",
+                  "        return ___original(___fn, ___box, ___closure, ___cache, ___ctx)"]
+    if cache.skip_reason is not None:
+        scope["___fallback"] = original_boxed
+    elif len(cache.entries) >= config.cache_size_limit:
+        scope["___fallback"] = full_boxed
+    else:
+        scope["___fallback"] = miss_boxed
+    lines += [f"    {line}" for line in unbind]
+    lines.append("    return ___fallback(___fn, ___box, ___closure, ___cache, ___ctx)")
     src = "\n".join(lines) + "\n"
     compile_source(src, f"<dynamo dispatch {cache.where} #{next(_counter)}>", scope)
     fn = scope.pop("___dispatch")

@@ -1,6 +1,7 @@
 """The debug log: stdlib ``logging`` under the ``dynamo`` logger, one child per channel.
 
-Channels: graph_breaks, recompiles, guards, graph, bytecode, backend, cudagraphs.
+Channels: graph_breaks, recompiles, guards, graph, bytecode, backend, loops, cudagraphs,
+cache (the on-disk cache of compiles).
 Switch them on with ``DYNAMO_LOGS=graph_breaks,recompiles`` (``all`` for every one)
 or ``dynamo.set_logs("graph_breaks", "graph")``. Records go to stderr through one
 handler on the ``dynamo`` logger unless the application configured its own.
@@ -19,7 +20,7 @@ import logging
 import os
 
 CHANNELS = ("graph_breaks", "recompiles", "guards", "graph", "bytecode", "backend", "loops",
-            "cudagraphs")
+            "cudagraphs", "cache")
 
 root = logging.getLogger("dynamo")
 _handler: logging.Handler | None = None

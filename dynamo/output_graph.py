@@ -278,7 +278,9 @@ class OutputGraph:
         except Unsupported:
             raise
         except Exception as e:  # noqa: BLE001 (NumPy would raise here, or we cannot say)
-            raise Unsupported(f"np.{op.name}: {type(e).__name__}: {e}",
+            # (a MetaError's own words say why: dynamo/hints.py explains each kind)
+            raise Unsupported(f"np.{op.name}: {ops.error_text(e)}",
+                              "" if isinstance(e, ops.MetaError) else
                               "The op's shape/dtype rule rejected these arguments; the call "
                               "runs eagerly so NumPy itself decides (and raises if it must).",
                               cause="op_rule") from e

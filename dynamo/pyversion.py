@@ -31,7 +31,6 @@ What 3.14 changed, and where it is handled:
 
 from __future__ import annotations
 
-import opcode
 import sys
 
 from bytecode import Compare, Instr
@@ -102,13 +101,6 @@ LOAD_CLOSURE = "LOAD_FAST" if PY313 else "LOAD_CLOSURE"
 # (3.13+), and LOAD_DEREF on 3.14, whose `dis` lists it among the local opcodes, so
 # it is read like LOAD_FAST (3.11-3.13 give a CellVar).
 CELL_SLOT_LOADS = frozenset({"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW", "LOAD_DEREF"})
-
-# Every opcode that addresses a local slot, which ``bytecode`` names by a plain string
-# even when the slot holds a cell (3.13+): besides CELL_SLOT_LOADS, an inlined
-# comprehension's cell variable is saved with LOAD_FAST_AND_CLEAR and restored with
-# STORE_FAST. 3.11 and 3.12 reach cells only through CellVar/FreeVar arguments.
-CELL_SLOT_OPS = frozenset(opcode.opname[op] for op in opcode.haslocal) if PY313 \
-    else frozenset()
 
 # The super-instructions of 3.13+ that hold two local indices of four bits each, and
 # the two plain instructions each one stands for. Generated code renumbers the locals
@@ -220,11 +212,13 @@ _POPS_1 = {"UNARY_NEGATIVE", "UNARY_POSITIVE", "UNARY_INVERT", "UNARY_NOT", "TO_
            "POP_JUMP_FORWARD_IF_NONE", "POP_JUMP_FORWARD_IF_NOT_NONE",
            "POP_JUMP_BACKWARD_IF_NONE", "POP_JUMP_BACKWARD_IF_NOT_NONE"}
 _POPS_2 = {"BINARY_OP", "COMPARE_OP", "IS_OP", "CONTAINS_OP", "BINARY_SUBSCR", "STORE_ATTR",
-           "DELETE_SUBSCR", "FORMAT_WITH_SPEC", "IMPORT_NAME", "MAP_ADD"}
+           "DELETE_SUBSCR", "FORMAT_WITH_SPEC", "IMPORT_NAME", "MAP_ADD",
+           "STORE_FAST_STORE_FAST"}
 _PUSHES_0 = {"STORE_GLOBAL", "STORE_FAST", "STORE_DEREF", "STORE_ATTR", "STORE_SUBSCR",
              "STORE_SLICE", "DELETE_ATTR", "DELETE_SUBSCR", "LIST_APPEND", "SET_ADD",
              "LIST_EXTEND", "SET_UPDATE", "DICT_UPDATE", "DICT_MERGE", "MAP_ADD",
-             "RAISE_VARARGS"} | {n for n in _POPS_1 if n.startswith("POP_JUMP")}
+             "RAISE_VARARGS", "DELETE_FAST", "STORE_FAST_STORE_FAST"} | \
+    {n for n in _POPS_1 if n.startswith("POP_JUMP")}
 
 
 def stack_pops(name: str, arg) -> int | None:
@@ -235,7 +229,9 @@ def stack_pops(name: str, arg) -> int | None:
         return arg + 3
     if name == "CALL_FUNCTION_EX":
         return 4 if CALL_EX_KWARGS_SLOT else 3 + (arg & 1 if isinstance(arg, int) else 0)
-    if name in _POPS_1:
+    if name == "DELETE_FAST":
+        return 0
+    if name in _POPS_1 or name == "STORE_FAST_LOAD_FAST":
         return 1
     if name in _POPS_2:
         return 2

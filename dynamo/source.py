@@ -30,6 +30,7 @@ Example::
 
 from __future__ import annotations
 
+import ast
 import itertools
 import linecache
 import re
@@ -37,6 +38,7 @@ import sys
 import threading
 import types
 import weakref
+from dataclasses import dataclass
 
 from . import pyversion
 
@@ -68,7 +70,7 @@ def compile_source(src: str, filename: str, scope: dict, user_lines: bool = Fals
         linecache.cache[name] = entry
         _registered[name] = entry
     try:
-        module = _at_user_lines(src, name) if user_lines else None
+        module = _at_user_lines(src, name, scope) if user_lines else None
         if module is not None:
             _warn_as_module(module.co_filename, scope)
         else:
@@ -81,11 +83,24 @@ def compile_source(src: str, filename: str, scope: dict, user_lines: bool = Fals
     return name
 
 
-# a location comment of a graph's printout: "# /path/to/app.py:12"
-_LOCATION = re.compile(r"^\s*# (.+):(\d+)$")
+# a location comment of a graph's printout: "# /path/to/app.py:12", or for an op of a
+# function inlined from another file "# /path/helpers.py:5 (called at /path/app.py:12)"
+_LOCATION = re.compile(r"^\s*# (.+?):(\d+)(?: \(called at (.+):(\d+)\))?$")
+
+# the simple statements a run of another file's lines may be made of (see _split_off)
+_SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr)
 
 
-def _at_user_lines(src: str, name: str) -> types.CodeType | None:
+@dataclass
+class _Located:
+    """Where the program wrote one line of a graph's printout."""
+
+    file: str
+    line: int
+    site: tuple[str, int] | None   # the compiled function's call into ``file``
+
+
+def _at_user_lines(src: str, name: str, scope: dict) -> types.CodeType | None:
     """``src`` compiled as if it were the program's own lines: its code's filename is
     the program's file and each statement has the line of the program it came from.
 
@@ -93,29 +108,142 @@ def _at_user_lines(src: str, name: str) -> types.CodeType | None:
     eager reports it: a NumPy ``RuntimeWarning`` (``np.log(0)``), a
     ``DeprecationWarning`` or any other warning issued by an op with stack level 1,
     and tracebacks through the graph (which then show the program's source line).
-    ``None`` (compile it as it is) when the comments name no file, or several: one
-    code object has one filename, and a line of the wrong file would mislead more
-    than the generated name does.
+
+    One code object has one filename. When the graph holds ops of functions inlined
+    from other files, the code gets the compiled function's file, and the ops of
+    another file are at their call site in it (``called at`` in the comments); each
+    run of such ops that are plain statements of the function's body is also split off
+    into a function of its own compiled with that file and its lines (``_split_off``),
+    so a warning or a traceback there names the helper's file and line, under the
+    call site's line, as in eager. ``None`` (compile it as it is) when the comments
+    name no file.
     """
-    where: dict[int, int] = {}   # source line -> the program's line
-    files = set()
+    where: dict[int, _Located] = {}   # source line -> where the program wrote it
     current, depth = None, 0     # a comment covers the lines after it, down to its indent
     for i, text in enumerate(src.splitlines(), 1):
         indent = len(text) - len(text.lstrip())
         m = _LOCATION.match(text)
         if m:
-            current, depth = (m.group(1), int(m.group(2))), indent
+            site = (m.group(3), int(m.group(4))) if m.group(3) else None
+            current, depth = _Located(m.group(1), int(m.group(2)), site), indent
         elif current is not None and text.strip() and indent >= depth:
-            files.add(current[0])
-            where[i] = current[1]
+            where[i] = current
         elif text.strip():
             current = None
-    if len(files) != 1:
+    if not where:
         return None
+    sites = [loc.site[0] for loc in where.values() if loc.site is not None]
+    files = {loc.file for loc in where.values()}
+    primary = sites[0] if sites else next(iter(where.values())).file
+    if files - {primary}:
+        src, where = _split_off(src, name, where, primary, scope)
+
+    if any(loc.file != primary and (loc.site is None or loc.site[0] != primary)
+           for loc in where.values()):
+        return None   # a line of another file with no call site: no line is right
+
+    def line_of(line):
+        loc = where.get(line)
+        if loc is None:
+            return None
+        return loc.line if loc.file == primary else loc.site[1]
     # a line no comment covers (a def, an except clause): the first located line
-    first = next(iter(where.values()))
-    return _relocated(compile(src, name, "exec"), files.pop(),
-                      lambda line: where.get(line, first))
+    first = line_of(min(where))
+    return _relocated(compile(src, name, "exec"), primary,
+                      lambda line: line_of(line) or first)
+
+
+def _split_off(src: str, name: str, where: dict, primary: str, scope: dict):
+    """Move each run of consecutive plain statements (assignments, expressions) of a
+    top-level function's body that all come from one other file into a function of
+    its own, compiled with that file and its lines and put in ``scope``: the run
+    becomes ``outs, = ___in_<file>_<n>(ins)``. Returns the new source and the
+    locations of its lines (the call's line is the run's call site)."""
+    lines = src.splitlines()
+    tree = ast.parse(src)
+    runs = []
+    for fn in tree.body:
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        local = {a.arg for a in fn.args.args} | {
+            n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and
+            isinstance(n.ctx, ast.Store)}
+        run, file = [], None
+        for stmt in [*fn.body, None]:
+            at = None if stmt is None else _one_file(stmt, where)
+            if run and (at is None or at != file or not isinstance(stmt, _SIMPLE)):
+                runs.append((run, local))
+                run = []
+            if stmt is not None and at is not None and at != primary and \
+                    isinstance(stmt, _SIMPLE):
+                run.append(stmt)
+                file = at
+    if not runs:
+        return src, where
+    new_lines, new_where, skip_to = [], {}, 0
+    by_start = {run[0].lineno: (run, local) for run, local in runs}
+    for i, text in enumerate(lines, 1):
+        if i <= skip_to:
+            continue
+        if i in by_start:
+            run, local = by_start[i]
+            call = _compile_run(run, local, lines, where, name, scope)
+            indent = text[:len(text) - len(text.lstrip())]
+            new_lines.append(indent + call)
+            loc = where[run[0].lineno]
+            new_where[len(new_lines)] = _Located(loc.site[0], loc.site[1], None) \
+                if loc.site is not None else loc
+            skip_to = run[-1].end_lineno
+            continue
+        new_lines.append(text)
+        if i in where:
+            new_where[len(new_lines)] = where[i]
+    return "\n".join(new_lines) + "\n", new_where
+
+
+def _one_file(stmt: ast.stmt, where: dict) -> str | None:
+    """The file all located lines of ``stmt`` come from, or None (several, or none)."""
+    files = {where[i].file for i in range(stmt.lineno, stmt.end_lineno + 1) if i in where}
+    return files.pop() if len(files) == 1 else None
+
+
+def _compile_run(run: list, local: set, lines: list, where: dict, name: str,
+                 scope: dict) -> str:
+    """Compile the statements ``run`` (of one other file) as a function of their own
+    that takes the locals they read and returns the locals they write; put it in
+    ``scope`` and return the statement that calls it."""
+    ins, outs = [], []
+    for stmt in run:
+        loads = [n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and
+                 (isinstance(n.ctx, ast.Load) or isinstance(stmt, ast.AugAssign))]
+        ins += [n for n in loads if n in local and n not in outs and n not in ins]
+        outs += [n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and
+                 isinstance(n.ctx, ast.Store) and n.id not in outs]
+    file = where[run[0].lineno].file
+    helper = f"___in_{_identifier(file)}_{next(_counter)}"
+    body, origin = [f"def {helper}({', '.join(ins)}):"], {}
+    for stmt in run:
+        text = lines[stmt.lineno - 1:stmt.end_lineno]
+        cut = len(text[0]) - len(text[0].lstrip())
+        for k, piece in enumerate(text):
+            body.append("    " + piece[cut:])
+            origin[len(body)] = where[stmt.lineno + k].line if stmt.lineno + k in where \
+                else where[stmt.lineno].line
+    body.append(f"    return ({''.join(f'{n}, ' for n in outs)})")
+    first = origin[2]
+    code = _relocated(compile("\n".join(body) + "\n", name, "exec"), file,
+                      lambda line: origin.get(line, first))
+    helper_scope = dict(scope)   # the graph's names; warnings as the helper's module
+    _warn_as_module(file, helper_scope)
+    exec(code, helper_scope)
+    scope[helper] = helper_scope.pop(helper)
+    targets = "".join(f"{n}, " for n in outs)
+    return f"{targets}= {helper}({', '.join(ins)})" if outs else f"{helper}({', '.join(ins)})"
+
+
+def _identifier(path: str) -> str:
+    stem = re.sub(r"\W", "_", path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
+    return stem if stem.isidentifier() else "file"
 
 
 def _relocated(code: types.CodeType, filename: str, line_of) -> types.CodeType:

@@ -36,15 +36,17 @@ from .sources import (
     ItemSource,
     LocalSource,
     ModuleAttrSource,
+    PassedCellSource,
     ShapeSource,
     Source,
     param_name,
+    shared_reads,
 )
 
 __all__ = [
     "ARRAY", "CONSTANT", "DICT_KEYS", "EXPR", "ID", "LENGTH", "NOT_PRESENT", "TYPE",
     "ArraySpec", "AsArraySource", "AttrSource", "BuiltinSource", "CellSource", "CheckFunction",
     "ClosureSource", "GlobalSource", "Guard", "GuardSet", "ItemSource", "LocalSource",
-    "ModuleAttrSource", "ShapeSource", "Source", "keeps_failing",
-    "ordered", "param_name", "render", "typed",
+    "ModuleAttrSource", "PassedCellSource", "ShapeSource", "Source", "keeps_failing",
+    "ordered", "param_name", "render", "shared_reads", "typed",
 ]

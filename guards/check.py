@@ -34,7 +34,7 @@ import types
 import weakref
 
 from .guards import ARRAY, CONSTANT, EXPR, ID, LENGTH, NOT_PRESENT, TYPE, Guard
-from .render import builtin_names, ordered, render
+from .render import bound_reads, builtin_names, ordered, render
 from .sources import ModuleAttrSource
 
 _counter = itertools.count()
@@ -96,6 +96,11 @@ class CheckFunction:
         """(expression, names) of this check for a function with ``params``, its bound
         names starting with ``prefix`` so several checks can share one scope."""
         return render(self.guards, self.fn_globals, params or self.params, prefix, indent)
+
+    def bound_reads(self, expr: str, prefix: str) -> dict:
+        """``{source: name}``: what ``expr`` (``inline(prefix)``'s) computes once and
+        binds while it passes (``np.asarray(ids)``; see ``render.bound_reads``)."""
+        return bound_reads(self.guards, expr, prefix)
 
     def _build(self):
         indent = " " * 16

@@ -148,6 +148,10 @@ class Guard:
     def describe(self) -> str:
         if self.kind == ARRAY:
             return f"{self.source.name()}: {self.expected.describe()}"
+        builtin = getattr(self.source, "builtin", None)   # a BuiltinSource's name
+        if self.kind == ID and builtin is not None and \
+                getattr(self.expected, "__name__", None) == builtin:
+            return f"{builtin} is the builtin {builtin}"
         if self.kind == ID:
             return f"{self.source.name()} is {_obj_name(self.expected)}"
         if self.kind == TYPE:
@@ -157,7 +161,8 @@ class Guard:
         if self.kind == DICT_KEYS:
             return f"keys({self.source.name()}) == {list(self.expected)}"
         if self.kind == NOT_PRESENT:
-            return f"{self.source.name()} is not defined (the builtin is used)"
+            name = builtin or self.source.name()
+            return f"{name} is not shadowed by a global (the builtin {name} is used)"
         if self.kind == EXPR:
             return f"{self.expected}" + (f"  ({self.note})" if self.note else "")
         return f"{self.source.name()} == {self.expected!r}"

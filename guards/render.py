@@ -42,7 +42,7 @@ from typing import Any
 
 from . import guards as G
 from .guards import ARRAY, CONSTANT, DICT_KEYS, EXPR, ID, LENGTH, NOT_PRESENT, TYPE, Guard
-from .sources import ModuleAttrSource
+from .sources import ModuleAttrSource, computed_reads
 
 _SINGLETONS = {None: "None", True: "True", False: "False", Ellipsis: "..."}
 # Builtins the generated code calls. A parameter of the same name (``def f(x, len)``)
@@ -203,7 +203,40 @@ def render(guards: list[Guard], fn_globals: dict, params=(), prefix: str = "___"
         names[f"{prefix}expected"] = tuple(b.rhs)
         parts.append(f"({', '.join(b.lhs)},) == {prefix}expected")
     parts += module_tests
+    parts = _read_once(parts, [g.source for g in guards], prefix)
     return (f" and\n{indent}".join(parts) if parts else "True"), names
+
+
+def _read_once(parts: list[str], sources, prefix: str) -> list[str]:
+    """The ``and``-chained ``parts`` with each computed source (``np.asarray(ids)``:
+    several microseconds, and read by three or four guards) evaluated once: bound to
+    ``<prefix>a<i>`` by a test of its own just before the first part that reads it,
+    where the chain would first have evaluated it, and read by that name from there on.
+    (Its own test, not the first occurrence inside that part: a part may
+    short-circuit.) ``bound_reads`` says which names an expression binds."""
+    parts = list(parts)
+    for i, source in enumerate(computed_reads(sources)):
+        text, name = source.expr(), f"{prefix}a{i}"
+        first = next((k for k, p in enumerate(parts) if text in p), None)
+        if first is None:
+            continue
+        rest = [p.replace(text, name) for p in parts[first:]]
+        parts[first:] = [_binding(name, text), *rest]
+    return parts
+
+
+def _binding(name: str, text: str) -> str:
+    return f"({name} := {text}) is not None"
+
+
+def bound_reads(guards: list[Guard], expr: str, prefix: str) -> dict:
+    """``{source: name}``: the computed sources that ``expr`` (``render(guards, ...,
+    prefix)``'s expression) binds to names, each holding its value once the whole
+    expression was true. The hook's dispatcher hands them to the entry's glue, which
+    then need not compute them again."""
+    found = computed_reads([g.source for g in guards])
+    return {source: f"{prefix}a{i}" for i, source in enumerate(found)
+            if _binding(f"{prefix}a{i}", source.expr()) in expr}
 
 
 def ordered(guards) -> list[Guard]:

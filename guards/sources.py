@@ -48,12 +48,49 @@ class Source:
     def __str__(self) -> str:
         return self.name()
 
+    # Its expression computes a new object each time it runs (``np.asarray(ids)``, some
+    # microseconds): generated code evaluates it once and reuses it (``computed_reads``).
+    computed = False
+
+
+def computed_reads(sources) -> list[Source]:
+    """The computed sources (``Source.computed``) among ``sources`` and their bases, in
+    first-seen order: what generated code that reads ``sources`` should evaluate once."""
+    found: list[Source] = []
+    for source in sources:
+        while source is not None:
+            if source.computed and source not in found:
+                found.append(source)
+            source = getattr(source, "base", None)
+    return found
+
+
+def shared_reads(exprs: list[str], sources, prefix: str) -> tuple[list[str], dict]:
+    """``exprs`` with each computed source among ``sources`` read through a name
+    (``___a0`` for ``np.asarray(ids)``), and ``{source: name}`` for those they read: the
+    generated function binds each name once before it evaluates ``exprs``."""
+    exprs, names = list(exprs), {}
+    for i, source in enumerate(computed_reads(sources)):
+        text, name = source.expr(), f"{prefix}a{i}"
+        if any(text in e for e in exprs):
+            exprs = [e.replace(text, name) for e in exprs]
+            names[source] = name
+    return exprs, names
+
+
+# The parameters of a resume function that carry the stack over a break are
+# ``___stack0``, ``___stack1``... (dynamo/bytecode/resume.py): not names a user wrote.
+STACK_PARAM = "___stack"
+
 
 @dataclass(frozen=True)
 class LocalSource(Source):
     local: str
 
     def name(self) -> str:
+        if self.local.startswith(STACK_PARAM) and self.local[len(STACK_PARAM):].isdigit():
+            # a resume function's parameter: a value the break hands over
+            return f"<value {self.local[len(STACK_PARAM):]} carried over the graph break>"
         return f"L[{self.local!r}]"
 
     def expr(self) -> str:
@@ -105,6 +142,23 @@ class ClosureSource(Source):
 
     def cell_expr(self) -> str:
         return f"___closure[{self.index}]"
+
+
+@dataclass(frozen=True)
+class PassedCellSource(Source):
+    """The contents of a cell the frame got as argument ``local``: a resume function
+    takes the original's cells as cells (dynamo/bytecode/cells.py)."""
+
+    local: str
+
+    def name(self) -> str:
+        return f"L[{self.local!r}].cell_contents"
+
+    def expr(self) -> str:
+        return f"{param_name(self.local)}.cell_contents"
+
+    def cell_expr(self) -> str:
+        return param_name(self.local)
 
 
 @dataclass(frozen=True)
@@ -172,6 +226,7 @@ class AsArraySource(Source):
     array, whatever its length and values."""
 
     base: Source
+    computed = True   # a new array each call: generated code makes it once
 
     def name(self) -> str:
         return f"np.asarray({self.base.name()})"

@@ -7,7 +7,14 @@ Columns: ``plain_ms`` (uncompiled NumPy), ``numpy_ms`` (backend="numpy", tier 1)
 interleaved calls on fresh inputs; ``chosen`` is the tier ``prefer="measure"`` keeps
 (the default); ``compile_s`` the background compile of tier 2.
 
-Run by itself: ``.venv/bin/python scripts/bench_native.py [--rounds 9]``.
+``--clock cpu`` times with ``time.process_time`` (the CPU time of the process, all its
+threads: what a loaded shared machine does not inflate; use it with ``--threads 1``,
+which sets Numba's thread count to 1 for both tier 2 and the hand-written kernels);
+``--clock wall`` (the default) with ``time.perf_counter``, the figure for parallel
+kernels. ``--cases jacobi,recursion,prefix`` runs only those cases.
+
+Run by itself: ``.venv/bin/python scripts/bench_native.py [--rounds 9] [--threads 1
+--clock cpu] [--cases jacobi]``.
 """
 
 from __future__ import annotations
@@ -146,9 +153,17 @@ def quartile(times: list) -> float:
 
 def run(args=None) -> list[dict]:
     rounds = getattr(args, "rounds", 9) if args is not None else 9
+    clock = time.process_time if getattr(args, "clock", "wall") == "cpu" else time.perf_counter
+    threads = getattr(args, "threads", None)
+    only = getattr(args, "cases", None)
     hand = hand_written()
+    if threads:
+        import numba
+        numba.set_num_threads(threads)   # for tier 2's kernels and the hand-written ones
     rows = []
     for label, key, fn, make in cases():
+        if only and key not in only.split(","):
+            continue
         numpy_fn = dynamo.compile(fn, backend="numpy")
         tier2 = dynamo.compile(fn, backend="native", options={
             "after_calls": 1, "background": False, "prefer": "native", "cache": False})
@@ -172,12 +187,16 @@ def run(args=None) -> list[dict]:
             channel.setLevel(old_level)
         runs = {"plain": fn, "numpy": numpy_fn, "tier2": tier2, "numba": hand[key]}
         times: dict[str, list] = {k: [] for k in runs}
+        # the recursion only reads its input and one call takes microseconds (about
+        # the clock's own cost): time 100 calls on one input and divide
+        inner = 100 if key == "recursion" else 1
         for _ in range(rounds):
             for name, f in runs.items():
                 a = make()
-                start = time.perf_counter()
-                f(*a)
-                times[name].append(time.perf_counter() - start)
+                start = clock()
+                for _ in range(inner):
+                    f(*a)
+                times[name].append((clock() - start) / inner)
         q = {k: quartile(v) * 1e3 for k, v in times.items()}
         winner = "; ".join(said.said) or "tier 1"
         rows.append({"case": label, "plain_ms": round(q["plain"], 3),
@@ -223,8 +242,11 @@ def machine() -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall")
+    ap.add_argument("--threads", type=int, default=None, help="Numba's thread count")
+    ap.add_argument("--cases", default=None, help="comma-separated: jacobi,recursion,...")
     args = ap.parse_args(argv)
-    print(machine())
+    print(machine(), f"; clock {args.clock}, threads {args.threads or 'default'}")
     for row in run(args):
         print(row)
     return 0

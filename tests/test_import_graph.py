@@ -157,8 +157,8 @@ def test_guards_is_a_leaf(graph):
 # dynamo/variables/, bottom to top: a module imports only modules before it (a Variable
 # that makes a later kind gets it through the translator: tx.wrap, tx.call_builtin...).
 VARIABLE_LAYERS = ("base", "constant", "containers", "iterators", "functions", "folding",
-                   "arrays", "dask_arrays", "errstate", "objects", "loggers", "iteration", "builtins",
-                   "builder")
+                   "arrays", "dask_arrays", "errstate", "objects", "lifetimes", "loggers",
+                   "iteration", "builtins", "builder")
 
 
 def test_variables_are_layered(graph):

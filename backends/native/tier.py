@@ -78,17 +78,9 @@ def default_errstate() -> bool:
         return found
 
 
-def _layout_key(args) -> tuple:
-    """What Numba's type of each argument depends on beyond dtype and shape (which the
-    graph's guards fix): the array's layout, writability and alignment."""
-    key = []
-    for a in args:
-        if type(a) is np.ndarray:
-            f = a.flags
-            key.append((f.c_contiguous, f.f_contiguous, f.writeable, f.aligned))
-        else:
-            key.append(type(a))
-    return tuple(key)
+# NumPy's flag bits that Numba's type of an array depends on beyond dtype and shape
+# (which the graph's guards fix): C_CONTIGUOUS, F_CONTIGUOUS, ALIGNED, WRITEABLE.
+_LAYOUT_BITS = 0x1 | 0x2 | 0x100 | 0x400
 
 
 def _c_ordered(a: np.ndarray) -> bool:
@@ -98,6 +90,53 @@ def _c_ordered(a: np.ndarray) -> bool:
         return True
     strides = [abs(s) for s, n in zip(a.strides, a.shape) if n > 1]
     return all(x >= y for x, y in zip(strides, strides[1:]))
+
+
+def _call_helpers(kernel: Kernel, name: str):
+    """Two small functions generated for this kernel's inputs and outputs, run on every
+    tier-2 call (written out rather than looped over: a comprehension costs about as
+    much as the recursion benchmark's whole check):
+
+    - ``layout_key(args)``: what Numba's type of each argument depends on beyond dtype
+      and shape (which the graph's guards fix): an array's C/F contiguity, alignment and
+      writability (bits of ``flags.num``), another value's type;
+    - ``finish(args, out)``: the graph's outputs from the kernel's ``out = (flag,
+      *results)``: the caller's input for an input written in place, a new array as
+      Numba made it, a scalar as the NumPy scalar eager returns (Numba gives a Python
+      number)."""
+    names = [f"a{k}" for k in range(kernel.nparams)]
+    unpack = f"    {''.join(n + ', ' for n in names)}= args\n" if names else ""
+    keys = "".join(f"{n}.flags.num & {_LAYOUT_BITS} if type({n}) is ndarray else type({n}), "
+                   for n in names)
+    scope: dict = {"ndarray": np.ndarray}
+    items = []
+    for k, out in enumerate(kernel.outputs):
+        if out[0] == "input":
+            items.append(f"args[{out[1]}]")
+        elif out[2].scalar:
+            scope[f"_t{k}"] = out[2].dtype.type
+            items.append(f"_t{k}(out[{out[1] + 1}])")
+        else:
+            items.append(f"out[{out[1] + 1}]")
+    src = (f"def layout_key(args):\n{unpack}    return ({keys})\n\n\n"
+           f"def finish(args, out):\n    return ({''.join(i + ', ' for i in items)})\n")
+    compile_source(src, f"<dynamo native call helpers {name}>", scope)
+    return scope.pop("layout_key"), scope.pop("finish")
+
+
+def _written_inputs(args, writes: list) -> list | None:
+    """The input arrays the kernel writes; None when one of them is read-only or shares
+    memory with another input (eager's order of reads and writes then matters)."""
+    written = [args[k] for k in writes if type(args[k]) is np.ndarray]
+    if not written:
+        return written
+    arrays = [a for a in args if type(a) is np.ndarray]
+    for w in written:
+        if not w.flags.writeable:
+            return None
+        if len(arrays) > 1 and any(a is not w and np.may_share_memory(a, w) for a in arrays):
+            return None
+    return written
 
 
 def module_source(kernel: Kernel) -> str:
@@ -141,6 +180,8 @@ class Tiered:
         self._failed: set = set()           # layout keys Numba could not compile
         self._times: dict[str, list] = {"native": [], "tier1": []}
         self.native_calls = 0               # calls tier 2 answered (tests, benchmarks)
+        self._spares: list = []             # backup buffers of written inputs, reused
+        self._layout_key, self._finish = _call_helpers(kernel, name)
         self._run = self._counting if settings.prefer != "tier1" else tier1
         self.__dynamo_source__ = getattr(tier1, "__dynamo_source__", None)
         self.__dynamo_groups__ = getattr(tier1, "__dynamo_groups__", None)   # (reports)
@@ -169,7 +210,7 @@ class Tiered:
                 if start_now:
                     self.state = "compiling"
             if start_now:
-                self._compile(_layout_key(args), args, first=True)
+                self._compile(self._layout_key(args), args, first=True)
 
     # ----------------------------------------------------------------- compiling
     def _compile(self, key, args, first: bool) -> None:
@@ -241,10 +282,12 @@ class Tiered:
         return self.tier1(*args) if out is None else out
 
     def _try_native(self, args):
-        """Tier 2's result, or None when this call must run in tier 1."""
+        """Tier 2's result, or None when this call must run in tier 1. (Every tier-2
+        call runs this: what it checks is what the kernel cannot, each check as cheap
+        as it can be; see docs/native.md, "A call in tier 2 still runs tier 1".)"""
         if not default_errstate():
             return None
-        key = _layout_key(args)
+        key = self._layout_key(args)
         if key not in self._compiled:
             if all(type(a) is np.ndarray or isinstance(a, np.generic) for a in args):
                 self._compile(key, args, first=False)
@@ -253,33 +296,44 @@ class Tiered:
         if kernel.fresh_ndim >= 2 and not all(
                 _c_ordered(a) for a in args if type(a) is np.ndarray):
             return None   # eager's result would not be C-ordered
-        written = [args[k] for k in kernel.writes if type(args[k]) is np.ndarray]
-        if written:
-            arrays = [a for a in args if type(a) is np.ndarray]
-            for w in written:
-                if not w.flags.writeable:
-                    return None
-                if any(a is not w and np.may_share_memory(a, w) for a in arrays):
-                    return None
-        backups = [w.copy() for w in written]
+        if kernel.writes:
+            written = _written_inputs(args, kernel.writes)
+            if written is None:
+                return None
+            backups = self._backup(written)
+        else:
+            written = backups = None
         if kernel.parallel:
             with _PARALLEL_LOCK:
-                bad, *results = self._dispatcher(*args)
+                out = self._dispatcher(*args)
         else:
-            bad, *results = self._dispatcher(*args)
-        if bad:   # a NaN or infinity eager reports: undo the writes, run tier 1
-            for w, b in zip(written, backups):
-                np.copyto(w, b)
+            out = self._dispatcher(*args)
+        if backups is not None:
+            if out[0]:   # a NaN or infinity eager reports: undo the writes, run tier 1
+                for w, b in zip(written, backups):
+                    np.copyto(w, b)
+            self._spares.append(backups)
+        if out[0]:
             return None
         self.native_calls += 1
-        outs = []
-        for out in kernel.outputs:
-            if out[0] == "input":
-                outs.append(args[out[1]])
-            else:
-                v, meta = results[out[1]], out[2]
-                outs.append(meta.dtype.type(v) if meta.scalar else v)
-        return tuple(outs)
+        return self._finish(args, out)
+
+    def _backup(self, written: list) -> list:
+        """Copies of the inputs the kernel is about to write, so that a flagged call can
+        restore them. The buffers are reused from call to call (``_spares``, one set per
+        concurrent caller): a new array of a few MB costs its page faults on every call,
+        about as much again as the copy."""
+        try:
+            backups = self._spares.pop()
+        except IndexError:
+            backups = None
+        if backups is None or any(b.shape != w.shape or b.dtype != w.dtype
+                                  for b, w in zip(backups, written)) \
+                or len(backups) != len(written):
+            backups = [np.empty(w.shape, w.dtype) for w in written]
+        for b, w in zip(backups, written):
+            np.copyto(b, w)
+        return backups
 
     def _trial(self, *args):
         """Alternate tier 2 and tier 1 on the real inputs; keep the faster."""

@@ -110,9 +110,9 @@ class _Rerun:
     chained to the fused code's.
     """
 
-    def __init__(self, graph: Graph):
+    def __init__(self, graph: Graph | None, fn=None):
         self.graph = graph
-        self.fn = None
+        self.fn = fn   # given (without the graph) when the disk cache rebuilds it
 
     def failed(self, error: Exception) -> None:
         log.debug("fused code raised %s: %s; running the graph op by op",

@@ -95,6 +95,27 @@ def static_graph(graph: Graph, values: dict[Node, Any], sizes: dict[str, int],
     return new
 
 
+def variant_key(graph: Graph, values: frozenset):
+    """``key(*args)``: what selects a static variant of ``graph``, the shapes of its
+    array inputs of symbolic shape and the other inputs' values, generated for this
+    graph (a call of the compiled code pays for this, so it is one expression, not a
+    loop over the arguments). Left out: the changing numbers (``values``) and arrays of
+    static shape, which the dispatcher's guards already fix (``x.shape == (4096,)``)."""
+    params, parts = [], []
+    for i, node in enumerate(graph.placeholders):
+        params.append(f"a{i}")
+        meta = node.meta.get("array")
+        if i in values:
+            continue
+        if isinstance(meta, ArrayMeta) and not meta.scalar:
+            if any(isinstance(d, SymInt) for d in meta.shape):
+                parts.append(f"a{i}.shape")
+        else:   # a size, a NumPy scalar (keyed by value, as a size)
+            parts.append(f"a{i}")
+    src = f"lambda {', '.join(params)}: ({''.join(p + ', ' for p in parts)})"
+    return eval(src, {})  # noqa: S307 (generated from the graph's placeholders)
+
+
 class PerSize:
     """Runs a symbolic graph through one compiled static variant per input shapes."""
 
@@ -108,10 +129,10 @@ class PerSize:
         self.compiled = 0   # static variants compiled so far (logged in "recompiles")
         self.generic = None   # the size-generic function, after GENERIC_AFTER variants
         self.name = f"{len(graph.call_nodes())} ops"
+        self.key = variant_key(graph, self.values)
 
     def __call__(self, *args):
-        key = tuple(None if i in self.values else np.shape(a) if isinstance(a, np.ndarray)
-                    else a for i, a in enumerate(args))
+        key = self.key(*args)
         fn = self.variants.get(key)
         if fn is not None:
             return fn(*args)

@@ -6,7 +6,8 @@ resume functions.
 - :mod:`.signature`: its parameters (``Params``), declared and in frame order;
 - :mod:`.emit`: the instruction sequences a graph break is made of (load a variable, call
   the glue, call a resume function, route an island's calls through ``intercept``);
-- :mod:`.cells`: checks that make a read of a deleted cell raise what the original raises;
+- :mod:`.cells`: which cells a code gets passed in (a resume function's: it keeps them as
+  cell variables, so an empty one raises what the original raises);
 - :mod:`.resume`: resume functions (the original code with a new prologue that jumps to
   the instruction after a break) and the code that runs at a break.
 

@@ -1,90 +1,67 @@
-"""Cells a function deletes: reads of them in a resume function raise what the original
-raises.
+"""Cells across a graph break: a resume function takes the original's cells as
+parameters, so they stay *cell variables*, not free variables.
 
-A resume function gets the original's cell variables as free variables (it shares the
-cells), and reading an empty free variable raises NameError ("cannot access free
-variable"), where the original raises UnboundLocalError for its own cell. So each read
-and ``del`` of a cell the original deletes (``del c``) is preceded by ``cell_check``.
+Why: reading or deleting an empty cell raises what the slot's kind says, not what the
+cell is. CPython (``format_exc_unbound``) raises UnboundLocalError ("cannot access
+local variable 'c' ...") for a slot before the free variables, NameError ("cannot
+access free variable 'c' ...") for a free variable. A resume function that got the
+original's cells as its closure would raise NameError where the original raises
+UnboundLocalError (``del c``, or ``del f.__closure__[0].cell_contents`` from outside).
+
+How: a cell variable that is also a parameter holds, at entry, the value the caller
+passed, and becomes a cell when its ``MAKE_CELL`` runs. A resume function never runs
+one for them (its prologue jumps past the original's), so each such slot holds the
+cell the frame that broke passed (``emit.resume_call``): shared with that frame and
+its closures, read and written by the original's own LOAD_DEREF, STORE_DEREF and
+DELETE_DEREF, with the original's errors. The code says which cells are passed this
+way (``passed_cells``): those its prologue does not make.
 
 Example::
 
-    >>> deleted_cells_of(f.__code__)          # def f(): c = 1; del c; return lambda: c
-    {'c'}
-    >>> checked_cell_reads(body, {"c"})        # body with a check before each LOAD_DEREF c
+    >>> passed_cells(f.__code__)            # def f(): c = 1; return lambda: c
+    frozenset()
+    >>> passed_cells(resume.__code__)       # a resume function of f
+    frozenset({'c'})
 """
 
 from __future__ import annotations
 
-import types
+import dis
 import weakref
-from typing import Any
 
-from bytecode import CellVar, FreeVar, Instr, Label
-
-from .. import pyversion
-from .instructions import CodeInfo
+from bytecode import CellVar, Instr, Label
 
 
-def deleted_cells_of(original) -> set[str]:
-    """The cell variables of ``original`` that it deletes (``del c``) somewhere: in a
-    resume function of it, they are free variables whose reads need ``cell_check``."""
-    hit = _DELETED.get(original)
-    if hit is None:   # (read once per code: every break of a function asks)
-        hit = _DELETED[original] = frozenset(
-            {getattr(inst.arg, "name", inst.arg) for inst in CodeInfo.of(original).insts
-             if inst.name == "DELETE_DEREF"} & set(original.co_cellvars))
-    return set(hit)
+def passed_cells(code) -> frozenset[str]:
+    """The cell variables of ``code`` whose slot holds, from entry, the cell object the
+    caller passed as an argument (a resume function's): those no ``MAKE_CELL`` of its
+    prologue makes. CPython's own code makes every cell in its prologue, so for the
+    program's functions this is empty."""
+    hit = _PASSED.get(code)
+    if hit is None:   # (read once per code: every trace and break of it asks)
+        made = set()
+        for ins in dis.get_instructions(code):
+            if ins.opname == "MAKE_CELL":
+                made.add(ins.argval)
+            elif ins.opname not in ("COPY_FREE_VARS", "RESUME", "NOP", "EXTENDED_ARG"):
+                break
+        hit = _PASSED[code] = frozenset(code.co_cellvars) - made
+    return hit
 
 
-_DELETED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_PASSED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-# the most that cell_check pushes above the stack of the read it checks
-CHECK_STACK = 3
+def unrun_make_cells(names) -> list:
+    """``MAKE_CELL`` of each cell ``names``, jumped over: code whose cells are passed in
+    has them in front of its body but never runs them.
 
-
-def reads_deleted_cell(instr, names: set[str]) -> bool:
-    return isinstance(instr, Instr) and instr.name in ("LOAD_DEREF", "DELETE_DEREF") and \
-        not isinstance(instr.arg, CellVar) and getattr(instr.arg, "name", instr.arg) in names
-
-
-def cell_check(instr: Instr) -> list:
-    """Instructions that raise UnboundLocalError when the cell that ``instr`` (a
-    LOAD_DEREF or DELETE_DEREF of a free variable) reads is empty, as the original does.
-
-    A resume function gets the original's cell variables as free variables (it shares
-    the cells), and reading an empty free variable raises NameError ("cannot access
-    free variable"), where the original raises UnboundLocalError for its own cell. The
-    check is in the resume function's code (which an eager block copies, and which
-    runs as it is when the frame is not compiled) and before the break code's replay
-    of such a read, at the same line and inside the same ``try``. The translator
-    breaks at it (it runs only in functions that delete a cell). An empty cell equals
-    the cell exactly when that is empty too (cells compare by contents, an empty one
-    before any other, without calling the contents' ``__eq__``); the empty cell is made
-    when the check runs, since a cell constant would make the code unhashable."""
-    name = getattr(instr.arg, "name", instr.arg)
-    loc = instr.location
-    ok = Label()
-    out: list[Any] = [Instr(pyversion.LOAD_CLOSURE, FreeVar(name), location=loc)]
-    out += pyversion.load_callable_const(types.CellType, loc)
-    out += pyversion.call_instrs(0, location=loc)
-    out += [Instr("BUILD_TUPLE", 1, location=loc), Instr("CONTAINS_OP", 0, location=loc),
-            Instr(pyversion.POP_JUMP_FORWARD_IF_FALSE, ok, location=loc)]
-    if pyversion.NOT_TAKEN_AFTER_BRANCH:
-        out.append(Instr("NOT_TAKEN", location=loc))
-    message = f"cannot access local variable {name!r} where it is not associated with a value"
-    out += pyversion.load_callable_const(UnboundLocalError, loc)
-    out.append(Instr("LOAD_CONST", message, location=loc))
-    out += pyversion.call_instrs(1, location=loc)
-    out += [Instr("RAISE_VARARGS", 1, location=loc), ok]
-    return out
-
-
-def checked_cell_reads(body: list, names: set[str]) -> list:
-    """``body`` with ``cell_check`` before each read and ``del`` of the cells ``names``."""
-    out: list[Any] = []
-    for item in body:
-        if reads_deleted_cell(item, names):
-            out += cell_check(item)
-        out.append(item)
-    return out
+    Only for ``locals()`` on CPython before 3.13: a cell variable's slot shows the cell's
+    contents once a ``MAKE_CELL`` of it comes before the current instruction
+    (``_PyFrame_OpAlreadyRan``), otherwise the cell object itself, taken for an argument
+    not yet made a cell. Later Pythons always show the contents; the jump costs nothing."""
+    if not names:
+        return []
+    after = Label()
+    return [Instr("JUMP_FORWARD", after)] + \
+        [Instr("MAKE_CELL", CellVar(name)) for name in names] + [after]

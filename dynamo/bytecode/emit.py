@@ -13,6 +13,7 @@ from __future__ import annotations
 from bytecode import Bytecode, CellVar, FreeVar, Instr, Label
 
 from .. import pyversion
+from .cells import passed_cells
 from .instructions import frame_params
 from .signature import STAR_FLAGS
 
@@ -64,10 +65,14 @@ def closure_tuple(code, names) -> list[Instr]:
 
 
 def call_glue(glue, code) -> list[Instr]:
-    """Call the glue with the frame's arguments and closure (as at frame entry)."""
+    """Call the glue with the frame's arguments and closure (as at frame entry): an
+    argument that the prologue made a cell as its contents, a cell passed in (a
+    resume function's, ``cells.passed_cells``) as the cell."""
     out = pyversion.load_callable_const(glue)
     params = code.co_varnames[:len(frame_params(code))]
+    passed = passed_cells(code)
     out += [Instr("LOAD_FAST", p) if p not in code.co_cellvars else
+            Instr(pyversion.LOAD_CLOSURE, CellVar(p)) if p in passed else
             Instr("LOAD_DEREF", CellVar(p)) for p in params]
     out += closure_tuple(code, code.co_freevars)
     out += closure_tuple(code, code.co_cellvars)
@@ -75,14 +80,48 @@ def call_glue(glue, code) -> list[Instr]:
     return out
 
 
+BOX = "___box"
+
+
+def unbox(params, location=None) -> list[Instr]:
+    """Bind the frame's arguments ``params`` from the list ``___box`` (its only
+    parameter), then empty the list and unbind ``___box``.
+
+    This is how a resume function is handed its arguments (``hook.run_boxed``): every
+    Python frame of the call into it holds only the list, which is empty once the
+    resume function has its locals, so a value it drops dies when it would in plain
+    Python. Goes after the prologue. A parameter that is a cell variable is the cell
+    itself (a resume function takes its cells as cells, ``cells.py``): it goes into
+    the slot as it is, as a call would bind it."""
+    out = [Instr("LOAD_FAST", BOX, location=location),
+           Instr("UNPACK_SEQUENCE", len(params), location=location)]
+    # UNPACK_SEQUENCE leaves the first item on top
+    out += [Instr("STORE_FAST", p, location=location) for p in params]
+    out += [Instr("LOAD_FAST", BOX, location=location),     # del ___box[:]
+            Instr("LOAD_CONST", None, location=location),
+            Instr("LOAD_CONST", None, location=location),
+            Instr("BUILD_SLICE", 2, location=location),
+            Instr("DELETE_SUBSCR", location=location),
+            Instr("DELETE_FAST", BOX, location=location)]
+    return out
+
+
 def resume_call(resume, stack_count: int, live: list[str], code, location) -> list[Instr]:
-    """Call ``resume(closure, *stack, *live locals)`` with the stack items already stored
-    in ``___brk{i}`` temporaries; return its result from this frame."""
+    """Call ``resume(closure, *stack, *live locals, *cells)`` with the stack items
+    already stored in ``___brk{i}`` temporaries; return its result from this frame.
+
+    The closure is the frame's free variables; its cell variables are passed as the
+    cell objects, the resume function's last parameters (``cells.py``)."""
     out = pyversion.load_callable_const(resume, location)
-    out += closure_tuple(code, code.co_cellvars + code.co_freevars)
+    out += closure_tuple(code, code.co_freevars)
     out += [Instr("LOAD_FAST", f"___brk{i}") for i in range(stack_count)]
     out += [load_var(name, code) for name in live]
-    out += pyversion.call_instrs(1 + stack_count + len(live), location=location)
+    # on the stack now: a frame object of this frame (``sys._getframe()`` at the break)
+    # must not show them in its ``f_locals`` once the frame has returned
+    out += [Instr("DELETE_FAST", f"___brk{i}") for i in range(stack_count)]
+    out += [Instr(pyversion.LOAD_CLOSURE, CellVar(n)) for n in code.co_cellvars]
+    out += pyversion.call_instrs(1 + stack_count + len(live) + len(code.co_cellvars),
+                                 location=location)
     out.append(Instr("RETURN_VALUE", location=location))
     return out
 

@@ -14,13 +14,14 @@ Example::
 
 from __future__ import annotations
 
+import dis
 import linecache
 import re
 import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
-from bytecode import Bytecode, CellVar, FreeVar, Instr, Label, TryBegin, TryEnd
+from bytecode import Bytecode, Instr, Label, TryBegin, TryEnd
 
 from .. import pyversion
 from .patch import WORK
@@ -72,6 +73,9 @@ class CodeInfo:
     # patching the original (see ``resumed``), whose analyses are the original's
     origin: tuple | None = field(default=None, repr=False)
     flow: dict = field(default_factory=dict, repr=False)   # _flow_sets's, per kind
+    # handler target -> (stack depth, push lasti): how CPython unwinds to it (the
+    # exception table's entry; the translator's symbolic raise, translator/exceptions)
+    unwind: dict = field(default_factory=dict, repr=False)
 
     @classmethod
     def of(cls, code) -> CodeInfo:
@@ -108,12 +112,12 @@ class CodeInfo:
         entry = 0
         while insts[entry].name in ("COPY_FREE_VARS", "RESUME"):
             entry += 1
-        cells = set(original.co_cellvars)
         _CACHE[code] = cls(
-            code.co_filename, bc, _ShiftedInsts(insts, base.insts, cells), [],
+            code.co_filename, bc, _ShiftedInsts(insts, base.insts), [],
             [Region(r.start + shift, r.end + shift, r.kind) for r in base.regions],
             entry, [(s + shift, e + shift, h + shift) for s, e, h in base.handlers],
-            _Shifted(base.catching, shift), origin=(base, shift))
+            _Shifted(base.catching, shift), origin=(base, shift),
+            unwind={h + shift: v for h, v in base.unwind.items()})
 
     @classmethod
     def _read(cls, code, bc: Bytecode | None = None) -> CodeInfo:
@@ -160,7 +164,20 @@ class CodeInfo:
                              if not _transparent(insts, handler) and
                              not _exits_with(insts, handler)
                              for i in range(start, end + 1))
-        return cls(code.co_filename, bc, insts, bc_index, regions, entry, handlers, catching)
+        return cls(code.co_filename, bc, insts, bc_index, regions, entry, handlers, catching,
+                   unwind=_unwind_table(code))
+
+    def handler_of(self, index: int) -> tuple[int, int, bool] | None:
+        """Where an exception raised at instruction ``index`` goes: (the handler's
+        index, the stack depth to cut to, whether the instruction's offset is pushed),
+        from the innermost exception-table entry around it; None when it leaves."""
+        spans = [(start, handler) for start, end, handler in self.handlers
+                 if start <= index <= end]
+        if not spans:
+            return None
+        handler = max(spans)[1]
+        depth, lasti = self.unwind[handler]
+        return handler, depth, lasti
 
     def outermost_region(self, index: int) -> Region | None:
         """The largest loop or try region that contains instruction ``index``."""
@@ -331,11 +348,12 @@ def _flow_sets(info: CodeInfo, kill: bool) -> list[frozenset]:
 class _ShiftedInsts:
     """The instructions of a resume function made by patching (``CodeInfo.resumed``):
     its own ``head``, then those of the original, shifted, each made when first asked
-    for. Cells of the original are the resume function's free variables, and its
-    prologue instructions are NOPs (the head did their work)."""
+    for. The original's cells are the resume function's cells too (passed in, see
+    ``cells.py``), so instructions keep their arguments; its prologue instructions are
+    NOPs (the head did their work), but for the MAKE_CELLs, which stay (jumped over)."""
 
-    def __init__(self, head: list[Inst], base: list[Inst], cells: set[str]):
-        self.head, self.base, self.cells = head, base, cells
+    def __init__(self, head: list[Inst], base: list[Inst]):
+        self.head, self.base = head, base
         self.made: dict[int, Inst] = {}
         self.original_head = 0
         while self.original_head < len(base) and base[self.original_head].name in (
@@ -364,21 +382,11 @@ class _ShiftedInsts:
         WORK["shifted"] += 1
         shift = len(self.head)
         old = self.base[i - shift]
-        if old.index < self.original_head:
+        if old.index < self.original_head and old.name != "MAKE_CELL":
             instr = Instr("NOP", location=old.instr.location)
             return Inst(i, "NOP", None, instr, lineno=old.lineno)
-        arg = old.arg
-        if isinstance(arg, CellVar):
-            arg = FreeVar(arg.name)
-        elif old.name in pyversion.CELL_SLOT_OPS and isinstance(arg, str) and \
-                arg in self.cells:
-            arg = FreeVar(arg)   # a cell's slot by name (see resume_code)
-        instr = old.instr
-        if arg is not old.arg:
-            instr = instr.copy()
-            instr.arg = arg
         target = None if old.target is None else old.target + shift
-        return Inst(i, old.name, arg, instr, target, old.lineno)
+        return Inst(i, old.name, old.arg, old.instr, target, old.lineno)
 
 
 class _Shifted:
@@ -389,6 +397,45 @@ class _Shifted:
 
     def __contains__(self, index) -> bool:
         return index - self.shift in self.base
+
+
+def _unwind_table(code) -> dict[int, tuple[int, bool]]:
+    """Handler instruction index -> (stack depth, push lasti) of each entry of
+    ``code``'s exception table (the ``bytecode`` library does not keep the depths).
+
+    Instruction indices count the instructions as ``bytecode`` lists them: one per
+    instruction, EXTENDED_ARG folded into the next, caches left out."""
+    index, n = {}, 0
+    for ins in dis.get_instructions(code):
+        if ins.opname != "EXTENDED_ARG":
+            index[ins.offset] = n
+            n += 1
+    table = {}
+    for entry in _exception_entries(code.co_exceptiontable):
+        _, _, target, depth, lasti = entry
+        if target in index:
+            table[index[target]] = (depth, lasti)
+    return table
+
+
+def _exception_entries(raw: bytes):
+    """(start, end, target, depth, lasti) in bytes, of CPython's exception table format
+    (Objects/exception_handling_notes.txt: 6-bit varints, the first of an entry
+    marked by bit 7)."""
+    it = iter(raw)
+
+    def varint(first):
+        value = first & 63
+        while first & 64:
+            first = next(it)
+            value = (value << 6) | (first & 63)
+        return value
+    for byte in it:
+        start = varint(byte) * 2
+        length = varint(next(it)) * 2
+        target = varint(next(it)) * 2
+        dl = varint(next(it))
+        yield start, start + length, target, dl >> 1, bool(dl & 1)
 
 
 def _local_names(inst: Inst) -> list[str]:

@@ -8,18 +8,20 @@ body needs few changes, all of them in place:
 
 - jumps are relative on 3.11+, so a prefix leaves them right; the exception table's
   offsets move by the prefix's length;
-- the locals are renumbered (the resume function's parameters come first, its cells
-  are free variables): each instruction that names a slot gets its new index, a
-  one-byte write when the index fits in the byte it had;
-- the original prologue (MAKE_CELL, COPY_FREE_VARS, RESUME) becomes NOPs: the resume
-  function's own prologue did its work.
+- the locals are renumbered (the resume function's parameters come first: the stack
+  items, the live locals, then the original's cells, which stay cell variables, see
+  ``cells.py``): each instruction that names a slot gets its new index, a one-byte
+  write when the index fits in the byte it had;
+- the original prologue's COPY_FREE_VARS and RESUME become NOPs (the resume
+  function's own prologue did their work); its MAKE_CELLs stay, jumped over
+  (``cells.unrun_make_cells`` says why).
 
 So ``CodeTemplate.of(code)`` reads the original once (where each instruction begins,
 which bytes name a slot, the exception table) and ``resume_bytes`` makes each resume
 function from it with a copy of the bytes and a few writes per slot operation.
 Whatever it cannot patch in place (an index that needs an EXTENDED_ARG it did not
-have, a 3.13 super-instruction whose 4-bit halves overflow, cells the code deletes)
-returns None, and ``resume.py`` falls back to re-assembling with ``bytecode``.
+have, a 3.13 super-instruction whose 4-bit halves overflow) returns
+None, and ``resume.py`` falls back to re-assembling with ``bytecode``.
 
 What is done per instruction in Python is done once per original code; per resume
 function, the bytes are copied and rewritten by a few NumPy array operations (at
@@ -53,6 +55,7 @@ _SLOT_OPS = frozenset(dis.haslocal) | frozenset(dis.hasfree)
 _PAIR_OPS = frozenset(dis.opmap[name] for name in pyversion.SUPER_INSTRUCTIONS
                       if name in dis.opmap)
 _HEAD_OPS = frozenset(dis.opmap[n] for n in ("MAKE_CELL", "COPY_FREE_VARS", "RESUME", "NOP"))
+_MAKE_CELL = dis.opmap["MAKE_CELL"]
 _NOP = dis.opmap["NOP"]
 _EXTENDED_ARG = dis.opmap["EXTENDED_ARG"]
 _BIG = 1 << 16   # the slot of a nibble no 4-bit slot can name (never used)
@@ -65,7 +68,6 @@ class CodeTemplate:
     starts: list[int]          # per instruction (CodeInfo order): its first code unit
     head: int                  # instructions of the original prologue
     names: tuple[str, ...]     # the original's slot names (localsplus)
-    cells: frozenset           # slot numbers of cells and free variables
     exceptions: list[list[int]]          # [start, length, target, depth_lasti]
     # where slots are named: the byte of each argument, and the slot it holds (arrays,
     # so that each resume function rewrites them all in a few array operations)
@@ -74,6 +76,7 @@ class CodeTemplate:
     pairs: np.ndarray          # 3.13+ super-instructions: two slots of 4 bits
     pair_slots: np.ndarray
     head_units: np.ndarray     # the argument byte of each original prologue instruction
+    #                            that becomes a NOP (all but its MAKE_CELLs)
 
     @classmethod
     def of(cls, code) -> CodeTemplate | None:
@@ -88,12 +91,11 @@ class CodeTemplate:
         varnames, cellvars = code.co_varnames, code.co_cellvars
         cell_only = [c for c in cellvars if c not in varnames]
         names = varnames + tuple(cell_only) + code.co_freevars
-        cells = frozenset(i for i, n in enumerate(names)
-                          if i >= len(varnames) or n in cellvars)
         starts: list[int] = []
         slots: list[tuple[int, int, bool]] = []
         prefix = None          # first code unit of the EXTENDED_ARGs before an instruction
         head, in_head = 0, True
+        nops: list[int] = []   # the prologue's instructions that become NOPs
         for ins in dis.get_instructions(code):
             WORK["decoded"] += 1
             if ins.opcode == _EXTENDED_ARG:
@@ -106,13 +108,15 @@ class CodeTemplate:
                 slots.append((ins.offset + 1, ins.arg, ins.opcode in _PAIR_OPS))
             in_head = in_head and ins.opcode in _HEAD_OPS
             head += in_head
+            if in_head and ins.opcode != _MAKE_CELL:
+                nops.append(len(starts))
             starts.append(unit if prefix is None else prefix)
             prefix = None
         single = np.array([pos for pos, _, pair in slots if not pair], dtype=np.int64)
         pairs = np.array([pos for pos, _, pair in slots if pair], dtype=np.int64)
         # the arguments of the prologue's NOPs, then the NOP opcodes (see resume_bytes)
-        head_units = np.array([2 * starts[i] + 1 for i in range(head)], dtype=np.int64)
-        return cls(starts, head, names, cells,
+        head_units = np.array([2 * starts[i] + 1 for i in nops], dtype=np.int64)
+        return cls(starts, head, names,
                    _read_exception_table(code.co_exceptiontable), single,
                    np.array([slot for _, slot, pair in slots if not pair], dtype=np.int64),
                    pairs, np.array([slot for _, slot, pair in slots if pair], dtype=np.int64),
@@ -130,20 +134,19 @@ def resume_bytes(code, template: CodeTemplate, target: int, layout: tuple[bool, 
     when it cannot be made by patching ``code``'s bytes."""
     values = [f"___stack{i}" for i in range(sum(1 for is_null in layout if not is_null))]
     cellvars, freevars = code.co_cellvars, code.co_freevars
-    new_free = tuple(cellvars) + tuple(freevars)
-    new_varnames = tuple(values) + tuple(live) + tuple(
+    # parameters: the stack items, the live locals, the cells (passed as cells)
+    params = tuple(values) + tuple(live) + tuple(cellvars)
+    new_varnames = params + tuple(
         n for n in code.co_varnames if n not in live and n not in cellvars)
     if len(set(new_varnames)) != len(new_varnames):
         return None
     local_slot = {n: i for i, n in enumerate(new_varnames)}
-    free_slot = {n: len(new_varnames) + i for i, n in enumerate(new_free)}
-    names = template.names
-    remap = [free_slot[n] if i in template.cells else local_slot[n]
-             for i, n in enumerate(names)]
+    free_slot = {n: len(new_varnames) + i for i, n in enumerate(freevars)}
+    remap = [free_slot[n] if n in free_slot else local_slot[n] for n in template.names]
     # the new prologue, as (opcode, arg) code units
     prologue_ops: list[tuple[str, int]] = []
-    if new_free:
-        prologue_ops.append(("COPY_FREE_VARS", len(new_free)))
+    if freevars:
+        prologue_ops.append(("COPY_FREE_VARS", len(freevars)))
     prologue_ops.append(("RESUME", 0))
     k = 0
     for is_null in layout:
@@ -163,7 +166,7 @@ def resume_bytes(code, template: CodeTemplate, target: int, layout: tuple[bool, 
     head = bytes(b for op, arg in units for b in (op, arg))
     body = np.frombuffer(code.co_code, dtype=np.uint8).copy()
     body[template.head_units] = 0         # the original prologue did its work: NOPs
-    body[template.head_units - 1] = _NOP
+    body[template.head_units - 1] = _NOP  # (but its MAKE_CELLs, jumped over, stay)
     remap = np.asarray(remap + [_BIG] * (16 - len(remap)), dtype=np.int64)
     if len(template.single):              # one slot in the argument byte
         new_args = remap[template.single_slots]
@@ -180,8 +183,8 @@ def resume_bytes(code, template: CodeTemplate, target: int, layout: tuple[bool, 
              for start, length, handler, depth in template.exceptions]
     new = code.replace(
         co_code=head + bytes(body),
-        co_varnames=new_varnames, co_cellvars=(), co_freevars=new_free,
-        co_argcount=len(values) + len(live), co_posonlyargcount=0, co_kwonlyargcount=0,
+        co_varnames=new_varnames, co_cellvars=cellvars, co_freevars=freevars,
+        co_argcount=len(params), co_posonlyargcount=0, co_kwonlyargcount=0,
         co_nlocals=len(new_varnames),
         co_flags=code.co_flags & ~STAR_FLAGS,
         co_stacksize=max(code.co_stacksize, len(layout)),

@@ -18,8 +18,10 @@ It is made by patching the original's bytes (``patch.py``: a few array operation
 resume function; the translator reads it through the original's ``CodeInfo``, shifted)
 and, where that cannot be done, by re-assembling a copy with ``bytecode``
 (``_assembled``). Cells and free variables are passed as the cell objects
-themselves (the resume function's closure), so ``nonlocal`` writes and inner
-functions keep sharing them.
+themselves, so ``nonlocal`` writes and inner functions keep sharing them: the
+original's free variables as the resume function's closure, its cell variables as
+its last parameters, which stay cell variables (``cells.py``: an empty one raises
+UnboundLocalError, as in the original, not the NameError of a free variable).
 
 Every resume function copies the *original* code: at a break in a resume function,
 the next one continues the original at the matching instruction (``_original_at``),
@@ -41,14 +43,15 @@ import types
 import weakref
 from typing import Any
 
-from bytecode import Bytecode, CellVar, FreeVar, Instr, Label, TryBegin, TryEnd
+from bytecode import Bytecode, Instr, Label, TryBegin, TryEnd
 from bytecode.instr import InstrLocation
 
 from .. import pyversion
 from ..exc import Unsupported
 from ..variables import NULL
-from .cells import CHECK_STACK, cell_check, checked_cell_reads, deleted_cells_of, reads_deleted_cell
+from .cells import passed_cells, unrun_make_cells
 from .emit import (
+    BOX,
     call_glue,
     flatten_signature,
     intercept_calls,
@@ -57,6 +60,7 @@ from .emit import (
     prologue,
     resume_call,
     store_var,
+    unbox,
 )
 from .instructions import CodeInfo
 from .patch import WORK, CodeTemplate, resume_bytes
@@ -70,6 +74,8 @@ _RESUME_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 # made by patching, the number of instructions in front of the original's); weak both
 # ways, so neither keeps the other alive
 _ORIGIN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# the codes resume_code made (``is_resume_code``)
+_RESUME_CODES: weakref.WeakSet = weakref.WeakSet()
 # code -> its abstract bytecode, parsed once (see ``_copy``)
 _PARSED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 # Temporaries of the code at a break. Not ``___stack{i}``: when the frame is itself a
@@ -168,7 +174,8 @@ def resume_code(code, target: int, layout: tuple[bool, ...], live: tuple[str, ..
     """The code of a function that continues ``code`` at instruction ``target``.
 
     ``layout`` has one entry per stack slot: True for a NULL, False for a value
-    (passed as ``___stack{i}``); ``live`` are the locals passed after the stack items.
+    (passed as ``___stack{i}``); ``live`` are the locals passed after the stack items,
+    and the cells of ``code``'s cell variables come last.
 
     When ``code`` is itself a resume function, the new one continues the *original*
     code at the matching instruction: a function with N breaks gets N resume functions
@@ -184,6 +191,7 @@ def resume_code(code, target: int, layout: tuple[bool, ...], live: tuple[str, ..
     if new is None:
         new = _assembled(code, target, layout, live)
     _RESUME_CACHE[code][key] = new
+    _RESUME_CODES.add(new)
     return new
 
 
@@ -198,7 +206,7 @@ def _patched(code, target: int, layout: tuple[bool, ...], live: tuple[str, ...])
     """The resume function made by patching ``code``'s bytes (``patch.py``: linear
     work per break), or None where that cannot be done (then ``_assembled``)."""
     template = CodeTemplate.of(code)
-    if template is None or deleted_cells_of(code):
+    if template is None:
         return None
     made = resume_bytes(code, template, target, layout, live, _qualname(code, target))
     if made is None:
@@ -224,7 +232,7 @@ def _patched(code, target: int, layout: tuple[bool, ...], live: tuple[str, ...])
     bc.argnames = list(new.co_varnames[:new.co_argcount])
     bc.flags, bc.first_lineno = new.co_flags, new.co_firstlineno
     bc.name, bc.qualname, bc.filename = new.co_name, new.co_qualname, new.co_filename
-    bc.cellvars, bc.freevars = [], list(new.co_freevars)
+    bc.cellvars, bc.freevars = list(new.co_cellvars), list(new.co_freevars)
     CodeInfo.resumed(new, code, head, target, bc)
     _ORIGIN[new] = (weakref.ref(code), shift)
     return new
@@ -241,22 +249,10 @@ def _assembled(code, target: int, layout: tuple[bool, ...], live: tuple[str, ...
     original_body = list(bc[head:])
     body = _split_super_instructions(bc[head:])
     cellvars, freevars = list(code.co_cellvars), list(code.co_freevars)
-    for item in body:
-        if isinstance(item, Instr) and isinstance(item.arg, CellVar):
-            item.arg = FreeVar(item.arg.name)
-        elif isinstance(item, Instr) and item.name in pyversion.CELL_SLOT_OPS and \
-                item.arg in cellvars:
-            # the slot of a cell, by name (3.13+: an argument that is a cell loaded for
-            # a closure, a comprehension's cell saved and restored around it, 3.14's
-            # LOAD_DEREF); here it is a free variable's slot
-            item.arg = FreeVar(item.arg)
-    # the original deletes some of its cells: each read checks for an empty one
-    deleted = deleted_cells_of(code)
-    body = checked_cell_reads(body, deleted)
     values = [f"___stack{i}" for i in range(sum(1 for is_null in layout if not is_null))]
     new_prologue: list[Any] = []
-    if cellvars or freevars:
-        new_prologue.append(Instr("COPY_FREE_VARS", len(cellvars) + len(freevars)))
+    if freevars:
+        new_prologue.append(Instr("COPY_FREE_VARS", len(freevars)))
     new_prologue.append(Instr("RESUME", 0))
     k = 0
     for is_null in layout:
@@ -269,40 +265,32 @@ def _assembled(code, target: int, layout: tuple[bool, ...], live: tuple[str, ...
     # the stack
     new_prologue += [Instr("DELETE_FAST", name) for name in values]
     new_prologue.append(Instr("JUMP_FORWARD", label))
+    new_prologue += unrun_make_cells(cellvars)[1:-1]   # (jumped over already)
     for instr in new_prologue:   # where CPython puts a prologue: the `def` line
         instr.location = InstrLocation(code.co_firstlineno, None, None, None)
     bc[:] = new_prologue + body
-    bc.argnames = values + list(live)
+    bc.argnames = values + list(live) + cellvars   # the cells are passed as cells
     bc.argcount = len(bc.argnames)
     bc.posonlyargcount = bc.kwonlyargcount = 0
     bc.flags &= ~STAR_FLAGS
-    bc.cellvars = []
-    bc.freevars = cellvars + freevars
+    bc.cellvars = cellvars
+    bc.freevars = freevars
     bc.name = code.co_name
     bc.qualname = _qualname(code, target)
     # the prologue pushes the stack the original had at the target: the original's
     # stack size covers it (split super-instructions push no more than the pair did)
-    new = _assemble(bc, body, stacksize=max(code.co_stacksize, len(layout)) +
-                    (CHECK_STACK if deleted else 0))
+    new = _assemble(bc, body, stacksize=max(code.co_stacksize, len(layout)))
     CodeInfo.seed(new, bc)   # the translator reads it next: no need to parse it back
     origin_of = _instruction_origins(bc[:head], original_body, body)
     _ORIGIN[new] = (weakref.ref(code), [None] * len(new_prologue) + origin_of)
     return new
 
 
-def _deleted_cells(code) -> set[str]:
-    """``deleted_cells_of`` the original of resume function ``code`` (empty for code
-    that is no resume function: its cells are its own)."""
-    original = original_code(code)
-    return set() if original is code else deleted_cells_of(original)
-
-
 def _instruction_origins(head: list, original: list, body: list) -> list[int | None]:
-    """For each instruction of ``body`` (``original`` rewritten: super-instructions
-    split, checks inserted before cell reads), the index in the original code of the
-    instruction it comes from, or None where no break resumes to that instruction
-    alone (the second half of a split pair, an inserted check). ``head`` is the
-    original prologue before ``original``."""
+    """For each instruction of ``body`` (``original`` with its super-instructions
+    split), the index in the original code of the instruction it comes from, or None
+    where no break resumes to that instruction alone (the second half of a split
+    pair). ``head`` is the original prologue before ``original``."""
     index = sum(1 for item in head if isinstance(item, Instr))
     instrs = [item for item in body if isinstance(item, Instr)]
     out: list[int | None] = []
@@ -310,11 +298,6 @@ def _instruction_origins(head: list, original: list, body: list) -> list[int | N
     for item in original:
         if not isinstance(item, Instr):
             continue
-        while instrs[j] is not item and not (pyversion.SUPER_INSTRUCTIONS.get(item.name)
-                                             and instrs[j].name in
-                                             pyversion.SUPER_INSTRUCTIONS[item.name]):
-            out.append(None)   # an inserted check
-            j += 1
         if instrs[j] is item:
             out.append(index)
             j += 1
@@ -350,6 +333,12 @@ def original_code(code):
     return code if original is None else original
 
 
+def is_resume_code(code) -> bool:
+    """``code`` is a resume function's (made by ``resume_code``): it is called with its
+    arguments in one list (``Resume.run``, ``hook.run_boxed``)."""
+    return code in _RESUME_CODES
+
+
 class ResumeCaller:
     """Called from generated bytecode as ``return caller(cells, *args)``, the last act of
     a frame that breaks: returns a ``Resume``, which ``run_break_code`` runs once that
@@ -359,7 +348,7 @@ class ResumeCaller:
         self.code, self.fn_globals, self.run = code, fn_globals, run
 
     def __call__(self, closure, *args):
-        return Resume(self, closure, args)
+        return Resume(self, closure, list(args))
 
     def __repr__(self) -> str:
         return f"<resume {self.code.co_qualname}>"
@@ -371,29 +360,47 @@ class Resume:
     function with N breaks run one after another, not N calls deep (each call through
     the hook is several Python frames: a few hundred breaks would pass the recursion
     limit), and the locals the frame does not pass on (dead at the break) are freed
-    there rather than held until the last resume function returns."""
+    there rather than held until the last resume function returns.
+
+    ``args`` is a list, handed to the resume function as it is (``hook.run_boxed``):
+    the resume function empties it once it has its locals."""
 
     __slots__ = ("caller", "closure", "args")
 
-    def __init__(self, caller: ResumeCaller, closure, args: tuple):
+    def __init__(self, caller: ResumeCaller, closure, args: list):
         self.caller, self.closure, self.args = caller, closure, args
 
     def run(self):
         """Build the resume function with the frame's cells as its closure and run it
         through the hook; a frame runner of its code returns its own ``Resume`` here
         rather than running it (``run_break_code``)."""
-        caller, closure, args = self.caller, self.closure, self.args
+        caller, closure, box = self.caller, self.closure, self.args
         self.caller = self.closure = self.args = None
         fn = types.FunctionType(caller.code, caller.fn_globals, caller.code.co_name, None,
                                 closure)
         _local.expected = caller.code
         try:
-            return caller.run(fn, args)
+            return caller.run(fn, box)
         finally:
             _local.expected = None
 
 
 _local = threading.local()
+
+
+def boxed_code(code) -> types.CodeType:
+    """``code`` (flat positional parameters) taking them in one list instead
+    (``emit.unbox``): how a resume function that runs uncompiled is called."""
+    bc, _ = _copy(code)
+    head = len(prologue(bc))
+    params = code.co_varnames[:code.co_argcount]
+    loc = InstrLocation(code.co_firstlineno, None, None, None)
+    body = list(bc[head:])
+    bc[:] = list(bc[:head]) + unbox(params, loc) + body
+    bc.argnames, bc.argcount = [BOX], 1
+    bc.posonlyargcount = bc.kwonlyargcount = 0
+    bc.flags &= ~STAR_FLAGS
+    return _assemble(bc, body, stacksize=max(code.co_stacksize, len(params), 4))
 
 
 def run_break_code(fn, args: tuple, origin):
@@ -419,7 +426,7 @@ def run_break_code(fn, args: tuple, origin):
 
 def break_code(code, brk, glue, n_stack_values: int, restore: list[str], live: list[str],
                make_resume, intercept, unbound: list[str] = (),
-               passes_through=None) -> types.CodeType:
+               passes_through=None, boxed: bool = False, outline=None) -> types.CodeType:
     """Bytecode for a frame that stops at ``brk`` (a translator.GraphBreak).
 
     ``glue`` returns the stack's non-NULL values then the values of ``restore`` locals;
@@ -428,6 +435,10 @@ def break_code(code, brk, glue, n_stack_values: int, restore: list[str], live: l
     ``intercept(f)`` makes a user function run through the frame hook (used for the
     calls made by code that runs eagerly in an island), except for the globals that
     ``passes_through`` says are C code (``emit.intercept_calls``).
+    With ``boxed`` (``code`` is a resume function), the frame takes its arguments in
+    one list (``emit.unbox``).
+    ``outline(bc, positions)`` rewrites an island's copy of the code before it is
+    assembled (a loop whose body becomes a function of its own: ``outline.py``).
     """
     inst = brk.inst
     loc = inst.instr.location
@@ -436,6 +447,11 @@ def break_code(code, brk, glue, n_stack_values: int, restore: list[str], live: l
     flatten_signature(bc, code)
     head = len(prologue(bc))
     out: list[Any] = list(bc[:head])
+    out += unrun_make_cells(sorted(passed_cells(code)))   # (for locals(), see there)
+    if boxed:
+        out += unbox(code.co_varnames[:bc.argcount],
+                     InstrLocation(code.co_firstlineno, None, None, None))
+        bc.argnames, bc.argcount = [BOX], 1
     out += _with_location(call_glue(glue, code), loc)
     out.append(Instr("UNPACK_SEQUENCE", n_stack_values + len(restore), location=loc))
     out += [Instr("STORE_FAST", f"{TEMP}{i}", location=loc) for i in range(n_stack_values)]
@@ -448,6 +464,8 @@ def break_code(code, brk, glue, n_stack_values: int, restore: list[str], live: l
     if island:
         out += _push_stack(stack, consumed=len(stack), loc=loc)
         label = _label_at(bc, positions, inst.index)
+        if outline is not None:
+            outline(bc, positions)
         out.append(Instr("JUMP_FORWARD", label, location=loc))
         body = intercept_calls(_split_super_instructions(bc[head:]), intercept,
                                passes_through)
@@ -471,8 +489,6 @@ def break_code(code, brk, glue, n_stack_values: int, restore: list[str], live: l
     elif inst.name in ("JUMP_IF_FALSE_OR_POP", "JUMP_IF_TRUE_OR_POP"):
         raise Unsupported(f"cannot resume after {inst.name}")
     else:
-        if reads_deleted_cell(inst.instr, _deleted_cells(code)):
-            out += cell_check(inst.instr)
         out += _replay(inst, brk.kw_names, loc)
         pushed = [False] * pyversion.stack_pushes(inst.name, inst.arg)
         if _is_method_load(inst):
@@ -544,6 +560,12 @@ def _replay(inst, kw_names, loc) -> list[Instr]:
     return [instr]
 
 
+def resume_at(code, target: int, live: list[str], make_resume, loc) -> list[Instr]:
+    """Return ``resume(...)`` from the frame at instruction ``target``, where the stack
+    is empty (after an outlined loop, see ``outline.py``)."""
+    return _call_resume(code, target, [], [], live, make_resume, loc)
+
+
 def _call_resume(code, target: int, below_layout: list[bool], pushed: list[bool],
                  live: list[str], make_resume, loc) -> list[Instr]:
     """Store the whole stack into temporaries and return ``resume(...)`` from the frame."""
@@ -560,11 +582,13 @@ def _call_resume(code, target: int, below_layout: list[bool], pushed: list[bool]
         else:
             k -= 1
             out.append(Instr("STORE_FAST", f"{TEMP}{k}", location=loc))
+    if any(layout[i] for i in on_stack):   # (nor the junk, see resume_call)
+        out.append(Instr("DELETE_FAST", "___junk", location=loc))
     caller = make_resume(target, tuple(layout))
     n_values = sum(1 for is_null in layout if not is_null)
     out += resume_call(caller, n_values, live, code, loc)
     return out
 
 
-__all__ = ["Resume", "ResumeCaller", "break_code", "load_var", "resume_code",
-           "run_break_code"]
+__all__ = ["Resume", "ResumeCaller", "boxed_code", "break_code", "is_resume_code",
+           "load_var", "resume_code", "run_break_code"]

@@ -37,13 +37,13 @@ from .registry import (
     lookup_property,
     register,
 )
-from .rules import MetaError
+from .rules import MetaError, error_text
 from .ufuncs import is_ufunc, lookup_ufunc_method
 
 __all__ = [
     "ArrayMeta", "CREATION", "CUPY", "DASK", "ELEMENTWISE", "MATMUL", "MUTATION", "MetaError",
     "NUMPY", "OPAQUE", "OpDef", "REDUCTION", "REGISTRY", "VIEW", "break_reason",
-    "fold_dtype_query",
+    "error_text", "fold_dtype_query",
     "get", "ghost", "impl_table", "is_array_library_object", "is_dtype_query",
     "is_random_object", "is_ufunc", "lookup_function", "lookup_method", "lookup_property",
     "lookup_random_method", "lookup_ufunc_method", "meta_of", "operator_op", "probe",

@@ -41,6 +41,13 @@ class MetaError(Exception):
     """The rule cannot describe this call (data-dependent or unsupported)."""
 
 
+def error_text(e: Exception) -> str:
+    """What a user reads of an error of an op's rule: a ``MetaError``'s message says
+    itself why the rule cannot describe the call (its class is internal); any other
+    error is what NumPy would raise, named by its class (``ValueError: ...``)."""
+    return str(e) if isinstance(e, MetaError) else f"{type(e).__name__}: {e}"
+
+
 # --------------------------------------------------------------------------- walking values
 
 def array_kind(values) -> str:

@@ -46,12 +46,14 @@ from ..variables import (
     wrap_constant,
 )
 from ..variables.arrays import FlatVariable, IndexerVariable
-from ..variables.builtins import HANDLERS, call_builtin
+from ..variables.base import is_program_error
+from ..variables.builtins import FRAME_CAPTURE, HANDLERS, call_builtin
 from ..variables.constant import BINARY, operator_on_constants
 from ..variables.containers import container_binary_op
 from ..variables.iterators import get_iterator
 from ..variables.objects import RandomObjectVariable
 from . import compare
+from .exceptions import SymbolicRaise
 
 _PYTHON_ERRORS = (AttributeError, KeyError, IndexError, TypeError, ValueError,
                   ZeroDivisionError, OverflowError, NameError, StopIteration)
@@ -102,9 +104,20 @@ class TranslatorBase:
         handler = getattr(self, inst.name, None)
         if handler is None:
             raise Unsupported(f"opcode {inst.name} is not supported", cause="opcode")
+        before = (len(self.output.graph), self.output.side_effects.version)
         try:
             handler(inst)
+        except SymbolicRaise as e:
+            # the program raises an exception that a handler of the trace may catch
+            self.unwind(e)
         except _PYTHON_ERRORS as e:
+            if is_program_error(e) and self.in_try() and \
+                    before == (len(self.output.graph), self.output.side_effects.version):
+                # ...or Python raises it here (`d[k]` of a missing key), before any effect
+                python_error = self.python_error(e)
+                if python_error is not None:
+                    self.unwind(SymbolicRaise(python_error, self))
+                    return
             # The program itself raises here (a missing attribute, a bad key...): the
             # instruction runs eagerly at a graph break, and Python raises it for real.
             raise Unsupported(f"{type(e).__name__}: {e}",
@@ -122,9 +135,17 @@ class TranslatorBase:
         return False
 
     def location(self, inst: Inst) -> dict:
-        return {"loc": f"{self.code.co_filename}:{inst.lineno}",
-                "source_line": self.info.source_line(inst.lineno),
-                "frame": self.code.co_qualname}
+        loc = {"loc": f"{self.code.co_filename}:{inst.lineno}",
+               "source_line": self.info.source_line(inst.lineno),
+               "frame": self.code.co_qualname}
+        root = self
+        while root.parent is not None:
+            root = root.parent
+        if root.code.co_filename != self.code.co_filename and root.current is not None:
+            # inlined from another file: where the compiled function calls into it (the
+            # graph's code runs as the compiled function's lines, see dynamo/source.py)
+            loc["site"] = f"{root.code.co_filename}:{root.current.lineno}"
+        return loc
 
     def depth(self) -> int:
         return 0 if self.parent is None else self.parent.depth() + 1
@@ -302,10 +323,12 @@ class TranslatorBase:
                              kwargs: dict[str, Variable]) -> Variable:
         code = fn.get_code()
         if is_skipped(code):
+            # inspect.currentframe() returns the running frame, like sys._getframe()
+            capture = code is inspect.currentframe.__code__
             raise Unsupported(f"call to {code.co_qualname}() from {where(code)}",
                               "Library code is not traced; it runs eagerly.",
                               hint="move the call out of hot code to keep one graph",
-                              cause="library_call")
+                              cause=FRAME_CAPTURE if capture else "library_call")
         if self.depth() >= self.config.inline_depth_limit:
             raise Unsupported(f"inlining deeper than config.inline_depth_limit "
                               f"({self.config.inline_depth_limit}): recursion?",

@@ -11,10 +11,13 @@ from .. import pyversion
 from ..exc import Unsupported
 from ..variables import (
     NULL,
+    BaseFunctionVariable,
     ConstantVariable,
     NestedFunctionVariable,
+    UserMethodVariable,
 )
 from ..variables.errstate import ErrstateVariable
+from .exceptions import SymbolicRaise
 
 
 class Calls:
@@ -32,7 +35,19 @@ class Calls:
         nkw = len(kw_names)
         args, kwargs = values[:argc - nkw], dict(zip(kw_names, values[argc - nkw:]))
         fn, args = self.pop_callable(args)
-        self.push(self.call_function(fn, args, kwargs))
+        self.push(self.call_user_code(fn, args, kwargs))
+
+    def call_user_code(self, fn, args, kwargs):
+        """``fn(*args, **kwargs)`` of a call instruction. An exception the callee raises
+        and does not catch comes out here as ``SymbolicRaise`` (translator/exceptions):
+        marked as this frame's to unwind when ``fn`` is a function of the program
+        (inlined frame by frame, so its state is Python's at the raise)."""
+        try:
+            return self.call_function(fn, args, kwargs)
+        except SymbolicRaise as e:
+            if isinstance(fn, (BaseFunctionVariable, UserMethodVariable)):
+                e.caught_by = self
+            raise
 
     def KW_NAMES(self, inst):  # 3.11, 3.12
         self.kw_names = inst.arg
@@ -57,7 +72,7 @@ class Calls:
         for key in kw:
             if not isinstance(key, str):
                 raise Unsupported("keywords must be strings (TypeError)")
-        self.push(self.call_function(fn, args, kw))
+        self.push(self.call_user_code(fn, args, kw))
 
     def MAKE_FUNCTION(self, inst):
         code = self.pop().as_python_constant()
@@ -92,10 +107,6 @@ class Calls:
             raise Unsupported(f"function attribute flag {flag}")
         self.push(fn)
 
-    def RAISE_VARARGS(self, inst):
-        raise Unsupported("raise statement", "The exception is raised by the program "
-                          "itself, eagerly.", cause="raise")
-
     def BEFORE_WITH(self, inst):  # 3.11-3.13: pushes __exit__, then __enter__()'s result
         manager = self.pop()
         if not isinstance(manager, ErrstateVariable):
@@ -112,9 +123,6 @@ class Calls:
                               "eagerly.", cause="with")
         self.push(manager.getattr(self, name))   # a method and its self, as CPython does
         self.push(manager)
-
-    def PUSH_EXC_INFO(self, inst):
-        raise Unsupported("exception handler", cause="try")
 
     def RETURN_GENERATOR(self, inst):
         self.push(ConstantVariable(None))  # what the first next() sends in

@@ -23,23 +23,27 @@ from __future__ import annotations
 import inspect
 from dataclasses import dataclass
 
-from dynamo.guards import ClosureSource, LocalSource
+from dynamo.guards import ClosureSource, LocalSource, PassedCellSource
 
 from .. import pyversion
+from ..bytecode.cells import passed_cells
 from ..bytecode.instructions import Inst, Region
 from ..exc import RestartAnalysis, Unsupported
 from ..variables import CellVariable, Variable, wrap
+from ..variables.builtins import FRAME_CAPTURE
 from .base import ASYNC_FLAGS, TranslatorBase
 from .calls import Calls
 from .containers import Containers
 from .control_flow import ControlFlow
+from .exceptions import Exceptions
 from .loops import LoopNodes
 from .names import Names
 from .operators import Operators
 from .stack_ops import StackOps
 
 
-class Handlers(StackOps, Names, Operators, Calls, ControlFlow, LoopNodes, Containers):
+class Handlers(StackOps, Names, Operators, Calls, ControlFlow, LoopNodes, Containers,
+               Exceptions):
     """Every opcode handler, one method per opcode."""
 
     def inliner(self, code, local_vars, cells, fn_globals) -> InliningTranslator:
@@ -69,6 +73,9 @@ class BreakPoint:
     reason: Unsupported
     code: object = None  # of the loop (the root's, or an inlined function's)
     counters: dict | None = None   # "counters": local name -> its step per trip
+
+    def __post_init__(self):
+        _forget_frames(self.reason)
 
     @property
     def key(self):
@@ -106,19 +113,22 @@ class InstructionTranslator(Handlers, TranslatorBase):
                               "generators called from compiled code are inlined.",
                               cause="generator")
         cells: dict[str, CellVariable] = {}
+        passed = passed_cells(code)
         for j, name in enumerate(code.co_cellvars):
+            if name in passed:   # a resume function's: the caller's cell itself
+                cells[name] = _input_cell(args[name], PassedCellSource(name), output)
+                continue
             cells[name] = self._arg_cell(name, args) if name in args else CellVariable()
             cells[name].frame_index = j
         for i, name in enumerate(code.co_freevars):
-            source = ClosureSource(name, i)
-            cell = closure[i]
-            cells[name] = CellVariable(source=source, read=_reader(cell, source))
-            # a callee that closes over the same cell must see the same CellVariable
-            output.input_cells[id(cell)] = (cell, cells[name])
+            cells[name] = _input_cell(closure[i], ClosureSource(name, i), output)
         super().__init__(code, output, {}, cells, fn_globals)
         self.args = {k: v for k, v in args.items() if k not in code.co_cellvars}
         self.break_points = break_points
         self.visited: dict[int, None] = {}   # instructions run, in the order first run
+        # the instruction where the exception being handled by the trace entered this
+        # frame (translator/exceptions.py), until its handler is left
+        self.raise_origin: int | None = None
 
     def _arg_cell(self, name, args) -> CellVariable:
         value, source = args[name], LocalSource(name)
@@ -146,10 +156,19 @@ class InstructionTranslator(Handlers, TranslatorBase):
         except Unsupported as e:
             _locate(e, self)
             region = self.info.outermost_region(inst.index)
+            if self.raise_origin is not None:
+                # a break while the trace handles an exception it raised: the frame
+                # cannot resume inside the handler (the exception and its state are
+                # the trace's), so the whole `try` where it was raised runs eagerly
+                region = self.info.outermost_region(self.raise_origin)
             if region is not None and not _first_while_test(self, region, inst.index):
                 start = _island_start(self, region)
                 raise RestartAnalysis("break inside a loop or try block") from \
                     _Restart(BreakPoint(start, "island", e))
+            if e.cause == FRAME_CAPTURE:   # the program gets this very frame: the rest of
+                # the function runs in it (not in resume functions, other frames)
+                raise RestartAnalysis("a frame object of the running code") from \
+                    _Restart(BreakPoint(inst.index, "island", e))
             dirty = getattr(e, "inlined", False) or \
                 before != (len(self.output.graph), self.output.side_effects.version)
             if dirty:
@@ -219,6 +238,33 @@ def _first_while_test(tx, region: Region, index: int) -> bool:
         return False   # a for loop, or past the line of the `while` test
     return not any(i.target == region.start and i.index in tx.visited
                    for i in insts[index:region.end + 1])   # not yet gone round
+
+
+def _forget_frames(e: BaseException) -> None:
+    """Drop the tracebacks of ``e`` and of the exceptions it chains to.
+
+    A break point's reason outlives the trace that raised it (the next trace's break
+    points, the logs); its traceback must not. It holds the translator's frames and,
+    through their ``f_back``, the frames of the call being compiled, with the program's
+    arguments in their locals: a reference cycle (``_trace_and_build``'s break points,
+    the reason, its frames) that keeps those values alive, and counted by
+    ``sys.getrefcount``, until the cyclic GC runs, while the compiled code runs."""
+    todo, seen = [e], set()
+    while todo:
+        exc = todo.pop()
+        if exc is not None and id(exc) not in seen:
+            seen.add(id(exc))
+            exc.__traceback__ = None
+            todo += [exc.__cause__, exc.__context__]
+
+
+def _input_cell(cell, source, output) -> CellVariable:
+    """The CellVariable of a cell that existed before the trace (a free variable, or a
+    cell passed in), its contents read at ``source`` when first used."""
+    var = CellVariable(source=source, read=_reader(cell, source))
+    # a callee that closes over the same cell must see the same CellVariable
+    output.input_cells[id(cell)] = (cell, var)
+    return var
 
 
 def _reader(cell, source):

@@ -12,6 +12,7 @@ from dynamo.guards import NOT_PRESENT, BuiltinSource, GlobalSource, Guard
 from .. import pyversion
 from ..exc import Unsupported
 from ..variables import NULL, CellVariable, wrap
+from ..variables.lifetimes import ends_visibly, held_object
 
 
 class Names:
@@ -50,6 +51,29 @@ class Names:
 
     LOAD_FAST_BORROW_LOAD_FAST_BORROW = LOAD_FAST_LOAD_FAST
 
+    def drop_local(self, name, keeps=()) -> None:
+        """The binding of local ``name`` goes (rebound to ``keeps``, or deleted). Where
+        that frees an object whose end the program sees (its ``__del__`` runs, its
+        weak references die: ``variables/lifetimes.py``), graph-break: the glue would
+        free it only when it returns, after the effects that plain Python makes after
+        this point. The break code rebinds or deletes it for real, at this point."""
+        # (dict's own methods: a loop body's WatchedLocals must not count this look
+        # as the program reading the name, translator/loop_facts.py)
+        old = dict.get(self.locals, name)
+        if old is None:
+            old = getattr(self, "args", {}).get(name)   # an argument not read yet
+        if old is None or not ends_visibly(old):
+            return
+        obj = held_object(old)
+        args = getattr(self, "args", {})
+        others = [v for n, v in dict.items(self.locals) if n != name]
+        others += [v for n, v in args.items()
+                   if n != name and not dict.__contains__(self.locals, n)]
+        if any(held_object(v) is obj for v in [*others, *self.stack, *keeps]):
+            return   # the frame still holds it elsewhere: nothing is freed here
+        raise Unsupported(
+            f"the last reference of a {type(obj).__qualname__} object, dropped here")
+
     def STORE_FAST(self, inst):
         value = self.pop()
         name = getattr(inst.arg, "name", inst.arg)
@@ -58,20 +82,25 @@ class Names:
         elif value is NULL:
             self.locals.pop(inst.arg, None)
         else:
+            self.drop_local(inst.arg, (value,))
             self.locals[inst.arg] = value
 
     def STORE_FAST_LOAD_FAST(self, inst):
         store, load = inst.arg
+        self.drop_local(store, (self.stack[-1],))
         self.locals[store] = self.pop()
         self.push(self.load_local(load))
 
     def STORE_FAST_STORE_FAST(self, inst):
         first, second = inst.arg
+        self.drop_local(first, self.stack[-2:])    # (both before either store: a break
+        self.drop_local(second, self.stack[-2:])   # leaves the locals as they were)
         self.locals[first] = self.pop()
         self.locals[second] = self.pop()
 
     def DELETE_FAST(self, inst):
         self.load_local(inst.arg)
+        self.drop_local(inst.arg)
         del self.locals[inst.arg]
 
     # ------------------------------------------------------------------ globals

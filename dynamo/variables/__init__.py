@@ -23,7 +23,7 @@ The modules are layered; each imports only the ones before it (``tests/
 test_import_graph.py`` checks it):
 
     base < constant < containers < iterators < functions < folding < arrays < dask_arrays
-         < errstate < objects < loggers < iteration < builtins < builder
+         < errstate < objects < lifetimes < loggers < iteration < builtins < builder
 
 A Variable that must make a kind from a later module gets it from the translator it is
 handed: ``tx.wrap(value, source)`` (builder: a value from outside the trace, or a

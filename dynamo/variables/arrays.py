@@ -352,7 +352,7 @@ def _fold_dtype_query(fn, args, kwargs) -> Variable:
     except Unsupported:
         raise
     except Exception as e:  # noqa: BLE001 (NumPy raises: the call runs eagerly to raise it)
-        raise Unsupported(f"{library_name(fn)}: {type(e).__name__}: {e}",
+        raise Unsupported(f"{library_name(fn)}: {ops.error_text(e)}",
                           cause="op_rule") from e
     return wrap_constant(value)
 

@@ -114,6 +114,19 @@ class Variable:
                           "Python equivalent the generated code can build.")
 
 
+def program_error(error: BaseException) -> BaseException:
+    """Mark ``error`` as the one Python itself raises at this instruction when the
+    program runs (an operation run on the program's own values while tracing, a
+    missing dict key): the translator may hand it to the program's ``except``
+    (translator/exceptions.py). Any other error met while tracing is a graph break."""
+    error._dynamo_program_error = True
+    return error
+
+
+def is_program_error(error: BaseException) -> bool:
+    return getattr(error, "_dynamo_program_error", False)
+
+
 _IMMUTABLE_TYPE = 1 << 8   # Py_TPFLAGS_IMMUTABLETYPE: no attribute can be set on the type
 
 

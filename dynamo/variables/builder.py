@@ -31,6 +31,7 @@ from dynamo.guards import (
     TYPE,
     AsArraySource,
     AttrSource,
+    GlobalSource,
     Guard,
     ItemSource,
     LocalSource,
@@ -109,42 +110,55 @@ def _symbolic_int(out, value: int, source: Source) -> Variable:
     value) where the trace needs it as a plain int. Float arithmetic on it
     (``0.9 ** t``) is a ``SymFloat`` (see ``dynamo.symbolic.scalars``).
 
-    Arguments and items of their lists only (``_rebuildable``)."""
+    Arguments, their items and attributes, and globals (``_rebuildable``)."""
     out.guards.add(Guard(source, TYPE, int))
     return ConstantVariable(out.shape_env.new_symbol(source, value, "a dynamic int"),
                             source)
 
 
 def _rebuildable(source: Source | None) -> bool:
-    """Whether the glue may read a changing number again from ``source`` after the graph
-    ran (to return it, or pass it on): an argument of the frame (never rebound by the
-    glue), or an item of an argument's list or tuple (a trace's writes into it are
-    written back after the values are rebuilt). A global or an attribute may have been
-    written by then (``STEP += 1``): those numbers stay specialized."""
-    while isinstance(source, ItemSource):
+    """Whether generated code may read a changing number from ``source`` when the call
+    runs: the dispatcher's guards, the graph's inputs and the glue that rebuilds it (to
+    return it, or pass it on) all read it again there. That holds for an argument of the
+    frame, an item of its list or tuple, an attribute of either (``self.t``,
+    ``self.lr``), a global of the function's module and an attribute of one
+    (``config.LR``): the glue computes every value it returns or writes before its
+    first write back (``GlueCodegen.side_effects``), so ``self.t += 1`` or
+    ``STEP += 1`` in the trace reads ``self.t`` as it was when the frame started, as
+    the trace did. Cells and library modules' attributes stay specialized."""
+    while isinstance(source, ItemSource | AttrSource):
         source = source.base
-    return isinstance(source, LocalSource)
+    return isinstance(source, LocalSource | GlobalSource)
 
 
-def _int_data(value: list) -> bool:
-    """A list NumPy reads as a 1-d int64 array of at least two items (0 and 1 items
-    stay specialized, as sizes do)."""
-    return len(value) >= 2 and all(type(v) is int for v in value)
+def _number_data(value: list) -> bool:
+    """A list NumPy reads as a 1-d int64 or float64 array of at least two items (0 and
+    1 items stay specialized, as sizes do): all Python ints, or all Python floats (a
+    fresh list of floats each call is one input, not one guarded symbol per item)."""
+    if len(value) < 2:
+        return False
+    kind = type(value[0])
+    return kind in (int, float) and all(type(v) is kind for v in value)
+
+
+# What NumPy makes of a list of Python ints (one past 64 bits: not int64) or floats.
+_DATA_DTYPES = (np.dtype(np.int64), np.dtype(np.float64))
 
 
 def _list_data(tx, value: list, source: Source):
-    """A list of Python ints whose length or items changed between calls, as the array
-    data NumPy makes of it (``np.asarray(ids)``, one dimension of symbolic length): what
-    an op that reads the list as array data takes (``wte[ids]``, ``np.array(ids)``; see
-    ``OutputGraph.call_op``), so the entry serves every length and every item. None when
-    NumPy would not make an int64 array of it (an int past 64 bits)."""
+    """A list of Python ints (or floats) whose length or items changed between calls, as
+    the array data NumPy makes of it (``np.asarray(ids)``, one dimension of symbolic
+    length): what an op that reads the list as array data takes (``wte[ids]``,
+    ``np.array(ids)``; see ``OutputGraph.call_op``), so the entry serves every length and
+    every item. None when NumPy would not make an int64 (float64) array of it (an int
+    past 64 bits)."""
     out = tx.output
     array_source = AsArraySource(source)
     known = out.input_vars.get(array_source)
     if known is not None:
         return known
     array = np.asarray(value)
-    if array.dtype != np.int64 or array.ndim != 1:
+    if array.dtype not in _DATA_DTYPES or array.ndim != 1:
         return None
     var = out.add_input(array, array_source, dynamic_dims=(0,))
     out.input_vars[array_source] = var
@@ -195,7 +209,7 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
             _guard(tx, source, LENGTH, len(value))
             return [wrap(tx, v, ItemSource(source, i)) for i, v in enumerate(value)]
         var = ListVariable.unread(source, read)
-        if _int_data(value) and _rebuildable(source) and \
+        if _number_data(value) and _rebuildable(source) and \
                 out.shape_env.dynamic.is_dynamic_sequence(source, value):
             var.data = functools.partial(_list_data, tx, value, source)
         return var

@@ -16,6 +16,7 @@ import abc
 import functools
 import math
 import operator
+import sys
 import types
 from dataclasses import dataclass
 
@@ -53,6 +54,7 @@ from .iterators import (
     reversed_iterator,
     take,
 )
+from .objects import ExceptionVariable
 
 # HANDLERS: one table with iteration.py's (map, filter, sum, max, min, any, all), which
 # ``handles`` fills
@@ -64,9 +66,18 @@ _PURE = {abs, all, any, ascii, bin, bool, callable, chr, complex, divmod, float,
          frozenset, slice, range}
 _PURE_MODULES = ("math", "operator", "cmath")
 
+# The cause of the break at a call that returns a frame of the running code: the rest
+# of the frame runs eagerly in that same frame (an island, see translator/frames.py),
+# so its f_locals and f_lineno are the program's own, as in plain Python.
+FRAME_CAPTURE = "frame_capture"
+
 _CAUSES = {print: ("print", "print() writes output, which must happen when the program "
                    "runs, in order", "it runs eagerly at a graph break; move it out of "
-                   "hot code to keep one graph")}
+                   "hot code to keep one graph"),
+           sys._getframe: (FRAME_CAPTURE, "The frame object it returns shows the running "
+                           "frame's locals and line, which only the program's own frame "
+                           "has.", "the rest of the function runs uncompiled; read what "
+                           "you need from the frame outside the compiled function")}
 
 
 # Builtins that turn a value into text: of an array, the text needs its data.
@@ -78,6 +89,9 @@ def call_builtin(tx, var: BuiltinVariable, args: list[Variable], kwargs: dict) -
     handler = HANDLERS.get(fn)
     if handler is not None:
         return handler(tx, *args, **kwargs)
+    if fn in (str, repr) and len(args) == 1 and not kwargs and \
+            isinstance(args[0], ExceptionVariable):
+        return args[0].text(fn)   # `except ValueError as e: msg = str(e)`
     constant_args = all(_constant_like(a) for a in [*args, *kwargs.values()])
     pure = var.pure_method or fn in _PURE or getattr(fn, "__module__", None) in _PURE_MODULES
     if pure and constant_args:
@@ -397,6 +411,9 @@ for _fn, _name in [(operator.lt, "less"), (operator.le, "less_equal"), (operator
                    (operator.ne, "not_equal"), (operator.gt, "greater"),
                    (operator.ge, "greater_equal")]:
     HANDLERS[_fn] = _operator_compare(_name)
+# The exception being handled: the translator keeps it (translator/exceptions.py)
+HANDLERS[sys.exc_info] = lambda tx: tx.exc_info()
+HANDLERS[sys.exception] = lambda tx: tx.handled_exception()
 HANDLERS[operator.neg] = lambda tx, a: tx.unary_op("negative", a)
 HANDLERS[operator.pos] = lambda tx, a: tx.unary_op("positive", a)
 HANDLERS[operator.invert] = lambda tx, a: tx.unary_op("invert", a)

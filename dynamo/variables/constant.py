@@ -22,7 +22,7 @@ import numpy as np
 from ..exc import Unsupported
 from ..symbolic import Symbolic, SymFloat, SymInt, concrete, is_symbolic
 from ..symbolic.scalars import binary, float_operands
-from .base import Variable
+from .base import Variable, program_error
 
 # Types whose instances are immutable and whose methods have no side effects. Exact
 # types: a subclass (an int subclass, an IntEnum) can define methods in Python.
@@ -218,7 +218,11 @@ def fold(fn, *values, **kwargs) -> Any:
     neither, checked under ``errstate(all="raise")`` with warnings as errors; otherwise
     this raises ``SignalsAtRunTime`` and the caller makes it a graph op instead."""
     if not _numpy_involved(fn, (*values, *kwargs.values())):
-        return fn(*values, **kwargs)
+        try:
+            return fn(*values, **kwargs)
+        except Exception as e:
+            program_error(e)   # 1 / 0: Python's own error, which an `except` may catch
+            raise
     with np.errstate(all="raise"), warnings.catch_warnings():
         warnings.simplefilter("error")
         try:
@@ -314,6 +318,13 @@ class BuiltinVariable(Variable):
         return tx.call_builtin(self, list(args), dict(kwargs))
 
     def reconstruct(self, cg) -> str:
+        owner = getattr(self.fn, "__self__", None)
+        if self.source is not None and \
+                not (owner is None or isinstance(owner, (types.ModuleType, type))):
+            # a method bound to an object (``g.send``): as a constant of the glue it would
+            # keep that object alive as long as the compiled code (a generator in a
+            # reference cycle never collected); read it where the program has it
+            return self.source.expr()
         return cg.const(self.fn)
 
 

@@ -23,7 +23,7 @@ import sys
 from typing import Any
 
 from ..exc import Unsupported
-from .base import BoundBuiltinMethod, Variable
+from .base import BoundBuiltinMethod, Variable, program_error
 from .constant import (
     ConstantVariable,
     check_size,
@@ -424,12 +424,69 @@ class DictViewVariable(Variable):
 
 class DictVariable(Variable):
     """A dict with constant keys. ``removals`` counts keys removed, so that an iterator
-    can tell that the dict changed without changing size."""
+    can tell that the dict changed without changing size.
+
+    Every change goes through ``store``, ``remove``, ``pop_last`` and ``clear_all``,
+    which also log the changes to the dict's layout (its hash table), in order: the
+    glue replays them on a dict from outside the trace (``write_back``)."""
 
     def __init__(self, items: dict[Any, Variable], source=None):
         self.items = dict(items)
         self.source = source
         self.removals = 0
+        # ("insert", key), ("delete", key), ("popitem", None), ("clear", None)
+        self.layout_ops: list[tuple[str, Any]] = []
+        self.assigned: set = set()   # keys whose value the trace set
+
+    # ------------------------------------------------------------------ changes
+    def store(self, key, value: Variable) -> None:
+        """``d[key] = value``."""
+        if key not in self.items:
+            self.layout_ops.append(("insert", key))
+        self.assigned.add(key)
+        self.items[key] = value
+
+    def remove(self, key) -> Variable:
+        """``del d[key]`` (the key is there); returns its value."""
+        self.layout_ops.append(("delete", key))
+        self.removals += 1
+        return self.items.pop(key)
+
+    def pop_last(self) -> tuple[Any, Variable]:
+        """``d.popitem()`` (the dict is not empty)."""
+        self.layout_ops.append(("popitem", None))
+        self.removals += 1
+        return self.items.popitem()
+
+    def clear_all(self) -> None:
+        """``d.clear()`` (which shrinks the table even of an empty dict)."""
+        self.layout_ops.append(("clear", None))
+        self.removals += bool(self.items)
+        self.items.clear()
+
+    def write_back(self) -> list[tuple[str, Any, Variable | None]]:
+        """How the glue makes a dict from outside the trace what the trace made it:
+        ``(op, key, value)`` with op "set" (``d[key] = value``; value None: ``None``),
+        "delete", "popitem" or "clear".
+
+        The changes to its layout are replayed in the program's order, not the final
+        contents rebuilt (``clear()`` then ``update()``): the hash table ends up as
+        the program's would (``sys.getsizeof``; ``popitem()`` of an instance dict
+        that shares its keys with its class makes it a dict of its own). An insert
+        puts in the key's final value, or None where the key is removed again later
+        (only its place in the table counts); then the keys that only changed value
+        get their final values, which moves nothing."""
+        last = {key: i for i, (op, key) in enumerate(self.layout_ops) if op == "insert"}
+        out: list[tuple[str, Any, Variable | None]] = []
+        for i, (op, key) in enumerate(self.layout_ops):
+            if op == "insert":
+                survives = last[key] == i and key in self.items
+                out.append(("set", key, self.items[key] if survives else None))
+            else:
+                out.append((op, key, None))
+        out += [("set", key, self.items[key]) for key in self.assigned
+                if key in self.items and key not in last]
+        return out
 
     def describe(self) -> str:
         return f"dict of {len(self.items)}"
@@ -446,20 +503,19 @@ class DictVariable(Variable):
     def getitem(self, tx, index: Variable) -> Variable:
         key = const_key(index)
         if key not in self.items:
-            raise Unsupported(f"missing dict key {key!r} (raises KeyError)")
+            raise program_error(KeyError(key))   # Python's own (a break, or its `except`)
         return self.items[key]
 
     def setitem(self, tx, index: Variable, value: Variable) -> None:
         tx.output.side_effects.mutate(self)
-        self.items[const_key(index)] = value
+        self.store(const_key(index), value)
 
     def delitem(self, tx, index: Variable) -> None:
         key = const_key(index)
         if key not in self.items:
             raise Unsupported(f"del of a missing dict key {key!r}")
         tx.output.side_effects.mutate(self)
-        del self.items[key]
-        self.removals += 1
+        self.remove(key)
 
     def getattr(self, tx, name: str) -> Variable:
         if name in ("keys", "values", "items", "get", "setdefault", "update", "pop", "copy",
@@ -479,30 +535,30 @@ class DictVariable(Variable):
         tx.output.side_effects.mutate(self)
         if name == "setdefault":
             key = const_key(args[0])
-            return items.setdefault(key, args[1] if len(args) > 1 else ConstantVariable(None))
+            if key not in items:
+                self.store(key, args[1] if len(args) > 1 else ConstantVariable(None))
+            return items[key]
         if name == "update":
             for src in args:
-                items.update(tx.dict_items(src))
+                for k, v in tx.dict_items(src).items():
+                    self.store(k, v)
             for k, v in kwargs.items():
-                items[k] = v
+                self.store(k, v)
             return ConstantVariable(None)
         if name == "pop":
             key = const_key(args[0])
             if key in items:
-                self.removals += 1
-                return items.pop(key)
+                return self.remove(key)
             if len(args) > 1:
                 return args[1]
             raise Unsupported(f"dict.pop of a missing key {key!r} (raises KeyError)")
         if name == "clear":
-            self.removals += bool(items)
-            items.clear()
+            self.clear_all()
             return ConstantVariable(None)
         if name == "popitem" and not args and not kwargs:
             if not items:
                 raise Unsupported("popitem of an empty dict (raises KeyError)")
-            key, value = items.popitem()
-            self.removals += 1
+            key, value = self.pop_last()
             return TupleVariable([ConstantVariable(key), value])
         raise Unsupported(f"dict.{name}")
 
@@ -675,7 +731,8 @@ def container_binary_op(tx, name: str, a: Variable, b: Variable,
         if inplace:   # dict.__ior__ is update: any mapping or iterable of pairs
             items = tx.dict_items(b)
             tx.output.side_effects.mutate(a)
-            a.items.update(items)
+            for k, v in items.items():
+                a.store(k, v)
             return a
         if isinstance(b, DictVariable):
             return DictVariable({**a.items, **b.items})

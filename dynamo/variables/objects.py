@@ -26,7 +26,7 @@ from .. import ops
 from ..exc import Unsupported
 from .base import Variable
 from .constant import BuiltinVariable, ConstantVariable, is_pure_constant
-from .containers import NamedTupleVariable, is_namedtuple_class
+from .containers import NamedTupleVariable, TupleVariable, is_namedtuple_class
 
 _ARRAY_LIBRARIES = ("numpy", "cupy", "cupyx")
 _LIBRARY_MODULES = (*_ARRAY_LIBRARIES, "math", "cmath", "operator")
@@ -391,6 +391,10 @@ def plain_exception_class(cls: type) -> bool:
     return True
 
 
+# Arguments whose text ``str(e)`` may compute while tracing (not a symbolic number).
+_TEXT_TYPES = (int, float, complex, str, bytes, bool, type(None))
+
+
 class ExceptionVariable(Variable):
     """An exception built in the trace (``ValueError("bad shape")``), to be raised.
 
@@ -400,6 +404,16 @@ class ExceptionVariable(Variable):
 
     def __init__(self, cls: type, args: list[Variable]):
         self.cls, self.args = cls, args
+        # set when the trace raises it (dynamo/translator/exceptions.py): its
+        # ``__cause__``/``__context__`` (ExceptionVariables, None, or the caller's
+        # unknown exception) and whether it was raised (then it has a traceback)
+        self.cause: Variable | None = None
+        self.context: Variable | None = None
+        self.suppress_context = False
+        self.raised = False
+        # False for an error the translator met while tracing (a missing dict key):
+        # its class is Python's, its arguments may be worded otherwise (unknown)
+        self.exact = True
 
     def describe(self) -> str:
         return f"{self.cls.__name__} instance"
@@ -407,7 +421,49 @@ class ExceptionVariable(Variable):
     def python_type(self) -> type:
         return self.cls
 
+    def getattr(self, tx, name: str) -> Variable:
+        """What BaseException itself stores; the rest (a traceback, notes, a program's
+        class attributes or methods) is a graph break."""
+        if name == "args":
+            self._check_exact("its args")
+            return TupleVariable(list(self.args))
+        if name == "__class__":
+            return ClassVariable(self.cls)
+        if name == "__suppress_context__":
+            return ConstantVariable(self.suppress_context)
+        if name in ("__cause__", "__context__"):
+            link = self.cause if name == "__cause__" else self.context
+            if link is None:
+                return ConstantVariable(None)
+            link.python_type()   # the caller's exception: Unsupported
+            return link
+        return super().getattr(tx, name)
+
+    def _check_exact(self, what: str) -> None:
+        if not self.exact:
+            raise Unsupported(f"{what} of a {self.cls.__name__} that Python raises here",
+                              "The translator knows which exception the operation raises, "
+                              "not its exact message.", cause="raise")
+
+    def text(self, fn) -> Variable:
+        """``str(e)`` or ``repr(e)`` (``fn``), computed on an instance built while
+        tracing: BaseException's own methods, of arguments that are plain constants."""
+        self._check_exact(f"{fn.__name__}()")
+        own = any(f"__{fn.__name__}__" in vars(k) for k in self.cls.__mro__
+                  if k.__module__ != "builtins")
+        if own or not all(a.is_constant() and type(a.as_python_constant()) in _TEXT_TYPES
+                          for a in self.args):
+            raise Unsupported(f"{fn.__name__}() of a {self.cls.__name__} with these "
+                              "arguments", "The text is computed by the program's own "
+                              "method, or from values known only when it runs.",
+                              cause="unsupported_call")
+        return ConstantVariable(fn(self.cls(*[a.as_python_constant() for a in self.args])))
+
     def reconstruct(self, cg) -> str:
+        if self.raised:
+            raise Unsupported(f"a {self.cls.__name__} raised and caught in the trace is "
+                              "used after it", "A raised exception has a traceback and a "
+                              "context the generated code cannot rebuild.", cause="raise")
         return cg.mutable(self, lambda v: f"{cg.const(v.cls)}("
                           f"{''.join(f'{cg.value(a)}, ' for a in v.args)})")
 

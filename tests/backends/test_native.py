@@ -337,6 +337,85 @@ def test_prefix_sum_and_scalar_recursion_loops():
     check_native(recursion, rng.random(50) * 0.01)
 
 
+def test_flagged_loop_restores_its_input_from_reused_backups():
+    """An in-place loop whose call overflows midway: tier 2 flags it, restores the
+    input from the backup taken before the call and tier 1 warns as eager; the backup
+    buffers are the same objects from call to call (no new array per call)."""
+    def prefix_sum(x):
+        for i in range(1, x.shape[0]):
+            x[i] += x[i - 1]
+        return x
+    c, made = compiled(prefix_sum)
+    x = rng.random(50)
+    c(x.copy())
+    same(c(x.copy()), prefix_sum(x.copy()))
+    spares = made[0]._spares
+    assert len(spares) == 1
+    buffers = [id(b) for b in spares[0]]
+    bad = x.copy()
+    bad[20:22] = 1e308
+    want = bad.copy()
+    with pytest.warns(RuntimeWarning, match="overflow"):
+        prefix_sum(want)
+    got = bad.copy()
+    with pytest.warns(RuntimeWarning, match="overflow"):
+        out = c(got)
+    assert out is got
+    same(got, want)
+    assert made[0].native_calls == 1
+    y = rng.random(50)
+    same(c(y.copy()), prefix_sum(y.copy()))
+    assert made[0].native_calls == 2
+    assert [id(b) for b in made[0]._spares[0]] == buffers
+
+
+def test_overflow_hidden_in_a_scalar_loop_still_warns():
+    """Sequential code ORs its checks into one flag without a branch per op; a value
+    that overflows and is then hidden (``1 / inf == 0``) is still checked."""
+    def f(r):
+        s = r[0] * 1.0
+        for k in range(1, r.shape[0]):
+            s = s + 1.0 / (r[k] * 1e308 * 10.0)
+        return s
+    r = rng.random(20) + 1.0
+    with pytest.warns(RuntimeWarning, match="overflow"):
+        want = f(r)
+    c, made = compiled(f)
+    for _ in range(2):
+        with pytest.warns(RuntimeWarning, match="overflow"):
+            same(c(r), want)
+    assert made[0].native_calls == 0
+    ok = rng.random(20) * 1e-300
+    same(c(ok), f(ok))
+    assert made[0].native_calls == 1
+
+
+def test_kernel_shapes_of_the_issue_programs():
+    """What makes the benchmarks fast, checked on the source: the recursion's loop has
+    no branch per op (one flag for sequential code); the Jacobi loop is one kernel, a
+    ``for`` over the steps around a ``prange`` over rows."""
+    def recursion(r):
+        alpha, beta = -r[0], 1.0
+        for k in range(1, r.shape[0]):
+            beta *= 1.0 - alpha * alpha
+            alpha = -(r[k] + alpha) / beta
+        return alpha
+
+    def jacobi(A, B):
+        for _ in range(10):
+            B[1:-1, 1:-1] = 0.25 * (A[:-2, 1:-1] + A[2:, 1:-1] + A[1:-1, :-2] + A[1:-1, 2:])
+            A, B = B, A
+        return A, B
+    made = check_native(recursion, rng.random(50) * 0.01)
+    src = made[0].__dynamo_native_source__.split("def kernel(")[1]
+    assert "if " not in src and "_bad[0] = True" not in src and src.count("for ") == 1
+    big = rng.random((200, 200))
+    made = check_native(jacobi, big, big.copy())
+    src = made[0].__dynamo_native_source__.split("def kernel(")[1]
+    loop = src.index("for trip")
+    assert "prange(" in src[loop:] and made[0].kernel.parallel
+
+
 def test_views_and_outputs_keep_identity():
     def f(x):
         x[0] = 5.0

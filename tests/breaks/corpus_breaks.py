@@ -360,6 +360,8 @@ PROGRAMS = [
     ("with", b_with, (X,), 1, 2),
     ("errstate", b_errstate, (X,), 1, 0),
     ("errstate_print", b_errstate_print, (X,), 1, 1),
+    # (a loop whose body breaks runs as plain Python over arrays this small: it is not
+    # outlined, config.outline_min_elements, docs/loops.md)
     ("loop_print", b_loop_print, (X,), 0, 1),
     ("loop_data_dependent", b_loop_data_dependent, (X,), 0, 1),
     ("callee", b_callee, (X,), 4, 2),

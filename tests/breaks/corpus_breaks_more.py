@@ -275,7 +275,7 @@ PROGRAMS = [
     ("ten_breaks", b_ten_breaks, (X,), 9, 10),
     ("many_locals", b_many_locals, (X, Y), 2, 1),
     ("comprehension_print", b_comprehension_print, (X,), 2, 1),
-    ("except_handler", b_except_handler, (X,), 1, 1),
+    ("except_handler", b_except_handler, (X,), 1, 0),   # a jump to the handler (#19)
     ("nonlocal_break", b_nonlocal_break, (X,), 1, 1),
     ("object_mutation_across", b_object_mutation_across, (Counter(), X), 1, 1),
     ("missing_attribute", b_object_mutation_across, (STATE, X), 0, 1),

@@ -142,8 +142,8 @@ def _cell_deleted_on_a_branch(x, drop):
     g = lambda: c   # noqa: E731, F841 (c is a cell)
     y = x + 1
     print("break")
-    z = c + y       # a checked read: the trace breaks at the check, with the cell on
-    if drop:        # the stack (the glue passes the cell itself, not its contents)
+    z = c + y       # the resume function's own cell variable (passed in as the cell)
+    if drop:
         del c
     try:
         return z + c

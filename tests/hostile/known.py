@@ -51,14 +51,12 @@ RAISE: dict[str, Known | str] = {}
 # F. (generator-finally, fixed) A frame that creates a generator with a yield inside
 #    try/finally or with runs eagerly (dynamo/convert.py _skip_whole_frame): dropped
 #    mid-function, its finally runs at once.
-#    del-timing: an object made at a graph break (here: an instance of a class with
-#    __del__), passed to a resume function and then deleted or rebound there, lives
-#    until that resume function returns: the call into it holds its arguments
-#    (dynamo/bytecode/resume.py Resume.run and the hook's frames; a local dead at the
-#    break is freed there, which fixed more/weak_value_dict).
-STATE = {
-    "state/del_order": "del-timing: an object rebound/deleted after a graph break lives "
-                       "on in the break's frame until the call ends (resume.py)",
+#    (del-timing, fixed) an object passed to a resume function and then deleted or
+#    rebound there is freed at that point: the resume function gets its arguments in a
+#    list it empties (dynamo/hook.py run_boxed, bytecode/emit.py unbox), a local dead at
+#    a break but still bound to such an object is passed on, and dropping its last
+#    binding is a graph break (dynamo/variables/lifetimes.py).
+STATE: dict[str, Known | str] = {
     # G. (attr-read-cached, class-attr-write-lost, fixed) property getters run on every
     #    read, a class __getattribute__ breaks, type(o).x is read through type(o)
     #    (dynamo/variables/objects.py ObjectVariable.getattr, builtins.py _type).
@@ -81,13 +79,14 @@ NUMERICS: dict[str, Known | str] = {}
 
 # J. Frames, generated code and the wrapper objects.
 FRAMES_API = {
-    "misc/getframe_name": "frame-visible: sys._getframe().f_locals shows ___brk0",
     "misc/caller_frame": "frame-visible: sys._getframe(1) in a compiled function is one of "
                          "dynamo's frames, not the caller (pure Python cannot run code in "
                          "the caller's frame: docs/python_semantics.md)",
     "misc/user_warning_stacklevel_2": "frame-visible: warn(stacklevel=2) in a helper called "
                                       "at a graph break points at one of dynamo's frames, "
                                       "not the caller's line (docs/python_semantics.md)",
+    # (getframe_name, fixed: a sys._getframe() or inspect.currentframe() call runs the
+    #  rest of the frame in that frame, an island; no ___brk temporaries in f_locals.)
     # (warning-location, fixed: graph code is compiled at the program's file and lines,
     #  dynamo/source.py compile_source(user_lines=True).)
 }

@@ -216,6 +216,35 @@ def test_fresh_list_of_floats_compiles_at_most_twice(backend):
     assert run_calls(floats_as_data, calls, backend) <= 2
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_fresh_list_of_floats_is_one_array_input(backend):
+    a = np.ones(1, np.float32)
+    calls = [([0.5 * i + k for k in range(n)], a) for i, n in enumerate((6, 6, 9, 2, 6, 40))]
+    assert run_calls(floats_as_data, calls, backend) <= 2
+    report = dynamo.explain(floats_as_data, backend=backend).calls(calls[:3])
+    last = report.records[-1]
+    # the list is read once per call by the guards and once by the glue, as one array
+    assert not any("L['xs'][" in g.source.name() for g in last.guards), last.check_source
+    assert last.check_source.count("asarray(") == 1, last.check_source
+    assert last.glue_source.count("asarray(") == 1, last.glue_source
+
+
+def mixed_lists(xs, ys, table):
+    return np.array(xs) * 2, table[ys], np.asarray(xs).dtype
+
+
+def test_lists_numpy_reads_otherwise_recompile_or_raise_as_eager():
+    table = np.arange(10.0)
+    calls = [([0.5, 1.5], [1, 2], table), ([2.5, 3.5, 4.5], [3, 4, 5], table),
+             ([1, 2.5], [1, 2], table),            # an int among the floats: still float64
+             ([True, 2.0], [1, 2], table), ([np.float32(1.5), 2.0], [1, 2], table),
+             ([1.5, float("nan"), float("inf")], [2, 3], table),
+             ([1.5, 2.5], [1.5, 2.5], table),      # floats as an index: IndexError
+             (["1.5", 2.5], [1, 2], table), ([[1.0, 2.0], [3.0, 4.0]], [1, 2], table),
+             ([0.25, 0.75, 1.0, 2.0], [9, 8, 7, 6], table)]
+    run_calls(mixed_lists, calls)
+
+
 def recompile_log(fn, calls) -> list[str]:
     records = []
 
@@ -368,6 +397,23 @@ def test_explain_over_several_calls_reports_recompiles():
     assert "Recompile at call 1" in str(report)
 
 
+def test_explain_as_a_context_manager_over_the_programs_calls():
+    g = np.ones(4, np.float32)
+    m = np.zeros(4, np.float32)
+    with dynamo.explain(adam_step) as e:
+        got = [e(g, m, t) for t in (1, 2, 3, 4)]
+        with pytest.raises(TypeError):   # the program's exceptions reach the program
+            e(g, m, "x")
+    for t, value in zip((1, 2, 3, 4), got):
+        same(value, adam_step(g, m, t))
+    report = e.report
+    assert report.calls == 5 and report.compile_count == 3
+    assert report.recompiles[0].call == 1 and "L['t']" in report.recompiles[0].reasons[0]
+    assert report.exceptions[-1].__class__ is TypeError and "Recompile at call 1" in str(e)
+    with pytest.raises(RuntimeError, match="ended"):
+        e(g, m, 5)
+
+
 def test_explain_counts_the_numpy_size_variants():
     x = np.ones(3, np.float32)
     report = dynamo.explain(sgd, backend="numpy").calls([(x, x, lr) for lr in (0.1, 0.2, 0.3)])
@@ -417,3 +463,145 @@ def test_expressions_keep_python_precedence(backend):
     x = np.ones(2)
     calls = [(x, t, a) for t, a in [(2, 0.5), (3, 1.5), (4, -2.5), (5, 3.0)]]
     assert run_calls(negative_constant_base, calls, backend) <= 2
+
+
+# --------------------------------------------------------------------------- attributes, globals
+
+class Adam:
+    """An optimizer whose step count and learning rate live in attributes."""
+
+    def __init__(self, lr=1e-3):
+        self.t, self.lr = 0, lr
+
+    def step(self, g, m):
+        self.t += 1
+        m = 0.9 * m + 0.1 * g
+        return self.lr * m / (1 - 0.9 ** self.t), self.t
+
+
+def run_object_calls(make, method, calls, backend="eager"):
+    """``method`` of an object from ``make()`` (one per side) over ``calls``: every result
+    and the object's ``__dict__`` after each call equal eager's; returns the compiles."""
+    eager_obj, compiled_obj = make(), make()
+    compiled = dynamo.compile(getattr(compiled_obj, method), backend=backend)
+    counter = Compiles()
+    with listeners.listening(counter):
+        for i, args in enumerate(calls):
+            same(getattr(eager_obj, method)(*copy.deepcopy(args)),
+                 compiled(*copy.deepcopy(args)), path=f"call {i} result")
+            same(vars(eager_obj), vars(compiled_obj), path=f"call {i} attributes")
+    return counter.count
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_int_step_in_an_attribute_is_an_input(backend):
+    g = np.linspace(-1, 1, 8, dtype=np.float32)
+    m = np.zeros(8, np.float32)
+    # self.t is 0, then 1, 2...: 0 and 1 keep their own entries, as sizes do
+    assert run_object_calls(Adam, "step", [(g, m)] * 100, backend) <= 3
+
+    def from_one():
+        opt = Adam()
+        opt.t = 1
+        return opt
+    assert run_object_calls(from_one, "step", [(g, m)] * 100, backend) <= 2
+
+
+def test_float_attribute_that_changes_is_an_input():
+    def make():
+        opt = Adam()
+        opt.t = 5
+        return opt
+
+    g, m = np.ones(4), np.zeros(4)
+    eager_opt, opt = make(), make()
+    compiled = dynamo.compile(opt.step)
+    counter = Compiles()
+    with listeners.listening(counter):
+        for lr in (0.1, 0.05, 0.025, 1e-3, 3.0, -0.5):
+            eager_opt.lr = opt.lr = lr
+            same(eager_opt.step(g, m), compiled(g, m))
+            same(vars(eager_opt), vars(opt))
+    assert counter.count <= 2
+
+
+SCALE = 1.0
+STEP = 0
+
+
+def scaled(x):
+    return x * SCALE + 1 / (1 + SCALE)
+
+
+def counted(x):
+    global STEP
+    STEP += 1
+    return x * 0.5 ** STEP, STEP
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_global_float_that_changes_is_an_input(backend, monkeypatch):
+    x = np.arange(4, dtype=np.float32)
+    compiled = dynamo.compile(scaled, backend=backend)
+    counter = Compiles()
+    with listeners.listening(counter):
+        for value in (1.0, 2.0, 0.5, -3.25, 1e-8, 2.0):
+            monkeypatch.setitem(globals(), "SCALE", value)
+            same(scaled(x), compiled(x))
+    assert counter.count <= 2
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_global_counter_written_by_the_frame_is_an_input(backend, monkeypatch):
+    x = np.ones(3)
+    compiled = dynamo.compile(counted, backend=backend)
+    counter = Compiles()
+    monkeypatch.setitem(globals(), "STEP", 0)
+    with listeners.listening(counter):
+        for _ in range(12):
+            want = counted(x)             # STEP: 1, 3, 5... eagerly; 2, 4, 6... compiled
+            got = compiled(x)
+            assert got[1] == want[1] + 1 and type(got[1]) is int
+            same(want[0] * 0.5, got[0])
+    assert STEP == 24
+    assert counter.count <= 2
+
+
+THRESHOLD = 0.5
+
+
+def gated(x):
+    if THRESHOLD > 0.3:
+        return x * THRESHOLD
+    return x - THRESHOLD
+
+
+def test_global_that_decides_control_flow_still_recompiles(monkeypatch):
+    x = np.ones(3)
+    compiled = dynamo.compile(gated)
+    counter = Compiles()
+    with listeners.listening(counter):
+        for value in (0.5, 0.6, 0.7, 0.1, 0.2, 0.9):
+            monkeypatch.setitem(globals(), "THRESHOLD", value)
+            same(gated(x), compiled(x))
+    # a number that decides a branch is specialized (guarded by value): each value
+    # is its own entry, never a wrong branch
+    assert counter.count == 6
+
+
+MODE = "train"
+
+
+def by_mode(x):
+    return x * 2 if MODE == "train" else x
+
+
+def test_global_string_that_selects_control_flow_guards(monkeypatch):
+    x = np.ones(3)
+    compiled = dynamo.compile(by_mode)
+    counter = Compiles()
+    with listeners.listening(counter):
+        for mode in ("train", "train", "eval", "train", "eval"):
+            monkeypatch.setitem(globals(), "MODE", mode)
+            same(by_mode(x), compiled(x))
+    assert counter.count == 2

@@ -1,0 +1,85 @@
+"""``_Block`` lowers the nodes of one graph (the kernel's or a loop body's) in order; its
+methods live in one module per kind of node (elementwise.py, nests.py, stencils.py,
+reductions.py, loops.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from dynamo.graph import CALL, CONSTANT, PLACEHOLDER, Graph, Node
+
+from .elementwise import Elementwise
+from .emitter import _Emitter
+from .loops import Loops
+from .nests import Nests
+from .ops import _ELEMENTWISE, _REDUCTIONS, Unsupported, _meta
+from .reductions import Reductions
+from .stencils import Stencils
+from .values import Arr, Const, Lazy, View
+
+
+class _Block(Elementwise, Nests, Stencils, Reductions, Loops):
+    """Lowers the nodes of one graph (the kernel's, or a loop body's) in order."""
+
+    def __init__(self, em: _Emitter, graph: Graph, env: dict):
+        self.em, self.graph = em, graph
+        self.env: dict[Node, Any] = env
+        self.pending: dict[Node, Lazy] = {}   # inlined values not yet read
+
+    # ------------------------------------------------------------- nodes
+    def run(self) -> None:
+        for node in self.graph.nodes:
+            if node.op == PLACEHOLDER:
+                if node not in self.env:
+                    raise Unsupported(f"placeholder {node.name}")
+            elif node.op == CONSTANT:
+                value = node.args[0]
+                if not isinstance(value, (bool, int, float, complex, np.generic)):
+                    raise Unsupported(f"constant of type {type(value).__name__}")
+                self.env[node] = Const(value)
+            elif node.op == CALL:
+                self.call(node)
+
+    def call(self, node: Node) -> None:
+        target = node.target
+        if target in _ELEMENTWISE:
+            meta = _meta(node)
+            users = list(node.users)
+            if not meta.scalar and len(users) == 1 and users[0].op == CALL and (
+                    users[0].target in _ELEMENTWISE or users[0].target in _REDUCTIONS
+                    or users[0].target == "setitem"):
+                keys = frozenset().union(*(self._keys(a) for a in node.inputs()))
+                self.env[node] = Lazy(node, keys, meta.shape, meta.dtype)
+                self.pending[node] = self.env[node]
+                # check it lowers now, not at its use (an error there would be late);
+                # its statements are dropped, so are the checks it marked as done
+                deferred = set(self.em.deferred)
+                self.elementwise(node, ["0"] * meta.ndim, [], "nf")
+                self.em.deferred = deferred
+                for a in node.inputs():   # the check consumed the inputs; they stay pending
+                    if isinstance(self.env.get(a), Lazy):
+                        self.pending[a] = self.env[a]
+            else:
+                self.env[node] = self.materialize(node)
+        elif target in _REDUCTIONS:
+            self.env[node] = self.reduction(node)
+        elif target == "getitem":
+            self.env[node] = self.getitem(node)
+        elif target == "setitem":
+            self.env[node] = self.setitem(node)
+        elif target == "after_loop":
+            self.env[node] = self.val(node.args[0])
+        elif target == "fori_loop":
+            self.env[node] = self.fori_loop(node)
+        else:
+            raise Unsupported(f"op {target!r} is not lowered")
+
+    def _keys(self, node: Node) -> frozenset:
+        v = self.env.get(node)
+        if isinstance(v, (Arr, View)):
+            return frozenset({v.key})
+        if isinstance(v, Lazy):
+            return v.keys
+        return frozenset()

@@ -1,0 +1,176 @@
+"""Elementwise nodes as scalar expressions at a loop index: operands cast to the ufunc's
+loop dtypes, the result to the node's dtype, NaN/infinity checks deferred along chains
+of ops that keep them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dynamo.graph import Node
+
+from .ops import (
+    _BINARY,
+    _BOOL_ARITH,
+    _DTYPES,
+    _PROPAGATE,
+    _QUIET,
+    _SCALAR,
+    _UNARY,
+    Unsupported,
+    _broadcast,
+    _cast,
+    _kind,
+    _meta,
+    _nonfinite,
+)
+from .values import Arr, Const, Lazy, Scal, View
+
+
+class Elementwise:
+    """Methods of ``_Block`` (block.py): elementwise nodes at a loop index."""
+
+    def val(self, arg):
+        if isinstance(arg, Node):
+            v = self.env[arg]
+            if isinstance(v, Lazy):
+                self.pending.pop(arg, None)
+            return v
+        if isinstance(arg, (bool, int, float, complex)) or isinstance(arg, np.generic):
+            return Const(arg)
+        raise Unsupported(f"argument {type(arg).__name__}")
+
+    def element(self, v, idx: list[str], out_shape: tuple, stmts: list, flag: str):
+        """Statements computing ``v`` at ``idx`` (broadcast to ``out_shape``); returns
+        (expression, dtype)."""
+        if isinstance(v, Const):
+            raise Unsupported("a constant where an array is needed")
+        if isinstance(v, Scal):
+            return v.name, v.dtype
+        if isinstance(v, (Arr, View)):
+            return v.read(_broadcast(idx, v.shape, out_shape)), v.dtype
+        if isinstance(v, Lazy):
+            return self.elementwise(v.node, _broadcast(idx, v.shape, out_shape), stmts, flag)
+        raise Unsupported(f"value {type(v).__name__} read elementwise")
+
+    def operand(self, arg, idx, shape, stmts, flag):
+        """An operand as (expression, dtype or a Python type for weak scalars)."""
+        v = self.val(arg) if isinstance(arg, Node) else Const(arg)
+        if isinstance(v, Const):
+            if isinstance(v.value, np.generic):
+                return ("const", v.value), v.value.dtype
+            if isinstance(v.value, (bool, int, float, complex)):
+                return ("const", v.value), type(v.value)
+            raise Unsupported(f"constant {v.value!r}")
+        return self.element(v, idx, shape, stmts, flag)
+
+    def _as(self, operand, dtype: np.dtype) -> str:
+        expr, src = operand
+        if isinstance(expr, tuple):
+            return self.em.const(expr[1], dtype)
+        return _cast(expr, src, dtype)
+
+    def _bind(self, expr: str, stmts: list, deferred: bool = False) -> str:
+        name = self.em.new("t")
+        stmts.append(f"{name} = {expr}")
+        if deferred:
+            self.em.deferred.add(name)
+        return name
+
+    def settle(self, expr: str, stmts: list, flag: str) -> None:
+        """Before ``expr`` is stored, returned or read by an op that can hide a NaN or
+        infinity (``minimum``, ``exp(-inf)``, ``1 / inf``): flag it if it holds one."""
+        if expr in self.em.deferred:
+            stmts.append(f"{flag} |= {_nonfinite(expr)}")
+            # checked: later reads (all after this statement: a value's statements are
+            # straight-line code where it is defined, or deeper) need not check again
+            self.em.deferred.discard(expr)
+
+    def elementwise(self, node: Node, idx: list[str], stmts: list, flag: str):
+        """Statements computing elementwise ``node`` at ``idx`` (its own shape)."""
+        meta = _meta(node)
+        target, args, kwargs = node.target, node.args, node.kwargs
+        shape = meta.shape
+        if target in ("copy", "copy_method"):
+            if kwargs or len(args) != 1:
+                raise Unsupported(f"{target} with arguments")
+            expr, dt = self.operand(args[0], idx, shape, stmts, flag)
+            return self._bind(_cast(expr, dt, meta.dtype), stmts,
+                              expr in self.em.deferred), meta.dtype
+        if target == "astype":
+            if len(args) != 2 or kwargs:
+                raise Unsupported("astype with arguments")
+            expr, dt = self.operand(args[0], idx, shape, stmts, flag)
+            floats = meta.dtype.kind == "f" and dt.kind == "f"
+            if not floats:
+                self.settle(expr, stmts, flag)
+            # float64 -> float32 may overflow (NumPy warns): an infinity, checked later
+            r = self._bind(_cast(expr, dt, meta.dtype), stmts, floats)
+            return r, meta.dtype
+        if target == "where":
+            if len(args) != 3 or kwargs:
+                raise Unsupported("where")
+            c = self.operand(args[0], idx, shape, stmts, flag)
+            x = self.operand(args[1], idx, shape, stmts, flag)
+            y = self.operand(args[2], idx, shape, stmts, flag)
+            for o in (c, x, y):
+                if isinstance(o[0], str):
+                    self.settle(o[0], stmts, flag)
+            cexpr = self._as(c, np.dtype(bool))
+            return self._bind(f"({self._as(x, meta.dtype)} if {cexpr} else "
+                              f"{self._as(y, meta.dtype)})", stmts), meta.dtype
+        if target == "pow":
+            target, args = self._pow(args, kwargs)
+        name = _SCALAR.get(target, target)
+        if target in _SCALAR and meta.dtype.kind in "iu":
+            raise Unsupported(f"{target} on integer scalars (NumPy warns on overflow)")
+        if kwargs:
+            raise Unsupported(f"{target} with keyword arguments {sorted(kwargs)}")
+        table = _BINARY if name in _BINARY else _UNARY if name in _UNARY else None
+        if table is None:
+            raise Unsupported(f"op {target!r} is not lowered")
+        kinds, template = table[name]
+        ufunc = getattr(np, name)
+        if len(args) != ufunc.nin:
+            raise Unsupported(f"{target} with {len(args)} arguments")
+        ops = [self.operand(a, idx, shape, stmts, flag) for a in args]
+        try:
+            loop = ufunc.resolve_dtypes(tuple(o[1] for o in ops) + (None,))
+        except (TypeError, ValueError, np.exceptions.DTypePromotionError) as e:
+            raise Unsupported(f"{target}: {e}") from None
+        if loop[-1] != meta.dtype or any(dt not in _DTYPES for dt in loop):
+            raise Unsupported(f"{target}: loop {loop} does not give {meta.dtype}")
+        if loop[0] == np.bool_ and name in _BOOL_ARITH:   # NumPy: add is or, multiply and
+            kinds, template = "b", _BOOL_ARITH[name]
+        if _kind(loop[0]) not in kinds:
+            raise Unsupported(f"{target} on {loop[0]}")
+        real = loop[-1].kind == "f"
+        absorbed = False
+        for k, o in enumerate(ops):
+            # a NaN or infinity in an operand of +, -, *, sqrt... (or a numerator) stays
+            # one in the result: the check moves to the result; other ops check now
+            if not isinstance(o[0], str):
+                continue
+            if real and (name in _PROPAGATE or name == "divide" and k == 0):
+                absorbed |= o[0] in self.em.deferred
+            else:
+                self.settle(o[0], stmts, flag)
+        names = [self._bind(self._as(o, dt), stmts, real and o[0] in self.em.deferred)
+                 if not isinstance(o[0], tuple) else self._as(o, dt)
+                 for o, dt in zip(ops, loop)]
+        expr = template.format(a=names[0], b=names[-1])
+        r = self._bind(_cast(expr, loop[-1], meta.dtype), stmts,
+                       real and (name not in _QUIET or absorbed))
+        if loop[-1].kind == "c" and name not in _QUIET:   # complex: checked at once
+            stmts.append(f"{flag} |= _new{len(names)}({r}, {', '.join(names)})")
+        return r, meta.dtype
+
+    def _pow(self, args, kwargs):
+        """``x ** e`` as NumPy runs it: its fast paths for e in (2, 0.5, -1, 1)."""
+        if kwargs or len(args) != 2 or not isinstance(args[1], (int, float)) \
+                or isinstance(args[1], bool):
+            raise Unsupported("** of a non-constant exponent")
+        e = args[1]
+        fast = {2: "square", 0.5: "sqrt", -1: "reciprocal", 1: "positive"}
+        if e in fast:
+            return fast[e], (args[0],)
+        return "power", args

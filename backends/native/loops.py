@@ -1,0 +1,107 @@
+"""Loop nodes (``fori_loop``, docs/loops.md) as ``for`` loops around their body's
+statements; carried values are variables."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from dynamo.graph import Graph, Node
+
+from .ops import Unsupported, _meta
+from .values import Arr, Const, Lazy, Scal, Tup, View
+
+
+class Loops:
+    """Methods of ``_Block`` (block.py): loop nodes."""
+
+    def fori_loop(self, node: Node):
+        body, trips, carried, free = node.args
+        if not isinstance(body, Graph) or not isinstance(trips, int) or node.kwargs:
+            raise Unsupported("fori_loop with a compiled body or symbolic trip count")
+        em = self.em
+        for pending in list(self.pending):   # the loop may write what they read
+            self.force(pending)
+        phs = body.placeholders
+        index, rest = phs[0], phs[1:]
+        if "loop_index" not in index.meta or len(rest) != len(carried) + len(free):
+            raise Unsupported("fori_loop body signature")
+        env: dict[Node, Any] = {}
+        names = []
+        for ph, arg in zip(rest, (*carried, *free)):
+            v = self.val(arg) if isinstance(arg, Node) else Const(arg)
+            if isinstance(arg, Node) and isinstance(v, Lazy):
+                v = self.force(arg)
+            is_carried = ph in rest[:len(carried)]
+            if isinstance(v, Const):
+                meta = _meta(ph)
+                if not meta.scalar:
+                    raise Unsupported("constant carried into a loop as an array")
+                name = em.new("c")
+                em.line(f"{name} = {em.const(v.value, meta.dtype)}")
+                v = Scal(name, meta.dtype)
+            elif isinstance(v, View):
+                if is_carried:
+                    raise Unsupported("a view carried by a loop")
+            elif is_carried:
+                name = em.new("c")
+                em.line(f"{name} = {v.name}")
+                v = Arr(name, v.shape, v.dtype, v.key, v.fresh, v.input) \
+                    if isinstance(v, Arr) else Scal(name, v.dtype)
+            if isinstance(v, (Arr, View, Scal)) and is_carried:
+                names.append(v.name)
+            env[ph] = v
+        if len(carried) and not all(isinstance(env[p], (Arr, Scal)) for p in
+                                    rest[:len(carried)]):
+            raise Unsupported("loop carries a value that is not an array or scalar")
+        # arrays rebound by the loop: memory keys change trip to trip; two carried arrays
+        # that swap are both "the loop's", so writes into one invalidate reads of both
+        # (the translator checked that no two carried arrays share memory: each gets a
+        # key of its own; a free view of a carried array's memory would not follow it)
+        carried_arrays = [env[p] for p in rest[:len(carried)] if isinstance(env[p], Arr)]
+        carried_keys = {a.key for a in carried_arrays}
+        for p in rest[len(carried):]:
+            if isinstance(env[p], (Arr, View)) and env[p].key in carried_keys:
+                raise Unsupported("a loop reads a view of an array it carries")
+        for a in carried_arrays:
+            a.key = em.new("loop")
+            a.fresh = False
+            a.input = None
+        trip = em.new("trip")
+        env[index] = Scal(trip, np.dtype(np.int64))
+        em.line(f"for {trip} in range({trips}):")
+        saved = em.pad
+        em.pad += "    "
+        inner = type(self)(em, body, env)   # a _Block for the body, same emitter
+        inner.run()
+        outs = body.outputs
+        nxt = []
+        for o in outs[:len(carried)]:
+            v = inner.force(o) if isinstance(o, Node) and isinstance(inner.env[o], Lazy) \
+                else inner.val(o) if isinstance(o, Node) else Const(o)
+            if isinstance(v, Const):
+                raise Unsupported("loop carries a constant")
+            if isinstance(v, View):
+                raise Unsupported("loop carries a view")
+            nxt.append(v.name)
+        moves = [(a, b) for a, b in zip(names, nxt) if a != b]   # (an array written in
+        if moves:                                                # place keeps its name)
+            em.line(f"{''.join(a + ', ' for a, _ in moves)}= {''.join(b + ', ' for _, b in moves)}")
+        em.flush()
+        extra = []
+        for o in outs[len(carried):]:
+            v = inner.force(o) if isinstance(o, Node) and isinstance(inner.env[o], Lazy) \
+                else inner.val(o) if isinstance(o, Node) else Const(o)
+            if not isinstance(v, (Arr, Scal)):
+                raise Unsupported("loop temporary that is not an array or scalar")
+            extra.append(v)
+        em.flush()
+        em.pad = saved
+        items = [env[p] for p in rest[:len(carried)]]
+        for v in extra:   # defined in the loop: Numba needs them bound before it
+            if isinstance(v, Arr) and v.fresh:
+                raise Unsupported("an array temporary of a loop read after it")
+            if isinstance(v, Scal) and not any(v.name == n for n in names):
+                raise Unsupported("a scalar temporary of a loop read after it")
+        return Tup(items + extra)

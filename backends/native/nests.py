@@ -1,0 +1,143 @@
+"""Loop nests: one per stored or materialized value, the outer loop a ``prange`` when
+large; nests that fill new arrays over the same rows join one row group."""
+
+from __future__ import annotations
+
+import math
+import re
+
+from dynamo.graph import Node
+
+from .emitter import SEQ_FLAG, _RowGroup
+from .ops import Unsupported, _dt, _meta
+from .values import Arr, Lazy, Scal
+
+
+class Nests:
+    """Methods of ``_Block`` (block.py): loop nests, row groups, materialized values."""
+
+    def nest(self, shape: tuple, body, writes: str | None = None) -> None:
+        """A loop nest over ``shape``; ``body(idx, stmts, flag)`` fills the innermost
+        statements. The outer loop is a ``prange`` for large nests. A nest that fills
+        the new array ``writes`` may join the pending row group (``join``)."""
+        em = self.em
+        size = math.prod(shape)
+        if size == 0:
+            return
+        idx = [em.new("i") for _ in shape]
+        par = bool(size >= em.parallel_min and shape and shape[0] > 1)
+        # a prange's rows run in threads: each row has its own flag, stored into _bad;
+        # sequential code ORs into the kernel's one flag (no branch, no store per nest)
+        flag = em.new("nf") if par else SEQ_FLAG
+        stmts: list[str] = []
+        deferred = set(em.deferred)   # (restored if a row group takes the nest instead)
+        body(idx, stmts, flag)
+        if writes is not None and shape and shape[0] > 1:
+            checked, em.deferred = em.deferred, deferred
+            if self.join(shape, body, par, writes):
+                return
+            em.deferred = checked
+        em.flush()
+        em.parallel |= par
+        saved = em.pad
+        if not shape:
+            for s in stmts:
+                em.line(s)
+        for k, (i, n) in enumerate(zip(idx, shape)):
+            em.line(f"for {i} in {'prange' if k == 0 and par else 'range'}({n}):")
+            em.pad += "    "
+            if k == 0 and par:
+                em.line(f"{flag} = False")
+        if shape:
+            for s in stmts:
+                em.line(s)
+            em.pad = saved + "    "
+        if par:
+            em.line(f"if {flag}:")
+            em.line("    _bad[0] = True")
+        em.pad = saved
+
+    def join(self, shape: tuple, body, par: bool, writes: str) -> bool:
+        """Add the nest to the pending row group (or start one); False if it cannot
+        join: other rows, or it reads an array of the group at another row."""
+        em = self.em
+        group = em.group
+        if group is not None and (group.rows != shape[0] or group.pad != em.pad):
+            em.flush()
+            group = None
+        fresh = group is None
+        if fresh:
+            group = _RowGroup(shape[0], par, em.new("i"), em.new("nf"), em.pad, [], set())
+        idx = [group.outer] + [em.new("i") for _ in shape[1:]]
+        stmts: list[str] = []
+        deferred = set(em.deferred)
+        body(idx, stmts, group.flag)
+        text = "\n".join(stmts)
+        for name in group.fresh:
+            for m in re.finditer(rf"\b{name}\[([^,\]]+)", text):
+                if m.group(1).strip() != group.outer:
+                    em.flush()
+                    em.deferred = deferred   # these statements are dropped
+                    return self.join(shape, body, par, writes)
+        pad = ""
+        for i, n in zip(idx[1:], shape[1:]):
+            group.lines.append(f"{pad}for {i} in range({n}):")
+            pad += "    "
+        group.lines += [pad + line for line in stmts]
+        group.fresh.add(writes)
+        group.parallel |= par   # rows are independent: one large member makes it prange
+        if fresh:
+            em.flush()
+            em.group = group
+        em.parallel |= par
+        return True
+
+    def materialize(self, node: Node):
+        """Compute an elementwise node into a new array (or a scalar variable)."""
+        meta = _meta(node)
+        if meta.scalar or meta.ndim == 0:
+            if not meta.scalar:
+                raise Unsupported("0-d array")
+            stmts: list[str] = []
+            expr, _ = self.elementwise(node, [], stmts, SEQ_FLAG)
+            self.settle(expr, stmts, SEQ_FLAG)
+            for s in stmts:
+                self.em.line(s)
+            return Scal(expr, meta.dtype)
+        name = self.em.new("a")
+        self.em.alloc(f"{name} = np.empty({meta.shape}, {_dt(meta.dtype)})")
+        out = Arr(name, meta.shape, meta.dtype, name, fresh=True)
+
+        def body(idx, stmts, flag):
+            expr, _ = self.elementwise(node, idx, stmts, flag)
+            self.settle(expr, stmts, flag)
+            stmts.append(f"{out.read(idx)} = {expr}")
+        self.nest(meta.shape, body, writes=name)
+        return out
+
+    def force(self, node: Node):
+        """The node's value as something that holds data now (not Lazy)."""
+        v = self.env[node]
+        if isinstance(v, Lazy):
+            self.pending.pop(node, None)
+            v = self.env[node] = self.materialize(node)
+        return v
+
+    def written(self, key: str) -> None:
+        """Before a write into ``key``'s memory: inlined values that read it are
+        computed now, as eager computed them before the write."""
+        for node, lazy in list(self.pending.items()):
+            if key in lazy.keys:
+                self.force(node)
+
+
+    def materialize_copy(self, node: Node, v):
+        if isinstance(v, Lazy):
+            return self.materialize(node)
+        meta = _meta(node)
+        name = self.em.new("a")
+        self.em.alloc(f"{name} = np.empty({meta.shape}, {_dt(meta.dtype)})")
+        out = Arr(name, meta.shape, meta.dtype, name, fresh=True)
+        self.nest(meta.shape, lambda idx, stmts, flag: stmts.append(
+            f"{out.read(idx)} = {v.read(idx)}"), writes=name)
+        return out

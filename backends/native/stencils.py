@@ -1,0 +1,127 @@
+"""Indexing with integers, constant slices and loop indices: ``getitem`` is a view (a
+stencil's ``A[1:-1, :-2]`` reads ``A[1 + i, j]``, no copy), ``setitem`` a nest that
+stores into the base array."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dynamo.graph import Node
+
+from .ops import Unsupported, _cast, _meta
+from .values import Arr, Const, Lazy, Scal, Tup, View, _compose
+
+
+class Stencils:
+    """Methods of ``_Block`` (block.py): views (getitem) and stores (setitem)."""
+
+    def index_parts(self, base_shape: tuple, index) -> tuple[list, tuple]:
+        """``index`` (ints, constant slices, loop-index expressions) as view parts."""
+        items = index if isinstance(index, tuple) else (index,)
+        if len(items) > len(base_shape):
+            raise Unsupported("too many indices")
+        parts, shape = [], []
+        for d, item in enumerate(items + (slice(None),) * (len(base_shape) - len(items))):
+            n = base_shape[d]
+            if isinstance(item, bool) or isinstance(item, np.bool_):
+                raise Unsupported("boolean index")
+            if isinstance(item, (int, np.integer)):
+                i = int(item)
+                if not -n <= i < n:
+                    raise Unsupported("index out of bounds")
+                parts.append(("int", str(i % n)))
+            elif isinstance(item, slice):
+                if not all(v is None or (isinstance(v, int) and not isinstance(v, bool))
+                           for v in (item.start, item.stop, item.step)):
+                    raise Unsupported("slice with non-constant bounds")
+                start, _, step = item.indices(n)
+                count = len(range(*item.indices(n)))
+                parts.append(("slice", start, step))
+                shape.append(count)
+            elif hasattr(item, "sym") and hasattr(item, "nodes"):
+                parts.append(("int", f"({self.sym(item)})"))
+            else:
+                raise Unsupported(f"index {type(item).__name__}")
+        return parts, tuple(shape)
+
+    def sym(self, arg) -> str:
+        names = {}
+        for s, node in arg.nodes.items():
+            v = self.env.get(node)
+            if not isinstance(v, Scal) or v.dtype.kind not in "iu":
+                raise Unsupported("a symbolic index that is not the loop's")
+            names[s] = v.name
+        return arg.sym.render(names)
+
+    def getitem(self, node: Node):
+        base, index = node.args
+        if node.kwargs:
+            raise Unsupported("getitem with keywords")
+        v = self.val(base)
+        if isinstance(v, Tup):
+            if not isinstance(index, int):
+                raise Unsupported("tuple index")
+            return v.items[index]
+        meta = _meta(node)
+        if isinstance(v, Lazy):
+            v = self.force(base)
+        if isinstance(v, Arr):
+            parts, shape = self.index_parts(v.shape, index)
+            view = View(v, parts, shape, v.dtype)
+        elif isinstance(v, View):
+            parts, shape = self.index_parts(v.shape, index)
+            inner = View(v.base, v.parts, v.shape, v.dtype)
+            view = _compose(inner, parts, shape)
+        else:
+            raise Unsupported("getitem of a non-array")
+        if shape != meta.shape or v.dtype != meta.dtype:
+            raise Unsupported("getitem result differs from its metadata")
+        if meta.scalar:   # x[i, j]: NumPy copies the element out
+            name = self.em.new("s")
+            self.em.line(f"{name} = {view.read([])}")
+            return Scal(name, meta.dtype)
+        if not shape:
+            raise Unsupported("0-d view")
+        return view
+
+    def setitem(self, node: Node):
+        base, index, value = node.args
+        target = self.val(base)
+        if isinstance(target, View):
+            raise Unsupported("setitem into a view (write through the base)")
+        if not isinstance(target, Arr):
+            raise Unsupported("setitem into a non-array")
+        parts, shape = self.index_parts(target.shape, index)
+        dest = View(target, parts, shape, target.dtype)
+        self.written(target.key)
+        if isinstance(value, Node):
+            v = self.val(value)
+            keys = self._keys(value)
+            if target.key in keys and not (isinstance(v, Scal)):
+                # the value reads what this writes: eager computes it whole first
+                v = self.env[value] = self.materialize_copy(value, v)
+        else:
+            v = Const(value)
+        if isinstance(v, Const):
+            src = None
+        else:
+            src = v.dtype
+            _cast("x", src, target.dtype)   # raises for casts a kernel cannot do
+            if src.kind in "fc" and target.dtype.itemsize < src.itemsize and \
+                    target.dtype.kind in "fc":
+                raise Unsupported("narrowing float assignment")
+            vshape = v.shape if isinstance(v, (Arr, View, Lazy)) else ()
+            if len(vshape) > len(shape) or any(
+                    a not in (1, b) for a, b in zip(vshape[::-1], shape[::-1])):
+                raise Unsupported("value does not broadcast to the target")
+
+        def body(idx, stmts, flag):
+            if isinstance(v, Const):
+                expr = self.em.const(v.value, target.dtype)
+            else:
+                e, dt = self.element(v, idx, shape, stmts, flag)
+                self.settle(e, stmts, flag)
+                expr = _cast(e, dt, target.dtype)
+            stmts.append(f"{dest.read(idx)} = {expr}")
+        self.nest(shape, body)
+        return target

@@ -1,0 +1,105 @@
+"""What a graph value is while it is lowered: a whole array in a kernel variable
+(``Arr``), a view of one at shifted indices (``View``), a scalar variable (``Scal``), a
+constant, an elementwise node inlined where it is read (``Lazy``), a tuple."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from dynamo.graph import Node
+
+
+@dataclass(eq=False)
+class Arr:
+    """A whole array in a kernel variable; ``key`` names its memory (aliases share it)."""
+
+    name: str
+    shape: tuple
+    dtype: np.dtype
+    key: str
+    fresh: bool = False            # allocated by this kernel (else an input's memory)
+    input: int | None = None       # the graph input it is, when it is one
+
+    def read(self, idx: list[str]) -> str:
+        return f"{self.name}[{', '.join(idx)}]"
+
+
+@dataclass(eq=False)
+class View:
+    """``base[index]`` with integers and constant slices: per base dimension either
+    ``("int", expr)`` or ``("slice", start, step)`` (one view dimension each)."""
+
+    base: Arr
+    parts: list
+    shape: tuple
+    dtype: np.dtype
+
+    @property
+    def key(self) -> str:
+        return self.base.key
+
+    def read(self, idx: list[str]) -> str:
+        return self.base.read(self.subscript(idx))
+
+    def subscript(self, idx: list[str]) -> list[str]:
+        out, k = [], 0
+        for part in self.parts:
+            if part[0] == "int":
+                out.append(part[1])
+            else:
+                _, start, step = part
+                i = idx[k]
+                k += 1
+                term = i if step == 1 else f"{step} * {i}"
+                out.append(term if start == 0 else f"{start} + {term}")
+        return out
+
+
+@dataclass(eq=False)
+class Scal:
+    name: str
+    dtype: np.dtype
+
+
+@dataclass(eq=False)
+class Const:
+    value: Any
+
+
+@dataclass(eq=False)
+class Lazy:
+    """An elementwise node inlined where it is read; ``keys``: the memory it reads."""
+
+    node: Node
+    keys: frozenset
+    shape: tuple
+    dtype: np.dtype
+
+
+@dataclass(eq=False)
+class Tup:
+    items: list
+
+
+def _compose(view: View, parts: list, shape: tuple) -> View:
+    """``view[index]`` as a view of ``view.base``."""
+    out, k = [], 0
+    for part in view.parts:
+        if part[0] == "int":
+            out.append(part)
+            continue
+        _, start, step = part
+        sub = parts[k]
+        count = view.shape[k]
+        k += 1
+        if sub[0] == "int":
+            i = sub[1]
+            if not i.isdigit():   # a loop-index expression may be negative: NumPy wraps
+                i = f"(({i}) % {count})"   # it around the view, not the base
+            out.append(("int", f"{start} + {step} * {i}" if step != 1 or start else i))
+        else:
+            out.append(("slice", start + step * sub[1], step * sub[2]))
+    return View(view.base, out, shape, view.dtype)

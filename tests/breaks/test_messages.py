@@ -1,0 +1,54 @@
+"""What users read has no internal names (issue #19): guards in words, no ``___``
+parameters, no internal exception classes in break reasons."""
+
+import contextlib
+import io
+
+import numpy as np
+
+import dynamo
+
+
+def _report(fn, *args):
+    with contextlib.redirect_stdout(io.StringIO()):
+        return dynamo.explain(fn)(*args)
+
+
+def _guards_section(report) -> str:
+    text = str(report)
+    start = text.index("Guards:")
+    end = text.find("Guard check functions", start)
+    return text[start:end if end >= 0 else None]
+
+
+def counts_then_prints(x):
+    for i in range(20):
+        x = x + i
+    print(i)
+    y = float(x.sum())
+    return x * y
+
+
+def test_builtin_guards_say_what_they_mean():
+    guards = _guards_section(_report(counts_then_prints, np.ones(3)))
+    assert "range is the builtin range\n" in guards
+    assert "range is not shadowed by a global (the builtin range is used)" in guards
+    assert "is not defined" not in guards and "builtins.range" not in guards
+
+
+def test_values_carried_over_a_break_are_not_named_by_their_parameter():
+    guards = _guards_section(_report(counts_then_prints, np.ones(3)))
+    assert "___" not in guards, guards
+    assert "<value 0 carried over the graph break> == 573.0" in guards
+
+
+def test_a_boolean_mask_break_says_why_in_words():
+    def positive_sum(x):
+        return x[x > 0].sum()
+    (record,) = _report(positive_sum, np.arange(-2.0, 3.0)).break_reasons
+    assert record.reason == ("np.getitem: boolean mask index: the result's shape depends "
+                             "on the data (how many elements are True)")
+    assert "MetaError" not in str(record)
+    assert record.explanation == ("The result's size depends on array values, known only "
+                                  "when the graph runs.")
+    assert "np.where(mask, x, 0)" in record.hint

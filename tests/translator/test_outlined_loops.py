@@ -1,0 +1,410 @@
+"""Outlined loop bodies (dynamo/bytecode/outline.py): a ``for`` loop whose body breaks
+the graph runs as Python, and its body is a function of its own that dynamo compiles,
+so the body's array code is still captured into graphs.
+
+Every program runs eagerly and compiled (``check``: results, arguments afterwards,
+printed output, exceptions) on both CPU backends; the graph counts say that the body
+was compiled (an island would leave it with no graph at all).
+"""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import pytest
+from harness import check
+
+import dynamo
+from dynamo.config import config
+
+BACKENDS = ("eager", "numpy")
+
+
+@pytest.fixture(autouse=True)
+def outline_small_arrays(monkeypatch):
+    """These programs use small arrays, which are not outlined by default (a dispatch
+    per trip costs more than fusing them wins: ``config.outline_min_elements``); here
+    the mechanism itself is under test."""
+    monkeypatch.setattr(config, "outline_min_elements", 0)
+
+
+def graphs_of(fn, *args, backend="eager"):
+    """The number of graphs one traced call of ``fn`` compiled."""
+    import contextlib
+    import copy
+    import io
+    with contextlib.redirect_stdout(io.StringIO()):
+        report = dynamo.explain(fn, backend=backend)(*copy.deepcopy(args))
+    return report.graph_count
+
+
+# ----------------------------------------------------------------------------- programs
+def printing(x):
+    for i in range(20):
+        x = np.tanh(x) * 1.01 + 0.5
+        print(i, end=" ")
+        x = x - np.sin(x)
+    return x
+
+
+def data_break(x):
+    total = 0.0
+    for i in range(30):
+        x = x * 1.1 + 0.1
+        if x.sum() > 40:          # data-dependent: breaks the graph
+            break
+        total = total + float(x[0])
+    return x, total, i
+
+
+def data_continue(x):
+    acc = np.zeros_like(x)
+    for i in range(12):
+        x = np.cos(x) + 0.3
+        if x.max() > 1.2:
+            continue
+        acc = acc + x
+    return acc, x
+
+
+def returns_inside(x):
+    for i in range(50):
+        x = x * 1.5
+        if x.sum() > 100:
+            return x - 1, i
+    return x, -1
+
+
+def for_else(x, limit):
+    for i in range(8):
+        x = x + 1
+        if x.sum() > limit:
+            break
+    else:
+        x = x * 0
+    return x
+
+
+def nested(x):
+    for i in range(4):
+        x = x + 1
+        for j in range(3):
+            x = np.sqrt(x) * 2
+            print(i, j, end=";")
+        x = x - 0.5
+    return x
+
+
+def raises_in_iteration(x, log, k):
+    for i in range(10):
+        x[i % 4] += 1.0
+        log.append(i)
+        if i == k and x.sum() > 0:
+            raise ValueError(f"stop at {i}")
+        print(i)
+    return x
+
+
+class Box:
+    pass
+
+
+def attribute_writes(x, box):
+    for i in range(6):
+        x = x * 2.0
+        box.last = float(x.sum())
+        print(box.last)
+    return x
+
+
+def closures(x):
+    fs = []
+    for i in range(5):
+        y = x * i
+        fs.append(lambda: y + i)   # noqa: B023 (late binding is what is tested)
+        print(i)
+    return [f() for f in fs]
+
+
+def nonlocal_cell(x):
+    count = 0
+
+    def bump():
+        nonlocal count
+        count += 1
+    for i in range(7):
+        x = x + 1
+        bump()
+        print(count)
+    return x, count
+
+
+def generator_in_body(x):
+    out = []
+    for i in range(4):
+        g = (v * i for v in range(3))
+        out.append(sum(g))
+        x = x + out[-1]
+        print(out)
+    return x, out
+
+
+def loop_var_after(x, n):
+    for i in range(n):
+        x = x + i
+        print(i)
+    return x, i
+
+
+def first_assigned_in_body(x):
+    for i in range(5):
+        if x.sum() > 3:
+            y = x * 2            # maybe unbound after the loop: stays an island
+        x = x + 1
+    return y
+
+
+def over_rows(m):
+    total = np.zeros(m.shape[1])
+    for row in m:
+        total = total + row * 2
+        if row.sum() > 1:
+            print("big")
+    return total
+
+
+def while_loop(x):
+    i = 0
+    while i < 6:
+        x = x + 1
+        print(i)
+        i += 1
+    return x
+
+
+def inplace_writes(a):
+    for i in range(a.shape[0]):
+        a[i] = np.sin(a[i]) + 1
+        if a[i].sum() > 2:
+            print(i)
+    return a
+
+
+# ----------------------------------------------------------------------------- tests
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_print_in_body_is_compiled(backend):
+    check(printing, np.ones(4), backend=backend)
+    # the body's array code is graphs: before and after the print
+    assert graphs_of(printing, np.ones(4), backend=backend) >= 2
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_data_dependent_break(backend):
+    check(data_break, np.ones(4), backend=backend)
+    assert graphs_of(data_break, np.ones(4), backend=backend) >= 1
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_data_dependent_continue(backend):
+    check(data_continue, np.linspace(0, 1, 5), backend=backend)
+    assert graphs_of(data_continue, np.linspace(0, 1, 5), backend=backend) >= 1
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_return_inside_body(backend):
+    check(returns_inside, np.ones(3), backend=backend)
+    check(returns_inside, np.full(3, 1e-9), backend=backend)
+
+
+@pytest.mark.parametrize("limit", [3.0, 1000.0])
+def test_for_else(limit):
+    check(for_else, np.ones(2), limit)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_nested_loops(backend):
+    check(nested, np.ones(3), backend=backend, rtol=1e-12)
+    assert graphs_of(nested, np.ones(3), backend=backend) >= 2
+
+
+@pytest.mark.parametrize("k", [0, 3, 9])
+def test_exception_in_iteration_k(k):
+    # what iterations before k wrote (the array, the list) is as plain Python leaves it
+    check(raises_in_iteration, np.zeros(4), [], k)
+
+
+def test_attribute_writes():
+    check(attribute_writes, np.ones(2), Box())
+
+
+def test_closures_capture_each_iteration():
+    check(closures, np.ones(2))
+
+
+def test_nonlocal_cell():
+    check(nonlocal_cell, np.ones(2))
+
+
+def test_generator_in_body():
+    check(generator_in_body, np.ones(2))
+
+
+@pytest.mark.parametrize("n", [0, 1, 5])
+def test_loop_variable_after_the_loop(n):
+    # n = 0: `i` is unbound after the loop, the same UnboundLocalError
+    check(loop_var_after, np.ones(2), n)
+
+
+def test_maybe_unbound_after_loop_stays_correct():
+    check(first_assigned_in_body, np.ones(2))
+    check(first_assigned_in_body, np.zeros(2) - 9)   # never assigned: UnboundLocalError
+
+
+def test_rows_of_an_array():
+    check(over_rows, np.arange(12.0).reshape(4, 3) / 10)
+
+
+def test_while_loop_keeps_its_meaning():
+    check(while_loop, np.ones(2))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_inplace_writes(backend):
+    check(inplace_writes, np.linspace(0, 3, 8).reshape(4, 2), backend=backend)
+
+
+def test_log_says_why_not_outlined(caplog):
+    def body_reads_unbound(x):
+        for i in range(3):
+            if i:
+                print(prev)      # noqa: F821 (bound by the previous iteration)
+            prev = x + i
+        return prev
+    with caplog.at_level(logging.DEBUG, logger="dynamo.loops"):
+        check(body_reads_unbound, np.ones(2))
+    assert any("not outlined" in r.getMessage() and "prev" in r.getMessage()
+               for r in caplog.records)
+
+
+def test_outlined_body_is_its_own_frame():
+    import contextlib
+    import io
+    with contextlib.redirect_stdout(io.StringIO()):
+        out = dynamo.explain(printing)(np.ones(4))
+    # the print breaks the body function's graph, not only the frame's
+    assert any(b.frame.endswith("_loop_body_L3") or "loop_body" in b.frame
+               for b in out.break_reasons), [b.frame for b in out.break_reasons]
+    assert out.graph_count >= 2
+
+
+def after_the_loop(x, n):
+    y = x * 2
+    for i in range(n):
+        y = y + 1
+        print(i)
+        if y.sum() > 1e6:
+            break
+    z = np.exp(y) + x              # compiled: a resume function after the loop
+    return z
+
+
+def loop_var_needed_after(x, n):
+    for i in range(n):
+        x = x + 1
+        print(i)
+    return np.exp(x) * i           # `i` may be unbound: the rest runs uncompiled
+
+
+def _frames_with_graphs(fn, *args, backend="eager"):
+    import contextlib
+    import copy
+    import io
+    with contextlib.redirect_stdout(io.StringIO()):
+        report = dynamo.explain(fn, backend=backend)(*copy.deepcopy(args))
+    return {r.code.co_qualname for r in report.records if r.graph is not None and
+            r.graph.call_nodes()}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_code_after_the_loop_is_compiled(backend):
+    check(after_the_loop, np.ones(3), 3, backend=backend)
+    frames = _frames_with_graphs(after_the_loop, np.ones(3), 3, backend=backend)
+    assert any("_resume_at_" in f and "loop_body" not in f for f in frames), frames
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_same_entry_with_other_trip_counts(backend):
+    compiled = dynamo.compile(after_the_loop, backend=backend)
+    import contextlib
+    import io
+    for n in (3, 0, 1, 7, 3):
+        with contextlib.redirect_stdout(io.StringIO()) as got_out:
+            got = compiled(np.ones(3), n)
+        with contextlib.redirect_stdout(io.StringIO()) as want_out:
+            want = after_the_loop(np.ones(3), n)
+        np.testing.assert_array_equal(got, want)
+        assert got_out.getvalue() == want_out.getvalue()
+
+
+@pytest.mark.parametrize("n", [0, 3])
+def test_maybe_unbound_loop_variable_after_the_loop(n):
+    check(loop_var_needed_after, np.ones(3), n)
+
+
+def reads_locals(x):
+    unused = 5
+    for i in range(3):
+        x = x + 1
+        print(sorted(locals()))
+    return x, unused
+
+
+def test_locals_in_the_body_sees_the_whole_frame():
+    check(reads_locals, np.ones(2))
+
+
+class _FrameStarts:
+    def __init__(self):
+        self.names = []
+
+    def on_frame_start(self, fn, ctx):
+        self.names.append(fn.__code__.co_qualname)
+
+
+def test_the_body_compiles_once_not_per_iteration():
+    from dynamo import listeners
+    seen = _FrameStarts()
+    compiled = dynamo.compile(printing, backend="numpy")
+    import contextlib
+    import io
+    with listeners.listening(seen), contextlib.redirect_stdout(io.StringIO()):
+        compiled(np.ones(4))
+        first = len(seen.names)
+        compiled(np.ones(4))
+    bodies = [n for n in seen.names if "loop_body" in n and "resume" not in n]
+    # index 0 and 1 (sizes and ints 0 and 1 are specialized), then any other one (a
+    # symbol, automatic dynamic): 20 iterations, three compiles
+    assert 1 <= len(bodies) <= 3, seen.names
+    assert len(seen.names) == first, "a second call compiles nothing"
+
+
+def small_arrays_loop(x):
+    for i in range(20):
+        x = np.tanh(x) * 1.01 + 0.5
+        print(i, end=" ")
+    return x
+
+
+def test_loops_over_small_arrays_run_as_plain_python(monkeypatch, caplog):
+    """By default a loop over small arrays is not outlined: it stays at Python speed
+    (an outlined trip would cost about 6 us more), and the log says why."""
+    monkeypatch.setattr(config, "outline_min_elements", 32768)
+    with caplog.at_level(logging.DEBUG, logger="dynamo.loops"):
+        report = check(small_arrays_loop, np.ones(4), graphs=0)
+    assert report.graph_count == 0
+    assert any("its arrays are small (at most 4 elements" in r.getMessage()
+               for r in caplog.records)
+    big = np.linspace(0, 1, 40000)
+    check(small_arrays_loop, big, graphs=None)
+    assert dynamo.explain(small_arrays_loop)(big).graph_count >= 1
