@@ -253,6 +253,19 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
         if value.__module__ == "builtins" and not issubclass(value, BaseException):
             return BuiltinVariable(value, source=source)  # range, int, zip, list, ...
         return ClassVariable(value, source)
+    if _bound_builtin_method(value) and source is not None:
+        # ``hist.append`` carried over a graph break (a resume function's input): a new
+        # object every time it is read, so not guarded by identity; it is its object's
+        # method, read as that object's attribute (the object guarded as any input)
+        _guard(tx, source, TYPE, type(value))
+        owner = wrap(tx, value.__self__, AttrSource(source, "__self__"))
+        try:
+            return tx.getattr(owner, value.__name__)
+        except Unsupported:
+            # an object the trace does not model (a deque): the method of whatever
+            # object of that type the call brings, called as it is (a break)
+            _guard(tx, AttrSource(source, "__name__"), CONSTANT, value.__name__)
+            return BuiltinVariable(value, source=source)
     if isinstance(value, types.BuiltinFunctionType) and \
             not ops.is_array_library_object(value):
         _guard(tx, source, ID, value)
@@ -276,6 +289,19 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
                           cause="unsupported_value")
     _guard(tx, source, TYPE, type(value))
     return OpaqueVariable(value, source)
+
+
+def _bound_builtin_method(value: Any) -> bool:
+    """A method of C code bound to an object (``lst.append``, ``x.sum``), as opposed to
+    a builtin function (``len``: bound to its module) or one of NumPy's own objects
+    (``np.add.reduce``, which is guarded by identity)."""
+    if not isinstance(value, types.BuiltinMethodType):   # (first: reading __self__ of
+        return False                                     # a user object runs its code)
+    owner = value.__self__
+    return owner is not None and not isinstance(owner, (types.ModuleType, type)) and \
+        not ops.is_array_library_object(value) and \
+        getattr(type(owner), value.__name__, None) is not None and \
+        value.__name__ not in getattr(owner, "__dict__", {})
 
 
 def _compiled_function(value: Any):

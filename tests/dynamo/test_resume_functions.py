@@ -9,6 +9,7 @@ import traceback
 import weakref
 
 import numpy as np
+import pytest
 from harness import check
 
 import dynamo
@@ -280,3 +281,29 @@ def test_patched_resume_functions_keep_cells_handlers_and_loops():
     check(_cells_try_loop, np.ones(3), 4)
     check(_cells_try_loop, np.ones(3), 0)
     assert WORK["built"] > built and WORK["assembled"] == assembled
+
+
+def _log_each_call(x, hist, queue):
+    y = np.tanh(x)
+    hist.append(float(y.sum()))     # a break with hist.append on the stack
+    queue.append(int(y.argmax()))   # the same with a deque's method (not modelled)
+    return y * 2
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_a_bound_method_carried_over_a_break_is_no_reason_to_recompile(backend):
+    """``hist.append(float(loss))``: the bound method on the stack at the break is a new
+    object each call; the resume function reads it as its object's method (or guards
+    its type and name), not by identity, which failed on every call (8 recompiles, then
+    the cache limit)."""
+    import collections
+    calls = [(np.ones(3) * i, [], collections.deque()) for i in range(5)]
+    report = dynamo.explain(_log_each_call, backend=backend).calls(calls)
+    # (one recompile for the float carried over the break, which becomes an input)
+    assert report.recompile_count <= 1 and "no longer exists" not in str(report), str(report)
+    plain = [(np.ones(3) * i, [], collections.deque()) for i in range(5)]
+    fresh = [(np.ones(3) * i, [], collections.deque()) for i in range(5)]
+    compiled = dynamo.compile(_log_each_call, backend=backend)
+    for (x, h, q), (x2, h2, q2) in zip(plain, fresh):
+        np.testing.assert_array_equal(compiled(x2, h2, q2), _log_each_call(x, h, q))
+        assert h == h2 and q == q2
