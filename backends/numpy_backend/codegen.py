@@ -460,7 +460,7 @@ def loop_variable(graph: Graph) -> tuple[int, int]:
     """``(step, base)``: a loop body's loop variable runs ``base, base + step, ...``,
     the index expression its body uses most, so that it computes no index it need not.
     ``x[i] += x[i - 1]`` traced from ``i = 1`` (two trips peeled, the body reads
-    ``x[trip + 2]`` and ``x[trip + 1]``) runs ``for trip in range(2, trips + 2):``
+    ``x[trip + 2]`` and ``x[trip + 1]``) runs ``for trip in range(2, 2 + trips):``
     with ``x[trip]`` and ``x[(trip - 1)]``; ``for i in range(n - 1, -1, -1)`` runs
     ``for trip in range(17, 17 - trips, -1)``. ``(1, 0)`` (the trip count itself)
     where the trip counter is a value of the body, not only inside index expressions,
@@ -538,9 +538,9 @@ def _emit_loop(m: Module, graph: Graph, groups: list[Group], plans: list, statem
     _emit_with_dels(m, statements, set(values), 2, regions, guarding.catch)
     if carried:
         written_back = _written_back(graph)
-        for line in _next_trip([p for p in inputs if p.meta.get("carried")],
-                               [p.name if v in written_back else m.fmt(v, name_of)
-                                for p, v in zip(inputs, values[:n])]):
+        slots = [p for p in inputs if p.meta.get("carried")]
+        for line in _next_trip(slots, [p.name if v in written_back else m.fmt(v, name_of)
+                                       for p, v in zip(slots, values[:n])]):
             m.emit(2, line)
     if len(m.lines) == start:   # a body that changes nothing (``x = y`` every trip)
         m.emit(2, "pass")
