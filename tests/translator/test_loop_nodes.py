@@ -14,6 +14,7 @@ import pytest
 from harness import check
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from script_modules import load_script
 
 import dynamo
 from dynamo import listeners
@@ -44,19 +45,18 @@ def compiled_call(fn, *args, backend="eager"):
 
 
 # ----------------------------------------------------------------------------- programs
-# triangular loops: slices whose length follows the index (sizes ``d0 + c * trip``)
+# triangular loops: slices whose length follows the index (sizes ``d0 + c * trip``);
+# three are the loops benchmark's own programs
+_bench = load_script("bench_loops")
+forward_substitution, levinson_durbin, cholesky = \
+    _bench.forward_substitution, _bench.levinson, _bench.cholesky
+
+
 def growing_slice(x):
     total = 0.0
     for i in range(1, 15):
         total = total + x[:i].sum()
     return total
-
-
-def forward_substitution(L, b):
-    x = np.zeros_like(b)
-    for i in range(b.shape[0]):
-        x[i] = (b[i] - L[i, :i] @ x[:i]) / L[i, i]
-    return x
 
 
 def back_substitution(U, b):
@@ -65,26 +65,6 @@ def back_substitution(U, b):
     for i in range(n - 1, -1, -1):
         x[i] = (b[i] - U[i, i + 1:] @ x[i + 1:]) / U[i, i]
     return x
-
-
-def levinson_durbin(r, n):
-    a = np.zeros(n + 1)
-    a[0] = 1.0
-    e = r[0]
-    for k in range(1, n + 1):
-        lam = -np.dot(a[:k], r[k:0:-1]) / e
-        a[:k + 1] = a[:k + 1] + lam * a[k::-1]
-        e *= 1.0 - lam * lam
-    return a, e
-
-
-def cholesky(A):
-    L = np.zeros_like(A)
-    for j in range(A.shape[0]):
-        s = A[j, j] - np.dot(L[j, :j], L[j, :j])
-        L[j, j] = np.sqrt(s)
-        L[j + 1:, j] = (A[j + 1:, j] - L[j + 1:, :j] @ L[j, :j]) / L[j, j]
-    return L
 
 
 def gram_schmidt(A):
