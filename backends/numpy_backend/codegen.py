@@ -55,7 +55,7 @@ from typing import Any
 import numpy as np
 
 from dynamo import ops
-from dynamo.graph import CONSTANT, OUTPUT, PLACEHOLDER, Graph, Node, location_comment
+from dynamo.graph import CALL, CONSTANT, OUTPUT, PLACEHOLDER, Graph, Node, location_comment
 from dynamo.ops import ELEMENTWISE
 from dynamo.ops.indexing import getitem
 from dynamo.symbolic import Sym
@@ -65,6 +65,7 @@ from ..fusion.fusible import array_meta
 from ..passes import may_signal
 from ..passes.signals import REPORTS_DIFFER
 from . import runtime
+from .inline import Inliner, Pending
 from .order import schedule
 from .plan import BlockPlan, plain_row_buffer, static_shape, uses_out
 from .reuse import donors
@@ -348,50 +349,59 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, st
     statements: list[tuple[str, list, tuple, tuple]] = []
     group_of: list[int] = []                           # the group of each statement
     written_back = _written_back(graph)
+    guarded = _guarded_segments(graph, groups, plans, steps) if guarding.rerun is None \
+        else set()
+    donors_ = set(reuse.values())
+    inliner = Inliner(graph, name_of, lambda n: n not in reuse and n not in donors_ and
+                      n.target != "setitem" and not plain_row_buffer(n),
+                      _next_trip_values(graph) - written_back)
+    group_index: dict[Node, int] = {}
+
+    def add(text: str, reads, made, handed, index: int) -> None:
+        statements.append((text, reads, made, handed))
+        group_of.append(index)
+
+    def flush(pending) -> None:
+        for p in pending:
+            add(_located(p.node, f"{p.node.name} = {p.expr}"), p.reads, (p.node,), (),
+                group_index[p.node])
+
     for index, node in steps:
         group = groups[index]
+        if node is None or _takes_carried(node) or plain_row_buffer(node) or \
+                group.segment in guarded:   # (see inline.py)
+            flush(inliner.flush())
         if node is not None:
-            if node in reuse:   # the donor dies here: write into it, no allocation
-                out = reuse[node].name
-                if entry is not None and node in entry.per_trip:
-                    out = f"({out} if _layout else None)"
-                text = f"{node.name} = {_call_out(m, node, name_of, out)}"
-            elif _takes_carried(node):
-                # the loop gets its carried values in a list it empties, and the
-                # names that die here go before it runs (HANDOVER): arrays the
-                # loop rebinds are not held by this frame for the whole loop
-                body, trips, carried, free = node.args
-                fn = m.bind(body.__dynamo_takes_carried__, "loop")
-                text = (f"_carried = {m.fmt(list(carried), name_of)}\n{HANDOVER}\n"
-                        f"{node.name} = {fn}({m.fmt(trips, name_of)}, _carried"
-                        + "".join(f", {m.fmt(v, name_of)}" for v in free) + ")")
-            elif node.target == "setitem" and len(node.args) == 3 and not node.kwargs \
-                    and not plain_row_buffer(node):
-                # a statement, as the program wrote it (no call of ops.setitem)
-                x, value = (m.fmt(a, name_of) for a in (node.args[0], node.args[2]))
-                text = f"{x}[{m.subscript(node.args[1], name_of)}] = {value}"
-                if node not in written_back:
-                    text += f"\n{node.name} = {x}"
-            else:
-                text = f"{node.name} = {m.expr(node, name_of)}"
+            text = _statement(m, node, inliner.name_of, reuse, entry, written_back)
+            text, reads = inliner.resolve(node, text, node.inputs())
+            if text is None:   # it reads pending values out of order: they get names
+                flush(inliner.flush())
+                text = _statement(m, node, name_of, reuse, entry, written_back)
+            group_index[node] = index
+            if group.segment not in guarded and inliner.candidate(node):
+                inliner.pending.append(Pending(node, text.partition(" = ")[2], reads))
+                continue
+            flush(inliner.flush())
             row = plain_row_buffer(node)
             if row:   # a column broadcast over long rows (runtime.row_buffer)
                 text = f"with _rows({row}):\n    {text}"
             handed = tuple(node.args[2]) if _takes_carried(node) else ()
-            statements.append((_located(node, text), node.inputs(), (node,), handed))
-            group_of.append(index)
+            add(_located(node, text), reads, (node,), handed, index)
         else:
             outs = "".join(f"{n.name}, " for n in group.outputs)
             ins = ", ".join(name_of(n) for n in group.inputs)
             # (a group of unused ops, kept because they may warn, has no outputs)
             call = f"{outs}= {fns[index]}({ins})" if outs else f"{fns[index]}({ins})"
-            statements.append((_located(group.nodes[0], call), group.inputs, group.outputs,
-                               ()))
-            group_of.append(index)
+            add(_located(group.nodes[0], call), group.inputs, group.outputs, (), index)
+    # the last value a loop trip computes, when only the next trip reads it, is
+    # written into the statement that hands it over (``alpha = -(r[k] + alpha) / beta``)
+    last = inliner.pending.pop() if inliner.pending and \
+        inliner.pending[-1].node in inliner.next_trip else None
+    flush(inliner.flush())
     params = ", ".join(n.name for n in graph.placeholders)
     if is_loop_body(graph):
         _emit_loop(m, graph, groups, plans, statements, group_of, name, guarding,
-                   entry.cond if entry is not None else None)
+                   entry.cond if entry is not None else None, last)
         return
     m.emit(0, f"def {name}({params}):")
     if entry is not None:
@@ -428,6 +438,42 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, st
             m.emit(2, f"{guarding.rerun}.failed(_error)")
             m.emit(1, f"return {guarding.rerun}({params})")
     m.emit(0, "")
+
+
+def _statement(m: Module, node: Node, name_of, reuse: dict, entry, written_back) -> str:
+    """The statement computing ``node`` in straight-line code (without its location)."""
+    if node in reuse:   # the donor dies here: write into it, no allocation
+        out = reuse[node].name
+        if entry is not None and node in entry.per_trip:
+            out = f"({out} if _layout else None)"
+        return f"{node.name} = {_call_out(m, node, name_of, out)}"
+    if _takes_carried(node):
+        # the loop gets its carried values in a list it empties, and the names that
+        # die here go before it runs (HANDOVER): arrays the loop rebinds are not held
+        # by this frame for the whole loop
+        body, trips, carried, free = node.args
+        fn = m.bind(body.__dynamo_takes_carried__, "loop")
+        return (f"_carried = {m.fmt(list(carried), name_of)}\n{HANDOVER}\n"
+                f"{node.name} = {fn}({m.fmt(trips, name_of)}, _carried"
+                + "".join(f", {m.fmt(v, name_of)}" for v in free) + ")")
+    if node.target == "setitem" and len(node.args) == 3 and not node.kwargs \
+            and not plain_row_buffer(node):
+        # a statement, as the program wrote it (no call of ops.setitem)
+        x, value = (m.fmt(a, name_of) for a in (node.args[0], node.args[2]))
+        text = f"{x}[{m.subscript(node.args[1], name_of)}] = {value}"
+        return text if node in written_back else f"{text}\n{node.name} = {x}"
+    return f"{node.name} = {m.expr(node, name_of)}"
+
+
+def _guarded_segments(graph: Graph, groups: list[Group], plans: list, steps: list) -> set:
+    """The segments whose statements run under the floating-point guard, with a
+    fallback that reruns their ops by name (``_stretches``)."""
+    position = {n: i for i, n in enumerate(graph.nodes)}.__getitem__
+    members: dict[int, dict] = {}
+    for index, _ in steps:
+        members.setdefault(groups[index].segment, {})[index] = None
+    return {seg for seg, ids in members.items()
+            if _needs_guard([groups[g] for g in ids], [plans[g] for g in ids], position)}
 
 
 # A line of a statement where the values it hands over (a loop's carried values, in a
@@ -501,7 +547,7 @@ def in_loop_variable(sym: Sym, symbol: str, step: int, base: int) -> Sym:
 
 def _emit_loop(m: Module, graph: Graph, groups: list[Group], plans: list, statements: list,
                group_of: list[int], name: str, guarding: Guarding,
-               layout: str | None = None) -> None:
+               layout: str | None = None, last: Pending | None = None) -> None:
     """A loop body as the loop itself (``Graph.python_code`` prints the same)::
 
         def _forward3(trips, x, w):
@@ -535,12 +581,18 @@ def _emit_loop(m: Module, graph: Graph, groups: list[Group], plans: list, statem
     if layout is not None:   # the inputs' layout this trip (reuse.donors' checks)
         m.emit(2, f"_layout = {layout}")
     regions = _stretches(m, graph, groups, plans, group_of, name_of)
-    _emit_with_dels(m, statements, set(values), 2, regions, guarding.catch)
+    # (what the last value reads lives until it is handed over)
+    _emit_with_dels(m, statements, set(values) | set(last.reads if last else ()), 2,
+                    regions, guarding.catch)
     if carried:
         written_back = _written_back(graph)
         slots = [p for p in inputs if p.meta.get("carried")]
-        for line in _next_trip(slots, [p.name if v in written_back else m.fmt(v, name_of)
-                                       for p, v in zip(slots, values[:n])]):
+        sources = [p.name if v in written_back else
+                   last.expr if last is not None and v is last.node else m.fmt(v, name_of)
+                   for p, v in zip(slots, values[:n])]
+        if last is not None:
+            m.emit(2, location_comment(last.node))
+        for line in _next_trip(slots, sources, last.expr if last is not None else None):
             m.emit(2, line)
     if len(m.lines) == start:   # a body that changes nothing (``x = y`` every trip)
         m.emit(2, "pass")
@@ -562,16 +614,27 @@ def _written_back(graph: Graph) -> set[Node]:
             and v not in read and list(graph.outputs).count(v) == 1}
 
 
-def _next_trip(carried: list[Node], sources: list[str]) -> list[str]:
+def _next_trip(carried: list[Node], sources: list[str], expr: str | None = None) -> list[str]:
     """The statements that give the carried values their next trip's values: one plain
     assignment each (a value the trip did not change needs none), or one tuple
-    assignment when a carried name is also read as a source (``A, B = B, A``)."""
+    assignment when a carried name is also read as a source (``A, B = B, A``).
+    ``expr``, one of the sources, is the trip's last op written in (it may read the
+    carried names): its assignment comes first, before any of them is rebound."""
     pairs = [(p.name, src) for p, src in zip(carried, sources) if src != p.name]
     targets = {t for t, _ in pairs}
     if any(src in targets for _, src in pairs):
         return [f"{''.join(t + ', ' for t, _ in pairs)}= "
                 f"({''.join(src + ', ' for _, src in pairs)})"]
+    pairs.sort(key=lambda pair: pair[1] != expr)
     return [f"{t} = {src}" for t, src in pairs]
+
+
+def _next_trip_values(graph: Graph) -> set[Node]:
+    """The values a loop body computes for its carried slots (none outside a body)."""
+    if not is_loop_body(graph):
+        return set()
+    n = sum(1 for p in graph.placeholders if p.meta.get("carried"))
+    return {v for v in graph.outputs[:n] if isinstance(v, Node) and v.op == CALL}
 
 
 def _needs_guard(groups: list[Group], plans: list, position) -> bool:
