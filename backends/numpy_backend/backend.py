@@ -30,10 +30,13 @@ from ..passes import (
     rerun_on_signal,
     varies_per_trip,
 )
-from .codegen import Guarding, Module, emit_forward, is_loop_body
+from .codegen import emit_forward
+from .loop_code import is_loop_body
+from .module import Module
 from .options import Options
 from .plan import plan_group
 from .sizes import PerSize, is_symbolic
+from .statements import Guarding
 
 log = logging.getLogger("dynamo.backend")
 _counter = itertools.count()
@@ -67,7 +70,7 @@ def numpy_backend(graph: Graph, example_inputs, options: dict | None = None):
     m = Module()
     # A graph without effects runs again as eager after a floating-point condition
     # the caller would see (and, with rerun_on_error, after any exception); one with
-    # effects runs the stretch between two effects again (codegen.Guarding).
+    # effects runs the stretch between two effects again (statements.Guarding).
     # (not a loop body: its trips write what they carry, and run again one by one)
     rerun = m.bind(_Rerun(graph), "rerun") \
         if rerun_on_signal(graph) and not is_loop_body(graph) else None

@@ -76,7 +76,7 @@ class Inliner:
         self.uses = use_counts(graph)
         # outputs keep their names, but for a loop body's values for the next trip
         # that nothing else reads: the last of them may be written where it is
-        # handed over (codegen._next_trip)
+        # handed over (loop_code.next_trip)
         self.next_trip = {n for n in next_trip if self.uses[n] == 1}
         self.kept = set(tree_leaves(graph.outputs)) - self.next_trip
         self.plain = plain_name_of

@@ -157,7 +157,7 @@ def donors(graph: Graph, groups: list[Group], steps: list, returned, layout_chec
     and buffers C-ordered whatever the inputs (made from ``x.copy()``, ``np.zeros``)
     are reused: the inputs' layout is unknown. With ``same_segment`` a value lends
     its buffer only within its own stretch between two effects: a stretch that runs
-    again op by op after a floating-point condition (``codegen.Guarding``) must find
+    again op by op after a floating-point condition (``statements.Guarding``) must find
     the values it reads unchanged.
     """
     segment = {n: g.segment for g in groups for n in g.nodes}

@@ -1,0 +1,213 @@
+"""Block-wise group functions: a fused group's ops run over blocks of rows.
+
+``emit_group`` defines ``_group<i>`` (blocks, threads, scratch buffers per thread) and
+``_plain<i>`` (the same ops one NumPy call each, for inputs whose layout the blocks
+cannot take). See the layernorm example in ``codegen``.
+"""
+
+
+from __future__ import annotations
+
+import numpy as np
+
+from dynamo import ops
+from dynamo.graph import CONSTANT, Node
+from dynamo.ops import ELEMENTWISE
+
+from ..fusion import Group, reduction_info
+from ..fusion.fusible import array_meta
+from . import runtime
+from .module import Module, call_out, plain_name
+from .plan import BlockPlan, uses_out
+from .statements import located
+
+
+def emit_group(m: Module, plan: BlockPlan, index: int) -> str:
+    """Define ``_group<index>`` (block-wise) and ``_plain<index>``; return the former."""
+    group = plan.group
+    name_of = plain_name(m)
+    params = ", ".join(name_of(n) for n in group.inputs)
+    outs = "(" + "".join(f"{n.name}, " for n in group.outputs) + ")"
+    plain = f"_plain{index}"
+    m.emit(0, f"def {plain}({params}):")
+    for node, dead in _last_reads(group):
+        for line in located(node, f"{node.name} = {m.expr(node, name_of)}").split("\n"):
+            m.emit(1, line)
+        if dead:   # free it now, as eager's temporaries are: malloc hands it out again
+            m.emit(1, "del " + ", ".join(n.name for n in dead))
+    m.emit(1, f"return {outs}")
+    m.emit(0, "")
+
+    fn = f"_group{index}"
+    m.emit(0, f"def {fn}({params}):")
+    checks = [row_major(name_of(n)) for n in group.inputs
+              if n.op != CONSTANT and array_meta(n) is not None and array_meta(n).ndim >= 2
+              and not array_meta(n).scalar]
+    if checks:
+        # eager gives other layouts (strides) for other inputs' layouts: keep eager's
+        m.emit(1, f"if not ({' and '.join(checks)}):")
+        m.emit(2, f"return {plain}({params})")
+    results = _emit_allocations(m, plan)
+    _emit_block(m, plan)
+    scratch = m.bind(runtime.ScratchCache([(s.shape, s.dtype) for s in plan.slots]),
+                     f"scratch{index}")
+    m.emit(1, f"_run(_block, {plan.nblocks}, {scratch}, {plan.threads})")
+    _emit_finish(m, plan)
+    m.emit(1, "return (" + "".join(f"{results[n]}, " for n in group.outputs) + ")")
+    m.emit(0, "")
+    return fn
+
+
+def _last_reads(group: Group) -> list[tuple[Node, list[Node]]]:
+    """Each member with the members it reads for the last time (none of them an
+    output of the group)."""
+    last = {n: i for i, member in enumerate(group.nodes) for n in member.inputs()}
+    members, outputs = set(group.nodes), set(group.outputs)
+    return [(node, [n for n in dict.fromkeys(node.inputs()) if n in members
+                    and n not in outputs and last[n] == i])
+            for i, node in enumerate(group.nodes)]
+
+
+def row_major(name: str) -> str:
+    """The test that ``name`` is laid out in C order (``runtime.row_major``); the
+    attribute first, since most arrays are C-contiguous."""
+    return f"({name}.flags.c_contiguous or _row_major({name}))"
+
+
+def _partial(plan: BlockPlan, node: Node) -> bool:
+    return plan.partial and node in plan.group.reductions
+
+
+def _emit_allocations(m: Module, plan: BlockPlan) -> dict[Node, str]:
+    """Allocate each output (or each partial-result vector); name what is returned."""
+    results = {}
+    for node in plan.group.outputs:
+        meta = array_meta(node)
+        if _partial(plan, node):
+            dtype = _partial_dtype(node)
+            m.emit(1, f"_p_{node.name} = _empty({plan.nblocks}, {m.bind(dtype, str(dtype))})")
+            results[node] = node.name
+        elif plan.recycle:
+            recycler = m.bind(runtime.Recycler(meta.shape, meta.dtype), f"out_{node.name}")
+            m.emit(1, f"_o_{node.name} = {recycler}.take()")
+            results[node] = f"_o_{node.name}"
+        else:
+            m.emit(1, f"_o_{node.name} = _empty({meta.shape!r}, "
+                      f"{m.bind(meta.dtype, str(meta.dtype))})")
+            results[node] = f"_o_{node.name}"
+    return results
+
+
+def _partial_dtype(node: Node) -> np.dtype:
+    if node.target == "mean":
+        src = array_meta(node.args[0]).dtype
+        return runtime.mean_dtype(src, reduction_info(node).dtype) or src
+    return array_meta(node).dtype
+
+
+def _emit_block(m: Module, plan: BlockPlan) -> None:
+    group, k, d = plan.group, plan.axis, plan.domain
+    if plan.row_buffer:
+        m.emit(1, f"_wide, _narrow = _row_buffer({plan.row_buffer})")
+    m.emit(1, "def _block(_i, _s):")
+    if k == 0:
+        m.emit(2, "_q = _i")
+    else:
+        m.emit(2, f"_r, _q = divmod(_i, {plan.per_axis})")
+        for a in reversed(range(1, k)):
+            m.emit(2, f"_r, _i{a} = divmod(_r, {d[a]})")
+        m.emit(2, "_i0 = _r")
+    m.emit(2, f"_lo = _q * {plan.block}")
+    m.emit(2, f"_hi = _lo + {plan.block}")
+    if plan.per_axis * plan.block != d[k]:
+        m.emit(2, f"if _hi > {d[k]}:")
+        m.emit(3, f"_hi = {d[k]}")
+        if any(s.sliced for s in plan.slots):
+            cut = ", ".join(f"_s[{j}][:_hi - _lo]" if s.sliced else f"_s[{j}]"
+                            for j, s in enumerate(plan.slots))
+            m.emit(3, f"_s = ({cut},)")
+    if plan.slots:
+        m.emit(2, "".join(f"_s{j}, " for j in range(len(plan.slots))) + "= _s")
+    names: dict[Node, str] = {}
+    for node in group.inputs:
+        meta = array_meta(node)
+        outer = plain_name(m)(node)
+        index = plan.index(meta.shape) if meta is not None and not meta.scalar else ""
+        if index:
+            names[node] = f"_b_{node.name}"
+            m.emit(2, f"_b_{node.name} = {outer}{index}")
+        else:
+            names[node] = outer
+    name_of = lambda n: names.get(n, n.name)
+    outputs = set(group.outputs)
+    narrow = False
+    for node in group.nodes:
+        names[node] = node.name
+        if plan.row_buffer and narrow != (node.meta.get("kind") == ELEMENTWISE):
+            narrow = not narrow   # elementwise ops by rows; anything else as the caller's
+            m.emit(2, f"_set_ufunc_state({'_narrow' if narrow else '_wide'})")
+        if node in group.reductions:
+            _emit_reduction(m, plan, node, name_of, node in outputs)
+            continue
+        meta = array_meta(node)
+        target = f"_o_{node.name}{plan.index(meta.shape) or '[...]'}"
+        repeats = plan.repeats(meta.shape)
+        if node in plan.slot_of:
+            m.emit(2, f"{node.name} = {call_out(m, node, name_of, f'_s{plan.slot_of[node]}')}")
+        elif node in outputs and uses_out(node):
+            m.emit(2, f"{node.name} = {call_out(m, node, name_of, target)}")
+            continue
+        else:
+            m.emit(2, f"{node.name} = {m.call(node, name_of)}")
+        if node in outputs:
+            if repeats:   # the same values in many blocks: write them once
+                m.emit(2, f"if {' and '.join(repeats)}:")
+                m.emit(3, f"{target} = {node.name}")
+            else:
+                m.emit(2, f"{target} = {node.name}")
+    if narrow:   # the next block starts as the caller's
+        m.emit(2, "_set_ufunc_state(_wide)")
+
+
+def _emit_reduction(m: Module, plan: BlockPlan, node: Node, name_of, is_output: bool) -> None:
+    info = reduction_info(node)
+    src = name_of(node.args[0])
+    if _partial(plan, node):
+        # a full reduction of the block: one partial result per block
+        if node.target == "mean":
+            acc = runtime.mean_dtype(array_meta(node.args[0]).dtype, info.dtype)
+            fn = m.bind(np.add.reduce, "add_reduce")
+            m.emit(2, f"_p_{node.name}[_i] = {fn}({src}, None, {m.fmt(acc, str)})")
+        else:
+            m.emit(2, f"_p_{node.name}[_i] = {m.reduce(node, src, None, False)}")
+        return
+    ndim = len(plan.domain)
+    axes = tuple(a - ndim for a in info.axes)   # negative: the same axes in a block
+    expr = m.reduce(node, src, axes, info.keepdims)
+    if expr is None:
+        fn = m.bind(ops.get(node.target).impl, node.target)
+        extra = "".join(f", {k}={m.fmt(v, name_of)}" for k, v in
+                        (("dtype", info.dtype), ("ddof", info.ddof)) if v is not None)
+        axis = axes[0] if node.target in ("argmax", "argmin") else axes
+        expr = f"{fn}({src}, axis={axis!r}, keepdims={info.keepdims}{extra})"
+    m.emit(2, f"{node.name} = {expr}")
+    if is_output:
+        index = ", ".join([f"_i{a}" for a in range(plan.axis)] + ["_lo:_hi"])
+        m.emit(2, f"_o_{node.name}[{index}] = {node.name}")
+
+
+def _emit_finish(m: Module, plan: BlockPlan) -> None:
+    """Combine the per-block partial results of full reductions."""
+    for node in plan.group.reductions:
+        if not _partial(plan, node):
+            continue
+        meta = array_meta(node)
+        if node.target == "mean":
+            src = array_meta(node.args[0])
+            dtype = reduction_info(node).dtype
+            m.emit(1, f"{node.name} = _finish_mean(_p_{node.name}, {src.size}, "
+                      f"{m.bind(src.dtype, str(src.dtype))}, {m.fmt(dtype, str)}, "
+                      f"{meta.shape!r}, {meta.scalar})")
+        else:
+            m.emit(1, f"{node.name} = _finish_partial({node.target!r}, _p_{node.name}, "
+                      f"{meta.shape!r}, {meta.scalar})")
