@@ -145,7 +145,8 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, st
                 text = _statement(m, node, name_of, reuse, entry, written_back)
             group_index[node] = index
             if group.segment not in guarded and inliner.candidate(node):
-                inliner.pending.append(Pending(node, text.partition(" = ")[2], reads))
+                inliner.pending.append(Pending(node, text.partition(" = ")[2], reads,
+                                               inliner.depth))
                 continue
             flush(inliner.flush())
             row = plain_row_buffer(node)

@@ -36,6 +36,11 @@ from ..passes.signals import has_effect
 # stands for a pending value in a statement's text until it is known to be inlined
 _TOKEN = "\x00{}\x00"
 
+# values written into values written into ...: at most this deep. Each level adds a
+# few parentheses, and CPython's parser refuses more than 200 nested ones (a sum of
+# 400 terms on one line of the program would be 400 levels)
+MAX_DEPTH = 24
+
 
 @dataclass
 class Pending:
@@ -44,6 +49,7 @@ class Pending:
     node: Node
     expr: str
     reads: list
+    depth: int = 1
 
 
 def use_counts(graph: Graph) -> Counter:
@@ -82,6 +88,7 @@ class Inliner:
         self.plain = plain_name_of
         self.allowed = allowed          # node -> may it be inlined at all (caller's facts)
         self.pending: list[Pending] = []
+        self.depth = 1        # of the statement ``resolve`` wrote last
 
     def name_of(self, node: Node) -> str:
         for k, p in enumerate(self.pending):
@@ -109,9 +116,11 @@ class Inliner:
                  and _in_order(value, order)
                  and all(location_comment(self.pending[k].node) == location_comment(node)
                          for k in order))
-        if not valid:
+        if not valid or max((self.pending[k].depth for k in order), default=0) >= MAX_DEPTH:
+            self.depth = 1
             return None, reads
         taken, self.pending = self.pending[first:], self.pending[:first]
+        self.depth = 1 + max((p.depth for p in taken), default=0)
         for k, p in zip(order, taken):
             text = text.replace(_TOKEN.format(k), _parenthesized(p.expr))
         inlined = {p.node for p in taken}

@@ -170,3 +170,15 @@ def test_a_warning_names_the_line_of_its_op():
     lines = {w.lineno for w in caught}
     first = log_plus_sqrt.__code__.co_firstlineno
     assert lines == {first + 1, first + 2}, lines
+
+
+def test_long_lines_stay_within_the_parsers_nesting_limit():
+    # a sum of 400 terms on one line, and 150 nested calls: written into one another
+    # they would nest parentheses past CPython's 200 (inline.MAX_DEPTH)
+    scope = {"np": np}
+    exec("def long_sum(x):\n    return " +
+         " + ".join(f"x[{i % 5}] * {i}.0" for i in range(400)) + "\n", scope)
+    exec("def nested(x):\n    return " + "np.tanh(" * 150 + "x" + ")" * 150 + "\n", scope)
+    x = np.arange(5.0)
+    agree(scope["long_sum"], x)
+    agree(scope["nested"], x)
