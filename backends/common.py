@@ -113,8 +113,11 @@ class Interpreter:
         return arg
 
     def call(self, node: Node) -> Any:
-        return getattr(self.ops, node.target)(*self.fetch(node.args),
-                                              **self.fetch(node.kwargs))
+        value = getattr(self.ops, node.target)(*self.fetch(node.args),
+                                               **self.fetch(node.kwargs))
+        if "symbol" in node.meta:   # an unbacked size (``sym_size``): read in this run
+            self.sizes[node.meta["symbol"]] = int(value)
+        return value
 
     def output(self, node: Node) -> tuple:
         return tuple(self.fetch(node.args[0]))

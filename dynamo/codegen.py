@@ -141,6 +141,16 @@ class GlueCodegen:
             self.out_nodes.append(node)
         return f"___out[{self.out_nodes.index(node)}]"
 
+    def symbolic(self, value) -> str:
+        """An expression for a symbolic int or float (``SymInt``, ``SymFloat``): over the
+        frame's values it is read from (``L['x'].shape[0] - 1``), and for an unbacked
+        size (``len(x[mask])``) over the graph output whose dimension it is."""
+        names = dict(value.sym.sources)
+        for name in value.sym.symbols & self.output.unbacked_sizes.keys():
+            node, dim = self.output.unbacked_sizes[name]
+            names[name] = f"{self.array(ArrayVariable(node, node.meta['array']))}.shape[{dim}]"
+        return f"({value.sym.render(names)})"
+
     def value(self, var: Variable) -> str:
         if var is NULL:
             raise Unsupported("NULL cannot be rebuilt as a value")

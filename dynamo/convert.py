@@ -46,6 +46,7 @@ from .bytecode.resume import (
     resume_at,
     resume_code,
     run_break_code,
+    stack_loads,
 )
 from .codegen import GlueCodegen
 from .config import config
@@ -55,7 +56,7 @@ from .ops.errstate import OPS as ERRSTATE_OPS
 from .ops.errstate import has_errstate, restoring
 from .output_graph import PYTHON_EFFECTS, OutputGraph
 from .skipfiles import is_skipped
-from .symbolic import DynamicPolicy, recording
+from .symbolic import DynamicPolicy, not_recording, recording
 from .translator import GraphBreak, InstructionTranslator
 from .translator.frames import restart_point
 from .tree import tree_leaves
@@ -139,11 +140,20 @@ class FrameRunner:
 
     def __init__(self, code: types.CodeType, fn_globals: dict, origin=None):
         self.code, self.fn_globals, self.origin = code, fn_globals, origin
+        # made once where there is no closure (a function per call otherwise: an
+        # outlined loop body and its resume functions run once per trip)
+        self.plain = None if code.co_freevars else \
+            types.FunctionType(code, fn_globals, code.co_name, None, None)
+
+    def function(self, closure) -> types.FunctionType:
+        """The function of the new code with the caller's ``closure``."""
+        if closure is None and self.plain is not None:
+            return self.plain
+        return types.FunctionType(self.code, self.fn_globals, self.code.co_name, None, closure)
 
     def __call__(self, *args):
-        fn = types.FunctionType(self.code, self.fn_globals, self.code.co_name, None, args[-1])
         # (runs the resume functions the frame returns: see resume.run_break_code)
-        return run_break_code(fn, args[:-1], self.origin)
+        return run_break_code(self.function(args[-1]), args[:-1], self.origin)
 
 
 class BoxedFrameRunner(FrameRunner):
@@ -151,8 +161,7 @@ class BoxedFrameRunner(FrameRunner):
     the frame's new code empties (``hook.run_boxed``, ``emit.unbox``)."""
 
     def __call__(self, box, closure):
-        fn = types.FunctionType(self.code, self.fn_globals, self.code.co_name, None, closure)
-        return run_break_code(fn, (box,), self.origin)
+        return run_break_code(self.function(closure), (box,), self.origin)
 
 
 def convert_frame(fn: types.FunctionType, args: tuple, closure, ctx, previous=()):
@@ -312,6 +321,9 @@ def _dynamic_policy(ctx, previous) -> DynamicPolicy:
             elif g.kind == LENGTH:
                 lengths.setdefault(g.source, set()).add(g.expected)
     policy = DynamicPolicy(mode, specs, ints)
+    # sizes only the data decides (x[mask]) stay in the graph for a backend that takes
+    # symbolic sizes, whatever ``dynamic=`` says of the inputs' sizes
+    policy.unbacked = bool(getattr(ctx.backend, "dynamic_shapes", False))
     policy.previous_lengths = lengths
     policy.static |= static
     return policy
@@ -370,10 +382,26 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record) -> hook
         if cell.value is not None and cell.source is None:
             restore.append(name)
             restore_vars.append(cell.value)
-    stack_values = [v for v in brk.stack if v is not NULL]
     callee = _callee_slots(brk)
+
+    def holds(name, value) -> bool:
+        """The frame's plain local ``name`` is bound to ``value`` at the break, and
+        ``value`` is no callable the glue wraps (``___intercept``)."""
+        return name not in code.co_cellvars and name not in code.co_freevars and \
+            dict.get(tx.locals, name) is value and not any(value is c for c in callee)
+
+    # values the original pushed from a local go onto the stack from that local, the
+    # way the original pushed them (3.14 borrows): the frame binds the local at the
+    # break even where it is dead after it (plain Python holds it there too)
+    loads = stack_loads(code, brk, holds)
+    for load in loads:
+        if load is not None and load[0] not in restore:
+            restore.append(load[0])
+            restore_vars.append(tx.locals[load[0]])
+    stack_values = [v for v, load in zip(brk.stack, loads) if v is not NULL and load is None]
     cg = GlueCodegen(output, params, code.co_name)
     run, intercept = _weak_hooks(ctx)
+    cache_of = partial(_cache_of, weakref.ref(ctx))
     cg.scope["___intercept"] = intercept
 
     def values():
@@ -390,23 +418,29 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record) -> hook
     with _phase(record, "finish"):
         glue = _finish(fn, cg, result, output, ctx, record)
 
-    def make_resume(target: int, layout: tuple):
-        rcode = resume_code(code, target, layout, tuple(live))
+    def make_resume(target: int, layout: tuple, names: tuple | None = None):
+        rcode = resume_code(code, target, layout, tuple(live if names is None else names))
         log_bytecode.debug("%s", _LazyDis(rcode, title="resume function"))
-        return ResumeCaller(rcode, fn.__globals__, run)
+        return ResumeCaller(rcode, fn.__globals__, run, cache_of)
+
+    def resume_after(target: int, bound_by_the_loop: tuple):
+        """Return from the frame through the resume function at ``target``, after an
+        outlined loop: it takes the locals bound before the loop and those the
+        loop's body bound (``outline.py``)."""
+        names = tuple(n for n in code.co_varnames if n in live or n in bound_by_the_loop)
+        return resume_at(code, target, list(names), partial(make_resume, names=names),
+                         brk.inst.instr.location)
 
     boxed = is_resume_code(code)
-    # a for loop whose body breaks: its body becomes a compiled function of its own
-    outline = outlined_loop(fn, brk, bound, _largest_array(tx, brk),
-                            partial(_cache_of, weakref.ref(ctx)),
-                            partial(resume_at, code, live=live, make_resume=make_resume,
-                                    loc=brk.inst.instr.location)) \
+    # a loop whose body breaks: its body becomes a compiled function of its own
+    outline = outlined_loop(fn, brk, bound, _largest_array(tx, brk), cache_of, run,
+                            resume_after) \
         if brk.point.kind == "island" else None
     try:
         new_code = break_code(code, brk, glue, len(stack_values), restore, live, make_resume,
                               cg.scope["___intercept"], unbound,
                               partial(_c_code_now, fn.__globals__), boxed=boxed,
-                              outline=outline)
+                              outline=outline, loads=loads)
     except Unsupported as err:
         raise SkipFrame(err.reason) from None
     log_bytecode.debug("%s", _LazyDis(code, new_code))
@@ -426,7 +460,8 @@ def _largest_array(tx, brk: GraphBreak) -> int:
 
 def _cache_of(ctx_ref, code, fn_globals):
     """The hook's cache of ``code`` in the context ``ctx_ref`` refers to (weakly, see
-    ``_weak_hooks``), None once it is gone: how an outlined loop calls its body."""
+    ``_weak_hooks``), None once it is gone: how resume functions and outlined loop
+    bodies are called (``resume.BoxedCaller``)."""
     ctx = ctx_ref()
     return None if ctx is None else ctx.cache_for(code, fn_globals)
 
@@ -552,7 +587,11 @@ def _finish(fn, cg: GlueCodegen, result: str, output: OutputGraph, ctx, record,
     if graph.call_nodes():
         example = [output.example_inputs[n] for n in graph.placeholders]
         try:
-            graph_fn = ctx.backend(graph, example)
+            # the trace is over: a backend's comparisons of symbolic sizes (it groups
+            # ops by shape) are no guards of the entry, and an unbacked size's made-up
+            # hint is no answer (a backend keeps such sizes out of its static plans)
+            with not_recording():
+                graph_fn = ctx.backend(graph, example)
         except BackendError:
             raise
         except Exception as e:  # noqa: BLE001
@@ -644,7 +683,9 @@ def raising_nodes(graph: Graph) -> list:
     """The nodes of ``graph`` that may raise for the *values* of their arguments (the
     trace checked shapes and dtypes): ops NumPy documents as raising
     (``extras["raises"]``: ``np.linalg.inv``, random draws with array parameters...),
-    indexing with an index computed in the graph, every floating-point op inside an
+    ops that raise for some count of a size the data decides (``node.meta["may_raise"]``:
+    ``x[m].max()`` of an empty selection, see docs/unbacked.md), indexing with an index
+    computed in the graph, every floating-point op inside an
     ``np.errstate`` block that makes a condition raise, and loops whose body holds one.
     (Raising conditions set globally, ``np.seterr(all="raise")``, are not seen here.)"""
     fp_raise = any(n.target == "errstate_enter" and "raise" in n.kwargs.values()
@@ -655,7 +696,8 @@ def raising_nodes(graph: Graph) -> list:
             continue
         op = ops.REGISTRY.get(node.target)
         bodies = [a for a in node.args if isinstance(a, Graph)]
-        if op is None or op.extras.get("raises") or (fp_raise and op.kind != ops.VIEW) \
+        if op is None or op.extras.get("raises") or node.meta.get("may_raise") or \
+                (fp_raise and op.kind != ops.VIEW) \
                 or any(raising_nodes(b) for b in bodies):
             found.append(node)
         elif node.target in _INDEXING and any(

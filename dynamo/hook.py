@@ -117,13 +117,18 @@ class CodeCache:
         # wrapper factories by the defaults they take (count, kw-only names): one,
         # unless a function of this code had its __defaults__ replaced by others
         self.wrapper_makers: dict[tuple, Callable] = {}
+        # ``dispatch(fn, *flat_args)`` (or ``dispatch(fn, box)``): run ``fn`` through
+        # this cache; set by ``rebuild``
+        self.dispatch: Callable
         self.rebuild()
 
     # ------------------------------------------------------------------ changes
     # Called with _compile_lock held (or while the cache is not shared yet).
     def rebuild(self) -> None:
         """Generate the dispatcher for the current entries and swap it in."""
-        self.scope[_free_name("___dispatch", self.code_names)] = \
+        # (also an attribute: the calls of an outlined loop's body and of resume
+        # functions take it once per trip, without a lookup)
+        self.dispatch = self.scope[_free_name("___dispatch", self.code_names)] = \
             _boxed_dispatcher(self) if self.boxed is not None else _dispatcher(self)
 
     def add(self, entry: CacheEntry) -> None:
@@ -139,11 +144,6 @@ class CodeCache:
         self.rebuild()
 
     # ------------------------------------------------------------------ lookups
-    @property
-    def dispatch(self) -> Callable:
-        """``dispatch(fn, *flat_args)``: run ``fn`` through this cache."""
-        return self.scope[_free_name("___dispatch", self.code_names)]
-
     def lookup(self, args: tuple, closure) -> CacheEntry | None:
         for entry in self.entries:
             if entry.check(*args, closure):

@@ -29,6 +29,7 @@ Example::
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from typing import Any
 
@@ -41,8 +42,17 @@ from .exc import Unsupported
 from .graph import Graph
 from .ops import ArrayMeta, meta_of
 from .ops.identity import NEVER, possible_layouts
-from .symbolic import DynamicPolicy, ShapeEnv, SymArg, Symbolic, SymInt, substitute
-from .tree import tree_map
+from .ops.rules import metas_in
+from .symbolic import (
+    DynamicPolicy,
+    ShapeEnv,
+    SymArg,
+    Symbolic,
+    SymInt,
+    substitute,
+    symbols_in,
+)
+from .tree import tree_leaves, tree_map
 from .variables import (
     ArrayVariable,
     CellVariable,
@@ -132,6 +142,9 @@ class OutputGraph:
         # the symbols for dynamic sizes, and the guards learned about them
         self.shape_env = ShapeEnv(self.guards, dynamic, locate=self.location)
         self.symbol_nodes: dict = {}               # symbol name -> its placeholder
+        # unbacked symbol (x[mask]'s length) -> (the node whose result has it, dimension)
+        self.unbacked_sizes: dict[str, tuple] = {}
+        self.nonzero_counts: dict = {}   # node -> the unbacked size of its nonzero count
 
     @property
     def writes_inputs(self) -> bool:
@@ -241,7 +254,17 @@ class OutputGraph:
     def symbol_placeholder(self, name: str):
         """The graph input that carries the runtime value of a symbolic size."""
         node = self.symbol_nodes.get(name)
-        if node is None:
+        if node is None and name in self.unbacked_sizes:
+            # a size only the data decides: read off its array when the graph runs, in
+            # the graph that made the array (a loop body reads it as a free input)
+            owner, dim = self.unbacked_sizes[name]
+            # (after the trace, as the glue asks for it, the array's own place)
+            where = self.current_loc or {k: v for k, v in owner.meta.items()
+                                         if k in ("loc", "site", "source_line")}
+            node = owner.graph.call("sym_size", (owner, dim), meta={
+                "symbol": name, "kind": ops.OPAQUE, **where})
+            self.symbol_nodes[name] = node
+        elif node is None:
             source = self.shape_env.symbols[name]
             node = self.root_graph.placeholder(name, meta={"symbol": name, "source": source})
             self.example_inputs[node] = self.shape_env.hints[name]
@@ -278,6 +301,7 @@ class OutputGraph:
         except Unsupported:
             raise
         except Exception as e:  # noqa: BLE001 (NumPy would raise here, or we cannot say)
+            self._unbacked_rejected(op, (meta_args, meta_kwargs), e)
             # (a MetaError's own words say why: dynamo/hints.py explains each kind)
             raise Unsupported(f"np.{op.name}: {ops.error_text(e)}",
                               "" if isinstance(e, ops.MetaError) else
@@ -285,7 +309,13 @@ class OutputGraph:
                               "runs eagerly so NumPy itself decides (and raises if it must).",
                               cause="op_rule") from e
         named = type(meta) if hasattr(type(meta), "_fields") else None  # np.linalg.eigh's
+        data_sizes = ops.data_sizes(meta)    # x[mask]: sizes only the data decides
+        self.shape_env.raises = None
         meta = self._fit(op, meta_args, meta_kwargs, meta)
+        may_raise = self.shape_env.raises    # for some count of an unbacked size
+        if data_sizes:
+            meta, unbacked = self._unbacked(op, meta, data_sizes, (args, kwargs),
+                                            (meta_args, meta_kwargs))
         if kind is not None and op.kind == ops.CREATION:
             meta = meta.with_(kind=kind)
         as_list = isinstance(meta, list)  # np.split returns a list of arrays
@@ -302,7 +332,8 @@ class OutputGraph:
             self.writes.guard_writeable(target.node)
         node = self.graph.call(op.name, node_args, node_kwargs,
                                meta={"array": meta, **self.current_loc, "kind": op.kind,
-                                     PYTHON_EFFECTS: self.side_effects.pending()})
+                                     PYTHON_EFFECTS: self.side_effects.pending(),
+                                     **({"may_raise": may_raise} if may_raise else {})})
         self._check_size()
         if target is not None:
             target.node = node            # every alias of the object now reads the new node
@@ -310,12 +341,78 @@ class OutputGraph:
         if isinstance(meta, tuple):
             getitem = ops.get("getitem")
             items = [_as_returned(ArrayVariable(self.graph.call("getitem", (node, i), meta={
-                "array": m, "kind": getitem.kind}), m), *same)
+                "array": m, "kind": getitem.kind, **self.current_loc}), m), *same)
                 for i, (m, same) in enumerate(zip(meta, returned))]
+            if data_sizes:
+                self._own_unbacked(unbacked, [item.node for item in items])
             if named is not None:     # EighResult, QRResult...: fields read by name too
                 return NamedTupleVariable(items, named)
             return (ListVariable if as_list else TupleVariable)(items)
+        if data_sizes:
+            self._own_unbacked(unbacked, [node])
         return _as_returned(ArrayVariable(node, meta), *returned[0])
+
+    def _unbacked(self, op: ops.OpDef, meta, data_sizes: list, call, meta_call):
+        """The op's result with each dimension its rule marked ``DataSize`` made an
+        unbacked size, and ``[(symbol, result index, dimension)]``: where each new size
+        can be read when the graph runs (see ``_own_unbacked``).
+
+        Marks with one key are one size. A mark that counts the nonzero elements of an
+        argument (``x[m]``, ``np.nonzero(m)``) takes the size already made for that
+        argument's node, if any: ``x[m]`` and ``w[m]`` have one length (two sizes are
+        otherwise different, and an op that needs them equal breaks)."""
+        if self.loop_scope is not None:
+            raise Unsupported(f"np.{op.name} in a loop body: its result's size depends on "
+                              "the data", cause="data_dependent_shape")
+        line = os.path.basename(self.current_loc.get("loc", ""))
+        what = ("the number of elements x[mask] selects" if op.name == "getitem" else
+                f"the length of np.{op.name}'s result") + (f", at {line}" if line else "")
+        arrays = _array_arguments(call, metas_in(meta_call))
+        sizes, new = {}, []
+        for k, d, mark in data_sizes:
+            if mark.key in sizes:
+                continue
+            counted = arrays[mark.nonzero_of].node \
+                if arrays is not None and mark.nonzero_of is not None else None
+            size = self.nonzero_counts.get(counted) if counted is not None else None
+            if size is None:
+                size = self.shape_env.new_unbacked(what)
+                new.append((size.sym.terms[0][0], k, d))
+                if counted is not None:
+                    self.nonzero_counts[counted] = size
+            sizes[mark.key] = size
+        metas = list(meta) if isinstance(meta, tuple) else [meta]
+        for k, d, mark in data_sizes:
+            shape = list(metas[k].shape)
+            shape[d] = sizes[mark.key]
+            metas[k] = metas[k].with_(shape=tuple(shape))
+        return (tuple(metas) if isinstance(meta, tuple) else metas[0]), new
+
+    def _unbacked_rejected(self, op: ops.OpDef, meta_call, error: Exception) -> None:
+        """An op's rule rejected arguments holding unbacked sizes at their made-up hints
+        (``x[m] * w`` with a static ``w``, ``x[m] + x[n]``): NumPy takes them for some
+        counts only, which the trace cannot know. Break, saying so in the user's terms
+        (the hint is no size of theirs: the message names the symbol instead)."""
+        names = sorted(symbols_in(meta_call) & self.shape_env.unbacked.keys())
+        if not names:
+            return
+        text = ops.error_text(error)
+        for name in names:
+            text = text.replace(str(self.shape_env.hints[name]), name)
+        what = "; ".join(f"{n}: {self.shape_env.unbacked[n]}" for n in names)
+        raise Unsupported(f"np.{op.name} of a data-dependent size ({what}) that fits the "
+                          f"other arguments for some counts only: {text}",
+                          "That size is known only when the graph runs; NumPy would take "
+                          "these arguments for some counts and raise for others.",
+                          hint="make the sizes agree by construction (index both arrays "
+                               "with the same mask), or accept the graph break",
+                          cause="data_dependent_shape") from error
+
+    def _own_unbacked(self, unbacked: list, results: list) -> None:
+        """Remember, per unbacked symbol, the node and dimension that hold its value when
+        the graph runs (``symbol_placeholder`` reads it there; the glue too)."""
+        for name, k, d in unbacked:
+            self.unbacked_sizes[name] = (results[k], d)
 
     def _as_data(self, op: ops.OpDef, args: list) -> list:
         """The argument that ``op`` reads as array data (an index, ``np.array``'s
@@ -414,6 +511,25 @@ class OutputGraph:
         if len(self.graph) > self.config.max_graph_nodes:
             raise Unsupported(f"graph larger than config.max_graph_nodes "
                               f"({self.config.max_graph_nodes})")
+
+
+def _array_arguments(call, metas: list) -> list | None:
+    """The ArrayVariables of an op's call (``(args, kwargs)``, inside tuples and lists
+    too) in the order of ``metas``, the ArrayMetas its rule saw (``rules.metas_in``);
+    None where the two do not line up (then no size is shared)."""
+    found = []
+
+    def walk(value):
+        for leaf in tree_leaves(value, is_leaf=_is_variable):
+            if isinstance(leaf, ArrayVariable):
+                found.append(leaf)
+            elif isinstance(leaf, (TupleVariable, ListVariable)):
+                walk(list(leaf.items))
+    walk(call)
+    if len(found) != len(metas) or any((v.meta.dtype, v.meta.ndim) != (m.dtype, m.ndim)
+                                       for v, m in zip(found, metas)):
+        return None
+    return found
 
 
 # The ops that read one argument as array data (its index): see ``OutputGraph._as_data``.

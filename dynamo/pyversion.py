@@ -113,6 +113,23 @@ SUPER_INSTRUCTIONS = {
     "STORE_FAST_STORE_FAST": ("STORE_FAST", "STORE_FAST"),
 }
 
+# The instructions that push plain locals, and for each value they push (in push order)
+# the index of its local in the argument (a super-instruction holds two) and the load
+# that pushes it again the same way. The break code pushes a stack value from the local
+# the original loaded it from with that load (``dynamo/bytecode/stack_sources.py``):
+# 3.14's LOAD_FAST_BORROW puts a borrowed reference on the stack, no reference of its
+# own (``sys.getrefcount`` counts one less than after LOAD_FAST), and the copy borrows
+# exactly where the original did. LOAD_FAST_CHECK only differs when the local is
+# unbound, and a value was loaded from it. (Names that a version lacks never occur.)
+LOCAL_LOADS = {
+    "LOAD_FAST": ((0, "LOAD_FAST"),),
+    "LOAD_FAST_CHECK": ((0, "LOAD_FAST"),),
+    "LOAD_FAST_BORROW": ((0, "LOAD_FAST_BORROW"),),
+    "LOAD_FAST_LOAD_FAST": ((0, "LOAD_FAST"), (1, "LOAD_FAST")),
+    "LOAD_FAST_BORROW_LOAD_FAST_BORROW": ((0, "LOAD_FAST_BORROW"), (1, "LOAD_FAST_BORROW")),
+    "STORE_FAST_LOAD_FAST": ((1, "LOAD_FAST"),),
+}
+
 # The instructions that enter a `with` block, just before its exception-table region:
 # 3.11-3.13 have one BEFORE_WITH; 3.14 looks the methods up with LOAD_SPECIAL
 # (COPY 1; LOAD_SPECIAL __exit__; SWAP 2; SWAP 3; LOAD_SPECIAL __enter__; CALL 0).

@@ -216,7 +216,8 @@ def _compile_run(run: list, local: set, lines: list, where: dict, name: str,
     for stmt in run:
         loads = [n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and
                  (isinstance(n.ctx, ast.Load) or isinstance(stmt, ast.AugAssign))]
-        ins += [n for n in loads if n in local and n not in outs and n not in ins]
+        # (dict.fromkeys: a name may be read several times in one statement)
+        ins += [n for n in dict.fromkeys(loads) if n in local and n not in outs and n not in ins]
         outs += [n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and
                  isinstance(n.ctx, ast.Store) and n.id not in outs]
     file = where[run[0].lineno].file

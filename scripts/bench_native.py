@@ -11,7 +11,10 @@ interleaved calls on fresh inputs; ``chosen`` is the tier ``prefer="measure"`` k
 threads: what a loaded shared machine does not inflate; use it with ``--threads 1``,
 which sets Numba's thread count to 1 for both tier 2 and the hand-written kernels);
 ``--clock wall`` (the default) with ``time.perf_counter``, the figure for parallel
-kernels. ``--cases jacobi,recursion,prefix`` runs only those cases.
+kernels; ``--clock both`` reports both (``*_ms`` wall, ``*_cpu_ms`` CPU time of the
+same calls: on a shared machine a parallel kernel's wall time counts the time its
+threads wait for a core, its CPU time what they ran). ``--cases jacobi,recursion,prefix``
+runs only those cases.
 
 Run by itself: ``.venv/bin/python scripts/bench_native.py [--rounds 9] [--threads 1
 --clock cpu] [--cases jacobi]``.
@@ -153,7 +156,7 @@ def quartile(times: list) -> float:
 
 def run(args=None) -> list[dict]:
     rounds = getattr(args, "rounds", 9) if args is not None else 9
-    clock = time.process_time if getattr(args, "clock", "wall") == "cpu" else time.perf_counter
+    clock_name = getattr(args, "clock", "wall")
     threads = getattr(args, "threads", None)
     only = getattr(args, "cases", None)
     hand = hand_written()
@@ -186,25 +189,32 @@ def run(args=None) -> list[dict]:
             channel.removeHandler(said)
             channel.setLevel(old_level)
         runs = {"plain": fn, "numpy": numpy_fn, "tier2": tier2, "numba": hand[key]}
-        times: dict[str, list] = {k: [] for k in runs}
+        wall: dict[str, list] = {k: [] for k in runs}
+        cpu: dict[str, list] = {k: [] for k in runs}
         # the recursion only reads its input and one call takes microseconds (about
         # the clock's own cost): time 100 calls on one input and divide
         inner = 100 if key == "recursion" else 1
         for _ in range(rounds):
             for name, f in runs.items():
                 a = make()
-                start = clock()
+                start, start_cpu = time.perf_counter(), time.process_time()
                 for _ in range(inner):
                     f(*a)
-                times[name].append((clock() - start) / inner)
-        q = {k: quartile(v) * 1e3 for k, v in times.items()}
-        winner = "; ".join(said.said) or "tier 1"
-        rows.append({"case": label, "plain_ms": round(q["plain"], 3),
-                     "numpy_ms": round(q["numpy"], 3), "tier2_ms": round(q["tier2"], 3),
-                     "numba_ms": round(q["numba"], 3),
-                     "tier2_vs_plain": round(q["plain"] / q["tier2"], 1),
-                     "tier2_vs_numba": round(q["tier2"] / q["numba"], 2),
-                     "chosen": winner, "compile_s": round(compile_s, 1)})
+                cpu[name].append((time.process_time() - start_cpu) / inner)
+                wall[name].append((time.perf_counter() - start) / inner)
+        row = {"case": label}
+        for suffix, times in (("", cpu if clock_name == "cpu" else wall),
+                              ("_cpu", cpu if clock_name == "both" else None)):
+            if times is None:
+                continue
+            q = {k: quartile(v) * 1e3 for k, v in times.items()}
+            row.update({f"{k}{suffix}_ms": round(q[k], 3) for k in runs})
+            row[f"tier2_vs_plain{suffix}"] = round(q["plain"] / q["tier2"], 1)
+            row[f"tier2_vs_numba{suffix}"] = round(q["tier2"] / q["numba"], 2)
+            row[f"numba_vs_plain{suffix}"] = round(q["plain"] / q["numba"], 1)
+        row.update({"chosen": "; ".join(said.said) or "tier 1",
+                    "compile_s": round(compile_s, 1)})
+        rows.append(row)
     return rows
 
 
@@ -242,7 +252,7 @@ def machine() -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=9)
-    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall")
+    ap.add_argument("--clock", choices=("wall", "cpu", "both"), default="wall")
     ap.add_argument("--threads", type=int, default=None, help="Numba's thread count")
     ap.add_argument("--cases", default=None, help="comma-separated: jacobi,recursion,...")
     args = ap.parse_args(argv)

@@ -1,7 +1,8 @@
 """Count graph breaks on the everyday-NumPy corpora, for docs/realworld.md (issue #19).
 
 The corpora: the programs of ``tests/realworld`` (their first argument set), the
-programs of ``scripts/bench_realworld.py`` (at benchmark sizes) and the Python-feature
+programs of ``scripts/bench_realworld.py`` (``realworld_programs.py``, at benchmark
+sizes) and the Python-feature
 corpus of ``tests/translator`` (``corpus_*.py``), and the programs of ``tests/breaks``
 written to break (every cause, for comparison). Each program is run once under
 ``dynamo.explain`` (eager backend); the table says how many have no break, how many
@@ -10,8 +11,8 @@ breaks there are in all, and how many of each cause (``Unsupported.cause``).
     .venv/bin/python scripts/break_counts.py              # the markdown table
     .venv/bin/python scripts/break_counts.py --reasons    # and every break's reason
 
-The modules are loaded from their files (``importlib``), as bench_realworld does:
-``tests/`` is not put on ``sys.path``.
+The modules are loaded from their files by ``realworld_programs.load_module``, as
+bench_realworld loads its corpus: ``tests/`` is not put on ``sys.path``.
 """
 
 from __future__ import annotations
@@ -20,48 +21,33 @@ import argparse
 import collections
 import contextlib
 import copy
-import importlib.util
 import io
 import os
-import sys
 import warnings
-from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+import realworld_programs  # noqa: E402  (a sibling: scripts/ is on sys.path)
+from realworld_programs import ROOT, load_module  # noqa: E402
+
 import dynamo  # noqa: E402
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _load(name: str, path: Path):
-    """The module at ``path``, registered as ``name`` (so the corpora's own imports of
-    each other, ``from harness import check``, find it)."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def corpora() -> dict[str, list[tuple]]:
     """Corpus name -> [(program name, fn, args, kwargs)]."""
-    bench = _load("bench_realworld", ROOT / "scripts" / "bench_realworld.py")
-    rw_modules = bench._realworld()
     realworld = [(p.name, p.fn, p.arg_sets[0], p.kwargs or {})
-                 for mod in rw_modules for p in mod.PROGRAMS]
+                 for mod in realworld_programs.realworld_modules() for p in mod.PROGRAMS]
     translator = []
     for stem in ("functions", "control", "containers", "objects", "more"):
-        mod = _load(f"corpus_{stem}", ROOT / "tests" / "translator" / f"corpus_{stem}.py")
+        mod = load_module(f"corpus_{stem}",
+                          ROOT / "tests" / "translator" / f"corpus_{stem}.py")
         translator += [(f"{stem}-{name}", fn, args, {}) for name, fn, args, *_ in mod.PROGRAMS]
     written_to_break = []
     for stem in ("corpus_breaks", "corpus_breaks_more"):
-        mod = _load(stem, ROOT / "tests" / "breaks" / f"{stem}.py")
+        mod = load_module(stem, ROOT / "tests" / "breaks" / f"{stem}.py")
         written_to_break += [(name, fn, args, {}) for name, fn, args, *_ in mod.PROGRAMS]
     return {"tests/realworld": realworld,
-            "scripts/bench_realworld.py": [tuple(p) for p in bench.programs()],
+            "scripts/bench_realworld.py": [tuple(p) for p in realworld_programs.programs()],
             "tests/translator corpus": translator,
             "tests/breaks corpus (written to break)": written_to_break}
 

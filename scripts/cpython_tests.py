@@ -58,15 +58,9 @@ FAST_MODULES = [
 # references while it runs a frame), or the lifetime of a value passed to a resume
 # function (the call into it holds the value until it returns). They count as known
 # only when the compiled test fails or errors (a crash or a timeout never is).
-# (test_funcattrs' test_set_cell and test_dict's test_splittable_popitem pass now, and
-# test_enumerate's test_bug1229429 on 3.11 and 3.13: tests/dynamo/test_cpython_known.py.)
-KNOWN_FRAME_TESTS: dict[str, str] = {
-    "test.test_enumerate.TestReversed.test_bug1229429":
-        "3.14 only: `rc = sys.getrefcount(r)` is a graph break, and the break code that "
-        "replays the call pushes its argument from a temporary it unbinds first (so that "
-        "locals() does not show it): a strong reference on the stack where the "
-        "original's LOAD_FAST_BORROW holds none, so rc is one more than plainly",
-}
+# (None now: test_funcattrs' test_set_cell, test_dict's test_splittable_popitem and
+# test_enumerate's test_bug1229429 pass: tests/dynamo/test_cpython_known.py.)
+KNOWN_FRAME_TESTS: dict[str, str] = {}
 
 CHILD = r"""
 import json, os, sys, types, unittest, importlib, warnings

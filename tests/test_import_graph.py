@@ -156,7 +156,8 @@ def test_guards_is_a_leaf(graph):
 
 # dynamo/variables/, bottom to top: a module imports only modules before it (a Variable
 # that makes a later kind gets it through the translator: tx.wrap, tx.call_builtin...).
-VARIABLE_LAYERS = ("base", "constant", "containers", "iterators", "functions", "folding",
+VARIABLE_LAYERS = ("base", "constant", "sequences", "sets", "dicts", "named_tuples",
+                   "container_ops", "iterators", "functions", "folding",
                    "arrays", "dask_arrays", "errstate", "objects", "lifetimes", "loggers",
                    "iteration", "builtins", "builder")
 

@@ -61,7 +61,7 @@ _KERNEL_MATMULS = {"outer", "trace", "vdot"}
 # ops that synchronize or read device values on the host inside CuPy
 _HOST_SYNC_OPS = {"sort", "argsort", "sort_inplace", "median", "nanmedian"}
 # ops whose result size depends on data
-_DATA_DEPENDENT_OPS = {"nonzero", "argwhere", "flatnonzero", "unique", "compress",
+_DATA_DEPENDENT_OPS = {"nonzero", "argwhere", "flatnonzero", "unique", "bincount", "compress",
                        "extract", "place"}
 # ops that turn Python data in these operands (position, keyword) into device arrays
 _HOST_OPERANDS = {"take": ((1, "indices"),), "take_along_axis": ((1, "indices"),),

@@ -36,7 +36,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from dynamo.graph import Node
-from dynamo.symbolic import SymInt
+from dynamo.ops import ArrayMeta
+from dynamo.symbolic import SymInt, is_unbacked
 
 
 @dataclass(frozen=True)
@@ -148,11 +149,21 @@ def broadcast(shapes: list[tuple]) -> tuple | None:
 
 
 def symbol_names(graph) -> dict:
-    """``{symbol: host expression}``: a size placeholder's name, else an input's shape."""
+    """``{symbol: host expression}``: a size placeholder's name, else an input's shape;
+    an unbacked size (``x[mask]``'s length, decided by the data) is the shape of the
+    first node that has it, the op that made it (a plain call, computed before any
+    kernel over arrays of that size)."""
     names: dict[str, str] = {}
     for node in graph.placeholders:
         if node.meta.get("symbol"):
             names[node.meta["symbol"]] = node.name
+    for node in graph.call_nodes():
+        meta = node.meta.get("array")
+        for d, size in enumerate(meta.shape if isinstance(meta, ArrayMeta) else ()):
+            if isinstance(size, SymInt) and len(size.sym.terms) == 1 and \
+                    size.sym.terms[0][1] == 1 and size.sym.const == 0 and \
+                    is_unbacked(size.sym.terms[0][0]):
+                names.setdefault(size.sym.terms[0][0], f"{node.name}.shape[{d}]")
     for node in graph.placeholders:
         meta = node.meta.get("array")
         if meta is None or isinstance(meta, tuple):

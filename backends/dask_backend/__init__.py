@@ -8,6 +8,11 @@ array from its inputs, once per call:
 - each fusible elementwise group (``backends.fusion.partition``) becomes one
   ``blockwise`` task per chunk, running the ``numpy`` backend's fused kernel for the
   group on that chunk (``kernels.ChunkKernel``, compiled once per chunk shape);
+- so does a row group (softmax, layernorm: reductions over the trailing axes with the
+  elementwise ops around them) when each chunk holds whole rows, the reduced axes one
+  chunk wide: the kernel reduces the chunk's rows as NumPy does, which is what dask's
+  reduction of a one-chunk axis computes too. When the rows are split over chunks its
+  ops are lowered as below, with dask's tree reductions;
 - every other op runs as the same NumPy call on dask arrays: dask implements it
   (``__array_ufunc__``/``__array_function__``): reductions are dask's tree reductions,
   matmul, reshape, transpose and indexing dask's own, and what dask lacks it runs

@@ -1,7 +1,7 @@
-"""One fused elementwise computation, run chunk by chunk as one dask ``blockwise`` task.
+"""One fused computation, run chunk by chunk as one dask ``blockwise`` task.
 
-A ``ChunkKernel`` holds the ops that compute one output of a fusible elementwise group
-(the output and the members it reads, in program order) as a *recipe*: the ops with
+A ``ChunkKernel`` holds the ops that compute one output of a fusible group (the output
+and the members it reads, in program order) as a *recipe*: the ops with
 their arguments, each graph value written as a ``Ref`` to an earlier value. Called on
 NumPy chunks it builds the recipe's graph for those chunks' shapes (shapes and dtypes
 from the ops' own meta rules), compiles it with the ``numpy`` backend (one thread, no
@@ -13,6 +13,12 @@ builds one ``dask.array.blockwise`` layer, with the indices dask's own ``elemwis
 uses (arrays aligned from the right, size-1 dimensions broadcast, NumPy arrays
 chunked to match), so the result's chunks are the ones the plain program gets; on
 NumPy values only (a computation on weights) it runs the kernel once on them.
+
+A *row kernel* also holds reductions (softmax's max and sum, layernorm's means: a
+``whole_rows`` group of ``backends.fusion``, all reducing the same axes of the same
+shape). One task per chunk computes them only when each chunk holds whole rows: the
+reduced axes are one chunk wide (``whole(values)``). The dask backend asks first, and
+lowers the kernel's ops by dask's tree reductions (``graph_over``) when they are not.
 
 A kernel pickles as its recipe (no compiled code): a process or distributed
 scheduler's worker compiles its own on its first chunk.
@@ -40,6 +46,7 @@ from dynamo.graph import Graph, Node
 from dynamo.tree import tree_map
 
 from ..common import python_function
+from ..fusion.fusible import reduction_info
 from ..numpy_backend.backend import numpy_backend
 
 log = logging.getLogger("dynamo.backend")
@@ -58,7 +65,8 @@ class Ref:
 
 
 class ChunkKernel:
-    """The elementwise ops ``nodes`` (program order, ending with ``output``), fused."""
+    """The ops ``nodes`` (program order, ending with ``output``), fused: elementwise ops,
+    and reductions over the same axes of one shape (a row kernel)."""
 
     def __init__(self, nodes: list[Node], output: Node, options: dict | None = None):
         inside = set(nodes)
@@ -66,10 +74,12 @@ class ChunkKernel:
         index = {n: k for k, n in enumerate(inputs + nodes)}
         ref = lambda v: Ref(index[v]) if isinstance(v, Node) else v  # noqa: E731
         self.inputs = inputs                       # graph nodes read, in apply's order
-        self.input_dtypes = [n.meta["array"].dtype for n in inputs]
+        self.input_metas: list[ops.ArrayMeta] = [n.meta["array"] for n in inputs]
+        self.input_dtypes = [m.dtype for m in self.input_metas]
         self.recipe = [(n.target, tree_map(ref, n.args), tree_map(ref, n.kwargs),
                         n.meta.get("kind")) for n in nodes]
         self.meta: ops.ArrayMeta = output.meta["array"]
+        self.out_index, self.reduced, self.adjust = _indices(nodes, output)
         self.options = {**(options or {}), **CHUNK_OPTIONS}
         self.label = f"dynamo-{'-'.join(n.target for n in nodes[-3:])}-{next(_labels)}"
         self.uid = uuid.uuid4().hex                # dask's name for this kernel
@@ -114,12 +124,16 @@ class ChunkKernel:
 
     def graph_for(self, chunks) -> Graph:
         """The recipe as a graph over inputs of the chunks' shapes."""
+        return self.graph_over([
+            ops.ArrayMeta(tuple(np.shape(chunk)), dtype, ops.NUMPY, isinstance(chunk, np.generic))
+            for chunk, dtype in zip(chunks, self.input_dtypes)])
+
+    def graph_over(self, metas: list[ops.ArrayMeta]) -> Graph:
+        """The recipe as a graph over inputs of these metas (``self.input_metas``: the
+        whole arrays, for the dask backend to lower when the chunks hold no whole rows)."""
         graph = Graph()
-        values = []
-        for k, (chunk, dtype) in enumerate(zip(chunks, self.input_dtypes)):
-            meta = ops.ArrayMeta(tuple(np.shape(chunk)), dtype, ops.NUMPY,
-                                 isinstance(chunk, np.generic))
-            values.append(graph.placeholder(f"in{k}", meta={"array": meta}))
+        values = [graph.placeholder(f"in{k}", meta={"array": meta})
+                  for k, meta in enumerate(metas)]
         for target, args, kwargs, kind in self.recipe:
             op = ops.get(target)
             metas = tree_map(lambda v: values[v.index].meta["array"] if isinstance(v, Ref)
@@ -132,17 +146,66 @@ class ChunkKernel:
         return graph
 
     # ------------------------------------------------------------------ the whole array
+    def whole(self, values: list) -> bool:
+        """Whether one task per chunk computes the output from these runtime ``values``:
+        always for elementwise ops; for a row kernel, when the reduced axes are one
+        chunk wide once dask has unified the inputs' chunks (as ``blockwise`` will)."""
+        import dask.array as da
+        from dask.array.core import unify_chunks
+
+        if not self.reduced or not any(isinstance(v, da.Array) for v in values):
+            return True
+        chunks, _ = unify_chunks(*_pairs(values), warn=False)
+        return all(len(chunks.get(label, ((),))) == 1 for label in self.reduced)
+
     def apply(self, values: list) -> Any:
         """The output for the inputs' runtime ``values``: a dask array built of one task
-        per chunk when an input is a dask array, else the kernel's result on them."""
+        per chunk when an input is a dask array, else the kernel's result on them.
+        (A row kernel's values must be ``whole``: its reductions see one chunk's rows.)"""
         import dask.array as da
 
         if not any(isinstance(v, da.Array) for v in values):
             return self(*values)
-        pairs = []
-        for v in values:
-            blocked = isinstance(v, da.Array) or (isinstance(v, np.ndarray) and v.ndim > 0)
-            pairs += [v, tuple(range(v.ndim))[::-1] if blocked else None]
         ndim = self.meta.ndim
-        return da.blockwise(self, tuple(range(ndim))[::-1], *pairs, dtype=self.meta.dtype,
-                            meta=np.empty((0,) * ndim, self.meta.dtype), token=self.label)
+        # concatenate: an axis a reduction drops is one chunk wide, given as that chunk
+        return da.blockwise(self, self.out_index, *_pairs(values), dtype=self.meta.dtype,
+                            meta=np.empty((0,) * ndim, self.meta.dtype), token=self.label,
+                            adjust_chunks=self.adjust or None, concatenate=True)
+
+
+def _pairs(values: list) -> list:
+    """``blockwise``'s arguments for ``values``: each array with its indices, aligned
+    from the right (index ``k``: the ``k``-th axis from the end), as dask's ``elemwise``
+    aligns them; other values with None."""
+    import dask.array as da
+
+    pairs = []
+    for v in values:
+        blocked = isinstance(v, da.Array) or (isinstance(v, np.ndarray) and v.ndim > 0)
+        pairs += [v, tuple(range(v.ndim))[::-1] if blocked else None]
+    return pairs
+
+
+def _indices(nodes: list[Node], output: Node) -> tuple[tuple, tuple, dict]:
+    """``output``'s ``blockwise`` indices, the indices its reductions reduce, and its
+    ``adjust_chunks``.
+
+    Inputs are aligned from the right (``_pairs``). The reductions of a row kernel all
+    reduce the same axes of one shape, the kernel's domain, to which every other op
+    broadcasts: the output is aligned from the right too, except a reduction without
+    ``keepdims``, which drops the reduced indices. Along a reduced index (one chunk
+    wide) the output may have one element (``keepdims``, or an op on reduced values
+    only): its chunks there are ``(1,)``.
+    """
+    meta = output.meta["array"]
+    index = tuple(range(meta.ndim))[::-1]
+    reductions = [n for n in nodes if n.meta.get("kind") == ops.REDUCTION]
+    if not reductions:
+        return index, (), {}
+    ndim = reductions[0].args[0].meta["array"].ndim      # the domain's
+    axes = reduction_info(reductions[0]).axes
+    reduced = tuple(ndim - 1 - a for a in axes)
+    if output in reductions and not reduction_info(output).keepdims:
+        index = tuple(ndim - 1 - a for a in range(ndim) if a not in axes)
+    adjust = {i: 1 for i, size in zip(index, meta.shape) if i in reduced and size == 1}
+    return index, reduced, adjust

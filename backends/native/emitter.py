@@ -34,6 +34,10 @@ class _Emitter:
         self.group: _RowGroup | None = None
         # float temporaries that may hold a NaN or infinity no check has seen yet
         self.deferred: set[str] = set()
+        # backups of carried arrays (saves.py): their lines go if nothing reads them
+        self.companions: list[str] = []
+        self.input_savers: dict = {}   # input index -> its saves.Saver
+        self.loops: list = []          # saves.LoopSaves of the loops being lowered
 
     def new(self, hint: str) -> str:
         return f"{hint}{next(self.names)}"

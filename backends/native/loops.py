@@ -7,9 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from dynamo.graph import Graph, Node
+from dynamo.graph import CALL, Graph, Node
 
 from .ops import Unsupported, _meta
+from .saves import LoopSaves, Saver, save_whole
 from .values import Arr, Const, Lazy, Scal, Tup, View
 
 
@@ -47,7 +48,8 @@ class Loops:
             elif is_carried:
                 name = em.new("c")
                 em.line(f"{name} = {v.name}")
-                v = Arr(name, v.shape, v.dtype, v.key, v.fresh, v.input) \
+                v = Arr(name, v.shape, v.dtype, v.key, v.fresh, v.input,
+                        save=self.companion(v.save)) \
                     if isinstance(v, Arr) else Scal(name, v.dtype)
             if isinstance(v, (Arr, View, Scal)) and is_carried:
                 names.append(v.name)
@@ -70,13 +72,21 @@ class Loops:
             a.input = None
         trip = em.new("trip")
         env[index] = Scal(trip, np.dtype(np.int64))
+        em.flush()
+        start, pad = len(em.lines), em.pad   # where saves before the loop go
         em.line(f"for {trip} in range({trips}):")
         saved = em.pad
         em.pad += "    "
+        loop = LoopSaves(trip, trips, self.moving(body, rest[:len(carried)], env))
+        em.loops.append(loop)
         inner = type(self)(em, body, env)   # a _Block for the body, same emitter
-        inner.run()
+        try:
+            inner.run()
+        finally:
+            em.loops.pop()
+        em.lines[start:start] = [pad + line for line in loop.first]
         outs = body.outputs
-        nxt = []
+        nxt, values = [], []
         for o in outs[:len(carried)]:
             v = inner.force(o) if isinstance(o, Node) and isinstance(inner.env[o], Lazy) \
                 else inner.val(o) if isinstance(o, Node) else Const(o)
@@ -85,8 +95,11 @@ class Loops:
             if isinstance(v, View):
                 raise Unsupported("loop carries a view")
             nxt.append(v.name)
+            values.append(v)
         moves = [(a, b) for a, b in zip(names, nxt) if a != b]   # (an array written in
-        if moves:                                                # place keeps its name)
+        moves += self.companion_moves(                           # place keeps its name)
+            [env[p] for p in rest[:len(carried)]], values, start, pad)
+        if moves:
             em.line(f"{''.join(a + ', ' for a, _ in moves)}= {''.join(b + ', ' for _, b in moves)}")
         em.flush()
         extra = []
@@ -105,3 +118,52 @@ class Loops:
             if isinstance(v, Scal) and not any(v.name == n for n in names):
                 raise Unsupported("a scalar temporary of a loop read after it")
         return Tup(items + extra)
+
+    @staticmethod
+    def moving(body: Graph, slots: list, env: dict) -> set:
+        """The backups (companions) of the carried arrays that another array may
+        replace from trip to trip: all but those the body writes in place."""
+        moving = set()
+        for ph, out in zip(slots, body.outputs):
+            v = env[ph]
+            if not isinstance(v, Arr) or v.save is None:
+                continue
+            while isinstance(out, Node) and out.op == CALL and out.target == "setitem":
+                out = out.args[0]
+            if out is not ph:
+                moving.add(v.save.backup)
+        return moving
+
+    def companion(self, saver: Saver | None) -> Saver | None:
+        """The backup and state variables that go with an array a loop carries
+        (saves.py): copies of ``saver``'s, moved with the array from trip to trip."""
+        if saver is None:
+            return None
+        em = self.em
+        backup, state = em.new("bk"), em.new("st")
+        em.line(f"{backup}, {state} = {saver.backup}, {saver.state}")
+        em.companions.append(backup)
+        return Saver(backup, state, saver.inputs, saver.ndim, saver.rows)
+
+    def companion_moves(self, slots: list, values: list, start: int, pad: str) -> list:
+        """The moves of the carried arrays' companions for the next trip: each slot
+        takes the companion of the array it takes. A slot that takes an array with no
+        companion (a new one) from one with, or the other way, cannot keep the pairing:
+        the inputs involved are saved whole before the loop (line ``start``), after
+        which a stale companion finds them saved and copies nothing."""
+        em = self.em
+        moves, whole = [], set()
+        for slot, value in zip(slots, values):
+            if not isinstance(slot, Arr):
+                continue
+            a, b = slot.save, getattr(value, "save", None)
+            if a is None and b is None:
+                continue
+            if a is None or b is None:
+                whole |= (a or b).inputs
+            elif a.backup != b.backup:
+                moves += [(a.backup, b.backup), (a.state, b.state)]
+        if whole:
+            em.lines[start:start] = [pad + save_whole(em.input_savers[k], f"p{k}")
+                                     for k in sorted(whole)]
+        return moves

@@ -45,14 +45,16 @@ Example::
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
-from dynamo.graph import CALL, Graph, Node
+from dynamo.graph import Graph, Node
 
 from .block import _Block
 from .emitter import SEQ_FLAG, _Emitter
 from .ops import PRELUDE, Unsupported, _meta
+from .saves import SAVE_PRELUDE, input_saver
 from .values import Arr, Lazy, Scal
 
 __all__ = ["Kernel", "Unsupported", "lower"]
@@ -65,7 +67,8 @@ class Kernel:
     source: str                    # the module: PRELUDE, constants, ``def kernel``
     consts: dict                   # name -> NumPy scalar, module globals of the source
     outputs: list                  # per graph output: ("input", k) or ("result", j, meta)
-    writes: list                   # indices of inputs the kernel writes into
+    writes: list                   # inputs the kernel may write: after the graph's
+                                   # inputs it takes _b<k>, _s<k> for each (saves.py)
     fresh_ndim: int                # most dimensions (of size > 1) of a fresh array output
     parallel: bool
     nparams: int = 0               # the kernel's parameters (the graph's inputs)
@@ -88,7 +91,9 @@ def lower(graph: Graph, parallel_min: int = 1 << 14) -> Kernel:
         elif meta.ndim == 0:
             raise Unsupported("0-d array input")
         else:
-            env[ph] = Arr(name, meta.shape, meta.dtype, name, input=k)
+            em.input_savers[k] = input_saver(k, meta.shape)
+            env[ph] = Arr(name, meta.shape, meta.dtype, name, input=k,
+                          save=em.input_savers[k])
     em.line("_bad = np.zeros(1, np.bool_)")   # set by prange rows (docs: emitter.SEQ_FLAG)
     em.line(f"{SEQ_FLAG} = False")
     block = _Block(em, graph, env)
@@ -117,22 +122,29 @@ def lower(graph: Graph, parallel_min: int = 1 << 14) -> Kernel:
             results.append(v.name)
         outputs.append(("result", seen[id(v)], meta))
     em.line(f"return (_bad[0] | {SEQ_FLAG}, {''.join(r + ', ' for r in results)})")
-    writes = sorted({v.input for n, v in block.env.items()
-                     if isinstance(n, Node) and n.op == CALL and n.target == "setitem"
-                     and isinstance(v, Arr) and v.input is not None})
-    if _writes_in_loops(block.env):
-        writes = list(range(len(params)))   # a loop's writes: back up every input array
-    head = f"def kernel({', '.join(params)}):"
-    source = PRELUDE + "\n\n" + head + "\n" + "\n".join(em.lines) + "\n"
+    lines = _drop_unused_companions(em.lines, em.companions)
+    # the inputs the kernel may write (directly, or through a loop's carried arrays):
+    # each gets a backup and its state as two more parameters (saves.py)
+    text = "\n".join(lines)
+    writes = [k for k, saver in sorted(em.input_savers.items())
+              if re.search(rf"\b{saver.backup}\b", text)]
+    savers = [name for k in writes for name in (em.input_savers[k].backup,
+                                                 em.input_savers[k].state)]
+    head = f"def kernel({', '.join(params + savers)}):"
+    source = PRELUDE + SAVE_PRELUDE + "\n\n" + head + "\n" + text + "\n"
     return Kernel(source, em.consts, outputs, writes, fresh_ndim, em.parallel, len(params))
 
 
-def _writes_in_loops(env: dict) -> bool:
-    """Whether a loop node writes into arrays (then which inputs it writes is only
-    known by the loop's carried keys; the caller backs up every input array)."""
-    return any(isinstance(n, Node) and n.op == CALL and n.target == "fori_loop" and
-               _body_writes(n.args[0]) for n in env)
-
-
-def _body_writes(body: Graph) -> bool:
-    return any(n.op == CALL and n.target == "setitem" for n in body.nodes)
+def _drop_unused_companions(lines: list, companions: list) -> list:
+    """``lines`` without the companion backups (saves.py) of carried arrays that no
+    store writes through: a loop that only reads an input it carries (the scalar
+    recursion) then takes no backup of it and pays nothing per call for one."""
+    companions = list(companions)
+    while True:
+        text = "\n".join(lines)
+        unused = {c for c in companions if len(re.findall(rf"\b{c}\b", text)) == 1}
+        if not unused:
+            return lines
+        lines = [line for line in lines
+                 if line.strip().split(",")[0] not in unused]
+        companions = [c for c in companions if c not in unused]

@@ -16,10 +16,12 @@ from .values import Arr, Lazy, Scal
 class Nests:
     """Methods of ``_Block`` (block.py): loop nests, row groups, materialized values."""
 
-    def nest(self, shape: tuple, body, writes: str | None = None) -> None:
+    def nest(self, shape: tuple, body, writes: str | None = None, save=None) -> None:
         """A loop nest over ``shape``; ``body(idx, stmts, flag)`` fills the innermost
         statements. The outer loop is a ``prange`` for large nests. A nest that fills
-        the new array ``writes`` may join the pending row group (``join``)."""
+        the new array ``writes`` may join the pending row group (``join``). ``save(idx)``
+        gives the statements that back up what the nest overwrites in an input
+        (saves.py): ``(before the nest, at the start of the outer loop's body)``."""
         em = self.em
         size = math.prod(shape)
         if size == 0:
@@ -39,6 +41,9 @@ class Nests:
             em.deferred = checked
         em.flush()
         em.parallel |= par
+        before, outer = save(idx) if save is not None else ([], [])
+        for s in before:
+            em.line(s)
         saved = em.pad
         if not shape:
             for s in stmts:
@@ -48,6 +53,9 @@ class Nests:
             em.pad += "    "
             if k == 0 and par:
                 em.line(f"{flag} = False")
+            if k == 0:
+                for s in outer:
+                    em.line(s)
         if shape:
             for s in stmts:
                 em.line(s)

@@ -9,6 +9,7 @@ import numpy as np
 from dynamo.graph import Node
 
 from .ops import Unsupported, _cast, _meta
+from .saves import save_before_store
 from .values import Arr, Const, Lazy, Scal, Tup, View, _compose
 
 
@@ -123,5 +124,15 @@ class Stencils:
                 self.settle(e, stmts, flag)
                 expr = _cast(e, dt, target.dtype)
             stmts.append(f"{dest.read(idx)} = {expr}")
-        self.nest(shape, body)
+        self.nest(shape, body, save=self.saving(target, dest, shape))
         return target
+
+    def saving(self, target: Arr, dest: View, shape: tuple):
+        """What ``nest`` runs to back up the part of an input that a store into
+        ``dest`` overwrites (saves.py); None for a new array."""
+        saver = target.save
+        if saver is None:
+            return None
+        loop = self.em.loops[-1] if self.em.loops else None
+        return lambda idx: save_before_store(saver, target.name, dest, shape, idx,
+                                             self.em.new, loop)

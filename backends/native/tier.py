@@ -15,7 +15,8 @@ A tier-2 call falls back to tier 1 (for that call only) when NumPy's error state
 not the default one, when an input's layout has no compiled kernel yet (one is then
 compiled in the background), when inputs that the kernel writes overlap, or when the
 kernel flags a NaN or infinity NumPy would have reported: then the inputs it wrote are
-restored from a copy taken before the call and tier 1 runs, warning as eager does.
+restored from the backup the kernel took of each part at its first write (saves.py) and
+tier 1 runs, warning as eager does.
 
 Example::
 
@@ -41,6 +42,7 @@ from dynamo.ops.errstate import UFUNC_STATE, ufunc_state
 from dynamo.source import compile_source
 
 from .lower import Kernel
+from .saves import new_savers, reset, restore
 
 log = logging.getLogger("dynamo.backend")
 
@@ -125,11 +127,11 @@ def _call_helpers(kernel: Kernel, name: str):
 
 
 def _written_inputs(args, writes: list) -> list | None:
-    """The input arrays the kernel writes; None when one of them is read-only or shares
-    memory with another input (eager's order of reads and writes then matters)."""
-    written = [args[k] for k in writes if type(args[k]) is np.ndarray]
-    if not written:
-        return written
+    """The input arrays the kernel may write; None when one of them is read-only or
+    shares memory with another input (eager's order of reads and writes then matters)."""
+    written = [args[k] for k in writes]
+    if any(type(w) is not np.ndarray for w in written):
+        return None
     arrays = [a for a in args if type(a) is np.ndarray]
     for w in written:
         if not w.flags.writeable:
@@ -180,7 +182,7 @@ class Tiered:
         self._failed: set = set()           # layout keys Numba could not compile
         self._times: dict[str, list] = {"native": [], "tier1": []}
         self.native_calls = 0               # calls tier 2 answered (tests, benchmarks)
-        self._spares: list = []             # backup buffers of written inputs, reused
+        self._spares: list = []             # backup and state arrays (saves.py), reused
         self._layout_key, self._finish = _call_helpers(kernel, name)
         self._run = self._counting if settings.prefer != "tier1" else tier1
         self.__dynamo_source__ = getattr(tier1, "__dynamo_source__", None)
@@ -232,7 +234,8 @@ class Tiered:
             import numba
             if self._dispatcher is None:
                 self._dispatcher = self._make_dispatcher(numba)
-            sig = tuple(numba.typeof(a) for a in args)
+            written = [args[k] for k in self.kernel.writes]
+            sig = tuple(numba.typeof(a) for a in (*args, *new_savers(written)))
             self._dispatcher.compile(sig)
             with self._lock:
                 self._compiled.add(key)
@@ -296,44 +299,45 @@ class Tiered:
         if kernel.fresh_ndim >= 2 and not all(
                 _c_ordered(a) for a in args if type(a) is np.ndarray):
             return None   # eager's result would not be C-ordered
+        written, savers = (), ()
         if kernel.writes:
             written = _written_inputs(args, kernel.writes)
             if written is None:
                 return None
-            backups = self._backup(written)
-        else:
-            written = backups = None
-        if kernel.parallel:
-            with _PARALLEL_LOCK:
-                out = self._dispatcher(*args)
-        else:
-            out = self._dispatcher(*args)
-        if backups is not None:
+            savers = self._savers(written)
+        try:
+            if kernel.parallel:
+                with _PARALLEL_LOCK:
+                    out = self._dispatcher(*args, *savers)
+            else:
+                out = self._dispatcher(*args, *savers)
+        except Exception:   # (not expected) tier 1 answers, with the inputs as given
+            log.exception("native tier: graph %s's kernel raised", self.name)
+            out = (True,)
+        if savers:
             if out[0]:   # a NaN or infinity eager reports: undo the writes, run tier 1
-                for w, b in zip(written, backups):
-                    np.copyto(w, b)
-            self._spares.append(backups)
+                restore(written, savers)
+            self._spares.append(savers)
         if out[0]:
             return None
         self.native_calls += 1
         return self._finish(args, out)
 
-    def _backup(self, written: list) -> list:
-        """Copies of the inputs the kernel is about to write, so that a flagged call can
-        restore them. The buffers are reused from call to call (``_spares``, one set per
-        concurrent caller): a new array of a few MB costs its page faults on every call,
-        about as much again as the copy."""
+    def _savers(self, written: list) -> list:
+        """The backup and state arrays the kernel saves the inputs it writes into, at
+        their first write (saves.py), reset. Reused from call to call (``_spares``, one
+        set per concurrent caller): a new array of a few MB costs its page faults on
+        every call."""
         try:
-            backups = self._spares.pop()
+            savers = self._spares.pop()
         except IndexError:
-            backups = None
-        if backups is None or any(b.shape != w.shape or b.dtype != w.dtype
-                                  for b, w in zip(backups, written)) \
-                or len(backups) != len(written):
-            backups = [np.empty(w.shape, w.dtype) for w in written]
-        for b, w in zip(backups, written):
-            np.copyto(b, w)
-        return backups
+            savers = None
+        if savers is None or len(savers) != 2 * len(written) or any(
+                b.shape != w.shape or b.dtype != w.dtype
+                for b, w in zip(savers[0::2], written)):
+            return new_savers(written)
+        reset(savers)
+        return savers
 
     def _trial(self, *args):
         """Alternate tier 2 and tier 1 on the real inputs; keep the faster."""

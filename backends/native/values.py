@@ -22,6 +22,8 @@ class Arr:
     key: str
     fresh: bool = False            # allocated by this kernel (else an input's memory)
     input: int | None = None       # the graph input it is, when it is one
+    save: Any = None               # saves.Saver: where its writes save the old contents
+                                   # (None: a new array, or an input saved whole already)
 
     def read(self, idx: list[str]) -> str:
         return f"{self.name}[{', '.join(idx)}]"

@@ -25,12 +25,13 @@ from typing import Any
 
 import numpy as np
 
-from dynamo.graph import OUTPUT, Graph, Node
+from dynamo.graph import CALL, OUTPUT, Graph, Node
 from dynamo.ops import NUMPY, ArrayMeta, impl_table
-from dynamo.symbolic import SymInt
+from dynamo.symbolic import SymInt, is_unbacked, not_recording
 from dynamo.tree import tree_leaves
 
 from ..common import Interpreter, python_function, resolve
+from .static_bodies import static_body, symbol_values
 
 MAX_SIZES = 64    # compiled variants kept per graph (the oldest is dropped past it)
 # After this many static variants, new sizes run one size-generic function (the eager
@@ -52,13 +53,25 @@ def is_symbolic(graph: Graph) -> bool:
 
 
 def _observed(value: Any, meta: Any) -> Any:
-    """The meta of a value seen at run time (a tuple for several outputs)."""
+    """The meta of a value seen at run time (a tuple for several outputs). A size the
+    data decides (unbacked: ``x[mask]``'s length) stays symbolic: it differs from call
+    to call with the same input shapes, so a variant must not specialize on it."""
     if isinstance(meta, tuple):
         return tuple(_observed(v, m) for v, m in zip(value, meta))
     if not isinstance(meta, ArrayMeta):
         return meta
-    return ArrayMeta(tuple(np.shape(value)), np.asarray(value).dtype, meta.kind,
-                     isinstance(value, np.generic))
+    shape = tuple(d if _data_dependent(d) else seen for d, seen in zip(meta.shape,
+                                                                       np.shape(value)))
+    return ArrayMeta(shape, np.asarray(value).dtype, meta.kind, isinstance(value, np.generic))
+
+
+def _data_dependent(size) -> bool:
+    return isinstance(size, SymInt) and any(is_unbacked(s) for s in size.sym.symbols)
+
+
+def unbacked_symbols(graph: Graph) -> frozenset:
+    """The unbacked sizes the graph reads when it runs (its ``sym_size`` nodes)."""
+    return frozenset(n.meta["symbol"] for n in graph.call_nodes() if "symbol" in n.meta)
 
 
 def value_symbols(graph: Graph) -> frozenset:
@@ -79,17 +92,23 @@ def static_graph(graph: Graph, values: dict[Node, Any], sizes: dict[str, int],
                  keep: frozenset = frozenset()) -> Graph:
     """The graph with the sizes of one call: ints for symbolic arguments, and every
     array meta the shape and dtype its value had in that call. Expressions over the
-    symbols in ``keep`` (``value_symbols``) stay expressions over their inputs."""
+    symbols in ``keep`` (``value_symbols``) stay expressions over their inputs. A loop
+    node's body gets the call's sizes too (``static_bodies``)."""
     new, env = Graph(), {}
+    symbols = symbol_values(graph, values, sizes)
     for node in graph.nodes:
         if node.op == OUTPUT:
             new.output(resolve(node.args[0], env, sizes, keep))
             continue
         meta = dict(node.meta)
-        meta.pop("symbol", None)   # now a plain input, which only kept expressions read
+        if node.op != CALL:   # (a sym_size call reads an unbacked size: it stays one)
+            meta.pop("symbol", None)   # now a plain input, which only kept expressions read
         if node in values and "array" in meta:
             meta["array"] = _observed(values[node], meta["array"])
-        env[node] = new.create_node(node.op, node.target, resolve(node.args, env, sizes, keep),
+        args = resolve(node.args, env, sizes, keep)
+        if node.target == "fori_loop":
+            args = (static_body(args[0], symbols, keep), *args[1:])
+        env[node] = new.create_node(node.op, node.target, args,
                                     resolve(node.kwargs, env, sizes, keep), name=node.name,
                                     meta=meta)
     return new
@@ -121,7 +140,8 @@ class PerSize:
 
     def __init__(self, graph: Graph, compile_static):
         self.graph, self.compile_static = graph, compile_static
-        self.keep = value_symbols(graph)
+        # changing numbers, and the sizes the data decides (read when the graph runs)
+        self.keep = value_symbols(graph) | unbacked_symbols(graph)
         # the arguments that are changing numbers: not part of a variant's key
         self.values = frozenset(i for i, p in enumerate(graph.placeholders)
                                 if p.meta.get("symbol") in self.keep)
@@ -152,8 +172,9 @@ class PerSize:
         if len(self.variants) >= MAX_SIZES:
             self.variants.pop(next(iter(self.variants)))
         try:
-            fn = self.compile_static(static_graph(self.graph, run.env, run.sizes, self.keep),
-                                     args)
+            with not_recording():   # (outside a trace: an unbacked size is no number)
+                fn = self.compile_static(static_graph(self.graph, run.env, run.sizes,
+                                                      self.keep), args)
         except Exception as e:  # noqa: BLE001 (this call already ran: never lose it)
             log.warning("numpy backend: compiling for shapes %s failed (%s: %s); those "
                         "shapes run op by op", key, type(e).__name__, e)

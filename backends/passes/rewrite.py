@@ -25,6 +25,7 @@ import numpy as np
 
 from dynamo.graph import CALL, CONSTANT, OUTPUT, Graph, Node, map_nodes
 from dynamo.ops import ArrayMeta
+from dynamo.symbolic import Symbolic
 
 
 class Rewriter:
@@ -122,8 +123,18 @@ def literal_key(value: Any) -> Any:
 
 
 def same_meta(a: Any, b: Any) -> bool:
-    return (isinstance(a, ArrayMeta) and isinstance(b, ArrayMeta) and a.shape == b.shape
-            and a.dtype == b.dtype and a.kind == b.kind and a.scalar == b.scalar)
+    """The same shape, dtype, library and scalar-ness. Symbolic sizes compare by their
+    expressions (an unbacked size, ``x[mask]``'s length, has no value to compare)."""
+    return (isinstance(a, ArrayMeta) and isinstance(b, ArrayMeta) and
+            same_shape(a.shape, b.shape) and a.dtype == b.dtype and a.kind == b.kind and
+            a.scalar == b.scalar)
+
+
+def same_shape(a: tuple, b: tuple) -> bool:
+    """Equal sizes on every call: equal ints, or symbolic sizes with one expression."""
+    return len(a) == len(b) and all(
+        getattr(x, "sym", x) == getattr(y, "sym", y) and
+        isinstance(x, Symbolic) == isinstance(y, Symbolic) for x, y in zip(a, b))
 
 
 def exact_power_of_two(c: float) -> bool:

@@ -83,9 +83,14 @@ def call_glue(glue, code) -> list[Instr]:
 BOX = "___box"
 
 
-def unbox(params, location=None) -> list[Instr]:
+def unbox(params, location=None, box: str = BOX) -> list[Instr]:
     """Bind the frame's arguments ``params`` from the list ``___box`` (its only
     parameter), then empty the list and unbind ``___box``.
+
+    ``box`` names the list parameter otherwise where a zero-argument ``super()`` reads
+    the frame's first local (``box_name``): then the list is the first argument's
+    name, in the first slot, which its own item replaces (a copy of the list stays on
+    the stack to be emptied).
 
     This is how a resume function is handed its arguments (``hook.run_boxed``): every
     Python frame of the call into it holds only the list, which is empty once the
@@ -93,17 +98,28 @@ def unbox(params, location=None) -> list[Instr]:
     Python. Goes after the prologue. A parameter that is a cell variable is the cell
     itself (a resume function takes its cells as cells, ``cells.py``): it goes into
     the slot as it is, as a call would bind it."""
-    out = [Instr("LOAD_FAST", BOX, location=location),
-           Instr("UNPACK_SEQUENCE", len(params), location=location)]
+    out = [Instr("LOAD_FAST", box, location=location)]
+    if box != BOX:
+        out.append(Instr("COPY", 1, location=location))
+    out.append(Instr("UNPACK_SEQUENCE", len(params), location=location))
     # UNPACK_SEQUENCE leaves the first item on top
     out += [Instr("STORE_FAST", p, location=location) for p in params]
-    out += [Instr("LOAD_FAST", BOX, location=location),     # del ___box[:]
-            Instr("LOAD_CONST", None, location=location),
+    if box == BOX:
+        out.append(Instr("LOAD_FAST", BOX, location=location))
+    out += [Instr("LOAD_CONST", None, location=location),    # del ___box[:]
             Instr("LOAD_CONST", None, location=location),
             Instr("BUILD_SLICE", 2, location=location),
-            Instr("DELETE_SUBSCR", location=location),
-            Instr("DELETE_FAST", BOX, location=location)]
+            Instr("DELETE_SUBSCR", location=location)]
+    if box == BOX:
+        out.append(Instr("DELETE_FAST", BOX, location=location))
     return out
+
+
+def box_name(params, first: str | None) -> str:
+    """The list parameter's name: ``___box``, or ``first`` (the local a zero-argument
+    ``super()`` reads, ``CodeInfo.super_self``) when it is one of ``params``, so that
+    it ends up in the frame's first slot, where ``super()`` looks."""
+    return first if first is not None and first in params else BOX
 
 
 def resume_call(resume, stack_count: int, live: list[str], code, location) -> list[Instr]:

@@ -76,6 +76,11 @@ class CodeInfo:
     # handler target -> (stack depth, push lasti): how CPython unwinds to it (the
     # exception table's entry; the translator's symbolic raise, translator/exceptions)
     unwind: dict = field(default_factory=dict, repr=False)
+    _joins: frozenset | None = field(default=None, repr=False)   # joins()'s, once
+    # the local a zero-argument ``super()`` reads (the frame's first local: the
+    # function's first argument), where the code may call it; a resume function
+    # keeps it live and in its first slot (``super_self``)
+    super_self: str | None = None
 
     @classmethod
     def of(cls, code) -> CodeInfo:
@@ -165,7 +170,7 @@ class CodeInfo:
                              not _exits_with(insts, handler)
                              for i in range(start, end + 1))
         return cls(code.co_filename, bc, insts, bc_index, regions, entry, handlers, catching,
-                   unwind=_unwind_table(code))
+                   unwind=_unwind_table(code), super_self=super_self(code))
 
     def handler_of(self, index: int) -> tuple[int, int, bool] | None:
         """Where an exception raised at instruction ``index`` goes: (the handler's
@@ -178,6 +183,22 @@ class CodeInfo:
         handler = max(spans)[1]
         depth, lasti = self.unwind[handler]
         return handler, depth, lasti
+
+    def joins(self) -> frozenset[int]:
+        """Instructions that may run after another than the one before them: jump
+        targets and exception handlers (and where a resume function's prologue jumps
+        into the original). From one of them to the next, code runs in a straight
+        line. Computed once per code (a resume function made by patching shifts the
+        original's)."""
+        if self._joins is None:
+            if self.origin is not None:
+                base, shift = self.origin
+                head = [i.target for i in self.insts.head if i.target is not None]
+                self._joins = frozenset([j + shift for j in base.joins()] + head)
+            else:
+                self._joins = frozenset([i.target for i in self.insts if i.target is not None]
+                                        + [handler for _, _, handler in self.handlers])
+        return self._joins
 
     def outermost_region(self, index: int) -> Region | None:
         """The largest loop or try region that contains instruction ``index``."""
@@ -319,7 +340,9 @@ def _flow_sets(info: CodeInfo, kill: bool) -> list[frozenset]:
             nexts.append(inst.target)
         succs.append([j for j in nexts if j < n])
         names = _local_names(inst)
-        if inst.name in ("STORE_FAST_LOAD_FAST",):
+        if info.super_self is not None and _loads_super(inst):
+            effects.append([(False, info.super_self)])   # super() reads the first local
+        elif inst.name in ("STORE_FAST_LOAD_FAST",):
             effects.append([(True, names[0]), (False, names[1])])
         elif inst.name.startswith("STORE_FAST"):
             effects.append([(True, name) for name in names])
@@ -436,6 +459,20 @@ def _exception_entries(raw: bytes):
         target = varint(next(it)) * 2
         dl = varint(next(it))
         yield start, start + length, target, dl >> 1, bool(dl & 1)
+
+
+def super_self(code) -> str | None:
+    """The first argument, which a zero-argument ``super()`` in ``code`` reads from the
+    frame's first local slot; None where the code cannot call it (no ``__class__``
+    cell, no ``super`` name, no argument)."""
+    if "__class__" in code.co_freevars and "super" in code.co_names and code.co_argcount:
+        return code.co_varnames[0]
+    return None
+
+
+def _loads_super(inst: Inst) -> bool:
+    arg = inst.arg[1] if isinstance(inst.arg, tuple) else inst.arg
+    return inst.name in ("LOAD_GLOBAL", "LOAD_NAME") and arg == "super"
 
 
 def _local_names(inst: Inst) -> list[str]:

@@ -1,42 +1,55 @@
-"""Outlined loop bodies: a ``for`` loop whose body breaks the graph runs as Python, and
-its body is a function of its own that dynamo compiles.
+"""Outlined loop bodies: a ``for`` or ``while`` loop whose body breaks the graph runs as
+Python, and its body is a function of its own that dynamo compiles.
 
-When a break happens inside a ``for`` loop, the rest of the loop cannot be one graph
-(``frames.py`` makes the loop an *island* that starts at its ``GET_ITER``). Rather than
-run the whole island uncompiled, the island's copy of the code keeps the loop's own
-``GET_ITER``/``FOR_ITER`` (the iterator is the program's, stepped by the interpreter)
-and calls, for each item, a *body function*::
+When a break happens inside a loop, the rest of the loop cannot be one graph
+(``frames.py`` makes the loop an *island* that starts where the trace entered it: a
+``for`` loop's ``GET_ITER``, a ``while`` loop's test or first body instruction). Rather
+than run the whole island uncompiled, the island's copy of the code keeps the loop's
+own control (a ``for`` loop's ``GET_ITER``/``FOR_ITER``, stepped by the interpreter; a
+``while`` loop's test) and calls, for each trip, a *body function*::
 
-    GET_ITER
+    GET_ITER                                (a while loop: its test, as it was)
     L: FOR_ITER exit
        ___oitem = <item>                              # (in front of the old body)
-       tag, values = body(closure, ___oitem, *params, *cells)   # through the hook
-       if tag is None: <store values>; JUMP_BACKWARD L     # the body ran to its end
-       if tag == 0:    <store values>; pop the iterator; JUMP <after the loop>  # break
-       if tag == 1:    pop the iterator; return values[0]                  # return
+       tag, values = body(closure, [___oitem, *reads, *moved, *cells])  # the hook
+       <store the moved locals from values>
+       if tag is None: JUMP_BACKWARD L                  # the body ran to its end
+       if tag == 0:    pop the iterator; JUMP <after the loop>             # break
+       if tag == 1:    pop the iterator; return <the value>                # return
        (the old body follows, never run)
     exit: ...
        return resume_after_the_loop(...)     # the rest of the frame is compiled too
 
 The body function is a copy of the original code (like a resume function, see
-``resume.py``) whose prologue pushes a placeholder for the iterator and the item, and
-jumps to the body's first instruction. Each way out of the body is rewritten to return
-``(tag, values)``: the jump back to ``FOR_ITER`` (the end of the body, ``continue``),
-a jump past the loop (``break``), a ``return``. An exception propagates out of the
+``resume.py``) whose prologue pushes a placeholder for the iterator and the item (a
+``for`` loop), and jumps to the body's first instruction. Each way out of the body is
+rewritten to return ``(tag, values)``: a jump back to the loop's control (the end of
+the body, ``continue``), a jump past the loop (``break``), a ``return``, and a
+``while`` body falling into the test at the bottom. An exception propagates out of the
 body function and then out of the frame, as in plain Python: the loop is the
 outermost construct (no ``try`` around it), so nothing in the frame catches it, and
-everything earlier iterations wrote is already written.
+everything earlier trips wrote is already written.
 
-Which locals cross the call (``LoopPlan``): the body function's parameters are the
-locals live at the body's start (read before stored on some path); every exit returns
-the locals the body stores that are live where the exit continues. Liveness makes them
-bound: a local live at the exit's target but not at the body's start is stored on
-every path through the body to that exit. The frame's cells are shared, as a resume
-function shares them (``cells.py``): its free variables are the body function's
-closure, its cell variables are passed as cells and stay cell variables.
+Which locals cross the call (``LoopPlan``), and when objects die: the body gets its
+arguments in one list that it empties once it has bound them (``hook.run_boxed``, as a
+resume function), so no frame of the call holds them. A local the body stores is
+*moved*: the frame unbinds it as it puts it in the list, and every exit hands it back.
+So while the body runs, the body function's slot is the only binding, and a store
+there frees the previous trip's object at the store, as in plain Python (``a =
+Noisy(i)`` frees ``Noisy(i - 1)`` before the line after it runs). A moved local that
+may be unbound before the loop holds the marker ``UNBOUND`` in the frame until the
+body binds it (a marker, not a value the program can read: the body never reads such a
+local before it stores it, else the loop is not outlined); where the frame leaves the
+loop, a marker that is still there is unbound again (``_after_the_loop``). The other
+locals the body reads (``reads``) are passed as copies. The frame's cells are shared,
+as a resume function shares them (``cells.py``): its free variables are the body
+function's closure, its cell variables are passed as cells and stay cell variables.
 
 After the loop (its normal end, the target of a ``break``) the frame calls a resume
-function, as at any break, where every local that may be read there is bound.
+function, as at any break, with every local bound there, those the body bound too, so
+the code after the loop is compiled and nothing the loop bound dies early; where a
+local the body binds is still unbound (a loop of no trips) the rest of the frame runs
+uncompiled, as it would have.
 
 ``loop_plan`` says whether a loop fits, or why not (then the island runs as before);
 ``outlined_loop`` is what ``convert.py`` calls for an island. See docs/loops.md.
@@ -55,7 +68,14 @@ from ..config import config
 from .cells import unrun_make_cells
 from .emit import closure_tuple, prologue
 from .instructions import CodeInfo, code_name
-from .resume import _assemble, _copy, _label_at, _split_super_instructions
+from .resume import (
+    BoxedCaller,
+    _assemble,
+    _copy,
+    _label_at,
+    _split_super_instructions,
+    takes_a_box,
+)
 from .signature import STAR_FLAGS
 
 ITEM = "___oitem"       # the outer frame's temporary for the loop's item
@@ -64,137 +84,319 @@ PARAM = "___stack0"     # the body function's parameter for it (as a resume func
 log_loops = logs.get("loops")
 _NO_ARG = object()
 
-_JUMPS_BACK = ("JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP_FORWARD", "JUMP",
-               "JUMP_NO_INTERRUPT", "JUMP_ABSOLUTE")
+_JUMPS = ("JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP_FORWARD", "JUMP",
+          "JUMP_NO_INTERRUPT", "JUMP_ABSOLUTE")
 _RETURNS = ("RETURN_VALUE", "RETURN_CONST")
+_RAISES = ("RAISE_VARARGS", "RERAISE")
 # builtins that see the calling frame's locals
 _SEES_THE_FRAME = frozenset({"locals", "vars", "dir", "eval", "exec"})
 
 
+class _Unbound:
+    """The marker of a moved local that the body has not bound yet (see the module
+    doc): it is never left in a slot the program reads."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<unbound local>"
+
+
+UNBOUND = _Unbound()
+
+
 @dataclass
 class Exit:
-    """A way out of the body: ``kind`` is "next" (back to FOR_ITER), "break" (a jump
-    past the loop to ``target``) or "return"; ``saves`` the locals it hands back."""
+    """A way out of the body: ``kind`` is "next" (back to the loop's control, at
+    ``target``: a ``for`` loop's FOR_ITER, a ``while`` loop's test or its body's
+    start), "break" (a jump past the loop to ``target``) or "return"; ``tag`` its
+    number in the frame's dispatch (None: the common way round, tested first)."""
 
     index: int
     kind: str
     target: int | None = None
-    saves: tuple[str, ...] = ()
-    tag: int | None = None          # None for "next"; else its number in the dispatch
-    label_at: int | None = None     # "break": the jump whose label is the target
+    tag: int | None = None
+    label_at: int | None = None     # a for loop's "break": the jump whose label is the target
     keeps_iterator: bool = False    # the iterator is still on the stack at the exit
+    falls: bool = False             # a while body's last instruction, falling into the test
     const: object = None            # a RETURN_CONST's constant (3.12, 3.13)
     returns_const: bool = False
 
 
 @dataclass
 class LoopPlan:
-    """How the loop whose ``FOR_ITER`` is at ``for_iter`` is outlined."""
+    """How the loop whose island starts at ``start`` is outlined."""
 
-    for_iter: int
-    end: int                         # the body's last instruction (the jump back)
-    params: tuple[str, ...]          # locals passed to the body function
+    kind: str                        # "for" or "while"
+    start: int                       # where the island enters the loop
+    entry: int                       # the body's first instruction
+    end: int                         # the body's last instruction
+    reads: tuple[str, ...]           # locals passed to the body function as copies
+    moved: tuple[str, ...]           # locals the body stores: moved in, handed back
+    fresh: tuple[str, ...] = ()      # moved locals that may be unbound at the start
+    below: int = 0                   # values on the stack under the loop (an outer
+    #                                  loop's iterator, in the body of that loop)
     exits: list[Exit] = field(default_factory=list)
-    # where the frame goes on after the loop (its normal end, the targets of `break`)
-    # and calls a resume function instead of running the rest uncompiled
-    resumes: tuple[int, ...] = ()
+    # where the frame goes on after the loop (its normal end, the targets of `break`),
+    # each with whether it calls a resume function there (else the rest runs uncompiled)
+    after: dict[int, bool] = field(default_factory=dict)
+    hull: tuple[int, int] = (0, 0)   # the loop's instructions (first, last)
 
-    @property
-    def others(self) -> list[Exit]:
-        """The exits other than "next", one per tag, in tag order."""
-        return [e for e in self.exits if e.kind != "next"]
+    def tags(self) -> list[Exit]:
+        """One exit per tag other than None, in tag order."""
+        seen: dict[int, Exit] = {}
+        for e in self.exits:
+            if e.tag is not None:
+                seen.setdefault(e.tag, e)
+        return [seen[t] for t in sorted(seen)]
 
 
-def loop_plan(code, get_iter: int, bound: set[str], stack_below: int) -> LoopPlan | str:
-    """The plan for outlining the ``for`` loop that starts with ``GET_ITER`` at
-    ``get_iter``, or the reason it cannot be outlined.
+def loop_plan(code, start: int, bound: set[str], stack_below: int) -> LoopPlan | str:
+    """The plan for outlining the loop whose island starts at instruction ``start``
+    (a ``for`` loop's ``GET_ITER``, or the start of a ``while`` loop), or the reason it
+    cannot be outlined.
 
     ``bound`` are the locals bound when the loop starts (from the trace),
-    ``stack_below`` the number of stack items under the iterable."""
+    ``stack_below`` the number of stack items under the iterable (or on the stack at
+    a while loop's start)."""
     info = CodeInfo.of(code)
     insts = info.insts
-    fi = get_iter + 1
-    if insts[get_iter].name != "GET_ITER" or fi >= len(insts) or insts[fi].name != "FOR_ITER":
-        return "not a for loop"
-    if stack_below:
-        return "the loop has values under its iterator on the stack"
-    hull = info.outermost_region(fi)
-    loops = [r for r in info.regions if r.kind == "loop" and r.start == fi]
-    if hull is None or not loops or hull.start != fi or hull.end != max(r.end for r in loops):
-        return "the loop is inside, or overlaps, another loop or try block"
-    end = hull.end
-    body = range(fi + 1, end + 1)
-    if any(not (end < s or e < fi) for s, e, _ in info.handlers):
-        return "the loop body has a try, with or comprehension block"
-    exits: list[Exit] = []
-    for i in body:
+    if insts[start].name == "GET_ITER":
+        plan = _for_plan(info, start)
+        if not isinstance(plan, str):
+            plan.below = stack_below
+    else:
+        plan = _while_plan(info, start, stack_below)
+    if isinstance(plan, str):
+        return plan
+    first, last = plan.hull
+    if any(not (last < s or e < first) for s, e, _ in info.handlers):
+        return "the loop has a try, with or comprehension block"
+    for i in range(first, last + 1):
         inst = insts[i]
         if inst.name.startswith(("DELETE_FAST", "YIELD", "SEND", "GET_AWAITABLE")):
-            return f"the loop body has {inst.name}"
-        if inst.name == "LOAD_GLOBAL" and _global_name(inst.arg) in _SEES_THE_FRAME:
+            return f"the loop has {inst.name}"
+        if plan.entry <= i <= plan.end and inst.name == "LOAD_GLOBAL" and \
+                _global_name(inst.arg) in _SEES_THE_FRAME:
             # the body function's frame holds only the locals that cross the call
             return f"the loop body calls {_global_name(inst.arg)}()"
+    body = range(plan.entry, plan.end + 1)
+    if any(i.target is not None and plan.entry < i.target <= plan.end and i.index not in body
+           for i in insts):
+        return "code outside the loop's body jumps into it"
+    # a while loop's test may bind locals first (`while (v := f()) > 0:`)
+    bound = bound | _stored_first(insts, plan.start, plan.entry)
+    cells = _cell_names(code)
+    stored = _stored(insts, body) - cells
+    live = info.live_at(plan.entry)
+    # (a local the body does not read may be live for the code after the loop, which
+    # reads it in the frame, as plain Python would)
+    missing = sorted(n for n in live & _read(insts, body, info.super_self)
+                     if n not in bound and n not in cells)
+    if missing:
+        return f"the body may read {missing[0]!r}, unbound before the loop"
+    plan.moved = tuple(sorted(stored))
+    plan.fresh = tuple(n for n in plan.moved if n not in bound)
+    plan.reads = tuple(sorted(n for n in live & _read(insts, body, info.super_self)
+                              if n not in stored and n not in cells))
+    _number(plan)
+    plan.after = _after_points(code, info, plan, bound)
+    return plan
+
+
+def _for_plan(info, get_iter: int) -> LoopPlan | str:
+    """The body and exits of the ``for`` loop whose ``GET_ITER`` is at ``get_iter``."""
+    insts = info.insts
+    fi = get_iter + 1
+    if fi >= len(insts) or insts[fi].name != "FOR_ITER":
+        return "not a for loop"
+    hull = info.outermost_region(fi)
+    loops = [r for r in info.regions if r.kind == "loop" and r.start == fi]
+    if hull is None or not loops or hull.start != fi:
+        return "the loop is inside, or overlaps, another loop or try block"
+    # (the body is the whole hull: 3.14 may put a nested loop's body after the jump
+    # back to FOR_ITER)
+    end = hull.end
+    body = range(fi + 1, end + 1)
+    plan = LoopPlan("for", get_iter, fi + 1, end, (), (), hull=(fi, end))
+    for i in body:
+        inst = insts[i]
         if inst.name in _RETURNS:
-            exits.append(Exit(i, "return", const=inst.arg,
-                              returns_const=inst.name == "RETURN_CONST"))
+            plan.exits.append(Exit(i, "return", const=inst.arg,
+                                   returns_const=inst.name == "RETURN_CONST"))
         elif inst.target is not None and inst.target not in body:
             if inst.target == fi:
-                exits.append(Exit(i, "next"))
+                plan.exits.append(Exit(i, "next", fi))
             elif inst.target > end and _pops_and_leaves(insts, inst.target, end):
                 # (3.12+) a jump to a block after the loop that pops the iterator and
                 # leaves: `break`, with the iterator still on the stack at the jump
                 w = inst.target
-                exits.append(Exit(i, "break", insts[w + 1].target, label_at=w + 1,
-                                  keeps_iterator=True))
-            elif inst.target > end and inst.name in _JUMPS_BACK:
-                exits.append(Exit(i, "break", inst.target, label_at=i))   # (3.11)
+                plan.exits.append(Exit(i, "break", insts[w + 1].target, label_at=w + 1,
+                                       keeps_iterator=True))
+            elif inst.target > end and inst.name in _JUMPS:
+                plan.exits.append(Exit(i, "break", inst.target, label_at=i))   # (3.11)
             else:
                 return f"the body leaves the loop by {inst.name}"
-    stored = _stored(insts, body)
-    params = tuple(sorted(n for n in info.live_at(fi + 1) if n not in _cell_names(code)))
-    missing = [n for n in params if n not in bound]
-    if missing:
-        return f"the body may read {missing[0]!r}, unbound before the loop"
-    tag = 0
-    for e in exits:
-        if e.kind == "return":
-            e.tag, tag = tag, tag + 1
-            continue
-        after = fi if e.kind == "next" else e.target
-        e.saves = tuple(sorted(n for n in info.live_at(after) if n in stored))
-        if e.kind == "break":
-            e.tag, tag = tag, tag + 1
-    plan = LoopPlan(fi, end, params, exits)
-    plan.resumes = _resume_points(code, info, plan, bound)
     return plan
 
 
-def _resume_points(code, info, plan: LoopPlan, bound: set[str]) -> tuple[int, ...]:
-    """The instructions after the loop where the frame calls a resume function: the
-    first one after the loop's normal end (FOR_ITER's exit and the iterator's cleanup)
-    and each ``break``'s target, where every local that may be read is bound (one that
-    only the body binds may be unbound there: a loop of no iterations; the rest of
-    the frame then runs uncompiled, as it would have)."""
-    exit_at = info.insts[plan.for_iter].target + pyversion.FOR_ITER_EXIT_SKIP + \
-        (0 if pyversion.FOR_ITER_EXIT_POPS else 1)
-    points = {exit_at} | {e.target for e in plan.exits if e.kind == "break"}
-    cells = _cell_names(code)
-    out = []
+def _while_plan(info, start: int, stack: int) -> LoopPlan | str:
+    """The body and exits of the ``while`` loop whose island starts at ``start``, with
+    ``stack`` values on the stack (an outer loop's iterator under the loop; on 3.14,
+    values of the test, in a resume function that enters the loop in its test after
+    it broke the graph on the loop's first pass).
+
+    The loop's test stays in the frame: on 3.14 it is at the top of the loop (the
+    instructions of the ``while`` line the loop starts with); 3.11-3.13 test in front
+    of the loop and again at its bottom (the instructions of the ``while`` line the
+    loop ends with, which jump back to the body's start), and a ``continue`` jumps to a
+    copy of the test at the top that the loop then starts with. The body is what is
+    in between, entered only at its first instruction, with nothing on the stack
+    there and where it leaves (``_depths``). Whatever runs in the frame runs as plain
+    Python: where the test ends is a matter of speed, not of meaning."""
+    insts = info.insts
+    hull = info.outermost_region(start)
+    if hull is None or hull.kind != "loop":
+        return "the loop is inside, or overlaps, another loop or try block"
+    first, last = hull.start, hull.end
+    back = insts[last]
+    if back.target is None or back.target > last or back.target < first:
+        return "the loop does not end with its jump back"
+    if back.target > first:      # 3.11-3.13, `continue`: the loop starts with the test
+        entry = back.target
+    elif pyversion.WHILE_TEST_IN_LOOP:   # 3.14: the test is the loop's first line
+        entry = first
+        while entry <= last and insts[entry].lineno == insts[first].lineno:
+            entry += 1
+    else:
+        entry = first
+    end = last
+    if not pyversion.WHILE_TEST_IN_LOOP:   # the test at the bottom stays in the frame
+        while end >= entry and insts[end].lineno == back.lineno:
+            end -= 1
+    if end < entry:
+        return "the loop has no body apart from its test"
+    if not first <= start <= entry:
+        return "the island starts inside the loop's body"
+    # (depths from the loop's start; ``below`` values are under it)
+    depths = _depths(insts, first, last)
+    below = stack - depths.get(start, stack + 1) if depths is not None else -1
+    if below < 0 or depths.get(entry) != 0:
+        return "the loop's test leaves values on the stack"
+    plan = LoopPlan("while", start, entry, end, (), (), hull=(first, last), below=below)
+    body = range(entry, end + 1)
+    for i in range(first, last + 1):   # a single entry: nothing jumps into the body
+        t = insts[i].target
+        if t is not None and entry < t <= end and i not in body:
+            return "the loop's test jumps into its body"
+    for i in body:
+        inst = insts[i]
+        if inst.name in _RETURNS:
+            plan.exits.append(Exit(i, "return", const=inst.arg,
+                                   returns_const=inst.name == "RETURN_CONST"))
+            continue
+        t = inst.target
+        if t is not None and not entry < t <= end:
+            if depths.get(t) != 0:
+                return "the body leaves with values on the stack"
+            plan.exits.append(Exit(i, "next" if first <= t <= last else "break", t))
+    if _falls_through(insts[end]):
+        if depths.get(end + 1) != 0:
+            return "the body leaves with values on the stack"
+        kind = "next" if end + 1 <= last else "break"
+        plan.exits.append(Exit(end, kind, end + 1, falls=True))
+    return plan
+
+
+def _number(plan: LoopPlan) -> None:
+    """Give each exit its tag: one per place the frame goes on (exits to the same
+    place share it), None for the way round that ends the body (tested first)."""
+    nexts = [e for e in plan.exits if e.kind == "next"]
+    main = max(nexts, key=lambda e: e.index).target if nexts else None
+    tags: dict[tuple, int] = {}
+    for e in plan.exits:
+        if e.kind == "next" and e.target == main:
+            e.tag = None
+            continue
+        key = (e.kind, e.target if e.kind != "return" else e.index, e.keeps_iterator)
+        e.tag = tags.setdefault(key, len(tags))
+
+
+def _depths(insts, first: int, last: int) -> dict[int, int] | None:
+    """The stack depth at each instruction that control reaches from ``first`` (at
+    depth 0) without leaving ``first..last``, and at the instructions outside it that
+    it jumps or falls to; None where two paths disagree or a depth is unknown."""
+    depth = {first: 0}
+    todo = [first]
+    while todo:
+        i = todo.pop()
+        inst = insts[i]
+        if inst.name in _RETURNS or inst.name in _RAISES:
+            continue
+        try:
+            nexts = []
+            if inst.target is not None:
+                nexts.append((inst.target, inst.instr.stack_effect(jump=True)))
+            if _falls_through(inst):
+                nexts.append((i + 1, inst.instr.stack_effect(jump=False)))
+        except (ValueError, TypeError):
+            return None
+        for j, effect in nexts:
+            d = depth[i] + effect
+            if j in depth:
+                if depth[j] != d:
+                    return None
+                continue
+            depth[j] = d
+            if first <= j <= last:
+                todo.append(j)
+    return depth
+
+
+def _falls_through(inst) -> bool:
+    return inst.name not in _JUMPS and inst.name not in _RETURNS and \
+        inst.name not in _RAISES
+
+
+def _after_points(code, info, plan: LoopPlan, bound: set[str]) -> dict[int, bool]:
+    """The instructions after the loop where the frame goes on (the first one after a
+    for loop's normal end, past FOR_ITER's exit and the iterator's cleanup; every
+    place outside the loop its test or its body jumps to), each with whether the frame
+    can call a resume function there: every local that may be read there is bound
+    before the loop or bound by the body (checked as the frame gets there: see
+    ``_after_the_loop``)."""
+    insts = info.insts
+    first, last = plan.hull
+    if plan.kind == "for":
+        exit_at = insts[first].target + pyversion.FOR_ITER_EXIT_SKIP + \
+            (0 if pyversion.FOR_ITER_EXIT_POPS else 1)
+        points = {exit_at}
+    else:
+        points = {insts[i].target for i in range(first, last + 1)
+                  if insts[i].target is not None and not first <= insts[i].target <= last}
+        if _falls_through(insts[last]):
+            points.add(last + 1)
+    points |= {e.target for e in plan.exits if e.kind == "break"}
+    known = bound | set(plan.fresh) | _cell_names(code)
+    out = {}
     for at in sorted(points):
-        unbound = sorted(n for n in info.live_at(at) if n not in bound and n not in cells)
+        if at >= len(insts):
+            continue
+        unbound = sorted(n for n in info.live_at(at) if n not in known)
         if unbound:
             log_loops.debug("%s: after the loop (instruction %d) runs uncompiled: %r may "
                             "be unbound there", code_name(code), at, unbound[0])
-        elif at < len(info.insts):
-            out.append(at)
-    return tuple(out)
+        # (a resume function there takes no stack: with an outer loop's iterator under
+        # this one, the rest of that loop's body runs uncompiled, as before)
+        out[at] = not unbound and not plan.below
+    return out
 
 
 def _pops_and_leaves(insts, at: int, end: int) -> bool:
     """Is the code at ``at`` a block that pops the iterator and jumps past the loop
     (which ends at ``end``)?"""
     return at + 1 < len(insts) and insts[at].name in ("POP_TOP", "POP_ITER") and \
-        insts[at + 1].name in _JUMPS_BACK and insts[at + 1].target is not None and \
+        insts[at + 1].name in _JUMPS and insts[at + 1].target is not None and \
         insts[at + 1].target > end
 
 
@@ -206,32 +408,63 @@ def _cell_names(code) -> set[str]:
     return set(code.co_cellvars) | set(code.co_freevars)
 
 
+def _names(inst) -> list[str]:
+    arg = inst.arg
+    return [n for n in (list(arg) if isinstance(arg, tuple) else [arg]) if isinstance(n, str)]
+
+
+def _stored_first(insts, start: int, stop: int) -> set[str]:
+    """Plain locals that the code from ``start`` stores before its first jump (or
+    ``stop``): every path from ``start`` runs those stores."""
+    out: set[str] = set()
+    for i in range(start, stop):
+        if insts[i].target is not None:
+            break
+        out |= _stored(insts, [i])
+    return out
+
+
 def _stored(insts, body) -> set[str]:
     """Plain locals some instruction of ``body`` stores."""
     out: set[str] = set()
     for i in body:
         inst = insts[i]
         if inst.name.startswith("STORE_FAST"):
-            arg = inst.arg
-            names = list(arg) if isinstance(arg, tuple) else [arg]
-            out |= {n for n in names[:1 if inst.name == "STORE_FAST_LOAD_FAST" else None]
-                    if isinstance(n, str)}
+            names = _names(inst)
+            out |= set(names[:1] if inst.name == "STORE_FAST_LOAD_FAST" else names)
+    return out
+
+
+def _read(insts, body, super_self: str | None = None) -> set[str]:
+    """Plain locals some instruction of ``body`` loads (a zero-argument ``super()``
+    reads ``super_self``, the first argument: ``CodeInfo.super_self``)."""
+    out: set[str] = set()
+    for i in body:
+        inst = insts[i]
+        if inst.name.startswith("LOAD_FAST"):
+            out |= set(_names(inst))
+        elif inst.name == "STORE_FAST_LOAD_FAST":
+            out |= set(_names(inst)[1:])
+        elif super_self is not None and inst.name == "LOAD_GLOBAL" and \
+                "super" in (inst.arg if isinstance(inst.arg, tuple) else (inst.arg,)):
+            out.add(super_self)
     return out
 
 
 # ============================================================================ the body
 
 def body_code(code, plan: LoopPlan) -> types.CodeType:
-    """The body function of ``plan``'s loop: ``f(___stack0, *plan.params, *cells)``,
-    returning ``(tag, values)`` at each exit (see the module doc).
+    """The body function of ``plan``'s loop, taking ``[___stack0 (a for loop's item),
+    *plan.reads, *plan.moved, *cells]`` in one list and returning ``(tag, values)`` at
+    each exit (see the module doc).
 
     Made once per code and plan (cached weakly per code): a compile of the same frame
     again (another context, a recompile) gets the same code object, not an equal
     copy. The caches of resume functions are keyed by code objects, which compare
     equal by value: with two equal body functions alive, the resume functions of one
     would be recorded under the other's and forgotten when that one dies."""
-    key = (plan.for_iter, plan.params,
-           tuple((e.index, e.kind, e.saves, e.tag) for e in plan.exits))
+    key = (plan.kind, plan.entry, plan.end, plan.reads, plan.moved,
+           tuple((e.index, e.kind, e.target, e.tag, e.falls) for e in plan.exits))
     made = _BODIES.setdefault(code, {})
     hit = made.get(key)
     if hit is None:
@@ -244,152 +477,227 @@ _BODIES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 def _body_code(code, plan: LoopPlan) -> types.CodeType:
     bc, positions = _copy(code)
-    start = _label_at(bc, positions, plan.for_iter + 1)
+    if plan.kind == "while":
+        # the test stays in the frame: here it is dead code, but its jump back would
+        # still make the body look like a loop to the translator (a break in it, an
+        # island again). A while loop's test leaves the stack as it found it.
+        for i in range(plan.hull[0], plan.hull[1] + 1):
+            if not plan.entry <= i <= plan.end:
+                bc[positions[i]] = Instr("NOP", location=bc[positions[i]].location)
+    start = _label_at(bc, positions, plan.entry)
     head = len(prologue(bc))
     # each exit's instruction becomes the return of (tag, values), last first so that
-    # the positions of the earlier ones stay right
-    for e in sorted(plan.exits, key=lambda e: -e.index):
-        pos = positions[e.index]
-        old = bc[pos]
-        if old.name.startswith("POP_JUMP"):   # a conditional exit: to a block of its own
+    # the positions of the earlier ones stay right; a body that falls into the test
+    # at the bottom returns in front of it
+    for e in sorted(plan.exits, key=lambda e: (-e.index, not e.falls)):
+        old = bc[positions[e.index]]
+        if e.falls:
+            pos = positions[e.index + 1]
+            bc[pos:pos] = _exit_return(plan, e, old.location)
+        elif old.name.startswith("POP_JUMP"):   # a conditional exit: to a block of its own
             block = Label()
             name = old.name.replace("BACKWARD", "FORWARD")
-            bc[pos] = Instr(name, block, location=old.location)
-            bc.extend([block] + _exit_return(e, old.location))
+            bc[positions[e.index]] = Instr(name, block, location=old.location)
+            bc.extend([block] + _exit_return(plan, e, old.location))
         else:
-            bc[pos:pos + 1] = _exit_return(e, old.location)
+            pos = positions[e.index]
+            bc[pos:pos + 1] = _exit_return(plan, e, old.location)
     body = _split_super_instructions(bc[head:])
     cellvars, freevars = list(code.co_cellvars), list(code.co_freevars)
-    loc = bc[positions[plan.for_iter]].location
+    loc = bc[positions[plan.entry]].location
     new_prologue: list = []
     if freevars:
         new_prologue.append(Instr("COPY_FREE_VARS", len(freevars)))
-    new_prologue += [Instr("RESUME", 0), Instr("LOAD_CONST", None),   # (the iterator)
-                     Instr("LOAD_FAST", PARAM), Instr("DELETE_FAST", PARAM),
-                     Instr("JUMP_FORWARD", start)]
+    new_prologue.append(Instr("RESUME", 0))
+    # placeholders of what is under the loop on the stack, never read: the body
+    # leaves it as it finds it, but for a `return` (which pops it first)
+    new_prologue += [Instr("LOAD_CONST", None) for _ in range(plan.below)]
+    if plan.kind == "for":   # the iterator's placeholder and the item
+        new_prologue += [Instr("LOAD_CONST", None), Instr("LOAD_FAST", PARAM),
+                         Instr("DELETE_FAST", PARAM)]
+    new_prologue.append(Instr("JUMP_FORWARD", start))
     new_prologue += unrun_make_cells(cellvars)[1:-1]   # (jumped over already)
     for instr in new_prologue:
         instr.location = loc
     bc[:] = new_prologue + body
     # the cells of the frame's cell variables come last, as cells (see cells.py): they
     # stay cell variables, shared with the frame and its closures
-    bc.argnames = [PARAM] + list(plan.params) + cellvars
+    bc.argnames = ([PARAM] if plan.kind == "for" else []) + list(plan.reads) + \
+        list(plan.moved) + cellvars
     bc.argcount = len(bc.argnames)
     bc.posonlyargcount = bc.kwonlyargcount = 0
     bc.flags &= ~STAR_FLAGS
     bc.cellvars, bc.freevars = cellvars, freevars
     bc.name = code.co_name
-    bc.qualname = f"{code.co_qualname}_loop_body_L{CodeInfo.of(code).insts[plan.for_iter].lineno}"
+    line = CodeInfo.of(code).insts[plan.hull[0]].lineno
+    bc.qualname = f"{code.co_qualname}_loop_body_L{line}"
     new = _assemble(bc, body)
     CodeInfo.seed(new, bc)
+    # (its first local is no argument of the original: super() reads the original's)
+    CodeInfo.of(new).super_self = CodeInfo.of(code).super_self
+    takes_a_box(new)   # called with its arguments in one list (see the module doc)
     return new
 
 
-def _exit_return(e: Exit, loc) -> list[Instr]:
-    """Return ``(tag, values)`` from the body function at exit ``e``."""
+def _exit_return(plan: LoopPlan, e: Exit, loc) -> list[Instr]:
+    """Return ``(tag, values)`` from the body function at exit ``e``: ``values`` are
+    the moved locals, and for a ``return`` ``(moved, value)``."""
     def ins(name, arg=_NO_ARG):
         return Instr(name, location=loc) if arg is _NO_ARG else Instr(name, arg, location=loc)
 
+    moved = [ins("LOAD_FAST", n) for n in plan.moved] + [ins("BUILD_TUPLE", len(plan.moved))]
     if e.kind == "return":
-        if e.returns_const:
-            return [ins("LOAD_CONST", e.tag), ins("LOAD_CONST", (e.const,)),
-                    ins("BUILD_TUPLE", 2), ins("RETURN_VALUE")]
-        return [ins("BUILD_TUPLE", 1), ins("LOAD_CONST", e.tag), ins("SWAP", 2),
-                ins("BUILD_TUPLE", 2), ins("RETURN_VALUE")]
-    # the iterator's placeholder, when it is still on the stack
-    out = [ins("POP_TOP")] if e.kind == "next" or e.keeps_iterator else []
-    out.append(ins("LOAD_CONST", e.tag))
-    out += [ins("LOAD_FAST", n) for n in e.saves]
-    out += [ins("BUILD_TUPLE", len(e.saves)), ins("BUILD_TUPLE", 2), ins("RETURN_VALUE")]
-    return out
+        value = [ins("LOAD_CONST", e.const)] if e.returns_const else []
+        return value + moved + [ins("SWAP", 2), ins("BUILD_TUPLE", 2), ins("LOAD_CONST", e.tag),
+                                ins("SWAP", 2), ins("BUILD_TUPLE", 2), ins("RETURN_VALUE")]
+    # the placeholders under the loop, and the iterator's when it is still there
+    pops = plan.below + (plan.kind == "for" and (e.kind == "next" or e.keeps_iterator))
+    out = [ins("POP_TOP") for _ in range(pops)]
+    return out + [ins("LOAD_CONST", e.tag)] + moved + [ins("BUILD_TUPLE", 2),
+                                                       ins("RETURN_VALUE")]
 
 
 # ============================================================================ the loop
 
 def call_body(bc, positions: list[int], code, plan: LoopPlan, caller,
-              resume_after=None) -> None:
+              resume_after=None) -> list[Instr]:
     """Put the call of the body function and the dispatch of its exits in front of the
     body's first instruction of ``bc`` (the island's copy of ``code``; ``positions``
-    maps instruction indices to positions in it). The old body stays, never run.
+    maps instruction indices to positions in it), and ``_after_the_loop`` where the
+    frame leaves the loop. The old body stays, never run. Returns the instructions
+    the island runs once, as it starts: the markers of the ``fresh`` locals.
 
-    ``resume_after(index)`` returns the instructions that end the frame with a call of
-    the resume function at instruction ``index`` (the stack empty there); they go in
-    front of each of ``plan.resumes``, so the code after the loop is compiled too."""
-    if resume_after is not None:
-        for at in sorted(plan.resumes, reverse=True):   # (later positions first)
-            pos = positions[at]
-            bc[pos:pos] = resume_after(at)
-    top = _label_at(bc, positions, plan.for_iter)
-    first = bc[positions[plan.for_iter + 1]]
-    loc = bc[positions[plan.for_iter]].location
-    # the labels of the exits' targets, as this copy has them
-    targets = {e.index: bc[positions[e.label_at]].arg for e in plan.others
-               if e.kind == "break"}
+    ``resume_after(index, names)`` returns the instructions that end the frame with a
+    call of the resume function at instruction ``index`` (the stack empty there) that
+    takes the locals ``names``."""
+    loc = bc[positions[plan.entry]].location
 
     def ins(name, arg=_NO_ARG):
         return Instr(name, location=loc) if arg is _NO_ARG else Instr(name, arg, location=loc)
-
-    def if_not_none(label):
-        out = [ins(_POP_JUMP_IF_NOT_NONE, label)]
-        return out + ([ins("NOT_TAKEN")] if pyversion.NOT_TAKEN_AFTER_BRANCH else [])
 
     def if_false(label):
         out = [ins(pyversion.POP_JUMP_FORWARD_IF_FALSE, label)]
         return out + ([ins("NOT_TAKEN")] if pyversion.NOT_TAKEN_AFTER_BRANCH else [])
 
+    # the labels the dispatch jumps to: back into the loop's control, and the blocks
+    # in front of the places after the loop (inserted last: positions shift)
+    labels = {e.target: _label_at(bc, positions, e.target) for e in plan.exits
+              if e.kind == "next"}
+    leave = {at: Label() for at in plan.after}
+
     def store(names):
         return [ins("UNPACK_SEQUENCE", len(names))] + [ins("STORE_FAST", n) for n in names]
 
-    nexts = [e for e in plan.exits if e.kind == "next"]
-    saves = nexts[0].saves if nexts else ()
-    out = [ins("STORE_FAST", ITEM)]
+    def jump(target):
+        if target in leave:
+            return [ins("JUMP_FORWARD", leave[target])]
+        return [ins("JUMP_BACKWARD" if target <= plan.entry else "JUMP_FORWARD",
+                    labels[target])]
+
+    is_for = plan.kind == "for"
+    out = [ins("STORE_FAST", ITEM)] if is_for else []
     out += pyversion.load_callable_const(caller, loc)
     out += closure_tuple(code, code.co_freevars)
-    # (the item is unbound again at once: the frame must not keep it alive)
-    out += [ins("LOAD_FAST", ITEM), ins("DELETE_FAST", ITEM)]
-    out += [ins("LOAD_FAST", n) for n in plan.params]
+    # the item is unbound again at once (the frame must not keep it alive), and each
+    # moved local is unbound as it goes into the list
+    out += [ins("LOAD_FAST", ITEM), ins("DELETE_FAST", ITEM)] if is_for else []
+    out += [ins("LOAD_FAST", n) for n in plan.reads]
+    for n in plan.moved:
+        out += [ins("LOAD_FAST", n), ins("DELETE_FAST", n)]
     out += [ins(pyversion.LOAD_CLOSURE, CellVar(n)) for n in code.co_cellvars]
-    out += pyversion.call_instrs(2 + len(plan.params) + len(code.co_cellvars), location=loc)
+    out.append(ins("BUILD_LIST", is_for + len(plan.reads) + len(plan.moved) +
+                   len(code.co_cellvars)))
+    out += pyversion.call_instrs(2, location=loc)
     others = Label()
-    out += [ins("UNPACK_SEQUENCE", 2),              # [iterator, values, tag]
-            ins("COPY", 1)] + if_not_none(others) + [ins("POP_TOP")]
-    out += store(saves) + [ins("JUMP_BACKWARD", top)]
+    out += [ins("UNPACK_SEQUENCE", 2),              # [values, tag]
+            ins("COPY", 1), ins(_POP_JUMP_IF_NOT_NONE, others)]
+    if pyversion.NOT_TAKEN_AFTER_BRANCH:
+        out.append(ins("NOT_TAKEN"))
+    out.append(ins("POP_TOP"))
+    main = [e for e in plan.exits if e.tag is None]
+    if main:
+        out += store(plan.moved) + jump(main[0].target)
+    else:
+        out += [ins("POP_TOP"), ins("LOAD_CONST", None), ins("RETURN_VALUE")]   # (never)
     out.append(others)
-    for k, e in enumerate(plan.others):
+    tagged = plan.tags()
+    for k, e in enumerate(tagged):
         skip = Label()
-        last = k == len(plan.others) - 1
+        last = k == len(tagged) - 1
         if not last:
             out += [ins("COPY", 1), ins("LOAD_CONST", e.tag), ins("IS_OP", 0)] + if_false(skip)
         out.append(ins("POP_TOP"))                   # the tag
-        if e.kind == "break":
-            out += store(e.saves) + [ins("POP_TOP"), ins("JUMP_FORWARD", targets[e.index])]
-        else:   # return: [iterator, (value,)]
-            out += [ins("UNPACK_SEQUENCE", 1), ins("SWAP", 2), ins("POP_TOP"),
-                    ins("RETURN_VALUE")]
+        if e.kind == "return":                       # [values]: ((moved...), value)
+            out += [ins("UNPACK_SEQUENCE", 2)] + store(plan.moved)
+            for _ in range(plan.below + is_for):   # the iterator, what is under the loop
+                out += [ins("SWAP", 2), ins("POP_TOP")]
+            out.append(ins("RETURN_VALUE"))
+        else:
+            out += store(plan.moved)
+            if is_for and e.kind == "break":
+                out.append(ins("POP_TOP"))               # the iterator
+            out += jump(e.target)
         if not last:
             out.append(skip)
-    if not plan.others:
-        out.append(ins("POP_TOP"))
-        out += [ins("LOAD_CONST", None), ins("RETURN_VALUE")]   # (never reached)
-    pos = positions[plan.for_iter + 1]
-    assert bc[pos] is first
-    bc[pos:pos] = out
+    if not tagged:
+        out += [ins("POP_TOP"), ins("LOAD_CONST", None), ins("RETURN_VALUE")]   # (never)
+    # the loop's own control leaves it through the blocks after the loop too
+    first, last = plan.hull
+    for i in range(first, last + 1):
+        if not plan.entry <= i <= plan.end:
+            instr = bc[positions[i]]
+            target = CodeInfo.of(code).insts[i].target
+            if target in leave:   # (a 3.11 FOR_ITER, a while loop's test)
+                instr.arg = leave[target]
+    # (later positions first, so that the earlier ones stay right)
+    blocks = [(positions[at], _after_the_loop(plan, at, leave[at], resume_after, ins,
+                                              if_false)) for at in plan.after]
+    blocks.append((positions[plan.entry], out))
+    for pos, block in sorted(blocks, key=lambda b: -b[0]):
+        if block is not out:   # in front of the labels there: the loop's ways out only
+            while pos > 0 and isinstance(bc[pos - 1], Label):
+                pos -= 1
+        bc[pos:pos] = block
+    return [x for n in plan.fresh for x in (ins("LOAD_CONST", UNBOUND), ins("STORE_FAST", n))]
+
+
+def _after_the_loop(plan: LoopPlan, at: int, label: Label, resume_after, ins,
+                    if_false) -> list:
+    """Where the frame leaves the loop to go on at ``at`` (labelled ``label``, in front
+    of the original code there, which other code jumps to without it): call the
+    resume function at ``at`` with the locals bound before the loop and those the body
+    bound; where one of those is still unbound (its marker), unbind it and run on."""
+    out: list = [label]
+    cleanup = Label()
+    if plan.after[at] and resume_after is not None:
+        for n in plan.fresh:
+            out += [ins("LOAD_FAST", n), ins("LOAD_CONST", UNBOUND), ins("IS_OP", 1)] + \
+                if_false(cleanup)
+        out += resume_after(at, plan.fresh)
+    out.append(cleanup)
+    for n in plan.fresh:
+        skip = Label()
+        out += [ins("LOAD_FAST", n), ins("LOAD_CONST", UNBOUND), ins("IS_OP", 0)] + \
+            if_false(skip) + [ins("DELETE_FAST", n), skip]
+    return out
 
 
 _POP_JUMP_IF_NOT_NONE = "POP_JUMP_IF_NOT_NONE" if pyversion.PY312 else \
     "POP_JUMP_FORWARD_IF_NOT_NONE"
 
 
-def outlined_loop(fn, brk, bound, largest: int, cache_of, resume_after=None):
-    """For an island that starts at a ``for`` loop (``brk``, at its ``GET_ITER``): the
-    rewrite of the island's code that outlines the loop's body (for ``break_code``),
-    or None when the loop does not fit (the reason goes to the ``loops`` log).
-    ``bound`` are the frame's locals bound there, ``largest`` the elements of the
-    largest array the frame holds there, ``cache_of(code, globals)`` gives
-    the hook's cache of the body function (see ``BodyCaller``), ``resume_after``
+def outlined_loop(fn, brk, bound, largest: int, cache_of, run, resume_after=None):
+    """For an island that starts at a loop (``brk``: a ``for`` loop's ``GET_ITER``, or
+    a ``while`` loop's start): the rewrite of the island's code that outlines the
+    loop's body (for ``break_code``), or None when the loop does not fit (the reason
+    goes to the ``loops`` log). ``bound`` are the frame's locals bound there,
+    ``largest`` the elements of the largest array the frame holds there,
+    ``cache_of(code, globals)`` gives the hook's cache of the body function and
+    ``run(fn, box)`` runs it through the hook (see ``BodyCaller``), ``resume_after``
     makes the call of a resume function after the loop (see ``call_body``)."""
     code = fn.__code__
-    plan = loop_plan(code, brk.inst.index, set(bound), len(brk.stack) - 1)
+    plan = loop_plan(code, brk.inst.index, set(bound),
+                     len(brk.stack) - (brk.inst.name == "GET_ITER"))
     if brk.point.reason.cause == "unroll_budget":
         # the body is one graph, the loop only too long to unroll: as plain Python it
         # runs at Python speed, outlined it would pay a dispatch per iteration
@@ -403,49 +711,22 @@ def outlined_loop(fn, brk, bound, largest: int, cache_of, resume_after=None):
     if isinstance(plan, str):
         log_loops.debug("%s: loop body not outlined: %s", code_name(code), plan)
         return None
-    caller = BodyCaller(body_code(code, plan), fn.__globals__, cache_of)
+    caller = BodyCaller(body_code(code, plan), fn.__globals__, run, cache_of)
     log_loops.debug("%s: loop body outlined as %s", code_name(code), caller.code.co_qualname)
     return lambda bc, positions: call_body(bc, positions, code, plan, caller, resume_after)
 
 
-class BodyCaller:
-    """Called from the loop's bytecode as ``caller(closure, item, *params, *cells)``:
-    runs the body function through the hook and returns its ``(tag, values)``.
+class BodyCaller(BoxedCaller):
+    """Called from the loop's bytecode as ``caller(closure, box)``, the arguments in
+    the list ``box``, once per trip: runs the body function through the hook
+    (``BoxedCaller``) and returns its ``(tag, values)``."""
 
-    It is called once per iteration, so the path is short: the function object is
-    made once when the frame has no free variables, and the body's cache (of the hook,
-    ``cache_of(code, globals)``) is looked up once and then held by a weak reference
-    (this object is a constant of code that the cache's context holds: a strong one
-    would keep the context alive forever). ``cache_of`` returns None once the context
-    is gone; then the body runs uncompiled."""
-
-    __slots__ = ("code", "fn_globals", "cache_of", "fn", "cache_ref")
-
-    def __init__(self, code, fn_globals: dict, cache_of):
-        self.code, self.fn_globals, self.cache_of = code, fn_globals, cache_of
-        self.fn = None if code.co_freevars else types.FunctionType(
-            code, fn_globals, code.co_name, None, None)
-        self.cache_ref = _dead_ref
-
-    def __call__(self, closure, *args):
-        fn = self.fn
-        if fn is None:
-            fn = types.FunctionType(self.code, self.fn_globals, self.code.co_name, None,
-                                    closure)
-        cache = self.cache_ref()
-        if cache is None:
-            cache = self.cache_of(self.code, self.fn_globals)
-            if cache is None:
-                return fn(*args)
-            self.cache_ref = weakref.ref(cache)
-        return cache.dispatch(fn, *args)
+    def __call__(self, closure, box):
+        return self.dispatch(self.function(closure), box)
 
     def __repr__(self) -> str:
         return f"<loop body {self.code.co_qualname}>"
 
 
-def _dead_ref():
-    return None
-
-
-__all__ = ["BodyCaller", "LoopPlan", "body_code", "call_body", "loop_plan", "outlined_loop"]
+__all__ = ["UNBOUND", "BodyCaller", "LoopPlan", "body_code", "call_body", "loop_plan",
+           "outlined_loop"]

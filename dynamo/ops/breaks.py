@@ -7,8 +7,8 @@ their NumPy path, so CuPy's functions of the same name break the same way).
 
 Example::
 
-    >>> break_reason(np.bincount)[0]
-    'data_dependent_shape'
+    >>> break_reason(np.linalg.eig)[0]
+    'data_dependent_dtype'
 """
 
 from __future__ import annotations
@@ -21,8 +21,6 @@ DATA_DTYPE = "data_dependent_dtype"
 
 # path -> (cause, why); the message reads "np.<path>() <why>".
 KNOWN_BREAKS: dict[str, tuple[str, str]] = {
-    "bincount": (DATA_SHAPE, "has a data-dependent output shape: its length is the "
-                             "largest value plus one"),
     "einsum_path": (TO_PYTHON, "returns a contraction plan (a Python list and a string), "
                                "not arrays: compute it outside the compiled function and "
                                "pass it as np.einsum(..., optimize=path)"),

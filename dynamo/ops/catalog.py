@@ -19,6 +19,8 @@ routines       cov, corrcoef, average, append, insert, delete, block, isin,
                partition, kron, cross, linalg.multi_dot, gradient, trapezoid,
                indices, triu_indices/tril_indices (+ _from)
 indexing       getitem, setitem
+data_sizes     nonzero, flatnonzero, argwhere, unique, bincount, sym_size: results
+               whose size only the data decides (unbacked sizes)
 ufuncs         ufunc methods: np.add.reduce, np.maximum.accumulate, reduceat, outer, at
 errstate       `with np.errstate(...)`: entering and leaving it, as two effect ops
 loops          fori_loop (a traced `for` loop over a range), after_loop
@@ -31,6 +33,7 @@ generator      methods of Generator and RandomState objects passed in (rng.norma
 
 from . import (  # noqa: F401  (each module registers its ops)
     creation,
+    data_sizes,
     elementwise,
     errstate,
     generator,

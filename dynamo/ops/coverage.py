@@ -65,7 +65,14 @@ NOTES = {
     "random_seed": "a seed other than an int or None breaks (it runs eagerly, in order)",
     "errstate_enter": "`call=` (a callable) breaks; a break inside the block runs the "
                       "whole `with` eagerly; dropped from CuPy graphs (CuPy ignores it)",
-    "where": "one-argument `np.where(c)` breaks: the number of indices depends on the data",
+    "where": "one-argument `np.where(c)` is `np.nonzero(c)` (an unbacked size)",
+    "nonzero": "the indices' length is an unbacked size (docs/unbacked.md); a 0-d array "
+               "breaks (NumPy raises)",
+    "flatnonzero": "the length is an unbacked size (docs/unbacked.md)",
+    "argwhere": "the number of rows is an unbacked size (docs/unbacked.md)",
+    "unique": "the number of values is an unbacked size (docs/unbacked.md); `axis=` breaks",
+    "bincount": "the length is an unbacked size (docs/unbacked.md)",
+    "sym_size": "made by the translator: reads an unbacked size when the graph runs",
     "nan_to_num": "`copy=False` breaks (it writes into its argument)",
     "astype": "`copy=False` may return the array itself (kept as NumPy does it)",
     "view": "only a dtype of the same itemsize; other itemsizes and `type=` break",
@@ -221,9 +228,11 @@ so that the `except` clause sees the error.
 
 Not in the registry, and why (each is a graph break naming the function):
 
-- data-dependent output shapes: `nonzero`, `unique`, `argwhere`, `flatnonzero`,
-  `extract`, `compress`, `bincount`, `linalg.lstsq` (its residuals), one-argument
-  `where`, `x[mask]` with a traced mask, `histogram` with a string `bins`;
+- data-dependent output shapes not modelled: `extract`, `compress`, `unique_values`
+  and the other `unique_*` functions, `unique(axis=...)`, `linalg.lstsq` (its
+  residuals), `histogram` with a string `bins` (`nonzero`, `flatnonzero`, `argwhere`,
+  one-argument `where`, `unique`, `bincount` and `x[mask]` are captured: their size is
+  an *unbacked* size, known when the graph runs, docs/unbacked.md);
 - Python values computed from data: `allclose`, `array_equal`, `float(x)`, `x.item()`,
   `x.tolist()`, `round(x)`; and `einsum_path` (a Python list and string);
 - data-dependent dtypes: `linalg.eig`, `linalg.eigvals` (real or complex);
@@ -238,7 +247,9 @@ Not in the registry, and why (each is a graph break naming the function):
 
 Indexing (`getitem`/`setitem`): basic slices (steps, negatives), `None`, `...`,
 integers (Python, NumPy, traced 0-d), integer arrays and lists (fancy, with NumPy's
-placement of broadcast index dimensions), constant boolean lists, and `x[mask] = s`.
+placement of broadcast index dimensions), constant boolean lists, traced boolean masks
+(`x[mask]`: an unbacked size), and `x[mask] = v` (a scalar, or one value per selected
+element: NumPy checks the count when the graph runs).
 
 """
 

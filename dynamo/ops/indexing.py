@@ -3,11 +3,13 @@
 Supported in the graph: basic slicing (steps, negatives), ``None``/``np.newaxis``,
 ``...``, integer scalars (Python ints, NumPy integers, traced 0-d integer arrays),
 integer arrays and lists (fancy indexing, including NumPy's placement of the
-broadcast index dimensions), constant boolean lists, and for *setitem* a boolean
-array mask with a scalar value (``x[x > 0] = 0``: the written array keeps its shape).
-A traced boolean mask in ``x[mask]`` makes a result whose size is the number of True
-elements, which is data: that is a graph break with that reason, as is a slice whose
-bound is a traced array.
+broadcast index dimensions), constant boolean lists, traced boolean masks, and for
+*setitem* a boolean array mask with a scalar value or one value per selected element
+(``x[x > 0] = 0``, ``x[m] = x[m] ** 2``: the written array keeps its shape; NumPy
+checks the count when the graph runs). A traced boolean mask in ``x[mask]`` makes a
+result whose size is the number of True elements, which only the data decides: an
+unbacked size (``masked_meta``, docs/unbacked.md). A slice whose bound is a traced
+array is a graph break.
 
 The result shape comes from indexing a zero-strided ghost that has one extra,
 empty, last dimension: NumPy does all its checks (too many indices, bounds of
@@ -31,7 +33,7 @@ import math
 import numpy as np
 
 from . import rules
-from .meta import ArrayMeta, ghost
+from .meta import DASK, ArrayMeta, DataSize, ghost
 from .registry import MUTATION, OPAQUE, VIEW, OpDef, register
 from .rules import MetaError
 
@@ -45,17 +47,83 @@ def _check_index(index) -> None:
         if isinstance(part, slice):
             rules.static(part, "a slice bound")
         for m in rules.metas_in(part):
-            if m.dtype == np.bool_:
-                raise MetaError("boolean mask index: the result's shape depends on the data "
-                                "(how many elements are True)")
-            if m.dtype.kind not in "iu":
+            if m.dtype.kind not in "iub":
                 raise IndexError("arrays used as indices must be of integer (or boolean) "
                                  "type")
+
+
+def _is_mask(part) -> bool:
+    return isinstance(part, ArrayMeta) and part.dtype == np.bool_
+
+
+def masked_meta(x: ArrayMeta, index) -> ArrayMeta:
+    """The meta of ``x[index]`` where the index holds traced boolean masks: each mask of
+    ``k`` dimensions selects its True elements, as ``k`` index arrays of one length
+    that only the data decides (NumPy's rule), so that dimension of the result is a
+    ``DataSize`` (an unbacked size).
+
+    The shape comes from ``index_meta`` with each mask replaced by ``k`` zero index
+    arrays of a made-up length (and the dimensions it covers by 1, so zeros are in
+    bounds), run at two lengths: the dimensions that follow the length are the count.
+    Where the other index arrays broadcast with one length and not another (``x[m,
+    [0, 1]]``: only for counts of 1 or 2) it cannot say: ``MetaError``."""
+    parts = list(_components(index))
+    if x.kind == DASK:
+        raise MetaError("a boolean mask of a dask array: its size depends on the data")
+    if x.scalar or any(_is_mask(p) and p.ndim == 0 for p in parts):
+        raise MetaError("a 0-d boolean mask (or a mask of a NumPy scalar)")
+    if any(isinstance(p, (list, np.ndarray)) and np.asarray(p).dtype == np.bool_
+           for p in parts):
+        raise MetaError("a traced boolean mask together with a constant one")
+    fixed = sum(0 if p is None or p is Ellipsis else p.ndim if _is_mask(p) else 1
+                for p in parts)
+    shape, at = list(x.shape), 0
+    for p in parts:
+        if p is Ellipsis:
+            at += max(len(shape) - fixed, 0)
+        elif _is_mask(p):
+            covered = tuple(shape[at:at + p.ndim])
+            if covered != tuple(p.shape):
+                raise IndexError(f"boolean index did not match indexed array: the mask has "
+                                 f"shape {p.shape}, the dimensions it indexes {covered}")
+            shape[at:at + p.ndim] = [1] * p.ndim
+            at += p.ndim
+        elif p is not None:
+            at += 1
+    flat = x.with_(shape=tuple(shape))
+
+    def with_length(n: int) -> tuple:
+        sub = []
+        for p in parts:
+            if _is_mask(p):
+                sub += [ArrayMeta((n,), np.dtype(np.intp), p.kind)] * p.ndim
+            else:
+                sub.append(p)
+        return index_meta(flat, tuple(sub)).shape
+
+    try:
+        one, other = with_length(2), with_length(3)
+    except Exception as e:  # noqa: BLE001
+        try:
+            with_length(1)
+        except Exception:  # noqa: BLE001 (NumPy raises for every count: its own error)
+            raise e from None
+        raise MetaError("a boolean mask together with index arrays that broadcast with "
+                        "some counts only") from None
+    # one mask: the count is its number of True elements (the index arrays beside it
+    # broadcast with any count: they have one element); it is the mask's ArrayMeta
+    # after x's in the call (x, index)
+    at = [j for j, p in enumerate(parts) if _is_mask(p)]
+    of = 1 + len(rules.metas_in(parts[:at[0]])) if len(at) == 1 else None
+    sizes = tuple(DataSize(nonzero_of=of) if a != b else a for a, b in zip(one, other))
+    return ArrayMeta(sizes, x.dtype, x.kind, False)
 
 
 def index_meta(x: ArrayMeta, index) -> ArrayMeta:
     """The meta of ``x[index]``."""
     _check_index(index)
+    if any(_is_mask(p) for p in _components(index)):
+        return masked_meta(x, index)
     sub = rules.substitute(_components(index), ghost)
     if x.scalar:
         value = rules.run_quietly(lambda: ghost(x)[sub if isinstance(index, tuple) else sub[0]])
@@ -154,13 +222,22 @@ def setitem_rule(op, args, kwargs) -> ArrayMeta:
                             f"1-dimensional input, input has {len(vshape)} dimensions")
         while len(vshape) > len(row) and vshape[0] == 1:
             vshape = vshape[1:]
+        if len(vshape) > len(row):   # one value per True element: NumPy checks the
+            lead, vshape = vshape[0], vshape[1:]   # count when the graph runs (a
+            mask = _components(index)[0]           # raising node), unless it is 0
+            if mask.size == 0 and lead > 1:
+                raise ValueError(f"NumPy boolean array indexing assignment cannot assign "
+                                 f"{lead} input values to the 0 output values where the "
+                                 f"mask is true")
         if len(vshape) > len(row) or np.broadcast_shapes(vshape, row) != row:
-            raise MetaError("boolean mask assignment of an array value: whether it fits "
-                            "depends on how many elements are True")
+            raise MetaError("boolean mask assignment of an array value that does not "
+                            "broadcast to the selected rows")
     else:
         _check_full_constant_mask(x, index, vshape)
         selected = index_meta(x, index)
         target = selected.shape
+        if any(isinstance(d, DataSize) for d in target):
+            raise MetaError("an assignment through a boolean mask with other indices")
         if selected.scalar and vshape:  # one element: NumPy's answer depends on the dtype
             raise MetaError("a sequence assigned to one element (NumPy raises, or for a "
                             "bool array converts it with bool())")

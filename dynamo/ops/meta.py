@@ -75,6 +75,45 @@ class ArrayMeta:
         return ArrayMeta(**values)
 
 
+class DataSize(int):
+    """A result dimension whose size depends on the data (``x[mask]``: how many elements
+    are True; ``np.unique``: how many distinct values), in what a shape rule returns.
+
+    The rule cannot know the number: it marks the dimension, and ``OutputGraph.call_op``
+    gives it a fresh *unbacked* symbolic size (``ShapeEnv.new_unbacked``). Its int value
+    is always 0, so it stays the same wherever the fit moves the other sizes. Marks with
+    the same ``key`` in one result are one size (``np.unique``'s values and counts).
+
+    ``nonzero_of``: the size is the number of nonzero (True) elements of one array
+    argument, the ``nonzero_of``-th ArrayMeta of the call (in ``rules.metas_in``
+    order): ``x[m]``, ``np.nonzero(m)``, ``np.flatnonzero(m)`` of one mask have one
+    length, so ``x[m] * w[m]`` needs no check (None: a size of its own).
+
+    Example::
+
+        >>> ArrayMeta((DataSize(nonzero_of=1), 3), np.dtype("f8"))  # x[mask], x (n, 3)
+    """
+
+    key: int
+    nonzero_of: int | None
+
+    def __new__(cls, key: int = 0, nonzero_of: int | None = None):
+        self = super().__new__(cls, 0)
+        self.key, self.nonzero_of = key, nonzero_of
+        return self
+
+    def __repr__(self) -> str:
+        return f"DataSize({self.key}, nonzero_of={self.nonzero_of})"
+
+
+def data_sizes(meta) -> list[tuple[int, int, DataSize]]:
+    """``(result index, dimension, mark)`` of every ``DataSize`` in a rule's answer
+    (one meta, or a tuple or list of them)."""
+    metas = meta if isinstance(meta, (tuple, list)) else (meta,)
+    return [(k, d, size) for k, m in enumerate(metas) if isinstance(m, ArrayMeta)
+            for d, size in enumerate(m.shape) if isinstance(size, DataSize)]
+
+
 def meta_of(value) -> ArrayMeta:
     """The meta of a real NumPy or CuPy array or NumPy scalar."""
     if isinstance(value, np.generic):

@@ -42,6 +42,7 @@ from .sizes import (
     Trace,
     concrete,
     is_symbolic,
+    is_unbacked,
     not_recording,
     pin,
     pinned,
@@ -53,7 +54,7 @@ from .sizes import (
 __all__ = [
     "DynamicPolicy", "Expr", "ShapeEnv", "Specialize", "Sym", "SymArg", "SymFloat", "SymInt",
     "SymbolClasses", "Symbolic", "Trace",
-    "concrete", "is_symbolic", "mark_dynamic", "marked_dims", "not_recording", "pin",
+    "concrete", "is_symbolic", "is_unbacked", "mark_dynamic", "marked_dims", "not_recording", "pin",
     "pinned", "record", "recording", "substitute", "symbolic_shape", "symbols_in",
     "symbols_of",
 ]

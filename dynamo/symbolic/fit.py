@@ -17,7 +17,7 @@ from __future__ import annotations
 from ..tree import tree_leaves, tree_map
 from . import ranges
 from .scalars import SymFloat
-from .sizes import Sym, SymInt, not_recording, pin, pinned, record_range
+from .sizes import Sym, SymInt, is_unbacked, not_recording, pin, pinned, record_range
 
 _DELTAS = (17, 42)   # perturbations: small (rules may allocate ghosts), not multiples
 
@@ -90,7 +90,7 @@ class _Coupled(Exception):  # noqa: N818
 
 
 def symbolic_shape(rule, args, kwargs, hint_meta, hints: dict[str, int], sources: dict,
-                   classes: SymbolClasses, on_unify):
+                   classes: SymbolClasses, on_unify, on_raises=None):
     """``hint_meta`` with every output dimension rewritten as an affine SymInt.
 
     The rule runs again with each symbol (each class of equal symbols) moved by two
@@ -99,11 +99,18 @@ def symbolic_shape(rule, args, kwargs, hint_meta, hints: dict[str, int], sources
     (``on_unify`` records the equality guard). A symbol whose move breaks the rule on
     its own, or moves a dimension non-linearly, is pinned (static for this entry). Each
     of those changes starts the fit over; there are at most as many as symbols.
+
+    An unbacked symbol (a size only the data decides) cannot be pinned or guarded equal
+    to another: ``pin`` raises ``Unsupported`` for it, and the op breaks the graph. Its
+    fit must hold for every count from 0 up; ``on_raises(why)`` is told when the rule
+    raises for some counts (NumPy raises there when the graph runs).
     """
     for _ in range(2 * len(hints) + 2):
         try:
-            return _fit(rule, args, kwargs, hint_meta, hints, sources, classes)
+            return _fit(rule, args, kwargs, hint_meta, hints, sources, classes, on_raises)
         except _Coupled as c:
+            if any(is_unbacked(s) for s in c.group):
+                pin(set(c.group), "an op needs it equal to another size")
             classes.merge(c.group)
             on_unify(c.group)
         except _Pin as p:
@@ -117,7 +124,7 @@ class _Pin(Exception):  # noqa: N818
         self.reps, self.why = set(reps), why
 
 
-def _fit(rule, args, kwargs, hint_meta, hints, sources, classes):
+def _fit(rule, args, kwargs, hint_meta, hints, sources, classes, on_raises=None):
     fixed = {classes.find(s) for s in pinned()}
     reps = sorted({classes.find(s) for s in symbols_in((args, kwargs))} - fixed)
     base = [tuple(int(d) for d in shape) for shape in _shapes(hint_meta)]
@@ -178,7 +185,13 @@ def _fit(rule, args, kwargs, hint_meta, hints, sources, classes):
             dims.append(SymInt(y0, Sym(terms, const, srcs)))
         out.append(tuple(dims))
     fitted = [m.with_(shape=shp) for m, shp in zip(_metas(hint_meta), out)]
-    _guard_ranges(evaluate, fitted, (args, kwargs), reps, hints, sources, classes)
+    # unbacked sizes first: an op they break must not leave range guards behind that
+    # were found with their made-up hints
+    for r in reps:
+        if is_unbacked(r):
+            _check_unbacked(evaluate, fitted, (args, kwargs), r, hints, classes, on_raises)
+    backed = [r for r in reps if not is_unbacked(r)]
+    _guard_ranges(evaluate, fitted, (args, kwargs), backed, hints, sources, classes)
     if isinstance(hint_meta, list):   # np.split
         return fitted
     return tuple(fitted) if isinstance(hint_meta, tuple) else fitted[0]
@@ -219,3 +232,42 @@ def _guard_ranges(evaluate, fitted: list, call, reps, hints, sources, classes) -
             record_range(f"{sources[r]} >= {lo}", {r})
         if hi is not None:
             record_range(f"{sources[r]} <= {hi}", {r})
+
+
+_SMALL_COUNTS = (0, 1, 2, 3)   # counts where NumPy's answers differ most often
+
+
+def _check_unbacked(evaluate, fitted: list, call, r: str, hints, classes, on_raises) -> None:
+    """An unbacked size may be any count from 0 up, and no guard can narrow it: the
+    fitted result must be the rule's answer at every count where the rule gives one
+    (``x[m] + 1`` is ``(u,)`` for every ``u``; ``x[m] + y`` with a static ``(5,)``
+    ``y`` is ``(5,)`` at ``u = 1``: that op breaks, ``_Pin``). Where the rule raises,
+    NumPy raises too when the graph runs (``x[m].max()`` of an empty selection):
+    ``on_raises`` is told, so the graph is run where such an exception stays exact.
+    A rule that cannot describe a count (``MetaError``) breaks as a disagreement.
+
+    The counts sampled are 0 to 3, the thresholds of ``ranges`` (where the op's size
+    may change its affine piece) and three past them."""
+    from ..ops import MetaError
+
+    def expected(v: dict[str, int]) -> list[tuple]:
+        return described(substitute(fitted, v))
+
+    at = {s: h for s, h in hints.items() if classes.find(s) != r}
+    points = ranges.thresholds(ranges.forms_of(call, r, classes.find, at))
+    top = max(points | {hints[r]})
+    raised = None
+    for count in sorted({v for v in points if v >= 0} | set(_SMALL_COUNTS) |
+                        {top + t for t in ranges._TAIL}):
+        values = {s: count if classes.find(s) == r else h for s, h in hints.items()}
+        try:
+            got = evaluate(values)
+        except MetaError:
+            raise _Pin([r], "an op that cannot describe every count") from None
+        except Exception as e:  # noqa: BLE001 (NumPy raises at this count)
+            raised = raised or f"{type(e).__name__} when the size is {count}"
+            continue
+        if got != expected(values):
+            raise _Pin([r], f"an op whose result would differ when the size is {count}")
+    if raised and on_raises is not None:
+        on_raises(raised)

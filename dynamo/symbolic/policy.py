@@ -50,6 +50,9 @@ class DynamicPolicy:
         self.previous_lengths: dict = {}   # source -> lengths earlier entries guarded
         self.static: set = set()
         self._names: dict = {}
+        # may ops make unbacked sizes (x[mask], np.nonzero: known only when the graph
+        # runs)? Only for a backend that takes symbolic sizes (dynamic_shapes)
+        self.unbacked = True
 
     def is_dynamic_number(self, source, value: int | float) -> bool:
         """A Python int or float argument is symbolic once an earlier entry guarded

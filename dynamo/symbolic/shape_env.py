@@ -47,6 +47,10 @@ class ShapeEnv:
         self.classes = SymbolClasses()
         self.locate = locate    # () -> "file:line: code" of the instruction being traced
         self._trace: Trace | None = None
+        # unbacked symbols (sizes only the data decides) -> what they are the size of;
+        # their hints are in ``hints`` too (made up: see ``new_unbacked``)
+        self.unbacked: dict[str, str] = {}
+        self.raises: str | None = None   # set by ``fit``: the op may raise for a count
 
     @property
     def trace(self) -> Trace | None:
@@ -84,6 +88,30 @@ class ShapeEnv:
                               note=f"{what} (0 and 1 are specialized)"))
         return SymInt(value, Sym.symbol(name, source.expr()))
 
+    def new_unbacked(self, what: str) -> SymInt:
+        """A fresh *unbacked* size (``u0``, ``u1``...): a dimension of an op's result that
+        only the data decides (``x[mask]``, ``np.nonzero``, ``np.unique``), known only
+        when the graph runs. It flows into later ops like any symbolic size, but it has
+        no source to guard: anything that needs its value (a comparison, ``int()``,
+        ``range()``) breaks the graph (``sizes.pin``), and ops must be right for every
+        count from 0 up (``fit._check_unbacked``).
+
+        Rules still run at a hint, made up here: large, odd, and different for each
+        unbacked size, so two of them (or one and a static size) are never taken for
+        equal by accident; the fit's perturbations then catch any op that would rely on
+        that value. ``DynamicPolicy.unbacked`` False (a backend that takes static
+        shapes only): the op breaks the graph, as before unbacked sizes existed."""
+        if not self.dynamic.unbacked:
+            from ..exc import Unsupported
+            raise Unsupported(f"{what} has a data-dependent size, and this backend takes "
+                              "static shapes only", cause="data_dependent_shape")
+        name = f"u{len(self.unbacked)}"
+        self.unbacked[name] = what
+        self.hints[name] = _UNBACKED_HINT + 98 * len(self.unbacked)
+        if self.trace is not None:
+            self.trace.unbacked[name] = what
+        return SymInt(self.hints[name], Sym.symbol(name, name))
+
     def new_number(self, source: Source, value: float) -> SymFloat:
         """A float read from ``source`` whose value changed between calls: a graph input
         (no range guard: every float is one entry; pinned where the trace reads it)."""
@@ -110,8 +138,12 @@ class ShapeEnv:
             return meta
         rule = lambda a, k: op.meta(op, a, k)  # noqa: E731
         sources = {n: s.expr() for n, s in self.symbols.items()}
+        sources.update({n: n for n in self.unbacked})
+
+        def raises(why: str) -> None:
+            self.raises = f"np.{op.name} raises for some data ({why})"
         return symbolic_shape(rule, meta_args, meta_kwargs, meta, self.hints, sources,
-                              self.classes, self._guard_equal)
+                              self.classes, self._guard_equal, raises)
 
     def _float_blind(self, op, meta_args, meta_kwargs, meta) -> bool:
         """Does the op's rule give ``meta`` with its changing floats replaced by other
@@ -186,6 +218,10 @@ class ShapeEnv:
         """Sizes a later compile should keep static (they were pinned here)."""
         return {self.symbols[s] for s in self._pinned_names()}
 
+
+# The first unbacked size's made-up hint (then +98 each): odd, and past the sizes of
+# the small arrays tests use, so that no static size equals it by accident.
+_UNBACKED_HINT = 4001
 
 # Other values a changing float could take, to see whether an op's rule reads it.
 _FLOAT_PROBES = (lambda h: -3.0 * h - 1.5, lambda h: 0.0, lambda h: h * 1e6 + 0.25,

@@ -277,6 +277,7 @@ class Trace:
         self.pins: set[str] = set()
         self.sites: dict[str, str] = {}
         self.locate = None   # () -> "file:line: code" of the instruction being traced
+        self.unbacked: dict[str, str] = {}   # unbacked symbol -> what it is the size of
 
     def note(self, key: str, why: str) -> None:
         """Remember the first place (and reason) that learned ``key``."""
@@ -284,12 +285,46 @@ class Trace:
             where = self.locate() if self.locate is not None else ""
             self.sites[key] = f"{why}, at {where}" if where and why else why or where
 
+    def forget_pins(self, before: set) -> None:
+        """Forget the pins made since ``pins`` was ``before``: an attempt that pinned
+        was given up, to be made another way (a loop node's check of an op at one
+        trip, ``LoopScope._result_at``)."""
+        for name in self.pins - before:
+            self.sites.pop(name, None)
+        self.pins &= before
+
+
+def is_unbacked(name: str) -> bool:
+    """Is ``name`` an *unbacked* symbol (``u0``): a size an op's result has that only
+    the data decides (``x[mask]``, ``np.nonzero``), known only when the graph runs?
+    It has no source a guard could read and its hint is made up (see
+    ``ShapeEnv.new_unbacked``), so no decision, pin or range may rest on it."""
+    return name.startswith("u")
+
+
+def _refuse_unbacked(trace: Trace, symbols, why: str) -> None:
+    """A decision or pin on unbacked symbols: the trace cannot make it (there is no
+    value to guard), so the instruction breaks the graph with this reason."""
+    unbacked = sorted(s for s in symbols if is_unbacked(s))
+    if not unbacked or trace is _QUIET:
+        return
+    from ..exc import Unsupported  # (a leaf module: no cycle)
+
+    what = ", ".join(trace.unbacked.get(s, s) for s in unbacked)
+    raise Unsupported(f"a data-dependent size ({what}) used as a Python value: {why}",
+                      "That size is known only when the graph runs (it depends on array "
+                      "values); the trace can keep it in the graph but not read it.",
+                      hint="keep using it in array ops (x.sum() / len(idx) stays in the "
+                           "graph), or accept the graph break (the code stays correct)",
+                      cause="data_dependent_shape")
+
 
 def record(expr: str, result: bool, symbols) -> None:
     """Note a branch decision on symbolic sizes; it becomes a guard of the entry."""
     trace = getattr(_local, "trace", None)
     if trace is None:
         raise Specialize(symbols, "a symbolic size compared outside a trace")
+    _refuse_unbacked(trace, symbols, f"a comparison ({expr})")
     if symbols and trace is not _QUIET:
         decision = expr if result else f"not ({expr})"
         trace.decisions.append(decision)
@@ -311,6 +346,7 @@ def pin(symbols, why: str = "") -> None:
     trace = getattr(_local, "trace", None)
     if trace is None:
         raise Specialize(symbols, why or "a symbolic size used as a plain int")
+    _refuse_unbacked(trace, symbols, why or "its value was needed as a plain int")
     if trace is not _QUIET:
         trace.pins.update(symbols)
         for name in symbols:

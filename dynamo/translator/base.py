@@ -49,7 +49,7 @@ from ..variables.arrays import FlatVariable, IndexerVariable
 from ..variables.base import is_program_error
 from ..variables.builtins import FRAME_CAPTURE, HANDLERS, call_builtin
 from ..variables.constant import BINARY, operator_on_constants
-from ..variables.containers import container_binary_op
+from ..variables.container_ops import container_binary_op
 from ..variables.iterators import get_iterator
 from ..variables.objects import RandomObjectVariable
 from . import compare

@@ -44,9 +44,9 @@ from ..variables import (
     wrap_constant,
 )
 from ..variables.constant import BINARY, compares_in_c, operands, operator_on_constants, raw
-from ..variables.containers import real_set_operand
 from ..variables.iterators import take
 from ..variables.objects import TypeSource
+from ..variables.sets import real_set_operand
 
 DUNDER = {"less": "__lt__", "less_equal": "__le__", "equal": "__eq__",
           "not_equal": "__ne__", "greater": "__gt__", "greater_equal": "__ge__"}

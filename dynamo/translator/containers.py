@@ -11,7 +11,7 @@ from ..variables import (
     SliceVariable,
     TupleVariable,
 )
-from ..variables.containers import const_key
+from ..variables.sets import const_key
 
 
 class Containers:

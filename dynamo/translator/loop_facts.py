@@ -12,8 +12,13 @@ Example::
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..graph import CALL, Node
+from ..ops import ArrayMeta
 from ..symbolic import Sym, SymInt
+from ..symbolic.fit import described
+from ..tree import tree_map
 from ..variables import ConstantVariable
 from ..writes import memory_sources
 
@@ -100,6 +105,94 @@ def at_trip(value, symbol: str, i: int):
     rest = SymInt(int(value), Sym(tuple(sorted(terms.items())), value.sym.const,
                                   value.sym.sources))
     return rest + c * i
+
+
+def all_at_trip(value, symbol: str, i):
+    """An op's arguments (nested tuples, lists, dicts, slices, ArrayMetas' shapes) at
+    trip ``i`` of the loop ``symbol`` (``at_trip`` of each size): what they hold at
+    that trip, with every other symbol left as it is."""
+    def leaf(v):
+        if isinstance(v, ArrayMeta):
+            return v.with_(shape=tuple(at_trip(d, symbol, i) for d in v.shape))
+        return at_trip(v, symbol, i)
+    return tree_map(leaf, value)
+
+
+def canonical(meta, find, sources: dict):
+    """An op's result (one meta, or a tuple or list of them) with every size written
+    over the representatives of its symbols' classes (``find``; ``sources``: symbol ->
+    its runtime expression): a fit made before two sizes were found equal (``x + y``)
+    says ``s1`` where a later one says ``s0``."""
+    def size(d):
+        if not isinstance(d, SymInt):
+            return d
+        terms: dict = {}
+        for name, c in d.sym.terms:
+            rep = find(name)
+            terms[rep] = terms.get(rep, 0) + c
+        terms = {n: c for n, c in terms.items() if c}
+        srcs = dict(d.sym.sources)
+        return SymInt(int(d), Sym(tuple(sorted(terms.items())), d.sym.const,
+                                  tuple(sorted((n, srcs.get(n) or sources[n]) for n in terms))))
+
+    def one(m):
+        return m.with_(shape=tuple(size(d) for d in m.shape)) if isinstance(m, ArrayMeta) else m
+    if isinstance(meta, (tuple, list)):
+        return type(meta)(one(m) for m in meta)
+    return one(meta)
+
+
+def same_result(a, b) -> bool:
+    """Two op results alike for every size an entry serves: per output, the same
+    dtype, scalar flag and sizes, symbolic sizes compared as expressions (comparing
+    SymInts with ``==`` would record a guard)."""
+    da, db = described(a), described(b)
+    return len(da) == len(db) and all(
+        (ta, ka) == (tb, kb) and len(sa) == len(sb) and all(map(same_int, sa, sb))
+        for (sa, ta, ka), (sb, tb, kb) in zip(da, db))
+
+
+def integer_positions(op, args) -> list | None:
+    """For ``x[index]`` and ``x[index] = v`` with a basic index (ints, slices, None,
+    one Ellipsis): ``(k, p, d)`` for each integer position ``p`` (item ``k`` of the
+    index) on a dimension of ``d`` elements. None for another op or index (arrays,
+    lists, bools: NumPy's advanced indexing)."""
+    if op.name not in ("getitem", "setitem") or len(args) < 2 or \
+            not isinstance(args[0], ArrayMeta):
+        return None
+    index, shape = args[1], args[0].shape
+    items = index if type(index) is tuple else (index,)
+    if not all(_basic(v) for v in items) or sum(v is Ellipsis for v in items) > 1:
+        return None
+    consuming = sum(v is not None and v is not Ellipsis for v in items)
+    if consuming > len(shape):
+        return None
+    out, axis = [], 0
+    for k, v in enumerate(items):
+        if v is Ellipsis:
+            axis += len(shape) - consuming
+        elif v is not None:
+            if not isinstance(v, slice):
+                out.append((k, v, shape[axis]))
+            axis += 1
+    return out
+
+
+def with_positions(args: tuple, positions: dict) -> tuple:
+    """``args`` of a getitem or setitem with items of its index replaced
+    (``positions``: item number -> new value; see ``integer_positions``)."""
+    index = args[1]
+    if type(index) is tuple:
+        index = tuple(positions.get(k, v) for k, v in enumerate(index))
+    else:
+        index = positions.get(0, index)
+    return (args[0], index, *args[2:])
+
+
+def _basic(v) -> bool:
+    if v is None or v is Ellipsis or isinstance(v, slice):
+        return True
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
 
 def same_constant(a, b) -> bool:

@@ -22,8 +22,13 @@ Example::
 The modules are layered; each imports only the ones before it (``tests/
 test_import_graph.py`` checks it):
 
-    base < constant < containers < iterators < functions < folding < arrays < dask_arrays
-         < errstate < objects < lifetimes < loggers < iteration < builtins < builder
+    base < constant < sequences < sets < dicts < named_tuples < container_ops < iterators
+         < functions < folding < arrays < dask_arrays < errstate < objects < lifetimes
+         < loggers < iteration < builtins < builder
+
+(The containers: ``sequences`` tuples, lists and slices; ``sets`` sets and what sets and
+dict views share; ``dicts`` dicts and their views; ``named_tuples``; ``container_ops``
+the binary operators on them.)
 
 A Variable that must make a kind from a later module gets it from the translator it is
 handed: ``tx.wrap(value, source)`` (builder: a value from outside the trace, or a
@@ -36,17 +41,7 @@ from .arrays import ArrayMethodVariable, ArrayVariable, LibraryFunctionVariable
 from .base import NULL, NullVariable, Variable
 from .builder import wrap
 from .constant import BuiltinVariable, ConstantVariable
-from .containers import (
-    DictVariable,
-    DictViewVariable,
-    ListVariable,
-    NamedTupleVariable,
-    SequenceVariable,
-    SetVariable,
-    SliceVariable,
-    TupleVariable,
-    wrap_constant,
-)
+from .dicts import DictVariable, DictViewVariable
 from .functions import (
     BaseFunctionVariable,
     CellVariable,
@@ -56,7 +51,16 @@ from .functions import (
     UserMethodVariable,
 )
 from .iterators import GeneratorVariable, IteratorVariable
+from .named_tuples import NamedTupleVariable
 from .objects import ClassVariable, ModuleVariable, ObjectVariable, SuperVariable
+from .sequences import (
+    ListVariable,
+    SequenceVariable,
+    SliceVariable,
+    TupleVariable,
+    wrap_constant,
+)
+from .sets import SetVariable
 
 __all__ = [
     "NULL", "ArrayMethodVariable", "ArrayVariable", "BaseFunctionVariable", "BuiltinVariable",

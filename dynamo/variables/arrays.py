@@ -25,9 +25,9 @@ from ..ops import ArrayMeta
 from ..symbolic import concrete
 from .base import Variable
 from .constant import ConstantVariable, SignalsAtRunTime, fold, is_pure_constant, raw
-from .containers import SequenceVariable, TupleVariable, wrap_constant
 from .folding import ARRAY_FACTS, array_fact, known_value
 from .iterators import IteratorVariable, advanced
+from .sequences import SequenceVariable, TupleVariable, wrap_constant
 
 # Array attributes that read layout or memory: a graph cannot reproduce them.
 _LAYOUT_ATTRS = {"strides", "flags", "data", "base", "ctypes", "__array_interface__",
@@ -35,9 +35,11 @@ _LAYOUT_ATTRS = {"strides", "flags", "data", "base", "ctypes", "__array_interfac
 # Methods that turn array data into Python values: the trace cannot continue.
 _TO_PYTHON = {"item", "tolist", "tobytes", "__float__", "__int__", "__bool__", "__index__",
               "__len__", "get"}
-# NumPy functions whose result shape depends on the data.
-DATA_DEPENDENT = {"nonzero", "unique", "argwhere", "flatnonzero", "extract", "compress",
-                  "unique_values", "unique_counts", "unique_inverse", "unique_all"}
+# NumPy functions whose result shape depends on the data, and which are not captured
+# (nonzero, unique, argwhere, flatnonzero and bincount are: their result has an unbacked
+# size, see dynamo/ops/data_sizes.py).
+DATA_DEPENDENT = {"extract", "compress", "unique_values", "unique_counts", "unique_inverse",
+                  "unique_all"}
 # NumPy functions that return a Python value computed from array data.
 DATA_TO_PYTHON = {"allclose", "array_equal", "array_equiv", "isscalar"}
 
@@ -239,6 +241,10 @@ class LibraryFunctionVariable(Variable):
         if self.fn in ARRAY_FACTS and \
                 any(isinstance(a, ArrayVariable) for a in [*args, *kwargs.values()]):
             return _array_fact(self.fn, args, kwargs)   # np.shape(x): from the meta
+        where = ops.one_argument_where(self.fn, args, kwargs)
+        if where is not None:   # np.where(c) is np.nonzero(c)
+            op, args, kwargs = where
+            return call_library(tx, op, ops.registry.same, list(args), kwargs)
         hit = ops.lookup_function(self.fn)
         if hit is not None and _foldable_op(self.fn, hit[0], args, kwargs):
             try:  # a warning or error (np.log(0.0)) must happen at run time: no folding

@@ -43,20 +43,15 @@ from ..exc import Unsupported
 from .arrays import LibraryFunctionVariable
 from .base import Variable
 from .constant import BuiltinVariable, ConstantVariable, is_pure_constant
-from .containers import (
-    DictVariable,
-    ListVariable,
-    NamedTupleVariable,
-    TupleVariable,
-    is_namedtuple_class,
-)
 from .dask_arrays import is_dask_array, wrap_dask_array
+from .dicts import DictVariable
 from .functions import (
     PartialVariable,
     UserFunctionVariable,
     UserMethodVariable,
 )
 from .loggers import LoggerVariable
+from .named_tuples import NamedTupleVariable, is_namedtuple_class
 from .objects import (
     ClassVariable,
     ModuleVariable,
@@ -64,6 +59,7 @@ from .objects import (
     OpaqueVariable,
     RandomObjectVariable,
 )
+from .sequences import ListVariable, TupleVariable
 
 
 def is_array(value: Any) -> bool:

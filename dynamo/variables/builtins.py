@@ -35,15 +35,7 @@ from .constant import (
     raw,
     symbolic_range,
 )
-from .containers import (
-    DictVariable,
-    DictViewVariable,
-    ListVariable,
-    SequenceVariable,
-    SetVariable,
-    TupleVariable,
-    wrap_constant,
-)
+from .dicts import DictVariable, DictViewVariable
 from .functions import PartialVariable, fold
 from .iteration import HANDLERS, handles
 from .iterators import (
@@ -55,6 +47,8 @@ from .iterators import (
     take,
 )
 from .objects import ExceptionVariable
+from .sequences import ListVariable, SequenceVariable, TupleVariable, wrap_constant
+from .sets import SetVariable
 
 # HANDLERS: one table with iteration.py's (map, filter, sum, max, min, any, all), which
 # ``handles`` fills

@@ -155,7 +155,7 @@ class ConstantVariable(Variable):
 
     def reconstruct(self, cg) -> str:
         if isinstance(self.value, Symbolic):   # a number computed from the inputs at runtime
-            return f"({self.value.sym.runtime()})"
+            return cg.symbolic(self.value)
         if self.source is not None:   # this call's object, not the first call's equal one
             return self.source.expr()
         return cg.const(self.as_python_constant())   # the very object (a code constant)
@@ -263,8 +263,11 @@ def symbolic_divide(a, b):
 
 def _of_inputs(tx, value: Any) -> Any:
     """``value``, pinned if it is a SymFloat over a symbol that is not the trace's input
-    (a loop node's index: the loop tracer knows its ints, not floats made of them)."""
-    if isinstance(value, SymFloat) and not value.sym.symbols <= tx.output.shape_env.symbols.keys():
+    nor an unbacked size (a loop node's index: the loop tracer knows its ints, not floats
+    made of them; an unbacked size, ``1.0 / len(x[m])``, is read when the graph runs)."""
+    env = tx.output.shape_env
+    if isinstance(value, SymFloat) and \
+            not value.sym.symbols <= env.symbols.keys() | env.unbacked.keys():
         return concrete(value)
     return value
 

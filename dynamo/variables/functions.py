@@ -245,7 +245,7 @@ class PartialVariable(Variable):
 
 def fold(fn, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
     """Call a pure function on constants at trace time; the result must be a constant."""
-    from .containers import wrap_constant
+    from .sequences import wrap_constant
 
     values = [a.as_python_constant() for a in args]
     kw = {k: v.as_python_constant() for k, v in kwargs.items()}
@@ -256,7 +256,7 @@ def fold(fn, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
                           "It warns or raises by NumPy's error state, which must happen "
                           "when the program runs; the call runs eagerly.") from e
     if type(result) is list and all(is_pure_constant(v) for v in result):
-        from .containers import ListVariable
+        from .sequences import ListVariable
         return ListVariable([ConstantVariable(v) for v in result])
     if not is_pure_constant(result) and not isinstance(result, tuple):
         raise Unsupported(f"{getattr(fn, '__name__', fn)} returned a "

@@ -28,16 +28,10 @@ from .constant import (
     check_size,
     constant_len,
 )
-from .containers import (
-    DictVariable,
-    DictViewVariable,
-    ListVariable,
-    NamedTupleVariable,
-    SequenceVariable,
-    SetVariable,
-    TupleVariable,
-    wrap_constant,
-)
+from .dicts import DictVariable, DictViewVariable
+from .named_tuples import NamedTupleVariable
+from .sequences import ListVariable, SequenceVariable, TupleVariable, wrap_constant
+from .sets import SetVariable
 
 
 def take(tx, it: IteratorVariable) -> Variable | None:

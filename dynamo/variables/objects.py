@@ -26,7 +26,8 @@ from .. import ops
 from ..exc import Unsupported
 from .base import Variable
 from .constant import BuiltinVariable, ConstantVariable, is_pure_constant
-from .containers import NamedTupleVariable, TupleVariable, is_namedtuple_class
+from .named_tuples import NamedTupleVariable, is_namedtuple_class
+from .sequences import TupleVariable
 
 _ARRAY_LIBRARIES = ("numpy", "cupy", "cupyx")
 _LIBRARY_MODULES = (*_ARRAY_LIBRARIES, "math", "cmath", "operator")

@@ -152,6 +152,89 @@ def test_softmax_layernorm_gelu_and_their_chain():
     check(chain, x, gamma, beta, fused=True)
 
 
+# chunks that hold whole rows (the last axis one chunk wide)
+ROWS = (16, 48)
+
+
+def layer_kinds(y) -> set[str]:
+    """The kinds of ``y``'s dask layers: ``dynamo`` for chunk kernels, else dask's name
+    without its token (``max``, ``mean_agg-aggregate``...)."""
+    return {"dynamo" if name.startswith("dynamo-") else name.rsplit("-", 1)[0]
+            for name in y.dask.layers}
+
+
+def test_whole_rows_make_the_chain_one_task_per_chunk():
+    x = rand(X, ROWS)
+    gamma = np.linspace(0.5, 1.5, X[1]).astype(np.float32)
+    beta = np.linspace(-0.1, 0.1, X[1]).astype(np.float32)
+    for fn, args in [(softmax, (x,)), (layernorm, (x, gamma, beta)), (chain, (x, gamma, beta))]:
+        got = check(fn, *args)
+        # the input, the weights, and one kernel: no reduction of dask's
+        assert layer_kinds(got) <= {"dynamo", "array"}, (fn.__name__, layer_kinds(got))
+        assert sum(name.startswith("dynamo-") for name in got.dask.layers) == 1
+
+
+def test_rows_split_across_chunks_use_dasks_tree_reductions():
+    x = rand(X, XC)                 # the last axis in two chunks
+    got = check(softmax, x, fused=True)
+    assert {"max", "sum"} <= {k.split("-")[0] for k in layer_kinds(got)}, layer_kinds(got)
+    # chunks unified by dask split the rows too: the other array's chunks count
+    got = check(lambda x, y: softmax(x * y), x := rand(X, ROWS), rand(X, (32, 12), seed=3))
+    assert "max" in {k.split("-")[0] for k in layer_kinds(got)}
+
+
+ROW_REDUCTIONS = [
+    lambda x: np.sum(x * 2.0, axis=1, keepdims=True),          # a reduction as the output
+    lambda x: (x * 2.0 + 1.0).mean(axis=-1),                    # without keepdims
+    lambda x: (np.abs(x) + 0.5).prod(axis=1),
+    lambda x: (x > 0.5).any(axis=-1, keepdims=True) | (x < -2.0),
+    lambda x: (x * x).max(axis=1, keepdims=True) - np.exp(x).min(axis=1, keepdims=True),
+    lambda x: (x * 3.0).astype(np.int32).sum(axis=1, keepdims=True) * x,
+    lambda x: np.mean(x * 2.0, axis=-1, dtype=np.float64),
+    lambda x: (softmax(x), softmax(x) * 2.0 + 1.0),             # two outputs of one group
+    lambda x: (x - x.mean(axis=-1, keepdims=True)) / (x.sum(axis=-1, keepdims=True) + 100.0),
+]
+
+
+@pytest.mark.parametrize("fn", ROW_REDUCTIONS, ids=range(len(ROW_REDUCTIONS)))
+def test_row_reductions_fused_with_whole_rows_equal_dasks(fn):
+    got = check(fn, rand(X, ROWS))
+    outs = got if isinstance(got, tuple) else (got,)
+    assert all(layer_kinds(y) <= {"dynamo", "array"} for y in outs), \
+        [layer_kinds(y) for y in outs]
+    check(fn, rand(X, XC))          # rows split: dask's reductions, the same values
+
+
+def test_row_kernels_of_three_dimensions_and_integers():
+    x = rand((12, 10, 8), (5, 10, 8))
+    got = check(lambda x: x / np.exp(x).sum(axis=(1, 2), keepdims=True), x)
+    assert layer_kinds(got) <= {"dynamo", "array"}
+    got = check(lambda x: (x * 2.0).max(axis=-1) + 1.0, rand((12, 10, 8), (5, 4, 8)))
+    i = da.arange(64 * 48, chunks=500, dtype=np.int32).reshape(X).rechunk(ROWS)
+    check(lambda i: (i % 7 - 3).mean(axis=1, keepdims=True) * (i % 5), i)
+    check(lambda i: (i * 3 + 1).sum(axis=-1) // 2, i)
+
+
+def test_row_kernels_with_numpy_arrays_chunked_as_dask_chunks_them():
+    w = np.random.default_rng(6).standard_normal(X).astype(np.float32)
+    for x in (rand(X, ROWS), rand(X, XC)):
+        check(lambda x, w: x * (w / np.exp(w).sum(axis=-1, keepdims=True)), x, w)
+        check(lambda x, w: softmax(x * w), x, w)
+        # reductions of NumPy values only stay NumPy
+        check(lambda x, w: (np.exp(x) * 2.0, w / w.sum(axis=-1, keepdims=True)), x, w)
+
+
+def test_reductions_dask_computes_its_own_way_stay_dasks():
+    x = rand(X, ROWS)
+    # var, std, argmax: dask's algorithms; a float16 mean: dask sums in float16
+    for fn in [lambda x: np.var(x * 2.0, axis=1), lambda x: (x + 1.0).std(axis=-1),
+               lambda x: (x * 2.0).argmax(axis=1) + 1,
+               lambda x: (x.astype(np.float16) * 2).mean(axis=-1, keepdims=True) + 1]:
+        got = check(fn, x)
+        assert layer_kinds(got) - {"dynamo", "array"}, layer_kinds(got)
+    check(lambda x: (x * 2.0).sum() + 1.0, x)                   # a whole-array reduction
+
+
 SHAPING = [
     lambda x: x.T,
     lambda x: np.transpose(x) * 2.0 + 1.0,
@@ -370,11 +453,15 @@ def test_chunk_kernels_compile_once_per_chunk_shape_and_pickle():
 
 
 def test_process_scheduler_runs_the_kernels_in_its_workers():
-    x = rand(X, XC)
+    x, rows = rand(X, XC), rand(X, ROWS)                    # a row kernel too
+    gamma, beta = np.ones(X[1], np.float32), np.zeros(X[1], np.float32)
     y = dynamo.compile(gelu, backend="numpy")(x)
+    z = dynamo.compile(chain, backend="numpy")(rows, gamma, beta)
     with dask.config.set(scheduler="processes", num_workers=2):
-        got = y.compute()
-    np.testing.assert_array_equal(got, gelu(x).compute(scheduler="threads"), strict=True)
+        got = dask.compute(y, z)
+    want = dask.compute(gelu(x), chain(rows, gamma, beta), scheduler="threads")
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w, strict=True)
 
 
 def test_without_dask_imported_nothing_imports_it():

@@ -352,9 +352,10 @@ PROGRAMS = [
     ("item", b_item, (X,), 2, 1),
     ("tolist", b_tolist, (X,), 2, 1),
     ("bool", b_bool, (X,), 2, 1),
-    ("mask", b_mask, (X,), 2, 1),
-    ("nonzero", b_nonzero, (X,), 2, 1),
-    ("unique", b_unique, (X,), 2, 1),
+    # (sizes only the data decides stay in the graph: unbacked sizes, docs/unbacked.md)
+    ("mask", b_mask, (X,), 1, 0),
+    ("nonzero", b_nonzero, (X,), 1, 0),
+    ("unique", b_unique, (X,), 1, 0),
     ("try_except", b_try_except, (X,), 1, 1),
     ("try_finally", b_try_finally, (X,), 1, 1),
     ("with", b_with, (X,), 1, 2),

@@ -12,3 +12,14 @@ def log_of(v):
 def invert(m):
     k = m * 1.0
     return np.linalg.inv(k)
+
+
+def cholesky(A):
+    """A loop over rows whose statements read one name several times each."""
+    n = A.shape[0]
+    L = np.zeros_like(A)
+    for j in range(n):
+        s = A[j, j] - L[j, :j] @ L[j, :j]
+        L[j, j] = np.sqrt(s)
+        L[j + 1:, j] = (A[j + 1:, j] - L[j + 1:, :j] @ L[j, :j]) / L[j, j]
+    return L

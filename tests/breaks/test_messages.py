@@ -42,13 +42,18 @@ def test_values_carried_over_a_break_are_not_named_by_their_parameter():
     assert "<value 0 carried over the graph break> == 573.0" in guards
 
 
-def test_a_boolean_mask_break_says_why_in_words():
+def test_a_data_dependent_size_break_says_why_in_words():
     def positive_sum(x):
-        return x[x > 0].sum()
+        y = x[x > 0]
+        if len(y) > 1:
+            return y.sum()
+        return 0.0
     (record,) = _report(positive_sum, np.arange(-2.0, 3.0)).break_reasons
-    assert record.reason == ("np.getitem: boolean mask index: the result's shape depends "
-                             "on the data (how many elements are True)")
+    assert record.reason.startswith("a data-dependent size (the number of elements x[mask] "
+                                     "selects, at test_messages.py:"), record.reason
+    assert record.reason.endswith("used as a Python value: a comparison (u0 > 1)")
     assert "MetaError" not in str(record)
-    assert record.explanation == ("The result's size depends on array values, known only "
-                                  "when the graph runs.")
-    assert "np.where(mask, x, 0)" in record.hint
+    assert record.explanation == ("That size is known only when the graph runs (it depends "
+                                  "on array values); the trace can keep it in the graph but "
+                                  "not read it.")
+    assert "x.sum() / len(idx)" in record.hint

@@ -6,7 +6,7 @@ import warnings
 
 import numpy as np
 import pytest
-from other_file_helpers import invert, log_of
+from other_file_helpers import cholesky, invert, log_of
 
 import dynamo
 from dynamo import source
@@ -94,3 +94,13 @@ def _error_frames(fn, *args):
                 if fr.filename in (__file__, invert.__code__.co_filename)]
         return mine[-2:]
     raise AssertionError("no error")
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_a_helpers_loop_whose_statements_read_a_name_twice(backend):
+    # the split-off function took `setitem` once per read: "duplicate argument"
+    rng = np.random.default_rng(0)
+    m = rng.random((30, 30))
+    a = m @ m.T + 30 * np.eye(30)
+    got = dynamo.compile(lambda a: cholesky(a), backend=backend)(a)
+    np.testing.assert_array_equal(got, cholesky(a))

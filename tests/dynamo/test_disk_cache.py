@@ -18,8 +18,10 @@ import pytest
 from harness import check, same
 
 import dynamo
-from dynamo import disk_cache, listeners
+from dynamo import listeners
 from dynamo.config import config
+from dynamo.disk_cache.entries import LoadedCheck
+from dynamo.disk_cache.keys import entry_digest
 
 # The program both processes run: its functions are the same code objects in each
 # (same file, same lines), so the second finds what the first stored.
@@ -112,12 +114,20 @@ def with_entry(path: Path, change) -> None:
 
 
 def rehash(data: dict) -> None:
-    data["sha256"] = disk_cache.hashlib.sha256(
-        disk_cache._canonical(data["entry"]).encode()).hexdigest()
+    data["sha256"] = entry_digest(data["entry"])
 
 
 def where(tmp_path: Path) -> str:
     return f"chain at {tmp_path / 'program.py'}:8"
+
+
+@pytest.fixture
+def stored(tmp_path) -> tuple[Path, Path]:
+    """A cache directory with the one entry a first process stored: (cache, its file)."""
+    cache = tmp_path / "cache"
+    run_process(tmp_path, cache)
+    path, = stored_files(cache)
+    return cache, path
 
 
 # --------------------------------------------------------------------------- warm processes
@@ -148,11 +158,10 @@ def test_off_by_default(tmp_path):
 
 
 @pytest.mark.slow
-def test_guards_still_hold_for_loaded_entries(tmp_path):
+def test_guards_still_hold_for_loaded_entries(tmp_path, stored):
     """Another shape or dtype misses the stored entry and compiles (and is stored too);
     the stored shape still loads."""
-    cache = tmp_path / "cache"
-    run_process(tmp_path, cache)
+    cache, _ = stored
     other_shape, other_dtype, same_call = run_process(
         tmp_path, cache, calls=[[(5, 4), "float32"], [(6, 4), "float64"], [(6, 4), "float32"]])
     for r in (other_shape, other_dtype):
@@ -175,19 +184,15 @@ def ignored(tmp_path: Path, cache: Path, why: str) -> dict:
 
 
 @pytest.mark.slow
-def test_a_corrupted_file_is_ignored_with_a_log_line(tmp_path):
-    cache = tmp_path / "cache"
-    run_process(tmp_path, cache)
-    path, = stored_files(cache)
+def test_a_corrupted_file_is_ignored_with_a_log_line(tmp_path, stored):
+    cache, path = stored
     path.write_bytes(path.read_bytes()[:200])   # a truncated write, a bad disk
     ignored(tmp_path, cache, "cannot be read (JSONDecodeError")
 
 
 @pytest.mark.slow
-def test_a_tampered_entry_fails_its_hash_and_does_not_run(tmp_path):
-    cache = tmp_path / "cache"
-    run_process(tmp_path, cache)
-    path, = stored_files(cache)
+def test_a_tampered_entry_fails_its_hash_and_does_not_run(tmp_path, stored):
+    cache, path = stored
 
     def tamper(data):   # the glue would return another label
         glue = data["entry"]["run"]["function"]
@@ -197,10 +202,8 @@ def test_a_tampered_entry_fails_its_hash_and_does_not_run(tmp_path):
 
 
 @pytest.mark.slow
-def test_an_entry_of_another_version_is_stale(tmp_path):
-    cache = tmp_path / "cache"
-    run_process(tmp_path, cache)
-    path, = stored_files(cache)
+def test_an_entry_of_another_version_is_stale(tmp_path, stored):
+    cache, path = stored
 
     def other_numpy(data):
         data["entry"]["versions"]["numpy"] = "1.0.0"
@@ -211,9 +214,8 @@ def test_an_entry_of_another_version_is_stale(tmp_path):
 
 
 @pytest.mark.slow
-def test_a_directory_writable_by_others_is_not_used(tmp_path):
-    cache = tmp_path / "cache"
-    run_process(tmp_path, cache)
+def test_a_directory_writable_by_others_is_not_used(tmp_path, stored):
+    cache, _ = stored
     cache.chmod(0o777)
     r, = run_process(tmp_path, cache)
     assert r["equal"] and r["traced"] == 1
@@ -235,8 +237,12 @@ def cache_dir(tmp_path):
         config.disk_cache_dir = before
 
 
-def cache_lines(caplog) -> list[str]:
-    return [r.getMessage() for r in caplog.records if r.name == "dynamo.cache"]
+@pytest.fixture
+def cache_log(caplog):
+    """The ``cache`` channel's lines, collected at DEBUG for this test: call it for the
+    lines so far (``caplog.clear()`` forgets them)."""
+    caplog.set_level(logging.DEBUG, "dynamo.cache")
+    return lambda: [r.getMessage() for r in caplog.records if r.name == "dynamo.cache"]
 
 
 def count_frames(fn, *args):
@@ -247,15 +253,27 @@ def count_frames(fn, *args):
     return result, len(frames)
 
 
+def stored_then_loaded(fn, *args):
+    """``dynamo.compile(fn)``, called once (traced, stored) and again after
+    ``dynamo.reset()``, which must load the stored entry (no tracing); both calls give
+    ``fn``'s results. Returns the compiled function."""
+    compiled = dynamo.compile(fn)
+    same(compiled(*args), fn(*args))
+    dynamo.reset()
+    got, traced = count_frames(compiled, *args)
+    same(got, fn(*args))
+    assert traced == 0
+    return compiled
+
+
 def softsign(x, n):
     return x / (1.0 + np.abs(x)) * n, n + 1, (2.5, "two")
 
 
 @pytest.mark.parametrize("backend", ["eager", "numpy"])
-def test_an_entry_is_loaded_again_after_reset(cache_dir, caplog, backend):
+def test_an_entry_is_loaded_again_after_reset(cache_dir, cache_log, backend):
     """``dynamo.reset()`` drops the in-memory entries: the next call loads the stored one
     (same results, the same constants of the code, no tracing)."""
-    caplog.set_level(logging.DEBUG, "dynamo.cache")
     x = np.linspace(-2, 2, 7)
     compiled = dynamo.compile(softsign, backend=backend)
     first, traced = count_frames(compiled, x, 3)
@@ -264,14 +282,14 @@ def test_an_entry_is_loaded_again_after_reset(cache_dir, caplog, backend):
     again, traced = count_frames(compiled, x, 3)
     assert traced == 0
     assert any(line.startswith("loaded from disk cache: softsign at") for line in
-               cache_lines(caplog))
+               cache_log())
     want = softsign(x, 3)
     same(again, want)
     same(first, want)
     assert again[2] is want[2]   # a constant of the code is the code's own object
     # its guards are inlined into the dispatcher, as a traced entry's are
     entry, = [e for c in compiled._ctx.caches.values() for e in c.entries]
-    assert isinstance(entry.check, disk_cache.LoadedCheck)
+    assert isinstance(entry.check, LoadedCheck)
     dispatcher, = [c.dispatch.__dynamo_source__ for c in compiled._ctx.caches.values()]
     assert "type(n) is int" in dispatcher and "___e0_check" not in dispatcher
     _, traced = count_frames(compiled, x, 4)   # the guard on n: another entry
@@ -305,12 +323,11 @@ def breaks(x):
     (uses_a_user_object, "is the program's type Box, guarded by identity"),
     (breaks, "the frame has a graph break"),
 ])
-def test_what_cannot_be_data_stays_in_memory(cache_dir, caplog, capsys, fn, why):
-    caplog.set_level(logging.DEBUG, "dynamo.cache")
+def test_what_cannot_be_data_stays_in_memory(cache_dir, cache_log, capsys, fn, why):
     x = np.arange(3.0)
     same(dynamo.compile(fn)(x), fn(x))
-    lines = [line for line in cache_lines(caplog) if line.startswith("not stored")]
-    assert lines and why in lines[0], cache_lines(caplog)
+    lines = [line for line in cache_log() if line.startswith("not stored")]
+    assert lines and why in lines[0], cache_log()
     if fn is uses_a_user_object:
         assert stored_files(cache_dir) == []
 
@@ -327,18 +344,13 @@ def calls_a_helper(x):
     return helper(x) + 1.0
 
 
-def test_a_helper_of_the_program_is_found_again_by_name(cache_dir, caplog, monkeypatch):
+def test_a_helper_of_the_program_is_found_again_by_name(cache_dir, cache_log, caplog,
+                                                         monkeypatch):
     """A function the trace inlined is guarded by identity; a stored entry names it by
     module and name, and is used only while that name gives a function with the same
     code and defaults (and its code object is still that function's)."""
-    caplog.set_level(logging.DEBUG, "dynamo.cache")
     x = np.linspace(-1, 1, 5)
-    compiled = dynamo.compile(calls_a_helper)
-    same(compiled(x), calls_a_helper(x))
-    dynamo.reset()
-    got, traced = count_frames(compiled, x)
-    same(got, calls_a_helper(x))
-    assert traced == 0
+    compiled = stored_then_loaded(calls_a_helper, x)
     for replaced in (other_helper, None):   # another function; new defaults
         dynamo.reset()
         caplog.clear()
@@ -350,7 +362,7 @@ def test_a_helper_of_the_program_is_found_again_by_name(cache_dir, caplog, monke
         same(got, calls_a_helper(x))
         assert traced == 1
         assert any("ignored" in line and "is not the one the entry was made with" in line
-                   for line in cache_lines(caplog)), cache_lines(caplog)
+                   for line in cache_log()), cache_log()
         monkeypatch.undo()
 
 
@@ -363,11 +375,10 @@ def norm(x):
 """
 
 
-def test_a_helper_of_another_module_is_found_by_module_name(cache_dir, caplog, tmp_path,
+def test_a_helper_of_another_module_is_found_by_module_name(cache_dir, cache_log, tmp_path,
                                                             monkeypatch):
     """The helper's module is named, never imported by the cache: a process that has
     not imported it cannot use the entry."""
-    caplog.set_level(logging.DEBUG, "dynamo.cache")
     (tmp_path / "dc_helpers.py").write_text(HELPERS)
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delitem(sys.modules, "dc_helpers", raising=False)
@@ -376,25 +387,19 @@ def test_a_helper_of_another_module_is_found_by_module_name(cache_dir, caplog, t
     def f(x):
         return dc_helpers.norm(x) * 2.0
     x = np.linspace(0, 3, 6)
-    compiled = dynamo.compile(f)
-    same(compiled(x), f(x))
-    dynamo.reset()
-    got, traced = count_frames(compiled, x)
-    same(got, f(x))
-    assert traced == 0
+    compiled = stored_then_loaded(f, x)
     dynamo.reset()
     monkeypatch.delitem(sys.modules, "dc_helpers")
     got, traced = count_frames(compiled, x)
     same(got, f(x))
     assert traced >= 1   # (traced again, breaking where the module is not imported)
     assert any("dc_helpers is not imported in this process" in line
-               for line in cache_lines(caplog)), cache_lines(caplog)
+               for line in cache_log()), cache_log()
 
 
-def test_a_library_attribute_replaced_since_is_not_trusted(cache_dir, caplog, monkeypatch):
+def test_a_library_attribute_replaced_since_is_not_trusted(cache_dir, cache_log, monkeypatch):
     """The stored guard names ``np.tanh``; after ``np.tanh = np.sin`` the entry would
     pass its own check (the name gives the new object): it must not load."""
-    caplog.set_level(logging.DEBUG, "dynamo.cache")
 
     def f(x):
         return np.tanh(x)
@@ -405,16 +410,15 @@ def test_a_library_attribute_replaced_since_is_not_trusted(cache_dir, caplog, mo
     got, traced = count_frames(dynamo.compile(f), x)
     np.testing.assert_array_equal(got, np.sin(x))
     assert traced == 1
-    assert any("ignored" in line and "numpy.tanh is" in line for line in cache_lines(caplog))
+    assert any("ignored" in line and "numpy.tanh is" in line for line in cache_log())
 
 
-def test_off_nothing_changes(tmp_path, caplog, monkeypatch):
+def test_off_nothing_changes(tmp_path, cache_log, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(config, "disk_cache_dir", None)
-    caplog.set_level(logging.DEBUG, "dynamo.cache")
     x = np.linspace(-2, 2, 7)
     same(dynamo.compile(softsign)(x, 2), softsign(x, 2))
-    assert cache_lines(caplog) == []
+    assert cache_log() == []
     assert list(tmp_path.iterdir()) == []
 
 

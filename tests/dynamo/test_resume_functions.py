@@ -307,3 +307,53 @@ def test_a_bound_method_carried_over_a_break_is_no_reason_to_recompile(backend):
     for (x, h, q), (x2, h2, q2) in zip(plain, fresh):
         np.testing.assert_array_equal(compiled(x2, h2, q2), _log_each_call(x, h, q))
         assert h == h2 and q == q2
+
+
+class _Base:
+    def forward(self, x):
+        print("base", x.shape)          # a break in the method super() calls
+        return x * 2
+
+
+class _Child(_Base):
+    def forward(self, x):
+        print("child")                  # a break: the rest runs in a resume function
+        y = x + 1
+        return super().forward(y)       # self is read only by super(): it must be live
+
+    def forward_later(self, x):
+        print("child")
+        s = super()                     # super() itself after the break, called later
+        return s.forward(x) + len(locals())
+
+    def forward_in_loop(self, x):
+        for i in range(3):
+            print(i)
+            x = super().forward(x)
+        return x
+
+
+class _Cell(_Base):
+    def forward(self, x):
+        f = lambda: self                # noqa: E731 (self is a cell variable)
+        print("cell")
+        return super().forward(x) + (f() is self)
+
+
+@pytest.mark.parametrize("method", ["forward", "forward_later", "forward_in_loop"])
+def test_zero_argument_super_after_a_break(method):
+    # CPython's super() reads the frame's first local: in a resume function that is
+    # the original's first argument again (CodeInfo.super_self, emit.box_name), not
+    # the list the arguments came in (RuntimeError: super(): arg[0] deleted)
+    check(lambda x: getattr(_Child(), method)(x), np.ones(3))
+    check(getattr(_Child(), method), np.ones(3))
+
+
+def test_zero_argument_super_in_an_outlined_loop_body():
+    # (over an array of config.outline_min_elements or more the loop body is a
+    # function of its own, outline.py: the body reads self through super() only)
+    check(_Child().forward_in_loop, np.ones(40_000))
+
+
+def test_zero_argument_super_with_self_in_a_cell_after_a_break():
+    check(_Cell().forward, np.ones(3))

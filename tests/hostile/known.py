@@ -96,8 +96,13 @@ FRAMES_API = {
 MORE = {
 }
 
+# L. Programs of prog_loops.py (loop nodes, outlined loop bodies) that differ.
+LOOPS: dict[str, Known | str] = {
+}
+
 KNOWN: dict[str, Known] = {
     pid: entry if isinstance(entry, Known) else Known(entry)
-    for table in (ALIAS, IDENTITY, RAISE, STATE, GUARDS, NUMERICS, FRAMES_API, MORE)
+    for table in (ALIAS, IDENTITY, RAISE, STATE, GUARDS, NUMERICS, FRAMES_API, MORE,
+                  LOOPS)
     for pid, entry in table.items()
 }

@@ -59,7 +59,10 @@ def matches(meta, value, where: str = "result") -> None:
         return
     assert isinstance(value, (np.ndarray, np.generic)), f"{where}: NumPy gave {value!r}"
     assert isinstance(meta, ArrayMeta), f"{where}: rule gave {meta!r}"
-    got = (tuple(meta.shape), meta.dtype, meta.scalar)
+    # a size only the data decides (x[mask]: an unbacked size) matches any size
+    got = (tuple(d if not isinstance(d, ops.DataSize) else n
+                 for d, n in zip(meta.shape, np.shape(value))) +
+           tuple(meta.shape[np.ndim(value):]), meta.dtype, meta.scalar)
     want = (np.shape(value), value.dtype, isinstance(value, np.generic))
     assert got == want, f"{where}: rule says {got}, NumPy gives {want}"
 
@@ -105,7 +108,8 @@ def agree(fn, *args, may_break: bool = False, **kwargs) -> str:
                                f"{[describe(a) for a in args]} {kwargs}")
             return "break"
         return "raised"
-    if error is not None and _data_dependent(fn, args, kwargs):
+    if error is not None and (_data_dependent(fn, args, kwargs) or
+                              _count_checked_when_run(op, args, error)):
         return "data_error"  # the real op raises it when the graph runs, as eagerly
     assert error is None, (f"{op.name}: NumPy raised {type(error).__name__}: {error}, but the "
                            f"rule said {meta}; args {[describe(a) for a in args]} {kwargs}")
@@ -113,6 +117,17 @@ def agree(fn, *args, may_break: bool = False, **kwargs) -> str:
         value = real_args[0]  # the written array is the node's value
     matches(meta, value, f"{op.name}{[describe(a) for a in args]} {kwargs}")
     return "captured"
+
+
+def _count_checked_when_run(op, args, error: Exception) -> bool:
+    """``x[mask] = values`` with one value per selected element: the number of True
+    elements is data, so NumPy checks the count when the graph runs (docs/unbacked.md)."""
+    if op.name != "setitem" or not isinstance(error, ValueError) or len(args) != 3:
+        return False
+    x, mask, value = args
+    return (isinstance(mask, np.ndarray) and mask.dtype == np.bool_ and
+            isinstance(value, np.ndarray) and
+            value.ndim == np.ndim(x) - mask.ndim + 1)
 
 
 def _data_dependent(fn, args, kwargs) -> bool:

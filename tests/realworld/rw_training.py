@@ -261,8 +261,8 @@ PROGRAMS = [
     Program("kmeans_boolean_masks", kmeans_masks,
             [_km_args(0, 30, 2, 3), _km_args(1, 24, 3, 4), _km_args(2, 20, 2, 2)],
             graphs=0, breaks=1,
-            why="`X[labels == j]` has a data-dependent shape (expected); the iteration "
-                "loop runs eagerly"),
+            why="`if len(members)` reads how many rows `X[labels == j]` selects, known only "
+                "when the graph runs (expected); the iteration loop runs eagerly"),
     Program("kmeans_onehot", kmeans_onehot,
             [_km_args(0, 30, 2, 3), _km_args(1, 24, 3, 4), _km_args(2, 20, 2, 2)]),
     Program("sgd_momentum_inplace_dicts", sgd_momentum_step,

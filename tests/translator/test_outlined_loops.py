@@ -265,8 +265,11 @@ def test_rows_of_an_array():
     check(over_rows, np.arange(12.0).reshape(4, 3) / 10)
 
 
-def test_while_loop_keeps_its_meaning():
-    check(while_loop, np.ones(2))
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_while_loop_keeps_its_meaning(backend):
+    check(while_loop, np.ones(2), backend=backend)
+    assert any(name.startswith("while_loop_loop_body_L")
+               for name in _bodies_with_graphs(while_loop, np.ones(2), backend=backend))
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -408,3 +411,385 @@ def test_loops_over_small_arrays_run_as_plain_python(monkeypatch, caplog):
     big = np.linspace(0, 1, 40000)
     check(small_arrays_loop, big, graphs=None)
     assert dynamo.explain(small_arrays_loop)(big).graph_count >= 1
+
+
+# ----------------------------------------------------------------------------- while loops
+# The test stays in the frame, as plain Python; the body is the outlined function.
+
+def w_convergence(x):
+    err = 1.0
+    k = 0
+    while err > 1e-6:
+        y = 0.5 * (x + 2.0 / x)
+        err = float(np.abs(y - x).max())
+        print(k, round(err, 8))
+        x = y
+        k += 1
+    return x, k
+
+
+def w_counter(x, n):
+    i = 0
+    while i < n:
+        x = np.tanh(x) * 1.01 + 0.5
+        print(i, end=" ")
+        i += 1
+    return x, i
+
+
+def w_tolerance_break(x, tol):
+    k = 0
+    while True:
+        x = np.cos(x)
+        err = np.abs(np.cos(x) - x).max()
+        if float(err) < tol:
+            break
+        k += 1
+    return x, k
+
+
+def w_else(x, limit):
+    i = 0
+    while i < 6:
+        x = x + 1
+        if x.sum() > limit:
+            break
+        i += 1
+    else:
+        x = x * 0
+    return x, i
+
+
+def w_continue(x):
+    i = 0
+    acc = np.zeros_like(x)
+    while i < 10:
+        i += 1
+        x = np.cos(x) + 0.3
+        if x.max() > 1.2:
+            continue
+        acc = acc + x
+    return acc, x, i
+
+
+def w_return_inside(x):
+    k = 0
+    while k < 50:
+        x = x * 1.5
+        if x.sum() > 100:
+            return x - 1, k
+        k += 1
+    return x, -1
+
+
+def w_nested_for(x):
+    it = 0
+    while it < 3:
+        for j in range(4):
+            x = np.sqrt(x) * 2
+            print(it, j, end=";")
+        it += 1
+    return x
+
+
+def w_in_for(x):
+    for t in range(3):
+        k = 0
+        while k < t + 2:
+            x = np.sqrt(x) + 1
+            print(t, k, end=";")
+            k += 1
+    return x
+
+
+def w_and_condition(x, n, tol):
+    i, err = 0, 1.0
+    while i < n and err > tol:
+        x = 0.5 * (x + 3.0 / x)
+        err = float(np.abs(x * x - 3.0).max())
+        print(i)
+        i += 1
+    return x, i, err
+
+
+def w_raises_at_k(x, log, k):
+    i = 0
+    while i < 10:
+        x[i % 4] += 1.0
+        log.append(i)
+        if i == k and x.sum() > 0:
+            raise ValueError(f"stop at {i}")
+        print(i)
+        i += 1
+    return x
+
+
+def w_closures(x):
+    fs = []
+    i = 0
+    while i < 5:
+        y = x * i
+        fs.append(lambda: y + i)   # noqa: B023 (late binding is what is tested)
+        print(i)
+        i += 1
+    return [f() for f in fs]
+
+
+def w_nonlocal_cell(x):
+    count = 0
+
+    def bump():
+        nonlocal count
+        count += 1
+    while count < 7:
+        x = x + 1
+        bump()
+        print(count)
+    return x, count
+
+
+def w_data_condition(x):
+    while x.sum() < 100:          # the test itself depends on the data
+        x = x * 1.3 + 0.1
+        print(float(x.sum()))
+    return x
+
+
+def w_local_after(x, n):
+    i = 0
+    while i < n:
+        y = x * i                 # unbound after the loop when it runs no trip
+        print(i)
+        i += 1
+    return y
+
+
+def w_jacobi(A, b, tol):
+    x = np.zeros_like(b)
+    D = np.diag(A)
+    R = A - np.diagflat(D)
+    it = 0
+    while True:
+        x_new = (b - R @ x) / D
+        res = float(np.linalg.norm(x_new - x))
+        x = x_new
+        it += 1
+        if it % 5 == 0:
+            print(it)
+        if res < tol or it >= 200:
+            break
+    return x, it
+
+
+def w_inplace(a):
+    i = 0
+    while i < a.shape[0]:
+        a[i] = np.sin(a[i]) + 1
+        if a[i].sum() > 2:
+            print(i)
+        i += 1
+    return a
+
+
+def w_walrus(x, items):
+    out = []
+    while (v := items.pop()) > 0:   # the test binds a local the body reads
+        x = x * v
+        out.append(float(x.sum()))
+        print(v)
+    return x, out, items
+
+
+def w_then_while_true(x, n):
+    i = 0
+    while i < n:
+        y = x + i
+        print(i)
+        i += 1
+    while True:                   # jumps back to the first instruction after the loop
+        x = x + 1
+        if x.sum() > 20:
+            break
+    return x, y
+
+
+A3 = np.array([[4.0, 1, 0], [1, 5, 2], [0, 2, 6]])
+WHILE_PROGRAMS = [
+    (w_convergence, (np.full(3, 5.0),)),
+    (w_counter, (np.ones(3), 7)),
+    (w_counter, (np.ones(3), 0)),
+    (w_tolerance_break, (np.ones(3), 1e-4)),
+    (w_else, (np.ones(2), 3.0)),
+    (w_else, (np.ones(2), 1000.0)),
+    (w_continue, (np.linspace(0, 1, 5),)),
+    (w_return_inside, (np.ones(3),)),
+    (w_return_inside, (np.full(3, 1e-9),)),
+    (w_nested_for, (np.ones(3),)),
+    (w_in_for, (np.ones(3),)),
+    (w_and_condition, (np.full(3, 2.0), 20, 1e-9)),
+    (w_and_condition, (np.full(3, 2.0), 2, 1e-9)),
+    (w_raises_at_k, (np.zeros(4), [], 0)),
+    (w_raises_at_k, (np.zeros(4), [], 5)),
+    (w_closures, (np.ones(2),)),
+    (w_nonlocal_cell, (np.ones(2),)),
+    (w_data_condition, (np.ones(3),)),
+    (w_local_after, (np.ones(2), 3)),
+    (w_local_after, (np.ones(2), 0)),
+    (w_jacobi, (A3, np.ones(3), 1e-10)),
+    (w_inplace, (np.linspace(0, 3, 8).reshape(4, 2),)),
+    (w_walrus, (np.ones(2), [0, 3, 2, 4])),
+    (w_then_while_true, (np.ones(2), 3)),
+    (w_then_while_true, (np.ones(2), 0)),
+]
+
+
+def _bodies_with_graphs(fn, *args, backend="eager"):
+    """The outlined bodies (and their resume functions) that compiled a graph."""
+    return {f.split(" ")[0] for f in _frames_with_graphs(fn, *args, backend=backend)
+            if "loop_body" in f}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("fn,args", WHILE_PROGRAMS,
+                         ids=[f"{f.__name__}-{i}" for i, (f, _) in enumerate(WHILE_PROGRAMS)])
+def test_while_loop_programs(fn, args, backend):
+    check(fn, *args, backend=backend, rtol=1e-12)
+
+
+# the loop runs at least one trip and its body has array code: the body is outlined
+OUTLINED_WHILE = [(f, a) for f, a in WHILE_PROGRAMS
+                  if f not in (w_counter, w_local_after, w_then_while_true) or a[1]]
+
+
+@pytest.mark.parametrize("fn,args", OUTLINED_WHILE,
+                         ids=[f"{f.__name__}-{i}" for i, (f, _) in enumerate(OUTLINED_WHILE)])
+def test_while_loop_bodies_are_compiled(fn, args):
+    # (a body outlined from a resume function is named after it: f_resume_at_L5_loop_body_L5)
+    bodies = _bodies_with_graphs(fn, *args)
+    assert any(name.startswith(fn.__name__) and "_loop_body_L" in name for name in bodies), \
+        bodies
+
+
+def test_while_loop_log_says_outlined(caplog):
+    with caplog.at_level(logging.DEBUG, logger="dynamo.loops"):
+        check(w_counter, np.ones(3), 5)
+    assert any("loop body outlined as w_counter_loop_body_L" in r.getMessage()
+               for r in caplog.records)
+
+
+def test_while_body_reading_a_local_unbound_before_stays_correct(caplog):
+    def reads_prev(x):
+        i = 0
+        while i < 4:
+            if i:
+                print(prev)      # noqa: F821 (bound by the previous trip)
+            prev = x + i
+            i += 1
+        return prev
+    with caplog.at_level(logging.DEBUG, logger="dynamo.loops"):
+        check(reads_prev, np.ones(2))
+    assert any("not outlined" in r.getMessage() and "prev" in r.getMessage()
+               for r in caplog.records)
+
+
+# ----------------------------------------------------------------------------- lifetimes
+# A local the body stores is moved into the body function (the frame unbinds it, the
+# body hands it back): its store frees the previous trip's object at the store.
+EVENTS: list = []
+
+
+class Noisy:
+    def __init__(self, tag):
+        self.tag = tag
+        EVENTS.append(f"new {tag}")
+
+    def __del__(self):
+        EVENTS.append(f"del {self.tag}")
+
+
+def rebinds_each_trip(x, n):
+    EVENTS.clear()
+    for i in range(n):
+        a = Noisy(i)              # noqa: F841 (frees Noisy(i - 1) here, after Noisy(i) is made)
+        print(i)
+        EVENTS.append(f"trip {i}")
+    EVENTS.append("after")
+    return list(EVENTS), x      # `a` (dead) still holds the last one here
+
+
+def rebinds_sometimes(x, n):
+    EVENTS.clear()
+    for i in range(n):
+        if i % 2:
+            a = Noisy(i)          # noqa: F841 (its lifetime is what is tested)
+        print(i)
+        EVENTS.append(f"trip {i}")
+    EVENTS.append("after")
+    return list(EVENTS), x
+
+
+def rebinds_in_while(x, n):
+    EVENTS.clear()
+    a = Noisy("before")
+    i = 0
+    while i < n:
+        a = Noisy(i)
+        print(i)
+        EVENTS.append(f"trip {i}")
+        i += 1
+    EVENTS.append("after")
+    return list(EVENTS), x, a.tag
+
+
+def make_noisy(n):
+    for i in range(n):
+        yield Noisy(i)
+
+
+def items_die_in_order(x, n):
+    EVENTS.clear()
+    for item in make_noisy(n):    # the loop variable holds the only reference
+        print(item.tag)
+        EVENTS.append(f"trip {item.tag}")
+    EVENTS.append("after")
+    return list(EVENTS), x
+
+
+def returns_from_the_body(x):
+    EVENTS.clear()
+    for i in range(5):
+        a = Noisy(i)              # noqa: F841
+        if i == 2:
+            return list(EVENTS), x
+        print(i)
+    return None
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("fn,args,outlined", [
+    (rebinds_each_trip, (np.ones(2), 3), True),
+    (rebinds_each_trip, (np.ones(2), 0), False),     # no trip: no break, nothing outlined
+    (rebinds_sometimes, (np.ones(2), 4), True),
+    (rebinds_in_while, (np.ones(2), 3), True),
+    (rebinds_in_while, (np.ones(2), 0), False),
+    # (the generator's step breaks the trace before the body: the loop stays an island)
+    (items_die_in_order, (np.ones(2), 3), False),
+    (returns_from_the_body, (np.ones(2),), True),
+])
+def test_objects_the_body_binds_die_where_plain_python_frees_them(fn, args, outlined,
+                                                                   backend):
+    check(fn, *args, backend=backend)
+    assert bool(_outlined(fn, *args)) == outlined
+
+
+def _outlined(fn, *args):
+    """The names of the body functions the loops of ``fn`` were outlined as."""
+    import contextlib
+    import copy
+    import io
+
+    from dynamo import listeners
+    seen = _FrameStarts()
+    with listeners.listening(seen), contextlib.redirect_stdout(io.StringIO()):
+        dynamo.compile(fn)(*copy.deepcopy(args))
+    return {n for n in seen.names if "loop_body" in n}

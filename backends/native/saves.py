@@ -1,0 +1,203 @@
+"""Backups of the inputs a kernel writes, taken inside the kernel at the first write.
+
+A tier-2 call that the kernel flags (a NaN or infinity NumPy would report) reruns in
+tier 1, which must see the inputs as the caller passed them: every part of an input the
+kernel writes is saved first. Copying whole inputs before the call cost as much as the
+kernel itself on the prefix sum (8 MB); so the kernel saves what it is about to
+overwrite, where the data is in cache anyway, and only that:
+
+- an input of 2 or more dimensions is saved by **rows** (first-axis index): a bool per
+  row says whether its old contents are in the backup; a nest over rows saves each row
+  at the start of its outer iteration (a ``prange`` iteration owns its row, so threads
+  never save the same row), a store at a fixed row saves it before the nest;
+- a 1-D input keeps a **saved span** ``[lo, hi]`` (``[0, -1]``: nothing yet): a store
+  at ``e`` widens the span to hold ``e``, copying the elements between. A loop that
+  walks the array forward (the prefix sum) saves one element per trip, beside the
+  store, which costs almost nothing; any order is exact (the span only grows, so an
+  element is saved once, before its first write), at most one copy in all.
+
+The kernel gets two more parameters per input it may write: ``_b<k>`` (the backup, an
+array of the input's shape and dtype) and ``_s<k>`` (the rows' bools, or the span as two
+int64; the underscore keeps them apart from the emitter's names). ``tier.py``
+allocates them once, resets the state before each call and, after a flagged call,
+copies the saved parts back (``restore``).
+
+Arrays a loop carries (``A, B = B, A``) may be either input from trip to trip: each
+carried array has companion variables holding its backup and state, moved with it.
+Where a loop's moves cannot keep that pairing (a carried slot that holds an input on
+one trip and a new array on another), the inputs involved are saved whole before the
+loop (their state then says "all saved", so a stale companion copies nothing).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+# Helpers the generated code calls (appended to ops.PRELUDE).
+SAVE_PRELUDE = '''
+
+@njit
+def _save_row(p, b, m, r):   # the first write into row r of a 2-D input: keep it
+    for j in range(p.shape[1]):   # (a loop: a quarter faster than b[r] = p[r])
+        b[r, j] = p[r, j]
+    m[r] = True
+
+
+@njit
+def _save_rowN(p, b, m, r):  # the same for 3 or more dimensions
+    b[r] = p[r]
+    m[r] = True
+
+
+@njit
+def _save_rows(p, b, m):     # every row not saved yet
+    for r in range(p.shape[0]):
+        if not m[r]:
+            b[r] = p[r]
+            m[r] = True
+
+
+@njit
+def _save_span(p, b, s, e):  # widen the saved span s = [lo, hi] of a 1-D input to hold e
+    if e < 0:
+        e += p.shape[0]
+    lo, hi = s[0], s[1]
+    if lo > hi:
+        b[e] = p[e]
+        s[0] = e
+        s[1] = e
+    elif e < lo:
+        for i in range(e, lo):
+            b[i] = p[i]
+        s[0] = e
+    elif e > hi:
+        for i in range(hi + 1, e + 1):
+            b[i] = p[i]
+        s[1] = e
+'''
+
+
+@dataclass(frozen=True)
+class Saver:
+    """The kernel variables that save one input array before its writes: ``backup``
+    and ``state`` (see the module docstring); ``inputs``: the graph inputs they may
+    belong to (one, except for a loop's companions after a move)."""
+
+    backup: str
+    state: str
+    inputs: frozenset
+    ndim: int
+    rows: int      # the first axis's length
+
+
+@dataclass
+class LoopSaves:
+    """What the saves of stores inside one loop (``for trip in range(trips)``) need to
+    know: ``moving``, the backups of carried arrays that change places from trip to
+    trip; ``first``, statements to run before the loop (filled while its body is
+    lowered)."""
+
+    trip: str
+    trips: int
+    moving: set
+    first: list = field(default_factory=list)
+
+
+def input_saver(k: int, shape: tuple) -> Saver:
+    """The parameters ``_b<k>``, ``_s<k>`` of the kernel for input ``k``."""
+    return Saver(f"_b{k}", f"_s{k}", frozenset({k}), len(shape), shape[0])
+
+
+def save_whole(saver: Saver, array: str) -> str:
+    """A statement that saves every part of ``array`` not saved yet."""
+    b, s = saver.backup, saver.state
+    if saver.ndim >= 2:
+        return f"_save_rows({array}, {b}, {s})"
+    if saver.rows == 0:
+        return "pass"   # an empty array: nothing to save
+    return f"_save_span({array}, {b}, {s}, 0); _save_span({array}, {b}, {s}, {saver.rows - 1})"
+
+
+def save_before_store(saver: Saver, array: str, dest, shape: tuple, idx: list,
+                      new, loop: LoopSaves | None) -> tuple[list[str], list[str]]:
+    """Statements that save what a nest storing into ``dest`` (a view of ``array``,
+    over ``shape``, indexed by ``idx``) is about to overwrite: ``(before the nest, at
+    the start of its outer loop's body)``. ``new`` makes a fresh variable name;
+    ``loop``: the innermost loop around the store, if any."""
+    b, s = saver.backup, saver.state
+    part = dest.parts[0]
+    first = dest.subscript(idx)[0]   # the base's first-axis index of a stored element
+    if saver.ndim >= 2:
+        # a row index: numba wraps a negative one around, for s and b alike
+        save = "_save_row" if saver.ndim == 2 else "_save_rowN"
+        line = [f"if not {s}[{first}]:", f"    {save}({array}, {b}, {s}, {first})"]
+        return (line, []) if part[0] == "int" else ([], line)
+    if part[0] == "int":   # one element (a scalar store, in a loop: the prefix sum)
+        e = new("e")
+        start = _forward_start(first, loop, saver)
+        if start is not None:
+            # the store walks forward one element a trip: once its first element is
+            # in the span (saved before the loop), every later one is in it or next
+            # to it, and the widening below (no call, no inner loop) is all it needs;
+            # a call in the loop would keep LLVM from carrying the previous trip's
+            # stored value in a register (the prefix sum: 4 ms instead of 1.4 ms)
+            if loop.trips > 0:
+                loop.first.append(f"_save_span({array}, {b}, {s}, {start})")
+            return [f"{e} = {first}",
+                    f"if {e} == {s}[1] + 1:   # the next element: save it beside the store",
+                    f"    {b}[{e}] = {array}[{e}]",
+                    f"    {s}[1] = {e}"], []
+        return [f"{e} = {first}",
+                f"if {e} == {s}[1] + 1:   # the next element: save it beside the store",
+                f"    {b}[{e}] = {array}[{e}]",
+                f"    {s}[1] = {e}",
+                f"elif {e} < {s}[0] or {e} > {s}[1]:",
+                f"    _save_span({array}, {b}, {s}, {e})"], []
+    _, start, step = part    # a slice: the elements it covers, before the nest
+    last = start + step * (shape[0] - 1)
+    return [f"_save_span({array}, {b}, {s}, {min(start, last)})",
+            f"_save_span({array}, {b}, {s}, {max(start, last)})"], []
+
+
+def _forward_start(index: str, loop: LoopSaves | None, saver: Saver) -> int | None:
+    """``c`` when a store's index is ``(trip + c)`` (``c >= 0``) in the innermost loop
+    and its array keeps its place in that loop; else None."""
+    if loop is None or saver.backup in loop.moving:
+        return None
+    m = re.fullmatch(rf"\(\s*{loop.trip}\s*(?:\+\s*(\d+)\s*)?\)", index)
+    return int(m.group(1) or 0) if m else None
+
+
+def new_savers(written: list) -> list:
+    """Backup and state arrays for the inputs a kernel writes, in kernel order."""
+    out = []
+    for w in written:
+        out.append(np.empty(w.shape, w.dtype))
+        out.append(np.zeros(w.shape[0], np.bool_) if w.ndim >= 2
+                   else np.array([0, -1], np.int64))
+    return out
+
+
+def reset(savers: list) -> None:
+    """Nothing saved yet (before each call)."""
+    for state in savers[1::2]:
+        if state.dtype == np.bool_:
+            state.fill(False)
+        else:
+            state[0], state[1] = 0, -1
+
+
+def restore(written: list, savers: list) -> None:
+    """Copy the saved parts back into the inputs (after a flagged call)."""
+    for w, backup, state in zip(written, savers[0::2], savers[1::2]):
+        if state.dtype == np.bool_:
+            rows = np.flatnonzero(state)
+            if rows.size:
+                w[rows] = backup[rows]
+        else:
+            lo, hi = int(state[0]), int(state[1])
+            if lo <= hi:
+                w[lo:hi + 1] = backup[lo:hi + 1]

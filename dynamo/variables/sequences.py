@@ -1,0 +1,277 @@
+"""Tuples, lists and slices whose items are known while tracing (named tuples:
+:mod:`.named_tuples`; their iterators: :mod:`.iterators`).
+
+A list is mutable: one Variable per runtime object, mutated in place by the
+translator (``s *= 2`` too, see :mod:`.container_ops`: every alias sees it). When a
+list came from outside the trace (it has a source), the translator records it as
+mutated and the glue code writes its final contents back after the graph ran (see
+:mod:`dynamo.codegen`).
+
+Example::
+
+    >>> t = TupleVariable([ConstantVariable(1), ConstantVariable(2)])
+    >>> t.as_python_constant()
+    (1, 2)
+"""
+
+from __future__ import annotations
+
+import operator
+import sys
+from typing import Any
+
+from ..exc import Unsupported
+from .base import BoundBuiltinMethod, Variable
+from .constant import ConstantVariable, is_pure_constant
+
+
+def wrap_constant(value: Any) -> Variable:
+    """The Variable of a value computed while tracing: a ConstantVariable, or a
+    TupleVariable of them for a tuple that is not a pure constant as a whole.
+    (Here, not in :mod:`.constant`, which sits below the containers.)"""
+    if isinstance(value, tuple) and not is_pure_constant(value):
+        return TupleVariable([wrap_constant(v) for v in value])
+    if not is_pure_constant(value):
+        raise Unsupported(f"value of type {type(value).__name__} is not a constant")
+    return ConstantVariable(value)
+
+
+class SequenceVariable(Variable):
+    kind: type = tuple
+
+    def __init__(self, items: list[Variable], source=None):
+        self.items = list(items)
+        self.source = source
+
+    def describe(self) -> str:
+        return f"{self.kind.__name__} of {len(self.items)}"
+
+    def python_type(self) -> type:
+        return self.kind
+
+    def is_constant(self) -> bool:
+        return self.kind is tuple and all(i.is_constant() for i in self.items)
+
+    def as_python_constant(self) -> Any:
+        return self.kind(i.as_python_constant() for i in self.items)
+
+    def truth(self, tx) -> bool:
+        return bool(self.items)
+
+    def unpack(self, tx) -> list[Variable]:
+        return list(self.items)
+
+    def getitem(self, tx, index: Variable) -> Variable:
+        key = index.as_python_constant()
+        if isinstance(key, slice):
+            return type(self)(self.items[key])
+        try:
+            return self.items[key]
+        except TypeError as e:
+            raise Unsupported(f"{self.kind.__name__} index {key!r}") from e
+
+    def reconstruct(self, cg) -> str:
+        if self.kind is tuple and self.source is not None:   # the same tuple object
+            return self.source.expr()
+        inner = ", ".join(cg.value(i) for i in self.items)
+        if self.kind is tuple:
+            return f"({inner},)" if len(self.items) == 1 else f"({inner})"
+        return f"[{inner}]"
+
+
+class TupleVariable(SequenceVariable):
+    kind = tuple
+
+    def as_graph_arg(self, output) -> tuple:   # a named tuple too: ops take plain tuples
+        return tuple(v.as_graph_arg(output) for v in self.items)
+
+    def as_meta(self) -> tuple:
+        return tuple(v.as_meta() for v in self.items)
+
+    def getattr(self, tx, name: str) -> Variable:
+        if name in ("count", "index"):
+            return BoundBuiltinMethod(self, name)
+        return super().getattr(tx, name)
+
+    def call_method(self, tx, name, args, kwargs):
+        if kwargs:
+            raise Unsupported(f"tuple.{name} with keywords (TypeError)")
+        if name == "index":
+            return ConstantVariable(_index_of(tx, self.items, args))
+        if name == "count" and len(args) == 1:
+            return ConstantVariable(_count(tx, self.items, args[0]))
+        return super().call_method(tx, name, args, kwargs)
+
+
+def _index_of(tx, items: list[Variable], args: list[Variable]) -> int:
+    """``seq.index(value[, start[, stop]])`` of a list or tuple, as CPython runs it:
+    ``start`` and ``stop`` count from the end when negative, and the items compare with
+    ``==`` (``tx.same_value``: identity first), each read when it is reached, since an
+    ``__eq__`` may change the list."""
+    if not 1 <= len(args) <= 3:
+        raise Unsupported("index() with the wrong number of arguments (TypeError)")
+    value, n = args[0], len(items)
+    bounds = [operator.index(a.as_python_constant()) for a in args[1:]]
+    start, stop = (bounds + [0, sys.maxsize][len(bounds):])[:2]
+    start = max(start + n, 0) if start < 0 else start
+    stop = max(stop + n, 0) if stop < 0 else stop
+    i = start
+    while i < stop and i < len(items):
+        if tx.same_value(items[i], value):
+            return i
+        i += 1
+    raise Unsupported("index() of a value that is not there (raises ValueError)")
+
+
+def _count(tx, items: list[Variable], value: Variable) -> int:
+    """``seq.count(value)``: how many items ``==`` it (identity first), read live."""
+    found = i = 0
+    while i < len(items):
+        found += tx.same_value(items[i], value)
+        i += 1
+    return found
+
+class ListVariable(SequenceVariable):
+    """A list. One read from outside the trace may be *unread*: made by ``unread(source,
+    read)``, it reads (and guards) the real list only when the trace first looks at its
+    items; until then ``append`` and ``extend`` collect the new items in ``appended``,
+    and the glue writes them back with one ``extend``. So a list the program only appends
+    to (a layer keeping its inputs, a log) is guarded by its type alone, not by a length
+    that grows every call::
+
+        def forward(self, x):
+            self.X.append(x)          # guards type(self.X) is list; glue: self.X.extend([x])
+            return np.tanh(x)
+    """
+
+    kind = list
+    _read = None      # unread: () -> the Variables of the real list's items, guarded
+    # unread, a list of Python ints that changes between calls: () -> the ArrayVariable
+    # of np.asarray(list) with a symbolic length, or None (see builder._list_data)
+    data = None
+
+    def as_data(self):
+        """The real list as array data (an input of symbolic length), while the trace
+        has neither read its items nor appended to it; else None."""
+        if self.data is None or not self.is_unread() or self.appended:
+            return None
+        return self.data()
+
+    def symbolic_len(self):
+        """``len(list)`` as a symbolic int while the items are unread, else None."""
+        if self.data is None or not self.is_unread():
+            return None
+        array = self.data()
+        return None if array is None else array.meta.shape[0] + len(self.appended)
+
+    @classmethod
+    def unread(cls, source, read) -> ListVariable:
+        var = cls([], source)
+        var._read, var.appended = read, []
+        return var
+
+    def is_unread(self) -> bool:
+        return self._read is not None
+
+    @property
+    def items(self) -> list[Variable]:
+        if self._read is not None:
+            read, self._read = self._read, None
+            self._items = read() + self.appended
+            self.appended = []
+        return self._items
+
+    @items.setter
+    def items(self, value: list[Variable]) -> None:
+        self._read, self._items = None, value
+
+    def as_graph_arg(self, output) -> list:
+        return [v.as_graph_arg(output) for v in self.items]
+
+    def as_meta(self) -> list:
+        return [v.as_meta() for v in self.items]
+
+    def getattr(self, tx, name: str) -> Variable:
+        if name in ("append", "extend", "pop", "insert", "index", "count", "reverse", "copy",
+                    "clear", "remove"):
+            return BoundBuiltinMethod(self, name)
+        return super().getattr(tx, name)
+
+    def call_method(self, tx, name, args, kwargs):
+        if kwargs:
+            raise Unsupported(f"list.{name} with keywords")
+        if self.is_unread() and name in ("append", "extend") and len(args) == 1:
+            new = [args[0]] if name == "append" else tx.unpack_iterable(args[0])
+            tx.output.side_effects.mutate(self)
+            # (extend of the list itself read it: then the items are real by now)
+            (self.appended if self.is_unread() else self.items).extend(new)
+            return ConstantVariable(None)
+        items = self.items
+        if name == "index":
+            return ConstantVariable(_index_of(tx, items, args))
+        if name == "count" and len(args) == 1:
+            return ConstantVariable(_count(tx, items, args[0]))
+        if name == "remove" and len(args) == 1:
+            i = _index_of(tx, items, args)
+            tx.output.side_effects.mutate(self)
+            del items[i]
+            return ConstantVariable(None)
+        if name == "copy":
+            return ListVariable(list(items))
+        tx.output.side_effects.mutate(self)
+        if name == "append":
+            items.append(args[0])
+        elif name == "extend":
+            items.extend(tx.unpack_iterable(args[0]))
+        elif name == "insert":
+            items.insert(args[0].as_python_constant(), args[1])
+        elif name == "pop":
+            if not items:
+                raise Unsupported("pop from an empty list (raises IndexError)")
+            return items.pop(args[0].as_python_constant() if args else -1)
+        elif name == "reverse":
+            items.reverse()
+        elif name == "clear":
+            items.clear()
+        else:
+            raise Unsupported(f"list.{name}")
+        return ConstantVariable(None)
+
+    def setitem(self, tx, index: Variable, value: Variable) -> None:
+        key = index.as_python_constant()
+        tx.output.side_effects.mutate(self)
+        if isinstance(key, slice):
+            self.items[key] = tx.unpack_iterable(value)
+        else:
+            self.items[key] = value
+
+    def delitem(self, tx, index: Variable) -> None:
+        tx.output.side_effects.mutate(self)
+        del self.items[index.as_python_constant()]
+
+    def reconstruct(self, cg) -> str:
+        return cg.mutable(self, lambda v: SequenceVariable.reconstruct(v, cg))
+
+
+class SliceVariable(Variable):
+    def __init__(self, start: Variable, stop: Variable, step: Variable):
+        self.parts = (start, stop, step)
+
+    def is_constant(self) -> bool:
+        return all(p.is_constant() for p in self.parts)
+
+    def as_python_constant(self) -> Any:
+        return slice(*(p.as_python_constant() for p in self.parts))
+
+    def as_graph_arg(self, output) -> slice:
+        return slice(*(p.as_graph_arg(output) for p in self.parts))
+
+    def as_meta(self) -> slice:
+        return slice(*(p.as_meta() for p in self.parts))
+
+    def python_type(self) -> type:
+        return slice
+
+    def describe(self) -> str:
+        return "slice"
+
