@@ -340,7 +340,7 @@ def _flow_sets(info: CodeInfo, kill: bool) -> list[frozenset]:
             nexts.append(inst.target)
         succs.append([j for j in nexts if j < n])
         names = _local_names(inst)
-        if info.super_self is not None and _loads_super(inst):
+        if info.super_self is not None and loads_super(inst):
             effects.append([(False, info.super_self)])   # super() reads the first local
         elif inst.name in ("STORE_FAST_LOAD_FAST",):
             effects.append([(True, names[0]), (False, names[1])])
@@ -470,7 +470,8 @@ def super_self(code) -> str | None:
     return None
 
 
-def _loads_super(inst: Inst) -> bool:
+def loads_super(inst: Inst) -> bool:
+    """``inst`` loads the builtin ``super`` (a zero-argument call may follow)."""
     arg = inst.arg[1] if isinstance(inst.arg, tuple) else inst.arg
     return inst.name in ("LOAD_GLOBAL", "LOAD_NAME") and arg == "super"
 

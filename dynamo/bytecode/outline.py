@@ -67,7 +67,7 @@ from .. import logs, pyversion
 from ..config import config
 from .cells import unrun_make_cells
 from .emit import closure_tuple, prologue
-from .instructions import CodeInfo, code_name
+from .instructions import CodeInfo, code_name, loads_super
 from .resume import (
     BoxedCaller,
     _assemble,
@@ -445,8 +445,7 @@ def _read(insts, body, super_self: str | None = None) -> set[str]:
             out |= set(_names(inst))
         elif inst.name == "STORE_FAST_LOAD_FAST":
             out |= set(_names(inst)[1:])
-        elif super_self is not None and inst.name == "LOAD_GLOBAL" and \
-                "super" in (inst.arg if isinstance(inst.arg, tuple) else (inst.arg,)):
+        elif super_self is not None and loads_super(inst):
             out.add(super_self)
     return out
 

@@ -11,23 +11,14 @@ import logging
 
 import numpy as np
 import pytest
+from script_modules import load_script
 from test_numpy_never_wrong import PATHS, agree, source
 
 import dynamo
 
-
-def prefix_sum(x):
-    for i in range(1, len(x)):
-        x[i] += x[i - 1]
-    return x
-
-
-def recursion(r):
-    alpha, beta = -r[0], 1.0
-    for k in range(1, r.shape[0]):
-        beta *= 1.0 - alpha * alpha
-        alpha = -(r[k] + alpha) / beta
-    return alpha, beta
+# (the loops of scripts/bench_loops.py, which measures them)
+_bench = load_script("bench_loops")
+prefix_sum, recursion = _bench.prefix_sum, _bench.recursion
 
 
 def generated(fn, *args) -> str:

@@ -60,29 +60,31 @@ def loops(draw):
     return src, np.array(raw).astype(dtype), c
 
 
-def _agree(fn, compiled, x, c):
-    for call in range(2):
-        want = observe(fn, (x, c))
-        got = observe(compiled, (x, c))
-        identical(want[0], got[0], f"call {call + 1}: result")
-        assert got[1] == want[1], f"call {call + 1}: warnings {got[1]} != {want[1]}"
-        assert got[2] == want[2], f"call {call + 1}: errcall {got[2]} != {want[2]}"
+def _agree(src, *args):
+    """``prog`` of ``src`` compiled on each CPU backend against plain Python, over two
+    calls: result, warnings and errcall calls."""
+    scope = {"np": np}
+    exec(compile(src, "<random loop>", "exec"), scope)
+    fn = scope["prog"]
+    for backend in ("eager", "numpy"):
+        dynamo.reset()
+        compiled = dynamo.compile(fn, backend=backend)
+        for call in range(2):
+            want, got = observe(fn, args), observe(compiled, args)
+            try:
+                identical(want[0], got[0], f"call {call + 1}: result")
+                assert got[1] == want[1], f"call {call + 1}: warnings {got[1]} != {want[1]}"
+                assert got[2] == want[2], f"call {call + 1}: errcall {got[2]} != {want[2]}"
+            except AssertionError as e:
+                raise AssertionError(f"{backend} backend\n{src}\nargs={args!r}\n{e}") \
+                    from None
 
 
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(loops())
 def test_random_loops_equal_plain_python(case):
-    src, x, c = case
-    scope = {"np": np}
-    exec(compile(src, "<random loop>", "exec"), scope)
-    fn = scope["prog"]
-    for backend in ("eager", "numpy"):
-        dynamo.reset()
-        try:
-            _agree(fn, dynamo.compile(fn, backend=backend), x, c)
-        except AssertionError as e:
-            raise AssertionError(f"{backend} backend\n{src}\nx={x!r} c={c!r}\n{e}") from None
+    _agree(*case)
 
 
 # array-valued bodies: rows (length n), slices that grow with the index (length i,
@@ -132,27 +134,8 @@ def array_loops(draw):
     return src, A.astype(dtype), v.astype(dtype), c
 
 
-def _agree_arrays(fn, compiled, A, v, c):
-    for call in range(2):
-        want = observe(fn, (A, v, c))
-        got = observe(compiled, (A, v, c))
-        identical(want[0], got[0], f"call {call + 1}: result")
-        assert got[1] == want[1], f"call {call + 1}: warnings {got[1]} != {want[1]}"
-        assert got[2] == want[2], f"call {call + 1}: errcall {got[2]} != {want[2]}"
-
-
 @settings(max_examples=40, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(array_loops())
 def test_random_array_loops_equal_plain_python(case):
-    src, A, v, c = case
-    scope = {"np": np}
-    exec(compile(src, "<random loop>", "exec"), scope)
-    fn = scope["prog"]
-    for backend in ("eager", "numpy"):
-        dynamo.reset()
-        try:
-            _agree_arrays(fn, dynamo.compile(fn, backend=backend), A, v, c)
-        except AssertionError as e:
-            raise AssertionError(f"{backend} backend\n{src}\nA={A!r}\nv={v!r} c={c!r}\n{e}") \
-                from None
+    _agree(*case)
