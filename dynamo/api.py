@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 from dynamo.backends import bind_options, lookup_backend
 
 from . import convert, disk_cache, hook, logs
+from .bytecode.caller_frames import reads_caller_frame
 from .config import config
 
 log_breaks = logs.get("graph_breaks")
@@ -165,6 +166,27 @@ def _plain_call(fn: Callable, why: str) -> Callable:
     return call
 
 
+def _hooked(fn: types.FunctionType, ctx: hook.CompileContext,
+            settings: CompileSettings) -> Callable:
+    """What runs when the compiled ``fn`` is called: ``fn`` through the frame hook, or
+    ``fn`` itself (uncompiled) when its code reads the frame that called it.
+
+    Through the hook, ``fn``'s frame is called by dynamo's dispatcher, so
+    ``sys._getframe(1)``, ``inspect.currentframe().f_back`` or
+    ``warnings.warn(..., stacklevel=2)`` in it would see dynamo's frame, not the
+    caller's; called as it is (the compiled object's ``__call__`` gives it to the
+    interpreter, which adds no frame), its ``f_back`` is its caller, as in plain
+    Python. With ``fullgraph=True`` it is compiled (and the read fails the compile).
+    (``bytecode/caller_frames.py``; docs/python_semantics.md)"""
+    reason = None if settings.fullgraph else reads_caller_frame(fn.__code__)
+    if reason is None:
+        return hook.intercept(fn, ctx)
+    log_breaks.debug("dynamo.compile(%s): it reads its caller's frame (%s), which a "
+                     "compiled call would hide behind dynamo's; it runs uncompiled",
+                     fn.__qualname__, reason)
+    return fn
+
+
 class OptimizedFunction:
     """A compiled function: call it like the original."""
 
@@ -177,7 +199,8 @@ class OptimizedFunction:
         self._orig_fn = fn
         self._settings = settings
         self._ctx = ctx = ctx if ctx is not None else settings.context()
-        self._call = hook.intercept(fn, ctx)
+        # (a function that reads its caller's frame is called as it is: see _hooked)
+        self._call = _hooked(fn, ctx, settings)
         functools.update_wrapper(self, fn)
         # A method's lookups reach the function its bound method wraps, here ``_call``:
         # it carries the function's attributes too (unittest reads
@@ -321,7 +344,7 @@ class OptimizedModule:
         forward = inspect.getattr_static(type(mod), "forward", None)
         if isinstance(forward, types.FunctionType):
             object.__setattr__(self, "forward",
-                               types.MethodType(hook.intercept(forward, ctx), mod))
+                               types.MethodType(_hooked(forward, ctx, settings), mod))
         object.__setattr__(self, "__wrapped__", mod)
         object.__setattr__(self, "__doc__", type(mod).__doc__)
 
@@ -331,10 +354,10 @@ class OptimizedModule:
         descriptor is bound as Python would, then compiled or called plainly)."""
         mod, ctx = self._orig_mod, self._ctx
         if isinstance(method, types.FunctionType):
-            call = types.MethodType(hook.intercept(method, ctx), mod)
+            call = types.MethodType(_hooked(method, ctx, self._settings), mod)
         elif isinstance(method, staticmethod) and \
                 isinstance(method.__func__, types.FunctionType):
-            call = hook.intercept(method.__func__, ctx)
+            call = _hooked(method.__func__, ctx, self._settings)
         else:
             get = getattr(type(method), "__get__", None)
             call = _compile_callable(get(method, mod, type(mod)) if get else method,

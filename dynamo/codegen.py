@@ -213,7 +213,12 @@ class GlueCodegen:
             # the object the trace mutated, read before any write moves its path
             target = self.temp(var.source.cell_expr() if isinstance(var, CellVariable)
                                else var.source.expr())
-            if isinstance(var, ListVariable) and var.is_unread():   # appended to only
+            if isinstance(var, ListVariable) and var.is_unread() and \
+                    len(var.appended) == 1:   # one append: list.append itself
+                self.scope["___list_append"] = list.append
+                item = self.temp(self.value(var.appended[0]))
+                writes.append((None, f"___list_append({target}, {item})"))
+            elif isinstance(var, ListVariable) and var.is_unread():   # appended to only
                 items = ", ".join(self.value(v) for v in var.appended)
                 writes.append((None, f"{target}.extend({self.temp(f'[{items}]')})"))
             elif isinstance(var, ListVariable):
@@ -302,6 +307,9 @@ class GlueCodegen:
         compile_source(src, f"<dynamo glue {self.name}>", self.scope)
         fn = self.scope.pop(self.name)   # not in its own globals: no reference cycle
         fn.__dynamo_source__ = src
+        # the dispatcher may paste these statements in place of a call of ``fn``
+        # (dynamo.dispatch.inlined_glue): it has the frame's arguments under these names
+        fn.__dynamo_inline__ = not boxed
         return fn
 
     def _flat(self) -> str:

@@ -36,6 +36,7 @@ from dynamo.backends import is_builtin
 from dynamo.guards import ARRAY, CONSTANT, LENGTH, CheckFunction, shared_reads
 
 from . import hook, listeners, logs, ops, pyversion
+from .bytecode.caller_frames import reads_caller_frame
 from .bytecode.instructions import code_name, frame_params
 from .bytecode.outline import outlined_loop
 from .bytecode.resume import (
@@ -423,13 +424,13 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record) -> hook
         log_bytecode.debug("%s", _LazyDis(rcode, title="resume function"))
         return ResumeCaller(rcode, fn.__globals__, run, cache_of)
 
-    def resume_after(target: int, bound_by_the_loop: tuple):
+    def resume_after(target: int, bound_by_the_loop: tuple, below: int = 0):
         """Return from the frame through the resume function at ``target``, after an
-        outlined loop: it takes the locals bound before the loop and those the
-        loop's body bound (``outline.py``)."""
+        outlined loop: it takes the ``below`` values under the loop on the stack, the
+        locals bound before the loop and those the loop's body bound (``outline.py``)."""
         names = tuple(n for n in code.co_varnames if n in live or n in bound_by_the_loop)
         return resume_at(code, target, list(names), partial(make_resume, names=names),
-                         brk.inst.instr.location)
+                         brk.inst.instr.location, below)
 
     boxed = is_resume_code(code)
     # a loop whose body breaks: its body becomes a compiled function of its own
@@ -553,7 +554,7 @@ def intercept_callable(f, ctx):
     """
     kind = type(f)
     if kind is types.FunctionType:
-        return f if is_skipped(f.__code__) else hook.intercept(f, ctx)
+        return f if _runs_as_called(f.__code__) else hook.intercept(f, ctx)
     if kind is types.MethodType:
         if isinstance(f.__func__, types.FunctionType):
             return types.MethodType(intercept_callable(f.__func__, ctx), f.__self__)
@@ -561,11 +562,21 @@ def intercept_callable(f, ctx):
     if not kind.__flags__ & _HEAP_TYPE:   # a C type: its __call__ is C code, and fixed
         return f
     if isinstance(f, types.FunctionType):   # a subclass of function
-        return f if is_skipped(f.__code__) else hook.intercept(f, ctx)
+        return f if _runs_as_called(f.__code__) else hook.intercept(f, ctx)
     call = inspect.getattr_static(kind, "__call__", None)
-    if isinstance(call, types.FunctionType) and not is_skipped(call.__code__):
+    if isinstance(call, types.FunctionType) and not _runs_as_called(call.__code__):
         return types.MethodType(hook.intercept(call, ctx), f)
     return f
+
+
+def _runs_as_called(code) -> bool:
+    """A function of ``code`` is called as the program calls it, not through the hook:
+    library code, and code that reads its caller's frame (``sys._getframe(1)``,
+    ``warnings.warn(..., stacklevel=2)``): called directly from the code at a break or
+    in an island, its ``f_back`` is the program's frame there (which has the
+    original's file, lines and globals), where through the hook it would be one of
+    dynamo's (``bytecode/caller_frames.py``). It runs uncompiled."""
+    return is_skipped(code) or reads_caller_frame(code) is not None
 
 
 _HEAP_TYPE = 1 << 9   # Py_TPFLAGS_HEAPTYPE: a class made by a class statement or type()
@@ -618,7 +629,7 @@ def _finish(fn, cg: GlueCodegen, result: str, output: OutputGraph, ctx, record,
         raise SkipFrame(e.reason) from None
     glue = cg.finish(result, graph_fn, inputs, rerun=plan.rerun, guard=plan.guard,
                      boxed=boxed, reads={name: src.expr() for src, name in reads.items()})
-    # the dispatcher hands over what its guards computed of these (hook._handed_reads)
+    # the dispatcher hands over what its guards computed of these (dispatch.handed_reads)
     glue.__dynamo_reads__ = reads
     record.glue_source = glue.__dynamo_source__
     return glue

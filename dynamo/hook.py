@@ -13,9 +13,11 @@ signature that, on every call,
    translator itself is running.
 
 A hit must cost about a microsecond, so the path is two generated functions and
-nothing else: the *wrapper* (one per intercepted function object; it binds the
+the compiled graph: the *wrapper* (one per intercepted function object; it binds the
 arguments) and the *dispatcher* (one per code object and context; regenerated
-whenever its entries change) with every entry's guard expression inlined::
+whenever its entries change, by :mod:`dynamo.dispatch`) with every entry's guard
+expression inlined, and the glue of an entry that captured the whole frame inlined
+too (see there)::
 
     def forward(self, x):                     # the wrapper
         return ___dispatch(___fn, self, x, )
@@ -29,7 +31,7 @@ whenever its entries change) with every entry's guard expression inlined::
         except Exception:
             ___ok = False
         if ___ok:
-            return ___e0_run(self, x, ___closure)
+            return ___e0_run(self, x, ___closure)    # (or its glue's statements)
         return ___fallback(___fn, (self, x, ), ___closure, ___cache, ___ctx)
 
 Entries take the frame's arguments flattened into positional parameters (``*args``
@@ -59,12 +61,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from dynamo.guards import keeps_failing, param_name
-from dynamo.guards.render import builtin_names
 
 from . import logs
 from .bytecode.instructions import code_name, frame_params
 from .bytecode.signature import STAR_FLAGS, Params
 from .config import config
+from .dispatch import boxed_dispatcher, dispatcher
 from .exc import BackendError, RerunEagerly, SkipFrame
 from .source import compile_source
 
@@ -129,7 +131,7 @@ class CodeCache:
         # (also an attribute: the calls of an outlined loop's body and of resume
         # functions take it once per trip, without a lookup)
         self.dispatch = self.scope[_free_name("___dispatch", self.code_names)] = \
-            _boxed_dispatcher(self) if self.boxed is not None else _dispatcher(self)
+            _generate_dispatcher(self)
 
     def add(self, entry: CacheEntry) -> None:
         self.entries = (entry,) + self.entries
@@ -421,131 +423,17 @@ def flat_code(code: types.CodeType) -> types.CodeType:
 
 # --------------------------------------------------------------------------- generated code
 
-def _dispatcher(cache: CodeCache) -> Callable:
-    """``___dispatch(___fn, *flat_args)`` over the cache's entries (see module doc)."""
-    flat = "".join(f"{p}, " for p in cache.params)
-    exc = builtin_names(cache.params)["Exception"]
-    scope: dict[str, Any] = {"___cache": cache, "___ctx": cache.ctx,
-                             "___RerunEagerly": RerunEagerly, "___original": original}
-    lines = [f"def ___dispatch(___fn, {flat}):",
-             "    ___closure = ___fn.__closure__" if cache.has_closure else
-             "    ___closure = None"]
-    for i, entry in enumerate(cache.entries):
-        inline = getattr(entry.check, "inline", None)
-        if inline is not None:
-            expr, names = inline(f"___e{i}_", cache.params + ["___closure"], " " * 16)
-            scope.update(names)
-        else:  # a plain callable check
-            scope[f"___e{i}_check"] = entry.check
-            expr = f"___e{i}_check({flat}___closure)"
-        scope[f"___e{i}_run"] = entry.run
-        handed = _handed_reads(entry, expr, f"___e{i}_") if inline is not None else ""
-        lines += ["    try:",
-                  f"        ___ok = ({expr})",
-                  f"    except {exc}:",
-                  "        ___ok = False",
-                  "    if ___ok:",
-                  "        try:",
-                  f"            return ___e{i}_run({flat}___closure{handed})",
-                  "        except ___RerunEagerly:",
-                  "            pass   # (outside the except: the program's exception must "
-                  "not be chained to it)",
-                  f"        return ___original(___fn, ({flat}), ___closure, ___cache, ___ctx)"]
-    if cache.skip_reason is not None:
-        scope["___fallback"] = original
-    elif len(cache.entries) >= config.cache_size_limit:
-        scope["___fallback"] = full
-    else:
-        scope["___fallback"] = miss
-    lines.append(f"    return ___fallback(___fn, ({flat}), ___closure, ___cache, ___ctx)")
-    src = "\n".join(lines) + "\n"
-    compile_source(src, f"<dynamo dispatch {cache.where} #{next(_counter)}>", scope)
-    fn = scope.pop("___dispatch")
-    fn.__dynamo_source__ = src
-    return fn
-
-
-def _handed_reads(entry: CacheEntry, expr: str, prefix: str) -> str:
-    """``, ___a0=___e0_a0``: the values the entry's inlined check ``expr`` computed and
-    bound while it passed (``np.asarray(ids)``: ``CheckFunction.bound_reads``) that its
-    glue reads too (its ``__dynamo_reads__``), passed by keyword so the glue does not
-    compute them again."""
-    wanted = getattr(entry.run, "__dynamo_reads__", None) or {}
-    bound_reads = getattr(entry.check, "bound_reads", None)
-    if not wanted or bound_reads is None:
-        return ""
-    bound = bound_reads(expr, prefix)
-    return "".join(f", {kw}={bound[src]}" for src, kw in wanted.items() if src in bound)
-
-
-def _boxed_dispatcher(cache: CodeCache) -> Callable:
-    """``___dispatch(___fn, ___box)`` over the cache's entries, for calls that hand
-    their arguments over in a list (``run_boxed``). Like ``_dispatcher``, but it binds
-    the arguments from ``___box`` to check the guards and unbinds them before it
-    passes the list on (an entry, ``miss_boxed``): it holds none of them while the
-    code it calls runs::
-
-        def ___dispatch(___fn, ___box):
-            ___closure = ___fn.__closure__
-            x, y, = ___box
-            try:
-                ___ok = (type(x) is ___e0_c1 and ...)
-            except Exception:
-                ___ok = False
-            if ___ok:
-                del x, y
-                try:
-                    return ___e0_run(___box, ___closure)
-                except ___RerunEagerly as ___r:
-                    ___box[:] = ___r.values
-                return ___original(___fn, ___box, ___closure, ___cache, ___ctx)
-            del x, y
-            return ___fallback(___fn, ___box, ___closure, ___cache, ___ctx)
-    """
-    params = cache.params
-    flat = "".join(f"{p}, " for p in params)
-    unbind = [f"del {flat[:-2]}"] if params else []
-    exc = builtin_names(params)["Exception"]
-    scope: dict[str, Any] = {"___cache": cache, "___ctx": cache.ctx,
-                             "___RerunEagerly": RerunEagerly,
-                             "___original": original_boxed}
-    lines = ["def ___dispatch(___fn, ___box):",
-             "    ___closure = ___fn.__closure__" if cache.has_closure else
-             "    ___closure = None",
-             f"    {flat or '()'} = ___box"]
-    for i, entry in enumerate(cache.entries):
-        inline = getattr(entry.check, "inline", None)
-        if inline is not None:
-            expr, names = inline(f"___e{i}_", params + ["___closure"], " " * 16)
-            scope.update(names)
-        else:  # a plain callable check
-            scope[f"___e{i}_check"] = entry.check
-            expr = f"___e{i}_check({flat}___closure)"
-        scope[f"___e{i}_run"] = entry.run
-        lines += ["    try:",
-                  f"        ___ok = ({expr})",
-                  f"    except {exc}:",
-                  "        ___ok = False",
-                  "    if ___ok:"]
-        lines += [f"        {line}" for line in unbind]
-        lines += ["        try:",
-                  f"            return ___e{i}_run(___box, ___closure)",
-                  "        except ___RerunEagerly as ___r:",
-                  "            ___box[:] = ___r.values   # (the entry emptied it)",
-                  "        return ___original(___fn, ___box, ___closure, ___cache, ___ctx)"]
-    if cache.skip_reason is not None:
-        scope["___fallback"] = original_boxed
-    elif len(cache.entries) >= config.cache_size_limit:
-        scope["___fallback"] = full_boxed
-    else:
-        scope["___fallback"] = miss_boxed
-    lines += [f"    {line}" for line in unbind]
-    lines.append("    return ___fallback(___fn, ___box, ___closure, ___cache, ___ctx)")
-    src = "\n".join(lines) + "\n"
-    compile_source(src, f"<dynamo dispatch {cache.where} #{next(_counter)}>", scope)
-    fn = scope.pop("___dispatch")
-    fn.__dynamo_source__ = src
-    return fn
+def _generate_dispatcher(cache: CodeCache) -> Callable:
+    """The cache's dispatcher (:mod:`dynamo.dispatch`), with what a miss falls back to:
+    compiling (``miss``), the original code when the cache is full (``full``) or the
+    frame cannot be compiled (``original``)."""
+    if cache.boxed is not None:
+        fallback = original_boxed if cache.skip_reason is not None else \
+            full_boxed if len(cache.entries) >= config.cache_size_limit else miss_boxed
+        return boxed_dispatcher(cache, fallback, original_boxed)
+    fallback = original if cache.skip_reason is not None else \
+        full if len(cache.entries) >= config.cache_size_limit else miss
+    return dispatcher(cache, fallback, original)
 
 
 def intercept(fn: types.FunctionType, ctx: CompileContext) -> types.FunctionType:

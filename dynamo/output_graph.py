@@ -63,6 +63,7 @@ from .variables import (
     TupleVariable,
     Variable,
 )
+from .variables.base import program_error
 from .variables.constant import SymRangeVariable
 from .writes import WriteGuard, same_object_root, written_array
 
@@ -302,6 +303,7 @@ class OutputGraph:
             raise
         except Exception as e:  # noqa: BLE001 (NumPy would raise here, or we cannot say)
             self._unbacked_rejected(op, (meta_args, meta_kwargs), e)
+            self._raise_as_numpy(op, (meta_args, meta_kwargs), e)
             # (a MetaError's own words say why: dynamo/hints.py explains each kind)
             raise Unsupported(f"np.{op.name}: {ops.error_text(e)}",
                               "" if isinstance(e, ops.MetaError) else
@@ -361,9 +363,6 @@ class OutputGraph:
         argument (``x[m]``, ``np.nonzero(m)``) takes the size already made for that
         argument's node, if any: ``x[m]`` and ``w[m]`` have one length (two sizes are
         otherwise different, and an op that needs them equal breaks)."""
-        if self.loop_scope is not None:
-            raise Unsupported(f"np.{op.name} in a loop body: its result's size depends on "
-                              "the data", cause="data_dependent_shape")
         line = os.path.basename(self.current_loc.get("loc", ""))
         what = ("the number of elements x[mask] selects" if op.name == "getitem" else
                 f"the length of np.{op.name}'s result") + (f", at {line}" if line else "")
@@ -387,6 +386,19 @@ class OutputGraph:
             shape[d] = sizes[mark.key]
             metas[k] = metas[k].with_(shape=tuple(shape))
         return (tuple(metas) if isinstance(meta, tuple) else metas[0]), new
+
+    def _raise_as_numpy(self, op: ops.OpDef, meta_call, error: Exception) -> None:
+        """Inside a ``try``: the rule says NumPy raises for these shapes and dtypes
+        (``x + y`` of mismatched shapes, ``x[10]`` past the end). When NumPy raises the
+        same class for them (``rules.numpy_error``), that error is the program's at this
+        instruction (``program_error``): the program's ``except`` catches it in the
+        trace, with no break. Not for symbolic sizes: the error holds for this size
+        only, and no guard would say so."""
+        if not self.catching or isinstance(error, ops.MetaError) or symbols_in(meta_call):
+            return
+        real = ops.rules.numpy_error(op, *meta_call, error)
+        if real is not None:
+            raise program_error(real) from None
 
     def _unbacked_rejected(self, op: ops.OpDef, meta_call, error: Exception) -> None:
         """An op's rule rejected arguments holding unbacked sizes at their made-up hints

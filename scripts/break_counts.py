@@ -1,6 +1,8 @@
 """Count graph breaks on the everyday-NumPy corpora, for docs/realworld.md (issue #19).
 
 The corpora: the programs of ``tests/realworld`` (their first argument set), the
+everyday functions of ``tests/realworld/everyday_programs.py`` (data cleaning, scaling,
+histograms, top-k, rolling windows, fits, ML steps, images, finance, id sets), the
 programs of ``scripts/bench_realworld.py`` (``realworld_programs.py``, at benchmark
 sizes) and the Python-feature
 corpus of ``tests/translator`` (``corpus_*.py``), and the programs of ``tests/breaks``
@@ -37,6 +39,8 @@ def corpora() -> dict[str, list[tuple]]:
     """Corpus name -> [(program name, fn, args, kwargs)]."""
     realworld = [(p.name, p.fn, p.arg_sets[0], p.kwargs or {})
                  for mod in realworld_programs.realworld_modules() for p in mod.PROGRAMS]
+    everyday = load_module("everyday_programs",
+                           ROOT / "tests" / "realworld" / "everyday_programs.py")
     translator = []
     for stem in ("functions", "control", "containers", "objects", "more"):
         mod = load_module(f"corpus_{stem}",
@@ -47,6 +51,8 @@ def corpora() -> dict[str, list[tuple]]:
         mod = load_module(stem, ROOT / "tests" / "breaks" / f"{stem}.py")
         written_to_break += [(name, fn, args, {}) for name, fn, args, *_ in mod.PROGRAMS]
     return {"tests/realworld": realworld,
+            "tests/realworld/everyday_programs.py": [
+                (name, fn, args, {}) for name, fn, args in everyday.PROGRAMS],
             "scripts/bench_realworld.py": [tuple(p) for p in realworld_programs.programs()],
             "tests/translator corpus": translator,
             "tests/breaks corpus (written to break)": written_to_break}

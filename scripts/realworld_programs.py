@@ -651,6 +651,166 @@ def bisection_roots(lo, hi, iters=30):
     return 0.5 * (lo + hi)
 
 
+# ---------------------------------------------------------------- more kinds (2026-12-02)
+
+def heat_neumann(u, alpha=0.2, steps=40):
+    """2-D heat equation with zero-flux (Neumann) borders: ghost edges copied each step."""
+    for _ in range(steps):
+        u[0, :] = u[1, :]
+        u[-1, :] = u[-2, :]
+        u[:, 0] = u[:, 1]
+        u[:, -1] = u[:, -2]
+        u[1:-1, 1:-1] = u[1:-1, 1:-1] + alpha * (u[2:, 1:-1] + u[:-2, 1:-1] + u[1:-1, 2:]
+                                                 + u[1:-1, :-2] - 4 * u[1:-1, 1:-1])
+    return u
+
+
+def backtracking_line_search(x, A, b, iters=20, alpha0=1.0, rho=0.5, c=1e-4):
+    """Gradient descent on a quadratic with an Armijo backtracking line search."""
+    def f(z):
+        return 0.5 * z @ (A @ z) - b @ z
+    for _ in range(iters):
+        g = A @ x - b
+        t = alpha0
+        fx = f(x)
+        gg = g @ g
+        while f(x - t * g) > fx - c * t * gg:
+            t = rho * t
+        x = x - t * g
+    return x
+
+
+def sinkhorn(a, b, C, eps=0.05, iters=50):
+    """Entropic optimal transport: alternate scalings of the Gibbs kernel."""
+    K = np.exp(-C / eps)
+    u = np.ones_like(a)
+    v = np.ones_like(b)
+    for _ in range(iters):
+        u = a / (K @ v)
+        v = b / (K.T @ u)
+    P = u[:, None] * K * v[None, :]
+    return P, np.sum(P * C)
+
+
+def lennard_jones(pos, box=10.0, rc=2.5, steps=5, dt=1e-4):
+    """Pairwise Lennard-Jones forces with a cutoff mask and minimum-image distances."""
+    n = pos.shape[0]
+    vel = np.zeros_like(pos)
+    for _ in range(steps):
+        d = pos[:, None, :] - pos[None, :, :]
+        d = d - box * np.round(d / box)
+        r2 = np.sum(d * d, axis=-1) + np.eye(n)
+        inside = (r2 < rc * rc) & ~np.eye(n, dtype=bool)
+        inv6 = np.where(inside, 1.0 / r2 ** 3, 0.0)
+        fmag = np.where(inside, 24.0 * (2.0 * inv6 * inv6 - inv6) / r2, 0.0)
+        forces = np.sum(fmag[:, :, None] * d, axis=1)
+        vel = vel + dt * forces
+        pos = pos + dt * vel
+    return pos, vel
+
+
+def softmax_xent_training(X, y, W, b, lr=0.5, steps=20):
+    """Multinomial logistic regression: softmax cross-entropy loss, gradient, update."""
+    n = X.shape[0]
+    onehot = np.eye(W.shape[1])[y]
+    losses = []
+    for _ in range(steps):
+        z = X @ W + b
+        z = z - z.max(axis=1, keepdims=True)
+        e = np.exp(z)
+        p = e / e.sum(axis=1, keepdims=True)
+        losses.append(-np.mean(np.log(p[np.arange(n), y] + 1e-12)))
+        g = (p - onehot) / n
+        W = W - lr * (X.T @ g)
+        b = b - lr * g.sum(axis=0)
+    return W, b, losses
+
+
+def viterbi(log_A, log_B, log_pi, obs):
+    """HMM decoding in log space: a max-plus recursion, then the path traced back."""
+    T, S = len(obs), log_A.shape[0]
+    delta = log_pi + log_B[:, obs[0]]
+    back = np.zeros((T, S), dtype=np.int64)
+    for t in range(1, T):
+        scores = delta[:, None] + log_A
+        back[t] = np.argmax(scores, axis=0)
+        delta = np.max(scores, axis=0) + log_B[:, obs[t]]
+    path = np.zeros(T, dtype=np.int64)
+    path[-1] = np.argmax(delta)
+    for t in range(T - 1, 0, -1):
+        path[t - 1] = back[t, path[t]]
+    return path, np.max(delta)
+
+
+def gbm_paths(z, s0=100.0, mu=0.05, sigma=0.2, dt=1 / 252, strike=105.0):
+    """Monte Carlo option price over geometric Brownian motion paths (normals given)."""
+    s = np.full(z.shape[1], s0)
+    running_max = s.copy()
+    drift = (mu - 0.5 * sigma ** 2) * dt
+    vol = sigma * np.sqrt(dt)
+    for k in range(z.shape[0]):
+        s = s * np.exp(drift + vol * z[k])
+        running_max = np.maximum(running_max, s)
+    payoff = np.maximum(s - strike, 0.0)
+    lookback = running_max - s
+    return np.exp(-mu * z.shape[0] * dt) * payoff.mean(), lookback.mean()
+
+
+def tv_denoise(img, lam=0.1, tau=0.125, iters=20):
+    """Total-variation denoising (Chambolle's projection) with forward differences."""
+    px = np.zeros_like(img)
+    py = np.zeros_like(img)
+    for _ in range(iters):
+        div = px - np.roll(px, 1, axis=1) + py - np.roll(py, 1, axis=0)
+        u = img + lam * div
+        gx = np.roll(u, -1, axis=1) - u
+        gy = np.roll(u, -1, axis=0) - u
+        norm = 1.0 + tau / lam * np.sqrt(gx * gx + gy * gy)
+        px = (px - tau / lam * gx) / norm
+        py = (py - tau / lam * gy) / norm
+    return img + lam * (px - np.roll(px, 1, axis=1) + py - np.roll(py, 1, axis=0))
+
+
+def lif_neurons(current, v_th=1.0, v_reset=0.0, tau=20.0, dt=0.5, steps=100):
+    """Leaky integrate-and-fire neurons: leak, input, spikes where the threshold is hit."""
+    v = np.zeros_like(current)
+    count = np.zeros(current.shape, dtype=np.int64)
+    for _ in range(steps):
+        v = v + dt / tau * (current - v)
+        spiked = v >= v_th
+        count = count + spiked
+        v = np.where(spiked, v_reset, v)
+    return v, count
+
+
+def shallow_water_1d(h, hu, g=9.81, dx=0.1, dt=0.005, steps=50):
+    """1-D shallow water equations, Lax-Friedrichs fluxes, reflecting ends."""
+    for _ in range(steps):
+        u = hu / h
+        f1 = hu
+        f2 = hu * u + 0.5 * g * h * h
+        h_new = h.copy()
+        hu_new = hu.copy()
+        h_new[1:-1] = 0.5 * (h[2:] + h[:-2]) - dt / (2 * dx) * (f1[2:] - f1[:-2])
+        hu_new[1:-1] = 0.5 * (hu[2:] + hu[:-2]) - dt / (2 * dx) * (f2[2:] - f2[:-2])
+        h_new[0], h_new[-1] = h_new[1], h_new[-2]
+        hu_new[0], hu_new[-1] = -hu_new[1], -hu_new[-2]
+        h, hu = h_new, hu_new
+    return h, hu
+
+
+def pagerank(adj, d=0.85, iters=40):
+    """PageRank by power iteration: column-stochastic links, dangling pages spread."""
+    n = adj.shape[0]
+    out_deg = adj.sum(axis=0)
+    dangling = out_deg == 0
+    M = adj / np.where(dangling, 1.0, out_deg)
+    r = np.full(n, 1.0 / n)
+    for _ in range(iters):
+        r = d * (M @ r + r[dangling].sum() / n) + (1 - d) / n
+    return r / r.sum()
+
+
 # ---------------------------------------------------------------- the programs
 
 def programs():
@@ -683,6 +843,25 @@ def programs():
     fire0[50, 50] = 2
     km_x, km_c = trn._km_args(0, 1000, 4, 8)
     x32 = r(5000, 64).astype(np.float32)
+    ls_A = normal(200, 200)
+    ls_A = ls_A @ ls_A.T / 200 + np.eye(200)
+    ot_x = np.sort(r(200))
+    ot_C = (ot_x[:, None] - ot_x[None, :]) ** 2
+    ot_a = np.full(200, 1 / 200)
+    ot_b = r(200) + 0.5
+    ot_b /= ot_b.sum()
+    lj_pos = np.stack(np.meshgrid(*[np.arange(5.0) * 2.0] * 3), -1).reshape(-1, 3)[:120]
+    lj_pos = lj_pos + 0.05 * normal(120, 3)
+    xe_X, xe_y = normal(1000, 20), rng.integers(0, 10, 1000)
+    hmm_A = r(16, 16) + 0.1
+    hmm_A /= hmm_A.sum(axis=1, keepdims=True)
+    hmm_B = r(16, 8) + 0.1
+    hmm_B /= hmm_B.sum(axis=1, keepdims=True)
+    hmm = (np.log(hmm_A), np.log(hmm_B), np.log(np.full(16, 1 / 16)), rng.integers(0, 8, 300))
+    sw_x = np.linspace(0, 1, 5000)
+    sw_h = 1.0 + 0.1 * np.exp(-((sw_x - 0.5) / 0.05) ** 2)
+    links = (r(300, 300) < 0.03).astype(float)
+    links[:, :5] = 0.0      # pages without links out
     km_x64, km_c64 = km_x.astype(np.float64), km_c.astype(np.float64)
     return [
         # stencils and time steppers
@@ -745,6 +924,20 @@ def programs():
         ("Levinson-Durbin order 120", levinson_durbin, (ac, 120), {}),
         ("scalar recursion n=1500", scalar_recursion, (0.01 * r(1500),), {}),
         ("Horner degree 20, n=1e5", horner_poly, (list(normal(21)), r(100_000)), {}),
+        # more kinds (2026-12-02)
+        ("heat 2-D Neumann borders 128x128, 40 steps", heat_neumann, (r(128, 128),), {}),
+        ("backtracking line search 200x200, 20 iters", backtracking_line_search,
+         (np.zeros(200), ls_A, normal(200)), {}),
+        ("Sinkhorn 200x200, 50 iters", sinkhorn, (ot_a, ot_b, ot_C), {}),
+        ("Lennard-Jones masks N=120, 5 steps", lennard_jones, (lj_pos,), {}),
+        ("softmax cross-entropy training 1000x20, 20 steps", softmax_xent_training,
+         (xe_X, xe_y, np.zeros((20, 10)), np.zeros(10)), {}),
+        ("Viterbi 16 states, T=300", viterbi, hmm, {}),
+        ("GBM Monte Carlo 100 steps x 2000 paths", gbm_paths, (normal(100, 2000),), {}),
+        ("TV denoise (Chambolle) 128x128, 20 iters", tv_denoise, (r(128, 128),), {}),
+        ("LIF neurons n=5000, 100 steps", lif_neurons, (2 * r(5000),), {}),
+        ("shallow water 1-D n=5000, 50 steps", shallow_water_1d, (sw_h, np.zeros(5000)), {}),
+        ("PageRank 300 pages, 40 iters", pagerank, (links,), {}),
         # tests/realworld programs, scaled up
         ("rw heat_equation 200x200, 20 steps", num.heat_equation, (r(200, 200),),
          {"steps": 20}),

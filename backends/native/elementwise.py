@@ -19,6 +19,7 @@ from .ops import (
     Unsupported,
     _broadcast,
     _cast,
+    _dt,
     _kind,
     _meta,
     _nonfinite,
@@ -158,6 +159,11 @@ class Elementwise:
                  if not isinstance(o[0], tuple) else self._as(o, dt)
                  for o, dt in zip(ops, loop)]
         expr = template.format(a=names[0], b=names[-1])
+        if loop[-1].kind in "iu" and loop[-1].itemsize < 8:
+            # Numba computes with small integers as 64-bit ones (int8 * int8 is an
+            # int64): the result wraps as NumPy's here, not only where it is stored
+            # (a sum or a minimum of it reads it first)
+            expr = f"{_dt(loop[-1])}({expr})"
         r = self._bind(_cast(expr, loop[-1], meta.dtype), stmts,
                        real and (name not in _QUIET or absorbed))
         if loop[-1].kind == "c" and name not in _QUIET:   # complex: checked at once

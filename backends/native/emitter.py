@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import itertools
 import math
-import warnings
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from dynamo.ops.quiet import warnings_as
 
 from .ops import Unsupported
 
@@ -68,8 +69,7 @@ class _Emitter:
         """A module global holding ``value`` as a NumPy scalar of ``dtype`` (Numba
         freezes globals as constants); a value that does not survive the cast exactly
         (NumPy would warn or raise) is Unsupported."""
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")
+        with warnings_as("error"):
             try:
                 typed = dtype.type(value)
             except (OverflowError, ValueError, TypeError, RuntimeWarning) as e:

@@ -72,6 +72,7 @@ class Kernel:
     fresh_ndim: int                # most dimensions (of size > 1) of a fresh array output
     parallel: bool
     nparams: int = 0               # the kernel's parameters (the graph's inputs)
+    scalar_params: tuple = ()      # which of them are scalars (the others are arrays)
 
 
 def lower(graph: Graph, parallel_min: int = 1 << 14) -> Kernel:
@@ -81,13 +82,14 @@ def lower(graph: Graph, parallel_min: int = 1 << 14) -> Kernel:
         raise Unsupported("symbolic sizes")
     em = _Emitter(parallel_min)
     env: dict[Node, Any] = {}
-    params = []
+    params, scalars = [], []
     for k, ph in enumerate(graph.placeholders):
         meta = _meta(ph)
         name = f"p{k}"
         params.append(name)
         if meta.scalar:
             env[ph] = Scal(name, meta.dtype)
+            scalars.append(k)
         elif meta.ndim == 0:
             raise Unsupported("0-d array input")
         else:
@@ -132,7 +134,8 @@ def lower(graph: Graph, parallel_min: int = 1 << 14) -> Kernel:
                                                  em.input_savers[k].state)]
     head = f"def kernel({', '.join(params + savers)}):"
     source = PRELUDE + SAVE_PRELUDE + "\n\n" + head + "\n" + text + "\n"
-    return Kernel(source, em.consts, outputs, writes, fresh_ndim, em.parallel, len(params))
+    return Kernel(source, em.consts, outputs, writes, fresh_ndim, em.parallel, len(params),
+                  tuple(scalars))
 
 
 def _drop_unused_companions(lines: list, companions: list) -> list:

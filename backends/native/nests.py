@@ -41,28 +41,48 @@ class Nests:
             em.deferred = checked
         em.flush()
         em.parallel |= par
-        before, outer = save(idx) if save is not None else ([], [])
+        before, outer, row_save = save(idx) if save is not None else ([], [], None)
         for s in before:
             em.line(s)
         saved = em.pad
         if not shape:
             for s in stmts:
                 em.line(s)
-        for k, (i, n) in enumerate(zip(idx, shape)):
-            em.line(f"for {i} in {'prange' if k == 0 and par else 'range'}({n}):")
+            return
+        em.line(f"for {idx[0]} in {'prange' if par else 'range'}({shape[0]}):")
+        em.pad += "    "
+        if par:
+            em.line(f"{flag} = False")
+        for s in outer:
+            em.line(s)
+        if row_save is None:
+            self.inner_loops(idx[1:], shape[1:], stmts)
+        else:   # the row's first write saves it element by element (saves.RowSave)
+            em.line(f"if {row_save.test}:")
             em.pad += "    "
-            if k == 0 and par:
-                em.line(f"{flag} = False")
-            if k == 0:
-                for s in outer:
-                    em.line(s)
-        if shape:
-            for s in stmts:
+            for s in row_save.first:
                 em.line(s)
+            self.inner_loops(idx[1:], shape[1:], [row_save.element, *stmts])
+            em.pad = saved + "    "
+            em.line("else:")
+            em.pad += "    "
+            self.inner_loops(idx[1:], shape[1:], stmts)
             em.pad = saved + "    "
         if par:
             em.line(f"if {flag}:")
             em.line("    _bad[0] = True")
+        em.pad = saved
+
+    def inner_loops(self, idx: list, shape: tuple, stmts: list) -> None:
+        """``for`` loops over ``shape`` around ``stmts``, at the current indentation
+        (which they leave as they found it)."""
+        em = self.em
+        saved = em.pad
+        for i, n in zip(idx, shape):
+            em.line(f"for {i} in range({n}):")
+            em.pad += "    "
+        for s in stmts:
+            em.line(s)
         em.pad = saved
 
     def join(self, shape: tuple, body, par: bool, writes: str) -> bool:

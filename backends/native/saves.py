@@ -8,8 +8,10 @@ overwrite, where the data is in cache anyway, and only that:
 
 - an input of 2 or more dimensions is saved by **rows** (first-axis index): a bool per
   row says whether its old contents are in the backup; a nest over rows saves each row
-  at the start of its outer iteration (a ``prange`` iteration owns its row, so threads
-  never save the same row), a store at a fixed row saves it before the nest;
+  in its outer iteration (a ``prange`` iteration owns its row, so threads never save
+  the same row): inside the store's own inner loop when it stores consecutive columns
+  (``RowSave``), else at the start of the iteration; a store at a fixed row saves it
+  before the nest;
 - a 1-D input keeps a **saved span** ``[lo, hi]`` (``[0, -1]``: nothing yet): a store
   at ``e`` widens the span to hold ``e``, copying the elements between. A loop that
   walks the array forward (the prefix sum) saves one element per trip, beside the
@@ -121,12 +123,31 @@ def save_whole(saver: Saver, array: str) -> str:
     return f"_save_span({array}, {b}, {s}, 0); _save_span({array}, {b}, {s}, {saver.rows - 1})"
 
 
+@dataclass(frozen=True)
+class RowSave:
+    """A row of a 2-D input saved by the store's own nest, the first time an outer
+    iteration writes it: the nest runs its inner loop twice over, as
+
+    ``if {test}: {first}; for j: {element}; <the store>`` ``else: for j: <the store>``
+
+    so the old element is copied out where the store reads its cache line anyway,
+    instead of in a pass of its own over the row before the store (Jacobi: 0.7 ms of
+    saves became 0.45 on one thread). ``first``: the row's mark and the copies of its
+    columns the store does not cover."""
+
+    test: str
+    first: list
+    element: str
+
+
 def save_before_store(saver: Saver, array: str, dest, shape: tuple, idx: list,
-                      new, loop: LoopSaves | None) -> tuple[list[str], list[str]]:
+                      new, loop: LoopSaves | None
+                      ) -> tuple[list[str], list[str], RowSave | None]:
     """Statements that save what a nest storing into ``dest`` (a view of ``array``,
     over ``shape``, indexed by ``idx``) is about to overwrite: ``(before the nest, at
-    the start of its outer loop's body)``. ``new`` makes a fresh variable name;
-    ``loop``: the innermost loop around the store, if any."""
+    the start of its outer loop's body, a row saved by the nest itself)``. ``new``
+    makes a fresh variable name; ``loop``: the innermost loop around the store, if
+    any."""
     b, s = saver.backup, saver.state
     part = dest.parts[0]
     first = dest.subscript(idx)[0]   # the base's first-axis index of a stored element
@@ -134,7 +155,10 @@ def save_before_store(saver: Saver, array: str, dest, shape: tuple, idx: list,
         # a row index: numba wraps a negative one around, for s and b alike
         save = "_save_row" if saver.ndim == 2 else "_save_rowN"
         line = [f"if not {s}[{first}]:", f"    {save}({array}, {b}, {s}, {first})"]
-        return (line, []) if part[0] == "int" else ([], line)
+        if part[0] == "int":
+            return line, [], None
+        fused = _row_save_in_nest(saver, array, dest, shape, idx, new)
+        return ([], [], fused) if fused is not None else ([], line, None)
     if part[0] == "int":   # one element (a scalar store, in a loop: the prefix sum)
         e = new("e")
         start = _forward_start(first, loop, saver)
@@ -149,17 +173,39 @@ def save_before_store(saver: Saver, array: str, dest, shape: tuple, idx: list,
             return [f"{e} = {first}",
                     f"if {e} == {s}[1] + 1:   # the next element: save it beside the store",
                     f"    {b}[{e}] = {array}[{e}]",
-                    f"    {s}[1] = {e}"], []
+                    f"    {s}[1] = {e}"], [], None
         return [f"{e} = {first}",
                 f"if {e} == {s}[1] + 1:   # the next element: save it beside the store",
                 f"    {b}[{e}] = {array}[{e}]",
                 f"    {s}[1] = {e}",
                 f"elif {e} < {s}[0] or {e} > {s}[1]:",
-                f"    _save_span({array}, {b}, {s}, {e})"], []
+                f"    _save_span({array}, {b}, {s}, {e})"], [], None
     _, start, step = part    # a slice: the elements it covers, before the nest
     last = start + step * (shape[0] - 1)
     return [f"_save_span({array}, {b}, {s}, {min(start, last)})",
-            f"_save_span({array}, {b}, {s}, {max(start, last)})"], []
+            f"_save_span({array}, {b}, {s}, {max(start, last)})"], [], None
+
+
+def _row_save_in_nest(saver: Saver, array: str, dest, shape: tuple, idx: list,
+                      new) -> RowSave | None:
+    """The row save of a 2-D nest that stores into consecutive columns of each row
+    (``B[1:-1, 1:-1] = ...``), done by the nest itself (``RowSave``); None for other
+    stores (a column at a time, strided columns, 3 or more dimensions), which save
+    the row with ``_save_row`` before its inner loop."""
+    col = dest.parts[1]
+    if saver.ndim != 2 or len(shape) != 2 or col[0] != "slice" or col[2] != 1:
+        return None
+    b, s = saver.backup, saver.state
+    row, column = dest.subscript(idx)
+    start, end, width = col[1], col[1] + shape[1], dest.base.shape[1]
+    first = [f"{s}[{row}] = True"]
+    for lo, hi in ((0, start), (end, width)):   # the columns the store leaves alone
+        if lo < hi:
+            j = new("j")
+            first += [f"for {j} in range({lo}, {hi}):",
+                      f"    {b}[{row}, {j}] = {array}[{row}, {j}]"]
+    return RowSave(f"not {s}[{row}]", first,
+                   f"{b}[{row}, {column}] = {array}[{row}, {column}]")
 
 
 def _forward_start(index: str, loop: LoopSaves | None, saver: Saver) -> int | None:

@@ -184,6 +184,12 @@ class Tiered:
         self.native_calls = 0               # calls tier 2 answered (tests, benchmarks)
         self._spares: list = []             # backup and state arrays (saves.py), reused
         self._layout_key, self._finish = _call_helpers(kernel, name)
+        # a kernel of arrays only: Numba's own dispatch (in C) finds the kernel for the
+        # arrays' layouts, or raises TypeError (compiling at call time is disabled),
+        # which costs less than ``_layout_key`` on every call; a scalar parameter could
+        # be converted by it (an int where the kernel takes a float), so a kernel with
+        # one checks the key first
+        self._check_key = bool(kernel.scalar_params)
         self._run = self._counting if settings.prefer != "tier1" else tier1
         self.__dynamo_source__ = getattr(tier1, "__dynamo_source__", None)
         self.__dynamo_groups__ = getattr(tier1, "__dynamo_groups__", None)   # (reports)
@@ -236,7 +242,7 @@ class Tiered:
                 self._dispatcher = self._make_dispatcher(numba)
             written = [args[k] for k in self.kernel.writes]
             sig = tuple(numba.typeof(a) for a in (*args, *new_savers(written)))
-            self._dispatcher.compile(sig)
+            _compile_signature(numba, self._dispatcher, sig)
             with self._lock:
                 self._compiled.add(key)
                 self._compiling.discard(key)
@@ -290,11 +296,8 @@ class Tiered:
         as it can be; see docs/native.md, "A call in tier 2 still runs tier 1".)"""
         if not default_errstate():
             return None
-        key = self._layout_key(args)
-        if key not in self._compiled:
-            if all(type(a) is np.ndarray or isinstance(a, np.generic) for a in args):
-                self._compile(key, args, first=False)
-            return None
+        if self._check_key and self._layout_key(args) not in self._compiled:
+            return self._new_layout(args)
         kernel = self.kernel
         if kernel.fresh_ndim >= 2 and not all(
                 _c_ordered(a) for a in args if type(a) is np.ndarray):
@@ -311,6 +314,10 @@ class Tiered:
                     out = self._dispatcher(*args, *savers)
             else:
                 out = self._dispatcher(*args, *savers)
+        except TypeError:   # Numba's dispatch: no kernel for these layouts yet
+            if savers:
+                self._spares.append(savers)
+            return self._new_layout(args)
         except Exception:   # (not expected) tier 1 answers, with the inputs as given
             log.exception("native tier: graph %s's kernel raised", self.name)
             out = (True,)
@@ -322,6 +329,17 @@ class Tiered:
             return None
         self.native_calls += 1
         return self._finish(args, out)
+
+    def _new_layout(self, args) -> None:
+        """A call whose inputs' layouts have no compiled kernel: tier 1 answers it, and
+        a kernel for them is compiled (in the background) unless one is known to fail."""
+        key = self._layout_key(args)
+        if key in self._compiled:   # (not expected: Numba refused a compiled layout)
+            log.warning("native tier: graph %s: Numba found no kernel for a compiled "
+                        "layout %r", self.name, key)
+        elif all(type(a) is np.ndarray or isinstance(a, np.generic) for a in args):
+            self._compile(key, args, first=False)
+        return None
 
     def _savers(self, written: list) -> list:
         """The backup and state arrays the kernel saves the inputs it writes into, at
@@ -376,6 +394,24 @@ class Tiered:
     def wait(self, timeout: float | None = None) -> bool:
         """Block until tier 2 is compiled (or failed); True unless it timed out."""
         return self.ready.wait(timeout)
+
+
+def _compile_signature(numba, dispatcher, sig: tuple) -> None:
+    """Compile ``dispatcher`` for ``sig``; calls never compile (a call whose types have
+    no kernel raises TypeError at once, and ``Tiered`` compiles one in the background).
+    Under Numba's compiler lock, so that concurrent compiles of other layouts do not
+    disable compiling while one of them is about to start. (A call with yet another
+    layout during this compile waits for the lock and then gets Numba's RuntimeError
+    "compilation disabled": ``_try_native`` logs it and tier 1 answers; rare, and
+    correct.)"""
+    from numba.core.compiler_lock import global_compiler_lock
+    with global_compiler_lock:
+        dispatcher.disable_compile(False)
+        try:
+            dispatcher.compile(sig)
+        finally:
+            if dispatcher.signatures:
+                dispatcher.disable_compile(True)
 
 
 def cache_dir_default() -> str:

@@ -54,14 +54,28 @@ def numpy_backend(graph: Graph, example_inputs, options: dict | None = None):
         # out= buffers and ufunc.reduce would not be theirs
         log.debug("numpy backend: ndarray subclass input, running the graph op by op")
         return python_function(graph)
-    if is_symbolic(graph):   # one static compile per size (see .sizes)
-        return PerSize(graph, lambda static, inputs: numpy_backend(static, inputs, options))
+    if is_symbolic(graph):   # one static compile per size, then size-generic code
+        return PerSize(graph, lambda static, inputs: numpy_backend(static, inputs, options),
+                       lambda: generated_code(graph, opts))
+    return generated_code(graph, opts)
+
+
+def generated_code(graph: Graph, opts: Options):
+    """The graph's generated function, valid for every size its metas allow.
+
+    With static sizes that is the fused, block-planned code. With symbolic sizes
+    (``PerSize``'s size-generic function, a loop body over an array of symbolic size)
+    it is the same pipeline: a node whose sizes are symbolic runs by itself as a direct
+    NumPy call (``_barrier``: ``varies_per_trip`` sees any symbolic size), reading the
+    size symbols it needs as the graph's inputs (``x[(s0 - 1)]``), and every decision
+    that needs a number (block plans, row buffers, short sums, a mean's count) is made
+    only for static shapes; buffers are lent only between equal symbolic sizes
+    (``reuse.same_sizes``). No size is baked into the code.
+    """
     start = time.perf_counter()
-    # a loop node's body: compiled here, once, with the loop inside; one that reads
-    # symbolic sizes (an object's array of a dynamic size) runs as the eager backend
-    # runs it: per-size variants (PerSize) know no loops
-    graph = compile_loop_bodies(graph, lambda body: python_function(body) if is_symbolic(body)
-                                else numpy_backend(body, (), options))
+    # a loop node's body: compiled here, once, with the loop inside (a body over
+    # symbolic sizes too: its code reads them, as the graph's does)
+    graph = compile_loop_bodies(graph, lambda body: generated_code(body, opts))
     passes = PIPELINE_FAST_POWERS if opts.fast_powers else PIPELINE
     optimized = optimize(graph, passes, without=opts.skip_passes)
     groups = partition(optimized, whole_rows=True, barrier=_barrier)

@@ -63,6 +63,7 @@ from .statements import (
     guarded_segments,
     located,
     needs_guard,
+    run_order,
     stretches,
 )
 
@@ -95,8 +96,9 @@ def emit_forward(m: Module, graph: Graph, groups: list[Group], plans: list, name
         cond = " and ".join(row_major(n.name) for n in graph.placeholders if n in checks)
         always, _ = donors(graph, groups, steps, returned, layout_checked=False,
                            same_segment=segments)
-        entry = LayoutCheck(cond, per_trip=frozenset(n for n in reuse
-                                                     if always.get(n) is not reuse[n]))
+        per_trip = frozenset(n for n in reuse if always.get(n) is not reuse[n])
+        # (no reuse that needs it: no check, which costs about 0.3 us a trip)
+        entry = LayoutCheck(cond, per_trip=per_trip) if per_trip else None
     elif checks:
         fallback = f"_{name}_any_layout"
         plain, _ = donors(graph, groups, steps, returned, layout_checked=False,
@@ -177,12 +179,14 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, st
         m.emit(2, f"return {fallback}({params})")
     result = f"return {m.fmt(tuple(returned), name_of)}"
     if guarding.rerun is None:
-        regions = stretches(m, graph, groups, plans, group_of, name_of)
+        regions = stretches(m, graph, groups, plans, group_of, name_of,
+                            [made for _, _, made, _ in statements])
         emit_with_dels(m, statements, set(returned), 1, regions, guarding.catch)
         m.emit(1, result)
     else:
         position = {n: i for i, n in enumerate(graph.nodes)}.__getitem__
-        guard = needs_guard(groups, plans, position)
+        guard = needs_guard(run_order(steps, groups), any(p is not None for p in plans),
+                            position)
         if not guard and not guarding.catch_all:
             emit_with_dels(m, statements, set(returned), 1)
             m.emit(1, result)

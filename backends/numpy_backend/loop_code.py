@@ -21,8 +21,10 @@ from __future__ import annotations
 from collections import Counter
 
 from dynamo.graph import CALL, OUTPUT, Graph, Node, location_comment
+from dynamo.symbolic import Sym, SymArg
 
 from ..fusion import Group
+from ..fusion.fusible import array_meta
 from .inline import Pending
 from .module import Module, plain_name
 from .statements import Guarding, emit_with_dels, stretches
@@ -34,17 +36,23 @@ def is_loop_body(graph: Graph) -> bool:
     return first is not None and "loop_index" in first.meta
 
 
-def loop_variable(graph: Graph) -> tuple[int, int]:
+def loop_variable(graph: Graph) -> tuple[int, int | SymArg]:
     """``(step, base)``: a loop body's loop variable runs ``base, base + step, ...``,
     the index expression its body uses most, so that it computes no index it need not.
     ``x[i] += x[i - 1]`` traced from ``i = 1`` (two trips peeled, the body reads
     ``x[trip + 2]`` and ``x[trip + 1]``) runs ``for trip in range(2, 2 + trips):``
     with ``x[trip]`` and ``x[(trip - 1)]``; ``for i in range(n - 1, -1, -1)`` runs
-    ``for trip in range(17, 17 - trips, -1)``. ``(1, 0)`` (the trip count itself)
-    where the trip counter is a value of the body, not only inside index expressions,
-    or where some index steps by other than a multiple of that step."""
-    trip = next(iter(graph.placeholders))
+    ``for trip in range(17, 17 - trips, -1)``. Over symbolic sizes the base may be an
+    expression of the body's free size inputs (a ``SymArg``, the same on every trip):
+    the size-generic back substitution reads ``x[trip + s0 - 2]``, and runs
+    ``for trip in range((s0 - 2), (s0 - 2) - trips, -1):`` with ``x[trip]``.
+    ``(1, 0)`` (the trip count itself) where the trip counter is a value of the body,
+    not only inside index expressions, or where some index steps by other than a
+    multiple of that step."""
+    trip, *inputs = graph.placeholders
+    free = {p for p in inputs if not p.meta.get("carried")}
     forms: Counter = Counter()
+    nodes: dict[str, Node] = {}          # the other symbols' placeholders
     values = [graph.outputs] + [(n.args, n.kwargs) for n in graph.nodes]
     while values:
         value = values.pop()
@@ -57,14 +65,23 @@ def loop_variable(graph: Graph) -> tuple[int, int]:
         elif isinstance(value, slice):
             values.extend((value.start, value.stop, value.step))
         elif hasattr(value, "graph_expr"):
-            forms.update((dict(value.sym.terms)[symbol], value.sym.const)
-                         for symbol, p in value.nodes.items() if p is trip)
+            for symbol, p in value.nodes.items():
+                if p is not trip:
+                    continue
+                others = tuple((n, c) for n, c in value.sym.terms if n != symbol)
+                if all(value.nodes.get(n) in free for n, _ in others):
+                    nodes.update((n, value.nodes[n]) for n, _ in others)
+                else:   # (not constant over the loop: the base keeps only the number)
+                    others = ()
+                forms[(dict(value.sym.terms)[symbol], value.sym.const, others)] += 1
     if not forms:
         return 1, 0
-    (step, base), _ = forms.most_common(1)[0]
-    if any(c % step for c, _ in forms):
+    (step, const, others), _ = forms.most_common(1)[0]
+    if any(c % step for c, _, _ in forms):
         return 1, 0
-    return step, base
+    if not others:
+        return step, const
+    return step, SymArg(Sym(others, const), {n: nodes[n] for n, _ in others})
 
 
 def emit_loop(m: Module, graph: Graph, groups: list[Group], plans: list, statements: list,
@@ -94,6 +111,8 @@ def emit_loop(m: Module, graph: Graph, groups: list[Group], plans: list, stateme
         m.emit(1, f"{carried}= _carried")
     m.emit(1, "_carried.clear()")
     step, base = m.loop_variables.get(trip, (1, 0))
+    if isinstance(base, SymArg):   # an expression of the body's size inputs
+        base = m.fmt(base, name_of)
     stop = f"{base} + trips" if step == 1 else f"{base} - trips" if step == -1 else \
         f"{base} + {step} * trips" if step > 0 else f"{base} - {-step} * trips"
     counted = "trips" if (step, base) == (1, 0) else \
@@ -102,25 +121,56 @@ def emit_loop(m: Module, graph: Graph, groups: list[Group], plans: list, stateme
     start = len(m.lines)
     if layout is not None:   # the inputs' layout this trip (reuse.donors' checks)
         m.emit(2, f"_layout = {layout}")
-    regions = stretches(m, graph, groups, plans, group_of, name_of)
+    regions = stretches(m, graph, groups, plans, group_of, name_of,
+                        [made for _, _, made, _ in statements])
+    slots = [p for p in inputs if p.meta.get("carried")]
+    written_back = unnamed_writes(graph)
+    sources = [p.name if v in written_back else
+               last.expr if last is not None and v is last.node else m.fmt(v, name_of)
+               for p, v in zip(slots, values[:n])]
     # (what the last value reads lives until it is handed over)
     emit_with_dels(m, statements, set(values) | set(last.reads if last else ()), 2,
-                    regions, guarding.catch)
+                    regions, guarding.catch, rebound(slots, sources, values))
     if carried:
-        written_back = unnamed_writes(graph)
-        slots = [p for p in inputs if p.meta.get("carried")]
-        sources = [p.name if v in written_back else
-                   last.expr if last is not None and v is last.node else m.fmt(v, name_of)
-                   for p, v in zip(slots, values[:n])]
         if last is not None:
             m.emit(2, location_comment(last.node))
         for line in next_trip(slots, sources, last.expr if last is not None else None):
             m.emit(2, line)
+        if last is not None:   # what only the handed-over value read dies with the trip
+            dead = handed_over_reads(last, values)
+            if dead:
+                m.emit(2, f"del {', '.join(n.name for n in dead)}")
     if len(m.lines) == start:   # a body that changes nothing (``x = y`` every trip)
         m.emit(2, "pass")
     rest = "".join(m.fmt(v, name_of) + ", " for v in values[n:])
     m.emit(1, f"return ({carried}{rest})")
     m.emit(0, "")
+
+
+def rebound(slots: list[Node], sources: list[str], values) -> set[Node]:
+    """The carried values each trip replaces (``v = v + dt * (i - v)``): their names
+    may be deleted at their last reader in the trip, as eager's rebinding frees the old
+    array there, rather than held until the next trip's values are assigned (one array
+    more alive per carried value while the rest of the trip allocates). Not those that
+    a slot or the loop's result reads (``A, B = B, A``: both are sources), nor one
+    written in place and carried as itself."""
+    read = {v for v in values if isinstance(v, Node)}
+    return {p for p, src in zip(slots, sources) if src != p.name and p not in read}
+
+
+def handed_over_reads(last: Pending, values) -> list[Node]:
+    """The arrays that the trip's last value, written into its hand-over
+    (``v = _where(spiked, 0.0, add)``), read and nothing after it needs: they live
+    until then (``emit_with_dels`` keeps them), and without a ``del`` after it, until
+    the next trip rebinds their names, one array more than eager holds while that trip
+    allocates (a loop of 5,000-element steps peaked at 1.25x eager's memory)."""
+    kept = {v for v in values if isinstance(v, Node)}
+    dead = []
+    for n in dict.fromkeys(last.reads):
+        meta = array_meta(n)
+        if n.op == CALL and n not in kept and not (meta is not None and meta.scalar):
+            dead.append(n)
+    return dead
 
 
 def unnamed_writes(graph: Graph) -> set[Node]:

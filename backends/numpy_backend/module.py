@@ -27,7 +27,10 @@ import numpy as np
 
 from dynamo import ops
 from dynamo.graph import CONSTANT, Node
+from dynamo.ops.creation import copy_method
+from dynamo.ops.elementwise import astype
 from dynamo.ops.indexing import getitem
+from dynamo.ops.loops import after_loop
 from dynamo.symbolic import Sym
 
 from ..fusion import reduction_info
@@ -55,6 +58,16 @@ _SYNTAX = {operator.add: "({} + {})", operator.sub: "({} - {})", operator.mul: "
            operator.eq: "({} == {})", operator.ne: "({} != {})", operator.gt: "({} > {})",
            operator.ge: "({} >= {})", getitem: "{}[{}]"}
 
+# Ops written as the method they call on their first argument: dynamo's wrappers of
+# the methods the program called (``x.copy()``, ``x.astype(t)``), for any argument,
+# and NumPy functions that only call the method (``fromnumeric._wrapfunc``), for an
+# ndarray argument. Each wrapper is a Python call more than the program made:
+# ``np.transpose(a)`` takes 0.6 us, ``a.T`` 0.08 us (a Kalman step transposes three
+# times). Values: (method, whether the first argument must be an ndarray).
+_METHODS = {copy_method: ("copy", False), astype: ("astype", False),
+            np.transpose: ("transpose", True), np.swapaxes: ("swapaxes", True),
+            np.reshape: ("reshape", True)}
+
 
 class Module:
     """Generated source lines and the objects they refer to by name."""
@@ -75,7 +88,8 @@ class Module:
         self._bound: dict[int, str] = {}
         # a loop body's trip counter -> (step, base) of its loop variable, which is
         # ``step * trip + base`` (``loop_variable``): ``x[trip + 2]`` prints as ``x[trip]``
-        self.loop_variables: dict[Node, tuple[int, int]] = {}
+        # (``base`` may be a SymArg over the body's size inputs: ``loop_variable``)
+        self.loop_variables: dict[Node, tuple[int, Any]] = {}
 
     def bind(self, value: Any, hint: str) -> str:
         """A global name for ``value`` in the generated module."""
@@ -107,11 +121,14 @@ class Module:
             parts = (value.start, value.stop, value.step)
             return f"slice({', '.join(self.fmt(v, name_of) for v in parts)})"
         if hasattr(value, "graph_expr"):   # an int computed from int inputs (a loop index)
-            sym = value.sym
+            sym, nodes = value.sym, dict(value.nodes)
             for symbol, p in value.nodes.items():   # in terms of the loop variable
                 if p in self.loop_variables:
-                    sym = in_loop_variable(sym, symbol, *self.loop_variables[p])
-            return f"({sym.render({n: name_of(p) for n, p in value.nodes.items()})})"
+                    step, base = self.loop_variables[p]
+                    sym = in_loop_variable(sym, symbol, step, getattr(base, "sym", base))
+                    nodes.update(getattr(base, "nodes", {}))
+            names = {n: name_of(p) for n, p in nodes.items() if n in sym.symbols}
+            return f"({sym.render(names)})"
         if type(value) in _LITERALS or (type(value) is float and math.isfinite(value)):
             return repr(value)
         if type(value) is complex and all(map(math.isfinite, (value.real, value.imag))):
@@ -138,7 +155,12 @@ class Module:
         args = node.args if args is None else args
         if impl is getitem and len(args) == 2 and not node.kwargs and not extra:
             return f"{self.fmt(args[0], name_of)}[{self.subscript(args[1], name_of)}]"
+        if impl is after_loop:   # (the array itself, after the loop that wrote it)
+            return self.fmt(args[0], name_of)
         parts = [self.fmt(a, name_of) for a in args]
+        method = self._method(impl, args, node.kwargs, parts, name_of) if not extra else None
+        if method is not None:
+            return method
         syntax = _SYNTAX.get(impl)
         if syntax is not None and not node.kwargs and not extra and \
                 syntax.count("{}") == len(parts):
@@ -148,6 +170,23 @@ class Module:
         if extra:
             parts.append(extra)
         return f"{fn}({', '.join(parts)})"
+
+    def _method(self, impl, args, kwargs, parts: list, name_of) -> str | None:
+        """``x.method(...)`` for an op in ``_METHODS`` (``x.T`` for a transpose without
+        axes), or None."""
+        if impl not in _METHODS or not args:
+            return None
+        method, ndarray_only = _METHODS[impl]
+        meta = array_meta(args[0]) if isinstance(args[0], Node) else None
+        if ndarray_only and (meta is None or meta.scalar or meta.kind != "numpy"):
+            return None
+        if ndarray_only and kwargs:   # (NumPy's own keywords: order=, copy=, newshape=)
+            return None
+        x = parts[0] if parts[0].isidentifier() else f"({parts[0]})"
+        rest = parts[1:] + [f"{k}={self.fmt(v, name_of)}" for k, v in kwargs.items()]
+        if impl is np.transpose and rest in ([], ["None"]):
+            return f"{x}.T"
+        return f"{x}.{method}({', '.join(rest)})"
 
     def expr(self, node: Node, name_of) -> str:
         """The call computing ``node`` in straight-line code (fast exact reductions)."""
@@ -225,14 +264,17 @@ def plain_name(m: Module):
     return name_of
 
 
-def in_loop_variable(sym: Sym, symbol: str, step: int, base: int) -> Sym:
+def in_loop_variable(sym: Sym, symbol: str, step: int, base: int | Sym) -> Sym:
     """``sym``, affine in the trip counter ``symbol``, in terms of the loop variable
     ``v = step * trip + base``: ``c * trip + k`` is ``(c // step) * v + k - (c // step)
-    * base`` (``loop_variable`` chose ``step`` so that it divides ``c``)."""
+    * base`` (``loop_variable`` chose ``step`` so that it divides ``c``). ``base`` may
+    be an expression of other symbols (sizes, the same on every trip): those terms of
+    ``k`` cancel (``trip + s0 - 2`` in ``v = trip + s0 - 2`` is ``v``)."""
     terms = dict(sym.terms)
     ratio = terms[symbol] // step
     terms[symbol] = ratio
-    return replace(sym, terms=tuple(sorted(terms.items())), const=sym.const - ratio * base)
+    shifted = replace(sym, terms=tuple(sorted((n, c) for n, c in terms.items() if c)))
+    return shifted - (base if isinstance(base, Sym) else Sym((), base)).scale(ratio)
 
 
 def call_out(m: Module, node: Node, name_of, out: str) -> str:

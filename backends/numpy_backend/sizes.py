@@ -9,7 +9,10 @@ eager's), records every value's shape and dtype, builds the static graph for tho
 sizes (``static_graph``) and compiles it; later calls with those shapes run the
 compiled code. Changing numbers that shape nothing (``0.9 ** t``) are not part of a
 variant's key: they stay inputs of its code (``value_symbols``). After
-``GENERIC_AFTER`` variants, new sizes run one size-generic function instead::
+``GENERIC_AFTER`` variants, new sizes run one size-generic function instead: the
+backend's generated code for the symbolic graph itself (``backend.generated_code``:
+direct NumPy calls that read the sizes at run time, loop bodies as loops), compiled
+once on the first call past the variants::
 
     def f(x):                                   # x: (T, 64) float32, T = 5, 6, ..., 40
         return np.exp(x - x.max(axis=-1, keepdims=True))
@@ -25,8 +28,9 @@ from typing import Any
 
 import numpy as np
 
-from dynamo.graph import CALL, OUTPUT, Graph, Node
+from dynamo.graph import CALL, OUTPUT, Graph, Node, location_comment
 from dynamo.ops import NUMPY, ArrayMeta, impl_table
+from dynamo.source import compile_source
 from dynamo.symbolic import SymInt, is_unbacked, not_recording
 from dynamo.tree import tree_leaves
 
@@ -34,9 +38,9 @@ from ..common import Interpreter, python_function, resolve
 from .static_bodies import static_body, symbol_values
 
 MAX_SIZES = 64    # compiled variants kept per graph (the oldest is dropped past it)
-# After this many static variants, new sizes run one size-generic function (the eager
-# backend's code for the graph): a decode loop whose sequence grows by one each call
-# would otherwise compile a variant (milliseconds) on every call.
+# After this many static variants, new sizes run one size-generic function (generated
+# for the symbolic graph): a decode loop whose sequence grows by one each call would
+# otherwise compile a variant (milliseconds) on every call.
 GENERIC_AFTER = 4
 log = logging.getLogger("dynamo.backend")
 log_variants = logging.getLogger("dynamo.recompiles")
@@ -136,10 +140,15 @@ def variant_key(graph: Graph, values: frozenset):
 
 
 class PerSize:
-    """Runs a symbolic graph through one compiled static variant per input shapes."""
+    """Runs a symbolic graph through one compiled static variant per input shapes.
 
-    def __init__(self, graph: Graph, compile_static):
+    ``compile_static(static_graph, args)`` compiles one variant; ``compile_generic()``
+    the size-generic function used past ``GENERIC_AFTER`` variants (default: the eager
+    backend's code for the graph, op by op)."""
+
+    def __init__(self, graph: Graph, compile_static, compile_generic=None):
         self.graph, self.compile_static = graph, compile_static
+        self.compile_generic = compile_generic or (lambda: python_function(graph))
         # changing numbers, and the sizes the data decides (read when the graph runs)
         self.keep = value_symbols(graph) | unbacked_symbols(graph)
         # the arguments that are changing numbers: not part of a variant's key
@@ -150,6 +159,7 @@ class PerSize:
         self.generic = None   # the size-generic function, after GENERIC_AFTER variants
         self.name = f"{len(graph.call_nodes())} ops"
         self.key = variant_key(graph, self.values)
+        self.callers: dict[str, Any] = {}   # for _AtProgramLines: one per program line
 
     def __call__(self, *args):
         key = self.key(*args)
@@ -161,9 +171,16 @@ class PerSize:
                 log_variants.debug("numpy backend: graph %s has compiled %d static "
                                    "variants; new sizes run size-generic code", self.name,
                                    self.compiled)
-                self.generic = python_function(self.graph)
+                try:
+                    with not_recording():
+                        self.generic = self.compile_generic()
+                except Exception as e:  # noqa: BLE001 (the eager code always runs)
+                    log.warning("numpy backend: size-generic code for graph %s failed "
+                                "(%s: %s); new sizes run op by op", self.name,
+                                type(e).__name__, e)
+                    self.generic = python_function(self.graph)
             return self.generic(*args)
-        run = Interpreter(self.graph, impl_table(NUMPY))   # eager's result, every value
+        run = _AtProgramLines(self.graph, self.callers)   # eager's result, every value
         outputs = run.run(*args)
         self.compiled += 1
         log_variants.debug("numpy backend: graph %s compiles a static variant for the "
@@ -184,3 +201,44 @@ class PerSize:
 
     def op_by_op(self, *args):
         return Interpreter(self.graph, impl_table(NUMPY)).run(*args)
+
+
+class _AtProgramLines(Interpreter):
+    """Runs the graph op by op, keeping every value (``Interpreter``), with each op
+    called from code at the line of the program that wrote it.
+
+    A new size's first call runs so, and what it reports must be eager's: a NumPy
+    ``RuntimeWarning`` (``np.log`` of a negative number) names the frame that called
+    the ufunc, which would be the interpreter's own. Each op is called through a
+    one-line function compiled at the program's file and line (``compile_source``'s
+    ``user_lines``, which also gives it the program module's warning registry), as
+    the eager backend's code is; ``callers`` caches them by line, per graph."""
+
+    def __init__(self, graph: Graph, callers: dict):
+        super().__init__(graph, impl_table(NUMPY))
+        self.callers = callers
+
+    def call(self, node: Node) -> Any:
+        where = location_comment(node)
+        if where is None:
+            return super().call(node)
+        caller = self.callers.get(where)
+        if caller is None:
+            caller = self.callers[where] = _caller_at(where)
+        value = caller(getattr(self.ops, node.target), self.fetch(node.args),
+                       self.fetch(node.kwargs))
+        if "symbol" in node.meta:   # an unbacked size (``sym_size``): read in this run
+            self.sizes[node.meta["symbol"]] = int(value)
+        return value
+
+
+def _caller_at(where: str):
+    """``call(fn, args, kwargs)``, whose frame is at the program line of the location
+    comment ``where`` (``# app.py:12``)."""
+    # (an assignment: an op of a function inlined from another file is split off
+    # into code at that file's line, as in the graph's code; see compile_source)
+    src = (f"def _call(_fn, _args, _kwargs):\n    {where}\n"
+           f"    _value = _fn(*_args, **_kwargs)\n    return _value\n")
+    scope: dict[str, Any] = {}
+    compile_source(src, "<dynamo numpy backend: an op at its line>", scope, user_lines=True)
+    return scope.pop("_call")

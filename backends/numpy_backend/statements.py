@@ -93,40 +93,55 @@ def located(node: Node, text: str) -> str:
     return f"{loc}\n{text}" if loc else text
 
 
-def needs_guard(groups: list[Group], plans: list, position) -> bool:
-    """Running these groups as generated may report a floating-point condition
-    otherwise than eager would: some op may signal one (``passes.may_signal``), and
-    a group runs block-wise, or ops that may signal run out of program order
-    (``position``: a node's place in the graph; a view moved ahead of them changes
+def needs_guard(ran: list[Node], blockwise: bool, position) -> bool:
+    """Running these ops as generated may report a floating-point condition otherwise
+    than eager would: some op may signal one (``passes.may_signal``), and a group runs
+    block-wise (``blockwise``), or ops that may signal run out of program order
+    (``ran``: the ops in the order the generated code runs them, ``run_order``;
+    ``position``: a node's place in the graph; a view moved ahead of them changes
     nothing), or a pass merged or renamed an op that may
     (``passes.signals.REPORTS_DIFFER``). Otherwise the code is eager's calls in
-    eager's order (with eager's reductions and ``out=``), and needs no guard."""
-    nodes = [n for g in groups for n in g.nodes]
-    signalling = [n for n in nodes if may_signal(n)]
+    eager's order (with eager's reductions and ``out=``), and needs no guard.
+
+    The order is the one the code runs, not the groups' member lists: partition
+    merges groups that read the same value (``x + a * p`` and ``r + b * p`` of a
+    conjugate gradient step), but ``order.schedule`` still runs a plain-path group's
+    ops one by one in program order, and a guard per loop trip costs about 1 us."""
+    signalling = [n for n in ran if may_signal(n)]
     if not signalling:
         return False
-    return (any(p is not None for p in plans)
+    return (blockwise
             or any(position(a) > position(b) for a, b in zip(signalling, signalling[1:]))
             or any(n.meta.get(REPORTS_DIFFER) for n in signalling))
+
+
+def run_order(steps: list, groups: list[Group]) -> list[Node]:
+    """The ops of ``steps`` (``order.schedule``'s) in the order they run: a plain-path
+    op where its step is, a block-wise group's members together at its step."""
+    return [n for index, node in steps
+            for n in ((node,) if node is not None else groups[index].nodes)]
 
 
 def guarded_segments(graph: Graph, groups: list[Group], plans: list, steps: list) -> set:
     """The segments whose statements run under the floating-point guard, with a
     fallback that reruns their ops by name (``stretches``)."""
     position = {n: i for i, n in enumerate(graph.nodes)}.__getitem__
-    members: dict[int, dict] = {}
-    for index, _ in steps:
-        members.setdefault(groups[index].segment, {})[index] = None
-    return {seg for seg, ids in members.items()
-            if needs_guard([groups[g] for g in ids], [plans[g] for g in ids], position)}
+    members: dict[int, list] = {}
+    for step in steps:
+        members.setdefault(groups[step[0]].segment, []).append(step)
+    return {seg for seg, some in members.items()
+            if needs_guard(run_order(some, groups),
+                           any(plans[index] is not None for index, _ in some), position)}
 
 
 def stretches(m: Module, graph: Graph, groups: list[Group], plans: list,
-               group_of: list[int], name_of) -> list[tuple[int, int, list[str] | None]]:
+               group_of: list[int], name_of, made: list) -> list[tuple[int, int, list[str] | None]]:
     """The statements cut into stretches between effects: (first, end, fallback).
 
-    ``fallback`` (None: the stretch runs unguarded) is the stretch's ops in program
-    order, one eager call each, for a stretch that needs the guard (``needs_guard``).
+    ``group_of`` and ``made`` are each statement's group and the nodes it makes (a
+    block-wise group's statement: the group). ``fallback`` (None: the stretch runs
+    unguarded) is the stretch's ops in program order, one eager call each, for a
+    stretch that needs the guard (``needs_guard``).
     """
     position = {n: i for i, n in enumerate(graph.nodes)}.__getitem__
     regions = []
@@ -136,8 +151,11 @@ def stretches(m: Module, graph: Graph, groups: list[Group], plans: list,
         while j < len(group_of) and groups[group_of[j]].segment == groups[group_of[i]].segment:
             j += 1
         members = list(dict.fromkeys(group_of[i:j]))
+        ran = [n for k in range(i, j)
+               for n in (groups[group_of[k]].nodes if plans[group_of[k]] is not None
+                         else made[k])]
         fallback = None
-        if needs_guard([groups[g] for g in members], [plans[g] for g in members], position):
+        if needs_guard(ran, any(plans[g] is not None for g in members), position):
             nodes = [n for g in members for n in groups[g].nodes]
             fallback = [line for n in sorted(nodes, key=position)
                         for line in located(n, f"{n.name} = {m.call(n, name_of)}").split("\n")]
@@ -147,7 +165,8 @@ def stretches(m: Module, graph: Graph, groups: list[Group], plans: list,
 
 
 def emit_with_dels(m: Module, statements: list, keep: set, depth: int,
-                    regions: list | None = None, catch: str = "Exception") -> None:
+                    regions: list | None = None, catch: str = "Exception",
+                    mortal: frozenset | set = frozenset()) -> None:
     """Emit statements, dropping each intermediate after its last reader.
 
     Without the ``del`` every intermediate lives until the function returns: the
@@ -161,6 +180,9 @@ def emit_with_dels(m: Module, statements: list, keep: set, depth: int,
     it are dropped only after the stretch (the fallback reads them again); those it
     makes are dropped at their last reader inside it, and after the fallback, which
     makes them again.
+
+    ``mortal``: inputs (placeholders) that die at their last reader too (a loop
+    trip's carried values that the trip replaces: ``loop_code.rebound``).
     """
     last: dict[Node, int] = {}
     for i, (_, reads, _, _) in enumerate(statements):
@@ -169,7 +191,7 @@ def emit_with_dels(m: Module, statements: list, keep: set, depth: int,
     dies: dict[int, list[Node]] = {}
     for n, i in last.items():   # (a NumPy scalar is not worth a del: scalar loops)
         meta = array_meta(n)
-        if n not in keep and n.op not in (PLACEHOLDER, CONSTANT) and \
+        if n not in keep and (n.op not in (PLACEHOLDER, CONSTANT) or n in mortal) and \
                 not (meta is not None and meta.scalar):
             dies.setdefault(i, []).append(n)
 

@@ -22,7 +22,6 @@ Example::
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
@@ -30,6 +29,7 @@ import numpy as np
 from dynamo import ops
 from dynamo.graph import CALL, OUTPUT, Graph, Node
 from dynamo.ops import CREATION, ELEMENTWISE, MATMUL, NUMPY, REDUCTION, VIEW
+from dynamo.ops.quiet import warnings_as
 
 from ..common import Interpreter
 from ..fusion.fusible import array_meta, has_effect, reduction_info, returns_fresh
@@ -62,8 +62,7 @@ def _buffer_dependent(node: Node) -> bool:
 def _evaluate(node: Node, args: tuple, kwargs: dict) -> Any:
     """The node's value, or None when computing it warns, raises or disagrees with meta."""
     try:
-        with np.errstate(all="raise"), warnings.catch_warnings():
-            warnings.simplefilter("error")
+        with np.errstate(all="raise"), warnings_as("error"):
             value = ops.get(node.target).impl(*args, **kwargs)
     except Exception:  # noqa: BLE001 (left for run time, where eager raises or warns)
         return None

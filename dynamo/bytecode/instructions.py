@@ -58,6 +58,15 @@ class Region:
         return self.start <= index <= self.end
 
 
+def _rejoins(insts, inst: Inst) -> bool:
+    """Is ``inst`` no loop's jump back, but the jump from a block the compiler put after
+    the function's end (3.12+: an ``except`` handler) back to the code it falls into?
+    CPython makes that jump ``JUMP_BACKWARD_NO_INTERRUPT``, as it does the jump back of
+    a ``yield from``/``await`` loop (to its ``SEND``), which is a loop. Taken for a
+    loop, it would make the code after every ``try`` a loop, run eagerly at a break."""
+    return inst.name == "JUMP_BACKWARD_NO_INTERRUPT" and insts[inst.target].name != "SEND"
+
+
 @dataclass
 class CodeInfo:
     filename: str                                # (not the code: the cache is weak on it)
@@ -151,7 +160,7 @@ class CodeInfo:
             if isinstance(inst.arg, Label):
                 inst.target = labels[inst.arg]
         regions = [Region(i.target, i.index, "loop") for i in insts
-                   if i.target is not None and i.target <= i.index]
+                   if i.target is not None and i.target <= i.index and not _rejoins(insts, i)]
         handlers = [(start, end, labels[handler]) for start, end, handler in try_spans]
         for start, end, handler in handlers:
             if not _transparent(insts, handler):

@@ -28,7 +28,9 @@ the body, ``continue``), a jump past the loop (``break``), a ``return``, and a
 ``while`` body falling into the test at the bottom. An exception propagates out of the
 body function and then out of the frame, as in plain Python: the loop is the
 outermost construct (no ``try`` around it), so nothing in the frame catches it, and
-everything earlier trips wrote is already written.
+everything earlier trips wrote is already written. A ``try``/``with`` block wholly
+inside the body stays in the body function (on 3.12+ with its handlers, which the
+compiler put after the function's end): what it catches is caught there.
 
 Which locals cross the call (``LoopPlan``), and when objects die: the body gets its
 arguments in one list that it empties once it has bound them (``hook.run_boxed``, as a
@@ -49,25 +51,30 @@ After the loop (its normal end, the target of a ``break``) the frame calls a res
 function, as at any break, with every local bound there, those the body bound too, so
 the code after the loop is compiled and nothing the loop bound dies early; where a
 local the body binds is still unbound (a loop of no trips) the rest of the frame runs
-uncompiled, as it would have.
+uncompiled, as it would have. An inner loop that breaks the graph inside a body
+function is outlined in turn, and what is under it on the stack (the outer loop's
+iterator placeholder) goes to that resume function as its stack: the rest of the
+outer body after the inner loop is compiled too, and its ways out are the body
+function's (returns of ``(tag, values)``).
 
-``loop_plan`` says whether a loop fits, or why not (then the island runs as before);
-``outlined_loop`` is what ``convert.py`` calls for an island. See docs/loops.md.
+``outline_plan.loop_plan`` says whether a loop fits, or why not (then the island runs
+as before); ``outlined_loop`` is what ``convert.py`` calls for an island. See
+docs/loops.md.
 """
 
 from __future__ import annotations
 
 import types
 import weakref
-from dataclasses import dataclass, field
 
 from bytecode import CellVar, Instr, Label
 
-from .. import logs, pyversion
+from .. import pyversion
 from ..config import config
 from .cells import unrun_make_cells
 from .emit import closure_tuple, prologue
-from .instructions import CodeInfo, code_name, loads_super
+from .instructions import CodeInfo, code_name
+from .outline_plan import Exit, LoopPlan, log_loops, loop_plan
 from .resume import (
     BoxedCaller,
     _assemble,
@@ -81,15 +88,7 @@ from .signature import STAR_FLAGS
 ITEM = "___oitem"       # the outer frame's temporary for the loop's item
 PARAM = "___stack0"     # the body function's parameter for it (as a resume function's)
 
-log_loops = logs.get("loops")
 _NO_ARG = object()
-
-_JUMPS = ("JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP_FORWARD", "JUMP",
-          "JUMP_NO_INTERRUPT", "JUMP_ABSOLUTE")
-_RETURNS = ("RETURN_VALUE", "RETURN_CONST")
-_RAISES = ("RAISE_VARARGS", "RERAISE")
-# builtins that see the calling frame's locals
-_SEES_THE_FRAME = frozenset({"locals", "vars", "dir", "eval", "exec"})
 
 
 class _Unbound:
@@ -103,351 +102,6 @@ class _Unbound:
 
 
 UNBOUND = _Unbound()
-
-
-@dataclass
-class Exit:
-    """A way out of the body: ``kind`` is "next" (back to the loop's control, at
-    ``target``: a ``for`` loop's FOR_ITER, a ``while`` loop's test or its body's
-    start), "break" (a jump past the loop to ``target``) or "return"; ``tag`` its
-    number in the frame's dispatch (None: the common way round, tested first)."""
-
-    index: int
-    kind: str
-    target: int | None = None
-    tag: int | None = None
-    label_at: int | None = None     # a for loop's "break": the jump whose label is the target
-    keeps_iterator: bool = False    # the iterator is still on the stack at the exit
-    falls: bool = False             # a while body's last instruction, falling into the test
-    const: object = None            # a RETURN_CONST's constant (3.12, 3.13)
-    returns_const: bool = False
-
-
-@dataclass
-class LoopPlan:
-    """How the loop whose island starts at ``start`` is outlined."""
-
-    kind: str                        # "for" or "while"
-    start: int                       # where the island enters the loop
-    entry: int                       # the body's first instruction
-    end: int                         # the body's last instruction
-    reads: tuple[str, ...]           # locals passed to the body function as copies
-    moved: tuple[str, ...]           # locals the body stores: moved in, handed back
-    fresh: tuple[str, ...] = ()      # moved locals that may be unbound at the start
-    below: int = 0                   # values on the stack under the loop (an outer
-    #                                  loop's iterator, in the body of that loop)
-    exits: list[Exit] = field(default_factory=list)
-    # where the frame goes on after the loop (its normal end, the targets of `break`),
-    # each with whether it calls a resume function there (else the rest runs uncompiled)
-    after: dict[int, bool] = field(default_factory=dict)
-    hull: tuple[int, int] = (0, 0)   # the loop's instructions (first, last)
-
-    def tags(self) -> list[Exit]:
-        """One exit per tag other than None, in tag order."""
-        seen: dict[int, Exit] = {}
-        for e in self.exits:
-            if e.tag is not None:
-                seen.setdefault(e.tag, e)
-        return [seen[t] for t in sorted(seen)]
-
-
-def loop_plan(code, start: int, bound: set[str], stack_below: int) -> LoopPlan | str:
-    """The plan for outlining the loop whose island starts at instruction ``start``
-    (a ``for`` loop's ``GET_ITER``, or the start of a ``while`` loop), or the reason it
-    cannot be outlined.
-
-    ``bound`` are the locals bound when the loop starts (from the trace),
-    ``stack_below`` the number of stack items under the iterable (or on the stack at
-    a while loop's start)."""
-    info = CodeInfo.of(code)
-    insts = info.insts
-    if insts[start].name == "GET_ITER":
-        plan = _for_plan(info, start)
-        if not isinstance(plan, str):
-            plan.below = stack_below
-    else:
-        plan = _while_plan(info, start, stack_below)
-    if isinstance(plan, str):
-        return plan
-    first, last = plan.hull
-    if any(not (last < s or e < first) for s, e, _ in info.handlers):
-        return "the loop has a try, with or comprehension block"
-    for i in range(first, last + 1):
-        inst = insts[i]
-        if inst.name.startswith(("DELETE_FAST", "YIELD", "SEND", "GET_AWAITABLE")):
-            return f"the loop has {inst.name}"
-        if plan.entry <= i <= plan.end and inst.name == "LOAD_GLOBAL" and \
-                _global_name(inst.arg) in _SEES_THE_FRAME:
-            # the body function's frame holds only the locals that cross the call
-            return f"the loop body calls {_global_name(inst.arg)}()"
-    body = range(plan.entry, plan.end + 1)
-    if any(i.target is not None and plan.entry < i.target <= plan.end and i.index not in body
-           for i in insts):
-        return "code outside the loop's body jumps into it"
-    # a while loop's test may bind locals first (`while (v := f()) > 0:`)
-    bound = bound | _stored_first(insts, plan.start, plan.entry)
-    cells = _cell_names(code)
-    stored = _stored(insts, body) - cells
-    live = info.live_at(plan.entry)
-    # (a local the body does not read may be live for the code after the loop, which
-    # reads it in the frame, as plain Python would)
-    missing = sorted(n for n in live & _read(insts, body, info.super_self)
-                     if n not in bound and n not in cells)
-    if missing:
-        return f"the body may read {missing[0]!r}, unbound before the loop"
-    plan.moved = tuple(sorted(stored))
-    plan.fresh = tuple(n for n in plan.moved if n not in bound)
-    plan.reads = tuple(sorted(n for n in live & _read(insts, body, info.super_self)
-                              if n not in stored and n not in cells))
-    _number(plan)
-    plan.after = _after_points(code, info, plan, bound)
-    return plan
-
-
-def _for_plan(info, get_iter: int) -> LoopPlan | str:
-    """The body and exits of the ``for`` loop whose ``GET_ITER`` is at ``get_iter``."""
-    insts = info.insts
-    fi = get_iter + 1
-    if fi >= len(insts) or insts[fi].name != "FOR_ITER":
-        return "not a for loop"
-    hull = info.outermost_region(fi)
-    loops = [r for r in info.regions if r.kind == "loop" and r.start == fi]
-    if hull is None or not loops or hull.start != fi:
-        return "the loop is inside, or overlaps, another loop or try block"
-    # (the body is the whole hull: 3.14 may put a nested loop's body after the jump
-    # back to FOR_ITER)
-    end = hull.end
-    body = range(fi + 1, end + 1)
-    plan = LoopPlan("for", get_iter, fi + 1, end, (), (), hull=(fi, end))
-    for i in body:
-        inst = insts[i]
-        if inst.name in _RETURNS:
-            plan.exits.append(Exit(i, "return", const=inst.arg,
-                                   returns_const=inst.name == "RETURN_CONST"))
-        elif inst.target is not None and inst.target not in body:
-            if inst.target == fi:
-                plan.exits.append(Exit(i, "next", fi))
-            elif inst.target > end and _pops_and_leaves(insts, inst.target, end):
-                # (3.12+) a jump to a block after the loop that pops the iterator and
-                # leaves: `break`, with the iterator still on the stack at the jump
-                w = inst.target
-                plan.exits.append(Exit(i, "break", insts[w + 1].target, label_at=w + 1,
-                                       keeps_iterator=True))
-            elif inst.target > end and inst.name in _JUMPS:
-                plan.exits.append(Exit(i, "break", inst.target, label_at=i))   # (3.11)
-            else:
-                return f"the body leaves the loop by {inst.name}"
-    return plan
-
-
-def _while_plan(info, start: int, stack: int) -> LoopPlan | str:
-    """The body and exits of the ``while`` loop whose island starts at ``start``, with
-    ``stack`` values on the stack (an outer loop's iterator under the loop; on 3.14,
-    values of the test, in a resume function that enters the loop in its test after
-    it broke the graph on the loop's first pass).
-
-    The loop's test stays in the frame: on 3.14 it is at the top of the loop (the
-    instructions of the ``while`` line the loop starts with); 3.11-3.13 test in front
-    of the loop and again at its bottom (the instructions of the ``while`` line the
-    loop ends with, which jump back to the body's start), and a ``continue`` jumps to a
-    copy of the test at the top that the loop then starts with. The body is what is
-    in between, entered only at its first instruction, with nothing on the stack
-    there and where it leaves (``_depths``). Whatever runs in the frame runs as plain
-    Python: where the test ends is a matter of speed, not of meaning."""
-    insts = info.insts
-    hull = info.outermost_region(start)
-    if hull is None or hull.kind != "loop":
-        return "the loop is inside, or overlaps, another loop or try block"
-    first, last = hull.start, hull.end
-    back = insts[last]
-    if back.target is None or back.target > last or back.target < first:
-        return "the loop does not end with its jump back"
-    if back.target > first:      # 3.11-3.13, `continue`: the loop starts with the test
-        entry = back.target
-    elif pyversion.WHILE_TEST_IN_LOOP:   # 3.14: the test is the loop's first line
-        entry = first
-        while entry <= last and insts[entry].lineno == insts[first].lineno:
-            entry += 1
-    else:
-        entry = first
-    end = last
-    if not pyversion.WHILE_TEST_IN_LOOP:   # the test at the bottom stays in the frame
-        while end >= entry and insts[end].lineno == back.lineno:
-            end -= 1
-    if end < entry:
-        return "the loop has no body apart from its test"
-    if not first <= start <= entry:
-        return "the island starts inside the loop's body"
-    # (depths from the loop's start; ``below`` values are under it)
-    depths = _depths(insts, first, last)
-    below = stack - depths.get(start, stack + 1) if depths is not None else -1
-    if below < 0 or depths.get(entry) != 0:
-        return "the loop's test leaves values on the stack"
-    plan = LoopPlan("while", start, entry, end, (), (), hull=(first, last), below=below)
-    body = range(entry, end + 1)
-    for i in range(first, last + 1):   # a single entry: nothing jumps into the body
-        t = insts[i].target
-        if t is not None and entry < t <= end and i not in body:
-            return "the loop's test jumps into its body"
-    for i in body:
-        inst = insts[i]
-        if inst.name in _RETURNS:
-            plan.exits.append(Exit(i, "return", const=inst.arg,
-                                   returns_const=inst.name == "RETURN_CONST"))
-            continue
-        t = inst.target
-        if t is not None and not entry < t <= end:
-            if depths.get(t) != 0:
-                return "the body leaves with values on the stack"
-            plan.exits.append(Exit(i, "next" if first <= t <= last else "break", t))
-    if _falls_through(insts[end]):
-        if depths.get(end + 1) != 0:
-            return "the body leaves with values on the stack"
-        kind = "next" if end + 1 <= last else "break"
-        plan.exits.append(Exit(end, kind, end + 1, falls=True))
-    return plan
-
-
-def _number(plan: LoopPlan) -> None:
-    """Give each exit its tag: one per place the frame goes on (exits to the same
-    place share it), None for the way round that ends the body (tested first)."""
-    nexts = [e for e in plan.exits if e.kind == "next"]
-    main = max(nexts, key=lambda e: e.index).target if nexts else None
-    tags: dict[tuple, int] = {}
-    for e in plan.exits:
-        if e.kind == "next" and e.target == main:
-            e.tag = None
-            continue
-        key = (e.kind, e.target if e.kind != "return" else e.index, e.keeps_iterator)
-        e.tag = tags.setdefault(key, len(tags))
-
-
-def _depths(insts, first: int, last: int) -> dict[int, int] | None:
-    """The stack depth at each instruction that control reaches from ``first`` (at
-    depth 0) without leaving ``first..last``, and at the instructions outside it that
-    it jumps or falls to; None where two paths disagree or a depth is unknown."""
-    depth = {first: 0}
-    todo = [first]
-    while todo:
-        i = todo.pop()
-        inst = insts[i]
-        if inst.name in _RETURNS or inst.name in _RAISES:
-            continue
-        try:
-            nexts = []
-            if inst.target is not None:
-                nexts.append((inst.target, inst.instr.stack_effect(jump=True)))
-            if _falls_through(inst):
-                nexts.append((i + 1, inst.instr.stack_effect(jump=False)))
-        except (ValueError, TypeError):
-            return None
-        for j, effect in nexts:
-            d = depth[i] + effect
-            if j in depth:
-                if depth[j] != d:
-                    return None
-                continue
-            depth[j] = d
-            if first <= j <= last:
-                todo.append(j)
-    return depth
-
-
-def _falls_through(inst) -> bool:
-    return inst.name not in _JUMPS and inst.name not in _RETURNS and \
-        inst.name not in _RAISES
-
-
-def _after_points(code, info, plan: LoopPlan, bound: set[str]) -> dict[int, bool]:
-    """The instructions after the loop where the frame goes on (the first one after a
-    for loop's normal end, past FOR_ITER's exit and the iterator's cleanup; every
-    place outside the loop its test or its body jumps to), each with whether the frame
-    can call a resume function there: every local that may be read there is bound
-    before the loop or bound by the body (checked as the frame gets there: see
-    ``_after_the_loop``)."""
-    insts = info.insts
-    first, last = plan.hull
-    if plan.kind == "for":
-        exit_at = insts[first].target + pyversion.FOR_ITER_EXIT_SKIP + \
-            (0 if pyversion.FOR_ITER_EXIT_POPS else 1)
-        points = {exit_at}
-    else:
-        points = {insts[i].target for i in range(first, last + 1)
-                  if insts[i].target is not None and not first <= insts[i].target <= last}
-        if _falls_through(insts[last]):
-            points.add(last + 1)
-    points |= {e.target for e in plan.exits if e.kind == "break"}
-    known = bound | set(plan.fresh) | _cell_names(code)
-    out = {}
-    for at in sorted(points):
-        if at >= len(insts):
-            continue
-        unbound = sorted(n for n in info.live_at(at) if n not in known)
-        if unbound:
-            log_loops.debug("%s: after the loop (instruction %d) runs uncompiled: %r may "
-                            "be unbound there", code_name(code), at, unbound[0])
-        # (a resume function there takes no stack: with an outer loop's iterator under
-        # this one, the rest of that loop's body runs uncompiled, as before)
-        out[at] = not unbound and not plan.below
-    return out
-
-
-def _pops_and_leaves(insts, at: int, end: int) -> bool:
-    """Is the code at ``at`` a block that pops the iterator and jumps past the loop
-    (which ends at ``end``)?"""
-    return at + 1 < len(insts) and insts[at].name in ("POP_TOP", "POP_ITER") and \
-        insts[at + 1].name in _JUMPS and insts[at + 1].target is not None and \
-        insts[at + 1].target > end
-
-
-def _global_name(arg) -> str:
-    return arg[1] if isinstance(arg, tuple) else arg
-
-
-def _cell_names(code) -> set[str]:
-    return set(code.co_cellvars) | set(code.co_freevars)
-
-
-def _names(inst) -> list[str]:
-    arg = inst.arg
-    return [n for n in (list(arg) if isinstance(arg, tuple) else [arg]) if isinstance(n, str)]
-
-
-def _stored_first(insts, start: int, stop: int) -> set[str]:
-    """Plain locals that the code from ``start`` stores before its first jump (or
-    ``stop``): every path from ``start`` runs those stores."""
-    out: set[str] = set()
-    for i in range(start, stop):
-        if insts[i].target is not None:
-            break
-        out |= _stored(insts, [i])
-    return out
-
-
-def _stored(insts, body) -> set[str]:
-    """Plain locals some instruction of ``body`` stores."""
-    out: set[str] = set()
-    for i in body:
-        inst = insts[i]
-        if inst.name.startswith("STORE_FAST"):
-            names = _names(inst)
-            out |= set(names[:1] if inst.name == "STORE_FAST_LOAD_FAST" else names)
-    return out
-
-
-def _read(insts, body, super_self: str | None = None) -> set[str]:
-    """Plain locals some instruction of ``body`` loads (a zero-argument ``super()``
-    reads ``super_self``, the first argument: ``CodeInfo.super_self``)."""
-    out: set[str] = set()
-    for i in body:
-        inst = insts[i]
-        if inst.name.startswith("LOAD_FAST"):
-            out |= set(_names(inst))
-        elif inst.name == "STORE_FAST_LOAD_FAST":
-            out |= set(_names(inst)[1:])
-        elif super_self is not None and loads_super(inst):
-            out.add(super_self)
-    return out
 
 
 # ============================================================================ the body
@@ -481,7 +135,7 @@ def _body_code(code, plan: LoopPlan) -> types.CodeType:
         # still make the body look like a loop to the translator (a break in it, an
         # island again). A while loop's test leaves the stack as it found it.
         for i in range(plan.hull[0], plan.hull[1] + 1):
-            if not plan.entry <= i <= plan.end:
+            if i not in plan.body:
                 bc[positions[i]] = Instr("NOP", location=bc[positions[i]].location)
     start = _label_at(bc, positions, plan.entry)
     head = len(prologue(bc))
@@ -566,9 +220,10 @@ def call_body(bc, positions: list[int], code, plan: LoopPlan, caller,
     frame leaves the loop. The old body stays, never run. Returns the instructions
     the island runs once, as it starts: the markers of the ``fresh`` locals.
 
-    ``resume_after(index, names)`` returns the instructions that end the frame with a
-    call of the resume function at instruction ``index`` (the stack empty there) that
-    takes the locals ``names``."""
+    ``resume_after(index, names, below)`` returns the instructions that end the frame
+    with a call of the resume function at instruction ``index`` that takes the
+    ``below`` values on the stack there (what is under the loop) and the locals
+    ``names``."""
     loc = bc[positions[plan.entry]].location
 
     def ins(name, arg=_NO_ARG):
@@ -643,7 +298,7 @@ def call_body(bc, positions: list[int], code, plan: LoopPlan, caller,
     # the loop's own control leaves it through the blocks after the loop too
     first, last = plan.hull
     for i in range(first, last + 1):
-        if not plan.entry <= i <= plan.end:
+        if i not in plan.body:
             instr = bc[positions[i]]
             target = CodeInfo.of(code).insts[i].target
             if target in leave:   # (a 3.11 FOR_ITER, a while loop's test)
@@ -672,7 +327,7 @@ def _after_the_loop(plan: LoopPlan, at: int, label: Label, resume_after, ins,
         for n in plan.fresh:
             out += [ins("LOAD_FAST", n), ins("LOAD_CONST", UNBOUND), ins("IS_OP", 1)] + \
                 if_false(cleanup)
-        out += resume_after(at, plan.fresh)
+        out += resume_after(at, plan.fresh, plan.below)
     out.append(cleanup)
     for n in plan.fresh:
         skip = Label()

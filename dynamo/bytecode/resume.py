@@ -645,10 +645,12 @@ def _replay(inst, kw_names, loc) -> list[Instr]:
     return [instr]
 
 
-def resume_at(code, target: int, live: list[str], make_resume, loc) -> list[Instr]:
+def resume_at(code, target: int, live: list[str], make_resume, loc,
+              below: int = 0) -> list[Instr]:
     """Return ``resume(...)`` from the frame at instruction ``target``, where the stack
-    is empty (after an outlined loop, see ``outline.py``)."""
-    return _call_resume(code, target, [], [], live, make_resume, loc)
+    holds ``below`` values, none a NULL (after an outlined loop, see ``outline.py``: an
+    outer loop's iterator, or its placeholder in an outlined body)."""
+    return _call_resume(code, target, [False] * below, [], live, make_resume, loc)
 
 
 def _call_resume(code, target: int, below_layout: list[bool], pushed: list[bool],

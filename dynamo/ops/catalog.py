@@ -19,8 +19,9 @@ routines       cov, corrcoef, average, append, insert, delete, block, isin,
                partition, kron, cross, linalg.multi_dot, gradient, trapezoid,
                indices, triu_indices/tril_indices (+ _from)
 indexing       getitem, setitem
-data_sizes     nonzero, flatnonzero, argwhere, unique, bincount, sym_size: results
-               whose size only the data decides (unbacked sizes)
+data_sizes     nonzero, flatnonzero, argwhere, unique (and unique_*), bincount,
+               extract, compress, set operations (intersect1d...), trim_zeros,
+               sym_size: results whose size only the data decides (unbacked sizes)
 ufuncs         ufunc methods: np.add.reduce, np.maximum.accumulate, reduceat, outer, at
 errstate       `with np.errstate(...)`: entering and leaving it, as two effect ops
 loops          fori_loop (a traced `for` loop over a range), after_loop

@@ -70,7 +70,23 @@ NOTES = {
                "breaks (NumPy raises)",
     "flatnonzero": "the length is an unbacked size (docs/unbacked.md)",
     "argwhere": "the number of rows is an unbacked size (docs/unbacked.md)",
-    "unique": "the number of values is an unbacked size (docs/unbacked.md); `axis=` breaks",
+    "unique": "the number of values (or of distinct slices along `axis=`) is an unbacked "
+              "size (docs/unbacked.md)",
+    "unique_values": "the number of values is an unbacked size (docs/unbacked.md)",
+    "unique_counts": "the number of values is an unbacked size; returns UniqueCountsResult",
+    "unique_inverse": "the number of values is an unbacked size; returns "
+                      "UniqueInverseResult",
+    "unique_all": "the number of values is an unbacked size; returns UniqueAllResult",
+    "extract": "the length is an unbacked size (docs/unbacked.md); a traced condition "
+               "longer than the array breaks (NumPy raises or not by its values)",
+    "compress": "the length along the axis is an unbacked size (docs/unbacked.md); `out=` "
+                "and a traced condition longer than the axis break",
+    "intersect1d": "the length is an unbacked size (docs/unbacked.md)",
+    "union1d": "the length is an unbacked size (docs/unbacked.md)",
+    "setdiff1d": "the length is an unbacked size (docs/unbacked.md)",
+    "setxor1d": "the length is an unbacked size (docs/unbacked.md)",
+    "trim_zeros": "a view; each trimmed length is an unbacked size (docs/unbacked.md); a 0-d "
+                  "array breaks",
     "bincount": "the length is an unbacked size (docs/unbacked.md)",
     "sym_size": "made by the translator: reads an unbacked size when the graph runs",
     "nan_to_num": "`copy=False` breaks (it writes into its argument)",
@@ -93,10 +109,12 @@ NOTES = {
     "take_along_axis": "constant (non-array) indices break",
     "choose": "`out=` and choices given as one array break",
     "select": "condlist and choicelist must be lists or tuples",
-    "getitem": "a traced boolean mask breaks (result size is data); a slice bound that "
-               "is a traced array breaks",
-    "setitem": "`x[mask] = v` works for a scalar `v` (or one row); an array `v` whose "
-               "fit depends on the number of True elements breaks; complex into real breaks",
+    "getitem": "a traced boolean mask gives an unbacked size (docs/unbacked.md); a 0-d "
+               "mask with other indices, a mask of a NumPy scalar and a slice bound that "
+               "is a traced array break",
+    "setitem": "`x[mask] = v`, `x[mask, 0] = v`, `x[mask, 1:] = v` and a 0-d mask: a "
+               "scalar `v`, one that broadcasts, or one value per selected element (NumPy "
+               "checks the count when the graph runs); complex into real breaks",
     "linspace": "`retstep=True` breaks", "logspace": "an array `base` breaks",
     "arange": "array arguments break", "array": "`like=` and `ndmax=` break",
     "asarray": "returns its argument itself when no conversion is needed",
@@ -132,6 +150,8 @@ NOTES = {
     "histogram": "a string `bins` ('auto'...) breaks: the number of bins comes from the "
                  "data; inside `try` it breaks",
     "histogram_bin_edges": "a string `bins` breaks",
+    "histogram2d": "traced bins, range or density break; NaN or inf without `range=` raise "
+                   "when the graph runs (inside `try` it breaks)",
     "polyfit": "`full=True` (residuals' shape is data) and `cov=` break",
     "polyval": "poly1d objects break",
     "interp": "`left`/`right` arrays break",
@@ -143,10 +163,17 @@ NOTES = {
     "average": "weights summing to zero raise when the graph runs; inside `try` it breaks",
     "insert": "a traced boolean mask as `obj` breaks (the count is data); a traced integer "
               "index is checked when the graph runs",
-    "delete": "a traced index array (more than one element) or mask breaks: the result's "
-              "length depends on its values",
+    "delete": "a traced index array or 1-d mask: the result's length is an unbacked size "
+              "(docs/unbacked.md); an index out of bounds raises when the graph runs",
     "block": "tuples raise as in NumPy; dtypes whose promotion order matters break",
     "isin": "`kind='table'` breaks (its memory depends on the values' range)",
+    "sliding_window_view": "read-only (writes raise when the graph runs); `writeable=True` "
+                           "and `subok=True` break",
+    "unravel_index": "an index out of bounds raises when the graph runs; inside `try` it "
+                     "breaks",
+    "lexsort": "constant keys break",
+    "digitize": "traced bins that are not monotonic raise when the graph runs; inside "
+                "`try` it breaks",
     "partition": "a traced `kth` and `order=` break",
     "argpartition": "a traced `kth` and `order=` break",
     "gradient": "a boolean `f` breaks (NumPy fails or not by the coordinates' spacing)",
@@ -228,11 +255,12 @@ so that the `except` clause sees the error.
 
 Not in the registry, and why (each is a graph break naming the function):
 
-- data-dependent output shapes not modelled: `extract`, `compress`, `unique_values`
-  and the other `unique_*` functions, `unique(axis=...)`, `linalg.lstsq` (its
-  residuals), `histogram` with a string `bins` (`nonzero`, `flatnonzero`, `argwhere`,
-  one-argument `where`, `unique`, `bincount` and `x[mask]` are captured: their size is
-  an *unbacked* size, known when the graph runs, docs/unbacked.md);
+- data-dependent output shapes not modelled: `linalg.lstsq` (its residuals),
+  `histogram` with a string `bins`, `roots` (`nonzero`, `flatnonzero`, `argwhere`,
+  one-argument `where`, `unique` and the `unique_*` functions, `bincount`, `extract`,
+  `compress`, `delete` with a mask, `intersect1d`, `union1d`, `setdiff1d`,
+  `setxor1d`, `trim_zeros` and `x[mask]` are captured: their size is an *unbacked*
+  size, known when the graph runs, docs/unbacked.md);
 - Python values computed from data: `allclose`, `array_equal`, `float(x)`, `x.item()`,
   `x.tolist()`, `round(x)`; and `einsum_path` (a Python list and string);
 - data-dependent dtypes: `linalg.eig`, `linalg.eigvals` (real or complex);
@@ -248,8 +276,8 @@ Not in the registry, and why (each is a graph break naming the function):
 Indexing (`getitem`/`setitem`): basic slices (steps, negatives), `None`, `...`,
 integers (Python, NumPy, traced 0-d), integer arrays and lists (fancy, with NumPy's
 placement of broadcast index dimensions), constant boolean lists, traced boolean masks
-(`x[mask]`: an unbacked size), and `x[mask] = v` (a scalar, or one value per selected
-element: NumPy checks the count when the graph runs).
+(`x[mask]`, a 0-d mask: an unbacked size), and `x[mask] = v`, `x[mask, 0] = v` (a
+scalar, or one value per selected element: NumPy checks the count when the graph runs).
 
 """
 
@@ -273,8 +301,7 @@ _NOT_APPLICABLE = {
 }
 # Why other functions outside the registry break (the default: not in the registry).
 _BREAK_REASONS = {
-    "the result's shape depends on the data": "trim_zeros intersect1d union1d setdiff1d "
-                                              "setxor1d roots",
+    "the result's shape depends on the data": "roots",
     "the result's dtype depends on the data": "real_if_close",
     "calls Python functions per element or slice": "apply_along_axis apply_over_axes "
                                                    "fromfunction fromiter frompyfunc "

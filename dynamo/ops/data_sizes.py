@@ -1,7 +1,10 @@
 """Ops whose result size only the data decides: ``nonzero``, ``flatnonzero``,
-``argwhere``, one-argument ``where``, ``unique``, ``bincount`` (``x[mask]`` is in
-:mod:`dynamo.ops.indexing`), and ``sym_size``, which reads such a size when the graph
-runs.
+``argwhere``, one-argument ``where``, ``unique`` (``axis=`` too) and NumPy 2's
+``unique_values``/``unique_counts``/``unique_inverse``/``unique_all``, ``bincount``,
+``extract``, ``compress``, the set operations ``intersect1d``, ``union1d``,
+``setdiff1d``, ``setxor1d``, and ``trim_zeros`` (``x[mask]`` and ``np.delete`` with a
+mask are in :mod:`dynamo.ops.indexing` and :mod:`dynamo.ops.routines`), and
+``sym_size``, which reads such a size when the graph runs.
 
 A rule marks the data-dependent dimension ``DataSize()``; ``OutputGraph.call_op``
 makes it a fresh *unbacked* symbolic size (``ShapeEnv.new_unbacked``), which later ops
@@ -20,8 +23,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import rules
-from .meta import DASK, ArrayMeta, DataSize
-from .registry import OPAQUE, OpDef, register
+from .meta import DASK, ArrayMeta, DataSize, probe
+from .registry import OPAQUE, VIEW, OpDef, register
 from .rules import MetaError
 
 _INTP = np.dtype(np.intp)
@@ -75,7 +78,7 @@ def unique_rule(op, args, kwargs):
     ar = _source(op, params, "ar")
     flags = [rules.static(params.get(k, False), k) for k in _UNIQUE_FLAGS]
     if params.get("axis") is not None:
-        raise MetaError("np.unique(axis=...): rows are not modelled")
+        return unique_axis_rule(op, args, kwargs)
     extra = {k: rules.static(params[k], k) for k in ("equal_nan", "sorted") if k in params}
     small = np.zeros((1,) * ar.ndim, ar.dtype)   # dtypes and the inverse's rank
     result = rules.run_quietly(np.unique, small, *flags, **extra)
@@ -108,6 +111,150 @@ def bincount_rule(op, args, kwargs) -> ArrayMeta:
     return ArrayMeta((DataSize(),), value.dtype, x.kind, False)
 
 
+def _position(params_call, target: ArrayMeta) -> int | None:
+    """Where ``target`` is among the ArrayMetas of a call (``(args, kwargs)``, in
+    ``rules.metas_in`` order): a ``DataSize.nonzero_of``."""
+    for i, m in enumerate(rules.metas_in(params_call)):
+        if m is target:
+            return i
+    return None
+
+
+def _counted(condition, args, kwargs) -> DataSize:
+    """The length of a selection by ``condition``'s nonzero elements: the same size as
+    ``x[condition]`` and ``np.flatnonzero(condition)`` when it is a traced array."""
+    of = _position((args, kwargs), condition) if isinstance(condition, ArrayMeta) else None
+    return DataSize(nonzero_of=of)
+
+
+def extract_rule(op, args, kwargs) -> ArrayMeta:
+    """``np.extract(condition, arr)``: the elements of ``arr.ravel()`` where
+    ``condition.ravel()`` is nonzero. A condition longer than ``arr`` raises or not by
+    where its nonzero elements are (NumPy takes them as indices): not modelled."""
+    params = rules.bind(op, args, kwargs)
+    cond, arr = params["condition"], _source(op, params, "arr")
+    if not isinstance(cond, ArrayMeta):   # a constant condition: NumPy's own answer
+        n = rules.run_quietly(np.extract, rules.static(cond, "condition"),
+                              np.zeros(arr.size, np.int8)).shape[0]
+        return ArrayMeta((n,), arr.dtype, arr.kind, False)
+    if cond.kind == DASK:
+        raise MetaError("np.extract with a dask condition: its size depends on the data")
+    if cond.size > arr.size:
+        raise MetaError("np.extract with a condition longer than the array: NumPy raises "
+                        "IndexError or not by where its nonzero elements are")
+    return ArrayMeta((_counted(cond, args, kwargs),), arr.dtype, arr.kind, False)
+
+
+def compress_rule(op, args, kwargs) -> ArrayMeta:
+    """``np.compress(condition, a, axis)``: the slices of ``a`` along ``axis`` (of the
+    flattened ``a`` for None) where the 1-d ``condition`` is nonzero. A condition
+    longer than the axis raises or not by its values (not modelled); ``out=`` breaks."""
+    params = rules.bind(op, args, kwargs)
+    cond, a = params["condition"], _source(op, params, "a")
+    if params.get("out") is not None:
+        raise MetaError("np.compress(out=...): the result's size depends on the data")
+    axis = rules.static(params.get("axis"), "axis")
+    shape = (a.size,) if axis is None else a.shape
+    at = 0 if axis is None else rules.axis_index(axis, a.ndim)
+    if not isinstance(cond, ArrayMeta):   # a constant condition: NumPy's own answer
+        n = rules.run_quietly(np.compress, rules.static(cond, "condition"),
+                              np.zeros(shape[at], np.int8)).shape[0]
+        return ArrayMeta(tuple(shape[:at]) + (n,) + tuple(shape[at + 1:]), a.dtype,
+                         a.kind, False)
+    if cond.ndim != 1:
+        raise ValueError("condition must be a 1-d array")
+    if cond.kind == DASK:
+        raise MetaError("np.compress with a dask condition: its size depends on the data")
+    if cond.shape[0] > shape[at]:
+        raise MetaError("np.compress with a condition longer than the axis: NumPy raises "
+                        "IndexError or not by where its nonzero elements are")
+    size = _counted(cond, args, kwargs)
+    return ArrayMeta(tuple(shape[:at]) + (size,) + tuple(shape[at + 1:]), a.dtype, a.kind,
+                     False)
+
+
+def compress_method(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+    """``x.compress(condition, axis)`` is ``np.compress(condition, x, axis)``."""
+    if len(args) < 2:
+        return args, kwargs
+    return (args[1], args[0], *args[2:]), kwargs
+
+
+_INVERSE = ("inverse_indices",)
+
+
+def unique_all_rule(op, args, kwargs):
+    """NumPy 2's ``unique_values``, ``unique_counts``, ``unique_inverse``, ``unique_all``:
+    the named tuple NumPy returns (``UniqueCountsResult``...), the values, first indices
+    and counts of one data-dependent length, the inverse of the input's shape."""
+    x = _source(op, rules.bind(op, args, kwargs), "x")
+    value = rules.run_quietly(op.impl, probe(x, keep_ndim=True))
+    if not isinstance(value, tuple):
+        return ArrayMeta((DataSize(),), value.dtype, x.kind, False)
+    metas = [ArrayMeta(tuple(x.shape) if field in _INVERSE else (DataSize(),), v.dtype,
+                       x.kind, False) for field, v in zip(value._fields, value)]
+    return type(value)(*metas)
+
+
+def unique_axis_rule(op, args, kwargs):
+    """``np.unique(ar, axis=k)``: the distinct slices along ``k`` (their number is
+    data), and the flags' arrays: first indices and counts of that length, the inverse
+    of ``ar.shape[k]``. Dtype errors (object arrays) come from a probe of ``ar``'s
+    rank."""
+    params = rules.bind(op, args, kwargs)
+    ar = _source(op, params, "ar")
+    axis = rules.axis_index(params["axis"], ar.ndim)
+    flags = [rules.static(params.get(k, False), k) for k in _UNIQUE_FLAGS]
+    extra = {k: rules.static(params[k], k) for k in ("equal_nan", "sorted") if k in params}
+    small = probe(ar, keep_ndim=True)
+    result = rules.run_quietly(np.unique, small, *flags, axis=axis, **extra)
+    values = result[0] if any(flags) else result
+    shape = list(ar.shape)
+    shape[axis] = DataSize()
+    out = [ArrayMeta(tuple(shape), values.dtype, ar.kind, False)]
+    extras = [f for f, on in zip(_UNIQUE_FLAGS, flags) if on]
+    for name, value in zip(extras, result[1:] if extras else ()):
+        if name == "return_inverse":
+            inverse = (ar.shape[axis],) if value.ndim == 1 else tuple(ar.shape)
+            out.append(ArrayMeta(inverse, value.dtype, ar.kind, False))
+        else:
+            out.append(ArrayMeta((DataSize(),), value.dtype, ar.kind, False))
+    return tuple(out) if extras else out[0]
+
+
+def set_op_rule(op, args, kwargs):
+    """``intersect1d``, ``union1d``, ``setdiff1d``, ``setxor1d``: sorted (or, with
+    ``assume_unique``, filtered) 1-d values of a data-dependent length; with
+    ``return_indices`` (``intersect1d``) two index arrays of the same length. Dtypes
+    from a call on one-element probes of the arguments' dtypes."""
+    params = rules.bind(op, args, kwargs)
+    arrays = [params[k] for k in ("ar1", "ar2")]
+    if any(isinstance(a, ArrayMeta) and a.kind == DASK for a in arrays):
+        raise MetaError(f"np.{op.name} of a dask array: its size depends on the data")
+    options = {k: rules.static(v, k) for k, v in params.items() if k not in ("ar1", "ar2")}
+    tiny = [np.zeros((1,), a.dtype) if isinstance(a, ArrayMeta) else a for a in arrays]
+    value = rules.run_quietly(op.impl, *tiny, **options)
+    kind = rules.array_kind((args, kwargs))
+    if isinstance(value, tuple):
+        return tuple(ArrayMeta((DataSize(),), v.dtype, kind, False) for v in value)
+    return ArrayMeta((DataSize(),), value.dtype, kind, False)
+
+
+def trim_zeros_rule(op, args, kwargs) -> ArrayMeta:
+    """``np.trim_zeros(filt, trim, axis)``: a view of ``filt`` without its leading and/or
+    trailing zeros, along ``axis`` (every axis for None): each trimmed length is data."""
+    params = rules.bind(op, args, kwargs)
+    filt = _source(op, params, "filt")
+    options = {k: rules.static(v, k) for k, v in params.items() if k != "filt"}
+    rules.run_quietly(op.impl, probe(filt, keep_ndim=True), **options)  # NumPy's errors
+    if filt.ndim == 0:
+        raise MetaError("np.trim_zeros of a 0-d array")
+    axis = options.get("axis")
+    trimmed = range(filt.ndim) if axis is None else rules.axis_tuple(axis, filt.ndim)
+    shape = tuple(DataSize(key=d) if d in trimmed else n for d, n in enumerate(filt.shape))
+    return ArrayMeta(shape, filt.dtype, filt.kind, False)
+
+
 def sym_size(x, dim: int) -> int:
     """``x.shape[dim]``, as the graph reads an unbacked size when it runs."""
     return x.shape[dim]
@@ -130,5 +277,18 @@ register(OpDef("unique", np.unique, unique_rule, OPAQUE,
 register(OpDef("bincount", np.bincount, bincount_rule, OPAQUE,
                extras={"raises": "raises ValueError for a negative value"}),
          functions=[np.bincount])
+register(OpDef("extract", np.extract, extract_rule, OPAQUE,
+               doc="the elements where the condition is nonzero (an unbacked length)"),
+         functions=[np.extract])
+register(OpDef("compress", np.compress, compress_rule, OPAQUE,
+               doc="the slices along an axis where the condition is nonzero"),
+         functions=[np.compress], methods=["compress"], method_adapter=compress_method)
+for _fn in (np.unique_values, np.unique_counts, np.unique_inverse, np.unique_all):
+    register(OpDef(_fn.__name__, _fn, unique_all_rule, OPAQUE), functions=[_fn])
+for _fn in (np.intersect1d, np.union1d, np.setdiff1d, np.setxor1d):
+    register(OpDef(_fn.__name__, _fn, set_op_rule, OPAQUE), functions=[_fn])
+register(OpDef("trim_zeros", np.trim_zeros, trim_zeros_rule, VIEW,
+               doc="a view without the leading/trailing zeros (unbacked lengths)"),
+         functions=[np.trim_zeros])
 register(OpDef("sym_size", sym_size, _no_rule, OPAQUE,
                doc="x.shape[dim] of an array whose size the data decided"))

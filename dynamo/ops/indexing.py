@@ -70,8 +70,13 @@ def masked_meta(x: ArrayMeta, index) -> ArrayMeta:
     parts = list(_components(index))
     if x.kind == DASK:
         raise MetaError("a boolean mask of a dask array: its size depends on the data")
-    if x.scalar or any(_is_mask(p) and p.ndim == 0 for p in parts):
-        raise MetaError("a 0-d boolean mask (or a mask of a NumPy scalar)")
+    if x.scalar:
+        raise MetaError("a boolean mask of a NumPy scalar")
+    if any(_is_mask(p) and p.ndim == 0 for p in parts):
+        if len(parts) != 1:
+            raise MetaError("a 0-d boolean mask together with other indices")
+        # x[c] of a 0-d c: a new first dimension of length 1 (c True) or 0 (False)
+        return ArrayMeta((DataSize(nonzero_of=1), *x.shape), x.dtype, x.kind, False)
     if any(isinstance(p, (list, np.ndarray)) and np.asarray(p).dtype == np.bool_
            for p in parts):
         raise MetaError("a traced boolean mask together with a constant one")
@@ -159,6 +164,8 @@ def _mask_target(x: ArrayMeta, index) -> tuple | None:
     if len(parts) != 1 or not isinstance(parts[0], ArrayMeta) or parts[0].dtype != np.bool_:
         return None
     mask = parts[0]
+    if mask.ndim == 0 and x.ndim > 0:   # x[c] = v of a 0-d c: (0 or 1,) + x.shape
+        return tuple(x.shape)
     if mask.shape != x.shape[:mask.ndim] or mask.ndim == 0:
         raise MetaError("boolean mask whose shape differs from the array's")
     return x.shape[mask.ndim:]
@@ -194,6 +201,18 @@ def _fits_empty_fancy(index, vshape: tuple, target: tuple) -> bool:
         raise MetaError("an assignment into an empty fancy selection of a value with "
                         "extra dimensions that only broadcast to it")
     return False
+
+
+def _counted_as_given(target: tuple, vshape: tuple) -> tuple:
+    """The selection's shape with each dimension a mask counts (``x[m, 1:] = v``: a
+    ``DataSize``) taken as the value's length there: a value of one element per True
+    element, or of one that broadcasts, fits here, and NumPy checks the count against
+    the value when the graph runs (indexing with a traced index may raise there)."""
+    if not any(isinstance(d, DataSize) for d in target):
+        return target
+    lead = len(target) - len(vshape)
+    return tuple((vshape[d - lead] if d >= lead else 1) if isinstance(n, DataSize) else n
+                 for d, n in enumerate(target))
 
 
 def _check_full_constant_mask(x: ArrayMeta, index, vshape: tuple) -> None:
@@ -235,9 +254,7 @@ def setitem_rule(op, args, kwargs) -> ArrayMeta:
     else:
         _check_full_constant_mask(x, index, vshape)
         selected = index_meta(x, index)
-        target = selected.shape
-        if any(isinstance(d, DataSize) for d in target):
-            raise MetaError("an assignment through a boolean mask with other indices")
+        target = _counted_as_given(selected.shape, vshape)
         if selected.scalar and vshape:  # one element: NumPy's answer depends on the dtype
             raise MetaError("a sequence assigned to one element (NumPy raises, or for a "
                             "bool array converts it with bool())")

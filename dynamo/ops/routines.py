@@ -14,9 +14,9 @@ and coordinates hold ones, so that no probe divides by a zero weight sum.
 
 What breaks (MetaError, a graph break that lets NumPy run the call):
 
-- ``delete`` with a traced index array of more than one element, or a traced boolean
-  mask (the result's length depends on the values: duplicates, True count);
-  ``insert`` with a traced boolean mask; a traced index of a non-integer dtype;
+- ``insert`` with a traced boolean mask; a traced index of a non-integer dtype
+  (``delete`` with a traced index array or 1-d mask is captured: the result's length
+  is an unbacked size, docs/unbacked.md);
 - ``isin(kind='table')`` (its memory use depends on the values' range);
 - ``partition`` with a traced ``kth`` or ``order=``; ``multi_dot(out=)``;
 - shape-deciding arguments (axes, ``n``, ``k``, ``dimensions``) that are traced.
@@ -42,7 +42,7 @@ import numpy as np
 from . import rules
 from .indexing import setitem_rule
 from .joining import _members, _probe, concat_shape
-from .meta import ArrayMeta, probe
+from .meta import ArrayMeta, DataSize, probe
 from .registry import CREATION, OPAQUE, OpDef, get, register
 from .rules import MetaError
 
@@ -256,16 +256,18 @@ def insert_rule(op, args, kwargs) -> ArrayMeta:
 def delete_rule(op, args, kwargs) -> ArrayMeta:
     """A constant ``obj`` (int, slice, indices, mask): NumPy deletes it from a 1-d array
     of the axis' length, which gives the new length and NumPy's errors; a traced
-    ``obj`` only when it is one integer (one element goes)."""
+    ``obj``: one integer (one element goes), or an index array or mask (``_delete_traced``)."""
     rules.require_cupy(op, args, kwargs)
     params = rules.bind(op, args, kwargs)
     arr = as_meta(params["arr"], "arr")
     shape, axis = _flat_axis(arr, rules.static(params.get("axis"), "axis"))
     n, obj = shape[axis], params["obj"]
+    if isinstance(obj, ArrayMeta) and (obj.ndim > 0 or obj.dtype == np.bool_):
+        return _delete_traced(arr, shape, axis, obj, _kind(args, kwargs))
     if isinstance(obj, ArrayMeta):
-        if obj.size != 1 or obj.dtype.kind not in "iu":
-            raise MetaError("np.delete with a traced index array or mask: the result's "
-                            "length depends on its values (duplicates, True count)")
+        if obj.dtype.kind not in "iu":
+            raise MetaError("np.delete with a traced index of another type than integer "
+                            "or boolean")
         if n == 0:
             raise IndexError(f"index is out of bounds for axis {axis} with size 0")
         left = n - 1
@@ -275,6 +277,24 @@ def delete_rule(op, args, kwargs) -> ArrayMeta:
     new = list(shape)
     new[axis] = left
     return ArrayMeta(tuple(new), arr.dtype, _kind(args, kwargs), False)
+
+
+def _delete_traced(arr: ArrayMeta, shape: tuple, axis: int, obj: ArrayMeta,
+                   kind: str) -> ArrayMeta:
+    """``np.delete`` with a traced mask or index array: how many slices go is data (the
+    True elements, the distinct indices), an unbacked size (docs/unbacked.md). NumPy's
+    errors from shapes come from a call on zeros of ``obj``'s shape; an index out of
+    bounds raises when the graph runs (the op is marked ``raises``)."""
+    if kind == "dask":
+        raise MetaError("np.delete of a dask array with a traced index array or mask")
+    if obj.dtype.kind not in "iub" or obj.dtype == np.bool_ and obj.ndim == 0:
+        raise MetaError("np.delete with a traced index that is neither an integer array "
+                        "nor a 1-d mask")
+    rules.run_quietly(np.delete, np.zeros(shape[axis], np.int8),
+                      np.zeros(tuple(obj.shape), obj.dtype))
+    new = list(shape)
+    new[axis] = DataSize()   # even for an empty obj: its length may be an unbacked size
+    return ArrayMeta(tuple(new), arr.dtype, kind, False)
 
 
 def _block_depth(node, path: str) -> tuple[int, int]:

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import inspect
 import operator
-import warnings
 from functools import cache
 from typing import Any
 
@@ -35,6 +34,7 @@ import numpy as np
 
 from ..tree import tree_leaves, tree_map
 from .meta import ArrayMeta, ghost, joined_kind, probe
+from .quiet import warnings_as
 
 
 class MetaError(Exception):
@@ -98,8 +98,7 @@ def shape_of(value) -> tuple:
 
 def run_quietly(fn, *args, **kwargs):
     """Call ``fn`` with NumPy's floating-point warnings silenced (probes hold zeros)."""
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with np.errstate(all="ignore"), warnings_as("ignore"):
         return fn(*args, **kwargs)
 
 
@@ -137,6 +136,30 @@ def shrunk_run(op, args, kwargs) -> tuple:
     if any(d not in back for d in shape):
         raise MetaError(f"{op.name}: an output size is not an input size")
     return value, tuple(back[d] for d in shape)
+
+
+_ASKED_KINDS = ("elementwise", "reduction", "view", "matmul", "opaque", "mutation")
+_ASK_LIMIT = 1 << 20   # elements in all: NumPy's own call stays cheap
+
+
+def numpy_error(op, args, kwargs, error: Exception) -> Exception | None:
+    """The exception NumPy itself raises for ``op`` on arrays of these metas (zero
+    arrays: the rule's ``error`` came from shapes and dtypes, so the values do not
+    matter), when it is of ``error``'s class; None where NumPy does not raise, raises
+    otherwise, or is not asked: creation and random ops (they would allocate or draw),
+    non-NumPy arrays, more than ``_ASK_LIMIT`` elements. Inside a ``try`` the program's
+    ``except`` may then catch it (translator/exceptions.py)."""
+    metas = metas_in((args, kwargs))
+    if op.kind not in _ASKED_KINDS or op.random or \
+            any(m.kind != "numpy" for m in metas) or \
+            sum(int(np.prod(m.shape)) for m in metas) > _ASK_LIMIT:
+        return None
+    zeros = lambda m: probe(m) if m.scalar else np.zeros(m.shape, m.dtype)  # noqa: E731
+    try:
+        run_quietly(op.impl, *substitute(args, zeros), **substitute(kwargs, zeros))
+    except Exception as e:  # noqa: BLE001 (NumPy's own error is the answer)
+        return e if type(e) is type(error) else None
+    return None
 
 
 # --------------------------------------------------------------------------- arguments

@@ -151,6 +151,44 @@ def searchsorted_rule(op, args, kwargs) -> ArrayMeta:
     return rules.result_meta(value, rules.shape_of(v), a.kind)
 
 
+def digitize_rule(op, args, kwargs) -> ArrayMeta:
+    """``np.digitize(x, bins, right)``: one bin index per element of ``x`` (a NumPy
+    scalar for a 0-d ``x``). Dtype and NumPy's errors (complex ``x``, ``bins`` not 1-d,
+    constant bins not monotonic) from a call on probes; traced bins that are not
+    monotonic raise when the graph runs (``extras["raises"]``)."""
+    params = rules.bind(op, args, kwargs)
+    keep = lambda m: probe(m, keep_ndim=True)  # noqa: E731
+    value = rules.run_quietly(op.impl, rules.substitute(params["x"], keep),
+                              rules.substitute(params["bins"], keep),
+                              rules.static(params.get("right", False), "right"))
+    return rules.result_meta(value, rules.shape_of(params["x"]), rules.array_kind(params))
+
+
+def unravel_index_rule(op, args, kwargs):
+    """``np.unravel_index(indices, shape, order)``: one index array per dimension of
+    ``shape``, each of ``indices``' shape (NumPy scalars for a 0-d ``indices``). Dtype
+    and NumPy's errors from a call on a probe of ``indices``; an index out of bounds
+    raises when the graph runs (``extras["raises"]``)."""
+    params = rules.bind(op, args, kwargs)
+    indices = rules.first_array(params, "indices")
+    shape = rules.static(params["shape"], "shape")
+    order = rules.static(params.get("order", "C"), "order")
+    value = rules.run_quietly(op.impl, probe(indices, keep_ndim=True), shape, order=order)
+    return tuple(rules.result_meta(v, indices.shape, indices.kind) for v in value)
+
+
+def lexsort_rule(op, args, kwargs) -> ArrayMeta:
+    """``np.lexsort(keys, axis)``: the indices that sort by the last key, then the one
+    before...; of the keys' common shape. NumPy's own shape checks and dtype from a run
+    on small ghosts (``rules.shrunk_run``)."""
+    params = rules.bind(op, args, kwargs)
+    rules.static(params.get("axis", -1), "axis")
+    if not rules.metas_in(params["keys"]):
+        raise MetaError("np.lexsort of constant keys")
+    value, shape = rules.shrunk_run(op, args, kwargs)
+    return ArrayMeta(shape, value.dtype, rules.array_kind(params), False)
+
+
 _OUT_OF_BOUNDS = {"raises": "raises IndexError for an index out of bounds"}
 register(OpDef("take", np.take, take_rule, OPAQUE, extras=_OUT_OF_BOUNDS),
          functions=[np.take], methods=["take"])
@@ -161,6 +199,13 @@ register(OpDef("choose", np.choose, choose_rule, OPAQUE, extras=_OUT_OF_BOUNDS),
 register(OpDef("select", np.select, select_rule, OPAQUE), functions=[np.select])
 register(OpDef("searchsorted", np.searchsorted, searchsorted_rule, OPAQUE),
          functions=[np.searchsorted], methods=["searchsorted"])
+register(OpDef("unravel_index", np.unravel_index, unravel_index_rule, OPAQUE,
+               extras={"raises": "raises ValueError for an index out of bounds"}),
+         functions=[np.unravel_index])
+register(OpDef("lexsort", np.lexsort, lexsort_rule, OPAQUE), functions=[np.lexsort])
+register(OpDef("digitize", np.digitize, digitize_rule, OPAQUE,
+               extras={"raises": "raises ValueError for bins that are not monotonic"}),
+         functions=[np.digitize])
 
 # --------------------------------------------------------------------------- writes
 

@@ -63,6 +63,23 @@ for _fn in (np.expand_dims, np.moveaxis, np.broadcast_to, np.flip, np.fliplr, np
     _view(_fn.__name__, _fn)
 
 
+def sliding_window_view_rule(op, args, kwargs) -> ArrayMeta:
+    """``np.lib.stride_tricks.sliding_window_view``: a read-only view of overlapping
+    windows (on ghosts, as the other views). ``writeable=True`` breaks: writes through
+    overlapping windows reach one element several times; ``subok=True`` breaks."""
+    params = rules.bind(op, args, kwargs)
+    if rules.static(params.get("writeable", False), "writeable") or \
+            rules.static(params.get("subok", False), "subok"):
+        raise MetaError("sliding_window_view with writeable=True or subok=True")
+    return rules.on_ghosts(op, args, kwargs)
+
+
+register(OpDef("sliding_window_view", np.lib.stride_tricks.sliding_window_view,
+               sliding_window_view_rule, VIEW,
+               doc="a read-only view of the overlapping windows of an array"),
+         functions=[np.lib.stride_tricks.sliding_window_view])
+
+
 def ravel_rule(op, args, kwargs) -> ArrayMeta:
     """``ravel``/``flatten``: one dimension of ``size`` elements (ghosts would copy)."""
     a = args[0]

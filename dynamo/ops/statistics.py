@@ -109,6 +109,36 @@ def histogram_rule(op, args, kwargs):
             ArrayMeta((edges,), edge_values.dtype, kind, False))
 
 
+def histogram2d_rule(op, args, kwargs):
+    """``np.histogram2d(x, y, bins, range, density, weights)``: ``(H, xedges, yedges)``,
+    whose shapes only ``bins`` decides (constant bins: counts or edges). Dtypes and
+    NumPy's checks of the bins from a call on probes of the data's length clipped to 1;
+    ``x`` and ``y`` of different lengths raise NumPy's ValueError."""
+    params = rules.bind(op, args, kwargs)
+    x, y = rules.first_array(params, "x"), rules.first_array(params, "y")
+    rules.static({k: params.get(k) for k in ("bins", "range", "density")},
+                 "bins, range and density")
+    if x.ndim != 1 or y.ndim != 1:
+        raise MetaError("np.histogram2d of arrays that are not 1-d")
+    if x.shape != y.shape:
+        raise ValueError("x and y must have the same length.")
+    weights = params.get("weights")
+    if weights is not None and tuple(rules.shape_of(weights)) != tuple(x.shape):
+        raise MetaError("np.histogram2d with weights of another shape than x")
+    n = min(x.shape[0], 1)
+    call = {k: v for k, v in params.items() if v is not None}
+    call.update(x=np.zeros(n, x.dtype), y=np.zeros(n, y.dtype))
+    if weights is not None:
+        call["weights"] = np.zeros(n, np.asarray(_tiny(weights)).dtype)
+    value = rules.run_quietly(op.impl, **call)
+    kind = rules.array_kind((args, kwargs))
+    return tuple(ArrayMeta(v.shape, v.dtype, kind, False) for v in value)
+
+
+register(OpDef("histogram2d", np.histogram2d, histogram2d_rule, OPAQUE,
+               extras={"raises": "raises ValueError for NaN or inf in the data when "
+                                 "range= is not given"},
+               doc="constant bins: shapes are static"), functions=[np.histogram2d])
 for _fn in (np.percentile, np.quantile, np.nanpercentile, np.nanquantile):
     register(OpDef(_fn.__name__, _fn, quantile_rule, OPAQUE), functions=[_fn])
 for _fn in (np.histogram, np.histogram_bin_edges):

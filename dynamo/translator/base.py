@@ -16,6 +16,7 @@ Example::
 from __future__ import annotations
 
 import inspect
+import operator
 from typing import Any
 
 import numpy as np
@@ -48,7 +49,7 @@ from ..variables import (
 from ..variables.arrays import FlatVariable, IndexerVariable
 from ..variables.base import is_program_error
 from ..variables.builtins import FRAME_CAPTURE, HANDLERS, call_builtin
-from ..variables.constant import BINARY, operator_on_constants
+from ..variables.constant import BINARY, fold, operator_on_constants
 from ..variables.container_ops import container_binary_op
 from ..variables.iterators import get_iterator
 from ..variables.objects import RandomObjectVariable
@@ -268,8 +269,8 @@ class TranslatorBase:
         if obj.is_constant() and index.is_constant():
             container = obj.as_python_constant()
             _check_class_subscript(container)
-            value = container[index.as_python_constant()]
-            return wrap_constant(value)
+            # folded: an IndexError or KeyError is Python's own (program_error)
+            return wrap_constant(fold(operator.getitem, container, index.as_python_constant()))
         raise Unsupported(f"subscript of {obj.describe()}")
 
     def setitem(self, obj: Variable, index: Variable, value: Variable) -> None:

@@ -7,10 +7,12 @@ from ..variables import (
     ConstantVariable,
     DictVariable,
     ListVariable,
+    SequenceVariable,
     SetVariable,
     SliceVariable,
     TupleVariable,
 )
+from ..variables.base import program_error
 from ..variables.sets import const_key
 
 
@@ -106,7 +108,12 @@ class Containers:
         self.changed(inst.arg)
 
     def UNPACK_SEQUENCE(self, inst):
-        items = self.unpack_iterable(self.pop())
+        seq = self.pop()
+        items = self.unpack_iterable(seq)
+        if len(items) != inst.arg and (isinstance(seq, SequenceVariable) or seq.is_constant()):
+            # Python's own ValueError, before any effect: a break, or the program's
+            # `except` (its message is not read: translator/exceptions.py)
+            raise program_error(ValueError(f"unpacking {len(items)} values into {inst.arg}"))
         if len(items) != inst.arg:
             raise Unsupported(f"unpacking {len(items)} values into {inst.arg} (ValueError)")
         for item in reversed(items):

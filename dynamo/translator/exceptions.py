@@ -23,8 +23,11 @@ The handler's own instructions are modelled on CPython's:
 - ``RERAISE`` and a bare ``raise`` raise the same object again.
 
 An error Python raises at an instruction the translator ran while tracing (a missing
-dict key, a folded ``1 / 0``) unwinds the same way when the instruction had no effect
-yet (``python_error``); its message is not known exactly, so reading it breaks.
+dict key, a folded ``1 / 0``, an index past the end of a tuple, ``[].pop()``, a tuple
+unpacked into the wrong number of names, ``int(x)`` of an array that is not 0-d) or
+that NumPy raises from the shapes and dtypes of an op (``OutputGraph._raise_as_numpy``)
+unwinds the same way when the instruction had no effect yet (``python_error``); its
+message is not known exactly, so reading it breaks.
 
 What is never guessed, and breaks instead: an exception that leaves the root frame
 (the original code then runs, so the traceback is Python's own: see

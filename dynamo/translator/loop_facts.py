@@ -15,10 +15,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import CALL, Node
-from ..ops import ArrayMeta
+from ..ops import ArrayMeta, DataSize
 from ..symbolic import Sym, SymInt
 from ..symbolic.fit import described
-from ..tree import tree_map
+from ..symbolic.ranges import LOWEST
+from ..symbolic.sizes import Symbolic
+from ..tree import tree_leaves, tree_map
 from ..variables import ConstantVariable
 from ..writes import memory_sources
 
@@ -75,13 +77,54 @@ class WatchedLocals(dict):
 def memory_base(node: Node) -> Node:
     """The node whose memory ``node`` is: through views, in-place writes, ``out=`` and
     ops that may return their argument (the steps of ``writes.buffer_roots``), up to a
-    placeholder or a node that made new memory."""
-    while node.op == CALL:
+    placeholder or a node that made new memory (``x[mask]``: ``selects``)."""
+    while node.op == CALL and not selects(node):
         sources = memory_sources(node)
         if len(sources) != 1:
             break
         node = sources[0]
     return node
+
+
+def selects(node: Node) -> bool:
+    """Whether ``node`` is ``x[index]`` with an array of at least one dimension in its
+    index (a mask, ``np.nonzero``'s indices): NumPy's advanced indexing, which always
+    copies. (``writes.memory_sources`` takes every ``getitem`` for a view; a 0-d integer
+    array counts as an int in NumPy, and may make one.)"""
+    if node.target != "getitem" or len(node.args) < 2:
+        return False
+    index = node.args[1]
+    items = index if type(index) is tuple else (index,)
+    return any(isinstance(v, Node) and isinstance(v.meta.get("array"), ArrayMeta) and
+               v.meta["array"].ndim >= 1 for v in items)
+
+
+def unbacked_in(value, names) -> set:
+    """The symbols among ``names`` (unbacked sizes) that a Variable holds: in the sizes
+    of an array's metadata, or in a constant's symbolic numbers (``len(y)``,
+    ``len(y) * 0.5``, ``slice(0, len(y))``)."""
+    meta = getattr(value, "meta", None)
+    leaves = meta.shape if isinstance(meta, ArrayMeta) else \
+        tree_leaves(value.value) if isinstance(value, ConstantVariable) else ()
+    return {n for d in leaves if isinstance(d, Symbolic) for n in d.sym.symbols} & \
+        set(names)
+
+
+def from_zero(expr: Sym, counts) -> Sym:
+    """``expr`` for ``symbolic.bounds``, which takes every symbol to be ``>= 2`` (the
+    least size an entry serves), with the symbols ``counts`` (sizes the data decides,
+    any count from 0 up) written as ``c' - 2``, ``c' >= 2``: ``c >= 0`` exactly."""
+    shift = sum(c for name, c in expr.terms if name in counts)
+    return Sym(expr.terms, expr.const - LOWEST * shift, expr.sources)
+
+
+def lone_symbol(size) -> str | None:
+    """The symbol a size is exactly (``u3``, not ``u3 + 1`` or ``2*u3``), else None."""
+    if not isinstance(size, SymInt):
+        return None
+    terms = size.sym.terms
+    return terms[0][0] if len(terms) == 1 and terms[0][1] == 1 and not size.sym.const \
+        else None
 
 
 def cycle_of(perm: dict, k: int) -> set:
@@ -204,10 +247,21 @@ def same_constant(a, b) -> bool:
 
 
 def same_int(a, b) -> bool:
-    """Equal ints, comparing symbolic ones by expression (no guard recorded)."""
+    """Equal ints, comparing symbolic ones by expression (no guard recorded). Two
+    marks of a size the data decides (``DataSize``, in an op's result at two trips)
+    are the same when they are the same mark of the op's rule: the op makes a fresh
+    size on every trip, and that is no change of shape."""
+    if isinstance(a, DataSize) or isinstance(b, DataSize):
+        return same_mark(a, b)
     if isinstance(a, SymInt) or isinstance(b, SymInt):
         return isinstance(a, SymInt) and isinstance(b, SymInt) and a.sym == b.sym
     return type(a) is int and type(b) is int and a == b
+
+
+def same_mark(a, b) -> bool:
+    """Two ``DataSize`` marks of one rule's result dimension (the same key and count)."""
+    return isinstance(a, DataSize) and isinstance(b, DataSize) and \
+        (a.key, a.nonzero_of) == (b.key, b.nonzero_of)
 
 
 def int_step(old, new) -> int | None:

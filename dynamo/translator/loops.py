@@ -28,7 +28,11 @@ of anything else become its free inputs. After one pass through the body:
 - every local is as before, or an array of the same shape and dtype (carried), or a
   value written before it is read in the body (a temporary: after the loop it holds
   the last iteration's value, the index evaluated at the last index);
-- arrays carried in one slot never share memory with another slot's.
+- arrays carried in one slot never share memory with another slot's;
+- a size the data decides that the body makes (``x[x > c]``, ``np.nonzero``: an
+  unbacked size, fresh on every trip) is in no carried array, and in a value left
+  after the loop only where an array temporary of the last trip has it, to be read
+  off (``_check_sizes_left``, ``_own_fresh_sizes``).
 
 When one of these fails the attempt ends and the trace starts over with this loop
 unrolled (``Handlers.refuse_loop_node`` in ``frames``), as before loop nodes existed.
@@ -63,13 +67,17 @@ from .loop_facts import (
     at_trip,
     canonical,
     cycle_of,
+    from_zero,
     int_step,
     integer_positions,
     is_slice,
+    lone_symbol,
     memory_base,
     same_constant,
     same_int,
+    same_mark,
     same_result,
+    unbacked_in,
     why_not,
     with_positions,
 )
@@ -212,6 +220,11 @@ class LoopScope:
         self.placeholders: dict[int, Node] = {}
         trace = out.shape_env.trace
         self.seen = (len(trace.decisions), len(trace.ranges)) if trace else (0, 0)
+        # sizes only the data decides (``x[mask]``): those the body makes are new on
+        # every trip (``fresh``, after the trace); the counts of masks known so far
+        self.unbacked_before = set(out.shape_env.unbacked)
+        self.counts_before = dict(out.nonzero_counts)
+        self.fresh: set[str] = set()
         self._check_slots()
 
     def _known_facts(self) -> list:
@@ -274,6 +287,21 @@ class LoopScope:
             out.graph, out.loop_scope = out.root_graph, None
             out.shape_env.hints.pop(self.symbol, None)
             out.symbol_nodes.pop(self.symbol, None)
+            self._forget_body_sizes()
+
+    def _forget_body_sizes(self) -> None:
+        """After the body's trace: the unbacked sizes it made (``fresh``: one per op,
+        a new count on every trip) are read inside the body only; the frame after the
+        loop reads none of them, except through the arrays the loop leaves behind
+        (``_own_fresh_sizes``). So the body's nodes that read them are no symbol nodes
+        of the graph after the loop, and a mask counted in the body is counted anew
+        after it (its count there was a body node's)."""
+        out = self.output
+        self.fresh = set(out.shape_env.unbacked) - self.unbacked_before
+        for name in self.fresh:
+            out.symbol_nodes.pop(name, None)
+        out.nonzero_counts.clear()
+        out.nonzero_counts.update(self.counts_before)
 
     def localize(self, args):
         """``args`` of a body op with the nodes from before the loop replaced by body
@@ -310,7 +338,8 @@ class LoopScope:
         every ``n >= 2``: one entry for every length."""
         call = (meta_args, meta_kwargs)
         others = symbols_in(call) - {self.symbol}
-        if any(n not in self.output.shape_env.symbols for n in others):
+        env = self.output.shape_env   # (an unbacked size is fitted as outside loops)
+        if any(n not in env.symbols and n not in env.unbacked for n in others):
             raise NotALoopNode(f"np.{op.name} reads the index and a size known only when "
                                "the graph runs")
         for leaf in tree_leaves(call, is_leaf=is_slice):
@@ -421,6 +450,11 @@ class LoopScope:
         for j, m in enumerate(first):
             dims = []
             for axis, d0 in enumerate(m.shape):
+                if isinstance(d0, ops.DataSize):   # a fresh size every trip: no change
+                    if not all(same_mark(ms[j].shape[axis], d0) for _, ms in metas):
+                        raise not_affine
+                    dims.append(d0)
+                    continue
                 step = as_sym(second[j].shape[axis]) - as_sym(d0)
                 if not step.is_constant():
                     raise not_affine
@@ -464,9 +498,15 @@ class LoopScope:
         every size the entry serves: proven from what the entry guards about the
         symbols (``symbolic.bounds``; no guard needed), or else guarded, where it holds
         for this call's sizes (a decision, as ``T > 8`` is: never a pin), or else no
-        loop node (``why``)."""
+        loop node (``why``). A size the data decides (``len(x[m])``) may be any count
+        from 0 up and is never guarded: it must be proven."""
         if not isinstance(value, SymInt):
             if value < 0:
+                raise NotALoopNode(why)
+            return
+        counts = value.sym.symbols & self.output.shape_env.unbacked.keys()
+        if counts:
+            if not always_nonnegative(from_zero(value.sym, counts), self.facts):
                 raise NotALoopNode(why)
             return
         if always_nonnegative(value.sym, self.facts):
@@ -505,6 +545,7 @@ class LoopScope:
         results = tuple(self.slots[j].node if isinstance(j, int) else j.node
                         for j in nexts.values())
         self._check_temps()
+        self._check_sizes_left()
         self.body.output(self.localize(results + tuple(v.node for _, v in self.temps)))
         self._check_distinct_results(nexts)
         metas = tuple(v.meta for v in self.slots) + \
@@ -542,6 +583,7 @@ class LoopScope:
             node = out.graph.call("getitem", (loop, t), meta={
                 "array": meta, "kind": ops.get("getitem").kind})
             tx.locals[name] = ArrayVariable(node, meta)
+        self._own_fresh_sizes()
         out.loop_trips += int(self.trips)
         if isinstance(self.it, RowIteratorVariable):   # run out
             self.it.index = self.it.rows
@@ -551,6 +593,37 @@ class LoopScope:
                 else self.it._len()
             self.it.done = True
         out.side_effects.mutate(self.it)
+
+    def _check_sizes_left(self) -> None:
+        """Before the loop node is made: a value the loop leaves behind may hold a
+        size the body made from the data (``y = x[x > t]``; ``n = len(y)``) only where
+        it is the last trip's, read off an array temporary of that trip
+        (``_own_fresh_sizes``: the first dimension that is exactly that size). Any
+        other (``len(y) + 1`` with no ``y`` left, ``np.concatenate([y, y])``'s ``2 * u``
+        alone) is no value the graph after the loop could read: no loop node."""
+        owned = {lone_symbol(d) for _, var in self.temps for d in var.meta.shape}
+        for name, var in self.tx.locals.items():
+            lost = unbacked_in(var, self.fresh) - owned
+            if lost:
+                raise NotALoopNode(f"the local {name!r} holds a size the data decides in "
+                                   f"the body ({', '.join(sorted(lost))}) after the loop")
+
+    def _own_fresh_sizes(self) -> None:
+        """Each size the body made from the data that a temporary left after the loop
+        holds is read off that temporary, the last trip's array, when the graph runs
+        (``OutputGraph.unbacked_sizes``: what ``sym_size`` and the glue read)."""
+        out = self.output
+        owners = {}
+        for name, _ in self.temps:
+            var = self.tx.locals[name]
+            for d, size in enumerate(var.meta.shape):
+                if lone_symbol(size) in self.fresh:
+                    owners.setdefault(lone_symbol(size), (var.node, d))
+        for symbol in self.fresh:
+            if symbol in owners:
+                out.unbacked_sizes[symbol] = owners[symbol]
+            else:      # read in the body only: a later read would be a bug, loudly
+                out.unbacked_sizes.pop(symbol, None)
 
     def _check_effects(self) -> None:
         for var in self.log:
@@ -608,6 +681,9 @@ class LoopScope:
             if len(ends) != 1:
                 raise NotALoopNode("one array held under two names is split by the body")
             end = next(iter(ends.values()))
+            if unbacked_in(end, self.fresh):
+                raise NotALoopNode(f"a carried array gets a size the data decides on each "
+                                   f"trip ({self.slots[k].meta} -> {end.describe()})")
             if not isinstance(end, ArrayVariable) or end.meta != self.slots[k].meta:
                 raise NotALoopNode(f"a carried array changes type, shape or dtype "
                                    f"({self.slots[k].meta} -> {end.describe()})")

@@ -14,7 +14,6 @@ Example::
 from __future__ import annotations
 
 import types
-import warnings
 from typing import Any
 
 import numpy as np
@@ -22,6 +21,7 @@ import numpy as np
 from .. import ops
 from ..exc import Unsupported
 from ..ops import ArrayMeta
+from ..ops.quiet import warnings_as
 from ..symbolic import concrete
 from .base import Variable
 from .constant import ConstantVariable, SignalsAtRunTime, fold, is_pure_constant, raw
@@ -36,10 +36,10 @@ _LAYOUT_ATTRS = {"strides", "flags", "data", "base", "ctypes", "__array_interfac
 _TO_PYTHON = {"item", "tolist", "tobytes", "__float__", "__int__", "__bool__", "__index__",
               "__len__", "get"}
 # NumPy functions whose result shape depends on the data, and which are not captured
-# (nonzero, unique, argwhere, flatnonzero and bincount are: their result has an unbacked
-# size, see dynamo/ops/data_sizes.py).
-DATA_DEPENDENT = {"extract", "compress", "unique_values", "unique_counts", "unique_inverse",
-                  "unique_all"}
+# (none today: nonzero, unique and the unique_* functions, argwhere, flatnonzero,
+# bincount, extract, compress, the set operations and trim_zeros are, their result has
+# an unbacked size, see dynamo/ops/data_sizes.py).
+DATA_DEPENDENT: frozenset[str] = frozenset()
 # NumPy functions that return a Python value computed from array data.
 DATA_TO_PYTHON = {"allclose", "array_equal", "array_equiv", "isscalar"}
 
@@ -248,8 +248,7 @@ class LibraryFunctionVariable(Variable):
         hit = ops.lookup_function(self.fn)
         if hit is not None and _foldable_op(self.fn, hit[0], args, kwargs):
             try:  # a warning or error (np.log(0.0)) must happen at run time: no folding
-                with np.errstate(all="raise"), warnings.catch_warnings():
-                    warnings.simplefilter("error")
+                with np.errstate(all="raise"), warnings_as("error"):
                     return _fold_library_call(self.fn, args, kwargs)
             except Exception:  # noqa: BLE001
                 pass  # not a constant result: a graph node below

@@ -25,7 +25,7 @@ from dynamo.guards import CONSTANT, Guard, Source
 from .. import ops
 from ..exc import Unsupported
 from .arrays import ArrayVariable
-from .base import BoundBuiltinMethod, Variable
+from .base import BoundBuiltinMethod, Variable, program_error
 from .constant import (
     BuiltinVariable,
     ConstantVariable,
@@ -307,8 +307,27 @@ def _pow(tx, base, exp, mod=None):
     return tx.binary_op("pow", base, exp)
 
 
+def _conversion_error(fn, array: ArrayVariable) -> Exception | None:
+    """The error ``fn(x)`` (``int``, ``float``, ``complex``, ``bool``) raises for any
+    array of ``x``'s static shape and dtype (more than one element, or none: NumPy
+    refuses whatever the values), taken from NumPy itself on a zero-strided array of
+    that shape; None where the result depends on the values."""
+    m = array.meta
+    if m.scalar or not all(type(d) is int for d in m.shape) or m.kind != ops.NUMPY:
+        return None
+    try:
+        ops.rules.run_quietly(fn, ops.ghost(m))
+    except (TypeError, ValueError) as e:
+        return e
+    return None
+
+
 def _to_python(name, fn):
     def handler(tx, *args, **kwargs):
+        if len(args) == 1 and not kwargs and isinstance(args[0], ArrayVariable):
+            error = _conversion_error(fn, args[0])
+            if error is not None:   # Python's own: a break, or the program's `except`
+                raise program_error(error)
         if any(isinstance(a, ArrayVariable) for a in args):
             raise Unsupported(f"{name}() of an array converts array data to Python",
                               "The value is only known when the graph has run.",

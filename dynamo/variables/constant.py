@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import operator
 import types
-import warnings
 from typing import Any
 
 import numpy as np
 
 from ..exc import Unsupported
+from ..ops.quiet import warnings_as
 from ..symbolic import Symbolic, SymFloat, SymInt, concrete, is_symbolic
 from ..symbolic.scalars import binary, float_operands
 from .base import Variable, program_error
@@ -223,8 +223,7 @@ def fold(fn, *values, **kwargs) -> Any:
         except Exception as e:
             program_error(e)   # 1 / 0: Python's own error, which an `except` may catch
             raise
-    with np.errstate(all="raise"), warnings.catch_warnings():
-        warnings.simplefilter("error")
+    with np.errstate(all="raise"), warnings_as("error"):
         try:
             return fn(*values, **kwargs)
         except (FloatingPointError, Warning) as e:

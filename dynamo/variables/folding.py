@@ -23,12 +23,12 @@ Example::
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
 
 from .. import ops
+from ..ops.quiet import warnings_as
 from ..tree import tree_map
 
 # Bounds on what is computed while tracing: ops walked, and elements of each value.
@@ -85,8 +85,7 @@ def _value(node, memo: dict) -> Any:
 
     args, kwargs = tree_map(leaf, (node.args, node.kwargs))
     try:   # a warning or an error belongs to the program's run, not to the trace
-        with np.errstate(all="raise"), warnings.catch_warnings():
-            warnings.simplefilter("error")
+        with np.errstate(all="raise"), warnings_as("error"):
             value = getattr(ops.impl_table(ops.NUMPY), op.name)(*args, **kwargs)
     except Exception as e:  # noqa: BLE001
         raise _Unknown from e

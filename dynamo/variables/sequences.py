@@ -21,7 +21,7 @@ import sys
 from typing import Any
 
 from ..exc import Unsupported
-from .base import BoundBuiltinMethod, Variable
+from .base import BoundBuiltinMethod, Variable, program_error
 from .constant import ConstantVariable, is_pure_constant
 
 
@@ -69,6 +69,8 @@ class SequenceVariable(Variable):
             return self.items[key]
         except TypeError as e:
             raise Unsupported(f"{self.kind.__name__} index {key!r}") from e
+        except IndexError as e:   # Python's own: a break, or the program's `except`
+            raise program_error(e) from None
 
     def reconstruct(self, cg) -> str:
         if self.kind is tuple and self.source is not None:   # the same tuple object
@@ -218,6 +220,11 @@ class ListVariable(SequenceVariable):
             return ConstantVariable(None)
         if name == "copy":
             return ListVariable(list(items))
+        if name == "pop":   # an empty list, an index past the end: Python's own IndexError,
+            try:            # raised before any change (a break, or the program's `except`)
+                list(items).pop(args[0].as_python_constant() if args else -1)
+            except IndexError as e:
+                raise program_error(e) from None
         tx.output.side_effects.mutate(self)
         if name == "append":
             items.append(args[0])
@@ -226,8 +233,6 @@ class ListVariable(SequenceVariable):
         elif name == "insert":
             items.insert(args[0].as_python_constant(), args[1])
         elif name == "pop":
-            if not items:
-                raise Unsupported("pop from an empty list (raises IndexError)")
             return items.pop(args[0].as_python_constant() if args else -1)
         elif name == "reverse":
             items.reverse()

@@ -79,12 +79,10 @@ NUMERICS: dict[str, Known | str] = {}
 
 # J. Frames, generated code and the wrapper objects.
 FRAMES_API = {
-    "misc/caller_frame": "frame-visible: sys._getframe(1) in a compiled function is one of "
-                         "dynamo's frames, not the caller (pure Python cannot run code in "
-                         "the caller's frame: docs/python_semantics.md)",
-    "misc/user_warning_stacklevel_2": "frame-visible: warn(stacklevel=2) in a helper called "
-                                      "at a graph break points at one of dynamo's frames, "
-                                      "not the caller's line (docs/python_semantics.md)",
+    # (frame-visible, fixed: a function whose own bytecode reads its caller's frame,
+    #  sys._getframe(n != 0), f_back, inspect.stack, warn(stacklevel != 1), is called
+    #  as it is, uncompiled, by dynamo.compile and at a graph break:
+    #  dynamo/bytecode/caller_frames.py, docs/python_semantics.md.)
     # (getframe_name, fixed: a sys._getframe() or inspect.currentframe() call runs the
     #  rest of the frame in that frame, an island; no ___brk temporaries in f_locals.)
     # (warning-location, fixed: graph code is compiled at the program's file and lines,
@@ -100,9 +98,20 @@ MORE = {
 LOOPS: dict[str, Known | str] = {
 }
 
+# M. Programs of prog_newest.py (data-dependent sizes, outlined while loops, numbers as
+#    graph inputs, append-only state, lists of ints as data) that differ.
+NEWEST: dict[str, Known | str] = {
+    "newest/mask_mean_of_none": "rerun-repeats-python-warnings: x[x > 10].mean() of an "
+                                "empty selection warns 'Mean of empty slice' (NumPy's "
+                                "Python code, warnings.warn) before the floating-point "
+                                "guard raises at its 'invalid value'; the rerun warns "
+                                "again (the guard covers ufunc conditions only: warnings "
+                                "filters are process-wide, not per thread)",
+}
+
 KNOWN: dict[str, Known] = {
     pid: entry if isinstance(entry, Known) else Known(entry)
     for table in (ALIAS, IDENTITY, RAISE, STATE, GUARDS, NUMERICS, FRAMES_API, MORE,
-                  LOOPS)
+                  LOOPS, NEWEST)
     for pid, entry in table.items()
 }

@@ -651,6 +651,20 @@ def s_user_warning_stacklevel_2(r):
 
 
 @scenario
+def s_default_filter_stacklevel_2_once(r):
+    # the warning's location is the caller's line; a resume function compiled after the
+    # first warning must not make it show again (trace-time probes leave the filters'
+    # version, and so every __warningregistry__, as it was: dynamo/ops/quiet.py)
+    f = r.compile(_warn_stacklevel2)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.resetwarnings()
+        warnings.simplefilter("default")
+        for _ in range(3):
+            r.call(f, X)
+    r.see("where", _where(_warn_stacklevel2, w))
+
+
+@scenario
 def s_default_filter_once_per_location(r):
     f = r.compile(_divide_warns)
     with warnings.catch_warnings(record=True) as w:

@@ -11,7 +11,7 @@ from known import KNOWN
 
 PROGRAMS = hc.all_programs()
 CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout", "dynamic",
-              "api", "more", "loops")
+              "api", "more", "loops", "newest")
 
 
 def _params():

@@ -93,10 +93,14 @@ def test_insert_delete(arr, obj, values, axis):
             "captured", "raised", "data_error", "break")
 
 
-def test_delete_of_traced_indices_breaks():
+def test_delete_of_traced_indices():
+    """A traced index array or mask: the result's length is an unbacked size (captured,
+    docs/unbacked.md); insert with a traced mask still breaks."""
     arr = np.arange(6.0)
-    assert agree(np.delete, arr, np.array([1, 1, 2]), may_break=True) == "break"
-    assert agree(np.delete, arr, np.arange(6) > 2, may_break=True) == "break"
+    assert agree(np.delete, arr, np.array([1, 1, 2])) == "captured"
+    assert agree(np.delete, arr.reshape(3, 2), np.arange(3) > 1, axis=0) == "captured"
+    assert agree(np.delete, arr, np.arange(6) > 2) == "captured"
+    assert agree(np.delete, arr, np.arange(5) > 2) == "raised"   # the mask's length
     assert agree(np.insert, arr, np.arange(6) > 2, 0.0, may_break=True) == "break"
 
 
@@ -298,13 +302,23 @@ def test_compiled_equals_eager(backend):
 
 
 def test_value_dependent_calls_break_with_a_reason():
-    def f(x, idx):
-        return np.delete(x, idx) * 2
+    def f(x, mask):
+        return np.insert(x, mask, 0.0) * 2
 
-    report = dynamo.explain(f)(np.arange(5.0), np.array([0, 0, 1]))
+    report = dynamo.explain(f)(np.arange(5.0), np.arange(5) > 2)
     assert report.graph_break_count == 1
-    assert "np.delete" in str(report) or "delete" in str(report)
-    check(f, np.arange(5.0), np.array([0, 0, 1]))
+    assert "np.insert" in str(report)
+    check(f, np.arange(5.0), np.arange(5) > 2)
+
+
+def test_delete_of_traced_indices_is_captured():
+    """Duplicates and a mask's True count decide the length: an unbacked size."""
+    def f(x, idx):
+        return np.delete(x, idx) * 2, np.delete(x, x > 2)
+
+    check(f, np.arange(5.0), np.array([0, 0, 1]), graphs=1, breaks=0)
+    check(f, np.arange(5.0), np.array([4, -1]), graphs=1, breaks=0)
+    check(f, np.arange(5.0), np.array([7, 1]))   # out of bounds: NumPy's IndexError
 
 
 def test_reduceat_out_of_bounds_raises_like_numpy():

@@ -793,3 +793,547 @@ def _outlined(fn, *args):
     with listeners.listening(seen), contextlib.redirect_stdout(io.StringIO()):
         dynamo.compile(fn)(*copy.deepcopy(args))
     return {n for n in seen.names if "loop_body" in n}
+
+
+# ----------------------------------------------------------------------------- inner loops
+# An outlined body whose inner loop breaks the graph: the inner loop is outlined in turn,
+# and the rest of the outer body after it (array code, a try or with block, a break) is
+# compiled by a resume function of the outer body function, which takes the outer
+# loop's iterator placeholder as its stack. Each program's array code after the inner
+# loop has an op of its own (the MARKERS) that must be in a graph of an outlined body.
+
+def after_inner(x):
+    out = np.zeros(3)
+    for i in range(2):
+        for j in range(3):
+            print(j)
+            out[i] += x[j] * i
+        out[i] = out[i] * 2.0 + np.cbrt(x[:5]).sum()
+        print(i)
+    return out
+
+
+def the_issue_example(x):
+    out = np.zeros(3)
+    for i in range(3):
+        for j in range(4):
+            out[i] += x[j] * i
+        print(i)
+        out[i] = out[i] * 2.0 + np.cbrt(x[:5]).sum()
+    return out
+
+
+def while_in_for(x):
+    for i in range(3):
+        k = 0
+        while k < 2:
+            x = x + k
+            print(k)
+            k += 1
+        x = np.cbrt(x) * 2.0
+    return x
+
+
+def for_in_while(x):
+    i = 0
+    while i < 3:
+        for j in range(2):
+            x = x * 1.5
+            print(j)
+        x = np.cbrt(x) + 1.0
+        i += 1
+    return x
+
+
+def while_in_while(x):
+    i = 0
+    while i < 2:
+        k = 0
+        while k < 3:
+            x = x + 0.5
+            print(i, k)
+            k += 1
+        x = np.cbrt(x)
+        i += 1
+    return x, i, k
+
+
+def two_inner(x):
+    for i in range(2):
+        for j in range(2):
+            x = x + 1
+            print("a", j)
+        x = np.expm1(-x)
+        for j in range(2):
+            x = x * 2
+            print("b", j)
+        x = np.cbrt(x)
+    return x
+
+
+def inner_breaks(x):
+    for i in range(3):
+        for j in range(10):
+            x = x + 1.0
+            if x.sum() > 10 * (i + 1):       # data-dependent: the inner body breaks
+                break
+        x = np.cbrt(x)
+        print(i)                  # (`print(i, j)`: j may be unbound, not outlined)
+    return x, j
+
+
+def inner_else(x):
+    for i in range(3):
+        for j in range(4):
+            x = x * 1.1
+            if x.max() > 3.0:
+                break
+        else:
+            x = np.expm1(x * 0.1)
+        x = np.cbrt(x)
+        print(i)
+    return x
+
+
+def try_after_inner(x):
+    for i in range(3):
+        for j in range(2):
+            x = x + 1.0
+            print(j)
+        try:
+            x = np.cbrt(x) + 1.0
+            if i == 1:
+                x = x.reshape(7)            # ValueError: caught in the body function
+        except ValueError:
+            x = x * 0.5
+        print(i)
+    return x
+
+
+class Scope:
+    def __init__(self, log):
+        self.log = log
+
+    def __enter__(self):
+        self.log.append("enter")
+        return self
+
+    def __exit__(self, *exc):
+        self.log.append(f"exit {exc[0].__name__ if exc[0] else None}")
+        return exc[0] is KeyError
+
+
+def errstate_after_inner(x):
+    for i in range(3):
+        for j in range(2):
+            x = x - 0.5
+            print(j)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            x = np.log(x) + np.cbrt(x)      # nan and -inf, no warning
+        x = np.nan_to_num(x) + 2.0
+        print(i)
+    return x
+
+
+def with_after_inner(x, log):
+    for i in range(3):
+        for j in range(2):
+            x = x - 0.5
+            print(j)
+        with Scope(log):
+            x = np.cbrt(x) * 1.5
+            if i == 2:
+                raise KeyError(i)           # swallowed by __exit__
+        print(i)
+    return x
+
+
+def outer_break_after_inner(x):
+    for i in range(5):
+        for j in range(2):
+            x = x * 1.2
+            print(j)
+        x = np.cbrt(x)
+        if i == 2:
+            break
+        x = x + 1.0
+    return x, i
+
+
+def outer_continue_after_inner(x):
+    acc = np.zeros_like(x)
+    for i in range(4):
+        for j in range(2):
+            x = x + 0.25
+            print(j)
+        y = np.cbrt(x)
+        if i % 2:
+            continue
+        acc = acc + y
+    return acc, y
+
+
+def returns_after_inner(x):
+    for i in range(5):
+        for j in range(2):
+            x = x * 1.5
+            print(j)
+        x = np.cbrt(x) + 1.0
+        if i == 3:
+            return x, "early"
+    return x, "late"
+
+
+def inner_returns(x):
+    for i in range(4):
+        for j in range(3):
+            x = x + 1.0
+            print(j)
+            if i == 2 and j == 1:
+                return x, i, j
+        x = np.cbrt(x)
+    return x, -1, -1
+
+
+def raises_after_inner(x, log, k):
+    for i in range(4):
+        for j in range(2):
+            x = x + 1.0
+            print(j)
+        x = np.cbrt(x)
+        log.append(float(x[0]))
+        if i == k:
+            raise RuntimeError(f"trip {i}")
+        x = x * 2.0
+    return x
+
+
+def closures_after_inner(x):
+    fns = []
+    for i in range(3):
+        for j in range(2):
+            x = x + j
+            print(j)
+        y = np.cbrt(x)
+        fns.append(lambda: y * i)   # noqa: B023 (late binding: every one sees the last y, i)
+    return [f() for f in fns], x
+
+
+def three_levels(x):
+    for i in range(2):
+        for j in range(2):
+            for k in range(2):
+                x = x + 1.0
+                print(i, j, k)
+            x = np.expm1(x * 0.01)
+        x = np.cbrt(x)
+    return x
+
+
+def inner_in_try_stays_correct(x):
+    for i in range(2):
+        try:
+            for j in range(2):
+                x = x + 1.0
+                print(j)
+        finally:
+            x = x * 2.0
+        x = np.cbrt(x)
+    return x
+
+
+def except_as_after_inner(x):
+    for i in range(3):
+        for j in range(2):
+            x = x + 1.0
+            print(j)
+        try:
+            x = np.cbrt(x).reshape(7 if i == 1 else x.shape[0])
+        except ValueError as e:
+            print(type(e).__name__)
+    return x
+
+
+INNER_PROGRAMS = [
+    (after_inner, (np.linspace(1, 2, 8),)),
+    (the_issue_example, (np.linspace(0, 1, 40),)),
+    (while_in_for, (np.linspace(1, 2, 8),)),
+    (for_in_while, (np.linspace(1, 2, 8),)),
+    (while_in_while, (np.linspace(1, 2, 8),)),
+    (two_inner, (np.linspace(1, 2, 8),)),
+    (inner_breaks, (np.linspace(0, 1, 8),)),
+    (inner_else, (np.linspace(1, 2, 8),)),
+    (inner_else, (np.linspace(0, 0.1, 8),)),
+    (try_after_inner, (np.linspace(1, 2, 8),)),
+    (errstate_after_inner, (np.linspace(0, 2, 8),)),
+    (with_after_inner, (np.linspace(1, 2, 8), [])),
+    (outer_break_after_inner, (np.linspace(1, 2, 8),)),
+    (outer_continue_after_inner, (np.linspace(1, 2, 8),)),
+    (returns_after_inner, (np.linspace(1, 2, 8),)),
+    (inner_returns, (np.linspace(1, 2, 8),)),
+    (raises_after_inner, (np.linspace(1, 2, 8), [], 2)),
+    (closures_after_inner, (np.linspace(1, 2, 8),)),
+    (three_levels, (np.linspace(1, 2, 8),)),
+    (inner_in_try_stays_correct, (np.linspace(1, 2, 8),)),
+    (except_as_after_inner, (np.linspace(1, 2, 8),)),
+]
+_INNER_IDS = [f"{f.__name__}-{i}" for i, (f, _) in enumerate(INNER_PROGRAMS)]
+
+
+def _ops_in_bodies(fn, *args, backend="eager"):
+    """The names of the ops in the graphs of outlined bodies (and of their resume
+    functions) that one traced call of ``fn`` compiled."""
+    import contextlib
+    import copy
+    import io
+    with contextlib.redirect_stdout(io.StringIO()):
+        report = dynamo.explain(fn, backend=backend)(*copy.deepcopy(args))
+    return {getattr(n.target, "__name__", str(n.target))
+            for r in report.records if r.graph is not None and "_loop_body_L" in
+            r.code.co_qualname for n in r.graph.call_nodes()}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("fn,args", INNER_PROGRAMS, ids=_INNER_IDS)
+def test_inner_loop_programs(fn, args, backend):
+    check(fn, *args, backend=backend, rtol=1e-12)
+
+
+# where the array code after the inner loop stays uncompiled, and why
+NOT_COMPILED_AFTER_INNER = {
+    inner_in_try_stays_correct: "the inner loop is inside a try block: an island",
+    with_after_inner: "a context manager the translator cannot trace makes its with "
+                      "block an island, which runs the rest of the frame",
+}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("fn,args", INNER_PROGRAMS, ids=_INNER_IDS)
+def test_array_code_after_the_inner_loop_is_compiled(fn, args, backend):
+    ops = _ops_in_bodies(fn, *args, backend=backend)
+    assert ("cbrt" in ops) == (fn not in NOT_COMPILED_AFTER_INNER), ops
+
+
+# ----------------------------------------------------------------------------- blocks
+# try/with blocks wholly inside an outlined body stay in the body function (on 3.12+
+# their handlers after the function's end too): what they catch is caught there.
+
+def exits_through_finally(x, log):
+    for i in range(6):
+        x = x * 1.1
+        print(i)
+        try:
+            if i == 1:
+                continue
+            if i == 4:
+                break
+            x = np.cbrt(x) + 1.0
+        finally:
+            log.append(i)
+    return x, i
+
+
+def returns_through_finally(x, log):
+    for i in range(6):
+        x = x + 1.0
+        print(i)
+        try:
+            if x.sum() > 20:
+                return np.cbrt(x), i
+        finally:
+            log.append(i)
+    return x, -1
+
+
+def catches_at_trip_k(x, k):
+    caught = []
+    for i in range(5):
+        x = np.cbrt(x) + 1.0
+        print(i)
+        try:
+            if i == k:
+                raise ValueError(i)
+            x = x * 1.5
+        except ValueError:
+            caught.append(i)
+            x = x - 1.0
+    return x, caught
+
+
+def raises_from_the_handler(x, log, k):
+    for i in range(5):
+        x = x + 1.0
+        print(i)
+        try:
+            if i == k:
+                raise KeyError(i)
+        except KeyError:
+            log.append(("handler", i))
+            raise RuntimeError("from the handler") from None
+        log.append(float(np.cbrt(x)[0]))
+    return x
+
+
+def nested_blocks(x):
+    for i in range(3):
+        print(i)
+        try:
+            try:
+                x = np.cbrt(x) * 2.0
+                if i == 1:
+                    raise IndexError
+            except IndexError:
+                x = x + 100.0
+            with np.errstate(all="ignore"):
+                x = x / (x - x[0])
+        finally:
+            x = np.nan_to_num(x, posinf=7.0, neginf=-7.0)
+    return x
+
+
+def break_in_errstate(x):
+    for i in range(5):
+        print(i)
+        with np.errstate(divide="ignore"):
+            x = np.cbrt(x) - 1.0
+            if i == 2:
+                break
+    return x, i
+
+
+def except_as_in_the_body(x):
+    for i in range(3):
+        print(i)
+        try:
+            x = np.cbrt(x).reshape(7 if i == 1 else 8)
+        except ValueError as e:
+            msg = str(e)                 # (e is the body function's own local)
+        x = x + 1.0
+    return x, msg
+
+
+def except_as_unbinds_a_local(x):
+    e = "before"
+    for i in range(2):
+        print(i)
+        try:
+            x = np.cbrt(x)
+            raise ValueError(i)
+        except ValueError as e:          # noqa: F841 (unbinds e: read after the loop)
+            pass
+    return x, e                          # UnboundLocalError, as in plain Python
+
+
+BLOCK_PROGRAMS = [
+    (except_as_in_the_body, (np.linspace(1, 2, 8),)),
+    (except_as_unbinds_a_local, (np.linspace(1, 2, 8),)),
+    (exits_through_finally, (np.linspace(1, 2, 8), [])),
+    (returns_through_finally, (np.linspace(1, 2, 8), [])),
+    (catches_at_trip_k, (np.linspace(1, 2, 8), 2)),
+    (catches_at_trip_k, (np.linspace(1, 2, 8), 9)),
+    (raises_from_the_handler, (np.linspace(1, 2, 8), [], 3)),
+    (nested_blocks, (np.linspace(1, 2, 8),)),
+    (break_in_errstate, (np.linspace(1, 2, 8),)),
+]
+_BLOCK_IDS = [f"{f.__name__}-{i}" for i, (f, _) in enumerate(BLOCK_PROGRAMS)]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("fn,args", BLOCK_PROGRAMS, ids=_BLOCK_IDS)
+def test_bodies_with_try_and_with_blocks(fn, args, backend):
+    check(fn, *args, backend=backend, rtol=1e-12)
+    # (a break inside a try block makes the block an island, which runs the rest of
+    # the body: the data-dependent `if` of returns_through_finally; a loop whose
+    # `except ... as e` unbinds a local of the frame is not outlined)
+    compiled = fn not in (returns_through_finally, except_as_unbinds_a_local)
+    assert ("cbrt" in _ops_in_bodies(fn, *args, backend=backend)) == compiled
+
+
+def noisy_after_inner(x, n):
+    EVENTS.clear()
+    for i in range(n):
+        for j in range(2):
+            print(j)
+        a = Noisy(i)              # noqa: F841 (frees Noisy(i - 1) here, in the resume function)
+        x = np.cbrt(x)
+        EVENTS.append(f"trip {i}")
+    EVENTS.append("after")
+    return list(EVENTS), x
+
+
+class Stepper:
+    def step(self, x):
+        return x * 2.0
+
+
+class SuperStepper(Stepper):
+    def run(self, x):
+        for i in range(2):
+            for j in range(2):
+                x = x + 1.0
+                print(j)
+            x = super().step(np.cbrt(x))     # zero-argument super() after the inner loop
+        return x
+
+
+def super_after_inner(x):
+    return SuperStepper().run(x)
+
+
+def nonlocal_after_inner(x):
+    total = 0.0
+
+    def add(v):
+        nonlocal total
+        total += v
+
+    for i in range(3):
+        for j in range(2):
+            print(j)
+            add(j)
+        x = np.cbrt(x) + total
+    return x, total
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("fn,args", [
+    (noisy_after_inner, (np.linspace(1, 2, 8), 3)),
+    (noisy_after_inner, (np.linspace(1, 2, 8), 0)),
+    (super_after_inner, (np.linspace(1, 2, 8),)),
+    (nonlocal_after_inner, (np.linspace(1, 2, 8),)),
+])
+def test_after_the_inner_loop_lifetimes_super_and_cells(fn, args, backend):
+    check(fn, *args, backend=backend, rtol=1e-12)
+    if fn is not noisy_after_inner or args[1]:
+        assert "cbrt" in _ops_in_bodies(fn, *args, backend=backend)
+
+
+@pytest.mark.parametrize("fn", [the_issue_example, after_inner])
+def test_inner_loops_over_large_arrays_by_default(fn, monkeypatch):
+    """At the default threshold (40,000 elements, over ``config.outline_min_elements``)
+    the outer body and the inner loop are outlined, and the array code after the
+    inner loop is compiled."""
+    monkeypatch.setattr(config, "outline_min_elements", 32768)
+    x = np.linspace(0, 1, 40000)
+    for backend in BACKENDS:
+        check(fn, x, backend=backend, rtol=1e-12)
+        assert "cbrt" in _ops_in_bodies(fn, x, backend=backend)
+
+
+def handler_prints_a_comprehension(x):
+    for i in range(3):
+        print(i)
+        try:
+            x = np.cbrt(x)
+            if i == 1:
+                raise ValueError(i)
+        except ValueError:
+            print([k * 2 for k in range(i)])   # a break, in the handler (3.12+: inlined)
+            x = x + 1.0
+    return x
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_break_in_the_handler_of_an_outlined_body(backend):
+    check(handler_prints_a_comprehension, np.linspace(1, 2, 8), backend=backend,
+          rtol=1e-12)

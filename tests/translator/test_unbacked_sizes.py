@@ -601,3 +601,226 @@ def test_static_backend_breaks_as_before():
     assert report.graph_break_count == 1
     assert "data-dependent size" in str(report.break_reasons[0].reason)
     same(mask_sum(_inputs(0)), dynamo.compile(mask_sum, backend=static_only)(_inputs(0)))
+
+
+# ------------------------------------------- the rest of issue 19's data-dependent ops
+# np.extract, np.compress (and x.compress), the np.unique_* functions, np.unique(axis=),
+# 0-d masks, x[m, 0] = v, np.delete with a traced mask or index array, the set
+# operations and np.trim_zeros. Each program's inputs have exactly ``count`` selected
+# elements (positive values, nonzero labels), so every small count is run.
+
+def _with_count(count: int, n: int = 6, seed: int = 0):
+    """``n`` floats, exactly ``count`` of them positive, at random places."""
+    rng = np.random.default_rng(seed + 10 * count)
+    x = -rng.uniform(0.1, 1.0, n)
+    x[rng.permutation(n)[:count]] *= -1
+    return x
+
+
+def _labels(count: int, n: int = 7):
+    """``n`` integer labels: ``count`` distinct nonzero ones, then zeros."""
+    return np.array(list(range(count, 0, -1)) + [0] * (n - count))
+
+
+def extract_positive(x):
+    return np.extract(x > 0, x * 2), np.extract(np.maximum(x, 0), x) + 1
+
+
+def extract_shorter_condition(x):
+    return np.extract(x.reshape(2, 3) > 0, np.arange(8.0).reshape(4, 2))
+
+
+def compress_rows(a):
+    kept = np.compress(a[:, 0] > 0, a, axis=0)
+    return kept, kept.sum(axis=0), np.compress(a[:, 0] > 0, a[:, 1])
+
+
+def compress_flat_and_method(a):
+    return np.compress(a.ravel() > 0, a), a.compress(a[0] > 0, axis=1), \
+        a.T.compress(a[0, :2] > 0, 0)
+
+
+def unique_values_scaled(v):
+    return np.unique_values(v) * 2
+
+
+def unique_counts_fields(v):
+    result = np.unique_counts(v)
+    return result.values, result.counts, result.counts.sum(), type(result).__name__
+
+
+def unique_inverse_2d(v):
+    values, inverse = np.unique_inverse(v.reshape(7, 1))
+    return values, inverse, values[inverse]
+
+
+def unique_all_fields(v):
+    r = np.unique_all(v)
+    return r.values, r.indices, r.inverse_indices, r.counts, type(r).__name__
+
+
+def unique_rows(v):
+    rows = np.column_stack([v, v % 2])
+    return np.unique(rows, axis=0), np.unique(rows, axis=0, return_index=True,
+                                              return_inverse=True, return_counts=True)
+
+
+def unique_columns(v):
+    values, inverse = np.unique(np.vstack([v, v]), axis=1, return_inverse=True)
+    return values, inverse, values.shape
+
+
+def zero_d_mask(x):
+    return x[x.sum() > 0] + 1, x[np.bool_(True)], x.reshape(2, 3)[x[0] > 0] * 2
+
+
+def zero_d_mask_write(x):
+    y = x.copy()
+    y[y.sum() > 0] = 0.0
+    z = x.copy()
+    z[x[0] > 0] = x[::-1]
+    return y, z
+
+
+def mask_write_one_column(x):
+    a = np.column_stack([x, x[::-1], x * 2])
+    a[a[:, 0] > 0, 0] = 5.0
+    a[a[:, 1] > 0, 1:] = -a[a[:, 1] > 0, 1:]
+    a[a[:, 2] < 0, 1:] = np.array([7.0, 8.0])
+    return a
+
+
+def delete_masked(x):
+    a = np.column_stack([x, x * 2])
+    return np.delete(x, x > 0), np.delete(a, a[:, 0] > 0, axis=0), \
+        np.delete(a, (a > 0).ravel()), np.delete(x, np.flatnonzero(x > 0))
+
+
+def set_operations(v):
+    return (np.setdiff1d(v, np.array([1, 3])), np.intersect1d(v, np.arange(2, 9)),
+            np.intersect1d(v, np.arange(2, 9), return_indices=True),
+            np.union1d(v, np.array([1.5])), np.setxor1d(v, np.arange(3)),
+            np.intersect1d(np.unique(v), np.arange(1.0, 3.0), assume_unique=True))
+
+
+def trim_zeros_views(v):
+    both = np.trim_zeros(v)
+    front = np.trim_zeros(v, "f") * 1.5
+    square = np.trim_zeros(np.outer(v, v))
+    both[...] = both + 10    # a view: writes into v, as eagerly
+    return front, square, v
+
+
+FLOAT_CASES = {f.__name__: f for f in (
+    extract_positive, extract_shorter_condition, zero_d_mask, zero_d_mask_write,
+    mask_write_one_column, delete_masked)}
+ROW_CASES = {f.__name__: f for f in (compress_rows, compress_flat_and_method)}
+LABEL_CASES = {f.__name__: f for f in (
+    unique_values_scaled, unique_counts_fields, unique_inverse_2d, unique_all_fields,
+    unique_rows, unique_columns, set_operations, trim_zeros_views)}
+
+
+def _count_inputs(name: str, count: int) -> tuple:
+    if name in FLOAT_CASES:
+        return (_with_count(count),)
+    if name in ROW_CASES:
+        return (np.column_stack([_with_count(count), _with_count(3, seed=1)]),)
+    return (_labels(count),)
+
+
+NEW_OPS = {**FLOAT_CASES, **ROW_CASES, **LABEL_CASES}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", sorted(NEW_OPS))
+def test_more_data_dependent_ops(name, backend):
+    """One graph, no break, eager's results (values, dtypes, named tuple types, views
+    written through) for every count from 0 to 3 and all selected, one compile."""
+    fn = NEW_OPS[name]
+    check(fn, *_count_inputs(name, 2), graphs=1, breaks=0, backend=backend)
+    compiled = dynamo.compile(fn, backend=backend)
+    for count in (0, 1, 2, 3, 6):
+        args = _count_inputs(name, count)
+        expected, got = _outcome(fn, args), _outcome(compiled, args)
+        same(expected, got, path=f"{name} count {count}")
+
+
+RULE_CALLS = [   # (function, arguments for a count) -> the rule's meta against NumPy
+    (np.extract, lambda c: (_with_count(c) > 0, _with_count(3))),
+    (np.compress, lambda c: (_with_count(c)[:4] > 0, _with_count(3).reshape(3, 2))),
+    ("method:compress", lambda c: (_with_count(3, 8).reshape(2, 4), _with_count(c, 4) > 0),
+     {"axis": 1}),
+    (np.unique_values, lambda c: (_labels(c).reshape(7, 1),)),
+    (np.unique_counts, lambda c: (_labels(c).astype(np.int8),)),
+    (np.unique_inverse, lambda c: (_labels(c).reshape(7, 1) * 0.5,)),
+    (np.unique_all, lambda c: (_labels(c).astype(np.uint16),)),
+    (np.unique, lambda c: (np.column_stack([_labels(c), _labels(c)]),),
+     {"axis": 0, "return_inverse": True, "return_counts": True, "return_index": True}),
+    (np.delete, lambda c: (_with_count(3).reshape(6, 1), _with_count(c) > 0), {"axis": 0}),
+    (np.delete, lambda c: (_with_count(3), np.flatnonzero(_with_count(c) > 0))),
+    (np.intersect1d, lambda c: (_labels(c), np.arange(2.0, 5.0)), {"return_indices": True}),
+    (np.union1d, lambda c: (_labels(c).astype(np.int8), np.arange(3, dtype=np.uint8))),
+    (np.setdiff1d, lambda c: (_labels(c), np.arange(2))),
+    (np.setxor1d, lambda c: (_labels(c) * 1.0, np.arange(2)), {"assume_unique": True}),
+    (np.trim_zeros, lambda c: (_labels(c),), {"trim": "b"}),
+    (np.trim_zeros, lambda c: (np.outer(_labels(c), _labels(c)),)),
+    ("getitem", lambda c: (_with_count(3), np.bool_(c % 2 == 1))),
+]
+
+
+@pytest.mark.parametrize("k", range(len(RULE_CALLS)))
+def test_rules_describe_numpy_at_small_counts(k):
+    """Each rule's answer (shape with its data-dependent dimensions marked, dtype,
+    named tuple type) is NumPy's result at every count from 0 to 3."""
+    from dynamo import ops
+    from dynamo.ops import ArrayMeta, DataSize, meta_of
+
+    fn, make, *rest = RULE_CALLS[k]
+    kwargs = rest[0] if rest else {}
+    if isinstance(fn, str) and fn.startswith("method:"):
+        op, adapter = ops.lookup_method(fn[7:])
+        real = lambda *a, **kw: getattr(a[0], fn[7:])(*a[1:], **kw)  # noqa: E731
+    elif isinstance(fn, str):
+        (op, adapter), real = (ops.get(fn), ops.registry.same), ops.get(fn).impl
+    else:
+        (op, adapter), real = ops.lookup_function(fn), fn
+    for count in range(4):
+        args = make(count)
+        value = real(*copy.deepcopy(args), **kwargs)
+        metas = tuple(meta_of(a) if isinstance(a, (np.ndarray, np.generic)) else a
+                      for a in args)
+        margs, mkwargs = adapter(metas, kwargs)
+        meta = op.meta(op, tuple(margs), dict(mkwargs))
+        values = value if isinstance(value, tuple) else (value,)
+        described = meta if isinstance(meta, tuple) else (meta,)
+        assert type(described) is type(values) or not isinstance(value, tuple)
+        assert len(described) == len(values)
+        for m, v in zip(described, values):
+            assert isinstance(m, ArrayMeta) and m.dtype == v.dtype and m.ndim == v.ndim
+            assert all(isinstance(d, DataSize) or d == n for d, n in zip(m.shape, v.shape))
+        assert any(isinstance(d, DataSize) for m in described for d in m.shape)
+
+
+def test_trim_zeros_result_is_a_view():
+    """np.trim_zeros returns a view of its argument: writes through it reach the
+    argument, and ``np.shares_memory`` would say so (checked on the values here)."""
+    def f(v):
+        t = np.trim_zeros(v)
+        t *= 2
+        return v, t.base is v
+    for count in range(4):
+        check(f, _labels(count))
+    report = dynamo.explain(f, backend="eager")(_labels(3))
+    assert report.graph_break_count == 1 and "base" in report.break_reasons[0].reason
+
+
+def test_longer_condition_breaks_with_a_reason():
+    """A condition longer than the array raises IndexError or not by where its True
+    elements are: not modelled, a break that says so; the results are eager's."""
+    def f(x, c):
+        return np.extract(c, x), np.compress(c, x)
+    report = dynamo.explain(f, backend="eager")(np.arange(3.0), np.array([1, 0, 1, 0]))
+    reasons = " | ".join(str(b.reason) for b in report.break_reasons)
+    assert report.graph_break_count >= 1 and "longer than" in reasons, reasons
+    check(f, np.arange(3.0), np.array([1, 0, 1, 0]))
+    check(f, np.arange(3.0), np.array([1, 0, 1, 1]))

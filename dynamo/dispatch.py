@@ -1,0 +1,241 @@
+"""The generated dispatcher of a code object's cache entries (see :mod:`dynamo.hook`).
+
+A cached call runs two generated functions and the compiled graph: the wrapper (it
+binds the arguments) and the dispatcher, made here, with every entry's guard check
+inlined and, for an entry whose whole frame was captured, the entry's glue inlined
+too (the statements of :meth:`dynamo.codegen.GlueCodegen.finish`, pasted with their
+global names prefixed per entry)::
+
+    def ___dispatch(___fn, self, x, ):
+        ___closure = None
+        try:
+            ___ok = (type(self) is ___e0_c1() and type(x) is ___e0_c2 and
+                     x.shape == ___e0_c3 and (x.dtype,) == ___e0_expected)
+        except Exception:
+            ___ok = False
+        if ___ok:
+            try:                                    # entry 0's glue, inlined
+                ___out = ___e0_glue_graph(x)
+                ___result = ___out[0]
+                ___t0 = self.X
+                ___t1 = x
+                ___e0_glue_list_append(___t0, ___t1)
+                return ___result
+            except ___RerunEagerly:
+                pass   # (outside the except: not chained to the program's exception)
+            return ___original(___fn, (self, x, ), ___closure, ___cache, ___ctx)
+        return ___fallback(___fn, (self, x, ), ___closure, ___cache, ___ctx)
+
+A hit is then one Python frame besides the wrapper and the graph's own. The glue
+function stays the entry's ``run`` (a miss runs it, and so does code that calls an
+entry itself); the dispatcher only copies its statements. This module imports
+nothing of the hook: the hook passes in the functions a miss falls back to.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import itertools
+import tokenize
+from collections.abc import Callable
+from typing import Any
+
+from dynamo.guards.render import builtin_names
+
+from .exc import RerunEagerly
+from .source import compile_source
+
+_counter = itertools.count()
+
+
+def dispatcher(cache, fallback: Callable, original: Callable) -> Callable:
+    """``___dispatch(___fn, *flat_args)`` over ``cache.entries`` (see the module doc).
+
+    ``fallback(fn, args, closure, cache, ctx)`` runs when no entry's guards hold (a
+    miss, a full cache, a frame that runs eagerly); ``original`` (same arguments) when
+    an entry's graph raised and the frame's original code must run instead."""
+    flat = "".join(f"{p}, " for p in cache.params)
+    exc = builtin_names(cache.params)["Exception"]
+    scope: dict[str, Any] = {"___cache": cache, "___ctx": cache.ctx,
+                             "___RerunEagerly": RerunEagerly, "___original": original,
+                             "___fallback": fallback}
+    lines = [f"def ___dispatch(___fn, {flat}):",
+             "    ___closure = ___fn.__closure__" if cache.has_closure else
+             "    ___closure = None"]
+    for i, entry in enumerate(cache.entries):
+        prefix = f"___e{i}_"
+        inline = getattr(entry.check, "inline", None)
+        if inline is not None:
+            expr, names = inline(prefix, cache.params + ["___closure"], " " * 16)
+            scope.update(names)
+        else:  # a plain callable check
+            scope[f"{prefix}check"] = entry.check
+            expr = f"{prefix}check({flat}___closure)"
+        handed = handed_reads(entry, expr, prefix) if inline is not None else {}
+        body = inlined_glue(entry.run, prefix, handed, scope)
+        if body is None:   # call the entry's run
+            scope[f"{prefix}run"] = entry.run
+            keywords = "".join(f", {kw}={value}" for kw, value in handed.items())
+            body = [f"return {prefix}run({flat}___closure{keywords})"]
+        lines += ["    try:",
+                  f"        ___ok = ({expr})",
+                  f"    except {exc}:",
+                  "        ___ok = False",
+                  "    if ___ok:"]
+        lines += ["        try:"]
+        lines += [f"            {line}" for line in body]
+        lines += ["        except ___RerunEagerly:",
+                  "            pass   # (outside the except: the program's exception must "
+                  "not be chained to it)",
+                  f"        return ___original(___fn, ({flat}), ___closure, ___cache, ___ctx)"]
+    lines.append(f"    return ___fallback(___fn, ({flat}), ___closure, ___cache, ___ctx)")
+    src = "\n".join(lines) + "\n"
+    compile_source(src, f"<dynamo dispatch {cache.where} #{next(_counter)}>", scope)
+    fn = scope.pop("___dispatch")
+    fn.__dynamo_source__ = src
+    return fn
+
+
+def handed_reads(entry, expr: str, prefix: str) -> dict[str, str]:
+    """``{"___a0": "___e0_a0"}``: the values the entry's inlined check ``expr`` computed
+    and bound while it passed (``np.asarray(ids)``: ``CheckFunction.bound_reads``) that
+    its glue reads too (its ``__dynamo_reads__``), by the glue's name for each, so the
+    glue does not compute them again."""
+    wanted = getattr(entry.run, "__dynamo_reads__", None) or {}
+    bound_reads = getattr(entry.check, "bound_reads", None)
+    if not wanted or bound_reads is None:
+        return {}
+    bound = bound_reads(expr, prefix)
+    return {kw: bound[src] for src, kw in wanted.items() if src in bound}
+
+
+def inlined_glue(run, prefix: str, handed: dict[str, str], scope: dict) -> list[str] | None:
+    """The statements of the glue function ``run`` to paste into the dispatcher (at
+    the indentation of its body), its globals added to ``scope`` as ``{prefix}glue_*``;
+    None when ``run`` is not such a glue (``codegen.GlueCodegen.finish`` marks those
+    it makes, ``__dynamo_inline__``) and must be called.
+
+    The glue's parameters are the frame's flat arguments and ``___closure``, which the
+    dispatcher has under the same names. Its keyword parameters (``___cells=None``, the
+    shared reads ``___a0=None``) become the values the check handed over (the glue's
+    name is replaced by the check's), or None."""
+    src = getattr(run, "__dynamo_source__", None)
+    if src is None or not getattr(run, "__dynamo_inline__", False):
+        return None
+    renames = {name: f"{prefix}glue_{name.lstrip('_')}" for name in run.__globals__
+               if name != "__builtins__"}
+    code = run.__code__
+    keywords = code.co_varnames[code.co_argcount - len(run.__defaults__ or ()):
+                                code.co_argcount]
+    renames.update((kw, handed[kw]) for kw in keywords if kw in handed)
+    renamed = _renamed(src, renames)
+    if renamed is None:
+        return None
+    body, names = renamed
+    scope.update((renames[name], value) for name, value in run.__globals__.items()
+                 if name in renames)
+    return [f"{kw} = None" for kw in keywords if kw not in handed and kw in names] + body
+
+
+def _renamed(src: str, renames: dict[str, str]) -> tuple[list[str], set[str]] | None:
+    """The body of the function whose source is ``src`` (one ``def`` line, then its
+    statements), dedented by one level, with every name in ``renames`` replaced (names
+    only, as the tokenizer sees them: never inside a string), and the names the body
+    reads or binds. None if a string spans lines (its text would change with the
+    indentation)."""
+    names = _names(src)
+    if names is None:
+        return None
+    lines = src.splitlines()
+    edits: dict[int, list] = {}
+    for row, start, end, name in names:
+        if name in renames:
+            edits.setdefault(row, []).append((start, end, name))
+    for row, spans in edits.items():
+        line = lines[row]
+        for start, end, name in sorted(spans, reverse=True):
+            line = line[:start] + renames[name] + line[end:]
+        lines[row] = line
+    if not lines[0].startswith("def ") or any(line and not line.startswith("    ")
+                                              for line in lines[1:]):
+        return None
+    return [line[4:] for line in lines[1:] if line.strip()], {n[3] for n in names}
+
+
+@functools.lru_cache(maxsize=256)
+def _names(src: str) -> tuple | None:
+    """``(row, start, end, name)`` of every name in the body of ``src`` (rows from 0,
+    the ``def`` line left out), or None if a string spans lines. Kept for the sources
+    seen last: a dispatcher is generated again, over the same glue, at each new entry."""
+    names = []
+    for tok in tokenize.generate_tokens(io.StringIO(src).readline):
+        if tok.type == tokenize.STRING and tok.start[0] != tok.end[0]:
+            return None
+        if tok.type == tokenize.NAME and tok.start[0] > 1:
+            names.append((tok.start[0] - 1, tok.start[1], tok.end[1], tok.string))
+    return tuple(names)
+
+
+def boxed_dispatcher(cache, fallback: Callable, original: Callable) -> Callable:
+    """``___dispatch(___fn, ___box)`` over the cache's entries, for calls that hand
+    their arguments over in a list (``hook.run_boxed``). Like ``dispatcher``, but it binds
+    the arguments from ``___box`` to check the guards and unbinds them before it
+    passes the list on (an entry, ``miss_boxed``): it holds none of them while the
+    code it calls runs::
+
+        def ___dispatch(___fn, ___box):
+            ___closure = ___fn.__closure__
+            x, y, = ___box
+            try:
+                ___ok = (type(x) is ___e0_c1 and ...)
+            except Exception:
+                ___ok = False
+            if ___ok:
+                del x, y
+                try:
+                    return ___e0_run(___box, ___closure)
+                except ___RerunEagerly as ___r:
+                    ___box[:] = ___r.values
+                return ___original(___fn, ___box, ___closure, ___cache, ___ctx)
+            del x, y
+            return ___fallback(___fn, ___box, ___closure, ___cache, ___ctx)
+    """
+    params = cache.params
+    flat = "".join(f"{p}, " for p in params)
+    unbind = [f"del {flat[:-2]}"] if params else []
+    exc = builtin_names(params)["Exception"]
+    scope: dict[str, Any] = {"___cache": cache, "___ctx": cache.ctx,
+                             "___RerunEagerly": RerunEagerly,
+                             "___original": original, "___fallback": fallback}
+    lines = ["def ___dispatch(___fn, ___box):",
+             "    ___closure = ___fn.__closure__" if cache.has_closure else
+             "    ___closure = None",
+             f"    {flat or '()'} = ___box"]
+    for i, entry in enumerate(cache.entries):
+        inline = getattr(entry.check, "inline", None)
+        if inline is not None:
+            expr, names = inline(f"___e{i}_", params + ["___closure"], " " * 16)
+            scope.update(names)
+        else:  # a plain callable check
+            scope[f"___e{i}_check"] = entry.check
+            expr = f"___e{i}_check({flat}___closure)"
+        scope[f"___e{i}_run"] = entry.run
+        lines += ["    try:",
+                  f"        ___ok = ({expr})",
+                  f"    except {exc}:",
+                  "        ___ok = False",
+                  "    if ___ok:"]
+        lines += [f"        {line}" for line in unbind]
+        lines += ["        try:",
+                  f"            return ___e{i}_run(___box, ___closure)",
+                  "        except ___RerunEagerly as ___r:",
+                  "            ___box[:] = ___r.values   # (the entry emptied it)",
+                  "        return ___original(___fn, ___box, ___closure, ___cache, ___ctx)"]
+    lines += [f"    {line}" for line in unbind]
+    lines.append("    return ___fallback(___fn, ___box, ___closure, ___cache, ___ctx)")
+    src = "\n".join(lines) + "\n"
+    compile_source(src, f"<dynamo dispatch {cache.where} #{next(_counter)}>", scope)
+    fn = scope.pop("___dispatch")
+    fn.__dynamo_source__ = src
+    return fn

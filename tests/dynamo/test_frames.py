@@ -1,0 +1,285 @@
+"""What frame introspection sees (issue #17): a function that reads the frame that
+called it sees its real caller when compiled, as in plain Python.
+
+Each *reader* below reads its caller's frame through one API. It is compiled itself
+(its caller is the test harness's ``run``), called from a compiled function at a graph
+break (its call cannot be inlined: the read is no graph op), called from an island
+(the code after ``sys._getframe()``, which runs uncompiled with its calls routed
+through the hook), called from a compiled function that is itself called at a break,
+and called as a callable object. In every place the caller it sees must be the one
+plain Python shows: name, file, line, globals and local names
+(``dynamo/bytecode/caller_frames.py``, docs/python_semantics.md).
+"""
+
+from __future__ import annotations
+
+import inspect
+import io
+import logging
+import os
+import sys
+import traceback
+import warnings
+
+import numpy as np
+import pytest
+from harness import check
+
+import dynamo
+from dynamo.bytecode.caller_frames import reads_caller_frame
+
+X = np.linspace(-1.0, 1.0, 6)
+
+
+def describe(frame) -> tuple:
+    """What a program can tell of a frame: its function, file, line (from the
+    function's first line), module and local names."""
+    code = frame.f_code
+    return (code.co_name, os.path.basename(code.co_filename),
+            frame.f_lineno - code.co_firstlineno, frame.f_globals.get("__name__"),
+            sorted(frame.f_locals))
+
+
+def _summary(entry) -> tuple:
+    """A ``FrameInfo`` or ``FrameSummary``: function, file, line, source text."""
+    name = getattr(entry, "function", None) or entry.name
+    return (name, os.path.basename(entry.filename), entry.lineno, entry.line
+            if hasattr(entry, "line") else entry.code_context)
+
+
+# ----------------------------------------------------------------------------- readers
+
+def getframe_1(y):
+    return describe(sys._getframe(1))
+
+
+def getframe_f_back(y):
+    return describe(sys._getframe().f_back)
+
+
+def currentframe_f_back(y):
+    return describe(inspect.currentframe().f_back)
+
+
+def inspect_stack(y):
+    # (only the caller: the frames above a compiled caller are dynamo's, see the doc)
+    info = inspect.stack()[1]
+    return describe(info.frame), _summary(info)
+
+
+def getouterframes(y):
+    info = inspect.getouterframes(inspect.currentframe())[1]
+    return describe(info.frame), _summary(info)
+
+
+def extract_stack(y):
+    return [_summary(s) for s in traceback.extract_stack(limit=2)]
+
+
+def print_stack(y):
+    out = io.StringIO()
+    traceback.print_stack(limit=2, file=out)
+    return out.getvalue()
+
+
+def format_stack(y):
+    return traceback.format_stack(limit=2)
+
+
+def warn_stacklevel_2(y):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warnings.warn("careful", UserWarning, stacklevel=2)
+        warnings.warn("here", UserWarning, stacklevel=1)   # (this frame)
+    return [(os.path.basename(w.filename), w.lineno, str(w.message)) for w in caught]
+
+
+READERS = [getframe_1, getframe_f_back, currentframe_f_back, inspect_stack,
+           getouterframes, extract_stack, print_stack, format_stack, warn_stacklevel_2]
+
+
+class Reader:
+    """A callable object whose ``__call__`` reads its caller's frame."""
+
+    def __call__(self, y):
+        return describe(sys._getframe(1))
+
+
+# ----------------------------------------------------------------------------- places
+
+def at_a_break(reader):
+    def f(x):
+        y = np.sin(x) * 2
+        seen = reader(y)
+        return y + 1, seen
+    return f
+
+
+def in_an_island(reader):
+    def f(x):
+        y = np.cos(x)
+        here = sys._getframe()   # the rest of f runs uncompiled in this frame
+        seen = reader(y)
+        return y - 1, seen, here.f_code.co_name
+    return f
+
+
+def through_a_compiled_caller(reader):
+    inner = at_a_break(reader)
+
+    def g(x):
+        z = x * 3
+        return inner(z), z.sum()
+    return g
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+@pytest.mark.parametrize("reader", READERS, ids=lambda r: r.__name__)
+def test_compiled_reader_sees_its_caller(reader, backend):
+    check(reader, X, backend=backend)
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+@pytest.mark.parametrize("reader", READERS, ids=lambda r: r.__name__)
+@pytest.mark.parametrize("place", [at_a_break, in_an_island, through_a_compiled_caller],
+                         ids=lambda p: p.__name__)
+def test_reader_called_from_compiled_code_sees_its_caller(reader, place, backend):
+    check(place(reader), X, backend=backend)
+
+
+@pytest.mark.filterwarnings("ignore:old")
+def test_reader_is_called_at_the_break():
+    """The reader's call is the graph break (it is not inlined into the graph): the
+    array ops after it still make a graph of the resume function. A reader that gets
+    hold of the caller's frame object (``sys._getframe(1)``) may read its locals
+    later, so the rest of the caller runs in that frame, uncompiled (an island)."""
+    check(_warns_at_a_break, X, graphs=2, breaks=1)
+    check(at_a_break(getframe_1), X, graphs=1, breaks=1)
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_callable_object_reader(backend):
+    r = Reader()
+
+    def f(x):
+        y = np.tanh(x)
+        return y, r(y)
+    check(f, X, backend=backend)
+    check(Reader(), X, backend=backend)   # dynamo.compile of the object itself
+
+
+def test_method_reader():
+    class Model:
+        def forward(self, x):
+            return x * 2, describe(sys._getframe(1))
+    check(Model().forward, X)
+
+
+def _warn_old(y):
+    warnings.warn("old", UserWarning, stacklevel=2)
+    return y
+
+
+def _warns_at_a_break(x):
+    y = np.exp(x)
+    y = _warn_old(y)
+    return y * 2
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_default_filter_warns_once_per_caller_line(backend):
+    """Under the "default" filter a warning is shown once per location, kept in the
+    ``__warningregistry__`` of the module the location is in: the caller's line, in
+    this module, compiled or not."""
+    def calls(f):
+        globals().pop("__warningregistry__", None)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.resetwarnings()
+            warnings.simplefilter("default")
+            for _ in range(3):
+                f(X)
+            registry = {k for k in globals().get("__warningregistry__", {})
+                        if k != "version"}
+        return [(os.path.basename(w.filename), w.lineno) for w in caught], registry
+    plain = calls(_warns_at_a_break)
+    compiled = calls(dynamo.compile(_warns_at_a_break, backend=backend))
+    assert plain == compiled
+    assert plain[0] == [("test_frames.py", _warns_at_a_break.__code__.co_firstlineno + 2)]
+
+
+def test_compiled_reader_runs_uncompiled_and_says_why(caplog):
+    with caplog.at_level(logging.DEBUG, logger="dynamo.graph_breaks"):
+        f = dynamo.compile(getframe_1)
+    assert f(X)[0] == "test_compiled_reader_runs_uncompiled_and_says_why"
+    assert any("reads its caller's frame" in r.getMessage() and "line" in r.getMessage()
+               for r in caplog.records)
+
+
+def test_fullgraph_reader_still_fails_to_compile():
+    with pytest.raises(dynamo.exc.Unsupported):
+        dynamo.compile(getframe_1, fullgraph=True)(X)
+
+
+# ----------------------------------------------------------------------------- the scan
+
+def _frame_0(y):
+    return sys._getframe().f_lineno, sys._getframe(0).f_lineno
+
+
+def _level_1(y):
+    warnings.warn("x", stacklevel=1)
+    return np.stack([y, y])
+
+
+def _level_2_logger(y):
+    logging.getLogger("x").info("m", stacklevel=2)
+
+
+def _level_computed(y, n):
+    warnings.warn("x", stacklevel=n)
+
+
+def _getframe_computed(n):
+    return sys._getframe(n)
+
+
+@pytest.mark.parametrize("fn,reads", [
+    (getframe_1, True), (getframe_f_back, True), (currentframe_f_back, True),
+    (inspect_stack, True), (getouterframes, True), (extract_stack, True),
+    (print_stack, True), (format_stack, True), (warn_stacklevel_2, True),
+    (_level_2_logger, True), (_level_computed, True), (_getframe_computed, True),
+    (_frame_0, False), (_level_1, False), (describe, False), (_warns_at_a_break, False),
+], ids=lambda v: getattr(v, "__name__", str(v)))
+def test_what_reads_the_caller_frame(fn, reads):
+    reason = reads_caller_frame(fn.__code__)
+    assert (reason is not None) == reads, reason
+    if reads:
+        assert "line" in reason
+
+
+# ----------------------------------------------------------------------------- the registry
+
+def test_compile_time_numpy_keeps_warning_registries():
+    """Probes and folds run NumPy under ``warnings_as``: a warning raised inside is
+    ignored or raised, and the filters (and their version, which every
+    ``__warningregistry__`` is checked against) are as before."""
+    from dynamo.ops.quiet import warnings_as
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.resetwarnings()
+        warnings.simplefilter("default")
+        before = list(warnings.filters)
+        for i in range(2):
+            _warn_old(X)     # (one location: shown once, the registry has it after)
+            if i == 0:
+                with warnings_as("ignore"):
+                    np.log(np.zeros(1))
+                    _warn_old(X)
+                with pytest.raises(RuntimeWarning), warnings_as("error"), \
+                        np.errstate(all="warn"):
+                    np.log(np.zeros(1))
+        assert warnings.filters == before
+    assert [str(w.message) for w in caught] == ["old"]
+    with pytest.raises(ValueError):
+        with warnings_as("always"):
+            pass
