@@ -23,6 +23,7 @@ import argparse
 import time
 
 import numpy as np
+from bench_loops import stencil, upwind  # a sibling: scripts/ is on sys.path
 from dynamo.backends.common import python_function
 from dynamo.backends.numpy_backend import numpy_backend
 from dynamo.backends.numpy_backend.sizes import PerSize, is_symbolic
@@ -45,21 +46,6 @@ def prefix_sum(x):
     for i in range(1, len(x)):
         x[i] += x[i - 1]
     return x
-
-
-def stencil(a, b, steps):
-    for _ in range(steps):
-        b[1:-1] = 0.5 * (a[:-2] + a[2:])
-        a[1:-1] = 0.5 * (b[:-2] + b[2:])
-    return a
-
-
-def upwind(u, steps):
-    for _ in range(steps):
-        un = u.copy()
-        u[1:-1, 1:-1] = (un[1:-1, 1:-1] - 0.1 * (un[1:-1, 1:-1] - un[1:-1, :-2])
-                         - 0.1 * (un[1:-1, 1:-1] - un[:-2, 1:-1]))
-    return u
 
 
 def back_substitution(U, y):
