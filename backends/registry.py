@@ -7,7 +7,8 @@ keyword; one that sets ``backend.check_options = fn`` has ``fn(options)`` called
 first call. A backend that sets ``backend.layout_guards = True`` gets its inputs' strides
 pinned by guards (fused kernels that assume a layout need that); ``"contiguity"`` pins
 only the C/F contiguity flags, and ``"dynamic-contiguity"`` pins strides except for a
-contiguous input with a symbolic size, which gets the flags. A backend that sets
+contiguous input with a symbolic size, which gets the flags; a dict gives one of these
+per array library (``{"cupy": "dynamic-contiguity"}``). A backend that sets
 ``backend.dynamic_shapes = True`` may receive graphs with symbolic sizes (see
 ``docs/dynamic_shapes.md``); the others always get static shapes.
 
@@ -41,6 +42,8 @@ BUILTIN: dict[str, str] = {
     "cupy": ".cupy_backend.backend:cupy_backend",
     "cudagraphs": ".cudagraphs.backend:cudagraphs",
     "native": ".native.backend:native_backend",   # needs Numba (docs/native.md)
+    # per graph: native (or numpy without Numba) for NumPy arrays, eager for CuPy's
+    "auto": ".auto:auto",
 }
 
 # user backends, and the built-ins already imported

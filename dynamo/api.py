@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 from dynamo.backends import bind_options, lookup_backend
 
 from . import convert, disk_cache, hook, logs
-from .bytecode.caller_frames import reads_caller_frame
+from .bytecode.caller_frames import reads_caller_frame_of
 from .config import config
 
 log_breaks = logs.get("graph_breaks")
@@ -178,7 +178,7 @@ def _hooked(fn: types.FunctionType, ctx: hook.CompileContext,
     interpreter, which adds no frame), its ``f_back`` is its caller, as in plain
     Python. With ``fullgraph=True`` it is compiled (and the read fails the compile).
     (``bytecode/caller_frames.py``; docs/python_semantics.md)"""
-    reason = None if settings.fullgraph else reads_caller_frame(fn.__code__)
+    reason = None if settings.fullgraph else reads_caller_frame_of(fn)
     if reason is None:
         return hook.intercept(fn, ctx)
     log_breaks.debug("dynamo.compile(%s): it reads its caller's frame (%s), which a "

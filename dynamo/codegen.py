@@ -32,7 +32,7 @@ from typing import Any
 
 from .exc import BackendError, RerunEagerly, Unsupported
 from .graph import PLACEHOLDER, Node
-from .ops.errstate import raising, unraise
+from .ops.errstate import GLUE_SCOPE, GUARD_ENTER, GUARD_LEAVE, RAISES_NOW
 from .source import compile_source
 from .variables import (
     NULL,
@@ -114,6 +114,8 @@ class GlueCodegen:
                                       "___iter_at": iter_at}
         self.out_nodes: list[Node] = []
         self._built: dict[int, str] = {}
+        self._building = 0   # mutable() builds in progress (nested)
+        self._cell_fills: list = []   # cells' contents to store once those finish
         self._consts: dict[int, str] = {}
         self._temps = itertools.count()
         self._effects_at: int | None = None   # where the writes of side_effects begin
@@ -137,6 +139,11 @@ class GlueCodegen:
         node = var.node
         if node.op == PLACEHOLDER:
             return node.meta["source"].expr()
+        return self.graph_output(node)
+
+    def graph_output(self, node) -> str:
+        """The value of a graph node, an output of the graph (an array, or an object
+        the graph made: ``np.random.default_rng``)."""
         if node not in self.out_nodes:
             self.out_nodes.append(node)
         return f"___out[{self.out_nodes.index(node)}]"
@@ -167,23 +174,45 @@ class GlueCodegen:
             return var.source.expr()
         key = id(var)
         if key not in self._built:
-            expr = build(var)
+            self._building += 1
+            try:
+                expr = build(var)
+            finally:
+                self._building -= 1
             temp = f"___v{next(self._temps)}"
             self.lines.append(f"{temp} = {expr}")
             self._built[key] = temp
             if fill is not None:
                 fill(temp)
+            while not self._building and self._cell_fills:
+                self._cell_fills.pop(0)()
         return self._built[key]
 
     def cell(self, var: CellVariable) -> str:
         """An expression for the cell object itself (closures must share it)."""
         if var.source is not None:
             return var.source.cell_expr()
-        if var.frame_index is not None:   # a cell of the frame being compiled
-            return self.mutable(var, lambda v: (
-                f"(___cells[{v.frame_index}] if ___cells is not None else "
-                f"___CellType({self._cell_contents(v)}))"))
-        return self.mutable(var, lambda v: f"___CellType({self._cell_contents(v)})")
+        # The cell is made empty and filled once the object being built around it (a
+        # function whose closure it is) exists: its contents may be that object (a
+        # nested function that calls itself holds its own cell).
+        fresh_only = var.frame_index is not None
+        if fresh_only:   # a cell of the frame being compiled
+            build = (f"(___cells[{var.frame_index}] if ___cells is not None else "
+                     f"___CellType())")
+        else:
+            build = "___CellType()"
+        return self.mutable(var, lambda v: build, lambda temp: self._cell_fills.append(
+            lambda: self._fill_cell(var, temp, fresh_only)))
+
+    def _fill_cell(self, var: CellVariable, temp: str, fresh_only: bool = False) -> None:
+        """Lines that store what the rebuilt cell ``temp`` holds (nothing for an empty
+        cell); ``fresh_only``: only when the cell was made here (``___cells`` is None),
+        not when it is the frame's own cell."""
+        contents = self._cell_contents(var)
+        if not contents:
+            return
+        guard = "if ___cells is None: " if fresh_only else ""
+        self.lines.append(f"{guard}{temp}.cell_contents = {contents}")
 
     def _cell_contents(self, var: CellVariable) -> str:
         """What a rebuilt cell holds: the trace's value, else the argument that filled
@@ -247,7 +276,7 @@ class GlueCodegen:
 
     # ------------------------------------------------------------------ assembling
     def finish(self, result_expr: str, graph_fn, input_exprs: list[str],
-               rerun: bool = False, guard: bool = False,
+               rerun: bool = False, guard: bool = False, eager_if_raising: bool = False,
                boxed: bool = False, reads: dict | None = None) -> types.FunctionType:
         """The glue function: call the graph, then the lines, then return the result.
 
@@ -256,6 +285,9 @@ class GlueCodegen:
         With ``guard`` (and ``rerun``), the graph runs under NumPy's floating-point
         guard: a condition that would warn raises instead, so a graph that raises has
         reported nothing the rerun reports again (``dynamo.convert.on_raise``).
+        With ``eager_if_raising`` (a graph that is not rerun), the frame runs eagerly
+        instead of the graph (``RerunEagerly`` before it runs) when the caller's ufunc
+        settings make some floating-point condition raise.
         ``RerunEagerly`` carries the frame's arguments (``values``).
 
         With ``boxed`` (the glue of a resume function), the glue takes the frame's
@@ -279,16 +311,21 @@ class GlueCodegen:
                 self.scope["___RerunEagerly"] = RerunEagerly
                 self.scope["___BackendError"] = BackendError   # not the program's error
                 if guard:
-                    self.scope["___guard"], self.scope["___unguard"] = raising, unraise
-                    body += ["___token = ___guard()", "try:", f"    {call}",
+                    self.scope.update(GLUE_SCOPE)
+                    body += [f"___token = {GUARD_ENTER}", "try:", f"    {call}",
                              "except ___BackendError:", "    raise",
                              "except Exception as ___e:",
                              f"    raise ___RerunEagerly({flat_values}) from ___e",
-                             "finally:", "    ___unguard(___token)"]
+                             "finally:", f"    {GUARD_LEAVE.format(token='___token')}"]
                 else:
                     body += ["try:", f"    {call}", "except ___BackendError:", "    raise",
                              "except Exception as ___e:",
                              f"    raise ___RerunEagerly({flat_values}) from ___e"]
+            elif eager_if_raising:
+                self.scope.update(GLUE_SCOPE)
+                self.scope["___RerunEagerly"] = RerunEagerly
+                body += [f"if {RAISES_NOW}:",
+                         f"    raise ___RerunEagerly({flat_values})", call]
             else:
                 body.append(call)
         if self._effects_at is None or self._effects_at == len(self.lines):

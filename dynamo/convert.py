@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import builtins
 import inspect
+import sys
 import time
 import types
 import weakref
@@ -34,9 +35,10 @@ import numpy as np
 
 from dynamo.backends import is_builtin
 from dynamo.guards import ARRAY, CONSTANT, LENGTH, CheckFunction, shared_reads
+from dynamo.ops.signals import may_signal
 
 from . import hook, listeners, logs, ops, pyversion
-from .bytecode.caller_frames import reads_caller_frame
+from .bytecode.caller_frames import reads_caller_frame_of
 from .bytecode.instructions import code_name, frame_params
 from .bytecode.outline import outlined_loop
 from .bytecode.resume import (
@@ -515,8 +517,33 @@ def _weak_hooks(ctx):
         if _c_code(f):
             return f   # a builtin, a ufunc, a C method: the common case, kept to one call
         live = ref()
-        return f if live is None else intercept_callable(f, live)
+        if live is None or _calls_itself(f, sys._getframe(1)):
+            return f
+        return intercept_callable(f, live)
     return run, intercept
+
+
+def _calls_itself(f, frame) -> bool:
+    """``f`` is a function whose code the caller is running: the code at a break or a
+    resume function (a copy of ``f``'s code) calls ``f`` again, itself or through the
+    glue (``frame`` and the two frames below it are looked at). A recursive call runs
+    as called, uncompiled, and so does the rest of the recursion: through the hook
+    each level would take five Python frames instead of one, and a recursion that
+    plain Python finishes would hit ``sys.getrecursionlimit()`` a fifth of the way
+    down (RecursionError)."""
+    fn = f.__func__ if type(f) is types.MethodType else f
+    if type(fn) is not types.FunctionType:   # (no getattr: a user object's may run code)
+        return False
+    code = fn.__code__
+    for _ in range(3):
+        if frame is None:
+            return False
+        caller = frame.f_code
+        if caller.co_firstlineno == code.co_firstlineno and \
+                caller.co_name == code.co_name and caller.co_filename == code.co_filename:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _c_code_now(fn_globals: dict, chain: tuple) -> bool:
@@ -554,7 +581,7 @@ def intercept_callable(f, ctx):
     """
     kind = type(f)
     if kind is types.FunctionType:
-        return f if _runs_as_called(f.__code__) else hook.intercept(f, ctx)
+        return f if _runs_as_called(f) else hook.intercept(f, ctx)
     if kind is types.MethodType:
         if isinstance(f.__func__, types.FunctionType):
             return types.MethodType(intercept_callable(f.__func__, ctx), f.__self__)
@@ -562,21 +589,22 @@ def intercept_callable(f, ctx):
     if not kind.__flags__ & _HEAP_TYPE:   # a C type: its __call__ is C code, and fixed
         return f
     if isinstance(f, types.FunctionType):   # a subclass of function
-        return f if _runs_as_called(f.__code__) else hook.intercept(f, ctx)
+        return f if _runs_as_called(f) else hook.intercept(f, ctx)
     call = inspect.getattr_static(kind, "__call__", None)
-    if isinstance(call, types.FunctionType) and not _runs_as_called(call.__code__):
+    if isinstance(call, types.FunctionType) and not _runs_as_called(call):
         return types.MethodType(hook.intercept(call, ctx), f)
     return f
 
 
-def _runs_as_called(code) -> bool:
-    """A function of ``code`` is called as the program calls it, not through the hook:
+def _runs_as_called(fn) -> bool:
+    """The function ``fn`` is called as the program calls it, not through the hook:
     library code, and code that reads its caller's frame (``sys._getframe(1)``,
-    ``warnings.warn(..., stacklevel=2)``): called directly from the code at a break or
-    in an island, its ``f_back`` is the program's frame there (which has the
-    original's file, lines and globals), where through the hook it would be one of
-    dynamo's (``bytecode/caller_frames.py``). It runs uncompiled."""
-    return is_skipped(code) or reads_caller_frame(code) is not None
+    ``warnings.warn(..., stacklevel=2)``, or a call of a function that reads two
+    frames up): called directly from the code at a break or in an island, its
+    ``f_back`` is the program's frame there (which has the original's file, lines and
+    globals), where through the hook it would be one of dynamo's
+    (``bytecode/caller_frames.py``). It runs uncompiled."""
+    return is_skipped(fn.__code__) or reads_caller_frame_of(fn) is not None
 
 
 _HEAP_TYPE = 1 << 9   # Py_TPFLAGS_HEAPTYPE: a class made by a class statement or type()
@@ -628,7 +656,8 @@ def _finish(fn, cg: GlueCodegen, result: str, output: OutputGraph, ctx, record,
         record.breaks.append(_break_record(e, fn.__code__))
         raise SkipFrame(e.reason) from None
     glue = cg.finish(result, graph_fn, inputs, rerun=plan.rerun, guard=plan.guard,
-                     boxed=boxed, reads={name: src.expr() for src, name in reads.items()})
+                     eager_if_raising=plan.eager_if_raising, boxed=boxed,
+                     reads={name: src.expr() for src, name in reads.items()})
     # the dispatcher hands over what its guards computed of these (dispatch.handed_reads)
     glue.__dynamo_reads__ = reads
     record.glue_source = glue.__dynamo_source__
@@ -641,6 +670,9 @@ class OnRaise:
 
     rerun: bool   # it becomes RerunEagerly: the hook runs the frame's original code
     guard: bool   # the graph runs with every visible floating-point condition raising
+    # (a graph that is not rerun) the frame runs eagerly instead of the graph when the
+    # caller's settings make a floating-point condition raise (``np.seterr``)
+    eager_if_raising: bool = False
 
 
 def on_raise(output: OutputGraph) -> OnRaise:
@@ -666,13 +698,21 @@ def on_raise(output: OutputGraph) -> OnRaise:
     - A graph that is not rerun and may raise at an op traced after Python effects
       cannot be exact (the effects would be lost): ``Unsupported``, and the frame runs
       eagerly.
+    - A graph with an op that may warn at Python level (``WriteGuard.warns``: "Mean of
+      empty slice", issued by NumPy's Python code, which no ufunc setting turns into an
+      exception) is not rerun: the rerun would warn again. Such an op also signals
+      floating-point conditions (the 0/0 of that mean), which the caller's settings may
+      make raise (``np.seterr(all="raise")``) after its warning and after Python
+      effects the glue replays later: when they do, the frame runs eagerly, decided
+      before the graph runs (``eager_if_raising``).
     """
     rerun = rerun_on_raise(output)
+    warns = output.writes.warns
     raising = raising_nodes(output.graph)
     if not raising:
-        return OnRaise(rerun, False)
+        return OnRaise(rerun, False, warns)
     if rerun and not _errstate_reports(output.graph):
-        return OnRaise(True, True)
+        return OnRaise(True, _reports_fp(output.graph))
     if rerun and output.writes.ops_in_try:
         return OnRaise(True, False)
     late = [n for n in raising if n.meta.get(PYTHON_EFFECTS, output.side_effects.pending())]
@@ -684,7 +724,7 @@ def on_raise(output: OutputGraph) -> OnRaise:
                           "warnings of its own, so it cannot run again; the changes "
                           "(replayed after the graph) would be lost when it raises. The "
                           "frame runs eagerly.", cause="raise_after_effects")
-    return OnRaise(False, False)
+    return OnRaise(False, False, warns)
 
 
 _INDEXING = frozenset({"getitem", "setitem", "flat_getitem", "flat_setitem"})
@@ -697,7 +737,9 @@ def raising_nodes(graph: Graph) -> list:
     ops that raise for some count of a size the data decides (``node.meta["may_raise"]``:
     ``x[m].max()`` of an empty selection, see docs/unbacked.md), indexing with an index
     computed in the graph, every floating-point op inside an
-    ``np.errstate`` block that makes a condition raise, and loops whose body holds one.
+    ``np.errstate`` block that makes a condition raise, ops that may warn at Python level
+    (``node.meta["warns"]``: a warnings filter "error" raises there), and loops whose
+    body holds one.
     (Raising conditions set globally, ``np.seterr(all="raise")``, are not seen here.)"""
     fp_raise = any(n.target == "errstate_enter" and "raise" in n.kwargs.values()
                    for n in graph.call_nodes())
@@ -708,13 +750,37 @@ def raising_nodes(graph: Graph) -> list:
         op = ops.REGISTRY.get(node.target)
         bodies = [a for a in node.args if isinstance(a, Graph)]
         if op is None or op.extras.get("raises") or node.meta.get("may_raise") or \
+                node.meta.get("warns") or \
                 (fp_raise and op.kind != ops.VIEW) \
                 or any(raising_nodes(b) for b in bodies):
             found.append(node)
         elif node.target in _INDEXING and any(
-                isinstance(a, Node) for a in tree_leaves((node.args[1:], node.kwargs))):
+                isinstance(a, Node) for a in tree_leaves((node.args[1:], node.kwargs))) \
+                and not _full_mask_getitem(node):
             found.append(node)
     return found
+
+
+def _full_mask_getitem(node: Node) -> bool:
+    """``x[m]`` with ``m`` a boolean array of ``x``'s own shape (``x[x > 0]``): it selects
+    and never raises, whatever the data."""
+    if node.target != "getitem" or len(node.args) != 2 or node.kwargs:
+        return False
+    x, m = node.args
+    if not (isinstance(x, Node) and isinstance(m, Node)):
+        return False
+    xm, mm = x.meta.get("array"), m.meta.get("array")
+    return isinstance(xm, ops.ArrayMeta) and isinstance(mm, ops.ArrayMeta) and \
+        mm.dtype == np.bool_ and tuple(mm.shape) == tuple(xm.shape)
+
+
+def _reports_fp(graph: Graph) -> bool:
+    """May an op of ``graph`` report a floating-point condition (warn, call the
+    ``np.seterrcall`` function...)? Only then is the guard worth its cost (about 0.2 us
+    a call): a graph of integer arithmetic without division, comparisons of ints and
+    gathers (``wte[ids]``, whose only error is an ``IndexError``) reports none, and
+    when it raises the rerun repeats nothing (``dynamo.ops.signals.may_signal``)."""
+    return any(may_signal(n) and n.meta.get("kind") != ops.VIEW for n in graph.call_nodes())
 
 
 def _errstate_reports(graph: Graph) -> bool:
@@ -729,12 +795,13 @@ def rerun_on_raise(output: OutputGraph) -> bool:
     """Whether the frame's original code may run in place of a graph that raised.
 
     It may when the graph left the program's state as it found it: it wrote into no
-    input array and drew no random numbers (an ``np.errstate`` block restores the
-    settings itself when the graph raises). The rerun then makes the Python effects
+    input array, drew no random numbers and held no op that may have warned at Python
+    level (``WriteGuard.warns``: the rerun would warn again; an ``np.errstate`` block
+    restores the settings itself when the graph raises). The rerun then makes the Python effects
     the glue had not replayed yet and raises the program's own exception, where its
     own ``try/except`` sees it (``log.append(...); np.linalg.inv(singular)``).
     """
-    if output.writes_inputs:
+    if output.writes_inputs or output.writes.warns:
         return False
     for node in output.graph.call_nodes():
         op = ops.REGISTRY.get(node.target)

@@ -28,12 +28,20 @@ global names prefixed per entry)::
 
 A hit is then one Python frame besides the wrapper and the graph's own. The glue
 function stays the entry's ``run`` (a miss runs it, and so does code that calls an
-entry itself); the dispatcher only copies its statements. This module imports
-nothing of the hook: the hook passes in the functions a miss falls back to.
+entry itself); the dispatcher only copies its statements. A compiled graph that is
+an object choosing among functions (the numpy backend's ``PerSize``: one variant per
+input sizes) writes its own call there (``__dynamo_call_source__``), so that the
+dispatcher runs the chosen function with no frame of the object's::
+
+    ___out = (___e0_glue_graph.variants.get((x.shape, )) or ___e0_glue_graph.miss)(x)
+
+This module imports nothing of the hook: the hook passes in the functions a miss
+falls back to.
 """
 
 from __future__ import annotations
 
+import ast
 import functools
 import io
 import itertools
@@ -135,7 +143,56 @@ def inlined_glue(run, prefix: str, handed: dict[str, str], scope: dict) -> list[
     body, names = renamed
     scope.update((renames[name], value) for name, value in run.__globals__.items()
                  if name in renames)
+    graph = run.__globals__.get("___graph")
+    if graph is not None and hasattr(graph, "__dynamo_call_source__"):
+        body = direct_graph_call(body, graph, renames["___graph"], prefix,
+                                 names | set(code.co_varnames))
     return [f"{kw} = None" for kw in keywords if kw not in handed and kw in names] + body
+
+
+def direct_graph_call(body: list[str], graph, callee: str, prefix: str,
+                      taken: set[str]) -> list[str]:
+    """``body`` (glue statements) with its call of the compiled graph, ``___out =
+    callee(inputs)``, written as the graph asks (its ``__dynamo_call_source__(callee,
+    args)``: the numpy backend's ``PerSize`` picks the variant of the call's sizes
+    there, so that no frame of its own runs). Each input that is not a plain name is
+    bound to a local first, in order, so the expression reads each input once, after
+    all of them were read, as the call did; the locals are deleted after the call (a
+    call frame would have dropped them: an input the glue then writes over dies there).
+    ``taken``: names the locals must avoid."""
+    head = f"___out = {callee}("
+    for row, line in enumerate(body):
+        stripped = line.lstrip()
+        if not stripped.startswith(head):
+            continue
+        try:
+            call = ast.parse(stripped).body[0].value
+        except SyntaxError:   # (the statement goes on past this line)
+            return body
+        if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+            return body
+        indent = line[:len(line) - len(stripped)]
+        binds, args, locals_ = [], [], []
+        for i, arg in enumerate(call.args):
+            text = ast.get_source_segment(stripped, arg)
+            if isinstance(arg, ast.Name):
+                args.append(text)
+                continue
+            local = _free_local(f"{prefix}in{i}", taken)
+            binds.append(f"{indent}{local} = {text}")
+            args.append(local)
+            locals_.append(local)
+        expr = graph.__dynamo_call_source__(callee, args)
+        unbind = [f"{indent}del {', '.join(locals_)}"] if locals_ else []
+        return body[:row] + binds + [f"{indent}___out = {expr}"] + unbind + body[row + 1:]
+    return body
+
+
+def _free_local(name: str, taken: set[str]) -> str:
+    """``name``, or ``name_``, ``name__``...: the first not in ``taken``."""
+    while name in taken:
+        name += "_"
+    return name
 
 
 def _renamed(src: str, renames: dict[str, str]) -> tuple[list[str], set[str]] | None:

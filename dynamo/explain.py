@@ -35,6 +35,7 @@ from dynamo.backends import bind_options, lookup_backend
 
 from . import hook
 from .api import entry_function
+from .bytecode.caller_frames import reads_caller_frame_of
 from .bytecode.instructions import code_name
 from .convert import BreakRecord, FrameRecord, convert_frame
 
@@ -215,6 +216,7 @@ class _Session:
         self.ctx.records = []
         self.out = ExplainOutput(self.ctx.records, calls=0)
         self.wrapper = None
+        self.as_called: list[tuple[str, str]] = []   # (function, why) run uncompiled
         self._log = _recompile_log()
         self.log = self._log.__enter__()
 
@@ -222,7 +224,7 @@ class _Session:
         """Run one call; (result, None) or (None, what it raised)."""
         target, call_args = _target(self.fn, args)
         if self.wrapper is None:
-            self.wrapper = hook.intercept(target, self.ctx)
+            self.wrapper = self._wrapper(target)
         self.log.call = self.out.calls
         self.out.calls += 1
         try:
@@ -233,14 +235,27 @@ class _Session:
         self.out.exceptions.append(exception)
         return result, exception
 
+    def _wrapper(self, target):
+        """What runs ``target``: the frame hook, or ``target`` itself when it reads its
+        caller's frame (as ``dynamo.compile`` does: ``api._hooked``), reported among
+        the frames run eagerly. (Its caller is then explain's own frame, as a call
+        through any Python wrapper would make it.)"""
+        why = None if self.ctx.fullgraph else reads_caller_frame_of(target)
+        if why is None:
+            return hook.intercept(target, self.ctx)
+        self.as_called.append((code_name(target.__code__),
+                               f"it reads its caller's frame ({why}): it runs uncompiled"))
+        return target
+
     def close(self) -> ExplainOutput:
         """Stop collecting, drop the compiled state, and return the report."""
         out, log = self.out, self.log
         self._log.__exit__(None, None, None)
         out.recompiles, out.size_variants = log.recompiles, log.variants
         out.cache_limit = log.warnings
-        out.skipped = [(c.where, c.skip_reason) for c in self.ctx.caches.values()
-                       if c.skip_reason is not None]
+        out.skipped = self.as_called + [(c.where, c.skip_reason)
+                                        for c in self.ctx.caches.values()
+                                        if c.skip_reason is not None]
         self.ctx.reset()
         if out.results:
             out.result, out.exception = out.results[-1], out.exceptions[-1]

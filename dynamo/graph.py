@@ -23,8 +23,10 @@ Example::
 
 from __future__ import annotations
 
+import ast
 import builtins
 import keyword
+import math
 import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -280,8 +282,21 @@ def _safe_repr(v: Any) -> bool:
     if isinstance(v, float):
         return v == v and v not in (float("inf"), float("-inf"))
     if isinstance(v, complex):
-        return _safe_repr(v.real) and _safe_repr(v.imag)
+        # repr(complex(0.0, -0.0)) is "-0j", which reads back as (-0-0j), and
+        # "(-0+1j)" as 1j: a signed zero part may not survive, so read it back
+        return complex_repr_round_trips(v)
     return True
+
+
+def complex_repr_round_trips(v: complex) -> bool:
+    """``repr(v)`` read back as a literal is ``v``, bit for bit: both parts finite, and
+    no signed zero lost (``repr(complex(0.0, -0.0))`` is ``-0j``, which is
+    ``(-0-0j)``; ``(-0+1j)`` is ``1j``)."""
+    if not (math.isfinite(v.real) and math.isfinite(v.imag)):
+        return False
+    back = ast.literal_eval(repr(v))
+    return all(x == y and math.copysign(1.0, x) == math.copysign(1.0, y)
+               for x, y in ((back.real, v.real), (back.imag, v.imag)))
 
 
 def _const_name(v: Any, taken: dict) -> str:

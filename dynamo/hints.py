@@ -86,6 +86,10 @@ TABLE: tuple[Advice, ...] = (
     Advice(r"^round\(\) of an array",
            "round() returns a Python number, which needs the array's value.",
            "use np.round(x, n)"),
+    Advice(r"^f-string of a .* with a format spec or conversion",
+           "An exception's text in an f-string is str() or repr() of it; a format spec, "
+           "!a or the class's own __format__ runs code the translator does not model.",
+           "format str(e) instead of e (f\"{str(e):>20}\"), " + _ACCEPT),
     Advice(r"of an array formats array data|^f-string of",
            "The text depends on array values, known only when the program runs.",
            "format the result after the compiled call, " + _ACCEPT),
@@ -97,6 +101,12 @@ TABLE: tuple[Advice, ...] = (
            "The result's shape depends on array values, which the trace does not know.",
            "keep shapes fixed: np.where(mask, x, 0) instead of x[mask], "
            "np.sum(x * mask) instead of x[mask].sum(), " + _ACCEPT),
+    Advice(r"returns real or complex roots",
+           "np.roots returns float64 roots when they are all real and complex ones "
+           "otherwise, and drops leading zero coefficients: the data decides the result's "
+           "dtype and length.",
+           "call np.roots before or after the compiled function and pass the roots in, "
+           + _ACCEPT),
     Advice(r"returns real or complex eigenvalues",
            "The result's dtype depends on the data, which the trace does not know.",
            "use np.linalg.eigh/eigvalsh for symmetric matrices, " + _ACCEPT),
@@ -120,14 +130,30 @@ TABLE: tuple[Advice, ...] = (
     Advice(r"^attribute .* of np\.|^attribute .* of numpy\.|^attribute .* of cupy\.",
            "Only a ufunc's reduce, accumulate, reduceat and outer methods are captured.",
            "call the ufunc itself, or one of its captured methods"),
+    Advice(r"without size= returns a Python (scalar|float|int|bool)|"
+           r"np\.random\.\w+\(\) returns a Python (float|int)",
+           "One number drawn without size= is a Python float or int; a graph holds arrays, "
+           "so the draw runs eagerly, at its place in the random stream.",
+           "draw the numbers a loop needs at once before it (u = np.random.random(n), then "
+           "u[i]), or pass size=1 and index the result, " + _ACCEPT),
     Advice(r"^np\.random\.seed\(\)",
            "Seeding with anything but an int or None changes the global random state in "
            "ways the trace does not model.",
            "seed with an int, or use rng = np.random.default_rng(seed) and its methods"),
+    Advice(r"\(\) of anything but an int or None$",     # default_rng, RandomState
+           "One made from a seed sequence, a bit generator or a Generator is made eagerly, "
+           "at its place in the program; one from an int or None is made by the graph.",
+           "seed with an int (rng = np.random.default_rng(seed)), or make the object "
+           "before the compiled call and pass it in, " + _ACCEPT),
     Advice(r"random state outside the registry|^.+\..+ is not in the op registry",
            "It uses or changes random state; it runs eagerly so the random stream stays "
            "in order.", "use np.random.default_rng(seed) and the Generator methods that are "
            "captured (random, normal, uniform, integers...), " + _ACCEPT),
+    Advice(r"is an array: the result's shape depends on its data",
+           "A shape, size or count argument computed from array values (labels.max() + 1) "
+           "is known only when the graph runs.",
+           "pass the number in as a Python int (n_classes=...) or compute it before the "
+           "compiled call, " + _ACCEPT),
     Advice(r"^(np|numpy|cupy)\.\S+: .*(shape depends on (the|its) data|from the data)",
            "The result's size depends on array values, known only when the graph runs.",
            "keep shapes static where you can (np.where(mask, x, 0) for x[mask], "
@@ -238,6 +264,24 @@ TABLE: tuple[Advice, ...] = (
     Advice(r"^inlining deeper than config\.inline_depth_limit",
            "The translator inlines every call it follows; deep recursion would never end.",
            "rewrite the recursion as a loop, or raise dynamo.config.inline_depth_limit"),
+    Advice(r"^inlining .* would come near sys\.getrecursionlimit\(\)",
+           "Each inlined call costs the translator several Python frames; this one would "
+           "come near the recursion limit, so it runs as plain Python.",
+           "rewrite the recursion as a loop, or compile a function lower in the call chain"),
+    Advice(r"^an object of .*, which defines __getattribute__",
+           "Its class runs Python code for every attribute read (even __class__), which "
+           "the program would see run more often under the trace.",
+           "pass the values the function needs as arguments instead of the object"),
+    Advice(r" of constants warns \(",
+           "Python warns each time this expression runs; folded while tracing, it would "
+           "warn once, so it runs as plain Python.",
+           "write the expression without the deprecated form (e.g. `not b` for `~b` on "
+           "a bool)"),
+    Advice(r"may warn at Python level .* inside a try block",
+           "If an op of the graph raised, the handler would see it only through a rerun "
+           "of the frame, which would repeat this warning; the block runs eagerly.",
+           "move the op that may warn (a mean of a possibly empty slice, ...) out of the "
+           "try block, or check the data before it"),
     Advice(r"^async functions are not traced|^generators and coroutines are not compiled",
            "Their frames suspend and resume, which a graph cannot do.",
            "compile the function that calls the generator or awaits the coroutine "
@@ -259,8 +303,26 @@ TABLE: tuple[Advice, ...] = (
            "this object iterates with its own Python code.",
            "iterate over a list or tuple of the items (list(obj) before the compiled call)"),
     Advice(r"^creating an instance of ",
-           "The class's __init__/__new__ is not traced.",
+           "Objects are built in the trace only where object.__new__ builds them and "
+           "__init__ is the program's own code; this class customizes creation, "
+           "attribute access or finalization, which runs code the trace does not model.",
            "create the object before the compiled function and pass it as an argument"),
+    Advice(r"\.__init__ returns a value",
+           "__init__ must return None; Python raises TypeError here.",
+           "return nothing from __init__"),
+    Advice(r"\(\) of an? .+ object without its own ",
+           "object's own __repr__ names the object's address, which only the program run "
+           "knows.", "define __repr__ (or __str__) on the class, or format the object "
+           "after the compiled call"),
+    Advice(r" returns .+, not a str known while tracing",
+           "The method's result is not a plain str made from values known while tracing "
+           "(or Python would raise TypeError).",
+           "build the text from constants and attributes that are not arrays, "
+           "or format it after the compiled call"),
+    Advice(r"^np\.ix_ ",
+           "np.ix_ is captured for non-empty 1-d integer index arrays (reshaped views); "
+           "a mask becomes its nonzero indices, whose number only the data knows.",
+           "pass integer index arrays (np.flatnonzero(mask) for a mask), " + _ACCEPT),
     Advice(r"^the last reference of an? .+ object, dropped here",
            "Freeing this object runs its __del__ or weakref callbacks, which must happen at "
            "this point of the program: the frame deletes or rebinds it for real.",

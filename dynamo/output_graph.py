@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from dynamo.guards import ARRAY, EXPR, ArraySpec, Guard, GuardSet, Source
+from dynamo.ops.signals import warns_beyond_fp
 
 from . import ops
 from .exc import Unsupported
@@ -145,7 +146,9 @@ class OutputGraph:
         self.symbol_nodes: dict = {}               # symbol name -> its placeholder
         # unbacked symbol (x[mask]'s length) -> (the node whose result has it, dimension)
         self.unbacked_sizes: dict[str, tuple] = {}
-        self.nonzero_counts: dict = {}   # node -> the unbacked size of its nonzero count
+        # (node, measure) -> the unbacked size of that measure of the node's values (its
+        # nonzero count: "nonzero"; see DataSize.measure)
+        self.nonzero_counts: dict = {}
 
     @property
     def writes_inputs(self) -> bool:
@@ -336,6 +339,8 @@ class OutputGraph:
                                meta={"array": meta, **self.current_loc, "kind": op.kind,
                                      PYTHON_EFFECTS: self.side_effects.pending(),
                                      **({"may_raise": may_raise} if may_raise else {})})
+        if warns_beyond_fp(node):
+            self.writes.check_warns(node)
         self._check_size()
         if target is not None:
             target.node = node            # every alias of the object now reads the new node
@@ -360,18 +365,23 @@ class OutputGraph:
         can be read when the graph runs (see ``_own_unbacked``).
 
         Marks with one key are one size. A mark that counts the nonzero elements of an
-        argument (``x[m]``, ``np.nonzero(m)``) takes the size already made for that
-        argument's node, if any: ``x[m]`` and ``w[m]`` have one length (two sizes are
-        otherwise different, and an op that needs them equal breaks)."""
+        argument (``x[m]``, ``np.nonzero(m)``), or measures its values otherwise
+        (``DataSize.measure``: ``np.bincount``'s length), takes the size already made
+        for that argument's node and measure, if any: ``x[m]`` and ``w[m]`` have one
+        length (two sizes are otherwise different, and an op that needs them equal
+        breaks)."""
         line = os.path.basename(self.current_loc.get("loc", ""))
         what = ("the number of elements x[mask] selects" if op.name == "getitem" else
                 f"the length of np.{op.name}'s result") + (f", at {line}" if line else "")
         arrays = _array_arguments(call, metas_in(meta_call))
         sizes, new = {}, []
-        for k, d, mark in data_sizes:
+        # a size is read off a dimension that is exactly it (offset 0: the counts of
+        # np.histogram, not its edges, which are one more)
+        for k, d, mark in sorted(data_sizes, key=lambda size: size[2].offset != 0):
             if mark.key in sizes:
                 continue
-            counted = arrays[mark.nonzero_of].node \
+            assert mark.offset == 0, f"np.{op.name}: a DataSize key with no offset-0 mark"
+            counted = (arrays[mark.nonzero_of].node, mark.measure) \
                 if arrays is not None and mark.nonzero_of is not None else None
             size = self.nonzero_counts.get(counted) if counted is not None else None
             if size is None:
@@ -383,7 +393,7 @@ class OutputGraph:
         metas = list(meta) if isinstance(meta, tuple) else [meta]
         for k, d, mark in data_sizes:
             shape = list(metas[k].shape)
-            shape[d] = sizes[mark.key]
+            shape[d] = sizes[mark.key] + mark.offset if mark.offset else sizes[mark.key]
             metas[k] = metas[k].with_(shape=tuple(shape))
         return (tuple(metas) if isinstance(meta, tuple) else metas[0]), new
 
@@ -398,7 +408,7 @@ class OutputGraph:
             return
         real = ops.rules.numpy_error(op, *meta_call, error)
         if real is not None:
-            raise program_error(real) from None
+            raise program_error(real, exact=True) from None
 
     def _unbacked_rejected(self, op: ops.OpDef, meta_call, error: Exception) -> None:
         """An op's rule rejected arguments holding unbacked sizes at their made-up hints
@@ -412,13 +422,18 @@ class OutputGraph:
         for name in names:
             text = text.replace(str(self.shape_env.hints[name]), name)
         what = "; ".join(f"{n}: {self.shape_env.unbacked[n]}" for n in names)
+        hint = ("make the sizes agree by construction (index both arrays with the same "
+                "mask), or accept the graph break")
+        if any("np.bincount" in self.shape_env.unbacked[n] for n in names):
+            # np.bincount(y, minlength=k) is longer than k when y holds k or more
+            hint = ("np.bincount(y, minlength=k) has max(y) + 1 counts when that is more "
+                    "than k; for exactly k counts, count into a fixed array (c = "
+                    "np.zeros(k, int); np.add.at(c, y, 1)), or accept the graph break")
         raise Unsupported(f"np.{op.name} of a data-dependent size ({what}) that fits the "
                           f"other arguments for some counts only: {text}",
                           "That size is known only when the graph runs; NumPy would take "
                           "these arguments for some counts and raise for others.",
-                          hint="make the sizes agree by construction (index both arrays "
-                               "with the same mask), or accept the graph break",
-                          cause="data_dependent_shape") from error
+                          hint=hint, cause="data_dependent_shape") from error
 
     def _own_unbacked(self, unbacked: list, results: list) -> None:
         """Remember, per unbacked symbol, the node and dimension that hold its value when
@@ -563,7 +578,10 @@ def _array_spec(value: Any, meta: ArrayMeta, layout_guards) -> ArraySpec:
     ``layout_guards`` (the backend's): False, none; True, the exact strides;
     "contiguity", the C/F contiguity flags; "dynamic-contiguity", the strides, except
     for a contiguous input with a symbolic size, whose strides follow from its shape
-    and change with it (then the flags)."""
+    and change with it (then the flags). A dict gives one of these per array library
+    (``backend="auto"`` pins layouts only for the library whose backend needs them)."""
+    if isinstance(layout_guards, dict):
+        layout_guards = layout_guards.get(meta.kind, False)
     layout = layout_guards if not meta.scalar else False
     if layout == "dynamic-contiguity":
         contiguous = value.flags.c_contiguous or value.flags.f_contiguous

@@ -39,7 +39,8 @@ from .variables import ArrayVariable, TupleVariable
 
 class WriteGuard:
     """The flags of one graph: does it write into an input (``writes_inputs``), draw
-    random numbers (``draws``), hold an op added inside a ``try`` (``ops_in_try``);
+    random numbers (``draws``), hold an op that may warn at Python level (``warns``),
+    hold an op added inside a ``try`` (``ops_in_try``);
     ``catching`` is set by the translator before each instruction."""
 
     def __init__(self, guards: GuardSet, example_inputs: dict[Any, Any]):
@@ -49,6 +50,7 @@ class WriteGuard:
         self.catching = False                      # some frame of the trace is in a try
         self.ops_in_try = False                    # an op was added while catching
         self.draws = False                         # an op drew random numbers
+        self.warns = False                         # an op may warn at Python level
         self.roots: dict = {}                      # node -> its buffer_roots (memo)
 
     def check_op(self, op: ops.OpDef, target) -> None:
@@ -61,7 +63,8 @@ class WriteGuard:
         the block runs eagerly)."""
         changes_state = op.random or (target is not None and
                                       bool(buffer_roots(target.node, self.roots)))
-        if self.catching and (changes_state or self.writes_inputs or self.draws):
+        if self.catching and (changes_state or self.writes_inputs or self.draws
+                              or self.warns):
             raise Unsupported("an array op inside a try block after a write or a random draw",
                               "If the op raises, the handler must see the inputs as they "
                               "were; the block runs eagerly.", cause="try")
@@ -71,6 +74,27 @@ class WriteGuard:
                               cause="try")
         self.ops_in_try |= self.catching
         self.draws |= op.random
+
+    def check_warns(self, node) -> None:
+        """``node`` (just added) may warn at Python level, beyond floating-point
+        conditions (``dynamo.ops.signals.warns_beyond_fp``: "Mean of empty
+        slice" from NumPy's Python code, "Degrees of freedom <= 0", a ComplexWarning).
+        No ufunc setting turns such
+        a warning into an exception, so a graph holding the op cannot be rerun when it
+        raises after it (the rerun would warn again: ``convert.rerun_on_raise``), and
+        an op inside a ``try`` needs that rerun. So the two are never in one graph:
+        whichever comes second is a graph break, as for writes and draws.
+        The node is marked (``node.meta["warns"]``): a warnings filter "error" makes it
+        raise (``convert.raising_nodes``)."""
+        if self.catching or self.ops_in_try:
+            raise Unsupported(f"np.{node.target} may warn at Python level (not a "
+                              f"floating-point condition), in a graph with an op inside "
+                              f"a try block",
+                              "If an op of the graph raises, the handler sees it through "
+                              "a rerun of the frame, which would repeat the warning; the "
+                              "block runs eagerly.", cause="try")
+        self.warns = True
+        node.meta["warns"] = True
 
     def guard_writeable(self, node) -> None:
         """The trace writes into ``node``'s memory: every input it may be a view of must

@@ -187,8 +187,9 @@ class Guard:
             n = len(value)
             return None if n == exp else f"len({name}): expected {exp}, got {n}"
         if self.kind == DICT_KEYS:
-            keys = tuple(value)
-            return None if keys == exp else f"{name} keys: expected {list(exp)}, got {list(keys)}"
+            keys = tuple(value)   # (typed: 1, 1.0, True, and 0.0, -0.0 are one key to ==)
+            return None if typed(keys) == typed(tuple(exp)) else \
+                f"{name} keys: expected {list(exp)}, got {list(keys)}"
         if self.kind == ARRAY:
             return _array_failure(name, exp, value)
         return None

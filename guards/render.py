@@ -109,6 +109,11 @@ class _Builder:
     def DICT_KEYS(self, e: str, g: Guard) -> None:
         keys = tuple(g.expected)
         tup, b = self.b["tuple"], self.b
+        if any(type(k) in (float, complex, tuple) for k in keys):
+            # 0.0 and -0.0 are one key to ==, and so are (1,) and (1.0,): every part's
+            # type and value
+            self.compare(f"___typed({tup}({e}))", G.typed(keys))
+            return
         self.compare(f"{tup}({e})", keys)
         if not all(type(k) is str for k in keys):  # 1, 1.0 and True are one key to ==
             self.compare(f"{tup}({b['map']}({b['type']}, {e}))", tuple(type(k) for k in keys))

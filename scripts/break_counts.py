@@ -3,6 +3,10 @@
 The corpora: the programs of ``tests/realworld`` (their first argument set), the
 everyday functions of ``tests/realworld/everyday_programs.py`` (data cleaning, scaling,
 histograms, top-k, rolling windows, fits, ML steps, images, finance, id sets), the
+scientific kernels of ``tests/realworld/kernel_programs.py`` (stencils, PDE time
+steppers, solvers, integrators, n-body, Monte Carlo, automata, FFT, linear algebra), the
+functions of ``tests/realworld/repository_programs.py`` (layers, losses, optimizers,
+clustering, PCA, classifiers, metrics, preprocessing, simulations, signal), the
 programs of ``scripts/bench_realworld.py`` (``realworld_programs.py``, at benchmark
 sizes) and the Python-feature
 corpus of ``tests/translator`` (``corpus_*.py``), and the programs of ``tests/breaks``
@@ -12,6 +16,7 @@ breaks there are in all, and how many of each cause (``Unsupported.cause``).
 
     .venv/bin/python scripts/break_counts.py              # the markdown table
     .venv/bin/python scripts/break_counts.py --reasons    # and every break's reason
+    .venv/bin/python scripts/break_counts.py --corpus repository   # one corpus only
 
 The modules are loaded from their files by ``realworld_programs.load_module``, as
 bench_realworld loads its corpus: ``tests/`` is not put on ``sys.path``.
@@ -41,6 +46,10 @@ def corpora() -> dict[str, list[tuple]]:
                  for mod in realworld_programs.realworld_modules() for p in mod.PROGRAMS]
     everyday = load_module("everyday_programs",
                            ROOT / "tests" / "realworld" / "everyday_programs.py")
+    kernels = load_module("kernel_programs",
+                          ROOT / "tests" / "realworld" / "kernel_programs.py")
+    repository = load_module("repository_programs",
+                             ROOT / "tests" / "realworld" / "repository_programs.py")
     translator = []
     for stem in ("functions", "control", "containers", "objects", "more"):
         mod = load_module(f"corpus_{stem}",
@@ -53,6 +62,10 @@ def corpora() -> dict[str, list[tuple]]:
     return {"tests/realworld": realworld,
             "tests/realworld/everyday_programs.py": [
                 (name, fn, args, {}) for name, fn, args in everyday.PROGRAMS],
+            "tests/realworld/kernel_programs.py": [
+                (name, fn, args, {}) for name, fn, args in kernels.PROGRAMS],
+            "tests/realworld/repository_programs.py": [
+                (name, fn, args, {}) for name, fn, args in repository.PROGRAMS],
             "scripts/bench_realworld.py": [tuple(p) for p in realworld_programs.programs()],
             "tests/translator corpus": translator,
             "tests/breaks corpus (written to break)": written_to_break}
@@ -78,11 +91,15 @@ def count(programs) -> tuple[int, int, collections.Counter, list]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reasons", action="store_true", help="list every break")
+    parser.add_argument("--corpus", default="",
+                        help="count only the corpora whose name contains this text")
     opts = parser.parse_args()
     print("| corpus | programs with 0 breaks / total | breaks in all | by cause |")
     print("|---|---|---|---|")
     listed = []
     for corpus, programs in corpora().items():
+        if opts.corpus not in corpus:
+            continue
         clean, total, causes, reasons = count(programs)
         by_cause = ", ".join(f"{c} {n}" for c, n in causes.most_common()) or "-"
         print(f"| {corpus} | {clean} / {len(programs)} | {total} | {by_cause} |")

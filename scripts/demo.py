@@ -53,7 +53,8 @@ def main(argv=None) -> int:
     backend, xp = default_backend()
     if args.backend:
         backend = args.backend
-        xp = np if backend in ("eager", "numpy") else __import__("cupy")
+        # the GPU backends take CuPy arrays; the others NumPy arrays (auto: NumPy's here)
+        xp = __import__("cupy") if backend in ("cupy", "cudagraphs") else np
     block, (x,) = models.make("transformer", xp)
     print(f"dynamo demo: a transformer block (64 tokens, width 256, 4 heads) on "
           f"{xp.__name__}, backend={backend!r}; backends here: {dynamo.list_backends()}\n")

@@ -54,6 +54,13 @@ def same(a: Any, b: Any, rtol: float = 0.0, atol: float = 0.0, path: str = "resu
     if isinstance(a, float) and a != a:
         assert b != b, f"{path}: {a!r} != {b!r}"
         return
+    if isinstance(a, np.random.Generator):     # (they compare by identity)
+        same(a.bit_generator.state, b.bit_generator.state, rtol, atol, f"{path}.state")
+        return
+    if isinstance(a, np.random.RandomState):
+        same(a.get_state(legacy=False), b.get_state(legacy=False), rtol, atol,
+             f"{path}.state")
+        return
     if hasattr(a, "__dict__") and type(a).__module__ not in ("builtins", "numpy", "types",
                                                              "functools"):
         same(vars(a), vars(b), rtol, atol, f"{path}.__dict__")

@@ -22,10 +22,10 @@ import numpy as np
 
 from dynamo.graph import Graph, Node
 from dynamo.ops import NUMPY, REDUCTION, impl_table
+from dynamo.ops.node_facts import array_meta, has_effect, reduction_info
 
 from ..common import Interpreter, python_function
 from ..fusion import ELEMENTWISE_GROUP, REDUCTION_GROUP, partition
-from ..fusion.fusible import array_meta, has_effect, reduction_info
 from ..numpy_backend.options import Options
 from ..numpy_backend.sizes import is_symbolic
 from .kernels import ChunkKernel

@@ -43,10 +43,10 @@ import numpy as np
 
 from dynamo import ops
 from dynamo.graph import Graph, Node
+from dynamo.ops.node_facts import reduction_info
 from dynamo.tree import tree_map
 
 from ..common import python_function
-from ..fusion.fusible import reduction_info
 from ..numpy_backend.backend import numpy_backend
 
 log = logging.getLogger("dynamo.backend")

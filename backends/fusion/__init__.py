@@ -29,15 +29,15 @@ Example::
     ((1000,), [x], [add])
 """
 
-from .fusible import (
-    COMBINE,
-    ReductionInfo,
-    fusible_elementwise,
-    has_effect,
-    is_inplace,
-    reduction_info,
-    returns_fresh,
+from dynamo.ops.node_facts import (
+           ReductionInfo,
+           has_effect,
+           is_inplace,
+           reduction_info,
+           returns_fresh,
 )
+
+from .fusible import COMBINE, fusible_elementwise
 from .partition import ELEMENTWISE_GROUP, REDUCTION_GROUP, SINGLE, Group, partition
 
 __all__ = ["COMBINE", "ELEMENTWISE_GROUP", "Group", "REDUCTION_GROUP", "ReductionInfo",

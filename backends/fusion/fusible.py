@@ -1,86 +1,27 @@
-"""What a node is, for fusion: in-place, fusible elementwise, or a fusible reduction.
+"""What a node is, for fusion: a fusible elementwise op (the other node facts, in-place,
+effects, reductions' parameters, live in ``dynamo/ops/node_facts.py``).
 
 Example::
 
-    >>> is_inplace(setitem_node), fusible_elementwise(tanh_node)
-    (True, True)
-    >>> reduction_info(max_node)          # x.max(axis=-1, keepdims=True) on (R, C)
-    ReductionInfo(axes=(1,), keepdims=True, dtype=None, ddof=None)
+    >>> fusible_elementwise(tanh_node), fusible_elementwise(setitem_node)
+    (True, False)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from numpy.lib.array_utils import normalize_axis_tuple
 
 from dynamo import ops
 from dynamo.graph import CALL, Node
-from dynamo.ops import ELEMENTWISE, MATMUL, MUTATION, REDUCTION, ArrayMeta
-from dynamo.ops.rules import bind
-
-# Elementwise ops that are not ufuncs but still return a fresh array computed element
-# by element, so they can run on blocks of their inputs.
-FRESH_ELEMENTWISE = frozenset({"clip", "round", "around", "where", "astype", "copy", "pow",
-                               "nan_to_num"})
-
-# Products that may return a view of an operand: np.einsum("ii->i", a) is a's diagonal,
-# np.einsum("ij->ji", a) its transpose (writeable views, NumPy >= 1.10).
-MAY_RETURN_VIEW = frozenset({"einsum"})
-
-# Reductions a group may hold, and the parameters they may use (anything else, such as
-# where= or initial=, keeps the node out of fusion).
-REDUCTIONS = frozenset({"sum", "prod", "mean", "var", "std", "max", "min", "any", "all",
-                        "argmax", "argmin", "ptp"})
-_REDUCTION_PARAMS = frozenset({"axis", "keepdims", "dtype", "ddof"})
+from dynamo.ops import ELEMENTWISE
+from dynamo.ops.node_facts import FRESH_ELEMENTWISE, NUMERIC_KINDS, array_meta, is_inplace
 
 # Reductions whose partial results over blocks combine into the whole result (with this
 # ufunc's reduce); mean combines as a sum divided by the count.
 COMBINE = {"sum": np.add, "prod": np.multiply, "max": np.maximum, "min": np.minimum,
            "any": np.logical_or, "all": np.logical_and, "mean": np.add}
-
-# Dtype kinds a fused loop handles: booleans and numbers (not objects, strings, times).
-_NUMERIC_KINDS = frozenset("biufc")
-
-
-def is_inplace(node: Node) -> bool:
-    """The node writes into an existing array (``out=``, ``setitem``, ``**=``)."""
-    if node.kwargs.get("out") is not None or node.meta.get("kind") == MUTATION:
-        return True
-    op = ops.REGISTRY.get(node.target) if node.op == CALL else None
-    # np.add(a, b, c): a ufunc's positional arguments after its inputs are outputs
-    return op is not None and isinstance(op.impl, np.ufunc) and len(node.args) > op.impl.nin
-
-
-def has_effect(node: Node) -> bool:
-    """Running the node is observable beyond its result: keep it, keep its order."""
-    if node.op != CALL:
-        return False
-    op = ops.REGISTRY.get(node.target)
-    return op is None or op.random or op.effect or is_inplace(node)
-
-
-def returns_fresh(node: Node) -> bool:
-    """The call only reads its arguments and returns a new array (never one of them)."""
-    if node.op != CALL or is_inplace(node) or has_effect(node):
-        return False
-    kind = node.meta.get("kind")
-    if kind == ELEMENTWISE:
-        impl = ops.get(node.target).impl
-        return (isinstance(impl, np.ufunc) or node.target in FRESH_ELEMENTWISE) and \
-            node.kwargs.get("copy", True) is not False
-    return kind in (REDUCTION, MATMUL) and node.target not in MAY_RETURN_VIEW
-
-
-def array_meta(node: Any) -> ArrayMeta | None:
-    """The node's ArrayMeta when it holds one array or NumPy scalar (not a tuple)."""
-    if not isinstance(node, Node):
-        return None
-    meta = node.meta.get("array")
-    return meta if isinstance(meta, ArrayMeta) else None
-
 
 def _plain_value(v: Any) -> bool:
     """A literal argument a fused loop can pass through unchanged."""
@@ -104,65 +45,17 @@ def fusible_elementwise(node: Node) -> bool:
     if isinstance(op.impl, np.ufunc) and len(node.args) != op.impl.nin:
         return False
     meta = array_meta(node)
-    if meta is None or meta.scalar or meta.ndim == 0 or meta.dtype.kind not in _NUMERIC_KINDS:
+    if meta is None or meta.scalar or meta.ndim == 0 or meta.dtype.kind not in NUMERIC_KINDS:
         return False
     if node.kwargs.get("copy", True) is False or "where" in node.kwargs:
         return False  # copy=False may return its input itself: an alias, not a block
     for arg in (*node.args, *node.kwargs.values()):
         if isinstance(arg, Node):
             m = array_meta(arg)
-            if m is None or m.dtype.kind not in _NUMERIC_KINDS:
+            if m is None or m.dtype.kind not in NUMERIC_KINDS:
                 return False
         elif not _plain_value(arg):
             return False
     return True
 
 
-@dataclass(frozen=True)
-class ReductionInfo:
-    """A fusible reduction's parameters, normalized.
-
-    ``axes`` are the reduced axes of its input, non-negative and sorted; ``dtype`` and
-    ``ddof`` are None when not given.
-    """
-
-    axes: tuple[int, ...]
-    keepdims: bool
-    dtype: Any = None
-    ddof: Any = None
-
-
-def reduction_info(node: Node) -> ReductionInfo | None:
-    """The parameters of a reduction a group may hold, or None (not fusible)."""
-    if node.op != CALL or node.meta.get("kind") != REDUCTION or node.target not in REDUCTIONS:
-        return None
-    if is_inplace(node) or not node.args:
-        return None
-    src = array_meta(node.args[0])
-    meta = array_meta(node)
-    if src is None or meta is None or src.scalar or src.ndim == 0 or \
-            src.dtype.kind not in _NUMERIC_KINDS or meta.dtype.kind not in _NUMERIC_KINDS:
-        return None
-    try:
-        params = bind(ops.get(node.target), node.args, node.kwargs)
-    except Exception:  # noqa: BLE001 (an unexpected signature: leave it alone)
-        return None
-    first = next(iter(params))
-    for name, value in params.items():
-        if name == first or value is np._NoValue or value is None:
-            continue
-        if name not in _REDUCTION_PARAMS or isinstance(value, Node):
-            return None
-    axis = params.get("axis")
-    keepdims = params.get("keepdims", False)
-    keepdims = False if keepdims is np._NoValue else bool(keepdims)
-    if isinstance(axis, Node) or isinstance(params.get("dtype"), Node):
-        return None
-    try:
-        axes = tuple(range(src.ndim)) if axis is None else \
-            tuple(sorted(normalize_axis_tuple(axis, src.ndim)))
-    except Exception:  # noqa: BLE001
-        return None
-    ddof = params.get("ddof")
-    return ReductionInfo(axes, keepdims, params.get("dtype"),
-                         None if ddof is np._NoValue else ddof)

@@ -29,8 +29,9 @@ import networkx as nx
 
 from dynamo.graph import Graph, Node
 from dynamo.ops import REDUCTION
+from dynamo.ops.node_facts import array_meta, has_effect, reduction_info
 
-from .fusible import array_meta, fusible_elementwise, has_effect, reduction_info
+from .fusible import fusible_elementwise
 
 ELEMENTWISE_GROUP, REDUCTION_GROUP, SINGLE = "elementwise", "reduction", "single"
 
@@ -93,7 +94,7 @@ def partition(graph: Graph, *, whole_rows: bool = False, barrier=has_effect) -> 
 
     ``barrier(node)`` says which nodes split the program into segments (by default
     those with an effect; the ``numpy`` backend adds those that may warn beyond
-    floating-point conditions, ``passes.signals.barrier``).
+    floating-point conditions, ``dynamo.ops.signals.barrier``).
     """
     calls = graph.call_nodes()
     state = _State(calls, whole_rows, barrier)

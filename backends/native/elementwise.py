@@ -59,7 +59,11 @@ class Elementwise:
         if isinstance(v, Const):
             if isinstance(v.value, np.generic):
                 return ("const", v.value), v.value.dtype
-            if isinstance(v.value, (bool, int, float, complex)):
+            if isinstance(v.value, bool):
+                # (resolve_dtypes takes no weak bool; NumPy's bool dtype is the lowest
+                # kind, so it promotes exactly as a Python bool does)
+                return ("const", v.value), np.dtype(np.bool_)
+            if isinstance(v.value, (int, float, complex)):
                 return ("const", v.value), type(v.value)
             raise Unsupported(f"constant {v.value!r}")
         return self.element(v, idx, shape, stmts, flag)

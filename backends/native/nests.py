@@ -25,6 +25,12 @@ class Nests:
         em = self.em
         size = math.prod(shape)
         if size == 0:
+            # nothing to run, but the body is still lowered (and dropped): its checks
+            # (an op or a cast with no exact lowering, a constant NumPy warns about when
+            # it casts it, whatever the size) must refuse the graph as for any size
+            deferred = set(em.deferred)
+            body([em.new("i") for _ in shape], [], SEQ_FLAG)
+            em.deferred = deferred
             return
         idx = [em.new("i") for _ in shape]
         par = bool(size >= em.parallel_min and shape and shape[0] > 1)

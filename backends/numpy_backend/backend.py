@@ -16,11 +16,11 @@ import time
 import numpy as np
 
 from dynamo.graph import Graph
+from dynamo.ops.node_facts import array_meta
 from dynamo.source import compile_source
 
 from ..common import python_function
 from ..fusion import SINGLE, partition
-from ..fusion.fusible import array_meta
 from ..passes import (
     PIPELINE,
     PIPELINE_FAST_POWERS,
@@ -73,11 +73,12 @@ def generated_code(graph: Graph, opts: Options):
     (``reuse.same_sizes``). No size is baked into the code.
     """
     start = time.perf_counter()
-    # a loop node's body: compiled here, once, with the loop inside (a body over
-    # symbolic sizes too: its code reads them, as the graph's does)
-    graph = compile_loop_bodies(graph, lambda body: generated_code(body, opts))
     passes = PIPELINE_FAST_POWERS if opts.fast_powers else PIPELINE
     optimized = optimize(graph, passes, without=opts.skip_passes)
+    # a loop node's body: compiled here, once, with the loop inside (a body over
+    # symbolic sizes too: its code reads them, as the graph's does), after the passes
+    # (hoist_invariants moves a body's invariant ops before its loop)
+    optimized = compile_loop_bodies(optimized, lambda body: generated_code(body, opts))
     groups = partition(optimized, whole_rows=True, barrier=_barrier)
     plans = [None if g.kind == SINGLE else plan_group(g, opts) for g in groups]
     n = next(_counter)

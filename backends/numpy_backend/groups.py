@@ -13,9 +13,9 @@ import numpy as np
 from dynamo import ops
 from dynamo.graph import CONSTANT, Node
 from dynamo.ops import ELEMENTWISE
+from dynamo.ops.node_facts import array_meta
 
 from ..fusion import Group, reduction_info
-from ..fusion.fusible import array_meta
 from . import runtime
 from .module import Module, call_out, plain_name
 from .plan import BlockPlan, uses_out

@@ -29,9 +29,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from dynamo.graph import OUTPUT, Graph, Node, location_comment
+from dynamo.ops.signals import has_effect
 from dynamo.tree import tree_leaves
-
-from ..passes.signals import has_effect
 
 # stands for a pending value in a statement's text until it is known to be inlined
 _TOKEN = "\x00{}\x00"

@@ -21,10 +21,10 @@ from __future__ import annotations
 from collections import Counter
 
 from dynamo.graph import CALL, OUTPUT, Graph, Node, location_comment
+from dynamo.ops.node_facts import array_meta
 from dynamo.symbolic import Sym, SymArg
 
 from ..fusion import Group
-from ..fusion.fusible import array_meta
 from .inline import Pending
 from .module import Module, plain_name
 from .statements import Guarding, emit_with_dels, stretches

@@ -26,15 +26,15 @@ from typing import Any
 import numpy as np
 
 from dynamo import ops
-from dynamo.graph import CONSTANT, Node
+from dynamo.graph import CONSTANT, Node, complex_repr_round_trips
 from dynamo.ops.creation import copy_method
 from dynamo.ops.elementwise import astype
 from dynamo.ops.indexing import getitem
 from dynamo.ops.loops import after_loop
+from dynamo.ops.node_facts import array_meta
 from dynamo.symbolic import Sym
 
 from ..fusion import reduction_info
-from ..fusion.fusible import array_meta
 from . import runtime
 from .plan import static_shape
 
@@ -131,7 +131,7 @@ class Module:
             return f"({sym.render(names)})"
         if type(value) in _LITERALS or (type(value) is float and math.isfinite(value)):
             return repr(value)
-        if type(value) is complex and all(map(math.isfinite, (value.real, value.imag))):
+        if type(value) is complex and complex_repr_round_trips(value):
             return repr(value)
         if value is Ellipsis:
             return "..."

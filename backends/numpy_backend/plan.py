@@ -34,10 +34,10 @@ import numpy as np
 from dynamo import ops
 from dynamo.graph import Node
 from dynamo.ops import ELEMENTWISE
+from dynamo.ops.node_facts import array_meta
 from dynamo.symbolic import Symbolic
 
 from ..fusion import COMBINE, Group
-from ..fusion.fusible import array_meta
 from . import runtime
 from .options import Options
 

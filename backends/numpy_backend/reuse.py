@@ -37,9 +37,10 @@ the inputs' layout.
 from __future__ import annotations
 
 from dynamo.graph import CALL, CONSTANT, PLACEHOLDER, Graph, Node
+from dynamo.ops.node_facts import FRESH_ELEMENTWISE, array_meta, returns_fresh
 
 from ..fusion import Group, reduction_info
-from ..fusion.fusible import FRESH_ELEMENTWISE, array_meta, returns_fresh
+from ..passes.hoist import HOISTED
 from .plan import static_shape, uses_out
 
 # Fresh results whose layout is C order when their array operands' strides are.
@@ -47,6 +48,10 @@ _C_ORDER_PRODUCTS = frozenset({"matmul", "dot"})
 # Creation calls whose result is C-contiguous unless an ``order`` says otherwise.
 _C_ORDER_CREATION = frozenset({"zeros", "ones", "empty", "full", "ndarray", "eye",
                                "identity"})
+# Creation calls laid out as their first argument (``order="K"``): in C order when it is.
+_LIKE_CREATION = frozenset({"zeros_like", "ones_like", "empty_like", "full_like"})
+# Views that reorder their input's axes: not in C order (for two or more dimensions).
+_AXES_VIEWS = frozenset({"transpose", "swapaxes", "moveaxis", "rollaxis"})
 # Views that keep C-ordered strides (basic indexing, reshape in C order).
 _C_ORDER_VIEWS = frozenset({"getitem", "reshape"})
 
@@ -88,7 +93,9 @@ def c_ordered(nodes) -> dict[Node, frozenset]:
     for node in nodes:
         meta = array_meta(node)
         if node.op == PLACEHOLDER:
-            if meta is not None:
+            # (a loop body's input that holds ``A.T``, hoisted out of it, is never
+            # C-contiguous: checking its layout on every trip would find no reuse)
+            if meta is not None and node.meta.get(HOISTED) not in _AXES_VIEWS:
                 known[node] = frozenset({node}) if meta.ndim >= 2 and not meta.scalar \
                     else frozenset()
             continue
@@ -110,6 +117,8 @@ def c_ordered(nodes) -> dict[Node, frozenset]:
                                     or node.target in _C_ORDER_PRODUCTS
                                     or _keeps_order(node)):
             pass
+        elif node.target in _LIKE_CREATION and _keeps_order(node):
+            pass
         elif node.target == "getitem" and not node.kwargs and _basic_index(node.args[1]):
             pass
         elif node.target == "reshape" and not node.kwargs:
@@ -126,13 +135,16 @@ def c_ordered(nodes) -> dict[Node, frozenset]:
 
 
 def _keeps_order(node: Node) -> bool:
-    """A fresh elementwise result (``np.where``, ``np.clip``, ``x.astype(t)``, ``np.copy``):
-    laid out as its operands are (``K`` order), so in C order when they are; unless an
-    ``order`` says otherwise."""
+    """A fresh elementwise result (``np.where``, ``np.clip``, ``x.astype(t)``, ``np.copy``)
+    or ``np.zeros_like(x)``-like array: laid out as its operands are (``K`` order), so
+    in C order when they are; unless an ``order`` says otherwise."""
     if node.kwargs.get("order", "K") not in ("K", "C"):
         return False
     if node.target in ("astype", "copy"):   # (an order passed by position: not known)
         return len(node.args) <= (2 if node.target == "astype" else 1)
+    if node.target in _LIKE_CREATION:   # (a shape= of its own: laid out otherwise)
+        return "shape" not in node.kwargs and len(node.args) <= (2 if node.target ==
+                                                                 "full_like" else 1)
     return node.target in FRESH_ELEMENTWISE
 
 

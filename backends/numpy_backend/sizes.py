@@ -119,24 +119,31 @@ def static_graph(graph: Graph, values: dict[Node, Any], sizes: dict[str, int],
 
 
 def variant_key(graph: Graph, values: frozenset):
-    """``key(*args)``: what selects a static variant of ``graph``, the shapes of its
-    array inputs of symbolic shape and the other inputs' values, generated for this
-    graph (a call of the compiled code pays for this, so it is one expression, not a
-    loop over the arguments). Left out: the changing numbers (``values``) and arrays of
-    static shape, which the dispatcher's guards already fix (``x.shape == (4096,)``)."""
-    params, parts = [], []
-    for i, node in enumerate(graph.placeholders):
-        params.append(f"a{i}")
+    """``key(*args)``: what selects a static variant of ``graph`` (``key_source``),
+    generated for this graph (a call of the compiled code pays for this, so it is one
+    expression, not a loop over the arguments)."""
+    params = [f"a{i}" for i in range(len(graph.placeholders))]
+    src = f"lambda {', '.join(params)}: {key_source(graph, values, params)}"
+    return eval(src, {})  # noqa: S307 (generated from the graph's placeholders)
+
+
+def key_source(graph: Graph, values: frozenset, args: list[str]) -> str:
+    """The expression, over the names ``args`` of the graph's inputs, of the key of
+    the static variant a call runs: the shapes of its array inputs of symbolic shape
+    and the other inputs' values (a tuple). Left out: the changing numbers
+    (``values``) and arrays of static shape, which the dispatcher's guards already fix
+    (``x.shape == (4096,)``)."""
+    parts = []
+    for i, (node, arg) in enumerate(zip(graph.placeholders, args)):
         meta = node.meta.get("array")
         if i in values:
             continue
         if isinstance(meta, ArrayMeta) and not meta.scalar:
             if any(isinstance(d, SymInt) for d in meta.shape):
-                parts.append(f"a{i}.shape")
+                parts.append(f"{arg}.shape")
         else:   # a size, a NumPy scalar (keyed by value, as a size)
-            parts.append(f"a{i}")
-    src = f"lambda {', '.join(params)}: ({''.join(p + ', ' for p in parts)})"
-    return eval(src, {})  # noqa: S307 (generated from the graph's placeholders)
+            parts.append(arg)
+    return f"({''.join(p + ', ' for p in parts)})"
 
 
 class PerSize:
@@ -161,6 +168,20 @@ class PerSize:
         self.key = variant_key(graph, self.values)
         self.callers: dict[str, Any] = {}   # for _AtProgramLines: one per program line
 
+    def __dynamo_call_source__(self, callee: str, args: list[str]) -> str:
+        """The expression that calls this runner, named ``callee``, with the inputs
+        named ``args``, as generated code writes it in place of ``callee(*args)`` (the
+        dispatcher: ``dynamo.dispatch.direct_graph_call``): the variant of the call's
+        key, looked up in ``variants`` where it runs, or else ``miss``. A cached call
+        then runs the variant with no frame of this object's (``__call__`` is called
+        through the type, with the arguments packed in a tuple, and computes the key
+        in a second frame)::
+
+            (___graph.variants.get((x.shape, )) or ___graph.miss)(x, w)
+        """
+        return (f"({callee}.variants.get({key_source(self.graph, self.values, args)}) "
+                f"or {callee}.miss)({', '.join(args)})")
+
     def __call__(self, *args):
         key = self.key(*args)
         fn = self.variants.get(key)
@@ -179,6 +200,9 @@ class PerSize:
                                 "(%s: %s); new sizes run op by op", self.name,
                                 type(e).__name__, e)
                     self.generic = python_function(self.graph)
+                # from now on the sizes no variant has run it directly (an instance
+                # attribute over the method: see __dynamo_call_source__)
+                self.miss = self.generic
             return self.generic(*args)
         run = _AtProgramLines(self.graph, self.callers)   # eager's result, every value
         outputs = run.run(*args)
@@ -198,6 +222,10 @@ class PerSize:
             fn = self.op_by_op
         self.variants[key] = fn
         return outputs
+
+    # What a call whose key has no variant runs: this object's own call (it compiles
+    # a variant), then the size-generic function (set on the instance).
+    miss = __call__
 
     def op_by_op(self, *args):
         return Interpreter(self.graph, impl_table(NUMPY)).run(*args)

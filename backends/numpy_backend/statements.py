@@ -26,11 +26,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dynamo.graph import CONSTANT, PLACEHOLDER, Graph, Node, location_comment
+from dynamo.ops.node_facts import array_meta
+from dynamo.ops.signals import REPORTS_DIFFER
 
 from ..fusion import Group
-from ..fusion.fusible import array_meta
 from ..passes import may_signal
-from ..passes.signals import REPORTS_DIFFER
 from .module import Module
 
 
@@ -100,7 +100,7 @@ def needs_guard(ran: list[Node], blockwise: bool, position) -> bool:
     (``ran``: the ops in the order the generated code runs them, ``run_order``;
     ``position``: a node's place in the graph; a view moved ahead of them changes
     nothing), or a pass merged or renamed an op that may
-    (``passes.signals.REPORTS_DIFFER``). Otherwise the code is eager's calls in
+    (``dynamo.ops.signals.REPORTS_DIFFER``). Otherwise the code is eager's calls in
     eager's order (with eager's reductions and ``out=``), and needs no guard.
 
     The order is the one the code runs, not the groups' member lists: partition

@@ -1,16 +1,20 @@
 """Graph passes shared by the backends: pure functions ``Graph -> Graph``.
 
-==================  ===========================================================
-pass                what it does
-==================  ===========================================================
-``dce``             drops nodes nothing needs (keeps writes, random draws, and
-                    anything that may raise or warn)
-``cse``             computes each pure value once
-``fold_constants``  computes at compile time what depends on no input
-``strength_reduce`` exact rewrites: ``x**2`` -> square, integer ``n**3`` -> multiplies
-``fast_powers``     float ``x**3`` -> multiplies (not exact; only on request)
-``without_errstate`` drops ``with np.errstate`` from CuPy graphs (not in the pipeline)
-==================  ===========================================================
+======================  =========================================================
+pass                    what it does
+======================  =========================================================
+``hoist_invariants``    runs a loop body's invariant ops once, before the loop
+                        (ops that cannot fail or signal; values no trip writes)
+``dce``                 drops nodes nothing needs (keeps writes, random draws,
+                        and anything that may raise or warn)
+``cse``                 computes each pure value once
+``fold_constants``      computes at compile time what depends on no input
+``strength_reduce``     exact rewrites: ``x**2`` -> square, integer ``n**3`` ->
+                        multiplies
+``fast_powers``         float ``x**3`` -> multiplies (not exact; only on request)
+``without_errstate``    drops ``with np.errstate`` from CuPy graphs (not in the
+                        pipeline)
+======================  =========================================================
 
 ``optimize`` applies them in one visible order (``PIPELINE``). Each pass builds a
 new graph and leaves its input untouched. No pass drops an op that may raise or
@@ -28,16 +32,18 @@ Example::
         ...
 """
 
+from dynamo.ops.signals import barrier, may_signal, rerun_on_signal
+
 from .cse import cse
 from .dce import dce
 from .errstate import without_errstate
 from .fold import FOLD_LIMIT, fold_constants
+from .hoist import hoist_invariants
 from .loops import compile_loop_bodies, has_loops, varies_per_trip
 from .pipeline import PIPELINE, PIPELINE_FAST_POWERS, optimize
-from .signals import barrier, may_signal, rerun_on_signal
 from .strength import MAX_POWER, fast_powers, strength_reduce
 
 __all__ = ["FOLD_LIMIT", "MAX_POWER", "PIPELINE", "PIPELINE_FAST_POWERS", "barrier",
            "compile_loop_bodies", "cse", "dce", "fast_powers", "fold_constants",
-           "has_loops", "may_signal", "optimize", "rerun_on_signal", "strength_reduce",
-           "varies_per_trip", "without_errstate"]
+           "has_loops", "hoist_invariants", "may_signal", "optimize", "rerun_on_signal",
+           "strength_reduce", "varies_per_trip", "without_errstate"]

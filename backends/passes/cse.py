@@ -17,6 +17,14 @@ only in graphs the ``numpy`` backend reruns op by op on any visible condition
 signal (``signals.fp_signals_only``); elsewhere only calls that cannot signal
 anything (integer arithmetic) are merged.
 
+Views are merged too: ``u[1:-1]`` read three times in one stencil line is one view.
+Only views that are always views (basic indexing with static bounds, transposes;
+``reshape`` may copy, ``x[i]`` with ``i`` a graph value may raise, ``x[0]`` of a 1-D
+``x`` is a scalar copy). Two such views are the same window onto the same memory;
+still a write ends their stretch too, so that a reader after a write keeps reading a
+node made after it (the order a backend keeps). As for values, two returned views
+stay two objects.
+
 Example::
 
     def layernorm(x, g, b):
@@ -28,17 +36,37 @@ Example::
 from __future__ import annotations
 
 from dynamo.graph import CALL, OUTPUT, Graph, Node
-from dynamo.ops import ELEMENTWISE, MATMUL, REDUCTION
+from dynamo.ops import ELEMENTWISE, MATMUL, REDUCTION, VIEW
+from dynamo.ops.node_facts import array_meta, has_effect, is_inplace
+from dynamo.ops.signals import REPORTS_DIFFER, fp_signals_only, may_signal, rerun_on_signal
+from dynamo.tree import tree_leaves
 
-from ..fusion.fusible import has_effect, is_inplace
 from .rewrite import literal_key, rewrite
-from .signals import REPORTS_DIFFER, fp_signals_only, may_signal, rerun_on_signal
 
 _PURE = frozenset({ELEMENTWISE, REDUCTION, MATMUL})
 
 
 def _pure(node: Node) -> bool:
     return node.op == CALL and node.meta.get("kind") in _PURE and not has_effect(node)
+
+
+def _window(node: Node) -> bool:
+    """``node`` is always a view of its first argument, and cannot fail: ``x[1:-1, 0]``
+    (ints, slices, ``None``, ``...``, no graph value in the index) or ``x.T``. Not
+    ``x[0]`` of a 1-D ``x``: a NumPy scalar, a copy of what ``x`` held then."""
+    meta = array_meta(node)
+    if node.op != CALL or node.meta.get("kind") != VIEW or node.kwargs or \
+            meta is None or meta.scalar or \
+            any(isinstance(v, Node) or hasattr(v, "map_nodes")
+                for v in tree_leaves(node.args[1:])):
+        return False
+    if node.target == "transpose":
+        return len(node.args) == 1
+    if node.target != "getitem" or len(node.args) != 2:
+        return False
+    index = node.args[1]
+    parts = index if type(index) is tuple else (index,)
+    return all(type(p) in (int, slice, type(None)) or p is Ellipsis for p in parts)
 
 
 def _aliased(node: Node) -> bool:
@@ -52,6 +80,7 @@ def _returned(node: Node) -> bool:
 
 def cse(graph: Graph) -> Graph:
     seen: dict[tuple, Node] = {}
+    views: dict[tuple, Node] = {}
     returned: set[Node] = {n for n in graph.nodes if _returned(n)}
     guarded = rerun_on_signal(graph)
 
@@ -59,15 +88,22 @@ def cse(graph: Graph) -> Graph:
         return not may_signal(node) or (guarded and fp_signals_only(node))
 
     def visit(rw, node: Node) -> bool:
+        if _window(node):
+            return merge(rw, node, views, ("view", node.target, literal_key(rw.arg(node.args))))
         if is_inplace(node):
             # A write may change what any earlier value's arguments hold (`x` itself, or
             # through a view: `a = x * 2; x.reshape(-1)[:] *= 3; b = x * 2`): values
             # computed before it are not values computed after it.
             seen.clear()
+            views.clear()
             return False
         if not _pure(node) or _aliased(node) or not mergeable(node):
             return False
         key = (node.target, literal_key(rw.arg(node.args)), literal_key(rw.arg(node.kwargs)))
+        return merge(rw, node, seen, key)
+
+    def merge(rw, node: Node, seen: dict, key: tuple) -> bool:
+        """Read the first node of ``key`` for ``node``, if there is one."""
         prev = seen.get(key)
         if prev is None:
             seen[key] = node

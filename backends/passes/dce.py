@@ -24,9 +24,9 @@ Example::
 from __future__ import annotations
 
 from dynamo.graph import CALL, CONSTANT, Graph, Node
+from dynamo.ops.signals import may_signal
 
 from .rewrite import rewrite
-from .signals import may_signal
 
 
 def dce(graph: Graph) -> Graph:

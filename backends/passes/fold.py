@@ -29,10 +29,10 @@ import numpy as np
 from dynamo import ops
 from dynamo.graph import CALL, OUTPUT, Graph, Node
 from dynamo.ops import CREATION, ELEMENTWISE, MATMUL, NUMPY, REDUCTION, VIEW
+from dynamo.ops.node_facts import array_meta, has_effect, reduction_info, returns_fresh
 from dynamo.ops.quiet import warnings_as
 
 from ..common import Interpreter
-from ..fusion.fusible import array_meta, has_effect, reduction_info, returns_fresh
 from .rewrite import rewrite
 
 FOLD_LIMIT = 1 << 16  # elements: larger constants would cost memory for little gain

@@ -5,6 +5,7 @@ Example::
     >>> optimized = optimize(graph)                      # every pass below
     >>> optimized = optimize(graph, without={"strength_reduce"})
     >>> optimized = optimize(graph, PIPELINE_FAST_POWERS)   # option fast_powers=True
+    >>> optimized = optimize(graph, without={"hoist_invariants"})   # loop bodies as traced
 """
 
 from __future__ import annotations
@@ -17,16 +18,20 @@ from dynamo.graph import Graph
 from .cse import cse
 from .dce import dce
 from .fold import fold_constants
+from .hoist import hoist_invariants
 from .strength import fast_powers, strength_reduce
 
 log = logging.getLogger("dynamo.backend")
 
-# dce first so later passes see less; fold before strength reduction so folded powers
-# are exact; cse after strength reduction so shared squares (x**2, x**3) merge; dce
-# last to drop what folding and cse left without readers.
-PIPELINE = (dce, fold_constants, strength_reduce, cse, dce)
+# hoist_invariants first, while loop nodes still hold their body graphs (a backend
+# compiles them after the pipeline), so that what it moves out of a body is optimized
+# with the code before the loop; dce so later passes see less; fold before strength
+# reduction so folded powers are exact; cse after strength reduction so shared squares
+# (x**2, x**3) merge; dce last to drop what folding and cse left without readers.
+PIPELINE = (hoist_invariants, dce, fold_constants, strength_reduce, cse, dce)
 # The same with float powers as multiplies (not bit-identical: an explicit option).
-PIPELINE_FAST_POWERS = (dce, fold_constants, strength_reduce, fast_powers, cse, dce)
+PIPELINE_FAST_POWERS = (hoist_invariants, dce, fold_constants, strength_reduce, fast_powers,
+                        cse, dce)
 
 
 def optimize(graph: Graph, passes=PIPELINE, without=frozenset()) -> Graph:

@@ -50,10 +50,10 @@ import numpy as np
 from dynamo import ops
 from dynamo.graph import Graph, Node
 from dynamo.ops import ELEMENTWISE
+from dynamo.ops.node_facts import array_meta
+from dynamo.ops.signals import REPORTS_DIFFER, rerun_on_signal
 
-from ..fusion.fusible import array_meta
 from .rewrite import exact_power_of_two, rewrite, same_meta
-from .signals import REPORTS_DIFFER, rerun_on_signal
 
 MAX_POWER = 16  # larger integer powers: more multiplies than one pow call is worth
 

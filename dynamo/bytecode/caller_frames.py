@@ -16,7 +16,18 @@ calls):
 - ``inspect.stack``, ``inspect.getouterframes``, ``traceback.extract_stack``,
   ``print_stack``, ``format_stack``, ``walk_stack``;
 - a call with a ``stacklevel`` keyword whose value is not a literal ``1``
-  (``warnings.warn(..., stacklevel=2)``, ``logger.info(..., stacklevel=2)``).
+  (``warnings.warn(..., stacklevel=2)``, ``logger.info(..., stacklevel=2)``), and
+  ``warn(message, category, stacklevel)`` with the level passed by position.
+
+Reads two or more frames up (``sys._getframe(2)``, ``stacklevel=3``,
+``f_back.f_back``, ``inspect.stack()[2]``) reach past the caller, into the caller's
+caller: when the caller is a compiled function, that frame is one of dynamo's. So a
+function that calls (by a global or closure name) a function whose reads go ``n >= 2``
+frames up reads ``n - 1`` frames up itself, through it (``reads_caller_frame_of``), and
+is called as it is too: every frame such a read sees is then the program's own (the
+first compiled frame above is the resume function at a break, which keeps the
+original's file, lines and globals). ``frames_read`` says how far a code's own reads
+go (``READS_ALL`` where the level is computed or the whole stack is walked).
 
 Example::
 
@@ -44,9 +55,17 @@ _NAME_LOADS = frozenset({"LOAD_ATTR", "LOAD_METHOD", "LOAD_GLOBAL", "LOAD_NAME",
 
 _CONSTANT_LOADS = frozenset({"LOAD_CONST", "LOAD_SMALL_INT"})
 
-# id(code) -> (a weak reference to the code, the reason or "" for none). By identity:
-# code objects compare equal by value. An entry goes when its code object goes.
-_found: dict[int, tuple[weakref.ref, str]] = {}
+# How many frames up a read goes when the code does not say (a computed level, a walk
+# of the whole stack): as far as there are frames.
+READS_ALL = 1 << 20
+
+# Callees looked through for reads two or more frames up: a function calling a function
+# calling a reader... (each level needs its reads one frame further up).
+_CALLEE_LEVELS = 3
+
+# id(code) -> (a weak reference to the code, (reason or "", frames read, names called)).
+# By identity: code objects compare equal by value. An entry goes with its code object.
+_found: dict[int, tuple[weakref.ref, tuple[str, int, tuple]]] = {}
 
 
 def reads_caller_frame(code: types.CodeType) -> str | None:
@@ -54,36 +73,240 @@ def reads_caller_frame(code: types.CodeType) -> str | None:
 
     Cached per code object: it is asked before every call that code running
     uncompiled makes (``convert.intercept_callable``)."""
+    return _scanned(code)[0] or None
+
+
+def frames_read(code: types.CodeType) -> int:
+    """How many frames above its own ``code``'s reads go: 0 (none), 1 (its caller),
+    2 (``sys._getframe(2)``, ``stacklevel=3``, ``f_back.f_back``)... ``READS_ALL``."""
+    return _scanned(code)[1]
+
+
+def reads_caller_frame_of(fn) -> str | None:
+    """Why calling the function ``fn`` reads its caller's frame, or None: its own code
+    does (``reads_caller_frame``), or it calls, by a global or closure name, a
+    function whose reads go two or more frames up (``def f(y): return helper(y)``
+    where ``helper`` reads ``sys._getframe(2)``). The names are looked up now, in
+    ``fn``'s globals and cells (rebinding one changes the answer)."""
+    code = getattr(fn, "__code__", None)
+    if not isinstance(code, types.CodeType):
+        return None
+    own = reads_caller_frame(code)
+    if own is not None:
+        return own
+    key = id(fn)
+    hit = _verdicts.get(key)
+    if hit is not None and hit[0]() is fn and all(
+            _still(owner, name, token) for owner, name, token in hit[1]):
+        return hit[2]
+    looked_up: dict = {}
+    depth, why = _through_callees(fn, _CALLEE_LEVELS, looked_up)
+    verdict = why if depth >= 1 else None
+
+    def gone(ref, key=key, verdicts=_verdicts):   # bound now: works at interpreter exit
+        if verdicts.get(key, (None,))[0] is ref:
+            del verdicts[key]
+    _verdicts[key] = (weakref.ref(fn, gone), tuple(looked_up.values()), verdict)
+    return verdict
+
+
+# id(function) -> (a weak reference to it, ((weak reference to the function whose
+# namespace was searched, name, token of the value found) for every name looked up),
+# the verdict): asked before every call at a break, the verdict stands while every
+# name means what it did (a lookup each, not a scan of the callees). Only weak
+# references and tokens are held, so a function defined at run time (and its
+# globals) dies with its last user.
+_verdicts: dict[int, tuple] = {}
+
+
+def _through_callees(fn, levels: int, looked_up: dict) -> tuple[int, str]:
+    """(how many frames above ``fn``'s own its calls' reads go, why); every name
+    looked up is added to ``looked_up``."""
+    best, why = 0, ""
+    code = fn.__code__
+    for name in _scanned(code)[2]:
+        callee = _resolve(fn, name, looked_up)
+        if callee is None or callee.__code__ is code:
+            continue
+        depth = frames_read(callee.__code__)
+        reason = reads_caller_frame(callee.__code__) or ""
+        if levels > 1 and depth < READS_ALL:
+            deeper, via = _through_callees(callee, levels - 1, looked_up)
+            if deeper > depth:
+                depth, reason = deeper, via
+        if depth - 1 > best:
+            best = depth - 1
+            called = name if callee.__name__ == name else f"{name} ({callee.__qualname__})"
+            why = f"it calls {called}(), which reads {_levels(depth)} up ({reason})"
+    return best, why
+
+
+def _levels(depth: int) -> str:
+    return "every frame" if depth >= READS_ALL else f"{depth} frames"
+
+
+def _resolve(fn, name: str, looked_up: dict):
+    """The plain function ``name`` means in ``fn`` (a closure cell, else a global), or
+    None; a compiled function (``dynamo.compile``) stands for its original."""
+    if _namespace(fn, name) is None:
+        return None
+    value = _lookup(fn, name)
+    looked_up[id(fn), name] = (weakref.ref(fn), name, _token(value))
+    if getattr(type(value), "__dynamo_compiled__", False):
+        value = getattr(value, "_orig_fn", None)
+    if isinstance(value, types.MethodType):
+        value = value.__func__
+    return value if isinstance(value, types.FunctionType) else None
+
+
+def _namespace(fn, name: str):
+    """Where ``fn`` finds ``name``: its closure cell, else its globals dict (or None)."""
+    code = fn.__code__
+    if name in code.co_freevars and fn.__closure__:
+        return fn.__closure__[code.co_freevars.index(name)]
+    globals_ = getattr(fn, "__globals__", None)
+    return globals_ if isinstance(globals_, dict) else None
+
+
+def _lookup(fn, name: str):
+    """What ``name`` means in ``fn`` now (None if unbound or an empty cell)."""
+    where = _namespace(fn, name)
+    if isinstance(where, dict):
+        return where.get(name)
+    try:
+        return where.cell_contents if where is not None else None
+    except ValueError:   # an empty cell
+        return None
+
+
+def _token(value):
+    """Stands for ``value`` without keeping it alive where it can be weakly referenced
+    (functions, modules...); other values (numbers, None) are held: they cannot be
+    functions, and a value that is not a function contributes no reads."""
+    try:
+        return weakref.ref(value)
+    except TypeError:
+        return (value,)
+
+
+def _still(owner_ref, name: str, token) -> bool:
+    """The name still means the value the token stands for, in a function still alive."""
+    owner = owner_ref()
+    if owner is None:
+        return False
+    value = _lookup(owner, name)
+    held = token() if isinstance(token, weakref.ref) else token[0]
+    return held is value and (held is not None or not isinstance(token, weakref.ref))
+
+
+def _scanned(code: types.CodeType) -> tuple[str, int, tuple]:
     hit = _found.get(id(code))
     if hit is not None and hit[0]() is code:
-        return hit[1] or None
-    reason = _scan(code) or ""
+        return hit[1]
+    result = _scan(code)
     key = id(code)
 
     def gone(ref, key=key):
         if _found.get(key, (None,))[0] is ref:
             del _found[key]
-    _found[key] = (weakref.ref(code, gone), reason)
-    return reason or None
+    _found[key] = (weakref.ref(code, gone), result)
+    return result
 
 
-def _scan(code: types.CodeType) -> str | None:
+def _scan(code: types.CodeType) -> tuple[str, int, tuple]:
+    """(the first read's reason or "", how far up the reads go, the global and closure
+    names the code calls)."""
     instrs = [i for i in dis.get_instructions(code) if i.opname != "CACHE"]
+    reason, depth, called = "", 0, []
     for k, instr in enumerate(instrs):
         line = _line(instrs, k)
+        found, level = None, 0
         if instr.opname in _NAME_LOADS:
             name = instr.argval
             if name == "f_back":
-                return f"f_back read at line {line}"
-            if name in _STACK_WALKERS or \
+                if not (k and instrs[k - 1].argval == "f_back"):
+                    found, level = f"f_back read at line {line}", _chain(instrs, k)
+            elif name in _STACK_WALKERS or \
                     (name == "stack" and k and instrs[k - 1].argval == "inspect"):
-                return f"a call of {name}() at line {line}"
-            if name == "_getframe" and not _calls_with_zero(instrs, k):
-                return f"sys._getframe(n) with n != 0 at line {line}"
+                found, level = f"a call of {name}() at line {line}", READS_ALL
+            elif name == "_getframe" and not _calls_with_zero(instrs, k):
+                level = _literal_argument(instrs, k)
+                found = f"sys._getframe({level if level < READS_ALL else 'n'}) at line {line}"
+            elif name == "warn":
+                level = _positional_level(instrs, k)
+                if level:
+                    n = level + 1 if level < READS_ALL else "n"
+                    found = f"warn(message, category, {n}) at line {line}"
+        if instr.opname in ("LOAD_GLOBAL", "LOAD_DEREF", "LOAD_NAME") and \
+                isinstance(instr.argval, str) and instr.argval not in called:
+            called.append(instr.argval)
         kwnames = _kwnames(code, instr)
         if kwnames and "stacklevel" in kwnames and not _last_kw_is_one(instrs, k, kwnames):
-            return f"a stacklevel={_kw_text(instrs, k, kwnames)} call at line {line}"
-    return None
+            found = f"a stacklevel={_kw_text(instrs, k, kwnames)} call at line {line}"
+            level = _kw_level(instrs, k, kwnames)
+        if found is not None and level > 0:
+            reason = reason or found
+            depth = max(depth, level)
+    return reason, depth, tuple(called)
+
+
+def _chain(instrs: list, k: int) -> int:
+    """How many ``f_back`` reads follow one another from ``instrs[k]`` (one frame up
+    each)."""
+    n = 0
+    while k + n < len(instrs) and instrs[k + n].opname == "LOAD_ATTR" and \
+            instrs[k + n].argval == "f_back":
+        n += 1
+    return max(n, 1)
+
+
+def _literal_argument(instrs: list, k: int) -> int:
+    """``sys._getframe(n)`` loaded at ``instrs[k]``: ``n`` where it is a literal int,
+    else ``READS_ALL``."""
+    rest = [i for i in instrs[k + 1:k + 6] if i.opname not in _NO_VALUE]
+    if len(rest) >= 2 and rest[0].opname in _CONSTANT_LOADS and \
+            type(rest[0].argval) is int and rest[1].opname == "CALL" and rest[1].arg == 1:
+        return max(rest[0].argval, 0)
+    return READS_ALL
+
+
+def _positional_level(instrs: list, k: int) -> int:
+    """``warn`` loaded at ``instrs[k]`` and called with its level by position
+    (``warnings.warn("m", UserWarning, 3)``): how many frames above the caller of
+    ``warn`` the warning is placed (``level - 1``; ``READS_ALL`` for a computed
+    level), 0 when it is not (two arguments, a literal level of 1, keywords)."""
+    depth = 0
+    for j in range(k + 1, min(k + 80, len(instrs))):
+        instr = instrs[j]
+        if instr.opname in ("CALL", "PRECALL") and depth == instr.arg:   # of `warn`
+            # (3.11 has PRECALL before CALL, popping the arguments)
+            if instr.arg < 3:
+                return 0
+            if instr.arg > 3:
+                return READS_ALL
+            value = next(i for i in reversed(instrs[:j]) if i.opname not in _NO_VALUE)
+            if value.opname in _CONSTANT_LOADS and type(value.argval) is int:
+                return max(value.argval - 1, 0)
+            return READS_ALL
+        if instr.opname in _NO_VALUE and instr.opname != "PRECALL":
+            continue
+        try:
+            depth += dis.stack_effect(instr.opcode, instr.arg if instr.opcode >=
+                                      dis.HAVE_ARGUMENT else None, jump=False)
+        except ValueError:
+            return 0
+        if depth < 0:
+            return 0
+    return 0
+
+
+def _kw_level(instrs: list, k: int, kwnames: tuple) -> int:
+    """How many frames above the caller a ``stacklevel=`` call reads: ``level - 1``
+    for a literal level, else ``READS_ALL``."""
+    value = instrs[k - 1] if k and kwnames[-1] == "stacklevel" else None
+    if value is not None and value.opname in _CONSTANT_LOADS and type(value.argval) is int:
+        return max(value.argval - 1, 0)
+    return READS_ALL
 
 
 def _line(instrs: list, k: int) -> int | None:

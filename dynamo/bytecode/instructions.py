@@ -174,10 +174,7 @@ class CodeInfo:
         while entry < len(insts) and insts[entry].name in ("MAKE_CELL", "COPY_FREE_VARS",
                                                             "RESUME", "NOP"):
             entry += 1
-        catching = frozenset(i for start, end, handler in handlers
-                             if not _transparent(insts, handler) and
-                             not _exits_with(insts, handler)
-                             for i in range(start, end + 1))
+        catching = _catching(insts, handlers)
         return cls(code.co_filename, bc, insts, bc_index, regions, entry, handlers, catching,
                    unwind=_unwind_table(code), super_self=super_self(code))
 
@@ -519,6 +516,42 @@ def frame_params(code) -> list[str]:
     from dynamo.guards import param_name
 
     return [param_name(v) for v in Params.of(code).frame_order]
+
+
+def _catching(insts: list[Inst], handlers: list) -> frozenset:
+    """The instructions an ``except`` or ``finally`` handler covers. The body of a
+    ``with`` block is covered by its ``__exit__`` call only, which lets the exception
+    on to whatever covers that call: a ``with`` inside a ``try`` is inside the ``try``
+    (``try: with np.errstate(all="raise"): ... except FloatingPointError``)."""
+    catching: set[int] = set()
+    for start, end, handler in handlers:
+        if _transparent(insts, handler):
+            continue
+        if _exits_with(insts, handler) and not _reaches_handler(insts, handlers, handler):
+            continue
+        catching.update(range(start, end + 1))
+    return frozenset(catching)
+
+
+def _reaches_handler(insts: list[Inst], handlers: list, index: int, depth: int = 0) -> bool:
+    """An exception raised at ``index`` reaches an ``except`` or ``finally`` of the
+    program: the innermost handler around it is one, or passes it on (a ``with``'s
+    ``__exit__``, the clean-up that pops the exception state and raises it again) to
+    code a handler covers."""
+    spans = [(start, handler) for start, end, handler in handlers if start <= index <= end]
+    if not spans or depth > 20:
+        return False
+    handler = max(spans)[1]
+    if _transparent(insts, handler):
+        return False
+    passes_on = _exits_with(insts, handler) or all(
+        inst.name in _CLEANUP_OPS for inst in insts[handler:handler + 3])
+    return not passes_on or _reaches_handler(insts, handlers, handler, depth + 1)
+
+
+# A handler that only pops the exception state and raises the exception again (the
+# clean-up around a ``with``'s ``__exit__`` call): ``COPY 3; POP_EXCEPT; RERAISE 1``.
+_CLEANUP_OPS = frozenset({"COPY", "POP_EXCEPT", "RERAISE"})
 
 
 def _exits_with(insts: list[Inst], handler: int) -> bool:

@@ -28,8 +28,10 @@ KNOWN_BREAKS: dict[str, tuple[str, str]] = {
                                "(use np.linalg.eigh for symmetric matrices)"),
     "linalg.eigvals": (DATA_DTYPE, "returns real or complex eigenvalues depending on the "
                                    "data (use np.linalg.eigvalsh for symmetric matrices)"),
-    "linalg.lstsq": (DATA_SHAPE, "returns residuals whose shape depends on the rank of "
-                                 "the data"),
+    # as many roots as the leading zeros leave (an unbacked size would do), but
+    # float64 when they are all real (or none) and complex otherwise: no rule can know
+    "roots": (DATA_DTYPE, "returns real or complex roots depending on the coefficients' "
+                          "values (its length too: leading zeros are dropped)"),
 }
 
 

@@ -14,6 +14,8 @@ creation       zeros/ones/full/empty(+_like), arange, linspace, eye, array, copy
 selection      take, take_along_axis, choose, select, copyto/putmask/put/fill,
                fill_diagonal
 statistics     percentile/quantile (and nan*), histogram
+spectral       np.fft transforms (1-d, 2-d, n-d), fftfreq/rfftfreq, fftshift,
+               window functions (hanning, hamming, blackman, bartlett, kaiser)
 numerics       polyval, polyfit, convolve, correlate, interp
 routines       cov, corrcoef, average, append, insert, delete, block, isin,
                partition, kron, cross, linalg.multi_dot, gradient, trapezoid,
@@ -49,6 +51,7 @@ from . import (  # noqa: F401  (each module registers its ops)
     routines,
     selection,
     shaping,
+    spectral,
     statistics,
     ufuncs,
 )

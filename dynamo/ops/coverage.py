@@ -63,6 +63,10 @@ _UFUNC_NOTE = ("`where=` without `out=` breaks (the result would hold uninitiali
                "memory); `out=` of several arrays breaks")
 NOTES = {
     "random_seed": "a seed other than an int or None breaks (it runs eagerly, in order)",
+    "random_default_rng": "its value is the Generator (an output when the program keeps "
+                          "it); a seed other than an int or None breaks",
+    "random_randomstate": "its value is the RandomState (an output when the program keeps "
+                          "it); a seed other than an int or None breaks",
     "errstate_enter": "`call=` (a callable) breaks; a break inside the block runs the "
                       "whole `with` eagerly; dropped from CuPy graphs (CuPy ignores it)",
     "where": "one-argument `np.where(c)` is `np.nonzero(c)` (an unbacked size)",
@@ -147,9 +151,9 @@ NOTES = {
     "quantile": "`out=`, `weights=`, `overwrite_input=True` break",
     "nanpercentile": "`out=`, `weights=`, `overwrite_input=True` break",
     "nanquantile": "`out=`, `weights=`, `overwrite_input=True` break",
-    "histogram": "a string `bins` ('auto'...) breaks: the number of bins comes from the "
-                 "data; inside `try` it breaks",
-    "histogram_bin_edges": "a string `bins` breaks",
+    "histogram": "a string `bins` ('auto'...): the number of bins comes from the data, an "
+                 "unbacked size; inside `try` it breaks",
+    "histogram_bin_edges": "a string `bins`: an unbacked size",
     "histogram2d": "traced bins, range or density break; NaN or inf without `range=` raise "
                    "when the graph runs (inside `try` it breaks)",
     "polyfit": "`full=True` (residuals' shape is data) and `cov=` break",
@@ -199,6 +203,8 @@ def _callers(name: str) -> str:
         return "`with np.errstate(...)`"
     if name == "random_seed":
         return "`np.random.seed(n)`"
+    if name in ("random_default_rng", "random_randomstate"):
+        return f"`np.random.{op.extras['name']}(n)`"
     if "method_of" in op.extras:  # a method of a Generator / RandomState passed in
         obj = "rng" if op.extras["method_of"] == "Generator" else "rs"
         return f"`{obj}.{op.extras['name']}()`"
@@ -255,22 +261,21 @@ so that the `except` clause sees the error.
 
 Not in the registry, and why (each is a graph break naming the function):
 
-- data-dependent output shapes not modelled: `linalg.lstsq` (its residuals),
-  `histogram` with a string `bins`, `roots` (`nonzero`, `flatnonzero`, `argwhere`,
+- data-dependent output shapes not modelled: none (`nonzero`, `flatnonzero`, `argwhere`,
   one-argument `where`, `unique` and the `unique_*` functions, `bincount`, `extract`,
   `compress`, `delete` with a mask, `intersect1d`, `union1d`, `setdiff1d`,
-  `setxor1d`, `trim_zeros` and `x[mask]` are captured: their size is an *unbacked*
+  `setxor1d`, `trim_zeros`, `linalg.lstsq`'s residuals, `histogram` with a string `bins`
+  and `x[mask]` are captured: their size is an *unbacked*
   size, known when the graph runs, docs/unbacked.md);
 - Python values computed from data: `allclose`, `array_equal`, `float(x)`, `x.item()`,
   `x.tolist()`, `round(x)`; and `einsum_path` (a Python list and string);
-- data-dependent dtypes: `linalg.eig`, `linalg.eigvals` (real or complex);
-- random state: `np.random.seed` of anything but an int or None, `get_state`,
-  `set_state`, creating a Generator in
-  the compiled function (`np.random.default_rng(0)`: a graph can neither make nor
-  return one), and `Generator.bytes`, `spawn`, `multinomial`,
-  `multivariate_hypergeometric`, `out=`;
+- data-dependent dtypes: `linalg.eig`, `linalg.eigvals`, `roots` (real or complex);
+- random state: `np.random.seed` and `np.random.default_rng` of anything but an int
+  or None (`np.random.default_rng(0)` itself is an op: the graph makes the
+  Generator), `get_state`, `set_state`, and `Generator.bytes`, `spawn`,
+  `multinomial`, `multivariate_hypergeometric`, `out=`;
 - ufunc methods other than `reduce`, `accumulate`, `reduceat`, `outer`, `at`;
-- everything else not listed below (`np.fft.*`, ...): the break's hint points at
+- everything else not listed below (`np.fft.hfft2`, ...): the break's hint points at
   `dynamo.register_op(fn, meta=...)`, which makes a function one node.
 
 Indexing (`getitem`/`setitem`): basic slices (steps, negatives), `None`, `...`,
@@ -301,8 +306,7 @@ _NOT_APPLICABLE = {
 }
 # Why other functions outside the registry break (the default: not in the registry).
 _BREAK_REASONS = {
-    "the result's shape depends on the data": "roots",
-    "the result's dtype depends on the data": "real_if_close",
+    "the result's dtype depends on the data": "real_if_close roots",
     "calls Python functions per element or slice": "apply_along_axis apply_over_axes "
                                                    "fromfunction fromiter frompyfunc "
                                                    "piecewise vectorize nested_iters",
@@ -311,7 +315,7 @@ _BREAK_REASONS = {
                                                   "iterable datetime_data",
     "a matrix object (np.matrix), not an array": "asmatrix bmat",
     "random state outside the registry (runs eagerly, in order)": "get_state set_state "
-                                                                  "bytes default_rng",
+                                                                  "bytes",
 }
 
 
@@ -336,11 +340,18 @@ def classify(fn, name: str | None = None) -> tuple[str, str]:
         return CAPTURED, f"op `{hit[0].name}`"
     if is_dtype_query(fn):
         return FOLDED, "computed from the arrays' dtypes while tracing"
+    if fn is np.issubdtype or fn is getattr(np, "isdtype", None):
+        return FOLDED, "of dtypes and scalar types: computed while tracing"
+    if fn is np.ix_:
+        return CAPTURED, "reshape ops (views of its 1-d integer index arrays; a mask breaks)"
     known = break_reason(fn)
     if known is not None:
         return BREAKS, known[1]
     if fn is np.random.seed:
         return CAPTURED, "effect op `random_seed` (an int or None)"
+    if fn is np.random.default_rng or fn is np.random.RandomState:
+        op = "random_default_rng" if fn is np.random.default_rng else "random_randomstate"
+        return CAPTURED, f"op `{op}` (an int or None): the graph makes the object"
     if name in _lookup(_NOT_APPLICABLE):
         return NOT_APPLICABLE, _lookup(_NOT_APPLICABLE)[name]
     if name in DATA_DEPENDENT:

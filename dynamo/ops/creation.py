@@ -23,7 +23,7 @@ import operator
 import numpy as np
 
 from . import identity, rules
-from .meta import DASK, NUMPY, ArrayMeta, probe
+from .meta import DASK, NUMPY, ArrayMeta, ghost, probe
 from .registry import CREATION, ELEMENTWISE, OPAQUE, VIEW, OpDef, register
 from .rules import MetaError
 
@@ -216,6 +216,39 @@ def grid_rule(op, args, kwargs):
     return ArrayMeta((len(value), *lengths), dtype, "numpy", False)
 
 
+# --------------------------------------------------------------------------- r_, c_
+
+def r_getitem(key):
+    """``np.r_[key]``: its items (arrays, scalars, slices, a directive string)
+    concatenated along the first axis."""
+    return np.r_[key]
+
+
+def c_getitem(key):
+    """``np.c_[key]``: its items stacked as columns (along the last axis, at least 2-d)."""
+    return np.c_[key]
+
+
+_CONCAT_PROBE_LIMIT = 1 << 22
+
+
+def index_concat_rule(op, args, kwargs):
+    """``np.r_[...]`` / ``np.c_[...]``: run on zero-strided ghosts of the arrays.
+
+    The result's shape and dtype come from the items' shapes and dtypes, the constant
+    slices and the directive string, never from array values, so NumPy's own run on
+    ghosts gives them (and raises NumPy's error for items that do not fit). Arrays of
+    symbolic size break: how they fit depends on the size."""
+    (key,) = args
+    metas = rules.metas_in(key)
+    if any(type(d) is not int for m in metas for d in m.shape):
+        raise MetaError(f"np.{op.name}[...] of an array of symbolic size")
+    if sum(int(np.prod(m.shape)) for m in metas) > _CONCAT_PROBE_LIMIT:
+        raise MetaError(f"np.{op.name}[...] too big to probe while tracing")
+    value = rules.run_quietly(op.impl, rules.substitute(key, ghost))
+    return rules.result_meta(value, value.shape, rules.array_kind(key))
+
+
 # --------------------------------------------------------------------------- array()
 
 def _nested_shape(value) -> tuple:
@@ -354,5 +387,9 @@ register(OpDef("mgrid", mgrid_getitem, grid_rule, CREATION, cupy=_cupy_grid("mgr
                doc="np.mgrid[key] of constant slices"), functions=[np.mgrid])
 register(OpDef("ogrid", ogrid_getitem, grid_rule, CREATION, cupy=_cupy_grid("ogrid"),
                doc="np.ogrid[key] of constant slices: a tuple of arrays"), functions=[np.ogrid])
+register(OpDef("r_", r_getitem, index_concat_rule, CREATION, cupy=_cupy_grid("r_"),
+               doc="np.r_[items]: concatenated along the first axis"), functions=[np.r_])
+register(OpDef("c_", c_getitem, index_concat_rule, CREATION, cupy=_cupy_grid("c_"),
+               doc="np.c_[items]: stacked as columns"), functions=[np.c_])
 register(OpDef("copy_method", copy_method, copy_method_rule, ELEMENTWISE,
                doc="x.copy(order): a copy (a NumPy scalar stays a scalar)"), methods=["copy"])

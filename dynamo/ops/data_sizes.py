@@ -94,9 +94,10 @@ def unique_rule(op, args, kwargs):
 
 
 def bincount_rule(op, args, kwargs) -> ArrayMeta:
-    """``max(x) + 1`` (at least ``minlength``) counts: data-dependent. ``x`` is 1-d of
-    an integer type NumPy casts safely to intp; ``weights`` of ``x``'s shape make the
-    counts float64."""
+    """``max(x) + 1`` (at least ``minlength``) counts: data-dependent, and a function
+    of ``x`` and ``minlength`` only (``DataSize.measure``), so the counts and the sums
+    of weights over one ``x`` have one length. ``x`` is 1-d of an integer type NumPy
+    casts safely to intp; ``weights`` of ``x``'s shape make the counts float64."""
     params = rules.bind(op, args, kwargs)
     x = _source(op, params, "x")
     if x.ndim != 1:
@@ -108,7 +109,9 @@ def bincount_rule(op, args, kwargs) -> ArrayMeta:
     minlength = rules.static(params.get("minlength", 0), "minlength")
     tiny = rules.substitute(weights, lambda m: np.zeros((1,), m.dtype))
     value = rules.run_quietly(np.bincount, np.zeros((1,), x.dtype), tiny, minlength)
-    return ArrayMeta((DataSize(),), value.dtype, x.kind, False)
+    length = DataSize(nonzero_of=_position((args, kwargs), x),
+                      measure=("bincount", minlength))
+    return ArrayMeta((length,), value.dtype, x.kind, False)
 
 
 def _position(params_call, target: ArrayMeta) -> int | None:

@@ -17,14 +17,19 @@ Generator the same numbers, in the same order, as the eager function. A RandomSt
 object (``rs = np.random.RandomState(0)``) works the same way with the legacy rules
 of :mod:`dynamo.ops.random`. Shapes and dtypes of draws depend on the object's type
 only, so any Generator serves the same entry: a fresh ``default_rng(seed)`` per call
-(before the call, or made eagerly at the top of the function) compiles once.
+compiles once.
+
+A Generator made inside the compiled function, ``rng = np.random.default_rng(seed)``
+with an int (a constant or an int argument) or None, is made by the graph: the op
+``random_default_rng`` (:mod:`dynamo.ops.random`) runs when the graph runs, in program
+order, and its node's value is the Generator, which the method ops take first as they
+take one passed in. When the program keeps it (returns it, stores it, holds it at a
+break) the glue reads it from the graph's outputs: the very object the graph drew from.
 
 What breaks instead, and why:
 
-- creating a Generator inside the compiled function (``np.random.default_rng(0)`` in
-  the body): a graph cannot make one or return one; the call runs eagerly and the
-  code after it is traced with the new Generator as an input (one entry for every
-  such Generator);
+- ``np.random.default_rng`` of a seed sequence, a bit generator or a Generator (made
+  eagerly; the code after it is traced with the new Generator as an input);
 - methods whose result is no array: a draw without ``size=`` and with scalar
   parameters (a Python float or int; ``integers`` returns a NumPy scalar and is
   captured), ``bytes`` and ``spawn``;

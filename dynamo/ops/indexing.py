@@ -72,11 +72,12 @@ def masked_meta(x: ArrayMeta, index) -> ArrayMeta:
         raise MetaError("a boolean mask of a dask array: its size depends on the data")
     if x.scalar:
         raise MetaError("a boolean mask of a NumPy scalar")
-    if any(_is_mask(p) and p.ndim == 0 for p in parts):
-        if len(parts) != 1:
-            raise MetaError("a 0-d boolean mask together with other indices")
+    zero_d = [p for p in parts if _is_mask(p) and p.ndim == 0]
+    if zero_d and len(parts) == 1:
         # x[c] of a 0-d c: a new first dimension of length 1 (c True) or 0 (False)
         return ArrayMeta((DataSize(nonzero_of=1), *x.shape), x.dtype, x.kind, False)
+    if zero_d and sum(_is_mask(p) for p in parts) > 1:
+        raise MetaError("a 0-d boolean mask together with another mask")
     if any(isinstance(p, (list, np.ndarray)) and np.asarray(p).dtype == np.bool_
            for p in parts):
         raise MetaError("a traced boolean mask together with a constant one")
@@ -85,7 +86,12 @@ def masked_meta(x: ArrayMeta, index) -> ArrayMeta:
     shape, at = list(x.shape), 0
     for p in parts:
         if p is Ellipsis:
-            at += max(len(shape) - fixed, 0)
+            at += max(len(x.shape) - fixed, 0)
+        elif _is_mask(p) and p.ndim == 0:
+            # NumPy indexes a new axis of length 1 with [0] (True) or [] (False): an
+            # index array of the count's length, broadcast with the other index arrays
+            shape.insert(at, 1)
+            at += 1
         elif _is_mask(p):
             covered = tuple(shape[at:at + p.ndim])
             if covered != tuple(p.shape):
@@ -101,11 +107,13 @@ def masked_meta(x: ArrayMeta, index) -> ArrayMeta:
         sub = []
         for p in parts:
             if _is_mask(p):
-                sub += [ArrayMeta((n,), np.dtype(np.intp), p.kind)] * p.ndim
+                sub += [ArrayMeta((n,), np.dtype(np.intp), p.kind)] * max(p.ndim, 1)
             else:
                 sub.append(p)
         return index_meta(flat, tuple(sub)).shape
 
+    if zero_d:
+        return _zero_d_masked(x, parts, with_length)
     try:
         one, other = with_length(2), with_length(3)
     except Exception as e:  # noqa: BLE001
@@ -121,6 +129,30 @@ def masked_meta(x: ArrayMeta, index) -> ArrayMeta:
     at = [j for j, p in enumerate(parts) if _is_mask(p)]
     of = 1 + len(rules.metas_in(parts[:at[0]])) if len(at) == 1 else None
     sizes = tuple(DataSize(nonzero_of=of) if a != b else a for a, b in zip(one, other))
+    return ArrayMeta(sizes, x.dtype, x.kind, False)
+
+
+def _zero_d_masked(x: ArrayMeta, parts: tuple, with_length) -> ArrayMeta:
+    """``x[..., c, 0]`` with a 0-d mask ``c`` among other indices: its count is 0 or 1,
+    so the shape is NumPy's for those two counts (``with_length``). Where they agree it
+    is static; the dimensions where they differ are the count (an unbacked size); where
+    NumPy takes one count only (``x[c, [0, 1]]``: only a True ``c`` broadcasts) it is
+    that count's, and for the other NumPy raises its IndexError when the graph runs, as
+    eagerly (indexing with a traced index may raise: ``convert.raising_nodes``); where
+    it takes neither it raises NumPy's error now."""
+    shapes, errors = {}, []
+    for n in (0, 1):
+        try:
+            shapes[n] = with_length(n)
+        except Exception as e:  # noqa: BLE001 (NumPy's own error for this count)
+            errors.append(e)
+    if not shapes:
+        raise errors[0]
+    if len(shapes) == 1:
+        return ArrayMeta(tuple(shapes.popitem()[1]), x.dtype, x.kind, False)
+    of = 1 + len(rules.metas_in(parts[:[_is_mask(p) for p in parts].index(True)]))
+    sizes = tuple(DataSize(nonzero_of=of) if a != b else a
+                  for a, b in zip(shapes[0], shapes[1]))
     return ArrayMeta(sizes, x.dtype, x.kind, False)
 
 

@@ -1,5 +1,5 @@
 """``np.linalg``'s LAPACK functions: ``solve``, ``inv``, ``pinv``, ``det``, ``slogdet``,
-``cholesky``, ``qr``, ``eigh``, ``eigvalsh``, ``svd``, ``matrix_power``.
+``cholesky``, ``qr``, ``eigh``, ``eigvalsh``, ``svd``, ``matrix_power``, ``lstsq``.
 
 Their results' *values* depend on the data, but their shapes do not: every one works
 on stacks of matrices (the last two axes), and its result's shape is a formula of the
@@ -19,9 +19,9 @@ so the translator rebuilds the same type (``res.eigenvalues`` works, and a retur
 result is an ``EighResult``).
 
 Not here, and why (graph breaks naming the function): ``eig``/``eigvals`` (the result
-is complex or real depending on the data), ``lstsq`` (the residuals are empty or not
-depending on the rank), ``matrix_rank``, ``cond``, ``multi_dot``, ``tensorinv``,
-``tensorsolve`` (not registered).
+is complex or real depending on the data), ``matrix_rank``, ``cond``, ``multi_dot``,
+``tensorinv``, ``tensorsolve`` (not registered). ``lstsq``'s residuals are empty or not
+depending on the rank of the data: their length is an unbacked size (docs/unbacked.md).
 
 Example::
 
@@ -38,7 +38,7 @@ import operator
 import numpy as np
 
 from . import rules
-from .meta import ArrayMeta
+from .meta import ArrayMeta, DataSize
 from .registry import OPAQUE, OpDef, register
 from .rules import MetaError
 
@@ -216,6 +216,33 @@ def solve(op, args, kwargs) -> ArrayMeta:
     return _like(value, shape, _kind(args, kwargs))
 
 
+def lstsq(op, args, kwargs):
+    """lstsq(a, b, rcond): ``a`` (M, N), ``b`` (M,) or (M, K). The solution is (N,) or
+    (N, K), the singular values ``min(M, N)``, the rank a NumPy int. The residuals are
+    one per column of ``b`` when ``a`` has full column rank N < M and none otherwise:
+    the data decides, so their length is a size of its own (``DataSize``); for
+    M <= N they are always empty."""
+    given = _given(op, args, kwargs)
+    a, b = _meta(given.get("a"), "a"), _meta(given.get("b"), "b")
+    if a.ndim != 2:
+        raise L.LinAlgError(f"{a.ndim}-dimensional array given. Array must be two-"
+                            "dimensional")
+    if b.ndim not in (1, 2):
+        raise L.LinAlgError(f"{b.ndim}-dimensional array given. Array must be one or "
+                            "two-dimensional")
+    m, n = a.shape
+    if b.shape[0] != m:
+        raise L.LinAlgError("Incompatible dimensions")
+    _options(given, ("a", "b"), "lstsq's rcond")
+    value = _probe(op, given, {"a": a, "b": b})
+    kind = _kind(args, kwargs)
+    residuals = DataSize() if m > n else 0
+    return _same_tuple(value, [_like(value[0], (n,) + b.shape[1:], kind),
+                               ArrayMeta((residuals,), value[1].dtype, kind, False),
+                               _like(value[2], (), kind),
+                               _like(value[3], (min(m, n),), kind)])
+
+
 _SINGULAR = "raises LinAlgError for a singular or not positive definite matrix"
 _NO_CONVERGENCE = "raises LinAlgError when the computation does not converge (NaN in the data)"
 for _fn, _rule, _raises in (
@@ -223,6 +250,7 @@ for _fn, _rule, _raises in (
         (L.cholesky, same_shape, _SINGULAR), (L.matrix_power, same_shape, _SINGULAR),
         (L.pinv, pinv, _NO_CONVERGENCE), (L.eigh, eigh, _NO_CONVERGENCE),
         (L.eigvalsh, eigh, _NO_CONVERGENCE), (L.svd, svd, _NO_CONVERGENCE),
+        (L.lstsq, lstsq, _NO_CONVERGENCE),
         (L.det, det, None), (L.slogdet, slogdet, None), (L.qr, qr, None)):
     register(OpDef(_fn.__name__, _fn, _rule, OPAQUE, cupy=f"linalg.{_fn.__name__}",
                    extras={"raises": _raises} if _raises else {},

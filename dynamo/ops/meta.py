@@ -89,6 +89,16 @@ class DataSize(int):
     order): ``x[m]``, ``np.nonzero(m)``, ``np.flatnonzero(m)`` of one mask have one
     length, so ``x[m] * w[m]`` needs no check (None: a size of its own).
 
+    ``measure``: what of that argument's values the size is, when not its nonzero
+    count: a hashable tag that holds every other input of the size (``np.bincount(x,
+    minlength=m)`` is ``("bincount", m)``: its length is ``max(x) + 1`` or ``m``,
+    whatever the weights). Two marks with one argument and one measure are one size:
+    ``np.bincount(r, w) / np.bincount(r)`` needs no check.
+
+    ``offset``: the dimension is the size of ``key`` plus this (``np.histogram(x,
+    bins="auto")``: ``u0`` counts and ``u0 + 1`` edges). A key needs one mark with
+    offset 0: the size is read off that dimension when the graph runs.
+
     Example::
 
         >>> ArrayMeta((DataSize(nonzero_of=1), 3), np.dtype("f8"))  # x[mask], x (n, 3)
@@ -96,14 +106,19 @@ class DataSize(int):
 
     key: int
     nonzero_of: int | None
+    measure: object
+    offset: int
 
-    def __new__(cls, key: int = 0, nonzero_of: int | None = None):
+    def __new__(cls, key: int = 0, nonzero_of: int | None = None,
+                measure: object = "nonzero", offset: int = 0):
         self = super().__new__(cls, 0)
-        self.key, self.nonzero_of = key, nonzero_of
+        self.key, self.nonzero_of, self.measure = key, nonzero_of, measure
+        self.offset = offset
         return self
 
     def __repr__(self) -> str:
-        return f"DataSize({self.key}, nonzero_of={self.nonzero_of})"
+        extra = "" if self.measure == "nonzero" else f", measure={self.measure!r}"
+        return f"DataSize({self.key}, nonzero_of={self.nonzero_of}{extra})"
 
 
 def data_sizes(meta) -> list[tuple[int, int, DataSize]]:

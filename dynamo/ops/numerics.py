@@ -1,16 +1,18 @@
-"""Polynomials, convolution and interpolation: ``polyval``, ``polyfit``, ``convolve``,
-``correlate``, ``interp``.
+"""Polynomials, convolution and interpolation: ``polyval``, ``polyfit``, ``polyder``,
+``vander``, ``convolve``, ``correlate``, ``interp``.
 
 Shapes are NumPy's formulas: ``polyval(p, x)`` has ``x``'s shape (broadcast with the
 coefficients' trailing shape), ``polyfit(x, y, deg)`` has ``deg + 1`` coefficients
-(per column of a 2-d ``y``), ``convolve``/``correlate`` of lengths ``n`` and ``m``
+(per column of a 2-d ``y``), ``polyder(p, m)`` has ``max(len(p) - m, 0)``,
+``vander(x, N)`` is ``(len(x), N)``, ``convolve``/``correlate`` of lengths ``n`` and ``m``
 give ``n + m - 1`` ('full'), ``max(n, m)`` ('same') or ``max(n, m) - min(n, m) + 1``
 ('valid'), and ``interp(x, xp, fp)`` has ``x``'s shape. Dtypes, scalar-ness and the
 checks NumPy makes of modes and dtypes come from running the function on ``min(d, 1)``
 probes (one coefficient, one sample point).
 
 What breaks: ``polyfit(full=True)`` (the residuals are empty or not depending on the
-rank of the data) and ``polyfit(cov=...)``; ``poly1d`` objects (not arrays).
+rank of the data) and ``polyfit(cov=...)``; ``poly1d`` objects (not arrays);
+``polyder(p, 0)`` (NumPy returns ``p`` itself, not a new array).
 
 Example::
 
@@ -147,7 +149,42 @@ def interp_rule(op, args, kwargs) -> ArrayMeta:
     return rules.result_meta(value, x.shape, rules.array_kind((args, kwargs)))
 
 
+def polyder_rule(op, args, kwargs) -> ArrayMeta:
+    """``polyder(p, m)``: each derivative drops the constant term, down to none."""
+    rules.require_cupy(op, args, kwargs)
+    params = rules.bind(op, args, kwargs)
+    p = _meta(params["p"], "p")
+    m = operator.index(rules.static(params.get("m", 1), "m"))
+    if m < 0:
+        raise ValueError("Order of derivative must be positive (see polyint)")
+    if m == 0 or p.ndim != 1:
+        raise MetaError("polyder(p, 0) returns p itself" if m == 0 else
+                        "polyder of coefficients that are not 1-d")
+    value = rules.run_quietly(op.impl, np.ones((m + 1,), p.dtype), m)   # dtype: 1 term
+    return ArrayMeta((max(p.shape[0] - m, 0),), value.dtype,
+                     rules.array_kind((args, kwargs)), False)
+
+
+def vander_rule(op, args, kwargs) -> ArrayMeta:
+    """``vander(x, N=len(x), increasing=False)``: the powers of 1-d ``x``, one column
+    each."""
+    rules.require_cupy(op, args, kwargs)
+    params = rules.bind(op, args, kwargs)
+    x = _meta(params["x"], "x")
+    N = rules.static(params.get("N"), "N")
+    rules.static(params.get("increasing", False), "increasing")
+    if x.ndim != 1:
+        raise ValueError("x must be a one-dimensional array or sequence.")
+    N = x.shape[0] if N is None else operator.index(N)
+    if N < 0:
+        raise MetaError("vander with N < 0")   # NumPy's own error, from the call
+    value = rules.run_quietly(op.impl, _tiny(x), 1)
+    return ArrayMeta((x.shape[0], N), value.dtype, rules.array_kind((args, kwargs)), False)
+
+
 register(OpDef("polyval", np.polyval, polyval_rule, OPAQUE), functions=[np.polyval])
+register(OpDef("polyder", np.polyder, polyder_rule, OPAQUE), functions=[np.polyder])
+register(OpDef("vander", np.vander, vander_rule, OPAQUE), functions=[np.vander])
 register(OpDef("polyfit", np.polyfit, polyfit_rule, OPAQUE,
                extras={"raises": "raises LinAlgError when the fit does not converge (NaN "
                                  "in the data)"}), functions=[np.polyfit])

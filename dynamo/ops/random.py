@@ -13,8 +13,10 @@ What breaks instead, and why:
 - a call that returns a Python float or int (``np.random.rand()``, ``normal()`` with no
   ``size`` and scalar parameters): a graph has no Python scalars;
 - ``np.random.seed`` of anything but an int or None, ``get_state``, ``set_state``,
-  ``default_rng`` and every function not listed here: they run eagerly, at their
-  place in the program. (``np.random.seed(n)`` itself is the op ``random_seed``.)
+  and every function not listed here: they run eagerly, at their place in the
+  program. (``np.random.seed(n)`` itself is the op ``random_seed``, and
+  ``np.random.default_rng(n)`` the op ``random_default_rng``, whose value is the new
+  Generator: :mod:`dynamo.ops.generator`.)
 
 Methods of ``Generator`` and ``RandomState`` objects (``rng.normal(...)``) are ops of
 :mod:`dynamo.ops.generator`, built from the tools here (``draws``, ``choice_meta``).
@@ -262,3 +264,16 @@ _random_op("shuffle", shuffle_rule, kind=MUTATION, impl=shuffle, cupy=cupy_shuff
 register(OpDef("random_seed", np.random.seed, no_array, OPAQUE, cupy="random.seed",
                random=True, extras={"name": "seed"},
                doc="np.random.seed: reseeds the global RandomState"))
+
+# np.random.default_rng(seed): a new Generator, made when the graph runs at its place in
+# the program (random: kept in order, never merged with another one of the same seed).
+# Its node's value is the Generator object, which the Generator methods' ops take first
+# and the glue reads when the program keeps it (``RandomObjectVariable.node``). The
+# translator adds it itself, for an int or None seed.
+register(OpDef("random_default_rng", np.random.default_rng, no_array, OPAQUE, cupy=None,
+               random=True, extras={"name": "default_rng"},
+               doc="np.random.default_rng: a new Generator, an object of the graph"))
+# np.random.RandomState(seed): the same for a legacy RandomState object.
+register(OpDef("random_randomstate", np.random.RandomState, no_array, OPAQUE, cupy=None,
+               random=True, extras={"name": "RandomState"},
+               doc="np.random.RandomState: a new RandomState, an object of the graph"))

@@ -13,8 +13,9 @@ graph runs).
 edges: the counts have ``bins`` (or ``len(edges) - 1``) elements and the edges one
 more, whatever the data; only the values depend on it (and errors from values, such as
 a NaN in ``x`` without ``range=``, happen when the graph runs, as eagerly). A string
-``bins`` (``'auto'``, ``'fd'``...) computes the number of bins from the data: a break.
-(``np.bincount`` breaks for the same reason: its length is the largest value plus 1.)
+``bins`` (``'auto'``, ``'fd'``, ``'sturges'``...) computes the number of bins from the
+data: the counts have an unbacked size ``u`` and the edges ``u + 1`` (docs/unbacked.md),
+as ``np.bincount``'s length is the largest value plus 1.
 
 Example::
 
@@ -28,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import rules
-from .meta import ArrayMeta, probe
+from .meta import ArrayMeta, DataSize, probe
 from .registry import OPAQUE, OpDef, register
 from .rules import MetaError
 
@@ -72,9 +73,12 @@ def quantile_rule(op, args, kwargs) -> ArrayMeta:
 
 
 def _bins(bins, what: str) -> tuple[int, object]:
-    """The number of edges, and what the probe call passes as ``bins``."""
+    """The number of edges, and what the probe call passes as ``bins``. A string
+    (``'auto'``, ``'fd'``, ``'sturges'``...) names NumPy's estimator, which computes
+    the number of bins from the data: the counts are an unbacked size ``u`` and the
+    edges ``u + 1`` (``DataSize``; the probe checks the name and gives the dtypes)."""
     if isinstance(bins, str):
-        raise MetaError(f"{what}(bins={bins!r}) computes the number of bins from the data")
+        return DataSize(offset=1), bins
     if isinstance(bins, ArrayMeta):
         if bins.ndim != 1:
             raise ValueError("`bins` must be 1d, when an array")
@@ -103,9 +107,12 @@ def histogram_rule(op, args, kwargs):
     value = rules.run_quietly(op.impl, **call)
     kind = rules.array_kind((args, kwargs))
     if op.name == "histogram_bin_edges":
+        if isinstance(edges, DataSize):   # the edges alone: a size of their own
+            edges = DataSize()
         return ArrayMeta((edges,), value.dtype, kind, False)
     counts, edge_values = value
-    return (ArrayMeta((max(edges - 1, 0),), counts.dtype, kind, False),
+    n_counts = DataSize() if isinstance(edges, DataSize) else max(edges - 1, 0)
+    return (ArrayMeta((n_counts,), counts.dtype, kind, False),
             ArrayMeta((edges,), edge_values.dtype, kind, False))
 
 

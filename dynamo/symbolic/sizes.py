@@ -315,7 +315,10 @@ def _refuse_unbacked(trace: Trace, symbols, why: str) -> None:
                       "That size is known only when the graph runs (it depends on array "
                       "values); the trace can keep it in the graph but not read it.",
                       hint="keep using it in array ops (x.sum() / len(idx) stays in the "
-                           "graph), or accept the graph break (the code stays correct)",
+                           "graph); where a loop or a shape needs the number (for c in "
+                           "np.unique(y)), pass it in (n_classes) and use "
+                           "np.arange(n_classes), or accept the graph break (the code "
+                           "stays correct)",
                       cause="data_dependent_shape")
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import inspect
 import operator
+import sys
 from typing import Any
 
 import numpy as np
@@ -48,11 +49,11 @@ from ..variables import (
 )
 from ..variables.arrays import FlatVariable, IndexerVariable
 from ..variables.base import is_program_error
-from ..variables.builtins import FRAME_CAPTURE, HANDLERS, call_builtin
+from ..variables.builtins import FRAME_CAPTURE, HANDLERS, call_builtin, needs_deferred_value
 from ..variables.constant import BINARY, fold, operator_on_constants
 from ..variables.container_ops import container_binary_op
 from ..variables.iterators import get_iterator
-from ..variables.objects import RandomObjectVariable
+from ..variables.objects import NewObjectVariable, RandomObjectVariable, new_random_object
 from . import compare
 from .exceptions import SymbolicRaise
 
@@ -186,6 +187,7 @@ class TranslatorBase:
                 if name == "matmul":
                     raise Unsupported("in-place matmul (@=)")
                 return self.output.call_op(ops.get(name), [a, b], {"out": a})
+            needs_deferred_value(a, b)   # x * float(s): the conversion's own break
             _check_operand(a)
             _check_operand(b)
             op = ops.operator_op(name, scalars_only=_scalar_operand(a) and _scalar_operand(b))
@@ -195,6 +197,7 @@ class TranslatorBase:
             return result
         if a.is_constant() and b.is_constant() and name in BINARY:
             return operator_on_constants(self, name, [a, b])   # folded, if it cannot warn
+        needs_deferred_value(a, b)   # float(x) + 1: the conversion's own break
         raise Unsupported(f"operator {name} on {a.describe()} and {b.describe()}")
 
     def unary_op(self, name: str, value: Variable) -> Variable:
@@ -216,6 +219,8 @@ class TranslatorBase:
     def is_same_object(self, a: Variable, b: Variable) -> bool:
         if a is b:
             return True
+        if isinstance(a, NewObjectVariable) or isinstance(b, NewObjectVariable):
+            return False   # built in the trace: only its own Variable is that object
         if a.is_constant() and b.is_constant():
             return a.as_python_constant() is b.as_python_constant()
         if a.source is not None and b.source is not None:
@@ -310,6 +315,12 @@ class TranslatorBase:
         no guard; a library function or type the trace met as a constant)."""
         return wrap(self, value, source)
 
+    def new_random_object(self, fn, args: list[Variable],
+                          kwargs: dict[str, Variable]) -> Variable:
+        """``np.random.default_rng(n)``/``RandomState(n)``: the object the graph makes
+        (:func:`dynamo.variables.objects.new_random_object`)."""
+        return new_random_object(self, fn, args, kwargs)
+
     def call_builtin(self, fn: Variable, args: list[Variable],
                      kwargs: dict[str, Variable]) -> Variable:
         """A call of a BuiltinVariable: the model in :mod:`dynamo.variables.builtins`."""
@@ -334,6 +345,11 @@ class TranslatorBase:
             raise Unsupported(f"inlining deeper than config.inline_depth_limit "
                               f"({self.config.inline_depth_limit}): recursion?",
                               cause="recursion")
+        if _stack_room() < _INLINE_STACK_ROOM:
+            raise Unsupported(f"inlining {code.co_qualname}() would come near "
+                              f"sys.getrecursionlimit() ({sys.getrecursionlimit()})",
+                              "The translator's own frames would hit the recursion "
+                              "limit; the call runs eagerly.", cause="recursion")
         defaults, kwdefaults = fn.defaults(self)
         local_vars = bind_arguments(code, args, kwargs, defaults, kwdefaults)
         cells: dict[str, CellVariable] = {}
@@ -354,6 +370,22 @@ class TranslatorBase:
         """A translator for a user function this frame calls, sharing its output graph:
         an ``InliningTranslator``, defined with the opcode handlers in ``frames``."""
         raise NotImplementedError
+
+
+_INLINE_STACK_ROOM = 120
+"""Python frames an inlined call must have left below ``sys.getrecursionlimit()``: one
+level of inlining takes about a dozen of the translator's frames, and an instruction's
+handler (wrapping, guards, ops) a few dozen more. A program that lowered the limit
+(``sys.setrecursionlimit``) gets a break at the call, not a RecursionError inside the
+translator (which would make the whole frame fall back as an internal error)."""
+
+
+def _stack_room() -> int:
+    """How many more Python frames this thread may push before RecursionError."""
+    depth, frame = 0, sys._getframe()
+    while frame is not None:
+        depth, frame = depth + 1, frame.f_back
+    return sys.getrecursionlimit() - depth
 
 
 def _may_be_same(a: ArrayVariable, b: ArrayVariable) -> bool:

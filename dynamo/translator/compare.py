@@ -43,6 +43,7 @@ from ..variables import (
     Variable,
     wrap_constant,
 )
+from ..variables.builtins import needs_deferred_value
 from ..variables.constant import BINARY, compares_in_c, operands, operator_on_constants, raw
 from ..variables.iterators import take
 from ..variables.objects import TypeSource
@@ -222,6 +223,7 @@ def _builtin_method(tx, op: str, owner: type, x: Variable, y: Variable) -> Varia
         real_x, real_y = real_set_operand(tx, x), real_set_operand(tx, y)
         if real_x is not None and real_y is not None:
             return ConstantVariable(getattr(owner, DUNDER[op])(real_x, real_y))
+    needs_deferred_value(x, y)   # float(x) > 0: the conversion's own break
     raise Unsupported(f"comparison {SYMBOL[op]} of {x.describe()} and {y.describe()}",
                       "Python compares these values when the program runs.")
 

@@ -13,6 +13,8 @@ from ..variables import (
     TupleVariable,
 )
 from ..variables.base import program_error
+from ..variables.builtins import needs_deferred_value
+from ..variables.objects import ExceptionVariable
 from ..variables.sets import const_key
 
 
@@ -131,6 +133,9 @@ class Containers:
 
     # ------------------------------------------------------------------ f-strings
     def format_value(self, value, spec: str, conversion: str | None):
+        if isinstance(value, ExceptionVariable):   # `except E as e: f"failed: {e}"`
+            return value.formatted(spec, conversion)
+        needs_deferred_value(value)   # f"{float(loss):.3f}": the conversion's own break
         if not value.is_constant():
             raise Unsupported(f"f-string of {value.describe()}",
                               "Formatting needs the value, known only when the program runs.",

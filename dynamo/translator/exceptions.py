@@ -26,8 +26,12 @@ An error Python raises at an instruction the translator ran while tracing (a mis
 dict key, a folded ``1 / 0``, an index past the end of a tuple, ``[].pop()``, a tuple
 unpacked into the wrong number of names, ``int(x)`` of an array that is not 0-d) or
 that NumPy raises from the shapes and dtypes of an op (``OutputGraph._raise_as_numpy``)
-unwinds the same way when the instruction had no effect yet (``python_error``); its
-message is not known exactly, so reading it breaks.
+unwinds the same way when the instruction had no effect yet (``python_error``). Its
+message is known where the error is the real one (a missing key's ``KeyError(key)``,
+``1 / 0`` folded, NumPy's error for arrays of the same shapes and dtypes, which depends
+on nothing else): ``str(e)``, ``repr(e)``, ``e.args`` and ``f"{e}"`` are then constants;
+where the translator words it itself (a tuple unpacked into the wrong number of names)
+reading it breaks.
 
 What is never guessed, and breaks instead: an exception that leaves the root frame
 (the original code then runs, so the traceback is Python's own: see
@@ -55,6 +59,8 @@ import inspect
 
 from ..exc import Unsupported
 from ..variables import ClassVariable, ConstantVariable, TupleVariable, Variable
+from ..variables.base import is_exact_program_error
+from ..variables.constant import is_pure_constant
 from ..variables.objects import ExceptionVariable, plain_exception_class
 
 
@@ -145,12 +151,19 @@ class Exceptions:
         real ``error`` marked as the program's (``variables.base.program_error``: a
         missing dict key, a folded ``1 / 0``; never an error of the translator), as a raised
         ExceptionVariable; None when its class is not BaseException's construction.
-        Only its class is sure (the model may word the message otherwise): reading
-        its arguments or text is a graph break (``ExceptionVariable.exact``)."""
+        Where the raise site marked it exact (``program_error(..., exact=True)``: the
+        error of the real operation on the program's values, or NumPy's own for the
+        same shapes and dtypes) its arguments are the program's, so ``str(e)`` and
+        ``e.args`` are known; otherwise only its class is sure (the model may word the
+        message otherwise) and reading its arguments or text is a graph break
+        (``ExceptionVariable.exact``)."""
         if not plain_exception_class(type(error)):
             return None
-        exc = ExceptionVariable(type(error), [])
-        exc.exact = False
+        exact = is_exact_program_error(error) and all(is_pure_constant(a)
+                                                      for a in error.args)
+        exc = ExceptionVariable(type(error),
+                                [ConstantVariable(a) for a in error.args] if exact else [])
+        exc.exact = exact
         self.set_context(exc)
         exc.raised = True
         return exc

@@ -261,7 +261,7 @@ def same_int(a, b) -> bool:
 def same_mark(a, b) -> bool:
     """Two ``DataSize`` marks of one rule's result dimension (the same key and count)."""
     return isinstance(a, DataSize) and isinstance(b, DataSize) and \
-        (a.key, a.nonzero_of) == (b.key, b.nonzero_of)
+        (a.key, a.nonzero_of, a.measure) == (b.key, b.nonzero_of, b.measure)
 
 
 def int_step(old, new) -> int | None:

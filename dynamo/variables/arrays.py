@@ -106,6 +106,15 @@ class ArrayVariable(Variable):
         value = known_value(tx.output.graph, self.node)   # made from constants only
         if value is not None and value.size == 1:
             return bool(value)
+        if _tests_loop_exit(tx):
+            raise Unsupported("truth value of an array (data-dependent control flow: a "
+                              "loop's exit test)", "Whether the loop runs again depends "
+                              "on array data, which the trace does not know.",
+                              hint="run a fixed number of iterations (for it in "
+                                   "range(maxit)) and keep the convergence check out of "
+                                   "the compiled loop, or accept the graph break (the loop "
+                                   "runs as Python; over large arrays its body is still "
+                                   "compiled, docs/loops.md)", cause="data_dependent")
         raise Unsupported("truth value of an array (data-dependent control flow)",
                           "Which branch runs depends on array data, which the trace "
                           "does not know.", hint="compute both branches with np.where, "
@@ -241,6 +250,8 @@ class LibraryFunctionVariable(Variable):
         if self.fn in ARRAY_FACTS and \
                 any(isinstance(a, ArrayVariable) for a in [*args, *kwargs.values()]):
             return _array_fact(self.fn, args, kwargs)   # np.shape(x): from the meta
+        if self.fn is np.ix_ and ops.lookup_function(self.fn) is None:
+            return _open_mesh(tx, args, kwargs)
         where = ops.one_argument_where(self.fn, args, kwargs)
         if where is not None:   # np.where(c) is np.nonzero(c)
             op, args, kwargs = where
@@ -264,6 +275,9 @@ class LibraryFunctionVariable(Variable):
             raise Unsupported(f"{library_name(self.fn)}() {known[1]}", cause=known[0])
         if hit is None and self.fn is np.random.seed:
             return _seed_global_state(tx, args, kwargs)
+        if hit is None and (self.fn is np.random.default_rng or
+                            self.fn is np.random.RandomState):
+            return tx.new_random_object(self.fn, args, kwargs)
         if hit is None:
             if _is_random_state(self.fn):
                 raise Unsupported(f"{library_name(self.fn)}() uses or changes random state "
@@ -347,6 +361,37 @@ class OpMethodVariable(Variable):
         return f"{cg.value(self.owner)}.{self.name}"
 
 
+def _open_mesh(tx, args, kwargs) -> Variable:
+    """``np.ix_(rows, cols, ...)``: what NumPy's own code does, as graph ops. The
+    ``k``-th of ``n`` integer index arrays is reshaped to ``1`` on every axis but the
+    ``k``-th (``asarray(a).reshape(...)``: a view of an array argument, as eagerly, so a
+    write through it reaches the argument). Boolean, non-integer and not 1-d
+    arguments, and empty ones of another type than intp (NumPy turns a mask into its
+    nonzero indices, an empty array into intp, and raises for 2-d) break here, where
+    NumPy decides."""
+    if kwargs:
+        raise Unsupported("np.ix_ with keyword arguments (TypeError)")
+    parts = []
+    for k, a in enumerate(args):
+        if not isinstance(a, ArrayVariable):
+            raise Unsupported("np.ix_ of an argument that is not an array",
+                              hint="pass index arrays (np.asarray(rows))",
+                              cause="unregistered_function")
+        m = a.meta
+        # an empty one NumPy casts to intp (a copy): the same dtype for intp, and no
+        # element to share, so an intp array of any size, even unbacked, is captured
+        nonempty = m.ndim == 1 and type(m.shape[0]) is int and m.shape[0] > 0
+        if m.ndim != 1 or m.dtype.kind not in "iu" or not (
+                nonempty or m.dtype == np.intp):
+            raise Unsupported(f"np.ix_ of a {m.ndim}-d {m.dtype} array (only 1-d integer "
+                              "arrays, non-empty or of type intp, are captured)",
+                              hint="index with integer arrays: np.flatnonzero(mask) for a "
+                                   "mask", cause="unregistered_function")
+        shape = (1,) * k + (-1,) + (1,) * (len(args) - k - 1)
+        parts.append(tx.output.call_op(ops.get("reshape"), [a, ConstantVariable(shape)], {}))
+    return TupleVariable(parts)
+
+
 def _fold_dtype_query(fn, args, kwargs) -> Variable:
     """``np.result_type(x, 1.0)`` of traced arrays: a constant, from their metas."""
     def meta(v):
@@ -363,10 +408,55 @@ def _fold_dtype_query(fn, args, kwargs) -> Variable:
 
 
 _PURE_LIBRARY_FUNCTIONS = {np.dtype, np.result_type, np.promote_types, np.can_cast, np.isscalar,
-                           np.ndim, np.shape, np.size, np.finfo, np.iinfo}
+                           np.ndim, np.shape, np.size, np.finfo, np.iinfo, np.issubdtype,
+                           *([np.isdtype] if hasattr(np, "isdtype") else [])}
 # Objects those make that are constants too: NumPy caches one per dtype, and their
 # attributes (eps, tiny, max, bits...) are NumPy scalars and ints fixed for the dtype
 _STATIC_OBJECTS = (np.finfo, np.iinfo)
+
+
+def _tests_loop_exit(tx) -> bool:
+    """Is the instruction being traced a conditional jump that decides whether a loop
+    runs again (``while err > tol:``, ``if done: break``)? Inside a loop, one of its two
+    ways leaves the loop at once (``_leaves``); in front of a loop (3.11-3.13 test a
+    ``while`` condition there too), it jumps past the loop's end from a few
+    instructions before its start."""
+    inst = tx.current
+    if inst is not None and inst.target is None and inst.index + 1 < len(tx.info.insts):
+        # the truth was asked by the instruction that makes the bool (a COMPARE_OP with
+        # its cast, TO_BOOL): the conditional jump right after it uses it
+        after = tx.info.insts[inst.index + 1]
+        inst = after if after.name.startswith("POP_JUMP_IF") else None
+    if inst is None or inst.target is None:
+        return False
+    for region in tx.info.regions:
+        if region.kind != "loop":
+            continue
+        if inst.index in region:
+            if _leaves(tx.info.insts, inst.target, region) != \
+                    _leaves(tx.info.insts, inst.index + 1, region):
+                return True
+        elif 0 < region.start - inst.index <= _FRONT_TEST and inst.target > region.end:
+            return True
+    return False
+
+
+_FRONT_TEST = 8   # instructions of a while condition in front of its loop (a and b)
+
+
+def _leaves(insts, start: int, region) -> bool:
+    """Does running from instruction ``start`` leave ``region`` at once: it is outside,
+    or a jump out or a return, after at most popping the loop's iterator (``break``)?"""
+    for i in range(start, min(start + 3, len(insts))):
+        if i not in region:
+            return True
+        inst = insts[i]
+        if inst.name in ("NOP", "POP_TOP"):
+            continue
+        return inst.name.startswith("RETURN") or \
+            (inst.name.startswith("JUMP") and inst.target is not None and
+             inst.target not in region)
+    return False
 
 
 def _array_fact(fn, args, kwargs) -> Variable:

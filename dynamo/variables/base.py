@@ -114,17 +114,28 @@ class Variable:
                           "Python equivalent the generated code can build.")
 
 
-def program_error(error: BaseException) -> BaseException:
+def program_error(error: BaseException, exact: bool = False) -> BaseException:
     """Mark ``error`` as the one Python itself raises at this instruction when the
     program runs (an operation run on the program's own values while tracing, a
     missing dict key): the translator may hand it to the program's ``except``
-    (translator/exceptions.py). Any other error met while tracing is a graph break."""
+    (translator/exceptions.py). Any other error met while tracing is a graph break.
+
+    ``exact``: ``error`` is the very exception the program would get, arguments and
+    all (Python or NumPy raised it on the same values, or on values of the same shapes
+    and dtypes where the message depends on nothing else), so the handler may read its
+    message; otherwise only its class is sure."""
     error._dynamo_program_error = True
+    error._dynamo_exact_error = exact
     return error
 
 
 def is_program_error(error: BaseException) -> bool:
     return getattr(error, "_dynamo_program_error", False)
+
+
+def is_exact_program_error(error: BaseException) -> bool:
+    """Whether ``program_error`` was told the error's arguments are the program's."""
+    return getattr(error, "_dynamo_exact_error", False)
 
 
 _IMMUTABLE_TYPE = 1 << 8   # Py_TPFLAGS_IMMUTABLETYPE: no attribute can be set on the type

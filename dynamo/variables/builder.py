@@ -163,6 +163,14 @@ def _list_data(tx, value: list, source: Source):
 
 def _wrap(tx, value: Any, source: Source | None) -> Variable:
     out = tx.output
+    if _own_getattribute(value):
+        # isinstance(value, C) would read value.__class__ through its __getattribute__
+        # (code the program sees run): nothing below may look at it but by its type
+        if source is None:
+            raise Unsupported(f"an object of {type(value).__qualname__}, which defines "
+                              f"__getattribute__", cause="unsupported_value")
+        _guard(tx, source, TYPE, type(value))
+        return OpaqueVariable(value, source)
     if is_dask_array(value):     # a lazy array: a graph input too (see dask_arrays)
         return wrap_dask_array(tx, value, source)
     if is_array(value):
@@ -323,6 +331,18 @@ def _spelled_key(key: Any) -> bool:
     if type(key) is tuple:
         return all(_spelled_key(k) for k in key)
     return False
+
+
+def _own_getattribute(value: Any) -> bool:
+    """``value``'s class (a class statement's) defines ``__getattribute__``, which then
+    runs for every attribute read of it, ``__class__`` included (``isinstance`` reads
+    that when the type alone does not decide)."""
+    cls = type(value)
+    return bool(cls.__flags__ & _HEAP_TYPE) and \
+        type(type.__getattribute__(cls, "__getattribute__")) is types.FunctionType
+
+
+_HEAP_TYPE = 1 << 9   # Py_TPFLAGS_HEAPTYPE: a class made by a class statement or type()
 
 
 def _is_plain_object(value: Any) -> bool:

@@ -46,7 +46,7 @@ from .iterators import (
     reversed_iterator,
     take,
 )
-from .objects import ExceptionVariable
+from .objects import ExceptionVariable, ObjectVariable
 from .sequences import ListVariable, SequenceVariable, TupleVariable, wrap_constant
 from .sets import SetVariable
 
@@ -86,6 +86,9 @@ def call_builtin(tx, var: BuiltinVariable, args: list[Variable], kwargs: dict) -
     if fn in (str, repr) and len(args) == 1 and not kwargs and \
             isinstance(args[0], ExceptionVariable):
         return args[0].text(fn)   # `except ValueError as e: msg = str(e)`
+    if fn in (str, repr) and len(args) == 1 and not kwargs and \
+            isinstance(args[0], ObjectVariable):
+        return args[0].text(tx, fn)   # the class's own __str__ / __repr__, inlined
     constant_args = all(_constant_like(a) for a in [*args, *kwargs.values()])
     pure = var.pure_method or fn in _PURE or getattr(fn, "__module__", None) in _PURE_MODULES
     if pure and constant_args:
@@ -204,11 +207,11 @@ def _type(tx, obj, *rest):
         raise Unsupported("type() with three arguments creates a class")
     from .objects import ClassVariable, ObjectVariable
     t = _type_of(tx, obj)
-    if isinstance(obj, ObjectVariable) and obj.source is not None:
+    if isinstance(obj, ObjectVariable) and obj.class_source is not None:
         # ``type(o).calls``: read (and guarded) through ``type(o)``, so a later write to
         # the class is seen; the object's TYPE guard already pins which class it is
-        from .objects import TypeSource
-        return ClassVariable(t, TypeSource(obj.source))
+        # (an object built in the trace: through the class it was built from)
+        return ClassVariable(t, obj.class_source)
     return ClassVariable.of(t)
 
 
@@ -322,17 +325,82 @@ def _conversion_error(fn, array: ArrayVariable) -> Exception | None:
     return None
 
 
+def _conversion_needed(name: str) -> Unsupported:
+    return Unsupported(f"{name}() of an array converts array data to Python",
+                       "The value is only known when the graph has run.",
+                       hint="keep it as an array, or accept the graph break",
+                       cause="array_to_python")
+
+
+# float(x) / int(x) / complex(x) of a 0-d array of these dtype kinds never raises nor
+# warns (int() of a float NaN or inf would raise: not deferred)
+_DEFERRED_KINDS = {float: "fiub", int: "iub", complex: "fiubc"}
+
+
+class ArrayToPythonVariable(Variable):
+    """``float(x)`` (``int``, ``complex``) of a traced 0-d array, converted by the glue
+    after the graph has run: ``return float(loss)``, ``history.append(float(loss))``
+    and ``self.loss = float(loss)`` need no break.
+
+    The value is snapshotted in the graph when the call is traced (``np.copy``, a new
+    0-d array that only the glue reads: a later in-place write to ``x`` does not change
+    it), and the glue calls ``float`` itself on it: Python's own conversion, exact.
+    Only where the conversion cannot raise or warn (``_DEFERRED_KINDS``), so doing it
+    after the graph changes nothing the program sees. Any use that needs the number
+    while tracing (arithmetic, a comparison, a branch, formatting, an array op) is the
+    break the conversion itself used to be, with its reason, at that use."""
+
+    def __init__(self, fn: type, snapshot: ArrayVariable):
+        self.fn, self.snapshot = fn, snapshot
+
+    @staticmethod
+    def deferrable(fn, array: ArrayVariable) -> bool:
+        m = array.meta
+        return m.kind == ops.NUMPY and m.shape == () and \
+            m.dtype.kind in _DEFERRED_KINDS.get(fn, "")
+
+    def describe(self) -> str:
+        return f"{self.fn.__name__}() of an array"
+
+    def python_type(self) -> type:
+        return self.fn
+
+    def as_python_constant(self):
+        raise _conversion_needed(self.fn.__name__)
+
+    def _constant_arg(self):
+        raise _conversion_needed(self.fn.__name__)
+
+    def truth(self, tx) -> bool:
+        raise _conversion_needed(self.fn.__name__)
+
+    def getattr(self, tx, name: str) -> Variable:
+        raise _conversion_needed(self.fn.__name__)
+
+    def reconstruct(self, cg) -> str:
+        return f"{cg.const(self.fn)}({cg.value(self.snapshot)})"
+
+
+def needs_deferred_value(*values: Variable) -> None:
+    """Raise the conversion's own break (``float() of an array converts array data to
+    Python``, cause ``array_to_python``) where an operation needs the number of an
+    ``ArrayToPythonVariable`` while tracing (arithmetic, a comparison, formatting)."""
+    for v in values:
+        if isinstance(v, ArrayToPythonVariable):
+            raise _conversion_needed(v.fn.__name__)
+
+
 def _to_python(name, fn):
     def handler(tx, *args, **kwargs):
         if len(args) == 1 and not kwargs and isinstance(args[0], ArrayVariable):
             error = _conversion_error(fn, args[0])
             if error is not None:   # Python's own: a break, or the program's `except`
-                raise program_error(error)
+                raise program_error(error, exact=True)
+            if ArrayToPythonVariable.deferrable(fn, args[0]):
+                snapshot = tx.output.call_op(ops.get("copy"), [args[0]], {})
+                return ArrayToPythonVariable(fn, snapshot)
         if any(isinstance(a, ArrayVariable) for a in args):
-            raise Unsupported(f"{name}() of an array converts array data to Python",
-                              "The value is only known when the graph has run.",
-                              hint="keep it as an array, or accept the graph break",
-                              cause="array_to_python")
+            raise _conversion_needed(name)
         if len(args) == 1 and not kwargs and name == "bool":
             return ConstantVariable(args[0].truth(tx))
         return fold(fn, list(args), kwargs)

@@ -218,11 +218,18 @@ def fold(fn, *values, **kwargs) -> Any:
     neither, checked under ``errstate(all="raise")`` with warnings as errors; otherwise
     this raises ``SignalsAtRunTime`` and the caller makes it a graph op instead."""
     if not _numpy_involved(fn, (*values, *kwargs.values())):
-        try:
-            return fn(*values, **kwargs)
-        except Exception as e:
-            program_error(e)   # 1 / 0: Python's own error, which an `except` may catch
-            raise
+        with warnings_as("error"):
+            try:
+                return fn(*values, **kwargs)
+            except Warning as w:
+                # Python's own warning (``~True`` is deprecated on 3.12+): folded, it
+                # would be shown once, while tracing; Python runs it at the break, and
+                # it warns at every call
+                raise Unsupported(f"{getattr(fn, '__name__', fn)} of constants warns "
+                                  f"({type(w).__name__}: {w})") from None
+            except Exception as e:
+                program_error(e, exact=True)   # 1 / 0: Python's own, for `except`
+                raise
     with np.errstate(all="raise"), warnings_as("error"):
         try:
             return fn(*values, **kwargs)

@@ -173,7 +173,7 @@ class DictVariable(Variable):
     def getitem(self, tx, index: Variable) -> Variable:
         key = const_key(index)
         if key not in self.items:
-            raise program_error(KeyError(key))   # Python's own (a break, or its `except`)
+            raise program_error(KeyError(key), exact=True)   # Python's own
         return self.items[key]
 
     def setitem(self, tx, index: Variable, value: Variable) -> None:

@@ -34,7 +34,7 @@ def end_is_visible(obj) -> bool:
     """Freeing ``obj`` runs code or changes what the program sees: its type has a
     ``__del__``, or it has weak references now. (Arrays never count, see above.)"""
     cls = type(obj)
-    if isinstance(obj, np.ndarray):
+    if issubclass(cls, np.ndarray):   # (by its type: isinstance may run its code)
         return False
     if getattr(cls, "__del__", None) is not None:
         return True
@@ -45,9 +45,10 @@ def held_object(var):
     """The real object a local's Variable stands for, when it is an instance of a user
     class (``ObjectVariable``) or a raw value (an argument the trace never read), else
     None (arrays, constants, values the trace made or models itself)."""
-    if isinstance(var, ObjectVariable):
+    kind = type(var)   # (isinstance of a raw value may run its __getattribute__)
+    if issubclass(kind, ObjectVariable):
         return var.obj
-    if isinstance(var, Variable):
+    if issubclass(kind, Variable):
         return None   # an array, a constant, a value the trace made
     return var
 

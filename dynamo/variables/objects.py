@@ -24,8 +24,10 @@ from dynamo.guards import EXPR, ID, AttrSource, Guard, ModuleAttrSource, Source
 
 from .. import ops
 from ..exc import Unsupported
+from ..skipfiles import is_skipped
+from .arrays import library_name
 from .base import Variable
-from .constant import BuiltinVariable, ConstantVariable, is_pure_constant
+from .constant import BuiltinVariable, ConstantVariable, is_pure_constant, raw
 from .named_tuples import NamedTupleVariable, is_namedtuple_class
 from .sequences import TupleVariable
 
@@ -176,9 +178,7 @@ class ClassVariable(Variable):
             # (shape, dtype): a graph op; other library classes break there, with a reason
             from .arrays import LibraryFunctionVariable
             return LibraryFunctionVariable(self.cls).call(tx, args, kwargs)
-        raise Unsupported(f"creating an instance of {self.cls.__qualname__}",
-                          "Objects created inside the traced region are not modelled.",
-                          cause="unsupported_call")
+        return NewObjectVariable.construct(tx, self, args, kwargs)
 
     def reconstruct(self, cg) -> str:
         return self.source.expr() if self.source is not None else cg.const(self.cls)
@@ -198,6 +198,12 @@ class ObjectVariable(Variable):
     def python_type(self) -> type:
         return type(self.obj)
 
+    @property
+    def class_source(self) -> Source | None:
+        """Where the object's class is read from (its methods and class attributes
+        are read, and guarded, through it)."""
+        return TypeSource(self.source) if self.source is not None else None
+
     def getattr(self, tx, name: str) -> Variable:
         from .functions import UserFunctionVariable, UserMethodVariable
         if name in self.pending:
@@ -216,7 +222,7 @@ class ObjectVariable(Variable):
             self._guard_absent(tx, name, on_class=True)
             raise
         in_instance = name in getattr(self.obj, "__dict__", {})
-        cls_source = TypeSource(self.source) if self.source is not None else None
+        cls_source = self.class_source
         if not in_instance and isinstance(static, property):
             if static.fget is None:
                 raise AttributeError(name)
@@ -245,9 +251,42 @@ class ObjectVariable(Variable):
                     static, types.MemberDescriptorType) and not is_pure_constant(static):
                 raise Unsupported(f"descriptor {type(static).__name__} for attribute {name!r}")
             value = getattr(self.obj, name)
-            result = tx.wrap(value, AttrSource(self.source, name) if self.source else None)
+            result = tx.wrap(value, self._read_source(name, in_instance))
         self.cache[name] = result
         return result
+
+    def text(self, tx, fn) -> Variable:
+        """``str(obj)`` or ``repr(obj)`` (``fn``): the class's own ``__str__`` or
+        ``__repr__`` inlined, as Python calls it (looked up on the type; ``object``'s
+        ``__str__`` is ``__repr__``). Object's own ``__repr__`` names an address, and a
+        result that is not a plain str is a TypeError or a subclass: both break."""
+        from .functions import UserFunctionVariable, UserMethodVariable
+        klass = type(self.obj)
+        name = "__str__" if fn is str else "__repr__"
+        method = inspect.getattr_static(klass, name)
+        if method is object.__str__:
+            name, method = "__repr__", inspect.getattr_static(klass, "__repr__")
+        if not isinstance(method, types.FunctionType) or self.class_source is None:
+            raise Unsupported(f"{fn.__name__}() of a {klass.__qualname__} object without "
+                              f"its own {name}", "object's own text holds the object's "
+                              "address, known only when the program runs.",
+                              cause="unsupported_call")
+        source = AttrSource(self.class_source, name)
+        tx.guard_identity(source, method)
+        result = UserMethodVariable(UserFunctionVariable(method, source), self).call(tx, [], {})
+        if not (result.is_constant() and type(result.as_python_constant()) is str):
+            raise Unsupported(f"{klass.__qualname__}.{name} returns {result.describe()}, "
+                              "not a str known while tracing", cause="unsupported_call")
+        return result
+
+    def _read_source(self, name: str, in_instance: bool) -> Source | None:
+        """Where the glue reads ``obj.name`` from: the object, or (for an object built
+        in the trace, whose instance attributes are all ``pending``) its class."""
+        if self.source is not None:
+            return AttrSource(self.source, name)
+        if not in_instance and self.class_source is not None:
+            return AttrSource(self.class_source, name)
+        return None
 
     def _guard_absent(self, tx, name: str, on_class: bool) -> None:
         """Guard that ``name`` stays out of the instance's ``__dict__`` (and, with
@@ -288,6 +327,110 @@ class ObjectVariable(Variable):
         if not isinstance(call, types.FunctionType):
             raise Unsupported(f"call of a {type(self.obj).__qualname__} object")
         return self.getattr(tx, "__call__").call(tx, args, kwargs)
+
+
+class NewObjectVariable(ObjectVariable):
+    """An instance of a program's class created in the trace (``layer = Dense(4, 3)``).
+
+    ``Cls(*args)`` is ``type.__call__``: ``object.__new__(Cls)``, then ``__init__``
+    inlined with the new object as ``self``. The trace holds a bare instance made by
+    ``object.__new__`` (no program code runs) for the class's attributes and methods,
+    which are read and guarded through the class's own source; every instance
+    attribute is ``pending``, written by the trace. The glue builds the object once
+    (every reference shares it) the same way, ``object.__new__`` then the attribute
+    stores in the order the program first made them (so ``__dict__`` has the program's
+    order).
+
+    Only classes for which that is exactly what Python does (``modelled_class``): a
+    plain metaclass call, ``object.__new__``, ``object.__setattr__`` and
+    ``__getattribute__``, no ``__slots__`` but empty ones, no ``__del__`` (an object that dies
+    in the trace never exists, so it could not be finalized), no builtin base but
+    object.
+    """
+
+    def __init__(self, obj: Any, cls_var: ClassVariable):
+        super().__init__(obj, None)
+        self._class_source = cls_var.source
+
+    @property
+    def class_source(self) -> Source | None:
+        return self._class_source
+
+    @classmethod
+    def construct(cls, tx, cls_var: ClassVariable, args, kwargs) -> Variable:
+        """``Cls(*args, **kwargs)``, or a graph break saying why it is not modelled."""
+        klass = cls_var.cls
+        why = modelled_class(klass)
+        if why is None and cls_var.source is None:
+            why = "its class has no source to guard"
+        init = inspect.getattr_static(klass, "__init__")
+        if why is None and isinstance(init, types.FunctionType) and \
+                is_skipped(init.__code__):
+            why = "its __init__ is library code, which the trace does not follow"
+        if why is not None:
+            raise Unsupported(f"creating an instance of {klass.__qualname__} ({why})",
+                              "Only instances that object.__new__ builds and whose "
+                              "__init__ is the program's own code are modelled.",
+                              cause="unsupported_call")
+        try:
+            bare = object.__new__(klass)
+        except TypeError as e:   # an abstract class: Python's own error, eagerly
+            raise Unsupported(f"creating an instance of {klass.__qualname__}: {e}",
+                              cause="unsupported_call") from None
+        new = cls(bare, cls_var)
+        if init is object.__init__:
+            if args or kwargs:   # object.__init__ takes no arguments: TypeError
+                raise Unsupported(f"creating an instance of {klass.__qualname__} with "
+                                  "arguments and no __init__", cause="unsupported_call")
+            return new
+        result = new.getattr(tx, "__init__").call(tx, list(args), dict(kwargs))
+        if not (result.is_constant() and result.as_python_constant() is None):
+            raise Unsupported(f"{klass.__qualname__}.__init__ returns a value (TypeError)",
+                              cause="unsupported_call")
+        return new
+
+    def describe(self) -> str:
+        return f"new {type(self.obj).__qualname__} object"
+
+    def _guard_absent(self, tx, name: str, on_class: bool) -> None:
+        """The instance's ``__dict__`` is the trace's own; the class must keep lacking
+        the attribute (and a ``__getattr__``)."""
+        if not on_class:
+            return
+        b, klass = "___builtins", self.class_source.expr()
+        for test in (f"not {b}.hasattr({klass}, {name!r})",
+                     f"not {b}.hasattr({klass}, '__getattr__')"):
+            tx.output.guards.add(Guard(self.class_source, EXPR, test,
+                                       note=f"attribute {name!r} absent while tracing"))
+
+    def reconstruct(self, cg) -> str:
+        def build(v):
+            return f"{cg.const(object.__new__)}({cg.const(type(v.obj))})"
+
+        def fill(temp):   # after the object exists, so a value may be the object
+            for name, value in self.pending.items():
+                cg.lines.append(f"{temp}.{name} = {cg.value(value)}")
+        return cg.mutable(self, build, fill)
+
+
+def modelled_class(klass: type) -> str | None:
+    """Why ``klass(...)`` cannot be modelled as ``NewObjectVariable`` does, or None."""
+    if type(klass).__call__ is not type.__call__:
+        return "its metaclass defines __call__"
+    for base in klass.__mro__[:-1]:
+        if base.__module__ == "builtins" or not isinstance(getattr(base, "__dict__", None),
+                                                              types.MappingProxyType):
+            return f"it derives from {base.__qualname__}"
+        if vars(base).get("__slots__", ()):   # (abc.ABC's empty __slots__ is fine)
+            return "it has __slots__"
+    if klass.__mro__[-1] is not object:
+        return "its bases are not plain classes"
+    for name in ("__new__", "__setattr__", "__getattribute__", "__delattr__"):
+        if inspect.getattr_static(klass, name) is not inspect.getattr_static(object, name):
+            return f"it defines {name}"
+    if hasattr(klass, "__del__"):
+        return "it defines __del__"
+    return None
 
 
 _C_METHODS = (types.MethodDescriptorType, types.WrapperDescriptorType,
@@ -334,10 +477,14 @@ class RandomObjectVariable(Variable):
     """A ``np.random.Generator`` or ``RandomState`` from outside the trace, guarded by
     type: an input of the graph (``output.object_input``). Its methods are random graph
     ops that take it first and call the method when the graph runs, in program order
-    (see :mod:`dynamo.ops.generator`)."""
+    (see :mod:`dynamo.ops.generator`).
 
-    def __init__(self, obj: Any, source=None):
-        self.obj, self.source = obj, source
+    ``node``: a Generator the trace made (``np.random.default_rng(seed)``), the value of
+    that graph node; ``obj`` is then a private Generator of the same type, which the
+    rules read the type of."""
+
+    def __init__(self, obj: Any, source=None, node=None):
+        self.obj, self.source, self.node = obj, source, node
 
     def describe(self) -> str:
         return f"{type(self.obj).__name__} object"
@@ -346,8 +493,16 @@ class RandomObjectVariable(Variable):
         return type(self.obj)
 
     def as_graph_arg(self, output):
-        """The graph's placeholder for this object (one per source)."""
+        """The graph's placeholder for this object (one per source), or the node that
+        made it."""
+        if self.node is not None:
+            return self.node
         return output.object_input(self.obj, self.source)
+
+    def reconstruct(self, cg) -> str:
+        if self.node is not None:      # made by the graph: one of its outputs
+            return cg.graph_output(self.node)
+        return super().reconstruct(cg)
 
     def as_meta(self) -> Any:
         return self.obj           # rules read its type only
@@ -365,6 +520,31 @@ class RandomObjectVariable(Variable):
                               cause="random_state")
         from .arrays import OpMethodVariable
         return OpMethodVariable(self, name, hit, f"{type(self.obj).__name__}.{name}")
+
+
+def new_random_object(tx, fn, args, kwargs) -> Variable:
+    """``np.random.default_rng(seed)`` or ``np.random.RandomState(seed)`` with an int (a
+    constant or a dynamic int argument) or None: the op that makes the object when the
+    graph runs, in program order; the node's value is the object. Its methods are the
+    Generator (RandomState) ops, as for one passed in; the glue reads the object from
+    the graph's outputs when the program keeps it (returned, stored, live at a break)."""
+    op_name, example = _NEW_GENERATORS[fn]
+    seed = kwargs.get("seed", args[0] if args else ConstantVariable(None))
+    value = raw(seed) if isinstance(seed, ConstantVariable) else seed
+    if len(args) + len(kwargs) > 1 or not (value is None or isinstance(value, int)) or \
+            isinstance(value, bool):
+        raise Unsupported(f"{library_name(fn)}() of anything but an int or None",
+                          cause="random_state")     # (dynamo/hints.py says why)
+    node = tx.output.effect_op(op_name, (tx.output.graph_arg(value),), {})
+    node.meta["object"] = type(example)
+    return RandomObjectVariable(example, node=node)
+
+
+# constructor -> (its op, a private object of its type, for the rules)
+_NEW_GENERATORS = {
+    np.random.default_rng: ("random_default_rng", np.random.Generator(np.random.PCG64(0))),
+    np.random.RandomState: ("random_randomstate", np.random.RandomState(0)),
+}
 
 
 # What a builtin exception class may define beyond BaseException and still be built
@@ -394,6 +574,15 @@ def plain_exception_class(cls: type) -> bool:
 
 # Arguments whose text ``str(e)`` may compute while tracing (not a symbolic number).
 _TEXT_TYPES = (int, float, complex, str, bytes, bool, type(None))
+
+
+def _plain_text(value: Any) -> bool:
+    """Whether ``str``/``repr`` of ``value`` is builtin code on builtin values (a
+    number, a string, a tuple of those: a dict's missing ``(row, col)`` key), so it
+    can be computed while tracing and gives the program's text."""
+    if type(value) is tuple:
+        return all(_plain_text(v) for v in value)
+    return type(value) in _TEXT_TYPES
 
 
 class ExceptionVariable(Variable):
@@ -452,13 +641,26 @@ class ExceptionVariable(Variable):
         self._check_exact(f"{fn.__name__}()")
         own = any(f"__{fn.__name__}__" in vars(k) for k in self.cls.__mro__
                   if k.__module__ != "builtins")
-        if own or not all(a.is_constant() and type(a.as_python_constant()) in _TEXT_TYPES
+        if own or not all(a.is_constant() and _plain_text(a.as_python_constant())
                           for a in self.args):
             raise Unsupported(f"{fn.__name__}() of a {self.cls.__name__} with these "
                               "arguments", "The text is computed by the program's own "
                               "method, or from values known only when it runs.",
                               cause="unsupported_call")
         return ConstantVariable(fn(self.cls(*[a.as_python_constant() for a in self.args])))
+
+    def formatted(self, spec: str, conversion: str | None) -> Variable:
+        """``f"{e}"``, ``f"{e!s}"``, ``f"{e!r}"``: with no format spec, object's
+        ``__format__`` is ``str()`` (and ``!r`` is ``repr()``); a class of the program
+        may define its own ``__format__``, and a spec is an error: both break."""
+        own = any("__format__" in vars(k) for k in self.cls.__mro__
+                  if k.__module__ != "builtins")
+        if spec or own or conversion not in (None, "s", "r"):
+            raise Unsupported(f"f-string of a {self.cls.__name__} with a format spec or "
+                              "conversion", "The text comes from the program's own "
+                              "__format__ or from one the translator does not model.",
+                              cause="format")
+        return self.text(repr if conversion == "r" else str)
 
     def reconstruct(self, cg) -> str:
         if self.raised:

@@ -36,6 +36,16 @@ def wrap_constant(value: Any) -> Variable:
     return ConstantVariable(value)
 
 
+
+def _index_error(kind: type, length: int, key: int) -> IndexError:
+    """The IndexError ``seq[key]`` raises for a ``kind`` (tuple, list) of ``length``
+    items, taken from Python itself: its message names the kind."""
+    try:
+        kind(range(length))[key]
+    except IndexError as e:
+        return e
+    raise AssertionError(f"{kind.__name__}[{key}] of {length} items did not raise")
+
 class SequenceVariable(Variable):
     kind: type = tuple
 
@@ -69,8 +79,9 @@ class SequenceVariable(Variable):
             return self.items[key]
         except TypeError as e:
             raise Unsupported(f"{self.kind.__name__} index {key!r}") from e
-        except IndexError as e:   # Python's own: a break, or the program's `except`
-            raise program_error(e) from None
+        except IndexError:   # Python's own: a break, or the program's `except`
+            raise program_error(_index_error(self.kind, len(self.items), key),
+                                exact=True) from None
 
     def reconstruct(self, cg) -> str:
         if self.kind is tuple and self.source is not None:   # the same tuple object
@@ -223,8 +234,8 @@ class ListVariable(SequenceVariable):
         if name == "pop":   # an empty list, an index past the end: Python's own IndexError,
             try:            # raised before any change (a break, or the program's `except`)
                 list(items).pop(args[0].as_python_constant() if args else -1)
-            except IndexError as e:
-                raise program_error(e) from None
+            except IndexError as e:   # list.pop's own message: exact
+                raise program_error(e, exact=True) from None
         tx.output.side_effects.mutate(self)
         if name == "append":
             items.append(args[0])

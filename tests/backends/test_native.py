@@ -743,3 +743,26 @@ def test_a_new_input_layout_compiles_its_own_kernel():
     for arg in (strided, ro, strided, ro):   # the first call of each compiles it
         same(c(arg), f(arg))
     assert tier.native_calls == 3 and len(tier._compiled) == 3
+
+
+def test_the_fast_call_path_falls_back_as_the_generic_one():
+    """A kernel that writes no input and makes no new 2-D array (the recursion) is
+    called through a function generated for it (``tier._fast_native``): it answers in
+    tier 1, as the generic path does, under a non-default error state, for an input
+    layout with no kernel yet (compiled then) and for a flagged call."""
+    def f(x):
+        return x * 2.0 + 1.0, x.max()
+    x = rng.random(50)
+    c, tier, got = second_call(f, x)
+    same(got, f(x))
+    assert "_native" in vars(tier)   # the generated function, not the method
+    strided = rng.random(100)[::2]
+    for _ in range(2):   # tier 1 while its kernel compiles, then tier 2
+        same(c(strided), f(strided))
+    assert tier.native_calls == 2
+    with np.errstate(all="ignore"):
+        same(c(x), f(x))
+    big = np.full(4, 1e308)
+    want = warns_overflow(f, big)
+    same(warns_overflow(c, big), want)   # flagged (2e308): tier 1 warns as eager
+    assert tier.native_calls == 2

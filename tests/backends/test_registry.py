@@ -34,7 +34,8 @@ def test_every_builtin_path_names_its_backend(name):
 
 def test_unknown_name_lists_the_choices():
     with pytest.raises(ValueError, match=r"unknown backend 'eagre'; registered backends: "
-                                         r"cudagraphs, cupy, dask, eager, native, numpy"):
+                                         r"auto, cudagraphs, cupy, dask, eager, native, "
+                                         r"numpy"):
         lookup_backend("eagre")
     with pytest.raises(TypeError, match="name or a callable, got int"):
         lookup_backend(3)

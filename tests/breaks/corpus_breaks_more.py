@@ -286,7 +286,7 @@ PROGRAMS = [
     ("return_in_branch_true", b_return_in_branch, (X + 1,), 2, 1),
     ("return_in_branch_false", b_return_in_branch, (X - 1,), 2, 1),
     ("while_counter_data", b_while_counter_data, (X,), 1, 2),
-    ("recursion_break", b_recursion_break, (X,), 3, 4),
+    ("recursion_break", b_recursion_break, (X,), 2, 2),  # calls itself at a break: uncompiled below
     ("logging_debug", b_logging_warning, (X,), 2, 1),   # getLogger() breaks; debug dropped
     ("import_inside", b_time, (X,), 1, 1),
     ("random_order", b_random_order, (X,), 2, 1),  # seed and rand are graph ops, in order

@@ -8,8 +8,12 @@ size that does not fit, ``np.matmul``/``np.concatenate`` of misaligned arrays,
 ``int(x)``/``float(x)`` of an array of several elements, ``list.pop()`` of an empty
 list, unpacking a tuple into the wrong number of names, a missing dict key. NumPy's
 errors are asked of NumPy itself on arrays of the same shapes and dtypes
-(``ops.rules.numpy_error``): the class caught is NumPy's own. The message is not
-read while tracing: ``str(e)`` or ``e.args`` of such an error is still a break.
+(``ops.rules.numpy_error``): the class caught is NumPy's own, and so is the message
+(it depends on the shapes and dtypes only). ``str(e)``, ``repr(e)``, ``e.args`` and
+``f"{e}"`` of an error whose arguments are the real ones (a missing key, an index past
+the end, ``int()`` of an array, NumPy's shape errors, ``list.pop()``) are constants;
+of one the translator words itself (unpacking into the wrong number of names) they
+are a break.
 
 Each program is one graph with no break, on the eager and numpy backends, and
 behaves as plain Python (values, exceptions, mutations, printed output).
@@ -213,16 +217,134 @@ def test_symbolic_sizes_are_not_decided():
         assert compiled(x) == static_index_past_the_end(x)
 
 
-def test_reading_the_message_still_breaks():
-    """The class is NumPy's own; the message is not read while tracing."""
-    def f(x, y):
+def _message(e):
+    """Everything a handler reads of an exception's text."""
+    return str(e), repr(e), e.args, f"{e}", f"{e!r}", f"failed: {e!s}"
+
+
+def message_of_shape_mismatch(x, y):
+    try:
+        return x + y
+    except ValueError as e:
+        return _message(e), x.sum()
+
+
+def message_of_missing_key(x, key):
+    table = {"a": x, 3: x * 2}
+    try:
+        return table[key]
+    except KeyError as e:
+        return _message(e), x + 1
+
+
+def message_of_index(x):
+    try:
+        return x[10]
+    except IndexError as e:
+        return _message(e), x[0]
+
+
+def message_of_tuple_and_list_index(x):
+    out = []
+    for seq in ((1, 2), [1, 2]):
         try:
-            return x + y
+            out.append(seq[5])
+        except IndexError as e:
+            out.append(_message(e))
+    return out, x * 2
+
+
+def message_of_matmul_and_reshape(a):
+    out = []
+    try:
+        a @ a
+    except ValueError as e:
+        out.append(_message(e))
+    try:
+        a.reshape(4, 4)
+    except ValueError as e:
+        out.append(_message(e))
+    return out, a.T @ a
+
+
+def message_of_conversions_and_pop(x):
+    out = []
+    try:
+        int(x)
+    except TypeError as e:
+        out.append(_message(e))
+    try:
+        [].pop()
+    except IndexError as e:
+        out.append(_message(e))
+    try:
+        1 / 0
+    except ZeroDivisionError as e:
+        out.append(_message(e))
+    return out, x + 1
+
+
+MESSAGES = {
+    "shape_mismatch": (message_of_shape_mismatch, (X, np.ones(4))),
+    "missing_str_key": (message_of_missing_key, (X, "b")),
+    "missing_int_key": (message_of_missing_key, (X, 7)),
+    "missing_tuple_key": (message_of_missing_key, (X, (1, "x"))),
+    "index": (message_of_index, (X,)),
+    "tuple_and_list_index": (message_of_tuple_and_list_index, (X,)),
+    "matmul_and_reshape": (message_of_matmul_and_reshape, (A,)),
+    "conversions_and_pop": (message_of_conversions_and_pop, (X,)),
+}
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+@pytest.mark.parametrize("name", sorted(MESSAGES))
+def test_reading_the_message(name, backend):
+    """The message is the real one: one graph, no break, eager's text exactly."""
+    fn, args = MESSAGES[name]
+    check(fn, *args, graphs=1, breaks=0, backend=backend)
+
+
+def test_a_message_the_translator_words_breaks():
+    """Unpacking into the wrong number of names: the class is sure, the text is the
+    translator's own, so reading it breaks (and the result is still eager's)."""
+    def f(x):
+        try:
+            a, b = (1, 2, 3)
         except ValueError as e:
-            return str(e)
-    report = dynamo.explain(f, backend="eager")(X, np.ones(4))
+            return str(e), x
+        return a + b, x
+    report = dynamo.explain(f, backend="eager")(X)
     assert report.graph_break_count == 1
-    check(f, X, np.ones(4))
+    check(f, X)
+
+
+class Loud(Exception):
+    def __format__(self, spec):
+        return "loud"
+
+
+def test_format_spec_and_own_format_break():
+    """A format spec raises TypeError in Python; a class's own __format__ runs its
+    code: both break with a reason, and the results stay eager's."""
+    def with_spec(x):
+        try:
+            raise KeyError("k")
+        except KeyError as e:
+            try:
+                return f"{e:>10}", x
+            except TypeError as t:
+                return type(t).__name__, x
+
+    def own_format(x):
+        try:
+            raise Loud("quiet")
+        except Loud as e:
+            return f"{e}", x
+    for fn in (with_spec, own_format):
+        report = dynamo.explain(fn, backend="eager")(X)
+        assert report.graph_break_count >= 1
+        assert any("format" in b.reason for b in report.break_reasons)
+        check(fn, X)
 
 
 def test_errors_outside_a_try_still_break():

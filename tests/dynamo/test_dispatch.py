@@ -5,8 +5,11 @@ dispatcher's source, where the shape of the hit path is the point: for an entry 
 whole frame was captured, no call of the entry's ``run`` (its glue statements are in
 the dispatcher, their globals renamed per entry)."""
 
+import sys
+
 import numpy as np
 import pytest
+from dynamo.backends.numpy_backend import sizes
 from harness import check, same
 
 import dynamo
@@ -132,3 +135,84 @@ def test_an_exception_of_a_write_back_passes_through():
         obj.y = x
         return x + 1
     check(f, Frozen(), arr(3))
+
+
+# ------------------------------------------------- a graph of symbolic sizes (numpy backend)
+def python_frames(fn, *args) -> tuple:
+    """``fn(*args)``'s result and the code objects of the Python frames it ran, in the
+    order they started (``sys.setprofile``: C functions are not frames)."""
+    codes = []
+
+    def profile(frame, event, arg):
+        if event == "call":
+            codes.append(frame.f_code)
+    old = sys.getprofile()
+    sys.setprofile(profile)
+    try:
+        result = fn(*args)
+    finally:
+        sys.setprofile(old)
+    return result, codes
+
+
+def softmax_rows(x):
+    return np.exp(x - x.max(axis=-1, keepdims=True))
+
+
+def size_runner(compiled, fn):
+    """The numpy backend's ``PerSize`` runner of the newest entry of ``fn`` (the one
+    of symbolic sizes, made at the second size)."""
+    entry = compiled._ctx.caches[fn.__code__].entries[0]
+    runner = entry.run.__globals__["___graph"]
+    assert isinstance(runner, sizes.PerSize), runner
+    return runner
+
+
+def test_a_cached_call_of_a_symbolic_graph_runs_its_variant_with_no_frame_between():
+    """The dispatcher looks the variant of the call's sizes up itself: a hit runs the
+    wrapper, the dispatcher and the variant, and no frame of ``PerSize``."""
+    compiled = dynamo.compile(softmax_rows, backend="numpy")
+    for n in (3, 4, 5, 5):   # 3: static entry; 4: symbolic; 5: a variant compiled, then hit
+        same(compiled(arr(n, 8, seed=n)), softmax_rows(arr(n, 8, seed=n)))
+    runner = size_runner(compiled, softmax_rows)
+    variant = runner.variants[((5, 8),)]
+    result, codes = python_frames(compiled, arr(5, 8, seed=9))
+    same(result, softmax_rows(arr(5, 8, seed=9)))
+    assert [c.co_name for c in codes[:2]] == ["softmax_rows", "___dispatch"], codes
+    assert codes[2:] == [variant.__code__], codes
+    assert "variants.get(" in dispatcher_of(compiled, softmax_rows)
+
+
+def test_sizes_past_the_static_variants_run_the_generic_code_directly():
+    compiled = dynamo.compile(softmax_rows, backend="numpy")
+    n = 3
+    while n < 4 + sizes.GENERIC_AFTER:   # the static entry, the symbolic one, its variants
+        same(compiled(arr(n, 8, seed=n)), softmax_rows(arr(n, 8, seed=n)))
+        n += 1
+    runner = size_runner(compiled, softmax_rows)
+    assert runner.compiled == sizes.GENERIC_AFTER and runner.generic is None
+    same(compiled(arr(n, 8)), softmax_rows(arr(n, 8)))   # compiles the generic code
+    assert runner.generic is not None
+    for m in (n + 1, n + 2, 4):   # new sizes, and one with a variant
+        result, codes = python_frames(compiled, arr(m, 8, seed=m))
+        same(result, softmax_rows(arr(m, 8, seed=m)))
+        ran = runner.variants.get(((m, 8),)) or runner.generic
+        assert codes[2:] == [ran.__code__], codes
+
+
+def embed(ids, wte, ___e0_in0=1.0, ___e0_in1=2.0, ___e0_in2=3.0, ___e0_in3=4.0):
+    """A token list read as data (``np.asarray(ids)`` and its length are the graph's
+    inputs, the length computed from it); parameters named like the dispatcher's
+    locals for the inputs."""
+    return np.tanh(wte[ids] + len(ids)) * (___e0_in0 + ___e0_in1 * ___e0_in2 - ___e0_in3)
+
+
+def test_graph_inputs_computed_in_the_dispatcher_are_read_once_in_order():
+    compiled = dynamo.compile(embed, backend="numpy")
+    wte = arr(32, 4)
+    for n in range(2, 12):
+        ids = [(7 * k) % 32 for k in range(n)]
+        same(compiled(ids, wte), embed(ids, wte))
+        same(compiled(ids, wte, 0.5, ___e0_in3=1.5), embed(ids, wte, 0.5, ___e0_in3=1.5))
+    src = dispatcher_of(compiled, embed)
+    assert "variants.get(" in src, src

@@ -26,7 +26,12 @@ import pytest
 from harness import check
 
 import dynamo
-from dynamo.bytecode.caller_frames import reads_caller_frame
+from dynamo.bytecode.caller_frames import (
+    READS_ALL,
+    frames_read,
+    reads_caller_frame,
+    reads_caller_frame_of,
+)
 
 X = np.linspace(-1.0, 1.0, 6)
 
@@ -283,3 +288,155 @@ def test_compile_time_numpy_keeps_warning_registries():
     with pytest.raises(ValueError):
         with warnings_as("always"):
             pass
+
+
+# ------------------------------------------------------------ reads two frames up (#17)
+
+def getframe_2(y):
+    return describe(sys._getframe(2))
+
+
+def f_back_f_back(y):
+    return describe(sys._getframe().f_back.f_back)
+
+
+def inspect_stack_2(y):
+    info = inspect.stack()[2]
+    return describe(info.frame), _summary(info)
+
+
+def stacklevel_3(y):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warnings.warn("two up", UserWarning, stacklevel=3)
+    return [(os.path.basename(w.filename), w.lineno, str(w.message)) for w in caught]
+
+
+def stacklevel_3_positional(y):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warnings.warn("two up", UserWarning, 3)
+    return [(os.path.basename(w.filename), w.lineno, str(w.message)) for w in caught]
+
+
+def stacklevel_2_positional(y):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warnings.warn("one up", UserWarning, 2)
+    return [(os.path.basename(w.filename), w.lineno, str(w.message)) for w in caught]
+
+
+TWO_UP = [getframe_2, f_back_f_back, inspect_stack_2, stacklevel_3, stacklevel_3_positional]
+
+
+def _helper_of(reader):
+    """A plain function between the compiled caller and the reader: the reader's two
+    levels up are the compiled function's frame."""
+    def helper(y):
+        return reader(y + 0.5)
+    return helper
+
+
+def via_a_helper(reader):
+    helper = _helper_of(reader)
+
+    def f(x):
+        y = np.sin(x) * 2
+        seen = helper(y)
+        return y + 1, seen
+    return f
+
+
+def three_up(y):
+    return describe(sys._getframe(3))
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+@pytest.mark.parametrize("reader", TWO_UP + [stacklevel_2_positional],
+                         ids=lambda r: r.__name__)
+@pytest.mark.parametrize("place", [at_a_break, in_an_island, through_a_compiled_caller,
+                                   via_a_helper], ids=lambda p: p.__name__)
+def test_reads_two_frames_up_see_the_program(reader, place, backend):
+    """The reader's caller is a compiled function (or a helper it calls): what the
+    reader sees two frames up is the program's frame, as in plain Python."""
+    check(place(reader), X, backend=backend)
+
+
+def _one_line(*fns):
+    """Each function called from this line, through one more frame: what the callee
+    reads two frames up is this one, at one line for all."""
+    return [_through(f) for f in fns]
+
+
+def _through(f):
+    return f(X)
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+@pytest.mark.parametrize("reader", TWO_UP, ids=lambda r: r.__name__)
+def test_compiled_two_up_reader(reader, backend):
+    compiled = dynamo.compile(reader, backend=backend)
+    plain, first, cached = _one_line(reader, compiled, compiled)
+    assert plain == first == cached
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_three_frames_up_through_two_callers(backend):
+    def middle(y):
+        return three_up(y)
+
+    def upper(y):
+        return middle(y * 2)
+
+    def f(x):
+        y = np.cos(x)
+        return y, upper(y)
+    check(f, X, backend=backend)
+    check(upper, X, backend=backend)
+
+
+def test_caller_of_a_two_up_reader_runs_uncompiled_and_says_why(caplog):
+    helper = _helper_of(getframe_2)
+    with caplog.at_level(logging.DEBUG, logger="dynamo.graph_breaks"):
+        f = dynamo.compile(helper)
+    assert f(X)[0] == "test_caller_of_a_two_up_reader_runs_uncompiled_and_says_why"
+    assert any("reads its caller's frame" in r.getMessage() and "getframe_2" in
+               r.getMessage() and "sys._getframe(2)" in r.getMessage()
+               for r in caplog.records)
+
+
+def test_explain_of_a_frame_reader_runs_it_uncompiled():
+    """``dynamo.explain`` of a reader (or of a caller of a two-up reader) runs it as
+    ``dynamo.compile`` does, uncompiled, and says why; no graph, no dynamo frame in
+    what it reads below explain's own."""
+    helper = _helper_of(getframe_2)
+    for fn in (getframe_1, getframe_2, helper):
+        out = dynamo.explain(fn)(X)
+        assert out.graph_count == 0, out
+        assert any("reads its caller's frame" in why for _, why in out.skipped), out
+    seen = dynamo.explain(helper)(X).result
+    assert seen[0] == "call" and seen[1] == "explain.py", seen   # explain's _Session.call
+
+
+def _computed_level(y, n):
+    warnings.warn("x", UserWarning, n)
+
+
+def _level_one_positional(y):
+    warnings.warn("x", UserWarning, 1)
+
+
+@pytest.mark.parametrize("fn,depth", [
+    (getframe_1, 1), (getframe_2, 2), (f_back_f_back, 2), (currentframe_f_back, 1),
+    (stacklevel_3, 2), (stacklevel_3_positional, 2), (stacklevel_2_positional, 1),
+    (warn_stacklevel_2, 1), (_computed_level, READS_ALL), (inspect_stack_2, READS_ALL),
+    (_level_one_positional, 0), (_frame_0, 0), (describe, 0),
+], ids=lambda v: getattr(v, "__name__", str(v)))
+def test_how_far_up_reads_go(fn, depth):
+    assert frames_read(fn.__code__) == depth
+
+
+def test_a_caller_of_a_two_up_reader_reads_its_caller():
+    assert reads_caller_frame_of(_helper_of(getframe_2)) is not None
+    assert reads_caller_frame_of(_helper_of(getframe_1)) is None     # one up: its own
+    assert reads_caller_frame_of(via_a_helper(getframe_2)) is None   # three levels away

@@ -73,7 +73,7 @@ GUARDS: dict[str, Known | str] = {}
 # I. NumPy scalar arithmetic and warnings. (trace-time-scalar-fold and scalar-as-0d,
 #    fixed: dynamo/variables/constant.py fold, ops.operator_op.)
 #    (numpy-dup-warnings and numpy-fallback-context, fixed: ops that warn beyond
-#    floating-point conditions run outside fused code, backends/passes/signals.py
+#    floating-point conditions run outside fused code, dynamo/ops/signals.py
 #    barrier; stretches run again outside the except clause, numpy_backend/codegen.py.)
 NUMERICS: dict[str, Known | str] = {}
 
@@ -100,13 +100,9 @@ LOOPS: dict[str, Known | str] = {
 
 # M. Programs of prog_newest.py (data-dependent sizes, outlined while loops, numbers as
 #    graph inputs, append-only state, lists of ints as data) that differ.
+#    (rerun-repeats-python-warnings, fixed: a graph with an op that may warn at Python
+#    level is never rerun, dynamo/writes.py check_warns and convert.on_raise.)
 NEWEST: dict[str, Known | str] = {
-    "newest/mask_mean_of_none": "rerun-repeats-python-warnings: x[x > 10].mean() of an "
-                                "empty selection warns 'Mean of empty slice' (NumPy's "
-                                "Python code, warnings.warn) before the floating-point "
-                                "guard raises at its 'invalid value'; the rerun warns "
-                                "again (the guard covers ufunc conditions only: warnings "
-                                "filters are process-wide, not per thread)",
 }
 
 KNOWN: dict[str, Known] = {

@@ -11,7 +11,9 @@ from known import KNOWN
 
 PROGRAMS = hc.all_programs()
 CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout", "dynamic",
-              "api", "more", "loops", "newest")
+              "api", "more", "loops", "newest", "round5_objects", "round5_state",
+              "round5_numbers", "round5_exceptions", "round5_arrays", "round5_misc",
+              "round5_loops", "fp_warnings")
 
 
 def _params():

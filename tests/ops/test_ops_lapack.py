@@ -147,11 +147,11 @@ def test_inside_try_it_breaks_so_except_sees_the_error():
                for b in report.break_reasons), str(report)
 
 
-@pytest.mark.parametrize("fn", [np.linalg.eig, np.linalg.eigvals, np.linalg.lstsq],
+@pytest.mark.parametrize("fn", [np.linalg.eig, np.linalg.eigvals],
                          ids=lambda f: f.__name__)
 def test_data_dependent_functions_break_and_say_why(fn):
     def f(a, b):
-        return fn(a) if fn is not np.linalg.lstsq else fn(a, b)[0]
+        return fn(a)
 
     check(f, A, B[:, 0])
     report = dynamo.explain(f)(A, B[:, 0])

@@ -350,11 +350,8 @@ PROGRAMS = [
             [(_img(0, 2, 4, 5, 3),), (_img(1, 1, 3, 3, 3),), (_img(2, 3, 2, 6, 3),)],
             why="np.ascontiguousarray is a view op (it may return its argument)"),
     Program("monte_carlo_pi_generator", monte_carlo_pi, [(1000, 0), (300, 7), (500, 7)],
-            counts_bug="creating a Generator inside the compiled function "
-                       "(np.random.default_rng(seed)) is a graph break: a graph cannot make "
-                       "or return one (dynamo/ops/generator.py)",
-            why="`np.random.default_rng(seed)` runs eagerly; `rng.random(...)` after it is "
-                "a random op of the resumed graph"),
+            why="`np.random.default_rng(seed)` is an op: the graph makes the Generator, "
+                "and `rng.random(...)` draws from it in order"),
     Program("option_price_generator_arg", option_price_mc,
             [(np.random.default_rng(0), 100.0, np.array([90.0, 100.0, 110.0])),
              (np.random.default_rng(1), 50.0, np.array([40.0, 60.0])),

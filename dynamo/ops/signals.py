@@ -39,12 +39,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from dynamo import ops
 from dynamo.graph import CALL, CONSTANT, Graph, Node
-from dynamo.ops import CREATION, ELEMENTWISE, MATMUL, REDUCTION, VIEW
 from dynamo.tree import tree_leaves
 
-from ..fusion.fusible import array_meta, has_effect, reduction_info
+from . import registry as ops
+from .node_facts import array_meta, has_effect, reduction_info
+from .registry import CREATION, ELEMENTWISE, MATMUL, REDUCTION, VIEW
 
 # Meta key of a node that reports floating-point conditions otherwise than the ops it
 # stands for (``x / 4`` as ``multiply``, one ``np.log(x)`` for two): the backend runs
