@@ -96,7 +96,7 @@ def test_break_lines_tooltips_and_svg_are_visible(chromium, report_file, tmp_pat
 
         # hovering a break line shows its tooltip: reason, why, hint
         v, ln = next((v, ln) for v, ln in break_lines
-                     if ln.lineno == line_of(many_breaks, "float(z.sum())"))
+                     if ln.lineno == line_of(many_breaks, "np.tanh(z) * s"))
         line_id = f"v{v.index}-L{ln.lineno}"
         box = visible(page, f"#{line_id}")
         tip_sel = f"#{line_id} > .tip"
