@@ -134,19 +134,27 @@ def _call_helpers(kernel: Kernel, name: str):
     keys = "".join(f"{n}.flags.num & {_LAYOUT_BITS} if type({n}) is ndarray else type({n}), "
                    for n in names)
     scope: dict = {"ndarray": np.ndarray}
+    items = _output_items(kernel, scope, "args[{}]")
+    src = (f"def layout_key(args):\n{unpack}    return ({keys})\n\n\n"
+           f"def finish(args, out):\n    return ({''.join(i + ', ' for i in items)})\n")
+    compile_source(src, f"<dynamo native call helpers {name}>", scope)
+    return scope.pop("layout_key"), scope.pop("finish")
+
+
+def _output_items(kernel: Kernel, scope: dict, input_source: str) -> list[str]:
+    """The source of each result of ``kernel``'s call: an input it returns
+    (``input_source`` formatted with its index), an array it made (``out[i]``), or a
+    scalar as the NumPy scalar eager returns (the type is added to ``scope``)."""
     items = []
     for k, out in enumerate(kernel.outputs):
         if out[0] == "input":
-            items.append(f"args[{out[1]}]")
+            items.append(input_source.format(out[1]))
         elif out[2].scalar:
             scope[f"_t{k}"] = out[2].dtype.type
             items.append(f"_t{k}(out[{out[1] + 1}])")
         else:
             items.append(f"out[{out[1] + 1}]")
-    src = (f"def layout_key(args):\n{unpack}    return ({keys})\n\n\n"
-           f"def finish(args, out):\n    return ({''.join(i + ', ' for i in items)})\n")
-    compile_source(src, f"<dynamo native call helpers {name}>", scope)
-    return scope.pop("layout_key"), scope.pop("finish")
+    return items
 
 
 def _fast_native(tiered: Tiered, dispatcher):
@@ -167,15 +175,7 @@ def _fast_native(tiered: Tiered, dispatcher):
     scope: dict = {"_get": _get_state, "_known": _KNOWN_DEFAULT, "_kernel": dispatcher,
                    "_default_errstate": default_errstate, "_tiered": tiered,
                    "_tier1": tiered.tier1, "_log": log}
-    items = []
-    for k, out in enumerate(kernel.outputs):
-        if out[0] == "input":
-            items.append(f"a{out[1]}")
-        elif out[2].scalar:
-            scope[f"_t{k}"] = out[2].dtype.type
-            items.append(f"_t{k}(out[{out[1] + 1}])")
-        else:
-            items.append(f"out[{out[1] + 1}]")
+    items = _output_items(kernel, scope, "a{}")
     src = f"""def native({params}):
     if _get() is _known[0] or _default_errstate():
         try:
