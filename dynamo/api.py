@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 from dynamo.backends import bind_options, lookup_backend
 
 from . import convert, disk_cache, hook, logs
-from .bytecode.caller_frames import reads_caller_frame_of
+from .bytecode.caller_frames import reads_caller_frame_of, when_found
 from .config import config
 
 log_breaks = logs.get("graph_breaks")
@@ -206,6 +206,16 @@ class OptimizedFunction:
         # it carries the function's attributes too (unittest reads
         # ``__unittest_expecting_failure__`` from the bound test method).
         self._call.__dict__.update(fn.__dict__)
+        if self._call is not fn:   # the trace may find it reads through an argument
+            when_found(fn.__code__, self)
+
+    def frame_reader_found(self, why: str) -> None:
+        """The trace found that the function reads frames above its own through a
+        function it was given (``f(x, reader)``; ``caller_frames.found_reading``): from
+        the next call on it is called as it is, as ``_hooked`` does for a reader."""
+        log_breaks.debug("dynamo.compile(%s): it reads its caller's frame (%s); it runs "
+                         "uncompiled from now on", self._orig_fn.__qualname__, why)
+        self._call = self._orig_fn
 
     # Calling the object calls the wrapper itself: a property that C code reads
     # (attrgetter), rather than a __call__(*args, **kwargs) that repacks the arguments

@@ -30,6 +30,7 @@ import sys
 import types
 from typing import Any
 
+from .dispatch import direct_graph_call
 from .exc import BackendError, RerunEagerly, Unsupported
 from .graph import PLACEHOLDER, Node
 from .ops.errstate import GLUE_SCOPE, GUARD_ENTER, GUARD_LEAVE, RAISES_NOW
@@ -328,6 +329,13 @@ class GlueCodegen:
                          f"    raise ___RerunEagerly({flat_values})", call]
             else:
                 body.append(call)
+            if hasattr(graph_fn, "__dynamo_call_source__"):
+                # the glue calls the variant of its inputs' sizes itself, with no frame
+                # of the graph object's (PerSize.__call__), whether the dispatcher pastes
+                # its statements or calls it (a resume function's glue, the code before
+                # a break: see dynamo.dispatch.inlined_glue)
+                taken = set(re.findall(r"\w+", "\n".join(body))) | set(self.params)
+                body = direct_graph_call(body, graph_fn, "___graph", "___", taken)
         if self._effects_at is None or self._effects_at == len(self.lines):
             body += self.lines
             body.append(f"return {result_expr}")

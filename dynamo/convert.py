@@ -38,7 +38,13 @@ from dynamo.guards import ARRAY, CONSTANT, LENGTH, CheckFunction, shared_reads
 from dynamo.ops.signals import may_signal
 
 from . import hook, listeners, logs, ops, pyversion
-from .bytecode.caller_frames import reads_caller_frame_of
+from .bytecode.caller_frames import (
+    FRAME_READER,
+    READS_ALL,
+    found_reading,
+    reach,
+    reads_caller_frame_of,
+)
 from .bytecode.instructions import code_name, frame_params
 from .bytecode.outline import outlined_loop
 from .bytecode.resume import (
@@ -46,6 +52,7 @@ from .bytecode.resume import (
     boxed_code,
     break_code,
     is_resume_code,
+    original_code,
     resume_at,
     resume_code,
     run_break_code,
@@ -235,6 +242,8 @@ def _trace_and_build(fn: types.FunctionType, args: tuple, closure, ctx, previous
                     log_loops.debug("%s: %s", code_name(code), point.reason.reason)
                 elif ctx.fullgraph:
                     raise _for_user(point.reason) from None
+                if point.reason.cause == FRAME_READER:
+                    _skip_whole_frame(point.reason, code, record, ctx, start)
                 break_points[point.key] = point
                 record.restarts = attempt + 1
                 continue
@@ -242,7 +251,7 @@ def _trace_and_build(fn: types.FunctionType, args: tuple, closure, ctx, previous
                 listeners.emit("on_break", tx, brk)
                 if ctx.fullgraph:
                     raise _for_user(brk.point.reason) from None
-                if brk.point.reason.cause == GENERATOR_CLEANUP:
+                if brk.point.reason.cause in (GENERATOR_CLEANUP, FRAME_READER):
                     _skip_whole_frame(brk.point.reason, code, record, ctx, start)
                 entry = _or_skip(partial(_compile_break, fn, tx, brk, output, ctx, params,
                                          record), record, ctx, start)
@@ -266,7 +275,10 @@ def _trace_and_build(fn: types.FunctionType, args: tuple, closure, ctx, previous
 def _skip_whole_frame(e: Unsupported, code, record, ctx, start):
     """Run the frame eagerly (now and later): log and record why, raise ``SkipFrame``.
 
-    Besides what cannot be traced at all, this is where a frame goes that creates a
+    Besides what cannot be traced at all, this is where a frame goes that calls a
+    function reading frames above the compiled one (``FRAME_READER``, known only while
+    tracing: an argument, an attribute; ``TranslatorBase._check_frame_reader``), and
+    a frame that creates a
     generator with a ``yield`` inside ``try``/``with`` (``GENERATOR_CLEANUP``): the
     generator is a real object, and dropping it (``del g``, rebinding, leaving a
     ``for`` loop early) must run its ``finally`` at once. At a graph break, the frame
@@ -447,6 +459,7 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record) -> hook
     except Unsupported as err:
         raise SkipFrame(err.reason) from None
     log_bytecode.debug("%s", _LazyDis(code, new_code))
+    _BREAK_ORIGIN[new_code] = code
     runner = (BoxedFrameRunner if boxed else FrameRunner)(new_code, fn.__globals__, code)
     return hook.CacheEntry(_check(fn, output, params, record), runner, record)
 
@@ -519,8 +532,45 @@ def _weak_hooks(ctx):
         live = ref()
         if live is None or _calls_itself(f, sys._getframe(1)):
             return f
-        return intercept_callable(f, live)
+        out = intercept_callable(f, live)
+        if out is f or type(out) is types.MethodType and \
+                out.__func__ is getattr(f, "__func__", None):   # called as it is:
+            _reads_above_caller(f, sys._getframe(1))   # a reader (or library code)
+        return out
     return run, intercept
+
+
+# the code of a frame that breaks -> the code it was made from (the function's, or a
+# resume function's), which lives as long as its function anyway: an entry goes with
+# the break code, that is with its cache entry (``_reads_above_caller`` looks it up)
+_BREAK_ORIGIN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _reads_above_caller(f, frame) -> None:
+    """``f``, called from ``frame`` (code at a break, an island), is user code that
+    reads two or more frames up: what it reads above ``frame`` is dynamo's (the
+    frame is called by ``run_break_code``), where plain Python shows the program's.
+    The trace did not see the call (it was made from code that runs uncompiled, or
+    ``f`` could not be inlined): the function ``frame`` runs the code of is marked a
+    reader now (``caller_frames.found_reading``), so that its next calls are plain.
+
+    Example: ``o.read(y)`` in the loop after a ``sys._getframe()`` call (an island),
+    where ``read`` reads ``sys._getframe(2)``. (A callable an island loads from a
+    local is not routed through ``intercept``: it is never seen.)"""
+    fn = f.__func__ if type(f) is types.MethodType else f
+    if type(fn) is not types.FunctionType:
+        fn = inspect.getattr_static(type(f), "__call__", None)
+        if type(fn) is not types.FunctionType:
+            return
+    code = fn.__code__
+    if is_skipped(code):
+        return
+    levels, why = reach(code, fn)
+    if levels >= 2:
+        up = "every frame" if levels >= READS_ALL else f"{levels} frames"
+        code_of = _BREAK_ORIGIN.get(frame.f_code, frame.f_code)
+        found_reading(original_code(code_of), levels - 1,
+                      f"it calls {code.co_qualname}(), which reads {up} up ({why})")
 
 
 def _calls_itself(f, frame) -> bool:

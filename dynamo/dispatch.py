@@ -30,8 +30,10 @@ A hit is then one Python frame besides the wrapper and the graph's own. The glue
 function stays the entry's ``run`` (a miss runs it, and so does code that calls an
 entry itself); the dispatcher only copies its statements. A compiled graph that is
 an object choosing among functions (the numpy backend's ``PerSize``: one variant per
-input sizes) writes its own call there (``__dynamo_call_source__``), so that the
-dispatcher runs the chosen function with no frame of the object's::
+input sizes) writes its own call into the glue (``__dynamo_call_source__``, through
+``direct_graph_call``; ``codegen.GlueCodegen.finish``), so that the glue, pasted here
+or called (a resume function's), runs the chosen function with no frame of the
+object's::
 
     ___out = (___e0_glue_graph.variants.get((x.shape, )) or ___e0_glue_graph.miss)(x)
 
@@ -143,10 +145,6 @@ def inlined_glue(run, prefix: str, handed: dict[str, str], scope: dict) -> list[
     body, names = renamed
     scope.update((renames[name], value) for name, value in run.__globals__.items()
                  if name in renames)
-    graph = run.__globals__.get("___graph")
-    if graph is not None and hasattr(graph, "__dynamo_call_source__"):
-        body = direct_graph_call(body, graph, renames["___graph"], prefix,
-                                 names | set(code.co_varnames))
     return [f"{kw} = None" for kw in keywords if kw not in handed and kw in names] + body
 
 
@@ -155,10 +153,11 @@ def direct_graph_call(body: list[str], graph, callee: str, prefix: str,
     """``body`` (glue statements) with its call of the compiled graph, ``___out =
     callee(inputs)``, written as the graph asks (its ``__dynamo_call_source__(callee,
     args)``: the numpy backend's ``PerSize`` picks the variant of the call's sizes
-    there, so that no frame of its own runs). Each input that is not a plain name is
-    bound to a local first, in order, so the expression reads each input once, after
-    all of them were read, as the call did; the locals are deleted after the call (a
-    call frame would have dropped them: an input the glue then writes over dies there).
+    there, so that no frame of its own runs; ``codegen.GlueCodegen.finish``). Each
+    input that is not a plain name is bound to a local first, in order, so the
+    expression reads each input once, after all of them were read, as the call did;
+    the locals are deleted after the call (a call frame would have dropped them: an
+    input the glue then writes over dies there).
     ``taken``: names the locals must avoid."""
     head = f"___out = {callee}("
     for row, line in enumerate(body):

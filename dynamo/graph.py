@@ -237,7 +237,15 @@ class Graph:
                     lines += [pad + line for line in src.splitlines()]
                 args = [fmt(a) for a in node.args]
                 args += [f"{k}={fmt(v)}" for k, v in node.kwargs.items()]
-                lines.append(f"{pad}{node.name} = ops.{node.target}({', '.join(args)})")
+                method = node.meta.get("method")
+                if method is not None and method == node.target and node.args:
+                    # the program's own method call, so NumPy's stacklevel=2 warnings
+                    # name its line (dynamo/ops/reductions.py, _WARN_AT_CALLER); only
+                    # while the node is still that op (a pass may rewrite a node)
+                    lines.append(f"{pad}{node.name} = ({args[0]}).{method}"
+                                 f"({', '.join(args[1:])})")
+                else:
+                    lines.append(f"{pad}{node.name} = ops.{node.target}({', '.join(args)})")
             elif node.op == CONSTANT:
                 lines.append(f"{pad}{node.name} = {fmt(node.args[0])}")
             elif node.op == OUTPUT and loop:   # the next trip's carried values

@@ -65,6 +65,12 @@ TABLE: tuple[Advice, ...] = (
     Advice(r"^Logger\.log\(\) with a level",
            "The level decides whether the call does anything, so it must be known.",
            "pass a constant level such as logging.INFO"),
+    Advice(r"^a call of .*\(\), which reads .* up",
+           "Called at a graph break, a function reading frames above its caller would "
+           "see dynamo's frames there; the whole frame runs uncompiled "
+           "(docs/python_semantics.md, \"Readers reached otherwise than by name\").",
+           "keep frame reads to one level (sys._getframe(1), stacklevel=2), or call the "
+           "reader by a global name so it is seen before the call"),
     # ---------------------------------------------------------------- data-dependent control flow
     Advice(r"^truth value of an array",
            "Which branch runs depends on array data, which the trace does not know.",

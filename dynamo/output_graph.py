@@ -40,7 +40,7 @@ from dynamo.ops.signals import warns_beyond_fp
 
 from . import ops
 from .exc import Unsupported
-from .graph import Graph
+from .graph import Graph, Node
 from .ops import ArrayMeta, meta_of
 from .ops.identity import NEVER, possible_layouts
 from .ops.rules import metas_in
@@ -335,6 +335,9 @@ class OutputGraph:
         self.writes.check_op(op, target)
         if target is not None:
             self.writes.guard_writeable(target.node)
+            # a view made before the write reads the written memory under its old node:
+            # a count of its values taken before may not hold for it any more
+            self.nonzero_counts.clear()
         node = self.graph.call(op.name, node_args, node_kwargs,
                                meta={"array": meta, **self.current_loc, "kind": op.kind,
                                      PYTHON_EFFECTS: self.side_effects.pending(),
@@ -381,7 +384,7 @@ class OutputGraph:
             if mark.key in sizes:
                 continue
             assert mark.offset == 0, f"np.{op.name}: a DataSize key with no offset-0 mark"
-            counted = (arrays[mark.nonzero_of].node, mark.measure) \
+            counted = (_same_values(arrays[mark.nonzero_of].node), mark.measure) \
                 if arrays is not None and mark.nonzero_of is not None else None
             size = self.nonzero_counts.get(counted) if counted is not None else None
             if size is None:
@@ -538,6 +541,49 @@ class OutputGraph:
         if len(self.graph) > self.config.max_graph_nodes:
             raise Unsupported(f"graph larger than config.max_graph_nodes "
                               f"({self.config.max_graph_nodes})")
+
+
+# constants a view's key may hold: compared by type and value, never by identity
+_KEY_CONSTANTS = (int, float, str, bool, type(None))
+
+
+class _NoKey(Exception):
+    """An argument a key cannot compare by value (an array, a symbolic size)."""
+
+
+def _same_values(node: Node) -> Any:
+    """A key equal for two nodes that hold the same values when the graph runs: a view
+    op (``ravel``, ``reshape``, ``transpose``...) of the same node with the same
+    constant arguments, or else the node itself.
+
+    ``np.bincount(r.ravel(), w)`` and ``np.bincount(r.ravel())`` count the values of two
+    ``ravel`` nodes of one ``r``: one length. A write into an array gives every alias
+    of it a new node (``call_op``), so views of one node with one set of arguments see
+    the same values.
+
+        >>> _same_values(ravel_1) == _same_values(ravel_2)     # both r.ravel()
+        True
+    """
+    op = ops.REGISTRY.get(node.target) if node.op == "call" else None
+    if op is None or op.kind != ops.VIEW or op.random or op.effect:
+        return node
+    try:
+        return ("view", node.target, _frozen(node.args), _frozen(sorted(node.kwargs.items())))
+    except _NoKey:
+        return node
+
+
+def _frozen(value: Any) -> Any:
+    """``value`` as a hashable key: nodes by ``_same_values``, slices as tuples."""
+    if isinstance(value, Node):
+        return _same_values(value)
+    if isinstance(value, slice):
+        return ("slice", _frozen(value.start), _frozen(value.stop), _frozen(value.step))
+    if isinstance(value, (tuple, list)):
+        return (type(value).__name__, tuple(_frozen(v) for v in value))
+    if type(value) in _KEY_CONSTANTS:
+        return (type(value).__name__, value)
+    raise _NoKey
 
 
 def _array_arguments(call, metas: list) -> list | None:

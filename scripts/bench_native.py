@@ -3,9 +3,14 @@ side in one process (the ``native`` section of docs/benchmarks.md).
 
 Columns: ``plain_ms`` (uncompiled NumPy), ``numpy_ms`` (backend="numpy", tier 1),
 ``tier2_ms`` (backend="native" with ``prefer="native"``: the Numba kernel itself),
-``numba_ms`` (a hand-written ``numba.njit`` version), each the lower quartile of
-interleaved calls on fresh inputs; ``chosen`` is the tier ``prefer="measure"`` keeps
-(the default); ``compile_s`` the background compile of tier 2.
+``numba_ms`` (a hand-written ``numba.njit`` version), ``chosen_ms`` (backend="native"
+with the default ``prefer="measure"``: the tier its race kept, what a program gets),
+``jax_ms`` (``jax.jit`` of the same NumPy code written with ``jax.numpy``, on the CPU;
+only where jax is importable), each the lower quartile of interleaved calls on fresh
+inputs, every timed call right after an untimed one of the same function (a parallel
+kernel timed right after NumPy code found Numba's threads asleep and paid their wake-up,
+2-4 ms on Jacobi, which the kernel timed after it did not); ``chosen`` says which tier
+the race kept; ``compile_s`` the compile of tier 2.
 
 ``--clock cpu`` times with ``time.process_time`` (the CPU time of the process, all its
 threads: what a loaded shared machine does not inflate; use it with ``--threads 1``,
@@ -132,6 +137,45 @@ def hand_written():
             "gelu": gelu_nb, "softmax": softmax_nb, "layernorm": layernorm_nb}
 
 
+def jax_versions() -> dict:
+    """The same programs in ``jax.numpy`` under ``jax.jit`` (CPU); {} without jax."""
+    os.environ.setdefault("JAX_PLATFORMS", "cpu")
+    try:
+        import jax
+        import jax.numpy as jnp
+    except ImportError:
+        return {}
+
+    def jacobi_jx(A, B):
+        for _ in range(10):
+            B = B.at[1:-1, 1:-1].set(
+                0.25 * (A[:-2, 1:-1] + A[2:, 1:-1] + A[1:-1, :-2] + A[1:-1, 2:]))
+            A, B = B, A
+        return A, B
+
+    def gelu_jx(x):
+        return 0.5 * x * (1.0 + jnp.tanh(0.7978845608 * (x + 0.044715 * x ** 3)))
+
+    def softmax_jx(x):
+        e = jnp.exp(x - x.max(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True)
+
+    def layernorm_jx(x, g, b):
+        mu = x.mean(axis=-1, keepdims=True)
+        var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)
+        return (x - mu) / jnp.sqrt(var + 1e-5) * g + b
+
+    def timed(fn):
+        jitted = jax.jit(fn)
+
+        def call(*args):   # inputs moved to jax before the call, as a jax program has them
+            return jax.block_until_ready(jitted(*args))
+        return call
+
+    return {"jacobi": timed(jacobi_jx), "gelu": timed(gelu_jx), "softmax": timed(softmax_jx),
+            "layernorm": timed(layernorm_jx), "_asarray": jnp.asarray}
+
+
 def cases():
     rng = np.random.default_rng(0)
     big = rng.standard_normal((10_000, 1000)).astype(np.float32)
@@ -160,6 +204,7 @@ def run(args=None) -> list[dict]:
     threads = getattr(args, "threads", None)
     only = getattr(args, "cases", None)
     hand = hand_written()
+    jx = jax_versions()
     if threads:
         import numba
         numba.set_num_threads(threads)   # for tier 2's kernels and the hand-written ones
@@ -183,12 +228,18 @@ def run(args=None) -> list[dict]:
         try:
             for f in (numpy_fn, chosen, hand[key]):
                 f(*make())
-            for _ in range(8):  # the trial of prefer="measure"
-                chosen(*make())
+            for _ in range(12):  # the trial of prefer="measure" (3 calls of tier 1, of
+                chosen(*make())   # tier 2 and of a parallel tier 2 on one thread)
         finally:
             channel.removeHandler(said)
             channel.setLevel(old_level)
-        runs = {"plain": fn, "numpy": numpy_fn, "tier2": tier2, "numba": hand[key]}
+        runs = {"plain": fn, "numpy": numpy_fn, "tier2": tier2, "numba": hand[key],
+                "chosen": chosen}
+        makes = {name: make for name in runs}
+        if key in jx:
+            runs["jax"] = jx[key]
+            makes["jax"] = lambda make=make: tuple(jx["_asarray"](a) for a in make())
+            runs["jax"](*makes["jax"]())   # (its compile)
         wall: dict[str, list] = {k: [] for k in runs}
         cpu: dict[str, list] = {k: [] for k in runs}
         # the recursion only reads its input and one call takes microseconds (about
@@ -196,7 +247,8 @@ def run(args=None) -> list[dict]:
         inner = 100 if key == "recursion" else 1
         for _ in range(rounds):
             for name, f in runs.items():
-                a = make()
+                f(*makes[name]())   # untimed: the same state for every function
+                a = makes[name]()
                 start, start_cpu = time.perf_counter(), time.process_time()
                 for _ in range(inner):
                     f(*a)
@@ -212,6 +264,8 @@ def run(args=None) -> list[dict]:
             row[f"tier2_vs_plain{suffix}"] = round(q["plain"] / q["tier2"], 1)
             row[f"tier2_vs_numba{suffix}"] = round(q["tier2"] / q["numba"], 2)
             row[f"numba_vs_plain{suffix}"] = round(q["plain"] / q["numba"], 1)
+            if "jax" in q:
+                row[f"chosen_vs_jax{suffix}"] = round(q["chosen"] / q["jax"], 2)
         row.update({"chosen": "; ".join(said.said) or "tier 1",
                     "compile_s": round(compile_s, 1)})
         rows.append(row)

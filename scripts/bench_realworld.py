@@ -4,7 +4,10 @@ Programs of the shapes NumPy users write (time-stepping stencils, ODE integrator
 iterative solvers, small-matrix linear algebra in loops, training steps, simulations,
 statistics, image filters, scalar recursions) plus programs of tests/realworld scaled
 up, each at a size where plain NumPy takes about a millisecond or more per call: the
-corpus is ``scripts/realworld_programs.py`` (``programs()``); this script times it.
+corpus is ``scripts/realworld_programs.py`` (``programs()``) and
+``scripts/realworld_programs2.py`` (fifty programs written before they ran under
+dynamo, a held-out-style set; ``--corpus 1`` or ``2`` for one of them); this script
+times it.
 
 For each program, side by side in one run:
 
@@ -60,6 +63,7 @@ import re
 import statistics
 import sys
 import tempfile
+import threading
 import time
 import tracemalloc
 
@@ -70,7 +74,8 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
-from realworld_programs import programs  # noqa: E402  (a sibling: scripts/ is on sys.path)
+import realworld_programs2  # noqa: E402  (siblings: scripts/ is on sys.path)
+from realworld_programs import programs  # noqa: E402
 
 import dynamo  # noqa: E402
 
@@ -182,7 +187,25 @@ def _warm_auto(f, args, kwargs, watch: AutoWarmup) -> tuple[int, float, float, o
     return calls, time.process_time() - cpu, time.perf_counter() - wall, result
 
 
+def _quiesce(timeout: float) -> None:
+    """Wait (at most ``timeout`` seconds) for the native tier's background compiles
+    (threads ``dynamo-native-*``) to end: a compile still running, this program's or an
+    earlier one's, would count in the CPU time (``process_time`` counts every thread)
+    and the tracemalloc peak (every thread's allocations) of whatever runs beside it.
+    A thread that outlives the wait is not waited for again."""
+    end = time.perf_counter() + timeout
+    for thread in threading.enumerate():
+        if thread.name.startswith("dynamo-native-") and thread not in _ABANDONED:
+            thread.join(max(0.0, end - time.perf_counter()))
+            if thread.is_alive():      # waited for once: not again for every program
+                _ABANDONED.add(thread)
+
+
+_ABANDONED: set = set()     # compile threads that outlived a _quiesce
+
+
 def measure(name, fn, args, kwargs, rounds: int, warmup: int) -> dict:
+    _quiesce(AUTO["max_warmup_s"])
     dynamo.reset()
     variants = {"plain": fn,
                 "numpy": dynamo.compile(fn, backend="numpy"),
@@ -208,6 +231,7 @@ def measure(name, fn, args, kwargs, rounds: int, warmup: int) -> dict:
                         "auto_warm_s": cpu, "auto_warm_wall_s": wall, "tier2": watch.tier2(),
                         "auto_match": "yes" if _close(results["plain"], warm_result)
                         and _close(results["plain"], results["auto"]) else "NO"}
+            _quiesce(AUTO["max_warmup_s"])
         times = _timings(variants, args, kwargs, rounds)
         if AUTO["on"]:
             auto_row["tier2"] = watch.tier2()
@@ -278,9 +302,17 @@ def recheck(row, fn, args, kwargs, rounds: int) -> None:
     row["flag"] = _flag(row["ratio"], row["mem"], row["_extra_bytes"])
 
 
-def measure_all(pattern: str, rounds: int, warmup: int, progress=None) -> list[dict]:
+def corpus(which: str = "all") -> list:
+    """The programs of ``realworld_programs.py`` ("1"), ``realworld_programs2.py``
+    ("2") or both ("all")."""
+    return ((programs() if which in ("all", "1") else [])
+            + (realworld_programs2.programs() if which in ("all", "2") else []))
+
+
+def measure_all(pattern: str, rounds: int, warmup: int, progress=None,
+                which: str = "all") -> list[dict]:
     rows = []
-    for name, fn, a, kw in programs():
+    for name, fn, a, kw in corpus(which):
         if pattern.lower() not in name.lower():
             continue
         row = measure(name, fn, a, kw, rounds, warmup)
@@ -304,7 +336,8 @@ def run(args=None) -> list[dict]:
     """``bench.py`` section: every program (``--quick`` sizes of repeats by default)."""
     quick = getattr(args, "quick", True)
     rounds, warmup = (7, 1) if quick else (15, 2)
-    rows = measure_all(getattr(args, "filter", "") or "", rounds, warmup)
+    rows = measure_all(getattr(args, "filter", "") or "", rounds, warmup,
+                       which=getattr(args, "corpus", "all"))
     return [{k: v for k, v in r.items() if not k.startswith("_") and k != "reasons"}
             for r in rows]
 
@@ -390,6 +423,8 @@ def _print_auto(rows) -> None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--filter", default="", help="only programs whose name contains this")
+    ap.add_argument("--corpus", choices=("all", "1", "2"), default="all",
+                    help="realworld_programs.py (1), realworld_programs2.py (2) or both")
     ap.add_argument("--quick", action="store_true", help="7 rounds after 1 warm-up call")
     ap.add_argument("--markdown", action="store_true", help="a table for docs/benchmarks.md")
     ap.add_argument("--wall", action="store_true", help="time wall-clock, not CPU time")
@@ -412,7 +447,7 @@ def main(argv=None) -> int:
     def progress(r):
         print(f"  {r['program']}: {r['ratio']:.2f}x  ({time.perf_counter() - t0:.0f} s)",
               file=sys.stderr, flush=True)
-    rows = measure_all(args.filter, rounds, warmup, progress)
+    rows = measure_all(args.filter, rounds, warmup, progress, which=args.corpus)
     if rows:
         print_rows(rows, args.markdown)
     print(f"({time.perf_counter() - t0:.0f} s)")

@@ -10,9 +10,11 @@ import numpy as np
 
 from dynamo.graph import CALL, CONSTANT, PLACEHOLDER, Graph, Node
 
+from .creation import CREATION, Creation
 from .elementwise import Elementwise
 from .emitter import _Emitter
 from .loops import Loops
+from .moves import Moves
 from .nests import Nests
 from .ops import _ELEMENTWISE, _REDUCTIONS, Unsupported, _meta
 from .reductions import Reductions
@@ -20,7 +22,7 @@ from .stencils import Stencils
 from .values import Arr, Const, Lazy, View
 
 
-class _Block(Elementwise, Nests, Stencils, Reductions, Loops):
+class _Block(Elementwise, Nests, Stencils, Reductions, Loops, Creation, Moves):
     """Lowers the nodes of one graph (the kernel's, or a loop body's) in order."""
 
     def __init__(self, em: _Emitter, graph: Graph, env: dict):
@@ -65,6 +67,10 @@ class _Block(Elementwise, Nests, Stencils, Reductions, Loops):
                 self.env[node] = self.materialize(node)
         elif target in _REDUCTIONS:
             self.env[node] = self.reduction(node)
+        elif target in CREATION:
+            self.env[node] = self.creation(node)
+        elif target == "roll":
+            self.env[node] = self.roll(node)
         elif target == "getitem":
             self.env[node] = self.getitem(node)
         elif target == "setitem":

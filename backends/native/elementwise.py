@@ -8,6 +8,7 @@ import numpy as np
 
 from dynamo.graph import Node
 
+from .integers import INTEGER_OPS, integer_op
 from .ops import (
     _BINARY,
     _BOOL_ARITH,
@@ -162,7 +163,13 @@ class Elementwise:
         names = [self._bind(self._as(o, dt), stmts, real and o[0] in self.em.deferred)
                  if not isinstance(o[0], tuple) else self._as(o, dt)
                  for o, dt in zip(ops, loop)]
+        check = None
+        if name in INTEGER_OPS:   # floor_divide, remainder, shifts: per dtype (integers.py)
+            template, check = integer_op(name, loop[0])
         expr = template.format(a=names[0], b=names[-1])
+        if name == "exp" and loop[0] == np.float32:
+            # libm's expf is a call per element; this one vectorizes (fastexp.py)
+            expr = f"_exp32({names[0]})"
         if loop[-1].kind in "iu" and loop[-1].itemsize < 8:
             # Numba computes with small integers as 64-bit ones (int8 * int8 is an
             # int64): the result wraps as NumPy's here, not only where it is stored
@@ -170,6 +177,8 @@ class Elementwise:
             expr = f"{_dt(loop[-1])}({expr})"
         r = self._bind(_cast(expr, loop[-1], meta.dtype), stmts,
                        real and (name not in _QUIET or absorbed))
+        if check is not None:   # where NumPy warns: tier 1 reruns the call
+            stmts.append(f"{flag} |= {check.format(a=names[0], b=names[-1])}")
         if loop[-1].kind == "c" and name not in _QUIET:   # complex: checked at once
             stmts.append(f"{flag} |= _new{len(names)}({r}, {', '.join(names)})")
         return r, meta.dtype

@@ -4,8 +4,10 @@ outer loop)."""
 
 from __future__ import annotations
 
+import ast
 import itertools
 import math
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,7 +63,7 @@ class _Emitter:
         loop = "prange" if group.parallel else "range"
         self.lines.append(f"{group.pad}for {group.outer} in {loop}({group.rows}):")
         self.lines.append(f"{group.pad}    {group.flag} = False")
-        self.lines += [group.pad + "    " + line for line in group.lines]
+        self.lines += [group.pad + "    " + line for line in hoist_invariants(group.lines)]
         self.lines.append(f"{group.pad}    if {group.flag}:")
         self.lines.append(f"{group.pad}        _bad[0] = True")
 
@@ -95,3 +97,148 @@ class _RowGroup:
     pad: str
     lines: list
     fresh: set
+
+
+# New arrays of at least this many bytes are made by the caller (``Tiered``), not by
+# the kernel: NumPy asks the kernel for huge pages on arrays of 4 MB or more
+# (``madvise``), Numba's allocator does not, and a 40 MB ``np.empty`` in the kernel
+# cost 22 ms of page faults a call against 4 with NumPy's (softmax 10000x1000 float32,
+# one thread, CPU time). Intermediates (not returned) are kept from call to call.
+LIFT_MIN_BYTES = 1 << 20
+_ALLOC = re.compile(r"^    (a\d+) = np\.empty\((\([0-9, ]*\)), np\.(\w+)\)$")
+
+
+@dataclass(frozen=True)
+class Buffer:
+    """A new array the kernel takes as a parameter instead of allocating it."""
+
+    name: str
+    shape: tuple
+    dtype: np.dtype
+    result: bool      # returned by the kernel: a new array every call; else reused
+
+
+def lift_allocations(lines: list, results: list, min_bytes: int = LIFT_MIN_BYTES):
+    """``lines`` without the allocations of large new arrays at the kernel's top level
+    (run once per call), and those arrays as ``Buffer``s for the caller to pass in.
+
+    Example: with ``results == ["a68"]``, the line ``    a68 = np.empty((10000,
+    1000), np.float32)`` goes and ``Buffer("a68", (10000, 1000), float32, True)``
+    comes back; ``    a3 = np.empty((4,), np.float32)`` (16 bytes) stays."""
+    kept, buffers = [], []
+    for line in lines:
+        m = _ALLOC.match(line)
+        if m:
+            shape, dtype = ast.literal_eval(m.group(2)), np.dtype(m.group(3))
+            if math.prod(shape) * dtype.itemsize >= min_bytes:
+                buffers.append(Buffer(m.group(1), shape, dtype, m.group(1) in results))
+                continue
+        kept.append(line)
+    return kept, buffers
+
+
+_FOR = re.compile(r"^( *)for (\w+) in range\((\d+)(?:, (\d+))?\):$")
+_NAME = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\b(?!\s*\()")
+_FLAG = re.compile(r"^(nf\d+|_nf)$")
+
+
+def hoist_invariants(lines: list) -> list:
+    """``lines`` with the statements of each ``for`` loop that compute the same value
+    on every trip moved before the loop (a row group's inner loops read the row's
+    max, mean or sum from a new array, ``t25 = a0[i6, 0]``, on every trip: LLVM cannot
+    hoist that load itself, a store into another new array of the loop might alias it
+    for all it knows, so the ``sqrt`` or the checks computed from it stayed in the loop
+    too). The same operations on the same values: results are unchanged.
+
+    A statement moves when it is ``name = expr`` (``name`` assigned once in the loop)
+    or a check ``nf |= expr``, no name in ``expr`` is assigned in the loop (but by a
+    statement moved before it), and every array it reads is one the loop stores
+    nothing into, the loop storing only into new arrays (``a<k>``, which alias nothing);
+    only loops that run at least once (``range(n)``, ``n > 0``): a check moved out of
+    a loop that never runs would flag what the loop never computed. Inner loops first,
+    so a value can move out of two loops.
+
+    Example::
+
+        for i23 in range(1000):              t25 = a0[i6, 0]
+            t24 = p0[i6, i23]          ->    for i23 in range(1000):
+            t25 = a0[i6, 0]                      t24 = p0[i6, i23]
+            t26 = (t24 - t25)                    t26 = (t24 - t25)
+    """
+    out: list = []
+    i = 0
+    while i < len(lines):
+        m = _FOR.match(lines[i])
+        if m is None:
+            out.append(lines[i])
+            i += 1
+            continue
+        pad = m.group(1)
+        inner = pad + "    "
+        end = i + 1
+        while end < len(lines) and (lines[end].startswith(inner) or not lines[end].strip()):
+            end += 1
+        body = hoist_invariants([line[len(inner):] for line in lines[i + 1:end]])
+        start, stop = (0, int(m.group(3))) if m.group(4) is None else \
+            (int(m.group(3)), int(m.group(4)))
+        moved: list = []
+        if stop > start:
+            moved, body = _loop_invariant(body, m.group(2))
+        out += [pad + line for line in moved]
+        out.append(lines[i])
+        out += [inner + line for line in body]
+        i = end
+    return out
+
+
+def _loop_invariant(body: list, var: str) -> tuple[list, list]:
+    """(statements of ``body`` that move before its loop, the rest); ``body`` is the
+    loop's lines without their indentation (see ``hoist_invariants``)."""
+    assigned: dict = {var: 2}
+    stores: set = set()
+    for line in body:
+        text = line.strip()
+        if text.startswith("for "):
+            assigned[text.split()[1]] = 2
+            continue
+        if text.startswith(("if ", "else", "elif ")):
+            continue
+        lhs, eq, _ = text.partition(" = ") if " |= " not in text else text.partition(" |= ")
+        if not eq:
+            continue
+        if "[" in lhs:
+            stores.add(lhs.split("[")[0].strip())
+            continue
+        for name in lhs.split(","):
+            name = name.strip()
+            if name:
+                assigned[name] = assigned.get(name, 0) + (2 if eq == " |= " else 1)
+    fresh_only = all(re.fullmatch(r"a\d+", s) for s in stores)
+    moved, kept = [], []
+    free: set = set()      # names moved before the loop
+    seen: set = set()      # names read so far (a value carried from the trip before)
+    for line in body:
+        before = set(seen)
+        seen.update(_NAME.findall(line))
+        if line.startswith(" ") or line.startswith(("for ", "if ", "else", "elif ")):
+            kept.append(line)
+            continue
+        flag = " |= " in line
+        lhs, _, expr = line.partition(" |= " if flag else " = ")
+        ok = (_FLAG.match(lhs) is not None) if flag else (
+            assigned.get(lhs) == 1 and re.fullmatch(r"\w+", lhs) is not None
+            and lhs not in before)
+        if ok:
+            for name in _NAME.findall(expr):
+                if name in assigned and name not in free:
+                    ok = False
+            for arr in re.findall(r"(?<![\w.])([A-Za-z_]\w*)\[", expr):
+                if arr in stores or not fresh_only:
+                    ok = False
+        if ok:
+            moved.append(line)
+            if not flag:
+                free.add(lhs)
+        else:
+            kept.append(line)
+    return moved, kept

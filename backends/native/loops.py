@@ -11,7 +11,7 @@ from dynamo.graph import CALL, Graph, Node
 
 from .ops import Unsupported, _meta
 from .saves import LoopSaves, Saver, save_whole
-from .values import Arr, Const, Lazy, Scal, Tup, View
+from .values import Arr, Const, Dead, Lazy, Scal, Tup, View
 
 
 class Loops:
@@ -103,7 +103,11 @@ class Loops:
             em.line(f"{''.join(a + ', ' for a, _ in moves)}= {''.join(b + ', ' for _, b in moves)}")
         em.flush()
         extra = []
-        for o in outs[len(carried):]:
+        read = self.read_after(node)
+        for k, o in enumerate(outs[len(carried):], len(carried)):
+            if k not in read:   # (``un = u.copy()`` of a time step: dead after the loop)
+                extra.append(Dead())
+                continue
             v = inner.force(o) if isinstance(o, Node) and isinstance(inner.env[o], Lazy) \
                 else inner.val(o) if isinstance(o, Node) else Const(o)
             if not isinstance(v, (Arr, Scal)):
@@ -118,6 +122,21 @@ class Loops:
             if isinstance(v, Scal) and not any(v.name == n for n in names):
                 raise Unsupported("a scalar temporary of a loop read after it")
         return Tup(items + extra)
+
+    @staticmethod
+    def read_after(node: Node) -> set | range:
+        """The positions of the loop's results that a node after the loop reads (all
+        of them when the loop node has a user other than ``getitem``/``after_loop``)."""
+        read = set()
+        for user in node.users:
+            if user.op == CALL and user.target == "after_loop" and user.args[0] is not node:
+                continue
+            if user.op != CALL or user.target != "getitem" or user.args[0] is not node \
+                    or not isinstance(user.args[1], int):
+                return range(len(node.args[2]) + len(node.args[0].outputs))
+            if user.users:
+                read.add(user.args[1])
+        return read
 
     @staticmethod
     def moving(body: Graph, slots: list, env: dict) -> set:

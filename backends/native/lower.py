@@ -52,7 +52,7 @@ from typing import Any
 from dynamo.graph import Graph, Node
 
 from .block import _Block
-from .emitter import SEQ_FLAG, _Emitter
+from .emitter import SEQ_FLAG, _Emitter, lift_allocations
 from .ops import PRELUDE, Unsupported, _meta
 from .saves import SAVE_PRELUDE, input_saver
 from .values import Arr, Lazy, Scal
@@ -73,6 +73,7 @@ class Kernel:
     parallel: bool
     nparams: int = 0               # the kernel's parameters (the graph's inputs)
     scalar_params: tuple = ()      # which of them are scalars (the others are arrays)
+    buffers: tuple = ()            # emitter.Buffer: new arrays passed in after the savers
 
 
 def lower(graph: Graph, parallel_min: int = 1 << 14) -> Kernel:
@@ -132,10 +133,13 @@ def lower(graph: Graph, parallel_min: int = 1 << 14) -> Kernel:
               if re.search(rf"\b{saver.backup}\b", text)]
     savers = [name for k in writes for name in (em.input_savers[k].backup,
                                                  em.input_savers[k].state)]
-    head = f"def kernel({', '.join(params + savers)}):"
+    # large new arrays come from the caller, after the savers (emitter.LIFT_MIN_BYTES)
+    lines, buffers = lift_allocations(lines, results)
+    text = "\n".join(lines)
+    head = f"def kernel({', '.join(params + savers + [b.name for b in buffers])}):"
     source = PRELUDE + SAVE_PRELUDE + "\n\n" + head + "\n" + text + "\n"
     return Kernel(source, em.consts, outputs, writes, fresh_ndim, em.parallel, len(params),
-                  tuple(scalars))
+                  tuple(scalars), tuple(buffers))
 
 
 def _drop_unused_companions(lines: list, companions: list) -> list:

@@ -32,6 +32,9 @@ _BINARY = {
     "logical_and": ("b", "({a} and {b})"), "logical_or": ("b", "({a} or {b})"),
     "bitwise_and": ("bi", "({a} & {b})"), "bitwise_or": ("bi", "({a} | {b})"),
     "bitwise_xor": ("bi", "({a} ^ {b})"),
+    # integers only, each loop dtype its own expression and warning test (integers.py)
+    "floor_divide": ("i", None), "remainder": ("i", None),
+    "left_shift": ("i", None), "right_shift": ("i", None),
 }
 _UNARY = {
     "negative": ("ifc", "(-{a})"), "positive": ("ifc", "(+{a})"),
@@ -68,6 +71,8 @@ _ELEMENTWISE = frozenset(_BINARY) | frozenset(_UNARY) | frozenset(_SCALAR) | {
 PRELUDE = '''
 import numpy as np
 from numba import njit, prange
+
+from dynamo.backends.native.fastexp import exp32 as _exp32
 
 
 @njit

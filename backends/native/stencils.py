@@ -1,4 +1,5 @@
-"""Indexing with integers, constant slices and loop indices: ``getitem`` is a view (a
+"""Indexing with integers, constant slices, loop indices, ``None`` (a new axis) and
+``...``: ``getitem`` is a view (a
 stencil's ``A[1:-1, :-2]`` reads ``A[1 + i, j]``, no copy), ``setitem`` a nest that
 stores into the base array."""
 
@@ -19,11 +20,22 @@ class Stencils:
     def index_parts(self, base_shape: tuple, index) -> tuple[list, tuple]:
         """``index`` (ints, constant slices, loop-index expressions) as view parts."""
         items = index if isinstance(index, tuple) else (index,)
-        if len(items) > len(base_shape):
+        real = sum(item is not None and item is not Ellipsis for item in items)
+        if real > len(base_shape) or sum(item is Ellipsis for item in items) > 1:
             raise Unsupported("too many indices")
+        if any(item is Ellipsis for item in items):   # ``x[..., 0]``: the slices it
+            at = next(k for k, item in enumerate(items) if item is Ellipsis)   # stands for
+            items = items[:at] + (slice(None),) * (len(base_shape) - real) + items[at + 1:]
+        items = items + (slice(None),) * (len(base_shape) - sum(i is not None for i in items))
         parts, shape = [], []
-        for d, item in enumerate(items + (slice(None),) * (len(base_shape) - len(items))):
+        d = 0
+        for item in items:
+            if item is None:   # ``x[:, None]``: a new axis of length 1 (read at any index)
+                parts.append(("new",))
+                shape.append(1)
+                continue
             n = base_shape[d]
+            d += 1
             if isinstance(item, bool) or isinstance(item, np.bool_):
                 raise Unsupported("boolean index")
             if isinstance(item, (int, np.integer)):
@@ -93,6 +105,8 @@ class Stencils:
         if not isinstance(target, Arr):
             raise Unsupported("setitem into a non-array")
         parts, shape = self.index_parts(target.shape, index)
+        if any(p[0] == "new" for p in parts):
+            raise Unsupported("setitem with a new axis")
         dest = View(target, parts, shape, target.dtype)
         self.written(target.key)
         if isinstance(value, Node):

@@ -54,11 +54,12 @@ _PARALLEL_LOCK = threading.Lock()
 
 
 def _on_threads(n: int, dispatcher, args, savers):
-    """``dispatcher(*args, *savers)`` with Numba's parallel loops on ``n`` threads for
-    this call (``set_num_threads`` is per calling thread; the caller's count is put
-    back). On a machine whose cores are busy with other work, a parallel kernel's
-    threads wait for each other at every loop's end: one thread can be several times
-    faster there, so the trial races both (``Tiered._trial``)."""
+    """``dispatcher(*args, *savers)`` (``savers``: the savers and buffers) with Numba's
+    parallel loops on ``n`` threads for this call (``set_num_threads`` is per calling
+    thread; the caller's count is put back). On a machine whose cores are busy with
+    other work, a parallel kernel's threads wait for each other at every loop's end:
+    one thread can be several times faster there, so the trial races both
+    (``Tiered._trial``)."""
     import numba  # (imported by the compile already: a dict lookup)
     before = numba.get_num_threads()
     numba.set_num_threads(n)
@@ -169,7 +170,8 @@ def _fast_native(tiered: Tiered, dispatcher):
     layout with no kernel yet (Numba's dispatch raises TypeError: ``_new_layout``), a
     flagged call (nothing written: nothing to restore) and an unexpected error."""
     kernel = tiered.kernel
-    if kernel.scalar_params or kernel.writes or kernel.parallel or kernel.fresh_ndim >= 2:
+    if kernel.scalar_params or kernel.writes or kernel.parallel or kernel.fresh_ndim >= 2 \
+            or kernel.buffers:
         return None
     params = "".join(f"a{k}, " for k in range(kernel.nparams))
     scope: dict = {"_get": _get_state, "_known": _KNOWN_DEFAULT, "_kernel": dispatcher,
@@ -253,6 +255,7 @@ class Tiered:
         self.native_calls = 0               # calls tier 2 answered (tests, benchmarks)
         self.threads: int | None = None     # a parallel kernel's threads (None: Numba's)
         self._spares: list = []             # backup and state arrays (saves.py), reused
+        self._spare_buffers: list = []      # intermediates the kernel takes (_buffers)
         self._layout_key, self._finish = _call_helpers(kernel, name)
         # a kernel of arrays only: Numba's own dispatch (in C) finds the kernel for the
         # arrays' layouts, or raises TypeError (compiling at call time is disabled),
@@ -314,7 +317,8 @@ class Tiered:
                 if fast is not None:
                     self._native = fast   # (shadows the method: see _fast_native)
             written = [args[k] for k in self.kernel.writes]
-            sig = tuple(numba.typeof(a) for a in (*args, *new_savers(written)))
+            sig = tuple(numba.typeof(a) for a in (*args, *new_savers(written),
+                                                  *self._buffers()))
             _compile_signature(numba, self._dispatcher, sig)
             with self._lock:
                 self._compiled.add(key)
@@ -383,20 +387,24 @@ class Tiered:
             if written is None:
                 return None
             savers = self._savers(written)
+        buffers = self._buffers() if kernel.buffers else ()
+        extra = (*savers, *buffers) if buffers else savers
         try:
             if kernel.parallel:
                 with _PARALLEL_LOCK:
-                    out = self._dispatcher(*args, *savers) if self.threads is None \
-                        else _on_threads(self.threads, self._dispatcher, args, savers)
+                    out = self._dispatcher(*args, *extra) if self.threads is None \
+                        else _on_threads(self.threads, self._dispatcher, args, extra)
             else:
-                out = self._dispatcher(*args, *savers)
+                out = self._dispatcher(*args, *extra)
         except TypeError:   # Numba's dispatch: no kernel for these layouts yet
             if savers:
                 self._spares.append(savers)
+            self._keep_buffers(buffers)
             return self._new_layout(args)
         except Exception:   # (not expected) tier 1 answers, with the inputs as given
             log.exception("native tier: graph %s's kernel raised", self.name)
             out = (True,)
+        self._keep_buffers(buffers)
         if savers:
             if out[0]:   # a NaN or infinity eager reports: undo the writes, run tier 1
                 restore(written, savers)
@@ -432,6 +440,24 @@ class Tiered:
             return new_savers(written)
         reset(savers)
         return savers
+
+    def _buffers(self) -> tuple:
+        """The large new arrays the kernel takes (``lower.Kernel.buffers``): a new
+        one (NumPy's) for each it returns, the intermediates reused from call to call
+        (one set per concurrent caller, as ``_spares``)."""
+        try:
+            spare = self._spare_buffers.pop()
+        except IndexError:
+            spare = None
+        return tuple(np.empty(b.shape, b.dtype) if b.result or spare is None else spare[k]
+                     for k, b in enumerate(self.kernel.buffers))
+
+    def _keep_buffers(self, buffers: tuple) -> None:
+        """Keep a call's intermediates for the next call (not its results: they are
+        the caller's now)."""
+        if buffers and not all(b.result for b in self.kernel.buffers):
+            self._spare_buffers.append(tuple(
+                None if b.result else a for b, a in zip(self.kernel.buffers, buffers)))
 
     def _trial(self, *args):
         """Alternate tier 2 and tier 1 on the real inputs; keep the faster. A parallel

@@ -11,6 +11,8 @@ import numpy as np
 
 from dynamo.graph import Node
 
+from .ops import Unsupported
+
 
 @dataclass(eq=False)
 class Arr:
@@ -32,7 +34,8 @@ class Arr:
 @dataclass(eq=False)
 class View:
     """``base[index]`` with integers and constant slices: per base dimension either
-    ``("int", expr)`` or ``("slice", start, step)`` (one view dimension each)."""
+    ``("int", expr)`` or ``("slice", start, step)`` (one view dimension each), and
+    ``("new",)`` for a new axis of length 1 (a view dimension, no base dimension)."""
 
     base: Arr
     parts: list
@@ -51,6 +54,8 @@ class View:
         for part in self.parts:
             if part[0] == "int":
                 out.append(part[1])
+            elif part[0] == "new":
+                k += 1   # its index (0, or a broadcast one) reads nothing
             else:
                 _, start, step = part
                 i = idx[k]
@@ -82,12 +87,19 @@ class Lazy:
 
 
 @dataclass(eq=False)
+class Dead:
+    """A loop's temporary that nothing reads after the loop (it is not kept)."""
+
+
+@dataclass(eq=False)
 class Tup:
     items: list
 
 
 def _compose(view: View, parts: list, shape: tuple) -> View:
     """``view[index]`` as a view of ``view.base``."""
+    if any(part[0] == "new" for part in view.parts):
+        raise Unsupported("an index into a view with a new axis")
     out, k = [], 0
     for part in view.parts:
         if part[0] == "int":

@@ -31,6 +31,7 @@ from ..passes import (
     varies_per_trip,
 )
 from .codegen import emit_forward
+from .flat import flat_plan
 from .loop_code import is_loop_body
 from .module import Module
 from .options import Options
@@ -80,7 +81,9 @@ def generated_code(graph: Graph, opts: Options):
     # (hoist_invariants moves a body's invariant ops before its loop)
     optimized = compile_loop_bodies(optimized, lambda body: generated_code(body, opts))
     groups = partition(optimized, whole_rows=True, barrier=_barrier)
-    plans = [None if g.kind == SINGLE else plan_group(g, opts) for g in groups]
+    # (a stencil over shifted 2-D slices too small for blocks runs as 1-D passes: flat)
+    plans = [None if g.kind == SINGLE else
+             plan_group(g, opts) or flat_plan(g, optimized.outputs, opts) for g in groups]
     n = next(_counter)
     m = Module()
     # A graph without effects runs again as eager after a floating-point condition

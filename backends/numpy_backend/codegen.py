@@ -158,10 +158,13 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, st
             add(located(node, text), reads, (node,), handed, index)
         else:
             outs = "".join(f"{n.name}, " for n in group.outputs)
-            ins = ", ".join(name_of(n) for n in group.inputs)
+            # (a flat group also reads the arrays its inputs are slices of: flat.py)
+            reads = [*group.inputs, *(n for n in getattr(plans[index], "parents", ())
+                                      if n not in group.inputs)]
+            ins = ", ".join(name_of(n) for n in reads)
             # (a group of unused ops, kept because they may warn, has no outputs)
             call = f"{outs}= {fns[index]}({ins})" if outs else f"{fns[index]}({ins})"
-            add(located(group.nodes[0], call), group.inputs, group.outputs, (), index)
+            add(located(group.nodes[0], call), reads, group.outputs, (), index)
     # the last value a loop trip computes, when only the next trip reads it, is
     # written into the statement that hands it over (``alpha = -(r[k] + alpha) / beta``)
     last = inliner.pending.pop() if inliner.pending and \

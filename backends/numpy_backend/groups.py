@@ -17,13 +17,15 @@ from dynamo.ops.node_facts import array_meta
 
 from ..fusion import Group, reduction_info
 from . import runtime
+from .flat import FlatPlan, emit_flat
 from .module import Module, call_out, plain_name
 from .plan import BlockPlan, uses_out
 from .statements import located
 
 
-def emit_group(m: Module, plan: BlockPlan, index: int) -> str:
-    """Define ``_group<index>`` (block-wise) and ``_plain<index>``; return the former."""
+def emit_group(m: Module, plan: BlockPlan | FlatPlan, index: int) -> str:
+    """Define ``_group<index>`` (block-wise; ``_flat<index>`` for a ``FlatPlan``) and
+    ``_plain<index>``; return the former."""
     group = plan.group
     name_of = plain_name(m)
     params = ", ".join(name_of(n) for n in group.inputs)
@@ -37,6 +39,8 @@ def emit_group(m: Module, plan: BlockPlan, index: int) -> str:
             m.emit(1, "del " + ", ".join(n.name for n in dead))
     m.emit(1, f"return {outs}")
     m.emit(0, "")
+    if isinstance(plan, FlatPlan):
+        return emit_flat(m, plan, index, plain)
 
     fn = f"_group{index}"
     m.emit(0, f"def {fn}({params}):")
@@ -81,13 +85,17 @@ def _partial(plan: BlockPlan, node: Node) -> bool:
 def _emit_allocations(m: Module, plan: BlockPlan) -> dict[Node, str]:
     """Allocate each output (or each partial-result vector); name what is returned."""
     results = {}
-    for node in plan.group.outputs:
-        meta = array_meta(node)
+    # (every partial reduction needs its vector, one kept only because it may warn too)
+    for node in plan.group.reductions:
         if _partial(plan, node):
             dtype = _partial_dtype(node)
             m.emit(1, f"_p_{node.name} = _empty({plan.nblocks}, {m.bind(dtype, str(dtype))})")
             results[node] = node.name
-        elif plan.recycle:
+    for node in plan.group.outputs:
+        meta = array_meta(node)
+        if _partial(plan, node):
+            continue
+        if plan.recycle:
             recycler = m.bind(runtime.Recycler(meta.shape, meta.dtype), f"out_{node.name}")
             m.emit(1, f"_o_{node.name} = {recycler}.take()")
             results[node] = f"_o_{node.name}"

@@ -158,6 +158,11 @@ class Module:
         if impl is after_loop:   # (the array itself, after the loop that wrote it)
             return self.fmt(args[0], name_of)
         parts = [self.fmt(a, name_of) for a in args]
+        if node.meta.get("method") == node.target and args and not extra:
+            # the program's own method call (x.mean()), so NumPy's stacklevel=2 warnings
+            # name its line (dynamo/ops/reductions.py, _WARN_AT_CALLER)
+            rest = parts[1:] + [f"{k}={self.fmt(v, name_of)}" for k, v in node.kwargs.items()]
+            return f"({parts[0]}).{node.meta['method']}({', '.join(rest)})"
         method = self._method(impl, args, node.kwargs, parts, name_of) if not extra else None
         if method is not None:
             return method

@@ -171,8 +171,9 @@ class PerSize:
     def __dynamo_call_source__(self, callee: str, args: list[str]) -> str:
         """The expression that calls this runner, named ``callee``, with the inputs
         named ``args``, as generated code writes it in place of ``callee(*args)`` (the
-        dispatcher: ``dynamo.dispatch.direct_graph_call``): the variant of the call's
-        key, looked up in ``variants`` where it runs, or else ``miss``. A cached call
+        entry's glue, pasted into the dispatcher or called by a resume function:
+        ``dynamo.dispatch.direct_graph_call``): the variant of the call's key, looked
+        up in ``variants`` where it runs, or else ``miss``. A cached call
         then runs the variant with no frame of this object's (``__call__`` is called
         through the type, with the arguments packed in a tuple, and computes the key
         in a second frame)::

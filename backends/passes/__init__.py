@@ -12,6 +12,8 @@ pass                    what it does
 ``strength_reduce``     exact rewrites: ``x**2`` -> square, integer ``n**3`` ->
                         multiplies
 ``fast_powers``         float ``x**3`` -> multiplies (not exact; only on request)
+``fresh_copies``        drops ``np.array(xs)`` of a list the guards converted
+                        anew (the graph's input is already a fresh array)
 ``without_errstate``    drops ``with np.errstate`` from CuPy graphs (not in the
                         pipeline)
 ======================  =========================================================
@@ -38,12 +40,13 @@ from .cse import cse
 from .dce import dce
 from .errstate import without_errstate
 from .fold import FOLD_LIMIT, fold_constants
+from .fresh import fresh_copies
 from .hoist import hoist_invariants
 from .loops import compile_loop_bodies, has_loops, varies_per_trip
 from .pipeline import PIPELINE, PIPELINE_FAST_POWERS, optimize
 from .strength import MAX_POWER, fast_powers, strength_reduce
 
 __all__ = ["FOLD_LIMIT", "MAX_POWER", "PIPELINE", "PIPELINE_FAST_POWERS", "barrier",
-           "compile_loop_bodies", "cse", "dce", "fast_powers", "fold_constants",
+           "compile_loop_bodies", "cse", "dce", "fast_powers", "fold_constants", "fresh_copies",
            "has_loops", "hoist_invariants", "may_signal", "optimize", "rerun_on_signal",
            "strength_reduce", "varies_per_trip", "without_errstate"]

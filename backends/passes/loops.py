@@ -20,19 +20,23 @@ from dynamo.tree import tree_leaves
 
 from .rewrite import rewrite
 
+LOOPS = ("fori_loop", "while_loop")
+
 
 def has_loops(graph: Graph) -> bool:
-    return any(n.target == "fori_loop" for n in graph.call_nodes())
+    return any(n.target in LOOPS for n in graph.call_nodes())
 
 
 def compile_loop_bodies(graph: Graph, compile_body) -> Graph:
     """``graph`` with each loop node's body graph replaced by ``compile_body(body)``,
-    a function ``(i, *carried, *free) -> tuple of the next carried values``."""
+    a function ``(i, *carried, *free) -> tuple of the next carried values``; a
+    ``while_loop`` body (no index) compiles to a plain function of
+    ``(*carried, *free)`` that returns the next carried values and the next test."""
     if not has_loops(graph):
         return graph
 
     def visit(rw, node: Node) -> bool:
-        if node.target != "fori_loop":
+        if node.target not in LOOPS:
             return False
         body, *rest = node.args
         new = rw.copy(node)

@@ -18,6 +18,7 @@ from dynamo.graph import Graph
 from .cse import cse
 from .dce import dce
 from .fold import fold_constants
+from .fresh import fresh_copies
 from .hoist import hoist_invariants
 from .strength import fast_powers, strength_reduce
 
@@ -28,10 +29,12 @@ log = logging.getLogger("dynamo.backend")
 # with the code before the loop; dce so later passes see less; fold before strength
 # reduction so folded powers are exact; cse after strength reduction so shared squares
 # (x**2, x**3) merge; dce last to drop what folding and cse left without readers.
-PIPELINE = (hoist_invariants, dce, fold_constants, strength_reduce, cse, dce)
+# fresh_copies first: it only drops a copy of an input (np.array of a list the check
+# converted), and the passes after it see the input read directly.
+PIPELINE = (fresh_copies, hoist_invariants, dce, fold_constants, strength_reduce, cse, dce)
 # The same with float powers as multiplies (not bit-identical: an explicit option).
-PIPELINE_FAST_POWERS = (hoist_invariants, dce, fold_constants, strength_reduce, fast_powers,
-                        cse, dce)
+PIPELINE_FAST_POWERS = (fresh_copies, hoist_invariants, dce, fold_constants, strength_reduce,
+                        fast_powers, cse, dce)
 
 
 def optimize(graph: Graph, passes=PIPELINE, without=frozenset()) -> Graph:

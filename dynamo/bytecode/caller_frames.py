@@ -55,6 +55,10 @@ _NAME_LOADS = frozenset({"LOAD_ATTR", "LOAD_METHOD", "LOAD_GLOBAL", "LOAD_NAME",
 
 _CONSTANT_LOADS = frozenset({"LOAD_CONST", "LOAD_SMALL_INT"})
 
+# The cause of the break at a call of a function that reads frames above the compiled
+# one, found while tracing: the whole frame runs uncompiled (dynamo/convert.py).
+FRAME_READER = "frame_reader"
+
 # How many frames up a read goes when the code does not say (a computed level, a walk
 # of the whole stack): as far as there are frames.
 READS_ALL = 1 << 20
@@ -108,6 +112,66 @@ def reads_caller_frame_of(fn) -> str | None:
             del verdicts[key]
     _verdicts[key] = (weakref.ref(fn, gone), tuple(looked_up.values()), verdict)
     return verdict
+
+
+def reach(code: types.CodeType, fn=None) -> tuple[int, str]:
+    """(how many frames above its own a call of ``code`` reads, why): its own reads
+    (``frames_read``), or, with the function ``fn`` of that code, those of the
+    functions it calls by a global or closure name (``_through_callees``).
+
+    The translator asks it of every function it is about to inline, however it got
+    it (an argument, an attribute, ``getattr``, a bound method, a partial): those are
+    known only while tracing (see ``found_reading``)."""
+    reason, depth, _ = _scanned(code)
+    if isinstance(fn, types.FunctionType) and fn.__code__ is code and depth < READS_ALL \
+            and reads_caller_frame_of(fn) is not None:   # (its verdict is cached)
+        via, why = _through_callees(fn, _CALLEE_LEVELS, {})
+        if via > depth:
+            depth, reason = via, why
+    return depth, reason
+
+
+def found_reading(code: types.CodeType, levels: int, why: str) -> None:
+    """The trace of ``code`` found that it reads ``levels >= 1`` frames above its own
+    through a function it gets otherwise than by name (``def f(x, reader): reader(x)``
+    with ``reader`` reading ``sys._getframe(2)``). From now on ``code`` counts as a
+    reader of its caller's frame (``reads_caller_frame`` says ``why``): compiled again,
+    or called at a graph break, it is called as it is; and a compiled function that
+    was made before (an ``OptimizedFunction`` that asked ``when_found``) is told, so
+    that its next call is the plain function's. The first call already ran through
+    dynamo's frames: what it read two frames up was one of them.
+
+    Example::
+
+        >>> found_reading(f.__code__, 1, "it calls reader(), which reads 2 frames up")
+        >>> reads_caller_frame(f.__code__)
+        'it calls reader(), which reads 2 frames up'
+    """
+    reason, depth, called = _scanned(code)
+    ref = _found[id(code)][0]
+    if depth < levels or not reason:
+        _found[id(code)] = (ref, (reason or why, max(depth, levels), called))
+    entry = _watchers.pop(id(code), None)
+    if entry is not None and entry[0]() is code:
+        for obj in list(entry[1]):
+            obj.frame_reader_found(reason or why)
+
+
+def when_found(code: types.CodeType, obj) -> None:
+    """Call ``obj.frame_reader_found(why)`` when ``found_reading(code, ...)`` is called
+    (once). Only weak references are held: to ``code`` and to ``obj``."""
+    key = id(code)
+    entry = _watchers.get(key)
+    if entry is None or entry[0]() is not code:
+        def gone(ref, key=key, watchers=_watchers):
+            if watchers.get(key, (None,))[0] is ref:
+                del watchers[key]
+        entry = _watchers[key] = (weakref.ref(code, gone), weakref.WeakSet())
+    entry[1].add(obj)
+
+
+# id(code) -> (a weak reference to the code, the objects to tell: ``when_found``).
+_watchers: dict[int, tuple[weakref.ref, weakref.WeakSet]] = {}
 
 
 # id(function) -> (a weak reference to it, ((weak reference to the function whose

@@ -26,7 +26,8 @@ data_sizes     nonzero, flatnonzero, argwhere, unique (and unique_*), bincount,
                sym_size: results whose size only the data decides (unbacked sizes)
 ufuncs         ufunc methods: np.add.reduce, np.maximum.accumulate, reduceat, outer, at
 errstate       `with np.errstate(...)`: entering and leaving it, as two effect ops
-loops          fori_loop (a traced `for` loop over a range), after_loop
+loops          fori_loop (a traced `for` loop over a range), while_loop (a `while`
+               loop on a 0-d array test), after_loop
 random         np.random legacy functions (rand, normal, choice, shuffle, ...)
 generator      methods of Generator and RandomState objects passed in (rng.normal...)
 =============  ============================================================

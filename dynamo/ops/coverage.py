@@ -122,11 +122,12 @@ NOTES = {
     "linspace": "`retstep=True` breaks", "logspace": "an array `base` breaks",
     "arange": "array arguments break", "array": "`like=` and `ndmax=` break",
     "asarray": "returns its argument itself when no conversion is needed",
-    "random_choice": "`size=None` and `p=` as an array break",
-    "random_rand": "no arguments breaks (returns a Python float)",
-    "random_randn": "no arguments breaks (returns a Python float)",
-    "generator_choice": "without `size=`, an int population breaks (a Python int); a 0-d "
-                        "array population breaks",
+    "random_choice": "`size=None` with an int population: a Python int drawn by the graph "
+                     "(`python_draw`)",
+    "random_rand": "no arguments: a Python float, drawn by the graph (`python_draw`)",
+    "random_randn": "no arguments: a Python float, drawn by the graph (`python_draw`)",
+    "generator_choice": "without `size=`, an int population: a Python int drawn by the "
+                        "graph (`python_draw`); a 0-d array population breaks",
     "generator_integers": "without `size=` a NumPy scalar (captured); `dtype=bool` then "
                           "gives a Python bool: a break",
     "generator_permutation": "a 0-d array breaks", "generator_permuted": "`out=` breaks",
@@ -188,11 +189,13 @@ NOTES = {
             "along an empty axis breaks (NumPy loops forever there)",
 }
 _RANDOM_NOTE = ("draws from NumPy's global RandomState when the graph runs, in program "
-                "order; without `size=` and with scalar parameters it returns a Python "
-                "number: a break")
+                "order; without `size=` and with constant scalar parameters it returns a "
+                "Python number, drawn by the graph (`python_draw`): an index or a returned "
+                "value needs no break, arithmetic on it breaks there")
 _OBJECT_NOTE = ("calls the method of the object passed in when the graph runs, in program "
-                "order; without `size=` and with scalar parameters it returns a Python "
-                "number: a break")
+                "order; without `size=` and with constant scalar parameters it returns a "
+                "Python number, drawn by the graph (`python_draw`): an index or a returned "
+                "value needs no break, arithmetic on it breaks there")
 
 
 def _callers(name: str) -> str:

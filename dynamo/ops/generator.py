@@ -30,9 +30,11 @@ What breaks instead, and why:
 
 - ``np.random.default_rng`` of a seed sequence, a bit generator or a Generator (made
   eagerly; the code after it is traced with the new Generator as an input);
-- methods whose result is no array: a draw without ``size=`` and with scalar
-  parameters (a Python float or int; ``integers`` returns a NumPy scalar and is
-  captured), ``bytes`` and ``spawn``;
+- methods whose result is no array: ``bytes`` and ``spawn``; a draw without ``size=``
+  and with scalar parameters returns a Python float or int (``integers``: a NumPy
+  scalar, captured), which the graph draws too (``python_draw`` in ``random.py``) and
+  the program gets as that number: a use that needs the number while tracing
+  (arithmetic, a branch) breaks there, and so does a draw with a traced parameter;
 - ``out=`` (NumPy needs a C-contiguous ``out``, a layout the trace does not know),
   ``multinomial`` and ``multivariate_hypergeometric``, and every attribute that is no
   method (``rng.bit_generator``).

@@ -37,6 +37,8 @@ Example::
 
 from __future__ import annotations
 
+import numpy as np
+
 from .registry import MUTATION, OPAQUE, OpDef, register
 
 
@@ -56,6 +58,35 @@ def after_loop_rule(op, args, kwargs):
     return args[0]
 
 
+def while_loop(body, keep: bool, cond, carried: tuple, free: tuple,
+               trips: int | None = None, count: bool = False) -> tuple:
+    """``while bool(cond) == keep:`` run ``body(*carried, *free)``, which gives the
+    next carried values and the next test: a ``while`` loop whose exit the data
+    decides (``while err > tol:``). ``bool`` of the 0-d test, as Python takes it (NaN
+    is true; ``nan > tol`` is false). ``trips``: at most that many trips (a ``for``
+    loop over a range that ends with ``if <test>: break``). Returns the carried values
+    after the last trip (those it got where no trip runs), and with ``count`` an
+    empty array of shape ``(trips taken, 0)``: the number of trips as a size, which
+    the frame reads off it when the graph runs (the loop variable after the loop).
+
+    >>> while_loop(lambda x: (x * 2, x * 2 < 50), True, True, (3,), ())
+    (96,)
+    >>> while_loop(lambda x: (x * 2, x * 2 < 50), True, True, (3,), (), 2, True)[1].shape
+    (2, 0)
+    """
+    taken = 0
+    while bool(cond) is keep and (trips is None or taken < trips):
+        taken += 1
+        *carried, cond = body(*carried, *free)
+    return (*carried, np.empty((taken, 0), np.bool_)) if count else tuple(carried)
+
+
+def while_loop_rule(op, args, kwargs):
+    raise TypeError("while_loop nodes are made by the translator, not by op calls")
+
+
+register(OpDef("while_loop", while_loop, while_loop_rule, OPAQUE, cupy=while_loop, effect=True,
+               doc="a `while` loop on a 0-d array test: the body graph until the test fails"))
 register(OpDef("fori_loop", fori_loop, fori_loop_rule, OPAQUE, cupy=fori_loop, effect=True,
                doc="a `for` loop over a range: the body graph once per index"))
 register(OpDef("after_loop", after_loop, after_loop_rule, MUTATION, cupy=after_loop,

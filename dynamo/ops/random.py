@@ -37,10 +37,44 @@ import numpy as np
 
 from . import rules
 from .meta import ArrayMeta
-from .registry import CREATION, MUTATION, OPAQUE, OpDef, no_array, register
+from .registry import CREATION, MUTATION, OPAQUE, REGISTRY, OpDef, no_array, register
 from .rules import MetaError
 
 _PRIVATE = np.random.RandomState(0)  # for dtypes and argument checks, never the global one
+
+
+class PythonNumberDraw(MetaError):
+    """A draw that returns a Python number, not an array: ``rng.random()``,
+    ``np.random.randint(n)``, ``rng.choice(n, p=p)`` (no ``size=``, scalar parameters).
+    ``number`` is that type, ``int`` or ``float``, the very type eager gets.
+
+    The translator draws it in the graph all the same (``python_draw``: the method's own
+    call, its result as a 0-d array), and hands the program the number as the glue's
+    ``int()``/``float()`` of it: used only as an array index or returned, it needs no
+    break; arithmetic or a branch on it breaks there, with this reason."""
+
+    def __init__(self, text: str, number: type):
+        super().__init__(text)
+        self.number = number
+
+
+def _scalar_draw_error(source, name: str, params: dict, options: dict | None,
+                       text: str) -> MetaError:
+    """The error of a draw without ``size=`` that returns a scalar: ``PythonNumberDraw``
+    when that scalar is a Python int or float, told by making the same call, with the
+    same constant parameters, on a private source of the same kind (the type depends on
+    the method, its parameters' types and ``dtype=``, never on the drawn value); a plain
+    ``MetaError`` for a traced parameter (its value is unknown here) or any other type
+    (``randint(5, dtype=np.int32)`` gives a NumPy scalar)."""
+    if any(isinstance(v, ArrayMeta) for v in params.values()):
+        return MetaError(text)
+    try:
+        one = rules.run_quietly(getattr(source, name), **params, **(options or {}))
+    except Exception:  # noqa: BLE001 (NumPy rejects them: the call runs eagerly)
+        return MetaError(text)
+    if type(one) in (int, float):
+        return PythonNumberDraw(text, type(one))
+    return MetaError(text)
 
 # name -> parameter names before ``size`` (the signature NumPy documents)
 _DISTRIBUTIONS = {
@@ -85,7 +119,8 @@ def sized(source, label: str, params: dict, size, options: dict | None = None,
         shape = np.broadcast_shapes(*shapes) if shapes else ()
         if shape == ():
             if not numpy_scalar:
-                raise MetaError(f"{label} without size= returns a Python scalar")
+                raise _scalar_draw_error(source, label.rsplit(".", 1)[-1], params, options,
+                                         f"{label} without size= returns a Python scalar")
             scalar = True
     name = label.rsplit(".", 1)[-1]
     bounds = name in ("integers", "randint")  # their own checks: see below
@@ -137,7 +172,8 @@ def dims_rule(op, args, kwargs) -> ArrayMeta:
     if kwargs:
         raise TypeError(f"{op.extras['name']}() takes no keyword arguments")
     if not args:
-        raise MetaError(f"np.random.{op.extras['name']}() returns a Python float")
+        raise PythonNumberDraw(f"np.random.{op.extras['name']}() returns a Python float",
+                               float)
     return sized(_PRIVATE, "np.random.random_sample", {},
                  tuple(operator.index(rules.static(d, "a dimension")) for d in args))
 
@@ -187,7 +223,8 @@ def choice_meta(source, label: str, params: dict, legacy: bool) -> ArrayMeta:
         raise ValueError("Cannot take a larger sample than population when replace is False")
     if population is None:
         if shape is None:
-            raise MetaError(f"{label}(n) without size= returns a Python int")
+            # an int population without size: a Python int, whatever p holds
+            raise PythonNumberDraw(f"{label}(n) without size= returns a Python int", int)
         return ArrayMeta(shape, dtype, kind, False)
     if shape is None:
         if len(population) == 1:  # one element: a NumPy scalar (a 0-d array on CuPy)
@@ -256,6 +293,32 @@ _random_op("choice", choice_rule)
 _random_op("permutation", permutation_rule)
 _random_op("shuffle", shuffle_rule, kind=MUTATION, impl=shuffle, cupy=cupy_shuffle,
            returns_none=True)
+
+
+def python_draw(name: str, *args, **kwargs) -> np.ndarray:
+    """The draw of the random op ``name`` that returns a Python number, made as the
+    program makes it (the same method, the same arguments, so the same stream), as a
+    0-d array: int64 for an int, float64 for a float, both exact.
+
+        >>> python_draw("random_randint", 10)      # np.random.randint(10)
+        array(5)
+    """
+    return np.asarray(REGISTRY[name].impl(*args, **kwargs))
+
+
+def python_draw_rule(op, args, kwargs) -> ArrayMeta:
+    """A 0-d int64 or float64 array, when the op ``args[0]``'s own rule says its draw is
+    a Python number (``PythonNumberDraw``); the op's other errors are this op's."""
+    inner = REGISTRY[args[0]]
+    try:
+        inner.meta(inner, args[1:], kwargs)
+    except PythonNumberDraw as e:
+        return ArrayMeta((), np.dtype(np.int64 if e.number is int else np.float64), "numpy")
+    raise MetaError(f"np.{inner.name}: its draw is no Python number")
+
+
+register(OpDef("python_draw", python_draw, python_draw_rule, OPAQUE, cupy=None, random=True,
+               doc="a random draw that returns a Python int or float, as a 0-d array"))
 
 
 # np.random.seed(n): reseeds the global RandomState, in program order among the draws

@@ -111,8 +111,19 @@ _NAN_REDUCTIONS = ["nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmax",
 
 # Reductions whose ndarray method takes the function's parameters after ``a``, in the
 # same order and with the same defaults (var and std take ``correction`` only as
-# functions).
-_SAME_AS_METHOD = {"sum", "prod", "mean", "max", "min", "any", "all", "argmax", "argmin"}
+# functions). Not mean: see _WARN_AT_CALLER.
+_SAME_AS_METHOD = {"sum", "prod", "max", "min", "any", "all", "argmax", "argmin"}
+
+# Reductions whose NumPy code warns from Python with ``stacklevel=2`` ("Mean of empty
+# slice", "Degrees of freedom <= 0 for slice", in ``numpy/_core/_methods.py``): the
+# warning names the frame that called NumPy's Python code. For ``x.mean()`` (a C
+# method) that is the program's line; for ``np.mean(x)``, NumPy's ``fromnumeric.py``.
+# So the generated code must make the very call the program made, with no frame of
+# ours in between: the function itself for a function call (no ``numpy_call``
+# shortcut), and the method for a method call (the node's ``meta["method"]``, set by
+# the translator for ops with ``extras["warns_at_caller"]``; the printers call
+# ``x.mean(...)`` for it).
+_WARN_AT_CALLER = {"mean", "var", "std"}
 
 
 def method_first(fn, name: str):
@@ -140,6 +151,8 @@ def method_first(fn, name: str):
 for _name, _fn, _method in _REDUCTIONS:
     _extra = {"max": [np.amax], "min": [np.amin]}.get(_name, [])
     _fast = {"numpy_call": method_first(_fn, _name)} if _name in _SAME_AS_METHOD else {}
+    if _name in _WARN_AT_CALLER:
+        _fast["warns_at_caller"] = True
     register(OpDef(_name, _fn, reduction, REDUCTION, extras=_fast),
              functions=[_fn, *_extra], methods=[_name] if _method else [])
 for _name in _NAN_REDUCTIONS:

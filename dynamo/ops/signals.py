@@ -11,7 +11,8 @@ default, an exception under ``np.errstate(divide="raise")``, a call of the
   floating-point condition? Only nodes for which the answer is certainly no may be
   dropped (``dce``) or computed once for two calls (``cse``, in graphs with effects).
   The answer is conservative: no is given only for views and creation calls with
-  static arguments (their shapes were checked while tracing) and for integer and
+  static arguments (their shapes were checked while tracing; a creation call only up
+  to 1 GiB, as a larger one may fail to allocate) and for integer and
   boolean ufuncs that have no error cases (``a + b``, ``a < b``, ``a & b``; not
   division, remainder or power, and not NumPy scalar arithmetic, which warns on
   overflow).
@@ -77,6 +78,20 @@ def _static_args(node: Node, skip: int) -> bool:
     return not any(isinstance(v, Node) for v in tree_leaves(rest))
 
 
+# Creation calls this large may fail to allocate (``np.empty(2**62)``: "array is too
+# big", a MemoryError): they are kept, as eager runs them, even when unused.
+_QUIET_CREATION_BYTES = 1 << 30
+
+
+def _small(node: Node) -> bool:
+    """The array ``node`` makes has a known size of at most ``_QUIET_CREATION_BYTES``."""
+    meta = array_meta(node)
+    try:
+        return meta is not None and meta.size * meta.dtype.itemsize <= _QUIET_CREATION_BYTES
+    except TypeError:   # a size that is no number
+        return False
+
+
 def _kinds(node: Node) -> set[str] | None:
     """Dtype kinds of the node's array arguments and result (None: something unknown)."""
     metas = [array_meta(n) for n in node.inputs()] + [array_meta(node)]
@@ -115,7 +130,7 @@ def may_signal(node: Node) -> bool:
         # with i, idx graph values may be out of bounds.
         return not _static_args(node, 1)
     if kind == CREATION:
-        if node.target not in _QUIET_CREATION:
+        if node.target not in _QUIET_CREATION or not _small(node):
             return True
         return not _static_args(node, 1 if node.target.endswith("_like") else 0)
     if kind == ELEMENTWISE:

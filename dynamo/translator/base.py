@@ -25,7 +25,9 @@ import numpy as np
 from dynamo.guards import EXPR, ID, Guard
 
 from .. import listeners, ops
+from ..bytecode.caller_frames import FRAME_READER, READS_ALL, found_reading, reach
 from ..bytecode.instructions import CodeInfo, Inst
+from ..bytecode.resume import original_code
 from ..bytecode.signature import Params
 from ..exc import Unsupported
 from ..skipfiles import is_skipped, where
@@ -47,7 +49,7 @@ from ..variables import (
     wrap,
     wrap_constant,
 )
-from ..variables.arrays import FlatVariable, IndexerVariable
+from ..variables.arrays import DeferredNumberVariable, FlatVariable, IndexerVariable
 from ..variables.base import is_program_error
 from ..variables.builtins import FRAME_CAPTURE, HANDLERS, call_builtin, needs_deferred_value
 from ..variables.constant import BINARY, fold, operator_on_constants
@@ -266,9 +268,30 @@ class TranslatorBase:
     def setattr(self, obj: Variable, name: str, value: Variable) -> None:
         obj.setattr(self, name, value)
 
+    def _array_index(self, index: Variable) -> Variable:
+        """An array index, with each Python int the glue would compute from a 0-d array
+        (``int()`` of a traced integer array, a drawn ``np.random.randint(n)``: a
+        ``DeferredNumberVariable``) in it, alone or in a tuple, read in the graph as the
+        NumPy integer scalar ``a[()]``.
+
+        ``k = int(np.argmax(d)); best = x[k]; M[k, 0] = 0`` needs no break: NumPy
+        indexes with a NumPy integer scalar exactly as with the Python int ``int()``
+        gives (a basic index: the same view, element, ``IndexError`` and message), where a
+        0-d array index would be an advanced one (a copy). Bool 0-d arrays stay a break:
+        ``np.bool_`` is a mask index, not 0 or 1.
+        """
+        if isinstance(index, TupleVariable) and \
+                any(isinstance(v, DeferredNumberVariable) for v in index.items):
+            return TupleVariable([self._array_index(v) for v in index.items])
+        if isinstance(index, DeferredNumberVariable) and index.fn is int and \
+                index.snapshot.meta.dtype.kind in "iu":
+            return self.output.call_op(ops.get("getitem"),
+                                       [index.snapshot, ConstantVariable(())], {})
+        return _index_var(index)
+
     def getitem(self, obj: Variable, index: Variable) -> Variable:
         if isinstance(obj, ArrayVariable):
-            return self.output.call_op(ops.get("getitem"), [obj, _index_var(index)], {})
+            return self.output.call_op(ops.get("getitem"), [obj, self._array_index(index)], {})
         if isinstance(obj, (SequenceVariable, DictVariable, FlatVariable, IndexerVariable)):
             return obj.getitem(self, index)
         if obj.is_constant() and index.is_constant():
@@ -280,7 +303,8 @@ class TranslatorBase:
 
     def setitem(self, obj: Variable, index: Variable, value: Variable) -> None:
         if isinstance(obj, ArrayVariable):
-            self.output.call_op(ops.get("setitem"), [obj, _index_var(index), value], {})
+            self.output.call_op(ops.get("setitem"), [obj, self._array_index(index), value],
+                                {})
         elif isinstance(obj, (ListVariable, DictVariable, FlatVariable)):
             obj.setitem(self, index, value)
         else:
@@ -341,6 +365,7 @@ class TranslatorBase:
                               "Library code is not traced; it runs eagerly.",
                               hint="move the call out of hot code to keep one graph",
                               cause=FRAME_CAPTURE if capture else "library_call")
+        self._check_frame_reader(fn, code)
         if self.depth() >= self.config.inline_depth_limit:
             raise Unsupported(f"inlining deeper than config.inline_depth_limit "
                               f"({self.config.inline_depth_limit}): recursion?",
@@ -364,6 +389,35 @@ class TranslatorBase:
             return GeneratorVariable(sub)  # runs lazily, one yield per next()
         sub.run()
         return sub.result
+
+    def _check_frame_reader(self, fn: BaseFunctionVariable, code) -> None:
+        """A callee that reads two or more frames above its own (``sys._getframe(2)``,
+        ``f_back.f_back``, ``stacklevel=3``, ``inspect.stack()[2]``), however the trace
+        got it (an argument, an attribute, ``getattr``): at a break it would be called
+        by code that dynamo's frames call, and see them where plain Python shows the
+        program's. The whole frame runs uncompiled (``FRAME_READER``, see
+        dynamo/convert.py); when the reads reach above the compiled frame, its code is
+        marked a reader too (``caller_frames.found_reading``), so that later calls
+        call it as it is. (A callee found by name is seen before the call instead:
+        ``reads_caller_frame_of``.)
+
+        Example: ``def f(x, reader): return reader(np.sin(x))`` called with ``reader``
+        reading ``sys._getframe(2)``: ``f`` runs as Python from then on."""
+        levels, why = reach(code, getattr(fn, "fn", None))
+        if levels < 2:
+            return
+        tx, depth = self, 0
+        while tx.parent is not None:
+            tx, depth = tx.parent, depth + 1
+        above = levels - 1 - depth   # frames above the compiled one the reads reach
+        up = "every frame" if levels >= READS_ALL else f"{levels} frames"
+        if above >= 1:   # (a resume function continues the program's function)
+            found_reading(original_code(tx.code), above,
+                          f"it calls {code.co_qualname}(), which reads {up} up ({why})")
+        raise Unsupported(f"a call of {code.co_qualname}(), which reads {up} up ({why})",
+                          "Called at a graph break, it would see dynamo's frames above the "
+                          "compiled function where Python shows the program's; the "
+                          "function runs uncompiled.", cause=FRAME_READER)
 
     def inliner(self, code, local_vars: dict[str, Variable], cells: dict[str, CellVariable],
                 fn_globals: dict) -> TranslatorBase:

@@ -12,6 +12,7 @@ from .. import pyversion
 from ..exc import Unsupported
 from ..variables import ConstantVariable, IteratorVariable
 from ..variables.iterators import take
+from .loops import while_loop_node
 
 
 class ControlFlow:
@@ -75,6 +76,8 @@ class ControlFlow:
 
     def jump_if(self, inst, when: bool):
         value = self.pop()
+        if while_loop_node(self, inst, value, when):   # a while loop's test on an array
+            return
         if value.truth(self) == when:
             self.jump(inst)
 

@@ -39,6 +39,11 @@ unrolled (``Handlers.refuse_loop_node`` in ``frames``), as before loop nodes exi
 Loop nodes are made for NumPy arrays, outside ``try`` blocks, one loop at a time (a loop
 in the body of another is unrolled into it).
 
+Loops whose exit the data decides (``while err > tol:``, and ``for ...: ...;
+if <test>: break``) become one ``while_loop`` node the same way, traced once from the
+conditional jump on a 0-d array that tests them (``while_loop_node``, ``WhileScope``,
+at the end of this module; docs/loops.md).
+
 Example::
 
     >>> tx.loop_node(inst, it)     # at FOR_ITER, the second time round
@@ -48,7 +53,10 @@ Example::
 from __future__ import annotations
 
 import itertools
+import os
 from dataclasses import dataclass
+
+import numpy as np
 
 from .. import ops
 from ..graph import CALL, Graph, Node, map_nodes
@@ -777,3 +785,405 @@ class LoopScope:
                     tx.stack[key] = final[k]
 
 
+
+
+# ---------------------------------------------------------------------- while loops
+_CONDITIONAL = {"POP_JUMP_IF_FALSE": False, "POP_JUMP_IF_TRUE": True,
+                "POP_JUMP_FORWARD_IF_FALSE": False, "POP_JUMP_FORWARD_IF_TRUE": True,
+                "POP_JUMP_BACKWARD_IF_FALSE": False, "POP_JUMP_BACKWARD_IF_TRUE": True}
+_BACKWARD = ("JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP")
+
+
+def while_loop_node(tx, inst, value, when: bool) -> bool:
+    """At a conditional jump of ``tx`` (taken where ``bool(value) == when``) on a 0-d
+    array ``value`` that is a ``while`` loop's test (``while err > tol:``): run the loop
+    as one ``while_loop`` node (``WhileScope``), where it can be one. True: done, the
+    trace goes on after the loop. False: the jump is no such test, or an earlier
+    attempt failed (``loop_plan``), and it breaks the graph, as before."""
+    if not isinstance(value, ArrayVariable) or not isinstance(value.meta, ops.ArrayMeta) \
+            or value.meta.ndim != 0:
+        return False
+    shape, broken = _loop_test(tx, inst)
+    if shape is None and broken is None:
+        return False
+    try:
+        if shape is not None:
+            start, exit_, head, negate = shape
+            scope = WhileScope(tx, inst, value, start, exit_, head, keep=when != negate)
+        else:
+            scope = WhileScope(tx, inst, value, *broken[:3], keep=when != broken[3])
+            scope.for_break(*broken[4:])
+        scope.trace_body()
+        scope.finish()
+    except NotALoopNode as e:
+        tx.refuse_loop_node(inst, f"while loop: {e}")
+    except Exception as e:  # noqa: BLE001 (anything the body cannot be: a break)
+        tx.refuse_loop_node(inst, f"while loop: {why_not(e)}")
+    tx.ip = scope.after
+    return True
+
+
+def _loop_test(tx, inst) -> tuple:
+    """``(while_shape, for_break_shape)`` of the conditional jump ``inst``, where a loop
+    node may be tried there (Nones where not)."""
+    if tx.loop_plan(inst) is not None or tx.output.loop_scope is not None or \
+            tx.output.kind not in (None, ops.NUMPY) or tx.in_try():
+        return None, None
+    shape = while_shape(tx.info.insts, inst)
+    return shape, None if shape is not None else for_break_shape(tx, inst)
+
+
+def tests_loop_next(tx, value) -> bool:
+    """3.12+: the truth of ``value`` is asked by the instruction that makes the bool
+    (``COMPARE_OP`` with its cast, ``TO_BOOL``) right before the conditional jump
+    that uses it. True where that jump may run a ``while_loop`` node: the array is
+    handed to the jump (``while_loop_node``), which asks its truth where it runs no
+    node, as the instruction would have."""
+    if not isinstance(value, ArrayVariable) or not isinstance(value.meta, ops.ArrayMeta) \
+            or value.meta.ndim != 0 or tx.ip >= len(tx.info.insts):
+        return False
+    jump = tx.info.insts[tx.ip]
+    if jump.name not in _CONDITIONAL:
+        return False
+    scope = tx.output.loop_scope
+    if isinstance(scope, WhileScope) and scope.tx is tx:   # the test again, in the body
+        return scope.is_test(jump)
+    return any(x is not None for x in _loop_test(tx, jump))
+
+
+_READS = ("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW", "LOAD_FAST_AND_CLEAR",
+          "LOAD_FAST_LOAD_FAST", "LOAD_FAST_BORROW_LOAD_FAST_BORROW", "DELETE_FAST",
+          "STORE_FAST_LOAD_FAST", "LOAD_CLOSURE", "LOAD_DEREF")
+_RETURNS = ("RETURN_VALUE", "RETURN_CONST")
+
+
+def for_break_shape(tx, inst):
+    """Where the conditional jump ``inst`` is ``if <test>: break``, the last statement
+    of a ``for`` loop over a range whose iterator is on top of the stack:
+    ``(start, end, head, negate, after, for_iter, trips)``. ``start``: where the loop
+    goes on (straight to the jump back to its ``FOR_ITER``, at ``head``), ``end``:
+    the loop's end, ``after``: the ``break``'s code, which pops the iterator and runs
+    what follows the loop (the loop has no ``else``: the ``break`` and the loop's
+    normal end run the same code), ``rest``: the range's values left. The loop
+    variable must be read nowhere in the loop: only the data decides how far it got
+    (after the loop it is ``rest.start + rest.step * (u - 1)`` for ``u`` trips, an
+    unbacked size, ``WhileScope.finish``). None for other jumps."""
+    insts = tx.info.insts
+    if inst.name not in _CONDITIONAL or inst.target is None or inst.target <= inst.index:
+        return None
+    loops = [i for i in insts[:inst.index] if i.name == "FOR_ITER" and i.target is not None
+             and i.target > inst.index]
+    if not loops or not tx.stack:
+        return None
+    for_iter = loops[-1]          # the innermost loop around the jump
+    rest = rest_of(tx.stack[-1])
+    if type(rest) is not range or isinstance(tx.stack[-1], RowIteratorVariable) or \
+            any(v is tx.stack[-1] for v in tx.locals.values()):
+        return None
+    fall = inst.index + 1
+    while insts[fall].name == "NOT_TAKEN":
+        fall += 1
+    for negate, go_on, brk in ((True, fall, inst.target), (False, inst.target, fall)):
+        back = go_on
+        while insts[back].name == "NOT_TAKEN":
+            back += 1
+        if insts[back].name in _BACKWARD and insts[back].target == for_iter.index and \
+                _breaks_to_end(insts, brk, for_iter):
+            store = insts[for_iter.index + 1]
+            # (the body is up to the jump: after it, only the jump back, and the
+            # ``break``'s code, which may read the variable: 3.12+ copy the tail there)
+            if store.name != "STORE_FAST" or any(
+                    i.name in _READS and store.arg in _names(i.arg)
+                    for i in insts[for_iter.index + 2:inst.index]):
+                return None
+            return (go_on, for_iter.target, for_iter.index, negate, brk,
+                    for_iter.index, rest)
+    return None
+
+
+def _names(arg) -> tuple:
+    return arg if isinstance(arg, tuple) else (arg,)
+
+
+def _breaks_to_end(insts, brk: int, for_iter) -> bool:
+    """The code at ``brk`` pops the iterator and does what the loop's normal end does:
+    it jumps to the code after the loop's cleanup (``END_FOR``, ``POP_ITER``), or is a
+    copy of that code up to a ``return`` (3.12+ copies a short tail)."""
+    if insts[brk].name != "POP_TOP":
+        return False
+    end = for_iter.target
+    while end < len(insts) and insts[end].name in ("END_FOR", "POP_TOP", "POP_ITER"):
+        end += 1
+    nxt = insts[brk + 1]
+    if nxt.name in ("JUMP_FORWARD", "JUMP", "JUMP_NO_INTERRUPT") and nxt.target == end:
+        return True
+    return _tail(insts, brk + 1) == _tail(insts, end) is not None
+
+
+_LOADS = {"LOAD_FAST": 1, "LOAD_FAST_CHECK": 1, "LOAD_FAST_BORROW": 1,
+          "LOAD_FAST_LOAD_FAST": 2, "LOAD_FAST_BORROW_LOAD_FAST_BORROW": 2}
+
+
+def _tail(insts, start: int) -> list | None:
+    """The instructions from ``start`` up to a ``return``, no jump among them, with the
+    reads of locals spelled alike (the copy after a ``break`` reads ``x, i`` with one
+    ``LOAD_FAST_LOAD_FAST``; the code after the loop's end with ``LOAD_FAST_CHECK i``,
+    as ``i`` is unbound where the loop ran no trip: not so after a ``break``)."""
+    out = []
+    for inst in insts[start:]:
+        if inst.target is not None:
+            return None
+        if inst.name in _LOADS:
+            out += [("LOAD_FAST", name) for name in _names(inst.arg)]
+        else:
+            out.append((inst.name, inst.arg))
+        if inst.name in _RETURNS:
+            return out
+    return None
+
+
+def while_shape(insts, inst) -> tuple[int, int, int, bool] | None:
+    """``(body start, exit, head, negate)`` where the conditional jump ``inst`` is a
+    ``while`` loop's test; None for another jump (an ``if``). ``head`` is where the
+    loop starts again (the body's start, or the test's first instruction where the
+    loop jumps back to it), ``negate``: the loop goes on where the jump is *not* taken.
+    The test in front of the loop jumps forward out of it, and the loop's last
+    instruction, just before the exit, jumps back (3.11: the test again, a conditional
+    jump to the body; 3.12-3.13: a plain jump after the test; 3.14: a plain jump to the
+    test). The test at the bottom (3.11-3.13; where the test in front was decided
+    while tracing, the trace meets it first) jumps back to the body's start (3.11), or
+    out of the loop, followed by the jump back (3.12-3.13)."""
+    if inst.name not in _CONDITIONAL or inst.target is None:
+        return None
+    if inst.target <= inst.index:                        # the bottom test, 3.11
+        if insts[inst.target].name == "FOR_ITER":        # (a ``for`` loop's: no while)
+            return None
+        return inst.target, inst.index + 1, inst.target, False
+    after = insts[inst.index + 1] if inst.index + 1 < len(insts) else None
+    if after is not None and after.name in _BACKWARD and inst.target == inst.index + 2 \
+            and after.target is not None and after.target < inst.index:
+        if insts[after.target].name == "FOR_ITER":       # ``if <test>: break``
+            return None
+        return after.target, inst.target, after.target, True   # the bottom test, 3.12+
+    start, exit_ = inst.index + 1, inst.target
+    while start < exit_ and insts[start].name == "NOT_TAKEN":
+        start += 1
+    back = insts[exit_ - 1]
+    if back.target is None or back.index <= start or insts[back.target].name == "FOR_ITER":
+        return None
+    if back.name in _CONDITIONAL and back.target == start or \
+            back.name in _BACKWARD and (back.target == start or back.target <= inst.index):
+        return start, exit_, min(back.target, start), True
+    return None
+
+
+class WhileScope(LoopScope):
+    """One attempt at a ``while_loop`` node: the loop ``while bool(cond) == keep:``,
+    whose body (from ``start`` to the next test on a 0-d array that goes on to
+    ``start``) is traced once into a body graph of the carried arrays that returns
+    them and the next test's value. The checks are ``LoopScope``'s, less those about
+    an index (there is none), plus: every carried array keeps its slot (no swaps: their
+    order would depend on the number of trips, which only the data decides), a local
+    the body binds is dead after the loop (it is unbound where no trip runs), and the
+    test at the bottom is the same kind of value as the one in front (0-d).
+
+    Example: ``while err > tol: x = 0.5 * (x + a / x); err = np.abs(x * x - a).max()``
+    becomes ``while_loop = ops.while_loop(while_loop_body, True, greater, (x, err), (a,))``.
+    """
+
+    def __init__(self, tx, inst, cond, start: int, exit_: int, head: int, keep: bool):
+        self.tx, self.inst, self.keep = tx, inst, keep
+        self.cond = cond.node    # (before the trace: a carried array's node changes)
+        self.start, self.exit, self.head = start, exit_, head
+        self.after = exit_       # where the trace goes on after the loop
+        self.for_iter, self.bound = None, None
+        self.output = out = tx.output
+        self.symbol = f"loop{next(_counter)}"      # (no index: nothing reads it)
+        self.trips = self.last = 0
+        self.counters = {}
+        self.facts = []
+        self.body = Graph()
+        self.free: dict[Node, Node] = {}
+        self.created: set[int] = set()
+        self.entry_locals = dict(tx.locals)
+        self.entry_stack = list(tx.stack)
+        self.entry_cells = {n: c.value for n, c in tx.cells.items()}
+        self.targets: set[str] = set()
+        self.temps: list = []
+        self.slots: list[ArrayVariable] = []
+        for var in itertools.chain(self.entry_locals.values(), self.entry_stack):
+            if isinstance(var, ArrayVariable) and all(var is not s for s in self.slots):
+                self.slots.append(var)
+        if any(i in tx.info.catching for i in range(inst.index, exit_)):
+            raise NotALoopNode("a try block in the body")
+        self.before = {id(v): v.node for v in self.slots}
+        self.placeholders: dict[int, Node] = {}
+        trace = out.shape_env.trace
+        self.seen = (len(trace.decisions), len(trace.ranges)) if trace else (0, 0)
+        self.unbacked_before = set(out.shape_env.unbacked)
+        self.counts_before = dict(out.nonzero_counts)
+        self.fresh: set[str] = set()
+        self._check_slots()
+
+    def for_break(self, after: int, for_iter: int, rest: range) -> None:
+        """The loop is ``for ...: ...; if <test>: break`` (``for_break_shape``): at most
+        ``len(rest)`` more trips; the trace steps over its ``FOR_ITER`` (the loop
+        variable, read nowhere in the loop, keeps its value) and goes on at the
+        ``break``'s code."""
+        self.after, self.for_iter, self.bound, self.rest = after, for_iter, len(rest), rest
+        self.variable = self.tx.info.insts[for_iter + 1].arg
+
+    def _check_slots(self) -> None:
+        """As ``LoopScope._check_slots``, but carried arrays that share memory (``A``
+        and ``d = np.diag(A)``) are allowed where the body writes neither in place
+        (``_check_shared``, after the trace): every array the frame holds is carried,
+        as the body may rebind any of them."""
+        self.shared: dict = {}
+        for v in self.slots:
+            if v.may_be is not None:
+                raise NotALoopNode("a carried array may be another one")
+            self.shared.setdefault(memory_base(v.node), []).append(v)
+
+    def _check_shared(self, written: set) -> None:
+        index = {id(v): k for k, v in enumerate(self.slots)}
+        for group in self.shared.values():
+            if len(group) > 1 and any(index[id(v)] in written for v in group):
+                raise NotALoopNode("the body writes into one of two carried arrays that "
+                                   "share memory")
+
+    def trace_body(self) -> None:
+        tx, out = self.tx, self.output
+        names = {id(v): n for n, v in reversed(self.entry_locals.items())}
+        for v in self.slots:
+            p = self.body.placeholder(names.get(id(v), v.node.name), meta={
+                "array": v.meta, "loop_outer": v.node, "carried": True})
+            self.placeholders[id(v)] = p
+            v.node = p
+        out.graph, out.loop_scope = self.body, self
+        out.side_effects.log = []
+        tx.ip = self.start
+        try:
+            while True:
+                if tx.ip != self.start and self._at_test():
+                    break
+                if tx.ip == self.for_iter:     # the next item: never read (for_break)
+                    tx.push(self.entry_locals[tx.info.insts[tx.ip + 1].arg])
+                    tx.ip += 1
+                    continue
+                tx.step()
+                self._check_index_uses()
+                if tx.done or tx.suspended:
+                    raise NotALoopNode("the body returns")
+                if not self.head <= tx.ip < self.exit:
+                    raise NotALoopNode("the body jumps out of the loop")
+        finally:
+            self.log = out.side_effects.log
+            out.side_effects.log = None
+            out.graph, out.loop_scope = out.root_graph, None
+            self._forget_body_sizes()
+        self.cond_end = tx.pop()
+        if not isinstance(self.cond_end, ArrayVariable) or self.cond_end.meta.ndim != 0:
+            raise NotALoopNode("the test at the end of the body is no 0-d array")
+
+    def _at_test(self) -> bool:
+        """The trace is at the loop's test again (``is_test``)."""
+        inst = self.tx.info.insts[self.tx.ip]
+        if not self.is_test(inst):
+            return False
+        shape = while_shape(self.tx.info.insts, inst)
+        if shape is not None and inst.index != self.inst.index and \
+                (_CONDITIONAL[inst.name] != shape[3]) != self.keep:
+            raise NotALoopNode("the test at the bottom is not the one in front")
+        return True
+
+    def is_test(self, inst) -> bool:
+        """Whether the jump ``inst`` is the loop's test: the jump that started the loop,
+        or another conditional jump of the same loop (``while_shape``: the test at the
+        bottom, where the one in front started it)."""
+        if inst.index == self.inst.index:
+            return True
+        if self.for_iter is not None or inst.name not in _CONDITIONAL:
+            return False
+        shape = while_shape(self.tx.info.insts, inst)
+        return shape is not None and shape[:2] == (self.start, self.exit)
+
+    def _temporaries(self) -> None:
+        """Locals other than carried arrays: unchanged, or bound in the body and dead
+        after the loop (where no trip runs they stay unbound: no value to give them);
+        they are dropped. A Python value that changes (``k += 1``) is no node: the
+        number of trips is known only when the graph runs."""
+        tx = self.tx
+        slot_ids = {id(v) for v in self.slots}
+        live = tx.info.live_at(self.after)
+        if set(self.entry_locals) - set(tx.locals):
+            raise NotALoopNode("the body deletes a local")
+        for name, var in list(tx.locals.items()):
+            if name not in self.entry_locals:
+                if name in live:
+                    raise NotALoopNode(f"the local {name!r}, bound in the body, is read "
+                                       "after the loop")
+                del tx.locals[name]
+                continue
+            old = self.entry_locals[name]
+            if var is old or id(old) in slot_ids or same_constant(var, old):
+                continue
+            raise NotALoopNode(f"the local {name!r} is carried from one trip to the next "
+                               f"({old.describe()} -> {var.describe()})")
+
+    def finish(self) -> None:
+        tx, out = self.tx, self.output
+        self._check_effects()
+        holders = self._holders()
+        nexts = self._next_values(holders)
+        if any(isinstance(j, int) and j != k for k, j in nexts.items()):
+            raise NotALoopNode("carried arrays are swapped: their order after the loop "
+                               "depends on the number of trips")
+        written = {k for k, v in enumerate(self.slots)
+                   if v.node is not self.placeholders[id(v)]}
+        self._check_shared(written)
+        results = tuple(self.slots[j].node if isinstance(j, int) else j.node
+                        for j in nexts.values())
+        self._check_sizes_left()
+        self.body.output(self.localize(results + (self.cond_end.node,)))
+        self._check_distinct_results(nexts)
+        metas = tuple(v.meta for v in self.slots)
+        # a loop variable read after the loop: the number of trips, as a size
+        count = self.for_iter is not None and self.variable in tx.info.live_at(self.after)
+        if count:
+            if not self.rest:
+                raise NotALoopNode("no trips left")
+            line = os.path.basename(out.current_loc.get("loc", ""))
+            taken = out.shape_env.new_unbacked(
+                "the number of trips of a loop that breaks on array data"
+                + (f", at {line}" if line else ""))
+            counter = ops.ArrayMeta((taken, 0), np.dtype(np.bool_))
+        loop = out.graph.call("while_loop", (
+            self.body, self.keep, self.cond,
+            tuple(self.before[id(v)] for v in self.slots),
+            tuple(self.free), self.bound, count), meta={
+                "array": metas + (counter,) if count else metas, **out.current_loc,
+                "kind": ops.get("while_loop").kind})
+        for k, v in enumerate(self.slots):
+            v.node = self.before[id(v)]
+            if k in written:
+                out.writes.guard_writeable(v.node)
+                v.node = out.graph.call("after_loop", (v.node, loop), meta={
+                    "array": v.meta, **out.current_loc, "kind": ops.MUTATION})
+        final = {}
+        for k, nxt in nexts.items():
+            if isinstance(nxt, int):
+                final[k] = self.slots[k]
+            else:
+                node = out.graph.call("getitem", (loop, k), meta={
+                    "array": self.slots[k].meta, "kind": ops.get("getitem").kind})
+                final[k] = ArrayVariable(node, self.slots[k].meta)
+        self._set_state(holders, final)
+        self._own_fresh_sizes()
+        if count:    # the value after u trips: rest[u - 1], or as it was for none
+            node = out.graph.call("getitem", (loop, len(self.slots)), meta={
+                "array": counter, "kind": ops.get("getitem").kind})
+            out.unbacked_sizes[taken.sym.terms[0][0]] = (node, 0)
+            value = tx.locals[self.variable].value
+            if value != self.rest.start - self.rest.step:
+                raise NotALoopNode("the loop variable is not the range's last value")
+            tx.locals[self.variable] = ConstantVariable(value + taken * self.rest.step)

@@ -11,6 +11,7 @@ from .. import pyversion
 from ..exc import Unsupported
 from ..variables import ConstantVariable, SliceVariable
 from . import compare
+from .loops import tests_loop_next
 
 BINARY_OPS = {
     "ADD": "add", "SUBTRACT": "subtract", "MULTIPLY": "multiply",
@@ -57,7 +58,8 @@ class Operators:
         self.push(ConstantVariable(not self.pop().truth(self)))
 
     def TO_BOOL(self, inst):  # 3.13
-        self.push(ConstantVariable(self.pop().truth(self)))
+        value = self.pop()    # (a while loop's test on an array: the jump decides)
+        self.push(value if tests_loop_next(self, value) else ConstantVariable(value.truth(self)))
 
     def CALL_INTRINSIC_1(self, inst):  # 3.12
         name = getattr(inst.arg, "name", str(inst.arg))
@@ -84,7 +86,7 @@ class Operators:
         b = self.pop()
         a = self.pop()
         result = self.compare(COMPARE_OPS[name], a, b)
-        if to_bool:
+        if to_bool and not tests_loop_next(self, result):   # (else: the jump decides)
             result = ConstantVariable(result.truth(self))
         self.push(result)
 

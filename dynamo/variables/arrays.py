@@ -13,6 +13,7 @@ Example::
 
 from __future__ import annotations
 
+import copy
 import types
 from typing import Any
 
@@ -224,7 +225,23 @@ class ArrayMethodVariable(Variable):
                               "It runs eagerly.", hint=f"use np.{self.name}(x, ...) if that "
                               "function is captured", cause="unregistered_function")
         op, adapter = hit
-        return call_library(tx, op, adapter, [self.array, *args], kwargs)
+        result = call_library(tx, op, adapter, [self.array, *args], kwargs)
+        if op.extras.get("warns_at_caller") and adapter is ops.registry.same:
+            _mark_method_call(result, op, self.array, self.name)
+        return result
+
+
+def _mark_method_call(result: Variable, op, array: ArrayVariable, name: str) -> None:
+    """Record on the node of ``x.mean(...)`` that the program called the method: the
+    generated code then calls ``x.mean(...)`` too, so a warning NumPy raises with
+    ``stacklevel=2`` names the program's line, as eagerly (see ``_WARN_AT_CALLER`` in
+    ``ops/reductions.py``). Only a node that is this very call, on a NumPy array or
+    scalar, with the method's own arguments (the adapter changed nothing)."""
+    node = getattr(result, "node", None)
+    if isinstance(result, ArrayVariable) and array.meta.kind == ops.NUMPY and \
+            node is not None and node.target == op.name and node.args and \
+            node.args[0] is array.node:
+        node.meta["method"] = name
 
 
 class LibraryFunctionVariable(Variable):
@@ -500,10 +517,79 @@ def call_library(tx, op, adapter, args: list, kwargs: dict, kind: str | None = N
         raise Unsupported(f"{_op_label(op)}() inside a try block: it {op.extras['raises']}",
                           "A graph cannot hand an exception raised while it runs to the "
                           "except clause; the try block runs eagerly.", cause="try")
-    result = tx.output.call_op(op, list(args), kwargs, kind=kind)
+    try:
+        result = tx.output.call_op(op, list(args), kwargs, kind=kind)
+    except Unsupported as e:
+        if op.random and isinstance(e.__cause__, ops.random.PythonNumberDraw):
+            return _python_number_draw(tx, op, args, kwargs, e)
+        raise
     if op.extras.get("returns_none"):  # np.copyto, x.sort(), x.fill(): write, return None
         return ConstantVariable(None)
     return result
+
+
+class DeferredNumberVariable(Variable):
+    """A Python number the glue computes after the graph has run, ``fn(snapshot)``
+    (``int``/``float``/``complex`` of a 0-d array the graph holds): returned, stored or
+    used as an array index (``_array_index`` in ``translator/base.py``) it needs no
+    break; a use that needs the number while tracing raises ``needed()`` there."""
+
+    def __init__(self, fn: type, snapshot: ArrayVariable):
+        self.fn, self.snapshot = fn, snapshot
+
+    def needed(self) -> Unsupported:
+        """The break where the number is needed while tracing."""
+        raise NotImplementedError
+
+    def python_type(self) -> type:
+        return self.fn
+
+    def as_python_constant(self):
+        raise self.needed()
+
+    def _constant_arg(self):
+        raise self.needed()
+
+    def truth(self, tx) -> bool:
+        raise self.needed()
+
+    def getattr(self, tx, name: str) -> Variable:
+        raise self.needed()
+
+    def reconstruct(self, cg) -> str:
+        return f"{cg.const(self.fn)}({cg.value(self.snapshot)})"
+
+
+class DrawnNumberVariable(DeferredNumberVariable):
+    """A random draw that returns a Python number (``np.random.randint(n)``,
+    ``rng.choice(n, p=p)``, ``rng.random()``), drawn by the graph in program order as a
+    0-d array (the op ``python_draw``) and converted by the glue with ``int``/``float``:
+    its exact value and type. ``X[rng.choice(n, p=p)]`` and ``X[i]`` with ``i =
+    np.random.randint(n)`` need no break; a use that needs the number while tracing
+    breaks there, with the draw's own reason."""
+
+    def __init__(self, fn: type, snapshot: ArrayVariable, reason: Unsupported):
+        super().__init__(fn, snapshot)
+        self.reason = reason
+
+    def describe(self) -> str:
+        return f"a drawn Python {self.fn.__name__}"
+
+    def needed(self) -> Unsupported:
+        again = copy.copy(self.reason)     # the draw's break, raised where it is used
+        again.location = None
+        return again
+
+
+def _python_number_draw(tx, op, args, kwargs, reason: Unsupported) -> Variable:
+    """``np.random.randint(n)``, ``rng.choice(n, p=p)``: a draw whose result is a Python
+    number, drawn by the graph at its place in the program (``python_draw``: the same
+    call, as a 0-d array) and handed to the program as that number (see
+    ``DrawnNumberVariable``)."""
+    draw = tx.output.call_op(ops.get("python_draw"), [ConstantVariable(op.name), *args],
+                             kwargs)
+    number = int if draw.meta.dtype.kind == "i" else float
+    return DrawnNumberVariable(number, draw, reason)
 
 
 def _op_label(op) -> str:

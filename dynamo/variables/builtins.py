@@ -24,7 +24,7 @@ from dynamo.guards import CONSTANT, Guard, Source
 
 from .. import ops
 from ..exc import Unsupported
-from .arrays import ArrayVariable
+from .arrays import ArrayVariable, DeferredNumberVariable
 from .base import BoundBuiltinMethod, Variable, program_error
 from .constant import (
     BuiltinVariable,
@@ -37,7 +37,7 @@ from .constant import (
 )
 from .dicts import DictVariable, DictViewVariable
 from .functions import PartialVariable, fold
-from .iteration import HANDLERS, handles
+from .iteration import HANDLERS, handles, iterate
 from .iterators import (
     EnumerateVariable,
     IteratorVariable,
@@ -89,6 +89,9 @@ def call_builtin(tx, var: BuiltinVariable, args: list[Variable], kwargs: dict) -
     if fn in (str, repr) and len(args) == 1 and not kwargs and \
             isinstance(args[0], ObjectVariable):
         return args[0].text(tx, fn)   # the class's own __str__ / __repr__, inlined
+    if _is_text_join(fn) and len(args) == 1 and not kwargs and \
+            isinstance(args[0], IteratorVariable):
+        args = [_drained(tx, args[0])]
     constant_args = all(_constant_like(a) for a in [*args, *kwargs.values()])
     pure = var.pure_method or fn in _PURE or getattr(fn, "__module__", None) in _PURE_MODULES
     if pure and constant_args:
@@ -105,6 +108,23 @@ def call_builtin(tx, var: BuiltinVariable, args: list[Variable], kwargs: dict) -
     raise Unsupported(f"call to {name}() with these arguments",
                       "The translator cannot see inside this function.",
                       cause="unsupported_call")
+
+
+def _is_text_join(fn) -> bool:
+    """``sep.join`` of a str or bytes separator (a bound builtin method)."""
+    return getattr(fn, "__name__", None) == "join" and \
+        type(getattr(fn, "__self__", None)) in (str, bytes)
+
+
+def _drained(tx, iterator: IteratorVariable) -> ListVariable:
+    """The items of an iterator (a generator expression, ``map``), taken in order.
+
+    ``"x".join(str(s) for s in x.shape)``: CPython's ``str.join`` first makes a list of
+    its whole argument (``PySequence_Fast``), then checks and joins the items, so taking
+    every item before the fold runs the generator's code in the same order and just as
+    often; a non-str item then raises join's own TypeError in the fold.
+    """
+    return ListVariable(list(iterate(tx, iterator)))
 
 
 def _constant_like(v: Variable) -> bool:
@@ -337,7 +357,7 @@ def _conversion_needed(name: str) -> Unsupported:
 _DEFERRED_KINDS = {float: "fiub", int: "iub", complex: "fiubc"}
 
 
-class ArrayToPythonVariable(Variable):
+class ArrayToPythonVariable(DeferredNumberVariable):
     """``float(x)`` (``int``, ``complex``) of a traced 0-d array, converted by the glue
     after the graph has run: ``return float(loss)``, ``history.append(float(loss))``
     and ``self.loss = float(loss)`` need no break.
@@ -350,9 +370,6 @@ class ArrayToPythonVariable(Variable):
     while tracing (arithmetic, a comparison, a branch, formatting, an array op) is the
     break the conversion itself used to be, with its reason, at that use."""
 
-    def __init__(self, fn: type, snapshot: ArrayVariable):
-        self.fn, self.snapshot = fn, snapshot
-
     @staticmethod
     def deferrable(fn, array: ArrayVariable) -> bool:
         m = array.meta
@@ -362,32 +379,18 @@ class ArrayToPythonVariable(Variable):
     def describe(self) -> str:
         return f"{self.fn.__name__}() of an array"
 
-    def python_type(self) -> type:
-        return self.fn
-
-    def as_python_constant(self):
-        raise _conversion_needed(self.fn.__name__)
-
-    def _constant_arg(self):
-        raise _conversion_needed(self.fn.__name__)
-
-    def truth(self, tx) -> bool:
-        raise _conversion_needed(self.fn.__name__)
-
-    def getattr(self, tx, name: str) -> Variable:
-        raise _conversion_needed(self.fn.__name__)
-
-    def reconstruct(self, cg) -> str:
-        return f"{cg.const(self.fn)}({cg.value(self.snapshot)})"
+    def needed(self) -> Unsupported:
+        return _conversion_needed(self.fn.__name__)
 
 
 def needs_deferred_value(*values: Variable) -> None:
     """Raise the conversion's own break (``float() of an array converts array data to
-    Python``, cause ``array_to_python``) where an operation needs the number of an
-    ``ArrayToPythonVariable`` while tracing (arithmetic, a comparison, formatting)."""
+    Python``, cause ``array_to_python``; a drawn number's: the draw's) where an operation
+    needs the number of a ``DeferredNumberVariable`` while tracing (arithmetic, a
+    comparison, formatting)."""
     for v in values:
-        if isinstance(v, ArrayToPythonVariable):
-            raise _conversion_needed(v.fn.__name__)
+        if isinstance(v, DeferredNumberVariable):
+            raise v.needed()
 
 
 def _to_python(name, fn):

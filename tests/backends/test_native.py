@@ -766,3 +766,124 @@ def test_the_fast_call_path_falls_back_as_the_generic_one():
     want = warns_overflow(f, big)
     same(warns_overflow(c, big), want)   # flagged (2e308): tier 1 warns as eager
     assert tier.native_calls == 2
+
+
+# --------------------------------------------------------------------- speed without loss
+
+
+def test_large_new_arrays_come_from_numpy_and_intermediates_are_kept():
+    """A new array of 1 MiB or more is made by the caller with NumPy (huge pages), not
+    in the kernel (emitter.LIFT_MIN_BYTES): a result is new on every call, as eager's,
+    an intermediate (softmax's exp) is reused from call to call."""
+    def softmax(x):
+        e = np.exp(x - x.max(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True)
+    x = rng.standard_normal((300, 1000)).astype(np.float32)   # 1.2 MB
+    c, tier, first = second_call(softmax, x)
+    kinds = sorted(b.result for b in tier.kernel.buffers)
+    assert kinds == [False, True], tier.kernel.buffers
+    assert "np.empty((300, 1000)" not in tier.__dynamo_native_source__
+    second = c(x)
+    assert tier.native_calls == 2 and first is not second
+    assert first.base is None and not np.shares_memory(first, second)
+    same(first, softmax(x), rtol=1e-5)
+    same(second, first)
+    small = rng.standard_normal((3, 40)).astype(np.float32)   # stays in the kernel
+    c, tier, got = second_call(softmax, small)
+    assert tier.kernel.buffers == () and "np.empty((3, 40)" in tier.__dynamo_native_source__
+    same(got, softmax(small), rtol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int16])
+def test_max_min_in_lanes_are_numpys_bit_for_bit(dtype):
+    """Rows of 16 or more reduce in eight lanes (reductions._lanes_max_min): the same
+    values as NumPy's, NaN wherever a row holds one; a zero result is the zero NumPy
+    gives: a run with one sign of zero gives that one in any order, a run with both
+    (row 12, and the whole array) flags the call, which tier 1 answers."""
+    def f(x):
+        return x.max(axis=-1), x.min(axis=-1), x[:12].max(), x[:8, :10].min(axis=-1)
+    n = 37   # four lanes of four, plus a tail of five
+    x = rng.standard_normal((40, n)) * 10
+    if np.dtype(dtype).kind == "f":
+        x[:4], x[4:8] = -0.0, 0.0                                   # one sign a row
+        x[8, 5] = x[9, n - 1] = np.nan                              # a lane, the tail
+        x[10, 3], x[11, 20] = np.inf, -np.inf
+        x[12] = -np.abs(x[12])
+        x[12, [4, 30]] = [0.0, -0.0]                                # max is a zero
+    x = x.astype(dtype)
+    c, made = compiled(f)
+    for _ in range(2):   # tier 1, then tier 2 (or tier 1 again for a flagged call)
+        got = c(x)
+        want = f(x)
+        same(got, want)
+        for g, w in zip(got, want):
+            assert np.array_equal(np.signbit(g), np.signbit(w)), (g, w)
+    assert "8 * j" in made[0].__dynamo_native_source__
+    mixed = np.dtype(dtype).kind == "f"   # row 12 holds 0.0 and -0.0
+    assert made[0].native_calls == (0 if mixed else 1)
+    if mixed:
+        x[12, 30] = 0.0   # one sign of zero: tier 2 answers
+        same(c(x), f(x))
+        assert made[0].native_calls == 1
+        x[:8, 3] = -x[:8, 3]   # both signs in rows 0-7 and the (0..7, :10) block
+        same(c(x), f(x))
+        assert made[0].native_calls == 1
+
+
+def test_float32_exp_within_4_ulp_of_numpy_and_overflows_where_it_does():
+    """fastexp.exp32 (the kernels' float32 ``np.exp``, which vectorizes) against NumPy's
+    own float32 exp: within the documented 4 ulp (3 measured) over a dense sample of
+    [-104, 89], infinity for exactly the same inputs around the overflow threshold,
+    NaN, infinities and zeros as NumPy's."""
+    from dynamo.backends.native.fastexp import exp32
+    from numba import njit
+
+    @njit
+    def apply(x, out):
+        for i in range(x.shape[0]):
+            out[i] = exp32(x[i])
+
+    lo, hi = np.array([88.7, 88.75], np.float32).view(np.int32)
+    x = np.concatenate([
+        np.linspace(-104, 89, 1_000_003, dtype=np.float32),
+        np.arange(lo, hi, dtype=np.int32).view(np.float32),   # every float32 there
+        np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-30, -1e-30, -110, 100],
+                 np.float32)])
+    got = np.empty_like(x)
+    apply(x, got)
+    with np.errstate(all="ignore"):
+        want = np.exp(x)
+    assert np.array_equal(np.isnan(got), np.isnan(want))
+    assert np.array_equal(np.isinf(got), np.isinf(want))
+    finite = np.isfinite(want)
+    ulps = np.abs(got[finite].view(np.int32).astype(np.int64) - want[finite].view(np.int32))
+    assert ulps.max() <= 4, ulps.max()
+    # and through a compiled program: the source calls it
+    c, tier, out = second_call(lambda v: np.exp(v) + 1.0, x[:100].reshape(4, 25))
+    assert "_exp32(" in tier.__dynamo_native_source__
+
+
+def test_loop_invariant_statements_move_out_of_row_loops():
+    """A row group's inner loop reads the row's mean from a new array on every trip;
+    the read, the ``sqrt`` of it and its check move before the loop (emitter.
+    hoist_invariants), results unchanged; a value carried from the trip before and a
+    loop that never runs keep their statements."""
+    from dynamo.backends.native.emitter import hoist_invariants
+
+    def layernorm(x, g, b):
+        mu = x.mean(axis=-1, keepdims=True)
+        var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)
+        return (x - mu) / np.sqrt(var + 1e-5) * g + b
+    x = rng.standard_normal((64, 300)).astype(np.float32)
+    g, b = rng.random(300).astype(np.float32), rng.random(300).astype(np.float32)
+    atol = 2 * np.finfo(np.float32).eps * float(np.abs(x).sum(axis=-1).max())
+    made = check_native(layernorm, x, g, b, rtol=1e-4, atol=atol)
+    src = made[0].__dynamo_native_source__.split("def kernel(")[1]
+    sqrt = next(line for line in src.splitlines() if "np.sqrt(" in line)
+    last = src[:src.index("return")].rstrip().splitlines()[-3]   # the last loop's body
+    assert len(sqrt) - len(sqrt.lstrip()) < len(last) - len(last.lstrip()), src
+    lines = ["for j in range(4):", "    u = v + 1", "    v = _k1", "    t1 = a0[i, 0]",
+             "    a5[i, j] = t1 + u", "for j in range(3, 3):", "    t2 = a0[i, 0]",
+             "for j in range(4):", "    t3 = a5[i, 0]", "    a5[i, j] = t3"]
+    assert hoist_invariants(lines) == ["t1 = a0[i, 0]", "for j in range(4):", "    u = v + 1",
+                                       "    v = _k1", "    a5[i, j] = t1 + u", *lines[5:]]

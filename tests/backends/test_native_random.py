@@ -6,11 +6,12 @@ comparisons and bool logic, ``where``/``maximum``/``minimum``, integer ops that
 overflow, ``abs`` of the integer minimum, ``astype``, reductions with and without
 ``keepdims``, transcendentals, stencil slices, in-place slice stores into an input,
 loops with carried values and stencil loops that swap their arrays; the second test
-adds the ops tier 2 does not lower (floor division and modulo by zero and of negative
-operands, shifts, ``~``, ``clip``, ``**``), whose graphs stay in tier 1. Inputs are drawn over every dtype (bool, signed and unsigned
-integers, float16/32/64, complex64/128), shapes (0-size, 1-element, 2-D) and layouts
-(C, Fortran, strided, negative strides), with NaN, infinities, signed zeros and the
-integer extremes among the values.
+adds ops tier 2 does not lower (``~``, ``clip``, ``**`` of arrays, float16: the graph
+stays in tier 1) or lowers with a check (integer floor division and modulo by zero and
+of negative operands, shifts: a flagged call reruns in tier 1). Inputs are drawn over
+every dtype (bool, signed and unsigned integers, float16/32/64, complex64/128), shapes
+(0-size, 1-element, 2-D) and layouts (C, Fortran, strided, negative strides), with
+NaN, infinities, signed zeros and the integer extremes among the values.
 
 The program runs eagerly, then compiled with tier 2 forced (``after_calls=1``,
 ``background=False``, ``prefer="native"``): the first call is tier 1's, the second
@@ -489,9 +490,10 @@ def test_random_programs_of_lowered_ops(cache_dir):
 
 
 def test_random_programs_of_every_op(cache_dir):
-    """Programs that also use ops tier 2 does not lower (floor division and modulo by
-    zero, shifts, ``~``, ``clip``, ``**`` of arrays, float16): their graphs stay in
-    tier 1, whose answers must still be eager's."""
+    """Programs that also use ops tier 2 does not lower (``~``, ``clip``, ``**`` of
+    arrays, float16: their graphs stay in tier 1) or lowers with a check (floor division
+    and modulo by zero, shifts: a flagged call reruns in tier 1); every answer must
+    still be eager's."""
     @settings(max_examples=25, deadline=None, derandomize=True, database=None)
     @given(xdt=st.sampled_from(DTYPES), ydt=st.sampled_from(DTYPES), **_EXAMPLE)
     def run(seed, xdt, ydt, shape, layout, y_row, special, s, statements, parallel_min):

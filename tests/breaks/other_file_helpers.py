@@ -23,3 +23,9 @@ def cholesky(A):
         L[j, j] = np.sqrt(s)
         L[j + 1:, j] = (A[j + 1:, j] - L[j + 1:, :j] @ L[j, :j]) / L[j, j]
     return L
+
+
+def centered(v):
+    """NumPy's Python-level warnings (``stacklevel=2``) from a helper in another file."""
+    m = v.mean(axis=0)
+    return v - m, v.var(axis=0, ddof=1), np.std(v, axis=0, ddof=2)

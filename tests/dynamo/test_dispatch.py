@@ -200,11 +200,11 @@ def test_sizes_past_the_static_variants_run_the_generic_code_directly():
         assert codes[2:] == [ran.__code__], codes
 
 
-def embed(ids, wte, ___e0_in0=1.0, ___e0_in1=2.0, ___e0_in2=3.0, ___e0_in3=4.0):
+def embed(ids, wte, ___in0=1.0, ___in1=2.0, ___in2=3.0, ___in3=4.0):
     """A token list read as data (``np.asarray(ids)`` and its length are the graph's
-    inputs, the length computed from it); parameters named like the dispatcher's
-    locals for the inputs."""
-    return np.tanh(wte[ids] + len(ids)) * (___e0_in0 + ___e0_in1 * ___e0_in2 - ___e0_in3)
+    inputs, the length computed from it); parameters named like the glue's locals
+    for the inputs (``direct_graph_call``)."""
+    return np.tanh(wte[ids] + len(ids)) * (___in0 + ___in1 * ___in2 - ___in3)
 
 
 def test_graph_inputs_computed_in_the_dispatcher_are_read_once_in_order():
@@ -213,6 +213,39 @@ def test_graph_inputs_computed_in_the_dispatcher_are_read_once_in_order():
     for n in range(2, 12):
         ids = [(7 * k) % 32 for k in range(n)]
         same(compiled(ids, wte), embed(ids, wte))
-        same(compiled(ids, wte, 0.5, ___e0_in3=1.5), embed(ids, wte, 0.5, ___e0_in3=1.5))
+        same(compiled(ids, wte, 0.5, ___in3=1.5), embed(ids, wte, 0.5, ___in3=1.5))
     src = dispatcher_of(compiled, embed)
     assert "variants.get(" in src, src
+
+
+def scaled_after_a_print(x):
+    y = np.tanh(x) * 2
+    print("break")
+    return y + x.sum()
+
+
+def test_a_resume_function_runs_its_variant_with_no_frame_between(capsys):
+    """A resume function's glue is called (its arguments come boxed), not pasted into
+    its dispatcher, and so is the glue of the code before the break: each looks the
+    variant of its inputs' sizes up itself, so a hit runs the glue and the variant,
+    and no frame of ``PerSize``."""
+    compiled = dynamo.compile(scaled_after_a_print, backend="numpy")
+    for n in (3, 4, 5, 5, 6):   # 3: static entries; 4: symbolic; 5 and 6: variants
+        same(compiled(arr(n, seed=n)), scaled_after_a_print(arr(n, seed=n)))
+    main = compiled._ctx.caches[scaled_after_a_print.__code__]
+    resumes = [c for c in compiled._ctx.caches.values() if c is not main and c.entries]
+    assert len(resumes) == 1, resumes
+    glue = resumes[0].entries[0].run
+    runner = glue.__globals__["___graph"]
+    assert isinstance(runner, sizes.PerSize), runner
+    assert "___graph.variants.get(" in glue.__dynamo_source__, glue.__dynamo_source__
+    assert "___graph(" not in glue.__dynamo_source__, glue.__dynamo_source__
+    result, codes = python_frames(compiled, arr(5, seed=9))
+    same(result, scaled_after_a_print(arr(5, seed=9)))
+    variant = runner.variants[((5,), (5,))]
+    at = codes.index(glue.__code__)
+    assert codes[at + 1] is variant.__code__, codes
+    before = [c for c in codes if c.co_name.startswith("___glue_")]   # and before the break
+    assert len(before) == 2 and "forward" in codes[codes.index(before[0]) + 1].co_name, codes
+    same(compiled(arr(7)), scaled_after_a_print(arr(7)))   # a new size: the miss path
+    assert capsys.readouterr().out == "break\n" * 14

@@ -440,3 +440,114 @@ def test_a_caller_of_a_two_up_reader_reads_its_caller():
     assert reads_caller_frame_of(_helper_of(getframe_2)) is not None
     assert reads_caller_frame_of(_helper_of(getframe_1)) is None     # one up: its own
     assert reads_caller_frame_of(via_a_helper(getframe_2)) is None   # three levels away
+
+
+# ---------------------------------------- two-up readers reached otherwise than by name
+
+class _Holder:
+    def __init__(self, reader):
+        self.reader = reader
+
+
+def _passed_in(x, reader):
+    y = np.sin(x) * 2
+    return y + 1, reader(y)
+
+
+def _in_attribute(x, holder):
+    y = np.cos(x)
+    return y * 2, holder.reader(y)
+
+
+def _by_getattr(x, holder):
+    y = x * 3
+    return y, getattr(holder, "reader")(y)  # noqa: B009 (on purpose)
+
+
+def _identity(reader):
+    return reader
+
+
+def _fresh(fn):
+    """A copy of ``fn`` with its own code object (what is learnt stays with a code)."""
+    return type(fn)(fn.__code__.replace(), fn.__globals__, fn.__name__)
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+@pytest.mark.parametrize("reader", TWO_UP, ids=lambda r: r.__name__)
+@pytest.mark.parametrize("fn,wrap", [(_passed_in, _identity),
+                                     (_in_attribute, _Holder), (_by_getattr, _Holder)],
+                         ids=["argument", "attribute", "getattr"])
+def test_two_up_reader_not_named_runs_uncompiled_after_its_first_call(
+        fn, wrap, reader, backend, caplog):
+    """A two-up reader the compiled function gets as an argument (or an attribute, or
+    with getattr) is found when the first call is traced: that call's reader sees
+    dynamo's frames (no pure-Python way around it), and from then on the function is
+    called as it is: what the reader sees is the program's frame, as in plain Python,
+    and the log says why (``_check_frame_reader``)."""
+    fn = _fresh(fn)
+    compiled = dynamo.compile(fn, backend=backend)
+    with caplog.at_level(logging.DEBUG, logger="dynamo.graph_breaks"):
+        _one_line(_caller(compiled, wrap, reader))
+    assert compiled._call is fn
+    assert any(f"a call of {reader.__name__}(), which reads" in r.getMessage()
+               for r in caplog.records)
+    plain, second, third = _one_line(_caller(fn, wrap, reader),
+                                     _caller(compiled, wrap, reader),
+                                     _caller(compiled, wrap, reader))
+    assert _same(plain, second) and _same(plain, third)
+    # a function compiled anew from that code is called as it is from the start
+    again = dynamo.compile(fn, backend=backend)
+    assert again._call is fn
+
+
+def _caller(f, wrap, reader):
+    """A frame that calls ``f`` (the same names and line whatever ``f`` is): what a
+    two-up read in ``reader`` sees."""
+    def call(x):
+        return f(x, wrap(reader))
+    return call
+
+
+def _same(a, b) -> bool:
+    return a[1] == b[1] and np.array_equal(a[0], b[0])
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_one_up_reader_as_argument_stays_compiled(backend):
+    """A reader of its own caller only (``sys._getframe(1)``) passed in: called at a
+    break it sees the compiled function's frame (the original's name, file, lines), as
+    before; the function stays compiled."""
+    fn = _fresh(_passed_in)
+    compiled = dynamo.compile(fn, backend=backend)
+    plain, first, second = _one_line(_caller(fn, _identity, getframe_1),
+                                     _caller(compiled, _identity, getframe_1),
+                                     _caller(compiled, _identity, getframe_1))
+    assert _same(plain, first) and _same(plain, second)
+    assert compiled._call is not fn
+
+
+class _MethodReader:
+    def read(self, y):
+        return describe(sys._getframe(2))
+
+
+def _method_in_island(x, o):
+    y = np.cos(x)
+    here = sys._getframe()   # the rest runs uncompiled in an island: o.read is routed
+    return y - 1, o.read(y), here.f_code.co_name
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_two_up_method_called_from_an_island_marks_the_function(backend):
+    """An island calls a method that reads two frames up: the call goes through
+    ``convert._weak_hooks.intercept``, which marks the function a reader
+    (``_reads_above_caller``); its next calls are the plain function's."""
+    fn = _fresh(_method_in_island)
+    compiled = dynamo.compile(fn, backend=backend)
+    _one_line(_caller(compiled, _identity, _MethodReader()))
+    assert reads_caller_frame(fn.__code__) is not None
+    assert compiled._call is fn
+    plain, second = _one_line(_caller(fn, _identity, _MethodReader()),
+                              _caller(compiled, _identity, _MethodReader()))
+    assert _same(plain, second) and plain[2] == second[2]

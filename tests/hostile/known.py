@@ -8,6 +8,7 @@ that most likely need the fix are in docs/hostile_suite.md.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 BOTH = ("eager", "numpy")
@@ -105,9 +106,42 @@ LOOPS: dict[str, Known | str] = {
 NEWEST: dict[str, Known | str] = {
 }
 
+# N. Round 6 (prog_round6_*.py). A function that reads two or more frames up through
+#    a callee it gets otherwise than by name (an argument, an attribute, getattr, a
+#    partial, a bound method) is found only while its first call is traced, inside
+#    dynamo's frames: that call's reader sees one of them; from the next call on the
+#    function is called as it is (translator/base.py _check_frame_reader,
+#    bytecode/caller_frames.py found_reading). Pure Python cannot take the frames of
+#    a call already made off the stack.
+_FIRST_CALL = ("frame-reader-first-call: the first call of a function that reads two "
+               "frames up through an argument runs inside dynamo's frames")
+ROUND6: dict[str, Known | str] = {
+    **{f"round6_runtime/{name}": _FIRST_CALL for name in (
+        "reader_argument_getframe_2", "reader_argument_f_back_f_back",
+        "reader_argument_inspect_stack_2", "reader_argument_stacklevel_3",
+        "reader_attribute_getframe_2", "reader_attribute_f_back_f_back",
+        "reader_by_getattr", "reader_swapped_in_later", "reader_in_partial",
+        "callable_object_reader_argument", "bound_method_reader",
+        "method_reader_in_island")},
+    # an island (the loop after a sys._getframe() call runs uncompiled, its frame
+    # called by dynamo's) calls a reader two frames up that the trace never saw and
+    # that it loads from a local (only globals and methods are routed through
+    # convert._weak_hooks.intercept, which marks the function for its next calls)
+    # 3.14 only: at the call of b.resize (a break), one more reference to `b` is alive
+    # than in plain Python (plain 3.14 counts its borrowed loads as none), so NumPy's
+    # refcheck refuses (not looked into further: dynamo/bytecode/resume.py, the glue)
+    "round6_graphs/resize_refcheck": Known(
+        "resize-refcount: ndarray.resize(refcheck=True) of a local at a break sees an "
+        "extra reference", python=sys.version_info >= (3, 14),
+        python_why="3.14 loads borrow references"),
+    "round6_runtime/reader_in_list": "frame-reader-in-island: a two-up reader called "
+                                     "from the uncompiled loop of an island sees "
+                                     "dynamo's frame",
+}
+
 KNOWN: dict[str, Known] = {
     pid: entry if isinstance(entry, Known) else Known(entry)
     for table in (ALIAS, IDENTITY, RAISE, STATE, GUARDS, NUMERICS, FRAMES_API, MORE,
-                  LOOPS, NEWEST)
+                  LOOPS, NEWEST, ROUND6)
     for pid, entry in table.items()
 }

@@ -13,7 +13,8 @@ PROGRAMS = hc.all_programs()
 CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout", "dynamic",
               "api", "more", "loops", "newest", "round5_objects", "round5_state",
               "round5_numbers", "round5_exceptions", "round5_arrays", "round5_misc",
-              "round5_loops", "fp_warnings")
+              "round5_loops", "fp_warnings", "round6_objects", "round6_control",
+              "round6_arrays", "round6_exceptions", "round6_runtime", "round6_graphs")
 
 
 def _params():

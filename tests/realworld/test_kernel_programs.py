@@ -4,9 +4,9 @@ results on the eager and numpy backends, and breaks no more often than recorded 
 
 The breaks that remain are ones the data decides: a loop to a tolerance (``while err >
 tol``, ``if converged: break``), an accept/reject ``if`` of Metropolis, the pivot test
-of LU, a scalar draw ``np.random.random()`` (a Python float), and two ``np.bincount``
-lengths of two different arrays (``r.ravel()`` twice) divided by each other. The corpus
-found ``np.fft``, the window functions, ``np.vander``, ``np.polyder`` and
+of LU and a scalar draw ``np.random.random()`` (a Python float); two ``np.bincount``
+lengths of ``r.ravel()`` taken twice (two view nodes of one array) are one length now.
+The corpus found ``np.fft``, the window functions, ``np.vander``, ``np.polyder`` and
 ``np.linalg.lstsq`` breaking (registered now), and ``np.bincount(x, w) /
 np.bincount(x)`` (one length now); the tests after the corpus check those ops' edges,
 and the legacy ``np.random`` stream's order (tests at the end).
@@ -30,9 +30,8 @@ import dynamo
 BACKENDS = ("eager", "numpy")
 EXPECTED_BREAKS = {
     "cfl_adaptive_advection": 1, "jacobi_tolerance": 1, "conjugate_gradient": 2,
-    "power_iteration_tol": 1, "newton_tolerance": 1, "random_walk_2d": 1,
+    "power_iteration_tol": 1, "random_walk_2d": 1,
     "ising_single_spin": 1, "metropolis_gaussian": 1, "lu_partial_pivoting": 1,
-    "radial_profile": 1,
 }
 
 

@@ -136,6 +136,19 @@ def test_dce_keeps_placeholders():
     assert [p.name for p in dce(g).placeholders] == ["x", "unused"]
 
 
+def test_dce_keeps_creation_calls_too_large_to_be_sure_of():
+    """``np.empty(2**62)`` raises "array is too big" (a large one, MemoryError): an
+    unused creation call is dropped only when it makes at most 1 GiB (issue #17,
+    round 6)."""
+    g = Graph()
+    x = g.placeholder("x", {"array": ArrayMeta((3,), np.dtype("f8"))})
+    call(g, "empty", 2 ** 62)
+    call(g, "zeros", (2 ** 15, 2 ** 15))      # 8 GiB
+    call(g, "ones", 4)
+    g.output((call(g, "exp", x),))
+    assert targets(dce(g)) == ["empty", "zeros", "exp"]
+
+
 def test_dce_keeps_writes_through_views():
     def f(x):
         v = x[1:]
@@ -445,8 +458,9 @@ def test_strength_reduce_division_keeps_subnormal_results_exact():
 # --------------------------------------------------------------------------- pipeline
 
 def test_pipeline_order_and_skipping():
-    assert [p.__name__ for p in PIPELINE] == ["hoist_invariants", "dce", "fold_constants",
-                                              "strength_reduce", "cse", "dce"]
+    assert [p.__name__ for p in PIPELINE] == ["fresh_copies", "hoist_invariants", "dce",
+                                              "fold_constants", "strength_reduce", "cse",
+                                              "dce"]
 
     def f(x):
         return x ** 3 + x ** 3

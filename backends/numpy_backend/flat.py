@@ -1,0 +1,305 @@
+"""Stencils over shifted 2-D slices as one-dimensional passes (issue #15, cause 3 and 4).
+
+A stencil step such as ::
+
+    B[1:-1, 1:-1] = 0.2 * (A[1:-1, 1:-1] + A[:-2, 1:-1] + A[2:, 1:-1]
+                           + A[1:-1, :-2] + A[1:-1, 2:])
+
+reads five views of ``A`` whose rows are ``m`` elements apart (``A`` is ``(n, m)``
+and C-contiguous). NumPy runs each op over such 2-D views one row at a time (its
+iterator does not collapse axes with a gap between rows): 0.9 ns an element here,
+against 0.5 ns for the same op over 1-D contiguous operands. But element ``(i, j)``
+of every one of these views lies ``i * m + j`` elements after the view's first, so
+the 1-D slices of ``A.reshape(-1)`` from each view's first to its last element line
+up element by element: ``A.reshape(-1)[m + 1: m + 1 + L]`` is ``A[1:-1, 1:-1]`` with
+the ``m - w`` elements between two rows (the boundary columns) in the gaps, where
+``L = (h - 1) * m + w``. Each op of the chain then runs once over 1-D slices into a
+1-D scratch buffer; the gap elements hold values nobody reads. The result is the
+scratch buffer seen with rows ``m`` apart, which the ``setitem`` copies out::
+
+    def _flat0(getitem, getitem_1, getitem_2, getitem_3, getitem_4, A):
+        if not (_flat_on0[0] and A.flags.c_contiguous):
+            return _plain0(getitem, getitem_1, getitem_2, getitem_3, getitem_4)
+        try:
+            _f0 = A.reshape(-1)
+            _r = _flat_out0.take()             # recycled: no page faults per call
+            _s = _scratch0.take()
+            try:
+                _s0, = _s
+                add = _add(_f0[501:249499], _f0[1:248999], out=_s0)
+                ...
+                multiply = _multiply(0.2, add_3, out=_r[:248998])
+            finally:
+                _scratch0.give(_s)
+            return (_r.reshape(498, 500)[:, :498], )
+        except Exception:                      # (see below)
+            _result = _plain0(getitem, getitem_1, getitem_2, getitem_3, getitem_4)
+            _flat_on0[0] = False
+            return _result
+
+Every element the program sees goes through the same ops in the same order as in
+eager (no reassociation: bit-identical). The gap elements may meet a floating-point
+condition eager's ops never meet (an overflow in a boundary column). The group runs as
+a block-wise group does, in a stretch under ``runtime.guard``, where a condition the
+caller would see raises FloatingPointError (and an integer power raises ValueError
+for a negative exponent in a gap as well); the group then runs ``_plain``, which
+raises it again when the values themselves meet it (the stretch then runs again op by
+op, as eager), and otherwise returns eager's result and turns the flat pass off for
+this group (a boundary that meets it once will likely meet it again).
+
+The flat pass is chosen when (``flat_plan``): the group is elementwise ufuncs (two or
+more) over one 2-D static domain with no broadcasting, every array input is a basic
+slice with unit steps of a 2-D array whose rows have the same length ``m`` (or an
+array of the domain's shape when ``m`` is its row length), the gaps waste at most an
+eighth of the work, and the result is read only as the value of ``setitem``\\ s
+(``x[...] = value`` copies it: the strided view never escapes). At run time every
+sliced array must be C-contiguous; otherwise the group runs op by op (``_plain``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from dynamo.graph import CALL, CONSTANT, Node
+from dynamo.ops.node_facts import array_meta
+
+from ..fusion import ELEMENTWISE_GROUP, Group
+from . import runtime
+from .module import Module, call_out, plain_name
+from .options import Options
+from .plan import static_shape, uses_out
+
+# Domains smaller than this stay on the plain path: the group function's own cost
+# (checks, views, scratch) is a few microseconds.
+MIN_FLAT_ELEMENTS = 2048
+# On threads, the range is cut into pieces of about this many elements (a piece's
+# operands and scratch stay in the L2 cache; measured on one thread, 1-D passes of
+# 65536 float64 ran as fast as over the whole 500x500 range).
+CHUNK = 1 << 16
+
+
+@dataclass
+class FlatPlan:
+    """How a stencil group runs as 1-D passes (see the module docstring)."""
+
+    group: Group
+    domain: tuple                  # (h, w)
+    row: int                       # m: elements from one row of every operand to the next
+    length: int                    # L = (h - 1) * m + w
+    # input -> (array whose 1-D view it reads, offset of its first element in it)
+    sources: dict[Node, tuple[Node, int]] = field(default_factory=dict)
+    slots: list = field(default_factory=list)     # dtypes of the scratch buffers
+    slot_of: dict[Node, int] = field(default_factory=dict)
+    threads: int = 1
+    chunks: int = 1                # pieces of the 1-D range the threads share
+    chunk: int = 0                 # elements of one piece
+
+    @property
+    def parents(self) -> list[Node]:
+        """The arrays the group reads 1-D views of (extra inputs of its function)."""
+        return list(dict.fromkeys(p for p, _ in self.sources.values()))
+
+
+def flat_plan(group: Group, returned, options: Options) -> FlatPlan | None:
+    """The flat plan of ``group``, or None when it does not fit (module docstring)."""
+    domain = group.domain
+    if group.kind != ELEMENTWISE_GROUP or group.reductions or group.epilogue or \
+            domain is None or len(domain) != 2 or not static_shape(domain) or \
+            len(group.nodes) < 2 or len(group.outputs) != 1 or \
+            math.prod(domain) < MIN_FLAT_ELEMENTS:
+        return None
+    h, w = domain
+    for node in group.nodes:
+        meta = array_meta(node)
+        if not uses_out(node) or node.kwargs or meta is None or meta.kind != "numpy" \
+                or tuple(meta.shape) != tuple(domain):
+            return None
+    (out,) = group.outputs
+    if out in _flatten(returned) or not out.users or not all(
+            u.op == CALL and u.target == "setitem" and len(u.args) == 3 and not u.kwargs
+            and u.args[2] is out and out not in _flatten(u.args[:2])
+            for u in out.users):
+        return None
+    sources: dict[Node, tuple[Node, int]] = {}
+    rows = set()
+    for node in group.inputs:
+        meta = array_meta(node)
+        if meta is None or meta.scalar or meta.ndim == 0:
+            continue   # a scalar (or a 0-d array) broadcasts over 1-D as over 2-D
+        if tuple(meta.shape) != tuple(domain) or meta.kind != "numpy":
+            return None
+        found = _sliced(node, domain)
+        if found is None:
+            return None
+        parent, row, offset = found
+        rows.add(row)
+        sources[node] = (parent, offset)
+    if len(rows) != 1:
+        return None
+    (row,) = rows
+    length = (h - 1) * row + w
+    if length * 8 > h * w * 9:     # the gaps would cost more than an eighth
+        return None
+    plan = FlatPlan(group, tuple(domain), row, length, sources)
+    _assign_slots(plan)
+    plan.chunks, plan.chunk = 1, length
+    if options.threads > 1 and h * w >= options.min_threaded_elements:
+        plan.chunks = max(options.threads, -(-length // CHUNK))
+        plan.chunk = -(-length // plan.chunks)
+        plan.threads = min(options.threads, plan.chunks)
+    return plan
+
+
+def _flatten(value) -> set:
+    out, todo = set(), [value]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, (tuple, list)):
+            todo.extend(v)
+        elif isinstance(v, dict):
+            todo.extend(v.values())
+        elif isinstance(v, Node):
+            out.add(v)
+    return out
+
+
+def _sliced(node: Node, domain: tuple) -> tuple[Node, int, int] | None:
+    """``(array, row length, offset)`` when ``node`` is ``array[a:b, c:d]`` (unit steps,
+    constant bounds) of a 2-D array of static shape, or an array of the domain's shape
+    itself; else None."""
+    if node.op == CALL and node.target == "getitem" and len(node.args) == 2 and \
+            not node.kwargs and isinstance(node.args[0], Node):
+        parent, index = node.args
+        meta = array_meta(parent)
+        if meta is None or meta.scalar or meta.ndim != 2 or not static_shape(meta.shape) \
+                or meta.dtype != array_meta(node).dtype or meta.kind != "numpy":
+            return None
+        if not (isinstance(index, tuple) and len(index) == 2 and
+                all(type(s) is slice for s in index)):
+            return None
+        if any(type(v) not in (int, type(None)) for s in index
+               for v in (s.start, s.stop, s.step)):
+            return None
+        starts = []
+        for s, n, d in zip(index, meta.shape, domain):
+            start, stop, step = s.indices(n)
+            if step != 1 or stop - start != d:
+                return None
+            starts.append(start)
+        n, m = meta.shape
+        return parent, m, starts[0] * m + starts[1]
+    if node.op == CONSTANT:
+        return None
+    return node, domain[1], 0
+
+
+def _assign_slots(plan: FlatPlan) -> None:
+    """A scratch buffer for each member but the last (which writes the result), a dead
+    value's buffer taken again by the next member of its dtype."""
+    nodes = plan.group.nodes
+    last_read = {inp: i for i, n in enumerate(nodes) for inp in n.inputs()}
+    free: dict = {}
+    for i, node in enumerate(nodes[:-1]):
+        for inp in node.inputs():
+            if inp in plan.slot_of and last_read[inp] == i:
+                free.setdefault(array_meta(inp).dtype, []).append(plan.slot_of[inp])
+        dtype = array_meta(node).dtype
+        if free.get(dtype):
+            plan.slot_of[node] = free[dtype].pop()
+        else:
+            plan.slot_of[node] = len(plan.slots)
+            plan.slots.append(dtype)
+
+
+def emit_flat(m: Module, plan: FlatPlan, index: int, plain: str) -> str:
+    """Define ``_flat<index>`` (the group's inputs, then ``plan.parents``); return its
+    name. ``plain``: the group's op-by-op function, for other layouts."""
+    group = plan.group
+    name_of = plain_name(m)
+    ins = [name_of(n) for n in group.inputs]
+    parents = plan.parents
+    extra = [p.name for p in parents if p not in group.inputs]
+    fn = f"_flat{index}"
+    # [True] until the gaps once met a condition the values did not (see ``_emit_body``)
+    on = m.bind([True], f"flat_on{index}")
+    m.emit(0, f"def {fn}({', '.join(ins + extra)}):")
+    checks = " and ".join(f"{name_of(p)}.flags.c_contiguous" for p in parents)
+    m.emit(1, f"if not ({on}[0] and {checks}):")
+    m.emit(2, f"return {plain}({', '.join(ins)})")
+    m.emit(1, "try:")
+    _emit_body(m, plan, index, 2)
+    m.emit(1, "except Exception:")
+    # a condition under runtime.guard (or an integer power's negative exponent...):
+    # the values' own (the op by op run raises it too) or only the gaps' (it does not:
+    # its result is eager's, and the flat pass is off for this group)
+    m.emit(2, f"_result = {plain}({', '.join(ins)})")
+    m.emit(2, f"{on}[0] = False")
+    m.emit(2, "return _result")
+    m.emit(0, "")
+    return fn
+
+
+def _emit_body(m: Module, plan: FlatPlan, index: int, depth: int) -> None:
+    """The 1-D passes of ``_flat<index>`` (its inputs checked), then its return."""
+    group, (h, w), row, length = plan.group, plan.domain, plan.row, plan.length
+    name_of = plain_name(m)
+    parents = plan.parents
+    flat = {p: f"_f{j}" for j, p in enumerate(parents)}
+    for p, f in flat.items():
+        m.emit(depth, f"{f} = {name_of(p)}.reshape(-1)")
+    names: dict[Node, str] = {}
+    for node, (parent, offset) in plan.sources.items():
+        names[node] = f"{flat[parent]}[{offset}:{offset + length}]"
+    meta = array_meta(group.nodes[-1])
+    scratch = _shared(m, ("scratch", plan.chunk, tuple(plan.slots)), lambda: runtime.ScratchCache(
+        [((plan.chunk,), d) for d in plan.slots]), f"scratch{index}")
+    recycler = _shared(m, ("out", h * row, meta.dtype),
+                       lambda: runtime.Recycler((h * row,), meta.dtype), f"flat_out{index}")
+    name_of_member = lambda n: names.get(n, name_of(n))
+    m.emit(depth, f"_r = {recycler}.take()")
+    if plan.chunks > 1:   # on threads: each takes pieces of the 1-D range (runtime.run_blocks)
+        m.emit(depth, "def _block(_i, _s):")
+        m.emit(depth + 1, f"_lo = _i * {plan.chunk}")
+        m.emit(depth + 1, f"_hi = _lo + {plan.chunk}")
+        if plan.chunk * plan.chunks != length:
+            m.emit(depth + 1, f"if _hi > {length}:")
+            m.emit(depth + 2, f"_hi = {length}")
+            m.emit(depth + 2, "_s = [_b[:_hi - _lo] for _b in _s]")
+        for node, (parent, offset) in plan.sources.items():
+            names[node] = f"{flat[parent]}[{offset} + _lo:{offset} + _hi]"
+        _emit_members(m, plan, names, name_of_member, "_r[_lo:_hi]", depth + 1)
+        m.emit(depth, f"_run(_block, {plan.chunks}, {scratch}, {plan.threads})")
+    else:
+        m.emit(depth, f"_s = {scratch}.take()")
+        m.emit(depth, "try:")
+        _emit_members(m, plan, names, name_of_member, f"_r[:{length}]", depth + 1)
+        m.emit(depth, "finally:")
+        m.emit(depth + 1, f"{scratch}.give(_s)")
+    view = f"_r.reshape({h}, {row})" + (f"[:, :{w}]" if w != row else "")
+    m.emit(depth, f"return ({view}, )")
+
+
+def _shared(m: Module, key: tuple, make, hint: str) -> str:
+    """The bound name of the module's buffers for ``key``, made on first use: the flat
+    groups of one function share them (an unrolled loop of 20 stencil steps would
+    otherwise cycle through 20 sets, out of the cache, where eager's freed temporaries
+    come back from malloc still in it: 0.87x plain instead of 1.18x)."""
+    shared = getattr(m, "flat_buffers", None)
+    if shared is None:
+        shared = m.flat_buffers = {}
+    if key not in shared:
+        shared[key] = m.bind(make(), hint)
+    return shared[key]
+
+
+def _emit_members(m: Module, plan: FlatPlan, names: dict, name_of, result: str,
+                  depth: int) -> None:
+    """The members, each into its scratch buffer (``_s<j>``), the last into ``result``."""
+    if plan.slots:
+        m.emit(depth, "".join(f"_s{j}, " for j in range(len(plan.slots))) + "= _s")
+    last = plan.group.nodes[-1]
+    for node in plan.group.nodes:
+        out = f"_s{plan.slot_of[node]}" if node is not last else result
+        m.emit(depth, f"{node.name} = {call_out(m, node, name_of, out)}")
+        names[node] = node.name

@@ -1,0 +1,177 @@
+"""Stencils over shifted 2-D slices as 1-D passes (``backends/numpy_backend/flat.py``).
+
+Every program runs compiled (``backend="numpy"``) and eager on its own copies of the
+arguments, in several memory layouts (C, Fortran, reversed, strided, a window of a
+larger array, axes swapped): the results must be bit-identical (values, dtype, shape,
+strides), the arguments afterwards too, and the warnings the same. The flat pass must
+actually run where it applies (the generated source says so), and fall back to eager's
+ops where the sliced array is not C-contiguous.
+"""
+
+import logging
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_numpy_backend_inplace import LAYOUTS, differential
+
+import dynamo
+
+ALL_LAYOUTS = tuple(LAYOUTS)
+# the 1-D range cut into pieces that two threads share (flat.CHUNK: at least 2 pieces)
+THREADED = {"threads": 2, "min_threaded_elements": 0}
+
+
+def jacobi(A, B):
+    for _ in range(4):
+        B[1:-1, 1:-1] = 0.2 * (A[1:-1, 1:-1] + A[:-2, 1:-1] + A[2:, 1:-1]
+                               + A[1:-1, :-2] + A[1:-1, 2:])
+        A, B = B, A
+    return A, B
+
+
+def in_place(A):
+    """Source and destination are one array: eager computes the whole right-hand side
+    before it writes."""
+    for _ in range(3):
+        A[1:-1, 1:-1] = 0.25 * (A[:-2, 1:-1] + A[2:, 1:-1] + A[1:-1, :-2] + A[1:-1, 2:])
+    return A
+
+
+def cavity_like(u, v, dt=0.001, dx=0.05):
+    """Two source arrays, a copy made in the function, mixed ops and scalars."""
+    for _ in range(3):
+        un = u.copy()
+        u[1:-1, 1:-1] = (un[1:-1, 1:-1]
+                         - un[1:-1, 1:-1] * dt / dx * (un[1:-1, 1:-1] - un[1:-1, :-2])
+                         - v[1:-1, 1:-1] * dt / dx * (un[1:-1, 1:-1] - un[:-2, 1:-1]))
+    return u
+
+
+def value_also_returned(A, B):
+    """The stencil's value is read by more than the write: it is returned as well."""
+    t = 0.5 * (A[1:-1, 2:] - A[1:-1, :-2])
+    B[1:-1, 1:-1] = t
+    return t * 2
+
+
+def _sources(fn, args, caplog, options=None):
+    caplog.clear()
+    with caplog.at_level(logging.DEBUG, logger="dynamo.backend"):
+        dynamo.reset()
+        dynamo.compile(fn, backend="numpy", options=options)(*[a.copy() for a in args])
+        dynamo.reset()
+    return "\n".join(r.getMessage() for r in caplog.records if "def " in r.getMessage())
+
+
+def grid(h, w, dtype=np.float64, seed=0):
+    return np.random.default_rng(seed).uniform(-1, 1, (h, w)).astype(dtype)
+
+
+@pytest.mark.parametrize("options", [{}, THREADED], ids=["one thread", "threads"])
+@pytest.mark.parametrize("shape", [(67, 129), (100, 41), (2050, 3), (45, 46), (9, 9)])
+def test_jacobi_is_bit_identical_in_every_layout(shape, options):
+    differential(jacobi, grid(*shape), grid(*shape, seed=1), layouts=ALL_LAYOUTS,
+                 options=options)
+
+
+@pytest.mark.parametrize("fn, nargs", [(in_place, 1), (cavity_like, 2),
+                                       (value_also_returned, 2)])
+def test_aliasing_copies_and_escaping_values_keep_eagers_semantics(fn, nargs):
+    args = [grid(53, 71, seed=i) for i in range(nargs)]
+    differential(fn, *args, layouts=ALL_LAYOUTS, graphs=None)
+    differential(fn, *args, graphs=None, options=THREADED)
+
+
+def test_the_flat_pass_runs_where_it_applies(caplog):
+    src = _sources(jacobi, [grid(67, 129), grid(67, 129)], caplog)
+    assert "def _flat" in src and ".reshape(-1)" in src and "_run(" not in src, src
+    src = _sources(jacobi, [grid(67, 129), grid(67, 129)], caplog, THREADED)
+    assert "def _flat" in src and "_run(_block, 2, " in src, src
+    # too small for it, a value that escapes: no flat pass
+    assert "def _flat" not in _sources(jacobi, [grid(9, 9), grid(9, 9)], caplog)
+    assert "def _flat" not in _sources(value_also_returned,
+                                       [grid(67, 129), grid(67, 129)], caplog)
+
+
+def test_float32_and_integer_grids():
+    differential(jacobi, grid(61, 77, np.float32), grid(61, 77, np.float32, seed=1))
+    a = (grid(61, 77) * 100).astype(np.int64)
+
+    def smooth(A, B):
+        B[1:-1, 1:-1] = (A[:-2, 1:-1] + A[2:, 1:-1] + A[1:-1, :-2] + A[1:-1, 2:]) // 4
+        return B
+    differential(smooth, a, a.copy() * 0)
+
+
+def test_a_condition_only_the_boundary_columns_would_meet_is_not_reported():
+    """The gaps between rows hold the boundary columns: a flat pass computes sums over
+    them that eager never computes. An overflow there must not reach the caller."""
+    A = grid(64, 64)
+    A[:, 0] = A[:, -1] = 1.7e308         # boundary columns only: interior sums are finite
+    B = np.zeros_like(A)
+
+    def step(A, B):
+        B[1:-1, 1:-1] = 0.25 * (A[:-2, 1:-1] + A[2:, 1:-1] + A[1:-1, 1:-1] + A[1:-1, 1:-1])
+        return B
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        differential(step, A, B)
+        with np.errstate(all="raise"):
+            differential(step, A, B)
+
+
+@pytest.mark.parametrize("options", [{}, {"rerun_on_error": False}])
+def test_an_exception_only_the_gaps_would_raise_is_not_raised(options):
+    """An integer power raises ValueError for a negative exponent: here only in the
+    boundary columns, which eager never raises to a power."""
+    A = (grid(64, 64) * 10).astype(np.int64) % 3 + 1
+    A[:, 0] = A[:, -1] = -1
+
+    def step(A, B):
+        B[1:-1, 1:-1] = A[1:-1, 1:-1] ** A[1:-1, 1:-1] + A[1:-1, :-2]
+        return B
+    differential(step, A, A.copy(), options=options)
+
+
+def test_a_real_overflow_warns_as_eager():
+    A = grid(64, 64)
+    A[10, 10] = 1.7e308
+    differential(jacobi, A, grid(64, 64, seed=1))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(h=st.integers(1, 70), w=st.integers(1, 70), top=st.integers(0, 3),
+       left=st.integers(0, 3), dtype=st.sampled_from([np.float64, np.float32]))
+def test_any_window_of_any_grid(h, w, top, left, dtype):
+    """Windows at any offset of grids of any size (odd, thin, smaller than the flat
+    pass's minimum): a 3x3 weighted stencil into another array's window."""
+    H, W = h + 2 + top, w + 2 + left
+
+    def step(A, B):
+        B[top + 1:top + 1 + h, left + 1:left + 1 + w] = (
+            A[top:top + h, left + 1:left + 1 + w] * 0.3
+            + A[top + 2:top + 2 + h, left + 1:left + 1 + w] * 0.3
+            - A[top + 1:top + 1 + h, left:left + w] / 3
+            + A[top + 1:top + 1 + h, left + 2:left + 2 + w])
+        return B
+    differential(step, grid(H, W, dtype), grid(H, W, dtype, seed=1), graphs=None)
+
+
+def stepped(A, B):
+    B[1:-1:2, 1:-1] = A[:-2:2, 1:-1] + A[2::2, 1:-1] * 0.5
+    return B
+
+
+def broadcast_row(A, B, r):
+    B[1:-1, 1:-1] = A[1:-1, 1:-1] * r + A[:-2, 1:-1]
+    return B
+
+
+@pytest.mark.parametrize("fn, extra", [(stepped, ()), (broadcast_row, (np.arange(98.0),))])
+def test_stepped_slices_and_broadcast_operands_keep_the_plain_path(fn, extra, caplog):
+    args = [grid(100, 100), grid(100, 100, seed=1), *extra]
+    assert "def _flat" not in _sources(fn, args, caplog)
+    differential(fn, *args, layouts=ALL_LAYOUTS)
