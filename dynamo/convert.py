@@ -45,7 +45,7 @@ from .bytecode.caller_frames import (
     reach,
     reads_caller_frame_of,
 )
-from .bytecode.instructions import code_name, frame_params
+from .bytecode.instructions import code_name, frame_params, reads_its_locals
 from .bytecode.outline import outlined_loop
 from .bytecode.resume import (
     ResumeCaller,
@@ -370,7 +370,7 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record) -> hook
              if (n in tx.locals or n in unread) and n not in code.co_cellvars]
     if brk.point.kind == "island":   # the rest of the frame runs here: keep every local
         live = bound
-    elif _reads_its_locals(code):    # locals(), eval(): every bound local is the program's
+    elif reads_its_locals(code):    # locals(), eval(): every bound local is the program's
         live = bound
     else:
         targets = [brk.inst.index + 1]
@@ -480,16 +480,6 @@ def _cache_of(ctx_ref, code, fn_globals):
     bodies are called (``resume.BoxedCaller``)."""
     ctx = ctx_ref()
     return None if ctx is None else ctx.cache_for(code, fn_globals)
-
-
-# Builtins that read the calling frame's locals (with no namespace passed): a frame
-# that may call them passes every bound local at a break, not only the live ones
-_LOCALS_READERS = frozenset({"locals", "vars", "dir", "eval", "exec"})
-
-
-def _reads_its_locals(code) -> bool:
-    """``code`` names a builtin that reads its frame's locals (``_LOCALS_READERS``)."""
-    return not _LOCALS_READERS.isdisjoint(code.co_names)
 
 
 def _callee_slots(brk: GraphBreak) -> list:

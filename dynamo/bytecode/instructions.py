@@ -492,6 +492,17 @@ _NO_FALLTHROUGH = {"RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS", "RERAISE", "
                    "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP", "JUMP_NO_INTERRUPT"}
 
 
+# Builtins that read the calling frame's locals (with no namespace passed)
+_LOCALS_READERS = frozenset({"locals", "vars", "dir", "eval", "exec"})
+
+
+def reads_its_locals(code) -> bool:
+    """``code`` names a builtin that reads its frame's locals (``locals()``, ``eval``):
+    every bound local is then the program's, dead or not (a break passes them all; a
+    loop node keeps each temporary's last value)."""
+    return not _LOCALS_READERS.isdisjoint(code.co_names)
+
+
 def code_name(code) -> str:
     """How messages name a code object: its qualified name, and for a resume function
     (``f_resume_at_L6``, see ``resume.py``) the function and where it resumes.

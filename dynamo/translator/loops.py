@@ -59,6 +59,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import ops
+from ..bytecode.instructions import reads_its_locals
 from ..graph import CALL, Graph, Node, map_nodes
 from ..symbolic import Sym, SymInt
 from ..symbolic.bounds import always_nonnegative
@@ -199,7 +200,7 @@ class LoopScope:
         self.tx, self.inst, self.it, self.rest = tx, inst, it, rest
         self.trips = trip_count(rest)
         self.counters = counters   # local name -> its step per trip (``Counters``)
-        self.output = out = tx.output
+        self.output = tx.output
         self.symbol = f"loop{next(_counter)}"
         self.body = Graph()
         # the body's input: the number of the trip (0, 1, ...); the loop's index is
@@ -207,22 +208,28 @@ class LoopScope:
         self.index = self.body.placeholder("trip", meta={"loop_index": self.symbol})
         self.last = self.trips - 1
         self.facts = self._known_facts()
+        # locals every trip stores before it reads them: not carried (``row`` in
+        # ``for row in x``); after the loop they hold the last trip's value (``temps``)
+        self._enter(tx.info.written_first(inst.index), inst.target)
+
+    def _enter(self, targets: set[str], end: int) -> None:
+        """The frame's state at the loop (of the instructions up to ``end``): holders of
+        values, the arrays among them (``slots``: all but the ``targets``, which every
+        trip stores before it reads them), and what the body's trace starts from."""
+        tx, out = self.tx, self.output
         self.free: dict[Node, Node] = {}          # outer node -> body placeholder
         self.created: set[int] = set()            # iterators made in the body (GET_ITER)
-        # the frame's state at the loop: holders of values, and the arrays among them
         self.entry_locals = dict(tx.locals)
         self.entry_stack = list(tx.stack)
         self.entry_cells = {n: c.value for n, c in tx.cells.items()}
-        # locals every trip stores before it reads them: not carried (``row`` in
-        # ``for row in x``); after the loop they hold the last trip's value (``temps``)
-        self.targets = tx.info.written_first(inst.index)
+        self.targets = targets
         self.temps: list[tuple[str, ArrayVariable]] = []
         self.slots: list[ArrayVariable] = []
         held = [v for n, v in self.entry_locals.items() if n not in self.targets]
         for var in itertools.chain(held, self.entry_stack):
             if isinstance(var, ArrayVariable) and all(var is not s for s in self.slots):
                 self.slots.append(var)
-        if any(i in tx.info.catching for i in range(inst.index, inst.target)):
+        if any(i in tx.info.catching for i in range(self.inst.index, end)):
             raise NotALoopNode("a try block in the body")
         self.before = {id(v): v.node for v in self.slots}
         self.placeholders: dict[int, Node] = {}
@@ -711,9 +718,11 @@ class LoopScope:
 
     def _temporaries(self) -> None:
         """Locals other than carried arrays: unchanged, or written before they are read
-        in the body (then after the loop they hold the last iteration's value)."""
+        in the body (then after the loop they hold the last iteration's value, unless
+        nothing reads them after the loop: ``dead_after``)."""
         tx = self.tx
         slot_ids = {id(v) for v in self.slots}
+        dead = dead_after(tx, self.inst.target)
         if set(tx.locals) != set(self.entry_locals):
             raise NotALoopNode("the body adds or deletes locals")
         counters = {}
@@ -740,7 +749,13 @@ class LoopScope:
             if isinstance(var, ConstantVariable):
                 tx.locals[name] = ConstantVariable(at_trip(var.value, self.symbol, self.last))
             elif isinstance(var, ArrayVariable) and name in self.targets:
-                self.temps.append((name, var))
+                if name in dead and not unbacked_in(var, self.fresh):
+                    # no loop output: each trip's value dies with its trip (the value
+                    # it holds is unreadable; one with a size the data decides stays,
+                    # as other values left may hold that size: ``_own_fresh_sizes``)
+                    tx.locals[name] = old
+                else:
+                    self.temps.append((name, var))
             else:
                 raise NotALoopNode(f"the local {name!r} holds a {var.describe()} made in "
                                    "the body")
@@ -785,6 +800,19 @@ class LoopScope:
                     tx.stack[key] = final[k]
 
 
+
+
+def dead_after(tx, index: int) -> frozenset:
+    """The locals of ``tx`` that no path from instruction ``index`` reads before
+    storing them again; none where the code reads its locals by name (``locals()``,
+    ``eval``: every bound local is the program's there).
+
+    ``for _ in range(n): d = x[:, None] - x[None, :]; x = x + f(d)`` then
+    ``return x``: ``d`` is dead after the loop, so the node does not hand back its
+    last trip's value, and each trip's ``d`` is freed within its trip, as in Python."""
+    if reads_its_locals(tx.code):
+        return frozenset()
+    return frozenset(tx.locals) - tx.info.live_at(index)
 
 
 # ---------------------------------------------------------------------- while loops
@@ -997,33 +1025,13 @@ class WhileScope(LoopScope):
         self.start, self.exit, self.head = start, exit_, head
         self.after = exit_       # where the trace goes on after the loop
         self.for_iter, self.bound = None, None
-        self.output = out = tx.output
+        self.output = tx.output
         self.symbol = f"loop{next(_counter)}"      # (no index: nothing reads it)
         self.trips = self.last = 0
         self.counters = {}
         self.facts = []
         self.body = Graph()
-        self.free: dict[Node, Node] = {}
-        self.created: set[int] = set()
-        self.entry_locals = dict(tx.locals)
-        self.entry_stack = list(tx.stack)
-        self.entry_cells = {n: c.value for n, c in tx.cells.items()}
-        self.targets: set[str] = set()
-        self.temps: list = []
-        self.slots: list[ArrayVariable] = []
-        for var in itertools.chain(self.entry_locals.values(), self.entry_stack):
-            if isinstance(var, ArrayVariable) and all(var is not s for s in self.slots):
-                self.slots.append(var)
-        if any(i in tx.info.catching for i in range(inst.index, exit_)):
-            raise NotALoopNode("a try block in the body")
-        self.before = {id(v): v.node for v in self.slots}
-        self.placeholders: dict[int, Node] = {}
-        trace = out.shape_env.trace
-        self.seen = (len(trace.decisions), len(trace.ranges)) if trace else (0, 0)
-        self.unbacked_before = set(out.shape_env.unbacked)
-        self.counts_before = dict(out.nonzero_counts)
-        self.fresh: set[str] = set()
-        self._check_slots()
+        self._enter(set(), exit_)
 
     def for_break(self, after: int, for_iter: int, rest: range) -> None:
         """The loop is ``for ...: ...; if <test>: break`` (``for_break_shape``): at most
@@ -1114,12 +1122,12 @@ class WhileScope(LoopScope):
         number of trips is known only when the graph runs."""
         tx = self.tx
         slot_ids = {id(v) for v in self.slots}
-        live = tx.info.live_at(self.after)
+        dead = dead_after(tx, self.after)
         if set(self.entry_locals) - set(tx.locals):
             raise NotALoopNode("the body deletes a local")
         for name, var in list(tx.locals.items()):
             if name not in self.entry_locals:
-                if name in live:
+                if name not in dead:
                     raise NotALoopNode(f"the local {name!r}, bound in the body, is read "
                                        "after the loop")
                 del tx.locals[name]

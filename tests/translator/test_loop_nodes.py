@@ -633,3 +633,34 @@ def test_a_trip_count_that_changes_is_a_symbolic_loop_node(name, fn, make, compi
     assert loops and all(n.target == "fori_loop" for n in loops)
     if compiles == 2:
         assert hasattr(loops[-1].args[1], "graph_expr"), loops[-1].args   # T - 1 trips
+
+
+def _dead_temporary(x):
+    for _ in range(30):
+        d = x * 0.5
+        x = x + d
+    return x
+
+
+def _temporary_read_through_locals(x):
+    for _ in range(30):
+        d = x * 0.5
+        x = x + d
+    return x, locals()["d"]
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_a_temporary_dead_after_the_loop_is_no_loop_output(backend):
+    """``d`` is not read after the loop: the node does not hand back its last trip's
+    value (so each trip's ``d`` dies within its trip); where the code reads its locals
+    by name, the last trip's ``d`` is there, as in Python."""
+    x = np.arange(6.0)
+    report = dynamo.explain(_dead_temporary, backend=backend)(x)
+    (loop,) = [n for g in report.graphs for n in g.call_nodes() if n.target == "fori_loop"]
+    assert len(loop.meta["array"]) == 1          # x only, no temporary
+    np.testing.assert_array_equal(dynamo.compile(_dead_temporary, backend=backend)(x),
+                                  _dead_temporary(x))
+    got = dynamo.compile(_temporary_read_through_locals, backend=backend)(x)
+    want = _temporary_read_through_locals(x)
+    for a, b in zip(got, want):
+        np.testing.assert_array_equal(a, b)
