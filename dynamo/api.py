@@ -180,7 +180,7 @@ def _hooked(fn: types.FunctionType, ctx: hook.CompileContext,
     (``bytecode/caller_frames.py``; docs/python_semantics.md)"""
     reason = None if settings.fullgraph else reads_caller_frame_of(fn)
     if reason is None:
-        return hook.intercept(fn, ctx)
+        return hook.frame_entry(fn, ctx)
     log_breaks.debug("dynamo.compile(%s): it reads its caller's frame (%s), which a "
                      "compiled call would hide behind dynamo's; it runs uncompiled",
                      fn.__qualname__, reason)

@@ -116,6 +116,12 @@ TABLE: tuple[Advice, ...] = (
     Advice(r"returns real or complex eigenvalues",
            "The result's dtype depends on the data, which the trace does not know.",
            "use np.linalg.eigh/eigvalsh for symmetric matrices, " + _ACCEPT),
+    Advice(r"calls a Python function (once per|on index grids)",
+           "NumPy calls the Python function itself, in a Python loop, and what it returns "
+           "decides the result's values, dtype and shape; the trace does not follow it.",
+           "write the function with whole-array operations (ufuncs, np.where, axis= "
+           "arguments) and call it on the array directly, which is captured, "
+           + _ACCEPT),
     Advice(r"returns a contraction plan",
            "The result is Python data (a list and a string), not arrays.",
            "compute the plan outside the compiled function and pass "
@@ -155,6 +161,12 @@ TABLE: tuple[Advice, ...] = (
            "It uses or changes random state; it runs eagerly so the random stream stays "
            "in order.", "use np.random.default_rng(seed) and the Generator methods that are "
            "captured (random, normal, uniform, integers...), " + _ACCEPT),
+    Advice(r"a slice bound is an array: the result's shape depends on its data",
+           "A slice whose start or stop is read from an array (v[p[0]:p[1]]) has a length "
+           "the data decides, known only when the graph runs.",
+           "pass the bounds in as Python ints, or keep the shape fixed with a mask: "
+           "np.where((i >= lo) & (i < hi), v, 0) with i = np.arange(len(v)), "
+           + _ACCEPT),
     Advice(r"is an array: the result's shape depends on its data",
            "A shape, size or count argument computed from array values (labels.max() + 1) "
            "is known only when the graph runs.",

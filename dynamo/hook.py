@@ -40,6 +40,12 @@ dispatcher is one dict store, so threads calling while another compiles see the 
 entries or the new ones, never half of them. Nothing else in the project knows how
 frames are intercepted.
 
+``dynamo.compile`` itself calls a *frame entry* instead (``frame_entry``): the
+function's own code behind a prologue that calls the dispatcher; where the dispatcher
+would run the original code, it hands back ``CONTINUE`` and the function's code runs
+in that same frame, the one the program's call made (its ``f_back`` is the program's
+caller, as a frame reader must see it).
+
 Example::
 
     >>> run = intercept(f, ctx)
@@ -50,6 +56,7 @@ Example::
 from __future__ import annotations
 
 import functools
+import inspect
 import itertools
 import keyword
 import logging
@@ -60,9 +67,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bytecode import Bytecode, Instr, Label
+from bytecode.instr import InstrLocation
+
 from dynamo.guards import keeps_failing, param_name
 
-from . import logs
+from . import logs, pyversion
+from .bytecode import emit
 from .bytecode.instructions import code_name, frame_params
 from .bytecode.signature import STAR_FLAGS, Params
 from .config import config
@@ -119,6 +130,9 @@ class CodeCache:
         # wrapper factories by the defaults they take (count, kw-only names): one,
         # unless a function of this code had its __defaults__ replaced by others
         self.wrapper_makers: dict[tuple, Callable] = {}
+        # code of the frame entries (``frame_entry``): None until made, False when
+        # ``bytecode`` could not rebuild the code
+        self.entry_template: types.CodeType | bool | None = None
         # ``dispatch(fn, *flat_args)`` (or ``dispatch(fn, box)``): run ``fn`` through
         # this cache; set by ``rebuild``
         self.dispatch: Callable
@@ -401,6 +415,8 @@ def _keeps_failing(cache: CodeCache, args, closure) -> str:
 
 
 def _run_original(fn, args: tuple, closure, cache: CodeCache):
+    if fn in _own_frame:   # called by a frame entry: the original runs in that frame
+        return CONTINUE
     flat = cache.flat_code
     if flat is None:
         flat = cache.flat_code = flat_code(fn.__code__)
@@ -466,6 +482,180 @@ def intercept(fn: types.FunctionType, ctx: CompileContext) -> types.FunctionType
     if wrapper.__module__ != fn.__module__:   # usually the scope's __name__ already
         wrapper.__module__ = fn.__module__
     return wrapper
+
+
+# --------------------------------------------------------------------------- frame entries
+
+class _Continue:
+    """What the fallbacks hand back to a frame entry instead of running the original
+    code: the entry's own frame, the one the program's call made, runs it."""
+
+    def __repr__(self) -> str:
+        return "<run in the frame's own code>"
+
+
+CONTINUE = _Continue()
+
+# The stand-ins frame entries pass to the dispatcher as ``___fn`` (``frame_entry``):
+# where the dispatcher or a miss would run the original code for one of them,
+# ``_run_original`` returns ``CONTINUE``. Copies of the program's function (its code,
+# globals and closure), so that compiling reads the same as from the function.
+_own_frame: weakref.WeakSet = weakref.WeakSet()
+
+# Code that frame entries leave to ``intercept``: its frame runs only when iterated
+# (generators, coroutines), so a prologue would not run at the call.
+_LAZY_FRAMES = (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ITERABLE_COROUTINE |
+                inspect.CO_ASYNC_GENERATOR)
+
+
+class _Entry:
+    """What a frame entry's prologue reads (``frame_entry``): the program's function
+    and its code (to see it replaced), the cache, the stand-in it passes as
+    ``___fn``, and the call again as made (``_recall``). It is the default of the
+    entry's hidden keyword-only parameter: a function's defaults take part in the
+    cyclic GC, where a constant of its code would not (code objects are not tracked),
+    so an entry of a function whose globals hold the compiled function still dies."""
+
+    __slots__ = ("fn", "code", "cache", "stand_in", "ctx")
+
+    def __init__(self, fn, cache: CodeCache, stand_in, ctx: CompileContext) -> None:
+        self.fn, self.code, self.cache, self.stand_in, self.ctx = \
+            fn, fn.__code__, cache, stand_in, ctx
+
+    def recall(self, values: tuple):
+        return _recall(self.ctx, self.fn, self.code, values)
+
+
+def frame_entry(fn: types.FunctionType, ctx: CompileContext) -> types.FunctionType:
+    """What ``dynamo.compile(fn)`` calls: ``fn``'s own code with a prologue that asks
+    the cache first, in ``fn``'s own frame (PEP 523's "evaluate this frame", in Python).
+
+    A hit returns the compiled result from the prologue. Where the cache would run
+    the original code (the frame cannot be compiled, the trace gave up on it, the
+    graph raised, the cache is full), the prologue gets ``CONTINUE`` back and the
+    frame goes on with ``fn``'s code: a frame the program's call made, whose
+    ``f_back`` is the program's caller, with nothing of dynamo's in between. So a
+    function that the *first* trace finds reading frames above its own (a reader
+    passed in as an argument, issue #17 ``frame-reader-first-call``) shows that
+    reader the program's frames already on that first call.
+
+    ``intercept``'s wrapper (a frame of dynamo's, then the original in another) is
+    used instead for a function with defaults (the frame would bind them from the
+    entry's own copy, which a later ``fn.__defaults__ = ...`` would not change), a
+    generator or coroutine (its code runs when iterated, not called), and code
+    ``bytecode`` cannot rebuild.
+
+    Example::
+
+        >>> run = frame_entry(f, ctx)
+        >>> run(x)    # f's frame: prologue -> dispatcher -> miss -> CONTINUE,
+        ...           # then f's own instructions, in the same frame
+    """
+    code = fn.__code__
+    if fn.__defaults__ or fn.__kwdefaults__ or code.co_flags & _LAZY_FRAMES:
+        return intercept(fn, ctx)
+    cache = ctx.cache_for(code, fn.__globals__)
+    template = cache.entry_template
+    if template is None:
+        try:
+            template = _entry_template(code)
+        except Exception as e:  # noqa: BLE001 (the wrapper works for every function)
+            log_internal.debug("dynamo: no frame entry for %s (%s: %s); a wrapper calls it",
+                               code.co_qualname, type(e).__name__, e)
+            template = False
+        cache.entry_template = template
+    if template is False:
+        return intercept(fn, ctx)
+    stand_in = types.FunctionType(code, fn.__globals__, fn.__name__, None, fn.__closure__)
+    _own_frame.add(stand_in)
+    entry = types.FunctionType(template, fn.__globals__, fn.__name__, None, fn.__closure__)
+    entry.__kwdefaults__ = {_entry_name(code): _Entry(fn, cache, stand_in, ctx)}
+    entry.__qualname__ = fn.__qualname__
+    entry.__module__ = fn.__module__
+    entry.__doc__ = fn.__doc__
+    entry.__wrapped__ = fn   # inspect.signature shows fn's, without the hidden parameter
+    return entry
+
+
+def _unexpected(message: str):
+    """A frame entry's hidden parameter was passed by the caller: the TypeError a
+    function without it raises (one with ``**kwargs`` would have taken it there)."""
+    raise TypeError(message)
+
+
+def _entry_name(code: types.CodeType) -> str:
+    """The entry's hidden keyword-only parameter: a name ``code`` does not use."""
+    return _free_name("___entry", frozenset(code.co_varnames))
+
+
+def _entry_template(code: types.CodeType) -> types.CodeType:
+    """``code`` with one more keyword-only parameter (``_entry_name``, an ``_Entry``
+    by default) and a prologue after its own MAKE_CELL/COPY_FREE_VARS/RESUME::
+
+        e = ___entry; del ___entry          # (unbound: locals() does not show it)
+        if e.fn.__code__ is not e.code:     # replaced since: call it as it is now
+            return e.recall((a, b, ))
+        result = e.cache.dispatch(e.stand_in, a, b, )
+        if result is not CONTINUE:
+            return result
+        ...                                 # code's own instructions
+
+    (``e`` stays on the stack.) The prologue sits outside every ``try`` range and
+    leaves the stack empty, as the original begins, so the exception table keeps its
+    depths; its instructions carry the ``def`` line. Its constants are None and
+    ``CONTINUE`` only: one template serves every function of ``code``."""
+    bc = Bytecode.from_code(code, conserve_exception_block_stackdepth=True)
+    hidden = _entry_name(code)
+    bc.argnames.insert(bc.argcount + bc.kwonlyargcount, hidden)
+    bc.kwonlyargcount += 1
+    head = emit.prologue(bc)
+    body = list(bc[len(head):])
+    loc = InstrLocation(code.co_firstlineno, None, None, None)
+    names = code.co_varnames[:len(frame_params(code))]
+
+    def ins(name, arg=None):
+        return Instr(name, location=loc) if arg is None else Instr(name, arg, location=loc)
+
+    def attr(name):
+        return ins("LOAD_ATTR", (False, name) if pyversion.PY312 else name)
+
+    def args():
+        out = []
+        for name in names:
+            load = emit.load_var(name, code)
+            load.location = loc
+            out.append(load)
+        return out
+
+    def branch(label):   # pop a bool; jump to ``label`` when it is False
+        out = [ins(pyversion.POP_JUMP_FORWARD_IF_FALSE, label)]
+        return out + ([ins("NOT_TAKEN")] if pyversion.NOT_TAKEN_AFTER_BRANCH else [])
+
+    recall, own, passed = Label(), Label(), Label()
+    null = pyversion.push_null_for_call(loc)
+    out = [ins("LOAD_FAST", hidden), ins("DELETE_FAST", hidden),                # [e]
+           ins("COPY", 1), attr("__class__"), ins("LOAD_CONST", _Entry), ins("IS_OP", 0),
+           *branch(passed),
+           ins("COPY", 1), attr("fn"), attr("__code__"), ins("COPY", 2), attr("code"),
+           ins("IS_OP", 0), *branch(recall),                                    # [e]
+           ins("COPY", 1), attr("cache"), attr("dispatch"), *null,      # [e, d/NULL x2]
+           ins("COPY", 3), attr("stand_in"), *args(),
+           *pyversion.call_instrs(len(names) + 1, location=loc),                # [e, r]
+           ins("SWAP", 2), ins("POP_TOP"),                                      # [r]
+           ins("COPY", 1), ins("LOAD_CONST", CONTINUE), ins("IS_OP", 1), *branch(own),
+           ins("RETURN_VALUE")]
+    out += [recall, attr("recall"), *pyversion.push_null_for_call(loc), *args(),
+            ins("BUILD_TUPLE", len(names)), *pyversion.call_instrs(1, location=loc),
+            ins("RETURN_VALUE")]
+    out += [passed, ins("POP_TOP"),   # the caller passed the hidden name: as plain Python
+            *pyversion.load_callable_const(_unexpected, loc),
+            ins("LOAD_CONST", f"{code.co_qualname}() got an unexpected keyword argument "
+                              f"{hidden!r}"),
+            *pyversion.call_instrs(1, location=loc), ins("RETURN_VALUE")]
+    out += [own, ins("POP_TOP")]
+    bc[:] = head + out + body
+    return bc.to_code(stacksize=max(code.co_stacksize, len(names) + 5),
+                      compute_exception_stack_depths=False)
 
 
 class _Default:

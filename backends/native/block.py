@@ -10,6 +10,7 @@ import numpy as np
 
 from dynamo.graph import CALL, CONSTANT, PLACEHOLDER, Graph, Node
 
+from .calls import Calls, Deferred, eligible
 from .creation import CREATION, Creation
 from .elementwise import Elementwise
 from .emitter import _Emitter
@@ -21,8 +22,12 @@ from .reductions import Reductions
 from .stencils import Stencils
 from .values import Arr, Const, Lazy, View
 
+# the ops lowered to loop nests (others may still be called through NumPy: calls.py)
+_NATIVE = _ELEMENTWISE | _REDUCTIONS | CREATION | {"roll", "getitem", "setitem",
+                                                   "after_loop", "fori_loop"}
 
-class _Block(Elementwise, Nests, Stencils, Reductions, Loops, Creation, Moves):
+
+class _Block(Elementwise, Nests, Stencils, Reductions, Loops, Creation, Moves, Calls):
     """Lowers the nodes of one graph (the kernel's, or a loop body's) in order."""
 
     def __init__(self, em: _Emitter, graph: Graph, env: dict):
@@ -45,6 +50,35 @@ class _Block(Elementwise, Nests, Stencils, Reductions, Loops, Creation, Moves):
                 self.call(node)
 
     def call(self, node: Node) -> None:
+        """Lower ``node`` to loop nests; an op with no loop nest (or whose form has
+        none, or that reads a ``Deferred`` view) is called through NumPy when it can
+        be (calls.py), else ``Unsupported``."""
+        reads_deferred = any(isinstance(self.env.get(a), Deferred) for a in node.inputs())
+        if node.target not in _NATIVE or reads_deferred:
+            if not eligible(node):
+                raise Unsupported(f"op {node.target!r} is not lowered")
+            self.env[node] = self.npcall(node)
+            return
+        em = self.em
+        before = (len(em.lines), em.group, len(em.group.lines) if em.group else 0,
+                  len(em.consts), em.parallel)
+        deferred, pending = set(em.deferred), dict(self.pending)
+        try:
+            self.native(node)
+        except Unsupported:
+            after = (len(em.lines), em.group, len(em.group.lines) if em.group else 0,
+                     len(em.consts), em.parallel)
+            # (a creation the nests refuse is one NumPy raises for or lays out in
+            # another order: a NumPy call would be flagged on every call)
+            if after != before or not eligible(node) or node.target in CREATION or \
+                    node.target in ("getitem", "setitem"):
+                raise
+            # nothing was emitted: NumPy computes it instead
+            em.deferred, self.pending = deferred, pending
+            self.env.pop(node, None)
+            self.env[node] = self.npcall(node)
+
+    def native(self, node: Node) -> None:
         target = node.target
         if target in _ELEMENTWISE:
             meta = _meta(node)
@@ -64,6 +98,14 @@ class _Block(Elementwise, Nests, Stencils, Reductions, Loops, Creation, Moves):
                     if isinstance(self.env.get(a), Lazy):
                         self.pending[a] = self.env[a]
             else:
+                # the same check before the allocation: a node with no loop nest
+                # leaves nothing behind (``call`` then calls NumPy for it)
+                deferred = set(self.em.deferred)
+                self.elementwise(node, ["0"] * meta.ndim, [], "nf")
+                self.em.deferred = deferred
+                for a in node.inputs():
+                    if isinstance(self.env.get(a), Lazy):
+                        self.pending[a] = self.env[a]
                 self.env[node] = self.materialize(node)
         elif target in _REDUCTIONS:
             self.env[node] = self.reduction(node)

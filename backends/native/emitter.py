@@ -41,6 +41,7 @@ class _Emitter:
         self.companions: list[str] = []
         self.input_savers: dict = {}   # input index -> its saves.Saver
         self.loops: list = []          # saves.LoopSaves of the loops being lowered
+        self.uses_npcall = False       # an op is called through NumPy (calls.py)
 
     def new(self, hint: str) -> str:
         return f"{hint}{next(self.names)}"

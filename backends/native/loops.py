@@ -96,6 +96,14 @@ class Loops:
                 raise Unsupported("loop carries a view")
             nxt.append(v.name)
             values.append(v)
+        # a carried array the body makes anew on every trip (``x = x - step * g``) is,
+        # after a loop of one or more trips, a new array of the kernel's: it may be an
+        # output (not one that may be an input, a free array or another slot's array)
+        outer = [env[p] for p in rest] + list(self.env.values())
+        made_anew = [env[p] for p, v in zip(rest[:len(carried)], values)
+                     if trips > 0 and isinstance(env[p], Arr) and isinstance(v, Arr)
+                     and v.fresh and sum(v is w for w in values) == 1
+                     and not any(v is w for w in outer)]
         moves = [(a, b) for a, b in zip(names, nxt) if a != b]   # (an array written in
         moves += self.companion_moves(                           # place keeps its name)
             [env[p] for p in rest[:len(carried)]], values, start, pad)
@@ -116,6 +124,8 @@ class Loops:
         em.flush()
         em.pad = saved
         items = [env[p] for p in rest[:len(carried)]]
+        for a in made_anew:
+            a.fresh = True
         for v in extra:   # defined in the loop: Numba needs them bound before it
             if isinstance(v, Arr) and v.fresh:
                 raise Unsupported("an array temporary of a loop read after it")

@@ -52,6 +52,7 @@ from typing import Any
 from dynamo.graph import Graph, Node
 
 from .block import _Block
+from .calls import CALL_PRELUDE
 from .emitter import SEQ_FLAG, _Emitter, lift_allocations
 from .ops import PRELUDE, Unsupported, _meta
 from .saves import SAVE_PRELUDE, input_saver
@@ -74,6 +75,7 @@ class Kernel:
     nparams: int = 0               # the kernel's parameters (the graph's inputs)
     scalar_params: tuple = ()      # which of them are scalars (the others are arrays)
     buffers: tuple = ()            # emitter.Buffer: new arrays passed in after the savers
+    calls_numpy: bool = False      # some op is called through NumPy (calls.py)
 
 
 def lower(graph: Graph, parallel_min: int = 1 << 14) -> Kernel:
@@ -137,9 +139,10 @@ def lower(graph: Graph, parallel_min: int = 1 << 14) -> Kernel:
     lines, buffers = lift_allocations(lines, results)
     text = "\n".join(lines)
     head = f"def kernel({', '.join(params + savers + [b.name for b in buffers])}):"
-    source = PRELUDE + SAVE_PRELUDE + "\n\n" + head + "\n" + text + "\n"
+    prelude = PRELUDE + SAVE_PRELUDE + (CALL_PRELUDE if em.uses_npcall else "")
+    source = prelude + "\n\n" + head + "\n" + text + "\n"
     return Kernel(source, em.consts, outputs, writes, fresh_ndim, em.parallel, len(params),
-                  tuple(scalars), tuple(buffers))
+                  tuple(scalars), tuple(buffers), em.uses_npcall)
 
 
 def _drop_unused_companions(lines: list, companions: list) -> list:

@@ -100,6 +100,8 @@ class Stencils:
     def setitem(self, node: Node):
         base, index, value = node.args
         target = self.val(base)
+        if isinstance(target, Lazy):   # ``y = x + 1; y[0] = 0``: y is a new array
+            target = self.force(base)
         if isinstance(target, View):
             raise Unsupported("setitem into a view (write through the base)")
         if not isinstance(target, Arr):

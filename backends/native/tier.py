@@ -48,6 +48,11 @@ from .saves import new_savers, reset, restore
 log = logging.getLogger("dynamo.backend")
 
 _DEFAULT_ERR = {"divide": "warn", "over": "warn", "under": "ignore", "invalid": "warn"}
+# The same with every visible condition raising: the frontend's floating-point guard
+# (``numpy_backend.runtime.guard``, around a graph the frame reruns eagerly when it
+# raises) or ``np.seterr(divide/over/invalid="raise")``. A flagged call runs tier 1,
+# which raises where eager would (the kernel reports the same conditions either way).
+_RAISING_ERR = {"divide": "raise", "over": "raise", "under": "ignore", "invalid": "raise"}
 # Numba's default "workqueue" threading layer aborts when two threads launch parallel
 # kernels at once: parallel kernels run one at a time.
 _PARALLEL_LOCK = threading.Lock()
@@ -88,17 +93,19 @@ _get_state = UFUNC_STATE.get if UFUNC_STATE is not None else (lambda: None)
 
 
 def default_errstate() -> bool:
-    """NumPy's error handling is the default one (``np.geterr()`` costs microseconds:
-    the answer is kept per settings object, which ``np.errstate`` replaces)."""
+    """NumPy's error handling is the default one, or the default one with its visible
+    conditions raising (``_RAISING_ERR``): the kernel reports what both report
+    (``np.geterr()`` costs microseconds: the answer is kept per settings object,
+    which ``np.errstate`` replaces)."""
     if UFUNC_STATE is None:   # NumPy 1.x
-        return np.geterr() == _DEFAULT_ERR
+        return np.geterr() in (_DEFAULT_ERR, _RAISING_ERR)
     state = ufunc_state()
     try:
         found = _DEFAULT_STATES[state]
     except KeyError:
         if len(_DEFAULT_STATES) >= 256:
             _DEFAULT_STATES.clear()
-        found = _DEFAULT_STATES[state] = np.geterr() == _DEFAULT_ERR
+        found = _DEFAULT_STATES[state] = np.geterr() in (_DEFAULT_ERR, _RAISING_ERR)
     if found:
         _KNOWN_DEFAULT[0] = state
     return found
@@ -354,7 +361,10 @@ class Tiered:
 
     def _make_dispatcher(self, numba):
         src = self.__dynamo_native_source__
-        options = dict(parallel=self.kernel.parallel, error_model="numpy", nogil=True)
+        # a kernel that calls NumPy (calls.py) holds the GIL for those calls anyway
+        # (and Numba warns at compile time about object mode under nogil=True)
+        options = dict(parallel=self.kernel.parallel, error_model="numpy",
+                       nogil=not self.kernel.calls_numpy)
         if self.settings.cache_dir is not None:
             fn = _module_from_file(src, self.settings.cache_dir).kernel
             options["cache"] = True

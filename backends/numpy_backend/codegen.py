@@ -82,8 +82,9 @@ def emit_forward(m: Module, graph: Graph, groups: list[Group], plans: list, name
     """
     if is_loop_body(graph):
         m.loop_variables[next(iter(graph.placeholders))] = loop_variable(graph)
-    fns = {i: emit_group(m, p, i) for i, p in enumerate(plans) if p is not None}
     steps = schedule(graph, groups, plans)
+    _keep_direct_writes_next_to_their_setitem(steps, plans)
+    fns = {i: emit_group(m, p, i) for i, p in enumerate(plans) if p is not None}
     returned = graph.outputs
     segments = guarding.rerun is None
     reuse, checks = donors(graph, groups, steps, returned, layout_checked=True,
@@ -159,8 +160,7 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, st
         else:
             outs = "".join(f"{n.name}, " for n in group.outputs)
             # (a flat group also reads the arrays its inputs are slices of: flat.py)
-            reads = [*group.inputs, *(n for n in getattr(plans[index], "parents", ())
-                                      if n not in group.inputs)]
+            reads = [*group.inputs, *getattr(plans[index], "extra_inputs", ())]
             ins = ", ".join(name_of(n) for n in reads)
             # (a group of unused ops, kept because they may warn, has no outputs)
             call = f"{outs}= {fns[index]}({ins})" if outs else f"{fns[index]}({ins})"
@@ -237,6 +237,18 @@ def _statement(m: Module, node: Node, name_of, reuse: dict, entry, written_back)
         text = f"{x}[{m.subscript(node.args[1], name_of)}] = {value}"
         return text if node in written_back else f"{text}\n{node.name} = {x}"
     return f"{node.name} = {m.expr(node, name_of)}"
+
+
+def _keep_direct_writes_next_to_their_setitem(steps: list, plans: list) -> None:
+    """A flat group that writes its value straight into the array of the ``setitem``
+    that reads it (``flat.Target``) changes that array before the ``setitem`` runs:
+    only right before it, where no step in between can read the array's old values
+    (``c = B.sum()`` between the group and ``B[1:-1, 1:-1] = value``). Elsewhere the
+    group keeps its own output buffer."""
+    for s, (index, node) in enumerate(steps):
+        target = getattr(plans[index], "target", None) if node is None else None
+        if target is not None and (s + 1 == len(steps) or steps[s + 1][1] is not target.setitem):
+            plans[index].target = None
 
 
 def _takes_carried(node: Node) -> bool:

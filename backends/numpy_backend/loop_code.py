@@ -68,6 +68,8 @@ def loop_variable(graph: Graph) -> tuple[int, int | SymArg]:
             for symbol, p in value.nodes.items():
                 if p is not trip:
                     continue
+                if not isinstance(value.sym, Sym):   # a float made from the index
+                    return 1, 0                      # (``0.1 * t``): a value of the body
                 others = tuple((n, c) for n, c in value.sym.terms if n != symbol)
                 if all(value.nodes.get(n) in free for n, _ in others):
                     nodes.update((n, value.nodes[n]) for n, _ in others)

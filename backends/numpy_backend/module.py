@@ -125,7 +125,11 @@ class Module:
             for symbol, p in value.nodes.items():   # in terms of the loop variable
                 if p in self.loop_variables:
                     step, base = self.loop_variables[p]
-                    sym = in_loop_variable(sym, symbol, step, getattr(base, "sym", base))
+                    b = getattr(base, "sym", base)
+                    sym = in_loop_variable(sym, symbol, step, b) if isinstance(sym, Sym) \
+                        else sym.map_ints(lambda s, symbol=symbol, step=step, b=b:
+                                          in_loop_variable(s, symbol, step, b)
+                                          if symbol in s.symbols else s)   # (0.1 * t)
                     nodes.update(getattr(base, "nodes", {}))
             names = {n: name_of(p) for n, p in nodes.items() if n in sym.symbols}
             return f"({sym.render(names)})"

@@ -31,6 +31,7 @@ import os
 import queue
 import sys
 import threading
+import warnings
 import weakref
 
 import numpy as np
@@ -213,15 +214,65 @@ def _guarded(state):
     """``state`` (NumPy's ufunc settings object) with its visible conditions raising."""
     if len(_GUARDED) >= 256:     # each `with np.errstate()` makes new settings
         _GUARDED.clear()
+        _CALLER.clear()
     token = _UFUNC_STATE.set(state)
     try:
-        np.seterr(**_raising(np.geterr()))
-        return _UFUNC_STATE.get()
+        modes = np.geterr()
+        np.seterr(**_raising(modes))
+        guarded = _UFUNC_STATE.get()
     finally:
         _UFUNC_STATE.reset(token)
+    # ("call" and "log" run the caller's object, which may raise; "warn" raises when
+    # a warnings filter says "error": checked per call, in ``eager_goes_on``)
+    _CALLER[guarded] = state, all(v in ("ignore", "print", "warn") for v in modes.values())
+    return guarded
 
 
 _GUARDED: dict = {}
+# guarded settings -> (the caller's, whether a condition under the caller's raises nothing)
+_CALLER: dict = {}
+_SHOWWARNING = warnings.showwarning
+
+
+def eager_goes_on() -> bool:
+    """Whether eager's code, under the settings ``guard`` replaced, would go on after
+    any floating-point condition (ignore it, print it, or warn without an error
+    filter) rather than raise. False when unsure (not under ``guard``, NumPy 1.x, a
+    ``call``/``log``/``raise`` mode, a filter that may make a RuntimeWarning an
+    error, ``warnings.showwarning`` replaced, context-local warnings filters).
+
+    A group that writes its value straight into the array a ``setitem`` of it writes
+    (``flat.py``) asks this first: when the fused code then raises under the guard,
+    eager would have warned and written the same values, whereas where eager raises,
+    the array must be left as it was (which writing straight into it cannot undo).
+
+        >>> token = guard(); eager_goes_on()          # NumPy's defaults: warn, ignore
+        True
+        >>> unguard(token); eager_goes_on()           # not under the guard
+        False
+    """
+    if _UFUNC_STATE is None or not _CALLER.get(_UFUNC_STATE.get(), (None, False))[1]:
+        return False
+    if warnings.showwarning is not _SHOWWARNING or \
+            getattr(sys.flags, "context_aware_warnings", False):
+        return False
+    for action, _, category, _, _ in warnings.filters:
+        if action == "error" and issubclass(RuntimeWarning, category):
+            return False   # (its message or module might not match: unsure, so False)
+    return True
+
+
+def as_caller(fn, *args):
+    """``fn(*args)`` under the settings ``guard`` replaced (the caller's own), in the
+    middle of guarded code: eager's warnings and prints, where eager has them."""
+    caller = _CALLER.get(_UFUNC_STATE.get(), (None,))[0] if _UFUNC_STATE else None
+    if caller is None:
+        return fn(*args)
+    token = _UFUNC_STATE.set(caller)
+    try:
+        return fn(*args)
+    finally:
+        _UFUNC_STATE.reset(token)
 
 
 # --------------------------------------------------------------------------- row buffers

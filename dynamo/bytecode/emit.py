@@ -180,6 +180,14 @@ def intercept_calls(body: list, intercept, passes_through=None) -> list:
             if passes_through is not None and passes_through(tuple(chain)):
                 out[start:] = [item] + out[start + 1:]   # the call as the program wrote it
                 continue
+        elif pyversion.NULL_AFTER_CALLABLE and item.name == "LOAD_ATTR":
+            # [callable, self or NULL] (3.13+): the method load stays, its callable is
+            # routed in place. A bound method would hold one more reference to self
+            # during the call than plain Python (3.14 loads self borrowed): NumPy's
+            # ``resize(refcheck=True)`` would refuse
+            out += [item, Instr("SWAP", 2, location=loc),
+                    *pyversion.wrap_top_instrs(intercept, loc), Instr("SWAP", 2, location=loc)]
+            continue
         else:
             out.append(Instr("LOAD_ATTR", (False, name) if pyversion.PY312 else name,
                              location=loc))

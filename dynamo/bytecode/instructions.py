@@ -492,12 +492,16 @@ _NO_FALLTHROUGH = {"RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS", "RERAISE", "
                    "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP", "JUMP_NO_INTERRUPT"}
 
 
-# Builtins that read the calling frame's locals (with no namespace passed)
-_LOCALS_READERS = frozenset({"locals", "vars", "dir", "eval", "exec"})
+# Names through which code reads its own frame's locals: the builtins that do with no
+# namespace passed, and the frame objects' own ways in (``sys._getframe().f_locals``,
+# ``inspect.currentframe()``, ``e.__traceback__.tb_frame``)
+_LOCALS_READERS = frozenset({"locals", "vars", "dir", "eval", "exec",
+                             "_getframe", "currentframe", "f_locals", "tb_frame"})
 
 
 def reads_its_locals(code) -> bool:
-    """``code`` names a builtin that reads its frame's locals (``locals()``, ``eval``):
+    """``code`` names a way to read its frame's locals (``locals()``, ``eval``,
+    ``sys._getframe().f_locals``):
     every bound local is then the program's, dead or not (a break passes them all; a
     loop node keeps each temporary's last value)."""
     return not _LOCALS_READERS.isdisjoint(code.co_names)

@@ -15,9 +15,19 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 DATA_SHAPE = "data_dependent_shape"
 TO_PYTHON = "array_to_python"
 DATA_DTYPE = "data_dependent_dtype"
+CALLBACK = "python_callback"
+
+# Functions that call a Python function of the user's once per element, row or piece:
+# NumPy runs it as a Python loop, and what it returns decides the result's dtype and
+# shape, so no rule can know them before it has run.
+_PER_ELEMENT = ("calls a Python function once per element (np.vectorize is a Python "
+                "loop, not a vectorized kernel)")
+_PER_SLICE = "calls a Python function once per slice of the array (a Python loop)"
 
 # path -> (cause, why); the message reads "np.<path>() <why>".
 KNOWN_BREAKS: dict[str, tuple[str, str]] = {
@@ -30,6 +40,14 @@ KNOWN_BREAKS: dict[str, tuple[str, str]] = {
                                    "data (use np.linalg.eigvalsh for symmetric matrices)"),
     # as many roots as the leading zeros leave (an unbacked size would do), but
     # float64 when they are all real (or none) and complex otherwise: no rule can know
+    "vectorize": (CALLBACK, _PER_ELEMENT),
+    "frompyfunc": (CALLBACK, _PER_ELEMENT),
+    "apply_along_axis": (CALLBACK, _PER_SLICE),
+    "apply_over_axes": (CALLBACK, _PER_SLICE),
+    "piecewise": (CALLBACK, "calls a Python function once per condition, on the "
+                            "elements it selects (a data-dependent number of them)"),
+    "fromfunction": (CALLBACK, "calls a Python function on index grids; what it returns "
+                               "is the result"),
     "roots": (DATA_DTYPE, "returns real or complex roots depending on the coefficients' "
                           "values (its length too: leading zeros are dropped)"),
 }
@@ -45,6 +63,9 @@ def library_path(fn: Any) -> str | None:
 
 
 def break_reason(fn: Any) -> tuple[str, str] | None:
-    """``(cause, why)`` when calling ``fn`` is a break on purpose, else None."""
+    """``(cause, why)`` when calling ``fn`` is a break on purpose, else None (an
+    ``np.vectorize`` object, as made by ``np.vectorize(f)``, too)."""
+    if isinstance(fn, np.vectorize):
+        return KNOWN_BREAKS["vectorize"]
     path = library_path(fn)
     return KNOWN_BREAKS.get(path) if path is not None else None

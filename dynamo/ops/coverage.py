@@ -98,7 +98,7 @@ NOTES = {
     "view": "only a dtype of the same itemsize; other itemsizes and `type=` break",
     "median": "`overwrite_input=True` breaks", "nanmedian": "`overwrite_input=True` breaks",
     "count_nonzero": "captured whenever NumPy returns an array or NumPy scalar",
-    "diff": "`prepend=`/`append=` and `n=0` break",
+    "diff": "`n=0` breaks, and `prepend=`/`append=` of a shape that does not fit",
     "dot": "`out=` breaks", "outer": "`out=` breaks", "einsum": "`out=` and the interleaved "
     "(operand, sublist) form break", "tensordot": "`out=` breaks; axes must be constants",
     "trace": "`out=` breaks",
@@ -310,9 +310,8 @@ _NOT_APPLICABLE = {
 # Why other functions outside the registry break (the default: not in the registry).
 _BREAK_REASONS = {
     "the result's dtype depends on the data": "real_if_close roots",
-    "calls Python functions per element or slice": "apply_along_axis apply_over_axes "
-                                                   "fromfunction fromiter frompyfunc "
-                                                   "piecewise vectorize nested_iters",
+    # (apply_along_axis, vectorize, piecewise...: ops/breaks.py says why, at the break too)
+    "calls Python functions per element or slice": "fromiter nested_iters",
     "reads Python objects or memory, not arrays": "frombuffer fromstring from_dlpack "
                                                   "may_share_memory shares_memory isfortran "
                                                   "iterable datetime_data",

@@ -146,8 +146,12 @@ def astype_rule(op, args, kwargs) -> ArrayMeta:
     return rules.result_meta(value, x.shape, x.kind)
 
 
+# extras["warns_at_caller"]: the generated code calls x.astype(...) itself, so a cast's
+# warning ("invalid value encountered in cast", ComplexWarning) names the program's
+# line, not this module's wrapper (as reductions.py's _WARN_AT_CALLER)
 register(OpDef("astype", astype, astype_rule, ELEMENTWISE, same_object=identity.no_copy,
-               doc="x.astype(dtype); copy=False may return x itself"), methods=["astype"])
+               doc="x.astype(dtype); copy=False may return x itself",
+               extras={"warns_at_caller": True}), methods=["astype"])
 
 
 def view(x, *args, **kwargs):

@@ -87,20 +87,17 @@ def method_label(obj, name: str) -> str:
     return f"{type(obj).__name__}.{name}"
 
 
-def _calls(name: str):
-    def impl(gen, *args, **kwargs):
-        return getattr(gen, name)(*args, **kwargs)
-    impl.__name__ = impl.__qualname__ = name
-    return impl
-
-
 def _method_op(cls: type, name: str, rule, kind=CREATION, impl=None, adapter=same,
                **extras) -> None:
     prefix = "generator" if cls is np.random.Generator else "randomstate"
     params = set(rules.signature_of(getattr(cls, name)).parameters) - set(legacy.OPTIONS) - \
         {"self", "size", "out", "x", "axis", "args"}
     raises = {"raises": legacy.RAISES} if params else {}   # values of array parameters
-    op = OpDef(f"{prefix}_{name}", impl or _calls(name), rule, kind, random=True,
+    # the class's own method, called with the object first: the op's argument is
+    # always an object of exactly this class (``lookup_random_method`` looks up
+    # ``type(obj)``), and a Python wrapper (``getattr(gen, name)(...)``) is one Python
+    # call and one attribute lookup more per draw
+    op = OpDef(f"{prefix}_{name}", impl or getattr(cls, name), rule, kind, random=True,
                extras={"name": name, "method_of": cls.__name__, **raises, **extras},
                doc=f"{cls.__name__}.{name}: calls the method of the object passed in, "
                    "when the graph runs")

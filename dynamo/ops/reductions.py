@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import rules
-from .meta import ArrayMeta
+from .meta import NUMPY, ArrayMeta, probe
 from .registry import OPAQUE, REDUCTION, OpDef, get, register
 from .rules import MetaError
 
@@ -82,20 +82,55 @@ def scan(op, args, kwargs) -> ArrayMeta:
     return ArrayMeta(shape, value.dtype, kind, False)
 
 
+def _edge_length(edge, a: ArrayMeta, axis: int, what: str) -> int:
+    """How many entries ``prepend=``/``append=`` add along ``axis``: a 0-d value is
+    broadcast to one slice (NumPy's own rule); any other must have ``a``'s dimensions
+    off the axis, as ``np.concatenate`` needs. Anything else breaks (eager NumPy then
+    raises its own error)."""
+    if edge is None:
+        return 0
+    shape = rules.shape_of(edge)
+    if not shape:
+        return 1
+    if len(shape) != a.ndim or any(d != e for i, (d, e) in enumerate(zip(shape, a.shape))
+                                   if i != axis):
+        raise MetaError(f"np.diff: {what}= of shape {tuple(shape)} does not fit an "
+                        f"array of shape {a.shape} along axis {axis}")
+    return int(shape[axis])
+
+
+def _edge_probe(edge):
+    """A 0-d value of the dtype NumPy gives ``edge`` (``np.asanyarray``)."""
+    if isinstance(edge, ArrayMeta):
+        return np.zeros((), edge.dtype)
+    return np.zeros((), np.asanyarray(edge).dtype)
+
+
 def diff_rule(op, args, kwargs) -> ArrayMeta:
-    """``np.diff(a, n, axis)``: the axis shrinks by n (never below 0)."""
+    """``np.diff(a, n, axis, prepend, append)``: the axis grows by what ``prepend=``
+    and ``append=`` add, then shrinks by n (never below 0).
+
+    Example: ``np.diff(x, prepend=0.0)`` of a (4, 5) ``x`` is (4, 5); with
+    ``axis=0, append=x[-1:]`` it is (4, 5) as well."""
     kind = rules.array_kind((args, kwargs))
     params = rules.bind(op, args, kwargs)
     a = rules.first_array(params, "a")
     n = rules.static(params.get("n", 1), "n")
-    if params.get("prepend") is not None or params.get("append") is not None:
-        raise MetaError("np.diff with prepend= or append=")
     if not isinstance(n, int) or n < 1:
         raise MetaError("np.diff with n < 1 returns its input itself")
-    value = rules.probe_result(op, args, kwargs, keep_ndim=True)
+    if a.ndim == 0:
+        raise MetaError("np.diff of a 0-d array")   # NumPy raises ValueError
     axis = rules.axis_index(params.get("axis", -1), a.ndim)
+    added = sum(_edge_length(params.get(k), a, axis, k) for k in ("prepend", "append"))
+    # The dtype from a run on probes, each edge as a 0-d value of its dtype (NumPy
+    # broadcasts it to one slice): a constant edge's own shape need not fit a's probe.
+    edges = {k: _edge_probe(params[k]) for k in ("prepend", "append")
+             if params.get(k) is not None}
+    if edges and kind != NUMPY:   # CuPy's and Dask's diff with edges: not checked
+        raise MetaError(f"np.diff with prepend=/append= on {kind} arrays")
+    value = rules.run_quietly(op.impl, probe(a, keep_ndim=True), n=n, axis=axis, **edges)
     shape = list(a.shape)
-    shape[axis] = max(shape[axis] - n, 0)
+    shape[axis] = max(shape[axis] + added - n, 0)
     return ArrayMeta(tuple(shape), value.dtype, kind, False)
 
 

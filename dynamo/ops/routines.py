@@ -1,7 +1,7 @@
 """NumPy routines built from several steps, each one graph node: statistics (``cov``,
 ``corrcoef``, ``average``), editing (``append``, ``insert``, ``delete``, ``block``),
 ``isin``, ``partition``/``argpartition``, products (``kron``, ``cross``,
-``linalg.multi_dot``), calculus (``gradient``, ``trapezoid``) and index grids
+``linalg.multi_dot``), calculus (``gradient``, ``trapezoid``), ``unwrap`` and index grids
 (``indices``, ``triu_indices``/``tril_indices`` and their ``*_from``).
 
 Shapes are NumPy's formulas, computed from the real shapes first (so a shape NumPy
@@ -610,6 +610,26 @@ def tri_indices_rule(op, args, kwargs):
     return (meta, meta)
 
 
+def unwrap_rule(op, args, kwargs) -> ArrayMeta:
+    """``np.unwrap(p, discont, axis, period)``: ``p``'s shape. The dtype (float for
+    integer phases with a float period) from a run on a probe of up to 2 points per
+    axis, so that NumPy takes the path with differences; ``discont``, ``axis`` and
+    ``period`` must be known while tracing (an array there breaks).
+
+    Example: ``np.unwrap(phase, axis=0)`` of a (64, 3) float32 ``phase`` is (64, 3)
+    float32."""
+    rules.require_cupy(op, args, kwargs)
+    params = rules.bind(op, args, kwargs)
+    p = as_meta(params["p"], "p")
+    opts = rules.static({k: params[k] for k in ("discont", "axis", "period") if k in params},
+                        "unwrap's discont, axis and period")
+    if p.ndim == 0:
+        raise MetaError("np.unwrap of a 0-d array")   # NumPy raises ValueError
+    rules.axis_index(opts.get("axis", -1), p.ndim)
+    value = rules.run_quietly(op.impl, small(p, 2), **opts)
+    return rules.result_meta(value, p.shape, _kind(args, kwargs))
+
+
 # --------------------------------------------------------------------------- registration
 
 _RAISES_INDEX = {"raises": "raises IndexError for an index out of bounds"}
@@ -628,7 +648,8 @@ for _fn, _rule, _extras in (
         (np.kron, kron_rule, {}),
         (np.cross, cross_rule, {}),
         (np.gradient, gradient_rule, {}),
-        (np.trapezoid, trapezoid_rule, {})):
+        (np.trapezoid, trapezoid_rule, {}),
+        (np.unwrap, unwrap_rule, {})):
     register(OpDef(_fn.__name__, _fn, _rule, OPAQUE, extras=_extras), functions=[_fn])
 
 if hasattr(np, "trapz"):   # removed in NumPy 2.4; the same function before

@@ -1,6 +1,6 @@
 """Selection and in-place writes: ``take``, ``take_along_axis``, ``choose``, ``select``,
-``searchsorted``; ``copyto``, ``putmask``, ``place``, ``put``, ``fill_diagonal``,
-``x.fill``.
+``searchsorted``; ``copyto``, ``putmask``, ``place``, ``put``, ``put_along_axis``,
+``fill_diagonal``, ``x.fill``.
 
 Index values inside arrays are data: their bounds are checked when the graph runs,
 by NumPy, with NumPy's error. Constant indices are checked while tracing. The write
@@ -22,7 +22,7 @@ import math
 import numpy as np
 
 from . import rules
-from .meta import ArrayMeta, probe
+from .meta import NUMPY, ArrayMeta, probe
 from .registry import MUTATION, OPAQUE, OpDef, register
 from .rules import MetaError
 
@@ -285,6 +285,43 @@ def fill_diagonal_rule(op, args, kwargs) -> ArrayMeta:
     return a
 
 
+def put_along_axis_rule(op, args, kwargs) -> ArrayMeta:
+    """``np.put_along_axis(arr, indices, values, axis)``: writes ``arr`` in place.
+
+    ``indices`` must be an integer array of ``arr``'s dimensions; ``values`` an array or
+    a Python scalar (a constant sequence breaks: its sizes could not be checked on the
+    small ghosts). NumPy's own shape and casting checks run on arrays whose distinct
+    sizes are renamed to small ones (as ``rules.shrunk_run``), every index 0; index
+    values are data, checked by NumPy when the graph runs.
+
+    Example: ``np.put_along_axis(a, np.argmax(a, 1)[:, None], 0.0, axis=1)`` zeroes
+    each row's largest entry of a (4, 5) ``a``, which stays (4, 5)."""
+    params = rules.bound(np.put_along_axis, args, kwargs)
+    arr, ind, values = params["arr"], params["indices"], params["values"]
+    if not isinstance(arr, ArrayMeta) or arr.scalar:
+        raise MetaError("put_along_axis into a non-array")
+    if not isinstance(ind, ArrayMeta) or ind.dtype.kind not in "iu":
+        raise MetaError("put_along_axis with constant or non-integer indices")
+    if not isinstance(values, ArrayMeta) and np.ndim(values) != 0:
+        raise MetaError("put_along_axis with constant sequence values")
+    axis = rules.static(params.get("axis"), "axis")
+    if axis is None or ind.ndim != arr.ndim:
+        raise MetaError("put_along_axis with axis=None or indices of other dimensions")
+    ax = rules.axis_index(axis, arr.ndim)
+    metas = [m for m in (arr, ind, values) if isinstance(m, ArrayMeta)]
+    if any(m.kind != NUMPY for m in metas):
+        raise MetaError("put_along_axis of arrays other than NumPy's")
+    sizes = sorted({int(d) for m in metas for d in m.shape} - {0, 1})
+    small = {d: i + 2 for i, d in enumerate(sizes)} | {0: 0, 1: 1}
+    shrink = lambda m: np.zeros(tuple(small[int(d)] for d in m.shape), m.dtype)  # noqa: E731
+    if arr.shape[ax] == 0 and ind.size:
+        raise MetaError("put_along_axis along an empty axis")   # NumPy raises IndexError
+    value = values if not isinstance(values, ArrayMeta) else \
+        (probe(values) if values.scalar else shrink(values))
+    rules.run_quietly(np.put_along_axis, shrink(arr), shrink(ind), value, ax)
+    return arr
+
+
 for _name in ("copyto", "putmask", "place", "put"):
     _np_impl, _cp_impl = _writer(_name)
     register(OpDef(_name, _np_impl, write_rule, MUTATION, cupy=_cp_impl,
@@ -294,5 +331,9 @@ _np_impl, _cp_impl = _writer("fill_diagonal")
 register(OpDef("fill_diagonal", _np_impl, fill_diagonal_rule, MUTATION, cupy=_cp_impl,
                extras={"returns_none": True}, doc="writes the diagonal, returns None"),
          functions=[np.fill_diagonal])
+_np_impl, _ = _writer("put_along_axis")
+register(OpDef("put_along_axis", _np_impl, put_along_axis_rule, MUTATION,
+               extras={"returns_none": True, **_OUT_OF_BOUNDS}),
+         functions=[np.put_along_axis])
 register(OpDef("fill", fill, fill_rule, MUTATION, extras={"returns_none": True}),
          methods=["fill"])

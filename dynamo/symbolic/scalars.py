@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import operator
 
-from .sizes import Symbolic, SymInt, pin
+from .sizes import Sym, Symbolic, SymInt, pin
 
 # The operators an expression may hold: each always gives a float when an operand is a
 # float (or for truediv, always), whatever the values (pow: see ``_pow_stays_float``).
@@ -73,6 +73,19 @@ class Expr:
         symbols = frozenset().union(*(e.symbols for e in operands))
         sources = dict(s for e in operands for s in e.sources)
         return Expr(fn, operands, symbols, tuple(sorted(sources.items())))
+
+    def map_ints(self, fn) -> Expr:
+        """This expression with each int leaf's ``Sym`` replaced by ``fn(sym)``, an int,
+        a SymInt or a Sym (a loop's index at its last trip: ``loop_facts.float_at_trip``;
+        in terms of a generated loop's variable: the numpy backend's ``Module.fmt``)."""
+        if self.op == "int":
+            new = fn(self.args[0])
+            sym = new.sym if isinstance(new, SymInt) else new if isinstance(new, Sym) else None
+            return Expr.of(new) if sym is None else Expr("int", (sym,), sym.symbols,
+                                                         sym.sources)
+        if self.op in ("const", "symbol"):
+            return self
+        return Expr.apply(self.op, *(a.map_ints(fn) for a in self.args))
 
     def evaluate(self, values: dict):
         """The value when the symbols are ``values`` (symbol name -> int or float)."""

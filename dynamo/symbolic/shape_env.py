@@ -129,11 +129,7 @@ class ShapeEnv:
         promotion of a Python float does not read it (NEP 50), nor does the result's
         shape. Any other op's result might (``np.arange(0, 1, step)``): it is pinned
         unless the rule gives the same result at very different floats (``_float_blind``)."""
-        floats = [v for v in tree_leaves((meta_args, meta_kwargs)) if isinstance(v, SymFloat)]
-        if floats and op.kind != "elementwise" and \
-                not self._float_blind(op, meta_args, meta_kwargs, meta):
-            pin(frozenset().union(*(v.sym.symbols for v in floats)),
-                f"np.{op.name} of a changing float")
+        self.check_floats(op, meta_args, meta_kwargs, meta)
         if not symbols_in((meta_args, meta_kwargs)):
             return meta
         rule = lambda a, k: op.meta(op, a, k)  # noqa: E731
@@ -144,6 +140,17 @@ class ShapeEnv:
             self.raises = f"np.{op.name} raises for some data ({why})"
         return symbolic_shape(rule, meta_args, meta_kwargs, meta, self.hints, sources,
                               self.classes, self._guard_equal, raises)
+
+    def check_floats(self, op, meta_args, meta_kwargs, meta) -> None:
+        """Pin the changing floats (SymFloats) of an op's arguments where its result
+        could depend on their values: any op but an elementwise one, unless its rule
+        gives the same result at very different floats (``_float_blind``). A loop
+        node's body asks it too, for floats made from the index (``LoopScope.fit``)."""
+        floats = [v for v in tree_leaves((meta_args, meta_kwargs)) if isinstance(v, SymFloat)]
+        if floats and op.kind != "elementwise" and \
+                not self._float_blind(op, meta_args, meta_kwargs, meta):
+            pin(frozenset().union(*(v.sym.symbols for v in floats)),
+                f"np.{op.name} of a changing float")
 
     def _float_blind(self, op, meta_args, meta_kwargs, meta) -> bool:
         """Does the op's rule give ``meta`` with its changing floats replaced by other

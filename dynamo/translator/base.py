@@ -54,6 +54,7 @@ from ..variables.base import is_program_error
 from ..variables.builtins import FRAME_CAPTURE, HANDLERS, call_builtin, needs_deferred_value
 from ..variables.constant import BINARY, fold, operator_on_constants
 from ..variables.container_ops import container_binary_op
+from ..variables.iteration import resolve_chosen
 from ..variables.iterators import get_iterator
 from ..variables.objects import NewObjectVariable, RandomObjectVariable, new_random_object
 from . import compare
@@ -182,6 +183,7 @@ class TranslatorBase:
     # ------------------------------------------------------------------ Python semantics
     def binary_op(self, name: str, a: Variable, b: Variable, inplace: bool = False) -> Variable:
         if isinstance(a, ArrayVariable) or isinstance(b, ArrayVariable):
+            a, b = resolve_chosen(self, name, a, b)   # g * min(1.0, r): see iteration.py
             # a NumPy scalar is immutable: s += t rebinds s, like s = s + t
             if isinstance(a, ArrayVariable) and inplace and not a.meta.scalar:
                 if name == "pow":
@@ -208,6 +210,7 @@ class TranslatorBase:
             return self.output.call_op(op, [value], {})
         if value.is_constant():
             return operator_on_constants(self, name, [value])   # folded, if it cannot warn
+        needs_deferred_value(value)   # -float(x), -min(1.0, s): the value's own break
         raise Unsupported(f"unary {name} of {value.describe()}")
 
     def compare(self, name: str, a: Variable, b: Variable) -> Variable:

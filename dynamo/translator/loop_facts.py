@@ -19,6 +19,7 @@ from ..ops import ArrayMeta, DataSize
 from ..symbolic import Sym, SymInt
 from ..symbolic.fit import described
 from ..symbolic.ranges import LOWEST
+from ..symbolic.scalars import SymFloat
 from ..symbolic.sizes import Symbolic
 from ..tree import tree_leaves, tree_map
 from ..variables import ConstantVariable
@@ -135,6 +136,17 @@ def cycle_of(perm: dict, k: int) -> set:
     return seen
 
 
+def on_cycle(perm: dict, k: int) -> bool:
+    """Whether slot ``k`` comes back to itself through ``perm`` (slot -> the slot whose
+    array it takes): ``a, b = b, a`` is a cycle; ``u_prev, u = u, u_next`` takes ``u_prev``
+    to ``u``, which takes a new array (no key of ``perm``): no cycle."""
+    seen, j = set(), perm[k]
+    while j in perm and j != k and j not in seen:
+        seen.add(j)
+        j = perm[j]
+    return j == k
+
+
 def at_trip(value, symbol: str, i: int):
     """``value`` (an int, a SymInt, or anything else) at trip ``i`` of the loop ``symbol``."""
     if not isinstance(value, SymInt):
@@ -148,6 +160,22 @@ def at_trip(value, symbol: str, i: int):
     rest = SymInt(int(value), Sym(tuple(sorted(terms.items())), value.sym.const,
                                   value.sym.sources))
     return rest + c * i
+
+
+def float_at_trip(value: SymFloat, symbol: str, i, hints: dict):
+    """A float made from the index (``lr = 0.5 / (1.0 + 0.1 * t)``) at trip ``i``: its
+    expression with each int leaf taken at that trip (``at_trip``). Where no symbol is
+    left it is a plain float, computed by the same Python operators on the same values
+    as the program's own trip (bit for bit; ZeroDivisionError where it raises); else a
+    SymFloat of the other symbols (``i`` is ``T - 1`` for a symbolic trip count), its
+    hint the value at ``hints`` (the other symbols' values in this call)."""
+    if symbol not in value.sym.symbols:
+        return value
+    at = {**hints, symbol: 0}    # (at_trip takes the hint at trip 0, as in the body)
+    expr = value.sym.map_ints(lambda s: at_trip(SymInt(s.evaluate(at), s), symbol, i))
+    if not expr.symbols:
+        return expr.evaluate({})
+    return SymFloat(expr.evaluate(hints), expr, value.integral)
 
 
 def all_at_trip(value, symbol: str, i):

@@ -18,7 +18,9 @@ of anything else become its free inputs. After one pass through the body:
   (``fit``): affine integer positions (``x[i]``, ``x[i - 1]``) and slices with the
   same step in both bounds (``x[i:i + 3]``), each op's shape and dtype checked at the
   first and the last index; or where its sizes grow with it, affinely (``x[:i]``,
-  ``L[i, :i] @ x[:i]``: ``_growing``); any comparison, pin or other use of it ends
+  ``L[i, :i] @ x[:i]``: ``_growing``); Python float arithmetic on it (``0.1 * t``,
+  ``lr0 / (1 + k * t)``) is a SymFloat of the trip that ops take as a value
+  (docs/loops.md, "The index as a number"); any comparison, pin or other use of it ends
   the attempt. Where the trip count or an array's size is symbolic, the checks hold
   for every size the entry serves: the results at the first and the last trip are
   fitted over the sizes, and conditions such as ``n - 2 < n`` are proven from the
@@ -61,7 +63,7 @@ import numpy as np
 from .. import ops
 from ..bytecode.instructions import reads_its_locals
 from ..graph import CALL, Graph, Node, map_nodes
-from ..symbolic import Sym, SymInt
+from ..symbolic import Sym, Symbolic, SymFloat, SymInt
 from ..symbolic.bounds import always_nonnegative
 from ..symbolic.fit import _metas, substitute, symbols_in
 from ..symbolic.sizes import as_sym
@@ -76,12 +78,14 @@ from .loop_facts import (
     at_trip,
     canonical,
     cycle_of,
+    float_at_trip,
     from_zero,
     int_step,
     integer_positions,
     is_slice,
     lone_symbol,
     memory_base,
+    on_cycle,
     same_constant,
     same_int,
     same_mark,
@@ -90,6 +94,7 @@ from .loop_facts import (
     why_not,
     with_positions,
 )
+from .while_counters import CounterTest, counter_test, only_stepped, trips_bound
 
 _counter = itertools.count()
 
@@ -354,6 +359,9 @@ class LoopScope:
         call = (meta_args, meta_kwargs)
         others = symbols_in(call) - {self.symbol}
         env = self.output.shape_env   # (an unbacked size is fitted as outside loops)
+        # a float made from the index (``np.full(i + 1, 0.5 * i)``) is taken at its trip
+        # 0 value below: only where the result cannot depend on it (else it pins)
+        env.check_floats(op, meta_args, meta_kwargs, meta)
         if any(n not in env.symbols and n not in env.unbacked for n in others):
             raise NotALoopNode(f"np.{op.name} reads the index and a size known only when "
                                "the graph runs")
@@ -545,9 +553,20 @@ class LoopScope:
         holders = self._holders()
         nexts = self._next_values(holders)
         perm = {k: j for k, j in nexts.items() if isinstance(j, int)}
-        for j in perm.values():
-            if not isinstance(nexts[j], int):
-                raise NotALoopNode("carried arrays that are swapped with new ones")
+        # a slot that takes another's array, which takes a new one (``u_prev, u = u,
+        # u_next``: a shift register) is on no cycle: after the loop it holds the
+        # loop's result, as the new array's slot does. A cycle (``a, b = b, a``) is a
+        # permutation, resolved for the trip count below.
+        shifted = {k for k in perm if not on_cycle(perm, k)}
+        for k in shifted:
+            end = nexts[k]
+            while isinstance(end, int):
+                end = nexts[end] if end != k else None
+            if end is None or end.node.graph is not self.body or \
+                    end.node in self.free.values():
+                raise NotALoopNode("carried arrays that are swapped with arrays that are "
+                                   "not new in the trip")
+            del perm[k]
         if isinstance(self.it, RowIteratorVariable):
             k = next((k for k, v in enumerate(self.slots) if v is self.it.array), None)
             if k is not None and nexts[k] != k:   # Python goes on with the first array
@@ -557,6 +576,8 @@ class LoopScope:
         for k in list(perm):       # a swapped array may be written in any iteration
             if cycle_of(perm, k) & written:
                 written |= cycle_of(perm, k)
+        if shifted & written or any(nexts[k] in written for k in shifted):
+            written |= shifted | {nexts[k] for k in shifted}   # (under either name)
         results = tuple(self.slots[j].node if isinstance(j, int) else j.node
                         for j in nexts.values())
         self._check_temps()
@@ -580,13 +601,14 @@ class LoopScope:
                     "array": v.meta, **out.current_loc, "kind": ops.MUTATION})
         final = {}
         for k, nxt in nexts.items():
-            if isinstance(nxt, int):                   # an array of the slots, permuted
+            if isinstance(nxt, int) and k not in shifted:   # the slots' arrays, permuted
                 j, cycle = k, len(cycle_of(perm, k)) if k in perm else 1
                 # (a symbolic trip count is pinned where arrays are swapped)
                 for _ in range(self.trips % cycle if cycle > 1 else 0):
                     j = perm[j]
                 final[k] = self.slots[j]
-            elif nxt.node in self.free.values() or nxt.node.graph is not self.body:
+            elif k not in shifted and (nxt.node in self.free.values() or
+                                       nxt.node.graph is not self.body):
                 final[k] = nxt                         # an array from before the loop
             else:
                 node = out.graph.call("getitem", (loop, k), meta={
@@ -712,6 +734,25 @@ class LoopScope:
         return SymInt(start + step * trips, Sym(((self.symbol, step),), start + step * trips,
                                                 ((self.symbol, self.symbol),)))
 
+    def _at_last_trip_value(self, value):
+        """A temporary constant's value after the loop: an int made from the index
+        (``j = 2 * i + 1``) or a float (``lr = 0.5 / (1 + 0.1 * t)``: ``float_at_trip``)
+        at the last trip. Anything else that holds the index (a tuple, a slice) is no
+        value the frame could read after the loop: no loop node."""
+        if isinstance(value, SymFloat):
+            try:
+                return float_at_trip(value, self.symbol, self.last,
+                                     self.output.shape_env.hints)
+            except (ArithmeticError, KeyError) as e:   # (1 / (t - 9) at the last trip)
+                raise NotALoopNode(f"a float made from the index at the last trip: "
+                                   f"{type(e).__name__}: {e}") from None
+        value = at_trip(value, self.symbol, self.last)
+        if any(isinstance(v, Symbolic) and self.symbol in v.sym.symbols
+               for v in tree_leaves(value, is_leaf=is_slice)
+               for v in ((v.start, v.stop, v.step) if isinstance(v, slice) else (v,))):
+            raise NotALoopNode("a local holds the index inside another value after the loop")
+        return value
+
     def _held(self, place):
         kind, key = place
         return self.tx.locals.get(key) if kind == "local" else self.tx.stack[key]
@@ -747,7 +788,7 @@ class LoopScope:
                 raise NotALoopNode(f"the local {name!r} is carried from one iteration "
                                    f"to the next ({old.describe()} -> {var.describe()})")
             if isinstance(var, ConstantVariable):
-                tx.locals[name] = ConstantVariable(at_trip(var.value, self.symbol, self.last))
+                tx.locals[name] = ConstantVariable(self._at_last_trip_value(var.value))
             elif isinstance(var, ArrayVariable) and name in self.targets:
                 if name in dead and not unbacked_in(var, self.fresh):
                     # no loop output: each trip's value dies with its trip (the value
@@ -836,8 +877,9 @@ def while_loop_node(tx, inst, value, when: bool) -> bool:
         return False
     try:
         if shape is not None:
-            start, exit_, head, negate = shape
-            scope = WhileScope(tx, inst, value, start, exit_, head, keep=when != negate)
+            start, exit_, head, negate, test = shape
+            scope = WhileScope(tx, inst, value, start, exit_, head, keep=when != negate,
+                               test=test)
         else:
             scope = WhileScope(tx, inst, value, *broken[:3], keep=when != broken[3])
             scope.for_break(*broken[4:])
@@ -857,7 +899,7 @@ def _loop_test(tx, inst) -> tuple:
     if tx.loop_plan(inst) is not None or tx.output.loop_scope is not None or \
             tx.output.kind not in (None, ops.NUMPY) or tx.in_try():
         return None, None
-    shape = while_shape(tx.info.insts, inst)
+    shape = loop_shape(tx.info.insts, inst)
     return shape, None if shape is not None else for_break_shape(tx, inst)
 
 
@@ -1005,6 +1047,115 @@ def while_shape(insts, inst) -> tuple[int, int, int, bool] | None:
     return None
 
 
+def _int_step(old, new) -> int | None:
+    """``int_step``, also for a counter that starts at a symbol (``left`` an int
+    argument that changed between calls: ``s0`` -> ``s0 - 1``): a constant step."""
+    step = int_step(old, new)
+    if step is not None or not isinstance(old, ConstantVariable) or \
+            not isinstance(new, ConstantVariable) or \
+            not all(isinstance(v.value, SymInt) or type(v.value) is int for v in (old, new)):
+        return step
+    diff = new.value - old.value
+    if isinstance(diff, SymInt):
+        return diff.sym.const if diff.sym.is_constant() else None
+    return diff if type(diff) is int else None
+
+
+def counted_shape(insts, inst) -> tuple | None:
+    """``(body start, exit, head, negate, counter test)`` where the conditional jump
+    ``inst`` on the array test is followed by a test of ints that ends the loop too:
+    ``while err > tol and it < maxit:`` (``while_counters``). The counter test is in
+    front (its jump out of the loop, then the body; 3.14 tests only there), or at the
+    bottom: 3.11 jumps back to the body's start where it holds, 3.12-3.13 jump out
+    where it fails, then back. None for other jumps."""
+    if inst.name not in _CONDITIONAL or inst.target is None or inst.target <= inst.index:
+        return None
+    test = counter_test(insts, inst.index + 1)
+    if test is None or insts[test.jump].name not in _CONDITIONAL:
+        return None
+    jump, exit_ = insts[test.jump], inst.target
+    if jump.target is None:
+        return None
+    if jump.target < jump.index:                        # the bottom test, 3.11
+        if not _CONDITIONAL[jump.name] or jump.index + 1 != exit_ or \
+                insts[jump.target].name == "FOR_ITER":
+            return None
+        return jump.target, exit_, jump.target, True, test
+    if _CONDITIONAL[jump.name] or jump.target != exit_:
+        return None
+    after = insts[jump.index + 1]
+    if after.name in _BACKWARD and after.index + 1 == exit_ and after.target is not None \
+            and after.target < inst.index:              # the bottom test, 3.12-3.13
+        if insts[after.target].name == "FOR_ITER":
+            return None
+        return after.target, exit_, after.target, True, test
+    start = jump.index + 1
+    while start < exit_ and insts[start].name == "NOT_TAKEN":
+        start += 1
+    back = insts[exit_ - 1]
+    if back.target is None or back.index <= start or insts[back.target].name == "FOR_ITER":
+        return None
+    if back.name in _CONDITIONAL and back.target == start or \
+            back.name in _BACKWARD and (back.target == start or back.target <= inst.index):
+        return start, exit_, min(back.target, start), True, test
+    return None
+
+
+def loop_shape(insts, inst) -> tuple | None:
+    """``counted_shape``, or ``while_shape`` with no counter test (None as its fifth).
+    The counted shape first: 3.12+ jump back to the test's start, so ``while_shape``
+    would take the array test's jump for one whose body starts with the counter test."""
+    shape = counted_shape(insts, inst)
+    if shape is not None:
+        return shape
+    shape = while_shape(insts, inst)
+    if shape is not None:
+        return (*shape, None)
+    return break_shape(insts, inst)
+
+
+_PASS = ("NOT_TAKEN", "NOP")
+
+
+def _jump_back_at(insts, i: int, before: int):
+    """The jump back to an instruction before ``before`` that the code at ``i`` is
+    (after ``NOT_TAKEN``s and ``NOP``s), where its target is no ``FOR_ITER`` (a ``for``
+    loop's ``break``: ``for_break_shape``); else None."""
+    while i < len(insts) and insts[i].name in _PASS:
+        i += 1
+    if i < len(insts) and insts[i].name in _BACKWARD and insts[i].target is not None \
+            and insts[i].target < before:
+        return None if insts[insts[i].target].name == "FOR_ITER" else insts[i]
+    return None
+
+
+def break_shape(insts, inst) -> tuple | None:
+    """``(start, exit, head, negate, None)`` where the conditional jump ``inst`` is
+    ``if <test>: break``, the last statement of a loop with no test of its own
+    (``while True:``): one way goes straight back to the loop's start, the other
+    leaves it, for good: a jump past the jump back (3.11), the code after the loop up
+    to a ``return`` (3.13 copies it there), or the code after the jump back (3.14).
+    The loop is then ``while not <test>:`` over a body from its start to the test, as
+    a ``while`` loop's bottom test makes it. An ``if`` at the end of such a loop that
+    does not leave it is no such jump (None)."""
+    if inst.name not in _CONDITIONAL or inst.target is None or inst.target <= inst.index:
+        return None
+    back = _jump_back_at(insts, inst.target, inst.index)       # on where taken
+    if back is not None:
+        leave = inst.index + 1
+        while insts[leave].name in _PASS:
+            leave += 1
+        out = insts[leave]
+        if out.name in ("JUMP_FORWARD", "JUMP") and out.target is not None and \
+                out.target > back.index or _tail(insts, leave) is not None:
+            return back.target, inst.index + 1, back.target, False, None
+        return None
+    back = _jump_back_at(insts, inst.index + 1, inst.index)   # on where not taken
+    if back is not None and inst.target == back.index + 1:
+        return back.target, inst.target, back.target, True, None
+    return None
+
+
 class WhileScope(LoopScope):
     """One attempt at a ``while_loop`` node: the loop ``while bool(cond) == keep:``,
     whose body (from ``start`` to the next test on a 0-d array that goes on to
@@ -1017,10 +1168,21 @@ class WhileScope(LoopScope):
 
     Example: ``while err > tol: x = 0.5 * (x + a / x); err = np.abs(x * x - a).max()``
     becomes ``while_loop = ops.while_loop(while_loop_body, True, greater, (x, err), (a,))``.
+
+    Python ints the body only steps (``it += 1``) are counters (``steps``), and
+    ``and it < maxit`` after the array test (``test``) a bound on the trips
+    (``while_counters``); after the loop a counter is ``it0 + step * taken``.
     """
 
-    def __init__(self, tx, inst, cond, start: int, exit_: int, head: int, keep: bool):
+    def __init__(self, tx, inst, cond, start: int, exit_: int, head: int, keep: bool,
+                 test: CounterTest | None = None):
         self.tx, self.inst, self.keep = tx, inst, keep
+        # ``and it < maxit`` after the array test (``counted_shape``): a bound on the
+        # trips; ``steps``: the Python int counters the body steps (name -> step)
+        self.test, self.steps = test, {}
+        for kind, name in test.operands if test is not None else ():
+            if kind == "local" and name not in tx.locals and name in getattr(tx, "args", ()):
+                tx.load_local(name)      # (an unread argument: wrapped, so guarded)
         self.cond = cond.node    # (before the trace: a carried array's node changes)
         self.start, self.exit, self.head = start, exit_, head
         self.after = exit_       # where the trace goes on after the loop
@@ -1098,7 +1260,7 @@ class WhileScope(LoopScope):
         inst = self.tx.info.insts[self.tx.ip]
         if not self.is_test(inst):
             return False
-        shape = while_shape(self.tx.info.insts, inst)
+        shape = loop_shape(self.tx.info.insts, inst)
         if shape is not None and inst.index != self.inst.index and \
                 (_CONDITIONAL[inst.name] != shape[3]) != self.keep:
             raise NotALoopNode("the test at the bottom is not the one in front")
@@ -1112,8 +1274,9 @@ class WhileScope(LoopScope):
             return True
         if self.for_iter is not None or inst.name not in _CONDITIONAL:
             return False
-        shape = while_shape(self.tx.info.insts, inst)
-        return shape is not None and shape[:2] == (self.start, self.exit)
+        shape = loop_shape(self.tx.info.insts, inst)
+        return shape is not None and shape[:2] == (self.start, self.exit) and (
+            shape[4] is None if self.test is None else self.test.same_test(shape[4]))
 
     def _temporaries(self) -> None:
         """Locals other than carried arrays: unchanged, or bound in the body and dead
@@ -1135,8 +1298,68 @@ class WhileScope(LoopScope):
             old = self.entry_locals[name]
             if var is old or id(old) in slot_ids or same_constant(var, old):
                 continue
+            step = _int_step(old, var)
+            if step is not None and only_stepped(tx.info.insts, *self._code(), name,
+                                                 self._tests()):
+                self.steps[name] = step       # a counter: it0 + step * trips after
+                continue
             raise NotALoopNode(f"the local {name!r} is carried from one trip to the next "
                                f"({old.describe()} -> {var.describe()})")
+
+    def _code(self) -> tuple[int, int]:
+        """The loop's instructions, ``lo:hi``: its tests, its body, its jumps."""
+        return min(self.head, self.start, self.inst.index), self.exit
+
+    def _tests(self) -> frozenset:
+        """The instructions of the counter test, in front and at the bottom."""
+        if self.test is None:
+            return frozenset()
+        insts, (lo, hi) = self.tx.info.insts, self._code()
+        found = set(self.test.indices)
+        for inst in insts[lo:hi]:
+            shape = loop_shape(insts, inst) if inst.name in _CONDITIONAL else None
+            if shape is not None and shape[:2] == (self.start, self.exit) and \
+                    self.test.same_test(shape[4]):
+                found |= shape[4].indices
+        return frozenset(found)
+
+    def _bound(self) -> int | None:
+        """The most trips the counter test allows (``trips_bound``), from the ints the
+        test compares: a counter the body steps, and an int it does not change (a
+        constant, or a local guarded as the int it is)."""
+        sides = []
+        for kind, value in self.test.operands:
+            if kind == "const":
+                sides.append((value, 0))
+                continue
+            var = self.entry_locals.get(value)
+            if not isinstance(var, ConstantVariable) or \
+                    type(var.value) is not int and not isinstance(var.value, SymInt):
+                raise NotALoopNode(f"the loop's test compares {value!r}, no Python int")
+            sides.append((var.value, self.steps.get(value, 0)))
+        if all(step for _, step in sides):
+            raise NotALoopNode("the loop's test compares two counters")
+        if any(isinstance(v, SymInt) for v, _ in sides):
+            return self._symbolic_bound(*sides)
+        return trips_bound(sides[0], sides[1], self.test.compare)
+
+    def _symbolic_bound(self, left: tuple, right: tuple) -> SymInt:
+        """``trips_bound`` where an int of the test is a symbol (``maxit``, an argument
+        that changed between calls): for a counter that steps by 1 towards it
+        (``it < maxit``, ``left > 0`` with ``left`` the symbol), the bound is an
+        expression, ``maxit - it0``, that must be ``>= 0`` for every value the entry
+        serves (proven from the symbols' ranges, or guarded: ``_require``); other
+        steps or comparisons are no node (a ceiling is no affine expression)."""
+        (a0, da), (b0, db) = left, right
+        d0, dd = a0 - b0, da - db          # as in ``trips_bound``
+        e0, ed = {"LT": (d0, dd), "LE": (d0 - 1, dd), "GT": (-d0, -dd),
+                  "GE": (-d0 - 1, -dd)}.get(self.test.compare, (None, None))
+        if ed != 1:
+            raise NotALoopNode("the loop's test bounds the trips by a symbol in a way "
+                               "that is no affine expression")
+        bound = -e0
+        self._require(bound, "the loop's counter test fails at once for some values")
+        return bound
 
     def finish(self) -> None:
         tx, out = self.tx, self.output
@@ -1155,11 +1378,18 @@ class WhileScope(LoopScope):
         self.body.output(self.localize(results + (self.cond_end.node,)))
         self._check_distinct_results(nexts)
         metas = tuple(v.meta for v in self.slots)
-        # a loop variable read after the loop: the number of trips, as a size
-        count = self.for_iter is not None and self.variable in tx.info.live_at(self.after)
-        if count:
+        if self.test is not None:
+            self.bound = self._bound()
+        # a loop variable or a counter read after the loop: from the number of trips,
+        # a size read off the node
+        dead = dead_after(tx, self.after)
+        counters = [name for name in self.steps if name not in dead]
+        variable = self.for_iter is not None and self.variable in tx.info.live_at(self.after)
+        count = variable or bool(counters)
+        if variable:
             if not self.rest:
                 raise NotALoopNode("no trips left")
+        if count:
             line = os.path.basename(out.current_loc.get("loc", ""))
             taken = out.shape_env.new_unbacked(
                 "the number of trips of a loop that breaks on array data"
@@ -1168,7 +1398,7 @@ class WhileScope(LoopScope):
         loop = out.graph.call("while_loop", (
             self.body, self.keep, self.cond,
             tuple(self.before[id(v)] for v in self.slots),
-            tuple(self.free), self.bound, count), meta={
+            tuple(self.free), out.graph_arg(self.bound), count), meta={
                 "array": metas + (counter,) if count else metas, **out.current_loc,
                 "kind": ops.get("while_loop").kind})
         for k, v in enumerate(self.slots):
@@ -1191,6 +1421,11 @@ class WhileScope(LoopScope):
             node = out.graph.call("getitem", (loop, len(self.slots)), meta={
                 "array": counter, "kind": ops.get("getitem").kind})
             out.unbacked_sizes[taken.sym.terms[0][0]] = (node, 0)
+        for name, step in self.steps.items():   # (one nothing reads after: as before)
+            start = self.entry_locals[name]
+            tx.locals[name] = ConstantVariable(start.value + taken * step) \
+                if name in counters else start
+        if variable:
             value = tx.locals[self.variable].value
             if value != self.rest.start - self.rest.step:
                 raise NotALoopNode("the loop variable is not the range's last value")

@@ -25,7 +25,14 @@ from ..ops import ArrayMeta
 from ..ops.quiet import warnings_as
 from ..symbolic import concrete
 from .base import Variable
-from .constant import ConstantVariable, SignalsAtRunTime, fold, is_pure_constant, raw
+from .constant import (
+    ConstantVariable,
+    SignalsAtRunTime,
+    fold,
+    is_pure_constant,
+    raw,
+    reads_loop_index,
+)
 from .folding import ARRAY_FACTS, array_fact, known_value
 from .iterators import IteratorVariable, advanced
 from .sequences import SequenceVariable, TupleVariable, wrap_constant
@@ -221,9 +228,11 @@ class ArrayMethodVariable(Variable):
                               cause="data_dependent_shape")
         hit = ops.lookup_method(self.name)
         if hit is None:
+            hint = ("use the operator or subscript it stands for (x[i] = v, x + y)"
+                    if self.name.startswith("__") else
+                    f"use np.{self.name}(x, ...) if that function is captured")
             raise Unsupported(f"array method .{self.name}() is not in the op registry",
-                              "It runs eagerly.", hint=f"use np.{self.name}(x, ...) if that "
-                              "function is captured", cause="unregistered_function")
+                              "It runs eagerly.", hint=hint, cause="unregistered_function")
         op, adapter = hit
         result = call_library(tx, op, adapter, [self.array, *args], kwargs)
         if op.extras.get("warns_at_caller") and adapter is ops.registry.same:
@@ -274,7 +283,8 @@ class LibraryFunctionVariable(Variable):
             op, args, kwargs = where
             return call_library(tx, op, ops.registry.same, list(args), kwargs)
         hit = ops.lookup_function(self.fn)
-        if hit is not None and _foldable_op(self.fn, hit[0], args, kwargs):
+        if hit is not None and _foldable_op(self.fn, hit[0], args, kwargs) and \
+                not reads_loop_index(tx, [*args, *kwargs.values()]):   # a value per trip
             try:  # a warning or error (np.log(0.0)) must happen at run time: no folding
                 with np.errstate(all="raise"), warnings_as("error"):
                     return _fold_library_call(self.fn, args, kwargs)
@@ -667,6 +677,8 @@ def library_name(fn: Any) -> str:
     """``np.exp``, ``np.fft.fft``, ``cp.random.normal``: how users write the function."""
     if not callable(fn) and ops.lookup_function(fn) is not None:   # np.mgrid: subscripted
         return f"np.{ops.lookup_function(fn)[0].name}[...]"
+    if isinstance(fn, np.vectorize):   # named by its pyfunc: say what it is
+        return f"np.vectorize({getattr(fn.pyfunc, '__name__', '?')})"
     root = library_root(fn)
     mod = getattr(fn, "__module__", None) or ""
     self_obj = getattr(fn, "__self__", None)

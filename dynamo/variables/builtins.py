@@ -33,6 +33,7 @@ from .constant import (
     compares_in_c,
     constant_len,
     raw,
+    symbolic_number,
     symbolic_range,
 )
 from .dicts import DictVariable, DictViewVariable
@@ -311,7 +312,8 @@ def _reversed(tx, seq):
 def _abs(tx, x):
     if isinstance(x, ArrayVariable):   # abs(np scalar): NumPy's scalar path (operator_op)
         return tx.output.call_op(ops.operator_op("absolute", x.meta.scalar), [x], {})
-    return fold(abs, [x], {})
+    number = symbolic_number(tx, abs, [x])
+    return fold(abs, [x], {}) if number is None else number
 
 
 @handles(round)
@@ -406,7 +408,8 @@ def _to_python(name, fn):
             raise _conversion_needed(name)
         if len(args) == 1 and not kwargs and name == "bool":
             return ConstantVariable(args[0].truth(tx))
-        return fold(fn, list(args), kwargs)
+        number = None if kwargs else symbolic_number(tx, fn, list(args))
+        return fold(fn, list(args), kwargs) if number is None else number
     return handler
 
 

@@ -268,14 +268,43 @@ def symbolic_divide(a, b):
 
 
 def _of_inputs(tx, value: Any) -> Any:
-    """``value``, pinned if it is a SymFloat over a symbol that is not the trace's input
-    nor an unbacked size (a loop node's index: the loop tracer knows its ints, not floats
-    made of them; an unbacked size, ``1.0 / len(x[m])``, is read when the graph runs)."""
-    env = tx.output.shape_env
-    if isinstance(value, SymFloat) and \
-            not value.sym.symbols <= env.symbols.keys() | env.unbacked.keys():
+    """``value``, pinned if it is a SymFloat over a symbol that is not the trace's input,
+    an unbacked size (``1.0 / len(x[m])``, read when the graph runs) nor the index of
+    the loop whose body is being traced (``0.1 * t``: a value of the trip, the body's
+    input; the loop node checks every use of it, ``LoopScope``)."""
+    env, scope = tx.output.shape_env, tx.output.loop_scope
+    known = env.symbols.keys() | env.unbacked.keys() | \
+        ({scope.symbol} if scope is not None else set())
+    if isinstance(value, SymFloat) and not value.sym.symbols <= known:
         return concrete(value)
     return value
+
+
+def reads_loop_index(tx, variables) -> bool:
+    """Whether a constant among ``variables`` is a number made from the index of the
+    loop whose body is being traced (``0.1 * t``): a value of the trip, which a library
+    call must take as a graph argument instead of folding it (``np.sin(0.1 * t)``
+    folded would pin the index, and the loop would be unrolled)."""
+    scope = tx.output.loop_scope
+    if scope is None:
+        return False
+    return any(isinstance(var, ConstantVariable) and isinstance(var.value, Symbolic) and
+               scope.symbol in var.value.sym.symbols for var in variables)
+
+
+def symbolic_number(tx, fn, args: list) -> Variable | None:
+    """``float(n)`` of a symbolic int, ``float(x)`` or ``abs(x)`` of a symbolic float
+    (``float(t) * dt``, ``abs(0.5 - 0.1 * t)`` of a loop's index), as Python computes
+    them: a SymFloat of the same expression (``float`` of an int exactly as Python
+    converts it, ``OverflowError`` past 1e308). None for anything else (folded)."""
+    if len(args) != 1 or not isinstance(args[0], ConstantVariable):
+        return None
+    value = args[0].value
+    if fn is float and isinstance(value, SymInt):
+        return ConstantVariable(_of_inputs(tx, SymFloat.of_int(value)))
+    if fn in (float, abs) and isinstance(value, SymFloat):
+        return ConstantVariable(_of_inputs(tx, abs(value) if fn is abs else value))
+    return None
 
 
 def raw(var: Variable) -> Any:

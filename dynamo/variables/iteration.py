@@ -8,7 +8,11 @@ user ``__gt__`` happen in Python's order. :mod:`dynamo.variables.builtins` adds
 ``max``/``min`` of NumPy scalars compare array data: which object Python returns is
 only known when the program runs. When both candidates are NumPy scalars of one dtype
 (immutable, so only the value can be observed) the choice is a graph select, exactly
-Python's rule ``b if b > a else a``; anything else is a graph break that says why.
+Python's rule ``b if b > a else a``. A Python number and a NumPy scalar
+(``min(1.0, clip / norm)``) is a ``ChosenNumberVariable``: the glue makes the choice
+when it is returned or stored, a select stands for it beside an array where both
+candidates compute the same, and any other use breaks there. Anything else is a graph
+break that says why.
 
 Example::
 
@@ -18,11 +22,16 @@ Example::
 
 from __future__ import annotations
 
+import copy
+import warnings
+
+import numpy as np
+
 from .. import ops
 from ..exc import Unsupported
-from .arrays import ArrayVariable
+from .arrays import ArrayVariable, DeferredNumberVariable
 from .base import Variable
-from .constant import ConstantVariable, check_size
+from .constant import BINARY, ConstantVariable, check_size
 from .iterators import IteratorVariable, take
 
 HANDLERS: dict = {}
@@ -169,14 +178,124 @@ def _select(tx, name: str, op: str, item: Variable, best: Variable | None,
     why = _not_selectable(item, best, key)
     if why is not None:
         ufunc = "maximum" if name == "max" else "minimum"
-        raise Unsupported(f"{name}() of arrays compares array data: {why}",
-                          f"Which argument Python's {name}() returns depends on array "
-                          "values, known only when the program runs.",
-                          hint=f"use np.{ufunc}(a, b) (or np.f{ufunc[:3]} to skip NaN)",
-                          cause="data_dependent")
+        error = Unsupported(f"{name}() of arrays compares array data: {why}",
+                            f"Which argument Python's {name}() returns depends on array "
+                            "values, known only when the program runs.",
+                            hint=f"use np.{ufunc}(a, b) (or np.f{ufunc[:3]} to skip NaN)",
+                            cause="data_dependent")
+        if ChosenNumberVariable.applies(item, best, key):
+            return ChosenNumberVariable(name, op, best, item, error)
+        raise error
+    return _where(tx, op, item, best)
+
+
+def _where(tx, op: str, item: Variable, best: Variable) -> ArrayVariable:
+    """``where(item > best, item, best)[()]`` (``<`` for min) in the graph."""
     take_item = tx.compare(op, item, best)
     chosen = tx.output.call_op(ops.get("where"), [take_item, item, best], {})
     return tx.getitem(chosen, ConstantVariable(()))   # the 0-d result as a NumPy scalar
+
+
+class ChosenNumberVariable(DeferredNumberVariable):
+    """``min(c, s)`` / ``max(c, s)`` of a Python number ``c`` and a NumPy scalar ``s``
+    (either order): Python returns ``c`` itself or ``s`` itself, as the data decides,
+    so the result's *type* is data: ``min(1.0, clip / norm)`` is a float or an
+    ``np.float64``. No graph value can be both, but two uses need no break:
+
+    - returned or stored, the glue makes Python's own choice after the graph has run,
+      ``b if b < a else a`` (``>`` for max; ``a`` the first argument), on ``c`` and the
+      graph's ``s``: the very object, exactly;
+    - as an operand of an arithmetic operator whose other operand is a NumPy array or
+      scalar, when that operation gives one result dtype and type for ``c`` (a weak
+      Python number) and for ``s``'s dtype, and ``c`` converts to that dtype exactly:
+      ``g * min(1.0, r)`` for a float64 ``g``, ``x.sum(0) / max(cnt, 1)``. The
+      operand is then the graph's select ``where(b < a, b, a)[()]`` (``resolve``), which
+      holds the chosen value in ``s``'s dtype, so the operation computes the same.
+
+    Any other use (a comparison, a branch, formatting, an array op's argument, a float32
+    array times a float) needs the choice while tracing: it breaks there, with the
+    reason of ``min()`` itself (``needed``).
+
+    Example: ``g * min(1.0, clip / (np.linalg.norm(g) + 1e-12))`` of a float64 ``g``
+    is one graph: ``multiply(g, where(less(r, 1.0), r, 1.0)[()])``.
+    """
+
+    def __init__(self, name: str, op: str, first: Variable, second: Variable,
+                 error: Unsupported):
+        scalar = first if isinstance(first, ArrayVariable) else second
+        super().__init__(None, scalar)
+        self.name, self.op, self.first, self.second, self.error = \
+            name, op, first, second, error
+
+    @staticmethod
+    def applies(item: Variable, best: Variable | None, key: Variable | None) -> bool:
+        """Two candidates, one a Python int or float (not a bool), the other a NumPy
+        scalar of a number dtype, no ``key``."""
+        if best is None or (key is not None and not is_none(key)):
+            return False
+        pair = (item, best)
+        scalar = [v for v in pair if isinstance(v, ArrayVariable)]
+        number = [v for v in pair if isinstance(v, ConstantVariable)]
+        return len(scalar) == 1 and len(number) == 1 and _selectable(scalar[0]) and \
+            scalar[0].meta.dtype.kind in "iuf" and \
+            type(number[0].as_python_constant()) in (int, float)
+
+    def describe(self) -> str:
+        return f"the result of {self.name}() of a Python number and a NumPy scalar"
+
+    def python_type(self) -> type:
+        raise self.needed()
+
+    def needed(self) -> Unsupported:
+        again = copy.copy(self.error)     # min()'s own break, raised where it is used
+        again.location = None
+        return again
+
+    def reconstruct(self, cg) -> str:
+        a, b = cg.value(self.first), cg.value(self.second)
+        test = "<" if self.name == "min" else ">"
+        return f"({b} if {b} {test} {a} else {a})"
+
+    def resolve(self, tx, name: str, other: ArrayVariable, self_first: bool):
+        """The graph's select standing for this choice as an operand of ``name`` with
+        ``other``, or None when the two candidates would compute differently there."""
+        fn = _ARITHMETIC.get(name)
+        if fn is None or other.meta.kind != ops.NUMPY or other.meta.dtype.kind not in "biuf":
+            return None
+        number = (self.first if isinstance(self.first, ConstantVariable)
+                  else self.second).as_python_constant()
+        dtype = self.snapshot.meta.dtype
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            try:
+                if np.array(number, dtype=dtype).item() != number:
+                    return None       # c is not exactly a value of s's dtype
+                probe = other.meta.dtype.type(1) if other.meta.scalar else \
+                    np.ones(1, other.meta.dtype)
+                weak, strong = ((fn(c, probe) if self_first else fn(probe, c))
+                                for c in (number, dtype.type(number)))
+            except Exception:  # noqa: BLE001 (NumPy refuses one of them: break)
+                return None
+        if type(weak) is not type(strong) or np.asarray(weak).dtype != \
+                np.asarray(strong).dtype:
+            return None
+        return _where(tx, self.op, self.second, self.first)
+
+
+# The binary operators whose operand may be a ChosenNumberVariable's select.
+_ARITHMETIC = {name: BINARY[name] for name in
+               ("add", "subtract", "multiply", "divide", "floor_divide", "remainder", "pow")}
+
+
+def resolve_chosen(tx, name: str, a: Variable, b: Variable) -> tuple[Variable, Variable]:
+    """``a``, ``b`` with a ``ChosenNumberVariable`` beside an array replaced by its
+    select where that computes exactly what Python's choice would (see the class);
+    unchanged otherwise (the later use then breaks with min()'s reason)."""
+    if isinstance(a, ChosenNumberVariable) and isinstance(b, ArrayVariable):
+        a = a.resolve(tx, name, b, self_first=True) or a
+    elif isinstance(b, ChosenNumberVariable) and isinstance(a, ArrayVariable):
+        b = b.resolve(tx, name, a, self_first=False) or b
+    return a, b
 
 
 def _selectable(var: Variable) -> bool:

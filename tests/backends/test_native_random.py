@@ -519,11 +519,13 @@ def test_an_empty_nest_is_still_checked(cache_dir):
     non-empty inputs (tier 2 returned without eager's warning)."""
     program = _program("def prog(x, y, s):\n    return (np.minimum(x, 1e300),)\n")
     made = check_program(program, [np.zeros(0, np.complex64), None, 3], cache_dir)
-    assert not any(isinstance(m, Tiered) for m in made)
+    # (complex ``minimum`` has no loop nest: NumPy's call from the kernel, which warns
+    # under its error state, so the kernel flags every call and tier 1 answers)
+    assert sum(m.native_calls for m in made if isinstance(m, Tiered)) == 0
     program = _program("def prog(x, y, s):\n    return (x * 1e300 + y,)\n")
     made = check_program(program, [np.zeros((0, 3), np.float32),
                                    np.zeros(3, np.float32), 3], cache_dir)
-    assert not any(isinstance(m, Tiered) for m in made)
+    assert sum(m.native_calls for m in made if isinstance(m, Tiered)) == 0
 
 
 def test_python_bool_operands_are_lowered(cache_dir):

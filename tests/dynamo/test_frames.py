@@ -478,23 +478,24 @@ def _fresh(fn):
 @pytest.mark.parametrize("fn,wrap", [(_passed_in, _identity),
                                      (_in_attribute, _Holder), (_by_getattr, _Holder)],
                          ids=["argument", "attribute", "getattr"])
-def test_two_up_reader_not_named_runs_uncompiled_after_its_first_call(
+def test_two_up_reader_not_named_sees_the_programs_frames_from_the_first_call(
         fn, wrap, reader, backend, caplog):
     """A two-up reader the compiled function gets as an argument (or an attribute, or
-    with getattr) is found when the first call is traced: that call's reader sees
-    dynamo's frames (no pure-Python way around it), and from then on the function is
-    called as it is: what the reader sees is the program's frame, as in plain Python,
-    and the log says why (``_check_frame_reader``)."""
+    with getattr) is found when the first call is traced. The trace runs in the
+    function's own frame (``hook.frame_entry``), which then runs the function's own
+    code: already on that first call the reader sees the program's frames, as in
+    plain Python. From then on the function is called as it is, and the log says why
+    (``_check_frame_reader``)."""
     fn = _fresh(fn)
     compiled = dynamo.compile(fn, backend=backend)
     with caplog.at_level(logging.DEBUG, logger="dynamo.graph_breaks"):
-        _one_line(_caller(compiled, wrap, reader))
+        plain, first = _one_line(_caller(fn, wrap, reader), _caller(compiled, wrap, reader))
     assert compiled._call is fn
     assert any(f"a call of {reader.__name__}(), which reads" in r.getMessage()
                for r in caplog.records)
-    plain, second, third = _one_line(_caller(fn, wrap, reader),
-                                     _caller(compiled, wrap, reader),
-                                     _caller(compiled, wrap, reader))
+    assert _same(plain, first)
+    second, third = _one_line(_caller(compiled, wrap, reader),
+                              _caller(compiled, wrap, reader))
     assert _same(plain, second) and _same(plain, third)
     # a function compiled anew from that code is called as it is from the start
     again = dynamo.compile(fn, backend=backend)
@@ -551,3 +552,59 @@ def test_two_up_method_called_from_an_island_marks_the_function(backend):
     plain, second = _one_line(_caller(fn, _identity, _MethodReader()),
                               _caller(compiled, _identity, _MethodReader()))
     assert _same(plain, second) and plain[2] == second[2]
+
+
+# ------------------------------------------------- the frame entry: the program's own frame
+
+def _whole_stack(y):
+    """Every frame of this file above this one (the test's own frames), and the
+    caller's locals: what a frame entry must not change."""
+    stack = [(s.name, s.lineno, s.line) for s in traceback.extract_stack()[:-1]
+             if s.filename == __file__]
+    return stack, describe(sys._getframe(1))
+
+
+def _skipped_frame(x, walk):
+    y = np.cos(x) + 1.0
+    return y, walk(y), sorted(locals())
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_a_frame_that_runs_uncompiled_runs_in_the_programs_own_frame(backend):
+    """Whatever makes a frame run uncompiled (here a frame reader found while
+    tracing; also a frame the trace cannot handle, a full cache, a graph that raised),
+    the frame that runs it is the one the program's call made: every frame above it is
+    the program's, on every call, and its locals are the function's own (the entry's
+    hidden parameter is unbound before the function's code runs)."""
+    fn = _fresh(_skipped_frame)
+    compiled = dynamo.compile(fn, backend=backend)
+    assert compiled._call.__code__ is not fn.__code__   # a frame entry
+    plain, first, second = _one_line(_caller(fn, _identity, _whole_stack),
+                                     _caller(compiled, _identity, _whole_stack),
+                                     _caller(compiled, _identity, _whole_stack))
+    assert _same(plain, first) and _same(plain, second)
+    assert plain[1][1][-1] == plain[2] == first[2] == ["walk", "x", "y"]
+
+
+def _kernel(x, n):
+    return np.tanh(x) * n
+
+
+def test_a_frame_entry_is_called_like_the_function():
+    """The entry binds arguments as the function does (its TypeErrors name the
+    function), runs the compiled code on a hit, follows a replaced ``__code__``, and
+    refuses its hidden parameter as the plain function refuses an unknown keyword."""
+    fn = _fresh(_kernel)
+    compiled = dynamo.compile(fn)
+    assert np.array_equal(compiled(X, 2.0), fn(X, 2.0))
+    assert np.array_equal(compiled(X, n=3.0), fn(X, n=3.0))
+    for call in (lambda f: f(X), lambda f: f(X, 1.0, 2.0), lambda f: f(X, 1.0, m=2),
+                 lambda f: f(X, 1.0, ___entry=None)):
+        with pytest.raises(TypeError) as plain:
+            call(fn)
+        with pytest.raises(TypeError) as compiled_error:
+            call(compiled)
+        assert str(compiled_error.value) == str(plain.value)
+    fn.__code__ = (lambda x, n: x - n).__code__
+    assert np.array_equal(compiled(X, 2.0), X - 2.0)
+

@@ -62,6 +62,36 @@ def test_array_guard_shape_dtype_type_and_words():
         assert check.failures((value,)) == [words]
 
 
+
+def test_lone_dtype_is_tested_by_identity_then_equality_read_once():
+    """A check of one array tests its dtype with ``is`` first (``render._compare``):
+    an equal dtype that is another object passes as before, another dtype fails, and
+    the dtype is read once (a subclass's ``dtype`` property counts the reads)."""
+    reads = []
+
+    class Counting(np.ndarray):
+        @property
+        def dtype(self):
+            reads.append(1)
+            return super().dtype
+
+    check = make([Guard(X, ARRAY, ArraySpec(Counting, np.dtype("float32"), (3,)))])
+    assert " is ___dtype or " in check.source
+    same = np.zeros(3, "f4").view(Counting)
+    equal = np.zeros(3, np.dtype("f4", metadata={"k": 1})).view(Counting)
+    assert equal.dtype is not np.dtype("float32") and equal.dtype == np.dtype("float32")
+    other = np.zeros(3, "f8").view(Counting)
+    for value, holds in [(same, True), (equal, True), (other, False)]:
+        reads.clear()
+        assert check(value) is holds
+        assert len(reads) == 1
+    assert check.failures((other,)) == ["L['x'] dtype: expected float32, got float64"]
+    # with more values to compare, one tuple compare as before
+    two = make([Guard(X, ARRAY, f4(3)), Guard(LocalSource("y"), ARRAY, f4(3))], ("x", "y"))
+    assert " is ___dtype" not in two.source
+    assert two(np.zeros(3, "f4"), equal.view(np.ndarray))
+    assert not two(np.zeros(3, "f4"), np.zeros(3, "f8"))
+
 def test_dynamic_dimension_is_not_checked():
     check = make([Guard(X, ARRAY, ArraySpec(np.ndarray, np.dtype("f4"), (None, 4)))])
     assert check(np.zeros((7, 4), "f4")) and check(np.zeros((1, 4), "f4"))

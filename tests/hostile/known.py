@@ -8,7 +8,7 @@ that most likely need the fix are in docs/hostile_suite.md.
 
 from __future__ import annotations
 
-import sys
+import types
 from dataclasses import dataclass
 
 BOTH = ("eager", "numpy")
@@ -106,42 +106,69 @@ LOOPS: dict[str, Known | str] = {
 NEWEST: dict[str, Known | str] = {
 }
 
-# N. Round 6 (prog_round6_*.py). A function that reads two or more frames up through
-#    a callee it gets otherwise than by name (an argument, an attribute, getattr, a
-#    partial, a bound method) is found only while its first call is traced, inside
-#    dynamo's frames: that call's reader sees one of them; from the next call on the
-#    function is called as it is (translator/base.py _check_frame_reader,
-#    bytecode/caller_frames.py found_reading). Pure Python cannot take the frames of
-#    a call already made off the stack.
-_FIRST_CALL = ("frame-reader-first-call: the first call of a function that reads two "
-               "frames up through an argument runs inside dynamo's frames")
+# N. Round 6 (prog_round6_*.py).
+#    (frame-reader-first-call, fixed: a function that reads two frames up through a
+#    callee it gets otherwise than by name (an argument, an attribute, getattr, a
+#    partial, a bound method, a callable object) is found while its first call is
+#    traced; dynamo.compile's frame entry (dynamo/hook.py frame_entry) runs the trace
+#    from a prologue inside the function's own frame, which then runs the function's
+#    own code: the reader sees the program's frames on that first call too.)
+#    What the trace meets only after the first graph ran is still seen from dynamo's
+#    frames on that call (from the next call on, the function is called as it is): a
+#    reader behind a graph break, called by a resume function, which runs in a frame
+#    of its own (on 3.11 SimpleNamespace has a __getattribute__ of its own, which the
+#    trace does not follow, so getattr(ns, name) breaks); a reader called by an island's code (the rest of the
+#    frame after a sys._getframe() call runs uncompiled, in a frame that dynamo's glue
+#    calls). Only the frame entry's own frame is the program's.
+#    (resize-refcount, 3.14, fixed: a method call in an island or at a break keeps
+#    its method load, the callable routed in place (bytecode/emit.py intercept_calls):
+#    no bound method holds one more reference to self than plain 3.14's borrowed load,
+#    so b.resize(8, refcheck=True) of a local succeeds as plainly.)
 ROUND6: dict[str, Known | str] = {
-    **{f"round6_runtime/{name}": _FIRST_CALL for name in (
-        "reader_argument_getframe_2", "reader_argument_f_back_f_back",
-        "reader_argument_inspect_stack_2", "reader_argument_stacklevel_3",
-        "reader_attribute_getframe_2", "reader_attribute_f_back_f_back",
-        "reader_by_getattr", "reader_swapped_in_later", "reader_in_partial",
-        "callable_object_reader_argument", "bound_method_reader",
-        "method_reader_in_island")},
-    # an island (the loop after a sys._getframe() call runs uncompiled, its frame
-    # called by dynamo's) calls a reader two frames up that the trace never saw and
-    # that it loads from a local (only globals and methods are routed through
-    # convert._weak_hooks.intercept, which marks the function for its next calls)
-    # 3.14 only: at the call of b.resize (a break), one more reference to `b` is alive
-    # than in plain Python (plain 3.14 counts its borrowed loads as none), so NumPy's
-    # refcheck refuses (not looked into further: dynamo/bytecode/resume.py, the glue)
-    "round6_graphs/resize_refcheck": Known(
-        "resize-refcount: ndarray.resize(refcheck=True) of a local at a break sees an "
-        "extra reference", python=sys.version_info >= (3, 14),
-        python_why="3.14 loads borrow references"),
+    "round6_runtime/reader_by_getattr": Known(
+        "frame-reader-after-break: a two-up reader first met by a resume function sees "
+        "the frame that calls it",
+        python=types.SimpleNamespace.__getattribute__ is not object.__getattribute__,
+        python_why="SimpleNamespace has a __getattribute__ of its own (3.11), which "
+                   "the trace does not follow"),
+    "round6_runtime/method_reader_in_island": "frame-reader-in-island: a two-up reader "
+                                              "called by an island's code sees the "
+                                              "frame that calls the island",
+    # an island (the comprehension's loop, after a one-up reader broke inside it)
+    # calls a two-up reader that the trace never saw and that it loads from a local:
+    # only globals and methods are routed through convert._weak_hooks.intercept,
+    # which marks the function for its next calls: it is never marked
     "round6_runtime/reader_in_list": "frame-reader-in-island: a two-up reader called "
                                      "from the uncompiled loop of an island sees "
                                      "dynamo's frame",
 }
 
+# O. Round 7 (prog_round7_*.py).
+#    A loop node drops a temporary that no bytecode reads after the loop
+#    (translator/loops.py dead_after: liveness, and reads_its_locals for locals()/vars()/
+#    eval). The frame itself still shows it: sys._getframe().f_locals, a callee's
+#    sys._getframe(1).f_locals, a traceback's tb_frame.f_locals after the loop see the
+#    value the trace kept (the first trip's), not the last trip's. Likewise a local no
+#    bytecode reads after a graph break is not passed to the resume function, so
+#    sys._getframe().f_locals there lacks it.
+ROUND7: dict[str, Known | str] = {
+    # a function that names _getframe/f_locals/tb_frame keeps every local (like
+    # locals()); a callee reading its caller's f_locals is not seen by name
+    "round7_dead/temp_read_by_callee_frame":
+        "dead-temp-in-frame: a loop temporary dead by liveness is still read through "
+        "the frame (a callee's sys._getframe(1).f_locals) after the loop",
+    # tier 2 sums a row of more than 128 elements (NumPy's pairwise block) with eight
+    # partial sums throughout; NumPy splits such a row in halves first (pairwise_sum in
+    # numpy/_core/src/umath/loops_utils.h.src): last-bit differences, for float32 and
+    # float64 (docs/native.md lists it as a tolerance; backends/native/reductions.py)
+    "round7_native/reduction_float32_long_row":
+        "native-sum-order: a float row sum over more than 128 elements is not NumPy's "
+        "pairwise order (last bits differ)",
+}
+
 KNOWN: dict[str, Known] = {
     pid: entry if isinstance(entry, Known) else Known(entry)
     for table in (ALIAS, IDENTITY, RAISE, STATE, GUARDS, NUMERICS, FRAMES_API, MORE,
-                  LOOPS, NEWEST, ROUND6)
+                  LOOPS, NEWEST, ROUND6, ROUND7)
     for pid, entry in table.items()
 }

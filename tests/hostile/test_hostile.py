@@ -14,7 +14,8 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "api", "more", "loops", "newest", "round5_objects", "round5_state",
               "round5_numbers", "round5_exceptions", "round5_arrays", "round5_misc",
               "round5_loops", "fp_warnings", "round6_objects", "round6_control",
-              "round6_arrays", "round6_exceptions", "round6_runtime", "round6_graphs")
+              "round6_arrays", "round6_exceptions", "round6_runtime", "round6_graphs",
+              "round7_loops", "round7_dead", "round7_arrays", "round7_native")
 
 
 def _params():

@@ -97,9 +97,6 @@ def _index_as_number(u, steps=40):
     return u
 
 
-@pytest.mark.xfail(strict=True, reason="the loop index used as a number unrolls the loop: "
-                   "'the body branches on the index or uses it as a plain int' (wave 1-D "
-                   "with a source: a 13.9 s first call)")
 def test_a_loop_using_its_index_as_a_number_is_not_unrolled():
     u = np.ones(8)
     ops = []

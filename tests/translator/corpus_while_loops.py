@@ -309,6 +309,133 @@ def writes_through_a_view(A, tol):
     return A
 
 
+# ---- Python int counters (issue #19): ``while <test> and it < maxit: ...; it += 1``
+def richardson_counter(A, b, tol, maxit):
+    x = np.zeros_like(b)
+    nb = np.linalg.norm(b)
+    it = 0
+    r = b - A @ x
+    while np.linalg.norm(r) / nb > tol and it < maxit:
+        x = x + 0.1 * r
+        r = b - A @ x
+        it += 1
+    return x, it
+
+
+def counter_counts_down(x, tol, left):
+    while np.abs(x).max() > tol and left > 0:
+        x = x * 0.8
+        left -= 1
+    return x, left
+
+
+def counter_by_two_inclusive(x, tol):
+    k = 1
+    while np.abs(x).max() > tol and k <= 9:     # k = 1, 3, 5, 7, 9: at most 5 trips
+        x = np.tanh(x) * 0.5
+        k += 2
+    return x, k
+
+
+def counter_limit_on_the_left(x, tol, maxit):
+    n = 0
+    while np.abs(x).sum() >= tol and maxit > n:
+        x = x - 0.25 * x
+        n = n + 1
+    return x, n
+
+
+def counter_first_in_test(x, tol, maxit):
+    it = 0
+    err = np.abs(x).max()
+    while it < maxit and err > tol:            # the array test is not made at it == maxit
+        x = x * 0.5
+        err = np.abs(x).max()
+        it += 1
+    return x, it
+
+
+def counter_read_in_body(x, tol):
+    k = 0
+    while np.abs(x).max() > tol and k < 50:
+        x = x * 0.5 + 0.001 * k               # the counter is read: stays a break
+        k += 1
+    return x, k
+
+
+def two_counters_nan_test(x, maxit):
+    it, evals = 0, 0
+    err = np.float64(1.0)
+    while err > 1e-3 and it < maxit:           # NaN > tol is False: the loop stops
+        x = np.sqrt(x - 1.0)                   # invalid value once x < 1: a warning per trip
+        err = np.abs(x - 1.0).max()
+        it += 1
+        evals += 2
+    return x, it, evals
+
+
+def counter_dead_after(x, tol):
+    it = 0
+    while np.abs(x).max() > tol and it < 200:
+        x = x * 0.9
+        it += 1
+    return x
+
+
+def counter_not_in_test_warns(x, tol):
+    steps = 0
+    e = np.abs(x).max()
+    while e > tol:
+        y = np.log(x - 1.0)                    # invalid value: a warning per trip
+        x = x * 0.5
+        e = np.abs(x).max() + 0.0 * np.isnan(y).sum()
+        steps += 1
+    return x, steps
+
+
+def while_true_break(x, tol):
+    k = 0
+    while True:
+        x = 0.5 * (x + 2.0 / x)
+        k += 1
+        if np.abs(x * x - 2.0).max() < tol:
+            break
+    return x, k
+
+
+def history_list(x, tol):
+    hist = []
+    err = np.abs(x).max()
+    while err > tol:
+        x = x * 0.5
+        err = np.abs(x).max()
+        hist.append(float(err))                # a list built per trip: stays a break
+    return x, hist
+
+
+def while_true_break_then_code(x, tol):
+    n = 0
+    while True:
+        x = np.sqrt(x) * 1.5
+        n += 1
+        if not np.abs(x - 2.25).max() > tol:   # NaN: `not False`, the loop ends
+            break
+    y = x * 2.0
+    return y + n, n
+
+
+def while_true_last_if_no_break(x, tol):
+    k = 0
+    while True:
+        x = x * 0.5
+        k += 1
+        if k >= 30:
+            break                          # a Python test: decided by the trace
+        if np.abs(x).max() < tol:
+            x = x + 1.0                    # not a break: the loop goes on
+    return x, k
+
+
 def _x(n=6, seed=0):
     return _rng(seed).uniform(0.5, 4.0, n)
 
@@ -349,4 +476,24 @@ PROGRAMS = [
     ("raises_at_a_trip", raises_at_a_trip, (np.array([3.0, 5.0, 2.0]), 0.5)),
     ("view_of_a_carried_array", view_of_a_carried_array, (_spd(4, 14), 1e-8)),
     ("writes_through_a_view", writes_through_a_view, (_spd(3, 15), 1e-3)),
+    ("richardson_counter", richardson_counter,
+     (_spd(6, 16) / 10.0, _x(6, 17), 1e-8, 500)),
+    ("richardson_counter_hits_maxit", richardson_counter,
+     (_spd(6, 16) / 10.0, _x(6, 17), 1e-8, 7)),
+    ("richardson_counter_no_trip", richardson_counter,
+     (_spd(6, 16) / 10.0, _x(6, 17), 1e-8, 0)),
+    ("counter_counts_down", counter_counts_down, (_x(), 1e-3, 40)),
+    ("counter_counts_down_runs_out", counter_counts_down, (_x(), 1e-3, 4)),
+    ("counter_by_two_inclusive", counter_by_two_inclusive, (_x(), 1e-9)),
+    ("counter_limit_on_the_left", counter_limit_on_the_left, (_x(), 1e-4, 100)),
+    ("counter_first_in_test", counter_first_in_test, (_x(), 1e-3, 5)),
+    ("counter_read_in_body", counter_read_in_body, (_x(), 1e-3)),
+    ("two_counters_nan_test", two_counters_nan_test, (np.array([9.0, 30.0, 2.0]), 40)),
+    ("counter_dead_after", counter_dead_after, (_x(), 1e-3)),
+    ("counter_not_in_test_warns", counter_not_in_test_warns, (_x(), 1e-3)),
+    ("while_true_break", while_true_break, (_x(), 1e-12)),
+    ("history_list", history_list, (_x(), 1e-3)),
+    ("while_true_break_then_code", while_true_break_then_code, (_x(), 1e-10)),
+    ("while_true_break_nan", while_true_break_then_code, (np.array([4.0, -1.0]), 1e-10)),
+    ("while_true_last_if_no_break", while_true_last_if_no_break, (_x(), 0.05)),
 ]

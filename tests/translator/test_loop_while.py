@@ -51,6 +51,21 @@ BREAKS = {
     "bisection_sqrt2": 1, "trip_count_in_array": 1,
     # a 3-element test raises ValueError, as in Python
     "not_0d_test_raises": 1,
+    # Python int counters the body only steps (``it += 1``), in the test's second
+    # operand (``and it < maxit``: a bound on the trips) or not: the counter after the
+    # loop is read off the node
+    "python_counter": 0, "counter_and_test": 0, "richardson_counter": 0,
+    "richardson_counter_hits_maxit": 0, "richardson_counter_no_trip": 0,
+    "counter_counts_down": 0, "counter_counts_down_runs_out": 0,
+    "counter_by_two_inclusive": 0, "counter_limit_on_the_left": 0,
+    "two_counters_nan_test": 0, "counter_dead_after": 0, "counter_not_in_test_warns": 0,
+    # the counter tested first (the array test would run on the trip it ends), or
+    # read in the body, a list built per trip: breaks as before
+    "counter_first_in_test": 2, "counter_read_in_body": 2, "history_list": 2,
+    # while True: ...; if <test>: break (``break_shape``), with a counter; an `if` at
+    # the end that does not leave the loop breaks as before
+    "while_true_break": 0, "while_true_break_then_code": 0, "while_true_break_nan": 0,
+    "while_true_last_if_no_break": 1,
 }
 
 
@@ -157,3 +172,66 @@ def test_trips_as_python(values, tol, backend):
     want, m = _halvings(x.copy(), t)
     np.testing.assert_array_equal(got, want)
     assert n == m
+
+
+def _richardson(A, b, tol, maxit):
+    x = np.zeros_like(b)
+    nb = np.linalg.norm(b)
+    it = 0
+    r = b - A @ x
+    while np.linalg.norm(r) / nb > tol and it < maxit:
+        x = x + 0.1 * r
+        r = b - A @ x
+        it += 1
+    return x, it
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_counter_bound_per_maxit(backend):
+    """``and it < maxit``: the counter after the loop is Python's int, whether the
+    test or maxit ends the loop (0, 1, 3, 7, 64 stop at maxit; 10,000 converges
+    first). maxit is guarded on the first call, then a symbol (the bound
+    ``maxit - 0``; 0 and 1 stay specialized): every graph is one node, no break."""
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((8, 8))
+    A, b = (a @ a.T + 8 * np.eye(8)) / 10.0, rng.standard_normal(8)
+    dynamo.reset()
+    fn = dynamo.compile(_richardson, backend=backend)
+    with listeners.listening(_Loops()) as seen:
+        for maxit in (64, 3, 0, 10_000, 1, 7, 3):
+            got, it = fn(A, b, 1e-9, maxit)
+            want, wit = _richardson(A, b, 1e-9, maxit)
+            np.testing.assert_array_equal(got, want)
+            assert type(it) is int and it == wit
+    assert wit == 3 and _richardson(A, b, 1e-9, 10_000)[1] < 10_000
+    nodes = [sum(n.target == "while_loop" for n in g.call_nodes()) for g in seen.graphs]
+    assert len(nodes) == 4 and nodes == [1] * 4      # 64; a symbol; 0; 1
+    assert while_nodes(_richardson, (A, b, 1e-9, 64), backend) == 1
+
+
+def _countdown(x, left):
+    while x.max() > 1.0 and left > 0:
+        x = np.log(x - 0.5)                    # NaN (and a warning) once x < 0.5
+        left -= 2
+    return x, left
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.floats(0.0, 1e4), min_size=2, max_size=2), st.integers(-3, 12))
+def test_counter_down_any_data(backend, values, left):
+    """A counter stepped by -2 against 0, any data (NaN ends the loop: ``nan > 1.0`` is
+    false), any start: the same trips, warnings and counter as Python."""
+    x = np.array(values)
+    with warnings.catch_warnings(record=True) as want_w:
+        warnings.simplefilter("always")
+        want, wleft = _countdown(x.copy(), left)
+    with warnings.catch_warnings(record=True) as got_w:
+        warnings.simplefilter("always")
+        got, gleft = _countdown_compiled[backend](x.copy(), left)
+    np.testing.assert_array_equal(got, want)
+    assert type(gleft) is int and gleft == wleft
+    assert [str(w.message) for w in got_w] == [str(w.message) for w in want_w]
+
+
+_countdown_compiled = {b: dynamo.compile(_countdown, backend=b) for b in BACKENDS}

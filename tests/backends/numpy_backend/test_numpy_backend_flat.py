@@ -71,7 +71,8 @@ def grid(h, w, dtype=np.float64, seed=0):
 
 
 @pytest.mark.parametrize("options", [{}, THREADED], ids=["one thread", "threads"])
-@pytest.mark.parametrize("shape", [(67, 129), (100, 41), (2050, 3), (45, 46), (9, 9)])
+@pytest.mark.parametrize("shape", [(67, 129), (100, 41), (2050, 3), (45, 46), (9, 9),
+                                   (190, 203)])
 def test_jacobi_is_bit_identical_in_every_layout(shape, options):
     differential(jacobi, grid(*shape), grid(*shape, seed=1), layouts=ALL_LAYOUTS,
                  options=options)
@@ -175,3 +176,102 @@ def test_stepped_slices_and_broadcast_operands_keep_the_plain_path(fn, extra, ca
     args = [grid(100, 100), grid(100, 100, seed=1), *extra]
     assert "def _flat" not in _sources(fn, args, caplog)
     differential(fn, *args, layouts=ALL_LAYOUTS)
+
+
+# ---------------------------------------------- the last op writes into the setitem's array
+
+# (windows of flat.MIN_DIRECT_ELEMENTS or more elements: 188 x 201)
+
+def read_between(A, B):
+    """B's old values are read after the stencil and before the write that replaces
+    them: the group must not write into B early."""
+    t = 0.25 * (A[:-2, 1:-1] + A[2:, 1:-1] + A[1:-1, :-2] + A[1:-1, 2:])
+    before = B[1:-1, 1:-1].sum()
+    B[1:-1, 1:-1] = t
+    return before
+
+
+def overlapping_windows(X):
+    """Source and target are two windows of one array (shared memory at run time)."""
+    A, B = X[:-1], X[1:]
+    B[1:-1, 1:-1] = 0.25 * (A[:-2, 1:-1] + A[2:, 1:-1] + A[1:-1, :-2] + A[1:-1, 2:])
+    return X
+
+
+def overflow_in_last_op(A, B):
+    B[1:-1, 1:-1] = (A[1:-1, 1:-1] * 0.5 + A[:-2, 1:-1] * 0.25) * 4.0
+    return B
+
+
+def test_the_last_op_writes_into_the_target_only_right_before_its_setitem(caplog):
+    src = _sources(jacobi, [grid(190, 203), grid(190, 203)], caplog)
+    assert "if _direct:" in src and "_may_share_memory(B, A)" in src, src
+    src = _sources(read_between, [grid(190, 203), grid(190, 203)], caplog)
+    assert "def _flat" in src and "_direct" not in src, src
+    differential(read_between, grid(190, 203), grid(190, 203, seed=1), layouts=ALL_LAYOUTS)
+    differential(overlapping_windows, grid(191, 203), layouts=ALL_LAYOUTS)
+    differential(jacobi, grid(190, 203), grid(190, 203, seed=1), options=THREADED)
+
+
+def _overflowing(where):
+    A, B = grid(190, 190), grid(190, 190, seed=1)
+    if where == "values":
+        A[20, 20] = A[21, 20] = 1e308
+    else:   # boundary columns: only the gaps of the 1-D passes meet it
+        A[:, 0] = A[:, -1] = 1e308
+    return A, B
+
+
+@pytest.mark.parametrize("setting", ["warn", "raise"])
+@pytest.mark.parametrize("where", ["values", "gaps"])
+def test_a_condition_of_the_last_op_keeps_eagers_target(setting, where):
+    """The last op meets an overflow while it writes into B: where eager warns, B gets
+    the same values and the same warning; where eager raises, B stays as it was."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # (differential's own explain call warns too)
+        with np.errstate(over=setting):
+            differential(overflow_in_last_op, *_overflowing(where), calls=3)
+
+
+@pytest.mark.parametrize("where", ["values", "gaps"])
+def test_a_warning_made_an_error_keeps_eagers_target(where):
+    A, B = _overflowing(where)
+    outcomes = []
+    for fn in (overflow_in_last_op, dynamo.compile(overflow_in_last_op, backend="numpy")):
+        target = B.copy()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            try:
+                fn(A, target)
+                outcomes.append(None)
+            except RuntimeWarning as e:
+                outcomes.append(str(e))
+        assert np.array_equal(target, overflow_in_last_op(A, B.copy()) if outcomes[-1] is None
+                              else B), fn
+    dynamo.reset()
+    assert outcomes[0] == outcomes[1] == (None if where == "gaps" else
+                                          "overflow encountered in multiply")
+
+
+def test_eager_goes_on_only_where_no_condition_can_raise():
+    from dynamo.backends.numpy_backend import runtime
+    token = runtime.guard()
+    try:
+        assert runtime.eager_goes_on()
+    finally:
+        runtime.unguard(token)
+    assert not runtime.eager_goes_on()          # not under the guard
+    for errstate in ({"over": "raise"}, {"invalid": "call"}, {"divide": "log"}):
+        with np.errstate(**errstate):
+            token = runtime.guard()
+            try:
+                assert not runtime.eager_goes_on(), errstate
+            finally:
+                runtime.unguard(token)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", category=RuntimeWarning)
+        token = runtime.guard()
+        try:
+            assert not runtime.eager_goes_on()
+        finally:
+            runtime.unguard(token)

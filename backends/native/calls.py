@@ -1,0 +1,283 @@
+"""Ops a kernel hands to NumPy itself: ``matmul``, ``norm``, ``cumsum``, ``eye``,
+``np.array`` of scalars... called from the kernel in Numba's object mode
+(``numba.objmode``), on the same arrays (same strides: the same BLAS or non-BLAS loop),
+so the result is NumPy's own, bit for bit, and the rest of the graph still runs as
+loop nests around it.
+
+Numba's own ``np.dot`` calls the BLAS that SciPy bundles, not NumPy's, and has no
+integer or strided path of NumPy's: its sums may differ in the last bit. A call
+through NumPy costs about 4-5 us (Numba boxes the arguments, ``np.errstate``, unboxes
+the result; 2-3 us of it the error state) against about 1 us for the plain call: the
+race against tier 1 decides whether a graph full of them is worth it.
+
+Which ops (``eligible``): those that only read their arguments (no random state, no
+``out=``, no effect) and return a NumPy scalar or a *new* C-contiguous array of a
+dtype the kernel computes with: ufuncs and the elementwise ops NumPy always copies
+for, reductions and products (``node_facts.returns_fresh``), creation from constants
+or lists (``np.arange``, ``np.eye``, ``np.array([a, b])``), and the routines in
+``_FRESH`` (each always returns a new array). Ops that report through ``warnings.warn``
+on some data (``nanmean`` of an all-NaN row, ``polyfit``'s rank warning, ``median``)
+stay out: the kernel could not report them at the user's line. ``mean``/``std``/``var``
+only over a non-empty array without ``ddof`` (NumPy warns on an empty slice).
+
+A view (``x.T``, ``x.reshape(...)``, ``np.ravel``) whose every user is such a call is
+not made at all: it becomes an expression the users' calls evaluate (``Deferred``),
+so NumPy reads the base array through the view when eager does, at the user.
+
+Warnings: NumPy's error state is the default one whenever tier 2 runs (``tier.py``);
+the call runs under ``np.errstate(divide/over/invalid="raise")``, so where eager would
+warn, the call raises ``FloatingPointError``: ``npcall`` then flags the kernel's call
+and tier 1 reruns it (warning as eager). Any other exception (``LinAlgError``, an
+index error) is flagged the same way, and so is a result whose type, dtype, shape or
+layout is not the graph's metadata: tier 1 raises or answers as eager.
+
+Example: ``r = A @ x`` (A (64, 64) float64, x (64,)) lowers to::
+
+    with objmode(r3="float64[::1]", e3="boolean"):
+        r3, e3 = _npcall(_np_ops.matmul, (p0, p1), {}, (64,), "float64")
+    _nf |= e3
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from dynamo.graph import CALL, Node
+from dynamo.ops import impl_table
+from dynamo.ops.node_facts import has_effect, returns_fresh
+from dynamo.ops.registry import CREATION, REGISTRY, VIEW
+
+from .emitter import SEQ_FLAG
+from .ops import Unsupported, _meta
+from .values import Arr, Const, Lazy, Scal, Tup, View
+
+# The kernel module's header when a kernel calls NumPy (appended to ops.PRELUDE).
+CALL_PRELUDE = '''
+from numba import objmode
+from dynamo.backends.native.calls import NP_OPS as _np_ops, npcall as _npcall
+'''
+
+NP_OPS = impl_table("numpy")   # what eager and tier 1 call for each op
+
+# Routines that always return a new array (never a view of an argument) and report
+# only through NumPy's error state.
+_FRESH = frozenset({
+    "cumsum", "cumprod", "diff", "sort", "argsort", "convolve", "correlate", "hstack",
+    "vstack", "stack", "column_stack", "concatenate", "inv", "solve", "det", "pad",
+    "insert", "interp", "isin", "kron", "outer", "tile", "repeat", "cross", "trace",
+    "polyval", "searchsorted", "tril", "triu", "roll",
+})
+# Reductions NumPy warns about through ``warnings.warn`` on some data (all-NaN slices,
+# too few degrees of freedom, a rank-deficient fit).
+_WARN = frozenset({
+    "nanmean", "nanstd", "nanvar", "nanmedian", "nanpercentile", "nanquantile", "nanmax",
+    "nanmin", "nanargmax", "nanargmin", "nansum", "nanprod", "median", "percentile",
+    "quantile", "average", "corrcoef", "cov", "polyfit",
+})
+_EMPTY_WARN = frozenset({"mean", "std", "var"})
+
+_NUMBA = {"b": "boolean"}
+
+
+def eligible(node: Node) -> bool:
+    """``node`` can be called through NumPy from a kernel (module docstring)."""
+    op = REGISTRY.get(node.target) if node.op == CALL else None
+    if op is None or op.nout != 1 or has_effect(node) or node.target in _WARN:
+        return False
+    meta = node.meta.get("array")
+    if meta is None or not hasattr(meta, "scalar"):
+        return False
+    if node.target in _EMPTY_WARN:
+        src = node.args[0] if node.args else None
+        src_meta = src.meta.get("array") if isinstance(src, Node) else None
+        if src_meta is None or src_meta.size == 0 or "ddof" in node.kwargs \
+                or len(node.args) > 3 or "where" in node.kwargs:
+            return False
+    if node.target == "astype" and isinstance(node.args[0], Node):
+        src = node.args[0].meta.get("array")
+        if src is None or (src.dtype.kind == "c" and meta.dtype.kind != "c"):
+            return False         # NumPy's ComplexWarning is a warnings.warn
+    if meta.scalar:
+        return True              # a NumPy scalar: a value, nothing to alias
+    if op.kind == VIEW:
+        return deferrable(node)
+    if op.kind == CREATION:
+        return op.same_object is None or not (node.args and isinstance(node.args[0], Node))
+    return returns_fresh(node) or node.target in _FRESH
+
+
+def deferrable(node: Node) -> bool:
+    """A view whose users all call NumPy: made inside their calls (``Deferred``)."""
+    op = REGISTRY.get(node.target) if node.op == CALL else None
+    if op is None or op.kind != VIEW or has_effect(node) or not node.users:
+        return False
+    return all(u.op == CALL and u.target != "setitem" and eligible(u) for u in node.users)
+
+
+class Deferred:
+    """A view made where it is read: ``expr`` is its NumPy expression (object mode)."""
+
+    def __init__(self, expr: str, shape: tuple, dtype: np.dtype):
+        self.expr, self.shape, self.dtype = expr, shape, dtype
+
+
+def numba_type(meta) -> str:
+    """The objmode type of a result: ``"float64"`` or ``"float64[:, ::1]"``."""
+    t = _NUMBA.get(meta.dtype.kind, meta.dtype.name)
+    if meta.scalar:
+        return t
+    return f"{t}[{', '.join([':'] * (meta.ndim - 1) + ['::1'])}]"
+
+
+def npcall(fn, args, kwargs, shape, dtype):
+    """``fn(*args, **kwargs)`` as eager calls it, and whether the kernel must flag the
+    call: NumPy would warn (``FloatingPointError`` under ``np.errstate(raise)``),
+    raised, or returned something other than the metadata says (a NumPy scalar of
+    ``dtype`` when ``shape`` is None, else a C-contiguous array). Runs in object mode."""
+    try:
+        with np.errstate(divide="raise", over="raise", invalid="raise"):
+            r = fn(*args, **kwargs)
+    except Exception:  # noqa: BLE001  (tier 1 reruns the call and raises as eager)
+        r = None
+    if shape is None:
+        if isinstance(r, np.generic) and r.dtype == dtype:
+            return r, False
+        return np.dtype(dtype).type(0), True
+    if type(r) is np.ndarray and r.dtype == dtype and r.shape == shape \
+            and r.flags.c_contiguous:
+        return r, False
+    return np.zeros(shape, dtype), True
+
+
+def _float(v: float) -> str:
+    return repr(v) if math.isfinite(v) else f"float({str(v)!r})"
+
+
+class Calls:
+    """Methods of ``_Block`` (block.py): ops called through NumPy."""
+
+    def npcall(self, node: Node):
+        """The node's value: a ``Deferred`` view, or the result of a NumPy call."""
+        meta = _meta(node)
+        if not meta.scalar and meta.ndim == 0:
+            raise Unsupported(f"0-d {node.target}")
+        em = self.em
+        binds: list[str] = []
+        if not all(k.isidentifier() for k in node.kwargs):
+            raise Unsupported("keyword names that are not identifiers")
+        if REGISTRY[node.target].kind == VIEW and not meta.scalar:
+            # a direct call (Numba's bytecode reader has no ``f(*a, **k)``)
+            params = [self._source(a, binds) for a in node.args] + \
+                [f"{k}={self._source(v, binds)}" for k, v in node.kwargs.items()]
+            for b in binds:
+                em.line(b)
+            return Deferred(f"_np_ops.{node.target}({', '.join(params)})", meta.shape,
+                            meta.dtype)
+        args = self._source(tuple(node.args), binds)
+        kwargs = self._source(dict(node.kwargs), binds)
+        for b in binds:
+            em.line(b)
+        name, err = em.new("r"), em.new("e")
+        em.uses_npcall = True
+        em.line(f'with objmode({name}="{numba_type(meta)}", {err}="boolean"):')
+        shape = "None" if meta.scalar else repr(tuple(meta.shape))
+        em.lines.append(f"{em.pad}    {name}, {err} = _npcall(_np_ops.{node.target}, "
+                        f"{args}, {kwargs}, {shape}, {meta.dtype.name!r})")
+        em.line(f"{SEQ_FLAG} |= {err}")
+        if meta.scalar:
+            return Scal(name, meta.dtype)
+        return Arr(name, meta.shape, meta.dtype, name, fresh=True)
+
+    def _source(self, value, binds: list) -> str:
+        """``value`` (a node argument) as object-mode source; the kernel values it reads
+        are bound to fresh names first (``binds``): a loop may rebind the names they
+        had, and a scalar expression becomes a variable."""
+        if isinstance(value, Node):
+            v = self.env[value]
+            if isinstance(v, Lazy):
+                v = self.force(value)
+            return self._value_source(v, binds)
+        if isinstance(value, tuple):
+            items = [self._source(x, binds) for x in value]
+            return f"({', '.join(items)}{',' if len(items) == 1 else ''})"
+        if isinstance(value, list):
+            return f"[{', '.join(self._source(x, binds) for x in value)}]"
+        if isinstance(value, dict):
+            if not all(isinstance(k, str) for k in value):
+                raise Unsupported("keyword names that are not strings")
+            return "{" + ", ".join(f"{k!r}: {self._source(x, binds)}"
+                                   for k, x in value.items()) + "}"
+        return _literal(value)
+
+    def _value_source(self, v, binds: list) -> str:
+        if isinstance(v, Deferred):
+            return v.expr
+        if isinstance(v, Const):
+            return _literal(v.value)
+        if isinstance(v, Tup):
+            items = [self._value_source(x, binds) for x in v.items]
+            return f"({', '.join(items)}{',' if len(items) == 1 else ''})"
+        if isinstance(v, Scal):
+            name = self.em.new("v")
+            binds.append(f"{name} = {v.name}")
+            t = "bool_" if v.dtype.kind == "b" else v.dtype.name
+            return f"np.{t}({name})"    # Numba boxes a float64 as a Python float
+        if isinstance(v, Arr):
+            name = self.em.new("v")
+            binds.append(f"{name} = {v.name}")
+            return name
+        if isinstance(v, View):
+            name = self.em.new("v")
+            binds.append(f"{name} = {v.base.name}")
+            return f"{name}[{_index(v)}]"
+        raise Unsupported(f"a {type(v).__name__} passed to NumPy")
+
+
+def _index(view: View) -> str:
+    """The NumPy index of ``view`` into its base: ``1:-1`` as ``1:5:1``..."""
+    out, k = [], 0
+    for part in view.parts:
+        if part[0] == "int":
+            out.append(part[1])
+            continue
+        if part[0] == "new":
+            out.append("None")
+            k += 1
+            continue
+        _, start, step = part
+        stop = start + view.shape[k] * step
+        k += 1
+        out.append(f"{start}::{step}" if stop < 0 else f"{start}:{stop}:{step}")
+    return ", ".join(out) + ("," if len(out) == 1 else "")
+
+
+def _literal(value) -> str:
+    """A constant argument as source (object mode: NumPy's own types)."""
+    if value is None or value is Ellipsis or isinstance(value, (bool, str)):
+        return repr(value)
+    if isinstance(value, int):
+        return repr(value)
+    if isinstance(value, float):
+        return _float(value)
+    if isinstance(value, complex):
+        return f"complex({_float(value.real)}, {_float(value.imag)})"
+    if isinstance(value, np.generic) and value.dtype.kind in "biufc" \
+            and getattr(np, value.dtype.name, None) is type(value):
+        return f"np.{value.dtype.name}({_literal(value.item())})"
+    if isinstance(value, np.dtype) and value.kind in "biufc":
+        return f"np.dtype({value.name!r})"
+    if isinstance(value, type) and value in (bool, int, float, complex):
+        return value.__name__
+    if isinstance(value, type) and issubclass(value, np.generic) \
+            and getattr(np, value.__name__, None) is value:
+        return f"np.{value.__name__}"
+    if isinstance(value, slice):
+        return f"slice({_literal(value.start)}, {_literal(value.stop)}, {_literal(value.step)})"
+    if isinstance(value, tuple):
+        items = [_literal(x) for x in value]
+        return f"({', '.join(items)}{',' if len(items) == 1 else ''})"
+    if isinstance(value, list):
+        return f"[{', '.join(_literal(x) for x in value)}]"
+    raise Unsupported(f"a {type(value).__name__} constant passed to NumPy")

@@ -1,0 +1,184 @@
+"""Python int counters of a ``while_loop`` node: ``while err > tol and it < maxit:``.
+
+A solver to a tolerance counts its trips in a Python int and stops at a maximum::
+
+    while np.linalg.norm(r) / nb > tol and it < maxit:
+        x = x + omega * r
+        r = b - A @ x
+        it += 1
+
+The counter changes on every trip, so it is no value of the body graph; it needs none.
+Where the body touches it only to step it (``it += 1``, ``it = it - c``: ``only_stepped``,
+read from the bytecode, so no other use can bake one trip's value into the graph), its
+value before the ``t``-th test is ``it0 + step * t``, and a test of it against an int
+the loop does not change (``counter_test``: the second operand of the ``and``) holds for
+the first ``trips_bound(...)`` tests only. So the loop is the ``while_loop`` node of the
+array test with at most that many trips, and the counter after it is
+``it0 + step * taken``, ``taken`` the trips the node ran (a size the data decides, read
+off the node when the graph runs, as a ``for ... break`` loop's variable is).
+
+Python evaluates ``err > tol`` first, then ``it < maxit`` only where it held; the node
+asks its test first, then the bound (``ops.while_loop``): the same order. The other
+order (``while it < maxit and err > tol``) is no node: the body graph would compute the
+array test on the trip the counter ends too (a warning, or an error, Python never
+raises there), so it breaks as before.
+
+Example::
+
+    >>> trips_bound((0, 1), (500, 0), "LT")        # it = 0, 1, ...; it < 500
+    500
+    >>> trips_bound((9, 0), (1, 2), "GE")          # 9 >= k for k = 1, 3, ..., 9
+    5
+    >>> trips_bound((0, -1), (3, 0), "LT") is None  # never false: the test alone ends it
+    True
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+
+from .. import pyversion
+
+COMPARES = {"LT": operator.lt, "LE": operator.le, "GT": operator.gt,
+            "GE": operator.ge, "EQ": operator.eq, "NE": operator.ne}
+_LOADS = ("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW")
+_DOUBLE_LOADS = ("LOAD_FAST_LOAD_FAST", "LOAD_FAST_BORROW_LOAD_FAST_BORROW")
+_CONSTANTS = ("LOAD_CONST", "LOAD_SMALL_INT")
+_STEPS = ("ADD", "INPLACE_ADD", "SUBTRACT", "INPLACE_SUBTRACT")
+# instructions that name a local in their argument (reads, stores, deletes)
+_TOUCH = _LOADS + _DOUBLE_LOADS + (
+    "LOAD_FAST_AND_CLEAR", "STORE_FAST", "STORE_FAST_LOAD_FAST", "STORE_FAST_STORE_FAST",
+    "DELETE_FAST", "LOAD_CLOSURE", "LOAD_DEREF", "STORE_DEREF", "DELETE_DEREF")
+
+
+@dataclass(frozen=True)
+class CounterTest:
+    """``a <compare> b`` of two locals, or a local and an int constant, that feeds the
+    conditional jump at ``jump`` (``operands``: ("local", name) or ("const", value);
+    ``indices``: its instructions, the jump's included)."""
+    operands: tuple
+    compare: str
+    jump: int
+    indices: frozenset
+
+    def same_test(self, other: CounterTest | None) -> bool:
+        return other is not None and (self.operands, self.compare) == \
+            (other.operands, other.compare)
+
+
+def _names(arg) -> tuple:
+    return arg if isinstance(arg, tuple) else (arg,)
+
+
+def counter_test(insts, at: int) -> CounterTest | None:
+    """The comparison of ints that starts at ``at`` (after ``NOT_TAKEN``s) and ends in a
+    conditional jump, as ``it < maxit`` compiles (``LOAD_FAST it; LOAD_FAST maxit;
+    COMPARE_OP <; POP_JUMP_IF_FALSE``; 3.13 loads both with one instruction); None for
+    other code. Whether the jump is one of the loop's is the caller's question."""
+    i = at
+    while i < len(insts) and insts[i].name == "NOT_TAKEN":
+        i += 1
+    operands: list = []
+    while i < len(insts) and len(operands) < 2:
+        inst = insts[i]
+        if inst.name in _LOADS or inst.name in _DOUBLE_LOADS:
+            operands += [("local", n) for n in _names(inst.arg)]
+        elif inst.name in _CONSTANTS and type(inst.arg) is int:
+            operands.append(("const", inst.arg))
+        else:
+            break
+        i += 1
+    if len(operands) != 2 or i + 1 >= len(insts) or insts[i].name != "COMPARE_OP" or \
+            all(kind == "const" for kind, _ in operands):
+        return None
+    compare, _ = pyversion.compare_op(insts[i].arg)
+    if compare not in COMPARES:
+        return None
+    j = i + 1
+    if insts[j].name == "TO_BOOL":
+        j += 1
+    return CounterTest(tuple(operands), compare, j, frozenset(range(at, j + 1)))
+
+
+def only_stepped(insts, lo: int, hi: int, name: str, skip: frozenset) -> bool:
+    """Whether every instruction in ``lo:hi`` (the loop's code) that touches the local
+    ``name``, outside ``skip`` (its tests), is part of a step ``name += c``,
+    ``name -= c``, ``name = name + c`` or ``name = name - c`` (``c`` an int constant or
+    another local): then no trip reads the counter's value, and the trace's one trip
+    steps it as every trip does."""
+    i = lo
+    while i < hi:
+        if i in skip or insts[i].name not in _TOUCH or name not in _names(insts[i].arg):
+            i += 1
+            continue
+        end = _step_at(insts, i, name)
+        if end is None:
+            return False
+        i = end
+    return True
+
+
+def _step_at(insts, i: int, name: str) -> int | None:
+    """The index after the step of ``name`` that starts at ``i``; None where the code
+    at ``i`` is no such step."""
+    first = insts[i]
+    if first.name in _LOADS and first.arg == name and i + 1 < len(insts):
+        operand = insts[i + 1]
+        if not (operand.name in _CONSTANTS and type(operand.arg) is int or
+                operand.name in _LOADS and operand.arg != name):
+            return None
+        op = i + 2
+    elif first.name in _DOUBLE_LOADS and first.arg[0] == name and first.arg[1] != name:
+        op = i + 1
+    else:
+        return None
+    if op + 1 >= len(insts) or insts[op].name != "BINARY_OP" or \
+            getattr(insts[op].arg, "name", None) not in _STEPS:
+        return None
+    store = insts[op + 1]
+    if store.name == "STORE_FAST" and store.arg == name or \
+            store.name == "STORE_FAST_LOAD_FAST" and store.arg[0] == name and \
+            store.arg[1] != name:
+        return op + 2     # (STORE_FAST_LOAD_FAST's load is of another local)
+    return None
+
+
+def trips_bound(left: tuple, right: tuple, compare: str) -> int | None:
+    """How many tests of ``a <compare> b`` hold before the first that fails, where the
+    ``t``-th test compares ``a0 + da * t`` with ``b0 + db * t`` (``left = (a0, da)``,
+    ``right = (b0, db)``, Python ints); None where none fails. Each test is a linear
+    function of ``t``, so the answer is arithmetic; it is checked with Python's own
+    comparison at the trips around it.
+
+    >>> trips_bound((3, 3), (0, 0), "NE")      # 3, 6, 9, ... never 0
+    >>> trips_bound((9, -3), (0, 0), "NE")     # 9, 6, 3, 0
+    3
+    """
+    (a0, da), (b0, db) = left, right
+    holds = COMPARES[compare]
+
+    def at(t: int) -> bool:
+        return holds(a0 + da * t, b0 + db * t)
+
+    if not at(0):
+        return 0
+    d0, dd = a0 - b0, da - db         # the test holds where d0 + dd * t <compare> 0
+    if dd == 0:
+        return None
+    if compare in ("LT", "LE", "GT", "GE"):
+        # as e0 + ed * t < 0 (ints: d <= 0 is d - 1 < 0; d > 0 is -d < 0)
+        e0, ed = {"LT": (d0, dd), "LE": (d0 - 1, dd),
+                  "GT": (-d0, -dd), "GE": (-d0 - 1, -dd)}[compare]
+        if ed < 0:
+            return None
+        bound = -(e0 // ed)           # the first t with e0 + ed * t >= 0 (e0 < 0 here)
+    elif compare == "EQ":
+        bound = 1
+    elif -d0 % dd == 0 and -d0 // dd > 0:
+        bound = -d0 // dd             # NE: false where d0 + dd * t == 0
+    else:
+        return None
+    if not (at(bound - 1) and not at(bound)):
+        raise AssertionError(f"trips_bound: {left} {compare} {right} at {bound}")
+    return bound
