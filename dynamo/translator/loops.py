@@ -217,6 +217,16 @@ class LoopScope:
         # ``for row in x``); after the loop they hold the last trip's value (``temps``)
         self._enter(tx.info.written_first(inst.index), inst.target)
 
+    def _slots_after(self, out, loop, written) -> None:
+        """The slots' objects after the loop node ``loop``: a written one through
+        ``after_loop`` (so later reads see the loop's writes), the others as they were."""
+        for k, v in enumerate(self.slots):
+            v.node = self.before[id(v)]
+            if k in written:
+                out.writes.guard_writeable(v.node)
+                v.node = out.graph.call("after_loop", (v.node, loop), meta={
+                    "array": v.meta, **out.current_loc, "kind": ops.MUTATION})
+
     def _enter(self, targets: set[str], end: int) -> None:
         """The frame's state at the loop (of the instructions up to ``end``): holders of
         values, the arrays among them (``slots``: all but the ``targets``, which every
@@ -591,14 +601,7 @@ class LoopScope:
             tuple(self.before[id(v)] for v in self.slots),
             tuple(self.free)), meta={"array": metas, **out.current_loc,
                                      "kind": ops.get("fori_loop").kind})
-        # the objects after the loop: written ones through after_loop, the others as
-        # they were
-        for k, v in enumerate(self.slots):
-            v.node = self.before[id(v)]
-            if k in written:
-                out.writes.guard_writeable(v.node)
-                v.node = out.graph.call("after_loop", (v.node, loop), meta={
-                    "array": v.meta, **out.current_loc, "kind": ops.MUTATION})
+        self._slots_after(out, loop, written)
         final = {}
         for k, nxt in nexts.items():
             if isinstance(nxt, int) and k not in shifted:   # the slots' arrays, permuted
@@ -1401,12 +1404,7 @@ class WhileScope(LoopScope):
             tuple(self.free), out.graph_arg(self.bound), count), meta={
                 "array": metas + (counter,) if count else metas, **out.current_loc,
                 "kind": ops.get("while_loop").kind})
-        for k, v in enumerate(self.slots):
-            v.node = self.before[id(v)]
-            if k in written:
-                out.writes.guard_writeable(v.node)
-                v.node = out.graph.call("after_loop", (v.node, loop), meta={
-                    "array": v.meta, **out.current_loc, "kind": ops.MUTATION})
+        self._slots_after(out, loop, written)
         final = {}
         for k, nxt in nexts.items():
             if isinstance(nxt, int):

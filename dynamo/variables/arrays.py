@@ -473,12 +473,13 @@ _FRONT_TEST = 8   # instructions of a while condition in front of its loop (a an
 
 def _leaves(insts, start: int, region) -> bool:
     """Does running from instruction ``start`` leave ``region`` at once: it is outside,
-    or a jump out or a return, after at most popping the loop's iterator (``break``)?"""
-    for i in range(start, min(start + 3, len(insts))):
+    or a jump out or a return, after at most popping the loop's iterator (``break``;
+    3.14 pops it with ``POP_ITER`` after the branch's ``NOT_TAKEN``)?"""
+    for i in range(start, min(start + 4, len(insts))):
         if i not in region:
             return True
         inst = insts[i]
-        if inst.name in ("NOP", "POP_TOP"):
+        if inst.name in ("NOP", "POP_TOP", "NOT_TAKEN", "POP_ITER"):
             continue
         return inst.name.startswith("RETURN") or \
             (inst.name.startswith("JUMP") and inst.target is not None and
