@@ -1038,14 +1038,21 @@ def while_shape(insts, inst) -> tuple[int, int, int, bool] | None:
         if insts[after.target].name == "FOR_ITER":       # ``if <test>: break``
             return None
         return after.target, inst.target, after.target, True   # the bottom test, 3.12+
-    start, exit_ = inst.index + 1, inst.target
+    return _after_front_test(insts, inst.index + 1, inst.target, inst.index)
+
+
+def _after_front_test(insts, start: int, exit_: int, test: int) -> tuple | None:
+    """``(body start, exit, head, True)`` of a ``while`` loop whose test in front (its
+    array test at ``test``) jumps out to ``exit_`` and whose body starts at ``start``
+    (after 3.14's ``NOT_TAKEN``): the loop's last instruction must jump back to the body
+    or to the test; None where it does not."""
     while start < exit_ and insts[start].name == "NOT_TAKEN":
         start += 1
     back = insts[exit_ - 1]
     if back.target is None or back.index <= start or insts[back.target].name == "FOR_ITER":
         return None
     if back.name in _CONDITIONAL and back.target == start or \
-            back.name in _BACKWARD and (back.target == start or back.target <= inst.index):
+            back.name in _BACKWARD and (back.target == start or back.target <= test):
         return start, exit_, min(back.target, start), True
     return None
 
@@ -1092,16 +1099,8 @@ def counted_shape(insts, inst) -> tuple | None:
         if insts[after.target].name == "FOR_ITER":
             return None
         return after.target, exit_, after.target, True, test
-    start = jump.index + 1
-    while start < exit_ and insts[start].name == "NOT_TAKEN":
-        start += 1
-    back = insts[exit_ - 1]
-    if back.target is None or back.index <= start or insts[back.target].name == "FOR_ITER":
-        return None
-    if back.name in _CONDITIONAL and back.target == start or \
-            back.name in _BACKWARD and (back.target == start or back.target <= inst.index):
-        return start, exit_, min(back.target, start), True, test
-    return None
+    shape = _after_front_test(insts, jump.index + 1, exit_, inst.index)
+    return None if shape is None else (*shape, test)
 
 
 def loop_shape(insts, inst) -> tuple | None:
