@@ -63,7 +63,13 @@ def python_function(graph: Graph, kind: str | None = None, name: str = "forward"
     src, consts = graph.python_code(fn_name, free=True)
 
     holder = types.SimpleNamespace(**consts)  # the printout writes consts.<name>
-    scope = {"ops": impl_table(kind or graph_kind(graph)), "consts": holder}
+    kind = kind or graph_kind(graph)
+    # NumPy's table as a module: CPython specializes ``ops.<name>`` on a module, not
+    # on the table's class (it has a __getattr__); see backends/eager_ops.py (imported
+    # at the first graph: looking a backend up imports no more than it did)
+    from . import eager_ops
+    ops = eager_ops.ops_for(src) if kind == NUMPY else impl_table(kind)
+    scope = {"ops": ops, "consts": holder}
     compile_source(src, f"<dynamo graph {fn_name}>", scope, user_lines=True)
     fn = scope.pop(fn_name)
     fn.__dynamo_source__ = src

@@ -1,7 +1,8 @@
 """The ``eager`` backend: the graph as straight-line Python calling NumPy or CuPy.
 
 The generated function is the graph's own printout (``Graph.python_code``) with
-``ops`` bound to the implementation table of the graph's array library, registered
+``ops`` bound to the implementation table of the graph's array library (for NumPy, its
+functions as a module's globals, ``backends/eager_ops.py``: a specialized read), registered
 with ``linecache`` (``dynamo.source.compile_source``) so tracebacks show its lines;
 :func:`backends.common.python_function` builds it.
 

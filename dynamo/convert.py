@@ -29,7 +29,7 @@ import weakref
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
 
 import numpy as np
 
@@ -60,7 +60,7 @@ from .bytecode.resume import (
 )
 from .codegen import GlueCodegen
 from .config import config
-from .exc import BackendError, RestartAnalysis, SkipFrame, Unsupported
+from .exc import BackendError, RerunEagerly, RestartAnalysis, SkipFrame, Unsupported
 from .graph import Graph, Node
 from .ops.errstate import OPS as ERRSTATE_OPS
 from .ops.errstate import has_errstate, restoring
@@ -454,14 +454,41 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record) -> hook
     try:
         new_code = break_code(code, brk, glue, len(stack_values), restore, live, make_resume,
                               cg.scope["___intercept"], unbound,
-                              partial(_c_code_now, fn.__globals__), boxed=boxed,
+                              partial(_c_code_now, fn.__globals__,
+                                      _fixed_local_types(tx, brk, code)), boxed=boxed,
                               outline=outline, loads=loads)
     except Unsupported as err:
         raise SkipFrame(err.reason) from None
     log_bytecode.debug("%s", _LazyDis(code, new_code))
+    if not boxed and outline is None and not callee and \
+            _plain_island(brk, output, new_code, intercept):
+        return hook.CacheEntry(_check(fn, output, params, record), runs_original, record)
     _BREAK_ORIGIN[new_code] = code
     runner = (BoxedFrameRunner if boxed else FrameRunner)(new_code, fn.__globals__, code)
     return hook.CacheEntry(_check(fn, output, params, record), runner, record)
+
+
+def _plain_island(brk: GraphBreak, output, new_code, intercept) -> bool:
+    """The frame's break code would do nothing but what its original code does: the
+    graph before the island holds no op, the trace changed no object from outside it,
+    and the island calls nothing through the hook (every call site's callee is C code,
+    ``emit.intercept_calls``). Then the entry runs the original code, in the program's
+    own frame where a frame entry called it (``runs_original``): a per-element loop
+    ``for v in x: if v > thr: ...`` at a function's start pays its guards and no
+    glue, runner or second frame (about 2 us a call). The code before the island is
+    Python on values its guards fix, so it computes again what the trace found."""
+    return brk.point.kind == "island" and not output.graph.call_nodes() and \
+        not output.side_effects and not any(c is intercept for c in new_code.co_consts)
+
+
+def runs_original(*args):
+    """An entry's ``run`` that hands the call to the frame's original code
+    (``_plain_island``): the dispatcher calls ``original`` itself for it
+    (``dispatch.dispatcher``); called otherwise, it asks for that by raising."""
+    raise RerunEagerly()
+
+
+runs_original.runs_original = True
 
 
 def _largest_array(tx, brk: GraphBreak) -> int:
@@ -519,6 +546,8 @@ def _weak_hooks(ctx):
     def intercept(f):
         if _c_code(f):
             return f   # a builtin, a ufunc, a C method: the common case, kept to one call
+        if type(f) is types.MethodType and _c_code(f.__func__):
+            return f   # a C function bound as a method (Cython's: ``rng.random``)
         live = ref()
         if live is None or _calls_itself(f, sys._getframe(1)):
             return f
@@ -586,11 +615,38 @@ def _calls_itself(f, frame) -> bool:
     return False
 
 
-def _c_code_now(fn_globals: dict, chain: tuple) -> bool:
+def _fixed_local_types(tx, brk: GraphBreak, code) -> dict:
+    """The types of the plain locals that keep their value through an island: bound at
+    the break and stored by no instruction reachable from it (``rng`` and ``times`` in
+    ``for ...: t += rng.exponential(1.0 / total); times.append(t)``)."""
+    if brk.point.kind != "island":
+        return {}
+    stored = tx.info.names_stored_from(brk.inst.index)
+    out = {}
+    for name, var in tx.locals.items():
+        if name in stored or name in code.co_cellvars or name in code.co_freevars:
+            continue
+        try:
+            out[name] = var.python_type()
+        except Unsupported:
+            pass
+    for name, value in tx.unread_args().items():
+        if name not in stored and name not in out:
+            out[name] = type(value)
+    return out
+
+
+def _c_code_now(fn_globals: dict, local_types: dict, chain: tuple,
+                local: bool = False) -> bool:
     """The global ``chain[0]`` (then its module attributes ``chain[1:]``) is, as the
     island is built, a callable that ``intercept_callable`` passes through unchanged:
     a builtin, a ufunc, a C method. Only modules' own ``__dict__`` are read (no
-    ``__getattr__``, no import side effects)."""
+    ``__getattr__``, no import side effects). With ``local``, ``chain`` is a local
+    and a method name: the local's type (``local_types``, which the island never
+    rebinds) is a C type whose method of that name is C code (``_c_method``)."""
+    if local:
+        kind = local_types.get(chain[0])
+        return kind is not None and _c_method(kind, chain[1])
     value = fn_globals.get(chain[0], _NOT_FOUND)
     if value is _NOT_FOUND:
         value = vars(builtins).get(chain[0], _NOT_FOUND)
@@ -604,12 +660,36 @@ def _c_code_now(fn_globals: dict, chain: tuple) -> bool:
 _NOT_FOUND = object()
 
 
+def _c_method(kind: type, name: str) -> bool:
+    """``obj.name(...)`` of any ``obj`` of the type ``kind`` calls C code: ``kind`` is
+    fixed (no class statement made it: its attributes cannot be reassigned), its
+    instances have no ``__dict__`` that could shadow the method, and the method found
+    on the class (read statically, running no code) is a C callable, not a property or
+    a Python function. ``list.append``, ``Generator.random``, ``ndarray.copy``."""
+    if not kind.__flags__ & _IMMUTABLE_TYPE or kind.__dictoffset__ or \
+            inspect.getattr_static(kind, "__getattr__", None) is not None:
+        return False
+    attr = inspect.getattr_static(kind, name, None)
+    return attr is not None and callable(attr) and _c_code(attr) and \
+        not isinstance(attr, (property, staticmethod, classmethod))
+
+
 def _c_code(f) -> bool:
     """``f`` is no function or method, and its type is defined in C: calling it runs no
     user Python code (``intercept_callable`` would return it unchanged)."""
     kind = type(f)
-    return kind is not types.FunctionType and kind is not types.MethodType and \
-        not kind.__flags__ & _HEAP_TYPE
+    if kind is types.FunctionType or kind is types.MethodType:
+        return False
+    flags = kind.__flags__
+    return not flags & _HEAP_TYPE or bool(flags & _IMMUTABLE_TYPE) and _fixed_c_callable(kind)
+
+
+@cache
+def _fixed_c_callable(kind: type) -> bool:
+    """An immutable heap type (made by an extension, such as Cython's
+    ``cython_function_or_method``: ``Generator.random``) whose ``__call__`` is C code.
+    Cached: such a type's attributes cannot be reassigned."""
+    return not isinstance(inspect.getattr_static(kind, "__call__", None), types.FunctionType)
 
 
 def intercept_callable(f, ctx):
@@ -648,6 +728,7 @@ def _runs_as_called(fn) -> bool:
 
 
 _HEAP_TYPE = 1 << 9   # Py_TPFLAGS_HEAPTYPE: a class made by a class statement or type()
+_IMMUTABLE_TYPE = 1 << 8   # Py_TPFLAGS_IMMUTABLETYPE: C and extension types (3.10+)
 
 
 def _codegen(cg, build) -> str:

@@ -83,7 +83,10 @@ def dispatcher(cache, fallback: Callable, original: Callable) -> Callable:
             scope[f"{prefix}check"] = entry.check
             expr = f"{prefix}check({flat}___closure)"
         handed = handed_reads(entry, expr, prefix) if inline is not None else {}
-        body = inlined_glue(entry.run, prefix, handed, scope)
+        if getattr(entry.run, "runs_original", False):   # (convert.runs_original)
+            body = [f"return ___original(___fn, ({flat}), ___closure, ___cache, ___ctx)"]
+        else:
+            body = inlined_glue(entry.run, prefix, handed, scope)
         if body is None:   # call the entry's run
             scope[f"{prefix}run"] = entry.run
             keywords = "".join(f", {kw}={value}" for kw, value in handed.items())

@@ -72,6 +72,12 @@ TABLE: tuple[Advice, ...] = (
            "keep frame reads to one level (sys._getframe(1), stacklevel=2), or call the "
            "reader by a global name so it is seen before the call"),
     # ---------------------------------------------------------------- data-dependent control flow
+    Advice(r"a check that raises on some data",
+           "Whether the check passes depends on array data, which the trace does not know; "
+           "the check runs as Python at the break, exactly.",
+           "check the inputs before calling the compiled function (or drop the check from "
+           "the hot code), or accept the graph break (the code after the check runs as "
+           "another graph)"),
     Advice(r"^truth value of an array",
            "Which branch runs depends on array data, which the trace does not know.",
            "compute both branches with np.where(cond, a, b), " + _ACCEPT),
@@ -176,6 +182,11 @@ TABLE: tuple[Advice, ...] = (
            "The result's size depends on array values, known only when the graph runs.",
            "keep shapes static where you can (np.where(mask, x, 0) for x[mask], "
            "np.sum(x, where=mask) for x[mask].sum()), " + _ACCEPT),
+    Advice(r"the rank of a vector or a number is a Python int",
+           "For fewer than 2 dimensions NumPy returns int(not all(A == 0)), a Python int "
+           "the data decides; a graph holds arrays.",
+           "pass a matrix: np.linalg.matrix_rank(np.atleast_2d(v)) is the same count, as a "
+           "NumPy int, and is captured, " + _ACCEPT),
     Advice(r"^(np|numpy|cupy)\.\S+: \w+(Error|Exception)",
            "The op's shape/dtype rule rejected these arguments; the call runs eagerly so "
            "NumPy itself decides (and raises if it must).",

@@ -506,6 +506,9 @@ _own_frame: weakref.WeakSet = weakref.WeakSet()
 # (generators, coroutines), so a prologue would not run at the call.
 _LAZY_FRAMES = (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ITERABLE_COROUTINE |
                 inspect.CO_ASYNC_GENERATOR)
+# ... and code with ``**kwargs``: no hidden keyword-only parameter is safe from the
+# caller there (``f(x, ___entry=1)`` belongs in ``kwargs``)
+_INTERCEPTED = _LAZY_FRAMES | inspect.CO_VARKEYWORDS
 
 
 class _Entry:
@@ -541,7 +544,8 @@ def frame_entry(fn: types.FunctionType, ctx: CompileContext) -> types.FunctionTy
 
     ``intercept``'s wrapper (a frame of dynamo's, then the original in another) is
     used instead for a function with defaults (the frame would bind them from the
-    entry's own copy, which a later ``fn.__defaults__ = ...`` would not change), a
+    entry's own copy, which a later ``fn.__defaults__ = ...`` would not change), one
+    with ``**kwargs`` (which takes every keyword, the hidden parameter's name too), a
     generator or coroutine (its code runs when iterated, not called), and code
     ``bytecode`` cannot rebuild.
 
@@ -552,7 +556,7 @@ def frame_entry(fn: types.FunctionType, ctx: CompileContext) -> types.FunctionTy
         ...           # then f's own instructions, in the same frame
     """
     code = fn.__code__
-    if fn.__defaults__ or fn.__kwdefaults__ or code.co_flags & _LAZY_FRAMES:
+    if fn.__defaults__ or fn.__kwdefaults__ or code.co_flags & _INTERCEPTED:
         return intercept(fn, ctx)
     cache = ctx.cache_for(code, fn.__globals__)
     template = cache.entry_template
@@ -593,6 +597,8 @@ def _entry_template(code: types.CodeType) -> types.CodeType:
     by default) and a prologue after its own MAKE_CELL/COPY_FREE_VARS/RESUME::
 
         e = ___entry; del ___entry          # (unbound: locals() does not show it)
+        if e.__class__ is not _Entry:       # the caller passed ___entry=...
+            return _unexpected("... got an unexpected keyword argument ...")
         if e.fn.__code__ is not e.code:     # replaced since: call it as it is now
             return e.recall((a, b, ))
         result = e.cache.dispatch(e.stand_in, a, b, )

@@ -42,6 +42,7 @@ from . import ops
 from .exc import Unsupported
 from .graph import Graph, Node
 from .ops import ArrayMeta, meta_of
+from .ops.data_sizes import NEGATIVE_SIZE
 from .ops.identity import NEVER, possible_layouts
 from .ops.rules import metas_in
 from .symbolic import (
@@ -300,24 +301,30 @@ class OutputGraph:
             node_args, node_kwargs = self.loop_scope.localize((node_args, node_kwargs))
         meta_args = tuple(to_meta(a) for a in args)
         meta_kwargs = to_meta(dict(kwargs))
+        one_answer = None  # (meta, why): an op NumPy takes for some counts only
         try:   # rules see plain ints: symbolic sizes at their hints (see ShapeEnv.fit)
             meta = op.meta(op, *substitute((meta_args, meta_kwargs), self.shape_env.hints))
         except Unsupported:
             raise
         except Exception as e:  # noqa: BLE001 (NumPy would raise here, or we cannot say)
-            self._unbacked_rejected(op, (meta_args, meta_kwargs), e)
-            self._raise_as_numpy(op, (meta_args, meta_kwargs), e)
-            # (a MetaError's own words say why: dynamo/hints.py explains each kind)
-            raise Unsupported(f"np.{op.name}: {ops.error_text(e)}",
-                              "" if isinstance(e, ops.MetaError) else
-                              "The op's shape/dtype rule rejected these arguments; the call "
-                              "runs eagerly so NumPy itself decides (and raises if it must).",
-                              cause="op_rule") from e
+            one_answer = self._unbacked_rejected(op, (meta_args, meta_kwargs), e)
+            if one_answer is None:
+                self._raise_as_numpy(op, (meta_args, meta_kwargs), e)
+                # (a MetaError's own words say why: dynamo/hints.py explains each kind)
+                raise Unsupported(f"np.{op.name}: {ops.error_text(e)}",
+                                  "" if isinstance(e, ops.MetaError) else
+                                  "The op's shape/dtype rule rejected these arguments; the "
+                                  "call runs eagerly so NumPy itself decides (and raises if "
+                                  "it must).", cause="op_rule") from e
+            meta = one_answer[0]
         named = type(meta) if hasattr(type(meta), "_fields") else None  # np.linalg.eigh's
         data_sizes = ops.data_sizes(meta)    # x[mask]: sizes only the data decides
         self.shape_env.raises = None
-        meta = self._fit(op, meta_args, meta_kwargs, meta)
-        may_raise = self.shape_env.raises    # for some count of an unbacked size
+        if one_answer is None:
+            meta = self._fit(op, meta_args, meta_kwargs, meta)
+        may_raise = self.shape_env.raises or (one_answer and one_answer[1])
+        if may_raise is None and any(m.measure == "value" for _, _, m in data_sizes):
+            may_raise = f"np.{op.name} {NEGATIVE_SIZE}"  # np.zeros((n, k)), k a 0-d array
         if data_sizes:
             meta, unbacked = self._unbacked(op, meta, data_sizes, (args, kwargs),
                                             (meta_args, meta_kwargs))
@@ -388,7 +395,9 @@ class OutputGraph:
                 if arrays is not None and mark.nonzero_of is not None else None
             size = self.nonzero_counts.get(counted) if counted is not None else None
             if size is None:
-                size = self.shape_env.new_unbacked(what)
+                size = self.shape_env.new_unbacked(
+                    what if mark.measure != "value" else  # np.zeros((n, labels.max() + 1))
+                    what.replace("the length of", "a size read from an array's value, in"))
                 new.append((size.sym.terms[0][0], k, d))
                 if counted is not None:
                     self.nonzero_counts[counted] = size
@@ -413,14 +422,19 @@ class OutputGraph:
         if real is not None:
             raise program_error(real, exact=True) from None
 
-    def _unbacked_rejected(self, op: ops.OpDef, meta_call, error: Exception) -> None:
+    def _unbacked_rejected(self, op: ops.OpDef, meta_call, error: Exception):
         """An op's rule rejected arguments holding unbacked sizes at their made-up hints
         (``x[m] * w`` with a static ``w``, ``x[m] + x[n]``): NumPy takes them for some
-        counts only, which the trace cannot know. Break, saying so in the user's terms
-        (the hint is no size of theirs: the message names the symbol instead)."""
+        counts only, which the trace cannot know. An elementwise op whose every taken
+        count gives one answer returns ``(meta, why)`` (``_one_answer``); otherwise
+        break, saying so in the user's terms (the hint is no size of theirs: the message
+        names the symbol instead). None when the call holds no unbacked size."""
         names = sorted(symbols_in(meta_call) & self.shape_env.unbacked.keys())
         if not names:
-            return
+            return None
+        answer = self._one_answer(op, meta_call, names, error)
+        if answer is not None:
+            return answer
         text = ops.error_text(error)
         for name in names:
             text = text.replace(str(self.shape_env.hints[name]), name)
@@ -437,6 +451,42 @@ class OutputGraph:
                           "That size is known only when the graph runs; NumPy would take "
                           "these arguments for some counts and raise for others.",
                           hint=hint, cause="data_dependent_shape") from error
+
+    def _one_answer(self, op: ops.OpDef, meta_call, names: list, error: Exception):
+        """``(meta, why)`` for an elementwise op of one unbacked size that NumPy takes
+        for some counts only, where every count it takes gives one answer: adding the
+        counts ``np.bincount(y, minlength=3)`` to a ``(12, 3)`` array takes ``u0`` of 1
+        or 3 and gives ``(12, 3)`` float64 for both, and NumPy raises its own
+        broadcasting error for any other count when the graph runs, as eagerly (the
+        node may raise: ``why``). None where no count or more than one answer is found.
+
+        Broadcasting takes a size only where it is 1 or the size of another operand
+        on that axis: the counts tried (0 to 3, every static size of the call, and one
+        and two past the largest) hold every count it could take, so the answer is the
+        rule's for every count where NumPy does not raise. Other kinds of op (a
+        reshape to ``(3, 3)`` of ``u0`` elements) keep breaking."""
+        if op.kind != ops.ELEMENTWISE or len(names) != 1 or \
+                symbols_in(meta_call) != set(names):
+            return None
+        statics = {int(d) for m in metas_in(meta_call) for d in m.shape
+                   if not isinstance(d, Symbolic)}
+        counts = {0, 1, 2, 3} | statics | {max(statics | {3}) + k for k in (1, 2)}
+        answers, raised = [], []
+        for count in sorted(counts):
+            at = dict(self.shape_env.hints, **{names[0]: count})
+            try:
+                answer = op.meta(op, *substitute(meta_call, at))
+            except ops.MetaError:
+                return None
+            except Exception:  # noqa: BLE001 (NumPy raises at this count)
+                raised.append(count)
+                continue
+            answers.append(answer)
+        if not answers or not raised or ops.data_sizes(answers[0]) or \
+                any(a != answers[0] for a in answers[1:]):
+            return None
+        return answers[0], (f"np.{op.name} raises for some data ({type(error).__name__} "
+                            f"when the size is {raised[0]})")
 
     def _own_unbacked(self, unbacked: list, results: list) -> None:
         """Remember, per unbacked symbol, the node and dimension that hold its value when

@@ -197,7 +197,7 @@ def render(guards: list[Guard], fn_globals: dict, params=(), prefix: str = "___"
     ``params`` are the parameter names of the function the expression goes into.
     """
     b = _Builder(prefix, params, indent)
-    for g in guards:
+    for g in _without_implied(guards):
         if g.kind not in _KINDS:
             raise ValueError(f"unknown guard kind {g.kind!r} on {g.source.name()}")
         source = g.source.expr() if g.kind not in (NOT_PRESENT, EXPR) else ""
@@ -212,6 +212,40 @@ def render(guards: list[Guard], fn_globals: dict, params=(), prefix: str = "___"
     parts += module_tests
     parts = _read_once(parts, [g.source for g in guards], prefix)
     return (f" and\n{indent}".join(parts) if parts else "True"), names
+
+
+def _without_implied(guards: list[Guard]) -> list[Guard]:
+    """``guards`` less each size bound ``s >= k`` that a pin ``s == n`` (``n >= k``)
+    of the same source also checks: where the pin holds, so does the bound. A pinned
+    size has both (``new_symbol``'s ``>= 2``, then ``== 64`` where it was used as a
+    plain int), and each costs a read of the size at every call::
+
+        (a.shape[0] >= 2) and (a.shape[0] == 64)   ->   (a.shape[0] == 64)
+
+    Both read the same source by the same text, so a value that breaks the bound
+    breaks the pin too. Only the rendered expression leaves the bound out: the
+    check's guards (``failures``, the recompile log) keep it."""
+    pins: dict[Any, int] = {}
+    for g in guards:
+        n = _int_relation(g, "==")
+        if n is not None:
+            pins[g.source] = max(pins.get(g.source, n), n)
+    if not pins:
+        return list(guards)
+    return [g for g in guards if not (g.source in pins and
+                                      (k := _int_relation(g, ">=")) is not None and
+                                      pins[g.source] >= k)]
+
+
+def _int_relation(g: Guard, op: str) -> int | None:
+    """``n`` where ``g`` is the EXPR guard ``<its source> <op> n`` (an int literal)."""
+    if g.kind != EXPR or not isinstance(g.expected, str):
+        return None
+    head = f"{g.source.expr()} {op} "
+    if not g.expected.startswith(head):
+        return None
+    rest = g.expected[len(head):]
+    return int(rest) if rest.isdigit() else None
 
 
 def _compare(b: _Builder, prefix: str, names: dict[str, Any]) -> str:

@@ -6,7 +6,8 @@ statistics, image filters, scalar recursions) plus programs of tests/realworld s
 up, each at a size where plain NumPy takes about a millisecond or more per call: the
 corpus is ``scripts/realworld_programs.py`` (``programs()``) and
 ``scripts/realworld_programs2.py`` (fifty programs written before they ran under
-dynamo, a held-out-style set; ``--corpus 1`` or ``2`` for one of them); this script
+dynamo, a held-out-style set) and ``scripts/realworld_programs3.py`` (thirty-four more,
+written the same way; ``--corpus 1``, ``2`` or ``3`` for one of them); this script
 times it.
 
 For each program, side by side in one run:
@@ -75,6 +76,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 import realworld_programs2  # noqa: E402  (siblings: scripts/ is on sys.path)
+import realworld_programs3  # noqa: E402
 from realworld_programs import programs  # noqa: E402
 
 import dynamo  # noqa: E402
@@ -304,9 +306,10 @@ def recheck(row, fn, args, kwargs, rounds: int) -> None:
 
 def corpus(which: str = "all") -> list:
     """The programs of ``realworld_programs.py`` ("1"), ``realworld_programs2.py``
-    ("2") or both ("all")."""
+    ("2"), ``realworld_programs3.py`` ("3") or all of them ("all")."""
     return ((programs() if which in ("all", "1") else [])
-            + (realworld_programs2.programs() if which in ("all", "2") else []))
+            + (realworld_programs2.programs() if which in ("all", "2") else [])
+            + (realworld_programs3.programs() if which in ("all", "3") else []))
 
 
 def measure_all(pattern: str, rounds: int, warmup: int, progress=None,
@@ -423,8 +426,9 @@ def _print_auto(rows) -> None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--filter", default="", help="only programs whose name contains this")
-    ap.add_argument("--corpus", choices=("all", "1", "2"), default="all",
-                    help="realworld_programs.py (1), realworld_programs2.py (2) or both")
+    ap.add_argument("--corpus", choices=("all", "1", "2", "3"), default="all",
+                    help="realworld_programs.py (1), realworld_programs2.py (2), "
+                    "realworld_programs3.py (3) or all")
     ap.add_argument("--quick", action="store_true", help="7 rounds after 1 warm-up call")
     ap.add_argument("--markdown", action="store_true", help="a table for docs/benchmarks.md")
     ap.add_argument("--wall", action="store_true", help="time wall-clock, not CPU time")

@@ -7,8 +7,9 @@ scientific kernels of ``tests/realworld/kernel_programs.py`` (stencils, PDE time
 steppers, solvers, integrators, n-body, Monte Carlo, automata, FFT, linear algebra), the
 functions of ``tests/realworld/repository_programs.py`` (layers, losses, optimizers,
 clustering, PCA, classifiers, metrics, preprocessing, simulations, signal), the
-programs of ``tests/realworld/heldout_programs3.py`` (the same kinds, written before
-any was run, standing in for held-out suites), the
+programs of ``tests/realworld/heldout_programs3.py`` and ``heldout_programs4.py``
+(the same kinds and estimators, optimizers, graph algorithms, written before any was
+run, standing in for held-out suites), the
 programs of ``scripts/bench_realworld.py`` (``realworld_programs.py``, at benchmark
 sizes) and the Python-feature
 corpus of ``tests/translator`` (``corpus_*.py``), and the programs of ``tests/breaks``
@@ -54,6 +55,8 @@ def corpora() -> dict[str, list[tuple]]:
                              ROOT / "tests" / "realworld" / "repository_programs.py")
     heldout3 = load_module("heldout_programs3",
                            ROOT / "tests" / "realworld" / "heldout_programs3.py")
+    heldout4 = load_module("heldout_programs4",
+                           ROOT / "tests" / "realworld" / "heldout_programs4.py")
     translator = []
     for stem in ("functions", "control", "containers", "objects", "more"):
         mod = load_module(f"corpus_{stem}",
@@ -72,6 +75,8 @@ def corpora() -> dict[str, list[tuple]]:
                 (name, fn, args, {}) for name, fn, args in repository.PROGRAMS],
             "tests/realworld/heldout_programs3.py": [
                 (name, fn, args, {}) for name, fn, args in heldout3.PROGRAMS],
+            "tests/realworld/heldout_programs4.py": [
+                (name, fn, args, {}) for name, fn, args in heldout4.PROGRAMS],
             "scripts/bench_realworld.py": [tuple(p) for p in realworld_programs.programs()],
             "tests/translator corpus": translator,
             "tests/breaks corpus (written to break)": written_to_break}

@@ -42,6 +42,10 @@ class _Emitter:
         self.input_savers: dict = {}   # input index -> its saves.Saver
         self.loops: list = []          # saves.LoopSaves of the loops being lowered
         self.uses_npcall = False       # an op is called through NumPy (calls.py)
+        # a float sum in NumPy's order needs C-ordered inputs / C-contiguous ones
+        # (reductions._need_numpy_order)
+        self.ordered_inputs = False
+        self.contiguous_inputs: set = set()
 
     def new(self, hint: str) -> str:
         return f"{hint}{next(self.names)}"

@@ -76,6 +76,9 @@ class Kernel:
     scalar_params: tuple = ()      # which of them are scalars (the others are arrays)
     buffers: tuple = ()            # emitter.Buffer: new arrays passed in after the savers
     calls_numpy: bool = False      # some op is called through NumPy (calls.py)
+    ordered_inputs: bool = False   # runs only for inputs with C-ordered strides, and
+    contiguous_inputs: tuple = ()  # these inputs C-contiguous (NumPy's sum order:
+                                   # reductions._need_numpy_order)
 
 
 def lower(graph: Graph, parallel_min: int = 1 << 14) -> Kernel:
@@ -142,7 +145,8 @@ def lower(graph: Graph, parallel_min: int = 1 << 14) -> Kernel:
     prelude = PRELUDE + SAVE_PRELUDE + (CALL_PRELUDE if em.uses_npcall else "")
     source = prelude + "\n\n" + head + "\n" + text + "\n"
     return Kernel(source, em.consts, outputs, writes, fresh_ndim, em.parallel, len(params),
-                  tuple(scalars), tuple(buffers), em.uses_npcall)
+                  tuple(scalars), tuple(buffers), em.uses_npcall, em.ordered_inputs,
+                  tuple(sorted(em.contiguous_inputs)))
 
 
 def _drop_unused_companions(lines: list, companions: list) -> list:

@@ -73,6 +73,9 @@ import numpy as np
 from numba import njit, prange
 
 from dynamo.backends.native.fastexp import exp32 as _exp32
+from dynamo.backends.native.pairwise import plan as _pw_plan_py
+
+_pw_plan = njit(_pw_plan_py)   # NumPy's pairwise summation order (pairwise.py)
 
 
 @njit

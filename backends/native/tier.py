@@ -178,7 +178,7 @@ def _fast_native(tiered: Tiered, dispatcher):
     flagged call (nothing written: nothing to restore) and an unexpected error."""
     kernel = tiered.kernel
     if kernel.scalar_params or kernel.writes or kernel.parallel or kernel.fresh_ndim >= 2 \
-            or kernel.buffers:
+            or kernel.buffers or kernel.ordered_inputs:
         return None
     params = "".join(f"a{k}, " for k in range(kernel.nparams))
     scope: dict = {"_get": _get_state, "_known": _KNOWN_DEFAULT, "_kernel": dispatcher,
@@ -388,9 +388,13 @@ class Tiered:
         if self._check_key and self._layout_key(args) not in self._compiled:
             return self._new_layout(args)
         kernel = self.kernel
-        if kernel.fresh_ndim >= 2 and not all(
+        if (kernel.fresh_ndim >= 2 or kernel.ordered_inputs) and not all(
                 _c_ordered(a) for a in args if type(a) is np.ndarray):
-            return None   # eager's result would not be C-ordered
+            return None   # eager's result would not be C-ordered, or its sums not
+                          # in the kernel's order (reductions._need_numpy_order)
+        for k in kernel.contiguous_inputs:
+            if not args[k].flags.c_contiguous:
+                return None
         written, savers = (), ()
         if kernel.writes:
             written = _written_inputs(args, kernel.writes)

@@ -60,7 +60,9 @@ class View:
                 _, start, step = part
                 i = idx[k]
                 k += 1
-                term = i if step == 1 else f"{step} * {i}"
+                # (an index may be an expression: ``8 * j + 3`` of a reduction's lane)
+                term = i if step == 1 else f"{step} * {i}" if i.isidentifier() \
+                    or i.isdigit() else f"{step} * ({i})"
                 out.append(term if start == 0 else f"{start} + {term}")
         return out
 

@@ -58,7 +58,8 @@ and put back after. Only for windows of ``MIN_DIRECT_ELEMENTS`` or more, and onl
 where it is safe, checked per call: ``B`` is C-contiguous, writeable and shares
 no memory with the arrays the group reads (``np.may_share_memory``), and a
 floating-point condition would not make eager raise (``runtime.eager_goes_on``:
-settings of ``warn``, ``print`` or ``ignore``, no ``error`` warnings filter). For then
+settings of ``warn``, ``print`` or ``ignore``, no ``error`` warnings filter, warnings
+shown the warnings module's own way). For then
 eager, meeting the condition, warns and writes the same values: the group, after the
 guard raised, runs its ops again under the caller's settings (``runtime.as_caller``:
 eager's warnings, here) and returns that value; where eager would raise, ``B`` must

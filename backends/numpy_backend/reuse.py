@@ -50,6 +50,14 @@ _C_ORDER_CREATION = frozenset({"zeros", "ones", "empty", "full", "ndarray", "eye
                                "identity"})
 # Creation calls laid out as their first argument (``order="K"``): in C order when it is.
 _LIKE_CREATION = frozenset({"zeros_like", "ones_like", "empty_like", "full_like"})
+# Joins laid out as their operands are (NumPy sorts the result's strides as theirs): in C
+# order when all of them are.
+_JOINS = frozenset({"stack", "concatenate", "vstack", "hstack", "column_stack"})
+# Random draws that allocate their result as ``np.empty(size)`` (C order), unless ``out=``.
+_C_ORDER_DRAWS = frozenset(f"generator_{m}" for m in (
+    "random", "standard_normal", "normal", "uniform", "integers", "exponential",
+    "standard_exponential", "poisson", "binomial", "gamma", "standard_gamma", "beta",
+    "lognormal", "laplace", "logistic"))
 # Views that reorder their input's axes: not in C order (for two or more dimensions).
 _AXES_VIEWS = frozenset({"transpose", "swapaxes", "moveaxis", "rollaxis"})
 # Views that keep C-ordered strides (basic indexing, reshape in C order).
@@ -85,7 +93,12 @@ def c_ordered(nodes) -> dict[Node, frozenset]:
     reduction or a matrix product whose array operands are all C-ordered returns a
     C-contiguous array (NumPy's ``K`` order finds no axis to swap); basic indexing
     and a C-order reshape of a C-ordered array are C-ordered, and so are ``np.roll`` and
-    ``np.where``-like results of C-ordered arrays. Anything else
+    ``np.where``-like results of C-ordered arrays, and ``np.pad`` of one (NumPy
+    allocates the padded array in C order unless its input is only F-contiguous, which
+    a C-ordered array of two or more dimensions is not), the joins of ``_JOINS``
+    (``np.stack``, ``np.concatenate``...) of C-ordered arrays, ``np.array(x)`` of one,
+    an op with ``out=o`` (it returns ``o``) and ``x[idx]`` of a C-ordered ``x`` with one
+    integer or boolean array as the index. Anything else
     (transposes, ``einsum``, writes, unknown ops) is left out: no reuse is inferred
     from it.
     """
@@ -110,6 +123,15 @@ def c_ordered(nodes) -> dict[Node, frozenset]:
         if _c_contiguous_always(node):
             known[node] = frozenset()
             continue
+        if node.target == "getitem" and not node.kwargs and _first_axis_gather(node.args[1]):
+            if node.args[0] in known:  # x[idx]: a new array in C order when x is
+                known[node] = known[node.args[0]]
+            continue
+        out = node.kwargs.get("out")
+        if isinstance(out, Node):      # the op returns ``out`` itself: its layout
+            if out in known:
+                known[node] = known[out]
+            continue
         inputs = [n for n in node.inputs() if array_meta(n) is not None]
         if any(n not in known for n in inputs):
             continue
@@ -124,6 +146,11 @@ def c_ordered(nodes) -> dict[Node, frozenset]:
         elif node.target == "reshape" and not node.kwargs:
             pass
         elif node.target == "roll":   # a new array made by np.empty_like of its input
+            pass
+        elif node.target == "pad":    # np.empty(order="C") unless its input is F-only
+            pass
+        elif node.target in _JOINS or (node.target in ("array", "asarray")
+                                       and _keeps_order_array(node)):
             pass
         elif node.target == "setitem" and node.args[0] in known:   # x itself, written
             known[node] = known[node.args[0]]
@@ -148,9 +175,46 @@ def _keeps_order(node: Node) -> bool:
     return node.target in FRESH_ELEMENTWISE
 
 
+def _first_axis_gather(index) -> bool:
+    """``x[idx]``, ``x[mask]``, ``x[[1, 2]]``: one integer or boolean array (or a list of
+    Python ints) as the whole index. NumPy copies the selected subarrays of a C-ordered
+    ``x`` into a C-contiguous result (of an F-ordered 3-D ``x`` it would not)."""
+    if isinstance(index, Node):
+        meta = array_meta(index)
+        return meta is not None and not meta.scalar and meta.ndim >= 1 and \
+            meta.dtype.kind in "biu"
+    return isinstance(index, list) and bool(index) and \
+        all(type(i) is int for i in index)
+
+
+def _keeps_order_array(node: Node) -> bool:
+    """``np.array(x)`` / ``np.asarray(x)`` of one array, ``order`` "K" (the default) or
+    "A": a copy in ``x``'s layout (or ``x`` itself); "A" is F order only for an array
+    that is F- and not C-contiguous, which a C-ordered one is not."""
+    return (len(node.args) <= 2 and isinstance(node.args[0], Node)
+            and node.kwargs.get("order", "K") in ("K", "A"))
+
+
 def _c_contiguous_always(node: Node) -> bool:
     """``x.copy()`` and ``np.zeros(shape)``-like calls return a C-contiguous array
-    whatever their inputs' layout (their ``order`` is "C" unless given)."""
+    whatever their inputs' layout (their ``order`` is "C" unless given); so do
+    ``np.array`` of a list or tuple (``np.array([x, y])``: a new array, C order unless
+    ``order="F"``), ``np.ascontiguousarray``, the random draws of ``_C_ORDER_DRAWS``
+    (``rng.random((n, m))``; not with ``out=``) and a matrix product of operands of at
+    most two dimensions (``X.T @ W``: NumPy allocates its result in C order whatever
+    the operands' strides)."""
+    if node.target in _C_ORDER_DRAWS:
+        return "out" not in node.kwargs
+    if node.target in _C_ORDER_PRODUCTS:
+        operands = [array_meta(a) for a in node.args[:2] if isinstance(a, Node)]
+        return ("out" not in node.kwargs and len(node.args) == 2 and not node.kwargs
+                and len(operands) == 2 and all(m is not None and m.ndim <= 2
+                                               for m in operands))
+    if node.target == "ascontiguousarray":
+        return True
+    if node.target in ("array", "asarray"):
+        return (len(node.args) <= 2 and isinstance(node.args[0], (list, tuple))
+                and node.kwargs.get("order", "K") in ("K", "A", "C"))
     if node.kwargs.get("order", "C") != "C":
         return False
     if node.target == "copy_method":

@@ -25,10 +25,13 @@ whole rows) and ``Recycler`` (output arrays the caller has dropped, used again).
 
 from __future__ import annotations
 
+import _warnings
 import contextlib
+import io
 import itertools
 import os
 import queue
+import re
 import sys
 import threading
 import warnings
@@ -231,15 +234,16 @@ def _guarded(state):
 _GUARDED: dict = {}
 # guarded settings -> (the caller's, whether a condition under the caller's raises nothing)
 _CALLER: dict = {}
-_SHOWWARNING = warnings.showwarning
 
 
 def eager_goes_on() -> bool:
     """Whether eager's code, under the settings ``guard`` replaced, would go on after
-    any floating-point condition (ignore it, print it, or warn without an error
-    filter) rather than raise. False when unsure (not under ``guard``, NumPy 1.x, a
-    ``call``/``log``/``raise`` mode, a filter that may make a RuntimeWarning an
-    error, ``warnings.showwarning`` replaced, context-local warnings filters).
+    any floating-point condition (ignore it, print it, or warn without raising) rather
+    than raise. False when unsure: not under ``guard``, NumPy 1.x, a ``call``/``log``/
+    ``raise`` mode, a warnings filter (or default action) that may make a
+    RuntimeWarning an error or is not one the warnings module made, context-local
+    warnings filters, or a way of showing a warning that is not the warnings
+    module's own (``_stock_display``).
 
     A group that writes its value straight into the array a ``setitem`` of it writes
     (``flat.py``) asks this first: when the fused code then raises under the guard,
@@ -248,18 +252,102 @@ def eager_goes_on() -> bool:
 
         >>> token = guard(); eager_goes_on()          # NumPy's defaults: warn, ignore
         True
+        >>> warnings.showwarning = print_and_raise    # the program shows warnings its way
+        >>> eager_goes_on()
+        False
         >>> unguard(token); eager_goes_on()           # not under the guard
         False
     """
     if _UFUNC_STATE is None or not _CALLER.get(_UFUNC_STATE.get(), (None, False))[1]:
         return False
-    if warnings.showwarning is not _SHOWWARNING or \
-            getattr(sys.flags, "context_aware_warnings", False):
+    if getattr(sys.flags, "context_aware_warnings", False):
         return False
-    for action, _, category, _, _ in warnings.filters:
-        if action == "error" and issubclass(RuntimeWarning, category):
-            return False   # (its message or module might not match: unsure, so False)
-    return True
+    return _no_error_filter() and _stock_display()
+
+
+# Filter actions after which a warning is shown (or not) but never raised.
+_SHOWN_OR_NOT = frozenset({"ignore", "always", "default", "module", "once"})
+# What a filter's message and module may be: matching them runs no code of the
+# program's (None matches everything, a str is compared, a pattern's ``match`` runs).
+_MATCHERS = frozenset({type(None), str, type(re.compile(""))})
+
+
+def _no_error_filter() -> bool:
+    """No filter, nor the default action, can make a RuntimeWarning raise: each is a
+    well-formed 5-tuple (a category that is not a plain class, or a message that is
+    not a string or a regular expression, may raise where the C code matches it)
+    whose action only shows or ignores, or whose category RuntimeWarning is not in.
+    Every filter counts, not only the first that matches: cheap, and sure."""
+    filters = warnings.filters
+    if type(filters) is not list:
+        return False
+    for item in filters:
+        if type(item) is not tuple or len(item) != 5:
+            return False
+        action, message, category, module, lineno = item
+        if type(category) is not type or type(lineno) is not int or \
+                type(message) not in _MATCHERS or type(module) not in _MATCHERS:
+            return False
+        if type(action) is not str or \
+                action not in _SHOWN_OR_NOT and issubclass(RuntimeWarning, category):
+            return False
+    return warnings.defaultaction in _SHOWN_OR_NOT and \
+        getattr(_warnings, "_defaultaction", "default") in _SHOWN_OR_NOT
+
+
+# The globals of the warnings module's own functions (``_py_warnings`` on 3.14): a
+# hook of the program's may raise, so each must be the module's own. Compared with
+# the module's own records of its originals (``_showwarning_orig``...), never with
+# what they were when this module was imported (a program may replace
+# ``warnings.showwarning`` before that).
+_WARNINGS_OWN = getattr(warnings._showwarning_orig, "__globals__", None)
+
+# Error handlers with which a text stream encodes any text.
+_ENCODES_ANYTHING = frozenset({"backslashreplace", "replace", "ignore", "namereplace",
+                               "xmlcharrefreplace"})
+
+
+def _own(fn) -> bool:
+    return getattr(fn, "__globals__", _MISSING) is _WARNINGS_OWN
+
+
+_MISSING = object()
+
+
+def _stock_display() -> bool:
+    """A warning would be shown the warnings module's own way, which raises nothing:
+    recorded (``catch_warnings(record=True)``: a list's ``append``), or formatted by
+    ``formatwarning`` and written to a ``sys.stderr`` that cannot raise (``_quiet``)."""
+    w = warnings
+    if not (_own(w._showwarnmsg) and w.showwarning is w._showwarning_orig and
+            _own(w._showwarning_orig)):
+        return False
+    impl = w._showwarnmsg_impl
+    log = getattr(impl, "__self__", None)
+    if type(log) is list and impl == log.append:
+        return True
+    return (_own(impl) and _own(w._formatwarnmsg) and _own(w._formatwarnmsg_impl) and
+            w.formatwarning is w._formatwarning_orig and _own(w._formatwarning_orig) and
+            _quiet(sys.stderr))
+
+
+def _quiet(stream) -> bool:
+    """Writing text to ``stream`` raises nothing but OSError (which the warnings
+    module's writer swallows): None (warnings are dropped), an open ``io.StringIO``,
+    or an open ``io.TextIOWrapper`` that encodes any text onto a file or a
+    ``BytesIO`` (io's own ``write``: a subclass that overrides it may raise)."""
+    if stream is None:
+        return True
+    kind = type(stream)
+    if kind.write is io.StringIO.write:
+        return not stream.closed
+    if kind.write is not io.TextIOWrapper.write or stream.closed or \
+            stream.errors not in _ENCODES_ANYTHING:
+        return False
+    buffer = stream.buffer
+    if type(buffer) in (io.BufferedWriter, io.BufferedRandom):
+        buffer = buffer.raw
+    return type(buffer) in (io.FileIO, io.BytesIO)
 
 
 def as_caller(fn, *args):

@@ -154,7 +154,9 @@ def intercept_calls(body: list, intercept, passes_through=None) -> list:
     one) is C code now, a builtin or a ufunc: its call is left as it is, since
     ``intercept`` would return it unchanged, and the call of ``intercept`` costs as
     much as the call itself (``abs(i)`` in a loop). Rebound later to a Python
-    function, it runs uncompiled: the same result."""
+    function, it runs uncompiled: the same result. A method of a local (``rng.random()``,
+    ``out.append(x)``) is asked as ``passes_through(("rng", "random"), local=True)``: its
+    class's method is C code (a Generator's, a list's), and the call stays as written."""
     out = []
     i = 0
     while i < len(body):
@@ -165,6 +167,11 @@ def intercept_calls(body: list, intercept, passes_through=None) -> list:
             continue
         loc = item.location
         name = item.arg[1] if isinstance(item.arg, tuple) else item.arg
+        if item.name != "LOAD_GLOBAL" and passes_through is not None and out and \
+                isinstance(out[-1], Instr) and out[-1].name in _PLAIN_LOCAL_LOADS and \
+                passes_through((out[-1].arg, name), local=True):
+            out.append(item)   # (the method load as the program wrote it)
+            continue
         if item.name == "LOAD_GLOBAL":
             start = len(out)
             chain = [name]
@@ -194,6 +201,9 @@ def intercept_calls(body: list, intercept, passes_through=None) -> list:
         out += pyversion.wrap_top_instrs(intercept, loc)
         out += pyversion.push_null_for_call(loc)
     return out
+
+
+_PLAIN_LOCAL_LOADS = ("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW")
 
 
 def is_call_load(instr: Instr) -> bool:

@@ -310,6 +310,12 @@ class CodeInfo:
         frame's slot is overwritten before anyone looks."""
         return set(self._flow("live", start))
 
+    def names_stored_from(self, start: int) -> set[str]:
+        """Local names that instructions reachable from ``start`` may store: a local
+        not among them keeps, from ``start`` on, the value it has there (an island's
+        ``rng`` made before its loop is the same Generator on every trip)."""
+        return set(self._flow("stored", start))
+
     def _flow(self, kind: str, start: int) -> frozenset:
         """The ``kind`` set at instruction ``start``, from the table computed once per
         code (for a resume function made by patching: the original's table)."""
@@ -319,7 +325,8 @@ class CodeInfo:
                 return base._flow(kind, start - shift)
         table = self.flow.get(kind)
         if table is None:
-            table = self.flow[kind] = _flow_sets(self, kill=kind == "live")
+            table = self.flow[kind] = _flow_sets(self, kill=kind == "live",
+                                                 stores=kind == "stored")
         return table[start] if 0 <= start < len(table) else frozenset()
 
     def source_line(self, lineno: int | None) -> str:
@@ -328,10 +335,11 @@ class CodeInfo:
         return linecache.getline(self.filename, lineno).strip()
 
 
-def _flow_sets(info: CodeInfo, kill: bool) -> list[frozenset]:
+def _flow_sets(info: CodeInfo, kill: bool, stores: bool = False) -> list[frozenset]:
     """For each instruction, the locals that some path from it reads: before any store
-    of them (``kill``, liveness) or anywhere. One backward fixpoint over the whole code,
-    exception handlers included as successors of the instructions they cover."""
+    of them (``kill``, liveness) or anywhere; with ``stores``, those it stores. One
+    backward fixpoint over the whole code, exception handlers included as successors of
+    the instructions they cover."""
     insts = info.insts
     n = len(insts)
     succs: list[list[int]] = []
@@ -363,7 +371,7 @@ def _flow_sets(info: CodeInfo, kill: bool) -> list[frozenset]:
         for i in range(n - 1, -1, -1):
             here = set().union(*(sets[j] for j in succs[i]))
             for is_store, name in reversed(effects[i]):
-                if not is_store:
+                if is_store is stores:
                     here.add(name)
                 elif kill:
                     here.discard(name)

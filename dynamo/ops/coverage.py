@@ -92,6 +92,14 @@ NOTES = {
     "trim_zeros": "a view; each trimmed length is an unbacked size (docs/unbacked.md); a 0-d "
                   "array breaks",
     "bincount": "the length is an unbacked size (docs/unbacked.md)",
+    "zeros": "a size may be a 0-d integer array (`labels.max() + 1`): an unbacked size, "
+             "its value (docs/unbacked.md)",
+    "ones": "a size may be a 0-d integer array: an unbacked size (docs/unbacked.md)",
+    "empty": "a size may be a 0-d integer array: an unbacked size (docs/unbacked.md)",
+    "full": "a size may be a 0-d integer array (with a fill of one value): an unbacked "
+            "size (docs/unbacked.md)",
+    "matrix_rank": "of matrices (a stack: one count each); of a vector NumPy returns a "
+                   "Python int: breaks. LinAlgError (no convergence) when the graph runs",
     "sym_size": "made by the translator: reads an unbacked size when the graph runs",
     "nan_to_num": "`copy=False` breaks (it writes into its argument)",
     "astype": "`copy=False` may return the array itself (kept as NumPy does it)",
@@ -270,8 +278,11 @@ Not in the registry, and why (each is a graph break naming the function):
   `setxor1d`, `trim_zeros`, `linalg.lstsq`'s residuals, `histogram` with a string `bins`
   and `x[mask]` are captured: their size is an *unbacked*
   size, known when the graph runs, docs/unbacked.md);
-- Python values computed from data: `allclose`, `array_equal`, `float(x)`, `x.item()`,
-  `x.tolist()`, `round(x)`; and `einsum_path` (a Python list and string);
+- Python values computed from data, where the program needs them while tracing (an
+  `if`, arithmetic, formatting): `float(x)`, `x.item()`, `x.tolist()` of a 0-d array,
+  `np.allclose`, `np.array_equal` (returned or stored, the glue makes them after the
+  graph: no break); `x.tolist()` of more dimensions, `round(x)`, `array_equiv`; and
+  `einsum_path` (a Python list and string);
 - data-dependent dtypes: `linalg.eig`, `linalg.eigvals`, `roots` (real or complex);
 - random state: `np.random.seed` and `np.random.default_rng` of anything but an int
   or None (`np.random.default_rng(0)` itself is an op: the graph makes the
@@ -358,6 +369,10 @@ def classify(fn, name: str | None = None) -> tuple[str, str]:
         return NOT_APPLICABLE, _lookup(_NOT_APPLICABLE)[name]
     if name in DATA_DEPENDENT:
         return BREAKS, "the result's shape depends on the data"
+    if fn is np.allclose or fn is np.array_equal:
+        return CAPTURED, ("ops `isclose`/`equal` and `all`: the glue makes the Python bool "
+                          "after the graph (a use that needs it while tracing, an `if`, "
+                          "breaks; `array_equal(equal_nan=True)` breaks)")
     if name in DATA_TO_PYTHON:
         return BREAKS, "returns a Python value computed from array data"
     if name in _lookup(_BREAK_REASONS):

@@ -2,9 +2,12 @@
 ``linspace``, ``logspace``, ``eye``, ``identity``, ``tri``, ``array``/``asarray`` (of
 constants, of traced arrays, or of lists mixing both), ``copy``.
 
-Shapes come from the Python arguments (which must be known while tracing: a shape
-that is an array is a graph break); dtypes from running the function on an empty or
-tiny version of the call. ``ascontiguousarray``/``asfortranarray`` may return their
+Shapes come from the Python arguments (which must be known while tracing), except
+that a size of ``zeros``/``ones``/``empty``/``full`` may be a 0-d integer array of the
+graph (``np.zeros((n, labels.max() + 1))``): an unbacked size, its value
+(``data_sizes.valued_shape``, docs/unbacked.md); any other shape that is an array is a
+graph break. Dtypes come from running the function on an empty or tiny version of the
+call. ``ascontiguousarray``/``asfortranarray`` may return their
 argument itself (kind ``view``); ``meshgrid`` makes a tuple of new grids. A creation
 op called through CuPy (``cp.zeros``) makes a CuPy array: the translator sets the kind
 (see ``OutputGraph.call_op``).
@@ -23,7 +26,8 @@ import operator
 import numpy as np
 
 from . import identity, rules
-from .meta import DASK, NUMPY, ArrayMeta, ghost, probe
+from .data_sizes import valued_shape
+from .meta import DASK, NUMPY, ArrayMeta, DataSize, ghost, probe
 from .registry import CREATION, ELEMENTWISE, OPAQUE, VIEW, OpDef, register
 from .rules import MetaError
 
@@ -37,8 +41,9 @@ def creation(op, args, kwargs) -> ArrayMeta:
     """zeros/ones/empty(shape, dtype): the dtype from the same call with an empty shape."""
     params = rules.bind(op, args, kwargs)
     _no_like(params)
-    shape = rules.shape_arg(params["shape"])
-    rules.static(params, f"{op.name}'s arguments")
+    shape = valued_shape(params["shape"], (args, kwargs))   # a size may be a 0-d array
+    rules.static({k: v for k, v in params.items() if k != "shape"},
+                 f"{op.name}'s arguments")
     value = rules.run_quietly(op.impl, **dict(params, shape=(0,) * len(shape)))
     return ArrayMeta(shape, value.dtype, "numpy", False)
 
@@ -60,8 +65,12 @@ def full_rule(op, args, kwargs) -> ArrayMeta:
     """full(shape, fill_value): the fill broadcasts to the shape; dtype from the fill."""
     params = rules.bind(op, args, kwargs)
     _no_like(params)
-    shape = rules.shape_arg(params["shape"])
+    shape = valued_shape(params["shape"], (args, kwargs))
     fill = params["fill_value"]
+    if any(isinstance(d, DataSize) for d in shape) and \
+            any(d != 1 for d in rules.shape_of(fill)):
+        raise MetaError("np.full: a fill of several values into a size read from the data "
+                        "fits it for some sizes only")
     if not rules.fits(rules.shape_of(fill), shape):
         raise ValueError(f"could not broadcast fill_value of shape {rules.shape_of(fill)} "
                          f"into shape {shape}")

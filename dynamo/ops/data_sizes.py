@@ -123,6 +123,40 @@ def _position(params_call, target: ArrayMeta) -> int | None:
     return None
 
 
+# What an op reports when a size it reads off the data may be negative (NumPy raises
+# then, when the graph runs, as eagerly): ``OutputGraph.call_op`` marks the node
+# ``may_raise`` (see ``convert.raising_nodes``).
+NEGATIVE_SIZE = "raises ValueError for a negative size"
+
+
+def valued_shape(shape, call) -> tuple:
+    """A creation op's shape (``np.zeros((n, labels.max() + 1))``): ints as
+    ``rules.shape_arg`` checks them, and each 0-d integer array (a value of the graph)
+    a ``DataSize`` of its own, the array's value (``measure="value"``: two shapes that
+    read one array have one size). ``call`` is the op's ``(args, kwargs)``, to find the
+    array's position. Anything else that holds an array (a 1-d shape array, a float or
+    bool 0-d array: NumPy's TypeError) decides nothing here: the op breaks as before.
+
+    Example::
+
+        >>> k = ArrayMeta((), np.dtype("i8"), "numpy", True)
+        >>> valued_shape((5, k), (((5, k),), {}))
+        (5, DataSize(1, nonzero_of=0, measure='value'))
+    """
+    items = shape if isinstance(shape, (tuple, list)) else (shape,)
+    if not any(isinstance(d, ArrayMeta) for d in items):
+        return rules.shape_arg(shape)
+    out = []
+    for k, d in enumerate(items):
+        if not isinstance(d, ArrayMeta):
+            out.append(rules.shape_arg((d,))[0])
+        elif d.ndim == 0 and d.dtype.kind in "iu" and d.kind != DASK:
+            out.append(DataSize(key=k, nonzero_of=_position(call, d), measure="value"))
+        else:
+            rules.static(d, "the shape")   # breaks: the result's shape depends on its data
+    return tuple(out)
+
+
 def _counted(condition, args, kwargs) -> DataSize:
     """The length of a selection by ``condition``'s nonzero elements: the same size as
     ``x[condition]`` and ``np.flatnonzero(condition)`` when it is a traced array."""

@@ -1,5 +1,6 @@
 """``np.linalg``'s LAPACK functions: ``solve``, ``inv``, ``pinv``, ``det``, ``slogdet``,
-``cholesky``, ``qr``, ``eigh``, ``eigvalsh``, ``svd``, ``matrix_power``, ``lstsq``.
+``cholesky``, ``qr``, ``eigh``, ``eigvalsh``, ``svd``, ``matrix_power``, ``lstsq``,
+``matrix_rank`` (of matrices: one count each).
 
 Their results' *values* depend on the data, but their shapes do not: every one works
 on stacks of matrices (the last two axes), and its result's shape is a formula of the
@@ -19,8 +20,9 @@ so the translator rebuilds the same type (``res.eigenvalues`` works, and a retur
 result is an ``EighResult``).
 
 Not here, and why (graph breaks naming the function): ``eig``/``eigvals`` (the result
-is complex or real depending on the data), ``matrix_rank``, ``cond``, ``multi_dot``,
-``tensorinv``, ``tensorsolve`` (not registered). ``lstsq``'s residuals are empty or not
+is complex or real depending on the data), ``matrix_rank`` of a vector (a Python int),
+``cond``, ``tensorinv``, ``tensorsolve`` (not registered; ``multi_dot`` is in
+``routines.py``). ``lstsq``'s residuals are empty or not
 depending on the rank of the data: their length is an unbacked size (docs/unbacked.md).
 
 Example::
@@ -243,6 +245,21 @@ def lstsq(op, args, kwargs):
                                _like(value[3], (min(m, n),), kind)])
 
 
+def matrix_rank(op, args, kwargs) -> ArrayMeta:
+    """matrix_rank(A, tol, hermitian, rtol): one count per matrix of a stack (an intp;
+    a NumPy int for one matrix), from the singular values, so when the graph runs.
+    ``A`` of fewer than 2 dimensions gives a Python int (NumPy's ``int(not all(A ==
+    0))``): not an op, it breaks. The tolerances and ``hermitian`` must be constants."""
+    given = _given(op, args, kwargs)
+    a = _meta(given.get("A"), "A")
+    if a.ndim < 2:
+        raise MetaError("the rank of a vector or a number is a Python int")
+    options = _options(given, ("A",), "matrix_rank's tol, rtol and hermitian")
+    _stack(a, "A", square=bool(options.get("hermitian")))
+    value = _probe(op, given, {"A": a})
+    return _like(value, a.shape[:-2], _kind(args, kwargs))
+
+
 _SINGULAR = "raises LinAlgError for a singular or not positive definite matrix"
 _NO_CONVERGENCE = "raises LinAlgError when the computation does not converge (NaN in the data)"
 for _fn, _rule, _raises in (
@@ -250,7 +267,7 @@ for _fn, _rule, _raises in (
         (L.cholesky, same_shape, _SINGULAR), (L.matrix_power, same_shape, _SINGULAR),
         (L.pinv, pinv, _NO_CONVERGENCE), (L.eigh, eigh, _NO_CONVERGENCE),
         (L.eigvalsh, eigh, _NO_CONVERGENCE), (L.svd, svd, _NO_CONVERGENCE),
-        (L.lstsq, lstsq, _NO_CONVERGENCE),
+        (L.lstsq, lstsq, _NO_CONVERGENCE), (L.matrix_rank, matrix_rank, _NO_CONVERGENCE),
         (L.det, det, None), (L.slogdet, slogdet, None), (L.qr, qr, None)):
     register(OpDef(_fn.__name__, _fn, _rule, OPAQUE, cupy=f"linalg.{_fn.__name__}",
                    extras={"raises": _raises} if _raises else {},

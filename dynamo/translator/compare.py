@@ -43,6 +43,7 @@ from ..variables import (
     Variable,
     wrap_constant,
 )
+from ..variables.arrays import DeferredNumberVariable
 from ..variables.builtins import needs_deferred_value
 from ..variables.constant import BINARY, compares_in_c, operands, operator_on_constants, raw
 from ..variables.iterators import take
@@ -158,6 +159,14 @@ def identical(tx, a: Variable, b: Variable) -> bool:
     """``a is b``. Values of different types are never one object (``obj is None``)."""
     if a is b:
         return True
+    for v, other in ((a, b), (b, a)):
+        # min(c, s) is c itself or s itself, as the data decides (and x.item() may be
+        # a cached small int or bool): only the running program knows which object it
+        # is. A number is never None (``if lr is None``) without the value.
+        if isinstance(v, DeferredNumberVariable):
+            if isinstance(other, ConstantVariable) and other.value is None:
+                return False
+            raise v.needed()
     try:
         if _type(a) is not _type(b):
             return False

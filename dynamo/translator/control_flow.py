@@ -11,8 +11,10 @@ from __future__ import annotations
 from .. import pyversion
 from ..exc import Unsupported
 from ..variables import ConstantVariable, IteratorVariable
+from ..variables.base import untraced_iteration
 from ..variables.iterators import take
 from .loops import while_loop_node
+from .raising_checks import as_a_check
 
 
 class ControlFlow:
@@ -78,7 +80,11 @@ class ControlFlow:
         value = self.pop()
         if while_loop_node(self, inst, value, when):   # a while loop's test on an array
             return
-        if value.truth(self) == when:
+        try:
+            taken = value.truth(self) == when
+        except Unsupported as e:
+            raise as_a_check(self.info.insts, inst, e)  # (e itself if no check)
+        if taken:
             self.jump(inst)
 
     def POP_JUMP_IF_FALSE(self, inst):
@@ -131,7 +137,7 @@ class ControlFlow:
     def FOR_ITER(self, inst):
         it: IteratorVariable = self.stack[-1]
         if not isinstance(it, IteratorVariable):
-            raise Unsupported(f"iteration over a {it.describe()} (not traced)")
+            raise untraced_iteration(it)
         if self.loop_node(inst, it):
             return
         self.check_unroll_budget(inst, it)

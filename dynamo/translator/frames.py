@@ -56,6 +56,24 @@ class Handlers(StackOps, Names, Operators, Calls, ControlFlow, LoopNodes, Contai
             root = root.parent
         return root.break_points.get((self.code, inst.index))
 
+    def keeps_temporaries(self) -> bool:
+        """Every loop node of this frame hands back its temporaries' last values (an
+        island after it shows them: ``InstructionTranslator.step``)."""
+        return self.parent is None and KEEP_TEMPORARIES in self.break_points
+
+    def drop_temporary(self, name: str, before=None) -> None:
+        """A loop node hands back no value of the local ``name`` (dead after the loop:
+        ``loops.dead_after``): the trace's local goes back to ``before`` (None: it is
+        unbound). In the root frame it is remembered (``dropped``): where that frame
+        then shows every local to the program (an island), the value is stale."""
+        if before is None:
+            before = UNBOUND
+            self.locals.pop(name, None)
+        else:
+            self.locals[name] = before
+        if self.parent is None:
+            self.dropped[name] = before
+
     def refuse_loop_node(self, inst, reason: str, counters: dict | None = None) -> None:
         """Start the trace over: with the loop at ``inst`` unrolled, or (``counters``)
         tried again as a loop node with those locals as counters."""
@@ -64,12 +82,26 @@ class Handlers(StackOps, Names, Operators, Calls, ControlFlow, LoopNodes, Contai
             inst.index, kind, Unsupported(f"loop node: {reason}"), self.code, counters))
 
 
+# The key of the break point that makes every loop node of the frame hand back the
+# last values of its temporaries (``loops.dead_after`` says none is dead).
+KEEP_TEMPORARIES = -1
+
+
+class _Unbound:
+    def __repr__(self) -> str:
+        return "<unbound>"
+
+
+UNBOUND = _Unbound()
+
+
 @dataclass
 class BreakPoint:
     index: int
     kind: str            # "instruction": run it eagerly and resume; "island": run the rest;
     #                      no break, what to do with a loop (FOR_ITER) in the next trace:
-    #                      "unroll" it, or make a loop node with "counters" (loops.py)
+    #                      "unroll" it, or make a loop node with "counters" (loops.py);
+    #                      "keep" (at KEEP_TEMPORARIES): loop nodes keep every temporary
     reason: Unsupported
     code: object = None  # of the loop (the root's, or an inlined function's)
     counters: dict | None = None   # "counters": local name -> its step per trip
@@ -129,6 +161,9 @@ class InstructionTranslator(Handlers, TranslatorBase):
         # the instruction where the exception being handled by the trace entered this
         # frame (translator/exceptions.py), until its handler is left
         self.raise_origin: int | None = None
+        # local -> what the trace holds since a loop node dropped its last trip's value
+        # (``drop_temporary``), until the trace binds it again
+        self.dropped: dict[str, Variable | object] = {}
 
     def _arg_cell(self, name, args) -> CellVariable:
         value, source = args[name], LocalSource(name)
@@ -139,6 +174,11 @@ class InstructionTranslator(Handlers, TranslatorBase):
             self.locals[name] = wrap(self, self.args.pop(name), LocalSource(name))
         return super().load_local(name)
 
+    def _stale_temporaries(self) -> list[str]:
+        """The locals whose last trip's value a loop node dropped, not bound since."""
+        return [name for name, before in self.dropped.items()
+                if dict.get(self.locals, name, UNBOUND) is before]   # (not a read)
+
     def unread_args(self) -> dict:
         """Arguments the trace never read: still in the frame, untouched."""
         return {k: v for k, v in self.args.items() if k not in self.locals}
@@ -147,6 +187,13 @@ class InstructionTranslator(Handlers, TranslatorBase):
         inst = self.info.insts[self.ip]
         point = self.break_points.get(inst.index)
         if point is not None:
+            if point.kind == "island" and self._stale_temporaries():
+                # the island's code runs in this frame with every local bound, where a
+                # callee may read them (``sys._getframe(1).f_locals``): the loops before
+                # it must hand back their temporaries' last values (the reason is
+                # the island's: that break is what the user sees)
+                raise RestartAnalysis("loop temporaries shown by an island") from \
+                    _Restart(BreakPoint(KEEP_TEMPORARIES, "keep", point.reason))
             raise GraphBreak(inst, list(self.stack), self.kw_names, point)
         self.visited[inst.index] = None
         stack, kw_names = list(self.stack), self.kw_names

@@ -44,7 +44,8 @@ in the body of another is unrolled into it).
 Loops whose exit the data decides (``while err > tol:``, and ``for ...: ...;
 if <test>: break``) become one ``while_loop`` node the same way, traced once from the
 conditional jump on a 0-d array that tests them (``while_loop_node``, ``WhileScope``,
-at the end of this module; docs/loops.md).
+at the end of this module; docs/loops.md); code after such a ``break``'s test runs
+in the node's body and, where the range runs out, in a second node (``loop_exits``).
 
 Example::
 
@@ -71,6 +72,15 @@ from ..tree import tree_leaves
 from ..variables import ArrayVariable, ConstantVariable
 from ..variables.arrays import RowIteratorVariable
 from ..variables.iterators import SequenceIteratorVariable, SymRangeIteratorVariable
+from .loop_exits import (
+    AtItem,
+    jump_back_after,
+    needs_tail,
+    stored_in,
+    tail_graph,
+    tail_outputs,
+    while_true_break,
+)
 from .loop_facts import (
     NotALoopNode,
     WatchedLocals,
@@ -97,6 +107,9 @@ from .loop_facts import (
 from .while_counters import CounterTest, counter_test, only_stepped, trips_bound
 
 _counter = itertools.count()
+# (what a ``while_loop`` node with no bound on its trips counts for, in the unroll
+# budget of a loop around it: ``control_flow.check_unroll_budget``)
+_UNBOUNDED_WORK = 32
 
 
 class Counters(NotALoopNode):
@@ -797,7 +810,7 @@ class LoopScope:
                     # no loop output: each trip's value dies with its trip (the value
                     # it holds is unreadable; one with a size the data decides stays,
                     # as other values left may hold that size: ``_own_fresh_sizes``)
-                    tx.locals[name] = old
+                    tx.drop_temporary(name, old)
                 else:
                     self.temps.append((name, var))
             else:
@@ -849,12 +862,13 @@ class LoopScope:
 def dead_after(tx, index: int) -> frozenset:
     """The locals of ``tx`` that no path from instruction ``index`` reads before
     storing them again; none where the code reads its locals by name (``locals()``,
-    ``eval``: every bound local is the program's there).
+    ``eval``: every bound local is the program's there), nor where an island after the
+    loop binds every local in the frame (``keeps_temporaries``, issue #17).
 
     ``for _ in range(n): d = x[:, None] - x[None, :]; x = x + f(d)`` then
     ``return x``: ``d`` is dead after the loop, so the node does not hand back its
     last trip's value, and each trip's ``d`` is freed within its trip, as in Python."""
-    if reads_its_locals(tx.code):
+    if reads_its_locals(tx.code) or tx.keeps_temporaries():
         return frozenset()
     return frozenset(tx.locals) - tx.info.live_at(index)
 
@@ -883,6 +897,10 @@ def while_loop_node(tx, inst, value, when: bool) -> bool:
             start, exit_, head, negate, test = shape
             scope = WhileScope(tx, inst, value, start, exit_, head, keep=when != negate,
                                test=test)
+        elif broken[0] == "while True":      # code after the test (``loop_exits``)
+            start, exit_, head, negate, back, leave = broken[1:]
+            scope = WhileScope(tx, inst, value, start, exit_, head, keep=when != negate)
+            scope.after, scope.back = leave, back
         else:
             scope = WhileScope(tx, inst, value, *broken[:3], keep=when != broken[3])
             scope.for_break(*broken[4:])
@@ -903,7 +921,26 @@ def _loop_test(tx, inst) -> tuple:
             tx.output.kind not in (None, ops.NUMPY) or tx.in_try():
         return None, None
     shape = loop_shape(tx.info.insts, inst)
-    return shape, None if shape is not None else for_break_shape(tx, inst)
+    if shape is not None:
+        return shape, None
+    broken = for_break_shape(tx, inst)
+    if broken is None:
+        insts = tx.info.insts
+        broken = while_true_break(insts, inst, lambda at, back: _leaves(insts, at, back))
+        broken = None if broken is None else ("while True", *broken)
+    return None, broken
+
+
+def _leaves(insts, leave: int, back) -> bool:
+    """The code at ``leave`` leaves a ``while True`` loop whose jump back is ``back``,
+    for good: a jump past ``back`` (3.11), the code after the loop up to a ``return``
+    (3.13 copies it there), or the code right after ``back`` (3.14)."""
+    while insts[leave].name in _PASS:
+        leave += 1
+    out = insts[leave]
+    return out.name in ("JUMP_FORWARD", "JUMP") and out.target is not None and \
+        out.target > back.index or _tail(insts, leave) is not None or \
+        leave == back.index + 1
 
 
 def tests_loop_next(tx, value) -> bool:
@@ -933,8 +970,9 @@ _RETURNS = ("RETURN_VALUE", "RETURN_CONST")
 def for_break_shape(tx, inst):
     """Where the conditional jump ``inst`` is ``if <test>: break``, the last statement
     of a ``for`` loop over a range whose iterator is on top of the stack:
-    ``(start, end, head, negate, after, for_iter, trips)``. ``start``: where the loop
-    goes on (straight to the jump back to its ``FOR_ITER``, at ``head``), ``end``:
+    ``(start, end, head, negate, after, for_iter, trips, back)``. ``start``: where the
+    loop goes on (the code after the test, ``B``, up to the jump back at ``back`` to
+    its ``FOR_ITER``, at ``head``: ``loop_exits``), ``end``:
     the loop's end, ``after``: the ``break``'s code, which pops the iterator and runs
     what follows the loop (the loop has no ``else``: the ``break`` and the loop's
     normal end run the same code), ``rest``: the range's values left. The loop
@@ -957,20 +995,20 @@ def for_break_shape(tx, inst):
     while insts[fall].name == "NOT_TAKEN":
         fall += 1
     for negate, go_on, brk in ((True, fall, inst.target), (False, inst.target, fall)):
-        back = go_on
-        while insts[back].name == "NOT_TAKEN":
-            back += 1
-        if insts[back].name in _BACKWARD and insts[back].target == for_iter.index and \
-                _breaks_to_end(insts, brk, for_iter):
+        # (code after the test, up to the jump back: ``loop_exits``)
+        back = jump_back_after(insts, go_on, lambda j: j.target == for_iter.index,
+                               for_iter.target)
+        if back is not None and _breaks_to_end(insts, brk, for_iter):
             store = insts[for_iter.index + 1]
-            # (the body is up to the jump: after it, only the jump back, and the
-            # ``break``'s code, which may read the variable: 3.12+ copy the tail there)
+            # (the body is up to the jump and from ``go_on`` to the jump back; the
+            # ``break``'s code may read the variable: 3.12+ copy the tail there)
+            body = insts[for_iter.index + 2:inst.index] + insts[go_on:back]
             if store.name != "STORE_FAST" or any(
-                    i.name in _READS and store.arg in _names(i.arg)
-                    for i in insts[for_iter.index + 2:inst.index]):
+                    i.name in _READS and store.arg in _names(i.arg) for i in body) or \
+                    store.arg in stored_in(insts, go_on, back):
                 return None
             return (go_on, for_iter.target, for_iter.index, negate, brk,
-                    for_iter.index, rest)
+                    for_iter.index, rest, back)
     return None
 
 
@@ -1186,9 +1224,14 @@ class WhileScope(LoopScope):
             if kind == "local" and name not in tx.locals and name in getattr(tx, "args", ()):
                 tx.load_local(name)      # (an unread argument: wrapped, so guarded)
         self.cond = cond.node    # (before the trace: a carried array's node changes)
+        self.cond_meta, self.test_slot = cond.meta, None
         self.start, self.exit, self.head = start, exit_, head
         self.after = exit_       # where the trace goes on after the loop
         self.for_iter, self.bound = None, None
+        # (``for_break``: the jump back that ends the code after the test, and what
+        # the trace had made when it got to the next item, ``AtItem``: ``loop_exits``;
+        # ``test_slot``: the test carried, where there is such code)
+        self.back, self.at_item = None, None
         self.output = tx.output
         self.symbol = f"loop{next(_counter)}"      # (no index: nothing reads it)
         self.trips = self.last = 0
@@ -1197,12 +1240,14 @@ class WhileScope(LoopScope):
         self.body = Graph()
         self._enter(set(), exit_)
 
-    def for_break(self, after: int, for_iter: int, rest: range) -> None:
-        """The loop is ``for ...: ...; if <test>: break`` (``for_break_shape``): at most
-        ``len(rest)`` more trips; the trace steps over its ``FOR_ITER`` (the loop
+    def for_break(self, after: int, for_iter: int, rest: range, back: int) -> None:
+        """The loop is ``for ...: ...; if <test>: break`` (``for_break_shape``), maybe
+        with code after the test up to the jump back at ``back`` (``loop_exits``): at
+        most ``len(rest)`` more trips; the trace steps over its ``FOR_ITER`` (the loop
         variable, read nowhere in the loop, keeps its value) and goes on at the
         ``break``'s code."""
         self.after, self.for_iter, self.bound, self.rest = after, for_iter, len(rest), rest
+        self.back = back
         self.variable = self.tx.info.insts[for_iter + 1].arg
 
     def _check_slots(self) -> None:
@@ -1231,14 +1276,26 @@ class WhileScope(LoopScope):
                 "array": v.meta, "loop_outer": v.node, "carried": True})
             self.placeholders[id(v)] = p
             v.node = p
+        if self.for_iter is not None and \
+                stored_in(tx.info.insts, self.start, self.back) | \
+                {i.name for i in tx.info.insts[self.start:self.back]} - {"NOT_TAKEN", "NOP"}:
+            # code after the test: the last test is carried out of the loop, to run
+            # that code once more where the range runs out (``loop_exits``)
+            self.test_slot = self.body.placeholder("exit_test", meta={
+                "array": self.cond_meta, "loop_outer": self.cond, "carried": True})
         out.graph, out.loop_scope = self.body, self
         out.side_effects.log = []
         tx.ip = self.start
+        frame_locals = tx.locals      # (the same dict again afterwards: others hold it)
+        tx.locals = WatchedLocals(frame_locals)
         try:
             while True:
                 if tx.ip != self.start and self._at_test():
                     break
                 if tx.ip == self.for_iter:     # the next item: never read (for_break)
+                    if self.at_item is None:
+                        self.at_item = AtItem(self.body, out.side_effects.log, tx.locals,
+                                              tx.stack)
                     tx.push(self.entry_locals[tx.info.insts[tx.ip + 1].arg])
                     tx.ip += 1
                     continue
@@ -1249,6 +1306,10 @@ class WhileScope(LoopScope):
                 if not self.head <= tx.ip < self.exit:
                     raise NotALoopNode("the body jumps out of the loop")
         finally:
+            self.watched = tx.locals
+            frame_locals.clear()
+            frame_locals.update(self.watched)
+            tx.locals = frame_locals
             self.log = out.side_effects.log
             out.side_effects.log = None
             out.graph, out.loop_scope = out.root_graph, None
@@ -1274,7 +1335,8 @@ class WhileScope(LoopScope):
         bottom, where the one in front started it)."""
         if inst.index == self.inst.index:
             return True
-        if self.for_iter is not None or inst.name not in _CONDITIONAL:
+        if self.for_iter is not None or self.back is not None or \
+                inst.name not in _CONDITIONAL:
             return False
         shape = loop_shape(self.tx.info.insts, inst)
         return shape is not None and shape[:2] == (self.start, self.exit) and (
@@ -1295,7 +1357,7 @@ class WhileScope(LoopScope):
                 if name not in dead:
                     raise NotALoopNode(f"the local {name!r}, bound in the body, is read "
                                        "after the loop")
-                del tx.locals[name]
+                tx.drop_temporary(name)
                 continue
             old = self.entry_locals[name]
             if var is old or id(old) in slot_ids or same_constant(var, old):
@@ -1304,6 +1366,13 @@ class WhileScope(LoopScope):
             if step is not None and only_stepped(tx.info.insts, *self._code(), name,
                                                  self._tests()):
                 self.steps[name] = step       # a counter: it0 + step * trips after
+                continue
+            if name in dead and self.watched.first.get(name) == "write" and \
+                    not self.watched.opaque:
+                # every trip stores it before reading it, and nothing reads it after
+                # the loop (``lam_old = lam`` after the test, ``lam_old = 0.0`` before
+                # the loop): its value between trips is no state of the loop
+                tx.drop_temporary(name, old)
                 continue
             raise NotALoopNode(f"the local {name!r} is carried from one trip to the next "
                                f"({old.describe()} -> {var.describe()})")
@@ -1363,23 +1432,82 @@ class WhileScope(LoopScope):
         self._require(bound, "the loop's counter test fails at once for some values")
         return bound
 
+    def _shifts(self, nexts: dict, written: set) -> set:
+        """The slots that take another slot's array, which takes a new one
+        (``x = x_new`` after the test, ``x_new = f(x)`` before it; ``u_prev, u = u,
+        u_next``): a shift, after which each holds the node's result (the other
+        slot's array of the last trip, or where no trip ran its own). A cycle
+        (``a, b = b, a``) is a swap, whose order after the loop would follow the number
+        of trips, which only the data decides: no node; nor a shift of arrays the body
+        writes in place."""
+        perm = {k: j for k, j in nexts.items() if isinstance(j, int) and j != k}
+        for k in perm:
+            seen, end = {k}, nexts[k]
+            # (along the chain to its end: a new array, or an unchanged slot's)
+            while isinstance(end, int) and end not in seen and nexts[end] is not end:
+                seen.add(end)
+                end = nexts[end]
+            if isinstance(end, int) and end in seen:
+                raise NotALoopNode("carried arrays are swapped: their order after the "
+                                   "loop depends on the number of trips")
+            if isinstance(end, int) or end.node.graph is not self.body or \
+                    end.node in self.free.values():
+                raise NotALoopNode("carried arrays are shifted into an array that is "
+                                   "not new in the trip")
+            if seen & written:
+                raise NotALoopNode("carried arrays that are shifted are written in place")
+        return set(perm)
+
+    def _tail(self, loop, final: dict, outputs: list) -> None:
+        """After the node ``loop``: the code after the test (``B``) once more where
+        the last test still said "go on" (the range ran out), as a ``while_loop``
+        node of at most one trip over ``loop``'s results (``loop_exits``); ``final``
+        (slot -> its value after the loop) then holds ``B``'s results."""
+        out = self.output
+        test = out.graph.call("getitem", (loop, len(self.slots)), meta={
+            "array": self.cond_meta, "kind": ops.get("getitem").kind})
+        node = out.graph.call("while_loop", (
+            tail_graph(self, outputs, self.test_slot), self.keep, test,
+            tuple(final[k].node for k in range(len(self.slots))) + (test,),
+            tuple(self.free), 1, False), meta={
+                "array": tuple(v.meta for v in self.slots) + (self.cond_meta,),
+                **out.current_loc, "kind": ops.get("while_loop").kind})
+        for k, how in enumerate(outputs):
+            if how[0] == "shift":     # (into a slot dead after the loop: no alias seen)
+                final[k] = ArrayVariable(out.graph.call("getitem", (node, k), meta={
+                    "array": final[k].meta, "kind": ops.get("getitem").kind}),
+                    final[k].meta)
+            elif how[0] == "written":
+                out.writes.guard_writeable(final[k].node)
+                final[k].node = out.graph.call("after_loop", (final[k].node, node), meta={
+                    "array": final[k].meta, **out.current_loc, "kind": ops.MUTATION})
+            elif how[0] == "new":
+                final[k] = ArrayVariable(out.graph.call("getitem", (node, k), meta={
+                    "array": final[k].meta, "kind": ops.get("getitem").kind}),
+                    final[k].meta)
+
     def finish(self) -> None:
         tx, out = self.tx, self.output
         self._check_effects()
         holders = self._holders()
+        # the code after the test, again where the range runs out (``loop_exits``)
+        tail = self.test_slot is not None and needs_tail(self, dead_after(tx, self.after))
+        outputs = tail_outputs(self, holders, dead_after(tx, self.after)) if tail else None
+        if tail and self.cond_end.meta != self.cond_meta:
+            raise NotALoopNode("the test at the end of the body is another kind of value")
         nexts = self._next_values(holders)
-        if any(isinstance(j, int) and j != k for k, j in nexts.items()):
-            raise NotALoopNode("carried arrays are swapped: their order after the loop "
-                               "depends on the number of trips")
         written = {k for k, v in enumerate(self.slots)
                    if v.node is not self.placeholders[id(v)]}
+        shifted = self._shifts(nexts, written)
         self._check_shared(written)
         results = tuple(self.slots[j].node if isinstance(j, int) else j.node
                         for j in nexts.values())
         self._check_sizes_left()
-        self.body.output(self.localize(results + (self.cond_end.node,)))
+        tested = (self.cond_end.node,) if self.test_slot is not None else ()
+        self.body.output(self.localize(results + tested + (self.cond_end.node,)))
         self._check_distinct_results(nexts)
-        metas = tuple(v.meta for v in self.slots)
+        metas = tuple(v.meta for v in self.slots) + \
+            ((self.cond_meta,) if self.test_slot is not None else ())
         if self.test is not None:
             self.bound = self._bound()
         # a loop variable or a counter read after the loop: from the number of trips,
@@ -1399,23 +1527,29 @@ class WhileScope(LoopScope):
             counter = ops.ArrayMeta((taken, 0), np.dtype(np.bool_))
         loop = out.graph.call("while_loop", (
             self.body, self.keep, self.cond,
-            tuple(self.before[id(v)] for v in self.slots),
+            tuple(self.before[id(v)] for v in self.slots) +
+            ((self.cond,) if self.test_slot is not None else ()),
             tuple(self.free), out.graph_arg(self.bound), count), meta={
                 "array": metas + (counter,) if count else metas, **out.current_loc,
                 "kind": ops.get("while_loop").kind})
         self._slots_after(out, loop, written)
+        # (its work, for the unroll budget of a loop around it: each unrolled trip of
+        # that loop traces and compiles this node's body again)
+        out.loop_trips += self.bound if isinstance(self.bound, int) else _UNBOUNDED_WORK
         final = {}
         for k, nxt in nexts.items():
-            if isinstance(nxt, int):
+            if isinstance(nxt, int) and k not in shifted:
                 final[k] = self.slots[k]
             else:
                 node = out.graph.call("getitem", (loop, k), meta={
                     "array": self.slots[k].meta, "kind": ops.get("getitem").kind})
                 final[k] = ArrayVariable(node, self.slots[k].meta)
+        if tail:
+            self._tail(loop, final, outputs)
         self._set_state(holders, final)
         self._own_fresh_sizes()
         if count:    # the value after u trips: rest[u - 1], or as it was for none
-            node = out.graph.call("getitem", (loop, len(self.slots)), meta={
+            node = out.graph.call("getitem", (loop, len(metas)), meta={
                 "array": counter, "kind": ops.get("getitem").kind})
             out.unbacked_sizes[taken.sym.terms[0][0]] = (node, 0)
         for name, step in self.steps.items():   # (one nothing reads after: as before)

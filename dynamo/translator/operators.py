@@ -12,6 +12,7 @@ from ..exc import Unsupported
 from ..variables import ConstantVariable, SliceVariable
 from . import compare
 from .loops import tests_loop_next
+from .raising_checks import as_a_check
 
 BINARY_OPS = {
     "ADD": "add", "SUBTRACT": "subtract", "MULTIPLY": "multiply",
@@ -59,7 +60,16 @@ class Operators:
 
     def TO_BOOL(self, inst):  # 3.13
         value = self.pop()    # (a while loop's test on an array: the jump decides)
-        self.push(value if tests_loop_next(self, value) else ConstantVariable(value.truth(self)))
+        self.push(value if tests_loop_next(self, value) else ConstantVariable(
+            self._truth_at(inst, value)))
+
+    def _truth_at(self, inst, value) -> bool:
+        """``value.truth()`` for the jump after ``inst``; a data-dependent one whose jump
+        only raises one way breaks as a check (``raising_checks``)."""
+        try:
+            return value.truth(self)
+        except Unsupported as e:
+            raise as_a_check(self.info.insts, inst, e)  # (e itself if no check)
 
     def CALL_INTRINSIC_1(self, inst):  # 3.12
         name = getattr(inst.arg, "name", str(inst.arg))
@@ -87,7 +97,7 @@ class Operators:
         a = self.pop()
         result = self.compare(COMPARE_OPS[name], a, b)
         if to_bool and not tests_loop_next(self, result):   # (else: the jump decides)
-            result = ConstantVariable(result.truth(self))
+            result = ConstantVariable(self._truth_at(inst, result))
         self.push(result)
 
     def IS_OP(self, inst):

@@ -217,6 +217,10 @@ class ArrayMethodVariable(Variable):
         return f"{cg.array(self.array)}.{self.name}"
 
     def call(self, tx, args, kwargs) -> Variable:
+        if self.name in ("item", "tolist") and not args and not kwargs and \
+                ItemVariable.deferrable(self.array):   # return x.mean().item()
+            snapshot = tx.output.call_op(ops.get("copy"), [self.array], {})
+            return ItemVariable(snapshot, self.name)
         if self.name in _TO_PYTHON:
             raise Unsupported(f"array.{self.name}() converts array data to Python",
                               "The value is only known when the graph has run.",
@@ -316,6 +320,9 @@ class LibraryFunctionVariable(Variable):
                                   "shape", "Its result's shape depends on array values.",
                                   cause="data_dependent_shape")
             if name in DATA_TO_PYTHON and any(isinstance(a, ArrayVariable) for a in args):
+                compared = _compared_in_graph(tx, self.fn, args, kwargs)
+                if compared is not None:     # np.allclose(a, b): a bool after the graph
+                    return compared
                 raise Unsupported(f"{library_name(self.fn)}() returns a Python value computed "
                                   "from array data", "The value is only known when the graph "
                                   "has run.", cause="array_to_python")
@@ -569,6 +576,98 @@ class DeferredNumberVariable(Variable):
 
     def reconstruct(self, cg) -> str:
         return f"{cg.const(self.fn)}({cg.value(self.snapshot)})"
+
+
+# dtype kind -> the Python type ``x.item()`` gives for a 0-d array of that kind, for
+# the dtypes whose ``item()`` is that type's own conversion, exactly (not longdouble,
+# whose ``item()`` stays a NumPy scalar, nor datetimes)
+_ITEM_TYPES = {"b": (bool, 1), "i": (int, 8), "u": (int, 8), "f": (float, 8),
+               "c": (complex, 16)}
+
+
+class ItemVariable(DeferredNumberVariable):
+    """``x.item()`` (or ``x.tolist()``) of a traced 0-d array: the Python number the
+    glue makes after the graph has run, as ``float(x)`` does (``ArrayToPythonVariable``
+    in ``builtins.py``): ``out[name] = col.mean().item()`` and ``return loss.item()``
+    need no break. The graph snapshots ``x`` (``np.copy``: a later write to ``x`` does
+    not change it) and the glue calls ``bool``/``int``/``float``/``complex`` on the
+    snapshot, which for these dtypes is what ``item()`` returns, value and type. A use
+    that needs the number while tracing (arithmetic, a comparison, formatting) breaks
+    there, with the reason ``array.item() converts array data to Python``.
+
+    Example::
+
+        >>> ItemVariable.deferrable(ArrayVariable(node, ArrayMeta((), np.dtype("f4"))))
+        True
+    """
+
+    def __init__(self, snapshot: ArrayVariable, method: str = "item"):
+        super().__init__(_ITEM_TYPES[snapshot.meta.dtype.kind][0], snapshot)
+        self.method = method
+
+    @staticmethod
+    def deferrable(array: ArrayVariable) -> bool:
+        m = array.meta
+        kind = _ITEM_TYPES.get(m.dtype.kind)
+        return m.kind == ops.NUMPY and m.shape == () and kind is not None and \
+            m.dtype.itemsize <= kind[1]
+
+    def describe(self) -> str:
+        return f"array.{self.method}() of a 0-d array"
+
+    def needed(self) -> Unsupported:
+        return Unsupported(f"array.{self.method}() converts array data to Python",
+                           "The value is only known when the graph has run.",
+                           hint="keep the value as an array, or accept the graph break",
+                           cause="array_to_python")
+
+
+class ComparedBoolVariable(DeferredNumberVariable):
+    """``np.allclose(a, b)`` or ``np.array_equal(a, b)`` of traced arrays: the Python
+    bool the glue makes after the graph has run, from the 0-d bool array the graph
+    computes as NumPy does (``all(isclose(a, b, ...))``, ``(a == b).all()``).
+    ``return y, np.allclose(y, ref)`` and ``checks["ok"] = np.array_equal(a, b)`` need
+    no break; ``if not np.allclose(...)`` needs the value while tracing and breaks there,
+    with the reason the call had (``np.allclose() returns a Python value computed from
+    array data``)."""
+
+    def __init__(self, snapshot: ArrayVariable, fn_name: str):
+        super().__init__(bool, snapshot)
+        self.fn_name = fn_name
+
+    def describe(self) -> str:
+        return f"the bool np.{self.fn_name}() returns"
+
+    def needed(self) -> Unsupported:
+        return Unsupported(f"np.{self.fn_name}() returns a Python value computed from array "
+                           "data", "The value is only known when the graph has run.",
+                           cause="array_to_python")
+
+
+def _compared_in_graph(tx, fn, args, kwargs) -> Variable | None:
+    """``np.allclose(a, b, rtol, atol, equal_nan)`` as NumPy computes it,
+    ``bool(np.all(np.isclose(...)))``, and ``np.array_equal(a1, a2)`` (no
+    ``equal_nan``): ``False`` when the static shapes differ (NumPy compares nothing
+    then), else ``bool((a1 == a2).all())``; the bool is the glue's
+    (``ComparedBoolVariable``). None for other calls (CuPy's and dask's return arrays,
+    not bools; ``array_equal(equal_nan=True)``): they break as before."""
+    arrays = [a for a in [*args, *kwargs.values()] if isinstance(a, ArrayVariable)]
+    if any(a.meta.kind != ops.NUMPY for a in arrays):
+        return None
+    if fn is np.allclose:
+        close = tx.output.call_op(ops.get("isclose"), list(args), kwargs)
+    elif fn is np.array_equal and len(args) == 2 and not kwargs and \
+            all(isinstance(a, ArrayVariable) for a in args):
+        shapes = [a.meta.shape for a in args]
+        if not all(type(d) is int for shape in shapes for d in shape):
+            return None        # a symbolic size: equal shapes would be a guard
+        if tuple(shapes[0]) != tuple(shapes[1]):
+            return ConstantVariable(False)
+        close = tx.output.call_op(ops.get("equal"), list(args), {})
+    else:
+        return None
+    every = tx.output.call_op(ops.get("all"), [close], {})
+    return ComparedBoolVariable(every, fn.__name__)
 
 
 class DrawnNumberVariable(DeferredNumberVariable):

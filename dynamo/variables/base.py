@@ -100,7 +100,7 @@ class Variable:
 
     def unpack(self, tx) -> list[Variable]:
         """The items of an iterable whose length is known while tracing."""
-        raise Unsupported(f"iteration over {self.describe()}")
+        raise untraced_iteration(self)
 
     def setattr(self, tx, name: str, value: Variable) -> None:
         raise Unsupported(f"attribute assignment on {self.describe()}")
@@ -176,3 +176,42 @@ class BoundBuiltinMethod(Variable):
 
     def reconstruct(self, cg) -> str:
         return f"{cg.value(self.obj)}.{self.name}"
+
+
+def untraced_iteration(it: Variable) -> Unsupported:
+    """The break for a loop over ``it``, which the trace cannot iterate.
+
+    A Python iterator object (``enumerate``, ``zip``, ``map``, an array's iterator)
+    is the usual one: a loop that an earlier graph break stopped in the middle (its
+    length came from the data, ``for c in np.unique(y)``) continues in the code after
+    the break with the real iterator, which only advancing it can read; or the
+    program passed one in. Its reason and hint say so, where a generic "iteration over
+    an object" would send the user to the wrong place.
+
+    Example::
+
+        >>> untraced_iteration(ObjectVariable(enumerate([]))).reason
+        'iteration over a Python enumerate iterator (not traced)'
+    """
+    try:
+        cls = it.python_type()
+    except Unsupported:
+        cls = None
+    if cls is not None and cls.__module__ == "builtins" and hasattr(cls, "__next__"):
+        name = cls.__name__ if cls.__name__.endswith("iterator") else \
+            f"{cls.__name__} iterator"      # list_iterator, iterator; enumerate iterator
+        return Unsupported(
+            f"iteration over a Python {name} (not traced)",
+            "Only advancing a Python iterator reads its items, which the trace cannot do. "
+            "Such an iterator is on the stack when an earlier graph break stopped in the "
+            "middle of its loop (a loop over an array whose length only the data knows, "
+            "such as np.unique(y)), or when it is passed in.",
+            hint="fix this loop's first break: loop over a range whose length is a "
+                 "Python int (for k in range(n_classes), with n_classes passed in) or "
+                 "compute the per-item results with whole-array operations "
+                 "(np.bincount(y, weights=x), np.add.at); an iterator passed in: pass "
+                 "list(it); or accept the graph break")
+    what = it.describe()
+    article = "an" if what[:1].lower() in "aeiou" else "a"
+    return Unsupported(f"iteration over {article} {what} (not traced)")
+

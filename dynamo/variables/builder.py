@@ -46,6 +46,7 @@ from .constant import BuiltinVariable, ConstantVariable, is_pure_constant
 from .dask_arrays import is_dask_array, wrap_dask_array
 from .dicts import DictVariable
 from .functions import (
+    CompiledFunctionVariable,
     PartialVariable,
     UserFunctionVariable,
     UserMethodVariable,
@@ -244,8 +245,7 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
         return UserFunctionVariable(value, source)
     if _compiled_function(value) is not None:   # dynamo.compile(g) called from compiled code
         _guard(tx, source, ID, value)
-        return UserFunctionVariable(_compiled_function(value),
-                                    AttrSource(source, "_orig_fn") if source else None)
+        return CompiledFunctionVariable(value, source)
     if isinstance(value, types.MethodType) and isinstance(value.__func__, types.FunctionType):
         _guard(tx, source, TYPE, types.MethodType)
         fn_source = AttrSource(source, "__func__") if source else None

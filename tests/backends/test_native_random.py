@@ -19,9 +19,10 @@ tier 2's (or tier 1's again where tier 2 cannot be exact: the graph is not lower
 the call falls back). Both must agree with eager (``_agree``):
 
 - bool, integer and complex results: identical (dtype, shape, values);
-- float results: identical bits, NaN positions and the sign of zero included, except
-  the outputs of a float ``sum``/``mean``/``prod`` (the summation order differs:
-  docs/native.md's tolerance, ``2 * n * eps * sum(|x|)``) and of ``exp``, ``log``,
+- float results: identical bits, NaN positions and the sign of zero included (float
+  sums and means too: NumPy's pairwise order), except the outputs of a float ``prod``
+  and a complex ``sum``/``mean`` (another order: docs/native.md's tolerance,
+  ``2 * n * eps * sum(|x|)``) and of ``exp``, ``log``,
   ``tanh``, ``sin``, ``cos`` (4 ulp): those are only returned, never read again;
 - the inputs after the call (in-place stores): as eager left them;
 - warnings (category and message) and exceptions (type) as eager's.
@@ -161,10 +162,13 @@ class _Gen:
             args.append("keepdims=True")
         expr = f"{a}.{op}({', '.join(args)})"
         kind = np.dtype(self.dtypes[a]).kind
-        # a float sum is compared within the summation-order tolerance and not read
-        # again; max/min and integer sums are exact: with keepdims they broadcast back
+        # a float sum is not read again (programs as they were drawn before sums
+        # were exact); max/min and integer sums are: with keepdims they broadcast back.
+        # Float sums and means are NumPy's bits (its pairwise order); products and
+        # complex sums are compared within the summation-order tolerance
         inexact = op in ("sum", "mean", "prod") and (kind in "fc" or op == "mean")
-        self.add(expr, full=keep and not inexact and axis is not None, tolerant=inexact)
+        tolerant = op == "prod" and kind in "fc" or op in ("sum", "mean") and kind == "c"
+        self.add(expr, full=keep and not inexact and axis is not None, tolerant=tolerant)
 
     def transcendental(self) -> None:
         """exp, log, tanh, sin, cos: within 4 ulp of NumPy's (SIMD) versions, so only

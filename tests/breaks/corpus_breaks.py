@@ -347,7 +347,7 @@ PROGRAMS = [
     ("while_tol", b_while_tol, (X,), 0, 1),
     ("float", b_float, (X,), 1, 1),   # converted after the graph: breaks at y * s
     ("int", b_int, (X,), 1, 1),
-    ("item", b_item, (X,), 2, 1),
+    ("item", b_item, (X,), 1, 1),     # converted after the graph: breaks at x + v
     ("tolist", b_tolist, (X,), 2, 1),
     ("bool", b_bool, (X,), 2, 1),
     # (sizes only the data decides stay in the graph: unbacked sizes, docs/unbacked.md)
@@ -364,7 +364,8 @@ PROGRAMS = [
     # (a loop whose body breaks runs as plain Python over arrays this small: it is not
     # outlined, config.outline_min_elements, docs/loops.md)
     ("loop_print", b_loop_print, (X,), 0, 1),
-    ("loop_data_dependent", b_loop_data_dependent, (X,), 0, 1),
+    # (code after the break's test: one while_loop node since the loop-exits work)
+    ("loop_data_dependent", b_loop_data_dependent, (X,), 1, 0),
     ("callee", b_callee, (X,), 4, 2),
     ("callee_twice", b_callee_twice, (X,), 4, 3),
     ("method", b_method, (X,), 3, 3),

@@ -92,3 +92,128 @@ def test_a_builtin_rebound_to_python_code_later_still_runs():
     finally:
         del globals()["abs"]
     check(builtins_only, a)
+
+
+def draws_and_appends(rng, n):
+    """A Generator's and a list's methods in an island (a branch on a draw per trip)."""
+    t = 0.0
+    times = []
+    for _ in range(n):
+        t += rng.exponential(0.5)
+        if rng.random() < 0.3:
+            times.append(t)
+    return times, t
+
+
+class Counter:
+    def __init__(self):
+        self.hits = 0
+
+    def hit(self, v):
+        self.hits += 1
+        return v * 2
+
+
+def calls_a_user_method(rng, n, counter):
+    s = 0.0
+    for _ in range(n):
+        if rng.random() < 0.5:
+            s += counter.hit(1.0)
+    return s
+
+
+def rebinds_the_local(rng, n):
+    out = []
+    for k in range(n):
+        if rng.random() < 0.5:
+            out.append(k)
+        if k == n // 2:
+            out = Log()            # the island stores `out`: its type is not fixed
+    return out.items if isinstance(out, Log) else out
+
+
+class Log:
+    def __init__(self):
+        self.items = []
+
+    def append(self, v):
+        self.items.append(v)
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_methods_of_c_types_in_an_island_skip_the_hook(backend):
+    # rng.exponential, rng.random (Cython methods of an extension type) and
+    # times.append (a list's) are C code whatever the island does: they are called as
+    # written, with no call of the hook per trip (#15: it made a Gillespie loop 5x
+    # slower than plain Python)
+    compiled = dynamo.compile(draws_and_appends, backend=backend)
+    rng, eager_rng = np.random.default_rng(3), np.random.default_rng(3)
+    assert compiled(rng, 400) == draws_and_appends(eager_rng, 400)
+    assert rng.bit_generator.state == eager_rng.bit_generator.state
+    check(draws_and_appends, np.random.default_rng(3), 400, backend=backend)
+    assert intercept_calls(compiled, np.random.default_rng(3), 400) == 0
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_user_methods_and_rebound_locals_in_an_island_still_use_the_hook(backend):
+    seen = Compiles()
+    listeners.add(seen)
+    try:
+        check(calls_a_user_method, np.random.default_rng(4), 300, Counter(),
+              backend=backend)
+    finally:
+        listeners.remove(seen)
+    assert Counter.hit.__code__ in seen.codes
+    compiled = dynamo.compile(calls_a_user_method, backend=backend)
+    compiled(np.random.default_rng(4), 300, Counter())
+    assert intercept_calls(compiled, np.random.default_rng(4), 300, Counter()) > 0
+    # `out` is a list at the break but the island rebinds it to a Log: its `append`
+    # is looked up through the hook on every trip, never assumed to be list.append
+    check(rebinds_the_local, np.random.default_rng(5), 300, backend=backend)
+    compiled = dynamo.compile(rebinds_the_local, backend=backend)
+    compiled(np.random.default_rng(5), 300)
+    assert intercept_calls(compiled, np.random.default_rng(5), 300) > 0
+
+
+def count_above(x, thr):
+    c = 0
+    total = 0.0
+    for v in x:
+        if v > thr:                 # a break on every trip: the whole loop is an island
+            c += 1
+            total += v
+    return c, total
+
+
+def calls_made(fn, *args) -> dict:
+    """How many times the break code's runner, the island's ``intercept`` hook and the
+    hook's ``original`` (the entry that runs the frame's own code) ran in ``fn(*args)``."""
+    names = {"run_break_code", "intercept", "original"}
+    seen = dict.fromkeys(names, 0)
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code.co_name in names:
+            seen[frame.f_code.co_name] += 1
+    sys.setprofile(profile)
+    try:
+        fn(*args)
+    finally:
+        sys.setprofile(None)
+    return seen
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_an_island_with_nothing_compiled_runs_the_original_code(backend):
+    # no graph before the loop, no write to replay, no callee to compile: the entry
+    # runs the function's own code (no break code, glue or resume machinery per call)
+    x = np.random.default_rng(6).standard_normal(50)
+    check(count_above, x, 0.25, backend=backend, graphs=0, breaks=1)
+    compiled = dynamo.compile(count_above, backend=backend)
+    assert compiled(x, 0.25) == count_above(x, 0.25)
+    seen = calls_made(compiled, x, 0.25)
+    assert seen == {"run_break_code": 0, "intercept": 0, "original": 1}, seen
+    # the same loop after array code, or calling a user function, keeps its break code
+    compiled = dynamo.compile(calls_user_code, backend=backend)
+    a = np.random.default_rng(1).random(300)
+    compiled(a)
+    assert calls_made(compiled, a)["run_break_code"] == 1

@@ -28,6 +28,7 @@ from dynamo.guards import (
     GuardSet,
     ItemSource,
     LocalSource,
+    ShapeSource,
     typed,
 )
 from hypothesis import given, settings
@@ -233,6 +234,31 @@ def test_expr_guard():
     check = make([Guard(X, EXPR, "x > 2", note="the trace branched on it")])
     assert check(3) and not check(1)
     assert check.failures((1,)) == ["x > 2 no longer holds (the trace branched on it)"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 80), st.integers(0, 6), st.integers(0, 80))
+def test_bound_implied_by_a_pin_is_not_rendered(n, k, pin):
+    """``s >= k`` next to ``s == pin`` (``pin >= k``) is left out of the expression, not
+    out of the meaning: the check holds exactly when both do, and the failure words
+    still name the bound first. A bound the pin does not imply, or one on another
+    source, stays."""
+    s, other = ShapeSource(X, 0), ShapeSource(X, 1)
+    guards = [Guard(s, EXPR, f"x.shape[0] >= {k}", note="size"),
+              Guard(s, EXPR, f"x.shape[0] == {pin}", note="pinned"),
+              Guard(other, EXPR, "x.shape[1] >= 2", note="size")]
+    check = make(guards)
+    assert ("x.shape[0] >= " in check.source) == (pin < k)
+    assert "x.shape[1] >= 2" in check.source
+    x = np.zeros((n, 3))
+    assert check(x) == (n >= k and n == pin)
+    words = check.failures((x,))
+    if n < k:
+        assert words == [f"x.shape[0] >= {k} no longer holds (size)"]
+    elif n != pin:
+        assert words == [f"x.shape[0] == {pin} no longer holds (pinned)"]
+    else:
+        assert words == []
 
 
 def test_parameter_named_like_a_builtin():

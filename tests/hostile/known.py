@@ -144,31 +144,70 @@ ROUND6: dict[str, Known | str] = {
 }
 
 # O. Round 7 (prog_round7_*.py).
-#    A loop node drops a temporary that no bytecode reads after the loop
-#    (translator/loops.py dead_after: liveness, and reads_its_locals for locals()/vars()/
-#    eval). The frame itself still shows it: sys._getframe().f_locals, a callee's
-#    sys._getframe(1).f_locals, a traceback's tb_frame.f_locals after the loop see the
-#    value the trace kept (the first trip's), not the last trip's. Likewise a local no
-#    bytecode reads after a graph break is not passed to the resume function, so
-#    sys._getframe().f_locals there lacks it.
+#    (dead-temp-in-frame, fixed) A loop node drops a temporary that no bytecode reads
+#    after the loop (translator/loops.py dead_after: liveness), except where the frame
+#    shows its locals: a function that names locals()/vars()/eval/_getframe/f_locals/
+#    tb_frame (reads_its_locals), and an island after the loop, whose code runs with
+#    every local bound where a callee may read them (sys._getframe(1).f_locals): the
+#    trace then starts over with every loop node keeping its temporaries' last values
+#    (translator/frames.py keeps_temporaries). Still different (docs/python_semantics.md,
+#    "Locals"): a local no bytecode reads after an instruction's graph break is not
+#    bound in the frame there, nor passed to the resume function.
 ROUND7: dict[str, Known | str] = {
-    # a function that names _getframe/f_locals/tb_frame keeps every local (like
-    # locals()); a callee reading its caller's f_locals is not seen by name
-    "round7_dead/temp_read_by_callee_frame":
-        "dead-temp-in-frame: a loop temporary dead by liveness is still read through "
-        "the frame (a callee's sys._getframe(1).f_locals) after the loop",
-    # tier 2 sums a row of more than 128 elements (NumPy's pairwise block) with eight
-    # partial sums throughout; NumPy splits such a row in halves first (pairwise_sum in
-    # numpy/_core/src/umath/loops_utils.h.src): last-bit differences, for float32 and
-    # float64 (docs/native.md lists it as a tolerance; backends/native/reductions.py)
-    "round7_native/reduction_float32_long_row":
-        "native-sum-order: a float row sum over more than 128 elements is not NumPy's "
-        "pairwise order (last bits differ)",
+    # d is dead at the print's break (no bytecode reads it after), so the resume
+    # function does not get it; the reader after it (an island of the resume
+    # function) reads the resume function's locals
+    "round7_dead/local_read_by_callee_after_a_break":
+        "dead-local-after-break: a local no bytecode reads after a graph break is not "
+        "in the frame a later callee's sys._getframe(1).f_locals reads",
+}
+
+# P. Round 8 (prog_round8_*.py).
+#    (hidden-entry-keyword, fixed: a function with **kwargs is compiled through
+#    intercept's wrapper, not a frame entry, whose hidden keyword-only parameter took
+#    the caller's ___entry=... away from kwargs: dynamo/hook.py frame_entry.)
+#    (compiled-function-unwrapped, fixed: a compiled function that compiled code
+#    reads (a global, a dict item) is inlined when called, but code after a graph
+#    break got its original function back, so `me = REG["f"]; me.calls += 1` counted
+#    on the wrong object: dynamo/variables/functions.py CompiledFunctionVariable.)
+#    (chosen-number-identity, fixed: `min(s, c) is s` of a NumPy scalar and a Python
+#    number breaks there (the object is the data's choice); `is None` stays False:
+#    dynamo/translator/compare.py identical.)
+#    An exception raised after a graph break comes out of the resume function, which
+#    runs in a frame of its own called through dynamo's dispatcher: traceback.
+#    extract_tb shows the function twice (the frame entry at its `def` line, then the
+#    resume function at the raising line) with dynamo's frames (hook.py miss,
+#    convert.py, bytecode/resume.py run_break_code) in between.
+ROUND8: dict[str, Known | str] = {
+    "round8_frames/traceback_of_raise":
+        "traceback-extra-frames: a raise after a graph break shows the function twice "
+        "in extract_tb (def line, then the raise), dynamo's frames between",
+    "round8_frames/traceback_of_index_error":
+        "traceback-extra-frames: an IndexError of x[i] (a break) shows the function "
+        "twice in extract_tb, dynamo's frames between",
+    "round8_frames/traceback_through_helper":
+        "traceback-extra-frames: a helper's raise after a break shows the caller twice "
+        "in extract_tb, dynamo's frames between",
+    # dynamo.api.OptimizedFunction is no function: functools.update_wrapper copies the
+    # function's __dict__ once, at compile time, and inspect finds no signature of its
+    # own without following __wrapped__
+    "round8_frames/attribute_set_after_compile":
+        "compiled-object-attributes: an attribute set on the function after compiling "
+        "is not seen through the compiled one, nor one set on the compiled on the function",
+    # the frame entry (and intercept's wrapper) binds the arguments by the parameters
+    # of the code the function had when compiled, before its prologue sees the code
+    # replaced (dynamo/hook.py frame_entry, _wrapper_factory)
+    "round8_frames/code_replaced_by_other_shapes":
+        "code-replaced-signature: after fn.__code__ is replaced by code with other "
+        "parameters, the compiled function rejects a call the new code accepts",
+    "round8_frames/signature_not_following_wrapped":
+        "compiled-object-attributes: inspect.signature(f, follow_wrapped=False) of a "
+        "compiled function raises ValueError (plain: its signature)",
 }
 
 KNOWN: dict[str, Known] = {
     pid: entry if isinstance(entry, Known) else Known(entry)
     for table in (ALIAS, IDENTITY, RAISE, STATE, GUARDS, NUMERICS, FRAMES_API, MORE,
-                  LOOPS, NEWEST, ROUND6, ROUND7)
+                  LOOPS, NEWEST, ROUND6, ROUND7, ROUND8)
     for pid, entry in table.items()
 }

@@ -310,6 +310,64 @@ def _temp_read_by_callee_frame(x):
 case(_temp_read_by_callee_frame, (X,))
 
 
+# (an island follows the loop: its code runs with every local bound, so the loop
+# nodes before it keep their temporaries' last values: translator/frames.py)
+
+def _while_temp_read_by_callee_frame(x):
+    k = 0
+    while k < N:
+        t = x * 0.5     # noqa: F841 (bound only in the body; read through the frame)
+        x = x - x * 0.1
+        k += 1
+    return _peek_caller("t"), x
+
+
+case(_while_temp_read_by_callee_frame, (X,))
+
+
+def _array_while_temp_read_by_callee_frame(x):
+    err = np.abs(x).max()
+    d = None
+    while err > 0.1:
+        d = x * 0.5     # noqa: F841 (read through the frame, on purpose)
+        x = x * 0.8
+        err = np.abs(x).max()
+    return _peek_caller("d"), x
+
+
+case(_array_while_temp_read_by_callee_frame, (X,))
+
+
+class _Peeker:
+    def peek(self, name):
+        return sys._getframe(1).f_locals.get(name, "missing")
+
+
+def _temps_read_by_method_after_two_loops(x, p):
+    a = b = None
+    for _ in range(N):
+        a = x + 1.0     # noqa: F841 (read through the frame, on purpose)
+        x = x * 0.9
+    for _ in range(N):
+        b = x - 1.0
+        x = x * 1.1
+    b = 0  # noqa: F841 (rebound after the loop: the frame holds 0)
+    return p.peek("a"), p.peek("b"), x
+
+
+case(_temps_read_by_method_after_two_loops, (X, _Peeker()))
+
+
+def _local_read_by_callee_after_a_break(x):
+    d = x - 0.5         # noqa: F841 (read through the frame, on purpose)
+    x = x * 0.9
+    print("between")    # an instruction's break, then the reader
+    return _peek_caller("d"), x
+
+
+case(_local_read_by_callee_after_a_break, (X,))
+
+
 def _temp_read_via_traceback_frame(x):
     d = None
     for _ in range(N):

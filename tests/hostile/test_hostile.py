@@ -15,7 +15,9 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round5_numbers", "round5_exceptions", "round5_arrays", "round5_misc",
               "round5_loops", "fp_warnings", "round6_objects", "round6_control",
               "round6_arrays", "round6_exceptions", "round6_runtime", "round6_graphs",
-              "round7_loops", "round7_dead", "round7_arrays", "round7_native")
+              "round7_loops", "round7_dead", "round7_arrays", "round7_native",
+              "round8_index", "round8_counters", "round8_frames", "round8_native",
+              "round8_minmax")
 
 
 def _params():

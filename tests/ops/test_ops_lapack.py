@@ -1,5 +1,5 @@
 """np.linalg's LAPACK functions (solve, inv, pinv, det, slogdet, cholesky, qr, eigh,
-eigvalsh, svd, matrix_power): the rules agree with NumPy on stacks of matrices of every
+eigvalsh, svd, matrix_power, matrix_rank): the rules agree with NumPy on stacks of matrices of every
 shape (incl. 0-size batches and 0x0 matrices, non-square and 1-d errors) and dtype
 (ints, bool and float16 included); named-tuple results keep their type and fields in
 compiled code; a call that raises from the data inside `try` is a graph break, so the
@@ -58,6 +58,17 @@ def test_rectangular_functions(a, full, uv, mode):
     agree(L.svd, a, full_matrices=full, compute_uv=uv)
     agree(L.svd, a, compute_uv=uv, hermitian=True)
     agree(L.qr, a, mode=mode)
+
+
+@given(a=stacks(square=False), tol=st.sampled_from([None, 0.5]))
+@settings(max_examples=80, deadline=None)
+def test_matrix_rank(a, tol):
+    """One count per matrix (a NumPy int for one); of a vector or a number NumPy
+    returns a Python int: the rule refuses (a break)."""
+    agree(L.matrix_rank, a, may_break=a.ndim < 2)
+    agree(L.matrix_rank, a, tol=tol, may_break=a.ndim < 2)
+    if a.ndim >= 2 and a.shape[-1] == a.shape[-2]:
+        agree(L.matrix_rank, a, hermitian=True)
 
 
 @given(a=stacks(), data=st.data())

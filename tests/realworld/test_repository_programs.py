@@ -43,13 +43,11 @@ def _by_version(py311: int, py313: int, py314: int) -> int:
 
 EXPECTED_BREAKS = {
     "gaussian_naive_bayes": _by_version(3, 3, 2),      # [... for c in np.unique(y)]
-    "multinomial_naive_bayes": 1,       # np.bincount(y, minlength=3) + a (12, 3) array
     "perceptron_train": 1,              # if yi * (xi @ w + b) <= 0
     "best_split": 1,                    # for t in np.unique(col)
     "information_gain": _by_version(9, 7, 6),          # [... for p in np.bincount(y)]
     "confusion_matrix_bincount": 1,     # np.bincount(..., minlength=9).reshape(3, 3)
     "precision_recall_f1": 2,           # if tp + fp > 0 (twice)
-    "to_one_hot": 1,                    # np.zeros((n, labels.max() + 1))
     "ising_metropolis_sweep": 1,        # if dE <= 0 or rng.random() < ...
 }
 

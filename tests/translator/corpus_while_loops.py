@@ -225,7 +225,7 @@ def for_break_mid_body(x, tol):
         x = 0.5 * x
         if np.abs(x).max() < tol:
             break
-        x = x + 0.01               # code after the test: stays a break
+        x = x + 0.01               # code after the test (loop_exits)
     return x
 
 

@@ -572,7 +572,6 @@ BREAKS = {   # name -> (program, its arguments per seed)
     "range_len": (range_len, lambda s: (_inputs(s),)),
     "int_of_len": (int_of_len, lambda s: (_inputs(s),)),
     "two_different_masks": (two_different_masks, lambda s: (_inputs(s),)),
-    "against_static": (against_static, _three_positive),
     "iterate_rows": (iterate_rows, lambda s: (_inputs(s),)),
 }
 
@@ -590,6 +589,21 @@ def test_specializing_uses_break(name):
     assert "4099" not in reasons and "4001" not in reasons   # no made-up hint shows
     for seed in (0, 1, 2):
         check(fn, *make(seed))
+
+
+def test_one_answer_for_every_count_numpy_takes():
+    """``x[m] * w`` with a static ``(3,)`` ``w``: NumPy takes 1 or 3 selected elements
+    (both give ``(3,)``) and raises its broadcasting error for any other count. One
+    answer: it stays in the graph (``OutputGraph._one_answer``), the node may raise, and
+    every count gives eager's result or eager's error (issue #19: ``np.bincount(y,
+    minlength=k)`` beside ``k``-sized arrays)."""
+    report = dynamo.explain(against_static, backend="eager")(*_three_positive(0))
+    assert report.graph_break_count == 0 and report.graph_count == 1
+    w = _inputs(1, 3)
+    for x in (_three_positive(0)[0], np.array([-1.0, 2.0, -3.0]), np.zeros(4),
+              np.array([1.0, 2.0]), np.array([1.0, 2.0, 3.0, 4.0])):   # counts 3, 1, 0, 2, 4
+        for backend in BACKENDS:
+            check(against_static, x, w, backend=backend)
 
 
 def test_static_backend_breaks_as_before():

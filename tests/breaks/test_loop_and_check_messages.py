@@ -1,0 +1,130 @@
+"""Two breaks of the held-out-style corpora (heldout_programs4.py) say why, with a hint
+that fits (issue #19): a loop the trace cannot iterate, and a check that raises.
+
+A loop the trace cannot iterate says why, in the user's terms.
+
+``for c in np.unique(y)`` breaks where the loop needs the data-dependent length; the
+code after that break holds the loop's real Python iterator (an ``enumerate``, an
+array's ``iterator``), and iterating it breaks again. Those breaks used to read
+"iteration over a iterator object (not traced)" with the hint to pass a list in; now
+they name the iterator and point at the loop's first break. Any other object keeps
+its description, with its article.
+
+A data-dependent ``if`` whose one way only raises (``if rank < d: raise
+ValueError(...)``, ``assert (y >= 0).all()``) is a check on the input: its break says
+so and hints to check the inputs before the call, where np.where (the hint of any
+other data-dependent ``if``) cannot express a raise."""
+
+import numpy as np
+from harness import check
+
+import dynamo
+
+
+def per_class_means(y, X):
+    out = []
+    for i, c in enumerate(np.unique(y)):
+        out.append((i, X[y == c].mean()))
+    return out
+
+
+def per_class_comprehension(y, X):
+    return [X[y == c].mean() for c in np.unique(y)]
+
+
+def passed_in(it):
+    total = 0.0
+    for v in it:
+        total += v
+    return total
+
+
+def test_a_loop_over_a_data_dependent_length():
+    y, X = np.array([0, 2, 2, 1]), np.arange(8.0).reshape(4, 2)
+    for fn, iterator in ((per_class_means, "a Python enumerate iterator"),
+                         (per_class_comprehension, "a Python iterator")):
+        check(fn, y, X)                     # eager's results, whatever breaks
+        report = dynamo_explain(fn, y, X)
+        first, *rest = report.break_reasons
+        assert first.reason.startswith("a data-dependent size (the length of np.unique's")
+        assert "for c in np.unique(y)" in first.hint
+        assert rest, "the loop's iterator is iterated as Python after the first break"
+        for brk in rest:
+            assert brk.reason == f"iteration over {iterator} (not traced)"
+            assert brk.hint.startswith("fix this loop's first break")
+            assert "np.unique" in brk.explanation
+
+
+def test_an_iterator_passed_in():
+    report = dynamo_explain(passed_in, iter([1.0, 2.0]))
+    assert report.break_reasons
+    for brk in report.break_reasons:
+        assert brk.reason == "iteration over a Python list_iterator (not traced)"
+        assert "pass list(it)" in brk.hint
+
+
+def dynamo_explain(fn, *args):
+    dynamo.reset()
+    return dynamo.explain(fn)(*args)
+
+
+def over_a_module(x):
+    for name in np:
+        x = x + 1
+    return x
+
+
+def test_other_objects_keep_their_description():
+    check(over_a_module, np.ones(2))
+    report = dynamo_explain(over_a_module, np.ones(2))
+    reasons = [b.reason for b in report.break_reasons]
+    assert "iteration over a module numpy (not traced)" in reasons, reasons
+
+
+def rank_checked(X, y):
+    if np.linalg.matrix_rank(X) < X.shape[1]:
+        raise ValueError("rank deficient")
+    return X @ y
+
+
+# (pytest rewrites the `assert`s of a test module into other bytecode: this one is
+# compiled as a user's module compiles it)
+_ASSERTED = """
+def asserted(x):
+    assert (x >= 0).all(), "negative"
+    return np.sqrt(x)
+"""
+_scope = {"np": np}
+exec(compile(_ASSERTED, "user_checks.py", "exec"), _scope)
+asserted = _scope["asserted"]
+
+
+def negated_check(x):
+    if not np.isfinite(x).all():
+        raise ValueError(f"{x.shape[0]} values, some not finite")
+    return x.sum()
+
+
+def chooses(x):
+    if x.sum() > 0:
+        return x * 2
+    return x
+
+
+def test_a_check_that_raises_says_so():
+    X = np.eye(3)
+    for fn, args in ((rank_checked, (X, np.ones(3))), (rank_checked, (X[:, :2] @ X[:2], np.ones(3))),
+                     (asserted, (np.ones(3),)), (asserted, (-np.ones(3),)),
+                     (negated_check, (np.ones(3),)), (negated_check, (np.array([np.nan]),))):
+        check(fn, *args)                    # eager's result or eager's error
+        report = dynamo_explain(fn, *args)
+        brk, *after = report.break_reasons    # (where the check fails: the raise, too)
+        assert [b.cause for b in after] in ([], ["raise"]), after
+        assert brk.reason == ("truth value of an array (data-dependent control flow: a check "
+                              "that raises on some data)"), (fn.__name__, brk.reason)
+        assert brk.hint.startswith("check the inputs before calling the compiled function")
+    report = dynamo_explain(chooses, np.ones(3))
+    (brk,) = report.break_reasons
+    assert brk.reason == "truth value of an array (data-dependent control flow)"
+    assert "np.where" in brk.hint
+

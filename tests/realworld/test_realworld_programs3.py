@@ -1,0 +1,37 @@
+"""The third benchmark corpus (``scripts/realworld_programs3.py``, issue #15): every
+program, on its small inputs, gives eager's results on the eager and numpy backends
+(values, dtypes, shapes, the arguments afterwards, printed output, warnings), called
+twice (the second call hits the cache).
+
+The corpus was written before any of it ran under dynamo; its benchmark sizes are
+timed by ``scripts/bench_realworld.py --corpus 3`` (docs/benchmarks.md, "A held-out-
+style corpus").
+"""
+
+from __future__ import annotations
+
+import pytest
+from rw_check import check_program
+from script_modules import load_script
+
+_corpus = load_script("realworld_programs3")
+PROGRAMS = _corpus.programs(small=True)
+
+
+@pytest.mark.parametrize("name,fn,args,kwargs", PROGRAMS, ids=[p[0] for p in PROGRAMS])
+def test_program_equals_eager(name, fn, args, kwargs):
+    check_program(fn, [args], kwargs=kwargs)
+
+
+def test_corpus_is_broad_and_new():
+    """25 or more programs, no name twice, none a function of the earlier corpora, the
+    benchmark sizes the same programs in the same order."""
+    names = [p[0] for p in PROGRAMS]
+    assert len(names) >= 25
+    assert len(set(names)) == len(names)
+    old = set()
+    for earlier in ("realworld_programs", "realworld_programs2"):
+        module = load_script(earlier)
+        old |= {getattr(module, n) for n in dir(module) if callable(getattr(module, n))}
+    assert not old & {fn for _, fn, _, _ in PROGRAMS}
+    assert [p[0] for p in _corpus.programs(small=False)] == names
