@@ -8,13 +8,22 @@ A jump on array data raises ``Unsupported`` and becomes a graph break.
 
 from __future__ import annotations
 
+import numpy as np
+
 from .. import pyversion
 from ..exc import Unsupported
-from ..variables import ConstantVariable, IteratorVariable
+from ..variables import ArrayVariable, ConstantVariable, IteratorVariable
 from ..variables.base import untraced_iteration
 from ..variables.iterators import take
 from .loops import while_loop_node
 from .raising_checks import as_a_check
+
+# Unrolled ops past which a loop over small arrays (all under
+# ``config.outline_min_elements``) runs as Python instead: each unrolled op is the NumPy
+# call the loop makes anyway, and compiling a few thousand costs seconds
+# (``check_unroll_budget``; a 300-trip k-means assignment loop of 17 ops a trip took
+# 2.5 s to compile and then ran at 0.68x plain).
+_SMALL_UNROLL_OPS = 2048
 
 
 class ControlFlow:
@@ -38,9 +47,9 @@ class ControlFlow:
         # what one iteration cost: its backward jumps, and the trips of the loop nodes
         # in it, which an unrolled iteration repeats (each traced and compiled again)
         now = self.backward_jumps
-        work = now + self.output.loop_trips
+        work, size = now + self.output.loop_trips, len(self.output.graph)
         before = self.loop_progress.get(id(it))
-        self.loop_progress[id(it)] = (it, work)
+        self.loop_progress[id(it)] = (it, work, size)
         cost = 1 if before is None else max(1, work - before[1])
         if now + cost * left > self.config.max_unroll:
             raise Unsupported(
@@ -49,6 +58,25 @@ class ControlFlow:
                 "Loops are unrolled into the graph; this one is too long, so it runs as "
                 "Python.", hint="raise dynamo.config.max_unroll, or vectorize the loop",
                 cause="unroll_budget")
+        if before is not None and (size - before[2]) * left > _SMALL_UNROLL_OPS and \
+                self._largest_array() < self.config.outline_min_elements:
+            raise Unsupported(
+                f"a loop of {left} more iterations would unroll into about "
+                f"{(size - before[2]) * left} more ops on small arrays",
+                "Unrolled, each op is the same NumPy call the loop makes, and compiling "
+                "thousands of them costs seconds; on arrays this small fusing cannot win "
+                "that back, so the loop runs as Python.",
+                hint="vectorize the loop: one array op over all its trips rather than "
+                     "one small op per trip",
+                cause="unroll_budget")
+
+    def _largest_array(self) -> int:
+        """The elements of the largest array the frame holds whose size is known (a
+        symbolic size counts as large: it may be)."""
+        sizes = [v.meta.size for v in self.locals.values() if isinstance(v, ArrayVariable)]
+        sizes += [v.size for v in self.unread_args().values() if isinstance(v, np.ndarray)]
+        return max((s if type(s) is int else self.config.outline_min_elements
+                    for s in sizes), default=0)
 
     def LOAD_CONST(self, inst):
         self.push(ConstantVariable(inst.arg))

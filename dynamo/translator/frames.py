@@ -125,6 +125,10 @@ class GraphBreak(Exception):  # noqa: N818 (control flow)
 
 
 class InliningTranslator(Handlers, TranslatorBase):
+    def unread_args(self) -> dict:
+        """None: an inlined call's arguments are traced values, bound as locals."""
+        return {}
+
     def step(self) -> None:
         try:
             super().step()

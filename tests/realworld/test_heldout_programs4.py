@@ -22,7 +22,9 @@ BACKENDS = ("eager", "numpy")
 # np.zeros((n, labels.max() + 1)), a size read from the data (data_sizes.valued_shape);
 # describe_columns, x.mean().item() stored in a dict (arrays.ItemVariable);
 # dft_matrix_transform, np.allclose returned (arrays.ComparedBoolVariable); and
-# least_squares_rank_check's np.linalg.matrix_rank is an op. See docs/realworld.md.)
+# least_squares_rank_check's np.linalg.matrix_rank is an op; conjugate_gradient's
+# `if rs_new < tol: break` with code after it is a while_loop node (loop_exits). See
+# docs/realworld.md.)
 EXPECTED_BREAKS: dict[str, int] = {
     # np.unique's length (a data-dependent size) as a loop's trip count: the trace
     # cannot unroll a loop whose length only the data knows (then the loop's Python
@@ -31,7 +33,6 @@ EXPECTED_BREAKS: dict[str, int] = {
     "decision_stump": 1,
     # data-dependent control flow: an `if` (or a loop's exit test) on array values
     "perceptron_epochs": 1,
-    "conjugate_gradient": 1,
     "pagerank_power": 1,
     "least_squares_rank_check": 1,     # if rank < d: raise ValueError(...)
     # int() of a float array (may raise for NaN: not deferred), and int() + 1

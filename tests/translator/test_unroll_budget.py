@@ -123,3 +123,35 @@ def test_a_loop_that_may_end_early_is_not_judged_by_its_length():
     x = np.random.default_rng(4).random(5)
     check(with_break, x, graphs=1, breaks=0)
     check(with_return, x, graphs=1, breaks=0)
+
+
+def assign_loop(X, C):
+    """A k-means assignment step with a Python loop over the points (small arrays)."""
+    counts = np.zeros(C.shape[0], dtype=np.int64)
+    sums = np.zeros_like(C)
+    for i in range(X.shape[0]):
+        j = int(np.argmin(((C - X[i]) ** 2).sum(axis=1)))
+        counts[j] += 1
+        sums[j] += X[i]
+    return sums, counts
+
+
+def test_a_loop_of_many_small_ops_runs_as_python(monkeypatch):
+    """Unrolled, a 300-trip loop over 4x2 arrays was about 5,000 ops: 2.5 s to compile,
+    then slower than the loop it replaced. Past ``_SMALL_UNROLL_OPS`` unrolled ops, with
+    every array under ``config.outline_min_elements``, it runs as Python; the same loop
+    with a large array in the frame is still unrolled (lowered budget: a fast test)."""
+    from dynamo.translator import control_flow
+
+    rng = np.random.default_rng(5)
+    X, C = rng.random((300, 2)), rng.random((4, 2))
+    out = dynamo.explain(assign_loop)(X, C)
+    (reason,) = [b.reason for b in out.break_reasons]
+    assert "299 more iterations" in reason and "small arrays" in reason
+    assert traced_steps(assign_loop, X, C) < 2000     # (not 299 more traced trips)
+    check(assign_loop, X, C, breaks=1)
+    monkeypatch.setattr(control_flow, "_SMALL_UNROLL_OPS", 40)
+    X, C = rng.random((12, 2)), rng.random((4, 2))
+    check(assign_loop, X, C, breaks=1)                # 11 trips of ~8 ops: over 40
+    monkeypatch.setattr(dynamo.config, "outline_min_elements", 8)
+    check(assign_loop, X, C, graphs=1, breaks=0)      # X (24 elements) is large now
