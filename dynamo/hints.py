@@ -243,6 +243,11 @@ TABLE: tuple[Advice, ...] = (
     Advice(r"^(a loop of .* exceeds|loop ran more than) config\.max_unroll",
            "Unrolling this loop would make a very large graph.",
            "raise dynamo.config.max_unroll, or vectorize the loop"),
+    Advice(r"^a loop of .* would unroll into about .* ops on small arrays",
+           "Unrolled, each op is the NumPy call the loop makes anyway, and compiling "
+           "thousands of them costs seconds that arrays this small cannot win back.",
+           "vectorize the loop: one array op over all its trips rather than one small op "
+           "per trip"),
     Advice(r"^iteration over an array of \d+ rows",
            "Unrolling a loop over this many rows would make a very large graph.",
            "vectorize over the first axis (x.sum(axis=1) instead of a loop over rows), or "

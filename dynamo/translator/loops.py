@@ -628,13 +628,14 @@ class LoopScope:
                 final[k] = nxt                         # an array from before the loop
             else:
                 node = out.graph.call("getitem", (loop, k), meta={
-                    "array": self.slots[k].meta, "kind": ops.get("getitem").kind})
+                    "array": self.slots[k].meta, **out.current_loc,
+                    "kind": ops.get("getitem").kind})
                 final[k] = ArrayVariable(node, self.slots[k].meta)
         self._set_state(holders, final)
         for t, (name, var) in enumerate(self.temps, start=len(self.slots)):
             meta = self.at_last_trip(var.meta)
             node = out.graph.call("getitem", (loop, t), meta={
-                "array": meta, "kind": ops.get("getitem").kind})
+                "array": meta, **out.current_loc, "kind": ops.get("getitem").kind})
             tx.locals[name] = ArrayVariable(node, meta)
         self._own_fresh_sizes()
         out.loop_trips += int(self.trips)
@@ -1465,7 +1466,7 @@ class WhileScope(LoopScope):
         (slot -> its value after the loop) then holds ``B``'s results."""
         out = self.output
         test = out.graph.call("getitem", (loop, len(self.slots)), meta={
-            "array": self.cond_meta, "kind": ops.get("getitem").kind})
+            "array": self.cond_meta, **out.current_loc, "kind": ops.get("getitem").kind})
         node = out.graph.call("while_loop", (
             tail_graph(self, outputs, self.test_slot), self.keep, test,
             tuple(final[k].node for k in range(len(self.slots))) + (test,),
@@ -1475,7 +1476,7 @@ class WhileScope(LoopScope):
         for k, how in enumerate(outputs):
             if how[0] == "shift":     # (into a slot dead after the loop: no alias seen)
                 final[k] = ArrayVariable(out.graph.call("getitem", (node, k), meta={
-                    "array": final[k].meta, "kind": ops.get("getitem").kind}),
+                    "array": final[k].meta, **out.current_loc, "kind": ops.get("getitem").kind}),
                     final[k].meta)
             elif how[0] == "written":
                 out.writes.guard_writeable(final[k].node)
@@ -1483,7 +1484,7 @@ class WhileScope(LoopScope):
                     "array": final[k].meta, **out.current_loc, "kind": ops.MUTATION})
             elif how[0] == "new":
                 final[k] = ArrayVariable(out.graph.call("getitem", (node, k), meta={
-                    "array": final[k].meta, "kind": ops.get("getitem").kind}),
+                    "array": final[k].meta, **out.current_loc, "kind": ops.get("getitem").kind}),
                     final[k].meta)
 
     def finish(self) -> None:
@@ -1542,7 +1543,8 @@ class WhileScope(LoopScope):
                 final[k] = self.slots[k]
             else:
                 node = out.graph.call("getitem", (loop, k), meta={
-                    "array": self.slots[k].meta, "kind": ops.get("getitem").kind})
+                    "array": self.slots[k].meta, **out.current_loc,
+                    "kind": ops.get("getitem").kind})
                 final[k] = ArrayVariable(node, self.slots[k].meta)
         if tail:
             self._tail(loop, final, outputs)
@@ -1550,7 +1552,7 @@ class WhileScope(LoopScope):
         self._own_fresh_sizes()
         if count:    # the value after u trips: rest[u - 1], or as it was for none
             node = out.graph.call("getitem", (loop, len(metas)), meta={
-                "array": counter, "kind": ops.get("getitem").kind})
+                "array": counter, **out.current_loc, "kind": ops.get("getitem").kind})
             out.unbacked_sizes[taken.sym.terms[0][0]] = (node, 0)
         for name, step in self.steps.items():   # (one nothing reads after: as before)
             start = self.entry_locals[name]
