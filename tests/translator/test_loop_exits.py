@@ -21,7 +21,7 @@ from corpus_loop_exits import PROGRAMS, halvings_exit, warns_after_test
 from harness import check
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_loop_while import while_nodes
+from test_loop_while import assert_same_warnings, while_nodes
 
 import dynamo
 
@@ -91,16 +91,7 @@ def test_nodes(name):
 def test_warnings_of_the_code_after_the_test(args, backend):
     """B warns on each trip it runs from the fourth on (``log`` of -0.4), the last one
     where the range runs out too: the same warnings, in the same order, as Python."""
-    with warnings.catch_warnings(record=True) as want:
-        warnings.simplefilter("always")
-        expected = warns_after_test(*copy.deepcopy(args))
-    with warnings.catch_warnings(record=True) as got:
-        warnings.simplefilter("always")
-        result = dynamo.compile(warns_after_test, backend=backend)(*copy.deepcopy(args))
-    np.testing.assert_array_equal(result, expected)
-    assert len(want) > 1
-    assert [(w.category, str(w.message)) for w in got] == \
-        [(w.category, str(w.message)) for w in want]
+    assert_same_warnings(warns_after_test, args, backend)
 
 
 def _outcome(fn, *args):

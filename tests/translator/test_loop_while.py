@@ -150,6 +150,11 @@ def _for_break_warns(x):
 def test_warnings_per_trip(fn, args, backend):
     """A body that warns warns once per trip, as in Python (the loop is one node)."""
     assert while_nodes(fn, args, backend) == 1
+    assert_same_warnings(fn, args, backend)
+
+
+def assert_same_warnings(fn, args, backend) -> None:
+    """``fn`` compiled gives Python's result and its warnings (more than one), in order."""
     with warnings.catch_warnings(record=True) as want:
         warnings.simplefilter("always")
         expected = fn(*copy.deepcopy(args))
