@@ -187,8 +187,41 @@ def _hooked(fn: types.FunctionType, ctx: hook.CompileContext,
     return fn
 
 
+class _OfTheFunction(str):
+    """A class attribute of ``OptimizedFunction`` (``__doc__``, ``__module__``) that an
+    instance reads from its original function: a class attribute is found before
+    ``__getattr__`` is asked. On the class it is the class's own, a str (``type``
+    reads ``__module__`` from the class's namespace as it is there), which pickles as
+    a plain str (a pickler writes the class's module name when it sends the class)."""
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj, objtype=None):
+        return self if obj is None else getattr(obj._orig_fn, self.name)
+
+    def __reduce__(self):
+        return str, (str(self),)
+
+
 class OptimizedFunction:
     """A compiled function: call it like the original."""
+
+    # Calling the object calls what its ``__call__`` slot holds (the frame entry, or
+    # the function itself: see ``_hooked``). A slot is a member descriptor, which
+    # CPython's ``slot_tp_call`` reads straight from the object: about 260
+    # instructions a call less than a property reading an attribute (callgrind,
+    # CPython 3.11; docs/benchmarks.md), and no ``__call__(*args, **kwargs)`` frame
+    # repacking the arguments.
+    # The object's own attributes are these slots; every other one is the original
+    # function's, read (``__getattr__``), written and deleted there, and ``__dict__`` is
+    # the function's: an attribute set on either after compiling (a registry's mark)
+    # is seen on both, as on one function, and ``__name__``, ``__code__`` or
+    # ``__defaults__`` are the function's as they are now (``inspect.signature`` reads
+    # the object as a function).
+    __slots__ = ("__call__", "_orig_fn", "_settings", "_ctx", "__wrapped__", "__weakref__")
+    __doc__ = _OfTheFunction(__doc__)
+    __module__ = _OfTheFunction(__module__)
 
     # How the translator recognises one (and inlines ``_orig_fn``) without importing
     # this module: see ``dynamo.variables.builder._compiled_function``.
@@ -200,13 +233,13 @@ class OptimizedFunction:
         self._settings = settings
         self._ctx = ctx = ctx if ctx is not None else settings.context()
         # (a function that reads its caller's frame is called as it is: see _hooked)
-        self._call = _hooked(fn, ctx, settings)
-        functools.update_wrapper(self, fn)
+        self.__call__ = call = _hooked(fn, ctx, settings)
+        self.__wrapped__ = fn
         # A method's lookups reach the function its bound method wraps, here ``_call``:
         # it carries the function's attributes too (unittest reads
         # ``__unittest_expecting_failure__`` from the bound test method).
-        self._call.__dict__.update(fn.__dict__)
-        if self._call is not fn:   # the trace may find it reads through an argument
+        call.__dict__.update(fn.__dict__)
+        if call is not fn:   # the trace may find it reads through an argument
             when_found(fn.__code__, self)
 
     def frame_reader_found(self, why: str) -> None:
@@ -215,23 +248,29 @@ class OptimizedFunction:
         the next call on it is called as it is, as ``_hooked`` does for a reader."""
         log_breaks.debug("dynamo.compile(%s): it reads its caller's frame (%s); it runs "
                          "uncompiled from now on", self._orig_fn.__qualname__, why)
-        self._call = self._orig_fn
+        self.__call__ = self._orig_fn
 
-    # Calling the object calls the wrapper itself: a property that C code reads
-    # (attrgetter), rather than a __call__(*args, **kwargs) that repacks the arguments
-    # and adds a Python frame (0.1-0.2 us of a call's overhead).
-    __call__ = property(operator.attrgetter("_call"))
+    # what a call runs (the slot's value), under the name the rest of dynamo reads
+    _call = property(operator.attrgetter("__call__"))
 
-    # a function's defaults, as the original has them (update_wrapper copies neither)
-    __defaults__ = property(lambda self: self._orig_fn.__defaults__,
-                            lambda self, value: setattr(self._orig_fn, "__defaults__", value))
-    __kwdefaults__ = property(lambda self: self._orig_fn.__kwdefaults__,
-                              lambda self, value: setattr(self._orig_fn, "__kwdefaults__",
-                                                          value))
-    # read through too: on 3.14 update_wrapper copies __annotate__, not __annotations__
-    __annotations__ = property(lambda self: self._orig_fn.__annotations__,
-                               lambda self, value: setattr(self._orig_fn, "__annotations__",
-                                                           value))
+    def __getattr__(self, name: str):
+        if name in _OWN:   # not set yet (unpickling): no function to ask
+            raise AttributeError(name)
+        return getattr(self._orig_fn, name)
+
+    def __setattr__(self, name: str, value) -> None:
+        if name in _OWN:
+            object.__setattr__(self, name, value)
+        else:
+            setattr(self._orig_fn, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        if name in _OWN:
+            object.__delattr__(self, name)
+        else:
+            delattr(self._orig_fn, name)
+
+    __dict__ = property(lambda self: self._orig_fn.__dict__)
 
     def __get__(self, obj, objtype=None):  # decorating a method
         if obj is None:
@@ -258,6 +297,9 @@ class OptimizedFunction:
     def __setstate__(self, state: tuple) -> None:
         fn, settings = state
         self.__init__(fn, settings, _received_context(settings))
+
+
+_OWN = frozenset(OptimizedFunction.__slots__)
 
 
 def _pickled_by_name(obj: Any, *, main: bool) -> str | None:
@@ -309,14 +351,17 @@ class OptimizedMethod:
     Not a ``types.MethodType``, which pickles as ``getattr(obj, name)``, that is the
     method uncompiled: this one pickles as its object and its compiled function."""
 
+    # the bound entry is called from a slot, as OptimizedFunction's
+    __slots__ = ("__call__", "__dict__", "__weakref__")
+
     def __init__(self, func: OptimizedFunction, obj: Any):
         self.__func__, self.__self__ = func, obj
-        self._call = types.MethodType(func._call, obj)
+        self.__call__ = types.MethodType(func._call, obj)
         self.__wrapped__ = types.MethodType(func._orig_fn, obj)   # inspect.signature
         for name in ("__module__", "__name__", "__qualname__", "__doc__"):
             setattr(self, name, getattr(func, name))
 
-    __call__ = property(operator.attrgetter("_call"))   # as OptimizedFunction's
+    _call = property(operator.attrgetter("__call__"))   # as OptimizedFunction's
 
     def __reduce__(self):
         return OptimizedMethod, (self.__func__, self.__self__)

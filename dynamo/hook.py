@@ -67,7 +67,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bytecode import Bytecode, Instr, Label
+from bytecode import Bytecode, Instr, Label, TryBegin, TryEnd
 from bytecode.instr import InstrLocation
 
 from dynamo.guards import keeps_failing, param_name
@@ -80,6 +80,7 @@ from .config import config
 from .dispatch import boxed_dispatcher, dispatcher
 from .exc import BackendError, RerunEagerly, SkipFrame
 from .source import compile_source
+from .tracebacks import for_program
 
 log_recompiles = logs.get("recompiles")
 log_internal = logging.getLogger("dynamo.internal")
@@ -127,6 +128,7 @@ class CodeCache:
         self.scope[_free_name("___recall", self.code_names)] = \
             functools.partial(_recall, ctx)
         self.scope[_free_name("___S", self.code_names)] = DEFAULT
+        self.scope[_free_name("___clean", self.code_names)] = for_program
         # wrapper factories by the defaults they take (count, kw-only names): one,
         # unless a function of this code had its __defaults__ replaced by others
         self.wrapper_makers: dict[tuple, Callable] = {}
@@ -581,6 +583,13 @@ def frame_entry(fn: types.FunctionType, ctx: CompileContext) -> types.FunctionTy
     return entry
 
 
+def _for_program_entry(entry: _Entry, exc: BaseException) -> None:
+    """A frame entry's handler: the traceback without dynamo's frames, nor the entry's
+    own at the ``def`` line where the function's code shows the raising line (its code
+    as compiled, or the code it has now: ``_recall``)."""
+    for_program(exc, entry=entry.fn.__code__)
+
+
 def _unexpected(message: str):
     """A frame entry's hidden parameter was passed by the caller: the TypeError a
     function without it raises (one with ``**kwargs`` would have taken it there)."""
@@ -600,16 +609,20 @@ def _entry_template(code: types.CodeType) -> types.CodeType:
         if e.__class__ is not _Entry:       # the caller passed ___entry=...
             return _unexpected("... got an unexpected keyword argument ...")
         if e.fn.__code__ is not e.code:     # replaced since: call it as it is now
-            return e.recall((a, b, ))
-        result = e.cache.dispatch(e.stand_in, a, b, )
+            return e.recall((a, b, ))       # (*)
+        result = e.cache.dispatch(e.stand_in, a, b, )     # (*)
         if result is not CONTINUE:
             return result
         ...                                 # code's own instructions
 
-    (``e`` stays on the stack.) The prologue sits outside every ``try`` range and
-    leaves the stack empty, as the original begins, so the exception table keeps its
-    depths; its instructions carry the ``def`` line. Its constants are None and
-    ``CONTINUE`` only: one template serves every function of ``code``."""
+    (``e`` stays on the stack.) The prologue sits outside the code's own ``try``
+    ranges and leaves the stack empty, as the original begins, so the exception table
+    keeps its depths; its instructions carry the ``def`` line. An exception out of the
+    two calls marked (*) (raised by the resume function of a break, say) goes to a
+    handler of the prologue's own, which drops dynamo's frames from its traceback and
+    this frame's entry at the ``def`` line (``tracebacks.for_program``), then raises it
+    on. Its constants are None, ``CONTINUE`` and functions of this module only: one
+    template serves every function of ``code``."""
     bc = Bytecode.from_code(code, conserve_exception_block_stackdepth=True)
     hidden = _entry_name(code)
     bc.argnames.insert(bc.argcount + bc.kwonlyargcount, hidden)
@@ -637,22 +650,34 @@ def _entry_template(code: types.CodeType) -> types.CodeType:
         out = [ins(pyversion.POP_JUMP_FORWARD_IF_FALSE, label)]
         return out + ([ins("NOT_TAKEN")] if pyversion.NOT_TAKEN_AFTER_BRANCH else [])
 
-    recall, own, passed = Label(), Label(), Label()
+    recall, own, passed, handler = Label(), Label(), Label(), Label()
     null = pyversion.push_null_for_call(loc)
+    # the calls into dynamo raise to ``handler`` (the stack cut to [e]), which gives the
+    # exception plain Python's traceback (``tracebacks.for_program``) and raises it on
+    # (RERAISE adds no entry of this frame). Each range starts before the loads of the
+    # call's arguments: on 3.13 and 3.14 a range of the CALL alone misses an exception
+    # that comes out of the callee (found by test_tracebacks.py).
+    to_dispatch, to_recall = TryBegin(handler, False, 1), TryBegin(handler, False, 1)
     out = [ins("LOAD_FAST", hidden), ins("DELETE_FAST", hidden),                # [e]
            ins("COPY", 1), attr("__class__"), ins("LOAD_CONST", _Entry), ins("IS_OP", 0),
            *branch(passed),
            ins("COPY", 1), attr("fn"), attr("__code__"), ins("COPY", 2), attr("code"),
            ins("IS_OP", 0), *branch(recall),                                    # [e]
            ins("COPY", 1), attr("cache"), attr("dispatch"), *null,      # [e, d/NULL x2]
-           ins("COPY", 3), attr("stand_in"), *args(),
+           to_dispatch, ins("COPY", 3), attr("stand_in"), *args(),
            *pyversion.call_instrs(len(names) + 1, location=loc),                # [e, r]
+           TryEnd(to_dispatch),
            ins("SWAP", 2), ins("POP_TOP"),                                      # [r]
            ins("COPY", 1), ins("LOAD_CONST", CONTINUE), ins("IS_OP", 1), *branch(own),
            ins("RETURN_VALUE")]
-    out += [recall, attr("recall"), *pyversion.push_null_for_call(loc), *args(),
-            ins("BUILD_TUPLE", len(names)), *pyversion.call_instrs(1, location=loc),
-            ins("RETURN_VALUE")]
+    out += [recall, ins("COPY", 1), attr("recall"), *pyversion.push_null_for_call(loc),
+            to_recall, *args(), ins("BUILD_TUPLE", len(names)),
+            *pyversion.call_instrs(1, location=loc), TryEnd(to_recall),         # [e, r]
+            ins("SWAP", 2), ins("POP_TOP"), ins("RETURN_VALUE")]
+    out += [handler,                                                       # [e, exc]
+            *pyversion.load_callable_const(_for_program_entry, loc),
+            ins("COPY", 4), ins("COPY", 4), *pyversion.call_instrs(2, location=loc),
+            ins("POP_TOP"), ins("SWAP", 2), ins("POP_TOP"), ins("RERAISE", 0)]
     out += [passed, ins("POP_TOP"),   # the caller passed the hidden name: as plain Python
             *pyversion.load_callable_const(_unexpected, loc),
             ins("LOAD_CONST", f"{code.co_qualname}() got an unexpected keyword argument "
@@ -660,7 +685,7 @@ def _entry_template(code: types.CodeType) -> types.CodeType:
             *pyversion.call_instrs(1, location=loc), ins("RETURN_VALUE")]
     out += [own, ins("POP_TOP")]
     bc[:] = head + out + body
-    return bc.to_code(stacksize=max(code.co_stacksize, len(names) + 5),
+    return bc.to_code(stacksize=max(code.co_stacksize, len(names) + 6),
                       compute_exception_stack_depths=False)
 
 
@@ -688,9 +713,10 @@ def _wrapper_factory(code, scope: dict, ndefaults: int = 0, kwdefaults: tuple = 
     # the wrapper declares the function's own parameter names (callers pass them by
     # keyword), so its own names must differ from every one of them
     taken = frozenset(code.co_varnames)
-    fn, co, dflt, kwd, dispatch, recall, marker = (
+    fn, co, dflt, kwd, dispatch, recall, marker, clean, exc = (
         _free_name(n, taken) for n in ("___fn", "___code", "___defaults", "___kwdefaults",
-                                       "___dispatch", "___recall", "___S"))
+                                       "___dispatch", "___recall", "___S", "___clean",
+                                       "___exc"))
     again = f"return {recall}({fn}, {co}, ({flat}))"
     body = [f"if {fn}.__code__ is not {co}:", f"    {again}"]
     nargs = code.co_argcount
@@ -706,6 +732,10 @@ def _wrapper_factory(code, scope: dict, ndefaults: int = 0, kwdefaults: tuple = 
                  f"        {again}",
                  f"    {p} = {kwd}[{key!r}]"]
     body.append(f"return {dispatch}({fn}, {flat})")
+    # an exception on its way out loses this frame and dynamo's others from its
+    # traceback (``tracebacks.for_program``); the bare ``raise`` adds no entry
+    body = ["try:", *(f"    {line}" for line in body),
+            f"except BaseException as {exc}:", f"    {clean}({exc})", "    raise"]
     src = (f"def ___make({fn}, {co}, {dflt}, {kwd}):\n"
            f"    def {name}({params}):\n" + "".join(f"        {line}\n" for line in body) +
            f"    return {name}\n")

@@ -279,8 +279,26 @@ class OutputGraph:
     def graph_arg(self, value: Any) -> Any:
         """A symbolic int or float as a graph argument: an expression over symbol inputs."""
         if isinstance(value, Symbolic):
+            if isinstance(value, SymInt):
+                self._guard_int64(value)
             return SymArg(value.sym, {n: self.symbol_placeholder(n) for n in value.sym.symbols})
         return value
+
+    def _guard_int64(self, value: SymInt) -> None:
+        """Guard an int expression that becomes a graph value within int64: NumPy types a
+        Python int by its size (``np.full(3, 4 * k)`` is int64, uint64 from 2**63,
+        object from 2**64), and the trace typed it int64. (Each int argument is guarded
+        so when it becomes a symbol, ``builder._symbolic_int``; sums and multiples of
+        it here. Sizes read off arrays, and unbacked ones, always fit.)"""
+        sym = value.sym
+        sources = {n: self.shape_env.symbols.get(n) for n in sym.symbols}
+        if sym.is_constant() or any(s is None for s in sources.values()) or \
+                (sym.const == 0 and [c for _, c in sym.terms] == [1]):
+            return
+        expr = sym.render({n: s.expr() for n, s in sources.items()})
+        on = max(sources.values(), key=lambda s: s.depth())
+        self.guards.add(Guard(on, EXPR, f"{-2 ** 63} <= {expr} < {2 ** 63}",
+                              note="an int expression typed int64 in the graph"))
 
     def _check_kind(self, kind: str) -> None:
         if self.kind is None:
@@ -463,13 +481,22 @@ class OutputGraph:
         Broadcasting takes a size only where it is 1 or the size of another operand
         on that axis: the counts tried (0 to 3, every static size of the call, and one
         and two past the largest) hold every count it could take, so the answer is the
-        rule's for every count where NumPy does not raise. Other kinds of op (a
-        reshape to ``(3, 3)`` of ``u0`` elements) keep breaking."""
-        if op.kind != ops.ELEMENTWISE or len(names) != 1 or \
+        rule's for every count where NumPy does not raise.
+
+        A reshape of ``u0`` elements to a shape of static ints with no ``-1``
+        (``np.bincount(y, minlength=9).reshape(3, 3)``: ``u0`` is ``max(9, y.max() +
+        1)``) takes exactly one count, the shape's product, which is tried too: its
+        answer is the result, and NumPy raises its own ValueError for any other count
+        when the graph runs, as eagerly. With a ``-1`` the counts 0 and the product of
+        the other sizes give two answers: it keeps breaking."""
+        if op.kind != ops.ELEMENTWISE and op.name != "reshape" or len(names) != 1 or \
                 symbols_in(meta_call) != set(names):
             return None
         statics = {int(d) for m in metas_in(meta_call) for d in m.shape
                    if not isinstance(d, Symbolic)}
+        if op.name == "reshape":   # the product of the new shape: its only count
+            shape = [v for v in tree_leaves(meta_call[0][1:]) if type(v) is int]
+            statics.add(abs(int(np.prod(shape, dtype=np.int64))))
         counts = {0, 1, 2, 3} | statics | {max(statics | {3}) + k for k in (1, 2)}
         answers, raised = [], []
         for count in sorted(counts):

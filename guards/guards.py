@@ -15,6 +15,7 @@ Example::
 
 from __future__ import annotations
 
+import sys
 import types
 import weakref
 from dataclasses import dataclass, replace
@@ -267,8 +268,11 @@ _STRONG_MODULES = ("builtins", "numpy", "cupy", "cupyx", "math", "operator", "fu
 
 
 def keeps_alive_safely(obj: Any) -> bool:
-    """Objects a guard may hold strongly: library objects that never die."""
+    """Objects a guard may hold strongly: library objects that never die, and classes
+    their module holds by their qualified name (``held_by_its_module``)."""
     if isinstance(obj, types.ModuleType):
+        return True
+    if isinstance(obj, type) and held_by_its_module(obj):
         return True
     mod = getattr(obj, "__module__", None) if isinstance(obj, (type, types.FunctionType,
                                                               types.BuiltinFunctionType)) \
@@ -287,3 +291,41 @@ def reference(obj: Any):
         return "()", weakref.ref(obj)
     except TypeError:
         return "", obj
+
+
+def held_by_its_module(cls: type) -> bool:
+    """Whether ``cls`` is what its module (in ``sys.modules``) holds under its
+    qualified name: a class statement at the top of a module, or nested in such a
+    class (``Outer.Inner``), never one made in a function (``<locals>``).
+
+    Such a class lives as long as its module, which is to the end of the process, so
+    a guard may hold it strongly: ``type(self) is ___c2`` instead of the weak
+    reference's ``type(self) is ___c2()``, a call less (about 170 instructions a
+    check, callgrind, CPython 3.11). What a strong reference adds is only after the
+    module let it go (``importlib.reload``, ``del module.Cls``), and only as long as
+    the cache entry lives. A class made per call, in a function, stays weak: an entry
+    must not keep it alive. Reads the module's and classes' ``__dict__`` only (no
+    module ``__getattr__`` or metaclass runs).
+
+    Example::
+
+        >>> held_by_its_module(collections.OrderedDict)
+        True
+        >>> def f():
+        ...     class Local: pass
+        ...     return Local
+        >>> held_by_its_module(f())
+        False
+    """
+    qualname, module_name = getattr(cls, "__qualname__", None), getattr(cls, "__module__",
+                                                                          None)
+    if not isinstance(qualname, str) or not isinstance(module_name, str) or \
+            "<locals>" in qualname:
+        return False
+    found: Any = sys.modules.get(module_name)
+    for part in qualname.split("."):
+        try:
+            found = vars(found).get(part) if found is not None else None
+        except TypeError:   # no __dict__
+            return False
+    return found is cls

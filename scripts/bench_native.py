@@ -19,7 +19,8 @@ which sets Numba's thread count to 1 for both tier 2 and the hand-written kernel
 kernels; ``--clock both`` reports both (``*_ms`` wall, ``*_cpu_ms`` CPU time of the
 same calls: on a shared machine a parallel kernel's wall time counts the time its
 threads wait for a core, its CPU time what they ran). ``--cases jacobi,recursion,prefix``
-runs only those cases.
+runs only those cases (``langevin``: a Generator draw per step, tier 2 since
+draws.py).
 
 Run by itself: ``.venv/bin/python scripts/bench_native.py [--rounds 9] [--threads 1
 --clock cpu] [--cases jacobi]``.
@@ -52,6 +53,13 @@ def jacobi(A, B):
         B[1:-1, 1:-1] = 0.25 * (A[:-2, 1:-1] + A[2:, 1:-1] + A[1:-1, :-2] + A[1:-1, 2:])
         A, B = B, A
     return A, B
+
+
+def langevin(x, rng):
+    """Overdamped Langevin steps in a double well: a draw per step (draws.py)."""
+    for _ in range(50):
+        x = x - 0.01 * (x * x * x - x) + 0.1 * rng.standard_normal(x.shape)
+    return x
 
 
 def hand_written():
@@ -132,9 +140,20 @@ def hand_written():
                 out[i, j] = (x[i, j] - mu) * inv * g[j] + b[j]
         return out
 
+    @njit
+    def langevin_nb(x, rng):   # Numba's own Generator draws (other numbers, same cost)
+        for _ in range(50):
+            noise = rng.standard_normal(x.shape[0])
+            y = np.empty_like(x)
+            for i in range(x.shape[0]):
+                v = x[i]
+                y[i] = v - 0.01 * (v * v * v - v) + 0.1 * noise[i]
+            x = y
+        return x
+
     del numba
-    return {"jacobi": jacobi_nb, "recursion": recursion_nb, "prefix": prefix_nb,
-            "gelu": gelu_nb, "softmax": softmax_nb, "layernorm": layernorm_nb}
+    return {"langevin": langevin_nb, "jacobi": jacobi_nb, "recursion": recursion_nb,
+            "prefix": prefix_nb, "gelu": gelu_nb, "softmax": softmax_nb, "layernorm": layernorm_nb}
 
 
 def jax_versions() -> dict:
@@ -181,12 +200,15 @@ def cases():
     big = rng.standard_normal((10_000, 1000)).astype(np.float32)
     g, b = np.ones(1000, np.float32), np.zeros(1000, np.float32)
     grid = rng.random((500, 500))
+    walkers = rng.standard_normal(10_000)
     return [
         ("2-D Jacobi 500x500 f64, 10 steps", "jacobi", jacobi,
          lambda: (grid.copy(), grid.copy())),
         ("scalar recursion (Durbin) n=400", "recursion", recursion,
          lambda: (rng.random(400) * 0.01,)),
         ("prefix sum loop n=1e6", "prefix", prefix_sum, lambda: (rng.random(1_000_000),)),
+        ("Langevin 50 steps n=1e4 (rng draws)", "langevin", langevin,
+         lambda: (walkers.copy(), np.random.default_rng(1))),
         ("GELU 10000x1000 f32", "gelu", gelu, lambda: (big,)),
         ("softmax 10000x1000 f32", "softmax", softmax, lambda: (big,)),
         ("layernorm 10000x1000 f32", "layernorm", layernorm, lambda: (big, g, b)),

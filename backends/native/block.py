@@ -12,6 +12,7 @@ from dynamo.graph import CALL, CONSTANT, PLACEHOLDER, Graph, Node
 
 from .calls import Calls, Deferred, eligible
 from .creation import CREATION, Creation
+from .draws import Draws, drawable, from_global_state
 from .elementwise import Elementwise
 from .emitter import _Emitter
 from .loops import Loops
@@ -27,7 +28,8 @@ _NATIVE = _ELEMENTWISE | _REDUCTIONS | CREATION | {"roll", "getitem", "setitem",
                                                    "after_loop", "fori_loop"}
 
 
-class _Block(Elementwise, Nests, Stencils, Reductions, Loops, Creation, Moves, Calls):
+class _Block(Elementwise, Nests, Stencils, Reductions, Loops, Creation, Moves, Calls,
+             Draws):
     """Lowers the nodes of one graph (the kernel's, or a loop body's) in order."""
 
     def __init__(self, em: _Emitter, graph: Graph, env: dict):
@@ -53,10 +55,15 @@ class _Block(Elementwise, Nests, Stencils, Reductions, Loops, Creation, Moves, C
         """Lower ``node`` to loop nests; an op with no loop nest (or whose form has
         none, or that reads a ``Deferred`` view) is called through NumPy when it can
         be (calls.py), else ``Unsupported``."""
+        if node.target == "random_default_rng":   # a Generator made in the graph
+            self.env[node] = self.new_generator(node)
+            return
         reads_deferred = any(isinstance(self.env.get(a), Deferred) for a in node.inputs())
         if node.target not in _NATIVE or reads_deferred:
             if not eligible(node):
-                raise Unsupported(f"op {node.target!r} is not lowered")
+                if not drawable(node):
+                    raise Unsupported(f"op {node.target!r} is not lowered")
+                self.em.global_draws |= from_global_state(node)   # (draws.py)
             self.env[node] = self.npcall(node)
             return
         em = self.em

@@ -11,7 +11,8 @@ the result; 2-3 us of it the error state) against about 1 us for the plain call:
 race against tier 1 decides whether a graph full of them is worth it.
 
 Which ops (``eligible``): those that only read their arguments (no random state, no
-``out=``, no effect) and return a NumPy scalar or a *new* C-contiguous array of a
+``out=``, no effect; random draws are called the same way with their state saved:
+draws.py) and return a NumPy scalar or a *new* C-contiguous array of a
 dtype the kernel computes with: ufuncs and the elementwise ops NumPy always copies
 for, reductions and products (``node_facts.returns_fresh``), creation from constants
 or lists (``np.arange``, ``np.eye``, ``np.array([a, b])``), and the routines in
@@ -49,9 +50,10 @@ from dynamo.ops import impl_table
 from dynamo.ops.node_facts import has_effect, returns_fresh
 from dynamo.ops.registry import CREATION, REGISTRY, VIEW
 
+from .draws import drawable
 from .emitter import SEQ_FLAG
 from .ops import Unsupported, _meta
-from .values import Arr, Const, Lazy, Scal, Tup, View
+from .values import Arr, Const, Lazy, Obj, Scal, Tup, View
 
 # The kernel module's header when a kernel calls NumPy (appended to ops.PRELUDE).
 CALL_PRELUDE = '''
@@ -113,7 +115,8 @@ def deferrable(node: Node) -> bool:
     op = REGISTRY.get(node.target) if node.op == CALL else None
     if op is None or op.kind != VIEW or has_effect(node) or not node.users:
         return False
-    return all(u.op == CALL and u.target != "setitem" and eligible(u) for u in node.users)
+    return all(u.op == CALL and u.target != "setitem" and (eligible(u) or drawable(u))
+               for u in node.users)
 
 
 class Deferred:
@@ -232,6 +235,8 @@ class Calls:
             name = self.em.new("v")
             binds.append(f"{name} = {v.base.name}")
             return f"{name}[{_index(v)}]"
+        if isinstance(v, Obj):   # a Generator (draws.py): Numba boxes it back as itself
+            return v.name
         raise Unsupported(f"a {type(v).__name__} passed to NumPy")
 
 

@@ -42,6 +42,8 @@ class _Emitter:
         self.input_savers: dict = {}   # input index -> its saves.Saver
         self.loops: list = []          # saves.LoopSaves of the loops being lowered
         self.uses_npcall = False       # an op is called through NumPy (calls.py)
+        self.global_draws = False      # a draw from NumPy's global RandomState (draws.py)
+        self.makes_generators = False  # ``default_rng`` in the kernel (draws.py)
         # a float sum in NumPy's order needs C-ordered inputs / C-contiguous ones
         # (reductions._need_numpy_order)
         self.ordered_inputs = False

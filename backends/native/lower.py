@@ -31,8 +31,9 @@ Modules: ``ops.py`` (what each op lowers to, dtypes, casts, the generated code's
 ``values.py`` (what a value is while lowered: array, view, scalar, inlined node),
 ``emitter.py`` (source lines, names, constants, row groups), ``block.py`` (the walk over a
 graph's nodes) with its methods by kind of node: ``elementwise.py``, ``nests.py``,
-``stencils.py`` (views and stores), ``reductions.py``, ``loops.py``. This module has the
-entry point ``lower`` and the result ``Kernel``.
+``stencils.py`` (views and stores), ``reductions.py``, ``loops.py``, ``calls.py`` (ops
+NumPy computes, called from the kernel) and ``draws.py`` (random draws, the same way).
+This module has the entry point ``lower`` and the result ``Kernel``.
 
 Example::
 
@@ -53,10 +54,11 @@ from dynamo.graph import Graph, Node
 
 from .block import _Block
 from .calls import CALL_PRELUDE
+from .draws import GENERATOR_PRELUDE, is_generator_input
 from .emitter import SEQ_FLAG, _Emitter, lift_allocations
 from .ops import PRELUDE, Unsupported, _meta
 from .saves import SAVE_PRELUDE, input_saver
-from .values import Arr, Lazy, Scal
+from .values import Arr, Lazy, Obj, Scal
 
 __all__ = ["Kernel", "Unsupported", "lower"]
 
@@ -79,6 +81,9 @@ class Kernel:
     ordered_inputs: bool = False   # runs only for inputs with C-ordered strides, and
     contiguous_inputs: tuple = ()  # these inputs C-contiguous (NumPy's sum order:
                                    # reductions._need_numpy_order)
+    generators: tuple = ()         # inputs that are Generators the kernel draws from,
+    global_draws: bool = False     # and whether it draws from np.random's global state:
+                                   # saved before each call, restored on undo (draws.py)
 
 
 def lower(graph: Graph, parallel_min: int = 1 << 14) -> Kernel:
@@ -89,10 +94,18 @@ def lower(graph: Graph, parallel_min: int = 1 << 14) -> Kernel:
     em = _Emitter(parallel_min)
     env: dict[Node, Any] = {}
     params, scalars = [], []
+    generators = []
     for k, ph in enumerate(graph.placeholders):
-        meta = _meta(ph)
         name = f"p{k}"
         params.append(name)
+        if is_generator_input(ph.meta):
+            env[ph] = Obj(name)
+            generators.append(k)
+            continue
+        if "object" in ph.meta:
+            raise Unsupported(f"{ph.name}: a {ph.meta['object'].__name__} input (a kernel "
+                              "cannot take one)")
+        meta = _meta(ph)
         if meta.scalar:
             env[ph] = Scal(name, meta.dtype)
             scalars.append(k)
@@ -115,6 +128,8 @@ def lower(graph: Graph, parallel_min: int = 1 << 14) -> Kernel:
         v = block.env[o]
         if isinstance(v, Lazy):
             v = block.force(o)
+        if isinstance(v, Obj):
+            raise Unsupported("a Generator made in the graph is an output")
         if isinstance(v, Arr) and v.input is not None:
             outputs.append(("input", v.input))
             continue
@@ -142,11 +157,12 @@ def lower(graph: Graph, parallel_min: int = 1 << 14) -> Kernel:
     lines, buffers = lift_allocations(lines, results)
     text = "\n".join(lines)
     head = f"def kernel({', '.join(params + savers + [b.name for b in buffers])}):"
-    prelude = PRELUDE + SAVE_PRELUDE + (CALL_PRELUDE if em.uses_npcall else "")
+    prelude = PRELUDE + SAVE_PRELUDE + (CALL_PRELUDE if em.uses_npcall else "") + \
+        (GENERATOR_PRELUDE if em.makes_generators else "")
     source = prelude + "\n\n" + head + "\n" + text + "\n"
     return Kernel(source, em.consts, outputs, writes, fresh_ndim, em.parallel, len(params),
                   tuple(scalars), tuple(buffers), em.uses_npcall, em.ordered_inputs,
-                  tuple(sorted(em.contiguous_inputs)))
+                  tuple(sorted(em.contiguous_inputs)), tuple(generators), em.global_draws)
 
 
 def _drop_unused_companions(lines: list, companions: list) -> list:

@@ -15,8 +15,9 @@ A tier-2 call falls back to tier 1 (for that call only) when NumPy's error state
 not the default one, when an input's layout has no compiled kernel yet (one is then
 compiled in the background), when inputs that the kernel writes overlap, or when the
 kernel flags a NaN or infinity NumPy would have reported: then the inputs it wrote are
-restored from the backup the kernel took of each part at its first write (saves.py) and
-tier 1 runs, warning as eager does.
+restored from the backup the kernel took of each part at its first write (saves.py), the
+random states its draws consumed are put back (draws.py), and tier 1 runs, warning as
+eager does.
 
 Example::
 
@@ -42,6 +43,7 @@ import numpy as np
 from dynamo.ops.errstate import UFUNC_STATE, ufunc_state
 from dynamo.source import compile_source
 
+from .draws import restore_states, save_states
 from .lower import Kernel
 from .saves import new_savers, reset, restore
 
@@ -178,7 +180,8 @@ def _fast_native(tiered: Tiered, dispatcher):
     flagged call (nothing written: nothing to restore) and an unexpected error."""
     kernel = tiered.kernel
     if kernel.scalar_params or kernel.writes or kernel.parallel or kernel.fresh_ndim >= 2 \
-            or kernel.buffers or kernel.ordered_inputs:
+            or kernel.buffers or kernel.ordered_inputs or kernel.generators \
+            or kernel.global_draws:
         return None
     params = "".join(f"a{k}, " for k in range(kernel.nparams))
     scope: dict = {"_get": _get_state, "_known": _KNOWN_DEFAULT, "_kernel": dispatcher,
@@ -403,6 +406,9 @@ class Tiered:
             savers = self._savers(written)
         buffers = self._buffers() if kernel.buffers else ()
         extra = (*savers, *buffers) if buffers else savers
+        # the random states its draws consume, put back if the call is undone (draws.py)
+        drawn = save_states([args[k] for k in kernel.generators], kernel.global_draws) \
+            if kernel.generators or kernel.global_draws else None
         try:
             if kernel.parallel:
                 with _PARALLEL_LOCK:
@@ -414,6 +420,8 @@ class Tiered:
             if savers:
                 self._spares.append(savers)
             self._keep_buffers(buffers)
+            if drawn is not None:   # (nothing drew if Numba's dispatch refused: a no-op)
+                restore_states([args[k] for k in kernel.generators], drawn)
             return self._new_layout(args)
         except Exception:   # (not expected) tier 1 answers, with the inputs as given
             log.exception("native tier: graph %s's kernel raised", self.name)
@@ -424,6 +432,8 @@ class Tiered:
                 restore(written, savers)
             self._spares.append(savers)
         if out[0]:
+            if drawn is not None:   # tier 1 draws the same numbers again
+                restore_states([args[k] for k in kernel.generators], drawn)
             return None
         self.native_calls += 1
         return self._finish(args, out)
@@ -435,7 +445,8 @@ class Tiered:
         if key in self._compiled:   # (not expected: Numba refused a compiled layout)
             log.warning("native tier: graph %s: Numba found no kernel for a compiled "
                         "layout %r", self.name, key)
-        elif all(type(a) is np.ndarray or isinstance(a, np.generic) for a in args):
+        elif all(type(a) in (np.ndarray, np.random.Generator) or isinstance(a, np.generic)
+                 for a in args):
             self._compile(key, args, first=False)
         return None
 

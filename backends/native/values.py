@@ -98,6 +98,14 @@ class Tup:
     items: list
 
 
+@dataclass(eq=False)
+class Obj:
+    """A graph input that is no array (a ``np.random.Generator``): the kernel only
+    passes it to NumPy's calls (draws.py)."""
+
+    name: str
+
+
 def _compose(view: View, parts: list, shape: tuple) -> View:
     """``view[index]`` as a view of ``view.base``."""
     if any(part[0] == "new" for part in view.parts):

@@ -52,9 +52,14 @@ When the value's one reader is ``B[a:b, c:d] = value`` into another array with r
 straight into ``B.reshape(-1)``'s range of that window, and the function returns
 ``B[a:b, c:d]`` itself, which the ``setitem`` then copies onto itself: NumPy skips a
 copy between identical views, so the value goes over memory once less (Jacobi
-500x500, 10 steps: 1.7-1.8x plain NumPy -> 2.3-2.75x, CPU time). Its gaps are
-``B``'s own elements outside the window (its boundary columns): saved before the op
-and put back after. Only for windows of ``MIN_DIRECT_ELEMENTS`` or more, and only
+500x500, 10 steps: 1.7-1.8x plain NumPy -> 2.3-2.75x, CPU time). The members whose
+values lead to the last one, each the only value left of the one before
+(``in_target``: Jacobi's three adds), run in that range too, so the passes go over
+no scratch buffer (Jacobi 500x500: 4.1 MB of buffers held -> 0.3 MB; CPU time 0-5%
+less in separate processes, 15-22% when both versions share one; docs/benchmarks.md).
+Its gaps are ``B``'s own elements outside
+the window (its boundary columns): saved before the first op and put back after.
+Only for windows of ``MIN_DIRECT_ELEMENTS`` or more, and only
 where it is safe, checked per call: ``B`` is C-contiguous, writeable and shares
 no memory with the arrays the group reads (``np.may_share_memory``), and a
 floating-point condition would not make eager raise (``runtime.eager_goes_on``:
@@ -293,6 +298,38 @@ def _assign_slots(plan: FlatPlan) -> None:
             plan.slots.append(dtype)
 
 
+def in_target(plan: FlatPlan) -> list[Node]:
+    """The members that, on the direct path, write into the target's own range rather
+    than a scratch buffer: the last member, the member it reads whose last reader it
+    is, that one's such input, and so on (each of the value's dtype), so that the range
+    holds one live value at a time and each op reads the value it overwrites
+    element by element (same data, same strides: safe in place).
+
+    Jacobi's ``0.25 * (((a + b) + c) + d)`` then runs as four ops into ``B``'s range,
+    none into scratch: its passes go over two arrays' memory rather than three
+    (500x500, 10 steps: 0-5% less CPU time, 15-22% beside other data; 2026-12-03)::
+
+        add = _add(_f0[1:248999], _f0[1001:249999], out=_t[501:249499])
+        add_1 = _add(add, _f0[500:249498], out=_t[501:249499])
+        ...
+
+    A value another member still reads after the next one stays in scratch (``t`` of
+    ``(t * c - d) / t``, ``t = a + b``: the range holds ``t * c`` meanwhile). Where a member reads
+    two values that both die there (``(a - 2 * c) - (b - c)``), one of them goes in the
+    range, the one with the longer such chain behind it; the other keeps its scratch."""
+    nodes = plan.group.nodes
+    position = {n: i for i, n in enumerate(nodes)}
+    last_read = {inp: i for i, n in enumerate(nodes) for inp in n.inputs()}
+    dtype = array_meta(nodes[-1]).dtype
+    behind: dict[Node, list[Node]] = {}
+    for node in nodes:            # in program order: a member's inputs come first
+        before = [behind[inp] for inp in dict.fromkeys(node.inputs())
+                  if inp in position and last_read[inp] == position[node] and
+                  array_meta(inp).dtype == dtype]
+        behind[node] = max(before, key=len, default=[]) + [node]
+    return behind[nodes[-1]]
+
+
 def emit_flat(m: Module, plan: FlatPlan, index: int, plain: str) -> str:
     """Define ``_flat<index>`` (the group's inputs, then ``plan.extra_inputs``); return
     its name. ``plain``: the group's op-by-op function, for other layouts."""
@@ -360,9 +397,10 @@ def _emit_body(m: Module, plan: FlatPlan, index: int, depth: int, direct: bool =
     """The 1-D passes of ``_flat<index>`` (its inputs checked), then its return. The
     last member writes into a recycled buffer, returned seen with rows ``row`` apart
     for the ``setitem`` to copy out; or, ``direct``, into ``target.array``'s own 1-D
-    range, returned as ``target.array[index]``, which the ``setitem`` then copies onto
-    itself: NumPy skips that (same data, strides and dtype), one pass over memory less
-    (Jacobi 500x500: about 100 us a step of 400). Its gaps are the array's own
+    range (the members of ``in_target`` before it as well), returned as
+    ``target.array[index]``, which the ``setitem`` then copies onto itself: NumPy
+    skips that (same data, strides and dtype), one pass over memory less (Jacobi
+    500x500: about 100 us a step of 400). Its gaps are the array's own
     elements outside the window: saved before, put back after."""
     group, (h, w), row, length = plan.group, plan.domain, plan.row, plan.length
     name_of = plain_name(m)
@@ -378,6 +416,8 @@ def _emit_body(m: Module, plan: FlatPlan, index: int, depth: int, direct: bool =
         [((plan.chunk,), d) for d in plan.slots]), f"scratch{index}")
     name_of_member = lambda n: names.get(n, name_of(n))
     gaps = direct and h > 1 and row > w
+    # on the direct path, the members of ``in_target`` accumulate in the target's range
+    into_result = in_target(plan) if direct else [group.nodes[-1]]
     if direct:
         target = plan.target
         first = target.offset
@@ -408,12 +448,14 @@ def _emit_body(m: Module, plan: FlatPlan, index: int, depth: int, direct: bool =
             m.emit(depth + 2, "_s = [_b[:_hi - _lo] for _b in _s]")
         for node, (parent, offset) in plan.sources.items():
             names[node] = f"{flat[parent]}[{offset} + _lo:{offset} + _hi]"
-        _emit_members(m, plan, names, name_of_member, piece, depth + 1)
+        _emit_members(m, plan, names, name_of_member, piece, depth + 1, into_result)
         m.emit(depth, f"_run(_block, {plan.chunks}, {scratch}, {plan.threads})")
+    elif not _scratch_used(plan, into_result):   # every member runs in the target
+        _emit_members(m, plan, names, name_of_member, whole, depth, into_result)
     else:
         m.emit(depth, f"_s = {scratch}.take()")
         m.emit(depth, "try:")
-        _emit_members(m, plan, names, name_of_member, whole, depth + 1)
+        _emit_members(m, plan, names, name_of_member, whole, depth + 1, into_result)
         m.emit(depth, "finally:")
         m.emit(depth + 1, f"{scratch}.give(_s)")
     if gaps:
@@ -442,12 +484,17 @@ def _shared(m: Module, key: tuple, make, hint: str) -> str:
 
 
 def _emit_members(m: Module, plan: FlatPlan, names: dict, name_of, result: str,
-                  depth: int) -> None:
-    """The members, each into its scratch buffer (``_s<j>``), the last into ``result``."""
-    if plan.slots:
+                  depth: int, into_result: list[Node] | None = None) -> None:
+    """The members, each into its scratch buffer (``_s<j>``), the last (and those of
+    ``into_result``) into ``result``."""
+    into_result = into_result or [plan.group.nodes[-1]]
+    if _scratch_used(plan, into_result):
         m.emit(depth, "".join(f"_s{j}, " for j in range(len(plan.slots))) + "= _s")
-    last = plan.group.nodes[-1]
     for node in plan.group.nodes:
-        out = f"_s{plan.slot_of[node]}" if node is not last else result
+        out = result if node in into_result else f"_s{plan.slot_of[node]}"
         m.emit(depth, f"{node.name} = {call_out(m, node, name_of, out)}")
         names[node] = node.name
+
+
+def _scratch_used(plan: FlatPlan, into_result: list[Node]) -> bool:
+    return any(n not in into_result for n in plan.group.nodes)

@@ -556,6 +556,16 @@ def break_code(code, brk, glue, n_stack_values: int, restore: list[str], live: l
     pops = pyversion.stack_pops(inst.name, inst.arg)
     if pops is None or pops > len(stack):
         raise Unsupported(f"cannot resume after {inst.name}")
+    if brk.point.kind == "before":
+        # the resume function runs the instruction itself (``for c in np.unique(y)``:
+        # its frame reads the array's length): the whole stack goes to it, as the
+        # stack below a breaking instruction does
+        out += _push_stack(stack, consumed=0, loc=loc, loads=loads)
+        out += _call_resume(code, inst.index, [v is NULL for v in stack], [], live,
+                            make_resume, loc)
+        bc[:] = out
+        WORK["break_instrs"] += len(bc)
+        return bc.to_code()
     out += _push_stack(stack, consumed=pops, loc=loc, loads=loads)
     below = stack[:len(stack) - pops]
     below_layout = [v is NULL for v in below]

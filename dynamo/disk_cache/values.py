@@ -96,8 +96,9 @@ def encode(value, ctx: Context, what: str = "value"):
         return {"ops": value._kind}
     if isinstance(value, types.SimpleNamespace):
         return {"namespace": {k: encode(v, ctx, what) for k, v in vars(value).items()}}
-    if isinstance(value, weakref.ref):   # how guards hold the program's own objects
-        target = value()
+    if isinstance(value, weakref.ref) or _program_class(value):
+        # how guards hold the program's own objects (its module-level classes strongly)
+        target = value() if isinstance(value, weakref.ref) else value
         if type(target) is types.FunctionType and not hasattr(target, "__dynamo_source__"):
             return {"weakref": _encode_program_function(target, what)}
         raise NotStorable(f"the {what} is the program's {type(target).__name__} "
@@ -133,6 +134,17 @@ def encode(value, ctx: Context, what: str = "value"):
         data = {"method": [encode(value.__self__, ctx, what), value.__name__]}
         return _checked_roundtrip(data, value, ctx, what)
     return _encode_reference(value, ctx, what)
+
+
+def _program_class(value) -> bool:
+    """A class of the program or of a library this module does not name (a guard holds
+    one its module holds strongly: ``guards.guards.held_by_its_module``), said as a
+    weakly held one is: not the standard library's, nor CuPy's."""
+    if not isinstance(value, type):
+        return False
+    root = str(getattr(value, "__module__", "")).split(".")[0]
+    return root not in _LIBRARIES and root not in sys.stdlib_module_names and \
+        root not in ("cupy", "cupyx")
 
 
 def _plain(value):

@@ -318,7 +318,14 @@ def binary(fn, a, b):
         return _plain(fn, a, b)    # int op int (other than /): an int, SymInt's business
     if fn is operator.pow and not _pow_stays_float(a, b):
         return _plain(fn, a, b)
-    hint = fn(_hint(a), _hint(b))
+    try:
+        hint = fn(_hint(a), _hint(b))
+    except Exception:
+        # the trace follows the raise (into an except, or out of the frame): whether
+        # it raises depends on the values (1.0 / z, 1e200 ** 2), so the entry is for
+        # these values only
+        pin(_symbols(a, b), f"{_BINARY[fn]} raised for this value")
+        raise
     if type(hint) is not float:   # (cannot happen by the checks above; never guess)
         return _plain(fn, a, b)
     return SymFloat(hint, Expr.apply(fn, Expr.of(a), Expr.of(b)))

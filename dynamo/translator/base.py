@@ -227,7 +227,20 @@ class TranslatorBase:
         if isinstance(a, NewObjectVariable) or isinstance(b, NewObjectVariable):
             return False   # built in the trace: only its own Variable is that object
         if a.is_constant() and b.is_constant():
-            return a.as_python_constant() is b.as_python_constant()
+            va, vb = a.as_python_constant(), b.as_python_constant()
+            if a.source is None or b.source is None or \
+                    type(va) in (type(None), bool, type(Ellipsis)):
+                return va is vb
+            # two numbers or strings from outside, equal by value, may still be one
+            # object or two (`k is ONE`, `a is b`), which their value guards do not
+            # tell: guarded, as for any two inputs (the real objects: a symbolic
+            # number's Variable holds a stand-in)
+            objects = self.output.input_objects
+            same = objects.get(a.source, va) is objects.get(b.source, vb)
+            expr = f"{a.source.expr()} is {b.source.expr()}"
+            self.output.guards.add(Guard(a.source, EXPR, expr if same else f"not ({expr})",
+                                         note="identity of two inputs"))
+            return same
         if a.source is not None and b.source is not None:
             # two values from outside: whether they are one object is a fact to guard
             # (f(x, y) and then f(x, x) must not share an entry that tested x is y)

@@ -32,6 +32,7 @@ from ..exc import RestartAnalysis, Unsupported
 from ..variables import CellVariable, Variable, wrap
 from ..variables.builtins import FRAME_CAPTURE
 from .base import ASYNC_FLAGS, TranslatorBase
+from .break_before import resumes_before
 from .calls import Calls
 from .containers import Containers
 from .control_flow import ControlFlow
@@ -99,6 +100,8 @@ UNBOUND = _Unbound()
 class BreakPoint:
     index: int
     kind: str            # "instruction": run it eagerly and resume; "island": run the rest;
+    #                      "before": resume at it (the GET_ITER or CALL that needed an
+    #                      unbacked length: the resumed frame reads it off its input);
     #                      no break, what to do with a loop (FOR_ITER) in the next trace:
     #                      "unroll" it, or make a loop node with "counters" (loops.py);
     #                      "keep" (at KEEP_TEMPORARIES): loop nodes keep every temporary
@@ -225,8 +228,10 @@ class InstructionTranslator(Handlers, TranslatorBase):
             if dirty:
                 raise RestartAnalysis("break inside a call") from \
                     _Restart(BreakPoint(inst.index, "instruction", e))
-            raise GraphBreak(inst, stack, kw_names,
-                             BreakPoint(inst.index, "instruction", e)) from e
+            # ``for c in np.unique(y)``: resume *at* the instruction, so the resumed
+            # frame reads the length off its input and traces the loop (break_before)
+            kind = "before" if resumes_before(inst, stack, kw_names, e) else "instruction"
+            raise GraphBreak(inst, stack, kw_names, BreakPoint(inst.index, kind, e)) from e
 
 
 class _Restart(Exception):  # noqa: N818 (carries the break point of a RestartAnalysis)

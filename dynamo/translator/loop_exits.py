@@ -31,6 +31,7 @@ from __future__ import annotations
 from ..graph import CALL, PLACEHOLDER, Graph, map_nodes
 from ..variables import ArrayVariable
 from .loop_facts import NotALoopNode, memory_base
+from .while_counters import counter_test
 
 _BACKWARD = ("JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP")
 _PASS = ("NOT_TAKEN", "NOP")
@@ -87,6 +88,86 @@ def while_true_break(insts, inst, leaves) -> tuple | None:
             continue
         return go_on, back + 1, insts[back].target, negate, back, leave
     return None
+
+
+def while_counter_break(insts, inst, tail) -> tuple | None:
+    """``(start, exit, head, negate, back, counter_at, test, leave)`` where the conditional
+    jump ``inst`` is ``if <test>: break`` in a ``while it < maxit:`` loop, followed by
+    more code ``B`` (which steps the counter) up to the loop's counter test again::
+
+        while it < maxit:             # the counter test: 3.11-3.13 copy it to the bottom
+            g = grad(x)               # A
+            if np.abs(g).max() < tol:
+                break
+            x = x - 0.25 * g          # B
+            it += 1
+
+    The loop is ``for_break_shape``'s with a counter in place of a range: one node
+    over ``B``, the counter test, ``A`` (its bound: the counter tests that hold after
+    the first), and ``B`` once more where the counter ended it. ``counter_at``: where
+    ``B`` ends (the counter test after it), ``back``: the jump back, ``test``: the
+    counter test (``while_counters.CounterTest``); the ``break`` goes to the loop's
+    exit (3.11 jumps there; 3.12+ copy the code after the loop, ``tail``, there: its
+    instructions are ``leave``, which may read the counter). None for other jumps."""
+    if inst.target is None or inst.target <= inst.index:
+        return None
+    fall = inst.index + 1
+    while insts[fall].name in _PASS:
+        fall += 1
+    for negate, go_on, leave in ((False, inst.target, fall), (True, fall, inst.target)):
+        found = _counter_after(insts, go_on, inst.index)
+        if found is None:
+            continue
+        counter_at, test, back, head, exit_ = found
+        if insts[head].name == "FOR_ITER":
+            continue
+        while insts[leave].name in _PASS:
+            leave += 1
+        out = insts[leave]
+        if out.name in ("JUMP_FORWARD", "JUMP") and out.target == exit_:
+            return go_on, exit_, head, negate, back, counter_at, test, frozenset()
+        if tail(insts, leave) == tail(insts, exit_) is not None:
+            end = next(i.index for i in insts[leave:] if i.name in ("RETURN_VALUE",
+                                                                     "RETURN_CONST"))
+            return go_on, exit_, head, negate, back, counter_at, test, \
+                frozenset(range(leave, end + 1))
+    return None
+
+
+def _counter_after(insts, go_on: int, before: int) -> tuple | None:
+    """``(counter_at, test, back, head, exit)`` where the straight code from ``go_on``
+    ends in the loop's counter test and jump back to before ``before``: 3.11 tests at
+    the bottom and jumps back where it holds, 3.12-3.13 jump out where it fails, then
+    back; 3.14 jumps back to the test in front. None for other code."""
+    j = go_on
+    while j < len(insts) and insts[j].target is None:
+        if insts[j].name in ("RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS", "RERAISE"):
+            return None
+        j += 1
+    if j >= len(insts):
+        return None
+    jump = insts[j]
+    if jump.name in _BACKWARD and jump.target < before:            # 3.14
+        test = counter_test(insts, jump.target)
+        if test is None or insts[test.jump].name not in _FALSE or \
+                insts[test.jump].target <= before:
+            return None
+        return jump.target, test, j, jump.target, insts[test.jump].target
+    test = next((t for t in map(lambda at: counter_test(insts, at), range(max(go_on, j - 5), j))
+                 if t is not None and t.jump == j), None)
+    if test is None:
+        return None
+    at = min(test.indices)
+    if jump.name == "POP_JUMP_BACKWARD_IF_TRUE" and jump.target < before:   # 3.11
+        return at, test, j, jump.target, j + 1
+    after = insts[j + 1] if j + 1 < len(insts) else None
+    if jump.name in _FALSE and after is not None and after.name in _BACKWARD and \
+            after.target < before and jump.target == j + 2:            # 3.12-3.13
+        return at, test, j + 1, after.target, jump.target
+    return None
+
+
+_FALSE = ("POP_JUMP_IF_FALSE", "POP_JUMP_FORWARD_IF_FALSE")
 
 
 def stored_in(insts, lo: int, hi: int) -> set[str]:

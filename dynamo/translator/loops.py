@@ -79,6 +79,7 @@ from .loop_exits import (
     stored_in,
     tail_graph,
     tail_outputs,
+    while_counter_break,
     while_true_break,
 )
 from .loop_facts import (
@@ -104,7 +105,15 @@ from .loop_facts import (
     why_not,
     with_positions,
 )
-from .while_counters import CounterTest, counter_test, only_stepped, trips_bound
+from .while_counters import (
+    CounterTest,
+    carried_shape,
+    counter_before,
+    counter_test,
+    only_stepped,
+    plain_test,
+    trips_bound,
+)
 
 _counter = itertools.count()
 # (what a ``while_loop`` node with no bound on its trips counts for, in the unroll
@@ -898,6 +907,11 @@ def while_loop_node(tx, inst, value, when: bool) -> bool:
             start, exit_, head, negate, test = shape
             scope = WhileScope(tx, inst, value, start, exit_, head, keep=when != negate,
                                test=test)
+        elif broken[0] == "while counter":   # ``loop_exits.while_counter_break``
+            start, exit_, head, negate, back, counter_at, test, leave = broken[1:]
+            scope = WhileScope(tx, inst, value, start, exit_, head, keep=when != negate,
+                               test=test)
+            scope.back, scope.counter_at, scope.leave = back, counter_at, leave
         elif broken[0] == "while True":      # code after the test (``loop_exits``)
             start, exit_, head, negate, back, leave = broken[1:]
             scope = WhileScope(tx, inst, value, start, exit_, head, keep=when != negate)
@@ -925,8 +939,11 @@ def _loop_test(tx, inst) -> tuple:
     if shape is not None:
         return shape, None
     broken = for_break_shape(tx, inst)
+    insts = tx.info.insts
+    if broken is None and inst.name in _CONDITIONAL:
+        broken = while_counter_break(insts, inst, _tail)
+        broken = None if broken is None else ("while counter", *broken)
     if broken is None:
-        insts = tx.info.insts
         broken = while_true_break(insts, inst, lambda at, back: _leaves(insts, at, back))
         broken = None if broken is None else ("while True", *broken)
     return None, broken
@@ -1151,7 +1168,9 @@ def loop_shape(insts, inst) -> tuple | None:
         return shape
     shape = while_shape(insts, inst)
     if shape is not None:
-        return (*shape, None)
+        # ``while it < maxit and err > tol:``: the counter test in front of the array
+        # test, leaving the loop where it fails (``while_counters.counter_before``)
+        return (*shape, counter_before(insts, inst, shape[0], shape[1]))
     return break_shape(insts, inst)
 
 
@@ -1233,6 +1252,9 @@ class WhileScope(LoopScope):
         # the trace had made when it got to the next item, ``AtItem``: ``loop_exits``;
         # ``test_slot``: the test carried, where there is such code)
         self.back, self.at_item = None, None
+        # (``while it < maxit: A; if <test>: break; B``: where B ends, the counter test
+        # after it; ``loop_exits.while_counter_break``)
+        self.counter_at, self.leave = None, frozenset()
         self.output = tx.output
         self.symbol = f"loop{next(_counter)}"      # (no index: nothing reads it)
         self.trips = self.last = 0
@@ -1277,7 +1299,7 @@ class WhileScope(LoopScope):
                 "array": v.meta, "loop_outer": v.node, "carried": True})
             self.placeholders[id(v)] = p
             v.node = p
-        if self.for_iter is not None and \
+        if (self.for_iter is not None or self.counter_at is not None) and \
                 stored_in(tx.info.insts, self.start, self.back) | \
                 {i.name for i in tx.info.insts[self.start:self.back]} - {"NOT_TAKEN", "NOP"}:
             # code after the test: the last test is carried out of the loop, to run
@@ -1293,6 +1315,9 @@ class WhileScope(LoopScope):
             while True:
                 if tx.ip != self.start and self._at_test():
                     break
+                if tx.ip == self.counter_at and self.at_item is None:   # B done
+                    self.at_item = AtItem(self.body, out.side_effects.log, tx.locals,
+                                          tx.stack)
                 if tx.ip == self.for_iter:     # the next item: never read (for_break)
                     if self.at_item is None:
                         self.at_item = AtItem(self.body, out.side_effects.log, tx.locals,
@@ -1376,7 +1401,7 @@ class WhileScope(LoopScope):
                 tx.drop_temporary(name, old)
                 continue
             raise NotALoopNode(f"the local {name!r} is carried from one trip to the next "
-                               f"({old.describe()} -> {var.describe()})")
+                               f"({old.describe()} -> {var.describe()}){carried_shape(step, var)}")
 
     def _code(self) -> tuple[int, int]:
         """The loop's instructions, ``lo:hi``: its tests, its body, its jumps."""
@@ -1387,7 +1412,9 @@ class WhileScope(LoopScope):
         if self.test is None:
             return frozenset()
         insts, (lo, hi) = self.tx.info.insts, self._code()
-        found = set(self.test.indices)
+        # (and 3.12+'s copy of the code after the loop at a ``break``, which may read
+        # the counter after the loop: ``while_counter_break``)
+        found = set(self.test.indices) | self.leave
         for inst in insts[lo:hi]:
             shape = loop_shape(insts, inst) if inst.name in _CONDITIONAL else None
             if shape is not None and shape[:2] == (self.start, self.exit) and \
@@ -1414,6 +1441,21 @@ class WhileScope(LoopScope):
         if any(isinstance(v, SymInt) for v, _ in sides):
             return self._symbolic_bound(*sides)
         return trips_bound(sides[0], sides[1], self.test.compare)
+
+    def _check_plain_test(self) -> None:
+        """``while it < maxit and <array test>:`` asks the counter first; the node asks
+        the array test first (``ops.while_loop``), so where the counter ends the loop
+        the body graph has computed that test once more than Python. That is exact only
+        where the test is a plain comparison of values the body computed
+        (``err > tol``, ``not done``: ``while_counters.plain_test``); a test that
+        computes (``np.linalg.norm(r) > tol``, ``hi - lo > tol``) could warn or raise
+        there."""
+        if not plain_test(self.tx.info.insts, self.test.jump + 1, self.inst.index):
+            raise NotALoopNode(
+                "the loop tests its counter first (while it < maxit and <array test>) "
+                "and its array test computes values, which Python does not compute where "
+                "the counter ends the loop: compute the value in the body (err = ...; "
+                "while it < maxit and err > tol) or test the array first")
 
     def _symbolic_bound(self, left: tuple, right: tuple) -> SymInt:
         """``trips_bound`` where an int of the test is a symbol (``maxit``, an argument
@@ -1459,20 +1501,26 @@ class WhileScope(LoopScope):
                 raise NotALoopNode("carried arrays that are shifted are written in place")
         return set(perm)
 
-    def _tail(self, loop, final: dict, outputs: list) -> None:
+    def _tail(self, loop, final: dict, outputs: list, count: bool = False):
         """After the node ``loop``: the code after the test (``B``) once more where
         the last test still said "go on" (the range ran out), as a ``while_loop``
         node of at most one trip over ``loop``'s results (``loop_exits``); ``final``
-        (slot -> its value after the loop) then holds ``B``'s results."""
+        (slot -> its value after the loop) then holds ``B``'s results. ``count``: the
+        trips it ran (0 or 1, an unbacked size, returned; None without), for a
+        counter that ``B`` steps (``while_counter_break``)."""
         out = self.output
         test = out.graph.call("getitem", (loop, len(self.slots)), meta={
             "array": self.cond_meta, **out.current_loc, "kind": ops.get("getitem").kind})
+        metas = tuple(v.meta for v in self.slots) + (self.cond_meta,)
+        if count:
+            ran = out.shape_env.new_unbacked("whether the code after a loop's exit test ran "
+                                             "once more, where the counter ended the loop")
+            metas += (ops.ArrayMeta((ran, 0), np.dtype(np.bool_)),)
         node = out.graph.call("while_loop", (
             tail_graph(self, outputs, self.test_slot), self.keep, test,
             tuple(final[k].node for k in range(len(self.slots))) + (test,),
-            tuple(self.free), 1, False), meta={
-                "array": tuple(v.meta for v in self.slots) + (self.cond_meta,),
-                **out.current_loc, "kind": ops.get("while_loop").kind})
+            tuple(self.free), 1, count), meta={
+                "array": metas, **out.current_loc, "kind": ops.get("while_loop").kind})
         for k, how in enumerate(outputs):
             if how[0] == "shift":     # (into a slot dead after the loop: no alias seen)
                 final[k] = ArrayVariable(out.graph.call("getitem", (node, k), meta={
@@ -1486,6 +1534,26 @@ class WhileScope(LoopScope):
                 final[k] = ArrayVariable(out.graph.call("getitem", (node, k), meta={
                     "array": final[k].meta, **out.current_loc, "kind": ops.get("getitem").kind}),
                     final[k].meta)
+        if not count:
+            return None
+        ran_node = out.graph.call("getitem", (node, len(metas) - 1), meta={
+            "array": metas[-1], **out.current_loc, "kind": ops.get("getitem").kind})
+        out.unbacked_sizes[ran.sym.terms[0][0]] = (ran_node, 0)
+        return ran
+
+    def _counter_in_tail(self) -> None:
+        """``while it < maxit: A; if <test>: break; B`` (``while_counter_break``): the
+        trace held the first counter test, so the node's trips are the tests that hold
+        after it (one fewer). Each counter must be stepped in ``B`` only (after the
+        ``break``'s test): after the loop it is then ``it0 + step * (the node's trips +
+        the one more run of B where the counter ended the loop)``."""
+        insts = self.tx.info.insts
+        if set(self.steps) & stored_in(insts, min(self.head, self.start), self.inst.index):
+            raise NotALoopNode("a counter is stepped before the loop's break test "
+                               "(while it < maxit: it += 1; ...; if <test>: break)")
+        if self.bound is not None:
+            self.bound = self.bound - 1
+            self._require(self.bound, "the loop's counter test fails after one trip")
 
     def finish(self) -> None:
         tx, out = self.tx, self.output
@@ -1509,8 +1577,16 @@ class WhileScope(LoopScope):
         self._check_distinct_results(nexts)
         metas = tuple(v.meta for v in self.slots) + \
             ((self.cond_meta,) if self.test_slot is not None else ())
-        if self.test is not None:
+        stepped = self.test is not None and any(
+            kind == "local" and name in self.steps for kind, name in self.test.operands)
+        if self.test is not None and (stepped or not self.test.first):
+            # (an int test in front that nothing steps held in the trace and holds on
+            # every trip, as before: no bound, no test made once more)
             self.bound = self._bound()
+            if self.test.first and self.bound is not None:
+                self._check_plain_test()
+            if self.counter_at is not None:
+                self._counter_in_tail()
         # a loop variable or a counter read after the loop: from the number of trips,
         # a size read off the node
         dead = dead_after(tx, self.after)
@@ -1546,8 +1622,13 @@ class WhileScope(LoopScope):
                     "array": self.slots[k].meta, **out.current_loc,
                     "kind": ops.get("getitem").kind})
                 final[k] = ArrayVariable(node, self.slots[k].meta)
+        ran = None
         if tail:
-            self._tail(loop, final, outputs)
+            ran = self._tail(loop, final, outputs, self.counter_at is not None and
+                             bool(counters))
+        elif self.counter_at is not None and counters:
+            raise NotALoopNode("a counter read after the loop that the code after the "
+                               "break's test does not step")
         self._set_state(holders, final)
         self._own_fresh_sizes()
         if count:    # the value after u trips: rest[u - 1], or as it was for none
@@ -1556,8 +1637,11 @@ class WhileScope(LoopScope):
             out.unbacked_sizes[taken.sym.terms[0][0]] = (node, 0)
         for name, step in self.steps.items():   # (one nothing reads after: as before)
             start = self.entry_locals[name]
-            tx.locals[name] = ConstantVariable(start.value + taken * step) \
-                if name in counters else start
+            if name in counters:     # (+ B's one more run: ``while_counter_break``)
+                trips = taken if ran is None else taken + ran
+                tx.locals[name] = ConstantVariable(start.value + trips * step)
+            else:
+                tx.locals[name] = start
         if variable:
             value = tx.locals[self.variable].value
             if value != self.rest.start - self.rest.step:

@@ -19,9 +19,11 @@ off the node when the graph runs, as a ``for ... break`` loop's variable is).
 
 Python evaluates ``err > tol`` first, then ``it < maxit`` only where it held; the node
 asks its test first, then the bound (``ops.while_loop``): the same order. The other
-order (``while it < maxit and err > tol``) is no node: the body graph would compute the
-array test on the trip the counter ends too (a warning, or an error, Python never
-raises there), so it breaks as before.
+order (``while it < maxit and err > tol``, ``counter_before``) is the same node where
+the array test only compares values (``plain_test``): the body graph computes it on
+the trip the counter ends too, which Python does not, and a comparison shows that
+nowhere; an array test that computes (``np.linalg.norm(r) > tol``: a warning, or an
+error, Python never raises there) breaks as before.
 
 Example::
 
@@ -38,7 +40,10 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass
 
+import numpy as np
+
 from .. import pyversion
+from ..variables import ConstantVariable
 
 COMPARES = {"LT": operator.lt, "LE": operator.le, "GT": operator.gt,
             "GE": operator.ge, "EQ": operator.eq, "NE": operator.ne}
@@ -61,6 +66,8 @@ class CounterTest:
     compare: str
     jump: int
     indices: frozenset
+    # in front of the array test (``while it < maxit and err > tol``: ``counter_before``)
+    first: bool = False
 
     def same_test(self, other: CounterTest | None) -> bool:
         return other is not None and (self.operands, self.compare) == \
@@ -99,6 +106,48 @@ def counter_test(insts, at: int) -> CounterTest | None:
     if insts[j].name == "TO_BOOL":
         j += 1
     return CounterTest(tuple(operands), compare, j, frozenset(range(at, j + 1)))
+
+
+def counter_before(insts, inst, start: int, exit_: int) -> CounterTest | None:
+    """The counter test in front of the array test whose conditional jump is ``inst``
+    (``while it < maxit and err > tol:``, in front or at the bottom), where its own
+    jump leaves the loop (to ``exit_``) where it fails; the array test's code between
+    the two has no jump and stores nothing (an expression), and is not the loop's body
+    (from ``start``: a plain ``while err > tol:`` tested at the bottom). None for other
+    code.
+
+    >>> # 3.11: 116 LOAD_FAST it; 118 LOAD_FAST maxit; 120 COMPARE_OP <;
+    >>> # 126 POP_JUMP_FORWARD_IF_FALSE (to 140); 128 LOAD_FAST err; 130 LOAD_FAST tol;
+    >>> # 132 COMPARE_OP >; 138 POP_JUMP_BACKWARD_IF_TRUE (to 30): the test at 116-126
+    """
+    j = inst.index - 1
+    while j >= 0 and insts[j].target is None:
+        if insts[j].name.startswith(("STORE_", "DELETE_", "POP_TOP", "RETURN")):
+            return None
+        j -= 1
+    if j < 0 or insts[j].name not in ("POP_JUMP_IF_FALSE", "POP_JUMP_FORWARD_IF_FALSE") \
+            or insts[j].target != exit_ or j < start <= inst.index:
+        return None
+    for at in range(max(0, j - 5), j):
+        test = counter_test(insts, at)
+        if test is not None and test.jump == j:
+            return CounterTest(test.operands, test.compare, j, test.indices, first=True)
+    return None
+
+
+# the instructions of a test that makes no op but one comparison of the values it
+# loads (``err > tol``, ``not done``): a comparison warns and raises on no value
+_PLAIN = _LOADS + _DOUBLE_LOADS + _CONSTANTS + (
+    "COMPARE_OP", "TO_BOOL", "UNARY_NOT", "NOT_TAKEN", "NOP")
+
+
+def plain_test(insts, lo: int, hi: int) -> bool:
+    """Whether the array test ``insts[lo:hi]`` (after the counter test's jump, up to
+    its own) only loads locals and constants and compares them: then computing it
+    once more than Python does (where the counter ends the loop: the node asks its
+    test before its bound) shows nowhere, no warning, no error, no other value."""
+    return all(i.name in _PLAIN for i in insts[lo:hi]) and \
+        sum(i.name == "COMPARE_OP" for i in insts[lo:hi]) <= 1
 
 
 def only_stepped(insts, lo: int, hi: int, name: str, skip: frozenset) -> bool:
@@ -182,3 +231,25 @@ def trips_bound(left: tuple, right: tuple, compare: str) -> int | None:
     if not (at(bound - 1) and not at(bound)):
         raise AssertionError(f"trips_bound: {left} {compare} {right} at {bound}")
     return bound
+
+
+def carried_shape(step, var) -> str:
+    """What a local the body changes is, for the message of a loop that stays a break:
+    a counter read in the body (or tested in a way that is no bound: ``or``), or a
+    Python float carried across trips (``t += dt``, ``t = rho * t``).
+
+    >>> carried_shape(None, ConstantVariable(0.1))[:34]
+    ': a Python float carried across tr'
+    """
+    if step is not None:
+        return (": a counter read in the body, or tested in a way that bounds no trips "
+                "(`or`, against another counter); only `it += 1`-style steps and "
+                "`and it < maxit` tests are nodes")
+    value = var.value if isinstance(var, ConstantVariable) else None
+    if type(value) is float:
+        return (": a Python float carried across trips (t += dt, t = rho * t), which is "
+                "no value of the graph")
+    if isinstance(value, np.generic):
+        return (": a NumPy scalar made from constants, carried across trips "
+                "(t = np.float64(1.0); t = t * 0.5), which is no value of the graph")
+    return ""

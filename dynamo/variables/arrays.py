@@ -115,14 +115,19 @@ class ArrayVariable(Variable):
         if value is not None and value.size == 1:
             return bool(value)
         if _tests_loop_exit(tx):
+            why = _why_no_loop_node(tx)
             raise Unsupported("truth value of an array (data-dependent control flow: a "
                               "loop's exit test)", "Whether the loop runs again depends "
-                              "on array data, which the trace does not know.",
-                              hint="run a fixed number of iterations (for it in "
-                                   "range(maxit)) and keep the convergence check out of "
-                                   "the compiled loop, or accept the graph break (the loop "
-                                   "runs as Python; over large arrays its body is still "
-                                   "compiled, docs/loops.md)", cause="data_dependent")
+                              "on array data, which the trace does not know" +
+                              (f"; the loop is no while_loop node: {why}." if why else "."),
+                              hint="loops of the shapes of docs/loops.md (while <test>: "
+                                   "with `and it < maxit` before or after the test; "
+                                   "while True, while it < maxit or for it in "
+                                   "range(maxit) with `if <test>: break`) run as one "
+                                   "while_loop node; else "
+                                   "accept the graph break (the loop runs as Python; over "
+                                   "large arrays its body is still compiled)",
+                              cause="data_dependent")
         raise Unsupported("truth value of an array (data-dependent control flow)",
                           "Which branch runs depends on array data, which the trace "
                           "does not know.", hint="compute both branches with np.where, "
@@ -476,6 +481,19 @@ def _tests_loop_exit(tx) -> bool:
 
 
 _FRONT_TEST = 8   # instructions of a while condition in front of its loop (a and b)
+
+
+def _why_no_loop_node(tx) -> str:
+    """The reason an attempt at a ``while_loop`` node for the loop whose test ``tx`` is
+    at was refused (its break point, ``translator/loops.py``), or "" where none was
+    made: the break's message names the shape that stays a break."""
+    inst = tx.current
+    if inst is not None and inst.target is None and inst.index + 1 < len(tx.info.insts):
+        inst = tx.info.insts[inst.index + 1]   # (the truth asked just before the jump)
+    point = tx.loop_plan(inst) if inst is not None and hasattr(tx, "loop_plan") else None
+    if point is None:
+        return ""
+    return point.reason.reason.removeprefix("loop node: ").removeprefix("while loop: ")
 
 
 def _leaves(insts, start: int, region) -> bool:

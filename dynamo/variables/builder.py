@@ -26,6 +26,7 @@ import numpy as np
 from dynamo.guards import (
     CONSTANT,
     DICT_KEYS,
+    EXPR,
     ID,
     LENGTH,
     TYPE,
@@ -88,7 +89,30 @@ def wrap(tx, value: Any, source: Source | None) -> Variable:
     if source is not None:
         out.input_vars[source] = var
         out.register_input(value, var, source)
+        if _is_nan(value):
+            _guard_nan_identity(out, value, source)
     return var
+
+
+def _is_nan(value: Any) -> bool:
+    return type(value) in (float, complex) and value != value
+
+
+def _guard_nan_identity(out, value: Any, source: Source) -> None:
+    """A NaN is found in a list, a tuple or a dict only by identity (``k in [NAN]`` is
+    True for that very object, False for any other NaN), and its value guard admits
+    every NaN: guard it the same object as, or distinct from, each NaN input before it.
+
+    Example: ``f(x, [NAN], NAN)`` then ``f(x, [NAN], float("nan"))``: the entry of the
+    first call holds ``L['k'] is L['items'][0]``, so the second traces its own."""
+    for other_source, other in out.input_objects.items():
+        if other_source == source or not _is_nan(other):
+            continue
+        expr = f"{source.expr()} is {other_source.expr()}"
+        on = source if source.depth() >= other_source.depth() else other_source
+        same = other is value
+        out.guards.add(Guard(on, EXPR, expr if same else f"not ({expr})",
+                             note="one NaN under two names" if same else "distinct NaNs"))
 
 
 def _guard(tx, source, kind, expected):
@@ -109,8 +133,16 @@ def _symbolic_int(out, value: int, source: Source) -> Variable:
 
     Arguments, their items and attributes, and globals (``_rebuildable``)."""
     out.guards.add(Guard(source, TYPE, int))
+    # NumPy types a Python int by its size (np.full(3, k), np.array([k]), np.asarray(k):
+    # int64, then uint64 from 2**63, then object from 2**64; an int64 array + k raises
+    # OverflowError): the trace typed k as int64, so the entry serves int64 values only
+    out.guards.add(Guard(source, EXPR, f"{source.expr()} < {_INT64_END}",
+                         note="a dynamic int (NumPy types a larger int otherwise)"))
     return ConstantVariable(out.shape_env.new_symbol(source, value, "a dynamic int"),
                             source)
+
+
+_INT64_END = 2 ** 63
 
 
 def _rebuildable(source: Source | None) -> bool:
@@ -182,7 +214,7 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
         if isinstance(value, np.ndarray) and type(value) is not np.ndarray:
             raise Unsupported(f"ndarray subclass {type(value).__qualname__}")
         return out.add_input(value, source)
-    if type(value) is int and _rebuildable(source) and value >= 2 and \
+    if type(value) is int and _rebuildable(source) and 2 <= value < _INT64_END and \
             out.shape_env.dynamic.is_dynamic_number(source, value):
         return _symbolic_int(out, value, source)
     if type(value) is float and _rebuildable(source) and \
@@ -241,6 +273,13 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
         _guard(tx, source, ID, value)  # dynamo.register_op(fn): one graph node, not inlined
         return LibraryFunctionVariable(value, source)
     if isinstance(value, types.FunctionType):
+        if source is not None and _comprehension_of_this_frame(tx, value):
+            # a new function object on every call (3.11's list comprehensions, every
+            # version's generator expressions), carried over a break: an identity
+            # guard would miss on every call. Its code, globals and cells decide it
+            _guard(tx, source, TYPE, types.FunctionType)
+            tx.guard_identity(AttrSource(source, "__globals__"), value.__globals__)
+            return UserFunctionVariable(value, source, made_per_call=True)
         _guard(tx, source, ID, value)
         return UserFunctionVariable(value, source)
     if _compiled_function(value) is not None:   # dynamo.compile(g) called from compiled code
@@ -351,3 +390,20 @@ def _is_plain_object(value: Any) -> bool:
 
 
 __all__ = ["is_array", "wrap"]
+
+
+_COMPREHENSIONS = frozenset({"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"})
+
+
+def _comprehension_of_this_frame(tx, fn: types.FunctionType) -> bool:
+    """``fn`` is a comprehension's or generator expression's function (no program
+    code can name it, compare it or set its attributes) whose every closure cell is a
+    cell of the frame being traced (``[x[y == c] for c in u]`` after a break at
+    ``GET_ITER``).
+
+    Such a function is made anew on each call, so it is guarded by what decides it
+    (``UserFunctionVariable(made_per_call=True)``: type, code, globals, and each cell
+    being the frame's cell), not by identity."""
+    return (fn.__code__.co_name in _COMPREHENSIONS and not fn.__defaults__ and
+            not fn.__kwdefaults__ and not vars(fn) and
+            all(id(c) in tx.output.input_cells for c in fn.__closure__ or ()))

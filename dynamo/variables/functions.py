@@ -17,7 +17,7 @@ import functools
 import types
 from typing import Any
 
-from dynamo.guards import AttrSource, CellSource, ItemSource
+from dynamo.guards import EXPR, AttrSource, CellSource, Guard, ItemSource
 
 from ..exc import Unsupported
 from .base import Variable
@@ -80,10 +80,12 @@ class BaseFunctionVariable(Variable):
 
 
 class UserFunctionVariable(BaseFunctionVariable):
-    """A Python function that existed before the trace (guarded by identity)."""
+    """A Python function that existed before the trace (guarded by identity, or, where
+    ``made_per_call``, by its type, code, globals and closure cells: see
+    ``builder._comprehension_of_this_frame``)."""
 
-    def __init__(self, fn: types.FunctionType, source=None):
-        self.fn, self.source = fn, source
+    def __init__(self, fn: types.FunctionType, source=None, made_per_call: bool = False):
+        self.fn, self.source, self.made_per_call = fn, source, made_per_call
 
     def get_code(self):
         return self.fn.__code__
@@ -303,6 +305,12 @@ def _closure_cell(tx, fn_var: UserFunctionVariable, index: int, cell) -> CellVar
     cells = tx.output.input_cells
     key = id(cell)
     if key in cells:
+        if fn_var.made_per_call:
+            # not guarded by identity: guard that this cell is again that one
+            known = cells[key][1].source
+            tx.output.guards.add(Guard(source, EXPR,
+                                       f"{source.cell_expr()} is {known.cell_expr()}",
+                                       note="a comprehension's cell is its frame's"))
         return cells[key][1]
 
     def read(tx):

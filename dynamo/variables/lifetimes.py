@@ -58,3 +58,15 @@ def ends_visibly(var) -> bool:
     object whose end the program can see (``end_is_visible``)."""
     obj = held_object(var)
     return obj is not None and end_is_visible(obj)
+
+
+def may_end_visibly(var) -> bool:
+    """``ends_visibly``, or an instance of a user class that could get a weak reference
+    from code the trace does not see: at a graph break, the breaking instruction runs
+    for real and may take one (``weakref.finalize(b, cb)``; then ``b = None``).
+    A dead local bound to it is passed on, so the object lives until plain Python
+    drops it (the resume function's store or ``del`` then breaks, ``ends_visibly``)."""
+    obj = held_object(var)
+    if obj is None:
+        return False
+    return end_is_visible(obj) or bool(type(obj).__weakrefoffset__)

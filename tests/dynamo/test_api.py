@@ -98,6 +98,29 @@ def test_bound_method():
     assert np.array_equal(dynamo.compile(m.forward)(x), m.forward(x))
 
 
+def test_a_call_reads_what_runs_from_a_slot():
+    """A compiled function or bound method is called through a ``__call__`` slot (a
+    member descriptor, which ``slot_tp_call`` reads in C), not a property that reads
+    another attribute: what the slot holds is what runs, and it is the frame entry
+    (the function's own code behind the cache's prologue), or the bound one."""
+    import types
+
+    m = WithForward()
+    compiled, method = dynamo.compile(f), dynamo.compile(m.forward)
+    for obj in (compiled, method):
+        assert type(vars(type(obj))["__call__"]) is types.MemberDescriptorType
+        assert obj.__call__ is obj._call
+    assert type(compiled.__call__) is types.FunctionType
+    assert compiled.__call__.__code__ is not f.__code__ and compiled.__call__.__wrapped__ is f
+    assert type(method.__call__) is types.MethodType and method.__call__.__self__ is m
+    assert method.__call__.__func__ is method.__func__.__call__
+    x, y = rand(3), rand(3)
+    assert np.array_equal(compiled(x, y), f(x, y)) and np.array_equal(compiled(x, y=y),
+                                                                       f(x, y))
+    x4 = rand(2, 4)
+    assert np.array_equal(method(x4), m.forward(x4))
+
+
 def test_decorated_method():
     class M:
         def __init__(self):

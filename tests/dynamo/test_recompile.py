@@ -423,3 +423,28 @@ def test_explain_prints_the_check_function():
     assert "type(x) is ___c1 and" in text
     assert "x.shape == ___c2 and" in text      # the first shape: tested early, alone
     assert "(k, x.dtype,) == ___expected" in text
+
+
+# ------------------------------------------------------- comprehensions over a break
+
+def class_means(x, y):
+    classes = np.unique(y)              # a data-dependent length: the loop breaks here
+    means = [x[y == c].mean() for c in classes]
+    return np.array(means) * 2.0
+
+
+def class_sums_genexpr(x, y):
+    classes = np.unique(y)
+    return sum(x[y == c].sum() for c in classes) + 1.0
+
+
+@pytest.mark.parametrize("fn", [class_means, class_sums_genexpr])
+def test_a_comprehension_carried_over_a_break_does_not_retrace_per_call(fn, traces):
+    """The comprehension's function (3.11's list comprehensions, every version's
+    generator expressions) is a new object on each call: it is guarded by its code,
+    globals and cells, not by identity, so twelve calls trace as often as two."""
+    y = np.arange(20) % 3
+    calls = [(arr(20, seed=i), y) for i in range(12)]
+    n = counts(fn, calls, traces)
+    assert n[-1] == n[1]
+

@@ -173,41 +173,38 @@ ROUND7: dict[str, Known | str] = {
 #    (chosen-number-identity, fixed: `min(s, c) is s` of a NumPy scalar and a Python
 #    number breaks there (the object is the data's choice); `is None` stays False:
 #    dynamo/translator/compare.py identical.)
-#    An exception raised after a graph break comes out of the resume function, which
-#    runs in a frame of its own called through dynamo's dispatcher: traceback.
-#    extract_tb shows the function twice (the frame entry at its `def` line, then the
-#    resume function at the raising line) with dynamo's frames (hook.py miss,
-#    convert.py, bytecode/resume.py run_break_code) in between.
+#    (traceback-extra-frames, fixed: an exception raised after a graph break came out
+#    of the resume function through dynamo's frames and the frame entry's at its `def`
+#    line; the frame entry's prologue and intercept's wrapper rebuild its traceback
+#    without them on the way out: dynamo/tracebacks.py for_program.)
+#    (compiled-object-attributes, fixed: an attribute set on the function after
+#    compiling was not seen through the compiled object, nor one set on the compiled
+#    object on the function, and inspect.signature(f, follow_wrapped=False) raised:
+#    every attribute but its own slots is the function's, dynamo/api.py
+#    OptimizedFunction.)
 ROUND8: dict[str, Known | str] = {
-    "round8_frames/traceback_of_raise":
-        "traceback-extra-frames: a raise after a graph break shows the function twice "
-        "in extract_tb (def line, then the raise), dynamo's frames between",
-    "round8_frames/traceback_of_index_error":
-        "traceback-extra-frames: an IndexError of x[i] (a break) shows the function "
-        "twice in extract_tb, dynamo's frames between",
-    "round8_frames/traceback_through_helper":
-        "traceback-extra-frames: a helper's raise after a break shows the caller twice "
-        "in extract_tb, dynamo's frames between",
-    # dynamo.api.OptimizedFunction is no function: functools.update_wrapper copies the
-    # function's __dict__ once, at compile time, and inspect finds no signature of its
-    # own without following __wrapped__
-    "round8_frames/attribute_set_after_compile":
-        "compiled-object-attributes: an attribute set on the function after compiling "
-        "is not seen through the compiled one, nor one set on the compiled on the function",
     # the frame entry (and intercept's wrapper) binds the arguments by the parameters
     # of the code the function had when compiled, before its prologue sees the code
     # replaced (dynamo/hook.py frame_entry, _wrapper_factory)
     "round8_frames/code_replaced_by_other_shapes":
         "code-replaced-signature: after fn.__code__ is replaced by code with other "
         "parameters, the compiled function rejects a call the new code accepts",
-    "round8_frames/signature_not_following_wrapped":
-        "compiled-object-attributes: inspect.signature(f, follow_wrapped=False) of a "
-        "compiled function raises ValueError (plain: its signature)",
 }
+
+# Q. Round 9 (prog_round9_*.py). (sym-float-raise-unpinned, nan-identity,
+#    weakref-taken-at-break, int-typed-by-size, number-identity, fixed: a float op that
+#    raises at the hints pins its symbols (dynamo/symbolic/scalars.py binary); NaN
+#    inputs are guarded one object or distinct (variables/builder.py
+#    _guard_nan_identity); a dead local bound to a weak-referenceable user object is
+#    passed on at a break (variables/lifetimes.py may_end_visibly); int symbols and
+#    their sums are guarded within int64 (builder._symbolic_int,
+#    OutputGraph._guard_int64); `is` of two sourced numbers is guarded
+#    (translator/base.py is_same_object).) No entries.
+ROUND9: dict[str, Known | str] = {}
 
 KNOWN: dict[str, Known] = {
     pid: entry if isinstance(entry, Known) else Known(entry)
     for table in (ALIAS, IDENTITY, RAISE, STATE, GUARDS, NUMERICS, FRAMES_API, MORE,
-                  LOOPS, NEWEST, ROUND6, ROUND7, ROUND8)
+                  LOOPS, NEWEST, ROUND6, ROUND7, ROUND8, ROUND9)
     for pid, entry in table.items()
 }

@@ -17,7 +17,8 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round6_arrays", "round6_exceptions", "round6_runtime", "round6_graphs",
               "round7_loops", "round7_dead", "round7_arrays", "round7_native",
               "round8_index", "round8_counters", "round8_frames", "round8_native",
-              "round8_minmax")
+              "round8_minmax", "round9_numbers", "round9_state", "round9_loops",
+              "round9_sizes")
 
 
 def _params():

@@ -55,11 +55,12 @@ BREAKS = {
     "fixed_point_shift_both_read": 1, "fixed_point_shift_both_read_exhausts": 1,
     # while True: A; if c: break; B: one node over B; A (it ends at the break only)
     "while_true_code_after_test": 0, "while_true_first_trip_breaks": 0,
-    # a while loop with a counter test and code after the break, a counter read in the
-    # body, ``or`` in the test, a Python float accumulator: not yet nodes
-    "while_counter_code_after_test": 1,
-    "while_counter_code_after_test_runs_out": 1, "counter_read_in_body": 2,
-    "or_in_test": 2, "float_accumulator": 2,
+    # a while loop with a counter test and code after the break (``while it < maxit:
+    # A; if c: break; B; it += 1``): the node and B's node, as for a range
+    "while_counter_code_after_test": 0, "while_counter_code_after_test_runs_out": 0,
+    # a counter read in the body, ``or`` in the test, a Python float accumulator: not
+    # yet nodes
+    "counter_read_in_body": 2, "or_in_test": 2, "float_accumulator": 2,
     # (shift_register_while, u_prev, u = u, u_next in a while True loop: its break
     # count was not measured this round; only its results are checked)
 }

@@ -9,6 +9,7 @@ ops where the sliced array is not C-contiguous.
 """
 
 import logging
+import tracemalloc
 import warnings
 
 import numpy as np
@@ -211,6 +212,80 @@ def test_the_last_op_writes_into_the_target_only_right_before_its_setitem(caplog
     differential(read_between, grid(190, 203), grid(190, 203, seed=1), layouts=ALL_LAYOUTS)
     differential(overlapping_windows, grid(191, 203), layouts=ALL_LAYOUTS)
     differential(jacobi, grid(190, 203), grid(190, 203, seed=1), options=THREADED)
+
+
+def heat_like(u, alpha=0.2):
+    """A fresh copy as the source, ``2 * un[1:-1, 1:-1]`` read by two members: a
+    member (``... - t2``) reads two values that both die there, only one of which can
+    accumulate in the target's range."""
+    for _ in range(2):
+        un = u.copy()
+        u[1:-1, 1:-1] = un[1:-1, 1:-1] + alpha * (
+            un[2:, 1:-1] - 2 * un[1:-1, 1:-1] + un[:-2, 1:-1]
+            + un[1:-1, 2:] - 2 * un[1:-1, 1:-1] + un[1:-1, :-2])
+    return u
+
+
+def read_after_next(A, B):
+    """``t`` is read again after the member that reads it first: it keeps a scratch
+    buffer while the target's range holds ``t * A[2:, 1:-1]``."""
+    t = A[1:-1, 1:-1] + A[:-2, 1:-1]
+    B[1:-1, 1:-1] = (t * A[2:, 1:-1] - A[1:-1, 2:]) / t
+    return B
+
+
+def test_the_members_accumulate_in_the_targets_range(caplog):
+    """On the direct path the chain of members that ends in the value runs in the
+    target's own range (no scratch: one array's memory fewer per pass); a value read
+    after the member that overwrites it keeps its scratch buffer."""
+    def direct_branch(src):
+        return src.split("if _direct:")[1].split("return (")[0]
+
+    src = direct_branch(_sources(jacobi, [grid(190, 203), grid(190, 203)], caplog))
+    assert src.count("out=_t[") == 5 and "_scratch" not in src, src
+    src = direct_branch(_sources(read_after_next, [grid(190, 203), grid(190, 203)], caplog))
+    assert src.count("out=_t[") == 3 and src.count("out=_s0)") == 1, src
+    differential(read_after_next, grid(190, 203), grid(190, 203, seed=1), layouts=ALL_LAYOUTS)
+    differential(heat_like, grid(190, 203), layouts=ALL_LAYOUTS)
+    differential(heat_like, grid(190, 203), options=THREADED)
+
+
+def test_a_stencil_written_into_its_target_keeps_no_grid_sized_buffer():
+    """Jacobi's flat groups take no scratch buffer (every op runs in the target's
+    range), so after the calls the compiled function holds no array memory the size
+    of a grid (before: a 1-D scratch buffer of the grid's size, 1.28 MB here)."""
+    A, B = grid(400, 400), grid(400, 400, seed=1)
+    dynamo.reset()
+    compiled = dynamo.compile(jacobi, backend="numpy")
+    tracemalloc.start()
+    try:
+        for _ in range(3):
+            compiled(A, B)
+        arrays = tracemalloc.take_snapshot().filter_traces(
+            [tracemalloc.DomainFilter(True, np.lib.tracemalloc_domain)])
+    finally:
+        tracemalloc.stop()
+        dynamo.reset()
+    held = sum(t.size for t in arrays.traces)
+    assert held < A.nbytes // 8, held
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+@given(prog=st.lists(st.tuples(st.integers(0, 2), st.integers(0, 30), st.integers(0, 30)),
+                     min_size=2, max_size=7))
+def test_any_chain_of_values_in_the_target_is_bit_identical(prog):
+    """Random elementwise DAGs over the five shifted views, written into another
+    array's window big enough for the direct path: whichever members accumulate in
+    the target (values read once, twice, later, or by two members at once), the
+    result is eager's, bit for bit."""
+    def step(A, B):
+        vals = [A[1:-1, 1:-1], A[:-2, 1:-1], A[2:, 1:-1], A[1:-1, :-2], A[1:-1, 2:]]
+        for op, i, j in prog:
+            x, y = vals[i % len(vals)], vals[-1 - j % len(vals)]
+            vals.append(x + y if op == 0 else x - y if op == 1 else x * y)
+        B[1:-1, 1:-1] = vals[-1]
+        return B
+    differential(step, grid(190, 203), grid(190, 203, seed=1), graphs=None)
 
 
 def _overflowing(where):
