@@ -750,7 +750,10 @@ def _runs_as_called(fn) -> bool:
 # the C callables an island's calls load most (a bound C method such as ``x.sum`` of an
 # expression, a ufunc, NumPy's C dispatchers such as ``np.argmin``): ``_c_code`` is
 # True for them; the hook's ``intercept`` tests these first, without a call
-_C_CALLABLES = frozenset({types.BuiltinFunctionType, np.ufunc, type(np.argmin)})
+# (minus the Python function types, should a NumPy ever make its dispatchers Python
+# functions again: those must take the checks below)
+_C_CALLABLES = frozenset({types.BuiltinFunctionType, np.ufunc, type(np.argmin)}) - \
+    {types.FunctionType, types.MethodType}
 _HEAP_TYPE = 1 << 9   # Py_TPFLAGS_HEAPTYPE: a class made by a class statement or type()
 _IMMUTABLE_TYPE = 1 << 8   # Py_TPFLAGS_IMMUTABLETYPE: C and extension types (3.10+)
 

@@ -468,8 +468,11 @@ def _tests_loop_exit(tx) -> bool:
         inst = after if after.name.startswith("POP_JUMP_IF") else None
     if inst is None or inst.target is None:
         return False
-    for region in tx.info.regions:
-        if region.kind != "loop":
+    loops = [r for r in tx.info.regions if r.kind == "loop"]
+    for region in loops:
+        if any(q.start == region.start and q.end > region.end for q in loops):
+            # a jump back to the head of a loop that goes on past it is a `continue`
+            # (a comprehension's filter, `if p > 0`), not a loop of its own
             continue
         if inst.index in region:
             if _leaves(tx.info.insts, inst.target, region) != \

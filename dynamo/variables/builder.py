@@ -278,6 +278,7 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
             # version's generator expressions), carried over a break: an identity
             # guard would miss on every call. Its code, globals and cells decide it
             _guard(tx, source, TYPE, types.FunctionType)
+            tx.guard_identity(AttrSource(source, "__code__"), value.__code__)
             tx.guard_identity(AttrSource(source, "__globals__"), value.__globals__)
             return UserFunctionVariable(value, source, made_per_call=True)
         _guard(tx, source, ID, value)
@@ -389,9 +390,6 @@ def _is_plain_object(value: Any) -> bool:
     return cls.__module__.split(".")[0] not in ("builtins", "numpy", "cupy", "cupyx")
 
 
-__all__ = ["is_array", "wrap"]
-
-
 _COMPREHENSIONS = frozenset({"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"})
 
 
@@ -407,3 +405,7 @@ def _comprehension_of_this_frame(tx, fn: types.FunctionType) -> bool:
     return (fn.__code__.co_name in _COMPREHENSIONS and not fn.__defaults__ and
             not fn.__kwdefaults__ and not vars(fn) and
             all(id(c) in tx.output.input_cells for c in fn.__closure__ or ()))
+
+
+__all__ = ["is_array", "wrap"]
+

@@ -125,3 +125,38 @@ def test_a_check_that_raises_says_so():
     assert brk.reason == "truth value of an array (data-dependent control flow)"
     assert "np.where" in brk.hint
 
+
+
+def kept_positive(x):
+    return [v * 2.0 for v in x if v > 0]           # a filter: a jump back to the loop
+
+
+def skipped_negative(x):
+    total = np.zeros(())
+    for v in x:
+        if v < 0:
+            continue                                # a `continue`: no exit either
+        total = total + v
+    return total
+
+
+def first_negative(x):
+    for i in range(len(x)):
+        if x[i] < 0:
+            break                                   # the loop's exit
+    return i
+
+
+def test_a_filter_or_continue_is_no_loop_exit():
+    """Only a jump that leaves the loop is "a loop's exit test"; a comprehension's
+    filter and a ``continue`` jump back to the loop's head (on 3.11 and 3.13 that jump
+    is a loop of its own in the bytecode's regions, which made them exits)."""
+    x = np.array([1.0, -2.0, 3.0])
+    for fn in (kept_positive, skipped_negative):
+        check(fn, x)
+        reasons = [b.reason for b in dynamo_explain(fn, x).break_reasons]
+        assert "truth value of an array (data-dependent control flow)" in reasons, reasons
+        assert not any("loop's exit test" in r for r in reasons), reasons
+    check(first_negative, x)
+    reasons = [b.reason for b in dynamo_explain(first_negative, x).break_reasons]
+    assert any("loop's exit test" in r for r in reasons), reasons
