@@ -241,6 +241,7 @@ class OptimizedFunction:
         call.__dict__.update(fn.__dict__)
         if call is not fn:   # the trace may find it reads through an argument
             when_found(fn.__code__, self)
+            hook.watch_code(fn, self)   # fn.__code__ replaced: see code_replaced
 
     def frame_reader_found(self, why: str) -> None:
         """The trace found that the function reads frames above its own through a
@@ -249,6 +250,20 @@ class OptimizedFunction:
         log_breaks.debug("dynamo.compile(%s): it reads its caller's frame (%s); it runs "
                          "uncompiled from now on", self._orig_fn.__qualname__, why)
         self.__call__ = self._orig_fn
+
+    def code_replaced(self) -> None:
+        """The function's ``__code__`` was replaced (its frame entry's prologue saw it,
+        or it was set through this object): a new entry, made for the new code, takes
+        the next calls, so that they bind by its parameters (issue #17
+        ``code-replaced-signature``)."""
+        fn = self._orig_fn
+        if self.__call__ is fn:   # called as it is already (a frame reader)
+            return
+        call = _hooked(fn, self._ctx, self._settings)
+        call.__dict__.update(fn.__dict__)
+        if call is not fn:
+            when_found(fn.__code__, self)
+        self.__call__ = call
 
     # what a call runs (the slot's value), under the name the rest of dynamo reads
     _call = property(operator.attrgetter("__call__"))
@@ -263,6 +278,8 @@ class OptimizedFunction:
             object.__setattr__(self, name, value)
         else:
             setattr(self._orig_fn, name, value)
+            if name == "__code__":
+                self.code_replaced()
 
     def __delattr__(self, name: str) -> None:
         if name in _OWN:

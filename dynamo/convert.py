@@ -41,8 +41,10 @@ from . import hook, listeners, logs, ops, pyversion
 from .bytecode.caller_frames import (
     FRAME_READER,
     READS_ALL,
+    calls_caller_reader,
     found_reading,
     reach,
+    reader_within,
     reads_caller_frame_of,
 )
 from .bytecode.instructions import code_name, frame_params, reads_its_locals
@@ -72,7 +74,7 @@ from .translator.frames import restart_point
 from .tree import tree_leaves
 from .variables import NULL, ArrayVariable
 from .variables.iterators import GENERATOR_CLEANUP
-from .variables.lifetimes import may_end_visibly
+from .variables.lifetimes import held_object, may_end_visibly
 
 log_breaks = logs.get("graph_breaks")
 log_graph = logs.get("graph")
@@ -253,8 +255,11 @@ def _trace_and_build(fn: types.FunctionType, args: tuple, closure, ctx, previous
                     raise _for_user(brk.point.reason) from None
                 if brk.point.reason.cause in (GENERATOR_CLEANUP, FRAME_READER):
                     _skip_whole_frame(brk.point.reason, code, record, ctx, start)
+                reader = _reader_after_break(fn, tx, arg_values)
+                if reader is not None:
+                    _skip_whole_frame(reader, code, record, ctx, start)
                 entry = _or_skip(partial(_compile_break, fn, tx, brk, output, ctx, params,
-                                         record), record, ctx, start)
+                                         record, arg_values), record, ctx, start)
             except Unsupported as e:
                 if ctx.fullgraph:
                     raise _for_user(e) from None
@@ -270,6 +275,33 @@ def _trace_and_build(fn: types.FunctionType, args: tuple, closure, ctx, previous
     _save(ctx, record, start)
     output.release()
     return entry
+
+
+def _reader_after_break(fn, tx, arg_values: dict) -> Unsupported | None:
+    """Why the frame must run uncompiled, or None: a function within its reach (an
+    argument, a local, a global it names, one level into each:
+    ``caller_frames.reader_within``) reads two or more frames above its own, and the
+    code after the break, which runs in a resume function or an island (frames that
+    dynamo's call), may call it: it would see dynamo's frames where plain Python shows
+    the program's, on this call already (issue #17 ``frame-reader-after-break``,
+    ``frame-reader-in-island``). Found before the first graph runs, so the frame entry
+    runs the whole frame in the program's own frame; the code is marked a reader
+    (``found_reading``) and its next calls are plain.
+
+    Example: ``def f(x, o): y = x * 3; print(y); return o.read(y)`` with ``o.read``
+    reading ``sys._getframe(2)``: ``f`` runs uncompiled, one ``graph_breaks`` line."""
+    values = list(arg_values.values())
+    values += [held_object(v) for v in dict.values(tx.locals)]
+    levels, why = reader_within(fn, values, skip=is_skipped)
+    if levels < 2:
+        return None
+    up = "every frame" if levels >= READS_ALL else f"{levels} frames"
+    found_reading(original_code(fn.__code__), levels - 1,
+                  f"it may call {why}, which reads {up} up, after a graph break")
+    return Unsupported(f"it may call {why}, which reads {up} up, after a graph break",
+                       "Called by the resume function or island that runs the rest of "
+                       "the frame, it would see dynamo's frames where Python shows the "
+                       "program's; the function runs uncompiled.", cause=FRAME_READER)
 
 
 def _skip_whole_frame(e: Unsupported, code, record, ctx, start):
@@ -360,7 +392,8 @@ def _compile_return(fn, tx, output, ctx, params, record) -> hook.CacheEntry:
     return hook.CacheEntry(_check(fn, output, params, record), glue, record)
 
 
-def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record) -> hook.CacheEntry:
+def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record,
+                   arg_values: dict) -> hook.CacheEntry:
     code = fn.__code__
     e = brk.point.reason
     _log_break(e, code, island=brk.point.kind == "island")
@@ -370,7 +403,10 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record) -> hook
              if (n in tx.locals or n in unread) and n not in code.co_cellvars]
     if brk.point.kind == "island":   # the rest of the frame runs here: keep every local
         live = bound
-    elif reads_its_locals(code):    # locals(), eval(): every bound local is the program's
+    elif reads_its_locals(code) or calls_caller_reader(
+            fn, [*arg_values.values(), *(held_object(v) for v in dict.values(tx.locals))]):
+        # locals(), eval(), or a callee's sys._getframe(1).f_locals: every bound local
+        # is the program's (the callee sees the resume function's frame as this one)
         live = bound
     else:
         # ("before": the resume function starts at the breaking instruction itself)

@@ -71,6 +71,13 @@ TABLE: tuple[Advice, ...] = (
            "(docs/python_semantics.md, \"Readers reached otherwise than by name\").",
            "keep frame reads to one level (sys._getframe(1), stacklevel=2), or call the "
            "reader by a global name so it is seen before the call"),
+    Advice(r"^it may call .*, which reads .* up, after a graph break",
+           "The code after the break runs in a resume function or an island, frames "
+           "dynamo calls; a function there reading frames above its caller would see "
+           "dynamo's frames, so the whole frame runs uncompiled "
+           "(docs/python_semantics.md, \"Readers after a break or in an island\").",
+           "keep frame reads to one level (sys._getframe(1), stacklevel=2), or remove the "
+           "graph break before the call (dynamo.explain names it)"),
     # ---------------------------------------------------------------- data-dependent control flow
     Advice(r"a check that raises on some data",
            "Whether the check passes depends on array data, which the trace does not know; "

@@ -551,6 +551,10 @@ def frame_entry(fn: types.FunctionType, ctx: CompileContext) -> types.FunctionTy
     generator or coroutine (its code runs when iterated, not called), and code
     ``bytecode`` cannot rebuild.
 
+    The entry binds the arguments by the parameters ``fn``'s code had when the entry
+    was made; where its prologue finds ``fn.__code__`` replaced, ``_recall`` tells the
+    objects that ``watch_code`` registered for ``fn``.
+
     Example::
 
         >>> run = frame_entry(f, ctx)
@@ -743,10 +747,30 @@ def _wrapper_factory(code, scope: dict, ndefaults: int = 0, kwdefaults: tuple = 
     return scope.pop("___make")
 
 
+def watch_code(fn: types.FunctionType, owner) -> None:
+    """Call ``owner.code_replaced()`` whenever a frame entry or wrapper of ``fn`` finds
+    ``fn.__code__`` replaced (``_recall``): ``owner`` (a compiled object calling one
+    made for the old code, which binds arguments by that code's parameters) then makes
+    one for the new code. Weak references only, to ``fn`` and to ``owner``."""
+    owners = _code_owners.get(fn)
+    if owners is None:
+        owners = _code_owners[fn] = weakref.WeakSet()
+    owners.add(owner)
+
+
+# function -> the objects to tell when its code is found replaced (``watch_code``)
+_code_owners: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def _recall(ctx: CompileContext, fn, code, values: tuple):
     """Call ``fn`` again as its caller did, through a wrapper of ``fn`` as it is now:
     its ``__code__`` or defaults were replaced since the wrapper that took the call
-    (of ``code``, ``values`` in its frame order) was made."""
+    (of ``code``, ``values`` in its frame order) was made. Where the code was, the
+    compiled objects that ``watch_code`` registered make an entry of the new code
+    (issue #17 ``code-replaced-signature``): their next calls bind by its parameters."""
+    if fn.__code__ is not code:
+        for owner in list(_code_owners.get(fn, ())):
+            owner.code_replaced()
     p = Params.of(code)
     names, n, nkw = code.co_varnames, len(p.positional), len(p.kwonly)
     positional = list(values[:n])

@@ -41,6 +41,8 @@ class _Emitter:
         self.companions: list[str] = []
         self.input_savers: dict = {}   # input index -> its saves.Saver
         self.loops: list = []          # saves.LoopSaves of the loops being lowered
+        self.stores: list = []         # saves.Store of each store into a maybe-input
+        self.whole_saved: set = set()  # inputs a loop saves whole (saves.free_inputs)
         self.uses_npcall = False       # an op is called through NumPy (calls.py)
         self.global_draws = False      # a draw from NumPy's global RandomState (draws.py)
         self.makes_generators = False  # ``default_rng`` in the kernel (draws.py)

@@ -193,6 +193,7 @@ class Loops:
             elif a.backup != b.backup:
                 moves += [(a.backup, b.backup), (a.state, b.state)]
         if whole:
+            em.whole_saved |= whole
             em.lines[start:start] = [pad + save_whole(em.input_savers[k], f"p{k}")
                                      for k in sorted(whole)]
         return moves

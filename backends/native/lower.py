@@ -57,7 +57,7 @@ from .calls import CALL_PRELUDE
 from .draws import GENERATOR_PRELUDE, is_generator_input
 from .emitter import SEQ_FLAG, _Emitter, lift_allocations
 from .ops import PRELUDE, Unsupported, _meta
-from .saves import SAVE_PRELUDE, input_saver
+from .saves import SAVE_PRELUDE, free_inputs, input_saver
 from .values import Arr, Lazy, Obj, Scal
 
 __all__ = ["Kernel", "Unsupported", "lower"]
@@ -84,6 +84,9 @@ class Kernel:
     generators: tuple = ()         # inputs that are Generators the kernel draws from,
     global_draws: bool = False     # and whether it draws from np.random's global state:
                                    # saved before each call, restored on undo (draws.py)
+    free_writes: tuple = ()        # positions in ``writes`` of inputs whose old contents
+                                   # no call reads: no backup while a rerun in tier 1
+                                   # cannot stop early (saves.free_inputs)
 
 
 def lower(graph: Graph, parallel_min: int = 1 << 14) -> Kernel:
@@ -156,13 +159,15 @@ def lower(graph: Graph, parallel_min: int = 1 << 14) -> Kernel:
     # large new arrays come from the caller, after the savers (emitter.LIFT_MIN_BYTES)
     lines, buffers = lift_allocations(lines, results)
     text = "\n".join(lines)
+    free = free_inputs(writes, em.stores, em.whole_saved, lines)
     head = f"def kernel({', '.join(params + savers + [b.name for b in buffers])}):"
     prelude = PRELUDE + SAVE_PRELUDE + (CALL_PRELUDE if em.uses_npcall else "") + \
         (GENERATOR_PRELUDE if em.makes_generators else "")
     source = prelude + "\n\n" + head + "\n" + text + "\n"
     return Kernel(source, em.consts, outputs, writes, fresh_ndim, em.parallel, len(params),
                   tuple(scalars), tuple(buffers), em.uses_npcall, em.ordered_inputs,
-                  tuple(sorted(em.contiguous_inputs)), tuple(generators), em.global_draws)
+                  tuple(sorted(em.contiguous_inputs)), tuple(generators), em.global_draws,
+                  tuple(writes.index(k) for k in free))
 
 
 def _drop_unused_companions(lines: list, companions: list) -> list:

@@ -29,6 +29,12 @@ carried array has companion variables holding its backup and state, moved with i
 Where a loop's moves cannot keep that pairing (a carried slot that holds an input on
 one trip and a new array on another), the inputs involved are saved whole before the
 loop (their state then says "all saved", so a stale companion copies nothing).
+
+An input whose old contents no call can read (``free_inputs``: its first access is a
+store whose region holds every later store into it) is not saved while a rerun in
+tier 1 cannot stop before that store (``tier._rerun_completes``): ``mark_saved`` sets
+its state to "all saved" before the call, so every save above copies nothing, and
+``restore`` skips it.
 """
 
 from __future__ import annotations
@@ -217,6 +223,105 @@ def _forward_start(index: str, loop: LoopSaves | None, saver: Saver) -> int | No
     return int(m.group(1) or 0) if m else None
 
 
+@dataclass(frozen=True)
+class Store:
+    """One store into an array that may be an input, as the lowering emitted it:
+    ``inputs``, the input it is, or None for a loop's carried array (which may hold
+    any input from trip to trip: a companion ``Saver``'s ``inputs`` name the input it
+    held when the loop began, not the one a swap brought); the target's variable
+    ``name``, the stored region (``View.parts`` of the base, one part per base
+    dimension, ``shape`` the view's), the base's ``dims`` and whether it runs in a
+    loop node's body (``in_loop``)."""
+
+    inputs: frozenset | None
+    name: str
+    parts: tuple
+    shape: tuple
+    dims: tuple
+    in_loop: bool
+
+
+def _axis_set(part, count: int, dim: int):
+    """The indices of one base axis a store covers: ``range`` when known, None when it
+    depends on the kernel's values (a loop's index)."""
+    if part[0] == "int":
+        text = part[1].strip("() ")
+        if text.lstrip("-").isdigit():
+            i = int(text)
+            return range(i % dim, i % dim + 1) if -dim <= i < dim else range(0)
+        return None
+    _, start, step = part
+    return range(start, start + step * count, step)
+
+
+def _covers(first: Store, later: Store) -> bool:
+    """Every element ``later`` stores is one ``first`` stores (the same base
+    shape; per axis the index sets nest; an index known only at run time is inside
+    only an axis ``first`` covers whole)."""
+    if first.dims != later.dims:
+        return False
+    counts = iter(first.shape)
+    later_counts = iter(later.shape)
+    for a, b, dim in zip(first.parts, later.parts, first.dims):
+        ra = _axis_set(a, 1 if a[0] == "int" else next(counts), dim)
+        rb = _axis_set(b, 1 if b[0] == "int" else next(later_counts), dim)
+        if ra is None:
+            return False
+        if len(ra) == dim:
+            continue   # the whole axis: any index of it
+        if rb is None or not set(rb) <= set(ra):
+            return False
+    return True
+
+
+def free_inputs(writes: list, stores: list, whole: set, lines: list) -> tuple:
+    """The written inputs whose old contents no call can read: the kernel's first
+    access to input ``k`` is a store ``S`` (at the kernel's top level, not in a loop
+    node, its value not reading ``k``: a value that reads its target is copied
+    first, which reads ``k``) and every later store into ``k``'s memory, direct or
+    through a loop's carried arrays, stays inside the region ``S`` stores. So each
+    element the kernel ever writes is written by ``S`` before anything reads it, and
+    every other element keeps the caller's value.
+
+    Such an input needs no backup **when tier 1 cannot stop before ``S`` is done**:
+    a flagged call reruns in tier 1 on the input as the kernel left it, and tier 1
+    stores ``S`` again, the same values from the same (restored) other inputs, before
+    it reads any of them; ``tier._rerun_completes`` checks that condition on each call
+    (NumPy's error state warns, no warning filter raises; no draws, no NumPy calls in
+    the kernel). Where eager could raise before ``S`` (``np.seterr(all="raise")``,
+    warnings as errors) it leaves the input as the caller gave it, and the backup is
+    kept.
+
+    Example: Jacobi's ``B[1:-1, 1:-1] = 0.25 * (A[...] + ...)`` in its first step
+    (peeled before the loop) is ``B``'s first access; the loop's stores into ``B``
+    (as the carried ``A, B = B, A``) write the same region, its reads of ``B``'s
+    border read what no call writes: ``B`` is free, ``A`` (read first) is not.
+
+    ``writes``: the inputs the kernel may write (``Kernel.writes``); ``stores``:
+    ``Store`` records in emission order (a carried array's store counts for every
+    input); ``whole``: inputs a loop saves whole;
+    ``lines``: the kernel's source lines. Returns the free inputs' indices."""
+    free = []
+    for k in writes:
+        mine = [s for s in stores if s.inputs is None or k in s.inputs]
+        if k in whole or not mine:
+            continue
+        first = mine[0]
+        if first.in_loop or first.name != f"p{k}" or first.inputs != frozenset({k}):
+            continue
+        if not all(_covers(first, s) for s in mine[1:]):
+            continue
+        # the first mention of p<k> that is no save of it must be S's store
+        word = re.compile(rf"\bp{k}\b")
+        saves = re.compile(rf"\b_[bs]{k}\b")
+        for line in lines:
+            if word.search(line) and not saves.search(line):
+                if re.match(rf"\s*p{k}\[[^=]*\] = ", line):
+                    free.append(k)
+                break
+    return tuple(free)
+
+
 def new_savers(written: list) -> list:
     """Backup and state arrays for the inputs a kernel writes, in kernel order."""
     out = []
@@ -236,9 +341,24 @@ def reset(savers: list) -> None:
             state[0], state[1] = 0, -1
 
 
-def restore(written: list, savers: list) -> None:
-    """Copy the saved parts back into the inputs (after a flagged call)."""
-    for w, backup, state in zip(written, savers[0::2], savers[1::2]):
+def mark_saved(savers: list, positions: tuple) -> None:
+    """Say "all saved" in the states of the written inputs at ``positions`` (of
+    ``Kernel.writes``): the kernel's saves of them then copy nothing (every save
+    tests the state first), and ``restore`` must skip them (``free_inputs``)."""
+    for i in positions:
+        state = savers[2 * i + 1]
+        if state.dtype == np.bool_:
+            state.fill(True)
+        else:
+            state[0], state[1] = 0, savers[2 * i].shape[0] - 1
+
+
+def restore(written: list, savers: list, skip: tuple = ()) -> None:
+    """Copy the saved parts back into the inputs (after a flagged call), but for the
+    positions ``skip`` (inputs ``mark_saved`` left unsaved)."""
+    for i, (w, backup, state) in enumerate(zip(written, savers[0::2], savers[1::2])):
+        if i in skip:
+            continue
         if state.dtype == np.bool_:
             rows = np.flatnonzero(state)
             if rows.size:

@@ -10,7 +10,7 @@ import numpy as np
 from dynamo.graph import Node
 
 from .ops import Unsupported, _cast, _meta
-from .saves import save_before_store
+from .saves import Store, save_before_store
 from .values import Arr, Const, Lazy, Scal, Tup, View, _compose
 
 
@@ -149,6 +149,9 @@ class Stencils:
         saver = target.save
         if saver is None:
             return None
+        self.em.stores.append(Store(   # (saves.free_inputs)
+            None if target.input is None else frozenset({target.input}), target.name,
+            tuple(dest.parts), shape, target.shape, bool(self.em.loops)))
         loop = self.em.loops[-1] if self.em.loops else None
         return lambda idx: save_before_store(saver, target.name, dest, shape, idx,
                                              self.em.new, loop)

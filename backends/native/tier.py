@@ -15,7 +15,9 @@ A tier-2 call falls back to tier 1 (for that call only) when NumPy's error state
 not the default one, when an input's layout has no compiled kernel yet (one is then
 compiled in the background), when inputs that the kernel writes overlap, or when the
 kernel flags a NaN or infinity NumPy would have reported: then the inputs it wrote are
-restored from the backup the kernel took of each part at its first write (saves.py), the
+restored from the backup the kernel took of each part at its first write (saves.py; an
+input whose old contents no call reads has none while the rerun cannot raise:
+``saves.free_inputs``, ``_rerun_completes``), the
 random states its draws consumed are put back (draws.py), and tier 1 runs, warning as
 eager does.
 
@@ -36,6 +38,7 @@ import os
 import sys
 import threading
 import time
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -45,7 +48,7 @@ from dynamo.source import compile_source
 
 from .draws import restore_states, save_states
 from .lower import Kernel
-from .saves import new_savers, reset, restore
+from .saves import mark_saved, new_savers, reset, restore
 
 log = logging.getLogger("dynamo.backend")
 
@@ -111,6 +114,42 @@ def default_errstate() -> bool:
     if found:
         _KNOWN_DEFAULT[0] = state
     return found
+
+
+_WARNING_STATES: dict = {}   # NumPy's ufunc settings object -> whether it is _DEFAULT_ERR
+_SHOWWARNING = getattr(warnings, "_showwarning_orig", warnings.showwarning)
+# Python 3.14's context-aware warnings keep the filters of ``catch_warnings`` in a
+# context variable, not in ``warnings.filters``: read as "may raise" there
+_CONTEXT_WARNINGS = bool(getattr(sys.flags, "context_aware_warnings", False))
+
+
+def _rerun_completes() -> bool:
+    """A flagged call's rerun in tier 1 cannot raise midway: NumPy's error state is
+    the default one (reports warn, ``_DEFAULT_ERR``, not ``_RAISING_ERR``) and no
+    warning filter turns a ``RuntimeWarning`` into an error (nor a replaced
+    ``showwarning``). Then the written inputs ``saves.free_inputs`` finds need no
+    backup: tier 1 stores their first store again before anything reads them. (A
+    kernel with draws or NumPy calls, which can raise in any error state, never
+    asks: ``Tiered._try_native``.) About 0.7 us with Python's 9 default filters."""
+    if UFUNC_STATE is None:   # NumPy 1.x
+        if np.geterr() != _DEFAULT_ERR:
+            return False
+    else:
+        state = ufunc_state()
+        try:
+            found = _WARNING_STATES[state]
+        except KeyError:
+            if len(_WARNING_STATES) >= 256:
+                _WARNING_STATES.clear()
+            found = _WARNING_STATES[state] = np.geterr() == _DEFAULT_ERR
+        if not found:
+            return False
+    if _CONTEXT_WARNINGS or warnings.showwarning is not _SHOWWARNING:
+        return False
+    for action, _message, category, _module, _lineno in warnings.filters:
+        if action == "error" and issubclass(RuntimeWarning, category):
+            return False
+    return True
 
 
 # NumPy's flag bits that Numba's type of an array depends on beyond dtype and shape
@@ -213,11 +252,13 @@ def _written_inputs(args, writes: list) -> list | None:
     written = [args[k] for k in writes]
     if any(type(w) is not np.ndarray for w in written):
         return None
-    arrays = [a for a in args if type(a) is np.ndarray]
-    for w in written:
+    # by position, not identity: one array passed for two inputs (``f(a, a)`` where
+    # the graph was made for two; the guards admit it) is two inputs sharing memory
+    arrays = [(j, a) for j, a in enumerate(args) if type(a) is np.ndarray]
+    for k, w in zip(writes, written):
         if not w.flags.writeable:
             return None
-        if len(arrays) > 1 and any(a is not w and np.may_share_memory(a, w) for a in arrays):
+        if len(arrays) > 1 and any(j != k and np.may_share_memory(a, w) for j, a in arrays):
             return None
     return written
 
@@ -398,12 +439,17 @@ class Tiered:
         for k in kernel.contiguous_inputs:
             if not args[k].flags.c_contiguous:
                 return None
-        written, savers = (), ()
+        written, savers, free = (), (), ()
+        drawing = kernel.generators or kernel.global_draws
         if kernel.writes:
             written = _written_inputs(args, kernel.writes)
             if written is None:
                 return None
             savers = self._savers(written)
+            if kernel.free_writes and not kernel.calls_numpy and not drawing \
+                    and _rerun_completes():
+                free = kernel.free_writes   # their saves copy nothing (saves.free_inputs)
+                mark_saved(savers, free)
         buffers = self._buffers() if kernel.buffers else ()
         extra = (*savers, *buffers) if buffers else savers
         # the random states its draws consume, put back if the call is undone (draws.py)
@@ -429,7 +475,7 @@ class Tiered:
         self._keep_buffers(buffers)
         if savers:
             if out[0]:   # a NaN or infinity eager reports: undo the writes, run tier 1
-                restore(written, savers)
+                restore(written, savers, free)
             self._spares.append(savers)
         if out[0]:
             if drawn is not None:   # tier 1 draws the same numbers again

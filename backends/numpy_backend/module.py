@@ -36,6 +36,7 @@ from dynamo.symbolic import Sym
 
 from ..fusion import reduction_info
 from . import runtime
+from .library_calls import fast_form
 from .plan import static_shape
 
 _LITERALS = (bool, int, str, type(None))
@@ -198,7 +199,8 @@ class Module:
         return f"{x}.{method}({', '.join(rest)})"
 
     def expr(self, node: Node, name_of) -> str:
-        """The call computing ``node`` in straight-line code (fast exact reductions)."""
+        """The call computing ``node`` in straight-line code (fast exact reductions,
+        ``library_calls.fast_form``)."""
         info = reduction_info(node)
         src = array_meta(node.args[0]) if node.args else None
         if info is not None and src is not None and not src.scalar:
@@ -207,7 +209,9 @@ class Module:
                 return fast
             if node.target == "mean" and not static_shape(src.shape):
                 return self._mean_per_trip(node, name_of, info)
-        return self.call(node, name_of)
+        # np.roll, np.stack, np.outer: their C calls, decided at compile time
+        fast = fast_form(self, node, name_of)
+        return fast if fast is not None else self.call(node, name_of)
 
     def _mean_per_trip(self, node: Node, name_of, info) -> str:
         """A mean over a count that changes per loop trip (``x[:i].mean()``): the exact

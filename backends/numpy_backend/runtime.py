@@ -281,6 +281,29 @@ def _no_error_filter() -> bool:
     filters = warnings.filters
     if type(filters) is not list:
         return False
+    global _FILTERS_SEEN
+    ids = tuple(map(id, filters))
+    seen_ids, _, seen = _FILTERS_SEEN
+    if ids == seen_ids:
+        # the very filter objects seen last time (held there, so no other object has
+        # their ids), in the same order: immutable tuples of immutable parts (or
+        # found odd then), so the same answer, in about 0.6 us instead of 2 us a
+        # call with the nine stock filters (asked once per stencil step)
+        return seen and warnings.defaultaction in _SHOWN_OR_NOT and \
+            getattr(_warnings, "_defaultaction", "default") in _SHOWN_OR_NOT
+    result = _filters_show_or_ignore(filters)
+    _FILTERS_SEEN = ids, list(filters), result
+    return result and warnings.defaultaction in _SHOWN_OR_NOT and \
+        getattr(_warnings, "_defaultaction", "default") in _SHOWN_OR_NOT
+
+
+# (ids of the filters last checked, the filters themselves, whether they passed)
+_FILTERS_SEEN: tuple = ((), [], True)
+
+
+def _filters_show_or_ignore(filters: list) -> bool:
+    """Every item of ``filters`` is a well-formed filter that only shows or ignores a
+    RuntimeWarning (``_no_error_filter``)."""
     for item in filters:
         if type(item) is not tuple or len(item) != 5:
             return False
@@ -291,8 +314,7 @@ def _no_error_filter() -> bool:
         if type(action) is not str or \
                 action not in _SHOWN_OR_NOT and issubclass(RuntimeWarning, category):
             return False
-    return warnings.defaultaction in _SHOWN_OR_NOT and \
-        getattr(_warnings, "_defaultaction", "default") in _SHOWN_OR_NOT
+    return True
 
 
 # The globals of the warnings module's own functions (``_py_warnings`` on 3.14): a

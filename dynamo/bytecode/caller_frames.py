@@ -40,6 +40,7 @@ Example::
 from __future__ import annotations
 
 import dis
+import functools
 import types
 import weakref
 
@@ -112,6 +113,147 @@ def reads_caller_frame_of(fn) -> str | None:
             del verdicts[key]
     _verdicts[key] = (weakref.ref(fn, gone), tuple(looked_up.values()), verdict)
     return verdict
+
+
+def calls_caller_reader(fn, values=()) -> str | None:
+    """Why ``fn`` calls a function that reads the frame that calls it
+    (``reads_caller_frame_of``: ``sys._getframe(1).f_locals``, a ``stacklevel=2``
+    warning...), or None: one it calls by a global or closure name, or one within
+    ``values`` (the objects its arguments and locals hold now), looked at one level in
+    as ``reader_within`` looks (``p.peek(...)``, ``readers[0](...)``, ``h.reader(...)``).
+
+    Such a callee, called at or after a graph break, sees ``fn``'s frame as the
+    resume function or island that runs the rest of it: every local bound there must
+    then be the program's, also one no bytecode reads again (``convert._compile_break``
+    passes them all on, as it does for ``locals()``).
+
+    Example::
+
+        >>> def peek(name): return sys._getframe(1).f_locals[name]
+        >>> def f(x): d = x - 1; print(); return peek("d")
+        >>> calls_caller_reader(f)
+        'it calls peek(), which reads the frame that calls it (sys._getframe(1) at line 1)'
+    """
+    code = getattr(fn, "__code__", None)
+    if not isinstance(code, types.CodeType):
+        return None
+    for name in _scanned(code)[2]:
+        callee = _resolve(fn, name, {})
+        if callee is None or callee.__code__ is code:
+            continue
+        why = reads_caller_frame_of(callee)
+        if why is not None:
+            return f"it calls {name}(), which reads the frame that calls it ({why})"
+    names = frozenset(code.co_names) | {"__call__"}
+    for value in values:
+        for name, callee in _within(value, names, "getattr" in names):
+            why = reads_caller_frame_of(callee)
+            if why is not None:
+                return f"it calls {name}, which reads the frame that calls it ({why})"
+    return None
+
+
+def reader_within(fn, values, skip=None) -> tuple[int, str]:
+    """(how many frames above its own the farthest-reading function within reach of
+    ``fn``'s code goes, why): the functions among ``values`` (the objects ``fn``'s
+    frame holds: its arguments, its locals) and the globals its code names, looked
+    one level into each (a list's or dict's items, a partial's function, a bound
+    method's, an object's class functions and own attributes under a name the code
+    loads, or under any name where it calls ``getattr``, and its ``__call__``).
+    ``skip(code)`` leaves library code out.
+
+    Asked at a graph break, before the first graph runs: such a function, called after
+    the break, would be called by a resume function or an island, frames that dynamo's
+    call, and a read two or more frames up would see those (``convert._trace_and_build``
+    runs the whole frame uncompiled instead). Finds what the code could reach, not what
+    it does reach: a reader held but never called costs the compile of the frame.
+
+    Example::
+
+        >>> def f(x, o): y = x - 1; here = sys._getframe(); return o.read(y)
+        >>> reader_within(f, [np.ones(3), MethodReader()])   # read: sys._getframe(2)
+        (2, 'MethodReader.read() (sys._getframe(2) at line 3)')
+    """
+    code = fn.__code__
+    names = frozenset(code.co_names) | {"__call__"}
+    every = "getattr" in names
+    globals_ = getattr(fn, "__globals__", None)
+    pool = list(values)
+    if isinstance(globals_, dict):
+        pool += [globals_[n] for n in code.co_names if n in globals_]
+    best, why, seen = 0, "", 0
+    for value in pool:
+        for name, callee in _within(value, names, every):
+            seen += 1
+            if seen > _MAX_LOOKED_AT:
+                return best, why
+            if skip is not None and skip(callee.__code__):
+                continue
+            depth, reason = reach(callee.__code__, callee)
+            if depth > best:
+                best, why = depth, f"{name} ({reason})"
+    return best, why
+
+
+# How many functions ``reader_within`` looks at, at most, for one break.
+_MAX_LOOKED_AT = 256
+
+_CONTAINERS = (list, tuple, set, frozenset)
+
+_MRO = type.__dict__["__mro__"]
+
+
+def _within(value, names, every: bool):
+    """(how, function) for the functions ``reader_within`` finds in ``value``. Only
+    types are asked (``issubclass(type(v), ...)``, the classes' own namespaces, the
+    instance dict read as ``object.__getattribute__`` reads it): no ``__class__``,
+    ``__getattr__`` or other code of the program's runs."""
+    kind = type(value)
+    if issubclass(kind, types.ModuleType):
+        return
+    if kind in _CONTAINERS:   # (not a subclass: its __iter__ or __len__ may be the program's)
+        items = list(value)[:_MAX_LOOKED_AT]
+    elif kind is dict:
+        items = list(value.values())[:_MAX_LOOKED_AT]
+    else:
+        items = [value]
+    for item in items:
+        yield from _functions_of(item, names, every)
+
+
+def _functions_of(value, names, every: bool):
+    kind = type(value)
+    if kind is functools.partial:   # (a subclass's ``func`` may be a property)
+        value = value.func
+        kind = type(value)
+    if issubclass(kind, types.MethodType):
+        value = value.__func__
+        kind = type(value)
+    if issubclass(kind, types.FunctionType):
+        yield f"{value.__qualname__}()", value
+        return
+    if issubclass(kind, type):
+        kind, own = value, None       # a class: its own functions (static methods)
+    elif kind.__module__ == "builtins":
+        return
+    else:
+        try:
+            own = object.__getattribute__(value, "__dict__")
+        except Exception:  # noqa: BLE001 (no instance dict, or a descriptor that fails)
+            own = None
+    if type(own) is dict:
+        for name, item in list(own.items()):
+            if (every or name in names) and type(item) is types.FunctionType:
+                yield f"{kind.__qualname__}.{name}", item
+    for name in names:
+        for klass in _MRO.__get__(kind):   # (no metaclass property runs)
+            found = vars(klass).get(name)
+            if found is not None:
+                if type(found) in (staticmethod, classmethod):
+                    found = found.__func__
+                if type(found) is types.FunctionType:
+                    yield f"{kind.__qualname__}.{name}()", found
+                break
 
 
 def reach(code: types.CodeType, fn=None) -> tuple[int, str]:

@@ -561,7 +561,8 @@ def break_code(code, brk, glue, n_stack_values: int, restore: list[str], live: l
         # its frame reads the array's length): the whole stack goes to it, as the
         # stack below a breaking instruction does
         out += _push_stack(stack, consumed=0, loc=loc, loads=loads)
-        out += _call_resume(code, inst.index, [v is NULL for v in stack], [], live,
+        # (at the point's index: the KW_NAMES of a 3.11/3.12 CALL with keywords)
+        out += _call_resume(code, brk.point.index, [v is NULL for v in stack], [], live,
                             make_resume, loc)
         bc[:] = out
         WORK["break_instrs"] += len(bc)

@@ -28,16 +28,19 @@ Example::
 from __future__ import annotations
 
 from ..symbolic.fit import symbols_in
-from ..symbolic.sizes import is_unbacked
+from ..symbolic.sizes import concrete, is_unbacked
 from ..tree import tree_leaves
 from ..variables import ArrayVariable, ConstantVariable
-from ..variables.constant import BuiltinVariable
+from ..variables.constant import BuiltinVariable, SymRangeVariable
 from ..variables.sequences import SequenceVariable
 
-# the instructions that take such an array and may need its length; a 3.11 CALL with
-# keyword names (held by the KW_NAMES before it, which the resumed frame would not
-# run) is no such instruction (3.13's CALL_KW has them on the stack)
+# the instructions that take such an array and may need its length; a 3.11/3.12 CALL
+# with keyword names (``enumerate(classes, start=1)``: held by the KW_NAMES before it)
+# resumes at that KW_NAMES, which the resumed frame runs again (``resume_index``;
+# 3.13's CALL_KW has them on the stack)
 _TAKES_AN_ITERABLE = ("GET_ITER", "CALL", "CALL_KW")
+# what 3.11 puts between a KW_NAMES and its CALL (none of it touches the stack)
+_BETWEEN_KW_NAMES_AND_CALL = frozenset({"PRECALL", "CACHE", "EXTENDED_ARG", "NOP"})
 # the builtins called with such an array that the resumed frame iterates as the trace
 # iterates an input (any other call, ``max(u, key=f)``, may break there again: it
 # runs in the glue, as before)
@@ -45,16 +48,53 @@ _ITERATING_BUILTINS = frozenset({enumerate, zip, list, tuple, map, filter, dict,
                                  frozenset, sorted, sum, range, len})
 
 
-def resumes_before(inst, stack: list, kw_names: tuple, error) -> bool:
+def resumes_before(inst, stack: list, kw_names: tuple, error, insts=()) -> bool:
     """Whether the break of ``inst`` (``error``: its ``Unsupported``) resumes at
-    ``inst`` itself, with ``stack`` as it was before it ran."""
+    ``inst`` itself (or at the KW_NAMES that gives its keyword names: ``resume_index``,
+    ``insts`` the code's instructions), with ``stack`` as it was before it ran."""
     if error.cause != "data_dependent_shape" or inst.name not in _TAKES_AN_ITERABLE or \
-            inst.name == "CALL" and kw_names or not stack:
+            inst.name == "CALL" and kw_names and \
+            resume_index(inst, insts) == inst.index or not stack:
         return False
     operands = stack[-_operand_count(inst, stack):]
     if inst.name != "GET_ITER" and not _iterating_builtin(operands):
         return False
     return any(_holds_unbacked(v) for v in operands)
+
+
+def iterable_needs_its_length(value) -> None:
+    """At ``GET_ITER``: a range whose bounds only the data decide (``for i in
+    range(len(np.unique(y)))``) breaks here, where nothing has run yet, so the resumed
+    frame starts at this ``GET_ITER`` with the range as its input; iterating it in
+    the trace would need the count at the loop's first ``FOR_ITER`` instead, inside
+    the loop, and the whole loop would run as Python (an island).
+
+    Example::
+
+        >>> iterable_needs_its_length(SymRangeVariable((0, SymInt(4, u0), 1)))
+        Unsupported: a data-dependent size (...) used as a Python value: ...
+    """
+    if isinstance(value, SymRangeVariable) and _holds_unbacked(value):
+        concrete(value.bounds)   # (raises: an unbacked size has no value to pin)
+
+
+def resume_index(inst, insts) -> int:
+    """Where the resumed frame of a "before" break of ``inst`` starts: ``inst``
+    itself, or, for a 3.11/3.12 CALL with keyword names, the KW_NAMES that set them
+    (with the same stack: nothing between them touches it), so the call gets its
+    keywords again; ``inst.index`` where no such KW_NAMES is found.
+
+    Example (3.11, ``enumerate(classes, start=1)``)::
+
+        >>> resume_index(insts[24], insts)     # KW_NAMES, PRECALL, CALL
+        22
+    """
+    if inst.name != "CALL":
+        return inst.index
+    i = inst.index - 1
+    while i >= 0 and insts[i].name in _BETWEEN_KW_NAMES_AND_CALL:
+        i -= 1
+    return i if i >= 0 and insts[i].name == "KW_NAMES" else inst.index
 
 
 def _iterating_builtin(operands: list) -> bool:
@@ -75,6 +115,8 @@ def _operand_count(inst, stack: list) -> int:
 def _holds_unbacked(value) -> bool:
     """An array with a size only the data decides, an int that is one, or a list or
     tuple of such (``np.concatenate([x[m], y])``)."""
+    if isinstance(value, SymRangeVariable):   # (its ``value`` would pin the bounds)
+        return any(is_unbacked(name) for name in symbols_in(value.bounds))
     if isinstance(value, SequenceVariable):
         return any(_holds_unbacked(v) for v in value.items)
     if isinstance(value, ArrayVariable):

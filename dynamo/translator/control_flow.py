@@ -15,6 +15,7 @@ from ..exc import Unsupported
 from ..variables import ArrayVariable, ConstantVariable, IteratorVariable
 from ..variables.base import untraced_iteration
 from ..variables.iterators import take
+from .break_before import iterable_needs_its_length
 from .loops import while_loop_node
 from .raising_checks import as_a_check
 
@@ -157,6 +158,7 @@ class ControlFlow:
 
     # ------------------------------------------------------------------ loops
     def GET_ITER(self, inst):
+        iterable_needs_its_length(self.stack[-1])   # (range(u0): breaks here, before)
         it = self.get_iter(self.pop())
         if self.output.loop_scope is not None:
             self.output.loop_scope.note_iterator(it)

@@ -32,7 +32,7 @@ from ..exc import RestartAnalysis, Unsupported
 from ..variables import CellVariable, Variable, wrap
 from ..variables.builtins import FRAME_CAPTURE
 from .base import ASYNC_FLAGS, TranslatorBase
-from .break_before import resumes_before
+from .break_before import resume_index, resumes_before
 from .calls import Calls
 from .containers import Containers
 from .control_flow import ControlFlow
@@ -230,8 +230,11 @@ class InstructionTranslator(Handlers, TranslatorBase):
                     _Restart(BreakPoint(inst.index, "instruction", e))
             # ``for c in np.unique(y)``: resume *at* the instruction, so the resumed
             # frame reads the length off its input and traces the loop (break_before)
-            kind = "before" if resumes_before(inst, stack, kw_names, e) else "instruction"
-            raise GraphBreak(inst, stack, kw_names, BreakPoint(inst.index, kind, e)) from e
+            if resumes_before(inst, stack, kw_names, e, self.info.insts):
+                raise GraphBreak(inst, stack, kw_names, BreakPoint(
+                    resume_index(inst, self.info.insts), "before", e)) from e
+            raise GraphBreak(inst, stack, kw_names, BreakPoint(inst.index, "instruction",
+                                                               e)) from e
 
 
 class _Restart(Exception):  # noqa: N818 (carries the break point of a RestartAnalysis)

@@ -105,6 +105,8 @@ from .loop_facts import (
     why_not,
     with_positions,
 )
+from .loop_shape_names import unsupported_for_break
+from .spent_counter_tests import spent_tests
 from .while_counters import (
     CounterTest,
     carried_shape,
@@ -153,8 +155,9 @@ def rest_of(it) -> range | SymbolicRest | None:
     """The indices a range iterator, or an iterator over an array's rows, has left, as
     a range (a ``SymbolicRest`` where the range's end is a symbolic int); None for
     other iterators."""
-    if isinstance(it, RowIteratorVariable):
-        return range(it.index, it.rows)
+    if isinstance(it, RowIteratorVariable):   # (rows: a SymInt for a symbolic length)
+        return SymbolicRest(it.index, 1, it.rows - it.index) \
+            if isinstance(it.rows, SymInt) else range(it.index, it.rows)
     if isinstance(it, SymRangeIteratorVariable) and not it.done:
         return SymbolicRest(it.start + it.step * it.index, it.step, it.left())
     if not isinstance(it, SequenceIteratorVariable) or it.done or \
@@ -169,6 +172,10 @@ def rest_of(it) -> range | SymbolicRest | None:
 class LoopNodes:
     """The translator's side: when to try a loop node (``loop_node``), and tracing the
     body into a ``LoopScope``."""
+
+    def loop_shape_name(self, inst) -> str:
+        """The ``for ... break`` shape at ``inst`` that is no node, for its break."""
+        return unsupported_for_break(self, inst, _tail)
 
     def loop_node(self, inst, it) -> bool:
         """At ``FOR_ITER``: run the rest of the loop as one node, if it can be one."""
@@ -1390,7 +1397,7 @@ class WhileScope(LoopScope):
                 continue
             step = _int_step(old, var)
             if step is not None and only_stepped(tx.info.insts, *self._code(), name,
-                                                 self._tests()):
+                                                 self._tests() | spent_tests(self, name, step)):
                 self.steps[name] = step       # a counter: it0 + step * trips after
                 continue
             if name in dead and self.watched.first.get(name) == "write" and \

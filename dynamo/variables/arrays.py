@@ -23,7 +23,8 @@ from .. import ops
 from ..exc import Unsupported
 from ..ops import ArrayMeta
 from ..ops.quiet import warnings_as
-from ..symbolic import concrete
+from ..symbolic import SymInt, concrete
+from ..symbolic.sizes import is_unbacked
 from .base import Variable
 from .constant import (
     ConstantVariable,
@@ -147,7 +148,12 @@ class ArrayVariable(Variable):
         """``iter(x)``: its rows, one getitem each, taken as the loop goes."""
         if self.meta.ndim == 0:
             raise Unsupported("iteration over a 0-d array")
-        return RowIteratorVariable(self, concrete(self.meta.shape[0]))
+        rows = self.meta.shape[0]
+        if isinstance(rows, SymInt) and any(is_unbacked(s) for s in rows.sym.symbols):
+            rows = concrete(rows)   # (breaks here: translator/break_before.py)
+        # a backed symbolic length stays symbolic: each row taken records a decision
+        # (a guard), and the rest of a long loop can be a node of that many trips
+        return RowIteratorVariable(self, rows)
 
     def reconstruct(self, cg) -> str:
         return cg.array(self)
@@ -186,8 +192,10 @@ class RowIteratorVariable(IteratorVariable):
 
     def reconstruct(self, cg) -> str:
         done = self.index >= self.rows
+        # (the glue's code holds plain ints: a symbolic length is pinned here)
         return cg.mutable(self, lambda v: f"{cg.const(advanced)}({cg.const(iter)}("
-                                          f"{cg.array(v.array)}), {v.index}, {done})")
+                                          f"{cg.array(v.array)}), {concrete(v.index)}, "
+                                          f"{done})")
 
 
 class FlatVariable(Variable):
@@ -494,8 +502,8 @@ def _why_no_loop_node(tx) -> str:
     if inst is not None and inst.target is None and inst.index + 1 < len(tx.info.insts):
         inst = tx.info.insts[inst.index + 1]   # (the truth asked just before the jump)
     point = tx.loop_plan(inst) if inst is not None and hasattr(tx, "loop_plan") else None
-    if point is None:
-        return ""
+    if point is None:     # (no attempt: a ``for ... break`` shape that is none)
+        return tx.loop_shape_name(inst) if hasattr(tx, "loop_shape_name") else ""
     return point.reason.reason.removeprefix("loop node: ").removeprefix("while loop: ")
 
 

@@ -22,6 +22,7 @@ from ..exc import Unsupported
 from ..ops.quiet import warnings_as
 from ..symbolic import Symbolic, SymFloat, SymInt, concrete, is_symbolic
 from ..symbolic.scalars import binary, float_operands
+from ..symbolic.sizes import is_unbacked
 from .base import Variable, program_error
 
 # Types whose instances are immutable and whose methods have no side effects. Exact
@@ -186,6 +187,17 @@ class SymRangeVariable(ConstantVariable):
             self._array = output.call_op(ops.get("arange"),
                                          [ConstantVariable(b) for b in self.bounds], {})
         return self._array
+
+    def reconstruct(self, cg) -> str:
+        """A range whose bounds only the data decide (``range(len(np.unique(y)))``, at
+        the break before its loop): built from the sizes the graph gives back, not
+        pinned (it cannot be); any other range is its value, pinned, as before."""
+        if not any(isinstance(b, SymInt) and any(is_unbacked(s) for s in b.sym.symbols)
+                   for b in self.bounds):
+            return super().reconstruct(cg)
+        bounds = ", ".join(cg.symbolic(b) if isinstance(b, Symbolic) else cg.const(b)
+                           for b in self.bounds)
+        return f"{cg.const(range)}({bounds})"
 
 
 def symbolic_range(args: list[Variable]) -> Variable | None:

@@ -249,3 +249,29 @@ def test_a_resume_function_runs_its_variant_with_no_frame_between(capsys):
     assert len(before) == 2 and "forward" in codes[codes.index(before[0]) + 1].co_name, codes
     same(compiled(arr(7)), scaled_after_a_print(arr(7)))   # a new size: the miss path
     assert capsys.readouterr().out == "break\n" * 14
+
+
+# ------------------------------------------------- the frames of a cache hit (#16)
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_a_hit_runs_the_functions_frame_the_dispatcher_and_the_graph_only(backend):
+    """A cached call of a compiled method runs three Python frames: the method's own
+    (the frame entry's prologue, in the frame the program's call made), the dispatcher
+    (the guards and the glue, inlined) and the compiled graph. No frame of the compiled
+    object's ``__call__`` (a slot), of a wrapper, of ``miss`` or of the glue function.
+    (docs/benchmarks.md, "Per-call cost of a cached call, third round": what one frame
+    less would save, measured.)"""
+    layer, plain = Layer(), Layer()
+    compiled = dynamo.compile(layer.forward, backend=backend)
+    xs = [arr(4, seed=i) for i in range(3)]
+    for x in xs[:2]:
+        same(compiled(x), plain.forward(x))
+    cache = compiled.__func__._ctx.caches[Layer.forward.__code__]
+    assert len(cache.entries) == 1
+    result, codes = python_frames(compiled, xs[2])
+    same(result, plain.forward(xs[2]))
+    assert len(layer.X) == 3 and layer.X[2] is xs[2]
+    entry = compiled.__call__.__func__
+    graph = cache.dispatch.__globals__.get("___e0_glue_graph")   # (its glue, inlined)
+    assert codes == [entry.__code__, cache.dispatch.__code__,
+                     getattr(graph, "__code__", None)], codes
+    assert codes[0].co_name == "forward" and codes[0].co_filename == __file__

@@ -8,7 +8,6 @@ that most likely need the fix are in docs/hostile_suite.md.
 
 from __future__ import annotations
 
-import types
 from dataclasses import dataclass
 
 BOTH = ("eager", "numpy")
@@ -113,35 +112,19 @@ NEWEST: dict[str, Known | str] = {
 #    traced; dynamo.compile's frame entry (dynamo/hook.py frame_entry) runs the trace
 #    from a prologue inside the function's own frame, which then runs the function's
 #    own code: the reader sees the program's frames on that first call too.)
-#    What the trace meets only after the first graph ran is still seen from dynamo's
-#    frames on that call (from the next call on, the function is called as it is): a
-#    reader behind a graph break, called by a resume function, which runs in a frame
-#    of its own (on 3.11 SimpleNamespace has a __getattribute__ of its own, which the
-#    trace does not follow, so getattr(ns, name) breaks); a reader called by an island's code (the rest of the
-#    frame after a sys._getframe() call runs uncompiled, in a frame that dynamo's glue
-#    calls). Only the frame entry's own frame is the program's.
+#    Still different (docs/python_semantics.md): a two-up reader the trace meets only
+#    after the first graph ran and that is not within the frame's reach at the break
+#    (deeper than one level, or made after it) is seen from dynamo's frames on that call.
 #    (resize-refcount, 3.14, fixed: a method call in an island or at a break keeps
 #    its method load, the callable routed in place (bytecode/emit.py intercept_calls):
 #    no bound method holds one more reference to self than plain 3.14's borrowed load,
 #    so b.resize(8, refcheck=True) of a local succeeds as plainly.)
-ROUND6: dict[str, Known | str] = {
-    "round6_runtime/reader_by_getattr": Known(
-        "frame-reader-after-break: a two-up reader first met by a resume function sees "
-        "the frame that calls it",
-        python=types.SimpleNamespace.__getattribute__ is not object.__getattribute__,
-        python_why="SimpleNamespace has a __getattribute__ of its own (3.11), which "
-                   "the trace does not follow"),
-    "round6_runtime/method_reader_in_island": "frame-reader-in-island: a two-up reader "
-                                              "called by an island's code sees the "
-                                              "frame that calls the island",
-    # an island (the comprehension's loop, after a one-up reader broke inside it)
-    # calls a two-up reader that the trace never saw and that it loads from a local:
-    # only globals and methods are routed through convert._weak_hooks.intercept,
-    # which marks the function for its next calls: it is never marked
-    "round6_runtime/reader_in_list": "frame-reader-in-island: a two-up reader called "
-                                     "from the uncompiled loop of an island sees "
-                                     "dynamo's frame",
-}
+#    (frame-reader-after-break, frame-reader-in-island, fixed: at a graph break, before
+#    the first graph runs, the functions within the frame's reach (arguments, locals,
+#    the globals it names, one level into each) are looked at; one that reads two or
+#    more frames up makes the whole frame run uncompiled, in the program's frame
+#    (dynamo/convert.py _reader_after_break, caller_frames.reader_within).)
+ROUND6: dict[str, Known | str] = {}
 
 # O. Round 7 (prog_round7_*.py).
 #    (dead-temp-in-frame, fixed) A loop node drops a temporary that no bytecode reads
@@ -150,17 +133,14 @@ ROUND6: dict[str, Known | str] = {
 #    tb_frame (reads_its_locals), and an island after the loop, whose code runs with
 #    every local bound where a callee may read them (sys._getframe(1).f_locals): the
 #    trace then starts over with every loop node keeping its temporaries' last values
-#    (translator/frames.py keeps_temporaries). Still different (docs/python_semantics.md,
-#    "Locals"): a local no bytecode reads after an instruction's graph break is not
-#    bound in the frame there, nor passed to the resume function.
-ROUND7: dict[str, Known | str] = {
-    # d is dead at the print's break (no bytecode reads it after), so the resume
-    # function does not get it; the reader after it (an island of the resume
-    # function) reads the resume function's locals
-    "round7_dead/local_read_by_callee_after_a_break":
-        "dead-local-after-break: a local no bytecode reads after a graph break is not "
-        "in the frame a later callee's sys._getframe(1).f_locals reads",
-}
+#    (translator/frames.py keeps_temporaries).
+#    (dead-local-after-break, fixed) a function that may call a function reading its
+#    caller's frame (sys._getframe(1).f_locals), by a global or closure name or held by
+#    its frame (an argument or local, one level in: a method, an attribute, an item),
+#    passes every bound local on at a break, dead or not (convert._compile_break,
+#    caller_frames.calls_caller_reader). Still different: such a reader reached
+#    deeper, or made after the break (docs/python_semantics.md, "Locals").
+ROUND7: dict[str, Known | str] = {}
 
 # P. Round 8 (prog_round8_*.py).
 #    (hidden-entry-keyword, fixed: a function with **kwargs is compiled through
@@ -182,13 +162,18 @@ ROUND7: dict[str, Known | str] = {
 #    object on the function, and inspect.signature(f, follow_wrapped=False) raised:
 #    every attribute but its own slots is the function's, dynamo/api.py
 #    OptimizedFunction.)
+#    (code-replaced-signature, fixed from the first call that reaches the prologue:
+#    the frame entry's prologue, seeing fn.__code__ replaced, has the compiled object
+#    make an entry of the new code (hook._Entry.recall, api.OptimizedFunction
+#    .code_replaced); set through the compiled object, at once.)
 ROUND8: dict[str, Known | str] = {
-    # the frame entry (and intercept's wrapper) binds the arguments by the parameters
-    # of the code the function had when compiled, before its prologue sees the code
-    # replaced (dynamo/hook.py frame_entry, _wrapper_factory)
-    "round8_frames/code_replaced_by_other_shapes":
-        "code-replaced-signature: after fn.__code__ is replaced by code with other "
-        "parameters, the compiled function rejects a call the new code accepts",
+    # the frame entry binds the arguments by the parameters of the code it was made
+    # for: a call only the new code's parameters accept fails before its prologue
+    # could see the replacement (a C-level frame would be needed; no Python frame may
+    # run between the caller and the function's own: docs/python_semantics.md)
+    "round8_frames/code_replaced_first_call_new_shape":
+        "code-replaced-signature: the first call after fn.__code__ is replaced by code "
+        "with other parameters binds by the old code's parameters",
 }
 
 # Q. Round 9 (prog_round9_*.py). (sym-float-raise-unpinned, nan-identity,
@@ -202,9 +187,34 @@ ROUND8: dict[str, Known | str] = {
 #    (translator/base.py is_same_object).) No entries.
 ROUND9: dict[str, Known | str] = {}
 
+# R. Round 10 (prog_round10_*.py).
+_RECURSION = ("compiled-recursion-depth: each level of a recursion through a compiled "
+              "global (@dynamo.compile on a recursive function) runs through the frame "
+              "entry, the dispatcher and the glue, about 7 Python frames where plain "
+              "Python takes 1, so depth 200 raises RecursionError")
+_OWN_SLOTS = ("compiled-object-own-slots: a program's f.__call__ = g (or f._orig_fn, "
+              "f._settings, f._ctx) sets the compiled object's own slot, not the "
+              "function's attribute: calling f then runs g, or dynamo's internals break")
+ROUND10: dict[str, Known | str] = {
+    # smallest: @dynamo.compile def rec(x, d): return x if d == 0 else rec(x + 1, d - 1);
+    # rec(np.ones(2), 200). convert._calls_itself passes only plain functions as they
+    # are; a compiled object is called through its slot, i.e. the frame entry
+    # (hook.py), which would have to see its own code already running below it
+    "round10_api/decorated_recursion": _RECURSION,
+    "round10_api/decorated_recursion_with_break": _RECURSION,
+    "round10_islands/self_recursion_deep": _RECURSION,
+    "round10_islands/mutual_recursion_compiled": _RECURSION,
+    # f = dynamo.compile(g); f.__call__ = lambda *a: 0; f(x) returns 0 (plainly, a
+    # function's __call__ attribute is never called). OptimizedFunction.__setattr__
+    # (dynamo/api.py) keeps every name of __slots__ for itself; its own writes would
+    # have to go through object.__setattr__ and a program's to the function
+    "round10_api/dunder_call_attribute": _OWN_SLOTS,
+    "round10_api/private_slot_names": _OWN_SLOTS,
+}
+
 KNOWN: dict[str, Known] = {
     pid: entry if isinstance(entry, Known) else Known(entry)
     for table in (ALIAS, IDENTITY, RAISE, STATE, GUARDS, NUMERICS, FRAMES_API, MORE,
-                  LOOPS, NEWEST, ROUND6, ROUND7, ROUND8, ROUND9)
+                  LOOPS, NEWEST, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10)
     for pid, entry in table.items()
 }

@@ -604,6 +604,109 @@ def s_method_reader_in_island(r):
         r.call(f, X, MethodReader())
 
 
+# The same cause (a two-up reader called only after a graph break, by the resume
+# function or an island): found within the frame's reach at the break, before the
+# first graph runs, so the whole frame runs in the program's own frame.
+
+def _reader_in_dict_after_break(x, readers):
+    y = x * 1.5
+    print("between")
+    return y, readers["two"](y)
+
+
+@scenario
+def s_reader_in_dict_after_break(r):
+    f = _through(r.compile(_fresh(_reader_in_dict_after_break)))
+    for _ in range(2):
+        r.call(f, X, {"one": one_up, "two": two_up})
+
+
+class Readers:
+    two = staticmethod(two_up)
+
+
+def _static_reader_after_break(x):
+    y = x + 0.5
+    print("between")
+    return y, Readers.two(y)
+
+
+@scenario
+def s_static_reader_after_break(r):
+    f = _through(r.compile(_fresh(_static_reader_after_break)))
+    for _ in range(2):
+        r.call(f, X)
+
+
+def _attribute_reader_after_break(x, h):
+    y = np.cos(x)
+    print("between")
+    return y, h.reader(y)
+
+
+@scenario
+def s_attribute_reader_after_break(r):
+    f = _through(r.compile(_fresh(_attribute_reader_after_break)))
+    for _ in range(2):
+        r.call(f, X, Holder(back_back))
+
+
+def _callable_reader_after_break(x, c):
+    y = x - 2
+    print("between")
+    return c(y), y
+
+
+@scenario
+def s_callable_reader_after_break(r):
+    f = _through(r.compile(_fresh(_callable_reader_after_break)))
+    for _ in range(2):
+        r.call(f, X, CallableReader())
+
+
+def _partial_reader_in_island(x, ps):
+    y = x * 4
+    here = sys._getframe()   # the rest runs as an island
+    return here.f_code.co_name, ps[0](y)
+
+
+@scenario
+def s_partial_reader_in_island(r):
+    import functools
+    f = _through(r.compile(_fresh(_partial_reader_in_island)))
+    for _ in range(2):
+        r.call(f, X, (functools.partial(two_up),))
+
+
+def _warning_reader_after_break(x, w):
+    y = x / 3
+    print("between")
+    return y, w(y)
+
+
+@scenario
+def s_warning_reader_after_break(r):
+    f = _through(r.compile(_fresh(_warning_reader_after_break)))
+    for _ in range(2):
+        r.call(f, X, warn_three)
+
+
+def _method_reader_in_loop_after_break(x, o):
+    y = x + 1
+    print("between")
+    out = []
+    for k in range(3):
+        out.append(o.read(y + k))
+    return y, out
+
+
+@scenario
+def s_method_reader_in_loop_after_break(r):
+    f = _through(r.compile(_fresh(_method_reader_in_loop_after_break)))
+    for _ in range(2):
+        r.call(f, X, MethodReader())
+
+
 def _bound_method_reader(x, o):
     y = x + 2
     return o.read(y)

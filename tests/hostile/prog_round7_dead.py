@@ -368,6 +368,118 @@ def _local_read_by_callee_after_a_break(x):
 case(_local_read_by_callee_after_a_break, (X,))
 
 
+# The same cause (a local dead at an ordinary break, read by a callee through its
+# caller's frame after the break), other ways in: the break passes every bound local
+# on where the function calls, by a global or closure name, a caller-frame reader.
+
+def _peek_back(name):
+    import inspect
+    return inspect.currentframe().f_back.f_locals.get(name, "missing")
+
+
+def _peek_two_up(name):
+    return sys._getframe(2).f_locals.get(name, "missing")
+
+
+def _peek_via_helper(name):
+    return _peek_two_up(name)     # reads its own caller's frame, through the helper
+
+
+def _dead_local_read_by_f_back_after_a_break(x):
+    d = x * 2.0         # noqa: F841 (read through the frame, on purpose)
+    print("between")
+    return _peek_back("d"), x - 1.0
+
+
+case(_dead_local_read_by_f_back_after_a_break, (X,))
+
+
+def _dead_local_read_through_a_helper_after_a_break(x):
+    d = np.sqrt(x)      # noqa: F841 (read through the frame, on purpose)
+    x = x + 1.0
+    print("between")
+    return _peek_via_helper("d"), x
+
+
+case(_dead_local_read_through_a_helper_after_a_break, (X,))
+
+
+def _closure_peeker():
+    peek = _peek_caller
+
+    def _dead_local_read_by_a_closure_reader(x):
+        d = x - 3.0     # noqa: F841 (read through the frame, on purpose)
+        print("between")
+        return peek("d"), x * 2.0
+    return _dead_local_read_by_a_closure_reader
+
+
+case(_closure_peeker(), (X,))
+
+
+def _dead_locals_rebound_after_a_break(x):
+    d = x - 0.5         # noqa: F841 (read through the frame, on purpose)
+    e = x * 3.0
+    n = len(x) + 4      # noqa: F841 (a number, read through the frame)
+    print("between")
+    e = 0               # noqa: F841 (the frame holds 0 when the reader runs)
+    return _peek_caller("d"), _peek_caller("e"), _peek_caller("n"), _peek_caller("q")
+
+
+case(_dead_locals_rebound_after_a_break, (X,), (X[:3],))
+
+
+def _dead_local_read_after_two_breaks(x):
+    d = x + 0.25        # noqa: F841 (read through the frame, on purpose)
+    print("one")
+    y = x * 2.0
+    print("two")
+    return _peek_caller("d"), _peek_caller("y"), y.sum()
+
+
+case(_dead_local_read_after_two_breaks, (X,))
+
+
+def _dead_local_read_in_a_loop_after_a_break(x):
+    d = x - 1.0         # noqa: F841 (read through the frame, on purpose)
+    print("between")
+    out = []
+    for k in range(3):
+        out.append(_peek_caller("d") is not None)
+        x = x * (k + 1)
+    return out, _peek_caller("d"), x
+
+
+case(_dead_local_read_in_a_loop_after_a_break, (X,))
+
+
+def _dead_local_read_by_a_method_after_a_break(x, p):
+    d = x * 0.125       # noqa: F841 (read through the frame, on purpose)
+    print("between")
+    return p.peek("d"), x
+
+
+case(_dead_local_read_by_a_method_after_a_break, (X, _Peeker()))
+
+
+def _dead_local_read_by_an_argument_after_a_break(x, reader):
+    d = np.cos(x)       # noqa: F841 (read through the frame, on purpose)
+    print("between")
+    return reader("d"), x + 1.0
+
+
+case(_dead_local_read_by_an_argument_after_a_break, (X, _peek_caller))
+
+
+def _dead_local_read_by_a_listed_reader_after_a_break(x, readers):
+    d = x * len(readers)    # noqa: F841 (read through the frame, on purpose; the list is read)
+    print("between")
+    return readers[0]("d"), x
+
+
+case(_dead_local_read_by_a_listed_reader_after_a_break, (X, [_peek_caller]))
+
+
 def _temp_read_via_traceback_frame(x):
     d = None
     for _ in range(N):

@@ -810,6 +810,113 @@ def s_code_replaced_by_other_shapes(r):
     r.call(f, X)
 
 
+# The same cause (fn.__code__ replaced by code with other parameters): the compiled
+# object takes the new code's parameters from the first call its frame entry sees
+# the replacement on, and at once where the code is set through the compiled object.
+
+def _code_two(x, y):
+    return x * y
+
+
+def _code_none():
+    return 7.0
+
+
+def _code_keyword(x, *, k):
+    return x - k
+
+
+@scenario
+def s_code_replaced_by_more_parameters(r):
+    fn = _copy_function(_code_a)
+    f = r.compile(fn)
+    r.call(f, X)
+    fn.__code__ = _code_two.__code__
+    r.call(f, X)          # TypeError: missing 'y' (the new code's)
+    r.call(f, X, X)
+    r.call(f, X, y=2.0)
+
+
+@scenario
+def s_code_replaced_by_no_parameters(r):
+    fn = _copy_function(_code_a)
+    f = r.compile(fn)
+    r.call(f, X)
+    fn.__code__ = _code_none.__code__
+    r.call(f, X)          # TypeError: takes 0 positional arguments
+    r.call(f)
+    r.call(f)
+
+
+@scenario
+def s_code_replaced_through_the_compiled_object(r):
+    fn = _copy_function(_code_a)
+    f = r.compile(fn)
+    r.call(f, X)
+    f.__code__ = _code_varargs.__code__
+    r.call(f, X, 1, 2)    # the first call already binds by the new code
+    r.call(f, X)
+    f.__code__ = _code_keyword.__code__
+    r.call(f, X, k=3.0)
+    r.call(f, X, 3.0)     # TypeError: k is keyword-only
+
+
+@scenario
+def s_code_replaced_back_and_forth(r):
+    fn = _copy_function(_code_a)
+    f = r.compile(fn)
+    for _ in range(3):
+        r.call(f, X)
+        fn.__code__ = _code_varargs.__code__
+        r.call(f, X)
+        r.call(f, X, 5)
+        fn.__code__ = _code_a.__code__
+        r.call(f, X)
+        r.call(f, X, 5)   # TypeError again: the old code's parameters
+
+
+@scenario
+def s_code_replaced_then_keyword_call(r):
+    fn = _copy_function(_code_a)
+    f = r.compile(fn)
+    r.call(f, x=X)
+    fn.__code__ = _code_keyword.__code__
+    r.call(f, x=X)        # TypeError: missing keyword-only 'k'
+    r.call(f, x=X, k=1.5)
+    r.call(f, X, k=0.5)
+
+
+def _code_default(x, s=1.0):
+    return x + s
+
+
+@scenario
+def s_code_replaced_on_a_function_with_defaults(r):
+    """A function with defaults is called through intercept's wrapper, not a frame
+    entry: it takes the new code's parameters the same way."""
+    fn = _copy_function(_code_default)
+    f = r.compile(fn)
+    r.call(f, X)
+    fn.__code__ = _code_varargs.__code__
+    r.call(f, X)          # (x, *rest): s's default is no longer a parameter's
+    r.call(f, X, 1, 2)
+    r.call(f, X, 1, 2, 3)
+    fn.__code__ = _code_default.__code__
+    r.call(f, X, 2.0)
+    r.call(f, X, 1, 2)    # TypeError: the old parameters again
+
+
+@scenario
+def s_code_replaced_first_call_new_shape(r):
+    """Still different: the first call after the replacement binds by the parameters
+    the compiled object's entry was made for (docs/python_semantics.md)."""
+    fn = _copy_function(_code_a)
+    f = r.compile(fn)
+    r.call(f, X)
+    fn.__code__ = _code_varargs.__code__
+    r.call(f, X, 1, 2)
+
+
 def _sets_recursion_limit(x, n):
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(old + n)

@@ -18,7 +18,8 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round7_loops", "round7_dead", "round7_arrays", "round7_native",
               "round8_index", "round8_counters", "round8_frames", "round8_native",
               "round8_minmax", "round9_numbers", "round9_state", "round9_loops",
-              "round9_sizes")
+              "round9_sizes", "round10_islands", "round10_stencils", "round10_loops",
+              "round10_draws", "round10_api")
 
 
 def _params():

@@ -50,10 +50,13 @@ BREAKS = {
     "counter_first_warns": 1, "damped_newton_counter_read": 1,
     "first_index_above": 1, "first_row_converged": 1,
     "newton_for_else_raises": 1, "newton_for_else_raises_no_convergence": 1,
-    "fixed_point_for_else_warns": 1, "at_least_miniter_or_tol": 1,
+    "fixed_point_for_else_warns": 1,
     "armijo_backtracking": 2, "time_to_decay": 2, "line_search_for_break": 1,
     # (already a node before: the array tested first)
     "richardson_array_first": 0,
+    # ``while it < miniter or err > tol``: the trace reaches the array test once the
+    # counter has passed ``miniter``, which no later trip undoes (spent_counter_tests)
+    "at_least_miniter_or_tol": 0,
 }
 
 NODES = {name: 2 if name.startswith("while_counter") else 1 for name, b in BREAKS.items()

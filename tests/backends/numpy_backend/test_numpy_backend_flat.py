@@ -350,3 +350,98 @@ def test_eager_goes_on_only_where_no_condition_can_raise():
             assert not runtime.eager_goes_on()
         finally:
             runtime.unguard(token)
+
+
+
+# ---------------------------------------------- gaps as raw bytes, the filters' scan cached
+
+def at_offset(a, k):
+    """A C-contiguous copy of ``a`` whose first element lies ``k`` items past a 64-byte
+    boundary."""
+    buf = np.empty(a.size + 64 // a.itemsize + k, a.dtype)
+    start = (-buf.ctypes.data % 64) // a.itemsize + k
+    out = buf[start:start + a.size].reshape(a.shape)
+    out[...] = a
+    return out
+
+
+def test_the_gaps_are_saved_as_one_item_of_bytes_a_row(caplog):
+    """The direct path saves and restores the target's elements in the gaps (its
+    boundary columns) as a 1-D array of one raw-bytes item a row, not a 2-D copy."""
+    src = _sources(jacobi, [grid(190, 203), grid(190, 203)], caplog)
+    direct = src.split("if _direct:")[1].split("return (")[0]
+    assert "_g = _t[" in direct and ".view(_gap)[:, 0]" in direct, src
+    assert "_copyto(_gs[0], _g)" in direct and "_copyto(_g, _gs[0])" in direct, src
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex128"])
+@pytest.mark.parametrize("window", [(slice(1, -1), slice(1, -1)), (slice(2, -1), slice(3, -2))],
+                         ids=["1-1", "3-2"])
+def test_every_alignment_of_the_gaps_is_bit_identical(dtype, window):
+    """Source and target placed 0, 1, ... items past a 64-byte boundary, NaNs with a
+    payload in the target's boundary columns (the gaps, saved and put back as raw
+    bytes; gaps of 2 and of 5 elements a row): every byte of the result and of the
+    arguments is eager's."""
+    rows, cols = window
+
+    def step(A, B):
+        B[rows, cols] = 0.25 * (A[rows, cols] + A[rows, cols] * 0.5 - A[rows, cols] ** 2)
+        return B
+
+    def shifted(A, B):
+        B[1:-1, 1:-1] = (A[:-2, 1:-1] + A[2:, 1:-1]) * 0.5 - A[1:-1, 2:]
+        return B
+
+    A, B = grid(200, 203, dtype), grid(200, 203, dtype, seed=1)
+    payload = np.array([0x7FF8_0000_0000_1234], np.uint64).view(np.float64)[0]
+    B[:, :3] = B[:, -2:] = payload
+    try:
+        for fn in (step, shifted):
+            compiled = dynamo.compile(fn, backend="numpy")
+            for k in range(0, 64 // np.dtype(dtype).itemsize, 3):
+                want_args = [at_offset(A, k), at_offset(B, (k + 3) % 8)]
+                got_args = [at_offset(A, k), at_offset(B, (k + 3) % 8)]
+                want, got = fn(*want_args), compiled(*got_args)
+                assert want.tobytes() == got.tobytes(), (fn, k)
+                for w, g in zip(want_args, got_args):
+                    assert w.tobytes() == g.tobytes(), (fn, k)
+    finally:
+        dynamo.reset()
+
+
+def test_the_warnings_filters_are_scanned_once_while_they_stay_the_same():
+    """``eager_goes_on`` (asked before every direct write: every stencil step) scans
+    the warnings filters only when they are not the very objects scanned last time
+    (a scan records them anew in ``runtime._FILTERS_SEEN``); a new filter is scanned,
+    and one that makes RuntimeWarning an error turns the direct write off (the result
+    is eager's either way)."""
+    from dynamo.backends.numpy_backend import runtime
+    A, B = grid(300, 300), grid(300, 300, seed=1)
+    compiled = dynamo.compile(jacobi, backend="numpy")
+    try:
+        compiled(A.copy(), B.copy())
+        seen = runtime._FILTERS_SEEN
+        got = compiled(A.copy(), B.copy())
+        assert runtime._FILTERS_SEEN is seen    # four steps, four questions, no scan
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", RuntimeWarning)
+            token = runtime.guard()
+            try:
+                assert not runtime.eager_goes_on()
+                rescanned = runtime._FILTERS_SEEN
+                assert rescanned is not seen and rescanned[2] is False
+                assert not runtime.eager_goes_on()
+                assert runtime._FILTERS_SEEN is rescanned
+            finally:
+                runtime.unguard(token)
+            again = compiled(A.copy(), B.copy())
+        token = runtime.guard()
+        try:
+            assert runtime.eager_goes_on() and runtime._FILTERS_SEEN[2] is True
+        finally:
+            runtime.unguard(token)
+    finally:
+        dynamo.reset()
+    want = jacobi(A.copy(), B.copy())
+    for w, g, a in zip(want, got, again):
+        assert w.tobytes() == g.tobytes() == a.tobytes()
