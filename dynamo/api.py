@@ -229,12 +229,15 @@ class OptimizedFunction:
 
     def __init__(self, fn: types.FunctionType, settings: CompileSettings,
                  ctx: hook.CompileContext | None = None):
-        self._orig_fn = fn
-        self._settings = settings
-        self._ctx = ctx = ctx if ctx is not None else settings.context()
+        ctx = ctx if ctx is not None else settings.context()
+        own = functools.partial(object.__setattr__, self)   # (see __setattr__)
+        own("_orig_fn", fn)
+        own("_settings", settings)
+        own("_ctx", ctx)
         # (a function that reads its caller's frame is called as it is: see _hooked)
-        self.__call__ = call = _hooked(fn, ctx, settings)
-        self.__wrapped__ = fn
+        call = _hooked(fn, ctx, settings)
+        own("__call__", call)
+        own("__wrapped__", fn)
         # A method's lookups reach the function its bound method wraps, here ``_call``:
         # it carries the function's attributes too (unittest reads
         # ``__unittest_expecting_failure__`` from the bound test method).
@@ -249,7 +252,7 @@ class OptimizedFunction:
         the next call on it is called as it is, as ``_hooked`` does for a reader."""
         log_breaks.debug("dynamo.compile(%s): it reads its caller's frame (%s); it runs "
                          "uncompiled from now on", self._orig_fn.__qualname__, why)
-        self.__call__ = self._orig_fn
+        object.__setattr__(self, "__call__", self._orig_fn)
 
     def code_replaced(self) -> None:
         """The function's ``__code__`` was replaced (its frame entry's prologue saw it,
@@ -263,7 +266,7 @@ class OptimizedFunction:
         call.__dict__.update(fn.__dict__)
         if call is not fn:
             when_found(fn.__code__, self)
-        self.__call__ = call
+        object.__setattr__(self, "__call__", call)
 
     # what a call runs (the slot's value), under the name the rest of dynamo reads
     _call = property(operator.attrgetter("__call__"))
@@ -274,7 +277,10 @@ class OptimizedFunction:
         return getattr(self._orig_fn, name)
 
     def __setattr__(self, name: str, value) -> None:
-        if name in _OWN:
+        # A program's ``f.__call__ = g`` (or ``f._ctx = ...``) sets the function's
+        # attribute, as on a plain function, where it changes nothing about calling
+        # ``f``: only dynamo's own writes (``object.__setattr__``) reach those slots.
+        if name in _OWN and name not in _RUNS:
             object.__setattr__(self, name, value)
         else:
             setattr(self._orig_fn, name, value)
@@ -282,7 +288,7 @@ class OptimizedFunction:
                 self.code_replaced()
 
     def __delattr__(self, name: str) -> None:
-        if name in _OWN:
+        if name in _OWN and name not in _RUNS:
             object.__delattr__(self, name)
         else:
             delattr(self._orig_fn, name)
@@ -317,6 +323,8 @@ class OptimizedFunction:
 
 
 _OWN = frozenset(OptimizedFunction.__slots__)
+# The slots that decide what a call runs: a program's writes go to the function.
+_RUNS = frozenset({"__call__", "_orig_fn", "_settings", "_ctx"})
 
 
 def _pickled_by_name(obj: Any, *, main: bool) -> str | None:

@@ -16,8 +16,8 @@ from ..variables import ArrayVariable, ConstantVariable, IteratorVariable
 from ..variables.base import untraced_iteration
 from ..variables.iterators import take
 from .break_before import iterable_needs_its_length
-from .loops import while_loop_node
 from .raising_checks import as_a_check
+from .while_loops import while_loop_node
 
 # Unrolled ops past which a loop over small arrays (all under
 # ``config.outline_min_elements``) runs as Python instead: each unrolled op is the NumPy

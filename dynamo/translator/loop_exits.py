@@ -90,7 +90,7 @@ def while_true_break(insts, inst, leaves) -> tuple | None:
     return None
 
 
-def while_counter_break(insts, inst, tail) -> tuple | None:
+def while_counter_break(insts, inst) -> tuple | None:
     """``(start, exit, head, negate, back, counter_at, test, leave)`` where the conditional
     jump ``inst`` is ``if <test>: break`` in a ``while it < maxit:`` loop, followed by
     more code ``B`` (which steps the counter) up to the loop's counter test again::
@@ -107,7 +107,7 @@ def while_counter_break(insts, inst, tail) -> tuple | None:
     the first), and ``B`` once more where the counter ended it. ``counter_at``: where
     ``B`` ends (the counter test after it), ``back``: the jump back, ``test``: the
     counter test (``while_counters.CounterTest``); the ``break`` goes to the loop's
-    exit (3.11 jumps there; 3.12+ copy the code after the loop, ``tail``, there: its
+    exit (3.11 jumps there; 3.12+ copy the code after the loop, ``code_tail``, there: its
     instructions are ``leave``, which may read the counter). None for other jumps."""
     if inst.target is None or inst.target <= inst.index:
         return None
@@ -126,7 +126,7 @@ def while_counter_break(insts, inst, tail) -> tuple | None:
         out = insts[leave]
         if out.name in ("JUMP_FORWARD", "JUMP") and out.target == exit_:
             return go_on, exit_, head, negate, back, counter_at, test, frozenset()
-        if tail(insts, leave) == tail(insts, exit_) is not None:
+        if code_tail(insts, leave) == code_tail(insts, exit_) is not None:
             end = next(i.index for i in insts[leave:] if i.name in ("RETURN_VALUE",
                                                                      "RETURN_CONST"))
             return go_on, exit_, head, negate, back, counter_at, test, \
@@ -266,3 +266,32 @@ def tail_graph(scope, outputs: list, test) -> Graph:
 
 def calls_in(graph) -> int:
     return sum(n.op == CALL for n in graph.nodes)
+
+
+_RETURNS = ("RETURN_VALUE", "RETURN_CONST")
+_LOADS = {"LOAD_FAST": 1, "LOAD_FAST_CHECK": 1, "LOAD_FAST_BORROW": 1,
+          "LOAD_FAST_LOAD_FAST": 2, "LOAD_FAST_BORROW_LOAD_FAST_BORROW": 2}
+
+
+def code_tail(insts, start: int) -> list | None:
+    """The instructions from ``start`` up to a ``return``, no jump among them, with the
+    reads of locals spelled alike (the copy after a ``break`` reads ``x, i`` with one
+    ``LOAD_FAST_LOAD_FAST``; the code after the loop's end with ``LOAD_FAST_CHECK i``,
+    as ``i`` is unbound where the loop ran no trip: not so after a ``break``)."""
+    out = []
+    for inst in insts[start:]:
+        if inst.target is not None:
+            return None
+        if inst.name in _LOADS:
+            out += [("LOAD_FAST", name) for name in names(inst.arg)]
+        else:
+            out.append((inst.name, inst.arg))
+        if inst.name in _RETURNS:
+            return out
+    return None
+
+
+def names(arg) -> tuple:
+    """The locals an instruction's argument names: one, or two for a superinstruction
+    (``LOAD_FAST_LOAD_FAST``'s ``("x", "i")``)."""
+    return arg if isinstance(arg, tuple) else (arg,)

@@ -11,8 +11,8 @@ from .. import pyversion
 from ..exc import Unsupported
 from ..variables import ConstantVariable, SliceVariable
 from . import compare
-from .loops import tests_loop_next
 from .raising_checks import as_a_check
+from .while_loops import tests_loop_next
 
 BINARY_OPS = {
     "ADD": "add", "SUBTRACT": "subtract", "MULTIPLY": "multiply",

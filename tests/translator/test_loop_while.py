@@ -1,4 +1,4 @@
-"""``while_loop`` nodes (dynamo/translator/loops.py, ``WhileScope``): a ``while`` loop
+"""``while_loop`` nodes (dynamo/translator/while_loops.py, ``WhileScope``): a ``while`` loop
 whose test is a 0-d array (``while err > tol:``) is traced once and runs as one node,
 with exactly the results of plain Python.
 
