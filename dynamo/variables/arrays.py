@@ -492,11 +492,17 @@ def _tests_loop_exit(tx) -> bool:
 
 
 _FRONT_TEST = 8   # instructions of a while condition in front of its loop (a and b)
+# What a branch may run before it leaves a loop: local assignments and the iterator's pop.
+_ON_THE_WAY_OUT = frozenset({
+    "NOP", "POP_TOP", "NOT_TAKEN", "POP_ITER", "LOAD_CONST", "LOAD_SMALL_INT",
+    "LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW", "LOAD_FAST_LOAD_FAST",
+    "LOAD_FAST_BORROW_LOAD_FAST_BORROW", "STORE_FAST", "STORE_FAST_STORE_FAST",
+    "STORE_FAST_LOAD_FAST"})
 
 
 def _why_no_loop_node(tx) -> str:
     """The reason an attempt at a ``while_loop`` node for the loop whose test ``tx`` is
-    at was refused (its break point, ``translator/loops.py``), or "" where none was
+    at was refused (its break point, ``translator/while_loops.py``), or "" where none was
     made: the break's message names the shape that stays a break."""
     inst = tx.current
     if inst is not None and inst.target is None and inst.index + 1 < len(tx.info.insts):
@@ -509,13 +515,14 @@ def _why_no_loop_node(tx) -> str:
 
 def _leaves(insts, start: int, region) -> bool:
     """Does running from instruction ``start`` leave ``region`` at once: it is outside,
-    or a jump out or a return, after at most popping the loop's iterator (``break``;
-    3.14 pops it with ``POP_ITER`` after the branch's ``NOT_TAKEN``)?"""
-    for i in range(start, min(start + 4, len(insts))):
+    or a jump out or a return, after at most a few assignments of locals (``found = i;
+    break``) and popping the loop's iterator (``break``; 3.14 pops it with ``POP_ITER``
+    after the branch's ``NOT_TAKEN``)?"""
+    for i in range(start, min(start + 12, len(insts))):
         if i not in region:
             return True
         inst = insts[i]
-        if inst.name in ("NOP", "POP_TOP", "NOT_TAKEN", "POP_ITER"):
+        if inst.name in _ON_THE_WAY_OUT:
             continue
         return inst.name.startswith("RETURN") or \
             (inst.name.startswith("JUMP") and inst.target is not None and

@@ -147,6 +147,18 @@ def first_negative(x):
     return i
 
 
+def found_index(x):
+    found = -1
+    for i in range(len(x)):
+        if x[i] < 0:
+            found = i                               # assignments, then the exit
+            hit = True
+            break
+    else:
+        hit = False
+    return found, hit
+
+
 def test_a_filter_or_continue_is_no_loop_exit():
     """Only a jump that leaves the loop is "a loop's exit test"; a comprehension's
     filter and a ``continue`` jump back to the loop's head (on 3.11 and 3.13 that jump
@@ -157,6 +169,7 @@ def test_a_filter_or_continue_is_no_loop_exit():
         reasons = [b.reason for b in dynamo_explain(fn, x).break_reasons]
         assert "truth value of an array (data-dependent control flow)" in reasons, reasons
         assert not any("loop's exit test" in r for r in reasons), reasons
-    check(first_negative, x)
-    reasons = [b.reason for b in dynamo_explain(first_negative, x).break_reasons]
-    assert any("loop's exit test" in r for r in reasons), reasons
+    for fn in (first_negative, found_index):
+        check(fn, x)
+        reasons = [b.reason for b in dynamo_explain(fn, x).break_reasons]
+        assert any("loop's exit test" in r for r in reasons), (fn, reasons)
