@@ -38,7 +38,6 @@ import os
 import sys
 import threading
 import time
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -46,6 +45,7 @@ import numpy as np
 from dynamo.ops.errstate import UFUNC_STATE, ufunc_state
 from dynamo.source import compile_source
 
+from ..numpy_backend.runtime import warnings_never_raise
 from .draws import restore_states, save_states
 from .lower import Kernel
 from .saves import mark_saved, new_savers, reset, restore
@@ -117,20 +117,18 @@ def default_errstate() -> bool:
 
 
 _WARNING_STATES: dict = {}   # NumPy's ufunc settings object -> whether it is _DEFAULT_ERR
-_SHOWWARNING = getattr(warnings, "_showwarning_orig", warnings.showwarning)
-# Python 3.14's context-aware warnings keep the filters of ``catch_warnings`` in a
-# context variable, not in ``warnings.filters``: read as "may raise" there
-_CONTEXT_WARNINGS = bool(getattr(sys.flags, "context_aware_warnings", False))
 
 
 def _rerun_completes() -> bool:
     """A flagged call's rerun in tier 1 cannot raise midway: NumPy's error state is
-    the default one (reports warn, ``_DEFAULT_ERR``, not ``_RAISING_ERR``) and no
-    warning filter turns a ``RuntimeWarning`` into an error (nor a replaced
-    ``showwarning``). Then the written inputs ``saves.free_inputs`` finds need no
-    backup: tier 1 stores their first store again before anything reads them. (A
-    kernel with draws or NumPy calls, which can raise in any error state, never
-    asks: ``Tiered._try_native``.) About 0.7 us with Python's 9 default filters."""
+    the default one (reports warn, ``_DEFAULT_ERR``, not ``_RAISING_ERR``) and a
+    ``RuntimeWarning`` would be shown without raising (no filter makes it an error, no
+    replaced ``showwarning``/``formatwarning``, a ``stderr`` that takes any text: the
+    numpy backend's ``runtime.warnings_never_raise``). Then the written inputs
+    ``saves.free_inputs`` finds need no backup: tier 1 stores their first store again
+    before anything reads them. (A kernel with draws or NumPy calls, which can raise
+    in any error state, never asks: ``Tiered._try_native``.) About 1-2 us with
+    Python's default filters (scanned again only when they change)."""
     if UFUNC_STATE is None:   # NumPy 1.x
         if np.geterr() != _DEFAULT_ERR:
             return False
@@ -144,12 +142,7 @@ def _rerun_completes() -> bool:
             found = _WARNING_STATES[state] = np.geterr() == _DEFAULT_ERR
         if not found:
             return False
-    if _CONTEXT_WARNINGS or warnings.showwarning is not _SHOWWARNING:
-        return False
-    for action, _message, category, _module, _lineno in warnings.filters:
-        if action == "error" and issubclass(RuntimeWarning, category):
-            return False
-    return True
+    return warnings_never_raise()
 
 
 # NumPy's flag bits that Numba's type of an array depends on beyond dtype and shape

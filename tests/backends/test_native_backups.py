@@ -6,7 +6,10 @@ call, undone or not, equals eager's, bit for bit."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -82,6 +85,50 @@ def test_a_rerun_that_raises_before_the_store_finds_b_restored(mode):
         same(g, w)
     same(got_args[1], _grids(big=True)[1])  # B as the caller passed it
     assert tier.native_calls == calls
+
+
+# Run as a program of its own: under pytest every warning is recorded, never formatted.
+_FORMAT_RAISES = """
+import sys, warnings
+sys.path.insert(0, HERE)
+from test_native import jacobi, second_call
+from test_native_backups import _grids
+
+c, tier, _ = second_call(jacobi, *_grids())
+
+class FormatError(Exception):
+    pass
+
+def raising_format(*args, **kwargs):
+    raise FormatError("the program's formatwarning")
+
+warnings.simplefilter("always", RuntimeWarning)
+warnings.formatwarning = raising_format
+seen = []
+for fn in (jacobi, c):
+    A, B = _grids(big=True)
+    try:
+        fn(A, B)
+        seen.append("went on")
+    except FormatError:
+        seen.append("raised")
+    seen.append(B.tobytes() == _grids(big=True)[1].tobytes())
+print(seen)
+"""
+
+
+def test_a_formatwarning_that_raises_keeps_the_backup():
+    """A ``formatwarning`` of the program's that raises stops eager in Jacobi's first
+    step, before it writes B: tier 2 must keep B's backup (``_rerun_completes`` asks
+    the numpy backend's ``warnings_never_raise``, which checks how a warning would
+    be shown) and restore it. Fails where only the filters and ``showwarning`` are
+    checked."""
+    here = str(Path(__file__).parent)
+    done = subprocess.run([sys.executable, "-c", _FORMAT_RAISES.replace("HERE", repr(here))],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip().splitlines()[-1] == "['raised', True, 'raised', True]", \
+        done.stdout + done.stderr[-3000:]
 
 
 def _swap_wide(A, B):          # the loop's store, through the slot that holds B on
