@@ -33,8 +33,9 @@ from ..variables import ArrayVariable
 from .loop_facts import NotALoopNode, memory_base
 from .while_counters import counter_test
 
-_BACKWARD = ("JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP")
-_PASS = ("NOT_TAKEN", "NOP")
+# jumps back to a loop's head; instructions that do nothing on the way
+JUMPS_BACK = ("JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP")
+PASSING = ("NOT_TAKEN", "NOP")
 _STORES = ("STORE_FAST", "DELETE_FAST", "STORE_FAST_LOAD_FAST", "STORE_FAST_STORE_FAST",
            "STORE_DEREF", "DELETE_DEREF")
 
@@ -54,7 +55,7 @@ def jump_back_after(insts, go_on: int, is_back, end: int) -> int | None:
     >>> # jump_back_after(insts, index of 192, back to FOR_ITER at 72, ...) -> 202
     """
     i = go_on
-    while i < len(insts) and insts[i].name in _PASS:
+    while i < len(insts) and insts[i].name in PASSING:
         i += 1
     for j in range(i, min(end, len(insts))):
         inst = insts[j]
@@ -62,7 +63,7 @@ def jump_back_after(insts, go_on: int, is_back, end: int) -> int | None:
             return None
         if inst.target is None:
             continue
-        if inst.name in _BACKWARD and is_back(inst):
+        if inst.name in JUMPS_BACK and is_back(inst):
             return j
         if not go_on <= inst.target <= j or inst.name == "FOR_ITER":
             return None
@@ -78,7 +79,7 @@ def while_true_break(insts, inst, leaves) -> tuple | None:
     ``while not c: B; A`` from ``B``'s start: it ends only at the ``break``, so its
     state after is the body's (no ``B`` to run again). None for other jumps."""
     fall = inst.index + 1
-    while insts[fall].name in _PASS:
+    while insts[fall].name in PASSING:
         fall += 1
     for negate, go_on, leave in ((False, inst.target, fall), (True, fall, inst.target)):
         back = jump_back_after(insts, go_on, lambda j: j.target is not None and
@@ -112,7 +113,7 @@ def while_counter_break(insts, inst) -> tuple | None:
     if inst.target is None or inst.target <= inst.index:
         return None
     fall = inst.index + 1
-    while insts[fall].name in _PASS:
+    while insts[fall].name in PASSING:
         fall += 1
     for negate, go_on, leave in ((False, inst.target, fall), (True, fall, inst.target)):
         found = _counter_after(insts, go_on, inst.index)
@@ -121,7 +122,7 @@ def while_counter_break(insts, inst) -> tuple | None:
         counter_at, test, back, head, exit_ = found
         if insts[head].name == "FOR_ITER":
             continue
-        while insts[leave].name in _PASS:
+        while insts[leave].name in PASSING:
             leave += 1
         out = insts[leave]
         if out.name in ("JUMP_FORWARD", "JUMP") and out.target == exit_:
@@ -147,7 +148,7 @@ def _counter_after(insts, go_on: int, before: int) -> tuple | None:
     if j >= len(insts):
         return None
     jump = insts[j]
-    if jump.name in _BACKWARD and jump.target < before:            # 3.14
+    if jump.name in JUMPS_BACK and jump.target < before:            # 3.14
         test = counter_test(insts, jump.target)
         if test is None or insts[test.jump].name not in _FALSE or \
                 insts[test.jump].target <= before:
@@ -161,7 +162,7 @@ def _counter_after(insts, go_on: int, before: int) -> tuple | None:
     if jump.name == "POP_JUMP_BACKWARD_IF_TRUE" and jump.target < before:   # 3.11
         return at, test, j, jump.target, j + 1
     after = insts[j + 1] if j + 1 < len(insts) else None
-    if jump.name in _FALSE and after is not None and after.name in _BACKWARD and \
+    if jump.name in _FALSE and after is not None and after.name in JUMPS_BACK and \
             after.target < before and jump.target == j + 2:            # 3.12-3.13
         return at, test, j + 1, after.target, jump.target
     return None

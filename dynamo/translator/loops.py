@@ -312,13 +312,7 @@ class LoopScope:
                 if tx.done or tx.suspended:
                     raise NotALoopNode("the body returns")
         finally:
-            self.watched = tx.locals
-            frame_locals.clear()
-            frame_locals.update(self.watched)
-            tx.locals = frame_locals
-            self.log = out.side_effects.log
-            out.side_effects.log = None
-            out.graph, out.loop_scope = out.root_graph, None
+            self._leave_body(tx, frame_locals)
             out.shape_env.hints.pop(self.symbol, None)
             out.symbol_nodes.pop(self.symbol, None)
             self._forget_body_sizes()
@@ -685,6 +679,19 @@ class LoopScope:
         for name, value in self.entry_cells.items():
             if self.tx.cells[name].value is not value:
                 raise NotALoopNode(f"the body rebinds the closure variable {name!r}")
+
+    def _leave_body(self, tx, frame_locals: dict) -> None:
+        """After the body's trace, however it ended: the locals it left are
+        ``watched``, the frame's own dict (which others hold) gets them back, its
+        Python side effects are ``log``, and the trace is back on the root graph."""
+        out = tx.output
+        self.watched = tx.locals
+        frame_locals.clear()
+        frame_locals.update(self.watched)
+        tx.locals = frame_locals
+        self.log = out.side_effects.log
+        out.side_effects.log = None
+        out.graph, out.loop_scope = out.root_graph, None
 
     def _check_index_uses(self) -> None:
         """The index (or a counter) was compared, or used as a plain int: the body

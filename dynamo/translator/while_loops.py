@@ -29,6 +29,8 @@ from ..symbolic import SymInt
 from ..variables import ArrayVariable, ConstantVariable
 from ..variables.arrays import RowIteratorVariable
 from .loop_exits import (
+    JUMPS_BACK,
+    PASSING,
     AtItem,
     code_tail,
     jump_back_after,
@@ -63,7 +65,6 @@ from .while_counters import (
 _CONDITIONAL = {"POP_JUMP_IF_FALSE": False, "POP_JUMP_IF_TRUE": True,
                 "POP_JUMP_FORWARD_IF_FALSE": False, "POP_JUMP_FORWARD_IF_TRUE": True,
                 "POP_JUMP_BACKWARD_IF_FALSE": False, "POP_JUMP_BACKWARD_IF_TRUE": True}
-_BACKWARD = ("JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP")
 
 # (what a ``while_loop`` node with no bound on its trips counts for, in the unroll
 # budget of a loop around it: ``control_flow.check_unroll_budget``)
@@ -134,7 +135,7 @@ def _leaves(insts, leave: int, back) -> bool:
     """The code at ``leave`` leaves a ``while True`` loop whose jump back is ``back``,
     for good: a jump past ``back`` (3.11), the code after the loop up to a ``return``
     (3.13 copies it there), or the code right after ``back`` (3.14)."""
-    while insts[leave].name in _PASS:
+    while insts[leave].name in PASSING:
         leave += 1
     out = insts[leave]
     return out.name in ("JUMP_FORWARD", "JUMP") and out.target is not None and \
@@ -163,6 +164,8 @@ def tests_loop_next(tx, value) -> bool:
 _READS = ("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW", "LOAD_FAST_AND_CLEAR",
           "LOAD_FAST_LOAD_FAST", "LOAD_FAST_BORROW_LOAD_FAST_BORROW", "DELETE_FAST",
           "STORE_FAST_LOAD_FAST", "LOAD_CLOSURE", "LOAD_DEREF")
+
+
 def for_break_shape(tx, inst):
     """Where the conditional jump ``inst`` is ``if <test>: break``, the last statement
     of a ``for`` loop over a range whose iterator is on top of the stack:
@@ -241,7 +244,7 @@ def while_shape(insts, inst) -> tuple[int, int, int, bool] | None:
             return None
         return inst.target, inst.index + 1, inst.target, False
     after = insts[inst.index + 1] if inst.index + 1 < len(insts) else None
-    if after is not None and after.name in _BACKWARD and inst.target == inst.index + 2 \
+    if after is not None and after.name in JUMPS_BACK and inst.target == inst.index + 2 \
             and after.target is not None and after.target < inst.index:
         if insts[after.target].name == "FOR_ITER":       # ``if <test>: break``
             return None
@@ -260,7 +263,7 @@ def _after_front_test(insts, start: int, exit_: int, test: int) -> tuple | None:
     if back.target is None or back.index <= start or insts[back.target].name == "FOR_ITER":
         return None
     if back.name in _CONDITIONAL and back.target == start or \
-            back.name in _BACKWARD and (back.target == start or back.target <= test):
+            back.name in JUMPS_BACK and (back.target == start or back.target <= test):
         return start, exit_, min(back.target, start), True
     return None
 
@@ -302,7 +305,7 @@ def counted_shape(insts, inst) -> tuple | None:
     if _CONDITIONAL[jump.name] or jump.target != exit_:
         return None
     after = insts[jump.index + 1]
-    if after.name in _BACKWARD and after.index + 1 == exit_ and after.target is not None \
+    if after.name in JUMPS_BACK and after.index + 1 == exit_ and after.target is not None \
             and after.target < inst.index:              # the bottom test, 3.12-3.13
         if insts[after.target].name == "FOR_ITER":
             return None
@@ -326,16 +329,13 @@ def loop_shape(insts, inst) -> tuple | None:
     return break_shape(insts, inst)
 
 
-_PASS = ("NOT_TAKEN", "NOP")
-
-
 def _jump_back_at(insts, i: int, before: int):
     """The jump back to an instruction before ``before`` that the code at ``i`` is
     (after ``NOT_TAKEN``s and ``NOP``s), where its target is no ``FOR_ITER`` (a ``for``
     loop's ``break``: ``for_break_shape``); else None."""
-    while i < len(insts) and insts[i].name in _PASS:
+    while i < len(insts) and insts[i].name in PASSING:
         i += 1
-    if i < len(insts) and insts[i].name in _BACKWARD and insts[i].target is not None \
+    if i < len(insts) and insts[i].name in JUMPS_BACK and insts[i].target is not None \
             and insts[i].target < before:
         return None if insts[insts[i].target].name == "FOR_ITER" else insts[i]
     return None
@@ -355,7 +355,7 @@ def break_shape(insts, inst) -> tuple | None:
     back = _jump_back_at(insts, inst.target, inst.index)       # on where taken
     if back is not None:
         leave = inst.index + 1
-        while insts[leave].name in _PASS:
+        while insts[leave].name in PASSING:
             leave += 1
         out = insts[leave]
         if out.name in ("JUMP_FORWARD", "JUMP") and out.target is not None and \
@@ -484,13 +484,7 @@ class WhileScope(LoopScope):
                 if not self.head <= tx.ip < self.exit:
                     raise NotALoopNode("the body jumps out of the loop")
         finally:
-            self.watched = tx.locals
-            frame_locals.clear()
-            frame_locals.update(self.watched)
-            tx.locals = frame_locals
-            self.log = out.side_effects.log
-            out.side_effects.log = None
-            out.graph, out.loop_scope = out.root_graph, None
+            self._leave_body(tx, frame_locals)
             self._forget_body_sizes()
         self.cond_end = tx.pop()
         if not isinstance(self.cond_end, ArrayVariable) or self.cond_end.meta.ndim != 0:
