@@ -198,10 +198,34 @@ class _OfTheFunction(str):
         self.name = name
 
     def __get__(self, obj, objtype=None):
-        return self if obj is None else getattr(obj._orig_fn, self.name)
+        return self if obj is None else getattr(obj._dynamo_fn, self.name)
 
     def __reduce__(self):
         return str, (str(self),)
+
+
+class _Internal:
+    """``f._orig_fn``, ``f._settings``, ``f._ctx`` of a compiled function: dynamo's own
+    values (its ``_dynamo_*`` slots, which dynamo itself reads) until the program
+    writes or deletes that name, which is then the function's attribute, as on a plain
+    function (issue #17 ``compiled-object-own-slots``)::
+
+        >>> f = dynamo.compile(g); f._ctx          # dynamo's CompileContext
+        >>> f._ctx = "mine"; f._ctx, g._ctx        # ('mine', 'mine'); calls unchanged
+    """
+
+    def __init__(self, slot: str):
+        self.slot = slot
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        if self.name in obj._dynamo_written:
+            return getattr(obj._dynamo_fn, self.name)
+        return getattr(obj, self.slot)
 
 
 class OptimizedFunction:
@@ -219,9 +243,15 @@ class OptimizedFunction:
     # is seen on both, as on one function, and ``__name__``, ``__code__`` or
     # ``__defaults__`` are the function's as they are now (``inspect.signature`` reads
     # the object as a function).
-    __slots__ = ("__call__", "_orig_fn", "_settings", "_ctx", "__wrapped__", "__weakref__")
+    # dynamo's own state is in ``_dynamo_*`` slots; ``_orig_fn``, ``_settings`` and
+    # ``_ctx`` read them until a program sets (or deletes) that name (``_Internal``)
+    __slots__ = ("__call__", "_dynamo_fn", "_dynamo_settings", "_dynamo_ctx",
+                 "_dynamo_written", "__wrapped__", "__weakref__")
     __doc__ = _OfTheFunction(__doc__)
     __module__ = _OfTheFunction(__module__)
+    _orig_fn = _Internal("_dynamo_fn")
+    _settings = _Internal("_dynamo_settings")
+    _ctx = _Internal("_dynamo_ctx")
 
     # How the translator recognises one (and inlines ``_orig_fn``) without importing
     # this module: see ``dynamo.variables.builder._compiled_function``.
@@ -231,9 +261,10 @@ class OptimizedFunction:
                  ctx: hook.CompileContext | None = None):
         ctx = ctx if ctx is not None else settings.context()
         own = functools.partial(object.__setattr__, self)   # (see __setattr__)
-        own("_orig_fn", fn)
-        own("_settings", settings)
-        own("_ctx", ctx)
+        own("_dynamo_fn", fn)
+        own("_dynamo_settings", settings)
+        own("_dynamo_ctx", ctx)
+        own("_dynamo_written", set())   # the _Internal names a program has written
         # (a function that reads its caller's frame is called as it is: see _hooked)
         call = _hooked(fn, ctx, settings)
         own("__call__", call)
@@ -251,18 +282,18 @@ class OptimizedFunction:
         function it was given (``f(x, reader)``; ``caller_frames.found_reading``): from
         the next call on it is called as it is, as ``_hooked`` does for a reader."""
         log_breaks.debug("dynamo.compile(%s): it reads its caller's frame (%s); it runs "
-                         "uncompiled from now on", self._orig_fn.__qualname__, why)
-        object.__setattr__(self, "__call__", self._orig_fn)
+                         "uncompiled from now on", self._dynamo_fn.__qualname__, why)
+        object.__setattr__(self, "__call__", self._dynamo_fn)
 
     def code_replaced(self) -> None:
         """The function's ``__code__`` was replaced (its frame entry's prologue saw it,
         or it was set through this object): a new entry, made for the new code, takes
         the next calls, so that they bind by its parameters (issue #17
         ``code-replaced-signature``)."""
-        fn = self._orig_fn
+        fn = self._dynamo_fn
         if self.__call__ is fn:   # called as it is already (a frame reader)
             return
-        call = _hooked(fn, self._ctx, self._settings)
+        call = _hooked(fn, self._dynamo_ctx, self._dynamo_settings)
         call.__dict__.update(fn.__dict__)
         if call is not fn:
             when_found(fn.__code__, self)
@@ -274,7 +305,7 @@ class OptimizedFunction:
     def __getattr__(self, name: str):
         if name in _OWN:   # not set yet (unpickling): no function to ask
             raise AttributeError(name)
-        return getattr(self._orig_fn, name)
+        return getattr(self._dynamo_fn, name)
 
     def __setattr__(self, name: str, value) -> None:
         # A program's ``f.__call__ = g`` (or ``f._ctx = ...``) sets the function's
@@ -283,7 +314,9 @@ class OptimizedFunction:
         if name in _OWN and name not in _RUNS:
             object.__setattr__(self, name, value)
         else:
-            setattr(self._orig_fn, name, value)
+            setattr(self._dynamo_fn, name, value)
+            if name in _INTERNAL:
+                self._dynamo_written.add(name)
             if name == "__code__":
                 self.code_replaced()
 
@@ -291,9 +324,11 @@ class OptimizedFunction:
         if name in _OWN and name not in _RUNS:
             object.__delattr__(self, name)
         else:
-            delattr(self._orig_fn, name)
+            delattr(self._dynamo_fn, name)
+            if name in _INTERNAL:
+                self._dynamo_written.add(name)
 
-    __dict__ = property(lambda self: self._orig_fn.__dict__)
+    __dict__ = property(lambda self: self._dynamo_fn.__dict__)
 
     def __get__(self, obj, objtype=None):  # decorating a method
         if obj is None:
@@ -301,7 +336,8 @@ class OptimizedFunction:
         return types.MethodType(self._call, obj)
 
     def __repr__(self) -> str:
-        return f"<dynamo compiled {self._orig_fn.__qualname__} backend={self._ctx.backend_name}>"
+        return (f"<dynamo compiled {self._dynamo_fn.__qualname__} "
+                f"backend={self._dynamo_ctx.backend_name}>")
 
     def __reduce__(self):
         """Pickled like the function it wraps: by name where its module holds this wrapper
@@ -315,7 +351,7 @@ class OptimizedFunction:
         # The function goes as state, after the empty wrapper is memoized: a function
         # sent by value that calls itself by its global name (decorated in __main__)
         # then finds this same wrapper, not a second one.
-        return copyreg.__newobj__, (OptimizedFunction,), (self._orig_fn, self._settings)
+        return copyreg.__newobj__, (OptimizedFunction,), (self._dynamo_fn, self._dynamo_settings)
 
     def __setstate__(self, state: tuple) -> None:
         fn, settings = state
@@ -324,7 +360,9 @@ class OptimizedFunction:
 
 _OWN = frozenset(OptimizedFunction.__slots__)
 # The slots that decide what a call runs: a program's writes go to the function.
-_RUNS = frozenset({"__call__", "_orig_fn", "_settings", "_ctx"})
+_RUNS = frozenset({"__call__", "_dynamo_fn", "_dynamo_settings", "_dynamo_ctx",
+                   "_dynamo_written"})
+_INTERNAL = frozenset({"_orig_fn", "_settings", "_ctx"})
 
 
 def _pickled_by_name(obj: Any, *, main: bool) -> str | None:
@@ -382,7 +420,7 @@ class OptimizedMethod:
     def __init__(self, func: OptimizedFunction, obj: Any):
         self.__func__, self.__self__ = func, obj
         self.__call__ = types.MethodType(func._call, obj)
-        self.__wrapped__ = types.MethodType(func._orig_fn, obj)   # inspect.signature
+        self.__wrapped__ = types.MethodType(func._dynamo_fn, obj)   # inspect.signature
         for name in ("__module__", "__name__", "__qualname__", "__doc__"):
             setattr(self, name, getattr(func, name))
 

@@ -37,7 +37,7 @@ from dynamo.backends import is_builtin
 from dynamo.guards import ARRAY, CONSTANT, LENGTH, CheckFunction, shared_reads
 from dynamo.ops.signals import may_signal
 
-from . import hook, listeners, logs, ops, pyversion
+from . import hook, listeners, logs, ops, pyversion, reentry
 from .bytecode.caller_frames import (
     FRAME_READER,
     READS_ALL,
@@ -152,6 +152,7 @@ class FrameRunner:
 
     def __init__(self, code: types.CodeType, fn_globals: dict, origin=None):
         self.code, self.fn_globals, self.origin = code, fn_globals, origin
+        self.key = id(origin)   # (reentry.state.codes; origin lives as long)
         # made once where there is no closure (a function per call otherwise: an
         # outlined loop body and its resume functions run once per trip)
         self.plain = None if code.co_freevars else \
@@ -165,7 +166,16 @@ class FrameRunner:
 
     def __call__(self, *args):
         # (runs the resume functions the frame returns: see resume.run_break_code)
-        return run_break_code(self.function(args[-1]), args[:-1], self.origin)
+        # A call of the same code under this one (a recursion through the compiled
+        # function) runs its original code, one frame a level (dynamo/reentry.py).
+        codes, key = reentry.state.codes, self.key
+        if key in codes:
+            raise RerunEagerly()   # (nothing ran yet: the hook runs the original)
+        codes.add(key)
+        try:
+            return run_break_code(self.function(args[-1]), args[:-1], self.origin)
+        finally:
+            codes.discard(key)
 
 
 class BoxedFrameRunner(FrameRunner):

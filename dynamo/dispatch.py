@@ -15,12 +15,9 @@ global names prefixed per entry)::
             ___ok = False
         if ___ok:
             try:                                    # entry 0's glue, inlined
-                ___out = ___e0_glue_graph(x)
-                ___result = ___out[0]
-                ___t0 = self.X
-                ___t1 = x
-                ___e0_glue_list_append(___t0, ___t1)
-                return ___result
+                ___o0, = ___e0_glue_graph(x)
+                self.X.append(x)
+                return ___o0
             except ___RerunEagerly:
                 pass   # (outside the except: not chained to the program's exception)
             return ___original(___fn, (self, x, ), ___closure, ___cache, ___ctx)
@@ -35,7 +32,7 @@ input sizes) writes its own call into the glue (``__dynamo_call_source__``, thro
 or called (a resume function's), runs the chosen function with no frame of the
 object's::
 
-    ___out = (___e0_glue_graph.variants.get((x.shape, )) or ___e0_glue_graph.miss)(x)
+    ___o0, = (___e0_glue_graph.variants.get((x.shape, )) or ___e0_glue_graph.miss)(x)
 
 This module imports nothing of the hook: the hook passes in the functions a miss
 falls back to.
@@ -152,17 +149,18 @@ def inlined_glue(run, prefix: str, handed: dict[str, str], scope: dict) -> list[
 
 
 def direct_graph_call(body: list[str], graph, callee: str, prefix: str,
-                      taken: set[str]) -> list[str]:
-    """``body`` (glue statements) with its call of the compiled graph, ``___out =
-    callee(inputs)``, written as the graph asks (its ``__dynamo_call_source__(callee,
-    args)``: the numpy backend's ``PerSize`` picks the variant of the call's sizes
+                      taken: set[str], outs: str = "___out") -> list[str]:
+    """``body`` (glue statements) with its call of the compiled graph, ``outs =
+    callee(inputs)`` (``outs``: ``___o0, ___o1,`` where the glue unpacks the graph's
+    outputs), written as the graph asks (its ``__dynamo_call_source__(callee, args)``:
+    the numpy backend's ``PerSize`` picks the variant of the call's sizes
     there, so that no frame of its own runs; ``codegen.GlueCodegen.finish``). Each
     input that is not a plain name is bound to a local first, in order, so the
     expression reads each input once, after all of them were read, as the call did;
     the locals are deleted after the call (a call frame would have dropped them: an
     input the glue then writes over dies there).
     ``taken``: names the locals must avoid."""
-    head = f"___out = {callee}("
+    head = f"{outs} = {callee}("
     for row, line in enumerate(body):
         stripped = line.lstrip()
         if not stripped.startswith(head):
@@ -186,7 +184,7 @@ def direct_graph_call(body: list[str], graph, callee: str, prefix: str,
             locals_.append(local)
         expr = graph.__dynamo_call_source__(callee, args)
         unbind = [f"{indent}del {', '.join(locals_)}"] if locals_ else []
-        return body[:row] + binds + [f"{indent}___out = {expr}"] + unbind + body[row + 1:]
+        return body[:row] + binds + [f"{indent}{outs} = {expr}"] + unbind + body[row + 1:]
     return body
 
 

@@ -319,8 +319,8 @@ def _target(fn, args):
         return fn, args
     if hasattr(fn, "_orig_mod"):
         fn = fn._orig_mod
-    if hasattr(fn, "_orig_fn"):
-        return fn._orig_fn, args
+    if hasattr(fn, "_dynamo_fn"):
+        return fn._dynamo_fn, args
     if isinstance(fn, types.MethodType):
         return fn.__func__, (fn.__self__, *args)
     return entry_function(fn), (fn, *args)

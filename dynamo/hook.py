@@ -72,7 +72,7 @@ from bytecode.instr import InstrLocation
 
 from dynamo.guards import keeps_failing, param_name
 
-from . import logs, pyversion
+from . import logs, pyversion, reentry
 from .bytecode import emit
 from .bytecode.instructions import code_name, frame_params
 from .bytecode.signature import STAR_FLAGS, Params
@@ -293,7 +293,8 @@ def miss(fn, args: tuple | None, closure, cache: CodeCache, ctx: CompileContext,
     if box is not None:
         args = tuple(box)
     entry, at_limit = None, False
-    if cache.skip_reason is None and not tracing():
+    # (a call nested in its own code after a break runs as it is: reentry.py)
+    if cache.skip_reason is None and not tracing() and not reentry.running(fn.__code__):
         with _compile_lock:   # (user code never runs while it is held: see below)
             entry = cache.lookup(args, closure)   # another thread may have compiled it
             if entry is None and len(cache.entries) >= config.cache_size_limit:
@@ -768,12 +769,13 @@ def _recall(ctx: CompileContext, fn, code, values: tuple):
     (of ``code``, ``values`` in its frame order) was made. Where the code was, the
     compiled objects that ``watch_code`` registered make an entry of the new code
     (issue #17 ``code-replaced-signature``): their next calls bind by its parameters."""
-    if fn.__code__ is not code:
-        for owner in list(_code_owners.get(fn, ())):
-            owner.code_replaced()
     p = Params.of(code)
     names, n, nkw = code.co_varnames, len(p.positional), len(p.kwonly)
     positional = list(values[:n])
+    if fn.__code__ is not code:
+        for owner in list(_code_owners.get(fn, ())):
+            owner.code_replaced()
+        _refuse_moved_parameters(fn, p, positional)
     cut = next((i for i, v in enumerate(positional) if v is DEFAULT), n)
     args = positional[:cut]
     # after the first parameter left to its default, the caller named the others
@@ -787,6 +789,28 @@ def _recall(ctx: CompileContext, fn, code, values: tuple):
     if p.varkw is not None:
         kwargs.update(values[i])
     return intercept(fn, ctx)(*args, **kwargs)
+
+
+def _refuse_moved_parameters(fn, old: Params, positional: list) -> None:
+    """Raise where ``fn``'s new code has a parameter that the old code bound at another
+    position: the call was bound by the old code's parameters, and whether its caller
+    passed that value by position or by name is lost, so either way of passing it on
+    may bind it to the wrong parameter. Later calls bind by the new code (``_recall``).
+
+    Example: ``f`` compiled from ``def fa(a, b)``, then ``fn.__code__ =
+    fb.__code__`` with ``def fb(b, a)``: ``f(a=1, b=2)`` is refused once, where
+    passing ``(1, 2)`` on by position would have bound ``b=1, a=2``."""
+    new = Params.of(fn.__code__)
+    elsewhere = [(*new.positional[:i], *new.positional[i + 1:], *new.kwonly)
+                 for i in range(len(old.positional))]
+    moved = [name for i, name in enumerate(old.positional)
+             if positional[i] is not DEFAULT and name in elsewhere[i]]
+    if moved:
+        raise TypeError(
+            f"{fn.__qualname__}(): its __code__ was replaced by code whose parameters "
+            f"{', '.join(map(repr, moved))} are at other positions; dynamo bound this "
+            f"call's arguments by the old code's parameters, and how they were passed "
+            f"is lost. Call it again: from now on calls bind by the new parameters.")
 
 
 def _free_name(name: str, taken) -> str:

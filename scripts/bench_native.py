@@ -19,8 +19,8 @@ which sets Numba's thread count to 1 for both tier 2 and the hand-written kernel
 kernels; ``--clock both`` reports both (``*_ms`` wall, ``*_cpu_ms`` CPU time of the
 same calls: on a shared machine a parallel kernel's wall time counts the time its
 threads wait for a core, its CPU time what they ran). ``--cases jacobi,recursion,prefix``
-runs only those cases (``langevin``: a Generator draw per step, tier 2 since
-draws.py).
+runs only those cases (``langevin``: a Generator draw per step, drawn by Numba
+itself in tier 2: backends/native/nopython_draws.py).
 
 Run by itself: ``.venv/bin/python scripts/bench_native.py [--rounds 9] [--threads 1
 --clock cpu] [--cases jacobi]``.

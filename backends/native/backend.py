@@ -20,6 +20,8 @@ Options (checked at ``dynamo.compile``):
 - ``cache`` (default True): kernels cached on disk (``cache_dir``, default
   ``$XDG_CACHE_HOME/dynamo/native``), so a new process skips Numba's compile;
 - ``parallel_min_elements`` (default 16384): nests this large get a ``prange``;
+- ``numba_draws`` (default True): ``standard_normal``/``random`` drawn by Numba where a
+  probe finds its draws equal to NumPy's (nopython_draws.py); False: NumPy calls;
 - ``numpy``: a dict of options for tier 1 (the numpy backend's).
 """
 
@@ -57,7 +59,7 @@ if numba_missing():
     raise ImportError(HOW_TO_INSTALL)
 
 _KEYS = {"after_calls", "after_ms", "background", "prefer", "trial_calls", "cache",
-         "cache_dir", "parallel_min_elements", "numpy"}
+         "cache_dir", "parallel_min_elements", "numpy", "numba_draws"}
 
 
 def parse_options(options: dict | None) -> tuple[Settings, dict, int]:
@@ -78,7 +80,7 @@ def parse_options(options: dict | None) -> tuple[Settings, dict, int]:
     if not isinstance(ms, numbers.Real) or isinstance(ms, bool) or ms < 0:
         raise ValueError(f"option 'after_ms' of backend 'native' must be a number >= 0, "
                          f"got {ms!r}")
-    for name in ("background", "cache"):
+    for name in ("background", "cache", "numba_draws"):
         if not isinstance(options.get(name, True), bool):
             raise ValueError(f"option {name!r} of backend 'native' must be True or False, "
                              f"got {options[name]!r}")
@@ -100,6 +102,7 @@ def parse_options(options: dict | None) -> tuple[Settings, dict, int]:
         background=options.get("background", True),
         prefer=options.get("prefer", "measure"),
         trial_calls=options.get("trial_calls", 3),
+        numba_draws=options.get("numba_draws", True),
         cache_dir=(cache_dir or cache_dir_default()) if options.get("cache", True) else None)
     return settings, tier1, options.get("parallel_min_elements", 1 << 14)
 

@@ -18,10 +18,11 @@ from .emitter import _Emitter
 from .loops import Loops
 from .moves import Moves
 from .nests import Nests
+from .nopython_draws import emit_draw, nopython_form
 from .ops import _ELEMENTWISE, _REDUCTIONS, Unsupported, _meta
 from .reductions import Reductions
 from .stencils import Stencils
-from .values import Arr, Const, Lazy, View
+from .values import Arr, Const, Lazy, Obj, View
 
 # the ops lowered to loop nests (others may still be called through NumPy: calls.py)
 _NATIVE = _ELEMENTWISE | _REDUCTIONS | CREATION | {"roll", "getitem", "setitem",
@@ -57,6 +58,10 @@ class _Block(Elementwise, Nests, Stencils, Reductions, Loops, Creation, Moves, C
         be (calls.py), else ``Unsupported``."""
         if node.target == "random_default_rng":   # a Generator made in the graph
             self.env[node] = self.new_generator(node)
+            return
+        if self.em.nopython_draws and nopython_form(node) and \
+                isinstance(self.env.get(node.args[0]), Obj):   # (nopython_draws.py)
+            self.env[node] = emit_draw(self.em, self.env[node.args[0]].name, node)
             return
         reads_deferred = any(isinstance(self.env.get(a), Deferred) for a in node.inputs())
         if node.target not in _NATIVE or reads_deferred:

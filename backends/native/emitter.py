@@ -46,6 +46,8 @@ class _Emitter:
         self.uses_npcall = False       # an op is called through NumPy (calls.py)
         self.global_draws = False      # a draw from NumPy's global RandomState (draws.py)
         self.makes_generators = False  # ``default_rng`` in the kernel (draws.py)
+        self.nopython_draws = False    # Numba may make draws itself (nopython_draws.py)
+        self.drew_nopython = False     # and made one
         # a float sum in NumPy's order needs C-ordered inputs / C-contiguous ones
         # (reductions._need_numpy_order)
         self.ordered_inputs = False

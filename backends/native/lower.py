@@ -87,14 +87,20 @@ class Kernel:
     free_writes: tuple = ()        # positions in ``writes`` of inputs whose old contents
                                    # no call reads: no backup while a rerun in tier 1
                                    # cannot stop early (saves.free_inputs)
+    nopython_draws: bool = False   # some draws made by Numba's Generator methods, under
+                                   # the input Generators' locks (nopython_draws.py);
+    fallback: Kernel | None = None  # the graph with every draw a NumPy call, compiled
+                                    # where Numba's draws are not NumPy's
 
 
-def lower(graph: Graph, parallel_min: int = 1 << 14) -> Kernel:
+def lower(graph: Graph, parallel_min: int = 1 << 14, nopython: bool = True) -> Kernel:
     """The kernel source for ``graph`` (see the module docstring); Unsupported if any
-    op, dtype, shape or value use has no exact lowering."""
+    op, dtype, shape or value use has no exact lowering. ``nopython=False``: every
+    draw a NumPy call (draws.py), none made by Numba (nopython_draws.py)."""
     if any("symbol" in n.meta for n in graph.placeholders):
         raise Unsupported("symbolic sizes")
     em = _Emitter(parallel_min)
+    em.nopython_draws = nopython
     env: dict[Node, Any] = {}
     params, scalars = [], []
     generators = []
@@ -164,10 +170,14 @@ def lower(graph: Graph, parallel_min: int = 1 << 14) -> Kernel:
     prelude = PRELUDE + SAVE_PRELUDE + (CALL_PRELUDE if em.uses_npcall else "") + \
         (GENERATOR_PRELUDE if em.makes_generators else "")
     source = prelude + "\n\n" + head + "\n" + text + "\n"
-    return Kernel(source, em.consts, outputs, writes, fresh_ndim, em.parallel, len(params),
-                  tuple(scalars), tuple(buffers), em.uses_npcall, em.ordered_inputs,
-                  tuple(sorted(em.contiguous_inputs)), tuple(generators), em.global_draws,
-                  tuple(writes.index(k) for k in free))
+    kernel = Kernel(source, em.consts, outputs, writes, fresh_ndim, em.parallel,
+                    len(params), tuple(scalars), tuple(buffers), em.uses_npcall,
+                    em.ordered_inputs, tuple(sorted(em.contiguous_inputs)),
+                    tuple(generators), em.global_draws, tuple(writes.index(k) for k in free))
+    if em.drew_nopython:
+        kernel.nopython_draws = True
+        kernel.fallback = lower(graph, parallel_min, nopython=False)
+    return kernel
 
 
 def _drop_unused_companions(lines: list, companions: list) -> list:

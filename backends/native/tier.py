@@ -33,7 +33,6 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import logging
-import math
 import os
 import sys
 import threading
@@ -48,6 +47,8 @@ from dynamo.source import compile_source
 from ..numpy_backend.runtime import warnings_never_raise
 from .draws import restore_states, save_states
 from .lower import Kernel
+from .nopython_draws import draws_match, locked
+from .race import best, choose
 from .saves import mark_saved, new_savers, reset, restore
 
 log = logging.getLogger("dynamo.backend")
@@ -86,6 +87,7 @@ class Settings:
     background: bool = True
     prefer: str = "measure"          # "measure" | "native" | "tier1"
     trial_calls: int = 3
+    numba_draws: bool = True         # False: draws are NumPy calls (nopython_draws.py)
     cache_dir: str | None = None     # None: compile in memory, no disk cache
 
 
@@ -356,6 +358,10 @@ class Tiered:
         try:
             import numba
             if self._dispatcher is None:
+                if self.kernel.nopython_draws and not (self.settings.numba_draws and
+                                                       draws_match()):
+                    self._use_fallback()   # Numba's draws are not NumPy's here (or not
+                                           # wanted)
                 self._dispatcher = self._make_dispatcher(numba)
                 fast = _fast_native(self, self._dispatcher)
                 if fast is not None:
@@ -396,6 +402,13 @@ class Tiered:
             if first:
                 self.ready.set()
 
+    def _use_fallback(self) -> None:
+        """Compile the kernel whose draws are NumPy calls (nopython_draws.py): the same
+        inputs and outputs, so only the source and the helpers made from it change."""
+        self.kernel = self.kernel.fallback
+        self._layout_key, self._finish = _call_helpers(self.kernel, self.name)
+        self.__dynamo_native_source__ = module_source(self.kernel)
+
     def _make_dispatcher(self, numba):
         src = self.__dynamo_native_source__
         # a kernel that calls NumPy (calls.py) holds the GIL for those calls anyway
@@ -417,6 +430,14 @@ class Tiered:
         return self.tier1(*args) if out is None else out
 
     def _try_native(self, args):
+        """``_try_kernel``, holding the locks of the Generators a kernel draws from
+        itself (nopython_draws.py) until a call's draws are kept or undone."""
+        if self.kernel.nopython_draws:
+            with locked([args[k] for k in self.kernel.generators]):
+                return self._try_kernel(args)
+        return self._try_kernel(args)
+
+    def _try_kernel(self, args):
         """Tier 2's result, or None when this call must run in tier 1. (Every tier-2
         call runs this: what it checks is what the kernel cannot, each check as cheap
         as it can be; see docs/native.md, "A call in tier 2 still runs tier 1".)"""
@@ -530,31 +551,33 @@ class Tiered:
         label = min(times, key=lambda k: len(times[k]))   # the one run least so far
         use_native = label != "tier1"
         self.threads = 1 if label == "native1" else None
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         out = self._try_native(args) if use_native else None
         if out is None:
             if use_native and self._run is not self._trial:
                 return self._run(*args)
             out = self.tier1(*args)
             use_native = False
-        spent = time.perf_counter() - start
+        spent = (time.perf_counter() - start, time.process_time() - start_cpu)
         with self._lock:
             times[label if use_native else "tier1"].append(spent)
             n = self.settings.trial_calls
             if self.state == "trial" and min(len(t) for t in times.values()) >= n:
-                best = {k: min(t) for k, t in times.items()}
-                t2, t1 = min(best["native"], best.get("native1", math.inf)), best["tier1"]
-                self.threads = 1 if best.get("native1", math.inf) < best["native"] else None
-                self.winner = "native" if t2 < t1 else "tier1"
+                # by both clocks, a parallel kernel on all threads by wall time (race.py)
+                self.winner, self.threads = choose(times, parallel="native1" in times)
+                won = self.winner == "native"
                 self.state = self.winner
-                self._run = self._native if t2 < t1 else self.tier1
-                log.info("native tier: graph %s runs in %s (tier 2 %.3f ms%s, tier 1 %.3f "
-                         "ms, best of %d calls each)", self.name,
-                         "tier 2 (Numba)" if t2 < t1 else "tier 1 (numpy backend)",
-                         t2 * 1e3, "" if "native1" not in best else
+                self._run = self._native if won else self.tier1
+                t1, t2 = best(times["tier1"]), best(times["native1" if self.threads
+                                                          else "native"])
+                log.info("native tier: graph %s runs in %s (tier 2 %.3f ms, %.3f ms of CPU%s, "
+                         "tier 1 %.3f ms, %.3f ms of CPU, best of %d calls each)", self.name,
+                         "tier 2 (Numba)" if won else "tier 1 (numpy backend)",
+                         t2[0] * 1e3, t2[1] * 1e3, "" if "native1" not in times else
                          f" on {'one thread' if self.threads else 'all threads'}; "
-                         f"{max(best['native'], best['native1']) * 1e3:.3f} ms on "
-                         f"{'all threads' if self.threads else 'one thread'}", t1 * 1e3, n)
+                         f"{best(times['native' if self.threads else 'native1'])[0] * 1e3:.3f}"
+                         f" ms on {'all threads' if self.threads else 'one thread'}",
+                         t1[0] * 1e3, t1[1] * 1e3, n)
                 self.decided.set()
             elif self.state == "trial" and len(times["tier1"]) >= 4 * n:
                 # tier 2 could not run these inputs (layout, flags): stay in tier 1

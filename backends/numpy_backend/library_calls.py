@@ -21,6 +21,18 @@ the (result index, source index) pairs ``np.roll`` itself would copy, in its ord
 Only ndarrays of static shape with literal shifts and axes take these forms; anything
 else (a symbolic size, a shift computed at run time, ``axis=None``) stays NumPy's own
 call, which also raises NumPy's errors for bad arguments.
+
+The same for the other NumPy functions whose Python layer is most of a call on small
+arrays: ``np.outer`` of any ndarrays, ``np.pad`` (``pad_copies``), ``np.linalg.solve``
+/``inv``/``det``/``norm`` (``small_linalg``), ``np.clip`` (``umath.clip`` for a float
+``a``: ``_methods._clip`` adjusts only integer bounds), ``np.diff`` with ``n=1`` (one
+``subtract`` of two slices), ``np.cumsum``/``np.cumprod`` (the method ``_wrapfunc``
+calls), ``np.einsum`` without ``optimize=`` (``c_einsum``), ``np.hstack``/``np.vstack``
+(``np.concatenate`` of their ``atleast_1d``/``atleast_2d`` views)::
+
+    np.clip(x, 0, 1)        ->  _clip_ufunc(x, 0, 1)
+    np.diff(x, axis=0)      ->  _subtract(x[1:], x[:-1])
+    np.einsum("ij,j", A, v) ->  _c_einsum('ij,j', A, v)
 """
 
 from __future__ import annotations
@@ -34,6 +46,8 @@ from dynamo import ops
 from dynamo.graph import Node
 from dynamo.ops.node_facts import array_meta
 
+from . import small_linalg
+from .pad_copies import pad_copies, pad_plan
 from .plan import static_shape
 
 
@@ -92,6 +106,12 @@ def _array(value) -> bool:
         len(meta.shape) > 0 and static_shape(meta.shape)
 
 
+def _ndarray(value) -> bool:
+    """An ndarray value of the graph, of any shape (static or not)."""
+    meta = array_meta(value) if isinstance(value, Node) else None
+    return meta is not None and not meta.scalar and meta.kind == "numpy"
+
+
 def _ints(value) -> bool:
     """A literal int or a tuple/list of them (not a value computed at run time)."""
     if isinstance(value, (tuple, list)):
@@ -135,23 +155,186 @@ def _stack(m, params: dict, name_of) -> str | None:
             f"casting={params['casting']!r})")
 
 
+def _joined(vertical: bool):
+    """``np.hstack``/``np.vstack`` of ndarrays of one or more dimensions: the
+    ``np.concatenate`` they end in, of the same ``atleast_1d``/``atleast_2d`` views
+    (an ndarray itself, or ``x[None, :]`` for a 1-D one in a vstack)."""
+    def form(m, params: dict, name_of) -> str | None:
+        arrays, dtype = params["tup"], params["dtype"]
+        if not isinstance(arrays, (tuple, list)) or not arrays or \
+                not all(_ndarray(x) and len(array_meta(x).shape) >= 1 for x in arrays) or \
+                not (dtype is None or isinstance(dtype, (type, np.dtype))) or \
+                type(params["casting"]) is not str:
+            return None
+        if vertical:
+            members = [f"{name_of(x)}[None, :]" if len(array_meta(x).shape) == 1
+                       else name_of(x) for x in arrays]
+            axis = 0
+        else:
+            members = [name_of(x) for x in arrays]
+            axis = 0 if len(array_meta(arrays[0]).shape) == 1 else 1
+        fn = m.bind(np.concatenate, "concatenate")
+        return (f"{fn}(({', '.join(members)},), {axis}, dtype={m.fmt(dtype, name_of)}, "
+                f"casting={params['casting']!r})")
+    return form
+
+
 def _outer(m, params: dict, name_of) -> str | None:
     a, b = params["a"], params["b"]
-    if params["out"] is not None or not _array(a) or not _array(b):
+    if params["out"] is not None or not _ndarray(a) or not _ndarray(b):
         return None
     fn = m.bind(np.multiply, "multiply")
     return f"{fn}({name_of(a)}.ravel()[:, None], {name_of(b)}.ravel()[None, :])"
+
+
+def _literal(value, leaf: tuple) -> bool:
+    """A literal of the ``leaf`` types, or a (nested) tuple/list of them."""
+    if isinstance(value, (tuple, list)):
+        return all(_literal(v, leaf) for v in value)
+    return type(value) in leaf
+
+
+def _pad(m, params: dict, name_of) -> str | None:
+    a, kwargs = params["array"], params["kwargs"]
+    if not _array(a) or type(params["mode"]) is not str or \
+            not _literal(params["pad_width"], (int,)) or \
+            not _literal(kwargs.get("constant_values", 0), (int, float, bool)) or \
+            not _literal(kwargs.get("reflect_type", "even"), (str,)):
+        return None
+    meta = array_meta(a)
+    plan = pad_plan(meta.shape, meta.dtype, params["pad_width"], params["mode"], kwargs)
+    if plan is None:
+        return None
+    fn = m.bind(pad_copies, "pad_copies")
+    shape, middle, steps = (m.bind(part, "pad_plan") for part in plan)
+    return f"{fn}({name_of(a)}, {shape}, {middle}, {steps})"
+
+
+def _bound(value) -> bool:
+    """A clip bound that is never None at run time: a graph value or a number literal."""
+    return array_meta(value) is not None if isinstance(value, Node) else \
+        type(value) in (int, float)
+
+
+def _clip(m, params: dict, name_of) -> str | None:
+    """``np.clip(a, lo, hi)`` is ``a.clip(lo, hi)`` for an ndarray (``_wrapfunc``),
+    which for a float or complex ``a`` is ``umath.clip(a, lo, hi)`` (``_methods._clip``
+    changes only integer bounds out of an integer dtype's range)."""
+    a, lo, hi = params["a"], params["a_min"], params["a_max"]
+    if not _ndarray(a) or params["out"] is not None or params["kwargs"] or \
+            params["min"] is not np._NoValue or params["max"] is not np._NoValue or \
+            not _bound(lo) or not _bound(hi):
+        return None
+    x, lo, hi = name_of(a), m.fmt(lo, name_of), m.fmt(hi, name_of)
+    if array_meta(a).dtype.kind in "fc" and _UMATH_CLIP is not None:
+        return f"{m.bind(_UMATH_CLIP, 'clip_ufunc')}({x}, {lo}, {hi})"
+    return f"{x}.clip({lo}, {hi})"
+
+
+def _clip_signature(a, a_min=np._NoValue, a_max=np._NoValue, out=None, *,
+                    min=np._NoValue, max=np._NoValue, **kwargs):  # noqa: A002 (NumPy's)
+    return {"a": a, "a_min": a_min, "a_max": a_max, "out": out, "min": min, "max": max,
+            "kwargs": kwargs}
+
+
+def _diff(m, params: dict, name_of) -> str | None:
+    """``np.diff(a)`` (n=1, no prepend/append) is its one ufunc call on two slices:
+    ``subtract``, ``not_equal`` for booleans."""
+    a, axis = params["a"], params["axis"]
+    if not _ndarray(a) or type(params["n"]) is not int or params["n"] != 1 or \
+            type(axis) is not int or params["prepend"] is not np._NoValue or \
+            params["append"] is not np._NoValue:
+        return None
+    meta = array_meta(a)
+    try:
+        axis = normalize_axis_index(axis, meta.ndim)
+    except (np.exceptions.AxisError, TypeError):
+        return None
+    op = np.not_equal if meta.dtype == np.bool_ else np.subtract
+    x, before = name_of(a), ":, " * axis
+    return f"{m.bind(op, op.__name__)}({x}[{before}1:], {x}[{before}:-1])"
+
+
+def _cumulative(method: str):
+    """``np.cumsum``/``np.cumprod`` of an ndarray: its method (``_wrapfunc``)."""
+    def form(m, params: dict, name_of) -> str | None:
+        a, axis, dtype = params["a"], params["axis"], params["dtype"]
+        if not _ndarray(a) or params["out"] is not None or \
+                not (axis is None or type(axis) is int) or \
+                not (dtype is None or isinstance(dtype, (type, np.dtype))):
+            return None
+        return f"{name_of(a)}.{method}(axis={axis!r}, dtype={m.fmt(dtype, name_of)})"
+    return form
 
 
 def _stack_signature(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     return {"arrays": arrays, "axis": axis, "out": out, "dtype": dtype, "casting": casting}
 
 
-_FORMS = {"roll": _roll, "stack": _stack, "outer": _outer}
+_UMATH_CLIP = getattr(getattr(getattr(np, "_core", None), "umath", None), "clip", None)
+try:   # what np.einsum calls without optimize= (numpy/_core/einsumfunc.py)
+    from numpy._core.einsumfunc import c_einsum as _C_EINSUM
+except ImportError:
+    _C_EINSUM = None
+
+
+def _einsum(m, params: dict, name_of) -> str | None:
+    """``np.einsum`` without ``optimize`` is ``c_einsum`` of the same arguments (its
+    first branch), for operands that are NumPy values or literals (nothing that could
+    take the call through ``__array_function__``)."""
+    operands, kwargs = params["operands"], params["kwargs"]
+    if _C_EINSUM is None or params["out"] is not None or params["optimize"] is not False \
+            or not operands or type(operands[0]) is not str or \
+            set(kwargs) - {"dtype", "order", "casting"}:
+        return None
+    for value in (*operands[1:], *kwargs.values()):
+        meta = array_meta(value) if isinstance(value, Node) else None
+        if meta is None and not isinstance(value, (int, float, str, type, np.dtype)) \
+                or meta is not None and meta.kind != "numpy":
+            return None
+    parts = [m.fmt(v, name_of) for v in operands]
+    parts += [f"{k}={m.fmt(v, name_of)}" for k, v in kwargs.items()]
+    return f"{m.bind(_C_EINSUM, 'c_einsum')}({', '.join(parts)})"
+
+
+def _linalg(target: str):
+    """np.linalg.solve/inv/det by their gufunc (``small_linalg``)."""
+    return lambda m, params, name_of: small_linalg.fast_form(m, target, params, name_of)
+
+
+_FORMS = {"roll": _roll, "stack": _stack, "outer": _outer, "pad": _pad, "clip": _clip,
+          "diff": _diff, "cumsum": _cumulative("cumsum"), "cumprod": _cumulative("cumprod"),
+          "solve": _linalg("solve"), "inv": _linalg("inv"), "det": _linalg("det"),
+          "norm": small_linalg.norm_form, "einsum": _einsum, "hstack": _joined(False),
+          "vstack": _joined(True)}
 # the NumPy function each form is the last step of (another implementation: no form)
-_IMPLS = {"roll": np.roll, "stack": np.stack, "outer": np.outer}
+_IMPLS = {"roll": np.roll, "stack": np.stack, "outer": np.outer, "pad": np.pad,
+          "clip": np.clip, "diff": np.diff, "cumsum": np.cumsum, "cumprod": np.cumprod,
+          "solve": np.linalg.solve, "inv": np.linalg.inv, "det": np.linalg.det,
+          "norm": np.linalg.norm, "einsum": np.einsum, "hstack": np.hstack,
+          "vstack": np.vstack}
 _SIGNATURES = {
     "roll": lambda a, shift, axis=None: {"a": a, "shift": shift, "axis": axis},
     "stack": _stack_signature,
     "outer": lambda a, b, out=None: {"a": a, "b": b, "out": out},
+    "clip": _clip_signature,
+    "diff": lambda a, n=1, axis=-1, prepend=np._NoValue, append=np._NoValue: {
+        "a": a, "n": n, "axis": axis, "prepend": prepend, "append": append},
+    "cumsum": lambda a, axis=None, dtype=None, out=None: {
+        "a": a, "axis": axis, "dtype": dtype, "out": out},
+    "cumprod": lambda a, axis=None, dtype=None, out=None: {
+        "a": a, "axis": axis, "dtype": dtype, "out": out},
+    "solve": lambda a, b: {"a": a, "b": b},
+    "inv": lambda a: {"a": a},
+    "det": lambda a: {"a": a},
+    "norm": lambda x, ord=None, axis=None, keepdims=False: {  # noqa: A002 (NumPy's)
+        "x": x, "ord": ord, "axis": axis, "keepdims": keepdims},
+    "hstack": lambda tup, *, dtype=None, casting="same_kind": {
+        "tup": tup, "dtype": dtype, "casting": casting},
+    "vstack": lambda tup, *, dtype=None, casting="same_kind": {
+        "tup": tup, "dtype": dtype, "casting": casting},
+    "einsum": lambda *operands, out=None, optimize=False, **kwargs: {
+        "operands": operands, "out": out, "optimize": optimize, "kwargs": kwargs},
+    "pad": lambda array, pad_width, mode="constant", **kwargs: {
+        "array": array, "pad_width": pad_width, "mode": mode, "kwargs": kwargs},
 }

@@ -10,6 +10,8 @@ resume functions.
   cell variables, so an empty one raises what the original raises);
 - :mod:`.resume`: resume functions (the original code with a new prologue that jumps to
   the instruction after a break) and the code that runs at a break.
+- :mod:`.branch_chains`: ``and`` chains of conditional jumps (``if a and b: break``),
+  read through for the messages of a loop's exit test.
 
 Nothing here imports the translator: it reads and writes code objects only.
 """

@@ -359,7 +359,7 @@ def _resolve(fn, name: str, looked_up: dict):
     value = _lookup(fn, name)
     looked_up[id(fn), name] = (weakref.ref(fn), name, _token(value))
     if getattr(type(value), "__dynamo_compiled__", False):
-        value = getattr(value, "_orig_fn", None)
+        value = getattr(value, "_dynamo_fn", None)
     if isinstance(value, types.MethodType):
         value = value.__func__
     return value if isinstance(value, types.FunctionType) else None

@@ -59,7 +59,7 @@ def after_loop_rule(op, args, kwargs):
 
 
 def while_loop(body, keep: bool, cond, carried: tuple, free: tuple,
-               trips: int | None = None, count: bool = False) -> tuple:
+               trips: int | None = None, count: bool = False, least: int = 0) -> tuple:
     """``while bool(cond) == keep:`` run ``body(*carried, *free)``, which gives the
     next carried values and the next test: a ``while`` loop whose exit the data
     decides (``while err > tol:``). ``bool`` of the 0-d test, as Python takes it (NaN
@@ -68,14 +68,19 @@ def while_loop(body, keep: bool, cond, carried: tuple, free: tuple,
     after the last trip (those it got where no trip runs), and with ``count`` an
     empty array of shape ``(trips taken, 0)``: the number of trips as a size, which
     the frame reads off it when the graph runs (the loop variable after the loop).
+    ``least``: the first that many trips run whatever the test says (``while err > tol
+    or it < miniter:``, translator/or_counter_tests.py); the test is still computed
+    on each, as Python computes it first.
 
     >>> while_loop(lambda x: (x * 2, x * 2 < 50), True, True, (3,), ())
     (96,)
     >>> while_loop(lambda x: (x * 2, x * 2 < 50), True, True, (3,), (), 2, True)[1].shape
     (2, 0)
+    >>> while_loop(lambda x: (x * 2, x * 2 > 50), True, False, (3,), (), None, False, 2)
+    (12,)
     """
     taken = 0
-    while bool(cond) is keep and (trips is None or taken < trips):
+    while (bool(cond) is keep or taken < least) and (trips is None or taken < trips):
         taken += 1
         *carried, cond = body(*carried, *free)
     return (*carried, np.empty((taken, 0), np.bool_)) if count else tuple(carried)

@@ -112,6 +112,10 @@ class Expr:
         if self.op in _UNARY:
             text = self.args[0].render(names)
             return f"abs({text})" if self.op is abs else f"({_UNARY[self.op]}{text})"
+        if self.op in (min, max):
+            return f"{self.op.__name__}({', '.join(a.render(names) for a in self.args)})"
+        if self.op is _sum:
+            return f"sum(({''.join(a.render(names) + ', ' for a in self.args)}))"
         a, b = (x.render(names) for x in self.args)
         return f"({a} {_BINARY[self.op]} {b})"
 
@@ -334,12 +338,74 @@ def binary(fn, a, b):
 def _pow_stays_float(base, exp) -> bool:
     """``base ** exp`` (one of them a float) is a float for every value: a negative
     float to a non-integral power is complex, so either the base is a known number
-    >= 0, or the exponent is known integral (a constant, or an int symbol's float)."""
+    >= 0 (a constant, or an int symbol's sum with non-negative coefficients: every
+    symbol counts from 0 up, ``t_ ** power_t``), or the exponent is known integral (a
+    constant, or an int symbol's float)."""
     if not isinstance(base, (SymInt, SymFloat)) and base >= 0:
+        return True
+    if _sum_of_sizes(base):
         return True
     if isinstance(exp, SymFloat):
         return exp.integral
     return not isinstance(exp, SymInt) and float(exp).is_integer()
+
+
+def choose(fn, values):
+    """``min(*values)`` / ``max(*values)`` (``fn``) of Python floats, some symbolic: a
+    SymFloat whose expression calls the same builtin on the same floats when the graph
+    runs, so it picks as Python does (the first of equal values, NaN as ``<`` and ``>``
+    treat it); nothing is pinned. None when a value is not a float (``min(1, x)`` is an
+    int or a float as the values decide: the caller compares, which pins).
+
+    Example: ``min(1.0, (step + 1) / 4)`` with a symbolic step is
+    ``SymFloat(0.5, min(1.0, ((float(s0) + 1) / 4)))``."""
+    if not all(_is_float(v) and (type(v) is float or isinstance(v, SymFloat))
+               for v in values):
+        return None
+    if not any(isinstance(v, SymFloat) for v in values):
+        return None
+    hint = fn(*(_hint(v) for v in values))
+    return SymFloat(hint, Expr.apply(fn, *(Expr.of(v) for v in values)),
+                    all(v.integral if isinstance(v, SymFloat) else float(v).is_integer()
+                        for v in values))
+
+
+def _sum(*values):
+    return sum(values)
+
+
+_sum.__name__ = "sum"
+
+
+def total(values):
+    """``sum(values)`` of Python numbers, some changing floats: a SymFloat whose
+    expression calls the builtin ``sum`` on the same numbers when the graph runs, so it
+    adds as the running Python does (3.12 and later compensate float rounding; adding
+    one by one would differ in the last bit). None when no value is a SymFloat or one
+    is not an exact int, float or bool (a SymInt: the caller adds one by one).
+
+    Example: ``sum([w0, w1, w2])`` of a fresh list of floats is
+    ``SymFloat(1.5, sum((s0, s1, s2)))``."""
+    if not any(isinstance(v, SymFloat) for v in values) or \
+            not all(type(v) in (int, float, bool) or isinstance(v, SymFloat) for v in values):
+        return None
+    hint = sum(_hint(v) for v in values)
+    return SymFloat(hint, Expr.apply(_sum, *(Expr.of(v) for v in values)),
+                    all(v.integral if isinstance(v, SymFloat) else float(v).is_integer()
+                        for v in values))
+
+
+def _sum_of_sizes(value) -> bool:
+    """A symbolic int (or its float) that is >= 0 for every value of its symbols: each
+    symbol is a size or an int guarded >= 2 (or an unbacked size, >= 0), so a sum of
+    them with coefficients >= 0 and a constant >= 0 is."""
+    expr = Expr.of(value) if isinstance(value, (SymInt, SymFloat)) else None
+    if expr is not None and expr.op is float:
+        expr = expr.args[0]
+    if expr is None or expr.op != "int":
+        return False
+    sym = expr.args[0]
+    return sym.const >= 0 and all(c >= 0 for _, c in sym.terms)
 
 
 def float_operands(x, y):
@@ -353,4 +419,4 @@ def float_operands(x, y):
     return x, y
 
 
-__all__ = ["Expr", "SymFloat", "binary", "float_operands", "literal"]
+__all__ = ["Expr", "SymFloat", "binary", "choose", "float_operands", "literal", "total"]

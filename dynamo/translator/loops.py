@@ -92,7 +92,7 @@ from .loop_facts import (
     why_not,
     with_positions,
 )
-from .loop_shape_names import unsupported_for_break
+from .loop_shape_names import shape_hint, unsupported_for_break
 
 # numbers for the loop nodes' symbols (``loop0``...), shared with ``while_loops``
 node_numbers = itertools.count()
@@ -151,6 +151,10 @@ class LoopNodes:
     def loop_shape_name(self, inst) -> str:
         """The ``for ... break`` shape at ``inst`` that is no node, for its break."""
         return unsupported_for_break(self, inst)
+
+    def loop_shape_hint(self, why: str) -> str:
+        """The rewrite that keeps the shape ``why`` (``loop_shape_name``'s) in the graph."""
+        return shape_hint(why)
 
     def loop_node(self, inst, it) -> bool:
         """At ``FOR_ITER``: run the rest of the loop as one node, if it can be one."""

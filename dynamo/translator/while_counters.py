@@ -68,10 +68,13 @@ class CounterTest:
     indices: frozenset
     # in front of the array test (``while it < maxit and err > tol``: ``counter_before``)
     first: bool = False
+    # after the array test in an ``or`` (``while err > tol or it < miniter``: the
+    # loop goes on where either holds; ``or_counter_tests``)
+    either: bool = False
 
     def same_test(self, other: CounterTest | None) -> bool:
-        return other is not None and (self.operands, self.compare) == \
-            (other.operands, other.compare)
+        return other is not None and (self.operands, self.compare, self.either) == \
+            (other.operands, other.compare, other.either)
 
 
 def _names(arg) -> tuple:
@@ -233,23 +236,58 @@ def trips_bound(left: tuple, right: tuple, compare: str) -> int | None:
     return bound
 
 
+# what ``carried_shape`` says, and ``while_shape_hint`` finds again in the reason
+_COUNTER_READ = ": a counter read in the body"
+_FLOAT_CARRIED = ": a Python float carried across trips"
+
+
 def carried_shape(step, var) -> str:
     """What a local the body changes is, for the message of a loop that stays a break:
-    a counter read in the body (or tested in a way that is no bound: ``or``), or a
-    Python float carried across trips (``t += dt``, ``t = rho * t``).
+    a counter read in the body (``x = x + h * it``, ``omega = 1 / (1 + it)``; or
+    tested in a way that is no bound), or a Python float carried across trips
+    (``t += dt``, ``t = rho * t``).
 
     >>> carried_shape(None, ConstantVariable(0.1))[:34]
     ': a Python float carried across tr'
     """
     if step is not None:
-        return (": a counter read in the body, or tested in a way that bounds no trips "
-                "(`or`, against another counter); only `it += 1`-style steps and "
-                "`and it < maxit` tests are nodes")
+        return (_COUNTER_READ + " (x = x + h * it, omega = 1 / (1 + it)), a different "
+                "Python int on every trip, or tested in a way that bounds no trips "
+                "(against another counter); only `it += 1`-style steps, `and it < maxit` "
+                "and `or it < miniter` tests are nodes")
     value = var.value if isinstance(var, ConstantVariable) else None
     if type(value) is float:
-        return (": a Python float carried across trips (t += dt, t = rho * t), which is "
-                "no value of the graph")
+        return (_FLOAT_CARRIED + " (t += dt, t = rho * t), which is no value of the "
+                "graph")
     if isinstance(value, np.generic):
         return (": a NumPy scalar made from constants, carried across trips "
                 "(t = np.float64(1.0); t = t * 0.5), which is no value of the graph")
+    return ""
+
+
+def while_shape_hint(why: str) -> str:
+    """The rewrite that makes a ``while`` loop refused for ``why`` (``carried_shape``'s
+    reasons) one node; "" for other reasons. The rewrites carry the value as a 0-d
+    array, which the node computes with the same float operations in the same order
+    (``kf += 1.0``, ``t += dt``: the values Python's ints and floats have), but
+    typed as NumPy types a 0-d float64 array, not as a Python float (NEP 50: with a
+    float32 array it gives float64).
+
+    >>> while_shape_hint("the local 't' is ...: a Python float carried across trips")[:22]
+    'carry the time as a 0-'
+    """
+    if _COUNTER_READ in why:
+        return ("carry the count as a 0-d array for the update (kf = np.zeros(()) "
+                "before the loop, kf += 1.0 in it, in place: it stays a 0-d array; "
+                "omega = 1.0 / (1.0 + kf)) and keep the int counter for `it += 1` and "
+                "`and it < maxit` only: then the loop is one while_loop node "
+                "(docs/loops.md); a 0-d float64 array makes a float32 array float64 "
+                "where a Python float does not; else accept the graph break (the loop "
+                "runs as Python)")
+    if _FLOAT_CARRIED in why:
+        return ("carry the time as a 0-d array (t = np.zeros(()) before the loop, "
+                "t += dt in it, in place: the same float additions) and test it with the "
+                "array test as one array, while (t < T) & (err > tol): then the loop is "
+                "one while_loop node (docs/loops.md); t is a 0-d array after it "
+                "(float(t) where Python needs a float); else accept the graph break")
     return ""

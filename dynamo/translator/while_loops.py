@@ -51,6 +51,7 @@ from .loop_facts import (
     why_not,
 )
 from .loops import LoopScope, dead_after, node_numbers, rest_of
+from .or_counter_tests import least_trips, or_shape
 from .spent_counter_tests import spent_tests
 from .while_counters import (
     CounterTest,
@@ -161,6 +162,8 @@ def tests_loop_next(tx, value) -> bool:
     return any(x is not None for x in _loop_test(tx, jump))
 
 
+_LOADS = ("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW", "LOAD_FAST_LOAD_FAST",
+          "LOAD_FAST_BORROW_LOAD_FAST_BORROW")
 _READS = ("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW", "LOAD_FAST_AND_CLEAR",
           "LOAD_FAST_LOAD_FAST", "LOAD_FAST_BORROW_LOAD_FAST_BORROW", "DELETE_FAST",
           "STORE_FAST_LOAD_FAST", "LOAD_CLOSURE", "LOAD_DEREF")
@@ -317,7 +320,11 @@ def counted_shape(insts, inst) -> tuple | None:
 def loop_shape(insts, inst) -> tuple | None:
     """``counted_shape``, or ``while_shape`` with no counter test (None as its fifth).
     The counted shape first: 3.12+ jump back to the test's start, so ``while_shape``
-    would take the array test's jump for one whose body starts with the counter test."""
+    would take the array test's jump for one whose body starts with the counter test;
+    ``while err > tol or it < miniter:`` (``or_counter_tests.or_shape``) before both."""
+    shape = or_shape(insts, inst)
+    if shape is not None:
+        return shape
     shape = counted_shape(insts, inst)
     if shape is not None:
         return shape
@@ -383,7 +390,8 @@ class WhileScope(LoopScope):
 
     Python ints the body only steps (``it += 1``) are counters (``steps``), and
     ``and it < maxit`` after the array test (``test``) a bound on the trips
-    (``while_counters``); after the loop a counter is ``it0 + step * taken``.
+    (``while_counters``), ``or it < miniter`` a least number of trips
+    (``or_counter_tests``); after the loop a counter is ``it0 + step * taken``.
     """
 
     def __init__(self, tx, inst, cond, start: int, exit_: int, head: int, keep: bool,
@@ -392,9 +400,16 @@ class WhileScope(LoopScope):
         # ``and it < maxit`` after the array test (``counted_shape``): a bound on the
         # trips; ``steps``: the Python int counters the body steps (name -> step)
         self.test, self.steps = test, {}
-        for kind, name in test.operands if test is not None else ():
-            if kind == "local" and name not in tx.locals and name in getattr(tx, "args", ()):
-                tx.load_local(name)      # (an unread argument: wrapped, so guarded)
+        # (arguments the loop reads that the trace has not read yet, the counter
+        # test's among them: wrapped now, so guarded, and held at the loop's entry;
+        # else an array argument first read in the body, ``x = x * 0.5``, would look
+        # bound in the body)
+        args = getattr(tx, "args", ())
+        for i in tx.info.insts[min(head, start, inst.index):exit_]:
+            if i.name in _LOADS:
+                for name in names(getattr(i.arg, "name", i.arg)):
+                    if isinstance(name, str) and name not in tx.locals and name in args:
+                        tx.load_local(name)
         self.cond = cond.node    # (before the trace: a carried array's node changes)
         self.cond_meta, self.test_slot = cond.meta, None
         self.start, self.exit, self.head = start, exit_, head
@@ -568,10 +583,36 @@ class WhileScope(LoopScope):
                 found |= shape[4].indices
         return frozenset(found)
 
+    def _least(self) -> int | SymInt:
+        """``while err > tol or it < miniter:``: the number of trips the counter test
+        makes the node run whatever the array test says (``or_counter_tests``). Where
+        ``miniter`` is a symbol (an argument that changed between calls), a counter
+        that steps by 1 towards it holds on the first ``miniter - it0`` tests and on
+        none after (``_symbolic_bound``: that expression, required ``>= 0``)."""
+        sides = self._sides()
+        if any(isinstance(v, SymInt) for v, _ in sides):
+            return self._symbolic_bound(*sides)
+        least = least_trips(sides[0], sides[1], self.test.compare)
+        if least is None:
+            raise NotALoopNode("the loop's `or` counter test could hold again after it "
+                               "fails, or never fails (while err > tol or it < miniter "
+                               "with it += 1 is a node)")
+        return least
+
     def _bound(self) -> int | None:
         """The most trips the counter test allows (``trips_bound``), from the ints the
         test compares: a counter the body steps, and an int it does not change (a
         constant, or a local guarded as the int it is)."""
+        sides = self._sides()
+        if all(step for _, step in sides):
+            raise NotALoopNode("the loop's test compares two counters")
+        if any(isinstance(v, SymInt) for v, _ in sides):
+            return self._symbolic_bound(*sides)
+        return trips_bound(sides[0], sides[1], self.test.compare)
+
+    def _sides(self) -> list:
+        """``[(value at the first test, step per trip)]`` of the counter test's two
+        ints."""
         sides = []
         for kind, value in self.test.operands:
             if kind == "const":
@@ -582,11 +623,7 @@ class WhileScope(LoopScope):
                     type(var.value) is not int and not isinstance(var.value, SymInt):
                 raise NotALoopNode(f"the loop's test compares {value!r}, no Python int")
             sides.append((var.value, self.steps.get(value, 0)))
-        if all(step for _, step in sides):
-            raise NotALoopNode("the loop's test compares two counters")
-        if any(isinstance(v, SymInt) for v, _ in sides):
-            return self._symbolic_bound(*sides)
-        return trips_bound(sides[0], sides[1], self.test.compare)
+        return sides
 
     def _check_plain_test(self) -> None:
         """``while it < maxit and <array test>:`` asks the counter first; the node asks
@@ -725,7 +762,10 @@ class WhileScope(LoopScope):
             ((self.cond_meta,) if self.test_slot is not None else ())
         stepped = self.test is not None and any(
             kind == "local" and name in self.steps for kind, name in self.test.operands)
-        if self.test is not None and (stepped or not self.test.first):
+        least = 0
+        if self.test is not None and self.test.either:
+            least = self._least()
+        elif self.test is not None and (stepped or not self.test.first):
             # (an int test in front that nothing steps held in the trace and holds on
             # every trip, as before: no bound, no test made once more)
             self.bound = self._bound()
@@ -752,7 +792,8 @@ class WhileScope(LoopScope):
             self.body, self.keep, self.cond,
             tuple(self.before[id(v)] for v in self.slots) +
             ((self.cond,) if self.test_slot is not None else ()),
-            tuple(self.free), out.graph_arg(self.bound), count), meta={
+            tuple(self.free), out.graph_arg(self.bound), count) +
+            ((out.graph_arg(least),) if isinstance(least, SymInt) or least else ()), meta={
                 "array": metas + (counter,) if count else metas, **out.current_loc,
                 "kind": ops.get("while_loop").kind})
         self._slots_after(out, loop, written)

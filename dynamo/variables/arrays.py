@@ -20,10 +20,11 @@ from typing import Any
 import numpy as np
 
 from .. import ops
+from ..bytecode.branch_chains import and_chain_step
 from ..exc import Unsupported
 from ..ops import ArrayMeta
 from ..ops.quiet import warnings_as
-from ..symbolic import SymInt, concrete
+from ..symbolic import Symbolic, SymInt, concrete
 from ..symbolic.sizes import is_unbacked
 from .base import Variable
 from .constant import (
@@ -117,12 +118,16 @@ class ArrayVariable(Variable):
             return bool(value)
         if _tests_loop_exit(tx):
             why = _why_no_loop_node(tx)
+            # (a ``for ... break`` shape that is no node: its own rewrite)
+            shape = tx.loop_shape_hint(why) if why and hasattr(tx, "loop_shape_hint") \
+                else ""
             raise Unsupported("truth value of an array (data-dependent control flow: a "
                               "loop's exit test)", "Whether the loop runs again depends "
                               "on array data, which the trace does not know" +
                               (f"; the loop is no while_loop node: {why}." if why else "."),
-                              hint="loops of the shapes of docs/loops.md (while <test>: "
-                                   "with `and it < maxit` before or after the test; "
+                              hint=shape or "loops of the shapes of docs/loops.md (while <test>: "
+                                   "with `and it < maxit` before or after the test, or "
+                                   "`or it < miniter` after it; "
                                    "while True, while it < maxit or for it in "
                                    "range(maxit) with `if <test>: break`) run as one "
                                    "while_loop node; else "
@@ -476,6 +481,8 @@ def _tests_loop_exit(tx) -> bool:
         inst = after if after.name.startswith("POP_JUMP_IF") else None
     if inst is None or inst.target is None:
         return False
+    if hasattr(tx, "loop_plan") and tx.loop_plan(inst) is not None:
+        return True   # (a refused while_loop node's test: ``or``'s goes on into the loop)
     loops = [r for r in tx.info.regions if r.kind == "loop"]
     for region in loops:
         if any(q.start == region.start and q.end > region.end for q in loops):
@@ -483,8 +490,8 @@ def _tests_loop_exit(tx) -> bool:
             # (a comprehension's filter, `if p > 0`), not a loop of its own
             continue
         if inst.index in region:
-            if _leaves(tx.info.insts, inst.target, region) != \
-                    _leaves(tx.info.insts, inst.index + 1, region):
+            if _leaves(tx.info.insts, inst.target, region, inst.index + 1) != \
+                    _leaves(tx.info.insts, inst.index + 1, region, inst.target):
                 return True
         elif 0 < region.start - inst.index <= _FRONT_TEST and inst.target > region.end:
             return True
@@ -492,12 +499,6 @@ def _tests_loop_exit(tx) -> bool:
 
 
 _FRONT_TEST = 8   # instructions of a while condition in front of its loop (a and b)
-# What a branch may run before it leaves a loop: local assignments and the iterator's pop.
-_ON_THE_WAY_OUT = frozenset({
-    "NOP", "POP_TOP", "NOT_TAKEN", "POP_ITER", "LOAD_CONST", "LOAD_SMALL_INT",
-    "LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW", "LOAD_FAST_LOAD_FAST",
-    "LOAD_FAST_BORROW_LOAD_FAST_BORROW", "STORE_FAST", "STORE_FAST_STORE_FAST",
-    "STORE_FAST_LOAD_FAST"})
 
 
 def _why_no_loop_node(tx) -> str:
@@ -513,21 +514,32 @@ def _why_no_loop_node(tx) -> str:
     return point.reason.reason.removeprefix("loop node: ").removeprefix("while loop: ")
 
 
-def _leaves(insts, start: int, region) -> bool:
-    """Does running from instruction ``start`` leave ``region`` at once: it is outside,
-    or a jump out or a return, after at most a few assignments of locals (``found = i;
-    break``) and popping the loop's iterator (``break``; 3.14 pops it with ``POP_ITER``
-    after the branch's ``NOT_TAKEN``)?"""
-    for i in range(start, min(start + 12, len(insts))):
-        if i not in region:
-            return True
+def _leaves(insts, start: int, region, other: int) -> bool:
+    """Does running from instruction ``start`` (one way of a test whose other way
+    starts at ``other``) leave ``region`` at once: it is outside, or a jump out or a
+    return, after straight code (``found = i; val = s[i]; print(i); break``, no
+    ``raise``: a check; the rest of an ``and`` chain, ``branch_chains``) and popping
+    the loop's iterator (``break``; 3.14 pops it with ``POP_ITER`` after the branch's
+    ``NOT_TAKEN``)?"""
+    i = start
+    for _ in range(_STRAIGHT):
+        if i >= len(insts) or i not in region:
+            return i < len(insts)
         inst = insts[i]
-        if inst.name in _ON_THE_WAY_OUT:
+        if inst.target is None and not inst.name.startswith(("RETURN", "RAISE", "RERAISE")):
+            i += 1
+            continue
+        on = and_chain_step(insts, i, other)
+        if on is not None:
+            i = on
             continue
         return inst.name.startswith("RETURN") or \
             (inst.name.startswith("JUMP") and inst.target is not None and
              inst.target not in region)
     return False
+
+
+_STRAIGHT = 64   # instructions of a break branch's code (a few statements)
 
 
 def _array_fact(fn, args, kwargs) -> Variable:
@@ -768,7 +780,11 @@ def _foldable_op(fn, op, args, kwargs) -> bool:
 
 def _is_static(var: Variable) -> bool:
     """A constant, or a list or tuple of them (``np.max([1.0, 2.0])``): a NumPy function
-    can take it while tracing (it gets a fresh copy of a list)."""
+    can take it while tracing (it gets a fresh copy of a list). Not a number that
+    changes between calls (a SymInt or SymFloat: ``np.exp(-k * step)``): folding would
+    pin it to this call's value, where a graph node takes it as an input."""
+    if isinstance(var, ConstantVariable) and isinstance(var.value, Symbolic):
+        return False
     if var.is_constant():
         return True
     return isinstance(var, SequenceVariable) and all(_is_static(i) for i in var.items)

@@ -32,6 +32,7 @@ from dynamo.guards import (
     TYPE,
     AsArraySource,
     AttrSource,
+    ClosureSource,
     GlobalSource,
     Guard,
     ItemSource,
@@ -116,10 +117,12 @@ def _guard_nan_identity(out, value: Any, source: Source) -> None:
 
 
 def _guard(tx, source, kind, expected):
-    """Guard ``source``; a value or length guard (a specialization) notes the line that
-    read the value, which the recompile log names when the guard fails."""
+    """Guard ``source``; a value, length or key-set guard (a specialization) notes the
+    line that read the value, which the recompile log names when the guard fails (a
+    cache dict that gets its first key: ``L['self'].cache keys: expected [], got ['W']
+    (read at adam.py:12: C = self.cache)``)."""
     if source is not None:
-        where = tx.output.location() if kind in (CONSTANT, LENGTH) else ""
+        where = tx.output.location() if kind in (CONSTANT, LENGTH, DICT_KEYS) else ""
         tx.output.guards.add(Guard(source, kind, expected,
                                    note=f"read at {where}" if where else ""))
 
@@ -151,13 +154,15 @@ def _rebuildable(source: Source | None) -> bool:
     return it, or pass it on) all read it again there. That holds for an argument of the
     frame, an item of its list or tuple, an attribute of either (``self.t``,
     ``self.lr``), a global of the function's module and an attribute of one
-    (``config.LR``): the glue computes every value it returns or writes before its
-    first write back (``GlueCodegen.side_effects``), so ``self.t += 1`` or
-    ``STEP += 1`` in the trace reads ``self.t`` as it was when the frame started, as
-    the trace did. Cells and library modules' attributes stay specialized."""
+    (``config.LR``), and a closure cell of the compiled function (``nonlocal count``,
+    read as ``___closure[i].cell_contents``): the glue computes every value it returns
+    or writes before its first write back (``GlueCodegen.side_effects``), so
+    ``self.t += 1``, ``STEP += 1`` or ``count += 1`` in the trace reads the value as it
+    was when the frame started, as the trace did. A resume function's passed cells
+    and library modules' attributes stay specialized."""
     while isinstance(source, ItemSource | AttrSource):
         source = source.base
-    return isinstance(source, LocalSource | GlobalSource)
+    return isinstance(source, LocalSource | GlobalSource | ClosureSource)
 
 
 def _number_data(value: list) -> bool:
@@ -355,7 +360,7 @@ def _compiled_function(value: Any):
     ``__dynamo_compiled__ = True`` in its own namespace: a subclass, or an object that
     merely has the attribute, is not one. (A marker, not an import: ``api`` sits at the
     top of the frontend, the Variables at the bottom.)"""
-    return value._orig_fn if vars(type(value)).get("__dynamo_compiled__") is True else None
+    return value._dynamo_fn if vars(type(value)).get("__dynamo_compiled__") is True else None
 
 
 def _spelled_key(key: Any) -> bool:

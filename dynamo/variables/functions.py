@@ -132,17 +132,17 @@ class UserFunctionVariable(BaseFunctionVariable):
 
 class CompiledFunctionVariable(UserFunctionVariable):
     """A ``dynamo.compile``d function met by compiled code: calling it inlines its
-    original function (``fn``, read through ``wrapper._orig_fn``), but the object the
+    original function (``fn``, read through ``wrapper._dynamo_fn``), but the object the
     program holds is the wrapper: code after a graph break gets the wrapper back, and
     reads and writes *its* attributes (``me = REGISTRY["f"]; me.calls += 1`` counts on
     the compiled function, as the program does, not on the function it wraps).
 
     Example: ``me`` of ``me = _COUNTED["f"]`` reconstructs as ``_COUNTED["f"]``, not
-    ``_COUNTED["f"]._orig_fn``."""
+    ``_COUNTED["f"]._dynamo_fn``."""
 
     def __init__(self, wrapper: Any, source=None):
-        super().__init__(wrapper._orig_fn,
-                         AttrSource(source, "_orig_fn") if source is not None else None)
+        super().__init__(wrapper._dynamo_fn,   # (not _orig_fn: a program may set that)
+                         AttrSource(source, "_dynamo_fn") if source is not None else None)
         self.wrapper, self.wrapper_source = wrapper, source
 
     def as_python_constant(self) -> Any:

@@ -29,10 +29,12 @@ import numpy as np
 
 from .. import ops
 from ..exc import Unsupported
+from ..symbolic.scalars import choose, total
 from .arrays import ArrayVariable, DeferredNumberVariable
 from .base import Variable
 from .constant import BINARY, ConstantVariable, check_size
 from .iterators import IteratorVariable, take
+from .sequences import SequenceVariable
 
 HANDLERS: dict = {}
 
@@ -130,10 +132,31 @@ def _sum(tx, it, start=None):
     """Each item added as it comes, as CPython's ``sum`` does: a generator's next item
     is made only after the previous one was added (``sum(np.roll(x, i) for i in ...)``
     holds one array at a time, and user ``__add__`` methods run in Python's order)."""
+    numbers = _number_total(it, start)
+    if numbers is not None:
+        return numbers
     total = ConstantVariable(0) if start is None else start
     for item in iterate(tx, it):
         total = tx.binary_op("add", total, item)
     return total
+
+
+def _number_total(it, start) -> ConstantVariable | None:
+    """``sum`` of a list or tuple of Python numbers (no start): the builtin's own sum,
+    which from 3.12 compensates float rounding, so adding one by one would differ in
+    the last bit (``sum([0.1] * 10)`` is 1.0 there). Folded for constants; for changing
+    floats a changing float whose expression is ``sum((...))`` (``scalars.total``)."""
+    if start is not None or not isinstance(it, SequenceVariable):
+        return None
+    items = it.items
+    if not all(isinstance(v, ConstantVariable) for v in items):
+        return None
+    values = [v.value for v in items]
+    if all(type(v) in (int, float, bool) for v in values):
+        return ConstantVariable(sum(values)) if any(type(v) is float for v in values) \
+            else None
+    value = total(values)
+    return None if value is None else ConstantVariable(value)
 
 
 def _minmax(name, op):
@@ -143,6 +166,9 @@ def _minmax(name, op):
     def handler(tx, *args, key=None, default=None):
         if not args or (default is not None and len(args) > 1):
             raise Unsupported(f"{name}() with these arguments (raises TypeError)")
+        chosen = _symbolic_choice(name, args, key, default)
+        if chosen is not None:
+            return chosen
         items = iterate(tx, args[0]) if len(args) == 1 else iter(args)
         best = best_key = None
         for item in items:
@@ -159,6 +185,19 @@ def _minmax(name, op):
             raise Unsupported(f"{name}() of an empty sequence (raises ValueError)")
         return best
     return handler
+
+
+def _symbolic_choice(name, args, key, default) -> ConstantVariable | None:
+    """``min(a, b, ...)`` / ``max`` of Python floats, one of them a changing number (a
+    SymFloat, ``scalars.choose``): a changing float too, chosen when the graph runs,
+    instead of a comparison that would pin the number to this call's value
+    (``lr = base * min(1.0, (step + 1) / warmup)``: one entry for every step)."""
+    if len(args) < 2 or default is not None or not (key is None or is_none(key)):
+        return None
+    if not all(isinstance(a, ConstantVariable) for a in args):
+        return None
+    value = choose(min if name == "min" else max, [a.value for a in args])
+    return None if value is None else ConstantVariable(value)
 
 
 HANDLERS[max] = _minmax("max", "greater")

@@ -667,6 +667,30 @@ def test_measured_choice_is_logged(caplog):
     assert "runs in tier" in caplog.text
 
 
+def test_the_race_wants_both_clocks_for_serial_kernels():
+    """race.choose: a serial tier 2 replaces tier 1 only when it is faster by wall time
+    and by CPU time (a loaded machine inflates some calls' wall time); a parallel
+    kernel on all threads wins by wall time alone; the thread count by wall time."""
+    from dynamo.backends.native.race import choose
+    ms = 1e-3
+    # softmax at load 10: tier 2 won by wall time by luck, lost by CPU time
+    assert choose({"native": [(90 * ms, 32 * ms)], "native1": [(25 * ms, 21 * ms)],
+                   "tier1": [(27 * ms, 15.5 * ms), (40 * ms, 16 * ms)]}, True) == ("tier1", 1)
+    assert choose({"native": [(25 * ms, 21 * ms)], "tier1": [(27 * ms, 15 * ms)]},
+                  False) == ("tier1", None)
+    assert choose({"native": [(9 * ms, 8 * ms)], "tier1": [(27 * ms, 15 * ms)]},
+                  False) == ("native", None)
+    # Jacobi at load 1: two threads beat one by wall time (more CPU than tier 1 is fine)
+    assert choose({"native": [(0.5 * ms, 2.5 * ms)], "native1": [(0.9 * ms, 0.9 * ms)],
+                   "tier1": [(2.0 * ms, 2.0 * ms)]}, True) == ("native", None)
+    # and at load 9 one thread wins
+    assert choose({"native": [(503 * ms, 9 * ms)], "native1": [(0.94 * ms, 0.9 * ms)],
+                   "tier1": [(2.0 * ms, 2.0 * ms)]}, True) == ("native", 1)
+    # a tie is tier 1's
+    assert choose({"native": [(2 * ms, 2 * ms)], "tier1": [(2 * ms, 2 * ms)]},
+                  False) == ("tier1", None)
+
+
 def test_options_checked_at_compile():
     def f(x):
         return x + 1
@@ -714,6 +738,49 @@ def test_disk_cache(tmp_path):
     same(second_call(f, x, cache=True, cache_dir=str(tmp_path))[2], f(x))
     assert list(tmp_path.glob("k_*.py"))
     assert list(tmp_path.rglob("*.nbi")), sorted(p.name for p in tmp_path.rglob("*"))
+
+
+_WARM_CHILD = """
+import sys, numpy as np, dynamo
+from dynamo.backends.native.backend import native_backend
+from dynamo.backends.native.tier import Tiered
+cache_dir, fill = sys.argv[1], sys.argv[2] == "fill"
+made = []
+def backend(graph, example_inputs):
+    options = {"cache_dir": cache_dir, "prefer": "native"}
+    if fill:
+        options.update(after_calls=1, background=False)
+    made.append(native_backend(graph, example_inputs, options=options))
+    return made[-1]
+def f(x, rng):
+    return x * 2.0 + rng.standard_normal(x.shape)
+c = dynamo.compile(f, backend=backend)
+x = np.arange(6.0)
+outs = [c(x, np.random.default_rng(1))]
+t = made[0]
+hot = t.state  # the first call made it hot (a warm cache): its kernel loads meanwhile
+t.wait(120)
+outs += [c(x, np.random.default_rng(1)), c(x, np.random.default_rng(1))]
+want = f(x, np.random.default_rng(1))
+stats = t._dispatcher.stats
+print(hot, t.state, t.native_calls, sum(stats.cache_hits.values()),
+      sum(stats.cache_misses.values()), t.kernel.nopython_draws,
+      all(o.tobytes() == want.tobytes() for o in outs))
+"""
+
+
+def test_a_new_process_loads_its_kernel_from_the_disk_cache(tmp_path):
+    """A process that finds its kernel in the disk cache counts the graph as hot at its
+    first call (answered by tier 1), loads the kernel in the background without
+    compiling it (Numba's cache hit, no miss), and tier 2 answers from the first call
+    after the load (a kernel with Numba's own draws: nopython_draws.py)."""
+    def child(mode):
+        out = subprocess.run([sys.executable, "-c", _WARM_CHILD, str(tmp_path), mode],
+                             capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0, out.stderr
+        return out.stdout.split()
+    assert child("fill") == ["native", "native", "2", "0", "1", "True", "True"]
+    assert child("warm") == ["compiling", "native", "2", "1", "0", "True", "True"]
 
 
 def test_negative_loop_index_into_a_view_wraps_around_the_view():

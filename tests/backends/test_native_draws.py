@@ -52,11 +52,11 @@ def _call(fn, x, seed, bitgen, global_state):
 
 
 def check(fn, x, seeds=(1, 2, 3, 4), bitgen=np.random.PCG64, global_state=False,
-          inputs=None):
+          inputs=None, **options):
     """``fn`` compiled against eager, one call per seed (the first in tier 1, the rest
     in tier 2 where the graph lowers); returns the Tiered objects made. ``inputs``
-    gives another x per seed (the same x otherwise)."""
-    c, made = compiled(fn)
+    gives another x per seed (the same x otherwise); ``options``: the backend's."""
+    c, made = compiled(fn, **options)
     for k, seed in enumerate(seeds):
         xk = x if inputs is None else inputs[k]
         want = _call(fn, xk, seed, bitgen, global_state)
@@ -119,19 +119,23 @@ def _legacy_overflow(x):
     return np.random.standard_normal(x.shape) + x * 1e300 * np.random.random_sample(x.shape)
 
 
-@pytest.mark.parametrize("fn, dtype", [(_noisy, "float64"), (_dependent, "float64"),
-                                       (_walk, "float64"), (_long_walk, "float64"),
-                                       (_float32, "float32")])
-def test_draws_are_eagers_numbers_and_state(fn, dtype):
+@pytest.mark.parametrize("fn, dtype, by_numba, by_numpy", [
+    (_noisy, "float64", True, True), (_dependent, "float64", False, True),
+    (_walk, "float64", True, False), (_long_walk, "float64", True, False),
+    (_float32, "float32", True, False)])
+def test_draws_are_eagers_numbers_and_state(fn, dtype, by_numba, by_numpy):
     """Draws with constant or kernel-computed parameters, several draws in one graph, a
-    draw per trip of an unrolled loop and of a loop node, float32 draws: eager's numbers, dtypes and final state,
-    answered by tier 2 (the kernel draws through NumPy)."""
+    draw per trip of an unrolled loop and of a loop node, float32 draws: eager's numbers,
+    dtypes and final state, answered by tier 2. ``standard_normal`` and ``random`` are
+    drawn by Numba itself (nopython_draws.py), the others through NumPy (draws.py);
+    ``_noisy`` does both, in program order, from one Generator."""
     x = np.random.default_rng(0).standard_normal((7, 5)).astype(dtype)
     tiers = check(fn, x)
     assert tiers and all(t.error is None for t in tiers), [t.error for t in tiers]
     assert sum(t.native_calls for t in tiers) >= 3
     assert all(t.kernel.generators for t in tiers)
-    assert any("_np_ops.generator_" in t.kernel.source for t in tiers)
+    assert all(t.kernel.nopython_draws is by_numba for t in tiers)
+    assert all(("_np_ops.generator_" in t.kernel.source) is by_numpy for t in tiers)
 
 
 def test_other_bit_generators():
@@ -143,17 +147,76 @@ def test_other_bit_generators():
         assert sum(t.native_calls for t in tiers) >= 2
 
 
+def test_numba_draws_on_every_bit_generator():
+    """Numba's own draws (nopython_draws.py) advance each bit generator's live state as
+    NumPy's would (PCG64, MT19937 and Philox buffer a 32-bit half the float32 draws
+    share); the probe that allows them agrees."""
+    from dynamo.backends.native.nopython_draws import draws_match
+    assert draws_match()
+    x = np.random.default_rng(3).standard_normal(9).astype(np.float32)
+    for bitgen in (np.random.MT19937, np.random.Philox, np.random.SFC64):
+        tiers = check(_float32, x, bitgen=bitgen, seeds=(5, 6, 7))
+        assert sum(t.native_calls for t in tiers) >= 2
+        assert all(t.kernel.nopython_draws for t in tiers)
+
+
+def test_numba_draws_fall_back_to_numpy_calls():
+    """Where the probe finds Numba's draws unlike NumPy's (or with ``numba_draws=False``,
+    the same path), the kernel compiled is the graph's other lowering (every draw a
+    NumPy call): still eager's numbers and state."""
+    tiers = check(_walk, np.ones((4, 3)), numba_draws=False)
+    assert sum(t.native_calls for t in tiers) >= 3
+    assert all(not t.kernel.nopython_draws and "_np_ops.generator_standard_normal"
+               in t.__dynamo_native_source__ for t in tiers)
+
+
+def test_numba_draws_hold_the_generator_lock():
+    """Calls from several threads on one Generator (tier 2's kernel draws without the
+    GIL) and NumPy's own draws between them: each call's draws are whole, so the
+    state at the end is the serial one (the stream is consumed in order)."""
+    import threading
+    c, made = compiled(_long_walk)
+    x = np.zeros(2000)                        # (600,000 draws a call: calls overlap)
+    rng = np.random.default_rng(9)
+    c(x, rng), c(x, rng)                     # tier 1, then tier 2 compiled and used
+    calls = 8
+
+    def work():
+        for _ in range(calls):
+            c(x, rng)
+            rng.standard_normal(7)
+    threads = [threading.Thread(target=work) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    serial = np.random.default_rng(9)
+    for _ in range(2 + 3 * calls):
+        _long_walk(x, serial)
+    for _ in range(3 * calls):
+        serial.standard_normal(7)
+    assert repr(rng.bit_generator.state) == repr(serial.bit_generator.state)
+    tiers = [m for m in made if isinstance(m, Tiered)]
+    assert sum(t.native_calls for t in tiers) >= 3 * calls
+    assert all(t.kernel.nopython_draws for t in tiers)
+
+
 def test_an_undone_call_draws_again_from_the_same_state():
     """A call whose kernel flags (an overflow eager warns about) or whose draw raises (a
     negative scale) is undone: the state goes back to what it was before the kernel's
-    draws, and tier 1 draws eager's numbers, warns and raises as eager."""
+    draws, and tier 1 draws eager's numbers, warns and raises as eager. Both kernels'
+    ``rng.random`` is Numba's (nopython_draws.py); in ``_bad_scale`` it follows the
+    NumPy call that raised, and its draws are undone too."""
     big, small = np.full(6, 1e10), np.full(6, 0.5)
     tiers = check(_overflow, small, seeds=(1, 2, 3, 4, 5),
                   inputs=[small, big, small, big, small])
     assert sum(t.native_calls for t in tiers) == 2      # the small inputs after the first
+    assert all(t.kernel.nopython_draws for t in tiers)
     ok, bad = np.full(6, 3.0), np.array([3.0, 2.0, 0.5, 4.0, 2.0, 1.5])
     tiers = check(_bad_scale, ok, seeds=(1, 2, 3, 4), inputs=[ok, bad, ok, bad])
     assert sum(t.native_calls for t in tiers) == 1
+    assert all(t.kernel.nopython_draws and "_np_ops.generator_normal" in t.kernel.source
+               for t in tiers)
 
 
 def test_global_random_state_draws():

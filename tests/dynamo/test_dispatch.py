@@ -44,7 +44,7 @@ class Layer:
         return np.tanh(x)
 
 
-def test_one_appended_item_is_replayed_with_list_append():
+def test_one_appended_item_is_replayed_as_the_programs_append():
     layer, plain = Layer(), Layer()
     compiled = dynamo.compile(layer.forward)
     xs = [arr(3, seed=i) for i in range(4)]
@@ -52,7 +52,11 @@ def test_one_appended_item_is_replayed_with_list_append():
         same(compiled(x), plain.forward(x))
     assert len(layer.X) == 4 and all(a is b for a, b in zip(layer.X, xs))
     src = dispatcher_of(compiled.__func__, Layer.forward)
-    assert "___e0_glue_list_append(" in src and ".extend(" not in src, src
+    # one statement, as the program wrote it (no temporaries), and the graph's one
+    # output unpacked as it returns (no ``___out[0]``)
+    assert "self.X.append(x)" in src and ".extend(" not in src and "___t0" not in src, src
+    assert "___o0, = ___e0_glue_graph(x)" in src and "___out" not in src, src
+    assert "return ___o0" in src and "___result" not in src, src   # a local: no copy
 
 
 def test_two_appended_items_extend():
@@ -102,14 +106,14 @@ def test_the_shared_read_the_guards_computed_is_the_graphs_input():
     assert "___e0_a0" in hit and "___e0_run(" not in hit, src
 
 
-def glue_names(x, ___out=1.0, ___result=2.0, ___cells=3.0, ___e0_glue_graph=4.0,
+def glue_names(x, ___out=1.0, ___result=2.0, ___cells=3.0, ___e0_glue_graph=4.0, ___o0=6.0,
                ___t0=5.0):
-    return x * (___out + ___result + ___cells + ___e0_glue_graph + ___t0)
+    return x * (___out + ___result + ___cells + ___e0_glue_graph + ___t0 + ___o0)
 
 
 def test_parameters_named_like_the_glue_locals():
     check(glue_names, arr(3))
-    check(glue_names, arr(3), kwargs={"___out": -1.0, "___t0": 7.0})
+    check(glue_names, arr(3), kwargs={"___out": -1.0, "___t0": 7.0, "___o0": -2.0})
 
 
 def test_a_closure_cell_written_in_the_inlined_glue():

@@ -608,3 +608,33 @@ def test_a_frame_entry_is_called_like_the_function():
     fn.__code__ = (lambda x, n: x - n).__code__
     assert np.array_equal(compiled(X, 2.0), X - 2.0)
 
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+@pytest.mark.parametrize("kernel", [_kernel, lambda x, n=1.0: np.tanh(x) * n],
+                         ids=["frame_entry", "wrapper"])
+def test_code_replaced_by_moved_parameters_is_refused_once(backend, kernel):
+    """The first call after ``__code__`` is replaced by code with the same parameters
+    in another order was bound by the old order: passed on by position, ``f(x=.., n=..)``
+    would land on the wrong parameters, so it raises and says why; the next calls bind
+    by the new code, by position and by name, as the plain function does."""
+    fn = _fresh(kernel)
+    compiled = dynamo.compile(fn, backend=backend)
+    assert np.array_equal(compiled(x=X, n=2.0), fn(x=X, n=2.0))
+    fn.__code__ = (lambda n, x: x - n).__code__
+    with pytest.raises(TypeError, match=r"'x', 'n' are at other positions.*Call it again"):
+        compiled(x=X, n=2.0)
+    assert np.array_equal(compiled(x=X, n=2.0), fn(x=X, n=2.0))
+    assert np.array_equal(compiled(2.0, X), fn(2.0, X))
+    fn = _fresh(kernel)
+    compiled = dynamo.compile(fn, backend=backend)
+    compiled(X, 2.0)
+    fn.__code__ = (lambda x, *, n: x * n).__code__     # n only by name now
+    with pytest.raises(TypeError, match=r"'n' are at other positions"):
+        compiled(X, n=3.0)
+    assert np.array_equal(compiled(X, n=3.0), fn(X, n=3.0))
+    fn = _fresh(kernel)
+    compiled = dynamo.compile(fn, backend=backend)
+    compiled(X, 2.0)
+    fn.__code__ = (lambda x, m: x + m).__code__        # renamed, not moved: passed on
+    assert np.array_equal(compiled(X, 4.0), X + 4.0)

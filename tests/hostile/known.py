@@ -187,32 +187,42 @@ ROUND8: dict[str, Known | str] = {
 #    (translator/base.py is_same_object).) No entries.
 ROUND9: dict[str, Known | str] = {}
 
-# R. Round 10 (prog_round10_*.py).
-_RECURSION = ("compiled-recursion-depth: each level of a recursion through a compiled "
-              "global (@dynamo.compile on a recursive function) runs through the frame "
-              "entry, the dispatcher and the glue, about 7 Python frames where plain "
-              "Python takes 1, so depth 200 raises RecursionError")
-_OWN_SLOTS = ("compiled-object-own-slots: f._orig_fn, f._settings and f._ctx read "
-              "after a program set them give the compiled object's own slots, not the "
-              "values set (the writes go to the function, so calls are unchanged)")
-ROUND10: dict[str, Known | str] = {
-    # smallest: @dynamo.compile def rec(x, d): return x if d == 0 else rec(x + 1, d - 1);
-    # rec(np.ones(2), 200). convert._calls_itself passes only plain functions as they
-    # are; a compiled object is called through its slot, i.e. the frame entry
-    # (hook.py), which would have to see its own code already running below it
-    "round10_api/decorated_recursion": _RECURSION,
-    "round10_api/decorated_recursion_with_break": _RECURSION,
-    "round10_islands/self_recursion_deep": _RECURSION,
-    "round10_islands/mutual_recursion_compiled": _RECURSION,
-    # f = dynamo.compile(g); f._ctx = "v"; f._ctx is still dynamo's CompileContext
-    # (a slot of OptimizedFunction, dynamo/api.py, read before __getattr__); the
-    # write went to the function, as on a plain function
-    "round10_api/private_slot_names": _OWN_SLOTS,
+# R. Round 10 (prog_round10_*.py). (compiled-recursion-depth, fixed: each level of a
+#    recursion through a compiled global took about 5 Python frames (frame entry,
+#    dispatcher, runner, run_break_code, the code after the break), so depth 200 raised
+#    RecursionError; a call nested in its own code after a break now runs its original
+#    code in its frame entry's frame, one frame a level: dynamo/reentry.py. On 3.11 a
+#    call of a compiled object still costs CPython two recursion units (its tp_call
+#    and the frame), so there the depth reached is about half plain Python's.)
+#    (compiled-object-own-slots, fixed: f._orig_fn, f._settings and f._ctx read after a
+#    program set them gave the compiled object's own slots; dynamo's state is in
+#    _dynamo_* slots and those three names read them only until the program writes or
+#    deletes the name: dynamo/api.py _Internal.)
+ROUND10: dict[str, Known | str] = {}
+
+# S. Round 11 (prog_round11_*.py).
+ROUND11: dict[str, Known | str] = {
+    # READER = lambda: 0; f = dynamo.compile(g) with g: y = x + 1; print(); return
+    # _middle(READER); f(x); READER = _two_up (reads sys._getframe(2).f_locals); f(x):
+    # the reader sees the resume function's frame (only `y`, `x` was dead at the
+    # break). The check at the break (convert._reader_after_break) ran when READER was
+    # the lambda; no guard holds what it looked at, so the cached frame is reused
+    # (docs/python_semantics.md "Still different": a reader made after the break)
+    "round11_frames/global_reader_rebound_between":
+        "frame-reader-made-later: a global rebound to a two-up frame reader after the "
+        "frame was compiled is called by the resume function on the first call after",
+    # f = dynamo.compile(g); f.__call__ = h; f.__call__ is still dynamo's entry (the
+    # write went to g, as on a plain function, so calls are unchanged): __call__ is a
+    # slot CPython's tp_call reads directly (dynamo/api.py, docs/benchmarks.md); a
+    # descriptor consulting g.__dict__ would cost every call
+    "round11_frames/write_call_slot":
+        "compiled-object-call-slot: f.__call__ read after a program set it gives the "
+        "compiled object's call slot, not the value set (calls are unchanged)",
 }
 
 KNOWN: dict[str, Known] = {
     pid: entry if isinstance(entry, Known) else Known(entry)
     for table in (ALIAS, IDENTITY, RAISE, STATE, GUARDS, NUMERICS, FRAMES_API, MORE,
-                  LOOPS, NEWEST, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10)
+                  LOOPS, NEWEST, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10, ROUND11)
     for pid, entry in table.items()
 }

@@ -19,7 +19,8 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round8_index", "round8_counters", "round8_frames", "round8_native",
               "round8_minmax", "round9_numbers", "round9_state", "round9_loops",
               "round9_sizes", "round10_islands", "round10_stencils", "round10_loops",
-              "round10_draws", "round10_api")
+              "round10_draws", "round10_api", "round11_calls", "round11_stencils",
+              "round11_native", "round11_frames")
 
 
 def _params():

@@ -39,8 +39,9 @@ BREAKS = {
     "stepper_prints_time": 1,                  # print() after the loop
     # ``while it < miniter or <array test>``: one node
     "bisection_or_maxit": 0, "bisection_or_maxit_minit_wins": 0,
-    # the array test first in the ``or``, or a flag and a counter: not yet nodes
-    "fixed_point_or_err": 1, "smoothing_or_flag": 1,
+    # the array test first in the ``or``, or a flag and a counter: one node
+    # (or_counter_tests; ``sweeps == 0`` holds on the first test only)
+    "fixed_point_or_err": 0, "smoothing_or_flag": 0,
     # a counter read in the update (``0.5 ** (k + 1)``, ``h * i``, ``it % 50``)
     "newton_damped_by_iteration": 1, "gradient_descent_decaying_rate": 2,
     "euler_counter_time": 2, "richardson_prints_each_trip": 2,

@@ -1,0 +1,51 @@
+"""The trial's choice between tier 1 and tier 2 (``Tiered._trial``), as a pure function
+of the calls it timed.
+
+Each trial call is timed twice: wall time (``time.perf_counter``: what the caller
+waits) and the process's CPU time (``time.process_time``: what the call computed). On
+a machine whose cores other processes share, a call's wall time counts the time it
+waited for a core: at load 10 on 2 cores a 150 ms call is preempted many times, and
+best-of-3 by wall time picked a tier 2 that took 21 ms of CPU against tier 1's 15.5
+(softmax 10000x1000 float32; it answered in 40 ms, tier 1 in 27). Its CPU time does not
+count the waiting. So tier 2 replaces tier 1 only when it is faster by both clocks,
+except a parallel kernel on Numba's threads: it wins by using more cores, which only
+wall time shows (and the process's CPU time may not count its workers' share). (The
+process's CPU time also counts its other threads, a compile of another graph in the
+background: that only adds, and the best of the calls leaves most of it out.)
+
+Between a parallel kernel on all threads (``native``) and on one (``native1``), wall
+time decides, as before: the threads of a parallel loop wait for each other at its
+end when the cores are busy (Jacobi 500x500 took 503 ms on 2 threads, 0.94 on one, at
+load 9).
+
+Example::
+
+    >>> choose({"native": [(0.010, 0.004)], "tier1": [(0.012, 0.003)]}, parallel=False)
+    ('tier1', None)
+    >>> choose({"native": [(0.002, 0.002)], "tier1": [(0.012, 0.011)]}, parallel=False)
+    ('native', None)
+"""
+
+from __future__ import annotations
+
+import math
+
+
+def best(calls: list) -> tuple[float, float]:
+    """The least wall time and the least CPU time among ``calls`` ((wall, cpu) pairs)."""
+    return min(c[0] for c in calls), min(c[1] for c in calls)
+
+
+def choose(times: dict, parallel: bool) -> tuple[str, int | None]:
+    """``(winner, threads)``: ``"native"`` or ``"tier1"``, and the thread count tier 2
+    keeps (None: Numba's, 1: one thread). ``times`` maps ``"native"``, ``"tier1"`` and,
+    for a parallel kernel raced on one thread too, ``"native1"`` to (wall, cpu) pairs;
+    ``parallel``: the ``"native"`` calls ran on several threads."""
+    wall = {k: best(v) for k, v in times.items() if v}
+    one = wall.get("native1", (math.inf, math.inf))
+    threads = 1 if one[0] < wall["native"][0] else None
+    t2 = one if threads == 1 else wall["native"]
+    t1 = wall["tier1"]
+    on_threads = parallel and threads is None
+    wins = t2[0] < t1[0] and (on_threads or t2[1] < t1[1])
+    return ("native" if wins else "tier1"), threads
