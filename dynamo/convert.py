@@ -67,6 +67,7 @@ from .graph import Graph, Node
 from .ops.errstate import OPS as ERRSTATE_OPS
 from .ops.errstate import has_errstate, restoring
 from .output_graph import PYTHON_EFFECTS, OutputGraph
+from .reach_guards import guard_reach
 from .skipfiles import is_skipped
 from .symbolic import DynamicPolicy, not_recording, recording
 from .translator import GraphBreak, InstructionTranslator
@@ -268,6 +269,9 @@ def _trace_and_build(fn: types.FunctionType, args: tuple, closure, ctx, previous
                 reader = _reader_after_break(fn, tx, arg_values)
                 if reader is not None:
                     _skip_whole_frame(reader, code, record, ctx, start)
+                # the verdict holds while what it looked at does (issue #17
+                # frame-reader-made-later)
+                guard_reach(fn, output, arg_values)
                 entry = _or_skip(partial(_compile_break, fn, tx, brk, output, ctx, params,
                                          record, arg_values), record, ctx, start)
             except Unsupported as e:

@@ -54,6 +54,11 @@ TABLE: tuple[Advice, ...] = (
            "it knows.", "use a supported CPython to compile; on this one the code runs "
            "uncompiled"),
     # ---------------------------------------------------------------- output, logging
+    Advice(r"^sum\(\) of floats where one changes",
+           "From 3.12 the builtin sum() adds floats with compensated rounding; the graph "
+           "adds one at a time, which can differ in the last bit, so Python adds them.",
+           "use math.fsum or np.sum on an array of the values if the last bit does not "
+           "matter to you, " + _ACCEPT),
     Advice(r"^call to print\(\)",
            "print() writes output, which must happen when the program runs, in order.",
            "move the print out of the loop or the hot function (print results after the "

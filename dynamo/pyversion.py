@@ -75,6 +75,8 @@ FOR_ITER_EXIT_SKIP = 1 if PY314 else 2 if PY313 else 1 if PY312 else 0
 
 # 3.12 inlines list/dict/set comprehensions into the enclosing frame (PEP 709).
 INLINED_COMPREHENSIONS = PY312
+# sum() adds a run of floats with compensated rounding (Neumaier), not one by one
+SUM_COMPENSATES = PY312
 
 # Keyword-argument names of a call: 3.11/3.12 set them with KW_NAMES before CALL,
 # 3.13 pushes the tuple on the stack and uses CALL_KW.

@@ -28,7 +28,9 @@ arrays: ``np.outer`` of any ndarrays, ``np.pad`` (``pad_copies``), ``np.linalg.s
 ``a``: ``_methods._clip`` adjusts only integer bounds), ``np.diff`` with ``n=1`` (one
 ``subtract`` of two slices), ``np.cumsum``/``np.cumprod`` (the method ``_wrapfunc``
 calls), ``np.einsum`` without ``optimize=`` (``c_einsum``), ``np.hstack``/``np.vstack``
-(``np.concatenate`` of their ``atleast_1d``/``atleast_2d`` views)::
+(``np.concatenate`` of their ``atleast_1d``/``atleast_2d`` views), ``np.isclose`` its
+last step (``closeness``), ``np.linspace`` of literals a copy of its compile-time
+result (``precomputed``)::
 
     np.clip(x, 0, 1)        ->  _clip_ufunc(x, 0, 1)
     np.diff(x, axis=0)      ->  _subtract(x[1:], x[:-1])
@@ -47,8 +49,10 @@ from dynamo.graph import Node
 from dynamo.ops.node_facts import array_meta
 
 from . import small_linalg
+from .closeness import isclose_form, isclose_signature
 from .pad_copies import pad_copies, pad_plan
 from .plan import static_shape
+from .precomputed import linspace_form, linspace_signature
 
 
 def fast_form(m, node: Node, name_of) -> str | None:
@@ -306,13 +310,15 @@ _FORMS = {"roll": _roll, "stack": _stack, "outer": _outer, "pad": _pad, "clip": 
           "diff": _diff, "cumsum": _cumulative("cumsum"), "cumprod": _cumulative("cumprod"),
           "solve": _linalg("solve"), "inv": _linalg("inv"), "det": _linalg("det"),
           "norm": small_linalg.norm_form, "einsum": _einsum, "hstack": _joined(False),
-          "vstack": _joined(True)}
+          "vstack": _joined(True), "isclose": isclose_form,
+          "linspace": linspace_form}
 # the NumPy function each form is the last step of (another implementation: no form)
 _IMPLS = {"roll": np.roll, "stack": np.stack, "outer": np.outer, "pad": np.pad,
           "clip": np.clip, "diff": np.diff, "cumsum": np.cumsum, "cumprod": np.cumprod,
           "solve": np.linalg.solve, "inv": np.linalg.inv, "det": np.linalg.det,
           "norm": np.linalg.norm, "einsum": np.einsum, "hstack": np.hstack,
-          "vstack": np.vstack}
+          "vstack": np.vstack, "isclose": np.isclose,
+          "linspace": np.linspace}
 _SIGNATURES = {
     "roll": lambda a, shift, axis=None: {"a": a, "shift": shift, "axis": axis},
     "stack": _stack_signature,
@@ -335,6 +341,8 @@ _SIGNATURES = {
         "tup": tup, "dtype": dtype, "casting": casting},
     "einsum": lambda *operands, out=None, optimize=False, **kwargs: {
         "operands": operands, "out": out, "optimize": optimize, "kwargs": kwargs},
+    "isclose": isclose_signature,
+    "linspace": linspace_signature,
     "pad": lambda array, pad_width, mode="constant", **kwargs: {
         "array": array, "pad_width": pad_width, "mode": mode, "kwargs": kwargs},
 }

@@ -160,16 +160,23 @@ class SymInt(int, Symbolic):
     def __pos__(self):
         return self
 
+    # ``// k`` and ``% k`` by a constant guard their result, not the size
+    def __floordiv__(self, other):
+        return _quotient(operator.floordiv, self, other)
+
+    def __mod__(self, other):
+        return _quotient(operator.mod, self, other)
+
+    def __divmod__(self, other):
+        return _quotient(divmod, self, other)
+
     # anything else pins the size: the entry is valid for this value only
-    __floordiv__ = _pinned(operator.floordiv)
     __rfloordiv__ = _pinned(operator.floordiv, reflected=True)
-    __mod__ = _pinned(operator.mod)
     __rmod__ = _pinned(operator.mod, reflected=True)
     __truediv__ = _pinned(operator.truediv)   # (the translator makes it a SymFloat first:
     __rtruediv__ = _pinned(operator.truediv, reflected=True)   # constant.operator_on_constants)
     __pow__ = _pinned(operator.pow)
     __rpow__ = _pinned(operator.pow, reflected=True)
-    __divmod__ = _pinned(divmod)
     __rdivmod__ = _pinned(divmod, reflected=True)
     __lshift__ = _pinned(operator.lshift)
     __rlshift__ = _pinned(operator.lshift, reflected=True)
@@ -240,6 +247,35 @@ class SymInt(int, Symbolic):
 
     def __hash__(self):
         return int.__hash__(self)
+
+
+_QUOTIENT = {operator.floordiv: "{} // {}", operator.mod: "{} % {}",
+             divmod: "divmod({}, {})"}
+
+
+def _quotient(fn, size: SymInt, k):
+    """``size // k``, ``size % k`` or ``divmod(size, k)`` for a constant nonzero int
+    ``k``: the plain result, with the guard that the *expression* keeps this value
+    (``L['step'] % 10 == 3``), not the size: a counter ``step`` then needs an entry per
+    remainder (``if step % 10 == 0``) or per quotient (``gamma ** (epoch // 30)``), not
+    per step. The guard cannot raise (``k`` is a nonzero constant, the size an int) and
+    is Python's own ``//``/``%``, so negative and huge values divide as eagerly.
+
+    A symbolic or zero divisor, or any other operand, pins as before::
+
+        >>> with recording() as trace:
+        ...     r = SymInt(13, Sym.symbol("s0", "L['step']")) % 10
+        >>> r, trace.decisions, trace.pins
+        (3, ["L['step'] % 10 == 3"], set())
+    """
+    if type(k) is not int or k == 0:
+        return _pinned(fn)(size, k)
+    result = fn(int(size), k)
+    text = size.sym.runtime()
+    if size.sym.const or size.sym.terms != ((size.sym.terms[0][0], 1),):
+        text = f"({text})"      # not one symbol: ``(L['t'] + 1) % 10``
+    record(f"{_QUOTIENT[fn].format(text, k)} == {result!r}", True, size.sym.symbols)
+    return result
 
 
 def _sequences_only(value) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .. import pyversion
 from ..exc import Unsupported
+from ..symbolic import Symbolic
 from ..variables import ConstantVariable, SliceVariable
 from . import compare
 from .raising_checks import as_a_check
@@ -34,7 +35,10 @@ class Operators:
             return
         inplace = name.startswith("INPLACE_")
         op = BINARY_OPS[name.removeprefix("INPLACE_")]
-        if op == "remainder" and a.is_constant() and isinstance(a.as_python_constant(), str):
+        # (a symbolic int is no format string: asking it for its value would pin it)
+        if op == "remainder" and a.is_constant() and not \
+                (isinstance(a, ConstantVariable) and isinstance(a.value, Symbolic)) and \
+                isinstance(a.as_python_constant(), str):
             self.push(self.format_percent(a, b))
             return
         self.push(self.binary_op(op, a, b, inplace=inplace))

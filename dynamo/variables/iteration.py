@@ -27,9 +27,10 @@ import warnings
 
 import numpy as np
 
-from .. import ops
+from .. import ops, pyversion
 from ..exc import Unsupported
-from ..symbolic.scalars import choose, total
+from ..symbolic import Symbolic
+from ..symbolic.scalars import SymFloat, choose, total
 from .arrays import ArrayVariable, DeferredNumberVariable
 from .base import Variable
 from .constant import BINARY, ConstantVariable, check_size
@@ -131,14 +132,45 @@ def _filter(tx, fn, it):
 def _sum(tx, it, start=None):
     """Each item added as it comes, as CPython's ``sum`` does: a generator's next item
     is made only after the previous one was added (``sum(np.roll(x, i) for i in ...)``
-    holds one array at a time, and user ``__add__`` methods run in Python's order)."""
+    holds one array at a time, and user ``__add__`` methods run in Python's order).
+
+    CPython adds a front run of Python numbers in C (from 3.12 with compensated float
+    rounding) and only the items from the first of another type on with ``+``. So a
+    front run of constant numbers is summed by the builtin itself, here
+    (``sum((0.1 for _ in range(10)), 0.0)`` is 1.0 on 3.12, not 0.9999999999999999),
+    and a changing number in a float run breaks (``_compensated``)."""
     numbers = _number_total(it, start)
     if numbers is not None:
         return numbers
     total = ConstantVariable(0) if start is None else start
+    front = [] if _number(total) else None    # the front run, not added yet
     for item in iterate(tx, it):
+        if front is not None:
+            if _number(item):
+                front.append(item.value)
+                continue
+            _compensated(item, [total.value, *front])
+            total, front = ConstantVariable(sum(front, total.value)), None
         total = tx.binary_op("add", total, item)
-    return total
+    return total if front is None else ConstantVariable(sum(front, total.value))
+
+
+def _number(var) -> bool:
+    """A constant Python number (not a changing one): the builtin adds it exactly as
+    the running program's ``sum`` would."""
+    return isinstance(var, ConstantVariable) and type(var.value) in (int, float, bool, complex)
+
+
+def _compensated(item, front: list) -> None:
+    """Break where ``item``, a number that changes between calls, joins a run that
+    holds a float: from 3.12 CPython's ``sum`` adds it with compensated rounding,
+    which adding one at a time would miss in the last bit."""
+    changing = isinstance(item, ConstantVariable) and isinstance(item.value, Symbolic)
+    floats = isinstance(item.value, SymFloat) if changing else False
+    if pyversion.SUM_COMPENSATES and changing and \
+            (floats or any(type(v) is float for v in front)):
+        raise Unsupported("sum() of floats where one changes between calls (Python adds "
+                          "them with compensated rounding)")
 
 
 def _number_total(it, start) -> ConstantVariable | None:

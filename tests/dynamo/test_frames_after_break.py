@@ -203,3 +203,141 @@ def test_watching_the_code_keeps_nothing_alive():
     del compiled, fn
     gc.collect()
     assert refs[0]() is None and refs[1]() is None
+
+
+# ------------------------------------- a reader made after the frame compiled (guards)
+
+READER = None
+
+
+def _plain_read(y):
+    return "plain", []
+
+
+def _via_global_reader(x):
+    y = x + 1
+    print("between")
+    return READER(y)
+
+
+def _plain_twin(y):
+    return "plain", []
+
+
+def _eager(fn, *args):
+    """``fn(*args)`` from a frame of its own: a two-up reader sees this frame, with
+    the same name and locals whether ``fn`` is the compiled object or the plain one."""
+    return fn(*args)
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_a_global_rebound_to_a_reader_after_compiling_is_seen_from_the_programs_frame(
+        backend, capsys):
+    global READER
+    fn = _fresh(_via_global_reader)
+    f = dynamo.compile(fn, backend=backend)
+    try:
+        READER = _plain_read
+        assert f(X) == _eager(fn, X)
+        READER = _two_up
+        got, want = _eager(f, X), _eager(fn, X)
+        assert got == want == ("_eager", ["args", "fn"])
+        READER = _plain_twin            # another plain function: compiled again, right
+        assert f(X) == _eager(fn, X) == ("plain", [])
+    finally:
+        READER = None
+    capsys.readouterr()
+
+
+class _PlainObj:
+    def read(self, y):
+        return "plain", []
+
+
+class _Slot:
+    """One class, a reader or not depending on the instance's ``read``."""
+
+    def __init__(self, read):
+        self.read = read
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_an_argument_of_another_class_that_reads_frames_is_seen_from_the_programs_frame(
+        backend, capsys):
+    fn = _fresh(_calls_method)
+    f = dynamo.compile(fn, backend=backend)
+    assert f(X, _PlainObj()) == _eager(fn, X, _PlainObj())
+    got, want = _eager(f, X, _Reader()), _eager(fn, X, _Reader())
+    assert got == want == ("_eager", ["args", "fn"])
+    capsys.readouterr()
+
+
+def _calls_arg(x, reader):
+    y = x * 2
+    print("between")
+    return reader(y)
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_a_function_argument_with_other_code_is_checked_again(backend, capsys):
+    fn = _fresh(_calls_arg)
+    f = dynamo.compile(fn, backend=backend)
+    for _ in range(3):   # a lambda made per call has one code: one entry serves them
+        assert f(X, lambda y: ("plain", [])) == ("plain", [])
+    got, want = _eager(f, X, _two_up), _eager(fn, X, _two_up)
+    assert got == want == ("_eager", ["args", "fn"])
+    capsys.readouterr()
+
+
+def test_whole_frame_entries_get_no_reach_guards():
+    """Only an entry with a break carries the guards (its hit path pays for them)."""
+    global READER
+
+    def whole(x):
+        return READER(x) * 2
+
+    READER = np.negative
+    try:
+        f = dynamo.compile(whole, backend="eager")
+        assert np.array_equal(f(X), -X * 2)
+        READER = np.abs
+        # (the trace itself guards READER: a recompile, a right result)
+        assert np.array_equal(f(X), np.abs(X) * 2)
+    finally:
+        READER = None
+
+
+def _three_up():
+    f = sys._getframe(3)
+    return f.f_code.co_name, sorted(f.f_locals)
+
+
+def _closing_over(reader):
+    return lambda y: reader()
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_a_closure_argument_over_another_reader_is_checked_again(backend, capsys):
+    """One code, two closures: only the second's cell holds a reader (three up from
+    itself, two up from the closure): the entry of the first does not serve it."""
+    fn = _fresh(_calls_arg)
+    f = dynamo.compile(fn, backend=backend)
+    plain = _closing_over(lambda: ("plain", []))
+    assert _eager(f, X, plain) == _eager(fn, X, plain) == ("plain", [])
+    reading = _closing_over(_three_up)
+    got, want = _eager(f, X, reading), _eager(fn, X, reading)
+    assert got == want == ("_eager", ["args", "fn"])
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_an_instance_attribute_reader_of_the_same_class_is_checked_again(backend, capsys):
+    """``self.read`` set per instance: same class, only the second reads frames; made
+    per call with one code, the plain ones share an entry."""
+    fn = _fresh(_calls_method)
+    f = dynamo.compile(fn, backend=backend)
+    for _ in range(2):
+        assert f(X, _Slot(lambda y: ("plain", []))) == ("plain", [])
+    got, want = _eager(f, X, _Slot(_two_up)), _eager(fn, X, _Slot(_two_up))
+    assert got == want == ("_eager", ["args", "fn"])
+    capsys.readouterr()

@@ -201,16 +201,12 @@ ROUND9: dict[str, Known | str] = {}
 ROUND10: dict[str, Known | str] = {}
 
 # S. Round 11 (prog_round11_*.py).
+#    (frame-reader-made-later, fixed: the check at a break holds only while what it
+#    looked at does: an entry with a break guards each global its code names that holds
+#    a function, method, partial, class or None by identity, each function argument by
+#    its __code__, and the class of each global or argument that is a program's object
+#    (dynamo/reach_guards.py); a rebinding makes the frame trace and check again.)
 ROUND11: dict[str, Known | str] = {
-    # READER = lambda: 0; f = dynamo.compile(g) with g: y = x + 1; print(); return
-    # _middle(READER); f(x); READER = _two_up (reads sys._getframe(2).f_locals); f(x):
-    # the reader sees the resume function's frame (only `y`, `x` was dead at the
-    # break). The check at the break (convert._reader_after_break) ran when READER was
-    # the lambda; no guard holds what it looked at, so the cached frame is reused
-    # (docs/python_semantics.md "Still different": a reader made after the break)
-    "round11_frames/global_reader_rebound_between":
-        "frame-reader-made-later: a global rebound to a two-up frame reader after the "
-        "frame was compiled is called by the resume function on the first call after",
     # f = dynamo.compile(g); f.__call__ = h; f.__call__ is still dynamo's entry (the
     # write went to g, as on a plain function, so calls are unchanged): __call__ is a
     # slot CPython's tp_call reads directly (dynamo/api.py, docs/benchmarks.md); a

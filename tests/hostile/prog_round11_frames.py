@@ -157,6 +157,111 @@ def s_global_reader_rebound_between(r):
         READER = old
 
 
+class _PlainRead:
+    def read(self):
+        return "plain"
+
+
+class _TwoUpRead:
+    def read(self):
+        return _two_up()
+
+
+@scenario
+def s_global_reader_rebound_from_none(r):
+    """A global that held None while compiling (the code after the break tests it)."""
+    global READER
+    old = READER
+    try:
+        READER = None
+        f = r.compile(_via_global_if_set)
+        r.call(f, X.copy())
+        READER = _two_up
+        r.call(f, X.copy())
+        READER = None
+        r.call(f, X.copy())
+    finally:
+        READER = old
+
+
+def _via_global_if_set(x):
+    y = x - 2
+    _brk()
+    return y, (_middle(READER) if READER is not None else "none")
+
+
+@scenario
+def s_argument_reader_of_another_class(r):
+    """``f(x, o1)`` then ``f(x, o2)``: only ``o2``'s class reads two frames up."""
+    f = r.compile(_via_attribute)
+    r.call(f, X.copy(), _PlainRead())
+    r.call(f, X.copy(), _TwoUpRead())
+    r.call(f, X.copy(), _PlainRead())
+
+
+@scenario
+def s_instance_attribute_becomes_reader(r):
+    """One class, ``self.read`` set per instance: a plain lambda, then a reader."""
+    f = r.compile(_via_attribute)
+    r.call(f, X.copy(), _Holder(lambda: "plain"))
+    r.call(f, X.copy(), _Holder(_two_up))
+    r.call(f, M.copy(), _Holder(_f_back_back))
+
+
+def _closing(reader):
+    return lambda: reader()
+
+
+def _three_up():
+    f = sys._getframe(3)
+    return f.f_code.co_name, sorted(k for k in f.f_locals if not k.startswith("___"))
+
+
+@scenario
+def s_closure_argument_over_a_reader(r):
+    """One lambda code closing over a plain function, then over a three-up reader."""
+    f = r.compile(_via_argument)
+    r.call(f, X.copy(), _closing(lambda: "plain"))
+    r.call(f, X.copy(), _closing(_three_up))
+
+
+@scenario
+def s_argument_function_becomes_reader(r):
+    """A plain lambda per call, then a two-up reader, through the same argument."""
+    f = r.compile(_via_argument)
+    for _ in range(2):
+        r.call(f, X.copy(), lambda: "plain")
+    r.call(f, X.copy(), _two_up)
+    r.call(f, M.copy(), _f_back_back)
+    r.call(f, X.copy(), lambda: "plain")
+
+
+@scenario
+def s_global_reader_rebound_between_numbers(r):
+    """The reader is rebound after the frame compiled with a plain helper that has
+    another signature of the same name, twice, then back."""
+    global READER
+    old = READER
+    try:
+        READER = lambda: 0  # noqa: E731
+        f = r.compile(_reader_after_second_break_global)
+        r.call(f, X.copy())
+        READER = _stack_names
+        r.call(f, X.copy())
+        READER = lambda: 1  # noqa: E731
+        r.call(f, M.copy())
+    finally:
+        READER = old
+
+
+def _reader_after_second_break_global(x):
+    y = x * 2
+    _brk()
+    y = y + 1
+    _brk()
+    return y, _middle(READER)
+
+
 # ============================================================ defaults and globals swapped
 
 def _helper(x, k=2.0, *, m=1.0):

@@ -285,7 +285,7 @@ class SGDMomentum:
 
 @program(recompiles=2,
          why='the velocity dict is empty on the first call; then epoch changes',
-         known=(7, '`epoch // step_size` of a symbolic int pins it (floordiv of a size)'))
+         known=(4, '`epoch // step_size` guards its quotient: an entry per quotient, not per epoch'))
 def sgd_momentum_step_decay(wrap):
     opt = SGDMomentum()
     f = wrap(opt.step)
@@ -456,7 +456,8 @@ class DynamicLossScaler:
 
 @program(recompiles=2,
          why='`good_steps % growth_interval == 0` selects control flow; scale changes',
-         known=(7, '`%` of a symbolic int pins it, so each step count is an entry'))
+         known=(5, '`good_steps % 3` guards its remainder (an entry per remainder, not per '
+                   'outcome of `== 0`); the scale read before the branch changes'))
 def loss_scaler_growth(wrap):
     scaler = DynamicLossScaler()
     f = wrap(scaler.unscale)

@@ -182,3 +182,32 @@ def test_sum_of_floats_adds_as_the_running_python():
     results, compiles = _compiles(weighted, calls)
     same([weighted(*c) for c in calls], results)
     assert compiles <= 2
+
+
+def _sums(x, w, n):
+    """``sum`` as programs write it: of a fresh list, a tuple, a generator, with a start
+    that is an int, a float or -0.0, over constants and over the changing ``w``."""
+    a = sum([0.1] * n, 0.0)
+    b = sum(0.1 * k for k in range(n))
+    c = sum((1, 0.5, True, 0.1), -0.0)
+    d = sum(w, 0.0)
+    e = sum(v for v in w)
+    f = sum([w[0], 0.1, 0.2], 1)
+    return x * a, a, b, c, d, e, f
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.lists(st.floats(-1e3, 1e3, width=64), min_size=3, max_size=3),
+                min_size=2, max_size=4),
+       st.sampled_from(["eager", "numpy"]))
+def test_sum_of_floats_adds_as_the_builtin(ws, backend):
+    """From 3.12 ``sum`` compensates float rounding: every form above must give the
+    builtin's bits (``.hex()``), whether the floats are constants or change between
+    calls (which break there on 3.12+: ``iteration._compensated``)."""
+    dynamo.reset()
+    f = dynamo.compile(_sums, backend=backend)
+    for w in ws:
+        want, got = _sums(G, w, 10), f(G, w, 10)
+        same(want[0], got[0])
+        assert [type(v) for v in got[1:]] == [type(v) for v in want[1:]]
+        assert [float(v).hex() for v in got[1:]] == [float(v).hex() for v in want[1:]]

@@ -1,0 +1,116 @@
+"""``np.linspace`` of literal arguments is a copy of NumPy's own compile-time result
+(``precomputed``): bit for bit (values, dtype, shape, strides, ``owndata``), a fresh
+array per call, and NumPy's errors and warnings where the arguments are bad."""
+
+import logging
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import dynamo
+
+
+def _source(compiled, *args):
+    """The numpy backend's generated code for ``compiled(*args)`` (its debug log)."""
+    lines = []
+    handler = logging.Handler()
+    handler.emit = lambda record: lines.append(record.getMessage())
+    log = logging.getLogger("dynamo.backend")
+    level = log.level
+    log.addHandler(handler)
+    log.setLevel(logging.DEBUG)
+    try:
+        compiled(*args)
+    finally:
+        log.removeHandler(handler)
+        log.setLevel(level)
+    return "\n".join(lines)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_caches():
+    """Each test compiles anew (the functions below are shared by several tests)."""
+    dynamo.reset()
+    yield
+    dynamo.reset()
+
+
+def spaced(start, stop, num, endpoint, dtype):
+    # the arguments are specialized: literals of the graph, as in `np.linspace(0, 1, 50)`
+    t = np.linspace(start, stop, num, endpoint, dtype=dtype)
+    t += 1   # a write into the result: the next call's must not see it
+    return t
+
+
+def _outcome(fn, *args):
+    with warnings.catch_warnings(record=True) as shown:
+        warnings.simplefilter("always")
+        try:
+            result = fn(*args)
+        except Exception as e:   # noqa: BLE001 (compared against eager's)
+            result = (type(e), str(e))
+    return result, [(w.category, str(w.message)) for w in shown]
+
+
+def _same(a, b):
+    assert type(a) is type(b)
+    if isinstance(a, tuple):
+        assert a == b
+        return
+    assert a.dtype == b.dtype and a.shape == b.shape and a.strides == b.strides
+    assert a.flags.owndata == b.flags.owndata and a.flags.writeable == b.flags.writeable
+    np.testing.assert_array_equal(a.view(np.uint8), b.view(np.uint8))
+
+
+numbers = st.one_of(st.integers(-10**6, 10**6), st.integers(-10**30, 10**30),
+                    st.floats(allow_nan=True, allow_infinity=True),
+                    st.floats(-1e3, 1e3, allow_subnormal=True))
+
+
+@settings(max_examples=60, deadline=None)
+@given(start=numbers, stop=numbers, num=st.integers(-1, 40), endpoint=st.booleans(),
+       dtype=st.sampled_from([None, np.float32, np.float16, np.int64, np.int8,
+                              np.uint8, np.complex128, float]))
+def test_linspace_is_numpys_own(start, stop, num, endpoint, dtype):
+    """Ints, floats (NaN, inf, subnormal, huge), 0/1 samples, negative counts, integer
+    and narrow dtypes (casts that warn): NumPy's result, warnings and errors."""
+    dynamo.reset()
+    compiled = dynamo.compile(spaced, backend="numpy")
+    expected, shown = _outcome(spaced, start, stop, num, endpoint, dtype)
+    for _ in range(2):   # the second call: the first one's write is not seen
+        got, got_shown = _outcome(compiled, start, stop, num, endpoint, dtype)
+        _same(got, expected)
+        assert got_shown == shown
+
+
+def test_literal_linspace_compiles_to_a_copy():
+    src = _source(dynamo.compile(spaced, backend="numpy"), 0, 1, 50, True, None)
+    assert "_linspace_values.copy().reshape((50,))" in src, src
+    assert "_linspace(" not in src, src
+
+
+def test_warning_or_failing_calls_stay_numpys_call():
+    """A cast of NaN to int warns at run time (NumPy's own call); a negative count
+    raises NumPy's ValueError there."""
+    for args in ((0.0, float("nan"), 5, True, np.int64), (0, 1, -1, True, None)):
+        dynamo.reset()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            src = _source(dynamo.compile(spaced, backend="numpy"), *args) \
+                if args[2] >= 0 else ""
+        assert "_linspace_values" not in src
+        expected, shown = _outcome(spaced, *args)
+        assert shown or isinstance(expected, tuple)
+        got, got_shown = _outcome(dynamo.compile(spaced, backend="numpy"), *args)
+        _same(got, expected)
+        assert got_shown == shown
+
+
+def test_retstep_and_long_spaces_stay_numpys_call():
+    def stepped():
+        return np.linspace(0, 1, 5, retstep=True), np.linspace(0, 1, 1 << 17)
+    src = _source(dynamo.compile(stepped, backend="numpy"))
+    assert "_linspace_values" not in src, src
