@@ -43,7 +43,9 @@ def linspace_form(m, params: dict, name_of) -> str | None:
             type(params["axis"]) is not int or params["axis"] != 0 or \
             params["device"] is not None:
         return None
-    with warnings.catch_warnings(record=True) as shown:
+    # (under "warn" whatever the caller's error state: a call that would signal a
+    # floating-point error in any state is left to NumPy, at run time)
+    with warnings.catch_warnings(record=True) as shown, np.errstate(all="warn"):
         warnings.simplefilter("always")
         try:
             values = np.linspace(params["start"], params["stop"], params["num"],

@@ -272,7 +272,7 @@ def _quotient(fn, size: SymInt, k):
         return _pinned(fn)(size, k)
     result = fn(int(size), k)
     text = size.sym.runtime()
-    if size.sym.const or size.sym.terms != ((size.sym.terms[0][0], 1),):
+    if size.sym.const or len(size.sym.terms) != 1 or size.sym.terms[0][1] != 1:
         text = f"({text})"      # not one symbol: ``(L['t'] + 1) % 10``
     record(f"{_QUOTIENT[fn].format(text, k)} == {result!r}", True, size.sym.symbols)
     return result

@@ -114,3 +114,24 @@ def test_retstep_and_long_spaces_stay_numpys_call():
         return np.linspace(0, 1, 5, retstep=True), np.linspace(0, 1, 1 << 17)
     src = _source(dynamo.compile(stepped, backend="numpy"))
     assert "_linspace_values" not in src, src
+
+
+def _overflowing_space(x):
+    return x + np.linspace(-1e308, 1e308, 3)
+
+
+def test_a_space_compiled_under_ignore_still_warns_later():
+    """Compiled inside ``np.errstate(all="ignore")``, a call whose arithmetic overflows
+    must not be precomputed (the later calls, under "warn", would lose the warnings)."""
+    compiled = dynamo.compile(_overflowing_space, backend="numpy")
+    with np.errstate(all="ignore"):
+        compiled(np.ones(3))
+    with warnings.catch_warnings(record=True) as plain:
+        warnings.simplefilter("always")
+        want = _overflowing_space(np.ones(3))
+    with warnings.catch_warnings(record=True) as shown:
+        warnings.simplefilter("always")
+        got = compiled(np.ones(3))
+    np.testing.assert_array_equal(got, want)
+    assert [str(w.message) for w in shown] == [str(w.message) for w in plain]
+    assert plain
