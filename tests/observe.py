@@ -14,6 +14,7 @@ Example::
 
 from __future__ import annotations
 
+import logging
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -39,3 +40,25 @@ def calls_to(fn: Callable, on_call: Callable | None = None) -> Iterator[list]:
         yield seen
     finally:
         sys.setprofile(old)
+
+
+def backend_log(compiled: Callable, *args) -> str:
+    """The ``dynamo.backend`` log's messages (the numpy backend's generated code among
+    them) while ``compiled(*args)`` runs, at DEBUG, one per line::
+
+        >>> "np.concatenate" in backend_log(dynamo.compile(f, backend="numpy"), x)
+        True
+    """
+    lines: list[str] = []
+    handler = logging.Handler()
+    handler.emit = lambda record: lines.append(record.getMessage())
+    log = logging.getLogger("dynamo.backend")
+    level = log.level
+    log.addHandler(handler)
+    log.setLevel(logging.DEBUG)
+    try:
+        compiled(*args)
+    finally:
+        log.removeHandler(handler)
+        log.setLevel(level)
+    return "\n".join(lines)

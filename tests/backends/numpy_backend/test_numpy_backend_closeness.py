@@ -2,7 +2,6 @@
 NumPy's result bit for bit (values, dtype, shape, layout, a NumPy bool for 0-d), its
 warnings and errors, differentially against plain NumPy."""
 
-import logging
 import warnings
 
 import numpy as np
@@ -10,25 +9,9 @@ import pytest
 from dynamo.backends.numpy_backend import closeness
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from observe import backend_log
 
 import dynamo
-
-
-def _source(compiled, *args):
-    """The numpy backend's generated code for ``compiled(*args)`` (its debug log)."""
-    lines = []
-    handler = logging.Handler()
-    handler.emit = lambda record: lines.append(record.getMessage())
-    log = logging.getLogger("dynamo.backend")
-    level = log.level
-    log.addHandler(handler)
-    log.setLevel(logging.DEBUG)
-    try:
-        compiled(*args)
-    finally:
-        log.removeHandler(handler)
-        log.setLevel(level)
-    return "\n".join(lines)
 
 
 @pytest.fixture(autouse=True)
@@ -99,7 +82,7 @@ def test_isclose_is_numpys_own(shape, dx, dy, fortran, data):
     compiled = dynamo.compile(closeness_calls, backend="numpy")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        assert _source(compiled, x, y).count("_isclose_last_step(") == 7
+        assert backend_log(compiled, x, y).count("_isclose_last_step(") == 7
     expected, shown = _outcome(closeness_calls, x, y)
     got, got_shown = _outcome(compiled, x, y)
     _same(got, expected)
@@ -108,7 +91,7 @@ def test_isclose_is_numpys_own(shape, dx, dy, fortran, data):
 
 def test_isclose_compiles_to_its_last_step():
     x = np.linspace(0, 1, 6)
-    src = _source(dynamo.compile(closeness_calls, backend="numpy"), x, x)
+    src = backend_log(dynamo.compile(closeness_calls, backend="numpy"), x, x)
     assert src.count("_isclose_last_step(") == 7, src
     assert "_isclose(" not in src, src
 
@@ -134,7 +117,7 @@ def test_bad_shapes_raise_numpys_error():
 def test_other_numpy_versions_keep_numpys_call(monkeypatch):
     monkeypatch.setattr(closeness, "_VERSION", (9, 0))
     x = np.linspace(0, 1, 6)
-    src = _source(dynamo.compile(closeness_calls, backend="numpy"), x, x)
+    src = backend_log(dynamo.compile(closeness_calls, backend="numpy"), x, x)
     assert "_isclose_last_step(" not in src, src
 
 

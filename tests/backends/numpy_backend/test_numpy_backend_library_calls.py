@@ -11,6 +11,7 @@ import pytest
 from dynamo.backends.numpy_backend import library_calls
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from observe import backend_log
 
 import dynamo
 from dynamo import config
@@ -24,22 +25,6 @@ def _same(a, b):
     np.testing.assert_array_equal(np.ascontiguousarray(a).view(np.uint8),
                                   np.ascontiguousarray(b).view(np.uint8))
 
-
-def _source(compiled, *args):
-    """The numpy backend's generated code for ``compiled(*args)`` (its debug log)."""
-    lines = []
-    handler = logging.Handler()
-    handler.emit = lambda record: lines.append(record.getMessage())
-    log = logging.getLogger("dynamo.backend")
-    level = log.level
-    log.addHandler(handler)
-    log.setLevel(logging.DEBUG)
-    try:
-        compiled(*args)
-    finally:
-        log.removeHandler(handler)
-        log.setLevel(level)
-    return "\n".join(lines)
 
 
 shapes = st.lists(st.integers(0, 5), min_size=1, max_size=3).map(tuple)
@@ -85,7 +70,7 @@ def test_compiled_results_are_numpys_own(order, dtype):
 def test_generated_code_calls_no_python_wrapper():
     """The generated code names the C calls, not np.roll/np.stack/np.outer."""
     u, v = np.ones((8, 7)), np.zeros((8, 7))
-    src = _source(dynamo.compile(stencil, backend="numpy"), u, v)
+    src = backend_log(dynamo.compile(stencil, backend="numpy"), u, v)
     assert "_roll_copies(u, _roll_plan" in src
     assert "_concatenate((" in src and "[:, :, None]" in src
     assert ".ravel()[:, None]" in src
@@ -184,7 +169,7 @@ def test_wrapped_calls_are_numpys_own(shape, dtype, order, lo, k):
 
 def test_wrapped_calls_compile_to_their_method_or_ufunc():
     x = np.ones((4, 5))
-    src = _source(dynamo.compile(wrapped_calls, backend="numpy"), x, x > 0, 0.5, 1)
+    src = backend_log(dynamo.compile(wrapped_calls, backend="numpy"), x, x > 0, 0.5, 1)
     assert "_clip_ufunc(x, 0, 7)" in src and "_subtract(x[:, 1:], x[:, :-1])" in src
     assert "_not_equal(b[:, 1:], b[:, :-1])" in src
     assert "x.cumsum(axis=0, dtype=None)" in src and "x.cumprod(axis=-1" in src
@@ -239,7 +224,7 @@ def test_einsum_without_optimize_is_numpys_own(shape, k, dtype, order):
 
 
 def test_einsum_compiles_to_c_einsum():
-    src = _source(dynamo.compile(contractions, backend="numpy"), np.ones((2, 3)),
+    src = backend_log(dynamo.compile(contractions, backend="numpy"), np.ones((2, 3)),
                   np.ones(3), np.ones(3))
     assert "_c_einsum('ij,j->i', x, v)" in src and "optimize=True" in src
 
@@ -278,7 +263,7 @@ def test_joins_are_numpys_own(rows, cols, k, dtype, other, order):
 
 def test_joins_compile_to_concatenate():
     x = np.ones((2, 3))
-    src = _source(dynamo.compile(joins, backend="numpy"), x, np.ones(3), np.ones(3))
+    src = backend_log(dynamo.compile(joins, backend="numpy"), x, np.ones(3), np.ones(3))
     assert "_concatenate((x, x,), 1, dtype=None, casting='same_kind')" in src
     assert "_concatenate((v[None, :], w[None, :],), 0" in src
     assert "_hstack(" not in src and "_vstack(" not in src

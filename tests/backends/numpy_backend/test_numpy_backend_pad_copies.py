@@ -10,6 +10,7 @@ import pytest
 from dynamo.backends.numpy_backend.pad_copies import pad_copies, pad_plan
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from observe import backend_log
 
 import dynamo
 from dynamo import config
@@ -102,24 +103,9 @@ def test_compiled_results_are_numpys_own(layout, dtype):
             _same(got, want)
 
 
-def _source(compiled, *args):
-    lines = []
-    handler = logging.Handler()
-    handler.emit = lambda record: lines.append(record.getMessage())
-    log = logging.getLogger("dynamo.backend")
-    level = log.level
-    log.addHandler(handler)
-    log.setLevel(logging.DEBUG)
-    try:
-        compiled(*args)
-    finally:
-        log.removeHandler(handler)
-        log.setLevel(level)
-    return "\n".join(lines)
-
 
 def test_generated_code_calls_no_np_pad():
-    src = _source(dynamo.compile(blur, backend="numpy"), np.ones((8, 7)), np.ones((3, 3)))
+    src = backend_log(dynamo.compile(blur, backend="numpy"), np.ones((8, 7)), np.ones((3, 3)))
     assert "_pad_copies(" in src and src.count("_pad_copies(img") == 2 * src.count("_pad_copies(board")
     assert "_pad(" not in src
 

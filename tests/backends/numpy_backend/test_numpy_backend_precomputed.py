@@ -2,32 +2,15 @@
 (``precomputed``): bit for bit (values, dtype, shape, strides, ``owndata``), a fresh
 array per call, and NumPy's errors and warnings where the arguments are bad."""
 
-import logging
 import warnings
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from observe import backend_log
 
 import dynamo
-
-
-def _source(compiled, *args):
-    """The numpy backend's generated code for ``compiled(*args)`` (its debug log)."""
-    lines = []
-    handler = logging.Handler()
-    handler.emit = lambda record: lines.append(record.getMessage())
-    log = logging.getLogger("dynamo.backend")
-    level = log.level
-    log.addHandler(handler)
-    log.setLevel(logging.DEBUG)
-    try:
-        compiled(*args)
-    finally:
-        log.removeHandler(handler)
-        log.setLevel(level)
-    return "\n".join(lines)
 
 
 @pytest.fixture(autouse=True)
@@ -87,7 +70,7 @@ def test_linspace_is_numpys_own(start, stop, num, endpoint, dtype):
 
 
 def test_literal_linspace_compiles_to_a_copy():
-    src = _source(dynamo.compile(spaced, backend="numpy"), 0, 1, 50, True, None)
+    src = backend_log(dynamo.compile(spaced, backend="numpy"), 0, 1, 50, True, None)
     assert "_linspace_values.copy().reshape((50,))" in src, src
     assert "_linspace(" not in src, src
 
@@ -99,7 +82,7 @@ def test_warning_or_failing_calls_stay_numpys_call():
         dynamo.reset()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            src = _source(dynamo.compile(spaced, backend="numpy"), *args) \
+            src = backend_log(dynamo.compile(spaced, backend="numpy"), *args) \
                 if args[2] >= 0 else ""
         assert "_linspace_values" not in src
         expected, shown = _outcome(spaced, *args)
@@ -112,7 +95,7 @@ def test_warning_or_failing_calls_stay_numpys_call():
 def test_retstep_and_long_spaces_stay_numpys_call():
     def stepped():
         return np.linspace(0, 1, 5, retstep=True), np.linspace(0, 1, 1 << 17)
-    src = _source(dynamo.compile(stepped, backend="numpy"))
+    src = backend_log(dynamo.compile(stepped, backend="numpy"))
     assert "_linspace_values" not in src, src
 
 

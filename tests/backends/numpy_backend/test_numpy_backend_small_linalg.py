@@ -2,11 +2,11 @@
 results bit for bit (values, dtype, shape), its ``LinAlgError`` for a singular or
 non-square matrix and its errors for mismatched shapes or unsupported dtypes."""
 
-import logging
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from observe import backend_log
 
 import dynamo
 
@@ -71,19 +71,7 @@ def test_non_square_matrices_raise_numpys_error():
 
 
 def _source(fn, *args):
-    lines = []
-    handler = logging.Handler()
-    handler.emit = lambda record: lines.append(record.getMessage())
-    log = logging.getLogger("dynamo.backend")
-    level = log.level
-    log.addHandler(handler)
-    log.setLevel(logging.DEBUG)
-    try:
-        dynamo.compile(fn, backend="numpy")(*args)
-    finally:
-        log.removeHandler(handler)
-        log.setLevel(level)
-    return "\n".join(lines)
+    return backend_log(dynamo.compile(fn, backend="numpy"), *args)
 
 
 def test_generated_code_calls_the_gufuncs():
