@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import io
+import warnings
 from typing import Any
 
 import numpy as np
@@ -88,6 +89,26 @@ def _same_outcome(expected, got, rtol, atol, label):
         return
     assert not isinstance(got, Exception), f"{label}: compiled raised {got!r}"
     same(expected, got, rtol, atol, label)
+
+
+def outcome(fn, args) -> tuple:
+    """Everything one call of ``fn(*args)`` shows: (result or exception, printed
+    output, the arguments after the call, the warnings as (category, text))."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result, printed = run(fn, args, {})
+    return result, printed, args, [(w.category, str(w.message)) for w in caught]
+
+
+def same_outcome(want: tuple, got: tuple, label: str, rtol: float = 1e-12) -> None:
+    """Two ``outcome``s agree: the same exception (type and message) or the same
+    result, the same printed output, arguments after the call and warnings (how many
+    of each, in any order)."""
+    (w_res, w_out, w_args, w_warn), (g_res, g_out, g_args, g_warn) = want, got
+    _same_outcome(w_res, g_res, rtol, 0.0, f"{label}: result")
+    assert g_out == w_out, f"{label}: printed {g_out!r}, eager printed {w_out!r}"
+    same(w_args, g_args, rtol, path=f"{label}: arguments")
+    assert sorted(g_warn, key=str) == sorted(w_warn, key=str), f"{label}: warnings"
 
 
 def check(fn, *args, graphs: int | None = None, breaks: int | None = None,

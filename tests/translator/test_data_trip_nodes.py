@@ -23,7 +23,7 @@ import warnings
 import numpy as np
 import pytest
 from corpus_data_trip_nodes import PROGRAMS
-from harness import run, same
+from harness import outcome, same_outcome
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -35,25 +35,6 @@ BACKENDS = ("eager", "numpy")
 # ``... if m.any() else ...`` branches on data too (3.13 and 3.14 break there as well)
 MAX_BREAKS = {"kmeans_iterations": 2}
 
-
-def _outcome(fn, args):
-    """(result or exception, the arguments after the call, the warnings)."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        result, _ = run(fn, args, {})
-    return result, args, [(w.category, str(w.message)) for w in caught]
-
-
-def _same_outcome(want, got, label):
-    (w_res, w_args, w_warn), (g_res, g_args, g_warn) = want, got
-    if isinstance(w_res, Exception):
-        assert type(g_res) is type(w_res) and str(g_res) == str(w_res), \
-            f"{label}: eager raised {w_res!r}, compiled gave {g_res!r}"
-    else:
-        assert not isinstance(g_res, Exception), f"{label}: compiled raised {g_res!r}"
-        same(w_res, g_res, rtol=1e-12, path=f"{label}: result")
-    same(w_args, g_args, rtol=1e-12, path=f"{label}: arguments")
-    assert sorted(g_warn, key=str) == sorted(w_warn, key=str), f"{label}: warnings"
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -71,9 +52,9 @@ def test_equals_python_over_data(name, fn, make_args, backend):
     @example(n=30, k=6, seed=3)
     def check(n, k, seed):
         args = make_args(np.random.default_rng(seed), n, k)
-        want = _outcome(fn, copy.deepcopy(args))
-        got = _outcome(compiled, copy.deepcopy(args))
-        _same_outcome(want, got, f"{name} n={n} k={k} seed={seed}")
+        want = outcome(fn, copy.deepcopy(args))
+        got = outcome(compiled, copy.deepcopy(args))
+        same_outcome(want, got, f"{name} n={n} k={k} seed={seed}")
 
     check()
 
@@ -120,9 +101,9 @@ def test_no_retrace_per_count(name, backend):
             dynamo.explain(fn, backend=backend) as compiled:
         for i, k in enumerate((12, 13, 15, 17, 20)):
             args = make_args(np.random.default_rng(i), 120, k)
-            want = _outcome(fn, copy.deepcopy(args))
-            got = _outcome(compiled, copy.deepcopy(args))
-            _same_outcome(want, got, f"{name} k={k}")
+            want = outcome(fn, copy.deepcopy(args))
+            got = outcome(compiled, copy.deepcopy(args))
+            same_outcome(want, got, f"{name} k={k}")
             if i == 1:
                 settled = len(seen.graphs)
     # each frame compiles for the first count, then once with the count symbolic; the

@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 import pytest
 from corpus_search_loops import PROGRAMS
-from harness import run, same
+from harness import outcome, same_outcome
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -36,26 +36,6 @@ MAX_BREAKS = {
 DEFAULT_MAX_BREAKS = 1
 
 
-def _outcome(fn, args):
-    """(result or exception, printed output, the arguments after the call, warnings)."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        result, printed = run(fn, args, {})
-    return result, printed, args, [(w.category, str(w.message)) for w in caught]
-
-
-def _same_outcome(want, got, label):
-    (w_res, w_out, w_args, w_warn), (g_res, g_out, g_args, g_warn) = want, got
-    if isinstance(w_res, Exception):
-        assert type(g_res) is type(w_res) and str(g_res) == str(w_res), \
-            f"{label}: eager raised {w_res!r}, compiled gave {g_res!r}"
-    else:
-        assert not isinstance(g_res, Exception), f"{label}: compiled raised {g_res!r}"
-        same(w_res, g_res, rtol=1e-12, path=f"{label}: result")
-    assert g_out == w_out, f"{label}: printed {g_out!r}, eager printed {w_out!r}"
-    same(w_args, g_args, rtol=1e-12, path=f"{label}: arguments")
-    assert sorted(g_warn, key=str) == sorted(w_warn, key=str), f"{label}: warnings"
-
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name, fn, make_args", PROGRAMS, ids=[p[0] for p in PROGRAMS])
@@ -72,9 +52,9 @@ def test_equals_python_over_data(name, fn, make_args, backend):
     @example(n=30, k=6, seed=3)
     def check(n, k, seed):
         args = make_args(np.random.default_rng(seed), n, k)
-        want = _outcome(fn, copy.deepcopy(args))
-        got = _outcome(compiled, copy.deepcopy(args))
-        _same_outcome(want, got, f"{name} n={n} k={k} seed={seed}")
+        want = outcome(fn, copy.deepcopy(args))
+        got = outcome(compiled, copy.deepcopy(args))
+        same_outcome(want, got, f"{name} n={n} k={k} seed={seed}")
 
     check()
 
@@ -171,6 +151,6 @@ def test_the_hints_rewrites_have_no_break(fn, make_args, sizes):
         dynamo.reset()
         report = dynamo.explain(fn)(*copy.deepcopy(args))
         assert report.graph_break_count == 0, str(report)
-        want = _outcome(fn, copy.deepcopy(args))
-        got = _outcome(dynamo.compile(fn), copy.deepcopy(args))
-        _same_outcome(want, got, f"{fn.__name__} n={n}")
+        want = outcome(fn, copy.deepcopy(args))
+        got = outcome(dynamo.compile(fn), copy.deepcopy(args))
+        same_outcome(want, got, f"{fn.__name__} n={n}")
