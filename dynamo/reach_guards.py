@@ -97,7 +97,8 @@ def _own_function_guards(source, value, names) -> list[Guard]:
     of its own, no class attribute of that name that could be a descriptor), so a
     guard runs no code of the program's."""
     kind = type(value)
-    if kind.__module__ == "builtins" or isinstance(value, _BY_IDENTITY) or \
+    # (by the type: isinstance would also ask a program's __getattribute__ for __class__)
+    if kind.__module__ == "builtins" or issubclass(kind, _BY_IDENTITY) or \
             issubclass(kind, types.ModuleType):
         return []
     try:

@@ -11,6 +11,7 @@ present; the run without Numba is a fresh interpreter where ``import numba`` is 
 from __future__ import annotations
 
 import logging
+import os
 import subprocess
 import sys
 
@@ -178,7 +179,7 @@ def test_without_numba_auto_is_the_numpy_backend():
     assert "-> 'numpy'" in stderr and "Numba is not installed" in stderr, stderr
 
 
-def test_numba_is_imported_only_when_a_graph_is_hot():
+def test_numba_is_imported_only_when_a_graph_is_hot(tmp_path):
     pytest.importorskip("numba")
     stdout, stderr = run_fresh("")
     # four calls made the graph hot: the compile thread imported Numba then, not
@@ -188,8 +189,11 @@ def test_numba_is_imported_only_when_a_graph_is_hot():
             "f = dynamo.compile(lambda x: x + 1.0, backend='auto')\n"
             "f(np.ones(3))\n"
             "print(sys.modules.get('numba') is not None)\n")
+    # an empty disk cache: a kernel of this graph that another process left there
+    # would make the graph hot from its first call (tier._cached), and Numba load
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=300)
+                         timeout=300, env=env)
     assert out.stdout.split() == ["False"], out.stderr
 
 
