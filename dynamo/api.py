@@ -244,7 +244,9 @@ class OptimizedFunction:
     # ``__defaults__`` are the function's as they are now (``inspect.signature`` reads
     # the object as a function).
     # dynamo's own state is in ``_dynamo_*`` slots; ``_orig_fn``, ``_settings`` and
-    # ``_ctx`` read them until a program sets (or deletes) that name (``_Internal``)
+    # ``_ctx`` read them until a program sets (or deletes) that name (``_Internal``).
+    # ``f.__call__`` reads the value a program set (``__getattribute__``), the slot
+    # otherwise; dynamo reads the slot itself through ``_call_slot``.
     __slots__ = ("__call__", "_dynamo_fn", "_dynamo_settings", "_dynamo_ctx",
                  "_dynamo_written", "__wrapped__", "__weakref__")
     __doc__ = _OfTheFunction(__doc__)
@@ -291,7 +293,7 @@ class OptimizedFunction:
         the next calls, so that they bind by its parameters (issue #17
         ``code-replaced-signature``)."""
         fn = self._dynamo_fn
-        if self.__call__ is fn:   # called as it is already (a frame reader)
+        if _call_slot(self) is fn:   # called as it is already (a frame reader)
             return
         call = _hooked(fn, self._dynamo_ctx, self._dynamo_settings)
         call.__dict__.update(fn.__dict__)
@@ -300,12 +302,26 @@ class OptimizedFunction:
         object.__setattr__(self, "__call__", call)
 
     # what a call runs (the slot's value), under the name the rest of dynamo reads
-    _call = property(operator.attrgetter("__call__"))
+    _call = property(lambda self: _call_slot(self))
+
+    def __getattribute__(self, name: str):
+        # ``f.__call__ = h`` went to the function's ``__dict__`` (``__setattr__``), where
+        # a plain function's ``fn.__call__`` then reads ``h`` (its type's ``__call__`` is
+        # not a data descriptor), while calling either still runs the function (issue
+        # #17 ``compiled-object-call-slot``). A call never comes here: CPython's
+        # ``slot_tp_call`` reads the ``__call__`` slot through the type, not through
+        # ``__getattribute__``, so calls cost what they did (callgrind, docs/benchmarks.md).
+        if name == "__call__":
+            fn = _fn_slot(self)
+            value = dict.get(fn.__dict__, "__call__", _ABSENT)
+            if value is not _ABSENT:
+                return value
+        return _object_getattribute(self, name)
 
     def __getattr__(self, name: str):
         if name in _OWN:   # not set yet (unpickling): no function to ask
             raise AttributeError(name)
-        return getattr(self._dynamo_fn, name)
+        return getattr(_fn_slot(self), name)
 
     def __setattr__(self, name: str, value) -> None:
         # A program's ``f.__call__ = g`` (or ``f._ctx = ...``) sets the function's
@@ -333,7 +349,7 @@ class OptimizedFunction:
     def __get__(self, obj, objtype=None):  # decorating a method
         if obj is None:
             return self
-        return types.MethodType(self._call, obj)
+        return types.MethodType(_call_slot(self), obj)
 
     def __repr__(self) -> str:
         return (f"<dynamo compiled {self._dynamo_fn.__qualname__} "
@@ -359,6 +375,11 @@ class OptimizedFunction:
 
 
 _OWN = frozenset(OptimizedFunction.__slots__)
+# the slots' own readers (member descriptors' ``__get__``): no ``__getattribute__`` call
+_call_slot = vars(OptimizedFunction)["__call__"].__get__
+_fn_slot = vars(OptimizedFunction)["_dynamo_fn"].__get__
+_object_getattribute = object.__getattribute__
+_ABSENT = object()
 # The slots that decide what a call runs: a program's writes go to the function.
 _RUNS = frozenset({"__call__", "_dynamo_fn", "_dynamo_settings", "_dynamo_ctx",
                    "_dynamo_written"})

@@ -304,6 +304,10 @@ TABLE: tuple[Advice, ...] = (
            "call the base class method explicitly (Base.method(self, ...))"),
     Advice(r"^type\(\) with three arguments",
            "type(name, bases, dict) creates a class.", "create the class at module level"),
+    Advice(r"^isinstance of an object whose class defines __class__ or __getattribute__",
+           "Python reads the object's __class__ when its type does not decide, and the "
+           "class's own __class__ or __getattribute__ answers (it may run code).",
+           "test type(o) instead, or do the test before the compiled call"),
     Advice(r"^isinstance/issubclass against",
            "The class's metaclass may run Python code for isinstance.",
            "test against plain classes, or do the test before the compiled call"),

@@ -54,6 +54,8 @@ from .symbolic import (
     substitute,
     symbols_in,
 )
+from .symbolic.indices import RAISES as INDEX_RAISES
+from .symbolic.indices import meta_out_of_bounds, value_blind
 from .tree import tree_leaves, tree_map
 from .variables import (
     ArrayVariable,
@@ -325,8 +327,10 @@ class OutputGraph:
         except Unsupported:
             raise
         except Exception as e:  # noqa: BLE001 (NumPy would raise here, or we cannot say)
-            one_answer = self._unbacked_rejected(op, (meta_args, meta_kwargs), e)
-            if one_answer is None:
+            meta = self._index_out_of_bounds(op, meta_args, meta_kwargs, e)
+            one_answer = None if meta is not None else \
+                self._unbacked_rejected(op, (meta_args, meta_kwargs), e)
+            if meta is None and one_answer is None:
                 self._raise_as_numpy(op, (meta_args, meta_kwargs), e)
                 # (a MetaError's own words say why: dynamo/hints.py explains each kind)
                 raise Unsupported(f"np.{op.name}: {ops.error_text(e)}",
@@ -334,7 +338,7 @@ class OutputGraph:
                                   "The op's shape/dtype rule rejected these arguments; the "
                                   "call runs eagerly so NumPy itself decides (and raises if "
                                   "it must).", cause="op_rule") from e
-            meta = one_answer[0]
+            meta = meta if one_answer is None else one_answer[0]
         named = type(meta) if hasattr(type(meta), "_fields") else None  # np.linalg.eigh's
         data_sizes = ops.data_sizes(meta)    # x[mask]: sizes only the data decides
         self.shape_env.raises = None
@@ -550,7 +554,29 @@ class OutputGraph:
         scope = self.loop_scope
         if scope is not None and scope.reads_index((meta_args, meta_kwargs)):
             return scope.fit(op, meta_args, meta_kwargs, meta)
-        return self.shape_env.fit(op, meta_args, meta_kwargs, meta)
+        # a changing int index (buf[ptr] = obs): a value NumPy bounds-checks when the
+        # graph runs, unless the graph raising there would lose Python effects traced
+        # before it (then it is fitted, and pinned where its rule needs the value)
+        blind = None if self.side_effects.pending() else \
+            value_blind(op.name, meta_args, self.shape_env.classes, self.shape_env.hints)
+        if blind is None:
+            return self.shape_env.fit(op, meta_args, meta_kwargs, meta)
+        fitted = self.shape_env.fit(op, blind[0], meta_kwargs, meta)
+        self.shape_env.raises = self.shape_env.raises or INDEX_RAISES
+        return fitted
+
+    def _index_out_of_bounds(self, op, meta_args, meta_kwargs, error):
+        """``buf[ptr]`` whose changing ``ptr`` is out of bounds at this call: its meta
+        at a position in bounds, the op marked by ``_fit`` (NumPy raises when the graph
+        runs, as for any other value), or None (see ``indices.meta_out_of_bounds``)."""
+        scope = self.loop_scope
+        # (inside a ``try`` the trace goes on past this op to the ``except``: a later
+        # instruction's error, seen first at trace time, would be what it catches)
+        if self.side_effects.pending() or self.catching or \
+                (scope is not None and scope.reads_index((meta_args, meta_kwargs))):
+            return None
+        return meta_out_of_bounds(op, meta_args, meta_kwargs, self.shape_env.hints,
+                                  self.shape_env.classes, error)
 
     def _returned_arguments(self, op, args, kwargs, meta_args, meta_kwargs, metas) -> list:
         """Per result of the call: ``(var, True)`` when it is the argument ``var`` itself

@@ -25,12 +25,14 @@ from __future__ import annotations
 import functools
 import types
 
-from dynamo.guards import ID, TYPE, AttrSource, GlobalSource, Guard, LocalSource
+from dynamo.guards import EXPR, ID, TYPE, AttrSource, GlobalSource, Guard, LocalSource
 
 # Values a global is guarded on by identity: what ``caller_frames._functions_of``
 # takes as a function itself (or ``None``, the "no reader yet" placeholder). Other
 # values (numbers, arrays, containers) are left alone: an identity guard on them
 # would fail on every rebinding (``COUNT += 1``) and recompile the frame each call.
+# (a class's attributes read without its metaclass: a metaclass property may raise)
+_MODULE = type.__dict__["__module__"]
 _BY_IDENTITY = (types.FunctionType, types.MethodType, functools.partial, type,
                 types.NoneType)
 
@@ -98,7 +100,7 @@ def _own_function_guards(source, value, names) -> list[Guard]:
     guard runs no code of the program's."""
     kind = type(value)
     # (by the type: isinstance would also ask a program's __getattribute__ for __class__)
-    if kind.__module__ == "builtins" or issubclass(kind, _BY_IDENTITY) or \
+    if _MODULE.__get__(kind) == "builtins" or issubclass(kind, _BY_IDENTITY) or \
             issubclass(kind, types.ModuleType):
         return []
     try:
@@ -114,14 +116,29 @@ def _own_function_guards(source, value, names) -> list[Guard]:
         item = own.get(name)
         if type(item) is types.FunctionType and name.isidentifier() and not any(
                 name in vars(k) for k in type.__dict__["__mro__"].__get__(kind)):
+            guards.append(_still_own_entry(source, name))
             guards += _argument_guards(AttrSource(source, name), item)
     return guards
 
 
+def _still_own_entry(source, name: str) -> Guard:
+    """Checked before the guards read ``source.name`` (a base before its attribute):
+    the read still finds the instance's entry, and no code of the class's (a property,
+    ``__getattr__`` or ``__getattribute__`` added to the class later, which the guards'
+    read would run on every call besides the program's own: issue #17, round 12).
+    ``variables/objects.py ObjectVariable._guard_own_entry`` makes the same test."""
+    obj, b = source.expr(), "___builtins"
+    return Guard(source, EXPR,
+                 f"{b}.type({obj}).__getattribute__ is {b}.object.__getattribute__ and "
+                 f"{name!r} in {obj}.__dict__ and not {b}.hasattr({b}.type({obj}), {name!r})",
+                 note=f"attribute {name!r} read from the instance")
+
+
 def _guard_for(source, value) -> Guard | None:
     kind = type(value)
-    if kind in _BY_IDENTITY or issubclass(kind, (types.FunctionType, types.MethodType)):
+    if any(kind is k for k in _BY_IDENTITY) or \
+            issubclass(kind, (types.FunctionType, types.MethodType)):
         return Guard(source, ID, value, _SAW)
-    if kind.__module__ == "builtins" or issubclass(kind, types.ModuleType):
+    if _MODULE.__get__(kind) == "builtins" or issubclass(kind, types.ModuleType):
         return None
     return Guard(source, TYPE, kind, "the frame-reader check at the break saw its class")

@@ -267,6 +267,9 @@ _STRONG_MODULES = ("builtins", "numpy", "cupy", "cupyx", "math", "operator", "fu
                    "itertools", "collections", "typing", "types")
 
 
+_MODULE, _QUALNAME = type.__dict__["__module__"], type.__dict__["__qualname__"]
+
+
 def keeps_alive_safely(obj: Any) -> bool:
     """Objects a guard may hold strongly: library objects that never die, and classes
     their module holds by their qualified name (``held_by_its_module``)."""
@@ -317,8 +320,8 @@ def held_by_its_module(cls: type) -> bool:
         >>> held_by_its_module(f())
         False
     """
-    qualname, module_name = getattr(cls, "__qualname__", None), getattr(cls, "__module__",
-                                                                          None)
+    # (type's own descriptors: a metaclass property named __module__ may raise)
+    qualname, module_name = _QUALNAME.__get__(cls), _MODULE.__get__(cls)
     if not isinstance(qualname, str) or not isinstance(module_name, str) or \
             "<locals>" in qualname:
         return False

@@ -47,6 +47,7 @@ from __future__ import annotations
 from dynamo.graph import Graph, Node
 
 from ..fusion import Group
+from .fresh_targets import fresh_targets
 from .groups import emit_group, row_major
 from .inline import Inliner, Pending
 from .loop_code import emit_loop, is_loop_body, loop_variable, next_trip_values, unnamed_writes
@@ -121,7 +122,12 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, st
     guarded = guarded_segments(graph, groups, plans, steps) if guarding.rerun is None \
         else set()
     donors_ = set(reuse.values())
+    # ops that write straight into a fresh array's window (fresh_targets.py), and
+    # those arrays: both keep their names
+    targets = fresh_targets(steps)
+    held = set(targets) | {s.args[0] for s in targets.values()}
     inliner = Inliner(graph, name_of, lambda n: n not in reuse and n not in donors_ and
+                      n not in held and
                       n.target != "setitem" and not plain_row_buffer(n),
                       next_trip_values(graph) - written_back)
     group_index: dict[Node, int] = {}
@@ -141,11 +147,11 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, st
                 group.segment in guarded:   # (see inline.py)
             flush(inliner.flush())
         if node is not None:
-            text = _statement(m, node, inliner.name_of, reuse, entry, written_back)
+            text = _statement(m, node, inliner.name_of, reuse, entry, written_back, targets)
             text, reads = inliner.resolve(node, text, node.inputs())
             if text is None:   # it reads pending values out of order: they get names
                 flush(inliner.flush())
-                text = _statement(m, node, name_of, reuse, entry, written_back)
+                text = _statement(m, node, name_of, reuse, entry, written_back, targets)
             group_index[node] = index
             if group.segment not in guarded and inliner.candidate(node):
                 inliner.pending.append(Pending(node, text.partition(" = ")[2], reads,
@@ -214,8 +220,13 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, st
     m.emit(0, "")
 
 
-def _statement(m: Module, node: Node, name_of, reuse: dict, entry, written_back) -> str:
+def _statement(m: Module, node: Node, name_of, reuse: dict, entry, written_back,
+               targets: dict) -> str:
     """The statement computing ``node`` in straight-line code (without its location)."""
+    if node in targets:   # into the window its setitem fills next (fresh_targets.py)
+        array, index, _ = targets[node].args
+        out = f"{m.fmt(array, name_of)}[{m.subscript(index, name_of)}]"
+        return f"{node.name} = {call_out(m, node, name_of, out)}"
     if node in reuse:   # the donor dies here: write into it, no allocation
         out = reuse[node].name
         if entry is not None and node in entry.per_trip:

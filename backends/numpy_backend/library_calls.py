@@ -24,13 +24,15 @@ call, which also raises NumPy's errors for bad arguments.
 
 The same for the other NumPy functions whose Python layer is most of a call on small
 arrays: ``np.outer`` of any ndarrays, ``np.pad`` (``pad_copies``), ``np.linalg.solve``
-/``inv``/``det``/``norm`` (``small_linalg``), ``np.clip`` (``umath.clip`` for a float
-``a``: ``_methods._clip`` adjusts only integer bounds), ``np.diff`` with ``n=1`` (one
-``subtract`` of two slices), ``np.cumsum``/``np.cumprod`` (the method ``_wrapfunc``
-calls), ``np.einsum`` without ``optimize=`` (``c_einsum``), ``np.hstack``/``np.vstack``
-(``np.concatenate`` of their ``atleast_1d``/``atleast_2d`` views), ``np.isclose`` its
-last step (``closeness``), ``np.linspace`` of literals a copy of its compile-time
-result (``precomputed``)::
+/``inv``/``det``/``norm``/``eigh``/``lstsq`` (``small_linalg``), ``np.clip``
+(``umath.clip`` for a float ``a``: ``_methods._clip`` adjusts only integer bounds),
+``np.diff`` with ``n=1`` (one ``subtract`` of two slices), ``np.cumsum``/``np.cumprod``
+(the method ``_wrapfunc`` calls), ``np.einsum`` without ``optimize=`` (``c_einsum``),
+``np.hstack``/``np.vstack`` (``np.concatenate`` of their ``atleast_1d``/``atleast_2d``
+views), ``np.isclose`` its last step (``closeness``), ``np.linspace`` of literals a copy
+of its compile-time result (``precomputed``), ``np.meshgrid``/``np.cross``/``np.triu``/
+``np.tril``/``np.split``/``np.array_split`` (``grid_calls``), ``np.take_along_axis``/
+``np.expand_dims`` (``axis_calls``)::
 
     np.clip(x, 0, 1)        ->  _clip_ufunc(x, 0, 1)
     np.diff(x, axis=0)      ->  _subtract(x[1:], x[:-1])
@@ -48,7 +50,7 @@ from dynamo import ops
 from dynamo.graph import Node
 from dynamo.ops.node_facts import array_meta
 
-from . import small_linalg
+from . import axis_calls, grid_calls, small_linalg
 from .closeness import isclose_form, isclose_signature
 from .pad_copies import pad_copies, pad_plan
 from .plan import static_shape
@@ -311,14 +313,24 @@ _FORMS = {"roll": _roll, "stack": _stack, "outer": _outer, "pad": _pad, "clip": 
           "solve": _linalg("solve"), "inv": _linalg("inv"), "det": _linalg("det"),
           "norm": small_linalg.norm_form, "einsum": _einsum, "hstack": _joined(False),
           "vstack": _joined(True), "isclose": isclose_form,
-          "linspace": linspace_form}
+          "linspace": linspace_form, "meshgrid": grid_calls.meshgrid_form,
+          "cross": grid_calls.cross_form, "triu": grid_calls.triangle_form(True),
+          "tril": grid_calls.triangle_form(False), "split": grid_calls.split_form(True),
+          "array_split": grid_calls.split_form(False), "eigh": small_linalg.eigh_form,
+          "lstsq": small_linalg.lstsq_form,
+          "take_along_axis": axis_calls.take_along_axis_form,
+          "expand_dims": axis_calls.expand_dims_form}
 # the NumPy function each form is the last step of (another implementation: no form)
 _IMPLS = {"roll": np.roll, "stack": np.stack, "outer": np.outer, "pad": np.pad,
           "clip": np.clip, "diff": np.diff, "cumsum": np.cumsum, "cumprod": np.cumprod,
           "solve": np.linalg.solve, "inv": np.linalg.inv, "det": np.linalg.det,
           "norm": np.linalg.norm, "einsum": np.einsum, "hstack": np.hstack,
           "vstack": np.vstack, "isclose": np.isclose,
-          "linspace": np.linspace}
+          "linspace": np.linspace, "meshgrid": np.meshgrid, "cross": np.cross,
+          "triu": np.triu, "tril": np.tril, "split": np.split,
+          "array_split": np.array_split, "eigh": np.linalg.eigh,
+          "lstsq": np.linalg.lstsq, "take_along_axis": np.take_along_axis,
+          "expand_dims": np.expand_dims}
 _SIGNATURES = {
     "roll": lambda a, shift, axis=None: {"a": a, "shift": shift, "axis": axis},
     "stack": _stack_signature,
@@ -343,6 +355,16 @@ _SIGNATURES = {
         "operands": operands, "out": out, "optimize": optimize, "kwargs": kwargs},
     "isclose": isclose_signature,
     "linspace": linspace_signature,
+    "meshgrid": grid_calls.meshgrid_signature,
+    "cross": grid_calls.cross_signature,
+    "triu": grid_calls.triangle_signature,
+    "tril": grid_calls.triangle_signature,
+    "split": grid_calls.split_signature,
+    "array_split": grid_calls.split_signature,
+    "eigh": lambda a, UPLO="L": {"a": a, "UPLO": UPLO},  # noqa: N803 (NumPy's)
+    "lstsq": lambda a, b, rcond=None: {"a": a, "b": b, "rcond": rcond},
+    "take_along_axis": axis_calls.take_along_axis_signature,
+    "expand_dims": axis_calls.expand_dims_signature,
     "pad": lambda array, pad_width, mode="constant", **kwargs: {
         "array": array, "pad_width": pad_width, "mode": mode, "kwargs": kwargs},
 }

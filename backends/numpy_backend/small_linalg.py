@@ -1,4 +1,5 @@
-"""``np.linalg.solve``, ``inv`` and ``det`` as the gufunc calls they end in.
+"""``np.linalg.solve``, ``inv``, ``det``, ``eigh`` and ``lstsq`` as the gufunc calls
+they end in.
 
 On small matrices these functions are mostly Python: each call converts its arguments
 (``_makearray``), checks that ``a`` is square, derives the computation and result
@@ -15,10 +16,16 @@ For ``np.linalg.solve(A, b)`` of a float64 (3, 3) ``A`` and a float64 (3,) ``b``
     >>> fast_form(m, "solve", params, name_of)
     "_solve_gufunc(_solve1, 'dd->d', _float64, A, b)"
 
+``np.linalg.eigh`` of a 4x4 took 10-12 us, this way 7-9 us; ``np.linalg.lstsq`` of an
+(8, 3) ``a`` 17-21 -> 12-14 us (``eigh_gufunc``, ``lstsq_gufunc``: the same gufunc,
+error state, residual rule and casts, decided once; best of 5 x 5,000 calls at load
+7-15, scripts/bench_wrappers.py).
+
 The calls are NumPy's own ``numpy/linalg/_linalg.py`` of NumPy 2.0-2.5 (the same code
-in each); another NumPy version, a matrix not known square at compile time, a subclass
-or a dtype ``_commonType`` rejects keeps the program's own call, which also raises
-NumPy's errors for bad arguments.
+in each; eigh and lstsq read against 2.4 and 2.5 only, and gated to those); another
+NumPy version, a matrix not known square at compile time, a subclass or a dtype
+``_commonType`` rejects keeps the program's own call, which also raises NumPy's errors
+for bad arguments.
 """
 
 from __future__ import annotations
@@ -34,11 +41,17 @@ try:   # the gufuncs and rules np.linalg's own functions call
     from numpy.linalg import _linalg, _umath_linalg
     _SINGULAR = _linalg._raise_linalgerror_singular
     _COMMON_TYPE = _linalg._commonType
-    _GUFUNCS = {name: getattr(_umath_linalg, name) for name in ("solve", "solve1", "inv", "det")}
+    _GUFUNCS = {name: getattr(_umath_linalg, name)
+                for name in ("solve", "solve1", "inv", "det", "lstsq", "eigh_lo", "eigh_up")}
+    _LSTSQ_ERROR = _linalg._raise_linalgerror_lstsq
+    _EIGH_ERROR = _linalg._raise_linalgerror_eigenvalues_nonconvergence
+    _EIGH_RESULT, _REAL_TYPE = _linalg.EighResult, _linalg._realType
 except (ImportError, AttributeError):
     _GUFUNCS = None
 # the NumPy versions whose solve/inv/det are the calls written here
 _KNOWN = (2, 0) <= tuple(int(p) for p in np.__version__.split(".")[:2]) < (2, 6)
+# the versions whose eigh/lstsq ``eigh_gufunc``/``lstsq_gufunc`` were read against
+_FITS_KNOWN = (2, 4) <= tuple(int(p) for p in np.__version__.split(".")[:2]) < (2, 6)
 
 
 def solve_gufunc(gufunc, signature: str, result_type, *args):
@@ -78,6 +91,81 @@ def fast_form(m, target: str, params: dict, name_of) -> str | None:
         name, signature = "inv", "D->D" if complex_ else "d->d"
     fn = m.bind(solve_gufunc, "solve_gufunc")
     return f"{fn}({m.bind(_GUFUNCS[name], name)}, {signature!r}, {result}, {names})"
+
+
+def eigh_gufunc(gufunc, signature: str, real_type, result_type, a):
+    """``np.linalg.eigh``'s last steps (numpy/linalg/_linalg.py, NumPy 2.4-2.5): the
+    gufunc under its error state, both results cast, as an ``EighResult``."""
+    with np.errstate(call=_EIGH_ERROR, invalid="call", over="ignore", divide="ignore",
+                     under="ignore"):
+        w, vt = gufunc(a, signature=signature)
+    return _EIGH_RESULT(w.astype(real_type, copy=False), vt.astype(result_type, copy=False))
+
+
+def eigh_form(m, params: dict, name_of) -> str | None:
+    """``np.linalg.eigh(a, UPLO)`` of a square stack and a literal ``UPLO``."""
+    a, uplo = params["a"], params["UPLO"]
+    if _GUFUNCS is None or not _FITS_KNOWN or not _square_stack(a) or \
+            type(uplo) is not str or uplo not in ("L", "U"):
+        return None
+    try:
+        t, result_type = _COMMON_TYPE(np.empty(0, array_meta(a).dtype))
+    except TypeError:
+        return None
+    complex_ = issubclass(t, np.complexfloating)
+    gufunc = m.bind(_GUFUNCS["eigh_lo" if uplo == "L" else "eigh_up"], f"eigh_{uplo}")
+    real = m.bind(_REAL_TYPE(result_type), "real_type")
+    result = m.bind(result_type, result_type.__name__)
+    fn = m.bind(eigh_gufunc, "eigh_gufunc")
+    signature = "D->dD" if complex_ else "d->dd"
+    return f"{fn}({gufunc}, {signature!r}, {real}, {result}, {name_of(a)})"
+
+
+def lstsq_gufunc(a, b, rcond, signature: str, vector: bool, n: int, m: int, real_type,
+                 result_type):
+    """``np.linalg.lstsq``'s steps after its argument checks (numpy/linalg/_linalg.py,
+    NumPy 2.4-2.5), for 2-D ``a`` and a ``b`` of one right-hand side or more: the
+    gufunc under its error state, the residuals dropped where it says, the casts."""
+    if vector:
+        b = b[:, None]
+    with np.errstate(call=_LSTSQ_ERROR, invalid="call", over="ignore", divide="ignore",
+                     under="ignore"):
+        x, resids, rank, s = _GUFUNCS["lstsq"](a, b, rcond, signature=signature)
+    if vector:
+        x = x.squeeze(axis=-1)
+    if rank != n or m <= n:
+        resids = np.array([], real_type)
+    s = s.astype(real_type, copy=False)
+    resids = resids.astype(real_type, copy=False)
+    return x.astype(result_type, copy=True), resids, rank, s
+
+
+def lstsq_form(m, params: dict, name_of) -> str | None:
+    """``np.linalg.lstsq(a, b, rcond)`` of a static (m, n) ``a`` with m, n > 0, a ``b``
+    of m rows (1-D, or 2-D with one column or more) and ``rcond`` None or a literal
+    number (None: ``finfo(t).eps * max(m, n)``, computed here)."""
+    a, b, rcond = params["a"], params["b"], params["rcond"]
+    if _GUFUNCS is None or not _FITS_KNOWN or not _ndarray(a) or not _ndarray(b) or \
+            not (rcond is None or type(rcond) in (int, float)):
+        return None
+    sa, sb = array_meta(a).shape, array_meta(b).shape
+    if len(sa) != 2 or len(sb) not in (1, 2) or not static_shape(sa) or \
+            not static_shape(sb) or sb[0] != sa[0] or 0 in sa or (len(sb) == 2 and sb[1] == 0):
+        return None
+    try:
+        t, result_type = _COMMON_TYPE(np.empty(0, array_meta(a).dtype),
+                                      np.empty(0, array_meta(b).dtype))
+    except TypeError:
+        return None
+    rows, cols = sa
+    if rcond is None:
+        rcond = np.finfo(t).eps * max(cols, rows)
+    signature = "DDd->Ddid" if issubclass(t, np.complexfloating) else "ddd->ddid"
+    fn = m.bind(lstsq_gufunc, "lstsq_gufunc")
+    real = m.bind(_REAL_TYPE(result_type), "real_type")
+    result = m.bind(result_type, result_type.__name__)
+    return (f"{fn}({name_of(a)}, {name_of(b)}, {m.bind(rcond, 'rcond')}, {signature!r}, "
+            f"{len(sb) == 1}, {cols}, {rows}, {real}, {result})")
 
 
 def vector_norm(x: np.ndarray, as_float: bool):

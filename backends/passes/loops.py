@@ -21,6 +21,9 @@ from dynamo.tree import tree_leaves
 from .rewrite import rewrite
 
 LOOPS = ("fori_loop", "while_loop")
+# the meta keys of a body's trip input: a ``fori_loop``'s index, a ``while_loop``'s
+# trip (``while_trip.WHILE_INDEX``)
+_TRIP_KEYS = frozenset({"loop_index", "while_index"})
 
 
 def has_loops(graph: Graph) -> bool:
@@ -30,8 +33,9 @@ def has_loops(graph: Graph) -> bool:
 def compile_loop_bodies(graph: Graph, compile_body) -> Graph:
     """``graph`` with each loop node's body graph replaced by ``compile_body(body)``,
     a function ``(i, *carried, *free) -> tuple of the next carried values``; a
-    ``while_loop`` body (no index) compiles to a plain function of
-    ``(*carried, *free)`` that returns the next carried values and the next test."""
+    ``while_loop`` body compiles to a plain function of ``(*carried, *free)``, or
+    ``(trip, *carried, *free)`` where it reads a counter, that returns the next
+    carried values and the next test."""
     if not has_loops(graph):
         return graph
 
@@ -62,12 +66,14 @@ def _sized_per_trip(meta) -> bool:
 
 def reads_loop_index(node: Node) -> bool:
     """Whether ``node`` (in a loop body) reads the loop's index, inside an expression
-    (``x[i - 1]``): such nodes run by themselves, outside fused code."""
+    (``x[i - 1]``), or a ``while_loop`` body's trip (a counter read as a number,
+    ``x + h * i``: dynamo/translator/while_trip.py): such nodes run by themselves,
+    outside fused code."""
     for leaf in tree_leaves((node.args, node.kwargs)):
         nodes = getattr(leaf, "nodes", None)
         if isinstance(nodes, dict) and any(
-                n.op == PLACEHOLDER and "loop_index" in n.meta for n in nodes.values()):
+                n.op == PLACEHOLDER and _TRIP_KEYS & n.meta.keys() for n in nodes.values()):
             return True
-        if isinstance(leaf, Node) and leaf.op == PLACEHOLDER and "loop_index" in leaf.meta:
+        if isinstance(leaf, Node) and leaf.op == PLACEHOLDER and _TRIP_KEYS & leaf.meta.keys():
             return True
     return False

@@ -201,6 +201,7 @@ _MAX_LOOKED_AT = 256
 _CONTAINERS = (list, tuple, set, frozenset)
 
 _MRO = type.__dict__["__mro__"]
+_MODULE = type.__dict__["__module__"]
 
 
 def _within(value, names, every: bool):
@@ -211,7 +212,9 @@ def _within(value, names, every: bool):
     kind = type(value)
     if issubclass(kind, types.ModuleType):
         return
-    if kind in _CONTAINERS:   # (not a subclass: its __iter__ or __len__ may be the program's)
+    # (by identity: a metaclass's __eq__ may raise; not a subclass: its __iter__ or
+    # __len__ may be the program's)
+    if any(kind is c for c in _CONTAINERS):
         items = list(value)[:_MAX_LOOKED_AT]
     elif kind is dict:
         items = list(value.values())[:_MAX_LOOKED_AT]
@@ -234,7 +237,7 @@ def _functions_of(value, names, every: bool):
         return
     if issubclass(kind, type):
         kind, own = value, None       # a class: its own functions (static methods)
-    elif kind.__module__ == "builtins":
+    elif _MODULE.__get__(kind) == "builtins":   # (no metaclass property runs)
         return
     else:
         try:
@@ -249,7 +252,7 @@ def _functions_of(value, names, every: bool):
         for klass in _MRO.__get__(kind):   # (no metaclass property runs)
             found = vars(klass).get(name)
             if found is not None:
-                if type(found) in (staticmethod, classmethod):
+                if type(found) is staticmethod or type(found) is classmethod:
                     found = found.__func__
                 if type(found) is types.FunctionType:
                     yield f"{kind.__qualname__}.{name}()", found

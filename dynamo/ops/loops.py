@@ -59,7 +59,8 @@ def after_loop_rule(op, args, kwargs):
 
 
 def while_loop(body, keep: bool, cond, carried: tuple, free: tuple,
-               trips: int | None = None, count: bool = False, least: int = 0) -> tuple:
+               trips: int | None = None, count: bool = False, least: int = 0,
+               indexed: bool = False) -> tuple:
     """``while bool(cond) == keep:`` run ``body(*carried, *free)``, which gives the
     next carried values and the next test: a ``while`` loop whose exit the data
     decides (``while err > tol:``). ``bool`` of the 0-d test, as Python takes it (NaN
@@ -70,7 +71,9 @@ def while_loop(body, keep: bool, cond, carried: tuple, free: tuple,
     the frame reads off it when the graph runs (the loop variable after the loop).
     ``least``: the first that many trips run whatever the test says (``while err > tol
     or it < miniter:``, translator/or_counter_tests.py); the test is still computed
-    on each, as Python computes it first.
+    on each, as Python computes it first. ``indexed``: the body takes the number of
+    trips before it first, a Python int (a counter it reads as a number, ``x + h * i``:
+    translator/while_trip.py).
 
     >>> while_loop(lambda x: (x * 2, x * 2 < 50), True, True, (3,), ())
     (96,)
@@ -78,11 +81,15 @@ def while_loop(body, keep: bool, cond, carried: tuple, free: tuple,
     (2, 0)
     >>> while_loop(lambda x: (x * 2, x * 2 > 50), True, False, (3,), (), None, False, 2)
     (12,)
+    >>> while_loop(lambda t, x: (x + t, x + t < 5), True, True, (0,), (), None, False, 0,
+    ...            True)
+    (6,)
     """
     taken = 0
     while (bool(cond) is keep or taken < least) and (trips is None or taken < trips):
         taken += 1
-        *carried, cond = body(*carried, *free)
+        *carried, cond = body(taken - 1, *carried, *free) if indexed else \
+            body(*carried, *free)
     return (*carried, np.empty((taken, 0), np.bool_)) if count else tuple(carried)
 
 

@@ -324,8 +324,12 @@ register(OpDef("python_draw", python_draw, python_draw_rule, OPAQUE, cupy=None, 
 # np.random.seed(n): reseeds the global RandomState, in program order among the draws
 # (random: no pass moves it). No array result, so the translator adds it itself
 # (``OutputGraph.effect_op``), for an int or None seed.
+# A seed's value may raise (ValueError for a negative one, or one past 2**32 - 1 for
+# the legacy RandomState): the three ops below are marked "raises", so a graph holding
+# one replays the Python effects traced before it when it raises (convert.on_raise).
+SEED_RAISES = "raises ValueError for a negative seed (past 2**32 - 1: RandomState's)"
 register(OpDef("random_seed", np.random.seed, no_array, OPAQUE, cupy="random.seed",
-               random=True, extras={"name": "seed"},
+               random=True, extras={"name": "seed", "raises": SEED_RAISES},
                doc="np.random.seed: reseeds the global RandomState"))
 
 # np.random.default_rng(seed): a new Generator, made when the graph runs at its place in
@@ -334,9 +338,9 @@ register(OpDef("random_seed", np.random.seed, no_array, OPAQUE, cupy="random.see
 # and the glue reads when the program keeps it (``RandomObjectVariable.node``). The
 # translator adds it itself, for an int or None seed.
 register(OpDef("random_default_rng", np.random.default_rng, no_array, OPAQUE, cupy=None,
-               random=True, extras={"name": "default_rng"},
+               random=True, extras={"name": "default_rng", "raises": SEED_RAISES},
                doc="np.random.default_rng: a new Generator, an object of the graph"))
 # np.random.RandomState(seed): the same for a legacy RandomState object.
 register(OpDef("random_randomstate", np.random.RandomState, no_array, OPAQUE, cupy=None,
-               random=True, extras={"name": "RandomState"},
+               random=True, extras={"name": "RandomState", "raises": SEED_RAISES},
                doc="np.random.RandomState: a new RandomState, an object of the graph"))

@@ -121,8 +121,8 @@ def may_signal(node: Node) -> bool:
         return False
     if node.op != CALL:
         return False   # placeholders, the output
-    if has_effect(node):
-        return True
+    if has_effect(node) or node.meta.get("may_raise"):
+        return True   # (may_raise: x[i] with a changing int i, bounds checked at run time)
     kind = node.meta.get("kind")
     if kind == VIEW:
         # x.T, x.reshape(2, -1), x[1:3]: shapes are static, so these cannot fail at

@@ -21,7 +21,7 @@ Example::
 from __future__ import annotations
 
 from .ranges import LOWEST
-from .sizes import Sym
+from .sizes import Sym, as_size, small_numbers
 
 
 def symbol_bounds(names, known=()) -> tuple[dict[str, int], dict[str, int]]:
@@ -29,8 +29,12 @@ def symbol_bounds(names, known=()) -> tuple[dict[str, int], dict[str, int]]:
     fact of that symbol alone says so) and, where a known fact bounds it above, its
     greatest. ``known`` are affine forms known to be ``>= 0`` (facts of several
     symbols bound none of them here)."""
-    lower = {n: LOWEST for n in names}
-    upper: dict[str, int] = {}
+    # a changing int used only as a value so far becomes a size here (guarded >= 2),
+    # or, at 0, 1 or below, is pinned: then its one value bounds it both ways
+    as_size(names, "a bound of a loop")
+    small = small_numbers()
+    lower = {n: small.get(n, LOWEST) for n in names}
+    upper: dict[str, int] = {n: small[n] for n in names if n in small}
     for fact in known:
         if len(fact.terms) != 1:
             continue

@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import operator
 
-from .sizes import Sym, Symbolic, SymInt, pin
+from .sizes import Sym, Symbolic, SymInt, nonnegative, pin
 
 # The operators an expression may hold: each always gives a float when an operand is a
 # float (or for truediv, always), whatever the values (pow: see ``_pow_stays_float``).
@@ -116,6 +116,12 @@ class Expr:
             return f"{self.op.__name__}({', '.join(a.render(names) for a in self.args)})"
         if self.op is _sum:
             return f"sum(({''.join(a.render(names) + ', ' for a in self.args)}))"
+        if self.op in _MATH:
+            # ``__import__``: the expression runs in several generated scopes (the graph's
+            # printout, the numpy backend's module, the frame glue), none of which need
+            # to bind ``math``; a builtin name resolves in every one of them
+            args = ", ".join(a.render(names) for a in self.args)
+            return f"__import__('math').{self.op.__name__}({args})"
         a, b = (x.render(names) for x in self.args)
         return f"({a} {_BINARY[self.op]} {b})"
 
@@ -155,6 +161,16 @@ class SymFloat(float, Symbolic):
         """A symbolic int as a float operand: Python converts an int to a float (exactly
         as ``float(i)``, ``OverflowError`` past 1e308) before any float arithmetic."""
         return SymFloat(float(int(value)), Expr.apply(float, Expr.of(value)), integral=True)
+
+    @staticmethod
+    def of_quotient(fn, value: SymInt, k: int) -> SymFloat:
+        """``size // k`` or ``size % k`` (``fn``, ``k`` a nonzero int constant) as a float
+        operand (``gamma ** (epoch // 30)``): a float operator converts the int result
+        exactly as ``float(i)`` does, so the graph computes ``float(s0 // 30)``, and the
+        quotient needs no guard (``translator/quotients.py``)."""
+        return SymFloat(float(fn(int(value), k)),
+                        Expr.apply(float, Expr.apply(fn, Expr.of(value), Expr.of(k))),
+                        integral=True)
 
     def __repr__(self) -> str:
         return f"SymFloat({float.__float__(self)!r}, {self.sym.render()})"
@@ -370,6 +386,43 @@ def choose(fn, values):
                         for v in values))
 
 
+# The functions of ``math`` that return a float for every int or float argument they
+# accept (or raise: ``math.sqrt(-1.0)``, ``math.exp(1e9)``), with how many arguments
+# (``math.log(x)`` and ``math.log(x, base)``).
+_MATH = {getattr(math, name): arity for name, arity in (
+    ("cos", (1,)), ("sin", (1,)), ("tan", (1,)), ("acos", (1,)), ("asin", (1,)),
+    ("atan", (1,)), ("cosh", (1,)), ("sinh", (1,)), ("tanh", (1,)), ("acosh", (1,)),
+    ("asinh", (1,)), ("atanh", (1,)), ("exp", (1,)), ("exp2", (1,)), ("expm1", (1,)),
+    ("log", (1, 2)), ("log2", (1,)), ("log10", (1,)), ("log1p", (1,)), ("sqrt", (1,)),
+    ("cbrt", (1,)), ("fabs", (1,)), ("erf", (1,)), ("erfc", (1,)), ("gamma", (1,)),
+    ("lgamma", (1,)), ("degrees", (1,)), ("radians", (1,)), ("atan2", (2,)),
+    ("hypot", (2,)), ("copysign", (2,)), ("fmod", (2,)), ("pow", (2,)),
+) if hasattr(math, name)}
+
+
+def math_call(fn, values):
+    """``fn(*values)`` for a function of ``math`` that always returns a float (``math.cos``,
+    ``math.exp``, ``math.sqrt``) where an argument is a changing number: a SymFloat whose
+    expression calls the same function on the same Python numbers when the graph runs,
+    so the value is libm's bit for bit and a domain error raises there with its own text
+    (``ValueError: math domain error``). None where it does not apply (another function,
+    an argument that is not a Python number, nothing symbolic) or where the call raises
+    for the values seen (the caller reads them: pinned, and the error is raised).
+
+    Example: ``math.cos(math.pi * t / 8)`` with a symbolic int ``t`` is
+    ``SymFloat(0.707..., __import__('math').cos(((3.14159... * float(s0)) / 8)))``."""
+    if len(values) not in _MATH.get(fn, ()) or not all(_number(v) for v in values) or \
+            not any(isinstance(v, (SymInt, SymFloat)) for v in values):
+        return None
+    try:
+        hint = fn(*(_hint(v) for v in values))
+    except Exception:  # noqa: BLE001 (the caller's plain call raises it again, pinned)
+        return None
+    if type(hint) is not float:   # (cannot happen for these functions; never guess)
+        return None
+    return SymFloat(hint, Expr.apply(fn, *(Expr.of(v) for v in values)))
+
+
 def _sum(*values):
     return sum(values)
 
@@ -397,15 +450,19 @@ def total(values):
 
 def _sum_of_sizes(value) -> bool:
     """A symbolic int (or its float) that is >= 0 for every value of its symbols: each
-    symbol is a size or an int guarded >= 2 (or an unbacked size, >= 0), so a sum of
-    them with coefficients >= 0 and a constant >= 0 is."""
+    symbol is a size or an int guarded >= 2 (or an unbacked size, >= 0, or a changing
+    int guarded >= 0 here), so a sum of them with coefficients >= 0 and a constant
+    >= 0 is."""
     expr = Expr.of(value) if isinstance(value, (SymInt, SymFloat)) else None
     if expr is not None and expr.op is float:
         expr = expr.args[0]
     if expr is None or expr.op != "int":
         return False
     sym = expr.args[0]
-    return sym.const >= 0 and all(c >= 0 for _, c in sym.terms)
+    # (a changing int used only as a value may be negative: ``nonnegative`` guards it
+    # ``>= 0`` where it is, or says no)
+    return sym.const >= 0 and all(c >= 0 for _, c in sym.terms) and \
+        all(nonnegative(name) for name, _ in sym.terms)
 
 
 def float_operands(x, y):
@@ -419,4 +476,5 @@ def float_operands(x, y):
     return x, y
 
 
-__all__ = ["Expr", "SymFloat", "binary", "choose", "float_operands", "literal", "total"]
+__all__ = ["Expr", "SymFloat", "binary", "choose", "float_operands", "literal", "math_call",
+           "total"]

@@ -27,7 +27,7 @@ from ..tree import tree_leaves, tree_map
 from .fit import SymbolClasses, substitute, symbolic_shape, symbols_in
 from .policy import DynamicPolicy
 from .scalars import Expr, SymFloat, literal
-from .sizes import Sym, SymInt, Trace, not_recording, pin
+from .sizes import Sym, SymInt, Trace, as_size, free_numbers, not_recording, pin
 
 if TYPE_CHECKING:
     from ..ops import ArrayMeta
@@ -78,14 +78,28 @@ class ShapeEnv:
             shape[d] = self.new_symbol(ShapeSource(source, d), shape[d], "a dynamic size")
         return meta.with_(shape=tuple(shape)) if dims else meta
 
-    def new_symbol(self, source: Source, value: int, what: str) -> SymInt:
+    def new_symbol(self, source: Source, value: int, what: str,
+                   number: bool = False) -> SymInt:
         """A symbolic int read from ``source`` (a size, or an int argument), guarded
-        ``>= 2``: NumPy treats 0 and 1 specially, so those keep their own entries."""
+        ``>= 2``: NumPy treats 0 and 1 specially, so those keep their own entries.
+
+        ``number``: a changing int (``self.t += 1``) of any value, with no range guard
+        while the trace uses it only as a value (arithmetic, float math, an operand of
+        an elementwise op, written back or returned): a counter from 0 then compiles
+        at 0 and once more at 1, and that entry serves every later count. Where the
+        trace needs it as a size, ``sizes.as_size`` guards it ``>= 2`` (or pins it, at
+        0, 1 or below)."""
         name = self.dynamic.symbol_for(source)
         self.symbols[name] = source
         self.hints[name] = value
-        self.guards.add(Guard(source, EXPR, f"{source.expr()} >= 2",
-                              note=f"{what} (0 and 1 are specialized)"))
+        if number and self.trace is not None:
+            self.trace.numbers[name] = (source.expr(), value)
+        elif value < 2:   # (no trace to tell a value from a size: this value only)
+            self.guards.add(Guard(source, EXPR, f"{source.expr()} == {value}",
+                                  note=f"{what} (0 and 1 are specialized)"))
+        else:
+            self.guards.add(Guard(source, EXPR, f"{source.expr()} >= 2",
+                                  note=f"{what} (0 and 1 are specialized)"))
         return SymInt(value, Sym.symbol(name, source.expr()))
 
     def new_unbacked(self, what: str) -> SymInt:
@@ -130,6 +144,7 @@ class ShapeEnv:
         shape. Any other op's result might (``np.arange(0, 1, step)``): it is pinned
         unless the rule gives the same result at very different floats (``_float_blind``)."""
         self.check_floats(op, meta_args, meta_kwargs, meta)
+        meta_args, meta_kwargs = self._numbers_as_values(op, meta_args, meta_kwargs, meta)
         if not symbols_in((meta_args, meta_kwargs)):
             return meta
         rule = lambda a, k: op.meta(op, a, k)  # noqa: E731
@@ -151,6 +166,49 @@ class ShapeEnv:
                 not self._float_blind(op, meta_args, meta_kwargs, meta):
             pin(frozenset().union(*(v.sym.symbols for v in floats)),
                 f"np.{op.name} of a changing float")
+
+    def _numbers_as_values(self, op, meta_args, meta_kwargs, meta):
+        """The call with its changing ints used only as values (``sizes.free_numbers``)
+        taken at their hints, where they are operands of an elementwise op whose rule
+        gives the same result at very different ints (0, 1, negative, past 32 bits):
+        NumPy's promotion of a Python int does not read it (NEP 50), nor does the
+        result's shape, so ``x * t`` or ``m / (1 - b ** t)`` serve every ``t``. Any
+        other use of one makes it a size (``sizes.as_size``: guarded ``>= 2``, or
+        pinned below 2), as every symbolic int was before.
+
+        Example: ``x * t`` with ``t`` at 1 fits as ``x``'s shape, with no guard on
+        ``t``; ``np.zeros(t)`` pins ``t`` at 1 (and guards it ``>= 2`` at 5)."""
+        numbers = symbols_in((meta_args, meta_kwargs)) & free_numbers()
+        if not numbers:
+            return meta_args, meta_kwargs
+
+        def plain(v):
+            return int(v) if isinstance(v, SymInt) and v.sym.symbols & numbers else v
+        if op.kind == "elementwise" and self._int_blind(op, meta_args, meta_kwargs, meta,
+                                                      numbers):
+            return tree_map(plain, (meta_args, meta_kwargs))
+        as_size(numbers, f"np.{op.name} of a changing int")
+        return meta_args, meta_kwargs
+
+    def _int_blind(self, op, meta_args, meta_kwargs, meta, numbers) -> bool:
+        """Does the op's rule give ``meta`` with the changing ints ``numbers`` at other
+        values (``_INT_PROBES``)? Only top-level operands may hold them (an int inside a
+        shape is a size)."""
+        from ..ops import ArrayMeta
+
+        if any(isinstance(v, ArrayMeta) and symbols_in(v) & numbers
+               for v in tree_leaves((meta_args, meta_kwargs))):
+            return False
+        for probe in _INT_PROBES:
+            values = {**self.hints, **{n: probe(self.hints[n]) for n in numbers}}
+            args, kwargs = substitute((meta_args, meta_kwargs), values)
+            try:
+                with not_recording():
+                    if op.meta(op, args, kwargs) != meta:
+                        return False
+            except Exception:  # noqa: BLE001 (a rule that rejects a value reads it)
+                return False
+        return True
 
     def _float_blind(self, op, meta_args, meta_kwargs, meta) -> bool:
         """Does the op's rule give ``meta`` with its changing floats replaced by other
@@ -191,6 +249,12 @@ class ShapeEnv:
         for expr in dict.fromkeys(trace.ranges):
             self.guards.add(Guard(anchor, EXPR, expr,
                                   note="the sizes an op's fitted shape holds for"))
+        for name in sorted(trace.sized - self._pinned_names()):
+            src = self.symbols[name]
+            where = trace.sites.get(f"sized {name}")
+            self.guards.add(Guard(src, EXPR, f"{src.expr()} >= 2",
+                                  note="a dynamic int used as a size (0 and 1 are "
+                                       "specialized)" + (f", {where}" if where else "")))
         for name in sorted(self._pinned_names()):
             src = self.symbols[name]
             hint = self.hints[name]
@@ -222,8 +286,10 @@ class ShapeEnv:
         return {s for s in self.symbols if classes.find(s) in reps}
 
     def pinned_sizes(self) -> set:
-        """Sizes a later compile should keep static (they were pinned here)."""
-        return {self.symbols[s] for s in self._pinned_names()}
+        """Sizes a later compile should keep static (they were pinned here; not a
+        changing int pinned only because it was a size at 0 or 1: ``sizes.as_size``)."""
+        small = self.trace.small if self.trace is not None else set()
+        return {self.symbols[s] for s in self._pinned_names() - small}
 
 
 # The first unbacked size's made-up hint (then +98 each): odd, and past the sizes of
@@ -231,6 +297,10 @@ class ShapeEnv:
 _UNBACKED_HINT = 4001
 
 # Other values a changing float could take, to see whether an op's rule reads it.
+# Other values a changing int used as a value could take: 0, 1, negative, past 32 bits.
+_INT_PROBES = (lambda h: 0, lambda h: 1, lambda h: -h - 3, lambda h: h + 17,
+               lambda h: 2 ** 40 + 3)
+
 _FLOAT_PROBES = (lambda h: -3.0 * h - 1.5, lambda h: 0.0, lambda h: h * 1e6 + 0.25,
                  lambda h: 1e300)
 

@@ -271,10 +271,42 @@ def _quotient(fn, size: SymInt, k):
     if type(k) is not int or k == 0:
         return _pinned(fn)(size, k)
     result = fn(int(size), k)
+    record(f"{quotient_text(fn, size, k)} == {result!r}", True, size.sym.symbols)
+    return result
+
+
+def quotient_text(fn, size: SymInt, k: int) -> str:
+    """``L['step'] % 10`` (``fn`` a key of ``_QUOTIENT``) as a guard reads it."""
     text = size.sym.runtime()
     if size.sym.const or len(size.sym.terms) != 1 or size.sym.terms[0][1] != 1:
         text = f"({text})"      # not one symbol: ``(L['t'] + 1) % 10``
-    record(f"{_QUOTIENT[fn].format(text, k)} == {result!r}", True, size.sym.symbols)
+    return _QUOTIENT[fn].format(text, k)
+
+
+_COMPARE_TEXT = {operator.eq: "==", operator.ne: "!=", operator.lt: "<",
+                 operator.le: "<=", operator.gt: ">", operator.ge: ">="}
+
+
+def quotient_compared(fn, size: SymInt, k: int, compare, other: int,
+                      reflected: bool = False) -> int:
+    """``size // k`` or ``size % k`` (``fn``) whose only use is the comparison that
+    follows it (``if step % 3 == 0``; ``compare`` with the int constant ``other``, on
+    the right, or on the left where ``reflected``): the plain result, with the guard
+    that the *comparison* comes out the same (``L['step'] % 3 == 0`` or ``not (...)``),
+    so one entry serves every remainder with that outcome. The caller makes sure the
+    result is read by nothing else (``translator/quotients.py``).
+
+        >>> with recording() as trace:
+        ...     r = quotient_compared(operator.mod, SymInt(13, Sym.symbol("s0",
+        ...                           "L['step']")), 3, operator.eq, 0)
+        >>> r, trace.decisions
+        (1, ["not (L['step'] % 3 == 0)"])
+    """
+    result = fn(int(size), k)
+    outcome = compare(other, result) if reflected else compare(result, other)
+    text = quotient_text(fn, size, k)
+    lhs, rhs = (repr(other), text) if reflected else (text, repr(other))
+    record(f"{lhs} {_COMPARE_TEXT[compare]} {rhs}", bool(outcome), size.sym.symbols)
     return result
 
 
@@ -314,6 +346,13 @@ class Trace:
         self.sites: dict[str, str] = {}
         self.locate = None   # () -> "file:line: code" of the instruction being traced
         self.unbacked: dict[str, str] = {}   # unbacked symbol -> what it is the size of
+        # changing ints (``self.t``, ``step``): symbol -> (source, hint), with no range
+        # guard while only their values are used (``as_size``); ``sized``: those later
+        # used as sizes (guarded ``>= 2``); ``small``: those pinned at 0, 1 or below
+        # (this entry only: not kept static by later compiles)
+        self.numbers: dict[str, tuple[str, int]] = {}
+        self.sized: set[str] = set()
+        self.small: set[str] = set()
 
     def note(self, key: str, why: str) -> None:
         """Remember the first place (and reason) that learned ``key``."""
@@ -328,6 +367,7 @@ class Trace:
         for name in self.pins - before:
             self.sites.pop(name, None)
         self.pins &= before
+        self.small &= self.pins
 
 
 def is_unbacked(name: str) -> bool:
@@ -388,8 +428,67 @@ def pin(symbols, why: str = "") -> None:
     _refuse_unbacked(trace, symbols, why or "its value was needed as a plain int")
     if trace is not _QUIET:
         trace.pins.update(symbols)
+        # a changing int pinned at 0, 1 or below is so for this entry only (such ints
+        # were no symbols before ``Trace.numbers``: no later compile keeps them static)
+        trace.small.update(n for n in symbols
+                           if n in trace.numbers and trace.numbers[n][1] < 2)
         for name in symbols:
             trace.note(name, why)
+
+
+def as_size(symbols, why: str) -> None:
+    """The trace is about to rely on these symbols being sizes (``>= 2``, as every
+    size symbol is guarded: NumPy treats 0 and 1 specially): a changing int that so
+    far was only a value (``Trace.numbers``: no range guard) gets the guard ``>= 2``
+    where its hint is 2 or more, and is pinned otherwise (for this entry only: a
+    counter from 0 that later shapes an array still costs two recompiles, not one per
+    call). Sizes, and numbers already sized or pinned, are left as they are.
+
+        >>> with recording() as trace:
+        ...     trace.numbers["s0"] = ("L['t']", 1)
+        ...     as_size({"s0"}, "np.zeros of a changing int")
+        >>> trace.pins, trace.small, trace.sized
+        ({'s0'}, {'s0'}, set())
+    """
+    trace = getattr(_local, "trace", None)
+    if trace is None or trace is _QUIET:
+        return
+    for name in sorted(set(symbols) & trace.numbers.keys()):
+        if name in trace.sized or name in trace.pins:
+            continue
+        if trace.numbers[name][1] >= 2:
+            trace.sized.add(name)
+            trace.note(f"sized {name}", why)
+        else:
+            pin({name}, why)      # (``small``: for this entry only)
+
+
+def free_numbers() -> set[str]:
+    """The changing ints of this trace used only as values so far (see ``as_size``)."""
+    trace = getattr(_local, "trace", None)
+    if trace is None:
+        return set()
+    return set(trace.numbers) - trace.sized - trace.pins
+
+
+def small_numbers() -> dict[str, int]:
+    """The changing ints pinned as sizes at 0, 1 or below (``as_size``) -> their value."""
+    trace = getattr(_local, "trace", None)
+    return {} if trace is None else {n: trace.numbers[n][1] for n in trace.small}
+
+
+def nonnegative(name: str) -> bool:
+    """Is the symbol ``name`` at least 0 for every value the entry serves? A size is
+    (``>= 2``, or an unbacked count); a changing int used only as a value is where its
+    hint is, with the guard ``>= 0`` recorded (``t ** 0.25``); otherwise not."""
+    if name not in free_numbers():
+        return True
+    trace = _local.trace
+    source, hint = trace.numbers[name]
+    if hint < 0:
+        return False
+    record(f"{source} >= 0", True, {name})
+    return True
 
 
 def pinned() -> set[str]:

@@ -64,7 +64,7 @@ from ..graph import CALL, Graph, Node, map_nodes
 from ..symbolic import Sym, Symbolic, SymFloat, SymInt
 from ..symbolic.bounds import always_nonnegative
 from ..symbolic.fit import _metas, substitute, symbols_in
-from ..symbolic.sizes import as_sym
+from ..symbolic.sizes import as_size, as_sym, symbols_of
 from ..tree import tree_leaves
 from ..variables import ArrayVariable, ConstantVariable
 from ..variables.arrays import RowIteratorVariable
@@ -212,6 +212,8 @@ class LoopScope:
     def __init__(self, tx, inst, it, rest: range | SymbolicRest, counters: dict):
         self.tx, self.inst, self.it, self.rest = tx, inst, it, rest
         self.trips = trip_count(rest)
+        # a trip count is a size (a changing int in it is guarded >= 2, or pinned)
+        as_size(symbols_of((self.trips, rest.start)), "a loop node's trip count")
         self.counters = counters   # local name -> its step per trip (``Counters``)
         self.output = tx.output
         self.symbol = f"loop{next(node_numbers)}"

@@ -12,6 +12,7 @@ from ..exc import Unsupported
 from ..symbolic import Symbolic
 from ..variables import ConstantVariable, SliceVariable
 from . import compare
+from .quotients import quotient_use
 from .raising_checks import as_a_check
 from .while_loops import tests_loop_next
 
@@ -41,7 +42,8 @@ class Operators:
                 isinstance(a.as_python_constant(), str):
             self.push(self.format_percent(a, b))
             return
-        self.push(self.binary_op(op, a, b, inplace=inplace))
+        quotient = quotient_use(self, op, a, b)   # step % 3 == 0, gamma ** (epoch // 3)
+        self.push(self.binary_op(op, a, b, inplace=inplace) if quotient is None else quotient)
 
     def format_percent(self, fmt, args):
         values = args.as_python_constant()

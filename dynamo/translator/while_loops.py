@@ -26,6 +26,7 @@ import numpy as np
 from .. import ops
 from ..graph import Graph
 from ..symbolic import SymInt
+from ..symbolic.sizes import as_size, symbols_of
 from ..variables import ArrayVariable, ConstantVariable
 from ..variables.arrays import RowIteratorVariable
 from .loop_exits import (
@@ -48,9 +49,10 @@ from .loop_facts import (
     int_step,
     memory_base,
     same_constant,
+    same_int,
     why_not,
 )
-from .loops import LoopScope, dead_after, node_numbers, rest_of
+from .loops import Counters, LoopScope, dead_after, node_numbers, rest_of
 from .or_counter_tests import least_trips, or_shape
 from .spent_counter_tests import spent_tests
 from .while_counters import (
@@ -61,6 +63,16 @@ from .while_counters import (
     only_stepped,
     plain_test,
     trips_bound,
+)
+from .while_trip import (
+    PINNED,
+    bind_counters,
+    check_int_range,
+    check_use,
+    counter_at,
+    counter_read,
+    planned_counters,
+    unbind,
 )
 
 _CONDITIONAL = {"POP_JUMP_IF_FALSE": False, "POP_JUMP_IF_TRUE": True,
@@ -102,8 +114,12 @@ def while_loop_node(tx, inst, value, when: bool) -> bool:
         else:
             scope = WhileScope(tx, inst, value, *broken[:3], keep=when != broken[3])
             scope.for_break(*broken[4:])
+        # (counters the body reads, found by an earlier attempt: ``while_trip``)
+        scope.counters = planned_counters(tx.loop_plan(inst))
         scope.trace_body()
         scope.finish()
+    except Counters as e:     # (the body reads a counter: again, with it as i0 + trip)
+        tx.refuse_loop_node(inst, f"while loop: {e}", e.counters)
     except NotALoopNode as e:
         tx.refuse_loop_node(inst, f"while loop: {e}")
     except Exception as e:  # noqa: BLE001 (anything the body cannot be: a break)
@@ -115,7 +131,8 @@ def while_loop_node(tx, inst, value, when: bool) -> bool:
 def _loop_test(tx, inst) -> tuple:
     """``(while_shape, for_break_shape)`` of the conditional jump ``inst``, where a loop
     node may be tried there (Nones where not)."""
-    if tx.loop_plan(inst) is not None or tx.output.loop_scope is not None or \
+    plan = tx.loop_plan(inst)
+    if plan is not None and plan.kind != "counters" or tx.output.loop_scope is not None or \
             tx.output.kind not in (None, ops.NUMPY) or tx.in_try():
         return None, None
     shape = loop_shape(tx.info.insts, inst)
@@ -440,6 +457,20 @@ class WhileScope(LoopScope):
         self.back = back
         self.variable = self.tx.info.insts[for_iter + 1].arg
 
+    def fit(self, op, meta_args, meta_kwargs, meta):
+        """An op that reads a counter (``x + h * i``): elementwise, the counter a number
+        (``while_trip.check_use``); then as a ``for`` loop's index, at trip 0."""
+        check_use(self, op, meta_args, meta_kwargs)
+        return super().fit(op, meta_args, meta_kwargs, meta)
+
+    def _check_index_uses(self) -> None:
+        """As ``LoopScope._check_index_uses``, named for a counter (``while_trip``)."""
+        try:
+            super()._check_index_uses()
+        except NotALoopNode:
+            raise NotALoopNode(f"the body branches on a counter or uses it as a plain "
+                               f"int{PINNED}") from None
+
     def _check_slots(self) -> None:
         """As ``LoopScope._check_slots``, but carried arrays that share memory (``A``
         and ``d = np.diag(A)``) are allowed where the body writes neither in place
@@ -461,6 +492,9 @@ class WhileScope(LoopScope):
     def trace_body(self) -> None:
         tx, out = self.tx, self.output
         names = {id(v): n for n, v in reversed(self.entry_locals.items())}
+        frame_locals = tx.locals      # (the same dict again afterwards: others hold it)
+        if self.counters:   # (the trip first: the body is ``(trip, *carried, *free)``)
+            bind_counters(self, frame_locals)
         for v in self.slots:
             p = self.body.placeholder(names.get(id(v), v.node.name), meta={
                 "array": v.meta, "loop_outer": v.node, "carried": True})
@@ -476,7 +510,6 @@ class WhileScope(LoopScope):
         out.graph, out.loop_scope = self.body, self
         out.side_effects.log = []
         tx.ip = self.start
-        frame_locals = tx.locals      # (the same dict again afterwards: others hold it)
         tx.locals = WatchedLocals(frame_locals)
         try:
             while True:
@@ -501,6 +534,7 @@ class WhileScope(LoopScope):
         finally:
             self._leave_body(tx, frame_locals)
             self._forget_body_sizes()
+            unbind(self)
         self.cond_end = tx.pop()
         if not isinstance(self.cond_end, ArrayVariable) or self.cond_end.meta.ndim != 0:
             raise NotALoopNode("the test at the end of the body is no 0-d array")
@@ -537,6 +571,7 @@ class WhileScope(LoopScope):
         tx = self.tx
         slot_ids = {id(v) for v in self.slots}
         dead = dead_after(tx, self.after)
+        counters = {}
         if set(self.entry_locals) - set(tx.locals):
             raise NotALoopNode("the body deletes a local")
         for name, var in list(tx.locals.items()):
@@ -549,10 +584,21 @@ class WhileScope(LoopScope):
             old = self.entry_locals[name]
             if var is old or id(old) in slot_ids or same_constant(var, old):
                 continue
+            if name in self.counters:      # read in the body, as ``i0 + step * trip``
+                step = self.counters[name]
+                if not isinstance(var, ConstantVariable) or \
+                        not same_int(var.value, counter_at(self, name, step, 1)):
+                    raise NotALoopNode(f"the counter {name!r} does not step by {step}")
+                self.steps[name] = step
+                tx.locals[name] = old
+                continue
             step = _int_step(old, var)
             if step is not None and only_stepped(tx.info.insts, *self._code(), name,
                                                  self._tests() | spent_tests(self, name, step)):
                 self.steps[name] = step       # a counter: it0 + step * trips after
+                continue
+            if counter_read(old, var, step, self.watched.first.get(name)):
+                counters[name] = step         # read in the body: ``while_trip``
                 continue
             if name in dead and self.watched.first.get(name) == "write" and \
                     not self.watched.opaque:
@@ -563,6 +609,8 @@ class WhileScope(LoopScope):
                 continue
             raise NotALoopNode(f"the local {name!r} is carried from one trip to the next "
                                f"({old.describe()} -> {var.describe()}){carried_shape(step, var)}")
+        if counters:
+            raise Counters({**self.counters, **counters})
 
     def _code(self) -> tuple[int, int]:
         """The loop's instructions, ``lo:hi``: its tests, its body, its jumps."""
@@ -648,6 +696,8 @@ class WhileScope(LoopScope):
         serves (proven from the symbols' ranges, or guarded: ``_require``); other
         steps or comparisons are no node (a ceiling is no affine expression)."""
         (a0, da), (b0, db) = left, right
+        # a trip bound is a size (a changing int in it is guarded >= 2, or pinned)
+        as_size(symbols_of((a0, b0)), "a while loop's trip bound")
         d0, dd = a0 - b0, da - db          # as in ``trips_bound``
         e0, ed = {"LT": (d0, dd), "LE": (d0 - 1, dd), "GT": (-d0, -dd),
                   "GE": (-d0 - 1, -dd)}.get(self.test.compare, (None, None))
@@ -744,6 +794,9 @@ class WhileScope(LoopScope):
         holders = self._holders()
         # the code after the test, again where the range runs out (``loop_exits``)
         tail = self.test_slot is not None and needs_tail(self, dead_after(tx, self.after))
+        if tail and self.counters:   # (B's node would need the trip the first ended at)
+            raise NotALoopNode("a counter read in the body of a loop with code after its "
+                               "break's test")
         outputs = tail_outputs(self, holders, dead_after(tx, self.after)) if tail else None
         if tail and self.cond_end.meta != self.cond_meta:
             raise NotALoopNode("the test at the end of the body is another kind of value")
@@ -773,6 +826,7 @@ class WhileScope(LoopScope):
                 self._check_plain_test()
             if self.counter_at is not None:
                 self._counter_in_tail()
+        check_int_range(self)
         # a loop variable or a counter read after the loop: from the number of trips,
         # a size read off the node
         dead = dead_after(tx, self.after)
@@ -793,7 +847,8 @@ class WhileScope(LoopScope):
             tuple(self.before[id(v)] for v in self.slots) +
             ((self.cond,) if self.test_slot is not None else ()),
             tuple(self.free), out.graph_arg(self.bound), count) +
-            ((out.graph_arg(least),) if isinstance(least, SymInt) or least else ()), meta={
+            ((out.graph_arg(least),) if isinstance(least, SymInt) or least or self.counters
+             else ()) + ((True,) if self.counters else ()), meta={
                 "array": metas + (counter,) if count else metas, **out.current_loc,
                 "kind": ops.get("while_loop").kind})
         self._slots_after(out, loop, written)

@@ -128,21 +128,24 @@ def _guard(tx, source, kind, expected):
 
 
 def _symbolic_int(out, value: int, source: Source) -> Variable:
-    """An int argument whose value changed between calls, as a symbolic size: guarded
-    by type (and >= 2, as sizes are: 0 and 1 stay specialized), a graph input where an
-    op uses it, its runtime value where the glue rebuilds it, pinned (and guarded by
-    value) where the trace needs it as a plain int. Float arithmetic on it
-    (``0.9 ** t``) is a ``SymFloat`` (see ``dynamo.symbolic.scalars``).
+    """An int argument whose value changed between calls, as a symbol: guarded by type
+    and to int64, a graph input where an op uses it, its runtime value where the glue
+    rebuilds it, pinned (and guarded by value) where the trace needs it as a plain int.
+    Used only as a value (arithmetic, an operand of an elementwise op) it has no other
+    guard, so a counter from 0 serves every count from its second call on; used as a
+    size it is guarded ``>= 2`` as sizes are (0 and 1 stay specialized: see
+    ``ShapeEnv.new_symbol``). Float arithmetic on it (``0.9 ** t``) is a ``SymFloat``
+    (see ``dynamo.symbolic.scalars``).
 
     Arguments, their items and attributes, and globals (``_rebuildable``)."""
     out.guards.add(Guard(source, TYPE, int))
     # NumPy types a Python int by its size (np.full(3, k), np.array([k]), np.asarray(k):
     # int64, then uint64 from 2**63, then object from 2**64; an int64 array + k raises
     # OverflowError): the trace typed k as int64, so the entry serves int64 values only
-    out.guards.add(Guard(source, EXPR, f"{source.expr()} < {_INT64_END}",
+    out.guards.add(Guard(source, EXPR, f"{-_INT64_END} <= {source.expr()} < {_INT64_END}",
                          note="a dynamic int (NumPy types a larger int otherwise)"))
-    return ConstantVariable(out.shape_env.new_symbol(source, value, "a dynamic int"),
-                            source)
+    return ConstantVariable(out.shape_env.new_symbol(source, value, "a dynamic int",
+                                                     number=True), source)
 
 
 _INT64_END = 2 ** 63
@@ -219,7 +222,7 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
         if isinstance(value, np.ndarray) and type(value) is not np.ndarray:
             raise Unsupported(f"ndarray subclass {type(value).__qualname__}")
         return out.add_input(value, source)
-    if type(value) is int and _rebuildable(source) and 2 <= value < _INT64_END and \
+    if type(value) is int and _rebuildable(source) and -_INT64_END <= value < _INT64_END and \
             out.shape_env.dynamic.is_dynamic_number(source, value):
         return _symbolic_int(out, value, source)
     if type(value) is float and _rebuildable(source) and \
@@ -381,10 +384,19 @@ def _spelled_key(key: Any) -> bool:
 def _own_getattribute(value: Any) -> bool:
     """``value``'s class (a class statement's) defines ``__getattribute__``, which then
     runs for every attribute read of it, ``__class__`` included (``isinstance`` reads
-    that when the type alone does not decide)."""
+    that when the type alone does not decide), or one of its classes has a
+    ``__class__`` of its own (a property: round 12, issue #17). Not a ``dynamo.compile``d function,
+    whose ``__getattribute__`` runs no program code (it reads ``f.__call__`` from the
+    function's ``__dict__``: ``dynamo.api.OptimizedFunction``)."""
     cls = type(value)
-    return bool(cls.__flags__ & _HEAP_TYPE) and \
-        type(type.__getattribute__(cls, "__getattribute__")) is types.FunctionType
+    if not cls.__flags__ & _HEAP_TYPE:
+        return False
+    # (a class of its own named __class__, a property, answers isinstance the same way)
+    return any("__class__" in type.__dict__["__dict__"].__get__(k)
+               for k in type.__dict__["__mro__"].__get__(cls)
+               if type.__dict__["__flags__"].__get__(k) & _HEAP_TYPE) or \
+        type(type.__getattribute__(cls, "__getattribute__")) is types.FunctionType and \
+        _compiled_function(value) is None
 
 
 _HEAP_TYPE = 1 << 9   # Py_TPFLAGS_HEAPTYPE: a class made by a class statement or type()

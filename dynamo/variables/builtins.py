@@ -33,6 +33,7 @@ from .constant import (
     compares_in_c,
     constant_len,
     raw,
+    symbolic_math,
     symbolic_number,
     symbolic_range,
 )
@@ -96,7 +97,8 @@ def call_builtin(tx, var: BuiltinVariable, args: list[Variable], kwargs: dict) -
     constant_args = all(_constant_like(a) for a in [*args, *kwargs.values()])
     pure = var.pure_method or fn in _PURE or getattr(fn, "__module__", None) in _PURE_MODULES
     if pure and constant_args:
-        return fold(fn, args, kwargs)
+        number = None if kwargs else symbolic_math(tx, fn, args)
+        return fold(fn, args, kwargs) if number is None else number
     if fn in _CAUSES:
         cause, why, hint = _CAUSES[fn]
         raise Unsupported(f"call to {fn.__name__}()", why, hint, cause=cause)
@@ -212,7 +214,37 @@ def _class_operands(classes) -> list:
 def _isinstance(tx, obj, classes):
     cls = classes.as_python_constant()
     _guard_class_check(tx, cls)
-    return ConstantVariable(issubclass(_type_of(tx, obj), cls))
+    kind = _type_of(tx, obj)
+    result = issubclass(kind, cls)
+    if _class_read_runs_code(kind) and not (result and isinstance(cls, type) and
+                                            type(cls) is type):
+        # Python asks ``obj.__class__`` where the type alone does not decide (and an
+        # ABC always): a ``__class__`` of the class's own (a property that says another
+        # class) or its ``__getattribute__`` answers, and may run code (issue #17)
+        raise Unsupported(f"isinstance of an object whose class defines __class__ or "
+                          f"__getattribute__ ({kind.__qualname__})")
+    return ConstantVariable(result)
+
+
+def _class_read_runs_code(kind: type) -> bool:
+    """Whether ``o.__class__`` of a ``kind`` object may be other than ``kind`` or run
+    the program's code: a class of its MRO (a class statement's) defines
+    ``__class__`` or ``__getattribute__``. Read without the metaclass's help.
+
+        >>> class Liar:
+        ...     __class__ = property(lambda self: int)
+        >>> _class_read_runs_code(Liar), _class_read_runs_code(float)
+        (True, False)
+    """
+    for k in type.__dict__["__mro__"].__get__(kind):
+        if type.__dict__["__flags__"].__get__(k) & _HEAP_TYPE:
+            own = type.__dict__["__dict__"].__get__(k)
+            if "__class__" in own or "__getattribute__" in own:
+                return True
+    return False
+
+
+_HEAP_TYPE = 1 << 9   # Py_TPFLAGS_HEAPTYPE: a class made by a class statement or type()
 
 
 @handles(issubclass)

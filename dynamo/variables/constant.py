@@ -21,7 +21,7 @@ import numpy as np
 from ..exc import Unsupported
 from ..ops.quiet import warnings_as
 from ..symbolic import Symbolic, SymFloat, SymInt, concrete, is_symbolic
-from ..symbolic.scalars import binary, float_operands
+from ..symbolic.scalars import binary, float_operands, math_call
 from ..symbolic.sizes import is_unbacked
 from .base import Variable, program_error
 
@@ -317,6 +317,17 @@ def symbolic_number(tx, fn, args: list) -> Variable | None:
     if fn in (float, abs) and isinstance(value, SymFloat):
         return ConstantVariable(_of_inputs(tx, abs(value) if fn is abs else value))
     return None
+
+
+def symbolic_math(tx, fn, args: list) -> Variable | None:
+    """``math.cos(x)``, ``math.exp(-k * t)``, ``math.sqrt(v)`` of a changing number (a
+    cosine or exponential learning-rate schedule): a SymFloat that calls the same
+    function when the graph runs (``scalars.math_call``), instead of reading the value
+    and pinning it. None where that does not apply (folded as before)."""
+    if not args or not all(isinstance(a, ConstantVariable) for a in args):
+        return None
+    number = math_call(fn, [a.value for a in args])
+    return None if number is None else ConstantVariable(_of_inputs(tx, number))
 
 
 def raw(var: Variable) -> Any:

@@ -214,6 +214,11 @@ class ObjectVariable(Variable):
         if cls.__getattribute__ is not object.__getattribute__:
             # it runs on every read, with whatever effects it has: not at trace time
             raise Unsupported(f"{cls.__qualname__}.__getattribute__ for {name!r}")
+        if type.__getattribute__(type(cls), "__getattribute__") is not type.__getattribute__:
+            # a metaclass's runs for the guards' reads of the class (``type(o).act``),
+            # where Python's ``o.act`` looks in the class without it (issue #17)
+            raise Unsupported(f"{type(cls).__qualname__}.__getattribute__ for {name!r} "
+                              f"(a metaclass's)")
         try:
             static = inspect.getattr_static(self.obj, name)
         except AttributeError:
@@ -221,7 +226,9 @@ class ObjectVariable(Variable):
                 raise Unsupported(f"{cls.__qualname__}.__getattr__ for {name!r}") from None
             self._guard_absent(tx, name, on_class=True)
             raise
-        in_instance = name in getattr(self.obj, "__dict__", {})
+        # (a data descriptor of the class, a property, wins over the instance's entry)
+        in_instance = name in getattr(self.obj, "__dict__", {}) and \
+            not _data_descriptor(_class_entry(cls, name))
         cls_source = self.class_source
         if not in_instance and isinstance(static, property):
             if static.fget is None:
@@ -440,6 +447,23 @@ _C_METHODS = (types.MethodDescriptorType, types.WrapperDescriptorType,
 _READ_FROM_CLASS = (types.FunctionType, staticmethod, classmethod, *_C_METHODS)
 
 
+def _class_entry(cls: type, name: str):
+    """``name`` in the namespaces of ``cls``'s MRO (None where absent), read without
+    the metaclass's help."""
+    for k in type.__dict__["__mro__"].__get__(cls):
+        own = type.__dict__["__dict__"].__get__(k)
+        if name in own:
+            return own[name]
+    return None
+
+
+def _data_descriptor(value) -> bool:
+    """A class attribute that wins over an instance's entry of its name (``property``,
+    a slot, anything whose type has ``__set__`` or ``__delete__``)."""
+    kind = type(value)
+    return hasattr(kind, "__set__") or hasattr(kind, "__delete__")
+
+
 class OpaqueMethodVariable(Variable):
     """A method implemented in C (``sys.stdout.write``): calling it is a graph break."""
 
@@ -471,6 +495,28 @@ class OpaqueVariable(Variable):
 
     def python_type(self) -> type:
         return type(self.value)
+
+    def getattr(self, tx, name: str) -> Variable:
+        # The class lacking ``name`` says nothing of the object's own ``__dict__`` (set
+        # later, too) or of a ``__getattr__``/``__getattribute__`` of its class:
+        # ``getattr(o, "calls", 0)`` would keep the 0 for every later call.
+        if _may_have_own(type(self.value)):
+            raise Unsupported(f"attribute {name!r} of {self.describe()}")
+        return super().getattr(tx, name)
+
+
+def _may_have_own(cls: type) -> bool:
+    """Whether an object of ``cls`` may have an attribute its class lacks: one in its
+    ``__dict__``, or one its ``__getattr__`` or own ``__getattribute__`` answers.
+
+    Example: ``_may_have_own(tuple)`` is False; a class statement's class (its objects
+    have a ``__dict__``) gives True."""
+    return bool(getattr(cls, "__dictoffset__", 0)) or hasattr(cls, "__getattr__") or \
+        any(k.__flags__ & _HEAP_TYPE and "__getattribute__" in vars(k)
+            for k in getattr(cls, "__mro__", ()))
+
+
+_HEAP_TYPE = 1 << 9   # Py_TPFLAGS_HEAPTYPE: a class made by a class statement or type()
 
 
 class RandomObjectVariable(Variable):

@@ -170,7 +170,10 @@ ROUND8: dict[str, Known | str] = {
     # the frame entry binds the arguments by the parameters of the code it was made
     # for: a call only the new code's parameters accept fails before its prologue
     # could see the replacement (a C-level frame would be needed; no Python frame may
-    # run between the caller and the function's own: docs/python_semantics.md)
+    # run between the caller and the function's own). Not fixable without a cost on
+    # every call (an entry taking *args/**kwargs: +354 instructions a call on 3.11) or
+    # on every function made (3.12's C function watchers; 3.11 has none): measured in
+    # docs/python_semantics.md, "A replaced __code__"
     "round8_frames/code_replaced_first_call_new_shape":
         "code-replaced-signature: the first call after fn.__code__ is replaced by code "
         "with other parameters binds by the old code's parameters",
@@ -206,19 +209,52 @@ ROUND10: dict[str, Known | str] = {}
 #    a function, method, partial, class or None by identity, each function argument by
 #    its __code__, and the class of each global or argument that is a program's object
 #    (dynamo/reach_guards.py); a rebinding makes the frame trace and check again.)
-ROUND11: dict[str, Known | str] = {
-    # f = dynamo.compile(g); f.__call__ = h; f.__call__ is still dynamo's entry (the
-    # write went to g, as on a plain function, so calls are unchanged): __call__ is a
-    # slot CPython's tp_call reads directly (dynamo/api.py, docs/benchmarks.md); a
-    # descriptor consulting g.__dict__ would cost every call
-    "round11_frames/write_call_slot":
-        "compiled-object-call-slot: f.__call__ read after a program set it gives the "
-        "compiled object's call slot, not the value set (calls are unchanged)",
+#    (compiled-object-call-slot, fixed: f.__call__ read after a program set it gave the
+#    compiled object's call slot; OptimizedFunction.__getattribute__ answers it from the
+#    function's __dict__, and no call runs __getattribute__: dynamo/api.py.)
+ROUND11: dict[str, Known | str] = {}
+
+# T. Round 12 (prog_round12_*.py).
+#    (isinstance-class-attribute, fixed: isinstance(o, C) was decided by type(o) alone,
+#    where Python asks o.__class__ when the type does not decide (a __class__ property
+#    or class attribute of the program's, or its __getattribute__, answers): such an
+#    isinstance is a break, variables/builtins.py _isinstance.)
+#    (guard-reads-class-code, fixed in part: a property added to the class over an
+#    instance's entry was taken for the entry, its getter run while tracing and by the
+#    guards on every call (2 reads a call, plainly 1); a data descriptor of the class is
+#    now read as one (variables/objects.py _data_descriptor), and the instance functions
+#    the frame-reader check guards are tested to be the instance's entry first
+#    (reach_guards._still_own_entry). Left: the entries made before the class changed.)
+#    (metaclass-getattribute, fixed: a method read through a class whose
+#    metaclass has its own __getattribute__ was guarded by reading type(o).name, which
+#    runs it; such a read is a break: variables/objects.py ObjectVariable.getattr.)
+#    (metaclass-eq-internal-error, fixed: the frame-reader check compared classes with
+#    `in` (a metaclass __eq__ that raises was an internal error) and read __module__
+#    through the metaclass: bytecode/caller_frames.py, reach_guards.py, guards/guards.py.)
+ROUND12: dict[str, Known | str] = {
+    # the entry made before a property (or __getattr__) was added to the class guards
+    # o.read by reading it, so on the first call after, the guard runs the class's new
+    # code once or twice besides the program's read (every later call is right); a test
+    # of the class before each instance-attribute guard cost 1.6 us a call for four
+    # attributes (process_time, 20,000 calls), half again the hit path
+    "round12_reach/instance_function_shadowed_by_property":
+        "guard-reads-class-code: on the first call after a property shadows an instance "
+        "attribute, the old entry's guard runs the getter too",
+    "round12_reach/getattr_added_to_class":
+        "guard-reads-class-code: on the first call after __getattr__ is added and the "
+        "instance attribute deleted, the old entry's guard runs __getattr__ too",
+    # a metaclass whose __module__ property raises: dynamo reads type(v).__module__ in
+    # some 50 places (builder.is_array, skipfiles, ...), so the frame falls back to
+    # eager after an internal error (results right, as plain Python)
+    "round12_reach/meta_module_property":
+        "metaclass-module-property: a metaclass __module__ property that raises is an "
+        "internal error (the frame runs eagerly; results right)",
 }
 
 KNOWN: dict[str, Known] = {
     pid: entry if isinstance(entry, Known) else Known(entry)
     for table in (ALIAS, IDENTITY, RAISE, STATE, GUARDS, NUMERICS, FRAMES_API, MORE,
-                  LOOPS, NEWEST, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10, ROUND11)
+                  LOOPS, NEWEST, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10, ROUND11,
+                  ROUND12)
     for pid, entry in table.items()
 }

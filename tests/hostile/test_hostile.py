@@ -20,7 +20,8 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round8_minmax", "round9_numbers", "round9_state", "round9_loops",
               "round9_sizes", "round10_islands", "round10_stencils", "round10_loops",
               "round10_draws", "round10_api", "round11_calls", "round11_stencils",
-              "round11_native", "round11_frames")
+              "round11_native", "round11_frames", "round12_lowerings", "round12_counters",
+              "round12_reach", "round12_quotients")
 
 
 def _params():

@@ -37,8 +37,6 @@ PROGRAMS: list = []
 
 # Why a program may recompile (``why``), and known causes of more (``known``)
 NUMBER = "a changing number: its first change costs one recompile, then it is a graph input"
-COUNTER_FROM_0 = ("an int counter from 0: 0 and 1 are specialized like sizes (symbolic "
-                  "ints are guarded >= 2)")
 
 
 @dataclass
@@ -161,8 +159,7 @@ class BatchNormCounting(BatchNorm1D):
 
 
 @program(recompiles=1,
-         why=NUMBER,
-         known=(2, COUNTER_FROM_0))
+         why=NUMBER)
 def batchnorm_with_iteration_counter(wrap):
     bn = BatchNormCounting(16)
     f = wrap(bn.forward)
@@ -188,8 +185,7 @@ class RNNCell:
 
 
 @program(recompiles=1,
-         why=NUMBER,
-         known=(2, COUNTER_FROM_0))
+         why=NUMBER)
 def rnn_cell_carries_hidden_state(wrap):
     cell = RNNCell(16, 8)
     f = wrap(cell.step)
@@ -284,8 +280,7 @@ class SGDMomentum:
 
 
 @program(recompiles=2,
-         why='the velocity dict is empty on the first call; then epoch changes',
-         known=(4, '`epoch // step_size` guards its quotient: an entry per quotient, not per epoch'))
+         why='the velocity dict is empty on the first call; then epoch changes')
 def sgd_momentum_step_decay(wrap):
     opt = SGDMomentum()
     f = wrap(opt.step)
@@ -338,8 +333,7 @@ class Adagrad:
 
 
 @program(recompiles=1,
-         why='`self.G is None` on the first call only; t changes from the same call',
-         known=(2, COUNTER_FROM_0))
+         why='`self.G is None` on the first call only; t changes from the same call')
 def adagrad_accumulator_none_then_array(wrap):
     opt = Adagrad()
     f = wrap(opt.update)
@@ -361,8 +355,7 @@ def sgd_with_warmup(w, g, step):
 
 
 @program(recompiles=1,
-         why=NUMBER,
-         known=(2, COUNTER_FROM_0))
+         why=NUMBER)
 def sgd_linear_warmup(wrap):
     f = wrap(sgd_with_warmup)
     w = W16x8.copy()
@@ -379,8 +372,7 @@ def cosine_annealing_update(w, g, t, T=8, lr_min=1e-3, lr_max=0.1):
 
 
 @program(recompiles=1,
-         why=NUMBER,
-         known=(7, '`math.cos` of a changing float reads its value: pinned'))
+         why=NUMBER)
 def sgd_cosine_annealing(wrap):
     f = wrap(cosine_annealing_update)
     w = W16x8.copy()
@@ -403,8 +395,7 @@ class ExponentialDecay:
 
 
 @program(recompiles=1,
-         why=NUMBER,
-         known=(7, '`np.exp` of a changing Python number reads its value: pinned'))
+         why=NUMBER)
 def exponential_decay_scheduler(wrap):
     sched = ExponentialDecay()
     f = wrap(sched.apply)
@@ -456,8 +447,10 @@ class DynamicLossScaler:
 
 @program(recompiles=2,
          why='`good_steps % growth_interval == 0` selects control flow; scale changes',
-         known=(5, '`good_steps % 3` guards its remainder (an entry per remainder, not per '
-                   'outcome of `== 0`); the scale read before the branch changes'))
+         known=(4, 'the counter changes (one recompile) and takes the branch (one); '
+                   'then the scale read before the branch changes (one recompile), and '
+                   'the next `% 3 == 0` step meets that changed scale in the branch '
+                   'taken (one more)'))
 def loss_scaler_growth(wrap):
     scaler = DynamicLossScaler()
     f = wrap(scaler.unscale)
@@ -486,8 +479,7 @@ class EMA:
 
 
 @program(recompiles=1,
-         why='`shadow is None` on the first call only',
-         known=(2, COUNTER_FROM_0))
+         why='`shadow is None` on the first call only')
 def ema_with_warmup_decay(wrap):
     ema = EMA()
     f = wrap(ema.update)
@@ -538,8 +530,7 @@ class IncrementalMean:
 
 
 @program(recompiles=1,
-         why=NUMBER,
-         known=(2, COUNTER_FROM_0))
+         why=NUMBER)
 def incremental_mean_of_rewards(wrap):
     m = IncrementalMean()
     f = wrap(m.add)
@@ -740,7 +731,9 @@ class KVCacheDecoder:
 
 @program(recompiles=1,
          why='the cache lists grow: one generic entry',
-         known=(7, 'np.stack of a growing list guards its length'))
+         known=(7, 'np.stack of a growing list guards its length (each item is an input '
+                   'of its own; one input of symbolic length, the list stacked by the '
+                   'glue as np.asarray is for int lists, is not built yet)'))
 def kv_cache_decode_lists(wrap):
     dec = KVCacheDecoder()
     f = wrap(dec.step)
@@ -842,7 +835,9 @@ class Agent:
 
 @program(recompiles=2,
          why='reward changes; `len(memory) < capacity` is control flow',
-         known=(7, "`len(memory) < capacity` guards the growing list's length"))
+         known=(7, "`len(memory) < capacity` guards the growing list's length (the "
+                   "length of a list of tuples is not symbolic, and `memory[position] = t` "
+                   "reads the list), and `(position + 1) % capacity` guards its remainder"))
 def dqn_agent_replay_buffer_list(wrap):
     agent = Agent()
     f = wrap(agent.act_and_store)
@@ -871,12 +866,57 @@ class ArrayReplayBuffer:
 
 @program(recompiles=1,
          why=NUMBER,
-         known=(7, "`obs_buf[ptr] = obs` pins ptr (the setitem's rule holds for that index only)"))
+         known=(7, "`(ptr + 1) % max_size` guards its remainder (an entry per ptr), and "
+                   "`obs_buf[:size]` pins size (fitted past the 16 rows its slice clamps "
+                   "at: not affine); `obs_buf[ptr] = obs` itself is an input"))
 def spinningup_array_replay_buffer(wrap):
     buf = ArrayReplayBuffer(4, 16)
     f = wrap(buf.store)
     outs = [f(_data(330 + i, 4), 0.5 * i) for i in range(8)]
     return outs, buf.obs_buf, buf.rew_buf, buf.ptr, buf.size
+
+
+class RingBuffer:
+    """A preallocated ring buffer that wraps with a comparison: rows written and read at
+    a changing int position (the position is bounds-checked by NumPy, not guarded)."""
+
+    def __init__(self, n, d):
+        self.data = np.zeros((n, d))
+        self.idx = 0
+
+    def add(self, x):
+        self.data[self.idx] = x
+        prev = self.data[self.idx - 1]
+        self.idx += 1
+        if self.idx == len(self.data):
+            self.idx = 0
+        return x - prev, self.data.mean(axis=0)
+
+
+@program(recompiles=2,
+         why='the position changes (one recompile); the wrap test `idx == len(data)` '
+             'is control flow: it turns true once (one more)')
+def ring_buffer_changing_position(wrap):
+    ring = RingBuffer(16, 4)
+    f = wrap(ring.add)
+    return [f(_data(340 + i, 4)) for i in range(19)], ring.data, ring.idx
+
+
+def visit_cell(values, counts, pos, reward, alpha=0.1):
+    """A tabular value estimate on a grid: the agent's cell is a tuple of ints."""
+    counts[pos] += 1
+    values[pos] += alpha * (reward - values[pos])
+    return values[pos], values[pos[0]].max()
+
+
+@program(recompiles=2,
+         why='the cell changes: each coordinate\'s first change costs one recompile')
+def grid_world_tuple_cell(wrap):
+    f = wrap(visit_cell)
+    values, counts = np.zeros((6, 6)), np.zeros((6, 6), np.int64)
+    path = [(3, 2), (3, 3), (4, 3), (4, 4), (5, 4), (5, 5), (4, 5), (3, 5), (2, 4)]
+    outs = [f(values, counts, pos, 0.25 * k) for k, pos in enumerate(path)]
+    return outs, values, counts
 
 
 def discounted_returns(rewards, gamma=0.99):
@@ -940,7 +980,7 @@ class EpsilonGreedy:
 
 @program(recompiles=2,
          why='which branch runs depends on a random draw',
-         known=(12, 'draws of one number break the graph; the resumed code guards eps and the action'))
+         known=(10, 'draws of one number break the graph; the resumed code guards eps and the action'))
 def epsilon_greedy_decay(wrap):
     pol = EpsilonGreedy()
     f = wrap(pol.select)
@@ -973,8 +1013,7 @@ def td_update(Q, s, a, r, s2, alpha, gamma=0.99):
 
 
 @program(recompiles=1,
-         why=NUMBER,
-         known=(5, 'state indices 0 and 1 are specialized (0 and 1 are specialized like sizes (symbolic ints are guarded >= 2))'))
+         why=NUMBER)
 def tabular_q_learning_decaying_alpha(wrap):
     f = wrap(td_update)
     Q = np.zeros((5, 3))
@@ -1011,7 +1050,7 @@ class Trainer:
 
 @program(recompiles=1,
          why=NUMBER,
-         known=(3, 'a defaultdict cannot be indexed: graph breaks whose resumed code guards lr'))
+         known=(2, 'a defaultdict cannot be indexed: graph breaks whose resumed code guards lr'))
 def trainer_logs_metrics_and_history(wrap):
     tr = Trainer()
     f = wrap(tr.train_step)
@@ -1032,8 +1071,7 @@ def step_with_global_counter(w, X, y):
 
 
 @program(recompiles=1,
-         why=NUMBER,
-         known=(2, COUNTER_FROM_0))
+         why=NUMBER)
 def global_counter_and_loss_list(wrap):
     global N_CALLS
     N_CALLS = 0
@@ -1061,8 +1099,7 @@ def make_counted_forward(W):
 
 
 @program(recompiles=1,
-         why=NUMBER,
-         known=(2, COUNTER_FROM_0))
+         why=NUMBER)
 def closure_counter_and_shape_log(wrap):
     forward, stats = make_counted_forward(W16x8)
     f = wrap(forward)
@@ -1079,8 +1116,7 @@ def normalize_and_count(x):
 
 
 @program(recompiles=1,
-         why=NUMBER,
-         known=(2, COUNTER_FROM_0))
+         why=NUMBER)
 def global_stats_dict_counters(wrap):
     STATS.update(calls=0, total=0.0)
     f = wrap(normalize_and_count)
@@ -1223,8 +1259,7 @@ class Dropout:
 
 
 @program(recompiles=1,
-         why=NUMBER,
-         known=(2, COUNTER_FROM_0))
+         why=NUMBER)
 def dropout_generator_in_object(wrap):
     d = Dropout()
     f = wrap(d.forward)
@@ -1324,8 +1359,7 @@ def gather_rows(table, idx):
 
 
 @program(recompiles=1,
-         why='a fresh tuple of ints: array data after the first change',
-         known=(7, 'a tuple of ints is guarded item by item (lists are array data)'))
+         why='a fresh tuple of ints: a fancy index of inputs after the first change')
 def gather_rows_fresh_int_tuples(wrap):
     f = wrap(gather_rows)
     rng = np.random.default_rng(17)

@@ -247,7 +247,7 @@ PROGRAMS = [
     ("divides_by_zero", divides_by_zero, lambda: (_x(),), True),
     ("branch_on_index", branch_on_index, lambda: (_x(),), False),
     ("list_of_coefficients", list_of_coefficients, lambda: (_x(),), False),
-    ("python_math", python_math, lambda: (_x(),), False),
+    ("python_math", python_math, lambda: (_x(),), True),   # math.sin: a value of the trip
     ("numpy_scalar_times_index", numpy_scalar_times_index,
      lambda: (_x(dtype=np.float32),), False),
     ("int_power_overflows", int_power_overflows,

@@ -298,6 +298,111 @@ def or_counter_not_read_after(x, tol, miniter):
     return x
 
 
+# ------------------- 4. more counters read in the update (helper-118, before the code)
+def counter_from_one(x, h, tol, maxit):
+    """``x + h * i`` with the counter from 1."""
+    i = 1
+    err = np.abs(x).max()
+    while err > tol and i < maxit:
+        x = 0.5 * x + h * i
+        err = np.abs(x - 2.0 * h * i).max()
+        i += 1
+    return x, i
+
+
+def counter_from_minus_three_by_two(x, h, tol):
+    """A counter from -3 in steps of 2, read as a float, no maximum."""
+    k = -3
+    err = np.abs(x).max()
+    while err > tol:
+        x = x * (0.5 + 0.01 * k / (k * k + 1.0) ** 0.5)
+        err = np.abs(x).max()
+        k += 2
+    return x, k
+
+
+def time_from_int_dt(y, t0, dt, tol, maxit):
+    """``t = t0 + i * dt`` with ints: t is an int, added to a float array."""
+    i = 0
+    err = np.abs(y).max()
+    while err > tol and i < maxit:
+        t = t0 + i * dt
+        y = y * 0.5 + t * 1e-3
+        err = np.abs(y - t * 2e-3).max()
+        i += 1
+    return y, i
+
+
+def time_from_float_dt(y, t0, dt, tol, maxit):
+    """``t = t0 + i * dt`` with floats: each trip's t from the counter (no sum)."""
+    i = 0
+    err = np.float64(np.inf)
+    while err > tol and i < maxit:
+        t = t0 + i * dt
+        y_new = y + dt * (np.cos(t) - y)
+        err = np.abs(y_new - y).max()
+        y = y_new
+        i += 1
+    return y, i
+
+
+def time_from_float32_dt(y, dt, tol, maxit):
+    """``i * dt`` with dt an np.float32: NumPy's arithmetic (a float32 scalar)."""
+    i = 0
+    err = np.float32(np.inf)
+    while err > tol and i < maxit:
+        y_new = y * np.float32(0.5) + i * dt
+        err = np.abs(y_new - y).max()
+        y = y_new
+        i += 1
+    return y, i
+
+
+def counter_as_index(x, tol, maxit):
+    """The counter indexes an array (``x[i]``): may stay a break."""
+    i = 0
+    err = np.abs(x).max()
+    while err > tol and i < maxit:
+        x = x * 0.5
+        x[i % 1] += 0.0
+        err = np.abs(x[i]).max()
+        i += 1
+    return x, i
+
+
+def counter_into_int_array_float32(counts, limit, maxit):
+    """The counter added to an int32 array, stepping by 3."""
+    k = 0
+    top = counts.max()
+    while top < limit and k < maxit:
+        counts = counts + k
+        top = counts.max()
+        k += 3
+    return counts, k
+
+
+def counter_read_in_test_or(x, tol, miniter):
+    """``or`` with the counter read in the update (as a float)."""
+    it = 0
+    err = np.abs(x).max()
+    while err > tol or it < miniter:
+        x = x * (1.0 - 1.0 / (it + 4))
+        err = np.abs(x).max()
+        it += 1
+    return x, it
+
+
+def counter_dead_after(x, h, tol, maxit):
+    """The counter is read in the update only (dead after the loop)."""
+    i = 0
+    err = np.abs(x).max()
+    while err > tol and i < maxit:
+        x = x * 0.5 + h / (i + 1.0)
+        err = np.abs(x - h / (i + 1.0)).max()
+        i += 1
+    return x
+
+
 PROGRAMS = [
     # 1. a counter read in the update
     ("euler_forced_decay", euler_forced_decay, (np.array([1.0, -0.5, 2.0]), 0.1, 1e-6, 400)),
@@ -352,4 +457,18 @@ PROGRAMS = [
     ("or_test_that_computes", or_test_that_computes, (_rng(17).uniform(-1.0, 1.0, 3), 1e-4, 25)),
     ("or_counter_not_read_after", or_counter_not_read_after,
      (_rng(18).uniform(-1.0, 1.0, 3), 1e-4, 40)),
+    # 4. more counters read in the update
+    ("counter_from_one", counter_from_one, (np.array([1.0, -2.0]), 0.01, 1e-3, 60)),
+    ("counter_from_one_exhausts", counter_from_one, (np.array([1.0, -2.0]), 0.01, 1e-12, 6)),
+    ("counter_from_minus_three_by_two", counter_from_minus_three_by_two,
+     (np.array([3.0, -1.0, 0.5]), 1e-6)),
+    ("time_from_int_dt", time_from_int_dt, (np.array([4.0, 1.0]), 3, 2, 1e-3, 40)),
+    ("time_from_float_dt", time_from_float_dt, (np.array([0.5, 1.5]), 0.25, 0.1, 1e-9, 300)),
+    ("time_from_float32_dt", time_from_float32_dt,
+     (np.ones(3, dtype=np.float32), np.float32(0.25), 1e-3, 50)),
+    ("counter_as_index", counter_as_index, (np.array([4.0, 2.0, 1.0, 0.5] * 4), 1e-2, 9)),
+    ("counter_into_int_array_float32", counter_into_int_array_float32,
+     (np.array([1, 5, 2], dtype=np.int32), 200, 50)),
+    ("counter_read_in_test_or", counter_read_in_test_or, (np.array([2.0, -1.0]), 1e-3, 7)),
+    ("counter_dead_after", counter_dead_after, (np.array([2.0, -1.0]), 0.5, 1e-9, 80)),
 ]

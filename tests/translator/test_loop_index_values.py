@@ -2,7 +2,7 @@
 ``0.99 ** t``, ``w -= g / (lam * t)``) flows into a loop node's body as a value of the
 trip: the loop stays one ``fori_loop`` node, with eager's values, types and promotion
 (tests/translator/corpus_loop_index.py). Where a Python-level use needs the concrete
-value (a branch, a list index, ``math.sin``, an int power, a NumPy scalar operand) the
+value (a branch, a list index, an int power, a NumPy scalar operand) the
 loop stays unrolled, with the reason in the ``loops`` log.
 
 Each program runs eagerly and compiled on both CPU backends (``check``: results and

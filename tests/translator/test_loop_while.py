@@ -65,8 +65,9 @@ BREAKS = {
     # the counter tested first: a node where the array test only compares (computing
     # it once more where the counter ends the loop shows nowhere; test_solver_exits.py)
     "counter_first_in_test": 0,
-    # the counter read in the body, a list built per trip: breaks as before
-    "counter_read_in_body": 2, "history_list": 2,
+    # the counter read in the body as a number: a node (translator/while_trip.py);
+    # a list built per trip: breaks as before
+    "counter_read_in_body": 0, "history_list": 2,
     # while True: ...; if <test>: break (``break_shape``), with a counter; an `if` at
     # the end that does not leave the loop breaks as before
     "while_true_break": 0, "while_true_break_then_code": 0, "while_true_break_nan": 0,

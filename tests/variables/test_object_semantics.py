@@ -102,6 +102,33 @@ def test_class_getattribute_runs_on_every_call(backend):
     both(lambda: (lambda o, x: x * o.w + o.w), calls, backend)
 
 
+class Counted:
+    """An object with a ``__getattribute__`` of its own (the translator does not model
+    it) whose ``calls`` attribute appears after the first call."""
+
+    def __getattribute__(self, name):
+        return object.__getattribute__(self, name)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_getattr_default_of_an_unmodelled_object_is_read_each_call(backend):
+    """``getattr(o, "calls", 0)`` of an object the trace cannot look into is not a 0
+    kept for every later call (the class lacking ``calls`` said nothing about the
+    object's ``__dict__``; failed before: the count stayed at 1)."""
+    def make():
+        def f(o, x):
+            o.calls = getattr(o, "calls", 0) + 1
+            return x * o.calls
+        return f
+
+    def calls(f):
+        o = Counted()
+        out = [f(o, np.ones(2)).tolist() for _ in range(3)]
+        return out, object.__getattribute__(o, "calls"), hasattr(o, "calls")
+
+    assert both(make, calls, backend)[1] == 3
+
+
 class Plain:
     def scale(self, x):
         return x * 2.0
