@@ -10,8 +10,8 @@ dask        a lazy dask graph: fused chunk kernels, dask's own reductions
 cupy        fused CUDA kernels through CuPy (needs a GPU)
 cudagraphs  eager CuPy graph captured once and replayed (needs a GPU)
 native      numpy, then Numba loop nests for hot graphs (needs Numba)
-auto        per graph: native (or numpy without Numba) for NumPy arrays, eager
-            for CuPy arrays (cupy once it has passed its GPU checks), numpy else
+auto        per graph: native (or numpy without Numba) for NumPy arrays, cupy
+            for CuPy arrays, numpy else
 =========== ================================================================
 
 Each is imported the first time it is looked up (``registry.BUILTIN`` lists them by

@@ -8,9 +8,9 @@ NumPy arrays only                               ``native`` when Numba is importa
                                                 is the numpy backend; hot graphs get Numba
                                                 loop nests, kept only when faster), else
                                                 ``numpy``
-CuPy arrays                                     ``eager`` until the cupy backend has passed
-                                                its GPU checks (``CUPY_PASSED_GPU_CHECKS``),
-                                                then ``cupy``
+CuPy arrays                                     ``cupy`` (it has passed its GPU checks:
+                                                ``CUPY_PASSED_GPU_CHECKS``; False gives
+                                                ``eager``)
 dask arrays (with or without NumPy arrays),     ``numpy`` (which hands a graph with dask
 no arrays                                       inputs to the dask backend)
 =============================================== ==========================================
@@ -29,7 +29,8 @@ Options (``dynamo.compile(fn, backend="auto", options={...})``, checked at
   ``backends.numpy_backend.options.Options``): to ``numpy``, and to ``native`` as its
   tier 1's (the native backend's ``numpy`` option);
 - the native tier's (``after_calls``, ``after_ms``, ``background``, ``prefer``,
-  ``trial_calls``, ``cache``, ``cache_dir``, ``parallel_min_elements``): to ``native``;
+  ``trial_calls``, ``cache``, ``cache_dir``, ``cache_load``, ``parallel_min_elements``,
+  ``numba_draws``): to ``native``;
   without Numba they are accepted (a program's options work on every machine) and
   unused, and only their names are checked;
 - none go to ``eager`` (it has none) or ``cupy`` (its tuning knobs: ask for
@@ -56,15 +57,16 @@ from .numpy_backend.options import Options as NumpyOptions
 
 log = logging.getLogger("dynamo.backend")
 
-# Flip to True once the cupy backend has passed its GPU checks (docs/cupy_backend.md,
-# "Running the GPU check"); until then auto runs CuPy graphs with the eager backend,
-# whose results are CuPy's own calls.
-CUPY_PASSED_GPU_CHECKS = False
+# True since the cupy backend passed its GPU checks (scripts/gpu_check.sh on an H200,
+# 2026-12-04: every GPU test, docs/cupy_backend.md). False would run CuPy graphs with the
+# eager backend, whose results are CuPy's own calls.
+CUPY_PASSED_GPU_CHECKS = True
 
 # the native tier's own options (backends/native/backend.py; its "numpy" option is
 # auto's flat numpy-backend options)
 NATIVE_KEYS = frozenset({"after_calls", "after_ms", "background", "prefer", "trial_calls",
-                         "cache", "cache_dir", "parallel_min_elements"})
+                         "cache", "cache_dir", "cache_load", "parallel_min_elements",
+                         "numba_draws"})
 NUMPY_KEYS = frozenset(f.name for f in fields(NumpyOptions))
 
 

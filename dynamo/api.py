@@ -28,8 +28,16 @@ from multiprocessing.reduction import ForkingPickler
 from typing import Any, NamedTuple
 
 from dynamo.backends import bind_options, lookup_backend
+from dynamo.guards.type_slots import (
+    dict_of,
+    is_builtin_class,
+    module_of,
+    mro_of,
+    name_of,
+    qualname_of,
+)
 
-from . import convert, disk_cache, hook, logs
+from . import convert, disk_cache, frame_entries, hook, logs, wrappers
 from .bytecode.caller_frames import reads_caller_frame_of, when_found
 from .config import config
 
@@ -149,8 +157,8 @@ def _compile_callable(fn: Callable, settings: CompileSettings,
 def _defines_call(cls: type) -> bool:
     """Whether instances of ``cls`` are called through a ``__call__`` a Python class
     defines (not one of a builtin or extension type: ufuncs, builtins, C objects)."""
-    return any("__call__" in vars(k) for k in cls.__mro__ if k.__module__ != "builtins"
-               and not isinstance(vars(k).get("__call__"), _C_CALLS))
+    return any("__call__" in dict_of(k) for k in mro_of(cls) if not is_builtin_class(k)
+               and not isinstance(dict_of(k).get("__call__"), _C_CALLS))
 
 
 _C_CALLS = (types.WrapperDescriptorType, types.MethodDescriptorType)
@@ -180,7 +188,7 @@ def _hooked(fn: types.FunctionType, ctx: hook.CompileContext,
     (``bytecode/caller_frames.py``; docs/python_semantics.md)"""
     reason = None if settings.fullgraph else reads_caller_frame_of(fn)
     if reason is None:
-        return hook.frame_entry(fn, ctx)
+        return frame_entries.frame_entry(fn, ctx)
     log_breaks.debug("dynamo.compile(%s): it reads its caller's frame (%s), which a "
                      "compiled call would hide behind dynamo's; it runs uncompiled",
                      fn.__qualname__, reason)
@@ -277,7 +285,7 @@ class OptimizedFunction:
         call.__dict__.update(fn.__dict__)
         if call is not fn:   # the trace may find it reads through an argument
             when_found(fn.__code__, self)
-            hook.watch_code(fn, self)   # fn.__code__ replaced: see code_replaced
+            wrappers.watch_code(fn, self)   # fn.__code__ replaced: see code_replaced
 
     def frame_reader_found(self, why: str) -> None:
         """The trace found that the function reads frames above its own through a
@@ -542,8 +550,8 @@ def compiled_object_class(cls: type) -> type:
     ``cls``). One per class, dropped with the class."""
     made = _COMPILED_CLASSES.get(cls)
     if made is None:
-        made = type(cls.__name__, (OptimizedModule,),
-                    {"__qualname__": cls.__qualname__, "__module__": cls.__module__,
+        made = type(name_of(cls), (OptimizedModule,),
+                    {"__qualname__": qualname_of(cls), "__module__": module_of(cls),
                      "__doc__": OptimizedModule.__doc__})
         _COMPILED_CLASSES[cls] = made
     return made
@@ -559,8 +567,8 @@ def _unpickle_module(mod: Any, settings: CompileSettings) -> OptimizedModule:
 def _class_call(cls: type) -> Any:
     """The ``__call__`` attribute ``cls`` defines (as stored: a function, staticmethod,
     partialmethod...), found along the MRO without binding it."""
-    for klass in cls.__mro__:
-        method = vars(klass).get("__call__")
+    for klass in mro_of(cls):
+        method = dict_of(klass).get("__call__")
         if method is not None:
             return method
     return None

@@ -247,12 +247,14 @@ class GlueCodegen:
             read = var.source.cell_expr() if isinstance(var, CellVariable) else \
                 var.source.expr()
             if only and isinstance(var, ListVariable) and var.is_unread() and \
-                    len(var.appended) == 1:
+                    len(var.appended) == 1 and not var.edits:
                 self._append_one(read, var.appended[0])
                 continue
             # the object the trace mutated, read before any write moves its path
             target = self.temp(read)
-            if isinstance(var, ListVariable) and var.is_unread() and \
+            if isinstance(var, ListVariable) and var.is_unread() and var.edits:
+                writes.extend(self._list_edits(target, var))
+            elif isinstance(var, ListVariable) and var.is_unread() and \
                     len(var.appended) == 1:   # one append (an exact list: its own append)
                 item = self.temp(self.value(var.appended[0]))
                 writes.append((None, f"{target}.append({item})"))
@@ -283,6 +285,23 @@ class GlueCodegen:
         for target, expr in writes:
             self.lines.append(expr if target is None else f"{target} = {expr}")
 
+    def _list_edits(self, target: str, var: ListVariable) -> list[tuple]:
+        """The writes of an unread list's appends and item sets, in program order
+        (``memory.append(None); memory[position] = t``): each set's index was decided
+        in bounds by the trace (``ListVariable._set_unread``), so none raises."""
+        writes, done = [], 0
+        for at, index, value in var.edits:
+            if at > done:
+                items = ", ".join(self.value(v) for v in var.appended[done:at])
+                writes.append((None, f"{target}.extend({self.temp(f'[{items}]')})"))
+                done = at
+            key = self.temp(self.value(index))
+            writes.append((f"{target}[{key}]", self.temp(self.value(value))))
+        if done < len(var.appended):
+            items = ", ".join(self.value(v) for v in var.appended[done:])
+            writes.append((None, f"{target}.extend({self.temp(f'[{items}]')})"))
+        return writes
+
     def _append_one(self, read: str, item: Variable) -> None:
         """The frame's only write back is one item appended to a list it never read
         (a layer keeping its inputs): written as the program did, ``self.X.append(x)``,
@@ -310,7 +329,7 @@ class GlueCodegen:
         hook then runs the frame's original code; see ``dynamo.exc.RerunEagerly``).
         With ``guard`` (and ``rerun``), the graph runs under NumPy's floating-point
         guard: a condition that would warn raises instead, so a graph that raises has
-        reported nothing the rerun reports again (``dynamo.convert.on_raise``).
+        reported nothing the rerun reports again (``dynamo.raising.on_raise``).
         With ``eager_if_raising`` (a graph that is not rerun), the frame runs eagerly
         instead of the graph (``RerunEagerly`` before it runs) when the caller's ufunc
         settings make some floating-point condition raise.
@@ -326,6 +345,15 @@ class GlueCodegen:
         too: the dispatcher passes the one its guards already computed."""
         body = []
         if boxed:
+            # the frame's locals first, the values the break left on the stack last: a
+            # frame drops its locals in slot order when it returns (slots go by first
+            # store), and the resume function's own frame stores a stack value into its
+            # local only after the break, so a weakref made there (`r = weakref.ref(p,
+            # cb)`) is dropped after its referent and its callback runs, as plainly
+            stack = [p for p in self.params if re.fullmatch(r"(___)*stack\d+", p)]
+            if stack and len(stack) < len(self.params):
+                order = [p for p in self.params if p not in stack] + stack
+                body.append(" = ".join(order) + " = None")
             body += [f"{self._flat()} = ___box", "del ___box[:]"]
         for name, expr in (reads or {}).items():
             body += [f"if {name} is None:", f"    {name} = {expr}"]

@@ -80,7 +80,7 @@ def dispatcher(cache, fallback: Callable, original: Callable) -> Callable:
             scope[f"{prefix}check"] = entry.check
             expr = f"{prefix}check({flat}___closure)"
         handed = handed_reads(entry, expr, prefix) if inline is not None else {}
-        if getattr(entry.run, "runs_original", False):   # (convert.runs_original)
+        if getattr(entry.run, "runs_original", False):   # (break_entry.runs_original)
             body = [f"return ___original(___fn, ({flat}), ___closure, ___cache, ___ctx)"]
         else:
             body = inlined_glue(entry.run, prefix, handed, scope)

@@ -80,7 +80,7 @@ class RerunEagerly(DynamoError):  # noqa: N818 (control flow, not an error)
     its graph, so when the graph raises they have not happened yet. The frame hook
     then runs the frame's original code instead, which makes those effects and raises
     the program's own exception at its own line, caught by the program's own ``except``
-    (see ``dynamo.convert.rerun_on_raise``).
+    (see ``dynamo.raising.rerun_on_raise``).
 
     ``values`` are the frame's flat arguments, as the glue got them: a resume function
     is handed its arguments in a list that it empties (``hook.run_boxed``), so the

@@ -37,7 +37,8 @@ from . import hook
 from .api import entry_function
 from .bytecode.caller_frames import reads_caller_frame_of
 from .bytecode.instructions import code_name
-from .convert import BreakRecord, FrameRecord, convert_frame
+from .convert import convert_frame
+from .frame_records import BreakRecord, FrameRecord
 
 
 @dataclass

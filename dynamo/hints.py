@@ -308,6 +308,10 @@ TABLE: tuple[Advice, ...] = (
            "Python reads the object's __class__ when its type does not decide, and the "
            "class's own __class__ or __getattribute__ answers (it may run code).",
            "test type(o) instead, or do the test before the compiled call"),
+    Advice(r"read through its metaclass",
+           "A class attribute the program's metaclass answers (a property, its "
+           "__getattr__ or __getattribute__) runs the metaclass's code on every read.",
+           "read it once before the compiled call, or keep it a plain class attribute"),
     Advice(r"^isinstance/issubclass against",
            "The class's metaclass may run Python code for isinstance.",
            "test against plain classes, or do the test before the compiled call"),
@@ -536,7 +540,16 @@ TABLE: tuple[Advice, ...] = (
     Advice(r"used as a dict key or set element",
            "Hashing the key needs its value (or runs the class's __hash__/__eq__).",
            "use ints or strings as keys"),
-    Advice(r"^a dict with non-constant keys|^a dict key that generated code cannot write",
+    Advice(r"^defaultdict\(\) of these arguments",
+           "Python checks that the factory is callable or None (TypeError otherwise); "
+           "the translator tells that only for functions, classes and builtins.",
+           "pass a function, a class or None as the factory, " + _ACCEPT),
+    Advice(r"^\| of a defaultdict",
+           "Python's | makes a new defaultdict (with the factory of the defaultdict "
+           "operand); the translator builds only plain dicts this way.",
+           "use d2 = d.copy(); d2.update(other), " + _ACCEPT),
+    Advice(r"^a dict with non-constant keys|^a defaultdict with non-constant keys|"
+           r"^a dict key that generated code cannot write",
            "The graph's glue code must write the keys back as Python source.",
            "use ints or strings as dict keys"),
     Advice(r"too big to trace",

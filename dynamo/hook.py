@@ -38,9 +38,11 @@ Entries take the frame's arguments flattened into positional parameters (``*args
 as a tuple, ``**kwargs`` as a dict) plus the function's closure. Replacing the
 dispatcher is one dict store, so threads calling while another compiles see the old
 entries or the new ones, never half of them. Nothing else in the project knows how
-frames are intercepted.
+frames are intercepted (this module and its parts: :mod:`dynamo.wrappers`, the
+wrapper's generated source; :mod:`dynamo.code_keyed`, the caches by code object;
+:mod:`dynamo.frame_entries`, above this module, the frame entries).
 
-``dynamo.compile`` itself calls a *frame entry* instead (``frame_entry``): the
+``dynamo.compile`` itself calls a *frame entry* instead (``frame_entries.frame_entry``): the
 function's own code behind a prologue that calls the dispatcher; where the dispatcher
 would run the original code, it hands back ``CONTINUE`` and the function's code runs
 in that same frame, the one the program's call made (its ``f_back`` is the program's
@@ -56,9 +58,7 @@ Example::
 from __future__ import annotations
 
 import functools
-import inspect
 import itertools
-import keyword
 import logging
 import threading
 import types
@@ -67,20 +67,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bytecode import Bytecode, Instr, Label, TryBegin, TryEnd
-from bytecode.instr import InstrLocation
+from dynamo.guards import keeps_failing
 
-from dynamo.guards import keeps_failing, param_name
-
-from . import logs, pyversion, reentry
-from .bytecode import emit
+from . import logs, reentry
 from .bytecode.instructions import code_name, frame_params
 from .bytecode.signature import STAR_FLAGS, Params
+from .code_keyed import CodeKeyed
 from .config import config
 from .dispatch import boxed_dispatcher, dispatcher
 from .exc import BackendError, RerunEagerly, SkipFrame
-from .source import compile_source
 from .tracebacks import for_program
+from .wrappers import DEFAULT, _code_owners, _free_name, _refuse_moved_parameters, _wrapper_factory
 
 log_recompiles = logs.get("recompiles")
 log_internal = logging.getLogger("dynamo.internal")
@@ -99,7 +96,7 @@ _compile_lock = threading.RLock()
 class CacheEntry:
     check: Callable               # guards.CheckFunction (or any callable of the flat args)
     run: Callable
-    record: Any = None            # convert.FrameRecord: graphs, guards, breaks
+    record: Any = None            # frame_records.FrameRecord: graphs, guards, breaks
 
 
 class CodeCache:
@@ -167,47 +164,6 @@ class CodeCache:
             if entry.check(*args, closure):
                 return entry
         return None
-
-
-class CodeKeyed:
-    """A mapping from code objects, by identity, held weakly: an entry goes when its
-    code object goes. (Code objects compare equal by value, so two ``exec`` of one
-    source would share a ``WeakKeyDictionary`` slot, and the first one's death would
-    drop the second one's cache.)"""
-
-    def __init__(self) -> None:
-        self._data: dict[int, tuple[weakref.ref, Any]] = {}
-
-    def get(self, code, default=None):
-        hit = self._data.get(id(code))
-        return hit[1] if hit is not None and hit[0]() is code else default
-
-    def __getitem__(self, code):
-        hit = self._data.get(id(code))
-        if hit is None or hit[0]() is not code:
-            raise KeyError(code)
-        return hit[1]
-
-    def __setitem__(self, code, value) -> None:
-        key = id(code)
-        data = self._data
-
-        def gone(ref, key=key):
-            if data.get(key, (None,))[0] is ref:
-                del data[key]
-        data[key] = (weakref.ref(code, gone), value)
-
-    def __contains__(self, code) -> bool:
-        return self.get(code, _MISSING) is not _MISSING
-
-    def __len__(self) -> int:
-        return len(self._data)
-
-    def values(self) -> list:
-        return [v for _, v in list(self._data.values())]
-
-
-_MISSING = object()
 
 
 class CompileContext:
@@ -499,268 +455,12 @@ class _Continue:
 
 CONTINUE = _Continue()
 
+
 # The stand-ins frame entries pass to the dispatcher as ``___fn`` (``frame_entry``):
 # where the dispatcher or a miss would run the original code for one of them,
 # ``_run_original`` returns ``CONTINUE``. Copies of the program's function (its code,
 # globals and closure), so that compiling reads the same as from the function.
 _own_frame: weakref.WeakSet = weakref.WeakSet()
-
-# Code that frame entries leave to ``intercept``: its frame runs only when iterated
-# (generators, coroutines), so a prologue would not run at the call.
-_LAZY_FRAMES = (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ITERABLE_COROUTINE |
-                inspect.CO_ASYNC_GENERATOR)
-# ... and code with ``**kwargs``: no hidden keyword-only parameter is safe from the
-# caller there (``f(x, ___entry=1)`` belongs in ``kwargs``)
-_INTERCEPTED = _LAZY_FRAMES | inspect.CO_VARKEYWORDS
-
-
-class _Entry:
-    """What a frame entry's prologue reads (``frame_entry``): the program's function
-    and its code (to see it replaced), the cache, the stand-in it passes as
-    ``___fn``, and the call again as made (``_recall``). It is the default of the
-    entry's hidden keyword-only parameter: a function's defaults take part in the
-    cyclic GC, where a constant of its code would not (code objects are not tracked),
-    so an entry of a function whose globals hold the compiled function still dies."""
-
-    __slots__ = ("fn", "code", "cache", "stand_in", "ctx")
-
-    def __init__(self, fn, cache: CodeCache, stand_in, ctx: CompileContext) -> None:
-        self.fn, self.code, self.cache, self.stand_in, self.ctx = \
-            fn, fn.__code__, cache, stand_in, ctx
-
-    def recall(self, values: tuple):
-        return _recall(self.ctx, self.fn, self.code, values)
-
-
-def frame_entry(fn: types.FunctionType, ctx: CompileContext) -> types.FunctionType:
-    """What ``dynamo.compile(fn)`` calls: ``fn``'s own code with a prologue that asks
-    the cache first, in ``fn``'s own frame (PEP 523's "evaluate this frame", in Python).
-
-    A hit returns the compiled result from the prologue. Where the cache would run
-    the original code (the frame cannot be compiled, the trace gave up on it, the
-    graph raised, the cache is full), the prologue gets ``CONTINUE`` back and the
-    frame goes on with ``fn``'s code: a frame the program's call made, whose
-    ``f_back`` is the program's caller, with nothing of dynamo's in between. So a
-    function that the *first* trace finds reading frames above its own (a reader
-    passed in as an argument, issue #17 ``frame-reader-first-call``) shows that
-    reader the program's frames already on that first call.
-
-    ``intercept``'s wrapper (a frame of dynamo's, then the original in another) is
-    used instead for a function with defaults (the frame would bind them from the
-    entry's own copy, which a later ``fn.__defaults__ = ...`` would not change), one
-    with ``**kwargs`` (which takes every keyword, the hidden parameter's name too), a
-    generator or coroutine (its code runs when iterated, not called), and code
-    ``bytecode`` cannot rebuild.
-
-    The entry binds the arguments by the parameters ``fn``'s code had when the entry
-    was made; where its prologue finds ``fn.__code__`` replaced, ``_recall`` tells the
-    objects that ``watch_code`` registered for ``fn``.
-
-    Example::
-
-        >>> run = frame_entry(f, ctx)
-        >>> run(x)    # f's frame: prologue -> dispatcher -> miss -> CONTINUE,
-        ...           # then f's own instructions, in the same frame
-    """
-    code = fn.__code__
-    if fn.__defaults__ or fn.__kwdefaults__ or code.co_flags & _INTERCEPTED:
-        return intercept(fn, ctx)
-    cache = ctx.cache_for(code, fn.__globals__)
-    template = cache.entry_template
-    if template is None:
-        try:
-            template = _entry_template(code)
-        except Exception as e:  # noqa: BLE001 (the wrapper works for every function)
-            log_internal.debug("dynamo: no frame entry for %s (%s: %s); a wrapper calls it",
-                               code.co_qualname, type(e).__name__, e)
-            template = False
-        cache.entry_template = template
-    if template is False:
-        return intercept(fn, ctx)
-    stand_in = types.FunctionType(code, fn.__globals__, fn.__name__, None, fn.__closure__)
-    _own_frame.add(stand_in)
-    entry = types.FunctionType(template, fn.__globals__, fn.__name__, None, fn.__closure__)
-    entry.__kwdefaults__ = {_entry_name(code): _Entry(fn, cache, stand_in, ctx)}
-    entry.__qualname__ = fn.__qualname__
-    entry.__module__ = fn.__module__
-    entry.__doc__ = fn.__doc__
-    entry.__wrapped__ = fn   # inspect.signature shows fn's, without the hidden parameter
-    return entry
-
-
-def _for_program_entry(entry: _Entry, exc: BaseException) -> None:
-    """A frame entry's handler: the traceback without dynamo's frames, nor the entry's
-    own at the ``def`` line where the function's code shows the raising line (its code
-    as compiled, or the code it has now: ``_recall``)."""
-    for_program(exc, entry=entry.fn.__code__)
-
-
-def _unexpected(message: str):
-    """A frame entry's hidden parameter was passed by the caller: the TypeError a
-    function without it raises (one with ``**kwargs`` would have taken it there)."""
-    raise TypeError(message)
-
-
-def _entry_name(code: types.CodeType) -> str:
-    """The entry's hidden keyword-only parameter: a name ``code`` does not use."""
-    return _free_name("___entry", frozenset(code.co_varnames))
-
-
-def _entry_template(code: types.CodeType) -> types.CodeType:
-    """``code`` with one more keyword-only parameter (``_entry_name``, an ``_Entry``
-    by default) and a prologue after its own MAKE_CELL/COPY_FREE_VARS/RESUME::
-
-        e = ___entry; del ___entry          # (unbound: locals() does not show it)
-        if e.__class__ is not _Entry:       # the caller passed ___entry=...
-            return _unexpected("... got an unexpected keyword argument ...")
-        if e.fn.__code__ is not e.code:     # replaced since: call it as it is now
-            return e.recall((a, b, ))       # (*)
-        result = e.cache.dispatch(e.stand_in, a, b, )     # (*)
-        if result is not CONTINUE:
-            return result
-        ...                                 # code's own instructions
-
-    (``e`` stays on the stack.) The prologue sits outside the code's own ``try``
-    ranges and leaves the stack empty, as the original begins, so the exception table
-    keeps its depths; its instructions carry the ``def`` line. An exception out of the
-    two calls marked (*) (raised by the resume function of a break, say) goes to a
-    handler of the prologue's own, which drops dynamo's frames from its traceback and
-    this frame's entry at the ``def`` line (``tracebacks.for_program``), then raises it
-    on. Its constants are None, ``CONTINUE`` and functions of this module only: one
-    template serves every function of ``code``."""
-    bc = Bytecode.from_code(code, conserve_exception_block_stackdepth=True)
-    hidden = _entry_name(code)
-    bc.argnames.insert(bc.argcount + bc.kwonlyargcount, hidden)
-    bc.kwonlyargcount += 1
-    head = emit.prologue(bc)
-    body = list(bc[len(head):])
-    loc = InstrLocation(code.co_firstlineno, None, None, None)
-    names = code.co_varnames[:len(frame_params(code))]
-
-    def ins(name, arg=None):
-        return Instr(name, location=loc) if arg is None else Instr(name, arg, location=loc)
-
-    def attr(name):
-        return ins("LOAD_ATTR", (False, name) if pyversion.PY312 else name)
-
-    def args():
-        out = []
-        for name in names:
-            load = emit.load_var(name, code)
-            load.location = loc
-            out.append(load)
-        return out
-
-    def branch(label):   # pop a bool; jump to ``label`` when it is False
-        out = [ins(pyversion.POP_JUMP_FORWARD_IF_FALSE, label)]
-        return out + ([ins("NOT_TAKEN")] if pyversion.NOT_TAKEN_AFTER_BRANCH else [])
-
-    recall, own, passed, handler = Label(), Label(), Label(), Label()
-    null = pyversion.push_null_for_call(loc)
-    # the calls into dynamo raise to ``handler`` (the stack cut to [e]), which gives the
-    # exception plain Python's traceback (``tracebacks.for_program``) and raises it on
-    # (RERAISE adds no entry of this frame). Each range starts before the loads of the
-    # call's arguments: on 3.13 and 3.14 a range of the CALL alone misses an exception
-    # that comes out of the callee (found by test_tracebacks.py).
-    to_dispatch, to_recall = TryBegin(handler, False, 1), TryBegin(handler, False, 1)
-    out = [ins("LOAD_FAST", hidden), ins("DELETE_FAST", hidden),                # [e]
-           ins("COPY", 1), attr("__class__"), ins("LOAD_CONST", _Entry), ins("IS_OP", 0),
-           *branch(passed),
-           ins("COPY", 1), attr("fn"), attr("__code__"), ins("COPY", 2), attr("code"),
-           ins("IS_OP", 0), *branch(recall),                                    # [e]
-           ins("COPY", 1), attr("cache"), attr("dispatch"), *null,      # [e, d/NULL x2]
-           to_dispatch, ins("COPY", 3), attr("stand_in"), *args(),
-           *pyversion.call_instrs(len(names) + 1, location=loc),                # [e, r]
-           TryEnd(to_dispatch),
-           ins("SWAP", 2), ins("POP_TOP"),                                      # [r]
-           ins("COPY", 1), ins("LOAD_CONST", CONTINUE), ins("IS_OP", 1), *branch(own),
-           ins("RETURN_VALUE")]
-    out += [recall, ins("COPY", 1), attr("recall"), *pyversion.push_null_for_call(loc),
-            to_recall, *args(), ins("BUILD_TUPLE", len(names)),
-            *pyversion.call_instrs(1, location=loc), TryEnd(to_recall),         # [e, r]
-            ins("SWAP", 2), ins("POP_TOP"), ins("RETURN_VALUE")]
-    out += [handler,                                                       # [e, exc]
-            *pyversion.load_callable_const(_for_program_entry, loc),
-            ins("COPY", 4), ins("COPY", 4), *pyversion.call_instrs(2, location=loc),
-            ins("POP_TOP"), ins("SWAP", 2), ins("POP_TOP"), ins("RERAISE", 0)]
-    out += [passed, ins("POP_TOP"),   # the caller passed the hidden name: as plain Python
-            *pyversion.load_callable_const(_unexpected, loc),
-            ins("LOAD_CONST", f"{code.co_qualname}() got an unexpected keyword argument "
-                              f"{hidden!r}"),
-            *pyversion.call_instrs(1, location=loc), ins("RETURN_VALUE")]
-    out += [own, ins("POP_TOP")]
-    bc[:] = head + out + body
-    return bc.to_code(stacksize=max(code.co_stacksize, len(names) + 6),
-                      compute_exception_stack_depths=False)
-
-
-class _Default:
-    """The default of every wrapper parameter that has one: the wrapper then reads
-    the function's current default (see ``intercept``)."""
-
-    def __repr__(self) -> str:
-        return "<the function's default>"
-
-
-DEFAULT = _Default()
-
-
-def _wrapper_factory(code, scope: dict, ndefaults: int = 0, kwdefaults: tuple = ()):
-    """``make(fn, code, defaults, kwdefaults) -> wrapper``, for functions of ``code``
-    with ``ndefaults`` positional defaults and these keyword-only ones. The wrapper's
-    globals are ``scope``, where the cache keeps its current dispatcher.
-
-    The wrapper runs ``fn`` only while ``fn.__code__`` is still ``code``, and fills a
-    parameter left to its default from ``fn``'s current defaults; when those objects
-    were replaced, it makes the call again as the caller made it (``_recall``)."""
-    params, flat = _signature_source(code)
-    name = code.co_name if code.co_name.isidentifier() else "wrapper"
-    # the wrapper declares the function's own parameter names (callers pass them by
-    # keyword), so its own names must differ from every one of them
-    taken = frozenset(code.co_varnames)
-    fn, co, dflt, kwd, dispatch, recall, marker, clean, exc = (
-        _free_name(n, taken) for n in ("___fn", "___code", "___defaults", "___kwdefaults",
-                                       "___dispatch", "___recall", "___S", "___clean",
-                                       "___exc"))
-    again = f"return {recall}({fn}, {co}, ({flat}))"
-    body = [f"if {fn}.__code__ is not {co}:", f"    {again}"]
-    nargs = code.co_argcount
-    for i in range(nargs - ndefaults, nargs):
-        p = _declared(code.co_varnames[i])
-        body += [f"if {p} is {marker}:",
-                 f"    if {fn}.__defaults__ is not {dflt}:", f"        {again}",
-                 f"    {p} = {dflt}[{i - (nargs - ndefaults)}]"]
-    for key in kwdefaults:
-        p = _declared(key)
-        body += [f"if {p} is {marker}:",
-                 f"    if {fn}.__kwdefaults__ is not {kwd} or {key!r} not in {kwd}:",
-                 f"        {again}",
-                 f"    {p} = {kwd}[{key!r}]"]
-    body.append(f"return {dispatch}({fn}, {flat})")
-    # an exception on its way out loses this frame and dynamo's others from its
-    # traceback (``tracebacks.for_program``); the bare ``raise`` adds no entry
-    body = ["try:", *(f"    {line}" for line in body),
-            f"except BaseException as {exc}:", f"    {clean}({exc})", "    raise"]
-    src = (f"def ___make({fn}, {co}, {dflt}, {kwd}):\n"
-           f"    def {name}({params}):\n" + "".join(f"        {line}\n" for line in body) +
-           f"    return {name}\n")
-    compile_source(src, f"<dynamo wrapper of {code.co_qualname}>", scope)
-    return scope.pop("___make")
-
-
-def watch_code(fn: types.FunctionType, owner) -> None:
-    """Call ``owner.code_replaced()`` whenever a frame entry or wrapper of ``fn`` finds
-    ``fn.__code__`` replaced (``_recall``): ``owner`` (a compiled object calling one
-    made for the old code, which binds arguments by that code's parameters) then makes
-    one for the new code. Weak references only, to ``fn`` and to ``owner``."""
-    owners = _code_owners.get(fn)
-    if owners is None:
-        owners = _code_owners[fn] = weakref.WeakSet()
-    owners.add(owner)
-
-
-# function -> the objects to tell when its code is found replaced (``watch_code``)
-_code_owners: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _recall(ctx: CompileContext, fn, code, values: tuple):
@@ -789,56 +489,3 @@ def _recall(ctx: CompileContext, fn, code, values: tuple):
     if p.varkw is not None:
         kwargs.update(values[i])
     return intercept(fn, ctx)(*args, **kwargs)
-
-
-def _refuse_moved_parameters(fn, old: Params, positional: list) -> None:
-    """Raise where ``fn``'s new code has a parameter that the old code bound at another
-    position: the call was bound by the old code's parameters, and whether its caller
-    passed that value by position or by name is lost, so either way of passing it on
-    may bind it to the wrong parameter. Later calls bind by the new code (``_recall``).
-
-    Example: ``f`` compiled from ``def fa(a, b)``, then ``fn.__code__ =
-    fb.__code__`` with ``def fb(b, a)``: ``f(a=1, b=2)`` is refused once, where
-    passing ``(1, 2)`` on by position would have bound ``b=1, a=2``."""
-    new = Params.of(fn.__code__)
-    elsewhere = [(*new.positional[:i], *new.positional[i + 1:], *new.kwonly)
-                 for i in range(len(old.positional))]
-    moved = [name for i, name in enumerate(old.positional)
-             if positional[i] is not DEFAULT and name in elsewhere[i]]
-    if moved:
-        raise TypeError(
-            f"{fn.__qualname__}(): its __code__ was replaced by code whose parameters "
-            f"{', '.join(map(repr, moved))} are at other positions; dynamo bound this "
-            f"call's arguments by the old code's parameters, and how they were passed "
-            f"is lost. Call it again: from now on calls bind by the new parameters.")
-
-
-def _free_name(name: str, taken) -> str:
-    """``name``, or ``name_``, ``name__``...: the first that is not in ``taken``."""
-    while name in taken:
-        name += "_"
-    return name
-
-
-def _declared(name: str) -> str:
-    """A parameter's name in the wrapper: as declared, so it can be passed by keyword
-    (``.0`` of a comprehension, positional only, gets a generated name)."""
-    return name if name.isidentifier() and not keyword.iskeyword(name) else param_name(name)
-
-
-def _signature_source(code) -> tuple[str, str]:
-    """("a, b, *args, c, **kw", "a, b, c, args, kw, "): the parameters as declared, and
-    as the frame orders them (positional, keyword-only, *args, **kwargs)."""
-    p = Params.of(code)
-    params = [_declared(n) for n in p.positional]
-    if p.posonly:
-        params.insert(p.posonly, "/")
-    if p.varargs is not None:
-        params.append("*" + _declared(p.varargs))
-    elif p.kwonly:
-        params.append("*")
-    params += [_declared(n) for n in p.kwonly]
-    if p.varkw is not None:
-        params.append("**" + _declared(p.varkw))
-    flat = [_declared(n) for n in p.frame_order]
-    return ", ".join(params), "".join(f"{a}, " for a in flat)

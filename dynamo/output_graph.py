@@ -105,7 +105,7 @@ class SideEffects:
     def pending(self) -> int:
         """How many objects and globals outside the trace have changed so far: a node's
         ``PYTHON_EFFECTS`` (if the graph raises at that node, these changes must have
-        happened, see ``dynamo.convert.on_raise``)."""
+        happened, see ``dynamo.raising.on_raise``)."""
         return len(self.mutated) + len(self.globals)
 
     def store_global(self, name: str, value: Variable) -> None:

@@ -27,12 +27,13 @@ import types
 
 from dynamo.guards import EXPR, ID, TYPE, AttrSource, GlobalSource, Guard, LocalSource
 
+# (a class's attributes are read without its metaclass: a metaclass property may raise)
+from dynamo.guards.type_slots import dict_of, is_builtin_class, mro_of
+
 # Values a global is guarded on by identity: what ``caller_frames._functions_of``
 # takes as a function itself (or ``None``, the "no reader yet" placeholder). Other
 # values (numbers, arrays, containers) are left alone: an identity guard on them
 # would fail on every rebinding (``COUNT += 1``) and recompile the frame each call.
-# (a class's attributes read without its metaclass: a metaclass property may raise)
-_MODULE = type.__dict__["__module__"]
 _BY_IDENTITY = (types.FunctionType, types.MethodType, functools.partial, type,
                 types.NoneType)
 
@@ -100,7 +101,7 @@ def _own_function_guards(source, value, names) -> list[Guard]:
     guard runs no code of the program's."""
     kind = type(value)
     # (by the type: isinstance would also ask a program's __getattribute__ for __class__)
-    if _MODULE.__get__(kind) == "builtins" or issubclass(kind, _BY_IDENTITY) or \
+    if is_builtin_class(kind) or issubclass(kind, _BY_IDENTITY) or \
             issubclass(kind, types.ModuleType):
         return []
     try:
@@ -108,14 +109,14 @@ def _own_function_guards(source, value, names) -> list[Guard]:
     except Exception:  # noqa: BLE001 (no instance dict, or a descriptor that fails)
         return []
     if type(own) is not dict or any(
-            "__getattribute__" in vars(k) or "__getattr__" in vars(k)
-            for k in type.__dict__["__mro__"].__get__(kind) if k is not object):
+            "__getattribute__" in dict_of(k) or "__getattr__" in dict_of(k)
+            for k in mro_of(kind) if k is not object):
         return []
     guards = []
     for name in names:
         item = own.get(name)
         if type(item) is types.FunctionType and name.isidentifier() and not any(
-                name in vars(k) for k in type.__dict__["__mro__"].__get__(kind)):
+                name in dict_of(k) for k in mro_of(kind)):
             guards.append(_still_own_entry(source, name))
             guards += _argument_guards(AttrSource(source, name), item)
     return guards
@@ -139,6 +140,6 @@ def _guard_for(source, value) -> Guard | None:
     if any(kind is k for k in _BY_IDENTITY) or \
             issubclass(kind, (types.FunctionType, types.MethodType)):
         return Guard(source, ID, value, _SAW)
-    if _MODULE.__get__(kind) == "builtins" or issubclass(kind, types.ModuleType):
+    if is_builtin_class(kind) or issubclass(kind, types.ModuleType):
         return None
     return Guard(source, TYPE, kind, "the frame-reader check at the break saw its class")

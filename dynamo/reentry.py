@@ -1,7 +1,7 @@
 """Re-entry: a compiled function called again while its own code after a break runs.
 
 A compiled call that breaks runs through the frame entry, the dispatcher, the entry's
-runner and the code at the break (``convert.FrameRunner``, ``resume.run_break_code``):
+runner and the code at the break (``break_entry.FrameRunner``, ``resume.run_break_code``):
 about five Python frames where plain Python takes one. A recursion through a compiled
 global (``@dynamo.compile`` on a function that calls itself by name), where each level
 calls the next from its code after a break, would then pass

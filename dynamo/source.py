@@ -13,7 +13,7 @@ dropped; ``dynamo.reset()`` drops the entries, and their sources go with them.
 Generated code must not be part of a reference cycle through a code object (a
 function in the scope of code that its own constants reach): code objects are not
 seen by the garbage collector, so such a cycle is never freed. Pop the function out
-of its scope, and reach long-lived owners weakly (``convert._weak_hooks``).
+of its scope, and reach long-lived owners weakly (``break_calls._weak_hooks``).
 
 Example::
 

@@ -13,7 +13,7 @@ prologue's call). Plain Python shows the function once, at the raising line::
                                               run_break_code                (dynamo's)
                                               f         raise ...   (the resume function)
 
-``for_program(exc)``, run by the frame entry's handler (``hook.frame_entry``)
+``for_program(exc)``, run by the frame entry's handler (``frame_entries.frame_entry``)
 and by the wrapper's (``hook.intercept``) before the exception reaches the program's
 frames, rebuilds ``exc.__traceback__`` as plain Python's: without dynamo's frames (its
 packages' files and the ``<dynamo ...>`` code it generates), and without the entry's

@@ -81,11 +81,11 @@ class WriteGuard:
         slice" from NumPy's Python code, "Degrees of freedom <= 0", a ComplexWarning).
         No ufunc setting turns such
         a warning into an exception, so a graph holding the op cannot be rerun when it
-        raises after it (the rerun would warn again: ``convert.rerun_on_raise``), and
+        raises after it (the rerun would warn again: ``raising.rerun_on_raise``), and
         an op inside a ``try`` needs that rerun. So the two are never in one graph:
         whichever comes second is a graph break, as for writes and draws.
         The node is marked (``node.meta["warns"]``): a warnings filter "error" makes it
-        raise (``convert.raising_nodes``)."""
+        raise (``raising.raising_nodes``)."""
         if self.catching or self.ops_in_try:
             raise Unsupported(f"np.{node.target} may warn at Python level (not a "
                               f"floating-point condition), in a graph with an op inside "
@@ -110,7 +110,9 @@ class WriteGuard:
                                   "operators)", cause="dask_write")
             if root.meta["array"].kind != ops.NUMPY:
                 continue  # CuPy arrays have no read-only flag
-            if not isinstance(value, np.ndarray) or not value.flags.writeable:
+            # (NPY_ARRAY_WRITEABLE of flags.num: ``flags.writeable`` of a view made by
+            # np.broadcast_arrays warns FutureWarning when read)
+            if not isinstance(value, np.ndarray) or not value.flags.num & 1024:
                 raise Unsupported(f"a write into the read-only array {source.name()}",
                                   "NumPy raises here; the write runs eagerly so that it "
                                   "raises the same error.", cause="read_only_input")

@@ -32,6 +32,7 @@ from .sources import (
     BuiltinSource,
     CellSource,
     ClosureSource,
+    FormSource,
     GlobalSource,
     ItemSource,
     LocalSource,
@@ -39,6 +40,7 @@ from .sources import (
     PassedCellSource,
     ShapeSource,
     Source,
+    StoredItemSource,
     param_name,
     shared_reads,
 )
@@ -47,6 +49,7 @@ __all__ = [
     "ARRAY", "CONSTANT", "DICT_KEYS", "EXPR", "ID", "LENGTH", "NOT_PRESENT", "TYPE",
     "ArraySpec", "AsArraySource", "AttrSource", "BuiltinSource", "CellSource", "CheckFunction",
     "ClosureSource", "GlobalSource", "Guard", "GuardSet", "ItemSource", "LocalSource",
-    "ModuleAttrSource", "PassedCellSource", "ShapeSource", "Source", "keeps_failing",
+    "ModuleAttrSource", "PassedCellSource", "FormSource", "ShapeSource", "Source",
+    "StoredItemSource", "keeps_failing",
     "ordered", "param_name", "render", "shared_reads", "typed",
 ]

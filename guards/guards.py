@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from .sources import Source
+from .type_slots import module_of, module_of_value, name_of, qualname_of
 
 TYPE = "TYPE_MATCH"          # type(value) is T
 ID = "ID_MATCH"              # value is obj (functions, modules, classes, user objects)
@@ -58,7 +59,7 @@ class ArraySpec:
 
     def describe(self) -> str:
         dims = ", ".join("*" if d is None else str(d) for d in self.shape)
-        text = f"{self.cls.__module__.split('.')[0]}.{self.cls.__name__} {self.dtype}[{dims}]"
+        text = f"{module_of(self.cls).split('.')[0]}.{name_of(self.cls)} {self.dtype}[{dims}]"
         if self.strides is not None:
             text += f" strides={self.strides}"
         if self.contiguity is not None:
@@ -238,8 +239,9 @@ def _array_failure(name: str, exp: ArraySpec, value: Any) -> str | None:
         if got != tuple(exp.contiguity):
             return f"{name} layout: expected {_contiguity_words(exp.contiguity)}, " \
                    f"got {_contiguity_words(got)}"
-    if exp.writeable is not None and value.flags.writeable != exp.writeable:
-        return f"{name} writeable: expected {exp.writeable}, got {bool(value.flags.writeable)}"
+    # (NPY_ARRAY_WRITEABLE of flags.num: flags.writeable of a broadcast view warns)
+    if exp.writeable is not None and bool(value.flags.num & 1024) != exp.writeable:
+        return f"{name} writeable: expected {exp.writeable}, got {not exp.writeable}"
     if exp.device is not None and value.device.id != exp.device:
         return f"{name} device: expected {exp.device}, got {value.device.id}"
     return None
@@ -267,21 +269,21 @@ _STRONG_MODULES = ("builtins", "numpy", "cupy", "cupyx", "math", "operator", "fu
                    "itertools", "collections", "typing", "types")
 
 
-_MODULE, _QUALNAME = type.__dict__["__module__"], type.__dict__["__qualname__"]
-
-
 def keeps_alive_safely(obj: Any) -> bool:
     """Objects a guard may hold strongly: library objects that never die, and classes
     their module holds by their qualified name (``held_by_its_module``)."""
-    if isinstance(obj, types.ModuleType):
+    # (by the type: isinstance reads obj.__class__, which a program's class may answer;
+    # a class's module from its own entry: a metaclass property named __module__ may raise)
+    kind = type(obj)
+    if issubclass(kind, types.ModuleType):
         return True
-    if isinstance(obj, type) and held_by_its_module(obj):
+    if issubclass(kind, type) and held_by_its_module(obj):
         return True
-    mod = getattr(obj, "__module__", None) if isinstance(obj, (type, types.FunctionType,
-                                                              types.BuiltinFunctionType)) \
-        else type(obj).__module__
-    if isinstance(obj, np.ufunc | np.dtype):
+    if issubclass(kind, np.ufunc | np.dtype):
         return True
+    mod = module_of_value(obj) if issubclass(kind, (type, types.FunctionType,
+                                                    types.BuiltinFunctionType)) \
+        else module_of(kind)
     return bool(mod) and mod.split(".")[0] in _STRONG_MODULES
 
 
@@ -320,10 +322,9 @@ def held_by_its_module(cls: type) -> bool:
         >>> held_by_its_module(f())
         False
     """
-    # (type's own descriptors: a metaclass property named __module__ may raise)
-    qualname, module_name = _QUALNAME.__get__(cls), _MODULE.__get__(cls)
-    if not isinstance(qualname, str) or not isinstance(module_name, str) or \
-            "<locals>" in qualname:
+    # (type's own slots: a metaclass property named __module__ may raise)
+    qualname, module_name = qualname_of(cls), module_of(cls)
+    if not isinstance(qualname, str) or not module_name or "<locals>" in qualname:
         return False
     found: Any = sys.modules.get(module_name)
     for part in qualname.split("."):

@@ -188,6 +188,24 @@ class ItemSource(Source):
 
 
 @dataclass(frozen=True)
+class StoredItemSource(ItemSource):
+    """An item of a ``collections.defaultdict``, read as stored: ``d.get(key)``, never
+    ``d[key]``, which runs the default factory for a missing key and inserts what it
+    makes. A check may read an item before it compares the dict's keys (or explain a
+    miss by reading every guarded source), and must not change the program's dict;
+    a missing key reads as None here, and the keys guard fails.
+
+        >>> StoredItemSource(AttrSource(LocalSource("self"), "metrics"), "loss").expr()
+        "self.metrics.get('loss')"
+    """
+
+    def expr(self) -> str:
+        # (the dict's type is guarded exactly defaultdict, which has no instance
+        # attributes: ``.get`` is ``dict.get``)
+        return f"{self.base.expr()}.get({self.key!r})"
+
+
+@dataclass(frozen=True)
 class CellSource(Source):
     """A closure cell object itself (not its contents) of a nested function value."""
 
@@ -216,6 +234,27 @@ class ShapeSource(Source):
 
     def expr(self) -> str:
         return f"{self.base.expr()}.shape[{self.dim}]"
+
+
+@dataclass(frozen=True)
+class FormSource(Source):
+    """An int the call computes from ``base`` with Python's own operators: ``form`` is
+    the expression with ``{}`` where ``base`` goes. A changing int's remainder or
+    quotient by a constant (``(({} + 1) % 16)``: it cannot raise, and negative and
+    huge values divide as eagerly) or a list's length (``len({})``)::
+
+        >>> FormSource(AttrSource(LocalSource("self"), "ptr"), "(({} + 1) % 16)").name()
+        "((L['self'].ptr + 1) % 16)"
+    """
+
+    base: Source
+    form: str
+
+    def name(self) -> str:
+        return self.form.format(self.base.name())
+
+    def expr(self) -> str:
+        return self.form.format(self.base.expr())
 
 
 @dataclass(frozen=True)

@@ -61,6 +61,8 @@ def run(args) -> list[dict]:
     rows: list[dict] = []
     for name in MODELS:
         rows += bench_model(name, repeat, torch_too)
+        # each model's rows as soon as they exist: a run cut off by a timeout keeps them
+        print(json.dumps(rows, default=str), file=sys.stderr, flush=True)
     return rows
 
 

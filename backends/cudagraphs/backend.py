@@ -132,9 +132,13 @@ class CaptureOps:
         return fn
 
 
-def graph_function(graph: Graph, ops, name: str):
-    """The graph's printout compiled against the op table ``ops``."""
-    fn_name = f"{name}_{next(_counter)}"
+def graph_function(graph: Graph, ops, label: str):
+    """The graph's printout compiled against the op table ``ops``.
+
+    ``label`` (``graph_name``'s "graph of f (app.py:3)") names the source in tracebacks;
+    the function itself gets a plain identifier, ``capture_7``.
+    """
+    fn_name = f"capture_{next(_counter)}"
     src, consts = graph.python_code(fn_name)
 
     class Consts:
@@ -143,7 +147,7 @@ def graph_function(graph: Graph, ops, name: str):
     holder = Consts()
     holder.__dict__.update(consts)
     scope = {"ops": ops, "consts": holder}
-    compile_source(src, f"<dynamo cudagraphs {fn_name}>", scope)
+    compile_source(src, f"<dynamo cudagraphs {fn_name}: {label}>", scope)
     fn = scope.pop(fn_name)
     fn.__dynamo_source__ = src
     return fn

@@ -19,6 +19,12 @@ Options (checked at ``dynamo.compile``):
 - ``trial_calls`` (default 3);
 - ``cache`` (default True): kernels cached on disk (``cache_dir``, default
   ``$XDG_CACHE_HOME/dynamo/native``), so a new process skips Numba's compile;
+- ``cache_load``: whether the first call of a graph whose kernel is in the disk cache
+  waits for its load (in the background): ``"auto"`` (default: when Numba is set up in
+  the process already, about 12 ms of CPU, for at most ``tier.AUTO_WAIT_S``; not when
+  Numba's import and setup are still to come, 0.6-0.8 s of CPU), ``"first_call"``
+  (always, until loaded: tier 2 from the second call, the first call paying Numba's
+  setup), ``"background"`` (never);
 - ``parallel_min_elements`` (default 16384): nests this large get a ``prange``;
 - ``numba_draws`` (default True): ``standard_normal``/``random`` drawn by Numba where a
   probe finds its draws equal to NumPy's (nopython_draws.py); False: NumPy calls;
@@ -59,7 +65,7 @@ if numba_missing():
     raise ImportError(HOW_TO_INSTALL)
 
 _KEYS = {"after_calls", "after_ms", "background", "prefer", "trial_calls", "cache",
-         "cache_dir", "parallel_min_elements", "numpy", "numba_draws"}
+         "cache_dir", "cache_load", "parallel_min_elements", "numpy", "numba_draws"}
 
 
 def parse_options(options: dict | None) -> tuple[Settings, dict, int]:
@@ -87,6 +93,9 @@ def parse_options(options: dict | None) -> tuple[Settings, dict, int]:
     if options.get("prefer", "measure") not in ("measure", "native", "tier1"):
         raise ValueError(f"option 'prefer' of backend 'native' must be 'measure', 'native' "
                          f"or 'tier1', got {options['prefer']!r}")
+    if options.get("cache_load", "auto") not in ("auto", "first_call", "background"):
+        raise ValueError(f"option 'cache_load' of backend 'native' must be 'auto', "
+                         f"'first_call' or 'background', got {options['cache_load']!r}")
     cache_dir = options.get("cache_dir")
     if cache_dir is not None and not isinstance(cache_dir, str):
         raise ValueError(f"option 'cache_dir' of backend 'native' must be a path, got "
@@ -103,6 +112,7 @@ def parse_options(options: dict | None) -> tuple[Settings, dict, int]:
         prefer=options.get("prefer", "measure"),
         trial_calls=options.get("trial_calls", 3),
         numba_draws=options.get("numba_draws", True),
+        cache_load=options.get("cache_load", "auto"),
         cache_dir=(cache_dir or cache_dir_default()) if options.get("cache", True) else None)
     return settings, tier1, options.get("parallel_min_elements", 1 << 14)
 

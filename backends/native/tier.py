@@ -50,6 +50,7 @@ from .lower import Kernel
 from .nopython_draws import draws_match, locked
 from .race import best, choose
 from .saves import mark_saved, new_savers, reset, restore
+from .threads import ThreadChoice
 
 log = logging.getLogger("dynamo.backend")
 
@@ -89,7 +90,18 @@ class Settings:
     trial_calls: int = 3
     numba_draws: bool = True         # False: draws are NumPy calls (nopython_draws.py)
     cache_dir: str | None = None     # None: compile in memory, no disk cache
+    cache_load: str = "auto"         # "auto" | "first_call" | "background": _load_wait
 
+
+# Set once a kernel was compiled or loaded in this process: Numba is imported and its
+# compiler's registries are filled (0.6-0.8 s of CPU the first time, most of the time a
+# cached kernel takes to load in a new process); loading another cached kernel then
+# costs 11-14 ms of CPU (2026-12-04), little enough for the first call to wait for it.
+NUMBA_SET_UP = threading.Event()
+# How long the first call of a graph whose kernel is in the disk cache waits for its
+# load once Numba is set up (``Tiered._load_wait``): a load takes 11-14 ms of CPU,
+# 30-110 ms of wall time at load 10 on 2 cores; a miss (a compile) waits no longer.
+AUTO_WAIT_S = 0.25
 
 _DEFAULT_STATES: dict = {}   # NumPy's ufunc settings object -> whether it is the default
 # The last settings object found to be the default (``np.errstate`` swaps another in
@@ -251,7 +263,7 @@ def _written_inputs(args, writes: list) -> list | None:
     # the graph was made for two; the guards admit it) is two inputs sharing memory
     arrays = [(j, a) for j, a in enumerate(args) if type(a) is np.ndarray]
     for k, w in zip(writes, written):
-        if not w.flags.writeable:
+        if not w.flags.num & 1024:   # (flags.writeable of a broadcast view warns)
             return None
         if len(arrays) > 1 and any(j != k and np.may_share_memory(a, w) for j, a in arrays):
             return None
@@ -300,6 +312,7 @@ class Tiered:
         self._times: dict[str, list] = {"native": [], "tier1": []}
         self.native_calls = 0               # calls tier 2 answered (tests, benchmarks)
         self.threads: int | None = None     # a parallel kernel's threads (None: Numba's)
+        self.thread_choice: ThreadChoice | None = None   # set by the trial (threads.py)
         self._spares: list = []             # backup and state arrays (saves.py), reused
         self._spare_buffers: list = []      # intermediates the kernel takes (_buffers)
         self._layout_key, self._finish = _call_helpers(kernel, name)
@@ -337,7 +350,27 @@ class Tiered:
                 if start_now:
                     self.state = "compiling"
             if start_now:
+                wait = self._load_wait()
                 self._compile(self._layout_key(args), args, first=True)
+                if wait != 0.0:
+                    self.ready.wait(wait)
+
+    def _load_wait(self) -> float | None:
+        """How long the call that found its kernel in the disk cache waits for the
+        load (started in the background) before it returns, so that tier 2 answers
+        from the second call: 0 (not at all) for a graph not in the cache; with
+        ``cache_load="first_call"``, None (until loaded, or compiled where the cache
+        holds no kernel for these inputs' types); with ``"auto"``, ``AUTO_WAIT_S``
+        when Numba is set up in this process already (``NUMBA_SET_UP``: the load then
+        costs about 12 ms of CPU, not the 0.6-0.8 s of Numba's import and setup,
+        which would make the first call 60 to 80 times slower than tier 1's); the
+        bound leaves a miss (a compile, seconds) to the background."""
+        if not self._cached or not self.settings.background:
+            return 0.0
+        mode = self.settings.cache_load
+        if mode == "first_call":
+            return None
+        return AUTO_WAIT_S if mode == "auto" and NUMBA_SET_UP.is_set() else 0.0
 
     # ----------------------------------------------------------------- compiling
     def _compile(self, key, args, first: bool) -> None:
@@ -373,7 +406,11 @@ class Tiered:
             with self._lock:
                 self._compiled.add(key)
                 self._compiling.discard(key)
-            log.info("native tier: graph %s compiled by Numba in %.0f ms%s", self.name,
+            NUMBA_SET_UP.set()
+            stats = getattr(self._dispatcher, "stats", None)   # (with cache=True)
+            hit = stats is not None and stats.cache_hits.get(sig, 0) > 0
+            log.info("native tier: graph %s %s in %.0f ms%s", self.name,
+                     "loaded from the disk cache" if hit else "compiled by Numba",
                      (time.perf_counter() - start) * 1e3,
                      "" if first else " (a new input layout)")
             if first:
@@ -471,9 +508,7 @@ class Tiered:
             if kernel.generators or kernel.global_draws else None
         try:
             if kernel.parallel:
-                with _PARALLEL_LOCK:
-                    out = self._dispatcher(*args, *extra) if self.threads is None \
-                        else _on_threads(self.threads, self._dispatcher, args, extra)
+                out = self._call_parallel(args, extra)
             else:
                 out = self._dispatcher(*args, *extra)
         except TypeError:   # Numba's dispatch: no kernel for these layouts yet
@@ -497,6 +532,29 @@ class Tiered:
             return None
         self.native_calls += 1
         return self._finish(args, out)
+
+    def _call_parallel(self, args, extra):
+        """The parallel kernel's call on ``self.threads``; when the count is due to be
+        checked again (``threads.ThreadChoice``, set by the trial when it raced both
+        counts), this call is timed on the kept count or on the other one."""
+        choice = self.thread_choice
+        with _PARALLEL_LOCK:
+            if choice is None or not choice.due(time.perf_counter()):
+                threads = self.threads
+                return self._dispatcher(*args, *extra) if threads is None \
+                    else _on_threads(threads, self._dispatcher, args, extra)
+            threads = choice.threads_for_check()
+            start = time.perf_counter()
+            out = self._dispatcher(*args, *extra) if threads is None \
+                else _on_threads(threads, self._dispatcher, args, extra)
+            now = time.perf_counter()
+            choice.record(threads, now - start, now)
+            if choice.threads != self.threads:
+                self.threads = choice.threads
+                log.info("native tier: graph %s runs on %s now (a call took %.3f ms)",
+                         self.name, "one thread" if choice.threads else "all threads",
+                         (now - start) * 1e3)
+            return out
 
     def _new_layout(self, args) -> None:
         """A call whose inputs' layouts have no compiled kernel: tier 1 answers it, and
@@ -566,6 +624,8 @@ class Tiered:
                 # by both clocks, a parallel kernel on all threads by wall time (race.py)
                 self.winner, self.threads = choose(times, parallel="native1" in times)
                 won = self.winner == "native"
+                if won and "native1" in times:   # the load changes: check the count again
+                    self.thread_choice = ThreadChoice(self.threads, time.perf_counter())
                 self.state = self.winner
                 self._run = self._native if won else self.tier1
                 t1, t2 = best(times["tier1"]), best(times["native1" if self.threads

@@ -392,7 +392,9 @@ def _direct_check(m: Module, plan: FlatPlan) -> str:
     share = m.bind(np.may_share_memory, "may_share_memory")
     goes_on = m.bind(runtime.eager_goes_on, "eager_goes_on")
     apart = "".join(f" and not {share}({t}, {name_of(n)})" for n in dict.fromkeys(reads))
-    return f"{t}.flags.c_contiguous and {t}.flags.writeable{apart} and {goes_on}()"
+    # (NPY_ARRAY_WRITEABLE of flags.num: ``flags.writeable`` of a view made by
+    # np.broadcast_arrays warns FutureWarning when read, at every call)
+    return f"{t}.flags.c_contiguous and {t}.flags.num & 1024{apart} and {goes_on}()"
 
 
 def _emit_body(m: Module, plan: FlatPlan, index: int, depth: int, direct: bool = False) -> None:

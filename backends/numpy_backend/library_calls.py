@@ -18,9 +18,11 @@ For a ``roll`` node of a (128, 128) float64 ``u`` by ``1`` along axis 0::
 where ``_roll_plan`` is ``(((slice(1, None), slice(None)), (slice(None, -1), ...)), ...)``:
 the (result index, source index) pairs ``np.roll`` itself would copy, in its order.
 
-Only ndarrays of static shape with literal shifts and axes take these forms; anything
-else (a symbolic size, a shift computed at run time, ``axis=None``) stays NumPy's own
-call, which also raises NumPy's errors for bad arguments.
+Only ndarrays of static shape with literal shifts and axes take these forms, or a
+literal axis and a shift that is an integer scalar of the graph (``np.roll(f, c[i, 0],
+axis=0)``: the plan of its offset, ``RollPlans``); anything else (a symbolic size, a
+float or tuple shift computed at run time, ``axis=None``) stays NumPy's own call, which
+also raises NumPy's errors for bad arguments.
 
 The same for the other NumPy functions whose Python layer is most of a call on small
 arrays: ``np.outer`` of any ndarrays, ``np.pad`` (``pad_copies``), ``np.linalg.solve``
@@ -125,8 +127,50 @@ def _ints(value) -> bool:
     return type(value) is int
 
 
+class RollPlans(dict):
+    """``roll_plan``s of one shape and axis by offset, made on first use: ``np.roll(a, s,
+    axis)`` with ``s`` an integer the graph reads at run time (``c[i, 0]`` of a lattice's
+    velocity table). ``np.roll`` adds ``int(s)`` and takes it modulo the axis length, so
+    the offset (at most that many plans) picks the same copies.
+
+        >>> plans = RollPlans((4,), 0)
+        >>> plans[-1 % 4] == roll_plan((4,), -1, 0)
+        True
+    """
+
+    __slots__ = ("shape", "axis")
+
+    def __init__(self, shape: tuple, axis: int):
+        super().__init__()
+        self.shape, self.axis = shape, axis
+
+    def __missing__(self, offset: int):
+        plan = self[offset] = roll_plan(self.shape, offset, self.axis)
+        return plan
+
+
+def _roll_by_value(m, a, shift, axis, name_of) -> str | None:
+    """``np.roll`` of a static-shape ndarray along one literal axis by an integer (or
+    bool) scalar or 0-d array of the graph: the copies of its offset's plan."""
+    meta = array_meta(shift)
+    if meta is None or meta.kind != "numpy" or meta.dtype.kind not in "biu" or \
+            len(meta.shape) != 0 or type(axis) is not int:
+        return None
+    shape = array_meta(a).shape
+    try:
+        axis = normalize_axis_index(axis, len(shape))
+    except np.exceptions.AxisError:
+        return None
+    plans = m.bind(RollPlans(shape, axis), "roll_plans")
+    fn = m.bind(roll_copies, "roll_copies")
+    return (f"{fn}({name_of(a)}, {plans}[{m.bind(int, 'int')}({name_of(shift)}) % "
+            f"{shape[axis] or 1}])")
+
+
 def _roll(m, params: dict, name_of) -> str | None:
     a, shift, axis = params["a"], params["shift"], params["axis"]
+    if _array(a) and isinstance(shift, Node):
+        return _roll_by_value(m, a, shift, axis, name_of)
     if not _array(a) or axis is None or not _ints(shift) or not _ints(axis):
         return None
     try:

@@ -15,6 +15,9 @@ Python ``int`` 2, -1 or ``float`` 0.5)    ``np.sqrt(x)``              calls
 integer ``x``, 2 <= n <= 16                                           wrap the same way
 ``x / c``, float result, c = +-2**k       ``x * (1 / c)``             the same real
 (graphs without effects only)                                         number, rounded
+``1.0 * x``, ``x * 1.0``, ``x / 1.0``     ``x`` (no pass at all)      ``x`` * 1 is ``x``
+(``x`` a real float temporary that only                               for every float,
+this op reads; ``1`` or ``1.0`` Python)                               NaNs quiet
 ========================================  ==========================  ===============
 
 NumPy's ``**`` turns these three exponents into ``square``/``reciprocal``/``sqrt``
@@ -37,6 +40,16 @@ the ``numpy`` backend runs only with the option ``fast_powers=True``. (NumPy cal
 
 A rewrite is kept only when the new ops' result has exactly the old shape and dtype.
 
+A multiply by one comes from parameters that happen to be 1 (``c * u_face`` with a
+wave speed ``c=1.0``, ``omega * (feq - f)`` with a relaxation rate of 1): the graph
+specializes on the float, and NumPy would make one more full pass over the array. It
+is dropped only where that is invisible: ``x`` is a real floating array made by
+``add``/``subtract``/``multiply``/``divide`` (a fresh array whose NaNs are quiet, so
+``x * 1`` raises no "invalid" for a signaling NaN) without ``out=``, and this op is
+its only reader (nothing else can see that the two are one array); the one is a
+Python ``int`` or ``float`` (weak: the dtype stays ``x``'s; an ``np.float64(1.0)``
+would promote a float32 ``x``).
+
 Example::
 
     def f(x, n):                     # x: float32 array, n: int64 array
@@ -48,7 +61,7 @@ from __future__ import annotations
 import numpy as np
 
 from dynamo import ops
-from dynamo.graph import Graph, Node
+from dynamo.graph import CALL, Graph, Node
 from dynamo.ops import ELEMENTWISE
 from dynamo.ops.node_facts import array_meta
 from dynamo.ops.signals import REPORTS_DIFFER, rerun_on_signal
@@ -69,7 +82,13 @@ def strength_reduce(graph: Graph) -> Graph:
     renaming = rerun_on_signal(graph)
 
     def visit(rw, node: Node) -> bool:
-        if node.kwargs or len(node.args) != 2 or not isinstance(node.args[0], Node):
+        if node.kwargs or len(node.args) != 2:
+            return False
+        same = _times_one(node)
+        if same is not None:
+            rw.env[node] = rw.env[same]
+            return True
+        if not isinstance(node.args[0], Node):
             return False
         if node.target in ("pow", "power"):
             plan = _power_plan(node)
@@ -116,6 +135,35 @@ class Ref:
 
 
 X = Ref(-1)
+
+
+# ops whose result is a fresh array with quiet NaNs (IEEE arithmetic never returns a
+# signaling NaN), so that ``x * 1`` could not have raised "invalid" on it
+_QUIET_FRESH = frozenset({"add", "subtract", "multiply", "divide"})
+
+
+def _times_one(node: Node) -> Node | None:
+    """The operand ``x`` when ``node`` is ``x * 1``, ``1 * x`` or ``x / 1`` and may be
+    dropped (see the module docstring), else None.
+
+        >>> _times_one(graph_node("multiply", (add_node, 1.0)))   # add_node's only user
+        add_node
+    """
+    if node.target == "multiply":
+        a, b = node.args
+        x, one = (a, b) if isinstance(a, Node) else (b, a)
+    elif node.target == "divide":
+        x, one = node.args
+    else:
+        return None
+    if type(one) not in (int, float) or one != 1 or not isinstance(x, Node) or \
+            x.op != CALL or x.target not in _QUIET_FRESH or x.kwargs or \
+            len(x.users) != 1:
+        return None
+    meta = array_meta(x)
+    if meta is None or meta.dtype.kind != "f" or not same_meta(meta, array_meta(node)):
+        return None
+    return x
 
 
 def _small_integer(e, low: int) -> bool:

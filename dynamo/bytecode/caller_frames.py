@@ -44,6 +44,8 @@ import functools
 import types
 import weakref
 
+from dynamo.guards.type_slots import dict_of, is_builtin_class, mro_of, qualname_of
+
 # Attribute (or global) names whose call walks the stack above the running frame.
 _STACK_WALKERS = frozenset({"getouterframes", "extract_stack", "print_stack",
                             "format_stack", "walk_stack", "_getframemodulename"})
@@ -77,7 +79,7 @@ def reads_caller_frame(code: types.CodeType) -> str | None:
     """Why ``code`` reads the frame that called it (what and at which line), or None.
 
     Cached per code object: it is asked before every call that code running
-    uncompiled makes (``convert.intercept_callable``)."""
+    uncompiled makes (``break_calls.intercept_callable``)."""
     return _scanned(code)[0] or None
 
 
@@ -124,7 +126,7 @@ def calls_caller_reader(fn, values=()) -> str | None:
 
     Such a callee, called at or after a graph break, sees ``fn``'s frame as the
     resume function or island that runs the rest of it: every local bound there must
-    then be the program's, also one no bytecode reads again (``convert._compile_break``
+    then be the program's, also one no bytecode reads again (``break_entry._compile_break``
     passes them all on, as it does for ``locals()``).
 
     Example::
@@ -200,8 +202,6 @@ _MAX_LOOKED_AT = 256
 
 _CONTAINERS = (list, tuple, set, frozenset)
 
-_MRO = type.__dict__["__mro__"]
-_MODULE = type.__dict__["__module__"]
 
 
 def _within(value, names, every: bool):
@@ -237,7 +237,7 @@ def _functions_of(value, names, every: bool):
         return
     if issubclass(kind, type):
         kind, own = value, None       # a class: its own functions (static methods)
-    elif _MODULE.__get__(kind) == "builtins":   # (no metaclass property runs)
+    elif is_builtin_class(kind):   # (no metaclass property runs)
         return
     else:
         try:
@@ -247,15 +247,15 @@ def _functions_of(value, names, every: bool):
     if type(own) is dict:
         for name, item in list(own.items()):
             if (every or name in names) and type(item) is types.FunctionType:
-                yield f"{kind.__qualname__}.{name}", item
+                yield f"{qualname_of(kind)}.{name}", item
     for name in names:
-        for klass in _MRO.__get__(kind):   # (no metaclass property runs)
-            found = vars(klass).get(name)
+        for klass in mro_of(kind):   # (no metaclass property runs)
+            found = dict_of(klass).get(name)
             if found is not None:
                 if type(found) is staticmethod or type(found) is classmethod:
                     found = found.__func__
                 if type(found) is types.FunctionType:
-                    yield f"{kind.__qualname__}.{name}()", found
+                    yield f"{qualname_of(kind)}.{name}()", found
                 break
 
 

@@ -58,7 +58,7 @@ outer body after the inner loop is compiled too, and its ways out are the body
 function's (returns of ``(tag, values)``).
 
 ``outline_plan.loop_plan`` says whether a loop fits, or why not (then the island runs
-as before); ``outlined_loop`` is what ``convert.py`` calls for an island. See
+as before); ``outlined_loop`` is what ``break_entry.py`` calls for an island. See
 docs/loops.md.
 """
 

@@ -23,9 +23,9 @@ import re
 import types
 from pathlib import Path
 
-from .. import convert, hook, logs
+from .. import break_entry, hook, logs
 from ..config import config
-from ..convert import FrameRecord
+from ..frame_records import FrameRecord
 from ..source import compile_source
 from .files import Ignored, entry_files, read_trusted, write_atomically
 from .keys import entry_digest, versions, where
@@ -132,7 +132,7 @@ def _used_names(text: str, names: dict) -> tuple[dict, list]:
 
 def _encode_run(run, fn) -> dict:
     """What an entry runs: the glue (a generated function), as data."""
-    if isinstance(run, convert.FrameRunner):
+    if isinstance(run, break_entry.FrameRunner):
         raise NotStorable("the frame has a graph break: its new bytecode and resume "
                           "functions are not stored (the resume functions' own frames are)")
     if type(run) is not types.FunctionType or not hasattr(run, "__dynamo_source__"):

@@ -28,6 +28,8 @@ import weakref
 
 import numpy as np
 
+from dynamo.guards.type_slots import module_of, qualname_of
+
 from ..ops.registry import ImplTable, impl_table
 from ..source import compile_source
 from .keys import code_data, code_digest, entry_digest
@@ -142,7 +144,7 @@ def _program_class(value) -> bool:
     weakly held one is: not the standard library's, nor CuPy's."""
     if not isinstance(value, type):
         return False
-    root = str(getattr(value, "__module__", "")).split(".")[0]
+    root = module_of(value).split(".")[0]
     return root not in _LIBRARIES and root not in sys.stdlib_module_names and \
         root not in ("cupy", "cupyx")
 
@@ -297,7 +299,7 @@ def _encode_function(fn: types.FunctionType, ctx: Context) -> dict:
 
 
 def _class_path(cls: type) -> str:
-    return f"{cls.__module__}.{cls.__qualname__}"
+    return f"{module_of(cls)}.{qualname_of(cls)}"
 
 
 def _short(value) -> str:

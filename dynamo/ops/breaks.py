@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from dynamo.guards.type_slots import module_of_value
+
 DATA_SHAPE = "data_dependent_shape"
 TO_PYTHON = "array_to_python"
 DATA_DTYPE = "data_dependent_dtype"
@@ -55,7 +57,7 @@ KNOWN_BREAKS: dict[str, tuple[str, str]] = {
 
 def library_path(fn: Any) -> str | None:
     """``'linalg.eig'`` for ``np.linalg.eig`` (and ``cupy.linalg.eig``), ``'bincount'``."""
-    mod = getattr(fn, "__module__", None) or ""
+    mod = module_of_value(fn)
     name = getattr(fn, "__name__", None)
     if name is None or mod.split(".")[0] not in ("numpy", "cupy"):
         return None

@@ -207,7 +207,7 @@ _OBJECT_NOTE = ("calls the method of the object passed in when the graph runs, i
 
 
 def _callers(name: str) -> str:
-    from ..variables.arrays import library_name, library_root
+    from ..variables.library_names import library_name, library_root
 
     op = REGISTRY[name]
     if name in ("errstate_enter", "errstate_exit"):
@@ -339,8 +339,9 @@ def _lookup(table: dict) -> dict:
 def classify(fn, name: str | None = None) -> tuple[str, str]:
     """``(status, why)`` of a call of ``fn`` (named ``name`` in its module) on traced
     arrays, in the translator's order (``LibraryFunctionVariable.call`` in
-    ``dynamo/variables/arrays.py``)."""
-    from ..variables.arrays import ARRAY_FACTS, DATA_DEPENDENT, DATA_TO_PYTHON
+    ``dynamo/variables/library_calls.py``)."""
+    from ..variables.arrays import DATA_DEPENDENT, DATA_TO_PYTHON
+    from ..variables.folding import ARRAY_FACTS
     from .breaks import break_reason
     from .dtypes import is_dtype_query
     from .registry import lookup_function

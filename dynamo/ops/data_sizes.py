@@ -125,7 +125,7 @@ def _position(params_call, target: ArrayMeta) -> int | None:
 
 # What an op reports when a size it reads off the data may be negative (NumPy raises
 # then, when the graph runs, as eagerly): ``OutputGraph.call_op`` marks the node
-# ``may_raise`` (see ``convert.raising_nodes``).
+# ``may_raise`` (see ``raising.raising_nodes``).
 NEGATIVE_SIZE = "raises ValueError for a negative size"
 
 

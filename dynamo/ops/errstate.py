@@ -84,7 +84,7 @@ def raising() -> object:
     """Enter this thread's ufunc settings with every floating-point condition they make
     visible (warn, call, print, log) set to raise; return the token ``unraise`` takes.
 
-    A graph that may be rerun eagerly when it raises runs so (``dynamo.convert.on_raise``):
+    A graph that may be rerun eagerly when it raises runs so (``dynamo.raising.on_raise``):
     it then raises at its first visible condition, before reporting anything the rerun
     would report again. Conditions the caller ignores stay ignored. (The numpy backend's
     fused code uses the same idea: ``backends/numpy_backend/runtime.guard``.) The glue

@@ -138,7 +138,7 @@ def _zero_d_masked(x: ArrayMeta, parts: tuple, with_length) -> ArrayMeta:
     is static; the dimensions where they differ are the count (an unbacked size); where
     NumPy takes one count only (``x[c, [0, 1]]``: only a True ``c`` broadcasts) it is
     that count's, and for the other NumPy raises its IndexError when the graph runs, as
-    eagerly (indexing with a traced index may raise: ``convert.raising_nodes``); where
+    eagerly (indexing with a traced index may raise: ``raising.raising_nodes``); where
     it takes neither it raises NumPy's error now."""
     shapes, errors = {}, []
     for n in (0, 1):

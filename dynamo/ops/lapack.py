@@ -222,8 +222,8 @@ def lstsq(op, args, kwargs):
     """lstsq(a, b, rcond): ``a`` (M, N), ``b`` (M,) or (M, K). The solution is (N,) or
     (N, K), the singular values ``min(M, N)``, the rank a NumPy int. The residuals are
     one per column of ``b`` when ``a`` has full column rank N < M and none otherwise:
-    the data decides, so their length is a size of its own (``DataSize``); for
-    M <= N they are always empty."""
+    the data decides, so their length is a size of its own (``DataSize``), also for
+    M <= N, where they are always empty (see the comment below)."""
     given = _given(op, args, kwargs)
     a, b = _meta(given.get("a"), "a"), _meta(given.get("b"), "b")
     if a.ndim != 2:
@@ -238,7 +238,10 @@ def lstsq(op, args, kwargs):
     _options(given, ("a", "b"), "lstsq's rcond")
     value = _probe(op, given, {"a": a, "b": b})
     kind = _kind(args, kwargs)
-    residuals = DataSize() if m > n else 0
+    # (a size the data decides even where M <= N makes it 0: a DataSize is 0 to the
+    # fit of symbolic sizes, so a literal 0 here would be fitted for every M and N, and
+    # an entry made at a square ``a`` would return no residuals once M > N)
+    residuals = DataSize()
     return _same_tuple(value, [_like(value[0], (n,) + b.shape[1:], kind),
                                ArrayMeta((residuals,), value[1].dtype, kind, False),
                                _like(value[2], (), kind),

@@ -326,7 +326,7 @@ register(OpDef("python_draw", python_draw, python_draw_rule, OPAQUE, cupy=None, 
 # (``OutputGraph.effect_op``), for an int or None seed.
 # A seed's value may raise (ValueError for a negative one, or one past 2**32 - 1 for
 # the legacy RandomState): the three ops below are marked "raises", so a graph holding
-# one replays the Python effects traced before it when it raises (convert.on_raise).
+# one replays the Python effects traced before it when it raises (raising.on_raise).
 SEED_RAISES = "raises ValueError for a negative seed (past 2**32 - 1: RandomState's)"
 register(OpDef("random_seed", np.random.seed, no_array, OPAQUE, cupy="random.seed",
                random=True, extras={"name": "seed", "raises": SEED_RAISES},

@@ -37,6 +37,8 @@ from typing import Any
 
 import numpy as np
 
+from dynamo.guards.type_slots import module_of_value, type_module
+
 from .meta import DASK, NUMPY
 
 ELEMENTWISE, REDUCTION, VIEW, MATMUL = "elementwise", "reduction", "view", "matmul"
@@ -116,7 +118,7 @@ def lookup_property(name: str) -> OpDef | None:
 
 def is_array_library_object(obj: Any) -> bool:
     """True for objects that live in numpy or cupy (functions, ufuncs, modules)."""
-    mod = getattr(obj, "__module__", None) or getattr(type(obj), "__module__", "") or ""
+    mod = module_of_value(obj) or type_module(obj)
     if isinstance(obj, types.ModuleType):
         mod = obj.__name__
     if isinstance(obj, np.ufunc):
@@ -127,7 +129,7 @@ def is_array_library_object(obj: Any) -> bool:
 # --------------------------------------------------------------------------- cupy
 
 def _is_cupy_object(obj: Any) -> bool:
-    mod = getattr(obj, "__module__", None) or getattr(type(obj), "__module__", "") or ""
+    mod = module_of_value(obj) or type_module(obj)
     return mod.startswith(("cupy", "cupyx"))
 
 
@@ -154,9 +156,9 @@ def _numpy_path(fn: Callable) -> str | None:
     mod = getattr(fn, "__module__", None)
     if isinstance(fn, np.ufunc):
         return fn.__name__
-    if mod is None or not mod.startswith("numpy"):
+    name = getattr(fn, "__name__", None)   # np.mgrid is an instance: no name, no mirror
+    if mod is None or not mod.startswith("numpy") or name is None:
         return None
-    name = fn.__name__
     if "linalg" in mod:
         return "linalg." + name
     if "random" in mod:

@@ -75,7 +75,7 @@ def sliding_window_view_rule(op, args, kwargs) -> ArrayMeta:
 
 
 register(OpDef("sliding_window_view", np.lib.stride_tricks.sliding_window_view,
-               sliding_window_view_rule, VIEW,
+               sliding_window_view_rule, VIEW, cupy="lib.stride_tricks.sliding_window_view",
                doc="a read-only view of the overlapping windows of an array"),
          functions=[np.lib.stride_tricks.sliding_window_view])
 
@@ -156,8 +156,29 @@ def _checked_on_probe(op, args, kwargs) -> tuple[dict, ArrayMeta, object]:
 
 
 def roll_rule(op, args, kwargs) -> ArrayMeta:
-    """roll: the input's shape; NumPy validates shift and axis on a probe."""
-    params, a, value = _checked_on_probe(op, args, kwargs)
+    """roll: the input's shape; NumPy validates shift and axis on a probe.
+
+    The shift may be an integer array or scalar of the graph (a lattice Boltzmann step's
+    ``np.roll(f[i], c[i, 0], axis=0)`` with ``c`` a table of velocities): it moves the
+    data, never the shape, and ``int()`` of an integer cannot fail, so the call is
+    captured; the probe gets a zero shift of the shift's real shape, so NumPy's
+    broadcasting of ``shift`` against ``axis`` (and its errors) are checked as the call
+    will run. A float shift stays a break: ``int()`` of a NaN raises on the data.
+
+        >>> roll_rule(op, (ArrayMeta((9, 9), f8), ArrayMeta((), i8, scalar=True)), {"axis": 0})
+        ArrayMeta(shape=(9, 9), dtype=float64, ...)
+    """
+    params = rules.bind(op, args, kwargs)
+    shift = params.get("shift")
+    if not (isinstance(shift, ArrayMeta) and shift.dtype.kind in "biu"
+            and all(type(d) is int for d in shift.shape) and shift.size <= 64):
+        params, a, value = _checked_on_probe(op, args, kwargs)
+        return rules.result_meta(value, np.shape(value) if a.ndim == 0 else a.shape, a.kind)
+    a = rules.first_array(params, "a")
+    rules.static(params.get("axis"), "roll's axis")
+    zero = np.zeros((), shift.dtype)[()] if shift.scalar else np.zeros(shift.shape, shift.dtype)
+    value = rules.probe_result(op, (params["a"], zero), {"axis": params.get("axis")},
+                               keep_ndim=True)
     return rules.result_meta(value, np.shape(value) if a.ndim == 0 else a.shape, a.kind)
 
 

@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from dynamo.guards.type_slots import name_of, type_module
+
 from . import rules
 from .indexing import index_meta
 from .meta import ArrayMeta, probe
@@ -39,18 +41,28 @@ METHODS = ("reduce", "accumulate", "reduceat", "outer", "at")
 
 def is_ufunc(fn) -> bool:
     """A NumPy or CuPy ufunc (CuPy's are their own class)."""
-    return isinstance(fn, np.ufunc) or (type(fn).__name__ == "ufunc" and
-                                        type(fn).__module__.startswith("cupy"))
+    return isinstance(fn, np.ufunc) or (name_of(type(fn)) == "ufunc" and
+                                        type_module(fn).startswith("cupy"))
 
 
 def numpy_ufunc(fn) -> np.ufunc:
-    """The NumPy ufunc of the same name: the one the rules run on probes."""
+    """The NumPy ufunc of the same name: the one the rules run on probes (CuPy 14 names
+    its ufuncs ``cupy_add``: ``cupy.add`` gives ``np.add``)."""
     if isinstance(fn, np.ufunc):
         return fn
-    uf = getattr(np, fn.__name__, None)
+    uf = getattr(np, fn.__name__.removeprefix("cupy_"), None)
     if not isinstance(uf, np.ufunc):
         raise MetaError(f"no NumPy ufunc named {fn.__name__}")
     return uf
+
+
+def cupy_ufunc(fn):
+    """CuPy's ufunc for ``fn``: ``cupy.add`` for ``np.add``; a CuPy ufunc (named
+    ``cupy_add`` in CuPy 14) is its own."""
+    if not isinstance(fn, np.ufunc):
+        return fn
+    import cupy
+    return getattr(cupy, fn.__name__)
 
 
 def lookup_ufunc_method(fn, name: str):
@@ -66,8 +78,7 @@ def _method(name: str):
         return getattr(ufunc, name)(*args, **kwargs)
 
     def cupy_impl(ufunc, *args, **kwargs):
-        import cupy
-        return getattr(getattr(cupy, ufunc.__name__), name)(*args, **kwargs)
+        return getattr(cupy_ufunc(ufunc), name)(*args, **kwargs)
 
     impl.__name__ = cupy_impl.__name__ = f"ufunc_{name}"
     return impl, cupy_impl
@@ -239,8 +250,7 @@ def _at_impl(a, ufunc, *args):
 
 
 def _cupy_at_impl(a, ufunc, *args):
-    import cupy
-    getattr(cupy, ufunc.__name__).at(a, *args)
+    cupy_ufunc(ufunc).at(a, *args)
     return a
 
 

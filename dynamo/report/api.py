@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dynamo.backends import bind_options, lookup_backend
+from dynamo.guards.type_slots import type_module
 
 from .. import convert, hook
 from ..explain import _target
@@ -177,7 +178,7 @@ def _function_of(fn):
 def describe_arg(a) -> str:
     shape, dtype = getattr(a, "shape", None), getattr(a, "dtype", None)
     if shape is not None and dtype is not None:
-        lib = type(a).__module__.split(".")[0]
+        lib = type_module(a).split(".")[0]
         dims = ", ".join(str(d) for d in shape)
         return f"{'' if lib == 'numpy' else lib + ':'}{dtype}[{dims}]"
     if isinstance(a, (list, tuple, dict)):
@@ -203,7 +204,7 @@ def measure_calls(eager, compiled, n: int, args) -> Timing:
 
 
 def _synchronizer(args):
-    if any(type(a).__module__.startswith("cupy") for a in args) and "cupy" in sys.modules:
+    if any(type_module(a).startswith("cupy") for a in args) and "cupy" in sys.modules:
         cupy = sys.modules["cupy"]
         return lambda: cupy.cuda.Device().synchronize()
     return lambda: None

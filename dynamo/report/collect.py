@@ -1,7 +1,7 @@
 """Build the report model from frame records and what the recorders saw.
 
 A pure function of its inputs: ``build_report(records, rec, calls, ...)`` reads the
-``convert.FrameRecord``s (the same records ``dynamo.explain`` returns), the lines that
+``frame_records.FrameRecord``s (the same records ``dynamo.explain`` returns), the lines that
 ran as Python, the lines each successful trace covered, and the captured log records,
 and returns a :class:`~dynamo.report.model.Report`. Nothing here runs user code.
 

@@ -140,6 +140,7 @@ def _fit(rule, args, kwargs, hint_meta, hints, sources, classes, on_raises=None)
     def run(moves):
         return [shape for shape, _, _ in evaluate(values(moves))]
 
+    steps = {}   # rep -> the first delta of the pair it was fitted with
     for r in reps:
         moved = []
         for delta in _DELTAS:
@@ -158,15 +159,17 @@ def _fit(rule, args, kwargs, hint_meta, hints, sources, classes, on_raises=None)
         for k, shape in enumerate(base):
             if len(moved[0][k]) != len(shape):
                 raise _Pin([r], "an op whose result rank depends on a size")
-            for d, y0 in enumerate(shape):
-                d1, d2 = moved[0][k][d] - y0, moved[1][k][d] - y0
-                if d1 * _DELTAS[1] != d2 * _DELTAS[0] or d1 % _DELTAS[0]:
-                    raise _Pin([r], "a size that is not an affine function of sizes")
-                if d1:
-                    coeffs[k][d][r] = d1 // _DELTAS[0]
+        found = _slopes(base, moved, _DELTAS)
+        if found is None:
+            found = _near_slopes(run, r, base)
+        if found is None:
+            raise _Pin([r], "a size that is not an affine function of sizes")
+        steps[r] = found[0]
+        for (k, d), a in found[1].items():
+            coeffs[k][d][r] = a
     # all symbols moved together must agree with the fitted expressions
     try:
-        together = run({r: _DELTAS[0] for r in reps}) if reps else base
+        together = run({r: steps[r] for r in reps}) if reps else base
     except Exception:  # noqa: BLE001
         raise _Pin(reps, "sizes that must move together") from None
     out = []
@@ -174,7 +177,7 @@ def _fit(rule, args, kwargs, hint_meta, hints, sources, classes, on_raises=None)
         dims = []
         for d, y0 in enumerate(shape):
             c = coeffs[k][d]
-            if together[k][d] != y0 + sum(a * _DELTAS[0] for a in c.values()):
+            if together[k][d] != y0 + sum(a * steps[n] for n, a in c.items()):
                 raise _Pin(reps, "a size that depends on a product of sizes")
             if not c:
                 dims.append(y0)
@@ -195,6 +198,42 @@ def _fit(rule, args, kwargs, hint_meta, hints, sources, classes, on_raises=None)
     if isinstance(hint_meta, list):   # np.split
         return fitted
     return tuple(fitted) if isinstance(hint_meta, tuple) else fitted[0]
+
+
+def _slopes(base: list, moved: list, deltas: tuple) -> tuple | None:
+    """``(deltas[0], {(output, dim): coefficient})`` where every dimension of ``base``
+    moved linearly by ``moved`` (the shapes at the two ``deltas``), else None."""
+    found = {}
+    for k, shape in enumerate(base):
+        for d, y0 in enumerate(shape):
+            d1, d2 = moved[0][k][d] - y0, moved[1][k][d] - y0
+            if d1 * deltas[1] != d2 * deltas[0] or d1 % deltas[0]:
+                return None
+            if d1:
+                found[(k, d)] = d1 // deltas[0]
+    return deltas[0], found
+
+
+# Smaller moves, up then down, for a size that is affine only near the hint: a slice
+# bound below a static length (``buf[:size]`` of a 16-row buffer at size 3 is ``size``
+# up to 16, and 3 + 17 is past it). ``_guard_ranges`` then finds and guards the range.
+_NEAR_DELTAS = ((3, 7), (-3, -7), (1, 2), (-1, -2))
+
+
+def _near_slopes(run, r: str, base: list) -> tuple | None:
+    """``_slopes`` with ``r`` moved by the first pair of ``_NEAR_DELTAS`` whose moves
+    the rule takes and that gives affine sizes, or None."""
+    for deltas in _NEAR_DELTAS:
+        try:
+            moved = [run({r: delta}) for delta in deltas]
+        except Exception:  # noqa: BLE001 (the rule does not take that size)
+            continue
+        if any(len(m[k]) != len(shape) for m in moved for k, shape in enumerate(base)):
+            continue
+        found = _slopes(base, moved, deltas)
+        if found is not None:
+            return found
+    return None
 
 
 def _guard_ranges(evaluate, fitted: list, call, reps, hints, sources, classes) -> None:

@@ -8,7 +8,7 @@ raises NumPy's own ``IndexError`` ("index 16 is out of bounds for axis 0 with si
 rule with each such index at a position that is in bounds wherever the hint is (0, or
 -1 for a negative hint), and the graph passes the index as a value. The op is then
 one that may raise for its values (``node.meta["may_raise"]``, see
-``convert.raising_nodes``): a graph that raises there is rerun as the frame's own code,
+``raising.raising_nodes``): a graph that raises there is rerun as the frame's own code,
 or raises NumPy's error itself when nothing before it needs replaying.
 
 Only an int that is a component of the index (``x[i]``, ``x[i, 1:]``, ``x[..., i]``)

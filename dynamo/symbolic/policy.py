@@ -80,6 +80,16 @@ class DynamicPolicy:
         return any(v != value[i] for i in range(len(value))
                    for v in self.previous_ints.get(ItemSource(source, i), ()))
 
+    def is_changing_length(self, source, value: list) -> bool:
+        """A list's length is a changing int (``len(memory) < capacity`` guards the
+        comparison, not the length) once an earlier entry guarded another length at its
+        source, unless a trace had to pin it."""
+        from dynamo.guards import FormSource
+
+        if self.mode is False or FormSource(source, "len({})") in self.static:
+            return False
+        return any(n != len(value) for n in self.previous_lengths.get(source, ()))
+
     def dims(self, source, value) -> list[int]:
         from dynamo.guards import ShapeSource
 

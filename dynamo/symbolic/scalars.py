@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import operator
 
-from .sizes import Sym, Symbolic, SymInt, nonnegative, pin
+from .sizes import Sym, Symbolic, SymInt, nonnegative, pin, record
 
 # The operators an expression may hold: each always gives a float when an operand is a
 # float (or for truediv, always), whatever the values (pow: see ``_pow_stays_float``).
@@ -122,6 +122,10 @@ class Expr:
             # to bind ``math``; a builtin name resolves in every one of them
             args = ", ".join(a.render(names) for a in self.args)
             return f"__import__('math').{self.op.__name__}({args})"
+        if hasattr(self.op, "render_call"):
+            # an operator that prints itself (a float clock stepped ``n`` times:
+            # ``translator/while_clocks.py``), from its operands' source text
+            return self.op.render_call(*(a.render(names) for a in self.args))
         a, b = (x.render(names) for x in self.args)
         return f"({a} {_BINARY[self.op]} {b})"
 
@@ -352,18 +356,39 @@ def binary(fn, a, b):
 
 
 def _pow_stays_float(base, exp) -> bool:
-    """``base ** exp`` (one of them a float) is a float for every value: a negative
-    float to a non-integral power is complex, so either the base is a known number
-    >= 0 (a constant, or an int symbol's sum with non-negative coefficients: every
-    symbol counts from 0 up, ``t_ ** power_t``), or the exponent is known integral (a
-    constant, or an int symbol's float)."""
+    """``base ** exp`` (one of them a float) is a float for every value the entry
+    serves: a negative float to a non-integral power is complex, so either the base is
+    a known number >= 0 (a constant, or an int symbol's sum with non-negative
+    coefficients: every symbol counts from 0 up, ``t_ ** power_t``), or the exponent is
+    known integral (a constant, or an int symbol's float), or the base is a changing
+    number >= 0 in this call: then the entry is guarded on the base's sign, not on its
+    value (``(1 - epoch / 10) ** 0.9``: ``(1 - (float(L['epoch']) / 10)) >= 0``, one
+    entry for epochs 1 to 10; epoch 11 misses and pins, as Python's result is complex).
+
+        >>> with recording() as trace:
+        ...     e = SymFloat.of_int(SymInt(3, Sym.symbol("s0", "L['epoch']")))
+        ...     lr = (1 - e / 10) ** 0.9
+        >>> trace.decisions, trace.pins
+        (["(1 - (float((L['epoch'])) / 10)) >= 0"], set())
+    """
     if not isinstance(base, (SymInt, SymFloat)) and base >= 0:
         return True
     if _sum_of_sizes(base):
         return True
-    if isinstance(exp, SymFloat):
-        return exp.integral
-    return not isinstance(exp, SymInt) and float(exp).is_integer()
+    if isinstance(exp, SymFloat) and exp.integral or \
+            not isinstance(exp, (SymInt, SymFloat)) and float(exp).is_integer():
+        return True
+    return _guard_sign(base)
+
+
+def _guard_sign(base) -> bool:
+    """A changing base seen >= 0 (not NaN, not negative): guard that it stays so (the
+    guard is the base's own expression, Python's operators on the same values; if it
+    raises for a later call, that call misses and compiles, as eagerly it raises)."""
+    if not isinstance(base, (SymInt, SymFloat)) or not _hint(base) >= 0:
+        return False
+    record(f"{Expr.of(base).runtime()} >= 0", True, base.sym.symbols)
+    return True
 
 
 def choose(fn, values):

@@ -19,6 +19,7 @@ Example::
 
 from __future__ import annotations
 
+import operator
 from typing import TYPE_CHECKING
 
 from dynamo.guards import EXPR, Guard, GuardSet, ShapeSource, Source
@@ -27,10 +28,29 @@ from ..tree import tree_leaves, tree_map
 from .fit import SymbolClasses, substitute, symbolic_shape, symbols_in
 from .policy import DynamicPolicy
 from .scalars import Expr, SymFloat, literal
-from .sizes import Sym, SymInt, Trace, as_size, free_numbers, not_recording, pin
+from .sizes import (
+    Sym,
+    SymInt,
+    Trace,
+    as_size,
+    free_numbers,
+    not_recording,
+    pin,
+    quotient_text,
+)
 
 if TYPE_CHECKING:
     from ..ops import ArrayMeta
+
+
+def _same_meta(op, args, kwargs, meta) -> bool:
+    """The op's rule gives ``meta`` for these (probe) arguments; one that raises reads a
+    value it was given, so it is not blind to it."""
+    try:
+        with not_recording():
+            return op.meta(op, args, kwargs) == meta
+    except Exception:  # noqa: BLE001 (a rule that rejects a value reads it)
+        return False
 
 
 class ShapeEnv:
@@ -101,6 +121,52 @@ class ShapeEnv:
             self.guards.add(Guard(source, EXPR, f"{source.expr()} >= 2",
                                   note=f"{what} (0 and 1 are specialized)"))
         return SymInt(value, Sym.symbol(name, source.expr()))
+
+    def new_quotient(self, fn, size: SymInt, k: int) -> SymInt | None:
+        """``size % k`` or ``size // k`` (``fn``) of a changing int (``Trace.numbers``,
+        one symbol: ``self.ptr + 1``) by a nonzero int constant ``k``, as a changing
+        int of its own: a symbol read from a ``FormSource`` (``((self.ptr + 1) %
+        16)``), which the call computes from the frame's values with Python's own
+        operator. So ``self.ptr = (self.ptr + 1) % self.max_size`` or ``buf[t % 16]``
+        serve every remainder with one entry, where the plain path guards the result
+        (``sizes._quotient``: an entry per remainder). Like any changing int it is
+        guarded only where the trace reads it (pinned, compared, used as a size).
+
+        None where it does not apply: a size (not a changing int), several symbols,
+        a pinned one, or a result past int64 (NumPy types it otherwise).
+
+        Example: ``(s0 + 1) % 16`` with ``s0`` from ``L['self'].ptr`` at 15 is
+        ``SymInt(0, s1)``, ``s1`` read from ``((self.ptr + 1) % 16)``."""
+        from dynamo.guards import FormSource
+
+        trace = self.trace
+        if trace is None or len(size.sym.terms) != 1 or fn not in _QUOTIENT_OPS:
+            return None
+        (name, coeff), = size.sym.terms
+        if name not in trace.numbers or name in trace.pins or name not in self.symbols:
+            return None
+        value = fn(int(size), k)
+        if not -_INT64_END <= value < _INT64_END:
+            return None
+        form = Sym(size.sym.terms, size.sym.const, ((name, "{}"),))
+        text = quotient_text(fn, SymInt(int(size), form), k)
+        source = FormSource(self.symbols[name], f"({text})")
+        if fn is operator.floordiv or abs(k) > _INT64_END // 2:
+            # (a remainder is smaller than ``k``; a quotient of an affine form may not
+            # fit int64, as the graph types it)
+            self.guards.add(Guard(source, EXPR,
+                                  f"{-_INT64_END} <= {source.expr()} < {_INT64_END}",
+                                  note="an int computed by the call, typed int64"))
+        return self.new_symbol(source, value, "a changing int's quotient", number=True)
+
+    def new_length(self, source: Source, value: int) -> SymInt:
+        """The length of the list at ``source`` when the call starts, as a changing int
+        read from ``len(...)`` (``DynamicPolicy.is_changing_length``): guarded only where
+        the trace reads it (``len(memory) < 100`` guards that outcome)."""
+        from dynamo.guards import FormSource
+
+        return self.new_symbol(FormSource(source, "len({})"), value, "a list's length",
+                               number=True)
 
     def new_unbacked(self, what: str) -> SymInt:
         """A fresh *unbacked* size (``u0``, ``u1``...): a dimension of an op's result that
@@ -199,32 +265,19 @@ class ShapeEnv:
         if any(isinstance(v, ArrayMeta) and symbols_in(v) & numbers
                for v in tree_leaves((meta_args, meta_kwargs))):
             return False
-        for probe in _INT_PROBES:
+        def probed(probe):
             values = {**self.hints, **{n: probe(self.hints[n]) for n in numbers}}
-            args, kwargs = substitute((meta_args, meta_kwargs), values)
-            try:
-                with not_recording():
-                    if op.meta(op, args, kwargs) != meta:
-                        return False
-            except Exception:  # noqa: BLE001 (a rule that rejects a value reads it)
-                return False
-        return True
+            return substitute((meta_args, meta_kwargs), values)
+        return all(_same_meta(op, *probed(probe), meta) for probe in _INT_PROBES)
 
     def _float_blind(self, op, meta_args, meta_kwargs, meta) -> bool:
         """Does the op's rule give ``meta`` with its changing floats replaced by other
         floats (negative, zero, huge, fractional)? A rule that raises for one is not."""
-        for probe in _FLOAT_PROBES:
-            def swap(v, probe=probe):
+        def swapped(probe):
+            def swap(v):
                 return probe(float.__float__(v)) if isinstance(v, SymFloat) else v
-            args, kwargs = tree_map(swap, (meta_args, meta_kwargs))
-            args, kwargs = substitute((args, kwargs), self.hints)
-            try:
-                with not_recording():
-                    if op.meta(op, args, kwargs) != meta:
-                        return False
-            except Exception:  # noqa: BLE001 (a rule that rejects a value reads it)
-                return False
-        return True
+            return substitute(tree_map(swap, (meta_args, meta_kwargs)), self.hints)
+        return all(_same_meta(op, *swapped(probe), meta) for probe in _FLOAT_PROBES)
 
     def _guard_equal(self, group) -> None:
         """Sizes an op needs equal (``x + y`` with both lengths dynamic): guard it."""
@@ -241,7 +294,9 @@ class ShapeEnv:
         trace = self.trace
         if trace is None or not self.symbols:
             return
-        anchor = next(iter(self.symbols.values()))
+        # (the deepest source: a decision reads it, so it is checked after the guards
+        # of its bases, ``type(self.memory) is list`` before ``len(self.memory) < 100``)
+        anchor = max(self.symbols.values(), key=lambda s: s.depth())
         for expr in dict.fromkeys(trace.decisions):
             where = trace.sites.get(expr)
             self.guards.add(Guard(anchor, EXPR, expr, note="a branch on a dynamic size" +
@@ -291,6 +346,9 @@ class ShapeEnv:
         small = self.trace.small if self.trace is not None else set()
         return {self.symbols[s] for s in self._pinned_names() - small}
 
+
+_QUOTIENT_OPS = (operator.mod, operator.floordiv)
+_INT64_END = 2 ** 63
 
 # The first unbacked size's made-up hint (then +98 each): odd, and past the sizes of
 # the small arrays tests use, so that no static size equals it by accident.

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from dynamo.guards import EXPR, ID, Guard
+from dynamo.guards.type_slots import qualname_of
 
 from .. import listeners, ops
 from ..bytecode.caller_frames import FRAME_READER, READS_ALL, found_reading, reach
@@ -49,13 +50,14 @@ from ..variables import (
     wrap,
     wrap_constant,
 )
-from ..variables.arrays import DeferredNumberVariable, FlatVariable, IndexerVariable
+from ..variables.arrays import DeferredNumberVariable, FlatVariable
 from ..variables.base import is_program_error
 from ..variables.builtins import FRAME_CAPTURE, HANDLERS, call_builtin, needs_deferred_value
 from ..variables.constant import BINARY, fold, operator_on_constants
 from ..variables.container_ops import container_binary_op
 from ..variables.iteration import resolve_chosen
 from ..variables.iterators import get_iterator
+from ..variables.library_calls import IndexerVariable
 from ..variables.objects import NewObjectVariable, RandomObjectVariable, new_random_object
 from . import compare
 from .exceptions import SymbolicRaise
@@ -497,7 +499,7 @@ def _check_class_subscript(container) -> None:
     fn = getattr(hook, "__func__", hook)
     code = getattr(fn, "__code__", None)
     if code is not None and not is_skipped(code):
-        raise Unsupported(f"{container.__qualname__}[...] runs the program's "
+        raise Unsupported(f"{qualname_of(container)}[...] runs the program's "
                           f"{fn.__qualname__}", "It may have effects; it runs when the "
                           "program runs.", cause="user_class_getitem")
 

@@ -27,9 +27,10 @@ from __future__ import annotations
 import types
 
 from dynamo.guards import AttrSource
+from dynamo.guards.type_slots import dict_of, flags_of, mro_of, qualname_of
 
 from ..exc import Unsupported
-from ..symbolic import SymInt
+from ..symbolic import SymFloat, SymInt
 from ..variables import (
     ArrayVariable,
     ConstantVariable,
@@ -49,6 +50,7 @@ from ..variables.constant import BINARY, compares_in_c, operands, operator_on_co
 from ..variables.iterators import take
 from ..variables.objects import TypeSource
 from ..variables.sets import real_set_operand
+from .number_compares import number_compare
 
 DUNDER = {"less": "__lt__", "less_equal": "__le__", "equal": "__eq__",
           "not_equal": "__ne__", "greater": "__gt__", "greater_equal": "__ge__"}
@@ -87,9 +89,11 @@ def folds(var: Variable) -> bool:
 
 
 def _type(var: Variable) -> type:
-    """The runtime type of ``var`` (a symbolic size is an int)."""
+    """The runtime type of ``var`` (a symbolic size is an int, a changing float a float:
+    ``draw < self.eps`` compares by ``float``'s methods, not ``SymFloat``'s)."""
     if isinstance(var, ConstantVariable):
-        return int if isinstance(var.value, SymInt) else type(var.value)
+        return int if isinstance(var.value, SymInt) else \
+            float if isinstance(var.value, SymFloat) else type(var.value)
     return var.python_type()
 
 
@@ -119,6 +123,9 @@ def rich_compare(tx, op: str, a: Variable, b: Variable) -> Variable:
         return tx.binary_op(op, a, b)
     if folds(a) and folds(b):
         return operator_on_constants(tx, op, [a, b])   # folded, if it cannot warn
+    compared = number_compare(tx, op, a, b)   # rng.random() < eps: a graph op
+    if compared is not None:
+        return compared
     ta, tb = _type(a), _type(b)
     reflected_first = ta is not tb and issubclass(tb, ta)
     if reflected_first:
@@ -179,23 +186,23 @@ def _call_method(tx, op: str, x: Variable, y: Variable) -> Variable:
     """``type(x).__op__(x, y)``: the method found on the type, as CPython calls it."""
     cls = _type(x)
     name = DUNDER[op]
-    owner = next(k for k in cls.__mro__ if name in vars(k))
-    method = vars(owner)[name]
+    owner = next(k for k in mro_of(cls) if name in dict_of(k))
+    method = dict_of(owner)[name]
     _guard_method(tx, x, cls, name, method)
     if isinstance(method, types.FunctionType):   # user code: inlined, in program order
         source = _method_source(x, cls, name)
         return tx.call_function(UserFunctionVariable(method, source), [x, y], {})
-    if owner in _IDENTITY_OWNERS:
+    if any(owner is k for k in _IDENTITY_OWNERS):   # (not `in`: a metaclass's __eq__)
         return _object_method(tx, op, x, y)
-    if owner in _C_OPERANDS and method is vars(owner).get(name):
+    if type(owner) is type and owner in _C_OPERANDS and method is dict_of(owner).get(name):
         return _builtin_method(tx, op, owner, x, y)
-    raise Unsupported(f"comparison {SYMBOL[op]} by {cls.__qualname__}.{name}",
+    raise Unsupported(f"comparison {SYMBOL[op]} by {qualname_of(cls)}.{name}",
                       "The translator does not model this comparison method; Python runs "
                       "it when the program runs.", cause="unsupported_call")
 
 
 def _method_source(x: Variable, cls: type, name: str):
-    if x.source is None or cls.__flags__ & _IMMUTABLE_TYPE:
+    if x.source is None or flags_of(cls) & _IMMUTABLE_TYPE:
         return None
     return AttrSource(TypeSource(x.source), name)
 
@@ -327,6 +334,6 @@ def _python_method(var: Variable, name: str):
         cls = _type(var)
     except Unsupported:
         return None
-    owner = next((k for k in cls.__mro__ if name in vars(k)), None)
-    method = vars(owner)[name] if owner is not None else None
+    owner = next((k for k in mro_of(cls) if name in dict_of(k)), None)
+    method = dict_of(owner)[name] if owner is not None else None
     return method if isinstance(method, types.FunctionType) else None

@@ -8,6 +8,7 @@ import sys
 from bytecode import CellVar, FreeVar
 
 from dynamo.guards import NOT_PRESENT, BuiltinSource, GlobalSource, Guard
+from dynamo.guards.type_slots import qualname_of
 
 from .. import pyversion
 from ..exc import Unsupported
@@ -72,7 +73,7 @@ class Names:
         if any(held_object(v) is obj for v in [*others, *self.stack, *keeps]):
             return   # the frame still holds it elsewhere: nothing is freed here
         raise Unsupported(
-            f"the last reference of a {type(obj).__qualname__} object, dropped here")
+            f"the last reference of a {qualname_of(type(obj))} object, dropped here")
 
     def STORE_FAST(self, inst):
         value = self.pop()

@@ -16,10 +16,16 @@ remainder. Two uses need less, and the bytecode says which use comes next:
   pushed as that float already, a ``SymFloat`` the graph computes from the symbol
   (``float(s0 // 3)``): no guard at all.
 
-Anything else (an index, a shape, a stored value, ``divmod``, a divisor that is not a
-nonzero int constant, a number made from a loop node's index) takes the general path.
-The operand is a symbol of the trace's inputs and the divisor a constant, so the
-result cannot raise.
+- **any other use of a changing int's quotient** (an index, a stored or returned
+  int: ``self.ptr = (self.ptr + 1) % self.max_size``, ``buf[t % 16]``): the result is
+  a changing int of its own (``ShapeEnv.new_quotient``), read from the expression
+  ``((self.ptr + 1) % 16)`` when the call runs, so one entry serves every remainder;
+  it is guarded only where the trace reads it, as any changing int.
+
+Anything else (``divmod``, a divisor that is not a nonzero int constant, a size's
+quotient, a number made from a loop node's index) takes the general path, which guards
+the result. The operand is a symbol of the trace's inputs and the divisor a constant,
+so the result cannot raise.
 
 Example::
 
@@ -79,7 +85,10 @@ def quotient_use(tx, op: str, a, b) -> ConstantVariable | None:
             return ConstantVariable(SymFloat.of_quotient(fn, size, k))
         except OverflowError:    # past 1e308: the float operator raises it, as eagerly
             return None
-    return None
+    # any other use (an index, a stored or returned int, a size): a changing int of its
+    # own, computed by the call (``self.ptr = (self.ptr + 1) % self.max_size``)
+    derived = tx.output.shape_env.new_quotient(fn, size, k)
+    return None if derived is None else ConstantVariable(derived)
 
 
 def _int_constant(var) -> bool:

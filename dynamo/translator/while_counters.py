@@ -81,11 +81,13 @@ def _names(arg) -> tuple:
     return arg if isinstance(arg, tuple) else (arg,)
 
 
-def counter_test(insts, at: int) -> CounterTest | None:
+def counter_test(insts, at: int, floats: bool = False) -> CounterTest | None:
     """The comparison of ints that starts at ``at`` (after ``NOT_TAKEN``s) and ends in a
     conditional jump, as ``it < maxit`` compiles (``LOAD_FAST it; LOAD_FAST maxit;
     COMPARE_OP <; POP_JUMP_IF_FALSE``; 3.13 loads both with one instruction); None for
-    other code. Whether the jump is one of the loop's is the caller's question."""
+    other code. Whether the jump is one of the loop's is the caller's question.
+    ``floats``: a float constant may be an operand too (a clock's ``t < 1.0``:
+    ``while_clocks``; ``CounterBounds._sides`` refuses it for an int counter)."""
     i = at
     while i < len(insts) and insts[i].name == "NOT_TAKEN":
         i += 1
@@ -94,7 +96,8 @@ def counter_test(insts, at: int) -> CounterTest | None:
         inst = insts[i]
         if inst.name in _LOADS or inst.name in _DOUBLE_LOADS:
             operands += [("local", n) for n in _names(inst.arg)]
-        elif inst.name in _CONSTANTS and type(inst.arg) is int:
+        elif inst.name in _CONSTANTS and (type(inst.arg) is int or
+                                          floats and type(inst.arg) is float):
             operands.append(("const", inst.arg))
         else:
             break
@@ -132,7 +135,7 @@ def counter_before(insts, inst, start: int, exit_: int) -> CounterTest | None:
             or insts[j].target != exit_ or j < start <= inst.index:
         return None
     for at in range(max(0, j - 5), j):
-        test = counter_test(insts, at)
+        test = counter_test(insts, at, floats=True)
         if test is not None and test.jump == j:
             return CounterTest(test.operands, test.compare, j, test.indices, first=True)
     return None
@@ -159,25 +162,48 @@ def only_stepped(insts, lo: int, hi: int, name: str, skip: frozenset) -> bool:
     ``name -= c``, ``name = name + c`` or ``name = name - c`` (``c`` an int constant or
     another local): then no trip reads the counter's value, and the trace's one trip
     steps it as every trip does."""
-    i = lo
+    return steps_of(insts, lo, hi, name, skip) is not None
+
+
+def steps_of(insts, lo: int, hi: int, name: str, skip: frozenset,
+             floats: bool = False) -> list | None:
+    """Where ``only_stepped``'s steps of ``name`` start (``floats``: a float constant
+    may be ``c`` too, a float clock's ``t += 0.1``: ``while_clocks``); None where an
+    instruction touches it otherwise."""
+    i, found = lo, []
     while i < hi:
         if i in skip or insts[i].name not in _TOUCH or name not in _names(insts[i].arg):
             i += 1
             continue
-        end = _step_at(insts, i, name)
+        end = _step_at(insts, i, name, floats)
         if end is None:
-            return False
+            return None
+        found.append(i)
         i = end
-    return True
+    return found
 
 
-def _step_at(insts, i: int, name: str) -> int | None:
+def step_operand(insts, i: int) -> tuple[str, object, bool]:
+    """Of the step that starts at ``i`` (``steps_of``): ``("const", c)`` or
+    ``("local", name)``, and whether it subtracts."""
+    first = insts[i]
+    if first.name in _DOUBLE_LOADS:
+        operand, op = ("local", first.arg[1]), insts[i + 1]
+    else:
+        load = insts[i + 1]
+        operand = ("local" if load.name in _LOADS else "const", load.arg)
+        op = insts[i + 2]
+    return (*operand, "SUBTRACT" in op.arg.name)
+
+
+def _step_at(insts, i: int, name: str, floats: bool = False) -> int | None:
     """The index after the step of ``name`` that starts at ``i``; None where the code
     at ``i`` is no such step."""
     first = insts[i]
     if first.name in _LOADS and first.arg == name and i + 1 < len(insts):
         operand = insts[i + 1]
-        if not (operand.name in _CONSTANTS and type(operand.arg) is int or
+        if not (operand.name in _CONSTANTS and (type(operand.arg) is int or
+                                                floats and type(operand.arg) is float) or
                 operand.name in _LOADS and operand.arg != name):
             return None
         op = i + 2
@@ -241,15 +267,21 @@ _COUNTER_READ = ": a counter read in the body"
 _FLOAT_CARRIED = ": a Python float carried across trips"
 
 
-def carried_shape(step, var) -> str:
+def carried_shape(step, var, old=None) -> str:
     """What a local the body changes is, for the message of a loop that stays a break:
     a counter read in the body (``x = x + h * it``, ``omega = 1 / (1 + it)``; or
     tested in a way that is no bound), or a Python float carried across trips
-    (``t += dt``, ``t = rho * t``).
+    (``t += dt``, ``t = rho * t``; a clock the body only steps is a node:
+    ``while_clocks``), or one the first trip makes a NumPy value (``old`` the float).
 
     >>> carried_shape(None, ConstantVariable(0.1))[:34]
     ': a Python float carried across tr'
     """
+    if isinstance(old, ConstantVariable) and type(old.value) is float and \
+            not isinstance(var, ConstantVariable):
+        return (_FLOAT_CARRIED + " that the first trip makes a NumPy value (t += "
+                "np.float32(dt), t = t + x.sum(): NumPy's type, by NEP 50), which is no "
+                "value of the graph")
     if step is not None:
         return (_COUNTER_READ + " (x = x + h * it, omega = 1 / (1 + it)), a different "
                 "Python int on every trip, or tested in a way that bounds no trips "
@@ -258,7 +290,9 @@ def carried_shape(step, var) -> str:
     value = var.value if isinstance(var, ConstantVariable) else None
     if type(value) is float:
         return (_FLOAT_CARRIED + " (t += dt, t = rho * t), which is no value of the "
-                "graph")
+                "graph; a clock is one only where the body steps it once by a number the "
+                "loop leaves as it was (t += dt) and nothing but the loop's test reads it "
+                "(while err > tol and t < t_end)")
     if isinstance(value, np.generic):
         return (": a NumPy scalar made from constants, carried across trips "
                 "(t = np.float64(1.0); t = t * 0.5), which is no value of the graph")

@@ -23,8 +23,9 @@ The modules are layered; each imports only the ones before it (``tests/
 test_import_graph.py`` checks it):
 
     base < constant < sequences < sets < dicts < named_tuples < container_ops < iterators
-         < functions < folding < arrays < dask_arrays < errstate < objects < lifetimes
-         < loggers < iteration < builtins < builder
+         < functions < folding < library_names < loop_exit_tests < arrays < library_calls
+         < dask_arrays < errstate < objects < lifetimes < loggers < iteration < builtins
+         < builder
 
 (The containers: ``sequences`` tuples, lists and slices; ``sets`` sets and what sets and
 dict views share; ``dicts`` dicts and their views; ``named_tuples``; ``container_ops``
@@ -37,7 +38,7 @@ library function), ``tx.call_builtin(var, args, kwargs)`` and ``tx.builtin_handl
 the output graph, the code generator or ``dynamo.api``.
 """
 
-from .arrays import ArrayMethodVariable, ArrayVariable, LibraryFunctionVariable
+from .arrays import ArrayMethodVariable, ArrayVariable
 from .base import NULL, NullVariable, Variable
 from .builder import wrap
 from .constant import BuiltinVariable, ConstantVariable
@@ -51,6 +52,7 @@ from .functions import (
     UserMethodVariable,
 )
 from .iterators import GeneratorVariable, IteratorVariable
+from .library_calls import LibraryFunctionVariable
 from .named_tuples import NamedTupleVariable
 from .objects import ClassVariable, ModuleVariable, ObjectVariable, SuperVariable
 from .sequences import (

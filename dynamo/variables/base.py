@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from dynamo.guards.type_slots import defines, flags_of, is_builtin_class
+
 from ..exc import Unsupported
 
 
@@ -144,8 +146,8 @@ _IMMUTABLE_TYPE = 1 << 8   # Py_TPFLAGS_IMMUTABLETYPE: no attribute can be set o
 def always_true(cls: type) -> bool:
     """Whether every instance of ``cls`` is true, now and later: ``cls`` is immutable
     and defines neither ``__bool__`` nor ``__len__`` (where ``bool()`` looks)."""
-    return bool(cls.__flags__ & _IMMUTABLE_TYPE) and not hasattr(cls, "__bool__") and \
-        not hasattr(cls, "__len__")
+    return bool(flags_of(cls) & _IMMUTABLE_TYPE) and not defines(cls, "__bool__") and \
+        not defines(cls, "__len__")
 
 
 class NullVariable(Variable):
@@ -197,7 +199,7 @@ def untraced_iteration(it: Variable) -> Unsupported:
         cls = it.python_type()
     except Unsupported:
         cls = None
-    if cls is not None and cls.__module__ == "builtins" and hasattr(cls, "__next__"):
+    if cls is not None and is_builtin_class(cls) and hasattr(cls, "__next__"):
         name = cls.__name__ if cls.__name__.endswith("iterator") else \
             f"{cls.__name__} iterator"      # list_iterator, iterator; enumerate iterator
         return Unsupported(

@@ -15,6 +15,7 @@ Example::
 
 from __future__ import annotations
 
+import collections
 import functools
 import logging
 import math
@@ -38,21 +39,32 @@ from dynamo.guards import (
     ItemSource,
     LocalSource,
     Source,
+    StoredItemSource,
+)
+from dynamo.guards.type_slots import (
+    dict_of,
+    flags_of,
+    is_builtin_class,
+    module_of,
+    mro_of,
+    name_of,
+    qualname_of,
+    type_module,
 )
 
 from .. import ops
 from ..exc import Unsupported
-from .arrays import LibraryFunctionVariable
 from .base import Variable
 from .constant import BuiltinVariable, ConstantVariable, is_pure_constant
 from .dask_arrays import is_dask_array, wrap_dask_array
-from .dicts import DictVariable
+from .dicts import DefaultDictVariable, DictVariable
 from .functions import (
     CompiledFunctionVariable,
     PartialVariable,
     UserFunctionVariable,
     UserMethodVariable,
 )
+from .library_calls import LibraryFunctionVariable
 from .loggers import LoggerVariable
 from .named_tuples import NamedTupleVariable, is_namedtuple_class
 from .objects import (
@@ -68,7 +80,7 @@ from .sequences import ListVariable, TupleVariable
 def is_array(value: Any) -> bool:
     if isinstance(value, np.ndarray | np.generic):
         return True
-    return type(value).__module__.startswith("cupy") and type(value).__name__ == "ndarray"
+    return type_module(value).startswith("cupy") and name_of(type(value)) == "ndarray"
 
 
 def wrap(tx, value: Any, source: Source | None) -> Variable:
@@ -208,7 +220,7 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
         # isinstance(value, C) would read value.__class__ through its __getattribute__
         # (code the program sees run): nothing below may look at it but by its type
         if source is None:
-            raise Unsupported(f"an object of {type(value).__qualname__}, which defines "
+            raise Unsupported(f"an object of {qualname_of(type(value))}, which defines "
                               f"__getattribute__", cause="unsupported_value")
         _guard(tx, source, TYPE, type(value))
         return OpaqueVariable(value, source)
@@ -220,7 +232,7 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
         if isinstance(value, np.ndarray) and value.dtype.hasobject:
             raise Unsupported("arrays of Python objects are not traced")
         if isinstance(value, np.ndarray) and type(value) is not np.ndarray:
-            raise Unsupported(f"ndarray subclass {type(value).__qualname__}")
+            raise Unsupported(f"ndarray subclass {qualname_of(type(value))}")
         return out.add_input(value, source)
     if type(value) is int and _rebuildable(source) and -_INT64_END <= value < _INT64_END and \
             out.shape_env.dynamic.is_dynamic_number(source, value):
@@ -257,6 +269,9 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
         if _number_data(value) and _rebuildable(source) and \
                 out.shape_env.dynamic.is_dynamic_sequence(source, value):
             var.data = functools.partial(_list_data, tx, value, source)
+        elif _rebuildable(source) and out.shape_env.dynamic.is_changing_length(source, value):
+            var.length = functools.cache(functools.partial(
+                out.shape_env.new_length, source, len(value)))
         return var
     if type(value) is dict:
         if not all(is_pure_constant(k) for k in value):
@@ -268,6 +283,8 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
         _guard(tx, source, DICT_KEYS, tuple(value))
         return DictVariable({k: wrap(tx, v, ItemSource(source, k) if source else None)
                              for k, v in value.items()}, source)
+    if type(value) is collections.defaultdict:
+        return _default_dict(tx, value, source)
     if type(value) is functools.partial:
         _guard(tx, source, TYPE, functools.partial)
         fn = wrap(tx, value.func, AttrSource(source, "func") if source else None)
@@ -302,7 +319,7 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
         return UserMethodVariable(fn, wrap(tx, value.__self__, self_source), source)
     if isinstance(value, type):
         _guard(tx, source, ID, value)
-        if value.__module__ == "builtins" and not issubclass(value, BaseException):
+        if is_builtin_class(value) and not issubclass(value, BaseException):
             return BuiltinVariable(value, source=source)  # range, int, zip, list, ...
         return ClassVariable(value, source)
     if _bound_builtin_method(value) and source is not None:
@@ -337,10 +354,29 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
         _guard(tx, source, TYPE, type(value))
         return ObjectVariable(value, source)
     if source is None:
-        raise Unsupported(f"values of type {type(value).__qualname__} are not traced",
+        raise Unsupported(f"values of type {qualname_of(type(value))} are not traced",
                           cause="unsupported_value")
     _guard(tx, source, TYPE, type(value))
     return OpaqueVariable(value, source)
+
+
+def _default_dict(tx, value: collections.defaultdict, source: Source | None) -> Variable:
+    """A ``collections.defaultdict``: guarded as a dict is (type, keys in order), its
+    items read as stored (``StoredItemSource``: ``d.get(k)``, so that no check runs the
+    factory), and its ``default_factory`` wrapped, guarded by identity, only when the
+    trace reads a missing key (``DefaultDictVariable``)."""
+    if not all(is_pure_constant(k) for k in value):
+        raise Unsupported("a defaultdict with non-constant keys")
+    if source is not None and not all(_spelled_key(k) for k in value):
+        raise Unsupported("a dict key that generated code cannot write (nan, inf, a "
+                          "NumPy scalar...)")
+    _guard(tx, source, TYPE, collections.defaultdict)
+    _guard(tx, source, DICT_KEYS, tuple(value))
+    factory_source = AttrSource(source, "default_factory") if source else None
+    return DefaultDictVariable(
+        {k: wrap(tx, v, StoredItemSource(source, k) if source else None)
+         for k, v in value.items()},
+        lambda: wrap(tx, value.default_factory, factory_source), source)
 
 
 def _bound_builtin_method(value: Any) -> bool:
@@ -363,7 +399,7 @@ def _compiled_function(value: Any):
     ``__dynamo_compiled__ = True`` in its own namespace: a subclass, or an object that
     merely has the attribute, is not one. (A marker, not an import: ``api`` sits at the
     top of the frontend, the Variables at the bottom.)"""
-    return value._dynamo_fn if vars(type(value)).get("__dynamo_compiled__") is True else None
+    return value._dynamo_fn if dict_of(type(value)).get("__dynamo_compiled__") is True else None
 
 
 def _spelled_key(key: Any) -> bool:
@@ -389,11 +425,11 @@ def _own_getattribute(value: Any) -> bool:
     whose ``__getattribute__`` runs no program code (it reads ``f.__call__`` from the
     function's ``__dict__``: ``dynamo.api.OptimizedFunction``)."""
     cls = type(value)
-    if not cls.__flags__ & _HEAP_TYPE:
+    if not flags_of(cls) & _HEAP_TYPE:
         return False
     # (a class of its own named __class__, a property, answers isinstance the same way)
-    return any("__class__" in type.__dict__["__dict__"].__get__(k)
-               for k in type.__dict__["__mro__"].__get__(cls)
+    return any("__class__" in dict_of(k)
+               for k in mro_of(cls)
                if type.__dict__["__flags__"].__get__(k) & _HEAP_TYPE) or \
         type(type.__getattribute__(cls, "__getattribute__")) is types.FunctionType and \
         _compiled_function(value) is None
@@ -404,7 +440,7 @@ _HEAP_TYPE = 1 << 9   # Py_TPFLAGS_HEAPTYPE: a class made by a class statement o
 
 def _is_plain_object(value: Any) -> bool:
     cls = type(value)
-    return cls.__module__.split(".")[0] not in ("builtins", "numpy", "cupy", "cupyx")
+    return module_of(cls).split(".")[0] not in ("builtins", "numpy", "cupy", "cupyx")
 
 
 _COMPREHENSIONS = frozenset({"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"})

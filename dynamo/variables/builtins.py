@@ -13,6 +13,7 @@ Example::
 from __future__ import annotations
 
 import abc
+import collections
 import functools
 import math
 import operator
@@ -21,6 +22,7 @@ import types
 from dataclasses import dataclass
 
 from dynamo.guards import CONSTANT, Guard, Source
+from dynamo.guards.type_slots import dict_of, mro_of, qualname_of
 
 from .. import ops
 from ..exc import Unsupported
@@ -37,8 +39,8 @@ from .constant import (
     symbolic_number,
     symbolic_range,
 )
-from .dicts import DictVariable, DictViewVariable
-from .functions import PartialVariable, fold
+from .dicts import DefaultDictVariable, DictVariable, DictViewVariable
+from .functions import BaseFunctionVariable, PartialVariable, fold
 from .iteration import HANDLERS, handles, iterate
 from .iterators import (
     EnumerateVariable,
@@ -48,7 +50,7 @@ from .iterators import (
     reversed_iterator,
     take,
 )
-from .objects import ExceptionVariable, ObjectVariable
+from .objects import ClassVariable, ExceptionVariable, ObjectVariable
 from .sequences import ListVariable, SequenceVariable, TupleVariable, wrap_constant
 from .sets import SetVariable
 
@@ -199,7 +201,7 @@ def _guard_class_check(tx, classes) -> None:
             tx.output.guards.add(Guard(AbcTokenSource(), CONSTANT, abc.get_cache_token()))
             continue
         raise Unsupported(f"isinstance/issubclass against {cls!r} (metaclass "
-                          f"{meta.__qualname__})")
+                          f"{qualname_of(meta)})")
 
 
 def _class_operands(classes) -> list:
@@ -222,7 +224,7 @@ def _isinstance(tx, obj, classes):
         # ABC always): a ``__class__`` of the class's own (a property that says another
         # class) or its ``__getattribute__`` answers, and may run code (issue #17)
         raise Unsupported(f"isinstance of an object whose class defines __class__ or "
-                          f"__getattribute__ ({kind.__qualname__})")
+                          f"__getattribute__ ({qualname_of(kind)})")
     return ConstantVariable(result)
 
 
@@ -236,9 +238,9 @@ def _class_read_runs_code(kind: type) -> bool:
         >>> _class_read_runs_code(Liar), _class_read_runs_code(float)
         (True, False)
     """
-    for k in type.__dict__["__mro__"].__get__(kind):
+    for k in mro_of(kind):
         if type.__dict__["__flags__"].__get__(k) & _HEAP_TYPE:
-            own = type.__dict__["__dict__"].__get__(k)
+            own = dict_of(k)
             if "__class__" in own or "__getattribute__" in own:
                 return True
     return False
@@ -297,11 +299,31 @@ def _set(tx, it=None):
 
 @handles(dict)
 def _dict(tx, *args, **kwargs):
-    items = {}
-    for a in args:
-        items.update(tx.dict_items(a))
+    if len(args) > 1:   # Python's TypeError, raised by the call itself after the break
+        raise Unsupported(f"dict() of {len(args)} positional arguments (it takes at most 1)")
+    items = tx.dict_items(args[0]) if args else {}
     items.update(kwargs)
     return DictVariable(items)
+
+
+@handles(collections.defaultdict)
+def _defaultdict(tx, *args, **kwargs):
+    """``collections.defaultdict(factory, items, **kw)``: the factory is positional only
+    (a ``default_factory=`` keyword is an item, as in Python), the rest is ``dict()``'s.
+    A factory the trace cannot tell is callable or None (Python's ``TypeError``) breaks.
+
+    Example: ``d = defaultdict(list); d[k].append(x)`` builds a ``DefaultDictVariable``
+    whose missing key calls ``list()`` in the trace."""
+    factory = args[0] if args else ConstantVariable(None)
+    if len(args) > 2 or not (
+            isinstance(factory, (BuiltinVariable, ClassVariable, BaseFunctionVariable,
+                                 PartialVariable)) or
+            factory.is_constant() and factory.as_python_constant() is None):
+        raise Unsupported("defaultdict() of these arguments (a factory that may not be "
+                          "callable, or more than two)")
+    items = tx.dict_items(args[1]) if len(args) > 1 else {}
+    items.update(kwargs)
+    return DefaultDictVariable(items, lambda: factory)
 
 
 @handles(iter)
@@ -483,7 +505,7 @@ def _callable(tx, obj):
     if isinstance(obj, (PartialVariable, BoundBuiltinMethod)):
         return ConstantVariable(True)
     cls = obj.python_type()
-    return ConstantVariable(any("__call__" in vars(k) for k in cls.__mro__))
+    return ConstantVariable(any("__call__" in dict_of(k) for k in mro_of(cls)))
 
 
 def _given(var) -> bool:

@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from dynamo.guards.type_slots import dict_of, mro_of
+
 from ..exc import Unsupported
 from ..ops.quiet import warnings_as
 from ..symbolic import Symbolic, SymFloat, SymInt, concrete, is_symbolic
@@ -66,10 +68,10 @@ def compares_in_python(cls: type) -> bool:
     Such a method is user code, with possible side effects: it must not run while
     tracing (a dict key, a set element, a comparison folded at trace time), only in
     program order (inlined) or eagerly after a graph break."""
-    if cls in _C_COMPARED:
+    if type(cls) is type and cls in _C_COMPARED:   # (a metaclass's __hash__ is not asked)
         return False
     for name in COMPARE_METHODS:
-        method = next((vars(k)[name] for k in cls.__mro__ if name in vars(k)), None)
+        method = next((dict_of(k)[name] for k in mro_of(cls) if name in dict_of(k)), None)
         if method is not None and not isinstance(method, _C_METHODS):
             return True
     return False
@@ -340,12 +342,34 @@ def operands(a: Variable, b: Variable) -> tuple:
     and against floats as SymFloats (``0.9 ** t``: float's own method would read the
     hint without telling anyone, so the int is made a float first, as Python does).
     Against anything else (a NumPy scalar, a complex) they are pinned first."""
-    x, y = float_operands(raw(a), raw(b))
+    x, y = _int_partner(*float_operands(raw(a), raw(b)))
     if (isinstance(x, SymInt) and not isinstance(y, int)) or \
             (isinstance(y, SymInt) and not isinstance(x, int)) or \
             (isinstance(x, SymFloat) and not _plain_number(y)) or \
             (isinstance(y, SymFloat) and not _plain_number(x)):
         return concrete(x), concrete(y)
+    return x, y
+
+
+def _int_partner(x, y) -> tuple:
+    """A symbolic int's partner that is an int of another type made a plain int (a
+    bool) or the pair pinned (any other int subclass). Python tries a right operand's
+    reflected method first only when its type subclasses the left one's: ``True * i``
+    and ``True < i`` run ``int``'s own method on the SymInt's hint, a plain result
+    with no expression and no guard (``h * i`` with ``h = True`` was baked at the
+    trace's ``i``). A bool's arithmetic and comparisons with an int are ``int``'s, so
+    ``int(True)`` gives the same value; a subclass may have its own methods.
+
+        >>> i = SymInt(5, Sym.symbol("s0", "L['i']"))
+        >>> _int_partner(True, i)           # True * i is then 1 * i: SymInt's __rmul__
+        (1, SymInt(5, s0))
+    """
+    for a, b in ((x, y), (y, x)):
+        if isinstance(a, SymInt) and isinstance(b, int) and type(b) is not int and \
+                not isinstance(b, SymInt):
+            if type(b) is bool:
+                return (a, int(b)) if a is x else (int(b), a)
+            return concrete(x), concrete(y)
     return x, y
 
 

@@ -16,7 +16,7 @@ import operator
 from ..exc import Unsupported
 from .base import Variable
 from .constant import ConstantVariable, check_size
-from .dicts import DictVariable
+from .dicts import DefaultDictVariable, DictVariable
 from .sequences import ListVariable, SequenceVariable, TupleVariable, wrap_constant
 from .sets import SetLikeVariable, SetVariable, real_set_operand
 
@@ -37,6 +37,10 @@ def container_binary_op(tx, name: str, a: Variable, b: Variable,
                                    or isinstance(b, SetLikeVariable)):
         return _set_operator(tx, name, a, b, inplace)
     if name == "bitwise_or" and isinstance(a, DictVariable):
+        if not inplace and (isinstance(a, DefaultDictVariable) or
+                            isinstance(b, DefaultDictVariable)):
+            # (either side a defaultdict: Python's ``|`` makes a defaultdict)
+            raise Unsupported("| of a defaultdict")
         if inplace:   # dict.__ior__ is update: any mapping or iterable of pairs
             items = tx.dict_items(b)
             tx.output.side_effects.mutate(a)

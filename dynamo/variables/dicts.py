@@ -16,6 +16,7 @@ Example::
 
 from __future__ import annotations
 
+import collections
 from typing import Any
 
 from ..exc import Unsupported
@@ -238,3 +239,72 @@ class DictVariable(Variable):
                                    for k, v in var.items.items()) + "}"
         return cg.mutable(self, build)
 
+
+
+class DefaultDictVariable(DictVariable):
+    """A ``collections.defaultdict`` (exactly that type): a dict whose ``d[key]`` of a
+    missing key calls its default factory with no arguments, stores the result under
+    the key and returns it (``defaultdict.__missing__``), so ``d[k].append(v)`` and
+    ``d[k] += v`` trace as Python runs them: the factory only on a miss, the new key
+    last in the order, a factory that raises raising there, and ``None`` as factory a
+    ``KeyError``. ``get``, ``in``, ``setdefault``, ``pop`` never call it (as in Python).
+
+    ``factory`` is a callable that returns the factory's Variable when the trace first
+    needs it (a dict from outside the trace wraps ``d.default_factory`` then, guarded
+    by identity: an entry that never misses does not guard it).
+
+    Example::
+
+        >>> d = DefaultDictVariable({}, lambda: list_builtin)    # defaultdict(list)
+        >>> d.getitem(tx, ConstantVariable("loss"))               # calls list()
+        ListVariable([])
+        >>> list(d.items)
+        ['loss']
+    """
+
+    def __init__(self, items: dict[Any, Variable], factory, source=None):
+        super().__init__(items, source)
+        self._factory = factory
+        self._factory_var: Variable | None = None
+
+    def factory(self) -> Variable:
+        if self._factory_var is None:
+            self._factory_var = self._factory()
+        return self._factory_var
+
+    def describe(self) -> str:
+        return f"defaultdict of {len(self.items)}"
+
+    def python_type(self) -> type:
+        return collections.defaultdict
+
+    def getitem(self, tx, index: Variable) -> Variable:
+        key = const_key(index)
+        if key in self.items:
+            return self.items[key]
+        factory = self.factory()
+        if factory.is_constant() and factory.as_python_constant() is None:
+            raise program_error(KeyError(key), exact=True)   # Python's own
+        value = tx.call_function(factory, [], {})
+        # (``self[key] = value`` after the call: a factory that stored the key itself
+        # sees its value replaced, as in ``defaultdict.__missing__``)
+        tx.output.side_effects.mutate(self)
+        self.store(key, value)
+        return value
+
+    def getattr(self, tx, name: str) -> Variable:
+        if name == "default_factory":
+            return self.factory()
+        return super().getattr(tx, name)
+
+    def call_method(self, tx, name, args, kwargs):
+        if name == "copy" and not args and not kwargs:   # defaultdict(factory, d)
+            return DefaultDictVariable(dict(self.items), self.factory)
+        return super().call_method(tx, name, args, kwargs)
+
+    def reconstruct(self, cg) -> str:
+        def build(var):
+            items = ", ".join(f"{cg.const(k)}: {cg.value(v)}" for k, v in var.items.items())
+            return f"__import__('collections').defaultdict({cg.value(var.factory())}, " \
+                   f"{{{items}}})"
+        return cg.mutable(self, build)

@@ -19,6 +19,8 @@ import dis
 import sys
 import types
 
+from dynamo.guards.type_slots import qualname_of
+
 from ..exc import Unsupported
 from .base import Variable
 from .constant import (
@@ -75,7 +77,7 @@ def get_iterator(tx, var: Variable) -> IteratorVariable:
     if isinstance(var, IteratorVariable):
         return var
     if isinstance(var, NamedTupleVariable) and var.cls.__iter__ is not tuple.__iter__:
-        raise Unsupported(f"iter() of a {var.cls.__qualname__} with its own __iter__")
+        raise Unsupported(f"iter() of a {qualname_of(var.cls)} with its own __iter__")
     if isinstance(var, SymRangeVariable) and var.bounds[2] in (1, -1):
         return SymRangeIteratorVariable(var)
     if isinstance(var, (ListVariable, TupleVariable)) or _indexable_constant(var):
@@ -100,7 +102,7 @@ def reversed_iterator(tx, var: Variable) -> IteratorVariable:
         return DictIteratorVariable(var.dict, var.kind, reverse=True)
     if isinstance(var, (ListVariable, TupleVariable)) or _indexable_constant(var):
         if isinstance(var, NamedTupleVariable) and hasattr(var.cls, "__reversed__"):
-            raise Unsupported(f"reversed() of a {var.cls.__qualname__} with __reversed__")
+            raise Unsupported(f"reversed() of a {qualname_of(var.cls)} with __reversed__")
         return SequenceIteratorVariable(var, reverse=True)
     raise Unsupported(f"reversed() of {var.describe()}",
                       "Python reverses it (or raises TypeError) when the program runs.")

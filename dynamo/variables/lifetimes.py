@@ -26,6 +26,8 @@ import weakref
 
 import numpy as np
 
+from dynamo.guards.type_slots import defines, weakref_offset_of
+
 from .base import Variable
 from .objects import ObjectVariable
 
@@ -36,9 +38,9 @@ def end_is_visible(obj) -> bool:
     cls = type(obj)
     if issubclass(cls, np.ndarray):   # (by its type: isinstance may run its code)
         return False
-    if getattr(cls, "__del__", None) is not None:
+    if defines(cls, "__del__"):   # (as CPython finds it: no metaclass __getattr__ runs)
         return True
-    return bool(cls.__weakrefoffset__) and weakref.getweakrefcount(obj) > 0
+    return bool(weakref_offset_of(cls)) and weakref.getweakrefcount(obj) > 0
 
 
 def held_object(var):
@@ -69,4 +71,4 @@ def may_end_visibly(var) -> bool:
     obj = held_object(var)
     if obj is None:
         return False
-    return end_is_visible(obj) or bool(type(obj).__weakrefoffset__)
+    return end_is_visible(obj) or bool(weakref_offset_of(type(obj)))

@@ -14,6 +14,7 @@ Example::
 from __future__ import annotations
 
 import inspect
+import sys
 import types
 from dataclasses import dataclass
 from typing import Any
@@ -21,13 +22,24 @@ from typing import Any
 import numpy as np
 
 from dynamo.guards import EXPR, ID, AttrSource, Guard, ModuleAttrSource, Source
+from dynamo.guards.guards import held_by_its_module
+from dynamo.guards.type_slots import (
+    defines,
+    dict_of,
+    dict_offset_of,
+    flags_of,
+    is_builtin_class,
+    module_of,
+    mro_of,
+    qualname_of,
+)
 
 from .. import ops
 from ..exc import Unsupported
 from ..skipfiles import is_skipped
-from .arrays import library_name
 from .base import Variable
 from .constant import BuiltinVariable, ConstantVariable, is_pure_constant, raw
+from .library_names import library_name
 from .named_tuples import NamedTupleVariable, is_namedtuple_class
 from .sequences import TupleVariable
 
@@ -74,7 +86,7 @@ def guard_library_attribute(tx, module: types.ModuleType, name: str, value: Any)
 
 def wrap_library_value(value: Any) -> Variable:
     """An attribute of numpy, cupy or math: guarded by ``guard_library_attribute``."""
-    from .arrays import LibraryFunctionVariable
+    from .library_calls import LibraryFunctionVariable
 
     if isinstance(value, types.ModuleType):
         return ModuleVariable(value)
@@ -82,7 +94,7 @@ def wrap_library_value(value: Any) -> Variable:
         return ClassVariable.of(value)  # np.float32: callable (np.float32(2), np.float32(x))
     if is_pure_constant(value):
         return ConstantVariable(value)
-    if isinstance(value, type) and value.__module__ == "builtins":
+    if isinstance(value, type) and is_builtin_class(value):
         return BuiltinVariable(value)
     if isinstance(value, type):
         return ClassVariable.of(value)
@@ -92,7 +104,7 @@ def wrap_library_value(value: Any) -> Variable:
     if callable(value):
         return LibraryFunctionVariable(value)
     if ops.lookup_function(value) is not None:   # np.mgrid: subscripting it is an op
-        from .arrays import IndexerVariable
+        from .library_calls import IndexerVariable
         return IndexerVariable(value)
     raise Unsupported(f"library value of type {type(value).__name__}")
 
@@ -135,7 +147,7 @@ class ClassVariable(Variable):
         return cls(t)
 
     def describe(self) -> str:
-        return f"class {self.cls.__qualname__}"
+        return f"class {qualname_of(self.cls)}"
 
     def python_type(self) -> type:
         return type(self.cls)
@@ -147,6 +159,13 @@ class ClassVariable(Variable):
         return self.cls
 
     def getattr(self, tx, name: str) -> Variable:
+        meta = _program_metaclass_answers(self.cls, name)
+        if meta is not None:
+            # ``C.name`` asks the metaclass first (a property of it runs on every read,
+            # its __getattr__ where the class lacks the name): code the trace must not
+            # run, nor the guards read again (round 14, issue #17)
+            raise Unsupported(f"{qualname_of(self.cls)}.{name} read through its "
+                              f"metaclass {meta}")
         if name in ("__name__", "__qualname__", "__module__"):
             return ConstantVariable(getattr(self.cls, name))
         try:
@@ -157,7 +176,7 @@ class ClassVariable(Variable):
                                            f"not ___builtins.hasattr({self.source.expr()}, "
                                            f"{name!r})", note=f"{name!r} absent while tracing"))
             raise
-        if self.cls.__module__.split(".")[0] in _LIBRARY_MODULES + ("builtins",):
+        if _library_class(self.cls):
             return wrap_library_value(value)
         return tx.wrap(value, AttrSource(self.source, name) if self.source else None)
 
@@ -173,10 +192,10 @@ class ClassVariable(Variable):
         if self.cls is np.errstate:           # with np.errstate(divide="ignore"): ...
             from .errstate import ErrstateVariable
             return ErrstateVariable.construct(list(args), kwargs)
-        if self.cls.__module__.split(".")[0] in _ARRAY_LIBRARIES:
+        if module_of(self.cls).split(".")[0] in _ARRAY_LIBRARIES:
             # np.float32(2.0), np.dtype("f4"), np.finfo(x.dtype): a constant; np.ndarray
             # (shape, dtype): a graph op; other library classes break there, with a reason
-            from .arrays import LibraryFunctionVariable
+            from .library_calls import LibraryFunctionVariable
             return LibraryFunctionVariable(self.cls).call(tx, args, kwargs)
         return NewObjectVariable.construct(tx, self, args, kwargs)
 
@@ -193,7 +212,7 @@ class ObjectVariable(Variable):
         self.cache: dict[str, Variable] = {}     # attributes read (one Variable each)
 
     def describe(self) -> str:
-        return f"{type(self.obj).__qualname__} object"
+        return f"{qualname_of(type(self.obj))} object"
 
     def python_type(self) -> type:
         return type(self.obj)
@@ -213,17 +232,17 @@ class ObjectVariable(Variable):
         cls = type(self.obj)
         if cls.__getattribute__ is not object.__getattribute__:
             # it runs on every read, with whatever effects it has: not at trace time
-            raise Unsupported(f"{cls.__qualname__}.__getattribute__ for {name!r}")
+            raise Unsupported(f"{qualname_of(cls)}.__getattribute__ for {name!r}")
         if type.__getattribute__(type(cls), "__getattribute__") is not type.__getattribute__:
             # a metaclass's runs for the guards' reads of the class (``type(o).act``),
             # where Python's ``o.act`` looks in the class without it (issue #17)
-            raise Unsupported(f"{type(cls).__qualname__}.__getattribute__ for {name!r} "
+            raise Unsupported(f"{qualname_of(type(cls))}.__getattribute__ for {name!r} "
                               f"(a metaclass's)")
         try:
             static = inspect.getattr_static(self.obj, name)
         except AttributeError:
             if hasattr(cls, "__getattr__"):
-                raise Unsupported(f"{cls.__qualname__}.__getattr__ for {name!r}") from None
+                raise Unsupported(f"{qualname_of(cls)}.__getattr__ for {name!r}") from None
             self._guard_absent(tx, name, on_class=True)
             raise
         # (a data descriptor of the class, a property, wins over the instance's entry)
@@ -252,7 +271,7 @@ class ObjectVariable(Variable):
             value = getattr(self.obj, name)
             result = tx.wrap(value, AttrSource(cls_source, name) if cls_source else None)
         elif not in_instance and isinstance(static, _C_METHODS):
-            result = OpaqueMethodVariable(self, name, f"{cls.__qualname__}.{name}")
+            result = OpaqueMethodVariable(self, name, f"{qualname_of(cls)}.{name}")
         else:
             if not in_instance and hasattr(static, "__get__") and not isinstance(
                     static, types.MemberDescriptorType) and not is_pure_constant(static):
@@ -274,7 +293,7 @@ class ObjectVariable(Variable):
         if method is object.__str__:
             name, method = "__repr__", inspect.getattr_static(klass, "__repr__")
         if not isinstance(method, types.FunctionType) or self.class_source is None:
-            raise Unsupported(f"{fn.__name__}() of a {klass.__qualname__} object without "
+            raise Unsupported(f"{fn.__name__}() of a {qualname_of(klass)} object without "
                               f"its own {name}", "object's own text holds the object's "
                               "address, known only when the program runs.",
                               cause="unsupported_call")
@@ -282,7 +301,7 @@ class ObjectVariable(Variable):
         tx.guard_identity(source, method)
         result = UserMethodVariable(UserFunctionVariable(method, source), self).call(tx, [], {})
         if not (result.is_constant() and type(result.as_python_constant()) is str):
-            raise Unsupported(f"{klass.__qualname__}.{name} returns {result.describe()}, "
+            raise Unsupported(f"{qualname_of(klass)}.{name} returns {result.describe()}, "
                               "not a str known while tracing", cause="unsupported_call")
         return result
 
@@ -319,12 +338,12 @@ class ObjectVariable(Variable):
                 not isinstance(static, types.MemberDescriptorType):
             raise Unsupported(f"assignment through descriptor {name!r}")
         if type(self.obj).__setattr__ is not object.__setattr__:
-            raise Unsupported(f"{type(self.obj).__qualname__} defines __setattr__")
+            raise Unsupported(f"{qualname_of(type(self.obj))} defines __setattr__")
         if not isinstance(static, types.MemberDescriptorType) and \
                 not hasattr(self.obj, "__dict__"):
             # no __dict__ and not a slot: the write raises AttributeError, which must
             # happen here (inside the program's try), not when the glue replays it
-            raise Unsupported(f"assignment to {name!r} of a {type(self.obj).__qualname__} "
+            raise Unsupported(f"assignment to {name!r} of a {qualname_of(type(self.obj))} "
                               f"object without __dict__")
         self.pending[name] = value
         tx.output.side_effects.mutate(self)
@@ -332,7 +351,7 @@ class ObjectVariable(Variable):
     def call(self, tx, args, kwargs) -> Variable:
         call = inspect.getattr_static(type(self.obj), "__call__", None)
         if not isinstance(call, types.FunctionType):
-            raise Unsupported(f"call of a {type(self.obj).__qualname__} object")
+            raise Unsupported(f"call of a {qualname_of(type(self.obj))} object")
         return self.getattr(tx, "__call__").call(tx, args, kwargs)
 
 
@@ -375,29 +394,29 @@ class NewObjectVariable(ObjectVariable):
                 is_skipped(init.__code__):
             why = "its __init__ is library code, which the trace does not follow"
         if why is not None:
-            raise Unsupported(f"creating an instance of {klass.__qualname__} ({why})",
+            raise Unsupported(f"creating an instance of {qualname_of(klass)} ({why})",
                               "Only instances that object.__new__ builds and whose "
                               "__init__ is the program's own code are modelled.",
                               cause="unsupported_call")
         try:
             bare = object.__new__(klass)
         except TypeError as e:   # an abstract class: Python's own error, eagerly
-            raise Unsupported(f"creating an instance of {klass.__qualname__}: {e}",
+            raise Unsupported(f"creating an instance of {qualname_of(klass)}: {e}",
                               cause="unsupported_call") from None
         new = cls(bare, cls_var)
         if init is object.__init__:
             if args or kwargs:   # object.__init__ takes no arguments: TypeError
-                raise Unsupported(f"creating an instance of {klass.__qualname__} with "
+                raise Unsupported(f"creating an instance of {qualname_of(klass)} with "
                                   "arguments and no __init__", cause="unsupported_call")
             return new
         result = new.getattr(tx, "__init__").call(tx, list(args), dict(kwargs))
         if not (result.is_constant() and result.as_python_constant() is None):
-            raise Unsupported(f"{klass.__qualname__}.__init__ returns a value (TypeError)",
+            raise Unsupported(f"{qualname_of(klass)}.__init__ returns a value (TypeError)",
                               cause="unsupported_call")
         return new
 
     def describe(self) -> str:
-        return f"new {type(self.obj).__qualname__} object"
+        return f"new {qualname_of(type(self.obj))} object"
 
     def _guard_absent(self, tx, name: str, on_class: bool) -> None:
         """The instance's ``__dict__`` is the trace's own; the class must keep lacking
@@ -420,22 +439,64 @@ class NewObjectVariable(ObjectVariable):
         return cg.mutable(self, build, fill)
 
 
+def _library_class(cls: type) -> bool:
+    """A class of builtins or of a library whose attributes never change (read as
+    library values, unguarded): a C type of theirs, or a Python class its module holds
+    under its name. A class statement of the program's that says ``__module__ =
+    "numpy"`` in its body is neither (round 14, ``fake-library-module``)."""
+    if module_of(cls).split(".")[0] not in _LIBRARY_MODULES + ("builtins",):
+        return False
+    return not type.__dict__["__flags__"].__get__(cls) & _HEAP_TYPE or \
+        held_by_its_module(cls)
+
+
+def _program_metaclass_answers(cls: type, name: str) -> str | None:
+    """The name of ``cls``'s metaclass where reading ``cls.name`` may run its code: a
+    metaclass of the program's (a class statement's, not the standard library's
+    ``ABCMeta``, ``EnumType``) with an entry named ``name`` (a property), its own
+    ``__getattribute__``, or a ``__getattr__`` where the class lacks ``name``. Read
+    from the classes' own namespaces: nothing of the program's runs.
+
+        >>> class Meta(type):
+        ...     factor = property(lambda cls: 2)
+        >>> class C(metaclass=Meta):
+        ...     pass
+        >>> _program_metaclass_answers(C, "factor"), _program_metaclass_answers(C, "x")
+        ('Meta', None)
+    """
+    meta = type(cls)
+    if meta is type:
+        return None
+    for k in mro_of(meta):
+        if k is type or k is object or not type.__dict__["__flags__"].__get__(k) & _HEAP_TYPE \
+                or _standard_library(module_of(k)):
+            continue
+        own = dict_of(k)
+        if name in own or "__getattribute__" in own or (
+                "__getattr__" in own and _class_entry(cls, name) is None):
+            return qualname_of(meta)
+    return None
+
+
+def _standard_library(module: str) -> bool:
+    return module.split(".")[0] in sys.stdlib_module_names
+
+
 def modelled_class(klass: type) -> str | None:
     """Why ``klass(...)`` cannot be modelled as ``NewObjectVariable`` does, or None."""
     if type(klass).__call__ is not type.__call__:
         return "its metaclass defines __call__"
-    for base in klass.__mro__[:-1]:
-        if base.__module__ == "builtins" or not isinstance(getattr(base, "__dict__", None),
-                                                              types.MappingProxyType):
-            return f"it derives from {base.__qualname__}"
-        if vars(base).get("__slots__", ()):   # (abc.ABC's empty __slots__ is fine)
+    for base in mro_of(klass)[:-1]:
+        if is_builtin_class(base) or not isinstance(dict_of(base), types.MappingProxyType):
+            return f"it derives from {qualname_of(base)}"
+        if dict_of(base).get("__slots__", ()):   # (abc.ABC's empty __slots__ is fine)
             return "it has __slots__"
-    if klass.__mro__[-1] is not object:
+    if mro_of(klass)[-1] is not object:
         return "its bases are not plain classes"
     for name in ("__new__", "__setattr__", "__getattribute__", "__delattr__"):
         if inspect.getattr_static(klass, name) is not inspect.getattr_static(object, name):
             return f"it defines {name}"
-    if hasattr(klass, "__del__"):
+    if defines(klass, "__del__"):
         return "it defines __del__"
     return None
 
@@ -450,8 +511,8 @@ _READ_FROM_CLASS = (types.FunctionType, staticmethod, classmethod, *_C_METHODS)
 def _class_entry(cls: type, name: str):
     """``name`` in the namespaces of ``cls``'s MRO (None where absent), read without
     the metaclass's help."""
-    for k in type.__dict__["__mro__"].__get__(cls):
-        own = type.__dict__["__dict__"].__get__(k)
+    for k in mro_of(cls):
+        own = dict_of(k)
         if name in own:
             return own[name]
     return None
@@ -491,7 +552,7 @@ class OpaqueVariable(Variable):
         self.value, self.source = value, source
 
     def describe(self) -> str:
-        return f"{type(self.value).__qualname__} object"
+        return f"{qualname_of(type(self.value))} object"
 
     def python_type(self) -> type:
         return type(self.value)
@@ -511,9 +572,9 @@ def _may_have_own(cls: type) -> bool:
 
     Example: ``_may_have_own(tuple)`` is False; a class statement's class (its objects
     have a ``__dict__``) gives True."""
-    return bool(getattr(cls, "__dictoffset__", 0)) or hasattr(cls, "__getattr__") or \
-        any(k.__flags__ & _HEAP_TYPE and "__getattribute__" in vars(k)
-            for k in getattr(cls, "__mro__", ()))
+    return bool(dict_offset_of(cls)) or defines(cls, "__getattr__") or \
+        any(flags_of(k) & _HEAP_TYPE and "__getattribute__" in dict_of(k)
+            for k in mro_of(cls))
 
 
 _HEAP_TYPE = 1 << 9   # Py_TPFLAGS_HEAPTYPE: a class made by a class statement or type()
@@ -564,7 +625,7 @@ class RandomObjectVariable(Variable):
                               "Only methods that draw arrays are graph ops; this one runs "
                               "eagerly, at its place in the program.",
                               cause="random_state")
-        from .arrays import OpMethodVariable
+        from .library_calls import OpMethodVariable
         return OpMethodVariable(self, name, hit, f"{type(self.obj).__name__}.{name}")
 
 
@@ -606,11 +667,11 @@ def plain_exception_class(cls: type) -> bool:
     glue may build it after the graph with the same result."""
     if type(cls) is not type:   # a metaclass may define __call__
         return False
-    for klass in cls.__mro__:
-        if klass in (BaseException, object):
+    for klass in mro_of(cls):
+        if klass is BaseException or klass is object:
             continue
-        names = set(vars(klass))
-        if klass.__module__ == "builtins":
+        names = set(dict_of(klass))
+        if is_builtin_class(klass):
             if names - _PLAIN_BUILTIN_NAMES:
                 return False
         elif names & {"__new__", "__init__"}:
@@ -685,8 +746,8 @@ class ExceptionVariable(Variable):
         """``str(e)`` or ``repr(e)`` (``fn``), computed on an instance built while
         tracing: BaseException's own methods, of arguments that are plain constants."""
         self._check_exact(f"{fn.__name__}()")
-        own = any(f"__{fn.__name__}__" in vars(k) for k in self.cls.__mro__
-                  if k.__module__ != "builtins")
+        own = any(f"__{fn.__name__}__" in dict_of(k) for k in mro_of(self.cls)
+                  if not is_builtin_class(k))
         if own or not all(a.is_constant() and _plain_text(a.as_python_constant())
                           for a in self.args):
             raise Unsupported(f"{fn.__name__}() of a {self.cls.__name__} with these "
@@ -699,8 +760,8 @@ class ExceptionVariable(Variable):
         """``f"{e}"``, ``f"{e!s}"``, ``f"{e!r}"``: with no format spec, object's
         ``__format__`` is ``str()`` (and ``!r`` is ``repr()``); a class of the program
         may define its own ``__format__``, and a spec is an error: both break."""
-        own = any("__format__" in vars(k) for k in self.cls.__mro__
-                  if k.__module__ != "builtins")
+        own = any("__format__" in dict_of(k) for k in mro_of(self.cls)
+                  if not is_builtin_class(k))
         if spec or own or conversion not in (None, "s", "r"):
             raise Unsupported(f"f-string of a {self.cls.__name__} with a format spec or "
                               "conversion", "The text comes from the program's own "
@@ -726,12 +787,14 @@ class SuperVariable(Variable):
     def getattr(self, tx, name: str) -> Variable:
         from .functions import UserFunctionVariable, UserMethodVariable
         target = self.obj.obj if isinstance(self.obj, ObjectVariable) else None
-        mro = type(target).__mro__ if target is not None else ()
-        if self.cls not in mro:
+        mro = mro_of(type(target)) if target is not None else ()
+        # (by identity: a metaclass's __eq__ is the program's code)
+        at = next((i for i, k in enumerate(mro) if k is self.cls), None)
+        if at is None:
             raise Unsupported("super() outside a method of a known object")
-        for klass in mro[mro.index(self.cls) + 1:]:
-            if name in klass.__dict__:
-                value = klass.__dict__[name]
+        for klass in mro[at + 1:]:
+            if name in dict_of(klass):
+                value = dict_of(klass)[name]
                 if isinstance(value, types.FunctionType):
                     return UserMethodVariable(UserFunctionVariable(value), self.obj)
                 if value is object.__init__:

@@ -21,6 +21,7 @@ import sys
 from typing import Any
 
 from ..exc import Unsupported
+from ..symbolic import SymInt
 from .base import BoundBuiltinMethod, Variable, program_error
 from .constant import ConstantVariable, is_pure_constant
 
@@ -155,6 +156,12 @@ class ListVariable(SequenceVariable):
         def forward(self, x):
             self.X.append(x)          # guards type(self.X) is list; glue: self.X.extend([x])
             return np.tanh(x)
+
+    A list whose length changed between calls also has its length as a changing int
+    while unread (``length``), and an item set at an int index in bounds is kept in
+    ``edits`` and replayed by the glue in program order (``_set_unread``): a replay
+    buffer's ``if len(memory) < capacity: memory.append(None)`` and ``memory[position]
+    = t`` guard the comparison and the bounds, not the length or the items.
     """
 
     kind = list
@@ -162,6 +169,12 @@ class ListVariable(SequenceVariable):
     # unread, a list of Python ints that changes between calls: () -> the ArrayVariable
     # of np.asarray(list) with a symbolic length, or None (see builder._list_data)
     data = None
+    # unread, a list whose length changed between calls: () -> its length when the
+    # frame started, a changing int (``ShapeEnv.new_length``: guarded only where read)
+    length = None
+    # unread: items set at an index (``memory[position] = t``), replayed after the
+    # appends made before each: (len(appended) then, index Variable, value Variable)
+    edits: tuple | list = ()
 
     def as_data(self):
         """The real list as array data (an input of symbolic length), while the trace
@@ -171,11 +184,16 @@ class ListVariable(SequenceVariable):
         return self.data()
 
     def symbolic_len(self):
-        """``len(list)`` as a symbolic int while the items are unread, else None."""
-        if self.data is None or not self.is_unread():
+        """``len(list)`` as a symbolic int while the items are unread, else None: the
+        length of the data array (a list of ints), or the list's changing length."""
+        if not self.is_unread():
             return None
-        array = self.data()
-        return None if array is None else array.meta.shape[0] + len(self.appended)
+        if self.data is not None:
+            array = self.data()
+            return None if array is None else array.meta.shape[0] + len(self.appended)
+        if self.length is not None:
+            return self.length() + len(self.appended)
+        return None
 
     @classmethod
     def unread(cls, source, read) -> ListVariable:
@@ -190,8 +208,13 @@ class ListVariable(SequenceVariable):
     def items(self) -> list[Variable]:
         if self._read is not None:
             read, self._read = self._read, None
-            self._items = read() + self.appended
-            self.appended = []
+            items, done = read(), 0
+            for at, index, value in self.edits:   # (in bounds: decided when set)
+                items.extend(self.appended[done:at])
+                done = at
+                items[index.as_python_constant()] = value
+            self._items = items + self.appended[done:]
+            self.appended, self.edits = [], ()
         return self._items
 
     @items.setter
@@ -254,12 +277,33 @@ class ListVariable(SequenceVariable):
         return ConstantVariable(None)
 
     def setitem(self, tx, index: Variable, value: Variable) -> None:
+        if self._set_unread(index):
+            tx.output.side_effects.mutate(self)
+            self.edits = [*self.edits, (len(self.appended), index, value)]
+            return
         key = index.as_python_constant()
         tx.output.side_effects.mutate(self)
         if isinstance(key, slice):
             self.items[key] = tx.unpack_iterable(value)
         else:
             self.items[key] = value
+
+    def _set_unread(self, index: Variable) -> bool:
+        """Can ``list[index] = value`` leave the items unread? Where the list's length
+        is a changing int (``length``) and the index an int (a changing one or a
+        constant; not a bool, not a NumPy int) in bounds: the bounds are guarded as a
+        decision (``-len(L['m']) <= L['pos'] < len(L['m'])``, so the write cannot raise),
+        and the glue sets the item after the graph (a replay buffer's ``memory[position]
+        = t`` with a list that grows to its capacity: no guard on its length or items).
+        Out of bounds, the items are read and Python raises its ``IndexError``."""
+        if not self.is_unread() or self.length is None or self.data is not None or \
+                not isinstance(index, ConstantVariable):
+            return False
+        key = index.value
+        if type(key) is not int and not isinstance(key, SymInt):
+            return False
+        n = self.symbolic_len()
+        return bool(-n <= key) and bool(key < n)
 
     def delitem(self, tx, index: Variable) -> None:
         tx.output.side_effects.mutate(self)

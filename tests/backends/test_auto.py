@@ -1,5 +1,5 @@
 """backend="auto": per graph, the native tier (or the numpy backend without Numba) for
-NumPy arrays, eager for CuPy arrays until the cupy backend has passed its GPU checks,
+NumPy arrays, cupy for CuPy arrays (eager before its GPU checks had passed),
 the numpy backend for dask arrays and graphs without arrays; results equal eager's.
 
 ``choose`` takes what the machine offers as arguments (``have_numba``, ``cupy_ready``),
@@ -53,12 +53,12 @@ def test_choice_per_input_kind(kinds, have_numba, cupy_ready, expected):
     assert name == expected and why
 
 
-def test_cupy_waits_for_its_gpu_checks():
-    # the flag the cupy backend's GPU checks flip; until then, CuPy graphs run eager and
-    # no input layout is pinned (eager's calls take any layout)
-    assert auto_module.CUPY_PASSED_GPU_CHECKS is False
-    assert choose(graph_of("cupy"), True)[0] == "eager"
-    assert auto_module.auto.layout_guards is False
+def test_cupy_graphs_go_to_the_cupy_backend_since_its_gpu_checks():
+    # the flag the cupy backend's GPU checks flipped (2026-12-04); CuPy inputs then get
+    # the cupy backend's layout guards, NumPy inputs none (their backends take any layout)
+    assert auto_module.CUPY_PASSED_GPU_CHECKS is True
+    assert choose(graph_of("cupy"), True)[0] == "cupy"
+    assert auto_module.auto.layout_guards == {"cupy": "dynamic-contiguity"}
 
 
 def test_auto_is_a_builtin_backend():

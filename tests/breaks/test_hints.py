@@ -60,7 +60,7 @@ DYNAMIC = {
     # pyversion.UNSUPPORTED_REASON
     ("convert.py", None): ["CPython 3.99 is not supported yet (dynamo translates ...)"],
     # np.<path>() <why> of dynamo.ops.breaks.KNOWN_BREAKS
-    ("variables/arrays.py", f"{PLACEHOLDER}() {PLACEHOLDER}"):
+    ("variables/library_calls.py", f"{PLACEHOLDER}() {PLACEHOLDER}"):
         [f"np.{path}() {why}" for path, (_, why) in KNOWN_BREAKS.items()],
     # the builtins of variables.builtins._CAUSES
     ("variables/builtins.py", f"call to {PLACEHOLDER}()"): ["call to print()"],

@@ -482,7 +482,7 @@ def test_two_up_reader_not_named_sees_the_programs_frames_from_the_first_call(
         fn, wrap, reader, backend, caplog):
     """A two-up reader the compiled function gets as an argument (or an attribute, or
     with getattr) is found when the first call is traced. The trace runs in the
-    function's own frame (``hook.frame_entry``), which then runs the function's own
+    function's own frame (``frame_entries.frame_entry``), which then runs the function's own
     code: already on that first call the reader sees the program's frames, as in
     plain Python. From then on the function is called as it is, and the log says why
     (``_check_frame_reader``)."""
@@ -542,7 +542,7 @@ def _method_in_island(x, o):
 @pytest.mark.parametrize("backend", ["eager", "numpy"])
 def test_two_up_method_called_from_an_island_marks_the_function(backend):
     """An island calls a method that reads two frames up: the call goes through
-    ``convert._weak_hooks.intercept``, which marks the function a reader
+    ``break_calls._weak_hooks.intercept``, which marks the function a reader
     (``_reads_above_caller``); its next calls are the plain function's."""
     fn = _fresh(_method_in_island)
     compiled = dynamo.compile(fn, backend=backend)

@@ -7,7 +7,7 @@ import types
 import numpy as np
 
 import dynamo
-from dynamo import convert, pyversion, skipfiles
+from dynamo import break_calls, pyversion, skipfiles
 
 
 def helper(x):
@@ -41,15 +41,15 @@ def test_c_callables_pass_through_unchanged():
     c = ctx()
     for f in (abs, len, np.tanh, np.add.reduce, [].append, print, range, int, np.ndarray,
               functools.partial(abs), "x".upper, np):
-        assert convert.intercept_callable(f, c) is f
+        assert break_calls.intercept_callable(f, c) is f
 
 
 def test_user_functions_methods_and_callable_objects_go_through_the_hook():
     c = ctx()
-    assert intercepted(convert.intercept_callable(helper, c))
-    bound = convert.intercept_callable(Method().run, c)
+    assert intercepted(break_calls.intercept_callable(helper, c))
+    bound = break_calls.intercept_callable(Method().run, c)
     assert type(bound) is types.MethodType and intercepted(bound.__func__)
-    call = convert.intercept_callable(WithCall(), c)
+    call = break_calls.intercept_callable(WithCall(), c)
     assert type(call) is types.MethodType and intercepted(call.__func__)
     assert call(3) == 6 and bound(3) == 2
 
@@ -57,8 +57,8 @@ def test_user_functions_methods_and_callable_objects_go_through_the_hook():
 def test_library_code_is_not_intercepted():
     c = ctx()
     import json
-    assert convert.intercept_callable(json.dumps, c) is json.dumps
-    assert convert.intercept_callable(np.linspace, c) is np.linspace
+    assert break_calls.intercept_callable(json.dumps, c) is json.dumps
+    assert break_calls.intercept_callable(np.linspace, c) is np.linspace
 
 
 def test_the_skip_decision_is_made_once_per_file():

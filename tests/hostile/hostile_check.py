@@ -83,7 +83,7 @@ def snap(value: Any, _path: tuple = (), _depth: int = 0) -> Any:
             items = _leaves(value.tolist()) if value.ndim else _leaves([value.item()])
         return ("ndarray", type(value).__name__, value.dtype.str, value.shape,
                 bool(value.flags.c_contiguous), bool(value.flags.f_contiguous),
-                bool(value.flags.writeable), items)
+                bool(value.flags.num & 1024), items)   # (.writeable of a broadcast view warns)
     if isinstance(value, np.generic):
         return ("numpy scalar", type(value).__name__, value.dtype.str,
                 _leaves([value.item()]))

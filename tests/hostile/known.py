@@ -8,6 +8,7 @@ that most likely need the fix are in docs/hostile_suite.md.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 BOTH = ("eager", "numpy")
@@ -45,7 +46,7 @@ IDENTITY: dict[str, Known | str] = {}
 # C/D/E. (rerun-repeats-warnings, raise-loses-mutations, fixed) A graph that may raise
 #    for its values runs under the floating-point guard and is rerun, or, when it cannot
 #    be rerun and would raise after Python effects, its frame runs eagerly
-#    (dynamo/convert.py on_raise): no entries left.
+#    (dynamo/raising.py on_raise): no entries left.
 RAISE: dict[str, Known | str] = {}
 
 # F. (generator-finally, fixed) A frame that creates a generator with a yield inside
@@ -101,7 +102,7 @@ LOOPS: dict[str, Known | str] = {
 # M. Programs of prog_newest.py (data-dependent sizes, outlined while loops, numbers as
 #    graph inputs, append-only state, lists of ints as data) that differ.
 #    (rerun-repeats-python-warnings, fixed: a graph with an op that may warn at Python
-#    level is never rerun, dynamo/writes.py check_warns and convert.on_raise.)
+#    level is never rerun, dynamo/writes.py check_warns and raising.on_raise.)
 NEWEST: dict[str, Known | str] = {
 }
 
@@ -109,7 +110,7 @@ NEWEST: dict[str, Known | str] = {
 #    (frame-reader-first-call, fixed: a function that reads two frames up through a
 #    callee it gets otherwise than by name (an argument, an attribute, getattr, a
 #    partial, a bound method, a callable object) is found while its first call is
-#    traced; dynamo.compile's frame entry (dynamo/hook.py frame_entry) runs the trace
+#    traced; dynamo.compile's frame entry (dynamo/frame_entries.py frame_entry) runs the trace
 #    from a prologue inside the function's own frame, which then runs the function's
 #    own code: the reader sees the program's frames on that first call too.)
 #    Still different (docs/python_semantics.md): a two-up reader the trace meets only
@@ -137,7 +138,7 @@ ROUND6: dict[str, Known | str] = {}
 #    (dead-local-after-break, fixed) a function that may call a function reading its
 #    caller's frame (sys._getframe(1).f_locals), by a global or closure name or held by
 #    its frame (an argument or local, one level in: a method, an attribute, an item),
-#    passes every bound local on at a break, dead or not (convert._compile_break,
+#    passes every bound local on at a break, dead or not (break_entry._compile_break,
 #    caller_frames.calls_caller_reader). Still different: such a reader reached
 #    deeper, or made after the break (docs/python_semantics.md, "Locals").
 ROUND7: dict[str, Known | str] = {}
@@ -145,7 +146,7 @@ ROUND7: dict[str, Known | str] = {}
 # P. Round 8 (prog_round8_*.py).
 #    (hidden-entry-keyword, fixed: a function with **kwargs is compiled through
 #    intercept's wrapper, not a frame entry, whose hidden keyword-only parameter took
-#    the caller's ___entry=... away from kwargs: dynamo/hook.py frame_entry.)
+#    the caller's ___entry=... away from kwargs: dynamo/frame_entries.py frame_entry.)
 #    (compiled-function-unwrapped, fixed: a compiled function that compiled code
 #    reads (a global, a dict item) is inlined when called, but code after a graph
 #    break got its original function back, so `me = REG["f"]; me.calls += 1` counted
@@ -164,7 +165,7 @@ ROUND7: dict[str, Known | str] = {}
 #    OptimizedFunction.)
 #    (code-replaced-signature, fixed from the first call that reaches the prologue:
 #    the frame entry's prologue, seeing fn.__code__ replaced, has the compiled object
-#    make an entry of the new code (hook._Entry.recall, api.OptimizedFunction
+#    make an entry of the new code (frame_entries._Entry.recall, api.OptimizedFunction
 #    .code_replaced); set through the compiled object, at once.)
 ROUND8: dict[str, Known | str] = {
     # the frame entry binds the arguments by the parameters of the code it was made
@@ -231,30 +232,57 @@ ROUND11: dict[str, Known | str] = {}
 #    (metaclass-eq-internal-error, fixed: the frame-reader check compared classes with
 #    `in` (a metaclass __eq__ that raises was an internal error) and read __module__
 #    through the metaclass: bytecode/caller_frames.py, reach_guards.py, guards/guards.py.)
+#    (metaclass-module-property, fixed: a metaclass __module__ property that raised was an
+#    internal error; dynamo reads a class's __module__, __name__, __qualname__, __mro__
+#    and __dict__ from its type slots, never through the metaclass: guards/type_slots.py.)
 ROUND12: dict[str, Known | str] = {
     # the entry made before a property (or __getattr__) was added to the class guards
     # o.read by reading it, so on the first call after, the guard runs the class's new
     # code once or twice besides the program's read (every later call is right); a test
     # of the class before each instance-attribute guard cost 1.6 us a call for four
-    # attributes (process_time, 20,000 calls), half again the hit path
+    # attributes (process_time, 20,000 calls), half again the hit path. Round 14
+    # measured the cheapest forms (callgrind, 3.11, a check of two instance functions):
+    # `not in` the class's namespace read through its weak reference, +1853
+    # instructions on 1983; held strongly, +1145 on 1742; no zero-cost form exists in
+    # Python (the class's version tag is not readable): docs/hostile_suite.md
     "round12_reach/instance_function_shadowed_by_property":
         "guard-reads-class-code: on the first call after a property shadows an instance "
         "attribute, the old entry's guard runs the getter too",
     "round12_reach/getattr_added_to_class":
         "guard-reads-class-code: on the first call after __getattr__ is added and the "
         "instance attribute deleted, the old entry's guard runs __getattr__ too",
-    # a metaclass whose __module__ property raises: dynamo reads type(v).__module__ in
-    # some 50 places (builder.is_array, skipfiles, ...), so the frame falls back to
-    # eager after an internal error (results right, as plain Python)
-    "round12_reach/meta_module_property":
-        "metaclass-module-property: a metaclass __module__ property that raises is an "
-        "internal error (the frame runs eagerly; results right)",
+}
+
+# U. Round 14 (prog_round14_*.py).
+#    (meta-class-property, fixed: `C.factor` of a metaclass property was read once while
+#    tracing and kept, then read again by the guards: a class attribute a program's
+#    metaclass answers (an entry of its own, __getattr__, __getattribute__) is a break,
+#    variables/objects.py _program_metaclass_answers; a metaclass __getattr__ no longer
+#    runs for dynamo's own `hasattr(cls, "__del__")`, variables/lifetimes.py.)
+#    (fake-library-module, fixed: a class whose body says `__module__ = "numpy"` had its
+#    attributes read as NumPy's, unguarded: a library class is a C type or one its
+#    module holds by name, variables/objects.py _library_class.)
+_WEAKREF_LOST = Known(
+    "weakref-callback-lost: a weakref made at a break dies before its referent at the "
+    "return, so its callback never runs", python=sys.version_info < (3, 14),
+    python_why="3.14 drops them in plain Python's order")
+ROUND14: dict[str, Known | str] = {
+    # after a break, the resume function gets the value the breaking call left on the
+    # stack (the weakref) as its first parameter, before the locals passed on (its
+    # referent), so the weakref is dropped first at the return and its callback never
+    # runs; plain Python's frame clears p (an earlier local) first. Fixed where the
+    # resume function's glue returns (codegen.py finish: stack values take the last
+    # slots; round14_flow/weakref_single_break); left where the resume function breaks
+    # again and its new code runs (the frame runner's parameters, break_entry.py)
+    "round14_flow/weakref_dies_at_return": _WEAKREF_LOST,
+    "round14_flow/weakref_kept_past_break": _WEAKREF_LOST,
+    "round14_flow/weakref_made_before_break": _WEAKREF_LOST,
 }
 
 KNOWN: dict[str, Known] = {
     pid: entry if isinstance(entry, Known) else Known(entry)
     for table in (ALIAS, IDENTITY, RAISE, STATE, GUARDS, NUMERICS, FRAMES_API, MORE,
                   LOOPS, NEWEST, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10, ROUND11,
-                  ROUND12)
+                  ROUND12, ROUND14)
     for pid, entry in table.items()
 }

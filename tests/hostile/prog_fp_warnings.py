@@ -5,7 +5,7 @@ freedom <= 0 for slice", "All-NaN slice encountered": ``warnings.warn``) and the
 signal a floating-point condition (the 0/0 of that mean), which the caller's ufunc
 settings turn into a warning, an exception, a call or a printed line. No ufunc setting
 turns the first kind into an exception, so a graph holding such an op must never be
-run twice (dynamo/writes.py ``check_warns``, dynamo/convert.py ``on_raise``).
+run twice (dynamo/writes.py ``check_warns``, dynamo/raising.py ``on_raise``).
 
 The programs put such ops in graphs with and without other floating-point conditions,
 before and after ops that raise, after Python effects, inside ``try``, in loops, under

@@ -1,5 +1,5 @@
 """Round 10, calls made from islands and from the code after a graph break, which now
-pass library Python functions straight through (``dynamo/convert.py``: ``_weak_hooks``'
+pass library Python functions straight through (``dynamo/break_calls.py``: ``_weak_hooks``'
 ``intercept``, ``_C_CALLABLES``, ``_c_code_now``): NumPy's Python functions
 (``np.eye``, ``np.ones``, ``np.full``, ``np.identity``) and its dispatchers monkeypatched
 with user functions before the first call or between calls (and put back), user

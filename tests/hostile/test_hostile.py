@@ -21,7 +21,9 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round9_sizes", "round10_islands", "round10_stencils", "round10_loops",
               "round10_draws", "round10_api", "round11_calls", "round11_stencils",
               "round11_native", "round11_frames", "round12_lowerings", "round12_counters",
-              "round12_reach", "round12_quotients")
+              "round12_reach", "round12_quotients", "round13_indices", "round13_math",
+              "round13_trips", "round13_targets", "round14_objects",
+              "round14_python", "round14_flow")
 
 
 def _params():

@@ -68,6 +68,31 @@ def test_roll(a, shift, axis):
     agree(np.roll, a, shift, axis=axis)
 
 
+@given(a=arrays(DTYPES, **small),
+       shift=st.sampled_from([np.int64(3), np.array(-1), np.array([1, 2]), np.array([2]),
+                              np.array([1, 2, 3]), np.uint8(200), np.array(True),
+                              np.array([[1]]), np.float64(1.0), np.array([0.5, 1.0])]),
+       axis=st.sampled_from([None, 0, -1, (0, 1), 4]))
+@settings(max_examples=150, deadline=None)
+def test_roll_by_array_shift(a, shift, axis):
+    """A shift read from an array (``np.roll(f, c[i, 0])``): captured for integer
+    shifts, with NumPy's errors for a shift that does not broadcast against ``axis``;
+    a float shift may break (``int()`` of a NaN would raise on the data)."""
+    outcome = agree(np.roll, a, shift, axis=axis, may_break=shift.dtype.kind == "f")
+    if shift.dtype.kind != "f":
+        assert outcome in ("captured", "raised")
+
+
+def test_roll_by_table_entry_is_one_graph():
+    """A lattice Boltzmann streaming step, velocities from a table: no break."""
+    def stream(f):
+        c = np.array([[0, 0], [1, 0], [0, 1], [-1, 0], [0, -1]])
+        for i in range(5):
+            f[i] = np.roll(np.roll(f[i], c[i, 0], axis=0), c[i, 1], axis=1)
+        return f
+    check(stream, rand(5, 6, 7), graphs=1, breaks=0)
+
+
 @given(a=arrays(DTYPES, max_dims=3, max_side=3),
        width=st.sampled_from([0, 1, 2, (1, 2), ((1, 0),), ((0, 1), (2, 0)), ((1, 1), (0, 0),
                                                                           (1, 2)), -1]),

@@ -120,3 +120,28 @@ def test_other_ufunc_methods_break_and_say_so():
     check(f, X)
     report = dynamo.explain(f)(X)
     assert "resolve_dtypes" in report.break_reasons[0].reason
+
+
+def test_cupy_ufuncs_find_their_numpy_twins_by_name():
+    """CuPy 14 names its ufuncs ``cupy_add``; the rules of ``cupy.add.reduce`` run on
+    ``np.add`` (found on the GPU machine: every CuPy ufunc method broke the graph)."""
+    import types
+
+    from dynamo.ops.ufuncs import numpy_ufunc
+    assert numpy_ufunc(types.SimpleNamespace(__name__="cupy_add")) is np.add
+    assert numpy_ufunc(types.SimpleNamespace(__name__="maximum")) is np.maximum
+    assert numpy_ufunc(np.multiply) is np.multiply
+
+
+def test_cupy_ufunc_methods_run_on_cupys_own_ufunc(monkeypatch):
+    """The cupy implementation of ``ufunc.reduce`` calls CuPy's ufunc: looked up by name
+    for a NumPy ufunc, used as it is for a CuPy one (whose name, ``cupy_add``, is not a
+    name in the cupy module)."""
+    import sys
+    import types
+
+    from dynamo.ops.ufuncs import cupy_ufunc
+    fake_add = types.SimpleNamespace(__name__="cupy_add")
+    monkeypatch.setitem(sys.modules, "cupy", types.SimpleNamespace(add=fake_add))
+    assert cupy_ufunc(np.add) is fake_add
+    assert cupy_ufunc(fake_add) is fake_add

@@ -731,9 +731,13 @@ class KVCacheDecoder:
 
 @program(recompiles=1,
          why='the cache lists grow: one generic entry',
-         known=(7, 'np.stack of a growing list guards its length (each item is an input '
-                   'of its own; one input of symbolic length, the list stacked by the '
-                   'glue as np.asarray is for int lists, is not built yet)'))
+         known=(7, 'np.stack of a growing list of arrays guards its length: each item is '
+                   'an input of its own, guarded by shape and dtype. One stacked input of '
+                   'symbolic length (the call stacking the list, as np.asarray(ids) is '
+                   'made for int lists) would be a copy taken when the call starts, which '
+                   'differs from eager where the graph writes in place to an array that '
+                   'is also an item before the stack; it needs that aliasing ruled out '
+                   'and the appended rows concatenated by the graph: not built'))
 def kv_cache_decode_lists(wrap):
     dec = KVCacheDecoder()
     f = wrap(dec.step)
@@ -834,10 +838,9 @@ class Agent:
 
 
 @program(recompiles=2,
-         why='reward changes; `len(memory) < capacity` is control flow',
-         known=(7, "`len(memory) < capacity` guards the growing list's length (the "
-                   "length of a list of tuples is not symbolic, and `memory[position] = t` "
-                   "reads the list), and `(position + 1) % capacity` guards its remainder"))
+         why='reward changes; `len(memory) < capacity` is control flow (its outcome is '
+             'guarded: the list length is a changing int, `memory[position] = t` a set '
+             'replayed after the graph, `(position + 1) % capacity` computed by the call)')
 def dqn_agent_replay_buffer_list(wrap):
     agent = Agent()
     f = wrap(agent.act_and_store)
@@ -866,9 +869,11 @@ class ArrayReplayBuffer:
 
 @program(recompiles=1,
          why=NUMBER,
-         known=(7, "`(ptr + 1) % max_size` guards its remainder (an entry per ptr), and "
-                   "`obs_buf[:size]` pins size (fitted past the 16 rows its slice clamps "
-                   "at: not affine); `obs_buf[ptr] = obs` itself is an input"))
+         known=(2, "`size` counts 0, 1, 2...: `obs_buf[:size]` uses it as a size, and a "
+                   "changing int used as a size at 1 is pinned for that entry (sizes 0 and "
+                   "1 are specialized: sizes.as_size), so size 2 costs one more recompile; "
+                   "`(ptr + 1) % max_size` is computed by the call and `obs_buf[:size]` "
+                   "fits as `size` up to 16 (no longer one entry per ptr and size)"))
 def spinningup_array_replay_buffer(wrap):
     buf = ArrayReplayBuffer(4, 16)
     f = wrap(buf.store)
@@ -980,7 +985,8 @@ class EpsilonGreedy:
 
 @program(recompiles=2,
          why='which branch runs depends on a random draw',
-         known=(10, 'draws of one number break the graph; the resumed code guards eps and the action'))
+         known=(3, 'the branch on the draw breaks at the jump; each resume function learns '
+                   'on its own that eps (and the state) change: one recompile there too'))
 def epsilon_greedy_decay(wrap):
     pol = EpsilonGreedy()
     f = wrap(pol.select)
@@ -1049,8 +1055,7 @@ class Trainer:
 
 
 @program(recompiles=1,
-         why=NUMBER,
-         known=(2, 'a defaultdict cannot be indexed: graph breaks whose resumed code guards lr'))
+         why=NUMBER)
 def trainer_logs_metrics_and_history(wrap):
     tr = Trainer()
     f = wrap(tr.train_step)
@@ -1341,8 +1346,7 @@ def lr_poly_decay(w, g, epoch, max_epochs=10, base_lr=0.1, power=0.9):
 
 
 @program(recompiles=1,
-         why=NUMBER,
-         known=(7, '`(1 - epoch / max_epochs) ** power` could be complex for other epochs: pinned'))
+         why=NUMBER)
 def poly_lr_epoch_int(wrap):
     f = wrap(lr_poly_decay)
     w = W16x8.copy()

@@ -22,7 +22,8 @@ def test_no_gpu_no_rows():
 
 def test_dry_run_of_the_table():
     fake = types.SimpleNamespace(
-        asarray=np.asarray, fuse=lambda f: f, float64=np.float64, max=np.max, abs=np.abs,
+        asarray=np.asarray, fuse=lambda f: f, tanh=np.tanh, float64=np.float64, max=np.max,
+        abs=np.abs,
         cuda=types.SimpleNamespace(Device=lambda: types.SimpleNamespace(synchronize=lambda: None)))
     setup = bench.Setup(gpu=True, cupy=fake, backend=reference_backend, bandwidth=1e12,
                         shapes={"gelu": [(1000,)], "softmax": [(16, 64)],

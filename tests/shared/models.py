@@ -62,6 +62,7 @@ class TransformerBlock:
             return xp.asarray((rng.standard_normal(shape) * scale).astype(np.float32))
 
         self.heads = heads
+        self.xp = xp          # the mask is made on the inputs' library (CuPy refuses NumPy)
         self.p = {
             "ln1_g": xp.asarray(np.ones(width, np.float32)),
             "ln1_b": xp.asarray(np.zeros(width, np.float32)),
@@ -86,7 +87,7 @@ class TransformerBlock:
 
     def causal_mask(self, T, like):
         # upper triangle -inf: built from arange so it stays inside the graph
-        i = np.arange(T)
+        i = self.xp.arange(T)
         return np.where(i[:, None] >= i[None, :], 0.0, -1e9).astype(like.dtype)
 
     def __call__(self, x):

@@ -137,13 +137,15 @@ def test_clamped_sizes_match_numpy(name, backend):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_clamp_guards_the_range_and_stays_symbolic(backend, traces):
-    """``x[-5:]`` fitted as 5: the symbolic entry is guarded ``x.shape[0] >= 5``, sizes
-    below get their own entries, and every size from 5 up reuses the symbolic one."""
+    """``x[-5:]`` fitted as 5: the symbolic entry is guarded ``x.shape[0] >= 5``, and
+    every size from 5 up reuses it. Below, 0 and 1 get their own entries, and at 2 the
+    size is ``n`` up to 5 (fitted with the smaller moves, ``fit._NEAR_DELTAS``): one
+    entry guarded ``2 <= x.shape[0] <= 5`` serves 2, 3 and 4."""
     compiled = sweep(neg_start, backend)
-    assert len(traces) == 7          # 10 static, 11 symbolic (>= 5), then 0, 1, 2, 3, 4
+    assert len(traces) == 5          # 10 static, 11 symbolic (>= 5), then 0, 1, 2 (<= 5)
     for n in (5, 7, 13, 64, 1000):
         agree(neg_start, compiled, data(n))
-    assert len(traces) == 7
+    assert len(traces) == 5
     report = dynamo.explain(neg_start, dynamic=True, backend=backend)(data(11))
     assert "x.shape[0] >= 5" in str(report)
 

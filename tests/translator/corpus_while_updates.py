@@ -310,7 +310,7 @@ def counter_from_one(x, h, tol, maxit):
     return x, i
 
 
-def counter_from_minus_three_by_two(x, h, tol):
+def counter_from_minus_three_by_two(x, tol):
     """A counter from -3 in steps of 2, read as a float, no maximum."""
     k = -3
     err = np.abs(x).max()
@@ -403,6 +403,106 @@ def counter_dead_after(x, h, tol, maxit):
     return x
 
 
+
+# ------------------------ 5. a Python float clock beside an array test (more shapes)
+def clock_array_test_first(x, dt, t_end, tol):
+    """The array test first, the clock second (``t += dt`` repeated is no ``i * dt``)."""
+    t = 0.0
+    while np.abs(x).max() > tol and t < t_end:
+        x = x * 0.9
+        t += dt
+    return x, t
+
+
+def clock_assign_add(x, t0, dt, t_end, tol):
+    """``t = t + dt`` from a start that is an argument."""
+    t = t0
+    while np.abs(x).max() > tol and t < t_end:
+        x = x - 0.25 * x
+        t = t + dt
+    return x, t
+
+
+def clock_int_step(x, dt, t_end, tol):
+    """A float clock stepped by an int: a float after every trip."""
+    t = 0.5
+    while np.abs(x).max() > tol and t < t_end:
+        x = x * 0.5
+        t += dt
+    return x, t
+
+
+def clock_float32_step(x, dt, t_end, tol):
+    """A Python float clock stepped by an np.float32: an np.float32 after the first
+    trip (NEP 50)."""
+    t = 0.0
+    while np.abs(x).max() > tol and t < t_end:
+        x = x * 0.5
+        t += dt
+    return x, t
+
+
+def clock_read_in_update(x, dt, t_end, tol):
+    """The clock read in the update, ``x = x + dt * f(t, x)``: forced decay."""
+    t = 0.0
+    err = np.float64(np.inf)
+    while err > tol and t < t_end:
+        dx = dt * (np.sin(t) - x)
+        x = x + dx
+        err = np.abs(dx).max()
+        t += dt
+    return x, t
+
+
+def clock_float32_state_read(u, dt, t_end, tol):
+    """A float32 state with the Python float clock in its update: float32 (NEP 50)."""
+    t = 0.0
+    change = np.float32(np.inf)
+    while change > tol and t < t_end:
+        u_new = u + dt * (t - u)
+        change = np.abs(u_new - u).max()
+        u = u_new
+        t += dt
+    return u, t
+
+
+def clock_countdown(x, dt, tol):
+    """A clock counting down to 0 (1.0 - 0.1 ten times is 1.4e-16, not 0: 11 trips)."""
+    t = 1.0
+    while t > 0.0 and np.abs(x).max() > tol:
+        x = 0.5 * x
+        t -= dt
+    return x, t
+
+
+def clock_first_plain_test(x, dt, t_end, tol):
+    """The clock tested first, before an array test that only compares."""
+    t = 0.0
+    err = np.abs(x).max()
+    while t < t_end and err > tol:
+        x = x * 0.5
+        err = np.abs(x).max()
+        t += dt
+    return x, t
+
+
+def clock_against_constant(x, dt, tol):
+    """The clock against a float constant (``t < 2.5``), stepped by ``t = t + dt``."""
+    t = 0.0
+    while np.abs(x).max() > tol and t < 2.5:
+        x = x * 0.75
+        t = t + dt
+    return x, t
+
+
+def clock_alone(x, dt, t_end):
+    """The clock alone ends the loop: no array test, Python numbers only."""
+    t = 0.0
+    while t < t_end:
+        x = x + dt * (np.cos(t) - x)
+        t += dt
+    return x, t
+
 PROGRAMS = [
     # 1. a counter read in the update
     ("euler_forced_decay", euler_forced_decay, (np.array([1.0, -0.5, 2.0]), 0.1, 1e-6, 400)),
@@ -471,4 +571,28 @@ PROGRAMS = [
      (np.array([1, 5, 2], dtype=np.int32), 200, 50)),
     ("counter_read_in_test_or", counter_read_in_test_or, (np.array([2.0, -1.0]), 1e-3, 7)),
     ("counter_dead_after", counter_dead_after, (np.array([2.0, -1.0]), 0.5, 1e-9, 80)),
+    # 5. a Python float clock beside an array test (more shapes)
+    ("clock_array_test_first", clock_array_test_first,
+     (_rng(19).uniform(0.5, 1.0, 3), 0.1, 1.0, 1e-9)),
+    ("clock_array_test_first_test_decides", clock_array_test_first,
+     (_rng(19).uniform(0.5, 1.0, 3), 0.1, 100.0, 1e-2)),
+    ("clock_array_test_first_nan_tol", clock_array_test_first,
+     (_rng(19).uniform(0.5, 1.0, 3), 0.1, 1.0, float("nan"))),
+    ("clock_assign_add", clock_assign_add, (np.array([1.0, -3.0]), 0.3, 0.1, 2.0, 1e-12)),
+    ("clock_int_step", clock_int_step, (np.array([1.0, -3.0]), 2, 9.0, 1e-12)),
+    ("clock_float32_step", clock_float32_step,
+     (np.array([1.0, -3.0]), np.float32(0.1), 1.0, 1e-12)),
+    ("clock_read_in_update", clock_read_in_update, (np.ones(3), 0.05, 2.0, 1e-9)),
+    ("clock_read_in_update_test_decides", clock_read_in_update,
+     (np.zeros(3), 0.05, 50.0, 1e-1)),
+    ("clock_float32_state_read", clock_float32_state_read,
+     (np.ones(4, dtype=np.float32), 0.1, 1.0, 1e-6)),
+    ("clock_countdown", clock_countdown, (np.array([1.0, 2.0]), 0.1, 1e-9)),
+    ("clock_first_plain_test", clock_first_plain_test,
+     (np.array([1.0, -2.0]), 0.1, 1.0, 1e-9)),
+    ("clock_first_plain_test_test_decides", clock_first_plain_test,
+     (np.array([1.0, -2.0]), 0.1, 1.0, 1e-2)),
+    ("clock_against_constant", clock_against_constant, (np.array([1.0, -2.0]), 0.3, 1e-12)),
+    ("clock_alone", clock_alone, (np.ones(3), 0.1, 1.0)),
+    ("clock_alone_many_steps", clock_alone, (np.ones(3), 0.01, 3.0)),
 ]

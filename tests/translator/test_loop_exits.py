@@ -59,8 +59,8 @@ BREAKS = {
     # A; if c: break; B; it += 1``): the node and B's node, as for a range
     "while_counter_code_after_test": 0, "while_counter_code_after_test_runs_out": 0,
     # a counter read in the body as a number: a node (translator/while_trip.py); a
-    # Python float accumulator: not yet
-    "counter_read_in_body": 0, "float_accumulator": 2,
+    # Python float accumulator the body only steps: a node too (while_clocks.py)
+    "counter_read_in_body": 0, "float_accumulator": 0,
     # the array test first in an ``or``: one node (or_counter_tests)
     "or_in_test": 0,
     # (shift_register_while, u_prev, u = u, u_next in a while True loop: its break
@@ -70,7 +70,8 @@ BREAKS = {
 # while_loop nodes of the programs without a break: 1 where B needs no second run
 NODES = {name: 2 for name, b in BREAKS.items() if b == 0} | {
     "power_tol": 1, "power_tol_exhausts": 1, "while_true_code_after_test": 1,
-    "while_true_first_trip_breaks": 1, "or_in_test": 1, "counter_read_in_body": 1}
+    "while_true_first_trip_breaks": 1, "or_in_test": 1, "counter_read_in_body": 1,
+    "float_accumulator": 1}
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -124,6 +124,16 @@ def test_dict_ior_changes_the_dict_in_place():
     check(f, {"a": 1})
 
 
+def test_dict_of_two_positional_arguments_raises_type_error():
+    # dict(a, b) is Python's TypeError, seen by the program's own except
+    def f(a, b):
+        try:
+            return dict(a, b)
+        except TypeError as e:
+            return "caught", str(e), dict(a, x=1)
+    check(f, {"a": 1}, {"b": 2})
+
+
 # --------------------------------------------------------------------------- index, count
 
 def test_list_index_with_start_and_stop():

@@ -84,11 +84,22 @@ def test_quotient_uses_equal_eager(k, ns):
     _run(every_kind, [(X, n, k, []) for n in ns])
 
 
-def test_other_uses_still_guard_the_value():
-    """``x[step % 3]`` reads the remainder: one entry per remainder, as before."""
+def test_an_index_is_computed_by_the_call():
+    """``x[step % 3]``: the remainder is a changing int of its own, read from
+    ``step % 3`` when the call runs (``ShapeEnv.new_quotient``), not one entry per
+    remainder (tests/symbolic/test_quotient_values.py)."""
     def pick(x, step):
         return x[step % 3] * 2.0
 
     report = _run(pick, [(X, step) for step in range(2, 14)])
-    assert any("% 3 ==" in str(r) for r in report.recompiles)
-    assert report.compile_count <= 5
+    assert not any("% 3 ==" in str(r) for r in report.recompiles)
+    assert report.compile_count <= 2
+
+
+def test_a_size_quotient_still_guards_the_value():
+    """``x[:len(x) // 2]``: a size's quotient (not a changing int) guards its value."""
+    def half(x):
+        return x[:len(x) // 2] * 2.0
+
+    report = _run(half, [(np.arange(float(n)),) for n in range(4, 12)])
+    assert any("// 2 ==" in str(r) for r in report.recompiles)

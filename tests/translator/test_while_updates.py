@@ -6,10 +6,11 @@ twice) and its graph breaks (eager backend; the same on 3.11, 3.13 and 3.14).
 ``while err > tol or it < miniter:`` (the array test first in an ``or``) is one
 ``while_loop`` node that runs at least ``m`` trips (``or_counter_tests``): hypothesis
 runs it through no trip, one, the counter or the test deciding, NaN. A counter read
-in the update as a number is one node too (tests/translator/test_while_trip.py); one
-used as an index or a NumPy scalar's operand, and a Python float accumulator, stay
-breaks whose message names the shape and whose hint gives the rewrite, which is a node
-(checked here too).
+in the update as a number is one node too (tests/translator/test_while_trip.py), and so
+is a Python float clock the body only steps (``t += dt``: test_while_clocks.py); a
+counter used as an index or a NumPy scalar's operand, and a float clock read in the
+update or made an np.float32, stay breaks whose message names the shape and whose hint
+gives the rewrite, which is a node (checked here too).
 """
 
 from __future__ import annotations
@@ -31,7 +32,9 @@ BACKENDS = ("eager", "numpy")
 
 # graph breaks per program (eager backend). Before: 1 of 31 without a break, 49 breaks;
 # then 33 breaks in the 31 programs (the ``or`` nodes), 49 with the 10 programs of
-# section 4; now 13 (a counter read as a number: translator/while_trip.py).
+# section 4; then 13 (a counter read as a number: translator/while_trip.py); with the
+# 15 float-clock programs of section 5: 33 of 56 without a break and 37 breaks, now
+# 43 and 19 (a clock the body only steps: translator/while_clocks.py).
 BREAKS = {
     # 1. a counter read in the update: one node (the trip number is the body's input)
     "euler_forced_decay": 0, "euler_forced_decay_exhausts": 0,
@@ -44,10 +47,12 @@ BREAKS = {
     "float32_time_stepper": 1,
     # (the test fails at once: no loop to run)
     "euler_forced_decay_no_trip": 0,
-    # 2. a Python float accumulator beside an array test: a break, named
+    # 2. a Python float accumulator beside an array test: a node where the body only
+    # steps it (``while_clocks``); tested first before an array test that computes, or
+    # read in the body: a break, named
     "heat_until_steady": 1, "heat_until_steady_time_runs_out": 1, "ode_until_event": 2,
-    "decay_time_accumulated": 2, "float_time_read_in_body": 1,
-    "float32_state_float_time": 1,
+    "decay_time_accumulated": 0, "float_time_read_in_body": 1,
+    "float32_state_float_time": 0,
     # 3. the array test first in an ``or``: one node
     "relax_at_least_miniter": 0, "relax_at_least_miniter_test_decides": 0,
     "relax_at_least_miniter_no_trip": 0, "relax_at_least_miniter_one_trip": 0,
@@ -60,10 +65,25 @@ BREAKS = {
     "secant_or_two_steps": 2,
     # 4. more counters read in the update: nodes, but the counter as an index (x[i])
     "counter_from_one": 0, "counter_from_one_exhausts": 0,
-    "counter_from_minus_three_by_two": 0, "time_from_int_dt": 0, "time_from_float_dt": 0,
+    # (``k * k`` is no affine int: the loop stays a break; its arguments were one short
+    # before, so both sides raised TypeError and 0 breaks could not fail)
+    "counter_from_minus_three_by_two": 2, "time_from_int_dt": 0, "time_from_float_dt": 0,
     "time_from_float32_dt": 0, "counter_as_index": 2,
     "counter_into_int_array_float32": 0, "counter_read_in_test_or": 0,
     "counter_dead_after": 0,
+    # 5. a Python float clock the body only steps, tested with the array test (first
+    # or second, against a local or a float constant), or not at all: one node
+    "clock_array_test_first": 0, "clock_array_test_first_test_decides": 0,
+    "clock_array_test_first_nan_tol": 0, "clock_assign_add": 0, "clock_int_step": 0,
+    "clock_first_plain_test": 0, "clock_first_plain_test_test_decides": 0,
+    "clock_against_constant": 0,
+    # ... stepped by an np.float32 (an np.float32 after the first trip), read in the
+    # update, tested first before an array test that computes: breaks
+    "clock_float32_step": 2, "clock_read_in_update": 1,
+    "clock_read_in_update_test_decides": 1, "clock_float32_state_read": 1,
+    "clock_countdown": 2,
+    # ... the clock alone ends the loop: Python numbers, unrolled by the trace
+    "clock_alone": 0, "clock_alone_many_steps": 0,
 }
 
 
@@ -86,6 +106,15 @@ def test_same_as_python(name, fn, args, backend):
 def test_or_is_one_node(name):
     fn, args = next((f, a) for n, f, a in PROGRAMS if n == name)
     assert while_nodes(fn, args) == 1
+
+
+@pytest.mark.parametrize("name", [n for n, b in BREAKS.items() if b == 0 and (
+    n.startswith("clock_") or n in ("decay_time_accumulated", "float32_state_float_time"))])
+def test_clock_is_one_node(name):
+    """A float clock the body only steps: one node (translator/while_clocks.py); one
+    that alone ends the loop is Python numbers, unrolled (no node)."""
+    fn, args = next((f, a) for n, f, a in PROGRAMS if n == name)
+    assert while_nodes(fn, args) == (0 if name.startswith("clock_alone") else 1)
 
 
 def _halvings_or(x, err, miniter):
@@ -190,7 +219,10 @@ def test_or_counter_test_that_could_hold_again_stays_a_break():
     ("float32_time_stepper", "a counter read in the body is a node only as a number",
      "kf += 1.0"),
     ("counter_as_index", "not as an index", "kf = np.zeros(())"),
-    ("heat_until_steady", "a Python float carried across trips", "(t < T) & (err > tol)"),
+    ("float_time_read_in_body", "a Python float carried across trips",
+     "(t < T) & (err > tol)"),
+    ("clock_float32_step", "that the first trip makes a NumPy value", "t = np.zeros(())"),
+    ("heat_until_steady", "the loop tests its counter first", "run as one while_loop node"),
 ])
 def test_a_loop_that_stays_a_break_names_its_shape(name, says, rewrite):
     fn, args = next((f, a) for n, f, a in PROGRAMS if n == name)

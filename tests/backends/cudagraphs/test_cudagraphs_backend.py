@@ -109,7 +109,8 @@ def test_numpy_graphs_run_uncaptured(monkeypatch):
 
 def test_recorded_code_routes_matmul_and_dot_through_the_capture_safe_gemm():
     (graph,) = dynamo.explain(mlp)(*arrays()).graphs
-    fn = graph_function(graph, CaptureOps(impl_table("numpy")), "t")
+    # the label is graph_name's text, spaces and all: the function gets an identifier
+    fn = graph_function(graph, CaptureOps(impl_table("numpy")), graph_name(graph))
     g = HostBlas()
     x, w1, w2 = arrays(2)
     with blas.active(g):

@@ -1,0 +1,274 @@
+"""The cache entry of a frame whose trace hit a graph break (``_compile_break``).
+
+The frame becomes new bytecode (:mod:`dynamo.bytecode.resume`) that calls the glue of
+the graph so far, restores the locals and stack the trace left, runs the breaking
+instruction (or an island: the enclosing loop or ``try`` block, run eagerly) and
+returns through a resume function that is compiled in turn. ``FrameRunner`` runs that
+bytecode with the caller's closure.
+
+Example::
+
+    >>> def f(x):
+    ...     y = x * 2
+    ...     print(y)          # graph break: the frame's new code runs graph 1,
+    ...     return y + 1      # print(y), then the resume function at this line
+    >>> entry = _compile_break(f, tx, brk, output, ctx, params, record, arg_values)
+    >>> type(entry.run).__name__
+    'FrameRunner'
+"""
+
+from __future__ import annotations
+
+import types
+import weakref
+from functools import partial
+
+import numpy as np
+
+from . import hook, logs, reentry
+from .break_calls import _BREAK_ORIGIN, _c_code_now, _cache_of, _weak_hooks
+from .bytecode.caller_frames import calls_caller_reader
+from .bytecode.instructions import reads_its_locals
+from .bytecode.outline import outlined_loop
+from .bytecode.resume import (
+    ResumeCaller,
+    break_code,
+    is_resume_code,
+    resume_at,
+    resume_code,
+    run_break_code,
+    stack_loads,
+)
+from .codegen import GlueCodegen
+from .exc import RerunEagerly, SkipFrame, Unsupported
+from .frame_records import _break_record, _LazyDis, _log_break, _phase
+from .glue import _check, _codegen, _finish
+from .translator import GraphBreak
+from .variables import NULL, ArrayVariable
+from .variables.lifetimes import held_object, may_end_visibly
+
+log_bytecode = logs.get("bytecode")
+
+
+class FrameRunner:
+    """Runs the rewritten bytecode of a frame that breaks, with the caller's closure."""
+
+    def __init__(self, code: types.CodeType, fn_globals: dict, origin=None):
+        self.code, self.fn_globals, self.origin = code, fn_globals, origin
+        self.key = id(origin)   # (reentry.state.codes; origin lives as long)
+        # made once where there is no closure (a function per call otherwise: an
+        # outlined loop body and its resume functions run once per trip)
+        self.plain = None if code.co_freevars else \
+            types.FunctionType(code, fn_globals, code.co_name, None, None)
+
+    def function(self, closure) -> types.FunctionType:
+        """The function of the new code with the caller's ``closure``."""
+        if closure is None and self.plain is not None:
+            return self.plain
+        return types.FunctionType(self.code, self.fn_globals, self.code.co_name, None, closure)
+
+    def __call__(self, *args):
+        # (runs the resume functions the frame returns: see resume.run_break_code)
+        # A call of the same code under this one (a recursion through the compiled
+        # function) runs its original code, one frame a level (dynamo/reentry.py).
+        codes, key = reentry.state.codes, self.key
+        if key in codes:
+            raise RerunEagerly()   # (nothing ran yet: the hook runs the original)
+        codes.add(key)
+        try:
+            return run_break_code(self.function(args[-1]), args[:-1], self.origin)
+        finally:
+            codes.discard(key)
+
+
+class BoxedFrameRunner(FrameRunner):
+    """A ``FrameRunner`` of a resume function: its arguments come in one list, which
+    the frame's new code empties (``hook.run_boxed``, ``emit.unbox``)."""
+
+    def __call__(self, box, closure):
+        return run_break_code(self.function(closure), (box,), self.origin)
+
+
+def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record,
+                   arg_values: dict) -> hook.CacheEntry:
+    code = fn.__code__
+    e = brk.point.reason
+    _log_break(e, code, island=brk.point.kind == "island")
+    record.breaks.append(_break_record(e, code))
+    unread = tx.unread_args()
+    bound = [n for n in code.co_varnames
+             if (n in tx.locals or n in unread) and n not in code.co_cellvars]
+    if brk.point.kind == "island":   # the rest of the frame runs here: keep every local
+        live = bound
+    elif reads_its_locals(code) or calls_caller_reader(
+            fn, [*arg_values.values(), *(held_object(v) for v in dict.values(tx.locals))]):
+        # locals(), eval(), or a callee's sys._getframe(1).f_locals: every bound local
+        # is the program's (the callee sees the resume function's frame as this one)
+        live = bound
+    else:
+        # ("before": the resume function starts at the breaking instruction itself)
+        targets = [brk.inst.index + (brk.point.kind != "before")]
+        if brk.inst.target is not None:
+            targets.append(brk.inst.target)
+        read = set().union(*(tx.info.live_at(t) for t in targets))
+        # a local read again, or one that plain Python still holds (until it is
+        # rebound or the function returns) and whose end the program can see, now or
+        # after the breaking instruction takes a weak reference to it
+        live = [n for n in bound
+                if n in read or may_end_visibly(tx.locals.get(n, unread.get(n)))]
+    # the breaking instruction is a `del`: the frame gets the local back to delete it
+    # (at this point, for real: see translator/names.py drop_local), not to pass it on
+    deleted = brk.inst.arg if brk.inst.name == "DELETE_FAST" else None
+    live = [n for n in live if n != deleted]
+    restore = [n for n in live if n in tx.locals] + \
+        ([deleted] if deleted in tx.locals else [])
+    # arguments the trace deleted: the frame still holds them
+    unbound = [n for n in code.co_varnames[:len(params)]
+               if n not in bound and n not in code.co_cellvars]
+    restore_vars = [tx.locals[n] for n in restore]
+    for name in code.co_cellvars:
+        cell = tx.cells[name]
+        # (a cell passed in, a resume function's, is the caller's: the glue writes it
+        # back as it writes any cell from before the trace)
+        if cell.value is not None and cell.source is None:
+            restore.append(name)
+            restore_vars.append(cell.value)
+    callee = _callee_slots(brk)
+
+    def holds(name, value) -> bool:
+        """The frame's plain local ``name`` is bound to ``value`` at the break, and
+        ``value`` is no callable the glue wraps (``___intercept``)."""
+        return name not in code.co_cellvars and name not in code.co_freevars and \
+            dict.get(tx.locals, name) is value and not any(value is c for c in callee)
+
+    # values the original pushed from a local go onto the stack from that local, the
+    # way the original pushed them (3.14 borrows): the frame binds the local at the
+    # break even where it is dead after it (plain Python holds it there too)
+    loads = stack_loads(code, brk, holds)
+    for load in loads:
+        if load is not None and load[0] not in restore:
+            restore.append(load[0])
+            restore_vars.append(tx.locals[load[0]])
+    stack_values = [v for v, load in zip(brk.stack, loads) if v is not NULL and load is None]
+    cg = GlueCodegen(output, params, code.co_name)
+    run, intercept = _weak_hooks(ctx)
+    cache_of = partial(_cache_of, weakref.ref(ctx))
+    cg.scope["___intercept"] = intercept
+
+    def values():
+        exprs = []
+        for var in stack_values:
+            expr = cg.value(var)
+            if any(var is c for c in callee):   # the callee runs as its own compiled frame
+                expr = f"___intercept({expr})"
+            exprs.append(expr)
+        exprs += [cg.value(v) for v in restore_vars]
+        return "(" + "".join(f"{x}, " for x in exprs) + ")"
+
+    result = _codegen(cg, values)
+    with _phase(record, "finish"):
+        glue = _finish(fn, cg, result, output, ctx, record)
+
+    def make_resume(target: int, layout: tuple, names: tuple | None = None):
+        rcode = resume_code(code, target, layout, tuple(live if names is None else names))
+        log_bytecode.debug("%s", _LazyDis(rcode, title="resume function"))
+        return ResumeCaller(rcode, fn.__globals__, run, cache_of)
+
+    def resume_after(target: int, bound_by_the_loop: tuple, below: int = 0):
+        """Return from the frame through the resume function at ``target``, after an
+        outlined loop: it takes the ``below`` values under the loop on the stack, the
+        locals bound before the loop and those the loop's body bound (``outline.py``)."""
+        names = tuple(n for n in code.co_varnames if n in live or n in bound_by_the_loop)
+        return resume_at(code, target, list(names), partial(make_resume, names=names),
+                         brk.inst.instr.location, below)
+
+    boxed = is_resume_code(code)
+    # a loop whose body breaks: its body becomes a compiled function of its own
+    outline = outlined_loop(fn, brk, bound, _largest_array(tx, brk), cache_of, run,
+                            resume_after) \
+        if brk.point.kind == "island" else None
+    try:
+        new_code = break_code(code, brk, glue, len(stack_values), restore, live, make_resume,
+                              cg.scope["___intercept"], unbound,
+                              partial(_c_code_now, fn.__globals__,
+                                      _fixed_local_types(tx, brk, code)), boxed=boxed,
+                              outline=outline, loads=loads)
+    except Unsupported as err:
+        raise SkipFrame(err.reason) from None
+    log_bytecode.debug("%s", _LazyDis(code, new_code))
+    if not boxed and outline is None and not callee and \
+            _plain_island(brk, output, new_code, intercept):
+        return hook.CacheEntry(_check(fn, output, params, record), runs_original, record)
+    _BREAK_ORIGIN[new_code] = code
+    runner = (BoxedFrameRunner if boxed else FrameRunner)(new_code, fn.__globals__, code)
+    return hook.CacheEntry(_check(fn, output, params, record), runner, record)
+
+
+def _plain_island(brk: GraphBreak, output, new_code, intercept) -> bool:
+    """The frame's break code would do nothing but what its original code does: the
+    graph before the island holds no op, the trace changed no object from outside it,
+    and the island calls nothing through the hook (every call site's callee is C code,
+    ``emit.intercept_calls``). Then the entry runs the original code, in the program's
+    own frame where a frame entry called it (``runs_original``): a per-element loop
+    ``for v in x: if v > thr: ...`` at a function's start pays its guards and no
+    glue, runner or second frame (about 2 us a call). The code before the island is
+    Python on values its guards fix, so it computes again what the trace found."""
+    return brk.point.kind == "island" and not output.graph.call_nodes() and \
+        not output.side_effects and not any(c is intercept for c in new_code.co_consts)
+
+
+def runs_original(*args):
+    """An entry's ``run`` that hands the call to the frame's original code
+    (``_plain_island``): the dispatcher calls ``original`` itself for it
+    (``dispatch.dispatcher``); called otherwise, it asks for that by raising."""
+    raise RerunEagerly()
+
+
+runs_original.runs_original = True
+
+
+def _largest_array(tx, brk: GraphBreak) -> int:
+    """The elements of the largest array the frame holds (locals, arguments not read
+    yet, the stack) at a break: what an outlined loop body could fuse
+    (``config.outline_min_elements``)."""
+    traced = [*tx.locals.values(), *brk.stack]
+    sizes = [int(v.meta.size) for v in traced if isinstance(v, ArrayVariable)]
+    sizes += [v.size for v in tx.unread_args().values() if isinstance(v, np.ndarray)]
+    return max(sizes, default=0)
+
+
+def _callee_slots(brk: GraphBreak) -> list:
+    """The callable being called when the break is a call (it runs through the hook).
+
+    Of the two slots under the arguments, the callable is the one that is not NULL, or
+    the first when both are set: then the second is ``self``, an argument (a decorator
+    call ``deco(f)`` is laid out as ``deco, f``) that must reach the callee as it is."""
+    if brk.inst.name not in ("CALL", "CALL_KW", "CALL_FUNCTION_EX") or \
+            brk.point.kind == "before":   # (the resume function makes the call)
+        return []
+    from . import pyversion
+    pops = pyversion.stack_pops(brk.inst.name, brk.inst.arg) or 0
+    base = len(brk.stack) - pops
+    first, second = brk.stack[base:base + 2]
+    return [second if first is NULL else first]
+
+
+def _fixed_local_types(tx, brk: GraphBreak, code) -> dict:
+    """The types of the plain locals that keep their value through an island: bound at
+    the break and stored by no instruction reachable from it (``rng`` and ``times`` in
+    ``for ...: t += rng.exponential(1.0 / total); times.append(t)``)."""
+    if brk.point.kind != "island":
+        return {}
+    stored = tx.info.names_stored_from(brk.inst.index)
+    out = {}
+    for name, var in tx.locals.items():
+        if name in stored or name in code.co_cellvars or name in code.co_freevars:
+            continue
+        try:
+            out[name] = var.python_type()
+        except Unsupported:
+            pass
+    for name, value in tx.unread_args().items():
+        if name not in stored and name not in out:
+            out[name] = type(value)
+    return out

@@ -1,0 +1,119 @@
+"""The two parts of a cache entry made from a finished trace: the glue (the compiled
+graph, checked against the backend contract, wrapped in generated code that rebuilds
+the frame's values, :mod:`dynamo.codegen`) and the guards' check function.
+
+Example::
+
+    >>> cg = GlueCodegen(output, params, fn.__code__.co_name)
+    >>> result = _codegen(cg, lambda: cg.value(tx.result))
+    >>> glue = _finish(fn, cg, result, output, ctx, record)
+    >>> hook.CacheEntry(_check(fn, output, params, record), glue, record)
+"""
+
+from __future__ import annotations
+
+from dynamo.backends import is_builtin
+from dynamo.guards import CheckFunction, shared_reads
+
+from . import listeners, logs
+from .bytecode.instructions import code_name
+from .codegen import GlueCodegen
+from .exc import BackendError, SkipFrame, Unsupported
+from .frame_records import _break_record, _log_break, _phase
+from .ops.errstate import has_errstate, restoring
+from .output_graph import OutputGraph
+from .raising import OnRaise, on_raise
+from .symbolic import not_recording
+
+log_graph = logs.get("graph")
+log_guards = logs.get("guards")
+
+
+def _codegen(cg, build) -> str:
+    try:
+        return build()
+    except Unsupported as e:
+        raise SkipFrame(f"cannot rebuild the frame's values: {e.reason}") from None
+
+
+def _finish(fn, cg: GlueCodegen, result: str, output: OutputGraph, ctx, record,
+            boxed: bool = False):
+    _codegen(cg, cg.side_effects)
+    graph = output.graph
+    graph.output(tuple(cg.out_nodes))
+    graph_fn, inputs, reads = None, [], {}
+    if graph.call_nodes():
+        example = [output.example_inputs[n] for n in graph.placeholders]
+        try:
+            # the trace is over: a backend's comparisons of symbolic sizes (it groups
+            # ops by shape) are no guards of the entry, and an unbacked size's made-up
+            # hint is no answer (a backend keeps such sizes out of its static plans)
+            with not_recording():
+                graph_fn = ctx.backend(graph, example)
+        except BackendError:
+            raise
+        except Exception as e:  # noqa: BLE001
+            raise BackendError(
+                f"backend {ctx.backend_name!r} failed to compile a graph of "
+                f"{len(graph.call_nodes())} ops from {code_name(fn.__code__)}: "
+                f"{type(e).__name__}: {e}. Try backend='eager' to check the graph, or "
+                f"report the graph printed with DYNAMO_LOGS=graph.") from e
+        graph_fn = _checked(graph_fn, len(cg.out_nodes), ctx)
+        if has_errstate(graph):   # leave a `with np.errstate` the graph raised inside
+            graph_fn = restoring(graph_fn)
+        sources = [n.meta["source"] for n in graph.placeholders]
+        inputs, reads = shared_reads([src.expr() for src in sources], sources, "___")
+        record.graph = graph
+        listeners.emit("on_graph", graph, ctx)
+        log_graph.debug("graph of %s (%s:%d), %d ops:\n%s", code_name(fn.__code__),
+                        fn.__code__.co_filename, fn.__code__.co_firstlineno,
+                        len(graph.call_nodes()), graph)
+    try:
+        plan = on_raise(output) if graph_fn is not None else OnRaise(False, False)
+    except Unsupported as e:   # the graph cannot raise exactly: the frame runs eagerly
+        _log_break(e, fn.__code__, whole_frame=True)
+        record.breaks.append(_break_record(e, fn.__code__))
+        raise SkipFrame(e.reason) from None
+    glue = cg.finish(result, graph_fn, inputs, rerun=plan.rerun, guard=plan.guard,
+                     eager_if_raising=plan.eager_if_raising, boxed=boxed,
+                     reads={name: src.expr() for src, name in reads.items()})
+    # the dispatcher hands over what its guards computed of these (dispatch.handed_reads)
+    glue.__dynamo_reads__ = reads
+    record.glue_source = glue.__dynamo_source__
+    return glue
+
+
+def _checked(graph_fn, n_outputs: int, ctx):
+    """``graph_fn`` as a backend returned it, checked against the backend contract: a
+    callable returning a tuple (or list) of ``n_outputs`` values. A user's backend's
+    results are checked on every call, so a wrong one is a clear ``BackendError``, not
+    a ``NameError`` or ``IndexError`` deep in generated code."""
+    name = ctx.backend_name
+    if not callable(graph_fn):
+        raise BackendError(f"backend {name!r} returned {type(graph_fn).__name__} "
+                           f"{graph_fn!r:.40}, not a callable; a backend returns a "
+                           f"function(*arrays) -> tuple of the graph's outputs")
+    if is_builtin(ctx.backend):
+        return graph_fn
+
+    def checked(*args):
+        out = graph_fn(*args)
+        if type(out) not in (tuple, list) or len(out) != n_outputs:
+            got = f"{len(out)} values" if type(out) in (tuple, list) else \
+                f"{type(out).__name__} {out!r:.40}"
+            raise BackendError(f"backend {name!r}: the compiled graph returned {got}; "
+                               f"it must return a tuple of {n_outputs} output(s)")
+        return out
+    return checked
+
+
+def _check(fn, output: OutputGraph, params, record) -> CheckFunction:
+    output.shape_env.add_guards()
+    guards = output.guards.ordered()
+    with _phase(record, "guards"):
+        check = CheckFunction(guards, params, fn.__code__.co_name, fn.__globals__,
+                              has_closure=True)
+    record.guards = guards
+    record.check_source = check.source
+    log_guards.debug("guards of %s:\n%s", code_name(fn.__code__), check.explained())
+    return check

@@ -1,0 +1,179 @@
+"""How a compiled graph that raises while it runs stays exact (``on_raise``).
+
+A graph may raise at an op for its values (``np.linalg.inv`` of a singular matrix,
+``x[idx]`` out of bounds, an op inside ``np.errstate(invalid="raise")``): by then plain
+Python would have made the Python effects traced before that op and reported the
+floating-point conditions of the ops before it. ``on_raise`` decides, from the graph
+and what the trace recorded, whether the glue reruns the frame's original code
+(``rerun_on_raise``), runs the graph under NumPy's floating-point guard, or whether
+the frame must run eagerly (``Unsupported``).
+
+Example::
+
+    >>> # output: the OutputGraph of the trace of ``np.linalg.inv(a) + 1``
+    >>> [n.target for n in raising_nodes(output.graph)]
+    ['inv']
+    >>> on_raise(output).rerun         # it writes no input, draws no random numbers
+    True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from dynamo.ops.signals import may_signal
+
+from . import ops
+from .exc import Unsupported
+from .graph import Graph, Node
+from .ops.errstate import OPS as ERRSTATE_OPS
+from .output_graph import PYTHON_EFFECTS, OutputGraph
+from .tree import tree_leaves
+
+
+@dataclass(frozen=True)
+class OnRaise:
+    """What the glue does about an exception of its graph (see ``on_raise``)."""
+
+    rerun: bool   # it becomes RerunEagerly: the hook runs the frame's original code
+    guard: bool   # the graph runs with every visible floating-point condition raising
+    # (a graph that is not rerun) the frame runs eagerly instead of the graph when the
+    # caller's settings make a floating-point condition raise (``np.seterr``)
+    eager_if_raising: bool = False
+
+
+def on_raise(output: OutputGraph) -> OnRaise:
+    """How a graph that raises while it runs stays exact (``Unsupported`` if it cannot).
+
+    A graph raises at some op (``np.linalg.inv`` of a singular matrix, ``x[idx]`` out
+    of bounds, an op inside ``np.errstate(invalid="raise")``). Plain Python would have
+    made, by then, the Python effects traced before that op (``log.append``, attribute
+    writes: the glue replays them only *after* the graph) and reported the
+    floating-point conditions of the ops before it (warnings).
+
+    - A graph that may be rerun (``rerun_on_raise``) reruns: the frame's original code
+      makes the effects and raises the program's own exception. If the graph holds an
+      op that may raise for its values (``raising_nodes``), it runs under NumPy's
+      floating-point *guard* (visible conditions raise, see
+      ``dynamo.ops.errstate.raising``): a graph that would warn before raising
+      then raises at its first warning, before reporting anything, and the rerun
+      reports each warning once.
+    - An ``np.errstate`` block inside the graph that makes conditions warn (or call,
+      print, log) sets its own settings over the guard; such a graph is not rerun
+      (its warnings are reported once) unless an op of it is inside the program's own
+      ``try`` (the handler must see the exception: the rerun is how it does).
+    - A graph that is not rerun and may raise at an op traced after Python effects
+      cannot be exact (the effects would be lost): ``Unsupported``, and the frame runs
+      eagerly.
+    - A graph with an op that may warn at Python level (``WriteGuard.warns``: "Mean of
+      empty slice", issued by NumPy's Python code, which no ufunc setting turns into an
+      exception) is not rerun: the rerun would warn again. Such an op also signals
+      floating-point conditions (the 0/0 of that mean), which the caller's settings may
+      make raise (``np.seterr(all="raise")``) after its warning and after Python
+      effects the glue replays later: when they do, the frame runs eagerly, decided
+      before the graph runs (``eager_if_raising``).
+    """
+    rerun = rerun_on_raise(output)
+    warns = output.writes.warns
+    raising = raising_nodes(output.graph)
+    if not raising:
+        return OnRaise(rerun, False, warns)
+    if rerun and not _errstate_reports(output.graph):
+        return OnRaise(True, _reports_fp(output.graph))
+    if rerun and output.writes.ops_in_try:
+        return OnRaise(True, False)
+    late = [n for n in raising if n.meta.get(PYTHON_EFFECTS, output.side_effects.pending())]
+    if late:
+        where = f" at {late[0].meta['loc']}" if late[0].meta.get("loc") else ""
+        raise Unsupported(f"the op {late[0].target}{where} may raise after Python objects "
+                          f"were changed, in a graph that cannot be rerun",
+                          "The graph writes an input, draws random numbers or reports "
+                          "warnings of its own, so it cannot run again; the changes "
+                          "(replayed after the graph) would be lost when it raises. The "
+                          "frame runs eagerly.", cause="raise_after_effects")
+    return OnRaise(False, False, warns)
+
+
+_INDEXING = frozenset({"getitem", "setitem", "flat_getitem", "flat_setitem"})
+
+
+def raising_nodes(graph: Graph) -> list:
+    """The nodes of ``graph`` that may raise for the *values* of their arguments (the
+    trace checked shapes and dtypes): ops NumPy documents as raising
+    (``extras["raises"]``: ``np.linalg.inv``, random draws with array parameters...),
+    ops that raise for some count of a size the data decides (``node.meta["may_raise"]``:
+    ``x[m].max()`` of an empty selection, see docs/unbacked.md), indexing with an index
+    computed in the graph, every floating-point op inside an
+    ``np.errstate`` block that makes a condition raise, ops that may warn at Python level
+    (``node.meta["warns"]``: a warnings filter "error" raises there), and loops whose
+    body holds one.
+    (Raising conditions set globally, ``np.seterr(all="raise")``, are not seen here.)"""
+    fp_raise = any(n.target == "errstate_enter" and "raise" in n.kwargs.values()
+                   for n in graph.call_nodes())
+    found = []
+    for node in graph.call_nodes():
+        if node.target in ERRSTATE_OPS:
+            continue
+        op = ops.REGISTRY.get(node.target)
+        bodies = [a for a in node.args if isinstance(a, Graph)]
+        if op is None or op.extras.get("raises") or node.meta.get("may_raise") or \
+                node.meta.get("warns") or \
+                (fp_raise and op.kind != ops.VIEW) \
+                or any(raising_nodes(b) for b in bodies):
+            found.append(node)
+        elif node.target in _INDEXING and any(
+                isinstance(a, Node) for a in tree_leaves((node.args[1:], node.kwargs))) \
+                and not _full_mask_getitem(node):
+            found.append(node)
+    return found
+
+
+def _full_mask_getitem(node: Node) -> bool:
+    """``x[m]`` with ``m`` a boolean array of ``x``'s own shape (``x[x > 0]``): it selects
+    and never raises, whatever the data."""
+    if node.target != "getitem" or len(node.args) != 2 or node.kwargs:
+        return False
+    x, m = node.args
+    if not (isinstance(x, Node) and isinstance(m, Node)):
+        return False
+    xm, mm = x.meta.get("array"), m.meta.get("array")
+    return isinstance(xm, ops.ArrayMeta) and isinstance(mm, ops.ArrayMeta) and \
+        mm.dtype == np.bool_ and tuple(mm.shape) == tuple(xm.shape)
+
+
+def _reports_fp(graph: Graph) -> bool:
+    """May an op of ``graph`` report a floating-point condition (warn, call the
+    ``np.seterrcall`` function...)? Only then is the guard worth its cost (about 0.2 us
+    a call): a graph of integer arithmetic without division, comparisons of ints and
+    gathers (``wte[ids]``, whose only error is an ``IndexError``) reports none, and
+    when it raises the rerun repeats nothing (``dynamo.ops.signals.may_signal``)."""
+    return any(may_signal(n) and n.meta.get("kind") != ops.VIEW for n in graph.call_nodes())
+
+
+def _errstate_reports(graph: Graph) -> bool:
+    """Does an ``np.errstate`` block of ``graph`` make a condition warn, call a function,
+    print or log (settings that override the floating-point guard)?"""
+    return any(n.target == "errstate_enter" and
+               any(v not in ("ignore", "raise") for v in n.kwargs.values())
+               for n in graph.call_nodes())
+
+
+def rerun_on_raise(output: OutputGraph) -> bool:
+    """Whether the frame's original code may run in place of a graph that raised.
+
+    It may when the graph left the program's state as it found it: it wrote into no
+    input array, drew no random numbers and held no op that may have warned at Python
+    level (``WriteGuard.warns``: the rerun would warn again; an ``np.errstate`` block
+    restores the settings itself when the graph raises). The rerun then makes the Python effects
+    the glue had not replayed yet and raises the program's own exception, where its
+    own ``try/except`` sees it (``log.append(...); np.linalg.inv(singular)``).
+    """
+    if output.writes_inputs or output.writes.warns:
+        return False
+    for node in output.graph.call_nodes():
+        op = ops.REGISTRY.get(node.target)
+        if op is None or op.random or (op.effect and not node.target.startswith("errstate")):
+            return False
+    return True

@@ -1,0 +1,151 @@
+"""The wrappers that ``hook.intercept`` generates, and what a call does when the
+function's code or defaults were replaced after its wrapper was made.
+
+A wrapper has the intercepted function's own signature (callers pass its parameters
+by keyword, and Python's ``TypeError``s name it), reads the function's current
+defaults at each call, and hands the flat arguments to the cache's dispatcher
+(``_wrapper_factory``). Where ``fn.__code__`` was replaced, the call is made again
+(``hook._recall``): the objects ``watch_code`` registered remake their entries, and
+a parameter the new code binds at another position is refused
+(``_refuse_moved_parameters``).
+
+Example::
+
+    >>> _signature_source(f.__code__)          # def f(a, b=2, *args, c, **kw)
+    ('a, b, *args, c, **kw', 'a, b, c, args, kw, ')
+    >>> _free_name("___fn", {"___fn", "x"})     # generated names avoid the program's
+    '___fn_'
+"""
+
+from __future__ import annotations
+
+import keyword
+import types
+import weakref
+
+from dynamo.guards import param_name
+
+from .bytecode.signature import Params
+from .source import compile_source
+
+
+class _Default:
+    """The default of every wrapper parameter that has one: the wrapper then reads
+    the function's current default (see ``intercept``)."""
+
+    def __repr__(self) -> str:
+        return "<the function's default>"
+
+
+DEFAULT = _Default()
+
+
+def _wrapper_factory(code, scope: dict, ndefaults: int = 0, kwdefaults: tuple = ()):
+    """``make(fn, code, defaults, kwdefaults) -> wrapper``, for functions of ``code``
+    with ``ndefaults`` positional defaults and these keyword-only ones. The wrapper's
+    globals are ``scope``, where the cache keeps its current dispatcher.
+
+    The wrapper runs ``fn`` only while ``fn.__code__`` is still ``code``, and fills a
+    parameter left to its default from ``fn``'s current defaults; when those objects
+    were replaced, it makes the call again as the caller made it (``_recall``)."""
+    params, flat = _signature_source(code)
+    name = code.co_name if code.co_name.isidentifier() else "wrapper"
+    # the wrapper declares the function's own parameter names (callers pass them by
+    # keyword), so its own names must differ from every one of them
+    taken = frozenset(code.co_varnames)
+    fn, co, dflt, kwd, dispatch, recall, marker, clean, exc = (
+        _free_name(n, taken) for n in ("___fn", "___code", "___defaults", "___kwdefaults",
+                                       "___dispatch", "___recall", "___S", "___clean",
+                                       "___exc"))
+    again = f"return {recall}({fn}, {co}, ({flat}))"
+    body = [f"if {fn}.__code__ is not {co}:", f"    {again}"]
+    nargs = code.co_argcount
+    for i in range(nargs - ndefaults, nargs):
+        p = _declared(code.co_varnames[i])
+        body += [f"if {p} is {marker}:",
+                 f"    if {fn}.__defaults__ is not {dflt}:", f"        {again}",
+                 f"    {p} = {dflt}[{i - (nargs - ndefaults)}]"]
+    for key in kwdefaults:
+        p = _declared(key)
+        body += [f"if {p} is {marker}:",
+                 f"    if {fn}.__kwdefaults__ is not {kwd} or {key!r} not in {kwd}:",
+                 f"        {again}",
+                 f"    {p} = {kwd}[{key!r}]"]
+    body.append(f"return {dispatch}({fn}, {flat})")
+    # an exception on its way out loses this frame and dynamo's others from its
+    # traceback (``tracebacks.for_program``); the bare ``raise`` adds no entry
+    body = ["try:", *(f"    {line}" for line in body),
+            f"except BaseException as {exc}:", f"    {clean}({exc})", "    raise"]
+    src = (f"def ___make({fn}, {co}, {dflt}, {kwd}):\n"
+           f"    def {name}({params}):\n" + "".join(f"        {line}\n" for line in body) +
+           f"    return {name}\n")
+    compile_source(src, f"<dynamo wrapper of {code.co_qualname}>", scope)
+    return scope.pop("___make")
+
+
+def watch_code(fn: types.FunctionType, owner) -> None:
+    """Call ``owner.code_replaced()`` whenever a frame entry or wrapper of ``fn`` finds
+    ``fn.__code__`` replaced (``_recall``): ``owner`` (a compiled object calling one
+    made for the old code, which binds arguments by that code's parameters) then makes
+    one for the new code. Weak references only, to ``fn`` and to ``owner``."""
+    owners = _code_owners.get(fn)
+    if owners is None:
+        owners = _code_owners[fn] = weakref.WeakSet()
+    owners.add(owner)
+
+
+# function -> the objects to tell when its code is found replaced (``watch_code``)
+_code_owners: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _refuse_moved_parameters(fn, old: Params, positional: list) -> None:
+    """Raise where ``fn``'s new code has a parameter that the old code bound at another
+    position: the call was bound by the old code's parameters, and whether its caller
+    passed that value by position or by name is lost, so either way of passing it on
+    may bind it to the wrong parameter. Later calls bind by the new code (``_recall``).
+
+    Example: ``f`` compiled from ``def fa(a, b)``, then ``fn.__code__ =
+    fb.__code__`` with ``def fb(b, a)``: ``f(a=1, b=2)`` is refused once, where
+    passing ``(1, 2)`` on by position would have bound ``b=1, a=2``."""
+    new = Params.of(fn.__code__)
+    elsewhere = [(*new.positional[:i], *new.positional[i + 1:], *new.kwonly)
+                 for i in range(len(old.positional))]
+    moved = [name for i, name in enumerate(old.positional)
+             if positional[i] is not DEFAULT and name in elsewhere[i]]
+    if moved:
+        raise TypeError(
+            f"{fn.__qualname__}(): its __code__ was replaced by code whose parameters "
+            f"{', '.join(map(repr, moved))} are at other positions; dynamo bound this "
+            f"call's arguments by the old code's parameters, and how they were passed "
+            f"is lost. Call it again: from now on calls bind by the new parameters.")
+
+
+def _free_name(name: str, taken) -> str:
+    """``name``, or ``name_``, ``name__``...: the first that is not in ``taken``."""
+    while name in taken:
+        name += "_"
+    return name
+
+
+def _declared(name: str) -> str:
+    """A parameter's name in the wrapper: as declared, so it can be passed by keyword
+    (``.0`` of a comprehension, positional only, gets a generated name)."""
+    return name if name.isidentifier() and not keyword.iskeyword(name) else param_name(name)
+
+
+def _signature_source(code) -> tuple[str, str]:
+    """("a, b, *args, c, **kw", "a, b, c, args, kw, "): the parameters as declared, and
+    as the frame orders them (positional, keyword-only, *args, **kwargs)."""
+    p = Params.of(code)
+    params = [_declared(n) for n in p.positional]
+    if p.posonly:
+        params.insert(p.posonly, "/")
+    if p.varargs is not None:
+        params.append("*" + _declared(p.varargs))
+    elif p.kwonly:
+        params.append("*")
+    params += [_declared(n) for n in p.kwonly]
+    if p.varkw is not None:
+        params.append("**" + _declared(p.varkw))
+    flat = [_declared(n) for n in p.frame_order]
+    return ", ".join(params), "".join(f"{a}, " for a in flat)

@@ -1,0 +1,39 @@
+"""The fourth benchmark corpus (``scripts/realworld_programs4.py``, issue #15): every
+program, on its small inputs, gives eager's results on the eager and numpy backends
+(values, dtypes, shapes, the arguments afterwards, printed output, warnings, the state
+of Generators passed in), called twice (the second call hits the cache).
+
+The corpus was written before any of it ran under dynamo; its benchmark sizes are
+timed by ``scripts/bench_realworld.py --corpus 4`` (docs/benchmarks.md, "A fourth
+held-out-style corpus").
+"""
+
+from __future__ import annotations
+
+import pytest
+from rw_check import check_program
+from script_modules import load_script
+
+_corpus = load_script("realworld_programs4")
+PROGRAMS = _corpus.programs(small=True)
+
+
+@pytest.mark.parametrize("name,fn,args,kwargs", PROGRAMS, ids=[p[0] for p in PROGRAMS])
+def test_program_equals_eager(name, fn, args, kwargs):
+    check_program(fn, [args], kwargs=kwargs)
+
+
+def test_corpus_is_broad_and_new():
+    """30 to 40 programs, no name twice, none a function of the earlier corpora, the
+    benchmark sizes the same programs in the same order."""
+    names = [p[0] for p in PROGRAMS]
+    assert 30 <= len(names) <= 40
+    assert len(set(names)) == len(names)
+    old = set()
+    for earlier in ("realworld_programs", "realworld_programs2", "realworld_programs3"):
+        module = load_script(earlier)
+        old |= {getattr(module, n) for n in dir(module) if callable(getattr(module, n))}
+    new = {fn for _, fn, _, _ in PROGRAMS}
+    assert not old & new
+    assert not {fn.__name__ for fn in old} & {fn.__name__ for fn in new}
+    assert [p[0] for p in _corpus.programs(small=False)] == names
