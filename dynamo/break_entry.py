@@ -45,7 +45,7 @@ from .frame_records import _break_record, _LazyDis, _log_break, _phase
 from .glue import _check, _codegen, _finish
 from .translator import GraphBreak
 from .variables import NULL, ArrayVariable
-from .variables.lifetimes import held_object, may_end_visibly
+from .variables.lifetimes import held_object, holds_frame_cells, may_end_visibly
 
 log_bytecode = logs.get("bytecode")
 
@@ -115,7 +115,8 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record,
         # rebound or the function returns) and whose end the program can see, now or
         # after the breaking instruction takes a weak reference to it
         live = [n for n in bound
-                if n in read or may_end_visibly(tx.locals.get(n, unread.get(n)))]
+                if n in read or may_end_visibly(tx.locals.get(n, unread.get(n))) or
+                holds_frame_cells(dict.get(tx.locals, n), tx.cells)]
     # the breaking instruction is a `del`: the frame gets the local back to delete it
     # (at this point, for real: see translator/names.py drop_local), not to pass it on
     deleted = brk.inst.arg if brk.inst.name == "DELETE_FAST" else None

@@ -322,7 +322,8 @@ class GlueCodegen:
     # ------------------------------------------------------------------ assembling
     def finish(self, result_expr: str, graph_fn, input_exprs: list[str],
                rerun: bool = False, guard: bool = False, eager_if_raising: bool = False,
-               boxed: bool = False, reads: dict | None = None) -> types.FunctionType:
+               boxed: bool = False, reads: dict | None = None,
+               slots: list[str] | None = None) -> types.FunctionType:
         """The glue function: call the graph, then the lines, then return the result.
 
         With ``rerun``, an exception of the graph becomes ``RerunEagerly`` (the frame
@@ -338,22 +339,21 @@ class GlueCodegen:
         With ``boxed`` (the glue of a resume function), the glue takes the frame's
         arguments in one list that it empties first (``hook.run_boxed``): no frame of
         the call into it holds them, so a value the program drops dies when it would in
-        plain Python.
+        plain Python. ``slots`` orders its parameters' frame slots (the order they are
+        dropped in when it returns).
 
         ``reads`` (``{name: expression}``, ``guards.shared_reads``): values the inputs
         read by name, computed once (``np.asarray(ids)``). Each is a keyword parameter
         too: the dispatcher passes the one its guards already computed."""
         body = []
         if boxed:
-            # the frame's locals first, the values the break left on the stack last: a
-            # frame drops its locals in slot order when it returns (slots go by first
-            # store), and the resume function's own frame stores a stack value into its
-            # local only after the break, so a weakref made there (`r = weakref.ref(p,
-            # cb)`) is dropped after its referent and its callback runs, as plainly
-            stack = [p for p in self.params if re.fullmatch(r"(___)*stack\d+", p)]
-            if stack and len(stack) < len(self.params):
-                order = [p for p in self.params if p not in stack] + stack
-                body.append(" = ".join(order) + " = None")
+            # a frame drops its locals in slot order when it returns, and slots go by
+            # first store: one chained store gives them ``slots`` (the order that drops
+            # the values as the program's frame does, lifetimes.glue_slot_order), so a
+            # weakref made at a break (`r = weakref.ref(p, cb)`) dies after its
+            # referent and its callback runs, as plainly
+            if slots is not None and list(slots) != self.params:
+                body.append(" = ".join(slots) + " = None")
             body += [f"{self._flat()} = ___box", "del ___box[:]"]
         for name, expr in (reads or {}).items():
             body += [f"if {name} is None:", f"    {name} = {expr}"]

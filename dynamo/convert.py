@@ -38,6 +38,7 @@ from .break_entry import _compile_break
 from .bytecode.caller_frames import FRAME_READER, READS_ALL, found_reading, reader_within
 from .bytecode.instructions import code_name, frame_params
 from .bytecode.resume import is_resume_code, original_code
+from .bytecode.signature import Params
 from .codegen import GlueCodegen
 from .config import config
 from .exc import RestartAnalysis, SkipFrame, Unsupported
@@ -47,10 +48,11 @@ from .output_graph import OutputGraph
 from .reach_guards import guard_reach
 from .skipfiles import is_skipped
 from .symbolic import DynamicPolicy, recording
+from .symbolic.written_numbers import previous_numbers
 from .translator import GraphBreak, InstructionTranslator
 from .translator.frames import restart_point
 from .variables.iterators import GENERATOR_CLEANUP
-from .variables.lifetimes import held_object
+from .variables.lifetimes import glue_slot_order, held_object
 
 log_breaks = logs.get("graph_breaks")
 log_loops = logs.get("loops")
@@ -135,6 +137,9 @@ def _trace_and_build(fn: types.FunctionType, args: tuple, closure, ctx, previous
                                                closure, break_points)
                     translators.append(tx)
                     tx.run()
+                if previous_numbers(dynamic, output):   # numbers the call itself changes
+                    record.restarts = attempt + 1
+                    continue
             except RestartAnalysis as restart:
                 point = restart_point(restart)
                 if point.kind in ("unroll", "counters"):
@@ -147,6 +152,9 @@ def _trace_and_build(fn: types.FunctionType, args: tuple, closure, ctx, previous
                 record.restarts = attempt + 1
                 continue
             except GraphBreak as brk:
+                if previous_numbers(dynamic, output):
+                    record.restarts = attempt + 1
+                    continue
                 listeners.emit("on_break", tx, brk)
                 if ctx.fullgraph:
                     raise _for_user(brk.point.reason) from None
@@ -273,11 +281,16 @@ def _save(ctx, record: FrameRecord, start: float) -> None:
 
 
 def _compile_return(fn, tx, output, ctx, params, record) -> hook.CacheEntry:
-    cg = GlueCodegen(output, params, fn.__code__.co_name)
+    code = fn.__code__
+    cg = GlueCodegen(output, params, code.co_name)
     result = _codegen(cg, lambda: cg.value(tx.result))
+    boxed = is_resume_code(code)
+    # (the glue of a resume function drops its values in the program frame's order)
+    slots = glue_slot_order(dict(zip(Params.of(code).frame_order, params)), tx.locals,
+                            tx.unread_args(), code.co_cellvars, original_code(code)) \
+        if boxed else None
     with _phase(record, "finish"):
-        glue = _finish(fn, cg, result, output, ctx, record,
-                       boxed=is_resume_code(fn.__code__))
+        glue = _finish(fn, cg, result, output, ctx, record, boxed=boxed, slots=slots)
     return hook.CacheEntry(_check(fn, output, params, record), glue, record)
 
 

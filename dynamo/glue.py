@@ -37,7 +37,7 @@ def _codegen(cg, build) -> str:
 
 
 def _finish(fn, cg: GlueCodegen, result: str, output: OutputGraph, ctx, record,
-            boxed: bool = False):
+            boxed: bool = False, slots: list[str] | None = None):
     _codegen(cg, cg.side_effects)
     graph = output.graph
     graph.output(tuple(cg.out_nodes))
@@ -75,7 +75,7 @@ def _finish(fn, cg: GlueCodegen, result: str, output: OutputGraph, ctx, record,
         record.breaks.append(_break_record(e, fn.__code__))
         raise SkipFrame(e.reason) from None
     glue = cg.finish(result, graph_fn, inputs, rerun=plan.rerun, guard=plan.guard,
-                     eager_if_raising=plan.eager_if_raising, boxed=boxed,
+                     eager_if_raising=plan.eager_if_raising, boxed=boxed, slots=slots,
                      reads={name: src.expr() for src, name in reads.items()})
     # the dispatcher hands over what its guards computed of these (dispatch.handed_reads)
     glue.__dynamo_reads__ = reads

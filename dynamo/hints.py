@@ -423,7 +423,8 @@ TABLE: tuple[Advice, ...] = (
            r"keyword|missing argument|missing keyword argument|^keywords must be strings|"
            r"^keyword argument repeated|with the wrong number of arguments|"
            r"with a bad argument|with these arguments \(raises TypeError\)|"
-           r"with keywords \(TypeError\)|\(TypeError unless a str\)",
+           r"with keywords \(TypeError\)|\(TypeError unless a str\)|"
+           r"positional arguments \(it takes at most",
            _PY_ERROR, "fix the call's arguments to match the function's signature"),
     # ---------------------------------------------------------------- statements
     Advice(r"^raise statement",

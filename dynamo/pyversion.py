@@ -73,6 +73,13 @@ NULL_AFTER_CALLABLE = PY313
 FOR_ITER_EXIT_POPS = not PY314
 FOR_ITER_EXIT_SKIP = 1 if PY314 else 2 if PY313 else 1 if PY312 else 0
 
+# The order a returning frame drops its locals in: by slot, first to last on 3.11-3.13
+# (_PyFrame_ClearLocals), last to first on 3.14 (it pops them like a stack). The
+# program sees it (`r = weakref.ref(p, cb)`: cb runs only if r outlives p), so code
+# whose slots are not the program's drops the program's values in the program's order
+# (variables/lifetimes.py glue_slot_order, bytecode/drop_order.py).
+FRAME_DROPS_LAST_SLOT_FIRST = PY314
+
 # 3.12 inlines list/dict/set comprehensions into the enclosing frame (PEP 709).
 INLINED_COMPREHENSIONS = PY312
 # sum() adds a run of floats with compensated rounding (Neumaier), not one by one

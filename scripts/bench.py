@@ -194,6 +194,38 @@ def _embed_head(inputs, wte, wpe):
     return x @ wte.T
 
 
+class _LossScaler:
+    """Mixed-precision loss scaling: the scale doubles every third step (a float the
+    frame writes back on one branch; ``dynamo.symbolic.written_numbers``)."""
+
+    def __init__(self):
+        self.scale, self.good_steps = 1024.0, 0
+
+    def unscale(self, grads):
+        out = grads / self.scale
+        self.good_steps += 1
+        if self.good_steps % 3 == 0:
+            self.scale *= 2.0
+        return out
+
+
+class _EpsilonGreedy:
+    """Epsilon-greedy actions with a decaying epsilon and a draw compared with it."""
+
+    def __init__(self):
+        self.rng = np.random.default_rng(1)
+        self.eps = 1.0
+        self.Q = np.random.default_rng(2).standard_normal((5, 4))
+
+    def select(self, state):
+        if self.rng.random() < self.eps:
+            a = int(self.rng.integers(4))
+        else:
+            a = int(np.argmax(self.Q[state]))
+        self.eps = max(0.05, self.eps * 0.9)
+        return a
+
+
 def _state_programs():
     """(name, function maker, argument tuples per call) for the ``state`` section."""
     rng = np.random.default_rng(0)
@@ -212,6 +244,8 @@ def _state_programs():
          [(ids + list(range(i)), wte, wpe) for i in range(40)]),
         ("decode int64 ids", lambda: _embed_head,
          [(np.array(ids + list(range(i)), np.int64), wte, wpe) for i in range(40)]),
+        ("loss scaler", lambda: _LossScaler().unscale, [(g,)] * 40),
+        ("epsilon greedy", lambda: _EpsilonGreedy().select, [(i % 5,) for i in range(40)]),
     ]
 
 

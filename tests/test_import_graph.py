@@ -157,8 +157,9 @@ def test_guards_is_a_leaf(graph):
 # dynamo/variables/, bottom to top: a module imports only modules before it (a Variable
 # that makes a later kind gets it through the translator: tx.wrap, tx.call_builtin...).
 VARIABLE_LAYERS = ("base", "constant", "sequences", "sets", "dicts", "named_tuples",
-                   "container_ops", "iterators", "functions", "folding",
-                   "library_names", "loop_exit_tests", "arrays", "library_calls", "dask_arrays",
+                   "container_ops", "iterators", "ndindex", "functions", "folding",
+                   "library_names", "loop_exit_tests", "layout_flags", "arrays", "formatted",
+                   "formatted_calls", "library_calls", "dask_arrays",
                    "errstate", "objects", "lifetimes", "loggers",
                    "iteration", "builtins", "builder")
 

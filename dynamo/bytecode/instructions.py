@@ -548,12 +548,23 @@ def _catching(insts: list[Inst], handlers: list) -> frozenset:
     (``try: with np.errstate(all="raise"): ... except FloatingPointError``)."""
     catching: set[int] = set()
     for start, end, handler in handlers:
-        if _transparent(insts, handler):
+        if _transparent(insts, handler) or _stop_iteration_guard(insts, handler):
             continue
         if _exits_with(insts, handler) and not _reaches_handler(insts, handlers, handler):
             continue
         catching.update(range(start, end + 1))
     return frozenset(catching)
+
+
+def _stop_iteration_guard(insts: list[Inst], handler: int) -> bool:
+    """The handler CPython 3.12+ wraps around a generator's body (``CALL_INTRINSIC_1
+    INTRINSIC_STOPITERATION_ERROR; RERAISE``): it turns a ``StopIteration`` escaping
+    the body into ``RuntimeError`` (PEP 479) and lets every other exception on, as 3.11
+    does without a handler. No op of a graph raises ``StopIteration``, so the body of
+    ``sum(np.roll(b, i) for i in ...)`` is not inside a ``try`` for the graph."""
+    window = insts[handler:handler + 2]
+    return [i.name for i in window] == ["CALL_INTRINSIC_1", "RERAISE"] and \
+        getattr(window[0].arg, "name", str(window[0].arg)) == "INTRINSIC_STOPITERATION_ERROR"
 
 
 def _reaches_handler(insts: list[Inst], handlers: list, index: int, depth: int = 0) -> bool:

@@ -50,6 +50,7 @@ from .. import pyversion
 from ..exc import Unsupported
 from ..variables import NULL
 from .cells import passed_cells, unrun_make_cells
+from .drop_order import drops_at_return
 from .emit import (
     box_name,
     call_glue,
@@ -443,13 +444,16 @@ def boxed_code(code) -> types.CodeType:
     head = len(prologue(bc))
     params = code.co_varnames[:code.co_argcount]
     loc = InstrLocation(code.co_firstlineno, None, None, None)
-    body = list(bc[head:])
-    box = box_name(params, CodeInfo.of(original_code(code)).super_self)
+    original = original_code(code)
+    # (its slots are the resume function's: see drop_order.py)
+    body = drops_at_return(list(bc[head:]), code, original)
+    box = box_name(params, CodeInfo.of(original).super_self)
     bc[:] = list(bc[:head]) + unbox(params, loc, box) + body
     bc.argnames, bc.argcount = [box], 1
     bc.posonlyargcount = bc.kwonlyargcount = 0
     bc.flags &= ~STAR_FLAGS
-    return _assemble(bc, body, stacksize=max(code.co_stacksize, len(params), 4))
+    # (+1: the None each return's drops push above the returned value)
+    return _assemble(bc, body, stacksize=max(code.co_stacksize + 1, len(params), 4))
 
 
 def run_break_code(fn, args: tuple, origin):
@@ -550,6 +554,8 @@ def break_code(code, brk, glue, n_stack_values: int, restore: list[str], live: l
         out.append(Instr("JUMP_FORWARD", label, location=loc))
         body = intercept_calls(_split_super_instructions(bc[head:]), intercept,
                                passes_through)
+        if boxed:   # (its slots are the resume function's: see drop_order.py)
+            body = drops_at_return(body, code, original_code(code))
         bc[:] = out + body
         WORK["break_instrs"] += len(bc)
         return _assemble(bc, body)

@@ -262,7 +262,11 @@ argument, an attribute, a global) is guarded by type and is an input of the grap
 the first argument of its methods' ops (`rng.normal(...)` is
 `generator_normal(rng, ...)`), which call the method when the graph runs, in program
 order: the same seed gives the same numbers as eager, and a fresh Generator per call
-uses the same cache entry. Ufunc methods:
+uses the same cache entry. A draw without `size=` that returns a Python number
+(`rng.random()`) is drawn by the graph (`python_draw`) and converted by the glue; compared
+with a Python number (`rng.random() < eps`) it stays in the graph as a comparison op whose
+bool the glue makes (`translator/number_compares.py`; a branch on it breaks at the jump).
+Ufunc methods:
 `np.maximum.accumulate(x)` is `ufunc_accumulate(np.maximum, x)`. `np.result_type`,
 `promote_types`, `can_cast`, `common_type`, `iscomplexobj`, `isrealobj` and
 `min_scalar_type` of traced arrays fold to constants (they need only dtypes).

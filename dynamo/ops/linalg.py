@@ -1,5 +1,5 @@
 """Linear algebra: ``matmul`` (``@``, batched, broadcasting), ``dot``, ``vdot``, ``inner``,
-``outer``, ``tensordot``, ``einsum``, ``trace``, ``diag``, ``diagonal``.
+``outer``, ``tensordot``, ``einsum``, ``trace``, ``diag``, ``diagflat``, ``diagonal``.
 
 Shapes follow NumPy's documented formulas (1-d operands promoted and the added axis
 removed again, batch dimensions broadcast); ``tensordot``, ``einsum`` and ``trace``
@@ -21,7 +21,7 @@ import numpy as np
 
 from . import rules
 from .meta import ArrayMeta
-from .registry import MATMUL, VIEW, OpDef, register
+from .registry import MATMUL, OPAQUE, VIEW, OpDef, register
 from .rules import MetaError
 
 
@@ -153,6 +153,21 @@ def diag(op, args, kwargs) -> ArrayMeta:
     return ArrayMeta((n, n), v.dtype, v.kind, False)
 
 
+def diagflat(op, args, kwargs) -> ArrayMeta:
+    """``np.diagflat(v, k)``: ``v`` flattened (any ndim, 0-d too) on the k-th diagonal
+    of a new square matrix of side ``v.size + |k|``.
+
+    Example: ``np.diagflat(d)`` of a (5,) float64 ``d`` is (5, 5) float64, and of a
+    (2, 3) ``d`` with ``k=-1`` it is (7, 7)."""
+    params = rules.bind(op, args, kwargs)
+    v, k = rules.first_array(params, "v"), rules.static(params.get("k", 0), "k")
+    size = 1
+    for d in v.shape:        # a symbolic size stays symbolic
+        size = size * d
+    n = size + abs(int(k))
+    return ArrayMeta((n, n), v.dtype, v.kind, False)
+
+
 register(OpDef("matmul", np.matmul, matmul, MATMUL), functions=[np.matmul])
 register(OpDef("dot", np.dot, dot, MATMUL), functions=[np.dot], methods=["dot"])
 register(OpDef("vdot", np.vdot, vdot, MATMUL), functions=[np.vdot])
@@ -165,3 +180,4 @@ register(OpDef("diagonal", np.diagonal, rules.on_ghosts, VIEW), functions=[np.di
          methods=["diagonal"])
 register(OpDef("diag", np.diag, diag, VIEW, doc="2-d: a view of the diagonal; 1-d: new"),
          functions=[np.diag])
+register(OpDef("diagflat", np.diagflat, diagflat, OPAQUE), functions=[np.diagflat])

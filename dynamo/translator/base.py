@@ -57,6 +57,7 @@ from ..variables.constant import BINARY, fold, operator_on_constants
 from ..variables.container_ops import container_binary_op
 from ..variables.iteration import resolve_chosen
 from ..variables.iterators import get_iterator
+from ..variables.layout_flags import FlagsVariable
 from ..variables.library_calls import IndexerVariable
 from ..variables.objects import NewObjectVariable, RandomObjectVariable, new_random_object
 from . import compare
@@ -310,7 +311,8 @@ class TranslatorBase:
     def getitem(self, obj: Variable, index: Variable) -> Variable:
         if isinstance(obj, ArrayVariable):
             return self.output.call_op(ops.get("getitem"), [obj, self._array_index(index)], {})
-        if isinstance(obj, (SequenceVariable, DictVariable, FlatVariable, IndexerVariable)):
+        if isinstance(obj, (SequenceVariable, DictVariable, FlatVariable, IndexerVariable,
+                            FlagsVariable)):
             return obj.getitem(self, index)
         if obj.is_constant() and index.is_constant():
             container = obj.as_python_constant()

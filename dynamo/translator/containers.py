@@ -13,7 +13,8 @@ from ..variables import (
     TupleVariable,
 )
 from ..variables.base import program_error
-from ..variables.builtins import needs_deferred_value
+from ..variables.formatted import format_value as deferred_format
+from ..variables.formatted import join_parts
 from ..variables.objects import ExceptionVariable
 from ..variables.sets import const_key
 
@@ -44,8 +45,7 @@ class Containers:
         self.push(SliceVariable(*parts))
 
     def BUILD_STRING(self, inst):
-        parts = self.popn(inst.arg)
-        self.push(ConstantVariable("".join(p.as_python_constant() for p in parts)))
+        self.push(join_parts(self.popn(inst.arg)))   # formatted pieces: by the glue
 
     # The target of LIST_APPEND, SET_ADD, MAP_ADD and their *_EXTEND/UPDATE/MERGE forms is
     # usually a fresh container; after a graph break it is a resume function's argument
@@ -135,12 +135,8 @@ class Containers:
     def format_value(self, value, spec: str, conversion: str | None):
         if isinstance(value, ExceptionVariable):   # `except E as e: f"failed: {e}"`
             return value.formatted(spec, conversion)
-        needs_deferred_value(value)   # f"{float(loss):.3f}": the conversion's own break
-        if not value.is_constant():
-            raise Unsupported(f"f-string of {value.describe()}",
-                              "Formatting needs the value, known only when the program runs.",
-                              hint="format the result after the compiled call, or accept "
-                              "the graph break", cause="format")
+        if not value.is_constant():   # formatted by the glue, or the f-string's break
+            return deferred_format(self, value, spec, conversion)
         v = value.as_python_constant()
         if conversion == "s":
             v = str(v)

@@ -11,6 +11,7 @@ from .. import pyversion
 from ..exc import Unsupported
 from ..symbolic import Symbolic
 from ..variables import ConstantVariable, SliceVariable
+from ..variables.formatted_calls import format_percent as deferred_percent
 from . import compare
 from .number_compares import is_deferred_bool
 from .quotients import quotient_use
@@ -47,6 +48,10 @@ class Operators:
         self.push(self.binary_op(op, a, b, inplace=inplace) if quotient is None else quotient)
 
     def format_percent(self, fmt, args):
+        if not args.is_constant():   # "%.3e" % np.linalg.norm(r): formatted by the glue
+            text = deferred_percent(self, fmt.as_python_constant(), args)
+            if text is not None:
+                return text
         values = args.as_python_constant()
         return ConstantVariable(fmt.as_python_constant() % values)
 

@@ -23,9 +23,9 @@ The modules are layered; each imports only the ones before it (``tests/
 test_import_graph.py`` checks it):
 
     base < constant < sequences < sets < dicts < named_tuples < container_ops < iterators
-         < functions < folding < library_names < loop_exit_tests < arrays < library_calls
-         < dask_arrays < errstate < objects < lifetimes < loggers < iteration < builtins
-         < builder
+         < ndindex < functions < folding < library_names < loop_exit_tests < layout_flags
+         < arrays < formatted < formatted_calls < library_calls < dask_arrays < errstate
+         < objects < lifetimes < loggers < iteration < builtins < builder
 
 (The containers: ``sequences`` tuples, lists and slices; ``sets`` sets and what sets and
 dict views share; ``dicts`` dicts and their views; ``named_tuples``; ``container_ops``

@@ -32,6 +32,7 @@ from .base import Variable
 from .constant import ConstantVariable
 from .folding import known_value
 from .iterators import IteratorVariable, advanced
+from .layout_flags import flags_of
 from .library_names import library_name, library_root
 from .loop_exit_tests import _tests_loop_exit, _why_no_loop_node
 from .sequences import TupleVariable
@@ -94,6 +95,8 @@ class ArrayVariable(Variable):
             return ConstantVariable(size if name == "size" else size * m.dtype.itemsize)
         if name == "flat":
             return FlatVariable(self)
+        if name == "flags":       # an input's contiguity flags are known (and guarded)
+            return flags_of(tx, self)
         prop = ops.lookup_property(name)
         if prop is not None:
             return tx.output.call_op(prop, [self], {})

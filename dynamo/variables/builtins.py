@@ -40,6 +40,8 @@ from .constant import (
     symbolic_range,
 )
 from .dicts import DefaultDictVariable, DictVariable, DictViewVariable
+from .formatted import join_texts
+from .formatted_calls import format_method
 from .functions import BaseFunctionVariable, PartialVariable, fold
 from .iteration import HANDLERS, handles, iterate
 from .iterators import (
@@ -96,11 +98,20 @@ def call_builtin(tx, var: BuiltinVariable, args: list[Variable], kwargs: dict) -
     if _is_text_join(fn) and len(args) == 1 and not kwargs and \
             isinstance(args[0], IteratorVariable):
         args = [_drained(tx, args[0])]
+    if _is_text_join(fn) and type(fn.__self__) is str and len(args) == 1 and not kwargs \
+            and isinstance(args[0], SequenceVariable):   # rows of formatted texts
+        text = join_texts(fn.__self__, args[0].items)
+        if text is not None:
+            return text
     constant_args = all(_constant_like(a) for a in [*args, *kwargs.values()])
     pure = var.pure_method or fn in _PURE or getattr(fn, "__module__", None) in _PURE_MODULES
     if pure and constant_args:
         number = None if kwargs else symbolic_math(tx, fn, args)
         return fold(fn, args, kwargs) if number is None else number
+    if _is_str_format(fn):   # "{:8.3f}".format(v) of a traced v: formatted by the glue
+        text = format_method(tx, fn.__self__, args, kwargs)
+        if text is not None:
+            return text
     if fn in _CAUSES:
         cause, why, hint = _CAUSES[fn]
         raise Unsupported(f"call to {fn.__name__}()", why, hint, cause=cause)
@@ -113,6 +124,12 @@ def call_builtin(tx, var: BuiltinVariable, args: list[Variable], kwargs: dict) -
     raise Unsupported(f"call to {name}() with these arguments",
                       "The translator cannot see inside this function.",
                       cause="unsupported_call")
+
+
+def _is_str_format(fn) -> bool:
+    """``fmt.format`` of a str constant (a bound builtin method)."""
+    return getattr(fn, "__name__", None) == "format" and \
+        type(getattr(fn, "__self__", None)) is str
 
 
 def _is_text_join(fn) -> bool:

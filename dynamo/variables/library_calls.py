@@ -42,6 +42,7 @@ from .constant import (
 )
 from .folding import ARRAY_FACTS, array_fact
 from .library_names import _is_random_state, library_name, library_root
+from .ndindex import ndindex_of
 from .sequences import SequenceVariable, TupleVariable, wrap_constant
 
 
@@ -116,6 +117,9 @@ class LibraryFunctionVariable(Variable):
                                   "has run.", cause="array_to_python")
             if _foldable(self.fn) and all(a.is_constant() for a in [*args, *kwargs.values()]):
                 return _fold_library_call(self.fn, args, kwargs)
+            index_loop = ndindex_of(args, kwargs) if self.fn is np.ndindex else None
+            if index_loop is not None:   # for i, j in np.ndindex(*a.shape): static tuples
+                return index_loop
             raise Unsupported(f"{library_name(self.fn)} is not in the op registry",
                               "The translator only captures functions whose shape and "
                               "dtype rules it knows.",

@@ -8,7 +8,6 @@ that most likely need the fix are in docs/hostile_suite.md.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
 BOTH = ("eager", "numpy")
@@ -262,21 +261,16 @@ ROUND12: dict[str, Known | str] = {
 #    (fake-library-module, fixed: a class whose body says `__module__ = "numpy"` had its
 #    attributes read as NumPy's, unguarded: a library class is a C type or one its
 #    module holds by name, variables/objects.py _library_class.)
-_WEAKREF_LOST = Known(
-    "weakref-callback-lost: a weakref made at a break dies before its referent at the "
-    "return, so its callback never runs", python=sys.version_info < (3, 14),
-    python_why="3.14 drops them in plain Python's order")
 ROUND14: dict[str, Known | str] = {
-    # after a break, the resume function gets the value the breaking call left on the
-    # stack (the weakref) as its first parameter, before the locals passed on (its
-    # referent), so the weakref is dropped first at the return and its callback never
-    # runs; plain Python's frame clears p (an earlier local) first. Fixed where the
-    # resume function's glue returns (codegen.py finish: stack values take the last
-    # slots; round14_flow/weakref_single_break); left where the resume function breaks
-    # again and its new code runs (the frame runner's parameters, break_entry.py)
-    "round14_flow/weakref_dies_at_return": _WEAKREF_LOST,
-    "round14_flow/weakref_kept_past_break": _WEAKREF_LOST,
-    "round14_flow/weakref_made_before_break": _WEAKREF_LOST,
+    # (weakref-callback-lost, fixed) after a break, the resume function got the value
+    # the breaking call left on the stack (`r = weakref.ref(p, cb)`'s weakref) in an
+    # earlier slot than the locals passed on (its referent), so at the return the
+    # weakref was dropped first and cb never ran. A resume function's glue now drops its
+    # values in the order the program's frame would (3.11-3.13 clear slots first to
+    # last, 3.14 last to first: variables/lifetimes.py glue_slot_order, codegen.py
+    # finish), and a weakref with a callback whose referent lives is a value whose end
+    # the program sees, passed on at a break where it is dead (weak_end_is_visible):
+    # no entries left.
 }
 
 KNOWN: dict[str, Known] = {

@@ -23,7 +23,7 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round11_native", "round11_frames", "round12_lowerings", "round12_counters",
               "round12_reach", "round12_quotients", "round13_indices", "round13_math",
               "round13_trips", "round13_targets", "round14_objects",
-              "round14_python", "round14_flow")
+              "round14_python", "round14_flow", "round15_numbers", "round15_state")
 
 
 def _params():

@@ -154,3 +154,24 @@ def test_diagonal_is_a_view_of_the_input():
     s = rand(4, 4)
     d = dynamo.compile(lambda s: np.diagonal(s))(s)
     assert np.shares_memory(d, s)
+
+
+@given(v=arrays(NUM, max_dims=3, max_side=3), k=st.integers(-2, 2))
+@settings(max_examples=60, deadline=None)
+def test_diagflat(v, k):
+    # issue #19 (kernels_corpus5.py jacobi_solve_checked: `A - np.diagflat(np.diag(A))`)
+    agree(np.diagflat, v, k)
+    agree(np.diagflat, v)
+
+
+def test_diagflat_is_one_graph_and_a_new_array():
+    import dynamo
+
+    def jacobi_split(a):
+        d = np.diag(a)
+        return a - np.diagflat(d), np.diagflat(d, k=1)
+
+    check(jacobi_split, SQ, graphs=1, breaks=0)
+    d = rand(3)
+    out = dynamo.compile(lambda d: np.diagflat(d))(d)
+    assert not np.shares_memory(out, d)

@@ -446,11 +446,8 @@ class DynamicLossScaler:
 
 
 @program(recompiles=2,
-         why='`good_steps % growth_interval == 0` selects control flow; scale changes',
-         known=(4, 'the counter changes (one recompile) and takes the branch (one); '
-                   'then the scale read before the branch changes (one recompile), and '
-                   'the next `% 3 == 0` step meets that changed scale in the branch '
-                   'taken (one more)'))
+         why='`good_steps % growth_interval == 0` selects control flow; scale changes '
+             '(written back by the trace that doubles it: symbolic from that entry on)')
 def loss_scaler_growth(wrap):
     scaler = DynamicLossScaler()
     f = wrap(scaler.unscale)
@@ -869,7 +866,9 @@ class ArrayReplayBuffer:
 
 @program(recompiles=1,
          why=NUMBER,
-         known=(2, "`size` counts 0, 1, 2...: `obs_buf[:size]` uses it as a size, and a "
+         known=(2, "the float argument `rew` changes at call 1 (one recompile); `size` "
+                   "counts 0, 1, 2... and is symbolic from the first trace (written back), "
+                   "but `obs_buf[:size]` uses it as a size, and a "
                    "changing int used as a size at 1 is pinned for that entry (sizes 0 and "
                    "1 are specialized: sizes.as_size), so size 2 costs one more recompile; "
                    "`(ptr + 1) % max_size` is computed by the call and `obs_buf[:size]` "
@@ -984,9 +983,8 @@ class EpsilonGreedy:
 
 
 @program(recompiles=2,
-         why='which branch runs depends on a random draw',
-         known=(3, 'the branch on the draw breaks at the jump; each resume function learns '
-                   'on its own that eps (and the state) change: one recompile there too'))
+         why='which branch runs depends on a random draw; eps is written back with a '
+             'new value by each trace: symbolic from the first entry on')
 def epsilon_greedy_decay(wrap):
     pol = EpsilonGreedy()
     f = wrap(pol.select)

@@ -394,3 +394,30 @@ def raise_through_a_builtin(x):
 def test_raise_through_a_builtin_runs_eagerly():
     """Where list.extend(map(...)) stopped is CPython's own: not modelled, not guessed."""
     check(raise_through_a_builtin, np.arange(3.0))
+
+
+# ---------------------------------------------------------------- generator bodies
+# CPython 3.12+ wraps a generator's body in a handler that turns StopIteration into
+# RuntimeError (PEP 479); no graph op raises StopIteration, so the body is not inside a
+# try for the graph (issue #19, kernels_corpus5.py game_of_life_counts: a sum over a
+# generator of np.roll, then np.where(b), broke on 3.13 and 3.14 only).
+
+def _neighbours_then_where(b):
+    n = sum(np.roll(b, i) for i in (-1, 0, 1))
+    return np.where(n > 1), n
+
+
+def _stop_iteration_in_a_generator(x):
+    it = iter([])
+    try:
+        return list(next(it) for _ in range(2)), x + 1
+    except RuntimeError as e:
+        return str(e), x * 2
+
+
+def test_generator_body_is_not_a_try_for_the_graph():
+    check(_neighbours_then_where, np.array([0, 1, 1, 0, 1]), graphs=1, breaks=0)
+
+
+def test_stop_iteration_in_a_generator_is_still_a_runtime_error():
+    check(_stop_iteration_in_a_generator, np.ones(3))

@@ -1,0 +1,85 @@
+"""Python numbers a trace guards by value and also writes back with another value: the
+entry it builds would fail that guard on the very next call, so the trace starts over
+with those numbers as changing (symbolic) ones.
+
+A number becomes symbolic once an earlier entry guarded another value at its source
+(``DynamicPolicy.is_dynamic_number``). State the frame updates itself (a loss scale that
+doubles every few steps, a step counter, a decaying epsilon) is known to change before
+any other call: the trace has just written the new value. Waiting for the next call to
+learn it costs one recompile per branch the program takes before the value first
+changes (``loss_scaler_growth`` in ``tests/realworld/stateful_programs.py``: 4
+recompiles, 2 with this).
+
+Example::
+
+    class Scaler:
+        def unscale(self, g):
+            out = g / self.scale            # guarded: self.scale == 1024.0
+            self.steps += 1                 # written back: 1 (guarded 0)
+            if self.steps % 3 == 0:
+                self.scale *= 2.0           # written back: 2048.0
+            return out
+
+The first trace of the call with ``steps == 2`` writes ``scale = 2048.0`` where it
+guarded ``1024.0`` and ``steps = 3`` where it guarded ``2``; it starts over with both as
+symbolic numbers (``previous_numbers``), so that one entry serves every later call that
+takes the branch. Only plain ints and floats (not bools) written as known constants
+count; a number a trace must use as a plain value is pinned (``policy.static``) and
+stays a constant, as before.
+"""
+
+from __future__ import annotations
+
+from dynamo.guards import CONSTANT, AttrSource, GlobalSource
+
+NUMBER_TYPES = (int, float)
+
+
+def _writes(output):
+    """(source, written Variable) for each attribute of an outside object and each
+    global the trace wrote."""
+    for var in output.side_effects.mutated.values():
+        pending = getattr(var, "pending", None)
+        source = getattr(var, "source", None)
+        if isinstance(pending, dict) and source is not None:
+            for name, value in pending.items():
+                yield AttrSource(source, name), value
+    for name, value in output.side_effects.globals.items():
+        yield GlobalSource(name), value
+
+
+def self_invalidating(output) -> dict:
+    """source -> (the guarded value, the new value), for each number the trace guarded
+    by value (CONSTANT) and writes back as another constant of the same type.
+
+    >>> self_invalidating(output)            # after tracing ``self.n += 1`` with n == 0
+    {AttrSource(base=LocalSource(local='self'), attr='n'): (0, 1)}
+    """
+    guarded = {g.source: g.expected for g in output.guards
+               if g.kind == CONSTANT and type(g.expected) in NUMBER_TYPES}
+    if not guarded:
+        return {}
+    found = {}
+    for source, var in _writes(output):
+        if source not in guarded:
+            continue
+        value = getattr(var, "value", None)
+        # a constant the trace knows (a symbolic one is already an input)
+        if type(value) is type(guarded[source]) and value != guarded[source] and \
+                var.is_constant():
+            found[source] = (guarded[source], value)
+    return found
+
+
+def previous_numbers(policy, output) -> bool:
+    """Record the numbers ``output`` writes back with new values as values an earlier
+    entry guarded (so the next trace makes them symbolic); True when one was new and
+    would now be symbolic (the trace should start over)."""
+    restart = False
+    for source, (now, new) in self_invalidating(output).items():
+        seen = policy.previous_ints.setdefault(source, set())
+        if new in seen:
+            continue
+        seen.add(new)
+        restart = restart or policy.is_dynamic_number(source, now)
+    return restart

@@ -1,0 +1,120 @@
+"""Numbers a trace reads by value and writes back with another value
+(``dynamo.symbolic.written_numbers``): the trace starts over with them symbolic, so the
+entry serves the next call instead of failing its own guard there (issue #16).
+
+Each program runs compiled and plain side by side and must give eager's results and
+leave eager's state (objects' attributes, globals), compiling no more than its count;
+a number that must be specialized (a size, a list length, a branch) still is.
+"""
+
+import numpy as np
+import pytest
+from harness import outcome, same, same_outcome
+
+import dynamo
+
+BACKENDS = ["eager", "numpy"]
+
+
+def _side_by_side(make, method, args, n_calls, backend):
+    """``make().method(*args(k))`` plain and compiled for k < n_calls: same outcomes and
+    states; returns the explain report."""
+    plain, traced = make(), make()
+    dynamo.reset()
+    with dynamo.explain(getattr(traced, method), backend=backend) as compiled:
+        for k in range(n_calls):
+            same_outcome(outcome(getattr(plain, method), args(k)),
+                         outcome(compiled, args(k)), f"call {k}")
+            same(vars(plain), vars(traced), path=f"state after call {k}")
+    return compiled.report
+
+
+class Annealer:
+    """A temperature halved every fourth call (a float the frame rewrites only on the
+    branch's side) and a call counter, written as a conditional expression."""
+
+    def __init__(self):
+        self.temp, self.calls = 8.0, 0
+
+    def soften(self, logits):
+        z = logits / self.temp
+        self.calls = self.calls + 1
+        self.temp = self.temp / 2.0 if self.calls % 4 == 0 else self.temp
+        e = np.exp(z - z.max())
+        return e / e.sum()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_float_halved_on_a_branch_is_symbolic_from_the_branch_s_entry(backend):
+    report = _side_by_side(Annealer, "soften", lambda k: (np.linspace(-1.0, 1.0 + k, 6),),
+                           13, backend)
+    # the counter is symbolic from the first trace; the branch's two sides are one entry
+    # each, and the side that halves temp makes it symbolic in its own entry. Without
+    # the restart: 5 (the counter, then temp, each learned at a later call)
+    assert report.compile_count == 3, [str(r) for r in report.recompiles]
+
+
+STEP = 0
+SCALE = 1.0
+
+
+def tick(x):
+    """A module-level step and scale the function updates through ``global``."""
+    global STEP, SCALE
+    STEP += 1
+    SCALE = SCALE * 0.5
+    return x * SCALE + STEP
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_globals_the_function_advances_compile_once(backend):
+    global STEP, SCALE
+    x = np.arange(4.0)
+    STEP, SCALE = 0, 1.0
+    want = [(tick(x), STEP, SCALE) for _ in range(6)]
+    STEP, SCALE = 0, 1.0
+    dynamo.reset()
+    with dynamo.explain(tick, backend=backend) as compiled:
+        got = [(compiled(x), STEP, SCALE) for _ in range(6)]
+    same(want, got)
+    assert compiled.report.compile_count == 1, [str(r) for r in compiled.report.recompiles]
+
+
+class Growing:
+    """The written int is a size (np.zeros) and a list length: it must stay pinned where
+    a size needs it (0 and 1 specialized), and results must equal eager's."""
+
+    def __init__(self, n=0):
+        self.n = n
+
+    def grow(self, x):
+        self.n += 1
+        return x.sum() + np.zeros(self.n), [0.5] * self.n
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_written_int_used_as_a_size_still_specializes(backend):
+    report = _side_by_side(Growing, "grow", lambda k: (np.arange(3.0),), 6, backend)
+    # ``[0.5] * n`` needs n as a plain int: pinned (guarded by value) in every entry,
+    # one per call, as without the restart (and the restart does not loop on it)
+    assert report.compile_count == 6, [str(r) for r in report.recompiles]
+    assert all("pinned" in str(r) or "expected" in str(r) for r in report.recompiles)
+
+
+class Toggle:
+    """A flag the frame flips and branches on: a branch guard, one entry per side."""
+
+    def __init__(self):
+        self.flag = 0
+
+    def step(self, x):
+        self.flag = 1 - self.flag
+        if self.flag:
+            return x + 1.0
+        return x - 1.0
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_written_number_that_selects_control_flow_still_guards_it(backend):
+    report = _side_by_side(Toggle, "step", lambda k: (np.arange(3.0),), 6, backend)
+    assert report.compile_count == 2, [str(r) for r in report.recompiles]
