@@ -801,8 +801,13 @@ def test_a_new_process_loads_its_kernel_from_the_disk_cache(tmp_path):
                              "native", "1", "1", "0", "True"]
     assert child("first_call") == ["native", "native", "2", "1", "0", "True", "True",
                                    "native", "1", "1", "0", "True"]
-    assert child("background") == ["compiling", "native", "2", "1", "0", "True", "True",
-                                   "compiling", "1", "1", "0", "True"]
+    # "background": g's kernel (Numba set up by then) loads in about 12 ms on another
+    # thread, which may finish before g's first call reads its state: that state is
+    # either; one native call of two says the first was tier 1's (it never waited)
+    bg = child("background")
+    assert bg[7] in ("compiling", "native"), bg
+    assert bg[:7] + bg[8:] == ["compiling", "native", "2", "1", "0", "True", "True",
+                               "1", "1", "0", "True"]
 
 
 def test_negative_loop_index_into_a_view_wraps_around_the_view():
