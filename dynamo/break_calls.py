@@ -2,7 +2,8 @@
 frame hook (to be compiled as their own frames) and which run as called.
 
 The code at a break, its islands and resume functions run uncompiled; each call
-they make asks ``intercept`` (from ``_weak_hooks``) first. What is not user code
+they make asks ``intercept`` first (``island_intercept``'s; the glue's call at the
+break asks ``_weak_hooks``'). What is not user code
 passes straight through (a builtin, a ufunc, a C method, library Python code such as
 ``np.eye``); a function that reads its caller's frame runs as called too, and one
 found reading two frames up marks the frame's code a reader (``_reads_above_caller``).
@@ -55,7 +56,12 @@ def _weak_hooks(ctx):
     garbage collector, so a strong reference back to ``ctx`` would make a cycle that is
     never freed (every compiled and dropped function would leak its entries). While
     such code runs, ``ctx`` is alive (its dispatcher is on the stack); if not, the
-    function runs eagerly."""
+    function runs eagerly.
+
+    This ``intercept`` is the glue's (the callee of a call that breaks): it is called
+    from generated code (the glue, or the dispatcher it is pasted into), so whether
+    ``f`` is the frame's own function is found on the stack (``_calls_itself``). The
+    calls of the code at a break take ``island_intercept``'s."""
     ref = weakref.ref(ctx)
 
     def run(f, box):   # (a resume function: its arguments come in a list)
@@ -64,6 +70,63 @@ def _weak_hooks(ctx):
             return types.FunctionType(boxed_code(hook.flat_code(f.__code__)), f.__globals__,
                                       f.__name__, None, f.__closure__)(box)
         return hook.run_boxed(f, box, live, boxed_code)
+
+    def on_stack(code, up: int) -> bool:   # (the caller: ``up`` frames above ours + 1)
+        return _calls_itself(code, sys._getframe(up + 1))
+    return run, _intercept(ref, on_stack)
+
+
+def island_intercept(ctx, code: types.CodeType):
+    """``intercept(f)`` for the calls of the code at a break of ``code``'s frame (an
+    island, the code after a break: ``emit.intercept_calls``), bound to ``ctx`` weakly
+    as ``_weak_hooks``' is.
+
+    Such calls run in ``code``'s break code, called by a dispatcher (itself called by
+    a frame entry of ``code``, a wrapper, a resume caller): every frame that
+    ``_calls_itself`` would look at is one of those, or dynamo's. So ``f`` calls itself
+    exactly when its code is a copy of ``code``'s (the same name, first line and file:
+    what break code, resume functions and loop bodies keep), decided from the code
+    alone, without reading a frame (a frame walk cost about a microsecond a call: a
+    loop that runs as Python and calls a compiled helper ran at 0.38x plain).
+
+    Example::
+
+        >>> intercept = island_intercept(ctx, fact.__code__)
+        >>> intercept(fact) is fact      # fact's island calls fact: as called
+        True
+    """
+    name, line, filename = code.co_name, code.co_firstlineno, code.co_filename
+
+    def copy_of_frame(callee, up: int) -> bool:
+        return callee.co_firstlineno == line and callee.co_name == name and \
+            callee.co_filename == filename
+    return _intercept(weakref.ref(ctx), copy_of_frame)
+
+
+def _intercept(ref, calls_itself):
+    """``intercept(f)``: ``f`` as a call from code that runs uncompiled makes it, under
+    the context ``ref`` refers to: unchanged where it is not user code, runs as called
+    (library code, a reader of its caller's frame, a function that ``calls_itself(code,
+    up)`` says is the frame's own: the caller is ``up`` frames above the frame that
+    asks), or through the frame hook.
+
+    A plain function and a method of one (the calls a loop that runs as Python makes
+    every trip) are decided here, each test once: no frame is read unless ``f`` reads
+    its caller's (``_reads_above_caller``)."""
+
+    def hooked(func):
+        """The hook's wrapper of the plain function ``func``, or None where it runs
+        as called (frames: 0 this one, 1 ``intercept``'s, 2 the caller)."""
+        code = func.__code__
+        if is_skipped(code):
+            return None
+        live = ref()
+        if live is None or calls_itself(code, 2):
+            return None
+        if reads_caller_frame_of(func) is None:
+            return hook.intercept(func, live)
+        _reads_above_caller(func, sys._getframe(2))   # a reader: as called
+        return None
 
     def intercept(f):
         kind = type(f)
@@ -75,23 +138,27 @@ def _weak_hooks(ctx):
             # ``_reads_above_caller``): decided here with one cached look-up, not five
             # calls and a frame walk (about 1 us: a Kalman filter that runs as Python
             # calls ``np.eye`` every trip, and ran at 0.86x plain Python for it)
-            if is_skipped(f.__code__):
-                return f
-        elif kind is types.MethodType:
+            wrapper = hooked(f)
+            return f if wrapper is None else wrapper
+        if kind is types.MethodType:
             func = f.__func__
-            if _c_code(func) or type(func) is types.FunctionType and is_skipped(func.__code__):
+            if type(func) is types.FunctionType:
+                wrapper = hooked(func)
+                return f if wrapper is None else types.MethodType(wrapper, f.__self__)
+            if _c_code(func):
                 return f   # a C function bound as a method (Cython's: ``rng.random``)
         elif _c_code(f):
             return f   # a builtin, a ufunc, a C method: the common case, kept to one call
         live = ref()
-        if live is None or _calls_itself(f, sys._getframe(1)):
+        fn = f.__func__ if kind is types.MethodType else f
+        if live is None or type(fn) is types.FunctionType and calls_itself(fn.__code__, 1):
             return f
         out = intercept_callable(f, live)
         if out is f or type(out) is types.MethodType and \
                 out.__func__ is getattr(f, "__func__", None):   # called as it is:
             _reads_above_caller(f, sys._getframe(1))   # a reader (or library code)
         return out
-    return run, intercept
+    return intercept
 
 
 # the code of a frame that breaks -> the code it was made from (the function's, or a
@@ -127,18 +194,14 @@ def _reads_above_caller(f, frame) -> None:
                       f"it calls {code.co_qualname}(), which reads {up} up ({why})")
 
 
-def _calls_itself(f, frame) -> bool:
-    """``f`` is a function whose code the caller is running: the code at a break or a
-    resume function (a copy of ``f``'s code) calls ``f`` again, itself or through the
-    glue (``frame`` and the two frames below it are looked at). A recursive call runs
-    as called, uncompiled, and so does the rest of the recursion: through the hook
-    each level would take five Python frames instead of one, and a recursion that
-    plain Python finishes would hit ``sys.getrecursionlimit()`` a fifth of the way
-    down (RecursionError)."""
-    fn = f.__func__ if type(f) is types.MethodType else f
-    if type(fn) is not types.FunctionType:   # (no getattr: a user object's may run code)
-        return False
-    code = fn.__code__
+def _calls_itself(code: types.CodeType, frame) -> bool:
+    """The code of a function, ``code``, is what the caller is running: the code at a
+    break or a resume function (a copy of the function's code) calls it again, itself
+    or through the glue (``frame`` and the two frames below it are looked at). A
+    recursive call runs as called, uncompiled, and so does the rest of the recursion:
+    through the hook each level would take five Python frames instead of one, and a
+    recursion that plain Python finishes would hit ``sys.getrecursionlimit()`` a fifth
+    of the way down (RecursionError)."""
     for _ in range(3):
         if frame is None:
             return False

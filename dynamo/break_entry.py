@@ -26,19 +26,12 @@ from functools import partial
 import numpy as np
 
 from . import hook, logs, reentry
-from .break_calls import _BREAK_ORIGIN, _c_code_now, _cache_of, _weak_hooks
+from .break_calls import _BREAK_ORIGIN, _c_code_now, _cache_of, _weak_hooks, island_intercept
+from .bytecode.break_code import break_code, resume_at, stack_loads
 from .bytecode.caller_frames import calls_caller_reader
 from .bytecode.instructions import reads_its_locals
 from .bytecode.outline import outlined_loop
-from .bytecode.resume import (
-    ResumeCaller,
-    break_code,
-    is_resume_code,
-    resume_at,
-    resume_code,
-    run_break_code,
-    stack_loads,
-)
+from .bytecode.resume import ResumeCaller, is_resume_code, resume_code, run_break_code
 from .codegen import GlueCodegen
 from .exc import RerunEagerly, SkipFrame, Unsupported
 from .frame_records import _break_record, _LazyDis, _log_break, _phase
@@ -155,6 +148,7 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record,
     run, intercept = _weak_hooks(ctx)
     cache_of = partial(_cache_of, weakref.ref(ctx))
     cg.scope["___intercept"] = intercept
+    island = island_intercept(ctx, code)   # (the calls of the code at the break)
 
     def values():
         exprs = []
@@ -190,7 +184,7 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record,
         if brk.point.kind == "island" else None
     try:
         new_code = break_code(code, brk, glue, len(stack_values), restore, live, make_resume,
-                              cg.scope["___intercept"], unbound,
+                              island, unbound,
                               partial(_c_code_now, fn.__globals__,
                                       _fixed_local_types(tx, brk, code)), boxed=boxed,
                               outline=outline, loads=loads)
@@ -198,7 +192,7 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record,
         raise SkipFrame(err.reason) from None
     log_bytecode.debug("%s", _LazyDis(code, new_code))
     if not boxed and outline is None and not callee and \
-            _plain_island(brk, output, new_code, intercept):
+            _plain_island(brk, output, new_code, island):
         return hook.CacheEntry(_check(fn, output, params, record), runs_original, record)
     _BREAK_ORIGIN[new_code] = code
     runner = (BoxedFrameRunner if boxed else FrameRunner)(new_code, fn.__globals__, code)

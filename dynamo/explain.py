@@ -90,7 +90,21 @@ class ExplainOutput:
 
     @property
     def graph_break_count(self) -> int:
+        """Break records: a break in a helper counts once per frame it ends a graph in
+        (``break_sites`` counts it once)."""
         return len(self.break_reasons)
+
+    @property
+    def break_sites(self) -> list[tuple[BreakRecord, list[str]]]:
+        """Each break once, in the order first met: (its first record, the frames whose
+        graphs it ended). ``check``'s ``assert`` reached from ``top`` through ``mid`` is
+        one site with the frames ``['top', 'mid', 'check']``."""
+        sites: dict[tuple, tuple[BreakRecord, list[str]]] = {}
+        for b in self.break_reasons:
+            first, frames = sites.setdefault(b.site, (b, []))
+            if b.frame not in frames:
+                frames.append(b.frame)
+        return list(sites.values())
 
     @property
     def ops_per_graph(self) -> list[int]:
@@ -120,7 +134,9 @@ class ExplainOutput:
             lines += [f"Size variant: {v}" for v in self.size_variants]
             lines += [f"Cache limit: {w}" for w in self.cache_limit]
         lines += [f"Graphs: {self.graph_count}",
-                 f"Graph breaks: {self.graph_break_count}",
+                 f"Graph breaks: {self.graph_break_count}" + (
+                     f" (at {_places(len(self.break_sites))})"
+                     if len(self.break_sites) != self.graph_break_count else ""),
                  f"Ops per graph: {self.ops_per_graph}",
                  f"Compile time: {self.compile_time * 1e3:.1f} ms"]
         if self.skipped:
@@ -128,8 +144,8 @@ class ExplainOutput:
             lines += [f"  {where}: {why}" for where, why in self.skipped]
         if self.break_reasons:
             lines.append("Break reasons:")
-            for i, b in enumerate(self.break_reasons, 1):
-                lines.append(f"  {i}. " + str(b).replace("\n", "\n     "))
+            for i, (b, frames) in enumerate(self.break_sites, 1):   # (each place once)
+                lines.append(f"  {i}. " + b.describe(frames).replace("\n", "\n     "))
         for i, r in enumerate(r for r in self.records if r.graph is not None):
             lines.append(f"Graph {i} ({code_name(r.code)}, {r.op_count} ops):")
             lines += ["  " + ln for ln in str(r.graph).splitlines()]
@@ -143,6 +159,10 @@ class ExplainOutput:
             for src in self.check_sources:
                 lines += ["  " + ln for ln in src.rstrip().splitlines()]
         return "\n".join(lines)
+
+
+def _places(n: int) -> str:
+    return "1 place" if n == 1 else f"{n} places"
 
 
 class Explainer:

@@ -44,8 +44,24 @@ class BreakRecord:
     source_line: str
     frame: str
 
+    @property
+    def site(self) -> tuple:
+        """What makes two records one break: the same reason at the same line (a break
+        in a helper is recorded once by each frame it ends a graph in)."""
+        return self.reason, self.filename, self.lineno
+
     def __str__(self) -> str:
-        text = f"{self.reason}\n  at {self.filename}:{self.lineno} in {self.frame}"
+        return self.describe([self.frame])
+
+    def describe(self, frames: list[str]) -> str:
+        """The record as the report shows it, ``frames`` being the frames whose graphs
+        it ends (``in f``; ``in check, ending the graphs of top, mid and check``: the
+        outer frames traced into the helper and broke first, so the last frame is the
+        one whose code holds the line)."""
+        where = frames[0] if len(frames) == 1 else (
+            f"{frames[-1]}, ending the graphs of "
+            f"{', '.join(frames[:-1])} and {frames[-1]}")
+        text = f"{self.reason}\n  at {self.filename}:{self.lineno} in {where}"
         if self.source_line:
             text += f"\n      {self.source_line}"
         if self.explanation:
@@ -53,6 +69,7 @@ class BreakRecord:
         if self.hint:
             text += f"\n  hint: {self.hint}"
         return text
+
 
 
 @dataclass

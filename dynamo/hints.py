@@ -199,6 +199,12 @@ TABLE: tuple[Advice, ...] = (
            "the data decides; a graph holds arrays.",
            "pass a matrix: np.linalg.matrix_rank(np.atleast_2d(v)) is the same count, as a "
            "NumPy int, and is captured, " + _ACCEPT),
+    Advice(r"\(retstep=True\) returns the step",
+           "The step is a constant only when start, stop, num and endpoint are Python "
+           "numbers the trace knows; from arrays (or numbers that change between calls) "
+           "it is a value of the data.",
+           "compute the step yourself, dx = (stop - start) / (num - 1), or pass start and "
+           "stop as Python numbers"),
     Advice(r"^(np|numpy|cupy)\.\S+: \w+(Error|Exception)",
            "The op's shape/dtype rule rejected these arguments; the call runs eagerly so "
            "NumPy itself decides (and raises if it must).",

@@ -69,6 +69,7 @@ from .variables import (
 )
 from .variables.base import program_error
 from .variables.constant import SymRangeVariable
+from .variables.stacked_lists import stacked_list
 from .writes import WriteGuard, same_object_root, written_array
 
 # Node meta: how many Python objects the trace had changed when the node was added.
@@ -179,10 +180,13 @@ class OutputGraph:
             table.clear()
 
     # ------------------------------------------------------------------ inputs
-    def add_input(self, value: Any, source: Source, dynamic_dims=()) -> ArrayVariable:
+    def add_input(self, value: Any, source: Source, dynamic_dims=(),
+                  least: int = 2) -> ArrayVariable:
         """An array from outside the trace: a placeholder, guarded by ``_array_spec``;
-        its dynamic dimensions (and ``dynamic_dims``) are symbols of the ShapeEnv."""
-        meta = self.shape_env.symbolic_dims(meta_of(value), source, value, dynamic_dims)
+        its dynamic dimensions (and ``dynamic_dims``) are symbols of the ShapeEnv
+        (guarded ``>= least``: see ``ShapeEnv.symbolic_dims``)."""
+        meta = self.shape_env.symbolic_dims(meta_of(value), source, value, dynamic_dims,
+                                            least)
         self._check_kind(meta.kind)
         name = _placeholder_name(source)
         node = self.root_graph.placeholder(name, meta={"array": meta, "source": source})
@@ -314,6 +318,9 @@ class OutputGraph:
     # ------------------------------------------------------------------ ops
     def call_op(self, op: ops.OpDef, args: list, kwargs: dict, kind: str | None = None):
         """Add ``op(*args, **kwargs)`` to the graph; return the result Variable(s)."""
+        stacked = stacked_list(self, op, list(args), kwargs)   # np.stack(growing list)
+        if stacked is not None:
+            return stacked
         args = self._as_data(op, list(args))
         node_args = tuple(to_graph(a, self) for a in args)
         node_kwargs = to_graph(dict(kwargs), self)

@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "shared"))  # models
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "realworld"))
 
 import models  # noqa: E402
 
@@ -226,8 +227,28 @@ class _EpsilonGreedy:
         return a
 
 
+class _KVCache:
+    """Greedy decoding with a key/value cache kept as lists of rows, stacked each step
+    (one stacked input of symbolic length: ``dynamo.variables.stacked_lists``)."""
+
+    def __init__(self, d):
+        rng = np.random.default_rng(3)
+        self.keys, self.values = [], []
+        self.Wk, self.Wv = rng.standard_normal((2, d, d)) * (0.5 / d ** 0.5)
+
+    def step(self, x):
+        self.keys.append(x @ self.Wk)
+        self.values.append(x @ self.Wv)
+        K, V = np.stack(self.keys), np.stack(self.values)
+        s = K @ x / np.sqrt(len(x))
+        p = np.exp(s - s.max())
+        return (p / p.sum()) @ V
+
+
 def _state_programs():
     """(name, function maker, argument tuples per call) for the ``state`` section."""
+    # SpinningUp's array replay buffer: ``obs_buf[:size]``, ``size`` counting from 0
+    from stateful_programs import ArrayReplayBuffer
     rng = np.random.default_rng(0)
     g = rng.standard_normal(4096).astype(np.float32)
     m = np.zeros(4096, np.float32)
@@ -246,6 +267,10 @@ def _state_programs():
          [(np.array(ids + list(range(i)), np.int64), wte, wpe) for i in range(40)]),
         ("loss scaler", lambda: _LossScaler().unscale, [(g,)] * 40),
         ("epsilon greedy", lambda: _EpsilonGreedy().select, [(i % 5,) for i in range(40)]),
+        ("kv cache lists", lambda: _KVCache(64).step,
+         [(wte[i],) for i in range(40)]),
+        ("replay buffer slice", lambda: ArrayReplayBuffer(8, 1000).store,
+         [(wte[i, :8].astype(np.float64), 0.5 * i) for i in range(40)]),
     ]
 
 

@@ -11,7 +11,10 @@ programs of ``tests/realworld/heldout_programs3.py`` and ``heldout_programs4.py`
 (the same kinds and estimators, optimizers, graph algorithms, written before any was
 run, standing in for held-out suites), the scientific kernels of
 ``tests/realworld/kernels_corpus5.py`` (a fifth corpus: stencils, ODE steppers, solvers,
-FFT, n-body, fractals, histograms, Monte Carlo, image filters), the
+FFT, n-body, fractals, histograms, Monte Carlo, image filters), the functions of
+``tests/realworld/repo_functions_corpus.py`` (a sixth corpus: numpy-ml-style layers,
+optimizers and objectives with classes, dicts and ``**kwargs``, clustering, HMMs,
+preprocessing, metrics, simulations), the
 programs of ``scripts/bench_realworld.py`` (``realworld_programs.py``, at benchmark
 sizes) and the Python-feature
 corpus of ``tests/translator`` (``corpus_*.py``), and the programs of ``tests/breaks``
@@ -61,6 +64,8 @@ def corpora() -> dict[str, list[tuple]]:
                            ROOT / "tests" / "realworld" / "heldout_programs4.py")
     kernels5 = load_module("kernels_corpus5",
                            ROOT / "tests" / "realworld" / "kernels_corpus5.py")
+    repo_functions = load_module("repo_functions_corpus",
+                                 ROOT / "tests" / "realworld" / "repo_functions_corpus.py")
     translator = []
     for stem in ("functions", "control", "containers", "objects", "more"):
         mod = load_module(f"corpus_{stem}",
@@ -83,6 +88,8 @@ def corpora() -> dict[str, list[tuple]]:
                 (name, fn, args, {}) for name, fn, args in heldout4.PROGRAMS],
             "tests/realworld/kernels_corpus5.py": [
                 (name, fn, args, {}) for name, fn, args in kernels5.PROGRAMS],
+            "tests/realworld/repo_functions_corpus.py": [
+                (name, fn, args, {}) for name, fn, args in repo_functions.PROGRAMS],
             "scripts/bench_realworld.py": [tuple(p) for p in realworld_programs.programs()],
             "tests/translator corpus": translator,
             "tests/breaks corpus (written to break)": written_to_break}

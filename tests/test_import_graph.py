@@ -158,8 +158,9 @@ def test_guards_is_a_leaf(graph):
 # that makes a later kind gets it through the translator: tx.wrap, tx.call_builtin...).
 VARIABLE_LAYERS = ("base", "constant", "sequences", "sets", "dicts", "named_tuples",
                    "container_ops", "iterators", "ndindex", "functions", "folding",
-                   "library_names", "loop_exit_tests", "layout_flags", "arrays", "formatted",
-                   "formatted_calls", "library_calls", "dask_arrays",
+                   "library_names", "loop_exit_tests", "layout_flags", "arrays", "stacked_lists",
+                   "formatted",
+                   "formatted_calls", "linspace_step", "library_calls", "dask_arrays",
                    "errstate", "objects", "lifetimes", "loggers",
                    "iteration", "builtins", "builder")
 
@@ -175,7 +176,8 @@ def test_variables_are_layered(graph):
               if b in rank and rank[b] >= rank[a]]
     assert not upward, "imports of a later layer:\n" + _describe(graph, upward)
     above = {"dynamo.translator", "dynamo.output_graph", "dynamo.codegen", "dynamo.api",
-             "dynamo.convert", "dynamo.hook", "dynamo.bytecode.resume", pkg,
+             "dynamo.convert", "dynamo.hook", "dynamo.bytecode.resume", "dynamo.bytecode.break_code",
+             pkg,
              # the parts of convert and hook
              "dynamo.frame_records", "dynamo.raising", "dynamo.glue", "dynamo.break_entry",
              "dynamo.break_calls", "dynamo.wrappers", "dynamo.code_keyed",

@@ -43,8 +43,9 @@ from dynamo.graph import Graph
 
 from ..numpy_backend import numpy_backend
 from ..numpy_backend.options import Options as NumpyOptions
+from .kernel_files import cache_dir_default
 from .lower import Unsupported, lower
-from .tier import Settings, Tiered, cache_dir_default
+from .tier import Settings, Tiered
 
 log = logging.getLogger("dynamo.backend")
 _counter = itertools.count()

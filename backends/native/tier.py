@@ -17,7 +17,7 @@ compiled in the background), when inputs that the kernel writes overlap, or when
 kernel flags a NaN or infinity NumPy would have reported: then the inputs it wrote are
 restored from the backup the kernel took of each part at its first write (saves.py; an
 input whose old contents no call reads has none while the rerun cannot raise:
-``saves.free_inputs``, ``_rerun_completes``), the
+``saves.free_inputs``, ``error_state.rerun_completes``), the
 random states its draws consumed are put back (draws.py), and tier 1 runs, warning as
 eager does.
 
@@ -30,22 +30,20 @@ Example::
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import logging
 import os
-import sys
 import threading
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
-from dynamo.ops.errstate import UFUNC_STATE, ufunc_state
 from dynamo.source import compile_source
 
-from ..numpy_backend.runtime import warnings_never_raise
+from .call_helpers import c_ordered, call_helpers, fast_native, written_inputs
 from .draws import restore_states, save_states
+from .error_state import default_errstate, rerun_completes
+from .kernel_files import cache_path, module_from_file, module_source
 from .lower import Kernel
 from .nopython_draws import draws_match, locked
 from .race import best, choose
@@ -54,12 +52,6 @@ from .threads import ThreadChoice
 
 log = logging.getLogger("dynamo.backend")
 
-_DEFAULT_ERR = {"divide": "warn", "over": "warn", "under": "ignore", "invalid": "warn"}
-# The same with every visible condition raising: the frontend's floating-point guard
-# (``numpy_backend.runtime.guard``, around a graph the frame reruns eagerly when it
-# raises) or ``np.seterr(divide/over/invalid="raise")``. A flagged call runs tier 1,
-# which raises where eager would (the kernel reports the same conditions either way).
-_RAISING_ERR = {"divide": "raise", "over": "raise", "under": "ignore", "invalid": "raise"}
 # Numba's default "workqueue" threading layer aborts when two threads launch parallel
 # kernels at once: parallel kernels run one at a time.
 _PARALLEL_LOCK = threading.Lock()
@@ -103,196 +95,6 @@ NUMBA_SET_UP = threading.Event()
 # 30-110 ms of wall time at load 10 on 2 cores; a miss (a compile) waits no longer.
 AUTO_WAIT_S = 0.25
 
-_DEFAULT_STATES: dict = {}   # NumPy's ufunc settings object -> whether it is the default
-# The last settings object found to be the default (``np.errstate`` swaps another in
-# and puts this one back on exit): the generated fast call path (``_fast_native``)
-# compares with it by identity before it asks ``default_errstate``.
-_KNOWN_DEFAULT: list = [object()]
-_get_state = UFUNC_STATE.get if UFUNC_STATE is not None else (lambda: None)
-
-
-def default_errstate() -> bool:
-    """NumPy's error handling is the default one, or the default one with its visible
-    conditions raising (``_RAISING_ERR``): the kernel reports what both report
-    (``np.geterr()`` costs microseconds: the answer is kept per settings object,
-    which ``np.errstate`` replaces)."""
-    if UFUNC_STATE is None:   # NumPy 1.x
-        return np.geterr() in (_DEFAULT_ERR, _RAISING_ERR)
-    state = ufunc_state()
-    try:
-        found = _DEFAULT_STATES[state]
-    except KeyError:
-        if len(_DEFAULT_STATES) >= 256:
-            _DEFAULT_STATES.clear()
-        found = _DEFAULT_STATES[state] = np.geterr() in (_DEFAULT_ERR, _RAISING_ERR)
-    if found:
-        _KNOWN_DEFAULT[0] = state
-    return found
-
-
-_WARNING_STATES: dict = {}   # NumPy's ufunc settings object -> whether it is _DEFAULT_ERR
-
-
-def _rerun_completes() -> bool:
-    """A flagged call's rerun in tier 1 cannot raise midway: NumPy's error state is
-    the default one (reports warn, ``_DEFAULT_ERR``, not ``_RAISING_ERR``) and a
-    ``RuntimeWarning`` would be shown without raising (no filter makes it an error, no
-    replaced ``showwarning``/``formatwarning``, a ``stderr`` that takes any text: the
-    numpy backend's ``runtime.warnings_never_raise``). Then the written inputs
-    ``saves.free_inputs`` finds need no backup: tier 1 stores their first store again
-    before anything reads them. (A kernel with draws or NumPy calls, which can raise
-    in any error state, never asks: ``Tiered._try_native``.) About 1-2 us with
-    Python's default filters (scanned again only when they change)."""
-    if UFUNC_STATE is None:   # NumPy 1.x
-        if np.geterr() != _DEFAULT_ERR:
-            return False
-    else:
-        state = ufunc_state()
-        try:
-            found = _WARNING_STATES[state]
-        except KeyError:
-            if len(_WARNING_STATES) >= 256:
-                _WARNING_STATES.clear()
-            found = _WARNING_STATES[state] = np.geterr() == _DEFAULT_ERR
-        if not found:
-            return False
-    return warnings_never_raise()
-
-
-# NumPy's flag bits that Numba's type of an array depends on beyond dtype and shape
-# (which the graph's guards fix): C_CONTIGUOUS, F_CONTIGUOUS, ALIGNED, WRITEABLE.
-_LAYOUT_BITS = 0x1 | 0x2 | 0x100 | 0x400
-
-
-def _c_ordered(a: np.ndarray) -> bool:
-    """NumPy's order="K" allocates a C-ordered result for this operand (strides
-    non-increasing in magnitude over the dimensions of size > 1)."""
-    if a.flags.c_contiguous:
-        return True
-    strides = [abs(s) for s, n in zip(a.strides, a.shape) if n > 1]
-    return all(x >= y for x, y in zip(strides, strides[1:]))
-
-
-def _call_helpers(kernel: Kernel, name: str):
-    """Two small functions generated for this kernel's inputs and outputs, run on every
-    tier-2 call (written out rather than looped over: a comprehension costs about as
-    much as the recursion benchmark's whole check):
-
-    - ``layout_key(args)``: what Numba's type of each argument depends on beyond dtype
-      and shape (which the graph's guards fix): an array's C/F contiguity, alignment and
-      writability (bits of ``flags.num``), another value's type;
-    - ``finish(args, out)``: the graph's outputs from the kernel's ``out = (flag,
-      *results)``: the caller's input for an input written in place, a new array as
-      Numba made it, a scalar as the NumPy scalar eager returns (Numba gives a Python
-      number)."""
-    names = [f"a{k}" for k in range(kernel.nparams)]
-    unpack = f"    {''.join(n + ', ' for n in names)}= args\n" if names else ""
-    keys = "".join(f"{n}.flags.num & {_LAYOUT_BITS} if type({n}) is ndarray else type({n}), "
-                   for n in names)
-    scope: dict = {"ndarray": np.ndarray}
-    items = _output_items(kernel, scope, "args[{}]")
-    src = (f"def layout_key(args):\n{unpack}    return ({keys})\n\n\n"
-           f"def finish(args, out):\n    return ({''.join(i + ', ' for i in items)})\n")
-    compile_source(src, f"<dynamo native call helpers {name}>", scope)
-    return scope.pop("layout_key"), scope.pop("finish")
-
-
-def _output_items(kernel: Kernel, scope: dict, input_source: str) -> list[str]:
-    """The source of each result of ``kernel``'s call: an input it returns
-    (``input_source`` formatted with its index), an array it made (``out[i]``), or a
-    scalar as the NumPy scalar eager returns (the type is added to ``scope``)."""
-    items = []
-    for k, out in enumerate(kernel.outputs):
-        if out[0] == "input":
-            items.append(input_source.format(out[1]))
-        elif out[2].scalar:
-            scope[f"_t{k}"] = out[2].dtype.type
-            items.append(f"_t{k}(out[{out[1] + 1}])")
-        else:
-            items.append(f"out[{out[1] + 1}]")
-    return items
-
-
-def _fast_native(tiered: Tiered, dispatcher):
-    """The tier-2 call of a kernel that needs none of ``_try_native``'s per-call work
-    but the error-state check (no scalar parameter, no input it writes, no parallel
-    loop, no new array of 2 or more dimensions: the scalar recursion), generated for
-    its parameters; None for other kernels. It saves what the generic path spends on
-    ``*args`` tuples, attribute reads and branches that cannot apply (the recursion:
-    about 0.6 us of 5 a call; its kernel takes about 3.5).
-
-    The same answers as ``_native``: tier 1 for a non-default error state, an input
-    layout with no kernel yet (Numba's dispatch raises TypeError: ``_new_layout``), a
-    flagged call (nothing written: nothing to restore) and an unexpected error."""
-    kernel = tiered.kernel
-    if kernel.scalar_params or kernel.writes or kernel.parallel or kernel.fresh_ndim >= 2 \
-            or kernel.buffers or kernel.ordered_inputs or kernel.generators \
-            or kernel.global_draws:
-        return None
-    params = "".join(f"a{k}, " for k in range(kernel.nparams))
-    scope: dict = {"_get": _get_state, "_known": _KNOWN_DEFAULT, "_kernel": dispatcher,
-                   "_default_errstate": default_errstate, "_tiered": tiered,
-                   "_tier1": tiered.tier1, "_log": log}
-    items = _output_items(kernel, scope, "a{}")
-    src = f"""def native({params}):
-    if _get() is _known[0] or _default_errstate():
-        try:
-            out = _kernel({params})
-        except TypeError:   # Numba's dispatch: no kernel for these layouts yet
-            _tiered._new_layout(({params}))
-            return _tier1({params})
-        except Exception:   # (not expected) tier 1 answers
-            _log.exception("native tier: graph %s's kernel raised", _tiered.name)
-            return _tier1({params})
-        if not out[0]:
-            _tiered.native_calls += 1
-            return ({''.join(i + ', ' for i in items)})
-    return _tier1({params})
-"""
-    compile_source(src, f"<dynamo native call {tiered.name}>", scope)
-    return scope.pop("native")
-
-
-def _written_inputs(args, writes: list) -> list | None:
-    """The input arrays the kernel may write; None when one of them is read-only or
-    shares memory with another input (eager's order of reads and writes then matters)."""
-    written = [args[k] for k in writes]
-    if any(type(w) is not np.ndarray for w in written):
-        return None
-    # by position, not identity: one array passed for two inputs (``f(a, a)`` where
-    # the graph was made for two; the guards admit it) is two inputs sharing memory
-    arrays = [(j, a) for j, a in enumerate(args) if type(a) is np.ndarray]
-    for k, w in zip(writes, written):
-        if not w.flags.num & 1024:   # (flags.writeable of a broadcast view warns)
-            return None
-        if len(arrays) > 1 and any(j != k and np.may_share_memory(a, w) for j, a in arrays):
-            return None
-    return written
-
-
-def module_source(kernel: Kernel) -> str:
-    """The kernel's module, constants written out (so a cached file is whole)."""
-    lines = []
-    for name, value in kernel.consts.items():
-        dt = np.dtype(type(value))
-        if dt.kind == "c":
-            text = f"complex({_float(value.real)}, {_float(value.imag)})"
-        elif dt.kind == "f":
-            text = _float(value)
-        elif dt.kind == "b":
-            text = repr(bool(value))
-        else:
-            text = repr(int(value))
-        lines.append(f"{name} = np.{dt.name}({text})")
-    head, _, body = kernel.source.partition("\n\ndef kernel(")
-    return head + "\n" + "\n".join(lines) + "\n\n\ndef kernel(" + body
-
-
-def _float(v) -> str:
-    v = float(v)
-    return repr(v) if np.isfinite(v) else f"float({str(v)!r})"
-
-
 class Tiered:
     """The compiled function of one graph: tier 1, then maybe tier 2."""
 
@@ -315,7 +117,7 @@ class Tiered:
         self.thread_choice: ThreadChoice | None = None   # set by the trial (threads.py)
         self._spares: list = []             # backup and state arrays (saves.py), reused
         self._spare_buffers: list = []      # intermediates the kernel takes (_buffers)
-        self._layout_key, self._finish = _call_helpers(kernel, name)
+        self._layout_key, self._finish = call_helpers(kernel, name)
         # a kernel of arrays only: Numba's own dispatch (in C) finds the kernel for the
         # arrays' layouts, or raises TypeError (compiling at call time is disabled),
         # which costs less than ``_layout_key`` on every call; a scalar parameter could
@@ -329,7 +131,7 @@ class Tiered:
         # a kernel another process compiled (its file is in the disk cache): loading it
         # costs little, so the graph counts as hot from its first call
         self._cached = settings.cache_dir is not None and os.path.exists(
-            _cache_path(self.__dynamo_native_source__, settings.cache_dir))
+            cache_path(self.__dynamo_native_source__, settings.cache_dir))
 
     def __call__(self, *args):
         return self._run(*args)
@@ -396,9 +198,9 @@ class Tiered:
                     self._use_fallback()   # Numba's draws are not NumPy's here (or not
                                            # wanted)
                 self._dispatcher = self._make_dispatcher(numba)
-                fast = _fast_native(self, self._dispatcher)
+                fast = fast_native(self, self._dispatcher)
                 if fast is not None:
-                    self._native = fast   # (shadows the method: see _fast_native)
+                    self._native = fast   # (shadows the method: see call_helpers.fast_native)
             written = [args[k] for k in self.kernel.writes]
             sig = tuple(numba.typeof(a) for a in (*args, *new_savers(written),
                                                   *self._buffers()))
@@ -443,7 +245,7 @@ class Tiered:
         """Compile the kernel whose draws are NumPy calls (nopython_draws.py): the same
         inputs and outputs, so only the source and the helpers made from it change."""
         self.kernel = self.kernel.fallback
-        self._layout_key, self._finish = _call_helpers(self.kernel, self.name)
+        self._layout_key, self._finish = call_helpers(self.kernel, self.name)
         self.__dynamo_native_source__ = module_source(self.kernel)
 
     def _make_dispatcher(self, numba):
@@ -453,7 +255,7 @@ class Tiered:
         options = dict(parallel=self.kernel.parallel, error_model="numpy",
                        nogil=not self.kernel.calls_numpy)
         if self.settings.cache_dir is not None:
-            fn = _module_from_file(src, self.settings.cache_dir).kernel
+            fn = module_from_file(src, self.settings.cache_dir).kernel
             options["cache"] = True
         else:
             scope: dict = {}
@@ -484,7 +286,7 @@ class Tiered:
             return self._new_layout(args)
         kernel = self.kernel
         if (kernel.fresh_ndim >= 2 or kernel.ordered_inputs) and not all(
-                _c_ordered(a) for a in args if type(a) is np.ndarray):
+                c_ordered(a) for a in args if type(a) is np.ndarray):
             return None   # eager's result would not be C-ordered, or its sums not
                           # in the kernel's order (reductions._need_numpy_order)
         for k in kernel.contiguous_inputs:
@@ -493,12 +295,12 @@ class Tiered:
         written, savers, free = (), (), ()
         drawing = kernel.generators or kernel.global_draws
         if kernel.writes:
-            written = _written_inputs(args, kernel.writes)
+            written = written_inputs(args, kernel.writes)
             if written is None:
                 return None
             savers = self._savers(written)
             if kernel.free_writes and not kernel.calls_numpy and not drawing \
-                    and _rerun_completes():
+                    and rerun_completes():
                 free = kernel.free_writes   # their saves copy nothing (saves.free_inputs)
                 mark_saved(savers, free)
         buffers = self._buffers() if kernel.buffers else ()
@@ -671,31 +473,3 @@ def _compile_signature(numba, dispatcher, sig: tuple) -> None:
                 dispatcher.disable_compile(True)
 
 
-def cache_dir_default() -> str:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "dynamo", "native")
-
-
-def _cache_path(source: str, directory: str) -> str:
-    return os.path.join(directory, f"k_{hashlib.sha256(source.encode()).hexdigest()[:24]}.py")
-
-
-def _module_from_file(source: str, directory: str):
-    """Import ``source`` from a file named by its hash: Numba's ``cache=True`` keys its
-    on-disk cache by the file, so the same graph in a new process finds its kernel."""
-    path = _cache_path(source, directory)
-    digest = os.path.basename(path)[2:-3]
-    os.makedirs(directory, exist_ok=True)
-    if not os.path.exists(path):
-        tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
-        with open(tmp, "w") as f:
-            f.write(source)
-        os.replace(tmp, path)   # atomic: a concurrent process reads a whole file
-    name = f"_dynamo_native_k_{digest}"
-    module = sys.modules.get(name)
-    if module is None:
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        sys.modules[name] = module
-    return module

@@ -30,6 +30,7 @@ from ..passes import (
     rerun_on_signal,
     varies_per_trip,
 )
+from . import scratch
 from .codegen import emit_forward
 from .flat import flat_plan
 from .loop_code import is_loop_body
@@ -93,7 +94,8 @@ def generated_code(graph: Graph, opts: Options):
     rerun = m.bind(_Rerun(graph), "rerun") \
         if rerun_on_signal(graph) and not is_loop_body(graph) else None
     emit_forward(m, optimized, groups, plans, f"forward{n}",
-                 Guarding(rerun, catch_all=opts.rerun_on_error))
+                 Guarding(rerun, catch_all=opts.rerun_on_error),
+                 recycle=scratch.MIN_BYTES if opts.recycle_outputs else 0)
     src = m.source()
     compile_source(src, f"<dynamo numpy graph {n}>", m.scope, user_lines=True)
     fn = m.scope.pop(f"forward{n}")

@@ -47,6 +47,7 @@ from __future__ import annotations
 from dynamo.graph import Graph, Node
 
 from ..fusion import Group
+from ..passes.loops import LOOPS
 from .fresh_targets import fresh_targets
 from .groups import emit_group, row_major
 from .inline import Inliner, Pending
@@ -54,7 +55,8 @@ from .loop_code import emit_loop, is_loop_body, loop_variable, next_trip_values,
 from .module import Module, call_out, plain_name
 from .order import schedule
 from .plan import plain_row_buffer
-from .reuse import donors
+from .reuse import Recycled, donors
+from .scratch import scratch_site
 from .statements import (
     DEFAULT_GUARDING,
     HANDOVER,
@@ -70,7 +72,7 @@ from .statements import (
 
 
 def emit_forward(m: Module, graph: Graph, groups: list[Group], plans: list, name: str,
-                 guarding: Guarding = DEFAULT_GUARDING) -> None:
+                 guarding: Guarding = DEFAULT_GUARDING, recycle: int = 0) -> None:
     """``def <name>(placeholders): ...``: the steps in ``order.schedule``'s order (the
     program's, for plain-path ops), then the outputs.
 
@@ -79,7 +81,9 @@ def emit_forward(m: Module, graph: Graph, groups: list[Group], plans: list, name
     reads them last (``reuse.donors``); when a reused buffer of two or more
     dimensions is C-contiguous only if some inputs are, the function checks them
     (``LayoutCheck``): on entry, running ``_<name>_any_layout`` (the same code without
-    that reuse) where they fail, or, in a loop body, on every trip.
+    that reuse) where they fail, or, in a loop body, on every trip. With ``recycle``
+    (bytes; not in a loop body) a large fresh ufunc result with no donor writes into
+    its site's buffer from the previous call (``scratch.Scratch``).
     """
     if is_loop_body(graph):
         m.loop_variables[next(iter(graph.placeholders))] = loop_variable(graph)
@@ -88,8 +92,12 @@ def emit_forward(m: Module, graph: Graph, groups: list[Group], plans: list, name
     fns = {i: emit_group(m, p, i) for i, p in enumerate(plans) if p is not None}
     returned = graph.outputs
     segments = guarding.rerun is None
+    # (not in a loop body, nor beside a loop: a kept buffer would sit idle while the
+    # loop's trips allocate their own, raising the peak over eager's)
+    recycle = 0 if is_loop_body(graph) or any(n.target in LOOPS for n in graph.nodes) \
+        else recycle
     reuse, checks = donors(graph, groups, steps, returned, layout_checked=True,
-                           same_segment=segments)
+                           same_segment=segments, recycle=recycle)
     entry = None
     if checks and is_loop_body(graph):
         # a loop body's inputs may change layout from trip to trip: each trip checks
@@ -104,7 +112,7 @@ def emit_forward(m: Module, graph: Graph, groups: list[Group], plans: list, name
     elif checks:
         fallback = f"_{name}_any_layout"
         plain, _ = donors(graph, groups, steps, returned, layout_checked=False,
-                          same_segment=segments)
+                          same_segment=segments, recycle=recycle)
         _emit_function(m, graph, groups, plans, steps, fns, plain, fallback, guarding, None)
         cond = " and ".join(row_major(n.name) for n in graph.placeholders if n in checks)
         entry = LayoutCheck(cond, fallback)
@@ -227,6 +235,9 @@ def _statement(m: Module, node: Node, name_of, reuse: dict, entry, written_back,
         array, index, _ = targets[node].args
         out = f"{m.fmt(array, name_of)}[{m.subscript(index, name_of)}]"
         return f"{node.name} = {call_out(m, node, name_of, out)}"
+    if isinstance(reuse.get(node), Recycled):   # a buffer kept across calls (scratch.py)
+        site = scratch_site(m, reuse[node])
+        return f"{node.name} = {call_out(m, node, name_of, site + '.take()')}"
     if node in reuse:   # the donor dies here: write into it, no allocation
         out = reuse[node].name
         if entry is not None and node in entry.per_trip:

@@ -36,6 +36,10 @@ the inputs' layout.
 
 from __future__ import annotations
 
+import math
+from typing import NamedTuple
+
+from dynamo import ops
 from dynamo.graph import CALL, CONSTANT, PLACEHOLDER, Graph, Node
 from dynamo.ops.node_facts import FRESH_ELEMENTWISE, array_meta, returns_fresh
 
@@ -46,8 +50,9 @@ from .plan import static_shape, uses_out
 # Fresh results whose layout is C order when their array operands' strides are.
 _C_ORDER_PRODUCTS = frozenset({"matmul", "dot"})
 # Creation calls whose result is C-contiguous unless an ``order`` says otherwise.
+# (``np.mgrid[...]`` and ``np.indices(shape)`` fill ``np.empty`` of the grid in place)
 _C_ORDER_CREATION = frozenset({"zeros", "ones", "empty", "full", "ndarray", "eye",
-                               "identity"})
+                               "identity", "mgrid", "indices"})
 # Creation calls laid out as their first argument (``order="K"``): in C order when it is.
 _LIKE_CREATION = frozenset({"zeros_like", "ones_like", "empty_like", "full_like"})
 # Joins laid out as their operands are (NumPy sorts the result's strides as theirs): in C
@@ -91,7 +96,8 @@ def c_ordered(nodes) -> dict[Node, frozenset]:
     A placeholder of two or more dimensions is C-ordered when it is C-contiguous (the
     generated code checks); one of fewer dimensions always is. A ufunc, a fusible
     reduction or a matrix product whose array operands are all C-ordered returns a
-    C-contiguous array (NumPy's ``K`` order finds no axis to swap); basic indexing
+    C-contiguous array (NumPy's ``K`` order finds no axis to swap; scalar and 0-d
+    operands have no axes and do not count); basic indexing
     and a C-order reshape of a C-ordered array are C-ordered, and so are ``np.roll`` and
     ``np.where``-like results of C-ordered arrays, and ``np.pad`` of one (NumPy
     allocates the padded array in C order unless its input is only F-contiguous, which
@@ -132,7 +138,9 @@ def c_ordered(nodes) -> dict[Node, frozenset]:
             if out in known:
                 known[node] = known[out]
             continue
-        inputs = [n for n in node.inputs() if array_meta(n) is not None]
+        # (a NumPy scalar or 0-d operand, such as ``x.max() ** 2``, has no axis to order)
+        inputs = [n for n in node.inputs() if array_meta(n) is not None
+                  and not (array_meta(n).scalar or array_meta(n).ndim == 0)]
         if any(n not in known for n in inputs):
             continue
         if returns_fresh(node) and (uses_out(node) or reduction_info(node) is not None
@@ -224,7 +232,7 @@ def _c_contiguous_always(node: Node) -> bool:
 
 
 def donors(graph: Graph, groups: list[Group], steps: list, returned, layout_checked: bool,
-           same_segment: bool = False) -> tuple[dict[Node, Node], frozenset]:
+           same_segment: bool = False, recycle: int = 0) -> tuple[dict[Node, Node], frozenset]:
     """``node -> dead intermediate it writes into``, and the inputs to check on entry.
 
     Runs over ``steps`` (``order.schedule``: ``(group index, node)`` for a plain-path
@@ -234,7 +242,10 @@ def donors(graph: Graph, groups: list[Group], steps: list, returned, layout_chec
     are reused: the inputs' layout is unknown. With ``same_segment`` a value lends
     its buffer only within its own stretch between two effects: a stretch that runs
     again op by op after a floating-point condition (``statements.Guarding``) must find
-    the values it reads unchanged.
+    the values it reads unchanged. With ``recycle`` (a number of bytes), an op that
+    finds no donor and whose fresh result has at least that many bytes maps to a
+    ``Recycled`` site: it writes into that site's buffer from the previous call
+    (``recycled``, scratch.py), under the same layout rule as a donor's buffer.
     """
     segment = {n: g.segment for g in groups for n in g.nodes}
     steps = [node if node is not None else groups[index] for index, node in steps]
@@ -246,10 +257,12 @@ def donors(graph: Graph, groups: list[Group], steps: list, returned, layout_chec
     if not layout_checked:   # only what is C-ordered whatever the inputs' layout
         order = {n: needs for n, needs in order.items() if not needs}
     owned: set[Node] = set()
-    chosen: dict[Node, Node] = {}
+    chosen: dict[Node, Node | Recycled] = {}
     checks: set[Node] = set()
+    sites = _Sites()
     for i, step in enumerate(steps):
         if isinstance(step, Group):
+            sites.release(step.inputs, i, last, None)
             continue
         node = step
         if uses_out(node) and returns_fresh(node):
@@ -259,9 +272,95 @@ def donors(graph: Graph, groups: list[Group], steps: list, returned, layout_chec
             if donor is not None:
                 chosen[node] = donor     # the donor dies here: write into it
                 checks |= order.get(donor, frozenset())
+                sites.hand_on(donor, node)
+            elif recycle and recycled(node, recycle) and _layout_ok(node, order):
+                chosen[node] = sites.take(node)   # no donor: a buffer kept across calls
+                checks |= order.get(node, frozenset())
+        sites.release(node.inputs(), i, last, node)
+        if _outlives_readers(node, returned):
+            # returned, viewed or written (``d -= np.round(d)``): the buffer may live on
+            # past its last reader here, so its site serves no other op of this call
+            sites.escape(node)
         if private(node, returned):
             owned.add(node)
     return chosen, frozenset(checks)
+
+
+def _outlives_readers(node: Node, returned) -> bool:
+    """``node``'s array may be alive after its last reader ran: it is returned, or a
+    reader writes into it (``out=node``, ``node[i] = v``) or may return a view of it.
+    A reader that only reads it into another array (a fresh result, or ``out=`` some
+    other array: ``acc += k * x`` reads ``k * x``) does not keep it."""
+    if node in returned:
+        return True
+    for u in node.users:
+        out = u.kwargs.get("out")
+        if out is node or (u.target == "setitem" and u.args and u.args[0] is node):
+            return True
+        if not (returns_fresh(u) or (isinstance(out, Node) and uses_out(u))):
+            return True
+    return False
+
+
+class Recycled(NamedTuple):
+    """``donors``' mark for an op that writes into a buffer kept from the previous call
+    (``scratch.Scratch``): the site of that buffer, one per shape, dtype and number of
+    such buffers alive at once, so ops whose buffers never live at the same time share
+    one (nine shifted products of a 3x3 convolution write one hot buffer, as eager's
+    freed temporaries come back from malloc, not nine out of the cache)."""
+    shape: tuple
+    dtype: object
+    index: int
+
+
+class _Sites:
+    """Which ``Recycled`` sites hold a live value during ``donors``' walk. A value's
+    buffer goes back to its shape's free sites after its last reader, unless that
+    reader wrote into it (``hand_on``) or it may outlive its readers: returned, viewed,
+    written by ``out=`` or ``setitem`` (``escape``). Only speed
+    depends on this: ``Scratch.take`` counts references at run time and makes a new
+    array where its kept one is still held (by a view, say)."""
+
+    def __init__(self) -> None:
+        self.held: dict[Node, Recycled] = {}
+        self.free: dict[tuple, list[int]] = {}
+        self.count: dict[tuple, int] = {}
+
+    def take(self, node: Node) -> Recycled:
+        meta = array_meta(node)
+        key = (tuple(int(n) for n in meta.shape), meta.dtype)
+        free = self.free.setdefault(key, [])
+        if free:
+            index = free.pop()
+        else:
+            index = self.count[key] = self.count.get(key, 0) + 1
+        site = self.held[node] = Recycled(*key, index)
+        return site
+
+    def hand_on(self, donor: Node, node: Node) -> None:
+        if donor in self.held:
+            self.held[node] = self.held.pop(donor)
+
+    def escape(self, node: Node) -> None:
+        self.held.pop(node, None)
+
+    def release(self, inputs, i: int, last: dict, node) -> None:
+        for a in inputs:
+            if a is not node and last.get(a) == i and a in self.held:
+                site = self.held.pop(a)
+                self.free[(site.shape, site.dtype)].append(site.index)
+
+
+def recycled(node: Node, min_bytes: int) -> bool:
+    """A fresh ufunc result that may come from a buffer kept across calls (scratch.py):
+    one NumPy array of static shape and at least ``min_bytes``, of a number dtype, from
+    a one-output ufunc that writes every element (no ``where=``)."""
+    meta = array_meta(node)
+    return (meta is not None and not meta.scalar and meta.ndim > 0
+            and meta.kind == "numpy" and static_shape(meta.shape)
+            and meta.dtype.kind in "biufc" and "where" not in node.kwargs
+            and getattr(ops.get(node.target).impl, "nout", 0) == 1
+            and math.prod(meta.shape) * meta.dtype.itemsize >= min_bytes)
 
 
 def _same_buffer(a: Node, b: Node) -> bool:

@@ -267,7 +267,7 @@ def warnings_never_raise() -> bool:
     """A RuntimeWarning warned now would be shown (or ignored) and raise nothing: no
     filter or default action makes it an error, the filters are not context-local
     (3.14's context-aware warnings), and it would be shown the warnings module's own
-    way (``_stock_display``). Also asked by the native tier (``tier._rerun_completes``)."""
+    way (``_stock_display``). Also asked by the native tier (``error_state.rerun_completes``)."""
     if getattr(sys.flags, "context_aware_warnings", False):
         return False
     return _no_error_filter() and _stock_display()

@@ -7,7 +7,7 @@ that order: ``r = weakref.ref(p, cb)`` with ``p`` in an earlier slot than ``r`` 
 ``cb`` on 3.11-3.13 (``p`` dies while ``r`` lives) and not on 3.14. A resume function
 takes its live locals as its first parameters, so its slots are in another order than
 the program's; where its copy of the program's code runs for real (uncompiled:
-``resume.boxed_code``; the rest of the frame run as an island: ``resume.break_code``),
+``resume.boxed_code``; the rest of the frame run as an island: ``break_code.break_code``),
 each return first drops the program's locals one by one in the program's order
 (``drops_at_return``). The glue of a compiled resume function orders its slots
 instead (``variables/lifetimes.py glue_slot_order``).
@@ -51,18 +51,20 @@ def clearing_order(names, original) -> list[str]:
     return order[::-1] if pyversion.FRAME_DROPS_LAST_SLOT_FIRST else order
 
 
-def drops_at_return(body: list, code, original) -> list:
-    """``body`` (a copy of ``original``'s instructions that runs in a frame of ``code``,
-    a resume function) with each return preceded by stores of None into the program's
-    locals and cells, in the order ``original``'s frame drops them; ``body`` itself
-    where ``code`` has them in that order already (a resume function whose live locals
-    come first in the program too)."""
+def drops_at_return(body: list, code, original, slots: tuple | None = None) -> list:
+    """``body`` (a copy of ``original``'s instructions that runs in a frame of ``code``:
+    a resume function, or the code an island runs) with each return preceded by stores
+    of None into the program's locals and cells, in the order ``original``'s frame
+    drops them; ``body`` itself where the frame has them in that order already (a
+    resume function whose live locals come first in the program too). ``slots``: the
+    frame's local names in slot order where they are not ``code``'s (an island's code,
+    whose glue stores come first)."""
     program_slots = set(frame_slots(original)) - set(original.co_freevars)
     # the locals that can be bound at a return: the parameters (a resume function takes
     # its cells as parameters: each has a plain slot, which holds the cell itself, as
     # unbox binds it; the original has them after its locals) and those ``body`` stores
     bound = set(code.co_varnames[:code.co_argcount]) | _stored(body)
-    names = [n for n in code.co_varnames if n in program_slots and n in bound]
+    names = [n for n in (slots or code.co_varnames) if n in program_slots and n in bound]
     program = clearing_order(names, original)
     kept = names[::-1] if pyversion.FRAME_DROPS_LAST_SLOT_FIRST else names
     if program == kept:

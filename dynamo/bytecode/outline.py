@@ -72,17 +72,11 @@ from bytecode import CellVar, Instr, Label
 from .. import pyversion
 from ..config import config
 from .cells import unrun_make_cells
+from .copies import assemble, copy, label_at, split_super_instructions
 from .emit import closure_tuple, prologue
 from .instructions import CodeInfo, code_name
 from .outline_plan import Exit, LoopPlan, log_loops, loop_plan
-from .resume import (
-    BoxedCaller,
-    _assemble,
-    _copy,
-    _label_at,
-    _split_super_instructions,
-    takes_a_box,
-)
+from .resume import BoxedCaller, takes_a_box
 from .signature import STAR_FLAGS
 
 ITEM = "___oitem"       # the outer frame's temporary for the loop's item
@@ -129,7 +123,7 @@ _BODIES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _body_code(code, plan: LoopPlan) -> types.CodeType:
-    bc, positions = _copy(code)
+    bc, positions = copy(code)
     if plan.kind == "while":
         # the test stays in the frame: here it is dead code, but its jump back would
         # still make the body look like a loop to the translator (a break in it, an
@@ -137,7 +131,7 @@ def _body_code(code, plan: LoopPlan) -> types.CodeType:
         for i in range(plan.hull[0], plan.hull[1] + 1):
             if i not in plan.body:
                 bc[positions[i]] = Instr("NOP", location=bc[positions[i]].location)
-    start = _label_at(bc, positions, plan.entry)
+    start = label_at(bc, positions, plan.entry)
     head = len(prologue(bc))
     # each exit's instruction becomes the return of (tag, values), last first so that
     # the positions of the earlier ones stay right; a body that falls into the test
@@ -155,7 +149,7 @@ def _body_code(code, plan: LoopPlan) -> types.CodeType:
         else:
             pos = positions[e.index]
             bc[pos:pos + 1] = _exit_return(plan, e, old.location)
-    body = _split_super_instructions(bc[head:])
+    body = split_super_instructions(bc[head:])
     cellvars, freevars = list(code.co_cellvars), list(code.co_freevars)
     loc = bc[positions[plan.entry]].location
     new_prologue: list = []
@@ -184,7 +178,7 @@ def _body_code(code, plan: LoopPlan) -> types.CodeType:
     bc.name = code.co_name
     line = CodeInfo.of(code).insts[plan.hull[0]].lineno
     bc.qualname = f"{code.co_qualname}_loop_body_L{line}"
-    new = _assemble(bc, body)
+    new = assemble(bc, body)
     CodeInfo.seed(new, bc)
     # (its first local is no argument of the original: super() reads the original's)
     CodeInfo.of(new).super_self = CodeInfo.of(code).super_self
@@ -235,7 +229,7 @@ def call_body(bc, positions: list[int], code, plan: LoopPlan, caller,
 
     # the labels the dispatch jumps to: back into the loop's control, and the blocks
     # in front of the places after the loop (inserted last: positions shift)
-    labels = {e.target: _label_at(bc, positions, e.target) for e in plan.exits
+    labels = {e.target: label_at(bc, positions, e.target) for e in plan.exits
               if e.kind == "next"}
     leave = {at: Label() for at in plan.after}
 

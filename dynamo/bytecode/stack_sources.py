@@ -1,7 +1,7 @@
 """Which values on the stack at a graph break the original loaded from a local.
 
 The break code rebuilds the stack the original had before the breaking instruction
-(``resume.break_code``). A value the glue returns goes onto it from a ``___brk``
+(``break_code.break_code``). A value the glue returns goes onto it from a ``___brk``
 temporary, unbound before the instruction runs (``locals()`` must not show it), so the
 stack holds a reference of its own: where the original pushed it with 3.14's
 ``LOAD_FAST_BORROW``, which holds none, ``sys.getrefcount(o)`` at the break counted one

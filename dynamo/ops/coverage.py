@@ -127,7 +127,8 @@ NOTES = {
     "setitem": "`x[mask] = v`, `x[mask, 0] = v`, `x[mask, 1:] = v` and a 0-d mask: a "
                "scalar `v`, one that broadcasts, or one value per selected element (NumPy "
                "checks the count when the graph runs); complex into real breaks",
-    "linspace": "`retstep=True` breaks", "logspace": "an array `base` breaks",
+    "linspace": "`retstep=True` with an array or changing endpoint breaks",
+    "logspace": "an array `base` breaks",
     "arange": "array arguments break", "array": "`like=` and `ndmax=` break",
     "asarray": "returns its argument itself when no conversion is needed",
     "random_choice": "`size=None` with an int population: a Python int drawn by the graph "

@@ -30,7 +30,7 @@ def reduction(op, args, kwargs) -> ArrayMeta:
     """Drop (or keep as 1) the reduced axes; dtype and errors from probes."""
     kind = rules.array_kind((args, kwargs))
     params = rules.bind(op, args, kwargs)
-    a = _array_arg(params[next(iter(params))])
+    a = array_operand(params[next(iter(params))])
     if params.get("overwrite_input"):
         raise MetaError(f"{op.name}(overwrite_input=True) leaves its input in an "
                         "unspecified order")
@@ -54,9 +54,11 @@ def reduction(op, args, kwargs) -> ArrayMeta:
     return rules.result_meta(value, shape, kind)
 
 
-def _array_arg(a) -> ArrayMeta:
+def array_operand(a) -> ArrayMeta:
     """A reduction's array: an array, or a list or tuple of arrays and numbers, which
-    NumPy reduces as ``np.asarray`` of it (``np.sum([x, y], axis=0)``)."""
+    NumPy reduces as ``np.asarray`` of it (``np.sum([x, y], axis=0)``,
+    ``np.logaddexp.reduce([a, b, c])``): ``ArrayMeta((2, 3, 4), ...)`` for ``[x, y]``
+    of two (3, 4) arrays."""
     if isinstance(a, (list, tuple)):
         asarray = get("asarray")
         return asarray.meta(asarray, (a,), {})

@@ -33,6 +33,7 @@ from dynamo.guards.type_slots import name_of, type_module
 from . import rules
 from .indexing import index_meta
 from .meta import ArrayMeta, probe
+from .reductions import array_operand
 from .registry import MUTATION, OPAQUE, OpDef, register, same
 from .rules import MetaError
 
@@ -84,8 +85,12 @@ def _method(name: str):
     return impl, cupy_impl
 
 
-def _array(params: dict, key: str) -> ArrayMeta:
+def _array(params: dict, key: str, *, sequences: bool = False) -> ArrayMeta:
+    """The array a method works on; with ``sequences``, a list or tuple of arrays and
+    numbers too, which NumPy's reduce and accumulate take as ``np.asarray`` of it."""
     a = params.get(key)
+    if sequences and isinstance(a, (list, tuple)):
+        return array_operand(a)
     if not isinstance(a, ArrayMeta):
         raise MetaError(f"ufunc method of a Python value ({key})")
     return a
@@ -102,7 +107,7 @@ def reduce_rule(op, args, kwargs) -> ArrayMeta:
     fn, *rest = args
     uf = numpy_ufunc(fn)
     params = rules.bound(_signature_of_reduce, rest, kwargs)
-    a = _array(params, "array")
+    a = _array(params, "array", sequences=True)
     kind = rules.array_kind((rest, kwargs))
     axis, keepdims = rules.static(params["axis"], "axis"), bool(params["keepdims"])
     rules.static({k: params[k] for k in ("dtype", "initial")}, "dtype and initial")
@@ -151,7 +156,7 @@ def accumulate_rule(op, args, kwargs) -> ArrayMeta:
     fn, *rest = args
     uf = numpy_ufunc(fn)
     params = rules.bound(_signature_of_accumulate, rest, kwargs)
-    a = _array(params, "array")
+    a = _array(params, "array", sequences=True)
     rules.static({k: params[k] for k in ("axis", "dtype")}, "axis and dtype")
     out = kwargs.get("out")
     plain = {k: v for k, v in kwargs.items() if k != "out"}

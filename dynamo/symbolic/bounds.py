@@ -1,7 +1,8 @@
 """Deciding an affine inequality over symbolic sizes for every size an entry serves.
 
 An entry with symbolic sizes serves every value of its symbols that its guards allow.
-Every symbol is guarded ``>= 2`` (``ranges.LOWEST``: 0 and 1 are specialized), and a
+Every symbol is guarded ``>= 2`` (``ranges.LOWEST``: 0 and 1 are specialized; a few
+``>= 1``, ``sizes.least_sizes``), and a
 caller may know more (a loop node's trip count is above ``config.loop_unroll_limit``:
 the entry guards that). ``always_nonnegative`` says whether ``e >= 0`` holds for all
 those values: then the trace needs no guard for it. Where it does not, the caller
@@ -21,7 +22,7 @@ Example::
 from __future__ import annotations
 
 from .ranges import LOWEST
-from .sizes import Sym, as_size, small_numbers
+from .sizes import Sym, as_size, least_sizes, small_numbers
 
 
 def symbol_bounds(names, known=()) -> tuple[dict[str, int], dict[str, int]]:
@@ -32,8 +33,8 @@ def symbol_bounds(names, known=()) -> tuple[dict[str, int], dict[str, int]]:
     # a changing int used only as a value so far becomes a size here (guarded >= 2),
     # or, at 0, 1 or below, is pinned: then its one value bounds it both ways
     as_size(names, "a bound of a loop")
-    small = small_numbers()
-    lower = {n: small.get(n, LOWEST) for n in names}
+    small, least = small_numbers(), least_sizes()   # (least: a stacked list's rows, >= 1)
+    lower = {n: small.get(n, least.get(n, LOWEST)) for n in names}
     upper: dict[str, int] = {n: small[n] for n in names if n in small}
     for fact in known:
         if len(fact.terms) != 1:

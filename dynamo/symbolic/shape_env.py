@@ -85,21 +85,24 @@ class ShapeEnv:
             trace.locate = self.locate
 
     # ------------------------------------------------------------------ new symbols
-    def symbolic_dims(self, meta: ArrayMeta, source: Source, value, force=()) -> ArrayMeta:
+    def symbolic_dims(self, meta: ArrayMeta, source: Source, value, force=(),
+                      least: int = 2) -> ArrayMeta:
         """Make the dynamic dimensions of an input (and those in ``force``) symbolic
         (sizes 0 and 1 stay static: NumPy treats them specially, so an entry never
-        generalizes over them)."""
+        generalizes over them; ``least=1``: size 1 too, for an input whose only reader
+        cannot broadcast it, see ``variables.stacked_lists``)."""
         dims = self.dynamic.dims(source, value) if not meta.scalar else ()
         dims = sorted(set(dims) | set(force))
         shape = list(meta.shape)
         for d in dims:
-            if shape[d] < 2:
+            if shape[d] < least:
                 continue
-            shape[d] = self.new_symbol(ShapeSource(source, d), shape[d], "a dynamic size")
+            shape[d] = self.new_symbol(ShapeSource(source, d), shape[d], "a dynamic size",
+                                       least=least)
         return meta.with_(shape=tuple(shape)) if dims else meta
 
     def new_symbol(self, source: Source, value: int, what: str,
-                   number: bool = False) -> SymInt:
+                   number: bool = False, least: int = 2) -> SymInt:
         """A symbolic int read from ``source`` (a size, or an int argument), guarded
         ``>= 2``: NumPy treats 0 and 1 specially, so those keep their own entries.
 
@@ -108,18 +111,21 @@ class ShapeEnv:
         an elementwise op, written back or returned): a counter from 0 then compiles
         at 0 and once more at 1, and that entry serves every later count. Where the
         trace needs it as a size, ``sizes.as_size`` guards it ``>= 2`` (or pins it, at
-        0, 1 or below)."""
+        0, 1 or below). ``least=1``: guarded ``>= 1`` (see ``symbolic_dims``)."""
         name = self.dynamic.symbol_for(source)
         self.symbols[name] = source
         self.hints[name] = value
+        if least < 2 and value >= least and self.trace is not None:
+            self.trace.least[name] = least      # (bounds: not ``>= 2`` for this one)
         if number and self.trace is not None:
             self.trace.numbers[name] = (source.expr(), value)
-        elif value < 2:   # (no trace to tell a value from a size: this value only)
+        elif value < least:   # (no trace to tell a value from a size: this value only)
             self.guards.add(Guard(source, EXPR, f"{source.expr()} == {value}",
                                   note=f"{what} (0 and 1 are specialized)"))
         else:
-            self.guards.add(Guard(source, EXPR, f"{source.expr()} >= 2",
-                                  note=f"{what} (0 and 1 are specialized)"))
+            self.guards.add(Guard(source, EXPR, f"{source.expr()} >= {least}",
+                                  note=f"{what} (0 and 1 are specialized)" if least == 2
+                                  else f"{what} (read only where it cannot broadcast)"))
         return SymInt(value, Sym.symbol(name, source.expr()))
 
     def new_quotient(self, fn, size: SymInt, k: int) -> SymInt | None:
@@ -253,7 +259,10 @@ class ShapeEnv:
         if op.kind == "elementwise" and self._int_blind(op, meta_args, meta_kwargs, meta,
                                                       numbers):
             return tree_map(plain, (meta_args, meta_kwargs))
-        as_size(numbers, f"np.{op.name} of a changing int")
+        if _slice_bounds_only(op, meta_args, meta_kwargs, numbers):
+            as_size(numbers, "a slice bound of a changing int", least=1)
+        else:
+            as_size(numbers, f"np.{op.name} of a changing int")
         return meta_args, meta_kwargs
 
     def _int_blind(self, op, meta_args, meta_kwargs, meta, numbers) -> bool:
@@ -307,9 +316,12 @@ class ShapeEnv:
         for name in sorted(trace.sized - self._pinned_names()):
             src = self.symbols[name]
             where = trace.sites.get(f"sized {name}")
-            self.guards.add(Guard(src, EXPR, f"{src.expr()} >= 2",
-                                  note="a dynamic int used as a size (0 and 1 are "
-                                       "specialized)" + (f", {where}" if where else "")))
+            least = trace.least.get(name, 2)
+            self.guards.add(Guard(src, EXPR, f"{src.expr()} >= {least}",
+                                  note=("a dynamic int used as a size (0 and 1 are "
+                                        "specialized)" if least == 2 else
+                                        "a dynamic int used as a slice bound (0 is "
+                                        "specialized)") + (f", {where}" if where else "")))
         for name in sorted(self._pinned_names()):
             src = self.symbols[name]
             hint = self.hints[name]
@@ -362,4 +374,22 @@ _INT_PROBES = (lambda h: 0, lambda h: 1, lambda h: -h - 3, lambda h: h + 17,
 _FLOAT_PROBES = (lambda h: -3.0 * h - 1.5, lambda h: 0.0, lambda h: h * 1e6 + 0.25,
                  lambda h: 1e300)
 
+
+def _slice_bounds_only(op, meta_args, meta_kwargs, numbers) -> bool:
+    """Is every use of the changing ints ``numbers`` in ``x[index]`` a start or stop of
+    a slice (``obs_buf[:size]``)? Such a bound may be 1: a slice does not broadcast
+    it, and what the result's size then meets is fitted at other sizes too, so an op
+    that would broadcast a size of 1 (or drop it: ``np.squeeze``) pins it there
+    (``fit.symbolic_shape``). Any other use is a size from 2 up, as before."""
+    if op.name != "getitem" or meta_kwargs or len(meta_args) != 2:
+        return False
+    index = meta_args[1]
+    items = index if isinstance(index, tuple) else (index,)
+    bounds = [(s.start, s.stop) for s in items if isinstance(s, slice)]
+    rest = [meta_args[0], *[slice(None, None, s.step) if isinstance(s, slice) else s
+                            for s in items]]
+    return bool(symbols_in(bounds) & numbers) and not symbols_in(rest) & numbers
+
+
 __all__ = ["ShapeEnv"]
+

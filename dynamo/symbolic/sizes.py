@@ -353,6 +353,9 @@ class Trace:
         self.numbers: dict[str, tuple[str, int]] = {}
         self.sized: set[str] = set()
         self.small: set[str] = set()
+        # sizes an entry serves from 1 up, not 2 (read only where they cannot
+        # broadcast: a stacked list's rows, ``variables.stacked_lists``) -> that least
+        self.least: dict[str, int] = {}
 
     def note(self, key: str, why: str) -> None:
         """Remember the first place (and reason) that learned ``key``."""
@@ -436,13 +439,16 @@ def pin(symbols, why: str = "") -> None:
             trace.note(name, why)
 
 
-def as_size(symbols, why: str) -> None:
+def as_size(symbols, why: str, least: int = 2) -> None:
     """The trace is about to rely on these symbols being sizes (``>= 2``, as every
     size symbol is guarded: NumPy treats 0 and 1 specially): a changing int that so
     far was only a value (``Trace.numbers``: no range guard) gets the guard ``>= 2``
     where its hint is 2 or more, and is pinned otherwise (for this entry only: a
     counter from 0 that later shapes an array still costs two recompiles, not one per
     call). Sizes, and numbers already sized or pinned, are left as they are.
+    ``least=1`` (a slice bound, ``obs_buf[:size]``: ``ShapeEnv._slice_bounds_only``)
+    sizes one at 1 too, guarded ``>= 1`` (``Trace.least``); a later use that needs
+    ``least=2`` pins it there.
 
         >>> with recording() as trace:
         ...     trace.numbers["s0"] = ("L['t']", 1)
@@ -454,12 +460,15 @@ def as_size(symbols, why: str) -> None:
     if trace is None or trace is _QUIET:
         return
     for name in sorted(set(symbols) & trace.numbers.keys()):
-        if name in trace.sized or name in trace.pins:
+        hint = trace.numbers[name][1]
+        if name in trace.pins or (name in trace.sized and hint >= least):
             continue
-        if trace.numbers[name][1] >= 2:
+        if hint >= min(least, 2):
             trace.sized.add(name)
             trace.note(f"sized {name}", why)
-        else:
+            if hint < 2:
+                trace.least[name] = hint
+        else:   # (a pin outweighs ``sized``: ``ShapeEnv.add_guards``, ``bounds``)
             pin({name}, why)      # (``small``: for this entry only)
 
 
@@ -475,6 +484,12 @@ def small_numbers() -> dict[str, int]:
     """The changing ints pinned as sizes at 0, 1 or below (``as_size``) -> their value."""
     trace = getattr(_local, "trace", None)
     return {} if trace is None else {n: trace.numbers[n][1] for n in trace.small}
+
+
+def least_sizes() -> dict[str, int]:
+    """The symbols an entry serves below 2 (``Trace.least``) -> their least value."""
+    trace = getattr(_local, "trace", None)
+    return {} if trace is None else dict(trace.least)
 
 
 def nonnegative(name: str) -> bool:

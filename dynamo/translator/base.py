@@ -121,7 +121,11 @@ class TranslatorBase:
         except _PYTHON_ERRORS as e:
             if is_program_error(e) and self.in_try() and \
                     before == (len(self.output.graph), self.output.side_effects.version):
-                # ...or Python raises it here (`d[k]` of a missing key), before any effect
+                # ...or Python raises it here (`d[k]` of a missing key), before any effect.
+                # Its traceback holds the translator's frames, and through them the
+                # call's arguments; the raise site's local that named it closes a cycle
+                # that kept those values alive until the cyclic GC (a `__del__` ran late)
+                e.__traceback__ = None
                 python_error = self.python_error(e)
                 if python_error is not None:
                     self.unwind(SymbolicRaise(python_error, self))

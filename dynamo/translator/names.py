@@ -14,6 +14,7 @@ from .. import pyversion
 from ..exc import Unsupported
 from ..variables import NULL, CellVariable, wrap
 from ..variables.lifetimes import ends_visibly, held_object
+from .imports import import_value
 
 
 class Names:
@@ -219,5 +220,17 @@ class Names:
         self.push(wrap(self, pyversion.COMMON_CONSTANTS[int(inst.arg)], None))
 
     def IMPORT_NAME(self, inst):
-        raise Unsupported("import inside the traced function",
-                          hint="import at module level", cause="import")
+        # a module already in sys.modules is a lookup (translator/imports.py)
+        fromlist, level = self.stack[-1], self.stack[-2]
+        if not (fromlist.is_constant() and level.is_constant()):
+            raise Unsupported("import inside the traced function",
+                              hint="import at module level", cause="import")
+        value = import_value(self, inst.arg, fromlist.as_python_constant(),
+                             level.as_python_constant())
+        self.pop()
+        self.pop()
+        self.push(value)
+
+    def IMPORT_FROM(self, inst):
+        # the module stays on the stack; a missing name was refused by IMPORT_NAME
+        self.push(self.getattr(self.stack[-1], inst.arg))

@@ -107,7 +107,10 @@ class Operators:
         name, to_bool = pyversion.compare_op(inst.arg)
         b = self.pop()
         a = self.pop()
-        result = self.compare(COMPARE_OPS[name], a, b)
+        try:    # `if len(x[x < 0]) > 0: raise ...`: a size the data decides, as a check
+            result = self.compare(COMPARE_OPS[name], a, b)
+        except Unsupported as e:
+            raise as_a_check(self.info.insts, inst, e)  # (e itself if no check)
         # (else the jump decides: a while loop's test on an array, or a bool the graph
         # computes, which ``bool()`` leaves as it is: ``if rng.random() < eps`` breaks
         # at the jump on 3.13 as on 3.11, number_compares.py)

@@ -21,6 +21,9 @@ from __future__ import annotations
 
 from ..exc import Unsupported
 
+# Breaks of a value the data decides, used as a truth value: an array's truth, a bool
+# made from array data (np.allclose), a data-dependent size (len(x[x > 0])).
+_DATA_CAUSES = ("data_dependent", "array_to_python", "data_dependent_shape")
 _ENDS = ("RETURN_VALUE", "RETURN_CONST", "RERAISE")
 _PASS = ("NOT_TAKEN", "UNARY_NOT", "TO_BOOL", "NOP", "CACHE")
 
@@ -54,12 +57,16 @@ def _conditional_jump(insts, inst):
 def as_a_check(insts, inst, error: Unsupported) -> Unsupported:
     """``error`` (the break of a data-dependent truth value at ``inst``), or the same
     break named a check where one way of its jump only raises."""
-    if error.cause != "data_dependent":
+    if error.cause not in _DATA_CAUSES:
         return error
     jump = _conditional_jump(insts, inst)
     if jump is None or not (_raises_at(insts, jump.index + 1) or
                             _raises_at(insts, jump.target)):
         return error
     # (its explanation and hint: dynamo/hints.py, "a check that raises on some data")
-    return Unsupported(f"{error.reason.split(' (')[0]} (data-dependent control flow: a check "
-                       "that raises on some data)", cause=error.cause)
+    if error.cause == "data_dependent":
+        return Unsupported(f"{error.reason.split(' (')[0]} (data-dependent control flow: a "
+                           "check that raises on some data)", cause=error.cause)
+    # `assert np.allclose(a, b)`, `if len(x[x < 0]): raise ...`: the value's own reason
+    return Unsupported(f"{error.reason.splitlines()[0]} (a check that raises on some data)",
+                       cause=error.cause)

@@ -24,7 +24,8 @@ test_import_graph.py`` checks it):
 
     base < constant < sequences < sets < dicts < named_tuples < container_ops < iterators
          < ndindex < functions < folding < library_names < loop_exit_tests < layout_flags
-         < arrays < formatted < formatted_calls < library_calls < dask_arrays < errstate
+         < arrays < stacked_lists < formatted < formatted_calls < library_calls
+         < dask_arrays < errstate
          < objects < lifetimes < loggers < iteration < builtins < builder
 
 (The containers: ``sequences`` tuples, lists and slices; ``sets`` sets and what sets and

@@ -75,6 +75,7 @@ from .objects import (
     RandomObjectVariable,
 )
 from .sequences import ListVariable, TupleVariable
+from .stacked_lists import stacked_rows_input
 
 
 def is_array(value: Any) -> bool:
@@ -272,6 +273,8 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
         elif _rebuildable(source) and out.shape_env.dynamic.is_changing_length(source, value):
             var.length = functools.cache(functools.partial(
                 out.shape_env.new_length, source, len(value)))
+            if value and all(type(v) is np.ndarray for v in value):
+                var.rows = functools.partial(stacked_rows_input, tx, value, source)
         return var
     if type(value) is dict:
         if not all(is_pure_constant(k) for k in value):

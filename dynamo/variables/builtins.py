@@ -77,7 +77,12 @@ _CAUSES = {print: ("print", "print() writes output, which must happen when the p
            sys._getframe: (FRAME_CAPTURE, "The frame object it returns shows the running "
                            "frame's locals and line, which only the program's own frame "
                            "has.", "the rest of the function runs uncompiled; read what "
-                           "you need from the frame outside the compiled function")}
+                           "you need from the frame outside the compiled function"),
+           vars: ("unsupported_call", "vars(obj) is the object's own __dict__, live: the "
+                  "translator does not model it as a dict (a write through it, or to the "
+                  "object, must reach the other)", "read the attributes by name (self.W, "
+                  "self.b), or keep the arrays in a dict attribute (self.params = "
+                  "{'W': ...}) and read that; or accept the graph break")}
 
 
 # Builtins that turn a value into text: of an array, the text needs its data.

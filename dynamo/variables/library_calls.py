@@ -42,6 +42,7 @@ from .constant import (
 )
 from .folding import ARRAY_FACTS, array_fact
 from .library_names import _is_random_state, library_name, library_root
+from .linspace_step import linspace_with_step
 from .ndindex import ndindex_of
 from .sequences import SequenceVariable, TupleVariable, wrap_constant
 
@@ -71,6 +72,10 @@ class LibraryFunctionVariable(Variable):
             return _array_fact(self.fn, args, kwargs)   # np.shape(x): from the meta
         if self.fn is np.ix_ and ops.lookup_function(self.fn) is None:
             return _open_mesh(tx, args, kwargs)
+        if self.fn is np.linspace:      # retstep=True: (samples, step), the step a constant
+            with_step = linspace_with_step(tx, args, kwargs)
+            if with_step is not None:
+                return with_step
         where = ops.one_argument_where(self.fn, args, kwargs)
         if where is not None:   # np.where(c) is np.nonzero(c)
             op, args, kwargs = where
@@ -318,6 +323,8 @@ def _is_static(var: Variable) -> bool:
         return False
     if var.is_constant():
         return True
+    if getattr(var, "rows", None) is not None and var.is_unread():
+        return False      # a list of arrays, unread: reading it would guard its length
     return isinstance(var, SequenceVariable) and all(_is_static(i) for i in var.items)
 
 

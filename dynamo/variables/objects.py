@@ -404,6 +404,7 @@ class NewObjectVariable(ObjectVariable):
             raise Unsupported(f"creating an instance of {qualname_of(klass)}: {e}",
                               cause="unsupported_call") from None
         new = cls(bare, cls_var)
+        _guard_still_modelled(tx, cls_var, init)
         if init is object.__init__:
             if args or kwargs:   # object.__init__ takes no arguments: TypeError
                 raise Unsupported(f"creating an instance of {qualname_of(klass)} with "
@@ -499,6 +500,35 @@ def modelled_class(klass: type) -> str | None:
     if defines(klass, "__del__"):
         return "it defines __del__"
     return None
+
+
+def _guard_still_modelled(tx, cls_var: ClassVariable, init) -> None:
+    """Guard what ``modelled_class`` and an ``__init__`` of ``object`` relied on and no
+    read of the trace guards: the class still lacks ``__del__`` (an object that dies in
+    the trace never exists, so a ``__del__`` added later never ran) and, where it had
+    none, an ``__init__`` (one added later never ran either: round 16, issue #17).
+
+        >>> class Late: pass           # traced: `a = Late(); a = None` leaves no trace
+        >>> Late.__del__ = report       # next call: the guard fails, the trace redone
+    """
+    klass = cls_var.cls
+    meta = _program_metaclass_answers(klass, "__dict__") or \
+        _program_metaclass_answers(klass, "__mro__")
+    if meta is not None:   # the guard's reads would run the metaclass's code
+        raise Unsupported(f"creating an instance of {qualname_of(klass)} (its "
+                          f"metaclass {meta} answers its class attributes)",
+                          cause="unsupported_call")
+    # One test of the namespaces (object, a builtin type, never gains one), not
+    # `hasattr(C, '__del__')`: its AttributeError made it 4x slower on the hit path.
+    b, expr, mro = "___builtins", cls_var.source.expr(), mro_of(klass)
+    tests = [f"{expr}.__mro__[{i}].__dict__" if i else f"{expr}.__dict__"
+             for i in range(len(mro) - 1)]
+    test = " and ".join([f"len({expr}.__mro__) == {len(mro)}"] +
+                        [f"'__del__' not in {t}" for t in tests])
+    if init is object.__init__:
+        test += f" and {expr}.__init__ is {b}.object.__init__"
+    tx.output.guards.add(Guard(cls_var.source, EXPR, test,
+                               note="a class of an object made in the trace"))
 
 
 _C_METHODS = (types.MethodDescriptorType, types.WrapperDescriptorType,

@@ -175,6 +175,10 @@ class ListVariable(SequenceVariable):
     # unread: items set at an index (``memory[position] = t``), replayed after the
     # appends made before each: (len(appended) then, index Variable, value Variable)
     edits: tuple | list = ()
+    # unread, a list of ndarrays whose length changed between calls: (least) -> the
+    # ArrayVariable of np.asarray(list) (its items stacked), rows symbolic from
+    # ``least`` up, or None (see ``stacked_lists``)
+    rows = None
 
     def as_data(self):
         """The real list as array data (an input of symbolic length), while the trace

@@ -844,7 +844,7 @@ def test_a_new_input_layout_compiles_its_own_kernel():
 
 def test_the_fast_call_path_falls_back_as_the_generic_one():
     """A kernel that writes no input and makes no new 2-D array (the recursion) is
-    called through a function generated for it (``tier._fast_native``): it answers in
+    called through a function generated for it (``call_helpers.fast_native``): it answers in
     tier 1, as the generic path does, under a non-default error state, for an input
     layout with no kernel yet (compiled then) and for a flagged call."""
     def f(x):

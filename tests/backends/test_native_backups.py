@@ -1,5 +1,5 @@
 """Tier 2 without a backup of an input whose old contents no call reads
-(``saves.free_inputs``, ``tier._rerun_completes``), and with one wherever a rerun in
+(``saves.free_inputs``, ``error_state.rerun_completes``), and with one wherever a rerun in
 tier 1 could stop before the input's first store (errstate "raise", warnings as
 errors) or the input is read before it is written: every result and input after a
 call, undone or not, equals eager's, bit for bit."""
@@ -19,7 +19,7 @@ pytest.importorskip("numba")
 from test_native import jacobi, same, second_call  # noqa: E402 (needs numba)
 
 # every visible condition raising: the one error state besides the default that
-# runs tier 2 (tier._RAISING_ERR)
+# runs tier 2 (error_state._RAISING_ERR)
 RAISING = {"divide": "raise", "over": "raise", "invalid": "raise"}
 
 

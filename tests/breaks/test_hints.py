@@ -171,6 +171,16 @@ def reads_a_missing_key(x, d):
     return y + d["missing"]
 
 
+class _Params:
+    def __init__(self, w):
+        self.w = w
+
+
+def reads_vars_of_an_object(x):
+    p = _Params(x * 2)
+    return {k: v for k, v in vars(p).items()}
+
+
 def _expect_full_record(text: str, reason_part: str, line: str, hint_part: str):
     lines = text.splitlines()
     assert reason_part in lines[0], text
@@ -188,6 +198,8 @@ CASES = [
      "s = sorted([3, 1, 2], key=lambda v: -v)", "np.sort"),
     (raises_on_bad_input, (np.ones(3),), "raise statement", 'raise ValueError("too long")',
      "check inputs"),
+    (reads_vars_of_an_object, (np.ones(3),), "call to vars()",
+     "return {k: v for k, v in vars(p).items()}", "read the attributes by name"),
 ]
 
 

@@ -127,6 +127,43 @@ def test_a_check_that_raises_says_so():
 
 
 
+_ASSERTED_VALUES = """
+def allclose_checked(p):
+    assert np.allclose(p.sum(axis=1), 1.0), "rows must sum to 1"
+    return np.log(p)
+
+def equal_checked(y):
+    assert np.array_equal(y, y.astype(bool)), "labels must be binary"
+    return y * 2
+
+def count_checked(x):
+    if len(x[x < 0]) > 0:
+        raise ValueError("negative values")
+    return np.sqrt(x)
+"""
+exec(compile(_ASSERTED_VALUES, "user_value_checks.py", "exec"), _scope)
+
+
+def test_a_check_on_a_bool_or_a_size_of_the_data_says_so():
+    """``assert np.allclose(...)``, ``assert np.array_equal(...)`` and ``if len(x[m]):
+    raise``: the value's own break (a bool made from array data, a data-dependent size)
+    keeps its reason and cause, named a check, with the check's hint (np.where, the hint
+    of the value's other uses, cannot express a raise)."""
+    p = np.full((2, 3), 1 / 3)
+    for name, args, cause in (("allclose_checked", (p,), "array_to_python"),
+                              ("allclose_checked", (p * 2,), "array_to_python"),
+                              ("equal_checked", (np.array([0.0, 1.0]),), "array_to_python"),
+                              ("count_checked", (np.ones(3),), "data_dependent_shape"),
+                              ("count_checked", (-np.ones(3),), "data_dependent_shape")):
+        fn = _scope[name]
+        check(fn, *args)                    # eager's result or eager's error
+        brk, *after = dynamo_explain(fn, *args).break_reasons
+        assert [b.cause for b in after] in ([], ["raise"]), after
+        assert brk.cause == cause, (name, brk)
+        assert brk.reason.endswith("(a check that raises on some data)"), (name, brk.reason)
+        assert brk.hint.startswith("check the inputs before calling the compiled function")
+
+
 def kept_positive(x):
     return [v * 2.0 for v in x if v > 0]           # a filter: a jump back to the loop
 

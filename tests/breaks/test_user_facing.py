@@ -114,6 +114,20 @@ def test_a_break_in_a_helper_is_reported_once(caplog):
     assert records[0].startswith("graph break: call to print()")
 
 
+def test_explain_lists_a_break_in_a_helper_once():
+    """explain keeps a record per frame the helper's break ends a graph in (three), and
+    lists the break once, at the helper's line, naming those frames."""
+    report = dynamo.explain(calls_a_printing_helper)(rand(3))
+    assert report.graph_break_count == 3
+    assert len(report.break_sites) == 1
+    record, frames = report.break_sites[0]
+    assert record.reason == "call to print()" and len(frames) == 3
+    text = str(report)
+    assert "Graph breaks: 3 (at 1 place)" in text
+    assert text.count("call to print()") == 1, text
+    assert f"in {frames[-1]}, ending the graphs of {frames[0]}, {frames[1]} and " in text
+
+
 def test_graph_and_bytecode_channels(caplog):
     dynamo.set_logs("graph", "bytecode", "guards")
     try:

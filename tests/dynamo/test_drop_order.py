@@ -122,6 +122,26 @@ def island_after_the_resume(x, log):
     return x
 
 
+def island_stores_first_what_the_glue_restores(x, log):
+    b = None
+    a = Noisy(log, "a")              # noqa: F841 (the break: the island's glue restores
+    for _ in range(2):               # `a`, so the island's code numbers it before `b`)
+        b = Noisy(log, "b")          # noqa: F841 (b's slot is first: it dies first)
+        _brk()
+    return x
+
+
+def island_of_the_programs_own_frame(x, log):
+    b = Plain()
+    del b
+    a = Plain()                      # noqa: F841
+    for _ in range(2):               # the break: the rest of f runs as an island whose
+        a = Noisy(log, "a")          # noqa: F841 (glue restores `a` first)
+        _brk()
+    b = Noisy(log, "b")              # noqa: F841 (b's slot is first: it dies first)
+    return x
+
+
 def cell_of_a_closure(x, log):
     d = Noisy(log, "d")
     for _ in range(2):
@@ -181,7 +201,9 @@ def _events(fn, backend=None, calls=1) -> list:
 @pytest.mark.parametrize("fn", [
     made_at_the_break_one_break, made_at_the_break_then_called, made_after_a_break,
     made_before_a_break, weakref_slot_first, three_breaks, del_objects_in_slot_order,
-    island_after_the_resume, cell_of_a_closure, closure_dead_at_a_break,
+    island_after_the_resume, island_stores_first_what_the_glue_restores,
+    island_of_the_programs_own_frame, cell_of_a_closure,
+    closure_dead_at_a_break,
     uncompiled_resume_function, a_generator,
 ], ids=lambda f: f.__name__)
 def test_values_die_in_plain_pythons_order(fn, backend):

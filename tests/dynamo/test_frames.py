@@ -542,7 +542,7 @@ def _method_in_island(x, o):
 @pytest.mark.parametrize("backend", ["eager", "numpy"])
 def test_two_up_method_called_from_an_island_marks_the_function(backend):
     """An island calls a method that reads two frames up: the call goes through
-    ``break_calls._weak_hooks.intercept``, which marks the function a reader
+    ``break_calls.island_intercept``, which marks the function a reader
     (``_reads_above_caller``); its next calls are the plain function's."""
     fn = _fresh(_method_in_island)
     compiled = dynamo.compile(fn, backend=backend)

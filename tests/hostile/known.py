@@ -273,10 +273,38 @@ ROUND14: dict[str, Known | str] = {
     # no entries left.
 }
 
+# V. Round 16 (prog_round16_*.py).
+#    (caught-error-keeps-arguments, fixed: an error Python raised while tracing and the
+#    program's `except` caught kept, through its traceback, the translator's frames and
+#    the call's arguments in a cycle until the cyclic GC, so on the first call a
+#    `__del__` of the frame's local ran late: translator/base.py step drops the
+#    traceback.) (class-gains-del, fixed: an object made and dropped in the trace never
+#    exists, so a `__del__` or `__init__` its class gained after the trace never ran:
+#    variables/objects.py _guard_still_modelled guards both absent.)
+_HELD = ("drop-at-replay: a value with __del__ that the program took out of an input "
+         "list (pop, clear) and still holds in a new object, dict, tuple or unpacked "
+         "locals is freed when the glue replays the removal, before the program's later "
+         "effects; plainly it lives until the program drops it")
+_REPLAYED = ("drop-at-replay: the glue writes each mutated input object's final state in "
+             "first-mutation order, so a __del__ run by an overwritten or deleted "
+             "attribute or dict entry (its last reference) sees the other objects' "
+             "effects in another order than the program made them")
+ROUND16: dict[str, Known | str] = {
+    "round16_state/popped_into_new_object": _HELD,
+    "round16_state/popped_into_dict": _HELD,
+    "round16_state/tuple_outlives_clear": _HELD,
+    "round16_state/unpacked_outlive_clear": _HELD,
+    "round16_state/entry_cleared": _REPLAYED,
+    "round16_state/two_attrs_between_appends": _REPLAYED,
+    "round16_state/entries_cleared_then_attr": _REPLAYED,
+    "round16_state/attr_swap": _REPLAYED,
+    "round16_state/attr_read_then_cleared": _REPLAYED,
+}
+
 KNOWN: dict[str, Known] = {
     pid: entry if isinstance(entry, Known) else Known(entry)
     for table in (ALIAS, IDENTITY, RAISE, STATE, GUARDS, NUMERICS, FRAMES_API, MORE,
                   LOOPS, NEWEST, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10, ROUND11,
-                  ROUND12, ROUND14)
+                  ROUND12, ROUND14, ROUND16)
     for pid, entry in table.items()
 }

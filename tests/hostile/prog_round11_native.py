@@ -1,5 +1,5 @@
 """Round 11, tier 2's written inputs without a backup (``backends/native/saves.py``
-``free_inputs``, ``tier._rerun_completes``): loops that store into an input before
+``free_inputs``, ``error_state.rerun_completes``): loops that store into an input before
 reading it (a Jacobi pair, an ``out`` argument, a prefix sum in place), called with
 values that make the kernel flag a condition (overflow, division by zero, NaN) while
 a RuntimeWarning may become an exception mid-loop: a warnings filter of "error" (all,

@@ -23,13 +23,14 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round11_native", "round11_frames", "round12_lowerings", "round12_counters",
               "round12_reach", "round12_quotients", "round13_indices", "round13_math",
               "round13_trips", "round13_targets", "round14_objects",
-              "round14_python", "round14_flow", "round15_numbers", "round15_state")
+              "round14_python", "round14_flow", "round15_numbers", "round15_state",
+              "round16_state", "round16_text", "round16_python")
 
 
-def _params():
+def _params(backends, share, shares):
     params = []
-    for p in PROGRAMS:
-        for backend in hc.BACKENDS:
+    for p in PROGRAMS[share - 1::shares]:
+        for backend in backends:
             known = KNOWN.get(p.id)
             mark = known.mark(backend) if known is not None else None
             params.append(pytest.param(p, backend, id=f"{p.id}-{backend}",
@@ -37,7 +38,22 @@ def _params():
     return params
 
 
-@pytest.mark.parametrize("program,backend", _params())
+def pytest_generate_tests(metafunc):
+    """``test_program``'s cases: every program on every backend, or the part the options
+    ``--hostile-backends`` and ``--hostile-share`` choose (tests/conftest.py)."""
+    if metafunc.definition.name != "test_program":
+        return
+    backends = metafunc.config.getoption("hostile_backends").split(",")
+    unknown = sorted(set(backends) - set(hc.BACKENDS))
+    if unknown:
+        raise pytest.UsageError(f"--hostile-backends: unknown {unknown}; "
+                                f"choose from {list(hc.BACKENDS)}")
+    share, _, shares = metafunc.config.getoption("hostile_share").partition("/")
+    if not (share.isdigit() and shares.isdigit() and 1 <= int(share) <= int(shares)):
+        raise pytest.UsageError("--hostile-share takes K/N with 1 <= K <= N, e.g. 1/2")
+    metafunc.parametrize("program,backend", _params(backends, int(share), int(shares)))
+
+
 def test_program(program, backend):
     diff = hc.compare(program.scenario, backend)
     assert diff is None, diff

@@ -113,6 +113,18 @@ def test_reduceat_is_captured():
     check(f, X, graphs=1, breaks=0, backend="numpy")
 
 
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_reduce_and_accumulate_of_a_list(backend):
+    """NumPy takes a list of arrays and numbers as ``np.asarray`` of it (an HMM's
+    ``np.logaddexp.reduce([a + b for ...])`` of 0-d values): one graph."""
+    def f(x):
+        terms = [np.log(x[i, 0]) + x[i, 1] for i in range(3)]
+        return (np.logaddexp.reduce(terms), np.add.reduce([x[0], x[1], x[2]], axis=0), np.add.reduce([x[0, 0], 2.0]),
+                np.maximum.accumulate((x[:, 0], x[:, 1])), np.multiply.reduce((x[0], x[1])))
+
+    check(f, np.abs(X) + 0.5, graphs=1, breaks=0, backend=backend)
+
+
 def test_other_ufunc_methods_break_and_say_so():
     def f(x):
         return np.add.resolve_dtypes((x.dtype, x.dtype, None))

@@ -727,14 +727,8 @@ class KVCacheDecoder:
 
 
 @program(recompiles=1,
-         why='the cache lists grow: one generic entry',
-         known=(7, 'np.stack of a growing list of arrays guards its length: each item is '
-                   'an input of its own, guarded by shape and dtype. One stacked input of '
-                   'symbolic length (the call stacking the list, as np.asarray(ids) is '
-                   'made for int lists) would be a copy taken when the call starts, which '
-                   'differs from eager where the graph writes in place to an array that '
-                   'is also an item before the stack; it needs that aliasing ruled out '
-                   'and the appended rows concatenated by the graph: not built'))
+         why='the cache lists grow: one generic entry (each list one stacked input of '
+             'symbolic length, the appended row from the graph: variables/stacked_lists.py)')
 def kv_cache_decode_lists(wrap):
     dec = KVCacheDecoder()
     f = wrap(dec.step)
@@ -865,14 +859,8 @@ class ArrayReplayBuffer:
 
 
 @program(recompiles=1,
-         why=NUMBER,
-         known=(2, "the float argument `rew` changes at call 1 (one recompile); `size` "
-                   "counts 0, 1, 2... and is symbolic from the first trace (written back), "
-                   "but `obs_buf[:size]` uses it as a size, and a "
-                   "changing int used as a size at 1 is pinned for that entry (sizes 0 and "
-                   "1 are specialized: sizes.as_size), so size 2 costs one more recompile; "
-                   "`(ptr + 1) % max_size` is computed by the call and `obs_buf[:size]` "
-                   "fits as `size` up to 16 (no longer one entry per ptr and size)"))
+         why=NUMBER + "; `size` counts 0, 1, 2... and bounds a slice (`obs_buf[:size]`): "
+                      "symbolic at 1 too, guarded `>= 1`")
 def spinningup_array_replay_buffer(wrap):
     buf = ArrayReplayBuffer(4, 16)
     f = wrap(buf.store)

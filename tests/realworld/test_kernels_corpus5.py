@@ -22,7 +22,8 @@ BACKENDS = ("eager", "numpy")
 # (one break left); flags_contiguous_copy, x.flags of an input (layout_flags.py);
 # dominant_frequency, report_stats, qr_least_squares and format_table_rows, f-strings,
 # str.format, % and str.join of traced values made by the glue (formatted.py,
-# formatted_calls.py); ndindex_neighbour_sum, np.ndindex of a static shape (ndindex.py).
+# formatted_calls.py); ndindex_neighbour_sum, np.ndindex of a static shape (ndindex.py);
+# linspace_step_integral, np.linspace(retstep=True) of constant endpoints (linspace_step.py).
 # See docs/realworld.md, "A fifth corpus: scientific kernels".)
 EXPECTED_BREAKS: dict[str, int] = {
     # data-dependent control flow: a check that raises, or an `if` whose arms return
@@ -41,9 +42,6 @@ EXPECTED_BREAKS: dict[str, int] = {
     # then an `if` on the stability test
     "eig_stability": 2,
     "polynomial_roots_real": 1,
-    # np.linspace(retstep=True): the step is not modelled (a NumPy float, or a Python
-    # float nan for num <= 1)
-    "linspace_step_integral": 1,
 }
 
 

@@ -421,3 +421,41 @@ def test_generator_body_is_not_a_try_for_the_graph():
 
 def test_stop_iteration_in_a_generator_is_still_a_runtime_error():
     check(_stop_iteration_in_a_generator, np.ones(3))
+
+
+# -------------------------------------------------------- what a caught error keeps
+# An error Python raises while tracing, handed to the program's `except`, has a
+# traceback through the translator's frames, and so to the call's arguments; a local
+# naming it at its raise site made a cycle, so on the first call an object of the
+# program lived until the cyclic GC (hostile round 16, `noisy_in_except`, 3.13).
+
+class _Dies:
+    def __init__(self, log):
+        self.log = log
+
+    def __del__(self):
+        self.log.append("del")
+
+
+def _caught_past_the_end(x, log):
+    d = _Dies(log)
+    try:
+        x[10]
+    except IndexError:
+        log.append("caught")
+    return x + (d is not None)
+
+
+def test_a_caught_trace_error_keeps_no_argument_alive():
+    import gc
+    f = dynamo.compile(_caught_past_the_end)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(2):   # the first call traces
+            log = []
+            f(np.ones(4), log)
+            assert log == ["caught", "del"]
+    finally:
+        if enabled:
+            gc.enable()

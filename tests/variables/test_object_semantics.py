@@ -502,3 +502,46 @@ def test_class_attribute_absent_while_tracing_is_guarded(backend):
     plain = calls(f)
     assert calls(dynamo.compile(f, backend=backend)) == plain == [[1.0] * 2, [3.0] * 2,
                                                                   [4.0] * 2]
+
+
+class _Later:
+    pass
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_class_that_gains_del_or_init_after_the_trace(backend):
+    """An object made and dropped in the trace never exists: a ``__del__`` or an
+    ``__init__`` its class gains afterwards must make the next call trace again (hostile
+    round 16, ``class_gains_del_between_calls``, ``class_gains_init_between_calls``)."""
+    def f(x, log):
+        a = _Later()
+        a.log = log
+        log.append("made")
+        a = None
+        log.append("dropped")
+        return x * 2
+
+    def calls(f):
+        out = []
+        try:
+            for step in range(3):
+                log = []
+                f(np.ones(2), log)
+                out.append(log)
+                if step == 0:
+                    _Later.__del__ = lambda self: self.log.append("del")
+                elif step == 1:
+                    _Later.__init__ = lambda self: print_to(out)
+        finally:
+            for name in ("__del__", "__init__"):
+                if name in vars(_Later):
+                    delattr(_Later, name)
+        return out
+
+    def print_to(out):
+        out.append("init")
+
+    plain = calls(f)
+    assert plain == [["made", "dropped"], ["made", "del", "dropped"],
+                     "init", ["made", "del", "dropped"]]
+    assert calls(dynamo.compile(f, backend=backend)) == plain

@@ -3,8 +3,8 @@
 A dead intermediate lends its buffer only when its layout is known to be eager's (C
 order). ``np.pad``, the joins (``np.stack``, ``np.concatenate``, ``np.vstack``,
 ``np.hstack``, ``np.column_stack``), ``np.array`` of a list or of one array, random
-draws, 2-D matrix products, ``x[idx]`` gathers and ``out=`` results have known
-layouts too: a stencil over a padded board
+draws, 2-D matrix products, ``x[idx]`` gathers, ``np.mgrid``/``np.indices`` grids,
+ops with NumPy scalar operands and ``out=`` results have known layouts too: a stencil over a padded board
 (``p[:-2, 1:-1] + p[2:, 1:-1] + ...``) then adds in place as NumPy's own temporary
 elision does for plain code, instead of allocating one array per ``+``.
 
@@ -79,9 +79,25 @@ def drawn(x, rng):
     return (r * 2.0 + n) * x + 1.0
 
 
+def grid_rotation(x, y):
+    # np.mgrid fills np.empty of the grid: C order whatever the arguments' layout (a
+    # grid of more than 65,536 values: not folded into a constant)
+    yy, xx = np.mgrid[0:300, 0:250]
+    xs = 0.8 * (xx - x[0, 0]) + 0.6 * (yy - y[0, 0])
+    return (xs * 2.0 - 1.0)[:37, :23] * x + y
+
+
+def scalar_operands(x, y):
+    # NumPy scalar operands (0.18 / np.exp(...), s.max() ** 2, as in a tone mapping)
+    # have no axes: the results are C-ordered when x and y are, and lend their buffers
+    s = 0.18 / np.exp(np.mean(np.log(x + 1.0))) * x
+    return s * (1 + s / s.max() ** 2) / (1 + s) + y
+
+
 FORMS = [("pad stencil", pad_stencil), ("pad edge", pad_edge), ("stack last", stack_last),
          ("joins", joins), ("array of", array_of), ("out result", out_result),
-         ("products", products), ("gathered", gathered)]
+         ("products", products), ("gathered", gathered), ("grid rotation", grid_rotation),
+         ("scalar operands", scalar_operands)]
 
 
 @pytest.mark.parametrize("path", list(OPTIONS))
@@ -125,6 +141,10 @@ def test_joins_draws_and_lists_lend_their_buffers():
                             (products, (rand(37, 23), rand(37, 23, seed=1)),
                              "out=matmul"),
                             (gathered, (rand(37, 23), rand(37, 23, seed=1)),
-                             "out=exp")]:
+                             "out=exp"),
+                            (grid_rotation, (rand(37, 23), rand(37, 23, seed=1)),
+                             "out=subtract_1"),
+                            (scalar_operands, (rand(37, 23), rand(37, 23, seed=1)),
+                             "out=divide")]:
         src = compiled_graph(fn, *args).__dynamo_source__
         assert donor in src, src

@@ -92,11 +92,23 @@ def test_warning_or_failing_calls_stay_numpys_call():
         assert got_shown == shown
 
 
-def test_retstep_and_long_spaces_stay_numpys_call():
+def test_long_spaces_stay_numpys_call_and_retstep_samples_are_a_space():
+    """A space too long to keep is NumPy's call; ``retstep=True``'s samples are the
+    graph's linspace node (``variables/linspace_step.py``), kept like any literal one,
+    with eager's values and step."""
+    def long_space():
+        return np.linspace(0, 1, 1 << 17)
+
     def stepped():
-        return np.linspace(0, 1, 5, retstep=True), np.linspace(0, 1, 1 << 17)
-    src = backend_log(dynamo.compile(stepped, backend="numpy"))
+        return np.linspace(0, 1, 5, retstep=True)
+
+    src = backend_log(dynamo.compile(long_space, backend="numpy"))
     assert "_linspace_values" not in src, src
+    src = backend_log(dynamo.compile(stepped, backend="numpy"))
+    assert "_linspace_values.copy().reshape((5,))" in src, src
+    (got, got_step), (want, want_step) = dynamo.compile(stepped, backend="numpy")(), stepped()
+    np.testing.assert_array_equal(got, want)
+    assert type(got_step) is type(want_step) and got_step == want_step
 
 
 def _overflowing_space(x):

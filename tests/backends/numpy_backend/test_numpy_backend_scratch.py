@@ -1,0 +1,221 @@
+"""Large intermediates in buffers kept across calls (``scratch.py``), against eager NumPy.
+
+A site's buffer is written again only when nothing but the site reaches it: a result
+the caller holds, directly or through a view, a container or a weak reference, is
+never overwritten, and every compiled result equals eager's in values, dtype, shape
+and strides (the any-layout variant keeps eager's layout for F-ordered inputs).
+"""
+
+import threading
+import weakref
+
+import numpy as np
+import pytest
+from dynamo.backends.numpy_backend import scratch
+from dynamo.backends.numpy_backend.scratch import Scratch
+from test_numpy_backend import compiled_graph
+
+import dynamo
+
+BIG = (400, 400)          # 1.28 MB of float64: over scratch.MIN_BYTES
+
+
+def tone(rgb):
+    # the shape of the tone-mapping row of corpus 4: every op a large fresh ufunc result,
+    # some with a scalar operand (``Ls.max() ** 2``)
+    L = 0.2126 * rgb[..., 0] + 0.7152 * rgb[..., 1] + 0.0722 * rgb[..., 2]
+    Ls = 0.18 / np.exp(np.mean(np.log(L + 1e-6))) * L
+    Ld = Ls * (1 + Ls / Ls.max() ** 2) / (1 + Ls)
+    return rgb * (Ld / (L + 1e-6))[..., None]
+
+
+def chain(x, y):
+    t = np.exp(x)            # a root: no donor, from its site's buffer
+    u = np.sin(y)            # another
+    return t * u + 1.0, u    # u is returned: held by the caller
+
+
+def images(n, order="C"):
+    rng = np.random.default_rng(n)
+    return [np.asarray(rng.random((*BIG, 3)) * 4, order=order) for _ in range(3)]
+
+
+def assert_same(got, want):
+    np.testing.assert_array_equal(got, want, strict=True)
+    assert got.strides == want.strides
+
+
+# --------------------------------------------------------------------------- Scratch
+
+
+def test_scratch_reuses_only_what_nobody_holds():
+    site = Scratch((512, 64), np.dtype(np.float64))
+    a = site.take()
+    address = a.ctypes.data
+    assert site.take() is not a                      # held by a local
+    holder, view = [a], a[3:]
+    del a
+    b = site.take()
+    assert not np.shares_memory(b, holder[0])        # held by a list and a view
+    del b
+    c = site.take()
+    assert site.take() is not c                      # held by c
+    del holder, view, c
+    assert site.take().shape == (512, 64)
+    d = site.take()
+    e = memoryview(d)
+    assert not np.shares_memory(site.take(), d)      # an exported buffer holds it
+    del e, d
+    assert address is not None
+
+
+def test_scratch_lets_a_weakly_referenced_array_go():
+    site = Scratch((8, 8), np.dtype(np.float32))
+    a = site.take()
+    ref = weakref.ref(a)
+    del a
+    assert ref() is not None                          # kept: the documented delay
+    b = site.take()
+    assert ref() is None and b.shape == (8, 8)
+
+
+@pytest.mark.filterwarnings("ignore:Setting the:DeprecationWarning")   # NumPy 2.5
+@pytest.mark.parametrize("change", ["reshape", "readonly", "dtype"])
+def test_scratch_leaves_arrays_the_caller_changed(change):
+    site = Scratch((8, 8), np.dtype(np.float64))
+    a = site.take()
+    if change == "reshape":
+        a.shape = (64,)
+    elif change == "readonly":
+        a.flags.writeable = False
+    else:
+        a.dtype = np.int64
+    changed = id(a)
+    del a
+    b = site.take()
+    assert id(b) != changed and b.shape == (8, 8) and b.dtype == np.float64 and \
+        b.flags.writeable and b.flags.c_contiguous
+
+
+def test_scratch_never_hands_one_array_to_two_threads():
+    # four threads start together and each holds what it took while it checks it: the
+    # fast path's count includes another thread's local, so no array is handed out twice
+    site = Scratch((256,), np.dtype(np.int64))
+    start = threading.Barrier(4)
+    clashes = []
+
+    def work(tag):
+        start.wait()
+        for _ in range(300):
+            a = site.take()
+            a.fill(tag)
+            clashes.extend(tag for _ in range(3) if not (a == tag).all())
+            del a
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert clashes == []
+
+
+# --------------------------------------------------------------------------- generated code
+
+
+def test_large_intermediates_keep_their_buffer_from_call_to_call():
+    rgb = images(0)[0]
+    fn = compiled_graph(tone, rgb)
+    src = fn.__dynamo_source__
+    assert ".take()" in src, src
+    sites = [v for v in fn.__globals__.values() if isinstance(v, Scratch)]
+    assert sites
+    fn(rgb)
+    held = [id(s._issued[0]) for s in sites]
+    assert_same(fn(rgb)[0], tone(rgb))
+    assert [id(s._issued[0]) for s in sites] == held     # no new allocation
+
+
+def test_scalar_operands_leave_the_layout_known():
+    # ``Ls / Ls.max() ** 2`` and the ops after it borrow buffers: a scalar operand has no
+    # axes, so their results are C-ordered when ``rgb`` is (the entry check runs)
+    src = compiled_graph(tone, images(1)[0]).__dynamo_source__
+    assert src.count("out=") >= 10, src
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_results_equal_eager_call_after_call(order):
+    fn = dynamo.compile(tone, backend="numpy")
+    kept = []
+    for rgb in images(2, order) * 2:
+        got = fn(rgb)
+        assert_same(got, tone(rgb))
+        kept.append((got, rgb))
+    for got, rgb in kept:                            # nothing the caller held changed
+        assert_same(got, tone(rgb))
+
+
+def test_returned_and_held_results_are_never_written_again():
+    fn = dynamo.compile(chain, backend="numpy")
+    rng = np.random.default_rng(3)
+    pairs = [(rng.random(BIG), rng.random(BIG)) for _ in range(4)]
+    results = []
+    for x, y in pairs * 2:
+        got = fn(x, y)
+        want = chain(x, y)
+        for g, w in zip(got, want):
+            assert_same(g, w)
+        results.append((got, want))
+    views = [fn(x, y)[1][10:] for x, y in pairs]    # the rest dropped, a view kept
+    for (got, want) in results:
+        for g, w in zip(got, want):
+            assert_same(g, w)
+    for v, (x, y) in zip(views, pairs):
+        assert_same(v, np.sin(y)[10:])
+
+
+def conv3x3(img, k):
+    out = np.zeros_like(img[1:-1, 1:-1])
+    h, w = img.shape
+    for i in range(3):
+        for j in range(3):
+            out += k[i, j] * img[i:h - 2 + i, j:w - 2 + j]
+    return out
+
+
+def two_alive(x):
+    a = np.exp(x)
+    b = np.sin(x)             # a is alive: another site
+    c = a * b                 # a's buffer (a dies here)
+    d = np.cos(x)             # b dies at c: b's site again
+    return c + d
+
+
+def test_values_that_never_live_together_share_a_site():
+    img, k = np.random.default_rng(5).random((402, 402)), np.arange(9.0).reshape(3, 3)
+    fn = compiled_graph(conv3x3, img, k)
+    sites = [v for v in fn.__globals__.values() if isinstance(v, Scratch)]
+    assert fn.__dynamo_source__.count(".take()") == 9 and len(sites) == 1
+    for _ in range(3):
+        assert_same(fn(img, k)[0], conv3x3(img, k))
+    x = np.random.default_rng(6).random(BIG)
+    fn = compiled_graph(two_alive, x)
+    sites = [v for v in fn.__globals__.values() if isinstance(v, Scratch)]
+    assert len(sites) == 2, fn.__dynamo_source__
+    for _ in range(3):
+        assert_same(fn(x)[0], two_alive(x))
+
+
+def test_small_results_allocate_as_before():
+    small = np.ones((10, 10))
+    assert ".take()" not in compiled_graph(chain, small, small).__dynamo_source__
+    below = np.ones(scratch.MIN_BYTES // 8 - 1)
+    assert ".take()" not in compiled_graph(chain, below, below).__dynamo_source__
+    at = np.ones(scratch.MIN_BYTES // 8)
+    assert ".take()" in compiled_graph(chain, at, at).__dynamo_source__
+
+
+def test_recycle_outputs_false_turns_it_off():
+    rgb = images(4)[0]
+    assert ".take()" not in compiled_graph(tone, rgb, recycle_outputs=False).__dynamo_source__
+
