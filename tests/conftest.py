@@ -24,8 +24,9 @@ HAS_GPU = _has_gpu()
 def pytest_addoption(parser):
     # CI runs three Pythons side by side on two cores (scripts/run.sh). The hostile suite
     # is a third of each run; its programs exercise the frontend, where the Pythons
-    # differ, and the numpy backend, where they do not. So 3.11 runs all of it, and 3.13
-    # and 3.14 (whose bytecode is alike) each run half the programs on the eager backend.
+    # differ, and a backend, whose code does not depend on the Python. So 3.11 runs every
+    # program on the numpy backend, and 3.13 and 3.14 (whose bytecode is alike) half the
+    # programs each on the eager backend.
     group = parser.getgroup("dynamo")
     group.addoption("--hostile-backends", default="eager,numpy",
                     help="the backends tests/hostile/test_hostile.py runs its programs on "
