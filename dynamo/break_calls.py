@@ -36,6 +36,7 @@ from dynamo.guards.type_slots import dict_offset_of, flags_of
 from . import hook
 from .bytecode.caller_frames import READS_ALL, found_reading, reach, reads_caller_frame_of
 from .bytecode.resume import boxed_code, original_code
+from .island_memo import IslandMemo
 from .skipfiles import is_skipped
 
 
@@ -100,10 +101,10 @@ def island_intercept(ctx, code: types.CodeType):
     def copy_of_frame(callee, up: int) -> bool:
         return callee.co_firstlineno == line and callee.co_name == name and \
             callee.co_filename == filename
-    return _intercept(weakref.ref(ctx), copy_of_frame)
+    return _intercept(weakref.ref(ctx), copy_of_frame, IslandMemo())
 
 
-def _intercept(ref, calls_itself):
+def _intercept(ref, calls_itself, memo: IslandMemo | None = None):
     """``intercept(f)``: ``f`` as a call from code that runs uncompiled makes it, under
     the context ``ref`` refers to: unchanged where it is not user code, runs as called
     (library code, a reader of its caller's frame, a function that ``calls_itself(code,
@@ -112,11 +113,18 @@ def _intercept(ref, calls_itself):
 
     A plain function and a method of one (the calls a loop that runs as Python makes
     every trip) are decided here, each test once: no frame is read unless ``f`` reads
-    its caller's (``_reads_above_caller``)."""
+    its caller's (``_reads_above_caller``). With ``memo`` (where ``calls_itself``
+    reads the callee's code only, not the stack: ``island_intercept``'s), a function
+    decided to go through the hook is decided so again from ``memo`` without the
+    tests, while what they rest on holds (``island_memo``)."""
 
     def hooked(func):
         """The hook's wrapper of the plain function ``func``, or None where it runs
         as called (frames: 0 this one, 1 ``intercept``'s, 2 the caller)."""
+        if memo is not None:
+            make = memo.maker(func)
+            if make is not None:
+                return None if ref() is None else hook.wrap(make, func)
         code = func.__code__
         if is_skipped(code):
             return None
@@ -124,7 +132,10 @@ def _intercept(ref, calls_itself):
         if live is None or calls_itself(code, 2):
             return None
         if reads_caller_frame_of(func) is None:
-            return hook.intercept(func, live)
+            wrapper = hook.intercept(func, live)
+            if memo is not None:
+                memo.record(func, live)
+            return wrapper
         _reads_above_caller(func, sys._getframe(2))   # a reader: as called
         return None
 

@@ -47,6 +47,12 @@ class Config:
     and glue (about 6 us); on smaller arrays fusing the body cannot win that back, so
     the loop runs as plain Python, at Python's speed."""
 
+    data_checks: bool = True
+    """A check on array data whose failing way only raises (``assert np.all(p >= 0)``,
+    ``if np.any(np.isnan(x)): raise ValueError(...)``) is an op of the graph, and the
+    frame's original code runs when it fails (docs/graph_breaks.md, "Checks on array
+    data"). False: such a check is a graph break."""
+
     max_graph_nodes: int = 20000
     """Graph size past which tracing stops (the frame runs eagerly, reason logged)."""
 

@@ -84,6 +84,12 @@ TABLE: tuple[Advice, ...] = (
            "keep frame reads to one level (sys._getframe(1), stacklevel=2), or remove the "
            "graph break before the call (dynamo.explain names it)"),
     # ---------------------------------------------------------------- data-dependent control flow
+    Advice(r"^a data check in a graph that cannot be rerun",
+           "A check on array data stays in the graph only while the frame can run again "
+           "from its start when the check fails: the graph may change nothing before it "
+           "knows the check passed.",
+           "do the checks before the writes, random draws and loops (or after them, past "
+           "the graph break), or check the inputs before the call"),
     Advice(r"a check that raises on some data",
            "Whether the check passes depends on array data, which the trace does not know; "
            "the check runs as Python at the break, exactly.",
@@ -387,6 +393,11 @@ TABLE: tuple[Advice, ...] = (
            "Freeing this object runs its __del__ or weakref callbacks, which must happen at "
            "this point of the program: the frame deletes or rebinds it for real.",
            "del or rebind it outside the hot code, " + _ACCEPT),
+    Advice(r"^an? .+ object dropped from ",
+           "Overwriting or deleting this attribute, dict entry or list item frees an "
+           "object whose __del__ or weakref callbacks must run at this point of the "
+           "program: the frame makes the store for real.",
+           "clear it outside the hot code, " + _ACCEPT),
     Advice(r"\[\.\.\.\] runs the program's ",
            "Indexing this object runs its class's own __getitem__/__class_getitem__, "
            "which may have effects.", "index a plain list, tuple, dict or array, or read "

@@ -418,13 +418,34 @@ def intercept(fn: types.FunctionType, ctx: CompileContext) -> types.FunctionType
     ``intercept`` only makes a new closure over ``fn`` (cheap), so wrapping the
     callee at every graph break costs little and keeps nothing alive.
     """
+    return wrap(wrapper_maker(fn, ctx), fn)
+
+
+def wrapper_maker(fn: types.FunctionType, ctx: CompileContext) -> Callable:
+    """What makes ``fn``'s wrappers (``wrap``): one per code object, cache and shape of
+    defaults (their count, the keyword-only names), held by the cache. An island keeps
+    it per function (``island_memo``), so that its next call of ``fn`` looks nothing up.
+
+    Example::
+
+        >>> make = wrapper_maker(f, ctx)
+        >>> wrap(make, f)(x) == intercept(f, ctx)(x)
+        True
+    """
     cache = ctx.cache_for(fn.__code__, fn.__globals__)
-    defaults, kwdefaults = fn.__defaults__, fn.__kwdefaults__
-    shape = (len(defaults or ()), tuple(kwdefaults or ()))
+    kwdefaults = fn.__kwdefaults__
+    shape = (len(fn.__defaults__ or ()), tuple(kwdefaults or ()))
     make = cache.wrapper_makers.get(shape)
     if make is None:
         make = cache.wrapper_makers[shape] = _wrapper_factory(fn.__code__, cache.scope,
                                                               *shape)
+    return make
+
+
+def wrap(make: Callable, fn: types.FunctionType) -> types.FunctionType:
+    """The wrapper of ``fn`` that ``make`` (``wrapper_maker``'s, for ``fn``'s code and
+    shape of defaults) makes, named as ``fn``."""
+    defaults, kwdefaults = fn.__defaults__, fn.__kwdefaults__
     wrapper = make(fn, fn.__code__, defaults, kwdefaults)
     # Its defaults are markers, replaced by fn's own when the call runs: fn's
     # __defaults__ or __kwdefaults__ may be replaced (or its __code__) after this

@@ -76,11 +76,19 @@ def on_raise(output: OutputGraph) -> OnRaise:
       before the graph runs (``eager_if_raising``).
     """
     rerun = rerun_on_raise(output)
+    if output.writes.checks and (not rerun or errstate_reports(output.graph)):
+        # (the translator keeps such graphs from holding a check, translator/
+        # raising_checks.py and WriteGuard.checks: this is the last line of defence)
+        raise Unsupported("a data check in a graph that cannot be rerun",
+                          "A check on array data stays in the graph only where the frame "
+                          "can run again when it fails; this graph writes an input, "
+                          "draws random numbers or reports warnings of its own. The "
+                          "frame runs eagerly.", cause="data_dependent")
     warns = output.writes.warns
     raising = raising_nodes(output.graph)
     if not raising:
         return OnRaise(rerun, False, warns)
-    if rerun and not _errstate_reports(output.graph):
+    if rerun and not errstate_reports(output.graph):
         return OnRaise(True, _reports_fp(output.graph))
     if rerun and output.writes.ops_in_try:
         return OnRaise(True, False)
@@ -152,7 +160,7 @@ def _reports_fp(graph: Graph) -> bool:
     return any(may_signal(n) and n.meta.get("kind") != ops.VIEW for n in graph.call_nodes())
 
 
-def _errstate_reports(graph: Graph) -> bool:
+def errstate_reports(graph: Graph) -> bool:
     """Does an ``np.errstate`` block of ``graph`` make a condition warn, call a function,
     print or log (settings that override the floating-point guard)?"""
     return any(n.target == "errstate_enter" and

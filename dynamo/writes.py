@@ -40,7 +40,9 @@ from .variables import ArrayVariable, TupleVariable
 class WriteGuard:
     """The flags of one graph: does it write into an input (``writes_inputs``), draw
     random numbers (``draws``), hold an op that may warn at Python level (``warns``),
-    hold an op added inside a ``try`` (``ops_in_try``);
+    hold an op added inside a ``try`` (``ops_in_try``), hold checks on array data
+    (``checks``: after one, such ops restart the trace, which then breaks at the
+    check: ``translator/raising_checks.py``);
     ``catching`` is set by the translator before each instruction."""
 
     def __init__(self, guards: GuardSet, example_inputs: dict[Any, Any]):
@@ -51,6 +53,7 @@ class WriteGuard:
         self.ops_in_try = False                    # an op was added while catching
         self.draws = False                         # an op drew random numbers
         self.warns = False                         # an op may warn at Python level
+        self.checks: list = []                     # per data_check op: its restart
         self.roots: dict = {}                      # node -> its buffer_roots (memo)
 
     def check_op(self, op: ops.OpDef, target) -> None:
@@ -68,6 +71,10 @@ class WriteGuard:
             raise Unsupported("an array op inside a try block after a write or a random draw",
                               "If the op raises, the handler must see the inputs as they "
                               "were; the block runs eagerly.", cause="try")
+        if self.checks and (changes_state or op.effect):
+            # (the frame reruns when a check fails: exact only if the graph changed
+            # nothing, so the last check becomes the graph break it was)
+            raise self.checks[-1]()
         if changes_state and self.ops_in_try:
             raise Unsupported("a write or a random draw after an array op inside a try block",
                               "The graph before it must stay safe to rerun when it raises.",
@@ -86,6 +93,8 @@ class WriteGuard:
         whichever comes second is a graph break, as for writes and draws.
         The node is marked (``node.meta["warns"]``): a warnings filter "error" makes it
         raise (``raising.raising_nodes``)."""
+        if self.checks:   # (a rerun after a failed check would repeat the warning)
+            raise self.checks[-1]()
         if self.catching or self.ops_in_try:
             raise Unsupported(f"np.{node.target} may warn at Python level (not a "
                               f"floating-point condition), in a graph with an op inside "

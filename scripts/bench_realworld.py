@@ -9,8 +9,11 @@ corpus is ``scripts/realworld_programs.py`` (``programs()``) and
 dynamo, a held-out-style set) and ``scripts/realworld_programs3.py`` (thirty-four more,
 written the same way) and ``scripts/realworld_programs4.py`` (forty more: limiters,
 lattice Boltzmann, PIC deposits, Monte Carlo, k-NN, Markov chains, statistics
-pipelines, data cleaning, polynomial fits; ``--corpus 1`` to ``4`` for one of them);
-this script times it.
+pipelines, data cleaning, polynomial fits) and ``scripts/realworld_programs5.py``
+(twenty-five of the shapes a fusing backend should win: stencils over strided views,
+elementwise chains with named intermediates, time steppers with several arrays,
+normalizations, pairwise distances; ``--corpus 1`` to ``5`` for one of them); this
+script times it.
 
 For each program, side by side in one run:
 
@@ -80,6 +83,7 @@ import numpy as np  # noqa: E402
 import realworld_programs2  # noqa: E402  (siblings: scripts/ is on sys.path)
 import realworld_programs3  # noqa: E402
 import realworld_programs4  # noqa: E402
+import realworld_programs5  # noqa: E402
 from realworld_programs import programs  # noqa: E402
 
 import dynamo  # noqa: E402
@@ -309,12 +313,13 @@ def recheck(row, fn, args, kwargs, rounds: int) -> None:
 
 def corpus(which: str = "all") -> list:
     """The programs of ``realworld_programs.py`` ("1"), ``realworld_programs2.py``
-    ("2"), ``realworld_programs3.py`` ("3"), ``realworld_programs4.py`` ("4") or all of
-    them ("all")."""
+    ("2"), ``realworld_programs3.py`` ("3"), ``realworld_programs4.py`` ("4"),
+    ``realworld_programs5.py`` ("5") or all of them ("all")."""
     return ((programs() if which in ("all", "1") else [])
             + (realworld_programs2.programs() if which in ("all", "2") else [])
             + (realworld_programs3.programs() if which in ("all", "3") else [])
-            + (realworld_programs4.programs() if which in ("all", "4") else []))
+            + (realworld_programs4.programs() if which in ("all", "4") else [])
+            + (realworld_programs5.programs() if which in ("all", "5") else []))
 
 
 def measure_all(pattern: str, rounds: int, warmup: int, progress=None,
@@ -431,9 +436,10 @@ def _print_auto(rows) -> None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--filter", default="", help="only programs whose name contains this")
-    ap.add_argument("--corpus", choices=("all", "1", "2", "3", "4"), default="all",
+    ap.add_argument("--corpus", choices=("all", "1", "2", "3", "4", "5"), default="all",
                     help="realworld_programs.py (1), realworld_programs2.py (2), "
-                    "realworld_programs3.py (3), realworld_programs4.py (4) or all")
+                    "realworld_programs3.py (3), realworld_programs4.py (4), "
+                    "realworld_programs5.py (5) or all")
     ap.add_argument("--quick", action="store_true", help="7 rounds after 1 warm-up call")
     ap.add_argument("--markdown", action="store_true", help="a table for docs/benchmarks.md")
     ap.add_argument("--wall", action="store_true", help="time wall-clock, not CPU time")

@@ -86,12 +86,13 @@ case ${1:-} in
     # suite is one process, so on CI's 2-core machine the three take about one and a half
     # suites' time instead of three. The hostile suite is a third of a suite; its
     # programs exercise the frontend, where the Pythons differ, and each backend, whose
-    # code does not depend on the Python. So 3.11 runs every program on the numpy
-    # backend (its frontend sees them all), and 3.13 and 3.14, whose bytecode is alike,
-    # run half the programs each on the eager backend; every other test runs on all
-    # three. That keeps the three suites about equal and CI near 40 minutes.
+    # code does not depend on the Python. So the three share its (program, backend)
+    # pairs a third each (--hostile-runs, tests/conftest.py): 3.11, whose other tests run
+    # slowest, two thirds of the programs on the numpy backend; 3.13 and 3.14 half the
+    # programs each on the eager backend and a sixth on numpy. Every other test runs on
+    # all three. That keeps the three suites about equal and CI near 40 minutes.
     PYTHONS=(".venv/bin/python")
-    SHARES=("--hostile-backends=numpy")
+    SHARES=("--hostile-runs=numpy:1-4/6")
     share=1
     for version in 3.13 3.14; do
       py=$(other_python "$version" || true)
@@ -102,12 +103,12 @@ case ${1:-} in
       fi
       "$py" -m pip install -q -e . >/dev/null
       PYTHONS+=("$py")
-      SHARES+=("--hostile-backends=eager --hostile-share=$share/2")
+      SHARES+=("--hostile-runs=eager:$share/2,numpy:$((share + 4))/6")
       share=$((share + 1))
     done
     case ${#PYTHONS[@]} in   # fewer Pythons: the ones there run the rest
       1) SHARES[0]="" ;;
-      2) SHARES[1]="--hostile-backends=eager" ;;
+      2) SHARES[1]="--hostile-runs=eager,numpy:5-6/6" ;;
     esac
     run_suites tests $SEED "${@:2}"
     ;;

@@ -24,16 +24,13 @@ HAS_GPU = _has_gpu()
 def pytest_addoption(parser):
     # CI runs three Pythons side by side on two cores (scripts/run.sh). The hostile suite
     # is a third of each run; its programs exercise the frontend, where the Pythons
-    # differ, and a backend, whose code does not depend on the Python. So 3.11 runs every
-    # program on the numpy backend, and 3.13 and 3.14 (whose bytecode is alike) half the
-    # programs each on the eager backend.
+    # differ, and a backend, whose code does not depend on the Python. So each Python
+    # runs a part of the (program, backend) pairs, chosen to keep the three suites equal.
     group = parser.getgroup("dynamo")
-    group.addoption("--hostile-backends", default="eager,numpy",
-                    help="the backends tests/hostile/test_hostile.py runs its programs on "
-                         "(comma-separated; default: eager,numpy)")
-    group.addoption("--hostile-share", default="1/1", metavar="K/N",
-                    help="run the K-th of N equal shares of the hostile programs "
-                         "(default 1/1: all)")
+    group.addoption("--hostile-runs", default="eager,numpy", metavar="RUNS",
+                    help="the part of tests/hostile/test_hostile.py to run: comma-separated "
+                         "BACKEND or BACKEND:K/N (the K-th of N equal shares of the "
+                         "programs; K may be a range such as 1-4); default: eager,numpy")
 
 
 def pytest_collection_modifyitems(config, items):

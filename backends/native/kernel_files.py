@@ -55,6 +55,20 @@ def cache_path(source: str, directory: str) -> str:
     return os.path.join(directory, f"k_{hashlib.sha256(source.encode()).hexdigest()[:24]}.py")
 
 
+def has_machine_code(source: str, directory: str) -> bool:
+    """Whether Numba's cache beside the kernel's file holds machine code for it, for
+    this Python (its index, ``__pycache__/k_<hash>.kernel-<line>.py311.nbi``): a load
+    then costs Numba's setup and a few ms, not a compile. (For some input types: the
+    index is not read; a miss for these types compiles, in the background.)"""
+    stem = os.path.basename(cache_path(source, directory))[:-3]
+    tag = f"py{sys.version_info.major}{sys.version_info.minor}"
+    try:
+        names = os.listdir(os.path.join(directory, "__pycache__"))
+    except OSError:
+        return False
+    return any(n.startswith(f"{stem}.kernel-") and n.endswith(f".{tag}.nbi") for n in names)
+
+
 def module_from_file(source: str, directory: str):
     """Import ``source`` from a file named by its hash: Numba's ``cache=True`` keys its
     on-disk cache by the file, so the same graph in a new process finds its kernel."""

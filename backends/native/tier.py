@@ -43,7 +43,7 @@ from dynamo.source import compile_source
 from .call_helpers import c_ordered, call_helpers, fast_native, written_inputs
 from .draws import restore_states, save_states
 from .error_state import default_errstate, rerun_completes
-from .kernel_files import cache_path, module_from_file, module_source
+from .kernel_files import cache_path, has_machine_code, module_from_file, module_source
 from .lower import Kernel
 from .nopython_draws import draws_match, locked
 from .race import best, choose
@@ -94,6 +94,10 @@ NUMBA_SET_UP = threading.Event()
 # load once Numba is set up (``Tiered._load_wait``): a load takes 11-14 ms of CPU,
 # 30-110 ms of wall time at load 10 on 2 cores; a miss (a compile) waits no longer.
 AUTO_WAIT_S = 0.25
+# How long the second call waits for the process's first load from the disk cache
+# (``Tiered._second_call_waits``): 0.6-0.8 s of CPU, 1.5-3.5 s of wall time at load 10
+# on 2 cores (2026-12-04); past this bound the call runs in tier 1 and the load goes on.
+FIRST_LOAD_WAIT_S = 10.0
 
 class Tiered:
     """The compiled function of one graph: tier 1, then maybe tier 2."""
@@ -132,12 +136,19 @@ class Tiered:
         # costs little, so the graph counts as hot from its first call
         self._cached = settings.cache_dir is not None and os.path.exists(
             cache_path(self.__dynamo_native_source__, settings.cache_dir))
+        self._await_load = False   # the next call waits for the load (_counting)
 
     def __call__(self, *args):
         return self._run(*args)
 
     # ----------------------------------------------------------------- tier 1, counting
     def _counting(self, *args):
+        if self._await_load:
+            # the call after the one that started the process's first load from the
+            # disk cache: wait for it, so that tier 2 answers from the second call
+            self._await_load = False
+            if self.ready.wait(FIRST_LOAD_WAIT_S) and self._run is not self._counting:
+                return self._run(*args)
         start = time.perf_counter()
         try:
             return self.tier1(*args)
@@ -154,7 +165,9 @@ class Tiered:
             if start_now:
                 wait = self._load_wait()
                 self._compile(self._layout_key(args), args, first=True)
-                if wait != 0.0:
+                if wait == 0.0:   # the next call waits instead (Numba's first setup)
+                    self._await_load = self._second_call_waits()
+                else:
                     self.ready.wait(wait)
 
     def _load_wait(self) -> float | None:
@@ -165,14 +178,29 @@ class Tiered:
         holds no kernel for these inputs' types); with ``"auto"``, ``AUTO_WAIT_S``
         when Numba is set up in this process already (``NUMBA_SET_UP``: the load then
         costs about 12 ms of CPU, not the 0.6-0.8 s of Numba's import and setup,
-        which would make the first call 60 to 80 times slower than tier 1's); the
-        bound leaves a miss (a compile, seconds) to the background."""
+        which would make the first call 60 to 80 times slower than tier 1's: the next
+        call waits for that load instead, ``_second_call_waits``); the bound leaves a
+        miss (a compile, seconds) to the background."""
         if not self._cached or not self.settings.background:
             return 0.0
         mode = self.settings.cache_load
         if mode == "first_call":
             return None
         return AUTO_WAIT_S if mode == "auto" and NUMBA_SET_UP.is_set() else 0.0
+
+    def _second_call_waits(self) -> bool:
+        """Whether the call after the one that found its kernel in the disk cache waits
+        for the load (``cache_load="auto"`` where ``_load_wait`` did not: the process's
+        first kernel, whose load is mostly Numba's import and setup, 0.6-0.8 s of CPU):
+        only when the cache holds machine code for the kernel (Numba's index file), so
+        that a miss, a compile of seconds, stays in the background. The first call stays
+        as fast as tier 1's; the second waits, and tier 2 answers it. The load holds
+        the GIL for most of its time, so the tier-1 calls it replaces ran slowly (200
+        Jacobi calls took about as long either way); a program that would have ended
+        before the load was done pays for it now (docs/native.md, "Disk cache")."""
+        return self._cached and self.settings.background and \
+            self.settings.cache_load == "auto" and not self.ready.is_set() and \
+            has_machine_code(self.__dynamo_native_source__, self.settings.cache_dir)
 
     # ----------------------------------------------------------------- compiling
     def _compile(self, key, args, first: bool) -> None:

@@ -44,7 +44,9 @@ A multiply by one comes from parameters that happen to be 1 (``c * u_face`` with
 wave speed ``c=1.0``, ``omega * (feq - f)`` with a relaxation rate of 1): the graph
 specializes on the float, and NumPy would make one more full pass over the array. It
 is dropped only where that is invisible: ``x`` is a real floating array made by
-``add``/``subtract``/``multiply``/``divide`` (a fresh array whose NaNs are quiet, so
+``add``/``subtract``/``multiply``/``divide``, ``**`` or a math function (``sqrt``,
+``exp``, ``log``, ``sin``, ``tanh``...: ``beta * x ** 3`` with ``beta=1.0``) (a fresh
+array whose NaNs are quiet, so
 ``x * 1`` raises no "invalid" for a signaling NaN) without ``out=``, and this op is
 its only reader (nothing else can see that the two are one array); the one is a
 Python ``int`` or ``float`` (weak: the dtype stays ``x``'s; an ``np.float64(1.0)``
@@ -138,8 +140,16 @@ X = Ref(-1)
 
 
 # ops whose result is a fresh array with quiet NaNs (IEEE arithmetic never returns a
-# signaling NaN), so that ``x * 1`` could not have raised "invalid" on it
-_QUIET_FRESH = frozenset({"add", "subtract", "multiply", "divide"})
+# signaling NaN), so that ``x * 1`` could not have raised "invalid" on it: the four
+# operations, and the math functions, which compute their result by arithmetic on the
+# input (``beta * x ** 3`` with ``beta=1.0``, ``A * np.exp(-k * t)`` with ``A=1``). Not
+# the ones that copy bits (``negative``, ``absolute``, ``copysign``, ``maximum``,
+# ``fmin``, ``where``, ``clip``): a signaling NaN passes through them unchanged.
+_QUIET_FRESH = frozenset({
+    "add", "subtract", "multiply", "divide", "true_divide", "pow", "power", "float_power",
+    "square", "sqrt", "cbrt", "reciprocal", "exp", "exp2", "expm1", "log", "log2", "log10",
+    "log1p", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arctan2", "hypot", "sinh",
+    "cosh", "tanh", "arcsinh", "arccosh", "arctanh"})
 
 
 def _times_one(node: Node) -> Node | None:

@@ -89,6 +89,34 @@ def frames_read(code: types.CodeType) -> int:
     return _scanned(code)[1]
 
 
+def scan_token(code: types.CodeType):
+    """An object that stays the same (by identity) while ``reads_caller_frame(code)``
+    and ``frames_read(code)`` do: ``found_reading`` replaces it. Lets a caller that
+    decided once for ``code`` tell, with one look-up, that the decision still holds.
+
+    Example::
+
+        >>> token = scan_token(f.__code__)
+        >>> found_reading(f.__code__, 1, "it calls reader(), which reads 2 frames up")
+        >>> scan_token(f.__code__) is token
+        False
+    """
+    _scanned(code)
+    return _found[id(code)]
+
+
+# ``token_by_id(id(code))``: ``scan_token(code)`` once ``code`` was scanned, without
+# the calls (a per-call check: ``island_memo``); None if it never was, or is gone
+token_by_id = _found.get
+
+
+def calls_by_name(code: types.CodeType) -> bool:
+    """``code`` loads a global or closure name (what ``reads_caller_frame_of`` looks
+    up, whose answer can change when such a name is rebound); False: that answer is
+    ``reads_caller_frame(code)``'s, fixed while ``scan_token(code)`` is."""
+    return bool(_scanned(code)[2])
+
+
 def reads_caller_frame_of(fn) -> str | None:
     """Why calling the function ``fn`` reads its caller's frame, or None: its own code
     does (``reads_caller_frame``), or it calls, by a global or closure name, a

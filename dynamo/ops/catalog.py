@@ -18,13 +18,15 @@ spectral       np.fft transforms (1-d, 2-d, n-d), fftfreq/rfftfreq, fftshift,
                window functions (hanning, hamming, blackman, bartlett, kaiser)
 numerics       polyval, polyfit, convolve, correlate, interp
 routines       cov, corrcoef, average, append, insert, delete, block, isin,
-               partition, kron, cross, linalg.multi_dot, gradient, trapezoid,
-               indices, triu_indices/tril_indices (+ _from)
+               partition
+routines_math  kron, cross, linalg.multi_dot, gradient, trapezoid, unwrap, indices,
+               triu_indices/tril_indices (+ _from)
 indexing       getitem, setitem
 data_sizes     nonzero, flatnonzero, argwhere, unique (and unique_*), bincount,
                extract, compress, set operations (intersect1d...), trim_zeros,
                sym_size: results whose size only the data decides (unbacked sizes)
 ufuncs         ufunc methods: np.add.reduce, np.maximum.accumulate, reduceat, outer, at
+checks         data_check: `assert`/`if ...: raise` on array data, rerun if it fails
 errstate       `with np.errstate(...)`: entering and leaving it, as two effect ops
 loops          fori_loop (a traced `for` loop over a range), while_loop (a `while`
                loop on a 0-d array test), after_loop
@@ -36,6 +38,7 @@ generator      methods of Generator and RandomState objects passed in (rng.norma
 """
 
 from . import (  # noqa: F401  (each module registers its ops)
+    checks,
     creation,
     data_sizes,
     elementwise,
@@ -50,6 +53,7 @@ from . import (  # noqa: F401  (each module registers its ops)
     random,
     reductions,
     routines,
+    routines_math,
     selection,
     shaping,
     spectral,

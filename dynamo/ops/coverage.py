@@ -69,6 +69,8 @@ NOTES = {
                           "it); a seed other than an int or None breaks",
     "errstate_enter": "`call=` (a callable) breaks; a break inside the block runs the "
                       "whole `with` eagerly; dropped from CuPy graphs (CuPy ignores it)",
+    "data_check": "a graph that writes an input, draws random numbers or warns at "
+                  "Python level keeps the check as a break (translator/raising_checks.py)",
     "where": "one-argument `np.where(c)` is `np.nonzero(c)` (an unbacked size)",
     "nonzero": "the indices' length is an unbacked size (docs/unbacked.md); a 0-d array "
                "breaks (NumPy raises)",
@@ -213,6 +215,8 @@ def _callers(name: str) -> str:
     op = REGISTRY[name]
     if name in ("errstate_enter", "errstate_exit"):
         return "`with np.errstate(...)`"
+    if name == "data_check":
+        return "`assert <array test>`, `if <array test>: raise ...`"
     if name == "random_seed":
         return "`np.random.seed(n)`"
     if name in ("random_default_rng", "random_randomstate"):

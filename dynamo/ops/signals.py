@@ -213,6 +213,8 @@ def warns_beyond_fp(node: Node) -> bool:
         return src is None or meta is None or (src.dtype.kind == "c" and meta.dtype.kind != "c")
     if set(node.kwargs) & {"casting", "dtype"} and kind != REDUCTION:
         return True
+    if kind == REDUCTION and node.target in ("any", "all"):
+        return False   # (a truth per element: nothing to warn of, even of a 0-d array)
     if kind == REDUCTION and node.target in _UFUNC_REDUCTIONS | {"mean", "var", "std"}:
         info, src = reduction_info(node), array_meta(node.args[0]) if node.args else None
         if info is None or src is None or not all(type(d) is int for d in src.shape):

@@ -16,7 +16,7 @@ from ..variables import ArrayVariable, ConstantVariable, IteratorVariable
 from ..variables.base import untraced_iteration
 from ..variables.iterators import take
 from .break_before import iterable_needs_its_length
-from .raising_checks import as_a_check
+from .raising_checks import defer_check
 from .while_loops import while_loop_node
 
 # Unrolled ops past which a loop over small arrays (all under
@@ -111,8 +111,8 @@ class ControlFlow:
             return
         try:
             taken = value.truth(self) == when
-        except Unsupported as e:
-            raise as_a_check(self.info.insts, inst, e)  # (e itself if no check)
+        except Unsupported as e:   # a check stays in the graph where it can (or breaks)
+            taken = defer_check(self, inst, value, e) == when
         if taken:
             self.jump(inst)
 

@@ -186,6 +186,19 @@ class InstructionTranslator(Handlers, TranslatorBase):
         return [name for name, before in self.dropped.items()
                 if dict.get(self.locals, name, UNBOUND) is before]   # (not a read)
 
+    def check_restart(self, code, index: int, reason: Unsupported):
+        """(break point, restart): the data check at ``index`` of ``code`` as the graph
+        break it was, and the restart that makes the next trace break there
+        (``translator/raising_checks.py``, raised when an op the rerun of a failed check
+        could not undo follows the check)."""
+        point = BreakPoint(index, "check", reason, code=("data_check", code))
+
+        def restart() -> RestartAnalysis:
+            exc = RestartAnalysis("an op after a data check that a rerun cannot undo")
+            exc.__cause__ = _Restart(point)   # (convert.py reads it: restart_point)
+            return exc
+        return point, restart
+
     def unread_args(self) -> dict:
         """Arguments the trace never read: still in the frame, untouched."""
         return {k: v for k, v in self.args.items() if k not in self.locals}

@@ -13,7 +13,8 @@ from dynamo.guards.type_slots import qualname_of
 from .. import pyversion
 from ..exc import Unsupported
 from ..variables import NULL, CellVariable, wrap
-from ..variables.lifetimes import ends_visibly, held_object
+from ..variables.lifetimes import break_at_drop, ends_visibly, held_object
+from ..variables.objects import ObjectVariable
 from .imports import import_value
 
 
@@ -191,7 +192,16 @@ class Names:
         for v in pyversion.with_null(self.getattr(obj, inst.arg), NULL):
             self.push(v)
 
+    def break_at_drop(self, olds, where: str) -> None:
+        """``lifetimes.break_at_drop`` for the Variables below the translator (a dict's
+        store, delete or ``clear``)."""
+        break_at_drop(olds, where)
+
     def STORE_ATTR(self, inst):
+        obj = self.stack[-1]
+        if isinstance(obj, ObjectVariable):   # (before the pops: a break keeps the stack)
+            self.break_at_drop([obj.pending.get(inst.arg, _instance_attr(obj.obj, inst.arg))],
+                               f"attribute {inst.arg!r}")
         obj = self.pop()
         value = self.pop()
         self.setattr(obj, inst.arg, value)
@@ -234,3 +244,13 @@ class Names:
     def IMPORT_FROM(self, inst):
         # the module stays on the stack; a missing name was refused by IMPORT_NAME
         self.push(self.getattr(self.stack[-1], inst.arg))
+
+
+def _instance_attr(obj, name: str):
+    """``obj``'s own attribute ``name`` from its ``__dict__`` (no descriptor, no
+    ``__getattr__`` runs), or None."""
+    try:
+        d = object.__getattribute__(obj, "__dict__")
+    except AttributeError:
+        return None
+    return dict.get(d, name) if type(d) is dict else None

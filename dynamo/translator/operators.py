@@ -15,7 +15,7 @@ from ..variables.formatted_calls import format_percent as deferred_percent
 from . import compare
 from .number_compares import is_deferred_bool
 from .quotients import quotient_use
-from .raising_checks import as_a_check
+from .raising_checks import as_a_check, defer_check
 from .while_loops import tests_loop_next
 
 BINARY_OPS = {
@@ -68,7 +68,7 @@ class Operators:
         self.unary("invert")
 
     def UNARY_NOT(self, inst):
-        self.push(ConstantVariable(not self.pop().truth(self)))
+        self.push(ConstantVariable(not self._truth_at(inst, self.pop())))
 
     def TO_BOOL(self, inst):  # 3.13
         value = self.pop()    # (a while loop's test on an array: the jump decides)
@@ -80,8 +80,8 @@ class Operators:
         only raises one way breaks as a check (``raising_checks``)."""
         try:
             return value.truth(self)
-        except Unsupported as e:
-            raise as_a_check(self.info.insts, inst, e)  # (e itself if no check)
+        except Unsupported as e:   # a check stays in the graph where it can (or breaks)
+            return defer_check(self, inst, value, e)
 
     def CALL_INTRINSIC_1(self, inst):  # 3.12
         name = getattr(inst.arg, "name", str(inst.arg))

@@ -1,12 +1,15 @@
 """A data-dependent jump one of whose ways only raises is a check on the input.
 
 ``if np.any(p < 0): raise ValueError(...)``, ``if np.linalg.matrix_rank(X) < d: raise
-...`` and ``assert (y >= 0).all()`` break the graph like any jump on array data (which
-way runs is data), but they choose no computation: np.where, the hint of a
-data-dependent ``if``, cannot express them. ``as_a_check`` gives such a break its own
-reason and hint. The truth value is taken at the jump (3.11), at ``TO_BOOL`` or at a
-``COMPARE_OP`` that converts to bool (3.13, 3.14): the conditional jump is then the
-next instruction.
+...`` and ``assert (y >= 0).all()`` choose no computation, so they need not break the
+graph: ``defer_check`` makes such a check a ``data_check`` op and traces the way that
+does not raise; when the check fails as the graph runs, the frame's original code runs
+instead (docs/graph_breaks.md, "Checks on array data"). Where that is not exact (the
+graph writes an input, draws random numbers...) the check breaks the graph like any
+jump on array data; np.where, the hint of a data-dependent ``if``, cannot express it,
+so ``as_a_check`` gives such a break its own reason and hint. The truth value is taken
+at the jump (3.11), at ``TO_BOOL`` or at a ``COMPARE_OP`` that converts to bool
+(3.13, 3.14): the conditional jump is then the next instruction.
 
 Example::
 
@@ -19,7 +22,14 @@ Example::
 
 from __future__ import annotations
 
+import numpy as np
+
+from .. import ops
 from ..exc import Unsupported
+from ..output_graph import PYTHON_EFFECTS
+from ..raising import errstate_reports, rerun_on_raise
+from ..variables import ArrayVariable
+from ..variables.arrays import DeferredNumberVariable
 
 # Breaks of a value the data decides, used as a truth value: an array's truth, a bool
 # made from array data (np.allclose), a data-dependent size (len(x[x > 0])).
@@ -70,3 +80,75 @@ def as_a_check(insts, inst, error: Unsupported) -> Unsupported:
     # `assert np.allclose(a, b)`, `if len(x[x < 0]): raise ...`: the value's own reason
     return Unsupported(f"{error.reason.splitlines()[0]} (a check that raises on some data)",
                        cause=error.cause)
+
+
+def _safe_truth(insts, inst, jump) -> bool | None:
+    """The truth of the value tested at ``inst`` that takes the way of ``jump`` that
+    does not raise; None unless exactly one way only raises. A ``UNARY_NOT`` between
+    (or at ``inst``) flips it."""
+    falls_raise, target_raises = _raises_at(insts, jump.index + 1), \
+        _raises_at(insts, jump.target)
+    if falls_raise == target_raises:
+        return None
+    jumps_when = "TRUE" in jump.name
+    operand = jumps_when if falls_raise else not jumps_when   # (the jump taken, or not)
+    flips = sum(i.name == "UNARY_NOT" for i in insts[inst.index:jump.index])
+    return operand != (flips % 2 == 1)
+
+
+def _flag(value):
+    """The 0-d array (or NumPy scalar) whose truth the program tests: an array
+    (``np.all(p >= 0)``, ``np.isnan(loss)``) or a bool the glue would make
+    (``np.allclose(a, b)``); None for anything else (a size, an array of more
+    elements, whose truth NumPy may refuse)."""
+    if isinstance(value, DeferredNumberVariable) and value.fn is bool:
+        value = value.snapshot
+    if isinstance(value, ArrayVariable) and value.meta.shape == () and \
+            value.meta.dtype.kind in "biufc":
+        return value
+    return None
+
+
+def defer_check(tx, inst, value, error: Unsupported) -> bool:
+    """The truth to trace on for ``value`` tested at ``inst``: a check one of whose
+    ways only raises (``assert np.all(p >= 0)``, ``if np.isnan(loss): raise ...``)
+    becomes a ``data_check`` op of the graph (``dynamo/ops/checks.py``), and the trace
+    goes on along the way that does not raise. When the graph runs and the check
+    fails, the graph raises before the glue replays any Python effect, and the frame's
+    original code runs instead (``RerunEagerly``), which raises the program's own
+    exception. That is exact only for a graph that may be rerun: it writes no input,
+    draws no random number, warns at no Python level, holds no loop node and no
+    ``np.errstate`` block that reports conditions (``raising.rerun_on_raise``); and
+    such an op after it restarts the trace, which then breaks at the check
+    (``WriteGuard.checks``, ``InstructionTranslator.check_restart``). Otherwise ``error`` (named
+    a check, ``as_a_check``) is raised: the check is a graph break as before.
+
+    Example::
+
+        >>> # `assert np.all(p >= 0), "negative"` on 3.11: ... CALL np.all;
+        >>> # POP_JUMP_FORWARD_IF_TRUE L1; LOAD_ASSERTION_ERROR ...; L1:
+        >>> defer_check(tx, jump, np_all_var, error)   # data_check(all, True) added
+        True
+    """
+    jump = _conditional_jump(tx.info.insts, inst) if error.cause in _DATA_CAUSES else None
+    truth = None if jump is None else _safe_truth(tx.info.insts, inst, jump)
+    flag = _flag(value)
+    output, as_break = tx.output, as_a_check(tx.info.insts, inst, error)
+    root = _root(tx)
+    point, restart = root.check_restart(tx.code, inst.index, as_break)
+    if truth is None or flag is None or not tx.config.data_checks or \
+            output.loop_scope is not None or \
+            output.writes.warns or not rerun_on_raise(output) or \
+            errstate_reports(output.graph) or point.key in root.break_points:
+        raise as_break
+    output.graph.call("data_check", (flag.node, truth), {}, meta={
+        "array": flag.meta.with_(dtype=np.dtype(np.bool_)), **output.current_loc,
+        "kind": ops.OPAQUE, PYTHON_EFFECTS: output.side_effects.pending()})
+    output.writes.checks.append(restart)   # (raised by a later write: WriteGuard)
+    return truth
+
+
+def _root(tx):
+    while tx.parent is not None:
+        tx = tx.parent
+    return tx

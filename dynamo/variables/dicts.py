@@ -178,13 +178,16 @@ class DictVariable(Variable):
         return self.items[key]
 
     def setitem(self, tx, index: Variable, value: Variable) -> None:
+        key = const_key(index)
+        tx.break_at_drop([self.items.get(key)], f"a dict entry {key!r}")
         tx.output.side_effects.mutate(self)
-        self.store(const_key(index), value)
+        self.store(key, value)
 
     def delitem(self, tx, index: Variable) -> None:
         key = const_key(index)
         if key not in self.items:
             raise Unsupported(f"del of a missing dict key {key!r}")
+        tx.break_at_drop([self.items[key]], f"a dict entry {key!r}")
         tx.output.side_effects.mutate(self)
         self.remove(key)
 
@@ -203,6 +206,8 @@ class DictVariable(Variable):
             return items.get(key, args[1] if len(args) > 1 else ConstantVariable(None))
         if name == "copy":
             return DictVariable(dict(items))
+        if name == "clear":
+            tx.break_at_drop(list(items.values()), "a cleared dict")
         tx.output.side_effects.mutate(self)
         if name == "setdefault":
             key = const_key(args[0])

@@ -34,10 +34,11 @@ import weakref
 import numpy as np
 
 from dynamo.guards.sources import LocalSource
-from dynamo.guards.type_slots import defines, weakref_offset_of
+from dynamo.guards.type_slots import defines, qualname_of, weakref_offset_of
 
 from .. import pyversion
 from ..bytecode.drop_order import frame_slots
+from ..exc import Unsupported
 from .base import Variable
 from .functions import NestedFunctionVariable
 from .objects import ObjectVariable
@@ -110,6 +111,27 @@ def may_end_visibly(var) -> bool:
     if obj is None:
         return False
     return end_is_visible(obj) or bool(weakref_offset_of(type(obj)))
+
+
+def break_at_drop(olds, where: str) -> None:
+    """Graph-break where a store into, or a delete from, an object, a dict or a list
+    (``where``) drops one of ``olds`` (its values there before) whose end the program
+    sees. The glue writes each mutated object's final state when the graph returns, one object
+    after the other in first-mutation order, so a ``__del__`` the overwrite runs would
+    see the other objects' effects in another order than the program made them; the
+    break code runs the store for real, between the effects before and after it::
+
+        log.append("before")
+        o.h = None              # o.h was the last reference of a Noisy: break here
+        log.append("after")     # plainly the Noisy's __del__ ran before this
+
+    Also where the frame still holds the value (``h = o.h; o.h = None``): the glue's
+    write would free it, as no real frame holds the trace's locals; after the break the
+    program's own frame does, and frees it where plain Python does."""
+    for old in olds:
+        if old is not None and ends_visibly(old):
+            obj = held_object(old)
+            raise Unsupported(f"a {qualname_of(type(obj))} object dropped from {where}")
 
 
 def holds_frame_cells(var, cells: dict) -> bool:

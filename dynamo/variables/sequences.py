@@ -253,6 +253,7 @@ class ListVariable(SequenceVariable):
             return ConstantVariable(_count(tx, items, args[0]))
         if name == "remove" and len(args) == 1:
             i = _index_of(tx, items, args)
+            tx.break_at_drop([items[i]], "a list")
             tx.output.side_effects.mutate(self)
             del items[i]
             return ConstantVariable(None)
@@ -263,6 +264,8 @@ class ListVariable(SequenceVariable):
                 list(items).pop(args[0].as_python_constant() if args else -1)
             except IndexError as e:   # list.pop's own message: exact
                 raise program_error(e, exact=True) from None
+        if name == "clear":
+            tx.break_at_drop(list(items), "a cleared list")
         tx.output.side_effects.mutate(self)
         if name == "append":
             items.append(args[0])
@@ -286,6 +289,8 @@ class ListVariable(SequenceVariable):
             self.edits = [*self.edits, (len(self.appended), index, value)]
             return
         key = index.as_python_constant()
+        old = self.items[key]
+        tx.break_at_drop(old if isinstance(key, slice) else [old], "a list")
         tx.output.side_effects.mutate(self)
         if isinstance(key, slice):
             self.items[key] = tx.unpack_iterable(value)
@@ -310,8 +315,11 @@ class ListVariable(SequenceVariable):
         return bool(-n <= key) and bool(key < n)
 
     def delitem(self, tx, index: Variable) -> None:
+        key = index.as_python_constant()
+        old = self.items[key]
+        tx.break_at_drop(old if isinstance(key, slice) else [old], "a list")
         tx.output.side_effects.mutate(self)
-        del self.items[index.as_python_constant()]
+        del self.items[key]
 
     def reconstruct(self, cg) -> str:
         return cg.mutable(self, lambda v: SequenceVariable.reconstruct(v, cg))

@@ -78,7 +78,10 @@ def test_other_objects_keep_their_description():
     assert "iteration over a module numpy (not traced)" in reasons, reasons
 
 
+# Each check below follows a write into an input: the frame could not run again when the
+# check fails, so the check is a graph break (no data_check op: test_data_checks.py).
 def rank_checked(X, y):
+    y *= 2.0
     if np.linalg.matrix_rank(X) < X.shape[1]:
         raise ValueError("rank deficient")
     return X @ y
@@ -88,6 +91,7 @@ def rank_checked(X, y):
 # compiled as a user's module compiles it)
 _ASSERTED = """
 def asserted(x):
+    x *= 1.0
     assert (x >= 0).all(), "negative"
     return np.sqrt(x)
 """
@@ -97,6 +101,7 @@ asserted = _scope["asserted"]
 
 
 def negated_check(x):
+    x += 0.0
     if not np.isfinite(x).all():
         raise ValueError(f"{x.shape[0]} values, some not finite")
     return x.sum()
@@ -129,10 +134,12 @@ def test_a_check_that_raises_says_so():
 
 _ASSERTED_VALUES = """
 def allclose_checked(p):
+    p *= 1.0
     assert np.allclose(p.sum(axis=1), 1.0), "rows must sum to 1"
     return np.log(p)
 
 def equal_checked(y):
+    y *= 1.0
     assert np.array_equal(y, y.astype(bool)), "labels must be binary"
     return y * 2
 

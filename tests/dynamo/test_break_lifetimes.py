@@ -122,6 +122,93 @@ def test_weak_value_dictionary_loses_the_entry_when_the_local_is_rebound(backend
             weak_value_dict_entry(X, weakref.WeakValueDictionary())[0] == 0
 
 
+# -- a value an input object or dict drops (variables/lifetimes.py break_at_drop) ------
+
+class Logged:
+    def __init__(self, log, tag):
+        self.log, self.tag = log, tag
+
+    def __del__(self):
+        self.log.append(f"del {self.tag}")
+
+
+def holder(log):
+    o = Plain()
+    o.h, o.d = Logged(log, "h"), {"k": Logged(log, "k")}
+    o.items = [Logged(log, "i0"), Logged(log, "i1")]
+    return o
+
+
+def overwrite_attr(x, o, log):
+    log.append("before")
+    o.h = None                # the last reference of a Logged: its __del__ runs here
+    log.append("after")
+    return x * 2
+
+
+def overwrite_entry(x, o, log):
+    log.append("before")
+    o.d["k"] = None
+    log.append("after")
+    return x * 2
+
+
+def delete_entry(x, o, log):
+    log.append("before")
+    del o.d["k"]
+    log.append("after")
+    return x + 1
+
+
+def clear_entries(x, o, log):
+    log.append("before")
+    o.d.clear()
+    log.append("after")
+    return x + 1
+
+
+def attr_kept_in_a_local(x, o, log):
+    h = o.h
+    o.h = None                # h still holds it: freed when the frame returns
+    log.append("after")
+    return x * 2, h.tag
+
+
+def list_cleared_items_held(x, o, log):
+    a, b = o.items
+    o.items.clear()           # a and b hold them: freed when the frame returns
+    log.append(a.tag + b.tag)
+    return x + 1
+
+
+def list_item_overwritten(x, o, log):
+    log.append("before")
+    o.items[0] = None
+    log.append("after")
+    return x + 1
+
+
+def _events_of(fn, backend=None):
+    run = fn if backend is None else dynamo.compile(fn, backend=backend)
+    seen = []
+    for _ in range(2):
+        log = []
+        o = holder(log)
+        run(X, o, log)
+        del o
+        seen.append(log)
+    return seen
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("fn", [overwrite_attr, overwrite_entry, delete_entry,
+                                clear_entries, attr_kept_in_a_local,
+                                list_cleared_items_held, list_item_overwritten])
+def test_an_input_object_drops_a_value_where_plain_python_does(fn, backend):
+    # (the glue wrote the log first, then the object: "del" came after "after")
+    assert _events_of(fn, backend) == _events_of(fn)
+
+
 # -- the list is handed back where the code must run again --------------------------------
 
 def graph_raises_in_a_resume_function(x, i):

@@ -24,13 +24,44 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round12_reach", "round12_quotients", "round13_indices", "round13_math",
               "round13_trips", "round13_targets", "round14_objects",
               "round14_python", "round14_flow", "round15_numbers", "round15_state",
-              "round16_state", "round16_text", "round16_python")
+              "round16_state", "round16_text", "round16_python", "round17_stacks",
+              "round17_sizes", "round17_islands")
 
 
-def _params(backends, share, shares):
+def _runs(text):
+    """``--hostile-runs`` parsed: ``"eager,numpy:1-4/6"`` -> {("eager", 0), ("eager", 1),
+    ... every program index on eager, and on numpy the indices whose share (index mod 6)
+    is 0-3}, as (backend, program index) pairs."""
+    pairs = set()
+    for entry in text.split(","):
+        backend, _, part = entry.partition(":")
+        if backend not in hc.BACKENDS:
+            raise pytest.UsageError(f"--hostile-runs: unknown backend {backend!r}; "
+                                    f"choose from {list(hc.BACKENDS)}")
+        first, last, shares = _share(part or "1/1")
+        pairs |= {(backend, i) for i in range(len(PROGRAMS))
+                  if first <= i % shares + 1 <= last}
+    return pairs
+
+
+def _share(part):
+    """``"2/3"`` -> (2, 2, 3); ``"1-4/6"`` -> (1, 4, 6)."""
+    ks, _, n = part.partition("/")
+    first, _, last = ks.partition("-")
+    last = last or first
+    if not (first.isdigit() and last.isdigit() and n.isdigit()
+            and 1 <= int(first) <= int(last) <= int(n)):
+        raise pytest.UsageError(f"--hostile-runs: {part!r} is not K/N or K1-K2/N "
+                                "with 1 <= K <= N, e.g. 1/2 or 1-4/6")
+    return int(first), int(last), int(n)
+
+
+def _params(pairs):
     params = []
-    for p in PROGRAMS[share - 1::shares]:
-        for backend in backends:
+    for i, p in enumerate(PROGRAMS):
+        for backend in hc.BACKENDS:
+            if (backend, i) not in pairs:
+                continue
             known = KNOWN.get(p.id)
             mark = known.mark(backend) if known is not None else None
             params.append(pytest.param(p, backend, id=f"{p.id}-{backend}",
@@ -39,19 +70,12 @@ def _params(backends, share, shares):
 
 
 def pytest_generate_tests(metafunc):
-    """``test_program``'s cases: every program on every backend, or the part the options
-    ``--hostile-backends`` and ``--hostile-share`` choose (tests/conftest.py)."""
+    """``test_program``'s cases: every program on every backend, or the part
+    ``--hostile-runs`` chooses (tests/conftest.py)."""
     if metafunc.definition.name != "test_program":
         return
-    backends = metafunc.config.getoption("hostile_backends").split(",")
-    unknown = sorted(set(backends) - set(hc.BACKENDS))
-    if unknown:
-        raise pytest.UsageError(f"--hostile-backends: unknown {unknown}; "
-                                f"choose from {list(hc.BACKENDS)}")
-    share, _, shares = metafunc.config.getoption("hostile_share").partition("/")
-    if not (share.isdigit() and shares.isdigit() and 1 <= int(share) <= int(shares)):
-        raise pytest.UsageError("--hostile-share takes K/N with 1 <= K <= N, e.g. 1/2")
-    metafunc.parametrize("program,backend", _params(backends, int(share), int(shares)))
+    runs = _runs(metafunc.config.getoption("hostile_runs"))
+    metafunc.parametrize("program,backend", _params(runs))
 
 
 def test_program(program, backend):

@@ -26,6 +26,7 @@ import warnings
 
 import numpy as np
 from harness import _same_outcome, assert_counts, same
+from script_modules import load_script
 
 import dynamo
 
@@ -171,3 +172,22 @@ def check_counts(p: Program) -> None:
     assert (report.graph_count, report.graph_break_count) == (p.graphs, p.breaks), \
         f"expected {p.graphs} graphs and {p.breaks} breaks, got {report.graph_count} " \
         f"and {report.graph_break_count}\n{report}"
+
+
+def check_corpus_is_new(corpus, earlier: tuple[str, ...], count: range) -> None:
+    """A benchmark corpus (``scripts/realworld_programs*.py``, loaded) is broad and new:
+    its program count in ``count``, no name twice, no function (by identity or name) of
+    the ``earlier`` corpora, and its benchmark sizes the same programs in the same order
+    as its small ones (the differential tests' sizes)."""
+    programs = corpus.programs(small=True)
+    names = [p[0] for p in programs]
+    assert len(names) in count, len(names)
+    assert len(set(names)) == len(names)
+    old = set()
+    for name in earlier:
+        module = load_script(name)
+        old |= {getattr(module, n) for n in dir(module) if callable(getattr(module, n))}
+    new = {fn for _, fn, _, _ in programs}
+    assert not old & new
+    assert not {fn.__name__ for fn in old} & {fn.__name__ for fn in new}
+    assert [p[0] for p in corpus.programs(small=False)] == names

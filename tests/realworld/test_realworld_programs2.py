@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from rw_check import check_program
+from rw_check import check_corpus_is_new, check_program
 from script_modules import load_script
 
 import dynamo
@@ -35,14 +35,7 @@ def test_program_equals_eager(name, fn, args, kwargs):
 
 def test_corpus_is_broad_and_new():
     """Forty or more programs, no name twice, none a function of the first corpus."""
-    names = [p[0] for p in PROGRAMS]
-    assert len(names) >= 40
-    assert len(set(names)) == len(names)
-    first = load_script("realworld_programs")
-    old = {getattr(first, n) for n in dir(first) if callable(getattr(first, n))}
-    assert not old & {fn for _, fn, _, _ in PROGRAMS}
-    big = _corpus.programs(small=False)
-    assert [p[0] for p in big] == names
+    check_corpus_is_new(_corpus, ('realworld_programs',), range(40, 1000))
 
 
 def test_the_bench_times_this_corpus(tmp_path):

@@ -11,7 +11,7 @@ held-out-style corpus").
 from __future__ import annotations
 
 import pytest
-from rw_check import check_program
+from rw_check import check_corpus_is_new, check_program
 from script_modules import load_script
 
 _corpus = load_script("realworld_programs4")
@@ -24,16 +24,5 @@ def test_program_equals_eager(name, fn, args, kwargs):
 
 
 def test_corpus_is_broad_and_new():
-    """30 to 40 programs, no name twice, none a function of the earlier corpora, the
-    benchmark sizes the same programs in the same order."""
-    names = [p[0] for p in PROGRAMS]
-    assert 30 <= len(names) <= 40
-    assert len(set(names)) == len(names)
-    old = set()
-    for earlier in ("realworld_programs", "realworld_programs2", "realworld_programs3"):
-        module = load_script(earlier)
-        old |= {getattr(module, n) for n in dir(module) if callable(getattr(module, n))}
-    new = {fn for _, fn, _, _ in PROGRAMS}
-    assert not old & new
-    assert not {fn.__name__ for fn in old} & {fn.__name__ for fn in new}
-    assert [p[0] for p in _corpus.programs(small=False)] == names
+    """30 to 40 programs, new (``rw_check.check_corpus_is_new``)."""
+    check_corpus_is_new(_corpus, ('realworld_programs', 'realworld_programs2', 'realworld_programs3'), range(30, 41))

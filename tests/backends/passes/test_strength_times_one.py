@@ -66,7 +66,29 @@ def parameter_one(a, b, c=1.0):
     return a - 0.25 * (c * u_face - b)
 
 
-DROPPED = [one_times, times_one_int, divided_by_one, ufunc_times_one, parameter_one]
+def power_parameter_one(a, b, beta=1.0):
+    return beta * a ** 3 - b           # a Duffing force with beta=1.0
+
+
+def one_times_exp(a, b):
+    return 1 * np.exp(-(a * b))
+
+
+def sqrt_over_one(a, b):
+    return np.sqrt(a * a + b * b) / 1.0
+
+
+def tanh_times_one(a, b):
+    return np.tanh(a - b) * 1.0
+
+
+def arctan2_times_one(a, b):
+    return np.arctan2(a, b) * 1.0
+
+
+DROPPED = [one_times, times_one_int, divided_by_one, ufunc_times_one, parameter_one,
+           power_parameter_one, one_times_exp, sqrt_over_one, tanh_times_one,
+           arctan2_times_one]
 
 
 @pytest.mark.parametrize("fn", DROPPED, ids=lambda f: f.__name__)
@@ -106,6 +128,14 @@ def of_a_sign_op(a, b):
     return np.negative(a) * 1.0        # bits copied: a signaling NaN stays one
 
 
+def of_an_abs(a, b):
+    return np.abs(a) * 1.0             # bits copied: a signaling NaN stays one
+
+
+def of_a_maximum(a, b):
+    return np.maximum(a, b) * 1.0      # returns an operand's NaN as it is
+
+
 def of_a_where(a, b):
     return np.where(a > b, a, b) * 1.0
 
@@ -124,12 +154,19 @@ def into_out(a, b):
     return t * 1.0
 
 
+def into_out_positional(a, b):
+    t = np.empty_like(a)
+    y = np.exp(a, t) * 1.0             # t is the result: y must stay another array
+    t[0] = 5.0
+    return y, t
+
+
 def of_complex(a, b):
     return (a + 1j * b) * 1.0          # complex * 1.0 turns inf * 0 into nan
 
 
-KEPT = [returned_too, written_after, of_an_input, of_a_sign_op, of_a_where, numpy_one,
-        of_ints, into_out, of_complex]
+KEPT = [returned_too, written_after, of_an_input, of_a_sign_op, of_an_abs, of_a_maximum,
+        of_a_where, numpy_one, of_ints, into_out, into_out_positional, of_complex]
 
 
 @pytest.mark.parametrize("fn", KEPT, ids=lambda f: f.__name__)
