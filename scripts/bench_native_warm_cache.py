@@ -3,7 +3,7 @@
 
 Fills a cache with Jacobi's kernel (500x500, 10 steps; ``scripts/bench_native.py``),
 then runs fresh processes in turn, ``before`` (no call waits for the process's first
-load: ``Tiered._second_call_waits`` replaced by ``False``, the path before 2026-12-04)
+load: ``cache_load="background"``, which is the path ``"auto"`` took before 2026-12-04)
 and ``after`` (the default ``cache_load="auto"``: the second call waits), each calling
 the compiled function ``--calls`` times on fresh copies. Example::
 
@@ -31,12 +31,11 @@ def child(cache: str, mode: str, calls: int) -> str:
     sys.path[:0] = [str(_HERE), str(_HERE.parent / "tests" / "shared")]
     import numpy as np
     from bench_native import jacobi
-    from dynamo.backends.native import tier
 
     import dynamo
-    if mode == "before":
-        tier.Tiered._second_call_waits = lambda self: False
     opts = {"cache_dir": cache}
+    if mode == "before":
+        opts["cache_load"] = "background"
     if mode == "fill":
         opts.update(after_calls=1, background=False, prefer="native")
     c = dynamo.compile(jacobi, backend="native", options=opts)

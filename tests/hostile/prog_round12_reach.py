@@ -116,6 +116,7 @@ def global_defaults_swapped(r):
 @scenario
 def global_deleted(r):
     """The global disappears between calls: NameError, as plainly."""
+    _reset_helper()   # (the program before may leave HELPER at None)
     f = r.compile(_calls_global)
     try:
         r.call(f, X.copy())
