@@ -118,13 +118,10 @@ def _intercept(ref, calls_itself, memo: IslandMemo | None = None):
     decided to go through the hook is decided so again from ``memo`` without the
     tests, while what they rest on holds (``island_memo``)."""
 
-    def hooked(func):
+    def hooked(func, bound: bool):
         """The hook's wrapper of the plain function ``func``, or None where it runs
-        as called (frames: 0 this one, 1 ``intercept``'s, 2 the caller)."""
-        if memo is not None:
-            make = memo.maker(func)
-            if make is not None:
-                return None if ref() is None else hook.wrap(make, func)
+        as called (frames: 0 this one, 1 ``intercept``'s, 2 the caller); decided by
+        the tests, and kept in ``memo`` (``bound``: ``func`` is called as a method)."""
         code = func.__code__
         if is_skipped(code):
             return None
@@ -134,7 +131,7 @@ def _intercept(ref, calls_itself, memo: IslandMemo | None = None):
         if reads_caller_frame_of(func) is None:
             wrapper = hook.intercept(func, live)
             if memo is not None:
-                memo.record(func, live)
+                memo.record(func, live, bound)
             return wrapper
         _reads_above_caller(func, sys._getframe(2))   # a reader: as called
         return None
@@ -149,12 +146,34 @@ def _intercept(ref, calls_itself, memo: IslandMemo | None = None):
             # ``_reads_above_caller``): decided here with one cached look-up, not five
             # calls and a frame walk (about 1 us: a Kalman filter that runs as Python
             # calls ``np.eye`` every trip, and ran at 0.86x plain Python for it)
-            wrapper = hooked(f)
+            if memo is not None:
+                hit = memo.get(f)
+                if hit is not None and hit[7] is not None:   # decided before: hooked
+                    w = hit[7]()   # (the shared wrapper: it takes ``f`` first)
+                    if w is not None and f.__qualname__ is hit[8]:
+                        return f if ref() is None else types.MethodType(w, f)
+                    make = hit[5]()   # (none: a wrapper made for this call)
+                    if make is not None:
+                        return f if ref() is None else hook.wrap(make, f)
+            wrapper = hooked(f, False)
             return f if wrapper is None else wrapper
         if kind is types.MethodType:
             func = f.__func__
             if type(func) is types.FunctionType:
-                wrapper = hooked(func)
+                if memo is not None:
+                    hit = memo.get(func)
+                    if hit is not None and hit[6] is not None:   # decided before
+                        # the cache's one wrapper of its bound methods takes ``f``
+                        # itself: no wrapper made per call, and none kept that holds
+                        # ``func`` (``f`` holds it for as long as the call needs it)
+                        w = hit[6]()
+                        if w is not None and func.__qualname__ is hit[8]:
+                            return f if ref() is None else types.MethodType(w, f)
+                        make = hit[5]()   # (no such wrapper: one made for this call)
+                        if make is not None:
+                            return f if ref() is None else \
+                                types.MethodType(hook.wrap(make, func), f.__self__)
+                wrapper = hooked(func, True)
                 return f if wrapper is None else types.MethodType(wrapper, f.__self__)
             if _c_code(func):
                 return f   # a C function bound as a method (Cython's: ``rng.random``)

@@ -219,11 +219,12 @@ TABLE: tuple[Advice, ...] = (
     Advice(r" on constants makes a | of constants: ",
            "The call on constant arguments does not give a value the trace can keep as a "
            "constant.", _OUTSIDE),
-    Advice(r"inside a try block: it ",
-           "Inside a try block the op's error must be raised at this exact point, so "
-           "that the except clause sees it.",
-           "move the try/except out of the compiled function, or check the condition "
-           "with NumPy first (e.g. np.linalg.cond) instead of catching the error"),
+    Advice(r"an op inside a try block, in a graph that cannot be rerun",
+           "The except clause sees an error the graph raises only through a rerun of the "
+           "frame, and this graph (a loop node whose body draws random numbers or reports "
+           "floating-point conditions itself) cannot run again.",
+           "move the try/except out of the compiled function, or the loop out of the "
+           "function that holds the try block"),
     Advice(r"inside a try block after a write|after an array op inside a try block",
            "Inside a try block an exception must leave memory exactly as plain Python "
            "would; a graph cannot undo a write or a random draw.",

@@ -77,7 +77,14 @@ from .config import config
 from .dispatch import boxed_dispatcher, dispatcher
 from .exc import BackendError, RerunEagerly, SkipFrame
 from .tracebacks import for_program
-from .wrappers import DEFAULT, _code_owners, _free_name, _refuse_moved_parameters, _wrapper_factory
+from .wrappers import (
+    DEFAULT,
+    _bound_wrapper,
+    _code_owners,
+    _free_name,
+    _refuse_moved_parameters,
+    _wrapper_factory,
+)
 
 log_recompiles = logs.get("recompiles")
 log_internal = logging.getLogger("dynamo.internal")
@@ -126,8 +133,12 @@ class CodeCache:
             functools.partial(_recall, ctx)
         self.scope[_free_name("___S", self.code_names)] = DEFAULT
         self.scope[_free_name("___clean", self.code_names)] = for_program
+        self.scope[_free_name("___intercept", self.code_names)] = \
+            functools.partial(_intercept_now, ctx)
         # wrapper factories by the defaults they take (count, kw-only names): one,
-        # unless a function of this code had its __defaults__ replaced by others
+        # unless a function of this code had its __defaults__ replaced by others; and
+        # under ("bound", count) and ("plain", count), the wrapper of its bound methods
+        # and the one of its plain functions (``bound_wrapper``)
         self.wrapper_makers: dict[tuple, Callable] = {}
         # code of the frame entries (``frame_entry``): None until made, False when
         # ``bytecode`` could not rebuild the code
@@ -447,10 +458,9 @@ def wrap(make: Callable, fn: types.FunctionType) -> types.FunctionType:
     shape of defaults) makes, named as ``fn``."""
     defaults, kwdefaults = fn.__defaults__, fn.__kwdefaults__
     wrapper = make(fn, fn.__code__, defaults, kwdefaults)
-    # Its defaults are markers, replaced by fn's own when the call runs: fn's
-    # __defaults__ or __kwdefaults__ may be replaced (or its __code__) after this
-    if defaults:
-        wrapper.__defaults__ = (DEFAULT,) * len(defaults)
+    # Its defaults are markers (the positional ones declared so by ``make``), replaced
+    # by fn's own when the call runs: fn's __defaults__ or __kwdefaults__ may be
+    # replaced (or its __code__) after this
     if kwdefaults:
         wrapper.__kwdefaults__ = dict.fromkeys(kwdefaults, DEFAULT)
     # The caller's arguments bind to the wrapper, so Python's TypeErrors name it:
@@ -462,6 +472,42 @@ def wrap(make: Callable, fn: types.FunctionType) -> types.FunctionType:
     if wrapper.__module__ != fn.__module__:   # usually the scope's __name__ already
         wrapper.__module__ = fn.__module__
     return wrapper
+
+
+def _intercept_now(ctx: CompileContext, fn: types.FunctionType) -> types.FunctionType:
+    """``intercept(fn, ctx)``: what a shared wrapper (``bound_wrapper``) hands a call
+    to whose arguments it cannot take, so that binding them raises ``fn``'s error."""
+    return intercept(fn, ctx)
+
+
+def bound_wrapper(fn: types.FunctionType, ctx: CompileContext,
+                  plain: bool = False) -> Callable | None:
+    """The wrapper that runs every bound method of ``fn`` through the cache of ``ctx``,
+    called as ``MethodType(wrapper, m)`` with the program's bound method ``m``
+    (``wrappers._bound_wrapper``): one per code object, cache and count of defaults,
+    held by the cache. None where ``fn`` has no positional parameter to take ``m``, or
+    keyword-only defaults (an island then wraps it per call: ``wrap``).
+
+    With ``plain``, the wrapper of every plain function of that code, called as
+    ``MethodType(wrapper, fn)`` (the function takes a parameter of its own); None
+    where the code has keyword-only parameters.
+
+    Example::
+
+        >>> w = bound_wrapper(Stepper.step, ctx)
+        >>> types.MethodType(w, stepper.step)(y) == intercept(Stepper.step, ctx)(stepper, y)
+        True
+        >>> types.MethodType(bound_wrapper(helper, ctx, plain=True), helper)(y)   # helper(y)
+    """
+    code = fn.__code__
+    if fn.__kwdefaults__ or (code.co_kwonlyargcount if plain else not code.co_argcount):
+        return None
+    cache = ctx.cache_for(code, fn.__globals__)
+    shape = ("plain" if plain else "bound", len(fn.__defaults__ or ()))
+    w = cache.wrapper_makers.get(shape)
+    if w is None:
+        w = cache.wrapper_makers[shape] = _bound_wrapper(code, cache.scope, shape[1], plain)
+    return w
 
 
 # --------------------------------------------------------------------------- frame entries

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from dynamo.guards import ARRAY, EXPR, ArraySpec, Guard, GuardSet, Source
-from dynamo.ops.signals import warns_beyond_fp
+from dynamo.ops.signals import warns_in_python
 
 from . import ops
 from .exc import Unsupported
@@ -378,7 +378,7 @@ class OutputGraph:
                                meta={"array": meta, **self.current_loc, "kind": op.kind,
                                      PYTHON_EFFECTS: self.side_effects.pending(),
                                      **({"may_raise": may_raise} if may_raise else {})})
-        if warns_beyond_fp(node):
+        if warns_in_python(node):
             self.writes.check_warns(node)
         self._check_size()
         if target is not None:

@@ -101,6 +101,13 @@ def on_raise(output: OutputGraph) -> OnRaise:
                           "warnings of its own, so it cannot run again; the changes "
                           "(replayed after the graph) would be lost when it raises. The "
                           "frame runs eagerly.", cause="raise_after_effects")
+    if output.writes.ops_in_try:
+        # (the handler sees an exception of the graph only through the rerun: a graph
+        # that raised out of it would skip the program's `except`)
+        raise Unsupported("an op inside a try block, in a graph that cannot be rerun",
+                          "The except clause sees an error the graph raises only when "
+                          "the frame can run again; this graph cannot. The frame runs "
+                          "eagerly.", cause="try")
     return OnRaise(False, False, warns)
 
 
@@ -168,20 +175,54 @@ def errstate_reports(graph: Graph) -> bool:
                for n in graph.call_nodes())
 
 
-def rerun_on_raise(output: OutputGraph) -> bool:
+def rerun_on_raise(output: OutputGraph, loops: bool | None = None) -> bool:
     """Whether the frame's original code may run in place of a graph that raised.
 
     It may when the graph left the program's state as it found it: it wrote into no
-    input array, drew no random numbers and held no op that may have warned at Python
-    level (``WriteGuard.warns``: the rerun would warn again; an ``np.errstate`` block
-    restores the settings itself when the graph raises). The rerun then makes the Python effects
-    the glue had not replayed yet and raises the program's own exception, where its
-    own ``try/except`` sees it (``log.append(...); np.linalg.inv(singular)``).
-    """
-    if output.writes_inputs or output.writes.warns:
+    input array, drew no random numbers (in a loop node's body neither) and held no op
+    that may have warned at Python level (``WriteGuard.warns``: the rerun would warn
+    again; an ``np.errstate`` block restores the settings itself when the graph
+    raises). The rerun then makes the Python effects the glue had not replayed yet
+    and raises the program's own exception, where its own ``try/except`` sees it
+    (``log.append(...); np.linalg.inv(singular)``). A loop node may be rerun where its
+    body may (``_undone_by_rerun``), in a graph that holds a check on array data or an
+    op inside the program's ``try`` (``loops``: by default, whether it does): ``if
+    np.any(np.isnan(u0)): raise`` before a time-stepping loop stays a check of the
+    graph (docs/graph_breaks.md), and ``try: v = u[j] except IndexError:`` after one
+    reaches its handler through the rerun. Elsewhere a
+    loop node keeps the graph from being rerun, as before: a loop that warns at some
+    trip reports it as it runs, and a rerun of the frame would cost it all again."""
+    if output.writes_inputs or output.writes.warns or output.writes.draws:
         return False
-    for node in output.graph.call_nodes():
-        op = ops.REGISTRY.get(node.target)
-        if op is None or op.random or (op.effect and not node.target.startswith("errstate")):
-            return False
-    return True
+    loops = bool(output.writes.checks or output.writes.ops_in_try) if loops is None \
+        else loops
+    return all(_undone_by_rerun(node) if loops else _no_effect(node)
+               for node in output.graph.call_nodes())
+
+
+def _no_effect(node: Node) -> bool:
+    """``node`` draws no random number and is no effect but an ``np.errstate`` block."""
+    op = ops.REGISTRY.get(node.target)
+    return op is not None and not op.random and \
+        (not op.effect or node.target.startswith("errstate"))
+
+
+_LOOPS = frozenset({"fori_loop", "while_loop"})
+
+
+def _undone_by_rerun(node: Node) -> bool:
+    """Running ``node`` again, from the frame's original code, shows nothing that its
+    first run showed: it draws no random number and is no effect other than an
+    ``np.errstate`` block or a loop node whose body is made of such nodes. A loop node
+    writes only arrays the graph made or inputs, and a written input is
+    ``writes_inputs`` (``LoopScope._slots_after`` guards it writeable); an
+    ``np.errstate`` block in its body must not report conditions itself (they would be
+    reported twice)."""
+    op = ops.REGISTRY.get(node.target)
+    if op is None or op.random:
+        return False
+    if node.target in _LOOPS:
+        bodies = [a for a in node.args if isinstance(a, Graph)]
+        return all(_undone_by_rerun(n) for body in bodies for n in body.call_nodes()) and \
+            not any(errstate_reports(body) for body in bodies)
+    return _no_effect(node)

@@ -48,7 +48,7 @@ def _wrapper_factory(code, scope: dict, ndefaults: int = 0, kwdefaults: tuple = 
     The wrapper runs ``fn`` only while ``fn.__code__`` is still ``code``, and fills a
     parameter left to its default from ``fn``'s current defaults; when those objects
     were replaced, it makes the call again as the caller made it (``_recall``)."""
-    params, flat = _signature_source(code)
+    params, flat = _signature_source(code, ndefaults)
     name = code.co_name if code.co_name.isidentifier() else "wrapper"
     # the wrapper declares the function's own parameter names (callers pass them by
     # keyword), so its own names must differ from every one of them
@@ -81,6 +81,98 @@ def _wrapper_factory(code, scope: dict, ndefaults: int = 0, kwdefaults: tuple = 
            f"    return {name}\n")
     compile_source(src, f"<dynamo wrapper of {code.co_qualname}>", scope)
     return scope.pop("___make")
+
+
+def _bound_wrapper(code, scope: dict, ndefaults: int = 0, plain: bool = False):
+    """The wrapper of every method whose function has ``code`` and ``ndefaults``
+    positional defaults (no keyword-only ones), called as ``MethodType(wrapper, m)``
+    with the program's bound method ``m`` (``m.__func__`` is the function): ``m`` takes
+    the place of the first parameter (``self``), and the wrapper reads the function and
+    ``self`` from it. So one wrapper, kept by the cache, serves every call of every such
+    method, and holds no function (``m`` does, for as long as the call needs it).
+
+    The signature is the function's own, parameter for parameter: a call that does not
+    bind raises the ``TypeError`` the method would (the same counts: ``m`` is counted
+    where ``self`` is), named by ``code.co_qualname`` (the caller uses it only for a
+    function whose ``__qualname__`` is that). A default is read from the function's
+    current ``__defaults__``; where their count or ``__code__`` changed, the call is
+    made again (``_recall``), as ``_wrapper_factory``'s wrappers make it.
+
+    With ``plain``, the wrapper of every plain function of ``code`` (no keyword-only
+    parameters), called as ``MethodType(wrapper, fn)``: the function takes a parameter
+    of its own, before the function's, and positional arguments beyond the function's
+    are taken (``*___extra``) and passed on to a wrapper made for that call
+    (``hook.intercept``), whose binding raises the function's own ``TypeError`` (``f()
+    takes 1 positional argument but 2 were given``: counted as the function counts).
+
+    Example::
+
+        >>> w = _bound_wrapper(Stepper.step.__code__, cache.scope)
+        >>> types.MethodType(w, stepper.step)(y)      # == stepper.step(y), compiled
+    """
+    params, flat = _signature_source(code, ndefaults)
+    name = code.co_name if code.co_name.isidentifier() else "wrapper"
+    taken = frozenset(code.co_varnames)
+    fn, co, dflt, dispatch, recall, marker, clean, exc, extra, now, err = (
+        _free_name(n, taken) for n in ("___fn", "___code", "___defaults", "___dispatch",
+                                       "___recall", "___S", "___clean", "___exc",
+                                       "___extra", "___intercept", "___err"))
+    again = f"return {recall}({fn}, {co}, ({flat}))"
+    if plain:
+        params, body = _plain_params(code, ndefaults, fn, extra), []
+        p = Params.of(code)
+        if p.varargs is None:   # (more positional arguments than it takes: its error)
+            star = f", **{_declared(p.varkw)}" if p.varkw is not None else ""
+            given = "".join(f"{_declared(n)}, " for n in p.positional)
+            body = [f"if {extra}:", "    try:",
+                    f"        return {now}({fn})({given}*{extra}{star})",
+                    f"    except TypeError as {err}:",
+                    f"        if {err}.__traceback__.tb_next is None:   # (its binding)",
+                    f"            {err}.__traceback__ = None   # (as raised by the call)",
+                    "        raise"]
+    else:
+        first = _declared(code.co_varnames[0])
+        body = [f"{fn} = {first}.__func__", f"{first} = {first}.__self__"]
+    body += [f"if {fn}.__code__ is not {co}:", f"    {again}"]
+    nargs = code.co_argcount
+    for i in range(nargs - ndefaults, nargs):
+        p = _declared(code.co_varnames[i])
+        body += [f"if {p} is {marker}:", f"    {dflt} = {fn}.__defaults__",
+                 f"    if {dflt} is None or len({dflt}) != {ndefaults}:", f"        {again}",
+                 f"    {p} = {dflt}[{i - (nargs - ndefaults)}]"]
+    body.append(f"return {dispatch}({fn}, {flat})")
+    body = ["try:", *(f"    {line}" for line in body),
+            f"except BaseException as {exc}:", f"    {clean}({exc})", "    raise"]
+    src = (f"def ___make({co}):\n"
+           f"    def {name}({params}):\n" + "".join(f"        {line}\n" for line in body) +
+           f"    return {name}\n")
+    compile_source(src, f"<dynamo {'shared' if plain else 'method'} wrapper of "
+                        f"{code.co_qualname}>", scope)
+    wrapper = scope.pop("___make")(code)
+    wrapper.__qualname__, wrapper.__name__ = code.co_qualname, code.co_name
+    return wrapper
+
+
+def _plain_params(code, ndefaults: int, fn: str, extra: str) -> str:
+    """The parameters of ``_bound_wrapper``'s plain wrapper: ``fn`` (positional only)
+    first, then the function's, then ``*extra`` where it takes no ``*args``.
+
+    Example::
+
+        >>> _plain_params(f.__code__, 1, "___fn", "___extra")    # def f(a, b=2, **kw)
+        '___fn, /, a, b=___S, *___extra, **kw'
+    """
+    p = Params.of(code)
+    marker = _free_name("___S", frozenset(code.co_varnames))
+    params = [_declared(n) for n in p.positional]
+    for i in range(len(params) - ndefaults, len(params)):
+        params[i] += f"={marker}"
+    params.insert(p.posonly, "/") if p.posonly else params.insert(0, "/")
+    params.insert(0, fn)
+    params.append("*" + _declared(p.varargs if p.varargs is not None else extra))
+    if p.varkw is not None:
+        params.append("**" + _declared(p.varkw))
+    return ", ".join(params)
 
 
 def watch_code(fn: types.FunctionType, owner) -> None:
@@ -133,11 +225,16 @@ def _declared(name: str) -> str:
     return name if name.isidentifier() and not keyword.iskeyword(name) else param_name(name)
 
 
-def _signature_source(code) -> tuple[str, str]:
+def _signature_source(code, ndefaults: int = 0) -> tuple[str, str]:
     """("a, b, *args, c, **kw", "a, b, c, args, kw, "): the parameters as declared, and
-    as the frame orders them (positional, keyword-only, *args, **kwargs)."""
+    as the frame orders them (positional, keyword-only, *args, **kwargs). With
+    ``ndefaults``, the last that many positional ones default to the marker ``___S``
+    (``a, b=___S``: the scope's name for ``DEFAULT``)."""
     p = Params.of(code)
     params = [_declared(n) for n in p.positional]
+    marker = _free_name("___S", frozenset(code.co_varnames))
+    for i in range(len(params) - ndefaults, len(params)):
+        params[i] += f"={marker}"
     if p.posonly:
         params.insert(p.posonly, "/")
     if p.varargs is not None:

@@ -84,7 +84,7 @@ class WriteGuard:
 
     def check_warns(self, node) -> None:
         """``node`` (just added) may warn at Python level, beyond floating-point
-        conditions (``dynamo.ops.signals.warns_beyond_fp``: "Mean of empty
+        conditions (``dynamo.ops.signals.warns_in_python``: "Mean of empty
         slice" from NumPy's Python code, "Degrees of freedom <= 0", a ComplexWarning).
         No ufunc setting turns such
         a warning into an exception, so a graph holding the op cannot be rerun when it

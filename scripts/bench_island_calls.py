@@ -12,9 +12,12 @@ counted); a row gives the median of the rounds and the ratio plain / compiled (a
 1.0: compiled is faster).
 
 ``--callgrind`` counts what the hot path executes independent of machine load: it runs
-``valgrind --tool=callgrind`` on this script twice per program (``--trips`` 0 and
-``--trips`` N, after a warm-up call that compiles) and prints the difference of the
-instruction counts divided by N: instructions per trip, plain and compiled.
+``valgrind --tool=callgrind --toggle-collect=_operator_call`` on this script once per
+program, plain and compiled: two warm calls with the same arguments (the first
+compiles), then one call through ``operator.call``, the only one counted; the count
+divided by the trips is instructions per trip (Dormand-Prince: per call). (The same
+arguments: a call with another trip count than the warm calls' would count a
+recompile.)
 
 Example::
 
@@ -26,6 +29,7 @@ Example::
 from __future__ import annotations
 
 import argparse
+import operator
 import os
 import re
 import statistics
@@ -134,23 +138,24 @@ def run(rounds: int = 15, number: int = 5):
 
 
 def _one(index: int, trips: int, compiled: bool) -> None:
-    """The ``--one`` mode callgrind runs: compile and warm, then one call of ``trips``."""
+    """The ``--one`` mode callgrind runs: two warm calls (the first compiles), then the
+    counted one, through ``operator.call``, with the same arguments."""
     name, fn, args, kwargs, _ = programs(trips)[index]
     f = dynamo.compile(fn) if compiled else fn
-    warm = dict(kwargs, trips=1) if "trips" in kwargs else kwargs
-    f(*args, **warm)
-    f(*args, **warm)
-    if trips:
-        f(*args, **kwargs)
+    f(*args, **kwargs)
+    f(*args, **kwargs)
+    operator.call(f, *args, **kwargs)
 
 
 def _instructions(index: int, trips: int, compiled: bool) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "cg.out")
-        cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-               sys.executable, os.path.abspath(__file__), "--one", str(index),
-               "--trips", str(trips)] + (["--compiled"] if compiled else [])
-        subprocess.run(cmd, check=True, capture_output=True)
+        cmd = ["valgrind", "--tool=callgrind", "--toggle-collect=_operator_call",
+               f"--callgrind-out-file={out}", sys.executable, os.path.abspath(__file__),
+               "--one", str(index), "--trips", str(trips)] + \
+            (["--compiled"] if compiled else [])
+        subprocess.run(cmd, check=True, capture_output=True,
+                       env=dict(os.environ, OPENBLAS_NUM_THREADS="1"))
         with open(out) as fh:
             return int(re.search(r"^summary: (\d+)", fh.read(), re.M).group(1))
 
@@ -158,14 +163,11 @@ def _instructions(index: int, trips: int, compiled: bool) -> int:
 def callgrind(trips: int = 200):
     rows = []
     for index, (name, *_rest, loop_trips) in enumerate(programs()):
-        if loop_trips is None:
-            continue   # (Dormand-Prince has no trip count to vary)
-        per = {}
-        for compiled in (False, True):
-            base = _instructions(index, 0, compiled)
-            per[compiled] = (_instructions(index, trips, compiled) - base) / trips
+        per = {c: _instructions(index, trips, c) / (loop_trips and trips or 1)
+               for c in (False, True)}
         rows.append({"program": name, "plain_ir": per[False], "compiled_ir": per[True],
-                     "ratio": per[True] / per[False]})
+                     "ratio": per[True] / per[False],
+                     "per": "trip" if loop_trips else "call"})
     return rows
 
 
@@ -180,11 +182,11 @@ def main() -> None:
     if a.one is not None:
         _one(a.one, a.trips, a.compiled)
     elif a.callgrind:
-        print("| program | plain Ir/trip | compiled Ir/trip | compiled/plain |")
-        print("|---|---:|---:|---:|")
+        print("| program | plain Ir | compiled Ir | per | compiled/plain |")
+        print("|---|---:|---:|---|---:|")
         for r in callgrind(a.trips):
             print(f"| {r['program']} | {r['plain_ir']:.0f} | {r['compiled_ir']:.0f} | "
-                  f"{r['ratio']:.2f}x |")
+                  f"{r['per']} | {r['ratio']:.2f}x |")
     else:
         print("| program | plain us | compiled us | per | plain/compiled |")
         print("|---|---:|---:|---|---:|")

@@ -10,6 +10,10 @@ the compiled function ``--calls`` times on fresh copies. Example::
     $ .venv/bin/python scripts/bench_native_warm_cache.py --calls 200 --runs 2
     before: call1 266.0 ms, call2 37.3 ms, first tier-2 call #51, tier-2 calls 147/200, ...
     after: call1 320.8 ms, call2 3846.4 ms, first tier-2 call #2, tier-2 calls 196/200, ...
+
+The trial that follows the wait races a parallel kernel on all threads and on one
+(``race.py``); at load 3-6 its calls on all threads took 80-242 ms each (2026-12-04 22:37),
+which ``calls 3-10`` shows.
 """
 
 from __future__ import annotations
@@ -54,7 +58,9 @@ def child(cache: str, mode: str, calls: int) -> str:
     return (f"{mode}: call1 {times[0] * 1e3:.1f} ms, call2 {times[1] * 1e3:.1f} ms, "
             f"first tier-2 call #{first}, tier-2 calls {native[-1]}/{calls}, "
             f"all calls {sum(times) * 1e3:.0f} ms, process {time.perf_counter() - t0:.2f} s "
-            f"wall {time.process_time() - c0:.2f} s CPU")
+            f"wall {time.process_time() - c0:.2f} s CPU, calls 3-10 (the trial, where it "
+            f"follows the wait) {sum(times[2:10]) * 1e3:.0f} ms, kept {tiered.winner} "
+            f"on {'one thread' if tiered.threads == 1 else 'all threads'}")
 
 
 def main(argv=None) -> int:

@@ -14,7 +14,9 @@ run, standing in for held-out suites), the scientific kernels of
 FFT, n-body, fractals, histograms, Monte Carlo, image filters), the functions of
 ``tests/realworld/repo_functions_corpus.py`` (a sixth corpus: numpy-ml-style layers,
 optimizers and objectives with classes, dicts and ``**kwargs``, clustering, HMMs,
-preprocessing, metrics, simulations), the
+preprocessing, metrics, simulations), the functions of
+``tests/realworld/everyday_corpus7.py`` (a seventh corpus: preprocessing, metrics,
+signal processing, geometry, statistics, with the input checks such code makes), the
 programs of ``scripts/bench_realworld.py`` (``realworld_programs.py``, at benchmark
 sizes) and the Python-feature
 corpus of ``tests/translator`` (``corpus_*.py``), and the programs of ``tests/breaks``
@@ -66,6 +68,8 @@ def corpora() -> dict[str, list[tuple]]:
                            ROOT / "tests" / "realworld" / "kernels_corpus5.py")
     repo_functions = load_module("repo_functions_corpus",
                                  ROOT / "tests" / "realworld" / "repo_functions_corpus.py")
+    everyday7 = load_module("everyday_corpus7",
+                            ROOT / "tests" / "realworld" / "everyday_corpus7.py")
     translator = []
     for stem in ("functions", "control", "containers", "objects", "more"):
         mod = load_module(f"corpus_{stem}",
@@ -90,6 +94,8 @@ def corpora() -> dict[str, list[tuple]]:
                 (name, fn, args, {}) for name, fn, args in kernels5.PROGRAMS],
             "tests/realworld/repo_functions_corpus.py": [
                 (name, fn, args, {}) for name, fn, args in repo_functions.PROGRAMS],
+            "tests/realworld/everyday_corpus7.py": [
+                (name, fn, args, {}) for name, fn, args in everyday7.PROGRAMS],
             "scripts/bench_realworld.py": [tuple(p) for p in realworld_programs.programs()],
             "tests/translator corpus": translator,
             "tests/breaks corpus (written to break)": written_to_break}

@@ -49,6 +49,8 @@ def realworld_modules():
     rw_idioms); each has ``PROGRAMS``."""
     rw = ROOT / "tests" / "realworld"
     load_module("harness", ROOT / "tests" / "harness.py")
+    # rw_check imports script_modules by name, as the tests do with tests/ on the path.
+    load_module("script_modules", ROOT / "tests" / "script_modules.py")
     load_module("rw_check", rw / "rw_check.py")
     return (load_module("rw_numerics", rw / "rw_numerics.py"),
             load_module("rw_models", rw / "rw_models.py"),

@@ -18,8 +18,19 @@ time decides, as before: the threads of a parallel loop wait for each other at i
 end when the cores are busy (Jacobi 500x500 took 503 ms on 2 threads, 0.94 on one, at
 load 9).
 
+A parallel kernel's calls on all threads stop early (``next_label``): once the best of
+them took more than ``HOPELESS`` (4) times the best one-thread call, the trial runs no
+more of them and picks from the others. At load 3-4 on 2 cores such a call took 165-178 ms
+against 1-16 ms for the one-thread and tier-1 calls (Jacobi 500x500, 2026-12-04 22:34):
+two more of them cost a new process's first 60 calls more than the second call's wait
+for the disk cache (docs/native.md, "Disk cache"). The count is checked again while
+tier 2 runs (``threads.py``), so an early drop that was wrong is undone there.
+
 Example::
 
+    >>> next_label({"native": [(0.170, 0.001)], "tier1": [(0.013, 0.013)],
+    ...             "native1": [(0.001, 0.001)]}, trial_calls=3)
+    'tier1'
     >>> choose({"native": [(0.010, 0.004)], "tier1": [(0.012, 0.003)]}, parallel=False)
     ('tier1', None)
     >>> choose({"native": [(0.002, 0.002)], "tier1": [(0.012, 0.011)]}, parallel=False)
@@ -29,6 +40,11 @@ Example::
 from __future__ import annotations
 
 import math
+
+# A parallel kernel's all-threads call slower than this many times its best one-thread
+# call ends its part of the trial (``next_label``): two threads are at best about twice
+# as fast as one, so a call 4 times slower waited for a core.
+HOPELESS = 4.0
 
 
 def best(calls: list) -> tuple[float, float]:
@@ -49,3 +65,22 @@ def choose(times: dict, parallel: bool) -> tuple[str, int | None]:
     on_threads = parallel and threads is None
     wins = t2[0] < t1[0] and (on_threads or t2[1] < t1[1])
     return ("native" if wins else "tier1"), threads
+
+
+def next_label(times: dict, trial_calls: int) -> str | None:
+    """Which candidate the trial's next call runs (the one run least so far, in the
+    order of ``times``), or None when every candidate has ``trial_calls`` calls. The
+    all-threads candidate (``"native"`` where ``"native1"`` is raced too) drops out
+    once its best wall time is more than ``HOPELESS`` times the one-thread best: only
+    a call over 4 times faster than its best so far could still win it the thread
+    count (``choose`` takes the faster by wall time), and its calls are the trial's
+    slowest (hundreds of ms at load; ``threads.py`` checks the count again later)."""
+    racing = [k for k in times if not (k == "native" and _hopeless(times))]
+    label = min(racing, key=lambda k: len(times[k]))
+    return None if len(times[label]) >= trial_calls else label
+
+
+def _hopeless(times: dict) -> bool:
+    one, every = times.get("native1"), times.get("native")
+    return bool(one) and bool(every) and \
+        min(c[0] for c in every) > HOPELESS * min(c[0] for c in one)

@@ -46,7 +46,7 @@ from .error_state import default_errstate, rerun_completes
 from .kernel_files import cache_path, has_machine_code, module_from_file, module_source
 from .lower import Kernel
 from .nopython_draws import draws_match, locked
-from .race import best, choose
+from .race import best, choose, next_label
 from .saves import mark_saved, new_savers, reset, restore
 from .threads import ThreadChoice
 
@@ -434,9 +434,11 @@ class Tiered:
 
     def _trial(self, *args):
         """Alternate tier 2 and tier 1 on the real inputs; keep the faster. A parallel
-        kernel runs on Numba's threads and on one thread (``native1``), in turn."""
+        kernel runs on Numba's threads and on one thread (``native1``), in turn (its
+        calls on all threads stop early when they are hopeless: ``race.next_label``)."""
         times = self._times
-        label = min(times, key=lambda k: len(times[k]))   # the one run least so far
+        # the one run least so far; None: complete (another caller is deciding)
+        label = next_label(times, self.settings.trial_calls) or "tier1"
         use_native = label != "tier1"
         self.threads = 1 if label == "native1" else None
         start, start_cpu = time.perf_counter(), time.process_time()
@@ -450,7 +452,7 @@ class Tiered:
         with self._lock:
             times[label if use_native else "tier1"].append(spent)
             n = self.settings.trial_calls
-            if self.state == "trial" and min(len(t) for t in times.values()) >= n:
+            if self.state == "trial" and next_label(times, n) is None:
                 # by both clocks, a parallel kernel on all threads by wall time (race.py)
                 self.winner, self.threads = choose(times, parallel="native1" in times)
                 won = self.winner == "native"

@@ -19,9 +19,10 @@ each. This backend:
 A graph with symbolic sizes gets one static variant of all this per input shapes
 (``sizes``), so a function whose sizes vary is traced at most twice.
 
-Results equal eager NumPy except that reductions over every axis may sum in another
-order (and, with the option ``fast_powers=True``, float powers ``x**3`` round after
-each multiply); see docs/numpy_backend.md for the tested tolerances. Exceptions,
+Results equal eager NumPy bit for bit (but, with the option ``fast_powers=True``,
+float powers ``x**3`` round after each multiply; float sums over every axis run as
+eager's one call, not per block: ``plan._rounds_per_block``); see
+docs/numpy_backend.md for the tested tolerances. Exceptions,
 warnings and every other floating-point report are eager's: code that could report
 otherwise runs under a guard and, on a report, again op by op (``runtime.guard``).
 

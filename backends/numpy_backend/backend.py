@@ -33,6 +33,7 @@ from ..passes import (
 from . import scratch
 from .codegen import emit_forward
 from .flat import flat_plan
+from .flat_updates import worth_it
 from .loop_code import is_loop_body
 from .module import Module
 from .options import Options
@@ -84,7 +85,8 @@ def generated_code(graph: Graph, opts: Options):
     groups = partition(optimized, whole_rows=True, barrier=_barrier)
     # (a stencil over shifted 2-D slices too small for blocks runs as 1-D passes: flat)
     plans = [None if g.kind == SINGLE else
-             plan_group(g, opts) or flat_plan(g, optimized.outputs, opts) for g in groups]
+             plan_group(g, opts) or worth_it(flat_plan(g, optimized.outputs, opts))
+             for g in groups]
     n = next(_counter)
     m = Module()
     # A graph without effects runs again as eager after a floating-point condition

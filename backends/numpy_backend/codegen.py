@@ -48,6 +48,7 @@ from dynamo.graph import Graph, Node
 
 from ..fusion import Group
 from ..passes.loops import LOOPS
+from .flat_updates import flat_updates
 from .fresh_targets import fresh_targets
 from .groups import emit_group, row_major
 from .inline import Inliner, Pending
@@ -96,8 +97,9 @@ def emit_forward(m: Module, graph: Graph, groups: list[Group], plans: list, name
     # loop's trips allocate their own, raising the peak over eager's)
     recycle = 0 if is_loop_body(graph) or any(n.target in LOOPS for n in graph.nodes) \
         else recycle
+    targets = frozenset(fresh_targets(steps))   # ops writing into a window: no buffer
     reuse, checks = donors(graph, groups, steps, returned, layout_checked=True,
-                           same_segment=segments, recycle=recycle)
+                           same_segment=segments, recycle=recycle, targets=targets)
     entry = None
     if checks and is_loop_body(graph):
         # a loop body's inputs may change layout from trip to trip: each trip checks
@@ -105,14 +107,14 @@ def emit_forward(m: Module, graph: Graph, groups: list[Group], plans: list, name
         # array, as eager) on a trip where it fails
         cond = " and ".join(row_major(n.name) for n in graph.placeholders if n in checks)
         always, _ = donors(graph, groups, steps, returned, layout_checked=False,
-                           same_segment=segments)
+                           same_segment=segments, targets=targets)
         per_trip = frozenset(n for n in reuse if always.get(n) is not reuse[n])
         # (no reuse that needs it: no check, which costs about 0.3 us a trip)
         entry = LayoutCheck(cond, per_trip=per_trip) if per_trip else None
     elif checks:
         fallback = f"_{name}_any_layout"
         plain, _ = donors(graph, groups, steps, returned, layout_checked=False,
-                          same_segment=segments, recycle=recycle)
+                          same_segment=segments, recycle=recycle, targets=targets)
         _emit_function(m, graph, groups, plans, steps, fns, plain, fallback, guarding, None)
         cond = " and ".join(row_major(n.name) for n in graph.placeholders if n in checks)
         entry = LayoutCheck(cond, fallback)
@@ -134,6 +136,8 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, st
     # those arrays: both keep their names
     targets = fresh_targets(steps)
     held = set(targets) | {s.args[0] for s in targets.values()}
+    # windows updated in place by a flat value, as one 1-D pass (flat_updates.py)
+    updates = flat_updates(m, plans)
     inliner = Inliner(graph, name_of, lambda n: n not in reuse and n not in donors_ and
                       n not in held and
                       n.target != "setitem" and not plain_row_buffer(n),
@@ -155,11 +159,15 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, st
                 group.segment in guarded:   # (see inline.py)
             flush(inliner.flush())
         if node is not None:
-            text = _statement(m, node, inliner.name_of, reuse, entry, written_back, targets)
-            text, reads = inliner.resolve(node, text, node.inputs())
+            text = _statement(m, node, inliner.name_of, reuse, entry, written_back, targets,
+                              updates)
+            # (an update's helper also reads the array of its window)
+            inputs = node.inputs() + ([updates[node][1]] if node in updates else [])
+            text, reads = inliner.resolve(node, text, inputs)
             if text is None:   # it reads pending values out of order: they get names
                 flush(inliner.flush())
-                text = _statement(m, node, name_of, reuse, entry, written_back, targets)
+                text = _statement(m, node, name_of, reuse, entry, written_back, targets,
+                                  updates)
             group_index[node] = index
             if group.segment not in guarded and inliner.candidate(node):
                 inliner.pending.append(Pending(node, text.partition(" = ")[2], reads,
@@ -229,8 +237,12 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, st
 
 
 def _statement(m: Module, node: Node, name_of, reuse: dict, entry, written_back,
-               targets: dict) -> str:
+               targets: dict, updates: dict) -> str:
     """The statement computing ``node`` in straight-line code (without its location)."""
+    if node in updates:   # w += value, a flat value: one 1-D pass (flat_updates.py)
+        fn, array = updates[node]
+        args = ", ".join(m.fmt(a, name_of) for a in (*node.args, array))
+        return f"{node.name} = {fn}({args})"
     if node in targets:   # into the window its setitem fills next (fresh_targets.py)
         array, index, _ = targets[node].args
         out = f"{m.fmt(array, name_of)}[{m.subscript(index, name_of)}]"

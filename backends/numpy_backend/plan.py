@@ -10,8 +10,9 @@ broadcasting inside a block is the broadcasting of the whole arrays.
 plus the scratch buffers) fits in ``cache_fraction`` of the L2 cache. Reductions over
 trailing axes force ``k`` before them, so a block holds whole rows and reduces them
 exactly as eager does (softmax, layernorm). A reduction over every axis whose
-partial results combine (sum, max, ...) runs as one partial result per block,
-combined after the loop.
+partial results combine exactly (max, min, any, all, integer sums) runs as one partial
+result per block, combined after the loop; a float sum, mean or product does not
+(``_rounds_per_block``: the group takes the plain path).
 
 Scratch buffers are per thread; a value whose last reader has run gives its buffer
 back, so the next op can write into it (in place, when it was that op's input).
@@ -133,7 +134,8 @@ def plan_group(group: Group, options: Options) -> BlockPlan | None:
     if group.reductions:
         if len(group.axes) == len(domain):
             read_inside = any(u in members for r in group.reductions for u in r.users)
-            if read_inside or any(r.target not in COMBINE for r in group.reductions):
+            if read_inside or any(r.target not in COMBINE or _rounds_per_block(r)
+                                  for r in group.reductions):
                 return None
             partial = True
         else:
@@ -147,6 +149,17 @@ def plan_group(group: Group, options: Options) -> BlockPlan | None:
     plan.recycle = options.recycle_outputs
     plan.row_buffer = _row_buffer(group, domain, plan.axis)
     return plan
+
+
+def _rounds_per_block(node: Node) -> bool:
+    """A float (or complex) sum, mean or product over every axis: per-block partial
+    results round at other points than NumPy's one pairwise sum (or left-to-right
+    product) over the whole array, so their combination may differ in the last bits.
+    Such a group takes the plain path, whose one ``ufunc.reduce`` call is eager's.
+
+        >>> # x: 4M float32; eager (x * 3).sum() == 1653.866455078125, per-block 1653.8662109375
+    """
+    return node.target in ("sum", "mean", "prod") and array_meta(node).dtype.kind in "fc"
 
 
 def _blocks(group: Group, domain: tuple, kmax: int, partial: bool, options: Options,

@@ -232,7 +232,8 @@ def _c_contiguous_always(node: Node) -> bool:
 
 
 def donors(graph: Graph, groups: list[Group], steps: list, returned, layout_checked: bool,
-           same_segment: bool = False, recycle: int = 0) -> tuple[dict[Node, Node], frozenset]:
+           same_segment: bool = False, recycle: int = 0,
+           targets=frozenset()) -> tuple[dict[Node, Node], frozenset]:
     """``node -> dead intermediate it writes into``, and the inputs to check on entry.
 
     Runs over ``steps`` (``order.schedule``: ``(group index, node)`` for a plain-path
@@ -246,6 +247,10 @@ def donors(graph: Graph, groups: list[Group], steps: list, returned, layout_chec
     finds no donor and whose fresh result has at least that many bytes maps to a
     ``Recycled`` site: it writes into that site's buffer from the previous call
     (``recycled``, scratch.py), under the same layout rule as a donor's buffer.
+    ``targets`` are the ops that write into the window of a fresh array instead
+    (``fresh_targets``): they take neither a donor's buffer nor a site, which would
+    sit unused (a site taken by an op whose array escapes is never handed out again:
+    one more buffer per time step of a copy-per-step stencil, out of the cache).
     """
     segment = {n: g.segment for g in groups for n in g.nodes}
     steps = [node if node is not None else groups[index] for index, node in steps]
@@ -265,7 +270,7 @@ def donors(graph: Graph, groups: list[Group], steps: list, returned, layout_chec
             sites.release(step.inputs, i, last, None)
             continue
         node = step
-        if uses_out(node) and returns_fresh(node):
+        if uses_out(node) and returns_fresh(node) and node not in targets:
             donor = next((a for a in node.inputs() if a in owned and last[a] == i
                           and _same_buffer(a, node) and _layout_ok(a, order)
                           and (not same_segment or segment[a] == segment[node])), None)
@@ -289,17 +294,34 @@ def donors(graph: Graph, groups: list[Group], steps: list, returned, layout_chec
 def _outlives_readers(node: Node, returned) -> bool:
     """``node``'s array may be alive after its last reader ran: it is returned, or a
     reader writes into it (``out=node``, ``node[i] = v``) or may return a view of it.
-    A reader that only reads it into another array (a fresh result, or ``out=`` some
-    other array: ``acc += k * x`` reads ``k * x``) does not keep it."""
+    A reader that only reads it into another array (a fresh result, ``out=`` some
+    other array: ``acc += k * x`` reads ``k * x``; the value of ``B[1:-1] = x + y``,
+    copied into ``B``) does not keep it."""
     if node in returned:
         return True
     for u in node.users:
         out = u.kwargs.get("out")
         if out is node or (u.target == "setitem" and u.args and u.args[0] is node):
             return True
+        if _copied_in(u, node):
+            continue
         if not (returns_fresh(u) or (isinstance(out, Node) and uses_out(u))):
             return True
     return False
+
+
+def _copied_in(setitem: Node, node: Node) -> bool:
+    """``setitem`` is ``B[index] = node`` into an array of numbers: it copies the
+    value's elements into ``B`` and keeps no reference to ``node`` (an object array
+    would hold the array itself as an element)."""
+    if setitem.target != "setitem" or len(setitem.args) != 3 or setitem.kwargs:
+        return False
+    array, index, value = setitem.args
+    meta = array_meta(array) if isinstance(array, Node) else None
+    return (value is node and array is not node and index is not node
+            and not (isinstance(index, (tuple, list)) and any(i is node for i in index))
+            and meta is not None and not meta.scalar and meta.kind == "numpy"
+            and meta.dtype.kind in "biufc")
 
 
 class Recycled(NamedTuple):

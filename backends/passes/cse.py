@@ -31,12 +31,22 @@ Example::
         mu = x.mean(axis=-1, keepdims=True)
         var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)
         return (x - mu) / np.sqrt(var + 1e-5) * g + b   # the second x - mu is the first
+
+Sharing keeps the first value alive until the second's readers, where eager freed it
+at once. Across an op that works on a copy of a large array (``np.median`` and the
+other sorting reductions, ``np.sort``, a solve, an FFT) that is one more large array
+alive beside the op's own copy: the peak memory rises by the shared value's size.
+So a large value (``LARGE_BYTES`` or a size only the call knows) is computed again
+rather than held across such an op::
+
+    mad = np.median(np.abs(X - med), axis=0)      # eager: X - med freed before the copy
+    z = 0.6745 * (X - med) / mad                  # recomputed: one more pass, no more memory
 """
 
 from __future__ import annotations
 
 from dynamo.graph import CALL, OUTPUT, Graph, Node
-from dynamo.ops import ELEMENTWISE, MATMUL, REDUCTION, VIEW
+from dynamo.ops import ELEMENTWISE, MATMUL, OPAQUE, REDUCTION, VIEW
 from dynamo.ops.node_facts import array_meta, has_effect, is_inplace
 from dynamo.ops.signals import REPORTS_DIFFER, fp_signals_only, may_signal, rerun_on_signal
 from dynamo.tree import tree_leaves
@@ -44,6 +54,47 @@ from dynamo.tree import tree_leaves
 from .rewrite import literal_key, rewrite
 
 _PURE = frozenset({ELEMENTWISE, REDUCTION, MATMUL})
+
+# A value at least this large is not held across an op that copies a large input.
+LARGE_BYTES = 1 << 16
+# Reductions that sort (partition) a copy of their input.
+_SORTING_REDUCTIONS = frozenset({"median", "nanmedian", "percentile", "nanpercentile",
+                                 "quantile", "nanquantile"})
+
+
+def _nbytes(node: Node) -> int | None:
+    """The node's array size in bytes; None where a size is symbolic (or no array)."""
+    meta = array_meta(node)
+    if meta is None or not all(type(d) is int for d in meta.shape):
+        return None
+    count = 1
+    for d in meta.shape:
+        count *= d
+    return count * meta.dtype.itemsize
+
+
+def _copies_input(node: Node) -> bool:
+    """``node`` works on a copy of (or allocates like) an array argument: an opaque
+    library call or a sorting reduction."""
+    if node.op != CALL:
+        return False
+    kind = node.meta.get("kind")
+    return kind == OPAQUE or (kind == REDUCTION and node.target in _SORTING_REDUCTIONS)
+
+
+def _held_across_copy(prev: Node, node: Node, order: list[Node],
+                      position: dict[Node, int]) -> bool:
+    """Sharing ``prev`` with ``node`` would keep a large array alive across an op that
+    copies an input at least half its size (see the module docstring)."""
+    size = _nbytes(prev)
+    if size is not None and size < LARGE_BYTES:
+        return False
+    for n in order[position[prev] + 1:position[node]]:
+        if _copies_input(n) and any(
+                (b := _nbytes(a)) is None or size is None or 2 * b >= size
+                for a in tree_leaves(n.args) if array_meta(a) is not None):
+            return True
+    return False
 
 
 def _pure(node: Node) -> bool:
@@ -83,6 +134,8 @@ def cse(graph: Graph) -> Graph:
     views: dict[tuple, Node] = {}
     returned: set[Node] = {n for n in graph.nodes if _returned(n)}
     guarded = rerun_on_signal(graph)
+    order = list(graph.nodes)
+    position = {n: i for i, n in enumerate(order)}
 
     def mergeable(node: Node) -> bool:
         return not may_signal(node) or (guarded and fp_signals_only(node))
@@ -109,6 +162,8 @@ def cse(graph: Graph) -> Graph:
             seen[key] = node
             return False
         if prev in returned and node in returned:
+            return False
+        if _held_across_copy(prev, node, order, position):
             return False
         rw.env[node] = rw.env[prev]
         if may_signal(node):   # eager would report its conditions twice

@@ -145,6 +145,27 @@ def reads_caller_frame_of(fn) -> str | None:
     return verdict
 
 
+def names_unchanged(fn) -> bool:
+    """``reads_caller_frame_of(fn)`` found no reader, and every name it looked up
+    (``fn``'s and its callees') still means the value it meant; False where not known.
+    One call (``island_memo`` asks it before each call of a function calling names).
+
+    Example::
+
+        >>> reads_caller_frame_of(f) is None and names_unchanged(f)
+        True
+    """
+    hit = _verdicts.get(id(fn))
+    if hit is None or hit[2] is not None or hit[0]() is not fn:
+        return False
+    for owner_ref, name, token in hit[1]:   # (``_still``, its calls inlined)
+        owner, weak = owner_ref(), type(token) is weakref.ref
+        held = token() if weak else token[0]
+        if owner is None or _lookup(owner, name) is not held or held is None and weak:
+            return False
+    return True
+
+
 def calls_caller_reader(fn, values=()) -> str | None:
     """Why ``fn`` calls a function that reads the frame that calls it
     (``reads_caller_frame_of``: ``sys._getframe(1).f_locals``, a ``stacklevel=2``

@@ -146,14 +146,15 @@ NOTES = {
     "generator_dirichlet": "an empty `alpha` breaks",
     "generator_multivariate_normal": "an empty `mean` breaks",
     "randomstate_shuffle": "shuffles in place and returns None",
-    "solve": "b is (M,) or (..., M, K) (NumPy 2); LinAlgError when the graph runs; inside "
-             "`try` it breaks",
-    "inv": "LinAlgError when the graph runs; inside `try` it breaks",
-    "cholesky": "LinAlgError when the graph runs; inside `try` it breaks",
-    "matrix_power": "LinAlgError (n < 0) when the graph runs; inside `try` it breaks",
-    "pinv": "`rcond`/`rtol` must be constants; inside `try` it breaks",
-    "eigh": "returns EighResult; inside `try` it breaks",
-    "eigvalsh": "inside `try` it breaks", "svd": "returns SVDResult; inside `try` it breaks",
+    "solve": "b is (M,) or (..., M, K) (NumPy 2); LinAlgError when the graph runs; in "
+             "`try`: eager rerun on error",
+    "inv": "LinAlgError when the graph runs; in `try`: eager rerun on error",
+    "cholesky": "LinAlgError when the graph runs; in `try`: eager rerun on error",
+    "matrix_power": "LinAlgError (n < 0) when the graph runs; in `try`: eager rerun on error",
+    "pinv": "`rcond`/`rtol` must be constants; in `try`: eager rerun on error",
+    "eigh": "returns EighResult; in `try`: eager rerun on error",
+    "eigvalsh": "in `try`: eager rerun on error",
+    "svd": "returns SVDResult; in `try`: eager rerun on error",
     "qr": "returns QRResult; deprecated modes break", "slogdet": "returns SlogdetResult",
     "fill_diagonal": "writes in place, returns None",
     "ascontiguousarray": "returns its argument itself when it is already C-contiguous",
@@ -164,10 +165,10 @@ NOTES = {
     "nanpercentile": "`out=`, `weights=`, `overwrite_input=True` break",
     "nanquantile": "`out=`, `weights=`, `overwrite_input=True` break",
     "histogram": "a string `bins` ('auto'...): the number of bins comes from the data, an "
-                 "unbacked size; inside `try` it breaks",
+                 "unbacked size; in `try`: eager rerun on error",
     "histogram_bin_edges": "a string `bins`: an unbacked size",
     "histogram2d": "traced bins, range or density break; NaN or inf without `range=` raise "
-                   "when the graph runs (inside `try` it breaks)",
+                   "when the graph runs (in `try`: eager rerun on error)",
     "polyfit": "`full=True` (residuals' shape is data) and `cov=` break",
     "polyval": "poly1d objects break",
     "interp": "`left`/`right` arrays break",
@@ -176,7 +177,7 @@ NOTES = {
     "cov": "fweights/aweights values are checked when the graph runs; inside `try` it "
            "breaks",
     "corrcoef": "one variable gives a NumPy scalar, as NumPy does",
-    "average": "weights summing to zero raise when the graph runs; inside `try` it breaks",
+    "average": "weights summing to zero raise when the graph runs; in `try`: eager rerun on error",
     "insert": "a traced boolean mask as `obj` breaks (the count is data); a traced integer "
               "index is checked when the graph runs",
     "delete": "a traced index array or 1-d mask: the result's length is an unbacked size "
@@ -188,8 +189,8 @@ NOTES = {
     "unravel_index": "an index out of bounds raises when the graph runs; inside `try` it "
                      "breaks",
     "lexsort": "constant keys break",
-    "digitize": "traced bins that are not monotonic raise when the graph runs; inside "
-                "`try` it breaks",
+    "digitize": "traced bins that are not monotonic raise when the graph runs; in "
+                "`try`: eager rerun on error",
     "partition": "a traced `kth` and `order=` break",
     "argpartition": "a traced `kth` and `order=` break",
     "gradient": "a boolean `f` breaks (NumPy fails or not by the coordinates' spacing)",

@@ -45,6 +45,7 @@ from dynamo.tree import tree_leaves
 
 from . import registry as ops
 from .node_facts import array_meta, has_effect, reduction_info
+from .quiet_ops import QUIET_IN_NUMPY2, quiet_in_numpy2
 from .registry import CREATION, ELEMENTWISE, MATMUL, REDUCTION, VIEW
 
 # Meta key of a node that reports floating-point conditions otherwise than the ops it
@@ -217,18 +218,40 @@ def warns_beyond_fp(node: Node) -> bool:
         return False   # (a truth per element: nothing to warn of, even of a 0-d array)
     if kind == REDUCTION and node.target in _UFUNC_REDUCTIONS | {"mean", "var", "std"}:
         info, src = reduction_info(node), array_meta(node.args[0]) if node.args else None
-        if info is None or src is None or not all(type(d) is int for d in src.shape):
+        if info is None or src is None:
             return True
         if info.dtype is not None and src.dtype.kind == "c" and \
                 np.dtype(info.dtype).kind != "c":
             return True   # a ComplexWarning
+        if not all(type(d) is int for d in src.shape):
+            return True
         count = int(np.prod([src.shape[a] for a in info.axes]))
         if node.target == "mean":
             return count == 0                        # "Mean of empty slice"
         if node.target in ("var", "std"):
             return count - (info.ddof or 0) <= 0     # "Degrees of freedom <= 0"
         return False
+    if node.target in QUIET_IN_NUMPY2:
+        return not quiet_in_numpy2(node)
     return node.target not in _NO_OTHER_WARNINGS
+
+
+def warns_in_python(node: Node) -> bool:
+    """``warns_beyond_fp``, exact where that one is cautious for the backend's sake: a
+    sum or product (``x[m].sum()``) warns of nothing at Python level whatever its
+    sizes, also where they are symbolic or only the data knows them. The translator
+    asks this one (``WriteGuard.check_warns``: may a graph holding the node run
+    again?); the numpy backend keeps running such a node by itself (``barrier``).
+    (``max``/``min`` are left to ``warns_beyond_fp``: an empty one raises, and a
+    symbolic size is kept from 0 where the node is marked.)"""
+    if node.meta.get("kind") == REDUCTION and node.target in ("sum", "prod") and \
+            not has_effect(node):
+        info, src = reduction_info(node), array_meta(node.args[0]) if node.args else None
+        if info is not None and src is not None and not (
+                info.dtype is not None and src.dtype.kind == "c" and
+                np.dtype(info.dtype).kind != "c"):
+            return False
+    return warns_beyond_fp(node)
 
 
 def barrier(node: Node) -> bool:

@@ -48,6 +48,7 @@ class DynamicPolicy:
         self.previous = previous or {}
         self.previous_ints = previous_ints or {}   # source -> numbers earlier entries pinned
         self.previous_lengths: dict = {}   # source -> lengths earlier entries guarded
+        self.changed_tuples: set = set()   # sources of tuples of numbers whose items changed
         self.static: set = set()
         self._names: dict = {}
         # may ops make unbacked sizes (x[mask], np.nonzero: known only when the graph
@@ -61,8 +62,18 @@ class DynamicPolicy:
         plain value (then it stays static)."""
         if self.mode is False or source in self.static:
             return False
+        if getattr(source, "base", None) in self.changed_tuples:
+            return True
         return any(type(v) is type(value) and v != value
                    for v in self.previous_ints.get(source, ()))
+
+    def note_tuple(self, source, value: tuple) -> None:
+        """A tuple of numbers is wrapped item by item (its length is part of its type);
+        once any item differs from an earlier entry's (ids ``(2, 2, 2)``, then ``(2, 2,
+        3)``), every item is a changing number, not just the one that changed first:
+        otherwise ``(2, 3, 2)`` next would miss both entries and make a third."""
+        if self.is_dynamic_sequence(source, value):
+            self.changed_tuples.add(source)
 
     def is_dynamic_sequence(self, source, value: list | tuple) -> bool:
         """A list or tuple of Python ints is array data with a symbolic length (see

@@ -13,7 +13,7 @@ from dynamo.guards.type_slots import qualname_of
 from .. import pyversion
 from ..exc import Unsupported
 from ..variables import NULL, CellVariable, wrap
-from ..variables.lifetimes import break_at_drop, ends_visibly, held_object
+from ..variables.lifetimes import break_at_drop, held_object, visible_ends_held
 from ..variables.objects import ObjectVariable
 from .imports import import_value
 
@@ -65,17 +65,36 @@ class Names:
         old = dict.get(self.locals, name)
         if old is None:
             old = getattr(self, "args", {}).get(name)   # an argument not read yet
-        if old is None or not ends_visibly(old):
+        if old is None:
             return
-        obj = held_object(old)
         args = getattr(self, "args", {})
         others = [v for n, v in dict.items(self.locals) if n != name]
         others += [v for n, v in args.items()
                    if n != name and not dict.__contains__(self.locals, n)]
-        if any(held_object(v) is obj for v in [*others, *self.stack, *keeps]):
-            return   # the frame still holds it elsewhere: nothing is freed here
-        raise Unsupported(
-            f"the last reference of a {qualname_of(type(obj))} object, dropped here")
+        self._break_if_last(old, [*others, *self.stack, *keeps], "")
+
+    def _break_if_last(self, old, held: list, how: str) -> None:
+        """Graph-break when dropping ``old`` frees an object whose end the program sees
+        (``visible_ends_held``) that none of ``held`` (the frame's other values) holds.
+        (A container outside the frame may still hold it: then the break is needless
+        but harmless.)"""
+        ends = visible_ends_held(old)
+        if not ends or any(v is old for v in held):
+            return   # (a tuple bound to another name too: nothing is freed here)
+        for obj in ends:
+            if not any(held_object(v) is obj for v in held):
+                raise Unsupported(f"the last reference of a {qualname_of(type(obj))} "
+                                  f"object, dropped here{how}")
+
+    def drop_stack_top(self) -> None:
+        """``POP_TOP`` of a value whose end the program sees (``d.pop("k")`` as a
+        statement, the dict made in the trace): graph-break, so the break code drops it
+        for real there; else the resume function's glue would hold it to the return."""
+        old = self.stack[-1]
+        args = getattr(self, "args", {})
+        held = [*dict.values(self.locals), *self.stack[:-1],
+                *(v for n, v in args.items() if not dict.__contains__(self.locals, n))]
+        self._break_if_last(old, held, " (a value left on the stack)")
 
     def STORE_FAST(self, inst):
         value = self.pop()

@@ -15,7 +15,7 @@ from ..variables.formatted_calls import format_percent as deferred_percent
 from . import compare
 from .number_compares import is_deferred_bool
 from .quotients import quotient_use
-from .raising_checks import as_a_check, defer_check
+from .raising_checks import as_a_check, defer_check, size_check
 from .while_loops import tests_loop_next
 
 BINARY_OPS = {
@@ -110,7 +110,11 @@ class Operators:
         try:    # `if len(x[x < 0]) > 0: raise ...`: a size the data decides, as a check
             result = self.compare(COMPARE_OPS[name], a, b)
         except Unsupported as e:
-            raise as_a_check(self.info.insts, inst, e)  # (e itself if no check)
+            truth = size_check(self, inst, COMPARE_OPS[name], a, b, e)
+            if truth is None:
+                raise as_a_check(self.info.insts, inst, e) from None  # (e if no check)
+            self.push(ConstantVariable(truth))   # (the data_check op decides at run time)
+            return
         # (else the jump decides: a while loop's test on an array, or a bool the graph
         # computes, which ``bool()`` leaves as it is: ``if rng.random() < eps`` breaks
         # at the jump on 3.13 as on 3.11, number_compares.py)

@@ -28,7 +28,8 @@ from .. import ops
 from ..exc import Unsupported
 from ..output_graph import PYTHON_EFFECTS
 from ..raising import errstate_reports, rerun_on_raise
-from ..variables import ArrayVariable
+from ..symbolic import SymInt
+from ..variables import ArrayVariable, ConstantVariable
 from ..variables.arrays import DeferredNumberVariable
 
 # Breaks of a value the data decides, used as a truth value: an array's truth, a bool
@@ -40,12 +41,20 @@ _PASS = ("NOT_TAKEN", "UNARY_NOT", "TO_BOOL", "NOP", "CACHE")
 
 def _raises_at(insts, start: int) -> bool:
     """Does the straight-line code from ``start`` end in a ``raise`` (the body of ``if
-    bad: raise ValueError(...)`` or of an ``assert``), before any jump or return?"""
-    for inst in insts[start:start + 64]:
+    bad: raise ValueError(...)`` or of an ``assert``), before any jump or return? A
+    forward jump that always jumps is followed: the last test of a chained comparison
+    (``assert a == b == 0``) jumps to the ``raise`` its first test also reaches."""
+    i, end = start, start + 64
+    while i < min(end, len(insts)):
+        inst = insts[i]
         if inst.name == "RAISE_VARARGS":
             return True
+        if inst.name == "JUMP_FORWARD" and inst.target is not None and inst.target > i:
+            i = inst.target
+            continue
         if inst.target is not None or inst.name in _ENDS:
             return False
+        i += 1
     return False
 
 
@@ -138,7 +147,7 @@ def defer_check(tx, inst, value, error: Unsupported) -> bool:
     point, restart = root.check_restart(tx.code, inst.index, as_break)
     if truth is None or flag is None or not tx.config.data_checks or \
             output.loop_scope is not None or \
-            output.writes.warns or not rerun_on_raise(output) or \
+            output.writes.warns or not rerun_on_raise(output, loops=True) or \
             errstate_reports(output.graph) or point.key in root.break_points:
         raise as_break
     output.graph.call("data_check", (flag.node, truth), {}, meta={
@@ -146,6 +155,34 @@ def defer_check(tx, inst, value, error: Unsupported) -> bool:
         "kind": ops.OPAQUE, PYTHON_EFFECTS: output.side_effects.pending()})
     output.writes.checks.append(restart)   # (raised by a later write: WriteGuard)
     return truth
+
+
+def size_check(tx, inst, ufunc: str, a, b, error: Unsupported) -> bool | None:
+    """``len(x[x < 0]) > 0`` or ``len(a[m]) == len(b[k])`` at ``inst`` (a ``COMPARE_OP``),
+    where the jump after it only raises one way (``if ...: raise``, ``assert``): a
+    comparison of sizes only the data decides (``error``: it cannot be made while
+    tracing) becomes the graph op ``ufunc`` of those sizes, read when the graph runs,
+    and that 0-d flag a ``data_check`` (``defer_check``). Returns the truth to trace on;
+    None where this is no such check (the caller raises ``error``, as before).
+
+    Example::
+
+        >>> # `assert len(X[X < 0]) == 0, msg` on 3.11: ... CALL len; LOAD_CONST 0;
+        >>> # COMPARE_OP ==; POP_JUMP_FORWARD_IF_TRUE L1; LOAD_ASSERTION_ERROR ...
+        >>> size_check(tx, compare, "equal", len_var, zero, error)  # equal(u0, 0) checked
+        True
+    """
+    if error.cause != "data_dependent_shape" or not tx.config.data_checks or \
+            as_a_check(tx.info.insts, inst, error) is error:
+        return None
+    if not all(isinstance(v, ConstantVariable) and type(v.value) in (int, SymInt)
+               for v in (a, b)):
+        return None
+    try:
+        flag = tx.output.call_op(ops.get(ufunc), [a, b], {})
+    except Unsupported:
+        return None
+    return defer_check(tx, inst, flag, error)
 
 
 def _root(tx):

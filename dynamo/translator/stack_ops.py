@@ -19,6 +19,7 @@ class StackOps:
         pass
 
     def POP_TOP(self, inst):
+        self.drop_stack_top()   # (a value whose end the program sees: translator/names.py)
         self.pop()
 
     def PUSH_NULL(self, inst):

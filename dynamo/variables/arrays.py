@@ -33,7 +33,6 @@ from .constant import ConstantVariable
 from .folding import known_value
 from .iterators import IteratorVariable, advanced
 from .layout_flags import flags_of
-from .library_names import library_name, library_root
 from .loop_exit_tests import _tests_loop_exit, _why_no_loop_node
 from .sequences import TupleVariable
 
@@ -285,10 +284,10 @@ def _mark_method_call(result: Variable, op, array: ArrayVariable, name: str) -> 
 def call_library(tx, op, adapter, args: list, kwargs: dict, kind: str | None = None):
     """Adapt a user call to the op's canonical arguments and add it to the graph."""
     args, kwargs = adapter(tuple(args), dict(kwargs))
-    if op.extras.get("raises") and _inside_try(tx):
-        raise Unsupported(f"{_op_label(op)}() inside a try block: it {op.extras['raises']}",
-                          "A graph cannot hand an exception raised while it runs to the "
-                          "except clause; the try block runs eagerly.", cause="try")
+    # (an op that raises for its values inside ``try``, ``np.linalg.inv`` of a singular
+    # matrix, is an op inside a try block like any other: when it raises as the graph
+    # runs, the frame's original code runs instead and its except clause sees the error,
+    # ``raising.on_raise``; a graph that cannot run again runs eagerly)
     try:
         result = tx.output.call_op(op, list(args), kwargs, kind=kind)
     except Unsupported as e:
@@ -425,23 +424,3 @@ def _python_number_draw(tx, op, args, kwargs, reason: Unsupported) -> Variable:
                              kwargs)
     number = int if draw.meta.dtype.kind == "i" else float
     return DrawnNumberVariable(number, draw, reason)
-
-
-def _op_label(op) -> str:
-    """How users write the op's call: ``np.linalg.inv``, ``Generator.normal``."""
-    if "method_of" in op.extras:
-        return f"{op.extras['method_of']}.{op.extras['name']}"
-    if "method" in op.extras:
-        return f"ufunc.{op.extras['method']}"
-    return library_name(op.impl) if library_root(op.impl) == "numpy" else f"np.{op.name}"
-
-
-def _inside_try(tx) -> bool:
-    """Is the instruction being traced (or a call that inlined it) inside a try block?"""
-    while tx is not None:
-        inst = tx.current
-        if inst is not None and any(r.kind == "try" and inst.index in r
-                                    for r in tx.info.regions):
-            return True
-        tx = tx.parent
-    return False

@@ -181,8 +181,8 @@ def _rebuildable(source: Source | None) -> bool:
     return isinstance(source, LocalSource | GlobalSource | ClosureSource)
 
 
-def _number_data(value: list) -> bool:
-    """A list NumPy reads as a 1-d int64 or float64 array of at least two items (0 and
+def _number_data(value: list | tuple) -> bool:
+    """A list (or tuple) NumPy reads as a 1-d int64 or float64 array of at least two items (0 and
     1 items stay specialized, as sizes do): all Python ints, or all Python floats (a
     fresh list of floats each call is one input, not one guarded symbol per item)."""
     if len(value) < 2:
@@ -252,6 +252,8 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
     if isinstance(value, tuple) and type(value) is tuple:
         _guard(tx, source, TYPE, tuple)
         _guard(tx, source, LENGTH, len(value))
+        if source is not None and _number_data(value) and _rebuildable(source):
+            out.shape_env.dynamic.note_tuple(source, value)
         return TupleVariable([wrap(tx, v, ItemSource(source, i) if source else None)
                               for i, v in enumerate(value)], source)
     if is_namedtuple_class(type(value)):   # its class fixes the length and the fields

@@ -42,6 +42,7 @@ from ..exc import Unsupported
 from .base import Variable
 from .functions import NestedFunctionVariable
 from .objects import ObjectVariable
+from .sequences import TupleVariable
 
 
 def end_is_visible(obj) -> bool:
@@ -101,16 +102,42 @@ def ends_visibly(var) -> bool:
     return obj is not None and end_is_visible(obj)
 
 
+def visible_ends_held(var) -> list:
+    """The objects whose end the program sees that a local bound to ``var`` keeps alive
+    directly: the one it holds (``ends_visibly``), or the items of a tuple it holds (a
+    tuple the trace made, or an argument's raw tuple). Dropping the tuple's last binding
+    frees them, as plainly::
+
+        t = tuple(items)      # items: Noisy objects (a __del__ that logs)
+        items.clear()
+        del t                 # plainly both __del__ run here
+
+        >>> visible_ends_held(TupleVariable([ObjectVariable(noisy), ConstantVariable(1)]))
+        [noisy]
+    """
+    if ends_visibly(var):
+        return [held_object(var)]
+    if isinstance(var, TupleVariable):
+        items = var.items
+    elif type(var) is tuple:
+        items = var
+    else:
+        return []
+    return [held_object(v) for v in items if ends_visibly(v)]
+
+
 def may_end_visibly(var) -> bool:
     """``ends_visibly``, or an instance of a user class that could get a weak reference
     from code the trace does not see: at a graph break, the breaking instruction runs
     for real and may take one (``weakref.finalize(b, cb)``; then ``b = None``).
     A dead local bound to it is passed on, so the object lives until plain Python
-    drops it (the resume function's store or ``del`` then breaks, ``ends_visibly``)."""
+    drops it (the resume function's store or ``del`` then breaks, ``ends_visibly``).
+    A tuple holding one (``visible_ends_held``) is passed on too: plainly it keeps its
+    items alive until it is rebound (``t = (o.h, 1); o.h = None`` frees nothing)."""
+    if visible_ends_held(var):
+        return True   # (also a raw tuple: an argument the trace never read)
     obj = held_object(var)
-    if obj is None:
-        return False
-    return end_is_visible(obj) or bool(weakref_offset_of(type(obj)))
+    return obj is not None and bool(weakref_offset_of(type(obj)))
 
 
 def break_at_drop(olds, where: str) -> None:

@@ -188,6 +188,43 @@ def list_item_overwritten(x, o, log):
     return x + 1
 
 
+def popped_into_a_new_dict(x, o, log):
+    d = {"k": o.items.pop()}
+    log.append("in dict")
+    d.pop("k")                # a POP_TOP drops the last reference (names.drop_stack_top)
+    log.append("popped")
+    return x + 1
+
+
+def tuple_outlives_clear(x, o, log):
+    t = tuple(o.items)
+    o.items.clear()
+    log.append("cleared")
+    del t                     # the tuple held the last references (visible_ends_held)
+    log.append("tuple gone")
+    return x + 1
+
+
+def tuple_rebound(x, o, log):
+    t = (o.h, 1)
+    o.h = None
+    log.append("moved")
+    t = (2, 3)                # noqa: F841 (the rebinding frees o.h's old value)
+    log.append("rebound")
+    return x + 1
+
+
+def tuple_aliased_then_deleted(x, o, log):
+    t = tuple(o.items)
+    u = t
+    o.items.clear()           # a break: u, dead there, is a raw tuple the resume
+    del t                     # function never reads (may_end_visibly): passed on,
+    log.append("t gone")      # so the items live on in u
+    u = None                  # noqa: F841 (the items are freed here)
+    log.append("u gone")
+    return x + 1
+
+
 def _events_of(fn, backend=None):
     run = fn if backend is None else dynamo.compile(fn, backend=backend)
     seen = []
@@ -203,7 +240,9 @@ def _events_of(fn, backend=None):
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("fn", [overwrite_attr, overwrite_entry, delete_entry,
                                 clear_entries, attr_kept_in_a_local,
-                                list_cleared_items_held, list_item_overwritten])
+                                list_cleared_items_held, list_item_overwritten,
+                                popped_into_a_new_dict, tuple_outlives_clear,
+                                tuple_rebound, tuple_aliased_then_deleted])
 def test_an_input_object_drops_a_value_where_plain_python_does(fn, backend):
     # (the glue wrote the log first, then the object: "del" came after "after")
     assert _events_of(fn, backend) == _events_of(fn)

@@ -284,13 +284,11 @@ ROUND14: dict[str, Known | str] = {
 # (7 of the 9 drop-at-replay programs are fixed by round 17: a store into an object,
 # a dict or a list that drops a value whose end is visible breaks,
 # lifetimes.break_at_drop.)
-_HELD = ("drop-at-replay: a value with __del__ that the program took out of an input "
-         "list (pop, clear) and still holds in a new dict or a tuple is "
-         "freed when the glue replays the removal, before the program's later effects; "
-         "plainly it lives until the program drops it")
 ROUND16: dict[str, Known | str] = {
-    "round16_state/popped_into_dict": _HELD,
-    "round16_state/tuple_outlives_clear": _HELD,
+    # (drop-at-replay, the last 2 fixed in round 18: a POP_TOP that drops a value whose
+    # end the program sees breaks, translator/names.py drop_stack_top; a local bound to
+    # a tuple of such values is dropped like one bound to the value itself,
+    # lifetimes.visible_ends_held.)
 }
 
 # W. Round 17 (prog_round17_*.py).

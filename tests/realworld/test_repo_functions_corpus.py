@@ -25,11 +25,10 @@ BACKENDS = ("eager", "numpy")
 # calls deep breaks the caller at each call site and the helper itself, and a callee
 # recompiled in a loop counts once per compile.
 EXPECTED_BREAKS: dict[str, int] = {
-    # a check on data-dependent sizes, in a helper called from a loss's __call__ and
-    # its grad: `assert len(X[X < 0]) == len(X[X > 1]) == 0` (seen from 3 frames deep,
-    # twice); its `assert np.array_equal(...)` and `assert np.allclose(...)` are
-    # data_check ops of the graphs (tests/breaks/test_data_checks.py)
-    "cross_entropy_objective": 6,
+    # (cross_entropy_objective's checks, `assert len(X[X < 0]) == len(X[X > 1]) == 0` on
+    # data-dependent sizes, `assert np.array_equal(...)` and `assert np.allclose(...)`,
+    # are data_check ops of its graph: tests/breaks/test_size_checks.py,
+    # test_data_checks.py; it had 6 breaks)
     # `if np.linalg.norm(param_grad) > t:` (gradient clipping: data-dependent)
     "sgd_momentum_named_params": 1,
     "sgd_with_exponential_schedule": 3,   # the same, in a loop: the caller and 2 compiles

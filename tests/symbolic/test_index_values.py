@@ -182,6 +182,7 @@ def gather(table, ids):
 @given(st.lists(st.tuples(*[st.integers(-ROWS - 2, ROWS + 2)] * 3), min_size=2, max_size=6),
        st.sampled_from(["eager", "numpy"]))
 @example([(2, 3, 4), (5, 6, 7), (9, 2, 2), (ROWS, 3, 3), (4, 5, -ROWS - 1), (3, 2, 8)], "eager")
+@example([(2, 2, 2), (2, 2, 3), (2, 3, 2)], "eager")   # all items changing once one did
 def test_a_tuple_of_ints_as_a_fancy_index_equals_eager(ids_seq, backend):
     dynamo.reset()
     with dynamo.explain(gather, backend=backend) as compiled:

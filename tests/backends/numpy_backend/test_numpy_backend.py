@@ -73,8 +73,11 @@ PROGRAMS = [
     ("layernorm_f64", models.layernorm, (F, V.astype(np.float64), V), F64),
     ("broadcast_col_row", lambda x, c, v: (x * c + v, np.exp(c) * 2, v - 1), (X, COL, V), {}),
     ("numpy_scalar", lambda x: x * np.float32(3) + x.sum(), (X,), F32),
-    ("full_reductions", lambda x: (x.sum(), x.max(), np.mean(x), (x * x).sum(keepdims=True),
-                                   x.min(keepdims=True), np.prod(x * 0.1 + 1)), (X,), F32),
+    # (float sums, means and products over every axis take the plain path, eager's bits:
+    # test_numpy_backend_full_sums.py; these combine exactly over blocks)
+    ("full_reductions", lambda x: (x.max(), (x * x).max(keepdims=True), x.min(keepdims=True),
+                                   (x > 0.5).any(), ((x * 100).astype(np.int32)).sum()),
+     (X,), {}),
     ("row_reductions", lambda x: (x.argmax(axis=-1), x.argmin(axis=1), np.ptp(x, axis=-1),
                                   x.var(axis=-1, ddof=1), x.std(axis=1, keepdims=True)),
      (X,), F32),
@@ -83,16 +86,12 @@ PROGRAMS = [
     ("bool", lambda b, x: ((b & (x > 0)).any(), b.all(), b.sum(), ~b | (x < 0.5)), (B, X), {}),
     ("int", lambda a: (a * 3 + 1, a // 3, a % 5, (a & 6) ^ 1, a.sum(), np.sum(a, dtype=np.int8),
                        a.max(axis=-1), a ** 3), (I32,), {}),
-    ("mean_dtypes", lambda x: (np.mean(x.astype(np.float16)), np.mean((x * 100).astype(np.int8)),
-                               np.mean(x, dtype=np.float64), np.mean(x, keepdims=True)), (X,),
-     {"rtol": 1e-3}),
     ("float64", lambda x: np.sqrt(np.abs(x)) * np.tanh(x) / 4 + x ** 3, (F,), F64),
     ("complex", lambda x: np.exp(1j * x) * (x + 2j), (X,), F32),
     ("where_clip_astype", lambda x: (np.where(x > 0, x, 0.1 * x), np.clip(x, -0.5, 0.5),
                                      (x * 10).astype(np.int16), np.round(x, 2)), (X,), {}),
     ("powers", lambda x: (x ** 2, x ** 0.5, x ** 3, x ** 4, x ** 1, x ** -1, x / 4), (POS,), F32),
-    ("float16", lambda x: (x.astype(np.float16) * 2 + 1, x.astype(np.float16).sum()), (X,),
-     {"rtol": 1e-2}),
+    ("float16", lambda x: (x.astype(np.float16) * 2 + 1, x.astype(np.float16).max()), (X,), {}),
 ]
 
 

@@ -219,3 +219,64 @@ def test_recycle_outputs_false_turns_it_off():
     rgb = images(4)[0]
     assert ".take()" not in compiled_graph(tone, rgb, recycle_outputs=False).__dynamo_source__
 
+
+
+def heat_steps(u, alpha=0.1, steps=4):
+    # a copy per step, its interior written from shifted views (the last op writes
+    # straight into the copy's window: fresh_targets.py; on thin planes, so no 1-D pass:
+    # the boundary rows would be over half of its range, flat.py)
+    for _ in range(steps):
+        c = u[1:-1, 1:-1, 1:-1]
+        lap = (u[2:, 1:-1, 1:-1] + u[:-2, 1:-1, 1:-1] + u[1:-1, 2:, 1:-1]
+               + u[1:-1, :-2, 1:-1] + u[1:-1, 1:-1, 2:] + u[1:-1, 1:-1, :-2] - 6.0 * c)
+        new = u.copy()
+        new[1:-1, 1:-1, 1:-1] = c + alpha * lap
+        u = new
+    return u
+
+
+def jacobi3(A, B, steps=4):
+    # each step's value copied into another array's window (thin planes: no 1-D pass)
+    for _ in range(steps):
+        B[1:-1, 1:-1, 1:-1] = 0.5 * (A[2:, 1:-1, 1:-1] + A[:-2, 1:-1, 1:-1])
+        A[1:-1, 1:-1, 1:-1] = 0.5 * (B[2:, 1:-1, 1:-1] + B[:-2, 1:-1, 1:-1])
+    return A
+
+
+def test_sites_do_not_grow_with_the_steps_of_a_stencil():
+    # Before, each step's last op took a site (``reuse.donors``) that it never used,
+    # since it writes into the copy's window, and whose array "escaped" into the copy:
+    # one more 1.3 MB buffer per step (5 sites for 4 steps), out of the cache. A value
+    # copied in by ``B[...] = v`` escaped the same way (8 sites for 8 assignments).
+    u = np.random.default_rng(7).random((100, 4, 700))
+    fn = compiled_graph(heat_steps, u)
+    sites = [v for v in fn.__globals__.values() if isinstance(v, Scratch)]
+    assert len(sites) == 2, fn.__dynamo_source__
+    for _ in range(3):
+        assert_same(fn(u)[0], heat_steps(u))
+    v = np.random.default_rng(8).random((100, 4, 700))
+    fn = compiled_graph(jacobi3, v.copy(), v.copy())
+    sites = [s for s in fn.__globals__.values() if isinstance(s, Scratch)]
+    assert len(sites) == 1, fn.__dynamo_source__
+    for _ in range(3):
+        a, b, a0, b0 = v.copy(), v[::-1].copy(), v.copy(), v[::-1].copy()
+        fn(a, b)
+        jacobi3(a0, b0)
+        assert_same(a, a0)
+        assert_same(b, b0)
+
+
+def into_objects(x, y):
+    holder = np.empty(2, dtype=object)
+    t = x + y                  # large: from a site
+    holder[0] = t              # an object array keeps t itself
+    return holder, np.exp(x)   # exp may not reuse t's site: holder still holds t
+
+
+def test_a_value_kept_by_an_object_array_keeps_its_buffer():
+    x, y = np.random.default_rng(9).random(BIG), np.random.default_rng(10).random(BIG)
+    fn = dynamo.compile(into_objects, backend="numpy")
+    kept = [fn(x, y) for _ in range(3)]
+    for holder, e in kept:
+        assert_same(holder[0], x + y)
+        assert_same(e, np.exp(x))
