@@ -464,9 +464,14 @@ def _direct_check(m: Module, plan: FlatPlan) -> str:
     share = m.bind(np.may_share_memory, "may_share_memory")
     goes_on = m.bind(runtime.eager_goes_on, "eager_goes_on")
     apart = "".join(f" and not {share}({t}, {name_of(n)})" for n in dict.fromkeys(reads))
+    # The gaps hold the target's own elements for the pass (saved, put back after):
+    # another thread reading them meanwhile (NumPy's loops let it run) would see values
+    # eager never wrote there, so only while this is the process's one Python thread.
+    only = f" and {m.bind(runtime.alone, 'alone')}()" \
+        if plan.domain[0] > 1 and plan.row > plan.domain[-1] else ""
     # (NPY_ARRAY_WRITEABLE of flags.num: ``flags.writeable`` of a view made by
     # np.broadcast_arrays warns FutureWarning when read, at every call)
-    return f"{t}.flags.c_contiguous and {t}.flags.num & 1024{apart} and {goes_on}()"
+    return f"{t}.flags.c_contiguous and {t}.flags.num & 1024{apart}{only} and {goes_on}()"
 
 
 def _emit_body(m: Module, plan: FlatPlan, index: int, depth: int, direct: bool = False) -> None:

@@ -61,7 +61,7 @@ from dynamo.ops.node_facts import array_meta
 from .flat import FlatPlan, _window
 from .module import Module, plain_name
 from .plan import static_shape
-from .runtime import ScratchCache
+from .runtime import ScratchCache, alone
 
 # the in-place ufuncs whose ``0 op 1`` meets no floating-point condition
 UPDATES = {"add": np.add, "subtract": np.subtract, "multiply": np.multiply,
@@ -148,17 +148,21 @@ def emit_update(m: Module, u: FlatUpdate, index: int) -> str:
     (h, w), row, first, length = u.domain, u.row, u.offset, u.length
     op = m.bind(u.ufunc, u.ufunc.__name__)
     fn = f"_update{index}"
+    gaps = h > 1 and row > w
+    # with gaps, ``array``'s own elements there are changed for the pass and put back:
+    # only while no other Python thread may read them meanwhile (flat._direct_check)
+    only = f" and {m.bind(alone, 'alone')}()" if gaps else ""
     m.emit(0, f"def {fn}({window}, {value}, {array}):")
     m.emit(1, f"_b = {value}.base")
     m.emit(1, f"if not ({array}.flags.c_contiguous and {array}.flags.num & 1024 and "
               f"_b is not None and {value}.strides == {window}.strides and _b.ndim == 1 "
-              f"and _b.size >= {length}):")
+              f"and _b.size >= {length}{only}):")
     m.emit(2, f"return {op}({window}, {value}, out={window})")
     m.emit(1, f"_t = {array}.reshape(-1)")
     m.emit(1, f"_o = _t[{first}:{first + length}]")
     loc = location_comment(u.node)
     call = f"{op}(_o, _b[:{length}], out=_o)"
-    if h == 1 or row == w:     # no gaps
+    if not gaps:
         if loc:
             m.emit(1, loc)
         m.emit(1, call)

@@ -138,6 +138,19 @@ def _ufunc_state(state):
 
 
 _POOL = _Pool()
+
+
+def alone() -> bool:
+    """No Python thread runs beside the caller but this pool's own: a flat pass may
+    hold other values in an array's elements outside the window it writes (``flat.py``,
+    ``flat_updates.py``: the gaps, put back after), which another thread could read
+    meanwhile (NumPy's loops let it run). A thread this module does not know of (one
+    of the program's, an IPython kernel's) keeps the passes off the gaps.
+
+        >>> alone()
+        True
+    """
+    return threading.active_count() == 1 + len(_POOL._queues)
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_POOL.reset)
 

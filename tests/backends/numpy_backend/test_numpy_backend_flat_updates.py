@@ -195,3 +195,49 @@ def test_any_window_updated_by_any_overlapping_stencil(h, w, top, left, dy, dx, 
     exec(f"def step(A):\n    A[me] {op} 1.25 + 0.5 * (A[near] * 0.75 - A[far] / 3)\n"
          f"    return A\n", {"me": me, "near": near, "far": far}, scope)
     differential(scope["step"], grid(H, W, dtype), graphs=None)
+
+
+def jacobi_into(A, B):
+    """Flat passes written straight into ``B``'s window (flat.py's direct write)."""
+    for _ in range(2):
+        B[1:-1, 1:-1] = 0.25 * (A[2:, 1:-1] + A[:-2, 1:-1] + A[1:-1, 2:] + A[1:-1, :-2])
+        A, B = B, A
+    return A
+
+
+@pytest.mark.parametrize("fn, nargs", [(heat, 1), (jacobi_into, 2)])
+def test_another_thread_never_sees_the_gaps_changed(fn, nargs, caplog):
+    # the gaps hold the array's own boundary columns during a pass: while another
+    # Python thread runs (NumPy's loops let it read them), the pass keeps off them
+    import threading
+
+    rng = np.random.default_rng(5)
+    args = [rng.random((300, 300)) for _ in range(nargs)]
+    src = _sources(fn, args, caplog)
+    assert "alone()" in src, src
+    compiled = dynamo.compile(fn, backend="numpy")
+    compiled(*[a.copy() for a in args])                 # compiled alone: takes the gaps
+    arrays = [a.copy() for a in args]
+    edges = [(a[:, 0].copy(), a[:, -1].copy()) for a in arrays]
+    seen, stop = [], threading.Event()
+
+    def watch():
+        while not stop.is_set():
+            for a, (left, right) in zip(arrays, edges):
+                if not (np.array_equal(a[:, 0], left) and np.array_equal(a[:, -1], right)):
+                    seen.append(True)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        for _ in range(30):
+            compiled(*arrays)
+    finally:
+        stop.set()
+        watcher.join()
+    assert not seen
+    expected = [a.copy() for a in args]
+    for _ in range(30):
+        fn(*expected)
+    for a, b in zip(arrays, expected):
+        np.testing.assert_array_equal(a, b)
