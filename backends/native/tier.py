@@ -16,8 +16,9 @@ not the default one, when an input's layout has no compiled kernel yet (one is t
 compiled in the background), when inputs that the kernel writes overlap, or when the
 kernel flags a NaN or infinity NumPy would have reported: then the inputs it wrote are
 restored from the backup the kernel took of each part at its first write (saves.py; an
-input whose old contents no call reads has none while the rerun cannot raise:
-``saves.free_inputs``, ``error_state.rerun_completes``), the
+input whose old contents no call reads has none while the rerun cannot raise, where
+such inputs hold ``FREE_MIN_BYTES`` or more: ``saves.free_inputs``,
+``error_state.rerun_completes``), the
 random states its draws consumed are put back (draws.py), and tier 1 runs, warning as
 eager does.
 
@@ -40,14 +41,14 @@ import numpy as np
 
 from dynamo.source import compile_source
 
-from .call_helpers import c_ordered, call_helpers, fast_native, written_inputs
+from .call_helpers import c_ordered, call_helpers, fast_native, written_check
 from .draws import restore_states, save_states
 from .error_state import default_errstate, rerun_completes
 from .kernel_files import cache_path, has_machine_code, module_from_file, module_source
 from .lower import Kernel
 from .nopython_draws import draws_match, locked
 from .race import best, choose, next_label
-from .saves import mark_saved, new_savers, reset, restore
+from .saves import mark_saved, new_savers, restore
 from .threads import ThreadChoice
 
 log = logging.getLogger("dynamo.backend")
@@ -98,6 +99,13 @@ AUTO_WAIT_S = 0.25
 # (``Tiered._second_call_waits``): 0.6-0.8 s of CPU, 1.5-3.5 s of wall time at load 10
 # on 2 cores (2026-12-04); past this bound the call runs in tier 1 and the load goes on.
 FIRST_LOAD_WAIT_S = 10.0
+# The written inputs whose backups a call may skip (``saves.free_inputs``) are skipped
+# only when they hold at least this many bytes together: the skip needs
+# ``rerun_completes`` and ``mark_saved`` on every call (about 2 us), and the backups
+# cost less than that below it. Jacobi, one thread, B backed up against B free, kernel
+# alone (2026-12-04, 2 shared cores): 96x96 (72 KiB) 30.8/30.2 us, 128x128 (128 KiB)
+# 54.3/53.0, 180x180 (253 KiB, parallel) 108.1/99.9, 256x256 123.7/117.6.
+FREE_MIN_BYTES = 1 << 17
 
 class Tiered:
     """The compiled function of one graph: tier 1, then maybe tier 2."""
@@ -120,8 +128,11 @@ class Tiered:
         self.threads: int | None = None     # a parallel kernel's threads (None: Numba's)
         self.thread_choice: ThreadChoice | None = None   # set by the trial (threads.py)
         self._spares: list = []             # backup and state arrays (saves.py), reused
+                                            # (call_helpers.written_check)
         self._spare_buffers: list = []      # intermediates the kernel takes (_buffers)
         self._layout_key, self._finish = call_helpers(kernel, name)
+        self._prepare = written_check(kernel, name) if kernel.writes else None
+        self._free_pays = False   # skipping the free inputs' backups pays (_compile_now)
         # a kernel of arrays only: Numba's own dispatch (in C) finds the kernel for the
         # arrays' layouts, or raises TypeError (compiling at call time is disabled),
         # which costs less than ``_layout_key`` on every call; a scalar parameter could
@@ -230,6 +241,10 @@ class Tiered:
                 if fast is not None:
                     self._native = fast   # (shadows the method: see call_helpers.fast_native)
             written = [args[k] for k in self.kernel.writes]
+            if first:   # (the kernel's shapes are its graph's: the same on every call)
+                free = [written[i] for i in self.kernel.free_writes]
+                self._free_pays = bool(free) and not self.kernel.calls_numpy and \
+                    sum(w.nbytes for w in free) >= FREE_MIN_BYTES
             sig = tuple(numba.typeof(a) for a in (*args, *new_savers(written),
                                                   *self._buffers()))
             _compile_signature(numba, self._dispatcher, sig)
@@ -274,6 +289,7 @@ class Tiered:
         inputs and outputs, so only the source and the helpers made from it change."""
         self.kernel = self.kernel.fallback
         self._layout_key, self._finish = call_helpers(self.kernel, self.name)
+        self._prepare = written_check(self.kernel, self.name) if self.kernel.writes else None
         self.__dynamo_native_source__ = module_source(self.kernel)
 
     def _make_dispatcher(self, numba):
@@ -323,12 +339,11 @@ class Tiered:
         written, savers, free = (), (), ()
         drawing = kernel.generators or kernel.global_draws
         if kernel.writes:
-            written = written_inputs(args, kernel.writes)
-            if written is None:
+            prepared = self._prepare(args, self._spares)
+            if prepared is None:
                 return None
-            savers = self._savers(written)
-            if kernel.free_writes and not kernel.calls_numpy and not drawing \
-                    and rerun_completes():
+            written, savers = prepared
+            if self._free_pays and not drawing and rerun_completes():
                 free = kernel.free_writes   # their saves copy nothing (saves.free_inputs)
                 mark_saved(savers, free)
         buffers = self._buffers() if kernel.buffers else ()
@@ -397,22 +412,6 @@ class Tiered:
                  for a in args):
             self._compile(key, args, first=False)
         return None
-
-    def _savers(self, written: list) -> list:
-        """The backup and state arrays the kernel saves the inputs it writes into, at
-        their first write (saves.py), reset. Reused from call to call (``_spares``, one
-        set per concurrent caller): a new array of a few MB costs its page faults on
-        every call."""
-        try:
-            savers = self._spares.pop()
-        except IndexError:
-            savers = None
-        if savers is None or len(savers) != 2 * len(written) or any(
-                b.shape != w.shape or b.dtype != w.dtype
-                for b, w in zip(savers[0::2], written)):
-            return new_savers(written)
-        reset(savers)
-        return savers
 
     def _buffers(self) -> tuple:
         """The large new arrays the kernel takes (``lower.Kernel.buffers``): a new

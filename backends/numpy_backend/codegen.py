@@ -98,8 +98,11 @@ def emit_forward(m: Module, graph: Graph, groups: list[Group], plans: list, name
     recycle = 0 if is_loop_body(graph) or any(n.target in LOOPS for n in graph.nodes) \
         else recycle
     targets = frozenset(fresh_targets(steps))   # ops writing into a window: no buffer
+    # (an op of a stretch that never runs again may write into an earlier stretch's value)
+    guarded = frozenset(guarded_segments(graph, groups, plans, steps)) if segments else None
     reuse, checks = donors(graph, groups, steps, returned, layout_checked=True,
-                           same_segment=segments, recycle=recycle, targets=targets)
+                           same_segment=segments, recycle=recycle, targets=targets,
+                           guarded=guarded)
     entry = None
     if checks and is_loop_body(graph):
         # a loop body's inputs may change layout from trip to trip: each trip checks
@@ -107,14 +110,15 @@ def emit_forward(m: Module, graph: Graph, groups: list[Group], plans: list, name
         # array, as eager) on a trip where it fails
         cond = " and ".join(row_major(n.name) for n in graph.placeholders if n in checks)
         always, _ = donors(graph, groups, steps, returned, layout_checked=False,
-                           same_segment=segments, targets=targets)
+                           same_segment=segments, targets=targets, guarded=guarded)
         per_trip = frozenset(n for n in reuse if always.get(n) is not reuse[n])
         # (no reuse that needs it: no check, which costs about 0.3 us a trip)
         entry = LayoutCheck(cond, per_trip=per_trip) if per_trip else None
     elif checks:
         fallback = f"_{name}_any_layout"
         plain, _ = donors(graph, groups, steps, returned, layout_checked=False,
-                          same_segment=segments, recycle=recycle, targets=targets)
+                          same_segment=segments, recycle=recycle, targets=targets,
+                          guarded=guarded)
         _emit_function(m, graph, groups, plans, steps, fns, plain, fallback, guarding, None)
         cond = " and ".join(row_major(n.name) for n in graph.placeholders if n in checks)
         entry = LayoutCheck(cond, fallback)

@@ -79,8 +79,51 @@ def private(node: Node, returned) -> bool:
     op may write into it.
     """
     meta = array_meta(node)
-    return (returns_fresh(node) and meta is not None and not meta.scalar and meta.ndim > 0
+    return ((returns_fresh(node) or _written_alone(node, returned)) and meta is not None
+            and not meta.scalar and meta.ndim > 0
             and node not in returned and all(returns_fresh(u) for u in node.users))
+
+
+# Calls that always return a new array of numbers (``order`` changes only its layout).
+_ALLOCATING = frozenset({"zeros", "ones", "empty", "full", "copy_method", "copy"}) | \
+    _LIKE_CREATION
+
+
+def _written_alone(node: Node, returned) -> bool:
+    """``node`` is ``x[index] = value`` (``setitem``) into an array ``x`` that this code
+    allocated and that nothing but this write reads: so the written array is as private
+    as a fresh result, and its last reader may write into it::
+
+        lap = np.zeros_like(v)             # zeros_like: a new array
+        lap[1:-1] = v[2:] - 2 * v[1:-1] + v[:-2]      # setitem: lap, written
+        v_new = v + dt * (D * lap - w)     # multiply = _multiply(1.0, setitem, out=setitem)
+
+    ``x`` may be such a write itself (``a[0] = a[1]; a[-1] = a[-2]``: a chain), and the
+    value may be a number read out of ``x`` by integer indices (``a[1]``: a NumPy scalar,
+    a copy, read before the write). ``x`` must hold numbers (an object array would keep
+    the value itself) and must not be returned or read by anything else, which could
+    run after the write's readers and would see what they wrote."""
+    if node.op != CALL or node.target != "setitem" or len(node.args) != 3 or node.kwargs:
+        return False
+    base, index, value = node.args
+    meta = array_meta(base)
+    if not isinstance(base, Node) or base in returned or meta is None or meta.scalar \
+            or meta.kind != "numpy" or meta.dtype.kind not in "biufc" or index is base:
+        return False
+    for u in base.users:
+        if u is node:
+            continue
+        read = array_meta(u)
+        if not (u is value and u.op == CALL and u.target == "getitem" and not u.kwargs
+                and list(u.users) == [node] and read is not None
+                and (read.scalar or read.ndim == 0)
+                and all(type(i) is int for i in (u.args[1] if isinstance(u.args[1], tuple)
+                                                 else (u.args[1],)))):
+            return False
+    if base.op == CALL and base.target in _ALLOCATING and "out" not in base.kwargs:
+        return True
+    return (returns_fresh(base) and all(u is node or u is value for u in base.users)) or \
+        _written_alone(base, returned)
 
 
 def _basic_index(index) -> bool:
@@ -233,7 +276,7 @@ def _c_contiguous_always(node: Node) -> bool:
 
 def donors(graph: Graph, groups: list[Group], steps: list, returned, layout_checked: bool,
            same_segment: bool = False, recycle: int = 0,
-           targets=frozenset()) -> tuple[dict[Node, Node], frozenset]:
+           targets=frozenset(), guarded=None) -> tuple[dict[Node, Node], frozenset]:
     """``node -> dead intermediate it writes into``, and the inputs to check on entry.
 
     Runs over ``steps`` (``order.schedule``: ``(group index, node)`` for a plain-path
@@ -243,7 +286,11 @@ def donors(graph: Graph, groups: list[Group], steps: list, returned, layout_chec
     are reused: the inputs' layout is unknown. With ``same_segment`` a value lends
     its buffer only within its own stretch between two effects: a stretch that runs
     again op by op after a floating-point condition (``statements.Guarding``) must find
-    the values it reads unchanged. With ``recycle`` (a number of bytes), an op that
+    the values it reads unchanged. ``guarded`` (with ``same_segment``) names the
+    segments whose stretches may run again (``statements.guarded_segments``); an op of
+    any other stretch runs once, so it may also write into a value of an earlier
+    stretch (``lap[1:-1] = ...``, a write, is a stretch of its own; ``D * lap`` after
+    it writes into ``lap``). With ``recycle`` (a number of bytes), an op that
     finds no donor and whose fresh result has at least that many bytes maps to a
     ``Recycled`` site: it writes into that site's buffer from the previous call
     (``recycled``, scratch.py), under the same layout rule as a donor's buffer.
@@ -273,7 +320,9 @@ def donors(graph: Graph, groups: list[Group], steps: list, returned, layout_chec
         if uses_out(node) and returns_fresh(node) and node not in targets:
             donor = next((a for a in node.inputs() if a in owned and last[a] == i
                           and _same_buffer(a, node) and _layout_ok(a, order)
-                          and (not same_segment or segment[a] == segment[node])), None)
+                          and (not same_segment or segment[a] == segment[node]
+                               or (guarded is not None and segment[node] not in guarded))),
+                          None)
             if donor is not None:
                 chosen[node] = donor     # the donor dies here: write into it
                 checks |= order.get(donor, frozenset())

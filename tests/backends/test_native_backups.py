@@ -23,7 +23,9 @@ from test_native import jacobi, same, second_call  # noqa: E402 (needs numba)
 RAISING = {"divide": "raise", "over": "raise", "invalid": "raise"}
 
 
-def _grids(n=64, big=False):
+def _grids(n=128, big=False):
+    """Jacobi's grids: 128x128 float64 is ``tier.FREE_MIN_BYTES``, the smallest B
+    whose backup a call skips (a smaller one is backed up: cheaper than the check)."""
     A = np.random.default_rng(98).random((n, n))
     if big:
         A[n // 2:n // 2 + 2] = 1e308   # step 1 overflows: the call is undone
@@ -61,6 +63,30 @@ def test_jacobi_skips_the_backup_of_b_only_and_matches_eager():
         for g, w in zip(got_args, want_args):
             same(g, w)
     assert (spare[2] == -7.0).all() and not (spare[0] == -7.0).all()
+
+
+def test_a_small_b_keeps_its_backup_and_matches_eager():
+    """Below ``FREE_MIN_BYTES`` (64x64: 32 KiB) B is backed up like A: the skip's
+    per-call check (``rerun_completes``, ``mark_saved``, about 2 us) costs more than
+    the backup. Its backup buffer is written; results bit-equal to eager, undone
+    calls included."""
+    c, tier, _ = second_call(jacobi, *_grids(64))
+    assert tier.kernel.free_writes == (1,) and not tier._free_pays
+    spare = tier._spares[-1]
+    spare[2].fill(-7.0)                     # B's backup: the kernel saves into it
+    for big in (False, True):
+        want_args, got_args = _grids(64, big=big), _grids(64, big=big)
+        if big:
+            with pytest.warns(RuntimeWarning, match="overflow"):
+                want = jacobi(*want_args)
+            with pytest.warns(RuntimeWarning, match="overflow"):
+                got = c(*got_args)
+        else:
+            want, got = jacobi(*want_args), c(*got_args)
+        same(got, want)
+        for g, w in zip(got_args, want_args):
+            same(g, w)
+    assert not (spare[2] == -7.0).all()
 
 
 @pytest.mark.parametrize("mode", ["errstate", "warnings"])
