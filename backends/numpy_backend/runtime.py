@@ -25,6 +25,7 @@ whole rows) and ``Recycler`` (output arrays the caller has dropped, used again).
 
 from __future__ import annotations
 
+import _thread
 import _warnings
 import contextlib
 import io
@@ -147,10 +148,24 @@ def alone() -> bool:
     meanwhile (NumPy's loops let it run). A thread this module does not know of (one
     of the program's, an IPython kernel's) keeps the passes off the gaps.
 
+    Three counts are asked, as each misses threads the others see:
+    ``threading.active_count()`` only ``threading``'s own (and those it was told of);
+    ``_thread._count()`` also those started with ``_thread.start_new_thread`` (a
+    program's or a library's, even one running only C code such as ``np.copyto``),
+    from the moment they run; ``sys._current_frames()`` also a C extension's thread
+    while it runs Python code (tests/hostile/prog_round20_shared.py
+    ``raw_thread_reads_edges``). A thread started with ``_thread`` that has not begun
+    to run yet is in none of them (``threading.Thread.start`` waits for that).
+
         >>> alone()
         True
+        >>> _ = _thread.start_new_thread(lambda: time.sleep(0.2), ())   # (import time)
+        >>> time.sleep(0.05); threading.active_count() == 1, alone()
+        (True, False)
     """
-    return threading.active_count() == 1 + len(_POOL._queues)
+    others = 1 + len(_POOL._queues)
+    return (threading.active_count() == others and _thread._count() + 1 == others
+            and len(sys._current_frames()) == others)
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_POOL.reset)
 

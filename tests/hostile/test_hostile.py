@@ -26,7 +26,8 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round14_python", "round14_flow", "round15_numbers", "round15_state",
               "round16_state", "round16_text", "round16_python", "round17_stacks",
               "round17_sizes", "round17_islands", "round18_protocols", "round18_dunders",
-              "round18_buffers", "round18_dtypes", "round19_flow", "round19_closures")
+              "round18_buffers", "round18_dtypes", "round19_flow", "round19_closures",
+              "round20_threads")
 
 
 def _runs(text):

@@ -309,3 +309,29 @@ def test_recyclers_no_longer_used_let_go_beyond_the_budget(monkeypatch):
     last = Recycler((8,), np.dtype(np.float64))
     last.take()                          # a new allocation forgets the dead sites
     assert all(ref() is not None for ref in runtime._RECENT.values())
+
+
+@pytest.mark.parametrize("kind", ["python", "c only"])
+def test_alone_sees_threads_threading_does_not_know(kind):
+    # a thread started with _thread (a program's, a library's) is not in
+    # threading.active_count(); while it runs, the flat passes must keep off the gaps
+    import _thread
+
+    assert runtime.alone()
+    before = _thread._count()
+    held = _thread.allocate_lock()
+    held.acquire()
+    # "c only": the thread runs held.acquire itself, no Python frame at all
+    target = held.acquire if kind == "c only" else (lambda: held.acquire())
+    _thread.start_new_thread(target, ())
+    try:
+        deadline = time.monotonic() + 10
+        while _thread._count() == before and time.monotonic() < deadline:
+            time.sleep(0.001)
+        assert threading.active_count() == 1 + len(runtime._POOL._queues)
+        assert not runtime.alone()
+    finally:
+        held.release()                      # the thread takes it and ends
+        deadline = time.monotonic() + 10
+        while _thread._count() > before and time.monotonic() < deadline:
+            time.sleep(0.001)               # (gone before the next test asks alone())
