@@ -12,11 +12,11 @@ such an op after the check breaks the graph there. Each program is called on one
 compiled object with passing and failing arguments in turn, on both CPU backends."""
 
 import copy
-import traceback
 import warnings
 
 import numpy as np
 import pytest
+from check_calls import calls_match_eager
 from data_check_programs import (
     caught,
     close_checked,
@@ -30,7 +30,6 @@ from data_check_programs import (
     write_after,
     write_before,
 )
-from harness import outcome, same_outcome
 
 import dynamo
 
@@ -68,31 +67,11 @@ PROGRAMS = {
 }
 
 
-def _frames(exc):
-    """(function, line, source) of the traceback's frames below the test's own."""
-    return [(f.name, f.lineno, f.line) for f in traceback.extract_tb(exc.__traceback__)][1:]
-
-
-def _call(fn, args):
-    def outer(*a):
-        return fn(*a)
-    return outcome(outer, args)
-
-
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_a_check_against_eager(name, backend):
     fn, passing, failing, (graphs, breaks) = PROGRAMS[name]
-    compiled = dynamo.compile(fn, backend=backend)
-    # passing, failing, passing again, failing again: one compiled object throughout
-    for i, args in enumerate([*passing, *failing, *passing, *failing]):
-        want = _call(fn, copy.deepcopy(args))
-        got = _call(compiled, copy.deepcopy(args))
-        same_outcome(want, got, f"{name} call {i}")
-        if isinstance(want[0], Exception):
-            assert _frames(got[0]) == _frames(want[0]), name
-            assert not any("dynamo" in f.filename
-                           for f in traceback.extract_tb(got[0].__traceback__)), name
+    calls_match_eager(fn, dynamo.compile(fn, backend=backend), passing, failing, name)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         report = dynamo.explain(fn, backend=backend)(*copy.deepcopy(passing[0]))

@@ -22,12 +22,12 @@ Example (``jacobi_checked`` below)::
 """
 
 import copy
-import traceback
 import warnings
 
 import numpy as np
 import pytest
-from harness import outcome, same_outcome
+from check_calls import call, calls_match_eager
+from harness import same_outcome
 from quiet_op_programs import (
     PROGRAMS,
     bool_histogram_checked,
@@ -42,27 +42,11 @@ pytestmark = pytest.mark.skipif(int(np.__version__.split(".")[0]) < 2,
 BACKENDS = ("eager", "numpy")
 
 
-def _frames(exc):
-    return [(f.name, f.lineno, f.line) for f in traceback.extract_tb(exc.__traceback__)][1:]
-
-
-def _call(fn, args):
-    def outer(*a):
-        return fn(*a)
-    return outcome(outer, args)
-
-
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_a_check_after_a_quiet_op_against_eager(name, backend):
     fn, passing, failing = PROGRAMS[name]
-    compiled = dynamo.compile(fn, backend=backend)
-    for i, args in enumerate([*passing, *failing, *passing, *failing]):
-        want = _call(fn, copy.deepcopy(args))
-        got = _call(compiled, copy.deepcopy(args))
-        same_outcome(want, got, f"{name} call {i}")
-        if isinstance(want[0], Exception):
-            assert _frames(got[0]) == _frames(want[0]), name
+    calls_match_eager(fn, dynamo.compile(fn, backend=backend), passing, failing, name)
     report = dynamo.explain(fn, backend=backend)(*copy.deepcopy(passing[0]))
     assert (report.graph_count, report.graph_break_count) == (1, 0), report.break_reasons
     assert any(n.target == "data_check" for g in report.graphs for n in g.call_nodes())
@@ -79,7 +63,7 @@ def test_an_op_that_warns_on_every_call_keeps_its_check_a_break(fn, ok, bad):
     as eager does."""
     compiled = dynamo.compile(fn)
     for args in [(ok,), (bad,), (ok,)]:
-        same_outcome(_call(fn, args), _call(compiled, args), fn.__name__)
+        same_outcome(call(fn, args), call(compiled, args), fn.__name__)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         report = dynamo.explain(fn)(ok)
@@ -93,8 +77,8 @@ def test_a_check_before_a_loop_node_that_draws_stays_a_break():
     draws are eager's."""
     x0 = np.zeros(3)
     for x in (x0, -np.ones(3)):
-        want = _call(walk_checked, (x, 20, np.random.default_rng(1)))
-        got = _call(dynamo.compile(walk_checked), (x, 20, np.random.default_rng(1)))
+        want = call(walk_checked, (x, 20, np.random.default_rng(1)))
+        got = call(dynamo.compile(walk_checked), (x, 20, np.random.default_rng(1)))
         same_outcome(want, got, "walk")
     report = dynamo.explain(walk_checked)(x0, 20, np.random.default_rng(1))
     assert report.graph_break_count == 1, report.break_reasons

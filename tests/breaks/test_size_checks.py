@@ -17,11 +17,11 @@ Example (``stochastic_rows``)::
 """
 
 import copy
-import traceback
 
 import numpy as np
 import pytest
-from harness import outcome, same_outcome
+from check_calls import call, calls_match_eager
+from harness import same_outcome
 from size_check_programs import PROGRAMS, count_or_zero
 
 import dynamo
@@ -29,27 +29,11 @@ import dynamo
 BACKENDS = ("eager", "numpy")
 
 
-def _frames(exc):
-    return [(f.name, f.lineno, f.line) for f in traceback.extract_tb(exc.__traceback__)][1:]
-
-
-def _call(fn, args):
-    def outer(*a):
-        return fn(*a)
-    return outcome(outer, args)
-
-
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_a_size_check_against_eager(name, backend):
     fn, passing, failing = PROGRAMS[name]
-    compiled = dynamo.compile(fn, backend=backend)
-    for i, args in enumerate([*passing, *failing, *passing, *failing]):
-        want = _call(fn, copy.deepcopy(args))
-        got = _call(compiled, copy.deepcopy(args))
-        same_outcome(want, got, f"{name} call {i}")
-        if isinstance(want[0], Exception):
-            assert _frames(got[0]) == _frames(want[0]), name
+    calls_match_eager(fn, dynamo.compile(fn, backend=backend), passing, failing, name)
     report = dynamo.explain(fn, backend=backend)(*copy.deepcopy(passing[0]))
     assert (report.graph_count, report.graph_break_count) == (1, 0), report.break_reasons
     assert any(n.target == "data_check" for g in report.graphs for n in g.call_nodes())
@@ -62,7 +46,7 @@ def test_a_size_comparison_that_chooses_a_value_keeps_its_break():
     assert "(a check that raises" not in brk.reason
     compiled = dynamo.compile(count_or_zero)
     for x in (np.array([1.0, -2.0, 3.0]), -np.ones(2)):
-        same_outcome(_call(count_or_zero, (x,)), _call(compiled, (x,)), "count_or_zero")
+        same_outcome(call(count_or_zero, (x,)), call(compiled, (x,)), "count_or_zero")
 
 
 def test_config_data_checks_off_keeps_the_size_check_a_break():
