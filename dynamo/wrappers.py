@@ -72,15 +72,32 @@ def _wrapper_factory(code, scope: dict, ndefaults: int = 0, kwdefaults: tuple = 
                  f"        {again}",
                  f"    {p} = {kwd}[{key!r}]"]
     body.append(f"return {dispatch}({fn}, {flat})")
-    # an exception on its way out loses this frame and dynamo's others from its
-    # traceback (``tracebacks.for_program``); the bare ``raise`` adds no entry
-    body = ["try:", *(f"    {line}" for line in body),
-            f"except BaseException as {exc}:", f"    {clean}({exc})", "    raise"]
-    src = (f"def ___make({fn}, {co}, {dflt}, {kwd}):\n"
-           f"    def {name}({params}):\n" + "".join(f"        {line}\n" for line in body) +
-           f"    return {name}\n")
+    src = _maker_source(f"{fn}, {co}, {dflt}, {kwd}", name, params, body, exc, clean)
     compile_source(src, f"<dynamo wrapper of {code.co_qualname}>", scope)
     return scope.pop("___make")
+
+
+def _maker_source(make_params: str, name: str, params: str, body: list[str], exc: str,
+                  clean: str) -> str:
+    """The source of ``___make(make_params)``, which returns the wrapper ``name(params)``
+    running ``body``. An exception on its way out of the body loses this frame and
+    dynamo's others from its traceback (``clean``: ``tracebacks.for_program``); the bare
+    ``raise`` adds no entry::
+
+        def ___make(___fn, ___code, ...):
+            def step(self, y):
+                try:
+                    ...body...
+                except BaseException as ___exc:
+                    ___clean(___exc)
+                    raise
+            return step
+    """
+    body = ["try:", *(f"    {line}" for line in body),
+            f"except BaseException as {exc}:", f"    {clean}({exc})", "    raise"]
+    return (f"def ___make({make_params}):\n"
+            f"    def {name}({params}):\n" + "".join(f"        {line}\n" for line in body) +
+            f"    return {name}\n")
 
 
 def _bound_wrapper(code, scope: dict, ndefaults: int = 0, plain: bool = False):
@@ -141,11 +158,7 @@ def _bound_wrapper(code, scope: dict, ndefaults: int = 0, plain: bool = False):
                  f"    if {dflt} is None or len({dflt}) != {ndefaults}:", f"        {again}",
                  f"    {p} = {dflt}[{i - (nargs - ndefaults)}]"]
     body.append(f"return {dispatch}({fn}, {flat})")
-    body = ["try:", *(f"    {line}" for line in body),
-            f"except BaseException as {exc}:", f"    {clean}({exc})", "    raise"]
-    src = (f"def ___make({co}):\n"
-           f"    def {name}({params}):\n" + "".join(f"        {line}\n" for line in body) +
-           f"    return {name}\n")
+    src = _maker_source(co, name, params, body, exc, clean)
     compile_source(src, f"<dynamo {'shared' if plain else 'method'} wrapper of "
                         f"{code.co_qualname}>", scope)
     wrapper = scope.pop("___make")(code)
