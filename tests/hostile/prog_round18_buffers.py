@@ -14,27 +14,12 @@ the large arrays of the numpy backend's paths: ``prog_round18_dtypes.py``.)
 
 import numpy as np
 from hostile_check import Programs
+from round18_values import I8, G, X, _readonly
 
 reg = Programs("round18_buffers")
 case = reg.case
 scenario = reg.scenario
 
-X = np.array([1.0, -2.0, 0.5, 4.0])
-G = np.arange(12.0).reshape(3, 4)
-I8 = np.array([100, -100, 127, -128], dtype=np.int8)
-U8 = np.array([0, 1, 200, 255], dtype=np.uint8)
-B = np.array([True, False, True, True])
-Z = np.array([1 + 2j, -3 + 0j, 0 - 1j, 2 + 2j])
-
-
-def _brk():
-    print("break")
-
-
-def _readonly(a):
-    a = a.copy()
-    a.flags.writeable = False
-    return a
 
 
 # ------------------------------------------------------------------------- out= and aliasing

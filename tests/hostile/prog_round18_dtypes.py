@@ -17,27 +17,12 @@ import warnings
 
 import numpy as np
 from hostile_check import Programs
+from round18_values import I8, U8, B, G, X, Z, _brk, _readonly
 
 reg = Programs("round18_dtypes")
 case = reg.case
 scenario = reg.scenario
 
-X = np.array([1.0, -2.0, 0.5, 4.0])
-G = np.arange(12.0).reshape(3, 4)
-I8 = np.array([100, -100, 127, -128], dtype=np.int8)
-U8 = np.array([0, 1, 200, 255], dtype=np.uint8)
-B = np.array([True, False, True, True])
-Z = np.array([1 + 2j, -3 + 0j, 0 - 1j, 2 + 2j])
-
-
-def _brk():
-    print("break")
-
-
-def _readonly(a):
-    a = a.copy()
-    a.flags.writeable = False
-    return a
 
 
 # ------------------------------------------------------------------------- dtype corners

@@ -8,16 +8,14 @@ memory layouts: results bit-identical (values, dtype, shape, strides), the argum
 afterwards too, the same warnings; the generated source must show the flat pass.
 """
 
-import logging
 import warnings
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_numpy_backend_flat import _sources
 from test_numpy_backend_inplace import LAYOUTS, differential
-
-import dynamo
 
 ALL_LAYOUTS = tuple(LAYOUTS)
 THREADED = {"threads": 2, "min_threaded_elements": 0}
@@ -57,15 +55,6 @@ def four_d(A, B):
 
 def cube(*shape, dtype=np.float64, seed=0):
     return np.random.default_rng(seed).uniform(-1, 1, shape).astype(dtype)
-
-
-def _sources(fn, args, caplog, options=None):
-    caplog.clear()
-    with caplog.at_level(logging.DEBUG, logger="dynamo.backend"):
-        dynamo.reset()
-        dynamo.compile(fn, backend="numpy", options=options)(*[a.copy() for a in args])
-        dynamo.reset()
-    return "\n".join(r.getMessage() for r in caplog.records if "def " in r.getMessage())
 
 
 def test_a_3d_stencil_runs_as_1d_passes(caplog):

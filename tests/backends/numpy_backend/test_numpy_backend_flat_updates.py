@@ -9,13 +9,13 @@ compiled and eager on copies of its arguments in several layouts: results, argum
 afterwards and warnings must be identical.
 """
 
-import logging
 import warnings
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_numpy_backend_flat import _sources
 from test_numpy_backend_inplace import LAYOUTS, differential
 
 import dynamo
@@ -68,15 +68,6 @@ def whole_arrays(W, g):
     for _ in range(2):
         W -= 0.1 * g / (np.sqrt(np.abs(g)) + 1e-8)
     return W
-
-
-def _sources(fn, args, caplog, options=None):
-    caplog.clear()
-    with caplog.at_level(logging.DEBUG, logger="dynamo.backend"):
-        dynamo.reset()
-        dynamo.compile(fn, backend="numpy", options=options)(*[a.copy() for a in args])
-        dynamo.reset()
-    return "\n".join(r.getMessage() for r in caplog.records if "def " in r.getMessage())
 
 
 def grid(h, w, dtype=np.float64, seed=0):
