@@ -121,8 +121,9 @@ class Interpreter:
     def call(self, node: Node) -> Any:
         value = getattr(self.ops, node.target)(*self.fetch(node.args),
                                                **self.fetch(node.kwargs))
-        if "symbol" in node.meta:   # an unbacked size (``sym_size``): read in this run
-            self.sizes[node.meta["symbol"]] = int(value)
+        # an unbacked size (``sym_size``) or number (``sym_number``): read in this run
+        if "symbol" in node.meta:
+            self.sizes[node.meta["symbol"]] = value if type(value) is float else int(value)
         return value
 
     def output(self, node: Node) -> tuple:

@@ -154,12 +154,16 @@ class GlueCodegen:
 
     def symbolic(self, value) -> str:
         """An expression for a symbolic int or float (``SymInt``, ``SymFloat``): over the
-        frame's values it is read from (``L['x'].shape[0] - 1``), and for an unbacked
-        size (``len(x[mask])``) over the graph output whose dimension it is."""
+        frame's values it is read from (``L['x'].shape[0] - 1``), for an unbacked
+        size (``len(x[mask])``) over the graph output whose dimension it is, and for an
+        unbacked number (``float(loss) * 2``) over ``float`` of its 0-d snapshot."""
         names = dict(value.sym.sources)
         for name in value.sym.symbols & self.output.unbacked_sizes.keys():
             node, dim = self.output.unbacked_sizes[name]
             names[name] = f"{self.array(ArrayVariable(node, node.meta['array']))}.shape[{dim}]"
+        for name in value.sym.symbols & self.output.unbacked_numbers.keys():
+            fn, node = self.output.unbacked_numbers[name]   # float(loss): of its snapshot
+            names[name] = f"{self.const(fn)}({self.graph_output(node)})"
         return f"({value.sym.render(names)})"
 
     def value(self, var: Variable) -> str:
@@ -284,6 +288,11 @@ class GlueCodegen:
             writes.append((f"___G[{name!r}]", self.temp(self.value(value))))
         for target, expr in writes:
             self.lines.append(expr if target is None else f"{target} = {expr}")
+        for texts, options in effects.prints:   # print() calls, in order (C-level stdout:
+            # no write of them can see the writes above, deferred_prints.py)
+            args = [self.value(t) for t in texts] + \
+                [f"{k}={self.const(v)}" for k, v in options.items()]
+            self.lines.append(f"{self.const(print)}({', '.join(args)})")
 
     def _list_edits(self, target: str, var: ListVariable) -> list[tuple]:
         """The writes of an unread list's appends and item sets, in program order

@@ -53,6 +53,19 @@ class Config:
     frame's original code runs when it fails (docs/graph_breaks.md, "Checks on array
     data"). False: such a check is a graph break."""
 
+    branch_selects: bool = True
+    """An ``if`` on array data whose two ways only compute values (``if x.sum() > 0: y
+    = x * 2 else: y = -x``: no Python effect, no write, no loop, the same shapes and
+    dtypes where they join) traces both ways and joins them with a ``branch_select``
+    op (docs/graph_breaks.md, "Ifs that choose a value"). False: such an ``if`` is a
+    graph break."""
+
+    defer_prints: bool = False
+    """``print(...)`` to ``sys.stdout`` is an effect the glue replays after the graph,
+    with the same text, in order, where that is exact (docs/graph_breaks.md, "print()
+    after the graph"); a graph holding one reruns the frame eagerly when it warns or
+    raises. False (the default for now): a print is a graph break."""
+
     max_graph_nodes: int = 20000
     """Graph size past which tracing stops (the frame runs eagerly, reason logged)."""
 

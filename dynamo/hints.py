@@ -63,6 +63,11 @@ TABLE: tuple[Advice, ...] = (
            "print() writes output, which must happen when the program runs, in order.",
            "move the print out of the loop or the hot function (print results after the "
            "compiled call), " + _ACCEPT),
+    Advice(r"^print\(\) in a graph that cannot be rerun",
+           "A print the glue replays after the graph needs a graph that can run again "
+           "when it warns or raises; this one cannot, so the frame runs eagerly.",
+           "print after the compiled call, or set dynamo.config.defer_prints = False "
+           "(the print is then a graph break)"),
     Advice(r"^call to Logger\.",
            "An enabled log call formats and writes a record when the program runs.",
            "raise the logger's level in production (disabled calls cost no break), or log "

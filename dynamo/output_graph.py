@@ -86,6 +86,9 @@ class SideEffects:
     def __init__(self, on_first_mutation=None) -> None:
         self.mutated: dict[int, Variable] = {}
         self.globals: dict[str, Variable] = {}
+        # print() calls the glue replays, in order: (texts, sep/end/flush) each
+        # (translator/deferred_prints.py)
+        self.prints: list[tuple[list, dict]] = []
         self.version = 0
         # while a loop body is traced: every Variable mutated (and every global name
         # stored), for the loop to check that its body changes no Python state
@@ -104,10 +107,15 @@ class SideEffects:
                 self.on_first_mutation(var)
 
     def pending(self) -> int:
-        """How many objects and globals outside the trace have changed so far: a node's
-        ``PYTHON_EFFECTS`` (if the graph raises at that node, these changes must have
-        happened, see ``dynamo.raising.on_raise``)."""
-        return len(self.mutated) + len(self.globals)
+        """How many objects and globals outside the trace have changed so far, and
+        prints made: a node's ``PYTHON_EFFECTS`` (if the graph raises at that node,
+        these changes must have happened, see ``dynamo.raising.on_raise``)."""
+        return len(self.mutated) + len(self.globals) + len(self.prints)
+
+    def print(self, texts: list, options: dict) -> None:
+        """A ``print(*texts, **options)`` for the glue to replay (deferred_prints.py)."""
+        self.version += 1   # (never while a loop body is traced: ``log`` is None)
+        self.prints.append((texts, options))
 
     def store_global(self, name: str, value: Variable) -> None:
         self.version += 1
@@ -116,7 +124,7 @@ class SideEffects:
         self.globals[name] = value
 
     def __bool__(self) -> bool:
-        return bool(self.mutated or self.globals)
+        return bool(self.mutated or self.globals or self.prints)
 
 
 class OutputGraph:
@@ -150,6 +158,9 @@ class OutputGraph:
         self.symbol_nodes: dict = {}               # symbol name -> its placeholder
         # unbacked symbol (x[mask]'s length) -> (the node whose result has it, dimension)
         self.unbacked_sizes: dict[str, tuple] = {}
+        # unbacked number (float(loss) in arithmetic) -> (float, the 0-d snapshot's node)
+        self.unbacked_numbers: dict[str, tuple] = {}
+        self.number_symbols: dict = {}             # unbacked number -> its SymFloat
         # (node, measure) -> the unbacked size of that measure of the node's values (its
         # nonzero count: "nonzero"; see DataSize.measure)
         self.nonzero_counts: dict = {}
@@ -265,7 +276,16 @@ class OutputGraph:
     def symbol_placeholder(self, name: str):
         """The graph input that carries the runtime value of a symbolic size."""
         node = self.symbol_nodes.get(name)
-        if node is None and name in self.unbacked_sizes:
+        if node is None and name in self.unbacked_numbers:
+            # a Python number only the data decides (float(loss)): converted when the
+            # graph runs, where the snapshot is made (variables/graph_numbers.py)
+            fn, owner = self.unbacked_numbers[name]
+            where = self.current_loc or {k: v for k, v in owner.meta.items()
+                                         if k in ("loc", "site", "source_line")}
+            node = owner.graph.call("sym_number", (owner, fn.__name__), meta={
+                "symbol": name, "kind": ops.OPAQUE, **where})
+            self.symbol_nodes[name] = node
+        elif node is None and name in self.unbacked_sizes:
             # a size only the data decides: read off its array when the graph runs, in
             # the graph that made the array (a loop body reads it as a free input)
             owner, dim = self.unbacked_sizes[name]

@@ -84,6 +84,17 @@ def on_raise(output: OutputGraph) -> OnRaise:
                           "can run again when it fails; this graph writes an input, "
                           "draws random numbers or reports warnings of its own. The "
                           "frame runs eagerly.", cause="data_dependent")
+    if output.side_effects.prints:
+        # print() calls the glue replays after the graph (translator/deferred_prints.py):
+        # a warning of the graph must not be reported before them, nor an exception
+        # raised without them. Under the guard such a condition raises, and the frame's
+        # original code runs instead: its prints and warnings come in eager's order.
+        if rerun:
+            return OnRaise(True, _reports_fp(output.graph))
+        raise Unsupported("print() in a graph that cannot be rerun",
+                          "The print is replayed after the graph, so the graph must be "
+                          "able to run again when it warns or raises. The frame runs "
+                          "eagerly.", cause="print")
     warns = output.writes.warns
     raising = raising_nodes(output.graph)
     if not raising:

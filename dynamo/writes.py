@@ -199,6 +199,8 @@ def memory_sources(n) -> list:
     if "out" in n.kwargs:
         out = n.kwargs["out"]
         return [o for o in (out if isinstance(out, tuple) else (out,)) if hasattr(o, "op")]
+    if n.target == "branch_select":   # one of its two ways' arrays, itself
+        return [a for a in n.args[1:] if hasattr(a, "op")]
     if (n.meta.get("kind") in (ops.VIEW, ops.MUTATION) or n.target in _MAY_ALIAS) and n.args:
         return [n.args[0]] if hasattr(n.args[0], "op") else []
     return []

@@ -7,10 +7,12 @@ against the numpy backend, side by side in one process (issue #15).
 Each program runs plain and compiled on fresh copies of its arguments in interleaved
 rounds of 5 calls, timed by ``time.process_time`` (CPU time: time other processes
 hold the core is not counted); a row gives the medians and the ratio plain / compiled
-(above 1.0: compiled is faster). The results are asserted equal first. The value of
+(above 1.0: compiled is faster), and the peak memory of one call (tracemalloc) as a
+fraction of plain's. The results are asserted equal first. The value of
 such an update runs as 1-D passes (``flat.py``) and the update itself as one 1-D pass
-over the window's range (``flat_updates.py``) where the updated array's rows are the
-value's; the Euler-like row (rows of another length) keeps eager's ops.
+over the window's range (``flat_updates.py``) where the updated array's rows (and
+planes) are the value's, integer windows included; the Euler-like row (rows of another
+length) keeps eager's ops.
 
 Example::
 
@@ -24,6 +26,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+import tracemalloc
 
 import numpy as np
 
@@ -43,6 +46,21 @@ def upwind(u, c=0.3):
     return u
 
 
+def heat3(T, kappa=1.0, dt=0.1):
+    for _ in range(10):
+        lap = (T[2:, 1:-1, 1:-1] + T[:-2, 1:-1, 1:-1] + T[1:-1, 2:, 1:-1]
+               + T[1:-1, :-2, 1:-1] + T[1:-1, 1:-1, 2:] + T[1:-1, 1:-1, :-2]
+               - 6.0 * T[1:-1, 1:-1, 1:-1])
+        T[1:-1, 1:-1, 1:-1] += kappa * dt * lap
+    return T
+
+
+def upwind_int(u):
+    for _ in range(10):
+        u[1:-1, 1:-1] -= 3 * (u[2:, 1:-1] - u[:-2, 1:-1])
+    return u
+
+
 def fluxes(U, flux, k):
     for _ in range(10):
         U[:, 1:-1] -= k * (flux[:, 1:] - flux[:, :-1])
@@ -58,11 +76,26 @@ def _cases():
         ("heat += dt * lap 500x500, 10 steps", heat, (rng.random((500, 500)),)),
         ("upwind -= 200x200, 10 steps", upwind, (rng.random((200, 200)),)),
         ("upwind -= 1000x30, 10 steps", upwind, (rng.random((1000, 30)),)),
+        ("upwind -= int64 200x200, 10 steps", upwind_int,
+         (rng.integers(-1000, 1000, (200, 200)),)),
+        ("heat 3-D += dt * lap 32^3, 10 steps", heat3, (rng.random((32, 32, 32)),)),
+        ("heat 3-D += dt * lap 64^3, 10 steps", heat3, (rng.random((64, 64, 64)),)),
     ]
 
 
 def _fresh(args):
     return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+
+
+def _peak(f, args) -> int:
+    """Peak bytes traced during one call (after the warm calls above)."""
+    work = _fresh(args)
+    tracemalloc.start()
+    try:
+        f(*work)
+        return max(tracemalloc.get_traced_memory()[1], 1)
+    finally:
+        tracemalloc.stop()
 
 
 def run(rounds: int = 15, only: str = "") -> list[dict]:
@@ -85,7 +118,7 @@ def run(rounds: int = 15, only: str = "") -> list[dict]:
                 times[f].append((time.process_time() - start) / 5)
         plain, fast = (statistics.median(times[f]) * 1e3 for f in (fn, compiled))
         rows.append({"program": name, "plain_ms": plain, "numpy_ms": fast,
-                     "ratio": plain / fast})
+                     "ratio": plain / fast, "memory": _peak(compiled, args) / _peak(fn, args)})
     dynamo.reset()
     return rows
 
@@ -95,10 +128,10 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--filter", default="", help="only programs whose name contains this")
     args = ap.parse_args(argv)
-    print(f"{'program':42} {'plain ms':>9} {'numpy ms':>9} {'ratio':>6}")
+    print(f"{'program':42} {'plain ms':>9} {'numpy ms':>9} {'ratio':>6} {'memory':>6}")
     for row in run(args.rounds, args.filter):
         print(f"{row['program']:42} {row['plain_ms']:9.3f} {row['numpy_ms']:9.3f} "
-              f"{row['ratio']:5.2f}x")
+              f"{row['ratio']:5.2f}x {row['memory']:5.2f}x")
     return 0
 
 

@@ -158,11 +158,12 @@ def test_guards_is_a_leaf(graph):
 # that makes a later kind gets it through the translator: tx.wrap, tx.call_builtin...).
 VARIABLE_LAYERS = ("base", "constant", "sequences", "sets", "dicts", "named_tuples",
                    "container_ops", "iterators", "ndindex", "functions", "folding",
-                   "library_names", "loop_exit_tests", "layout_flags", "arrays", "stacked_lists",
+                   "library_names", "loop_exit_tests", "layout_flags", "graph_numbers",
+                   "arrays", "stacked_lists",
                    "formatted",
                    "formatted_calls", "linspace_step", "library_calls", "dask_arrays",
                    "errstate", "objects", "lifetimes", "loggers",
-                   "iteration", "builtins", "builder")
+                   "iteration", "conversions", "builtins", "builder")
 
 
 def test_variables_are_layered(graph):

@@ -89,7 +89,7 @@ def emit_forward(m: Module, graph: Graph, groups: list[Group], plans: list, name
     if is_loop_body(graph):
         m.loop_variables[next(iter(graph.placeholders))] = loop_variable(graph)
     steps = schedule(graph, groups, plans)
-    _keep_direct_writes_next_to_their_setitem(steps, plans)
+    _keep_direct_writes_next_to_their_setitem(steps, plans, groups)
     fns = {i: emit_group(m, p, i) for i, p in enumerate(plans) if p is not None}
     returned = graph.outputs
     segments = guarding.rerun is None
@@ -277,16 +277,39 @@ def _statement(m: Module, node: Node, name_of, reuse: dict, entry, written_back,
     return f"{node.name} = {m.expr(node, name_of)}"
 
 
-def _keep_direct_writes_next_to_their_setitem(steps: list, plans: list) -> None:
+def _keep_direct_writes_next_to_their_setitem(steps: list, plans: list, groups: list) -> None:
     """A flat group that writes its value straight into the array of the ``setitem``
-    that reads it (``flat.Target``) changes that array before the ``setitem`` runs:
-    only right before it, where no step in between can read the array's old values
-    (``c = B.sum()`` between the group and ``B[1:-1, 1:-1] = value``). Elsewhere the
-    group keeps its own output buffer."""
-    for s, (index, node) in enumerate(steps):
+    that reads it (``flat_direct.Target``) changes that array before the ``setitem``
+    runs: only right before it, where no step in between can read the array's old
+    values (``c = B.sum()`` between the group and ``B[1:-1, 1:-1] = value``). Elsewhere
+    the group keeps its own output buffer.
+
+    One step in between may go first instead: the copy that makes the array
+    (``new = u.copy(); new[1:-1, 1:-1, 1:-1] = c + alpha * lap``, the copy after the
+    value in the program). It reads none of the group's values and writes nothing a
+    step can see, and the group reads nothing it makes, so running it before the
+    group changes no value; within one guarded stretch only (a rerun runs both)."""
+    for s in range(len(steps)):
+        index, node = steps[s]
         target = getattr(plans[index], "target", None) if node is None else None
-        if target is not None and (s + 1 == len(steps) or steps[s + 1][1] is not target.setitem):
+        if target is None:
+            continue
+        if s + 2 < len(steps) and steps[s + 2][1] is target.setitem and \
+                _copy_made_for(steps[s + 1], target, plans[index].group, groups):
+            steps[s], steps[s + 1] = steps[s + 1], steps[s]
+            target.fresh = True     # (nothing else holds it: flat_direct.direct_check)
+        elif s + 1 == len(steps) or steps[s + 1][1] is not target.setitem:
             plans[index].target = None
+
+
+def _copy_made_for(step: tuple, target, group: Group, groups: list) -> bool:
+    """``step`` is ``array = x.copy()`` or ``np.copy(x)``, making the target's array,
+    in the group's stretch, reading no value of the group's."""
+    index, node = step
+    return node is not None and node is target.array and \
+        node.target in ("copy_method", "copy") and \
+        groups[index].segment == group.segment and \
+        not any(n in group.nodes for n in node.inputs())
 
 
 def _takes_carried(node: Node) -> bool:

@@ -49,37 +49,28 @@ op, as eager), and otherwise returns eager's result and turns the flat pass off 
 this group (a boundary that meets it once will likely meet it again).
 
 When the value's one reader is ``B[a:b, c:d] = value`` into another array with rows
-``m`` long and the value's (float or complex) dtype (``Target``), the last op writes
-straight into ``B.reshape(-1)``'s range of that window, and the function returns
-``B[a:b, c:d]`` itself, which the ``setitem`` then copies onto itself: NumPy skips a
-copy between identical views, so the value goes over memory once less (Jacobi
+``m`` long and the value's (float or complex) dtype (``flat_direct.Target``), the last
+op writes straight into ``B.reshape(-1)``'s range of that window, and the function
+returns ``B[a:b, c:d]`` itself, which the ``setitem`` then copies onto itself: NumPy
+skips a copy between identical views, so the value goes over memory once less (Jacobi
 500x500, 10 steps: 1.7-1.8x plain NumPy -> 2.3-2.75x, CPU time). The members whose
-values lead to the last one, each the only value left of the one before
-(``in_target``: Jacobi's three adds), run in that range too, so the passes go over
-no scratch buffer (Jacobi 500x500: 4.1 MB of buffers held -> 0.3 MB; CPU time 0-5%
-less in separate processes, 15-22% when both versions share one; docs/benchmarks.md).
-Its gaps are ``B``'s own elements outside
-the window (its boundary columns): saved before the first op and put back after,
-each row's gap as one item of raw bytes (a 1-D copy).
-Only for windows of ``MIN_DIRECT_ELEMENTS`` or more, and only
-where it is safe, checked per call: ``B`` is C-contiguous, writeable and shares
-no memory with the arrays the group reads (``np.may_share_memory``), and a
-floating-point condition would not make eager raise (``runtime.eager_goes_on``:
-settings of ``warn``, ``print`` or ``ignore``, no ``error`` warnings filter, warnings
-shown the warnings module's own way). For then
-eager, meeting the condition, warns and writes the same values: the group, after the
-guard raised, runs its ops again under the caller's settings (``runtime.as_caller``:
-eager's warnings, here) and returns that value; where eager would raise, ``B`` must
-keep its old values, so the value goes through the group's own buffer instead. And
-only where the ``setitem`` is the very next step (codegen: no step in between may
-read ``B``'s old values).
+values lead to the last one run in that range too (``flat_direct.in_target``). Its
+gaps are ``B``'s own elements outside the window, saved before the first op and put
+back after. Only for windows of ``flat_direct.MIN_DIRECT_ELEMENTS`` or more, and only
+where exact, checked per call (``flat_direct.direct_check``: ``B`` shares no memory
+with what the group reads, eager would not raise on a floating-point condition, no
+other Python thread runs); where eager would raise, ``B`` keeps its old values: the
+value goes through the group's own buffer. And only where the ``setitem`` is the very
+next step (codegen: no step in between may read ``B``'s old values). See
+``flat_direct.py``.
 
 Three or more axes line up the same way: element ``(i, j, k)`` of a window of a
 C-contiguous ``(n, p, m)`` array lies ``i * p * m + j * m + k`` after the window's
 first, so windows of arrays with the same shape after the first axis (``trailing``)
 line up in their 1-D views, the gaps holding the boundary columns and the boundary
-rows of each plane. The result is the buffer seen as ``(h, p, m)[:, :q, :w]``; the
-direct write (``Target``) is for 2-D windows only (its gaps are saved a row at a time).
+rows of each plane (``flat_windows.py``). The result is the buffer seen as
+``(h, p, m)[:, :q, :w]``, or written straight into a 2-D or 3-D target (four or more
+axes: the buffer and the ``setitem``'s copy).
 
 The flat pass is chosen when (``flat_plan``): the group is elementwise ufuncs (two or
 more) over one static domain of two or more axes with no broadcasting, every array
@@ -97,14 +88,24 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from dynamo import ops
 from dynamo.graph import CALL, CONSTANT, Node
 from dynamo.ops.node_facts import array_meta
 
 from ..fusion import ELEMENTWISE_GROUP, Group
 from . import runtime
+from .flat_direct import (
+    Target,
+    copies_value,
+    direct_check,
+    flatten,
+    in_target,
+    restore_gaps,
+    save_gaps,
+    shared,
+    target_of,
+)
+from .flat_windows import has_gaps, range_length, strides, window_offset
 from .module import Module, call_out, plain_name
 from .options import Options
 from .plan import static_shape, uses_out
@@ -112,11 +113,6 @@ from .plan import static_shape, uses_out
 # Domains smaller than this stay on the plain path: the group function's own cost
 # (checks, views, scratch) is a few microseconds.
 MIN_FLAT_ELEMENTS = 2048
-# The last op writes straight into the setitem's array (``Target``) from this many
-# elements on: the checks and the gaps' save and restore cost about 3.5 us a call, the
-# copy they spare about 0.25 ns an element (2.5 us at 100x100, 60-100 us at 500x500;
-# CPU time, 2026-12-03).
-MIN_DIRECT_ELEMENTS = 1 << 15
 # On threads, the range is cut into pieces of about this many elements (a piece's
 # operands and scratch stay in the L2 cache; measured on one thread, 1-D passes of
 # 65536 float64 ran as fast as over the whole 500x500 range).
@@ -158,19 +154,6 @@ class FlatPlan:
         return [n for n in dict.fromkeys(extra) if n not in self.group.inputs]
 
 
-@dataclass
-class Target:
-    """``array[index] = value``, the only reader of the group's value, where ``array``
-    is a 2-D array of the value's dtype with rows ``plan.row`` long and ``index`` a
-    unit-step window of the domain's shape ``offset`` elements into it (see
-    ``_emit_direct``)."""
-
-    setitem: Node
-    array: Node
-    index: tuple
-    offset: int
-
-
 def flat_plan(group: Group, returned, options: Options) -> FlatPlan | None:
     """The flat plan of ``group``, or None when it does not fit (module docstring)."""
     domain = group.domain
@@ -185,8 +168,8 @@ def flat_plan(group: Group, returned, options: Options) -> FlatPlan | None:
                 or tuple(meta.shape) != tuple(domain):
             return None
     (out,) = group.outputs
-    if out in _flatten(returned) or not out.users or not all(
-            _copies_value(u, out) or _updates_with(u, out) for u in out.users):
+    if out in flatten(returned) or not out.users or not all(
+            copies_value(u, out) or _updates_with(u, out) for u in out.users):
         return None
     sources: dict[Node, tuple[Node, int]] = {}
     rows = set()
@@ -204,17 +187,16 @@ def flat_plan(group: Group, returned, options: Options) -> FlatPlan | None:
         sources[node] = (parent, offset)
     if len(rows) != 1:
         return None
-    if not all(_copies_value(u, out) for u in out.users) and \
+    if not all(copies_value(u, out) for u in out.users) and \
             all(parent is node for node, (parent, _) in sources.items()):
         # an update of whole arrays (Adam's ``W -= lr * m / (np.sqrt(v) + eps)``) is no
         # stencil: its 2-D operands are contiguous already, and NumPy's freed temporaries
         # serve it as well as the pass's buffers
         return None
     (trailing,) = rows
-    strides = _strides(trailing)
     # from the first element of a window to its last, in the 1-D view: (h - 1) * m + w
     # for 2-D, (h - 1) * p * m + (q - 1) * m + w for a (h, q, w) window of (., p, m)
-    length = sum((d - 1) * st for d, st in zip(domain, strides)) + 1
+    length = range_length(domain, trailing)
     # The gaps may take up to half the range: NumPy's loop over a 2-D or 3-D view runs
     # row by row, slowest where rows are short (an add of two shifted views took, as
     # a 1-D pass over the range, 0.17 of its time on 2000x6 with 50% gaps, 0.22 on
@@ -222,8 +204,9 @@ def flat_plan(group: Group, returned, options: Options) -> FlatPlan | None:
     # 7-41%; CPU time, 2026-12-04)
     if length * 2 > math.prod(domain) * 3:
         return None
-    plan = FlatPlan(group, tuple(domain), strides[0], length, sources, trailing=trailing)
-    plan.target = _target(plan, out) if len(domain) == 2 else None
+    plan = FlatPlan(group, tuple(domain), strides(trailing)[0], length, sources,
+                    trailing=trailing)
+    plan.target = target_of(plan, out)
     _assign_slots(plan)
     plan.chunks, plan.chunk = 1, length
     if options.threads > 1 and math.prod(domain) >= options.min_threaded_elements:
@@ -231,12 +214,6 @@ def flat_plan(group: Group, returned, options: Options) -> FlatPlan | None:
         plan.chunk = -(-length // plan.chunks)
         plan.threads = min(options.threads, plan.chunks)
     return plan
-
-
-def _copies_value(user: Node, value: Node) -> bool:
-    """``user`` is ``x[index] = value``: it copies the value's elements into ``x``."""
-    return user.op == CALL and user.target == "setitem" and len(user.args) == 3 and \
-        not user.kwargs and user.args[2] is value and value not in _flatten(user.args[:2])
 
 
 def _updates_with(user: Node, value: Node) -> bool:
@@ -259,32 +236,6 @@ def _updates_with(user: Node, value: Node) -> bool:
         any(a is value for a in user.args)
 
 
-def _flatten(value) -> set:
-    out, todo = set(), [value]
-    while todo:
-        v = todo.pop()
-        if isinstance(v, (tuple, list)):
-            todo.extend(v)
-        elif isinstance(v, dict):
-            todo.extend(v.values())
-        elif isinstance(v, Node):
-            out.add(v)
-    return out
-
-
-def _strides(trailing: tuple) -> tuple:
-    """Elements from one index to the next along each axis of a C-contiguous array of
-    shape ``(n, *trailing)``.
-
-        >>> _strides((5, 7))
-        (35, 7, 1)
-    """
-    strides = [1]
-    for n in reversed(trailing):
-        strides.append(strides[-1] * n)
-    return tuple(reversed(strides))
-
-
 def _sliced(node: Node, domain: tuple) -> tuple[Node, tuple, int] | None:
     """``(array, its shape after the first axis, offset)`` when ``node`` is
     ``array[a:b, c:d]`` (``array[a:b, c:d, e:f]`` for a 3-D domain...; unit steps,
@@ -298,59 +249,12 @@ def _sliced(node: Node, domain: tuple) -> tuple[Node, tuple, int] | None:
                 not static_shape(meta.shape) or meta.dtype != array_meta(node).dtype or \
                 meta.kind != "numpy":
             return None
-        offset = _window(index, meta.shape, domain)
+        offset = window_offset(index, meta.shape, domain)
         return None if offset is None else \
             (parent, tuple(int(n) for n in meta.shape[1:]), offset)
     if node.op == CONSTANT:
         return None
     return node, tuple(int(n) for n in domain[1:]), 0
-
-
-def _window(index, shape: tuple, domain: tuple) -> int | None:
-    """The offset of ``x[index]``'s first element in ``x.reshape(-1)`` (``x`` of
-    ``shape``, C-contiguous) when ``index`` is one unit-step slice with constant bounds
-    per axis, selecting ``domain``; else None.
-
-        >>> _window((slice(1, -1), slice(2, None), slice(None, -2)), (6, 5, 4), (4, 3, 2))
-        28
-    """
-    if not (isinstance(index, tuple) and len(index) == len(shape) == len(domain) and
-            all(type(s) is slice for s in index)):
-        return None
-    if any(type(v) not in (int, type(None)) for s in index for v in (s.start, s.stop, s.step)):
-        return None
-    starts = []
-    for s, n, d in zip(index, shape, domain):
-        start, stop, step = s.indices(n)
-        if step != 1 or stop - start != d:
-            return None
-        starts.append(start)
-    return sum(start * st for start, st in zip(starts, _strides(tuple(shape[1:]))))
-
-
-def _target(plan: FlatPlan, out: Node) -> Target | None:
-    """The ``Target`` of ``out``'s one reader, ``array[a:b, c:d] = out``, or None.
-
-    The array must have the rows of the sources (``plan.row``) and the value's dtype
-    (no cast), must not be a source (eager computes the whole value before it writes:
-    ``A[1:-1, 1:-1] = f(A[:-2, 1:-1], ...)``; views of the sources are told apart at run
-    time), and the value must be a float or complex array: its ops then raise nothing
-    but floating-point conditions (an integer power raises ValueError for a negative
-    exponent, possibly after writing part of its output)."""
-    users = list(out.users)
-    if len(users) != 1 or math.prod(plan.domain) < MIN_DIRECT_ELEMENTS or \
-            not _copies_value(users[0], out):    # (an in-place update reads it: no target)
-        return None
-    setitem = users[0]
-    array, index, _ = setitem.args
-    meta, value = array_meta(array) if isinstance(array, Node) else None, array_meta(out)
-    if meta is None or meta.scalar or meta.kind != "numpy" or meta.ndim != 2 or \
-            not static_shape(meta.shape) or meta.shape[1] != plan.row or \
-            meta.dtype != value.dtype or value.dtype.kind not in "fc" or \
-            array in plan.parents:
-        return None
-    offset = _window(index, tuple(meta.shape), plan.domain)
-    return None if offset is None else Target(setitem, array, index, offset)
 
 
 def _assign_slots(plan: FlatPlan) -> None:
@@ -369,39 +273,6 @@ def _assign_slots(plan: FlatPlan) -> None:
         else:
             plan.slot_of[node] = len(plan.slots)
             plan.slots.append(dtype)
-
-
-def in_target(plan: FlatPlan) -> list[Node]:
-    """The members that, on the direct path, write into the target's own range rather
-    than a scratch buffer: the last member, the member it reads whose last reader it
-    is, that one's such input, and so on (each of the value's dtype), so that the range
-    holds one live value at a time and each op reads the value it overwrites
-    element by element (same data, same strides: safe in place).
-
-    Jacobi's ``0.25 * (((a + b) + c) + d)`` then runs as four ops into ``B``'s range,
-    none into scratch: its passes go over two arrays' memory rather than three
-    (500x500, 10 steps: 0-5% less CPU time, 15-22% beside other data; 2026-12-03)::
-
-        _o = _t[501:249499]
-        add = _add(_f0[1:248999], _f0[1001:249999], out=_o)
-        add_1 = _add(add, _f0[500:249498], out=_o)
-        ...
-
-    A value another member still reads after the next one stays in scratch (``t`` of
-    ``(t * c - d) / t``, ``t = a + b``: the range holds ``t * c`` meanwhile). Where a member reads
-    two values that both die there (``(a - 2 * c) - (b - c)``), one of them goes in the
-    range, the one with the longer such chain behind it; the other keeps its scratch."""
-    nodes = plan.group.nodes
-    position = {n: i for i, n in enumerate(nodes)}
-    last_read = {inp: i for i, n in enumerate(nodes) for inp in n.inputs()}
-    dtype = array_meta(nodes[-1]).dtype
-    behind: dict[Node, list[Node]] = {}
-    for node in nodes:            # in program order: a member's inputs come first
-        before = [behind[inp] for inp in dict.fromkeys(node.inputs())
-                  if inp in position and last_read[inp] == position[node] and
-                  array_meta(inp).dtype == dtype]
-        behind[node] = max(before, key=len, default=[]) + [node]
-    return behind[nodes[-1]]
 
 
 def emit_flat(m: Module, plan: FlatPlan, index: int, plain: str) -> str:
@@ -423,7 +294,7 @@ def emit_flat(m: Module, plan: FlatPlan, index: int, plain: str) -> str:
         m.emit(1, "_direct = False")
     m.emit(1, "try:")
     if plan.target is not None:
-        m.emit(2, f"_direct = {_direct_check(m, plan)}")
+        m.emit(2, f"_direct = {direct_check(m, plan)}")
         m.emit(2, "if _direct:")
         _emit_body(m, plan, index, 3, direct=True)
     _emit_body(m, plan, index, 2)
@@ -452,28 +323,6 @@ def emit_flat(m: Module, plan: FlatPlan, index: int, plain: str) -> str:
     return fn
 
 
-def _direct_check(m: Module, plan: FlatPlan) -> str:
-    """Whether the last member may write straight into the target's array this call:
-    it is C-contiguous and writeable, shares no memory with an array the group reads
-    (``np.may_share_memory``: bounds only, so a false alarm takes the copy), and
-    eager would go on after a floating-point condition (``runtime.eager_goes_on``)."""
-    name_of = plain_name(m)
-    t = name_of(plan.target.array)
-    reads = plan.parents + [n for n in plan.group.inputs if n not in plan.sources and
-                            (meta := array_meta(n)) is not None and not meta.scalar]
-    share = m.bind(np.may_share_memory, "may_share_memory")
-    goes_on = m.bind(runtime.eager_goes_on, "eager_goes_on")
-    apart = "".join(f" and not {share}({t}, {name_of(n)})" for n in dict.fromkeys(reads))
-    # The gaps hold the target's own elements for the pass (saved, put back after):
-    # another thread reading them meanwhile (NumPy's loops let it run) would see values
-    # eager never wrote there, so only while this is the process's one Python thread.
-    only = f" and {m.bind(runtime.alone, 'alone')}()" \
-        if plan.domain[0] > 1 and plan.row > plan.domain[-1] else ""
-    # (NPY_ARRAY_WRITEABLE of flags.num: ``flags.writeable`` of a view made by
-    # np.broadcast_arrays warns FutureWarning when read, at every call)
-    return f"{t}.flags.c_contiguous and {t}.flags.num & 1024{apart}{only} and {goes_on}()"
-
-
 def _emit_body(m: Module, plan: FlatPlan, index: int, depth: int, direct: bool = False) -> None:
     """The 1-D passes of ``_flat<index>`` (its inputs checked), then its return. The
     last member writes into a recycled buffer, returned seen with rows ``row`` apart
@@ -484,7 +333,7 @@ def _emit_body(m: Module, plan: FlatPlan, index: int, depth: int, direct: bool =
     500x500: about 100 us a step of 400). Its gaps are the array's own
     elements outside the window: saved before, put back after."""
     group, domain, row, length = plan.group, plan.domain, plan.row, plan.length
-    h, w = domain[0], domain[-1]      # (a target, and so gaps, only for 2-D: flat_plan)
+    h = domain[0]
     name_of = plain_name(m)
     parents = plan.parents
     flat = {p: f"_f{j}" for j, p in enumerate(parents)}
@@ -494,10 +343,10 @@ def _emit_body(m: Module, plan: FlatPlan, index: int, depth: int, direct: bool =
     for node, (parent, offset) in plan.sources.items():
         names[node] = f"{flat[parent]}[{offset}:{offset + length}]"
     meta = array_meta(group.nodes[-1])
-    scratch = _shared(m, ("scratch", plan.chunk, tuple(plan.slots)), lambda: runtime.ScratchCache(
+    scratch = shared(m, ("scratch", plan.chunk, tuple(plan.slots)), lambda: runtime.ScratchCache(
         [((plan.chunk,), d) for d in plan.slots]), f"scratch{index}")
     name_of_member = lambda n: names.get(n, name_of(n))
-    gaps = direct and h > 1 and row > w
+    gaps = direct and has_gaps(domain, plan.trailing)
     # on the direct path, the members of ``in_target`` accumulate in the target's range
     into_result = in_target(plan) if direct else [group.nodes[-1]]
     if direct:
@@ -506,20 +355,14 @@ def _emit_body(m: Module, plan: FlatPlan, index: int, depth: int, direct: bool =
         m.emit(depth, f"_t = {name_of(target.array)}.reshape(-1)")
         whole, piece = f"_t[{first}:{first + length}]", f"_t[{first} + _lo:{first} + _hi]"
         if gaps:
-            # each row's gap as one item of raw bytes: a 1-D copy of h - 1 items, not
-            # NumPy's 2-D loop over rows of two elements (497 x 2 float64: 2.7 -> 0.6 us)
-            gap = np.dtype((np.void, (row - w) * meta.dtype.itemsize))
-            saved = _shared(m, ("gaps", h - 1, gap), lambda: runtime.ScratchCache(
-                [((h - 1,), gap)]), f"gaps{index}")
-            copyto = m.bind(np.copyto, "copyto")
-            m.emit(depth, f"_g = _t[{first + w}:{first + length}].reshape({h - 1}, {row})"
-                          f"[:, :{row - w}].view({m.bind(gap, 'gap')})[:, 0]")
-            m.emit(depth, f"_gs = {saved}.take()")
-            m.emit(depth, f"{copyto}(_gs[0], _g)")
+            # the gaps as raw-byte items, one per row's tail (and per plane's head in
+            # 3-D): a few 1-D copies, not NumPy's loops over rows of two elements
+            gap_views, saved = save_gaps(m, "_t", first, domain, plan.trailing, meta.dtype,
+                                         depth, f"gaps{index}")
             m.emit(depth, "try:")
             depth += 1
     else:
-        recycler = _shared(m, ("out", h * row, meta.dtype),
+        recycler = shared(m, ("out", h * row, meta.dtype),
                            lambda: runtime.Recycler((h * row,), meta.dtype), f"flat_out{index}")
         m.emit(depth, f"_r = {recycler}.take()")
         whole, piece = f"_r[:{length}]", "_r[_lo:_hi]"
@@ -552,8 +395,7 @@ def _emit_body(m: Module, plan: FlatPlan, index: int, depth: int, direct: bool =
         m.emit(depth + 1, f"{scratch}.give(_s)")
     if gaps:
         m.emit(depth - 1, "finally:")
-        m.emit(depth, f"{copyto}(_g, _gs[0])")
-        m.emit(depth, f"{saved}.give(_gs)")
+        restore_gaps(m, gap_views, saved, depth)
         depth -= 1
     if direct:
         view = f"{name_of(plan.target.array)}[{m.subscript(plan.target.index, name_of)}]"
@@ -564,19 +406,6 @@ def _emit_body(m: Module, plan: FlatPlan, index: int, depth: int, direct: bool =
         view = f"_r.reshape({shape})" + (f"[:{window}]" if tuple(domain[1:]) != trailing
                                           else "")
     m.emit(depth, f"return ({view}, )")
-
-
-def _shared(m: Module, key: tuple, make, hint: str) -> str:
-    """The bound name of the module's buffers for ``key``, made on first use: the flat
-    groups of one function share them (an unrolled loop of 20 stencil steps would
-    otherwise cycle through 20 sets, out of the cache, where eager's freed temporaries
-    come back from malloc still in it: 0.87x plain instead of 1.18x)."""
-    shared = getattr(m, "flat_buffers", None)
-    if shared is None:
-        shared = m.flat_buffers = {}
-    if key not in shared:
-        shared[key] = m.bind(make(), hint)
-    return shared[key]
 
 
 def _emit_members(m: Module, plan: FlatPlan, names: dict, name_of, result: str,

@@ -35,7 +35,7 @@ from dynamo.ops.node_facts import array_meta
 from dynamo.symbolic import Sym
 
 from ..fusion import reduction_info
-from . import runtime
+from . import runtime, typed_constants
 from .library_calls import fast_form
 from .plan import static_shape
 
@@ -163,6 +163,8 @@ class Module:
         if impl is after_loop:   # (the array itself, after the loop that wrote it)
             return self.fmt(args[0], name_of)
         parts = [self.fmt(a, name_of) for a in args]
+        if impl in typed_constants.UFUNCS and not node.kwargs:
+            parts = typed_constants.typed_parts(self, args, parts)   # (0.9 * float32)
         if node.meta.get("method") == node.target and args and not extra:
             # the program's own method call (x.mean()), so NumPy's stacklevel=2 warnings
             # name its line (dynamo/ops/reductions.py, _WARN_AT_CALLER)

@@ -157,6 +157,11 @@ def alone() -> bool:
     ``raw_thread_reads_edges``). A thread started with ``_thread`` that has not begun
     to run yet is in none of them (``threading.Thread.start`` waits for that).
 
+    A trace or profile function (``sys.settrace``, ``sys.setprofile``: a debugger, a
+    profiler) is program code that runs between the pass's NumPy calls, in this
+    thread: it keeps the passes off the gaps too. Not seen: a Python signal handler
+    and a ``sys.monitoring`` tool (3.12+), which may also run there.
+
         >>> alone()
         True
         >>> _ = _thread.start_new_thread(lambda: time.sleep(0.2), ())   # (import time)
@@ -164,7 +169,8 @@ def alone() -> bool:
         (True, False)
     """
     others = 1 + len(_POOL._queues)
-    return (threading.active_count() == others and _thread._count() + 1 == others
+    return (sys.gettrace() is None and sys.getprofile() is None
+            and threading.active_count() == others and _thread._count() + 1 == others
             and len(sys._current_frames()) == others)
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_POOL.reset)
@@ -289,6 +295,39 @@ def eager_goes_on() -> bool:
     if _UFUNC_STATE is None or not _CALLER.get(_UFUNC_STATE.get(), (None, False))[1]:
         return False
     return warnings_never_raise()
+
+
+def reports_run_no_program_code() -> bool:
+    """A floating-point condition that an op meets now, under the caller's own settings
+    (not under ``guard``), runs none of the program's code while the op runs: no mode is
+    ``call`` or ``log`` (np.seterrcall's function or object), and where one is ``warn``,
+    the warning is filtered and shown the warnings module's own way
+    (``warnings_never_raise``: no ``showwarning``, ``formatwarning``, ``sys.stderr`` or
+    filter matcher of the program's). An in-place update that holds other values in its
+    array's elements outside the window while its op runs (``flat_updates.py``: the
+    gaps) asks this, as such code could read them meanwhile
+    (tests/hostile/prog_round21_flat.py ``edges_seen_by_*``).
+
+        >>> reports_run_no_program_code()                 # NumPy's defaults
+        True
+        >>> with np.errstate(divide="call"):
+        ...     reports_run_no_program_code()
+        False
+    """
+    state = _UFUNC_STATE.get() if _UFUNC_STATE is not None else None
+    reports = _REPORTS.get(state) if state is not None else None
+    if reports is None:
+        modes = set(np.geterr().values())
+        reports = "code" if modes & {"call", "log"} else "warn" if "warn" in modes else ""
+        if state is not None:
+            if len(_REPORTS) >= 256:     # each `with np.errstate()` makes new settings
+                _REPORTS.clear()
+            _REPORTS[state] = reports
+    return not reports or reports == "warn" and warnings_never_raise()
+
+
+# the caller's ufunc settings -> "code" (a mode is call or log), "warn" (one warns), ""
+_REPORTS: dict = {}
 
 
 def warnings_never_raise() -> bool:

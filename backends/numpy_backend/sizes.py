@@ -166,6 +166,12 @@ class PerSize:
         self.generic = None   # the size-generic function, after GENERIC_AFTER variants
         self.name = f"{len(graph.call_nodes())} ops"
         self.key = variant_key(graph, self.values)
+        # A graph whose only changing inputs are numbers has one variant, key ``()``:
+        # generated code calls ``only``, this object's call until that variant exists,
+        # then the variant itself (about 30 ns a call less than the lookup).
+        params = [f"a{i}" for i in range(len(graph.placeholders))]
+        self.keyless = key_source(graph, self.values, params) == "()"
+        self.only = self.miss
         self.callers: dict[str, Any] = {}   # for _AtProgramLines: one per program line
 
     def __dynamo_call_source__(self, callee: str, args: list[str]) -> str:
@@ -179,7 +185,11 @@ class PerSize:
         in a second frame)::
 
             (___graph.variants.get((x.shape, )) or ___graph.miss)(x, w)
+
+        or, for a graph of one variant (``keyless``), ``___graph.only(x, t)``.
         """
+        if self.keyless:
+            return f"{callee}.only({', '.join(args)})"
         return (f"({callee}.variants.get({key_source(self.graph, self.values, args)}) "
                 f"or {callee}.miss)({', '.join(args)})")
 
@@ -222,6 +232,8 @@ class PerSize:
                         "shapes run op by op", key, type(e).__name__, e)
             fn = self.op_by_op
         self.variants[key] = fn
+        if self.keyless:
+            self.only = fn
         return outputs
 
     # What a call whose key has no variant runs: this object's own call (it compiles
@@ -256,8 +268,9 @@ class _AtProgramLines(Interpreter):
             caller = self.callers[where] = _caller_at(where)
         value = caller(getattr(self.ops, node.target), self.fetch(node.args),
                        self.fetch(node.kwargs))
-        if "symbol" in node.meta:   # an unbacked size (``sym_size``): read in this run
-            self.sizes[node.meta["symbol"]] = int(value)
+        # an unbacked size (``sym_size``) or number (``sym_number``): read in this run
+        if "symbol" in node.meta:
+            self.sizes[node.meta["symbol"]] = value if type(value) is float else int(value)
         return value
 
 

@@ -27,6 +27,7 @@ data_sizes     nonzero, flatnonzero, argwhere, unique (and unique_*), bincount,
                sym_size: results whose size only the data decides (unbacked sizes)
 ufuncs         ufunc methods: np.add.reduce, np.maximum.accumulate, reduceat, outer, at
 checks         data_check: `assert`/`if ...: raise` on array data, rerun if it fails
+branches       branch_select: the value an `if` on array data chooses (both ways traced)
 errstate       `with np.errstate(...)`: entering and leaving it, as two effect ops
 loops          fori_loop (a traced `for` loop over a range), while_loop (a `while`
                loop on a 0-d array test), after_loop
@@ -38,6 +39,7 @@ generator      methods of Generator and RandomState objects passed in (rng.norma
 """
 
 from . import (  # noqa: F401  (each module registers its ops)
+    branches,
     checks,
     creation,
     data_sizes,

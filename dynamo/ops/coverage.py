@@ -69,6 +69,9 @@ NOTES = {
                           "it); a seed other than an int or None breaks",
     "errstate_enter": "`call=` (a callable) breaks; a break inside the block runs the "
                       "whole `with` eagerly; dropped from CuPy graphs (CuPy ignores it)",
+    "branch_select": "made by the translator: either way writes, draws, warns at Python "
+                     "level, changes a Python object or leaves another shape or dtype, or "
+                     "the graph cannot be rerun: the `if` breaks (translator/branch_selects.py)",
     "data_check": "a graph that writes an input, draws random numbers or warns at "
                   "Python level keeps the check as a break (translator/raising_checks.py)",
     "where": "one-argument `np.where(c)` is `np.nonzero(c)` (an unbacked size)",
@@ -103,6 +106,8 @@ NOTES = {
     "matrix_rank": "of matrices (a stack: one count each); of a vector NumPy returns a "
                    "Python int: breaks. LinAlgError (no convergence) when the graph runs",
     "sym_size": "made by the translator: reads an unbacked size when the graph runs",
+    "sym_number": "made by the translator: reads an unbacked number (`float(loss)` in "
+                  "arithmetic) when the graph runs",
     "nan_to_num": "`copy=False` breaks (it writes into its argument)",
     "astype": "`copy=False` may return the array itself (kept as NumPy does it)",
     "view": "only a dtype of the same itemsize; other itemsizes and `type=` break",
@@ -216,6 +221,8 @@ def _callers(name: str) -> str:
     op = REGISTRY[name]
     if name in ("errstate_enter", "errstate_exit"):
         return "`with np.errstate(...)`"
+    if name == "branch_select":
+        return "`if <array test>: y = ... else: y = ...`, `a if <array test> else b`"
     if name == "data_check":
         return "`assert <array test>`, `if <array test>: raise ...`"
     if name == "random_seed":

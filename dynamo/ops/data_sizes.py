@@ -297,8 +297,17 @@ def sym_size(x, dim: int) -> int:
     return x.shape[dim]
 
 
+_PYTHON_NUMBERS = {"float": float}
+
+
+def sym_number(x, fn: str) -> float:
+    """``float(x)`` of a 0-d array, as the graph reads an unbacked number (``float(loss)``
+    used in arithmetic, ``ShapeEnv.new_unbacked_number``) when it runs."""
+    return _PYTHON_NUMBERS[fn](x)
+
+
 def _no_rule(op, args, kwargs):
-    raise MetaError("sym_size is made by the translator only")
+    raise MetaError(f"{op.name} is made by the translator only")
 
 
 _NONZERO = register(OpDef("nonzero", np.nonzero, nonzero_rule, OPAQUE,
@@ -329,3 +338,5 @@ register(OpDef("trim_zeros", np.trim_zeros, trim_zeros_rule, VIEW,
          functions=[np.trim_zeros])
 register(OpDef("sym_size", sym_size, _no_rule, OPAQUE,
                doc="x.shape[dim] of an array whose size the data decided"))
+register(OpDef("sym_number", sym_number, _no_rule, OPAQUE,
+               doc="float(x) of a 0-d array: a Python number the data decided"))

@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import operator
 
-from .sizes import Sym, Symbolic, SymInt, nonnegative, pin, record
+from .sizes import Sym, Symbolic, SymInt, is_unbacked_number, nonnegative, pin, record
 
 # The operators an expression may hold: each always gives a float when an operand is a
 # float (or for truediv, always), whatever the values (pow: see ``_pow_stays_float``).
@@ -48,11 +48,13 @@ class Expr:
     It has what a ``SymArg`` needs of its expression: ``symbols``, ``evaluate(values)``
     and ``render(names)``."""
 
-    __slots__ = ("op", "args", "symbols", "sources")
+    __slots__ = ("op", "args", "symbols", "sources", "depth")
 
     def __init__(self, op, args: tuple, symbols=frozenset(), sources=()):
         self.op, self.args = op, args
         self.symbols, self.sources = frozenset(symbols), tuple(sources)
+        # how deeply its operators nest (the generated code's parentheses)
+        self.depth = 1 + max((a.depth for a in args if isinstance(a, Expr)), default=0)
 
     @staticmethod
     def symbol(name: str, expr: str) -> Expr:
@@ -342,6 +344,11 @@ def binary(fn, a, b):
         return _plain(fn, a, b)    # int op int (other than /): an int, SymInt's business
     if fn is operator.pow and not _pow_stays_float(a, b):
         return _plain(fn, a, b)
+    if _unbacked(a, b) and not _never_raises(fn, b):
+        return _plain(fn, a, b)    # (pinned: an unbacked number breaks the graph there)
+    if _unbacked(a, b) and max(Expr.of(a).depth, Expr.of(b).depth) >= _MAX_DEPTH:
+        # ``t = t + float(x[i])`` unrolled: Python's parser takes 200 nested parentheses
+        pin(_symbols(a, b), f"an expression {_MAX_DEPTH} operators deep")
     try:
         hint = fn(_hint(a), _hint(b))
     except Exception:
@@ -353,6 +360,37 @@ def binary(fn, a, b):
     if type(hint) is not float:   # (cannot happen by the checks above; never guess)
         return _plain(fn, a, b)
     return SymFloat(hint, Expr.apply(fn, Expr.of(a), Expr.of(b)))
+
+
+# The deepest expression over an unbacked number the graph and the glue compute (a
+# deeper one is pinned, which breaks the graph: an unrolled sum of many converted
+# numbers would not compile as one Python expression)
+_MAX_DEPTH = 48
+
+
+def _unbacked(*values) -> bool:
+    """Does an operand hold an unbacked number (``float(loss)``, known only when the
+    graph runs: ``ShapeEnv.new_unbacked_number``, named ``uf0``...)? (Unbacked sizes
+    keep their rules: ``1.0 / len(x[m])`` is an expression of the graph.)"""
+    return any(is_unbacked_number(s) for s in _symbols(*values))
+
+
+def _never_raises(fn, divisor) -> bool:
+    """Is ``a fn divisor`` of Python floats (one of them an unbacked number) free of
+    exceptions for every value? ``+``, ``-``, ``*`` are (IEEE: inf and nan, never
+    ``OverflowError``); ``/``, ``//``, ``%`` by a constant that is not zero are too;
+    ``**`` is not (``OverflowError``, a complex result). An operation that raises for
+    some values would raise inside the graph, after ops and before effects that eager
+    orders otherwise: the unbacked number is pinned there instead (a graph break).
+
+        >>> _never_raises(operator.truediv, 3), _never_raises(operator.truediv, loss)
+        (True, False)
+    """
+    if fn in (operator.add, operator.sub, operator.mul):
+        return True
+    if fn in (operator.truediv, operator.floordiv, operator.mod):
+        return type(divisor) in (int, float, bool) and divisor != 0
+    return False
 
 
 def _pow_stays_float(base, exp) -> bool:
@@ -437,7 +475,8 @@ def math_call(fn, values):
     Example: ``math.cos(math.pi * t / 8)`` with a symbolic int ``t`` is
     ``SymFloat(0.707..., __import__('math').cos(((3.14159... * float(s0)) / 8)))``."""
     if len(values) not in _MATH.get(fn, ()) or not all(_number(v) for v in values) or \
-            not any(isinstance(v, (SymInt, SymFloat)) for v in values):
+            not any(isinstance(v, (SymInt, SymFloat)) for v in values) or \
+            _unbacked(*values):   # (math.log(float(x)) may raise for some data)
         return None
     try:
         hint = fn(*(_hint(v) for v in values))

@@ -70,6 +70,9 @@ class ShapeEnv:
         # unbacked symbols (sizes only the data decides) -> what they are the size of;
         # their hints are in ``hints`` too (made up: see ``new_unbacked``)
         self.unbacked: dict[str, str] = {}
+        # unbacked numbers (``float(loss)`` in arithmetic: ``uf0``...) -> what they are
+        # (see ``new_unbacked_number``); their made-up hints are in ``hints`` too
+        self.unbacked_numbers: dict[str, str] = {}
         self.raises: str | None = None   # set by ``fit``: the op may raise for a count
 
     @property
@@ -198,6 +201,25 @@ class ShapeEnv:
             self.trace.unbacked[name] = what
         return SymInt(self.hints[name], Sym.symbol(name, name))
 
+    def new_unbacked_number(self, what: str) -> SymFloat:
+        """A fresh *unbacked* Python float (``uf0``, ``uf1``...): ``float(loss)`` or
+        ``x.item()`` of a 0-d array the graph computes, used in arithmetic (``loss * 2``,
+        ``w - lr * float(g)``). The graph reads it when it runs (``sym_number``), so the
+        expressions over it are Python's operators on the very float eager has. Like an
+        unbacked size it has no value while tracing: anything that reads it (a
+        comparison, ``str``, an op whose result could depend on it) pins it, and a pin
+        of an unbacked symbol breaks the graph (``sizes.pin``). Its hint is made up.
+
+            >>> env.new_unbacked_number("float() of an array, at app.py:3")
+            SymFloat(0.7071..., uf0)
+        """
+        name = f"uf{len(self.unbacked_numbers)}"
+        self.unbacked_numbers[name] = what
+        self.hints[name] = _UNBACKED_NUMBER_HINT
+        if self.trace is not None:
+            self.trace.unbacked[name] = what
+        return SymFloat(_UNBACKED_NUMBER_HINT, Expr.symbol(name, name))
+
     def new_number(self, source: Source, value: float) -> SymFloat:
         """A float read from ``source`` whose value changed between calls: a graph input
         (no range guard: every float is one entry; pinned where the trace reads it)."""
@@ -222,6 +244,7 @@ class ShapeEnv:
         rule = lambda a, k: op.meta(op, a, k)  # noqa: E731
         sources = {n: s.expr() for n, s in self.symbols.items()}
         sources.update({n: n for n in self.unbacked})
+        sources.update({n: n for n in self.unbacked_numbers})
 
         def raises(why: str) -> None:
             self.raises = f"np.{op.name} raises for some data ({why})"
@@ -362,6 +385,8 @@ class ShapeEnv:
 _QUOTIENT_OPS = (operator.mod, operator.floordiv)
 _INT64_END = 2 ** 63
 
+# An unbacked number's made-up hint: no int, no simple fraction (nothing may read it)
+_UNBACKED_NUMBER_HINT = 0.7071067811865476
 # The first unbacked size's made-up hint (then +98 each): odd, and past the sizes of
 # the small arrays tests use, so that no static size equals it by accident.
 _UNBACKED_HINT = 4001

@@ -381,6 +381,12 @@ def is_unbacked(name: str) -> bool:
     return name.startswith("u")
 
 
+def is_unbacked_number(name: str) -> bool:
+    """Is ``name`` an unbacked *number* (``uf0``: ``float(loss)`` in arithmetic, see
+    ``ShapeEnv.new_unbacked_number``) rather than an unbacked size?"""
+    return name.startswith("uf")
+
+
 def _refuse_unbacked(trace: Trace, symbols, why: str) -> None:
     """A decision or pin on unbacked symbols: the trace cannot make it (there is no
     value to guard), so the instruction breaks the graph with this reason."""
@@ -390,6 +396,13 @@ def _refuse_unbacked(trace: Trace, symbols, why: str) -> None:
     from ..exc import Unsupported  # (a leaf module: no cycle)
 
     what = ", ".join(trace.unbacked.get(s, s) for s in unbacked)
+    if all(is_unbacked_number(s) for s in unbacked):   # float(loss) * 2, not a size
+        raise Unsupported(f"a Python number computed from array data ({what}) used as a "
+                          f"Python value: {why}", "The number is known only when the "
+                          "graph runs; the trace keeps arithmetic on it in the graph but "
+                          "cannot read it.", hint="keep the value as an array (np.float64 "
+                          "scalars and 0-d arrays stay in the graph), or accept the graph "
+                          "break", cause="array_to_python")
     raise Unsupported(f"a data-dependent size ({what}) used as a Python value: {why}",
                       "That size is known only when the graph runs (it depends on array "
                       "values); the trace can keep it in the graph but not read it.",

@@ -32,6 +32,7 @@ from ..bytecode.resume import original_code
 from ..bytecode.signature import Params
 from ..exc import Unsupported
 from ..skipfiles import is_skipped, where
+from ..symbolic import Symbolic
 from ..variables import (
     NULL,
     ArrayVariable,
@@ -52,16 +53,34 @@ from ..variables import (
 )
 from ..variables.arrays import DeferredNumberVariable, FlatVariable
 from ..variables.base import is_program_error
-from ..variables.builtins import FRAME_CAPTURE, HANDLERS, call_builtin, needs_deferred_value
+from ..variables.builtins import FRAME_CAPTURE, HANDLERS, call_builtin
 from ..variables.constant import BINARY, fold, operator_on_constants
 from ..variables.container_ops import container_binary_op
+from ..variables.conversions import needs_deferred_value
+from ..variables.graph_numbers import as_graph_number
 from ..variables.iteration import resolve_chosen
 from ..variables.iterators import get_iterator
 from ..variables.layout_flags import FlagsVariable
 from ..variables.library_calls import IndexerVariable
 from ..variables.objects import NewObjectVariable, RandomObjectVariable, new_random_object
 from . import compare
+from .deferred_prints import defer_print
 from .exceptions import SymbolicRaise
+from .raising_checks import finite_check
+
+
+def _graph_operands(tx, a: Variable, b: Variable) -> tuple[Variable, Variable]:
+    """``a`` and ``b`` of a binary operator through ``as_graph_number`` where each is
+    an array or a number (``float(loss) * 2``, ``x * float(s)``); as they are otherwise
+    (``[0] * float(s)``: Python's own error, which names ``float``)."""
+    def number_like(v):
+        return isinstance(v, ArrayVariable) or getattr(v, "graph_number", False) or \
+            isinstance(v, ConstantVariable) and (type(v.value) in (int, float, bool) or
+                                                 isinstance(v.value, Symbolic))
+    if not (number_like(a) and number_like(b)):
+        return a, b
+    return as_graph_number(tx, a), as_graph_number(tx, b)
+
 
 _PYTHON_ERRORS = (AttributeError, KeyError, IndexError, TypeError, ValueError,
                   ZeroDivisionError, OverflowError, NameError, StopIteration)
@@ -189,6 +208,7 @@ class TranslatorBase:
 
     # ------------------------------------------------------------------ Python semantics
     def binary_op(self, name: str, a: Variable, b: Variable, inplace: bool = False) -> Variable:
+        a, b = _graph_operands(self, a, b)   # float(loss) * 2, x * float(s)
         if isinstance(a, ArrayVariable) or isinstance(b, ArrayVariable):
             a, b = resolve_chosen(self, name, a, b)   # g * min(1.0, r): see iteration.py
             # a NumPy scalar is immutable: s += t rebinds s, like s = s + t
@@ -212,6 +232,7 @@ class TranslatorBase:
         raise Unsupported(f"operator {name} on {a.describe()} and {b.describe()}")
 
     def unary_op(self, name: str, value: Variable) -> Variable:
+        value = as_graph_number(self, value)   # -float(loss)
         if isinstance(value, ArrayVariable):
             op = ops.operator_op(name, scalars_only=value.meta.scalar)
             return self.output.call_op(op, [value], {})
@@ -223,6 +244,16 @@ class TranslatorBase:
     def compare(self, name: str, a: Variable, b: Variable) -> Variable:
         """``a == b``, ``a < b``...: CPython's protocol of rich comparison (compare.py)."""
         return compare.rich_compare(self, name, a, b)
+
+    def defer_print(self, args: list, kwargs: dict, error: Unsupported) -> Variable:
+        """``print(...)`` replayed by the glue after the graph, or ``error``, its break
+        (``deferred_prints.defer_print``; called by ``variables.builtins``)."""
+        return defer_print(self, args, kwargs, error)
+
+    def finite_check(self, array: ArrayVariable, error: Unsupported) -> None:
+        """``int(x)`` of a 0-d float array: a graph check that ``x`` is finite, or
+        ``error`` (``raising_checks.finite_check``; called by ``variables.conversions``)."""
+        finite_check(self, array, error)
 
     def same_value(self, a: Variable, b: Variable) -> bool:
         """``a is b or a == b``: how lists, tuples and dicts compare their items."""

@@ -45,8 +45,8 @@ from ..variables import (
     wrap_constant,
 )
 from ..variables.arrays import DeferredNumberVariable
-from ..variables.builtins import needs_deferred_value
 from ..variables.constant import BINARY, compares_in_c, operands, operator_on_constants, raw
+from ..variables.conversions import needs_deferred_value
 from ..variables.iterators import take
 from ..variables.objects import TypeSource
 from ..variables.sets import real_set_operand

@@ -15,6 +15,7 @@ from ..variables import (
 from ..variables.base import program_error
 from ..variables.formatted import format_value as deferred_format
 from ..variables.formatted import join_parts
+from ..variables.graph_numbers import is_graph_number
 from ..variables.objects import ExceptionVariable
 from ..variables.sets import const_key
 
@@ -135,7 +136,8 @@ class Containers:
     def format_value(self, value, spec: str, conversion: str | None):
         if isinstance(value, ExceptionVariable):   # `except E as e: f"failed: {e}"`
             return value.formatted(spec, conversion)
-        if not value.is_constant():   # formatted by the glue, or the f-string's break
+        if not value.is_constant() or is_graph_number(value):
+            # formatted by the glue, or the f-string's break
             return deferred_format(self, value, spec, conversion)
         v = value.as_python_constant()
         if conversion == "s":

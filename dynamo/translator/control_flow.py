@@ -3,7 +3,8 @@
 Jumps on Python values are decided while tracing (the values are guarded), so only
 the taken path is traced; short loops are unrolled (``config.max_unroll`` bounds
 them), and a long loop over a range becomes one loop node where it can (``loops``).
-A jump on array data raises ``Unsupported`` and becomes a graph break.
+A jump on array data raises ``Unsupported`` and becomes a graph break, unless it is a
+check (``raising_checks``) or an ``if`` that only chooses a value (``branch_selects``).
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from ..exc import Unsupported
 from ..variables import ArrayVariable, ConstantVariable, IteratorVariable
 from ..variables.base import untraced_iteration
 from ..variables.iterators import take
+from .branch_selects import SELECTED, truth_or_select
 from .break_before import iterable_needs_its_length
-from .raising_checks import defer_check
 from .while_loops import while_loop_node
 
 # Unrolled ops past which a loop over small arrays (all under
@@ -111,8 +112,11 @@ class ControlFlow:
             return
         try:
             taken = value.truth(self) == when
-        except Unsupported as e:   # a check stays in the graph where it can (or breaks)
-            taken = defer_check(self, inst, value, e) == when
+        except Unsupported as e:   # a check stays in the graph where it can, an `if`
+            truth = truth_or_select(self, inst, value, e)   # that chooses a value too
+            if truth is SELECTED:   # (both ways traced: the trace is at their join)
+                return
+            taken = truth == when
         if taken:
             self.jump(inst)
 

@@ -32,7 +32,7 @@ from .. import ops
 from ..symbolic import Symbolic, SymFloat
 from ..variables import ConstantVariable, Variable
 from ..variables.arrays import DeferredNumberVariable, DrawnNumberVariable, ItemVariable
-from ..variables.builtins import ArrayToPythonVariable
+from ..variables.conversions import ArrayToPythonVariable
 
 # the deferred numbers whose value is exactly ``fn(snapshot)``, read back by the glue
 _EXACT = (DrawnNumberVariable, ArrayToPythonVariable, ItemVariable)

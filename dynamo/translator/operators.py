@@ -13,9 +13,10 @@ from ..symbolic import Symbolic
 from ..variables import ConstantVariable, SliceVariable
 from ..variables.formatted_calls import format_percent as deferred_percent
 from . import compare
+from .branch_selects import SELECTED, truth_or_select
 from .number_compares import is_deferred_bool
 from .quotients import quotient_use
-from .raising_checks import as_a_check, defer_check, size_check
+from .raising_checks import as_a_check, size_check
 from .while_loops import tests_loop_next
 
 BINARY_OPS = {
@@ -68,20 +69,28 @@ class Operators:
         self.unary("invert")
 
     def UNARY_NOT(self, inst):
-        self.push(ConstantVariable(not self._truth_at(inst, self.pop())))
+        truth = self._truth_at(inst, self.pop())
+        if truth is not SELECTED:
+            self.push(ConstantVariable(not truth))
 
     def TO_BOOL(self, inst):  # 3.13
         value = self.pop()    # (a while loop's test on an array: the jump decides)
-        self.push(value if tests_loop_next(self, value) else ConstantVariable(
-            self._truth_at(inst, value)))
+        if tests_loop_next(self, value):
+            self.push(value)
+            return
+        truth = self._truth_at(inst, value)
+        if truth is not SELECTED:
+            self.push(ConstantVariable(truth))
 
-    def _truth_at(self, inst, value) -> bool:
+    def _truth_at(self, inst, value):
         """``value.truth()`` for the jump after ``inst``; a data-dependent one whose jump
-        only raises one way breaks as a check (``raising_checks``)."""
+        only raises one way breaks as a check (``raising_checks``); ``SELECTED`` where
+        both ways of an ``if`` that chooses a value were traced (``branch_selects``:
+        the trace goes on at their join, nothing is pushed)."""
         try:
             return value.truth(self)
         except Unsupported as e:   # a check stays in the graph where it can (or breaks)
-            return defer_check(self, inst, value, e)
+            return truth_or_select(self, inst, value, e)
 
     def CALL_INTRINSIC_1(self, inst):  # 3.12
         name = getattr(inst.arg, "name", str(inst.arg))
@@ -119,7 +128,10 @@ class Operators:
         # computes, which ``bool()`` leaves as it is: ``if rng.random() < eps`` breaks
         # at the jump on 3.13 as on 3.11, number_compares.py)
         if to_bool and not tests_loop_next(self, result) and not is_deferred_bool(result):
-            result = ConstantVariable(self._truth_at(inst, result))
+            truth = self._truth_at(inst, result)
+            if truth is SELECTED:
+                return
+            result = ConstantVariable(truth)
         self.push(result)
 
     def IS_OP(self, inst):

@@ -157,6 +157,31 @@ def defer_check(tx, inst, value, error: Unsupported) -> bool:
     return truth
 
 
+def finite_check(tx, array: ArrayVariable, error: Unsupported) -> None:
+    """``int(x)`` of a 0-d float array (``int(np.trace(A) // 6)``): Python raises for a
+    NaN (``ValueError``) or an infinity (``OverflowError``), and converts any other
+    value exactly. The graph checks ``np.isfinite(x)`` (a ``data_check``, as
+    ``defer_check`` makes one): when it fails, the graph raises before the glue replays
+    any effect and the frame's original code runs instead, raising eager's error at
+    eager's line; otherwise the glue converts the snapshot after the graph. Where a
+    rerun is not exact (the graph writes an input, draws, warns at Python level...),
+    or such an op follows (the restart), ``error`` is raised: the break it was.
+
+        >>> finite_check(tx, snapshot, error)   # adds isfinite, data_check(..., True)
+    """
+    output, root = tx.output, _root(tx)
+    point, restart = root.check_restart(tx.code, tx.current.index, error)
+    if not tx.config.data_checks or output.loop_scope is not None or \
+            output.writes.warns or not rerun_on_raise(output, loops=True) or \
+            errstate_reports(output.graph) or point.key in root.break_points:
+        raise error
+    flag = output.call_op(ops.get("isfinite"), [array], {})
+    output.graph.call("data_check", (flag.node, True), {}, meta={
+        "array": flag.meta.with_(dtype=np.dtype(np.bool_)), **output.current_loc,
+        "kind": ops.OPAQUE, PYTHON_EFFECTS: output.side_effects.pending()})
+    output.writes.checks.append(restart)   # (raised by a later write: WriteGuard)
+
+
 def size_check(tx, inst, ufunc: str, a, b, error: Unsupported) -> bool | None:
     """``len(x[x < 0]) > 0`` or ``len(a[m]) == len(b[k])`` at ``inst`` (a ``COMPARE_OP``),
     where the jump after it only raises one way (``if ...: raise``, ``assert``): a

@@ -24,9 +24,9 @@ test_import_graph.py`` checks it):
 
     base < constant < sequences < sets < dicts < named_tuples < container_ops < iterators
          < ndindex < functions < folding < library_names < loop_exit_tests < layout_flags
-         < arrays < stacked_lists < formatted < formatted_calls < library_calls
+         < graph_numbers < arrays < stacked_lists < formatted < formatted_calls < library_calls
          < dask_arrays < errstate
-         < objects < lifetimes < loggers < iteration < builtins < builder
+         < objects < lifetimes < loggers < iteration < conversions < builtins < builder
 
 (The containers: ``sequences`` tuples, lists and slices; ``sets`` sets and what sets and
 dict views share; ``dicts`` dicts and their views; ``named_tuples``; ``container_ops``

@@ -31,6 +31,7 @@ from ..symbolic.sizes import is_unbacked
 from .base import Variable
 from .constant import ConstantVariable
 from .folding import known_value
+from .graph_numbers import as_graph_number
 from .iterators import IteratorVariable, advanced
 from .layout_flags import flags_of
 from .loop_exit_tests import _tests_loop_exit, _why_no_loop_node
@@ -283,6 +284,9 @@ def _mark_method_call(result: Variable, op, array: ArrayVariable, name: str) -> 
 
 def call_library(tx, op, adapter, args: list, kwargs: dict, kind: str | None = None):
     """Adapt a user call to the op's canonical arguments and add it to the graph."""
+    # (float(loss) as an operand: a number the graph reads when it runs, graph_numbers.py)
+    args = [as_graph_number(tx, a) for a in args]
+    kwargs = {k: as_graph_number(tx, v) for k, v in kwargs.items()}
     args, kwargs = adapter(tuple(args), dict(kwargs))
     # (an op that raises for its values inside ``try``, ``np.linalg.inv`` of a singular
     # matrix, is an op inside a try block like any other: when it raises as the graph
@@ -353,6 +357,8 @@ class ItemVariable(DeferredNumberVariable):
         >>> ItemVariable.deferrable(ArrayVariable(node, ArrayMeta((), np.dtype("f4"))))
         True
     """
+
+    graph_number = True   # a float one of these in arithmetic: graph_numbers.py
 
     def __init__(self, snapshot: ArrayVariable, method: str = "item"):
         super().__init__(_ITEM_TYPES[snapshot.meta.dtype.kind][0], snapshot)

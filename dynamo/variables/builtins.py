@@ -26,8 +26,9 @@ from dynamo.guards.type_slots import dict_of, mro_of, qualname_of
 
 from .. import ops
 from ..exc import Unsupported
-from .arrays import ArrayVariable, DeferredNumberVariable
-from .base import BoundBuiltinMethod, Variable, program_error
+from . import conversions  # noqa: F401 (its handlers: int, float, bool, complex)
+from .arrays import ArrayVariable
+from .base import BoundBuiltinMethod, Variable
 from .constant import (
     BuiltinVariable,
     ConstantVariable,
@@ -119,7 +120,11 @@ def call_builtin(tx, var: BuiltinVariable, args: list[Variable], kwargs: dict) -
             return text
     if fn in _CAUSES:
         cause, why, hint = _CAUSES[fn]
-        raise Unsupported(f"call to {fn.__name__}()", why, hint, cause=cause)
+        error = Unsupported(f"call to {fn.__name__}()", why, hint, cause=cause)
+        if fn is print and tx.config.defer_prints and hasattr(tx, "defer_print"):
+            # replayed by the glue after the graph, or ``error``
+            return tx.defer_print(args, kwargs, error)
+        raise error
     if fn in _FORMATTERS and any(isinstance(a, ArrayVariable) for a in args):
         raise Unsupported(f"{fn.__name__}() of an array formats array data",
                           "The text depends on array values, known only when the program "
@@ -406,91 +411,6 @@ def _pow(tx, base, exp, mod=None):
     if mod is not None:
         return fold(pow, [base, exp, mod], {})
     return tx.binary_op("pow", base, exp)
-
-
-def _conversion_error(fn, array: ArrayVariable) -> Exception | None:
-    """The error ``fn(x)`` (``int``, ``float``, ``complex``, ``bool``) raises for any
-    array of ``x``'s static shape and dtype (more than one element, or none: NumPy
-    refuses whatever the values), taken from NumPy itself on a zero-strided array of
-    that shape; None where the result depends on the values."""
-    m = array.meta
-    if m.scalar or not all(type(d) is int for d in m.shape) or m.kind != ops.NUMPY:
-        return None
-    try:
-        ops.rules.run_quietly(fn, ops.ghost(m))
-    except (TypeError, ValueError) as e:
-        return e
-    return None
-
-
-def _conversion_needed(name: str) -> Unsupported:
-    return Unsupported(f"{name}() of an array converts array data to Python",
-                       "The value is only known when the graph has run.",
-                       hint="keep it as an array, or accept the graph break",
-                       cause="array_to_python")
-
-
-# float(x) / int(x) / complex(x) of a 0-d array of these dtype kinds never raises nor
-# warns (int() of a float NaN or inf would raise: not deferred)
-_DEFERRED_KINDS = {float: "fiub", int: "iub", complex: "fiubc"}
-
-
-class ArrayToPythonVariable(DeferredNumberVariable):
-    """``float(x)`` (``int``, ``complex``) of a traced 0-d array, converted by the glue
-    after the graph has run: ``return float(loss)``, ``history.append(float(loss))``
-    and ``self.loss = float(loss)`` need no break.
-
-    The value is snapshotted in the graph when the call is traced (``np.copy``, a new
-    0-d array that only the glue reads: a later in-place write to ``x`` does not change
-    it), and the glue calls ``float`` itself on it: Python's own conversion, exact.
-    Only where the conversion cannot raise or warn (``_DEFERRED_KINDS``), so doing it
-    after the graph changes nothing the program sees. Any use that needs the number
-    while tracing (arithmetic, a comparison, a branch, formatting, an array op) is the
-    break the conversion itself used to be, with its reason, at that use."""
-
-    @staticmethod
-    def deferrable(fn, array: ArrayVariable) -> bool:
-        m = array.meta
-        return m.kind == ops.NUMPY and m.shape == () and \
-            m.dtype.kind in _DEFERRED_KINDS.get(fn, "")
-
-    def describe(self) -> str:
-        return f"{self.fn.__name__}() of an array"
-
-    def needed(self) -> Unsupported:
-        return _conversion_needed(self.fn.__name__)
-
-
-def needs_deferred_value(*values: Variable) -> None:
-    """Raise the conversion's own break (``float() of an array converts array data to
-    Python``, cause ``array_to_python``; a drawn number's: the draw's) where an operation
-    needs the number of a ``DeferredNumberVariable`` while tracing (arithmetic, a
-    comparison, formatting)."""
-    for v in values:
-        if isinstance(v, DeferredNumberVariable):
-            raise v.needed()
-
-
-def _to_python(name, fn):
-    def handler(tx, *args, **kwargs):
-        if len(args) == 1 and not kwargs and isinstance(args[0], ArrayVariable):
-            error = _conversion_error(fn, args[0])
-            if error is not None:   # Python's own: a break, or the program's `except`
-                raise program_error(error, exact=True)
-            if ArrayToPythonVariable.deferrable(fn, args[0]):
-                snapshot = tx.output.call_op(ops.get("copy"), [args[0]], {})
-                return ArrayToPythonVariable(fn, snapshot)
-        if any(isinstance(a, ArrayVariable) for a in args):
-            raise _conversion_needed(name)
-        if len(args) == 1 and not kwargs and name == "bool":
-            return ConstantVariable(args[0].truth(tx))
-        number = None if kwargs else symbolic_number(tx, fn, list(args))
-        return fold(fn, list(args), kwargs) if number is None else number
-    return handler
-
-
-for _fn in (int, float, bool, complex):
-    HANDLERS[_fn] = _to_python(_fn.__name__, _fn)
 
 
 @handles(getattr)

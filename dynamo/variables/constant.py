@@ -287,7 +287,7 @@ def _of_inputs(tx, value: Any) -> Any:
     the loop whose body is being traced (``0.1 * t``: a value of the trip, the body's
     input; the loop node checks every use of it, ``LoopScope``)."""
     env, scope = tx.output.shape_env, tx.output.loop_scope
-    known = env.symbols.keys() | env.unbacked.keys() | \
+    known = env.symbols.keys() | env.unbacked.keys() | env.unbacked_numbers.keys() | \
         ({scope.symbol} if scope is not None else set())
     if isinstance(value, SymFloat) and not value.sym.symbols <= known:
         return concrete(value)

@@ -32,6 +32,7 @@ from ..exc import Unsupported
 from .arrays import ArrayVariable, DeferredNumberVariable
 from .base import Variable
 from .constant import ConstantVariable
+from .graph_numbers import is_graph_number
 
 _CONVERSIONS = {"s": str, "r": repr, "a": ascii}
 _KINDS = "biufc"
@@ -70,6 +71,8 @@ def probe_of(value):
         return ""
     if isinstance(value, DeferredNumberVariable) and value.fn in (bool, int, float, complex):
         return value.fn(0)
+    if is_graph_number(value):   # float(loss) * 2: its expression, in the glue
+        return 0.0
     return None
 
 

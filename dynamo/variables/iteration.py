@@ -34,6 +34,7 @@ from ..symbolic.scalars import SymFloat, choose, total
 from .arrays import ArrayVariable, DeferredNumberVariable
 from .base import Variable
 from .constant import BINARY, ConstantVariable, check_size
+from .graph_numbers import as_graph_number
 from .iterators import IteratorVariable, take
 from .sequences import SequenceVariable
 
@@ -198,6 +199,8 @@ def _minmax(name, op):
     def handler(tx, *args, key=None, default=None):
         if not args or (default is not None and len(args) > 1):
             raise Unsupported(f"{name}() with these arguments (raises TypeError)")
+        if len(args) > 1:   # max(float(loss), 1.0): chosen when the graph runs
+            args = tuple(as_graph_number(tx, a) for a in args)
         chosen = _symbolic_choice(name, args, key, default)
         if chosen is not None:
             return chosen

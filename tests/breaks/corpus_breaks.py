@@ -342,12 +342,13 @@ PROGRAMS = [
     ("io", b_io, (X,), 2, 1),
     ("unknown_c", b_unknown_c, (X,), 2, 1),
     ("unregistered_np", b_unregistered_np, (X,), 2, 1),
-    ("if_data_true", b_if_data, (X + 1,), 2, 1),
-    ("if_data_false", b_if_data, (NEG,), 2, 1),
+    # (an `if` on data that only chooses a value: both ways, one graph, branch_selects.py)
+    ("if_data_true", b_if_data, (X + 1,), 1, 0),
+    ("if_data_false", b_if_data, (NEG,), 1, 0),
     ("while_tol", b_while_tol, (X,), 0, 1),
-    ("float", b_float, (X,), 1, 1),   # converted after the graph: breaks at y * s
+    ("float", b_float, (X,), 1, 0),   # y * s: a number the graph reads (graph_numbers.py)
     ("int", b_int, (X,), 1, 1),
-    ("item", b_item, (X,), 1, 1),     # converted after the graph: breaks at x + v
+    ("item", b_item, (X,), 1, 0),     # x + v: a number the graph reads (graph_numbers.py)
     ("tolist", b_tolist, (X,), 2, 1),
     ("bool", b_bool, (X,), 2, 1),
     # (sizes only the data decides stay in the graph: unbacked sizes, docs/unbacked.md)
@@ -385,5 +386,5 @@ PROGRAMS = [
     ("loop_list_append", b_loop_list_append, (X,), 0, 1),
     # the floats are converted after the graph (the comprehension is traced on every
     # version): the break is x * vals[0], which needs the number
-    ("comprehension_break", b_comprehension_break, (X,), 1, 1),
+    ("comprehension_break", b_comprehension_break, (X,), 1, 0),   # x * vals[0]: graph_numbers.py
 ]

@@ -274,7 +274,7 @@ PROGRAMS = [
     ("callee_in_loop", b_callee_in_loop, (X,), 2, 2),
     # 3, 3: `self.calls += 1` makes calls a changing int from the first trace on
     # (symbolic/written_numbers.py), so the second step() call reuses the first's entry
-    ("method_data_branch", b_method_data_branch, (X,), 3, 3),
+    ("method_data_branch", b_method_data_branch, (X,), 1, 0),   # (branch_select)
     ("ten_breaks", b_ten_breaks, (X,), 9, 10),
     ("many_locals", b_many_locals, (X, Y), 2, 1),
     ("comprehension_print", b_comprehension_print, (X,), 2, 1),
@@ -286,8 +286,8 @@ PROGRAMS = [
     ("dict_mutation_across", b_dict_mutation_across, ({"z": X}, X), 2, 1),
     ("global_across", b_global_across, (5,), 0, 1),
     ("print_array", b_print_array, (X,), 2, 1),
-    ("return_in_branch_true", b_return_in_branch, (X + 1,), 2, 1),
-    ("return_in_branch_false", b_return_in_branch, (X - 1,), 2, 1),
+    ("return_in_branch_true", b_return_in_branch, (X + 1,), 1, 0),   # (both ways return:
+    ("return_in_branch_false", b_return_in_branch, (X - 1,), 1, 0),  # one branch_select)
     ("while_counter_data", b_while_counter_data, (X,), 1, 2),
     ("recursion_break", b_recursion_break, (X,), 2, 2),  # calls itself at a break: uncompiled below
     ("logging_debug", b_logging_warning, (X,), 2, 1),   # getLogger() breaks; debug dropped
@@ -296,7 +296,7 @@ PROGRAMS = [
     ("kwonly_break", b_kwonly_break, (X,), 2, 1),
     ("starargs_break", b_starargs_break, (X, Y, X), 1, 1),
     ("generator_consumer", b_generator_consumer, (X,), 2, 1),
-    ("array_bool_in_and", b_array_bool_in_and, (X, True), 2, 1),
+    ("array_bool_in_and", b_array_bool_in_and, (X, True), 1, 0),   # (branch_select)
     ("len_of_array_list", b_len_of_array_list, (X,), 2, 1),
     ("cell_args_across", b_cell_args_across, (X, 2.0), 2, 1),
     ("while_data_print", b_while_data_print, (X,), 1, 2),

@@ -140,7 +140,7 @@ def prints_in_a_loop(x):
 def branches_on_data(x):
     if x.sum() > 0:
         return x + 1
-    return x - 1
+    return (x - 1).astype(np.float32)   # (ways of two dtypes: no branch_select, a break)
 
 
 def calls_an_unregistered_op(x):

@@ -110,7 +110,7 @@ def negated_check(x):
 def chooses(x):
     if x.sum() > 0:
         return x * 2
-    return x
+    return x.astype(np.float32)   # (ways of two dtypes: no branch_select, a break)
 
 
 def test_a_check_that_raises_says_so():

@@ -298,7 +298,12 @@ ROUND16: dict[str, Known | str] = {
 #    buffer it dropped, except through a weak reference, which stays alive (and a
 #    weakref.finalize runs) only at that site's next call. Documented as the price of
 #    no page faults (runtime.Recycler's doc, options.recycle_outputs); off with
-#    recycle_outputs=False.
+#    recycle_outputs=False. Tried for issue #17: keep the memory, not the array, with
+#    NumPy's allocator hook (PyDataMem_SetHandler) and ctypes callbacks. It fixed this
+#    program, but an array that dies while an exception propagates (a value on the
+#    stack of a raising frame) runs the free callback with the exception set: a
+#    SystemError in the callback, printed as ignored, and the program's exception lost
+#    (round11_stencils/blockwise_call_mode). The free function must be C.
 ROUND17: dict[str, Known | str] = {
     "round17_islands/scratch_result_dies_when_dropped": Known(
         "recycled-output-lifetime: a large result the caller dropped stays alive in the "

@@ -27,7 +27,8 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round16_state", "round16_text", "round16_python", "round17_stacks",
               "round17_sizes", "round17_islands", "round18_protocols", "round18_dunders",
               "round18_buffers", "round18_dtypes", "round19_flow", "round19_closures",
-              "round20_threads")
+              "round20_threads", "round21_flat", "round21_lent", "round21_checks",
+              "round21_calls")
 
 
 def _runs(text):

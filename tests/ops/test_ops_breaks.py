@@ -16,8 +16,10 @@ X = rand(4, 4, dtype=np.float64) + 4 * np.eye(4)
      "contraction plan"),
     (lambda x: (np.linalg.eig(x), x + 1), "np.linalg.eig() returns real or complex"),
     (lambda x: np.linalg.eigvals(x) + 1, "np.linalg.eigvals() returns real or complex"),
-    # (returned, np.allclose is the glue's bool: no break; an `if` needs it while tracing)
-    (lambda x: x + 1 if np.allclose(x, x.T) else x, "np.allclose() returns a Python value"),
+    # (returned, np.allclose is the glue's bool: no break; an `if` needs it while tracing,
+    # where its ways leave two dtypes: no branch_select, translator/branch_selects.py)
+    (lambda x: (x + 1).astype(np.float32) if np.allclose(x, x.T) else x,
+     "np.allclose() returns a Python value"),
 ], ids=["einsum_path", "eig", "eigvals", "allclose"])
 def test_known_breaks_say_why(fn, words):
     report = check(fn, X, breaks=1)

@@ -86,8 +86,9 @@ def test_data_dependent_sizes_are_captured(fn):
     (lambda x: len(np.flatnonzero(x > 0)) > 1, "data-dependent size"),
     # (returned only, these are made by the glue after the graph: no break)
     (lambda x: 1 if np.allclose(x, x) else 0, "Python value computed from array data"),
-    (lambda x: float(x.sum()) + 1, "converts array data"),
-    (lambda x: x.sum().item() + 1, "converts array data"),
+    # (float(x.sum()) + 1 is a number the graph reads: graph_numbers.py; ** reads it)
+    (lambda x: float(x.sum()) ** 2, "a Python number computed from array data (float()"),
+    (lambda x: x.sum().item() ** 2, "a Python number computed from array data (array.item()"),
     (lambda x: round(x, 1), "round() of an array"),
 ])
 def test_data_dependent_calls_break_with_a_reason(fn, reason):

@@ -28,13 +28,14 @@ BACKENDS = ("eager", "numpy")
 # See docs/realworld.md, "A fifth corpus: scientific kernels".)
 EXPECTED_BREAKS: dict[str, int] = {
     # data-dependent control flow: a check that raises, or an `if` whose arms return
-    # different things (`-np.inf` or an array scalar; `x / n` or `x`)
+    # different things (`-np.inf` or an array scalar)
+    # (dtype_dispatch_norm's `x / n if n > 0 else x` is one graph: both ways and a
+    # branch_select, tests/breaks/test_branch_selects.py)
     # (`assert np.allclose(A, A.T)` in eigen_decompose_sym, jacobi_solve_checked's `if
     # np.any(d == 0): raise` after np.diagflat and histogram_density_check's `assert
     # np.isclose(...)` after np.histogram are data_check ops of the graph:
     # tests/breaks/test_data_checks.py, test_quiet_ops.py)
     "determinant_sign_log": 1,        # if sign <= 0: return -np.inf
-    "dtype_dispatch_norm": 1,         # x / n if n > 0 else x
     # (safe_solve, np.linalg.solve inside try/except LinAlgError, is one graph: a
     # singular matrix reruns the frame eagerly, whose handler sees the error)
     # `if peaks.size == 0`: np.where's length (data-dependent) as a Python value

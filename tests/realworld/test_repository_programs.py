@@ -201,11 +201,15 @@ def test_float_and_int_of_results_handed_back(backend):
     check(loss_history, rng.normal(size=3), rng.normal(size=(5, 3)), rng.normal(size=5),
           graphs=1, breaks=0, backend=backend)
     check(used_after, np.arange(3.0), graphs=1, breaks=0, backend=backend)
-    # int() of a float could raise (NaN, inf): converted where it is called, a break
-    report = check(lambda x: int(x.sum()), np.arange(3.0), breaks=1, backend=backend)
-    assert "int() of an array" in report.break_reasons[0].reason
-    # the number is needed while tracing: the break is where it is used, same reason
-    report = check(lambda x: x * float(x.sum()), np.arange(3.0), breaks=1, backend=backend)
+    # int() of a float raises for NaN and inf: a graph check that the value is finite
+    # (the frame reruns and raises eager's error), then converted after the graph
+    check(lambda x: int(x.sum()), np.arange(3.0), graphs=1, breaks=0, backend=backend)
+    check(lambda x: int(x.sum()), np.array([np.nan]), backend=backend)
+    # arithmetic on the float is a number the graph reads (graph_numbers.py); where
+    # Python reads its value (**) the break says so, with the conversion's cause
+    check(lambda x: x * float(x.sum()), np.arange(3.0), graphs=1, breaks=0, backend=backend)
+    report = check(lambda x: x * float(x.sum()) ** 2, np.arange(3.0), breaks=1,
+                   backend=backend)
     assert report.break_reasons[0].cause == "array_to_python"
 
 

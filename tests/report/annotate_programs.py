@@ -32,13 +32,14 @@ def data_if(x):
         y = y + 1
     else:
         y = y - 1
+        y = y.astype(np.float16)   # (the ways' dtypes differ: the `if` stays a break)
     return np.tanh(y)
 
 
 def float_conv(x):
     y = np.sin(x)
     s = float(y.sum())
-    return y * s
+    return y * s ** 2    # (** reads the number: a break; y * s would not)
 
 
 def loop_print(x):

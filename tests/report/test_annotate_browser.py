@@ -48,7 +48,7 @@ def many_breaks(x):
         y = y + 1
     z = P.helper(y)
     s = float(z.sum())
-    return np.tanh(z) * s
+    return np.tanh(z) * s ** 2   # (** reads the number: a break)
 
 
 @pytest.fixture(scope="module")

@@ -101,10 +101,10 @@ def test_float_of_array(tmp_path):
     ann, r, out = run(P.float_conv, X, tmp_path=tmp_path)
     np.testing.assert_array_equal(out, P.float_conv(X))
     check_against_explain(r, P.float_conv, (X,))
-    # float() of the sum is made after the graph; the break comes where the number is
-    # needed (y * s), with the conversion's reason
+    # float() of the sum is read by the graph; the break comes where Python reads the
+    # number (s ** 2), with the conversion's cause
     assert status(r, P.float_conv, "float(y.sum())") == GRAPH
-    assert status(r, P.float_conv, "return y * s") == BREAK
+    assert status(r, P.float_conv, "return y * s ** 2") == BREAK
     assert r.breaks[0].cause == "array_to_python"
 
 

@@ -173,3 +173,18 @@ def test_changing_numbers_are_inputs_not_variants(counts):
         same(fast(g, m, t), adam_step(g, m, t), rtol=0, atol=0)
     assert counts["traces"] == 2
     assert counts["static"] <= 2
+
+
+def test_a_graph_of_one_variant_is_called_without_a_lookup(counts):
+    # only t changes: the variant's key is () and the dispatcher calls ``only``, the
+    # runner's own call until the variant is compiled, the variant itself after
+    import gc
+    fast = dynamo.compile(adam_step, backend="numpy")
+    rng = np.random.default_rng(3)
+    g, m = rng.standard_normal(100), rng.standard_normal(100)
+    for t in range(1, 8):
+        same(fast(g, m, t), adam_step(g, m, t), rtol=0, atol=0)
+    runners = [o for o in gc.get_objects() if type(o) is sizes.PerSize and o.keyless
+               and o.variants]
+    assert runners and all(r.only is r.variants[()] for r in runners)
+    assert counts["static"] == 1

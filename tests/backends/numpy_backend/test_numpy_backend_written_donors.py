@@ -10,7 +10,7 @@ code allocated and that nothing else reads is as private as a fresh result
 
     zeros_like[1:-1] = divide
     setitem = zeros_like
-    multiply_1 = _multiply(1.0, setitem, out=setitem)      # was _multiply(1.0, setitem)
+    multiply_1 = _multiply(_float32_1_0, setitem, out=setitem)   # was without out=
 
 Each program is compared with eager by ``test_numpy_backend_inplace.differential``
 (result, its layout, the caller's arrays afterwards, warnings) on the plain and the
@@ -91,8 +91,9 @@ def _source(fn, *args, **options):
 
 
 @pytest.mark.parametrize("fn, args, reader", [
-    (cable_step, (V, W), r"_multiply\(1\.0, setitem, out=setitem\)"),
-    (ends_copied, (V,), r"_multiply\(setitem_1, 2\.0, out=setitem_1\)"),
+    # (the float constants are float32 scalars of float32 V and W: typed_constants.py)
+    (cable_step, (V, W), r"_multiply\(_float32_1_0, setitem, out=setitem\)"),
+    (ends_copied, (V,), r"_multiply\(setitem_1, _float32_2_0, out=setitem_1\)"),
     (copy_then_written, (V,), r"_multiply\(setitem, setitem, out=setitem\)|"
                               r"_square\(setitem, out=setitem\)"),
 ])

@@ -1,0 +1,388 @@
+"""An ``if`` on array data that only chooses a value: both ways traced, one graph.
+
+::
+
+    if x.sum() > 0:                 # a 0-d value of the data decides
+        y = x * 2                   # multiply = ops.multiply(x, 2)
+    else:                           # negative = ops.negative(x)
+        y = -x                      # y = ops.branch_select(greater, multiply, negative)
+    return np.tanh(y)
+
+``select_branches`` runs at the jump (or the ``TO_BOOL``/``COMPARE_OP`` before it, 3.13)
+whose truth value only the data decides, where ``raising_checks.defer_check`` found no
+check. It traces the two ways one after the other, each from the frame's state at the
+jump up to where they join (``_join``: the target of the jump for an ``if`` without
+``else``, the target of the jump that ends the first way for ``if/else`` and a
+conditional expression), and where a name (or a stack slot) holds two different values
+at the join, the graph picks one with ``ops.branch_select`` (``dynamo/ops/branches.py``),
+which returns the taken way's array itself.
+
+Each way must be straight code that only computes: no backward jump, no return
+(unless both ways return: then the value returned is chosen), no Python effect (a
+list append, an attribute or global write, a closure variable, a print: a break
+inside either way), no op that writes into an array, draws random numbers, enters
+``np.errstate``, warns at Python level or checks data, no loop node; and the two
+values of a name must be the same Python value or arrays of one shape, dtype and kind
+(NumPy scalar or array), each array joined with one other only; and both ways
+together compute at most ``_MAX_ELEMENTS`` elements, of static sizes (both run on
+every call, and a break costs only a few us). A name only one way
+binds must be dead after the join. Both ways' ops run when the graph runs, so the
+graph must be one the frame may rerun (``raising.rerun_on_raise``, as for a data
+check): the ``branch_select`` op counts as raising, so the graph runs under NumPy's
+floating-point guard and an op that raises or reports a condition (the untaken way's
+``1 / d`` with ``d == 0``) makes the frame's original code run instead, which warns
+only where plain Python does. A write, a random draw or a Python-level warning after
+the ``if`` restarts the trace, which then breaks at the ``if`` (``WriteGuard.checks``,
+as after a data check).
+
+Anything else keeps the break the jump had, with its message (the trace starts over
+and breaks there).
+
+Example::
+
+    >>> # 3.11: COMPARE_OP >; POP_JUMP_FORWARD_IF_FALSE L1; <y = x * 2>;
+    >>> #       JUMP_FORWARD L2; L1: <y = -x>; L2: ...
+    >>> select_branches(tx, jump, greater_var, error)   # tx.ip is now L2
+    True
+"""
+
+from __future__ import annotations
+
+import math
+
+from .. import ops
+from ..exc import Unsupported
+from ..graph import CALL
+from ..ops.meta import ArrayMeta
+from ..raising import errstate_reports, rerun_on_raise
+from ..variables import ArrayVariable, ConstantVariable
+from .base import TranslatorBase
+from .loop_exits import names
+from .loops import dead_after
+from .raising_checks import _DATA_CAUSES, _conditional_jump, _flag, _root, defer_check
+
+# What a caller of ``truth_or_select`` gets where both ways were traced: the trace
+# goes on at the join (``tx.ip``), and the jump has nothing left to decide.
+SELECTED = object()
+
+_JUMPS = ("JUMP_FORWARD", "JUMP", "JUMP_NO_INTERRUPT")
+# Instructions one way may run, at most (a long way is no choice of a value).
+_MAX_STEPS = 400
+# Ops no way may hold: each changes something the other way would not, or cannot be
+# rerun (``_check_nodes``).
+_LOOPS = frozenset({"fori_loop", "while_loop", "after_loop"})
+# The elements both ways' ops may compute, at most. Both ways run on every call, and
+# a break at the ``if`` costs only 1-2 us (scripts/bench_branch_selects.py): an
+# untaken way of 2 x 4096 float64 elements costs about that, 2 x 262144 made the
+# select 0.5-0.9x the break. So only small ways of static sizes are selects (a size
+# that can change could grow past the budget on a later call).
+_MAX_ELEMENTS = 8192
+
+
+class NotASelect(Exception):  # noqa: N818 (control flow: the jump breaks, as before)
+    """This ``if`` cannot be two traced ways and a ``branch_select``."""
+
+
+def truth_or_select(tx, inst, value, error):
+    """The truth of ``value`` for the jump after ``inst`` (a data check, ``defer_check``),
+    or ``SELECTED`` where both ways of the jump were traced (``select_branches``);
+    else the break of the jump is raised."""
+    try:
+        return defer_check(tx, inst, value, error)
+    except Unsupported as as_break:
+        if select_branches(tx, inst, value, as_break):
+            return SELECTED
+        raise
+
+
+def select_branches(tx, inst, value, error) -> bool:
+    """Trace both ways of the conditional jump tested at ``inst`` on the 0-d array
+    ``value`` and join them (module docstring). True: done, ``tx.ip`` is at the join.
+    False: no such ``if`` (the caller raises ``error``). Where the ways were traced
+    and cannot join, ``error`` is raised with the frame's state as it was at the jump
+    (the trace starts over, and breaks there)."""
+    plan = _plan(tx, inst, value, error)
+    if plan is None:
+        return False
+    jump, flag, join, restart = plan
+    target_when = _target_truth(tx.info.insts, inst, jump)
+    _read_arguments(tx, jump.index, join)
+    entry = _State.of(tx)
+    nodes_before = set(tx.output.graph.nodes)
+    try:
+        falls = _trace_way(tx, entry, jump.index + 1, join)
+        # (where the first way returns, the second must too: ``return a if c else b``,
+        # or 3.12+'s copy of a short ``return`` after the ``if`` into both ways)
+        jumps = _trace_way(tx, entry, jump.target, None if falls.returns else join)
+        if_true, if_false = (jumps, falls) if target_when else (falls, jumps)
+        _check_nodes(tx, nodes_before)
+        tx.current, tx.output.current_loc = inst, tx.location(inst)
+        _join(tx, entry, flag, if_true, if_false, join, nodes_before)
+    except NotASelect:
+        # (where a way added ops or changed Python state, the root frame's ``step``
+        # starts the trace over, and it breaks at ``inst``; else it breaks here, on
+        # the state at the jump)
+        entry.restore(tx)
+        tx.ip, tx.current = inst.index + 1, inst
+        tx.output.current_loc = tx.location(inst)
+        raise error from None
+    tx.output.writes.checks.append(restart)   # (a later write: the break it was)
+    if falls.returns:                          # (the frame's result is chosen)
+        tx.done = True
+    else:
+        tx.ip = join
+    return True
+
+
+def _plan(tx, inst, value, error):
+    """(jump, flag, join, restart) where both ways may be tried; None where not."""
+    output = tx.output
+    if not tx.config.branch_selects or error.cause not in _DATA_CAUSES:
+        return None
+    flag = _flag(value)
+    jump = _conditional_jump(tx.info.insts, inst)
+    if flag is None or jump is None or jump.target is None or \
+            jump.target <= jump.index or flag.meta.kind != ops.NUMPY:
+        return None
+    if output.loop_scope is not None or output.kind not in (None, ops.NUMPY) or \
+            tx.in_try() or output.writes.warns or output.writes.ops_in_try or \
+            not rerun_on_raise(output, loops=True) or errstate_reports(output.graph):
+        return None
+    root = _root(tx)
+    point, restart = root.check_restart(tx.code, inst.index, error)
+    join = _join_index(tx.info.insts, jump)
+    if point.key in root.break_points or join is None or (tx is root and any(
+            i in root.break_points for i in range(jump.index, join + 1))) or \
+            not _may_be_straight(tx.info.insts[jump.index + 1:join]):
+        return None
+    return jump, flag, join, restart
+
+
+# Instructions a way that only computes never runs (a write, a ``raise``, a ``yield``):
+# where one is between the jump and the join, the ``if`` breaks without a trace of its
+# ways (each failed attempt costs the frame a restart of its trace).
+_EFFECTS = frozenset({"STORE_SUBSCR", "STORE_ATTR", "STORE_GLOBAL", "STORE_DEREF",
+                      "DELETE_SUBSCR", "DELETE_ATTR", "DELETE_GLOBAL", "DELETE_DEREF",
+                      "DELETE_FAST", "RAISE_VARARGS", "RERAISE", "YIELD_VALUE",
+                      "SETUP_WITH", "BEFORE_WITH", "IMPORT_NAME", "STORE_SLICE"})
+
+
+def _may_be_straight(insts) -> bool:
+    """No jump back (a loop: a ``while`` test, or a loop in a way) and no instruction
+    of ``_EFFECTS`` among ``insts``, the code between the jump and the join."""
+    return not any(i.name in _EFFECTS or i.target is not None and i.target <= i.index
+                   for i in insts)
+
+
+def _read_arguments(tx, lo: int, hi: int) -> None:
+    """Wrap now the arguments the ``if`` reads or binds that the trace has not read yet
+    (the root frame wraps an argument when first read, and takes it out of
+    ``tx.args``): both ways must start from a state that holds them, and a way that
+    does not bind one still has it at the join."""
+    args = getattr(tx, "args", {})
+    for inst in tx.info.insts[lo:hi]:
+        if inst.name.startswith(("LOAD_FAST", "STORE_FAST", "DELETE_FAST")):
+            for name in names(getattr(inst.arg, "name", inst.arg)):
+                if isinstance(name, str) and name not in tx.locals and name in args:
+                    tx.load_local(name)
+
+
+def _join_index(insts, jump) -> int | None:
+    """Where the two ways of ``jump`` meet: the target of the forward jump that ends the
+    first way (``if/else``, ``a if c else b``), or the jump's own target (an ``if``
+    without ``else``)."""
+    last = insts[jump.target - 1]
+    if last.name in _JUMPS and last.target is not None and last.target > jump.target:
+        return last.target
+    return jump.target
+
+
+def _target_truth(insts, inst, jump) -> bool:
+    """The truth of the tested value for which ``jump`` goes to its target (a
+    ``UNARY_NOT`` between flips it)."""
+    flips = sum(i.name == "UNARY_NOT" for i in insts[inst.index:jump.index])
+    return ("TRUE" in jump.name) != (flips % 2 == 1)
+
+
+class _State:
+    """The frame's state at the jump: locals, stack, closure cells, and the node of
+    every array they hold (an in-place write changes it), to start each way from."""
+
+    def __init__(self, locals_, stack, cells, nodes, effects, args):
+        self.locals, self.stack, self.cells = locals_, stack, cells
+        self.nodes, self.effects, self.args = nodes, effects, args
+
+    @classmethod
+    def of(cls, tx) -> _State:
+        held = [*tx.locals.values(), *tx.stack]
+        nodes = {id(v): (v, v.node) for v in held if isinstance(v, ArrayVariable)}
+        args = dict(tx.args) if isinstance(getattr(tx, "args", None), dict) else None
+        return cls(dict(tx.locals), list(tx.stack),
+                   {n: c.value for n, c in tx.cells.items()}, nodes, _effects(tx), args)
+
+    def restore(self, tx) -> None:
+        tx.done, tx.result = False, None
+        if self.args is not None:       # (an argument a way read first is unread again:
+            tx.args.clear()             # the other way wraps it from the same source,
+            tx.args.update(self.args)   # which gives the same Variable)
+        tx.locals.clear()               # (the same dict: others hold it)
+        tx.locals.update(self.locals)
+        tx.stack[:] = self.stack
+        for v, node in self.nodes.values():
+            v.node = node
+
+    def changed(self, tx) -> str | None:
+        """What a way changed that no value at the join can carry; None if nothing."""
+        if _effects(tx) != self.effects:
+            return "a Python object, a write or a warning"
+        if any(tx.cells[n].value is not v for n, v in self.cells.items()):
+            return "a closure variable"
+        if any(v.node is not node for v, node in self.nodes.values()):
+            return "an array written in place"
+        return None
+
+
+def _effects(tx) -> tuple:
+    w = tx.output.writes
+    return (tx.output.side_effects.version, w.writes_inputs, w.draws, w.warns,
+            w.ops_in_try)
+
+
+class _Way:
+    """Where one way ended: its locals and stack at the join, or the value it returns
+    (``returns``)."""
+
+    def __init__(self, locals_, stack, result):
+        self.locals, self.stack, self.result = locals_, stack, result
+        self.returns = result is not None
+
+
+def _trace_way(tx, entry: _State, start: int, join: int | None) -> _Way:
+    """Trace from ``start`` on the state at the jump, up to ``join`` or a ``return``
+    (``join`` None: up to a ``return`` only). Straight code only: the trace moves
+    forward, and (up to ``join``) stays in the ``if``."""
+    entry.restore(tx)
+    tx.ip, steps = start, 0
+    while tx.ip != join:
+        at = tx.ip
+        if at < start or join is not None and at > join or steps > _MAX_STEPS or \
+                getattr(tx, "suspended", False):
+            raise NotASelect("not straight code")
+        if hasattr(tx, "visited"):
+            tx.visited[at] = None
+        try:
+            TranslatorBase.step(tx)
+        except Exception as e:  # noqa: BLE001 (a break, an error: no select)
+            raise NotASelect(str(e)) from None
+        if tx.done:
+            break
+        if tx.ip <= at:
+            raise NotASelect("a jump back")
+        steps += 1
+    why = entry.changed(tx)
+    if why is not None:
+        raise NotASelect(f"a way changes {why}")
+    if join is None and not tx.done:
+        raise NotASelect("one way returns, the other does not")
+    way = _Way(dict(tx.locals), list(tx.stack), tx.result if tx.done else None)
+    tx.done, tx.result = False, None
+    return way
+
+
+def _check_nodes(tx, before: set) -> None:
+    """The ops both ways added only compute: no write, draw, effect, loop, check or
+    Python-level warning; and they are cheap: at most ``_MAX_ELEMENTS`` elements, of
+    static sizes, in all."""
+    elements = 0
+    for node in tx.output.graph.nodes:
+        if node in before or node.op != CALL:
+            continue
+        meta = node.meta.get("array")
+        if isinstance(meta, ArrayMeta):
+            if not all(type(d) is int for d in meta.shape):
+                raise NotASelect(f"the op {node.target} has a size that can change")
+            elements += math.prod(meta.shape)
+            if elements > _MAX_ELEMENTS:
+                raise NotASelect(f"the ways compute more than {_MAX_ELEMENTS} elements")
+        op = ops.REGISTRY.get(node.target)
+        if op is None or op.random or op.effect or node.target in _LOOPS or \
+                node.target == "data_check" or node.meta.get("kind") == ops.MUTATION or \
+                "out" in node.kwargs or node.meta.get("warns"):
+            raise NotASelect(f"a way holds the op {node.target}")
+
+
+def _join(tx, entry: _State, flag, if_true: _Way, if_false: _Way, join: int,
+          before: set) -> None:
+    """The frame's state at the join: each name and stack slot the ways agree on, or
+    a ``branch_select`` of the two arrays; where both return, the value returned."""
+    if if_true.returns != if_false.returns:
+        raise NotASelect("one way returns, the other does not")
+    if if_true.returns:
+        entry.restore(tx)
+        tx.result = _one_value(tx, flag, if_true.result, if_false.result, {}, before)
+        return
+    if len(if_true.stack) != len(if_false.stack):
+        raise NotASelect("the ways leave different stacks")
+    tx.locals.update({**if_true.locals, **if_false.locals})   # (every name, for dead_after)
+    dead = dead_after(tx, join)
+    merged: dict = {}
+    entry.restore(tx)
+    tx.locals.clear()
+    for name in {**if_true.locals, **if_false.locals}:
+        a, b = if_true.locals.get(name), if_false.locals.get(name)
+        if a is None or b is None:
+            if name in dead:
+                continue              # (bound one way only, read by no one after)
+            raise NotASelect(f"{name!r} is bound one way only")
+        tx.locals[name] = _one_value(tx, flag, a, b, merged, before)
+    tx.stack[:] = [_one_value(tx, flag, a, b, merged, before)
+                   for a, b in zip(if_true.stack, if_false.stack)]
+
+
+def _one_value(tx, flag, a, b, merged: dict, before: set):
+    if a is b or _same_constant(a, b):
+        return a
+    if not (isinstance(a, ArrayVariable) and isinstance(b, ArrayVariable)) or \
+            not isinstance(a.meta, ops.ArrayMeta) or a.meta != b.meta or \
+            a.meta.kind != ops.NUMPY:
+        raise NotASelect(f"the ways join {a.describe()} and {b.describe()}")
+    key = (id(a), id(b))
+    # (an array joined with two others, ``y = t; z = t`` one way and ``y = u; z = v``
+    # the other: ``y is z`` at run time on one way only, which no Variable can say)
+    partners = merged.setdefault("partners", {})
+    if any(partners.setdefault(id(v), key) != key for v in (a, b)):
+        raise NotASelect("one array is joined with two others")
+    if key not in merged:      # (one name for one pair: ``y = z = ...`` stay one object)
+        out = tx.output
+        node = out.graph.call("branch_select", (flag.node, a.node, b.node), meta={
+            "array": a.meta, **out.current_loc, "kind": ops.OPAQUE})
+        var = ArrayVariable(node, a.meta)
+        _may_be(var, [v for v in (a, b) if v.node in before])
+        merged[key] = var
+    return merged[key]
+
+
+def _may_be(var: ArrayVariable, old: list) -> None:
+    """``var`` is, at run time, one of the arrays ``old`` from before the ``if`` (the
+    way that did not rebind the name): ``var is x`` cannot be answered while tracing
+    (``ArrayVariable.may_be``). For two of them, a common mark joins the chains."""
+    if len(old) == 1:
+        var.may_be = old[0]
+    elif len(old) == 2:
+        if any(v.may_be is not None for v in old):
+            raise NotASelect("both ways keep arrays that may be others")
+        mark = ArrayVariable(None, var.meta)
+        var.may_be = old[0].may_be = old[1].may_be = mark
+
+
+def _same_constant(a, b) -> bool:
+    """The same Python constant of one type (``0.0`` and ``-0.0`` differ, a NaN is
+    the same NaN only as the same object)."""
+    if not (isinstance(a, ConstantVariable) and isinstance(b, ConstantVariable)):
+        return False
+    x, y = a.value, b.value
+    if type(x) is not type(y) or type(x) not in (int, float, bool, str, type(None)):
+        return False
+    if type(x) is float:
+        return x == y and math.copysign(1.0, x) == math.copysign(1.0, y)
+    return x == y

@@ -1,0 +1,71 @@
+"""Arithmetic on a Python float the graph computes (``float(loss)``, ``x.item()``),
+kept in the graph (issue #19).
+
+``float(x)`` of a 0-d array is made by the glue after the graph has run
+(``ArrayToPythonVariable`` in ``builtins.py``): returned or stored it needs no break.
+Arithmetic on it needs a value while tracing, and used to break there. Here the float
+becomes an *unbacked number* (``ShapeEnv.new_unbacked_number``, a ``SymFloat`` over
+the symbol ``uf0``): the graph converts the 0-d snapshot with ``float`` when it runs
+(the op ``sym_number``), and every expression over it is Python's own operators on that
+very float: in the graph as an op's argument (``x * (uf0 * 2)``: NumPy sees a Python
+float, so a float32 array stays float32, NEP 50), or in the glue (``return loss / 3``
+is ``float(snapshot) / 3``). So values and types are eager's, bit for bit.
+
+Only operations that cannot raise for any value stay in the graph (``scalars.binary``:
+``+``, ``-``, ``*``, and ``/``, ``//``, ``%`` by a nonzero constant; ``min``/``max``,
+``sum``; an elementwise op's operand); whatever reads the number (a comparison, ``if``,
+``str``, ``**``, ``math.log``, an op whose result could depend on it) pins it, and a
+pin of an unbacked symbol is a graph break there (``sizes._refuse_unbacked``).
+
+Example::
+
+    def step(w, x, t, lr, history):
+        loss = float(np.mean((x @ w - t) ** 2))
+        history.append(loss)
+        return w - lr * loss * x.sum(0), loss * 0.5    # one graph, no break
+"""
+
+from __future__ import annotations
+
+from .. import ops
+from ..symbolic import SymFloat
+from ..symbolic.sizes import is_unbacked_number
+from .base import Variable
+from .constant import ConstantVariable
+
+
+def as_graph_number(tx, var: Variable) -> Variable:
+    """``var`` as a ``ConstantVariable`` of an unbacked ``SymFloat`` where it is a float
+    the glue would make from a 0-d array of this graph (a deferred number whose class
+    sets ``graph_number``: ``float(x)``, ``x.item()`` of a float array); any other
+    Variable as it is. One symbol per snapshot. Not in a loop body (its values are the
+    loop node's), nor for a backend that takes static shapes only."""
+    if not getattr(var, "graph_number", False) or var.fn is not float:
+        return var
+    out = tx.output
+    node, meta = var.snapshot.node, var.snapshot.meta
+    if out.loop_scope is not None or not out.shape_env.dynamic.unbacked or \
+            meta.kind != ops.NUMPY or meta.shape != () or node.graph is not out.root_graph:
+        return var
+    for name, (_, owner) in out.unbacked_numbers.items():
+        if owner is node:
+            return ConstantVariable(out.number_symbols[name])
+    number = out.shape_env.new_unbacked_number(f"{var.describe()}, at {_line(out)}")
+    name = next(iter(number.sym.symbols))
+    out.unbacked_numbers[name] = (float, node)
+    out.number_symbols[name] = number
+    return ConstantVariable(number)
+
+
+def is_graph_number(var: Variable) -> bool:
+    """Is ``var`` a float made from an unbacked number (``float(loss) * 2``)?"""
+    return isinstance(var, ConstantVariable) and isinstance(var.value, SymFloat) and \
+        any(is_unbacked_number(s) for s in var.value.sym.symbols)
+
+
+def _line(out) -> str:
+    loc = out.current_loc.get("loc", "")
+    return loc.rsplit("/", 1)[-1] or "this line"
+
+
+__all__ = ["as_graph_number", "is_graph_number"]
