@@ -29,7 +29,6 @@ Example::
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 from typing import Any
 
@@ -40,11 +39,10 @@ from dynamo.ops.signals import warns_in_python
 
 from . import ops
 from .exc import Unsupported
-from .graph import Graph, Node
+from .graph import Graph
 from .ops import ArrayMeta, meta_of
 from .ops.data_sizes import NEGATIVE_SIZE
 from .ops.identity import NEVER, possible_layouts
-from .ops.rules import metas_in
 from .symbolic import (
     DynamicPolicy,
     ShapeEnv,
@@ -56,7 +54,8 @@ from .symbolic import (
 )
 from .symbolic.indices import RAISES as INDEX_RAISES
 from .symbolic.indices import meta_out_of_bounds, value_blind
-from .tree import tree_leaves, tree_map
+from .tree import tree_map
+from .unbacked_results import own_unbacked, rejected_for_some_counts, with_unbacked_sizes
 from .variables import (
     ArrayVariable,
     CellVariable,
@@ -356,7 +355,7 @@ class OutputGraph:
         except Exception as e:  # noqa: BLE001 (NumPy would raise here, or we cannot say)
             meta = self._index_out_of_bounds(op, meta_args, meta_kwargs, e)
             one_answer = None if meta is not None else \
-                self._unbacked_rejected(op, (meta_args, meta_kwargs), e)
+                rejected_for_some_counts(self, op, (meta_args, meta_kwargs), e)
             if meta is None and one_answer is None:
                 self._raise_as_numpy(op, (meta_args, meta_kwargs), e)
                 # (a MetaError's own words say why: dynamo/hints.py explains each kind)
@@ -375,8 +374,8 @@ class OutputGraph:
         if may_raise is None and any(m.measure == "value" for _, _, m in data_sizes):
             may_raise = f"np.{op.name} {NEGATIVE_SIZE}"  # np.zeros((n, k)), k a 0-d array
         if data_sizes:
-            meta, unbacked = self._unbacked(op, meta, data_sizes, (args, kwargs),
-                                            (meta_args, meta_kwargs))
+            meta, unbacked = with_unbacked_sizes(self, op, meta, data_sizes, (args, kwargs),
+                                                 (meta_args, meta_kwargs))
         if kind is not None and op.kind == ops.CREATION:
             meta = meta.with_(kind=kind)
         as_list = isinstance(meta, list)  # np.split returns a list of arrays
@@ -410,53 +409,13 @@ class OutputGraph:
                 "array": m, "kind": getitem.kind, **self.current_loc}), m), *same)
                 for i, (m, same) in enumerate(zip(meta, returned))]
             if data_sizes:
-                self._own_unbacked(unbacked, [item.node for item in items])
+                own_unbacked(self, unbacked, [item.node for item in items])
             if named is not None:     # EighResult, QRResult...: fields read by name too
                 return NamedTupleVariable(items, named)
             return (ListVariable if as_list else TupleVariable)(items)
         if data_sizes:
-            self._own_unbacked(unbacked, [node])
+            own_unbacked(self, unbacked, [node])
         return _as_returned(ArrayVariable(node, meta), *returned[0])
-
-    def _unbacked(self, op: ops.OpDef, meta, data_sizes: list, call, meta_call):
-        """The op's result with each dimension its rule marked ``DataSize`` made an
-        unbacked size, and ``[(symbol, result index, dimension)]``: where each new size
-        can be read when the graph runs (see ``_own_unbacked``).
-
-        Marks with one key are one size. A mark that counts the nonzero elements of an
-        argument (``x[m]``, ``np.nonzero(m)``), or measures its values otherwise
-        (``DataSize.measure``: ``np.bincount``'s length), takes the size already made
-        for that argument's node and measure, if any: ``x[m]`` and ``w[m]`` have one
-        length (two sizes are otherwise different, and an op that needs them equal
-        breaks)."""
-        line = os.path.basename(self.current_loc.get("loc", ""))
-        what = ("the number of elements x[mask] selects" if op.name == "getitem" else
-                f"the length of np.{op.name}'s result") + (f", at {line}" if line else "")
-        arrays = _array_arguments(call, metas_in(meta_call))
-        sizes, new = {}, []
-        # a size is read off a dimension that is exactly it (offset 0: the counts of
-        # np.histogram, not its edges, which are one more)
-        for k, d, mark in sorted(data_sizes, key=lambda size: size[2].offset != 0):
-            if mark.key in sizes:
-                continue
-            assert mark.offset == 0, f"np.{op.name}: a DataSize key with no offset-0 mark"
-            counted = (_same_values(arrays[mark.nonzero_of].node), mark.measure) \
-                if arrays is not None and mark.nonzero_of is not None else None
-            size = self.nonzero_counts.get(counted) if counted is not None else None
-            if size is None:
-                size = self.shape_env.new_unbacked(
-                    what if mark.measure != "value" else  # np.zeros((n, labels.max() + 1))
-                    what.replace("the length of", "a size read from an array's value, in"))
-                new.append((size.sym.terms[0][0], k, d))
-                if counted is not None:
-                    self.nonzero_counts[counted] = size
-            sizes[mark.key] = size
-        metas = list(meta) if isinstance(meta, tuple) else [meta]
-        for k, d, mark in data_sizes:
-            shape = list(metas[k].shape)
-            shape[d] = sizes[mark.key] + mark.offset if mark.offset else sizes[mark.key]
-            metas[k] = metas[k].with_(shape=tuple(shape))
-        return (tuple(metas) if isinstance(meta, tuple) else metas[0]), new
 
     def _raise_as_numpy(self, op: ops.OpDef, meta_call, error: Exception) -> None:
         """Inside a ``try``: the rule says NumPy raises for these shapes and dtypes
@@ -470,87 +429,6 @@ class OutputGraph:
         real = ops.rules.numpy_error(op, *meta_call, error)
         if real is not None:
             raise program_error(real, exact=True) from None
-
-    def _unbacked_rejected(self, op: ops.OpDef, meta_call, error: Exception):
-        """An op's rule rejected arguments holding unbacked sizes at their made-up hints
-        (``x[m] * w`` with a static ``w``, ``x[m] + x[n]``): NumPy takes them for some
-        counts only, which the trace cannot know. An elementwise op whose every taken
-        count gives one answer returns ``(meta, why)`` (``_one_answer``); otherwise
-        break, saying so in the user's terms (the hint is no size of theirs: the message
-        names the symbol instead). None when the call holds no unbacked size."""
-        names = sorted(symbols_in(meta_call) & self.shape_env.unbacked.keys())
-        if not names:
-            return None
-        answer = self._one_answer(op, meta_call, names, error)
-        if answer is not None:
-            return answer
-        text = ops.error_text(error)
-        for name in names:
-            text = text.replace(str(self.shape_env.hints[name]), name)
-        what = "; ".join(f"{n}: {self.shape_env.unbacked[n]}" for n in names)
-        hint = ("make the sizes agree by construction (index both arrays with the same "
-                "mask), or accept the graph break")
-        if any("np.bincount" in self.shape_env.unbacked[n] for n in names):
-            # np.bincount(y, minlength=k) is longer than k when y holds k or more
-            hint = ("np.bincount(y, minlength=k) has max(y) + 1 counts when that is more "
-                    "than k; for exactly k counts, count into a fixed array (c = "
-                    "np.zeros(k, int); np.add.at(c, y, 1)), or accept the graph break")
-        raise Unsupported(f"np.{op.name} of a data-dependent size ({what}) that fits the "
-                          f"other arguments for some counts only: {text}",
-                          "That size is known only when the graph runs; NumPy would take "
-                          "these arguments for some counts and raise for others.",
-                          hint=hint, cause="data_dependent_shape") from error
-
-    def _one_answer(self, op: ops.OpDef, meta_call, names: list, error: Exception):
-        """``(meta, why)`` for an elementwise op of one unbacked size that NumPy takes
-        for some counts only, where every count it takes gives one answer: adding the
-        counts ``np.bincount(y, minlength=3)`` to a ``(12, 3)`` array takes ``u0`` of 1
-        or 3 and gives ``(12, 3)`` float64 for both, and NumPy raises its own
-        broadcasting error for any other count when the graph runs, as eagerly (the
-        node may raise: ``why``). None where no count or more than one answer is found.
-
-        Broadcasting takes a size only where it is 1 or the size of another operand
-        on that axis: the counts tried (0 to 3, every static size of the call, and one
-        and two past the largest) hold every count it could take, so the answer is the
-        rule's for every count where NumPy does not raise.
-
-        A reshape of ``u0`` elements to a shape of static ints with no ``-1``
-        (``np.bincount(y, minlength=9).reshape(3, 3)``: ``u0`` is ``max(9, y.max() +
-        1)``) takes exactly one count, the shape's product, which is tried too: its
-        answer is the result, and NumPy raises its own ValueError for any other count
-        when the graph runs, as eagerly. With a ``-1`` the counts 0 and the product of
-        the other sizes give two answers: it keeps breaking."""
-        if op.kind != ops.ELEMENTWISE and op.name != "reshape" or len(names) != 1 or \
-                symbols_in(meta_call) != set(names):
-            return None
-        statics = {int(d) for m in metas_in(meta_call) for d in m.shape
-                   if not isinstance(d, Symbolic)}
-        if op.name == "reshape":   # the product of the new shape: its only count
-            shape = [v for v in tree_leaves(meta_call[0][1:]) if type(v) is int]
-            statics.add(abs(int(np.prod(shape, dtype=np.int64))))
-        counts = {0, 1, 2, 3} | statics | {max(statics | {3}) + k for k in (1, 2)}
-        answers, raised = [], []
-        for count in sorted(counts):
-            at = dict(self.shape_env.hints, **{names[0]: count})
-            try:
-                answer = op.meta(op, *substitute(meta_call, at))
-            except ops.MetaError:
-                return None
-            except Exception:  # noqa: BLE001 (NumPy raises at this count)
-                raised.append(count)
-                continue
-            answers.append(answer)
-        if not answers or not raised or ops.data_sizes(answers[0]) or \
-                any(a != answers[0] for a in answers[1:]):
-            return None
-        return answers[0], (f"np.{op.name} raises for some data ({type(error).__name__} "
-                            f"when the size is {raised[0]})")
-
-    def _own_unbacked(self, unbacked: list, results: list) -> None:
-        """Remember, per unbacked symbol, the node and dimension that hold its value when
-        the graph runs (``symbol_placeholder`` reads it there; the glue too)."""
-        for name, k, d in unbacked:
-            self.unbacked_sizes[name] = (results[k], d)
 
     def _as_data(self, op: ops.OpDef, args: list) -> list:
         """The argument that ``op`` reads as array data (an index, ``np.array``'s
@@ -674,67 +552,6 @@ class OutputGraph:
 
 
 # constants a view's key may hold: compared by type and value, never by identity
-_KEY_CONSTANTS = (int, float, str, bool, type(None))
-
-
-class _NoKey(Exception):
-    """An argument a key cannot compare by value (an array, a symbolic size)."""
-
-
-def _same_values(node: Node) -> Any:
-    """A key equal for two nodes that hold the same values when the graph runs: a view
-    op (``ravel``, ``reshape``, ``transpose``...) of the same node with the same
-    constant arguments, or else the node itself.
-
-    ``np.bincount(r.ravel(), w)`` and ``np.bincount(r.ravel())`` count the values of two
-    ``ravel`` nodes of one ``r``: one length. A write into an array gives every alias
-    of it a new node (``call_op``), so views of one node with one set of arguments see
-    the same values.
-
-        >>> _same_values(ravel_1) == _same_values(ravel_2)     # both r.ravel()
-        True
-    """
-    op = ops.REGISTRY.get(node.target) if node.op == "call" else None
-    if op is None or op.kind != ops.VIEW or op.random or op.effect:
-        return node
-    try:
-        return ("view", node.target, _frozen(node.args), _frozen(sorted(node.kwargs.items())))
-    except _NoKey:
-        return node
-
-
-def _frozen(value: Any) -> Any:
-    """``value`` as a hashable key: nodes by ``_same_values``, slices as tuples."""
-    if isinstance(value, Node):
-        return _same_values(value)
-    if isinstance(value, slice):
-        return ("slice", _frozen(value.start), _frozen(value.stop), _frozen(value.step))
-    if isinstance(value, (tuple, list)):
-        return (type(value).__name__, tuple(_frozen(v) for v in value))
-    if type(value) in _KEY_CONSTANTS:
-        return (type(value).__name__, value)
-    raise _NoKey
-
-
-def _array_arguments(call, metas: list) -> list | None:
-    """The ArrayVariables of an op's call (``(args, kwargs)``, inside tuples and lists
-    too) in the order of ``metas``, the ArrayMetas its rule saw (``rules.metas_in``);
-    None where the two do not line up (then no size is shared)."""
-    found = []
-
-    def walk(value):
-        for leaf in tree_leaves(value, is_leaf=_is_variable):
-            if isinstance(leaf, ArrayVariable):
-                found.append(leaf)
-            elif isinstance(leaf, (TupleVariable, ListVariable)):
-                walk(list(leaf.items))
-    walk(call)
-    if len(found) != len(metas) or any((v.meta.dtype, v.meta.ndim) != (m.dtype, m.ndim)
-                                       for v, m in zip(found, metas)):
-        return None
-    return found
-
-
 # The ops that read one argument as array data (its index): see ``OutputGraph._as_data``.
 _DATA_ARGUMENT = {"getitem": 1, "array": 0, "asarray": 0}
 

@@ -162,7 +162,8 @@ VARIABLE_LAYERS = ("base", "constant", "sequences", "sets", "dicts", "named_tupl
                    "arrays", "stacked_lists",
                    "formatted",
                    "formatted_calls", "linspace_step", "library_calls", "dask_arrays",
-                   "errstate", "objects", "lifetimes", "loggers",
+                   "errstate", "class_facts", "objects", "random_objects", "lifetimes",
+                   "loggers",
                    "iteration", "conversions", "builtins", "builder")
 
 

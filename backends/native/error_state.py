@@ -18,7 +18,7 @@ import numpy as np
 
 from dynamo.ops.errstate import UFUNC_STATE, ufunc_state
 
-from ..numpy_backend.runtime import warnings_never_raise
+from ..numpy_backend.warning_display import warnings_never_raise
 
 _DEFAULT_ERR = {"divide": "warn", "over": "warn", "under": "ignore", "invalid": "warn"}
 # The same with every visible condition raising: the frontend's floating-point guard
@@ -61,7 +61,7 @@ def rerun_completes() -> bool:
     the default one (reports warn, ``_DEFAULT_ERR``, not ``_RAISING_ERR``) and a
     ``RuntimeWarning`` would be shown without raising (no filter makes it an error, no
     replaced ``showwarning``/``formatwarning``, a ``stderr`` that takes any text: the
-    numpy backend's ``runtime.warnings_never_raise``). Then the written inputs
+    numpy backend's ``warning_display.warnings_never_raise``). Then the written inputs
     ``saves.free_inputs`` finds need no backup: tier 1 stores their first store again
     before anything reads them. (A kernel with draws or NumPy calls, which can raise
     in any error state, never asks: ``Tiered._try_native``.) About 1-2 us with

@@ -14,7 +14,6 @@ Example::
 
 from __future__ import annotations
 
-import dis
 import linecache
 import re
 import weakref
@@ -24,14 +23,9 @@ from typing import Any
 from bytecode import Bytecode, Instr, Label, TryBegin, TryEnd
 
 from .. import pyversion
+from .handlers import catching, transparent, unwind_table
 from .patch import WORK
 from .signature import Params
-
-# Exception handlers that only restore locals and re-raise (3.12 inlined
-# comprehensions): tracing through their region is safe.
-_TRANSPARENT_HANDLER_OPS = {"SWAP", "POP_TOP", "STORE_FAST", "RERAISE", "COPY", "NOP",
-                            "STORE_FAST_LOAD_FAST", "STORE_FAST_STORE_FAST", "LOAD_FAST",
-                            "LOAD_FAST_AND_CLEAR"}
 
 
 @dataclass
@@ -163,7 +157,7 @@ class CodeInfo:
                    if i.target is not None and i.target <= i.index and not _rejoins(insts, i)]
         handlers = [(start, end, labels[handler]) for start, end, handler in try_spans]
         for start, end, handler in handlers:
-            if not _transparent(insts, handler):
+            if not transparent(insts, handler):
                 # a `with` block begins at the instructions that enter the context
                 n = len(pyversion.WITH_ENTER)
                 if tuple(i.name for i in insts[max(start - n, 0):start]) == \
@@ -174,9 +168,9 @@ class CodeInfo:
         while entry < len(insts) and insts[entry].name in ("MAKE_CELL", "COPY_FREE_VARS",
                                                             "RESUME", "NOP"):
             entry += 1
-        catching = _catching(insts, handlers)
-        return cls(code.co_filename, bc, insts, bc_index, regions, entry, handlers, catching,
-                   unwind=_unwind_table(code), super_self=super_self(code))
+        return cls(code.co_filename, bc, insts, bc_index, regions, entry, handlers,
+                   catching(insts, handlers),
+                   unwind=unwind_table(code), super_self=super_self(code))
 
     def handler_of(self, index: int) -> tuple[int, int, bool] | None:
         """Where an exception raised at instruction ``index`` goes: (the handler's
@@ -436,45 +430,6 @@ class _Shifted:
         return index - self.shift in self.base
 
 
-def _unwind_table(code) -> dict[int, tuple[int, bool]]:
-    """Handler instruction index -> (stack depth, push lasti) of each entry of
-    ``code``'s exception table (the ``bytecode`` library does not keep the depths).
-
-    Instruction indices count the instructions as ``bytecode`` lists them: one per
-    instruction, EXTENDED_ARG folded into the next, caches left out."""
-    index, n = {}, 0
-    for ins in dis.get_instructions(code):
-        if ins.opname != "EXTENDED_ARG":
-            index[ins.offset] = n
-            n += 1
-    table = {}
-    for entry in _exception_entries(code.co_exceptiontable):
-        _, _, target, depth, lasti = entry
-        if target in index:
-            table[index[target]] = (depth, lasti)
-    return table
-
-
-def _exception_entries(raw: bytes):
-    """(start, end, target, depth, lasti) in bytes, of CPython's exception table format
-    (Objects/exception_handling_notes.txt: 6-bit varints, the first of an entry
-    marked by bit 7)."""
-    it = iter(raw)
-
-    def varint(first):
-        value = first & 63
-        while first & 64:
-            first = next(it)
-            value = (value << 6) | (first & 63)
-        return value
-    for byte in it:
-        start = varint(byte) * 2
-        length = varint(next(it)) * 2
-        target = varint(next(it)) * 2
-        dl = varint(next(it))
-        yield start, start + length, target, dl >> 1, bool(dl & 1)
-
-
 def super_self(code) -> str | None:
     """The first argument, which a zero-argument ``super()`` in ``code`` reads from the
     frame's first local slot; None where the code cannot call it (no ``__class__``
@@ -539,69 +494,6 @@ def frame_params(code) -> list[str]:
     from dynamo.guards import param_name
 
     return [param_name(v) for v in Params.of(code).frame_order]
-
-
-def _catching(insts: list[Inst], handlers: list) -> frozenset:
-    """The instructions an ``except`` or ``finally`` handler covers. The body of a
-    ``with`` block is covered by its ``__exit__`` call only, which lets the exception
-    on to whatever covers that call: a ``with`` inside a ``try`` is inside the ``try``
-    (``try: with np.errstate(all="raise"): ... except FloatingPointError``)."""
-    catching: set[int] = set()
-    for start, end, handler in handlers:
-        if _transparent(insts, handler) or _stop_iteration_guard(insts, handler):
-            continue
-        if _exits_with(insts, handler) and not _reaches_handler(insts, handlers, handler):
-            continue
-        catching.update(range(start, end + 1))
-    return frozenset(catching)
-
-
-def _stop_iteration_guard(insts: list[Inst], handler: int) -> bool:
-    """The handler CPython 3.12+ wraps around a generator's body (``CALL_INTRINSIC_1
-    INTRINSIC_STOPITERATION_ERROR; RERAISE``): it turns a ``StopIteration`` escaping
-    the body into ``RuntimeError`` (PEP 479) and lets every other exception on, as 3.11
-    does without a handler. No op of a graph raises ``StopIteration``, so the body of
-    ``sum(np.roll(b, i) for i in ...)`` is not inside a ``try`` for the graph."""
-    window = insts[handler:handler + 2]
-    return [i.name for i in window] == ["CALL_INTRINSIC_1", "RERAISE"] and \
-        getattr(window[0].arg, "name", str(window[0].arg)) == "INTRINSIC_STOPITERATION_ERROR"
-
-
-def _reaches_handler(insts: list[Inst], handlers: list, index: int, depth: int = 0) -> bool:
-    """An exception raised at ``index`` reaches an ``except`` or ``finally`` of the
-    program: the innermost handler around it is one, or passes it on (a ``with``'s
-    ``__exit__``, the clean-up that pops the exception state and raises it again) to
-    code a handler covers."""
-    spans = [(start, handler) for start, end, handler in handlers if start <= index <= end]
-    if not spans or depth > 20:
-        return False
-    handler = max(spans)[1]
-    if _transparent(insts, handler):
-        return False
-    passes_on = _exits_with(insts, handler) or all(
-        inst.name in _CLEANUP_OPS for inst in insts[handler:handler + 3])
-    return not passes_on or _reaches_handler(insts, handlers, handler, depth + 1)
-
-
-# A handler that only pops the exception state and raises the exception again (the
-# clean-up around a ``with``'s ``__exit__`` call): ``COPY 3; POP_EXCEPT; RERAISE 1``.
-_CLEANUP_OPS = frozenset({"COPY", "POP_EXCEPT", "RERAISE"})
-
-
-def _exits_with(insts: list[Inst], handler: int) -> bool:
-    """The handler of a ``with`` block: it calls ``__exit__`` (which, for the only
-    context manager traced, ``np.errstate``, restores its settings and lets the
-    exception through) rather than testing the exception itself."""
-    return any(inst.name == "WITH_EXCEPT_START" for inst in insts[handler:handler + 4])
-
-
-def _transparent(insts: list[Inst], handler: int) -> bool:
-    for inst in insts[handler:handler + 12]:
-        if inst.name not in _TRANSPARENT_HANDLER_OPS:
-            return False
-        if inst.name == "RERAISE":
-            return True
-    return False
 
 
 _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

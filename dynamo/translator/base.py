@@ -62,7 +62,8 @@ from ..variables.iteration import resolve_chosen
 from ..variables.iterators import get_iterator
 from ..variables.layout_flags import FlagsVariable
 from ..variables.library_calls import IndexerVariable
-from ..variables.objects import NewObjectVariable, RandomObjectVariable, new_random_object
+from ..variables.objects import NewObjectVariable
+from ..variables.random_objects import RandomObjectVariable, new_random_object
 from . import compare
 from .deferred_prints import defer_print
 from .exceptions import SymbolicRaise
@@ -397,7 +398,7 @@ class TranslatorBase:
     def new_random_object(self, fn, args: list[Variable],
                           kwargs: dict[str, Variable]) -> Variable:
         """``np.random.default_rng(n)``/``RandomState(n)``: the object the graph makes
-        (:func:`dynamo.variables.objects.new_random_object`)."""
+        (:func:`dynamo.variables.random_objects.new_random_object`)."""
         return new_random_object(self, fn, args, kwargs)
 
     def call_builtin(self, fn: Variable, args: list[Variable],

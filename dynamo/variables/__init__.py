@@ -26,7 +26,8 @@ test_import_graph.py`` checks it):
          < ndindex < functions < folding < library_names < loop_exit_tests < layout_flags
          < graph_numbers < arrays < stacked_lists < formatted < formatted_calls < library_calls
          < dask_arrays < errstate
-         < objects < lifetimes < loggers < iteration < conversions < builtins < builder
+         < class_facts < objects < random_objects < lifetimes < loggers < iteration
+         < conversions < builtins < builder
 
 (The containers: ``sequences`` tuples, lists and slices; ``sets`` sets and what sets and
 dict views share; ``dicts`` dicts and their views; ``named_tuples``; ``container_ops``

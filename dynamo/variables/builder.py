@@ -72,8 +72,8 @@ from .objects import (
     ModuleVariable,
     ObjectVariable,
     OpaqueVariable,
-    RandomObjectVariable,
 )
+from .random_objects import RandomObjectVariable
 from .sequences import ListVariable, TupleVariable
 from .stacked_lists import stacked_rows_input
 

@@ -14,7 +14,6 @@ Example::
 from __future__ import annotations
 
 import inspect
-import sys
 import types
 from dataclasses import dataclass
 from typing import Any
@@ -22,12 +21,8 @@ from typing import Any
 import numpy as np
 
 from dynamo.guards import EXPR, ID, AttrSource, Guard, ModuleAttrSource, Source
-from dynamo.guards.guards import held_by_its_module
 from dynamo.guards.type_slots import (
-    defines,
     dict_of,
-    dict_offset_of,
-    flags_of,
     is_builtin_class,
     module_of,
     mro_of,
@@ -38,13 +33,22 @@ from .. import ops
 from ..exc import Unsupported
 from ..skipfiles import is_skipped
 from .base import Variable
-from .constant import BuiltinVariable, ConstantVariable, is_pure_constant, raw
-from .library_names import library_name
+from .class_facts import (
+    C_METHODS,
+    LIBRARY_MODULES,
+    READ_FROM_CLASS,
+    class_entry,
+    data_descriptor,
+    library_class,
+    may_have_own,
+    modelled_class,
+    program_metaclass_answers,
+)
+from .constant import BuiltinVariable, ConstantVariable, is_pure_constant
 from .named_tuples import NamedTupleVariable, is_namedtuple_class
 from .sequences import TupleVariable
 
 _ARRAY_LIBRARIES = ("numpy", "cupy", "cupyx")
-_LIBRARY_MODULES = (*_ARRAY_LIBRARIES, "math", "cmath", "operator")
 
 
 @dataclass(frozen=True)
@@ -61,7 +65,7 @@ class TypeSource(Source):
 
 
 def is_library_module(module: types.ModuleType) -> bool:
-    return module.__name__.split(".")[0] in _LIBRARY_MODULES
+    return module.__name__.split(".")[0] in LIBRARY_MODULES
 
 
 _MISSING = object()
@@ -159,7 +163,7 @@ class ClassVariable(Variable):
         return self.cls
 
     def getattr(self, tx, name: str) -> Variable:
-        meta = _program_metaclass_answers(self.cls, name)
+        meta = program_metaclass_answers(self.cls, name)
         if meta is not None:
             # ``C.name`` asks the metaclass first (a property of it runs on every read,
             # its __getattr__ where the class lacks the name): code the trace must not
@@ -176,7 +180,7 @@ class ClassVariable(Variable):
                                            f"not ___builtins.hasattr({self.source.expr()}, "
                                            f"{name!r})", note=f"{name!r} absent while tracing"))
             raise
-        if _library_class(self.cls):
+        if library_class(self.cls):
             return wrap_library_value(value)
         return tx.wrap(value, AttrSource(self.source, name) if self.source else None)
 
@@ -247,7 +251,7 @@ class ObjectVariable(Variable):
             raise
         # (a data descriptor of the class, a property, wins over the instance's entry)
         in_instance = name in getattr(self.obj, "__dict__", {}) and \
-            not _data_descriptor(_class_entry(cls, name))
+            not data_descriptor(class_entry(cls, name))
         cls_source = self.class_source
         if not in_instance and isinstance(static, property):
             if static.fget is None:
@@ -258,7 +262,7 @@ class ObjectVariable(Variable):
                 tx.guard_identity(fget.source, static.fget)
             # the getter runs on every read (it may count, or change): never cached
             return fget.call(tx, [self], {})
-        if not in_instance and isinstance(static, _READ_FROM_CLASS):
+        if not in_instance and isinstance(static, READ_FROM_CLASS):
             # bound from the class (guarded there): an instance attribute set later
             # would shadow it, so the trace holds while the instance has none
             self._guard_absent(tx, name, on_class=False)
@@ -270,7 +274,7 @@ class ObjectVariable(Variable):
         elif not in_instance and isinstance(static, (staticmethod, classmethod)):
             value = getattr(self.obj, name)
             result = tx.wrap(value, AttrSource(cls_source, name) if cls_source else None)
-        elif not in_instance and isinstance(static, _C_METHODS):
+        elif not in_instance and isinstance(static, C_METHODS):
             result = OpaqueMethodVariable(self, name, f"{qualname_of(cls)}.{name}")
         else:
             if not in_instance and hasattr(static, "__get__") and not isinstance(
@@ -440,68 +444,6 @@ class NewObjectVariable(ObjectVariable):
         return cg.mutable(self, build, fill)
 
 
-def _library_class(cls: type) -> bool:
-    """A class of builtins or of a library whose attributes never change (read as
-    library values, unguarded): a C type of theirs, or a Python class its module holds
-    under its name. A class statement of the program's that says ``__module__ =
-    "numpy"`` in its body is neither (round 14, ``fake-library-module``)."""
-    if module_of(cls).split(".")[0] not in _LIBRARY_MODULES + ("builtins",):
-        return False
-    return not type.__dict__["__flags__"].__get__(cls) & _HEAP_TYPE or \
-        held_by_its_module(cls)
-
-
-def _program_metaclass_answers(cls: type, name: str) -> str | None:
-    """The name of ``cls``'s metaclass where reading ``cls.name`` may run its code: a
-    metaclass of the program's (a class statement's, not the standard library's
-    ``ABCMeta``, ``EnumType``) with an entry named ``name`` (a property), its own
-    ``__getattribute__``, or a ``__getattr__`` where the class lacks ``name``. Read
-    from the classes' own namespaces: nothing of the program's runs.
-
-        >>> class Meta(type):
-        ...     factor = property(lambda cls: 2)
-        >>> class C(metaclass=Meta):
-        ...     pass
-        >>> _program_metaclass_answers(C, "factor"), _program_metaclass_answers(C, "x")
-        ('Meta', None)
-    """
-    meta = type(cls)
-    if meta is type:
-        return None
-    for k in mro_of(meta):
-        if k is type or k is object or not type.__dict__["__flags__"].__get__(k) & _HEAP_TYPE \
-                or _standard_library(module_of(k)):
-            continue
-        own = dict_of(k)
-        if name in own or "__getattribute__" in own or (
-                "__getattr__" in own and _class_entry(cls, name) is None):
-            return qualname_of(meta)
-    return None
-
-
-def _standard_library(module: str) -> bool:
-    return module.split(".")[0] in sys.stdlib_module_names
-
-
-def modelled_class(klass: type) -> str | None:
-    """Why ``klass(...)`` cannot be modelled as ``NewObjectVariable`` does, or None."""
-    if type(klass).__call__ is not type.__call__:
-        return "its metaclass defines __call__"
-    for base in mro_of(klass)[:-1]:
-        if is_builtin_class(base) or not isinstance(dict_of(base), types.MappingProxyType):
-            return f"it derives from {qualname_of(base)}"
-        if dict_of(base).get("__slots__", ()):   # (abc.ABC's empty __slots__ is fine)
-            return "it has __slots__"
-    if mro_of(klass)[-1] is not object:
-        return "its bases are not plain classes"
-    for name in ("__new__", "__setattr__", "__getattribute__", "__delattr__"):
-        if inspect.getattr_static(klass, name) is not inspect.getattr_static(object, name):
-            return f"it defines {name}"
-    if defines(klass, "__del__"):
-        return "it defines __del__"
-    return None
-
-
 def _guard_still_modelled(tx, cls_var: ClassVariable, init) -> None:
     """Guard what ``modelled_class`` and an ``__init__`` of ``object`` relied on and no
     read of the trace guards: the class still lacks ``__del__`` (an object that dies in
@@ -512,8 +454,8 @@ def _guard_still_modelled(tx, cls_var: ClassVariable, init) -> None:
         >>> Late.__del__ = report       # next call: the guard fails, the trace redone
     """
     klass = cls_var.cls
-    meta = _program_metaclass_answers(klass, "__dict__") or \
-        _program_metaclass_answers(klass, "__mro__")
+    meta = program_metaclass_answers(klass, "__dict__") or \
+        program_metaclass_answers(klass, "__mro__")
     if meta is not None:   # the guard's reads would run the metaclass's code
         raise Unsupported(f"creating an instance of {qualname_of(klass)} (its "
                           f"metaclass {meta} answers its class attributes)",
@@ -529,30 +471,6 @@ def _guard_still_modelled(tx, cls_var: ClassVariable, init) -> None:
         test += f" and {expr}.__init__ is {b}.object.__init__"
     tx.output.guards.add(Guard(cls_var.source, EXPR, test,
                                note="a class of an object made in the trace"))
-
-
-_C_METHODS = (types.MethodDescriptorType, types.WrapperDescriptorType,
-              types.BuiltinFunctionType, types.ClassMethodDescriptorType)
-# class attributes an instance read resolves on the class itself (not through the
-# instance's source): methods, static and class methods
-_READ_FROM_CLASS = (types.FunctionType, staticmethod, classmethod, *_C_METHODS)
-
-
-def _class_entry(cls: type, name: str):
-    """``name`` in the namespaces of ``cls``'s MRO (None where absent), read without
-    the metaclass's help."""
-    for k in mro_of(cls):
-        own = dict_of(k)
-        if name in own:
-            return own[name]
-    return None
-
-
-def _data_descriptor(value) -> bool:
-    """A class attribute that wins over an instance's entry of its name (``property``,
-    a slot, anything whose type has ``__set__`` or ``__delete__``)."""
-    kind = type(value)
-    return hasattr(kind, "__set__") or hasattr(kind, "__delete__")
 
 
 class OpaqueMethodVariable(Variable):
@@ -591,97 +509,9 @@ class OpaqueVariable(Variable):
         # The class lacking ``name`` says nothing of the object's own ``__dict__`` (set
         # later, too) or of a ``__getattr__``/``__getattribute__`` of its class:
         # ``getattr(o, "calls", 0)`` would keep the 0 for every later call.
-        if _may_have_own(type(self.value)):
+        if may_have_own(type(self.value)):
             raise Unsupported(f"attribute {name!r} of {self.describe()}")
         return super().getattr(tx, name)
-
-
-def _may_have_own(cls: type) -> bool:
-    """Whether an object of ``cls`` may have an attribute its class lacks: one in its
-    ``__dict__``, or one its ``__getattr__`` or own ``__getattribute__`` answers.
-
-    Example: ``_may_have_own(tuple)`` is False; a class statement's class (its objects
-    have a ``__dict__``) gives True."""
-    return bool(dict_offset_of(cls)) or defines(cls, "__getattr__") or \
-        any(flags_of(k) & _HEAP_TYPE and "__getattribute__" in dict_of(k)
-            for k in mro_of(cls))
-
-
-_HEAP_TYPE = 1 << 9   # Py_TPFLAGS_HEAPTYPE: a class made by a class statement or type()
-
-
-class RandomObjectVariable(Variable):
-    """A ``np.random.Generator`` or ``RandomState`` from outside the trace, guarded by
-    type: an input of the graph (``output.object_input``). Its methods are random graph
-    ops that take it first and call the method when the graph runs, in program order
-    (see :mod:`dynamo.ops.generator`).
-
-    ``node``: a Generator the trace made (``np.random.default_rng(seed)``), the value of
-    that graph node; ``obj`` is then a private Generator of the same type, which the
-    rules read the type of."""
-
-    def __init__(self, obj: Any, source=None, node=None):
-        self.obj, self.source, self.node = obj, source, node
-
-    def describe(self) -> str:
-        return f"{type(self.obj).__name__} object"
-
-    def python_type(self) -> type:
-        return type(self.obj)
-
-    def as_graph_arg(self, output):
-        """The graph's placeholder for this object (one per source), or the node that
-        made it."""
-        if self.node is not None:
-            return self.node
-        return output.object_input(self.obj, self.source)
-
-    def reconstruct(self, cg) -> str:
-        if self.node is not None:      # made by the graph: one of its outputs
-            return cg.graph_output(self.node)
-        return super().reconstruct(cg)
-
-    def as_meta(self) -> Any:
-        return self.obj           # rules read its type only
-
-    def getattr(self, tx, name: str) -> Variable:
-        from .. import ops
-        hit = ops.lookup_random_method(self.obj, name)
-        if hit is None:
-            if not hasattr(self.obj, name):
-                raise AttributeError(f"{type(self.obj).__name__!r} object has no attribute "
-                                     f"{name!r}")
-            raise Unsupported(f"{type(self.obj).__name__}.{name} is not in the op registry",
-                              "Only methods that draw arrays are graph ops; this one runs "
-                              "eagerly, at its place in the program.",
-                              cause="random_state")
-        from .library_calls import OpMethodVariable
-        return OpMethodVariable(self, name, hit, f"{type(self.obj).__name__}.{name}")
-
-
-def new_random_object(tx, fn, args, kwargs) -> Variable:
-    """``np.random.default_rng(seed)`` or ``np.random.RandomState(seed)`` with an int (a
-    constant or a dynamic int argument) or None: the op that makes the object when the
-    graph runs, in program order; the node's value is the object. Its methods are the
-    Generator (RandomState) ops, as for one passed in; the glue reads the object from
-    the graph's outputs when the program keeps it (returned, stored, live at a break)."""
-    op_name, example = _NEW_GENERATORS[fn]
-    seed = kwargs.get("seed", args[0] if args else ConstantVariable(None))
-    value = raw(seed) if isinstance(seed, ConstantVariable) else seed
-    if len(args) + len(kwargs) > 1 or not (value is None or isinstance(value, int)) or \
-            isinstance(value, bool):
-        raise Unsupported(f"{library_name(fn)}() of anything but an int or None",
-                          cause="random_state")     # (dynamo/hints.py says why)
-    node = tx.output.effect_op(op_name, (tx.output.graph_arg(value),), {})
-    node.meta["object"] = type(example)
-    return RandomObjectVariable(example, node=node)
-
-
-# constructor -> (its op, a private object of its type, for the rules)
-_NEW_GENERATORS = {
-    np.random.default_rng: ("random_default_rng", np.random.Generator(np.random.PCG64(0))),
-    np.random.RandomState: ("random_randomstate", np.random.RandomState(0)),
-}
 
 
 # What a builtin exception class may define beyond BaseException and still be built

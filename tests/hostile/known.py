@@ -222,7 +222,7 @@ ROUND11: dict[str, Known | str] = {}
 #    (guard-reads-class-code, fixed in part: a property added to the class over an
 #    instance's entry was taken for the entry, its getter run while tracing and by the
 #    guards on every call (2 reads a call, plainly 1); a data descriptor of the class is
-#    now read as one (variables/objects.py _data_descriptor), and the instance functions
+#    now read as one (variables/class_facts.py data_descriptor), and the instance functions
 #    the frame-reader check guards are tested to be the instance's entry first
 #    (reach_guards._still_own_entry). Left: the entries made before the class changed.)
 #    (metaclass-getattribute, fixed: a method read through a class whose
@@ -256,7 +256,7 @@ ROUND12: dict[str, Known | str] = {
 #    (meta-class-property, fixed: `C.factor` of a metaclass property was read once while
 #    tracing and kept, then read again by the guards: a class attribute a program's
 #    metaclass answers (an entry of its own, __getattr__, __getattribute__) is a break,
-#    variables/objects.py _program_metaclass_answers; a metaclass __getattr__ no longer
+#    variables/class_facts.py program_metaclass_answers; a metaclass __getattr__ no longer
 #    runs for dynamo's own `hasattr(cls, "__del__")`, variables/lifetimes.py.)
 #    (fake-library-module, fixed: a class whose body says `__module__ = "numpy"` had its
 #    attributes read as NumPy's, unguarded: a library class is a C type or one its

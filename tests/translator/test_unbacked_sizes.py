@@ -594,7 +594,7 @@ def test_specializing_uses_break(name):
 def test_one_answer_for_every_count_numpy_takes():
     """``x[m] * w`` with a static ``(3,)`` ``w``: NumPy takes 1 or 3 selected elements
     (both give ``(3,)``) and raises its broadcasting error for any other count. One
-    answer: it stays in the graph (``OutputGraph._one_answer``), the node may raise, and
+    answer: it stays in the graph (``unbacked_results.one_answer``), the node may raise, and
     every count gives eager's result or eager's error (issue #19: ``np.bincount(y,
     minlength=k)`` beside ``k``-sized arrays)."""
     report = dynamo.explain(against_static, backend="eager")(*_three_positive(0))

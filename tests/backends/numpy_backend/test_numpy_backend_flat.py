@@ -417,32 +417,32 @@ def test_every_alignment_of_the_gaps_is_bit_identical(dtype, window):
 def test_the_warnings_filters_are_scanned_once_while_they_stay_the_same():
     """``eager_goes_on`` (asked before every direct write: every stencil step) scans
     the warnings filters only when they are not the very objects scanned last time
-    (a scan records them anew in ``runtime._FILTERS_SEEN``); a new filter is scanned,
+    (a scan records them anew in ``warning_display._FILTERS_SEEN``); a new filter is scanned,
     and one that makes RuntimeWarning an error turns the direct write off (the result
     is eager's either way)."""
-    from dynamo.backends.numpy_backend import runtime
+    from dynamo.backends.numpy_backend import runtime, warning_display
     A, B = grid(300, 300), grid(300, 300, seed=1)
     compiled = dynamo.compile(jacobi, backend="numpy")
     try:
         compiled(A.copy(), B.copy())
-        seen = runtime._FILTERS_SEEN
+        seen = warning_display._FILTERS_SEEN
         got = compiled(A.copy(), B.copy())
-        assert runtime._FILTERS_SEEN is seen    # four steps, four questions, no scan
+        assert warning_display._FILTERS_SEEN is seen    # four steps, four questions, no scan
         with warnings.catch_warnings():
             warnings.simplefilter("error", RuntimeWarning)
             token = runtime.guard()
             try:
                 assert not runtime.eager_goes_on()
-                rescanned = runtime._FILTERS_SEEN
+                rescanned = warning_display._FILTERS_SEEN
                 assert rescanned is not seen and rescanned[2] is False
                 assert not runtime.eager_goes_on()
-                assert runtime._FILTERS_SEEN is rescanned
+                assert warning_display._FILTERS_SEEN is rescanned
             finally:
                 runtime.unguard(token)
             again = compiled(A.copy(), B.copy())
         token = runtime.guard()
         try:
-            assert runtime.eager_goes_on() and runtime._FILTERS_SEEN[2] is True
+            assert runtime.eager_goes_on() and warning_display._FILTERS_SEEN[2] is True
         finally:
             runtime.unguard(token)
     finally:

@@ -1,0 +1,223 @@
+"""Sizes only the data decides, in an op's result (issue #19, docs/unbacked.md).
+
+``OutputGraph.call_op`` asks an op's shape rule for its result; where the rule marks a
+dimension ``DataSize`` (``x[mask]``, ``np.nonzero``, ``np.unique``, ``np.bincount``),
+``with_unbacked_sizes`` gives it an *unbacked* symbolic size, shared with the size
+already made for the same argument and measure (``x[m]`` and ``w[m]`` have one
+length), and ``own_unbacked`` records where the graph can read it when it runs. Where
+a rule rejects arguments holding such sizes at their made-up hints,
+``rejected_for_some_counts`` keeps the op if every count NumPy takes gives one answer
+(``one_answer``), and otherwise breaks in the user's terms.
+
+Example::
+
+    >>> # x: float64[10], m: bool[10]; the rule of x[m] says (DataSize(nonzero_of=1),)
+    >>> meta, new = with_unbacked_sizes(output, getitem, meta, data_sizes, call, metas)
+    >>> meta.shape, new
+    ((u0,), [('u0', 0, 0)])
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from . import ops
+from .exc import Unsupported
+from .graph import Node
+from .ops.rules import metas_in
+from .symbolic import Symbolic, substitute, symbols_in
+from .tree import tree_leaves
+from .variables import ArrayVariable, ListVariable, TupleVariable, Variable
+
+
+def with_unbacked_sizes(output, op: ops.OpDef, meta, data_sizes: list, call, meta_call):
+    """The op's result with each dimension its rule marked ``DataSize`` made an
+    unbacked size, and ``[(symbol, result index, dimension)]``: where each new size
+    can be read when the graph runs (see ``own_unbacked``).
+
+    Marks with one key are one size. A mark that counts the nonzero elements of an
+    argument (``x[m]``, ``np.nonzero(m)``), or measures its values otherwise
+    (``DataSize.measure``: ``np.bincount``'s length), takes the size already made
+    for that argument's node and measure, if any: ``x[m]`` and ``w[m]`` have one
+    length (two sizes are otherwise different, and an op that needs them equal
+    breaks)."""
+    line = os.path.basename(output.current_loc.get("loc", ""))
+    what = ("the number of elements x[mask] selects" if op.name == "getitem" else
+            f"the length of np.{op.name}'s result") + (f", at {line}" if line else "")
+    arrays = _array_arguments(call, metas_in(meta_call))
+    sizes, new = {}, []
+    # a size is read off a dimension that is exactly it (offset 0: the counts of
+    # np.histogram, not its edges, which are one more)
+    for k, d, mark in sorted(data_sizes, key=lambda size: size[2].offset != 0):
+        if mark.key in sizes:
+            continue
+        assert mark.offset == 0, f"np.{op.name}: a DataSize key with no offset-0 mark"
+        counted = (_same_values(arrays[mark.nonzero_of].node), mark.measure) \
+            if arrays is not None and mark.nonzero_of is not None else None
+        size = output.nonzero_counts.get(counted) if counted is not None else None
+        if size is None:
+            size = output.shape_env.new_unbacked(
+                what if mark.measure != "value" else  # np.zeros((n, labels.max() + 1))
+                what.replace("the length of", "a size read from an array's value, in"))
+            new.append((size.sym.terms[0][0], k, d))
+            if counted is not None:
+                output.nonzero_counts[counted] = size
+        sizes[mark.key] = size
+    metas = list(meta) if isinstance(meta, tuple) else [meta]
+    for k, d, mark in data_sizes:
+        shape = list(metas[k].shape)
+        shape[d] = sizes[mark.key] + mark.offset if mark.offset else sizes[mark.key]
+        metas[k] = metas[k].with_(shape=tuple(shape))
+    return (tuple(metas) if isinstance(meta, tuple) else metas[0]), new
+
+
+def rejected_for_some_counts(output, op: ops.OpDef, meta_call, error: Exception):
+    """An op's rule rejected arguments holding unbacked sizes at their made-up hints
+    (``x[m] * w`` with a static ``w``, ``x[m] + x[n]``): NumPy takes them for some
+    counts only, which the trace cannot know. An elementwise op whose every taken
+    count gives one answer returns ``(meta, why)`` (``one_answer``); otherwise
+    break, saying so in the user's terms (the hint is no size of theirs: the message
+    names the symbol instead). None when the call holds no unbacked size."""
+    names = sorted(symbols_in(meta_call) & output.shape_env.unbacked.keys())
+    if not names:
+        return None
+    answer = one_answer(output.shape_env, op, meta_call, names, error)
+    if answer is not None:
+        return answer
+    text = ops.error_text(error)
+    for name in names:
+        text = text.replace(str(output.shape_env.hints[name]), name)
+    what = "; ".join(f"{n}: {output.shape_env.unbacked[n]}" for n in names)
+    hint = ("make the sizes agree by construction (index both arrays with the same "
+            "mask), or accept the graph break")
+    if any("np.bincount" in output.shape_env.unbacked[n] for n in names):
+        # np.bincount(y, minlength=k) is longer than k when y holds k or more
+        hint = ("np.bincount(y, minlength=k) has max(y) + 1 counts when that is more "
+                "than k; for exactly k counts, count into a fixed array (c = "
+                "np.zeros(k, int); np.add.at(c, y, 1)), or accept the graph break")
+    raise Unsupported(f"np.{op.name} of a data-dependent size ({what}) that fits the "
+                      f"other arguments for some counts only: {text}",
+                      "That size is known only when the graph runs; NumPy would take "
+                      "these arguments for some counts and raise for others.",
+                      hint=hint, cause="data_dependent_shape") from error
+
+
+def one_answer(shape_env, op: ops.OpDef, meta_call, names: list, error: Exception):
+    """``(meta, why)`` for an elementwise op of one unbacked size that NumPy takes
+    for some counts only, where every count it takes gives one answer: adding the
+    counts ``np.bincount(y, minlength=3)`` to a ``(12, 3)`` array takes ``u0`` of 1
+    or 3 and gives ``(12, 3)`` float64 for both, and NumPy raises its own
+    broadcasting error for any other count when the graph runs, as eagerly (the
+    node may raise: ``why``). None where no count or more than one answer is found.
+
+    Broadcasting takes a size only where it is 1 or the size of another operand
+    on that axis: the counts tried (0 to 3, every static size of the call, and one
+    and two past the largest) hold every count it could take, so the answer is the
+    rule's for every count where NumPy does not raise.
+
+    A reshape of ``u0`` elements to a shape of static ints with no ``-1``
+    (``np.bincount(y, minlength=9).reshape(3, 3)``: ``u0`` is ``max(9, y.max() +
+    1)``) takes exactly one count, the shape's product, which is tried too: its
+    answer is the result, and NumPy raises its own ValueError for any other count
+    when the graph runs, as eagerly. With a ``-1`` the counts 0 and the product of
+    the other sizes give two answers: it keeps breaking."""
+    if op.kind != ops.ELEMENTWISE and op.name != "reshape" or len(names) != 1 or \
+            symbols_in(meta_call) != set(names):
+        return None
+    statics = {int(d) for m in metas_in(meta_call) for d in m.shape
+               if not isinstance(d, Symbolic)}
+    if op.name == "reshape":   # the product of the new shape: its only count
+        shape = [v for v in tree_leaves(meta_call[0][1:]) if type(v) is int]
+        statics.add(abs(int(np.prod(shape, dtype=np.int64))))
+    counts = {0, 1, 2, 3} | statics | {max(statics | {3}) + k for k in (1, 2)}
+    answers, raised = [], []
+    for count in sorted(counts):
+        at = dict(shape_env.hints, **{names[0]: count})
+        try:
+            answer = op.meta(op, *substitute(meta_call, at))
+        except ops.MetaError:
+            return None
+        except Exception:  # noqa: BLE001 (NumPy raises at this count)
+            raised.append(count)
+            continue
+        answers.append(answer)
+    if not answers or not raised or ops.data_sizes(answers[0]) or \
+            any(a != answers[0] for a in answers[1:]):
+        return None
+    return answers[0], (f"np.{op.name} raises for some data ({type(error).__name__} "
+                        f"when the size is {raised[0]})")
+
+
+def own_unbacked(output, unbacked: list, results: list) -> None:
+    """Remember, per unbacked symbol, the node and dimension that hold its value when
+    the graph runs (``symbol_placeholder`` reads it there; the glue too)."""
+    for name, k, d in unbacked:
+        output.unbacked_sizes[name] = (results[k], d)
+
+
+_KEY_CONSTANTS = (int, float, str, bool, type(None))
+
+
+class _NoKey(Exception):
+    """An argument a key cannot compare by value (an array, a symbolic size)."""
+
+
+def _same_values(node: Node) -> Any:
+    """A key equal for two nodes that hold the same values when the graph runs: a view
+    op (``ravel``, ``reshape``, ``transpose``...) of the same node with the same
+    constant arguments, or else the node itself.
+
+    ``np.bincount(r.ravel(), w)`` and ``np.bincount(r.ravel())`` count the values of two
+    ``ravel`` nodes of one ``r``: one length. A write into an array gives every alias
+    of it a new node (``call_op``), so views of one node with one set of arguments see
+    the same values.
+
+        >>> _same_values(ravel_1) == _same_values(ravel_2)     # both r.ravel()
+        True
+    """
+    op = ops.REGISTRY.get(node.target) if node.op == "call" else None
+    if op is None or op.kind != ops.VIEW or op.random or op.effect:
+        return node
+    try:
+        return ("view", node.target, _frozen(node.args), _frozen(sorted(node.kwargs.items())))
+    except _NoKey:
+        return node
+
+
+def _frozen(value: Any) -> Any:
+    """``value`` as a hashable key: nodes by ``_same_values``, slices as tuples."""
+    if isinstance(value, Node):
+        return _same_values(value)
+    if isinstance(value, slice):
+        return ("slice", _frozen(value.start), _frozen(value.stop), _frozen(value.step))
+    if isinstance(value, (tuple, list)):
+        return (type(value).__name__, tuple(_frozen(v) for v in value))
+    if type(value) in _KEY_CONSTANTS:
+        return (type(value).__name__, value)
+    raise _NoKey
+
+
+def _array_arguments(call, metas: list) -> list | None:
+    """The ArrayVariables of an op's call (``(args, kwargs)``, inside tuples and lists
+    too) in the order of ``metas``, the ArrayMetas its rule saw (``rules.metas_in``);
+    None where the two do not line up (then no size is shared)."""
+    found = []
+
+    def walk(value):
+        for leaf in tree_leaves(value, is_leaf=_is_variable):
+            if isinstance(leaf, ArrayVariable):
+                found.append(leaf)
+            elif isinstance(leaf, (TupleVariable, ListVariable)):
+                walk(list(leaf.items))
+    walk(call)
+    if len(found) != len(metas) or any((v.meta.dtype, v.meta.ndim) != (m.dtype, m.ndim)
+                                       for v, m in zip(found, metas)):
+        return None
+    return found
+
+
+def _is_variable(value: Any) -> bool:
+    return isinstance(value, Variable)

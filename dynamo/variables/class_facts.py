@@ -1,0 +1,136 @@
+"""Facts about classes, read from their own namespaces: nothing of the program's runs.
+
+What ``ObjectVariable`` and ``ClassVariable`` (``objects.py``) decide on before they
+read an attribute or model a construction: where a name lives in a class's MRO
+(``class_entry``), whether it is a data descriptor, whether a metaclass of the
+program's could answer a class attribute, whether ``klass(...)`` is plain
+``object.__new__`` and ``__init__`` (``modelled_class``), and whether a class's
+attributes are a library's, never changing (``library_class``).
+
+Example::
+
+    >>> class Meta(type):
+    ...     factor = property(lambda cls: 2)
+    >>> class C(metaclass=Meta):
+    ...     pass
+    >>> program_metaclass_answers(C, "factor"), modelled_class(C)
+    ('Meta', None)
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+import types
+
+from dynamo.guards.guards import held_by_its_module
+from dynamo.guards.type_slots import (
+    defines,
+    dict_of,
+    dict_offset_of,
+    flags_of,
+    is_builtin_class,
+    module_of,
+    mro_of,
+    qualname_of,
+)
+
+LIBRARY_MODULES = ("numpy", "cupy", "cupyx", "math", "cmath", "operator")
+HEAP_TYPE = 1 << 9   # Py_TPFLAGS_HEAPTYPE: a class made by a class statement or type()
+
+
+def library_class(cls: type) -> bool:
+    """A class of builtins or of a library whose attributes never change (read as
+    library values, unguarded): a C type of theirs, or a Python class its module holds
+    under its name. A class statement of the program's that says ``__module__ =
+    "numpy"`` in its body is neither (round 14, ``fake-library-module``)."""
+    if module_of(cls).split(".")[0] not in LIBRARY_MODULES + ("builtins",):
+        return False
+    return not type.__dict__["__flags__"].__get__(cls) & HEAP_TYPE or \
+        held_by_its_module(cls)
+
+
+def program_metaclass_answers(cls: type, name: str) -> str | None:
+    """The name of ``cls``'s metaclass where reading ``cls.name`` may run its code: a
+    metaclass of the program's (a class statement's, not the standard library's
+    ``ABCMeta``, ``EnumType``) with an entry named ``name`` (a property), its own
+    ``__getattribute__``, or a ``__getattr__`` where the class lacks ``name``. Read
+    from the classes' own namespaces: nothing of the program's runs.
+
+        >>> class Meta(type):
+        ...     factor = property(lambda cls: 2)
+        >>> class C(metaclass=Meta):
+        ...     pass
+        >>> program_metaclass_answers(C, "factor"), program_metaclass_answers(C, "x")
+        ('Meta', None)
+    """
+    meta = type(cls)
+    if meta is type:
+        return None
+    for k in mro_of(meta):
+        if k is type or k is object or not type.__dict__["__flags__"].__get__(k) & HEAP_TYPE \
+                or standard_library(module_of(k)):
+            continue
+        own = dict_of(k)
+        if name in own or "__getattribute__" in own or (
+                "__getattr__" in own and class_entry(cls, name) is None):
+            return qualname_of(meta)
+    return None
+
+
+def standard_library(module: str) -> bool:
+    return module.split(".")[0] in sys.stdlib_module_names
+
+
+def modelled_class(klass: type) -> str | None:
+    """Why ``klass(...)`` cannot be modelled as ``NewObjectVariable`` does, or None."""
+    if type(klass).__call__ is not type.__call__:
+        return "its metaclass defines __call__"
+    for base in mro_of(klass)[:-1]:
+        if is_builtin_class(base) or not isinstance(dict_of(base), types.MappingProxyType):
+            return f"it derives from {qualname_of(base)}"
+        if dict_of(base).get("__slots__", ()):   # (abc.ABC's empty __slots__ is fine)
+            return "it has __slots__"
+    if mro_of(klass)[-1] is not object:
+        return "its bases are not plain classes"
+    for name in ("__new__", "__setattr__", "__getattribute__", "__delattr__"):
+        if inspect.getattr_static(klass, name) is not inspect.getattr_static(object, name):
+            return f"it defines {name}"
+    if defines(klass, "__del__"):
+        return "it defines __del__"
+    return None
+
+
+C_METHODS = (types.MethodDescriptorType, types.WrapperDescriptorType,
+              types.BuiltinFunctionType, types.ClassMethodDescriptorType)
+# class attributes an instance read resolves on the class itself (not through the
+# instance's source): methods, static and class methods
+READ_FROM_CLASS = (types.FunctionType, staticmethod, classmethod, *C_METHODS)
+
+
+def class_entry(cls: type, name: str):
+    """``name`` in the namespaces of ``cls``'s MRO (None where absent), read without
+    the metaclass's help."""
+    for k in mro_of(cls):
+        own = dict_of(k)
+        if name in own:
+            return own[name]
+    return None
+
+
+def data_descriptor(value) -> bool:
+    """A class attribute that wins over an instance's entry of its name (``property``,
+    a slot, anything whose type has ``__set__`` or ``__delete__``)."""
+    kind = type(value)
+    return hasattr(kind, "__set__") or hasattr(kind, "__delete__")
+
+
+def may_have_own(cls: type) -> bool:
+    """Whether an object of ``cls`` may have an attribute its class lacks: one in its
+    ``__dict__``, or one its ``__getattr__`` or own ``__getattribute__`` answers.
+
+    Example: ``may_have_own(tuple)`` is False; a class statement's class (its objects
+    have a ``__dict__``) gives True."""
+    return bool(dict_offset_of(cls)) or defines(cls, "__getattr__") or \
+        any(flags_of(k) & HEAP_TYPE and "__getattribute__" in dict_of(k)
+            for k in mro_of(cls))
