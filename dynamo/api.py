@@ -16,6 +16,7 @@ see ``docs/distributed.md``.
 from __future__ import annotations
 
 import copyreg
+import difflib
 import functools
 import inspect
 import operator
@@ -50,15 +51,18 @@ def _backend_name(backend) -> str:
 
 def compile(fn: Callable | None = None, *, backend: str | Callable = "eager",
             fullgraph: bool = False, dynamic: bool | None = None,
-            options: dict | None = None) -> Any:
+            options: dict | None = None, **unknown: Any) -> Any:
     """Compile ``fn`` (a function, bound method or callable object) with ``backend``.
 
     A ``functools.partial`` gets its function compiled, with its arguments; a callable
     with no Python code to trace (a ufunc, a builtin, a class) gets a wrapper that
     calls it as it is (logged on the ``graph_breaks`` channel). Works as a call, and as
     a decorator with or without arguments. Raises ``TypeError`` for a non-callable and
-    ``ValueError`` for an unknown backend name.
+    ``ValueError`` for an unknown backend name, and ``TypeError`` naming the valid
+    keywords for any other (``fulgraph=True``: "did you mean 'fullgraph'?").
     """
+    if unknown:
+        raise TypeError(_unknown_keyword(next(iter(unknown))))
     if fn is None:
         return functools.partial(compile, backend=backend, fullgraph=fullgraph,
                                  dynamic=dynamic, options=options)
@@ -76,6 +80,18 @@ def compile(fn: Callable | None = None, *, backend: str | Callable = "eager",
         raise TypeError("this object is already compiled; compile the original "
                         "(._orig_mod) instead")
     return _compile_callable(fn, settings, ctx)
+
+
+_COMPILE_KEYWORDS = ("backend", "fullgraph", "dynamic", "options")
+
+
+def _unknown_keyword(name: str) -> str:
+    """The message for ``dynamo.compile(f, name=...)``, ``name`` none of its keywords."""
+    close = difflib.get_close_matches(name, _COMPILE_KEYWORDS, n=1)
+    maybe = f"did you mean {close[0]!r}? " if close else ""
+    return (f"dynamo.compile() got an unexpected keyword argument {name!r}; {maybe}its "
+            f"keywords are {', '.join(_COMPILE_KEYWORDS)} (a backend's own settings go in "
+            "options={...})")
 
 
 class CompileSettings(NamedTuple):

@@ -113,6 +113,15 @@ def wrap_library_value(value: Any) -> Variable:
     raise Unsupported(f"library value of type {type(value).__name__}")
 
 
+# ``__getattribute__`` and ``__setattr__`` slots that are object's own generic lookup
+# and store: object's, and a C type's that sets the slots to them itself (3.11's
+# ``types.SimpleNamespace``, which lists them in its ``__dict__``; 3.13's inherits
+# object's). A subclass that defines its own has another.
+_GENERIC_GETATTRIBUTE = frozenset({object.__getattribute__,
+                                   types.SimpleNamespace.__getattribute__})
+_GENERIC_SETATTR = frozenset({object.__setattr__, types.SimpleNamespace.__setattr__})
+
+
 class ModuleVariable(Variable):
     def __init__(self, module: types.ModuleType, source=None):
         self.module, self.source = module, source
@@ -234,7 +243,7 @@ class ObjectVariable(Variable):
         if name in self.cache:
             return self.cache[name]
         cls = type(self.obj)
-        if cls.__getattribute__ is not object.__getattribute__:
+        if cls.__getattribute__ not in _GENERIC_GETATTRIBUTE:
             # it runs on every read, with whatever effects it has: not at trace time
             raise Unsupported(f"{qualname_of(cls)}.__getattribute__ for {name!r}")
         if type.__getattribute__(type(cls), "__getattribute__") is not type.__getattribute__:
@@ -341,7 +350,7 @@ class ObjectVariable(Variable):
         if static is not None and hasattr(static, "__set__") and \
                 not isinstance(static, types.MemberDescriptorType):
             raise Unsupported(f"assignment through descriptor {name!r}")
-        if type(self.obj).__setattr__ is not object.__setattr__:
+        if type(self.obj).__setattr__ not in _GENERIC_SETATTR:
             raise Unsupported(f"{qualname_of(type(self.obj))} defines __setattr__")
         if not isinstance(static, types.MemberDescriptorType) and \
                 not hasattr(self.obj, "__dict__"):

@@ -72,3 +72,15 @@ def test_a_backend_returning_a_list_of_the_right_length_works():
         return lambda *a: list(fn(*a))
     x = np.linspace(-1, 1, 5)
     np.testing.assert_array_equal(dynamo.compile(gelu, backend=as_list)(x), gelu(x))
+
+
+@pytest.mark.parametrize("keyword,words", [
+    ("fulgraph", ["'fulgraph'", "did you mean 'fullgraph'?", "backend, fullgraph"]),
+    ("threads", ["'threads'", "options={...}"]),
+])
+def test_a_keyword_compile_does_not_take_names_the_ones_it_does(keyword, words):
+    for call in (lambda: dynamo.compile(np.tanh, **{keyword: 1}),
+                 lambda: dynamo.compile(**{keyword: 1})):     # as a decorator too
+        with pytest.raises(TypeError) as info:
+            call()
+        assert all(w in str(info.value) for w in words), str(info.value)

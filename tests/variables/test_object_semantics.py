@@ -545,3 +545,35 @@ def test_a_class_that_gains_del_or_init_after_the_trace(backend):
     assert plain == [["made", "dropped"], ["made", "del", "dropped"],
                      "init", ["made", "del", "dropped"]]
     assert calls(dynamo.compile(f, backend=backend)) == plain
+
+
+def _step_with_config(x, cfg):
+    cfg.steps += 1
+    return x * cfg.lr + getattr(cfg, "bias", 2.0)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_simple_namespace_is_read_and_written_in_the_graph(backend):
+    """3.11's ``types.SimpleNamespace`` lists object's generic ``__getattribute__`` and
+    ``__setattr__`` in its own ``__dict__``: they are still plain reads and writes."""
+    import types
+
+    compiled = dynamo.compile(_step_with_config, backend=backend)
+    mine, theirs = types.SimpleNamespace(lr=0.1, steps=0), types.SimpleNamespace(lr=0.1, steps=0)
+    for change in (None, ("lr", 0.5), ("bias", 5.0)):
+        if change:
+            setattr(mine, *change)
+            setattr(theirs, *change)
+        np.testing.assert_array_equal(compiled(np.ones(3), mine),
+                                      _step_with_config(np.ones(3), theirs))
+        assert vars(mine) == vars(theirs)
+    report = dynamo.explain(_step_with_config, backend=backend)(
+        np.ones(3), types.SimpleNamespace(lr=0.1, steps=0))
+    assert (report.graph_count, report.graph_break_count) == (1, 0), report
+
+    class Logged(types.SimpleNamespace):          # a __setattr__ of the program's: a break
+        def __setattr__(self, name, value):
+            object.__setattr__(self, name, value)
+    report = dynamo.explain(_step_with_config, backend=backend)(
+        np.ones(3), Logged(lr=0.1, steps=0))
+    assert report.graph_break_count == 1, report
