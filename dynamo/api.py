@@ -75,7 +75,14 @@ def compile(fn: Callable | None = None, *, backend: str | Callable = "eager",
         raise TypeError(f"fullgraph must be True or False, got {fullgraph!r}")
     settings = CompileSettings(backend, fullgraph, dynamic,
                                None if options is None else dict(options))
-    ctx = settings.context()
+    try:
+        ctx, error = settings.context(), None
+    except ValueError as e:   # an unknown backend, options the backend does not take
+        if config.verbose:
+            raise
+        error = e.with_traceback(None)
+    if error is not None:     # the program's mistake: shown raised from compile() alone
+        raise error
     if isinstance(fn, (OptimizedFunction, OptimizedModule, OptimizedMethod)):
         raise TypeError("this object is already compiled; compile the original "
                         "(._orig_mod) instead")

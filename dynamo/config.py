@@ -95,36 +95,39 @@ class Config:
     """Log full tracebacks of internal errors (they always fall back to eager)."""
 
     def __setattr__(self, name: str, value) -> None:
-        _check(name, value)
+        error = _problem(name, value)
+        if error is not None:   # raised here: the one frame of dynamo's the program sees
+            raise error
         object.__setattr__(self, name, value)
 
     def describe(self) -> str:
         return "\n".join(f"{f.name} = {getattr(self, f.name)!r}" for f in fields(self))
 
 
-
-def _check(name: str, value) -> None:
-    """Raise if ``config.<name> = value`` is not a valid setting."""
+def _problem(name: str, value) -> Exception | None:
+    """The error to raise if ``config.<name> = value`` is not a valid setting."""
     kinds = {f.name: f.type for f in fields(Config)}
     if name not in kinds:
         close = difflib.get_close_matches(name, kinds, n=1)
         maybe = f"did you mean {close[0]!r}? " if close else ""
-        raise AttributeError(f"dynamo.config has no setting {name!r}; {maybe}"
-                             f"settings: {', '.join(sorted(kinds))}")
+        return AttributeError(f"dynamo.config has no setting {name!r}; {maybe}"
+                              f"settings: {', '.join(sorted(kinds))}")
     if kinds[name] == "str | None":
         if value is not None and not isinstance(value, str):
-            raise TypeError(f"dynamo.config.{name} must be a str (a path) or None, got "
-                            f"{type(value).__name__} {value!r}")
-        return
+            return TypeError(f"dynamo.config.{name} must be a str (a path) or None, got "
+                             f"{type(value).__name__} {value!r}")
+        return None
     if kinds[name] in (bool, "bool"):
         if not isinstance(value, bool):
-            raise TypeError(f"dynamo.config.{name} must be True or False, got {value!r}")
-        return
+            return TypeError(f"dynamo.config.{name} must be True or False, got {value!r}")
+        return None
     if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"dynamo.config.{name} must be an int, got "
-                        f"{type(value).__name__} {value!r}")
+        return TypeError(f"dynamo.config.{name} must be an int, got "
+                         f"{type(value).__name__} {value!r}")
     if value < _MINIMUM.get(name, 0):
-        raise ValueError(f"dynamo.config.{name} must be >= {_MINIMUM.get(name, 0)}, got {value!r}")
+        return ValueError(f"dynamo.config.{name} must be >= {_MINIMUM.get(name, 0)}, "
+                          f"got {value!r}")
+    return None
 
 
 config = Config()

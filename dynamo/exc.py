@@ -30,6 +30,10 @@ class Unsupported(DynamoError):
         self.reason, self.cause = reason, cause
         self._explanation, self._hint = explanation, hint
         self.location: tuple[str, int, str] | None = None  # filename, lineno, source line
+        # the function whose line ``location`` is (an inlined helper's, not the compiled
+        # frame's), and the calls that led there, innermost first: (function, line)
+        self.function: str | None = None
+        self.callers: list[tuple[str, int]] = []
 
     @property
     def explanation(self) -> str:
@@ -53,12 +57,25 @@ class Unsupported(DynamoError):
         parts = [self.reason]
         if self.location:
             filename, lineno, line = self.location
-            parts.append(f'  File "{filename}", line {lineno}' + (f"\n    {line}" if line else ""))
+            in_function = f", in {self.function}" if self.function else ""
+            parts.append(f'  File "{filename}", line {lineno}{in_function}' +
+                         (f"\n    {line}" if line else ""))
+            if self.callers:
+                parts.append(f"  ({called_from(self.callers)})")
         if self.explanation:
             parts.append(f"  Why: {self.explanation}")
         if self.hint:
             parts.append(f"  Hint: {self.hint}")
         return "\n".join(parts)
+
+
+def called_from(callers: list[tuple[str, int]]) -> str:
+    """The calls that led to a break in a helper, innermost first, in words::
+
+        >>> called_from([("mid", 7), ("f", 12)])
+        'called from mid at line 7, from f at line 12'
+    """
+    return "called from " + ", from ".join(f"{fn} at line {n}" for fn, n in callers)
 
 
 class SkipFrame(Exception):  # noqa: N818 (control flow: run this frame eagerly)

@@ -39,6 +39,7 @@ from .bytecode.caller_frames import reads_caller_frame_of
 from .bytecode.instructions import code_name
 from .convert import convert_frame
 from .frame_records import BreakRecord, FrameRecord
+from .guard_words import guard_lines
 
 
 @dataclass
@@ -150,14 +151,13 @@ class ExplainOutput:
             lines.append(f"Graph {i} ({code_name(r.code)}, {r.op_count} ops):")
             lines += ["  " + ln for ln in str(r.graph).splitlines()]
         if self.guards:
+            # in the program's names, values inline (``guard_words``); the generated
+            # check functions, in generated code's names, are ``check_sources``
             lines.append("Guards:")
             for r in self.records:
                 if r.guards:
                     lines.append(f"  {code_name(r.code)}:")
-                    lines += [f"    {g.describe()}" for g in r.guards]
-            lines.append("Guard check functions (generated):")
-            for src in self.check_sources:
-                lines += ["  " + ln for ln in src.rstrip().splitlines()]
+                    lines += [f"    {line}" for line in guard_lines(r.guards, r.code)]
         return "\n".join(lines)
 
 

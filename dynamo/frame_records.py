@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from . import logs
 from .bytecode.instructions import code_name
-from .exc import Unsupported
+from .exc import Unsupported, called_from
 from .graph import Graph
 
 log_breaks = logs.get("graph_breaks")
@@ -43,6 +43,8 @@ class BreakRecord:
     lineno: int | None
     source_line: str
     frame: str
+    function: str = ""        # whose line it is: a helper's, inlined into ``frame``
+    callers: tuple = ()       # the calls that led there: (function, line), innermost first
 
     @property
     def site(self) -> tuple:
@@ -55,12 +57,15 @@ class BreakRecord:
 
     def describe(self, frames: list[str]) -> str:
         """The record as the report shows it, ``frames`` being the frames whose graphs
-        it ends (``in f``; ``in check, ending the graphs of top, mid and check``: the
-        outer frames traced into the helper and broke first, so the last frame is the
-        one whose code holds the line)."""
-        where = frames[0] if len(frames) == 1 else (
-            f"{frames[-1]}, ending the graphs of "
-            f"{', '.join(frames[:-1])} and {frames[-1]}")
+        it ends: ``in f``; for a break in a helper, the helper and the calls that led
+        there (``in check (called from mid at line 7, from top at line 12), ending the
+        graphs of top, mid and check``: the outer frames traced into the helper and
+        broke first)."""
+        where = self.function or frames[-1]
+        if self.callers:
+            where += f" ({called_from(list(self.callers))})"
+        if len(frames) > 1:
+            where += f", ending the graphs of {', '.join(frames[:-1])} and {frames[-1]}"
         text = f"{self.reason}\n  at {self.filename}:{self.lineno} in {where}"
         if self.source_line:
             text += f"\n      {self.source_line}"
@@ -107,8 +112,10 @@ def _phase(record: FrameRecord, name: str):
 
 def _break_record(e: Unsupported, code) -> BreakRecord:
     filename, lineno, line = e.location or (code.co_filename, None, "")
+    function = getattr(e, "function", None) if e.location else None
     return BreakRecord(e.reason, e.explanation, e.hint, e.cause, filename, lineno, line,
-                       code_name(code))
+                       code_name(code), function or "",
+                       tuple(getattr(e, "callers", ())) if function else ())
 
 
 def _log_break(e: Unsupported, code, whole_frame: bool = False, island: bool = False):

@@ -12,6 +12,8 @@ Example::
 
 from __future__ import annotations
 
+import logging
+
 from dynamo.backends import is_builtin
 from dynamo.guards import CheckFunction, shared_reads
 
@@ -20,6 +22,7 @@ from .bytecode.instructions import code_name
 from .codegen import GlueCodegen
 from .exc import BackendError, SkipFrame, Unsupported
 from .frame_records import _break_record, _log_break, _phase
+from .guard_words import entry_text
 from .ops.errstate import has_errstate, restoring
 from .output_graph import OutputGraph
 from .raising import OnRaise, on_raise
@@ -27,6 +30,7 @@ from .symbolic import not_recording
 
 log_graph = logs.get("graph")
 log_guards = logs.get("guards")
+log_guards_code = logs.guards_code
 
 
 def _codegen(cg, build) -> str:
@@ -115,5 +119,9 @@ def _check(fn, output: OutputGraph, params, record) -> CheckFunction:
                               has_closure=True)
     record.guards = guards
     record.check_source = check.source
-    log_guards.debug("guards of %s:\n%s", code_name(fn.__code__), check.explained())
+    if log_guards.isEnabledFor(logging.DEBUG):
+        log_guards.debug("%s", entry_text(fn.__code__, check.guards))
+    if log_guards_code.isEnabledFor(logging.DEBUG):   # DYNAMO_LOGS=+guards
+        log_guards_code.debug("check function of %s:\n%s", code_name(fn.__code__),
+                              check.explained())
     return check

@@ -168,6 +168,11 @@ TABLE: tuple[Advice, ...] = (
            "Memory layout (strides, flags, base, ctypes) is decided by the backend, not the "
            "trace.", "read the layout outside the compiled function, or use "
            "np.ascontiguousarray where you need a layout"),
+    Advice(r"np\.poly1d",
+           "np.poly1d is a Python polynomial object, not an array op: the translator does "
+           "not model it (it drops leading zero coefficients by their values).",
+           "evaluate with np.polyval(coeffs, x) on the coefficient array (captured), e.g. "
+           "np.polyval(np.polyfit(x, y, 2), t), or pass p.coeffs in, not p"),
     Advice(r"^attribute .* of np\.|^attribute .* of numpy\.|^attribute .* of cupy\.",
            "Only a ufunc's reduce, accumulate, reduceat and outer methods are captured.",
            "call the ufunc itself, or one of its captured methods"),
@@ -192,7 +197,9 @@ TABLE: tuple[Advice, ...] = (
            "captured (random, normal, uniform, integers...), " + _ACCEPT),
     Advice(r"a slice bound is an array: the result's shape depends on its data",
            "A slice whose start or stop is read from an array (v[p[0]:p[1]]) has a length "
-           "the data decides, known only when the graph runs.",
+           "the data decides; it is captured (an unbacked length) when each such bound is "
+           "a 0-d integer array and the step is 1, not with another step or a float, "
+           "boolean or n-d bound.",
            "pass the bounds in as Python ints, or keep the shape fixed with a mask: "
            "np.where((i >= lo) & (i < hi), v, 0) with i = np.arange(len(v)), "
            + _ACCEPT),

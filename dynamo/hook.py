@@ -76,6 +76,7 @@ from .code_keyed import CodeKeyed
 from .config import config
 from .dispatch import boxed_dispatcher, dispatcher
 from .exc import BackendError, RerunEagerly, SkipFrame
+from .guard_words import carried_in_words, readable_expr
 from .tracebacks import for_program
 from .wrappers import (
     DEFAULT,
@@ -372,7 +373,9 @@ def _why_missed(cache: CodeCache, args, closure) -> str:
     for i, entry in enumerate(cache.entries):
         failed = entry.check.failures(args + (closure,)) if hasattr(entry.check, "failures") \
             else []
-        lines.append(f"    entry {i}: {failed[0] if failed else 'guard check failed'}")
+        why = carried_in_words(failed[0], getattr(entry.record, "code", None)) if failed \
+            else "guard check failed"
+        lines.append(f"    entry {i}: {why}")
     return "\n".join(lines)
 
 
@@ -380,7 +383,9 @@ def _keeps_failing(cache: CodeCache, args, closure) -> str:
     """The guard most entries fail, with advice that fits it (``guards.keeps_failing``)."""
     failed = [f[0] for e in cache.entries if hasattr(e.check, "failed_guards")
               for f in [e.check.failed_guards(args + (closure,))] if f]
-    return keeps_failing(failed) or \
+    code = next((e.record.code for e in cache.entries if e.record is not None), None)
+    # (its advice spells a source as code to write: in the program's names)
+    return readable_expr(carried_in_words(keeps_failing(failed), code), code) or \
         "If the shapes or values really vary this much, raise dynamo.config.cache_size_limit."
 
 

@@ -1,7 +1,9 @@
 """The debug log: stdlib ``logging`` under the ``dynamo`` logger, one child per channel.
 
 Channels: graph_breaks, recompiles, guards, graph, bytecode, backend, loops, cudagraphs,
-cache (the on-disk cache of compiles).
+cache (the on-disk cache of compiles). ``guards`` prints each entry's guards in words with
+the values they expect; ``+guards`` adds the generated check function (the logger
+``dynamo.guards.code``, for debugging dynamo itself).
 Switch them on with ``DYNAMO_LOGS=graph_breaks,recompiles`` (``all`` for every one)
 or ``dynamo.set_logs("graph_breaks", "graph")``. Records go to stderr through one
 handler on the ``dynamo`` logger unless the application configured its own.
@@ -25,6 +27,12 @@ CHANNELS = ("graph_breaks", "recompiles", "guards", "graph", "bytecode", "backen
 root = logging.getLogger("dynamo")
 _handler: logging.Handler | None = None
 
+# The generated check function of each entry (``___c3``, ``___expected``: the code as it
+# runs), below the ``guards`` channel's guards in words: for debugging dynamo itself,
+# so only on request (``DYNAMO_LOGS=+guards``, or this logger's level set to DEBUG).
+guards_code = logging.getLogger("dynamo.guards.code")
+guards_code.setLevel(logging.WARNING)
+
 
 def get(channel: str) -> logging.Logger:
     """The logger of one channel (``dynamo.<channel>``)."""
@@ -34,7 +42,10 @@ def get(channel: str) -> logging.Logger:
 
 
 def set_logs(*channels: str) -> None:
-    """Enable exactly these channels (``"all"`` for every one); none disables all."""
+    """Enable exactly these channels (``"all"`` for every one); none disables all.
+    ``"+guards"`` adds the generated check functions to the guards in words."""
+    verbose = {c.lstrip("+") for c in channels if c.startswith("+")}
+    channels = tuple(c.lstrip("+") for c in channels)
     names = set(CHANNELS) if "all" in channels else set(channels)
     unknown = names - set(CHANNELS)
     if unknown:
@@ -43,6 +54,7 @@ def set_logs(*channels: str) -> None:
     for ch in CHANNELS:
         logging.getLogger(f"dynamo.{ch}").setLevel(logging.DEBUG if ch in names
                                                    else logging.WARNING)
+    guards_code.setLevel(logging.DEBUG if "guards" in verbose else logging.WARNING)
     if names:
         _ensure_handler()
 
@@ -63,4 +75,4 @@ def _ensure_handler() -> None:
 def init_from_env() -> None:
     spec = os.environ.get("DYNAMO_LOGS", "").strip()
     if spec:
-        set_logs(*[s.strip().lstrip("+") for s in spec.split(",") if s.strip()])
+        set_logs(*[s.strip() for s in spec.split(",") if s.strip()])

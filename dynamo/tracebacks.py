@@ -23,9 +23,20 @@ plain Python shows. New traceback objects are made for the part in front of the 
 frame dropped (``types.TracebackType`` objects that were handed out, to a log record
 say, never change).
 
-Dynamo's own errors keep every frame: an exception of ``dynamo.exc`` (``BackendError``,
-``Unsupported`` under ``fullgraph=True``) and one raised in a frame of dynamo's (an
-internal error) is left as it is, so its traceback shows where dynamo failed.
+An error dynamo raises to the program on purpose (``dynamo.exc``: ``Unsupported`` under
+``fullgraph=True``, ``BackendError``) loses dynamo's frames too, its own raise included
+(``_for_user``): the message says what and where, and the traceback shows the program's
+calls and, in place of the compiled function's ``def`` line, its line that could not be
+captured (the call of the helper that holds it)::
+
+    before    <module>  c(x)           now   <module>  c(x)
+              g         def g(x):            g         print("between")
+              ___dispatch, miss, convert_frame, _convert, _trace_and_build
+
+A backend's error that a ``BackendError`` chains to loses dynamo's frames in the same
+way. With ``dynamo.config.verbose`` (``DYNAMO_VERBOSE=1``) they keep every frame, for
+debugging dynamo. An exception raised in a frame of dynamo's that is not one of these
+(an internal error) is left as it is, so its traceback shows where dynamo failed.
 """
 
 from __future__ import annotations
@@ -34,6 +45,7 @@ import importlib.util
 import os
 import types
 
+from .config import config
 from .exc import DynamoError
 
 _GENERATED = "<dynamo "   # how the files of code that dynamo generates begin
@@ -82,6 +94,7 @@ def for_program(exc: BaseException, entry: types.CodeType | None = None) -> None
         ['f']
     """
     if isinstance(exc, DynamoError):
+        _for_user(exc, entry)
         return
     # (the whole traceback each time: an exception unwinding through N levels of
     # recursion of compiled functions walks N traceback entries at each, 0.03 s at the
@@ -103,6 +116,57 @@ def for_program(exc: BaseException, entry: types.CodeType | None = None) -> None
         if kept:
             rebuilt = _copy(tb, rebuilt)
     exc.__traceback__ = rebuilt
+
+
+def _for_user(exc: DynamoError, entry: types.CodeType | None) -> None:
+    """``exc``'s traceback without dynamo's frames, raise included, unless
+    ``config.verbose``; the compiled function's entry, when dynamo's frames were all
+    that followed it, at the program's line that could not be captured (see the
+    module's docstring). A chained backend error loses dynamo's frames too."""
+    if config.verbose:
+        return
+    cause = exc.__cause__
+    if cause is not None and not isinstance(cause, DynamoError):
+        for_program(cause)
+    tbs = list(walk(exc.__traceback__))
+    kept = [tb for tb in tbs if not is_dynamos(tb.tb_frame.f_code)]
+    if len(kept) == len(tbs):
+        return
+    line = _user_line(exc, entry) if kept and kept[-1] is tbs[0] else None
+    rebuilt = None
+    for tb in reversed(kept):
+        rebuilt = _copy(tb, rebuilt) if line is None or tb is not tbs[0] else \
+            types.TracebackType(rebuilt, tb.tb_frame, _widest_at(tb.tb_frame.f_code, line),
+                                line)
+    exc.__traceback__ = rebuilt
+
+
+def _widest_at(code: types.CodeType, line: int) -> int:
+    """The offset of the instruction of ``line`` that spans the most columns (the call
+    or expression there, so a traceback underlines it as for a raise at that line), or
+    -1 when the code has none (the traceback then shows the line alone)."""
+    best, offset = -1, -1
+    for i, (start, end, col, end_col) in enumerate(code.co_positions()):
+        if start == line == end and col is not None and end_col is not None and \
+                end_col - col > best:
+            best, offset = end_col - col, 2 * i
+    return offset
+
+
+def _user_line(exc: DynamoError, entry: types.CodeType | None) -> int | None:
+    """The line of the compiled function where ``exc`` (an ``Unsupported``) stopped
+    the capture: its own line, or its call of the helper where the line is."""
+    function, location = getattr(exc, "function", None), getattr(exc, "location", None)
+    if entry is None or function is None or location is None:
+        return None
+    callers = getattr(exc, "callers", [])
+    if callers:   # (the helper may be another file's; the outermost call is the entry's)
+        name, line = callers[-1]
+    elif location[0] == entry.co_filename:
+        name, line = function, location[1]
+    else:
+        return None
+    return line if name == entry.co_qualname else None
 
 
 def _named(code: types.CodeType) -> tuple[str, str]:

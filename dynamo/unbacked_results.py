@@ -45,7 +45,9 @@ def with_unbacked_sizes(output, op: ops.OpDef, meta, data_sizes: list, call, met
     length (two sizes are otherwise different, and an op that needs them equal
     breaks)."""
     line = os.path.basename(output.current_loc.get("loc", ""))
-    what = ("the number of elements x[mask] selects" if op.name == "getitem" else
+    what = ("the length of a slice with a bound read from an array"
+            if op.name == "getitem" and _sliced_by_arrays(meta_call) else
+            "the number of elements x[mask] selects" if op.name == "getitem" else
             f"the length of np.{op.name}'s result") + (f", at {line}" if line else "")
     arrays = _array_arguments(call, metas_in(meta_call))
     sizes, new = {}, []
@@ -198,6 +200,15 @@ def _frozen(value: Any) -> Any:
     if type(value) in _KEY_CONSTANTS:
         return (type(value).__name__, value)
     raise _NoKey
+
+
+def _sliced_by_arrays(meta_call) -> bool:
+    """``x[lo:hi]`` with a traced bound (``ops.indexing.array_bounded_meta``), as
+    opposed to ``x[mask]``: the metas of getitem's call are ``((x, index), {})``."""
+    args = meta_call[0] if isinstance(meta_call, tuple) and meta_call else ()
+    index = args[1] if isinstance(args, (tuple, list)) and len(args) > 1 else None
+    parts = index if isinstance(index, tuple) else (index,)
+    return any(isinstance(p, slice) and metas_in(p) for p in parts)
 
 
 def _array_arguments(call, metas: list) -> list | None:

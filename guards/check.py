@@ -123,8 +123,8 @@ class CheckFunction:
 
     # ------------------------------------------------------------------ explaining
     def explained(self) -> str:
-        """The check's source, then what each of its stored values is (the ``guards``
-        log shows this: ``___c3`` alone says nothing)::
+        """The check's source, then what each of its stored values is (``DYNAMO_LOGS=
+        +guards`` shows this on ``dynamo.guards.code``: ``___c3`` alone says nothing)::
 
             x.shape == ___c3 and ...
             # where ___c3 = (2,)

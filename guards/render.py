@@ -303,5 +303,16 @@ def bound_reads(guards: list[Guard], expr: str, prefix: str) -> dict:
 
 
 def ordered(guards) -> list[Guard]:
-    """Bases before what is read through them, then cheapest and most selective first."""
+    """Bases before what is read through them, then cheapest and most selective first,
+    less each TYPE guard that an ARRAY guard of the same source already checks.
+
+    A traced array is guarded by type where it was first wrapped or passed on (a
+    helper's argument, a value a break hands over) and by an ARRAY guard (class, dtype,
+    shape) where it was used; the two keys differ, so both were kept and the check
+    tested ``type(x) is ___c2 and type(x) is ___c3``, and explain listed the type
+    twice. The ARRAY guard tests the very class first."""
+    guards = list(guards)
+    arrays = {g.source: g.expected.cls for g in guards if g.kind == ARRAY}
+    guards = [g for g in guards if not (g.kind == TYPE and g.source in arrays and
+                                        arrays[g.source] is g.expected)]
     return sorted(guards, key=lambda g: (g.source.depth(), G.ORDER[g.kind]))

@@ -17,8 +17,11 @@ optimizers and objectives with classes, dicts and ``**kwargs``, clustering, HMMs
 preprocessing, metrics, simulations), the functions of
 ``tests/realworld/everyday_corpus7.py`` (a seventh corpus: preprocessing, metrics,
 signal processing, geometry, statistics, with the input checks such code makes), the
-programs of ``scripts/bench_realworld.py`` (``realworld_programs.py``, at benchmark
-sizes) and the Python-feature
+functions of ``tests/realworld/segments_corpus8.py`` (an eighth corpus: CSR rows and
+segments sliced by bounds read from arrays, ``np.finfo``/``np.iinfo`` objects from
+outside, unhashable objects and ``np.poly1d``), the programs of
+``scripts/bench_realworld.py`` (``realworld_programs.py``, at benchmark sizes) and the
+Python-feature
 corpus of ``tests/translator`` (``corpus_*.py``), and the programs of ``tests/breaks``
 written to break (every cause, for comparison). Each program is run once under
 ``dynamo.explain`` (eager backend); the table says how many have no break, how many
@@ -70,6 +73,8 @@ def corpora() -> dict[str, list[tuple]]:
                                  ROOT / "tests" / "realworld" / "repo_functions_corpus.py")
     everyday7 = load_module("everyday_corpus7",
                             ROOT / "tests" / "realworld" / "everyday_corpus7.py")
+    segments8 = load_module("segments_corpus8",
+                            ROOT / "tests" / "realworld" / "segments_corpus8.py")
     translator = []
     for stem in ("functions", "control", "containers", "objects", "more"):
         mod = load_module(f"corpus_{stem}",
@@ -96,6 +101,8 @@ def corpora() -> dict[str, list[tuple]]:
                 (name, fn, args, {}) for name, fn, args in repo_functions.PROGRAMS],
             "tests/realworld/everyday_corpus7.py": [
                 (name, fn, args, {}) for name, fn, args in everyday7.PROGRAMS],
+            "tests/realworld/segments_corpus8.py": [
+                (name, fn, args, {}) for name, fn, args in segments8.PROGRAMS],
             "scripts/bench_realworld.py": [tuple(p) for p in realworld_programs.programs()],
             "tests/translator corpus": translator,
             "tests/breaks corpus (written to break)": written_to_break}

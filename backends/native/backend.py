@@ -127,6 +127,10 @@ def native_backend(graph: Graph, example_inputs, options: dict | None = None):
     except Unsupported as e:
         log.info("native tier: graph stays in tier 1: %s", e)
         return tier1
+    except Exception:  # noqa: BLE001 (a bug of the lowering: tier 1 is still right)
+        log.warning("native tier: graph stays in tier 1: lowering it failed (an internal "
+                    "error of dynamo's native tier; please report it)", exc_info=True)
+        return tier1
     name = f"g{next(_counter)}"
     log.debug("native tier: graph %s lowered\n%s", name, kernel.source)
     return Tiered(kernel, tier1, settings, name)

@@ -4,7 +4,9 @@ The trial (``Tiered._trial``, ``race.py``) picks Numba's threads or one thread u
 load of its few calls; the load changes afterwards (2026-12-03 18:07: Jacobi kept one
 thread, 0.93 ms a call, where two threads took 0.495 once the other processes had
 finished). So every so often two consecutive calls are timed by wall time, the first on
-the kept count and the second on the other one, and the faster count stays.
+the kept count and the second on the other one, and the faster count stays. (A call on
+one thread runs the kernel's twin compiled without ``parallel=True`` once one thread
+was kept: one_thread.py.)
 
 What a check may cost is bounded: on busy cores a parallel call on two threads can take
 hundreds of times its one-thread time (Jacobi 500x500: 503 ms against 0.94 at load 9),

@@ -47,6 +47,7 @@ from .error_state import default_errstate, rerun_completes
 from .kernel_files import cache_path, has_machine_code, module_from_file, module_source
 from .lower import Kernel
 from .nopython_draws import draws_match, locked
+from .one_thread import Twin, twin_source
 from .race import best, choose, next_label
 from .saves import mark_saved, new_savers, restore
 from .threads import ThreadChoice
@@ -67,11 +68,19 @@ def _on_threads(n: int, dispatcher, args, savers):
     (``Tiered._trial``)."""
     import numba  # (imported by the compile already: a dict lookup)
     before = numba.get_num_threads()
+    if before == n:   # (the caller's count already: set_num_threads costs about 2 us)
+        return dispatcher(*args, *savers)
     numba.set_num_threads(n)
     try:
         return dispatcher(*args, *savers)
     finally:
         numba.set_num_threads(before)
+
+
+def _threads_now() -> int:
+    """The calling thread's count of Numba threads (about 0.7 us)."""
+    import numba  # (imported by the compile already: a dict lookup)
+    return numba.get_num_threads()
 
 
 @dataclass(frozen=True)
@@ -127,6 +136,7 @@ class Tiered:
         self.native_calls = 0               # calls tier 2 answered (tests, benchmarks)
         self.threads: int | None = None     # a parallel kernel's threads (None: Numba's)
         self.thread_choice: ThreadChoice | None = None   # set by the trial (threads.py)
+        self.twin = Twin()   # the kernel compiled without parallel=True (one_thread.py)
         self._spares: list = []             # backup and state arrays (saves.py), reused
                                             # (call_helpers.written_check)
         self._spare_buffers: list = []      # intermediates the kernel takes (_buffers)
@@ -292,11 +302,15 @@ class Tiered:
         self._prepare = written_check(self.kernel, self.name) if self.kernel.writes else None
         self.__dynamo_native_source__ = module_source(self.kernel)
 
-    def _make_dispatcher(self, numba):
+    def _make_dispatcher(self, numba, twin: bool = False):
+        """Numba's dispatcher of the kernel; ``twin``: of its one-thread twin
+        (one_thread.py), compiled without ``parallel=True`` from a file of its own."""
         src = self.__dynamo_native_source__
+        if twin:
+            src = twin_source(src)
         # a kernel that calls NumPy (calls.py) holds the GIL for those calls anyway
         # (and Numba warns at compile time about object mode under nogil=True)
-        options = dict(parallel=self.kernel.parallel, error_model="numpy",
+        options = dict(parallel=self.kernel.parallel and not twin, error_model="numpy",
                        nogil=not self.kernel.calls_numpy)
         if self.settings.cache_dir is not None:
             fn = module_from_file(src, self.settings.cache_dir).kernel
@@ -385,21 +399,51 @@ class Tiered:
         choice = self.thread_choice
         with _PARALLEL_LOCK:
             if choice is None or not choice.due(time.perf_counter()):
-                threads = self.threads
-                return self._dispatcher(*args, *extra) if threads is None \
-                    else _on_threads(threads, self._dispatcher, args, extra)
+                # one thread, chosen or the caller's own count (a program that set it,
+                # NUMBA_NUM_THREADS=1): the twin (one_thread.py)
+                if self.threads is None and _threads_now() > 1:
+                    return self._dispatcher(*args, *extra)
+                return self._one_thread(args, extra)
             threads = choice.threads_for_check()
             start = time.perf_counter()
             out = self._dispatcher(*args, *extra) if threads is None \
-                else _on_threads(threads, self._dispatcher, args, extra)
+                else self._one_thread(args, extra)
             now = time.perf_counter()
             choice.record(threads, now - start, now)
             if choice.threads != self.threads:
-                self.threads = choice.threads
+                self.set_threads(choice.threads)
                 log.info("native tier: graph %s runs on %s now (a call took %.3f ms)",
                          self.name, "one thread" if choice.threads else "all threads",
                          (now - start) * 1e3)
             return out
+
+    def set_threads(self, threads: int | None) -> None:
+        """Run the parallel kernel on ``threads`` from now on (None: Numba's count, 1:
+        one thread); on one thread by its twin compiled without ``parallel=True``
+        (one_thread.py), compiled now (in the background where the kernel was) for the
+        layouts the kernel has: until it is ready, the kernel itself on one thread."""
+        self.threads = threads
+        if threads == 1 and not self.twin.started:
+            self._start_twin()
+
+    def _one_thread(self, args, extra):
+        """The kernel's call on one thread: by the twin once it is compiled (not
+        compiled for the trial's calls on one thread: only once one thread is kept)."""
+        if not self.twin.started and self.state != "trial":
+            self._start_twin()
+        return self.twin.call(self._dispatcher, args, extra, _on_threads)
+
+    def _start_twin(self) -> None:
+        if self._dispatcher is not None:
+            self.twin.start(self._make_twin, list(self._dispatcher.signatures),
+                            self.name, self.settings.background)
+
+    def _make_twin(self, signatures: list):
+        import numba
+        twin = self._make_dispatcher(numba, twin=True)
+        for sig in signatures:
+            _compile_signature(numba, twin, tuple(sig))
+        return twin
 
     def _new_layout(self, args) -> None:
         """A call whose inputs' layouts have no compiled kernel: tier 1 answers it, and
@@ -455,6 +499,8 @@ class Tiered:
                 # by both clocks, a parallel kernel on all threads by wall time (race.py)
                 self.winner, self.threads = choose(times, parallel="native1" in times)
                 won = self.winner == "native"
+                if won:
+                    self.set_threads(self.threads)   # (one thread: compiles the twin)
                 if won and "native1" in times:   # the load changes: check the count again
                     self.thread_choice = ThreadChoice(self.threads, time.perf_counter())
                 self.state = self.winner

@@ -107,16 +107,23 @@ class Obj:
 
 
 def _compose(view: View, parts: list, shape: tuple) -> View:
-    """``view[index]`` as a view of ``view.base``."""
+    """``view[index]`` as a view of ``view.base``. ``parts`` (``index_parts`` of the
+    view's shape) has one part per axis of the view, in order, and a ``("new",)``
+    wherever the index adds an axis (``v[None, :, :] - v[:, None, :]`` of a view ``v =
+    s[:, :2]``): a new axis stays where it stands among the view's axes."""
     if any(part[0] == "new" for part in view.parts):
         raise Unsupported("an index into a view with a new axis")
     out, k = [], 0
+    subs = iter(parts)
     for part in view.parts:
         if part[0] == "int":
             out.append(part)
             continue
         _, start, step = part
-        sub = parts[k]
+        sub = next(subs)
+        while sub[0] == "new":   # new axes before the view's axis k
+            out.append(sub)
+            sub = next(subs)
         count = view.shape[k]
         k += 1
         if sub[0] == "int":
@@ -126,4 +133,5 @@ def _compose(view: View, parts: list, shape: tuple) -> View:
             out.append(("int", f"{start} + {step} * {i}" if step != 1 or start else i))
         else:
             out.append(("slice", start + step * sub[1], step * sub[2]))
+    out.extend(subs)     # new axes after the view's last axis
     return View(view.base, out, shape, view.dtype)

@@ -38,6 +38,8 @@ from ..fusion import reduction_info
 from . import runtime, typed_constants
 from .library_calls import fast_form
 from .plan import static_shape
+from .positional_out import takes_positional_out
+from .scalar_select import select_form
 
 _LITERALS = (bool, int, str, type(None))
 
@@ -211,6 +213,10 @@ class Module:
                 return fast
             if node.target == "mean" and not static_shape(src.shape):
                 return self._mean_per_trip(node, name_of, info)
+        # max(s, 0.0) of a NumPy scalar: a choice between the operands, not np.where
+        picked = select_form(self, node, name_of)
+        if picked is not None:
+            return picked
         # np.roll, np.stack, np.outer: their C calls, decided at compile time
         fast = fast_form(self, node, name_of)
         return fast if fast is not None else self.call(node, name_of)
@@ -293,10 +299,19 @@ def in_loop_variable(sym: Sym, symbol: str, step: int, base: int | Sym) -> Sym:
 
 
 def call_out(m: Module, node: Node, name_of, out: str) -> str:
-    """A ufunc call writing into ``out``, always as the keyword ``out=``.
+    """A ufunc call writing into ``out``: positionally (``_add(a, b, out)``) for a
+    ufunc that takes it so without a warning, else as the keyword ``out=``.
 
-    Positional outputs (``np.maximum(a, 0, a)``) are deprecated for ``np.maximum`` and
-    ``np.minimum`` since NumPy 2.4 (a DeprecationWarning eager code does not emit); the
-    keyword costs about 10 ns a call.
+    The keyword costs NumPy's argument parser, about 10 ns a call
+    (``positional_out``). Positional outputs (``np.maximum(a, 0, a)``) are deprecated
+    for ``np.maximum`` and ``np.minimum`` since NumPy 2.4 (a DeprecationWarning eager
+    code does not emit): those, and calls with keywords of their own, keep ``out=``.
     """
+    impl = ops.get(node.target).impl
+    if not node.kwargs and takes_positional_out(impl) and len(node.args) == impl.nin:
+        # what ``Module.call`` writes for a call with ``extra``, the buffer last
+        parts = [m.fmt(a, name_of) for a in node.args]
+        if impl in typed_constants.UFUNCS:
+            parts = typed_constants.typed_parts(m, node.args, parts)
+        return f"{m.bind(impl, node.target)}({', '.join(parts)}, {out})"
     return m.call(node, name_of, extra=f"out={out}")

@@ -485,6 +485,19 @@ def code_name(code) -> str:
     return f"{found.group(1)}, after the break at line {line}"
 
 
+def function_name(code) -> str:
+    """The program's function that ``code`` is, or resumes: ``code_name`` without where
+    a resume function resumes (the caller of a helper is ``f``, whichever part of ``f``
+    made the call).
+
+        >>> function_name(resume_code)
+        'f'
+    """
+    name = code.co_qualname
+    found = _RESUME_NAME.fullmatch(name)
+    return name if found is None else found.group(1)
+
+
 _RESUME_NAME = re.compile(r"(.+?)((?:_resume_at_L\d+)+)")
 
 

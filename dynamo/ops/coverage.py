@@ -128,9 +128,10 @@ NOTES = {
     "take_along_axis": "constant (non-array) indices break",
     "choose": "`out=` and choices given as one array break",
     "select": "condlist and choicelist must be lists or tuples",
-    "getitem": "a traced boolean mask gives an unbacked size (docs/unbacked.md); a 0-d "
-               "mask with other indices, a mask of a NumPy scalar and a slice bound that "
-               "is a traced array break",
+    "getitem": "a traced boolean mask, and a slice whose bound is a traced 0-d integer "
+               "array (step 1), give an unbacked size (docs/unbacked.md); a 0-d mask with "
+               "other indices, a mask of a NumPy scalar, and a float, boolean or n-d "
+               "slice bound or another step with an array bound break",
     "setitem": "`x[mask] = v`, `x[mask, 0] = v`, `x[mask, 1:] = v` and a 0-d mask: a "
                "scalar `v`, one that broadcasts, or one value per selected element (NumPy "
                "checks the count when the graph runs); complex into real breaks",
@@ -312,8 +313,10 @@ Not in the registry, and why (each is a graph break naming the function):
 Indexing (`getitem`/`setitem`): basic slices (steps, negatives), `None`, `...`,
 integers (Python, NumPy, traced 0-d), integer arrays and lists (fancy, with NumPy's
 placement of broadcast index dimensions), constant boolean lists, traced boolean masks
-(`x[mask]`, a 0-d mask: an unbacked size), and `x[mask] = v`, `x[mask, 0] = v` (a
-scalar, or one value per selected element: NumPy checks the count when the graph runs).
+(`x[mask]`, a 0-d mask: an unbacked size), slices whose start or stop is a traced 0-d
+integer array (`v[p[0]:p[1]]`, step 1: an unbacked length), and `x[mask] = v`,
+`x[mask, 0] = v` (a scalar, or one value per selected element: NumPy checks the count
+when the graph runs).
 
 """
 
@@ -358,13 +361,13 @@ def classify(fn, name: str | None = None) -> tuple[str, str]:
     arrays, in the translator's order (``LibraryFunctionVariable.call`` in
     ``dynamo/variables/library_calls.py``)."""
     from ..variables.arrays import DATA_DEPENDENT, DATA_TO_PYTHON
-    from ..variables.folding import ARRAY_FACTS
+    from ..variables.folding import is_array_fact
     from .breaks import break_reason
     from .dtypes import is_dtype_query
     from .registry import lookup_function
 
     name = name or getattr(fn, "__name__", "")
-    if fn in ARRAY_FACTS:
+    if is_array_fact(fn):
         return FOLDED, "read from the array's shape while tracing"
     hit = lookup_function(fn)
     if hit is not None:

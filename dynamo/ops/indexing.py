@@ -8,8 +8,9 @@ broadcast index dimensions), constant boolean lists, traced boolean masks, and f
 (``x[x > 0] = 0``, ``x[m] = x[m] ** 2``: the written array keeps its shape; NumPy
 checks the count when the graph runs). A traced boolean mask in ``x[mask]`` makes a
 result whose size is the number of True elements, which only the data decides: an
-unbacked size (``masked_meta``, docs/unbacked.md). A slice whose bound is a traced
-array is a graph break.
+unbacked size (``masked_meta``, docs/unbacked.md). A slice whose start or stop is a
+traced 0-d integer array (``v[p[0]:p[1]]``) and whose step is 1 has an unbacked length
+too (``array_bounded_meta``); other array bounds are a graph break.
 
 The result shape comes from indexing a zero-strided ghost that has one extra,
 empty, last dimension: NumPy does all its checks (too many indices, bounds of
@@ -33,7 +34,7 @@ import math
 import numpy as np
 
 from . import rules
-from .meta import DASK, ArrayMeta, DataSize, ghost
+from .meta import DASK, NUMPY, ArrayMeta, DataSize, ghost
 from .registry import MUTATION, OPAQUE, VIEW, OpDef, register
 from .rules import MetaError
 
@@ -44,7 +45,7 @@ def _components(index) -> tuple:
 
 def _check_index(index) -> None:
     for part in _components(index):
-        if isinstance(part, slice):
+        if isinstance(part, slice) and not _array_bounded(part):
             rules.static(part, "a slice bound")
         for m in rules.metas_in(part):
             if m.dtype.kind not in "iub":
@@ -156,9 +157,74 @@ def _zero_d_masked(x: ArrayMeta, parts: tuple, with_length) -> ArrayMeta:
     return ArrayMeta(sizes, x.dtype, x.kind, False)
 
 
+def _array_bounded(part) -> bool:
+    """A slice whose start or stop is a traced 0-d integer array (``v[p[0]:p[1]]``,
+    ``x[idx[i]:idx[i + 1]]``) and whose step is 1 or None: its length is an unbacked
+    size (``array_bounded_meta``). A float or boolean bound, an array of more
+    dimensions or another step stays a graph break (eagerly NumPy raises or slices)."""
+    if not isinstance(part, slice) or not rules.metas_in(part):
+        return False
+    if part.step is not None and (isinstance(part.step, ArrayMeta) or part.step != 1 or
+                                  type(part.step) is bool):
+        return False
+    return all(b is None or
+               isinstance(b, ArrayMeta) and b.ndim == 0 and b.dtype.kind in "iu" or
+               not rules.metas_in(b) and isinstance(b, (int, np.integer)) and
+               type(b) is not bool
+               for b in (part.start, part.stop))
+
+
+# the words of rules.static's break, which dynamo/hints.py explains
+_BOUND_BREAK = "a slice bound is an array: the result's shape depends on its data"
+
+
+def array_bounded_meta(x: ArrayMeta, index) -> ArrayMeta:
+    """The meta of ``x[lo:hi]`` (among other indices) where ``lo`` or ``hi`` is a traced
+    0-d integer array: NumPy clamps the bounds as Python slices do (negatives count
+    from the end, past the end is the end, start > stop is empty), so the length is
+    only known when the graph runs: an unbacked size (a fresh one per slice).
+
+    Which result dimension the slice makes is found by indexing with the slice as
+    ``:`` and as ``0:0``: the dimensions that differ are its (where ``x``'s dimension
+    is 0, both are 0 and so is the slice, whatever its bounds).
+
+        >>> x = ArrayMeta((10, 3), np.dtype("f8")); lo = ArrayMeta((), np.dtype("i8"))
+        >>> array_bounded_meta(x, (slice(lo, None), 1)).shape
+        (DataSize(1, nonzero_of=None),)
+    """
+    if x.kind != NUMPY or any(m.kind != NUMPY for m in rules.metas_in(index)):
+        # (CuPy would read a device bound back to the host; dask does not clamp lazily)
+        raise MetaError(f"{_BOUND_BREAK} (a {x.kind} array)")
+    parts = _components(index)
+    if any(_is_mask(p) for p in parts):   # (its count would name the wrong argument)
+        raise MetaError(f"{_BOUND_BREAK} (beside a boolean mask)")
+    bounded = [j for j, p in enumerate(parts) if _array_bounded(p)]
+
+    def with_slices(empty: int | None) -> tuple:
+        sub = tuple((slice(0, 0) if j == empty else slice(None)) if j in bounded else p
+                    for j, p in enumerate(parts))
+        return index_meta(x, sub if isinstance(index, tuple) else sub[0]).shape
+
+    full = with_slices(None)
+    shape = list(full)
+    key = 1   # one size per slice
+    for j in bounded:
+        for d, (a, b) in enumerate(zip(full, with_slices(j))):
+            if a != b:
+                shape[d] = DataSize(key)
+        key += 1
+    dtype = index_meta(x, tuple(slice(None) if j in bounded else p
+                                for j, p in enumerate(parts))).dtype
+    return ArrayMeta(tuple(shape), dtype, x.kind, False)
+
+
 def index_meta(x: ArrayMeta, index) -> ArrayMeta:
     """The meta of ``x[index]``."""
     _check_index(index)
+    if any(_array_bounded(p) for p in _components(index)):
+        if x.scalar:
+            raise MetaError(f"{_BOUND_BREAK} (of a NumPy scalar)")
+        return array_bounded_meta(x, index)
     if any(_is_mask(p) for p in _components(index)):
         return masked_meta(x, index)
     sub = rules.substitute(_components(index), ghost)

@@ -164,12 +164,23 @@ def numpy_error(op, args, kwargs, error: Exception) -> Exception | None:
 
 # --------------------------------------------------------------------------- arguments
 
-@cache
 def signature_of(fn) -> inspect.Signature | None:
+    """``inspect.signature(fn)``, cached per function; an op's implementation that
+    cannot be hashed (a callable object whose class sets ``__hash__ = None``, given to
+    ``dynamo.register_op``) is read each time, not reported as a TypeError."""
+    if getattr(type(fn), "__hash__", None) is None:
+        return _signature(fn)
+    return _cached_signature(fn)
+
+
+def _signature(fn) -> inspect.Signature | None:
     try:
         return inspect.signature(fn)
     except (TypeError, ValueError):
         return None
+
+
+_cached_signature = cache(_signature)
 
 
 def bind(op, args, kwargs) -> dict[str, Any]:

@@ -27,6 +27,8 @@ import platform
 import re
 import time
 
+from ..exc import called_from
+from ..guard_words import guard_lines
 from .codes import base_qualname, code_key
 from .model import (
     BreakInfo,
@@ -55,7 +57,7 @@ def build_report(records, rec, calls, *, backend: str, backend_fn=None, compiled
         frame = FrameInfo(i, r.code.co_qualname, r.code.co_filename, r.code.co_firstlineno,
                           _call_of(i, calls), compile_time=r.compile_time,
                           restarts=r.restarts, skipped=r.skipped,
-                          guards=[g.describe() for g in r.guards],
+                          guards=guard_lines(r.guards, r.code),
                           check_source=r.check_source)
         frame.view = views.add(r.code, compiled=True).index
         report.frames.append(frame)
@@ -174,6 +176,9 @@ def _add_break(report: Report, views: _Views, frame: FrameInfo, b, att) -> int:
     if site is not None and (site != b.lineno or root_view is not view) and \
             root_view.line(site) is not None:
         info.site, info.site_view = site, root_view.index
+    if b.function:   # (``in helper (called from f at line 9)``, as explain says it)
+        info.function = b.function + (f" ({called_from(list(b.callers))})" if b.callers
+                                      else "")
     report.breaks.append(info)
     return info.index
 

@@ -87,6 +87,9 @@ class BreakInfo:
     site: int | None = None        # line in the compiled frame where the break lands
     view: int | None = None        # view holding ``lineno``
     site_view: int | None = None   # view holding ``site``
+    # the function whose line it is (an inlined helper's) and the calls that led there:
+    # ``helper (called from f at line 9)``; empty: the compiled frame's own line
+    function: str = ""
 
 
 @dataclass

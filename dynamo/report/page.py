@@ -109,7 +109,7 @@ def breaks(report: Report) -> str:
                     f'<a href="#v{b.site_view}-L{b.site}">line {b.site}</a>, which '
                     + ("starts the loop/try block that runs eagerly" if b.kind == "island"
                        else "runs eagerly") + ".</p>")
-        loc = f"{b.filename}:{b.lineno} in {b.qualname}"
+        loc = f"{b.filename}:{b.lineno} in {b.function or b.qualname}"
         out.append(
             f'<div class="brk-item" id="break-{b.index}"><b>Break {b.index}: '
             f'{escape(b.reason)}</b> <span class="muted">({KIND_WORDS[b.kind]}, cause: '

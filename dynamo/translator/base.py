@@ -51,7 +51,7 @@ from ..variables import (
     wrap,
     wrap_constant,
 )
-from ..variables.arrays import DeferredNumberVariable, FlatVariable
+from ..variables.arrays import DeferredNumberVariable, FlatVariable, holds_deferred
 from ..variables.base import is_program_error
 from ..variables.builtins import FRAME_CAPTURE, HANDLERS, call_builtin
 from ..variables.constant import BINARY, fold, operator_on_constants
@@ -336,8 +336,12 @@ class TranslatorBase:
         ``np.bool_`` is a mask index, not 0 or 1.
         """
         if isinstance(index, TupleVariable) and \
-                any(isinstance(v, DeferredNumberVariable) for v in index.items):
+                any(holds_deferred(v) for v in index.items):
             return TupleVariable([self._array_index(v) for v in index.items])
+        if isinstance(index, SliceVariable) and holds_deferred(index):
+            # x[:n] with n = int(counts[0]): the bound is that NumPy integer, so the
+            # slice's length is an unbacked size (ops.indexing.array_bounded_meta)
+            return SliceVariable(*[self._array_index(v) for v in index.parts])
         if isinstance(index, DeferredNumberVariable) and index.fn is int and \
                 index.snapshot.meta.dtype.kind in "iu":
             return self.output.call_op(ops.get("getitem"),

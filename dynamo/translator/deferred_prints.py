@@ -23,7 +23,10 @@ It is exact only where nothing can tell the difference, so a print is deferred o
   a condition that would warn (a ``RuntimeWarning`` on stderr, which eager shows after
   the print when the op comes after it) raises in the graph instead, and the frame's
   original code runs: its prints and warnings come in eager's order, each once;
-- outside a loop node's body (whose trips the glue does not see) and ``try`` blocks.
+- outside a loop node's body (whose trips the glue does not see) and ``try`` blocks;
+- where the print cannot raise (``_writes_cleanly``: ``sys.stdout`` open, its encoding
+  able to encode the texts; guarded): eager's raising print comes before the program's
+  effects after it, which the glue writes back before it replays the print.
 
 Everything else is the print's break, as before.
 
@@ -38,12 +41,13 @@ Example::
 
 from __future__ import annotations
 
+import codecs
 import sys
 import types
 
 import numpy as np
 
-from dynamo.guards import ModuleAttrSource
+from dynamo.guards import EXPR, Guard, ModuleAttrSource
 
 from ..exc import Unsupported
 from ..raising import errstate_reports, rerun_on_raise
@@ -76,7 +80,7 @@ def defer_print(tx, args: list, kwargs: dict, error: Unsupported) -> Variable:
             raise error
         options[name] = option
     texts = [_text(tx, a) for a in args]
-    if any(t is None for t in texts) or not _c_stdout(tx):
+    if any(t is None for t in texts) or not _c_stdout(tx) or not _writes_cleanly(tx, texts):
         raise error
     output.side_effects.print(texts, options)
     output.writes.checks.append(restart)   # (a later write or warning: the break)
@@ -138,6 +142,37 @@ def _c_stdout(tx) -> bool:
                               types.BuiltinFunctionType)) for m in methods):
         return False
     wrap(tx, stdout, _STDOUT)
+    return True
+
+
+def _writes_cleanly(tx, texts: list) -> bool:
+    """Can the replayed ``print`` not raise (guarded)? A closed ``sys.stdout``
+    (ValueError) or one whose encoding cannot encode a text (UnicodeEncodeError) makes
+    the print raise, plainly before the program's effects after it, replayed after
+    them (``codegen`` writes them back first): ``out.append(1)`` after the print would
+    be done (round 22). Texts formatted when the graph has run must go to a UTF codec;
+    the constant ones are encoded now. Still not seen: an ``OSError`` of the stream
+    itself (a closed pipe, a full disk)."""
+    stdout = sys.stdout
+    if stdout is None:
+        return True
+    encoding, errors = getattr(stdout, "encoding", None), getattr(stdout, "errors", None)
+    if stdout.closed or type(encoding) not in (str, type(None)) or \
+            type(errors) not in (str, type(None)):
+        return False
+    if encoding is not None:
+        try:
+            utf = codecs.lookup(encoding).name.startswith("utf")
+            for t in texts:
+                if isinstance(t, ConstantVariable):
+                    t.value.encode(encoding, errors or "strict")
+                elif not utf:
+                    return False
+        except (LookupError, UnicodeError):
+            return False
+    e = _STDOUT.expr()
+    test = f"not {e}.closed and {e}.encoding == {encoding!r} and {e}.errors == {errors!r}"
+    tx.output.guards.add(Guard(_STDOUT, EXPR, test, note="sys.stdout open, same encoding"))
     return True
 
 

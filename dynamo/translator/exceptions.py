@@ -174,7 +174,7 @@ class Exceptions:
             return value
         if isinstance(value, ClassVariable) and issubclass(value.cls, BaseException) and \
                 plain_exception_class(value.cls):
-            return ExceptionVariable(value.cls, [])
+            return ExceptionVariable(value.cls, [], value.source)
         raise Unsupported(f"raise of {value.describe()}", "The translator models only "
                           "exceptions built in the trace from classes whose construction "
                           "is BaseException's; this raise runs eagerly.", cause="raise")
@@ -262,7 +262,7 @@ class Exceptions:
             return TupleVariable([ConstantVariable(None)] * 3)
         if not isinstance(exc, ExceptionVariable):
             exc.python_type()   # raises Unsupported: the caller's
-        return TupleVariable([ClassVariable(exc.cls), exc, TracebackVariable()])
+        return TupleVariable([ClassVariable(exc.cls, exc.class_source), exc, TracebackVariable()])
 
 
 def exception_matches(exc: Variable, match: Variable) -> bool:

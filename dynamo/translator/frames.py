@@ -27,7 +27,7 @@ from dynamo.guards import ClosureSource, LocalSource, PassedCellSource
 
 from .. import pyversion
 from ..bytecode.cells import passed_cells
-from ..bytecode.instructions import Inst, Region
+from ..bytecode.instructions import Inst, Region, function_name
 from ..exc import RestartAnalysis, Unsupported
 from ..variables import CellVariable, Variable, wrap
 from ..variables.builtins import FRAME_CAPTURE
@@ -350,6 +350,17 @@ def _reader(cell, source):
 
 
 def _locate(e: Unsupported, tx) -> None:
-    if e.location is None and tx.current is not None:
-        lineno = tx.current.lineno
+    """Where ``e`` happened: the innermost translator (an inlined helper's) sets the
+    line and its function; each one it passes through on the way out (the helper's
+    callers) adds its call, so a message says ``in helper (called from f at line 9)``,
+    not the compiled frame's name with the helper's line."""
+    if tx.current is None:
+        return
+    lineno = tx.current.lineno
+    if e.location is None:
         e.location = (tx.code.co_filename, lineno, tx.info.source_line(lineno))
+        e.function, e.callers = function_name(tx.code), []
+    elif e.function is not None:
+        call = (function_name(tx.code), lineno)
+        if call not in e.callers:   # (a reason raised again, at the same place)
+            e.callers.append(call)

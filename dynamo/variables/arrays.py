@@ -35,7 +35,7 @@ from .graph_numbers import as_graph_number
 from .iterators import IteratorVariable, advanced
 from .layout_flags import flags_of
 from .loop_exit_tests import _tests_loop_exit, _why_no_loop_node
-from .sequences import TupleVariable
+from .sequences import SliceVariable, TupleVariable
 
 # Array attributes that read layout or memory: a graph cannot reproduce them.
 _LAYOUT_ATTRS = {"strides", "flags", "data", "base", "ctypes", "__array_interface__",
@@ -333,6 +333,14 @@ class DeferredNumberVariable(Variable):
 
     def reconstruct(self, cg) -> str:
         return f"{cg.const(self.fn)}({cg.value(self.snapshot)})"
+
+
+def holds_deferred(index: Variable) -> bool:
+    """A Python number the glue would compute from a 0-d array (``int(counts[0])``),
+    alone or as a slice bound (``x[:n]``): an index the graph reads as the array."""
+    if isinstance(index, SliceVariable):
+        return any(isinstance(v, DeferredNumberVariable) for v in index.parts)
+    return isinstance(index, DeferredNumberVariable)
 
 
 # dtype kind -> the Python type ``x.item()`` gives for a 0-d array of that kind, for

@@ -358,11 +358,23 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
     if _is_plain_object(value):
         _guard(tx, source, TYPE, type(value))
         return ObjectVariable(value, source)
+    if type(value) in _NUMERIC_INFO and source is not None:
+        # np.finfo / np.iinfo passed in: its attributes (eps, max, tiny, bits) are fixed
+        # by its dtype, as for np.finfo(x.dtype) made in the trace: the same constant,
+        # guarded by the object's exact type and its dtype (np.iinfo makes a new object
+        # per call, so no identity guard: that would trace again on every call)
+        _guard(tx, source, TYPE, type(value))
+        _guard(tx, AttrSource(source, "dtype"), CONSTANT, value.dtype)
+        return ConstantVariable(value, source)
     if source is None:
         raise Unsupported(f"values of type {qualname_of(type(value))} are not traced",
                           cause="unsupported_value")
     _guard(tx, source, TYPE, type(value))
     return OpaqueVariable(value, source)
+
+
+# Objects NumPy makes per dtype whose attributes are the dtype's numbers (fi.eps, ii.max)
+_NUMERIC_INFO = (np.finfo, np.iinfo)
 
 
 def _default_dict(tx, value: collections.defaultdict, source: Source | None) -> Variable:

@@ -53,7 +53,12 @@ from .iterators import (
     reversed_iterator,
     take,
 )
-from .objects import ClassVariable, ExceptionVariable, ObjectVariable
+from .objects import (
+    ClassVariable,
+    ExceptionVariable,
+    ObjectVariable,
+    TypeSource,
+)
 from .sequences import ListVariable, SequenceVariable, TupleVariable, wrap_constant
 from .sets import SetVariable
 
@@ -287,13 +292,21 @@ def _issubclass(tx, a, b):
 def _type(tx, obj, *rest):
     if rest:
         raise Unsupported("type() with three arguments creates a class")
-    from .objects import ClassVariable, ObjectVariable
     t = _type_of(tx, obj)
-    if isinstance(obj, ObjectVariable) and obj.class_source is not None:
+    class_source = getattr(obj, "class_source", None)
+    if class_source is not None:
         # ``type(o).calls``: read (and guarded) through ``type(o)``, so a later write to
         # the class is seen; the object's TYPE guard already pins which class it is
-        # (an object built in the trace: through the class it was built from)
-        return ClassVariable(t, obj.class_source)
+        # (an object built in the trace: through the class it was built from, as an
+        # exception ``E("boom")`` or a named tuple ``P(1, 2)`` is, round 22)
+        return ClassVariable(t, class_source)
+    source = getattr(obj, "source", None)
+    if source is not None and type.__dict__["__flags__"].__get__(t) & _HEAP_TYPE:
+        # any other value the program passed in (held opaque because its class defines
+        # __getattribute__, a named tuple...) of a program's class: ``type(o).reads`` is
+        # read and guarded through ``type(o)`` too, else a class attribute the program
+        # changes between calls stays the value the trace saw (round 22, issue #17)
+        return ClassVariable(t, TypeSource(source))
     return ClassVariable.of(t)
 
 

@@ -96,7 +96,18 @@ def _value(node, memo: dict) -> Any:
 
 
 # Functions that read an array's shape only
-ARRAY_FACTS = {np.shape, np.ndim, np.size}
+ARRAY_FACTS = (np.shape, np.ndim, np.size)
+
+
+def is_array_fact(fn) -> bool:
+    """Whether ``fn`` is one of ``ARRAY_FACTS``, by identity: the callable may be a
+    user's object that cannot be hashed (``np.poly1d(c)``, ``__hash__ = None``), so no
+    set lookup, which would raise a TypeError the program itself never raises.
+
+        >>> is_array_fact(np.shape), is_array_fact(np.poly1d([1.0, 2.0]))
+        (True, False)
+    """
+    return any(fn is f for f in ARRAY_FACTS)
 
 
 class _Shaped:

@@ -267,6 +267,18 @@ class PartialVariable(Variable):
     def call(self, tx, args, kwargs) -> Variable:
         return tx.call_function(self.fn, [*self.args, *args], {**self.kwargs, **kwargs})
 
+    def reconstruct(self, cg) -> str:
+        """A partial made in the trace and live at a break (``functools.partial(helper,
+        p)(x)`` where the call breaks): ``functools.partial`` (bound by the glue) of its
+        parts, built once, so that every reference is the one object."""
+        def build(v) -> str:
+            parts = [cg.value(v.fn), *(cg.value(a) for a in v.args)]
+            if v.kwargs:   # (a dict: any string is a keyword, `lambda` too)
+                parts.append("**{" + ", ".join(f"{k!r}: {cg.value(a)}"
+                                               for k, a in v.kwargs.items()) + "}")
+            return f"{cg.const(functools.partial)}({', '.join(parts)})"
+        return cg.mutable(self, build)
+
 
 def fold(fn, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
     """Call a pure function on constants at trace time; the result must be a constant."""

@@ -40,7 +40,7 @@ from .constant import (
     raw,
     reads_loop_index,
 )
-from .folding import ARRAY_FACTS, array_fact
+from .folding import array_fact, is_array_fact
 from .library_names import _is_random_state, library_name, library_root
 from .linspace_step import linspace_with_step
 from .ndindex import ndindex_of
@@ -67,7 +67,7 @@ class LibraryFunctionVariable(Variable):
 
     def call(self, tx, args, kwargs) -> Variable:
         name = getattr(self.fn, "__name__", "")
-        if self.fn in ARRAY_FACTS and \
+        if is_array_fact(self.fn) and \
                 any(isinstance(a, ArrayVariable) for a in [*args, *kwargs.values()]):
             return _array_fact(self.fn, args, kwargs)   # np.shape(x): from the meta
         if self.fn is np.ix_ and ops.lookup_function(self.fn) is None:
@@ -95,6 +95,13 @@ class LibraryFunctionVariable(Variable):
         if hit is None and ops.is_dtype_query(self.fn) and \
                 any(isinstance(a, ArrayVariable) for a in [*args, *kwargs.values()]):
             return _fold_dtype_query(self.fn, args, kwargs)  # np.result_type(x, y)
+        # np.poly1d and its objects: breaks whose hint is np.polyval (dynamo/hints.py);
+        # an isinstance test, as no set lookup can take them (poly1d is unhashable)
+        if hit is None and self.fn is np.poly1d:
+            raise Unsupported("np.poly1d(...) makes a polynomial object",
+                              cause="unregistered_function")
+        if isinstance(self.fn, np.poly1d):
+            raise Unsupported("calling an np.poly1d object", cause="unregistered_function")
         known = ops.break_reason(self.fn) if hit is None else None
         if known is not None:
             raise Unsupported(f"{library_name(self.fn)}() {known[1]}", cause=known[0])
@@ -140,6 +147,9 @@ class LibraryFunctionVariable(Variable):
             return OpMethodVariable(self, name, hit, f"{library_name(self.fn)}.{name}")
         if ops.is_ufunc(self.fn) and name in _UFUNC_CONSTANTS:
             return ConstantVariable(getattr(self.fn, name))
+        if isinstance(self.fn, np.poly1d):   # p.coeffs: say what p is, not ufunc facts
+            raise Unsupported(f"attribute {name!r} of an np.poly1d object",
+                              cause="unregistered_function")
         raise Unsupported(f"attribute {name!r} of {library_name(self.fn)}",
                           hint="ufunc methods other than reduce, accumulate, reduceat, outer "
                                "and at are not captured" if ops.is_ufunc(self.fn) else None)
@@ -238,9 +248,9 @@ def _fold_dtype_query(fn, args, kwargs) -> Variable:
     return wrap_constant(value)
 
 
-_PURE_LIBRARY_FUNCTIONS = {np.dtype, np.result_type, np.promote_types, np.can_cast, np.isscalar,
+_PURE_LIBRARY_FUNCTIONS = (np.dtype, np.result_type, np.promote_types, np.can_cast, np.isscalar,
                            np.ndim, np.shape, np.size, np.finfo, np.iinfo, np.issubdtype,
-                           *([np.isdtype] if hasattr(np, "isdtype") else [])}
+                           *([np.isdtype] if hasattr(np, "isdtype") else []))
 # Objects those make that are constants too: NumPy caches one per dtype, and their
 # attributes (eps, tiny, max, bits...) are NumPy scalars and ints fixed for the dtype
 _STATIC_OBJECTS = (np.finfo, np.iinfo)
@@ -258,8 +268,9 @@ def _array_fact(fn, args, kwargs) -> Variable:
 def _foldable(fn) -> bool:
     """Library calls safe to run at trace time: pure, and constant in, constant out.
     (``np.random.seed(0)`` is not: it must run when the program runs.)"""
-    return fn in _PURE_LIBRARY_FUNCTIONS or (isinstance(fn, type) and
-                                             issubclass(fn, np.generic))
+    # by identity: ``fn`` may be an unhashable callable object (an ``np.poly1d``)
+    return any(fn is f for f in _PURE_LIBRARY_FUNCTIONS) or \
+        (isinstance(fn, type) and issubclass(fn, np.generic))
 
 
 def _fold_library_call(fn, args, kwargs) -> Variable:

@@ -41,13 +41,16 @@ class NamedTupleVariable(TupleVariable):
         True
     """
 
-    def __init__(self, items: list[Variable], cls: type, source=None):
+    def __init__(self, items: list[Variable], cls: type, source=None, class_source=None):
         super().__init__(items, source)
         self.cls = cls
+        # where the class was read (``P(1, 2)`` of a global ``P``): ``type(p).tag`` is
+        # read and guarded through it (``builtins._type``, round 22)
+        self.class_source = class_source
 
     @classmethod
-    def construct(cls, nt: type, args: list[Variable], kwargs: dict[str, Variable]
-                  ) -> NamedTupleVariable:
+    def construct(cls, nt: type, args: list[Variable], kwargs: dict[str, Variable],
+                  class_source=None) -> NamedTupleVariable:
         """``nt(*args, **kwargs)``, with the class's defaults; a call that would raise
         TypeError is a break, so that eager Python raises it."""
         fields = nt._fields
@@ -60,7 +63,7 @@ class NamedTupleVariable(TupleVariable):
             values.setdefault(name, ConstantVariable(default))
         if len(args) > len(fields) or len(values) != len(fields):
             raise Unsupported(f"{nt.__qualname__}() with the wrong number of arguments")
-        return cls([values[f] for f in fields], nt)
+        return cls([values[f] for f in fields], nt, class_source=class_source)
 
     def describe(self) -> str:
         return f"{self.cls.__qualname__} of {len(self.items)}"
@@ -87,7 +90,8 @@ class NamedTupleVariable(TupleVariable):
             fields = dict(zip(self.cls._fields, self.items))
             if not set(kwargs) <= set(fields):
                 raise Unsupported(f"{self.cls.__qualname__}._replace of unknown fields")
-            return NamedTupleVariable(list({**fields, **kwargs}.values()), self.cls)
+            return NamedTupleVariable(list({**fields, **kwargs}.values()), self.cls,
+                                      class_source=self.class_source)
         return super().call_method(tx, name, args, kwargs)
 
     def getitem(self, tx, index: Variable) -> Variable:

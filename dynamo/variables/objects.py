@@ -199,9 +199,9 @@ class ClassVariable(Variable):
             return handler(tx, *args, **kwargs)
         if issubclass(self.cls, BaseException) and not kwargs and \
                 plain_exception_class(self.cls):
-            return ExceptionVariable(self.cls, list(args))
+            return ExceptionVariable(self.cls, list(args), self.source)
         if is_namedtuple_class(self.cls):     # Summary(mean=m, std=s)
-            return NamedTupleVariable.construct(self.cls, list(args), kwargs)
+            return NamedTupleVariable.construct(self.cls, list(args), kwargs, self.source)
         if self.cls is np.errstate:           # with np.errstate(divide="ignore"): ...
             from .errstate import ErrstateVariable
             return ErrstateVariable.construct(list(args), kwargs)
@@ -568,8 +568,11 @@ class ExceptionVariable(Variable):
     one: the glue builds the object once (every reference shares it), and any use other
     than passing it around (attributes, methods) is a graph break."""
 
-    def __init__(self, cls: type, args: list[Variable]):
+    def __init__(self, cls: type, args: list[Variable], class_source=None):
         self.cls, self.args = cls, args
+        # where the class was read (``E("boom")`` of a global ``E``): ``type(e).tag`` is
+        # read and guarded through it, not kept as the value the trace saw (round 22)
+        self.class_source = class_source
         # set when the trace raises it (dynamo/translator/exceptions.py): its
         # ``__cause__``/``__context__`` (ExceptionVariables, None, or the caller's
         # unknown exception) and whether it was raised (then it has a traceback)
@@ -594,7 +597,7 @@ class ExceptionVariable(Variable):
             self._check_exact("its args")
             return TupleVariable(list(self.args))
         if name == "__class__":
-            return ClassVariable(self.cls)
+            return ClassVariable(self.cls, self.class_source)
         if name == "__suppress_context__":
             return ConstantVariable(self.suppress_context)
         if name in ("__cause__", "__context__"):

@@ -347,3 +347,9 @@ class SliceVariable(Variable):
     def describe(self) -> str:
         return "slice"
 
+    def reconstruct(self, cg) -> str:
+        """A slice made in the trace and live at a break (3.11's ``BUILD_SLICE`` of
+        ``y[p[0]:p[1]:2]`` before the ``BINARY_SUBSCR`` that breaks): the builtin
+        ``slice`` (bound by the glue, not looked up by name) called on its parts."""
+        return f"{cg.const(slice)}({', '.join(cg.value(p) for p in self.parts)})"
+

@@ -211,6 +211,24 @@ def test_unsupported_op_stays_in_tier_1(caplog):
     assert "stays in tier 1" in caplog.text
 
 
+def test_a_lowering_that_fails_keeps_tier_1_with_a_warning(caplog):
+    """An internal error of the lowering (here: an object input whose metadata is not a
+    class, which ``lower`` names by ``__name__``) leaves the graph in tier 1, which is
+    still right, with a warning; it does not fail the compile (``backend="auto"``
+    would raise BackendError on the program's first call)."""
+    from dynamo.graph import Graph
+    from dynamo.ops import ArrayMeta
+    g = Graph()
+    g.placeholder("o", {"object": 5})
+    x = g.placeholder("x", {"array": ArrayMeta((3,), np.dtype("f8"), "numpy")})
+    g.output((x,))
+    with caplog.at_level(logging.WARNING, logger="dynamo.backend"):
+        compiled = native_backend(g, [5, np.ones(3)])
+    assert not isinstance(compiled, Tiered)
+    assert compiled(5, np.arange(3.0))[0].tolist() == [0.0, 1.0, 2.0]
+    assert "lowering it failed" in caplog.text and "AttributeError" in caplog.text
+
+
 # --------------------------------------------------------------------- shapes, layouts
 
 

@@ -183,3 +183,21 @@ def test_random_integer_division_modulo_and_shifts(cache_dir):
     y = np.array([[-1, 2, -2, 3], [5, -3, 7, 9]], np.int8)
     made = check_program(program, [x, y, 3], cache_dir)
     assert sum(m.native_calls for m in made if isinstance(m, Tiered)) == 1
+
+
+def test_new_axes_into_a_view(cache_dir):
+    """``p[None, :, :] - p[:, None, :]`` of a view ``p = x[:, :2]`` (a planar n-body's
+    pairwise differences, scripts/realworld_programs6.py): a new axis indexed into a
+    view is composed with the view's own parts (it raised IndexError while lowering,
+    failing the whole compile), and the result is eager's."""
+    program = _source(
+        "def prog(x, y, s):\n"
+        "    p = x[:, :2]\n"
+        "    d = p[None, :, :] - p[:, None, :]\n"
+        "    q = x[1:, 1]\n"
+        "    e = q[:, None] * q[None] + p[1:, 1][None, :, None]\n"
+        "    r = x[:, ::2][..., None]\n"
+        "    return (d, e, r + 1)\n")
+    x = make_array(np.random.default_rng(2), "float64", (5, 4), "C", 0.0)
+    made = check_program(program, [x, None, 3], cache_dir)
+    assert sum(m.native_calls for m in made if isinstance(m, Tiered)) >= 1

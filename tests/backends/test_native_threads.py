@@ -2,6 +2,8 @@
 the choice as a pure function of timed calls, and a Tiered whose every call is a check,
 bit-equal to eager whichever count runs it."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -11,7 +13,8 @@ numba = pytest.importorskip("numba")
 
 from dynamo.backends.native.backend import native_backend  # noqa: E402
 from dynamo.backends.native.threads import ThreadChoice  # noqa: E402
-from dynamo.backends.native.tier import Tiered  # noqa: E402
+from dynamo.backends.native.tier import Tiered, _on_threads  # noqa: E402
+from observe import calls_to  # noqa: E402
 
 MS = 1e-3
 
@@ -100,3 +103,166 @@ def test_checked_calls_on_either_count_equal_eager():
         assert got[0] is got_args[0] and got[1] is got_args[1]
         assert tier.threads == tier.thread_choice.threads
     assert tier.native_calls == 6 and tier.thread_choice.checks == 3
+
+
+def _jacobi_tier(n: int = 200):
+    """Jacobi compiled in tier 2 from its second call (prefer="native", no disk cache),
+    its ``Tiered`` and the compiled function."""
+    made = []
+
+    def backend(graph, example_inputs):
+        made.append(native_backend(graph, example_inputs, options={
+            "after_calls": 1, "background": False, "prefer": "native", "cache": False}))
+        return made[-1]
+    c = dynamo.compile(jacobi, backend=backend)
+    A = np.random.default_rng(5).random((n, n))
+    c(A.copy(), A.copy())
+    tier = made[0]
+    assert isinstance(tier, Tiered) and tier.kernel.parallel
+    return tier, c
+
+
+def _equal_eager(c, rng, n: int = 200, flagged: bool = False):
+    A = rng.random((n, n))
+    if flagged:
+        A[n // 2, n // 3] = np.inf   # step 1 propagates it: the call runs tier 1
+    want_args = [A.copy(), A.copy()]
+    want = jacobi(*want_args)
+    got_args = [A.copy(), A.copy()]
+    got = c(*got_args)
+    for g, w in zip((*got, *got_args), (*want, *want_args)):
+        np.testing.assert_array_equal(g, w, strict=True)
+    assert got[0] is got_args[0] and got[1] is got_args[1]
+
+
+def test_one_thread_runs_the_twin_without_setting_the_thread_count():
+    """Once one thread is chosen, the kernel compiled without ``parallel=True``
+    (one_thread.py) answers: no ``numba.set_num_threads`` around the call (the parallel
+    kernel on one thread set the count and put it back, twice a call), bit-equal to
+    eager, a flagged call included (its writes undone, tier 1's answer)."""
+    tier, c = _jacobi_tier()
+    rng = np.random.default_rng(8)
+    tier.set_threads(1)
+    assert tier.twin.dispatcher is not None and tier.twin.error is None
+    assert tier.twin.dispatcher.signatures == tier._dispatcher.signatures
+    before = numba.get_num_threads()
+    with calls_to(numba.set_num_threads) as sets, calls_to(_on_threads) as parallel:
+        for _ in range(3):
+            _equal_eager(c, rng)
+        _equal_eager(c, rng, flagged=True)
+    assert sets == [] and parallel == [] and numba.get_num_threads() == before
+    assert tier.native_calls == 3 and tier.threads == 1   # (the first call: tier 1)
+    # back to all threads: the parallel kernel again, on the caller's count
+    tier.set_threads(None)
+    _equal_eager(c, rng)
+    assert tier.native_calls == 4
+
+
+def test_one_thread_without_a_twin_sets_the_count_only_where_it_differs():
+    """``tier._on_threads`` leaves the count alone where the calling thread has it
+    already (a program that set one thread itself), and puts it back otherwise."""
+    ran = []
+
+    def dispatcher(*a):
+        ran.append(numba.get_num_threads())
+        return (False,)
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        with calls_to(numba.set_num_threads) as sets:
+            _on_threads(1, dispatcher, (), ())
+        assert sets == [] and ran == [1]
+        if numba.config.NUMBA_NUM_THREADS > 1:
+            numba.set_num_threads(2)
+            with calls_to(numba.set_num_threads) as sets:
+                _on_threads(1, dispatcher, (), ())
+            assert [s["n"] for s in sets] == [1, 2] and ran == [1, 1]
+            assert numba.get_num_threads() == 2
+    finally:
+        numba.set_num_threads(before)
+
+
+def test_a_caller_on_one_thread_gets_the_twin():
+    """A program that set Numba's count to one thread itself (or NUMBA_NUM_THREADS=1):
+    tier 2 on "all threads" is one thread, and the twin answers it."""
+    tier, c = _jacobi_tier()
+    rng = np.random.default_rng(9)
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        assert tier.threads is None
+        _equal_eager(c, rng)   # (starts the twin's compile: here, not in the background)
+        assert tier.twin.dispatcher is not None
+        with calls_to(numba.set_num_threads) as sets, calls_to(_on_threads) as parallel:
+            _equal_eager(c, rng)
+            _equal_eager(c, rng, flagged=True)
+        assert sets == [] and parallel == [] and tier.native_calls == 2
+    finally:
+        numba.set_num_threads(before)
+
+
+def _softmax(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def _layernorm(x, g, b):
+    mu = x.mean(axis=-1, keepdims=True)
+    var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)
+    return (x - mu) / np.sqrt(var + 1e-5) * g + b
+
+
+def _smooth_in_place(x, y):
+    y[1:-1] = (x[:-2] + 2.0 * x[1:-1] + x[2:]) * 0.25
+    x[:, 0] = x.sum(axis=1) / 7.0
+    return x.max(axis=0), y
+
+
+@pytest.mark.parametrize("fn,shapes", [
+    (_softmax, [(37, 45)]),
+    (_layernorm, [(37, 45), (45,), (45,)]),
+    (_smooth_in_place, [(37, 45), (37, 45)]),
+])
+def test_the_twin_equals_the_parallel_kernel(fn, shapes):
+    """The twin (the parallel kernel's source compiled without ``parallel=True``) of
+    kernels whose ``prange`` holds row groups, float sums in NumPy's order, max in
+    lanes and stores into inputs with their backups: bit-equal to the parallel kernel
+    on the same inputs (results and written inputs), a flagged call (an infinity in a
+    row: tier 1 answers both) included; the stencil bit-equal to eager too."""
+    made = []
+
+    def backend(graph, example_inputs):
+        made.append(native_backend(graph, example_inputs, options={
+            "after_calls": 1, "background": False, "prefer": "native", "cache": False,
+            "parallel_min_elements": 64}))
+        return made[-1]
+    c = dynamo.compile(fn, backend=backend)
+    rng = np.random.default_rng(21)
+    c(*[rng.standard_normal(s) for s in shapes])
+    tier = made[0]
+    assert isinstance(tier, Tiered) and tier.kernel.parallel
+    tier.set_threads(1)
+    assert tier.twin.dispatcher is not None
+    for bad in (False, False, True, False):
+        inputs = [rng.standard_normal(s) for s in shapes]
+        if bad:
+            inputs[0][3, 4] = np.inf
+        runs = []
+        for threads in (None, 1, "eager"):
+            a = [x.copy() for x in inputs]
+            with warnings.catch_warnings():   # (the flagged call's warning, tier 1's)
+                warnings.simplefilter("ignore" if bad else "error")
+                if threads == "eager":
+                    out = fn(*a)
+                else:
+                    tier.set_threads(threads)
+                    with calls_to(_on_threads) as parallel:
+                        out = c(*a)
+                    assert parallel == []
+            runs.append([*(out if isinstance(out, tuple) else (out,)), *a])
+        for g, w in zip(runs[1], runs[0]):
+            np.testing.assert_array_equal(g, w, strict=True)
+        if fn is _smooth_in_place or bad:
+            for g, w in zip(runs[1], runs[2]):
+                np.testing.assert_array_equal(g, w, strict=True)
+    assert tier.native_calls == 2 * 3

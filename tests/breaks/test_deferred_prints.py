@@ -216,3 +216,42 @@ def test_a_python_stdout_keeps_the_break():
     with contextlib.redirect_stdout(PythonStdout()):
         explained = dynamo.explain(report)(x, 1)
     assert explained.graph_break_count >= 1
+
+
+def print_then_append(x, out):
+    print("step", x.sum(), "é")
+    out.append(1)
+    return x * 2
+
+
+def _closed():
+    buf = io.StringIO()
+    buf.close()
+    return buf
+
+
+def _ascii():
+    return io.TextIOWrapper(io.BytesIO(), encoding="ascii")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("make", [_closed, _ascii], ids=["closed", "ascii"])
+def test_a_print_that_raises_comes_before_the_effects_after_it(make, backend):
+    """A ``sys.stdout`` that is closed, or cannot encode a text, makes the print raise
+    before ``out.append(1)`` plainly; replayed after the write-back it came after it
+    (round 22, ``_writes_cleanly``: such a print is a break). The first call is on an
+    open UTF stdout (deferred), the next ones on the other: the guard sees the change."""
+    compiled = dynamo.compile(print_then_append, backend=backend)
+    x = np.arange(3.0)
+    with contextlib.redirect_stdout(io.StringIO()) as buf:
+        compiled(x, [])
+    assert buf.getvalue() == "step 3.0 é\n"
+    for _ in range(2):
+        seen = []
+        for fn in (print_then_append, compiled):
+            out = []
+            with contextlib.redirect_stdout(make()):
+                with pytest.raises((ValueError, UnicodeEncodeError)) as info:
+                    fn(x, out)
+            seen.append((type(info.value), out))
+        assert seen[0] == seen[1] and seen[0][1] == []

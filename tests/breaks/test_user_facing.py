@@ -43,9 +43,45 @@ def test_fullgraph_error_shows_the_users_frames_not_the_translators():
     c = dynamo.compile(prints_between, fullgraph=True)
     with pytest.raises(dynamo.Unsupported) as info:
         c(rand(3))
+    frames = traceback.extract_tb(info.tb)
+    # the test's call, then the function at its unsupported line: nothing of dynamo's
+    assert [f.filename for f in frames] == [__file__, __file__], frames
+    assert frames[-1].name == "prints_between" and frames[-1].line == 'print("between")'
+
+
+def test_fullgraph_error_points_at_the_call_of_the_helper_that_breaks():
+    c = dynamo.compile(calls_a_printing_helper, fullgraph=True)
+    with pytest.raises(dynamo.Unsupported) as info:
+        c(rand(3))
+    frames = traceback.extract_tb(info.tb)
+    assert [f.filename for f in frames] == [__file__, __file__], frames
+    assert frames[-1].name == "calls_a_printing_helper" and frames[-1].line == "y = _middle(x)"
+
+
+def test_verbose_keeps_dynamos_frames_for_debugging(monkeypatch):
+    monkeypatch.setattr(dynamo.config, "verbose", True)
+    c = dynamo.compile(prints_between, fullgraph=True)
+    with pytest.raises(dynamo.Unsupported) as info:
+        c(rand(3))
     files = [frame.filename for frame in traceback.extract_tb(info.tb)]
-    assert not any("/translator/" in f or "/variables/" in f for f in files), files
-    assert len(files) <= 7, files
+    assert any(f.endswith("convert.py") for f in files), files
+
+
+def _failing_backend(graph, example_inputs):
+    raise RuntimeError("this backend cannot compile")
+
+
+def test_a_backend_error_shows_the_users_frames():
+    """The BackendError and the backend's own error it chains to: no frame of dynamo's."""
+    c = dynamo.compile(lambda x: np.exp(x) + 1, backend=_failing_backend)
+    with pytest.raises(dynamo.BackendError) as info:
+        c(rand(3))
+    files = [f.filename for f in traceback.extract_tb(info.tb)]
+    assert files == [__file__, __file__], files
+    cause = info.value.__cause__
+    assert isinstance(cause, RuntimeError)
+    (frame,) = traceback.extract_tb(cause.__traceback__)
+    assert frame.name == "_failing_backend"
 
 
 def test_fullgraph_must_be_a_bool():
@@ -125,11 +161,46 @@ def test_explain_lists_a_break_in_a_helper_once():
     text = str(report)
     assert "Graph breaks: 3 (at 1 place)" in text
     assert text.count("call to print()") == 1, text
-    assert f"in {frames[-1]}, ending the graphs of {frames[0]}, {frames[1]} and " in text
+    mid, top = (_middle.__code__.co_firstlineno + 1,
+                calls_a_printing_helper.__code__.co_firstlineno + 1)
+    assert f"in {frames[-1]} (called from _middle at line {mid}, from " \
+        f"calls_a_printing_helper at line {top}), ending the graphs of {frames[0]}, " \
+        f"{frames[1]} and {frames[2]}" in text
+
+
+def test_the_break_log_names_the_helper_whose_line_it_is(caplog):
+    """A print() in a helper is logged at the helper's line *in the helper*, with the
+    calls that led there, not in the compiled (outer) frame (issue #19)."""
+    def helper(x):
+        print("in helper")
+        return x * 2
+
+    def outer(x):
+        y = x + 1
+        z = helper(y)
+        return z - 1
+
+    line = outer.__code__.co_firstlineno
+    records = logged(caplog, "graph_breaks", lambda: dynamo.compile(outer)(rand(3)))
+    where = records[0].splitlines()[1]
+    assert where.endswith(f":{line - 3} in {helper.__qualname__} (called from "
+                          f"{outer.__qualname__} at line {line + 2})"), where
+
+
+def test_fullgraph_names_the_helper_and_its_callers():
+    c = dynamo.compile(calls_a_printing_helper, fullgraph=True)
+    with pytest.raises(dynamo.Unsupported) as info:
+        c(rand(3))
+    text = str(info.value)
+    line, mid, top = (f.__code__.co_firstlineno + 1
+                      for f in (_inner_prints, _middle, calls_a_printing_helper))
+    assert f'test_user_facing.py", line {line}, in _inner_prints\n' in text, text
+    assert f"(called from _middle at line {mid}, from calls_a_printing_helper at line " \
+        f"{top})" in text, text
 
 
 def test_graph_and_bytecode_channels(caplog):
-    dynamo.set_logs("graph", "bytecode", "guards")
+    dynamo.set_logs("graph", "bytecode", "+guards")
     try:
         with caplog.at_level(logging.DEBUG, logger="dynamo"):
             dynamo.compile(prints_between)(rand(3))
@@ -144,7 +215,10 @@ def test_graph_and_bytecode_channels(caplog):
     assert "original bytecode of prints_between" in code
     assert "rewritten bytecode of prints_between" in code
     assert "resume function prints_between_resume_at_L" in code
-    assert "def ___check_" in "\n".join(by_channel["dynamo.guards"])
+    guards = "\n".join(by_channel["dynamo.guards"])
+    assert "guards of prints_between (x):\n" in guards and "  x.shape == (3,)\n" in guards
+    # +guards: the generated check function too, on its own logger
+    assert "def ___check_" in "\n".join(by_channel["dynamo.guards.code"])
 
 
 def test_unknown_channel_is_an_error():
@@ -202,14 +276,60 @@ def test_messages_name_a_resume_function_by_where_it_resumes(caplog, monkeypatch
     assert "_resume_at_L" not in text
 
 
-def test_the_guards_log_says_what_each_stored_value_is(caplog):
+_helper_of_guarded = np.tanh
+
+
+def _scaled(x):
+    return x * 2
+
+
+def guarded(x, n):
+    y = _scaled(x) + n
+    print("between")
+    return _helper_of_guarded(y) + 1
+
+
+def test_the_guards_log_shows_the_values_a_guard_expects(caplog):
+    """One readable list per entry, the values inline, in the program's names; a value a
+    break carried over named by the break; no generated name (issue #19)."""
+    text = "\n".join(logged(caplog, "guards",
+                            lambda: dynamo.compile(guarded)(np.ones(3), 3)))
+    assert "___" not in text, text
+    first, second = text.split("\nguards of ")
+    lines = first.splitlines()
+    assert lines[0] == "guards of guarded (x, n):"
+    for line in ("type(x) is numpy.ndarray", "x.shape == (3,)", "x.dtype == float64",
+                 "n == 3", f"_scaled (global) is {_scaled!r}"):
+        assert f"  {line}" in lines, (line, lines)
+    assert len(lines) == len(set(lines)), lines         # each fact once
+    line = guarded.__code__.co_firstlineno + 2
+    assert second.startswith(f"guarded, after the break at line {line} (y):"), second
+    assert "  type(y) is numpy.ndarray" in second.splitlines()
+    assert f"  the value carried over the break at line {line} == None" in second
+
+
+def test_the_guards_log_has_the_check_function_only_on_request(caplog):
     def f(x):
         return np.tanh(x) + 1
 
-    text = "\n".join(logged(caplog, "guards", lambda: dynamo.compile(f)(np.ones(2))))
-    assert "x.shape == ___c" in text
-    assert "# where ___c" in text and "= (2,)" in text
-    assert "= module numpy" in text
+    dynamo.set_logs("+guards")
+    try:
+        with caplog.at_level(logging.DEBUG, logger="dynamo"):
+            dynamo.compile(f)(np.ones(2))
+            dynamo.set_logs("guards")
+            dynamo.compile(lambda x: x + 1)(np.ones(2))
+    finally:
+        dynamo.set_logs()
+    (code,) = [r.getMessage() for r in caplog.records if r.name == "dynamo.guards.code"]
+    assert "x.shape == ___c" in code and "# where ___c" in code and "= (2,)" in code
+
+
+def test_an_array_is_type_checked_once():
+    """A TYPE guard and the ARRAY guard of one source were both rendered
+    (``type(x) is ___c2 and type(x) is ___c3``): the ARRAY guard's is enough."""
+    report = dynamo.explain(guarded)(np.ones(3), 3)
+    (check, _) = report.check_sources
+    assert check.count("type(x) is ") == 1, check
 
 
 # ------------------------------------------------------------------ warnings at the user's line
@@ -313,3 +433,24 @@ def test_code_of_several_files_keeps_its_generated_name():
     scope = {}
     name = source.compile_source(src, "<dynamo test two files>", scope, user_lines=True)
     assert scope.pop("f").__code__.co_filename == name
+
+
+def _dynamo_frames(tb) -> list[str]:
+    return [f"{f.filename}:{f.name}" for f in traceback.extract_tb(tb)
+            if f.filename != __file__]
+
+
+@pytest.mark.parametrize("make", [
+    lambda: dynamo.compile(prints_between, backend="numpi"),
+    lambda: dynamo.compile(prints_between, options={"thread": 0}),
+    lambda: setattr(dynamo.config, "cache_size_limit", -1),
+    lambda: setattr(dynamo.config, "cache_size_limt", 8),
+], ids=["backend", "options", "config-value", "config-name"])
+def test_an_option_error_shows_one_frame_of_dynamos(make):
+    """A mistake in the program's options is raised from the function it called
+    (compile(), the config's assignment), not from the registry's lookup below it."""
+    with pytest.raises((ValueError, AttributeError)) as info:
+        make()
+    frames = _dynamo_frames(info.tb)
+    assert len(frames) == 1 and frames[0].split(":")[-1] in ("compile", "__setattr__"), \
+        frames

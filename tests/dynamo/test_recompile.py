@@ -416,13 +416,14 @@ def test_recompile_log_is_free_when_off(traces):
     assert failures == [], "failures() computed with the recompiles channel off"
 
 
-def test_explain_prints_the_check_function():
-    text = str(dynamo.explain(scale)(arr(3), 2))
-    assert "Guard check functions (generated):" in text
+def test_explain_keeps_the_check_function():
+    report = dynamo.explain(scale)(arr(3), 2)
+    (text,) = report.check_sources      # (the report's text shows the guards in words)
     assert "def ___check_scale_" in text
     assert "type(x) is ___c1 and" in text
     assert "x.shape == ___c2 and" in text      # the first shape: tested early, alone
     assert "(k, x.dtype,) == ___expected" in text
+    assert "    x.shape == (3,)\n" in str(report) and "___" not in str(report)
 
 
 # ------------------------------------------------------- comprehensions over a break

@@ -190,9 +190,15 @@ def test_dynamos_frames_are_dropped_and_handed_out_tracebacks_kept():
         assert "transit" in names
 
 
-def test_dynamos_own_errors_keep_their_frames():
-    # fullgraph=True: the break is an error of dynamo's, raised in its frames
+def test_dynamos_own_errors_show_the_programs_frames(monkeypatch):
+    # fullgraph=True: the break is an error of dynamo's, raised in its frames; the
+    # program sees its own (issue #19), dynamo.config.verbose keeps them all
     compiled = dynamo.compile(raise_after_break, fullgraph=True)
+    with pytest.raises(Unsupported) as info:
+        compiled(X)
+    files = {f.filename for f in traceback.extract_tb(info.value.__traceback__)}
+    assert files == {__file__}, files
+    monkeypatch.setattr(dynamo.config, "verbose", True)
     with pytest.raises(Unsupported) as info:
         compiled(X)
     files = {f.filename for f in traceback.extract_tb(info.value.__traceback__)}

@@ -28,7 +28,8 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round17_sizes", "round17_islands", "round18_protocols", "round18_dunders",
               "round18_buffers", "round18_dtypes", "round19_flow", "round19_closures",
               "round20_threads", "round21_flat", "round21_lent", "round21_checks",
-              "round21_calls")
+              "round21_calls", "round22_selects", "round22_numbers", "round22_objects",
+              "round22_windows")
 
 
 def _runs(text):

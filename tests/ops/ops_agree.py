@@ -133,13 +133,16 @@ def _count_checked_when_run(op, args, error: Exception) -> bool:
 def _data_dependent(fn, args, kwargs) -> bool:
     """NumPy's error came from array values (an index out of bounds, a negative integer
     power under a ``where`` mask): the same call on arrays of zeros or of ones succeeds.
-    Errors from shapes and dtypes stay whatever the values."""
-    for fill in (np.zeros_like, np.ones_like):
-        def conv(v, fill=fill):
-            if isinstance(v, np.ndarray):
-                return fill(v)
-            if isinstance(v, np.generic):
-                return fill(v)[()]
+    Errors from shapes and dtypes stay whatever the values. A 0-d mask's value is data
+    too (``x[[2, 1], c]``: only a True ``c`` broadcasts), so one try fills index arrays
+    with zeros and masks with ones."""
+    fills = ((np.zeros_like, np.zeros_like), (np.ones_like, np.ones_like),
+             (np.zeros_like, np.ones_like))
+    for fill, mask_fill in fills:
+        def conv(v, fill=fill, mask_fill=mask_fill):
+            if isinstance(v, (np.ndarray, np.generic)):
+                filled = (mask_fill if v.dtype == np.bool_ else fill)(v)
+                return filled if isinstance(v, np.ndarray) else filled[()]
             if isinstance(v, (tuple, list)):
                 return type(v)(conv(x) for x in v)
             if isinstance(v, slice):

@@ -67,10 +67,17 @@ def test_traced_boolean_mask_is_captured():
     assert report.graph_break_count == 0 and report.graph_count == 1
 
 
-def test_array_slice_bound_breaks_instead_of_guessing():
+def test_array_slice_bound_is_a_data_size_or_a_break():
+    """A traced 0-d integer slice bound with step 1: one op whose length is an unbacked
+    size (issue #19, tests/translator/test_slice_bound_sizes.py); another step or a
+    float bound breaks instead of guessing."""
     x = np.arange(10.0)
-    assert agree("getitem", x, slice(np.int64(3), None), may_break=True) == "break"
-    check(lambda x: x[:np.argmax(x) - 4] * 2, x, breaks=1)
+    assert agree("getitem", x, slice(np.int64(3), None)) == "captured"
+    assert agree("getitem", x, slice(np.int64(3), None, 2), may_break=True) == "break"
+    assert agree("getitem", x, slice(np.float64(3), None), may_break=True) in ("break",
+                                                                                "raised")
+    check(lambda x: x[:np.argmax(x) - 4] * 2, x, breaks=0)
+    check(lambda x: x[:np.argmax(x) - 4:2] * 2, x, breaks=1)
 
 
 @given(xi=indexing(allow_mask=False), data=st.data())

@@ -137,6 +137,14 @@ def test_helper_that_breaks(tmp_path, capsys):
                for i in call_site.breaks + call_site.break_sites)
     assert status(r, P.helper, "return y + 1") == GRAPH
     assert status(r, P.helper_break, "np.cos(z)") == GRAPH
+    # the break is in the helper, whichever frame's graph it ended (issue #19)
+    call = line_of(P.helper_break, "z = helper(y)")
+    assert {b.function for b in r.breaks} >= {f"helper (called from helper_break at line "
+                                              f"{call})"}, [b.function for b in r.breaks]
+    page = (tmp_path / "r.html").read_text()
+    assert f"in helper (called from helper_break at line {call})" in page
+    printed = line_of(P.helper, 'print("in helper")')
+    assert f":{printed} in helper_break<" not in page
 
 
 def test_no_break_lines_traced_away(tmp_path):
@@ -148,7 +156,7 @@ def test_no_break_lines_traced_away(tmp_path):
     assert not any(ln.python for v in r.views for ln in v.lines)
     g = r.graphs[0]
     assert [(n.source, n.shape, n.dtype) for n in g.inputs] == [("L['x']", (3, 4), "float64")]
-    assert any("L['x']" in s for s in r.frames[g.frame].guards)
+    assert "x.shape == (3, 4)" in r.frames[g.frame].guards    # in words, values inline
     assert g.ends == "return" and not g.fused
     assert len(g.groups) == g.op_count       # eager: one library call per op
 

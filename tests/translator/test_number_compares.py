@@ -60,7 +60,7 @@ def test_a_branch_on_a_draw_resumes_without_the_outcome(backend):
     # eps's first change, in the frame and in the branch that reads it; the state's
     # first change in the greedy branch (10 before: the outcome and eps were guarded)
     assert len(recompiles) <= 3, "\n".join(recompiles)
-    assert not any("carried over the graph break" in r for r in recompiles), recompiles
+    assert not any("carried over the " in r for r in recompiles), recompiles
 
 
 def draw_float(rng, c):

@@ -60,7 +60,7 @@ def test_a_3d_value_is_written_into_the_target(caplog):
     src = _sources(jacobi3, [cube(20, 40, 60), cube(20, 40, 60, seed=1)], caplog)
     direct = src.split("if _direct:")[1].split("return (")[0]
     # the passes run in B's range; its gaps saved as the rows' tails and the planes' heads
-    assert "_t = B.reshape(-1)" in direct and "out=_o" in direct, src
+    assert "_t = B.reshape(-1)" in direct and ", _o)" in direct, src
     assert "_g0 = _t[" in direct and "_g1 = _t[" in direct, src
     assert "reshape(17, 40, 60)[:, 38:, :58]" in direct, src
     assert "_copyto(_g1, _gs[1])" in src and "return (B[1:-1, 1:-1, 1:-1], )" in src, src

@@ -15,6 +15,8 @@ warnings), on the plain and the block-wise path; the source shows the reuse.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from harness import rand
@@ -128,8 +130,8 @@ def test_a_padded_stencil_adds_in_place():
     # so x's layout is checked on entry); the padded array itself is never written
     src = compiled_graph(pad_stencil, rand(37, 23), rand(37, 23, seed=1)).__dynamo_source__
     assert "if not ((x.flags.c_contiguous or _row_major(x)))" in src, src
-    assert src.count(", out=add") >= 3, src
-    assert "out=pad" not in src, src
+    assert len(re.findall(r", add(_\d+)?\)", src)) >= 3, src
+    assert "out=pad" not in src and ", pad)" not in src, src
 
 
 def test_joins_draws_and_lists_lend_their_buffers():
@@ -147,4 +149,5 @@ def test_joins_draws_and_lists_lend_their_buffers():
                             (scalar_operands, (rand(37, 23), rand(37, 23, seed=1)),
                              "out=divide")]:
         src = compiled_graph(fn, *args).__dynamo_source__
-        assert donor in src, src
+        # (a ufunc that takes it positionally gets the buffer last: positional_out.py)
+        assert donor in src or f", {donor[4:]}" in src, src

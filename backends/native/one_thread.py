@@ -1,0 +1,99 @@
+"""A parallel kernel's twin for one thread: the same source compiled without
+``parallel=True``, for the calls that the trial or the thread-count check put on one
+thread (``Tiered.threads == 1``).
+
+A parallel kernel kept on one thread still enters Numba's parallel runtime at every
+``prange`` (its scheduler, for one chunk), and needs ``numba.set_num_threads(1)``
+around each call and the caller's count put back after it (``tier._on_threads``, about
+3 us). Compiled without ``parallel=True``, ``prange`` is a plain ``range``: Jacobi
+500x500 (10 ``prange`` loops a call) took 0.886 ms against 0.938 on one thread, the
+kernel alone, 60 interleaved calls each, 2026-12-05 06:04 UTC (docs/benchmarks.md).
+
+Same results: the same statements on the same values; a ``prange``'s iterations never
+depend on each other (lower.py: values that read what they write are computed whole
+first; each row has its own NaN/infinity flag, stored into ``_bad``; float sums are
+loops in NumPy's order, never ``prange`` reductions), so running them in order changes
+no value, no flag and no write into an input or a backup
+(tests/backends/test_native_threads.py compares the two kernels bit for bit).
+
+The twin is compiled only once one thread is chosen (``Tiered.set_threads``), in the
+background where the kernel was, for the layouts the parallel kernel has then; it is
+the only kernel compiled for them (Numba compiles nothing at call time), so a call with
+another layout raises ``TypeError`` at Numba's dispatch and runs the parallel kernel on
+one thread as before. With the disk cache its source is a file of its own (``twin_source``:
+Numba's cache is keyed by the file and the function, not by ``parallel``, so the two
+compiles of one file would take each other's machine code).
+
+Example::
+
+    >>> tier.set_threads(1)          # the trial kept one thread: the twin compiles
+    >>> tier.twin.dispatcher is not None   # (at once with background=False; else
+    True                                   # when its compile thread is done)
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+log = logging.getLogger("dynamo.backend")
+
+# Appended to the kernel's module source: the twin's file (and so its Numba cache) is
+# not the parallel kernel's.
+TWIN_MARK = "\n\n# the one-thread twin: compiled without parallel=True (one_thread.py)\n"
+
+
+def twin_source(source: str) -> str:
+    """The module source the twin is compiled from."""
+    return source + TWIN_MARK
+
+
+class Twin:
+    """The one-thread twin of one ``Tiered`` kernel: ``dispatcher`` (None until
+    compiled), ``started`` (a compile was asked for), ``error`` (why it failed)."""
+
+    def __init__(self):
+        self.dispatcher = None
+        self.started = False
+        self.error: BaseException | None = None
+        self._lock = threading.Lock()
+
+    def start(self, make, signatures: list, name: str, background: bool) -> None:
+        """Compile the twin once: ``make()`` returns a Numba dispatcher of the twin's
+        source (compiling disabled after), compiled here for ``signatures`` (the
+        parallel kernel's), in a daemon thread when ``background``."""
+        with self._lock:
+            if self.started or not signatures:
+                return
+            self.started = True
+        if background:
+            threading.Thread(target=self._compile, args=(make, signatures, name),
+                             name=f"dynamo-native-{name}-one-thread", daemon=True).start()
+        else:
+            self._compile(make, signatures, name)
+
+    def _compile(self, make, signatures: list, name: str) -> None:
+        start = time.perf_counter()
+        try:
+            dispatcher = make(signatures)
+        except Exception as e:   # the parallel kernel on one thread keeps serving
+            self.error = e
+            log.info("native tier: graph %s's one-thread kernel did not compile (%s: %s); "
+                     "its parallel kernel runs on one thread", name, type(e).__name__,
+                     str(e).splitlines()[0][:200] if str(e) else "")
+            return
+        self.dispatcher = dispatcher   # (one store: callers see None or the whole twin)
+        log.info("native tier: graph %s's one-thread kernel ready in %.0f ms", name,
+                 (time.perf_counter() - start) * 1e3)
+
+    def call(self, dispatcher, args, extra, on_threads):
+        """The kernel's result on one thread: the twin's where it has these layouts,
+        else ``on_threads(1, dispatcher, args, extra)`` (the parallel kernel)."""
+        twin = self.dispatcher
+        if twin is not None:
+            try:
+                return twin(*args, *extra)
+            except TypeError:   # Numba's dispatch: the twin has no kernel for these layouts
+                pass
+        return on_threads(1, dispatcher, args, extra)

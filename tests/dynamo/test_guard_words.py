@@ -1,0 +1,82 @@
+"""Guards in words (dynamo/guard_words.py): the program's names and the expected values,
+never a name of generated code (issue #19)."""
+
+import numpy as np
+from dynamo.guards import (
+    ARRAY,
+    CONSTANT,
+    EXPR,
+    ID,
+    TYPE,
+    ArraySpec,
+    AttrSource,
+    ClosureSource,
+    GlobalSource,
+    Guard,
+    LocalSource,
+    ShapeSource,
+)
+
+from dynamo.guard_words import entry_text, guard_lines, readable, readable_expr
+
+
+def _code(name: str, params: str):
+    """A code object named like the function (or resume function) ``name``."""
+    scope = {}
+    exec(f"def {name}({params}):\n    pass\n", scope)
+    return scope[name].__code__
+
+
+F = _code("f", "x, n")
+RESUMED = _code("f_resume_at_L6", "___stack0, y")
+RESUMED_TWO = _code("f_resume_at_L6", "___stack0, ___stack1, y")
+
+
+def helper(x):
+    return x
+
+
+def test_an_entry_in_words_with_the_values_inline():
+    spec = ArraySpec(np.ndarray, np.dtype("float64"), (3,))
+    guards = [Guard(LocalSource("x"), TYPE, np.ndarray), Guard(LocalSource("x"), ARRAY, spec),
+              Guard(GlobalSource("helper"), ID, helper), Guard(LocalSource("n"), CONSTANT, 3)]
+    assert entry_text(F, guards) == (
+        "guards of f (x, n):\n"
+        "  type(x) is numpy.ndarray\n"         # (said once: the ARRAY guard's is the same)
+        "  x.shape == (3,)\n"
+        "  x.dtype == float64\n"
+        f"  helper (global) is {helper!r}\n"
+        "  n == 3")
+
+
+def test_a_value_carried_over_a_break_is_named_by_the_break():
+    assert readable(LocalSource("___stack0"), RESUMED) == \
+        "the value carried over the break at line 6"
+    assert readable(AttrSource(LocalSource("___stack1"), "w"), RESUMED_TWO) == \
+        "(value 2 of the 2 carried over the break at line 6).w"
+    assert entry_text(RESUMED, [Guard(LocalSource("___stack0"), CONSTANT, None)]) == (
+        "guards of f, after the break at line 6 (y):\n"
+        "  the value carried over the break at line 6 == None")
+
+
+def test_dynamic_sizes_and_where_a_root_lives():
+    spec = ArraySpec(np.ndarray, np.dtype("float32"), (None, 4))
+    w = GlobalSource("W")
+    lines = guard_lines([Guard(w, ARRAY, spec),
+                         Guard(ShapeSource(w, 0), EXPR, "___G['W'].shape[0] >= 2",
+                               note="a dynamic size"),
+                         Guard(ClosureSource("k", 0), CONSTANT, 3)], F)
+    assert lines == ["type(W) is numpy.ndarray  (W: a global)", "W.ndim == 2  (W: a global)",
+                     "W.shape[1] == 4  (W: a global)", "W.dtype == float32  (W: a global)",
+                     "W.shape[0] >= 2  (a dynamic size)", "k (free variable) == 3"]
+
+
+def test_generated_code_in_an_expression_reads_as_the_programs_names():
+    code = _code("g_resume_at_L9", "___stack0, ___dot0")
+    text = readable_expr("(______stack0.shape[0] == ___G['n']) and ___dot0 is not None and "
+                         "___builtins.len(___modules['numpy'].__dict__['pi']) > "
+                         "___closure[0].cell_contents", code)
+    assert "___" not in text, text
+    assert text == ("((the value carried over the break at line 9).shape[0] == n) and "
+                    "(the comprehension's iterable) is not None and len(numpy.pi) > "
+                    "a free variable")

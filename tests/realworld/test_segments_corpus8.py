@@ -1,0 +1,44 @@
+"""The eighth corpus, segments, machine limits and objects that are not hashed
+(``segments_corpus8.py``, issue #19): every program gives eager's results on the eager
+and numpy backends (values, dtypes, printed output, the arguments afterwards,
+warnings) and breaks exactly as often as recorded here (docs/realworld.md, "An eighth
+corpus").
+
+Measured before the fixes of this corpus: 2 of 20 without a break, 24 breaks (every
+array-bounded slice, every attribute of an np.finfo/np.iinfo from outside, and
+"TypeError: unhashable type: 'poly1d'" reported as the program's error); 5 frames ran
+wholly uncompiled ("cannot rebuild slice after the graph"). The breaks left are uses of
+a data-dependent length as a Python value and np.poly1d.
+"""
+
+from __future__ import annotations
+
+import pytest
+from rw_check import check_program
+from segments_corpus8 import PROGRAMS
+
+BACKENDS = ("eager", "numpy")
+
+EXPECTED_BREAKS: dict[str, int] = {
+    # np.dot(data[lo:hi], v[indices[lo:hi]]): two unbacked lengths NumPy takes only
+    # when equal (the op runs eagerly, so NumPy checks them)
+    "csr_matvec": 1,
+    "segment_means": 1,          # max(seg.size, 1): the length as a Python int
+    "keep_valid_prefix": 1,      # `if kept.size`: a branch on the length
+    "normalize_with_config": 1,  # max() of a 0-d array and a float compares data
+    "poly1d_evaluate": 2,        # np.poly1d(c) and p(t): not modelled (hint: np.polyval)
+}
+
+
+def test_corpus_is_broad():
+    assert len(PROGRAMS) >= 20
+    assert len({name for name, _, _ in PROGRAMS}) == len(PROGRAMS)
+    assert set(EXPECTED_BREAKS) <= {name for name, _, _ in PROGRAMS}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name,fn,args", PROGRAMS, ids=[p[0] for p in PROGRAMS])
+def test_segments_program(name, fn, args, backend):
+    breaks = EXPECTED_BREAKS.get(name, 0)
+    check_program(fn, [args], backends=(backend,), breaks=breaks,
+                  **({"graphs": 1} if not breaks else {}))
