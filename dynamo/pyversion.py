@@ -60,6 +60,35 @@ UNSUPPORTED_REASON = (
 LOCATION_NO_COLUMNS = 13
 LOCATION_NONE = 15
 
+# sys.monitoring (3.12+): a tool holds one of the ids 0-5 (``sys.settrace`` and
+# ``sys.setprofile`` use 6 and 7 inside CPython, seen through sys.gettrace/getprofile).
+# A tool's events need its id in use when they are set (``set_events`` raises
+# otherwise), but ``free_tool_id`` keeps them on 3.12 and 3.13 (their callbacks still
+# run; 3.14 clears the global ones), so the global events are asked too. Not seen: a
+# freed tool's events set on chosen code objects (``set_local_events``) on 3.12/3.13.
+# ``get_tool`` answers the tool's name or None (a name may be "", so not ``any``).
+if PY312:
+    _get_tool = sys.monitoring.get_tool
+    _get_events = sys.monitoring.get_events
+    _NO_TOOLS = (None,) * 6
+    _TOOL_IDS = range(6)
+
+    def monitoring_tool_in_use() -> bool:
+        """Whether a ``sys.monitoring`` tool is registered or has global events
+        (0.3 us).
+
+            >>> sys.monitoring.use_tool_id(3, ""); monitoring_tool_in_use()
+            True
+            >>> sys.monitoring.free_tool_id(3); monitoring_tool_in_use()
+            False
+        """
+        return (tuple(map(_get_tool, _TOOL_IDS)) != _NO_TOOLS
+                or any(map(_get_events, _TOOL_IDS)))
+else:
+    def monitoring_tool_in_use() -> bool:
+        """No ``sys.monitoring`` before 3.12."""
+        return False
+
 # Where the NULL that marks "plain call, no self" sits next to the callable:
 # 3.11 and 3.12 push NULL first (NULL, callable, args); 3.13 pushes it after
 # (callable, NULL, args).

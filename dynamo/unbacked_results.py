@@ -4,7 +4,8 @@
 dimension ``DataSize`` (``x[mask]``, ``np.nonzero``, ``np.unique``, ``np.bincount``),
 ``with_unbacked_sizes`` gives it an *unbacked* symbolic size, shared with the size
 already made for the same argument and measure (``x[m]`` and ``w[m]`` have one
-length), and ``own_unbacked`` records where the graph can read it when it runs. Where
+length; ``a[lo:hi]`` and ``b[lo:hi]`` too, when their axes have one length), and
+``own_unbacked`` records where the graph can read it when it runs. Where
 a rule rejects arguments holding such sizes at their made-up hints,
 ``rejected_for_some_counts`` keeps the op if every count NumPy takes gives one answer
 (``one_answer``), and otherwise breaks in the user's terms.
@@ -30,7 +31,7 @@ from .graph import Node
 from .ops.rules import metas_in
 from .symbolic import Symbolic, substitute, symbols_in
 from .tree import tree_leaves
-from .variables import ArrayVariable, ListVariable, TupleVariable, Variable
+from .variables import ArrayVariable, ListVariable, SliceVariable, TupleVariable, Variable
 
 
 def with_unbacked_sizes(output, op: ops.OpDef, meta, data_sizes: list, call, meta_call):
@@ -58,7 +59,8 @@ def with_unbacked_sizes(output, op: ops.OpDef, meta, data_sizes: list, call, met
             continue
         assert mark.offset == 0, f"np.{op.name}: a DataSize key with no offset-0 mark"
         counted = (_same_values(arrays[mark.nonzero_of].node), mark.measure) \
-            if arrays is not None and mark.nonzero_of is not None else None
+            if arrays is not None and mark.nonzero_of is not None else \
+            _slice_length_key(call, meta_call, mark.measure)
         size = output.nonzero_counts.get(counted) if counted is not None else None
         if size is None:
             size = output.shape_env.new_unbacked(
@@ -95,6 +97,10 @@ def rejected_for_some_counts(output, op: ops.OpDef, meta_call, error: Exception)
     what = "; ".join(f"{n}: {output.shape_env.unbacked[n]}" for n in names)
     hint = ("make the sizes agree by construction (index both arrays with the same "
             "mask), or accept the graph break")
+    if any("bound read from an array" in output.shape_env.unbacked[n] for n in names):
+        # two slices share a length only with the same bounds on axes of one length
+        hint = ("slice with the same bounds (the same lo and hi) arrays of the same "
+                "length along the sliced axis, or accept the graph break")
     if any("np.bincount" in output.shape_env.unbacked[n] for n in names):
         # np.bincount(y, minlength=k) is longer than k when y holds k or more
         hint = ("np.bincount(y, minlength=k) has max(y) + 1 counts when that is more "
@@ -199,6 +205,48 @@ def _frozen(value: Any) -> Any:
         return (type(value).__name__, tuple(_frozen(v) for v in value))
     if type(value) in _KEY_CONSTANTS:
         return (type(value).__name__, value)
+    raise _NoKey
+
+
+def _slice_length_key(call, meta_call, measure) -> Any:
+    """A key equal for two array-bounded slices that have one length when the graph
+    runs, or None. ``x[lo:hi]``'s length is ``lo`` and ``hi`` clamped to the length of
+    the axis it cuts, nothing else: two slices whose bounds are the same nodes (or
+    constants) on axes of one static or symbolic length are one size, so
+    ``np.dot(data[lo:hi], v[idx[lo:hi]])`` needs no check. Axes of different or
+    unknown lengths clamp differently: then each slice keeps a size of its own.
+    ``measure`` is the mark's ``("slice", component, axis)``
+    (``ops.indexing.array_bounded_meta``); a write clears the keys (``call_op``), as
+    it may change a bound's values under its old node.
+
+        >>> _slice_length_key(([x, sl], {}), ((xm, slm), {}), ("slice", 0, 0))
+        ('slice', <bound keys>, ('static', 10))
+    """
+    if not (isinstance(measure, tuple) and measure[:1] == ("slice",)) or measure[2] is None:
+        return None
+    (args, _), (metas, _) = call, meta_call
+    index = args[1] if len(args) > 1 else None
+    parts = list(index.items) if isinstance(index, TupleVariable) else [index]
+    part = parts[measure[1]] if measure[1] < len(parts) else None
+    if not isinstance(part, SliceVariable) or not isinstance(metas[0], ops.ArrayMeta):
+        return None
+    length = metas[0].shape[measure[2]]
+    try:
+        bounds = tuple(_bound_key(p) for p in part.parts)
+    except _NoKey:
+        return None
+    axis = ("symbolic", length.sym.render()) if isinstance(length, Symbolic) else \
+        ("static", int(length))
+    return ("slice", bounds, axis)
+
+
+def _bound_key(bound: Variable) -> Any:
+    """A slice bound as a key: a traced array by the values its node holds, a
+    constant by value (``_frozen``); anything else raises ``_NoKey``."""
+    if isinstance(bound, ArrayVariable):
+        return _same_values(bound.node)
+    if bound.is_constant():
+        return _frozen(bound.as_python_constant())
     raise _NoKey
 
 

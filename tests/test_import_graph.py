@@ -162,7 +162,8 @@ VARIABLE_LAYERS = ("base", "constant", "sequences", "sets", "dicts", "named_tupl
                    "arrays", "stacked_lists",
                    "formatted",
                    "formatted_calls", "linspace_step", "library_calls", "dask_arrays",
-                   "errstate", "class_facts", "objects", "random_objects", "lifetimes",
+                   "errstate", "class_facts", "opaque", "objects", "super_lookup",
+                   "random_objects", "lifetimes",
                    "loggers",
                    "iteration", "conversions", "builtins", "builder")
 

@@ -4,7 +4,7 @@ thread (``Tiered.threads == 1``).
 
 A parallel kernel kept on one thread still enters Numba's parallel runtime at every
 ``prange`` (its scheduler, for one chunk), and needs ``numba.set_num_threads(1)``
-around each call and the caller's count put back after it (``tier._on_threads``, about
+around each call and the caller's count put back after it (``numba_calls._on_threads``, about
 3 us). Compiled without ``parallel=True``, ``prange`` is a plain ``range``: Jacobi
 500x500 (10 ``prange`` loops a call) took 0.886 ms against 0.938 on one thread, the
 kernel alone, 60 interleaved calls each, 2026-12-05 06:04 UTC (docs/benchmarks.md).
@@ -72,6 +72,10 @@ class Twin:
                              name=f"dynamo-native-{name}-one-thread", daemon=True).start()
         else:
             self._compile(make, signatures, name)
+
+    def compiling(self) -> bool:
+        """Whether its compile was started and has not ended."""
+        return self.started and self.dispatcher is None and self.error is None
 
     def _compile(self, make, signatures: list, name: str) -> None:
         start = time.perf_counter()

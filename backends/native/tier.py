@@ -1,5 +1,7 @@
 """Tiering: tier 1 serves until the graph is hot, Numba compiles tier 2 in the background,
-the first calls of tier 2 race tier 1, the faster stays.
+the first calls of tier 2 race tier 1, the faster stays; tier 2 slower than its race
+said (watch.py) races them again (native -> trial). The calls into Numba itself (a
+kernel on a count of threads, one signature's compile) are in numba_calls.py.
 
 States (``Tiered.state``)::
 
@@ -47,40 +49,14 @@ from .error_state import default_errstate, rerun_completes
 from .kernel_files import cache_path, has_machine_code, module_from_file, module_source
 from .lower import Kernel
 from .nopython_draws import draws_match, locked
+from .numba_calls import _PARALLEL_LOCK, _compile_signature, _on_threads, _threads_now
 from .one_thread import Twin, twin_source
 from .race import best, choose, next_label
 from .saves import mark_saved, new_savers, restore
 from .threads import ThreadChoice
+from .watch import Watch, watch_after_race
 
 log = logging.getLogger("dynamo.backend")
-
-# Numba's default "workqueue" threading layer aborts when two threads launch parallel
-# kernels at once: parallel kernels run one at a time.
-_PARALLEL_LOCK = threading.Lock()
-
-
-def _on_threads(n: int, dispatcher, args, savers):
-    """``dispatcher(*args, *savers)`` (``savers``: the savers and buffers) with Numba's
-    parallel loops on ``n`` threads for this call (``set_num_threads`` is per calling
-    thread; the caller's count is put back). On a machine whose cores are busy with
-    other work, a parallel kernel's threads wait for each other at every loop's end:
-    one thread can be several times faster there, so the trial races both
-    (``Tiered._trial``)."""
-    import numba  # (imported by the compile already: a dict lookup)
-    before = numba.get_num_threads()
-    if before == n:   # (the caller's count already: set_num_threads costs about 2 us)
-        return dispatcher(*args, *savers)
-    numba.set_num_threads(n)
-    try:
-        return dispatcher(*args, *savers)
-    finally:
-        numba.set_num_threads(before)
-
-
-def _threads_now() -> int:
-    """The calling thread's count of Numba threads (about 0.7 us)."""
-    import numba  # (imported by the compile already: a dict lookup)
-    return numba.get_num_threads()
 
 
 @dataclass(frozen=True)
@@ -136,6 +112,8 @@ class Tiered:
         self.native_calls = 0               # calls tier 2 answered (tests, benchmarks)
         self.threads: int | None = None     # a parallel kernel's threads (None: Numba's)
         self.thread_choice: ThreadChoice | None = None   # set by the trial (threads.py)
+        self.watch: Watch | None = None     # tier 2's times after the race (watch.py)
+        self.races = 0                      # races of the tiers run (tests, logs)
         self.twin = Twin()   # the kernel compiled without parallel=True (one_thread.py)
         self._spares: list = []             # backup and state arrays (saves.py), reused
                                             # (call_helpers.written_check)
@@ -167,8 +145,9 @@ class Tiered:
         if self._await_load:
             # the call after the one that started the process's first load from the
             # disk cache: wait for it, so that tier 2 answers from the second call
+            # (``!=``, not ``is not``: each read of a bound method is a new object)
             self._await_load = False
-            if self.ready.wait(FIRST_LOAD_WAIT_S) and self._run is not self._counting:
+            if self.ready.wait(FIRST_LOAD_WAIT_S) and self._run != self._counting:
                 return self._run(*args)
         start = time.perf_counter()
         try:
@@ -269,9 +248,7 @@ class Tiered:
                      (time.perf_counter() - start) * 1e3,
                      "" if first else " (a new input layout)")
             if first:
-                self._times = {"native": [], "tier1": []}
-                if self.kernel.parallel and numba.get_num_threads() > 1:
-                    self._times["native1"] = []   # the parallel kernel on one thread
+                self._times = self._new_times()
                 self.state = "trial" if self.settings.prefer == "measure" else "native"
                 self._run = self._trial if self.settings.prefer == "measure" \
                     else self._native
@@ -325,6 +302,44 @@ class Tiered:
     def _native(self, *args):
         out = self._try_native(args)
         return self.tier1(*args) if out is None else out
+
+    def _watched(self, *args):
+        """``_native``, timed for the watch after the race (watch.py)."""
+        start = time.perf_counter()
+        out = self._native(*args)
+        if self.watch.record(time.perf_counter() - start):
+            self._race_again()
+        return out
+
+    def watch_from_now(self, watch: Watch) -> None:
+        """Time tier 2's calls against ``watch`` from the next call (a race sets its
+        own, from its times; tests and a ``prefer="native"`` tier pass one)."""
+        with self._lock:
+            if self.state == "native":
+                self.watch, self._run = watch, self._watched
+
+    def _race_again(self) -> None:
+        """Tier 2's calls got slower than the race said (watch.py): race the tiers
+        again, from the next call."""
+        with self._lock:
+            if self.state != "native" or self._run != self._watched:
+                return
+            log.info("native tier: graph %s: tier 2's fastest of its last %d calls took "
+                     "%.3f ms, over the %.3f ms its race allows: racing the tiers again",
+                     self.name, self.watch.window, self.watch.slow_low * 1e3,
+                     self.watch.limit * 1e3)
+            self._times = self._new_times()
+            self.thread_choice = None   # (the race times both counts again)
+            self.state = "trial"
+            self._run = self._trial
+
+    def _new_times(self) -> dict:
+        """A race's empty record: tier 2, tier 1 and, for a parallel kernel where Numba
+        has several threads, the parallel kernel on one thread."""
+        times: dict[str, list] = {"native": [], "tier1": []}
+        if self.kernel.parallel and _threads_now() > 1:
+            times["native1"] = []
+        return times
 
     def _try_native(self, args):
         """``_try_kernel``, holding the locks of the Generators a kernel draws from
@@ -398,7 +413,11 @@ class Tiered:
         counts), this call is timed on the kept count or on the other one."""
         choice = self.thread_choice
         with _PARALLEL_LOCK:
-            if choice is None or not choice.due(time.perf_counter()):
+            if choice is None or not choice.due(time.perf_counter()) or \
+                    self.twin.compiling():
+                # (no check while the twin compiles: the compile holds the GIL for
+                # most of its second, and the calls that wait for it, the one-thread
+                # ones, lose the check; the check waits for the twin)
                 # one thread, chosen or the caller's own count (a program that set it,
                 # NUMBA_NUM_THREADS=1): the twin (one_thread.py)
                 if self.threads is None and _threads_now() > 1:
@@ -412,9 +431,10 @@ class Tiered:
             choice.record(threads, now - start, now)
             if choice.threads != self.threads:
                 self.set_threads(choice.threads)
-                log.info("native tier: graph %s runs on %s now (a call took %.3f ms)",
-                         self.name, "one thread" if choice.threads else "all threads",
-                         (now - start) * 1e3)
+                log.info("native tier: graph %s runs on %s now (a call took %.3f ms, "
+                         "%.3f ms on the count it ran on)", self.name,
+                         "one thread" if choice.threads else "all threads",
+                         (now - start) * 1e3, choice.last[0] * 1e3)
             return out
 
     def set_threads(self, threads: int | None) -> None:
@@ -487,7 +507,7 @@ class Tiered:
         start, start_cpu = time.perf_counter(), time.process_time()
         out = self._try_native(args) if use_native else None
         if out is None:
-            if use_native and self._run is not self._trial:
+            if use_native and self._run != self._trial:
                 return self._run(*args)
             out = self.tier1(*args)
             use_native = False
@@ -504,9 +524,14 @@ class Tiered:
                 if won and "native1" in times:   # the load changes: check the count again
                     self.thread_choice = ThreadChoice(self.threads, time.perf_counter())
                 self.state = self.winner
-                self._run = self._native if won else self.tier1
+                self.races += 1
                 t1, t2 = best(times["tier1"]), best(times["native1" if self.threads
                                                           else "native"])
+                # keep watching tier 2's times (watch.py); a kernel too fast to watch
+                # runs unwatched
+                self.watch = watch_after_race(min(t1), t2[0], self.watch) if won else None
+                self._run = self.tier1 if not won else \
+                    self._native if self.watch is None else self._watched
                 log.info("native tier: graph %s runs in %s (tier 2 %.3f ms, %.3f ms of CPU%s, "
                          "tier 1 %.3f ms, %.3f ms of CPU, best of %d calls each)", self.name,
                          "tier 2 (Numba)" if won else "tier 1 (numpy backend)",
@@ -528,23 +553,3 @@ class Tiered:
     def wait(self, timeout: float | None = None) -> bool:
         """Block until tier 2 is compiled (or failed); True unless it timed out."""
         return self.ready.wait(timeout)
-
-
-def _compile_signature(numba, dispatcher, sig: tuple) -> None:
-    """Compile ``dispatcher`` for ``sig``; calls never compile (a call whose types have
-    no kernel raises TypeError at once, and ``Tiered`` compiles one in the background).
-    Under Numba's compiler lock, so that concurrent compiles of other layouts do not
-    disable compiling while one of them is about to start. (A call with yet another
-    layout during this compile waits for the lock and then gets Numba's RuntimeError
-    "compilation disabled": ``_try_native`` logs it and tier 1 answers; rare, and
-    correct.)"""
-    from numba.core.compiler_lock import global_compiler_lock
-    with global_compiler_lock:
-        dispatcher.disable_compile(False)
-        try:
-            dispatcher.compile(sig)
-        finally:
-            if dispatcher.signatures:
-                dispatcher.disable_compile(True)
-
-

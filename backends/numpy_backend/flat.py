@@ -359,8 +359,7 @@ def _emit_body(m: Module, plan: FlatPlan, index: int, depth: int, direct: bool =
             # 3-D): a few 1-D copies, not NumPy's loops over rows of two elements
             gap_views, saved = save_gaps(m, "_t", first, domain, plan.trailing, meta.dtype,
                                          depth, f"gaps{index}")
-            m.emit(depth, "try:")
-            depth += 1
+            depth += 1   # (inside save_gaps's ``try:``)
     else:
         recycler = shared(m, ("out", h * row, meta.dtype),
                            lambda: runtime.Recycler((h * row,), meta.dtype), f"flat_out{index}")

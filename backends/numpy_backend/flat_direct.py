@@ -51,6 +51,7 @@ imports it.)
 
 from __future__ import annotations
 
+import gc
 import math
 from dataclasses import dataclass
 
@@ -239,8 +240,25 @@ def save_gaps(m: Module, array: str, start: int, domain: tuple, trailing: tuple,
     """Emit the save of the gaps of ``array``'s 1-D range from ``start`` (a window's
     range: ``flat_windows.gap_views``) into a recycled set of buffers ``_gs``, each
     gap one raw-byte item (one 1-D copy per view); ``(the views' names, the buffers'
-    bound name)``. The caller emits ``try:`` after it and ``restore_gaps`` in the
-    ``finally:``."""
+    bound name)``. It ends in ``try:`` and the collector switched off as the try's
+    first line (at ``depth + 1``); the caller emits the pass inside it and
+    ``restore_gaps`` as its ``finally:``.
+
+    The collector is off while the gaps hold other values: a collection (which the
+    pass's allocations may start, in this thread or a pool thread) runs the
+    program's code, a ``__del__``, a ``weakref`` callback, a ``gc.callbacks``
+    function, that could read them (tests/hostile/prog_round22_interrupts.py). One
+    already due runs right after ``gc.disable()`` returns, before the gaps are made.
+    Its state is read before the ``try:`` and put back in the innermost ``finally:``,
+    so an exception (KeyboardInterrupt from SIGINT) landing anywhere leaves it as it
+    was.
+
+        _gs = _gaps0.take()
+        _copyto(_gs[0], _g0)
+        _gc = _gc_isenabled()
+        try:
+            _gc_disable()
+            ...                                 # the pass (the caller's)"""
     views = gap_views(array, start, domain, trailing, dtype.itemsize)
     spec = [(shape, np.dtype((np.void, nbytes))) for _, nbytes, shape in views]
     saved = shared(m, ("gaps", tuple(spec)), lambda: runtime.ScratchCache(spec), hint)
@@ -249,12 +267,36 @@ def save_gaps(m: Module, array: str, start: int, domain: tuple, trailing: tuple,
     m.emit(depth, f"_gs = {saved}.take()")
     for j, name in enumerate(names):
         m.emit(depth, f"{copyto}(_gs[{j}], {name})")
+    m.emit(depth, f"_gc = {m.bind(gc.isenabled, 'gc_isenabled')}()")
+    m.emit(depth, "try:")
+    m.emit(depth + 1, f"{m.bind(gc.disable, 'gc_disable')}()")
     return names, saved
 
 
 def restore_gaps(m: Module, names: list[str], saved: str, depth: int) -> None:
-    """Emit the gaps' restore from ``_gs`` (``save_gaps``) and the buffers' return."""
+    """Emit the gaps' restore from ``_gs`` (``save_gaps``), the collector's state and
+    the buffers' return, each in the ``finally:`` of the one before: an exception
+    raised between two of them (a signal handler's, as SIGINT's KeyboardInterrupt,
+    which CPython raises right after a call returns) skips none of the rest, so no
+    gap outlives the pass whatever is raised where (eager's ``u[1:-1, 1:-1] += v``
+    is interrupted before or after its op, never with other values in ``u``)::
+
+        try:
+            _copyto(_g0, _gs[0])
+        finally:
+            try:
+                _copyto(_g1, _gs[1])
+            finally:
+                if _gc:
+                    _gc_enable()
+                _gaps0.give(_gs)
+    """
     copyto = m.bind(np.copyto, "copyto")
     for j, name in enumerate(names):
-        m.emit(depth, f"{copyto}({name}, _gs[{j}])")
+        m.emit(depth, "try:")
+        m.emit(depth + 1, f"{copyto}({name}, _gs[{j}])")
+        m.emit(depth, "finally:")
+        depth += 1
+    m.emit(depth, "if _gc:")
+    m.emit(depth + 1, f"{m.bind(gc.enable, 'gc_enable')}()")
     m.emit(depth, f"{saved}.give(_gs)")

@@ -19,14 +19,20 @@ the stencil's operands do, and the op runs once over both ranges::
         _gs = _update_gaps0.take()
         _copyto(_gs[0], _g0)
         _vg0 = _b[198:39598].reshape(197, 200)[:, :2].view(_gap_1)[..., 0]  # the value's
+        _gc = _gc_isenabled()
         try:
+            _gc_disable()               # no collection (no __del__) sees the gaps
             _copyto(_g0, _gap_zero)     # 0 + 1 in the gaps: no floating-point condition
             _copyto(_vg0, _gap_one)
             # app.py:12
-            _add(_o, _b[:39598], out=_o)
+            _add(_o, _b[:39598], _o)
         finally:
-            _copyto(_g0, _gs[0])        # u's boundary columns as they were
-            _update_gaps0.give(_gs)
+            try:
+                _copyto(_g0, _gs[0])    # u's boundary columns as they were
+            finally:
+                if _gc:
+                    _gc_enable()
+                _update_gaps0.give(_gs)
         return getitem
 
 It is eager's op at eager's place in the program (outside any guarded stretch, under
@@ -54,9 +60,11 @@ stays eager's op, which raises the same. Checked per call: ``u`` is C-contiguous
 writeable and the value is the flat pass's view (its base a 1-D buffer, its strides
 the buffer's rows and planes; the group's op-by-op fallback returns a fresh array,
 which takes eager's op); and, where the window has gaps, that no other Python thread
-runs (``runtime.alone``) and no code of the program's can run inside the op while the
-gaps hold 0 (``runtime.reports_run_no_program_code``: an ``np.seterrcall`` function
-or a warnings hook of its own would read them; hostile round 21).
+runs and no trace, monitoring or signal handler function is set (``runtime.alone``,
+``program_hooks.py``: they run between the pass's calls) and no code of the
+program's can run inside the op while the gaps hold 0
+(``runtime.reports_run_no_program_code``: an ``np.seterrcall`` function or a
+warnings hook of its own would read them; hostile round 21).
 
 A 1-D window (``u[1:-1] += r * (u[2:] - 2 * u[1:-1] + u[:-2])``) needs none of this:
 the window and the value are contiguous, eager's op is one 1-D pass already, and the
@@ -224,11 +232,12 @@ def emit_update(m: Module, u: FlatUpdate, index: int) -> str:
     # each row's tail (and in 3-D each plane's head) as one item of raw bytes
     # (flat_windows.gap_views; flat_direct's write into a target does the same)
     wdtype = array_meta(u.node).dtype
+    # (the value buffer's gap views first: save_gaps ends in its ``try:``)
+    fills = gap_names(m, "_b", 0, u.domain, u.trailing, u.dtype, 1, "_vg")
     names, saved = save_gaps(m, "_t", first, u.domain, u.trailing, wdtype, 1,
                              f"update_gaps{index}")
-    fills = gap_names(m, "_b", 0, u.domain, u.trailing, u.dtype, 1, "_vg")
     copyto = m.bind(np.copyto, "copyto")
-    m.emit(1, "try:")
+    # (inside save_gaps's ``try:``, the collector off)
     views = gap_views("_", 0, u.domain, u.trailing, 1)   # (item sizes in elements)
     for name, (_, nbytes, _) in zip(names, views):
         zero = np.zeros(nbytes, wdtype).view(np.dtype((np.void, nbytes * wdtype.itemsize)))

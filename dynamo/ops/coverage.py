@@ -118,7 +118,11 @@ NOTES = {
     "(operand, sublist) form break", "tensordot": "`out=` breaks; axes must be constants",
     "trace": "`out=` breaks",
     "matmul": "`axes=`/`axis=` break; `out=` must have exactly the result's shape",
-    "concatenate": "`out=` breaks; an array as the sequence breaks", "stack": "`out=` breaks",
+    "concatenate": "`out=` breaks; an array as the sequence breaks; a list member holding "
+    "graph values (`[u[0]]`) is captured for NumPy arrays only (dynamo/ops/listed.py)",
+    "stack": "`out=` breaks",
+    "diag": "`v` may be a list of graph scalars (`np.diag([a, b])`, NumPy arrays only; "
+    "dynamo/ops/listed.py); a list of rows holding graph values breaks",
     "split": "returns a list of views; sections must be constants",
     "array_split": "returns a list of views; sections must be constants",
     "repeat": "repeats must be constants (an array of repeats sizes the result by data)",

@@ -260,12 +260,12 @@ def index_concat_rule(op, args, kwargs):
 
 # --------------------------------------------------------------------------- array()
 
-def _nested_shape(value) -> tuple:
+def nested_shape(value) -> tuple:
     """The shape NumPy gives a nested list whose leaves are arrays or scalars."""
     if isinstance(value, ArrayMeta):
         return value.shape
     if isinstance(value, (list, tuple)):
-        shapes = {_nested_shape(v) for v in value}
+        shapes = {nested_shape(v) for v in value}
         if len(shapes) > 1:
             raise ValueError("setting an array element with a sequence: the requested "
                              "array has an inhomogeneous shape")
@@ -273,9 +273,9 @@ def _nested_shape(value) -> tuple:
     return np.shape(value)
 
 
-def _leaves(value) -> list:
+def nested_leaves(value) -> list:
     if isinstance(value, (list, tuple)):
-        return [leaf for v in value for leaf in _leaves(v)]
+        return [leaf for v in value for leaf in nested_leaves(v)]
     if isinstance(value, ArrayMeta):
         return [probe(value)]
     return list(np.asarray(value, dtype=object).ravel()) if np.ndim(value) else [value]
@@ -302,7 +302,7 @@ def array_rule(op, args, kwargs) -> ArrayMeta:
     if isinstance(obj, ArrayMeta):
         shape, value = obj.shape, run(probe(obj, keep_ndim=True))
     else:
-        shape, value = _nested_shape(obj), run(_leaves(obj))
+        shape, value = nested_shape(obj), run(nested_leaves(obj))
     ndmin = params.get("ndmin") or 0
     shape = (1,) * (ndmin - len(shape)) + tuple(shape)
     return ArrayMeta(shape, value.dtype, kind, False)

@@ -182,7 +182,9 @@ def array_bounded_meta(x: ArrayMeta, index) -> ArrayMeta:
     """The meta of ``x[lo:hi]`` (among other indices) where ``lo`` or ``hi`` is a traced
     0-d integer array: NumPy clamps the bounds as Python slices do (negatives count
     from the end, past the end is the end, start > stop is empty), so the length is
-    only known when the graph runs: an unbacked size (a fresh one per slice).
+    only known when the graph runs: an unbacked size, one per slice; the mark's
+    ``measure`` names the axis it cuts, so slices of the same bounds on axes of one
+    length share one size (``unbacked_results._slice_length_key``).
 
     Which result dimension the slice makes is found by indexing with the slice as
     ``:`` and as ``0:0``: the dimensions that differ are its (where ``x``'s dimension
@@ -190,7 +192,7 @@ def array_bounded_meta(x: ArrayMeta, index) -> ArrayMeta:
 
         >>> x = ArrayMeta((10, 3), np.dtype("f8")); lo = ArrayMeta((), np.dtype("i8"))
         >>> array_bounded_meta(x, (slice(lo, None), 1)).shape
-        (DataSize(1, nonzero_of=None),)
+        (DataSize(1, nonzero_of=None, measure=('slice', 0, 0)),)
     """
     if x.kind != NUMPY or any(m.kind != NUMPY for m in rules.metas_in(index)):
         # (CuPy would read a device bound back to the host; dask does not clamp lazily)
@@ -211,11 +213,41 @@ def array_bounded_meta(x: ArrayMeta, index) -> ArrayMeta:
     for j in bounded:
         for d, (a, b) in enumerate(zip(full, with_slices(j))):
             if a != b:
-                shape[d] = DataSize(key)
+                # the slice's length is its bounds clamped to x's axis: marks naming the
+                # same bounds and an axis of one length are one size (unbacked_results)
+                shape[d] = DataSize(key, measure=("slice", j, _sliced_axis(parts, j, x.ndim)))
         key += 1
     dtype = index_meta(x, tuple(slice(None) if j in bounded else p
                                 for j, p in enumerate(parts))).dtype
     return ArrayMeta(tuple(shape), dtype, x.kind, False)
+
+
+def _sliced_axis(parts: tuple, j: int, ndim: int) -> int | None:
+    """The axis of ``x`` that the slice ``parts[j]`` of ``x[parts]`` cuts, or None
+    where it is not plain to read (a constant boolean list of more than one dimension
+    takes several axes): then the slice's length is a size of its own.
+
+        >>> lo = ArrayMeta((), np.dtype("i8"))
+        >>> _sliced_axis((None, 0, Ellipsis, slice(lo, None), 1), 3, 5)
+        3
+    """
+    def takes(p) -> int | None:   # how many of x's axes one index part consumes
+        if p is None:
+            return 0
+        if isinstance(p, (bool, np.bool_)):
+            return None  # (x[True, lo:hi] adds an axis and takes none)
+        if isinstance(p, (slice, int, np.integer, ArrayMeta)):
+            return 1     # (a boolean ArrayMeta beside a bounded slice is refused)
+        if isinstance(p, list) and np.asarray(p).dtype != np.bool_:
+            return 1     # an integer list: one axis, however nested
+        return None
+    counts = [None if p is Ellipsis else takes(p) for p in parts]
+    if any(c is None for k, c in enumerate(counts) if parts[k] is not Ellipsis):
+        return None
+    before = sum(c for c in counts[:j] if c is not None)
+    if any(p is Ellipsis for p in parts[:j]):
+        before += ndim - sum(c for c in counts if c is not None)
+    return before
 
 
 def index_meta(x: ArrayMeta, index) -> ArrayMeta:

@@ -22,6 +22,7 @@ import operator
 import numpy as np
 
 from . import rules
+from .listed import holds_arrays, listed_meta
 from .meta import ArrayMeta, probe
 from .registry import OPAQUE, VIEW, OpDef, register
 from .rules import MetaError
@@ -41,6 +42,9 @@ def _members(seq) -> list[ArrayMeta]:
     for item in seq:
         if isinstance(item, ArrayMeta):
             out.append(item)
+            continue
+        if holds_arrays(item):   # [u[0]]: NumPy converts it, as np.asarray (listed.py)
+            out.append(listed_meta(item, "a member"))
             continue
         value = np.asarray(rules.static(item, "a member"))
         m = _Const(value.shape, value.dtype, "const")

@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import rules
+from .listed import holds_arrays, listed_meta
 from .meta import ArrayMeta
 from .registry import MATMUL, OPAQUE, VIEW, OpDef, register
 from .rules import MetaError
@@ -144,6 +145,10 @@ def einsum(op, args, kwargs) -> ArrayMeta:
 def diag(op, args, kwargs) -> ArrayMeta:
     """1-d: a new (n+|k|)-square matrix; 2-d: the k-th diagonal (a view)."""
     params = rules.bind(op, args, kwargs)
+    if holds_arrays(params["v"]):     # np.diag([a, b]): NumPy converts the list (listed.py)
+        params["v"] = listed_meta(params["v"], "v")
+        if params["v"].ndim != 1:     # (the diagonal of a list of rows: left to NumPy)
+            raise MetaError("v is a list holding arrays as rows (the diagonal of a list of rows)")
     v, k = rules.first_array(params, "v"), rules.static(params.get("k", 0), "k")
     if v.ndim == 2:
         return rules.on_ghosts(op, args, kwargs)

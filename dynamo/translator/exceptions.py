@@ -60,8 +60,9 @@ import inspect
 from ..exc import Unsupported
 from ..variables import ClassVariable, ConstantVariable, TupleVariable, Variable
 from ..variables.base import is_exact_program_error
+from ..variables.class_facts import plain_exception_class
 from ..variables.constant import is_pure_constant
-from ..variables.objects import ExceptionVariable, plain_exception_class
+from ..variables.objects import ExceptionVariable
 
 
 class SymbolicRaise(Exception):  # noqa: N818 (control flow: the traced program raises)

@@ -26,7 +26,8 @@ test_import_graph.py`` checks it):
          < ndindex < functions < folding < library_names < loop_exit_tests < layout_flags
          < graph_numbers < arrays < stacked_lists < formatted < formatted_calls < library_calls
          < dask_arrays < errstate
-         < class_facts < objects < random_objects < lifetimes < loggers < iteration
+         < class_facts < opaque < objects < super_lookup < random_objects < lifetimes
+         < loggers < iteration
          < conversions < builtins < builder
 
 (The containers: ``sequences`` tuples, lists and slices; ``sets`` sets and what sets and
@@ -56,7 +57,7 @@ from .functions import (
 from .iterators import GeneratorVariable, IteratorVariable
 from .library_calls import LibraryFunctionVariable
 from .named_tuples import NamedTupleVariable
-from .objects import ClassVariable, ModuleVariable, ObjectVariable, SuperVariable
+from .objects import ClassVariable, ModuleVariable, ObjectVariable
 from .sequences import (
     ListVariable,
     SequenceVariable,
@@ -65,6 +66,7 @@ from .sequences import (
     wrap_constant,
 )
 from .sets import SetVariable
+from .super_lookup import SuperVariable
 
 __all__ = [
     "NULL", "ArrayMethodVariable", "ArrayVariable", "BaseFunctionVariable", "BuiltinVariable",

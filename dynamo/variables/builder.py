@@ -71,8 +71,8 @@ from .objects import (
     ClassVariable,
     ModuleVariable,
     ObjectVariable,
-    OpaqueVariable,
 )
+from .opaque import OpaqueVariable
 from .random_objects import RandomObjectVariable
 from .sequences import ListVariable, TupleVariable
 from .stacked_lists import stacked_rows_input

@@ -539,7 +539,7 @@ def _prod(tx, it, start=None):
 
 @handles(super)
 def _super(tx, *args):
-    from .objects import SuperVariable
+    from .super_lookup import SuperVariable
     if len(args) == 2:
         return SuperVariable(args[0].as_python_constant(), args[1])
     if args or "__class__" not in tx.code.co_freevars or tx.code.co_argcount == 0:

@@ -5,7 +5,8 @@ read an attribute or model a construction: where a name lives in a class's MRO
 (``class_entry``), whether it is a data descriptor, whether a metaclass of the
 program's could answer a class attribute, whether ``klass(...)`` is plain
 ``object.__new__`` and ``__init__`` (``modelled_class``), and whether a class's
-attributes are a library's, never changing (``library_class``).
+attributes are a library's, never changing (``library_class``), and whether an
+exception class is built by BaseException alone (``plain_exception_class``).
 
 Example::
 
@@ -134,3 +135,28 @@ def may_have_own(cls: type) -> bool:
     return bool(dict_offset_of(cls)) or defines(cls, "__getattr__") or \
         any(flags_of(k) & HEAP_TYPE and "__getattribute__" in dict_of(k)
             for k in mro_of(cls))
+
+
+# What a builtin exception class may define beyond BaseException and still be built
+# by BaseException's own __new__/__init__ (store ``args``, accept anything). Classes
+# with more (OSError's errno, StopIteration's value, ImportError's name...) have their
+# own constructors: they map arguments, check them, or return another class.
+_PLAIN_BUILTIN_NAMES = {"__doc__", "__init__", "__new__", "__str__"}
+
+
+def plain_exception_class(cls: type) -> bool:
+    """Whether ``cls(*args)`` is BaseException's construction and nothing else: it
+    cannot fail, runs no Python code and returns an instance of exactly ``cls``, so the
+    glue may build it after the graph with the same result."""
+    if type(cls) is not type:   # a metaclass may define __call__
+        return False
+    for klass in mro_of(cls):
+        if klass is BaseException or klass is object:
+            continue
+        names = set(dict_of(klass))
+        if is_builtin_class(klass):
+            if names - _PLAIN_BUILTIN_NAMES:
+                return False
+        elif names & {"__new__", "__init__"}:
+            return False
+    return True

@@ -272,9 +272,10 @@ def _where(tx, op: str, item: Variable, best: Variable) -> ArrayVariable:
 
 class ChosenNumberVariable(DeferredNumberVariable):
     """``min(c, s)`` / ``max(c, s)`` of a Python number ``c`` and a NumPy scalar ``s``
-    (either order): Python returns ``c`` itself or ``s`` itself, as the data decides,
-    so the result's *type* is data: ``min(1.0, clip / norm)`` is a float or an
-    ``np.float64``. No graph value can be both, but two uses need no break:
+    (or a 0-d array, issue #19; either order): Python returns ``c`` itself or ``s``
+    itself, as the data decides, so the result's *type* is data:
+    ``min(1.0, clip / norm)`` is a float or an ``np.float64``. No graph value can be
+    both, but two uses need no break:
 
     - returned or stored, the glue makes Python's own choice after the graph has run,
       ``b if b < a else a`` (``>`` for max; ``a`` the first argument), on ``c`` and the
@@ -304,14 +305,15 @@ class ChosenNumberVariable(DeferredNumberVariable):
     @staticmethod
     def applies(item: Variable, best: Variable | None, key: Variable | None) -> bool:
         """Two candidates, one a Python int or float (not a bool), the other a NumPy
-        scalar of a number dtype, no ``key``."""
+        scalar or 0-d NumPy array of a number dtype, no ``key``. (For a 0-d array the
+        glue's choice returns that very array; ``resolve`` never stands in for it.)"""
         if best is None or (key is not None and not is_none(key)):
             return False
         pair = (item, best)
         scalar = [v for v in pair if isinstance(v, ArrayVariable)]
         number = [v for v in pair if isinstance(v, ConstantVariable)]
-        return len(scalar) == 1 and len(number) == 1 and _selectable(scalar[0]) and \
-            scalar[0].meta.dtype.kind in "iuf" and \
+        return len(scalar) == 1 and len(number) == 1 and _selectable(scalar[0], zero_d=True) \
+            and scalar[0].meta.dtype.kind in "iuf" and \
             type(number[0].as_python_constant()) in (int, float)
 
     def describe(self) -> str:
@@ -334,6 +336,8 @@ class ChosenNumberVariable(DeferredNumberVariable):
         """The graph's select standing for this choice as an operand of ``name`` with
         ``other``, or None when the two candidates would compute differently there."""
         fn = _ARITHMETIC.get(name)
+        if not self.snapshot.meta.scalar:
+            return None   # a 0-d array candidate: only Python's own choice, after the graph
         if fn is None or other.meta.kind != ops.NUMPY or other.meta.dtype.kind not in "biuf":
             return None
         number = (self.first if isinstance(self.first, ConstantVariable)
@@ -372,9 +376,11 @@ def resolve_chosen(tx, name: str, a: Variable, b: Variable) -> tuple[Variable, V
     return a, b
 
 
-def _selectable(var: Variable) -> bool:
-    """A NumPy scalar (not a 0-d array) of a numeric or bool dtype."""
-    return isinstance(var, ArrayVariable) and var.meta.scalar and \
+def _selectable(var: Variable, zero_d: bool = False) -> bool:
+    """A NumPy scalar (or, with ``zero_d``, a 0-d NumPy array: ``ChosenNumberVariable``
+    returns the very object) of a numeric or bool dtype."""
+    return isinstance(var, ArrayVariable) and \
+        (var.meta.scalar or (zero_d and var.meta.shape == ())) and \
         var.meta.kind == ops.NUMPY and var.meta.dtype.kind in "biuf"
 
 

@@ -9,6 +9,10 @@ Example::
 
     >>> m = ObjectVariable(model, LocalSource("self"))
     >>> m.getattr(tx, "w1")     # ArrayVariable, source L['self'].w1, guarded on shape
+
+Nearby: what a class is (``class_facts.py``), values used only opaquely
+(``opaque.py``), ``super()`` lookups (``super_lookup.py``), ``random`` objects
+(``random_objects.py``).
 """
 
 from __future__ import annotations
@@ -40,12 +44,13 @@ from .class_facts import (
     class_entry,
     data_descriptor,
     library_class,
-    may_have_own,
     modelled_class,
+    plain_exception_class,
     program_metaclass_answers,
 )
 from .constant import BuiltinVariable, ConstantVariable, is_pure_constant
 from .named_tuples import NamedTupleVariable, is_namedtuple_class
+from .opaque import OpaqueMethodVariable
 from .sequences import TupleVariable
 
 _ARRAY_LIBRARIES = ("numpy", "cupy", "cupyx")
@@ -482,72 +487,6 @@ def _guard_still_modelled(tx, cls_var: ClassVariable, init) -> None:
                                note="a class of an object made in the trace"))
 
 
-class OpaqueMethodVariable(Variable):
-    """A method implemented in C (``sys.stdout.write``): calling it is a graph break."""
-
-    def __init__(self, obj: Variable, name: str, qualname: str):
-        self.obj, self.name, self.qualname = obj, name, qualname
-
-    def describe(self) -> str:
-        return f"method {self.qualname}"
-
-    def call(self, tx, args, kwargs) -> Variable:
-        raise Unsupported(f"call to {self.qualname}() (implemented in C)",
-                          "The translator cannot see inside C code; it runs eagerly.",
-                          hint="move the call out of hot code to keep one graph",
-                          cause="unsupported_call")
-
-    def reconstruct(self, cg) -> str:
-        return f"{cg.value(self.obj)}.{self.name}"
-
-
-class OpaqueVariable(Variable):
-    """A value the translator does not model (an exception, a file, a lock...): it can
-    be passed around and rebuilt from its source, but using it is a graph break."""
-
-    def __init__(self, value: Any, source=None):
-        self.value, self.source = value, source
-
-    def describe(self) -> str:
-        return f"{qualname_of(type(self.value))} object"
-
-    def python_type(self) -> type:
-        return type(self.value)
-
-    def getattr(self, tx, name: str) -> Variable:
-        # The class lacking ``name`` says nothing of the object's own ``__dict__`` (set
-        # later, too) or of a ``__getattr__``/``__getattribute__`` of its class:
-        # ``getattr(o, "calls", 0)`` would keep the 0 for every later call.
-        if may_have_own(type(self.value)):
-            raise Unsupported(f"attribute {name!r} of {self.describe()}")
-        return super().getattr(tx, name)
-
-
-# What a builtin exception class may define beyond BaseException and still be built
-# by BaseException's own __new__/__init__ (store ``args``, accept anything). Classes
-# with more (OSError's errno, StopIteration's value, ImportError's name...) have their
-# own constructors: they map arguments, check them, or return another class.
-_PLAIN_BUILTIN_NAMES = {"__doc__", "__init__", "__new__", "__str__"}
-
-
-def plain_exception_class(cls: type) -> bool:
-    """Whether ``cls(*args)`` is BaseException's construction and nothing else: it
-    cannot fail, runs no Python code and returns an instance of exactly ``cls``, so the
-    glue may build it after the graph with the same result."""
-    if type(cls) is not type:   # a metaclass may define __call__
-        return False
-    for klass in mro_of(cls):
-        if klass is BaseException or klass is object:
-            continue
-        names = set(dict_of(klass))
-        if is_builtin_class(klass):
-            if names - _PLAIN_BUILTIN_NAMES:
-                return False
-        elif names & {"__new__", "__init__"}:
-            return False
-    return True
-
-
 # Arguments whose text ``str(e)`` may compute while tracing (not a symbolic number).
 _TEXT_TYPES = (int, float, complex, str, bytes, bool, type(None))
 
@@ -648,28 +587,3 @@ class ExceptionVariable(Variable):
                               "context the generated code cannot rebuild.", cause="raise")
         return cg.mutable(self, lambda v: f"{cg.const(v.cls)}("
                           f"{''.join(f'{cg.value(a)}, ' for a in v.args)})")
-
-
-class SuperVariable(Variable):
-    """``super()`` inside a method: attribute lookups start after ``cls`` in the MRO."""
-
-    def __init__(self, cls: type, obj: Variable):
-        self.cls, self.obj = cls, obj
-
-    def getattr(self, tx, name: str) -> Variable:
-        from .functions import UserFunctionVariable, UserMethodVariable
-        target = self.obj.obj if isinstance(self.obj, ObjectVariable) else None
-        mro = mro_of(type(target)) if target is not None else ()
-        # (by identity: a metaclass's __eq__ is the program's code)
-        at = next((i for i, k in enumerate(mro) if k is self.cls), None)
-        if at is None:
-            raise Unsupported("super() outside a method of a known object")
-        for klass in mro[at + 1:]:
-            if name in dict_of(klass):
-                value = dict_of(klass)[name]
-                if isinstance(value, types.FunctionType):
-                    return UserMethodVariable(UserFunctionVariable(value), self.obj)
-                if value is object.__init__:
-                    return BuiltinVariable(lambda *a, **k: None, pure_method=True)
-                raise Unsupported(f"super().{name} of type {type(value).__name__}")
-        raise AttributeError(name)

@@ -34,7 +34,7 @@ def check_pair(choice, kept_s, other_s, now):
 def test_a_faster_other_count_is_taken_at_the_next_check():
     """The trial kept one thread under load (0.93 ms); the load fell and all threads
     take 0.495 ms: the check switches, and checks again after ``base``."""
-    c = ThreadChoice(1, now=0.0, base=1.0)
+    c = ThreadChoice(1, now=0.0, base=1.0, kept_calls=1)
     assert not c.due(0.999)
     assert check_pair(c, 0.93 * MS, 0.495 * MS, now=1.0) is None
     assert c.threads is None and c.switches == 1 and c.wait == 1.0 and c.next_at == 2.0
@@ -47,7 +47,7 @@ def test_a_losing_check_costs_at_most_one_percent_of_the_time_between_checks():
     """On busy cores the other count can be hundreds of times slower (Jacobi 500x500:
     503 ms on two threads, 0.94 on one, load 9): each losing check waits at least 100
     times what it lost, and twice its last wait."""
-    c = ThreadChoice(1, now=0.0, base=1.0)
+    c = ThreadChoice(1, now=0.0, base=1.0, kept_calls=1)
     now, lost = 0.0, 0.0
     waits = []
     while now < 3600.0:
@@ -60,11 +60,34 @@ def test_a_losing_check_costs_at_most_one_percent_of_the_time_between_checks():
     assert all(b >= min(2 * a, c.cap) for a, b in zip(waits, waits[1:]))
     assert lost <= 0.01 * now + 503 * MS   # (the last check's wait is still running)
     # a small loss backs off by doubling alone
-    d = ThreadChoice(None, now=0.0, base=1.0)
+    d = ThreadChoice(None, now=0.0, base=1.0, kept_calls=1)
     check_pair(d, 0.50 * MS, 0.51 * MS, now=1.0)
     assert d.threads is None and d.wait == 2.0
     check_pair(d, 0.50 * MS, 0.51 * MS, now=3.0)
     assert d.wait == 4.0
+
+
+def test_one_slow_call_on_the_kept_count_does_not_switch():
+    """Grey-level opening at load 6 (2026-12-05 07:07): a check's call on the kept
+    count, one thread, took 19.7 ms (0.8 ms at best: it waited for a core). With one
+    kept call, an other count of 2 ms wins that pair; a check takes the best of
+    ``kept_calls`` (3) kept calls, and keeps one thread; a faster other count (0.57 ms
+    on two threads) still wins."""
+    one = ThreadChoice(1, now=0.0, base=1.0, kept_calls=1)
+    assert check_pair(one, 19.7 * MS, 2.0 * MS, now=1.0) is None
+    assert one.threads is None   # (the one-call check: switched to the slower count)
+    d = ThreadChoice(1, now=0.0, base=1.0)
+    assert d.kept_calls == 3
+    for t in (19.7 * MS, 0.8 * MS, 0.9 * MS):
+        assert d.threads_for_check() == 1
+        d.record(1, t, now=1.0)
+    assert d.threads_for_check() is None
+    d.record(None, 2.0 * MS, now=1.0)
+    assert d.threads == 1 and d.switches == 0 and d.last == (0.8 * MS, 2.0 * MS)
+    c = ThreadChoice(1, now=0.0, base=1.0)
+    for t in (19.7 * MS, 0.8 * MS, 0.9 * MS, 0.57 * MS):
+        c.record(c.threads_for_check(), t, now=1.0)
+    assert c.threads is None and c.switches == 1
 
 
 def jacobi(A, B):
@@ -90,7 +113,7 @@ def test_checked_calls_on_either_count_equal_eager():
     c(A.copy(), A.copy())
     tier = made[0]
     assert isinstance(tier, Tiered) and tier.kernel.parallel
-    tier.thread_choice = ThreadChoice(1, now=0.0, base=0.0, cap=0.0)
+    tier.thread_choice = ThreadChoice(1, now=0.0, base=0.0, cap=0.0, kept_calls=1)
     tier.threads = 1
     for k in range(6):
         A = rng.random((200, 200))

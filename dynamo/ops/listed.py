@@ -1,0 +1,58 @@
+"""A Python list of graph values where NumPy wants an array (issue #19).
+
+``np.concatenate(([u[0]], u, [u[-1]]))`` pads ``u`` with its end values; the members
+``[u[0]]`` and ``[u[-1]]`` are Python lists holding a graph value each (a NumPy scalar
+or 0-d array from indexing). ``np.diag([s.sum(), s.max()])`` does the same with the
+diagonal. NumPy converts such a list with ``np.asarray`` before it joins or places it,
+so the list is the array ``np.array(lst)`` would make: its shape is the list's nesting
+(every member's shape below the list's length) and its dtype comes from NumPy's
+promotion of the members as *list items* -- not the weak rules of an operator:
+
+    np.array([np.float32(1), 2.0])   -> float64   (a Python float in a list is float64)
+    np.array([np.float32(1)])        -> float32   ([u[0]] keeps u's dtype)
+    np.array([np.int64(1), 2.5])     -> float64
+
+The dtype is found the way ``np.array`` of such a list is traced (``creation``): NumPy
+itself runs on the members' probes (scalars stay scalars, 0-d arrays stay 0-d arrays).
+The graph keeps the list as the argument, so the backend's call converts it exactly as
+the program's call did.
+
+Only NumPy values may sit in the list: CuPy's ``concatenate``/``diag`` reject Python
+lists (and a list of device scalars would be read to the host), and a Dask array in a
+list is computed by ``np.asarray``; those stay a graph break.
+
+Example::
+
+    >>> m = ArrayMeta((), np.dtype("f4"), "numpy", scalar=True)
+    >>> listed_meta([m, 2.0], "a member").dtype
+    dtype('float64')
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import rules
+from .creation import nested_leaves, nested_shape
+from .meta import NUMPY, ArrayMeta
+from .rules import MetaError
+
+
+def holds_arrays(value) -> bool:
+    """A Python list or tuple with a graph value somewhere inside."""
+    return isinstance(value, (list, tuple)) and bool(rules.metas_in(value))
+
+
+def listed_meta(value, what: str) -> ArrayMeta:
+    """The ArrayMeta of ``np.asarray(value)`` for a list/tuple holding graph values."""
+    kinds = {m.kind for m in rules.metas_in(value)}
+    if kinds != {NUMPY}:
+        raise MetaError(f"{what} is a list holding {'/'.join(sorted(kinds))} arrays "
+                        f"(only NumPy converts such a list)")
+    shape = nested_shape(value)
+    if any(type(d) is not int for d in shape):
+        raise MetaError(f"{what} is a list holding arrays of symbolic size")
+    dtype = rules.run_quietly(np.asarray, nested_leaves(value)).dtype
+    if dtype.hasobject:
+        raise MetaError(f"{what} is a list NumPy makes an object array of")
+    return ArrayMeta(tuple(shape), dtype, NUMPY, False)
