@@ -135,9 +135,9 @@ class _Names:
         base = getattr(s, "base", None)
         if base is None:
             return s.name(), ""
-        path, tag = self._path(base)
-        if " " in path and not path.startswith("("):   # (the value carried over ...).w
-            path = f"({path})"
+        words, tag = self._path(base)
+        # (the value carried over ...).w; type(the value carried over ...) needs none
+        path = f"({words})" if words.startswith(("the ", "value ")) else words
         if isinstance(s, AttrSource):
             return f"{path}.{s.attr}", tag
         if isinstance(s, ItemSource):      # (and StoredItemSource)
@@ -150,7 +150,9 @@ class _Names:
             return s.form.format(path), tag
         if isinstance(s, AsArraySource):
             return f"np.asarray({path})", tag
-        return s.name(), ""
+        # a source of another package (``type(base)``, say): its own text around the
+        # base's words in place of the base's name
+        return s.name().replace(base.name(), words, 1), tag
 
 
 def is_carried(local: str) -> bool:
@@ -160,18 +162,25 @@ def is_carried(local: str) -> bool:
 
 
 _CARRIED = re.compile(r"<value (\d+) carried over the graph break>")
+# ``Source.name``'s roots: L['x'] (a local), G['w'] (a global), closure['k'] (not after
+# a ``.``, a name or a bracket: ``o.L['x']`` is an attribute's item)
+_ROOT = re.compile(r"(?<![\w.\])])(?:L|G|closure)\[('(?:[^'\\]|\\.)*')\]")
 
 
 def carried_in_words(text: str, code: types.CodeType | None) -> str:
     """``text`` (a guard's failure, in ``Source.name`` terms) with each value a break
-    carried over named by the break, as ``guard_lines`` names it::
+    carried over named by the break, as ``guard_lines`` names it, and the frame's own
+    locals, globals and free variables by their names::
 
         >>> carried_in_words("<value 0 carried over the graph break>: expected True, "
         ...                  "got False", resume_code_of_line_6)
         'the value carried over the break at line 6: expected True, got False'
+        >>> carried_in_words("L['x'] dtype: expected float64, got float32", None)
+        'x dtype: expected float64, got float32'
     """
     names = _Names(code)
-    return _CARRIED.sub(lambda m: names.carried_value(int(m.group(1))), text)
+    text = _CARRIED.sub(lambda m: names.carried_value(int(m.group(1))), text)
+    return _ROOT.sub(lambda m: eval(m.group(1)), text)  # noqa: S307 (a str literal)
 
 
 def _stack_index(local: str) -> int | None:

@@ -80,3 +80,13 @@ def test_generated_code_in_an_expression_reads_as_the_programs_names():
     assert text == ("((the value carried over the break at line 9).shape[0] == n) and "
                     "(the comprehension's iterable) is not None and len(numpy.pi) > "
                     "a free variable")
+
+
+def test_a_source_of_another_module_reads_in_the_programs_names():
+    """``type(self).act`` (variables.objects.TypeSource, where a method is found): its
+    own text around the base's words, not ``type(L['self'])``."""
+    from dynamo.variables.objects import TypeSource
+    method = AttrSource(TypeSource(LocalSource("self")), "act")
+    assert readable(method, _code("forward", "self, x")) == "type(self).act"
+    assert readable(AttrSource(TypeSource(LocalSource("___stack0")), "act"), RESUMED) == \
+        "type(the value carried over the break at line 6).act"

@@ -140,7 +140,7 @@ def test_cache_limit_logs_once_runs_eagerly_and_keeps_serving_entries(limit, tra
     assert len(warnings) == 1
     text = warnings[0].getMessage()
     assert "reached config.cache_size_limit (3 entries)" in text
-    assert "entry 0: L['x'] shape[0]: expected 3, got 4" in text
+    assert "entry 0: x shape[0]: expected 3, got 4" in text
     assert "raise dynamo.config.cache_size_limit" in text
     runs.clear()
     for n in (1, 2, 3):                 # cached combinations: compiled code, no tracing

@@ -392,14 +392,14 @@ def test_recompile_log_says_which_guard_failed_in_each_entry(caplog, traces):
     assert len(recompiles) == 2
     assert "recompiling scale (" in recompiles[0]
     assert "test_recompile.py" in recompiles[0]
-    assert "entry 0: L['x'] shape[0]: expected 3, got 4" in recompiles[0]
+    assert "entry 0: x shape[0]: expected 3, got 4" in recompiles[0]
     # the first guard each entry fails: for an array, type, then dtype, then shape
-    assert "entry 0: L['x'] dtype: expected float32, got float64" in recompiles[1]
-    assert "entry 1: L['x'] dtype: expected float32, got float64" in recompiles[1]
+    assert "entry 0: x dtype: expected float32, got float64" in recompiles[1]
+    assert "entry 1: x dtype: expected float32, got float64" in recompiles[1]
     caplog.clear()
     compiled(arr(3), 3)
     (msg,) = [r.getMessage() for r in caplog.records if r.name == "dynamo.recompiles"]
-    assert "entry 2: L['k']: expected 2, got 3" in msg
+    assert "entry 2: k: expected 2, got 3" in msg
 
 
 def test_recompile_log_is_free_when_off(traces):

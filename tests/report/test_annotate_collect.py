@@ -182,7 +182,7 @@ def test_recompile_names_the_failed_guard(tmp_path):
     assert len(r.recompiles) == 1
     rc = r.recompiles[0]
     assert rc.call == 1 and rc.qualname == "no_break"
-    assert rc.failures == ["L['x'] shape[0]: expected 3, got 4"]
+    assert rc.failures == ["x shape[0]: expected 3, got 4"]   # (the program's names)
     made = [f for f in r.frames if f.recompile == 0]
     assert len(made) == 1 and made[0].graph == 1
     assert set(r.view_of(P.no_break).line(line_of(P.no_break, "np.exp(x)")).graphs) == {0, 1}
@@ -195,7 +195,7 @@ def test_cache_limit_is_a_recompile_that_runs_eagerly(tmp_path, caplog, monkeypa
     ann(np.ones((4, 4)))
     [rc] = ann.report.recompiles
     assert rc.level == "WARNING" and rc.qualname == "no_break"
-    assert rc.failures == ["L['x'] shape[0]: expected 3, got 4"]
+    assert rc.failures == ["x shape[0]: expected 3, got 4"]   # (the program's names)
     # the warning still reaches the application's logging, as without the annotator
     assert any("cache_size_limit" in r.getMessage() for r in caplog.records)
     assert "cache limit reached: runs eagerly" in (tmp_path / "r.html").read_text()

@@ -392,7 +392,7 @@ def test_explain_over_several_calls_reports_recompiles():
     assert report.calls == 4 and report.compile_count == 2
     assert report.recompile_count == 1 and report.recompiles[0].call == 1
     reason = report.recompiles[0].reasons[0]
-    assert "L['t']: expected 1, got 2" in reason and "return m / (1 - 0.9 ** t)" in reason
+    assert "entry 0: t: expected 1, got 2" in reason and "return m / (1 - 0.9 ** t)" in reason
     same(report.results[-1], adam_step(g, m, 4))
     assert "Recompile at call 1" in str(report)
 
@@ -408,7 +408,7 @@ def test_explain_as_a_context_manager_over_the_programs_calls():
         same(value, adam_step(g, m, t))
     report = e.report
     assert report.calls == 5 and report.compile_count == 3
-    assert report.recompiles[0].call == 1 and "L['t']" in report.recompiles[0].reasons[0]
+    assert report.recompiles[0].call == 1 and "entry 0: t:" in report.recompiles[0].reasons[0]
     assert report.exceptions[-1].__class__ is TypeError and "Recompile at call 1" in str(e)
     with pytest.raises(RuntimeError, match="ended"):
         e(g, m, 5)
@@ -450,7 +450,7 @@ def test_cache_limit_names_the_guard_and_fitting_advice(monkeypatch):
         logger.removeHandler(handler)
     text = "\n".join(records)
     assert "The guard that keeps failing" in text, text
-    assert "L['lr']" in text and "number that changes between calls" in text, text
+    assert "guard that keeps failing (2 of 3 entries): lr:" in text and "number that changes between calls" in text, text
     assert "raise dynamo.config.cache_size_limit." not in text
 
 
