@@ -17,8 +17,6 @@ from dynamo.backends.native.watch import (
     watch_after_race,
 )
 
-import dynamo
-
 MS = 1e-3
 
 
@@ -63,33 +61,16 @@ def test_a_race_that_keeps_tier2_doubles_the_next_window():
     assert max(windows) == MAX_WINDOW
 
 
-def jacobi(A, B):
-    for _ in range(10):
-        B[1:-1, 1:-1] = 0.25 * (A[:-2, 1:-1] + A[2:, 1:-1] + A[1:-1, :-2] + A[1:-1, 2:])
-        A, B = B, A
-    return A, B
-
-
 def test_a_slow_window_races_the_tiers_again_and_results_stay_eagers():
     """A Tiered in tier 2 whose watch allows no time at all (``limit=0``, an injected
     baseline: every call is slower): the second watched call starts a race, the race's
     calls (tier 2 on all threads, on one thread, tier 1) and the ones after it are
     bit-equal to eager, written inputs included, and the race decides again."""
     pytest.importorskip("numba")
-    from dynamo.backends.native.backend import native_backend
-    from dynamo.backends.native.tier import Tiered
-    made = []
-
-    def backend(graph, example_inputs):
-        made.append(native_backend(graph, example_inputs, options={
-            "after_calls": 1, "background": False, "prefer": "native", "cache": False}))
-        return made[-1]
-    c = dynamo.compile(jacobi, backend=backend)
+    from test_native_threads import _jacobi_tier, jacobi  # (it needs numba)
+    tier, c = _jacobi_tier()
     rng = np.random.default_rng(4)
-    A = rng.random((200, 200))
-    c(A.copy(), A.copy())
-    tier = made[0]
-    assert isinstance(tier, Tiered) and tier.state == "native" and tier.races == 0
+    assert tier.state == "native" and tier.races == 0
     tier.watch_from_now(Watch(limit=0.0, window=2))
     states = []
     for _ in range(30):
