@@ -57,8 +57,8 @@ from ..ops.meta import ArrayMeta
 from ..raising import errstate_reports, rerun_on_raise
 from ..variables import ArrayVariable, ConstantVariable
 from .base import TranslatorBase
+from .loop_body_state import dead_after
 from .loop_exits import names
-from .loops import dead_after
 from .raising_checks import _DATA_CAUSES, _conditional_jump, _flag, _root, defer_check
 
 # What a caller of ``truth_or_select`` gets where both ways were traced: the trace

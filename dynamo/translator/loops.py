@@ -36,6 +36,9 @@ of anything else become its free inputs. After one pass through the body:
   after the loop only where an array temporary of the last trip has it, to be read
   off (``_check_sizes_left``, ``_own_fresh_sizes``).
 
+The checks after the pass, and the frame's state after the node, are
+``loop_body_state.BodyState``'s (a mixin of ``LoopScope``).
+
 When one of these fails the attempt ends and the trace starts over with this loop
 unrolled (``Handlers.refuse_loop_node`` in ``frames``), as before loop nodes existed.
 Loop nodes are made for NumPy arrays, outside ``try`` blocks, one loop at a time (a loop
@@ -59,29 +62,20 @@ import itertools
 from dataclasses import dataclass
 
 from .. import ops
-from ..bytecode.instructions import reads_its_locals
-from ..graph import CALL, Graph, Node, map_nodes
-from ..symbolic import Sym, Symbolic, SymFloat, SymInt
+from ..graph import Graph, Node, map_nodes
+from ..symbolic import Sym, SymInt
 from ..symbolic.fit import symbols_in
 from ..symbolic.sizes import as_size, as_sym, symbols_of
-from ..tree import tree_leaves
 from ..variables import ArrayVariable, ConstantVariable
 from ..variables.arrays import RowIteratorVariable
 from ..variables.iterators import SequenceIteratorVariable, SymRangeIteratorVariable
+from .loop_body_state import BodyState, Counters
 from .loop_facts import (
     NotALoopNode,
     WatchedLocals,
-    at_trip,
     cycle_of,
-    float_at_trip,
-    int_step,
-    is_slice,
-    lone_symbol,
     memory_base,
     on_cycle,
-    same_constant,
-    same_int,
-    unbacked_in,
     why_not,
 )
 from .loop_index_fit import IndexFit
@@ -89,15 +83,6 @@ from .loop_shape_names import shape_hint, unsupported_for_break
 
 # numbers for the loop nodes' symbols (``loop0``...), shared with ``while_loops``
 node_numbers = itertools.count()
-
-
-class Counters(NotALoopNode):
-    """The body steps Python ints by a constant (``k += 1``): try again with them as
-    counters, ``k0 + step * trip`` (``counters``: name -> step)."""
-
-    def __init__(self, counters: dict):
-        super().__init__(f"counted again with the counters {sorted(counters)}")
-        self.counters = counters
 
 
 @dataclass(frozen=True)
@@ -198,7 +183,7 @@ class LoopNodes:
         raise NotImplementedError
 
 
-class LoopScope(IndexFit):
+class LoopScope(IndexFit, BodyState):
     """One attempt at a loop node: the frame's state at the loop, the body graph, and
     what the body read and changed."""
 
@@ -432,53 +417,6 @@ class LoopScope(IndexFit):
             self.it.done = True
         out.side_effects.mutate(self.it)
 
-    def _check_sizes_left(self) -> None:
-        """Before the loop node is made: a value the loop leaves behind may hold a
-        size the body made from the data (``y = x[x > t]``; ``n = len(y)``) only where
-        it is the last trip's, read off an array temporary of that trip
-        (``_own_fresh_sizes``: the first dimension that is exactly that size). Any
-        other (``len(y) + 1`` with no ``y`` left, ``np.concatenate([y, y])``'s ``2 * u``
-        alone) is no value the graph after the loop could read: no loop node."""
-        owned = {lone_symbol(d) for _, var in self.temps for d in var.meta.shape}
-        for name, var in self.tx.locals.items():
-            lost = unbacked_in(var, self.fresh) - owned
-            if lost:
-                raise NotALoopNode(f"the local {name!r} holds a size the data decides in "
-                                   f"the body ({', '.join(sorted(lost))}) after the loop")
-
-    def _own_fresh_sizes(self) -> None:
-        """Each size the body made from the data that a temporary left after the loop
-        holds is read off that temporary, the last trip's array, when the graph runs
-        (``OutputGraph.unbacked_sizes``: what ``sym_size`` and the glue read)."""
-        out = self.output
-        owners = {}
-        for name, _ in self.temps:
-            var = self.tx.locals[name]
-            for d, size in enumerate(var.meta.shape):
-                if lone_symbol(size) in self.fresh:
-                    owners.setdefault(lone_symbol(size), (var.node, d))
-        for symbol in self.fresh:
-            if symbol in owners:
-                out.unbacked_sizes[symbol] = owners[symbol]
-            else:      # read in the body only: a later read would be a bug, loudly
-                out.unbacked_sizes.pop(symbol, None)
-
-    def _check_effects(self) -> None:
-        for var in self.log:
-            if isinstance(var, str):
-                raise NotALoopNode(f"the body writes the global {var!r}")
-            if id(var) not in self.created:
-                raise NotALoopNode(f"the body changes a {var.describe()}")
-        for node in self.body.nodes:   # writes only into carried arrays
-            if node.op == CALL and node.meta.get("kind") == ops.MUTATION or \
-                    node.op == CALL and "out" in node.kwargs:
-                target = memory_base(node)
-                if target.op == "placeholder" and target in self.free.values():
-                    raise NotALoopNode("the body writes an array it does not carry")
-        for name, value in self.entry_cells.items():
-            if self.tx.cells[name].value is not value:
-                raise NotALoopNode(f"the body rebinds the closure variable {name!r}")
-
     def _leave_body(self, tx, frame_locals: dict) -> None:
         """After the body's trace, however it ended: the locals it left are
         ``watched``, the frame's own dict (which others hold) gets them back, its
@@ -503,169 +441,3 @@ class LoopScope(IndexFit):
         self.seen = (decisions, ranges)
         if any(self.symbol in expr for expr in new) or self.symbol in trace.pins:
             raise NotALoopNode("the body branches on the index or uses it as a plain int")
-
-    def _holders(self) -> dict[int, list]:
-        """Per slot, where the frame held it at the loop: ("local", name), ("stack", i)."""
-        holders: dict[int, list] = {k: [] for k in range(len(self.slots))}
-        index = {id(v): k for k, v in enumerate(self.slots)}
-        for name, var in self.entry_locals.items():
-            if id(var) in index:
-                holders[index[id(var)]].append(("local", name))
-        for i, var in enumerate(self.entry_stack):
-            if id(var) in index:
-                holders[index[id(var)]].append(("stack", i))
-        return holders
-
-    def _next_values(self, holders) -> dict:
-        """Per slot, what its holders hold after one iteration: a slot number (the same
-        or another carried array) or a new ArrayVariable of the same shape and dtype.
-        Every other local must be unchanged, or a temporary (``_temporaries``)."""
-        tx = self.tx
-        if len(tx.stack) != len(self.entry_stack) or \
-                any(a is not b for a, b in zip(tx.stack, self.entry_stack)
-                    if not isinstance(b, ArrayVariable)):
-            raise NotALoopNode("the body changes the stack")
-        index = {id(v): k for k, v in enumerate(self.slots)}
-        nexts = {}
-        for k, places in holders.items():
-            ends = {id(self._held(p)): self._held(p) for p in places}
-            if len(ends) != 1:
-                raise NotALoopNode("one array held under two names is split by the body")
-            end = next(iter(ends.values()))
-            if unbacked_in(end, self.fresh):
-                raise NotALoopNode(f"a carried array gets a size the data decides on each "
-                                   f"trip ({self.slots[k].meta} -> {end.describe()})")
-            if not isinstance(end, ArrayVariable) or end.meta != self.slots[k].meta:
-                raise NotALoopNode(f"a carried array changes type, shape or dtype "
-                                   f"({self.slots[k].meta} -> {end.describe()})")
-            nexts[k] = index.get(id(end), end)
-        self._temporaries()
-        return nexts
-
-    def _counter(self, name: str, step: int, trips: int) -> SymInt:
-        """The counter ``name`` at trip ``trips``: ``k0 + step * (trip + trips)``."""
-        start = self.entry_locals[name].value
-        return SymInt(start + step * trips, Sym(((self.symbol, step),), start + step * trips,
-                                                ((self.symbol, self.symbol),)))
-
-    def _at_last_trip_value(self, value):
-        """A temporary constant's value after the loop: an int made from the index
-        (``j = 2 * i + 1``) or a float (``lr = 0.5 / (1 + 0.1 * t)``: ``float_at_trip``)
-        at the last trip. Anything else that holds the index (a tuple, a slice) is no
-        value the frame could read after the loop: no loop node."""
-        if isinstance(value, SymFloat):
-            try:
-                return float_at_trip(value, self.symbol, self.last,
-                                     self.output.shape_env.hints)
-            except (ArithmeticError, KeyError) as e:   # (1 / (t - 9) at the last trip)
-                raise NotALoopNode(f"a float made from the index at the last trip: "
-                                   f"{type(e).__name__}: {e}") from None
-        value = at_trip(value, self.symbol, self.last)
-        if any(isinstance(v, Symbolic) and self.symbol in v.sym.symbols
-               for v in tree_leaves(value, is_leaf=is_slice)
-               for v in ((v.start, v.stop, v.step) if isinstance(v, slice) else (v,))):
-            raise NotALoopNode("a local holds the index inside another value after the loop")
-        return value
-
-    def _held(self, place):
-        kind, key = place
-        return self.tx.locals.get(key) if kind == "local" else self.tx.stack[key]
-
-    def _temporaries(self) -> None:
-        """Locals other than carried arrays: unchanged, or written before they are read
-        in the body (then after the loop they hold the last iteration's value, unless
-        nothing reads them after the loop: ``dead_after``)."""
-        tx = self.tx
-        slot_ids = {id(v) for v in self.slots}
-        dead = dead_after(tx, self.inst.target)
-        if set(tx.locals) != set(self.entry_locals):
-            raise NotALoopNode("the body adds or deletes locals")
-        counters = {}
-        for name, var in tx.locals.items():
-            old = self.entry_locals[name]
-            if var is old or id(old) in slot_ids and name not in self.targets or \
-                    same_constant(var, old):
-                continue
-            if name in self.counters:
-                if not isinstance(var, ConstantVariable) or \
-                        not same_int(var.value, self._counter(name, self.counters[name], 1)):
-                    raise NotALoopNode(f"the counter {name!r} does not step by "
-                                       f"{self.counters[name]}")
-                tx.locals[name] = ConstantVariable(
-                    self.entry_locals[name].value + self.counters[name] * self.trips)
-                continue
-            step = int_step(old, var)
-            if step is not None and self.watched.first.get(name) == "read":
-                counters[name] = step
-                continue
-            if self.watched.first.get(name) != "write" or self.watched.opaque:
-                raise NotALoopNode(f"the local {name!r} is carried from one iteration "
-                                   f"to the next ({old.describe()} -> {var.describe()})")
-            if isinstance(var, ConstantVariable):
-                tx.locals[name] = ConstantVariable(self._at_last_trip_value(var.value))
-            elif isinstance(var, ArrayVariable) and name in self.targets:
-                if name in dead and not unbacked_in(var, self.fresh):
-                    # no loop output: each trip's value dies with its trip (the value
-                    # it holds is unreadable; one with a size the data decides stays,
-                    # as other values left may hold that size: ``_own_fresh_sizes``)
-                    tx.drop_temporary(name, old)
-                else:
-                    self.temps.append((name, var))
-            else:
-                raise NotALoopNode(f"the local {name!r} holds a {var.describe()} made in "
-                                   "the body")
-        if counters:
-            raise Counters({**self.counters, **counters})
-
-    def _check_temps(self) -> None:
-        """A temporary array that is read after the loop must be its own memory: as a
-        loop output it no longer says whose view it is."""
-        after = self.tx.info.names_read_from(self.inst.target)
-        placeholders = set(self.placeholders.values()) | set(self.free.values())
-        for name, var in self.temps:
-            if name in after and (memory_base(var.node) in placeholders or
-                                  var.node.graph is not self.body):
-                raise NotALoopNode(f"{name!r}, a view of a carried array, is read after "
-                                   "the loop")
-
-    def _check_distinct_results(self, nexts: dict) -> None:
-        """Each carried result is its own memory: the very array of the slot it came
-        from (written in place, or swapped), or a new array that is no view of one."""
-        results = self.body.output_node.args[0][:len(self.slots)]
-        slots = {self.placeholders[id(v)]: k for k, v in enumerate(self.slots)}
-        bases: dict = {}
-        for k, node in enumerate(results):
-            base = memory_base(node)
-            if isinstance(nexts[k], int):
-                if slots.get(base) != nexts[k]:
-                    raise NotALoopNode("a carried array is replaced by a view")
-            elif base in slots:
-                raise NotALoopNode("a carried array becomes a view of one")
-            if base in bases:
-                raise NotALoopNode("two carried arrays would share memory")
-            bases[base] = k
-
-    def _set_state(self, holders, final) -> None:
-        tx = self.tx
-        for k, places in holders.items():
-            for kind, key in places:
-                if kind == "local":
-                    tx.locals[key] = final[k]
-                else:
-                    tx.stack[key] = final[k]
-
-
-
-
-def dead_after(tx, index: int) -> frozenset:
-    """The locals of ``tx`` that no path from instruction ``index`` reads before
-    storing them again; none where the code reads its locals by name (``locals()``,
-    ``eval``: every bound local is the program's there), nor where an island after the
-    loop binds every local in the frame (``keeps_temporaries``, issue #17).
-
-    ``for _ in range(n): d = x[:, None] - x[None, :]; x = x + f(d)`` then
-    ``return x``: ``d`` is dead after the loop, so the node does not hand back its
-    last trip's value, and each trip's ``d`` is freed within its trip, as in Python."""
-    if reads_its_locals(tx.code) or tx.keeps_temporaries():
-        return frozenset()
-    return frozenset(tx.locals) - tx.info.live_at(index)

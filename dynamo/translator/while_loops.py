@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from .. import ops
 from ..variables import ArrayVariable
+from .loop_body_state import Counters
 from .loop_exits import PASSING, code_tail, while_counter_break, while_true_break
 from .loop_facts import NotALoopNode, why_not
-from .loops import Counters
 from .while_scope import WhileScope
 from .while_shapes import CONDITIONAL, for_break_shape, loop_shape
 from .while_trip import planned_counters

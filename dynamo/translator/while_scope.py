@@ -25,6 +25,7 @@ from ..graph import Graph
 from ..symbolic import SymInt
 from ..variables import ArrayVariable, ConstantVariable
 from .counter_bounds import CounterBounds
+from .loop_body_state import Counters, dead_after
 from .loop_exits import AtItem, names, needs_tail, stored_in, tail_graph, tail_outputs
 from .loop_facts import (
     NotALoopNode,
@@ -34,7 +35,7 @@ from .loop_facts import (
     same_constant,
     same_int,
 )
-from .loops import Counters, LoopScope, dead_after, node_numbers
+from .loops import LoopScope, node_numbers
 from .spent_counter_tests import spent_tests
 from .while_clocks import clock_bound, clock_of, clock_value
 from .while_counters import CounterTest, carried_shape, only_stepped
