@@ -52,15 +52,43 @@ def graph_kind(graph: Graph) -> str:
     return NUMPY
 
 
-def python_function(graph: Graph, kind: str | None = None, name: str = "forward"):
+def one_output(graph: Graph) -> bool:
+    """Does the graph return one value, and is it no loop body (whose function returns
+    what the next trip carries)? Its code may then return that value ``bare``."""
+    return len(graph.outputs) == 1 and \
+        not any("loop_index" in n.meta for n in graph.placeholders)
+
+
+def tuple_of_one(fn):
+    """The backend contract's function over ``fn``, a compiled graph of one output that
+    returns that output itself: ``graph(*args) -> (fn(*args),)``, which keeps ``fn`` as
+    ``__dynamo_bare__``. The glue calls ``fn`` (``dynamo.glue``): a cached call then
+    builds and unpacks no 1-tuple (about 290 instructions of callgrind's, issue #16);
+    anything else calling the backend's result gets the tuple the contract promises.
+
+    Example::
+
+        >>> fn = tuple_of_one(python_function(graph, bare=True))
+        >>> fn(x), fn.__dynamo_bare__(x)       # ((add,), add)
+    """
+    def graph(*args):
+        return (fn(*args),)
+    graph.__dict__.update(fn.__dict__)   # (its __dynamo_source__, a backend's notes)
+    graph.__dynamo_bare__ = fn
+    return graph
+
+
+def python_function(graph: Graph, kind: str | None = None, name: str = "forward",
+                    bare: bool = False):
     """Compile the graph's printout into a function that runs it on ``kind`` arrays.
 
     ``ops`` in the printout is bound to ``kind``'s implementation table (default: the
     graph's own kind); the source is registered with ``linecache`` so tracebacks show
-    its lines, and kept on the function as ``__dynamo_source__``.
+    its lines, and kept on the function as ``__dynamo_source__``. With ``bare`` (a
+    graph of ``one_output``), the function returns that output, not a 1-tuple.
     """
     fn_name = f"{name}_{next(_counter)}"
-    src, consts = graph.python_code(fn_name, free=True)
+    src, consts = graph.python_code(fn_name, free=True, bare=bare)
 
     holder = types.SimpleNamespace(**consts)  # the printout writes consts.<name>
     kind = kind or graph_kind(graph)

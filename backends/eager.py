@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dynamo.graph import Graph
 
-from .common import python_function
+from .common import one_output, python_function, tuple_of_one
 
 
 def eager(graph: Graph, example_inputs):
@@ -24,7 +24,10 @@ def eager(graph: Graph, example_inputs):
     # into a fresh array (np.array(xs): ``passes.fresh``; nothing can tell them apart).
     # Imported at the first compile: looking the backend up loads no pass.
     from .passes.fresh import fresh_copies
-    return python_function(fresh_copies(graph))
+    graph = fresh_copies(graph)
+    if one_output(graph):   # the glue calls the function that returns it bare
+        return tuple_of_one(python_function(graph, bare=True))
+    return python_function(graph)
 
 
 eager.dynamic_shapes = True   # graphs may have symbolic sizes (int inputs, SymArg args)

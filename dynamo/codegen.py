@@ -36,7 +36,7 @@ from typing import Any
 from .dispatch import direct_graph_call
 from .exc import BackendError, RerunEagerly, Unsupported
 from .graph import PLACEHOLDER, Node
-from .ops.errstate import GLUE_SCOPE, GUARD_ENTER, GUARD_LEAVE, RAISES_NOW
+from .ops.errstate import GLUE_SCOPE, GUARD_ENTER, GUARD_LEAVE, GUARD_SAVE, RAISES_NOW
 from .source import compile_source
 from .variables import (
     NULL,
@@ -332,8 +332,11 @@ class GlueCodegen:
     def finish(self, result_expr: str, graph_fn, input_exprs: list[str],
                rerun: bool = False, guard: bool = False, eager_if_raising: bool = False,
                boxed: bool = False, reads: dict | None = None,
-               slots: list[str] | None = None) -> types.FunctionType:
+               slots: list[str] | None = None, bare: bool = False) -> types.FunctionType:
         """The glue function: call the graph, then the lines, then return the result.
+        The graph returns the tuple of its outputs, unpacked into ``___o0, ___o1,``;
+        with ``bare`` (its one output, ``backends.common.tuple_of_one``), ``___o0`` is
+        the call's value (no 1-tuple built and unpacked per call).
 
         With ``rerun``, an exception of the graph becomes ``RerunEagerly`` (the frame
         hook then runs the frame's original code; see ``dynamo.exc.RerunEagerly``).
@@ -369,19 +372,22 @@ class GlueCodegen:
         flat_values = f"({self._flat()})"
         if graph_fn is not None:
             self.scope["___graph"] = graph_fn
-            outs = "".join(f"___o{i}, " for i in range(len(self.out_nodes))).rstrip() or \
-                "___out"
+            outs = "___o0" if bare else \
+                "".join(f"___o{i}, " for i in range(len(self.out_nodes))).rstrip() or "___out"
             call = f"{outs} = ___graph({', '.join(input_exprs)})"
             if rerun:
                 self.scope["___RerunEagerly"] = RerunEagerly
                 self.scope["___BackendError"] = BackendError   # not the program's error
                 if guard:
                     self.scope.update(GLUE_SCOPE)
-                    body += [f"___token = {GUARD_ENTER}", "try:", f"    {call}",
+                    # the switch inside the try, its undo the finally's first call:
+                    # no interrupt splits them (dynamo.ops.errstate, GUARD_SAVE)
+                    body += [f"___saved = {GUARD_SAVE}", "try:",
+                             f"    {GUARD_ENTER.format(saved='___saved')}", f"    {call}",
                              "except ___BackendError:", "    raise",
                              "except Exception as ___e:",
                              f"    raise ___RerunEagerly({flat_values}) from ___e",
-                             "finally:", f"    {GUARD_LEAVE.format(token='___token')}"]
+                             "finally:", f"    {GUARD_LEAVE.format(saved='___saved')}"]
                 else:
                     body += ["try:", f"    {call}", "except ___BackendError:", "    raise",
                              "except Exception as ___e:",

@@ -23,14 +23,16 @@ global names prefixed per entry)::
             return ___original(___fn, (self, x, ), ___closure, ___cache, ___ctx)
         return ___fallback(___fn, (self, x, ), ___closure, ___cache, ___ctx)
 
-A hit is then one Python frame besides the wrapper and the graph's own. The glue
-function stays the entry's ``run`` (a miss runs it, and so does code that calls an
-entry itself); the dispatcher only copies its statements. A compiled graph that is
-an object choosing among functions (the numpy backend's ``PerSize``: one variant per
-input sizes) writes its own call into the glue (``__dynamo_call_source__``, through
-``direct_graph_call``; ``codegen.GlueCodegen.finish``), so that the glue, pasted here
-or called (a resume function's), runs the chosen function with no frame of the
-object's::
+(``___o0 = ___e0_glue_graph(x)``, with no 1-tuple built and unpacked, where the
+backend handed over a function returning the graph's one output itself:
+``backends.common.tuple_of_one``.) A hit is then one Python frame besides the wrapper
+and the graph's own. The glue function stays the entry's ``run`` (a miss runs it,
+and so does code that calls an entry itself); the dispatcher only copies its
+statements. A compiled graph that is an object choosing among functions (the numpy
+backend's ``PerSize``: one variant per input sizes) writes its own call into the glue
+(``__dynamo_call_source__``, through ``direct_graph_call``;
+``codegen.GlueCodegen.finish``), so that the glue, pasted here or called (a resume
+function's), runs the chosen function with no frame of the object's::
 
     ___o0, = (___e0_glue_graph.variants.get((x.shape, )) or ___e0_glue_graph.miss)(x)
 

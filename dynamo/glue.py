@@ -15,10 +15,11 @@ from __future__ import annotations
 import logging
 
 from dynamo.backends import is_builtin
-from dynamo.guards import CheckFunction, shared_reads
+from dynamo.guards import TYPE, CheckFunction, LocalSource, shared_reads
 
 from . import listeners, logs
 from .bytecode.instructions import code_name
+from .bytecode.signature import Params
 from .codegen import GlueCodegen
 from .exc import BackendError, SkipFrame, Unsupported
 from .frame_records import _break_record, _log_break, _phase
@@ -26,7 +27,7 @@ from .guard_words import entry_text
 from .ops.errstate import has_errstate, restoring
 from .output_graph import OutputGraph
 from .raising import OnRaise, on_raise
-from .symbolic import not_recording
+from .symbolic import SymInt, not_recording
 
 log_graph = logs.get("graph")
 log_guards = logs.get("guards")
@@ -45,9 +46,10 @@ def _finish(fn, cg: GlueCodegen, result: str, output: OutputGraph, ctx, record,
     _codegen(cg, cg.side_effects)
     graph = output.graph
     graph.output(tuple(cg.out_nodes))
-    graph_fn, inputs, reads = None, [], {}
+    graph_fn, inputs, reads, single = None, [], {}, None
     if graph.call_nodes():
         example = [output.example_inputs[n] for n in graph.placeholders]
+        mark_fixed_inputs(graph, output.shape_env.pinned_symbols())
         try:
             # the trace is over: a backend's comparisons of symbolic sizes (it groups
             # ops by shape) are no guards of the entry, and an unbacked size's made-up
@@ -63,6 +65,12 @@ def _finish(fn, cg: GlueCodegen, result: str, output: OutputGraph, ctx, record,
                 f"{type(e).__name__}: {e}. Try backend='eager' to check the graph, or "
                 f"report the graph printed with DYNAMO_LOGS=graph.") from e
         graph_fn = _checked(graph_fn, len(cg.out_nodes), ctx)
+        # a builtin backend's graph of one output: call the function that returns it
+        # (``_checked`` wraps a user backend's result, which then has no such function)
+        single = getattr(graph_fn, "__dynamo_bare__", None) if len(cg.out_nodes) == 1 \
+            else None
+        if single is not None:
+            graph_fn = single
         if has_errstate(graph):   # leave a `with np.errstate` the graph raised inside
             graph_fn = restoring(graph_fn)
         sources = [n.meta["source"] for n in graph.placeholders]
@@ -80,11 +88,47 @@ def _finish(fn, cg: GlueCodegen, result: str, output: OutputGraph, ctx, record,
         raise SkipFrame(e.reason) from None
     glue = cg.finish(result, graph_fn, inputs, rerun=plan.rerun, guard=plan.guard,
                      eager_if_raising=plan.eager_if_raising, boxed=boxed, slots=slots,
+                     bare=single is not None,
                      reads={name: src.expr() for src, name in reads.items()})
     # the dispatcher hands over what its guards computed of these (dispatch.handed_reads)
     glue.__dynamo_reads__ = reads
     record.glue_source = glue.__dynamo_source__
     return glue
+
+
+def mark_fixed_inputs(graph, pinned: frozenset) -> None:
+    """Mark ``meta["fixed"]`` on each graph input of symbolic size that the entry's
+    guards fix all the same: every symbol of its shape (or, for a size passed in, the
+    size itself) is pinned, guarded ``== value``. A backend that picks code by the
+    sizes of a call (the numpy backend's ``PerSize``) need not look those up: they
+    cannot differ between the calls that reach the graph.
+
+    Example: ``a * np.array(xs)`` with ``a`` of static shape (64,) pins the list's
+    length ``s0`` (``np.asarray(xs).shape[0] == 64``): the input ``np_asarray_xs``,
+    of shape ``(s0,)``, is marked, and the graph runs its one variant with no lookup.
+    """
+    for node in graph.placeholders:
+        symbol = node.meta.get("symbol")
+        if symbol is not None:
+            fixed = symbol in pinned
+        else:
+            dims = [d for d in getattr(node.meta.get("array"), "shape", ())
+                    if isinstance(d, SymInt)]
+            fixed = bool(dims) and all(d.sym.symbols <= pinned for d in dims)
+        if fixed:
+            node.meta["fixed"] = True
+
+
+def _made_by_the_call(code) -> dict:
+    """``{LocalSource("args"): tuple, LocalSource("kw"): dict}``: the frame's ``*args``
+    and ``**kwargs`` and the types Python makes them whatever the caller passes. A
+    guard that one of them has its type holds on every call: the check leaves it out
+    (``type(args) is tuple``: about 150 instructions of a cached call, issue #16)."""
+    p = Params.of(code)
+    made = {LocalSource(p.varargs): tuple} if p.varargs is not None else {}
+    if p.varkw is not None:
+        made[LocalSource(p.varkw)] = dict
+    return made
 
 
 def _checked(graph_fn, n_outputs: int, ctx):
@@ -113,7 +157,9 @@ def _checked(graph_fn, n_outputs: int, ctx):
 
 def _check(fn, output: OutputGraph, params, record) -> CheckFunction:
     output.shape_env.add_guards()
-    guards = output.guards.ordered()
+    made = _made_by_the_call(fn.__code__)
+    guards = [g for g in output.guards.ordered()
+              if not (g.kind == TYPE and made.get(g.source) is g.expected)]
     with _phase(record, "guards"):
         check = CheckFunction(guards, params, fn.__code__.co_name, fn.__globals__,
                               has_closure=True)

@@ -160,8 +160,11 @@ class Graph:
 
     # ----------------------------------------------------------------- printing
     def python_code(self, fn_name: str = "forward", *, free: bool = False,
-                    consts: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+                    consts: dict[str, Any] | None = None,
+                    bare: bool = False) -> tuple[str, dict[str, Any]]:
         """Source of a function that runs the graph, and the constants it refers to.
+        It returns the tuple of the outputs; with ``bare`` (a graph of one output, not
+        a loop body), that output itself (``return add``: see ``backends.common.bare``).
 
         Op calls print as ``ops.<name>(...)``; the caller binds ``ops`` to the
         implementation table of one array library (see :mod:`dynamo.ops`).
@@ -254,6 +257,9 @@ class Graph:
                     lines.append(f"{pad}{names}= {fmt(tuple(values[:len(carried)]))}")
                 rest = "".join(fmt(v) + ", " for v in values[len(carried):])
                 lines.append(f"    return ({names}{rest})")
+            elif node.op == OUTPUT and bare:
+                (value,) = node.args[0]
+                lines.append(f"    return {fmt(value)}")
             elif node.op == OUTPUT:
                 lines.append(f"    return {fmt(tuple(node.args[0]))}")
             if dead_after.get(node):

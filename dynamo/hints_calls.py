@@ -69,6 +69,12 @@ CALLS: tuple[Advice, ...] = (
            "Each inlined call costs the translator several Python frames; this one would "
            "come near the recursion limit, so it runs as plain Python.",
            "rewrite the recursion as a loop, or compile a function lower in the call chain"),
+    Advice(r"^a value nested more than .* reads deep",
+           "Each value read from an input (items of items, attributes of attributes) is "
+           "guarded on its path; past this depth the paths would exhaust the translator's "
+           "recursion, so the rest of the frame runs as plain Python.",
+           "pass the deeply nested value itself as an argument, or flatten the structure "
+           "(a list instead of a chain of nested tuples or linked nodes)"),
     Advice(r"^an object of .*, which defines __getattribute__",
            "Its class runs Python code for every attribute read (even __class__), which "
            "the program would see run more often under the trace.",

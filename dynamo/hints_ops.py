@@ -71,7 +71,7 @@ OPS: tuple[Advice, ...] = (
            + ACCEPT),
     Advice(r"is a list holding (\S+ )?arrays",
            "A Python list of graph values is converted by NumPy (np.asarray); CuPy's and "
-           "Dask's joins do not take such lists, and a 2-d list in np.diag is not modelled.",
+           "Dask's functions do not take such lists.",
            "build the array with the library's own op (xp.stack([a, b]), "
            "xp.concatenate((a[:1], u))), " + ACCEPT),
     Advice(r"is an array: the result's shape depends on its data",

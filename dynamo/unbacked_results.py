@@ -131,8 +131,14 @@ def one_answer(shape_env, op: ops.OpDef, meta_call, names: list, error: Exceptio
     1)``) takes exactly one count, the shape's product, which is tried too: its
     answer is the result, and NumPy raises its own ValueError for any other count
     when the graph runs, as eagerly. With a ``-1`` the counts 0 and the product of
-    the other sizes give two answers: it keeps breaking."""
-    if op.kind != ops.ELEMENTWISE and op.name != "reshape" or len(names) != 1 or \
+    the other sizes give two answers: it keeps breaking.
+
+    A write ``z[:len(kept)] = kept`` (``setitem``) keeps the target's shape and dtype
+    at every count: the region ``z[:u0]`` is ``min(u0, len(z))`` long, so NumPy takes
+    the counts up to ``len(z)`` and raises its own ValueError past it, when the graph
+    runs, as eagerly; every count it takes gives the target's meta."""
+    if op.kind != ops.ELEMENTWISE and op.name not in ("reshape", "setitem") or \
+            len(names) != 1 or \
             symbols_in(meta_call) != set(names):
         return None
     statics = {int(d) for m in metas_in(meta_call) for d in m.shape

@@ -15,7 +15,9 @@ Example::
 
 from __future__ import annotations
 
+import logging
 import sys
+import threading
 import types
 import weakref
 from dataclasses import dataclass, replace
@@ -136,7 +138,7 @@ class Guard:
         if self.kind in (ID, TYPE):
             exp = id(exp)
         elif self.kind == CONSTANT:
-            exp = (type(exp), repr(exp))
+            exp = _constant_key(exp)
         return (self.source, self.kind, exp)
 
     def key(self) -> tuple:
@@ -222,6 +224,19 @@ def typed(value: Any) -> Any:
     return (t, value)
 
 
+def _constant_key(value: Any) -> Any:
+    """A CONSTANT guard's expected value as a key: ``typed`` (0.0 and -0.0 differ, NaN
+    is one key), not ``repr``, which raises for an int of more than 4300 digits (issue
+    #17, round 23); an unhashable one (a slice on 3.11 is hashed through ``typed``) by
+    its identity."""
+    key = typed(value)
+    try:
+        hash(key)
+    except TypeError:
+        return (type(value), id(value))
+    return key
+
+
 def _array_failure(name: str, exp: ArraySpec, value: Any) -> str | None:
     if type(value) is not exp.cls:
         return f"{name}: expected {_obj_name(exp.cls)}, got {_obj_name(type(value))}"
@@ -247,20 +262,45 @@ def _array_failure(name: str, exp: ArraySpec, value: Any) -> str | None:
     return None
 
 
+# Objects whose name attributes are C slots or their own entries: reading them runs no
+# program code. Any other object may answer ``__qualname__`` or ``name`` from its
+# ``__getattr__``, a property or its metaclass, and the words of a guard are made when
+# the cache is full (hook._log_full), where no program code may run (issue #17, round 23)
+_NAMED_BY_SLOTS = (types.FunctionType, types.BuiltinFunctionType, np.ufunc)
+_NAMED_BY_NAME = (logging.Logger, threading.Thread)
+
+
 def _obj_name(obj: Any) -> str:
+    """An object in a guard's words, read without running the program's code::
+
+        >>> _obj_name(np.add), _obj_name(np.ndarray), _obj_name(3)
+        ('numpy.add', 'numpy.ndarray', '3')
+    """
     if obj is DEAD:
         return repr(DEAD)
     if type(obj) in (int, float, complex, bool, str, bytes, type(None)):
         return repr(obj)[:60]    # np.pi guarded by identity: its value says more
     if isinstance(obj, types.ModuleType):
-        return f"module {obj.__name__}"
-    name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None)
-    if name is not None:
+        return f"module {_module_name(obj)}"
+    if isinstance(obj, type):    # (from its type slots: a metaclass may answer __name__)
+        name, mod = qualname_of(obj), module_of(obj)
+    elif type(obj) in _NAMED_BY_SLOTS:
+        name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None)
         mod = getattr(obj, "__module__", None)
-        return f"{mod}.{name}" if mod and mod != "builtins" else str(name)
-    if isinstance(getattr(obj, "name", None), str):    # a logging.Logger, a thread...
-        return f"<{type(obj).__name__} {obj.name!r} at {id(obj):#x}>"
-    return f"<{type(obj).__name__} object at {id(obj):#x}>"
+    else:
+        name = mod = None
+    if isinstance(name, str):
+        return f"{mod}.{name}" if isinstance(mod, str) and mod != "builtins" else name
+    kind = name_of(type(obj))
+    if type(obj) in _NAMED_BY_NAME and isinstance(obj.name, str):   # a Logger, a Thread
+        return f"<{kind} {obj.name!r} at {id(obj):#x}>"
+    return f"<{kind} object at {id(obj):#x}>"
+
+
+def _module_name(module: types.ModuleType) -> str:
+    """A module's own ``__name__`` entry (a module subclass may define a property)."""
+    name = module.__dict__.get("__name__") if type(module) is types.ModuleType else None
+    return name if isinstance(name, str) else f"<{qualname_of(type(module))}>"
 
 
 # --------------------------------------------------------------------------- references

@@ -3,7 +3,9 @@
     valgrind --tool=callgrind --collect-atstart=no --toggle-collect=starmap_next \\
         --callgrind-out-file=/dev/null python scripts/count_state_calls.py adam numpy 38
 
-runs ``adam int step`` or ``fresh float list`` (``adam``, ``flist``) plainly
+runs ``adam int step`` or ``fresh float list`` (``adam``, ``flist``), or ``x + y`` on
+10-element arrays through three signatures (``xy``: positional, ``xy_kwonly``: ``y`` a
+keyword-only default, ``xy_star``: ``*args``), plainly
 (``plain``) or compiled with a backend (``eager``, ``numpy``): 80 warm calls, then
 ``n`` calls inside ``itertools.starmap``, the only code callgrind counts with the
 options above. "Collected" divided by ``n`` is the instructions of one call:
@@ -35,6 +37,21 @@ def _weighted(xs, a):
     return a * np.array(xs)
 
 
+_Y = np.arange(10.0)
+
+
+def _add(x, y):
+    return x + y
+
+
+def _add_kwonly(x, *, y=_Y):
+    return x + y
+
+
+def _add_star(*args):
+    return args[0] + args[1]
+
+
 def main(argv: list[str]) -> None:
     program, backend, n = argv[0], argv[1], int(argv[2])
     rng = np.random.default_rng(0)
@@ -42,7 +59,10 @@ def main(argv: list[str]) -> None:
     m, x = np.zeros(4096, np.float32), np.ones(4096, np.float32)
     f, calls = {"adam": (_adam_step, [(g, m, t) for t in range(1, 41)]),
                 "flist": (_weighted, [([0.5 * i + k for k in range(64)], x[:64])
-                                      for i in range(40)])}[program]
+                                      for i in range(40)]),
+                "xy": (_add, [(_Y + 1.0, _Y)] * 40),
+                "xy_kwonly": (_add_kwonly, [(_Y + 1.0,)] * 40),
+                "xy_star": (_add_star, [(_Y + 1.0, _Y)] * 40)}[program]
     c = f if backend == "plain" else dynamo.compile(f, backend=backend)
     for args in calls * 2:
         c(*args)

@@ -159,7 +159,7 @@ def test_guards_is_a_leaf(graph):
 VARIABLE_LAYERS = ("base", "constant", "sequences", "sets", "dicts", "named_tuples",
                    "container_ops", "iterators", "ndindex", "functions", "folding",
                    "library_names", "loop_exit_tests", "layout_flags", "graph_numbers",
-                   "arrays", "stacked_lists",
+                   "arrays", "size_values", "stacked_lists",
                    "formatted",
                    "formatted_calls", "linspace_step", "library_calls", "dask_arrays",
                    "errstate", "class_facts", "opaque", "objects", "super_lookup",

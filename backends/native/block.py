@@ -15,11 +15,13 @@ from .creation import CREATION, Creation
 from .draws import Draws, drawable, from_global_state
 from .elementwise import Elementwise
 from .emitter import _Emitter
+from .gathers import Gathers
 from .loops import Loops
 from .moves import Moves
 from .nests import Nests
 from .nopython_draws import emit_draw, nopython_form
 from .ops import _ELEMENTWISE, _REDUCTIONS, Unsupported, _meta
+from .outs import Outs, out_of
 from .reductions import Reductions
 from .stencils import Stencils
 from .values import Arr, Const, Lazy, Obj, View
@@ -30,13 +32,14 @@ _NATIVE = _ELEMENTWISE | _REDUCTIONS | CREATION | {"roll", "getitem", "setitem",
 
 
 class _Block(Elementwise, Nests, Stencils, Reductions, Loops, Creation, Moves, Calls,
-             Draws):
+             Draws, Outs, Gathers):
     """Lowers the nodes of one graph (the kernel's, or a loop body's) in order."""
 
     def __init__(self, em: _Emitter, graph: Graph, env: dict):
         self.em, self.graph = em, graph
         self.env: dict[Node, Any] = env
         self.pending: dict[Node, Lazy] = {}   # inlined values not yet read
+        self.out_nodes: set[Node] = set()     # elementwise nodes stored into their out=
 
     # ------------------------------------------------------------- nodes
     def run(self) -> None:
@@ -92,7 +95,9 @@ class _Block(Elementwise, Nests, Stencils, Reductions, Loops, Creation, Moves, C
 
     def native(self, node: Node) -> None:
         target = node.target
-        if target in _ELEMENTWISE:
+        if target in _ELEMENTWISE and out_of(node) is not None:
+            self.env[node] = self.ufunc_out(node)   # ``x += y`` (outs.py)
+        elif target in _ELEMENTWISE:
             meta = _meta(node)
             users = list(node.users)
             if not meta.scalar and len(users) == 1 and users[0].op == CALL and (

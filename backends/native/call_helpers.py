@@ -73,6 +73,9 @@ def output_items(kernel: Kernel, scope: dict, input_source: str) -> list[str]:
         elif out[2].scalar:
             scope[f"_t{k}"] = out[2].dtype.type
             items.append(f"_t{k}(out[{out[1] + 1}])")
+        elif out[2].ndim == 0:   # a scalar variable the graph returns as a 0-d array
+            scope[f"_t{k}"], scope["_array"] = out[2].dtype.type, np.array
+            items.append(f"_array(_t{k}(out[{out[1] + 1}]))")
         else:
             items.append(f"out[{out[1] + 1}]")
     return items

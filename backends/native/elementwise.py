@@ -95,6 +95,8 @@ class Elementwise:
         """Statements computing elementwise ``node`` at ``idx`` (its own shape)."""
         meta = _meta(node)
         target, args, kwargs = node.target, node.args, node.kwargs
+        if node in self.out_nodes:   # stored into its out= array (outs.py)
+            kwargs = {k: v for k, v in kwargs.items() if k != "out"}
         shape = meta.shape
         if target in ("copy", "copy_method"):
             if kwargs or len(args) != 1:

@@ -147,7 +147,7 @@ def lower(graph: Graph, parallel_min: int = 1 << 14, nopython: bool = True) -> K
         elif not isinstance(v, Scal):
             raise Unsupported(f"output {o.name} is a view or a loop's array")
         meta = _meta(o)
-        if isinstance(v, Scal) and not meta.scalar:
+        if isinstance(v, Scal) and not meta.scalar and meta.ndim != 0:
             raise Unsupported("a scalar where the graph returns an array")
         if id(v) not in seen:
             seen[id(v)] = len(results)

@@ -130,7 +130,10 @@ class Nests:
         """Compute an elementwise node into a new array (or a scalar variable)."""
         meta = _meta(node)
         if meta.scalar or meta.ndim == 0:
-            if not meta.scalar:
+            # a 0-d array is a scalar variable only where it is ``np.copy`` of a scalar
+            # (``float(np.abs(u).max())`` copies the max into a 0-d array): read-only,
+            # returned as a new 0-d array (call_helpers.output_items)
+            if not meta.scalar and node.target not in ("copy", "copy_method"):
                 raise Unsupported("0-d array")
             stmts: list[str] = []
             expr, _ = self.elementwise(node, [], stmts, SEQ_FLAG)

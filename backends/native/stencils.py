@@ -9,6 +9,7 @@ import numpy as np
 
 from dynamo.graph import Node
 
+from .gathers import has_array_index
 from .ops import Unsupported, _cast, _meta
 from .saves import Store, save_before_store
 from .values import Arr, Const, Lazy, Scal, Tup, View, _compose
@@ -68,6 +69,8 @@ class Stencils:
 
     def getitem(self, node: Node):
         base, index = node.args
+        if has_array_index(index):   # ``x[idx]``: a gather into a new array (gathers.py)
+            return self.gather(node)
         if node.kwargs:
             raise Unsupported("getitem with keywords")
         v = self.val(base)

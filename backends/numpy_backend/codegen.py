@@ -29,12 +29,13 @@ For a layernorm over (10000, 1000) float32 the generated code reads::
 
     def forward0(x, g, b):
         try:
-            _token = _guard()       # visible floating-point conditions raise (Guarding)
+            _caller = _ufunc_get()
             try:
+                _ufunc_set(_raising_of(_caller))   # visible conditions raise (Guarding)
                 add_1, = _group0(x, g, b)
                 return (add_1, )
             finally:
-                _unguard(_token)
+                _ufunc_set(_caller)
         except Exception as _error:
             _rerun.failed(_error)
         return _rerun(x, g, b)      # eager, op by op: its warnings, its exception
@@ -180,7 +181,12 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, st
             flush(inliner.flush())
             row = plain_row_buffer(node)
             if row:   # a column broadcast over long rows (runtime.row_buffer)
-                text = f"with _rows({row}):\n    {text}"
+                # (not ``with``: on 3.14 an interrupt right after ``__enter__`` skips
+                # ``__exit__``; here the switch is inside the try and the undo the
+                # finally's first call, runtime.raising_of)
+                text = (f"_rows_caller = _ufunc_get()\ntry:\n"
+                        f"    _ufunc_set(_row_buffer({row})[1])\n    {text}\n"
+                        "finally:\n    _ufunc_set(_rows_caller)")
             handed = tuple(node.args[2]) if _takes_carried(node) else ()
             add(located(node, text), reads, (node,), handed, index)
         else:
@@ -225,15 +231,16 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, st
             # clause, so eager's exception is not chained to the fused code's
             m.emit(1, "try:")
             depth = 2
-            if guard:
-                m.emit(2, "_token = _guard()")
+            if guard:   # the switch inside the try, its undo the finally's first call
+                m.emit(2, "_caller = _ufunc_get()")     # (runtime.raising_of)
                 m.emit(2, "try:")
+                m.emit(3, "_ufunc_set(_raising_of(_caller))")
                 depth = 3
             emit_with_dels(m, statements, set(returned), depth)
             m.emit(depth, result)
             if guard:
                 m.emit(2, "finally:")
-                m.emit(3, "_unguard(_token)")
+                m.emit(3, "_ufunc_set(_caller)")
             m.emit(1, f"except {guarding.catch} as _error:")
             m.emit(2, f"{guarding.rerun}.failed(_error)")
             m.emit(1, f"return {guarding.rerun}({params})")

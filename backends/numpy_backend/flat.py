@@ -372,6 +372,8 @@ def _emit_body(m: Module, plan: FlatPlan, index: int, depth: int, direct: bool =
         # instead, after a memory-overlap solve (callgrind: about 1,500 instructions an op)
         m.emit(depth, f"_o = {whole}")
         whole = "_o"
+    if direct:   # the passes written into the target again on an interrupt: _finish_write
+        depth = _finish_write(m, depth)
     if plan.chunks > 1:   # on threads: each takes pieces of the 1-D range (runtime.run_blocks)
         m.emit(depth, "def _block(_i, _s):")
         m.emit(depth + 1, f"_lo = _i * {plan.chunk}")
@@ -392,6 +394,8 @@ def _emit_body(m: Module, plan: FlatPlan, index: int, depth: int, direct: bool =
         _emit_members(m, plan, names, name_of_member, whole, depth + 1, into_result)
         m.emit(depth, "finally:")
         m.emit(depth + 1, f"{scratch}.give(_s)")
+    if direct:
+        depth = _finish_write(m, depth, end=True)
     if gaps:
         m.emit(depth - 1, "finally:")
         restore_gaps(m, gap_views, saved, depth)
@@ -405,6 +409,42 @@ def _emit_body(m: Module, plan: FlatPlan, index: int, depth: int, direct: bool =
         view = f"_r.reshape({shape})" + (f"[:{window}]" if tuple(domain[1:]) != trailing
                                           else "")
     m.emit(depth, f"return ({view}, )")
+
+
+def _finish_write(m: Module, depth: int, end: bool = False) -> int:
+    """Emit the head (or with ``end`` the tail) of the loop that runs a direct write's
+    passes to their end when an interrupt (KeyboardInterrupt) arrives among them; the
+    depth of what follows.
+
+    They write the value's ops, op by op or block by block, into the target's own
+    window, where eager's ``setitem`` writes the whole value at once, after computing
+    it: an interrupt between two of them left the window half-written, neither eager's
+    before nor its after (issue #17; a threaded 1500x1500 ``u[1:-1, 1:-1] = ...``, 27
+    of 300 interrupted calls). The passes read only arrays that share no memory with
+    the target (``direct_check``), so they run again whole, and the interrupt is raised
+    after them, as eager's would be right after its ``setitem``::
+
+        _interrupt = None
+        while True:
+            try:
+                ...                            # the passes
+                break
+            except KeyboardInterrupt as _e:
+                _interrupt = _e
+        if _interrupt is not None:
+            raise _interrupt
+    """
+    if not end:
+        m.emit(depth, "_interrupt = None")
+        m.emit(depth, "while True:")
+        m.emit(depth + 1, "try:")
+        return depth + 2
+    m.emit(depth, "break")
+    m.emit(depth - 1, "except KeyboardInterrupt as _e:")
+    m.emit(depth, "_interrupt = _e")
+    m.emit(depth - 2, "if _interrupt is not None:")
+    m.emit(depth - 1, "raise _interrupt")
+    return depth - 2
 
 
 def _emit_members(m: Module, plan: FlatPlan, names: dict, name_of, result: str,

@@ -15,15 +15,19 @@ then reads, in its generated code::
     _g0 = _t[2399:108239].reshape(2205, 48)[:, :2].view(_gap)[..., 0]
     _g1 = _t[2353:106033].reshape(45, 48, 48)[:, 46:, :46].view(_gap_1)[..., 0]
     _gs = _gaps8.take()
-    _copyto(_gs[0], _g0)
-    _copyto(_gs[1], _g1)
+    _gs[0][...] = _g0
+    _gs[1][...] = _g1
     try:
         ...                                  # the passes, the last into _t[2353:108239]
     finally:
-        _copyto(_g0, _gs[0])
-        _copyto(_g1, _gs[1])
+        _g0[...] = _gs[0]                    # (each in the finally of the one before:
+        _g1[...] = _gs[1]                    # restore_gaps)
         _gaps8.give(_gs)
     return (B[1:-1, 1:-1, 1:-1], )
+
+The passes run to their end even when an interrupt (KeyboardInterrupt) arrives among
+them, and it is raised after (``flat._finish_write``): eager's ``setitem`` writes the
+window all at once, so ``B`` must never be left half-written.
 
 Exact only where, checked per call (``direct_check``): ``B`` is C-contiguous,
 writeable and shares no memory with the arrays the group reads (eager computes the
@@ -254,7 +258,7 @@ def save_gaps(m: Module, array: str, start: int, domain: tuple, trailing: tuple,
     was.
 
         _gs = _gaps0.take()
-        _copyto(_gs[0], _g0)
+        _gs[0][...] = _g0
         _gc = _gc_isenabled()
         try:
             _gc_disable()
@@ -263,10 +267,9 @@ def save_gaps(m: Module, array: str, start: int, domain: tuple, trailing: tuple,
     spec = [(shape, np.dtype((np.void, nbytes))) for _, nbytes, shape in views]
     saved = shared(m, ("gaps", tuple(spec)), lambda: runtime.ScratchCache(spec), hint)
     names = [name for name, _ in gap_names(m, array, start, domain, trailing, dtype, depth)]
-    copyto = m.bind(np.copyto, "copyto")
     m.emit(depth, f"_gs = {saved}.take()")
-    for j, name in enumerate(names):
-        m.emit(depth, f"{copyto}(_gs[{j}], {name})")
+    for j, name in enumerate(names):   # (a subscript, not np.copyto: restore_gaps)
+        m.emit(depth, f"_gs[{j}][...] = {name}")
     m.emit(depth, f"_gc = {m.bind(gc.isenabled, 'gc_isenabled')}()")
     m.emit(depth, "try:")
     m.emit(depth + 1, f"{m.bind(gc.disable, 'gc_disable')}()")
@@ -282,19 +285,22 @@ def restore_gaps(m: Module, names: list[str], saved: str, depth: int) -> None:
     is interrupted before or after its op, never with other values in ``u``)::
 
         try:
-            _copyto(_g0, _gs[0])
+            _g0[...] = _gs[0]
         finally:
             try:
-                _copyto(_g1, _gs[1])
+                _g1[...] = _gs[1]
             finally:
                 if _gc:
                     _gc_enable()
                 _gaps0.give(_gs)
-    """
-    copyto = m.bind(np.copyto, "copyto")
+
+    Each restore is a subscript assignment (C code only), not ``np.copyto``, whose
+    dispatcher is a Python function: an interrupt raised as that function starts (a
+    Python frame's first instruction checks for one) skipped the copy itself, leaving
+    a gap's other values in ``u`` (issue #17, prog_round22_interrupts.py)."""
     for j, name in enumerate(names):
         m.emit(depth, "try:")
-        m.emit(depth + 1, f"{copyto}({name}, _gs[{j}])")
+        m.emit(depth + 1, f"{name}[...] = _gs[{j}]")
         m.emit(depth, "finally:")
         depth += 1
     m.emit(depth, "if _gc:")

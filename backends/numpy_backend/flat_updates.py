@@ -17,7 +17,7 @@ the stencil's operands do, and the op runs once over both ranges::
         _o = _t[201:39799]
         _g0 = _t[399:39799].reshape(197, 200)[:, :2].view(_gap)[..., 0]   # u's boundary columns
         _gs = _update_gaps0.take()
-        _copyto(_gs[0], _g0)
+        _gs[0][...] = _g0
         _vg0 = _b[198:39598].reshape(197, 200)[:, :2].view(_gap_1)[..., 0]  # the value's
         _gc = _gc_isenabled()
         try:
@@ -28,7 +28,7 @@ the stencil's operands do, and the op runs once over both ranges::
             _add(_o, _b[:39598], _o)
         finally:
             try:
-                _copyto(_g0, _gs[0])    # u's boundary columns as they were
+                _g0[...] = _gs[0]       # u's boundary columns as they were
             finally:
                 if _gc:
                     _gc_enable()

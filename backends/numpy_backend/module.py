@@ -85,8 +85,9 @@ class Module:
                                       "_row_buffer": runtime.row_buffer,
                                       "_rows": runtime.rows,
                                       "_row_major": runtime.row_major,
-                                      "_guard": runtime.guard,
-                                      "_unguard": runtime.unguard,
+                                      "_ufunc_get": runtime.UFUNC_GET,
+                                      "_ufunc_set": runtime.UFUNC_SET,
+                                      "_raising_of": runtime.raising_of,
                                       "_set_ufunc_state": runtime.switch_ufunc_state}
         self._bound: dict[int, str] = {}
         # a loop body's trip counter -> (step, base) of its loop variable, which is

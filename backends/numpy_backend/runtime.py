@@ -40,6 +40,7 @@ from dynamo import pyversion
 from dynamo.ops.errstate import UFUNC_STATE as _UFUNC_STATE  # None on NumPy 1.x
 from dynamo.ops.errstate import set_ufunc_state, ufunc_state
 
+from .interrupt_locks import new_lock, under_lock
 from .program_hooks import no_program_hooks
 from .reduction_finish import (  # noqa: F401 (generated code reads runtime.<name>)
     SHORT_AXIS,
@@ -51,7 +52,17 @@ from .reduction_finish import (  # noqa: F401 (generated code reads runtime.<nam
     row_major,
     short_sum,
 )
-from .warning_display import warnings_never_raise
+from .ufunc_guard import (  # noqa: F401 (generated code and tests read runtime.<name>)
+    _CALLER,
+    UFUNC_GET,
+    UFUNC_SET,
+    as_caller,
+    eager_goes_on,
+    guard,
+    raising_of,
+    reports_run_no_program_code,
+    unguard,
+)
 
 
 class ScratchCache:
@@ -72,14 +83,25 @@ class ScratchCache:
 
 
 class _Job:
-    def __init__(self, block, nblocks: int, scratch: ScratchCache, parties: int):
+    """One ``run_blocks`` call on threads: the caller and the pool threads it handed the
+    job to (``handed``) take blocks from one counter.
+
+    The caller is the one thread an interrupt (KeyboardInterrupt) reaches: it must not
+    leave while a pool thread still runs a block, which would write into the call's
+    arrays after its exception. So the pool threads count themselves out
+    (``finished``, under a lock only they take) and wake the caller through a queue,
+    and the caller, its own part done or interrupted, stops the others (``error``) and
+    waits until ``finished == handed`` (``run_blocks``), then raises what it met."""
+
+    def __init__(self, block, nblocks: int, scratch: ScratchCache):
         self.block, self.nblocks, self.scratch = block, nblocks, scratch
         self.counter = itertools.count()
         self.error: BaseException | None = None
         self.state = ufunc_state()
-        self._left = parties
-        self._lock = threading.Lock()
-        self.done = threading.Event()
+        self.handed = 0                    # pool threads given the job (by the caller)
+        self.finished = 0                  # those done with it
+        self._lock = threading.Lock()      # (pool threads only: no interrupt there)
+        self.wakeups: queue.SimpleQueue = queue.SimpleQueue()
 
     def work(self) -> None:
         buffers = self.scratch.take()
@@ -89,17 +111,19 @@ class _Job:
                     break
                 self.block(i, buffers)
         except BaseException as e:  # noqa: BLE001 (re-raised by the caller)
-            self.error = e
+            if self.error is None:
+                self.error = e
         finally:
             self.scratch.give(buffers)
+
+    def served(self) -> None:
+        """A pool thread's part: ``work``, then counted out (never interrupted)."""
+        try:
+            self.work()
+        finally:
             with self._lock:
-                self._left -= 1
-                if self._left == 0:
-                    # every party is done with the block function (its closure holds
-                    # the caller's arrays): a pool thread that has not yet let go of
-                    # this job must not keep them alive after the call returns
-                    self.block = None
-                    self.done.set()
+                self.finished += 1
+            self.wakeups.put(None)
 
 
 class _Pool:
@@ -109,24 +133,25 @@ class _Pool:
         self._queues: list[queue.SimpleQueue] = []
         # per thread: True while it waits for a job in ``q.get()`` (``_serve``)
         self.idle: list[bool] = []
-        self._lock = threading.Lock()
+        self._lock = new_lock()
 
     def ensure(self, n: int) -> list[queue.SimpleQueue]:
-        with self._lock:
-            while len(self._queues) < n:
-                q: queue.SimpleQueue = queue.SimpleQueue()
-                self.idle.append(False)
-                t = threading.Thread(target=_serve, args=(q, self.idle, len(self._queues)),
-                                     daemon=True,
-                                     name=f"dynamo-numpy-{len(self._queues)}")
-                t.start()
-                self._queues.append(q)
-            return self._queues[:n]
+        return under_lock(self._lock, self._ensure, n)
+
+    def _ensure(self, n: int) -> list[queue.SimpleQueue]:   # (under ``self._lock``)
+        while len(self._queues) < n:
+            q: queue.SimpleQueue = queue.SimpleQueue()
+            self.idle.append(False)
+            t = threading.Thread(target=_serve, args=(q, self.idle, len(self._queues)),
+                                 daemon=True, name=f"dynamo-numpy-{len(self._queues)}")
+            t.start()
+            self._queues.append(q)
+        return self._queues[:n]
 
     def reset(self) -> None:  # in a forked child the threads do not exist
         self._queues = []
         self.idle = []
-        self._lock = threading.Lock()
+        self._lock = new_lock()
 
 
 def _serve(q: queue.SimpleQueue, idle: list, i: int) -> None:
@@ -140,7 +165,7 @@ def _serve(q: queue.SimpleQueue, idle: list, i: int) -> None:
         job = q.get()
         idle[i] = False
         with _ufunc_state(job.state):
-            job.work()
+            job.served()
         # Drop the job before waiting for the next one: it holds the block function,
         # whose closure holds the caller's arguments and results (kept alive until
         # the next call otherwise).
@@ -170,7 +195,8 @@ def alone() -> bool:
     of the program's, an IPython kernel's) keeps the passes off the gaps.
 
     Three counts are asked, as each misses threads the others see:
-    ``threading.active_count()`` only ``threading``'s own (and those it was told of);
+    ``threading.active_count()`` only ``threading``'s own (and those it was told of;
+    read without its lock, ``_threading_count``);
     ``_thread._count()`` also those started with ``_thread.start_new_thread`` (a
     program's or a library's, even one running only C code such as ``np.copyto``),
     from the moment they run; ``sys._current_frames()`` also a C extension's thread
@@ -195,16 +221,28 @@ def alone() -> bool:
         (True, False)
     """
     others = 1 + len(_POOL._queues)
-    return (threading.active_count() == others and _thread._count() + 1 == others
+    return (_threading_count() == others and _thread._count() + 1 == others
             and len(sys._current_frames()) == others and no_program_hooks()
             and False not in _POOL.idle)
+
+
+def _threading_count() -> int:
+    """``threading.active_count()`` without its ``with _active_limbo_lock:``: on 3.14 an
+    interrupt right after that lock's ``__enter__`` left threading's own lock held (the
+    next ``Thread.start`` anywhere in the program then hangs), which eager code, not
+    calling it, never does (``interrupt_locks``). Without the lock a thread passing
+    from ``_limbo`` to ``_active`` may be counted twice: ``alone`` then says no."""
+    return len(threading._active) + len(threading._limbo)
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_POOL.reset)
 
 
 def run_blocks(block, nblocks: int, scratch: ScratchCache, threads: int) -> None:
-    # blocks may switch ufunc settings (row_buffer): the caller's come back at the end
-    with _ufunc_state(ufunc_state()):
+    # blocks may switch ufunc settings (row_buffer): the caller's come back at the end,
+    # read before the try and set again as the finally's first call (C calls), so that
+    # no interrupt (KeyboardInterrupt) splits the two (``raising_of``)
+    caller = UFUNC_GET()
+    try:
         if threads <= 1 or nblocks <= 1:
             buffers = scratch.take()
             try:
@@ -214,159 +252,42 @@ def run_blocks(block, nblocks: int, scratch: ScratchCache, threads: int) -> None
                 scratch.give(buffers)
             return
         helpers = _POOL.ensure(threads - 1)
-        job = _Job(block, nblocks, scratch, threads)
-        for q in helpers:
-            q.put(job)
-        job.work()
-        job.done.wait()
+        job = _Job(block, nblocks, scratch)
+        try:
+            for q in helpers:
+                job.handed += 1            # (counted before the put: no call between)
+                q.put(job)
+            job.work()
+        except BaseException as e:  # noqa: BLE001 (an interrupt: raised after the wait)
+            if job.error is None:
+                job.error = e
+        finally:
+            # Every pool thread handed the job is done with it before this call ends,
+            # even when an interrupt arrives meanwhile (it stops the others' blocks and
+            # is raised after): no pool thread writes after the call. Inline, not a
+            # method, whose first instruction could meet the interrupt before its
+            # ``try:``; only attribute reads and C calls between the count's test and
+            # the blocking ``get``, and a wakeup taken just before an interrupt is not
+            # needed again, as ``finished`` already counts its thread.
+            while True:
+                try:
+                    while job.finished < job.handed:
+                        job.wakeups.get()
+                    break
+                except BaseException as e:  # noqa: BLE001 (raised after the wait)
+                    if job.error is None:
+                        job.error = e
+            # (the block function's closure holds the caller's arrays: a pool thread
+            # that has not yet let go of this job must not keep them alive)
+            job.block = None
+    finally:
+        UFUNC_SET(caller)
     error, job.error = job.error, None   # (its traceback holds the blocks' arrays)
     if error is not None:
         try:
             raise error
         finally:
             del error, job   # no cycle through this frame: nothing waits for gc
-
-
-# --------------------------------------------------------------------------- the guard
-
-def guard():
-    """Enter the caller's ufunc settings with every floating-point condition they make
-    visible (``warn``, ``raise``, ``call``, ``print``, ``log``) set to ``raise``;
-    return the token ``unguard`` takes.
-
-    Fused code does not report conditions as eager does: a block-wise op reports
-    one per block that meets it (six RuntimeWarnings, six calls of the
-    ``np.seterrcall`` function, lines printed by pool threads), a strength-reduced
-    op under another name, a merged op once for two. So generated code runs under
-    this guard, where the first such condition raises FloatingPointError, and then
-    runs the same ops again op by op, under the caller's settings, as eager does:
-    every warning, call, print or exception happens once per op, in program order,
-    naming eager's op. Conditions the caller ignores (underflow, by default) raise
-    nothing, so the usual call costs a context-variable switch (about 0.1 us).
-
-        >>> token = guard(); np.geterr()["divide"], np.geterr()["under"]
-        ('raise', 'ignore')
-        >>> unguard(token); np.geterr()["divide"]
-        'warn'
-    """
-    if _UFUNC_STATE is None:   # NumPy 1.x: settings read and set one by one
-        saved = ufunc_state()
-        np.seterr(**_raising(np.geterr()))
-        return saved
-    state = _UFUNC_STATE.get()
-    try:
-        guarded = _GUARDED[state]
-    except KeyError:
-        guarded = _GUARDED[state] = _guarded(state)
-    return _UFUNC_STATE.set(guarded)
-
-
-def unguard(token) -> None:
-    """Leave ``guard``: the caller's settings again."""
-    if _UFUNC_STATE is None:
-        set_ufunc_state(token)
-    else:
-        _UFUNC_STATE.reset(token)
-
-
-def _raising(modes: dict) -> dict:
-    return {k: "raise" if v != "ignore" else v for k, v in modes.items()}
-
-
-def _guarded(state):
-    """``state`` (NumPy's ufunc settings object) with its visible conditions raising."""
-    if len(_GUARDED) >= 256:     # each `with np.errstate()` makes new settings
-        _GUARDED.clear()
-        _CALLER.clear()
-    token = _UFUNC_STATE.set(state)
-    try:
-        modes = np.geterr()
-        np.seterr(**_raising(modes))
-        guarded = _UFUNC_STATE.get()
-    finally:
-        _UFUNC_STATE.reset(token)
-    # ("call" and "log" run the caller's object, which may raise; "warn" raises when
-    # a warnings filter says "error": checked per call, in ``eager_goes_on``)
-    _CALLER[guarded] = state, all(v in ("ignore", "print", "warn") for v in modes.values())
-    return guarded
-
-
-_GUARDED: dict = {}
-# guarded settings -> (the caller's, whether a condition under the caller's raises nothing)
-_CALLER: dict = {}
-
-
-def eager_goes_on() -> bool:
-    """Whether eager's code, under the settings ``guard`` replaced, would go on after
-    any floating-point condition (ignore it, print it, or warn without raising) rather
-    than raise. False when unsure: not under ``guard``, NumPy 1.x, a ``call``/``log``/
-    ``raise`` mode, a warnings filter (or default action) that may make a
-    RuntimeWarning an error or is not one the warnings module made, context-local
-    warnings filters, or a way of showing a warning that is not the warnings
-    module's own (``_stock_display``).
-
-    A group that writes its value straight into the array a ``setitem`` of it writes
-    (``flat.py``) asks this first: when the fused code then raises under the guard,
-    eager would have warned and written the same values, whereas where eager raises,
-    the array must be left as it was (which writing straight into it cannot undo).
-
-        >>> token = guard(); eager_goes_on()          # NumPy's defaults: warn, ignore
-        True
-        >>> warnings.showwarning = print_and_raise    # the program shows warnings its way
-        >>> eager_goes_on()
-        False
-        >>> unguard(token); eager_goes_on()           # not under the guard
-        False
-    """
-    if _UFUNC_STATE is None or not _CALLER.get(_UFUNC_STATE.get(), (None, False))[1]:
-        return False
-    return warnings_never_raise()
-
-
-def reports_run_no_program_code() -> bool:
-    """A floating-point condition that an op meets now, under the caller's own settings
-    (not under ``guard``), runs none of the program's code while the op runs: no mode is
-    ``call`` or ``log`` (np.seterrcall's function or object), and where one is ``warn``,
-    the warning is filtered and shown the warnings module's own way
-    (``warnings_never_raise``: no ``showwarning``, ``formatwarning``, ``sys.stderr`` or
-    filter matcher of the program's). An in-place update that holds other values in its
-    array's elements outside the window while its op runs (``flat_updates.py``: the
-    gaps) asks this, as such code could read them meanwhile
-    (tests/hostile/prog_round21_flat.py ``edges_seen_by_*``).
-
-        >>> reports_run_no_program_code()                 # NumPy's defaults
-        True
-        >>> with np.errstate(divide="call"):
-        ...     reports_run_no_program_code()
-        False
-    """
-    state = _UFUNC_STATE.get() if _UFUNC_STATE is not None else None
-    reports = _REPORTS.get(state) if state is not None else None
-    if reports is None:
-        modes = set(np.geterr().values())
-        reports = "code" if modes & {"call", "log"} else "warn" if "warn" in modes else ""
-        if state is not None:
-            if len(_REPORTS) >= 256:     # each `with np.errstate()` makes new settings
-                _REPORTS.clear()
-            _REPORTS[state] = reports
-    return not reports or reports == "warn" and warnings_never_raise()
-
-
-# the caller's ufunc settings -> "code" (a mode is call or log), "warn" (one warns), ""
-_REPORTS: dict = {}
-
-
-def as_caller(fn, *args):
-    """``fn(*args)`` under the settings ``guard`` replaced (the caller's own), in the
-    middle of guarded code: eager's warnings and prints, where eager has them."""
-    caller = _CALLER.get(_UFUNC_STATE.get(), (None,))[0] if _UFUNC_STATE else None
-    if caller is None:
-        return fn(*args)
-    token = _UFUNC_STATE.set(caller)
-    try:
-        return fn(*args)
-    finally:
-        _UFUNC_STATE.reset(token)
 
 
 # --------------------------------------------------------------------------- row buffers
@@ -420,7 +341,10 @@ _NARROWED: dict = {}
 def rows(row: int):
     """``with rows(n):`` run the body with a ufunc buffer of one row (``row_buffer``).
 
-    For single ops on the plain path; blocks switch with ``switch_ufunc_state``.
+    Not in generated code: its single ops on the plain path switch inside a ``try:``
+    and undo the switch as the ``finally:``'s first call (``codegen``; on 3.14 an
+    interrupt right after a ``with``'s ``__enter__`` skips its ``__exit__``); blocks
+    switch with ``switch_ufunc_state``.
     """
     return _ufunc_state(row_buffer(row)[1])
 
@@ -471,7 +395,7 @@ class Recycler:
         self.shape, self.dtype, self.keep = shape, dtype, keep
         self.strides = None              # those of np.empty(shape, dtype), once seen
         self._issued: list[np.ndarray] = []
-        self._lock = threading.Lock()
+        self._lock = new_lock()           # (interrupt_locks: never left held)
 
     def _state(self, i: int) -> str:
         if not pyversion.REFCOUNTS_TELL or _refs(self._issued, i) != _UNSHARED:
@@ -485,46 +409,57 @@ class Recycler:
         return "changed"                      # the caller reshaped it, say: leave it
 
     def take(self) -> np.ndarray:
-        with self._lock:
-            states = [self._state(i) for i in range(len(self._issued))]
-            if "free" in states:
-                a = self._issued[states.index("free")]
-            else:
-                a = np.empty(self.shape, self.dtype)
-                self.strides = a.strides
-            kept = [b for b, st in zip(self._issued, states) if st != "release" and b is not a]
-            self._issued = (kept + [a])[-self.keep:]
-        _used(self, fresh="free" not in states)
+        # (an interrupt after ``_pick`` leaves the array in ``_issued``, unreferenced:
+        # the next take finds it free)
+        a, fresh = under_lock(self._lock, self._pick)
+        _used(self, fresh)
         return a
+
+    def _pick(self) -> tuple[np.ndarray, bool]:
+        states = [self._state(i) for i in range(len(self._issued))]
+        if "free" in states:
+            a = self._issued[states.index("free")]
+        else:
+            a = np.empty(self.shape, self.dtype)
+            self.strides = a.strides
+        kept = [b for b, st in zip(self._issued, states) if st != "release" and b is not a]
+        self._issued = (kept + [a])[-self.keep:]
+        return a, "free" not in states
 
     def retained(self) -> int:
         return sum(a.nbytes for a in self._issued)
 
     def release(self) -> None:
-        with self._lock:
-            self._issued = []
+        under_lock(self._lock, self._issued.clear)
 
 
 # What all recyclers together may keep before the least recently used let go.
 RETAINED_BYTES = 1 << 30
 _RECENT: dict[int, weakref.ref] = {}     # id -> recycler, least recently used first
-_RECENT_LOCK = threading.Lock()
+_RECENT_LOCK = new_lock()
 
 
 def _used(recycler: Recycler, fresh: bool) -> None:
     """Mark ``recycler`` most recently used; after a new allocation, keep the budget."""
-    with _RECENT_LOCK:
-        key = id(recycler)               # (a dead recycler's id may come back: replaced)
-        _RECENT.pop(key, None)
-        _RECENT[key] = weakref.ref(recycler)
-        if not fresh:
-            return
-        for dead in [k for k, ref in _RECENT.items() if ref() is None]:
-            del _RECENT[dead]
-        others = [ref() for ref in _RECENT.values()]
+    others = under_lock(_RECENT_LOCK, _mark_used, recycler, fresh)
+    if others is None:
+        return
     total = sum(r.retained() for r in others)
     for r in others:                     # least recently used first; never the caller
         if total <= RETAINED_BYTES or r is recycler:
             break
         total -= r.retained()
         r.release()
+
+
+def _mark_used(recycler: Recycler, fresh: bool) -> list | None:
+    """``_used``'s part under ``_RECENT_LOCK``: the recyclers, least recently used
+    first, after a new allocation (else None)."""
+    key = id(recycler)                   # (a dead recycler's id may come back: replaced)
+    _RECENT.pop(key, None)
+    _RECENT[key] = weakref.ref(recycler)
+    if not fresh:
+        return None
+    for dead in [k for k, ref in _RECENT.items() if ref() is None]:
+        del _RECENT[dead]
+    return [ref() for ref in _RECENT.values()]

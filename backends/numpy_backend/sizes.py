@@ -131,12 +131,14 @@ def key_source(graph: Graph, values: frozenset, args: list[str]) -> str:
     """The expression, over the names ``args`` of the graph's inputs, of the key of
     the static variant a call runs: the shapes of its array inputs of symbolic shape
     and the other inputs' values (a tuple). Left out: the changing numbers
-    (``values``) and arrays of static shape, which the dispatcher's guards already fix
-    (``x.shape == (4096,)``)."""
+    (``values``), arrays of static shape, which the dispatcher's guards already fix
+    (``x.shape == (4096,)``), and inputs whose symbolic sizes they pin all the same
+    (``meta["fixed"]``: ``np.asarray(xs).shape[0] == 64``, ``glue.mark_fixed_inputs``).
+    A key of ``()`` leaves one variant, called with no lookup (``PerSize.keyless``)."""
     parts = []
     for i, (node, arg) in enumerate(zip(graph.placeholders, args)):
         meta = node.meta.get("array")
-        if i in values:
+        if i in values or node.meta.get("fixed"):
             continue
         if isinstance(meta, ArrayMeta) and not meta.scalar:
             if any(isinstance(d, SymInt) for d in meta.shape):

@@ -36,6 +36,7 @@ from dynamo.graph import Node
 from dynamo.ops.node_facts import array_meta
 
 from .plan import static_shape
+from .reduction_finish import short_sum
 
 try:   # the gufuncs and rules np.linalg's own functions call
     from numpy.linalg import _linalg, _umath_linalg
@@ -177,13 +178,49 @@ def vector_norm(x: np.ndarray, as_float: bool):
     return np.sqrt(x.dot(x))
 
 
+def axis_norm(x: np.ndarray, axis: int, keepdims: bool, as_float: bool):
+    """``np.linalg.norm(x, axis=axis, keepdims=keepdims)`` of a real ``x`` (``ord``
+    None or 2, one axis): NumPy's own case, ``sqrt(add.reduce((x.conj() * x).real,
+    axis))`` (``x.conj()`` of a real array is ``x``), its sum by ``short_sum``, which
+    gives ``np.add.reduce``'s bits and adds the axis' slices where the axis is 2-7
+    long: the speeds and lengths of particles' vectors, ``norm(v, axis=1)`` over 3
+    coordinates, otherwise pay NumPy's per-row loop (5,000 quaternions of 4: 133 us,
+    this way 31 us, best of 7 x 300 calls at load 6).
+
+        >>> v = np.random.random((1000, 3))
+        >>> np.array_equal(axis_norm(v, 1, True, False), np.linalg.norm(v, axis=1, keepdims=True))
+        True
+    """
+    if as_float:
+        x = x.astype(float)
+    return np.sqrt(short_sum(np.multiply(x, x), axis, None, keepdims))
+
+
+def _one_axis(axis, ndim: int):
+    """The one axis of ``norm``'s ``axis`` argument (an int or a 1-tuple), else None."""
+    if type(axis) is tuple and len(axis) == 1:
+        axis = axis[0]
+    return axis if type(axis) is int and -ndim <= axis < ndim else None
+
+
 def norm_form(m, params: dict, name_of) -> str | None:
     """``np.linalg.norm`` as ``vector_norm`` where NumPy takes that path: an ndarray of
     a real (or integer, bool: cast to float first) dtype, ``axis=None`` and ``ord`` None,
-    ``'fro'`` of a matrix or 2 of a vector, without ``keepdims``."""
+    ``'fro'`` of a matrix or 2 of a vector, without ``keepdims``; over one axis with
+    ``ord`` None or 2, as ``axis_norm``."""
     x, order = params["x"], params["ord"]
-    if not _KNOWN or not _ndarray(x) or params["axis"] is not None or \
-            params["keepdims"] is not False:
+    if not _KNOWN or not _ndarray(x) or type(params["keepdims"]) is not bool:
+        return None
+    if params["axis"] is not None:
+        meta = array_meta(x)
+        axis = _one_axis(params["axis"], len(meta.shape))
+        if axis is None or meta.dtype.kind not in "biuf" or \
+                not (order is None or (type(order) is int and order == 2)):
+            return None
+        fn = m.bind(axis_norm, "axis_norm")
+        return (f"{fn}({name_of(x)}, {axis}, {params['keepdims']}, "
+                f"{meta.dtype.kind in 'biu'})")
+    if params["keepdims"] is not False:
         return None
     meta = array_meta(x)
     ndim = len(meta.shape)

@@ -8,11 +8,12 @@ the program wrote it, ``located``), the nodes it reads, makes and hands over.
 (``needs_guard``) its fallback, the same ops one eager call each::
 
     try:
-        _token = _guard()
+        _caller = _ufunc_get()
         try:
-            ...                       # the stretch as generated
+            _ufunc_set(_raising_of(_caller))   # (runtime.raising_of: no interrupt
+            ...                       # the stretch as generated     splits these)
         finally:
-            _unguard(_token)
+            _ufunc_set(_caller)
         _redo = False
     except FloatingPointError:
         _redo = True
@@ -214,15 +215,18 @@ def emit_with_dels(m: Module, statements: list, keep: set, depth: int,
             continue
         made = {n for i in range(first, end) for n in statements[i][2]}
         m.emit(depth, "try:")
-        m.emit(depth + 1, "_token = _guard()")
+        m.emit(depth + 1, "_caller = _ufunc_get()")
         m.emit(depth + 1, "try:")
+        # the switch inside the try, its undo the finally's first call: an interrupt
+        # (KeyboardInterrupt) cannot split them (runtime.raising_of)
+        m.emit(depth + 2, "_ufunc_set(_raising_of(_caller))")
         for i in range(first, end):
             for line in statements[i][0].split("\n"):
                 if line != HANDOVER:
                     m.emit(depth + 2, line)
             dels([n for n in dies.get(i, []) if n in made], depth + 2)
         m.emit(depth + 1, "finally:")
-        m.emit(depth + 2, "_unguard(_token)")
+        m.emit(depth + 2, "_ufunc_set(_caller)")
         m.emit(depth + 1, "_redo = False")
         m.emit(depth, f"except {catch}:")
         m.emit(depth + 1, "_redo = True")

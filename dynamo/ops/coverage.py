@@ -108,21 +108,27 @@ NOTES = {
     "sym_size": "made by the translator: reads an unbacked size when the graph runs",
     "sym_number": "made by the translator: reads an unbacked number (`float(loss)` in "
                   "arithmetic) when the graph runs",
+    "sym_int": "made by the translator: an int computed from unbacked sizes "
+               "(`max(seg.size, 1)`) when the graph runs",
+    "sym_truth": "made by the translator: a comparison of unbacked sizes (`len(kept) > 2`) "
+                 "when the graph runs",
     "nan_to_num": "`copy=False` breaks (it writes into its argument)",
     "astype": "`copy=False` may return the array itself (kept as NumPy does it)",
     "view": "only a dtype of the same itemsize; other itemsizes and `type=` break",
     "median": "`overwrite_input=True` breaks", "nanmedian": "`overwrite_input=True` breaks",
     "count_nonzero": "captured whenever NumPy returns an array or NumPy scalar",
     "diff": "`n=0` breaks, and `prepend=`/`append=` of a shape that does not fit",
-    "dot": "`out=` breaks", "outer": "`out=` breaks", "einsum": "`out=` and the interleaved "
+    "dot": "`out=` breaks; an operand may be a (nested) list of NumPy graph scalars "
+           "(`np.dot([a, b], w)`: dynamo/ops/listed.py)",
+    "outer": "`out=` breaks", "einsum": "`out=` and the interleaved "
     "(operand, sublist) form break", "tensordot": "`out=` breaks; axes must be constants",
     "trace": "`out=` breaks",
     "matmul": "`axes=`/`axis=` break; `out=` must have exactly the result's shape",
     "concatenate": "`out=` breaks; an array as the sequence breaks; a list member holding "
     "graph values (`[u[0]]`) is captured for NumPy arrays only (dynamo/ops/listed.py)",
     "stack": "`out=` breaks",
-    "diag": "`v` may be a list of graph scalars (`np.diag([a, b])`, NumPy arrays only; "
-    "dynamo/ops/listed.py); a list of rows holding graph values breaks",
+    "diag": "`v` may be a list of graph scalars (`np.diag([a, b])`) or of rows of them "
+    "(`np.diag([[a, b], [c, d]])`: NumPy arrays only; dynamo/ops/listed.py)",
     "split": "returns a list of views; sections must be constants",
     "array_split": "returns a list of views; sections must be constants",
     "repeat": "repeats must be constants (an array of repeats sizes the result by data)",

@@ -306,6 +306,19 @@ def sym_number(x, fn: str) -> float:
     return _PYTHON_NUMBERS[fn](x)
 
 
+def sym_int(value) -> int:
+    """An int the graph computes from unbacked sizes (``max(u0, 1)``, ``u0 // 2``:
+    ``variables/size_values.py``): ``value`` is the expression, evaluated with Python's
+    own operators on the sizes as the graph runs, so it is eager's int."""
+    return value
+
+
+def sym_truth(value) -> np.ndarray:
+    """A comparison of unbacked sizes (``len(kept) > 2``) as the graph computes it: the
+    Python bool, held as a 0-d bool array the glue turns back into ``bool``."""
+    return np.asarray(bool(value))
+
+
 def _no_rule(op, args, kwargs):
     raise MetaError(f"{op.name} is made by the translator only")
 
@@ -340,3 +353,7 @@ register(OpDef("sym_size", sym_size, _no_rule, OPAQUE,
                doc="x.shape[dim] of an array whose size the data decided"))
 register(OpDef("sym_number", sym_number, _no_rule, OPAQUE,
                doc="float(x) of a 0-d array: a Python number the data decided"))
+register(OpDef("sym_int", sym_int, _no_rule, OPAQUE,
+               doc="an int computed from data-dependent sizes (max(u0, 1), u0 // 2)"))
+register(OpDef("sym_truth", sym_truth, _no_rule, OPAQUE,
+               doc="a comparison of data-dependent sizes, as a 0-d bool array"))

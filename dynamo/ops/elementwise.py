@@ -22,17 +22,33 @@ import operator
 import numpy as np
 
 from . import identity, rules
-from .meta import ArrayMeta, probe
+from .meta import NUMPY, ArrayMeta, probe
 from .registry import ELEMENTWISE, MUTATION, VIEW, OpDef, get, register
 from .rules import MetaError
 
+# NumPy 2.4 deprecates a third positional argument of np.maximum and np.minimum: the
+# program's own ``np.maximum(a, b, c)`` warns DeprecationWarning on every call, which
+# a graph that wrote ``out=c`` would not (backends/numpy_backend/positional_out.py has
+# the same list for generated code)
+_POSITIONAL_OUT_WARNS = ("maximum", "minimum") \
+    if np.lib.NumpyVersion(np.__version__) >= "2.4.0.dev0" else ()
 
-def _positional_out(nin: int):
+
+def _positional_out(uf: np.ufunc):
     """``np.add(a, b, c)`` writes into ``c``: make it ``out=c`` so the translator sees
-    the write (every alias of ``c`` then reads the result)."""
+    the write (every alias of ``c`` then reads the result). Where NumPy warns for the
+    positional form, the call is not modelled (a MetaError: it runs eagerly, and warns)::
+
+        np.maximum(a, b, c)   ->  MetaError on NumPy 2.4 and later
+    """
+    nin = uf.nin
+
     def adapter(args, kwargs):
         if len(args) <= nin:
             return args, kwargs
+        if uf.__name__ in _POSITIONAL_OUT_WARNS:
+            raise MetaError(f"np.{uf.__name__} with more than {nin} positional arguments "
+                            f"warns DeprecationWarning on NumPy {np.__version__}")
         if "out" in kwargs:
             raise TypeError("cannot specify 'out' as both a positional and keyword argument")
         outs = tuple(args[nin:])
@@ -49,7 +65,7 @@ def _register_ufuncs() -> None:
             continue  # gufuncs (matmul, vecdot) have core dimensions: see linalg.py
         seen.add(id(uf))
         register(OpDef(uf.__name__, uf, rules.elementwise, ELEMENTWISE, nout=uf.nout),
-                 functions=[uf], adapter=_positional_out(uf.nin))
+                 functions=[uf], adapter=_positional_out(uf))
 
 
 _register_ufuncs()
@@ -186,6 +202,9 @@ def scalar_cast(x, scalar_type):
 
 def scalar_cast_rule(op, args, kwargs) -> ArrayMeta:
     x, scalar_type = args
+    if not kwargs and type(x) is int and np.dtype(scalar_type).kind in "fc":
+        # np.float64(len(kept)): a Python int the graph computes (variables/size_values)
+        return rules.result_meta(rules.run_quietly(scalar_type, x), (), NUMPY)
     if kwargs or not isinstance(x, ArrayMeta):
         raise MetaError("scalar type call")
     value = rules.run_quietly(scalar_type, probe(x, keep_ndim=True))

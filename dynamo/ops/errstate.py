@@ -148,17 +148,26 @@ _RAISES = _PerState(lambda: "raise" in np.geterr().values())    # settings -> ra
 # How generated glue enters and leaves the guard, and asks ``raises_now``: statements
 # over the names of ``GLUE_SCOPE``, which the glue adds to its globals. With NumPy 2 they
 # are C calls and dict lookups only (no Python frame: a cached call pays about 0.15 us
-# for the guard instead of 0.6 us); ``{token}`` is the variable holding the token.
+# for the guard instead of 0.6 us); ``{saved}`` is the variable holding the caller's
+# settings. The glue reads them (``GUARD_SAVE``) before its ``try:``, enters the guard
+# (``GUARD_ENTER``) as the try's first statement and leaves it (``GUARD_LEAVE``, setting
+# the saved settings again) as its ``finally:``'s first, so that an exception raised
+# between two statements (KeyboardInterrupt from SIGINT, which CPython raises right
+# after a call returns, before its result is stored) never splits the switch from its
+# undo: raised after ``GUARD_ENTER``'s set, it is inside the ``try:``; raised after
+# ``GUARD_LEAVE``'s, the settings are back already (a token kept from the set, as
+# ``___token = set(...)``, would be lost right there: issue #17,
+# tests/hostile/prog_round22_interrupts.py).
+GUARD_SAVE = "___ufunc_get()"
+GUARD_LEAVE = "___ufunc_set({saved})"
 if UFUNC_STATE is None:
-    GLUE_SCOPE = {"___guard": raising, "___unguard": unraise, "___raises_now": raises_now}
-    GUARD_ENTER, GUARD_LEAVE, RAISES_NOW = "___guard()", "___unguard({token})", \
-        "___raises_now()"
+    GLUE_SCOPE = {"___guard": raising, "___ufunc_get": ufunc_state,
+                  "___ufunc_set": set_ufunc_state, "___raises_now": raises_now}
+    GUARD_ENTER, RAISES_NOW = "___guard()", "___raises_now()"
 else:
     GLUE_SCOPE = {"___ufunc_get": UFUNC_STATE.get, "___ufunc_set": UFUNC_STATE.set,
-                  "___ufunc_reset": UFUNC_STATE.reset, "___raising_of": _RAISING,
-                  "___raises_of": _RAISES}
-    GUARD_ENTER = "___ufunc_set(___raising_of[___ufunc_get()])"
-    GUARD_LEAVE = "___ufunc_reset({token})"
+                  "___raising_of": _RAISING, "___raises_of": _RAISES}
+    GUARD_ENTER = "___ufunc_set(___raising_of[{saved}])"
     RAISES_NOW = "___raises_of[___ufunc_get()]"
 
 

@@ -40,6 +40,7 @@ import operator
 import numpy as np
 
 from . import rules
+from .listed import takes_lists
 from .meta import ArrayMeta, DataSize
 from .registry import OPAQUE, OpDef, register
 from .rules import MetaError
@@ -272,7 +273,9 @@ for _fn, _rule, _raises in (
         (L.eigvalsh, eigh, _NO_CONVERGENCE), (L.svd, svd, _NO_CONVERGENCE),
         (L.lstsq, lstsq, _NO_CONVERGENCE), (L.matrix_rank, matrix_rank, _NO_CONVERGENCE),
         (L.det, det, None), (L.slogdet, slogdet, None), (L.qr, qr, None)):
-    register(OpDef(_fn.__name__, _fn, _rule, OPAQUE, cupy=f"linalg.{_fn.__name__}",
+    # (np.linalg.det([[a, b], [c, d]]): a list of graph values, listed.takes_lists)
+    register(OpDef(_fn.__name__, _fn, takes_lists(_rule), OPAQUE,
+                   cupy=f"linalg.{_fn.__name__}",
                    extras={"raises": _raises} if _raises else {},
                    doc=f"np.linalg.{_fn.__name__}: shapes from the input shapes; values "
                        "(and LinAlgError) when the graph runs"),

@@ -20,8 +20,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import rules
-from .listed import holds_arrays, listed_meta
-from .meta import ArrayMeta
+from .listed import holds_arrays, listed_meta, takes_lists
+from .meta import NUMPY, ArrayMeta
 from .registry import MATMUL, OPAQUE, VIEW, OpDef, register
 from .rules import MetaError
 
@@ -68,6 +68,12 @@ def dot(op, args, kwargs) -> ArrayMeta:
     if kwargs.get("out") is not None or set(kwargs) - {"out"}:
         raise MetaError("dot(out=) needs a C-contiguous out of the exact dtype")
     a, b = args
+    if (holds_arrays(a) or holds_arrays(b)) and \
+            all(m.kind == NUMPY for m in rules.metas_in(args)):
+        # np.dot([a, b], w): NumPy converts a list of graph values (listed.py); the
+        # graph keeps the list, and the backend's np.dot converts it as the program's
+        a, b = (listed_meta(v, "an operand") if holds_arrays(v) else v for v in args)
+        args = (a, b)
     if not isinstance(a, ArrayMeta) or not isinstance(b, ArrayMeta) or a.ndim == 0 or \
             b.ndim == 0:
         if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
@@ -145,13 +151,12 @@ def einsum(op, args, kwargs) -> ArrayMeta:
 def diag(op, args, kwargs) -> ArrayMeta:
     """1-d: a new (n+|k|)-square matrix; 2-d: the k-th diagonal (a view)."""
     params = rules.bind(op, args, kwargs)
-    if holds_arrays(params["v"]):     # np.diag([a, b]): NumPy converts the list (listed.py)
-        params["v"] = listed_meta(params["v"], "v")
-        if params["v"].ndim != 1:     # (the diagonal of a list of rows: left to NumPy)
-            raise MetaError("v is a list holding arrays as rows (the diagonal of a list of rows)")
+    listed = holds_arrays(params["v"])
+    if listed:   # np.diag([a, b]), np.diag([[a, b], [c, d]]): NumPy converts the list
+        params["v"] = listed_meta(params["v"], "v")   # (listed.py)
     v, k = rules.first_array(params, "v"), rules.static(params.get("k", 0), "k")
-    if v.ndim == 2:
-        return rules.on_ghosts(op, args, kwargs)
+    if v.ndim == 2:   # (of a list of rows: the diagonal of the array NumPy makes of it)
+        return rules.on_ghosts(op, (v, k), {}) if listed else rules.on_ghosts(op, args, kwargs)
     if v.ndim != 1:
         raise ValueError("Input must be 1- or 2-d.")
     n = v.shape[0] + abs(int(k))
@@ -173,16 +178,20 @@ def diagflat(op, args, kwargs) -> ArrayMeta:
     return ArrayMeta((n, n), v.dtype, v.kind, False)
 
 
-register(OpDef("matmul", np.matmul, matmul, MATMUL), functions=[np.matmul])
+# (a list of graph values as an operand, ``np.outer([a, b], w)``: listed.takes_lists)
+register(OpDef("matmul", np.matmul, takes_lists(matmul), MATMUL), functions=[np.matmul])
 register(OpDef("dot", np.dot, dot, MATMUL), functions=[np.dot], methods=["dot"])
-register(OpDef("vdot", np.vdot, vdot, MATMUL), functions=[np.vdot])
-register(OpDef("inner", np.inner, inner, MATMUL), functions=[np.inner])
-register(OpDef("outer", np.outer, outer, MATMUL), functions=[np.outer])
-register(OpDef("tensordot", np.tensordot, shrunk, MATMUL), functions=[np.tensordot])
+register(OpDef("vdot", np.vdot, takes_lists(vdot), MATMUL), functions=[np.vdot])
+register(OpDef("inner", np.inner, takes_lists(inner), MATMUL), functions=[np.inner])
+register(OpDef("outer", np.outer, takes_lists(outer), MATMUL), functions=[np.outer])
+register(OpDef("tensordot", np.tensordot, takes_lists(shrunk), MATMUL),
+         functions=[np.tensordot])
 register(OpDef("einsum", np.einsum, einsum, MATMUL), functions=[np.einsum])
-register(OpDef("trace", np.trace, shrunk, MATMUL), functions=[np.trace], methods=["trace"])
+register(OpDef("trace", np.trace, takes_lists(shrunk, (0,)), MATMUL), functions=[np.trace],
+         methods=["trace"])
 register(OpDef("diagonal", np.diagonal, rules.on_ghosts, VIEW), functions=[np.diagonal],
          methods=["diagonal"])
 register(OpDef("diag", np.diag, diag, VIEW, doc="2-d: a view of the diagonal; 1-d: new"),
          functions=[np.diag])
-register(OpDef("diagflat", np.diagflat, diagflat, OPAQUE), functions=[np.diagflat])
+register(OpDef("diagflat", np.diagflat, takes_lists(diagflat, (0,)), OPAQUE),
+         functions=[np.diagflat])

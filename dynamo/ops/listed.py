@@ -3,7 +3,9 @@
 ``np.concatenate(([u[0]], u, [u[-1]]))`` pads ``u`` with its end values; the members
 ``[u[0]]`` and ``[u[-1]]`` are Python lists holding a graph value each (a NumPy scalar
 or 0-d array from indexing). ``np.diag([s.sum(), s.max()])`` does the same with the
-diagonal. NumPy converts such a list with ``np.asarray`` before it joins or places it,
+diagonal, ``np.diag([[a, b], [c, d]])`` takes the diagonal of the 2-d array NumPy makes
+of a list of rows, and ``np.dot([a, b], w)`` multiplies one (``linalg.diag``/``dot``).
+NumPy converts such a list with ``np.asarray`` before it joins or places it,
 so the list is the array ``np.array(lst)`` would make: its shape is the list's nesting
 (every member's shape below the list's length) and its dtype comes from NumPy's
 promotion of the members as *list items* -- not the weak rules of an operator:
@@ -41,6 +43,27 @@ from .rules import MetaError
 def holds_arrays(value) -> bool:
     """A Python list or tuple with a graph value somewhere inside."""
     return isinstance(value, (list, tuple)) and bool(rules.metas_in(value))
+
+
+def takes_lists(rule, positions: tuple = (0, 1)):
+    """``rule`` for an op that also takes, at the positional ``positions``, a list of
+    NumPy graph values as an array operand (``np.outer([a, b], w)``,
+    ``np.matmul([[a, b], [c, d]], v)``, ``np.trace([[a, b], [c, d]])``): the rule sees
+    each such list as the array NumPy makes of it (``listed_meta``); the graph keeps the
+    list, so the backend's call converts it as the program's did. Only where every
+    array of the call is NumPy's (CuPy's functions refuse lists).
+
+        >>> outer_rule = takes_lists(outer)      # (linalg.py)
+    """
+    def rule_with_lists(op, args, kwargs):
+        listed = [i for i in positions if i < len(args) and holds_arrays(args[i])]
+        if listed and all(m.kind == NUMPY for m in rules.metas_in((args, kwargs))):
+            args = tuple(listed_meta(a, f"argument {i}") if i in listed else a
+                         for i, a in enumerate(args))
+        return rule(op, args, kwargs)
+    rule_with_lists.__name__ = getattr(rule, "__name__", "rule")
+    rule_with_lists.__doc__ = rule.__doc__
+    return rule_with_lists
 
 
 def listed_meta(value, what: str) -> ArrayMeta:

@@ -18,6 +18,7 @@ import operator
 import numpy as np
 
 from . import rules
+from .listed import takes_lists
 from .meta import ArrayMeta, probe
 from .registry import CREATION, OPAQUE, OpDef, get, register
 from .routines import as_meta, operands_kind, small
@@ -258,7 +259,8 @@ def unwrap_rule(op, args, kwargs) -> ArrayMeta:
 
 # --------------------------------------------------------------------------- registration
 
-for _fn, _rule in ((np.kron, kron_rule), (np.cross, cross_rule),
+# (np.cross([a, b, c], w): a list of graph values, listed.takes_lists)
+for _fn, _rule in ((np.kron, takes_lists(kron_rule)), (np.cross, takes_lists(cross_rule)),
                    (np.gradient, gradient_rule), (np.trapezoid, trapezoid_rule),
                    (np.unwrap, unwrap_rule)):
     register(OpDef(_fn.__name__, _fn, _rule, OPAQUE), functions=[_fn])

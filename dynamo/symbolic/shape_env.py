@@ -220,6 +220,24 @@ class ShapeEnv:
             self.trace.unbacked[name] = what
         return SymFloat(_UNBACKED_NUMBER_HINT, Expr.symbol(name, name))
 
+    def new_unbacked_int(self, what: str, hint: int) -> SymInt:
+        """A fresh *unbacked* Python int (``ui0``, ``ui1``...): an int the graph computes
+        from unbacked sizes where the trace cannot keep it affine (``max(seg.size, 1)``,
+        ``len(kept) // 2``: ``variables/size_values.py``). Like an unbacked size it has no
+        value while tracing (a decision on it breaks the graph); ``hint`` is the
+        expression at the sizes' made-up hints. It is kept with the unbacked numbers:
+        the graph computes it (``sym_int``), nothing reads it off an array.
+
+            >>> env.new_unbacked_int("max() of a data-dependent size, at app.py:3", 4099)
+            SymInt(4099, ui0)
+        """
+        name = f"ui{len(self.unbacked_numbers)}"
+        self.unbacked_numbers[name] = what
+        self.hints[name] = hint
+        if self.trace is not None:
+            self.trace.unbacked[name] = what
+        return SymInt(hint, Sym.symbol(name, name))
+
     def new_number(self, source: Source, value: float) -> SymFloat:
         """A float read from ``source`` whose value changed between calls: a graph input
         (no range guard: every float is one entry; pinned where the trace reads it)."""
@@ -248,8 +266,10 @@ class ShapeEnv:
 
         def raises(why: str) -> None:
             self.raises = f"np.{op.name} raises for some data ({why})"
-        return symbolic_shape(rule, meta_args, meta_kwargs, meta, self.hints, sources,
-                              self.classes, self._guard_equal, raises)
+        fitted = symbolic_shape(rule, meta_args, meta_kwargs, meta, self.hints, sources,
+                                self.classes, self._guard_equal, raises)
+        _no_computed_sizes(fitted)
+        return fitted
 
     def check_floats(self, op, meta_args, meta_kwargs, meta) -> None:
         """Pin the changing floats (SymFloats) of an op's arguments where its result
@@ -375,6 +395,11 @@ class ShapeEnv:
         reps = {classes.find(s) for s in (self.trace.pins if self.trace else ())}
         return {s for s in self.symbols if classes.find(s) in reps}
 
+    def pinned_symbols(self) -> frozenset[str]:
+        """The symbols this entry's guards fix to one value (``add_guards``: each gets
+        ``source == value``), as ``s0``; a backend need not tell their values apart."""
+        return frozenset(self._pinned_names())
+
     def pinned_sizes(self) -> set:
         """Sizes a later compile should keep static (they were pinned here; not a
         changing int pinned only because it was a size at 0 or 1: ``sizes.as_size``)."""
@@ -386,6 +411,18 @@ _QUOTIENT_OPS = (operator.mod, operator.floordiv)
 _INT64_END = 2 ** 63
 
 # An unbacked number's made-up hint: no int, no simple fraction (nothing may read it)
+def _no_computed_sizes(meta) -> None:
+    """A result dimension that is an int the graph computes from unbacked sizes
+    (``np.zeros(max(len(kept), 1))``: ``ui0``, see ``new_unbacked_int``) needs its value
+    while tracing: a graph break there (``pin`` refuses unbacked symbols). Only sizes
+    read off arrays (``u0``) are modelled as dimensions."""
+    metas = meta if isinstance(meta, (tuple, list)) else (meta,)
+    computed = {s for m in metas for d in getattr(m, "shape", ()) if isinstance(d, SymInt)
+                for s in d.sym.symbols if s.startswith("ui")}
+    if computed:
+        pin(computed, "a shape (the length of an op's result)")
+
+
 _UNBACKED_NUMBER_HINT = 0.7071067811865476
 # The first unbacked size's made-up hint (then +98 each): odd, and past the sizes of
 # the small arrays tests use, so that no static size equals it by accident.

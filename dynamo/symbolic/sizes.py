@@ -403,12 +403,18 @@ def _refuse_unbacked(trace: Trace, symbols, why: str) -> None:
                           "cannot read it.", hint="keep the value as an array (np.float64 "
                           "scalars and 0-d arrays stay in the graph), or accept the graph "
                           "break", cause="array_to_python")
+    # the line that needs the value: a branch, a loop bound or a shape, which arithmetic
+    # (max(n, 1), n // 2, s / n: ``variables/size_values.py``) would not need
+    where = trace.locate() if trace.locate is not None else ""
+    line = f"this line ({where})" if where else "this line"
     raise Unsupported(f"a data-dependent size ({what}) used as a Python value: {why}",
                       "That size is known only when the graph runs (it depends on array "
                       "values); the trace can keep it in the graph but not read it.",
-                      hint="keep using it in array ops (x.sum() / len(idx) stays in the "
-                           "graph); where a loop or a shape needs the number (for c in "
-                           "np.unique(y)), pass it in (n_classes) and use "
+                      hint=f"{line} needs the length as a number, and the length is only "
+                           "known when the graph runs; arithmetic on it (x.sum() / "
+                           "max(len(idx), 1), n // 2, len(idx) > 0 returned as a value) "
+                           "stays in the graph. Where a loop or a shape needs the number "
+                           "(for c in np.unique(y)), pass it in (n_classes) and use "
                            "np.arange(n_classes), or accept the graph break (the code "
                            "stays correct)",
                       cause="data_dependent_shape")

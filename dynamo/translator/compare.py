@@ -50,6 +50,7 @@ from ..variables.conversions import needs_deferred_value
 from ..variables.iterators import take
 from ..variables.objects import TypeSource
 from ..variables.sets import real_set_operand
+from ..variables.size_values import size_operator
 from .number_compares import number_compare
 
 DUNDER = {"less": "__lt__", "less_equal": "__le__", "equal": "__eq__",
@@ -121,6 +122,9 @@ def rich_compare(tx, op: str, a: Variable, b: Variable) -> Variable:
     """``a <op> b`` (``op`` is ``"equal"``, ``"less"``...), CPython's do_richcompare."""
     if isinstance(a, ArrayVariable) or isinstance(b, ArrayVariable):
         return tx.binary_op(op, a, b)
+    sized = size_operator(tx, op, a, b)   # len(kept) > 0: a bool the graph computes
+    if sized is not None:
+        return sized
     if folds(a) and folds(b):
         return operator_on_constants(tx, op, [a, b])   # folded, if it cannot warn
     compared = number_compare(tx, op, a, b)   # rng.random() < eps: a graph op

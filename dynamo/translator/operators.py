@@ -12,6 +12,7 @@ from ..exc import Unsupported
 from ..symbolic import Symbolic
 from ..variables import ConstantVariable, SliceVariable
 from ..variables.formatted_calls import format_percent as deferred_percent
+from ..variables.size_values import size_operator
 from . import compare
 from .branch_selects import SELECTED, truth_or_select
 from .number_compares import is_deferred_bool
@@ -46,6 +47,8 @@ class Operators:
             self.push(self.format_percent(a, b))
             return
         quotient = quotient_use(self, op, a, b)   # step % 3 == 0, gamma ** (epoch // 3)
+        if quotient is None:    # len(kept) // 2: a data-dependent size, computed by the graph
+            quotient = size_operator(self, op, a, b)
         self.push(self.binary_op(op, a, b, inplace=inplace) if quotient is None else quotient)
 
     def format_percent(self, fmt, args):

@@ -287,7 +287,10 @@ def call_library(tx, op, adapter, args: list, kwargs: dict, kind: str | None = N
     # (float(loss) as an operand: a number the graph reads when it runs, graph_numbers.py)
     args = [as_graph_number(tx, a) for a in args]
     kwargs = {k: as_graph_number(tx, v) for k, v in kwargs.items()}
-    args, kwargs = adapter(tuple(args), dict(kwargs))
+    try:
+        args, kwargs = adapter(tuple(args), dict(kwargs))
+    except ops.MetaError as e:   # (a call form the op does not model: np.maximum(a, b, c))
+        raise Unsupported(f"np.{op.name}: {e}", cause="op_rule") from e
     # (an op that raises for its values inside ``try``, ``np.linalg.inv`` of a singular
     # matrix, is an op inside a try block like any other: when it raises as the graph
     # runs, the frame's original code runs instead and its except clause sees the error,

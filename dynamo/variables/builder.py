@@ -55,7 +55,7 @@ from dynamo.guards.type_slots import (
 from .. import ops
 from ..exc import Unsupported
 from .base import Variable
-from .constant import BuiltinVariable, ConstantVariable, is_pure_constant
+from .constant import BuiltinVariable, ConstantVariable, NumericInfoVariable, is_pure_constant
 from .dask_arrays import is_dask_array, wrap_dask_array
 from .dicts import DefaultDictVariable, DictVariable
 from .functions import (
@@ -84,11 +84,20 @@ def is_array(value: Any) -> bool:
     return type_module(value).startswith("cupy") and name_of(type(value)) == "ndarray"
 
 
+# How deep inside an input (items of items, attributes of attributes) values are traced
+MAX_SOURCE_DEPTH = 64
+
+
 def wrap(tx, value: Any, source: Source | None) -> Variable:
     """The Variable for ``value`` read from ``source``, guarded; one per source, and one
     per runtime object for arrays and mutable values."""
     out = tx.output
     if source is not None:
+        if source.depth() > MAX_SOURCE_DEPTH:
+            # (a tuple nested 2000 deep: wrapping it item by item would exhaust the
+            # recursion limit inside dynamo; the rest of the frame runs as it is)
+            raise Unsupported(f"a value nested more than {MAX_SOURCE_DEPTH} reads deep "
+                              f"({source.name()[:80]}...)", cause="unsupported_value")
         known = out.input_vars.get(source)
         if known is not None:
             return known
@@ -362,10 +371,11 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
         # np.finfo / np.iinfo passed in: its attributes (eps, max, tiny, bits) are fixed
         # by its dtype, as for np.finfo(x.dtype) made in the trace: the same constant,
         # guarded by the object's exact type and its dtype (np.iinfo makes a new object
-        # per call, so no identity guard: that would trace again on every call)
+        # per call, so no identity guard: that would trace again on every call), and
+        # each attribute read by its value (the program may write one: fi.eps = 0.5)
         _guard(tx, source, TYPE, type(value))
         _guard(tx, AttrSource(source, "dtype"), CONSTANT, value.dtype)
-        return ConstantVariable(value, source)
+        return NumericInfoVariable(value, source)
     if source is None:
         raise Unsupported(f"values of type {qualname_of(type(value))} are not traced",
                           cause="unsupported_value")

@@ -61,6 +61,7 @@ from .objects import (
 )
 from .sequences import ListVariable, SequenceVariable, TupleVariable, wrap_constant
 from .sets import SetVariable
+from .size_values import size_abs
 
 # HANDLERS: one table with iteration.py's (map, filter, sum, max, min, any, all), which
 # ``handles`` fills
@@ -407,6 +408,8 @@ def _abs(tx, x):
     if isinstance(x, ArrayVariable):   # abs(np scalar): NumPy's scalar path (operator_op)
         return tx.output.call_op(ops.operator_op("absolute", x.meta.scalar), [x], {})
     number = symbolic_number(tx, abs, [x])
+    if number is None:
+        number = size_abs(tx, x)   # abs(len(kept) - 3): computed by the graph
     return fold(abs, [x], {}) if number is None else number
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from dynamo.guards import CONSTANT, AttrSource, Guard
 from dynamo.guards.type_slots import dict_of, mro_of
 
 from ..exc import Unsupported
@@ -162,6 +163,26 @@ class ConstantVariable(Variable):
         if self.source is not None:   # this call's object, not the first call's equal one
             return self.source.expr()
         return cg.const(self.as_python_constant())   # the very object (a code constant)
+
+
+class NumericInfoVariable(ConstantVariable):
+    """An ``np.finfo``/``np.iinfo`` object from outside the trace (an argument, a global,
+    an attribute: ``builder.wrap``). Its attributes are constants of its dtype, as those
+    of ``np.finfo(x.dtype)`` made in the trace are, but the object is a plain Python one
+    the program can write to: NumPy hands out one cached object per dtype, and
+    ``fi.eps = 0.5`` changes what every later ``fi.eps`` reads. So each attribute the
+    trace reads is guarded by its type and value, as an int argument is::
+
+        fi.eps            ->  the constant np.float32(1.1920929e-07)
+                              guard: type(fi.eps) is np.float32 and fi.eps == ___c5
+    """
+
+    def getattr(self, tx, name: str) -> Variable:
+        attr = super().getattr(tx, name)
+        if self.source is not None and isinstance(attr, ConstantVariable):
+            tx.output.guards.add(Guard(AttrSource(self.source, name), CONSTANT, attr.value,
+                                       note=f"read at {tx.output.location()}"))
+        return attr
 
 
 class SymRangeVariable(ConstantVariable):

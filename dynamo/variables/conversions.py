@@ -18,6 +18,7 @@ from .base import Variable, program_error
 from .constant import ConstantVariable, symbolic_number
 from .functions import fold
 from .iteration import HANDLERS
+from .size_values import holds_size
 
 
 def _conversion_error(fn, array: ArrayVariable) -> Exception | None:
@@ -108,6 +109,8 @@ def _to_python(name, fn):
                 return ArrayToPythonVariable(fn, snapshot)
         if any(isinstance(a, ArrayVariable) for a in args):
             raise _conversion_needed(name)
+        if fn is int and len(args) == 1 and not kwargs and holds_size(tx, args[0]):
+            return args[0]   # int(len(kept)): the int itself (a size is an int already)
         if len(args) == 1 and not kwargs and name == "bool":
             return ConstantVariable(args[0].truth(tx))
         number = None if kwargs else symbolic_number(tx, fn, list(args))

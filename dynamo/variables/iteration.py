@@ -37,6 +37,7 @@ from .constant import BINARY, ConstantVariable, check_size
 from .graph_numbers import as_graph_number
 from .iterators import IteratorVariable, take
 from .sequences import SequenceVariable
+from .size_values import size_choice
 
 HANDLERS: dict = {}
 
@@ -201,7 +202,11 @@ def _minmax(name, op):
             raise Unsupported(f"{name}() with these arguments (raises TypeError)")
         if len(args) > 1:   # max(float(loss), 1.0): chosen when the graph runs
             args = tuple(as_graph_number(tx, a) for a in args)
-        chosen = _symbolic_choice(name, args, key, default)
+        chosen = None
+        if key is None and default is None:   # max(seg.size, 1): picked by the graph
+            chosen = size_choice(tx, max if name == "max" else min, list(args))
+        if chosen is None:
+            chosen = _symbolic_choice(name, args, key, default)
         if chosen is not None:
             return chosen
         items = iterate(tx, args[0]) if len(args) == 1 else iter(args)
@@ -258,9 +263,24 @@ def _select(tx, name: str, op: str, item: Variable, best: Variable | None,
                             hint=f"use np.{ufunc}(a, b) (or np.f{ufunc[:3]} to skip NaN)",
                             cause="data_dependent")
         if ChosenNumberVariable.applies(item, best, key):
-            return ChosenNumberVariable(name, op, best, item, error)
+            return ChosenNumberVariable(name, op, best, item, error,
+                                        _taken_now(tx, op, item, best, error))
         raise error
     return _where(tx, op, item, best)
+
+
+def _taken_now(tx, op: str, item: Variable, best: Variable,
+               error: Unsupported) -> Variable | None:
+    """``item > best`` (``<`` for min) in the graph, where a candidate is a 0-d array:
+    its memory may be written later in the graph (``z = u[..., 0]; m = max(z, 0.5);
+    u[0] = 100``), and Python chose by the value it had at the call. None for a NumPy
+    scalar, whose value cannot change (the glue compares it after the graph)."""
+    if all(not isinstance(v, ArrayVariable) or v.meta.scalar for v in (item, best)):
+        return None
+    try:
+        return tx.compare(op, item, best)
+    except Unsupported:
+        raise error from None
 
 
 def _where(tx, op: str, item: Variable, best: Variable) -> ArrayVariable:
@@ -296,11 +316,14 @@ class ChosenNumberVariable(DeferredNumberVariable):
     """
 
     def __init__(self, name: str, op: str, first: Variable, second: Variable,
-                 error: Unsupported):
+                 error: Unsupported, taken: Variable | None = None):
         scalar = first if isinstance(first, ArrayVariable) else second
         super().__init__(None, scalar)
         self.name, self.op, self.first, self.second, self.error = \
             name, op, first, second, error
+        # ``second > first`` as the graph computed it at the call (a 0-d array
+        # candidate, ``_taken_now``), or None: the glue compares after the graph
+        self.taken = taken
 
     @staticmethod
     def applies(item: Variable, best: Variable | None, key: Variable | None) -> bool:
@@ -329,6 +352,8 @@ class ChosenNumberVariable(DeferredNumberVariable):
 
     def reconstruct(self, cg) -> str:
         a, b = cg.value(self.first), cg.value(self.second)
+        if self.taken is not None:
+            return f"({b} if {cg.value(self.taken)} else {a})"
         test = "<" if self.name == "min" else ">"
         return f"({b} if {b} {test} {a} else {a})"
 

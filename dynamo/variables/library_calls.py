@@ -45,6 +45,7 @@ from .library_names import _is_random_state, library_name, library_root
 from .linspace_step import linspace_with_step
 from .ndindex import ndindex_of
 from .sequences import SequenceVariable, TupleVariable, wrap_constant
+from .size_values import holds_size
 
 
 class LibraryFunctionVariable(Variable):
@@ -90,6 +91,12 @@ class LibraryFunctionVariable(Variable):
                 pass  # not a constant result: a graph node below
         if hit is None and isinstance(self.fn, type) and issubclass(self.fn, np.generic) \
                 and len(args) == 1 and isinstance(args[0], ArrayVariable) and not kwargs:
+            return tx.output.call_op(ops.get("scalar_cast"), [args[0], ConstantVariable(
+                self.fn)], {})
+        if hit is None and isinstance(self.fn, type) and issubclass(self.fn, np.generic) \
+                and len(args) == 1 and not kwargs and holds_size(tx, args[0]) and \
+                np.dtype(self.fn).kind in "fc":
+            # np.float64(len(kept)): NumPy converts the Python int when the graph runs
             return tx.output.call_op(ops.get("scalar_cast"), [args[0], ConstantVariable(
                 self.fn)], {})
         if hit is None and ops.is_dtype_query(self.fn) and \

@@ -89,3 +89,20 @@ def test_other_uses_still_break_with_eager_results(fn, backend):
         report = dynamo.explain(fn, backend=backend)(INPUTS[0].copy())
     assert report.graph_break_count == 1
     assert "an array (not a NumPy scalar)" in str(report.break_reasons[0].reason)
+
+
+def chosen_then_written(u):
+    z = u[..., 0]                # a 0-d view of u
+    m = max(z, 0.5)              # Python chooses by z's value now
+    u[0] = 100.0                 # ... which this write then changes
+    return m, z
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_choice_is_made_at_the_call_not_after_a_later_write(backend):
+    # (issue #17, round 23: the glue compared z after the graph, by its new value)
+    for first in (0.25, 0.75, np.nan):
+        u = np.array([first, 2.0])
+        want = chosen_then_written(u.copy())
+        got = dynamo.compile(chosen_then_written, backend=backend)(u.copy())
+        assert type(got[0]) is type(want[0]) and repr(got) == repr(want)

@@ -93,6 +93,21 @@ def test_a_new_iinfo_of_one_dtype_is_one_entry():
     assert (report.graph_count, report.recompile_count) == (1, 0), str(report)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_attribute_the_program_writes_is_read_again(backend):
+    """NumPy hands out one cached info object per dtype, and a program may write to it
+    (or to one of its own): each attribute the trace read is guarded by its value
+    (issue #17, round 23: the first call's eps was kept)."""
+    fi = object.__new__(np.finfo)
+    fi.__dict__.update(vars(np.finfo(np.float64)))
+    compiled = dynamo.compile(eps_of_argument, backend=backend)
+    x = np.ones(3)
+    same_outcome(outcome(eps_of_argument, (x, fi)), outcome(compiled, (x, fi)), "before")
+    fi.eps, fi.bits = 0.5, 7                      # a Python float now, not np.float64
+    same_outcome(outcome(eps_of_argument, (x, fi)), outcome(compiled, (x, fi)), "after")
+    assert compiled(x, fi)[0][0] == 1.5 and compiled(x, fi)[3] == 7
+
+
 # ------------------------------------------------------------------ unhashable objects
 
 class Scaler:

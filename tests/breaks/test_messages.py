@@ -75,4 +75,7 @@ def test_a_data_dependent_size_break_says_why_in_words():
     assert record.explanation == ("That size is known only when the graph runs (it depends "
                                   "on array values); the trace can keep it in the graph but "
                                   "not read it.")
-    assert "x.sum() / len(idx)" in record.hint
+    # the line that needs the number, and what stays in the graph (size_values.py)
+    assert "x.sum() / max(len(idx), 1)" in record.hint
+    assert "if len(y) > 1:) needs the length as a number, and the " \
+        "length is only known when the graph runs" in record.hint

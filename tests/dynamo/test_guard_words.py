@@ -90,3 +90,45 @@ def test_a_source_of_another_module_reads_in_the_programs_names():
     assert readable(method, _code("forward", "self, x")) == "type(self).act"
     assert readable(AttrSource(TypeSource(LocalSource("___stack0")), "act"), RESUMED) == \
         "type(the value carried over the break at line 6).act"
+
+
+class _Loud(type):
+    """A metaclass that records every read of a class's names, and its repr."""
+    reads: list = []
+
+    def __getattribute__(cls, name):
+        if name in ("__qualname__", "__name__", "__module__"):
+            _Loud.reads.append(name)
+        return super().__getattribute__(name)
+
+    def __repr__(cls):
+        _Loud.reads.append("repr")
+        return "loud"
+
+
+class _LoudRepr:
+    def __repr__(self):
+        _Loud.reads.append("object repr")
+        raise RuntimeError("no repr")
+
+
+def test_words_run_none_of_the_programs_code():
+    # (issue #17, round 23: the words of a full cache are made on every program's
+    # first call past the limit; they read class names from type slots and show a
+    # program's object by its class)
+    cls, obj = _Loud("C", (), {}), _LoudRepr()
+    _Loud.reads.clear()
+    words = guard_lines([Guard(LocalSource("k"), TYPE, cls),
+                         Guard(GlobalSource("o"), ID, obj)], F)
+    failure = Guard(LocalSource("k"), TYPE, cls).failure(7)
+    assert _Loud.reads == []
+    assert words[0] == f"type(k) is {__name__}.C"
+    assert words[1].startswith("o (global) is <_LoudRepr object at 0x")
+    assert failure == f"L['k']: expected type {__name__}.C, got int"
+
+
+def test_odd_expected_values_are_shown_short():
+    lines = guard_lines([Guard(LocalSource("n"), CONSTANT, 10 ** 5000),
+                         Guard(LocalSource("t"), CONSTANT, tuple(range(100)))], F)
+    assert lines[0].startswith("n == <int object at 0x")
+    assert lines[1] == "t == (" + ", ".join(map(str, range(20))) + ", ...)"

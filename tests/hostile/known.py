@@ -332,10 +332,36 @@ ROUND22: dict[str, Known | str] = {
         "levels earlier compiled (the entry's own frames), so fewer lines are printed",
 }
 
+# Y. Round 23 (prog_round23_*.py). (info-attribute-written, fixed: an np.finfo/np.iinfo
+#    from outside the trace had its attributes read once and kept; each attribute read is
+#    guarded by value, variables/constant.py NumericInfoVariable.) (maximum-positional-out,
+#    fixed: np.maximum(a, b, c) warns DeprecationWarning on NumPy 2.4+, which the graph's
+#    out=c did not: such a call is not modelled, ops/elementwise.py _positional_out.)
+#    (words-run-program-code, fixed: the words of a full cache's guards read a class's
+#    names through its metaclass and showed objects by their own __repr__; they read type
+#    slots and show a program's object by its class, guards/guards.py _obj_name,
+#    guard_words._shown.) (deep-input-recursion, fixed: a tuple nested 2000 deep was an
+#    internal RecursionError; inputs are traced 64 reads deep, variables/builder.py wrap.)
+#    (chosen-zero-d-written, fixed: max(z, 0.5) of a 0-d view chose after the graph, by
+#    the value a later write in the graph gave z; the comparison is made in the graph at
+#    the call, variables/iteration.py _taken_now.) (constant-key-repr, fixed: a guard on
+#    an int of 5000 digits keyed itself by repr, which raises; guards/guards.py
+#    _constant_key.)
+ROUND23: dict[str, Known | str] = {
+    # np.finfo(x.dtype) made in the trace is NumPy's cached object, folded to a constant
+    # with no source to guard; the program then writes its attribute (fi.eps = 0.5 on
+    # NumPy's own cache). A guard would have to call np.finfo(dtype) on every call of
+    # every function that reads an info object it makes (safe_log's np.finfo(x.dtype)
+    # .tiny), a cost on a common path for a program that writes NumPy's internals
+    "round23_infos/cached_info_written":
+        "info-cache-written: an attribute of NumPy's cached np.finfo object written after "
+        "the first call is not seen by np.finfo(x.dtype) made in the trace (a constant)",
+}
+
 KNOWN: dict[str, Known] = {
     pid: entry if isinstance(entry, Known) else Known(entry)
     for table in (ALIAS, IDENTITY, RAISE, STATE, GUARDS, NUMERICS, FRAMES_API, MORE,
                   LOOPS, NEWEST, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10, ROUND11,
-                  ROUND12, ROUND14, ROUND16, ROUND17, ROUND22)
+                  ROUND12, ROUND14, ROUND16, ROUND17, ROUND22, ROUND23)
     for pid, entry in table.items()
 }

@@ -5,8 +5,9 @@ function and a ``__del__`` read ``u``'s boundary columns while collections run o
 every allocation (``gc.set_threshold(1)``), over direct writes large enough for the
 pool's threads (1500x1500) and over 2-D and 3-D in-place updates; and SIGALRM with
 SIGINT's own handler (``default_int_handler``: no program code, so the passes run)
-interrupts 3-D updates at delays swept over the call: after each KeyboardInterrupt
-``u`` is eager's, before or after the whole update, and the collector is on.
+interrupts 3-D updates and 300x300 direct writes at delays swept over the call: after
+each KeyboardInterrupt ``u`` is eager's, before or after the whole statement, and the
+collector is on.
 
 Before the fix a collection in a pool thread (its allocations after a job) or in
 ``run_blocks`` ran with the gaps in place, and an interrupt right after the first of a
@@ -20,7 +21,6 @@ Before the fix a collection in a pool thread (its allocations after a job) or in
 
 import gc
 import signal
-import sys
 
 import numpy as np
 from hostile_check import Programs
@@ -129,46 +129,67 @@ def _gc_off_stays_off(r):
 reg.scenario(_gc_off_stays_off)
 
 
-def _interrupted(r):
-    """SIGALRM with ``default_int_handler`` once per call, swept over the call: each
-    KeyboardInterrupt leaves eager's state (before or after the whole update)."""
-    f = r.compile(_add_update3)
+def _swept(name, fn, shape, calls, span, doc):
+    """SIGALRM with ``default_int_handler`` once per call of ``fn`` over ``shape``
+    arrays, at 1 to ``span`` us: each KeyboardInterrupt leaves eager's state (``u``
+    before or after the whole statement; the collector on)."""
+    def s(r):
+        f = r.compile(fn)
 
-    def drive():
-        v = _grid((40, 40, 40)) / 50
-        u = _grid((40, 40, 40))
-        f(u.copy(), v)
-        f(u.copy(), v)
-        states = set()
-        old = signal.signal(signal.SIGALRM, signal.default_int_handler)
-        try:
-            for i in range(1500):
-                before = u.copy()
-                after = _add_update3(before.copy(), v)
-                try:
-                    signal.setitimer(signal.ITIMER_REAL, 1e-6 * (1 + i % 150))
-                    f(u, v)
-                    signal.setitimer(signal.ITIMER_REAL, 0)
-                except KeyboardInterrupt:
-                    pass
-                if np.array_equal(u, after):
-                    states.add("after")
-                elif np.array_equal(u, before):
-                    states.add("before")
-                else:
-                    states.add("neither")
-                states.add(("collector on", gc.isenabled()))
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, old)
-        # (which of "before"/"after" occur is timing: only "neither" is wrong)
-        return sorted(str(s) for s in states if s != "before" and s != "after")
-    r.call(drive)
+        def drive():
+            v = _grid(shape) / 50
+            u = _grid(shape)
+            f(u.copy(), v)
+            f(u.copy(), v)
+            states = set()
+            # (no garbage left whose weakref callbacks the interrupt could meet:
+            # CPython reports and drops an exception raised in one)
+            gc.collect()
+            old = signal.signal(signal.SIGALRM, signal.default_int_handler)
+            try:
+                for i in range(calls):
+                    before = u.copy()
+                    after = fn(before.copy(), v)
+                    try:
+                        signal.setitimer(signal.ITIMER_REAL, 1e-6 * (1 + i % span))
+                        f(u, v)
+                        signal.setitimer(signal.ITIMER_REAL, 0)
+                    except KeyboardInterrupt:
+                        pass
+                    if np.array_equal(u, after):
+                        states.add("after")
+                    elif np.array_equal(u, before):
+                        states.add("before")
+                    else:
+                        states.add("neither")
+                        u[...] = after        # (the next call starts from eager's)
+                    states.add(("collector on", gc.isenabled()))
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, old)
+            # (which of "before"/"after" occur is timing: only "neither" is wrong)
+            return sorted(str(s) for s in states if s != "before" and s != "after")
+        r.call(drive)
+    s.__name__, s.__doc__ = name, doc
+    return s
 
 
-# Not registered yet: on the numpy backend it finds an interrupt that leaves ``u``
-# neither before nor after the update and np.geterr() at "raise" (one landing in the
-# frontend's guarded stretch, outside the gap pass; 2026-12-05, open). And 3.14's
-# ``with lock:`` may stay locked when the interrupt lands at its start, which hangs
-# the runtime's next recycler take (docs/numpy_backend.md).
-INTERRUPTIBLE = hasattr(signal, "setitimer") and sys.version_info < (3, 14)
+_interrupted = _swept("interrupted", _add_update3, (40, 40, 40), 1500, 150,
+                      "A 3-D in-place update (a flat pass with gaps), interrupted.")
+# a direct write (flat_direct.py: the value's ops written straight into u's window)
+_interrupted_direct = _swept(
+    "interrupted_direct_write", _direct_write, (300, 300), 1500, 150,
+    "A direct write into u's window (its ops op by op into it), interrupted.")
+
+
+# Before the fix, on the numpy backend, an interrupt right after the guard's switch
+# left np.geterr() at "raise" (the token of ``runtime.guard`` lost before its try), one
+# inside ``np.copyto``'s Python dispatcher skipped a gap's restore (``u`` neither before
+# nor after), and on 3.14 one right after ``with lock:``'s ``__enter__`` left the
+# recycler's lock held, which hung the next call (``runtime.raising_of``,
+# ``flat_direct.restore_gaps``, ``interrupt_locks.under_lock``; issue #17).
+# A direct write wrote its ops into ``u``'s window one by one, so an interrupt between
+# two left it half-written (638 of 1160 interrupted 300x300 calls; ``flat._finish_write``).
+if hasattr(signal, "setitimer"):
+    reg.scenario(_interrupted)
+    reg.scenario(_interrupted_direct)

@@ -29,7 +29,8 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round18_buffers", "round18_dtypes", "round19_flow", "round19_closures",
               "round20_threads", "round21_flat", "round21_lent", "round21_checks",
               "round21_calls", "round22_selects", "round22_numbers", "round22_objects",
-              "round22_windows")
+              "round22_windows", "round23_bounds", "round23_listed", "round23_outs",
+              "round23_words", "round23_picks", "round23_infos")
 
 
 def _runs(text):

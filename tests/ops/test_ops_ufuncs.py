@@ -3,6 +3,8 @@ ufuncs, every dtype and shape (0-d and 0-size included), axis, keepdims, initial
 where, dtype and out; compiled programs equal eager ones, and np.add.at writes where
 eager writes."""
 
+import warnings
+
 import numpy as np
 import pytest
 from harness import check, rand
@@ -157,3 +159,24 @@ def test_cupy_ufunc_methods_run_on_cupys_own_ufunc(monkeypatch):
     monkeypatch.setitem(sys.modules, "cupy", types.SimpleNamespace(add=fake_add))
     assert cupy_ufunc(np.add) is fake_add
     assert cupy_ufunc(fake_add) is fake_add
+
+
+def maximum_into(a, b, out):
+    np.maximum(a, b, out)
+    return out
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_maximum_with_a_positional_output_warns_as_numpy_does(backend):
+    """NumPy 2.4 deprecates a third positional argument of np.maximum/np.minimum: the
+    program's call warns, so it is not turned into ``out=`` (issue #17, round 23)."""
+    a, b = np.arange(4.0), np.full(4, 1.5)
+    with warnings.catch_warnings(record=True) as want:
+        warnings.simplefilter("always")
+        expected = maximum_into(a, b, np.empty(4))
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        result = dynamo.compile(maximum_into, backend=backend)(a, b, np.empty(4))
+    np.testing.assert_array_equal(result, expected)
+    assert [(w.category, str(w.message)) for w in got] == \
+        [(w.category, str(w.message)) for w in want]

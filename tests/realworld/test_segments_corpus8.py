@@ -8,8 +8,9 @@ Measured before the fixes of this corpus: 2 of 20 without a break, 24 breaks (ev
 array-bounded slice, every attribute of an np.finfo/np.iinfo from outside, and
 "TypeError: unhashable type: 'poly1d'" reported as the program's error); 5 frames ran
 wholly uncompiled ("cannot rebuild slice after the graph"). The breaks left are uses of
-a data-dependent length as a Python value and np.poly1d (csr_matvec is one graph
-since two slices of the same bounds share one length).
+a branch on a data-dependent length and np.poly1d (csr_matvec is one graph since two
+slices of the same bounds share one length; segment_means since max(seg.size, 1) is
+an int the graph computes).
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ BACKENDS = ("eager", "numpy")
 EXPECTED_BREAKS: dict[str, int] = {
     # (csr_matvec, np.dot(data[lo:hi], v[indices[lo:hi]]), broke here until slices of
     # the same bounds on axes of one length shared one size: test_shared_slice_sizes.py)
-    "segment_means": 1,          # max(seg.size, 1): the length as a Python int
+    # (segment_means, seg.sum() / max(seg.size, 1), broke here until an int computed
+    # from a data-dependent length became a graph value: test_size_values.py)
     "keep_valid_prefix": 1,      # `if kept.size`: a branch on the length
     "normalize_with_config": 1,  # max() of a 0-d array and a float compares data
     "poly1d_evaluate": 2,        # np.poly1d(c) and p(t): not modelled (hint: np.polyval)

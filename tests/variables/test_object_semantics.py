@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import logging
 import sys
 import typing
 
@@ -671,3 +672,34 @@ def test_a_simple_namespace_is_read_and_written_in_the_graph(backend):
     report = dynamo.explain(_step_with_config, backend=backend)(
         np.ones(3), Logged(lr=0.1, steps=0))
     assert report.graph_break_count == 1, report
+
+
+def _nested(depth):
+    t = (1.0, 2.0)
+    for _ in range(depth):
+        t = (t, 3.0)
+    return t
+
+
+def _scaled_if_equal(x, t):
+    return x * 2 if t == t else x
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_an_input_nested_deeper_than_the_recursion_limit_breaks(backend):
+    """A tuple nested 2000 deep was wrapped item by item until dynamo's own recursion
+    failed (an internal error); inputs are traced 64 reads deep, and deeper is a break
+    (issue #17, round 23: variables/builder.py MAX_SOURCE_DEPTH)."""
+    errors = []
+    handler = logging.Handler()
+    handler.emit = errors.append
+    logging.getLogger("dynamo.internal").addHandler(handler)
+    try:
+        x, t = np.ones(3), _nested(2000)
+        got = dynamo.compile(_scaled_if_equal, backend=backend)(x, t)
+        report = dynamo.explain(_scaled_if_equal, backend=backend)(x, t)
+    finally:
+        logging.getLogger("dynamo.internal").removeHandler(handler)
+    np.testing.assert_array_equal(got, x * 2)
+    assert errors == []
+    assert "nested more than 64 reads deep" in str(report.break_reasons[0].reason)

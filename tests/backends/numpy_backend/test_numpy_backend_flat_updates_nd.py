@@ -51,7 +51,7 @@ def test_a_3d_update_runs_as_one_1d_pass(caplog):
     update = src.split("def _update0")[1].split("\ndef ")[0]
     # the window's range, its gaps (the rows' tails, the planes' heads) saved and put back
     assert "_add(_o, _b[:" in update and "_g1 = _t[" in update, src
-    assert "_vg1 = _b[" in update and "_copyto(_g1, _gs[1])" in update, src
+    assert "_vg1 = _b[" in update and "_g1[...] = _gs[1]" in update, src
 
 
 @pytest.mark.parametrize("options", [{}, THREADED], ids=["one thread", "threads"])

@@ -131,3 +131,37 @@ def test_the_generated_code_uses_the_short_sum_only_where_exact(fn, args, short)
     from test_numpy_backend import compiled_graph
     source = compiled_graph(fn, *args).__dynamo_source__
     assert ("_short_sum(" in source) == short, source
+
+
+@pytest.mark.parametrize("shape, axis, adds", [
+    ((512, 2), -1, True), ((512, 3), -1, True), ((896, 7), -1, True), ((1000, 3), 1, True),
+    ((60, 59, 3), -1, True), ((3000, 4, 1), 1, True), ((600, 3, 16), 1, True),
+    ((256, 5, 32), 1, True),
+    ((511, 3), -1, False), ((256, 2), -1, False), ((800, 7), -1, False), ((4096, 8), -1, False),
+    ((64, 5, 64), 1, False), ((3, 5000), 0, False), ((255, 3, 8), 1, False),
+    ((600, 3, 33), 1, False)])
+def test_the_adds_run_where_numpy_runs_many_short_loops(shape, axis, adds):
+    """Where the adds pay: NumPy's reduction runs one loop per result over a last axis
+    (about 15 ns each), the adds cost about 5 us in all: from 512 results (128 per
+    term) they win at every length 2-7 (a pinned cloth's 60 x 59 springs of 3
+    coordinates, 3,000 points of 4 responsibilities were left to NumPy at 4,096).
+    Over a middle axis NumPy loops along what follows it: long rows there (64, 5000)
+    are NumPy's, as are too few rows."""
+    from dynamo.backends.numpy_backend.reduction_finish import short_sum_pays
+    a = _wild(np.random.default_rng(sum(shape)), shape, np.float64)
+    assert short_sum_pays(a, axis, None) is adds
+    _same(runtime.short_sum(a, axis, None, False), np.add.reduce(a, axis))
+    _same(runtime.short_sum(a, axis, None, True), np.add.reduce(a, axis, keepdims=True))
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows=st.integers(200, 1200), n=st.integers(2, 7), inner=st.sampled_from([0, 1, 2, 8, 32]),
+       keepdims=st.booleans(), dtype=st.sampled_from(["float32", "float64"]),
+       seed=st.integers(0, 9))
+def test_mid_sized_short_sums_are_bit_identical(rows, n, inner, keepdims, dtype, seed):
+    shape = (rows, n) + ((inner,) if inner else ())
+    with np.errstate(all="ignore"):
+        a = _wild(np.random.default_rng(seed), shape, dtype)
+    _same(runtime.short_sum(a, 1, None, keepdims), np.add.reduce(a, 1, None, None, keepdims))
+    _same(runtime.mean_exact(a, (1,), None, keepdims, np.intp(n), None),
+          np.mean(a, axis=1, keepdims=keepdims))

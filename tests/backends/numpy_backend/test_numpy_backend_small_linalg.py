@@ -3,6 +3,8 @@ results bit for bit (values, dtype, shape), its ``LinAlgError`` for a singular o
 non-square matrix and its errors for mismatched shapes or unsupported dtypes."""
 
 
+import warnings
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -114,6 +116,74 @@ def test_generated_code_takes_norms_first_case():
     src = _source(norms, x, x[:, 0], x > 0)
     for i, call in enumerate(["_vector_norm(x, False)", "_vector_norm(v, False)",
                               "_vector_norm(x, False)", "_vector_norm(v, False)",
-                              "_vector_norm(b, True)", "_norm(x, axis=0)", "_norm(v, ord=1)",
-                              "_norm(x, keepdims=True)"]):   # the last three: NumPy's
+                              "_vector_norm(b, True)", "_axis_norm(x, 0, False, False)",
+                              "_norm(v, ord=1)",
+                              "_norm(x, keepdims=True)"]):   # the last two: NumPy's
         assert f"norm{'_' * bool(i)}{i or ''} = {call}" in src
+
+
+def axis_norms(x, b, c):
+    """Speeds of particles and unit vectors: ``norm`` over one axis, ``ord`` None or 2."""
+    return (np.linalg.norm(x, axis=1), np.linalg.norm(x, axis=-1, keepdims=True),
+            x / np.linalg.norm(x, axis=1, keepdims=True), np.linalg.norm(x, 2, axis=(1,)),
+            np.linalg.norm(x, axis=0), np.linalg.norm(b, axis=1), np.linalg.norm(c, axis=-1),
+            np.linalg.norm(x[:, 0], axis=0))
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows=st.sampled_from([1, 7, 511, 512, 1500]), n=st.integers(1, 9),
+       dtype=st.sampled_from([np.float64, np.float32, np.float16, np.int64, np.bool_]),
+       layout=st.sampled_from(["C", "F", "strided"]), special=st.booleans())
+def test_norms_over_one_axis_are_numpys_own(rows, n, dtype, layout, special):
+    """``norm(x, axis=k)``: the same bits, dtype, type and shape as NumPy's, short axes
+    summed by adds (from ``SHORT_SUM_MIN`` rows) or not, with infinities, NaNs and
+    values whose squares overflow (NumPy's warnings: the fused code reruns eager)."""
+    rng = np.random.default_rng(rows * 10 + n)
+    x = (rng.standard_normal((rows, n)) * 10.0 ** rng.integers(-5, 5, (rows, n)))
+    if special:
+        x.flat[rng.integers(0, x.size, 3)] = [np.inf, np.nan, -1e200]
+    with np.errstate(all="ignore"):
+        x = x.astype(dtype)
+    x = np.asfortranarray(x) if layout == "F" else \
+        np.repeat(x, 2, axis=1)[:, ::2] if layout == "strided" else x
+    b = (x != 0) if dtype is not np.bool_ else x
+    c = x.reshape(rows, n, 1)[:, :, 0] if layout == "C" else x
+    compiled = dynamo.compile(axis_norms, backend="numpy")
+    with warnings.catch_warnings(record=True) as want_warnings:
+        warnings.simplefilter("always")
+        want, want_error = _outcome(axis_norms, x, b, c)
+    for _ in range(2):
+        with warnings.catch_warnings(record=True) as got_warnings:
+            warnings.simplefilter("always")
+            got, got_error = _outcome(compiled, x, b, c)
+        assert got_error == want_error
+        assert [(w.category, str(w.message)) for w in got_warnings] == \
+            [(w.category, str(w.message)) for w in want_warnings]
+        for g, w in zip(got, want, strict=True):
+            _same(g, w)
+
+
+def test_generated_code_takes_axis_norms():
+    x = np.ones((600, 3))
+    src = _source(axis_norms, x, x > 0, x.copy())
+    for call in ("_axis_norm(x, 1, False, False)", "_axis_norm(x, -1, True, False)",
+                 "_axis_norm(x, 1, True, False)", "_axis_norm(x, 0, False, False)",
+                 "_axis_norm(b, 1, False, True)", "_axis_norm(c, -1, False, False)",
+                 "_axis_norm((x[:, 0]), 0, False, False)"):
+        assert call in src
+    assert "_norm(" not in src.replace("_axis_norm(", "")
+
+
+def other_norms(x):
+    return (np.linalg.norm(x, 1, axis=1), np.linalg.norm(x, np.inf, axis=1),
+            np.linalg.norm(x, 3, axis=1), np.linalg.norm(x, axis=(0, 1)),
+            np.linalg.norm(x, 2.0, axis=1))
+
+
+def test_other_orders_and_axis_pairs_keep_numpys_call():
+    x = np.arange(12.0).reshape(4, 3)
+    src = _source(other_norms, x)
+    assert "_axis_norm(" not in src
+    compiled = dynamo.compile(other_norms, backend="numpy")
+    for g, w in zip(compiled(x), other_norms(x), strict=True):
+        _same(g, w)

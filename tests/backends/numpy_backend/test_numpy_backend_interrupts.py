@@ -1,0 +1,166 @@
+"""An interrupt (KeyboardInterrupt) raised anywhere in a compiled call leaves eager's
+state: the caller's floating-point settings, no lock held, no pool thread still
+writing (issue #17; the timing-based sweep: tests/hostile/prog_round22_interrupts.py).
+
+CPython raises a signal handler's exception right after a call returns (before its
+result is stored) or as a Python function starts. A profile function that raises at
+its ``k``-th ``call`` / ``c_return`` event does the same, deterministically: these
+tests sweep ``k`` over every such point of a call (``sys.setprofile`` acts on this
+thread only, as a signal handler does: the pool threads go on)."""
+
+import gc
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+from dynamo.backends.numpy_backend import runtime
+from dynamo.backends.numpy_backend.flat_direct import restore_gaps
+from dynamo.backends.numpy_backend.interrupt_locks import new_lock, under_lock
+from dynamo.backends.numpy_backend.module import Module
+
+import dynamo
+
+
+def interrupted_at_every_point(run):
+    """``run()`` once per interruption point, raising KeyboardInterrupt at the ``k``-th
+    Python call or C call's return of this thread; yields after each (True: it was
+    interrupted), until a run ends before its ``k``-th point. (The collector is off
+    meanwhile: a finalizer of an earlier test's function would meet the interrupt.)"""
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield from _every_point(run)
+    finally:
+        if was:
+            gc.enable()
+
+
+def _every_point(run):
+    k = 1
+    while True:
+        seen = [0]
+
+        def profile(frame, event, arg, seen=seen, k=k):
+            if event in ("call", "c_return"):
+                seen[0] += 1
+                if seen[0] == k:
+                    raise KeyboardInterrupt
+        sys.setprofile(profile)
+        try:
+            run()
+            hit = False
+        except KeyboardInterrupt:
+            hit = True
+        finally:
+            sys.setprofile(None)
+        yield hit
+        if not hit:
+            return
+        k += 1
+
+
+def _update3(u, v):
+    u[1:-1, 1:-1, 1:-1] += 0.1 * (v[:-2, 1:-1, 1:-1] + v[2:, 1:-1, 1:-1]
+                                  - 2.0 * v[1:-1, 1:-1, 1:-1])
+    return u
+
+
+def _inverse(a):
+    return np.linalg.inv(a) * 2.0
+
+
+@pytest.mark.parametrize("backend, fn, make", [
+    ("numpy", _update3, lambda: (np.ones((40, 40, 40)), np.ones((40, 40, 40)) / 50)),
+    ("eager", _inverse, lambda: (np.eye(3) * 2,)),
+])
+def test_an_interrupt_anywhere_leaves_the_callers_floating_point_settings(backend, fn, make):
+    # before the fix the guard's token (``___token = ___ufunc_set(...)``, numpy's
+    # ``_token = _guard()``) was lost to an interrupt right after the switch: the caller
+    # went on with np.geterr() at "raise"
+    f = dynamo.compile(fn, backend=backend)
+    f(*make())
+    f(*make())
+    before = np.geterr(), np.getbufsize()
+    points = 0
+    for hit in interrupted_at_every_point(lambda: f(*make())):
+        points += hit
+        assert (np.geterr(), np.getbufsize()) == before, f"interrupt at point {points}"
+    assert points > 10
+
+
+def test_the_gaps_restore_runs_no_python_code_before_its_copies():
+    """``np.copyto`` runs a Python dispatcher first, where an interrupt skipped the
+    copy (``u`` was left with a gap's other values): the restore is subscripts only,
+    and the only Python call is the buffers' ``give`` after them."""
+    m = Module()
+    m.emit(0, "def restore(_g0, _g1, _gs, _gc):")
+    restore_gaps(m, ["_g0", "_g1"], "_saved", 1)
+    called = []
+
+    class Saved:
+        def give(self, buffers):
+            pass
+    m.scope["_saved"] = Saved()
+    exec(m.source(), m.scope)
+    restore = m.scope["restore"]
+    gaps, saved = [np.zeros(3), np.zeros(2)], [np.ones(3), np.ones(2)]
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code is not restore.__code__:
+            called.append(frame.f_code.co_name)
+    sys.setprofile(profile)
+    try:
+        restore(*gaps, saved, True)
+    finally:
+        sys.setprofile(None)
+    assert [g.tolist() for g in gaps] == [[1.0] * 3, [1.0] * 2]
+    assert called == ["give"]
+
+
+def test_under_lock_never_leaves_the_lock_held():
+    lock = new_lock()
+    for _ in interrupted_at_every_point(lambda: under_lock(lock, sum, [1, 2])):
+        assert not lock._is_owned()
+    other = []
+    t = threading.Thread(target=lambda: other.append(lock.acquire(timeout=5)))
+    t.start()
+    t.join()
+    assert other == [True]
+
+
+def test_the_recycler_is_taken_again_after_any_interrupt():
+    # on 3.14 ``with self._lock:`` stayed locked after an interrupt right after its
+    # __enter__, and the next take waited forever; an interrupt after the take leaves
+    # the array in the recycler, unreferenced: found free again
+    r = runtime.Recycler((1000,), np.dtype("float64"))
+    for _ in interrupted_at_every_point(r.take):
+        done = []
+        t = threading.Thread(target=lambda done=done: done.append(r.take()))
+        t.start()
+        t.join(5)
+        assert done, "the recycler's lock stayed held"
+    assert len(r._issued) <= r.keep
+
+
+def test_run_blocks_returns_only_after_the_pool_threads_stopped():
+    """Interrupted anywhere in the caller's part (a block, the hand-out, the wait),
+    ``run_blocks`` raises only once no pool thread runs a block of the call: none
+    writes after its exception."""
+    cache = runtime.ScratchCache([((4,), np.dtype("float64"))])
+    runtime._POOL.ensure(1)      # (its first start is threading's code, not swept here)
+    ran = []
+
+    def block(i, s):
+        if threading.current_thread() is not threading.main_thread():
+            time.sleep(0.002)
+        ran.append(i)
+
+    for hit in interrupted_at_every_point(lambda: runtime.run_blocks(block, 12, cache, 2)):
+        seen = len(ran)
+        time.sleep(0.01)
+        assert len(ran) == seen, "a pool thread ran a block after run_blocks returned"
+        ran.clear()
+
