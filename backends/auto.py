@@ -30,7 +30,7 @@ Options (``dynamo.compile(fn, backend="auto", options={...})``, checked at
   tier 1's (the native backend's ``numpy`` option);
 - the native tier's (``after_calls``, ``after_ms``, ``background``, ``prefer``,
   ``trial_calls``, ``cache``, ``cache_dir``, ``cache_load``, ``parallel_min_elements``,
-  ``numba_draws``): to ``native``;
+  ``numba_draws``, ``max_kernel_lines``, ``compile_process``): to ``native``;
   without Numba they are accepted (a program's options work on every machine) and
   unused, and only their names are checked;
 - none go to ``eager`` (it has none) or ``cupy`` (its tuning knobs: ask for
@@ -66,7 +66,8 @@ CUPY_PASSED_GPU_CHECKS = True
 # auto's flat numpy-backend options)
 NATIVE_KEYS = frozenset({"after_calls", "after_ms", "background", "prefer", "trial_calls",
                          "cache", "cache_dir", "cache_load", "parallel_min_elements",
-                         "numba_draws"})
+                         "numba_draws", "max_kernel_lines",
+                         "compile_process"})
 NUMPY_KEYS = frozenset(f.name for f in fields(NumpyOptions))
 
 

@@ -61,7 +61,8 @@ def one_output(graph: Graph) -> bool:
 
 def tuple_of_one(fn):
     """The backend contract's function over ``fn``, a compiled graph of one output that
-    returns that output itself: ``graph(*args) -> (fn(*args),)``, which keeps ``fn`` as
+    returns that output itself (a function, or a runner such as the numpy backend's
+    ``PerSize``): ``graph(*args) -> (fn(*args),)``, which keeps ``fn`` as
     ``__dynamo_bare__``. The glue calls ``fn`` (``dynamo.glue``): a cached call then
     builds and unpacks no 1-tuple (about 290 instructions of callgrind's, issue #16);
     anything else calling the backend's result gets the tuple the contract promises.
@@ -73,7 +74,12 @@ def tuple_of_one(fn):
     """
     def graph(*args):
         return (fn(*args),)
-    graph.__dict__.update(fn.__dict__)   # (its __dynamo_source__, a backend's notes)
+    # a function's __dynamo_source__ and a backend's notes (__dynamo_groups__); not a
+    # runner object's state (the numpy backend's PerSize: its variants change as it
+    # runs), nor its ``__dict__`` read at all: reading it makes CPython 3.11 keep the
+    # object's attributes in a real dict, whose reads specialize less well
+    if isinstance(fn, types.FunctionType):
+        graph.__dict__.update(fn.__dict__)
     graph.__dynamo_bare__ = fn
     return graph
 

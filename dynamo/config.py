@@ -86,6 +86,13 @@ class Config:
     native_after_ms: int = 50
     """``backend="native"``: ... or once this many milliseconds were spent in it."""
 
+    native_max_kernel_lines: int = 1500
+    """``backend="native"``: a graph whose kernel (Numba loop nests) has more source lines
+    than this stays in tier 1, unless the disk cache holds its machine code: Numba's
+    compile of Nesterov's 2682 lines took 88 s of CPU in the background thread, holding
+    the GIL, and tier 1's calls ran 3-5 times slower meanwhile (docs/native.md). 0: no
+    limit. A backend option ``max_kernel_lines`` overrides it."""
+
     disk_cache_dir: str | None = os.environ.get("DYNAMO_CACHE_DIR") or None
     """A directory for the on-disk cache of compiles (``dynamo.disk_cache``): worker
     processes that share it skip tracing what another process compiled. None (the

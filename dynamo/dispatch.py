@@ -161,7 +161,8 @@ def direct_graph_call(body: list[str], graph, callee: str, prefix: str,
     expression reads each input once, after all of them were read, as the call did;
     the locals are deleted after the call (a call frame would have dropped them: an
     input the glue then writes over dies there).
-    ``taken``: names the locals must avoid."""
+    ``taken``: names the locals must avoid (and the one local the expression may
+    bind, its third argument: ``PerSize`` reads its one variant into it)."""
     head = f"{outs} = {callee}("
     for row, line in enumerate(body):
         stripped = line.lstrip()
@@ -184,7 +185,8 @@ def direct_graph_call(body: list[str], graph, callee: str, prefix: str,
             binds.append(f"{indent}{local} = {text}")
             args.append(local)
             locals_.append(local)
-        expr = graph.__dynamo_call_source__(callee, args)
+        expr = graph.__dynamo_call_source__(callee, args,
+                                            _free_local(f"{prefix}only", taken | set(locals_)))
         unbind = [f"{indent}del {', '.join(locals_)}"] if locals_ else []
         return body[:row] + binds + [f"{indent}{outs} = {expr}"] + unbind + body[row + 1:]
     return body

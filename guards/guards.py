@@ -221,7 +221,25 @@ def typed(value: Any) -> Any:
         return (float, repr(value))  # nan equals itself here; -0.0 differs from 0.0
     if t is complex:
         return (complex, typed(value.real), typed(value.imag))
+    if isinstance(value, (np.floating, np.complexfloating)):
+        # np.float32(-0.0) == np.float32(0.0) too (``x + fi.eps`` keeps the sign of a
+        # -0.0 element only for -0.0): the Python float's key of each part
+        return (t, typed(float(value.real)), typed(float(value.imag))) \
+            if isinstance(value, np.complexfloating) else (t, typed(float(value)))
     return (t, value)
+
+
+def equal_is_not_same(value: Any) -> bool:
+    """A NumPy float or complex scalar that ``==`` does not tell from another value:
+    0.0 (-0.0 equals it), NaN (equals nothing), a complex (``1-0j == 1+0j``). Its CONSTANT
+    guard compares ``typed`` keys.
+
+        >>> equal_is_not_same(np.float32(0.0)), equal_is_not_same(np.float32(0.5))
+        (True, False)
+    """
+    if isinstance(value, np.complexfloating):
+        return True
+    return isinstance(value, np.floating) and bool(value == 0 or value != value)
 
 
 def _constant_key(value: Any) -> Any:

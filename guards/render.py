@@ -129,7 +129,7 @@ class _Builder:
             self.compare(e, value)
         elif t is float and value != value:
             self.chain.append(f"{b['type']}({e}) is {b['float']} and {e} != {e}")
-        elif t in (float, complex, tuple, range, slice):
+        elif t in (float, complex, tuple, range, slice) or G.equal_is_not_same(value):
             # 0.0 and -0.0, and containers of constants: every part's type and value
             self.compare(f"___typed({e})", G.typed(value))
         else:  # np.dtype and other library constants: exact type, then ==

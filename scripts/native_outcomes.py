@@ -28,7 +28,7 @@ in a few minutes. Example (``--lower-only --corpus 6``, first lines)::
 
     corpus 6: 48 programs, 56 graphs
        39  lowered
-        2  refused: index Node
+        2  refused: a SymArg constant passed to NumPy
         2  refused: rfft
       ...
 """

@@ -47,7 +47,7 @@ from dynamo.ops.node_facts import reduction_info
 from dynamo.tree import tree_map
 
 from ..common import python_function
-from ..numpy_backend.backend import numpy_backend
+from ..numpy_backend.backend import numpy_code
 
 log = logging.getLogger("dynamo.backend")
 _labels = itertools.count()
@@ -115,7 +115,7 @@ class ChunkKernel:
         warning, if it cannot compile them: the call must not be lost)."""
         graph = self.graph_for(chunks)
         try:
-            return numpy_backend(graph, list(chunks), options=self.options)
+            return numpy_code(graph, list(chunks), options=self.options)
         except Exception as e:  # noqa: BLE001
             log.warning("dask backend: the numpy backend could not compile %s for chunks "
                         "of shapes %s (%s: %s); they run op by op", self.label,

@@ -26,6 +26,14 @@ Options (checked at ``dynamo.compile``):
   (always, until loaded: tier 2 from the second call, the first call paying Numba's
   setup), ``"background"`` (never);
 - ``parallel_min_elements`` (default 16384): nests this large get a ``prange``;
+- ``max_kernel_lines`` (default ``dynamo.config.native_max_kernel_lines``, 1500; 0: no
+  limit): a graph whose kernel has more lines stays in tier 1 unless the disk cache
+  holds its machine code (Numba's compile of it would take tens of seconds of CPU,
+  holding the GIL while tier 1 runs: compile_cost.py);
+- ``compile_process`` (default True): with the disk cache and ``background``, Numba
+  compiles the kernel in a child process that fills the cache, and the tier's thread
+  loads it (child_compile.py): Numba's compiler holds the GIL, and tier 1's calls in
+  the program's thread ran 2.6 times slower beside a compile in a thread;
 - ``numba_draws`` (default True): ``standard_normal``/``random`` drawn by Numba where a
   probe finds its draws equal to NumPy's (nopython_draws.py); False: NumPy calls;
 - ``numpy``: a dict of options for tier 1 (the numpy backend's).
@@ -41,9 +49,10 @@ import numbers
 from dynamo.config import config
 from dynamo.graph import Graph
 
-from ..numpy_backend import numpy_backend
+from ..numpy_backend.backend import numpy_code
 from ..numpy_backend.options import Options as NumpyOptions
-from .kernel_files import cache_dir_default
+from .compile_cost import too_big
+from .kernel_files import cache_dir_default, module_source
 from .lower import Unsupported, lower
 from .tier import Settings, Tiered
 
@@ -66,7 +75,8 @@ if numba_missing():
     raise ImportError(HOW_TO_INSTALL)
 
 _KEYS = {"after_calls", "after_ms", "background", "prefer", "trial_calls", "cache",
-         "cache_dir", "cache_load", "parallel_min_elements", "numpy", "numba_draws"}
+         "cache_dir", "cache_load", "parallel_min_elements", "numpy", "numba_draws",
+         "max_kernel_lines", "compile_process"}
 
 
 def parse_options(options: dict | None) -> tuple[Settings, dict, int]:
@@ -77,17 +87,17 @@ def parse_options(options: dict | None) -> tuple[Settings, dict, int]:
     if unknown:
         raise ValueError(f"unknown option(s) for backend 'native': {unknown}; options: "
                          f"{sorted(_KEYS)}")
-    for name in ("after_calls", "trial_calls", "parallel_min_elements"):
+    for name in ("after_calls", "trial_calls", "parallel_min_elements", "max_kernel_lines"):
         v = options.get(name, 1)
-        if not isinstance(v, int) or isinstance(v, bool) or v < (0 if name == "after_calls"
-                                                                  else 1):
+        least = 0 if name in ("after_calls", "max_kernel_lines") else 1
+        if not isinstance(v, int) or isinstance(v, bool) or v < least:
             raise ValueError(f"option {name!r} of backend 'native' must be an int >= "
-                             f"{0 if name == 'after_calls' else 1}, got {v!r}")
+                             f"{least}, got {v!r}")
     ms = options.get("after_ms", 0)
     if not isinstance(ms, numbers.Real) or isinstance(ms, bool) or ms < 0:
         raise ValueError(f"option 'after_ms' of backend 'native' must be a number >= 0, "
                          f"got {ms!r}")
-    for name in ("background", "cache", "numba_draws"):
+    for name in ("background", "cache", "numba_draws", "compile_process"):
         if not isinstance(options.get(name, True), bool):
             raise ValueError(f"option {name!r} of backend 'native' must be True or False, "
                              f"got {options[name]!r}")
@@ -114,6 +124,8 @@ def parse_options(options: dict | None) -> tuple[Settings, dict, int]:
         trial_calls=options.get("trial_calls", 3),
         numba_draws=options.get("numba_draws", True),
         cache_load=options.get("cache_load", "auto"),
+        max_kernel_lines=options.get("max_kernel_lines", config.native_max_kernel_lines),
+        compile_process=options.get("compile_process", True),
         cache_dir=(cache_dir or cache_dir_default()) if options.get("cache", True) else None)
     return settings, tier1, options.get("parallel_min_elements", 1 << 14)
 
@@ -121,7 +133,9 @@ def parse_options(options: dict | None) -> tuple[Settings, dict, int]:
 def native_backend(graph: Graph, example_inputs, options: dict | None = None):
     """Tier 1 (the numpy backend) now; tier 2 (Numba loop nests) once the graph is hot."""
     settings, tier1_options, parallel_min = parse_options(options)
-    tier1 = numpy_backend(graph, example_inputs, tier1_options or None)
+    # (the code returning the tuple of outputs: Tiered calls it, and a wrapper over
+    # code returning one output bare, numpy_backend's, would add a frame a call)
+    tier1 = numpy_code(graph, example_inputs, tier1_options or None)
     try:
         kernel = lower(graph, parallel_min)
     except Unsupported as e:
@@ -130,6 +144,10 @@ def native_backend(graph: Graph, example_inputs, options: dict | None = None):
     except Exception:  # noqa: BLE001 (a bug of the lowering: tier 1 is still right)
         log.warning("native tier: graph stays in tier 1: lowering it failed (an internal "
                     "error of dynamo's native tier; please report it)", exc_info=True)
+        return tier1
+    why = too_big(module_source(kernel), settings.max_kernel_lines, settings.cache_dir)
+    if why is not None and settings.prefer != "tier1":
+        log.info("native tier: graph stays in tier 1: %s", why)
         return tier1
     name = f"g{next(_counter)}"
     log.debug("native tier: graph %s lowered\n%s", name, kernel.source)

@@ -23,7 +23,9 @@ from .nopython_draws import emit_draw, nopython_form
 from .ops import _ELEMENTWISE, _REDUCTIONS, Unsupported, _meta
 from .outs import Outs, out_of
 from .reductions import Reductions
+from .scatters import Scatters
 from .stencils import Stencils
+from .sym_slices import SymSlices
 from .values import Arr, Const, Lazy, Obj, View
 
 # the ops lowered to loop nests (others may still be called through NumPy: calls.py)
@@ -32,7 +34,7 @@ _NATIVE = _ELEMENTWISE | _REDUCTIONS | CREATION | {"roll", "getitem", "setitem",
 
 
 class _Block(Elementwise, Nests, Stencils, Reductions, Loops, Creation, Moves, Calls,
-             Draws, Outs, Gathers):
+             Draws, Outs, Gathers, Scatters, SymSlices):
     """Lowers the nodes of one graph (the kernel's, or a loop body's) in order."""
 
     def __init__(self, em: _Emitter, graph: Graph, env: dict):

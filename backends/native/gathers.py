@@ -28,7 +28,7 @@ import numpy as np
 
 from dynamo.graph import Node
 
-from .ops import Unsupported, _broadcast, _dt, _meta
+from .ops import Unsupported, _dt, _meta
 from .values import Arr, Lazy, View
 
 
@@ -106,7 +106,7 @@ class Gathers:
                     continue
                 n = v.shape[k]
                 if isinstance(it, Node):
-                    e, _ = self.element(self.val(it), _broadcast(bidx, _meta(it).shape, bshape),
+                    e, _ = self.element(self.val(it), bidx,
                                         bshape, stmts, flag)
                 else:
                     e = str(int(it))

@@ -12,6 +12,7 @@ from dynamo.graph import Node
 from .gathers import has_array_index
 from .ops import Unsupported, _cast, _meta
 from .saves import Store, save_before_store
+from .sym_slices import has_symbolic_slice
 from .values import Arr, Const, Lazy, Scal, Tup, View, _compose
 
 
@@ -71,6 +72,8 @@ class Stencils:
         base, index = node.args
         if has_array_index(index):   # ``x[idx]``: a gather into a new array (gathers.py)
             return self.gather(node)
+        if has_symbolic_slice(index):   # ``x[k:k + n]``: a copy (sym_slices.py)
+            return self.symbolic_slice(node)
         if node.kwargs:
             raise Unsupported("getitem with keywords")
         v = self.val(base)
@@ -102,6 +105,8 @@ class Stencils:
 
     def setitem(self, node: Node):
         base, index, value = node.args
+        if has_array_index(index):   # ``x[idx] = v``: a sequential scatter (scatters.py)
+            return self.scatter(node)
         target = self.val(base)
         if isinstance(target, Lazy):   # ``y = x + 1; y[0] = 0``: y is a new array
             target = self.force(base)

@@ -44,6 +44,7 @@ import numpy as np
 from dynamo.source import compile_source
 
 from .call_helpers import c_ordered, call_helpers, fast_native, written_check
+from .child_compile import compile_in_child
 from .draws import restore_states, save_states
 from .error_state import default_errstate, rerun_completes
 from .kernel_files import cache_path, has_machine_code, module_from_file, module_source
@@ -69,6 +70,9 @@ class Settings:
     numba_draws: bool = True         # False: draws are NumPy calls (nopython_draws.py)
     cache_dir: str | None = None     # None: compile in memory, no disk cache
     cache_load: str = "auto"         # "auto" | "first_call" | "background": _load_wait
+    max_kernel_lines: int = 1500     # longer kernels are not compiled (compile_cost.py)
+    compile_process: bool = True     # with a disk cache and background: Numba compiles
+                                     # in a child process (child_compile.py)
 
 
 # Set once a kernel was compiled or loaded in this process: Numba is imported and its
@@ -105,6 +109,7 @@ class Tiered:
         self._lock = threading.Lock()
         self._calls, self._spent = 0, 0.0
         self._dispatcher = None
+        self._child_spec: tuple | None = None   # (file, module, options): child_compile.py
         self._compiled: set = set()         # layout keys with a compiled kernel
         self._compiling: set = set()
         self._failed: set = set()           # layout keys Numba could not compile
@@ -236,6 +241,14 @@ class Tiered:
                     sum(w.nbytes for w in free) >= FREE_MIN_BYTES
             sig = tuple(numba.typeof(a) for a in (*args, *new_savers(written),
                                                   *self._buffers()))
+            spec = self._child_spec
+            if spec is not None and self.settings.background and \
+                    self.settings.compile_process and not has_machine_code(
+                        self.__dynamo_native_source__, self.settings.cache_dir):
+                # Numba's compile in a child process, which fills the disk cache: the
+                # compile below loads it, and the GIL stays free for tier 1's calls
+                # meanwhile (child_compile.py)
+                compile_in_child(*spec, sig)
             _compile_signature(numba, self._dispatcher, sig)
             with self._lock:
                 self._compiled.add(key)
@@ -290,8 +303,11 @@ class Tiered:
         options = dict(parallel=self.kernel.parallel and not twin, error_model="numpy",
                        nogil=not self.kernel.calls_numpy)
         if self.settings.cache_dir is not None:
-            fn = module_from_file(src, self.settings.cache_dir).kernel
+            module = module_from_file(src, self.settings.cache_dir)
+            fn = module.kernel
             options["cache"] = True
+            if not twin:   # (what a child process needs to compile it: child_compile.py)
+                self._child_spec = (module.__file__, module.__name__, dict(options))
         else:
             scope: dict = {}
             compile_source(src, f"<dynamo native kernel {self.name}>", scope)

@@ -5,6 +5,13 @@ Example::
     >>> fn = numpy_backend(graph, example_inputs, options={"threads": 2})
     >>> fn(x)                   # -> tuple of output arrays
     >>> print(fn.__dynamo_source__)
+
+A graph of one output (``common.one_output``) compiles to code that returns it bare
+(``return divide``, not ``return (divide, )``); the backend's result is that code under
+``common.tuple_of_one``, so the glue calls the bare code and every other caller gets
+the contract's tuple (issue #16: a cached call builds and unpacks no 1-tuple)::
+
+    >>> fn(x), fn.__dynamo_bare__(x)     # ((divide,), divide)
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from dynamo.graph import Graph
 from dynamo.ops.node_facts import array_meta
 from dynamo.source import compile_source
 
-from ..common import python_function
+from ..common import one_output, python_function, tuple_of_one
 from ..fusion import SINGLE, partition
 from ..passes import (
     PIPELINE,
@@ -46,7 +53,18 @@ _counter = itertools.count()
 
 
 def numpy_backend(graph: Graph, example_inputs, options: dict | None = None):
-    """Compile ``graph`` into fused, block-wise NumPy code (see the package docstring)."""
+    """Compile ``graph`` into fused, block-wise NumPy code (see the package docstring);
+    a graph of one output into code returning it bare, under ``tuple_of_one``."""
+    if one_output(graph):   # the glue calls the code that returns it bare
+        return tuple_of_one(numpy_code(graph, example_inputs, options, bare=True))
+    return numpy_code(graph, example_inputs, options)
+
+
+def numpy_code(graph: Graph, example_inputs, options: dict | None = None,
+               bare: bool = False):
+    """The compiled graph itself: a function (or ``PerSize`` runner) returning the tuple
+    of the graph's outputs, or with ``bare`` (a graph of ``one_output``) its one output.
+    Tier 1 of the native backend calls this, as the dask backend's chunk kernels do."""
     opts = Options.parse(options)
     kinds = {m.kind for m in map(array_meta, graph.nodes) if m is not None}
     if kinds - {"numpy"}:
@@ -56,14 +74,15 @@ def numpy_backend(graph: Graph, example_inputs, options: dict | None = None):
         # masked arrays, matrices...: their own operators and methods decide; blocks,
         # out= buffers and ufunc.reduce would not be theirs
         log.debug("numpy backend: ndarray subclass input, running the graph op by op")
-        return python_function(graph)
+        return python_function(graph, bare=bare)
     if is_symbolic(graph):   # one static compile per size, then size-generic code
-        return PerSize(graph, lambda static, inputs: numpy_backend(static, inputs, options),
-                       lambda: generated_code(graph, opts))
-    return generated_code(graph, opts)
+        return PerSize(graph,
+                       lambda static, inputs: numpy_code(static, inputs, options, bare),
+                       lambda: generated_code(graph, opts, bare), bare=bare)
+    return generated_code(graph, opts, bare)
 
 
-def generated_code(graph: Graph, opts: Options):
+def generated_code(graph: Graph, opts: Options, bare: bool = False):
     """The graph's generated function, valid for every size its metas allow.
 
     With static sizes that is the fused, block-planned code. With symbolic sizes
@@ -73,7 +92,8 @@ def generated_code(graph: Graph, opts: Options):
     size symbols it needs as the graph's inputs (``x[(s0 - 1)]``), and every decision
     that needs a number (block plans, row buffers, short sums, a mean's count) is made
     only for static shapes; buffers are lent only between equal symbolic sizes
-    (``reuse.same_sizes``). No size is baked into the code.
+    (``reuse.same_sizes``). No size is baked into the code. With ``bare`` (a graph of
+    ``one_output``) the code returns the output itself, and so does its rerun.
     """
     start = time.perf_counter()
     passes = PIPELINE_FAST_POWERS if opts.fast_powers else PIPELINE
@@ -93,11 +113,11 @@ def generated_code(graph: Graph, opts: Options):
     # the caller would see (and, with rerun_on_error, after any exception); one with
     # effects runs the stretch between two effects again (statements.Guarding).
     # (not a loop body: its trips write what they carry, and run again one by one)
-    rerun = m.bind(_Rerun(graph), "rerun") \
+    rerun = m.bind(_Rerun(graph, bare=bare), "rerun") \
         if rerun_on_signal(graph) and not is_loop_body(graph) else None
     emit_forward(m, optimized, groups, plans, f"forward{n}",
                  Guarding(rerun, catch_all=opts.rerun_on_error),
-                 recycle=scratch.MIN_BYTES if opts.recycle_outputs else 0)
+                 recycle=scratch.MIN_BYTES if opts.recycle_outputs else 0, bare=bare)
     src = m.source()
     compile_source(src, f"<dynamo numpy graph {n}>", m.scope, user_lines=True)
     fn = m.scope.pop(f"forward{n}")
@@ -135,9 +155,10 @@ class _Rerun:
     chained to the fused code's.
     """
 
-    def __init__(self, graph: Graph | None, fn=None):
+    def __init__(self, graph: Graph | None, fn=None, bare: bool = False):
         self.graph = graph
         self.fn = fn   # given (without the graph) when the disk cache rebuilds it
+        self.bare = bare   # return the one output itself, as the fused code does
 
     def failed(self, error: Exception) -> None:
         log.debug("fused code raised %s: %s; running the graph op by op",
@@ -145,5 +166,5 @@ class _Rerun:
 
     def __call__(self, *args):
         if self.fn is None:
-            self.fn = python_function(self.graph, name="rerun")
+            self.fn = python_function(self.graph, name="rerun", bare=self.bare)
         return self.fn(*args)

@@ -74,7 +74,8 @@ from .statements import (
 
 
 def emit_forward(m: Module, graph: Graph, groups: list[Group], plans: list, name: str,
-                 guarding: Guarding = DEFAULT_GUARDING, recycle: int = 0) -> None:
+                 guarding: Guarding = DEFAULT_GUARDING, recycle: int = 0,
+                 bare: bool = False) -> None:
     """``def <name>(placeholders): ...``: the steps in ``order.schedule``'s order (the
     program's, for plain-path ops), then the outputs.
 
@@ -85,7 +86,9 @@ def emit_forward(m: Module, graph: Graph, groups: list[Group], plans: list, name
     (``LayoutCheck``): on entry, running ``_<name>_any_layout`` (the same code without
     that reuse) where they fail, or, in a loop body, on every trip. With ``recycle``
     (bytes; not in a loop body) a large fresh ufunc result with no donor writes into
-    its site's buffer from the previous call (``scratch.Scratch``).
+    its site's buffer from the previous call (``scratch.Scratch``). With ``bare`` (a
+    graph of one output, ``common.one_output``) the function returns that output, not
+    a 1-tuple: ``return divide`` (the glue then unpacks nothing per call).
     """
     if is_loop_body(graph):
         m.loop_variables[next(iter(graph.placeholders))] = loop_variable(graph)
@@ -120,14 +123,16 @@ def emit_forward(m: Module, graph: Graph, groups: list[Group], plans: list, name
         plain, _ = donors(graph, groups, steps, returned, layout_checked=False,
                           same_segment=segments, recycle=recycle, targets=targets,
                           guarded=guarded)
-        _emit_function(m, graph, groups, plans, steps, fns, plain, fallback, guarding, None)
+        _emit_function(m, graph, groups, plans, steps, fns, plain, fallback, guarding, None,
+                       bare)
         cond = " and ".join(row_major(n.name) for n in graph.placeholders if n in checks)
         entry = LayoutCheck(cond, fallback)
-    _emit_function(m, graph, groups, plans, steps, fns, reuse, name, guarding, entry)
+    _emit_function(m, graph, groups, plans, steps, fns, reuse, name, guarding, entry, bare)
 
 
 def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, steps: list,
-                   fns: dict, reuse: dict, name: str, guarding: Guarding, entry) -> None:
+                   fns: dict, reuse: dict, name: str, guarding: Guarding, entry,
+                   bare: bool = False) -> None:
     name_of = plain_name(m)
     returned = graph.outputs
     # (source, nodes it reads, nodes it makes, nodes it hands over: see HANDOVER)
@@ -212,7 +217,7 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, st
         cond, fallback = entry.cond, entry.fallback
         m.emit(1, f"if not ({cond}):")
         m.emit(2, f"return {fallback}({params})")
-    result = f"return {m.fmt(tuple(returned), name_of)}"
+    result = f"return {m.fmt(returned[0] if bare else tuple(returned), name_of)}"
     if guarding.rerun is None:
         regions = stretches(m, graph, groups, plans, group_of, name_of,
                             [made for _, _, made, _ in statements])

@@ -153,11 +153,15 @@ class PerSize:
 
     ``compile_static(static_graph, args)`` compiles one variant; ``compile_generic()``
     the size-generic function used past ``GENERIC_AFTER`` variants (default: the eager
-    backend's code for the graph, op by op)."""
+    backend's code for the graph, op by op). With ``bare`` (a graph of one output,
+    ``common.one_output``) the runner and all its functions return that output itself,
+    not a 1-tuple: ``compile_static`` and ``compile_generic`` must compile them so."""
 
-    def __init__(self, graph: Graph, compile_static, compile_generic=None):
-        self.graph, self.compile_static = graph, compile_static
-        self.compile_generic = compile_generic or (lambda: python_function(graph))
+    def __init__(self, graph: Graph, compile_static, compile_generic=None,
+                 bare: bool = False):
+        self.graph, self.compile_static, self.bare = graph, compile_static, bare
+        self.compile_generic = compile_generic or \
+            (lambda: python_function(graph, bare=bare))
         # changing numbers, and the sizes the data decides (read when the graph runs)
         self.keep = value_symbols(graph) | unbacked_symbols(graph)
         # the arguments that are changing numbers: not part of a variant's key
@@ -170,16 +174,19 @@ class PerSize:
         self.key = variant_key(graph, self.values)
         # A graph whose only changing inputs are numbers has one variant, key ``()``:
         # generated code calls ``only``, this object's call until that variant exists,
-        # then the variant itself (about 30 ns a call less than the lookup).
+        # then the variant itself (about 30 ns a call less than the lookup); read into
+        # a local first (see __dynamo_call_source__).
         params = [f"a{i}" for i in range(len(graph.placeholders))]
         self.keyless = key_source(graph, self.values, params) == "()"
         self.only = self.miss
         self.callers: dict[str, Any] = {}   # for _AtProgramLines: one per program line
 
-    def __dynamo_call_source__(self, callee: str, args: list[str]) -> str:
+    def __dynamo_call_source__(self, callee: str, args: list[str],
+                               local: str = "___only") -> str:
         """The expression that calls this runner, named ``callee``, with the inputs
-        named ``args``, as generated code writes it in place of ``callee(*args)`` (the
-        entry's glue, pasted into the dispatcher or called by a resume function:
+        named ``args`` (``local``: a name it may bind, free in the code around it), as
+        generated code writes it in place of ``callee(*args)`` (the entry's glue,
+        pasted into the dispatcher or called by a resume function:
         ``dynamo.dispatch.direct_graph_call``): the variant of the call's key, looked
         up in ``variants`` where it runs, or else ``miss``. A cached call
         then runs the variant with no frame of this object's (``__call__`` is called
@@ -188,10 +195,14 @@ class PerSize:
 
             (___graph.variants.get((x.shape, )) or ___graph.miss)(x, w)
 
-        or, for a graph of one variant (``keyless``), ``___graph.only(x, t)``.
+        or, for a graph of one variant (``keyless``), ``(___only := ___graph.only)(x,
+        t)``: the attribute read into the local first. CPython's ``LOAD_METHOD`` (3.11;
+        ``LOAD_ATTR``'s method form after) does not specialize for a function in the
+        instance's ``__dict__`` and looks it up the slow way on each call; a plain read
+        of the attribute specializes (about 120 instructions of a call, issue #16).
         """
         if self.keyless:
-            return f"{callee}.only({', '.join(args)})"
+            return f"({local} := {callee}.only)({', '.join(args)})"
         return (f"({callee}.variants.get({key_source(self.graph, self.values, args)}) "
                 f"or {callee}.miss)({', '.join(args)})")
 
@@ -212,13 +223,15 @@ class PerSize:
                     log.warning("numpy backend: size-generic code for graph %s failed "
                                 "(%s: %s); new sizes run op by op", self.name,
                                 type(e).__name__, e)
-                    self.generic = python_function(self.graph)
+                    self.generic = python_function(self.graph, bare=self.bare)
                 # from now on the sizes no variant has run it directly (an instance
                 # attribute over the method: see __dynamo_call_source__)
                 self.miss = self.generic
             return self.generic(*args)
         run = _AtProgramLines(self.graph, self.callers)   # eager's result, every value
         outputs = run.run(*args)
+        if self.bare:
+            outputs = outputs[0]
         self.compiled += 1
         log_variants.debug("numpy backend: graph %s compiles a static variant for the "
                            "symbol values %s (variant %d of this graph)", self.name,
@@ -243,7 +256,8 @@ class PerSize:
     miss = __call__
 
     def op_by_op(self, *args):
-        return Interpreter(self.graph, impl_table(NUMPY)).run(*args)
+        outputs = Interpreter(self.graph, impl_table(NUMPY)).run(*args)
+        return outputs[0] if self.bare else outputs
 
 
 class _AtProgramLines(Interpreter):

@@ -129,8 +129,9 @@ def encode(value, ctx: Context, what: str = "value"):
         from dynamo.backends.common import python_function
         if value.graph is None:
             raise NotStorable("the numpy backend's rerun has no graph")
+        # (the rerun of code returning one output bare returns it bare too)
         return {"rerun": {"function": _encode_function(
-            python_function(value.graph, name="rerun"), ctx)}}
+            python_function(value.graph, name="rerun", bare=value.bare), ctx)}}
     if isinstance(value, (types.BuiltinMethodType, types.MethodType)) and \
             not isinstance(value.__self__, types.ModuleType) and value.__self__ is not None:
         data = {"method": [encode(value.__self__, ctx, what), value.__name__]}

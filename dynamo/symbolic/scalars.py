@@ -30,7 +30,17 @@ from __future__ import annotations
 import math
 import operator
 
-from .sizes import Sym, Symbolic, SymInt, is_unbacked_number, nonnegative, pin, record
+from .sizes import (
+    Sym,
+    Symbolic,
+    SymInt,
+    floors,
+    is_unbacked,
+    is_unbacked_number,
+    nonnegative,
+    pin,
+    record,
+)
 
 # The operators an expression may hold: each always gives a float when an operand is a
 # float (or for truediv, always), whatever the values (pow: see ``_pow_stays_float``).
@@ -344,8 +354,11 @@ def binary(fn, a, b):
         return _plain(fn, a, b)    # int op int (other than /): an int, SymInt's business
     if fn is operator.pow and not _pow_stays_float(a, b):
         return _plain(fn, a, b)
-    if _unbacked(a, b) and not _never_raises(fn, b):
-        return _plain(fn, a, b)    # (pinned: an unbacked number breaks the graph there)
+    if _data_decided(a, b) and not _never_raises(fn, b):
+        # (pinned: an unbacked number or size breaks the graph there; ``1.0 / len(kept)``
+        # raises ZeroDivisionError for an empty ``kept``, and a SymFloat's expression
+        # is computed after the graph, outside the program's own ``try``)
+        return _plain(fn, a, b)
     if _unbacked(a, b) and max(Expr.of(a).depth, Expr.of(b).depth) >= _MAX_DEPTH:
         # ``t = t + float(x[i])`` unrolled: Python's parser takes 200 nested parentheses
         pin(_symbols(a, b), f"an expression {_MAX_DEPTH} operators deep")
@@ -375,6 +388,48 @@ def _unbacked(*values) -> bool:
     return any(is_unbacked_number(s) for s in _symbols(*values))
 
 
+def _data_decided(*values) -> bool:
+    """Does an operand hold a value only the data decides: an unbacked number
+    (``uf0``), an unbacked size (``u0``, ``len(x[x > 0])``, which may be 0) or an int
+    computed from one (``ui0``)? No value of it is known while tracing, so an operation
+    that raises for some values is not kept as an expression."""
+    return any(is_unbacked(s) for s in _symbols(*values))
+
+
+def _int_sym(value) -> Sym | None:
+    """The affine expression of a SymInt, or of a SymFloat that is ``float`` of one
+    (``1.0 / (n + 1)`` divides by ``float(n + 1)``); None otherwise."""
+    if isinstance(value, SymInt):
+        return value.sym
+    if isinstance(value, SymFloat):
+        e = value.sym
+        if e.op is float and len(e.args) == 1 and isinstance(e.args[0], Expr) and \
+                e.args[0].op == "int":
+            return e.args[0].args[0]
+    return None
+
+
+def least_value(sym: Sym) -> int | None:
+    """The least value the affine expression ``sym`` over data-dependent ints takes, or
+    None when unknown: an unbacked size (``u0``) is at least 0, an int the graph
+    computes (``ui0``) its floor in ``Trace.floors``; a negative coefficient or any
+    other symbol gives None.
+
+        >>> least_value((max(len(kept), 1) + 2).sym)     # ui0 >= 1
+        3
+    """
+    known = floors()
+    total = sym.const
+    for name, coeff in sym.terms:
+        if coeff < 0 or not is_unbacked(name) or is_unbacked_number(name):
+            return None
+        floor = known.get(name) if name.startswith("ui") else 0
+        if floor is None:
+            return None
+        total += coeff * floor
+    return total
+
+
 def _never_raises(fn, divisor) -> bool:
     """Is ``a fn divisor`` of Python floats (one of them an unbacked number) free of
     exceptions for every value? ``+``, ``-``, ``*`` are (IEEE: inf and nan, never
@@ -389,6 +444,10 @@ def _never_raises(fn, divisor) -> bool:
     if fn in (operator.add, operator.sub, operator.mul):
         return True
     if fn in (operator.truediv, operator.floordiv, operator.mod):
+        sym = _int_sym(divisor)
+        if sym is not None:   # (``max(len(kept), 1)``, ``len(kept) + 1``: at least 1)
+            least = least_value(sym)
+            return least is not None and least > 0
         return type(divisor) in (int, float, bool) and divisor != 0
     return False
 
@@ -476,8 +535,8 @@ def math_call(fn, values):
     ``SymFloat(0.707..., __import__('math').cos(((3.14159... * float(s0)) / 8)))``."""
     if len(values) not in _MATH.get(fn, ()) or not all(_number(v) for v in values) or \
             not any(isinstance(v, (SymInt, SymFloat)) for v in values) or \
-            _unbacked(*values):   # (math.log(float(x)) may raise for some data)
-        return None
+            _data_decided(*values):
+        return None   # (math.log(float(x)), math.log(len(kept)) raise for some data)
     try:
         hint = fn(*(_hint(v) for v in values))
     except Exception:  # noqa: BLE001 (the caller's plain call raises it again, pinned)

@@ -220,13 +220,14 @@ class ShapeEnv:
             self.trace.unbacked[name] = what
         return SymFloat(_UNBACKED_NUMBER_HINT, Expr.symbol(name, name))
 
-    def new_unbacked_int(self, what: str, hint: int) -> SymInt:
+    def new_unbacked_int(self, what: str, hint: int, floor: int | None = None) -> SymInt:
         """A fresh *unbacked* Python int (``ui0``, ``ui1``...): an int the graph computes
         from unbacked sizes where the trace cannot keep it affine (``max(seg.size, 1)``,
         ``len(kept) // 2``: ``variables/size_values.py``). Like an unbacked size it has no
         value while tracing (a decision on it breaks the graph); ``hint`` is the
         expression at the sizes' made-up hints. It is kept with the unbacked numbers:
-        the graph computes it (``sym_int``), nothing reads it off an array.
+        the graph computes it (``sym_int``), nothing reads it off an array. ``floor``: a
+        value it is never below, where known (``max(n, 1)``: 1; ``Trace.floors``).
 
             >>> env.new_unbacked_int("max() of a data-dependent size, at app.py:3", 4099)
             SymInt(4099, ui0)
@@ -236,6 +237,8 @@ class ShapeEnv:
         self.hints[name] = hint
         if self.trace is not None:
             self.trace.unbacked[name] = what
+            if floor is not None:
+                self.trace.floors[name] = floor
         return SymInt(hint, Sym.symbol(name, name))
 
     def new_number(self, source: Source, value: float) -> SymFloat:

@@ -356,6 +356,9 @@ class Trace:
         # sizes an entry serves from 1 up, not 2 (read only where they cannot
         # broadcast: a stacked list's rows, ``variables.stacked_lists``) -> that least
         self.least: dict[str, int] = {}
+        # ints the graph computes from unbacked sizes (``ui0``) -> a value they are never
+        # below (``max(len(kept), 1)``: 1), so ``7 / max(n, 1)`` cannot divide by zero
+        self.floors: dict[str, int] = {}
 
     def note(self, key: str, why: str) -> None:
         """Remember the first place (and reason) that learned ``key``."""
@@ -523,6 +526,12 @@ def nonnegative(name: str) -> bool:
         return False
     record(f"{source} >= 0", True, {name})
     return True
+
+
+def floors() -> dict[str, int]:
+    """``Trace.floors`` of the running trace: ints the graph computes -> their least value."""
+    trace = getattr(_local, "trace", None)
+    return trace.floors if trace is not None else {}
 
 
 def pinned() -> set[str]:

@@ -150,7 +150,12 @@ class ConstantVariable(Variable):
     def getattr(self, tx, name: str) -> Variable:
         if name.startswith("__") and name not in ("__class__", "__name__"):
             raise Unsupported(f"dunder attribute {name!r} of a constant")
-        attr = getattr(self.value, name)
+        # an attribute of a symbolic number is one of its value (``n.bit_length()``,
+        # ``n.real``, ``n.__class__`` is int): read from the value, pinned (for a
+        # data-dependent size that breaks here). A bound method of the SymInt itself
+        # would reach the code after a break, and pin there, outside any trace
+        value = self.as_python_constant() if isinstance(self.value, Symbolic) else self.value
+        attr = getattr(value, name)
         if callable(attr) and not isinstance(attr, type):
             return BuiltinVariable(attr, pure_method=True)
         if not is_pure_constant(attr):   # (dtype.fields, dtype.descr: a dict, a list)
@@ -176,6 +181,11 @@ class NumericInfoVariable(ConstantVariable):
         fi.eps            ->  the constant np.float32(1.1920929e-07)
                               guard: type(fi.eps) is np.float32 and fi.eps == ___c5
     """
+
+    def describe(self) -> str:
+        # (not ``repr``: finfo's ``__repr__`` stores its text in the object, ``_repr``, a
+        # write the program would see in ``vars(fi)``; round 24)
+        return f"an np.{type(self.value).__name__} object"
 
     def getattr(self, tx, name: str) -> Variable:
         attr = super().getattr(tx, name)

@@ -112,7 +112,9 @@ def graph_int(tx, fn, values: list, what: str) -> ConstantVariable:
     expr = Expr.apply(fn, *(Expr.of(v) for v in values))
     hint = fn(*(int(v) for v in values))
     where = out.current_loc.get("loc", "").rsplit("/", 1)[-1] or "this line"
-    number = out.shape_env.new_unbacked_int(f"{what}, at {where}", hint)
+    # (``max(n, 1)`` is never below 1: ``7 / max(n, 1)`` cannot raise, symbolic/scalars.py)
+    floor = max((v for v in values if type(v) is int), default=None) if fn is max else None
+    number = out.shape_env.new_unbacked_int(f"{what}, at {where}", hint, floor)
     name = next(iter(number.sym.symbols))
     node = _node(tx, "sym_int", expr, {"symbol": name})
     out.unbacked_numbers[name] = (int, node)

@@ -52,7 +52,10 @@ def test_an_input_whose_sizes_the_guards_pin_is_no_part_of_the_variant_key():
     assert "asarray" in str(placeholder.meta["source"]), placeholder.meta
     assert runner.keyless and runner.only is runner.variants[()], runner.variants
     src = dispatcher_of(compiled, weighted)
-    assert "variants.get(" not in src and "___e0_glue_graph.only(" in src, src
+    # (the variant read into a local: a method-style call of an instance attribute
+    # does not specialize)
+    assert "variants.get(" not in src and "___o0 = (___only := ___e0_glue_graph.only)(" \
+        in src, src
     assert "shape[0] == 64" in src, src   # the guard that makes the key constant
 
 
@@ -75,9 +78,14 @@ def test_a_symbolic_size_that_is_not_pinned_keeps_its_variant_lookup():
     def rows(x):
         return np.exp(x - x.max(axis=-1, keepdims=True))
     compiled = dynamo.compile(rows, backend="numpy")
-    for n in (3, 4, 5, 5, 6):
-        same(compiled(arr(n, 8, seed=n)), rows(arr(n, 8, seed=n)))
+    # (past GENERIC_AFTER sizes, the size-generic code: it returns the output bare too)
+    for n in (3, 4, 5, 5, 6, 7, 8, 9, 9, 3):
+        got = compiled(arr(n, 8, seed=n))
+        assert type(got) is np.ndarray, type(got)
+        same(got, rows(arr(n, 8, seed=n)))
     assert "variants.get(" in dispatcher_of(compiled, rows)
+    runner = compiled._ctx.caches[rows.__code__].entries[0].run.__globals__["___graph"]
+    assert runner.generic is not None and runner.bare, vars(runner)
 
 
 # ------------------------------------------------------- one result, no 1-tuple
@@ -129,6 +137,105 @@ def test_the_eager_backends_result_still_returns_a_tuple():
         same(compiled(Y, Y + 2.0), positional(Y, Y + 2.0))
     assert len(seen) == 1 and type(seen[0]) is tuple and len(seen[0]) == 1, seen
     assert "___o0, = ___e0_glue_graph(" in dispatcher_of(compiled, positional)
+
+
+def test_a_graph_of_one_output_returns_it_bare_on_the_numpy_backend():
+    """The numpy backend's code of a one-output graph ends ``return add``, not ``return
+    (add, )``, and the dispatcher unpacks no 1-tuple; a hit runs the function's frame,
+    the dispatcher and the generated code, nothing else."""
+    compiled = dynamo.compile(positional, backend="numpy")
+    x, y = Y + 1.0, Y * 3.0
+    for _ in range(3):
+        same(compiled(x, y), positional(x, y))
+    graph_fn = compiled._ctx.caches[positional.__code__].entries[0].run.__globals__[
+        "___graph"]
+    assert "return add\n" in graph_fn.__dynamo_source__ and "return (" not in \
+        graph_fn.__dynamo_source__, graph_fn.__dynamo_source__
+    src = dispatcher_of(compiled, positional)
+    assert "___o0 = ___e0_glue_graph(x, y)" in src and "___o0, =" not in src, src
+    result, codes = python_frames(compiled, x, y)
+    same(result, positional(x, y))
+    assert [c.co_name for c in codes[:2]] == ["positional", "___dispatch"], codes
+    assert codes[2:] == [graph_fn.__code__], codes
+
+
+def test_a_single_variant_runs_with_no_frame_of_its_runner():
+    """``weighted``'s one variant (``PerSize.only``), read into a local and called: a
+    hit runs the variant's code, which returns the product bare."""
+    compiled = dynamo.compile(weighted, backend="numpy")
+    a = arr(64)
+    for i in range(4):
+        xs = [0.5 * i + k for k in range(64)]
+        same(compiled(xs, a), weighted(xs, a))
+    runner = compiled._ctx.caches[weighted.__code__].entries[0].run.__globals__["___graph"]
+    xs = [1.5 - k for k in range(64)]
+    result, codes = python_frames(compiled, xs, a)
+    assert type(result) is np.ndarray, type(result)
+    same(result, weighted(xs, a))
+    assert codes[2:] == [runner.only.__code__], codes
+    assert "return (" not in runner.only.__dynamo_source__, runner.only.__dynamo_source__
+
+
+def halved_log(x):
+    return np.log(x) * 0.5
+
+
+def test_the_numpy_backends_rerun_of_a_bare_graph_returns_the_output_bare():
+    """The code of a one-output graph runs the graph again op by op when its fused code
+    raised (``backend._Rerun``: a visible floating-point condition under the guard,
+    an error with ``rerun_on_error``); that rerun returns the output bare too, and
+    the contract's function still returns eager's 1-tuple. Cached calls give eager's
+    value and warnings."""
+    import warnings
+
+    from dynamo.backends.numpy_backend import numpy_backend
+    graphs = []
+
+    def keep(graph, example_inputs):
+        graphs.append((graph, example_inputs))
+        return numpy_backend(graph, example_inputs)
+    compiled = dynamo.compile(halved_log, backend=keep)
+    x = np.array([1.0, -1.0, 4.0])
+    for _ in range(3):
+        with warnings.catch_warnings(record=True) as got:
+            warnings.simplefilter("always")
+            result = compiled(x)
+        with warnings.catch_warnings(record=True) as want:
+            warnings.simplefilter("always")
+            expected = halved_log(x)
+        assert type(result) is np.ndarray, result
+        same(result, expected)
+        assert [(w.category, str(w.message)) for w in got] == \
+            [(w.category, str(w.message)) for w in want]
+    (graph, example), = graphs
+    fn = numpy_backend(graph, example)
+    rerun = fn.__dynamo_bare__.__globals__["_rerun"]
+    with np.errstate(invalid="ignore"):
+        out, again, plain = fn(x), rerun(x), halved_log(x)
+    assert type(out) is tuple and len(out) == 1 and type(again) is np.ndarray, (out, again)
+    same(out[0], plain)
+    same(again, plain)
+
+
+@pytest.mark.parametrize("static", [True, False])
+def test_the_numpy_backends_result_still_returns_a_tuple(static):
+    """The backend contract (docs/architecture.md): a user's backend over the numpy
+    backend gets a function returning the tuple of the outputs, static or per size."""
+    from dynamo.backends.numpy_backend import numpy_backend
+    fn, calls = (positional, [(Y + 1.0, Y)] * 3) if static else \
+        (weighted, [([0.5 * i + k for k in range(64)], arr(64)) for i in range(4)])
+    seen = []
+
+    def mine(graph, example_inputs):
+        compiled_fn = numpy_backend(graph, example_inputs)
+        seen.append(compiled_fn(*example_inputs))
+        seen.append(compiled_fn(*example_inputs))   # (a PerSize's compiled variant)
+        return compiled_fn
+    compiled = dynamo.compile(fn, backend=mine)
+    for args in calls:
+        same(compiled(*args), fn(*args))
+    assert seen and all(type(out) is tuple and len(out) == 1 for out in seen), seen
+    assert "___o0, = " in dispatcher_of(compiled, fn)
 
 
 # ------------------------------------------------ guards Python itself makes true

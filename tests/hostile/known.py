@@ -358,10 +358,25 @@ ROUND23: dict[str, Known | str] = {
         "the first call is not seen by np.finfo(x.dtype) made in the trace (a constant)",
 }
 
+# Z. Round 24 (prog_round24_*.py). (size-float-raises-outside-try, fixed: ``1.0 /
+#    len(seg)`` and ``math.log(len(seg))`` of an empty segment were SymFloats computed
+#    after the graph, so their ZeroDivisionError/ValueError escaped the program's own
+#    ``try``; a division by, or a math function of, a data-dependent int breaks there,
+#    symbolic/scalars.py _data_decided; ``7 / max(n, 1)`` stays, scalars.least_value.)
+#    (symint-method-leaked, fixed: ``n.bit_length()`` of a data-dependent count raised
+#    the internal ``Specialize`` at the user: the bound method of the trace's SymInt reached
+#    the code after the break; an attribute of a symbolic number reads its value,
+#    variables/constant.py ConstantVariable.getattr.) (numpy-zero-guard, fixed: a CONSTANT
+#    guard on ``np.float32(0.0)`` held for ``np.float32(-0.0)``; NumPy float and complex
+#    scalars compare by typed keys, guards/guards.py equal_is_not_same.) (info-repr-cached,
+#    fixed: an info object written in the trace was described by its ``repr``, which
+#    finfo caches in the object as ``_repr``; NumericInfoVariable.describe.)
+ROUND24: dict[str, Known | str] = {}
+
 KNOWN: dict[str, Known] = {
     pid: entry if isinstance(entry, Known) else Known(entry)
     for table in (ALIAS, IDENTITY, RAISE, STATE, GUARDS, NUMERICS, FRAMES_API, MORE,
                   LOOPS, NEWEST, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10, ROUND11,
-                  ROUND12, ROUND14, ROUND16, ROUND17, ROUND22, ROUND23)
+                  ROUND12, ROUND14, ROUND16, ROUND17, ROUND22, ROUND23, ROUND24)
     for pid, entry in table.items()
 }

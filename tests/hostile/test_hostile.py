@@ -30,7 +30,8 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round20_threads", "round21_flat", "round21_lent", "round21_checks",
               "round21_calls", "round22_selects", "round22_numbers", "round22_objects",
               "round22_windows", "round23_bounds", "round23_listed", "round23_outs",
-              "round23_words", "round23_picks", "round23_infos")
+              "round23_words", "round23_picks", "round23_infos", "round24_counts",
+              "round24_uses", "round24_tier2", "round24_cached", "round24_deep")
 
 
 def _runs(text):
