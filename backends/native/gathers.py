@@ -38,6 +38,39 @@ def has_array_index(index) -> bool:
     return any(isinstance(item, Node) for item in items)
 
 
+def index_shape(items: list, adv: list[int]) -> tuple:
+    """The broadcast shape of the index items at ``adv`` (integer index arrays and
+    ints), or Unsupported for any other item (a float, bool or uint64 array...).
+
+    ``x[idx, 3]`` with ``idx`` of shape (4,) -> (4,)"""
+    shapes = []
+    for it in (items[k] for k in adv):
+        if isinstance(it, Node):
+            m = _meta(it)
+            # (uint64 past int64's range would wrap to a negative index here)
+            if m.scalar or not m.shape or not (m.dtype.kind == "i" or (
+                    m.dtype.kind == "u" and m.dtype.itemsize < 8)):
+                raise Unsupported("an index array that is not of integers")
+            shapes.append(m.shape)
+        elif isinstance(it, (int, np.integer)) and not isinstance(it, (bool, np.bool_)):
+            shapes.append(())
+        else:
+            raise Unsupported(f"index {type(it).__name__}")
+    try:
+        return tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise Unsupported("index arrays that do not broadcast") from None
+
+
+def constant_slices(items: list) -> None:
+    """Unsupported unless every slice among ``items`` has constant int bounds."""
+    for it in items:
+        if isinstance(it, slice) and not all(
+                s is None or (isinstance(s, int) and not isinstance(s, bool))
+                for s in (it.start, it.stop, it.step)):
+            raise Unsupported("slice with non-constant bounds")
+
+
 class Gathers:
     """Methods of ``_Block`` (block.py): ``x[index arrays]``."""
 
@@ -60,23 +93,7 @@ class Gathers:
             # ``A[:, cols]``: NumPy lays the result out with the index dimensions first
             # (strides (8, 48) for a (6, 3) result), not in C order as a kernel's array
             raise Unsupported("array indices after a slice")
-        shapes = []
-        for it in (items[k] for k in adv):
-            if isinstance(it, Node):
-                m = _meta(it)
-                # (uint64 past int64's range would wrap to a negative index here)
-                if m.scalar or not m.shape or not (m.dtype.kind == "i" or (
-                        m.dtype.kind == "u" and m.dtype.itemsize < 8)):
-                    raise Unsupported("an index array that is not of integers")
-                shapes.append(m.shape)
-            elif isinstance(it, (int, np.integer)) and not isinstance(it, (bool, np.bool_)):
-                shapes.append(())
-            else:
-                raise Unsupported(f"index {type(it).__name__}")
-        try:
-            bshape = tuple(np.broadcast_shapes(*shapes))
-        except ValueError:
-            raise Unsupported("index arrays that do not broadcast") from None
+        bshape = index_shape(items, adv)
         before = [len(range(*items[k].indices(v.shape[k]))) for k in range(adv[0])]
         after = [len(range(*items[k].indices(v.shape[k])))
                  for k in range(adv[-1] + 1, len(items))]
@@ -85,11 +102,7 @@ class Gathers:
             raise Unsupported("gather result differs from its metadata")
         if any(v.shape[k] == 0 for k in adv):
             raise Unsupported("an array index into an empty axis")
-        for it in items:
-            if isinstance(it, slice) and not all(
-                    s is None or (isinstance(s, int) and not isinstance(s, bool))
-                    for s in (it.start, it.stop, it.step)):
-                raise Unsupported("slice with non-constant bounds")
+        constant_slices(items)
         name = self.em.new("a")
         self.em.alloc(f"{name} = np.empty({shape}, {_dt(meta.dtype)})")
         out = Arr(name, shape, meta.dtype, name, fresh=True)

@@ -38,11 +38,10 @@ boolean mask). NumPy's layout of the indexed result does not matter to a store.
 
 from __future__ import annotations
 
-import numpy as np
-
 from dynamo.graph import Node
 
 from .emitter import SEQ_FLAG
+from .gathers import constant_slices, index_shape
 from .ops import Unsupported, _cast, _meta
 from .saves import Store
 from .values import Arr, Const, Lazy, Scal, View
@@ -75,29 +74,10 @@ class Scatters:
         adv = [k for k, it in enumerate(items) if not isinstance(it, slice)]
         if adv != list(range(adv[0], adv[0] + len(adv))):
             raise Unsupported("array indices apart")   # (NumPy moves their axis first)
-        shapes = []
-        for it in (items[k] for k in adv):
-            if isinstance(it, Node):
-                m = _meta(it)
-                if m.scalar or not m.shape or not (m.dtype.kind == "i" or (
-                        m.dtype.kind == "u" and m.dtype.itemsize < 8)):
-                    raise Unsupported("an index array that is not of integers")
-                if target.key in self._keys(it):
-                    raise Unsupported("an index array that reads the stored array")
-                shapes.append(m.shape)
-            elif isinstance(it, (int, np.integer)) and not isinstance(it, (bool, np.bool_)):
-                shapes.append(())
-            else:
-                raise Unsupported(f"index {type(it).__name__}")
-        for it in items:
-            if isinstance(it, slice) and not all(
-                    s is None or (isinstance(s, int) and not isinstance(s, bool))
-                    for s in (it.start, it.stop, it.step)):
-                raise Unsupported("slice with non-constant bounds")
-        try:
-            bshape = tuple(np.broadcast_shapes(*shapes))
-        except ValueError:
-            raise Unsupported("index arrays that do not broadcast") from None
+        if any(isinstance(it, Node) and target.key in self._keys(it) for it in items):
+            raise Unsupported("an index array that reads the stored array")
+        bshape = index_shape(items, adv)
+        constant_slices(items)
         if any(target.shape[k] == 0 for k in adv):
             raise Unsupported("an array index into an empty axis")
         p, nb = adv[0], len(bshape)

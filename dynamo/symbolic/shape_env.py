@@ -213,11 +213,7 @@ class ShapeEnv:
             >>> env.new_unbacked_number("float() of an array, at app.py:3")
             SymFloat(0.7071..., uf0)
         """
-        name = f"uf{len(self.unbacked_numbers)}"
-        self.unbacked_numbers[name] = what
-        self.hints[name] = _UNBACKED_NUMBER_HINT
-        if self.trace is not None:
-            self.trace.unbacked[name] = what
+        name = self._unbacked_number("uf", what, _UNBACKED_NUMBER_HINT)
         return SymFloat(_UNBACKED_NUMBER_HINT, Expr.symbol(name, name))
 
     def new_unbacked_int(self, what: str, hint: int, floor: int | None = None) -> SymInt:
@@ -232,14 +228,20 @@ class ShapeEnv:
             >>> env.new_unbacked_int("max() of a data-dependent size, at app.py:3", 4099)
             SymInt(4099, ui0)
         """
-        name = f"ui{len(self.unbacked_numbers)}"
+        name = self._unbacked_number("ui", what, hint)
+        if self.trace is not None and floor is not None:
+            self.trace.floors[name] = floor
+        return SymInt(hint, Sym.symbol(name, name))
+
+    def _unbacked_number(self, prefix: str, what: str, hint) -> str:
+        """The name of a new unbacked number (``uf3``, ``ui4``), recorded with ``what``
+        made it and its made-up ``hint``."""
+        name = f"{prefix}{len(self.unbacked_numbers)}"
         self.unbacked_numbers[name] = what
         self.hints[name] = hint
         if self.trace is not None:
             self.trace.unbacked[name] = what
-            if floor is not None:
-                self.trace.floors[name] = floor
-        return SymInt(hint, Sym.symbol(name, name))
+        return name
 
     def new_number(self, source: Source, value: float) -> SymFloat:
         """A float read from ``source`` whose value changed between calls: a graph input
