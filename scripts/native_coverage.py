@@ -38,7 +38,6 @@ import copy
 import io
 import os
 import re
-import sys
 import warnings
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -59,10 +58,8 @@ def corpora(which: str, large: bool = False) -> dict:
         out["2"] = [tuple(p) for p in realworld_programs2.programs(small=not large)]
     if which in ("all", "tests"):
         rw = ROOT / "tests" / "realworld"
-        # rw_check imports tests/script_modules.py; appended (dynamo is imported already:
-        # tests/dynamo, the test package, must not shadow it)
-        if str(ROOT / "tests") not in sys.path:
-            sys.path.append(str(ROOT / "tests"))
+        # rw_check imports script_modules by name, as the tests do with tests/ on the path
+        load_module("script_modules", ROOT / "tests" / "script_modules.py")
         load_module("harness", ROOT / "tests" / "harness.py")
         load_module("rw_check", rw / "rw_check.py")
         for mod in ("everyday_programs", "kernel_programs", "repository_programs"):
