@@ -71,17 +71,37 @@ def constant_slices(items: list) -> None:
             raise Unsupported("slice with non-constant bounds")
 
 
+def wrapped_index(em, stmts: list, expr: str, n: int) -> str:
+    """Emit NumPy's negative-index wrap of ``expr`` on an axis of length ``n`` into
+    ``stmts``; the name of the wrapped index (still to be checked against ``0 <= w <
+    n``). One name per statement: the kernel's passes move statements by name.
+
+        t3 = np.int64(idx[i])
+        t4 = t3 + 5 if t3 < 0 else t3
+    """
+    t, w = em.new("t"), em.new("t")
+    stmts.append(f"{t} = np.int64({expr})")
+    stmts.append(f"{w} = {t} + {n} if {t} < 0 else {t}")
+    return w
+
+
+def indexed_operand(block, node: Node):
+    """``(the indexed value, the index, the result's metadata)`` of a getitem node,
+    with a lazy operand forced; Unsupported for keywords."""
+    base, index = node.args
+    if node.kwargs:
+        raise Unsupported("getitem with keywords")
+    v = block.val(base)
+    if isinstance(v, Lazy):
+        v = block.force(base)
+    return v, index, _meta(node)
+
+
 class Gathers:
     """Methods of ``_Block`` (block.py): ``x[index arrays]``."""
 
     def gather(self, node: Node):
-        base, index = node.args
-        if node.kwargs:
-            raise Unsupported("getitem with keywords")
-        meta = _meta(node)
-        v = self.val(base)
-        if isinstance(v, Lazy):
-            v = self.force(base)
+        v, index, meta = indexed_operand(self, node)
         if not isinstance(v, (Arr, View)) or meta.scalar:
             raise Unsupported("an array index into a non-array")
         items = list(index if isinstance(index, tuple) else (index,))
@@ -123,10 +143,8 @@ class Gathers:
                                         bshape, stmts, flag)
                 else:
                     e = str(int(it))
-                # (one name per statement: the kernel's passes move statements by name)
-                t, w, c = self.em.new("t"), self.em.new("t"), self.em.new("t")
-                stmts.append(f"{t} = np.int64({e})")
-                stmts.append(f"{w} = {t} + {n} if {t} < 0 else {t}")
+                w = wrapped_index(self.em, stmts, e, n)
+                c = self.em.new("t")
                 stmts.append(f"{flag} |= ({w} < 0) or ({w} >= {n})")
                 stmts.append(f"{c} = {w} if 0 <= {w} < {n} else 0")
                 sub.append(c)

@@ -41,7 +41,7 @@ from __future__ import annotations
 from dynamo.graph import Node
 
 from .emitter import SEQ_FLAG
-from .gathers import constant_slices, index_shape
+from .gathers import constant_slices, index_shape, wrapped_index
 from .ops import Unsupported, _cast, _meta
 from .saves import Store
 from .values import Arr, Const, Lazy, Scal, View
@@ -181,9 +181,7 @@ def serial_store(block, target: Arr, items: list, shape: tuple, p: int, nb: int,
                                  bshape, stmts, SEQ_FLAG)
         else:
             e = str(int(it))
-        t, w = em.new("t"), em.new("t")
-        stmts.append(f"{t} = np.int64({e})")
-        stmts.append(f"{w} = {t} + {n} if {t} < 0 else {t}")
+        w = wrapped_index(em, stmts, e, n)
         conds.append(f"({w} < 0) or ({w} >= {n})")
         sub.append(w)
         parts.append(("int", f"({w})"))

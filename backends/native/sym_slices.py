@@ -30,8 +30,9 @@ from dynamo.graph import CALL, Node
 from dynamo.ops.node_facts import has_effect
 
 from .emitter import SEQ_FLAG
-from .ops import Unsupported, _dt, _meta
-from .values import Arr, Lazy, Scal
+from .gathers import indexed_operand
+from .ops import Unsupported, _dt
+from .values import Arr, Scal
 
 
 def has_symbolic_slice(index) -> bool:
@@ -61,13 +62,7 @@ class SymSlices:
         raise Unsupported(f"slice bound {type(b).__name__}")
 
     def symbolic_slice(self, node: Node):
-        base, index = node.args
-        if node.kwargs:
-            raise Unsupported("getitem with keywords")
-        meta = _meta(node)
-        v = self.val(base)
-        if isinstance(v, Lazy):
-            v = self.force(base)
+        v, index, meta = indexed_operand(self, node)
         if not isinstance(v, Arr) or meta.scalar or v.dtype != meta.dtype:
             raise Unsupported("a slice with run-time bounds of a non-array or a view")
         _no_write_while_read(self.graph, node)

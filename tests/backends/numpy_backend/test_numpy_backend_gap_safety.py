@@ -39,16 +39,23 @@ def every_allocation_collects():
     return old
 
 
-def test_a_gc_callback_never_sees_the_gaps_of_a_threaded_direct_write():
-    # 1500x1500 runs on the pool's threads, whose Python code allocates: before the
-    # fix collections ran there (and in run_blocks) with the gaps in place, and a
-    # gc.callbacks function read other edges than eager's
+def _threaded_direct_write():
+    """``_direct`` compiled on the numpy backend over 1500x1500 (the pool's threads),
+    called twice: ``(f, u, v)``, ``u`` at its fixed point (the edges stay)."""
     f = dynamo.compile(_direct, backend="numpy")
     n = 1500
     u = np.arange(n * n, dtype=float).reshape(n, n) + 2
     v = np.ones((n, n))
     f(u, v)
     f(u, v)
+    return f, u, v
+
+
+def test_a_gc_callback_never_sees_the_gaps_of_a_threaded_direct_write():
+    # 1500x1500 runs on the pool's threads, whose Python code allocates: before the
+    # fix collections ran there (and in run_blocks) with the gaps in place, and a
+    # gc.callbacks function read other edges than eager's
+    f, u, v = _threaded_direct_write()
     expected = _edges(u)
     seen = set()
 
@@ -70,12 +77,7 @@ def test_a_del_in_a_cycle_never_sees_the_gaps():
     """A cycle whose ``__del__`` reads the edges and leaves a new such cycle behind:
     there is garbage for every collection, also for one inside the pass (before the
     fix, in the pool's threads and in ``run_blocks``)."""
-    f = dynamo.compile(_direct, backend="numpy")
-    n = 1500
-    u = np.arange(n * n, dtype=float).reshape(n, n) + 2
-    v = np.ones((n, n))
-    f(u, v)
-    f(u, v)
+    f, u, v = _threaded_direct_write()
     expected = _edges(u)
     seen = set()
     going = [True]
