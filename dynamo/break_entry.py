@@ -31,7 +31,8 @@ from .bytecode.break_code import break_code, resume_at, stack_loads
 from .bytecode.caller_frames import calls_caller_reader
 from .bytecode.instructions import reads_its_locals
 from .bytecode.outline import outlined_loop
-from .bytecode.resume import ResumeCaller, is_resume_code, resume_code, run_break_code
+from .bytecode.resume import Resume, ResumeCaller, is_resume_code, resume_code, run_break_code
+from .bytecode.resume import _local as resume_local
 from .codegen import GlueCodegen
 from .exc import RerunEagerly, SkipFrame, Unsupported
 from .frame_records import _break_record, _LazyDis, _log_break, _phase
@@ -60,7 +61,73 @@ class FrameRunner:
             return self.plain
         return types.FunctionType(self.code, self.fn_globals, self.code.co_name, None, closure)
 
+    def dispatch_lines(self, prefix: str, flat: str, closure: bool) -> tuple[list[str], dict]:
+        """``__call__``'s body, and ``resume.run_break_code``'s, as statements for the
+        dispatcher to paste in place of ``return {prefix}run(x, n, ___closure)``
+        (``dispatch.dispatcher``), and the names they read (``{prefix}state``...): a
+        breaking hit then runs neither this object's frame (nor CPython's
+        ``slot_tp_call`` for it) nor ``run_break_code``'s, only the frame's new code.
+        That also takes a recursion through the compiled function that many recursion
+        units nearer plain Python's depth (issue #17 ``compiled-recursion-depth``).
+        ``flat``: the dispatcher's arguments (``"x, n, "``); ``closure``: whether
+        ``___closure`` may be a closure (else it is None). For ``x, n`` of a function
+        without one::
+
+            ___e0_codes = ___e0_state.codes
+            if ___e0_key in ___e0_codes:
+                raise ___RerunEagerly()      # a recursion: the original code runs
+            ___e0_codes.add(___e0_key)
+            try:
+                if ___e0_getattr(___e0_local, "expected", None) is ___e0_origin:
+                    ___e0_local.expected = None   # the resume function a Resume runs
+                    return ___e0_plain(x, n, )
+                ___e0_result = ___e0_plain(x, n, )
+                while ___e0_type(___e0_result) is ___e0_Resume:
+                    ___e0_result = ___e0_result.run()
+                return ___e0_result
+            finally:
+                ___e0_codes.discard(___e0_key)
+        """
+        p = prefix
+        run, names = self.dispatch_lines_of(prefix, flat, closure)
+        lines = [f"{p}codes = {p}state.codes",
+                 f"if {p}key in {p}codes:",
+                 "    raise ___RerunEagerly()",
+                 f"{p}codes.add({p}key)",
+                 "try:",
+                 *(f"    {line}" for line in run),
+                 "finally:",
+                 f"    {p}codes.discard({p}key)"]
+        names.update({f"{p}state": reentry.state, f"{p}key": self.key})
+        return lines, names
+
+    def dispatch_lines_of(self, prefix: str, args: str, closure: bool) -> tuple[list, dict]:
+        """``run_break_code(self.function(___closure), (args), self.origin)`` as
+        statements (``dispatch_lines``, ``boxed_dispatch_lines``)."""
+        p = prefix
+        if self.plain is not None and not closure:
+            fn = f"{p}plain"
+        elif self.plain is not None:
+            fn = f"({p}plain if ___closure is None else {p}function(___closure))"
+        else:
+            fn = f"{p}function(___closure)"
+        nested = [] if self.origin is None else [
+            f"if {p}getattr({p}local, 'expected', None) is {p}origin:",
+            f"    {p}local.expected = None",
+            f"    return {fn}({args})"]
+        lines = [*nested,
+                 f"{p}result = {fn}({args})",
+                 f"while {p}type({p}result) is {p}Resume:",
+                 f"    {p}result = {p}result.run()",
+                 f"return {p}result"]
+        names = {f"{p}plain": self.plain, f"{p}function": self.function,
+                 f"{p}origin": self.origin, f"{p}local": resume_local,
+                 f"{p}Resume": Resume, f"{p}getattr": getattr, f"{p}type": type}
+        return lines, names
+
     def __call__(self, *args):
+        # (dispatch_lines pastes this and run_break_code into the dispatcher: keep the
+        # three the same)
         # (runs the resume functions the frame returns: see resume.run_break_code)
         # A call of the same code under this one (a recursion through the compiled
         # function) runs its original code, one frame a level (dynamo/reentry.py).
@@ -77,6 +144,25 @@ class FrameRunner:
 class BoxedFrameRunner(FrameRunner):
     """A ``FrameRunner`` of a resume function: its arguments come in one list, which
     the frame's new code empties (``hook.run_boxed``, ``emit.unbox``)."""
+
+    dispatch_lines = None   # (called with the box by ``dispatch.boxed_dispatcher``)
+
+    def boxed_dispatch_lines(self, prefix: str, closure: bool) -> tuple[list[str], dict]:
+        """``__call__``'s body (``resume.run_break_code``'s) as statements for
+        ``dispatch.boxed_dispatcher`` to paste in place of ``return
+        {prefix}run(___box, ___closure)``, and the names they read: a resume
+        function's hit runs no frame of this object's or of ``run_break_code``'s
+        (``FrameRunner.dispatch_lines``)::
+
+            if ___e0_getattr(___e0_local, 'expected', None) is ___e0_origin:
+                ___e0_local.expected = None   # the Resume that runs it loops
+                return ___e0_plain(___box)
+            ___e0_result = ___e0_plain(___box)
+            while ___e0_type(___e0_result) is ___e0_Resume:
+                ___e0_result = ___e0_result.run()
+            return ___e0_result
+        """
+        return self.dispatch_lines_of(prefix, "___box", closure)
 
     def __call__(self, box, closure):
         return run_break_code(self.function(closure), (box,), self.origin)

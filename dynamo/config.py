@@ -93,6 +93,12 @@ class Config:
     the GIL, and tier 1's calls ran 3-5 times slower meanwhile (docs/native.md). 0: no
     limit. A backend option ``max_kernel_lines`` overrides it."""
 
+    native_compile_timeout_s: int = 600
+    """``backend="native"``: Numba's compile of a kernel in a child process (the option
+    ``compile_process``) still running after this many seconds is killed, and the graph
+    stays in tier 1 (logged on the ``backend`` channel). 0: no limit. A backend option
+    ``compile_timeout_s`` overrides it."""
+
     disk_cache_dir: str | None = os.environ.get("DYNAMO_CACHE_DIR") or None
     """A directory for the on-disk cache of compiles (``dynamo.disk_cache``): worker
     processes that share it skip tracing what another process compiled. None (the

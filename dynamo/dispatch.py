@@ -36,6 +36,30 @@ function's), runs the chosen function with no frame of the object's::
 
     ___o0, = (___e0_glue_graph.variants.get((x.shape, )) or ___e0_glue_graph.miss)(x)
 
+An entry whose frame breaks runs the frame's new code through its runner
+(``break_entry.FrameRunner``); the runner writes its own call into the dispatcher too
+(``dispatch_lines``: the reentry mark, the call of the new code and the loop over the
+resume functions it returns, ``resume.run_break_code``'s), so a breaking hit runs the
+frame entry's frame, the dispatcher and the frame's new code, not the runner's
+``__call__`` and ``run_break_code`` as well (``boxed_dispatcher`` pastes a resume
+function's runner, ``boxed_dispatch_lines``, in the same way)::
+
+    if ___ok:
+        try:
+            ___e0_codes = ___e0_state.codes
+            if ___e0_key in ___e0_codes:
+                raise ___RerunEagerly()
+            ___e0_codes.add(___e0_key)
+            ...
+            try:
+                ___e0_result = ___e0_plain(x, n, )
+                while ___e0_type(___e0_result) is ___e0_Resume:
+                    ___e0_result = ___e0_result.run()
+                return ___e0_result
+            finally:
+                ___e0_codes.discard(___e0_key)
+                ...
+
 This module imports nothing of the hook: the hook passes in the functions a miss
 falls back to.
 """
@@ -82,8 +106,12 @@ def dispatcher(cache, fallback: Callable, original: Callable) -> Callable:
             scope[f"{prefix}check"] = entry.check
             expr = f"{prefix}check({flat}___closure)"
         handed = handed_reads(entry, expr, prefix) if inline is not None else {}
+        pasted = getattr(entry.run, "dispatch_lines", None)   # (break_entry.FrameRunner)
         if getattr(entry.run, "runs_original", False):   # (break_entry.runs_original)
             body = [f"return ___original(___fn, ({flat}), ___closure, ___cache, ___ctx)"]
+        elif pasted is not None and not handed:
+            body, names = pasted(prefix, flat, cache.has_closure)
+            scope.update(names)
         else:
             body = inlined_glue(entry.run, prefix, handed, scope)
         if body is None:   # call the entry's run
@@ -281,7 +309,13 @@ def boxed_dispatcher(cache, fallback: Callable, original: Callable) -> Callable:
         else:  # a plain callable check
             scope[f"___e{i}_check"] = entry.check
             expr = f"___e{i}_check({flat}___closure)"
-        scope[f"___e{i}_run"] = entry.run
+        pasted = getattr(entry.run, "boxed_dispatch_lines", None)  # (BoxedFrameRunner)
+        if pasted is not None:
+            body, names = pasted(f"___e{i}_", cache.has_closure)
+            scope.update(names)
+        else:
+            scope[f"___e{i}_run"] = entry.run
+            body = [f"return ___e{i}_run(___box, ___closure)"]
         lines += ["    try:",
                   f"        ___ok = ({expr})",
                   f"    except {exc}:",
@@ -289,7 +323,7 @@ def boxed_dispatcher(cache, fallback: Callable, original: Callable) -> Callable:
                   "    if ___ok:"]
         lines += [f"        {line}" for line in unbind]
         lines += ["        try:",
-                  f"            return ___e{i}_run(___box, ___closure)",
+                  *(f"            {line}" for line in body),
                   "        except ___RerunEagerly as ___r:",
                   "            ___box[:] = ___r.values   # (the entry emptied it)",
                   "        return ___original(___fn, ___box, ___closure, ___cache, ___ctx)"]

@@ -23,9 +23,6 @@ from __future__ import annotations
 
 import re
 import types
-import weakref
-
-import numpy as np
 
 from dynamo.guards import (
     ARRAY,
@@ -51,7 +48,8 @@ from dynamo.guards import (
     ShapeSource,
     Source,
 )
-from dynamo.guards.type_slots import module_of, name_of, qualname_of
+from dynamo.guards.shown import class_name as _class_name
+from dynamo.guards.shown import shown as _shown
 
 from .bytecode.instructions import code_name
 from .bytecode.signature import Params
@@ -242,60 +240,6 @@ def _array_lines(path: str, who: str, spec) -> list[str]:
     if spec.device is not None:
         out.append(f"{who}.device.id == {spec.device}")
     return out
-
-
-def _class_name(cls) -> str:
-    """A class by its type slots (its metaclass may answer ``__qualname__`` itself)."""
-    if isinstance(cls, weakref.ref):
-        cls = cls()
-    if not isinstance(cls, type):
-        return _shown(cls)
-    mod, name = module_of(cls), qualname_of(cls)
-    return name if mod in (None, "builtins") else f"{mod}.{name}"
-
-
-# values whose repr is the library's own code (a program's object may print, count or
-# raise in its __repr__, and words are made whenever the guards log is on)
-_OWN_REPR = (int, float, complex, bool, str, bytes, type(None), slice, range,
-             types.FunctionType, types.BuiltinFunctionType, np.ufunc, np.dtype)
-
-
-def _shown(value) -> str:
-    """An expected value, short: a module by name, a class by its type slots, a number,
-    a string, a function or a NumPy dtype or scalar by its repr, a tuple of those item by
-    item, and any other object by its class::
-
-        >>> _shown((1, "a")), _shown(np.float32), _shown(Exception())
-        ("(1, 'a')", 'numpy.float32', '<Exception object at 0x...>')
-    """
-    if isinstance(value, types.ModuleType):
-        name = value.__dict__.get("__name__") if type(value) is types.ModuleType else None
-        return f"module {name}"
-    if type(value) is dict and isinstance(value.get("__name__"), str):
-        return f"the namespace of {value['__name__']}"
-    if isinstance(value, type):
-        return _class_name(value)
-    try:
-        text = _own_repr(value)
-    except Exception:  # noqa: BLE001 (an int of 5000 digits: ValueError)
-        text = None
-    if text is None:
-        text = f"<{name_of(type(value))} object at {id(value):#x}>"
-    return text if len(text) <= 100 else text[:97] + "..."
-
-
-def _own_repr(value) -> str | None:
-    """``repr(value)`` where it runs no program code, else None."""
-    if type(value) is tuple:
-        parts = [_own_repr(v) for v in value[:20]]
-        if None in parts:
-            return None
-        more = ", ..." if len(value) > 20 else ("," if len(value) == 1 else "")
-        return f"({', '.join(parts)}{more})"
-    if type(value) in _OWN_REPR or (isinstance(value, np.generic)
-                                    and module_of(type(value)) == "numpy"):
-        return repr(value)
-    return None
 
 
 def _sources_of(g: Guard) -> list[Source]:

@@ -75,6 +75,17 @@ CALLS: tuple[Advice, ...] = (
            "recursion, so the rest of the frame runs as plain Python.",
            "pass the deeply nested value itself as an argument, or flatten the structure "
            "(a list instead of a chain of nested tuples or linked nodes)"),
+    Advice(r"^a tuple of .* items \(more than .*, not all Python numbers",
+           "A tuple of more than 1,000 items is not traced item by item (each item would "
+           "be an input with its own guards); only one of Python numbers, strings or None "
+           "is taken whole, as one guarded constant.",
+           "pass the data as a NumPy array (one input, any length), or as a tuple of "
+           "numbers"),
+    Advice(r"^the items of a list of .* items \(more than",
+           "A list of more than 1,000 items is not traced item by item (each item would be "
+           "an input with its own guards, and a list can be written in place).",
+           "pass the data as a NumPy array (one input, any length), or as a tuple of "
+           "numbers"),
     Advice(r"^an object of .*, which defines __getattribute__",
            "Its class runs Python code for every attribute read (even __class__), which "
            "the program would see run more often under the trace.",

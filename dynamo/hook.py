@@ -77,6 +77,7 @@ from .config import config
 from .dispatch import boxed_dispatcher, dispatcher
 from .exc import BackendError, RerunEagerly, SkipFrame
 from .guard_words import carried_in_words, readable_expr
+from .interrupt_locks import new_lock, under_lock
 from .tracebacks import for_program
 from .wrappers import (
     DEFAULT,
@@ -96,8 +97,11 @@ _counter = itertools.count()
 # One compile at a time in the process: a second thread that misses on the same code
 # waits for the first one's entry instead of tracing the same frame again, and the
 # translator's probes touch process-wide state (warnings filters). Re-entrant, so a
-# compile that runs a compiled function's original code cannot deadlock.
-_compile_lock = threading.RLock()
+# compile that runs a compiled function's original code cannot deadlock. Held through
+# ``under_lock``, never ``with``: on 3.14 an interrupt right after ``with``'s
+# ``__enter__`` left it held, and every later compile in the process waited forever
+# (issue #17; interrupt_locks.py).
+_compile_lock = new_lock()
 
 
 @dataclass
@@ -202,21 +206,27 @@ class CompileContext:
         if cache is None:
             if fn_globals is None:
                 raise ValueError(f"no cache for {code.co_qualname} yet: pass fn_globals")
-            with _compile_lock:
-                cache = self.caches.get(code)
-                if cache is None:
-                    cache = self.caches[code] = CodeCache(code, fn_globals, self)
+            cache = under_lock(_compile_lock, self._new_cache, code, fn_globals)
         elif fn_globals is not None and fn_globals is not cache.fn_globals:
             # The same code under other globals (types.FunctionType(code, other)): its
             # guards read other globals, so it gets a cache of its own, not shared.
             return CodeCache(code, fn_globals, self)
         return cache
 
+    def _new_cache(self, code: types.CodeType, fn_globals: dict) -> CodeCache:
+        # (under _compile_lock: another thread may have made it meanwhile)
+        cache = self.caches.get(code)
+        if cache is None:
+            cache = self.caches[code] = CodeCache(code, fn_globals, self)
+        return cache
+
     def reset(self) -> None:
         """Drop every entry; wrappers made before keep working and compile again."""
-        with _compile_lock:
-            for cache in list(self.caches.values()):
-                cache.clear()
+        under_lock(_compile_lock, self._clear)
+
+    def _clear(self) -> None:
+        for cache in list(self.caches.values()):
+            cache.clear()
 
 
 def reset_all() -> None:
@@ -245,11 +255,14 @@ def run_boxed(fn: types.FunctionType, box: list, ctx: CompileContext, eager: Cal
     resume function deletes or rebinds would outlive it (``__del__``, weakrefs)."""
     cache = ctx.cache_for(fn.__code__, fn.__globals__)
     if cache.boxed is None:
-        with _compile_lock:
-            if cache.boxed is None:
-                cache.boxed = eager
-                cache.rebuild()
+        under_lock(_compile_lock, _set_boxed, cache, eager)
     return cache.dispatch(fn, box)
+
+
+def _set_boxed(cache: CodeCache, eager: Callable) -> None:
+    if cache.boxed is None:   # (under _compile_lock: another thread may have set it)
+        cache.boxed = eager
+        cache.rebuild()
 
 
 def miss(fn, args: tuple | None, closure, cache: CodeCache, ctx: CompileContext,
@@ -263,33 +276,9 @@ def miss(fn, args: tuple | None, closure, cache: CodeCache, ctx: CompileContext,
     entry, at_limit = None, False
     # (a call nested in its own code after a break runs as it is: reentry.py)
     if cache.skip_reason is None and not tracing() and not reentry.running(fn.__code__):
-        with _compile_lock:   # (user code never runs while it is held: see below)
-            entry = cache.lookup(args, closure)   # another thread may have compiled it
-            if entry is None and len(cache.entries) >= config.cache_size_limit:
-                at_limit = True
-            elif entry is None:
-                if cache.entries and log_recompiles.isEnabledFor(logging.DEBUG):
-                    log_recompiles.debug("recompiling %s: no cached entry's guards hold\n%s",
-                                         cache.where, _why_missed(cache, args, closure))
-                _local.depth = getattr(_local, "depth", 0) + 1
-                try:
-                    entry = ctx.convert_frame(fn, args, closure, ctx,
-                                              previous=[e.record for e in cache.entries])
-                except SkipFrame as skip:
-                    cache.skip(str(skip))
-                except BackendError:
-                    raise   # the chosen backend failed: say so (the next call tries again)
-                except Exception as e:  # noqa: BLE001 (never fatal: fall back, say why)
-                    if ctx.fullgraph:
-                        raise
-                    cache.skip(f"internal error: {type(e).__name__}: {e}")
-                    log_internal.warning("dynamo: %s fell back to eager after an internal "
-                                         "error: %s: %s", fn.__code__.co_qualname,
-                                         type(e).__name__, e, exc_info=config.verbose)
-                finally:
-                    _local.depth -= 1
-                if entry is not None:
-                    cache.add(entry)
+        # (user code never runs while the lock is held: see _compile_entry)
+        entry, at_limit = under_lock(_compile_lock, _compile_entry, fn, args, closure,
+                                     cache, ctx)
     if box is not None:
         del args   # only the list holds them now (the code that runs empties it)
         if at_limit:
@@ -304,6 +293,40 @@ def miss(fn, args: tuple | None, closure, cache: CodeCache, ctx: CompileContext,
     except RerunEagerly:   # the graph raised: let the program raise it (see exc.py) ...
         pass
     return _run_original(fn, args, closure, cache)   # ... outside the except: not chained
+
+
+def _compile_entry(fn, args: tuple, closure, cache: CodeCache, ctx: CompileContext):
+    """``miss``'s part under ``_compile_lock``: the entry another thread compiled
+    meanwhile, or a new one (None if the frame is skipped); and whether the cache is
+    full. Only the translator runs here, never the program's own code."""
+    at_limit = False
+    entry = cache.lookup(args, closure)   # another thread may have compiled it
+    if entry is None and len(cache.entries) >= config.cache_size_limit:
+        at_limit = True
+    elif entry is None:
+        if cache.entries and log_recompiles.isEnabledFor(logging.DEBUG):
+            log_recompiles.debug("recompiling %s: no cached entry's guards hold\n%s",
+                                 cache.where, _why_missed(cache, args, closure))
+        _local.depth = getattr(_local, "depth", 0) + 1
+        try:
+            entry = ctx.convert_frame(fn, args, closure, ctx,
+                                      previous=[e.record for e in cache.entries])
+        except SkipFrame as skip:
+            cache.skip(str(skip))
+        except BackendError:
+            raise   # the chosen backend failed: say so (the next call tries again)
+        except Exception as e:  # noqa: BLE001 (never fatal: fall back, say why)
+            if ctx.fullgraph:
+                raise
+            cache.skip(f"internal error: {type(e).__name__}: {e}")
+            log_internal.warning("dynamo: %s fell back to eager after an internal "
+                                 "error: %s: %s", fn.__code__.co_qualname,
+                                 type(e).__name__, e, exc_info=config.verbose)
+        finally:
+            _local.depth -= 1
+        if entry is not None:
+            cache.add(entry)
+    return entry, at_limit
 
 
 def miss_boxed(fn, box: list, closure, cache: CodeCache, ctx: CompileContext):
@@ -337,15 +360,18 @@ def full(fn, args: tuple, closure, cache: CodeCache, ctx: CompileContext):
 
 def _log_full(cache: CodeCache, args: tuple, closure) -> None:
     """Say once that the cache is full, and why the last call missed."""
-    with _compile_lock:
-        if not cache.limit_logged:
-            cache.limit_logged = True
-            log_recompiles.warning(
-                "%s reached config.cache_size_limit (%d entries): calls that no entry "
-                "fits now run the original code, uncompiled (the cached entries are "
-                "still used). The last call missed because\n%s\n%s",
-                cache.where, config.cache_size_limit, _why_missed(cache, args, closure),
-                _keeps_failing(cache, args, closure))
+    under_lock(_compile_lock, _log_full_once, cache, args, closure)
+
+
+def _log_full_once(cache: CodeCache, args: tuple, closure) -> None:
+    if not cache.limit_logged:
+        cache.limit_logged = True
+        log_recompiles.warning(
+            "%s reached config.cache_size_limit (%d entries): calls that no entry "
+            "fits now run the original code, uncompiled (the cached entries are "
+            "still used). The last call missed because\n%s\n%s",
+            cache.where, config.cache_size_limit, _why_missed(cache, args, closure),
+            _keeps_failing(cache, args, closure))
 
 
 def full_boxed(fn, box: list, closure, cache: CodeCache, ctx: CompileContext):

@@ -1,11 +1,12 @@
 """Re-entry: a compiled function called again while its own code after a break runs.
 
-A compiled call that breaks runs through the frame entry, the dispatcher, the entry's
-runner and the code at the break (``break_entry.FrameRunner``, ``resume.run_break_code``):
-about five Python frames where plain Python takes one. A recursion through a compiled
-global (``@dynamo.compile`` on a function that calls itself by name), where each level
-calls the next from its code after a break, would then pass
-``sys.getrecursionlimit()`` at a fifth of plain Python's depth (issue #17
+A compiled call that breaks runs through the frame entry, the dispatcher (with the
+entry's runner, ``break_entry.FrameRunner``, and ``resume.run_break_code`` pasted into
+it: ``FrameRunner.dispatch_lines``) and the code at the break: three Python frames
+where plain Python takes one (five before the runner was pasted, 2026-12-05). A
+recursion through a compiled global (``@dynamo.compile`` on a function that calls
+itself by name), where each level calls the next from its code after a break, would
+then pass ``sys.getrecursionlimit()`` at a fraction of plain Python's depth (issue #17
 ``compiled-recursion-depth``).
 
 So the code after a break is marked running, per thread, while it runs, and a call

@@ -35,15 +35,17 @@ import itertools
 import linecache
 import re
 import sys
-import threading
 import types
 import weakref
 from dataclasses import dataclass
 
 from . import pyversion
+from .interrupt_locks import new_lock, under_lock
 
-# reentrant: a garbage collection inside compile_source may run a finalizer of ours
-_lock = threading.RLock()
+# reentrant: a garbage collection inside compile_source may run a finalizer of ours;
+# held through ``under_lock``, never ``with``: on 3.14 an interrupt right after
+# ``with``'s ``__enter__`` left it held and every later compile hung (issue #17)
+_lock = new_lock()
 _counter = itertools.count(1)
 # filename -> the linecache entry registered for it (to drop only our own entry)
 _registered: dict[str, tuple] = {}
@@ -61,14 +63,7 @@ def compile_source(src: str, filename: str, scope: dict, user_lines: bool = Fals
     where the program wrote the statements below them (``Graph.python_code``); its code
     gets the program's file and lines (see ``_at_user_lines``).
     """
-    lines = src.splitlines(True)
-    with _lock:
-        name = filename
-        while name in linecache.cache:
-            name = f"{filename} #{next(_counter)}"
-        entry = (len(src), None, lines, name)
-        linecache.cache[name] = entry
-        _registered[name] = entry
+    name, entry = under_lock(_lock, _register, filename, src)
     try:
         module = _at_user_lines(src, name, scope) if user_lines else None
         if module is not None:
@@ -331,13 +326,28 @@ def registered_count() -> int:
     return len(_registered)
 
 
+def _register(filename: str, src: str) -> tuple[str, tuple]:
+    """(name, entry): ``src`` registered with ``linecache`` under ``filename``, or
+    ``filename #n`` if that is taken (under ``_lock``)."""
+    name = filename
+    while name in linecache.cache:
+        name = f"{filename} #{next(_counter)}"
+    entry = (len(src), None, src.splitlines(True), name)
+    linecache.cache[name] = entry
+    _registered[name] = entry
+    return name, entry
+
+
 def _release(name: str, entry: tuple) -> None:
     """Drop ``name``'s lines if they are still the ones registered for ``entry``."""
-    with _lock:
-        if _registered.get(name) is entry:
-            del _registered[name]
-        if linecache.cache.get(name) is entry:
-            del linecache.cache[name]
+    under_lock(_lock, _drop, name, entry)
+
+
+def _drop(name: str, entry: tuple) -> None:
+    if _registered.get(name) is entry:
+        del _registered[name]
+    if linecache.cache.get(name) is entry:
+        del linecache.cache[name]
 
 
 def _release_when_dead(module: types.CodeType, name: str, entry: tuple) -> None:
@@ -354,14 +364,17 @@ def _release_when_dead(module: types.CodeType, name: str, entry: tuple) -> None:
     alive = [len(codes)]
 
     def one_gone() -> None:
-        with _lock:
-            alive[0] -= 1
-            last = alive[0] == 0
-        if last:
+        if under_lock(_lock, _count_down, alive):
             _release(name, entry)
 
     for code in codes:
         weakref.finalize(code, one_gone)
+
+
+def _count_down(alive: list) -> bool:
+    """One code fewer alive (under ``_lock``); whether it was the last."""
+    alive[0] -= 1
+    return alive[0] == 0
 
 
 def _nested_codes(code: types.CodeType):

@@ -30,11 +30,11 @@ import itertools
 import linecache
 import re
 import sys
-import types
 import weakref
 
 from .guards import ARRAY, CONSTANT, EXPR, ID, LENGTH, NOT_PRESENT, TYPE, Guard
 from .render import bound_reads, builtin_names, ordered, render
+from .shown import shown as _shown
 from .sources import ModuleAttrSource
 
 _counter = itertools.count()
@@ -151,18 +151,6 @@ class CheckFunction:
                 if len(out) >= limit:
                     break
         return out
-
-
-def _shown(value) -> str:
-    """A stored value as the guards log shows it: short, modules and namespaces by name."""
-    if isinstance(value, weakref.ref):   # identity guards hold objects weakly
-        value = value()
-    if isinstance(value, types.ModuleType):
-        return f"module {value.__name__}"
-    if isinstance(value, dict) and isinstance(value.get("__name__"), str):
-        return f"{value['__name__']}.__dict__"
-    text = repr(value)
-    return text if len(text) <= 100 else text[:97] + "..."
 
 
 def _failure(g: Guard, scope: dict) -> str | None:

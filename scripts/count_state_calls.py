@@ -5,7 +5,8 @@
 
 runs ``adam int step`` or ``fresh float list`` (``adam``, ``flist``), or ``x + y`` on
 10-element arrays through three signatures (``xy``: positional, ``xy_kwonly``: ``y`` a
-keyword-only default, ``xy_star``: ``*args``), plainly
+keyword-only default, ``xy_star``: ``*args``; ``xy_break``: ``x + y``, a ``print`` that
+breaks the graph, ``+ y``), plainly
 (``plain``) or compiled with a backend (``eager``, ``numpy``): 80 warm calls, then
 ``n`` calls inside ``itertools.starmap``, the only code callgrind counts with the
 options above. "Collected" divided by ``n`` is the instructions of one call:
@@ -52,6 +53,12 @@ def _add_star(*args):
     return args[0] + args[1]
 
 
+def _add_break(x, y):
+    z = x + y
+    print(end="")   # a graph break: the hit runs the frame's code after it too
+    return z + y
+
+
 def main(argv: list[str]) -> None:
     program, backend, n = argv[0], argv[1], int(argv[2])
     rng = np.random.default_rng(0)
@@ -62,7 +69,8 @@ def main(argv: list[str]) -> None:
                                       for i in range(40)]),
                 "xy": (_add, [(_Y + 1.0, _Y)] * 40),
                 "xy_kwonly": (_add_kwonly, [(_Y + 1.0,)] * 40),
-                "xy_star": (_add_star, [(_Y + 1.0, _Y)] * 40)}[program]
+                "xy_star": (_add_star, [(_Y + 1.0, _Y)] * 40),
+                "xy_break": (_add_break, [(_Y + 1.0, _Y)] * 40)}[program]
     c = f if backend == "plain" else dynamo.compile(f, backend=backend)
     for args in calls * 2:
         c(*args)

@@ -104,6 +104,8 @@ def check(programs: list, rows: list) -> None:
     import time
 
     from dynamo.backends.native.backend import native_backend
+    # (rw_check imports script_modules by name: loaded here too for --corpus 2 alone)
+    load_module("script_modules", ROOT / "tests" / "script_modules.py")
     load_module("harness", ROOT / "tests" / "harness.py")
     rw_check = load_module("rw_check", ROOT / "tests" / "realworld" / "rw_check.py")
     lowered = {name for name, _, r in rows if r is None}

@@ -13,7 +13,8 @@ the native tier has decided) and reads the ``backend`` log channel (a
   warm-up to be compiled;
 - ``undecided``: compiled, its race not over when the warm-up stopped;
 - ``no compile`` / ``could not run``: Numba rejected the kernel / tier 2 never took
-  the inputs;
+  the inputs; ``compile timed out``: its compile in a child process ran past
+  ``compile_timeout_s`` and was killed;
 - ``won x2.50 (CPU x2.40)`` / ``lost x0.80 (CPU x0.70)``: the race, tier 1's best
   call over tier 2's (best of 3 calls each) by wall time and by CPU time (> 1: tier 2
   is faster; tier 2 must win by both, a parallel kernel by wall time: docs/native.md).
@@ -93,6 +94,10 @@ class Outcomes(logging.Handler):
                 t2, c2, t1, c1 = (max(float(m.group(k)), 1e-6) for k in (3, 4, 5, 6))
                 entry[0] = (f"{'won' if m.group(2) == '2' else 'lost'} x{t1 / t2:.2f} "
                             f"(CPU x{c1 / c2:.2f})")
+        elif m := re.match(r"native tier: graph (g\d+) stays in tier 1: its compile in "
+                           r"a child process ran past", msg):
+            if entry := self.by_name.get(m.group(1)):
+                entry[0] = "compile timed out"
         elif m := re.match(r"native tier: graph (g\d+) stays in tier 1 \(tier 2 could", msg):
             if entry := self.by_name.get(m.group(1)):
                 entry[0] = "could not run"

@@ -34,6 +34,9 @@ Options (checked at ``dynamo.compile``):
   compiles the kernel in a child process that fills the cache, and the tier's thread
   loads it (child_compile.py): Numba's compiler holds the GIL, and tier 1's calls in
   the program's thread ran 2.6 times slower beside a compile in a thread;
+- ``compile_timeout_s`` (number >= 0, default ``dynamo.config.native_compile_timeout_s``,
+  600; 0: no limit): a child compile still running after this many seconds is killed,
+  the graph stays in tier 1 and the ``backend`` log channel says so;
 - ``numba_draws`` (default True): ``standard_normal``/``random`` drawn by Numba where a
   probe finds its draws equal to NumPy's (nopython_draws.py); False: NumPy calls;
 - ``numpy``: a dict of options for tier 1 (the numpy backend's).
@@ -76,7 +79,7 @@ if numba_missing():
 
 _KEYS = {"after_calls", "after_ms", "background", "prefer", "trial_calls", "cache",
          "cache_dir", "cache_load", "parallel_min_elements", "numpy", "numba_draws",
-         "max_kernel_lines", "compile_process"}
+         "max_kernel_lines", "compile_process", "compile_timeout_s"}
 
 
 def parse_options(options: dict | None) -> tuple[Settings, dict, int]:
@@ -93,10 +96,11 @@ def parse_options(options: dict | None) -> tuple[Settings, dict, int]:
         if not isinstance(v, int) or isinstance(v, bool) or v < least:
             raise ValueError(f"option {name!r} of backend 'native' must be an int >= "
                              f"{least}, got {v!r}")
-    ms = options.get("after_ms", 0)
-    if not isinstance(ms, numbers.Real) or isinstance(ms, bool) or ms < 0:
-        raise ValueError(f"option 'after_ms' of backend 'native' must be a number >= 0, "
-                         f"got {ms!r}")
+    for name in ("after_ms", "compile_timeout_s"):   # (the config's default too)
+        v = options.get(name, getattr(config, f"native_{name}"))
+        if not isinstance(v, numbers.Real) or isinstance(v, bool) or not v >= 0:
+            raise ValueError(f"option {name!r} of backend 'native' (default: dynamo.config."
+                             f"native_{name}) must be a number >= 0, got {v!r}")
     for name in ("background", "cache", "numba_draws", "compile_process"):
         if not isinstance(options.get(name, True), bool):
             raise ValueError(f"option {name!r} of backend 'native' must be True or False, "
@@ -126,6 +130,8 @@ def parse_options(options: dict | None) -> tuple[Settings, dict, int]:
         cache_load=options.get("cache_load", "auto"),
         max_kernel_lines=options.get("max_kernel_lines", config.native_max_kernel_lines),
         compile_process=options.get("compile_process", True),
+        compile_timeout_s=float(options.get("compile_timeout_s",
+                                            config.native_compile_timeout_s)),
         cache_dir=(cache_dir or cache_dir_default()) if options.get("cache", True) else None)
     return settings, tier1, options.get("parallel_min_elements", 1 << 14)
 
@@ -138,6 +144,8 @@ def native_backend(graph: Graph, example_inputs, options: dict | None = None):
     tier1 = numpy_code(graph, example_inputs, tier1_options or None)
     try:
         kernel = lower(graph, parallel_min)
+        source = module_source(kernel)   # (the file's text: a constant it cannot write
+                                         # failed the compile, lotka_volterra's tuple)
     except Unsupported as e:
         log.info("native tier: graph stays in tier 1: %s", e)
         return tier1
@@ -145,7 +153,7 @@ def native_backend(graph: Graph, example_inputs, options: dict | None = None):
         log.warning("native tier: graph stays in tier 1: lowering it failed (an internal "
                     "error of dynamo's native tier; please report it)", exc_info=True)
         return tier1
-    why = too_big(module_source(kernel), settings.max_kernel_lines, settings.cache_dir)
+    why = too_big(source, settings.max_kernel_lines, settings.cache_dir)
     if why is not None and settings.prefer != "tier1":
         log.info("native tier: graph stays in tier 1: %s", why)
         return tier1

@@ -252,6 +252,13 @@ def _index(view: View) -> str:
             k += 1
             continue
         _, start, step = part
+        if isinstance(start, str):   # a run-time start (sym_slices.py): never negative
+            stop = f"{start} + {view.shape[k] * step}"
+            if step < 0:   # (``x[n - 4:n][::-1]``: a stop of -1 is None)
+                stop = f"({stop} if {stop} >= 0 else None)"
+            out.append(f"{start}:{stop}:{step}")
+            k += 1
+            continue
         stop = start + view.shape[k] * step
         k += 1
         out.append(f"{start}::{step}" if stop < 0 else f"{start}:{stop}:{step}")

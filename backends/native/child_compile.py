@@ -11,7 +11,11 @@ the kernel's file (``kernel_files.module_from_file``), its module name, Numba's 
 and the signature (Numba's types pickle), and compiles with ``cache=True``.
 
 The child dies with the process (Linux: with the thread that waits for it), so a
-program that ends before the compile does leaves nothing running. A child that fails
+program that ends before the compile does leaves nothing running. A child still
+compiling after ``timeout_s`` seconds (the option ``compile_timeout_s``, default
+``dynamo.config.native_compile_timeout_s``) is killed and reaped (no zombie), and
+``CompileTimeout`` tells the tier, which keeps the graph in tier 1 rather than compile
+it in its own thread (as long, and holding the GIL). A child that fails
 (an error of Numba, a kernel the cache cannot hold, no Python to
 start) changes nothing: the thread's own compile that follows compiles, or fails, as
 without it; only the time is lost.
@@ -20,6 +24,8 @@ Example::
 
     >>> compile_in_child(path, "_dynamo_native_k_ab12", {"cache": True, ...}, sig)
     True      # Numba's cache beside ``path`` holds the kernel for ``sig`` now
+    >>> compile_in_child(path, "_dynamo_native_k_ab12", {...}, sig, timeout_s=0.05)
+    CompileTimeout: its compile in a child process ran past compile_timeout_s=0.05 s ...
 """
 
 from __future__ import annotations
@@ -53,11 +59,17 @@ numba.njit(**options)(module.kernel).compile(sig)
 """
 
 
-def compile_in_child(path: str, name: str, options: dict, sig: tuple) -> bool:
+class CompileTimeout(Exception):
+    """The child's compile ran past its time limit; the child was killed."""
+
+
+def compile_in_child(path: str, name: str, options: dict, sig: tuple,
+                     timeout_s: float | None = None) -> bool:
     """Compile ``kernel`` of the module file ``path`` for ``sig`` in a new Python
     process with Numba's ``options`` (``cache=True``); True when it exited cleanly.
     The parent's ``sys.path`` is the child's, so the kernel's imports of dynamo's
-    helpers resolve as in the parent."""
+    helpers resolve as in the parent. ``timeout_s`` (None or 0: no limit): past it the
+    child is killed and waited for, and ``CompileTimeout`` raised."""
     try:
         payload = pickle.dumps((path, name, options, sig, os.getpid()))
     except Exception:  # noqa: BLE001 (a type that does not pickle: compile here)
@@ -65,8 +77,13 @@ def compile_in_child(path: str, name: str, options: dict, sig: tuple) -> bool:
     paths = [p or os.getcwd() for p in sys.path]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
     try:
+        # (on a timeout, subprocess.run kills the child and waits for it: no zombie)
         done = subprocess.run([sys.executable, "-c", _CHILD], input=payload, env=env,
-                              capture_output=True, check=False)
+                              capture_output=True, check=False, timeout=timeout_s or None)
+    except subprocess.TimeoutExpired:
+        raise CompileTimeout(f"its compile in a child process ran past "
+                             f"compile_timeout_s={timeout_s:g} s; the child was killed"
+                             ) from None
     except OSError as e:
         log.info("native tier: no child process for the compile (%s)", e)
         return False

@@ -81,7 +81,16 @@ class _Emitter:
     def const(self, value, dtype: np.dtype) -> str:
         """A module global holding ``value`` as a NumPy scalar of ``dtype`` (Numba
         freezes globals as constants); a value that does not survive the cast exactly
-        (NumPy would warn or raise) is Unsupported."""
+        (NumPy would warn or raise) is Unsupported, and so is a sequence: ``dtype.type``
+        makes an array of ``(10.0, 5.0)`` (``pop[0] = prey0, pred0``), which a kernel's
+        scalar store cannot take and the disk cache's file cannot write.
+
+            >>> em.const((10.0, 5.0), np.dtype("float64"))
+            Unsupported: a constant sequence (10.0, 5.0) stored as float64
+        """
+        if isinstance(value, (tuple, list)) or (isinstance(value, np.ndarray)
+                                                 and value.ndim > 0):
+            raise Unsupported(f"a constant sequence {value!r} stored as {dtype}"[:200])
         with warnings_as("error"):
             try:
                 typed = dtype.type(value)

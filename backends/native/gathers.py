@@ -16,10 +16,15 @@ neighbour lists; ``scripts/native_outcomes.py --lower-only``).
                 c = w if 0 <= w < n else 0        # ... and nothing reads past the array
                 g[i, j] = x[c, j]
 
-Which forms: the index items integer arrays and ints first, then constant slices
-(no ``None``, ``...`` or boolean mask). ``A[:, cols]`` stays in tier 1: NumPy's result
-there is not C-ordered (its index dimension is laid out first), a kernel's new array
-is. The result is always a new array, as NumPy's.
+Which forms: integer index arrays and ints (int scalars of the kernel among them)
+first, or apart (``b[i, :, j]``: NumPy puts the index dimensions first, C-ordered),
+other items constant slices (no ``None``, ``...`` or boolean mask). ``A[:, cols]``:
+NumPy's result is F-ordered there (its index dimension laid out first), a kernel's
+new array is C-ordered; lowered only where nothing shows the order (``layouts.py``:
+the integral-image box filter). The result is always a new array, as NumPy's.
+An int scalar of the kernel with no index array (``log_B[:, obs[t]]``: Viterbi, an
+HMM's forward pass) is NumPy's basic indexing, a view (``Gathers.scalar_index_view``),
+with the same wrap and bounds check.
 """
 
 from __future__ import annotations
@@ -28,8 +33,10 @@ import numpy as np
 
 from dynamo.graph import Node
 
+from .emitter import SEQ_FLAG
+from .layouts import transposed_gather_ok
 from .ops import Unsupported, _dt, _meta
-from .values import Arr, Lazy, View
+from .values import Arr, Lazy, Scal, View, _compose
 
 
 def has_array_index(index) -> bool:
@@ -38,9 +45,10 @@ def has_array_index(index) -> bool:
     return any(isinstance(item, Node) for item in items)
 
 
-def index_shape(items: list, adv: list[int]) -> tuple:
+def index_shape(items: list, adv: list[int], scalars: bool = False) -> tuple:
     """The broadcast shape of the index items at ``adv`` (integer index arrays and
-    ints), or Unsupported for any other item (a float, bool or uint64 array...).
+    ints; ``scalars``: also int scalars of the kernel, as ints), or Unsupported for any
+    other item (a float, bool or uint64 array...).
 
     ``x[idx, 3]`` with ``idx`` of shape (4,) -> (4,)"""
     shapes = []
@@ -48,7 +56,8 @@ def index_shape(items: list, adv: list[int]) -> tuple:
         if isinstance(it, Node):
             m = _meta(it)
             # (uint64 past int64's range would wrap to a negative index here)
-            if m.scalar or not m.shape or not (m.dtype.kind == "i" or (
+            if (m.scalar and not scalars) or not (m.shape or m.scalar) or not (
+                    m.dtype.kind == "i" or (
                     m.dtype.kind == "u" and m.dtype.itemsize < 8)):
                 raise Unsupported("an index array that is not of integers")
             shapes.append(m.shape)
@@ -102,39 +111,48 @@ class Gathers:
 
     def gather(self, node: Node):
         v, index, meta = indexed_operand(self, node)
-        if not isinstance(v, (Arr, View)) or meta.scalar:
+        if not isinstance(v, (Arr, View)):
             raise Unsupported("an array index into a non-array")
         items = list(index if isinstance(index, tuple) else (index,))
+        if all(not isinstance(it, Node) or _meta(it).scalar for it in items):
+            # ``log_B[:, obs[t]]``: an int scalar is a plain index, the result a view
+            return self.scalar_index_view(v, items, meta)
+        if meta.scalar:
+            raise Unsupported("an array index into a non-array")
         if len(items) > len(v.shape):
             raise Unsupported("too many indices")
         items += [slice(None)] * (len(v.shape) - len(items))
         adv = [k for k, it in enumerate(items) if not isinstance(it, slice)]
-        if adv != list(range(len(adv))):
-            # ``A[:, cols]``: NumPy lays the result out with the index dimensions first
-            # (strides (8, 48) for a (6, 3) result), not in C order as a kernel's array
-            raise Unsupported("array indices after a slice")
-        bshape = index_shape(items, adv)
-        before = [len(range(*items[k].indices(v.shape[k]))) for k in range(adv[0])]
-        after = [len(range(*items[k].indices(v.shape[k])))
-                 for k in range(adv[-1] + 1, len(items))]
-        shape = (*before, *bshape, *after)
+        bshape = index_shape(items, adv, scalars=True)
+        constant_slices(items)
+        counts = [len(range(*it.indices(n))) if isinstance(it, slice) else None
+                  for it, n in zip(items, v.shape)]
+        # Index items apart (``b[i, :, j]``): NumPy puts their dimensions first, C order
+        # (strides (80, 40, 8) for (2, 2, 5)), as a kernel's array. Next to each other
+        # after a slice (``A[:, cols]``): in place, but NumPy fills a buffer of shape
+        # (3, 4) in C order and returns it transposed (strides (8, 32) for (4, 3)),
+        # where a kernel's array is C-ordered: only where nothing shows the order.
+        together = adv == list(range(adv[0], adv[0] + len(adv)))
+        if together and adv[0]:
+            transposed_gather_ok(self.graph, node)   # (layouts.py)
+        p, nb = (adv[0] if together else 0), len(bshape)
+        sliced = [c for c in counts if c is not None]
+        shape = (*sliced[:p], *bshape, *sliced[p:])
         if shape != meta.shape or v.dtype != meta.dtype:
             raise Unsupported("gather result differs from its metadata")
         if any(v.shape[k] == 0 for k in adv):
             raise Unsupported("an array index into an empty axis")
-        constant_slices(items)
         name = self.em.new("a")
         self.em.alloc(f"{name} = np.empty({shape}, {_dt(meta.dtype)})")
         out = Arr(name, shape, meta.dtype, name, fresh=True)
-        p, nb = adv[0], len(bshape)
 
         def body(idx, stmts, flag):
-            sub, rest = [], iter(idx[p + nb:])
+            sub, rest = [], iter([*idx[:p], *idx[p + nb:]])   # the slices' indices
             bidx = idx[p:p + nb]
             for k, it in enumerate(items):
                 if isinstance(it, slice):
                     start, _, step = it.indices(v.shape[k])
-                    i = idx[k] if k < p else next(rest)
+                    i = next(rest)
                     sub.append(f"({start} + {step} * {i})" if (start, step) != (0, 1) else i)
                     continue
                 n = v.shape[k]
@@ -151,3 +169,60 @@ class Gathers:
             stmts.append(f"{out.read(idx)} = {v.read(sub)}")
         self.nest(shape, body, writes=name)
         return out
+
+    def scalar_index_view(self, v, items: list, meta):
+        """``x[..., k, ...]`` with ``k`` an int scalar of the kernel (no index array):
+        NumPy's basic indexing, a view (or an element), as ``A[1:-1, 3]``; the index
+        wrapped and checked once where the getitem stands:
+
+            t1 = np.int64(s4) ; t2 = t1 + 16 if t1 < 0 else t1
+            _nf |= (t2 < 0) or (t2 >= 16)      # NumPy raises IndexError: tier 1 reruns
+            t3 = t2 if 0 <= t2 < 16 else 0     # ... and nothing reads past the array
+            (the view reads log_B[i, t3])
+        """
+        if any(it is Ellipsis for it in items):
+            raise Unsupported("an int scalar index beside ...")
+        real = [it for it in items if it is not None]
+        if len(real) > len(v.shape):
+            raise Unsupported("too many indices")
+        em, plain, names, d = self.em, [], {}, 0
+        for k, it in enumerate(items):
+            if it is None:
+                plain.append(None)
+                continue
+            n = v.shape[d]
+            d += 1
+            if not isinstance(it, Node):
+                plain.append(it)
+                continue
+            index_shape([it], [0], scalars=True)   # an int scalar (no bool, no uint64)
+            s = self.val(it)
+            if not isinstance(s, Scal):
+                raise Unsupported("an int scalar index that is no scalar of the kernel")
+            if n == 0:
+                raise Unsupported("an array index into an empty axis")
+            stmts: list[str] = []
+            w = wrapped_index(em, stmts, s.name, n)
+            c = em.new("t")
+            stmts += [f"{SEQ_FLAG} |= ({w} < 0) or ({w} >= {n})",
+                      f"{c} = {w} if 0 <= {w} < {n} else 0"]
+            for line in stmts:
+                em.line(line)
+            names[k] = c
+            plain.append(0)
+        parts, shape = self.index_parts(v.shape, tuple(plain))
+        for k, c in names.items():
+            parts[k] = ("int", c)
+        if isinstance(v, View):
+            view = _compose(View(v.base, v.parts, v.shape, v.dtype), parts, shape)
+        else:
+            view = View(v, parts, shape, v.dtype)
+        if shape != meta.shape or v.dtype != meta.dtype:
+            raise Unsupported("getitem result differs from its metadata")
+        if meta.scalar:   # x[i, k]: NumPy copies the element out
+            name = em.new("s")
+            em.line(f"{name} = {view.read([])}")
+            return Scal(name, meta.dtype)
+        if not shape:
+            raise Unsupported("0-d view")
+        return view

@@ -64,6 +64,12 @@ class Outs:
             raise Unsupported(f"{node.target} with out= of another shape or dtype")
         base = dest.base
         self.written(base.key)   # inlined values reading it: computed before the store
+        if 0 in dest.shape:
+            # a store of no element (``x[0:0] += np.sqrt(y - 10.0)``): the nest never
+            # runs the inlined operands, which eager computed whole (and warned)
+            for arg in node.args:
+                if isinstance(arg, Node) and isinstance(self.env.get(arg), Lazy):
+                    self.force(arg)
         # NumPy copies an input that overlaps the out array (but for the same view): the
         # copy is this node's operand only; later readers of that view see the store
         copies = {}

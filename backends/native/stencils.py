@@ -1,7 +1,8 @@
 """Indexing with integers, constant slices, loop indices, ``None`` (a new axis) and
 ``...``: ``getitem`` is a view (a
 stencil's ``A[1:-1, :-2]`` reads ``A[1 + i, j]``, no copy), ``setitem`` a nest that
-stores into the base array."""
+stores into the base array, also through a view (``row = A[2]; row[1:] = 0`` stores
+``A[2, 1 + j]``: the view's index composed with the store's)."""
 
 from __future__ import annotations
 
@@ -110,14 +111,19 @@ class Stencils:
         target = self.val(base)
         if isinstance(target, Lazy):   # ``y = x + 1; y[0] = 0``: y is a new array
             target = self.force(base)
-        if isinstance(target, View):
-            raise Unsupported("setitem into a view (write through the base)")
+        view = None
+        if isinstance(target, View):   # ``row = A[i]; row[1:] = 0``: a store into the base
+            view, target = target, target.base
+            if any(p[0] == "new" for p in view.parts):
+                raise Unsupported("setitem into a view with a new axis")
         if not isinstance(target, Arr):
             raise Unsupported("setitem into a non-array")
-        parts, shape = self.index_parts(target.shape, index)
+        parts, shape = self.index_parts((view or target).shape, index)
         if any(p[0] == "new" for p in parts):
             raise Unsupported("setitem with a new axis")
-        dest = View(target, parts, shape, target.dtype)
+        # (a view's index composed with the store's: one part per base dimension)
+        dest = View(target, parts, shape, target.dtype) if view is None else \
+            _compose(View(target, view.parts, view.shape, view.dtype), parts, shape)
         self.written(target.key)
         if isinstance(value, Node):
             v = self.val(value)
@@ -127,6 +133,11 @@ class Stencils:
                 v = self.env[value] = self.materialize_copy(value, v)
         else:
             v = Const(value)
+        if 0 in shape and isinstance(v, Lazy):
+            # a store of no element: its nest never runs the inlined value, which eager
+            # computes whole anyway (and warns when it makes a NaN: ``x[0:0] =
+            # np.sqrt(y - 10.0)``); computed now, its flag set as eager warns
+            v = self.force(value)
         if isinstance(v, Const):
             src = None
         else:
@@ -149,7 +160,7 @@ class Stencils:
                 expr = _cast(e, dt, target.dtype)
             stmts.append(f"{dest.read(idx)} = {expr}")
         self.nest(shape, body, save=self.saving(target, dest, shape))
-        return target
+        return target if view is None else view
 
     def saving(self, target: Arr, dest: View, shape: tuple):
         """What ``nest`` runs to back up the part of an input that a store into
@@ -157,6 +168,8 @@ class Stencils:
         saver = target.save
         if saver is None:
             return None
+        if any(p[0] == "slice" and isinstance(p[1], str) for p in dest.parts):
+            raise Unsupported("a store into an input's view with run-time bounds")
         self.em.stores.append(Store(   # (saves.free_inputs)
             None if target.input is None else frozenset({target.input}), target.name,
             tuple(dest.parts), shape, target.shape, bool(self.em.loops)))

@@ -1,8 +1,10 @@
 """Slices whose bounds are the kernel's integers (a loop's index, a scalar of the graph):
 ``x[k:k + n]`` of a FIR filter's taps, ``data[start:start + chunk]`` of a chunked
-reduction, ``x[n - taps:n]`` of an adaptive filter. Read into a new array (a copy) whose
-length is the one the graph's metadata gives, the bounds clamped at run time exactly
-as Python's ``slice.indices``:
+reduction, ``x[n - taps:n]`` of an adaptive filter. A view, as NumPy's: its length the
+one the graph's metadata gives, its start a variable of the kernel, the bounds clamped
+at run time exactly as Python's ``slice.indices``; readers read the base at that
+offset (``x[s + i]``), and a view passed to NumPy (``x[k:k + n] @ w``) is passed as
+``x[s:s + n:1]``:
 
     y += taps[K - 1 - k] * x[k:k + n]     (in the loop body, k the trip; x (N,))  ->
         s = k + 0 ; e = k + n                            # the bounds, as written
@@ -11,15 +13,18 @@ as Python's ``slice.indices``:
         c = (e - s + step - 1) // step if e > s else 0
         _nf |= c != n           # another length than traced: tier 1 reruns the call
         s = s if c == n else 0  # ... and nothing reads past the array
-        for i in range(n): a[i] = x[s + step * i]
+        ... y[i] = y[i] + t * x[s + step * i]
 
-Before, any such slice kept the whole graph in tier 1 (4 graphs of the real-world
-corpora, 2026-12-05). A copy is not NumPy's view, so it is taken only where nothing
-can tell them apart: the slice is no output of the graph, and no node from it to its
-last reader writes memory (no ``setitem``, ``out=``, op that writes its argument or
-loop node: ``node_facts.has_effect``), so the view would read what the copy holds.
+Before (2026-12-05 morning) the slice was copied into a new array, which is only
+right where nothing can tell a copy from the view (no output, no write between it and
+its last reader), and costs a pass: FIR and LMS programs (``x[i:i + k] @ w`` in a
+loop) then lost their races to tier 1 (0.98-1.01x, ``scripts/native_outcomes.py``).
+The copy stays for a slice a whole-array reduction reads (``x[a:b].sum()``): NumPy
+sums a strided view in its iterator's order, which the kernel does not follow
+(reductions.py); there, no output and no write while it is read.
 Steps must be constant and positive; other items of the index constant slices or ints
-(a view of a view, ``None`` or ``...`` stay in tier 1).
+(a view of a view, ``None`` or ``...`` stay in tier 1). A store into such a view
+(``out=``) of an input stays in tier 1 (its backup needs constant bounds: saves.py).
 """
 
 from __future__ import annotations
@@ -31,8 +36,8 @@ from dynamo.ops.node_facts import has_effect
 
 from .emitter import SEQ_FLAG
 from .gathers import indexed_operand
-from .ops import Unsupported, _dt
-from .values import Arr, Scal
+from .ops import _REDUCTIONS, Unsupported, _dt
+from .values import Arr, Scal, View
 
 
 def has_symbolic_slice(index) -> bool:
@@ -65,7 +70,9 @@ class SymSlices:
         v, index, meta = indexed_operand(self, node)
         if not isinstance(v, Arr) or meta.scalar or v.dtype != meta.dtype:
             raise Unsupported("a slice with run-time bounds of a non-array or a view")
-        _no_write_while_read(self.graph, node)
+        copy = _read_whole(node)
+        if copy:
+            _no_write_while_read(self.graph, node)
         items = list(index if isinstance(index, tuple) else (index,))
         if len(items) > len(v.shape):
             raise Unsupported("too many indices")
@@ -77,7 +84,7 @@ class SymSlices:
             if isinstance(it, (int, np.integer)) and not isinstance(it, (bool, np.bool_)):
                 if not -n <= int(it) < n:
                     raise Unsupported("index out of bounds")
-                subs.append(str(int(it) % n))
+                subs.append(("int", str(int(it) % n)))
                 continue
             if not isinstance(it, slice):
                 raise Unsupported(f"index {type(it).__name__}")
@@ -88,7 +95,7 @@ class SymSlices:
             if not has_symbolic_slice(it):
                 start, _, _ = it.indices(n)
                 shape.append(len(range(*it.indices(n))))
-                subs.append((str(start), step))
+                subs.append(("slice", start, step))
                 continue
             count = meta.shape[len(shape)] if len(shape) < len(meta.shape) else -1
             s, e, c = em.new("s"), em.new("s"), em.new("s")
@@ -105,29 +112,29 @@ class SymSlices:
             for line in lines:
                 em.line(line)
             shape.append(count)
-            subs.append((s, step))
+            subs.append(("slice", s, step))
         shape = tuple(shape)
         if shape != meta.shape:
             raise Unsupported("getitem result differs from its metadata")
         if not shape:
             raise Unsupported("0-d slice")
+        view = View(v, subs, shape, meta.dtype)
+        if not copy:
+            return view
         name = em.new("a")
         em.alloc(f"{name} = np.empty({shape}, {_dt(meta.dtype)})")
         out = Arr(name, shape, meta.dtype, name, fresh=True)
 
         def body(idx, stmts, flag):
-            rest, sub = iter(idx), []
-            for part in subs:
-                if isinstance(part, str):
-                    sub.append(part)
-                    continue
-                start, step = part
-                i = next(rest)
-                term = i if step == 1 else f"{step} * {i}"
-                sub.append(term if start == "0" else f"{start} + {term}")
-            stmts.append(f"{out.read(idx)} = {v.read(sub)}")
+            stmts.append(f"{out.read(idx)} = {view.read(idx)}")
         self.nest(shape, body, writes=name)
         return out
+
+
+def _read_whole(node: Node) -> bool:
+    """Whether a reduction over every axis reads ``node`` (``x[a:b].sum()``)."""
+    return any(u.op == CALL and u.target in _REDUCTIONS and u.kwargs.get("axis") is None
+               and len(u.args) == 1 for u in node.users)
 
 
 def _no_write_while_read(graph, node: Node) -> None:

@@ -44,7 +44,7 @@ import numpy as np
 from dynamo.source import compile_source
 
 from .call_helpers import c_ordered, call_helpers, fast_native, written_check
-from .child_compile import compile_in_child
+from .child_compile import CompileTimeout, compile_in_child
 from .draws import restore_states, save_states
 from .error_state import default_errstate, rerun_completes
 from .kernel_files import cache_path, has_machine_code, module_from_file, module_source
@@ -73,6 +73,8 @@ class Settings:
     max_kernel_lines: int = 1500     # longer kernels are not compiled (compile_cost.py)
     compile_process: bool = True     # with a disk cache and background: Numba compiles
                                      # in a child process (child_compile.py)
+    compile_timeout_s: float = 600.0   # the child killed after it (0: no limit); the
+                                       # graph stays in tier 1
 
 
 # Set once a kernel was compiled or loaded in this process: Numba is imported and its
@@ -248,7 +250,7 @@ class Tiered:
                 # Numba's compile in a child process, which fills the disk cache: the
                 # compile below loads it, and the GIL stays free for tier 1's calls
                 # meanwhile (child_compile.py)
-                compile_in_child(*spec, sig)
+                compile_in_child(*spec, sig, timeout_s=self.settings.compile_timeout_s)
             _compile_signature(numba, self._dispatcher, sig)
             with self._lock:
                 self._compiled.add(key)
@@ -277,8 +279,12 @@ class Tiered:
                 self.state = "failed"
                 self._run = self.tier1
                 self.decided.set()
-            log.info("native tier: Numba could not compile graph %s, it stays in tier 1 "
-                     "(%s: %s)", self.name, type(e).__name__, str(e).splitlines()[0][:200])
+            if isinstance(e, CompileTimeout):   # (not compiled here either: as long)
+                log.info("native tier: graph %s stays in tier 1: %s", self.name, e)
+            else:
+                log.info("native tier: Numba could not compile graph %s, it stays in "
+                         "tier 1 (%s: %s)", self.name, type(e).__name__,
+                         str(e).splitlines()[0][:200])
             log.debug("native tier: the kernel source\n%s", self.__dynamo_native_source__)
         finally:
             if first:

@@ -34,7 +34,8 @@ class Arr:
 @dataclass(eq=False)
 class View:
     """``base[index]`` with integers and constant slices: per base dimension either
-    ``("int", expr)`` or ``("slice", start, step)`` (one view dimension each), and
+    ``("int", expr)`` or ``("slice", start, step)`` (one view dimension each; ``start``
+    an int, or a kernel variable's name for a slice with run-time bounds), and
     ``("new",)`` for a new axis of length 1 (a view dimension, no base dimension)."""
 
     base: Arr
@@ -131,6 +132,9 @@ def _compose(view: View, parts: list, shape: tuple) -> View:
             if not i.isdigit():   # a loop-index expression may be negative: NumPy wraps
                 i = f"(({i}) % {count})"   # it around the view, not the base
             out.append(("int", f"{start} + {step} * {i}" if step != 1 or start else i))
+        elif isinstance(start, str):   # a run-time start (sym_slices.py)
+            off = step * sub[1]
+            out.append(("slice", f"({start} + {off})" if off else start, step * sub[2]))
         else:
             out.append(("slice", start + step * sub[1], step * sub[2]))
     out.extend(subs)     # new axes after the view's last axis

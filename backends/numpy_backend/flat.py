@@ -412,9 +412,9 @@ def _emit_body(m: Module, plan: FlatPlan, index: int, depth: int, direct: bool =
 
 
 def _finish_write(m: Module, depth: int, end: bool = False) -> int:
-    """Emit the head (or with ``end`` the tail) of the loop that runs a direct write's
-    passes to their end when an interrupt (KeyboardInterrupt) arrives among them; the
-    depth of what follows.
+    """Emit the head (or with ``end`` the tail) of the code that runs a direct write's
+    passes to their end when interrupts (KeyboardInterrupt) arrive among them; the depth
+    of what follows.
 
     They write the value's ops, op by op or block by block, into the target's own
     window, where eager's ``setitem`` writes the whole value at once, after computing
@@ -422,29 +422,51 @@ def _finish_write(m: Module, depth: int, end: bool = False) -> int:
     before nor its after (issue #17; a threaded 1500x1500 ``u[1:-1, 1:-1] = ...``, 27
     of 300 interrupted calls). The passes read only arrays that share no memory with
     the target (``direct_check``), so they run again whole, and the interrupt is raised
-    after them, as eager's would be right after its ``setitem``::
+    after them, as eager's would be right after its ``setitem``.
 
+    A second interrupt can arrive while the first is handled: CPython runs one pending
+    signal handler per check (after a call returns, as a function starts, at a loop's
+    backward jump), so two signals with ``default_int_handler`` pending at once raise
+    at two checks in a row. A ``while`` loop's backward jump after the ``except:`` is
+    such a check outside every ``try:``: the second escaped there, the window
+    half-written. So each run is a call of ``_passes`` (an interrupt as it starts is
+    raised at the call, inside the ``try:``), and the runs are written ``RUNS`` times
+    in a row, a handler falling through to the next ``try:`` with no check between:
+    the backward jump is reached only after ``RUNS`` interrupted runs in a row::
+
+        def _passes():
+            ...                                # the passes
         _interrupt = None
         while True:
             try:
-                ...                            # the passes
+                _passes()
                 break
             except KeyboardInterrupt as _e:
                 _interrupt = _e
+            ...                                # (RUNS times)
         if _interrupt is not None:
             raise _interrupt
     """
     if not end:
-        m.emit(depth, "_interrupt = None")
-        m.emit(depth, "while True:")
+        m.emit(depth, "def _passes():")
+        return depth + 1
+    depth -= 1
+    m.emit(depth, "_interrupt = None")
+    m.emit(depth, "while True:")
+    for _ in range(RUNS):
         m.emit(depth + 1, "try:")
-        return depth + 2
-    m.emit(depth, "break")
-    m.emit(depth - 1, "except KeyboardInterrupt as _e:")
-    m.emit(depth, "_interrupt = _e")
-    m.emit(depth - 2, "if _interrupt is not None:")
-    m.emit(depth - 1, "raise _interrupt")
-    return depth - 2
+        m.emit(depth + 2, "_passes()")
+        m.emit(depth + 2, "break")
+        m.emit(depth + 1, "except KeyboardInterrupt as _e:")
+        m.emit(depth + 2, "_interrupt = _e")
+    m.emit(depth, "if _interrupt is not None:")
+    m.emit(depth + 1, "raise _interrupt")
+    return depth
+
+
+# How many runs of a direct write's passes are written in a row (``_finish_write``):
+# as many interrupts pending at once are handled without reaching a backward jump
+RUNS = 3
 
 
 def _emit_members(m: Module, plan: FlatPlan, names: dict, name_of, result: str,

@@ -37,10 +37,10 @@ import weakref
 import numpy as np
 
 from dynamo import pyversion
+from dynamo.interrupt_locks import new_lock, under_lock
 from dynamo.ops.errstate import UFUNC_STATE as _UFUNC_STATE  # None on NumPy 1.x
 from dynamo.ops.errstate import set_ufunc_state, ufunc_state
 
-from .interrupt_locks import new_lock, under_lock
 from .program_hooks import no_program_hooks
 from .reduction_finish import (  # noqa: F401 (generated code reads runtime.<name>)
     SHORT_AXIS,
@@ -264,17 +264,31 @@ def run_blocks(block, nblocks: int, scratch: ScratchCache, threads: int) -> None
         finally:
             # Every pool thread handed the job is done with it before this call ends,
             # even when an interrupt arrives meanwhile (it stops the others' blocks and
-            # is raised after): no pool thread writes after the call. Inline, not a
-            # method, whose first instruction could meet the interrupt before its
-            # ``try:``; only attribute reads and C calls between the count's test and
-            # the blocking ``get``, and a wakeup taken just before an interrupt is not
-            # needed again, as ``finished`` already counts its thread.
+            # is raised after): no pool thread writes after the call. Only attribute
+            # reads and C calls between the count's test and the blocking ``get``, and
+            # a wakeup taken just before an interrupt is not needed again, as
+            # ``finished`` already counts its thread. The wait is written three times
+            # in a row: a second interrupt pending with the first (two signals) is
+            # raised at the next check, which after the first ``except:`` is the next
+            # ``try:``'s ``_wait`` call, never the loop's backward jump (which the
+            # wait reaches only after three interrupts in a row; flat._finish_write)
             while True:
                 try:
-                    while job.finished < job.handed:
-                        job.wakeups.get()
+                    _wait(job)
                     break
                 except BaseException as e:  # noqa: BLE001 (raised after the wait)
+                    if job.error is None:
+                        job.error = e
+                try:
+                    _wait(job)
+                    break
+                except BaseException as e:  # noqa: BLE001
+                    if job.error is None:
+                        job.error = e
+                try:
+                    _wait(job)
+                    break
+                except BaseException as e:  # noqa: BLE001
                     if job.error is None:
                         job.error = e
             # (the block function's closure holds the caller's arrays: a pool thread
@@ -288,6 +302,13 @@ def run_blocks(block, nblocks: int, scratch: ScratchCache, threads: int) -> None
             raise error
         finally:
             del error, job   # no cycle through this frame: nothing waits for gc
+
+
+def _wait(job: _Job) -> None:
+    """Until every pool thread handed ``job`` has counted itself out (``run_blocks``;
+    called inside a ``try:``, so an interrupt as it starts is caught there)."""
+    while job.finished < job.handed:
+        job.wakeups.get()
 
 
 # --------------------------------------------------------------------------- row buffers

@@ -186,7 +186,10 @@ NOTES = {
     "histogram2d": "traced bins, range or density break; NaN or inf without `range=` raise "
                    "when the graph runs (in `try`: eager rerun on error)",
     "polyfit": "`full=True` (residuals' shape is data) and `cov=` break",
-    "polyval": "poly1d objects break",
+    "polyval": "a poly1d made in the trace is its coefficients; one from outside breaks",
+    "poly1d_value": "made by the translator: `p(x)` of an `np.poly1d` made in the trace",
+    "poly1d_coeffs": "made by the translator: `np.poly1d(c)`'s coefficients, a view of "
+                     "`c` of an unbacked length (`variables/polynomials.py`)",
     "interp": "`left`/`right` arrays break",
     "ufunc_reduce": "`out=` of another shape breaks",
     "ufunc_reduceat": "index values are checked when the graph runs; `out=` breaks",

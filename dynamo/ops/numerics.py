@@ -11,7 +11,8 @@ checks NumPy makes of modes and dtypes come from running the function on ``min(d
 probes (one coefficient, one sample point).
 
 What breaks: ``polyfit(full=True)`` (the residuals are empty or not depending on the
-rank of the data) and ``polyfit(cov=...)``; ``poly1d`` objects (not arrays);
+rank of the data) and ``polyfit(cov=...)``; ``poly1d`` objects (not arrays: those made in
+the trace are ``variables/polynomials.py``'s, whose coefficients are ``poly1d_coeffs``);
 ``polyder(p, 0)`` (NumPy returns ``p`` itself, not a new array).
 
 Example::
@@ -29,8 +30,8 @@ import operator
 import numpy as np
 
 from . import rules
-from .meta import ArrayMeta, probe
-from .registry import OPAQUE, OpDef, register
+from .meta import NUMPY, ArrayMeta, DataSize, probe
+from .registry import OPAQUE, VIEW, OpDef, register
 from .rules import MetaError
 
 
@@ -182,7 +183,40 @@ def vander_rule(op, args, kwargs) -> ArrayMeta:
     return ArrayMeta((x.shape[0], N), value.dtype, rules.array_kind((args, kwargs)), False)
 
 
+def poly1d_coeffs(c) -> np.ndarray:
+    """``np.poly1d(c).coeffs``: ``c`` as 1-d without its leading zeros (a view of it),
+    or ``[0]`` of its dtype where nothing is left (``variables/polynomials.py``)."""
+    return np.poly1d(c).coeffs
+
+
+def poly1d_coeffs_rule(op, args, kwargs) -> ArrayMeta:
+    """How many zeros lead is data: an unbacked length (1 for a 0-d ``c``: one
+    coefficient, or ``[0]``)."""
+    (c,) = args
+    if not isinstance(c, ArrayMeta) or kwargs or c.kind != NUMPY:
+        raise MetaError("np.poly1d of other than one NumPy array")
+    if c.ndim > 1:
+        raise ValueError("Polynomial must be 1d only.")
+    rules.run_quietly(op.impl, _tiny(c))   # (NumPy's errors for the dtype)
+    return ArrayMeta((1,) if c.ndim == 0 else (DataSize(),), c.dtype, c.kind, False)
+
+
+def poly1d_value_rule(op, args, kwargs) -> ArrayMeta:
+    """``np.polyval(p.coeffs, x)`` of a ``poly1d`` made in the trace: it has at least one
+    coefficient, so the answer is the one of a single coefficient whatever their number
+    (``polyval_rule`` answers for every length, 0 too: ``zeros_like(x)``)."""
+    p, x = (_meta(v, name) for v, name in zip(args, ("p", "x")))
+    if p.ndim != 1 or kwargs:
+        raise MetaError("poly1d_value of other than 1-d coefficients")
+    return polyval_rule(op, (p.with_(shape=(1,)), args[1]), {})
+
+
 register(OpDef("polyval", np.polyval, polyval_rule, OPAQUE), functions=[np.polyval])
+register(OpDef("poly1d_value", np.polyval, poly1d_value_rule, OPAQUE,
+               doc="p(x) of an np.poly1d made in the trace (one coefficient or more)"))
+# (a view of ``c``, or a new ``[0]``: marked a view, which orders writes to either)
+register(OpDef("poly1d_coeffs", poly1d_coeffs, poly1d_coeffs_rule, VIEW,
+               doc="the coefficients np.poly1d(c) keeps (an unbacked length)"))
 register(OpDef("polyder", np.polyder, polyder_rule, OPAQUE), functions=[np.polyder])
 register(OpDef("vander", np.vander, vander_rule, OPAQUE), functions=[np.vander])
 register(OpDef("polyfit", np.polyfit, polyfit_rule, OPAQUE,

@@ -241,6 +241,9 @@ class LoopScope(IndexFit, BodyState):
         # sizes only the data decides (``x[mask]``): those the body makes are new on
         # every trip (``fresh``, after the trace); the counts of masks known so far
         self.unbacked_before = set(out.shape_env.unbacked)
+        # and ints the graph computes from them (``max(len(kept), 1)``: ``ui0``,
+        # ``variables/size_values.py``), which a body's node computes on every trip
+        self.numbers_before = set(out.shape_env.unbacked_numbers)
         self.counts_before = dict(out.nonzero_counts)
         self.fresh: set[str] = set()
         self._check_slots()
@@ -310,6 +313,14 @@ class LoopScope(IndexFit, BodyState):
         after it (its count there was a body node's)."""
         out = self.output
         self.fresh = set(out.shape_env.unbacked) - self.unbacked_before
+        # an int the body computed from a size (``len(kept) // 2``: a ``sym_int`` node
+        # of the body) is a value of its trip too: no node after the loop computes it,
+        # so a local that holds it after the loop is no loop node (``_check_sizes_left``)
+        numbers = set(out.shape_env.unbacked_numbers) - self.numbers_before
+        self.fresh |= numbers
+        for name in numbers:
+            out.unbacked_numbers.pop(name, None)
+            out.number_symbols.pop(name, None)
         for name in self.fresh:
             out.symbol_nodes.pop(name, None)
         out.nonzero_counts.clear()

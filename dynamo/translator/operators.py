@@ -12,7 +12,7 @@ from ..exc import Unsupported
 from ..symbolic import Symbolic
 from ..variables import ConstantVariable, SliceVariable
 from ..variables.formatted_calls import format_percent as deferred_percent
-from ..variables.size_values import size_operator
+from ..variables.size_values import size_operator, truth_numbers
 from . import compare
 from .branch_selects import SELECTED, truth_or_select
 from .number_compares import is_deferred_bool
@@ -46,6 +46,7 @@ class Operators:
                 isinstance(a.as_python_constant(), str):
             self.push(self.format_percent(a, b))
             return
+        a, b = truth_numbers(self, op, a, b)   # (len(kept) > 0) + 1: the bool's int
         quotient = quotient_use(self, op, a, b)   # step % 3 == 0, gamma ** (epoch // 3)
         if quotient is None:    # len(kept) // 2: a data-dependent size, computed by the graph
             quotient = size_operator(self, op, a, b)

@@ -224,6 +224,33 @@ def _list_data(tx, value: list, source: Source):
     return var
 
 
+# How many items of an input's tuple or list are traced one by one, each its own input
+# with its own guards; past it a tuple of numbers is one input (_long_tuple)
+MAX_TRACED_ITEMS = 1_000
+_PLAIN = frozenset({int, float, bool, complex, str, bytes, type(None)})
+
+
+def _long_tuple(tx, value: tuple, source: Source) -> Variable:
+    """A tuple of more than ``MAX_TRACED_ITEMS`` items, as one input: a tuple of Python
+    numbers (or strings, None...) is guarded by one CONSTANT guard on the whole value
+    (exact: each item's type and value, ``guards.render``), its items constants of the
+    trace; any other raises ``Unsupported`` (the frame runs as it is, with a log line).
+
+    Wrapped item by item, each item was an input with a guard or two: 100,000 items
+    made 100,005 guards, 4.2 s of CPU for the first call and 10 ms a cached call, and
+    each new entry as long again (issue #17); as one input, 4 guards, 0.11 s and 2 ms
+    (``scripts/bench_long_tuples.py``).
+
+        f(x, tuple(range(100_000)))    # one guard: L['t'] == (0, 1, ..., 99999)
+    """
+    if not all(type(v) in _PLAIN for v in value):
+        raise Unsupported(f"a tuple of {len(value)} items (more than {MAX_TRACED_ITEMS}, "
+                          f"not all Python numbers: traced item by item it is too slow)",
+                          cause="unsupported_value")
+    _guard(tx, source, CONSTANT, value)
+    return TupleVariable([ConstantVariable(v) for v in value], source)
+
+
 def _wrap(tx, value: Any, source: Source | None) -> Variable:
     out = tx.output
     if _own_getattribute(value):
@@ -259,6 +286,8 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
         _guard(tx, source, CONSTANT, value)
         return ConstantVariable(value, source)
     if isinstance(value, tuple) and type(value) is tuple:
+        if source is not None and len(value) > MAX_TRACED_ITEMS:
+            return _long_tuple(tx, value, source)
         _guard(tx, source, TYPE, tuple)
         _guard(tx, source, LENGTH, len(value))
         if source is not None and _number_data(value) and _rebuildable(source):
@@ -275,6 +304,10 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
             return ListVariable([wrap(tx, v, None) for v in value])
 
         def read() -> list[Variable]:   # on the trace's first look at the items
+            if len(value) > MAX_TRACED_ITEMS:   # (a list is written in place: no constants)
+                raise Unsupported(f"the items of a list of {len(value)} items (more than "
+                                  f"{MAX_TRACED_ITEMS}: traced item by item it is too slow)",
+                                  cause="unsupported_value")
             _guard(tx, source, LENGTH, len(value))
             return [wrap(tx, v, ItemSource(source, i)) for i, v in enumerate(value)]
         var = ListVariable.unread(source, read)

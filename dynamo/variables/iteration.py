@@ -37,7 +37,7 @@ from .constant import BINARY, ConstantVariable, check_size
 from .graph_numbers import as_graph_number
 from .iterators import IteratorVariable, take
 from .sequences import SequenceVariable
-from .size_values import size_choice
+from .size_values import SizeTruthVariable, size_choice
 
 HANDLERS: dict = {}
 
@@ -167,8 +167,9 @@ def _compensated(item, front: list) -> None:
     """Break where ``item``, a number that changes between calls, joins a run that
     holds a float: from 3.12 CPython's ``sum`` adds it with compensated rounding,
     which adding one at a time would miss in the last bit."""
-    changing = isinstance(item, ConstantVariable) and isinstance(item.value, Symbolic)
-    floats = isinstance(item.value, SymFloat) if changing else False
+    changing = isinstance(item, ConstantVariable) and isinstance(item.value, Symbolic) \
+        or isinstance(item, SizeTruthVariable)   # (len(seg) > 0: an int the graph makes)
+    floats = isinstance(getattr(item, "value", None), SymFloat)
     if pyversion.SUM_COMPENSATES and changing and \
             (floats or any(type(v) is float for v in front)):
         raise Unsupported("sum() of floats where one changes between calls (Python adds "

@@ -44,6 +44,7 @@ from .folding import array_fact, is_array_fact
 from .library_names import _is_random_state, library_name, library_root
 from .linspace_step import linspace_with_step
 from .ndindex import ndindex_of
+from .polynomials import Poly1dVariable, make_poly1d, polyval
 from .sequences import SequenceVariable, TupleVariable, wrap_constant
 from .size_values import holds_size
 
@@ -105,8 +106,14 @@ class LibraryFunctionVariable(Variable):
         # np.poly1d and its objects: breaks whose hint is np.polyval (dynamo/hints.py);
         # an isinstance test, as no set lookup can take them (poly1d is unhashable)
         if hit is None and self.fn is np.poly1d:
+            made = make_poly1d(tx, list(args), kwargs)   # its coefficients in the graph
+            if made is not None:
+                return made
             raise Unsupported("np.poly1d(...) makes a polynomial object",
                               cause="unregistered_function")
+        if self.fn is np.polyval and args and isinstance(args[0], Poly1dVariable) and \
+                len(args) == 2 and not kwargs:   # NumPy reads p as np.asarray(p): coeffs
+            return polyval(tx, args[0].coeffs, args[1])
         if isinstance(self.fn, np.poly1d):
             raise Unsupported("calling an np.poly1d object", cause="unregistered_function")
         known = ops.break_reason(self.fn) if hit is None else None

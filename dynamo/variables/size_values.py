@@ -22,7 +22,11 @@ A decision on either (``if seg.size:``, ``while n > 1``, ``range(max(n, 1))``, a
 ``np.zeros(n // 2)``) still needs the value while tracing, and breaks there, with the
 reason that the size is known only when the graph runs (``sizes._refuse_unbacked``).
 Only where every operand is an int (or a SymInt) and nothing can raise: a divisor that
-could be 0 or a negative exponent is left to the general path (which breaks).
+could be 0 breaks with the rewrite that stays (``divisor_may_be_zero``: ``max(n, 1)``),
+and a negative exponent is left to the general path (which breaks). A comparison in
+Python arithmetic (``(n > 0) + 1``) is the int the graph computes from it
+(``truth_numbers``). In a loop node's body each is a node of the body, computed on
+every trip (``LoopScope`` localizes the sizes from before the loop).
 
 Example::
 
@@ -39,7 +43,8 @@ import numpy as np
 
 from .. import ops
 from ..exc import Unsupported
-from ..symbolic import Expr, SymArg, SymInt
+from ..symbolic import Expr, SymArg, Symbolic, SymInt
+from ..symbolic.scalars import least_value
 from ..symbolic.sizes import Specialize, is_unbacked, is_unbacked_number, record
 from .arrays import ArrayVariable, DeferredNumberVariable
 from .base import Variable
@@ -85,10 +90,10 @@ def holds_size(tx, variable: Variable) -> bool:
 def _ints(tx, variables) -> list | None:
     """The int values of ``variables`` where this module applies: all ints or SymInts
     (no bools: ``True + n`` and friends stay as they were), one over an unbacked size,
-    in the frame's own graph (a loop body's values are its node's) and for a backend
-    that takes unbacked sizes; None otherwise."""
+    for a backend that takes unbacked sizes; None otherwise. (In a loop node's body
+    the node is the body's: ``_node`` makes the sizes from before the loop its inputs.)"""
     out = tx.output
-    if out.loop_scope is not None or not out.shape_env.dynamic.unbacked:
+    if not out.shape_env.dynamic.unbacked:
         return None
     if not all(isinstance(v, ConstantVariable) for v in variables):
         return None
@@ -101,6 +106,8 @@ def _ints(tx, variables) -> list | None:
 def _node(tx, target: str, expr: Expr, meta: dict):
     out = tx.output
     arg = SymArg(expr, {n: out.symbol_placeholder(n) for n in expr.symbols})
+    if out.loop_scope is not None:   # (a size from before the loop: a body input)
+        arg = out.loop_scope.localize(arg)
     return out.graph.call(target, (arg,), meta={**out.current_loc, "kind": ops.OPAQUE,
                                                 **meta})
 
@@ -108,12 +115,16 @@ def _node(tx, target: str, expr: Expr, meta: dict):
 def graph_int(tx, fn, values: list, what: str) -> ConstantVariable:
     """``fn(*values)`` (ints, one over an unbacked size) as an unbacked int the graph
     computes: a ``sym_int`` node, whose value is also the new symbol's."""
-    out = tx.output
     expr = Expr.apply(fn, *(Expr.of(v) for v in values))
     hint = fn(*(int(v) for v in values))
-    where = out.current_loc.get("loc", "").rsplit("/", 1)[-1] or "this line"
     # (``max(n, 1)`` is never below 1: ``7 / max(n, 1)`` cannot raise, symbolic/scalars.py)
     floor = max((v for v in values if type(v) is int), default=None) if fn is max else None
+    return _graph_int(tx, expr, hint, what, floor)
+
+
+def _graph_int(tx, expr: Expr, hint: int, what: str, floor: int | None) -> ConstantVariable:
+    out = tx.output
+    where = out.current_loc.get("loc", "").rsplit("/", 1)[-1] or "this line"
     number = out.shape_env.new_unbacked_int(f"{what}, at {where}", hint, floor)
     name = next(iter(number.sym.symbols))
     node = _node(tx, "sym_int", expr, {"symbol": name})
@@ -127,6 +138,10 @@ def size_operator(tx, name: str, a: Variable, b: Variable) -> Variable | None:
     """``a <name> b`` (``floor_divide``, ``remainder``, ``power``, a comparison) where
     an operand is a data-dependent size: a value of the graph (see the module
     docstring); None where this does not apply (the general path)."""
+    both = truth_logic(tx, name, a, b)   # (len(a) > 0) & (len(b) > 0): a bool
+    divisor_may_be_zero(tx, name, a, b)  # 1.0 / len(kept): breaks, with the rewrite
+    if both is not None:
+        return both
     values = _ints(tx, [a, b])
     if values is None:
         return None
@@ -134,11 +149,69 @@ def size_operator(tx, name: str, a: Variable, b: Variable) -> Variable | None:
     if name in _COMPARES:
         return size_truth(tx, _COMPARES[name], x, y)
     fn = _INT_OPS.get(name)
-    if fn is None or type(y) is not int:
-        return None   # (a symbolic divisor or exponent could be 0 or negative: raises)
-    if fn is operator.pow and y < 0 or fn is not operator.pow and y == 0:
+    if fn is None:
         return None
+    if fn is operator.pow:
+        # (a constant exponent >= 0 only: ``2 ** n`` has n bits, an int no float holds
+        # for some counts, and a float of it raises: ``divisor_may_be_zero`` has broken)
+        if type(y) is not int or y < 0:
+            return None
+    else:
+        # (``n // max(m, 1)``: a divisor known to be at least 1 never raises, and the
+        # result is no larger than its operands; one that may be 0 has broken)
+        least = y if type(y) is int else least_value(y.sym)
+        if least is None or least <= 0:
+            return None
     return graph_int(tx, fn, [x, y], f"{name} of a data-dependent size")
+
+
+_DIVISIONS = {"divide": "/", "floor_divide": "//", "remainder": "%"}
+
+
+def divisor_may_be_zero(tx, name: str, a: Variable, b: Variable) -> None:
+    """``1.0 / n``, ``k // n``, ``s % len(kept)`` where the divisor is a Python int only
+    the data decides and may be 0 (a count: ``scalars.least_value`` is not above 0),
+    and ``2.0 ** n`` (``OverflowError`` past 1023): Python raises at this line for some
+    counts, which the graph, run later, cannot raise here, inside the program's own
+    ``try`` (issue #17, round 24). So it breaks, as it did, with the rewrite that keeps
+    it in the graph: ``max(n, 1)`` (or ``n + 1``) is never 0. ``2 ** n`` breaks too: an
+    int of n bits, which no float holds for some counts (a later ``* 0.5`` raises
+    OverflowError, and the trace's made-up counts, 4099..., would say it always does)."""
+    if name not in _DIVISIONS and name != "pow" or \
+            not all(_python_number(v) for v in (a, b)) or \
+            isinstance(b, SizeTruthVariable) or not isinstance(b.value, SymInt):
+        return
+    sym = b.value.sym
+    if not any(is_unbacked(s) for s in sym.symbols) or \
+            any(is_unbacked_number(s) for s in sym.symbols):
+        return
+    trace = tx.output.shape_env.trace
+    what = ", ".join(sorted(trace.unbacked.get(s, s) if trace else s for s in sym.symbols))
+    loc = tx.output.current_loc
+    line = f"this line ({loc.get('loc', '')}: {(loc.get('source_line') or '').strip()})"
+    if name == "pow":
+        floats = isinstance(a, ConstantVariable) and isinstance(a.value, float)
+        raise Unsupported(
+            f"a {'float' if floats else 'number'} raised to a data-dependent size ({what})",
+            "Python raises OverflowError here for a large count; the graph runs later, "
+            "where it could not raise it at this line." if floats else "The result has "
+            "as many digits as the count says: for some counts no float holds it, so a "
+            "use of it as a float raises OverflowError there, which the graph could not.",
+            hint=f"{line}: np.power(base, n) with a float base keeps it in the graph "
+                 "where inf (with NumPy's overflow warning) may stand in for a number no "
+                 "float holds; or accept this break (the code stays correct)",
+            cause="data_dependent_shape")
+    least = least_value(sym)
+    if least is not None and least > 0:
+        return
+    raise Unsupported(
+        f"a division ({_DIVISIONS[name]}) by a data-dependent size that may be 0 ({what})",
+        "Python raises ZeroDivisionError here when the count is 0; the graph runs later, "
+        "where it could not raise it at this line (nor inside the program's own try).",
+        hint=f"{line}: divide by max(count, 1) (or count + 1), which is never 0, to keep "
+             "the division in the graph; or test the count first (a break there), or "
+             "accept this break (the code stays correct)",
+        cause="data_dependent_shape")
 
 
 def size_choice(tx, fn, variables: list) -> Variable | None:
@@ -163,9 +236,12 @@ def size_truth(tx, compare: _Compare, x, y) -> Variable:
     """``x <op> y`` of ints, one a data-dependent size: a bool the glue makes from a
     ``sym_truth`` node, for the program to keep as data."""
     expr = Expr.apply(compare, Expr.of(x), Expr.of(y))
+    return _truth_node(tx, expr, f"{_plain(x)} {compare.text} {_plain(y)}")
+
+
+def _truth_node(tx, expr: Expr, text: str) -> SizeTruthVariable:
     meta = ops.ArrayMeta((), np.dtype(bool), ops.NUMPY, False)
     node = _node(tx, "sym_truth", expr, {"array": meta})
-    text = f"{_plain(x)} {compare.text} {_plain(y)}"
     return SizeTruthVariable(bool, ArrayVariable(node, meta), expr, text)
 
 
@@ -199,15 +275,85 @@ class SizeTruthVariable(DeferredNumberVariable):
                            f"({self.text})", cause="data_dependent_shape")
 
 
+
+
+# Python's arithmetic on a bool is the int's (``True + 1 == 1 + 1``, ``True / 2``,
+# ``2 ** True``, ``True * 3.5``): ``bitwise_*`` of two bools is a bool, and left out
+_ARITHMETIC = frozenset(("add", "subtract", "multiply", "divide", "floor_divide",
+                         "remainder", "pow"))
+_LOGIC = {"bitwise_and": (operator.and_, "&"), "bitwise_or": (operator.or_, "|"),
+          "bitwise_xor": (operator.xor, "^")}
+
+
+def _python_number(v: Variable) -> bool:
+    return isinstance(v, SizeTruthVariable) or isinstance(v, ConstantVariable) and (
+        type(v.value) in (int, float, bool) or isinstance(v.value, Symbolic))
+
+
+def truth_numbers(tx, name: str, a: Variable, b: Variable) -> tuple[Variable, Variable]:
+    """``(n > 0) + 1``, ``True * (n > 1)``, ``count += len(seg) > 0``: a comparison of
+    data-dependent sizes in Python arithmetic with another Python number. Python
+    computes a bool's arithmetic as its int's, so each such comparison is replaced by
+    the int the graph computes from it, ``(u0 > 0) + 0`` (an unbacked int ``ui0``, 0
+    or 1: ``_graph_int``); the operator then takes its usual path with that int, and
+    the result has eager's type (``(n > 0) + 1`` is the int 2, ``(n > 0) * 3.5`` the
+    float 3.5). A divisor of such an int may be 0, so ``x / (n > 0)`` still breaks
+    (``scalars.least_value``: its floor is 0). Beside an array, ``truth_operands``."""
+    if name not in _ARITHMETIC or \
+            not (_python_number(a) and _python_number(b)) or \
+            not (isinstance(a, SizeTruthVariable) or isinstance(b, SizeTruthVariable)):
+        return a, b
+    return tuple(_truth_int(tx, v) if isinstance(v, SizeTruthVariable) else v
+                 for v in (a, b))
+
+
+def truth_number(tx, name: str, value: Variable) -> Variable:
+    """``-(n > 0)``, ``+(n > 0)``: Python negates a bool as its int (``-True`` is -1, an
+    int); ``~`` is left out (deprecated for a bool from 3.12: its warning)."""
+    if name in ("negative", "positive") and isinstance(value, SizeTruthVariable):
+        return _truth_int(tx, value)
+    return value
+
+
+def _truth_int(tx, truth: SizeTruthVariable) -> ConstantVariable:
+    expr = Expr.apply(operator.add, truth.expr, Expr.of(0))
+    hint = expr.evaluate(tx.output.shape_env.hints)
+    return _graph_int(tx, expr, hint, f"the int of {truth.text}", 0)
+
+
+def truth_logic(tx, name: str, a: Variable, b: Variable) -> Variable | None:
+    """``(len(a) > 0) & (len(b) > 0)`` (``|``, ``^``; or with a Python bool): a bool, as
+    Python's ``&`` of two bools is, the graph computes (``sym_truth``); None where
+    this does not apply (an int operand: an int, ``truth_numbers``)."""
+    if name not in _LOGIC or not any(isinstance(v, SizeTruthVariable) for v in (a, b)):
+        return None
+    if not all(isinstance(v, SizeTruthVariable) or isinstance(v, ConstantVariable) and
+               type(v.value) is bool for v in (a, b)):
+        return None
+    fn, text = _LOGIC[name]
+    x, y = (v.expr if isinstance(v, SizeTruthVariable) else Expr.of(v.value)
+            for v in (a, b))
+    words = " ".join((_words(a), text, _words(b)))
+    return _truth_node(tx, Expr.apply(_Compare(fn, text), x, y), words)
+
+
+def _words(v: Variable) -> str:
+    return f"({v.text})" if isinstance(v, SizeTruthVariable) else repr(v.value)
+
+
 def truth_operands(a: Variable, b: Variable) -> tuple[Variable, Variable]:
     """``x * (len(kept) > 0)``: a comparison of sizes beside an array is its 0-d bool
     array. Bool is below every dtype in NumPy's promotion, so a Python bool and a 0-d
     bool array give an array operand the same dtype, values, warnings and errors
-    (``x - True`` of a bool ``x`` raises for both); beside anything else it stays the
+    (``x - True`` of a bool ``x`` raises for both), and so do a NumPy scalar
+    (``(n > 0) + np.float32(1)`` is ``np.float32(2.0)``: NEP 50 takes the Python bool as
+    weak, and a bool dtype is below the scalar's, so either way the scalar's type wins,
+    and the op on a 0-d array returns the scalar); beside anything else it stays the
     Python bool (``(n > 0) + 1`` is the Python int 2, not ``np.int64``), and beside a
     CuPy array too (the 0-d array is NumPy's, which CuPy's operators refuse)."""
     def numpy_array(v):
-        return isinstance(v, ArrayVariable) and v.meta.kind == ops.NUMPY
+        return isinstance(v, ArrayVariable) and v.meta.kind == ops.NUMPY or \
+            isinstance(v, ConstantVariable) and isinstance(v.value, (np.bool_, np.number))
     if isinstance(a, SizeTruthVariable) and numpy_array(b):
         a = a.snapshot
     if isinstance(b, SizeTruthVariable) and numpy_array(a):
@@ -216,4 +362,5 @@ def truth_operands(a: Variable, b: Variable) -> tuple[Variable, Variable]:
 
 
 __all__ = ["SizeTruthVariable", "graph_int", "holds_size", "size_abs", "size_choice",
-           "size_operator", "size_truth", "truth_operands"]
+           "size_operator", "size_truth", "truth_logic", "truth_number", "truth_numbers",
+           "truth_operands"]

@@ -114,3 +114,62 @@ def test_a_child_that_fails_leaves_the_compile_to_the_thread(tmp_path, caplog,
     monkeypatch.setattr(sys, "executable", str(tmp_path / "no-python"))
     text = _compile_log(tmp_path, caplog, 3.5)
     assert "no child process for the compile" in text and "compiled by Numba" in text
+
+
+def _children_of_this_process() -> list:
+    """The processes (zombies too) whose parent is this one, from /proc (Linux)."""
+    import os
+    kids = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rpartition(")")[2].split()
+        except OSError:   # (ended meanwhile)
+            continue
+        if fields[1] == str(os.getpid()):
+            kids.append((int(pid), fields[0]))
+    return kids
+
+
+def test_a_child_past_its_timeout_is_killed_and_the_graph_stays_in_tier1(tmp_path,
+                                                                        caplog):
+    # fails without the timeout: the child compiles (its Numba import alone takes
+    # longer than 0.05 s) and tier 2 answers the call after the first one
+    import sys
+    if not sys.platform.startswith("linux"):
+        pytest.skip("/proc lists the children")
+
+    def steps(x, y):
+        return _steps(x * 4.5, y)
+    dynamo.reset()
+    c, made = compiled(steps, background=True, cache=True, cache_dir=str(tmp_path),
+                       compile_timeout_s=0.05)
+    want = steps(*_args())
+    with caplog.at_level(logging.INFO, logger="dynamo.backend"):
+        same(c(*_args()), want)
+        assert made[0].wait(120)     # the thread gave up: the call never waited for it
+        same(c(*_args()), want)
+        same(c(*_args()), want)
+    t = made[0]
+    assert t.state == "failed" and t.native_calls == 0
+    assert type(t.error).__name__ == "CompileTimeout"
+    assert f"native tier: graph {t.name} stays in tier 1: its compile in a child " \
+           "process ran past compile_timeout_s=0.05 s; the child was killed" in caplog.text
+    assert "compiled by Numba" not in caplog.text   # (not compiled in the thread instead)
+    assert _children_of_this_process() == []         # killed and reaped: no zombie
+
+
+@pytest.mark.parametrize("bad", [-1, True, "10", float("nan")])
+def test_a_bad_compile_timeout_is_refused_at_compile(bad):
+    with pytest.raises(ValueError, match="compile_timeout_s"):
+        dynamo.compile(_steps, backend="native", options={"compile_timeout_s": bad})
+
+
+def test_the_config_sets_the_compile_timeout(monkeypatch):
+    from dynamo.backends.native.backend import parse_options
+    assert parse_options({})[0].compile_timeout_s == 600.0
+    monkeypatch.setattr(dynamo.config, "native_compile_timeout_s", 7)
+    assert parse_options({})[0].compile_timeout_s == 7.0
+    assert parse_options({"compile_timeout_s": 0.5})[0].compile_timeout_s == 0.5
+    with pytest.raises(ValueError, match="native_compile_timeout_s"):
+        dynamo.config.native_compile_timeout_s = -1

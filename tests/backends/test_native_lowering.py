@@ -201,3 +201,30 @@ def test_new_axes_into_a_view(cache_dir):
     x = make_array(np.random.default_rng(2), "float64", (5, 4), "C", 0.0)
     made = check_program(program, [x, None, 3], cache_dir)
     assert sum(m.native_calls for m in made if isinstance(m, Tiered)) >= 1
+
+
+def test_a_row_stored_from_a_tuple_stays_in_tier1():
+    """``pop[0] = prey0, pred0`` (kernel_programs.lotka_volterra, sir_euler): the store's
+    value is a constant tuple, which ``np.float64((10.0, 5.0))`` makes an array; the
+    kernel's module could not write it (``TypeError: only 0-dimensional arrays...``
+    failed the compile: ``BackendError``). Now the lowering refuses it, with eager's
+    answer from tier 1."""
+    from test_native import check_native
+    from test_native_outs import _lowered
+
+    def f(x):
+        pop = np.zeros((3, 2))
+        pop[0] = 10.0, 5.0
+        pop[1] = x[0], x[1]
+        pop[2, :] = [1, 2]      # (a graph of its own: the list breaks the graph)
+        return pop * x[0]
+
+    def g(x):
+        pop = np.zeros((2, 2))
+        pop[0] = 10.0, 5.0
+        return pop * x[0]
+    x = np.array([1.5, 2.0])
+    for fn in (f, g):
+        made = check_native(fn, x, native=False)
+        assert made and not any(isinstance(m, Tiered) for m in made)
+    assert "a constant sequence (10.0, 5.0) stored as float64" in str(_lowered(g, x))

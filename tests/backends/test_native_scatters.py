@@ -154,3 +154,40 @@ def test_empty_stores_still_compute_their_value():
     assert made[0].error is None and made[0].native_calls == 0
     with pytest.warns(RuntimeWarning):
         assert isinstance(_lowered(f, *args), str)
+
+
+def _warnings_of(fn, *args) -> list:
+    """The RuntimeWarnings ``fn(*args)`` shows (copies of the arrays), in order."""
+    import warnings
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        fn(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
+    return [str(w.message) for w in record if w.category is RuntimeWarning]
+
+
+@pytest.mark.parametrize("form", ["slice", "row", "out", "inplace"])
+def test_plain_and_out_stores_of_no_element_still_compute_their_value(form):
+    """``x[0:0] = np.sqrt(y - 10.0)``: eager computes the value whole (a NaN: it warns)
+    and stores no element. Before, tier 2 inlined the value into the store's nest, which
+    runs no trip: no NaN flagged, no warning (scatters and mask stores were fixed, plain
+    and ``out=`` stores were not)."""
+    def f(x, y, k):
+        if form == "slice":
+            x[k:k] = np.sqrt(y - 10.0)
+        elif form == "row":
+            x[1:1, :] = np.log(y - 10.0)
+        elif form == "out":
+            np.add(np.sqrt(y - 10.0), 1.0, out=x[k:k])
+        else:
+            x[0:0] += np.sqrt(y - 10.0)
+        return x * 2
+    args = (np.zeros((4, 3)) if form == "row" else np.zeros(5),
+            np.ones(3 if form == "row" else 1), 2)
+    want = _warnings_of(f, *args)
+    assert len(want) == 1
+    c, made = compiled(f)
+    for _ in range(2):
+        assert _warnings_of(c, *args) == want
+    with pytest.warns(RuntimeWarning):
+        check_native(f, *args, native=False)   # values and the inputs afterwards
+    assert made[0].error is None and made[0].native_calls == 0   # flagged: tier 1 reran

@@ -8,6 +8,8 @@ Each compiled test costs one Numba compile (1-5 s of CPU).
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -54,22 +56,63 @@ def test_chunked_strided_slices_and_reversed_windows():
     check_native(_windows, rng.integers(-5, 5, 60).astype(np.int64))
 
 
-def test_a_slice_read_after_a_write_or_returned_stays_in_tier1():
-    """A copy is not a view: a write between the slice and its reader (the view
-    would see it) and a slice that is an output keep the graph in tier 1."""
+def test_a_slice_is_a_view_that_reads_later_writes():
+    """The slice is a view, as NumPy's: ``x[30] = ...`` after ``v = x[k:k + 4]`` shows
+    through ``v`` (k = 27..29), and ``x[31:35] = v + 1.0`` reads what it overwrites
+    (computed whole first). A copy at the getitem would read the old ``x[30]``."""
     def write_between(x):
-        for k in range(20):
+        for k in range(30):
             v = x[k:k + 4]
-            x[30] = 5.0
-            x[31:35] = v + 1.0
+            x[30] = x[k] * 2 + 3
+            x[31:35] = v + 1
         return x
+    for dtype in ("float64", "int64"):
+        check_native(write_between, np.arange(40).astype(dtype))
+    check_native(write_between, np.arange(80.0)[::2])   # a strided input
 
+
+def test_a_view_passed_to_numpy_and_out_of_bounds_lengths():
+    """``x[k:k + n] @ w`` passes the view itself to NumPy (LMS, reversed: a stop of
+    -1 is None); negative starts and starts clamped at either end of ``x``."""
+    def lms(x, d, taps=4, mu=0.01):
+        w = np.zeros(taps)
+        e = np.zeros(len(x))
+        for n in range(taps, len(x)):
+            u = x[n - taps:n][::-1]
+            e[n] = d[n] - w @ u
+            w = w + 2 * mu * e[n] * u
+        return w, e
+    check_native(lms, rng.standard_normal(50), rng.standard_normal(50))
+    # the view itself goes to NumPy's matmul: ``v[s:(s + -4 if ... else None):-1]``
+    source = _lowered(lms, rng.standard_normal(50), rng.standard_normal(50))
+    assert re.search(r"\[\(?s\d+ \+ 3\)?:", source), source
+
+    def tail(x, ks):
+        k = ks[0]
+        return x[k:k + 5] * 2.0
+    from test_native import compiled
+    c, made = compiled(tail)
+    x = np.arange(20.0)
+    for k in (3, 3, 17, -7, 4, -3, 15, -20, 0):
+        np.testing.assert_array_equal(c(x, np.array([k])), tail(x, np.array([k])))
+    # (the frontend guards the slice's length: clamped ends make graphs of their own)
+    assert all(m.error is None for m in made) and sum(m.native_calls for m in made) >= 4
+
+
+def test_a_returned_slice_or_a_store_into_it_stays_in_tier1():
+    """A view as output (the kernel returns new arrays only); ``out=`` into an input's
+    view with run-time bounds (its backup needs constant bounds)."""
     def returned(x):
         out = []
         for k in range(2):
             out.append(x[k:k + 3])
         return out
-    for fn in (write_between, returned):
+
+    def stored(x):
+        for k in range(20):
+            np.multiply(x[k:k + 3], 2.0, out=x[k:k + 3])
+        return x
+    for fn in (returned, stored):
         got = _lowered(fn, np.arange(40.0))
         assert isinstance(got, Unsupported), got
         check_native(fn, np.arange(40.0), native=False)

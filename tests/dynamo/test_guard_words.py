@@ -132,3 +132,34 @@ def test_odd_expected_values_are_shown_short():
                          Guard(LocalSource("t"), CONSTANT, tuple(range(100)))], F)
     assert lines[0].startswith("n == <int object at 0x")
     assert lines[1] == "t == (" + ", ".join(map(str, range(20))) + ", ...)"
+
+
+_LOUD_OBJECT = _LoudRepr()
+
+
+def _reads_a_loud_global(x):
+    return x * 2.0 if isinstance(_LOUD_OBJECT, _LoudRepr) else x
+
+
+def test_the_guards_code_log_runs_none_of_the_programs_code(caplog):
+    # (issue #17: ``DYNAMO_LOGS=+guards`` shows the check function's stored values,
+    # ``# where ___c2 = ...``; they were shown with repr(): a metaclass's __repr__ ran,
+    # from dynamo's debug log)
+    import logging
+
+    import dynamo
+    from dynamo import logs
+    cls = _Loud("K", (), {"scale": 1.0})
+    _Loud.reads.clear()
+    f = dynamo.compile(lambda x, k: _reads_a_loud_global(x) + k.scale, backend="eager")
+    was = logs.guards_code.level
+    logs.guards_code.setLevel(logging.DEBUG)
+    try:
+        with caplog.at_level(logging.DEBUG, logger=logs.guards_code.name):
+            out = f(np.ones(2), cls())
+    finally:
+        logs.guards_code.setLevel(was)
+    np.testing.assert_array_equal(out, np.ones(2) * 3.0)
+    text = "\n".join(r.getMessage() for r in caplog.records)
+    assert "# where" in text and f"{__name__}.K" in text
+    assert _Loud.reads == []

@@ -326,7 +326,9 @@ ROUND22: dict[str, Known | str] = {
     # frame entry, dispatch, the code after a break), so an unbounded recursion meets
     # the recursion limit some levels earlier: fewer deferred prints before the same
     # RecursionError (round 10's compiled-recursion-depth, measured: 998 levels plainly,
-    # 991-992 compiled on 3.11)
+    # 991-992 compiled on 3.11; 2026-12-05, the frame runner and run_break_code pasted
+    # into the dispatcher and a nested call kept out of it: 997 plainly from a script's
+    # top, 994 on a hit and 990 on the first call, which compiles, compiled on 3.11)
     "round22_objects/deep_recursion":
         "compiled-recursion-depth: an unbounded recursion raises RecursionError a few "
         "levels earlier compiled (the entry's own frames), so fewer lines are printed",
@@ -373,10 +375,17 @@ ROUND23: dict[str, Known | str] = {
 #    finfo caches in the object as ``_repr``; NumericInfoVariable.describe.)
 ROUND24: dict[str, Known | str] = {}
 
+# Z2. Round 25 (prog_round25_*.py): tier 2's scatters, mask stores, run-time-bound
+#    slices and small-dtype gathers with hostile values, one-output graphs returned bare,
+#    short-axis sums and norms (the numpy backend's short_sum from 512 rows), lengths of
+#    data-dependent sizes as numbers. No program differed: no entries.
+ROUND25: dict[str, Known | str] = {}
+
 KNOWN: dict[str, Known] = {
     pid: entry if isinstance(entry, Known) else Known(entry)
     for table in (ALIAS, IDENTITY, RAISE, STATE, GUARDS, NUMERICS, FRAMES_API, MORE,
                   LOOPS, NEWEST, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10, ROUND11,
-                  ROUND12, ROUND14, ROUND16, ROUND17, ROUND22, ROUND23, ROUND24)
+                  ROUND12, ROUND14, ROUND16, ROUND17, ROUND22, ROUND23, ROUND24,
+                  ROUND25)
     for pid, entry in table.items()
 }

@@ -31,7 +31,8 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round21_calls", "round22_selects", "round22_numbers", "round22_objects",
               "round22_windows", "round23_bounds", "round23_listed", "round23_outs",
               "round23_words", "round23_picks", "round23_infos", "round24_counts",
-              "round24_uses", "round24_tier2", "round24_cached", "round24_deep")
+              "round24_uses", "round24_tier2", "round24_cached", "round24_deep",
+              "round25_scatters", "round25_bare", "round25_axes", "round25_lengths")
 
 
 def _runs(text):

@@ -8,7 +8,8 @@ Measured before the fixes of this corpus: 2 of 20 without a break, 24 breaks (ev
 array-bounded slice, every attribute of an np.finfo/np.iinfo from outside, and
 "TypeError: unhashable type: 'poly1d'" reported as the program's error); 5 frames ran
 wholly uncompiled ("cannot rebuild slice after the graph"). The breaks left are uses of
-a branch on a data-dependent length and np.poly1d (csr_matvec is one graph since two
+a branch on a data-dependent length and max() of a 0-d array (poly1d_evaluate is one
+graph since a poly1d made in the trace is its coefficients; csr_matvec is one graph since two
 slices of the same bounds share one length; segment_means since max(seg.size, 1) is
 an int the graph computes).
 """
@@ -28,7 +29,8 @@ EXPECTED_BREAKS: dict[str, int] = {
     # from a data-dependent length became a graph value: test_size_values.py)
     "keep_valid_prefix": 1,      # `if kept.size`: a branch on the length
     "normalize_with_config": 1,  # max() of a 0-d array and a float compares data
-    "poly1d_evaluate": 2,        # np.poly1d(c) and p(t): not modelled (hint: np.polyval)
+    # (poly1d_evaluate, np.poly1d(c) and p(t), broke twice here until a poly1d made in
+    # the trace became its coefficients in the graph: test_poly1d_objects.py)
 }
 
 

@@ -8,7 +8,9 @@ its ``k``-th ``call`` / ``c_return`` event does the same, deterministically: the
 tests sweep ``k`` over every such point of a call (``sys.setprofile`` acts on this
 thread only, as a signal handler does: the pool threads go on)."""
 
+import dis
 import gc
+import operator
 import sys
 import threading
 import time
@@ -16,11 +18,12 @@ import time
 import numpy as np
 import pytest
 from dynamo.backends.numpy_backend import runtime
+from dynamo.backends.numpy_backend.flat import RUNS, _finish_write
 from dynamo.backends.numpy_backend.flat_direct import restore_gaps
-from dynamo.backends.numpy_backend.interrupt_locks import new_lock, under_lock
 from dynamo.backends.numpy_backend.module import Module
 
 import dynamo
+from dynamo.interrupt_locks import new_lock, under_lock
 
 
 def interrupted_at_every_point(run):
@@ -38,28 +41,62 @@ def interrupted_at_every_point(run):
             gc.enable()
 
 
-def _every_point(run):
+def _every_point(run, extra=0):
     k = 1
     while True:
         seen = [0]
 
         def profile(frame, event, arg, seen=seen, k=k):
-            if event in ("call", "c_return"):
+            if event in ("call", "c_return") and frame.f_code is not _HARNESS:
                 seen[0] += 1
-                if seen[0] == k:
+                if k <= seen[0] <= k + extra:
                     raise KeyboardInterrupt
+
+        def trace(frame, event, arg, seen=seen, k=k):
+            # (a loop's backward jump is a check too: CPython runs a pending handler
+            # there; the profile sees no such event)
+            if event == "call":
+                frame.f_trace_opcodes = True
+            elif event == "opcode" and frame.f_code.co_code[frame.f_lasti] == _BACK:
+                if seen[0] >= k:
+                    seen[0] += 1
+                    if seen[0] <= k + extra:
+                        raise KeyboardInterrupt
+            return trace
         sys.setprofile(profile)
+        if extra:
+            sys.settrace(trace)
         try:
             run()
             hit = False
         except KeyboardInterrupt:
             hit = True
         finally:
+            sys.settrace(None)
             sys.setprofile(None)
         yield hit
         if not hit:
             return
         k += 1
+
+
+_BACK = dis.opmap["JUMP_BACKWARD"]
+_HARNESS = _every_point.__code__   # (its own calls around ``run``: never interrupted)
+
+
+def interrupted_again_at_every_point(run, extra: int):
+    """``interrupted_at_every_point``, where ``extra`` more interrupts follow the first,
+    one at each of the next checks (a call or a C call's return, or a loop's backward
+    jump): the handlers of signals pending together (two signals whose handler is
+    ``default_int_handler``), which CPython runs one per check."""
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield from _every_point(run, extra)
+    finally:
+        if was:
+            gc.enable()
 
 
 def _update3(u, v):
@@ -164,3 +201,52 @@ def test_run_blocks_returns_only_after_the_pool_threads_stopped():
         assert len(ran) == seen, "a pool thread ran a block after run_blocks returned"
         ran.clear()
 
+
+
+def _direct_write_loop():
+    """``_finish_write``'s code around four passes, each a C call writing one item."""
+    m = Module()
+    m.emit(0, "def write(u):")
+    depth = _finish_write(m, 1)
+    for i in range(4):
+        m.emit(depth, f"_put(u, {i}, 1.0)")
+    depth = _finish_write(m, depth, end=True)
+    m.emit(depth, "return u")
+    m.scope["_put"] = operator.setitem
+    exec(m.source(), m.scope)
+    return m.scope["write"]
+
+
+@pytest.mark.parametrize("extra", range(RUNS))
+def test_interrupts_pending_together_leave_a_direct_write_whole(extra):
+    """A second (third) interrupt raised while the first is handled: before the fix the
+    loop's backward jump after its ``except:`` met it, and the write was left
+    half-done (``[1, 1, 0, 0]``); now it is whole, or not begun."""
+    write = _direct_write_loop()
+    u, points = [0.0] * 4, 0
+    for hit in interrupted_again_at_every_point(lambda: write(u), extra):
+        points += hit
+        assert u in ([0.0] * 4, [1.0] * 4), f"point {points}: {u}"
+        u[:] = [0.0] * 4
+    assert points >= 4
+
+
+def test_run_blocks_waits_for_the_pool_threads_through_a_second_interrupt():
+    """Two pool threads: an interrupt as the wait for the first ends, a second at the
+    next check, which before the fix was the wait loop's backward jump (the call
+    returned with the other pool thread still running blocks)."""
+    cache = runtime.ScratchCache([((4,), np.dtype("float64"))])
+    runtime._POOL.ensure(2)
+    ran = []
+
+    def block(i, s):
+        if threading.current_thread() is not threading.main_thread():
+            time.sleep(0.002)
+        ran.append(i)
+
+    run = lambda: runtime.run_blocks(block, 12, cache, 3)   # noqa: E731
+    for hit in interrupted_again_at_every_point(run, 1):
+        seen = len(ran)
+        time.sleep(0.01)
+        assert len(ran) == seen, "a pool thread ran a block after run_blocks returned"
+        ran.clear()

@@ -1,4 +1,6 @@
-"""A lock held over a call in a way no interrupt can leave held (issue #17).
+"""A lock held over a call in a way no interrupt can leave held (issue #17): the
+numpy backend's recyclers, the frontend's compile lock (``hook._compile_lock``) and the
+lock of the generated sources' lines (``source._lock``).
 
 CPython raises KeyboardInterrupt (SIGINT's ``default_int_handler``, or any signal
 handler's exception) in the main thread right after a call returns, before its result

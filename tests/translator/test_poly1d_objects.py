@@ -1,0 +1,115 @@
+"""``np.poly1d`` objects made in the trace (issue #19, ``dynamo/variables/polynomials.py``).
+
+``np.poly1d(c)`` of a traced array (its coefficients: a view of ``c`` without leading
+zeros, of a length the data decides) or of constants, then ``p(x)``, ``np.polyval(p,
+x)``, ``p.coeffs``/``p.c``, ``p.order``, ``p.variable``, a copy ``np.poly1d(p)``, and
+``p`` returned: one graph, no break, eager's values, types and aliasing (``p.coeffs``
+is a view of ``c``: a write to ``c`` after the construction is seen by ``p(x)``, and a
+write through ``p.coeffs`` reaches ``c``). Polynomial arithmetic still breaks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from harness import outcome, same_outcome
+from test_size_values import BACKENDS, _types
+
+import dynamo
+
+T = np.array([0.5, -1.0, 2.0, np.inf])
+
+# leading zeros of every kind: none, some, all, an int array, a 0-d array
+COEFFS = [np.array([1.0, -2.0, 0.5]), np.array([0.0, 0.0, 3.0, 1.0]), np.zeros(3),
+          np.array([0, 2, 1]), np.array(2.5)]
+
+
+def evaluate(c, t):
+    p = np.poly1d(c)
+    return p(t), np.polyval(p, t), p.coeffs, p.order, p(1.5)
+
+
+def constant_coefficients(t):
+    p = np.poly1d([0.0, 1.0, -2.0, 0.5])
+    return p(t), p.c, p.order, p.variable, p(3)
+
+
+def copied_and_named(c, t):
+    p = np.poly1d(c, variable="s")
+    q = np.poly1d(p)
+    return q(t), q.coeffs is p.coeffs, q.variable, q
+
+
+def returned(c, t):
+    return np.poly1d(c)
+
+
+def written_after(c, t):
+    p = np.poly1d(c)
+    c[-1] = 7.0                # p.coeffs is a view of c: p sees it
+    return p(t)
+
+
+def written_through(c, t):
+    p = np.poly1d(c)
+    p.coeffs[-1] = -1.0        # reaches c
+    return p(t), c
+
+
+PROGRAMS = [(f.__name__, f) for f in (evaluate, copied_and_named, returned, written_after,
+                                       written_through)]
+
+
+def _copy(v):
+    return v.copy() if isinstance(v, np.ndarray) else v
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name,fn", PROGRAMS, ids=[p[0] for p in PROGRAMS])
+def test_poly1d_of_an_array_is_one_graph(name, fn, backend):
+    with np.errstate(all="ignore"):   # (0 * inf: NumPy's warning, compared below)
+        report = dynamo.explain(fn, backend=backend)(COEFFS[0].copy(), T)
+    assert report.graph_break_count == 0, [r.reason for r in report.break_reasons]
+    compiled = dynamo.compile(fn, backend=backend)
+    for i, c in enumerate(COEFFS):
+        if c.ndim == 0 and fn in (written_after, written_through):
+            continue   # (c[-1] of a 0-d array: IndexError, checked elsewhere)
+        want, got = outcome(fn, [_copy(c), T]), outcome(compiled, [_copy(c), T])
+        same_outcome(want, got, f"{name} coefficients {i}")
+        assert _types(got[0]) == _types(want[0]), f"{name} coefficients {i}"
+        assert repr(got[0]) == repr(want[0])   # (a poly1d compares by its repr here)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_constant_coefficients_are_a_fresh_array_each_call(backend):
+    with np.errstate(all="ignore"):
+        report = dynamo.explain(constant_coefficients, backend=backend)(T)
+    assert report.graph_break_count == 0, [r.reason for r in report.break_reasons]
+    compiled = dynamo.compile(constant_coefficients, backend=backend)
+    same_outcome(outcome(constant_coefficients, [T]), outcome(compiled, [T]), "const")
+    with np.errstate(all="ignore"):
+        first, second = compiled(T), compiled(T)
+    assert first[1] is not second[1]
+
+
+def added(c, t):
+    p = np.poly1d(c)
+    return (p + p)(t)
+
+
+def two_dimensional(c, t):
+    return np.poly1d(c)(t)
+
+
+def test_polynomial_arithmetic_breaks_and_stays_right():
+    c = COEFFS[0]
+    with np.errstate(all="ignore"):
+        report = dynamo.explain(added, backend="eager")(c.copy(), T)
+    assert report.graph_break_count >= 1
+    assert "np.poly1d" in report.break_reasons[0].reason
+    assert report.break_reasons[0].hint
+    compiled = dynamo.compile(added, backend="eager")
+    same_outcome(outcome(added, [c.copy(), T]), outcome(compiled, [c.copy(), T]), "added")
+    compiled = dynamo.compile(two_dimensional, backend="eager")
+    m = np.ones((2, 2))
+    same_outcome(outcome(two_dimensional, [m, T]), outcome(compiled, [m, T]), "2-d")
