@@ -21,7 +21,6 @@ import functools
 import inspect
 import operator
 import sys
-import threading
 import types
 import weakref
 from collections.abc import Callable
@@ -41,6 +40,7 @@ from dynamo.guards.type_slots import (
 from . import convert, disk_cache, frame_entries, hook, logs, wrappers
 from .bytecode.caller_frames import reads_caller_frame_of, when_found
 from .config import config
+from .interrupt_locks import new_lock, under_lock
 
 log_breaks = logs.get("graph_breaks")
 
@@ -141,22 +141,26 @@ class CompileSettings(NamedTuple):
 # not once a task. Sharing is always correct: a context's caches are per code object
 # (and globals) and every entry is guarded like any other.
 _received: list[tuple[CompileSettings, hook.CompileContext]] = []
-_received_lock = threading.Lock()
+_received_lock = new_lock()
 _RECEIVED_KEPT = 32   # settings kept at once; one dropped only costs a compile again
 
 
 def _received_context(settings: CompileSettings) -> hook.CompileContext:
     """The context for an object unpickled (or copied) with ``settings``: the one copies
     with the same settings share in this process (new on the first)."""
-    with _received_lock:
-        for i, (known, ctx) in enumerate(_received):
-            if known.same_as(settings):
-                _received.append(_received.pop(i))
-                return ctx
-        ctx = settings.context()
-        _received.append((settings, ctx))
-        del _received[:-_RECEIVED_KEPT]
-        return ctx
+    return under_lock(_received_lock, _received_or_new, settings)
+
+
+def _received_or_new(settings: CompileSettings) -> hook.CompileContext:
+    # under _received_lock, taken so that no interrupt leaves it held (interrupt_locks)
+    for i, (known, ctx) in enumerate(_received):
+        if known.same_as(settings):
+            _received.append(_received.pop(i))
+            return ctx
+    ctx = settings.context()
+    _received.append((settings, ctx))
+    del _received[:-_RECEIVED_KEPT]
+    return ctx
 
 
 def _compile_callable(fn: Callable, settings: CompileSettings,

@@ -31,8 +31,14 @@ from .bytecode.break_code import break_code, resume_at, stack_loads
 from .bytecode.caller_frames import calls_caller_reader
 from .bytecode.instructions import reads_its_locals
 from .bytecode.outline import outlined_loop
-from .bytecode.resume import Resume, ResumeCaller, is_resume_code, resume_code, run_break_code
-from .bytecode.resume import _local as resume_local
+from .bytecode.resume import (
+    Resume,
+    ResumeCaller,
+    expected_resume,
+    is_resume_code,
+    resume_code,
+    run_break_code,
+)
 from .codegen import GlueCodegen
 from .exc import RerunEagerly, SkipFrame, Unsupported
 from .frame_records import _break_record, _LazyDis, _log_break, _phase
@@ -121,7 +127,7 @@ class FrameRunner:
                  f"    {p}result = {p}result.run()",
                  f"return {p}result"]
         names = {f"{p}plain": self.plain, f"{p}function": self.function,
-                 f"{p}origin": self.origin, f"{p}local": resume_local,
+                 f"{p}origin": self.origin, f"{p}local": expected_resume,
                  f"{p}Resume": Resume, f"{p}getattr": getattr, f"{p}type": type}
         return lines, names
 

@@ -34,13 +34,14 @@ Example::
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from .interrupt_locks import new_lock, under_lock
+
 EVENTS = ("on_frame_start", "on_frame_end", "on_step", "on_break", "on_graph", "on_compile")
 
-_lock = threading.Lock()
+_lock = new_lock()
 _listeners: tuple = ()                            # every listener, in the order added
 _by_event: dict[str, tuple] = dict.fromkeys(EVENTS, ())   # event -> bound methods
 
@@ -58,22 +59,26 @@ def emit(event: str, *args) -> None:
 
 def add(listener) -> None:
     """Start calling ``listener``'s ``on_*`` methods (it must have at least one)."""
-    global _listeners
     if not any(callable(getattr(listener, e, None)) for e in EVENTS):
         raise TypeError(f"{listener!r} has none of the listener methods {EVENTS}")
-    with _lock:
-        _listeners = _listeners + (listener,)
-        _rebuild()
+    under_lock(_lock, _change, lambda listeners: listeners + (listener,))
 
 
 def remove(listener) -> None:
     """Stop calling ``listener`` (added earlier with :func:`add`)."""
-    global _listeners
-    with _lock:
-        kept = list(_listeners)
+    def without(listeners: tuple) -> tuple:
+        kept = list(listeners)
         kept.remove(listener)
-        _listeners = tuple(kept)
-        _rebuild()
+        return tuple(kept)
+    under_lock(_lock, _change, without)
+
+
+def _change(change) -> None:
+    # run through interrupt_locks.under_lock: a KeyboardInterrupt at the start of a
+    # ``with lock:`` (3.14) would leave the lock held and hang the next add
+    global _listeners
+    _listeners = change(_listeners)
+    _rebuild()
 
 
 @contextmanager

@@ -31,8 +31,9 @@ Modules: ``ops.py`` (what each op lowers to, dtypes, casts, the generated code's
 ``values.py`` (what a value is while lowered: array, view, scalar, inlined node),
 ``emitter.py`` (source lines, names, constants, row groups), ``block.py`` (the walk over a
 graph's nodes) with its methods by kind of node: ``elementwise.py``, ``nests.py``,
-``stencils.py`` (views and stores), ``gathers.py``/``scatters.py`` (index arrays and
-masks), ``sym_slices.py`` (slices with run-time bounds), ``reductions.py``,
+``stencils.py`` (views and stores; ``const_rows.py``: a constant sequence stored),
+``gathers.py``/``scatters.py`` (index arrays and masks), ``sym_slices.py`` (slices with
+run-time bounds), ``reductions.py``,
 ``loops.py``, ``calls.py`` (ops NumPy computes, called from the kernel) and ``draws.py``
 (random draws, the same way).
 This module has the entry point ``lower`` and the result ``Kernel``.

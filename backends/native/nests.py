@@ -8,7 +8,7 @@ import re
 
 from dynamo.graph import Node
 
-from .emitter import SEQ_FLAG, _RowGroup
+from .emitter import SEQ_FLAG, _RowGroup, row_flag
 from .ops import Unsupported, _dt, _meta
 from .values import Arr, Lazy, Scal
 
@@ -48,7 +48,10 @@ class Nests:
         em.flush()
         em.parallel |= par
         before, outer, row_save = save(idx) if save is not None else ([], [], None)
-        for s in before:
+        # a row's flag: stored into _bad, or counted in a one-dimensional nest (row_flag)
+        flag_before, flag_row, flag_after = row_flag(flag, len(shape) == 1) if par \
+            else ([], [], [])
+        for s in before + flag_before:
             em.line(s)
         saved = em.pad
         if not shape:
@@ -74,10 +77,11 @@ class Nests:
             em.pad += "    "
             self.inner_loops(idx[1:], shape[1:], stmts)
             em.pad = saved + "    "
-        if par:
-            em.line(f"if {flag}:")
-            em.line("    _bad[0] = True")
+        for s in flag_row:
+            em.line(s)
         em.pad = saved
+        for s in flag_after:
+            em.line(s)
 
     def inner_loops(self, idx: list, shape: tuple, stmts: list) -> None:
         """``for`` loops over ``shape`` around ``stmts``, at the current indentation
@@ -120,6 +124,7 @@ class Nests:
         group.lines += [pad + line for line in stmts]
         group.fresh.add(writes)
         group.parallel |= par   # rows are independent: one large member makes it prange
+        group.flat &= len(shape) == 1
         if fresh:
             em.flush()
             em.group = group

@@ -11,8 +11,10 @@ kernel alone, 60 interleaved calls each, 2026-12-05 06:04 UTC (docs/benchmarks.m
 
 Same results: the same statements on the same values; a ``prange``'s iterations never
 depend on each other (lower.py: values that read what they write are computed whole
-first; each row has its own NaN/infinity flag, stored into ``_bad``; float sums are
-loops in NumPy's order, never ``prange`` reductions), so running them in order changes
+first; each row has its own NaN/infinity flag, stored into ``_bad`` or, in a
+one-dimensional loop, added into a count (``emitter.row_flag``: an integer sum, exact
+in any order); float sums are loops in NumPy's order, never ``prange`` reductions),
+so running them in order changes
 no value, no flag and no write into an input or a backup
 (tests/backends/test_native_threads.py compares the two kernels bit for bit).
 

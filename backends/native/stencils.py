@@ -10,6 +10,7 @@ import numpy as np
 
 from dynamo.graph import Node
 
+from .const_rows import constant_element, is_sequence
 from .gathers import has_array_index
 from .ops import Unsupported, _cast, _meta
 from .saves import Store, save_before_store
@@ -152,7 +153,9 @@ class Stencils:
                 raise Unsupported("value does not broadcast to the target")
 
         def body(idx, stmts, flag):
-            if isinstance(v, Const):
+            if isinstance(v, Const) and is_sequence(v.value):   # ``pop[0] = 10.0, 5.0``
+                expr = constant_element(v.value, shape, target.dtype, self.em, idx)
+            elif isinstance(v, Const):
                 expr = self.em.const(v.value, target.dtype)
             else:
                 e, dt = self.element(v, idx, shape, stmts, flag)

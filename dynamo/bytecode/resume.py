@@ -325,14 +325,16 @@ class Resume:
         caller, closure, box = self.caller, self.closure, self.args
         self.caller = self.closure = self.args = None
         fn = caller.function(closure)
-        _local.expected = caller.code
+        expected_resume.expected = caller.code
         try:
             return caller.dispatch(fn, box)
         finally:
-            _local.expected = None
+            expected_resume.expected = None
 
 
-_local = threading.local()
+# the code a ``Resume.run`` is about to run (``.expected``), per thread; read by
+# ``run_break_code`` and by the dispatchers that paste it (``break_entry.dispatch_lines``)
+expected_resume = threading.local()
 
 
 def boxed_code(code) -> types.CodeType:
@@ -362,9 +364,9 @@ def run_break_code(fn, args: tuple, origin):
     When this frame is itself the resume function that a ``Resume.run`` below us is
     calling, its ``Resume`` goes back to that loop instead, so the depth stays the same
     however many breaks there are."""
-    nested = origin is not None and getattr(_local, "expected", None) is origin
+    nested = origin is not None and getattr(expected_resume, "expected", None) is origin
     if nested:
-        _local.expected = None   # consumed: a call the resume function makes is not it
+        expected_resume.expected = None   # consumed: a call the resume function makes isn't
     result = fn(*args)
     if nested:
         return result

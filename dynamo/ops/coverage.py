@@ -112,6 +112,8 @@ NOTES = {
                "(`max(seg.size, 1)`) when the graph runs",
     "sym_truth": "made by the translator: a comparison of unbacked sizes (`len(kept) > 2`) "
                  "when the graph runs",
+    "sym_truth_scalar": "made by the translator: `sym_truth` beside a NumPy scalar, as a "
+                        "scalar of its dtype (NumPy's scalar path: overflow warnings)",
     "nan_to_num": "`copy=False` breaks (it writes into its argument)",
     "astype": "`copy=False` may return the array itself (kept as NumPy does it)",
     "view": "only a dtype of the same itemsize; other itemsizes and `type=` break",

@@ -319,6 +319,19 @@ def sym_truth(value) -> np.ndarray:
     return np.asarray(bool(value))
 
 
+def sym_truth_scalar(value, dtype: str) -> np.generic:
+    """``sym_truth`` beside a NumPy scalar of ``dtype`` (``(len(kept) > 0) +
+    np.int8(127)``): the bool as a scalar of that dtype, which is what NEP 50 makes of
+    eager's Python bool there; Python's operator on two scalars of one type then takes
+    NumPy's scalar path, with its overflow checks and warnings (``overflow encountered
+    in scalar add``). A 0-d array's ufunc, or a bool scalar beside an int8 one, has none.
+
+        >>> sym_truth_scalar(3 > 2, "|i1") + np.int8(1)
+        np.int8(2)
+    """
+    return np.dtype(dtype).type(bool(value))
+
+
 def _no_rule(op, args, kwargs):
     raise MetaError(f"{op.name} is made by the translator only")
 
@@ -357,3 +370,6 @@ register(OpDef("sym_int", sym_int, _no_rule, OPAQUE,
                doc="an int computed from data-dependent sizes (max(u0, 1), u0 // 2)"))
 register(OpDef("sym_truth", sym_truth, _no_rule, OPAQUE,
                doc="a comparison of data-dependent sizes, as a 0-d bool array"))
+register(OpDef("sym_truth_scalar", sym_truth_scalar, _no_rule, OPAQUE,
+               doc="a comparison of data-dependent sizes, as a NumPy scalar of the "
+                   "dtype of the scalar beside it"))

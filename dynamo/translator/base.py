@@ -211,7 +211,7 @@ class TranslatorBase:
     # ------------------------------------------------------------------ Python semantics
     def binary_op(self, name: str, a: Variable, b: Variable, inplace: bool = False) -> Variable:
         a, b = _graph_operands(self, a, b)   # float(loss) * 2, x * float(s)
-        a, b = truth_operands(a, b)          # x * (len(kept) > 0)
+        a, b = truth_operands(self, a, b)    # x * (len(kept) > 0)
         a, b = truth_numbers(self, name, a, b)   # sum(len(s) > 0 for s in segs)
         if isinstance(a, ArrayVariable) or isinstance(b, ArrayVariable):
             a, b = resolve_chosen(self, name, a, b)   # g * min(1.0, r): see iteration.py

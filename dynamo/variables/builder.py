@@ -73,6 +73,7 @@ from .objects import (
     ObjectVariable,
 )
 from .opaque import OpaqueVariable
+from .polynomials import Poly1dVariable
 from .random_objects import RandomObjectVariable
 from .sequences import ListVariable, TupleVariable
 from .stacked_lists import stacked_rows_input
@@ -271,6 +272,13 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
         if isinstance(value, np.ndarray) and type(value) is not np.ndarray:
             raise Unsupported(f"ndarray subclass {qualname_of(type(value))}")
         return out.add_input(value, source)
+    if type(value) is np.poly1d and source is not None:
+        # its coefficients are the input: an identity guard (a callable's) would miss
+        # on every call of a program that makes a new polynomial each time
+        _guard(tx, source, TYPE, np.poly1d)
+        _guard(tx, AttrSource(source, "variable"), CONSTANT, value.variable)
+        coeffs = wrap(tx, value.coeffs, AttrSource(source, "coeffs"))
+        return Poly1dVariable(coeffs, value.variable, source)
     if type(value) is int and _rebuildable(source) and -_INT64_END <= value < _INT64_END and \
             out.shape_env.dynamic.is_dynamic_number(source, value):
         return _symbolic_int(out, value, source)

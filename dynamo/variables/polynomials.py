@@ -23,7 +23,10 @@ value, and the object is the translator's:
 Anything else of the object (arithmetic on polynomials, ``p.roots``, ``p.deriv()``,
 ``p[k]``, composition ``p(q)``, ``np.poly1d(c, r=True)``) breaks, with the hint to use
 ``np.polyval`` on the coefficients. A ``poly1d`` from outside the frame (an argument, a
-global) is a ``LibraryFunctionVariable`` and breaks at its call, as before.
+global, one alive at a graph break) is the same variable around its coefficient array,
+an input read as ``p.coeffs``; it is guarded by its type and its variable's name, not by
+identity, so a new polynomial on every call reuses the entry
+(``builder``).
 
 Example::
 
@@ -65,8 +68,8 @@ class Poly1dVariable(Variable):
     """An ``np.poly1d`` made in the trace: its coefficients (an ArrayVariable) and the
     name of its variable."""
 
-    def __init__(self, coeffs: ArrayVariable, variable: str):
-        self.coeffs, self.variable, self.source = coeffs, variable, None
+    def __init__(self, coeffs: ArrayVariable, variable: str, source=None):
+        self.coeffs, self.variable, self.source = coeffs, variable, source
 
     def describe(self) -> str:
         return "np.poly1d object"
@@ -92,6 +95,8 @@ class Poly1dVariable(Variable):
                           cause="unregistered_function")
 
     def reconstruct(self, cg) -> str:
+        if self.source is not None:   # the program's own object (it may not be rebuilt)
+            return self.source.expr()
         return f"{cg.const(rebuild)}({self.coeffs.reconstruct(cg)}, {self.variable!r})"
 
 

@@ -211,8 +211,10 @@ class ListVariable(SequenceVariable):
     @property
     def items(self) -> list[Variable]:
         if self._read is not None:
-            read, self._read = self._read, None
-            items, done = read(), 0
+            # (read first: a read that raises, a list too long to trace item by item,
+            # leaves the list unread, its appends kept for the glue's write at the break)
+            items, done = self._read(), 0
+            self._read = None
             for at, index, value in self.edits:   # (in bounds: decided when set)
                 items.extend(self.appended[done:at])
                 done = at

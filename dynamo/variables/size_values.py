@@ -103,12 +103,12 @@ def _ints(tx, variables) -> list | None:
     return values if any(_reads_unbacked(v) for v in values) else None
 
 
-def _node(tx, target: str, expr: Expr, meta: dict):
+def _node(tx, target: str, expr: Expr, meta: dict, more: tuple = ()):
     out = tx.output
     arg = SymArg(expr, {n: out.symbol_placeholder(n) for n in expr.symbols})
     if out.loop_scope is not None:   # (a size from before the loop: a body input)
         arg = out.loop_scope.localize(arg)
-    return out.graph.call(target, (arg,), meta={**out.current_loc, "kind": ops.OPAQUE,
+    return out.graph.call(target, (arg, *more), meta={**out.current_loc, "kind": ops.OPAQUE,
                                                 **meta})
 
 
@@ -341,24 +341,43 @@ def _words(v: Variable) -> str:
     return f"({v.text})" if isinstance(v, SizeTruthVariable) else repr(v.value)
 
 
-def truth_operands(a: Variable, b: Variable) -> tuple[Variable, Variable]:
+def truth_operands(tx, a: Variable, b: Variable) -> tuple[Variable, Variable]:
     """``x * (len(kept) > 0)``: a comparison of sizes beside an array is its 0-d bool
     array. Bool is below every dtype in NumPy's promotion, so a Python bool and a 0-d
     bool array give an array operand the same dtype, values, warnings and errors
-    (``x - True`` of a bool ``x`` raises for both), and so do a NumPy scalar
-    (``(n > 0) + np.float32(1)`` is ``np.float32(2.0)``: NEP 50 takes the Python bool as
-    weak, and a bool dtype is below the scalar's, so either way the scalar's type wins,
-    and the op on a 0-d array returns the scalar); beside anything else it stays the
-    Python bool (``(n > 0) + 1`` is the Python int 2, not ``np.int64``), and beside a
-    CuPy array too (the 0-d array is NumPy's, which CuPy's operators refuse)."""
+    (``x - True`` of a bool ``x`` raises for both). Beside a NumPy scalar (a constant,
+    or the graph's: ``x.sum()``) it is 0 or 1 as a scalar of that scalar's dtype
+    (``sym_truth_scalar``): NEP 50 takes the Python bool as weak and converts it to the
+    scalar's type, so Python's operator then runs NumPy's scalar path for two scalars
+    of one type, with its overflow checks and warnings (``(n > 0) + np.int8(127)``
+    warns ``overflow encountered in scalar add``, ``(n > 0) / s`` of a zero ``s``
+    ``divide by zero encountered in scalar divide``). A 0-d array, or NumPy's bool
+    scalar, beside it takes the ufunc's path instead, with none of those or other
+    words (hostile round 26). Beside anything else it stays the Python bool (``(n > 0) + 1`` is the
+    Python int 2, not ``np.int64``), and beside a CuPy array too (the 0-d array is
+    NumPy's, which CuPy's operators refuse)."""
     def numpy_array(v):
-        return isinstance(v, ArrayVariable) and v.meta.kind == ops.NUMPY or \
-            isinstance(v, ConstantVariable) and isinstance(v.value, (np.bool_, np.number))
-    if isinstance(a, SizeTruthVariable) and numpy_array(b):
-        a = a.snapshot
-    if isinstance(b, SizeTruthVariable) and numpy_array(a):
-        b = b.snapshot
-    return a, b
+        return isinstance(v, ArrayVariable) and v.meta.kind == ops.NUMPY and \
+            not v.meta.scalar
+
+    def numpy_scalar(v):
+        return isinstance(v, ArrayVariable) and v.meta.kind == ops.NUMPY and \
+            v.meta.scalar or isinstance(v, ConstantVariable) and \
+            isinstance(v.value, (np.bool_, np.number))
+
+    def operand(v, other):
+        if not isinstance(v, SizeTruthVariable):
+            return v
+        if numpy_array(other):
+            return v.snapshot
+        if numpy_scalar(other):
+            dtype = other.meta.dtype if isinstance(other, ArrayVariable) else \
+                other.value.dtype
+            meta = ops.ArrayMeta((), dtype, ops.NUMPY, True)
+            return ArrayVariable(_node(tx, "sym_truth_scalar", v.expr, {"array": meta},
+                                       (dtype.str,)), meta)
+        return v
+    return operand(a, b), operand(b, a)
 
 
 __all__ = ["SizeTruthVariable", "graph_int", "holds_size", "size_abs", "size_choice",

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import dynamo
-from dynamo import hook, source
+from dynamo import api, hook, listeners, source
 
 
 def _sweep(run, stop_at=None):
@@ -121,3 +121,36 @@ def test_an_interrupt_in_registering_or_dropping_generated_lines_leaves_their_lo
         scope.clear()    # g's code dies: its lines leave linecache
     for k in _sweep(run):
         assert _free_for_another_thread(source._lock), f"held after point {k}"
+
+
+# (a generator the interrupt abandons is closed by CPython: its exception is unraisable)
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_an_interrupt_in_adding_or_removing_a_listener_leaves_their_lock_free():
+    """``listeners.add`` / ``remove`` change the listener tuple under a lock of their
+    own; an interrupt at any point leaves it free, and the tuple whole."""
+    class Starts:
+        def on_frame_start(self, fn, ctx):
+            pass
+    listener = Starts()
+    for k in _sweep(lambda: listeners.add(listener)):
+        assert _free_for_another_thread(listeners._lock), f"held after point {k}"
+        while listener in listeners._listeners:
+            listeners.remove(listener)
+    listeners.add(listener)
+    for k in _sweep(lambda: listeners.remove(listener)):
+        assert _free_for_another_thread(listeners._lock), f"held after point {k}"
+        if listener not in listeners._listeners:
+            listeners.add(listener)
+    listeners.remove(listener)
+    assert listener not in listeners._listeners
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_an_interrupt_in_finding_a_copied_objects_context_leaves_its_lock_free():
+    """A compiled object unpickled (or copied) finds the context copies with its
+    settings share under ``api._received_lock``."""
+    import copy
+    f = dynamo.compile(_double, backend="eager")
+    for k in _sweep(lambda: copy.copy(f)):
+        assert _free_for_another_thread(api._received_lock), f"held after point {k}"
+    np.testing.assert_array_equal(copy.copy(f)(np.ones(3)), _double(np.ones(3)))

@@ -239,6 +239,11 @@ class Recorder:
         """``fn`` compiled (plain ``fn`` in the reference run)."""
         return self._compile_fn(fn, **kwargs)
 
+    def compile_on(self, fn, backend: str, **kwargs):
+        """``fn`` compiled on ``backend`` whatever backend the run is for (plain ``fn``
+        in the reference run): ``Programs.tiers``."""
+        return dynamo.compile(fn, backend=backend, **kwargs) if self.compiled else fn
+
     def call(self, f, /, *args, **kwargs):
         """Call ``f`` and record everything observable about the call; return its
         result (None when it raised)."""
@@ -396,6 +401,11 @@ class Program:
         return self.id
 
 
+# The native tier from the second call, compiled before that call returns, whatever the
+# race would choose (``Programs.tiers``)
+TIER2 = {"after_calls": 1, "background": False, "prefer": "native"}
+
+
 class Programs:
     """The programs of one category (one ``prog_*.py`` module)."""
 
@@ -438,6 +448,21 @@ class Programs:
 
         self._add(name or fn.__name__.removeprefix("_"), scenario,
                   (fn.__doc__ or "").strip())
+
+
+    def tiers(self, name: str, fn: Callable, make: Callable, *hostile: Callable) -> None:
+        """Two programs, ``fn`` on backend "native" and on "auto" with tier 2 forced
+        (``TIER2``): two calls on ``make()`` (tier 1, then tier 2), then one on each of
+        ``hostile`` (input makers), then ``make()`` again."""
+        for backend in ("native", "auto"):
+            def scenario(r, backend=backend):
+                f = r.compile_on(fn, backend, options=TIER2)
+                r.call(f, *make())
+                r.call(f, *make())
+                for h in hostile:
+                    r.call(f, *h())
+                r.call(f, *make())
+            self._add(f"{name}_{backend}", scenario, (fn.__doc__ or "").strip())
 
 
 def _materialize(spec):

@@ -381,11 +381,25 @@ ROUND24: dict[str, Known | str] = {}
 #    data-dependent sizes as numbers. No program differed: no entries.
 ROUND25: dict[str, Known | str] = {}
 
+# Z3. Round 26 (prog_round26_*.py): long tuples and lists as arguments, breaking cache
+#    hits (recursion, threads, re-entry, raising after the break, generators), size
+#    comparisons beside Python numbers and NumPy scalars, sizes in loop bodies,
+#    np.poly1d made in the trace, guards in words over objects whose dunders print or
+#    raise. (long-list-append-lost, fixed: a list of more than 1,000 items appended to
+#    and then read lost every item at the break: ``ListVariable.items`` marked the list
+#    read before the read raised Unsupported, so the glue wrote back an empty list;
+#    variables/sequences.py reads first.) (truth-beside-scalar-warnings, fixed:
+#    ``(n > 0) + np.int8(127)`` ran a 0-d bool array through the ufunc, which neither
+#    checks overflow nor says "scalar" in its warnings; the comparison is now a scalar
+#    of the other scalar's dtype, as NEP 50 makes the Python bool, ops/data_sizes.py
+#    sym_truth_scalar, size_values.truth_operands.) No entries.
+ROUND26: dict[str, Known | str] = {}
+
 KNOWN: dict[str, Known] = {
     pid: entry if isinstance(entry, Known) else Known(entry)
     for table in (ALIAS, IDENTITY, RAISE, STATE, GUARDS, NUMERICS, FRAMES_API, MORE,
                   LOOPS, NEWEST, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10, ROUND11,
                   ROUND12, ROUND14, ROUND16, ROUND17, ROUND22, ROUND23, ROUND24,
-                  ROUND25)
+                  ROUND25, ROUND26)
     for pid, entry in table.items()
 }

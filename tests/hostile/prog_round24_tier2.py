@@ -13,12 +13,9 @@ second reach tier 2 with hostile values.
 """
 
 import numpy as np
-from hostile_check import Programs
-
-import dynamo
+from hostile_check import TIER2, Programs
 
 reg = Programs("round24_tier2")
-NATIVE = {"after_calls": 1, "background": False, "prefer": "native"}
 RNG = np.random.default_rng(24)
 X = RNG.standard_normal(40)
 X2 = RNG.standard_normal((8, 5))
@@ -26,33 +23,6 @@ I_OK = np.array([0, 3, 39, 7, 7])
 I_NEG = np.array([-1, -40, 5, -7, 0])
 I_HIGH = np.array([0, 40, 2, 1, 3])
 I_LOW = np.array([0, -41, 2, 1, 3])
-
-
-def _compiled(r, fn, backend):
-    if not r.compiled:
-        return fn
-    if backend == "auto":
-        return dynamo.compile(fn, backend="auto", options=NATIVE)
-    return dynamo.compile(fn, backend="native", options=NATIVE)
-
-
-def _add(name, fn, make, hostile, backend="native"):
-    """Two calls on ``make()`` (tier 1, then tier 2), then each of ``hostile`` (input
-    makers), then ``make()`` again."""
-    def s(r):
-        f = _compiled(r, fn, backend)
-        r.call(f, *make())
-        r.call(f, *make())
-        for h in hostile:
-            r.call(f, *h())
-        r.call(f, *make())
-    s.__name__ = f"{name}_{backend}"
-    reg.scenario(s)
-
-
-def _both(name, fn, make, *hostile):
-    _add(name, fn, make, hostile, "native")
-    _add(name, fn, make, hostile, "auto")
 
 
 # ------------------------------------------------------------ gathers
@@ -128,41 +98,41 @@ def _gather_in_loop(x, idx):
     return acc
 
 
-_both("gather", _gather, lambda: (X.copy(), I_OK.copy()),
+reg.tiers("gather", _gather, lambda: (X.copy(), I_OK.copy()),
       lambda: (X.copy(), I_NEG.copy()), lambda: (X.copy(), I_HIGH.copy()),
       lambda: (X.copy(), I_LOW.copy()))
-_both("gather_sum", _gather_sum, lambda: (X.copy(), I_OK.copy()),
+reg.tiers("gather_sum", _gather_sum, lambda: (X.copy(), I_OK.copy()),
       lambda: (X.copy(), I_HIGH.copy()), lambda: (X.copy(), I_NEG.copy()))
-_both("gather_2d_rows", _gather_2d_rows, lambda: (X2.copy(), np.array([0, 7, -8, 2])),
+reg.tiers("gather_2d_rows", _gather_2d_rows, lambda: (X2.copy(), np.array([0, 7, -8, 2])),
       lambda: (X2.copy(), np.array([0, 8, 1, 1])), lambda: (X2.copy(), np.array([-9, 0, 1, 1])))
-_both("gather_pairs", _gather_pairs,
+reg.tiers("gather_pairs", _gather_pairs,
       lambda: (X2.copy(), np.array([0, 7, 3]), np.array([4, 0, -1])),
       lambda: (X2.copy(), np.array([0, 7, 3]), np.array([5, 0, 1])),
       lambda: (X2.copy(), np.array([0, 8, 3]), np.array([4, 0, 1])),
       lambda: (X2.copy(), np.array([-8, 0, 3]), np.array([-5, 0, 1])))
-_both("gather_row_then_int", _gather_row_then_int, lambda: (X2.copy(), np.array([1, 2, -1])),
+reg.tiers("gather_row_then_int", _gather_row_then_int, lambda: (X2.copy(), np.array([1, 2, -1])),
       lambda: (X2.copy(), np.array([1, 8, 0])))
-_both("gather_then_write_source", _gather_then_write_source,
+reg.tiers("gather_then_write_source", _gather_then_write_source,
       lambda: (X.copy(), I_OK.copy()), lambda: (X.copy(), I_NEG.copy()),
       lambda: (X.copy(), I_HIGH.copy()))
-_both("gather_written_index", _gather_written_index, lambda: (X.copy(), I_OK.copy()),
+reg.tiers("gather_written_index", _gather_written_index, lambda: (X.copy(), I_OK.copy()),
       lambda: (X.copy(), np.array([0, 99, 1, 2, 3])), lambda: (X.copy(), np.array([99, 1, 1, 1, 1])))
-_both("gather_index_from_data", _gather_index_from_data, lambda: (X.copy(), I_OK.copy()),
+reg.tiers("gather_index_from_data", _gather_index_from_data, lambda: (X.copy(), I_OK.copy()),
       lambda: (X * 10.0, I_OK.copy()), lambda: (X.copy(), I_HIGH.copy()))
-_both("gather_strided_base", _gather_strided_base, lambda: (X.copy(), np.array([0, 19, -20])),
+reg.tiers("gather_strided_base", _gather_strided_base, lambda: (X.copy(), np.array([0, 19, -20])),
       lambda: (X.copy(), np.array([0, 20])), lambda: (X.copy(), np.array([-21, 0])))
-_both("gather_int8_index", _gather_int8_index, lambda: (X.copy(), I_OK.copy()),
+reg.tiers("gather_int8_index", _gather_int8_index, lambda: (X.copy(), I_OK.copy()),
       lambda: (X.copy(), I_NEG.copy()), lambda: (X.copy(), I_HIGH.copy()))
-_both("gather_uint_index", _gather_uint_index, lambda: (X.copy(), I_OK.copy()),
+reg.tiers("gather_uint_index", _gather_uint_index, lambda: (X.copy(), I_OK.copy()),
       lambda: (X.copy(), I_HIGH.copy()), lambda: (X.copy(), np.array([0, 1, 2, 3, 4])))
-_both("gather_into_out", _gather_into_out, lambda: (X.copy(), I_OK.copy()),
+reg.tiers("gather_into_out", _gather_into_out, lambda: (X.copy(), I_OK.copy()),
       lambda: (X.copy(), I_HIGH.copy()), lambda: (X.copy(), I_NEG.copy()))
-_both("gather_of_int_data", _gather_of_int_data, lambda: (X.copy(), I_OK.copy()),
+reg.tiers("gather_of_int_data", _gather_of_int_data, lambda: (X.copy(), I_OK.copy()),
       lambda: (X.copy(), I_LOW.copy()))
-_both("cross_entropy", _cross_entropy, lambda: (X2.copy(), np.array([0, 1, 2, 3, 4, 0, 1, 2])),
+reg.tiers("cross_entropy", _cross_entropy, lambda: (X2.copy(), np.array([0, 1, 2, 3, 4, 0, 1, 2])),
       lambda: (X2.copy(), np.array([0, 1, 2, 3, 5, 0, 1, 2])),
       lambda: (X2.copy(), np.array([0, -1, 2, 3, -5, 0, 1, 2])))
-_both("gather_in_loop", _gather_in_loop, lambda: (X.copy(), I_OK.copy()),
+reg.tiers("gather_in_loop", _gather_in_loop, lambda: (X.copy(), I_OK.copy()),
       lambda: (X.copy(), I_HIGH.copy()))
 
 
@@ -264,39 +234,39 @@ def _zeros_at(k):
     return make
 
 
-_both("out_is_input", _out_is_input, lambda: (X.copy(), X[::-1].copy()),
+reg.tiers("out_is_input", _out_is_input, lambda: (X.copy(), X[::-1].copy()),
       lambda: (np.full(40, np.inf), np.full(40, -np.inf)))
-_both("out_shifted", _out_shifted, lambda: (X.copy(), X.copy()),
+reg.tiers("out_shifted", _out_shifted, lambda: (X.copy(), X.copy()),
       lambda: (np.arange(40.0), X.copy()))
-_both("out_reversed", _out_reversed, lambda: (X.copy(), X.copy()),
+reg.tiers("out_reversed", _out_reversed, lambda: (X.copy(), X.copy()),
       lambda: (np.arange(40.0), np.ones(40)))
-_both("out_other_input", _out_other_input, lambda: (X.copy(), np.zeros(40)),
+reg.tiers("out_other_input", _out_other_input, lambda: (X.copy(), np.zeros(40)),
       lambda: (lambda a: (a, a))(X.copy()))
-_both("out_aliased_inputs", _out_aliased_inputs, lambda: (X.copy(), np.ones(40)),
+reg.tiers("out_aliased_inputs", _out_aliased_inputs, lambda: (X.copy(), np.ones(40)),
       lambda: (lambda a: (a, a))(X.copy()), lambda: (lambda a: (a[:40], a[40:]))(np.arange(80.0)))
-_both("out_view_2d", _out_view_2d, lambda: (X2.copy(), X2.copy() * 0),
+reg.tiers("out_view_2d", _out_view_2d, lambda: (X2.copy(), X2.copy() * 0),
       lambda: (lambda a: (a, a))(X2.copy()))
-_both("out_int8_wrap", _out_int8_wrap, lambda: (X.copy(), X.copy()),
+reg.tiers("out_int8_wrap", _out_int8_wrap, lambda: (X.copy(), X.copy()),
       lambda: (X * 3.0, X.copy()))
-_both("out_float32_from_float64", _out_float32_from_float64, lambda: (X.copy(), X.copy()),
+reg.tiers("out_float32_from_float64", _out_float32_from_float64, lambda: (X.copy(), X.copy()),
       lambda: (X * 1e300, X * 1e300))
-_both("out_int_from_float", _out_int_from_float, lambda: (X.copy(), X.copy()))
-_both("out_then_read", _out_then_read, lambda: (X.copy(), X.copy()),
+reg.tiers("out_int_from_float", _out_int_from_float, lambda: (X.copy(), X.copy()))
+reg.tiers("out_then_read", _out_then_read, lambda: (X.copy(), X.copy()),
       lambda: (np.full(40, np.nan), X.copy()))
-_both("out_in_loop", _out_in_loop, lambda: (X.copy(), X[::-1].copy()),
+reg.tiers("out_in_loop", _out_in_loop, lambda: (X.copy(), X[::-1].copy()),
       lambda: (lambda a: (a, a))(X.copy()))
-_both("out_sqrt_negative", _out_sqrt_negative, lambda: (np.abs(X), X.copy()),
+reg.tiers("out_sqrt_negative", _out_sqrt_negative, lambda: (np.abs(X), X.copy()),
       lambda: (X.copy(), X.copy()))
-_both("out_divide_zero", _out_divide_zero, lambda: (X.copy(), np.ones(40)), _zeros_at(3),
+reg.tiers("out_divide_zero", _out_divide_zero, lambda: (X.copy(), np.ones(40)), _zeros_at(3),
       _zeros_at(39))
-_both("zero_d_copy", _zero_d_copy, lambda: (X.copy(), X.copy()),
+reg.tiers("zero_d_copy", _zero_d_copy, lambda: (X.copy(), X.copy()),
       lambda: (np.full(40, np.nan), X.copy()))
 
 
 def s_out_returned_kept_native(r):
     """A view of an input written in place, returned and kept: later calls must not
     write into it."""
-    f = _compiled(r, _out_returned_kept, "native")
+    f = r.compile_on(_out_returned_kept, "native", options=TIER2)
     first = r.call(f, X.copy(), X.copy())
     second = r.call(f, X.copy(), X.copy())
     third = r.call(f, X.copy() * 2, X.copy())
@@ -350,19 +320,19 @@ def _zero_d_into_out(x, idx):
     return z, z.ndim
 
 
-_both("gather_2d_index", _gather_2d_index, lambda: (X.copy(), np.array([0, -1, 5, 39])),
+reg.tiers("gather_2d_index", _gather_2d_index, lambda: (X.copy(), np.array([0, -1, 5, 39])),
       lambda: (X.copy(), np.array([0, -1, 40, 3])))
-_both("gather_self_index", _gather_self_index, lambda: (X.copy(), np.array([0, 1, 2])),
+reg.tiers("gather_self_index", _gather_self_index, lambda: (X.copy(), np.array([0, 1, 2])),
       lambda: (X.copy(), np.array([0, -1, 40])))
-_both("gather_index_is_data", _gather_index_is_data, lambda: (X.copy(), np.array([1, 2, 3, 0])),
+reg.tiers("gather_index_is_data", _gather_index_is_data, lambda: (X.copy(), np.array([1, 2, 3, 0])),
       lambda: (X.copy(), np.array([-1, -2, -3, -5])))
-_both("gather_then_out", _gather_then_out, lambda: (X.copy(), I_OK.copy()),
+reg.tiers("gather_then_out", _gather_then_out, lambda: (X.copy(), I_OK.copy()),
       lambda: (X.copy(), I_NEG.copy()), lambda: (X.copy(), I_HIGH.copy()))
-_both("gather_float32", _gather_float32, lambda: (X.copy(), I_OK.copy()),
+reg.tiers("gather_float32", _gather_float32, lambda: (X.copy(), I_OK.copy()),
       lambda: (X * 1e39, I_OK.copy()))
-_both("gather_empty_index", _gather_empty_index, lambda: (X.copy(), I_OK.copy()),
+reg.tiers("gather_empty_index", _gather_empty_index, lambda: (X.copy(), I_OK.copy()),
       lambda: (X.copy(), I_HIGH.copy()))
-_both("zero_d_copies", _zero_d_copies, lambda: (X.copy(), I_OK.copy()),
+reg.tiers("zero_d_copies", _zero_d_copies, lambda: (X.copy(), I_OK.copy()),
       lambda: (X.copy(), I_HIGH.copy()))
-_both("zero_d_into_out", _zero_d_into_out, lambda: (X.copy(), I_OK.copy()),
+reg.tiers("zero_d_into_out", _zero_d_into_out, lambda: (X.copy(), I_OK.copy()),
       lambda: (np.full(40, np.inf), I_OK.copy()))

@@ -23,7 +23,6 @@ from hostile_check import Programs
 import dynamo
 
 reg = Programs("round25_scatters")
-NATIVE = {"after_calls": 1, "background": False, "prefer": "native"}
 RNG = np.random.default_rng(25)
 X = RNG.standard_normal(40)
 X2 = RNG.standard_normal((6, 5))
@@ -41,31 +40,6 @@ A32 = RNG.integers(-2**31, 2**31, 40).astype(np.int32)
 H = (X * 1e4).astype(np.float16)
 H_BIG = np.full(40, 60000.0, np.float16)
 C = X + 1j * X[::-1]
-
-
-def _compiled(r, fn, backend):
-    if not r.compiled:
-        return fn
-    return dynamo.compile(fn, backend=backend, options=NATIVE)
-
-
-def _add(name, fn, make, hostile, backend):
-    """Two calls on ``make()`` (tier 1, then tier 2), then each of ``hostile`` (input
-    makers), then ``make()`` again."""
-    def s(r):
-        f = _compiled(r, fn, backend)
-        r.call(f, *make())
-        r.call(f, *make())
-        for h in hostile:
-            r.call(f, *h())
-        r.call(f, *make())
-    s.__name__ = f"{name}_{backend}"
-    reg.scenario(s)
-
-
-def _both(name, fn, make, *hostile):
-    _add(name, fn, make, hostile, "native")
-    _add(name, fn, make, hostile, "auto")
 
 
 def _xi(idx):
@@ -230,34 +204,34 @@ def _scatter_self_values(x, idx, v):
     return x
 
 
-_both("set_last_wins", _set_last_wins, OK, REP, NEG, HIGH, LOW)
-_both("set_scalar", _set_scalar, OK, REP, HIGH)
-_both("add_repeated", _add_repeated, OK, REP, NEG, LOW)
-_both("sub_into_copy", _sub_into_copy, OK, REP, HIGH)
-_both("set_then_read", _set_then_read, OK, REP, NEG)
-_both("set_in_try", _set_in_try, OK, HIGH, LOW, REP)
-_both("add_in_try", _add_in_try, OK, HIGH, REP)
-_both("set_int8_index", _set_int8_index, OK, NEG, HIGH)
-_both("set_uint8_index", _set_uint8_index, OK, NEG, REP)
-_both("set_int32_index_add", _set_int32_index_add, OK, REP, LOW)
-_both("set_empty_index", _set_empty_index, OK, HIGH)
-_both("set_bool_array_index", _set_bool_array_index, OK, REP, NEG)
-_both("set_2d_pairs", _set_2d_pairs, lambda: (X2.copy(), I_OK.copy(), V.copy()),
+reg.tiers("set_last_wins", _set_last_wins, OK, REP, NEG, HIGH, LOW)
+reg.tiers("set_scalar", _set_scalar, OK, REP, HIGH)
+reg.tiers("add_repeated", _add_repeated, OK, REP, NEG, LOW)
+reg.tiers("sub_into_copy", _sub_into_copy, OK, REP, HIGH)
+reg.tiers("set_then_read", _set_then_read, OK, REP, NEG)
+reg.tiers("set_in_try", _set_in_try, OK, HIGH, LOW, REP)
+reg.tiers("add_in_try", _add_in_try, OK, HIGH, REP)
+reg.tiers("set_int8_index", _set_int8_index, OK, NEG, HIGH)
+reg.tiers("set_uint8_index", _set_uint8_index, OK, NEG, REP)
+reg.tiers("set_int32_index_add", _set_int32_index_add, OK, REP, LOW)
+reg.tiers("set_empty_index", _set_empty_index, OK, HIGH)
+reg.tiers("set_bool_array_index", _set_bool_array_index, OK, REP, NEG)
+reg.tiers("set_2d_pairs", _set_2d_pairs, lambda: (X2.copy(), I_OK.copy(), V.copy()),
       lambda: (X2.copy(), I_REP.copy(), V.copy()), lambda: (X2.copy(), I_NEG.copy(), V.copy()))
-_both("set_int8_wrap", _set_int8_wrap, _ai(A8, I_OK), _ai(A8, I_REP), _ai(A8, I_NEG),
+reg.tiers("set_int8_wrap", _set_int8_wrap, _ai(A8, I_OK), _ai(A8, I_REP), _ai(A8, I_NEG),
       _ai(A8, I_HIGH))
-_both("set_uint8_from_int", _set_uint8_from_int, _ai(A8, I_OK), _ai(A8, I_REP),
+reg.tiers("set_uint8_from_int", _set_uint8_from_int, _ai(A8, I_OK), _ai(A8, I_REP),
       _ai(U8, I_NEG))
-_both("set_int64_wrap", _set_int64_wrap, _ai(A8, I_OK), _ai(A8, I_REP))
-_both("set_bool_from_ints", _set_bool_from_ints, _ai(A8, I_OK), _ai(A16, I_REP),
+reg.tiers("set_int64_wrap", _set_int64_wrap, _ai(A8, I_OK), _ai(A8, I_REP))
+reg.tiers("set_bool_from_ints", _set_bool_from_ints, _ai(A8, I_OK), _ai(A16, I_REP),
       _ai(A8, I_LOW))
-_both("set_float16", _set_float16, OK, REP)
-_both("set_bool_target", _set_bool_target, OK, REP, HIGH)
-_both("set_complex_target", _set_complex_target, OK, REP, NEG)
-_both("set_int_from_float", _set_int_from_float, OK, REP)
-_both("set_nan_into_int", _set_nan_into_int, OK)
-_both("scatter_in_loop", _scatter_in_loop, OK, REP, HIGH)
-_both("scatter_self_values", _scatter_self_values, OK, REP)
+reg.tiers("set_float16", _set_float16, OK, REP)
+reg.tiers("set_bool_target", _set_bool_target, OK, REP, HIGH)
+reg.tiers("set_complex_target", _set_complex_target, OK, REP, NEG)
+reg.tiers("set_int_from_float", _set_int_from_float, OK, REP)
+reg.tiers("set_nan_into_int", _set_nan_into_int, OK)
+reg.tiers("scatter_in_loop", _scatter_in_loop, OK, REP, HIGH)
+reg.tiers("scatter_self_values", _scatter_self_values, OK, REP)
 
 
 # ------------------------------------------------------------ mask stores
@@ -329,20 +303,20 @@ def _mask_written_then_read(x, idx, v):
     return x, m
 
 
-_both("mask_zero", _mask_zero, OK, lambda: (-np.abs(X), I_OK.copy(), V.copy()),
+reg.tiers("mask_zero", _mask_zero, OK, lambda: (-np.abs(X), I_OK.copy(), V.copy()),
       lambda: (np.full(40, np.nan), I_OK.copy(), V.copy()))
-_both("mask_one_element_array", _mask_one_element_array, OK,
+reg.tiers("mask_one_element_array", _mask_one_element_array, OK,
       lambda: (np.abs(X), I_OK.copy(), V.copy()))
-_both("mask_add", _mask_add, OK, lambda: (np.full(40, np.inf), I_OK.copy(), V.copy()))
-_both("mask_nan_compare", _mask_nan_compare, OK, lambda: (np.zeros(40), I_OK.copy(), V.copy()))
-_both("mask_int8", _mask_int8, _ai(A8, I_OK), _ai(A8 // 2, I_OK), _ai(A8 * 0, I_OK))
-_both("mask_uint8_negative", _mask_uint8_negative, _ai(A8, I_OK), _ai(A8 * 0, I_OK))
-_both("mask_float16_value", _mask_float16_value, OK, lambda: (X * 0.0, I_OK.copy(), V.copy()))
-_both("mask_nan_into_int", _mask_nan_into_int, _ai(A16, I_OK),
+reg.tiers("mask_add", _mask_add, OK, lambda: (np.full(40, np.inf), I_OK.copy(), V.copy()))
+reg.tiers("mask_nan_compare", _mask_nan_compare, OK, lambda: (np.zeros(40), I_OK.copy(), V.copy()))
+reg.tiers("mask_int8", _mask_int8, _ai(A8, I_OK), _ai(A8 // 2, I_OK), _ai(A8 * 0, I_OK))
+reg.tiers("mask_uint8_negative", _mask_uint8_negative, _ai(A8, I_OK), _ai(A8 * 0, I_OK))
+reg.tiers("mask_float16_value", _mask_float16_value, OK, lambda: (X * 0.0, I_OK.copy(), V.copy()))
+reg.tiers("mask_nan_into_int", _mask_nan_into_int, _ai(A16, I_OK),
       _ai(-np.abs(A16), I_OK))
-_both("mask_all_false", _mask_all_false, OK, lambda: (X * 1000.0, I_OK.copy(), V.copy()))
-_both("mask_complex", _mask_complex, OK, lambda: (-X, I_OK.copy(), V.copy()))
-_both("mask_written_then_read", _mask_written_then_read, OK,
+reg.tiers("mask_all_false", _mask_all_false, OK, lambda: (X * 1000.0, I_OK.copy(), V.copy()))
+reg.tiers("mask_complex", _mask_complex, OK, lambda: (-X, I_OK.copy(), V.copy()))
+reg.tiers("mask_written_then_read", _mask_written_then_read, OK,
       lambda: (np.full(40, -0.0), I_OK.copy(), V.copy()))
 
 
@@ -432,16 +406,16 @@ def _slid(lo, base=None):
 
 X40_2 = RNG.standard_normal((40, 4))
 
-_both("slide_add", _slide_add, _slid(0), _slid(-10), _slid(20), _slid(-3))
-_both("slide_add_try", _slide_add_try, _slid(0), _slid(-10), _slid(20), _slid(8))
-_both("slide_sum", _slide_sum, _slid(0), _slid(-10), _slid(20), _slid(-60))
-_both("slide_max", _slide_max, _slid(0), _slid(-10), _slid(20), _slid(60))
-_both("slide_head", _slide_head, _slid(1), _slid(-10), _slid(30), _slid(0))
-_both("slide_2d", _slide_2d, _slid(0, X40_2), _slid(-5, X40_2), _slid(35, X40_2))
-_both("slide_step", _slide_step, _slid(0), _slid(-9), _slid(20))
-_both("slide_reversed", _slide_reversed, _slid(4), _slid(0), _slid(15))
-_both("slide_int8", _slide_int8, _slid(0, A8), _slid(-10, A8), _slid(20, A8))
-_both("slide_write_after", _slide_write_after, _slid(0), _slid(-10), _slid(20))
+reg.tiers("slide_add", _slide_add, _slid(0), _slid(-10), _slid(20), _slid(-3))
+reg.tiers("slide_add_try", _slide_add_try, _slid(0), _slid(-10), _slid(20), _slid(8))
+reg.tiers("slide_sum", _slide_sum, _slid(0), _slid(-10), _slid(20), _slid(-60))
+reg.tiers("slide_max", _slide_max, _slid(0), _slid(-10), _slid(20), _slid(60))
+reg.tiers("slide_head", _slide_head, _slid(1), _slid(-10), _slid(30), _slid(0))
+reg.tiers("slide_2d", _slide_2d, _slid(0, X40_2), _slid(-5, X40_2), _slid(35, X40_2))
+reg.tiers("slide_step", _slide_step, _slid(0), _slid(-9), _slid(20))
+reg.tiers("slide_reversed", _slide_reversed, _slid(4), _slid(0), _slid(15))
+reg.tiers("slide_int8", _slide_int8, _slid(0, A8), _slid(-10, A8), _slid(20, A8))
+reg.tiers("slide_write_after", _slide_write_after, _slid(0), _slid(-10), _slid(20))
 
 
 # ------------------------------------------------------------ gathers of small dtypes
@@ -480,14 +454,14 @@ def _gather_int32_min(a, idx, v):
     return np.abs(g), -g, g // np.int32(-1)
 
 
-_both("gather_int8_sum", _gather_int8_sum, _ai(A8, I_OK), _ai(A8, I_NEG), _ai(A8, I_HIGH))
-_both("gather_uint8_sub", _gather_uint8_sub, _ai(U8, I_OK), _ai(U8, I_REP), _ai(U8, I_LOW))
-_both("gather_float16", _gather_float16, _ai(H, I_OK), _ai(H_BIG, I_OK))
-_both("gather_bool", _gather_bool, OK, REP, HIGH)
-_both("gather_complex", _gather_complex, _ai(C, I_OK), _ai(C, I_NEG),
+reg.tiers("gather_int8_sum", _gather_int8_sum, _ai(A8, I_OK), _ai(A8, I_NEG), _ai(A8, I_HIGH))
+reg.tiers("gather_uint8_sub", _gather_uint8_sub, _ai(U8, I_OK), _ai(U8, I_REP), _ai(U8, I_LOW))
+reg.tiers("gather_float16", _gather_float16, _ai(H, I_OK), _ai(H_BIG, I_OK))
+reg.tiers("gather_bool", _gather_bool, OK, REP, HIGH)
+reg.tiers("gather_complex", _gather_complex, _ai(C, I_OK), _ai(C, I_NEG),
       _ai(np.full(40, np.nan + 1j), I_OK))
-_both("gather_int16_overflow", _gather_int16_overflow, _ai(A16, I_OK), _ai(A16, I_REP))
-_both("gather_int32_min", _gather_int32_min, _ai(A32, I_OK),
+reg.tiers("gather_int16_overflow", _gather_int16_overflow, _ai(A16, I_OK), _ai(A16, I_REP))
+reg.tiers("gather_int32_min", _gather_int32_min, _ai(A32, I_OK),
       _ai(np.full(40, -2**31, np.int32), I_OK), _ai(A32, I_HIGH))
 
 
@@ -553,16 +527,16 @@ def _ALL_NAN():
     return np.full(40, np.nan), I_OK.copy(), V.copy()
 
 
-_both("int_wrap", _int_wrap, _ai(A32, I_OK), _ai(A32 // 3, I_OK))
-_both("int_floor_div_zero", _int_floor_div_zero, _ai(A16, I_OK), _ai(A16 * 0, I_OK))
-_both("uint_underflow", _uint_underflow, _ai(U8, I_OK), _ai(U8 * 0, I_OK))
-_both("int8_sum_wrap", _int8_sum_wrap, _ai(A8, I_OK), _ai(np.full(40, 127, np.int8), I_OK))
-_both("nan_max_min", _nan_max_min, OK, _NANS, _ALL_NAN)
-_both("nan_argmax", _nan_argmax, OK, _NANS, _ALL_NAN)
-_both("max_empty", _max_empty, OK, HIGH)
-_both("max_signed_zero", _max_signed_zero, OK, lambda: (-np.abs(X), I_OK.copy(), V.copy()))
-_both("nan_running_max", _nan_running_max, OK, _NANS, _ALL_NAN)
-_both("nan_loop_max", _nan_loop_max, OK, _NANS, _ALL_NAN)
+reg.tiers("int_wrap", _int_wrap, _ai(A32, I_OK), _ai(A32 // 3, I_OK))
+reg.tiers("int_floor_div_zero", _int_floor_div_zero, _ai(A16, I_OK), _ai(A16 * 0, I_OK))
+reg.tiers("uint_underflow", _uint_underflow, _ai(U8, I_OK), _ai(U8 * 0, I_OK))
+reg.tiers("int8_sum_wrap", _int8_sum_wrap, _ai(A8, I_OK), _ai(np.full(40, 127, np.int8), I_OK))
+reg.tiers("nan_max_min", _nan_max_min, OK, _NANS, _ALL_NAN)
+reg.tiers("nan_argmax", _nan_argmax, OK, _NANS, _ALL_NAN)
+reg.tiers("max_empty", _max_empty, OK, HIGH)
+reg.tiers("max_signed_zero", _max_signed_zero, OK, lambda: (-np.abs(X), I_OK.copy(), V.copy()))
+reg.tiers("nan_running_max", _nan_running_max, OK, _NANS, _ALL_NAN)
+reg.tiers("nan_loop_max", _nan_loop_max, OK, _NANS, _ALL_NAN)
 
 
 # ------------------------------------------------------------ stores that cast, warn or overlap
@@ -658,28 +632,28 @@ def _store_layouts(a, idx, v):
 
 A45 = RNG.standard_normal((4, 5))
 A810 = RNG.standard_normal((8, 10))
-_both("complex_into_float", _complex_into_float, OK, REP, HIGH)
-_both("complex_mask_into_float", _complex_mask_into_float, OK, _ALL_NAN)
-_both("float_into_bool", _float_into_bool, OK, _NANS, REP)
-_both("float_add_into_int", _float_add_into_int, _ai(A16, I_OK), _ai(A16, I_REP))
-_both("int_floordiv_zero_store", _int_floordiv_zero_store, _ai(A16, I_OK), _ai(A16, I_REP),
+reg.tiers("complex_into_float", _complex_into_float, OK, REP, HIGH)
+reg.tiers("complex_mask_into_float", _complex_mask_into_float, OK, _ALL_NAN)
+reg.tiers("float_into_bool", _float_into_bool, OK, _NANS, REP)
+reg.tiers("float_add_into_int", _float_add_into_int, _ai(A16, I_OK), _ai(A16, I_REP))
+reg.tiers("int_floordiv_zero_store", _int_floordiv_zero_store, _ai(A16, I_OK), _ai(A16, I_REP),
       _ai(A16, I_HIGH))
-_both("int_mod_zero_mask", _int_mod_zero_mask, _ai(A16, I_OK), _ai(A16 * 0, I_OK))
-_both("value_is_own_slice", _value_is_own_slice, OK, lambda: (X.copy(), np.arange(5, 10), V),
+reg.tiers("int_mod_zero_mask", _int_mod_zero_mask, _ai(A16, I_OK), _ai(A16 * 0, I_OK))
+reg.tiers("value_is_own_slice", _value_is_own_slice, OK, lambda: (X.copy(), np.arange(5, 10), V),
       lambda: (X.copy(), np.array([9, 5, 0, 1, 9]), V), lambda: (X.copy(), np.array([5, 5, 6, 6, 7]), V))
-_both("value_is_own_reversed", _value_is_own_reversed, OK,
+reg.tiers("value_is_own_reversed", _value_is_own_reversed, OK,
       lambda: (X.copy(), np.array([39, 38, 37, 36, 35]), V), REP)
-_both("add_own_view", _add_own_view, OK, lambda: (X.copy(), np.arange(2, 7), V),
+reg.tiers("add_own_view", _add_own_view, OK, lambda: (X.copy(), np.arange(2, 7), V),
       lambda: (X.copy(), np.full(5, 3), V))
-_both("index_from_target", _index_from_target, _ai(np.arange(40), I_OK),
+reg.tiers("index_from_target", _index_from_target, _ai(np.arange(40), I_OK),
       _ai(np.arange(40)[::-1], I_OK), _ai(A16, I_OK))
-_both("store_overflow_warns", _store_overflow_warns, OK, REP, HIGH)
-_both("store_divide_warns", _store_divide_warns, lambda: (X + 5.0, I_OK.copy(), V),
+reg.tiers("store_overflow_warns", _store_overflow_warns, OK, REP, HIGH)
+reg.tiers("store_divide_warns", _store_divide_warns, lambda: (X + 5.0, I_OK.copy(), V),
       lambda: (X * 0.0, I_REP.copy(), V))
-_both("store_2d_index", _store_2d_index, OK, REP)
-_both("store_huge_index", _store_huge_index, lambda: (X.copy(), I_OK * 0, V),
+reg.tiers("store_2d_index", _store_2d_index, OK, REP)
+reg.tiers("store_huge_index", _store_huge_index, lambda: (X.copy(), I_OK * 0, V),
       lambda: (X.copy(), I_OK.copy(), V), lambda: (X.copy(), -I_OK, V))
-_both("store_layouts", _store_layouts, lambda: (A45.copy(), I_OK.copy(), V),
+reg.tiers("store_layouts", _store_layouts, lambda: (A45.copy(), I_OK.copy(), V),
       lambda: (np.asfortranarray(A45), I_REP.copy(), V),
       lambda: (A810.copy()[::2, ::2], I_NEG.copy(), V),
       lambda: (A45.T.copy().T, I_OK.copy(), V))
@@ -713,19 +687,19 @@ def _mask_2d(a, m):
 
 M = np.arange(40) % 3 == 0
 E = np.array([], np.int64)
-_both("mask_input", _mask_input, lambda: (X.copy(), M.copy()), lambda: (X.copy(), ~M),
+reg.tiers("mask_input", _mask_input, lambda: (X.copy(), M.copy()), lambda: (X.copy(), ~M),
       lambda: (X.copy(), M & False), lambda: (X.copy(), M[:39]), lambda: (X.copy(), M | True))
-_both("mask_input_add", _mask_input_add, lambda: (X.copy(), M.copy()),
+reg.tiers("mask_input_add", _mask_input_add, lambda: (X.copy(), M.copy()),
       lambda: (X.copy(), M & False), lambda: (X.copy(), np.r_[M, True]))
-_both("scatter_sizes", _scatter_sizes, lambda: (X.copy(), I_OK.copy()),
+reg.tiers("scatter_sizes", _scatter_sizes, lambda: (X.copy(), I_OK.copy()),
       lambda: (X[:0].copy(), E), lambda: (X[:0].copy(), np.array([0])),
       lambda: (X[:1].copy(), np.array([-1, 0])), lambda: (X[:1].copy(), np.array([-2])))
-_both("gather_sizes", _gather_sizes, lambda: (X.copy(), I_OK.copy()),
+reg.tiers("gather_sizes", _gather_sizes, lambda: (X.copy(), I_OK.copy()),
       lambda: (X[:0].copy(), E), lambda: (X[:0].copy(), np.array([0])),
       lambda: (X[:1].copy(), np.array([-1, 0])), lambda: (X[:1].copy(), np.array([1])))
-_both("mask_2d", _mask_2d, lambda: (X2.copy(), X2 > 0), lambda: (X2.copy(), X2 > 100),
+reg.tiers("mask_2d", _mask_2d, lambda: (X2.copy(), X2 > 0), lambda: (X2.copy(), X2 > 100),
       lambda: (X2.copy(), np.ones((6, 5), bool)), lambda: (X2.copy(), (X2 > 0)[:, :4]))
-_both("mask_rows", _mask_2d, lambda: (X2.copy(), X2[:, 0] > 0),
+reg.tiers("mask_rows", _mask_2d, lambda: (X2.copy(), X2[:, 0] > 0),
       lambda: (X2.copy(), np.zeros(6, bool)), lambda: (X2.copy(), np.zeros(5, bool)))
 
 
@@ -786,18 +760,18 @@ def _pair(a, b):
     return lambda: (np.array(a), np.array(b))
 
 
-_both("shifts", _shifts, _pair(AI, np.arange(12) % 4), _pair(AI, SH),
+reg.tiers("shifts", _shifts, _pair(AI, np.arange(12) % 4), _pair(AI, SH),
       _pair(AI.astype(np.int8), SH.astype(np.int8)))
-_both("int_pow", _int_pow, _pair(AI, np.arange(12) % 3), _pair(AI, np.arange(12) - 3),
+reg.tiers("int_pow", _int_pow, _pair(AI, np.arange(12) % 3), _pair(AI, np.arange(12) - 3),
       _pair(AI.astype(np.uint8), np.full(12, 9, np.uint8)))
-_both("float_mods", _float_mods, _pair(S, T), _pair(T, S), _pair(-S, T))
-_both("hypot_atan2", _hypot_atan2, _pair(S, T), _pair(T, S))
-_both("rounding", _rounding, _pair(S, T), _pair(S * 1.5, T))
-_both("powers", _powers, _pair(S, T), _pair(T, S))
-_both("minmax_pairs", _minmax_pairs, _pair(S, T), _pair(T, S))
-_both("int_divs", _int_divs, _pair(IM, [-1, 2, -2, 1, 0, 3]), _pair(IM, [1, 0, 0, -1, -1, -1]),
+reg.tiers("float_mods", _float_mods, _pair(S, T), _pair(T, S), _pair(-S, T))
+reg.tiers("hypot_atan2", _hypot_atan2, _pair(S, T), _pair(T, S))
+reg.tiers("rounding", _rounding, _pair(S, T), _pair(S * 1.5, T))
+reg.tiers("powers", _powers, _pair(S, T), _pair(T, S))
+reg.tiers("minmax_pairs", _minmax_pairs, _pair(S, T), _pair(T, S))
+reg.tiers("int_divs", _int_divs, _pair(IM, [-1, 2, -2, 1, 0, 3]), _pair(IM, [1, 0, 0, -1, -1, -1]),
       _pair(IM.astype(np.int8), np.array([-1, 2, -2, 1, 0, 3], np.int8)))
-_both("logs", _logs, _pair(S, T), _pair(-S, T))
+reg.tiers("logs", _logs, _pair(S, T), _pair(-S, T))
 
 
 # ------------------------------------------------------------ during the race of the tiers

@@ -32,7 +32,8 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round22_windows", "round23_bounds", "round23_listed", "round23_outs",
               "round23_words", "round23_picks", "round23_infos", "round24_counts",
               "round24_uses", "round24_tier2", "round24_cached", "round24_deep",
-              "round25_scatters", "round25_bare", "round25_axes", "round25_lengths")
+              "round25_scatters", "round25_bare", "round25_axes", "round25_lengths",
+              "round26_tuples", "round26_hits", "round26_sizes", "round26_polys")
 
 
 def _runs(text):

@@ -113,3 +113,42 @@ def test_polynomial_arithmetic_breaks_and_stays_right():
     compiled = dynamo.compile(two_dimensional, backend="eager")
     m = np.ones((2, 2))
     same_outcome(outcome(two_dimensional, [m, T]), outcome(compiled, [m, T]), "2-d")
+
+
+def passed_in(p, t):
+    return p(t), p.order, p.variable, np.polyval(p, t) + p.c[0]
+
+
+def written_in(p, t):
+    p.coeffs[0] = 2.0          # the program's own coefficient array
+    return p
+
+
+def alive_at_a_break(c, t):
+    p = np.poly1d(c)
+    print("break")
+    return p(t), p
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("fn", [passed_in, written_in, alive_at_a_break],
+                         ids=lambda f: f.__name__)
+def test_a_new_polynomial_each_call_reuses_the_entry(fn, backend, capsys):
+    """A poly1d from outside the trace (an argument; one alive at a break, which the
+    code after the break takes in) is its coefficient array, guarded by type: a new
+    polynomial of the same shape on every call is no recompile (an identity guard
+    recompiled every call until the cache was full), and the object returned is the
+    program's own."""
+    def args(i):
+        c = np.array([1.0, -2.0, 0.5 + i])
+        return [np.poly1d(c) if fn is not alive_at_a_break else c, T]
+    dynamo.reset()
+    with np.errstate(all="ignore"), dynamo.explain(fn, backend=backend) as compiled:
+        for i in range(5):
+            plain_args, compiled_args = args(i), args(i)
+            want, got = fn(*plain_args), compiled(*compiled_args)
+            assert repr(got) == repr(want), i
+            assert repr(compiled_args) == repr(plain_args), i
+            if fn is written_in:
+                assert got is compiled_args[0]
+    assert compiled.report.recompiles == [], [str(r) for r in compiled.report.recompiles]

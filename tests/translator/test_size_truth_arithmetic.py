@@ -48,6 +48,17 @@ def beside_numpy_scalars(x):
     return (n > 0) + np.float32(1.5), np.int8(3) * (n > 1), (n > 0) + x.sum()
 
 
+def overflowing_numpy_scalars(x):
+    # NumPy's scalar path (two scalars of one type) checks overflow and says "scalar"
+    # in its warnings; the comparison is a scalar of the other's dtype, as NEP 50 makes
+    # eager's Python bool (a 0-d bool array took the ufunc's path: no overflow warning,
+    # "divide by zero encountered in divide"; hostile round 26)
+    n = len(x[x > 0])
+    s = x.sum()
+    return (n > 0) + np.int8(127), np.uint8(0) - (n > 1), (n > 0) / (s - s), \
+        np.int8(-128) - (n > 2)
+
+
 def quotients_of_counts(x):
     n, m = len(x[x > 0]), len(x[x > 2])
     return n // max(m, 1), n % (m + 1), 7 // (n + 2), (n > 1) // 1, 1.0 / ((n > 0) + 1)
@@ -59,7 +70,8 @@ def powers_of_counts(x):
 
 
 PROGRAMS = [(f.__name__, f) for f in (plus_one, counted_segments, logic_of_counts,
-                                       beside_numpy_scalars, quotients_of_counts,
+                                       beside_numpy_scalars, overflowing_numpy_scalars,
+                                       quotients_of_counts,
                                        powers_of_counts)]
 
 

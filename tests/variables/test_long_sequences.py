@@ -76,3 +76,18 @@ def test_a_long_list_or_a_long_tuple_of_objects_is_not_traced_item_by_item():
         report, guards = _guards(_first, x, items)
         assert len(guards) < 20
         assert any(f"more than {MAX_TRACED_ITEMS}" in str(b) for b in report.break_reasons)
+
+
+def _append_then_read(lst):
+    lst.append(len(lst))        # kept unread: appended for the glue's write
+    return lst[-1], len(lst)    # reads the items: too many, a graph break here
+
+
+def test_a_long_list_appended_to_before_its_items_are_read_keeps_its_items():
+    # The read of a long list's items raises Unsupported; it used to mark the list read
+    # first, so the break's glue wrote back no items and no append: an empty list
+    # (hostile round 26, list_append).
+    f = dynamo.compile(_append_then_read, backend="eager")
+    lst, want = list(range(MAX_TRACED_ITEMS + 200)), list(range(MAX_TRACED_ITEMS + 200))
+    assert f(lst) == _append_then_read(want)
+    assert lst == want
