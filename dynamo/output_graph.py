@@ -55,6 +55,7 @@ from .symbolic import (
 )
 from .symbolic.indices import RAISES as INDEX_RAISES
 from .symbolic.indices import meta_out_of_bounds, value_blind
+from .symbolic.made_up_values import refuse_made_up
 from .tree import tree_map
 from .unbacked_results import own_unbacked, rejected_for_some_counts, with_unbacked_sizes
 from .variables import (
@@ -307,6 +308,9 @@ class OutputGraph:
             one_answer = None if meta is not None else \
                 rejected_for_some_counts(self, op, (meta_args, meta_kwargs), e)
             if meta is None and one_answer is None:
+                if not isinstance(e, ops.MetaError):   # (x * len(x[m]) ** 200: the error
+                    # is the made-up value's, not the program's: a break that says so)
+                    refuse_made_up(symbols_in((meta_args, meta_kwargs)), e, f"np.{op.name}")
                 self._raise_as_numpy(op, (meta_args, meta_kwargs), e)
                 # (a MetaError's own words say why: dynamo/hints.py explains each kind)
                 raise Unsupported(f"np.{op.name}: {ops.error_text(e)}",

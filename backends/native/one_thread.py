@@ -18,8 +18,10 @@ so running them in order changes
 no value, no flag and no write into an input or a backup
 (tests/backends/test_native_threads.py compares the two kernels bit for bit).
 
-The twin is compiled only once one thread is chosen (``Tiered.set_threads``), in the
-background where the kernel was, for the layouts the parallel kernel has then; it is
+The twin is compiled when the trial starts (``Tiered._twin_pending``: the trial times
+it as the one-thread candidate, race.py) or once one thread is chosen
+(``Tiered.set_threads``), in the background where the kernel was, for the layouts the
+parallel kernel has then; it is
 the only kernel compiled for them (Numba compiles nothing at call time), so a call with
 another layout raises ``TypeError`` at Numba's dispatch and runs the parallel kernel on
 one thread as before. With the disk cache its source is a file of its own (``twin_source``:
@@ -28,7 +30,8 @@ compiles of one file would take each other's machine code).
 
 Example::
 
-    >>> tier.set_threads(1)          # the trial kept one thread: the twin compiles
+    >>> tier.set_threads(1)          # one thread kept: the twin compiles (if the trial
+    ...                              # did not start it)
     >>> tier.twin.dispatcher is not None   # (at once with background=False; else
     True                                   # when its compile thread is done)
 """
@@ -38,6 +41,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
+
+from .numba_calls import _compile_signature, _on_threads
 
 log = logging.getLogger("dynamo.backend")
 
@@ -103,3 +108,57 @@ class Twin:
             except TypeError:   # Numba's dispatch: the twin has no kernel for these layouts
                 pass
         return on_threads(1, dispatcher, args, extra)
+
+
+class OneThreadCalls:
+    """What ``tier.Tiered`` does with its twin (a mixin: it reads the tier's
+    ``twin``, ``kernel``, ``settings``, ``name``, ``_dispatcher``, ``_make_dispatcher``
+    and ``_in_child``): the one-thread calls, the twin's compile and what the race
+    waits for."""
+
+    def set_threads(self, threads: int | None) -> None:
+        """Run the parallel kernel on ``threads`` from now on (None: Numba's count, 1:
+        one thread); on one thread by its twin compiled without ``parallel=True``
+        (one_thread.py), compiled now (in the background where the kernel was) for the
+        layouts the kernel has: until it is ready, the kernel itself on one thread."""
+        self.threads = threads
+        if threads == 1 and not self.twin.started:
+            self._start_twin()
+
+    def _one_thread(self, args, extra):
+        """The kernel's call on one thread: by the twin once it is compiled."""
+        if not self.twin.started:
+            self._start_twin()
+        return self.twin.call(self._dispatcher, args, extra, _on_threads)
+
+    def _one_thread_name(self) -> str:
+        """What the trial's one-thread calls ran, for the log."""
+        return "one thread (its twin)" if self.twin.dispatcher is not None else \
+            "one thread (the parallel kernel)"
+
+    def _twin_pending(self) -> bool:
+        """Whether the trial waits for the twin: a parallel kernel's one-thread calls
+        (``native1``, or every call where Numba has one thread) are timed on the twin,
+        the kernel that runs them once one thread is kept, so its compile starts with
+        the trial (in the background where the kernel was) and the trial times nothing
+        until it is done (a compile in this process holds the GIL, and the times taken
+        beside it would be the compile's; with the disk cache it runs in a child).
+        A twin that fails leaves the parallel kernel on one thread, as it then runs."""
+        if not self.kernel.parallel:
+            return False
+        if not self.twin.started:
+            self._start_twin()
+        return self.twin.compiling()
+
+    def _start_twin(self) -> None:
+        if self._dispatcher is not None:
+            self.twin.start(self._make_twin, list(self._dispatcher.signatures),
+                            self.name, self.settings.background)
+
+    def _make_twin(self, signatures: list):
+        import numba
+        twin = self._make_dispatcher(numba, twin=True)
+        for sig in signatures:
+            self._in_child(True, tuple(sig))
+            _compile_signature(numba, twin, tuple(sig))
+        return twin

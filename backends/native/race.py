@@ -26,8 +26,19 @@ two more of them cost a new process's first 60 calls more than the second call's
 for the disk cache (docs/native.md, "Disk cache"). The count is checked again while
 tier 2 runs (``threads.py``), so an early drop that was wrong is undone there.
 
+A parallel kernel's one-thread candidate is its twin (one_thread.py: the source compiled
+without ``parallel=True``), the kernel that runs once one thread is kept: the trial's
+calls wait for its compile (``next_label`` answers ``WAIT``: tier 1 answers, untimed),
+then time it. Timed as the parallel kernel on one thread (a ``prange`` entering Numba's
+parallel runtime), FIR 31 taps x 200,000 took about 3 times its twin's 1.2 ms and lost
+to tier 1's 2.2 ms. The trial is a small state machine::
+
+    WAIT (the twin compiles) --> next_label's candidates, in turn --> None: choose()
+
 Example::
 
+    >>> next_label({"native": [], "tier1": [], "native1": []}, 3, waiting=True)
+    'wait'
     >>> next_label({"native": [(0.170, 0.001)], "tier1": [(0.013, 0.013)],
     ...             "native1": [(0.001, 0.001)]}, trial_calls=3)
     'tier1'
@@ -45,6 +56,9 @@ import math
 # call ends its part of the trial (``next_label``): two threads are at best about twice
 # as fast as one, so a call 4 times slower waited for a core.
 HOPELESS = 4.0
+# ``next_label``'s answer while a candidate's kernel compiles: tier 1 answers the call,
+# which the race does not time.
+WAIT = "wait"
 
 
 def best(calls: list) -> tuple[float, float]:
@@ -67,9 +81,10 @@ def choose(times: dict, parallel: bool) -> tuple[str, int | None]:
     return ("native" if wins else "tier1"), threads
 
 
-def next_label(times: dict, trial_calls: int) -> str | None:
+def next_label(times: dict, trial_calls: int, waiting: bool = False) -> str | None:
     """Which candidate the trial's next call runs (the one run least so far, in the
-    order of ``times``), or None when every candidate has ``trial_calls`` calls. The
+    order of ``times``), or None when every candidate has ``trial_calls`` calls, or
+    ``WAIT`` while ``waiting`` (the one-thread twin compiles) and calls remain. The
     all-threads candidate (``"native"`` where ``"native1"`` is raced too) drops out
     once its best wall time is more than ``HOPELESS`` times the one-thread best: only
     a call over 4 times faster than its best so far could still win it the thread
@@ -77,7 +92,9 @@ def next_label(times: dict, trial_calls: int) -> str | None:
     slowest (hundreds of ms at load; ``threads.py`` checks the count again later)."""
     racing = [k for k in times if not (k == "native" and _hopeless(times))]
     label = min(racing, key=lambda k: len(times[k]))
-    return None if len(times[label]) >= trial_calls else label
+    if len(times[label]) >= trial_calls:
+        return None
+    return WAIT if waiting else label
 
 
 def _hopeless(times: dict) -> bool:

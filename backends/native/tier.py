@@ -50,9 +50,9 @@ from .error_state import default_errstate, rerun_completes
 from .kernel_files import cache_path, has_machine_code, module_from_file, module_source
 from .lower import Kernel
 from .nopython_draws import draws_match, locked
-from .numba_calls import _PARALLEL_LOCK, _compile_signature, _on_threads, _threads_now
-from .one_thread import Twin, twin_source
-from .race import best, choose, next_label
+from .numba_calls import _PARALLEL_LOCK, _compile_signature, _threads_now
+from .one_thread import OneThreadCalls, Twin, twin_source
+from .race import WAIT, best, choose, next_label
 from .saves import mark_saved, new_savers, restore
 from .threads import ThreadChoice
 from .watch import Watch, watch_after_race
@@ -98,7 +98,7 @@ FIRST_LOAD_WAIT_S = 10.0
 # 54.3/53.0, 180x180 (253 KiB, parallel) 108.1/99.9, 256x256 123.7/117.6.
 FREE_MIN_BYTES = 1 << 17
 
-class Tiered:
+class Tiered(OneThreadCalls):
     """The compiled function of one graph: tier 1, then maybe tier 2."""
 
     def __init__(self, kernel: Kernel, tier1, settings: Settings, name: str):
@@ -111,7 +111,8 @@ class Tiered:
         self._lock = threading.Lock()
         self._calls, self._spent = 0, 0.0
         self._dispatcher = None
-        self._child_spec: tuple | None = None   # (file, module, options): child_compile.py
+        # twin -> (file, module, options) of the kernel or its twin: child_compile.py
+        self._child_specs: dict[bool, tuple] = {}
         self._compiled: set = set()         # layout keys with a compiled kernel
         self._compiling: set = set()
         self._failed: set = set()           # layout keys Numba could not compile
@@ -243,14 +244,7 @@ class Tiered:
                     sum(w.nbytes for w in free) >= FREE_MIN_BYTES
             sig = tuple(numba.typeof(a) for a in (*args, *new_savers(written),
                                                   *self._buffers()))
-            spec = self._child_spec
-            if spec is not None and self.settings.background and \
-                    self.settings.compile_process and not has_machine_code(
-                        self.__dynamo_native_source__, self.settings.cache_dir):
-                # Numba's compile in a child process, which fills the disk cache: the
-                # compile below loads it, and the GIL stays free for tier 1's calls
-                # meanwhile (child_compile.py)
-                compile_in_child(*spec, sig, timeout_s=self.settings.compile_timeout_s)
+            self._in_child(False, sig)
             _compile_signature(numba, self._dispatcher, sig)
             with self._lock:
                 self._compiled.add(key)
@@ -312,8 +306,8 @@ class Tiered:
             module = module_from_file(src, self.settings.cache_dir)
             fn = module.kernel
             options["cache"] = True
-            if not twin:   # (what a child process needs to compile it: child_compile.py)
-                self._child_spec = (module.__file__, module.__name__, dict(options))
+            # (what a child process needs to compile it: child_compile.py)
+            self._child_specs[twin] = (module.__file__, module.__name__, dict(options))
         else:
             scope: dict = {}
             compile_source(src, f"<dynamo native kernel {self.name}>", scope)
@@ -459,33 +453,17 @@ class Tiered:
                          (now - start) * 1e3, choice.last[0] * 1e3)
             return out
 
-    def set_threads(self, threads: int | None) -> None:
-        """Run the parallel kernel on ``threads`` from now on (None: Numba's count, 1:
-        one thread); on one thread by its twin compiled without ``parallel=True``
-        (one_thread.py), compiled now (in the background where the kernel was) for the
-        layouts the kernel has: until it is ready, the kernel itself on one thread."""
-        self.threads = threads
-        if threads == 1 and not self.twin.started:
-            self._start_twin()
-
-    def _one_thread(self, args, extra):
-        """The kernel's call on one thread: by the twin once it is compiled (not
-        compiled for the trial's calls on one thread: only once one thread is kept)."""
-        if not self.twin.started and self.state != "trial":
-            self._start_twin()
-        return self.twin.call(self._dispatcher, args, extra, _on_threads)
-
-    def _start_twin(self) -> None:
-        if self._dispatcher is not None:
-            self.twin.start(self._make_twin, list(self._dispatcher.signatures),
-                            self.name, self.settings.background)
-
-    def _make_twin(self, signatures: list):
-        import numba
-        twin = self._make_dispatcher(numba, twin=True)
-        for sig in signatures:
-            _compile_signature(numba, twin, tuple(sig))
-        return twin
+    def _in_child(self, twin: bool, sig: tuple) -> None:
+        """Numba's compile of the kernel (``twin``: of its one-thread twin) for ``sig``
+        in a child process, which fills the disk cache: the compile that follows loads
+        it, and the GIL stays free for tier 1's calls meanwhile (child_compile.py;
+        ``CompileTimeout`` past ``compile_timeout_s``)."""
+        spec = self._child_specs.get(twin)
+        src = self.__dynamo_native_source__
+        if spec is not None and self.settings.background and \
+                self.settings.compile_process and not has_machine_code(
+                    twin_source(src) if twin else src, self.settings.cache_dir):
+            compile_in_child(*spec, sig, timeout_s=self.settings.compile_timeout_s)
 
     def _new_layout(self, args) -> None:
         """A call whose inputs' layouts have no compiled kernel: tier 1 answers it, and
@@ -520,10 +498,16 @@ class Tiered:
     def _trial(self, *args):
         """Alternate tier 2 and tier 1 on the real inputs; keep the faster. A parallel
         kernel runs on Numba's threads and on one thread (``native1``), in turn (its
-        calls on all threads stop early when they are hopeless: ``race.next_label``)."""
+        calls on all threads stop early when they are hopeless: ``race.next_label``); its
+        one-thread calls run its twin (one_thread.py), the kernel one thread would keep,
+        compiled before the first of them (``_twin_pending``)."""
         times = self._times
-        # the one run least so far; None: complete (another caller is deciding)
-        label = next_label(times, self.settings.trial_calls) or "tier1"
+        # the one run least so far; None: complete (another caller is deciding); WAIT:
+        # the one-thread twin compiles, and tier 1 answers untimed (race.py)
+        label = next_label(times, self.settings.trial_calls,
+                           waiting=self._twin_pending()) or "tier1"
+        if label == WAIT:
+            return self.tier1(*args)
         use_native = label != "tier1"
         self.threads = 1 if label == "native1" else None
         start, start_cpu = time.perf_counter(), time.process_time()
@@ -558,9 +542,9 @@ class Tiered:
                          "tier 1 %.3f ms, %.3f ms of CPU, best of %d calls each)", self.name,
                          "tier 2 (Numba)" if won else "tier 1 (numpy backend)",
                          t2[0] * 1e3, t2[1] * 1e3, "" if "native1" not in times else
-                         f" on {'one thread' if self.threads else 'all threads'}; "
+                         f" on {self._one_thread_name() if self.threads else 'all threads'}; "
                          f"{best(times['native' if self.threads else 'native1'])[0] * 1e3:.3f}"
-                         f" ms on {'all threads' if self.threads else 'one thread'}",
+                         f" ms on {'all threads' if self.threads else self._one_thread_name()}",
                          t1[0] * 1e3, t1[1] * 1e3, n)
                 self.decided.set()
             elif self.state == "trial" and len(times["tier1"]) >= 4 * n:

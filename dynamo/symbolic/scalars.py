@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 import operator
 
+from .made_up_values import float_at_hint, refuse_made_up
 from .sizes import (
     Sym,
     Symbolic,
@@ -175,8 +176,11 @@ class SymFloat(float, Symbolic):
     @staticmethod
     def of_int(value: SymInt) -> SymFloat:
         """A symbolic int as a float operand: Python converts an int to a float (exactly
-        as ``float(i)``, ``OverflowError`` past 1e308) before any float arithmetic."""
-        return SymFloat(float(int(value)), Expr.apply(float, Expr.of(value)), integral=True)
+        as ``float(i)``, ``OverflowError`` past 1e308) before any float arithmetic.
+        (Past 1e308 at a made-up value, ``len(x[m]) ** 200``: a graph break that says
+        so, not the program's error: ``made_up_values``.)"""
+        return SymFloat(float_at_hint(value), Expr.apply(float, Expr.of(value)),
+                        integral=True)
 
     @staticmethod
     def of_quotient(fn, value: SymInt, k: int) -> SymFloat:
@@ -364,7 +368,9 @@ def binary(fn, a, b):
         pin(_symbols(a, b), f"an expression {_MAX_DEPTH} operators deep")
     try:
         hint = fn(_hint(a), _hint(b))
-    except Exception:
+    except Exception as e:
+        # (at a made-up value, ``len(x[m]) ** 200 / 2``, the error is not the program's)
+        refuse_made_up(_symbols(a, b), e, _BINARY[fn])
         # the trace follows the raise (into an except, or out of the frame): whether
         # it raises depends on the values (1.0 / z, 1e200 ** 2), so the entry is for
         # these values only
@@ -522,30 +528,6 @@ _MATH = {getattr(math, name): arity for name, arity in (
 ) if hasattr(math, name)}
 
 
-def math_call(fn, values):
-    """``fn(*values)`` for a function of ``math`` that always returns a float (``math.cos``,
-    ``math.exp``, ``math.sqrt``) where an argument is a changing number: a SymFloat whose
-    expression calls the same function on the same Python numbers when the graph runs,
-    so the value is libm's bit for bit and a domain error raises there with its own text
-    (``ValueError: math domain error``). None where it does not apply (another function,
-    an argument that is not a Python number, nothing symbolic) or where the call raises
-    for the values seen (the caller reads them: pinned, and the error is raised).
-
-    Example: ``math.cos(math.pi * t / 8)`` with a symbolic int ``t`` is
-    ``SymFloat(0.707..., __import__('math').cos(((3.14159... * float(s0)) / 8)))``."""
-    if len(values) not in _MATH.get(fn, ()) or not all(_number(v) for v in values) or \
-            not any(isinstance(v, (SymInt, SymFloat)) for v in values) or \
-            _data_decided(*values):
-        return None   # (math.log(float(x)), math.log(len(kept)) raise for some data)
-    try:
-        hint = fn(*(_hint(v) for v in values))
-    except Exception:  # noqa: BLE001 (the caller's plain call raises it again, pinned)
-        return None
-    if type(hint) is not float:   # (cannot happen for these functions; never guess)
-        return None
-    return SymFloat(hint, Expr.apply(fn, *(Expr.of(v) for v in values)))
-
-
 def _sum(*values):
     return sum(values)
 
@@ -599,5 +581,4 @@ def float_operands(x, y):
     return x, y
 
 
-__all__ = ["Expr", "SymFloat", "binary", "choose", "float_operands", "literal", "math_call",
-           "total"]
+__all__ = ["Expr", "SymFloat", "binary", "choose", "float_operands", "literal", "total"]

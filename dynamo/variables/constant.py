@@ -24,7 +24,8 @@ from dynamo.guards.type_slots import dict_of, mro_of
 from ..exc import Unsupported
 from ..ops.quiet import warnings_as
 from ..symbolic import Symbolic, SymFloat, SymInt, concrete, is_symbolic
-from ..symbolic.scalars import binary, float_operands, math_call
+from ..symbolic.math_calls import math_call
+from ..symbolic.scalars import binary, float_operands
 from ..symbolic.sizes import is_unbacked
 from .base import Variable, program_error
 
@@ -355,7 +356,7 @@ def symbolic_number(tx, fn, args: list) -> Variable | None:
 def symbolic_math(tx, fn, args: list) -> Variable | None:
     """``math.cos(x)``, ``math.exp(-k * t)``, ``math.sqrt(v)`` of a changing number (a
     cosine or exponential learning-rate schedule): a SymFloat that calls the same
-    function when the graph runs (``scalars.math_call``), instead of reading the value
+    function when the graph runs (``symbolic.math_calls``), instead of reading the value
     and pinning it. None where that does not apply (folded as before)."""
     if not args or not all(isinstance(a, ConstantVariable) for a in args):
         return None

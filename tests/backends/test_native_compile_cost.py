@@ -5,6 +5,7 @@ the disk cache already holds its machine code (a load, milliseconds)."""
 from __future__ import annotations
 
 import logging
+import time
 
 import numpy as np
 import pytest
@@ -173,3 +174,30 @@ def test_the_config_sets_the_compile_timeout(monkeypatch):
     assert parse_options({"compile_timeout_s": 0.5})[0].compile_timeout_s == 0.5
     with pytest.raises(ValueError, match="native_compile_timeout_s"):
         dynamo.config.native_compile_timeout_s = -1
+
+
+def _stencil(a):
+    return 0.25 * (a[:-2, 1:-1] + a[2:, 1:-1] + a[1:-1, :-2] + a[1:-1, 2:]) * 1.5
+
+
+def test_the_one_thread_twin_compiles_in_a_child_process_too(tmp_path):
+    """The trial compiles a parallel kernel's one-thread twin (one_thread.py) before it
+    times it, for every parallel kernel: with the disk cache that compile runs in a
+    child process too, and the tier loads it (in the tier's thread it held the GIL while
+    tier 1 served). Fails without it: the twin's dispatcher compiled, no cache hit."""
+    dynamo.reset()
+    c, made = compiled(_stencil, background=True, cache=True, cache_dir=str(tmp_path),
+                       prefer="measure")
+    a = np.random.default_rng(5).random((300, 300))   # (parallel from 16,384 elements)
+    want = _stencil(a)
+    same(c(a), want)
+    tier = made[0]
+    assert tier.wait(120) and tier.kernel.parallel
+    for _ in range(1200):   # the trial starts the twin's compile (then races it)
+        same(c(a), want)
+        if tier.twin.dispatcher is not None or tier.twin.error is not None:
+            break
+        time.sleep(0.1)
+    assert tier.twin.error is None and tier.twin.dispatcher is not None
+    hits = tier.twin.dispatcher.stats.cache_hits
+    assert sum(hits.values()) >= 1, dict(hits)

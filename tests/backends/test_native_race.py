@@ -8,7 +8,7 @@ Pure functions of the timed calls: no Numba needed.
 
 from __future__ import annotations
 
-from dynamo.backends.native.race import HOPELESS, choose, next_label
+from dynamo.backends.native.race import HOPELESS, WAIT, choose, next_label
 
 ms = 1e-3
 
@@ -53,3 +53,20 @@ def test_all_threads_stay_in_the_trial_unless_slower_than_the_bound():
     assert next_label(first, 3) == "native1"
     serial = {"native": [(500 * ms, 500 * ms)], "tier1": [(2 * ms, 2 * ms)]}
     assert next_label(serial, 3) == "native"
+
+
+def test_the_trial_waits_for_the_one_thread_twin_then_races_it():
+    """While the twin (one_thread.py) compiles, no candidate is timed (``WAIT``: tier
+    1 answers); a complete trial is complete whether or not it waits. Then the twin,
+    fastest (FIR 31 taps x 200,000: twin 1.2 ms, tier 1 2.2, all threads 2.5), wins
+    one thread."""
+    times = {"native": [], "tier1": [], "native1": []}
+    assert next_label(times, 3, waiting=True) == WAIT
+    order = []
+    while (label := next_label(times, 3)) is not None:
+        order.append(label)
+        times[label].append({"native": (2.5 * ms, 2.6 * ms), "tier1": (2.2 * ms, 2.2 * ms),
+                             "native1": (1.2 * ms, 1.2 * ms)}[label])
+    assert sorted(order) == ["native"] * 3 + ["native1"] * 3 + ["tier1"] * 3
+    assert next_label(times, 3, waiting=True) is None
+    assert choose(times, parallel=True) == ("native", 1)

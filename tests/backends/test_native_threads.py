@@ -12,8 +12,9 @@ import dynamo
 numba = pytest.importorskip("numba")
 
 from dynamo.backends.native.backend import native_backend  # noqa: E402
+from dynamo.backends.native.numba_calls import _on_threads  # noqa: E402
 from dynamo.backends.native.threads import ThreadChoice  # noqa: E402
-from dynamo.backends.native.tier import Tiered, _on_threads  # noqa: E402
+from dynamo.backends.native.tier import Tiered  # noqa: E402
 from observe import calls_to  # noqa: E402
 
 MS = 1e-3
@@ -182,7 +183,7 @@ def test_one_thread_runs_the_twin_without_setting_the_thread_count():
 
 
 def test_one_thread_without_a_twin_sets_the_count_only_where_it_differs():
-    """``tier._on_threads`` leaves the count alone where the calling thread has it
+    """``numba_calls._on_threads`` leaves the count alone where the calling thread has it
     already (a program that set one thread itself), and puts it back otherwise."""
     ran = []
 
@@ -289,3 +290,28 @@ def test_the_twin_equals_the_parallel_kernel(fn, shapes):
             for g, w in zip(runs[1], runs[2]):
                 np.testing.assert_array_equal(g, w, strict=True)
     assert tier.native_calls == 2 * 3
+
+
+def test_the_trials_one_thread_calls_run_the_twin():
+    """The trial times what one thread would really run: the twin compiled without
+    ``parallel=True`` (one_thread.py), compiled before its first timed call, not the
+    parallel kernel on one thread (a ``prange`` on one thread: FIR 31 taps x 200,000
+    took about 3 times its twin's 1.2 ms and lost to tier 1's 2.2). Calls while the
+    twin compiles are tier 1's, untimed (race.WAIT)."""
+    made = []
+
+    def backend(graph, example_inputs):
+        made.append(native_backend(graph, example_inputs, options={
+            "after_calls": 1, "background": False, "prefer": "measure", "cache": False}))
+        return made[-1]
+    c = dynamo.compile(jacobi, backend=backend)
+    rng = np.random.default_rng(10)
+    _equal_eager(c, rng)   # compiles tier 2: the trial starts
+    tier = made[0]
+    assert isinstance(tier, Tiered) and tier.kernel.parallel and tier.state == "trial"
+    with calls_to(_on_threads) as parallel_on_one, calls_to(tier._one_thread) as one:
+        while tier.state == "trial":
+            _equal_eager(c, rng)
+    assert tier.twin.dispatcher is not None and tier.twin.error is None
+    assert one and parallel_on_one == []   # every one-thread call ran the twin
+    assert tier.state in ("native", "tier1") and tier.races == 1

@@ -1,6 +1,6 @@
 """Functions of ``math`` on a number that changes between calls (issue #16: cosine and
 exponential learning-rate schedules) are computed by the graph with the same function
-(``symbolic.scalars.math_call``): one entry for every value, a Python ``float`` result,
+(``symbolic.math_calls.math_call``): one entry for every value, a Python ``float`` result,
 libm's value bit for bit, and a domain or range error raised when the graph runs, with
 Python's own text (``math.sqrt(-1.0)``: ``ValueError: math domain error``). Each
 sequence of calls is compared with plain Python, its compiles counted.
