@@ -310,6 +310,24 @@ class Recorder:
                          identity_pattern(self._kept)))
 
 
+@contextlib.contextmanager
+def logs_on():
+    """dynamo's recompiles, guards and graph_breaks logs on, into a handler that
+    formats every record (formatting runs whatever a message shows), then off again."""
+    class Keep(logging.Handler):
+        def emit(self, record):
+            self.format(record)
+    handler = Keep(logging.DEBUG)
+    root = logging.getLogger("dynamo")
+    root.addHandler(handler)
+    dynamo.set_logs("recompiles", "guards", "graph_breaks")
+    try:
+        yield
+    finally:
+        dynamo.set_logs()
+        root.removeHandler(handler)
+
+
 def _plain(fn, **kwargs):
     return fn
 

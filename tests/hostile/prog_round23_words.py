@@ -17,12 +17,9 @@ distinct values than ``config.cache_size_limit`` (8), some with the logs on.
     ...         return cls.__name__
 """
 
-import logging
 
 import numpy as np
-from hostile_check import Programs
-
-import dynamo
+from hostile_check import Programs, logs_on
 
 reg = Programs("round23_words")
 case = reg.case
@@ -36,21 +33,8 @@ def with_logs(fn):
     """The scenario ``fn`` with dynamo's recompiles and guards logs on (into a handler
     that formats every record), then off again."""
     def s(r):
-        records = []
-
-        class Keep(logging.Handler):
-            def emit(self, record):
-                records.append(self.format(record))
-
-        handler = Keep(logging.DEBUG)
-        root = logging.getLogger("dynamo")
-        root.addHandler(handler)
-        dynamo.set_logs("recompiles", "guards", "graph_breaks")
-        try:
+        with logs_on():
             fn(r)
-        finally:
-            dynamo.set_logs()
-            root.removeHandler(handler)
     s.__name__ = fn.__name__ + "_logged"
     s.__doc__ = fn.__doc__
     return s

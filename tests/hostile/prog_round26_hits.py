@@ -14,11 +14,10 @@ are generators. The second half shows guards in words (``dynamo.explain``, the
 """
 
 import gc
-import logging
 import threading
 
 import numpy as np
-from hostile_check import Programs
+from hostile_check import Programs, logs_on
 
 import dynamo
 
@@ -418,20 +417,8 @@ class LoudMeta(type):
 
 def _with_logs(fn):
     def s(r):
-        records = []
-
-        class Keep(logging.Handler):
-            def emit(self, record):
-                records.append(self.format(record))
-        handler = Keep(logging.DEBUG)
-        root = logging.getLogger("dynamo")
-        root.addHandler(handler)
-        dynamo.set_logs("recompiles", "guards", "graph_breaks")
-        try:
+        with logs_on():
             fn(r)
-        finally:
-            dynamo.set_logs()
-            root.removeHandler(handler)
         r.see("seen", list(SEEN))
         SEEN.clear()
     s.__name__ = fn.__name__ + "_logged"

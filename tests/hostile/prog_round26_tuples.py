@@ -15,7 +15,7 @@ use the items as data (``np.array(t)``), index them, take ``len``, ``sum``, and 
 import math
 
 import numpy as np
-from hostile_check import Programs
+from hostile_check import Programs, logs_on
 
 reg = Programs("round26_tuples")
 case = reg.case
@@ -407,23 +407,8 @@ def _odd_items(t):
 def s_odd_items_logged(r):
     """Items whose repr raises (an int of 5,001 digits) or looks like generated code,
     with the recompiles and guards logs on, over more lengths than the cache holds."""
-    import logging
-
-    import dynamo
-    records = []
-
-    class Keep(logging.Handler):
-        def emit(self, record):
-            records.append(self.format(record))
-    handler = Keep(logging.DEBUG)
-    root = logging.getLogger("dynamo")
-    root.addHandler(handler)
-    dynamo.set_logs("recompiles", "guards", "graph_breaks")
-    try:
+    with logs_on():
         f = r.compile(_odd_items)
         for k in range(10):
             t = (0, BIG + k, float("inf"), "___G['x'] L['\\\\x']") + INTS[:1000 + k]
             r.call(f, t)
-    finally:
-        dynamo.set_logs()
-        root.removeHandler(handler)
