@@ -14,10 +14,26 @@ Example::
 
 from __future__ import annotations
 
+import gc
 import logging
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+
+
+@contextmanager
+def collector_off() -> Iterator[None]:
+    """The garbage collector run once, then off until the block ends (then as it was):
+    a test that raises at every call point (an interrupt sweep) must not meet a
+    finalizer of an earlier test's objects instead of its own code."""
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 @contextmanager

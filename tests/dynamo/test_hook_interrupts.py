@@ -12,12 +12,12 @@ where CPython raises a signal handler's exception (right after a call returns, o
 Python function starts); ``k`` is swept over every such point up to the translator's
 start, and over the whole of the cheap paths (``reset``, a new code's cache)."""
 
-import gc
 import sys
 import threading
 
 import numpy as np
 import pytest
+from observe import collector_off
 
 import dynamo
 from dynamo import api, hook, listeners, source
@@ -29,14 +29,8 @@ def _sweep(run, stop_at=None):
     point is the start of a function named ``stop_at`` (the lock is held there).
     The collector is off meanwhile: a finalizer of an earlier test's function would
     meet the interrupt."""
-    gc.collect()
-    was = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_off():
         yield from _every_point(run, stop_at)
-    finally:
-        if was:
-            gc.enable()
 
 
 def _every_point(run, stop_at):

@@ -9,7 +9,6 @@ tests sweep ``k`` over every such point of a call (``sys.setprofile`` acts on th
 thread only, as a signal handler does: the pool threads go on)."""
 
 import dis
-import gc
 import operator
 import sys
 import threading
@@ -21,6 +20,7 @@ from dynamo.backends.numpy_backend import runtime
 from dynamo.backends.numpy_backend.flat import RUNS, _finish_write
 from dynamo.backends.numpy_backend.flat_direct import restore_gaps
 from dynamo.backends.numpy_backend.module import Module
+from observe import collector_off
 
 import dynamo
 from dynamo.interrupt_locks import new_lock, under_lock
@@ -31,14 +31,8 @@ def interrupted_at_every_point(run):
     Python call or C call's return of this thread; yields after each (True: it was
     interrupted), until a run ends before its ``k``-th point. (The collector is off
     meanwhile: a finalizer of an earlier test's function would meet the interrupt.)"""
-    gc.collect()
-    was = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_off():
         yield from _every_point(run)
-    finally:
-        if was:
-            gc.enable()
 
 
 def _every_point(run, extra=0):
@@ -89,14 +83,8 @@ def interrupted_again_at_every_point(run, extra: int):
     one at each of the next checks (a call or a C call's return, or a loop's backward
     jump): the handlers of signals pending together (two signals whose handler is
     ``default_int_handler``), which CPython runs one per check."""
-    gc.collect()
-    was = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_off():
         yield from _every_point(run, extra)
-    finally:
-        if was:
-            gc.enable()
 
 
 def _update3(u, v):
