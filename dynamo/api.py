@@ -147,12 +147,12 @@ _RECEIVED_KEPT = 32   # settings kept at once; one dropped only costs a compile 
 
 def _received_context(settings: CompileSettings) -> hook.CompileContext:
     """The context for an object unpickled (or copied) with ``settings``: the one copies
-    with the same settings share in this process (new on the first)."""
+    with the same settings share in this process (new on the first), found under a
+    lock no interrupt leaves held (interrupt_locks)."""
     return under_lock(_received_lock, _received_or_new, settings)
 
 
 def _received_or_new(settings: CompileSettings) -> hook.CompileContext:
-    # under _received_lock, taken so that no interrupt leaves it held (interrupt_locks)
     for i, (known, ctx) in enumerate(_received):
         if known.same_as(settings):
             _received.append(_received.pop(i))

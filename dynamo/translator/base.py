@@ -64,7 +64,7 @@ from ..variables.layout_flags import FlagsVariable
 from ..variables.library_calls import IndexerVariable
 from ..variables.objects import NewObjectVariable
 from ..variables.random_objects import RandomObjectVariable, new_random_object
-from ..variables.size_values import truth_number, truth_numbers, truth_operands
+from ..variables.size_values import truth_number, truth_operands
 from . import compare
 from .deferred_prints import defer_print
 from .exceptions import SymbolicRaise
@@ -211,8 +211,7 @@ class TranslatorBase:
     # ------------------------------------------------------------------ Python semantics
     def binary_op(self, name: str, a: Variable, b: Variable, inplace: bool = False) -> Variable:
         a, b = _graph_operands(self, a, b)   # float(loss) * 2, x * float(s)
-        a, b = truth_operands(self, a, b)    # x * (len(kept) > 0)
-        a, b = truth_numbers(self, name, a, b)   # sum(len(s) > 0 for s in segs)
+        a, b = truth_operands(self, name, a, b)   # x * (len(kept) > 0), (n > 0) + 1
         if isinstance(a, ArrayVariable) or isinstance(b, ArrayVariable):
             a, b = resolve_chosen(self, name, a, b)   # g * min(1.0, r): see iteration.py
             # a NumPy scalar is immutable: s += t rebinds s, like s = s + t

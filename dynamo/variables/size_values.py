@@ -341,7 +341,7 @@ def _words(v: Variable) -> str:
     return f"({v.text})" if isinstance(v, SizeTruthVariable) else repr(v.value)
 
 
-def truth_operands(tx, a: Variable, b: Variable) -> tuple[Variable, Variable]:
+def truth_operands(tx, name: str, a: Variable, b: Variable) -> tuple[Variable, Variable]:
     """``x * (len(kept) > 0)``: a comparison of sizes beside an array is its 0-d bool
     array. Bool is below every dtype in NumPy's promotion, so a Python bool and a 0-d
     bool array give an array operand the same dtype, values, warnings and errors
@@ -355,7 +355,8 @@ def truth_operands(tx, a: Variable, b: Variable) -> tuple[Variable, Variable]:
     scalar, beside it takes the ufunc's path instead, with none of those or other
     words (hostile round 26). Beside anything else it stays the Python bool (``(n > 0) + 1`` is the
     Python int 2, not ``np.int64``), and beside a CuPy array too (the 0-d array is
-    NumPy's, which CuPy's operators refuse)."""
+    NumPy's, which CuPy's operators refuse); beside another Python number, its int
+    (``truth_numbers``)."""
     def numpy_array(v):
         return isinstance(v, ArrayVariable) and v.meta.kind == ops.NUMPY and \
             not v.meta.scalar
@@ -377,7 +378,7 @@ def truth_operands(tx, a: Variable, b: Variable) -> tuple[Variable, Variable]:
             return ArrayVariable(_node(tx, "sym_truth_scalar", v.expr, {"array": meta},
                                        (dtype.str,)), meta)
         return v
-    return operand(a, b), operand(b, a)
+    return truth_numbers(tx, name, operand(a, b), operand(b, a))
 
 
 __all__ = ["SizeTruthVariable", "graph_int", "holds_size", "size_abs", "size_choice",
