@@ -11,6 +11,11 @@ Example::
 What ``compile`` returns pickles (``pickle``, ``cloudpickle``) as what it wraps plus its
 settings, never its cache, so it can be sent to worker processes (multiprocessing, dask):
 see ``docs/distributed.md``.
+
+Its parts: ``compile_settings.py`` (the settings, and the contexts made from them),
+``compiled_calls.py`` (what a compiled function's call runs), ``compiled_methods.py``
+(a compiled bound method), ``pickled_by_name.py`` (whether a pickler sends an object by
+name); the compiled function and callable object are here.
 """
 
 from __future__ import annotations
@@ -19,15 +24,12 @@ import copyreg
 import difflib
 import functools
 import inspect
-import operator
-import sys
 import types
 import weakref
 from collections.abc import Callable
 from multiprocessing.reduction import ForkingPickler
-from typing import Any, NamedTuple
+from typing import Any
 
-from dynamo.backends import bind_options, lookup_backend
 from dynamo.guards.type_slots import (
     dict_of,
     is_builtin_class,
@@ -37,16 +39,15 @@ from dynamo.guards.type_slots import (
     qualname_of,
 )
 
-from . import convert, disk_cache, frame_entries, hook, logs, wrappers
-from .bytecode.caller_frames import reads_caller_frame_of, when_found
+from . import hook, logs, wrappers
+from .bytecode.caller_frames import when_found
+from .compile_settings import CompileSettings, received_context
+from .compiled_calls import hooked_call
+from .compiled_methods import OptimizedMethod
 from .config import config
-from .interrupt_locks import new_lock, under_lock
+from .pickled_by_name import pickled_by_name
 
 log_breaks = logs.get("graph_breaks")
-
-
-def _backend_name(backend) -> str:
-    return backend if isinstance(backend, str) else getattr(backend, "__name__", repr(backend))
 
 
 def compile(fn: Callable | None = None, *, backend: str | Callable = "eager",
@@ -55,8 +56,8 @@ def compile(fn: Callable | None = None, *, backend: str | Callable = "eager",
     """Compile ``fn`` (a function, bound method or callable object) with ``backend``.
 
     A ``functools.partial`` gets its function compiled, with its arguments; a callable
-    with no Python code to trace (a ufunc, a builtin, a class) gets a wrapper that
-    calls it as it is (logged on the ``graph_breaks`` channel). Works as a call, and as
+    with no Python code to trace (a ufunc, a builtin, a class) is returned as it is,
+    to run uncompiled (logged on the ``graph_breaks`` channel). Works as a call, and as
     a decorator with or without arguments. Raises ``TypeError`` for a non-callable and
     ``ValueError`` for an unknown backend name, and ``TypeError`` naming the valid
     keywords for any other (``fulgraph=True``: "did you mean 'fullgraph'?").
@@ -101,68 +102,6 @@ def _unknown_keyword(name: str) -> str:
             "options={...})")
 
 
-class CompileSettings(NamedTuple):
-    """What ``dynamo.compile`` was given besides the callable. A compiled object pickles
-    with these and what it wraps, never its cache: the process that unpickles it makes
-    a fresh context from them and compiles on its first call. ``backend`` is the name or
-    the callable as given (a callable backend pickles as itself)."""
-
-    backend: str | Callable
-    fullgraph: bool
-    dynamic: bool | None
-    options: dict | None
-
-    def context(self) -> hook.CompileContext:
-        """A new compile context (empty caches) with these settings."""
-        compiler = bind_options(lookup_backend(self.backend), self.options)
-        # the disk cache is read where it is on when the context is made (compile(), or
-        # unpickling in a worker); off, frames go straight to convert (one frame less
-        # in every traceback of a compile)
-        convert_frame = disk_cache.convert_frame if config.disk_cache_dir is not None \
-            else convert.convert_frame
-        return hook.CompileContext(compiler, _backend_name(self.backend), self.fullgraph,
-                                   self.dynamic, self.options, convert_frame=convert_frame)
-
-    def same_as(self, other: CompileSettings) -> bool:
-        """Equal settings, a backend given as a callable being the same object (one
-        sent by value, a lambda, arrives as a new one each time: not the same)."""
-        backend = self.backend
-        same_backend = backend == other.backend if isinstance(backend, str) \
-            else backend is other.backend
-        try:
-            return same_backend and self[1:] == other[1:]
-        except Exception:   # options whose == is not a bool (arrays): not equal
-            return False
-
-
-# The compile contexts of the compiled objects this process unpickled, by settings, the
-# most recently used last. A framework may unpickle a new copy for every task (dask
-# does); copies with the same settings share one context, so a worker compiles once,
-# not once a task. Sharing is always correct: a context's caches are per code object
-# (and globals) and every entry is guarded like any other.
-_received: list[tuple[CompileSettings, hook.CompileContext]] = []
-_received_lock = new_lock()
-_RECEIVED_KEPT = 32   # settings kept at once; one dropped only costs a compile again
-
-
-def _received_context(settings: CompileSettings) -> hook.CompileContext:
-    """The context for an object unpickled (or copied) with ``settings``: the one copies
-    with the same settings share in this process (new on the first), found under a
-    lock no interrupt leaves held (interrupt_locks)."""
-    return under_lock(_received_lock, _received_or_new, settings)
-
-
-def _received_or_new(settings: CompileSettings) -> hook.CompileContext:
-    for i, (known, ctx) in enumerate(_received):
-        if known.same_as(settings):
-            _received.append(_received.pop(i))
-            return ctx
-    ctx = settings.context()
-    _received.append((settings, ctx))
-    del _received[:-_RECEIVED_KEPT]
-    return ctx
-
-
 def _compile_callable(fn: Callable, settings: CompileSettings,
                       ctx: hook.CompileContext) -> Callable:
     """What ``dynamo.compile`` returns for ``fn``: compiled where it has Python code to
@@ -192,33 +131,11 @@ _C_CALLS = (types.WrapperDescriptorType, types.MethodDescriptorType)
 
 
 def _plain_call(fn: Callable, why: str) -> Callable:
-    """A function that calls ``fn`` as it is (nothing to trace), named like it."""
+    """``fn`` itself (nothing to trace: it runs as it is). Not a wrapper function,
+    which would not be ``fn``: ``dynamo.compile(np.add).reduce``, ``isinstance(p,
+    dynamo.compile(Point))`` and ``dynamo.compile(log.append).__self__`` work as on
+    ``fn`` (hostile round 28, ``compiled_ufunc_methods``)."""
     log_breaks.debug("dynamo.compile(%r): %s; it runs uncompiled", fn, why)
-
-    def call(*args, **kwargs):
-        return fn(*args, **kwargs)
-    functools.update_wrapper(call, fn, updated=())
-    return call
-
-
-def _hooked(fn: types.FunctionType, ctx: hook.CompileContext,
-            settings: CompileSettings) -> Callable:
-    """What runs when the compiled ``fn`` is called: ``fn`` through the frame hook, or
-    ``fn`` itself (uncompiled) when its code reads the frame that called it.
-
-    Through the hook, ``fn``'s frame is called by dynamo's dispatcher, so
-    ``sys._getframe(1)``, ``inspect.currentframe().f_back`` or
-    ``warnings.warn(..., stacklevel=2)`` in it would see dynamo's frame, not the
-    caller's; called as it is (the compiled object's ``__call__`` gives it to the
-    interpreter, which adds no frame), its ``f_back`` is its caller, as in plain
-    Python. With ``fullgraph=True`` it is compiled (and the read fails the compile).
-    (``bytecode/caller_frames.py``; docs/python_semantics.md)"""
-    reason = None if settings.fullgraph else reads_caller_frame_of(fn)
-    if reason is None:
-        return frame_entries.frame_entry(fn, ctx)
-    log_breaks.debug("dynamo.compile(%s): it reads its caller's frame (%s), which a "
-                     "compiled call would hide behind dynamo's; it runs uncompiled",
-                     fn.__qualname__, reason)
     return fn
 
 
@@ -267,8 +184,8 @@ class OptimizedFunction:
     """A compiled function: call it like the original."""
 
     # Calling the object calls what its ``__call__`` slot holds (the frame entry, or
-    # the function itself: see ``_hooked``). A slot is a member descriptor, which
-    # CPython's ``slot_tp_call`` reads straight from the object: about 260
+    # the function itself: see ``compiled_calls.hooked_call``). A slot is a member
+    # descriptor, which CPython's ``slot_tp_call`` reads straight from the object: about 260
     # instructions a call less than a property reading an attribute (callgrind,
     # CPython 3.11; docs/benchmarks.md), and no ``__call__(*args, **kwargs)`` frame
     # repacking the arguments.
@@ -302,8 +219,8 @@ class OptimizedFunction:
         own("_dynamo_settings", settings)
         own("_dynamo_ctx", ctx)
         own("_dynamo_written", set())   # the _Internal names a program has written
-        # (a function that reads its caller's frame is called as it is: see _hooked)
-        call = _hooked(fn, ctx, settings)
+        # (a function that reads its caller's frame is called as it is: see compiled_calls)
+        call = hooked_call(fn, ctx, settings)
         own("__call__", call)
         own("__wrapped__", fn)
         # A method's lookups reach the function its bound method wraps, here ``_call``:
@@ -317,7 +234,7 @@ class OptimizedFunction:
     def frame_reader_found(self, why: str) -> None:
         """The trace found that the function reads frames above its own through a
         function it was given (``f(x, reader)``; ``caller_frames.found_reading``): from
-        the next call on it is called as it is, as ``_hooked`` does for a reader."""
+        the next call on it is called as it is, as ``hooked_call`` does for a reader."""
         log_breaks.debug("dynamo.compile(%s): it reads its caller's frame (%s); it runs "
                          "uncompiled from now on", self._dynamo_fn.__qualname__, why)
         object.__setattr__(self, "__call__", self._dynamo_fn)
@@ -330,7 +247,7 @@ class OptimizedFunction:
         fn = self._dynamo_fn
         if _call_slot(self) is fn:   # called as it is already (a frame reader)
             return
-        call = _hooked(fn, self._dynamo_ctx, self._dynamo_settings)
+        call = hooked_call(fn, self._dynamo_ctx, self._dynamo_settings)
         call.__dict__.update(fn.__dict__)
         if call is not fn:
             when_found(fn.__code__, self)
@@ -396,7 +313,7 @@ class OptimizedFunction:
         function there by name; otherwise as the function and the settings, the
         function pickled as the pickler pickles any function (cloudpickle: by value in
         ``__main__`` or a closure; pickle: by name, or pickle's own error)."""
-        name = _pickled_by_name(self, main=False)
+        name = pickled_by_name(self, main=False)
         if name is not None:
             return name
         # The function goes as state, after the empty wrapper is memoized: a function
@@ -406,7 +323,7 @@ class OptimizedFunction:
 
     def __setstate__(self, state: tuple) -> None:
         fn, settings = state
-        self.__init__(fn, settings, _received_context(settings))
+        self.__init__(fn, settings, received_context(settings))
 
 
 _OWN = frozenset(OptimizedFunction.__slots__)
@@ -421,72 +338,17 @@ _RUNS = frozenset({"__call__", "_dynamo_fn", "_dynamo_settings", "_dynamo_ctx",
 _INTERNAL = frozenset({"_orig_fn", "_settings", "_ctx"})
 
 
-def _pickled_by_name(obj: Any, *, main: bool) -> str | None:
-    """The qualified name under which ``obj``'s own module holds ``obj``, if a pickler
-    should send it by that name (as pickle sends a function), else None.
-
-    As cloudpickle decides for a function: not in ``__main__`` unless ``main`` (another
-    process's ``__main__`` is another program, so cloudpickle sends its functions by
-    value), nor in a module registered with ``cloudpickle.register_pickle_by_value``."""
-    module_name = getattr(obj, "__module__", None)
-    module = sys.modules.get(module_name) if isinstance(module_name, str) else None
-    if module is None or (module_name == "__main__" and not main) or \
-            _registered_by_value(module_name):
-        return None
-    found: Any = module
-    for part in obj.__qualname__.split("."):
-        found = getattr(found, part, None)   # "<locals>" finds nothing: not by name
-    return obj.__qualname__ if found is obj else None
-
-
-def _registered_by_value(module_name: str) -> bool:
-    """Whether cloudpickle (if imported: it is never imported here) sends the functions
-    of ``module_name``, or of a package above it, by value."""
-    cloudpickle = sys.modules.get("cloudpickle")
-    if cloudpickle is None:
-        return False
-    registered = cloudpickle.list_registry_pickle_by_value()
-    parts = module_name.split(".")
-    return any(".".join(parts[:i]) in registered for i in range(1, len(parts) + 1))
-
-
 def _reduce_for_child_process(fn: OptimizedFunction):
     """How multiprocessing (``Pool``, ``ProcessPoolExecutor``) sends a compiled function:
     by name also where ``__main__`` holds it, as it sends a plain function, since its
     child processes run the parent's main module (as ``__mp_main__``, which they also
     call ``__main__``). A decorated function there is not found by its own name, so
     pickle could not send it as its function and settings."""
-    name = _pickled_by_name(fn, main=True)
+    name = pickled_by_name(fn, main=True)
     return name if name is not None else fn.__reduce__()
 
 
 ForkingPickler.register(OptimizedFunction, _reduce_for_child_process)
-
-
-class OptimizedMethod:
-    """A compiled bound method (``dynamo.compile(obj.method)``): called, read and
-    inspected like the bound method (``__self__``, ``__func__``, the signature).
-
-    Not a ``types.MethodType``, which pickles as ``getattr(obj, name)``, that is the
-    method uncompiled: this one pickles as its object and its compiled function."""
-
-    # the bound entry is called from a slot, as OptimizedFunction's
-    __slots__ = ("__call__", "__dict__", "__weakref__")
-
-    def __init__(self, func: OptimizedFunction, obj: Any):
-        self.__func__, self.__self__ = func, obj
-        self.__call__ = types.MethodType(func._call, obj)
-        self.__wrapped__ = types.MethodType(func._dynamo_fn, obj)   # inspect.signature
-        for name in ("__module__", "__name__", "__qualname__", "__doc__"):
-            setattr(self, name, getattr(func, name))
-
-    _call = property(operator.attrgetter("__call__"))   # as OptimizedFunction's
-
-    def __reduce__(self):
-        return OptimizedMethod, (self.__func__, self.__self__)
-
-    def __repr__(self) -> str:
-        return f"<dynamo compiled bound method {self.__qualname__} of {self.__self__!r}>"
 
 
 def entry_function(obj: Any) -> types.FunctionType:
@@ -518,7 +380,7 @@ class OptimizedModule:
         forward = inspect.getattr_static(type(mod), "forward", None)
         if isinstance(forward, types.FunctionType):
             object.__setattr__(self, "forward",
-                               types.MethodType(_hooked(forward, ctx, settings), mod))
+                               types.MethodType(hooked_call(forward, ctx, settings), mod))
         object.__setattr__(self, "__wrapped__", mod)
         object.__setattr__(self, "__doc__", type(mod).__doc__)
 
@@ -528,10 +390,10 @@ class OptimizedModule:
         descriptor is bound as Python would, then compiled or called plainly)."""
         mod, ctx = self._orig_mod, self._ctx
         if isinstance(method, types.FunctionType):
-            call = types.MethodType(_hooked(method, ctx, self._settings), mod)
+            call = types.MethodType(hooked_call(method, ctx, self._settings), mod)
         elif isinstance(method, staticmethod) and \
                 isinstance(method.__func__, types.FunctionType):
-            call = _hooked(method.__func__, ctx, self._settings)
+            call = hooked_call(method.__func__, ctx, self._settings)
         else:
             get = getattr(type(method), "__get__", None)
             call = _compile_callable(get(method, mod, type(mod)) if get else method,
@@ -588,7 +450,7 @@ _COMPILED_CLASSES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _unpickle_module(mod: Any, settings: CompileSettings) -> OptimizedModule:
-    return compiled_object_class(type(mod))(mod, settings, _received_context(settings))
+    return compiled_object_class(type(mod))(mod, settings, received_context(settings))
 
 
 def _class_call(cls: type) -> Any:

@@ -331,7 +331,7 @@ class GlueCodegen:
     # ------------------------------------------------------------------ assembling
     def finish(self, result_expr: str, graph_fn, input_exprs: list[str],
                rerun: bool = False, guard: bool = False, eager_if_raising: bool = False,
-               boxed: bool = False, reads: dict | None = None,
+               guard_if_raising: bool = False, boxed: bool = False, reads: dict | None = None,
                slots: list[str] | None = None, bare: bool = False) -> types.FunctionType:
         """The glue function: call the graph, then the lines, then return the result.
         The graph returns the tuple of its outputs, unpacked into ``___o0, ___o1,``;
@@ -343,6 +343,10 @@ class GlueCodegen:
         With ``guard`` (and ``rerun``), the graph runs under NumPy's floating-point
         guard: a condition that would warn raises instead, so a graph that raises has
         reported nothing the rerun reports again (``dynamo.raising.on_raise``).
+        With ``guard_if_raising`` (and ``rerun``), it does so only on calls whose
+        caller's ufunc settings make some condition raise (``np.errstate(divide=
+        "raise")`` around the call): there a graph that warned and then raised would
+        report its warnings once more in the rerun.
         With ``eager_if_raising`` (a graph that is not rerun), the frame runs eagerly
         instead of the graph (``RerunEagerly`` before it runs) when the caller's ufunc
         settings make some floating-point condition raise.
@@ -378,12 +382,14 @@ class GlueCodegen:
             if rerun:
                 self.scope["___RerunEagerly"] = RerunEagerly
                 self.scope["___BackendError"] = BackendError   # not the program's error
-                if guard:
+                if guard or guard_if_raising:
                     self.scope.update(GLUE_SCOPE)
+                    enter = [f"    {GUARD_ENTER.format(saved='___saved')}"] if guard \
+                        else [f"    if {RAISES_NOW}:",
+                              f"        {GUARD_ENTER.format(saved='___saved')}"]
                     # the switch inside the try, its undo the finally's first call:
                     # no interrupt splits them (dynamo.ops.errstate, GUARD_SAVE)
-                    body += [f"___saved = {GUARD_SAVE}", "try:",
-                             f"    {GUARD_ENTER.format(saved='___saved')}", f"    {call}",
+                    body += [f"___saved = {GUARD_SAVE}", "try:", *enter, f"    {call}",
                              "except ___BackendError:", "    raise",
                              "except Exception as ___e:",
                              f"    raise ___RerunEagerly({flat_values}) from ___e",

@@ -217,7 +217,7 @@ def _skip_whole_frame(e: Unsupported, code, record, ctx, start):
 
     Besides what cannot be traced at all, this is where a frame goes that calls a
     function reading frames above the compiled one (``FRAME_READER``, known only while
-    tracing: an argument, an attribute; ``TranslatorBase._check_frame_reader``), and
+    tracing: an argument, an attribute; ``inline_checks.check_frame_reader``), and
     a frame that creates a
     generator with a ``yield`` inside ``try``/``with`` (``GENERATOR_CLEANUP``): the
     generator is a real object, and dropping it (``del g``, rebinding, leaving a

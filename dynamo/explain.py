@@ -258,8 +258,8 @@ class _Session:
 
     def _wrapper(self, target):
         """What runs ``target``: the frame hook, or ``target`` itself when it reads its
-        caller's frame (as ``dynamo.compile`` does: ``api._hooked``), reported among
-        the frames run eagerly. (Its caller is then explain's own frame, as a call
+        caller's frame (as ``dynamo.compile`` does: ``compiled_calls.hooked_call``),
+        reported among the frames run eagerly. (Its caller is then explain's own frame, as a call
         through any Python wrapper would make it.)"""
         why = None if self.ctx.fullgraph else reads_caller_frame_of(target)
         if why is None:

@@ -87,7 +87,8 @@ def _finish(fn, cg: GlueCodegen, result: str, output: OutputGraph, ctx, record,
         record.breaks.append(_break_record(e, fn.__code__))
         raise SkipFrame(e.reason) from None
     glue = cg.finish(result, graph_fn, inputs, rerun=plan.rerun, guard=plan.guard,
-                     eager_if_raising=plan.eager_if_raising, boxed=boxed, slots=slots,
+                     eager_if_raising=plan.eager_if_raising,
+                     guard_if_raising=plan.guard_if_raising, boxed=boxed, slots=slots,
                      bare=single is not None,
                      reads={name: src.expr() for src, name in reads.items()})
     # the dispatcher hands over what its guards computed of these (dispatch.handed_reads)

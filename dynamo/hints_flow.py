@@ -18,6 +18,13 @@ from .advice import ACCEPT, Advice
 
 # This module imports nothing from dynamo but advice.py: dynamo.exc reads the table.
 
+# A branch on array data: the hint of every such break (``variables/arrays.py`` and
+# ``conversions.py`` raise it with their own reasons)
+BRANCH_ON_DATA = ("compute both branches with np.where(cond, a, b); in a loop that keeps "
+                  "the best value so far or skips some items, compute every candidate at "
+                  "once (np.argmax over an array of them, x[~np.isnan(x)] before the "
+                  "loop), " + ACCEPT)
+
 FLOW: tuple[Advice, ...] = (
     # ---------------------------------------------------------------- Python itself
     Advice(r"^CPython .* is not supported",
@@ -30,6 +37,11 @@ FLOW: tuple[Advice, ...] = (
            "adds one at a time, which can differ in the last bit, so Python adds them.",
            "use math.fsum or np.sum on an array of the values if the last bit does not "
            "matter to you, " + ACCEPT),
+    Advice(r"^~ of a bool .* warns on Python 3\.12",
+           "From 3.12 ~ of a bool warns (DeprecationWarning) at every call: Python runs "
+           "the line, so the warning is its own.",
+           "write `not (...)` for the negation (it stays in the graph), or `-(...) - 1` "
+           "for the int ~ gives, " + ACCEPT),
     Advice(r"^call to print\(\)",
            "print() writes output, which must happen when the program runs, in order.",
            "move the print out of the loop or the hot function (print results after the "
@@ -74,7 +86,7 @@ FLOW: tuple[Advice, ...] = (
            "another graph)"),
     Advice(r"^truth value of an array",
            "Which branch runs depends on array data, which the trace does not know.",
-           "compute both branches with np.where(cond, a, b), " + ACCEPT),
+           BRANCH_ON_DATA),
     Advice(r"compares array data",
            "The result depends on array values, known only when the graph runs.",
            "use np.maximum/np.minimum (or np.max/np.min) on arrays"),

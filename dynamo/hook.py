@@ -7,7 +7,7 @@ signature that, on every call,
 1. binds the arguments as the frame would (it *has* the frame's signature),
 2. runs the first cached entry whose guards hold, most recent first,
 3. on a miss, asks the context's ``convert_frame`` (:mod:`dynamo.convert`, passed in
-   by :mod:`dynamo.api`: this module imports nothing above it) for a new entry, or runs
+   by :mod:`dynamo.compile_settings`: this module imports nothing above it) for a new entry, or runs
    the original code
    when the frame cannot be compiled, when the cache is full, or while the
    translator itself is running.

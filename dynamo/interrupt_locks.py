@@ -1,7 +1,7 @@
 """A lock held over a call in a way no interrupt can leave held (issue #17): the
 numpy backend's recyclers, the frontend's compile lock (``hook._compile_lock``) and the
 lock of the generated sources' lines (``source._lock``), the listeners' lock and the lock
-of the contexts copies share (``api._received_lock``).
+of the contexts copies share (``compile_settings._received_lock``).
 
 CPython raises KeyboardInterrupt (SIGINT's ``default_int_handler``, or any signal
 handler's exception) in the main thread right after a call returns, before its result

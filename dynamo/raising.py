@@ -42,6 +42,9 @@ class OnRaise:
     # (a graph that is not rerun) the frame runs eagerly instead of the graph when the
     # caller's settings make a floating-point condition raise (``np.seterr``)
     eager_if_raising: bool = False
+    # (a graph that is rerun, without ``guard``) the graph runs under the guard on the
+    # calls where the caller's settings make a floating-point condition raise
+    guard_if_raising: bool = False
 
 
 def on_raise(output: OutputGraph) -> OnRaise:
@@ -64,6 +67,12 @@ def on_raise(output: OutputGraph) -> OnRaise:
       print, log) sets its own settings over the guard; such a graph is not rerun
       (its warnings are reported once) unless an op of it is inside the program's own
       ``try`` (the handler must see the exception: the rerun is how it does).
+    - A graph that may be rerun and holds no op that raises for its values runs under
+      the guard only on calls where the caller's settings make some condition raise
+      (``guard_if_raising``: ``np.errstate(divide="raise")`` around the call, or
+      ``np.seterr``): there its ops may raise too, after warning. Where an
+      ``np.errstate`` block of its own makes a condition warn (over the guard), the
+      frame runs eagerly on such calls instead (``eager_if_raising``).
     - A graph that is not rerun and may raise at an op traced after Python effects
       cannot be exact (the effects would be lost): ``Unsupported``, and the frame runs
       eagerly.
@@ -98,7 +107,17 @@ def on_raise(output: OutputGraph) -> OnRaise:
     warns = output.writes.warns
     raising = raising_nodes(output.graph)
     if not raising:
-        return OnRaise(rerun, False, warns)
+        # No op raises for its values, but the caller's settings may make one raise
+        # (``with np.errstate(divide="raise"): f(x)`` of ``np.sqrt(x) + 1 / x``): the
+        # graph would warn at sqrt and raise at the divide, and its rerun warn again.
+        # On such calls it runs under the guard, which makes that first warning raise.
+        # An np.errstate block of its own that warns sets its settings over the guard
+        # (its warning would come before the raise, and again in the rerun): on such
+        # calls that frame runs eagerly instead.
+        if rerun and errstate_reports(output.graph):
+            return OnRaise(False, False, eager_if_raising=True)
+        return OnRaise(rerun, False, warns,
+                       guard_if_raising=rerun and _reports_fp(output.graph))
     if rerun and not errstate_reports(output.graph):
         return OnRaise(True, _reports_fp(output.graph))
     if rerun and output.writes.ops_in_try:

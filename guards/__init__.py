@@ -34,6 +34,7 @@ from .sources import (
     ClosureSource,
     FormSource,
     GlobalSource,
+    IndexedItemSource,
     ItemSource,
     LocalSource,
     ModuleAttrSource,
@@ -48,7 +49,8 @@ from .sources import (
 __all__ = [
     "ARRAY", "CONSTANT", "DICT_KEYS", "EXPR", "ID", "LENGTH", "NOT_PRESENT", "TYPE",
     "ArraySpec", "AsArraySource", "AttrSource", "BuiltinSource", "CellSource", "CheckFunction",
-    "ClosureSource", "GlobalSource", "Guard", "GuardSet", "ItemSource", "LocalSource",
+    "ClosureSource", "GlobalSource", "Guard", "GuardSet", "IndexedItemSource", "ItemSource",
+    "LocalSource",
     "ModuleAttrSource", "PassedCellSource", "FormSource", "ShapeSource", "Source",
     "StoredItemSource", "keeps_failing",
     "ordered", "param_name", "render", "shared_reads", "typed",

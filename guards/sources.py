@@ -258,6 +258,33 @@ class FormSource(Source):
 
 
 @dataclass(frozen=True)
+class IndexedItemSource(Source):
+    """The item of the list at ``base`` at an index the call computes from other
+    sources (a changing int: ``self.lrs[self.i]``): ``index`` is that int's expression
+    over the frame's values, ``index_name`` the same for people, ``index_depth`` the
+    depth of its deepest source (the item's guards come after the index's own)::
+
+        >>> IndexedItemSource(AttrSource(LocalSource("self"), "lrs"), "self.i",
+        ...                   "L['self'].i", 1).name()
+        "L['self'].lrs[L['self'].i]"
+    """
+
+    base: Source
+    index: str
+    index_name: str
+    index_depth: int
+
+    def name(self) -> str:
+        return f"{self.base.name()}[{self.index_name}]"
+
+    def expr(self) -> str:
+        return f"{self.base.expr()}[{self.index}]"
+
+    def depth(self) -> int:
+        return max(self.base.depth(), self.index_depth) + 1
+
+
+@dataclass(frozen=True)
 class AsArraySource(Source):
     """A list of Python ints as the array NumPy makes of it (``np.asarray(ids)``): how a
     list used as array data (an index, ``np.array(ids)``) enters a graph. Its ARRAY

@@ -29,13 +29,9 @@ Example::
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
-import types
 
 import numpy as np
-
-import dynamo
+from option_pairs import print_table  # (siblings: scripts/ is on sys.path)
 
 
 def sign_dispatch(x):
@@ -86,59 +82,13 @@ PROGRAMS = [("sign_dispatch", sign_dispatch, _sign_args),
             ("reciprocal zero", reciprocal, _zero_args)]
 
 
-def _batch(fn, args, calls: int) -> float:
-    t0 = time.process_time()
-    for _ in range(calls):
-        fn(*args)
-    return (time.process_time() - t0) / calls * 1e6
-
-
-def _traced(fn, args, backend: str, selects: bool):
-    """``fn`` compiled and called once (traced) with ``config.branch_selects``."""
-    compiled = dynamo.compile(fn, backend=backend)
-    dynamo.config.branch_selects = selects
-    try:
-        compiled(*args)
-    finally:
-        dynamo.config.branch_selects = True
-    return compiled
-
-
-def _copy(fn):
-    """A function of its own for ``fn``'s code (its own cache entries)."""
-    code = fn.__code__.replace(co_consts=fn.__code__.co_consts + (object(),))
-    return types.FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__)
-
-
-def measure(name, fn, make, n: int, backend: str, rounds: int) -> dict:
-    args = make(n)
-    dynamo.reset()
-    with_select = _traced(_copy(fn), args, backend, True)
-    with_break = _traced(_copy(fn), args, backend, False)
-    calls = max(1, int(0.01 / max(1e-7, _batch(fn, args, 1) * 1e-6)))
-    times = {"plain": [], "select": [], "break": []}
-    for _ in range(rounds):
-        times["plain"].append(_batch(fn, args, calls))
-        times["select"].append(_batch(with_select, args, calls))
-        times["break"].append(_batch(with_break, args, calls))
-    med = {k: statistics.median(v) for k, v in times.items()}
-    return {"program": name, "n": n, "plain_us": med["plain"], "select_us": med["select"],
-            "break_us": med["break"], "ratio": med["break"] / med["select"]}
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--backend", default="numpy")
     opts = parser.parse_args(argv)
-    print(f"backend={opts.backend}, rounds={opts.rounds}, median of the rounds")
-    print("| program | n | plain_us | select_us | break_us | break/select |")
-    print("|---|---|---|---|---|---|")
-    for name, fn, make in PROGRAMS:
-        for n in (64, 4096, 262144):
-            r = measure(name, fn, make, n, opts.backend, opts.rounds)
-            print(f"| {r['program']} | {r['n']} | {r['plain_us']:.1f} | {r['select_us']:.1f} "
-                  f"| {r['break_us']:.1f} | {r['ratio']:.2f} |")
+    print_table(PROGRAMS, opts.backend, opts.rounds, option="branch_selects", on="select",
+                off="break")
 
 
 if __name__ == "__main__":

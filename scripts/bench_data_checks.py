@@ -25,12 +25,9 @@ Example::
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 
 import numpy as np
-
-import dynamo
+from option_pairs import print_table  # (siblings: scripts/ is on sys.path)
 
 
 def softmax_checked(z):
@@ -65,62 +62,13 @@ PROGRAMS = [("softmax_checked", softmax_checked, _softmax_args),
             ("step_checked", step_checked, _step_args)]
 
 
-def _batch(fn, args, calls: int) -> float:
-    t0 = time.process_time()
-    for _ in range(calls):
-        fn(*args)
-    return (time.process_time() - t0) / calls * 1e6
-
-
-def _traced(fn, args, backend: str, checks: bool):
-    """``fn`` compiled and called once (traced) with ``config.data_checks`` = ``checks``."""
-    compiled = dynamo.compile(fn, backend=backend)
-    dynamo.config.data_checks = checks
-    try:
-        compiled(*args)
-    finally:
-        dynamo.config.data_checks = True
-    return compiled
-
-
-def measure(name, fn, make, n: int, backend: str, rounds: int) -> dict:
-    args = make(n)
-    dynamo.reset()
-    with_checks = _traced(fn, args, backend, True)
-    with_breaks = _traced(_copy(fn), args, backend, False)
-    calls = max(1, int(0.01 / max(1e-7, _batch(fn, args, 1) * 1e-6)))
-    times = {"plain": [], "checks": [], "breaks": []}
-    for _ in range(rounds):
-        times["plain"].append(_batch(fn, args, calls))
-        times["checks"].append(_batch(with_checks, args, calls))
-        times["breaks"].append(_batch(with_breaks, args, calls))
-    med = {k: statistics.median(v) for k, v in times.items()}
-    return {"program": name, "n": n, "plain_us": med["plain"], "checks_us": med["checks"],
-            "breaks_us": med["breaks"], "ratio": med["breaks"] / med["checks"]}
-
-
-def _copy(fn):
-    """A function of its own for ``fn``'s code (its own cache entries: compiled with
-    the other setting, the code object would share ``fn``'s)."""
-    import types
-    code = fn.__code__.replace()   # (an equal code object is not the same one)
-    code = code.replace(co_consts=code.co_consts + (object(),))
-    return types.FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__)
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--backend", default="numpy")
     opts = parser.parse_args(argv)
-    print(f"backend={opts.backend}, rounds={opts.rounds}, median of the rounds")
-    print("| program | n | plain_us | checks_us | breaks_us | breaks/checks |")
-    print("|---|---|---|---|---|---|")
-    for name, fn, make in PROGRAMS:
-        for n in (64, 4096, 262144):
-            r = measure(name, fn, make, n, opts.backend, opts.rounds)
-            print(f"| {r['program']} | {r['n']} | {r['plain_us']:.1f} | {r['checks_us']:.1f} "
-                  f"| {r['breaks_us']:.1f} | {r['ratio']:.2f} |")
+    print_table(PROGRAMS, opts.backend, opts.rounds, option="data_checks", on="checks",
+                off="breaks")
 
 
 if __name__ == "__main__":

@@ -19,7 +19,9 @@ preprocessing, metrics, simulations), the functions of
 signal processing, geometry, statistics, with the input checks such code makes), the
 functions of ``tests/realworld/segments_corpus8.py`` (an eighth corpus: CSR rows and
 segments sliced by bounds read from arrays, ``np.finfo``/``np.iinfo`` objects from
-outside, unhashable objects and ``np.poly1d``), the programs of
+outside, unhashable objects and ``np.poly1d``), the functions of
+``tests/realworld/everyday_corpus9.py`` (a ninth corpus: notebook-style cleaning,
+scaling, small statistics, images, signals, small models and reports), the programs of
 ``scripts/bench_realworld.py`` (``realworld_programs.py``, at benchmark sizes) and the
 Python-feature
 corpus of ``tests/translator`` (``corpus_*.py``), and the programs of ``tests/breaks``
@@ -75,6 +77,8 @@ def corpora() -> dict[str, list[tuple]]:
                             ROOT / "tests" / "realworld" / "everyday_corpus7.py")
     segments8 = load_module("segments_corpus8",
                             ROOT / "tests" / "realworld" / "segments_corpus8.py")
+    everyday9 = load_module("everyday_corpus9",
+                            ROOT / "tests" / "realworld" / "everyday_corpus9.py")
     translator = []
     for stem in ("functions", "control", "containers", "objects", "more"):
         mod = load_module(f"corpus_{stem}",
@@ -103,6 +107,8 @@ def corpora() -> dict[str, list[tuple]]:
                 (name, fn, args, {}) for name, fn, args in everyday7.PROGRAMS],
             "tests/realworld/segments_corpus8.py": [
                 (name, fn, args, {}) for name, fn, args in segments8.PROGRAMS],
+            "tests/realworld/everyday_corpus9.py": [
+                (name, fn, args, {}) for name, fn, args in everyday9.PROGRAMS],
             "scripts/bench_realworld.py": [tuple(p) for p in realworld_programs.programs()],
             "tests/translator corpus": translator,
             "tests/breaks corpus (written to break)": written_to_break}

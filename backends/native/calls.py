@@ -15,11 +15,13 @@ Which ops (``eligible``): those that only read their arguments (no random state,
 draws.py) and return a NumPy scalar or a *new* C-contiguous array of a
 dtype the kernel computes with: ufuncs and the elementwise ops NumPy always copies
 for, reductions and products (``node_facts.returns_fresh``), creation from constants
-or lists (``np.arange``, ``np.eye``, ``np.array([a, b])``), and the routines in
-``_FRESH`` (each always returns a new array). Ops that report through ``warnings.warn``
-on some data (``nanmean`` of an all-NaN row, ``polyfit``'s rank warning, ``median``)
-stay out: the kernel could not report them at the user's line. ``mean``/``std``/``var``
-only over a non-empty array without ``ddof`` (NumPy warns on an empty slice).
+or lists (``np.arange``, ``np.eye``, ``np.array([a, b])``), the routines in
+``_FRESH`` (each always returns a new array), and ``np.einsum``'s plain contractions
+of two or three operands (einsums.py: other forms may return a view). Ops that report
+through ``warnings.warn`` on some data (``nanmean`` of an all-NaN row, ``polyfit``'s
+rank warning, ``median``) stay out: the kernel could not report them at the user's
+line. ``mean``/``std``/``var`` only over a non-empty array without ``ddof`` (NumPy
+warns on an empty slice).
 
 A view (``x.T``, ``x.reshape(...)``, ``np.ravel``) whose every user is such a call is
 not made at all: it becomes an expression the users' calls evaluate (``Deferred``),
@@ -51,6 +53,7 @@ from dynamo.ops.node_facts import has_effect, returns_fresh
 from dynamo.ops.registry import CREATION, REGISTRY, VIEW
 
 from .draws import drawable
+from .einsums import einsum_callable
 from .emitter import SEQ_FLAG
 from .ops import Unsupported, _meta
 from .values import Arr, Const, Lazy, Obj, Scal, Tup, View
@@ -107,6 +110,8 @@ def eligible(node: Node) -> bool:
         return deferrable(node)
     if op.kind == CREATION:
         return op.same_object is None or not (node.args and isinstance(node.args[0], Node))
+    if node.target == "einsum":   # may return a view: only its plain contractions
+        return einsum_callable(node)
     return returns_fresh(node) or node.target in _FRESH
 
 

@@ -3,7 +3,7 @@ the same call in the kernel (Numba's ``np.zeros``, ``np.ones``, ``np.full``, ``n
 
 Shape and dtype come from the node's metadata (the translator ran NumPy's own rules);
 only the layout is checked here: the default (C order, or ``order="K"`` of the ``_like``
-forms: a kernel's arrays are C-ordered, and ``tier.py`` runs a call in tier 1 when an
+forms: a kernel's arrays are C-ordered, and ``tier2_calls.py`` runs a call in tier 1 when an
 input is not, for any graph returning a new array of 2 or more dimensions). The fill
 value is a constant (cast exactly, else ``Unsupported``) or a scalar of the graph.
 

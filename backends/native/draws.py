@@ -10,7 +10,7 @@ the kernel) and may sit in a loop's body (a random walk draws once a trip).
 
 Undo: a kernel call that flags (a NaN or infinity eager reports, a draw that raised or
 returned another layout) is rerun by tier 1, which must draw the same numbers again, so
-``tier.py`` takes ``bit_generator.state`` of every Generator the kernel takes, and
+``tier2_calls.py`` takes ``bit_generator.state`` of every Generator the kernel takes, and
 ``np.random.get_state()`` when it draws from NumPy's global RandomState, before each
 call, and sets them back after a flagged one (both are exact: the bit generator's whole
 state, its buffered 32-bit half included; the legacy tuple with its cached Gaussian).

@@ -13,7 +13,7 @@ neighbour lists; ``scripts/native_outcomes.py --lower-only``).
                 t = idx[i]
                 w = t + n if t < 0 else t
                 nf |= (w < 0) or (w >= n)        # NumPy raises IndexError: tier 1 reruns
-                c = w if 0 <= w < n else 0        # ... and nothing reads past the array
+                c = w if not ((w < 0) or (w >= n)) else 0   # ... nothing read past x
                 g[i, j] = x[c, j]
 
 Which forms: integer index arrays and ints (int scalars of the kernel among them)
@@ -21,7 +21,10 @@ first, or apart (``b[i, :, j]``: NumPy puts the index dimensions first, C-ordere
 other items constant slices (no ``None``, ``...`` or boolean mask). ``A[:, cols]``:
 NumPy's result is F-ordered there (its index dimension laid out first), a kernel's
 new array is C-ordered; lowered only where nothing shows the order (``layouts.py``:
-the integral-image box filter). The result is always a new array, as NumPy's.
+the integral-image box filter), or, any number of dimensions (``x[:, idx]`` of a 2-D
+``idx``), laid out as NumPy lays it out where only NumPy's products (``einsum``,
+``matmul``) and stores read it (``layouts.gather_layout``): a C buffer of the index's
+shape then the sliced axes, transposed. The result is always a new array, as NumPy's.
 An int scalar of the kernel with no index array (``log_B[:, obs[t]]``: Viterbi, an
 HMM's forward pass) is NumPy's basic indexing, a view (``Gathers.scalar_index_view``),
 with the same wrap and bounds check.
@@ -33,8 +36,9 @@ import numpy as np
 
 from dynamo.graph import Node
 
+from .einsums import einsum_callable
 from .emitter import SEQ_FLAG
-from .layouts import transposed_gather_ok
+from .layouts import gather_layout
 from .ops import Unsupported, _dt, _meta
 from .values import Arr, Lazy, Scal, View, _compose
 
@@ -94,6 +98,37 @@ def wrapped_index(em, stmts: list, expr: str, n: int) -> str:
     return w
 
 
+def index_items(block, items: list, dims: tuple, slice_idx: list, bidx: list,
+                bshape: tuple, stmts: list, flag: str) -> list:
+    """Per index item of a gather or a scatter (``items``, one per axis of lengths
+    ``dims``): ``(subscript, part, bad)``. A constant slice is an offset of its nest
+    index (the next of ``slice_idx``), ``part`` ``("slice", start, step)``, ``bad``
+    None; an index array (read at the broadcast index ``bidx`` of ``bshape``) or an
+    int is wrapped as NumPy wraps negative indices, ``part`` ``("int", "(w)")`` and
+    ``bad`` its bounds condition (NumPy's ``IndexError``), which the caller flags and
+    guards its read or write with.
+
+        x[idx, 1:7:2]  ->  [("t4", ("int", "(t4)"), "(t4 < 0) or (t4 >= 6)"),
+                            ("(1 + 2 * i2)", ("slice", 1, 2), None)]
+    """
+    rest, out = iter(slice_idx), []
+    for k, it in enumerate(items):
+        if isinstance(it, slice):
+            start, _, step = it.indices(dims[k])
+            i = next(rest)
+            out.append((f"({start} + {step} * {i})" if (start, step) != (0, 1) else i,
+                        ("slice", start, step), None))
+            continue
+        n = dims[k]
+        if isinstance(it, Node):
+            e, _ = block.element(block.val(it), bidx, bshape, stmts, flag)
+        else:
+            e = str(int(it))
+        w = wrapped_index(block.em, stmts, e, n)
+        out.append((w, ("int", f"({w})"), f"({w} < 0) or ({w} >= {n})"))
+    return out
+
+
 def indexed_operand(block, node: Node):
     """``(the indexed value, the index, the result's metadata)`` of a getitem node,
     with a lazy operand forced; Unsupported for keywords."""
@@ -133,8 +168,7 @@ class Gathers:
         # (3, 4) in C order and returns it transposed (strides (8, 32) for (4, 3)),
         # where a kernel's array is C-ordered: only where nothing shows the order.
         together = adv == list(range(adv[0], adv[0] + len(adv)))
-        if together and adv[0]:
-            transposed_gather_ok(self.graph, node)   # (layouts.py)
+        as_numpy = together and adv[0] and gather_layout(self.graph, node)  # (layouts.py)
         p, nb = (adv[0] if together else 0), len(bshape)
         sliced = [c for c in counts if c is not None]
         shape = (*sliced[:p], *bshape, *sliced[p:])
@@ -143,28 +177,32 @@ class Gathers:
         if any(v.shape[k] == 0 for k in adv):
             raise Unsupported("an array index into an empty axis")
         name = self.em.new("a")
-        self.em.alloc(f"{name} = np.empty({shape}, {_dt(meta.dtype)})")
+        perm = (*range(nb, nb + p), *range(nb), *range(nb + p, len(shape)))
+        if as_numpy:
+            layout = ((*bshape, *sliced), perm)
+            if not all(einsum_callable(u, {node: layout}) for u in node.users
+                       if u.target == "einsum"):   # (read_by_numpy_products: calls)
+                raise Unsupported("x[:, idx] in NumPy's layout read by an einsum whose "
+                                  "NumPy result is not C-ordered")
+            # NumPy's layout: a C buffer (index shape, then the sliced axes) seen
+            # transposed; named ``g`` so that no pass takes it for a plain new array
+            buf = self.em.new("g")
+            self.em.alloc(f"{buf} = np.empty({(*bshape, *sliced)}, {_dt(meta.dtype)})")
+            self.em.alloc(f"{name} = {buf}.transpose({perm})")
+        else:
+            self.em.alloc(f"{name} = np.empty({shape}, {_dt(meta.dtype)})")
         out = Arr(name, shape, meta.dtype, name, fresh=True)
 
         def body(idx, stmts, flag):
-            sub, rest = [], iter([*idx[:p], *idx[p + nb:]])   # the slices' indices
-            bidx = idx[p:p + nb]
-            for k, it in enumerate(items):
-                if isinstance(it, slice):
-                    start, _, step = it.indices(v.shape[k])
-                    i = next(rest)
-                    sub.append(f"({start} + {step} * {i})" if (start, step) != (0, 1) else i)
+            sub = []
+            for w, _, bad in index_items(self, items, v.shape, [*idx[:p], *idx[p + nb:]],
+                                         idx[p:p + nb], bshape, stmts, flag):
+                if bad is None:
+                    sub.append(w)
                     continue
-                n = v.shape[k]
-                if isinstance(it, Node):
-                    e, _ = self.element(self.val(it), bidx,
-                                        bshape, stmts, flag)
-                else:
-                    e = str(int(it))
-                w = wrapped_index(self.em, stmts, e, n)
                 c = self.em.new("t")
-                stmts.append(f"{flag} |= ({w} < 0) or ({w} >= {n})")
-                stmts.append(f"{c} = {w} if 0 <= {w} < {n} else 0")
+                stmts.append(f"{flag} |= {bad}")
+                stmts.append(f"{c} = {w} if not ({bad}) else 0")
                 sub.append(c)
             stmts.append(f"{out.read(idx)} = {v.read(sub)}")
         self.nest(shape, body, writes=name)

@@ -18,7 +18,8 @@ gather where every value that carries its order ends where the order is gone:
 
 Anything else that reads an F-ordered value (an output, a reduction, a NumPy call, a
 view of it, a loop) keeps the graph in tier 1: a float sum's order, a call's result
-layout would follow the memory. The integral-image box filter lowers so::
+layout would follow the memory; unless ``gather_layout`` lays the kernel's array out
+as NumPy does (below). The integral-image box filter lowers so::
 
     s = ii[r1][:, c1] - ii[r0][:, c1] - ii[r1][:, c0] + ii[r0][:, c0]   # F-ordered
     area = (r1 - r0)[:, None] * (c1 - c0)[None, :]                     # C (no votes)
@@ -28,7 +29,9 @@ layout would follow the memory. The integral-image box filter lowers so::
 from __future__ import annotations
 
 from dynamo.graph import CALL, Node
+from dynamo.ops.registry import MATMUL, REGISTRY
 
+from .calls import eligible
 from .creation import CREATION
 from .ops import _BINARY, _UNARY, Unsupported
 
@@ -100,10 +103,7 @@ def transposed_gather_ok(graph, node: Node) -> None:
             continue
         seen.add(f)
         for user in f.users:
-            if user.op == CALL and user.target == "setitem" and len(user.args) == 3 \
-                    and user.args[2] is f and user.args[0] is not f \
-                    and f not in (user.args[1] if isinstance(user.args[1], tuple)
-                                  else (user.args[1],)):
+            if _store_value(user, f):
                 continue   # a store's value: read element by element
             if user.op == CALL and user.target in _UFUNCS and not user.kwargs and \
                     _shape(user) == _shape(node):
@@ -115,3 +115,46 @@ def transposed_gather_ok(graph, node: Node) -> None:
                     continue
             raise Unsupported("an F-ordered value of ``A[:, cols]`` read where its "
                               f"order shows ({user.op} {user.target})")
+
+
+def _store_value(user: Node, f: Node) -> bool:
+    """``user`` is a ``setitem`` that reads ``f`` only as its value (element by element)."""
+    return user.op == CALL and user.target == "setitem" and len(user.args) == 3 \
+        and user.args[2] is f and user.args[0] is not f \
+        and f not in (user.args[1] if isinstance(user.args[1], tuple) else (user.args[1],))
+
+
+def read_by_numpy_products(node: Node) -> bool:
+    """Every user of ``node`` is a product called through NumPy (``einsum``,
+    ``matmul``...: calls.py, which passes the kernel's array with its strides) or a
+    store's value: nothing the kernel computes itself depends on the array's memory
+    order."""
+    return bool(node.users) and all(
+        _store_value(u, node) or (
+            u.op == CALL and REGISTRY.get(u.target) is not None
+            and REGISTRY[u.target].kind == MATMUL and eligible(u)
+            and node not in u.kwargs.values())
+        for u in node.users)
+
+
+def gather_layout(graph, node: Node) -> bool:
+    """For a gather whose index arrays stand together after a slice (``x[:, idx]``):
+    False where a C-ordered kernel array cannot be told from NumPy's (the 2-D rule
+    above, ``transposed_gather_ok``); True where the kernel must lay its array out as
+    NumPy does (every user a NumPy product or a store: ``read_by_numpy_products``);
+    Unsupported otherwise.
+
+    NumPy's layout: a C-ordered buffer of the index's broadcast shape first, then the
+    sliced axes in order, transposed to the result's axes. ``x[:, idx]``, x (6, 12),
+    idx (8, 5): a buffer (8, 5, 6), the result (6, 8, 5) with strides (8, 240, 48);
+    x (6, 12, 3): a buffer (8, 5, 6, 3), strides (24, 720, 144, 8) (NumPy 2.4). An
+    einsum of that result iterates in its strides' order (order ``K``), so a C-ordered
+    array would be summed in another order: the conv net by gathered windows,
+    ``np.einsum("bpw,wc->bpc", x[:, idx], kern)``."""
+    try:
+        transposed_gather_ok(graph, node)
+        return False
+    except Unsupported:
+        if read_by_numpy_products(node):
+            return True
+        raise

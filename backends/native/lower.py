@@ -23,7 +23,7 @@ or an infinity from finite operands. A kernel flags every NaN or infinity that c
 hide such a report: ops that keep one in their result (``+ - *``, ``sqrt``...) pass the
 check on to their result (``Elementwise.settle``), other ops check their operands, and
 every value is checked before it is stored; the kernel returns the flag, and a call
-that raised it runs in tier 1 instead (``tier.py``), which warns or raises as eager.
+that raised it runs in tier 1 instead (``tier2_calls.py``), which warns or raises as eager.
 
 Anything else raises ``Unsupported`` with the reason: that graph stays in tier 1.
 

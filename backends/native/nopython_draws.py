@@ -21,7 +21,7 @@ and NumPy's draws take the lock ``locked`` holds again (``bit_generator.lock`` i
 ``RLock``).
 
 Locks: NumPy draws under ``bit_generator.lock`` (and without the GIL for large sizes);
-the kernel's draws take no lock, so ``tier.py`` holds the locks of the Generators a
+the kernel's draws take no lock, so ``tier2_calls.py`` holds the locks of the Generators a
 kernel draws from (``locked``) from the state saved before the call to the state put
 back after an undone one: no other thread's draw can fall between.
 

@@ -173,11 +173,7 @@ class Reductions:
         # row by row, complex sums (NumPy's complex pairwise order is not this one:
         # docs/native.md's tolerance): one element after the other
         stmts.append(f"{res} = {init}")
-        inner = []
-        v = element(j, inner)
-        stmts.append(f"for {j} in range({n}):")
-        stmts += ["    " + s for s in inner]
-        stmts.append(f"    {res} = {res} {combine} {v}")
+        _element_loop(stmts, j, f"{n}", element, lambda v: f"{res} = {res} {combine} {v}")
 
     def _need_numpy_order(self, src, full):
         """A float sum over ``src`` (2 or more dimensions of size > 1) adds in NumPy's
@@ -211,12 +207,8 @@ class Reductions:
         zero = em.const(0, dt)
         if n < 8:
             j = em.new("j")
-            inner: list[str] = []
-            v = element(j, inner)
             stmts.append(f"{res} = {zero}")
-            stmts.append(f"for {j} in range({n}):")
-            stmts += ["    " + s for s in inner]
-            stmts.append(f"    {res} = {res} + {v}")
+            _element_loop(stmts, j, f"{n}", element, lambda v: f"{res} = {res} + {v}")
             return
         if n <= BLOCK:
             total = self._pairwise_leaf("0", n, element, stmts, "")
@@ -277,14 +269,9 @@ class Reductions:
         stmts.append(f"{total} = (({accs[0]} + {accs[1]}) + ({accs[2]} + {accs[3]})) + "
                      f"(({accs[4]} + {accs[5]}) + ({accs[6]} + {accs[7]}))")
         j = em.new("j")
-        inner = []
-        v = element(j, inner)
-        if isinstance(size, int):
-            stmts.append(f"for {j} in range({size - size % 8}, {size}):")
-        else:
-            stmts.append(f"for {j} in range({pre}{size} - {size} % 8, {pre}{size}):")
-        stmts += ["    " + s for s in inner]
-        stmts.append(f"    {total} = {total} + {v}")
+        bounds = f"{size - size % 8}, {size}" if isinstance(size, int) \
+            else f"{pre}{size} - {size} % 8, {pre}{size}"
+        _element_loop(stmts, j, bounds, element, lambda v: f"{total} = {total} + {v}")
         return total
 
     def _zero_signs(self, n, element, res, stmts, flag):
@@ -312,11 +299,7 @@ class Reductions:
         v0 = element("0", first)
         stmts += first
         stmts.append(f"{res} = {v0}")
-        inner: list[str] = []
-        v = element(j, inner)
-        stmts.append(f"for {j} in range(1, {n}):")
-        stmts += ["    " + s for s in inner]
-        stmts.append(f"    {res} = {fn}({res}, {v})")
+        _element_loop(stmts, j, f"1, {n}", element, lambda v: f"{res} = {fn}({res}, {v})")
 
     def _lanes_max_min(self, fn, n, element, dt, res, stmts):
         """max/min in eight lanes (element ``8 * j + k`` in lane ``k``), which LLVM
@@ -354,11 +337,8 @@ class Reductions:
         total = pair(pair(pair(m[0], m[1]), pair(m[2], m[3])),
                      pair(pair(m[4], m[5]), pair(m[6], m[7])))
         stmts.append(f"{res} = {total}")
-        inner = []
-        v = element(j, inner)
-        stmts.append(f"for {j} in range({8 * blocks}, {n}):")
-        stmts += ["    " + s for s in inner]
-        stmts.append(f"    {res} = {fn}({res}, {v})")
+        _element_loop(stmts, j, f"{8 * blocks}, {n}", element,
+                      lambda v: f"{res} = {fn}({res}, {v})")
 
     def _full_reduction(self, op, shape, element, dt, res, stmts, flag):
         """Over every axis: a nest in row-major order (sequential)."""
@@ -412,3 +392,18 @@ def _unflatten(flat: str, shape: tuple) -> list[str]:
         out.append(term if k == 0 else f"{term} % {shape[k]}")
         inner *= shape[k]
     return out[::-1]
+
+
+def _element_loop(stmts: list[str], j: str, bounds: str, element, update) -> None:
+    """``for j in range(bounds):`` with the statements that compute the element
+    (``element(j, inner)`` appends them and returns its value ``v``), then
+    ``update(v)`` as the loop's last statement: how each reduction folds elements one
+    after the other.
+
+    Example: ``_element_loop(stmts, "j", "1, n", element, lambda v: f"r = max(r, {v})")``
+    appends ``for j in range(1, n):``, the element's statements and ``    r = max(r, x[j])``."""
+    inner: list[str] = []
+    v = element(j, inner)
+    stmts.append(f"for {j} in range({bounds}):")
+    stmts += ["    " + s for s in inner]
+    stmts.append(f"    {update(v)}")

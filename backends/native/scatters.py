@@ -33,7 +33,11 @@ NumPy's semantics, which the nest keeps:
 
 Which forms: integer index arrays and ints next to each other (the index items'
 advanced part consecutive), other items constant slices (no ``None``, ``...`` or
-boolean mask). NumPy's layout of the indexed result does not matter to a store.
+boolean mask). NumPy's layout of the indexed result does not matter to a store. The
+target may be a view (``row = A[2]; row[idx] = v``: indices checked against the
+view's shape, written into the base at the view's index composed with them) or a
+loop's carried array (its backup companions save each element before its first write,
+as for a slice store: stencils.py).
 """
 
 from __future__ import annotations
@@ -41,7 +45,7 @@ from __future__ import annotations
 from dynamo.graph import Node
 
 from .emitter import SEQ_FLAG
-from .gathers import constant_slices, index_shape, wrapped_index
+from .gathers import constant_slices, index_items, index_shape
 from .ops import Unsupported, _cast, _meta
 from .saves import Store
 from .values import Arr, Const, Lazy, Scal, View
@@ -57,20 +61,26 @@ class Scatters:
         target = self.val(base)
         if isinstance(target, Lazy):
             target = self.force(base)
+        view = None
         if isinstance(target, View):
-            raise Unsupported("an array-index store into a view")
-        if not isinstance(target, Arr) or not target.shape:
+            # ``row = A[2]; row[idx] = v``: the base stored at the view's index
+            if any(q[0] == "new" or (q[0] == "slice" and isinstance(q[1], str))
+                   for q in target.parts):
+                raise Unsupported("an array-index store into a view with a new axis "
+                                  "or run-time bounds")
+            view, target = target, target.base
+        dims = view.shape if view is not None else target.shape
+        if not isinstance(target, Arr) or not dims:
             raise Unsupported("an array-index store into a non-array")
-        if target.save is not None and target.input is None:
-            # a loop's carried array: its backup companions move from trip to trip
-            raise Unsupported("an array-index store into a loop's carried array")
         items = list(index if isinstance(index, tuple) else (index,))
         if len(items) == 1 and isinstance(items[0], Node) and \
                 _meta(items[0]).dtype.kind == "b":
+            if view is not None:
+                raise Unsupported("a mask store into a view")
             return self.mask_store(node, target, items[0], value)
-        if len(items) > len(target.shape):
+        if len(items) > len(dims):
             raise Unsupported("too many indices")
-        items += [slice(None)] * (len(target.shape) - len(items))
+        items += [slice(None)] * (len(dims) - len(items))
         adv = [k for k, it in enumerate(items) if not isinstance(it, slice)]
         if adv != list(range(adv[0], adv[0] + len(adv))):
             raise Unsupported("array indices apart")   # (NumPy moves their axis first)
@@ -78,18 +88,18 @@ class Scatters:
             raise Unsupported("an index array that reads the stored array")
         bshape = index_shape(items, adv)
         constant_slices(items)
-        if any(target.shape[k] == 0 for k in adv):
+        if any(dims[k] == 0 for k in adv):
             raise Unsupported("an array index into an empty axis")
         p, nb = adv[0], len(bshape)
         counts = [len(range(*it.indices(n))) if isinstance(it, slice) else None
-                  for it, n in zip(items, target.shape)]
+                  for it, n in zip(items, dims)]
         shape = (*counts[:p], *bshape, *counts[adv[-1] + 1:])
         self.written(target.key)
         v = self._scatter_value(value, target, shape)
         if 0 in shape and isinstance(v, Lazy):
             v = self.force(value)   # eager computes the value whole (and warns) anyway
-        serial_store(self, target, items, shape, p, nb, bshape, v)
-        return target
+        serial_store(self, target, items, shape, p, nb, bshape, v, view)
+        return target if view is None else view
 
     def mask_store(self, node: Node, target: Arr, mask: Node, value):
         """``x[mask] = c`` with a boolean mask of the target's leading shape and one
@@ -154,37 +164,27 @@ class Scatters:
 
 
 def serial_store(block, target: Arr, items: list, shape: tuple, p: int, nb: int,
-                 bshape: tuple, v) -> None:
+                 bshape: tuple, v, view: View | None = None) -> None:
     """Emit the scatter's nest over ``shape`` (the indexed shape), in C order, one
     thread, each element's bounds checked and, for an input, its row (or span) saved
-    before its first write."""
+    before its first write. ``view``: the store is ``view[items] = v``, ``target``
+    the view's base; the items index the view (its bounds), the write goes to the
+    base at the view's index composed with them (``A[2, w]`` for ``A[2][idx]``)."""
     em = block.em
     em.flush()
     deferred = set(em.deferred)
     idx = [em.new("i") for _ in shape]
     stmts: list[str] = []
-    sub = []
-    rest = iter(idx[p + nb:])
-    bidx = idx[p:p + nb]
-    parts = []
-    conds = []
-    for k, it in enumerate(items):
-        if isinstance(it, slice):
-            start, _, step = it.indices(target.shape[k])
-            i = idx[k] if k < p else next(rest)
-            sub.append(f"({start} + {step} * {i})" if (start, step) != (0, 1) else i)
-            parts.append(("slice", start, step))
-            continue
-        n = target.shape[k]
-        if isinstance(it, Node):
-            e, _ = block.element(block.val(it), bidx,
-                                 bshape, stmts, SEQ_FLAG)
-        else:
-            e = str(int(it))
-        w = wrapped_index(em, stmts, e, n)
-        conds.append(f"({w} < 0) or ({w} >= {n})")
-        sub.append(w)
-        parts.append(("int", f"({w})"))
+    walked = index_items(block, items, target.shape if view is None else view.shape,
+                         [*idx[:p], *idx[p + nb:]], idx[p:p + nb], bshape, stmts,
+                         SEQ_FLAG)
+    sub = [w for w, _, _ in walked]
+    parts = [part for _, part, _ in walked]
+    conds = [bad for _, _, bad in walked if bad is not None]
+    if view is not None:
+        sub = view.subscript([f"({w})" for w in sub])
+        # (the record's region: run-time indices, which cover no other store's)
+        parts = [("int", f"({w})") for w in sub]
     bad = em.new("t")
     stmts.append(f"{bad} = {' or '.join(conds)}")
     stmts.append(f"{SEQ_FLAG} |= {bad}")
@@ -195,8 +195,9 @@ def serial_store(block, target: Arr, items: list, shape: tuple, p: int, nb: int,
         block.settle(e, stmts, SEQ_FLAG)
         expr = _cast(e, dt, target.dtype)
     stmts.append(f"if not {bad}:")
-    counts = tuple(len(range(*it.indices(n))) for it, n in zip(items, target.shape)
-                   if isinstance(it, slice))
+    counts = () if view is not None else tuple(
+        len(range(*it.indices(n))) for it, n in zip(items, target.shape)
+        if isinstance(it, slice))
     stmts += ["    " + line for line in _saves(em, target, sub[0], parts, counts)]
     stmts.append(f"    {target.read(sub)} = {expr}")
     if 0 in shape:
@@ -217,8 +218,10 @@ def _saves(em, target: Arr, first: str, parts: list, counts: tuple) -> list:
     if saver is None:
         return []
     b, s = saver.backup, saver.state
-    em.stores.append(Store(frozenset({target.input}), target.name, tuple(parts), counts,
-                           target.shape, bool(em.loops)))
+    # (a loop's carried array: no one input, its companions hold its backup)
+    em.stores.append(Store(None if target.input is None else frozenset({target.input}),
+                           target.name, tuple(parts), counts, target.shape,
+                           bool(em.loops)))
     if saver.ndim >= 2:
         save = "_save_row" if saver.ndim == 2 else "_save_rowN"
         return [f"if not {s}[{first}]:", f"    {save}({target.name}, {b}, {s}, {first})"]

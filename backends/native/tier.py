@@ -1,7 +1,9 @@
 """Tiering: tier 1 serves until the graph is hot, Numba compiles tier 2 in the background,
 the first calls of tier 2 race tier 1, the faster stays; tier 2 slower than its race
 said (watch.py) races them again (native -> trial). The calls into Numba itself (a
-kernel on a count of threads, one signature's compile) are in numba_calls.py.
+kernel on a count of threads, one signature's compile) are in numba_calls.py; a call
+in tier 2 in tier2_calls.py; the trial (the race of the tiers, raced again when the
+watch says) in trial_calls.py.
 
 States (``Tiered.state``)::
 
@@ -39,23 +41,20 @@ import threading
 import time
 from dataclasses import dataclass
 
-import numpy as np
-
 from dynamo.source import compile_source
 
-from .call_helpers import c_ordered, call_helpers, fast_native, written_check
+from .call_helpers import call_helpers, fast_native, written_check
 from .child_compile import CompileTimeout, compile_in_child
-from .draws import restore_states, save_states
-from .error_state import default_errstate, rerun_completes
 from .kernel_files import cache_path, has_machine_code, module_from_file, module_source
 from .lower import Kernel
-from .nopython_draws import draws_match, locked
-from .numba_calls import _PARALLEL_LOCK, _compile_signature, _threads_now
+from .nopython_draws import draws_match
+from .numba_calls import _compile_signature
 from .one_thread import OneThreadCalls, Twin, twin_source
-from .race import WAIT, best, choose, next_label
-from .saves import mark_saved, new_savers, restore
+from .saves import new_savers
 from .threads import ThreadChoice
-from .watch import Watch, watch_after_race
+from .tier2_calls import Tier2Calls
+from .trial_calls import TrialCalls
+from .watch import Watch
 
 log = logging.getLogger("dynamo.backend")
 
@@ -98,7 +97,7 @@ FIRST_LOAD_WAIT_S = 10.0
 # 54.3/53.0, 180x180 (253 KiB, parallel) 108.1/99.9, 256x256 123.7/117.6.
 FREE_MIN_BYTES = 1 << 17
 
-class Tiered(OneThreadCalls):
+class Tiered(TrialCalls, Tier2Calls, OneThreadCalls):
     """The compiled function of one graph: tier 1, then maybe tier 2."""
 
     def __init__(self, kernel: Kernel, tier1, settings: Settings, name: str):
@@ -314,145 +313,6 @@ class Tiered(OneThreadCalls):
             fn = scope["kernel"]
         return numba.njit(**options)(fn)
 
-    # ----------------------------------------------------------------- tier 2
-    def _native(self, *args):
-        out = self._try_native(args)
-        return self.tier1(*args) if out is None else out
-
-    def _watched(self, *args):
-        """``_native``, timed for the watch after the race (watch.py)."""
-        start = time.perf_counter()
-        out = self._native(*args)
-        if self.watch.record(time.perf_counter() - start):
-            self._race_again()
-        return out
-
-    def watch_from_now(self, watch: Watch) -> None:
-        """Time tier 2's calls against ``watch`` from the next call (a race sets its
-        own, from its times; tests and a ``prefer="native"`` tier pass one)."""
-        with self._lock:
-            if self.state == "native":
-                self.watch, self._run = watch, self._watched
-
-    def _race_again(self) -> None:
-        """Tier 2's calls got slower than the race said (watch.py): race the tiers
-        again, from the next call."""
-        with self._lock:
-            if self.state != "native" or self._run != self._watched:
-                return
-            log.info("native tier: graph %s: tier 2's fastest of its last %d calls took "
-                     "%.3f ms, over the %.3f ms its race allows: racing the tiers again",
-                     self.name, self.watch.window, self.watch.slow_low * 1e3,
-                     self.watch.limit * 1e3)
-            self._times = self._new_times()
-            self.thread_choice = None   # (the race times both counts again)
-            self.state = "trial"
-            self._run = self._trial
-
-    def _new_times(self) -> dict:
-        """A race's empty record: tier 2, tier 1 and, for a parallel kernel where Numba
-        has several threads, the parallel kernel on one thread."""
-        times: dict[str, list] = {"native": [], "tier1": []}
-        if self.kernel.parallel and _threads_now() > 1:
-            times["native1"] = []
-        return times
-
-    def _try_native(self, args):
-        """``_try_kernel``, holding the locks of the Generators a kernel draws from
-        itself (nopython_draws.py) until a call's draws are kept or undone."""
-        if self.kernel.nopython_draws:
-            with locked([args[k] for k in self.kernel.generators]):
-                return self._try_kernel(args)
-        return self._try_kernel(args)
-
-    def _try_kernel(self, args):
-        """Tier 2's result, or None when this call must run in tier 1. (Every tier-2
-        call runs this: what it checks is what the kernel cannot, each check as cheap
-        as it can be; see docs/native.md, "A call in tier 2 still runs tier 1".)"""
-        if not default_errstate():
-            return None
-        if self._check_key and self._layout_key(args) not in self._compiled:
-            return self._new_layout(args)
-        kernel = self.kernel
-        if (kernel.fresh_ndim >= 2 or kernel.ordered_inputs) and not all(
-                c_ordered(a) for a in args if type(a) is np.ndarray):
-            return None   # eager's result would not be C-ordered, or its sums not
-                          # in the kernel's order (reductions._need_numpy_order)
-        for k in kernel.contiguous_inputs:
-            if not args[k].flags.c_contiguous:
-                return None
-        written, savers, free = (), (), ()
-        drawing = kernel.generators or kernel.global_draws
-        if kernel.writes:
-            prepared = self._prepare(args, self._spares)
-            if prepared is None:
-                return None
-            written, savers = prepared
-            if self._free_pays and not drawing and rerun_completes():
-                free = kernel.free_writes   # their saves copy nothing (saves.free_inputs)
-                mark_saved(savers, free)
-        buffers = self._buffers() if kernel.buffers else ()
-        extra = (*savers, *buffers) if buffers else savers
-        # the random states its draws consume, put back if the call is undone (draws.py)
-        drawn = save_states([args[k] for k in kernel.generators], kernel.global_draws) \
-            if kernel.generators or kernel.global_draws else None
-        try:
-            if kernel.parallel:
-                out = self._call_parallel(args, extra)
-            else:
-                out = self._dispatcher(*args, *extra)
-        except TypeError:   # Numba's dispatch: no kernel for these layouts yet
-            if savers:
-                self._spares.append(savers)
-            self._keep_buffers(buffers)
-            if drawn is not None:   # (nothing drew if Numba's dispatch refused: a no-op)
-                restore_states([args[k] for k in kernel.generators], drawn)
-            return self._new_layout(args)
-        except Exception:   # (not expected) tier 1 answers, with the inputs as given
-            log.exception("native tier: graph %s's kernel raised", self.name)
-            out = (True,)
-        self._keep_buffers(buffers)
-        if savers:
-            if out[0]:   # a NaN or infinity eager reports: undo the writes, run tier 1
-                restore(written, savers, free)
-            self._spares.append(savers)
-        if out[0]:
-            if drawn is not None:   # tier 1 draws the same numbers again
-                restore_states([args[k] for k in kernel.generators], drawn)
-            return None
-        self.native_calls += 1
-        return self._finish(args, out)
-
-    def _call_parallel(self, args, extra):
-        """The parallel kernel's call on ``self.threads``; when the count is due to be
-        checked again (``threads.ThreadChoice``, set by the trial when it raced both
-        counts), this call is timed on the kept count or on the other one."""
-        choice = self.thread_choice
-        with _PARALLEL_LOCK:
-            if choice is None or not choice.due(time.perf_counter()) or \
-                    self.twin.compiling():
-                # (no check while the twin compiles: the compile holds the GIL for
-                # most of its second, and the calls that wait for it, the one-thread
-                # ones, lose the check; the check waits for the twin)
-                # one thread, chosen or the caller's own count (a program that set it,
-                # NUMBA_NUM_THREADS=1): the twin (one_thread.py)
-                if self.threads is None and _threads_now() > 1:
-                    return self._dispatcher(*args, *extra)
-                return self._one_thread(args, extra)
-            threads = choice.threads_for_check()
-            start = time.perf_counter()
-            out = self._dispatcher(*args, *extra) if threads is None \
-                else self._one_thread(args, extra)
-            now = time.perf_counter()
-            choice.record(threads, now - start, now)
-            if choice.threads != self.threads:
-                self.set_threads(choice.threads)
-                log.info("native tier: graph %s runs on %s now (a call took %.3f ms, "
-                         "%.3f ms on the count it ran on)", self.name,
-                         "one thread" if choice.threads else "all threads",
-                         (now - start) * 1e3, choice.last[0] * 1e3)
-            return out
-
     def _in_child(self, twin: bool, sig: tuple) -> None:
         """Numba's compile of the kernel (``twin``: of its one-thread twin) for ``sig``
         in a child process, which fills the disk cache: the compile that follows loads
@@ -465,97 +325,8 @@ class Tiered(OneThreadCalls):
                     twin_source(src) if twin else src, self.settings.cache_dir):
             compile_in_child(*spec, sig, timeout_s=self.settings.compile_timeout_s)
 
-    def _new_layout(self, args) -> None:
-        """A call whose inputs' layouts have no compiled kernel: tier 1 answers it, and
-        a kernel for them is compiled (in the background) unless one is known to fail."""
-        key = self._layout_key(args)
-        if key in self._compiled:   # (not expected: Numba refused a compiled layout)
-            log.warning("native tier: graph %s: Numba found no kernel for a compiled "
-                        "layout %r", self.name, key)
-        elif all(type(a) in (np.ndarray, np.random.Generator) or isinstance(a, np.generic)
-                 for a in args):
-            self._compile(key, args, first=False)
-        return None
-
-    def _buffers(self) -> tuple:
-        """The large new arrays the kernel takes (``lower.Kernel.buffers``): a new
-        one (NumPy's) for each it returns, the intermediates reused from call to call
-        (one set per concurrent caller, as ``_spares``)."""
-        try:
-            spare = self._spare_buffers.pop()
-        except IndexError:
-            spare = None
-        return tuple(np.empty(b.shape, b.dtype) if b.result or spare is None else spare[k]
-                     for k, b in enumerate(self.kernel.buffers))
-
-    def _keep_buffers(self, buffers: tuple) -> None:
-        """Keep a call's intermediates for the next call (not its results: they are
-        the caller's now)."""
-        if buffers and not all(b.result for b in self.kernel.buffers):
-            self._spare_buffers.append(tuple(
-                None if b.result else a for b, a in zip(self.kernel.buffers, buffers)))
-
-    def _trial(self, *args):
-        """Alternate tier 2 and tier 1 on the real inputs; keep the faster. A parallel
-        kernel runs on Numba's threads and on one thread (``native1``), in turn (its
-        calls on all threads stop early when they are hopeless: ``race.next_label``); its
-        one-thread calls run its twin (one_thread.py), the kernel one thread would keep,
-        compiled before the first of them (``_twin_pending``)."""
-        times = self._times
-        # the one run least so far; None: complete (another caller is deciding); WAIT:
-        # the one-thread twin compiles, and tier 1 answers untimed (race.py)
-        label = next_label(times, self.settings.trial_calls,
-                           waiting=self._twin_pending()) or "tier1"
-        if label == WAIT:
-            return self.tier1(*args)
-        use_native = label != "tier1"
-        self.threads = 1 if label == "native1" else None
-        start, start_cpu = time.perf_counter(), time.process_time()
-        out = self._try_native(args) if use_native else None
-        if out is None:
-            if use_native and self._run != self._trial:
-                return self._run(*args)
-            out = self.tier1(*args)
-            use_native = False
-        spent = (time.perf_counter() - start, time.process_time() - start_cpu)
-        with self._lock:
-            times[label if use_native else "tier1"].append(spent)
-            n = self.settings.trial_calls
-            if self.state == "trial" and next_label(times, n) is None:
-                # by both clocks, a parallel kernel on all threads by wall time (race.py)
-                self.winner, self.threads = choose(times, parallel="native1" in times)
-                won = self.winner == "native"
-                if won:
-                    self.set_threads(self.threads)   # (one thread: compiles the twin)
-                if won and "native1" in times:   # the load changes: check the count again
-                    self.thread_choice = ThreadChoice(self.threads, time.perf_counter())
-                self.state = self.winner
-                self.races += 1
-                t1, t2 = best(times["tier1"]), best(times["native1" if self.threads
-                                                          else "native"])
-                # keep watching tier 2's times (watch.py); a kernel too fast to watch
-                # runs unwatched
-                self.watch = watch_after_race(min(t1), t2[0], self.watch) if won else None
-                self._run = self.tier1 if not won else \
-                    self._native if self.watch is None else self._watched
-                log.info("native tier: graph %s runs in %s (tier 2 %.3f ms, %.3f ms of CPU%s, "
-                         "tier 1 %.3f ms, %.3f ms of CPU, best of %d calls each)", self.name,
-                         "tier 2 (Numba)" if won else "tier 1 (numpy backend)",
-                         t2[0] * 1e3, t2[1] * 1e3, "" if "native1" not in times else
-                         f" on {self._one_thread_name() if self.threads else 'all threads'}; "
-                         f"{best(times['native' if self.threads else 'native1'])[0] * 1e3:.3f}"
-                         f" ms on {'all threads' if self.threads else self._one_thread_name()}",
-                         t1[0] * 1e3, t1[1] * 1e3, n)
-                self.decided.set()
-            elif self.state == "trial" and len(times["tier1"]) >= 4 * n:
-                # tier 2 could not run these inputs (layout, flags): stay in tier 1
-                self.winner = self.state = "tier1"
-                self._run = self.tier1
-                log.info("native tier: graph %s stays in tier 1 (tier 2 could not run "
-                         "its inputs)", self.name)
-                self.decided.set()
-        return out
-
+    # ----------------------------------------------------------------- waiting
+    # (a call in tier 2: tier2_calls.py; the race of the tiers: trial_calls.py)
     def wait(self, timeout: float | None = None) -> bool:
         """Block until tier 2 is compiled (or failed); True unless it timed out."""
         return self.ready.wait(timeout)

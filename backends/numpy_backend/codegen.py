@@ -56,6 +56,7 @@ from .inline import Inliner, Pending
 from .loop_code import emit_loop, is_loop_body, loop_variable, next_trip_values, unnamed_writes
 from .module import Module, call_out, plain_name
 from .order import schedule
+from .out_calls import astype_into, plain_astype
 from .plan import plain_row_buffer
 from .reuse import Recycled, donors
 from .scratch import scratch_site
@@ -265,10 +266,17 @@ def _statement(m: Module, node: Node, name_of, reuse: dict, entry, written_back,
         return f"{node.name} = {call_out(m, node, name_of, out)}"
     if isinstance(reuse.get(node), Recycled):   # a buffer kept across calls (scratch.py)
         site = scratch_site(m, reuse[node])
+        if plain_astype(node):   # (no out=: a copy into the buffer, out_calls.py)
+            return astype_into(m, node, name_of, site + ".take()")
         return f"{node.name} = {call_out(m, node, name_of, site + '.take()')}"
     if node in reuse:   # the donor dies here: write into it, no allocation
         out = reuse[node].name
-        if entry is not None and node in entry.per_trip:
+        per_trip = entry is not None and node in entry.per_trip
+        if plain_astype(node) and not per_trip:
+            return astype_into(m, node, name_of, out)
+        if per_trip:
+            if plain_astype(node):   # (a trip of another layout allocates, as eager)
+                return f"{node.name} = {m.expr(node, name_of)}"
             out = f"({out} if _layout else None)"
         return f"{node.name} = {call_out(m, node, name_of, out)}"
     if _takes_carried(node):

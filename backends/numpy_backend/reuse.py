@@ -45,6 +45,7 @@ from dynamo.ops.node_facts import FRESH_ELEMENTWISE, array_meta, returns_fresh
 
 from ..fusion import Group, reduction_info
 from ..passes.hoist import HOISTED
+from .out_calls import ACCUMULATIONS, takes_out
 from .plan import static_shape, uses_out
 
 # Fresh results whose layout is C order when their array operands' strides are.
@@ -74,14 +75,17 @@ def private(node: Node, returned) -> bool:
 
     The node returns a new array (``returns_fresh``: no ``out=``, no mutation, no view,
     no op that may return its argument), it is not returned, and every op that reads
-    it only reads it and returns a new array (no view of it, no write into it). So its
+    it only reads it and returns a new array (no view of it, no write into it). An
+    accumulation of ``out_calls.takes_out`` (``np.cumsum``: a new array, never a view)
+    counts as such a node and as such a reader. So its
     memory is reachable through this one name, and once its last reader ran, the next
     op may write into it.
     """
     meta = array_meta(node)
-    return ((returns_fresh(node) or _written_alone(node, returned)) and meta is not None
-            and not meta.scalar and meta.ndim > 0
-            and node not in returned and all(returns_fresh(u) for u in node.users))
+    return ((returns_fresh(node) or takes_out(node) or _written_alone(node, returned))
+            and meta is not None and not meta.scalar and meta.ndim > 0
+            and node not in returned
+            and all(returns_fresh(u) or takes_out(u) for u in node.users))
 
 
 # Calls that always return a new array of numbers (``order`` changes only its layout).
@@ -141,7 +145,8 @@ def c_ordered(nodes) -> dict[Node, frozenset]:
     reduction or a matrix product whose array operands are all C-ordered returns a
     C-contiguous array (NumPy's ``K`` order finds no axis to swap; scalar and 0-d
     operands have no axes and do not count); basic indexing
-    and a C-order reshape of a C-ordered array are C-ordered, and so are ``np.roll`` and
+    and a C-order reshape of a C-ordered array are C-ordered, and so are ``np.cumsum``
+    and ``ufunc.accumulate`` of one (``out_calls.ACCUMULATIONS``), ``np.roll`` and
     ``np.where``-like results of C-ordered arrays, and ``np.pad`` of one (NumPy
     allocates the padded array in C order unless its input is only F-contiguous, which
     a C-ordered array of two or more dimensions is not), the joins of ``_JOINS``
@@ -199,6 +204,8 @@ def c_ordered(nodes) -> dict[Node, frozenset]:
         elif node.target == "roll":   # a new array made by np.empty_like of its input
             pass
         elif node.target == "pad":    # np.empty(order="C") unless its input is F-only
+            pass
+        elif node.target in ACCUMULATIONS and takes_out(node):   # laid out as its input
             pass
         elif node.target in _JOINS or (node.target in ("array", "asarray")
                                        and _keeps_order_array(node)):
@@ -317,7 +324,7 @@ def donors(graph: Graph, groups: list[Group], steps: list, returned, layout_chec
             sites.release(step.inputs, i, last, None)
             continue
         node = step
-        if uses_out(node) and returns_fresh(node) and node not in targets:
+        if takes_out(node) and node not in targets:
             donor = next((a for a in node.inputs() if a in owned and last[a] == i
                           and _same_buffer(a, node) and _layout_ok(a, order)
                           and (not same_segment or segment[a] == segment[node]
@@ -354,7 +361,7 @@ def _outlives_readers(node: Node, returned) -> bool:
             return True
         if _copied_in(u, node):
             continue
-        if not (returns_fresh(u) or (isinstance(out, Node) and uses_out(u))):
+        if not (returns_fresh(u) or takes_out(u) or (isinstance(out, Node) and uses_out(u))):
             return True
     return False
 
@@ -425,12 +432,13 @@ class _Sites:
 def recycled(node: Node, min_bytes: int) -> bool:
     """A fresh ufunc result that may come from a buffer kept across calls (scratch.py):
     one NumPy array of static shape and at least ``min_bytes``, of a number dtype, from
-    a one-output ufunc that writes every element (no ``where=``)."""
+    a one-output ufunc that writes every element (no ``where=``), or from a call of
+    ``out_calls.takes_out`` (``np.clip``, ``np.cumsum``, ``ufunc.accumulate``)."""
     meta = array_meta(node)
     return (meta is not None and not meta.scalar and meta.ndim > 0
             and meta.kind == "numpy" and static_shape(meta.shape)
             and meta.dtype.kind in "biufc" and "where" not in node.kwargs
-            and getattr(ops.get(node.target).impl, "nout", 0) == 1
+            and (getattr(ops.get(node.target).impl, "nout", 0) == 1 or takes_out(node))
             and math.prod(meta.shape) * meta.dtype.itemsize >= min_bytes)
 
 

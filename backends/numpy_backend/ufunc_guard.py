@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from dynamo.ops.errstate import UFUNC_STATE as _UFUNC_STATE  # None on NumPy 1.x
-from dynamo.ops.errstate import set_ufunc_state, ufunc_state
+from dynamo.ops.errstate import raising_modes, set_ufunc_state, ufunc_state
 
 from .warning_display import warnings_never_raise
 
@@ -57,14 +57,9 @@ def guard():
     """
     if _UFUNC_STATE is None:   # NumPy 1.x: settings read and set one by one
         saved = ufunc_state()
-        np.seterr(**_raising(np.geterr()))
+        np.seterr(**raising_modes(np.geterr()))
         return saved
-    state = _UFUNC_STATE.get()
-    try:
-        guarded = _GUARDED[state]
-    except KeyError:
-        guarded = _GUARDED[state] = _guarded(state)
-    return _UFUNC_STATE.set(guarded)
+    return _UFUNC_STATE.set(raising_of(_UFUNC_STATE.get()))
 
 
 def unguard(token) -> None:
@@ -102,7 +97,7 @@ def raising_of(state):
     """
     if _UFUNC_STATE is None:   # NumPy 1.x: (errstate with "call", bufsize)
         errstate, bufsize = state
-        modes = _raising({k: v for k, v in errstate.items() if k != "call"})
+        modes = raising_modes({k: v for k, v in errstate.items() if k != "call"})
         return {**modes, "call": errstate["call"]}, bufsize
     try:
         return _GUARDED[state]
@@ -110,10 +105,6 @@ def raising_of(state):
         guarded = _GUARDED[state] = _guarded(state)
         return guarded
 
-
-
-def _raising(modes: dict) -> dict:
-    return {k: "raise" if v != "ignore" else v for k, v in modes.items()}
 
 
 def _guarded(state):
@@ -124,7 +115,7 @@ def _guarded(state):
     token = _UFUNC_STATE.set(state)
     try:
         modes = np.geterr()
-        np.seterr(**_raising(modes))
+        np.seterr(**raising_modes(modes))
         guarded = _UFUNC_STATE.get()
     finally:
         _UFUNC_STATE.reset(token)

@@ -73,6 +73,9 @@ from .rewrite import exact_power_of_two, rewrite, same_meta
 MAX_POWER = 16  # larger integer powers: more multiplies than one pow call is worth
 
 _NUMBER = (int, float, np.integer, np.floating)
+# np.timedelta64 is an np.signedinteger, but a duration, not a number: ``t / np.timedelta64(
+# 1, "m")`` is a float array of minutes that no multiply by a float scale can make
+_NOT_NUMBER = (bool, np.bool_, np.timedelta64)
 
 # What NumPy's ``**`` on a float or complex ndarray calls for these exponents, keyed
 # by (exact Python type, value) (numpy/_core/src/multiarray/number.c,
@@ -178,7 +181,7 @@ def _times_one(node: Node) -> Node | None:
 
 def _small_integer(e, low: int) -> bool:
     """``e`` is an int (Python or NumPy, not bool) with ``low <= e <= MAX_POWER``."""
-    return isinstance(e, (int, np.integer)) and not isinstance(e, (bool, np.bool_)) \
+    return isinstance(e, (int, np.integer)) and not isinstance(e, _NOT_NUMBER) \
         and low <= e <= MAX_POWER
 
 
@@ -212,7 +215,7 @@ def _multiplies(n: int) -> list:
 def _divide_plan(node: Node) -> list | None:
     c = node.args[1]
     meta = array_meta(node)
-    if isinstance(c, bool) or not isinstance(c, _NUMBER) or meta is None or \
+    if isinstance(c, _NOT_NUMBER) or not isinstance(c, _NUMBER) or meta is None or \
             meta.dtype.kind != "f":
         return None
     c_float = float(c)

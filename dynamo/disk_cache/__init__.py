@@ -63,7 +63,7 @@ log = logs.get("cache")
 
 def convert_frame(fn: types.FunctionType, args: tuple, closure, ctx, previous=()):
     """``convert.convert_frame`` with the disk cache around it (the compile context's
-    ``convert_frame``, injected by :mod:`dynamo.api`). With the cache off it only
+    ``convert_frame``, injected by :mod:`dynamo.compile_settings`). With the cache off it only
     calls through: nothing changes, and a cache hit never comes here."""
     directory = config.disk_cache_dir
     if directory is None:

@@ -192,6 +192,10 @@ NOTES = {
     "poly1d_value": "made by the translator: `p(x)` of an `np.poly1d` made in the trace",
     "poly1d_coeffs": "made by the translator: `np.poly1d(c)`'s coefficients, a view of "
                      "`c` of an unbacked length (`variables/polynomials.py`)",
+    "poly1d_result": "made by the translator: `p + q`, `p * 2.0`, `p ** 2`, `p.deriv()`, "
+                     "`np.polyint(p)`... of `np.poly1d` objects, NumPy's own (an unbacked "
+                     "length)",
+    "poly1d_item": "made by the translator: `p[k]` of an `np.poly1d`",
     "interp": "`left`/`right` arrays break",
     "ufunc_reduce": "`out=` of another shape breaks",
     "ufunc_reduceat": "index values are checked when the graph runs; `out=` breaks",

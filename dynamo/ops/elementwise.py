@@ -202,8 +202,11 @@ def scalar_cast(x, scalar_type):
 
 def scalar_cast_rule(op, args, kwargs) -> ArrayMeta:
     x, scalar_type = args
-    if not kwargs and type(x) is int and np.dtype(scalar_type).kind in "fc":
-        # np.float64(len(kept)): a Python int the graph computes (variables/size_values)
+    dtype = np.dtype(scalar_type)
+    if not kwargs and type(x) is int and (dtype.kind in "fc" or dtype.kind in "iu" and
+                                          dtype.itemsize == 8 and 0 <= x < 2 ** 63):
+        # np.float64(len(kept)), np.int64(len(kept)): a Python int the graph computes
+        # (variables/size_values.count_cast: an int type only of a count, which it holds)
         return rules.result_meta(rules.run_quietly(scalar_type, x), (), NUMPY)
     if kwargs or not isinstance(x, ArrayMeta):
         raise MetaError("scalar type call")

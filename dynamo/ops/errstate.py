@@ -82,7 +82,8 @@ register(OpDef("errstate_exit", errstate_exit, no_array, OPAQUE, cupy=errstate_e
 
 def raising() -> object:
     """Enter this thread's ufunc settings with every floating-point condition they make
-    visible (warn, call, print, log) set to raise; return the token ``unraise`` takes.
+    visible (warn, call, print, log) set to raise (the glue's ``GUARD_ENTER`` on NumPy
+    1.x; ``GUARD_LEAVE`` sets the caller's settings again).
 
     A graph that may be rerun eagerly when it raises runs so (``dynamo.raising.on_raise``):
     it then raises at its first visible condition, before reporting anything the rerun
@@ -91,17 +92,9 @@ def raising() -> object:
     does the same in C calls only (``GLUE_SCOPE``, ``GUARD_ENTER``)."""
     if UFUNC_STATE is None:   # NumPy 1.x: settings read and set one by one
         saved = ufunc_state()
-        np.seterr(**_raising_modes(np.geterr()))
+        np.seterr(**raising_modes(np.geterr()))
         return saved
     return UFUNC_STATE.set(_RAISING[UFUNC_STATE.get()])
-
-
-def unraise(token) -> None:
-    """Leave ``raising``: the caller's settings again."""
-    if UFUNC_STATE is None:
-        set_ufunc_state(token)
-    else:
-        UFUNC_STATE.reset(token)
 
 
 def raises_now() -> bool:
@@ -112,7 +105,11 @@ def raises_now() -> bool:
     return _RAISES[UFUNC_STATE.get()]
 
 
-def _raising_modes(modes: dict) -> dict:
+def raising_modes(modes: dict) -> dict:
+    """``np.geterr()``'s ``modes`` with every visible one (all but ``ignore``) at
+    ``raise``: ``{"divide": "warn", "under": "ignore"}`` -> ``{"divide": "raise",
+    "under": "ignore"}`` (the frontend's guard, and the numpy backend's:
+    ``backends/numpy_backend/ufunc_guard.py``)."""
     return {k: "raise" if v != "ignore" else v for k, v in modes.items()}
 
 
@@ -138,7 +135,7 @@ class _PerState(dict):
 
 
 def _guarded_state():
-    np.seterr(**_raising_modes(np.geterr()))
+    np.seterr(**raising_modes(np.geterr()))
     return UFUNC_STATE.get()
 
 

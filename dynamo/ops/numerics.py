@@ -211,6 +211,88 @@ def poly1d_value_rule(op, args, kwargs) -> ArrayMeta:
     return polyval_rule(op, (p.with_(shape=(1,)), args[1]), {})
 
 
+def rebuild_poly1d(coeffs: np.ndarray, variable: str = "x") -> np.poly1d:
+    """The ``poly1d`` around coefficients that are already NumPy's (trimmed): what
+    ``np.poly1d.__init__`` leaves (its two attributes), without trimming again.
+
+        >>> rebuild_poly1d(np.array([1.0, 2.0]))
+        poly1d([1., 2.])
+    """
+    p = object.__new__(np.poly1d)
+    p._coeffs, p._variable = coeffs, variable
+    return p
+
+
+# NumPy's poly1d arithmetic, each returning a poly1d (``variables/polynomials.py``)
+POLY1D_CALLS = {
+    "add": operator.add, "sub": operator.sub, "mul": operator.mul,
+    "truediv": operator.truediv, "pow": operator.pow, "neg": operator.neg,
+    "radd": lambda p, o: o + p, "rsub": lambda p, o: o - p, "rmul": lambda p, o: o * p,
+    "deriv": lambda p, m: p.deriv(m), "integ": lambda p, m, k: p.integ(m, k),
+    "polyder": np.polyder, "polyint": np.polyint, "polyadd": np.polyadd,
+    "polysub": np.polysub, "polymul": np.polymul,
+}
+
+
+def poly1d_result(how: str, kinds: str, *operands) -> np.ndarray:
+    """The coefficients of NumPy's own ``POLY1D_CALLS[how]`` on ``operands``, those
+    marked ``"p"`` in ``kinds`` rebuilt as the poly1d whose coefficients they are
+    (the rest as they are: arrays, numbers, orders):
+
+        >>> poly1d_result("mul", "pc", np.array([1.0, 2.0]), 2.0)
+        array([2., 4.])
+    """
+    args = [rebuild_poly1d(v) if k == "p" else v for k, v in zip(kinds, operands)]
+    return POLY1D_CALLS[how](*args).coeffs
+
+
+def poly1d_result_rule(op, args, kwargs) -> ArrayMeta:
+    """A poly1d NumPy makes trims its leading zeros: an unbacked length. The dtype is
+    the answer of the very call on probes of one leading coefficient 1 (for these
+    dtypes and constants it depends on neither values nor lengths); any error there
+    (a constant out of an int dtype's range) is the break, and Python raises it."""
+    how, kinds, *operands = args
+    if kwargs or how not in POLY1D_CALLS:
+        raise MetaError("poly1d_result of other operands")
+    probes = []
+    for k, v in zip(kinds, operands):
+        if isinstance(v, ArrayMeta):
+            if v.kind != NUMPY or v.ndim > 1 or v.dtype.kind not in "iufc" or \
+                    k == "p" and v.ndim != 1:
+                raise MetaError("poly1d arithmetic of other than 1-d number arrays")
+            # (a NumPy scalar is one for ``isscalar``: ``p * s`` scales, ``p * a`` of a
+            # 0-d array multiplies polynomials)
+            probes.append(v.dtype.type(1) if v.scalar else np.ones((1,) * v.ndim, v.dtype))
+        elif isinstance(v, (bool, int, float)) or v is None:
+            probes.append(v)
+        else:
+            raise MetaError("poly1d arithmetic of other than arrays and numbers")
+    try:
+        value = rules.run_quietly(poly1d_result, how, kinds, *probes)
+    except Exception as e:  # noqa: BLE001 (NumPy refuses: eager raises it, at a break)
+        raise MetaError(f"poly1d arithmetic NumPy refuses ({type(e).__name__})") from None
+    return ArrayMeta((DataSize(),), value.dtype, NUMPY, False)
+
+
+def poly1d_item(coeffs: np.ndarray, k: int):
+    """``p[k]`` of the poly1d around ``coeffs``: the coefficient of ``x**k``, a NumPy
+    scalar of their dtype (0 of it past either end)."""
+    return rebuild_poly1d(coeffs)[k]
+
+
+def poly1d_item_rule(op, args, kwargs) -> ArrayMeta:
+    c, k = args
+    if kwargs or not isinstance(c, ArrayMeta) or c.ndim != 1 or c.kind != NUMPY or \
+            type(k) is not int:
+        raise MetaError("poly1d_item of other than 1-d coefficients and an int")
+    return ArrayMeta((), c.dtype, NUMPY, True)
+
+
+register(OpDef("poly1d_result", poly1d_result, poly1d_result_rule, OPAQUE,
+               doc="p + q, p * 2.0, p.deriv(), np.polyint(p)... of np.poly1d objects "
+                   "made in the trace: NumPy's own, the result's coefficients"))
+register(OpDef("poly1d_item", poly1d_item, poly1d_item_rule, OPAQUE,
+               doc="p[k] of an np.poly1d made in the trace"))
 register(OpDef("polyval", np.polyval, polyval_rule, OPAQUE), functions=[np.polyval])
 register(OpDef("poly1d_value", np.polyval, poly1d_value_rule, OPAQUE,
                doc="p(x) of an np.poly1d made in the trace (one coefficient or more)"))

@@ -124,7 +124,7 @@ def _average(p: dict) -> bool:
         return False
 
 
-def _cov(p: dict, ddof_default: bool = False) -> bool:
+def _cov(p: dict) -> bool:
     """np.cov without weights and ``dtype``: quiet where the observations outnumber
     ``ddof`` (or there are no variables: it returns early)."""
     if any(p.get(k) is not None for k in ("fweights", "aweights", "dtype")):

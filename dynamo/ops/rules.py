@@ -285,10 +285,25 @@ def elementwise(op, args, kwargs) -> ArrayMeta:
         raise MetaError("out= must be one array")
     if kwargs.get("where") is not None and kwargs.get("where") is not True:
         raise MetaError("where= without out= leaves uninitialised memory in the result")
-    value = probe_result(op, args, kwargs)
+    value = probe_result(op, args, kwargs, keep_ndim=_text_operands(arrays))
     if op.nout > 1:
         return tuple(result_meta(v, shape, kind) for v in value)
+    if not shape and np.asarray(value).dtype.kind in "SU":
+        raise MetaError("a 0-d str or bytes result of an elementwise op is a scalar as "
+                        "wide as its value")
     return result_meta(value, shape, kind)
+
+
+def _text_operands(arrays: list[ArrayMeta]) -> bool:
+    """Whether a str, bytes or void array is among the operands. Then the op runs on
+    probes of the operands' own dimensions: a 0-d result is a NumPy scalar whose width
+    is its value's, so probes of zeros would say ``'U3' + 'U3'`` is ``'<U0'`` where the
+    arrays' sum is ``'<U6'``::
+
+        np.zeros((), "U3") + np.zeros((), "U3")   ->  np.str_(''), dtype '<U0'
+        np.zeros(1, "U3") + np.zeros(1, "U3")     ->  dtype '<U6'
+    """
+    return any(m.dtype.kind in "SUV" for m in arrays)
 
 
 _ALL_ARRAYS = {"atleast_1d", "atleast_2d", "atleast_3d", "broadcast_arrays"}

@@ -242,10 +242,11 @@ def warns_in_python(node: Node) -> bool:
     sizes, also where they are symbolic or only the data knows them. The translator
     asks this one (``WriteGuard.check_warns``: may a graph holding the node run
     again?); the numpy backend keeps running such a node by itself (``barrier``).
-    (``max``/``min`` are left to ``warns_beyond_fp``: an empty one raises, and a
-    symbolic size is kept from 0 where the node is marked.)"""
-    if node.meta.get("kind") == REDUCTION and node.target in ("sum", "prod") and \
-            not has_effect(node):
+    So does ``max``/``min`` (``s.max()`` of a stacked KV cache's scores): an empty one
+    *raises*, never warns, and where a symbolic size may be 0 the op's fitted rule
+    marks the node ``may_raise`` (``OutputGraph.call_op``), which ``raising`` sees."""
+    if node.meta.get("kind") == REDUCTION and node.target in ("sum", "prod", "max", "min") \
+            and not has_effect(node):
         info, src = reduction_info(node), array_meta(node.args[0]) if node.args else None
         if info is not None and src is not None and not (
                 info.dtype is not None and src.dtype.kind == "c" and

@@ -3,7 +3,8 @@ expression calls the same function of ``math`` when the graph runs (see
 ``math_call``; the expressions themselves: ``scalars.py``).
 
 Example: ``math.cos(math.pi * t / 8)`` with a symbolic int ``t`` is
-``SymFloat(0.707..., __import__('math').cos(((3.14159... * float(s0)) / 8)))``.
+``SymFloat(0.707..., __import__('math').cos(((3.14159... * float(s0)) / 8)))``. And
+``round(x, n)`` of such a float, the same way (``round_call``).
 """
 
 from __future__ import annotations
@@ -36,4 +37,40 @@ def math_call(fn, values):
     return SymFloat(hint, Expr.apply(fn, *(Expr.of(v) for v in values)))
 
 
-__all__ = ["math_call"]
+class _Round:
+    """``round`` with a number of digits, in an ``Expr``: it prints itself."""
+
+    __name__ = "round"
+
+    def __call__(self, x, ndigits):
+        return round(x, ndigits)
+
+    def render_call(self, x: str, ndigits: str) -> str:
+        return f"round({x}, {ndigits})"
+
+
+_ROUND = _Round()
+# CPython's float.__round__ rounds to ``ndigits`` from here up to -1 by dtoa, and the
+# result may round past the largest float (OverflowError); below it is ``0.0 * x``
+_NDIGITS_MIN = -308
+
+
+def round_call(value, ndigits):
+    """``round(x, 3)`` of a changing float (``float(col.mean())``, an argument): a
+    SymFloat whose expression rounds the same float with the builtin when the graph
+    runs. A float rounded to ``ndigits >= 0`` (or below -308: ``0.0 * x``) is a float
+    and never raises (inf and NaN stay), so a float only the data decides is kept too.
+    None where it does not apply (no digits: an int, which raises for inf; anything but
+    a SymFloat) or may raise: ``round(1.7976931348623157e308, -307)`` rounds up past the
+    largest float, OverflowError, which a graph would raise past the program's own
+    ``try`` (the caller reads the value instead).
+
+    Example: ``round(uf0 * 2, 3)`` is ``SymFloat(..., round((uf0 * 2), 3))``."""
+    if not isinstance(value, SymFloat) or type(ndigits) is not int or \
+            _NDIGITS_MIN <= ndigits < 0:
+        return None
+    return SymFloat(round(_hint(value), ndigits),
+                    Expr.apply(_ROUND, Expr.of(value), Expr.of(ndigits)))
+
+
+__all__ = ["math_call", "round_call"]

@@ -65,7 +65,21 @@ class DynamicPolicy:
         if getattr(source, "base", None) in self.changed_tuples:
             return True
         return any(type(v) is type(value) and v != value
-                   for v in self.previous_ints.get(source, ()))
+                   for v in self._previous_at(source))
+
+    def _previous_at(self, source):
+        """The numbers earlier entries pinned at ``source``; for ``tokens[-1]`` also those
+        pinned at the position it named then (``tokens[0]`` of a list of 1 item: a
+        decoder's last token, read item by item while its length was one entry's)."""
+        from dynamo.guards import ItemSource
+
+        found = list(self.previous_ints.get(source, ()))
+        key = getattr(source, "key", None)
+        if isinstance(source, ItemSource) and type(key) is int and key < 0:
+            for n in self.previous_lengths.get(source.base, ()):
+                if n + key >= 0:
+                    found += self.previous_ints.get(ItemSource(source.base, n + key), ())
+        return found
 
     def note_tuple(self, source, value: tuple) -> None:
         """A tuple of numbers is wrapped item by item (its length is part of its type);

@@ -12,10 +12,11 @@ the program's order, so its result is eager's bit for bit, and it raises what ea
 raises (``ZeroDivisionError``, ``OverflowError``) when the graph runs. A float op a
 float is again a float (NEP 50: with a float32 array it stays float32, as eagerly).
 
-Anything that reads the value as a plain Python value (a comparison, ``hash``, ``int``,
+Anything that reads the value as a plain Python value (``==``, ``hash``, ``int``,
 ``str``, a C function such as ``math.exp``, an op whose result shape could depend on
 it) *pins* its symbols: the entry is guarded on the value it saw (specialized), and a
-later compile keeps that source static. Where it cannot tell, it pins.
+later compile keeps that source static. Where it cannot tell, it pins. An order
+comparison with a number (``t >= 0.35``) is a branch decision instead (``_decide``).
 
 Example::
 
@@ -258,16 +259,16 @@ class SymFloat(float, Symbolic):
         return _plain(operator.ne, self, other)
 
     def __lt__(self, other):
-        return _plain(operator.lt, self, other)
+        return _decide(operator.lt, self, other)
 
     def __le__(self, other):
-        return _plain(operator.le, self, other)
+        return _decide(operator.le, self, other)
 
     def __gt__(self, other):
-        return _plain(operator.gt, self, other)
+        return _decide(operator.gt, self, other)
 
     def __ge__(self, other):
-        return _plain(operator.ge, self, other)
+        return _decide(operator.ge, self, other)
 
     def __bool__(self):
         return _plain(bool, self)
@@ -335,6 +336,23 @@ def _plain(fn, *values):
     """``fn`` on the plain values: it reads them, so their symbols are pinned."""
     pin(_symbols(*values), f"{getattr(fn, '__name__', fn)} of a changing number")
     return fn(*(_hint(v) for v in values))
+
+
+_ORDER = {operator.lt: "<", operator.le: "<=", operator.gt: ">", operator.ge: ">="}
+
+
+def _decide(fn, a, b) -> bool:
+    """``a < b`` (``<=``, ``>``, ``>=``) of a changing float and a number: a branch
+    decision, guarded as its outcome, not a pin (a float clock ``if self.t >= 0.35:``
+    keeps one entry for each side of the threshold, not one per tick; the guard is
+    the two expressions over the frame's values, Python's comparison of the same
+    floats). A value only the data decides, or another operand, reads the value."""
+    if not (_number(a) and _number(b)) or _data_decided(a, b):
+        return _plain(fn, a, b)
+    result = fn(_hint(a), _hint(b))
+    record(f"{Expr.of(a).runtime()} {_ORDER[fn]} {Expr.of(b).runtime()}", result,
+           _symbols(a, b))
+    return result
 
 
 def _number(value) -> bool:

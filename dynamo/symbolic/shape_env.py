@@ -390,11 +390,6 @@ class ShapeEnv:
                          if self.classes.find(s) == rep and s in trace.sites), None)
         return f" ({site})" if site else ""
 
-    def pin_sites(self) -> dict:
-        """Source name -> why and where the trace pinned it (for ``dynamo.explain``)."""
-        return {self.symbols[n].name(): self._pin_site(n).strip(" ()")
-                for n in sorted(self._pinned_names())}
-
     def _pinned_names(self) -> set[str]:
         classes = self.classes
         reps = {classes.find(s) for s in (self.trace.pins if self.trace else ())}

@@ -160,6 +160,9 @@ class SymInt(int, Symbolic):
     def __pos__(self):
         return self
 
+    def __invert__(self):   # ``~n`` is ``-n - 1``, affine (size_values.truth_number)
+        return -self - 1
+
     # ``// k`` and ``% k`` by a constant guard their result, not the size
     def __floordiv__(self, other):
         return _quotient(operator.floordiv, self, other)
@@ -188,7 +191,6 @@ class SymInt(int, Symbolic):
     __ror__ = _pinned(operator.or_, reflected=True)
     __xor__ = _pinned(operator.xor)
     __rxor__ = _pinned(operator.xor, reflected=True)
-    __invert__ = _pinned(operator.invert)
     __float__ = _pinned(float)
     __complex__ = _pinned(complex)
     __abs__ = _pinned(abs)

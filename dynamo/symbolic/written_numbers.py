@@ -23,14 +23,19 @@ Example::
 The first trace of the call with ``steps == 2`` writes ``scale = 2048.0`` where it
 guarded ``1024.0`` and ``steps = 3`` where it guarded ``2``; it starts over with both as
 symbolic numbers (``previous_numbers``), so that one entry serves every later call that
-takes the branch. Only plain ints and floats (not bools) written as known constants
-count; a number a trace must use as a plain value is pinned (``policy.static``) and
-stays a constant, as before.
+takes the branch. Only plain ints and floats (not bools) count, written as known
+constants or computed from a changing number (``self.avg = 0.95 * self.avg + 0.05 *
+reward`` once ``reward`` is symbolic: compared at this call's value); a number a
+trace must use as a plain value is pinned (``policy.static``) and stays a constant,
+as before.
 """
 
 from __future__ import annotations
 
 from dynamo.guards import CONSTANT, AttrSource, GlobalSource
+
+from .scalars import SymFloat
+from .sizes import SymInt
 
 NUMBER_TYPES = (int, float)
 
@@ -61,14 +66,24 @@ def self_invalidating(output) -> dict:
         return {}
     found = {}
     for source, var in _writes(output):
-        if source not in guarded:
+        if source not in guarded or not var.is_constant():
             continue
-        value = getattr(var, "value", None)
-        # a constant the trace knows (a symbolic one is already an input)
-        if type(value) is type(guarded[source]) and value != guarded[source] and \
-                var.is_constant():
+        value = _hint(getattr(var, "value", None))
+        if type(value) is type(guarded[source]) and value != guarded[source]:
             found[source] = (guarded[source], value)
     return found
+
+
+def _hint(value):
+    """A number the trace knows, or the value at this call of one computed from a
+    changing number (``self.avg = 0.95 * self.avg + 0.05 * reward``, ``reward`` a
+    symbol: the written ``avg`` changes whenever ``reward`` does), read without
+    pinning it."""
+    if isinstance(value, SymFloat):
+        return float.__float__(value)
+    if isinstance(value, SymInt):
+        return int.__int__(value)
+    return value
 
 
 def previous_numbers(policy, output) -> bool:

@@ -4,7 +4,9 @@ The loop is as plain as a staging interpreter gets: fetch the instruction, advan
 call the handler named after the opcode. Handlers live in mixins grouped by family
 (stack_ops, names, operators, calls, control_flow, containers) and express Python
 semantics through the helpers below (``binary_op``, ``getattr``, ``call_function``,
-``unpack_iterable``...), which dispatch to the Variables.
+``unpack_iterable``...), which dispatch to the Variables. Its parts: ``identity.py``
+(``a is b``), ``inline_checks.py`` (whether a call can be inlined), ``binding.py``
+(an inlined call's arguments bound to its parameters).
 
 Example::
 
@@ -17,21 +19,17 @@ from __future__ import annotations
 
 import inspect
 import operator
-import sys
 from typing import Any
 
 import numpy as np
 
-from dynamo.guards import EXPR, ID, Guard
+from dynamo.guards import ID, Guard
 from dynamo.guards.type_slots import qualname_of
 
 from .. import listeners, ops
-from ..bytecode.caller_frames import FRAME_READER, READS_ALL, found_reading, reach
 from ..bytecode.instructions import CodeInfo, Inst
-from ..bytecode.resume import original_code
-from ..bytecode.signature import Params
 from ..exc import Unsupported
-from ..skipfiles import is_skipped, where
+from ..skipfiles import is_skipped
 from ..symbolic import Symbolic
 from ..variables import (
     NULL,
@@ -44,7 +42,6 @@ from ..variables import (
     IteratorVariable,
     ListVariable,
     SequenceVariable,
-    SetVariable,
     SliceVariable,
     TupleVariable,
     Variable,
@@ -53,7 +50,7 @@ from ..variables import (
 )
 from ..variables.arrays import DeferredNumberVariable, FlatVariable, holds_deferred
 from ..variables.base import is_program_error
-from ..variables.builtins import FRAME_CAPTURE, HANDLERS, call_builtin
+from ..variables.builtins import HANDLERS, call_builtin
 from ..variables.constant import BINARY, fold, operator_on_constants
 from ..variables.container_ops import container_binary_op
 from ..variables.conversions import needs_deferred_value
@@ -62,12 +59,14 @@ from ..variables.iteration import resolve_chosen
 from ..variables.iterators import get_iterator
 from ..variables.layout_flags import FlagsVariable
 from ..variables.library_calls import IndexerVariable
-from ..variables.objects import NewObjectVariable
-from ..variables.random_objects import RandomObjectVariable, new_random_object
+from ..variables.random_objects import new_random_object
 from ..variables.size_values import truth_number, truth_operands
 from . import compare
+from .binding import bind_arguments
 from .deferred_prints import defer_print
 from .exceptions import SymbolicRaise
+from .identity import is_same_object
+from .inline_checks import check_inline
 from .raising_checks import finite_check
 
 
@@ -264,57 +263,8 @@ class TranslatorBase:
         return compare.compare_bool(self, a, b)
 
     def is_same_object(self, a: Variable, b: Variable) -> bool:
-        if a is b:
-            return True
-        if isinstance(a, NewObjectVariable) or isinstance(b, NewObjectVariable):
-            return False   # built in the trace: only its own Variable is that object
-        if a.is_constant() and b.is_constant():
-            va, vb = a.as_python_constant(), b.as_python_constant()
-            if a.source is None or b.source is None or \
-                    type(va) in (type(None), bool, type(Ellipsis)):
-                return va is vb
-            # two numbers or strings from outside, equal by value, may still be one
-            # object or two (`k is ONE`, `a is b`), which their value guards do not
-            # tell: guarded, as for any two inputs (the real objects: a symbolic
-            # number's Variable holds a stand-in)
-            objects = self.output.input_objects
-            same = objects.get(a.source, va) is objects.get(b.source, vb)
-            expr = f"{a.source.expr()} is {b.source.expr()}"
-            self.output.guards.add(Guard(a.source, EXPR, expr if same else f"not ({expr})",
-                                         note="identity of two inputs"))
-            return same
-        if a.source is not None and b.source is not None:
-            # two values from outside: whether they are one object is a fact to guard
-            # (f(x, y) and then f(x, x) must not share an entry that tested x is y)
-            same = self._runtime_identity(a, b)
-            expr = f"{a.source.expr()} is {b.source.expr()}"
-            self.output.guards.add(Guard(a.source, EXPR, expr if same else f"not ({expr})",
-                                         note="identity of two inputs"))
-            return same
-        if isinstance(a, ArrayVariable) and isinstance(b, ArrayVariable) and \
-                _may_be_same(a, b):
-            raise Unsupported("`is` between an array and the result of an op that may "
-                              "return it", "Whether NumPy returned its argument itself "
-                              "depends on a memory layout the trace does not know; the "
-                              "comparison runs eagerly.", cause="array_layout")
-        if isinstance(a, ArrayVariable) or isinstance(b, ArrayVariable):
-            # distinct Variables are distinct runtime objects: an op that returns its
-            # argument gives back the argument's Variable (OutputGraph.call_op)
-            return False
-        if isinstance(a, RandomObjectVariable) and b.is_constant() or \
-                isinstance(b, RandomObjectVariable) and a.is_constant():
-            return False  # `rng is None`: a Generator is never a Python constant
-        if isinstance(a, (SequenceVariable, DictVariable, SetVariable)) or \
-                isinstance(b, (SequenceVariable, DictVariable, SetVariable)):
-            if isinstance(a, TupleVariable) or isinstance(b, TupleVariable):
-                raise Unsupported("identity of tuples")
-            return False
-        raise Unsupported(f"identity of {a.describe()} and {b.describe()}")
-
-    def _runtime_identity(self, a: Variable, b: Variable) -> bool:
-        """Whether two sourced values are one object in this call (read, not traced)."""
-        return self.output.input_objects.get(a.source) is \
-            self.output.input_objects.get(b.source) is not None
+        """``a is b`` (identity.py)."""
+        return is_same_object(self, a, b)
 
     def contains(self, container: Variable, item: Variable) -> bool:
         """``item in container`` (compare.py)."""
@@ -421,23 +371,7 @@ class TranslatorBase:
     def inline_user_function(self, fn: BaseFunctionVariable, args: list[Variable],
                              kwargs: dict[str, Variable]) -> Variable:
         code = fn.get_code()
-        if is_skipped(code):
-            # inspect.currentframe() returns the running frame, like sys._getframe()
-            capture = code is inspect.currentframe.__code__
-            raise Unsupported(f"call to {code.co_qualname}() from {where(code)}",
-                              "Library code is not traced; it runs eagerly.",
-                              hint="move the call out of hot code to keep one graph",
-                              cause=FRAME_CAPTURE if capture else "library_call")
-        self._check_frame_reader(fn, code)
-        if self.depth() >= self.config.inline_depth_limit:
-            raise Unsupported(f"inlining deeper than config.inline_depth_limit "
-                              f"({self.config.inline_depth_limit}): recursion?",
-                              cause="recursion")
-        if _stack_room() < _INLINE_STACK_ROOM:
-            raise Unsupported(f"inlining {code.co_qualname}() would come near "
-                              f"sys.getrecursionlimit() ({sys.getrecursionlimit()})",
-                              "The translator's own frames would hit the recursion "
-                              "limit; the call runs eagerly.", cause="recursion")
+        check_inline(self, fn, code)   # library code, a frame reader, too deep: a break
         defaults, kwdefaults = fn.defaults(self)
         local_vars = bind_arguments(code, args, kwargs, defaults, kwdefaults)
         cells: dict[str, CellVariable] = {}
@@ -453,69 +387,11 @@ class TranslatorBase:
         sub.run()
         return sub.result
 
-    def _check_frame_reader(self, fn: BaseFunctionVariable, code) -> None:
-        """A callee that reads two or more frames above its own (``sys._getframe(2)``,
-        ``f_back.f_back``, ``stacklevel=3``, ``inspect.stack()[2]``), however the trace
-        got it (an argument, an attribute, ``getattr``): at a break it would be called
-        by code that dynamo's frames call, and see them where plain Python shows the
-        program's. The whole frame runs uncompiled (``FRAME_READER``, see
-        dynamo/convert.py); when the reads reach above the compiled frame, its code is
-        marked a reader too (``caller_frames.found_reading``), so that later calls
-        call it as it is. (A callee found by name is seen before the call instead:
-        ``reads_caller_frame_of``.)
-
-        Example: ``def f(x, reader): return reader(np.sin(x))`` called with ``reader``
-        reading ``sys._getframe(2)``: ``f`` runs as Python from then on."""
-        levels, why = reach(code, getattr(fn, "fn", None))
-        if levels < 2:
-            return
-        tx, depth = self, 0
-        while tx.parent is not None:
-            tx, depth = tx.parent, depth + 1
-        above = levels - 1 - depth   # frames above the compiled one the reads reach
-        up = "every frame" if levels >= READS_ALL else f"{levels} frames"
-        if above >= 1:   # (a resume function continues the program's function)
-            found_reading(original_code(tx.code), above,
-                          f"it calls {code.co_qualname}(), which reads {up} up ({why})")
-        raise Unsupported(f"a call of {code.co_qualname}(), which reads {up} up ({why})",
-                          "Called at a graph break, it would see dynamo's frames above the "
-                          "compiled function where Python shows the program's; the "
-                          "function runs uncompiled.", cause=FRAME_READER)
-
     def inliner(self, code, local_vars: dict[str, Variable], cells: dict[str, CellVariable],
                 fn_globals: dict) -> TranslatorBase:
         """A translator for a user function this frame calls, sharing its output graph:
         an ``InliningTranslator``, defined with the opcode handlers in ``frames``."""
         raise NotImplementedError
-
-
-_INLINE_STACK_ROOM = 120
-"""Python frames an inlined call must have left below ``sys.getrecursionlimit()``: one
-level of inlining takes about a dozen of the translator's frames, and an instruction's
-handler (wrapping, guards, ops) a few dozen more. A program that lowered the limit
-(``sys.setrecursionlimit``) gets a break at the call, not a RecursionError inside the
-translator (which would make the whole frame fall back as an internal error)."""
-
-
-def _stack_room() -> int:
-    """How many more Python frames this thread may push before RecursionError."""
-    depth, frame = 0, sys._getframe()
-    while frame is not None:
-        depth, frame = depth + 1, frame.f_back
-    return sys.getrecursionlimit() - depth
-
-
-def _may_be_same(a: ArrayVariable, b: ArrayVariable) -> bool:
-    """Whether two distinct array Variables may be one object at run time: one is (a
-    chain of) ``may_be`` of the other, or both of a common array (see
-    ``ArrayVariable.may_be``)."""
-    def chain(v):
-        seen = []
-        while v is not None:
-            seen.append(v)
-            v = v.may_be
-        return seen
-    return any(x is y for x in chain(a) for y in chain(b))
 
 
 def _scalar_operand(var: Variable) -> bool:
@@ -557,47 +433,6 @@ def _index_var(index: Variable) -> Variable:
     if index.is_constant():
         return index
     raise Unsupported(f"array index {index.describe()}")
-
-
-def bind_arguments(code, args: list[Variable], kwargs: dict[str, Variable],
-                   defaults: list[Variable], kwdefaults: dict[str, Variable]) -> dict:
-    """Python's argument binding for ``code``, on Variables. Mismatches raise Unsupported,
-    so the call runs eagerly and Python raises its own TypeError."""
-    p = Params.of(code)
-    positional, kwonly, varargs, varkw = p.positional, p.kwonly, p.varargs, p.varkw
-    nargs, nposonly = len(positional), p.posonly
-    bound: dict[str, Variable] = {}
-    for name, value in zip(positional, args):
-        bound[name] = value
-    extra = list(args[nargs:])
-    if extra and varargs is None:
-        raise Unsupported(f"{code.co_name}() got too many positional arguments (TypeError)")
-    extra_kw: dict[str, Variable] = {}
-    for key, value in kwargs.items():
-        if key in kwonly or (key in positional and positional.index(key) >= nposonly):
-            if key in bound:
-                raise Unsupported(f"{code.co_name}() got multiple values for {key!r}")
-            bound[key] = value
-        elif varkw is not None:
-            extra_kw[key] = value
-        else:
-            raise Unsupported(f"{code.co_name}() got an unexpected keyword {key!r}")
-    first_default = nargs - len(defaults)
-    for j, name in enumerate(positional):
-        if name not in bound:
-            if j < first_default:
-                raise Unsupported(f"{code.co_name}() missing argument {name!r} (TypeError)")
-            bound[name] = defaults[j - first_default]
-    for name in kwonly:
-        if name not in bound:
-            if name not in kwdefaults:
-                raise Unsupported(f"{code.co_name}() missing keyword argument {name!r}")
-            bound[name] = kwdefaults[name]
-    if varargs is not None:
-        bound[varargs] = TupleVariable(extra)
-    if varkw is not None:
-        bound[varkw] = DictVariable(extra_kw)
-    return bound
 
 
 __all__ = ["NULL", "TranslatorBase", "bind_arguments"]

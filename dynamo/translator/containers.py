@@ -13,8 +13,8 @@ from ..variables import (
     TupleVariable,
 )
 from ..variables.base import program_error
+from ..variables.formatted import changing_number, join_parts
 from ..variables.formatted import format_value as deferred_format
-from ..variables.formatted import join_parts
 from ..variables.graph_numbers import is_graph_number
 from ..variables.objects import ExceptionVariable
 from ..variables.sets import const_key
@@ -80,10 +80,12 @@ class Containers:
             self.stack[-inst.arg].add(v)
         self.changed(inst.arg)
 
+    # (a dict changes through ``store``, which logs it for ``write_back``: a dict from
+    # outside, resumed after a break, ``{"n": 1, **{f"p{q}": ...}}``, gets the items)
     def MAP_ADD(self, inst):
         value = self.pop()
         key = self.pop()
-        self.stack[-inst.arg].items[const_key(key)] = value
+        self.stack[-inst.arg].store(const_key(key), value)
         self.changed(inst.arg)
 
     def mapping_items(self, value) -> dict:
@@ -98,16 +100,19 @@ class Containers:
 
     def DICT_UPDATE(self, inst):
         new = self.mapping_items(self.pop())
-        self.stack[-inst.arg].items.update(new)
+        target = self.stack[-inst.arg]
+        for k, v in new.items():
+            target.store(k, v)
         self.changed(inst.arg)
 
     def DICT_MERGE(self, inst):
         new = self.mapping_items(self.pop())
-        target = self.stack[-inst.arg].items
-        dup = set(target) & set(new)
+        target = self.stack[-inst.arg]
+        dup = set(target.items) & set(new)
         if dup:
             raise Unsupported(f"keyword argument repeated: {sorted(dup)} (TypeError)")
-        target.update(new)
+        for k, v in new.items():
+            target.store(k, v)
         self.changed(inst.arg)
 
     def UNPACK_SEQUENCE(self, inst):
@@ -136,7 +141,7 @@ class Containers:
     def format_value(self, value, spec: str, conversion: str | None):
         if isinstance(value, ExceptionVariable):   # `except E as e: f"failed: {e}"`
             return value.formatted(spec, conversion)
-        if not value.is_constant() or is_graph_number(value):
+        if not value.is_constant() or is_graph_number(value) or changing_number(value):
             # formatted by the glue, or the f-string's break
             return deferred_format(self, value, spec, conversion)
         v = value.as_python_constant()

@@ -16,8 +16,10 @@ from ..exc import Unsupported
 from ..variables import ArrayVariable, ConstantVariable, IteratorVariable
 from ..variables.base import untraced_iteration
 from ..variables.iterators import take
+from ..variables.size_values import SizeTruthVariable
 from .branch_selects import SELECTED, truth_or_select
 from .break_before import iterable_needs_its_length
+from .size_and_or import copied_operand, short_circuit
 from .while_loops import while_loop_node
 
 # Unrolled ops past which a loop over small arrays (all under
@@ -110,6 +112,8 @@ class ControlFlow:
         value = self.pop()
         if while_loop_node(self, inst, value, when):   # a while loop's test on an array
             return
+        if self.size_and_or(inst, value):   # 3.12+: ``len(a) > 0 and len(b) > 0``
+            return
         try:
             taken = value.truth(self) == when
         except Unsupported as e:   # a check stays in the graph where it can, an `if`
@@ -119,6 +123,23 @@ class ControlFlow:
             taken = truth == when
         if taken:
             self.jump(inst)
+
+    def size_and_or(self, jump, value) -> bool:
+        """3.12+: the ``and``/``or`` of a size comparison ``value`` whose copy the
+        conditional ``jump`` tests (``COPY 1; POP_JUMP_IF_FALSE; POP_TOP; <b>``): kept
+        as the graph's bool where ``size_and_or.short_circuit`` can (the copy and the
+        value are popped, the trace goes on after ``<b>``)."""
+        if not isinstance(value, SizeTruthVariable) or not self.stack or \
+                self.stack[-1] is not value:
+            return False
+        operand = copied_operand(self, jump)
+        if operand is None:
+            return False
+        self.pop()
+        if short_circuit(self, value, operand[0], jump.target, operand[1]):
+            return True
+        self.push(value)
+        return False
 
     def POP_JUMP_IF_FALSE(self, inst):
         self.jump_if(inst, False)
@@ -148,17 +169,26 @@ class ControlFlow:
     POP_JUMP_FORWARD_IF_NOT_NONE = POP_JUMP_IF_NOT_NONE
     POP_JUMP_BACKWARD_IF_NOT_NONE = POP_JUMP_IF_NOT_NONE
 
-    def JUMP_IF_FALSE_OR_POP(self, inst):  # 3.11
-        if not self.stack[-1].truth(self):
+    def jump_or_pop(self, inst, when: bool):  # 3.11's ``and`` / ``or`` of a value
+        try:
+            taken = self.stack[-1].truth(self) == when
+        except Unsupported:   # ``len(a) > 0 and len(b) > 0``: a bool of the graph
+            left = self.pop()
+            if short_circuit(self, left, inst.index + 1, inst.target,
+                             "or" if when else "and"):
+                return
+            self.push(left)
+            raise
+        if taken:
             self.jump(inst)
         else:
             self.pop()
 
+    def JUMP_IF_FALSE_OR_POP(self, inst):  # 3.11
+        self.jump_or_pop(inst, False)
+
     def JUMP_IF_TRUE_OR_POP(self, inst):  # 3.11
-        if self.stack[-1].truth(self):
-            self.jump(inst)
-        else:
-            self.pop()
+        self.jump_or_pop(inst, True)
 
     # ------------------------------------------------------------------ loops
     def GET_ITER(self, inst):

@@ -11,13 +11,16 @@ from .. import pyversion
 from ..exc import Unsupported
 from ..symbolic import Symbolic
 from ..variables import ConstantVariable, SliceVariable
+from ..variables.conversions import negatable, negated_truth
 from ..variables.formatted_calls import format_percent as deferred_percent
-from ..variables.size_values import size_operator, truth_numbers
+from ..variables.polynomials import Poly1dVariable, poly1d_operator, poly1d_unary
+from ..variables.size_values import SizeTruthVariable, size_operator, truth_not, truth_numbers
 from . import compare
 from .branch_selects import SELECTED, truth_or_select
 from .number_compares import is_deferred_bool
 from .quotients import quotient_use
 from .raising_checks import as_a_check, size_check
+from .size_and_or import copied_operand
 from .while_loops import tests_loop_next
 
 BINARY_OPS = {
@@ -36,7 +39,7 @@ class Operators:
         a = self.pop()
         name = inst.arg.name
         if name == "SUBSCR":  # 3.14 folds BINARY_SUBSCR into BINARY_OP
-            self.push(self.getitem(a, b))
+            self.push(self._subscript(a, b))
             return
         inplace = name.startswith("INPLACE_")
         op = BINARY_OPS[name.removeprefix("INPLACE_")]
@@ -45,6 +48,10 @@ class Operators:
                 (isinstance(a, ConstantVariable) and isinstance(a.value, Symbolic)) and \
                 isinstance(a.as_python_constant(), str):
             self.push(self.format_percent(a, b))
+            return
+        poly = poly1d_operator(self, op, a, b)   # p + q, p * 2.0 of np.poly1d objects
+        if poly is not None:
+            self.push(poly)
             return
         a, b = truth_numbers(self, op, a, b)   # (len(kept) > 0) + 1: the bool's int
         quotient = quotient_use(self, op, a, b)   # step % 3 == 0, gamma ** (epoch // 3)
@@ -61,7 +68,9 @@ class Operators:
         return ConstantVariable(fmt.as_python_constant() % values)
 
     def unary(self, name: str):
-        self.push(self.unary_op(name, self.pop()))
+        value = self.pop()
+        poly = poly1d_unary(self, name, value)   # -p of an np.poly1d
+        self.push(self.unary_op(name, value) if poly is None else poly)
 
     def UNARY_NEGATIVE(self, inst):
         self.unary("negative")
@@ -73,18 +82,50 @@ class Operators:
         self.unary("invert")
 
     def UNARY_NOT(self, inst):
-        truth = self._truth_at(inst, self.pop())
-        if truth is not SELECTED:
-            self.push(ConstantVariable(not truth))
-
-    def TO_BOOL(self, inst):  # 3.13
-        value = self.pop()    # (a while loop's test on an array: the jump decides)
-        if tests_loop_next(self, value):
-            self.push(value)
+        value = self.pop()
+        negated = self._negated(value)
+        if negated is not None:
+            self.push(negated)
             return
         truth = self._truth_at(inst, value)
         if truth is not SELECTED:
+            self.push(ConstantVariable(not truth))
+
+    def _negated(self, value):
+        """``not (len(kept) > 0)``, ``not (x.sum() > 0)``: a bool the graph computes, for
+        a value the trace does not know, where no jump follows (``b = not c``; an
+        ``if`` on it breaks at its own jump); else None (the truth test's path)."""
+        if self.info.insts[self.ip].name.startswith("POP_JUMP"):
+            return None
+        negated = truth_not(self, value)
+        return negated if negated is not None else negated_truth(self, value)
+
+    def TO_BOOL(self, inst):  # 3.13
+        value = self.pop()    # (a while loop's test on an array: the jump decides)
+        if tests_loop_next(self, value) or self._negated_after(value) or \
+                self._and_or_after(value):
+            self.push(value)    # (``not (n > 0)``: UNARY_NOT makes the graph's bool;
+            return              # ``n > 0 and m > 0``: the jump does, size_and_or.py)
+        truth = self._truth_at(inst, value)
+        if truth is not SELECTED:
             self.push(ConstantVariable(truth))
+
+    def _and_or_after(self, value) -> bool:
+        """Is 3.13's ``bool()`` of the size comparison ``value`` the test of an ``and``
+        / ``or`` (``COPY 1; TO_BOOL; POP_JUMP_IF_FALSE; POP_TOP``)? Then the jump
+        keeps it where it can (``ControlFlow.size_and_or``)."""
+        jump = self.info.insts[self.ip]
+        return isinstance(value, SizeTruthVariable) and \
+            jump.name.startswith("POP_JUMP_IF_") and \
+            copied_operand(self, jump) is not None
+
+    def _negated_after(self, value) -> bool:
+        """Will the UNARY_NOT after 3.13's ``bool()`` (TO_BOOL, COMPARE_OP's flag) make
+        ``not value`` a graph bool (``_negated``)? Then ``bool()`` leaves it as it is."""
+        insts = self.info.insts
+        return insts[self.ip].name == "UNARY_NOT" and \
+            not insts[self.ip + 1].name.startswith("POP_JUMP") and \
+            (isinstance(value, SizeTruthVariable) or negatable(value))
 
     def _truth_at(self, inst, value):
         """``value.truth()`` for the jump after ``inst``; a data-dependent one whose jump
@@ -131,7 +172,8 @@ class Operators:
         # (else the jump decides: a while loop's test on an array, or a bool the graph
         # computes, which ``bool()`` leaves as it is: ``if rng.random() < eps`` breaks
         # at the jump on 3.13 as on 3.11, number_compares.py)
-        if to_bool and not tests_loop_next(self, result) and not is_deferred_bool(result):
+        if to_bool and not tests_loop_next(self, result) and not is_deferred_bool(result) \
+                and not self._negated_after(result):
             truth = self._truth_at(inst, result)
             if truth is SELECTED:
                 return
@@ -152,7 +194,12 @@ class Operators:
     def BINARY_SUBSCR(self, inst):
         index = self.pop()
         obj = self.pop()
-        self.push(self.getitem(obj, index))
+        self.push(self._subscript(obj, index))
+
+    def _subscript(self, obj, index):
+        if isinstance(obj, Poly1dVariable):   # p[k]: the coefficient of x**k
+            return obj.getitem(self, index)
+        return self.getitem(obj, index)
 
     def STORE_SUBSCR(self, inst):
         index = self.pop()

@@ -25,6 +25,7 @@ import numpy as np
 
 from .. import ops
 from ..exc import Unsupported
+from ..hints_flow import BRANCH_ON_DATA
 from ..ops import ArrayMeta
 from ..symbolic import SymInt, concrete
 from ..symbolic.sizes import is_unbacked
@@ -136,8 +137,7 @@ class ArrayVariable(Variable):
                               cause="data_dependent")
         raise Unsupported("truth value of an array (data-dependent control flow)",
                           "Which branch runs depends on array data, which the trace "
-                          "does not know.", hint="compute both branches with np.where, "
-                          "or accept the graph break", cause="data_dependent")
+                          "does not know.", hint=BRANCH_ON_DATA, cause="data_dependent")
 
     def unpack(self, tx) -> list[Variable]:
         if self.meta.ndim == 0:
@@ -265,7 +265,9 @@ def _to_python(method: str) -> Unsupported:
     (``ItemVariable.needed``)."""
     return Unsupported(f"array.{method}() converts array data to Python",
                        "The value is only known when the graph has run.",
-                       hint="keep the value as an array, or accept the graph break",
+                       hint="keep the value as an array, and make Python lists, dicts "
+                            "or numbers of it after the compiled call (return the arrays), "
+                            "or accept the graph break",
                        cause="array_to_python")
 
 

@@ -36,6 +36,7 @@ from dynamo.guards import (
     ClosureSource,
     GlobalSource,
     Guard,
+    IndexedItemSource,
     ItemSource,
     LocalSource,
     Source,
@@ -186,9 +187,31 @@ def _rebuildable(source: Source | None) -> bool:
     ``self.t += 1``, ``STEP += 1`` or ``count += 1`` in the trace reads the value as it
     was when the frame started, as the trace did. A resume function's passed cells
     and library modules' attributes stay specialized."""
-    while isinstance(source, ItemSource | AttrSource):
+    while isinstance(source, ItemSource | AttrSource | IndexedItemSource):
         source = source.base
     return isinstance(source, LocalSource | GlobalSource | ClosureSource)
+
+
+def _item_at(tx, value: list, source: Source, changing: bool, index) -> Variable | None:
+    """``lst[i]`` of a list the trace has not read, at a changing int ``i`` (a SymInt
+    over sources of the frame): the item read from ``L['self'].lrs[L['self'].i]``
+    alone, guarded as any value read there (a float that changes is a number), with
+    the bounds ``-len(lst) <= i < len(lst)`` as decisions. A schedule kept as a list
+    of floats and indexed by a step counter keeps one entry, not one per step. None
+    (the items read, ``i`` pinned) out of bounds or for an index only the data
+    decides."""
+    env = tx.output.shape_env
+    sym = index.sym
+    if not sym.symbols or any(name not in env.symbols for name in sym.symbols):
+        return None
+    n = env.new_length(source, len(value)) if changing else len(value)
+    if not (bool(index >= -n) and bool(index < n)):
+        return None
+    bases = [env.symbols[name] for name in sym.symbols]
+    item = IndexedItemSource(source, sym.runtime(),
+                             sym.render({name: env.symbols[name].name() for name in sym.symbols}),
+                             max(b.depth() for b in bases))
+    return wrap(tx, value[int.__int__(index)], item)
 
 
 def _number_data(value: list | tuple) -> bool:
@@ -319,14 +342,23 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
             _guard(tx, source, LENGTH, len(value))
             return [wrap(tx, v, ItemSource(source, i)) for i, v in enumerate(value)]
         var = ListVariable.unread(source, read)
+        changing = _rebuildable(source) and \
+            out.shape_env.dynamic.is_changing_length(source, value)
         if _number_data(value) and _rebuildable(source) and \
                 out.shape_env.dynamic.is_dynamic_sequence(source, value):
             var.data = functools.partial(_list_data, tx, value, source)
-        elif _rebuildable(source) and out.shape_env.dynamic.is_changing_length(source, value):
+        elif changing:
             var.length = functools.cache(functools.partial(
                 out.shape_env.new_length, source, len(value)))
             if value and all(type(v) is np.ndarray for v in value):
                 var.rows = functools.partial(stacked_rows_input, tx, value, source)
+        if _rebuildable(source):    # (``lrs[i]``: one item, see ListVariable.getitem)
+            var.item_at = functools.partial(_item_at, tx, value, source, changing)
+        if changing:    # (``tokens[-1]``: the last item alone, see ListVariable._from_end)
+            var.held_length = functools.cache(functools.partial(
+                out.shape_env.new_length, source, len(value)))
+            var.item_from_end = functools.cache(
+                lambda k: wrap(tx, value[k], ItemSource(source, k)))
         return var
     if type(value) is dict:
         if not all(is_pure_constant(k) for k in value):

@@ -26,6 +26,7 @@ from dynamo.guards.type_slots import dict_of, mro_of, qualname_of
 
 from .. import ops
 from ..exc import Unsupported
+from ..symbolic.math_calls import round_call
 from . import conversions  # noqa: F401 (its handlers: int, float, bool, complex)
 from .arrays import ArrayVariable
 from .base import BoundBuiltinMethod, Variable
@@ -44,6 +45,7 @@ from .dicts import DefaultDictVariable, DictVariable, DictViewVariable
 from .formatted import join_texts
 from .formatted_calls import format_method
 from .functions import BaseFunctionVariable, PartialVariable, fold
+from .graph_numbers import as_graph_number
 from .iteration import HANDLERS, handles, iterate
 from .iterators import (
     EnumerateVariable,
@@ -59,6 +61,7 @@ from .objects import (
     ObjectVariable,
     TypeSource,
 )
+from .polynomials import Poly1dVariable
 from .sequences import ListVariable, SequenceVariable, TupleVariable, wrap_constant
 from .sets import SetVariable
 from .size_values import size_abs
@@ -196,6 +199,11 @@ def _len(tx, obj, **kw):
         return ConstantVariable(len(obj.dict.items))
     if isinstance(obj, IteratorVariable):
         raise TypeError(f"object of type '{obj.python_type().__name__}' has no len()")
+    if isinstance(obj, Poly1dVariable):   # NumPy's __len__ is the order
+        order = obj.order()
+        if type(order) is int and order < 0:   # (``p._coeffs`` rebound to an empty array)
+            raise ValueError("__len__() should return >= 0")
+        return ConstantVariable(order)
     if isinstance(obj, ArrayVariable):
         if obj.meta.ndim == 0:
             raise Unsupported("len() of a 0-d array (raises TypeError)")
@@ -419,6 +427,11 @@ def _round(tx, x, ndigits=None):
         raise Unsupported("round() of an array or NumPy scalar", "NumPy arrays raise "
                           "TypeError and NumPy scalars return Python numbers; it runs "
                           "eagerly.", hint="use np.round(x, n)", cause="array_to_python")
+    x = as_graph_number(tx, x)   # round(float(col.mean()), 3): rounded by the graph
+    if isinstance(x, ConstantVariable) and ndigits is not None and ndigits.is_constant():
+        rounded = round_call(x.value, ndigits.as_python_constant())
+        if rounded is not None:
+            return ConstantVariable(rounded)
     return fold(round, [x] if ndigits is None else [x, ndigits], {})
 
 

@@ -11,11 +11,15 @@ Example::
 
 from __future__ import annotations
 
+import numpy as np
+
 from .. import ops
 from ..exc import Unsupported
-from .arrays import ArrayVariable, DeferredNumberVariable
+from ..hints_flow import BRANCH_ON_DATA
+from .arrays import ArrayVariable, DeferredNumberVariable, call_library
 from .base import Variable, program_error
 from .constant import ConstantVariable, symbolic_number
+from .folding import known_value
 from .functions import fold
 from .iteration import HANDLERS
 from .size_values import holds_size
@@ -81,6 +85,41 @@ def _finite_checked(array: ArrayVariable) -> bool:
     a graph check makes sure of (``raising_checks.finite_check``)."""
     m = array.meta
     return m.kind == ops.NUMPY and m.shape == () and m.dtype.kind == "f"
+
+
+class NegatedTruthVariable(ArrayToPythonVariable):
+    """``not c`` of a traced 0-d NumPy array (``not (s > 0)``, stored or returned):
+    Python's bool, ``bool(np.logical_not(c))`` made by the glue after the graph: for
+    these dtypes ``not c`` is ``c == 0`` (NaN is true, as ``bool(nan)`` is), which
+    ``logical_not`` computes into a fresh array only the glue reads. A use that needs
+    it while tracing (``if``) is the truth test's break, there."""
+
+    def describe(self) -> str:
+        return "not of an array"
+
+    def needed(self) -> Unsupported:
+        return Unsupported("truth value of an array (data-dependent control flow)",
+                           hint=BRANCH_ON_DATA, cause="data_dependent")
+
+
+def negatable(value: Variable) -> bool:
+    """Is ``value`` one ``negated_truth`` applies to?"""
+    return isinstance(value, ArrayVariable) and value.meta.kind == ops.NUMPY and \
+        value.meta.shape == () and value.meta.dtype.kind in "biufc"
+
+
+def negated_truth(tx, value: Variable) -> Variable | None:
+    """``not value`` for a 0-d NumPy array of numbers or bools (a comparison's
+    ``np.bool``) whose value the trace does not know: a ``NegatedTruthVariable``; None
+    otherwise (the truth test's own path).
+
+        >>> negated_truth(tx, s_gt_0)      # not (x.sum() > 0)
+        NegatedTruthVariable(bool of logical_not(s_gt_0))
+    """
+    if not negatable(value) or known_value(tx.output.graph, value.node) is not None:
+        return None   # (made from constants only: the truth test folds it)
+    op, adapter = ops.lookup_function(np.logical_not)
+    return NegatedTruthVariable(bool, call_library(tx, op, adapter, [value], {}))
 
 
 def needs_deferred_value(*values: Variable) -> None:

@@ -29,6 +29,7 @@ import numpy as np
 
 from .. import ops
 from ..exc import Unsupported
+from ..symbolic import SymFloat, SymInt, is_unbacked
 from .arrays import ArrayVariable, DeferredNumberVariable
 from .base import Variable
 from .constant import ConstantVariable
@@ -59,8 +60,19 @@ def _formats_alike(probe, spec: str, conversion: str | None) -> bool:
     return True
 
 
+def changing_number(var: Variable) -> bool:
+    """Is ``var`` a changing number read from the frame (``self.n``, a symbolic int or
+    float with a source)? Its text is the glue's, from the value the call computes:
+    ``log.append(f"step {self.n}")`` neither pins ``n`` nor recompiles per step."""
+    value = getattr(var, "value", None)
+    return isinstance(var, ConstantVariable) and isinstance(value, (SymInt, SymFloat)) \
+        and not any(is_unbacked(s) for s in value.sym.symbols)
+
+
 def probe_of(value):
     """A value of ``value``'s Python type, or None where the glue cannot format it."""
+    if changing_number(value):
+        return 0 if isinstance(value.value, SymInt) else 0.0
     if isinstance(value, ArrayVariable):
         m = value.meta
         if m.kind != ops.NUMPY or m.dtype.kind not in _KINDS:

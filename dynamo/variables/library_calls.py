@@ -24,6 +24,7 @@ from .. import ops
 from ..exc import Unsupported
 from ..ops.quiet import warnings_as
 from ..symbolic import Symbolic
+from ..symbolic.sizes import pin
 from .arrays import (
     DATA_DEPENDENT,
     DATA_TO_PYTHON,
@@ -44,9 +45,9 @@ from .folding import array_fact, is_array_fact
 from .library_names import _is_random_state, library_name, library_root
 from .linspace_step import linspace_with_step
 from .ndindex import ndindex_of
-from .polynomials import Poly1dVariable, make_poly1d, polyval
+from .polynomials import Poly1dVariable, make_poly1d, poly1d_function, polyval
 from .sequences import SequenceVariable, TupleVariable, wrap_constant
-from .size_values import holds_size
+from .size_values import count_cast, holds_size
 
 
 class LibraryFunctionVariable(Variable):
@@ -96,10 +97,17 @@ class LibraryFunctionVariable(Variable):
                 self.fn)], {})
         if hit is None and isinstance(self.fn, type) and issubclass(self.fn, np.generic) \
                 and len(args) == 1 and not kwargs and holds_size(tx, args[0]) and \
-                np.dtype(self.fn).kind in "fc":
-            # np.float64(len(kept)): NumPy converts the Python int when the graph runs
+                count_cast(self.fn, args[0].value):
+            # np.float64(len(kept)), np.int64(len(kept)): NumPy converts the Python int
+            # when the graph runs
             return tx.output.call_op(ops.get("scalar_cast"), [args[0], ConstantVariable(
                 self.fn)], {})
+        if hit is None and isinstance(self.fn, type) and issubclass(self.fn, np.generic) \
+                and len(args) == 1 and not kwargs and holds_size(tx, args[0]) and \
+                np.dtype(self.fn).kind in "iu":   # np.int32(n), np.int64(n + 1): a break
+            pin(args[0].value.sym.symbols, f"{library_name(self.fn)}() of it, which "
+                "overflows for some values (np.int64() of a count itself stays in the "
+                "graph)")
         if hit is None and ops.is_dtype_query(self.fn) and \
                 any(isinstance(a, ArrayVariable) for a in [*args, *kwargs.values()]):
             return _fold_dtype_query(self.fn, args, kwargs)  # np.result_type(x, y)
@@ -114,6 +122,9 @@ class LibraryFunctionVariable(Variable):
         if self.fn is np.polyval and args and isinstance(args[0], Poly1dVariable) and \
                 len(args) == 2 and not kwargs:   # NumPy reads p as np.asarray(p): coeffs
             return polyval(tx, args[0].coeffs, args[1])
+        poly = poly1d_function(tx, self.fn, list(args), kwargs)   # np.polyder(p)...
+        if poly is not None:
+            return poly
         if isinstance(self.fn, np.poly1d):
             raise Unsupported("calling an np.poly1d object", cause="unregistered_function")
         known = ops.break_reason(self.fn) if hit is None else None

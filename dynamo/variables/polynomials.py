@@ -20,9 +20,19 @@ value, and the object is the translator's:
 - returned, or alive at a break, the glue builds the object around the graph's
   coefficient array (``rebuild``: no second trim, so ``p.coeffs`` is that very array).
 
-Anything else of the object (arithmetic on polynomials, ``p.roots``, ``p.deriv()``,
-``p[k]``, composition ``p(q)``, ``np.poly1d(c, r=True)``) breaks, with the hint to use
-``np.polyval`` on the coefficients. A ``poly1d`` from outside the frame (an argument, a
+- arithmetic (``p + q``, ``p - 1.0``, ``2.0 * p``, ``p * q``, ``p * x``, ``p / 2.0``,
+  ``p ** 2``, ``-p``), ``p.deriv(m)``, ``p.integ(m, k)`` and ``np.polyder``,
+  ``np.polyint``, ``np.polyadd``, ``np.polysub``, ``np.polymul`` of a polynomial are
+  NumPy's own calls on polynomials rebuilt around the coefficient arrays, in the graph
+  (the op ``poly1d_result``): a new polynomial whose coefficients NumPy trims (an
+  unbacked length) and whose variable is ``x``, as NumPy makes it; ``+p`` is ``p``;
+- ``len(p)`` is ``p.order``; ``p[k]`` (an int constant) the op ``poly1d_item``, NumPy's
+  ``__getitem__`` (0 of the dtype past either end).
+
+Anything else of the object (``p.roots``, whose dtype the values decide; ``p / q``, a
+pair; composition ``p(q)``; an array or NumPy scalar on the left of an operator, which
+takes NumPy's array path; ``p.deriv(0)``, a view; ``np.poly1d(c, r=True)``) breaks, with
+the hint to use the coefficient arrays. A ``poly1d`` from outside the frame (an argument, a
 global, one alive at a graph break) is the same variable around its coefficient array,
 an input read as ``p.coeffs``; it is guarded by its type and its variable's name, not by
 identity, so a new polynomial on every call reuses the entry
@@ -32,7 +42,8 @@ Example::
 
     def smooth(c, t):
         p = np.poly1d(c)            # coeffs = poly1d_coeffs(c): length u0
-        return p(t), p.order        # polyval(coeffs, t), u0 - 1: one graph
+        d = p.deriv() * 2.0         # poly1d_result("mul", ...): length u1
+        return p(t), p.order, d(t)  # polyval(coeffs, t), u0 - 1: one graph
 """
 
 from __future__ import annotations
@@ -41,9 +52,10 @@ import numpy as np
 
 from .. import ops
 from ..exc import Unsupported
+from ..ops.numerics import rebuild_poly1d
 from ..symbolic import Symbolic
 from .arrays import ArrayVariable, call_library
-from .base import Variable
+from .base import BoundBuiltinMethod, Variable
 from .constant import ConstantVariable
 from .sequences import SequenceVariable
 
@@ -52,16 +64,8 @@ _HINT = ("use the coefficient array itself: np.polyval(c, x) for p(x), and np.po
          "np.polyadd, np.polymul of arrays (they return arrays for array inputs)")
 
 
-def rebuild(coeffs: np.ndarray, variable: str) -> np.poly1d:
-    """The ``poly1d`` the trace made, around the graph's coefficient array: what
-    ``np.poly1d.__init__`` leaves (its two attributes), without trimming again.
-
-        >>> rebuild(np.array([1.0, 2.0]), "x")
-        poly1d([1., 2.])
-    """
-    p = object.__new__(np.poly1d)
-    p._coeffs, p._variable = coeffs, variable
-    return p
+# the poly1d the trace made, around the graph's coefficient array (no second trim)
+rebuild = rebuild_poly1d
 
 
 class Poly1dVariable(Variable):
@@ -88,11 +92,35 @@ class Poly1dVariable(Variable):
         if name in _COEFFS:
             return self.coeffs
         if name in ("order", "o"):
-            return ConstantVariable(self.coeffs.meta.shape[0] - 1)
+            return ConstantVariable(self.order())
         if name == "variable":
             return ConstantVariable(self.variable)
+        if name in ("deriv", "integ"):
+            return BoundBuiltinMethod(self, name)
         raise Unsupported(f"attribute {name!r} of an np.poly1d object", hint=_HINT,
                           cause="unregistered_function")
+
+    def order(self):
+        """``p.order`` and ``len(p)``: one less than the coefficients' length."""
+        return self.coeffs.meta.shape[0] - 1
+
+    def call_method(self, tx, name: str, args: list, kwargs: dict) -> Variable:
+        """``p.deriv(m=1)``, ``p.integ(m=1, k=0)``: NumPy's own, on the coefficients."""
+        if name not in ("deriv", "integ"):
+            return super().call_method(tx, name, args, kwargs)
+        names = ("m",) if name == "deriv" else ("m", "k")
+        bound = _bind(names, args, kwargs, {"m": 1, "k": 0})
+        if bound is None:
+            raise _refused(f"p.{name}() with these arguments")
+        return _result(tx, name, [self, *(bound[n] for n in names)])
+
+    def getitem(self, tx, index: Variable) -> Variable:
+        """``p[k]``: the coefficient of ``x**k`` (a NumPy scalar; 0 past either end)."""
+        k = index.as_python_constant() if index.is_constant() else None
+        if type(k) is not int:
+            raise _refused("p[k] with other than an int constant k")
+        return call_library(tx, ops.get("poly1d_item"), ops.registry.same,
+                            [self.coeffs, index], {})
 
     def reconstruct(self, cg) -> str:
         if self.source is not None:   # the program's own object (it may not be rebuilt)
@@ -108,6 +136,133 @@ def polyval(tx, coeffs: ArrayVariable, x: Variable) -> Variable:
         raise Unsupported("np.polyval at an np.poly1d object (a polynomial)", hint=_HINT,
                           cause="unregistered_function")
     return call_library(tx, ops.get("poly1d_value"), ops.registry.same, [coeffs, x], {})
+
+
+def _refused(what: str) -> Unsupported:
+    return Unsupported(f"{what} of an np.poly1d object (not modelled)", hint=_HINT,
+                       cause="unregistered_function")
+
+
+def _bind(names: tuple, args: list, kwargs: dict, defaults: dict) -> dict | None:
+    """Arguments by name, each a Python constant (an order ``m``: an int >= 1, as
+    ``m == 0`` returns a view of the coefficients, not a new array); None otherwise."""
+    if len(args) > len(names) or set(kwargs) - set(names) or \
+            set(kwargs) & set(names[:len(args)]):
+        return None
+    bound = {**defaults, **dict(zip(names, args)), **kwargs}
+    values = {}
+    for n in names:
+        v = bound[n]
+        v = v.as_python_constant() if isinstance(v, Variable) and v.is_constant() and \
+            not isinstance(v, Poly1dVariable) else v
+        if isinstance(v, (Variable, Symbolic)) or n == "m" and (type(v) is not int or v < 1):
+            return None
+        values[n] = ConstantVariable(v)
+    return values
+
+
+def _operand(v: Variable) -> tuple[str, Variable] | None:
+    """An operand of NumPy's poly1d arithmetic this module passes to the graph: a
+    polynomial (``"p"``: its coefficients), a NumPy array of at most one dimension
+    (``"a"``), a Python number (``"c"``); None for anything else."""
+    if isinstance(v, Poly1dVariable):
+        return "p", v.coeffs
+    if isinstance(v, ArrayVariable):
+        return ("a", v) if v.meta.kind == ops.NUMPY and v.meta.ndim <= 1 else None
+    if isinstance(v, ConstantVariable) and (type(v.value) in (int, float) or
+                                            v.value is None):
+        return "c", v   # (None: polyint's k)
+    return None
+
+
+def _result(tx, how: str, operands: list) -> Poly1dVariable:
+    """The poly1d NumPy makes by ``POLY1D_CALLS[how]``: its coefficients computed by
+    the graph (``poly1d_result``), its variable ``x`` (NumPy makes a new one)."""
+    parts = [_operand(v) for v in operands]
+    what = f"NumPy's poly1d {how} with {', '.join(v.describe() for v in operands[1:])}" \
+        if len(operands) > 1 else f"NumPy's poly1d {how}"
+    if any(p is None for p in parts):
+        raise _refused(what)
+    kinds = "".join(k for k, _ in parts)
+    try:
+        coeffs = tx.output.call_op(ops.get("poly1d_result"),
+                                   [ConstantVariable(how), ConstantVariable(kinds),
+                                    *(v for _, v in parts)], {})
+    except Unsupported as e:   # (the op's rule refuses: a dtype, NumPy's own error)
+        raise _refused(f"{what}: {e.reason.split(': ', 1)[-1]}") from None
+    return Poly1dVariable(coeffs, "x")
+
+
+# Python operator name (``translator/operators.BINARY_OPS``) -> NumPy's poly1d method
+_BINARY = {"add": "add", "subtract": "sub", "multiply": "mul", "divide": "truediv",
+           "pow": "pow"}
+_REFLECTED = {"add": "radd", "subtract": "rsub", "multiply": "rmul"}
+
+
+def poly1d_operator(tx, name: str, a: Variable, b: Variable) -> Variable | None:
+    """``p + q``, ``p - 1.0``, ``2.0 * p``, ``p * x``, ``p / 2.0``, ``p ** 2`` where a
+    polynomial is on the left, or a Python number is on the left of one: NumPy's own
+    (``poly1d_result``). None where neither is a polynomial; a break with the hint
+    for what is not modelled (an array or a NumPy scalar on the left takes NumPy's
+    array path; ``p / q`` is a (quotient, remainder) pair; ``p ** -1`` raises)."""
+    if not (isinstance(a, Poly1dVariable) or isinstance(b, Poly1dVariable)):
+        return None
+    if isinstance(a, Poly1dVariable):
+        how, operands = _BINARY.get(name), [a, b]
+        if how == "truediv" and _operand(b) is not None and _operand(b)[0] != "c":
+            how = None
+        if how == "pow" and not (isinstance(b, ConstantVariable) and type(b.value) is int
+                                 and 0 <= b.value <= 64):
+            how = None
+    else:
+        how, operands = _REFLECTED.get(name), [b, a]
+        if _operand(a) is None or _operand(a)[0] != "c":
+            how = None
+    if how is None:
+        raise _refused(f"operator {name} of {a.describe()} and {b.describe()}")
+    return _result(tx, how, operands)
+
+
+def poly1d_unary(tx, name: str, value: Variable) -> Variable | None:
+    """``-p`` (a new polynomial of the negated coefficients) and ``+p`` (``p`` itself,
+    as NumPy returns it); None for anything but a polynomial."""
+    if not isinstance(value, Poly1dVariable):
+        return None
+    if name == "positive":
+        return value
+    if name == "negative":
+        return _result(tx, "neg", [value])
+    raise _refused(f"unary {name}")
+
+
+# np.polyder(p, m=1), np.polyint(p, m=1, k=None), np.polyadd/polysub/polymul(a1, a2)
+_FUNCTIONS = {np.polyder: ("polyder", ("p", "m"), {"m": 1}),
+              np.polyint: ("polyint", ("p", "m", "k"), {"m": 1, "k": None}),
+              np.polyadd: ("polyadd", ("a1", "a2"), {}),
+              np.polysub: ("polysub", ("a1", "a2"), {}),
+              np.polymul: ("polymul", ("a1", "a2"), {})}
+
+
+def poly1d_function(tx, fn, args: list, kwargs: dict) -> Variable | None:
+    """``np.polyder(p)``, ``np.polyint(p, 2)``, ``np.polymul(p, q)``... where an
+    argument is a polynomial: NumPy's own, a polynomial (``poly1d_result``); None
+    where none is (the array function's own path)."""
+    if fn not in _FUNCTIONS or not any(isinstance(v, Poly1dVariable)
+                                       for v in (*args, *kwargs.values())):
+        return None
+    how, names, defaults = _FUNCTIONS[fn]
+    polys = [n for n in names if n in ("p", "a1", "a2")]
+    bound = {**dict(zip(names, args)), **kwargs}
+    if len(args) > len(names) or set(kwargs) - set(names) or \
+            any(n not in bound for n in polys):
+        raise _refused(f"np.{fn.__name__}() with these arguments")
+    rest = _bind(tuple(n for n in names if n not in polys),
+                 [], {n: bound[n] for n in names if n not in polys and n in bound},
+                 defaults)
+    if rest is None:
+        raise _refused(f"np.{fn.__name__}() with these arguments")
+    return _result(tx, how, [*(bound[n] for n in polys),
+                             *(rest[n] for n in names if n not in polys)])
 
 
 def make_poly1d(tx, args: list, kwargs: dict) -> Variable | None:
@@ -150,4 +305,5 @@ def make_poly1d(tx, args: list, kwargs: dict) -> Variable | None:
     return Poly1dVariable(coeffs, name or "x")
 
 
-__all__ = ["Poly1dVariable", "make_poly1d", "polyval", "rebuild"]
+__all__ = ["Poly1dVariable", "make_poly1d", "poly1d_function", "poly1d_operator",
+           "poly1d_unary", "polyval", "rebuild"]

@@ -179,6 +179,13 @@ class ListVariable(SequenceVariable):
     # ArrayVariable of np.asarray(list) (its items stacked), rows symbolic from
     # ``least`` up, or None (see ``stacked_lists``)
     rows = None
+    # unread, a list whose length changed between calls (of ints used as data too):
+    # (k) -> the Variable of the real list's item ``value[k]`` for a negative ``k``,
+    # read from ``L[k]`` alone, and () -> the length held, a changing int (``_from_end``)
+    item_from_end = held_length = None
+    # unread, from a rebuildable source: (i) -> the Variable of the item at a changing
+    # int ``i``, read from ``L[i]`` alone (``builder._item_at``), or None
+    item_at = None
 
     def as_data(self):
         """The real list as array data (an input of symbolic length), while the trace
@@ -284,6 +291,35 @@ class ListVariable(SequenceVariable):
         else:
             raise Unsupported(f"list.{name}")
         return ConstantVariable(None)
+
+    def getitem(self, tx, index: Variable) -> Variable:
+        item = self._from_end(index)
+        if item is None and self.item_at is not None and self.is_unread() and \
+                not self.edits and not self.appended and \
+                isinstance(index, ConstantVariable) and type(index.value) is SymInt:
+            item = self.item_at(index.value)    # ``lrs[self.i]``: that item alone
+        return item if item is not None else super().getitem(tx, index)
+
+    def _from_end(self, index: Variable) -> Variable | None:
+        """``lst[-k]`` (a negative int constant) of an unread list whose length is a
+        changing int, leaving it unread: an item appended in the trace is that
+        Variable; one the list held is read from ``L['self'].tokens[-1]`` alone,
+        guarded as any value read there (an int that changes is a number) with the
+        bound ``len(L['self'].tokens) >= 1`` as a decision, not the length. A decoder
+        that appends a token each call and embeds the last one (``EMB[tokens[-1]]``)
+        keeps one entry. Out of bounds (or with items set at an index), the items are
+        read, as before, and Python raises its ``IndexError``."""
+        if not self.is_unread() or self.item_from_end is None or self.edits or \
+                not isinstance(index, ConstantVariable) or type(index.value) is not int \
+                or index.value >= 0:
+            return None
+        key = index.value
+        if -key <= len(self.appended):
+            return self.appended[key]
+        held = key + len(self.appended)          # from the end of the list held
+        if not bool(self.held_length() >= -held):
+            return None
+        return self.item_from_end(held)
 
     def setitem(self, tx, index: Variable, value: Variable) -> None:
         if self._set_unread(index):

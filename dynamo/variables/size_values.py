@@ -38,6 +38,7 @@ Example::
 from __future__ import annotations
 
 import operator
+import sys
 
 import numpy as np
 
@@ -85,6 +86,36 @@ def _reads_unbacked(value) -> bool:
 def holds_size(tx, variable: Variable) -> bool:
     """Is ``variable`` an int over a data-dependent size, that this module keeps?"""
     return _ints(tx, [variable]) is not None
+
+
+def is_count(value) -> bool:
+    """Is ``value`` a data-dependent size itself, with no arithmetic on it (``len(kept)``,
+    ``np.bincount(y).shape[0]``: the symbol ``u0``)? Such a size is an array's length,
+    ``0 <= n < 2**63`` at every count, so a 64-bit NumPy int holds it: ``np.int64(n)``
+    can never overflow, where ``np.int64(n ** 200)`` or ``np.int8(n)`` could.
+
+        >>> is_count(len(x[x > 0]))           # u0
+        True
+        >>> is_count(len(x[x > 0]) + 1)       # u0 + 1: past 2**63 - 1 for the largest n
+        False
+    """
+    if not isinstance(value, SymInt) or value.sym.const or len(value.sym.terms) != 1:
+        return False
+    (name, coeff), = value.sym.terms
+    return coeff == 1 and is_unbacked(name) and not name.startswith(("ui", "uf"))
+
+
+def count_cast(scalar_type: type, value) -> bool:
+    """May ``scalar_type(value)`` of an int over a data-dependent size be a node
+    (``scalar_cast``)? A float or complex type takes every int (a large one rounds, or
+    is inf with NumPy's own OverflowError: the same call when the graph runs); a 64-bit
+    int type takes a count itself (``is_count``), which it always holds. Other ints
+    (``np.int8(n)``, ``np.int64(n ** 200)``) overflow for some values, which the trace,
+    at its made-up counts, cannot tell from the program's: they break, as before."""
+    dtype = np.dtype(scalar_type)
+    if dtype.kind in "fc":
+        return True
+    return dtype.kind in "iu" and dtype.itemsize == 8 and is_count(value)
 
 
 def _ints(tx, variables) -> list | None:
@@ -268,6 +299,10 @@ class SizeTruthVariable(DeferredNumberVariable):
         try:
             record(self.text, True, self.expr.symbols)
         except Unsupported as e:
+            # (``if n > 0:`` jumps on the bool; ``and``/``or`` whose right operand
+            # may show something, ``n > 0 and 6 // n > 2``, too: translator/size_and_or)
+            e.hint = f"{e.hint}; `&`, `|` of two such comparisons, `and`/`or` of two " \
+                "that compute nothing else, and `not` of one stay in the graph as bools"
             return e
         except Specialize:   # (no trace: nothing to name)
             pass
@@ -308,11 +343,44 @@ def truth_numbers(tx, name: str, a: Variable, b: Variable) -> tuple[Variable, Va
 
 
 def truth_number(tx, name: str, value: Variable) -> Variable:
-    """``-(n > 0)``, ``+(n > 0)``: Python negates a bool as its int (``-True`` is -1, an
-    int); ``~`` is left out (deprecated for a bool from 3.12: its warning)."""
-    if name in ("negative", "positive") and isinstance(value, SizeTruthVariable):
+    """``-(n > 0)``, ``+(n > 0)``, ``~(n > 0)``: Python negates and inverts a bool as
+    its int (``-True`` is -1, ``~True`` is -2, ints), so the comparison becomes the int
+    the graph computes from it and the operator then takes the int's path (``~`` of a
+    symbolic int is ``-i - 1``: affine). From 3.12 ``~`` of a bool warns
+    (DeprecationWarning, at every call): that breaks, as ``~True`` of a constant does
+    (``constant.fold``), so Python runs it and warns."""
+    if not isinstance(value, SizeTruthVariable):
+        return value
+    if name == "invert" and sys.version_info >= (3, 12):
+        raise Unsupported(f"~ of a bool ({value.text}) warns on Python 3.12+ "
+                          "(DeprecationWarning: bitwise inversion '~' on bool)")
+    if name in ("negative", "positive", "invert"):
         return _truth_int(tx, value)
     return value
+
+
+class _Not:
+    """``not`` in an ``Expr``: it prints itself (``(not (u0 > 2))``)."""
+
+    __name__ = "not_"
+
+    def __call__(self, a):
+        return not a
+
+    def render_call(self, a: str) -> str:
+        return f"(not {a})"
+
+
+_NOT = _Not()
+
+
+def truth_not(tx, value: Variable) -> Variable | None:
+    """``not (len(kept) > 0)``: the negated comparison, again a bool the graph computes
+    (``sym_truth``), so it is returned, stored or used in arithmetic as the comparison
+    is (``-(not (n > 0))``); None for any other value (the truth test's own path)."""
+    if not isinstance(value, SizeTruthVariable):
+        return None
+    return _truth_node(tx, Expr.apply(_NOT, value.expr), f"not ({value.text})")
 
 
 def _truth_int(tx, truth: SizeTruthVariable) -> ConstantVariable:
@@ -382,5 +450,5 @@ def truth_operands(tx, name: str, a: Variable, b: Variable) -> tuple[Variable, V
 
 
 __all__ = ["SizeTruthVariable", "graph_int", "holds_size", "size_abs", "size_choice",
-           "size_operator", "size_truth", "truth_logic", "truth_number", "truth_numbers",
-           "truth_operands"]
+           "size_operator", "size_truth", "truth_logic", "truth_not", "truth_number",
+           "truth_numbers", "truth_operands"]

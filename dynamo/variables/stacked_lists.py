@@ -18,6 +18,10 @@ the trace appended come from the graph. So ``np.stack(keys)`` is::
     concatenate([np_asarray_keys, stack([matmul])])   # the rows held, then the new one
     array(np_asarray_keys)                            # nothing appended yet: a copy
 
+``np.concatenate(rows)`` along axis 0 (rows of shape ``(k, ...)``, ``(1, D)`` for
+a cache grown a row at a time) is the same input reshaped to ``(-1, ...)``, then
+the appended items: ``concatenate([reshape(np_asarray_rows, (-1, D)), row])``.
+
 For ndarrays of one shape ``np.asarray(list)`` is ``np.stack(list)`` (dtypes
 promoted alike); the entry is guarded on the items' type (``type(v) is ndarray``
 for each, before the check stacks them), on the stacked array's dtype, rank and
@@ -49,6 +53,7 @@ from dynamo.guards import EXPR, AsArraySource, Guard, ShapeSource
 
 from .. import ops
 from .arrays import ArrayVariable
+from .constant import ConstantVariable
 from .sequences import ListVariable
 
 # The ops that read their one argument whole as the stacked items (np.vstack: of
@@ -83,12 +88,27 @@ def stacked_rows_input(tx, value: list, source, least: int) -> ArrayVariable | N
     return var
 
 
+def _concatenated_along_first(op, args: list, kwargs: dict) -> bool | None:
+    """Whether the call is ``np.concatenate(lst)`` along axis 0 (True), another
+    stacking call of the list alone (False), or neither (None: traced as before)."""
+    if op.name in _STACKING:
+        return False if len(args) == 1 and not kwargs else None
+    if op.name != "concatenate" or len(args) not in (1, 2) or set(kwargs) - {"axis"}:
+        return None
+    axis = args[1] if len(args) == 2 else kwargs.get("axis")
+    if axis is not None and not (axis.is_constant() and type(axis.as_python_constant())
+                                 is int and axis.as_python_constant() == 0):
+        return None              # (another axis, a negative one, None: read as before)
+    return True
+
+
 def stacked_list(output, op, args: list, kwargs: dict) -> ArrayVariable | None:
-    """``np.stack(lst)`` (``np.array``, ``np.asarray``, ``np.vstack`` of 1-d items) of
-    an unread list of arrays whose length changes, built from the stacked input and
-    the rows appended in the trace (see the module doc); None where the call is traced
-    as before (the items read one by one)."""
-    if op.name not in _STACKING or len(args) != 1 or kwargs:
+    """``np.stack(lst)`` (``np.array``, ``np.asarray``, ``np.vstack`` of 1-d items,
+    ``np.concatenate`` along axis 0) of an unread list of arrays whose length changes,
+    built from the stacked input and the rows appended in the trace (see the module
+    doc); None where the call is traced as before (the items read one by one)."""
+    concatenating = _concatenated_along_first(op, args, kwargs)
+    if concatenating is None:
         return None
     lst = args[0]
     if not isinstance(lst, ListVariable) or lst.rows is None or not lst.is_unread() or \
@@ -101,9 +121,13 @@ def stacked_list(output, op, args: list, kwargs: dict) -> ArrayVariable | None:
     if rows is None:
         return None
     item = rows.meta.shape[1:]
-    if (op.name == "vstack" and len(item) != 1) or \
+    if (op.name == "vstack" and len(item) != 1) or (concatenating and not item) or \
             any(tuple(v.meta.shape) != tuple(item) for v in appended):
         return None              # (shapes that differ: NumPy's own error, eagerly)
+    if concatenating:            # (n, k, ...) stacked is (n * k, ...) concatenated
+        parts = [output.call_op(ops.get("reshape"), [rows, ConstantVariable(
+            (-1,) + tuple(item[1:]))], {})] + appended
+        return output.call_op(ops.get("concatenate"), [ListVariable(parts)], {})
     if not appended:
         return output.call_op(ops.get("array"), [rows], {})
     new = output.call_op(ops.get("stack"), [ListVariable(appended)], {})

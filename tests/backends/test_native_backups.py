@@ -38,6 +38,21 @@ def _shift_then_bump(x, B):   # B[0] is read before it is written (outside B[1:]
     return B
 
 
+def _same_as_eager(fn, compiled, want_args, got_args, overflow: bool) -> None:
+    """``fn`` and ``compiled`` called on equal inputs: both warn of an overflow where
+    ``overflow`` says; their results, and the inputs after the calls, bit-equal."""
+    if overflow:
+        with pytest.warns(RuntimeWarning, match="overflow"):
+            want = fn(*want_args)
+        with pytest.warns(RuntimeWarning, match="overflow"):
+            got = compiled(*got_args)
+    else:
+        want, got = fn(*want_args), compiled(*got_args)
+    same(got, want)
+    for g, w in zip(got_args, want_args):
+        same(g, w)
+
+
 def test_jacobi_skips_the_backup_of_b_only_and_matches_eager():
     """B's first access is its first step's store and the loop stores the same
     region: no backup of B (its backup buffer stays untouched); A is read first and
@@ -51,17 +66,9 @@ def test_jacobi_skips_the_backup_of_b_only_and_matches_eager():
     for big in (False, True, False):
         want_args, got_args = _grids(big=big), _grids(big=big)
         calls = tier.native_calls
-        if big:
-            with pytest.warns(RuntimeWarning, match="overflow"):
-                want = jacobi(*want_args)
-            with pytest.warns(RuntimeWarning, match="overflow"):
-                got = c(*got_args)
-        else:
-            want, got = jacobi(*want_args), c(*got_args)
+        _same_as_eager(jacobi, c, want_args, got_args, overflow=big)
+        if not big:
             assert tier.native_calls == calls + 1
-        same(got, want)
-        for g, w in zip(got_args, want_args):
-            same(g, w)
     assert (spare[2] == -7.0).all() and not (spare[0] == -7.0).all()
 
 
@@ -76,16 +83,7 @@ def test_a_small_b_keeps_its_backup_and_matches_eager():
     spare[2].fill(-7.0)                     # B's backup: the kernel saves into it
     for big in (False, True):
         want_args, got_args = _grids(64, big=big), _grids(64, big=big)
-        if big:
-            with pytest.warns(RuntimeWarning, match="overflow"):
-                want = jacobi(*want_args)
-            with pytest.warns(RuntimeWarning, match="overflow"):
-                got = c(*got_args)
-        else:
-            want, got = jacobi(*want_args), c(*got_args)
-        same(got, want)
-        for g, w in zip(got_args, want_args):
-            same(g, w)
+        _same_as_eager(jacobi, c, want_args, got_args, overflow=big)
     assert not (spare[2] == -7.0).all()
 
 
@@ -188,15 +186,6 @@ def test_a_later_store_outside_the_first_region_keeps_the_backup(name, fn):
     for bad in (True, False):
         want_args, got_args = _inputs(name, bad), _inputs(name, bad)
         calls = tier.native_calls
-        if bad:
-            with pytest.warns(RuntimeWarning, match="overflow"):
-                want = fn(*want_args)
-            with pytest.warns(RuntimeWarning, match="overflow"):
-                got = c(*got_args)
-        else:
-            want, got = fn(*want_args), c(*got_args)
-        same(got, want)
-        for g, w in zip(got_args, want_args):
-            same(g, w)
+        _same_as_eager(fn, c, want_args, got_args, overflow=bad)
         assert tier.native_calls == calls + (not bad)
     assert tier.kernel.free_writes == ()

@@ -191,3 +191,67 @@ def test_plain_and_out_stores_of_no_element_still_compute_their_value(form):
     with pytest.warns(RuntimeWarning):
         check_native(f, *args, native=False)   # values and the inputs afterwards
     assert made[0].error is None and made[0].native_calls == 0   # flagged: tier 1 reran
+
+
+def _view_stores(A, idx, v):
+    row = A[2]
+    row[idx] = v[:idx.shape[0]]                    # a row of an input
+    col = A[:, 1]
+    col[idx] += v[1]                               # gather, add, store: through a view
+    w = A[1:, ::-2]
+    w[idx, 1] = v[0]                               # a reversed, strided view
+    B = A * 2
+    B[1][idx[::-1]] = v[:idx.shape[0]]             # a new array's view
+    return A, B
+
+
+@pytest.mark.parametrize("dtype", ["float64", "int32", "bool"])
+def test_array_index_stores_through_views(dtype):
+    A = (rng.standard_normal((5, 6)) * 4).astype(dtype)
+    v = (rng.standard_normal(6) * 4).astype(dtype)
+    check_native(_view_stores, A, np.array([0, -1, 3, 3, -4]), v)   # repeated, negative
+    check_native(_view_stores, A, np.zeros(0, np.int64), v)          # nothing stored
+
+
+def test_array_index_store_through_a_view_out_of_bounds_raises_as_eager():
+    def f(A, idx):
+        r = A[1:4, 2]                              # a view of 3 elements
+        r[idx] = 7.0
+        return A * 1.0
+    c, made = compiled(f)
+    c(np.zeros((5, 4)), np.array([0, 1]))
+    for bad in ([0, 3], [-4, 1]):                  # in the base's bounds, not the view's
+        A, want = np.arange(20.0).reshape(5, 4), np.arange(20.0).reshape(5, 4)
+        with pytest.raises(IndexError) as e1:
+            f(want, np.array(bad))
+        with pytest.raises(IndexError) as e2:
+            c(A, np.array(bad))
+        assert str(e2.value) == str(e1.value)
+        np.testing.assert_array_equal(A, want)     # restored from its backup
+    A, want = np.arange(20.0).reshape(5, 4), np.arange(20.0).reshape(5, 4)
+    np.testing.assert_array_equal(c(A, np.array([2, -3])), f(want, np.array([2, -3])))
+    assert made[0].error is None and made[0].native_calls >= 1
+
+
+def _carried(A, B, idx):
+    for _ in range(20):                            # a loop node: A, B carried, swapped
+        B[idx] = A[idx[::-1]] * 0.5 + 1.0
+        A, B = B, A
+    return A, B
+
+
+def test_array_index_stores_into_a_loops_carried_arrays():
+    A, B = rng.standard_normal(12), rng.standard_normal(12)
+    src = _lowered(_carried, A, B, np.array([1, 5, 5, -1]))
+    assert isinstance(src, str) and "for " in src, src
+    check_native(_carried, A, B, np.array([1, 5, 5, -1]))
+    c, made = compiled(_carried)
+    c(A.copy(), B.copy(), np.array([1, 2]))
+    a, b, wa, wb = A.copy(), B.copy(), A.copy(), B.copy()
+    with pytest.raises(IndexError) as e1:
+        _carried(wa, wb, np.array([1, 12]))
+    with pytest.raises(IndexError) as e2:
+        c(a, b, np.array([1, 12]))
+    assert str(e2.value) == str(e1.value)
+    np.testing.assert_array_equal(a, wa)
+    np.testing.assert_array_equal(b, wb)

@@ -485,7 +485,7 @@ def test_two_up_reader_not_named_sees_the_programs_frames_from_the_first_call(
     function's own frame (``frame_entries.frame_entry``), which then runs the function's own
     code: already on that first call the reader sees the program's frames, as in
     plain Python. From then on the function is called as it is, and the log says why
-    (``_check_frame_reader``)."""
+    (``inline_checks.check_frame_reader``)."""
     fn = _fresh(fn)
     compiled = dynamo.compile(fn, backend=backend)
     with caplog.at_level(logging.DEBUG, logger="dynamo.graph_breaks"):

@@ -20,7 +20,7 @@ import pytest
 from observe import collector_off
 
 import dynamo
-from dynamo import api, hook, listeners, source
+from dynamo import compile_settings, hook, listeners, source
 
 
 def _sweep(run, stop_at=None):
@@ -142,9 +142,10 @@ def test_an_interrupt_in_adding_or_removing_a_listener_leaves_their_lock_free():
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_an_interrupt_in_finding_a_copied_objects_context_leaves_its_lock_free():
     """A compiled object unpickled (or copied) finds the context copies with its
-    settings share under ``api._received_lock``."""
+    settings share under ``compile_settings._received_lock``."""
     import copy
     f = dynamo.compile(_double, backend="eager")
     for k in _sweep(lambda: copy.copy(f)):
-        assert _free_for_another_thread(api._received_lock), f"held after point {k}"
+        assert _free_for_another_thread(compile_settings._received_lock), \
+            f"held after point {k}"
     np.testing.assert_array_equal(copy.copy(f)(np.ones(3)), _double(np.ones(3)))

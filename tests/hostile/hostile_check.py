@@ -133,9 +133,14 @@ def _digest(a: np.ndarray) -> tuple:
 
 
 def _leaves(items):
-    """Array elements as plain Python values (floats keep -0.0 and NaN)."""
+    """Array elements as plain Python values (floats keep -0.0 and NaN). A record of a
+    structured dtype is a tuple, whose sub-array fields are arrays."""
     if isinstance(items, list):
         return [_leaves(v) for v in items]
+    if isinstance(items, tuple):
+        return ("record", [_leaves(v) for v in items])
+    if isinstance(items, np.ndarray):
+        return snap(items)
     return (type(items).__name__, items)
 
 

@@ -187,7 +187,7 @@ ROUND8: dict[str, Known | str] = {
 #    passed on at a break (variables/lifetimes.py may_end_visibly); int symbols and
 #    their sums are guarded within int64 (builder._symbolic_int,
 #    OutputGraph._guard_int64); `is` of two sourced numbers is guarded
-#    (translator/base.py is_same_object).) No entries.
+#    (translator/identity.py is_same_object).) No entries.
 ROUND9: dict[str, Known | str] = {}
 
 # R. Round 10 (prog_round10_*.py). (compiled-recursion-depth, fixed: each level of a
@@ -395,11 +395,43 @@ ROUND25: dict[str, Known | str] = {}
 #    sym_truth_scalar, size_values.truth_operands.) No entries.
 ROUND26: dict[str, Known | str] = {}
 
+# Z4. Round 27 (prog_round27_*.py): array kinds users pass in (read-only, frombuffer,
+#    broadcast views, memmap, F order, negative strides, byte-swapped, records, dates,
+#    objects, str/bytes, matrix, masked, subclasses, NumPy's protocols), NumPy's global
+#    state around the call (print options, warning filters, error state) and NEP 50's
+#    promotion corners. (text-width-probe, fixed: ``(s + s).dtype`` of two 'U3' arrays
+#    was '<U1' in the trace: the rule ran the ufunc on 0-d probes of zeros, whose result
+#    is a scalar as wide as its value; text operands are probed with their own
+#    dimensions and a 0-d text result runs eagerly, ops/rules.py elementwise.)
+#    (duration-divide-reduced, fixed: ``t / np.timedelta64(1, "m")`` failed the numpy
+#    backend's compile, BackendError: np.timedelta64 is an np.signedinteger, and
+#    strength_reduce took it for a number to multiply by its reciprocal; passes/
+#    strength.py _NOT_NUMBER.) (caller-raise-rewarns, fixed: under the caller's
+#    ``np.errstate(divide="raise")`` a rerun graph of ``np.sqrt(x) + 1 / x`` warned at
+#    the sqrt, raised at the divide, and the rerun warned again (3 times on the numpy
+#    backend): such a graph runs under the floating-point guard on calls whose settings
+#    raise, raising.OnRaise.guard_if_raising, codegen.finish; one whose own errstate
+#    block warns runs eagerly on such calls, eager_if_raising.) No entries.
+ROUND27: dict[str, Known | str] = {}
+
+# Z5. Round 28 (prog_round28_*.py): np.poly1d arithmetic in the graph, ``not``/``~``/``-``
+#    of size comparisons and counts, ``round`` of graph floats, the compiled objects after
+#    api.py's split, the native tier after tier.py's. (round-may-overflow, fixed:
+#    ``round(v, -307)`` of a graph float near the largest float raised OverflowError from
+#    the graph, past the program's own ``try``: digits from -308 to -1 read the value,
+#    symbolic/math_calls.round_call.) (compiled-builtin-wrapper, fixed:
+#    ``dynamo.compile(np.add)`` was a wrapper function without ``reduce``/``nin``, a
+#    compiled class failed ``isinstance``, a compiled ``log.append`` had no ``__self__``:
+#    a callable with no code is returned itself, api._plain_call.) (poly-empty-len,
+#    fixed: ``len(p)`` of a poly1d whose ``_coeffs`` was rebound to an empty array was -1,
+#    not Python's ValueError, variables/builtins._len.) No entries.
+ROUND28: dict[str, Known | str] = {}
+
 KNOWN: dict[str, Known] = {
     pid: entry if isinstance(entry, Known) else Known(entry)
     for table in (ALIAS, IDENTITY, RAISE, STATE, GUARDS, NUMERICS, FRAMES_API, MORE,
                   LOOPS, NEWEST, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10, ROUND11,
                   ROUND12, ROUND14, ROUND16, ROUND17, ROUND22, ROUND23, ROUND24,
-                  ROUND25, ROUND26)
+                  ROUND25, ROUND26, ROUND27, ROUND28)
     for pid, entry in table.items()
 }

@@ -33,7 +33,11 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round23_words", "round23_picks", "round23_infos", "round24_counts",
               "round24_uses", "round24_tier2", "round24_cached", "round24_deep",
               "round25_scatters", "round25_bare", "round25_axes", "round25_lengths",
-              "round26_tuples", "round26_hits", "round26_sizes", "round26_polys")
+              "round26_tuples", "round26_hits", "round26_sizes", "round26_polys",
+              "round27_readonly", "round27_dtypes", "round27_subclasses",
+              "round27_globals", "round27_promotion", "round27_errstate",
+              "round28_polys", "round28_truths", "round28_rounds", "round28_wrappers",
+              "round28_tier2")
 
 
 def _runs(text):

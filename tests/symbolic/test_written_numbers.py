@@ -118,3 +118,27 @@ class Toggle:
 def test_a_written_number_that_selects_control_flow_still_guards_it(backend):
     report = _side_by_side(Toggle, "step", lambda k: (np.arange(3.0),), 6, backend)
     assert report.compile_count == 2, [str(r) for r in report.recompiles]
+
+
+class RunningReward:
+    """A running average as a Python float, updated from a reward argument that
+    changes too: once the reward is symbolic, the average written back is computed
+    from it (symbolic), where the entry still pinned the average it read."""
+
+    def __init__(self):
+        self.avg, self.episodes = 0.0, 0
+
+    def update(self, rewards, reward):
+        self.avg = 0.95 * self.avg + 0.05 * reward
+        self.episodes += 1
+        return (rewards - self.avg) / (1.0 + self.episodes)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_number_written_from_a_changing_one_is_symbolic(backend):
+    report = _side_by_side(RunningReward, "update",
+                           lambda k: (np.linspace(0.0, 1.0, 5), 0.5 * k - 1.0), 8, backend)
+    # the first call (avg and episodes symbolic from its restart), the second (the
+    # reward changes: avg, written from it, is symbolic from that trace's restart).
+    # Without: 3 (the third call learned that avg changes)
+    assert report.compile_count == 2, [str(r) for r in report.recompiles]

@@ -24,8 +24,7 @@ import numpy as np
 import pytest
 from corpus_data_trip_nodes import PROGRAMS
 from harness import outcome, same_outcome
-from hypothesis import HealthCheck, example, given, settings
-from hypothesis import strategies as st
+from over_data import same_over_data
 
 import dynamo
 from dynamo import listeners
@@ -42,21 +41,7 @@ MAX_BREAKS = {"kmeans_iterations": 2}
 def test_equals_python_over_data(name, fn, make_args, backend):
     dynamo.reset()
     compiled = dynamo.compile(fn, backend=backend)
-
-    @settings(max_examples=6, deadline=None, database=None,
-              suppress_health_check=list(HealthCheck))
-    @given(n=st.integers(0, 30), k=st.integers(1, 6), seed=st.integers(0, 2 ** 16))
-    @example(n=0, k=3, seed=0)     # no sample: no trip (and no class after the loop)
-    @example(n=1, k=3, seed=1)     # one sample: one trip
-    @example(n=25, k=1, seed=2)    # one class
-    @example(n=30, k=6, seed=3)
-    def check(n, k, seed):
-        args = make_args(np.random.default_rng(seed), n, k)
-        want = outcome(fn, copy.deepcopy(args))
-        got = outcome(compiled, copy.deepcopy(args))
-        same_outcome(want, got, f"{name} n={n} k={k} seed={seed}")
-
-    check()
+    same_over_data(name, fn, compiled, make_args, max_examples=6)
 
 
 @pytest.mark.parametrize("name, fn, make_args", PROGRAMS, ids=[p[0] for p in PROGRAMS])

@@ -156,3 +156,83 @@ def test_rows_held_from_one_up():
         x = np.full(3, float(i))
         same_outcome(outcome(appended_then_broadcast, (want_h, x, y)),
                      outcome(f, (got_h, x, y)), f"call {i}")
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_a_growing_cache_runs_compiled(backend):
+    """The entry that serves every later length runs its graph: ``s.max()`` of the
+    scores (a symbolic count, at least 2) neither warns nor raises, so the appends
+    traced before it need no rerun (it used to make the frame run uncompiled: "the op
+    max may raise after Python objects were changed")."""
+    dynamo.reset()
+    with dynamo.explain(attend, backend=backend) as f:
+        keys, values = [], []
+        for x in XS[:6]:
+            f(x, keys, values)
+    assert f.report.compile_count == 2
+    assert not f.report.skipped, f.report.skipped
+    assert not f.report.break_reasons, [b.reason for b in f.report.break_reasons]
+
+
+def attend_concatenated(q, rows):
+    """A cache of (1, D) rows grown with ``np.concatenate`` (axis 0 by default)."""
+    rows.append(q[None, :] @ WK)
+    K = np.concatenate(rows)
+    s = K @ q
+    p = np.exp(s - s.max())
+    return (p / p.sum()) @ K
+
+
+def blocks_concatenated(x, blocks):
+    """Blocks of two rows each, concatenated along axis 0 given by keyword."""
+    blocks.append(np.stack([x, -x]))
+    return np.concatenate(blocks, axis=0).sum(axis=0), len(blocks)
+
+
+def concatenated_without_append(blocks):
+    """Nothing appended: the concatenation is a copy, never the held array."""
+    return np.concatenate(blocks, 0)
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+@pytest.mark.parametrize("fn, first", [(attend_concatenated, 0), (blocks_concatenated, 0),
+                                       (concatenated_without_append, 2)])
+def test_a_concatenated_growing_list_compiles_twice(fn, first, backend):
+    """``np.concatenate(rows)`` along axis 0 of a growing list of same-shaped arrays is
+    the stacked input reshaped, then the appended items: two entries in all."""
+    dynamo.reset()
+    want_l = [np.full((2, D), float(i)) for i in range(first)]
+    got_l = [a.copy() for a in want_l]
+    with dynamo.explain(fn, backend=backend) as f:
+        for i, x in enumerate(XS[:8]):
+            if fn is concatenated_without_append:
+                want_l.append(np.full((2, D), float(i)))
+                got_l.append(np.full((2, D), float(i)))
+                want, got = fn(want_l), f(got_l)
+                assert not np.shares_memory(got, got_l[0])
+            else:
+                want, got = fn(x, want_l), f(x, got_l)
+            same(want, got, rtol=1e-12)
+            same(want_l, got_l)
+    assert f.report.compile_count == 2, [str(r) for r in f.report.recompiles]
+    assert not f.report.skipped, f.report.skipped
+
+
+def concatenated_other_axis(rows):
+    return np.concatenate(rows, axis=1) * 2.0
+
+
+def concatenated_rows(rows):
+    return np.concatenate(rows) + 1.0
+
+
+def test_concatenation_along_another_axis_reads_the_items():
+    """Axis 1 (and ragged items along axis 0) are traced item by item, as before: the
+    results are eager's (one entry per length)."""
+    f = dynamo.compile(concatenated_other_axis)
+    g = dynamo.compile(concatenated_rows)
+    for n in (1, 2, 3, 4):
+        rows = [np.full((2, 3), float(i)) for i in range(n)]
+        same(concatenated_other_axis(rows), f(rows))
+        ragged = [np.ones((i + 1, 3)) for i in range(n)]
+        same(concatenated_rows(ragged), g(ragged))

@@ -166,17 +166,24 @@ def test_recycler_gives_back_a_dropped_array_as_it_was_made():
         b.flags.c_contiguous and b.flags.writeable
 
 
-@pytest.mark.filterwarnings("ignore:Setting the:DeprecationWarning")   # NumPy 2.5
-@pytest.mark.parametrize("change", ["reshape", "readonly", "dtype"])
-def test_recycler_leaves_arrays_the_caller_changed(change):
-    r = Recycler((8, 8), np.dtype(np.float64))
-    a = r.take()
+def change_as_a_caller(a: np.ndarray, change: str) -> None:
+    """What a caller may do to an (8, 8) float64 array it took: ``reshape`` it in place,
+    make it ``readonly`` or give it another ``dtype``; a recycler or scratch site must
+    not hand it out again."""
     if change == "reshape":
         a.shape = (64,)
     elif change == "readonly":
         a.flags.writeable = False
     else:
         a.dtype = np.int64
+
+
+@pytest.mark.filterwarnings("ignore:Setting the:DeprecationWarning")   # NumPy 2.5
+@pytest.mark.parametrize("change", ["reshape", "readonly", "dtype"])
+def test_recycler_leaves_arrays_the_caller_changed(change):
+    r = Recycler((8, 8), np.dtype(np.float64))
+    a = r.take()
+    change_as_a_caller(a, change)
     changed = id(a)
     del a
     b = r.take()

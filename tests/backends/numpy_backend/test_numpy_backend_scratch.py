@@ -15,6 +15,7 @@ import pytest
 from dynamo.backends.numpy_backend import scratch
 from dynamo.backends.numpy_backend.scratch import Scratch
 from test_numpy_backend import compiled_graph
+from test_numpy_backend_runtime import change_as_a_caller
 
 import dynamo
 
@@ -85,12 +86,7 @@ def test_scratch_lets_a_weakly_referenced_array_go():
 def test_scratch_leaves_arrays_the_caller_changed(change):
     site = Scratch((8, 8), np.dtype(np.float64))
     a = site.take()
-    if change == "reshape":
-        a.shape = (64,)
-    elif change == "readonly":
-        a.flags.writeable = False
-    else:
-        a.dtype = np.int64
+    change_as_a_caller(a, change)
     changed = id(a)
     del a
     b = site.take()
