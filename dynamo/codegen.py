@@ -42,11 +42,13 @@ from .variables import (
     NULL,
     ArrayVariable,
     CellVariable,
+    ClassVariable,
     DictVariable,
     ListVariable,
     ObjectVariable,
     Variable,
 )
+from .variables.deques import DequeVariable
 
 _counter = itertools.count()
 
@@ -277,7 +279,9 @@ class GlueCodegen:
                     else:
                         writes.append((None, f"del {at}" if op == "delete" else
                                        f"{target}.{op}()"))
-            elif isinstance(var, ObjectVariable):
+            elif isinstance(var, DequeVariable):   # its ops, in order (deques.py)
+                writes.extend(var.replay(self, target))
+            elif isinstance(var, (ObjectVariable, ClassVariable)):   # (class_writes)
                 for attr, value in var.pending.items():
                     writes.append((f"{target}.{attr}", self.temp(self.value(value))))
             elif isinstance(var, CellVariable):

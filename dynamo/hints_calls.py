@@ -81,9 +81,9 @@ CALLS: tuple[Advice, ...] = (
            "is taken whole, as one guarded constant.",
            "pass the data as a NumPy array (one input, any length), or as a tuple of "
            "numbers"),
-    Advice(r"^the items of a list of .* items \(more than",
-           "A list of more than 1,000 items is not traced item by item (each item would be "
-           "an input with its own guards, and a list can be written in place).",
+    Advice(r"^the items of a (list|deque) of .* items \(more than",
+           "A list or deque of more than 1,000 items is not traced item by item (each item "
+           "would be an input with its own guards, and it can be written in place).",
            "pass the data as a NumPy array (one input, any length), or as a tuple of "
            "numbers"),
     Advice(r"^an object of .*, which defines __getattribute__",

@@ -135,6 +135,20 @@ STATEMENTS: tuple[Advice, ...] = (
            "descriptor, __setattr__), which the trace does not follow.",
            "store the value in a plain attribute, or read it before the compiled call and "
            "pass it as an argument"),
+    Advice(r"read after the trace wrote a descriptor|read through an instance after the "
+           r"trace wrote|^a class's __dict__ read after the trace wrote",
+           "The trace's write to the class attribute is replayed after the graph; this "
+           "read needs Python's own lookup of the written value (a function binds to the "
+           "instance, a descriptor runs, the class's mapping shows the write).",
+           "read what you need before writing the class attribute, or keep plain values "
+           "(numbers, arrays) in class attributes the compiled code writes"),
+    Advice(r"deque changed while iterated|^an iterator of a deque that changed",
+           PY_ERROR, "iterate over a copy (for v in list(d)) when the loop changes the deque"),
+    Advice(r"^deque\.",
+           "The translator models a deque's append, appendleft, extend, extendleft, pop, "
+           "popleft and clear (with their usual arguments), len(), truth, iteration, "
+           "an int index and maxlen; not this method or these arguments.",
+           "use those methods, or " + OUTSIDE),
     Advice(r"^assignment to .* object without __dict__|^attribute assignment on |"
            r"^del of an attribute",
            "The translator cannot replay this attribute change after the graph.",

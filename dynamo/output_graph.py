@@ -70,6 +70,7 @@ from .variables import (
 )
 from .variables.base import program_error
 from .variables.constant import SymRangeVariable
+from .variables.deques import DequeVariable, stacked_deque
 from .variables.stacked_lists import stacked_list
 from .writes import WriteGuard, same_object_root, written_array
 
@@ -178,7 +179,7 @@ class OutputGraph:
         distinct (see ``_guard_unaliased``)."""
         if isinstance(var, ArrayVariable):
             self.inputs_by_id[id(value)] = (var, source)
-        elif isinstance(var, (ListVariable, DictVariable, ObjectVariable)):
+        elif isinstance(var, (ListVariable, DictVariable, ObjectVariable, DequeVariable)):
             self.inputs_by_id[id(value)] = (var, source)
             group = self.mutable_inputs.setdefault(type(value), [])
             for other, other_source in group:
@@ -288,7 +289,8 @@ class OutputGraph:
     # ------------------------------------------------------------------ ops
     def call_op(self, op: ops.OpDef, args: list, kwargs: dict, kind: str | None = None):
         """Add ``op(*args, **kwargs)`` to the graph; return the result Variable(s)."""
-        stacked = stacked_list(self, op, list(args), kwargs)   # np.stack(growing list)
+        stacked = stacked_list(self, op, list(args), kwargs) or \
+            stacked_deque(self, op, list(args), kwargs)   # np.stack(growing list, deque)
         if stacked is not None:
             return stacked
         args = self._as_data(op, list(args))

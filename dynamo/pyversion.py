@@ -178,7 +178,9 @@ WITH_ENTER = (("COPY", "LOAD_SPECIAL", "SWAP", "SWAP", "LOAD_SPECIAL", "CALL") i
 SPECIAL_METHODS = ("__enter__", "__exit__", "__aenter__", "__aexit__")
 
 # 3.14 follows every conditional jump with NOT_TAKEN (a no-op that sys.monitoring
-# turns into its BRANCH_LEFT event); generated jumps do the same.
+# turns into its BRANCH_LEFT event); generated jumps do the same. Patterns read after
+# a jump see it first: ``a and b`` is ``COPY 1; TO_BOOL; POP_JUMP_IF_FALSE L;
+# NOT_TAKEN; POP_TOP; <b>; L:`` (translator/size_and_or.py).
 NOT_TAKEN_AFTER_BRANCH = PY314
 
 # The conditional jump generated code uses to skip forward on False: 3.11 names the

@@ -170,9 +170,55 @@ def raising_nodes(graph: Graph) -> list:
             found.append(node)
         elif node.target in _INDEXING and any(
                 isinstance(a, Node) for a in tree_leaves((node.args[1:], node.kwargs))) \
-                and not _full_mask_getitem(node):
+                and not _full_mask_getitem(node) and not _argmax_index(node):
             found.append(node)
     return found
+
+
+_ARG_REDUCTIONS = frozenset({"argmax", "argmin"})
+
+
+def _argmax_index(node: Node) -> bool:
+    """``x[np.argmax(u)]`` (or ``x[i] = v``, ``x[i] += 1``) with ``x`` 1-D and as long
+    as ``u`` has elements (or ``np.argmax(u, axis=k)`` and ``u.shape[k]``): the index
+    lies in ``range(len(x))`` whatever the data, so it never raises (an empty ``u``
+    raises in ``argmax`` itself, before). A stored value must cast safely into ``x``
+    (``N[a] += 1`` of floats), else the cast may raise (NaN into an int array).
+
+    Example::
+
+        >>> a = np.argmax(ucb); N[a] += 1      # ucb and N of shape (5,): not raising
+    """
+    if node.target not in ("getitem", "setitem") or node.kwargs or \
+            len(node.args) != (2 if node.target == "getitem" else 3):
+        return False
+    x, index = node.args[0], node.args[1]
+    if not (isinstance(x, Node) and isinstance(index, Node)) or \
+            index.target not in _ARG_REDUCTIONS or len(index.args) != 1:
+        return False
+    xm, um = x.meta.get("array"), index.args[0].meta.get("array") \
+        if isinstance(index.args[0], Node) else None
+    if not (isinstance(xm, ops.ArrayMeta) and isinstance(um, ops.ArrayMeta)) or \
+            xm.ndim != 1 or not all(type(d) is int for d in (*xm.shape, *um.shape)):
+        return False   # (symbolic sizes: their equality is not known here)
+    axis = index.kwargs.get("axis")
+    if set(index.kwargs) - {"axis"} or not (axis is None or type(axis) is int):
+        return False
+    if axis is None:
+        bound = um.size
+    elif -um.ndim <= axis < um.ndim:
+        bound = um.shape[axis]
+    else:
+        return False
+    if bound != xm.shape[0]:
+        return False
+    if node.target == "getitem":
+        return True
+    value = node.args[2]
+    vm = value.meta.get("array") if isinstance(value, Node) else None
+    if isinstance(value, Node):
+        return isinstance(vm, ops.ArrayMeta) and np.can_cast(vm.dtype, xm.dtype, "safe")
+    return not any(isinstance(v, Node) for v in tree_leaves(value))
 
 
 def _full_mask_getitem(node: Node) -> bool:

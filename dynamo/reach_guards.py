@@ -25,10 +25,21 @@ from __future__ import annotations
 import functools
 import types
 
-from dynamo.guards import EXPR, ID, TYPE, AttrSource, GlobalSource, Guard, LocalSource
+from dynamo.guards import (
+    EXPR,
+    ID,
+    TYPE,
+    AttrSource,
+    GlobalSource,
+    Guard,
+    ItemSource,
+    LocalSource,
+)
 
 # (a class's attributes are read without its metaclass: a metaclass property may raise)
 from dynamo.guards.type_slots import dict_of, is_builtin_class, mro_of
+
+from .bytecode.caller_frames import called_names
 
 # Values a global is guarded on by identity: what ``caller_frames._functions_of``
 # takes as a function itself (or ``None``, the "no reader yet" placeholder). Other
@@ -76,9 +87,12 @@ def _argument_guards(source, value) -> list[Guard]:
     over a reader in one and not in another), a bound method (``o.read``) by its
     function; the type guard first (``ordered`` reads a base before its attribute)."""
     kind = type(value)
-    if kind is types.FunctionType and not value.__code__.co_freevars:
-        return [Guard(source, TYPE, kind),
-                Guard(AttrSource(source, "__code__"), ID, value.__code__, _SAW)]
+    if kind is types.FunctionType:
+        cells = _called_cell_guards(source, value)
+        if cells is not None:
+            return [Guard(source, TYPE, kind),
+                    Guard(AttrSource(source, "__code__"), ID, value.__code__, _SAW),
+                    *cells]
     if kind is types.MethodType:
         return [Guard(source, TYPE, kind),
                 Guard(AttrSource(source, "__func__"), ID, value.__func__, _SAW)]
@@ -90,6 +104,37 @@ def _argument_guards(source, value) -> list[Guard]:
 
 
 _SAW = "the frame-reader check at the break saw it"
+
+
+def _called_cell_guards(source, fn) -> list[Guard] | None:
+    """For a function made per call (a generator expression carried over a break
+    mid-``sum``, a lambda closing over ``self``): guards on the closure cells its code
+    *calls* by name, the only cells the check looks through (``caller_frames.
+    called_names``), each by what the check took from it; None (guard the closure
+    by identity, as before) where such a cell is empty or holds a closure itself.
+
+    Example: ``sum(self.gamma ** i * x for i, x in enumerate(self.rewards))`` broken
+    at the deque: the generator function closes over ``self`` and calls nothing
+    through it, so it is guarded by its code alone, and a new one each call hits."""
+    code = fn.__code__
+    if not code.co_freevars:
+        return []
+    if fn.__closure__ is None or len(fn.__closure__) != len(code.co_freevars):
+        return None
+    guards = []
+    for name in called_names(code):
+        if name not in code.co_freevars:
+            continue
+        i = code.co_freevars.index(name)
+        try:
+            held = fn.__closure__[i].cell_contents
+        except ValueError:     # an empty cell: filled later, it may hold a reader
+            return None
+        if type(held) is types.FunctionType and held.__code__.co_freevars:
+            return None        # (a closure in a closure: by identity, as before)
+        cell = AttrSource(ItemSource(AttrSource(source, "__closure__"), i), "cell_contents")
+        guards += _argument_guards(cell, held) or [Guard(cell, TYPE, type(held), _SAW)]
+    return guards
 
 
 def _own_function_guards(source, value, names) -> list[Guard]:

@@ -53,6 +53,7 @@ from .flat_updates import flat_updates
 from .fresh_targets import fresh_targets
 from .groups import emit_group, row_major
 from .inline import Inliner, Pending
+from .like_fill import like_into, like_into_buffer
 from .loop_code import emit_loop, is_loop_body, loop_variable, next_trip_values, unnamed_writes
 from .module import Module, call_out, plain_name
 from .order import schedule
@@ -190,8 +191,9 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, st
                 # (not ``with``: on 3.14 an interrupt right after ``__enter__`` skips
                 # ``__exit__``; here the switch is inside the try and the undo the
                 # finally's first call, runtime.raising_of)
+                body = text.replace("\n", "\n    ")   # (a copy into a buffer: two lines)
                 text = (f"_rows_caller = _ufunc_get()\ntry:\n"
-                        f"    _ufunc_set(_row_buffer({row})[1])\n    {text}\n"
+                        f"    _ufunc_set(_row_buffer({row})[1])\n    {body}\n"
                         "finally:\n    _ufunc_set(_rows_caller)")
             handed = tuple(node.args[2]) if _takes_carried(node) else ()
             add(located(node, text), reads, (node,), handed, index)
@@ -266,16 +268,19 @@ def _statement(m: Module, node: Node, name_of, reuse: dict, entry, written_back,
         return f"{node.name} = {call_out(m, node, name_of, out)}"
     if isinstance(reuse.get(node), Recycled):   # a buffer kept across calls (scratch.py)
         site = scratch_site(m, reuse[node])
-        if plain_astype(node):   # (no out=: a copy into the buffer, out_calls.py)
-            return astype_into(m, node, name_of, site + ".take()")
+        copied = _copied_into(m, node, name_of, site + ".take()")
+        if copied is not None:   # (no out=: copies into the buffer)
+            return copied
         return f"{node.name} = {call_out(m, node, name_of, site + '.take()')}"
     if node in reuse:   # the donor dies here: write into it, no allocation
         out = reuse[node].name
         per_trip = entry is not None and node in entry.per_trip
-        if plain_astype(node) and not per_trip:
-            return astype_into(m, node, name_of, out)
+        copied = None if per_trip else _copied_into(m, node, name_of, out)
+        if copied is not None:
+            return copied
         if per_trip:
-            if plain_astype(node):   # (a trip of another layout allocates, as eager)
+            if plain_astype(node) or like_into_buffer(node):
+                # (a trip of another layout allocates, as eager)
                 return f"{node.name} = {m.expr(node, name_of)}"
             out = f"({out} if _layout else None)"
         return f"{node.name} = {call_out(m, node, name_of, out)}"
@@ -295,6 +300,17 @@ def _statement(m: Module, node: Node, name_of, reuse: dict, entry, written_back,
         text = f"{x}[{m.subscript(node.args[1], name_of)}] = {value}"
         return text if node in written_back else f"{text}\n{node.name} = {x}"
     return f"{node.name} = {m.expr(node, name_of)}"
+
+
+def _copied_into(m: Module, node: Node, name_of, out: str) -> str | None:
+    """The statements writing ``node`` into ``out`` for the calls without ``out=``
+    (``x.astype(t)``: out_calls.py; ``np.zeros_like``: like_fill.py); None for a
+    call that takes ``out=``."""
+    if plain_astype(node):
+        return astype_into(m, node, name_of, out)
+    if like_into_buffer(node):
+        return like_into(m, node, name_of, out)
+    return None
 
 
 def _keep_direct_writes_next_to_their_setitem(steps: list, plans: list, groups: list) -> None:

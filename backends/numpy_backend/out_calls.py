@@ -6,7 +6,9 @@ call (``scratch.py``), to an op that writes every element of its result through
 Python function), ``x.astype(dtype)`` (as ``np.copyto(out, x, casting="unsafe")``:
 ``astype_into``) and the accumulations ``np.cumsum``/``np.cumprod`` and
 ``ufunc.accumulate``, which eager code calls on large arrays as often as any ufunc and
-which otherwise allocate a fresh array, a page fault per 4 KiB page, on every call::
+which otherwise allocate a fresh array, a page fault per 4 KiB page, on every call
+(``np.zeros_like``-like calls, with no ``out=`` at all, are filled in a dead
+operand's buffer: ``like_fill.py``)::
 
     def segment_sums(x, flags):            # x: (200000,) float64
         c = np.cumsum(x)                   # cumsum = _cumsum(x, axis=None, dtype=None,
@@ -38,6 +40,7 @@ import numpy as np
 from dynamo.graph import CALL, Node
 from dynamo.ops.node_facts import array_meta, has_effect, returns_fresh
 
+from .like_fill import like_into_buffer
 from .plan import uses_out
 
 # the calls (beside ufuncs) and how many positional arguments come before ``out``:
@@ -57,6 +60,8 @@ def takes_out(node: Node) -> bool:
         return returns_fresh(node) and len(node.args) <= _CLIP_ARGS
     if node.target == "astype":
         return returns_fresh(node) and plain_astype(node)
+    if like_into_buffer(node):   # np.zeros_like(x): filled in a dead buffer (like_fill.py)
+        return True
     positional = ACCUMULATIONS.get(node.target)
     if positional is None or len(node.args) > positional or \
             node.kwargs.get("dtype") is not None or set(node.kwargs) - {"axis", "dtype"}:

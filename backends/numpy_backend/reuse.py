@@ -45,6 +45,7 @@ from dynamo.ops.node_facts import FRESH_ELEMENTWISE, array_meta, returns_fresh
 
 from ..fusion import Group, reduction_info
 from ..passes.hoist import HOISTED
+from .like_fill import like_into_buffer
 from .out_calls import ACCUMULATIONS, takes_out
 from .plan import static_shape, uses_out
 
@@ -325,14 +326,18 @@ def donors(graph: Graph, groups: list[Group], steps: list, returned, layout_chec
             continue
         node = step
         if takes_out(node) and node not in targets:
-            donor = next((a for a in node.inputs() if a in owned and last[a] == i
-                          and _same_buffer(a, node) and _layout_ok(a, order)
-                          and (not same_segment or segment[a] == segment[node]
-                               or (guarded is not None and segment[node] not in guarded))),
-                          None)
+            # (np.full_like(x, v) is laid out as x, not as v: x must be C-ordered too)
+            like = like_into_buffer(node)
+            donor = None if like and not _layout_ok(node, order) else next(
+                (a for a in node.inputs() if a in owned and last[a] == i
+                 and _same_buffer(a, node) and _layout_ok(a, order)
+                 and (not same_segment or segment[a] == segment[node]
+                      or (guarded is not None and segment[node] not in guarded))), None)
             if donor is not None:
                 chosen[node] = donor     # the donor dies here: write into it
                 checks |= order.get(donor, frozenset())
+                if like:
+                    checks |= order.get(node, frozenset())
                 sites.hand_on(donor, node)
             elif recycle and recycled(node, recycle) and _layout_ok(node, order):
                 chosen[node] = sites.take(node)   # no donor: a buffer kept across calls
@@ -433,12 +438,17 @@ def recycled(node: Node, min_bytes: int) -> bool:
     """A fresh ufunc result that may come from a buffer kept across calls (scratch.py):
     one NumPy array of static shape and at least ``min_bytes``, of a number dtype, from
     a one-output ufunc that writes every element (no ``where=``), or from a call of
-    ``out_calls.takes_out`` (``np.clip``, ``np.cumsum``, ``ufunc.accumulate``)."""
+    ``out_calls.takes_out`` (``np.clip``, ``np.cumsum``, ``ufunc.accumulate``). Not
+    ``np.zeros_like`` and its kin (``like_fill.py``): they fill a dead operand's buffer
+    only, as a kept buffer of their own made the Harris response of corpus 7 slower
+    (1.19-1.30x plain -> 1.03-1.13x: each kept buffer is one more 2 MiB out of the
+    cache, where malloc hands eager's fresh array back hot and without page faults)."""
     meta = array_meta(node)
     return (meta is not None and not meta.scalar and meta.ndim > 0
             and meta.kind == "numpy" and static_shape(meta.shape)
             and meta.dtype.kind in "biufc" and "where" not in node.kwargs
             and (getattr(ops.get(node.target).impl, "nout", 0) == 1 or takes_out(node))
+            and not like_into_buffer(node)
             and math.prod(meta.shape) * meta.dtype.itemsize >= min_bytes)
 
 

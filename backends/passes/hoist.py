@@ -83,7 +83,9 @@ def hoist_invariants(graph: Graph) -> Graph:
                                  map_nodes(n.kwargs, env.__getitem__), dict(n.meta), n.name)
         needed = [n for n in hoisted if any(u not in moved for u in n.users)]
         new = rw.copy(node)
-        new.args = (_without(body, moved, needed, env), trips, new.args[2],
+        # (the copy's trip count: a SymArg over this graph's nodes, such as the
+        # ``sym_size`` of a count only the data decides, not the old graph's)
+        new.args = (_without(body, moved, needed, env), new.args[1], new.args[2],
                     (*new.args[3], *(env[n] for n in needed)))
         for n in needed:   # (the loop reads them now)
             env[n].users[new] = None

@@ -384,6 +384,13 @@ def _through_callees(fn, levels: int, looked_up: dict) -> tuple[int, str]:
     return best, why
 
 
+def called_names(code: types.CodeType) -> tuple:
+    """The global and closure names ``code`` calls: those ``reach`` looks up to find
+    the functions it calls (``_through_callees``), so the verdict on a closure rests
+    on its code and on what these cells hold (``reach_guards``)."""
+    return _scanned(code)[2]
+
+
 def _levels(depth: int) -> str:
     return "every frame" if depth >= READS_ALL else f"{depth} frames"
 

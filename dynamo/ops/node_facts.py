@@ -102,7 +102,33 @@ def reduction_info(node: Node) -> ReductionInfo | None:
         return None
     if is_inplace(node) or not node.args:
         return None
-    src = array_meta(node.args[0])
+    return reduction_params(node, array_meta(node.args[0]))
+
+
+def stacked_meta(value: Any) -> ArrayMeta | None:
+    """The ArrayMeta of the array NumPy makes of a list or tuple of arrays, all of one
+    static shape (``np.mean(items, axis=0)`` stacks them first), or None.
+
+    Example::
+
+        >>> stacked_meta([x_node, y_node])      # two float64[3] nodes
+        ArrayMeta(shape=(2, 3), dtype=dtype('float64'), ...)
+    """
+    if not isinstance(value, (list, tuple)) or not value:
+        return None
+    metas = [array_meta(v) for v in value]
+    if any(m is None or m.kind != metas[0].kind for m in metas):
+        return None
+    shape = metas[0].shape
+    if not all(type(d) is int for d in shape) or any(m.shape != shape for m in metas):
+        return None    # (ragged lists make NumPy raise; symbolic sizes may differ)
+    dtype = np.result_type(*(m.dtype for m in metas))
+    return ArrayMeta((len(metas), *shape), dtype, metas[0].kind)
+
+
+def reduction_params(node: Node, src: ArrayMeta | None) -> ReductionInfo | None:
+    """``reduction_info`` of ``node`` reducing an array of ``src`` (its first argument's
+    meta, or a stacked list's: ``stacked_meta``), or None."""
     meta = array_meta(node)
     if src is None or meta is None or src.scalar or src.ndim == 0 or \
             src.dtype.kind not in NUMERIC_KINDS or meta.dtype.kind not in NUMERIC_KINDS:

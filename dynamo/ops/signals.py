@@ -44,7 +44,7 @@ from dynamo.graph import CALL, CONSTANT, Graph, Node
 from dynamo.tree import tree_leaves
 
 from . import registry as ops
-from .node_facts import array_meta, has_effect, reduction_info
+from .node_facts import array_meta, has_effect, reduction_info, reduction_params, stacked_meta
 from .quiet_ops import QUIET_IN_NUMPY2, quiet_in_numpy2
 from .registry import CREATION, ELEMENTWISE, MATMUL, REDUCTION, VIEW
 
@@ -218,6 +218,11 @@ def warns_beyond_fp(node: Node) -> bool:
         return False   # (a truth per element: nothing to warn of, even of a 0-d array)
     if kind == REDUCTION and node.target in _UFUNC_REDUCTIONS | {"mean", "var", "std"}:
         info, src = reduction_info(node), array_meta(node.args[0]) if node.args else None
+        if src is None and node.args and not has_effect(node):
+            # np.mean(list_of_arrays, axis=0): NumPy stacks the list first, so its
+            # count is the stacked array's (a list of one static shape)
+            src = stacked_meta(node.args[0])
+            info = reduction_params(node, src) if src is not None else None
         if info is None or src is None:
             return True
         if info.dtype is not None and src.dtype.kind == "c" and \

@@ -16,7 +16,8 @@ Anything that reads the value as a plain Python value (``==``, ``hash``, ``int``
 ``str``, a C function such as ``math.exp``, an op whose result shape could depend on
 it) *pins* its symbols: the entry is guarded on the value it saw (specialized), and a
 later compile keeps that source static. Where it cannot tell, it pins. An order
-comparison with a number (``t >= 0.35``) is a branch decision instead (``_decide``).
+comparison with a number (``t >= 0.35``) is a branch decision instead
+(``number_decisions.decide``).
 
 Example::
 
@@ -32,6 +33,12 @@ import math
 import operator
 
 from .made_up_values import float_at_hint, refuse_made_up
+from .number_decisions import data_decided as _data_decided
+from .number_decisions import decide
+from .number_decisions import hint as _hint
+from .number_decisions import is_number as _number
+from .number_decisions import plain as _plain
+from .number_decisions import symbols_of as _symbols
 from .sizes import (
     Sym,
     Symbolic,
@@ -259,16 +266,16 @@ class SymFloat(float, Symbolic):
         return _plain(operator.ne, self, other)
 
     def __lt__(self, other):
-        return _decide(operator.lt, self, other)
+        return decide(operator.lt, self, other, Expr.of)
 
     def __le__(self, other):
-        return _decide(operator.le, self, other)
+        return decide(operator.le, self, other, Expr.of)
 
     def __gt__(self, other):
-        return _decide(operator.gt, self, other)
+        return decide(operator.gt, self, other, Expr.of)
 
     def __ge__(self, other):
-        return _decide(operator.ge, self, other)
+        return decide(operator.ge, self, other, Expr.of)
 
     def __bool__(self):
         return _plain(bool, self)
@@ -316,49 +323,6 @@ class SymFloat(float, Symbolic):
 
 _VALUE_READERS = frozenset(("is_integer", "as_integer_ratio", "hex", "conjugate", "real",
                             "imag", "__getnewargs__", "__reduce__", "__reduce_ex__"))
-
-
-def _hint(value):
-    """The plain value of an operand seen in this call."""
-    if isinstance(value, SymFloat):
-        return float.__float__(value)
-    if isinstance(value, SymInt):
-        return int(value)
-    return value
-
-
-def _symbols(*values) -> frozenset:
-    return frozenset().union(*(v.sym.symbols for v in values
-                               if isinstance(v, (SymFloat, SymInt))))
-
-
-def _plain(fn, *values):
-    """``fn`` on the plain values: it reads them, so their symbols are pinned."""
-    pin(_symbols(*values), f"{getattr(fn, '__name__', fn)} of a changing number")
-    return fn(*(_hint(v) for v in values))
-
-
-_ORDER = {operator.lt: "<", operator.le: "<=", operator.gt: ">", operator.ge: ">="}
-
-
-def _decide(fn, a, b) -> bool:
-    """``a < b`` (``<=``, ``>``, ``>=``) of a changing float and a number: a branch
-    decision, guarded as its outcome, not a pin (a float clock ``if self.t >= 0.35:``
-    keeps one entry for each side of the threshold, not one per tick; the guard is
-    the two expressions over the frame's values, Python's comparison of the same
-    floats). A value only the data decides, or another operand, reads the value."""
-    if not (_number(a) and _number(b)) or _data_decided(a, b):
-        return _plain(fn, a, b)
-    result = fn(_hint(a), _hint(b))
-    record(f"{Expr.of(a).runtime()} {_ORDER[fn]} {Expr.of(b).runtime()}", result,
-           _symbols(a, b))
-    return result
-
-
-def _number(value) -> bool:
-    """A Python number an expression may hold: an exact int, float or bool, or symbolic.
-    (NumPy scalars are not: ``float + np.float64`` is NumPy's, a ``np.float64``.)"""
-    return type(value) in (int, float, bool) or isinstance(value, (SymInt, SymFloat))
 
 
 def _is_float(value) -> bool:
@@ -410,14 +374,6 @@ def _unbacked(*values) -> bool:
     graph runs: ``ShapeEnv.new_unbacked_number``, named ``uf0``...)? (Unbacked sizes
     keep their rules: ``1.0 / len(x[m])`` is an expression of the graph.)"""
     return any(is_unbacked_number(s) for s in _symbols(*values))
-
-
-def _data_decided(*values) -> bool:
-    """Does an operand hold a value only the data decides: an unbacked number
-    (``uf0``), an unbacked size (``u0``, ``len(x[x > 0])``, which may be 0) or an int
-    computed from one (``ui0``)? No value of it is known while tracing, so an operation
-    that raises for some values is not kept as an expression."""
-    return any(is_unbacked(s) for s in _symbols(*values))
 
 
 def _int_sym(value) -> Sym | None:

@@ -356,8 +356,9 @@ class ShapeEnv:
         anchor = max(self.symbols.values(), key=lambda s: s.depth())
         for expr in dict.fromkeys(trace.decisions):
             where = trace.sites.get(expr)
-            self.guards.add(Guard(anchor, EXPR, expr, note="a branch on a dynamic size" +
-                                  (f", at {where}" if where else "")))
+            what = trace.described.get(expr, "a branch on a dynamic size")
+            self.guards.add(Guard(anchor, EXPR, expr,
+                                  note=what + (f", at {where}" if where else "")))
         for expr in dict.fromkeys(trace.ranges):
             self.guards.add(Guard(anchor, EXPR, expr,
                                   note="the sizes an op's fitted shape holds for"))

@@ -343,6 +343,8 @@ class Trace:
 
     def __init__(self) -> None:
         self.decisions: list[str] = []
+        self.described: dict[str, str] = {}   # a decision -> what it is, where not a
+        # branch on sizes (``record``'s ``what``)
         self.ranges: list[str] = []
         self.pins: set[str] = set()
         self.sites: dict[str, str] = {}
@@ -425,8 +427,10 @@ def _refuse_unbacked(trace: Trace, symbols, why: str) -> None:
                       cause="data_dependent_shape")
 
 
-def record(expr: str, result: bool, symbols) -> None:
-    """Note a branch decision on symbolic sizes; it becomes a guard of the entry."""
+def record(expr: str, result: bool, symbols, what: str = "") -> None:
+    """Note a branch decision on symbolic sizes; it becomes a guard of the entry.
+    ``what`` describes it in the guard's note where it is not a comparison of sizes
+    (``number_decisions.COMPARED``: a changing float compared with a number)."""
     trace = getattr(_local, "trace", None)
     if trace is None:
         raise Specialize(symbols, "a symbolic size compared outside a trace")
@@ -435,6 +439,8 @@ def record(expr: str, result: bool, symbols) -> None:
         decision = expr if result else f"not ({expr})"
         trace.decisions.append(decision)
         trace.note(decision, "")
+        if what:
+            trace.described.setdefault(decision, what)
 
 
 def record_range(expr: str, symbols) -> None:

@@ -54,6 +54,7 @@ from ..variables.builtins import HANDLERS, call_builtin
 from ..variables.constant import BINARY, fold, operator_on_constants
 from ..variables.container_ops import container_binary_op
 from ..variables.conversions import needs_deferred_value
+from ..variables.deques import DequeVariable
 from ..variables.graph_numbers import as_graph_number
 from ..variables.iteration import resolve_chosen
 from ..variables.iterators import get_iterator
@@ -305,7 +306,7 @@ class TranslatorBase:
         if isinstance(obj, ArrayVariable):
             return self.output.call_op(ops.get("getitem"), [obj, self._array_index(index)], {})
         if isinstance(obj, (SequenceVariable, DictVariable, FlatVariable, IndexerVariable,
-                            FlagsVariable)):
+                            FlagsVariable, DequeVariable)):
             return obj.getitem(self, index)
         if obj.is_constant() and index.is_constant():
             container = obj.as_python_constant()

@@ -67,7 +67,9 @@ def iterable_needs_its_length(value) -> None:
     range(len(np.unique(y)))``) breaks here, where nothing has run yet, so the resumed
     frame starts at this ``GET_ITER`` with the range as its input; iterating it in
     the trace would need the count at the loop's first ``FOR_ITER`` instead, inside
-    the loop, and the whole loop would run as Python (an island).
+    the loop, and the whole loop would run as Python (an island). Where the loop can
+    be a loop node of that many trips, ``data_trips.DataTripLoops.GET_ITER`` makes the
+    iterator instead: this is reached once that attempt is refused.
 
     Example::
 

@@ -36,6 +36,7 @@ from .break_before import resume_index, resumes_before
 from .calls import Calls
 from .containers import Containers
 from .control_flow import ControlFlow
+from .data_trips import DataTripLoops
 from .exceptions import Exceptions
 from .loops import LoopNodes
 from .names import Names
@@ -43,8 +44,8 @@ from .operators import Operators
 from .stack_ops import StackOps
 
 
-class Handlers(StackOps, Names, Operators, Calls, ControlFlow, LoopNodes, Containers,
-               Exceptions):
+class Handlers(StackOps, Names, Operators, Calls, DataTripLoops, ControlFlow, LoopNodes,
+               Containers, Exceptions):
     """Every opcode handler, one method per opcode."""
 
     def inliner(self, code, local_vars, cells, fn_globals) -> InliningTranslator:

@@ -136,6 +136,9 @@ class LoopNodes:
 
     def loop_node(self, inst, it) -> bool:
         """At ``FOR_ITER``: run the rest of the loop as one node, if it can be one."""
+        made = self.data_trip_node(inst, it)   # (range(k) of a count: ``data_trips``)
+        if made is not None:
+            return made
         if not self.may_become_loop_node(inst, it):
             return False
         arrivals = self.loop_arrivals.get(id(it), 0)
@@ -172,6 +175,11 @@ class LoopNodes:
         # (for a symbolic trip count, decisions the entry's guards keep: T > 8)
         return trips + done > self.config.loop_unroll_limit and trips > 0
 
+    def data_trip_node(self, inst, it) -> bool | None:
+        """The loop over a range of a count, as one node (``data_trips.DataTripLoops``);
+        None where ``it`` is no such range's iterator."""
+        raise NotImplementedError
+
     def loop_plan(self, inst):
         """What an earlier attempt found about the loop at ``inst``: None, or a break
         point of kind "unroll" or "counters" (``frames.Handlers``)."""
@@ -186,6 +194,10 @@ class LoopNodes:
 class LoopScope(IndexFit, BodyState):
     """One attempt at a loop node: the frame's state at the loop, the body graph, and
     what the body read and changed."""
+
+    # all trips of a range whose count the data decides (``data_trips.DataTripScope``):
+    # no trip was unrolled, and the count has no value
+    data_trips = False
 
     def __init__(self, tx, inst, it, rest: range | SymbolicRest, counters: dict):
         self.tx, self.inst, self.it, self.rest = tx, inst, it, rest
@@ -418,6 +430,13 @@ class LoopScope(IndexFit, BodyState):
                 "array": meta, **out.current_loc, "kind": ops.get("getitem").kind})
             tx.locals[name] = ArrayVariable(node, meta)
         self._own_fresh_sizes()
+        if self.data_trips:    # (a count has no value to read: the range is run out)
+            if isinstance(self.it, RowIteratorVariable):
+                self.it.index = self.it.rows
+            else:
+                self.it.done = True
+            out.side_effects.mutate(self.it)
+            return
         out.loop_trips += int(self.trips)
         if isinstance(self.it, RowIteratorVariable):   # run out
             self.it.index = self.it.rows

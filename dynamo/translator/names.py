@@ -14,7 +14,7 @@ from .. import pyversion
 from ..exc import Unsupported
 from ..variables import NULL, CellVariable, wrap
 from ..variables.lifetimes import break_at_drop, held_object, visible_ends_held
-from ..variables.objects import ObjectVariable
+from ..variables.objects import ClassVariable, ObjectVariable
 from .imports import import_value
 
 
@@ -221,6 +221,8 @@ class Names:
         if isinstance(obj, ObjectVariable):   # (before the pops: a break keeps the stack)
             self.break_at_drop([obj.pending.get(inst.arg, _instance_attr(obj.obj, inst.arg))],
                                f"attribute {inst.arg!r}")
+        elif isinstance(obj, ClassVariable) and obj.source is not None:
+            self.break_at_drop([obj.old_value(self, inst.arg)], f"attribute {inst.arg!r}")
         obj = self.pop()
         value = self.pop()
         self.setattr(obj, inst.arg, value)

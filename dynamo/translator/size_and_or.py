@@ -28,7 +28,9 @@ Python value: a comparison"): the trace's state is put back, and where the attem
 added nodes the root frame's ``step`` starts the trace over and breaks at the jump.
 
 The bytecode differs by version: 3.11 has ``JUMP_IF_FALSE_OR_POP L; <b>; L:``; 3.12+
-``COPY 1; [TO_BOOL;] POP_JUMP_IF_FALSE L; POP_TOP; <b>; L:`` (``copied_operand``).
+``COPY 1; [TO_BOOL;] POP_JUMP_IF_FALSE L; POP_TOP; <b>; L:``, and 3.14 puts its
+``NOT_TAKEN`` between the jump and the ``POP_TOP`` (``pyversion.NOT_TAKEN_AFTER_BRANCH``;
+``copied_operand``).
 
     >>> # 3.11, at JUMP_IF_FALSE_OR_POP with (u0 > 0) on the stack:
     >>> short_circuit(tx, tx.stack[-1], inst.index + 1, inst.target, "bitwise_and")
@@ -38,6 +40,7 @@ The bytecode differs by version: 3.11 has ``JUMP_IF_FALSE_OR_POP L; <b>; L:``; 3
 
 from __future__ import annotations
 
+from .. import pyversion
 from ..graph import CALL
 from ..ops.signals import may_signal
 from ..variables import ConstantVariable
@@ -48,8 +51,10 @@ from .branch_selects import NotASelect, _read_arguments, _State
 # Instructions the right operand may hold: loads, calls and arithmetic, whose effects
 # (if any: a called function's writes) ``_State.changed`` sees; and the jumps of a
 # longer chain (``a and b and c``), which this module handles again, forward only.
+# (3.14 loads locals with LOAD_FAST_BORROW: ``pyversion.LOCAL_LOADS``.)
 _ALLOWED = frozenset({
-    "LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_LOAD_FAST", "LOAD_CONST", "LOAD_SMALL_INT",
+    "LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_LOAD_FAST", "LOAD_FAST_BORROW",
+    "LOAD_FAST_BORROW_LOAD_FAST_BORROW", "LOAD_CONST", "LOAD_SMALL_INT",
     "LOAD_DEREF", "LOAD_GLOBAL", "LOAD_ATTR", "LOAD_METHOD", "PUSH_NULL", "PRECALL",
     "CALL", "COMPARE_OP", "BINARY_OP", "BINARY_SUBSCR", "UNARY_NOT", "UNARY_NEGATIVE",
     "TO_BOOL", "COPY", "POP_TOP", "CACHE", "NOP", "NOT_TAKEN",
@@ -62,6 +67,9 @@ _PURE = frozenset({"sym_truth", "sym_int", "sym_size"})
 # Steps the right operand may take, at most (a long one is no comparison).
 _MAX_STEPS = 200
 _NAMES = {"and": "bitwise_and", "or": "bitwise_or"}
+# What follows the jump of an ``and``/``or`` (3.12+) before the right operand: the
+# POP_TOP of the copied left operand, after 3.14's NOT_TAKEN.
+_FALL_THROUGH = ("NOT_TAKEN", "POP_TOP") if pyversion.NOT_TAKEN_AFTER_BRANCH else ("POP_TOP",)
 
 
 def short_circuit(tx, left, start: int, join: int, word: str) -> bool:
@@ -122,13 +130,20 @@ def _is_bool(v) -> bool:
 
 def copied_operand(tx, jump) -> tuple[int, str] | None:
     """3.12+: is the conditional ``jump`` (at ``tx.ip - 1``) the ``and``/``or`` of a
-    value, ``COPY 1; [TO_BOOL;] POP_JUMP_IF_FALSE L; POP_TOP; <b>; L:``? Then (where
-    ``<b>`` starts, the word); None for any other jump (an ``if``)."""
+    value, ``COPY 1; [TO_BOOL;] POP_JUMP_IF_FALSE L; [NOT_TAKEN;] POP_TOP; <b>; L:``?
+    Then (where ``<b>`` starts, the word); None for any other jump (an ``if``).
+
+        >>> # 3.14: COPY 1; TO_BOOL; POP_JUMP_IF_FALSE L; NOT_TAKEN; POP_TOP; <b> at 9
+        >>> copied_operand(tx, jump)
+        (9, 'and')
+    """
     insts = tx.info.insts
     i = jump.index
     before = insts[i - 2] if i >= 2 and insts[i - 1].name == "TO_BOOL" else insts[i - 1]
-    if before.name != "COPY" or before.arg != 1 or i + 1 >= len(insts) or \
-            insts[i + 1].name != "POP_TOP" or jump.target is None or jump.target <= i:
+    fall = insts[i + 1:i + 1 + len(_FALL_THROUGH)]   # what runs where the jump is not taken
+    if before.name != "COPY" or before.arg != 1 or \
+            tuple(n.name for n in fall) != _FALL_THROUGH or \
+            jump.target is None or jump.target <= i:
         return None
-    return i + 2, ("and" if "FALSE" in jump.name else "or")
+    return i + 1 + len(_FALL_THROUGH), ("and" if "FALSE" in jump.name else "or")
 

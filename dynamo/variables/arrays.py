@@ -187,7 +187,9 @@ class RowIteratorVariable(IteratorVariable):
         return tx.output.call_op(ops.get("getitem"), [self.array, index], {})
 
     def next(self, tx) -> Variable | None:
-        if self.index >= self.rows:
+        # (``is``: run out by a loop node over a length only the data decides, which
+        # no comparison can read: ``translator/data_trips.py``)
+        if self.index is self.rows or self.index >= self.rows:
             return None
         self.index += 1
         return self.row(tx, ConstantVariable(self.index - 1))

@@ -58,6 +58,7 @@ from ..exc import Unsupported
 from .base import Variable
 from .constant import BuiltinVariable, ConstantVariable, NumericInfoVariable, is_pure_constant
 from .dask_arrays import is_dask_array, wrap_dask_array
+from .deques import DequeVariable
 from .dicts import DefaultDictVariable, DictVariable
 from .functions import (
     CompiledFunctionVariable,
@@ -72,6 +73,7 @@ from .objects import (
     ClassVariable,
     ModuleVariable,
     ObjectVariable,
+    TypeSource,
 )
 from .opaque import OpaqueVariable
 from .polynomials import Poly1dVariable
@@ -185,9 +187,10 @@ def _rebuildable(source: Source | None) -> bool:
     read as ``___closure[i].cell_contents``): the glue computes every value it returns
     or writes before its first write back (``GlueCodegen.side_effects``), so
     ``self.t += 1``, ``STEP += 1`` or ``count += 1`` in the trace reads the value as it
-    was when the frame started, as the trace did. A resume function's passed cells
-    and library modules' attributes stay specialized."""
-    while isinstance(source, ItemSource | AttrSource | IndexedItemSource):
+    was when the frame started, as the trace did; so is a class attribute read through
+    an instance's type (``type(self).n += 1``, ``class_writes``). A resume function's
+    passed cells and library modules' attributes stay specialized."""
+    while isinstance(source, ItemSource | AttrSource | IndexedItemSource | TypeSource):
         source = source.base
     return isinstance(source, LocalSource | GlobalSource | ClosureSource)
 
@@ -360,6 +363,9 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
             var.item_from_end = functools.cache(
                 lambda k: wrap(tx, value[k], ItemSource(source, k)))
         return var
+    if type(value) is collections.deque and source is not None:   # (see deques.py)
+        return DequeVariable.wrap(tx, value, source, lambda v, at: wrap(tx, v, at),
+                                  _rebuildable(source))
     if type(value) is dict:
         if not all(is_pure_constant(k) for k in value):
             raise Unsupported("a dict with non-constant keys")

@@ -41,6 +41,7 @@ from .constant import (
     symbolic_number,
     symbolic_range,
 )
+from .deques import DequeVariable
 from .dicts import DefaultDictVariable, DictVariable, DictViewVariable
 from .formatted import join_texts
 from .formatted_calls import format_method
@@ -193,6 +194,8 @@ def _len(tx, obj, **kw):
     n = obj.symbolic_len() if isinstance(obj, ListVariable) else None
     if n is not None:   # a list of ints that changes between calls: its symbolic length
         return ConstantVariable(n)
+    if isinstance(obj, DequeVariable):   # (its length alone: items stay unread)
+        return ConstantVariable(obj.length())
     if isinstance(obj, (SequenceVariable, DictVariable, SetVariable)):
         return ConstantVariable(len(obj.items))
     if isinstance(obj, DictViewVariable):

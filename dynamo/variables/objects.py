@@ -36,6 +36,7 @@ from dynamo.guards.type_slots import (
 from .. import ops
 from ..exc import Unsupported
 from ..skipfiles import is_skipped
+from . import class_writes
 from .base import Variable
 from .class_facts import (
     C_METHODS,
@@ -159,6 +160,7 @@ class ClassVariable(Variable):
 
     def __init__(self, cls: type, source=None):
         self.cls, self.source = cls, source
+        self.pending: dict[str, Variable] = {}   # class attributes written (class_writes)
 
     @classmethod
     def of(cls, t: type) -> ClassVariable:
@@ -186,6 +188,9 @@ class ClassVariable(Variable):
                               f"metaclass {meta}")
         if name in ("__name__", "__qualname__", "__module__"):
             return ConstantVariable(getattr(self.cls, name))
+        written = class_writes.read_on_class(tx, self.cls, name)
+        if written is not None:
+            return written
         try:
             value = getattr(self.cls, name)
         except AttributeError:
@@ -197,6 +202,13 @@ class ClassVariable(Variable):
         if library_class(self.cls):
             return wrap_library_value(value)
         return tx.wrap(value, AttrSource(self.source, name) if self.source else None)
+
+    def setattr(self, tx, name: str, value: Variable) -> None:
+        """``Cls.name = value``: replayed after the graph (``class_writes``)."""
+        class_writes.write(tx, self, name, value, library_class(self.cls))
+
+    def old_value(self, tx, name: str):
+        return class_writes.dropped(tx, self, name)
 
     def call(self, tx, args, kwargs) -> Variable:
         handler = tx.builtin_handler(self.cls)   # tuple, range... (type(x)(...))
@@ -245,6 +257,9 @@ class ObjectVariable(Variable):
         from .functions import UserFunctionVariable, UserMethodVariable
         if name in self.pending:
             return self.pending[name]
+        written = class_writes.read_on_instance(tx, self.obj, name)   # type(self).n += 1
+        if written is not None:
+            return written
         if name in self.cache:
             return self.cache[name]
         cls = type(self.obj)

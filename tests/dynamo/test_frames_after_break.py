@@ -341,3 +341,38 @@ def test_an_instance_attribute_reader_of_the_same_class_is_checked_again(backend
     got, want = _eager(f, X, _Slot(_two_up)), _eager(fn, X, _Slot(_two_up))
     assert got == want == ("_eager", ["args", "fn"])
     capsys.readouterr()
+
+
+
+class _OwnLookup:
+    """Reads of its attributes run a ``__getattribute__`` of its own: a graph break."""
+
+    def __getattribute__(self, name):
+        return object.__getattribute__(self, name)
+
+
+class _Returns:
+    def __init__(self):
+        self.gamma, self.box = 0.5, _OwnLookup()
+        self.box.rewards, self.box.bias = [1.0, 2.0, 4.0], 0.25
+
+    def discounted(self, x):
+        # the generator function (closing over self) is made, then the break at
+        # self.box.rewards: it is carried into the resume function, which breaks
+        # again at self.box.bias (an entry with a break: the reader check's guards)
+        return x * sum(self.gamma ** i * r for i, r in enumerate(self.box.rewards)) \
+            + self.box.bias
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_a_generator_carried_over_a_break_keeps_one_entry(backend):
+    """The frame-reader check looks through the cells a closure *calls* by name only:
+    a generator expression over ``self`` carried over a break mid-``sum`` (issue #16,
+    ``n_step_return_deques``) is guarded by its code, not by identity (a new one each
+    call missed every entry, until the cache limit)."""
+    want, got = _Returns(), _Returns()
+    with dynamo.explain(got.discounted, backend=backend) as f:
+        for k in range(5):
+            assert np.array_equal(f(X * k), want.discounted(X * k))
+    assert [r for r in f.report.recompiles if r.call >= 1] == [], \
+        [str(r) for r in f.report.recompiles]

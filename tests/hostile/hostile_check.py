@@ -64,6 +64,16 @@ BACKENDS = ("eager", "numpy")
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
+def without_addresses(text: str) -> str:
+    """``text`` with the objects' addresses taken out: two runs make equal objects at
+    different addresses, and a message or repr that names one differs only there.
+
+        >>> without_addresses("Can't pickle local object <function f at 0x7fd6c1629170>")
+        "Can't pickle local object <function f>"
+    """
+    return _ADDRESS.sub("", text)
+
+
 # ----------------------------------------------------------------------------- snapshots
 
 def snap(value: Any, _path: tuple = (), _depth: int = 0) -> Any:
@@ -88,7 +98,7 @@ def snap(value: Any, _path: tuple = (), _depth: int = 0) -> Any:
         return ("numpy scalar", type(value).__name__, value.dtype.str,
                 _leaves([value.item()]))
     if isinstance(value, BaseException):
-        return ("exception", type(value).__qualname__, _ADDRESS.sub("", str(value)),
+        return ("exception", type(value).__qualname__, without_addresses(str(value)),
                 snap(value.args, path, d),
                 snap(value.__cause__, path, d) if value.__cause__ is not None else None,
                 snap(value.__context__, path, d) if value.__context__ is not None else None,
@@ -120,7 +130,7 @@ def snap(value: Any, _path: tuple = (), _depth: int = 0) -> Any:
         return ("slots", type(value).__qualname__,
                 [(s, snap(getattr(value, s, "<unset>"), path, d))
                  for s in type(value).__slots__])
-    return ("other", type(value).__qualname__, _ADDRESS.sub("", repr(value)))
+    return ("other", type(value).__qualname__, without_addresses(repr(value)))
 
 
 def _digest(a: np.ndarray) -> tuple:

@@ -427,11 +427,21 @@ ROUND27: dict[str, Known | str] = {}
 #    not Python's ValueError, variables/builtins._len.) No entries.
 ROUND28: dict[str, Known | str] = {}
 
+# Z6. Round 29 (prog_round29_*.py): the guards issue #16 changed. Order comparisons of a
+#    changing float kept as decisions (``t >= 0.35`` with NaN, -0.0, inf, ints past
+#    2**53, bools, float subclasses, NumPy scalars, chained, of sums of two changing
+#    floats, a global threshold), ``lst[-k]`` of a growing list and ``lrs[self.i]`` at a
+#    changing int (items changing type, the list emptied, replaced, a subclass, the
+#    index negative, out of range, a bool, an np.int64), ``np.concatenate`` of growing
+#    rows, ``max``/``min`` of slices that empty, f-strings of changing numbers and dict
+#    merges after a break. No differences found; no entries.
+ROUND29: dict[str, Known | str] = {}
+
 KNOWN: dict[str, Known] = {
     pid: entry if isinstance(entry, Known) else Known(entry)
     for table in (ALIAS, IDENTITY, RAISE, STATE, GUARDS, NUMERICS, FRAMES_API, MORE,
                   LOOPS, NEWEST, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10, ROUND11,
                   ROUND12, ROUND14, ROUND16, ROUND17, ROUND22, ROUND23, ROUND24,
-                  ROUND25, ROUND26, ROUND27, ROUND28)
+                  ROUND25, ROUND26, ROUND27, ROUND28, ROUND29)
     for pid, entry in table.items()
 }

@@ -37,7 +37,8 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round27_readonly", "round27_dtypes", "round27_subclasses",
               "round27_globals", "round27_promotion", "round27_errstate",
               "round28_polys", "round28_truths", "round28_rounds", "round28_wrappers",
-              "round28_tier2")
+              "round28_tier2", "round29_decisions", "round29_ends", "round29_joins",
+              "round29_texts", "round29_rows")
 
 
 def _runs(text):

@@ -32,8 +32,6 @@ import numpy as np
 from stateful_programs import NUMBER, Program
 
 PROGRAMS: list = []
-DEQUE = ("``deque.append`` is not traced (``deque.__getattribute__``: a graph break at "
-         "each deque method)")
 
 
 def program(recompiles=0, why="", known=None):
@@ -77,9 +75,7 @@ class SoftPolicyAgent:
         return probs
 
 
-@program(recompiles=1, why=NUMBER,
-         known=(2, DEQUE + "; the action ``a`` carried over that break into the resume "
-                "function is a number there: one more recompile, in that function"))
+@program(recompiles=1, why=NUMBER)
 def epsilon_soft_policy_deque_memory(wrap):
     agent = SoftPolicyAgent()
     rng = np.random.default_rng(0)
@@ -177,11 +173,7 @@ class NStepBuffer:
 
 @program(recompiles=3,
          why='the deques fill to maxlen over the first three calls (their length drives '
-             'a Python loop); the rewards are numbers',
-         known=(8, DEQUE + "; the generator expression that ``sum`` was iterating is "
-                "carried over the break into the resume function and guarded there by "
-                "identity: a new one each call misses every entry, until the cache "
-                "limit (then the frame runs eagerly)"))
+             'a Python loop); the rewards are numbers')
 def n_step_return_deques(wrap):
     buf = NStepBuffer()
     f = wrap(buf.push)
@@ -755,7 +747,12 @@ class MovingAverage:
 
 
 @program(recompiles=1,
-         why='the deque fills to maxlen: one generic entry for its length')
+         why='the deque fills to maxlen: one generic entry for its length',
+         known=(4, "``np.stack`` of the deque is one input (the rows held, stacked by "
+                "the check) and the appended row, for the length held (0 to 4: one "
+                "entry each); a growing list's rows have a symbolic length there "
+                "(``stacked_lists``), a deque's (dropping from the left past maxlen) "
+                "not yet"))
 def moving_average_deque_window(wrap):
     m = MovingAverage()
     f = wrap(m.update)
@@ -834,9 +831,10 @@ class IdAssigner:
 
 
 @program(recompiles=1, why='an int used as array data: a number',
-         known=(2, "an assignment to a class attribute is a graph break (not replayed "
-                "after the graph); the counter read again in the resume function is a "
-                "number there too: one recompile in each function"))
+         known=(2, "the counter is replayed after the graph and a number from the first "
+                "call, but ``np.concatenate([x, [IdAssigner.next_id]])`` takes it as a "
+                "size (0 and 1 specialized): entries for 1 and 2 (after the call's "
+                "``+= 1``, read as 0 and 1), then one for every later count"))
 def class_counter_used_as_data(wrap):
     IdAssigner.next_id = 0
     a = IdAssigner()

@@ -1,5 +1,5 @@
 """A changing float compared with a number (``if self.t >= 0.35:``) is a branch
-decision, guarded by its outcome, not a pin (``scalars._decide``): a float clock that
+decision, guarded by its outcome, not a pin (``number_decisions.decide``): a float clock that
 passes a threshold compiles once for each side, not once per tick (issue #16).
 
 Checked against eager: results, the state left behind, NaN (both comparisons false),
@@ -43,6 +43,9 @@ def test_a_float_clock_compiles_once_per_side(backend):
     assert f.report.compile_count == 2, [str(r) for r in f.report.recompiles]
     reasons = " ".join(r for rec in f.report.recompiles for r in rec.reasons)
     assert ">= 0.35" in reasons and "if self.t >= 0.35:" in reasons, reasons
+    # named for what it is (a float compared), not "a branch on a dynamic size"
+    assert "a comparison of a changing number, at " in reasons, reasons
+    assert "dynamic size" not in reasons, reasons
 
 
 def compare(x, a, b):

@@ -3,9 +3,9 @@
 ``np.eye(k)``, ``np.full((k, 2), 1.5)``, ``np.empty(k).shape`` and
 ``np.ones(np.bincount(y).shape[0])`` are one graph, the dimension an unbacked size
 (docs/unbacked.md), with eager's values, dtypes and shapes at 0, 1 and many classes.
-A loop bound made from the count (``for j in range(k)``) still breaks before the loop
-with the hint to pass the number in: no loop node takes a trip count only the data
-decides (docs/loops.md).
+A loop bound made from the count (``for j in range(k)``) is a loop node of ``k``
+trips (docs/loops.md, "Trip counts only the data decides"); one whose index is read
+after it still breaks before the loop with the hint to pass the number in.
 """
 
 from __future__ import annotations
@@ -69,16 +69,30 @@ def class_sums(labels, x):
     return sums
 
 
+def class_sums_last(labels, x):
+    k = len(np.unique(labels))
+    sums = np.zeros(k)
+    j = -1
+    for j in range(k):
+        sums[j] = x[labels == j].sum()
+    return sums, j          # the index after the loop: no node (it may run no trip)
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_a_count_as_loop_bound_breaks_with_a_hint(backend):
+def test_a_count_as_loop_bound(backend):
+    """``for j in range(k)`` is a loop node (no break); with its index read after the
+    loop it breaks before the loop, with the hint to pass the number in."""
     x = np.arange(5.0)
     report = dynamo.explain(class_sums, backend=backend)(LABELS[-1], x)
+    assert report.graph_break_count == 0, [r.reason for r in report.break_reasons]
+    report = dynamo.explain(class_sums_last, backend=backend)(LABELS[-1], x)
     assert report.graph_break_count == 1
     brk = report.break_reasons[0]
     assert "for j in range(k):" in str(brk)
     assert "pass it in" in (brk.hint or "")
-    compiled = dynamo.compile(class_sums, backend=backend)
-    for labels in LABELS:
-        xs = np.arange(float(len(labels)))
-        same_outcome(outcome(class_sums, [labels, xs]), outcome(compiled, [labels, xs]),
-                     "class_sums")
+    for fn in (class_sums, class_sums_last):
+        compiled = dynamo.compile(fn, backend=backend)
+        for labels in LABELS:
+            xs = np.arange(float(len(labels)))
+            same_outcome(outcome(fn, [labels, xs]), outcome(compiled, [labels, xs]),
+                         fn.__name__)

@@ -74,8 +74,10 @@ def test_breaks_say_why(name, fn, make_args):
     for brk in report.break_reasons:
         assert not brk.reason.startswith("iteration over"), brk.reason
         assert brk.hint, brk.reason
-    first = report.break_reasons[0]
-    if first.reason.startswith("a data-dependent size"):
+    # (``for i in range(len(classes))`` is a loop node of that many trips and breaks
+    # nowhere: ``translator/data_trips.py``, test_count_trip_nodes.py)
+    first = report.break_reasons[0] if report.break_reasons else None
+    if first is not None and first.reason.startswith("a data-dependent size"):
         assert "for c in np.unique(y)" in first.hint
 
 

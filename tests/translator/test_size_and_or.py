@@ -7,8 +7,9 @@ eagerly, one graph with no break, at every count. Where evaluating the right ope
 when Python would not could show (a division by the count, a function with an
 effect, an array op that may warn) or the result is not a bool, the jump breaks as
 before, and the results are still eager's. On 3.11 ``and`` is ``JUMP_IF_FALSE_OR_POP``;
-on 3.12+ ``COPY 1; [TO_BOOL;] POP_JUMP_IF_FALSE; POP_TOP``: both are exercised by
-the version that runs the test.
+on 3.12+ ``COPY 1; [TO_BOOL;] POP_JUMP_IF_FALSE; POP_TOP`` (3.14: ``NOT_TAKEN`` before
+the ``POP_TOP``, and the right operand's locals loaded by ``LOAD_FAST_BORROW``): each is
+exercised by the version that runs the test.
 """
 
 from __future__ import annotations

@@ -587,7 +587,7 @@ def test_global_that_decides_control_flow_still_recompiles(monkeypatch):
             monkeypatch.setitem(globals(), "THRESHOLD", value)
             same(gated(x), compiled(x))
     # a number that decides a branch guards the branch's outcome (``THRESHOLD > 0.3``,
-    # symbolic/scalars._decide): an entry for each side, never a wrong branch; 0.6
+    # symbolic/number_decisions.decide): an entry for each side, never a wrong branch; 0.6
     # (the value changed: a number from then on), then 0.1 takes the other side
     assert counter.count == 3
 

@@ -14,9 +14,11 @@ import pytest
 from dynamo.backends.common import python_function
 from dynamo.backends.numpy_backend import numpy_backend
 from dynamo.backends.passes import hoist_invariants
+from dynamo.backends.passes.pipeline import PIPELINE
 from harness import check, rand
 
 import dynamo
+from dynamo import listeners
 from dynamo.graph import Graph
 
 
@@ -257,3 +259,31 @@ def test_warnings_per_trip_are_eagers(backend):
 def test_graphs_without_loops_are_returned_unchanged():
     graph, _ = trace(lambda x: x.T + 1, A)
     assert hoist_invariants(graph) is graph
+
+
+def _sums_below(x, edges):
+    counts = np.zeros(len(edges) - 1, dtype=np.int64)
+    for v in x[np.isfinite(x)]:          # a trip count only the data decides
+        counts += (edges[:-1] <= v) & (v < edges[1:])
+    return counts
+
+
+def test_a_trip_count_read_off_an_array_is_the_new_graphs():
+    """The loop node's trip count, ``sym_size`` of the selection, is a node of the
+    graph: after the pass it is the copy's, so later passes find it (a KeyError in
+    ``strength_reduce`` before)."""
+    class Graphs:
+        graphs: list = []
+
+        def on_graph(self, graph, ctx):
+            self.graphs.append(graph)
+
+    x, edges = np.array([0.5, np.nan, 1.5, 2.5]), np.array([0.0, 1.0, 2.0, 3.0])
+    with listeners.listening(Graphs()) as seen:
+        dynamo.explain(_sums_below)(x, edges)
+    graph = hoist_invariants(seen.graphs[0])
+    trips = loop_node(graph).args[1]
+    assert set(trips.nodes.values()) <= set(graph.nodes), str(graph)
+    for p in PIPELINE:
+        graph = p(graph)
+    check(_sums_below, x, edges, backend="numpy")

@@ -1,0 +1,164 @@
+"""Loop nodes whose trip count only the data decides (issues #16, #19).
+
+``k = len(np.unique(labels))`` is an unbacked size (docs/unbacked.md): the trace has
+no value for it. ``for j in range(k)`` used to break at its ``GET_ITER``
+(``break_before``) and each new count compiled the rest again. Where the loop can be a
+loop node, it is one now, whose trip count is ``k`` itself, read when the graph runs::
+
+    k = len(np.unique(labels))                  unique = ops.unique(labels)
+    centers = np.zeros((k, X.shape[1]))         sym_size = ops.sym_size(unique, 0)
+    for j in range(k):                    ->    ...
+        centers[j] = X[labels == j].mean(0)     fori_loop = ops.fori_loop(
+                                                    fori_loop_body, (sym_size), ...)
+
+``for c in classes`` over the rows of an array of such a length (``classes =
+np.unique(y)``) is the same loop over ``RowIteratorVariable`` rows. No trip is
+unrolled first (the count may be 0), so the body is traced from the state
+before the loop, and every check of ``loops.LoopScope`` applies as for any loop node,
+plus one: the loop may run no trip at all, so no value of a trip may be read after
+the loop (the index, a temporary: ``DataTripScope._temporaries`` drops the dead ones
+and refuses the others); carried arrays are the loop's results, which are the arrays
+from before the loop when it runs no trip, as in Python. Conditions of a trip (an
+index in bounds at the last trip ``k - 1``) may assume the trip runs (``k >= 1``) and
+are never guarded: a count has no value to guard.
+
+A loop that cannot be such a node (``total = 0.0; total += ...``: the type changes in
+the first trip; a temporary read after the loop; a ``try``; a ``break``) starts the
+trace over with the loop marked "unroll", and its ``GET_ITER`` breaks as before, with
+its hint (``break_before.iterable_needs_its_length``).
+
+Not such nodes: ``enumerate(classes)`` (its CALL breaks before, as before: no loop
+node takes an enumerate), a list comprehension (it appends to a list;
+``np.array([... for c in classes])`` is ``np.array([])``, float64 of shape ``(0,)``,
+at no class, which no stacked node gives).
+
+Example (tests/translator/test_count_trip_nodes.py)::
+
+    >>> dynamo.explain(class_centers)(X, labels).graph_break_count
+    0
+"""
+
+from __future__ import annotations
+
+from .. import ops
+from ..symbolic import Sym
+from ..symbolic.fit import symbols_in
+from ..symbolic.sizes import is_unbacked
+from ..variables import ArrayVariable
+from ..variables.arrays import RowIteratorVariable
+from ..variables.constant import SymRangeVariable
+from ..variables.iterators import SymRangeIteratorVariable
+from .loop_body_state import dead_after
+from .loop_facts import NotALoopNode, from_zero, why_not
+from .loops import LoopScope, SymbolicRest
+
+
+def data_decided(value) -> bool:
+    """A range of step 1 whose bounds hold an unbacked size, an array whose length is
+    one, or an iterator over either."""
+    if isinstance(value, SymRangeVariable) and value.bounds[2] == 1:
+        sizes = value.bounds
+    elif isinstance(value, SymRangeIteratorVariable) and value.step == 1:
+        sizes = (value.start, value.stop)
+    elif type(value) is ArrayVariable and value.meta.ndim >= 1:   # (NumPy's own)
+        sizes = value.meta.shape[0]
+    elif isinstance(value, RowIteratorVariable):
+        sizes = value.rows
+    else:
+        return False
+    return any(is_unbacked(name) for name in symbols_in(sizes))
+
+
+class DataTripLoops:
+    """The translator's side (a mixin of ``frames.Handlers``, before ``ControlFlow``):
+    ``GET_ITER`` of such a range makes its iterator where the loop may become a node;
+    ``loops.LoopNodes.loop_node`` hands its first ``FOR_ITER`` to ``data_trip_node``."""
+
+    def GET_ITER(self, inst):  # noqa: N802 (an opcode's handler)
+        value = self.stack[-1] if self.stack else None
+        if data_decided(value) and self._may_be_data_trip_node(inst):
+            value = self.pop()
+            self.push(RowIteratorVariable(value, value.meta.shape[0])
+                      if isinstance(value, ArrayVariable) else self.get_iter(value))
+            return
+        super().GET_ITER(inst)
+
+    def _may_be_data_trip_node(self, inst) -> bool:
+        """The next instruction is this loop's ``FOR_ITER``, no earlier attempt refused
+        it, and nothing rules a loop node out (``LoopNodes.may_become_loop_node``'s
+        conditions that do not need the count)."""
+        insts = self.info.insts
+        if inst.index + 1 >= len(insts) or insts[inst.index + 1].name != "FOR_ITER":
+            return False
+        loop = insts[inst.index + 1]
+        return self.loop_plan(loop) is None and \
+            self.output.loop_scope is None and \
+            self.output.kind in (None, ops.NUMPY) and not self.in_try() and \
+            not self.info.loop_may_exit_early(loop.index)
+
+    def data_trip_node(self, inst, it) -> bool | None:
+        """At the loop's first ``FOR_ITER``: all its trips as one node, or the trace
+        starts over with the loop unrolled (then ``GET_ITER`` breaks); None where ``it``
+        is no such loop's iterator."""
+        if not is_data_trip_iterator(it):
+            return None
+        try:
+            rest = SymbolicRest(0, 1, it.rows) if isinstance(it, RowIteratorVariable) \
+                else SymbolicRest(it.start, 1, it.left())
+            scope = DataTripScope(self, inst, it, rest, {})
+            scope.trace_body()
+            scope.finish()
+        except NotALoopNode as e:
+            self.refuse_loop_node(inst, str(e))
+        except Exception as e:  # noqa: BLE001 (anything the body cannot be: break)
+            self.refuse_loop_node(inst, why_not(e))
+        return True
+
+
+def is_data_trip_iterator(it) -> bool:
+    """The iterator of a range of a count, at its first ``FOR_ITER``."""
+    if isinstance(it, RowIteratorVariable):
+        # (run out by the node: its index is the length, which no comparison reads)
+        return type(it.index) is int and it.index == 0 and data_decided(it)
+    return isinstance(it, SymRangeIteratorVariable) and not it.done and \
+        it.index == 0 and data_decided(it)
+
+
+def describe(value) -> str:
+    return "nothing" if value is None else value.describe()
+
+
+class DataTripScope(LoopScope):
+    """A ``LoopScope`` over all of a range whose trip count the data decides."""
+
+    data_trips = True
+
+    def _known_facts(self) -> list:
+        """A condition of a trip need hold only where that trip runs: with at least
+        one trip. The counts in it are written as ``_require`` writes a condition over
+        counts (``loop_facts.from_zero``: ``c' - 2`` for a count ``c``)."""
+        counts = self.trips.sym.symbols & self.output.shape_env.unbacked.keys()
+        return [from_zero(self.trips.sym - Sym((), 1), counts)]
+
+    def _temporaries(self) -> None:
+        """No trip may have run: a local the body binds (the index, a temporary) is
+        no value after the loop, so it must be dead there; it is dropped (back to its
+        value before the loop, or unbound)."""
+        tx = self.tx
+        slot_ids = {id(v) for v in self.slots}
+        dead = dead_after(tx, self.inst.target)
+        if set(self.entry_locals) - set(tx.locals):
+            raise NotALoopNode("the body deletes locals")
+        for name, var in list(tx.locals.items()):
+            old = self.entry_locals.get(name)
+            if var is old or old is not None and id(old) in slot_ids and \
+                    name not in self.targets:
+                continue
+            if self.watched.first.get(name) != "write" or self.watched.opaque:
+                raise NotALoopNode(f"the local {name!r} is carried from one iteration "
+                                   f"to the next ({describe(old)} -> {var.describe()})")
+            if name not in dead:
+                raise NotALoopNode(
+                    f"the local {name!r} is read after a loop whose trip count the data "
+                    "decides (it may run no trip)")
+            tx.drop_temporary(name, old)

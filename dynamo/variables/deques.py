@@ -1,0 +1,369 @@
+"""``collections.deque`` from outside the trace, modelled as lists are
+(:mod:`.sequences`): a replay buffer, a moving window, a ``deque(maxlen=n)`` of
+rewards kept on ``self`` or passed in.
+
+The deque is *unread* until the trace looks at its items: ``append``, ``appendleft``,
+``extend`` and ``extendleft`` are recorded (``ops``) and guard nothing but the type
+(and ``maxlen``, which a deque never changes), so a buffer the program only writes
+to keeps one entry however it grows. Reads (``len``, iteration, ``sum(d)``, ``d[i]``,
+``pop``, ``popleft``, truth) read the real deque as it was when the frame started,
+guarded by its length and items as a list's are, and then apply the ops so far in
+order, dropping from the far end past ``maxlen`` exactly as ``deque`` does. The glue
+replays every op on the real deque after the graph, in program order, with
+``deque``'s own methods: the final contents are eager's by construction.
+
+Example::
+
+    def act(self, obs):                       # self.memory = deque(maxlen=5)
+        self.memory.append((obs, 1))          # guards type(self.memory) is deque
+        return obs * 2                        # glue: self.memory.append((obs, 1))
+
+    def push(self, r):                        # self.rewards = deque(maxlen=3)
+        self.rewards.append(r)
+        return sum(self.rewards)              # reads: len(self.rewards) == 2 and items
+
+Items a ``maxlen`` deque drops while unread are dropped by the replay (the item was
+never read, as for a list item set at an index, ``ListVariable._set_unread``); a
+known dropped item whose end the program sees is a graph break
+(``lifetimes.break_at_drop``).
+"""
+
+from __future__ import annotations
+
+import collections
+from typing import Any
+
+import numpy as np
+
+from dynamo.guards import (
+    CONSTANT,
+    EXPR,
+    LENGTH,
+    TYPE,
+    AsArraySource,
+    AttrSource,
+    Guard,
+    ItemSource,
+)
+
+from .. import ops
+from ..exc import Unsupported
+from .arrays import ArrayVariable
+from .base import BoundBuiltinMethod, Variable, program_error
+from .constant import ConstantVariable
+from .iterators import ItemsIteratorVariable
+from .lifetimes import break_at_drop
+from .sequences import ListVariable, SliceVariable
+
+_WRITES = frozenset({"append", "appendleft", "extend", "extendleft"})
+_METHODS = _WRITES | {"pop", "popleft", "clear"}
+
+# A deque longer than this is not traced item by item (as a list's ``MAX_TRACED_ITEMS``)
+MAX_READ_ITEMS = 1_000
+
+
+class DequeVariable(Variable):
+    """A ``collections.deque`` (exactly that type) read from ``source``."""
+
+    def __init__(self, source, maxlen: int | None, read):
+        self.source, self.maxlen = source, maxlen
+        self._read = read          # () -> the Variables of the items held, guarded
+        self._items: list[Variable] | None = None
+        self.ops: list[tuple[str, list[Variable]]] = []   # replayed after the graph
+        self.version = 0           # changes at every op (an iterator checks it)
+        # () -> (the items held stacked, one input, or None for an empty deque), or
+        # False where they are not all ndarrays of one shape (``stacked_deque``)
+        self.held = None
+        self.held_length = None    # () -> the length held, guarded
+
+    @classmethod
+    def wrap(cls, tx, value: collections.deque, source, wrap_item,
+             rebuildable: bool) -> DequeVariable:
+        """The Variable of the deque ``value`` at ``source``: guarded by its type and
+        ``maxlen`` now, by its length and items (``wrap_item(item, source)``) where the
+        trace reads them. ``rebuildable``: generated code may read a changing number
+        from its items (``builder._rebuildable``)."""
+        guards = tx.output.guards
+        guards.add(Guard(source, TYPE, collections.deque))
+        guards.add(Guard(AttrSource(source, "maxlen"), CONSTANT, value.maxlen))
+
+        def read() -> list[Variable]:
+            if len(value) > MAX_READ_ITEMS:
+                raise Unsupported(f"the items of a deque of {len(value)} items (more "
+                                  f"than {MAX_READ_ITEMS})", cause="unsupported_value")
+            where = tx.output.location()
+            guards.add(Guard(source, LENGTH, len(value),
+                             note=f"read at {where}" if where else ""))
+            policy = tx.output.shape_env.dynamic
+            if rebuildable and policy.is_changing_length(source, value):
+                # a window that slides (rewards appended, the oldest dropped): its
+                # numbers move from item to item, so each is a changing number once
+                # the length changed, as a tuple's whose items changed
+                policy.changed_tuples.add(source)
+            return [wrap_item(v, ItemSource(source, i)) for i, v in enumerate(value)]
+        var = cls(source, value.maxlen, read)
+        var.held = lambda: _held_stack(tx, value, source)
+
+        def held_length() -> int:
+            where = tx.output.location()
+            guards.add(Guard(source, LENGTH, len(value),
+                             note=f"read at {where}" if where else ""))
+            return len(value)
+        var.held_length = held_length
+        return var
+
+    def describe(self) -> str:
+        return "deque"
+
+    def python_type(self) -> type:
+        return collections.deque
+
+    def is_unread(self) -> bool:
+        return self._items is None
+
+    def read_items(self, tx=None) -> list[Variable]:
+        """The items now: the deque held, read and guarded, with the ops applied."""
+        if self._items is None:
+            items = self._read()
+            for name, args in self.ops:
+                self._apply(items, name, args)
+            self._items = items
+        return self._items
+
+    def _apply(self, items: list[Variable], name: str, args: list[Variable]):
+        """One op on the modelled items, as ``deque`` does it; returns what it pops."""
+        if name in ("append", "extend"):
+            for v in args:
+                items.append(v)
+                if self.maxlen is not None and len(items) > self.maxlen:
+                    break_at_drop([items[0]], "a deque")
+                    del items[0]
+        elif name in ("appendleft", "extendleft"):
+            for v in args:
+                items.insert(0, v)
+                if self.maxlen is not None and len(items) > self.maxlen:
+                    break_at_drop([items[-1]], "a deque")
+                    del items[-1]
+        elif name == "pop":
+            return items.pop()
+        elif name == "popleft":
+            return items.pop(0)
+        elif name == "clear":
+            break_at_drop(list(items), "a cleared deque")
+            items.clear()
+        return None
+
+    # ------------------------------------------------------------------ Python
+    def getattr(self, tx, name: str) -> Variable:
+        if name == "maxlen":
+            return ConstantVariable(self.maxlen)   # (guarded when wrapped)
+        if name in _METHODS:
+            return BoundBuiltinMethod(self, name)
+        raise Unsupported(f"deque.{name}")
+
+    def call_method(self, tx, name, args, kwargs):
+        if kwargs:
+            raise Unsupported(f"deque.{name} with keywords")
+        if name not in _METHODS:
+            raise Unsupported(f"deque.{name}")
+        if name in _WRITES:
+            if len(args) != 1:
+                raise Unsupported(f"deque.{name} with {len(args)} arguments (TypeError)")
+            new = [args[0]] if name in ("append", "appendleft") else \
+                list(tx.unpack_iterable(args[0]))   # (d.extend(d): a copy, as deque's)
+        else:
+            if args:
+                raise Unsupported(f"deque.{name} with arguments (TypeError)")
+            new = []
+        if name in ("pop", "popleft") and not self.read_items(tx):
+            raise program_error(IndexError("pop from an empty deque"), exact=True)
+        tx.output.side_effects.mutate(self)
+        self.version += 1
+        self.ops.append((name, new))
+        if self._items is not None:
+            popped = self._apply(self._items, name, new)
+            if popped is not None:
+                return popped
+        return ConstantVariable(None)
+
+    def length(self) -> int:
+        """``len(d)``: of an unread deque, its length held (guarded) and the ops' counts,
+        with ``maxlen``, leaving the items unread (``if not self.frames:`` before an
+        ``np.stack(self.frames)`` of the rows held as one input)."""
+        if self._items is not None:
+            return len(self._items)
+        n = self.held_length()
+        for name, new in self.ops:
+            if name in _WRITES:
+                n += len(new)
+                n = n if self.maxlen is None else min(n, self.maxlen)
+            elif name in ("pop", "popleft"):   # (they read the items: not here)
+                n -= 1
+            else:
+                n = 0
+        return n
+
+    def unpack(self, tx) -> list[Variable]:
+        return list(self.read_items(tx))
+
+    def truth(self, tx) -> bool:
+        return bool(self.length())
+
+    def getitem(self, tx, index: Variable) -> Variable:
+        key = index.as_python_constant() if index.is_constant() else None
+        if type(key) is not int:
+            raise Unsupported(f"deque index {index.describe()}",
+                              "Only a Python int known while tracing indexes a deque "
+                              "(a slice raises TypeError).")
+        items = self.read_items(tx)
+        if not -len(items) <= key < len(items):
+            raise program_error(IndexError("deque index out of range"), exact=True)
+        return items[key]
+
+    def make_iterator(self, tx):
+        return DequeIteratorVariable(self, tx)
+
+    def as_graph_arg(self, output) -> list:   # np.stack(d): NumPy iterates it, as a list
+        return [v.as_graph_arg(output) for v in self.read_items()]
+
+    def as_meta(self) -> list:
+        return [v.as_meta() for v in self.read_items()]
+
+    def reconstruct(self, cg) -> str:
+        return self.source.expr()    # the same object (the glue replays its ops)
+
+    def replay(self, cg, target: str) -> list[tuple[Any, str]]:
+        """The glue's writes: each op on the real deque, in program order."""
+        writes = []
+        for name, args in self.ops:
+            if name in ("append", "appendleft"):
+                writes.append((None, f"{target}.{name}({cg.temp(cg.value(args[0]))})"))
+            elif name in ("extend", "extendleft"):
+                items = ", ".join(cg.value(v) for v in args)
+                writes.append((None, f"{target}.{name}({cg.temp(f'[{items}]')})"))
+            else:
+                writes.append((None, f"{target}.{name}()"))
+        return writes
+
+
+class DequeIteratorVariable(ItemsIteratorVariable):
+    """``iter(d)`` of a modelled deque: its items when made; a ``next`` after the deque
+    changed is Python's ``RuntimeError: deque mutated during iteration`` (a graph
+    break: the code after it raises it)."""
+
+    def __init__(self, deque: DequeVariable, tx):
+        super().__init__(deque.read_items(tx), deque)
+        self.version = deque.version
+
+    def python_type(self) -> type:
+        return type(iter(collections.deque()))
+
+    def next(self, tx) -> Variable | None:
+        if self.origin.version != self.version:
+            raise Unsupported("a deque changed while iterated (RuntimeError)")
+        return super().next(tx)
+
+    def reconstruct(self, cg) -> str:
+        if self.origin.version != self.version:
+            raise Unsupported("an iterator of a deque that changed since")
+        return super().reconstruct(cg)
+
+
+def _held_stack(tx, value: collections.deque, source):
+    """The deque held when the call starts as one input, ``np.asarray(d)`` made by the
+    check (``AsArraySource``): no guard on each item, nor on which items are one
+    object (a frame stack filled with one frame 4 times, then one new frame a call).
+    Guarded by its length (the composition below is for that length), the items'
+    type, and the stack's dtype and shape. None for an empty deque; False where the
+    items are not ndarrays of one shape."""
+    out = tx.output
+    guards = out.guards
+    array_source = AsArraySource(source)
+    known = out.input_vars.get(array_source)
+    if known is not None:
+        return known
+    if not all(type(v) is np.ndarray for v in value):
+        return False
+    where = out.location()
+    guards.add(Guard(source, LENGTH, len(value), note=f"read at {where}" if where else ""))
+    if not value:
+        return None
+    try:
+        array = np.asarray(value)
+    except ValueError:          # ragged: np.stack raises too, eagerly
+        return False
+    if array.dtype.hasobject or array.ndim != value[0].ndim + 1:
+        return False
+    guards.add(Guard(source, EXPR, f"set(map(type, {source.expr()})) == "
+                                   f"{{___modules['numpy'].ndarray}}",
+                     note="a deque of arrays stacked as one input"))
+    var = out.add_input(array, array_source)
+    out.input_vars[array_source] = var
+    return var
+
+
+def stacked_deque(output, op, args: list, kwargs: dict):
+    """``np.stack(d)`` (``np.array``, ``np.asarray``, ``np.vstack`` of 1-d items) of an
+    unread deque of arrays: the rows it held (one input, ``_held_stack``) and the ones
+    the trace wrote, in the order the ops left them (``maxlen`` applied), from the
+    graph; None where it is traced as before (the items read one by one)."""
+    if not _stacks_whole(op, args, kwargs):
+        return None
+    d = args[0]
+    if not isinstance(d, DequeVariable) or not d.is_unread() or d.held is None or \
+            output.writes_inputs or output.loop_scope is not None or \
+            any(name not in _WRITES for name, _ in d.ops) or \
+            not all(isinstance(v, ArrayVariable) for _, new in d.ops for v in new):
+        return None
+    held = d.held()
+    if held is False:
+        return None
+    n = 0 if held is None else int(held.meta.shape[0])
+    item = None if held is None else tuple(held.meta.shape[1:])
+    rows: list = [("held", i) for i in range(n)]
+    for name, new in d.ops:           # the ops as deque runs them, on row tokens
+        for v in new:
+            if item is None:
+                item = tuple(v.meta.shape)
+            if tuple(v.meta.shape) != item:
+                return None            # (NumPy's own error, eagerly)
+            if name in ("append", "extend"):
+                rows.append(("new", v))
+                if d.maxlen is not None and len(rows) > d.maxlen:
+                    del rows[0]
+            else:
+                rows.insert(0, ("new", v))
+                if d.maxlen is not None and len(rows) > d.maxlen:
+                    del rows[-1]
+    if not rows or (op.name == "vstack" and len(item) != 1):
+        return None
+    parts, i = [], 0
+    while i < len(rows):               # runs of held rows (one slice) and of new ones
+        j = i
+        while j < len(rows) and rows[j][0] == rows[i][0] and \
+                (rows[i][0] == "new" or rows[j][1] == rows[i][1] + (j - i)):
+            j += 1
+        run = rows[i:j]
+        if run[0][0] == "held":
+            key = SliceVariable(ConstantVariable(run[0][1]), ConstantVariable(run[-1][1] + 1),
+                                ConstantVariable(None))
+            parts.append(output.call_op(ops.get("getitem"), [held, key], {}))
+        else:
+            parts.append(output.call_op(ops.get("stack"), [ListVariable([v for _, v in run])], {}))
+        i = j
+    if len(parts) == 1:
+        return output.call_op(ops.get("array"), [parts[0]], {})   # (a copy, as np.stack's)
+    return output.call_op(ops.get("concatenate"), [ListVariable(parts)], {})
+
+
+def _stacks_whole(op, args: list, kwargs: dict) -> bool:
+    """``np.stack(d)`` or ``np.stack(d, axis=0)`` (``np.array(d)``, ``np.asarray(d)``,
+    ``np.vstack(d)``): the deque's items stacked along a new first axis."""
+    if op.name not in ("stack", "array", "asarray", "vstack") or not args:
+        return False
+    if op.name != "stack":
+        return len(args) == 1 and not kwargs
+    axis = list(args[1:]) + [v for k, v in kwargs.items() if k == "axis"]
+    return len(args) <= 2 and not set(kwargs) - {"axis"} and len(axis) <= 1 and all(
+        a.is_constant() and type(a.as_python_constant()) is int and
+        a.as_python_constant() == 0 for a in axis)

@@ -1,0 +1,188 @@
+"""``collections.deque`` modelled as lists are (``dynamo/variables/deques.py``, issue
+#16): appends to a deque the trace never reads guard nothing but its type and are
+replayed after the graph in program order (a ``maxlen`` deque drops from the left as
+Python does); reads (``len``, iteration, ``sum``, indexing, ``pop``/``popleft``)
+guard what they read. Every scenario: results, the deque's contents and the
+exceptions equal eager's over several calls, with the recompiles counted.
+"""
+
+import collections
+import sys
+
+import numpy as np
+import pytest
+from harness import same
+
+import dynamo
+
+BACKENDS = ["eager", "numpy"]
+
+
+class Holder:
+    def __init__(self, maxlen=None, items=()):
+        self.d = collections.deque(items, maxlen=maxlen)
+
+
+def _outcome(fn, *args):
+    try:
+        return fn(*args)
+    except Exception as e:  # noqa: BLE001
+        return f"{type(e).__name__}: {e}"
+
+
+def _run(method, backend, make, args_of, calls=8):
+    """(eager's (results, deque), compiled's, explain's report)."""
+    sides, report = [], None
+    for compiled in (False, True):
+        h = make()
+        fn = getattr(h, method).__func__.__get__(h)
+        if compiled:
+            e = dynamo.explain(fn, backend=backend)
+            fn = e.__enter__()
+        outs = [_outcome(fn, *args_of(i)) for i in range(calls)]
+        if compiled:
+            e.__exit__(None, None, None)
+            report = fn.report
+        sides.append((outs, list(h.d)))
+    same(sides[0], sides[1])
+    return report
+
+
+def _later(report):
+    return [r for r in report.recompiles if r.call >= 1]
+
+
+class Memory(Holder):
+    def remember(self, obs, a):
+        self.d.append((obs, a))
+        return obs * 2.0
+
+    def remember_left(self, obs, a):
+        self.d.appendleft(obs)
+        self.d.extend([a, a + 1])
+        self.d.extendleft([a * 10])
+        return obs.sum()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("maxlen", [None, 3])
+def test_append_only_deque_is_replayed_unguarded(maxlen, backend):
+    report = _run("remember", backend, lambda: Memory(maxlen),
+                  lambda i: (np.full(3, float(i)), i))
+    assert report.graph_break_count == 0, report
+    # the action is a changing int: one recompile for it; the deque's length is
+    # never guarded (before: a graph break at every deque method)
+    assert len(_later(report)) <= 1, [str(r) for r in report.recompiles]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("maxlen", [None, 4])
+def test_writes_at_both_ends_drop_as_python_does(maxlen, backend):
+    report = _run("remember_left", backend, lambda: Memory(maxlen),
+                  lambda i: (np.full(2, float(i)), i))
+    assert report.graph_break_count == 0, report
+
+
+class Window(Holder):
+    def smooth(self, x, loss):
+        self.d.append(loss)
+        return x * (sum(self.d) / len(self.d))
+
+    def reads(self, x):
+        self.d.append(x)
+        first, last = self.d[0], self.d[-1]
+        total = x * 0
+        for v in self.d:
+            total = total + v
+        return first - last + total * len(self.d) + self.d.maxlen
+
+    def stacked(self, x):
+        self.d.append(x)
+        return np.mean(np.stack(self.d), axis=0)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_window_of_floats_guards_its_length_until_full(backend):
+    report = _run("smooth", backend, lambda: Window(3),
+                  lambda i: (np.ones(4), 1.0 / (i + 1)), calls=10)
+    # (from 3.12 ``sum`` of changing floats is Python's, compensated: a break there,
+    # docs/dynamic_shapes.md)
+    assert report.graph_break_count == (0 if sys.version_info < (3, 12) else 1), report
+    # lengths 1, 2 and 3 (the losses become numbers when the length first changes)
+    assert len(_later(report)) <= 3, [str(r) for r in report.recompiles]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("method", ["reads", "stacked"])
+def test_reads_of_items_equal_eager(method, backend):
+    report = _run(method, backend, lambda: Window(4),
+                  lambda i: (np.full(3, float(i)),))
+    assert report.graph_break_count == 0, report
+
+
+class Queue(Holder):
+    def take(self, x):
+        left = self.d.popleft()
+        right = self.d.pop()
+        return x * left + right
+
+    def index(self, x, k):
+        return x * self.d[k]
+
+    def mutate_while_iterating(self, x):
+        for v in self.d:
+            self.d.append(v)       # RuntimeError: deque mutated during iteration
+        return x
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_pops_until_empty_raise_as_python_does(backend):
+    _run("take", backend, lambda: Queue(None, [1.0, 2.0, 3.0, 4.0, 5.0]),
+         lambda i: (np.ones(2),), calls=4)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_index_out_of_range_raises_as_python_does(backend):
+    _run("index", backend, lambda: Queue(None, [1.0, 2.0]),
+         lambda i: (np.ones(2), [0, -1, 2, -3][i]), calls=4)
+
+
+def test_a_deque_changed_while_iterated_raises_as_python_does():
+    _run("mutate_while_iterating", "eager", lambda: Queue(None, [1.0]),
+         lambda i: (np.ones(2),), calls=2)
+
+
+def two_names(x, a, b):
+    a.append(x)
+    return len(b) * x
+
+
+def test_one_deque_under_two_names_is_one_object():
+    def run(compiled):
+        f = dynamo.compile(two_names) if compiled else two_names
+        d, e = collections.deque(maxlen=2), collections.deque()
+        outs = [f(np.ones(2), d, d) for _ in range(3)] + [f(np.ones(2), d, e)]
+        return outs, list(d), list(e)
+    same(run(False), run(True))
+
+
+class FrameStack(Holder):
+    """Atari-style frame stacking: filled with the first frame, then one a call."""
+
+    def observe(self, frame):
+        if not self.d:                      # its length alone: the items stay unread
+            for _ in range(4):
+                self.d.append(frame)
+        else:
+            self.d.append(frame)
+        return np.stack(self.d, axis=0)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_stacked_deque_is_one_input_not_its_items(backend):
+    """The rows held are one input (``np.asarray(d)`` made by the check): no guard on
+    which items are one object (the first frame 4 times, then one new a call)."""
+    report = _run("observe", backend, lambda: FrameStack(4),
+                  lambda i: (np.full((2, 2), float(i)),), calls=8)
+    assert report.graph_break_count == 0, report
+    assert len(_later(report)) <= 1, [str(r) for r in report.recompiles]
