@@ -100,6 +100,18 @@ def outcome(fn, args) -> tuple:
     return result, printed, args, [(w.category, str(w.message)) for w in caught]
 
 
+def nested_types(value):
+    """The Python types of a result, nested, with each array's dtype and shape:
+    ``(1, 2.0)`` and ``(np.int64(1), 2.0)`` differ, where ``same`` may let them pass.
+
+        >>> nested_types((1, np.float32(2.0)))
+        (<class 'tuple'>, [(<class 'int'>, None, ()), (<class 'numpy.float32'>, dtype('float32'), ())])
+    """
+    if isinstance(value, (tuple, list)):
+        return type(value), [nested_types(v) for v in value]
+    return type(value), getattr(value, "dtype", None), np.shape(value)
+
+
 def same_outcome(want: tuple, got: tuple, label: str, rtol: float = 1e-12) -> None:
     """Two ``outcome``s agree: the same exception (type and message) or the same
     result, the same printed output, arguments after the call and warnings (how many

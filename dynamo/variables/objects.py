@@ -188,7 +188,7 @@ class ClassVariable(Variable):
                               f"metaclass {meta}")
         if name in ("__name__", "__qualname__", "__module__"):
             return ConstantVariable(getattr(self.cls, name))
-        written = class_writes.read_on_class(tx, self.cls, name)
+        written = class_writes.read_on_class(tx, self.cls, name, self.source)
         if written is not None:
             return written
         try:
@@ -257,7 +257,9 @@ class ObjectVariable(Variable):
         from .functions import UserFunctionVariable, UserMethodVariable
         if name in self.pending:
             return self.pending[name]
-        written = class_writes.read_on_instance(tx, self.obj, name)   # type(self).n += 1
+        written = class_writes.read_on_instance(   # type(self).n += 1
+            tx, self.obj, name, self.class_source,
+            lambda: self._guard_absent(tx, name, on_class=False))
         if written is not None:
             return written
         if name in self.cache:

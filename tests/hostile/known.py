@@ -437,11 +437,24 @@ ROUND28: dict[str, Known | str] = {}
 #    merges after a break. No differences found; no entries.
 ROUND29: dict[str, Known | str] = {}
 
+# Z7. Round 30 (prog_round30_*.py): what commit 8996ad5 added. Deques modelled with
+#    their writes replayed (two names for one deque, subclasses, maxlen=0, the
+#    unmodelled methods, mutation while iterating, a raise after an append, a deque
+#    replaced by a list, threads), class attribute writes replayed, loops over a
+#    data-dependent count as loop nodes (raises, warnings and errstate per trip, writes
+#    into arguments, nested, reversed and empty ranges). Found and fixed:
+#    (class-write-shadowed, fixed) a read of the trace's own class write (``self.n``
+#    after ``type(self).n += 1``; ``Sub.n`` after ``Base.n += 1``) was not guarded by
+#    the lookup that found it: ``o.n = -3``, ``Sub.n = 50`` or ``del Sub.n`` between
+#    calls reused the trace and read the write (class_writes.read guards the instance's
+#    and the subclasses' namespaces). No entries.
+ROUND30: dict[str, Known | str] = {}
+
 KNOWN: dict[str, Known] = {
     pid: entry if isinstance(entry, Known) else Known(entry)
     for table in (ALIAS, IDENTITY, RAISE, STATE, GUARDS, NUMERICS, FRAMES_API, MORE,
                   LOOPS, NEWEST, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10, ROUND11,
                   ROUND12, ROUND14, ROUND16, ROUND17, ROUND22, ROUND23, ROUND24,
-                  ROUND25, ROUND26, ROUND27, ROUND28, ROUND29)
+                  ROUND25, ROUND26, ROUND27, ROUND28, ROUND29, ROUND30)
     for pid, entry in table.items()
 }

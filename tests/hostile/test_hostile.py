@@ -38,7 +38,8 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round27_globals", "round27_promotion", "round27_errstate",
               "round28_polys", "round28_truths", "round28_rounds", "round28_wrappers",
               "round28_tier2", "round29_decisions", "round29_ends", "round29_joins",
-              "round29_texts", "round29_rows")
+              "round29_texts", "round29_rows", "round30_deques", "round30_classes",
+              "round30_trips")
 
 
 def _runs(text):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from harness import outcome, same_outcome
+from harness import nested_types, outcome, same_outcome
 
 import dynamo
 
@@ -38,11 +38,6 @@ def class_counts(y):
 KEPT = [("cast_counts", cast_counts, XS), ("class_counts", class_counts, YS)]
 
 
-def _types(value):
-    if isinstance(value, (tuple, list)):
-        return type(value), [_types(v) for v in value]
-    return type(value), getattr(value, "dtype", None), np.shape(value)
-
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name,fn,inputs", KEPT, ids=[k[0] for k in KEPT])
@@ -54,7 +49,7 @@ def test_one_graph_and_eagers_scalars(name, fn, inputs, backend):
     for i, v in enumerate(inputs):
         want, got = outcome(fn, [v]), outcome(compiled, [v])
         same_outcome(want, got, f"{name} inputs {i}")
-        assert _types(got[0]) == _types(want[0]), f"{name} inputs {i}"
+        assert nested_types(got[0]) == nested_types(want[0]), f"{name} inputs {i}"
 
 
 def narrow(x):

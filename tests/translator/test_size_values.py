@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from harness import outcome, same_outcome
+from harness import nested_types, outcome, same_outcome
 
 import dynamo
 
@@ -102,12 +102,6 @@ PROGRAMS = [
 ]
 
 
-def _types(value):
-    """The Python types of a result, nested: (1, 2.0) and (np.int64(1), 2.0) differ."""
-    if isinstance(value, (tuple, list)):
-        return type(value), [_types(v) for v in value]
-    return type(value), getattr(value, "dtype", None), np.shape(value)
-
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name,fn,arg_sets", PROGRAMS, ids=[p[0] for p in PROGRAMS])
@@ -120,7 +114,7 @@ def test_one_graph_and_eager_values_and_types(name, fn, arg_sets, backend):
         want = outcome(fn, [a.copy() if hasattr(a, "copy") else a for a in args])
         got = outcome(compiled, [a.copy() if hasattr(a, "copy") else a for a in args])
         same_outcome(want, got, f"{name} inputs {i}")
-        assert _types(got[0]) == _types(want[0]), f"{name} inputs {i}"
+        assert nested_types(got[0]) == nested_types(want[0]), f"{name} inputs {i}"
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -228,4 +222,4 @@ def test_nested_lists_of_graph_values(name, fn, dtype, backend):
     assert report.graph_break_count == 0, [r.reason for r in report.break_reasons]
     want, got = outcome(fn, args), outcome(dynamo.compile(fn, backend=backend), args)
     same_outcome(want, got, name)
-    assert _types(got[0]) == _types(want[0])
+    assert nested_types(got[0]) == nested_types(want[0])
