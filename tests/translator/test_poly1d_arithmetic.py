@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from harness import outcome, same_outcome
-from test_size_values import BACKENDS, _types
+from harness import nested_types, outcome, same_outcome
+from test_size_values import BACKENDS
 
 import dynamo
 
@@ -69,7 +69,7 @@ def test_poly1d_arithmetic_is_one_graph(name, fn, backend):
         want, got = outcome(fn, [c.copy(), T]), outcome(compiled, [c.copy(), T])
         same_outcome(want, got, f"{name} coefficients {i}")
         assert repr(got[0]) == repr(want[0]), f"{name} coefficients {i}"
-        assert _types(got[0]) == _types(want[0]), f"{name} coefficients {i}"
+        assert nested_types(got[0]) == nested_types(want[0]), f"{name} coefficients {i}"
         assert _names(got[0]) == _names(want[0]), f"{name} coefficients {i}"
         if isinstance(want[0], tuple):   # (dtypes of every coefficient array)
             assert [getattr(v, "coeffs", v).dtype if hasattr(v, "dtype") or

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from harness import outcome, same_outcome
-from test_size_values import BACKENDS, _types
+from harness import nested_types, outcome, same_outcome
+from test_size_values import BACKENDS
 
 import dynamo
 
@@ -77,7 +77,7 @@ def test_poly1d_of_an_array_is_one_graph(name, fn, backend):
             continue   # (c[-1] of a 0-d array: IndexError, checked elsewhere)
         want, got = outcome(fn, [_copy(c), T]), outcome(compiled, [_copy(c), T])
         same_outcome(want, got, f"{name} coefficients {i}")
-        assert _types(got[0]) == _types(want[0]), f"{name} coefficients {i}"
+        assert nested_types(got[0]) == nested_types(want[0]), f"{name} coefficients {i}"
         assert repr(got[0]) == repr(want[0])   # (a poly1d compares by its repr here)
 
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from harness import outcome, same_outcome
-from test_size_values import BACKENDS, XS, _types
+from harness import nested_types, outcome, same_outcome
+from test_size_values import BACKENDS, XS
 
 import dynamo
 
@@ -84,7 +84,7 @@ def test_one_graph_with_eagers_values_and_types(name, fn, backend):
     for i, x in enumerate(XS):
         want, got = outcome(fn, [x.copy()]), outcome(compiled, [x.copy()])
         same_outcome(want, got, f"{name} inputs {i}")
-        assert _types(got[0]) == _types(want[0]), f"{name} inputs {i}"
+        assert nested_types(got[0]) == nested_types(want[0]), f"{name} inputs {i}"
 
 
 def divide_by_count(x):

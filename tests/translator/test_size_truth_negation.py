@@ -16,8 +16,8 @@ import sys
 
 import numpy as np
 import pytest
-from harness import outcome, same_outcome
-from test_size_values import BACKENDS, XS, _types
+from harness import nested_types, outcome, same_outcome
+from test_size_values import BACKENDS, XS
 
 import dynamo
 
@@ -75,7 +75,7 @@ def _check_against_eager(name, fn, backend, inputs):
     for i, x in enumerate(inputs):
         want, got = outcome(fn, [x.copy()]), outcome(compiled, [x.copy()])
         same_outcome(want, got, f"{name} inputs {i}")
-        assert _types(got[0]) == _types(want[0]), f"{name} inputs {i}"
+        assert nested_types(got[0]) == nested_types(want[0]), f"{name} inputs {i}"
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -105,7 +105,7 @@ def test_dynamic_size_inversion_serves_every_length():
         x = np.linspace(-1.0, 1.0, n)
         want, got = outcome(invert_of_dynamic_size, [x]), outcome(compiled, [x])
         same_outcome(want, got, f"length {n}")
-        assert _types(got[0]) == _types(want[0])
+        assert nested_types(got[0]) == nested_types(want[0])
 
 
 def branch_on_negation(x):
