@@ -142,6 +142,12 @@ STATEMENTS: tuple[Advice, ...] = (
            "instance, a descriptor runs, the class's mapping shows the write).",
            "read what you need before writing the class attribute, or keep plain values "
            "(numbers, arrays) in class attributes the compiled code writes"),
+    Advice(r"read through a subclass of a class the trace wrote it into",
+           "The trace's write to the class attribute is replayed after the graph; a read "
+           "through a subclass must be guarded that no class between them defines the "
+           "name, and this subclass has no source (it was made in the trace) to guard.",
+           "read the attribute through the class the compiled code writes "
+           "(Base.n, not Sub.n), or write it through the subclass"),
     Advice(r"deque changed while iterated|^an iterator of a deque that changed",
            PY_ERROR, "iterate over a copy (for v in list(d)) when the loop changes the deque"),
     Advice(r"^deque\.",
