@@ -18,7 +18,8 @@ value, and the object is the translator's:
   object on every read, as NumPy's property is; ``p.order`` (``.o``) is its length
   less 1, ``p.variable`` the name;
 - returned, or alive at a break, the glue builds the object around the graph's
-  coefficient array (``rebuild``: no second trim, so ``p.coeffs`` is that very array).
+  coefficient array (``ops.numerics.rebuild_poly1d``: no second trim, so ``p.coeffs``
+  is that very array).
 
 - arithmetic (``p + q``, ``p - 1.0``, ``2.0 * p``, ``p * q``, ``p * x``, ``p / 2.0``,
   ``p ** 2``, ``-p``), ``p.deriv(m)``, ``p.integ(m, k)`` and ``np.polyder``,
@@ -62,10 +63,6 @@ from .sequences import SequenceVariable
 _COEFFS = frozenset(("coeffs", "c", "coef", "coefficients"))
 _HINT = ("use the coefficient array itself: np.polyval(c, x) for p(x), and np.polyder, "
          "np.polyadd, np.polymul of arrays (they return arrays for array inputs)")
-
-
-# the poly1d the trace made, around the graph's coefficient array (no second trim)
-rebuild = rebuild_poly1d
 
 
 class Poly1dVariable(Variable):
@@ -125,7 +122,7 @@ class Poly1dVariable(Variable):
     def reconstruct(self, cg) -> str:
         if self.source is not None:   # the program's own object (it may not be rebuilt)
             return self.source.expr()
-        return f"{cg.const(rebuild)}({self.coeffs.reconstruct(cg)}, {self.variable!r})"
+        return f"{cg.const(rebuild_poly1d)}({self.coeffs.reconstruct(cg)}, {self.variable!r})"
 
 
 def polyval(tx, coeffs: ArrayVariable, x: Variable) -> Variable:
@@ -306,4 +303,4 @@ def make_poly1d(tx, args: list, kwargs: dict) -> Variable | None:
 
 
 __all__ = ["Poly1dVariable", "make_poly1d", "poly1d_function", "poly1d_operator",
-           "poly1d_unary", "polyval", "rebuild"]
+           "poly1d_unary", "polyval"]
