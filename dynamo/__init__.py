@@ -18,6 +18,8 @@ Public API: ``compile``, ``explain``, ``reset``, ``list_backends``,
 
 from __future__ import annotations
 
+# first: on a NumPy older than the ones dynamo runs on, the import stops here, saying why
+from dynamo import npversion  # noqa: F401
 from dynamo.backends import list_backends, register_backend
 
 from . import logs

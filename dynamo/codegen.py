@@ -36,7 +36,14 @@ from typing import Any
 from .dispatch import direct_graph_call
 from .exc import BackendError, RerunEagerly, Unsupported
 from .graph import PLACEHOLDER, Node
-from .ops.errstate import GLUE_SCOPE, GUARD_ENTER, GUARD_LEAVE, GUARD_SAVE, RAISES_NOW
+from .ops.errstate import (
+    GLUE_SCOPE,
+    GUARD_ENTER,
+    GUARD_LEAVE,
+    GUARD_SAVE,
+    RAISES_NOW,
+    RAISES_OF,
+)
 from .source import compile_source
 from .variables import (
     NULL,
@@ -386,18 +393,34 @@ class GlueCodegen:
             if rerun:
                 self.scope["___RerunEagerly"] = RerunEagerly
                 self.scope["___BackendError"] = BackendError   # not the program's error
-                if guard or guard_if_raising:
+                if guard:
                     self.scope.update(GLUE_SCOPE)
-                    enter = [f"    {GUARD_ENTER.format(saved='___saved')}"] if guard \
-                        else [f"    if {RAISES_NOW}:",
-                              f"        {GUARD_ENTER.format(saved='___saved')}"]
                     # the switch inside the try, its undo the finally's first call:
                     # no interrupt splits them (dynamo.ops.errstate, GUARD_SAVE)
-                    body += [f"___saved = {GUARD_SAVE}", "try:", *enter, f"    {call}",
+                    body += [f"___saved = {GUARD_SAVE}", "try:",
+                             f"    {GUARD_ENTER.format(saved='___saved')}", f"    {call}",
                              "except ___BackendError:", "    raise",
                              "except Exception as ___e:",
                              f"    raise ___RerunEagerly({flat_values}) from ___e",
                              "finally:", f"    {GUARD_LEAVE.format(saved='___saved')}"]
+                elif guard_if_raising:
+                    # Most calls' settings raise nothing: they neither switch nor set the
+                    # settings back (a ContextVar.set is about 500 machine instructions,
+                    # a third of a cached `x + y`'s overhead; issue #15). ``___guarded``
+                    # is decided before the try and the finally undoes only a switch
+                    # made inside it: an interrupt between any two statements leaves
+                    # the caller's settings as they were (a graph's own np.errstate
+                    # blocks are undone by ``restoring``, glue.py).
+                    self.scope.update(GLUE_SCOPE)
+                    body += [f"___saved = {GUARD_SAVE}",
+                             f"___guarded = {RAISES_OF.format(saved='___saved')}", "try:",
+                             "    if ___guarded:",
+                             f"        {GUARD_ENTER.format(saved='___saved')}", f"    {call}",
+                             "except ___BackendError:", "    raise",
+                             "except Exception as ___e:",
+                             f"    raise ___RerunEagerly({flat_values}) from ___e",
+                             "finally:", "    if ___guarded:",
+                             f"        {GUARD_LEAVE.format(saved='___saved')}"]
                 else:
                     body += ["try:", f"    {call}", "except ___BackendError:", "    raise",
                              "except Exception as ___e:",

@@ -163,7 +163,8 @@ VARIABLE_LAYERS = ("base", "constant", "sequences", "sets", "dicts", "named_tupl
                    "formatted",
                    "formatted_calls", "linspace_step", "polynomials", "library_calls",
                    "dask_arrays",
-                   "errstate", "class_facts", "class_writes", "opaque", "objects", "super_lookup",
+                   "errstate", "class_facts", "class_writes", "library_attributes", "opaque",
+                   "objects", "super_lookup",
                    "random_objects", "lifetimes", "deques",
                    "loggers",
                    "iteration", "conversions", "builtins", "builder")

@@ -25,6 +25,7 @@ from .outs import Outs, out_of
 from .reductions import Reductions
 from .scatters import Scatters
 from .stencils import Stencils
+from .strided import check_reader, reader_order
 from .sym_slices import SymSlices
 from .values import Arr, Const, Lazy, Obj, View
 
@@ -68,6 +69,11 @@ class _Block(Elementwise, Nests, Stencils, Reductions, Loops, Creation, Moves, C
                 isinstance(self.env.get(node.args[0]), Obj):   # (nopython_draws.py)
             self.env[node] = emit_draw(self.em, self.env[node.args[0]].name, node)
             return
+        if check_reader(self.em.orders, node):   # reads a value not in C order (strided.py)
+            self.em.ordered_inputs = True           # (orders derived for C-ordered inputs)
+            if node.target not in _ELEMENTWISE and node.target not in _REDUCTIONS \
+                    and node.target != "setitem":
+                reader_order(self.em.orders, node)
         reads_deferred = any(isinstance(self.env.get(a), Deferred) for a in node.inputs())
         if node.target not in _NATIVE or reads_deferred:
             if not eligible(node):

@@ -19,9 +19,10 @@ or lists (``np.arange``, ``np.eye``, ``np.array([a, b])``), the routines in
 ``_FRESH`` (each always returns a new array), and ``np.einsum``'s plain contractions
 of two or three operands (einsums.py: other forms may return a view). Ops that report
 through ``warnings.warn`` on some data (``nanmean`` of an all-NaN row, ``polyfit``'s
-rank warning, ``median``) stay out: the kernel could not report them at the user's
-line. ``mean``/``std``/``var`` only over a non-empty array without ``ddof`` (NumPy
-warns on an empty slice).
+rank warning) stay out: the kernel could not report them at the user's line.
+``mean``/``std``/``var``/``median``/``percentile``/``quantile`` only where the graph's
+shapes rule their warnings out (shape_warnings.py: no empty slice, ``ddof`` below the
+count).
 
 A view (``x.T``, ``x.reshape(...)``, ``np.ravel``) whose every user is such a call is
 not made at all: it becomes an expression the users' calls evaluate (``Deferred``),
@@ -56,6 +57,8 @@ from .draws import drawable
 from .einsums import einsum_callable
 from .emitter import SEQ_FLAG
 from .ops import Unsupported, _meta
+from .shape_warnings import MOMENTS, ORDER_STATS, quiet
+from .strided import call_order, strides_for
 from .values import Arr, Const, Lazy, Obj, Scal, Tup, View
 
 # The kernel module's header when a kernel calls NumPy (appended to ops.PRELUDE).
@@ -72,16 +75,15 @@ _FRESH = frozenset({
     "cumsum", "cumprod", "diff", "sort", "argsort", "convolve", "correlate", "hstack",
     "vstack", "stack", "column_stack", "concatenate", "inv", "solve", "det", "pad",
     "insert", "interp", "isin", "kron", "outer", "tile", "repeat", "cross", "trace",
-    "polyval", "searchsorted", "tril", "triu", "roll",
+    "polyval", "searchsorted", "tril", "triu", "roll", "median", "percentile", "quantile",
 })
 # Reductions NumPy warns about through ``warnings.warn`` on some data (all-NaN slices,
 # too few degrees of freedom, a rank-deficient fit).
 _WARN = frozenset({
     "nanmean", "nanstd", "nanvar", "nanmedian", "nanpercentile", "nanquantile", "nanmax",
-    "nanmin", "nanargmax", "nanargmin", "nansum", "nanprod", "median", "percentile",
-    "quantile", "average", "corrcoef", "cov", "polyfit",
+    "nanmin", "nanargmax", "nanargmin", "nansum", "nanprod", "average", "corrcoef", "cov",
+    "polyfit",
 })
-_EMPTY_WARN = frozenset({"mean", "std", "var"})
 
 _NUMBA = {"b": "boolean"}
 
@@ -94,12 +96,8 @@ def eligible(node: Node) -> bool:
     meta = node.meta.get("array")
     if meta is None or not hasattr(meta, "scalar"):
         return False
-    if node.target in _EMPTY_WARN:
-        src = node.args[0] if node.args else None
-        src_meta = src.meta.get("array") if isinstance(src, Node) else None
-        if src_meta is None or src_meta.size == 0 or "ddof" in node.kwargs \
-                or len(node.args) > 3 or "where" in node.kwargs:
-            return False
+    if (node.target in MOMENTS or node.target in ORDER_STATS) and not quiet(node):
+        return False    # it may warn through warnings.warn (shape_warnings.py)
     if node.target == "astype" and isinstance(node.args[0], Node):
         src = node.args[0].meta.get("array")
         if src is None or (src.dtype.kind == "c" and meta.dtype.kind != "c"):
@@ -131,19 +129,24 @@ class Deferred:
         self.expr, self.shape, self.dtype = expr, shape, dtype
 
 
-def numba_type(meta) -> str:
-    """The objmode type of a result: ``"float64"`` or ``"float64[:, ::1]"``."""
+def numba_type(meta, laid_out: bool = False) -> str:
+    """The objmode type of a result: ``"float64"``, ``"float64[:, ::1]"``, or
+    ``"float64[:, :, :]"`` for one NumPy lays out other than C (strided.py)."""
     t = _NUMBA.get(meta.dtype.kind, meta.dtype.name)
     if meta.scalar:
         return t
+    if laid_out:
+        return f"{t}[{', '.join([':'] * meta.ndim)}]"
     return f"{t}[{', '.join([':'] * (meta.ndim - 1) + ['::1'])}]"
 
 
-def npcall(fn, args, kwargs, shape, dtype):
+def npcall(fn, args, kwargs, shape, dtype, strides=None):
     """``fn(*args, **kwargs)`` as eager calls it, and whether the kernel must flag the
     call: NumPy would warn (``FloatingPointError`` under ``np.errstate(raise)``),
     raised, or returned something other than the metadata says (a NumPy scalar of
-    ``dtype`` when ``shape`` is None, else a C-contiguous array). Runs in object mode."""
+    ``dtype`` when ``shape`` is None, else a C-contiguous array, or one of ``strides``
+    where the lowering predicted another layout: ``"bpw,wc->bpc"`` of ``x[:, idx]``).
+    Runs in object mode."""
     try:
         with np.errstate(divide="raise", over="raise", invalid="raise"):
             r = fn(*args, **kwargs)
@@ -153,8 +156,8 @@ def npcall(fn, args, kwargs, shape, dtype):
         if isinstance(r, np.generic) and r.dtype == dtype:
             return r, False
         return np.dtype(dtype).type(0), True
-    if type(r) is np.ndarray and r.dtype == dtype and r.shape == shape \
-            and r.flags.c_contiguous:
+    if type(r) is np.ndarray and r.dtype == dtype and r.shape == shape and (
+            r.flags.c_contiguous if strides is None else r.strides == strides):
         return r, False
     return np.zeros(shape, dtype), True
 
@@ -189,10 +192,15 @@ class Calls:
             em.line(b)
         name, err = em.new("r"), em.new("e")
         em.uses_npcall = True
-        em.line(f'with objmode({name}="{numba_type(meta)}", {err}="boolean"):')
+        # NumPy's layout of the result where it is not C (an einsum's: strided.py)
+        order = None if meta.scalar else call_order(em.orders, node)
+        strides = "" if order is None else \
+            f", {strides_for(tuple(meta.shape), meta.dtype.itemsize, order)}"
+        em.line(f'with objmode({name}="{numba_type(meta, order is not None)}", '
+                f'{err}="boolean"):')
         shape = "None" if meta.scalar else repr(tuple(meta.shape))
         em.lines.append(f"{em.pad}    {name}, {err} = _npcall(_np_ops.{node.target}, "
-                        f"{args}, {kwargs}, {shape}, {meta.dtype.name!r})")
+                        f"{args}, {kwargs}, {shape}, {meta.dtype.name!r}{strides})")
         em.line(f"{SEQ_FLAG} |= {err}")
         if meta.scalar:
             return Scal(name, meta.dtype)

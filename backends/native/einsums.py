@@ -24,8 +24,6 @@ path, refused for now).
 
 from __future__ import annotations
 
-import numpy as np
-
 from dynamo.graph import Node
 
 
@@ -54,12 +52,12 @@ def plain_contraction(subscripts, n_operands: int) -> bool:
     return len(set(output)) == len(output) and set(output) <= letters
 
 
-def einsum_callable(node: Node, layouts: dict | None = None) -> bool:
+def einsum_callable(node: Node) -> bool:
     """An ``einsum`` node whose call a kernel may hand to NumPy (module docstring):
-    the subscript form, two or three array operands, no keyword but ``optimize=False``,
-    and a C-ordered result for operands in C order (``layouts``: operand node ->
-    another layout, ``probe_c_result``'s): the call's check would flag every call of a
-    kernel whose einsum NumPy lays out otherwise (``"ij,jk->ki"``)."""
+    the subscript form, two or three array operands, no keyword but ``optimize=False``.
+    Its result may be laid out other than C (``"ij,jk->ki"``, ``"bpw,wc->bpc"`` of
+    ``x[:, idx]``: strides (24, 144, 8)): the kernel's array has NumPy's strides
+    (strided.py), and the call's check flags a result with others."""
     if not node.args or any(k != "optimize" for k in node.kwargs):
         return False
     if node.kwargs.get("optimize", False) is not False:
@@ -70,31 +68,4 @@ def einsum_callable(node: Node, layouts: dict | None = None) -> bool:
     if not plain_contraction(node.args[0], len(operands)):
         return False
     metas = [a.meta.get("array") for a in operands]
-    if any(m is None or getattr(m, "scalar", True) for m in metas):
-        return False
-    if not all(type(d) is int for m in metas for d in m.shape):
-        return True   # (a symbolic size: the call's own check decides)
-    layouts = layouts or {}
-    return probe_c_result(node.args[0], [(tuple(m.shape), m.dtype, layouts.get(a))
-                                         for a, m in zip(operands, metas)])
-
-
-def probe_c_result(subscripts: str, operands: list) -> bool:
-    """Whether NumPy's einsum of arrays of the ``operands``' shapes and strides
-    (each a ``(shape, dtype, layout)``: layout None for C order, else ``(buffer
-    shape, transposition)``) returns a C-contiguous array.
-
-    NumPy's output follows its operands' memory order (``order="K"``):
-    ``"ij,jk->ik"`` of C arrays is C, ``"ij,jk->ki"`` is not, and
-    ``"bpw,wc->bpc"`` of ``x[:, idx]`` (strides (8, 240, 48)) has strides (24, 144, 8).
-    The probe runs NumPy's einsum on zeros with every length over 3 cut to 3 (a few
-    hundred products, whatever the real sizes): the iterator orders axes by comparing
-    strides, and a C buffer's strides keep their order when its lengths shrink
-    (lengths 0 and 1, which the iterator treats apart, are kept). The call's own check
-    (``npcall``) still flags any result that is not C-ordered."""
-    def cut(shape):
-        return tuple(min(d, 3) for d in shape)
-    arrays = [np.zeros(cut(shape), dtype) if layout is None
-              else np.zeros(cut(layout[0]), dtype).transpose(layout[1])
-              for shape, dtype, layout in operands]
-    return bool(np.einsum(subscripts, *arrays).flags.c_contiguous)
+    return not any(m is None or getattr(m, "scalar", True) for m in metas)

@@ -74,6 +74,8 @@ class _Emitter:
         # (reductions._need_numpy_order)
         self.ordered_inputs = False
         self.contiguous_inputs: set = set()
+        # node -> NumPy's memory order of its value where it is not C (strided.py)
+        self.orders: dict = {}
 
     def new(self, hint: str) -> str:
         return f"{hint}{next(self.names)}"

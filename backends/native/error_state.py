@@ -31,7 +31,7 @@ _DEFAULT_STATES: dict = {}   # NumPy's ufunc settings object -> whether it is th
 # and puts this one back on exit): the generated fast call path (``call_helpers.fast_native``)
 # compares with it by identity before it asks ``default_errstate``.
 KNOWN_DEFAULT: list = [object()]
-get_state = UFUNC_STATE.get if UFUNC_STATE is not None else (lambda: None)
+get_state = UFUNC_STATE.get
 
 
 def default_errstate() -> bool:
@@ -39,8 +39,6 @@ def default_errstate() -> bool:
     conditions raising (``_RAISING_ERR``): the kernel reports what both report
     (``np.geterr()`` costs microseconds: the answer is kept per settings object,
     which ``np.errstate`` replaces)."""
-    if UFUNC_STATE is None:   # NumPy 1.x
-        return np.geterr() in (_DEFAULT_ERR, _RAISING_ERR)
     state = ufunc_state()
     try:
         found = _DEFAULT_STATES[state]
@@ -66,19 +64,13 @@ def rerun_completes() -> bool:
     before anything reads them. (A kernel with draws or NumPy calls, which can raise
     in any error state, never asks: ``Tiered._try_native``.) About 1-2 us with
     Python's default filters (scanned again only when they change)."""
-    if UFUNC_STATE is None:   # NumPy 1.x
-        if np.geterr() != _DEFAULT_ERR:
-            return False
-    else:
-        state = ufunc_state()
-        try:
-            found = _WARNING_STATES[state]
-        except KeyError:
-            if len(_WARNING_STATES) >= 256:
-                _WARNING_STATES.clear()
-            found = _WARNING_STATES[state] = np.geterr() == _DEFAULT_ERR
-        if not found:
-            return False
-    return warnings_never_raise()
+    state = ufunc_state()
+    try:
+        found = _WARNING_STATES[state]
+    except KeyError:
+        if len(_WARNING_STATES) >= 256:
+            _WARNING_STATES.clear()
+        found = _WARNING_STATES[state] = np.geterr() == _DEFAULT_ERR
+    return found and warnings_never_raise()
 
 

@@ -36,10 +36,10 @@ import numpy as np
 
 from dynamo.graph import Node
 
-from .einsums import einsum_callable
 from .emitter import SEQ_FLAG
 from .layouts import gather_layout
 from .ops import Unsupported, _dt, _meta
+from .strided import inverse
 from .values import Arr, Lazy, Scal, View, _compose
 
 
@@ -179,11 +179,12 @@ class Gathers:
         name = self.em.new("a")
         perm = (*range(nb, nb + p), *range(nb), *range(nb + p, len(shape)))
         if as_numpy:
-            layout = ((*bshape, *sliced), perm)
-            if not all(einsum_callable(u, {node: layout}) for u in node.users
-                       if u.target == "einsum"):   # (read_by_numpy_products: calls)
-                raise Unsupported("x[:, idx] in NumPy's layout read by an einsum whose "
-                                  "NumPy result is not C-ordered")
+            # (its readers' results are laid out as NumPy lays them out: strided.py)
+            order = inverse(perm)
+            if order != tuple(range(len(shape))):
+                if 0 in shape:
+                    raise Unsupported("an empty array in a non-C layout")
+                self.em.orders[node] = order
             # NumPy's layout: a C buffer (index shape, then the sliced axes) seen
             # transposed; named ``g`` so that no pass takes it for a plain new array
             buf = self.em.new("g")

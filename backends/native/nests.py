@@ -10,6 +10,7 @@ from dynamo.graph import Node
 
 from .emitter import SEQ_FLAG, _RowGroup, row_flag
 from .ops import Unsupported, _dt, _meta
+from .strided import alloc_lines, node_order
 from .values import Arr, Lazy, Scal
 
 
@@ -147,7 +148,10 @@ class Nests:
                 self.em.line(s)
             return Scal(expr, meta.dtype)
         name = self.em.new("a")
-        self.em.alloc(f"{name} = np.empty({meta.shape}, {_dt(meta.dtype)})")
+        # NumPy's layout where it is not C (an elementwise op of an einsum's result)
+        for line in alloc_lines(name, self.em.new("g"), meta.shape, _dt(meta.dtype),
+                                node_order(self.em.orders, node)):
+            self.em.alloc(line)
         out = Arr(name, meta.shape, meta.dtype, name, fresh=True)
 
         def body(idx, stmts, flag):

@@ -21,10 +21,12 @@ import numpy as np
 
 from dynamo.graph import Node
 
+from .complex_sums import complex_mean, complex_pairwise_sum
 from .emitter import SEQ_FLAG
 from .ops import Unsupported, _cast, _dt, _meta, _nonfinite
 from .pairwise import BLOCK, plan, stack_depth
-from .values import Arr, Const, Lazy, Scal, Tup
+from .strided import alloc_lines, node_order, pairwise_agrees, reader_order
+from .values import Arr, Const, Lazy, Scal, Tup, View
 
 # NumPy's default buffer size (``np.getbufsize()``): a sum that casts adds its run in
 # chunks of this many elements
@@ -78,6 +80,7 @@ class Reductions:
         # NumPy reads a run contiguously (pairwise order) when the axes after it have
         # size 1: the iterator drops those
         pairwise = full or all(d == 1 for d in in_shape[axis + 1:])
+        out_order = self._laid_out_source(node, arg, src, ordered, full, axis, pairwise)
         if ordered and pairwise and src_dt != acc_dt and (n > _BUFSIZE or full and
                                                            math.prod(in_shape) > _BUFSIZE):
             # a cast (an integer mean): NumPy's iterator casts through buffers of 8192
@@ -91,7 +94,8 @@ class Reductions:
             out = None
         else:
             name = em.new("a")
-            em.alloc(f"{name} = np.empty({meta.shape}, {_dt(acc_dt)})")
+            for line in alloc_lines(name, em.new("g"), meta.shape, _dt(acc_dt), out_order):
+                em.alloc(line)
             out = Arr(name, meta.shape, acc_dt, name, fresh=True)
         res = em.new("r")
 
@@ -111,6 +115,10 @@ class Reductions:
             if full and ordered and acc_dt.kind == "f":   # one run, row-major order
                 return self._pairwise_sum(
                     n, lambda f, s: element(_unflatten(f, in_shape), s, flag), acc_dt,
+                    res, stmts)
+            if full and ordered:   # complex: NumPy's complex order (complex_sums.py)
+                return complex_pairwise_sum(
+                    em, n, lambda f, s: element(_unflatten(f, in_shape), s, flag), acc_dt,
                     res, stmts)
             if full:
                 return self._full_reduction(op, in_shape, element, acc_dt, res, stmts, flag)
@@ -140,7 +148,9 @@ class Reductions:
         return out
 
     def _finish(self, op, n, dt, res, stmts, flag):
-        if op == "mean":
+        if op == "mean" and dt.kind == "c":   # NumPy's complex division (complex_sums.py)
+            stmts.append(complex_mean(self.em, n, dt, res))
+        elif op == "mean":
             stmts.append(f"{res} = {res} / {self.em.const(n, dt)}")
         if dt.kind in "fc" and op in ("sum", "prod", "mean"):
             # an infinity or NaN in a sum: NumPy may have warned (overflow), or the
@@ -169,11 +179,28 @@ class Reductions:
         if dt.kind == "f" and op != "prod" and pairwise:
             self._pairwise_sum(n, element, dt, res, stmts)
             return
+        if dt.kind == "c" and op != "prod" and pairwise:
+            complex_pairwise_sum(em, n, element, dt, res, stmts)
+            return
         # integers (exact in any order), products, sums along an axis NumPy adds
-        # row by row, complex sums (NumPy's complex pairwise order is not this one:
-        # docs/native.md's tolerance): one element after the other
+        # row by row: one element after the other
         stmts.append(f"{res} = {init}")
         _element_loop(stmts, j, f"{n}", element, lambda v: f"{res} = {res} {combine} {v}")
+
+    def _laid_out_source(self, node, arg, src, ordered, full, axis, pairwise):
+        """The order of the result where the reduced value is laid out other than C
+        (strided.py; None: C): a float sum only where NumPy adds in the kernel's order
+        (``pairwise_agrees``); max, min and integer sums give the same in any order."""
+        orders = self.em.orders
+        order = node_order(orders, arg)
+        if order is None:
+            return None
+        if isinstance(src, View):
+            raise Unsupported("a reduction of a view of a value not in C order")
+        if ordered and (full or not pairwise_agrees(order, src.shape, axis, pairwise)):
+            raise Unsupported(f"a float {node.target} of a value not in C order, "
+                              "which NumPy adds in another order")
+        return reader_order(orders, node)
 
     def _need_numpy_order(self, src, full):
         """A float sum over ``src`` (2 or more dimensions of size > 1) adds in NumPy's
@@ -251,7 +278,7 @@ class Reductions:
         "" for 0)."""
         em = self.em
         pre = f"{offset} + " if offset else ""
-        accs = [em.new("p") for _ in range(8)]
+        accs = [em.new("pw") for _ in range(8)]   # (not "p": p0... are the inputs)
         for k, a in enumerate(accs):
             inner: list[str] = []
             v = element(f"{pre}{k}", inner)

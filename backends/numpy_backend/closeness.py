@@ -27,12 +27,13 @@ import math
 
 import numpy as np
 
+from dynamo import npversion
 from dynamo.graph import Node
 from dynamo.ops.node_facts import array_meta
 
-# the NumPy versions whose ``isclose`` body ``isclose_last_step`` was checked against
-CHECKED_VERSIONS = ((2, 4), (2, 5))
-_VERSION = tuple(int(p) for p in np.__version__.split(".")[:2])
+# ``isclose``'s body was checked against this NumPy (``isclose_last_step``;
+# npversion.CHECKED)
+CHECKED = npversion.NUMPY in npversion.CHECKED
 
 _asanyarray, _errstate = np.asanyarray, np.errstate
 _less_equal, _isfinite, _isnan = np.less_equal, np.isfinite, np.isnan
@@ -71,7 +72,7 @@ def _tolerance(value) -> bool:
 def isclose_form(m, params: dict, name_of) -> str | None:
     """Source for ``np.isclose`` by its last step, or None (NumPy's own call)."""
     a, b = params["a"], params["b"]
-    if _VERSION not in CHECKED_VERSIONS or not _operand(a) or not _operand(b) or \
+    if not CHECKED or not _operand(a) or not _operand(b) or \
             not _tolerance(params["rtol"]) or not _tolerance(params["atol"]) or \
             type(params["equal_nan"]) is not bool:
         return None

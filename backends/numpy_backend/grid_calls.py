@@ -33,15 +33,14 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
+from dynamo import npversion
 from dynamo.graph import Node
 from dynamo.ops.node_facts import array_meta
 
 from .plan import static_shape
 
-# the NumPy versions whose ``np.cross`` body ``cross3`` was read against (the 3-vector
-# case is the same code in both)
-CROSS_CHECKED = ((2, 4), (2, 5))
-_VERSION = tuple(int(p) for p in np.__version__.split(".")[:2])
+# ``np.cross``'s body was read against this NumPy (``cross3``; npversion.CHECKED)
+CROSS_CHECKED = npversion.NUMPY in npversion.CHECKED
 
 # the largest np.tri mask triu/tril bind as a constant (bytes; one per element)
 MAX_MASK = 1 << 20
@@ -166,7 +165,7 @@ def cross_plan(shape_a: tuple, shape_b: tuple, axisa: int, axisb: int, axisc: in
 def cross_form(m, params: dict, name_of) -> str | None:
     a, b = params["a"], params["b"]
     axes = [params[k] for k in ("axisa", "axisb", "axisc", "axis")]
-    if _VERSION not in CROSS_CHECKED or not _array(a) or not _array(b) or \
+    if not CROSS_CHECKED or not _array(a) or not _array(b) or \
             not all(v is None or type(v) is int for v in axes):
         return None
     axisa, axisb, axisc, axis = axes

@@ -39,7 +39,6 @@ from dynamo.ops.node_facts import array_meta
 from dynamo.symbolic import Symbolic
 
 from ..fusion import COMBINE, Group
-from . import runtime
 from .options import Options
 
 
@@ -228,7 +227,7 @@ def _row_buffer(group: Group, domain: tuple, k: int) -> int:
     blocks cut rows, or when rows are short.
     """
     row = domain[-1]
-    if not runtime.ROW_BUFFERS or k >= len(domain) - 1 or row < MIN_ROW_BUFFER:
+    if k >= len(domain) - 1 or row < MIN_ROW_BUFFER:
         return 0
     return row if any(map(_broadcasts_column, group.nodes)) else 0
 
@@ -236,7 +235,7 @@ def _row_buffer(group: Group, domain: tuple, k: int) -> int:
 def plain_row_buffer(node: Node) -> int:
     """The row length when the plain path should run ``node`` with a row buffer, else 0."""
     meta = array_meta(node)
-    if not runtime.ROW_BUFFERS or meta is None or meta.scalar or meta.ndim < 2 or \
+    if meta is None or meta.scalar or meta.ndim < 2 or \
             not static_shape(meta.shape) or meta.shape[-1] < MIN_ROW_BUFFER or \
             meta.size < MIN_PLAIN_ROW_BUFFER:
         return 0

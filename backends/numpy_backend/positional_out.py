@@ -14,7 +14,7 @@ Not every ufunc takes its output positionally without a word: NumPy 2.4 deprecat
 third positional argument of ``np.maximum`` and ``np.minimum`` (a DeprecationWarning
 the program's own calls, which pass ``out=``, never show), and a later NumPy may
 deprecate more. So the positional form is used only on the NumPy versions whose
-ufuncs were all checked (before ``FIRST_UNCHECKED``; ``tests/backends/numpy_backend/
+ufuncs were all checked (``dynamo.npversion.CHECKED``; ``tests/backends/numpy_backend/
 test_numpy_backend_positional_out.py`` calls every ufunc of NumPy's namespace so, with
 warnings as errors, and fails on a NumPy that warns for another one), for a plain
 ``np.ufunc`` of one output that is not a generalized ufunc (``matmul``), and never for
@@ -34,12 +34,12 @@ from __future__ import annotations
 
 import numpy as np
 
-# the first NumPy whose ufuncs the test above has not checked (it ran on 2.4.6, 2.5.5)
-FIRST_UNCHECKED = "2.6.0.dev0"
+from dynamo import npversion
+
 # ufuncs that warn on a positional output (NumPy 2.4), by name: a ufunc of another
 # module so named (scipy.special's are ``np.ufunc`` too) keeps the keyword as well
 _WARNS = frozenset({"maximum", "minimum"})
-_CHECKED = np.lib.NumpyVersion(np.__version__) < FIRST_UNCHECKED
+_CHECKED = npversion.NUMPY in npversion.CHECKED   # the versions the test above ran on
 
 
 def takes_positional_out(ufunc) -> bool:

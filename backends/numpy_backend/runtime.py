@@ -38,7 +38,7 @@ import numpy as np
 
 from dynamo import pyversion
 from dynamo.interrupt_locks import new_lock, under_lock
-from dynamo.ops.errstate import UFUNC_STATE as _UFUNC_STATE  # None on NumPy 1.x
+from dynamo.ops.errstate import UFUNC_STATE as _UFUNC_STATE
 from dynamo.ops.errstate import set_ufunc_state, ufunc_state
 
 from .program_hooks import no_program_hooks
@@ -313,11 +313,9 @@ def _wait(job: _Job) -> None:
 
 # --------------------------------------------------------------------------- row buffers
 
-ROW_BUFFERS = _UFUNC_STATE is not None
-
 # Generated blocks switch between the two states of ``row_buffer`` with the context
 # variable's own C method (run_blocks restores the caller's afterwards).
-switch_ufunc_state = _UFUNC_STATE.set if ROW_BUFFERS else None
+switch_ufunc_state = _UFUNC_STATE.set
 
 
 def row_buffer(row: int):

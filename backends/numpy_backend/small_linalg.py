@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from dynamo import npversion
 from dynamo.graph import Node
 from dynamo.ops.node_facts import array_meta
 
@@ -49,10 +50,8 @@ try:   # the gufuncs and rules np.linalg's own functions call
     _EIGH_RESULT, _REAL_TYPE = _linalg.EighResult, _linalg._realType
 except (ImportError, AttributeError):
     _GUFUNCS = None
-# the NumPy versions whose solve/inv/det are the calls written here
-_KNOWN = (2, 0) <= tuple(int(p) for p in np.__version__.split(".")[:2]) < (2, 6)
-# the versions whose eigh/lstsq ``eigh_gufunc``/``lstsq_gufunc`` were read against
-_FITS_KNOWN = (2, 4) <= tuple(int(p) for p in np.__version__.split(".")[:2]) < (2, 6)
+# solve/inv/det, eigh/lstsq (``eigh_gufunc``/``lstsq_gufunc``) were read against this NumPy
+_KNOWN = npversion.NUMPY in npversion.CHECKED
 
 
 def solve_gufunc(gufunc, signature: str, result_type, *args):
@@ -106,7 +105,7 @@ def eigh_gufunc(gufunc, signature: str, real_type, result_type, a):
 def eigh_form(m, params: dict, name_of) -> str | None:
     """``np.linalg.eigh(a, UPLO)`` of a square stack and a literal ``UPLO``."""
     a, uplo = params["a"], params["UPLO"]
-    if _GUFUNCS is None or not _FITS_KNOWN or not _square_stack(a) or \
+    if _GUFUNCS is None or not _KNOWN or not _square_stack(a) or \
             type(uplo) is not str or uplo not in ("L", "U"):
         return None
     try:
@@ -146,7 +145,7 @@ def lstsq_form(m, params: dict, name_of) -> str | None:
     of m rows (1-D, or 2-D with one column or more) and ``rcond`` None or a literal
     number (None: ``finfo(t).eps * max(m, n)``, computed here)."""
     a, b, rcond = params["a"], params["b"], params["rcond"]
-    if _GUFUNCS is None or not _FITS_KNOWN or not _ndarray(a) or not _ndarray(b) or \
+    if _GUFUNCS is None or not _KNOWN or not _ndarray(a) or not _ndarray(b) or \
             not (rcond is None or type(rcond) in (int, float)):
         return None
     sa, sb = array_meta(a).shape, array_meta(b).shape

@@ -21,16 +21,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from dynamo.ops.errstate import UFUNC_STATE as _UFUNC_STATE  # None on NumPy 1.x
-from dynamo.ops.errstate import raising_modes, set_ufunc_state, ufunc_state
+from dynamo.ops.errstate import UFUNC_STATE as _UFUNC_STATE
+from dynamo.ops.errstate import raising_modes
 
 from .warning_display import warnings_never_raise
 
 # What generated code reads and sets the ufunc settings with: the context variable's own
-# C methods on NumPy 2 (no Python frame, so no interrupt between a call's start and its
-# effect), ``ufunc_state``/``set_ufunc_state`` on NumPy 1.x.
-UFUNC_GET = _UFUNC_STATE.get if _UFUNC_STATE is not None else ufunc_state
-UFUNC_SET = _UFUNC_STATE.set if _UFUNC_STATE is not None else set_ufunc_state
+# C methods (no Python frame, so no interrupt between a call's start and its effect)
+UFUNC_GET = _UFUNC_STATE.get
+UFUNC_SET = _UFUNC_STATE.set
 
 
 def guard():
@@ -55,19 +54,12 @@ def guard():
         >>> unguard(token); np.geterr()["divide"]
         'warn'
     """
-    if _UFUNC_STATE is None:   # NumPy 1.x: settings read and set one by one
-        saved = ufunc_state()
-        np.seterr(**raising_modes(np.geterr()))
-        return saved
     return _UFUNC_STATE.set(raising_of(_UFUNC_STATE.get()))
 
 
 def unguard(token) -> None:
     """Leave ``guard``: the caller's settings again."""
-    if _UFUNC_STATE is None:
-        set_ufunc_state(token)
-    else:
-        _UFUNC_STATE.reset(token)
+    _UFUNC_STATE.reset(token)
 
 
 def raising_of(state):
@@ -95,10 +87,6 @@ def raising_of(state):
         >>> _ = UFUNC_SET(caller); np.geterr()["divide"]
         'warn'
     """
-    if _UFUNC_STATE is None:   # NumPy 1.x: (errstate with "call", bufsize)
-        errstate, bufsize = state
-        modes = raising_modes({k: v for k, v in errstate.items() if k != "call"})
-        return {**modes, "call": errstate["call"]}, bufsize
     try:
         return _GUARDED[state]
     except KeyError:
@@ -133,7 +121,7 @@ _CALLER: dict = {}
 def eager_goes_on() -> bool:
     """Whether eager's code, under the settings ``guard`` replaced, would go on after
     any floating-point condition (ignore it, print it, or warn without raising) rather
-    than raise. False when unsure: not under ``guard``, NumPy 1.x, a ``call``/``log``/
+    than raise. False when unsure: not under ``guard``, a ``call``/``log``/
     ``raise`` mode, a warnings filter (or default action) that may make a
     RuntimeWarning an error or is not one the warnings module made, context-local
     warnings filters, or a way of showing a warning that is not the warnings
@@ -152,7 +140,7 @@ def eager_goes_on() -> bool:
         >>> unguard(token); eager_goes_on()           # not under the guard
         False
     """
-    if _UFUNC_STATE is None or not _CALLER.get(_UFUNC_STATE.get(), (None, False))[1]:
+    if not _CALLER.get(_UFUNC_STATE.get(), (None, False))[1]:
         return False
     return warnings_never_raise()
 
@@ -174,15 +162,14 @@ def reports_run_no_program_code() -> bool:
         ...     reports_run_no_program_code()
         False
     """
-    state = _UFUNC_STATE.get() if _UFUNC_STATE is not None else None
-    reports = _REPORTS.get(state) if state is not None else None
+    state = _UFUNC_STATE.get()
+    reports = _REPORTS.get(state)
     if reports is None:
         modes = set(np.geterr().values())
         reports = "code" if modes & {"call", "log"} else "warn" if "warn" in modes else ""
-        if state is not None:
-            if len(_REPORTS) >= 256:     # each `with np.errstate()` makes new settings
-                _REPORTS.clear()
-            _REPORTS[state] = reports
+        if len(_REPORTS) >= 256:     # each `with np.errstate()` makes new settings
+            _REPORTS.clear()
+        _REPORTS[state] = reports
     return not reports or reports == "warn" and warnings_never_raise()
 
 
@@ -193,7 +180,7 @@ _REPORTS: dict = {}
 def as_caller(fn, *args):
     """``fn(*args)`` under the settings ``guard`` replaced (the caller's own), in the
     middle of guarded code: eager's warnings and prints, where eager has them."""
-    caller = _CALLER.get(_UFUNC_STATE.get(), (None,))[0] if _UFUNC_STATE else None
+    caller = _CALLER.get(_UFUNC_STATE.get(), (None,))[0]
     if caller is None:
         return fn(*args)
     token = _UFUNC_STATE.set(caller)

@@ -7,6 +7,8 @@ pass                    what it does
                         (ops that cannot fail or signal; values no trip writes)
 ``dce``                 drops nodes nothing needs (keeps writes, random draws,
                         and anything that may raise or warn)
+``drop_dead_carried``   drops a ``while_loop``'s carried values that no trip reads
+                        and nothing reads after the loop
 ``cse``                 computes each pure value once
 ``fold_constants``      computes at compile time what depends on no input
 ``strength_reduce``     exact rewrites: ``x**2`` -> square, integer ``n**3`` ->
@@ -38,6 +40,7 @@ from dynamo.ops.signals import barrier, may_signal, rerun_on_signal
 
 from .cse import cse
 from .dce import dce
+from .dead_carried import drop_dead_carried
 from .errstate import without_errstate
 from .fold import FOLD_LIMIT, fold_constants
 from .fresh import fresh_copies
@@ -47,6 +50,7 @@ from .pipeline import PIPELINE, PIPELINE_FAST_POWERS, optimize
 from .strength import MAX_POWER, fast_powers, strength_reduce
 
 __all__ = ["FOLD_LIMIT", "MAX_POWER", "PIPELINE", "PIPELINE_FAST_POWERS", "barrier",
-           "compile_loop_bodies", "cse", "dce", "fast_powers", "fold_constants", "fresh_copies",
+           "compile_loop_bodies", "cse", "dce", "drop_dead_carried", "fast_powers",
+           "fold_constants", "fresh_copies",
            "has_loops", "hoist_invariants", "may_signal", "optimize", "rerun_on_signal",
            "strength_reduce", "varies_per_trip", "without_errstate"]

@@ -17,6 +17,7 @@ from dynamo.graph import Graph
 
 from .cse import cse
 from .dce import dce
+from .dead_carried import drop_dead_carried
 from .fold import fold_constants
 from .fresh import fresh_copies
 from .hoist import hoist_invariants
@@ -31,10 +32,13 @@ log = logging.getLogger("dynamo.backend")
 # (x**2, x**3) merge; dce last to drop what folding and cse left without readers.
 # fresh_copies first: it only drops a copy of an input (np.array of a list the check
 # converted), and the passes after it see the input read directly.
-PIPELINE = (fresh_copies, hoist_invariants, dce, fold_constants, strength_reduce, cse, dce)
+# drop_dead_carried after the first dce (which drops the unread getitems of a loop's
+# results, so the slots nothing reads after the loop show).
+PIPELINE = (fresh_copies, hoist_invariants, dce, drop_dead_carried, fold_constants,
+            strength_reduce, cse, dce)
 # The same with float powers as multiplies (not bit-identical: an explicit option).
-PIPELINE_FAST_POWERS = (fresh_copies, hoist_invariants, dce, fold_constants, strength_reduce,
-                        fast_powers, cse, dce)
+PIPELINE_FAST_POWERS = (fresh_copies, hoist_invariants, dce, drop_dead_carried, fold_constants,
+                        strength_reduce, fast_powers, cse, dce)
 
 
 def optimize(graph: Graph, passes=PIPELINE, without=frozenset()) -> Graph:

@@ -130,7 +130,8 @@ NOTES = {
     "graph values (`[u[0]]`) is captured for NumPy arrays only (dynamo/ops/listed.py)",
     "stack": "`out=` breaks",
     "diag": "`v` may be a list of graph scalars (`np.diag([a, b])`) or of rows of them "
-    "(`np.diag([[a, b], [c, d]])`: NumPy arrays only; dynamo/ops/listed.py)",
+    "(`np.diag([[a, b], [c, d]])`: NumPy arrays only; dynamo/ops/listed.py), or of "
+    "constants",
     "split": "returns a list of views; sections must be constants",
     "array_split": "returns a list of views; sections must be constants",
     "repeat": "repeats must be constants (an array of repeats sizes the result by data)",

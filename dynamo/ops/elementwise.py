@@ -30,8 +30,7 @@ from .rules import MetaError
 # program's own ``np.maximum(a, b, c)`` warns DeprecationWarning on every call, which
 # a graph that wrote ``out=c`` would not (backends/numpy_backend/positional_out.py has
 # the same list for generated code)
-_POSITIONAL_OUT_WARNS = ("maximum", "minimum") \
-    if np.lib.NumpyVersion(np.__version__) >= "2.4.0.dev0" else ()
+_POSITIONAL_OUT_WARNS = ("maximum", "minimum")
 
 
 def _positional_out(uf: np.ufunc):

@@ -32,12 +32,10 @@ import functools
 
 import numpy as np
 
-from .registry import OPAQUE, OpDef, no_array, register
+# every ufunc setting lives in one context variable (NumPy 2; dynamo.npversion.FLOOR)
+from numpy._core._ufunc_config import _extobj_contextvar as UFUNC_STATE
 
-try:   # NumPy >= 2: every ufunc setting lives in one context variable
-    from numpy._core._ufunc_config import _extobj_contextvar as UFUNC_STATE
-except ImportError:   # NumPy 1.x: per-thread settings read one by one
-    UFUNC_STATE = None
+from .registry import OPAQUE, OpDef, no_array, register
 
 # What np.errstate accepts, and what the translator captures (``call=`` is a callable:
 # it runs eagerly).
@@ -48,20 +46,12 @@ OPS = frozenset({"errstate_enter", "errstate_exit"})
 
 def ufunc_state():
     """This thread's ufunc settings: error handling, error callback, buffer size."""
-    if UFUNC_STATE is None:
-        return {**np.geterr(), "call": np.geterrcall()}, np.getbufsize()
     return UFUNC_STATE.get()
 
 
 def set_ufunc_state(state) -> None:
     """Make ``state`` (from ``ufunc_state``) this thread's settings again."""
-    if UFUNC_STATE is None:
-        errstate, bufsize = state
-        np.seterr(**{k: v for k, v in errstate.items() if k != "call"})
-        np.seterrcall(errstate["call"])
-        np.setbufsize(bufsize)
-    else:
-        UFUNC_STATE.set(state)
+    UFUNC_STATE.set(state)
 
 
 def errstate_enter(**settings) -> np.errstate:
@@ -82,26 +72,20 @@ register(OpDef("errstate_exit", errstate_exit, no_array, OPAQUE, cupy=errstate_e
 
 def raising() -> object:
     """Enter this thread's ufunc settings with every floating-point condition they make
-    visible (warn, call, print, log) set to raise (the glue's ``GUARD_ENTER`` on NumPy
-    1.x; ``GUARD_LEAVE`` sets the caller's settings again).
+    visible (warn, call, print, log) set to raise (``GUARD_LEAVE`` sets the caller's
+    settings again).
 
     A graph that may be rerun eagerly when it raises runs so (``dynamo.raising.on_raise``):
     it then raises at its first visible condition, before reporting anything the rerun
     would report again. Conditions the caller ignores stay ignored. (The numpy backend's
     fused code uses the same idea: ``backends/numpy_backend/runtime.guard``.) The glue
     does the same in C calls only (``GLUE_SCOPE``, ``GUARD_ENTER``)."""
-    if UFUNC_STATE is None:   # NumPy 1.x: settings read and set one by one
-        saved = ufunc_state()
-        np.seterr(**raising_modes(np.geterr()))
-        return saved
     return UFUNC_STATE.set(_RAISING[UFUNC_STATE.get()])
 
 
 def raises_now() -> bool:
     """Do this thread's ufunc settings make some floating-point condition raise
     (``np.seterr(divide="raise")``, ``with np.errstate(all="raise")``)?"""
-    if UFUNC_STATE is None:
-        return "raise" in np.geterr().values()
     return _RAISES[UFUNC_STATE.get()]
 
 
@@ -157,15 +141,11 @@ _RAISES = _PerState(lambda: "raise" in np.geterr().values())    # settings -> ra
 # tests/hostile/prog_round22_interrupts.py).
 GUARD_SAVE = "___ufunc_get()"
 GUARD_LEAVE = "___ufunc_set({saved})"
-if UFUNC_STATE is None:
-    GLUE_SCOPE = {"___guard": raising, "___ufunc_get": ufunc_state,
-                  "___ufunc_set": set_ufunc_state, "___raises_now": raises_now}
-    GUARD_ENTER, RAISES_NOW = "___guard()", "___raises_now()"
-else:
-    GLUE_SCOPE = {"___ufunc_get": UFUNC_STATE.get, "___ufunc_set": UFUNC_STATE.set,
-                  "___raising_of": _RAISING, "___raises_of": _RAISES}
-    GUARD_ENTER = "___ufunc_set(___raising_of[{saved}])"
-    RAISES_NOW = "___raises_of[___ufunc_get()]"
+GLUE_SCOPE = {"___ufunc_get": UFUNC_STATE.get, "___ufunc_set": UFUNC_STATE.set,
+              "___raising_of": _RAISING, "___raises_of": _RAISES}
+GUARD_ENTER = "___ufunc_set(___raising_of[{saved}])"
+RAISES_NOW = "___raises_of[___ufunc_get()]"
+RAISES_OF = "___raises_of[{saved}]"   # RAISES_NOW of settings ``GUARD_SAVE`` read
 
 
 def has_errstate(graph) -> bool:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import rules
-from .listed import holds_arrays, listed_meta, takes_lists
+from .listed import constant_list_meta, holds_arrays, listed_meta, takes_lists
 from .meta import NUMPY, ArrayMeta
 from .registry import MATMUL, OPAQUE, VIEW, OpDef, register
 from .rules import MetaError
@@ -154,6 +154,11 @@ def diag(op, args, kwargs) -> ArrayMeta:
     listed = holds_arrays(params["v"])
     if listed:   # np.diag([a, b]), np.diag([[a, b], [c, d]]): NumPy converts the list
         params["v"] = listed_meta(params["v"], "v")   # (listed.py)
+    elif isinstance(params["v"], (list, tuple)):
+        # a list of constants (``Q = q * np.diag([dt ** 4 / 4, dt ** 2, 1.0])``): the
+        # array np.asarray makes of it, which the backend's call makes again
+        listed = True
+        params["v"] = constant_list_meta(params["v"], "v")
     v, k = rules.first_array(params, "v"), rules.static(params.get("k", 0), "k")
     if v.ndim == 2:   # (of a list of rows: the diagonal of the array NumPy makes of it)
         return rules.on_ghosts(op, (v, k), {}) if listed else rules.on_ghosts(op, args, kwargs)

@@ -79,3 +79,16 @@ def listed_meta(value, what: str) -> ArrayMeta:
     if dtype.hasobject:
         raise MetaError(f"{what} is a list NumPy makes an object array of")
     return ArrayMeta(tuple(shape), dtype, NUMPY, False)
+
+
+def constant_list_meta(value, what: str) -> ArrayMeta:
+    """The ArrayMeta of ``np.asarray(value)`` for a list/tuple of constants only
+    (``np.diag([0.5, 2.0])``: float64 (2,)); the graph keeps the list, and the backend's
+    call converts it as the program's did."""
+    try:
+        made = rules.run_quietly(np.asarray, value)
+    except (TypeError, ValueError) as exc:
+        raise MetaError(f"{what}: {exc}") from exc
+    if made.dtype.hasobject:
+        raise MetaError(f"{what} is a list NumPy makes an object array of")
+    return ArrayMeta(made.shape, made.dtype, NUMPY, False)

@@ -21,9 +21,6 @@ warnings depend on arguments the trace fixes (shapes, dtypes, keywords), which
   freedom <= 0"), or weighted (the count is the weights' sum), np.corrcoef's
   ``bias``/``ddof`` (deprecated).
 
-NumPy 1.x warned more (np.linalg.lstsq without ``rcond``: a FutureWarning), so there
-none of these counts as quiet.
-
 Example::
 
     >>> quiet_in_numpy2(node_of("np.histogram(x, bins=8)"))        # x: float64[100]
@@ -52,7 +49,6 @@ QUIET_IN_NUMPY2 = frozenset({
     "lexsort", "polyder", "triu_indices_from", "tril_indices_from", "unwrap", "kron",
     "percentile", "quantile", "cross", "median", "average", "cov", "corrcoef",
 })
-_NUMPY2 = int(np.__version__.split(".")[0]) >= 2
 _HISTOGRAMS = frozenset({"histogram", "histogram_bin_edges", "histogram2d"})
 _ND_FFTS = frozenset({"fft2", "ifft2", "rfft2", "irfft2"})
 
@@ -60,8 +56,6 @@ _ND_FFTS = frozenset({"fft2", "ifft2", "rfft2", "irfft2"})
 def quiet_in_numpy2(node: Node) -> bool:
     """``node`` (an op of ``QUIET_IN_NUMPY2``) warns of nothing at Python level with
     these arguments, whatever the values."""
-    if not _NUMPY2:
-        return False
     target = node.target
     if target in _HISTOGRAMS:
         arrays = [array_meta(a) for a in node.args[:2 if target == "histogram2d" else 1]]

@@ -41,6 +41,7 @@ from __future__ import annotations
 import numpy as np
 
 from dynamo.graph import CALL, CONSTANT, Graph, Node
+from dynamo.symbolic.sizes import is_unbacked
 from dynamo.tree import tree_leaves
 
 from . import registry as ops
@@ -229,7 +230,10 @@ def warns_beyond_fp(node: Node) -> bool:
                 np.dtype(info.dtype).kind != "c":
             return True   # a ComplexWarning
         if not all(type(d) is int for d in src.shape):
-            return True
+            # a mean over symbolic sizes that are never 0 (a window of stacked rows,
+            # ``variables.deques``) warns of nothing: its count is at least 1
+            return not (node.target == "mean" and
+                        all(_never_zero(src.shape[a]) for a in info.axes))
         count = int(np.prod([src.shape[a] for a in info.axes]))
         if node.target == "mean":
             return count == 0                        # "Mean of empty slice"
@@ -239,6 +243,26 @@ def warns_beyond_fp(node: Node) -> bool:
     if node.target in QUIET_IN_NUMPY2:
         return not quiet_in_numpy2(node)
     return node.target not in _NO_OTHER_WARNINGS
+
+
+def _never_zero(size) -> bool:
+    """Is the dimension ``size`` at least 1 for every size its entry serves? An int by
+    its value; a symbolic size (``dynamo.symbolic.SymInt``, an affine form over
+    symbols) where its constant and coefficients are nonnegative, it reads no unbacked
+    symbol (``u0``: only the data decides it, and it may be 0) and it is at least 1
+    now: each symbol it reads is guarded ``>= 1`` (``>= 2`` for most) or pinned at its
+    value, so the form is at least 1 wherever it is now::
+
+        >>> _never_zero(SymInt(4, Sym.symbol("s0", "x.shape[0]") + Sym((), 1)))
+        True
+    """
+    if type(size) is int:
+        return size >= 1
+    sym = getattr(size, "sym", None)
+    if sym is None or sym.const < 0:
+        return False
+    return all(c > 0 and not is_unbacked(name) for name, c in sym.terms) and \
+        int.__int__(size) >= 1
 
 
 def warns_in_python(node: Node) -> bool:

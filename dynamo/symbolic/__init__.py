@@ -30,13 +30,13 @@ Example::
 """
 
 from .fit import SymbolClasses, substitute, symbolic_shape, symbols_in
+from .graph_args import SymArg
 from .policy import DynamicPolicy, mark_dynamic, marked_dims
 from .scalars import Expr, SymFloat
 from .shape_env import ShapeEnv
 from .sizes import (
     Specialize,
     Sym,
-    SymArg,
     Symbolic,
     SymInt,
     Trace,

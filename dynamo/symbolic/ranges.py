@@ -47,7 +47,7 @@ import math
 import numpy as np
 
 from ..tree import tree_leaves
-from .sizes import SymInt
+from .sizes import Symbolic, SymInt
 
 LOWEST = 2              # every symbol is guarded >= 2 (0 and 1 are specialized)
 _LARGEST = 1 << 40      # thresholds past this are ignored (sizes no array reaches)
@@ -70,6 +70,11 @@ def forms_of(value, rep: str, find, assigned: dict[str, int]) -> set[tuple]:
             b = x.sym.const + sum(c * assigned[n] for n, c in x.sym.terms if find(n) != rep)
             out.add((a, b))
         elif isinstance(x, (bool, np.bool_)):
+            return
+        elif isinstance(x, Symbolic) and not isinstance(x, int) and \
+                all(find(n) != rep for n in x.sym.symbols):
+            # (a float of other sizes, ``Xc.shape[0] / n`` written into an array: it
+            # does not move with ``v``, and reading its value would pin its sizes)
             return
         elif isinstance(x, (int, np.integer)):
             out.add((0, int(x)))

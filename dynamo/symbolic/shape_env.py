@@ -304,8 +304,8 @@ class ShapeEnv:
 
         def plain(v):
             return int(v) if isinstance(v, SymInt) and v.sym.symbols & numbers else v
-        if op.kind == "elementwise" and self._int_blind(op, meta_args, meta_kwargs, meta,
-                                                      numbers):
+        if (op.kind == "elementwise" or _as_array_data(op, meta_args, meta_kwargs, numbers)) \
+                and self._int_blind(op, meta_args, meta_kwargs, meta, numbers):
             return tree_map(plain, (meta_args, meta_kwargs))
         if _slice_bounds_only(op, meta_args, meta_kwargs, numbers):
             as_size(numbers, "a slice bound of a changing int", least=1)
@@ -436,6 +436,25 @@ _INT_PROBES = (lambda h: 0, lambda h: 1, lambda h: -h - 3, lambda h: h + 17,
 
 _FLOAT_PROBES = (lambda h: -3.0 * h - 1.5, lambda h: 0.0, lambda h: h * 1e6 + 0.25,
                  lambda h: 1e300)
+
+
+# Ops whose arguments at these positions NumPy makes arrays of (``np.asarray``): a
+# Python int there is an item of the array, never a size or an axis
+_ARRAY_DATA = {"array": (0,), "asarray": (0,), "concatenate": (0,), "stack": (0,),
+               "hstack": (0,), "vstack": (0,), "column_stack": (0,), "append": (0, 1),
+               "full": (1,), "full_like": (1,)}
+
+
+def _as_array_data(op, meta_args, meta_kwargs, numbers) -> bool:
+    """Are the changing ints ``numbers`` only items of the array data of the call
+    (``np.concatenate([x, [next_id]])``, ``np.array([t, 2 * t])``, ``np.full(3,
+    t)``)? NumPy makes an int64 array of such an int whatever its value (the entry
+    serves int64 values only), so it is a value there, as an operand of an
+    elementwise op is, where the op's rule gives the same result at other ints."""
+    at = _ARRAY_DATA.get(op.name)
+    if at is None or symbols_in(meta_kwargs) & numbers:
+        return False
+    return not any(symbols_in(a) & numbers for i, a in enumerate(meta_args) if i not in at)
 
 
 def _slice_bounds_only(op, meta_args, meta_kwargs, numbers) -> bool:

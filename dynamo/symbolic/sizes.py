@@ -585,23 +585,3 @@ def not_recording():
 
 
 _QUIET = Trace()
-
-
-class SymArg:
-    """A symbolic size as a graph argument: an expression over symbol placeholders.
-
-    It prints as Python (``2*s0 + 1``) in the graph's code; ``nodes`` are the
-    placeholders it reads, so passes see the dependency.
-    """
-
-    def __init__(self, sym: Sym, nodes: dict):
-        self.sym, self.nodes = sym, dict(nodes)   # symbol -> placeholder Node
-
-    def graph_expr(self) -> str:
-        return self.sym.render({n: node.name for n, node in self.nodes.items()})
-
-    def map_nodes(self, fn) -> SymArg:
-        return SymArg(self.sym, {n: fn(node) for n, node in self.nodes.items()})
-
-    def __repr__(self) -> str:
-        return self.graph_expr()

@@ -19,7 +19,10 @@ from ..variables.iterators import take
 from ..variables.size_values import SizeTruthVariable
 from .branch_selects import SELECTED, truth_or_select
 from .break_before import iterable_needs_its_length
+from .per_trip_lists import HINT as PER_TRIP_HINT
+from .per_trip_lists import builds_list_per_trip
 from .size_and_or import copied_operand, short_circuit
+from .size_chains import chain_jump, chain_or_pop
 from .while_loops import while_loop_node
 
 # Unrolled ops past which a loop over small arrays (all under
@@ -112,6 +115,8 @@ class ControlFlow:
         value = self.pop()
         if while_loop_node(self, inst, value, when):   # a while loop's test on an array
             return
+        if chain_jump(self, inst, value):   # ``lo <= len(a) <= hi``: one graph bool
+            return
         if self.size_and_or(inst, value):   # 3.12+: ``len(a) > 0 and len(b) > 0``
             return
         try:
@@ -174,6 +179,8 @@ class ControlFlow:
             taken = self.stack[-1].truth(self) == when
         except Unsupported:   # ``len(a) > 0 and len(b) > 0``: a bool of the graph
             left = self.pop()
+            if chain_or_pop(self, inst, left):   # ``0 < len(a) < m`` as a value
+                return
             if short_circuit(self, left, inst.index + 1, inst.target,
                              "or" if when else "and"):
                 return
@@ -192,8 +199,13 @@ class ControlFlow:
 
     # ------------------------------------------------------------------ loops
     def GET_ITER(self, inst):
-        iterable_needs_its_length(self.stack[-1])   # (range(u0): breaks here, before)
-        it = self.get_iter(self.pop())
+        try:
+            iterable_needs_its_length(self.stack[-1])   # (range(u0): breaks here, before)
+            it = self.get_iter(self.pop())
+        except Unsupported as e:   # (a list built per trip: say what stays in the graph)
+            if builds_list_per_trip(self.info.insts, inst.index):
+                e.hint = f"{e.hint}; {PER_TRIP_HINT}"
+            raise
         if self.output.loop_scope is not None:
             self.output.loop_scope.note_iterator(it)
         self.push(it)

@@ -27,8 +27,11 @@ the first trip; a temporary read after the loop; a ``try``; a ``break``) starts 
 trace over with the loop marked "unroll", and its ``GET_ITER`` breaks as before, with
 its hint (``break_before.iterable_needs_its_length``).
 
-Not such nodes: ``enumerate(classes)`` (its CALL breaks before, as before: no loop
-node takes an enumerate), a list comprehension (it appends to a list;
+``for i, c in enumerate(classes)`` is the same loop too, where the ``enumerate`` goes
+straight into the loop (``enumerate_data_trips``: an ``EnumeratedRowsVariable``, whose
+trip ``i`` gives ``(start + i, classes[i])``); an ``enumerate`` bound to a name first
+breaks at its CALL, as before (``break_before``). Not such nodes: a list
+comprehension (it appends to a list;
 ``np.array([... for c in classes])`` is ``np.array([])``, float64 of shape ``(0,)``,
 at no class, which no stacked node gives).
 
@@ -45,7 +48,7 @@ from ..symbolic import Sym
 from ..symbolic.fit import symbols_in
 from ..symbolic.sizes import is_unbacked
 from ..variables import ArrayVariable
-from ..variables.arrays import RowIteratorVariable
+from ..variables.arrays import EnumeratedRowsVariable, RowIteratorVariable
 from ..variables.constant import SymRangeVariable
 from ..variables.iterators import SymRangeIteratorVariable
 from .loop_body_state import dead_after
@@ -82,6 +85,22 @@ class DataTripLoops:
                       if isinstance(value, ArrayVariable) else self.get_iter(value))
             return
         super().GET_ITER(inst)
+
+    def enumerate_data_trips(self, iterable, start: int):
+        """``enumerate(classes, start)`` called right before the ``GET_ITER`` of a loop
+        that may be a node (``classes`` of a length the data decides): its rows as an
+        ``EnumeratedRowsVariable``, which the node iterates as it iterates the rows;
+        None for anything else (``enumerate`` as usual: it breaks before its call
+        where the length is needed, ``break_before``). Only an iterator that goes
+        straight into the loop: one bound to a name could be read after the loop."""
+        insts, at = self.info.insts, self.current
+        if type(iterable) is not ArrayVariable or iterable.meta.ndim < 1 or \
+                not data_decided(iterable) or at is None or \
+                at.name not in ("CALL", "CALL_KW") or at.index + 1 >= len(insts) or \
+                insts[at.index + 1].name != "GET_ITER" or \
+                not self._may_be_data_trip_node(insts[at.index + 1]):
+            return None
+        return EnumeratedRowsVariable(iterable, iterable.meta.shape[0], start)
 
     def _may_be_data_trip_node(self, inst) -> bool:
         """The next instruction is this loop's ``FOR_ITER``, no earlier attempt refused

@@ -27,7 +27,8 @@ test_import_graph.py`` checks it):
          < graph_numbers < arrays < size_values < stacked_lists < formatted < formatted_calls
          < linspace_step < polynomials < library_calls
          < dask_arrays < errstate
-         < class_facts < opaque < objects < super_lookup < random_objects < lifetimes
+         < class_facts < class_writes < library_attributes < opaque < objects
+         < super_lookup < random_objects < lifetimes < deques
          < loggers < iteration
          < conversions < builtins < builder
 

@@ -205,6 +205,38 @@ class RowIteratorVariable(IteratorVariable):
                                           f"{done})")
 
 
+class EnumeratedRowsVariable(RowIteratorVariable):
+    """``enumerate(classes, start)`` of an array whose length only the data decides,
+    made only where a loop node takes it at once (``translator/data_trips.py``): each
+    item is ``(start + i, classes[i])``, as ``enumerate`` gives it.
+
+    Example::
+
+        >>> it = EnumeratedRowsVariable(classes, u0, 0); it.row(tx, i)   # (i, classes[i])
+    """
+
+    def __init__(self, array: ArrayVariable, rows, start: int):
+        super().__init__(array, rows)
+        self.start = start
+
+    def describe(self) -> str:
+        return "enumerate() of the rows of an array"
+
+    def python_type(self) -> type:
+        return enumerate
+
+    def row(self, tx, index: Variable) -> Variable:
+        count = index.value + self.start if self.start else index.value
+        return TupleVariable([ConstantVariable(count), super().row(tx, index)])
+
+    def reconstruct(self, cg) -> str:
+        def build(v) -> str:   # (the rows' iterator as RowIteratorVariable builds it)
+            rows = f"{cg.const(advanced)}({cg.const(iter)}({cg.array(v.array)}), " \
+                f"{concrete(v.index)}, {v.index >= v.rows})"
+            return f"{cg.const(enumerate)}({rows}, {concrete(v.index) + v.start})"
+        return cg.mutable(self, build)
+
+
 class FlatVariable(Variable):
     """``x.flat``: indexing it reads and writes ``x`` in flat (C) order."""
 

@@ -406,7 +406,9 @@ def _zip(tx, *its, strict=None):
 @handles(enumerate)
 def _enumerate(tx, iterable, start=None):
     first = 0 if start is None else operator.index(start.as_python_constant())
-    return EnumerateVariable(get_iterator(tx, iterable), int(first))
+    rows = tx.enumerate_data_trips(iterable, int(first))   # (a loop node over a count)
+    return rows if rows is not None else EnumerateVariable(get_iterator(tx, iterable),
+                                                           int(first))
 
 
 @handles(reversed)

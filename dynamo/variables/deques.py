@@ -22,6 +22,11 @@ Example::
         self.rewards.append(r)
         return sum(self.rewards)              # reads: len(self.rewards) == 2 and items
 
+    def smooth(self, x):                      # self.window = deque(maxlen=4)
+        self.window.append(x)                 # np.stack: the rows held that the
+        return np.mean(self.window, axis=0)   # append keeps, list(d)[-3:], one input
+                                              # of symbolic length: 2 compiles in all
+
 Items a ``maxlen`` deque drops while unread are dropped by the replay (the item was
 never read, as for a list item set at an index, ``ListVariable._set_unread``); a
 known dropped item whose end the program sees is a graph break
@@ -31,6 +36,7 @@ known dropped item whose end the program sees is a graph break
 from __future__ import annotations
 
 import collections
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -44,6 +50,8 @@ from dynamo.guards import (
     AttrSource,
     Guard,
     ItemSource,
+    ShapeSource,
+    Source,
 )
 
 from .. import ops
@@ -75,6 +83,9 @@ class DequeVariable(Variable):
         # False where they are not all ndarrays of one shape (``stacked_deque``)
         self.held = None
         self.held_length = None    # () -> the length held, guarded
+        # (keep, side, least) -> the rows held that survive the trace's writes, one
+        # input of symbolic length (``_held_rows``); None while its length never changed
+        self.held_rows = None
 
     @classmethod
     def wrap(cls, tx, value: collections.deque, source, wrap_item,
@@ -103,6 +114,9 @@ class DequeVariable(Variable):
             return [wrap_item(v, ItemSource(source, i)) for i, v in enumerate(value)]
         var = cls(source, value.maxlen, read)
         var.held = lambda: _held_stack(tx, value, source)
+        if rebuildable and tx.output.shape_env.dynamic.is_changing_length(source, value):
+            var.held_rows = lambda keep, side, least: _held_rows(tx, value, source, keep,
+                                                                 side, least)
 
         def held_length() -> int:
             where = tx.output.location()
@@ -304,9 +318,21 @@ def _held_stack(tx, value: collections.deque, source):
 
 def stacked_deque(output, op, args: list, kwargs: dict):
     """``np.stack(d)`` (``np.array``, ``np.asarray``, ``np.vstack`` of 1-d items) of an
-    unread deque of arrays: the rows it held (one input, ``_held_stack``) and the ones
-    the trace wrote, in the order the ops left them (``maxlen`` applied), from the
-    graph; None where it is traced as before (the items read one by one)."""
+    unread deque of arrays: the rows it held (one input) and the ones the trace wrote,
+    in the order the ops left them (``maxlen`` applied), from the graph; None where it
+    is traced as before (the items read one by one). A reduction of the deque
+    (``np.mean(d, axis=0)``: NumPy makes ``np.asarray(d)`` first) is that of the
+    stack.
+
+    Once the deque's length changed between calls, the rows held that survive the
+    trace's writes are one input of symbolic length (``_symbolic_stack``); before,
+    or where the writes go to both ends of a ``maxlen`` deque, the whole deque held
+    is one input of its length (``_held_stack``)."""
+    if op.name in _REDUCING and args and isinstance(args[0], DequeVariable):
+        stacked = stacked_deque(output, ops.get("asarray"), args[:1], {})
+        if stacked is None:
+            return None
+        return output.call_op(op, [stacked, *args[1:]], kwargs)
     if not _stacks_whole(op, args, kwargs):
         return None
     d = args[0]
@@ -315,6 +341,9 @@ def stacked_deque(output, op, args: list, kwargs: dict):
             any(name not in _WRITES for name, _ in d.ops) or \
             not all(isinstance(v, ArrayVariable) for _, new in d.ops for v in new):
         return None
+    symbolic = _symbolic_stack(output, op, d)
+    if symbolic is not None:
+        return symbolic
     held = d.held()
     if held is False:
         return None
@@ -353,6 +382,131 @@ def stacked_deque(output, op, args: list, kwargs: dict):
         i = j
     if len(parts) == 1:
         return output.call_op(ops.get("array"), [parts[0]], {})   # (a copy, as np.stack's)
+    return output.call_op(ops.get("concatenate"), [ListVariable(parts)], {})
+
+
+# Reductions NumPy computes on ``np.asarray`` of their first argument
+_REDUCING = frozenset({"mean", "sum", "prod", "max", "min", "amax", "amin", "std", "var",
+                       "median", "average"})
+
+
+@dataclass(frozen=True)
+class HeldRowsSource(Source):
+    """The ``keep`` items at one end of the deque at ``base`` (the last ones for
+    ``side`` "right", where ``append`` drops from the other end), as a list: the
+    rows held that a ``maxlen`` deque keeps after the trace's appends. All of them
+    where there are fewer::
+
+        >>> HeldRowsSource(AttrSource(LocalSource("self"), "window"), 3, "right").name()
+        "list(L['self'].window)[-3:]"
+    """
+
+    base: Source
+    keep: int
+    side: str
+
+    def _part(self) -> str:
+        return f"[-{self.keep}:]" if self.side == "right" else f"[:{self.keep}]"
+
+    def name(self) -> str:
+        return f"list({self.base.name()}){self._part()}"
+
+    def expr(self) -> str:   # (not bare ``list``: a parameter may have that name)
+        return f"___builtins.list({self.base.expr()}){self._part()}"
+
+
+def _held_rows(tx, value: collections.deque, source, keep: int | None, side: str,
+               least: int):
+    """The rows of the deque ``value`` held when the call starts that survive the
+    trace's writes (all, for ``keep`` None; else the ``keep`` at ``side``), stacked by
+    the check as one input whose first dimension is symbolic from ``least`` up. No
+    guard on the deque's length: a window that fills and then slides is one entry.
+    None where there are fewer than ``least`` rows or the length was pinned; False
+    where they are not ndarrays of one shape."""
+    out = tx.output
+    rows_source = source if keep is None else HeldRowsSource(source, keep, side)
+    array_source = AsArraySource(rows_source)
+    known = out.input_vars.get(array_source)
+    if known is not None:
+        return known
+    part = list(value) if keep is None else \
+        list(value)[-keep:] if side == "right" else list(value)[:keep]
+    if len(part) < least or ShapeSource(array_source, 0) in out.shape_env.dynamic.static:
+        return None
+    if not all(type(v) is np.ndarray for v in value):
+        return False
+    try:
+        array = np.asarray(part)
+    except ValueError:          # ragged: np.stack raises too, eagerly
+        return False
+    if array.dtype.hasobject or array.ndim != part[0].ndim + 1:
+        return False
+    # (the check stacks the rows only after this holds: no item's __array__ runs there)
+    out.guards.add(Guard(source, EXPR, f"set(map(type, {source.expr()})) == "
+                                       f"{{___modules['numpy'].ndarray}}",
+                         note="a deque of arrays stacked as one input"))
+    var = out.add_input(array, array_source, dynamic_dims=(0,), least=least)
+    out.input_vars[array_source] = var
+    return var
+
+
+def _symbolic_stack(output, op, d: DequeVariable):
+    """``np.stack(d)`` of a deque whose length changes between calls: the rows held
+    that survive the trace's writes (one input of symbolic length, ``_held_rows``),
+    then (or, for ``appendleft``, after) the rows written, stacked by the graph.
+
+    Appends to a ``maxlen`` deque keep at most ``maxlen - k`` of the rows held (``k``
+    rows appended): the last ones, taken by the check (``list(d)[-3:]``), so the
+    stack's length is ``m + k`` for a symbolic ``m``, whether the deque is filling or
+    full, and dropping needs no branch. Writes to both ends of a ``maxlen`` deque, or
+    a length that never changed: None (``_held_stack``)."""
+    new = [(name, v) for name, vs in d.ops for v in vs]
+    sides = {"right" if name in ("append", "extend") else "left" for name, _ in new}
+    if d.maxlen is not None and len(sides) > 1:
+        return None
+    shapes = {tuple(v.meta.shape) for _, v in new}
+    if len(shapes) > 1:
+        return None                # (NumPy's own error, eagerly)
+    keep = None if d.maxlen is None or not new else d.maxlen - len(new)
+    held = None
+    if keep is None or keep > 0:
+        if d.held_rows is None:
+            return None
+        held = d.held_rows(keep, "right" if "right" in sides else "left",
+                           1 if new else 2)
+        if held is None or held is False or \
+                any(s != tuple(held.meta.shape[1:]) for s in shapes):
+            return None
+    item = tuple(held.meta.shape[1:]) if held is not None else shapes.pop()
+    if op.name == "vstack" and len(item) != 1:
+        return None
+    tokens: list = [] if held is None else [held]
+    for name, v in new:            # (past maxlen only where no row held survives)
+        if name in ("append", "extend"):
+            tokens.append(v)
+            if held is None and d.maxlen is not None and len(tokens) > d.maxlen:
+                del tokens[0]
+        else:
+            tokens.insert(0, v)
+            if held is None and d.maxlen is not None and len(tokens) > d.maxlen:
+                del tokens[-1]
+    if not tokens:
+        return None
+    parts, run = [], []
+    for t in tokens:               # the held rows, and runs of written rows stacked
+        if t is held:
+            if run:
+                parts.append(output.call_op(ops.get("stack"), [ListVariable(run)], {}))
+                run = []
+            parts.append(held)
+        else:
+            run.append(t)
+    if run:
+        parts.append(output.call_op(ops.get("stack"), [ListVariable(run)], {}))
+    if len(parts) == 1:
+        # (the rows held alone: a copy, as np.stack's; a stack is a new array already)
+        return output.call_op(ops.get("array"), [held], {}) if parts[0] is held \
+            else parts[0]
     return output.call_op(ops.get("concatenate"), [ListVariable(parts)], {})
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from dynamo.guards import EXPR, ID, AttrSource, Guard, ModuleAttrSource, Source
+from dynamo.guards import EXPR, AttrSource, Guard, Source
 from dynamo.guards.type_slots import (
     dict_of,
     is_builtin_class,
@@ -40,7 +40,6 @@ from . import class_writes
 from .base import Variable
 from .class_facts import (
     C_METHODS,
-    LIBRARY_MODULES,
     READ_FROM_CLASS,
     class_entry,
     data_descriptor,
@@ -50,6 +49,7 @@ from .class_facts import (
     program_metaclass_answers,
 )
 from .constant import BuiltinVariable, ConstantVariable, is_pure_constant
+from .library_attributes import guard_library_attribute, is_library_module
 from .named_tuples import NamedTupleVariable, is_namedtuple_class
 from .opaque import OpaqueMethodVariable
 from .sequences import TupleVariable
@@ -68,30 +68,6 @@ class TypeSource(Source):
 
     def expr(self) -> str:   # not bare ``type``: a parameter may have that name
         return f"___builtins.type({self.base.expr()})"
-
-
-def is_library_module(module: types.ModuleType) -> bool:
-    return module.__name__.split(".")[0] in LIBRARY_MODULES
-
-
-_MISSING = object()
-
-
-def guard_library_attribute(tx, module: types.ModuleType, name: str, value: Any) -> None:
-    """Guard that ``module.name`` is still ``value``, the object the trace saw.
-
-    The trace bakes a library attribute in (``np.tanh`` becomes a graph op, ``np.pi`` a
-    constant, ``np.float32`` a dtype), so ``np.tanh = f`` after compiling must miss the
-    cache and retrace. The guard is a fact about the module object, whatever path led
-    to it (``np.linalg.inv`` guards ``numpy.linalg`` and ``numpy.linalg.inv``), and is
-    checked by reading the module's ``__dict__`` (see ``ModuleAttrSource``). A value
-    that is not the namespace entry (served by a module ``__getattr__`` each time)
-    cannot be guarded that way: such a read is not traced.
-    """
-    if vars(module).get(name, _MISSING) is not value:
-        raise Unsupported(f"{module.__name__}.{name} is not an entry of the module's "
-                          "namespace, so a change to it could not be guarded")
-    tx.output.guards.add(Guard(ModuleAttrSource(module, name), ID, value))
 
 
 def wrap_library_value(value: Any) -> Variable:
@@ -125,6 +101,7 @@ def wrap_library_value(value: Any) -> Variable:
 # object's). A subclass that defines its own has another.
 _GENERIC_GETATTRIBUTE = frozenset({object.__getattribute__,
                                    types.SimpleNamespace.__getattribute__})
+_CLASS_SLOT = object.__dict__["__class__"]
 _GENERIC_SETATTR = frozenset({object.__setattr__, types.SimpleNamespace.__setattr__})
 
 
@@ -273,6 +250,11 @@ class ObjectVariable(Variable):
             # where Python's ``o.act`` looks in the class without it (issue #17)
             raise Unsupported(f"{qualname_of(type(cls))}.__getattribute__ for {name!r} "
                               f"(a metaclass's)")
+        if name == "__class__" and self.class_source is not None and \
+                class_entry(cls, name) is _CLASS_SLOT:
+            # object's own descriptor, which no instance entry shadows: ``type(self)``,
+            # read through it (``self.__class__.n += 1`` is a class write)
+            return ClassVariable(cls, self.class_source)
         try:
             static = inspect.getattr_static(self.obj, name)
         except AttributeError:

@@ -302,7 +302,8 @@ class SizeTruthVariable(DeferredNumberVariable):
             # (``if n > 0:`` jumps on the bool; ``and``/``or`` whose right operand
             # may show something, ``n > 0 and 6 // n > 2``, too: translator/size_and_or)
             e.hint = f"{e.hint}; `&`, `|` of two such comparisons, `and`/`or` of two " \
-                "that compute nothing else, and `not` of one stay in the graph as bools"
+                "that compute nothing else, a chain of two (lo <= len(idx) <= hi) whose " \
+                "right side computes nothing else, and `not` of one stay in the graph as bools"
             return e
         except Specialize:   # (no trace: nothing to name)
             pass

@@ -93,3 +93,30 @@ def test_diag_of_a_list_of_rows_is_one_graph(backend):
     """(It broke, "a list holding arrays as rows", until lists of rows were read as the
     array NumPy makes of them: tests/translator/test_size_values.py has more.)"""
     check(diag_of_rows, INPUTS[0], graphs=1, breaks=0, backend=backend)
+
+
+def diag_of_constants(u, q=0.1, dt=0.05):
+    # a list of constants only (a process-noise matrix): the array np.asarray makes
+    Q = q * np.diag([dt ** 4 / 4, dt ** 2, 1.0])
+    return u[:3] @ Q + np.diag((1, 2, 3), k=1)[0, :3] + np.diag([[1.0, 2.0], [3.0, 4.0]])[1]
+
+
+def diag_of_constants_written(u):
+    d = np.diag([1.0, 2.0])
+    d[0, 1] = u[0]
+    return d
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("fn", [diag_of_constants, diag_of_constants_written])
+@pytest.mark.parametrize("u", INPUTS, ids=lambda u: str(u.dtype) + str(np.isnan(u).any()))
+def test_diag_of_a_list_of_constants_is_one_graph(fn, u, backend):
+    """(It broke, "np.diag: v is not an array", until a list of constants was read as
+    the array NumPy makes of it: the constant-acceleration Kalman filter of
+    scripts/realworld_programs8.py.)"""
+    check(fn, u, graphs=1, breaks=0, backend=backend)
+
+
+def test_a_ragged_list_of_constants_still_breaks():
+    with pytest.raises(MetaError, match="inhomogeneous"):
+        get("diag").meta(get("diag"), ([[1.0, 2.0], [3.0]],), {})

@@ -37,8 +37,6 @@ from quiet_op_programs import (
 
 import dynamo
 
-pytestmark = pytest.mark.skipif(int(np.__version__.split(".")[0]) < 2,
-                                reason="the ops are known quiet on NumPy 2 only")
 BACKENDS = ("eager", "numpy")
 
 

@@ -6,6 +6,7 @@ graph runs under the floating-point guard (``raising.OnRaise.guard_if_raising``)
 it raises at its first warning and the rerun reports each warning once
 (tests/hostile/prog_round27_globals.py ``large_errstate_around_call``)."""
 
+import sys
 import warnings
 
 import numpy as np
@@ -99,3 +100,40 @@ def test_an_errstate_block_that_warns_runs_eagerly_when_the_caller_raises(backen
         else:
             for w, v in zip(want[0], got[0]):
                 np.testing.assert_array_equal(v, w)
+
+
+def _settings_sets(fn, *args) -> tuple[object, list[str]]:
+    """(``fn(*args)``, the C functions named ``set`` it called: ``ContextVar.set`` is
+    how NumPy 2's ufunc settings change; ``sys.setprofile`` sees every C call)."""
+    calls = []
+
+    def profile(frame, event, arg):
+        if event == "c_call" and getattr(arg, "__name__", "") == "set":
+            calls.append(repr(arg))
+    sys.setprofile(profile)
+    try:
+        out = fn(*args)
+    finally:
+        sys.setprofile(None)
+    return out, calls
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_a_hit_whose_settings_raise_nothing_sets_no_ufunc_settings(backend):
+    """Issue #15: on the usual call (the caller's settings make nothing raise) the
+    guard is neither entered nor left; the settings are set (entered, then the
+    caller's set back) only where they make some condition raise."""
+    g = dynamo.compile(_chain, backend=backend)
+    x = np.abs(X) + 1
+    for _ in range(3):
+        g(x)
+    out, calls = _settings_sets(g, x)
+    np.testing.assert_array_equal(out, _chain(x))
+    assert calls == [], calls
+    with np.errstate(divide="raise"):
+        before = np.geterr()
+        g(x)   # (fills errstate's tables for these settings: set and reset there)
+        out, calls = _settings_sets(g, x)
+        assert np.geterr() == before
+    np.testing.assert_array_equal(out, _chain(x))
+    assert len(calls) == 2, calls   # the guard entered, the caller's settings set back

@@ -450,11 +450,22 @@ ROUND29: dict[str, Known | str] = {}
 #    and the subclasses' namespaces). No entries.
 ROUND30: dict[str, Known | str] = {}
 
+# Z8. Round 31 (prog_round31_*.py): mechanisms with no round of their own. np.einsum of
+#    2-3 operands in tier 2 (traces, diagonals, ``...``, optimize=, out=, dtype=; int8,
+#    int32, bool, float32, complex, F-ordered, strided, empty and mismatched operands),
+#    3-D gathers ``x[:, idx]``/``x[idx, :, j]``, index stores into views and loop-carried
+#    arrays, int8 wrap; loops over data-dependent counts and rows of np.unique as loop
+#    nodes (zero trips, counts changing between calls, break/continue/return, effects
+#    and raises at trip k, the iterated array written, carried values that change type);
+#    truths of size comparisons (not, ~, and/or, chained, as ints, indices, f-strings,
+#    short-circuited right operands). No differences found; no entries.
+ROUND31: dict[str, Known | str] = {}
+
 KNOWN: dict[str, Known] = {
     pid: entry if isinstance(entry, Known) else Known(entry)
     for table in (ALIAS, IDENTITY, RAISE, STATE, GUARDS, NUMERICS, FRAMES_API, MORE,
                   LOOPS, NEWEST, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10, ROUND11,
                   ROUND12, ROUND14, ROUND16, ROUND17, ROUND22, ROUND23, ROUND24,
-                  ROUND25, ROUND26, ROUND27, ROUND28, ROUND29, ROUND30)
+                  ROUND25, ROUND26, ROUND27, ROUND28, ROUND29, ROUND30, ROUND31)
     for pid, entry in table.items()
 }

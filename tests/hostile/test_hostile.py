@@ -39,7 +39,8 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round28_polys", "round28_truths", "round28_rounds", "round28_wrappers",
               "round28_tier2", "round29_decisions", "round29_ends", "round29_joins",
               "round29_texts", "round29_rows", "round30_deques", "round30_classes",
-              "round30_trips")
+              "round30_trips", "round31_einsums", "round31_gathers",
+              "round31_trips", "round31_rows", "round31_truths")
 
 
 def _runs(text):

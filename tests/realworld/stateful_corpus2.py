@@ -747,12 +747,8 @@ class MovingAverage:
 
 
 @program(recompiles=1,
-         why='the deque fills to maxlen: one generic entry for its length',
-         known=(4, "``np.stack`` of the deque is one input (the rows held, stacked by "
-                "the check) and the appended row, for the length held (0 to 4: one "
-                "entry each); a growing list's rows have a symbolic length there "
-                "(``stacked_lists``), a deque's (dropping from the left past maxlen) "
-                "not yet"))
+         why='the empty deque, then one entry for every length: the rows held that '
+             'the append keeps (``list(d)[-3:]``) are one input of symbolic length')
 def moving_average_deque_window(wrap):
     m = MovingAverage()
     f = wrap(m.update)
@@ -830,11 +826,8 @@ class IdAssigner:
         return np.concatenate([x, [IdAssigner.next_id]])
 
 
-@program(recompiles=1, why='an int used as array data: a number',
-         known=(2, "the counter is replayed after the graph and a number from the first "
-                "call, but ``np.concatenate([x, [IdAssigner.next_id]])`` takes it as a "
-                "size (0 and 1 specialized): entries for 1 and 2 (after the call's "
-                "``+= 1``, read as 0 and 1), then one for every later count"))
+@program(recompiles=0, why='an int used as array data (``[IdAssigner.next_id]`` in '
+                            '``np.concatenate``) is a number, not a size')
 def class_counter_used_as_data(wrap):
     IdAssigner.next_id = 0
     a = IdAssigner()

@@ -43,7 +43,7 @@ def _arrays(codes: str) -> list:
 
 def test_every_ufunc_the_rule_allows_takes_its_output_positionally_without_a_warning():
     # What keeps the rule true on a newer NumPy: a ufunc of NumPy's namespace that
-    # warned on a positional output would fail here (FIRST_UNCHECKED stops the rule
+    # warned on a positional output would fail here (npversion.CHECKED stops the rule
     # on a NumPy this test has not run on)
     allowed = [u for u in vars(np).values()
                if isinstance(u, np.ufunc) and takes_positional_out(u)]

@@ -21,8 +21,6 @@ from test_numpy_backend import compiled_graph
 
 import dynamo
 
-needs_row_buffers = pytest.mark.skipif(not runtime.ROW_BUFFERS,
-                                       reason="row buffers need NumPy 2's ufunc context")
 # Blocks of a few rows, two threads: every group of these sizes runs block-wise.
 ROWS = {"min_blocked_elements": 0, "min_threaded_elements": 0, "cache_bytes": 16384,
         "min_block_elements": 1,
@@ -62,7 +60,6 @@ def test_pool_threads_run_under_the_callers_settings():
     assert np.getbufsize() == 8192 and np.geterr()["over"] == "warn"
 
 
-@needs_row_buffers
 @pytest.mark.parametrize("threads", [1, 2])
 def test_blocks_that_switch_settings_leave_the_callers(threads):
     wide, narrow = runtime.row_buffer(1000)
@@ -80,7 +77,6 @@ def test_blocks_that_switch_settings_leave_the_callers(threads):
     assert np.getbufsize() == 8192
 
 
-@needs_row_buffers
 def test_row_buffer_never_widens():
     with np.errstate():
         np.setbufsize(512)
@@ -90,7 +86,6 @@ def test_row_buffer_never_widens():
 
 # --------------------------------------------------------------------------- row buffers
 
-@needs_row_buffers
 @pytest.mark.parametrize("fn, make", [
     (softmax, lambda: (rand(999, 300),)),     # hundreds of blocks: both threads take some
     (softmax, lambda: (rand(999, 300, dtype=np.float64),)),
@@ -113,7 +108,6 @@ def test_row_buffers_are_bit_identical(fn, make, bufsize):
     np.testing.assert_array_equal(got, want, strict=True)
 
 
-@needs_row_buffers
 def test_reductions_run_under_the_callers_buffer():
     # the float16 sum is the one op here whose value a buffer size changes
     h = rand(61, 300, dtype=np.float16, low=-60, high=60)
@@ -272,7 +266,6 @@ def scaled_rows(x, c):
     return x / c + 1
 
 
-@needs_row_buffers
 def test_plain_path_runs_column_broadcasts_with_a_row_buffer():
     x = rand(64, 1000)
     src = compiled_graph(softmax, x).__dynamo_source__
@@ -285,7 +278,6 @@ def test_plain_path_runs_column_broadcasts_with_a_row_buffer():
     assert "_row_buffer" not in small                # 8000 elements: not worth a switch
 
 
-@needs_row_buffers
 def test_plain_path_row_buffer_ends_with_the_op_even_when_it_raises():
     x, c = rand(64, 1000), rand(64, 1)
     assert "_ufunc_set(_row_buffer(1000)[1])" in compiled_graph(scaled_rows, x,
