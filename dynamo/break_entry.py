@@ -320,7 +320,9 @@ def _largest_array(tx, brk: GraphBreak) -> int:
     (``config.outline_min_elements``)."""
     traced = [*tx.locals.values(), *brk.stack]
     sizes = [int(v.meta.size) for v in traced if isinstance(v, ArrayVariable)]
-    sizes += [v.size for v in tx.unread_args().values() if isinstance(v, np.ndarray)]
+    # (``issubclass(type(v))``, not ``isinstance``: that reads ``v.__class__``, which a
+    # program's object may make a property that counts its reads or raises)
+    sizes += [v.size for v in tx.unread_args().values() if issubclass(type(v), np.ndarray)]
     return max(sizes, default=0)
 
 

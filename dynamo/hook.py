@@ -399,7 +399,9 @@ def _why_missed(cache: CodeCache, args, closure) -> str:
     for i, entry in enumerate(cache.entries):
         failed = entry.check.failures(args + (closure,)) if hasattr(entry.check, "failures") \
             else []
-        why = carried_in_words(failed[0], getattr(entry.record, "code", None)) if failed \
+        code = getattr(entry.record, "code", None)
+        # (a guard kept as generated code's text, ``___G['C'].n == 0``: in the program's names)
+        why = readable_expr(carried_in_words(failed[0], code), code) if failed \
             else "guard check failed"
         lines.append(f"    entry {i}: {why}")
     return "\n".join(lines)

@@ -54,7 +54,7 @@ from .symbolic import (
     symbols_in,
 )
 from .symbolic.indices import RAISES as INDEX_RAISES
-from .symbolic.indices import meta_out_of_bounds, value_blind
+from .symbolic.indices import guard_in_bounds, meta_out_of_bounds, value_blind
 from .symbolic.made_up_values import refuse_made_up
 from .tree import tree_map
 from .unbacked_results import own_unbacked, rejected_for_some_counts, with_unbacked_sizes
@@ -418,12 +418,15 @@ class OutputGraph:
         # a changing int index (buf[ptr] = obs): a value NumPy bounds-checks when the
         # graph runs, unless the graph raising there would lose Python effects traced
         # before it (then it is fitted, and pinned where its rule needs the value)
-        blind = None if self.side_effects.pending() else \
-            value_blind(op.name, meta_args, self.shape_env.classes, self.shape_env.hints)
+        # (there, with a static axis, it is guarded in bounds instead: indices.py)
+        pending = self.side_effects.pending()
+        blind = (guard_in_bounds if pending else value_blind)(
+            op.name, meta_args, self.shape_env.classes, self.shape_env.hints)
         if blind is None:
             return self.shape_env.fit(op, meta_args, meta_kwargs, meta)
         fitted = self.shape_env.fit(op, blind[0], meta_kwargs, meta)
-        self.shape_env.raises = self.shape_env.raises or INDEX_RAISES
+        if not pending:
+            self.shape_env.raises = self.shape_env.raises or INDEX_RAISES
         return fitted
 
     def _index_out_of_bounds(self, op, meta_args, meta_kwargs, error):

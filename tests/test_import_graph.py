@@ -161,7 +161,7 @@ VARIABLE_LAYERS = ("base", "constant", "sequences", "sets", "dicts", "named_tupl
                    "library_names", "loop_exit_tests", "layout_flags", "graph_numbers",
                    "arrays", "size_values", "stacked_lists",
                    "formatted",
-                   "formatted_calls", "linspace_step", "polynomials", "library_calls",
+                   "formatted_calls", "linspace_step", "polynomials", "number_casts", "library_calls",
                    "dask_arrays",
                    "errstate", "class_facts", "class_writes", "library_attributes", "opaque",
                    "objects", "super_lookup",

@@ -33,9 +33,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from dynamo import ops
-from dynamo.graph import Node
-from dynamo.ops import ELEMENTWISE
-from dynamo.ops.node_facts import array_meta
+from dynamo.graph import CALL, Node
+from dynamo.ops import ELEMENTWISE, VIEW
+from dynamo.ops.node_facts import array_meta, returns_fresh
 from dynamo.symbolic import Symbolic
 
 from ..fusion import COMBINE, Group
@@ -118,15 +118,20 @@ def uses_out(node: Node) -> bool:
                                                                 np.ufunc)
 
 
-def plan_group(group: Group, options: Options) -> BlockPlan | None:
-    """The block plan of a fusible group, or None when it takes the plain path."""
+def plan_group(group: Group, options: Options, spilling: bool = False) -> BlockPlan | None:
+    """The block plan of a fusible group, or None when it takes the plain path.
+
+    With ``spilling`` (asked after a flat plan was not worth it: a stencil's flat
+    plan writes into its target and keeps no buffer) a group below
+    ``min_blocked_elements`` is planned too when its plain path spills the cache."""
     domain = group.domain
     if domain is None or group.epilogue or not static_shape(domain) or \
             any(not static_shape(array_meta(n).shape) or array_meta(n).kind != "numpy"
                 for n in group.nodes):
         return None
     size = math.prod(domain)
-    if size == 0 or size < max(options.min_blocked_elements, 1):
+    small = size < max(options.min_blocked_elements, 1)
+    if size == 0 or small and not (spilling and _spills_cache(group, size, options)):
         return None
     members = set(group.nodes)
     partial, kmax = False, len(domain) - 1
@@ -148,6 +153,64 @@ def plan_group(group: Group, options: Options) -> BlockPlan | None:
     plan.recycle = options.recycle_outputs
     plan.row_buffer = _row_buffer(group, domain, plan.axis)
     return plan
+
+
+def _spills_cache(group: Group, size: int, options: Options) -> bool:
+    """The plain path of a group below ``min_blocked_elements`` would stream more bytes
+    of intermediates than ``blocked_working_set`` caches: full-size values that
+    members write and other members read back, none of them an output (inputs and
+    outputs go through memory on either path; blocks keep only the intermediates in
+    the L2 cache). A long elementwise chain over strided views counts as one over
+    contiguous arrays: its members' results are new arrays either way.
+
+        >>> # 2x2 eigenvalues: 20 members, 4 outputs, 200,000 float64: 16 x 1.6 MB
+        >>> _spills_cache(eig_group, 200_000, Options(cache_bytes=2 << 20))   # > 4 MiB
+        True
+    """
+    if options.blocked_working_set <= 0 or size < 2 * max(options.min_block_elements, 1):
+        return False
+    # A large input this graph computed (the row gather ``ii[r1]``) lives until the
+    # blocks end, where the plain path frees or reuses it at its last reader: four such
+    # inputs doubled the peak memory of the integral-image box filter
+    # (scripts/realworld_programs6.py: 1.97x plain's, 0.98x without blocks).
+    if any(_computed(n) and _at_least_half(n, size) for n in group.inputs):
+        return False
+    outputs, total = set(group.outputs), 0
+    for n in group.nodes:
+        meta = array_meta(n)
+        if n not in outputs and _full_size(n, size):
+            total += size * meta.dtype.itemsize
+    return total > options.blocked_working_set * options.cache_bytes
+
+
+def _computed(node: Node) -> bool:
+    """An array this graph allocated: not an argument, a view of one or an argument
+    written in place (a gather ``ii[r1]`` is computed; ``m[:, 0, 0]`` and ``x += y``
+    are not)."""
+    while node.op == CALL and (basic_index(node.args[1]) if node.target == "getitem" else
+                               ops.get(node.target).kind == VIEW):
+        node = node.args[0]
+    return node.op == CALL and (node.target == "getitem" or returns_fresh(node))
+
+
+def basic_index(index) -> bool:
+    """``x[index]`` is a view: ints, slices with constant bounds, None, ``...``."""
+    parts = index if isinstance(index, tuple) else (index,)
+    return all(type(p) in (int, slice, type(None)) or p is Ellipsis for p in parts) and \
+        all(not isinstance(v, Node) for p in parts if type(p) is slice
+            for v in (p.start, p.stop, p.step))
+
+
+def _at_least_half(node: Node, size: int) -> bool:
+    meta = array_meta(node)
+    return meta is not None and not meta.scalar and static_shape(meta.shape) and \
+        2 * meta.size >= size
+
+
+def _full_size(node: Node, size: int) -> bool:
+    meta = array_meta(node)
+    return meta is not None and not meta.scalar and static_shape(meta.shape) and \
+        meta.size == size
 
 
 def _rounds_per_block(node: Node) -> bool:

@@ -47,7 +47,7 @@ from ..fusion import Group, reduction_info
 from ..passes.hoist import HOISTED
 from .like_fill import like_into_buffer
 from .out_calls import ACCUMULATIONS, takes_out
-from .plan import static_shape, uses_out
+from .plan import basic_index, static_shape, uses_out
 
 # Fresh results whose layout is C order when their array operands' strides are.
 _C_ORDER_PRODUCTS = frozenset({"matmul", "dot"})
@@ -69,6 +69,23 @@ _C_ORDER_DRAWS = frozenset(f"generator_{m}" for m in (
 _AXES_VIEWS = frozenset({"transpose", "swapaxes", "moveaxis", "rollaxis"})
 # Views that keep C-ordered strides (basic indexing, reshape in C order).
 _C_ORDER_VIEWS = frozenset({"getitem", "reshape"})
+# One-axis FFTs (``np.fft.rfft(x, n, axis)``...): a new array of their own, never a view
+# of their input; NumPy 2 allocates it in ``K`` order, so in C order when the input's
+# strides are C-ordered (any axis, any ``n``: checked on NumPy 2.4 and 2.5, 2-D and 3-D).
+_FRESH_TRANSFORMS = frozenset({"fft", "ifft", "rfft", "irfft", "hfft", "ihfft"})
+
+
+def fresh_transform(node: Node) -> bool:
+    """``np.fft.rfft(x, n)`` and its kin without ``out=``: a fresh array only this code
+    holds, whose buffer the op that reads it last may write into, as NumPy itself
+    does with ``np.fft.rfft(a, n) * H`` (its temporary, referenced once, is reused)::
+
+        rfft = _rfft(seg, 512)
+        multiply = _multiply(rfft, H, out=rfft)     # instead of a new complex array
+    """
+    # (``out`` is the fifth parameter: ``a, n, axis, norm, out``)
+    return node.op == CALL and node.target in _FRESH_TRANSFORMS and \
+        node.kwargs.get("out") is None and len(node.args) <= 4
 
 
 def private(node: Node, returned) -> bool:
@@ -83,7 +100,8 @@ def private(node: Node, returned) -> bool:
     op may write into it.
     """
     meta = array_meta(node)
-    return ((returns_fresh(node) or takes_out(node) or _written_alone(node, returned))
+    return ((returns_fresh(node) or takes_out(node) or fresh_transform(node)
+             or _written_alone(node, returned))
             and meta is not None and not meta.scalar and meta.ndim > 0
             and node not in returned
             and all(returns_fresh(u) or takes_out(u) for u in node.users))
@@ -129,13 +147,6 @@ def _written_alone(node: Node, returned) -> bool:
         return True
     return (returns_fresh(base) and all(u is node or u is value for u in base.users)) or \
         _written_alone(base, returned)
-
-
-def _basic_index(index) -> bool:
-    parts = index if isinstance(index, tuple) else (index,)
-    return all(type(p) in (int, slice, type(None)) or p is Ellipsis for p in parts) and \
-        all(not isinstance(v, Node) for p in parts if type(p) is slice
-            for v in (p.start, p.stop, p.step))
 
 
 def c_ordered(nodes) -> dict[Node, frozenset]:
@@ -198,9 +209,11 @@ def c_ordered(nodes) -> dict[Node, frozenset]:
             pass
         elif node.target in _LIKE_CREATION and _keeps_order(node):
             pass
-        elif node.target == "getitem" and not node.kwargs and _basic_index(node.args[1]):
+        elif node.target == "getitem" and not node.kwargs and basic_index(node.args[1]):
             pass
         elif node.target == "reshape" and not node.kwargs:
+            pass
+        elif fresh_transform(node):   # NumPy 2: K order, as its input
             pass
         elif node.target == "roll":   # a new array made by np.empty_like of its input
             pass

@@ -202,11 +202,15 @@ def scalar_cast(x, scalar_type):
 def scalar_cast_rule(op, args, kwargs) -> ArrayMeta:
     x, scalar_type = args
     dtype = np.dtype(scalar_type)
-    if not kwargs and type(x) is int and (dtype.kind in "fc" or dtype.kind in "iu" and
-                                          dtype.itemsize == 8 and 0 <= x < 2 ** 63):
-        # np.float64(len(kept)), np.int64(len(kept)): a Python int the graph computes
-        # (variables/size_values.count_cast: an int type only of a count, which it holds)
-        return rules.result_meta(rules.run_quietly(scalar_type, x), (), NUMPY)
+    if not kwargs and (type(x) is int and dtype.kind in "fciu" or
+                       type(x) is float and dtype.kind in "fc"):
+        # np.float64(len(kept)), np.int64(len(kept)), np.float32(self.n), np.int32(k):
+        # a Python number the graph computes or takes. The type alone makes the meta
+        # (the value only says whether NumPy raises): the callers make an int type
+        # only of an int it holds (variables/size_values.count_cast: a count;
+        # variables/number_casts: a changing int whose range the entry guards), and
+        # the rule runs at perturbed values too, where the program's value would fit.
+        return rules.result_meta(rules.run_quietly(scalar_type, 0), (), NUMPY)
     if kwargs or not isinstance(x, ArrayMeta):
         raise MetaError("scalar type call")
     value = rules.run_quietly(scalar_type, probe(x, keep_ndim=True))

@@ -231,14 +231,30 @@ def warns_beyond_fp(node: Node) -> bool:
             return True   # a ComplexWarning
         if not all(type(d) is int for d in src.shape):
             # a mean over symbolic sizes that are never 0 (a window of stacked rows,
-            # ``variables.deques``) warns of nothing: its count is at least 1
-            return not (node.target == "mean" and
-                        all(_never_zero(src.shape[a]) for a in info.axes))
+            # ``variables.deques``) warns of nothing: its count is at least 1; a var
+            # or std warns "Degrees of freedom <= 0" where the count is at most
+            # ``ddof``: quiet where the least count (1 per such size) exceeds it
+            if not all(_never_zero(src.shape[a]) for a in info.axes):
+                return True
+            if node.target == "mean":
+                return False
+            ddof = info.ddof or 0
+            if node.target not in ("var", "std") or type(ddof) not in (int, float):
+                return True
+            least = int(np.prod([src.shape[a] if type(src.shape[a]) is int else 1
+                                 for a in info.axes]))
+            return least - ddof <= 0
         count = int(np.prod([src.shape[a] for a in info.axes]))
         if node.target == "mean":
             return count == 0                        # "Mean of empty slice"
         if node.target in ("var", "std"):
             return count - (info.ddof or 0) <= 0     # "Degrees of freedom <= 0"
+        return False
+    if node.target == "scalar_cast" and node.args and not isinstance(node.args[0], Node):
+        # np.float32(self.n), np.float64(len(kept)) of a Python number: a float type
+        # overflows to inf with a floating-point warning ("overflow encountered in
+        # cast"); an int type is made only of ints it holds (a count, or a changing int
+        # whose range the entry guards: variables/number_casts.py)
         return False
     if node.target in QUIET_IN_NUMPY2:
         return not quiet_in_numpy2(node)

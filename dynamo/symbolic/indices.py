@@ -95,3 +95,39 @@ def meta_out_of_bounds(op, meta_args, meta_kwargs, hints: dict, classes, error):
         return op.meta(op, *substitute((blind[0], meta_kwargs), hints))
     except Exception:  # noqa: BLE001 (NumPy raises for another reason: the caller's error)
         return None
+
+
+def guard_in_bounds(op_name: str, meta_args: tuple, classes, hints=None) -> tuple | None:
+    """``value_blind``'s answer where the graph must not raise at the index (Python
+    effects traced before it, ``self.n += 1; return x[self.n % 4]``, would be lost):
+    each blind index is guarded in bounds of its axis instead (``-4 <= i < 4``, two
+    comparisons the entry records), so one entry serves every position in bounds and
+    a position out of bounds fails the guard (the next trace raises eager's
+    ``IndexError`` there). None, for the plain fit (which pins), where an index is not
+    a plain component along an axis of static length (``x[..., i]``, ``x[[i, j]]``,
+    ``x[i]`` of a symbolic length) or is out of bounds now.
+
+    Example: ``x[i]`` of a 4-element ``x`` with ``i`` at 2 records ``i >= -4`` and
+    ``i < 4`` and fits as ``x[0]``."""
+    blind = value_blind(op_name, meta_args, classes, hints)
+    if blind is None:
+        return None
+    x, index = meta_args[0], meta_args[1]
+    parts = index if isinstance(index, tuple) else (index,)
+    shape = getattr(x, "shape", None)
+    if shape is None or len(parts) > len(shape):
+        return None
+    checks = []
+    for axis, p in enumerate(parts):
+        if isinstance(p, SymInt) and p.sym.symbols & blind[1]:
+            n = shape[axis]
+            if type(n) is not int or not -n <= int.__int__(p) < n:
+                return None
+            checks.append((p, n))
+        elif not (type(p) is int or isinstance(p, slice) and
+                  not symbols_in((p.start, p.stop, p.step))):
+            return None      # (an Ellipsis, None, a list or array: no axis to name)
+    for p, n in checks:     # (each comparison of the symbols is a guard of the entry)
+        if not (p >= -n and p < n):
+            return None
+    return blind

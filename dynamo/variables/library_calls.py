@@ -45,6 +45,7 @@ from .folding import array_fact, is_array_fact
 from .library_names import _is_random_state, library_name, library_root
 from .linspace_step import linspace_with_step
 from .ndindex import ndindex_of
+from .number_casts import number_cast
 from .polynomials import Poly1dVariable, make_poly1d, poly1d_function, polyval
 from .sequences import SequenceVariable, TupleVariable, wrap_constant
 from .size_values import count_cast, holds_size
@@ -100,6 +101,12 @@ class LibraryFunctionVariable(Variable):
                 count_cast(self.fn, args[0].value):
             # np.float64(len(kept)), np.int64(len(kept)): NumPy converts the Python int
             # when the graph runs
+            return tx.output.call_op(ops.get("scalar_cast"), [args[0], ConstantVariable(
+                self.fn)], {})
+        if hit is None and isinstance(self.fn, type) and issubclass(self.fn, np.generic) \
+                and len(args) == 1 and not kwargs and number_cast(self.fn, args[0]):
+            # np.float32(self.n), np.int32(k) of a changing int or float: a graph input's
+            # value, cast when the graph runs (an int type within its range, guarded)
             return tx.output.call_op(ops.get("scalar_cast"), [args[0], ConstantVariable(
                 self.fn)], {})
         if hit is None and isinstance(self.fn, type) and issubclass(self.fn, np.generic) \

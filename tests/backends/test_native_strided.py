@@ -163,3 +163,37 @@ def test_probe_and_strides():
     assert strides_for(real.shape, 8, order) == real.strides
     one = np.zeros((4, 1, 3)).transpose(1, 0, 2)      # a length-1 axis
     assert strides_for(one.shape, 8, order_of(one)) == one.strides
+
+
+def _einsum_var_ddof(a, c):
+    e = np.einsum("ij,jk->ki", a, c)            # (6, 5), F-ordered
+    return e.var(axis=0, ddof=4)                # 6 - 4 > 0: NumPy is quiet
+
+
+def test_probe_shows_no_warning():
+    """``probe`` cuts lengths over 3 to 3, where ``ddof=4`` leaves no degree of
+    freedom: NumPy's "Degrees of freedom <= 0" there is the probe's, never the
+    program's (hostile round 32, ``round32_carried/einsum_std_ddof_native``)."""
+    import warnings
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        probe(lambda e: e.var(axis=0, ddof=4),
+              [((6, 5), np.dtype("float64"), (1, 0))], {})
+    assert [str(w.message) for w in seen] == []
+
+
+def test_reduction_of_laid_out_value_warns_as_eager():
+    """Compiled through tier 2 (its check probes the reduction's layout), the call
+    shows what eager shows: no warning."""
+    import warnings
+
+    import dynamo
+    a, c = _data((5, 4), "float64"), _data((4, 6), "float64")
+    f = dynamo.compile(_einsum_var_ddof, backend="native",
+                       options={"after_calls": 1, "background": False, "prefer": "native"})
+    for _ in range(2):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            got = f(a, c)
+        assert [str(w.message) for w in seen] == []
+        same(got, _einsum_var_ddof(a, c))

@@ -163,3 +163,30 @@ def test_the_guards_code_log_runs_none_of_the_programs_code(caplog):
     text = "\n".join(r.getMessage() for r in caplog.records)
     assert "# where" in text and f"{__name__}.K" in text
     assert _Loud.reads == []
+
+
+class _Steps:
+    """A global class whose attribute is a counter (issue #19's ``IdAssigner.next_id``)."""
+
+    n = 0
+
+
+def _every_other(x):
+    _Steps.n += 1
+    if _Steps.n % 2 == 0:        # a decision on a changing int: guarded as an expression
+        return x * 2.0
+    return x - 1.0
+
+
+def test_a_recompile_names_a_global_classs_attribute_in_the_programs_words():
+    """The recompile log read ``___G['_Steps'].n % 2 == 0 no longer holds``: the guard's
+    generated text, now in the program's names."""
+    import dynamo
+
+    _Steps.n = 0
+    with dynamo.explain(_every_other, backend="eager") as f:
+        for _ in range(4):
+            f(np.ones(3))
+    reasons = [r for rec in f.report.recompiles for r in rec.reasons]
+    assert any("_Steps.n" in r for r in reasons), reasons
+    assert not any("___" in r for r in reasons), reasons

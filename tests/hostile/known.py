@@ -461,11 +461,28 @@ ROUND30: dict[str, Known | str] = {}
 #    short-circuited right operands). No differences found; no entries.
 ROUND31: dict[str, Known | str] = {}
 
+# Z9. Round 32 (prog_round32_*.py): what commit 9df4cee added. Changing ints as array
+#    data (int64 limits, bools, IntEnum and int subclasses, floats, None and NumPy ints
+#    in their place, dtype=, nested, NEP 50), maxlen deque windows stacked and reduced
+#    (filling, full, appendleft, extend, clear, rotate, maxlen replaced, rows changing
+#    shape or dtype, aliased, subclasses), ``self.__class__.n += 1`` through a property,
+#    a class attribute, ``__getattribute__``, a reassigned class; chained size
+#    comparisons with effectful right operands and enumerate over data-dependent rows;
+#    dead carried loop slots, tier 2 non-C layouts and shape-only warnings. Found and
+#    fixed: (class-property-read, fixed) building a frame's break code asked
+#    ``isinstance`` of the arguments the trace had not read, which runs a ``__class__``
+#    property once more than Python (break_entry._largest_array);
+#    (probe-warning-leak, fixed) tier 2's layout probe ran the reduction on lengths
+#    cut to 3 with only the error state quiet, so ``e.var(axis=0, ddof=4)`` of 6 rows
+#    showed NumPy's "Degrees of freedom <= 0" (native/strided.probe). No entries.
+ROUND32: dict[str, Known | str] = {}
+
 KNOWN: dict[str, Known] = {
     pid: entry if isinstance(entry, Known) else Known(entry)
     for table in (ALIAS, IDENTITY, RAISE, STATE, GUARDS, NUMERICS, FRAMES_API, MORE,
                   LOOPS, NEWEST, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10, ROUND11,
                   ROUND12, ROUND14, ROUND16, ROUND17, ROUND22, ROUND23, ROUND24,
-                  ROUND25, ROUND26, ROUND27, ROUND28, ROUND29, ROUND30, ROUND31)
+                  ROUND25, ROUND26, ROUND27, ROUND28, ROUND29, ROUND30, ROUND31,
+                  ROUND32)
     for pid, entry in table.items()
 }

@@ -40,7 +40,8 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round28_tier2", "round29_decisions", "round29_ends", "round29_joins",
               "round29_texts", "round29_rows", "round30_deques", "round30_classes",
               "round30_trips", "round31_einsums", "round31_gathers",
-              "round31_trips", "round31_rows", "round31_truths")
+              "round31_trips", "round31_rows", "round31_truths", "round32_data",
+              "round32_windows", "round32_classes", "round32_chains", "round32_carried")
 
 
 def _runs(text):

@@ -113,6 +113,7 @@ OPTIONS = st.fixed_dictionaries({
     "cache_bytes": st.sampled_from([256, 1024, 8192]),
     "min_block_elements": st.sampled_from([1, 1 << 14]),
     "min_blocked_elements": st.sampled_from([0, 0, 1 << 30]),   # block-wise or plain
+    "blocked_working_set": st.just(0.0),   # 1 << 30 above: plain even with tiny caches
     "min_threaded_elements": st.just(0),
     "rerun_on_error": st.just(False),
 })

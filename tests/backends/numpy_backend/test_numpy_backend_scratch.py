@@ -20,6 +20,9 @@ from test_numpy_backend_runtime import change_as_a_caller
 import dynamo
 
 BIG = (400, 400)          # 1.28 MB of float64: over scratch.MIN_BYTES
+# Sites are the plain path's: a group whose plain path spills the L2 cache would run
+# block by block (``plan._spills_cache``), with block-sized scratch buffers instead.
+PLAIN_PATH = {"blocked_working_set": 0.0}
 
 
 def tone(rgb):
@@ -143,7 +146,7 @@ def test_large_intermediates_keep_their_buffer_from_call_to_call():
 def test_scalar_operands_leave_the_layout_known():
     # ``Ls / Ls.max() ** 2`` and the ops after it borrow buffers: a scalar operand has no
     # axes, so their results are C-ordered when ``rgb`` is (the entry check runs)
-    src = compiled_graph(tone, images(1)[0]).__dynamo_source__
+    src = compiled_graph(tone, images(1)[0], **PLAIN_PATH).__dynamo_source__
     assert _buffer_writes(src) >= 10, src
 
 
@@ -208,13 +211,13 @@ def two_alive(x):
 
 def test_values_that_never_live_together_share_a_site():
     img, k = np.random.default_rng(5).random((402, 402)), np.arange(9.0).reshape(3, 3)
-    fn = compiled_graph(conv3x3, img, k)
+    fn = compiled_graph(conv3x3, img, k, **PLAIN_PATH)
     sites = _sites(fn)
     assert fn.__dynamo_source__.count(".take()") == 9 and len(sites) == 1
     for _ in range(3):
         assert_same(fn(img, k)[0], conv3x3(img, k))
     x = np.random.default_rng(6).random(BIG)
-    fn = compiled_graph(two_alive, x)
+    fn = compiled_graph(two_alive, x, **PLAIN_PATH)
     sites = _sites(fn)
     assert len(sites) == 2, fn.__dynamo_source__
     for _ in range(3):
@@ -225,9 +228,10 @@ def test_small_results_allocate_as_before():
     small = np.ones((10, 10))
     assert ".take()" not in compiled_graph(chain, small, small).__dynamo_source__
     below = np.ones(scratch.MIN_BYTES // 8 - 1)
-    assert ".take()" not in compiled_graph(chain, below, below).__dynamo_source__
+    assert ".take()" not in compiled_graph(chain, below, below,
+                                           **PLAIN_PATH).__dynamo_source__
     at = np.ones(scratch.MIN_BYTES // 8)
-    assert ".take()" in compiled_graph(chain, at, at).__dynamo_source__
+    assert ".take()" in compiled_graph(chain, at, at, **PLAIN_PATH).__dynamo_source__
 
 
 def test_recycle_outputs_false_turns_it_off():
@@ -264,13 +268,13 @@ def test_sites_do_not_grow_with_the_steps_of_a_stencil():
     # one more 1.3 MB buffer per step (5 sites for 4 steps), out of the cache. A value
     # copied in by ``B[...] = v`` escaped the same way (8 sites for 8 assignments).
     u = np.random.default_rng(7).random((100, 4, 700))
-    fn = compiled_graph(heat_steps, u)
+    fn = compiled_graph(heat_steps, u, **PLAIN_PATH)
     sites = _sites(fn)
     assert len(sites) == 2, fn.__dynamo_source__
     for _ in range(3):
         assert_same(fn(u)[0], heat_steps(u))
     v = np.random.default_rng(8).random((100, 4, 700))
-    fn = compiled_graph(jacobi3, v.copy(), v.copy())
+    fn = compiled_graph(jacobi3, v.copy(), v.copy(), **PLAIN_PATH)
     sites = _sites(fn)
     assert len(sites) == 1, fn.__dynamo_source__
     for _ in range(3):

@@ -1,0 +1,99 @@
+"""A changing int index after Python effects (issue #16): ``self.n += 1; return
+x[self.n % 4]`` pinned the index, one entry per position, because the graph must not
+raise ``IndexError`` after the attribute write it replays later. The index is now
+guarded in bounds of its static axis (``symbolic/indices.guard_in_bounds``): one entry
+serves every position in bounds, and a position out of bounds fails the guard, so the
+call raises eager's ``IndexError`` with eager's state. Each program runs against eager
+with its state compared after every call (``check_stateful_program``), on both CPU
+backends.
+
+Example::
+
+    class Cycler:
+        def step(self, x):
+            self.n += 1
+            return x[self.n % 4]          # one entry for every n
+"""
+
+import numpy as np
+import pytest
+from rw_check import BACKENDS
+from stateful_programs import NUMBER, Program
+from test_stateful_programs import _measured, check_stateful_program
+
+X = np.random.default_rng(92).standard_normal((4, 3))
+PROGRAMS: list = []
+
+
+def program(recompiles):
+    def register(fn):
+        PROGRAMS.append(Program(fn.__name__, fn, recompiles, NUMBER))
+        return fn
+    return register
+
+
+class Cycler:
+    def __init__(self, n=0):
+        self.n, self.seen = n, []
+
+    def remainder(self, x):
+        self.n += 1
+        return x[self.n % 4] * 2.0
+
+    def quotient_and_remainder(self, x):
+        self.n += 1
+        self.seen.append(self.n)        # a second effect before the index
+        return x[self.n // 3, self.n % 3], x[self.n % 4, 1:]
+
+    def offset(self, x):
+        self.n += 1
+        return x[self.n - 3]
+
+
+def _calls(f, owner, n, x=X):
+    """``n`` calls, each result (or eager's IndexError) with the state after it."""
+    out = []
+    for _ in range(n):
+        try:
+            got = f(x)
+        except IndexError as e:
+            got = f"IndexError: {e}"
+        out.append((got, owner.n, list(owner.seen)))
+    return out
+
+
+@program(recompiles=1)
+def remainder_index_of_counter(wrap):
+    c = Cycler()
+    return _calls(wrap(c.remainder), c, 9)
+
+
+@program(recompiles=1)
+def quotient_and_remainder_indices(wrap):
+    c = Cycler()
+    return _calls(wrap(c.quotient_and_remainder), c, 8)   # n // 3 stays below 4
+
+
+@program(recompiles=4)
+def offset_index_runs_out_of_bounds(wrap):
+    # n - 3 from -2 to 5: -2..3 in bounds, then IndexError at 4 and 5, as eagerly;
+    # the guard fails there (a new entry per raising position at most)
+    c = Cycler()
+    return _calls(wrap(c.offset), c, 8)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("prog", PROGRAMS, ids=[p.name for p in PROGRAMS])
+def test_index_after_effects(prog, backend):
+    check_stateful_program(prog, backend)
+
+
+IN_BOUNDS = PROGRAMS[:2]
+
+
+@pytest.mark.parametrize("prog", IN_BOUNDS, ids=[p.name for p in IN_BOUNDS])
+def test_index_is_compiled_whole(prog):
+    """No graph break and no frame run eagerly (which would also avoid recompiles)."""
+    _, report = _measured(prog, "eager")
+    assert report.graph_break_count == 0, [b.reason for r in report.records for b in r.breaks]
+    assert not report.skipped, report.skipped
