@@ -21,10 +21,9 @@ import numpy as np
 
 from dynamo.graph import Node
 
-from .complex_sums import complex_mean, complex_pairwise_sum
 from .emitter import SEQ_FLAG
 from .ops import Unsupported, _cast, _dt, _meta, _nonfinite
-from .pairwise import BLOCK, plan, stack_depth
+from .pairwise_sums import element_loop, pairwise_sum
 from .strided import alloc_lines, node_order, pairwise_agrees, reader_order
 from .values import Arr, Const, Lazy, Scal, Tup, View
 
@@ -112,12 +111,8 @@ class Reductions:
             return outer_idx[:axis] + [j] + outer_idx[axis:]
 
         def acc_lines(outer_idx, stmts, flag):
-            if full and ordered and acc_dt.kind == "f":   # one run, row-major order
-                return self._pairwise_sum(
-                    n, lambda f, s: element(_unflatten(f, in_shape), s, flag), acc_dt,
-                    res, stmts)
-            if full and ordered:   # complex: NumPy's complex order (complex_sums.py)
-                return complex_pairwise_sum(
+            if full and ordered:   # one run, row-major order (float or complex)
+                return pairwise_sum(
                     em, n, lambda f, s: element(_unflatten(f, in_shape), s, flag), acc_dt,
                     res, stmts)
             if full:
@@ -148,7 +143,7 @@ class Reductions:
         return out
 
     def _finish(self, op, n, dt, res, stmts, flag):
-        if op == "mean" and dt.kind == "c":   # NumPy's complex division (complex_sums.py)
+        if op == "mean" and dt.kind == "c":   # NumPy's complex division (complex_mean)
             stmts.append(complex_mean(self.em, n, dt, res))
         elif op == "mean":
             stmts.append(f"{res} = {res} / {self.em.const(n, dt)}")
@@ -160,7 +155,7 @@ class Reductions:
     def _row_reduction(self, op, n, element, dt, res, stmts, pairwise=True,
                        flag=SEQ_FLAG):
         """Reduce ``element(j)`` for j in range(n) into ``res`` (statements); a float
-        sum in NumPy's pairwise order if ``pairwise`` (``_pairwise_sum``), else in
+        sum in NumPy's pairwise order if ``pairwise`` (``pairwise_sums.py``), else in
         order."""
         em = self.em
         zero, one = em.const(0, dt), em.const(1, dt)
@@ -176,16 +171,13 @@ class Reductions:
             return
         combine = "*" if op == "prod" else "+"
         init = one if op == "prod" else zero
-        if dt.kind == "f" and op != "prod" and pairwise:
-            self._pairwise_sum(n, element, dt, res, stmts)
-            return
-        if dt.kind == "c" and op != "prod" and pairwise:
-            complex_pairwise_sum(em, n, element, dt, res, stmts)
+        if dt.kind in "fc" and op != "prod" and pairwise:
+            pairwise_sum(em, n, element, dt, res, stmts)
             return
         # integers (exact in any order), products, sums along an axis NumPy adds
         # row by row: one element after the other
         stmts.append(f"{res} = {init}")
-        _element_loop(stmts, j, f"{n}", element, lambda v: f"{res} = {res} {combine} {v}")
+        element_loop(stmts, j, f"{n}", element, lambda v: f"{res} = {res} {combine} {v}")
 
     def _laid_out_source(self, node, arg, src, ordered, full, axis, pairwise):
         """The order of the result where the reduced value is laid out other than C
@@ -217,90 +209,6 @@ class Reductions:
             return
         raise Unsupported("a float sum of a whole strided view (NumPy's iterator order)")
 
-    def _pairwise_sum(self, n, element, dt, res, stmts):
-        """``res = 0 + pairwise_sum(element(0), ..., element(n - 1))`` in NumPy's
-        order (``pairwise.py``): one leaf inline for up to 128 elements, else the
-        leaves of ``plan(n)`` in a loop, their totals on a stack of variables.
-
-        Example (n = 20)::
-
-            p0, ..., p7 = e(0), ..., e(7)
-            for j in range(1, 2): p0 = p0 + e(8 * j + 0) ...
-            s = ((p0 + p1) + (p2 + p3)) + ((p4 + p5) + (p6 + p7))
-            for j in range(16, 20): s = s + e(j)
-            r = 0.0 + s
-        """
-        em = self.em
-        zero = em.const(0, dt)
-        if n < 8:
-            j = em.new("j")
-            stmts.append(f"{res} = {zero}")
-            _element_loop(stmts, j, f"{n}", element, lambda v: f"{res} = {res} + {v}")
-            return
-        if n <= BLOCK:
-            total = self._pairwise_leaf("0", n, element, stmts, "")
-            stmts.append(f"{res} = {zero} + {total}")
-            return
-        leaves = plan(n)
-        depth = stack_depth(leaves)
-        pl, b, sp, q = em.new("pl"), em.new("b"), em.new("sp"), em.new("q")
-        em.alloc(f"{pl} = _pw_plan({n})")
-        slots = [em.new("t") for _ in range(depth)]
-        start, size = em.new("o"), em.new("m")
-        stmts.append(f"{sp} = 0")
-        stmts.append(f"{', '.join(slots)} = {', '.join([zero] * depth)}")
-        stmts.append(f"for {b} in range({pl}.shape[0]):")
-        # the masks change nothing (a start is below 2**62, a length at most 128) but
-        # tell LLVM the indices are not negative: without them Numba's wraparound
-        # test on each index kept the block's loop from vectorizing (10000 rows of
-        # 1000 float32: 6.2 ms of CPU against 2.6 with them, one thread)
-        body = [f"{start} = {pl}[{b}, 0] & 0x3FFFFFFFFFFFFFFF",
-                f"{size} = {pl}[{b}, 1] & 0xFF"]
-        total = self._pairwise_leaf(start, size, element, body, start)
-        # the totals waiting on the stack are added in front of this leaf's
-        body.append(f"for {q} in range({pl}[{b}, 2]):")
-        body.append(f"    {sp} = {sp} - 1")
-        for k, t in enumerate(slots):
-            body.append(f"    {'if' if k == 0 else 'elif'} {sp} == {k}:")
-            body.append(f"        {total} = {t} + {total}")
-        for k, t in enumerate(slots):
-            body.append(f"{'if' if k == 0 else 'elif'} {sp} == {k}:")
-            body.append(f"    {t} = {total}")
-        body.append(f"{sp} = {sp} + 1")
-        stmts += ["    " + s for s in body]
-        stmts.append(f"{res} = {zero} + {slots[0]}")
-
-    def _pairwise_leaf(self, start, size, element, stmts, offset):
-        """Statements summing the ``size`` (8 to 128) elements from ``start`` as
-        NumPy's pairwise_sum sums a block: eight partial sums, added in pairs, then
-        the last ``size % 8`` one by one; returns the total's name. ``size`` is a
-        number or a variable's name (``offset``: ``start`` as a prefix of indices, or
-        "" for 0)."""
-        em = self.em
-        pre = f"{offset} + " if offset else ""
-        accs = [em.new("pw") for _ in range(8)]   # (not "p": p0... are the inputs)
-        for k, a in enumerate(accs):
-            inner: list[str] = []
-            v = element(f"{pre}{k}", inner)
-            stmts += inner
-            stmts.append(f"{a} = {v}")
-        j = em.new("j")
-        stmts.append(f"for {j} in range(1, {size} // 8):" if not isinstance(size, int)
-                     else f"for {j} in range(1, {size // 8}):")
-        for k, a in enumerate(accs):
-            inner = []
-            v = element(f"{pre}8 * {j} + {k}", inner)
-            stmts += ["    " + s for s in inner]
-            stmts.append(f"    {a} = {a} + {v}")
-        total = em.new("s")
-        stmts.append(f"{total} = (({accs[0]} + {accs[1]}) + ({accs[2]} + {accs[3]})) + "
-                     f"(({accs[4]} + {accs[5]}) + ({accs[6]} + {accs[7]}))")
-        j = em.new("j")
-        bounds = f"{size - size % 8}, {size}" if isinstance(size, int) \
-            else f"{pre}{size} - {size} % 8, {pre}{size}"
-        _element_loop(stmts, j, bounds, element, lambda v: f"{total} = {total} + {v}")
-        return total
-
     def _zero_signs(self, n, element, res, stmts, flag):
         """A float max/min that is a zero: which zero NumPy returns when the run holds
         both signs depends on the order its SIMD loops compare in (not one chain's: a
@@ -326,7 +234,7 @@ class Reductions:
         v0 = element("0", first)
         stmts += first
         stmts.append(f"{res} = {v0}")
-        _element_loop(stmts, j, f"1, {n}", element, lambda v: f"{res} = {fn}({res}, {v})")
+        element_loop(stmts, j, f"1, {n}", element, lambda v: f"{res} = {fn}({res}, {v})")
 
     def _lanes_max_min(self, fn, n, element, dt, res, stmts):
         """max/min in eight lanes (element ``8 * j + k`` in lane ``k``), which LLVM
@@ -364,7 +272,7 @@ class Reductions:
         total = pair(pair(pair(m[0], m[1]), pair(m[2], m[3])),
                      pair(pair(m[4], m[5]), pair(m[6], m[7])))
         stmts.append(f"{res} = {total}")
-        _element_loop(stmts, j, f"{8 * blocks}, {n}", element,
+        element_loop(stmts, j, f"{8 * blocks}, {n}", element,
                       lambda v: f"{res} = {fn}({res}, {v})")
 
     def _full_reduction(self, op, shape, element, dt, res, stmts, flag):
@@ -421,16 +329,19 @@ def _unflatten(flat: str, shape: tuple) -> list[str]:
     return out[::-1]
 
 
-def _element_loop(stmts: list[str], j: str, bounds: str, element, update) -> None:
-    """``for j in range(bounds):`` with the statements that compute the element
-    (``element(j, inner)`` appends them and returns its value ``v``), then
-    ``update(v)`` as the loop's last statement: how each reduction folds elements one
-    after the other.
+def complex_mean(em, n: int, dt, res: str) -> str:
+    """The statement that divides the complex sum ``res`` by ``n`` as NumPy's mean
+    does: ``sum / np.intp(n)``, which is complex128's ``true_divide`` for complex64
+    too (rounded back to complex64 after), Smith's method: it multiplies by
+    ``scl = 1 / (n + 0 * 0)`` where Numba's complex ``/`` divides (the last bit
+    differs)::
 
-    Example: ``_element_loop(stmts, "j", "1, n", element, lambda v: f"r = max(r, {v})")``
-    appends ``for j in range(1, n):``, the element's statements and ``    r = max(r, x[j])``."""
-    inner: list[str] = []
-    v = element(j, inner)
-    stmts.append(f"for {j} in range({bounds}):")
-    stmts += ["    " + s for s in inner]
-    stmts.append(f"    {update(v)}")
+        r = complex((r.real + r.imag * 0.0) * scl, (r.imag - r.real * 0.0) * scl)
+    """
+    zero = em.const(0.0, np.dtype(np.float64))
+    scl = em.const(1.0 / (float(n) + 0.0 * 0.0), np.dtype(np.float64))
+    value = (f"complex(({res}.real + {res}.imag * {zero}) * {scl}, "
+             f"({res}.imag - {res}.real * {zero}) * {scl})")
+    if np.dtype(dt) == np.complex64:
+        value = f"np.complex64({value})"
+    return f"{res} = {value}"

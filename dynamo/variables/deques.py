@@ -302,15 +302,10 @@ def _held_stack(tx, value: collections.deque, source):
     guards.add(Guard(source, LENGTH, len(value), note=f"read at {where}" if where else ""))
     if not value:
         return None
-    try:
-        array = np.asarray(value)
-    except ValueError:          # ragged: np.stack raises too, eagerly
+    array = _stack_of(value)
+    if array is None:
         return False
-    if array.dtype.hasobject or array.ndim != value[0].ndim + 1:
-        return False
-    guards.add(Guard(source, EXPR, f"set(map(type, {source.expr()})) == "
-                                   f"{{___modules['numpy'].ndarray}}",
-                     note="a deque of arrays stacked as one input"))
+    _guard_item_types(guards, source)
     var = out.add_input(array, array_source)
     out.input_vars[array_source] = var
     return var
@@ -435,19 +430,31 @@ def _held_rows(tx, value: collections.deque, source, keep: int | None, side: str
         return None
     if not all(type(v) is np.ndarray for v in value):
         return False
-    try:
-        array = np.asarray(part)
-    except ValueError:          # ragged: np.stack raises too, eagerly
+    array = _stack_of(part)
+    if array is None:
         return False
-    if array.dtype.hasobject or array.ndim != part[0].ndim + 1:
-        return False
-    # (the check stacks the rows only after this holds: no item's __array__ runs there)
-    out.guards.add(Guard(source, EXPR, f"set(map(type, {source.expr()})) == "
-                                       f"{{___modules['numpy'].ndarray}}",
-                         note="a deque of arrays stacked as one input"))
+    _guard_item_types(out.guards, source)
     var = out.add_input(array, array_source, dynamic_dims=(0,), least=least)
     out.input_vars[array_source] = var
     return var
+
+
+def _stack_of(rows: list) -> np.ndarray | None:
+    """``np.asarray(rows)`` of ndarray rows of one shape, as ``np.stack`` takes them;
+    None where it is ragged (np.stack raises too, eagerly) or not one more dimension."""
+    try:
+        array = np.asarray(rows)
+    except ValueError:
+        return None
+    return None if array.dtype.hasobject or array.ndim != rows[0].ndim + 1 else array
+
+
+def _guard_item_types(guards, source) -> None:
+    """Guard that every item of the deque at ``source`` is an ndarray (the check
+    stacks the rows only after this holds: no item's ``__array__`` runs there)."""
+    guards.add(Guard(source, EXPR, f"set(map(type, {source.expr()})) == "
+                                   f"{{___modules['numpy'].ndarray}}",
+                     note="a deque of arrays stacked as one input"))
 
 
 def _symbolic_stack(output, op, d: DequeVariable):

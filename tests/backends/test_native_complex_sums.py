@@ -1,5 +1,5 @@
 """Tier 2 adds complex values in NumPy's pairwise order (``backends/native/
-complex_sums.py``): four complex partial sums per block of at most 64, the rest one by
+pairwise_sums.py``): four complex partial sums per block of at most 64, the rest one by
 one, longer runs split where NumPy's float run of twice the length splits. Before,
 tier 2 added them one after the other and a 4x4 sum differed from NumPy's in the last
 bit (hostile round 31, ``round31_einsums/into_out_native``).

@@ -21,7 +21,7 @@ import warnings
 import numpy as np
 import pytest
 from rw_check import BACKENDS
-from stateful_programs import Program
+from stateful_programs import registrar
 from test_stateful_programs import _measured, check_stateful_program
 
 import dynamo
@@ -30,12 +30,7 @@ OBS = [np.random.default_rng(93 + i).standard_normal((2, 3)) for i in range(9)]
 PROGRAMS: list = []
 
 
-def program(recompiles):
-    def register(fn):
-        PROGRAMS.append(Program(fn.__name__, fn, recompiles,
-                                "the window's length is symbolic from the second call"))
-        return fn
-    return register
+program = registrar(PROGRAMS, why="the window's length is symbolic from the second call")
 
 
 class Window:

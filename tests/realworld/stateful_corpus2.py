@@ -29,16 +29,12 @@ import itertools
 import math
 
 import numpy as np
-from stateful_programs import NUMBER, Program
+from stateful_programs import NUMBER, registrar
 
 PROGRAMS: list = []
 
 
-def program(recompiles=0, why="", known=None):
-    def register(fn):
-        PROGRAMS.append(Program(fn.__name__, fn, recompiles, why, known))
-        return fn
-    return register
+program = registrar(PROGRAMS)
 
 
 def _data(seed, *shape):

@@ -48,11 +48,23 @@ class Program:
     known: tuple | None = None   # (recompiles today, cause) where today is over target
 
 
-def program(recompiles=0, why="", known=None):
-    def register(fn):
-        PROGRAMS.append(Program(fn.__name__, fn, recompiles, why, known))
-        return fn
-    return register
+def registrar(programs: list, why: str = ""):
+    """The decorator factory a corpus registers its programs with::
+
+        program = registrar(PROGRAMS)
+
+        @program(recompiles=1, why=NUMBER)
+        def counter_program(check): ...
+    """
+    def program(recompiles=0, why=why, known=None):
+        def register(fn):
+            programs.append(Program(fn.__name__, fn, recompiles, why, known))
+            return fn
+        return register
+    return program
+
+
+program = registrar(PROGRAMS)
 
 
 def _data(seed, *shape):

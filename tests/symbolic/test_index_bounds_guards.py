@@ -18,18 +18,14 @@ Example::
 import numpy as np
 import pytest
 from rw_check import BACKENDS
-from stateful_programs import NUMBER, Program
+from stateful_programs import NUMBER, registrar
 from test_stateful_programs import _measured, check_stateful_program
 
 X = np.random.default_rng(92).standard_normal((4, 3))
 PROGRAMS: list = []
 
 
-def program(recompiles):
-    def register(fn):
-        PROGRAMS.append(Program(fn.__name__, fn, recompiles, NUMBER))
-        return fn
-    return register
+program = registrar(PROGRAMS, why=NUMBER)
 
 
 class Cycler:

@@ -25,7 +25,7 @@ Example::
 import numpy as np
 import pytest
 from rw_check import BACKENDS
-from stateful_programs import Program
+from stateful_programs import registrar
 from test_stateful_programs import _measured, check_stateful_program
 
 X = np.random.default_rng(90).standard_normal(5)
@@ -33,11 +33,7 @@ X32 = X.astype(np.float32)
 PROGRAMS: list = []
 
 
-def program(recompiles):
-    def register(fn):
-        PROGRAMS.append(Program(fn.__name__, fn, recompiles))
-        return fn
-    return register
+program = registrar(PROGRAMS)
 
 
 class Tagger:

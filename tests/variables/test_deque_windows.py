@@ -24,18 +24,14 @@ import collections
 import numpy as np
 import pytest
 from rw_check import BACKENDS
-from stateful_programs import Program
+from stateful_programs import registrar
 from test_stateful_programs import check_stateful_program
 
 ROWS = [np.random.default_rng(70 + i).standard_normal(3) for i in range(12)]
 PROGRAMS: list = []
 
 
-def program(recompiles):
-    def register(fn):
-        PROGRAMS.append(Program(fn.__name__, fn, recompiles))
-        return fn
-    return register
+program = registrar(PROGRAMS)
 
 
 class Window:

@@ -15,7 +15,7 @@ Example::
 import numpy as np
 import pytest
 from rw_check import BACKENDS
-from stateful_programs import NUMBER, Program
+from stateful_programs import NUMBER, registrar
 from test_stateful_programs import _measured, check_stateful_program
 
 X = np.random.default_rng(91).standard_normal(5)
@@ -23,11 +23,7 @@ X32 = X.astype(np.float32)
 PROGRAMS: list = []
 
 
-def program(recompiles):
-    def register(fn):
-        PROGRAMS.append(Program(fn.__name__, fn, recompiles, NUMBER))
-        return fn
-    return register
+program = registrar(PROGRAMS, why=NUMBER)
 
 
 class Counter:
