@@ -69,6 +69,19 @@ class LibraryFunctionVariable(Variable):
     def as_python_constant(self) -> Any:
         return self.fn
 
+    def _cast_in_graph(self, tx, args, kwargs) -> bool:
+        """Is this a NumPy scalar type called on one value that the graph casts when it
+        runs: an array (``np.float32(x.sum())``), a count (``np.float64(len(kept))``:
+        ``size_values.count_cast``) or a changing number (``np.float32(self.n)``:
+        ``number_casts.number_cast``, an int type's range guarded)?"""
+        if not (isinstance(self.fn, type) and issubclass(self.fn, np.generic)
+                and len(args) == 1 and not kwargs):
+            return False
+        arg = args[0]
+        return isinstance(arg, ArrayVariable) or \
+            holds_size(tx, arg) and count_cast(self.fn, arg.value) or \
+            number_cast(self.fn, arg)
+
     def call(self, tx, args, kwargs) -> Variable:
         name = getattr(self.fn, "__name__", "")
         if is_array_fact(self.fn) and \
@@ -92,21 +105,7 @@ class LibraryFunctionVariable(Variable):
                     return _fold_library_call(self.fn, args, kwargs)
             except Exception:  # noqa: BLE001
                 pass  # not a constant result: a graph node below
-        if hit is None and isinstance(self.fn, type) and issubclass(self.fn, np.generic) \
-                and len(args) == 1 and isinstance(args[0], ArrayVariable) and not kwargs:
-            return tx.output.call_op(ops.get("scalar_cast"), [args[0], ConstantVariable(
-                self.fn)], {})
-        if hit is None and isinstance(self.fn, type) and issubclass(self.fn, np.generic) \
-                and len(args) == 1 and not kwargs and holds_size(tx, args[0]) and \
-                count_cast(self.fn, args[0].value):
-            # np.float64(len(kept)), np.int64(len(kept)): NumPy converts the Python int
-            # when the graph runs
-            return tx.output.call_op(ops.get("scalar_cast"), [args[0], ConstantVariable(
-                self.fn)], {})
-        if hit is None and isinstance(self.fn, type) and issubclass(self.fn, np.generic) \
-                and len(args) == 1 and not kwargs and number_cast(self.fn, args[0]):
-            # np.float32(self.n), np.int32(k) of a changing int or float: a graph input's
-            # value, cast when the graph runs (an int type within its range, guarded)
+        if hit is None and self._cast_in_graph(tx, args, kwargs):
             return tx.output.call_op(ops.get("scalar_cast"), [args[0], ConstantVariable(
                 self.fn)], {})
         if hit is None and isinstance(self.fn, type) and issubclass(self.fn, np.generic) \
