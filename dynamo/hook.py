@@ -155,12 +155,26 @@ class CodeCache:
 
     # ------------------------------------------------------------------ changes
     # Called with _compile_lock held (or while the cache is not shared yet).
-    def rebuild(self) -> None:
-        """Generate the dispatcher for the current entries and swap it in."""
+    def rebuild(self, boxed: bool | None = None) -> None:
+        """Generate the dispatcher for the current entries and swap it in (one that
+        takes a list when ``boxed``, by default when ``self.boxed`` is set)."""
+        if boxed is None:
+            boxed = self.boxed is not None
         # (also an attribute: the calls of an outlined loop's body and of resume
         # functions take it once per trip, without a lookup)
         self.dispatch = self.scope[_free_name("___dispatch", self.code_names)] = \
-            _generate_dispatcher(self)
+            _generate_dispatcher(self, boxed)
+
+    def take_boxes(self, eager: Callable) -> None:
+        """From now on calls hand their arguments over in a list (``run_boxed``);
+        ``eager(code)`` is the code that takes them so, to run uncompiled.
+
+        The dispatcher that takes a list is swapped in before ``boxed`` is set: a thread
+        that sees ``boxed`` set (``run_boxed`` reads it without the lock) calls
+        ``dispatch(fn, box)`` at once, and the flat dispatcher would read the list as
+        the first argument (a TypeError in a thread of a compiled program, issue #17)."""
+        self.rebuild(boxed=True)
+        self.boxed = eager
 
     def add(self, entry: CacheEntry) -> None:
         self.entries = (entry,) + self.entries
@@ -261,8 +275,7 @@ def run_boxed(fn: types.FunctionType, box: list, ctx: CompileContext, eager: Cal
 
 def _set_boxed(cache: CodeCache, eager: Callable) -> None:
     if cache.boxed is None:   # (under _compile_lock: another thread may have set it)
-        cache.boxed = eager
-        cache.rebuild()
+        cache.take_boxes(eager)
 
 
 def miss(fn, args: tuple | None, closure, cache: CodeCache, ctx: CompileContext,
@@ -442,11 +455,12 @@ def flat_code(code: types.CodeType) -> types.CodeType:
 
 # --------------------------------------------------------------------------- generated code
 
-def _generate_dispatcher(cache: CodeCache) -> Callable:
+def _generate_dispatcher(cache: CodeCache, boxed: bool) -> Callable:
     """The cache's dispatcher (:mod:`dynamo.dispatch`), with what a miss falls back to:
     compiling (``miss``), the original code when the cache is full (``full``) or the
-    frame cannot be compiled (``original``)."""
-    if cache.boxed is not None:
+    frame cannot be compiled (``original``); ``boxed``: calls hand their arguments over
+    in a list (``run_boxed``)."""
+    if boxed:
         fallback = original_boxed if cache.skip_reason is not None else \
             full_boxed if len(cache.entries) >= config.cache_size_limit else miss_boxed
         return boxed_dispatcher(cache, fallback, original_boxed)

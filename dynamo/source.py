@@ -51,13 +51,17 @@ _counter = itertools.count(1)
 _registered: dict[str, tuple] = {}
 
 
-def compile_source(src: str, filename: str, scope: dict, user_lines: bool = False) -> str:
+def compile_source(src: str, filename: str, scope: dict, user_lines: bool = False,
+                   defined: dict | None = None) -> str:
     """Compile ``src`` and run it in ``scope`` (its globals); return the filename used.
 
     The text is registered with ``linecache`` under ``filename`` (with ``#n`` added if
     that name is already taken) until every code object it defines is gone. The caller
     takes what the text defined out of ``scope`` (``scope.pop(name)``: a function left in
-    its own globals is a reference cycle, freed only by the garbage collector).
+    its own globals is a reference cycle, freed only by the garbage collector). With
+    ``defined``, the text's top-level names go there instead and ``scope`` is only
+    read: for a scope that code running in other threads uses at that moment (two
+    threads defining the same name in it would each pop the other's).
 
     ``user_lines``: the text is a graph's printout, whose ``# file:line`` comments say
     where the program wrote the statements below them (``Graph.python_code``); its code
@@ -74,7 +78,7 @@ def compile_source(src: str, filename: str, scope: dict, user_lines: bool = Fals
         _release(name, entry)
         raise
     _release_when_dead(module, name, entry)
-    exec(module, scope)
+    exec(module, scope, defined)
     return name
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import keyword
 import types
 import weakref
+from collections.abc import Callable
 
 from dynamo.guards import param_name
 
@@ -73,8 +74,18 @@ def _wrapper_factory(code, scope: dict, ndefaults: int = 0, kwdefaults: tuple = 
                  f"    {p} = {kwd}[{key!r}]"]
     body.append(f"return {dispatch}({fn}, {flat})")
     src = _maker_source(f"{fn}, {co}, {dflt}, {kwd}", name, params, body, exc, clean)
-    compile_source(src, f"<dynamo wrapper of {code.co_qualname}>", scope)
-    return scope.pop("___make")
+    return _make(src, f"<dynamo wrapper of {code.co_qualname}>", scope)
+
+
+def _make(src: str, filename: str, scope: dict) -> Callable:
+    """The ``___make`` that ``src`` (``_maker_source``) defines, its globals ``scope``.
+
+    ``scope`` is a cache's, shared by the wrappers other threads are running: the
+    definition is not put in it (two threads making wrappers at once each took the
+    other's ``___make`` out of it, issue #17)."""
+    defined: dict = {}
+    compile_source(src, filename, scope, defined=defined)
+    return defined["___make"]
 
 
 def _maker_source(make_params: str, name: str, params: str, body: list[str], exc: str,
@@ -159,9 +170,8 @@ def _bound_wrapper(code, scope: dict, ndefaults: int = 0, plain: bool = False):
                  f"    {p} = {dflt}[{i - (nargs - ndefaults)}]"]
     body.append(f"return {dispatch}({fn}, {flat})")
     src = _maker_source(co, name, params, body, exc, clean)
-    compile_source(src, f"<dynamo {'shared' if plain else 'method'} wrapper of "
-                        f"{code.co_qualname}>", scope)
-    wrapper = scope.pop("___make")(code)
+    wrapper = _make(src, f"<dynamo {'shared' if plain else 'method'} wrapper of "
+                         f"{code.co_qualname}>", scope)(code)
     wrapper.__qualname__, wrapper.__name__ = code.co_qualname, code.co_name
     return wrapper
 
