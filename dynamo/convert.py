@@ -142,7 +142,7 @@ def _trace_and_build(fn: types.FunctionType, args: tuple, closure, ctx, previous
                     continue
             except RestartAnalysis as restart:
                 point = restart_point(restart)
-                if point.kind in ("unroll", "counters"):
+                if point.kind in ("unroll", "counters", "rows"):
                     log_loops.debug("%s: %s", code_name(code), point.reason.reason)
                 elif ctx.fullgraph:
                     raise _for_user(point.reason) from None

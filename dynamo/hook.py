@@ -67,16 +67,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from dynamo.guards import keeps_failing
-
 from . import logs, reentry
 from .bytecode.instructions import code_name, frame_params
 from .bytecode.signature import STAR_FLAGS, Params
+from .cache_full import advice, why_missed
 from .code_keyed import CodeKeyed
 from .config import config
 from .dispatch import boxed_dispatcher, dispatcher
 from .exc import BackendError, RerunEagerly, SkipFrame
-from .guard_words import carried_in_words, readable_expr
 from .interrupt_locks import new_lock, under_lock
 from .tracebacks import for_program
 from .wrappers import (
@@ -166,13 +164,9 @@ class CodeCache:
             _generate_dispatcher(self, boxed)
 
     def take_boxes(self, eager: Callable) -> None:
-        """From now on calls hand their arguments over in a list (``run_boxed``);
-        ``eager(code)`` is the code that takes them so, to run uncompiled.
-
-        The dispatcher that takes a list is swapped in before ``boxed`` is set: a thread
-        that sees ``boxed`` set (``run_boxed`` reads it without the lock) calls
-        ``dispatch(fn, box)`` at once, and the flat dispatcher would read the list as
-        the first argument (a TypeError in a thread of a compiled program, issue #17)."""
+        """Calls hand their arguments over in a list from now on (``run_boxed``);
+        ``eager(code)`` takes them so, to run uncompiled. ``boxed`` is set last: a thread
+        that sees it set (without the lock) calls ``dispatch(fn, box)`` at once."""
         self.rebuild(boxed=True)
         self.boxed = eager
 
@@ -314,12 +308,16 @@ def _compile_entry(fn, args: tuple, closure, cache: CodeCache, ctx: CompileConte
     full. Only the translator runs here, never the program's own code."""
     at_limit = False
     entry = cache.lookup(args, closure)   # another thread may have compiled it
+    if entry is None and cache.skip_reason is not None:
+        # ... or skipped the frame while this one waited for the lock: translating it
+        # again would log its internal error again and call listeners once more
+        return None, False
     if entry is None and len(cache.entries) >= config.cache_size_limit:
         at_limit = True
     elif entry is None:
         if cache.entries and log_recompiles.isEnabledFor(logging.DEBUG):
             log_recompiles.debug("recompiling %s: no cached entry's guards hold\n%s",
-                                 cache.where, _why_missed(cache, args, closure))
+                                 cache.where, why_missed(cache.entries, args + (closure,)))
         _local.depth = getattr(_local, "depth", 0) + 1
         try:
             entry = ctx.convert_frame(fn, args, closure, ctx,
@@ -383,8 +381,8 @@ def _log_full_once(cache: CodeCache, args: tuple, closure) -> None:
             "%s reached config.cache_size_limit (%d entries): calls that no entry "
             "fits now run the original code, uncompiled (the cached entries are "
             "still used). The last call missed because\n%s\n%s",
-            cache.where, config.cache_size_limit, _why_missed(cache, args, closure),
-            _keeps_failing(cache, args, closure))
+            cache.where, config.cache_size_limit, why_missed(cache.entries, args + (closure,)),
+            advice(cache.entries, args + (closure,)))
 
 
 def full_boxed(fn, box: list, closure, cache: CodeCache, ctx: CompileContext):
@@ -404,30 +402,6 @@ def original(fn, args: tuple, closure, cache: CodeCache, ctx: CompileContext):
 def original_boxed(fn, box: list, closure, cache: CodeCache, ctx: CompileContext):
     """``original`` of a call that hands its arguments over in ``box``."""
     return _run_original_boxed(fn, box, closure, cache)
-
-
-def _why_missed(cache: CodeCache, args, closure) -> str:
-    """One line per entry, most recent first: the first guard it fails, in words."""
-    lines = []
-    for i, entry in enumerate(cache.entries):
-        failed = entry.check.failures(args + (closure,)) if hasattr(entry.check, "failures") \
-            else []
-        code = getattr(entry.record, "code", None)
-        # (a guard kept as generated code's text, ``___G['C'].n == 0``: in the program's names)
-        why = readable_expr(carried_in_words(failed[0], code), code) if failed \
-            else "guard check failed"
-        lines.append(f"    entry {i}: {why}")
-    return "\n".join(lines)
-
-
-def _keeps_failing(cache: CodeCache, args, closure) -> str:
-    """The guard most entries fail, with advice that fits it (``guards.keeps_failing``)."""
-    failed = [f[0] for e in cache.entries if hasattr(e.check, "failed_guards")
-              for f in [e.check.failed_guards(args + (closure,))] if f]
-    code = next((e.record.code for e in cache.entries if e.record is not None), None)
-    # (its advice spells a source as code to write: in the program's names)
-    return readable_expr(carried_in_words(keeps_failing(failed), code), code) or \
-        "If the shapes or values really vary this much, raise dynamo.config.cache_size_limit."
 
 
 def _run_original(fn, args: tuple, closure, cache: CodeCache):

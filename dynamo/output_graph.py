@@ -72,6 +72,7 @@ from .variables.base import program_error
 from .variables.constant import SymRangeVariable
 from .variables.deques import DequeVariable, stacked_deque
 from .variables.stacked_lists import stacked_list
+from .variables.trip_rows import trip_rows_stacked
 from .writes import WriteGuard, same_object_root, written_array
 
 # Node meta: how many Python objects the trace had changed when the node was added.
@@ -290,7 +291,8 @@ class OutputGraph:
     def call_op(self, op: ops.OpDef, args: list, kwargs: dict, kind: str | None = None):
         """Add ``op(*args, **kwargs)`` to the graph; return the result Variable(s)."""
         stacked = stacked_list(self, op, list(args), kwargs) or \
-            stacked_deque(self, op, list(args), kwargs)   # np.stack(growing list, deque)
+            stacked_deque(self, op, list(args), kwargs) or \
+            trip_rows_stacked(self, op, list(args), kwargs)   # (a list per loop trip)
         if stacked is not None:
             return stacked
         args = self._as_data(op, list(args))

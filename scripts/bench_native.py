@@ -44,6 +44,7 @@ import dynamo
 # the same programs as the loops section and the model suite
 _HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(_HERE), str(_HERE.parent / "tests" / "shared")]
+import native_recursions  # noqa: E402
 from bench_loops import prefix_sum, recursion  # noqa: E402
 from models import gelu, layernorm, softmax  # noqa: E402
 
@@ -152,7 +153,8 @@ def hand_written():
         return x
 
     del numba
-    return {"langevin": langevin_nb, "jacobi": jacobi_nb, "recursion": recursion_nb,
+    return {**native_recursions.hand_written(),
+            "langevin": langevin_nb, "jacobi": jacobi_nb, "recursion": recursion_nb,
             "prefix": prefix_nb, "gelu": gelu_nb, "softmax": softmax_nb, "layernorm": layernorm_nb}
 
 
@@ -212,7 +214,7 @@ def cases():
         ("GELU 10000x1000 f32", "gelu", gelu, lambda: (big,)),
         ("softmax 10000x1000 f32", "softmax", softmax, lambda: (big,)),
         ("layernorm 10000x1000 f32", "layernorm", layernorm, lambda: (big, g, b)),
-    ]
+    ] + native_recursions.cases(rng)   # per-sample recursions, per-row loops
 
 
 def quartile(times: list) -> float:

@@ -90,9 +90,16 @@ case ${1:-} in
     # pairs (--hostile-runs, tests/conftest.py): 3.11, whose other tests run slowest
     # (its suite ended 8 minutes after the others when it ran two thirds of the programs
     # on numpy), a third of the programs on the numpy backend; 3.13 and 3.14 half the
-    # programs each on eager and a third on numpy. Every other test runs on all three.
+    # programs each on eager and a third on numpy. The tests of tests/backends and
+    # tests/ops (less the few that depend on the Python: tests/split_runs.py) check a
+    # backend's code, which is the same on every Python: the three share them too
+    # (--split-runs), a third each by a hash of the test's name; 3.11's suite, now the
+    # fastest, takes the third with the slowest native (Numba) tests (2/3). Every other
+    # test (the frontend's: translator, breaks, dynamo, variables, guards, realworld,
+    # ...) runs complete on all three.
+    # --durations=30: every log ends with its slowest tests (where the time goes).
     PYTHONS=(".venv/bin/python")
-    SHARES=("--hostile-runs=numpy:1-2/6")
+    SHARES=("--hostile-runs=numpy:1-2/6 --split-runs=2/3")
     share=1
     for version in 3.13 3.14; do
       py=$(other_python "$version" || true)
@@ -103,14 +110,16 @@ case ${1:-} in
       fi
       "$py" -m pip install -q -e . >/dev/null
       PYTHONS+=("$py")
-      SHARES+=("--hostile-runs=eager:$share/2,numpy:$((2 * share + 1))-$((2 * share + 2))/6")
+      hostile="eager:$share/2,numpy:$((2 * share + 1))-$((2 * share + 2))/6"
+      SHARES+=("--hostile-runs=$hostile --split-runs=$((2 * share - 1))/3")   # 1/3, 3/3
       share=$((share + 1))
     done
     case ${#PYTHONS[@]} in   # fewer Pythons: the ones there run the rest
       1) SHARES[0]="" ;;
-      2) SHARES[1]="--hostile-runs=eager,numpy:3-6/6" ;;
+      2) SHARES[0]="--hostile-runs=numpy:1-2/6 --split-runs=1-2/3"
+         SHARES[1]="--hostile-runs=eager,numpy:3-6/6 --split-runs=3/3" ;;
     esac
-    run_suites tests $SEED "${@:2}"
+    run_suites tests $SEED --durations=30 "${@:2}"
     ;;
   *)
     echo "usage: bash scripts/run.sh demo|test [extra args]" >&2

@@ -7,6 +7,8 @@ sys.path.append(os.path.dirname(__file__))                       # harness, ops_
 sys.path.append(os.path.join(os.path.dirname(__file__), "realworld"))       # rw_models
 sys.path.append(os.path.join(os.path.dirname(__file__), "shared"))          # models
 
+import split_runs  # noqa: E402
+
 import dynamo  # noqa: E402
 
 
@@ -31,9 +33,30 @@ def pytest_addoption(parser):
                     help="the part of tests/hostile/test_hostile.py to run: comma-separated "
                          "BACKEND or BACKEND:K/N (the K-th of N equal shares of the "
                          "programs; K may be a range such as 1-4); default: eager,numpy")
+    # The same for the tests that check a backend's code (tests/split_runs.py): each runs
+    # on one of the three Pythons; the rest of the suite runs on every one.
+    group.addoption("--split-runs", default="", metavar="K/N",
+                    help="run the K-th of N shares of the Python-independent tests "
+                         "(tests/split_runs.py: tests/backends, tests/ops; K may be a "
+                         "range such as 2-3); every other test runs; default: all")
+
+
+def _deselect_other_shares(config, items):
+    """Leave out the split tests of the other shares; pytest counts them as deselected
+    (its summary line says how many), so nothing is left out silently."""
+    split = split_runs.parse(config.getoption("split_runs"))
+    if split == (1, 1, 1):
+        return
+    kept, left = [], []
+    for item in items:
+        (kept if split_runs.takes(split, item.nodeid) else left).append(item)
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = kept
 
 
 def pytest_collection_modifyitems(config, items):
+    _deselect_other_shares(config, items)
     if HAS_GPU:
         return
     skip = pytest.mark.skip(reason="needs CuPy and a CUDA device (run scripts/gpu_check.sh "

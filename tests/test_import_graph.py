@@ -159,13 +159,13 @@ def test_guards_is_a_leaf(graph):
 VARIABLE_LAYERS = ("base", "constant", "sequences", "sets", "dicts", "named_tuples",
                    "container_ops", "iterators", "ndindex", "functions", "folding",
                    "library_names", "loop_exit_tests", "layout_flags", "graph_numbers",
-                   "arrays", "size_values", "stacked_lists",
+                   "arrays", "size_values", "stacked_lists", "trip_rows",
                    "formatted",
                    "formatted_calls", "linspace_step", "polynomials", "number_casts", "library_calls",
                    "dask_arrays",
                    "errstate", "class_facts", "class_writes", "library_attributes", "opaque",
                    "objects", "super_lookup",
-                   "random_objects", "lifetimes", "deques",
+                   "random_objects", "lifetimes", "deques", "float_windows", "int_choices",
                    "loggers",
                    "iteration", "conversions", "builtins", "builder")
 

@@ -12,6 +12,7 @@ from dynamo.graph import CALL, CONSTANT, PLACEHOLDER, Graph, Node
 
 from .calls import Calls, Deferred, eligible
 from .creation import CREATION, Creation
+from .dots import Dots
 from .draws import Draws, drawable, from_global_state
 from .elementwise import Elementwise
 from .emitter import _Emitter
@@ -35,7 +36,7 @@ _NATIVE = _ELEMENTWISE | _REDUCTIONS | CREATION | {"roll", "getitem", "setitem",
 
 
 class _Block(Elementwise, Nests, Stencils, Reductions, Loops, Creation, Moves, Calls,
-             Draws, Outs, Gathers, Scatters, SymSlices):
+             Draws, Outs, Gathers, Scatters, SymSlices, Dots):
     """Lowers the nodes of one graph (the kernel's, or a loop body's) in order."""
 
     def __init__(self, em: _Emitter, graph: Graph, env: dict):

@@ -174,6 +174,9 @@ class Calls:
         meta = _meta(node)
         if not meta.scalar and meta.ndim == 0:
             raise Unsupported(f"0-d {node.target}")
+        dot = self.native_dot(node)   # ``w @ u`` of vectors: NumPy's ddot (dots.py)
+        if dot is not None:
+            return dot
         em = self.em
         binds: list[str] = []
         if not all(k.isidentifier() for k in node.kwargs):

@@ -66,6 +66,7 @@ class _Emitter:
         self.stores: list = []         # saves.Store of each store into a maybe-input
         self.whole_saved: set = set()  # inputs a loop saves whole (saves.free_inputs)
         self.uses_npcall = False       # an op is called through NumPy (calls.py)
+        self.uses_blas_dot = False     # a vector dot as NumPy's ddot (dots.py)
         self.global_draws = False      # a draw from NumPy's global RandomState (draws.py)
         self.makes_generators = False  # ``default_rng`` in the kernel (draws.py)
         self.nopython_draws = False    # Numba may make draws itself (nopython_draws.py)

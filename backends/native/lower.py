@@ -57,6 +57,7 @@ from dynamo.graph import Graph, Node
 
 from .block import _Block
 from .calls import CALL_PRELUDE
+from .dots import DOT_PRELUDE
 from .draws import GENERATOR_PRELUDE, is_generator_input
 from .emitter import SEQ_FLAG, _Emitter, lift_allocations
 from .ops import PRELUDE, Unsupported, _meta
@@ -171,6 +172,7 @@ def lower(graph: Graph, parallel_min: int = 1 << 14, nopython: bool = True) -> K
     free = free_inputs(writes, em.stores, em.whole_saved, lines)
     head = f"def kernel({', '.join(params + savers + [b.name for b in buffers])}):"
     prelude = PRELUDE + SAVE_PRELUDE + (CALL_PRELUDE if em.uses_npcall else "") + \
+        (DOT_PRELUDE if em.uses_blas_dot else "") + \
         (GENERATOR_PRELUDE if em.makes_generators else "")
     source = prelude + "\n\n" + head + "\n" + text + "\n"
     kernel = Kernel(source, em.consts, outputs, writes, fresh_ndim, em.parallel,

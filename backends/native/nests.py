@@ -138,8 +138,10 @@ class Nests:
         if meta.scalar or meta.ndim == 0:
             # a 0-d array is a scalar variable only where it is ``np.copy`` of a scalar
             # (``float(np.abs(u).max())`` copies the max into a 0-d array): read-only,
-            # returned as a new 0-d array (call_helpers.output_items)
-            if not meta.scalar and node.target not in ("copy", "copy_method"):
+            # returned as a new 0-d array (call_helpers.output_items); or ``where``
+            # of scalars, which Python's ``min(a, b)`` of NumPy scalars traces to
+            # (``where(b < a, b, a)[()]``: a DP recurrence's ``min`` of neighbours)
+            if not meta.scalar and node.target not in ("copy", "copy_method", "where"):
                 raise Unsupported("0-d array")
             stmts: list[str] = []
             expr, _ = self.elementwise(node, [], stmts, SEQ_FLAG)

@@ -86,6 +86,8 @@ class Stencils:
         meta = _meta(node)
         if isinstance(v, Lazy):
             v = self.force(base)
+        if isinstance(v, Scal) and index == () and meta.scalar and v.dtype == meta.dtype:
+            return v   # ``z[()]`` of a 0-d value held as a scalar (nests.materialize)
         if isinstance(v, Arr):
             parts, shape = self.index_parts(v.shape, index)
             view = View(v, parts, shape, v.dtype)

@@ -34,6 +34,7 @@ import numpy as np
 from dynamo.graph import CALL, Node
 from dynamo.ops.node_facts import has_effect
 
+from .dots import dot_only_slice
 from .emitter import SEQ_FLAG
 from .gathers import indexed_operand
 from .ops import _REDUCTIONS, Unsupported, _dt
@@ -67,6 +68,8 @@ class SymSlices:
         raise Unsupported(f"slice bound {type(b).__name__}")
 
     def symbolic_slice(self, node: Node):
+        if dot_only_slice(node):   # ``L[i, :i] @ x[:i]``: a run-time length (dots.py)
+            return self.dot_slice(node)
         v, index, meta = indexed_operand(self, node)
         if not isinstance(v, Arr) or meta.scalar or v.dtype != meta.dtype:
             raise Unsupported("a slice with run-time bounds of a non-array or a view")

@@ -31,7 +31,8 @@ it derives from are (``c_ordered``); the generated function checks those inputs'
 ``flags.c_contiguous`` on entry and otherwise runs a variant without such reuse.
 One-dimensional buffers are always contiguous, and so are values computed from
 ``x.copy()`` or ``np.zeros(shape)`` alone (what a loop body's stencil reads), whatever
-the inputs' layout.
+the inputs' layout. One other layout is known: a gather along a later axis
+(``x[:, idx]``) and ufuncs of such gathers (``gather_layout.py``).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from dynamo.ops.node_facts import FRESH_ELEMENTWISE, array_meta, returns_fresh
 
 from ..fusion import Group, reduction_info
 from ..passes.hoist import HOISTED
+from .gather_layout import later_axis_gather, permuted
 from .like_fill import like_into_buffer
 from .out_calls import ACCUMULATIONS, takes_out
 from .plan import basic_index, static_shape, uses_out
@@ -101,7 +103,7 @@ def private(node: Node, returned) -> bool:
     """
     meta = array_meta(node)
     return ((returns_fresh(node) or takes_out(node) or fresh_transform(node)
-             or _written_alone(node, returned))
+             or later_axis_gather(node) is not None or _written_alone(node, returned))
             and meta is not None and not meta.scalar and meta.ndim > 0
             and node not in returned
             and all(returns_fresh(u) or takes_out(u) for u in node.users))
@@ -327,8 +329,11 @@ def donors(graph: Graph, groups: list[Group], steps: list, returned, layout_chec
         for n in (step.inputs if isinstance(step, Group) else step.inputs()):
             last[n] = i
     order = c_ordered(graph.nodes)
+    # (``x[:, idx]`` and ufuncs of such gathers: gathered axis outermost, gather_layout.py)
+    perms = permuted(graph.nodes, order)
     if not layout_checked:   # only what is C-ordered whatever the inputs' layout
         order = {n: needs for n, needs in order.items() if not needs}
+        perms = {n: known for n, known in perms.items() if not known[1]}
     owned: set[Node] = set()
     chosen: dict[Node, Node | Recycled] = {}
     checks: set[Node] = set()
@@ -343,12 +348,15 @@ def donors(graph: Graph, groups: list[Group], steps: list, returned, layout_chec
             like = like_into_buffer(node)
             donor = None if like and not _layout_ok(node, order) else next(
                 (a for a in node.inputs() if a in owned and last[a] == i
-                 and _same_buffer(a, node) and _layout_ok(a, order)
+                 and _same_buffer(a, node)
+                 and (_layout_ok(a, order) or _same_order(a, node, perms, returned))
                  and (not same_segment or segment[a] == segment[node]
                       or (guarded is not None and segment[node] not in guarded))), None)
             if donor is not None:
                 chosen[node] = donor     # the donor dies here: write into it
                 checks |= order.get(donor, frozenset())
+                if donor in perms:       # (eager's layout follows every operand's)
+                    checks |= perms[node][1]
                 if like:
                     checks |= order.get(node, frozenset())
                 sites.hand_on(donor, node)
@@ -481,3 +489,10 @@ def same_sizes(a: tuple, b: tuple) -> bool:
 
 def _layout_ok(donor: Node, order: dict) -> bool:
     return array_meta(donor).ndim <= 1 or donor in order
+
+
+def _same_order(donor: Node, node: Node, perms: dict, returned) -> bool:
+    """``donor`` and ``node`` (eager's result) have one known non-C layout
+    (``gather_layout.permuted``) and ``node`` is not returned."""
+    return not like_into_buffer(node) and donor in perms and node in perms and \
+        perms[donor][0] == perms[node][0] and node not in returned

@@ -54,6 +54,7 @@ from ..variables.iterators import SymRangeIteratorVariable
 from .loop_body_state import dead_after
 from .loop_facts import NotALoopNode, from_zero, why_not
 from .loops import LoopScope, SymbolicRest
+from .per_trip_lists import check_rows, fresh_empty_lists, install_rows, plan_rows
 
 
 def data_decided(value) -> bool:
@@ -110,7 +111,8 @@ class DataTripLoops:
         if inst.index + 1 >= len(insts) or insts[inst.index + 1].name != "FOR_ITER":
             return False
         loop = insts[inst.index + 1]
-        return self.loop_plan(loop) is None and \
+        plan = self.loop_plan(loop)   # ("rows": a list stacked after it, per_trip_lists)
+        return (plan is None or plan.kind == "rows") and \
             self.output.loop_scope is None and \
             self.output.kind in (None, ops.NUMPY) and not self.in_try() and \
             not self.info.loop_may_exit_early(loop.index)
@@ -121,17 +123,32 @@ class DataTripLoops:
         is no such loop's iterator."""
         if not is_data_trip_iterator(it):
             return None
+        plan = self.loop_plan(inst)
+        rows = plan.counters if plan is not None and plan.kind == "rows" else None
+        lists = fresh_empty_lists(self, inst) if rows is None else {}
         try:
             rest = SymbolicRest(0, 1, it.rows) if isinstance(it, RowIteratorVariable) \
                 else SymbolicRest(it.start, 1, it.left())
+            # (a list appended to per trip and stacked after: its rows, per_trip_lists)
+            made = install_rows(self, inst, rest.count, rows) if rows else []
             scope = DataTripScope(self, inst, it, rest, {})
             scope.trace_body()
+            check_rows(scope, made)
             scope.finish()
         except NotALoopNode as e:
-            self.refuse_loop_node(inst, str(e))
+            self._refuse_or_plan(inst, str(e), lists)
         except Exception as e:  # noqa: BLE001 (anything the body cannot be: break)
-            self.refuse_loop_node(inst, why_not(e))
+            self._refuse_or_plan(inst, why_not(e), lists)
         return True
+
+    def _refuse_or_plan(self, inst, why: str, lists: dict) -> None:
+        """The loop is no node as traced: where lists it made just before got one array
+        each, try again with them as stacked rows (``per_trip_lists.plan_rows``); else
+        start over with the loop unrolled."""
+        plan = plan_rows(lists)
+        if plan:
+            self.refuse_loop_node(inst, why, plan, kind="rows")
+        self.refuse_loop_node(inst, why)
 
 
 def is_data_trip_iterator(it) -> bool:

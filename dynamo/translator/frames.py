@@ -76,10 +76,12 @@ class Handlers(StackOps, Names, Operators, Calls, DataTripLoops, ControlFlow, Lo
         if self.parent is None:
             self.dropped[name] = before
 
-    def refuse_loop_node(self, inst, reason: str, counters: dict | None = None) -> None:
+    def refuse_loop_node(self, inst, reason: str, counters: dict | None = None,
+                         kind: str | None = None) -> None:
         """Start the trace over: with the loop at ``inst`` unrolled, or (``counters``)
-        tried again as a loop node with those locals as counters."""
-        kind = "unroll" if counters is None else "counters"
+        tried again as a loop node with those locals as counters (``kind`` "rows":
+        those lists as stacked rows, ``per_trip_lists``)."""
+        kind = kind or ("unroll" if counters is None else "counters")
         raise RestartAnalysis("a loop that is not a loop node") from _Restart(BreakPoint(
             inst.index, kind, Unsupported(f"loop node: {reason}"), self.code, counters))
 
@@ -104,7 +106,8 @@ class BreakPoint:
     #                      "before": resume at it (the GET_ITER or CALL that needed an
     #                      unbacked length: the resumed frame reads it off its input);
     #                      no break, what to do with a loop (FOR_ITER) in the next trace:
-    #                      "unroll" it, or make a loop node with "counters" (loops.py);
+    #                      "unroll" it, or make a loop node with "counters" (loops.py),
+    #                      or with "rows" (in ``counters``: lists, per_trip_lists.py);
     #                      "keep" (at KEEP_TEMPORARIES): loop nodes keep every temporary
     reason: Unsupported
     code: object = None  # of the loop (the root's, or an inlined function's)

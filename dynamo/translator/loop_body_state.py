@@ -23,6 +23,7 @@ from ..graph import CALL
 from ..symbolic import Sym, Symbolic, SymFloat, SymInt
 from ..tree import tree_leaves
 from ..variables import ArrayVariable, ConstantVariable
+from ..variables.trip_rows import TripRowsVariable
 from .loop_facts import (
     NotALoopNode,
     at_trip,
@@ -107,6 +108,8 @@ class BodyState:
         for name, var in self.entry_locals.items():
             if id(var) in index:
                 holders[index[id(var)]].append(("local", name))
+            elif isinstance(var, TripRowsVariable) and id(var.stacked) in index:
+                holders[index[id(var.stacked)]].append(("rows", name))   # (per_trip_lists)
         for i, var in enumerate(self.entry_stack):
             if id(var) in index:
                 holders[index[id(var)]].append(("stack", i))
@@ -165,6 +168,9 @@ class BodyState:
 
     def _held(self, place):
         kind, key = place
+        if kind == "rows":   # (a list's rows: the list is the same object, its rows too)
+            held = self.tx.locals.get(key)
+            return held.stacked if isinstance(held, TripRowsVariable) else held
         return self.tx.locals.get(key) if kind == "local" else self.tx.stack[key]
 
     def _temporaries(self) -> None:
@@ -245,7 +251,9 @@ class BodyState:
         tx = self.tx
         for k, places in holders.items():
             for kind, key in places:
-                if kind == "local":
+                if kind == "rows":
+                    tx.locals[key].stacked = final[k]
+                elif kind == "local":
                     tx.locals[key] = final[k]
                 else:
                     tx.stack[key] = final[k]

@@ -69,6 +69,7 @@ from ..symbolic.sizes import as_size, as_sym, symbols_of
 from ..variables import ArrayVariable, ConstantVariable
 from ..variables.arrays import RowIteratorVariable
 from ..variables.iterators import SequenceIteratorVariable, SymRangeIteratorVariable
+from ..variables.trip_rows import TripRowsVariable
 from .loop_body_state import BodyState, Counters
 from .loop_facts import (
     NotALoopNode,
@@ -242,6 +243,8 @@ class LoopScope(IndexFit, BodyState):
         self.slots: list[ArrayVariable] = []
         held = [v for n, v in self.entry_locals.items() if n not in self.targets]
         for var in itertools.chain(held, self.entry_stack):
+            if isinstance(var, TripRowsVariable):   # (a list's rows, per_trip_lists)
+                var = var.stacked
             if isinstance(var, ArrayVariable) and all(var is not s for s in self.slots):
                 self.slots.append(var)
         if any(i in tx.info.catching for i in range(self.inst.index, end)):

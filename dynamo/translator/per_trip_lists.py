@@ -1,18 +1,37 @@
-"""The hint for a list built one item per trip of a count only the data knows (issue #19).
+"""Lists built one item per trip of a count only the data knows (issue #19).
 
 ::
 
-    classes = np.unique(y)
-    means = np.array([X[y == c].mean(0) for c in classes])   # breaks at the loop
+    means = []
+    for c in np.unique(y):                        # one loop node, no break:
+        means.append(X[y == c].mean(0))           #   rows[trip] = mean(...)
+    return np.array(means)                        #   data_check(u0 >= 1); array(rows)
 
 A loop over ``classes`` (a length the data decides) can be one loop node
-(``data_trips``), but not one that builds a list: with no class, eager's
-``np.array([])`` is float64 of shape ``(0,)``, unlike the stacked ``(k, d)`` a node
-would give, and a list's length is a Python value. So the loop breaks at its
-``GET_ITER`` as before; this module only recognises the form, so the break says
-what stays in the graph instead: a preallocated result written row by row.
+(``data_trips``). One that appends to a list is one too, where the list is stacked
+after the loop: the list becomes ``variables.trip_rows.TripRowsVariable``, whose items
+are the rows of an array the graph preallocates, ``empty((count, *item.shape))``,
+each trip writing its row (``out[trip] = item``), and ``np.array(means)``
+(``np.asarray``, ``np.stack``, ``np.vstack`` of 1-d items) is a copy of it. With no
+trip eager's result differs (``np.array([])`` is float64 of shape ``(0,)``,
+``np.stack([])`` raises ``ValueError``): the graph checks ``count >= 1`` (a
+``data_check``), and at no trip the frame's own code runs instead (a graph that may be
+rerun only, as for any data check; otherwise the loop breaks as before).
 
-The forms, from the ``GET_ITER``:
+It is tried in two traces. The first traces the loop node as usual; where it fails
+and a list the loop's frame made empty just before the loop (``means = []``, the only
+store to ``means`` in the code, not read between it and the loop) holds one item, an
+array of static shape, the trace starts over with that plan ("rows", the name and the
+item's shape and dtype: ``plan_rows``). The second makes the list such a variable
+(``install_rows``) and traces the node; each trip must append exactly once
+(``check_rows``), an array the trip made (no view of a carried or outer array, no
+array written after the append: eager's list holds the object itself, so a later write
+would show in it). Anything else (another use of the list: ``len(means)``,
+``means[0]``, a loop around, a list comprehension) starts the trace over with the loop
+unrolled, where it breaks at its ``GET_ITER`` as before, with this hint (``HINT``,
+``builds_list_per_trip``), which names the rewrite that is one loop node.
+
+The forms ``builds_list_per_trip`` knows, from the ``GET_ITER``:
 
 - 3.11 comprehension: ``MAKE_FUNCTION`` of a ``<listcomp>`` code, the iterable,
   ``GET_ITER; PRECALL 0; CALL 0``;
@@ -28,11 +47,38 @@ from __future__ import annotations
 
 import types
 
-HINT = ("this loop builds a list one item per trip of a count only the data knows; with "
-        "no trip np.array(items) is np.array([]) (float64, shape (0,)), which no loop "
-        "node gives, so the loop runs in Python: preallocate the result "
+import numpy as np
+
+from .. import ops
+from ..exc import RestartAnalysis, Unsupported
+from ..graph import CALL
+from ..output_graph import PYTHON_EFFECTS
+from ..raising import errstate_reports, rerun_on_raise
+from ..symbolic import Sym, SymInt
+from ..variables import ArrayVariable, ConstantVariable, TupleVariable
+from ..variables.sequences import ListVariable
+from ..variables.size_values import size_operator
+from ..variables.trip_rows import TripRowsVariable
+from .loop_exits import names
+from .loop_facts import NotALoopNode, memory_base
+
+HINT = ("this loop builds a list one item per trip of a count only the data knows; "
+        "`items = []` just before the loop, one items.append(array) a trip and "
+        "np.array(items) / np.stack(items) after it stay in the graph, other uses of the "
+        "list do not, so the loop runs in Python: preallocate the result "
         "(out = np.zeros((len(classes), X.shape[1]))) and write out[i] = ... in "
         "`for i in range(len(classes))` (one loop node, no break), or pass the count in")
+
+# The break at ``np.array(items)`` where the graph cannot check that a trip ran
+STACKED_WHY = ("The loop stays one loop node; with no trip eager's np.array(items) is "
+               "np.array([]) (float64, shape (0,)) and np.stack(items) raises, which the "
+               "graph can only check in a graph it may rerun (one that warns at Python "
+               "level, like a mean of a selection that may be empty, cannot be), so the "
+               "call runs in Python on the list.")
+STACKED_HINT = ("preallocate the result (out = np.zeros((len(classes), X.shape[1]))) and "
+                "write out[i] = ... in `for i in range(len(classes))`, or compute the "
+                "items with ops that cannot warn (X[m].sum(0) / max(m.sum(), 1) for a "
+                "mean), or accept this break (the loop stays in the graph)")
 
 # How far back of the GET_ITER the 3.11 comprehension's MAKE_FUNCTION may be (the
 # iterable's own instructions lie between)
@@ -66,3 +112,141 @@ def _attr(arg) -> str | None:
     if isinstance(arg, tuple) and len(arg) == 2 and isinstance(arg[1], str):
         return arg[1]   # (3.12+: LOAD_ATTR's (method?, name))
     return None
+
+
+# ---------------------------------------------------------------- stacked per-trip lists
+def fresh_empty_lists(tx, loop) -> dict[str, ListVariable]:
+    """The lists the loop at ``loop`` (its ``FOR_ITER``) may stack: locals bound to an
+    empty list by ``name = []``, the only store to ``name`` in the code, with no
+    instruction naming ``name`` between it and the loop (so nothing else holds it)."""
+    insts, out = tx.info.insts, {}
+    for name, var in tx.locals.items():
+        if type(var) is not ListVariable or var.items or var.source is not None or \
+                not isinstance(name, str):
+            continue
+        stores = [i for i in insts if i.name.startswith(("STORE_FAST", "DELETE_FAST")) and
+                  name in names(getattr(i.arg, "name", i.arg))]
+        if len(stores) != 1 or stores[0].index >= loop.index or stores[0].index < 1:
+            continue
+        made = insts[stores[0].index - 1]
+        if made.name != "BUILD_LIST" or made.arg != 0 or any(
+                name in names(getattr(i.arg, "name", i.arg))
+                for i in insts[stores[0].index + 1:loop.index]
+                if i.name.startswith(("LOAD_", "STORE_", "DELETE_"))):
+            continue
+        out[name] = var
+    return out
+
+
+def plan_rows(lists: dict[str, ListVariable]) -> dict:
+    """After a failed first trace: the lists that got one item, an array of static shape
+    (not a 0-d array: rebuilt, its rows would be scalars), as the plan
+    ``{name: (shape, dtype, scalar)}``; empty where there is none."""
+    plan = {}
+    for name, var in lists.items():
+        if len(var.items) != 1 or not isinstance(var.items[0], ArrayVariable):
+            continue
+        meta = var.items[0].meta
+        if not isinstance(meta, ops.ArrayMeta) or meta.kind != ops.NUMPY or \
+                meta.dtype.hasobject or not all(type(d) is int for d in meta.shape) or \
+                (meta.ndim == 0 and not meta.scalar):
+            continue
+        plan[name] = (tuple(meta.shape), meta.dtype, meta.scalar)
+    return plan
+
+
+def install_rows(tx, loop, count, plan: dict) -> list[TripRowsVariable]:
+    """The second trace, at the loop's first ``FOR_ITER``: each planned list as a
+    ``TripRowsVariable`` over ``empty((count, *shape), dtype)``; NotALoopNode where a
+    list is not as planned."""
+    lists, made = fresh_empty_lists(tx, loop), []
+
+    def refuse(why: str) -> RestartAnalysis:
+        try:
+            tx.refuse_loop_node(loop, f"a list built one item per trip: {why}")
+        except RestartAnalysis as e:
+            return e
+        raise AssertionError("refuse_loop_node returned")
+
+    for name, (shape, dtype, scalar) in plan.items():
+        if name not in lists:
+            raise NotALoopNode(f"the list {name!r} is not as planned")
+        dims = TupleVariable([ConstantVariable(d) for d in (count, *shape)])
+        rows = tx.output.call_op(ops.get("empty"), [dims],
+                                 {"dtype": ConstantVariable(np.dtype(dtype))})
+        item = ops.ArrayMeta(shape, np.dtype(dtype), ops.NUMPY, scalar)
+        var = TripRowsVariable(rows, item, _on_append(loop), _on_stack(tx, loop, count),
+                               refuse)
+        tx.locals[name] = var
+        made.append(var)
+    return made
+
+
+def _on_append(loop):
+    def on_append(tx, lst: TripRowsVariable, item):
+        """One trip's ``lst.append(item)``: ``rows[trip] = item``."""
+        scope = tx.output.loop_scope
+        if scope is None or getattr(scope, "inst", None) is not loop or \
+                not getattr(scope, "data_trips", False):
+            raise lst.refuse("an append outside its loop's body")
+        if not isinstance(item, ArrayVariable) or item.meta != lst.item:
+            raise NotALoopNode("a trip appends an item of another shape or dtype")
+        base = memory_base(item.node)
+        if base.op != CALL or base.graph is not scope.body:
+            raise NotALoopNode("a trip appends an array it did not make")
+        trip = ConstantVariable(SymInt(0, Sym(((scope.symbol, 1),), 0,
+                                              ((scope.symbol, scope.symbol),))))
+        tx.setitem(lst.stacked, trip, item)
+        lst.appended.append((base, len(scope.body.nodes)))
+        return ConstantVariable(None)
+    return on_append
+
+
+def check_rows(scope, made: list[TripRowsVariable]) -> None:
+    """After the body's trace: every list was appended to once, and its item was
+    written by no op after the append, nor carried to the next trip, where it could be
+    (eager's list holds the object itself: ``acc += 1`` at the next trip shows in it)."""
+    tx = scope.tx
+    for lst in made:
+        if len(lst.appended) != 1:
+            raise NotALoopNode("a trip appends to the list more or less than once")
+        base, at = lst.appended[0]
+        held = [v for name, v in tx.locals.items() if scope.watched.first.get(name) != "write"]
+        if any(isinstance(v, ArrayVariable) and memory_base(v.node) is base
+               for v in [*held, *tx.stack]):
+            raise NotALoopNode("a trip appends an array it carries to the next trip")
+        for node in scope.body.nodes[at:]:
+            if node.op == CALL and (node.meta.get("kind") == ops.MUTATION or
+                                    "out" in node.kwargs) and memory_base(node) is base:
+                raise NotALoopNode("a trip writes the item it appended")
+
+
+def _on_stack(tx, loop, count):
+    def on_stack(op, lst: TripRowsVariable):
+        """``np.array(lst)`` after the loop: a copy of the rows, checked to have one at
+        least (else the frame's own code runs: eager's result at no trip)."""
+        output = tx.output
+        root = tx
+        while root.parent is not None:
+            root = root.parent
+        if output.loop_scope is not None or (op.name == "vstack" and lst.item.ndim != 1):
+            raise lst.refuse(f"np.{op.name}() of the list in a loop node, or of 0-d items")
+        error = Unsupported(
+            f"np.{op.name}() of a list built one item per trip of a count only the data "
+            "knows, where no trip may have run", STACKED_WHY, hint=STACKED_HINT,
+            cause="data_dependent_shape")
+        point, restart = root.check_restart(tx.code, loop.index, error)
+        if not tx.config.data_checks or output.writes.warns or \
+                not rerun_on_raise(output, loops=True) or errstate_reports(output.graph) or \
+                point.key in root.break_points:
+            raise error   # (the loop node stays; the list is rebuilt for the call)
+        flag = size_operator(tx, "greater_equal", ConstantVariable(count), ConstantVariable(1))
+        if flag is None:
+            raise error
+        snapshot = flag.snapshot
+        output.graph.call("data_check", (snapshot.node, True), {}, meta={
+            "array": snapshot.meta, **output.current_loc, "kind": ops.OPAQUE,
+            PYTHON_EFFECTS: output.side_effects.pending()})
+        output.writes.checks.append(restart)   # (a later write: the loop breaks as before)
+        return output.call_op(ops.get("array"), [lst.stacked], {})
+    return on_stack

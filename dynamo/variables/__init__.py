@@ -24,12 +24,13 @@ test_import_graph.py`` checks it):
 
     base < constant < sequences < sets < dicts < named_tuples < container_ops < iterators
          < ndindex < functions < folding < library_names < loop_exit_tests < layout_flags
-         < graph_numbers < arrays < size_values < stacked_lists < formatted < formatted_calls
+         < graph_numbers < arrays < size_values < stacked_lists < trip_rows < formatted
+         < formatted_calls
          < linspace_step < polynomials < number_casts < library_calls
          < dask_arrays < errstate
          < class_facts < class_writes < library_attributes < opaque < objects
-         < super_lookup < random_objects < lifetimes < deques
-         < loggers < iteration
+         < super_lookup < random_objects < lifetimes < deques < float_windows
+         < int_choices < loggers < iteration
          < conversions < builtins < builder
 
 (The containers: ``sequences`` tuples, lists and slices; ``sets`` sets and what sets and

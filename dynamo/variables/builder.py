@@ -355,6 +355,8 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
                 out.shape_env.new_length, source, len(value)))
             if value and all(type(v) is np.ndarray for v in value):
                 var.rows = functools.partial(stacked_rows_input, tx, value, source)
+        if changing or var.data is not None:   # (``sum(losses)``: see float_windows)
+            var.live = value
         if _rebuildable(source):    # (``lrs[i]``: one item, see ListVariable.getitem)
             var.item_at = functools.partial(_item_at, tx, value, source, changing)
         if changing:    # (``tokens[-1]``: the last item alone, see ListVariable._from_end)

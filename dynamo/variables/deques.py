@@ -48,6 +48,7 @@ from dynamo.guards import (
     TYPE,
     AsArraySource,
     AttrSource,
+    FormSource,
     Guard,
     ItemSource,
     ShapeSource,
@@ -86,6 +87,11 @@ class DequeVariable(Variable):
         # (keep, side, least) -> the rows held that survive the trace's writes, one
         # input of symbolic length (``_held_rows``); None while its length never changed
         self.held_rows = None
+        # the real deque, where its length changed between calls and the source can be
+        # read again (``float_windows``: sum(d) computed by the call); else None
+        self.live = None
+        # (k) -> the length after ``k`` items appended, a changing int, or None
+        self.changing_length = None
 
     @classmethod
     def wrap(cls, tx, value: collections.deque, source, wrap_item,
@@ -117,6 +123,8 @@ class DequeVariable(Variable):
         if rebuildable and tx.output.shape_env.dynamic.is_changing_length(source, value):
             var.held_rows = lambda keep, side, least: _held_rows(tx, value, source, keep,
                                                                  side, least)
+            var.live = value
+            var.changing_length = lambda k: _changing_length(tx, value, source, k)
 
         def held_length() -> int:
             where = tx.output.location()
@@ -206,6 +214,11 @@ class DequeVariable(Variable):
         ``np.stack(self.frames)`` of the rows held as one input)."""
         if self._items is not None:
             return len(self._items)
+        if self.changing_length is not None and \
+                all(name in ("append", "extend") for name, _ in self.ops):
+            n = self.changing_length(sum(len(new) for _, new in self.ops))
+            if n is not None:
+                return n
         n = self.held_length()
         for name, new in self.ops:
             if name in _WRITES:
@@ -281,6 +294,24 @@ class DequeIteratorVariable(ItemsIteratorVariable):
         if self.origin.version != self.version:
             raise Unsupported("an iterator of a deque that changed since")
         return super().reconstruct(cg)
+
+
+def _changing_length(tx, value: collections.deque, source, k: int):
+    """The length of the deque ``value`` after ``k`` items appended, where its length
+    changes between calls: a changing int read from ``len(d)`` (``min(len(d) + k,
+    maxlen)`` for a ``maxlen`` deque: the call computes it, so a window that fills
+    and then slides needs no decision), guarded only where the trace reads it (``if
+    len(d) == d.maxlen`` guards that outcome). None where a trace had to pin it."""
+    env = tx.output.shape_env
+    if value.maxlen is None or k == 0:
+        if FormSource(source, "len({})") in env.dynamic.static:
+            return None
+        return env.new_length(source, len(value)) + k
+    form = FormSource(source, f"min(len({{}}) + {k}, {value.maxlen})")
+    if form in env.dynamic.static:
+        return None
+    return env.new_symbol(form, min(len(value) + k, value.maxlen), "a deque's length",
+                          number=True)
 
 
 def _held_stack(tx, value: collections.deque, source):

@@ -34,7 +34,9 @@ from ..symbolic.scalars import SymFloat, choose, total
 from .arrays import ArrayVariable, DeferredNumberVariable
 from .base import Variable
 from .constant import BINARY, ConstantVariable, check_size
+from .float_windows import reduced
 from .graph_numbers import as_graph_number
+from .int_choices import changing_choice
 from .iterators import IteratorVariable, take
 from .sequences import SequenceVariable
 from .size_values import SizeTruthVariable, size_choice
@@ -141,6 +143,9 @@ def _sum(tx, it, start=None):
     front run of constant numbers is summed by the builtin itself, here
     (``sum((0.1 for _ in range(10)), 0.0)`` is 1.0 on 3.12, not 0.9999999999999999),
     and a changing number in a float run breaks (``_compensated``)."""
+    window = reduced(tx, sum, it) if start is None else None
+    if window is not None:      # (a window of floats: the call sums it, see float_windows)
+        return window
     numbers = _number_total(it, start)
     if numbers is not None:
         return numbers
@@ -206,8 +211,12 @@ def _minmax(name, op):
         chosen = None
         if key is None and default is None:   # max(seg.size, 1): picked by the graph
             chosen = size_choice(tx, max if name == "max" else min, list(args))
+        if chosen is None and key is None and default is None:   # (min(n, 7), n changing)
+            chosen = changing_choice(tx, max if name == "max" else min, list(args))
         if chosen is None:
             chosen = _symbolic_choice(name, args, key, default)
+        if chosen is None and len(args) == 1 and key is None and default is None:
+            chosen = reduced(tx, max if name == "max" else min, args[0])
         if chosen is not None:
             return chosen
         items = iterate(tx, args[0]) if len(args) == 1 else iter(args)

@@ -186,6 +186,9 @@ class ListVariable(SequenceVariable):
     # unread, from a rebuildable source: (i) -> the Variable of the item at a changing
     # int ``i``, read from ``L[i]`` alone (``builder._item_at``), or None
     item_at = None
+    # unread, from a rebuildable source, whose length or items changed: the real list
+    # (``float_windows``: ``sum(losses)`` computed by the call), else None
+    live = None
 
     def as_data(self):
         """The real list as array data (an input of symbolic length), while the trace

@@ -270,6 +270,26 @@ def size_truth(tx, compare: _Compare, x, y) -> Variable:
     return _truth_node(tx, expr, f"{_plain(x)} {compare.text} {_plain(y)}")
 
 
+def size_flag(tx, value: Variable) -> SizeTruthVariable | None:
+    """Python's truth of an int is ``n != 0``: for a data-dependent size (``if
+    len(kept):``, ``x * 2 if seg.size else x + 1``) that comparison as the graph's bool,
+    for a jump to keep as a check or a select (``translator/branch_selects``) as it
+    keeps ``len(kept) != 0``; None for any other value, and where no jump can keep it
+    (in a loop node's body, a ``try``, a CuPy or dask graph: no node is added there,
+    the truth test breaks as before).
+
+        >>> size_flag(tx, len_kept)        # ConstantVariable(u0)
+        SizeTruthVariable(u0 != 0)
+    """
+    out = tx.output
+    if out.loop_scope is not None or tx.in_try() or out.kind not in (None, ops.NUMPY):
+        return None
+    values = _ints(tx, [value])
+    if values is None or len(values) != 1:
+        return None
+    return size_truth(tx, _COMPARES["not_equal"], values[0], 0)
+
+
 def _truth_node(tx, expr: Expr, text: str) -> SizeTruthVariable:
     meta = ops.ArrayMeta((), np.dtype(bool), ops.NUMPY, False)
     node = _node(tx, "sym_truth", expr, {"array": meta})
@@ -451,5 +471,5 @@ def truth_operands(tx, name: str, a: Variable, b: Variable) -> tuple[Variable, V
 
 
 __all__ = ["SizeTruthVariable", "graph_int", "holds_size", "size_abs", "size_choice",
-           "size_operator", "size_truth", "truth_logic", "truth_not", "truth_number",
+           "size_flag", "size_operator", "size_truth", "truth_logic", "truth_not", "truth_number",
            "truth_numbers", "truth_operands"]

@@ -41,7 +41,8 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round29_texts", "round29_rows", "round30_deques", "round30_classes",
               "round30_trips", "round31_einsums", "round31_gathers",
               "round31_trips", "round31_rows", "round31_truths", "round32_data",
-              "round32_windows", "round32_classes", "round32_chains", "round32_carried")
+              "round32_windows", "round32_classes", "round32_chains", "round32_carried",
+              "round33_casts", "round33_indices", "round33_stats", "round33_spills")
 
 
 def _runs(text):

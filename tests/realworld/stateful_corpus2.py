@@ -762,9 +762,10 @@ class LossSmoother:
         return x * (sum(self.recent) / len(self.recent))
 
 
-@program(recompiles=3,
-         why='the deque fills to maxlen (its length drives `sum`): entries for '
-             'lengths 1, 2 and 3; the losses are numbers')
+@program(recompiles=1,
+         why='the losses are numbers; `sum(d)` is a float the call computes with '
+             "Python's own sum and `len(d)` an int it computes (variables/float_windows.py),"
+             ' so the filling window needs no entry per length')
 def loss_smoother_deque_of_floats(wrap):
     s = LossSmoother()
     f = wrap(s.step)

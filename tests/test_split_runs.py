@@ -1,0 +1,62 @@
+"""``--split-runs`` (tests/split_runs.py, scripts/run.sh): the shares of a split are every
+Python-independent test exactly once, and every other test is in each share."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+import split_runs
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# a split folder's file, a file of it kept on every Python, and a frontend folder
+TARGETS = ["tests/ops/test_ops_registry.py", "tests/backends/passes",
+           "tests/backends/numpy_backend/test_numpy_backend_program_hooks.py",
+           "tests/guards"]
+
+
+def _collected(*options) -> set[str]:
+    out = subprocess.run(
+        [sys.executable, "-m", "pytest", "-o", "addopts=", "-p", "no:cacheprovider",
+         "--collect-only", "-q", *options, *TARGETS],
+        cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    return {line for line in out.stdout.splitlines() if "::" in line}
+
+
+def test_the_three_shares_are_the_whole_suite_once():
+    everything = _collected()
+    shares = [_collected(f"--split-runs={k}/3") for k in (1, 2, 3)]
+    split = {t for t in everything if split_runs.is_split(t)}
+    others = everything - split
+    # the example's targets hold both kinds, and the split ones fall in several shares
+    assert others and len(split) > 10
+    assert all(share >= others for share in shares)
+    assert sorted(t for share in shares for t in share - others) == sorted(split)
+    assert sum(bool(share & split) for share in shares) >= 2
+    assert all(t in others for t in everything if "program_hooks" in t)
+
+
+def test_a_range_is_the_union_of_its_shares():
+    tests = [f"tests/backends/test_x.py::test_{i}[{p}]" for i in range(60) for p in "ab"]
+    for test in tests:
+        one = [k for k in (1, 2, 3) if split_runs.takes((k, k, 3), test)]
+        assert len(one) == 1
+        assert split_runs.takes((2, 3, 3), test) == (one[0] in (2, 3))
+        # the parameters of one function share its share
+        assert split_runs.share_of(test, 3) == split_runs.share_of(
+            test.replace("[a]", "[b]"), 3)
+
+
+def test_a_file_whose_last_test_checks_the_others_stays_in_one_share():
+    # test_cupy_reference.py's last test compiles the CUDA that the tests above it made
+    for path in split_runs.WHOLE_FILES:
+        shares = {split_runs.share_of(f"{path}::test_{name}[p]", 3)
+                  for name in ("a", "b", "c", "d", "e", "f", "every_module_compiles")}
+        assert len(shares) == 1, path
+
+
+@pytest.mark.parametrize("bad", ["0/3", "4/3", "2-1/3", "x/3", "1", "1/0"])
+def test_a_bad_split_is_a_usage_error(bad):
+    with pytest.raises(pytest.UsageError, match="--split-runs"):
+        split_runs.parse(bad)
