@@ -27,6 +27,7 @@ Example::
 from __future__ import annotations
 
 import logging
+import threading
 import types
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ from .bytecode.instructions import code_name
 from .convert import convert_frame
 from .frame_records import BreakRecord, FrameRecord
 from .guard_words import guard_lines
+from .interrupt_locks import new_lock, under_lock
 
 
 @dataclass
@@ -292,16 +294,20 @@ class Call:
 
 
 class _RecompileLog(logging.Handler):
-    """Collects the ``recompiles`` channel while ``explain`` runs its calls."""
+    """Collects the ``recompiles`` channel while ``explain`` runs its calls: the records
+    of its own thread only (explains in other threads collect theirs)."""
 
     def __init__(self):
         super().__init__(logging.DEBUG)
+        self.thread = threading.get_ident()
         self.call = 0
         self.recompiles: list[Recompile] = []
         self.variants: list[str] = []
         self.warnings: list[str] = []
 
     def emit(self, record: logging.LogRecord) -> None:
+        if record.thread != self.thread:
+            return
         text = record.getMessage()
         if text.startswith("recompiling "):
             head, *reasons = text.splitlines()
@@ -313,20 +319,42 @@ class _RecompileLog(logging.Handler):
             self.warnings.append(text)
 
 
+# The collecting handlers now (explains running, in any thread), and the channel's own
+# level and propagation, saved by the first to start and put back by the last to end:
+# each saving and restoring its own let two explains in two threads leave the channel
+# switched on for good (the second saved the first's DEBUG)
+_collecting: list[_RecompileLog] = []
+_saved: list = []
+_lock = new_lock()
+
+
+def _start(logger: logging.Logger, handler: _RecompileLog) -> None:
+    if not _collecting:
+        _saved[:] = [logger.level, logger.propagate]
+        if not logger.isEnabledFor(logging.DEBUG):   # collected, not printed
+            logger.setLevel(logging.DEBUG)
+            logger.propagate = False
+    _collecting.append(handler)
+    logger.addHandler(handler)
+
+
+def _stop(logger: logging.Logger, handler: _RecompileLog) -> None:
+    logger.removeHandler(handler)
+    _collecting.remove(handler)
+    if not _collecting:
+        logger.setLevel(_saved[0])
+        logger.propagate = _saved[1]
+
+
 @contextmanager
 def _recompile_log():
     logger = logging.getLogger("dynamo.recompiles")
-    handler, level, propagate = _RecompileLog(), logger.level, logger.propagate
-    logger.addHandler(handler)
-    if not logger.isEnabledFor(logging.DEBUG):   # collected, not printed
-        logger.setLevel(logging.DEBUG)
-        logger.propagate = False
+    handler = _RecompileLog()
+    under_lock(_lock, _start, logger, handler)
     try:
         yield handler
     finally:
-        logger.removeHandler(handler)
-        logger.setLevel(level)
-        logger.propagate = propagate
+        under_lock(_lock, _stop, logger, handler)
 
 
 def explain(fn, backend="eager", **compile_kwargs) -> Explainer:

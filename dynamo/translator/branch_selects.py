@@ -56,6 +56,7 @@ from ..graph import CALL
 from ..ops.meta import ArrayMeta
 from ..raising import errstate_reports, rerun_on_raise
 from ..variables import ArrayVariable, ConstantVariable
+from ..variables.size_values import size_flag
 from .base import TranslatorBase
 from .loop_body_state import dead_after
 from .loop_exits import names
@@ -86,7 +87,11 @@ class NotASelect(Exception):  # noqa: N818 (control flow: the jump breaks, as be
 def truth_or_select(tx, inst, value, error):
     """The truth of ``value`` for the jump after ``inst`` (a data check, ``defer_check``),
     or ``SELECTED`` where both ways of the jump were traced (``select_branches``);
-    else the break of the jump is raised."""
+    else the break of the jump is raised. A data-dependent size is tested as the graph's
+    ``u0 != 0`` (``size_flag``: ``if len(kept):``)."""
+    flag = size_flag(tx, value)
+    if flag is not None:
+        value = flag
     try:
         return defer_check(tx, inst, value, error)
     except Unsupported as as_break:

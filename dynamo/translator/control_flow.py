@@ -16,7 +16,7 @@ from ..exc import Unsupported
 from ..variables import ArrayVariable, ConstantVariable, IteratorVariable
 from ..variables.base import untraced_iteration
 from ..variables.iterators import take
-from ..variables.size_values import SizeTruthVariable, size_flag
+from ..variables.size_values import SizeTruthVariable
 from .branch_selects import SELECTED, truth_or_select
 from .break_before import iterable_needs_its_length
 from .per_trip_lists import HINT as PER_TRIP_HINT
@@ -122,8 +122,7 @@ class ControlFlow:
         try:
             taken = value.truth(self) == when
         except Unsupported as e:   # a check stays in the graph where it can, an `if`
-            flag = size_flag(self, value)   # that chooses a value too (``if len(kept):``:
-            truth = truth_or_select(self, inst, value if flag is None else flag, e)  # u0 != 0)
+            truth = truth_or_select(self, inst, value, e)   # that chooses a value too
             if truth is SELECTED:   # (both ways traced: the trace is at their join)
                 return
             taken = truth == when

@@ -14,13 +14,7 @@ from ..variables import ConstantVariable, SliceVariable
 from ..variables.conversions import negatable, negated_truth
 from ..variables.formatted_calls import format_percent as deferred_percent
 from ..variables.polynomials import Poly1dVariable, poly1d_operator, poly1d_unary
-from ..variables.size_values import (
-    SizeTruthVariable,
-    size_flag,
-    size_operator,
-    truth_not,
-    truth_numbers,
-)
+from ..variables.size_values import SizeTruthVariable, size_operator, truth_not, truth_numbers
 from . import compare
 from .branch_selects import SELECTED, truth_or_select
 from .number_compares import is_deferred_bool
@@ -141,8 +135,7 @@ class Operators:
         try:
             return value.truth(self)
         except Unsupported as e:   # a check stays in the graph where it can (or breaks)
-            flag = size_flag(self, value)   # (``if len(kept):``: the graph's ``u0 != 0``)
-            return truth_or_select(self, inst, value if flag is None else flag, e)
+            return truth_or_select(self, inst, value, e)
 
     def CALL_INTRINSIC_1(self, inst):  # 3.12
         name = getattr(inst.arg, "name", str(inst.arg))

@@ -16,6 +16,7 @@ arguments. A thread records its exception (it would never reach pytest).
 
 import collections
 import copy
+import logging
 import sys
 import threading
 
@@ -386,13 +387,37 @@ def test_a_listener_sees_every_frame_started_end(backend):
 def test_explain_in_several_threads_at_once(backend):
     x = np.arange(4.0)
     want = dynamo.explain(two_breaks, backend=backend)(x, 2)
+    channel = logging.getLogger("dynamo.recompiles")
+    before = channel.level, channel.propagate, list(channel.handlers)
 
     def work(k):
         report = dynamo.explain(two_breaks, backend=backend)(x.copy(), 2)
         return report.graph_count, report.graph_break_count
-    for k, (status, value) in enumerate(run_threads(THREADS, work)):
-        assert status == "ok", f"thread {k} raised {value!r}"
-        assert value == (want.graph_count, want.graph_break_count)
+    for _ in range(5):
+        for k, (status, value) in enumerate(run_threads(THREADS, work)):
+            assert status == "ok", f"thread {k} raised {value!r}"
+            assert value == (want.graph_count, want.graph_break_count)
+    # (each explain saved and restored the channel's level: one that saved another's
+    # DEBUG left the recompiles log on for the rest of the process)
+    assert (channel.level, channel.propagate, list(channel.handlers)) == before
+
+
+def test_explain_reports_only_its_own_threads_recompiles():
+    def grows(x):
+        return x * 2.0
+    f = dynamo.compile(grows, dynamic=False)
+
+    def work(k):
+        if k == 0:
+            return len(dynamo.explain(plus_one)(np.arange(3.0)).recompiles)
+        for n in range(2, 12):   # recompiles in another thread meanwhile
+            f(np.ones(n))
+        return 0
+    for _ in range(3):
+        dynamo.reset()
+        results = run_threads(THREADS, work)
+        assert all(status == "ok" for status, _ in results), results
+        assert results[0][1] == 0
 
 
 class _Skipping(_Counting):
