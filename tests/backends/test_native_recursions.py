@@ -27,21 +27,18 @@ from dynamo.backends.native.backend import native_backend  # noqa: E402
 from dynamo.backends.native.dots import ddot_address  # noqa: E402
 from dynamo.backends.native.lower import Unsupported, lower  # noqa: E402
 from dynamo.backends.native.tier import Tiered  # noqa: E402
+from script_modules import load_script  # noqa: E402
+
+# the programs scripts/bench_native.py times (the same functions, so the benchmark and
+# these tests cannot drift apart)
+_programs = load_script("native_recursions")
+lms, forward_substitution, dp_table = (_programs.lms, _programs.forward_substitution,
+                                       _programs.dp_table)
 
 SYNC = {"after_calls": 1, "background": False, "prefer": "native", "cache": False}
 rng = np.random.default_rng(23)
 needs_blas = pytest.mark.skipif(ddot_address() is None,
                                 reason="NumPy's bundled scipy-openblas ddot not found")
-
-
-def lms(x, d, taps=16, mu=0.01):
-    w = np.zeros(taps)
-    e = np.zeros(len(x))
-    for n in range(taps, len(x)):
-        u = x[n - taps:n][::-1]
-        e[n] = d[n] - w @ u
-        w = w + 2 * mu * e[n] * u
-    return w, e
 
 
 def lms_forward(x, d, taps=5, mu=0.05):
@@ -52,25 +49,6 @@ def lms_forward(x, d, taps=5, mu=0.05):
         e[n] = d[n] - u @ w
         w = w + mu * e[n] * u
     return w, e
-
-
-def forward_substitution(L, b):
-    n = b.shape[0]
-    x = np.zeros(n)
-    for i in range(n):
-        x[i] = (b[i] - L[i, :i] @ x[:i]) / L[i, i]
-    return x
-
-
-def dp_table(C):
-    n, m = C.shape
-    D = np.zeros((n, m))
-    D[0] = np.cumsum(C[0])
-    for i in range(1, n):
-        D[i, 0] = D[i - 1, 0] + C[i, 0]
-        for j in range(1, m):
-            D[i, j] = C[i, j] + min(D[i - 1, j], D[i, j - 1], D[i - 1, j - 1])
-    return D
 
 
 def _run(fn, *args):
