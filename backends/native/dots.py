@@ -165,6 +165,8 @@ class Dots:
         slices clamp their bounds as Python's ``slice.indices``; an integer index of
         the kernel is wrapped and checked as NumPy's (out of bounds: the call is
         flagged, tier 1 raises NumPy's ``IndexError``, row 0 is read meanwhile)."""
+        # (not gathers.indexed_operand: its read of the result's metadata refuses the
+        # run-time length this slice has)
         base, index = node.args
         if node.kwargs:
             raise Unsupported("getitem with keywords")
