@@ -71,6 +71,7 @@ from .variables import (
 from .variables.base import program_error
 from .variables.constant import SymRangeVariable
 from .variables.deques import DequeVariable, stacked_deque
+from .variables.list_windows import appended_data, deque_data
 from .variables.stacked_lists import stacked_list
 from .variables.trip_rows import trip_rows_stacked
 from .writes import WriteGuard, same_object_root, written_array
@@ -403,11 +404,14 @@ class OutputGraph:
                 items = [data(v) for v in var.items]
                 changed = any(a is not b for a, b in zip(items, var.items))
                 return TupleVariable(items) if changed else var
-            if isinstance(var, ListVariable):
-                array = var.as_data()
+            if isinstance(var, ListVariable):   # (appended numbers: list_windows)
+                array = var.as_data() or appended_data(self, var)
                 return var if array is None else array
             if isinstance(var, SymRangeVariable):
                 return var.as_data(self)
+            if isinstance(var, DequeVariable) and op.name != "getitem":   # np.mean(d)
+                array = deque_data(self, var)
+                return var if array is None else array
             return var
         return [*args[:at], data(args[at]), *args[at + 1:]]
 
@@ -514,7 +518,7 @@ class OutputGraph:
 
 # constants a view's key may hold: compared by type and value, never by identity
 # The ops that read one argument as array data (its index): see ``OutputGraph._as_data``.
-_DATA_ARGUMENT = {"getitem": 1, "array": 0, "asarray": 0}
+_DATA_ARGUMENT = {"getitem": 1, "array": 0, "asarray": 0, "mean": 0}
 
 
 def _as_returned(result: ArrayVariable, arg: ArrayVariable | None, known: bool):

@@ -21,7 +21,10 @@ functions of ``tests/realworld/segments_corpus8.py`` (an eighth corpus: CSR rows
 segments sliced by bounds read from arrays, ``np.finfo``/``np.iinfo`` objects from
 outside, unhashable objects and ``np.poly1d``), the functions of
 ``tests/realworld/everyday_corpus9.py`` (a ninth corpus: notebook-style cleaning,
-scaling, small statistics, images, signals, small models and reports), the programs of
+scaling, small statistics, images, signals, small models and reports), the functions of
+``tests/realworld/heldout_corpus10.py`` (a tenth corpus, written before it was run: ODE
+steps, stencils, particles, spectral filters, root finders, Monte Carlo; metrics,
+losses, scalers as classes, one-hot, splits, windows, ranks, optimizers), the programs of
 ``scripts/bench_realworld.py`` (``realworld_programs.py``, at benchmark sizes) and the
 Python-feature
 corpus of ``tests/translator`` (``corpus_*.py``), and the programs of ``tests/breaks``
@@ -79,6 +82,8 @@ def corpora() -> dict[str, list[tuple]]:
                             ROOT / "tests" / "realworld" / "segments_corpus8.py")
     everyday9 = load_module("everyday_corpus9",
                             ROOT / "tests" / "realworld" / "everyday_corpus9.py")
+    heldout10 = load_module("heldout_corpus10",
+                            ROOT / "tests" / "realworld" / "heldout_corpus10.py")
     translator = []
     for stem in ("functions", "control", "containers", "objects", "more"):
         mod = load_module(f"corpus_{stem}",
@@ -109,6 +114,8 @@ def corpora() -> dict[str, list[tuple]]:
                 (name, fn, args, {}) for name, fn, args in segments8.PROGRAMS],
             "tests/realworld/everyday_corpus9.py": [
                 (name, fn, args, {}) for name, fn, args in everyday9.PROGRAMS],
+            "tests/realworld/heldout_corpus10.py": [
+                (name, fn, args, {}) for name, fn, args in heldout10.PROGRAMS],
             "scripts/bench_realworld.py": [tuple(p) for p in realworld_programs.programs()],
             "tests/translator corpus": translator,
             "tests/breaks corpus (written to break)": written_to_break}

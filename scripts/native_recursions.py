@@ -3,8 +3,9 @@ scripts/bench_native.py (issue #23: "scalar recursions and per-row loops ... whe
 NumPy users give up and rewrite in Numba by hand"), each with its hand-written
 ``numba.njit`` twin: an LMS adaptive filter (a small dot product, a reversed slice at
 the loop index and a weight update per sample), a DP recurrence over a 2-D table
-(``min`` of three neighbours), a forward substitution (``L[i, :i] @ x[:i]`` per row)
-and an exponential moving average over rows.
+(``min`` of three neighbours), a forward substitution (``L[i, :i] @ x[:i]`` per row),
+an exponential moving average over rows and a Levinson-Durbin recursion (``np.dot``
+and a store of the loop's index as their length).
 
 Example::
 
@@ -50,6 +51,19 @@ def forward_substitution(L, b):
     for i in range(n):
         x[i] = (b[i] - L[i, :i] @ x[:i]) / L[i, i]
     return x
+
+
+def levinson(r, n):
+    """Levinson-Durbin: ``np.dot`` of a prefix and a reversed slice, and a store into
+    a slice, each of the loop's index as its length (scripts/bench_loops.py's)."""
+    a = np.zeros(n + 1)
+    a[0] = 1.0
+    e = r[0]
+    for k in range(1, n + 1):
+        lam = -np.dot(a[:k], r[k:0:-1]) / e
+        a[:k + 1] = a[:k + 1] + lam * a[k::-1]
+        e *= 1.0 - lam * lam
+    return a, e
 
 
 def ema_rows(X, alpha=0.1):
@@ -110,6 +124,23 @@ def hand_written() -> dict:
         return x
 
     @njit
+    def levinson_nb(r, n):
+        a = np.zeros(n + 1)
+        a[0] = 1.0
+        e = r[0]
+        for k in range(1, n + 1):
+            acc = 0.0
+            for j in range(k):
+                acc += a[j] * r[k - j]
+            lam = -acc / e
+            for j in range(k // 2 + 1):   # the update in place, in symmetric pairs
+                lo, hi = a[j], a[k - j]
+                a[j] = lo + lam * hi
+                a[k - j] = hi + lam * lo
+            e *= 1.0 - lam * lam
+        return a, e
+
+    @njit
     def ema_nb(X, alpha=0.1):
         r, c = X.shape
         s = X[0].copy()
@@ -120,7 +151,8 @@ def hand_written() -> dict:
                 out[t, j] = s[j]
         return out
 
-    return {"lms": lms_nb, "dp": dp_nb, "fwdsub": fwd_nb, "ema": ema_nb}
+    return {"lms": lms_nb, "dp": dp_nb, "fwdsub": fwd_nb, "ema": ema_nb,
+            "levinson": levinson_nb}
 
 
 def cases(rng) -> list:
@@ -130,9 +162,11 @@ def cases(rng) -> list:
     L = np.tril(rng.random((400, 400))) + 400 * np.eye(400)
     b = rng.random(400)
     X = rng.random((2000, 64))
+    autocorr = np.exp(-np.arange(410) / 30.0)
     return [
         ("LMS filter 2000 samples, 16 taps", "lms", lms, lambda: (lms_x, lms_d)),
         ("DP min-of-3 table 40x40", "dp", dp_table, lambda: (cost,)),
         ("forward substitution n=400", "fwdsub", forward_substitution, lambda: (L, b)),
         ("EMA over rows 2000x64", "ema", ema_rows, lambda: (X,)),
+        ("Levinson-Durbin n=400", "levinson", levinson, lambda: (autocorr, 400)),
     ]

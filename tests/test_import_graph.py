@@ -165,7 +165,8 @@ VARIABLE_LAYERS = ("base", "constant", "sequences", "sets", "dicts", "named_tupl
                    "dask_arrays",
                    "errstate", "class_facts", "class_writes", "library_attributes", "opaque",
                    "objects", "super_lookup",
-                   "random_objects", "lifetimes", "deques", "float_windows", "int_choices",
+                   "random_objects", "lifetimes", "deques", "list_windows", "float_windows",
+                   "int_choices",
                    "loggers",
                    "iteration", "conversions", "builtins", "builder")
 

@@ -44,3 +44,25 @@ def dot(a, b):
     for i in range(n):     # (NumPy's loop for other strides: in order, no FMA)
         total += a[i] * b[i]
     return total
+
+
+@njit
+def np_dot(a, b):
+    """``np.dot(a, b)`` of 1-D float64 arrays, bit for bit: NumPy's
+    ``cblas_matrixproduct`` takes a vector of length 1 as a scalar (one product: -0.0
+    stays -0.0, where ``dot`` adds it to 0.0) and copies an operand whose stride is not
+    a positive multiple of 8 (a reversed slice: ``_bad_strides``) before ``DOUBLE_dot``.
+
+    Example: ``np_dot(x[4::-1], y[:5])`` is ``dot(x[4::-1].copy(), y[:5])``."""
+    n = min(a.shape[0], b.shape[0])   # (other lengths: the kernel flags the call)
+    if n == 1:
+        return a[0] * b[0]
+    good_a = a.strides[0] > 0 and a.strides[0] % 8 == 0
+    good_b = b.strides[0] > 0 and b.strides[0] % 8 == 0
+    if good_a and good_b:
+        return dot(a, b)
+    if good_a:
+        return dot(a, b.copy())
+    if good_b:
+        return dot(a.copy(), b)
+    return dot(a.copy(), b.copy())

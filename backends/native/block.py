@@ -24,6 +24,7 @@ from .nopython_draws import emit_draw, nopython_form
 from .ops import _ELEMENTWISE, _REDUCTIONS, Unsupported, _meta
 from .outs import Outs, out_of
 from .reductions import Reductions
+from .run_stores import RunPart, RunStores, run_part
 from .scatters import Scatters
 from .stencils import Stencils
 from .strided import check_reader, reader_order
@@ -36,7 +37,7 @@ _NATIVE = _ELEMENTWISE | _REDUCTIONS | CREATION | {"roll", "getitem", "setitem",
 
 
 class _Block(Elementwise, Nests, Stencils, Reductions, Loops, Creation, Moves, Calls,
-             Draws, Outs, Gathers, Scatters, SymSlices, Dots):
+             Draws, Outs, Gathers, Scatters, SymSlices, Dots, RunStores):
     """Lowers the nodes of one graph (the kernel's, or a loop body's) in order."""
 
     def __init__(self, em: _Emitter, graph: Graph, env: dict):
@@ -44,6 +45,7 @@ class _Block(Elementwise, Nests, Stencils, Reductions, Loops, Creation, Moves, C
         self.env: dict[Node, Any] = env
         self.pending: dict[Node, Lazy] = {}   # inlined values not yet read
         self.out_nodes: set[Node] = set()     # elementwise nodes stored into their out=
+        self.into: dict[Node, str] = {}       # nodes made into a loop's buffers (loops.py)
 
     # ------------------------------------------------------------- nodes
     def run(self) -> None:
@@ -69,6 +71,9 @@ class _Block(Elementwise, Nests, Stencils, Reductions, Loops, Creation, Moves, C
         if self.em.nopython_draws and nopython_form(node) and \
                 isinstance(self.env.get(node.args[0]), Obj):   # (nopython_draws.py)
             self.env[node] = emit_draw(self.em, self.env[node.args[0]].name, node)
+            return
+        if run_part(node):   # of a store into a run-time-length slice (run_stores.py)
+            self.env[node] = RunPart(node)
             return
         if check_reader(self.em.orders, node):   # reads a value not in C order (strided.py)
             self.em.ordered_inputs = True           # (orders derived for C-ordered inputs)

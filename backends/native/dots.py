@@ -44,6 +44,7 @@ from .values import Arr, Lazy, Scal, View
 # The kernel module's header when a kernel makes such a dot (appended to ops.PRELUDE).
 DOT_PRELUDE = '''
 from dynamo.backends.native.blas_dot import dot as _bdot
+from dynamo.backends.native.blas_dot import np_dot as _bdot_np
 '''
 
 SYMBOL = "scipy_cblas_ddot64_"   # NumPy's wheels: scipy-openblas, 64-bit integers
@@ -92,9 +93,10 @@ def _vector(node) -> bool:
 
 
 def dot_form(node: Node) -> bool:
-    """``a @ b`` of two 1-D float64 values, a float64 scalar (NumPy's ``DOUBLE_dot``)."""
+    """``a @ b`` or ``np.dot(a, b)`` of two 1-D float64 values, a float64 scalar
+    (NumPy's ``DOUBLE_dot``; ``np.dot``: ``blas_dot.np_dot``)."""
     meta = node.meta.get("array")
-    return node.op == CALL and node.target == "matmul" and len(node.args) == 2 and \
+    return node.op == CALL and node.target in ("matmul", "dot") and len(node.args) == 2 and \
         not node.kwargs and meta is not None and getattr(meta, "scalar", False) and \
         meta.dtype == np.float64 and all(_vector(a) for a in node.args)
 
@@ -156,7 +158,8 @@ class Dots:
         em.uses_blas_dot = True
         if not all(type(n) is int for n in sizes):   # NumPy raises on other lengths
             em.line(f"{SEQ_FLAG} |= {exprs[0]}.shape[0] != {exprs[1]}.shape[0]")
-        em.line(f"{name} = _bdot({exprs[0]}, {exprs[1]})")
+        fn = "_bdot" if node.target == "matmul" else "_bdot_np"
+        em.line(f"{name} = {fn}({exprs[0]}, {exprs[1]})")
         em.line(f"{SEQ_FLAG} |= {name} - {name} != 0.0")
         return Scal(name, np.dtype(np.float64))
 
@@ -182,8 +185,11 @@ class Dots:
         em, subs = self.em, []
         for it, n in zip(items, v.shape):
             if isinstance(it, slice):
-                if it.step is not None and (type(it.step) is not int or it.step <= 0):
-                    raise Unsupported("a slice step that is not a positive constant")
+                # (a negative step: Numba's slice clamps its bounds as Python's too;
+                # the dot of a reversed slice is NumPy's plain loop, or for ``np.dot``
+                # its copy's ddot: blas_dot)
+                if it.step is not None and (type(it.step) is not int or it.step == 0):
+                    raise Unsupported("a slice step that is not a nonzero constant")
                 bounds = []
                 for b in (it.start, it.stop):
                     if b is None:

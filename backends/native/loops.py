@@ -9,6 +9,7 @@ import numpy as np
 
 from dynamo.graph import CALL, Graph, Node
 
+from .loop_buffers import double_buffers
 from .ops import Unsupported, _meta
 from .saves import LoopSaves, Saver, save_whole
 from .values import Arr, Const, Dead, Lazy, Scal, Tup, View
@@ -73,6 +74,9 @@ class Loops:
         trip = em.new("trip")
         env[index] = Scal(trip, np.dtype(np.int64))
         em.flush()
+        into = double_buffers(em, body, rest[:len(carried)], trips, trip, {
+            p: env[p].name for p in rest[:len(carried)]
+            if isinstance(env[p], Arr) and env[p].save is None})
         start, pad = len(em.lines), em.pad   # where saves before the loop go
         em.line(f"for {trip} in range({trips}):")
         saved = em.pad
@@ -80,6 +84,7 @@ class Loops:
         loop = LoopSaves(trip, trips, self.moving(body, rest[:len(carried)], env))
         em.loops.append(loop)
         inner = type(self)(em, body, env)   # a _Block for the body, same emitter
+        inner.into = into
         try:
             inner.run()
         finally:

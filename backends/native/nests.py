@@ -150,9 +150,13 @@ class Nests:
                 self.em.line(s)
             return Scal(expr, meta.dtype)
         name = self.em.new("a")
+        order = node_order(self.em.orders, node)
+        into = self.into.get(node) if order is None else None
+        if into is not None:   # a loop's carried array, made anew each trip: into one of
+            self.em.line(f"{name} = {into}")   # its two buffers (loops.py, double_buffers)
         # NumPy's layout where it is not C (an elementwise op of an einsum's result)
         for line in alloc_lines(name, self.em.new("g"), meta.shape, _dt(meta.dtype),
-                                node_order(self.em.orders, node)):
+                                order) if into is None else ():
             self.em.alloc(line)
         out = Arr(name, meta.shape, meta.dtype, name, fresh=True)
 

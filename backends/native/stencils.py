@@ -13,6 +13,7 @@ from dynamo.graph import Node
 from .const_rows import constant_element, is_sequence
 from .gathers import has_array_index
 from .ops import Unsupported, _cast, _meta
+from .run_stores import RunPart
 from .saves import Store, save_before_store
 from .sym_slices import has_symbolic_slice
 from .values import Arr, Const, Lazy, Scal, Tup, View, _compose
@@ -111,6 +112,8 @@ class Stencils:
         base, index, value = node.args
         if has_array_index(index):   # ``x[idx] = v``: a sequential scatter (scatters.py)
             return self.scatter(node)
+        if isinstance(self.env.get(value), RunPart):   # run-time length (run_stores.py)
+            return self.run_store(node)
         target = self.val(base)
         if isinstance(target, Lazy):   # ``y = x + 1; y[0] = 0``: y is a new array
             target = self.force(base)

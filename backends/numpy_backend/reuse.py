@@ -316,7 +316,8 @@ def donors(graph: Graph, groups: list[Group], steps: list, returned, layout_chec
     it writes into ``lap``). With ``recycle`` (a number of bytes), an op that
     finds no donor and whose fresh result has at least that many bytes maps to a
     ``Recycled`` site: it writes into that site's buffer from the previous call
-    (``recycled``, scratch.py), under the same layout rule as a donor's buffer.
+    (``recycled``, scratch.py), under the same layout rule as a donor's buffer,
+    unless its donor chain ends in a returned value (then it writes a fresh array).
     ``targets`` are the ops that write into the window of a fresh array instead
     (``fresh_targets``): they take neither a donor's buffer nor a site, which would
     sit unused (a site taken by an op whose array escapes is never handed out again:
@@ -367,7 +368,15 @@ def donors(graph: Graph, groups: list[Group], steps: list, returned, layout_chec
         if _outlives_readers(node, returned):
             # returned, viewed or written (``d -= np.round(d)``): the buffer may live on
             # past its last reader here, so its site serves no other op of this call
-            sites.escape(node)
+            first = sites.escape(node)
+            if first is not None and node in returned:
+                # returned: the op that took the site writes a fresh array after all.
+                # The site would hold the caller's array (one reference more than
+                # eager's: ``z.resize(n)`` raises), and in ``z = f(x)`` the previous
+                # ``z`` is alive during the next call, so the kept buffer is never free
+                # there: a new array every call, plus the check (standardize, corpus 1:
+                # 0.90-0.97x plain with the site, 0.97-1.02x without; docs/benchmarks.md)
+                del chosen[first]
         if private(node, returned):
             owned.add(node)
     return chosen, frozenset(checks)
@@ -427,6 +436,7 @@ class _Sites:
 
     def __init__(self) -> None:
         self.held: dict[Node, Recycled] = {}
+        self.first: dict[Node, Node] = {}      # holder -> the op that took its site
         self.free: dict[tuple, list[int]] = {}
         self.count: dict[tuple, int] = {}
 
@@ -439,19 +449,24 @@ class _Sites:
         else:
             index = self.count[key] = self.count.get(key, 0) + 1
         site = self.held[node] = Recycled(*key, index)
+        self.first[node] = node
         return site
 
     def hand_on(self, donor: Node, node: Node) -> None:
         if donor in self.held:
             self.held[node] = self.held.pop(donor)
+            self.first[node] = self.first.pop(donor)
 
-    def escape(self, node: Node) -> None:
+    def escape(self, node: Node) -> Node | None:
+        """Take ``node``'s site out of use; the op that took it (or None: no site)."""
         self.held.pop(node, None)
+        return self.first.pop(node, None)
 
     def release(self, inputs, i: int, last: dict, node) -> None:
         for a in inputs:
             if a is not node and last.get(a) == i and a in self.held:
                 site = self.held.pop(a)
+                self.first.pop(a, None)
                 self.free[(site.shape, site.dtype)].append(site.index)
 
 
@@ -493,6 +508,9 @@ def _layout_ok(donor: Node, order: dict) -> bool:
 
 def _same_order(donor: Node, node: Node, perms: dict, returned) -> bool:
     """``donor`` and ``node`` (eager's result) have one known non-C layout
-    (``gather_layout.permuted``) and ``node`` is not returned."""
+    (``gather_layout.permuted``) and ``node``'s array cannot reach the caller: not
+    returned, nor written by ``out=`` or viewed by an op that may be (``g = x[:, i] *
+    3; g += 1; return g``: the ``add`` returned is ``g``'s buffer, whose ``base`` would
+    be the gather's internal array, where eager's ``g`` owns its data)."""
     return not like_into_buffer(node) and donor in perms and node in perms and \
-        perms[donor][0] == perms[node][0] and node not in returned
+        perms[donor][0] == perms[node][0] and not _outlives_readers(node, returned)

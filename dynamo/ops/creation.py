@@ -95,7 +95,12 @@ def like(op, args, kwargs) -> ArrayMeta:
     if fill is not None and not rules.fits(rules.shape_of(fill), shape):
         raise ValueError(f"could not broadcast fill_value into shape {shape}")
     if not isinstance(proto, ArrayMeta):
-        raise MetaError(f"{op.name} of a Python value")
+        # A constant prototype (``np.zeros_like(0.0)`` for a bias kept in a dict, a
+        # list of numbers): NumPy converts it, so its dtype is the converted one. Run
+        # on the value itself; a prototype holding arrays broke in ``shape_of`` above.
+        value = rules.probe_result(op, args, dict(kwargs, shape=shape) if "shape" in kwargs
+                                   else kwargs, keep_ndim=True)
+        return ArrayMeta(tuple(shape), value.dtype, rules.array_kind((args, kwargs)), False)
     value = rules.probe_result(op, args, dict(kwargs, shape=None) if "shape" in kwargs
                                else kwargs, keep_ndim=True)
     return ArrayMeta(tuple(shape), value.dtype, rules.array_kind((args, kwargs)), False)

@@ -297,7 +297,7 @@ def sym_size(x, dim: int) -> int:
     return x.shape[dim]
 
 
-_PYTHON_NUMBERS = {"float": float}
+_PYTHON_NUMBERS = {"float": float, "int": int}
 
 
 def sym_number(x, fn: str) -> float:

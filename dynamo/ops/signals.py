@@ -217,6 +217,10 @@ def warns_beyond_fp(node: Node) -> bool:
         return True
     if kind == REDUCTION and node.target in ("any", "all"):
         return False   # (a truth per element: nothing to warn of, even of a 0-d array)
+    if node.target == "mean" and len(node.args) == 1 and not node.kwargs and \
+            _python_numbers(node.args[0]):
+        return False   # np.mean([l0, l1]) of a window of floats: at least one, so no
+                       # "Mean of empty slice" (an overflow is a floating-point condition)
     if kind == REDUCTION and node.target in _UFUNC_REDUCTIONS | {"mean", "var", "std"}:
         info, src = reduction_info(node), array_meta(node.args[0]) if node.args else None
         if src is None and node.args and not has_effect(node):
@@ -259,6 +263,20 @@ def warns_beyond_fp(node: Node) -> bool:
     if node.target in QUIET_IN_NUMPY2:
         return not quiet_in_numpy2(node)
     return node.target not in _NO_OTHER_WARNINGS
+
+
+def _python_numbers(value) -> bool:
+    """A nonempty list or tuple of Python floats and int64-sized ints, constants or
+    changing numbers (``SymArg``): NumPy makes a 1-d int64 or float64 array of it.
+
+        >>> _python_numbers([0.5, 1.5]), _python_numbers([]), _python_numbers([x_node])
+        (True, False, False)
+    """
+    from dynamo.symbolic.graph_args import SymArg
+
+    return isinstance(value, (list, tuple)) and bool(value) and all(
+        type(v) is float or isinstance(v, SymArg) or
+        (type(v) is int and -2 ** 63 <= v < 2 ** 63) for v in value)
 
 
 def _never_zero(size) -> bool:

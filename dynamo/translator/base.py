@@ -55,6 +55,7 @@ from ..variables.constant import BINARY, fold, operator_on_constants
 from ..variables.container_ops import container_binary_op
 from ..variables.conversions import needs_deferred_value
 from ..variables.deques import DequeVariable
+from ..variables.formatted import concat_texts
 from ..variables.graph_numbers import as_graph_number
 from ..variables.iteration import resolve_chosen
 from ..variables.iterators import get_iterator
@@ -227,6 +228,8 @@ class TranslatorBase:
             op = ops.operator_op(name, scalars_only=_scalar_operand(a) and _scalar_operand(b))
             return self.output.call_op(op, [a, b], {})
         result = container_binary_op(self, name, a, b, inplace)   # lists, tuples, sets...
+        if result is None:
+            result = concat_texts(name, a, b)   # "x: " + f"{m:.3f}": by the glue
         if result is not None:
             return result
         if a.is_constant() and b.is_constant() and name in BINARY:

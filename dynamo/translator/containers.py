@@ -18,6 +18,7 @@ from ..variables.formatted import format_value as deferred_format
 from ..variables.graph_numbers import is_graph_number
 from ..variables.objects import ExceptionVariable
 from ..variables.sets import const_key
+from ..variables.trip_rows import TripRowsVariable
 
 
 class Containers:
@@ -58,6 +59,10 @@ class Containers:
 
     def LIST_APPEND(self, inst):
         value = self.pop()
+        if isinstance(self.stack[-inst.arg], TripRowsVariable):
+            # (a comprehension's list as a loop node's rows: translator/per_trip_lists)
+            self.stack[-inst.arg].call_method(self, "append", [value], {})
+            return
         self.stack[-inst.arg].items.append(value)
         self.changed(inst.arg)
 

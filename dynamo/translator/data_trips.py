@@ -30,10 +30,10 @@ its hint (``break_before.iterable_needs_its_length``).
 ``for i, c in enumerate(classes)`` is the same loop too, where the ``enumerate`` goes
 straight into the loop (``enumerate_data_trips``: an ``EnumeratedRowsVariable``, whose
 trip ``i`` gives ``(start + i, classes[i])``); an ``enumerate`` bound to a name first
-breaks at its CALL, as before (``break_before``). Not such nodes: a list
-comprehension (it appends to a list;
+breaks at its CALL, as before (``break_before``). A list comprehension is such a
+node where its list is stacked after it (``per_trip_lists``: at no class
 ``np.array([... for c in classes])`` is ``np.array([])``, float64 of shape ``(0,)``,
-at no class, which no stacked node gives).
+which the graph checks for); otherwise it breaks as before.
 
 Example (tests/translator/test_count_trip_nodes.py)::
 
@@ -44,6 +44,7 @@ Example (tests/translator/test_count_trip_nodes.py)::
 from __future__ import annotations
 
 from .. import ops
+from ..exc import Unsupported
 from ..symbolic import Sym
 from ..symbolic.fit import symbols_in
 from ..symbolic.sizes import is_unbacked
@@ -52,9 +53,10 @@ from ..variables.arrays import EnumeratedRowsVariable, RowIteratorVariable
 from ..variables.constant import SymRangeVariable
 from ..variables.iterators import SymRangeIteratorVariable
 from .loop_body_state import dead_after
+from .loop_exits import names
 from .loop_facts import NotALoopNode, from_zero, why_not
 from .loops import LoopScope, SymbolicRest
-from .per_trip_lists import check_rows, fresh_empty_lists, install_rows, plan_rows
+from .per_trip_lists import check_rows, fresh_empty_lists, install_rows, loop_of_iterator, plan_rows
 
 
 def data_decided(value) -> bool:
@@ -104,18 +106,24 @@ class DataTripLoops:
         return EnumeratedRowsVariable(iterable, iterable.meta.shape[0], start)
 
     def _may_be_data_trip_node(self, inst) -> bool:
-        """The next instruction is this loop's ``FOR_ITER``, no earlier attempt refused
-        it, and nothing rules a loop node out (``LoopNodes.may_become_loop_node``'s
-        conditions that do not need the count)."""
-        insts = self.info.insts
-        if inst.index + 1 >= len(insts) or insts[inst.index + 1].name != "FOR_ITER":
+        """The ``GET_ITER`` ``inst`` makes the iterator of a loop (the next
+        instruction's, or a list comprehension's: ``per_trip_lists.loop_of_iterator``),
+        no earlier attempt refused it, and nothing rules a loop node out
+        (``LoopNodes.may_become_loop_node``'s conditions that do not need the count)."""
+        found = loop_of_iterator(self, inst)
+        if found is None:
             return False
-        loop = insts[inst.index + 1]
-        plan = self.loop_plan(loop)   # ("rows": a list stacked after it, per_trip_lists)
+        code, info, loop = found
+        root = self
+        while root.parent is not None:
+            root = root.parent
+        # ("rows": a list stacked after it, per_trip_lists; the loop may be in the
+        # 3.11 <listcomp> function, whose plan is under its own code)
+        plan = root.break_points.get((code, loop.index))
         return (plan is None or plan.kind == "rows") and \
             self.output.loop_scope is None and \
             self.output.kind in (None, ops.NUMPY) and not self.in_try() and \
-            not self.info.loop_may_exit_early(loop.index)
+            not info.loop_may_exit_early(loop.index)
 
     def data_trip_node(self, inst, it) -> bool | None:
         """At the loop's first ``FOR_ITER``: all its trips as one node, or the trace
@@ -160,6 +168,27 @@ def is_data_trip_iterator(it) -> bool:
         it.index == 0 and data_decided(it)
 
 
+def _read_inputs(tx, loop) -> None:
+    """The arguments and closure variables the body reads, read before it where the
+    trace has not yet: no trip was unrolled, and the body's first read (``X`` of
+    ``[X[y == c].sum(0) for c in classes]``: a cell of the 3.11 ``<listcomp>``, an
+    argument first read there on 3.12+) would look to the loop's checks like a
+    rebinding, or a temporary read after the loop. Reading one changes nothing."""
+    args = getattr(tx, "args", None) or {}
+    for inst in tx.info.insts[loop.index:loop.target or loop.index]:
+        if inst.name == "LOAD_DEREF":
+            cell = tx.cells.get(getattr(inst.arg, "name", inst.arg))
+            if cell is not None and cell.value is None:
+                try:
+                    cell.get(tx)
+                except Unsupported:     # (unbound: the body's own read says so)
+                    pass
+        elif inst.name.startswith(("LOAD_FAST", "STORE_FAST_LOAD_FAST")):
+            for name in names(getattr(inst.arg, "name", inst.arg)):
+                if name in args and name not in tx.locals:
+                    tx.load_local(name)
+
+
 def describe(value) -> str:
     return "nothing" if value is None else value.describe()
 
@@ -168,6 +197,10 @@ class DataTripScope(LoopScope):
     """A ``LoopScope`` over all of a range whose trip count the data decides."""
 
     data_trips = True
+
+    def __init__(self, tx, inst, it, rest, counters: dict):
+        _read_inputs(tx, inst)
+        super().__init__(tx, inst, it, rest, counters)
 
     def _known_facts(self) -> list:
         """A condition of a trip need hold only where that trip runs: with at least

@@ -102,7 +102,8 @@ class BodyState:
 
 
     def _holders(self) -> dict[int, list]:
-        """Per slot, where the frame held it at the loop: ("local", name), ("stack", i)."""
+        """Per slot, where the frame held it at the loop: ("local", name), ("stack", i),
+        or the rows of a list held there: ("rows", name), ("stack rows", i)."""
         holders: dict[int, list] = {k: [] for k in range(len(self.slots))}
         index = {id(v): k for k, v in enumerate(self.slots)}
         for name, var in self.entry_locals.items():
@@ -113,6 +114,9 @@ class BodyState:
         for i, var in enumerate(self.entry_stack):
             if id(var) in index:
                 holders[index[id(var)]].append(("stack", i))
+            elif isinstance(var, TripRowsVariable) and id(var.stacked) in index:
+                # (a list comprehension's rows, under its iterator: per_trip_lists)
+                holders[index[id(var.stacked)]].append(("stack rows", i))
         return holders
 
     def _next_values(self, holders) -> dict:
@@ -168,8 +172,8 @@ class BodyState:
 
     def _held(self, place):
         kind, key = place
-        if kind == "rows":   # (a list's rows: the list is the same object, its rows too)
-            held = self.tx.locals.get(key)
+        if kind in ("rows", "stack rows"):   # (a list's rows: the same list, the same rows)
+            held = self.tx.locals.get(key) if kind == "rows" else self.tx.stack[key]
             return held.stacked if isinstance(held, TripRowsVariable) else held
         return self.tx.locals.get(key) if kind == "local" else self.tx.stack[key]
 
@@ -253,6 +257,8 @@ class BodyState:
             for kind, key in places:
                 if kind == "rows":
                     tx.locals[key].stacked = final[k]
+                elif kind == "stack rows":
+                    tx.stack[key].stacked = final[k]
                 elif kind == "local":
                     tx.locals[key] = final[k]
                 else:

@@ -27,9 +27,15 @@ item's shape and dtype: ``plan_rows``). The second makes the list such a variabl
 (``check_rows``), an array the trip made (no view of a carried or outer array, no
 array written after the append: eager's list holds the object itself, so a later write
 would show in it). Anything else (another use of the list: ``len(means)``,
-``means[0]``, a loop around, a list comprehension) starts the trace over with the loop
-unrolled, where it breaks at its ``GET_ITER`` as before, with this hint (``HINT``,
-``builds_list_per_trip``), which names the rewrite that is one loop node.
+``means[0]``, a loop around, a condition in a comprehension) starts the trace over with
+the loop unrolled, where it breaks at its ``GET_ITER`` as before, with this hint
+(``HINT``, ``builds_list_per_trip``), which names the rewrite that is one loop node.
+
+A list comprehension stacked after it, ``np.array([X[y == c].mean(0) for c in
+classes])``, is the same loop: its list is the stack item under the iterator
+(``comprehension_list``, planned as ``COMPREHENSION``), ``LIST_APPEND`` its append,
+and ``loop_of_iterator`` finds its ``FOR_ITER`` from the ``GET_ITER`` (3.11: in the
+``<listcomp>`` function called with the iterator; 3.12+: after the inlined prologue).
 
 The forms ``builds_list_per_trip`` knows, from the ``GET_ITER``:
 
@@ -50,9 +56,11 @@ import types
 import numpy as np
 
 from .. import ops
+from ..bytecode.instructions import CodeInfo
 from ..exc import RestartAnalysis, Unsupported
 from ..graph import CALL
 from ..output_graph import PYTHON_EFFECTS
+from ..pyversion import INLINED_COMPREHENSIONS
 from ..raising import errstate_reports, rerun_on_raise
 from ..symbolic import Sym, SymInt
 from ..variables import ArrayVariable, ConstantVariable, TupleVariable
@@ -64,8 +72,10 @@ from .loop_facts import NotALoopNode, memory_base
 
 HINT = ("this loop builds a list one item per trip of a count only the data knows; "
         "`items = []` just before the loop, one items.append(array) a trip and "
-        "np.array(items) / np.stack(items) after it stay in the graph, other uses of the "
-        "list do not, so the loop runs in Python: preallocate the result "
+        "np.array(items) / np.stack(items) after it stay in the graph, as does "
+        "np.array([f(c) for c in classes]), other uses of the list (len(items), a "
+        "condition in the comprehension) do not, so the loop runs in Python: "
+        "preallocate the result "
         "(out = np.zeros((len(classes), X.shape[1]))) and write out[i] = ... in "
         "`for i in range(len(classes))` (one loop node, no break), or pass the count in")
 
@@ -114,6 +124,77 @@ def _attr(arg) -> str | None:
     return None
 
 
+# ---------------------------------------------------------------- comprehensions
+# A list comprehension's list has no name: it is the stack item under the iterator at
+# the ``FOR_ITER`` (the comprehension's own frame on 3.11, the enclosing one on 3.12+),
+# which ``LIST_APPEND 2`` appends to. Plans name it so.
+COMPREHENSION = "<comprehension>"
+
+# 3.12+ (PEP 709): between the GET_ITER of the iterable and the loop's FOR_ITER, the
+# prologue saves the loop variables (LOAD_FAST_AND_CLEAR), makes the list under the
+# iterator (SWAP 2, BUILD_LIST 0, SWAP 2) and, on 3.13, takes the iterator's iterator
+_PROLOGUE = frozenset({"LOAD_FAST_AND_CLEAR", "SWAP", "BUILD_LIST", "GET_ITER"}
+                      if INLINED_COMPREHENSIONS else ())
+
+
+def loop_of_iterator(tx, get_iter) -> tuple | None:
+    """The loop the ``GET_ITER`` at ``get_iter`` makes the iterator of, as
+    ``(code, info, for_iter)``: the next instruction, the ``FOR_ITER`` after a 3.12+
+    comprehension's prologue, or (3.11) the first ``FOR_ITER`` of the ``<listcomp>``
+    function called with it (``GET_ITER; PRECALL 0; CALL 0``, the function under the
+    iterable); None for anything else (a generator expression, a set comprehension).
+    ``enumerate_data_trips`` asks at the ``enumerate`` call, before the ``GET_ITER``.
+
+        >>> loop_of_iterator(tx, inst)   # [X[y == c].sum(0) for c in classes], 3.13
+        (<code f>, <CodeInfo f>, Inst(FOR_ITER))
+    """
+    insts = tx.info.insts
+    after = insts[get_iter.index + 1:get_iter.index + 9]
+    if not INLINED_COMPREHENSIONS and [i.name for i in after[:2]] == ["PRECALL", "CALL"] \
+            and after[0].arg == 0:
+        # (the function is under the iterable; where an ``enumerate(classes)`` call is
+        # about to make it, the top of the stack, its arguments taken: the topmost one)
+        made = next((v for v in reversed(tx.stack)
+                     if isinstance(getattr(v, "code", None), types.CodeType)), None)
+        code = getattr(made, "code", None)
+        if not isinstance(code, types.CodeType) or code.co_name != "<listcomp>":
+            return None
+        info = CodeInfo.of(code)
+        # (its code: [COPY_FREE_VARS, RESUME,] BUILD_LIST 0, LOAD_FAST .0, FOR_ITER)
+        loop = next((i for i in info.insts if i.name == "FOR_ITER"), None)
+        if loop is None or loop.index < 2 or \
+                [i.name for i in info.insts[loop.index - 2:loop.index]] != \
+                ["BUILD_LIST", "LOAD_FAST"]:
+            return None
+        return code, info, loop
+    for inst in after:
+        if inst.name == "FOR_ITER":
+            return tx.code, tx.info, inst
+        if inst.name not in _PROLOGUE or inst.name == "BUILD_LIST" and inst.arg != 0:
+            return None
+    return None
+
+
+def comprehension_list(tx, loop) -> ListVariable | None:
+    """At the ``FOR_ITER`` ``loop``: the comprehension's list (empty, under the
+    iterator, made by the ``BUILD_LIST 0`` of its prologue), or None."""
+    if len(tx.stack) < 2 or type(tx.stack[-2]) is not ListVariable:
+        return None
+    lst, insts = tx.stack[-2], tx.info.insts
+    if lst.items or lst.source is not None:
+        return None
+    j = loop.index - 1       # back over the prologue to its BUILD_LIST 0
+    while j >= 0 and insts[j].name in ("SWAP", "GET_ITER", "LOAD_FAST"):
+        j -= 1
+    if j < 0 or insts[j].name != "BUILD_LIST" or insts[j].arg != 0:
+        return None
+    # (only LIST_APPEND 2 in the body: the list under the iterator)
+    body = insts[loop.index + 1:loop.target] if loop.target is not None else []
+    if any(i.name == "LIST_APPEND" and i.arg != 2 for i in body):
+        return None
+    return lst
+
+
 # ---------------------------------------------------------------- stacked per-trip lists
 def fresh_empty_lists(tx, loop) -> dict[str, ListVariable]:
     """The lists the loop at ``loop`` (its ``FOR_ITER``) may stack: locals bound to an
@@ -135,6 +216,9 @@ def fresh_empty_lists(tx, loop) -> dict[str, ListVariable]:
                 if i.name.startswith(("LOAD_", "STORE_", "DELETE_"))):
             continue
         out[name] = var
+    lst = comprehension_list(tx, loop)
+    if lst is not None:
+        out[COMPREHENSION] = lst
     return out
 
 
@@ -177,7 +261,10 @@ def install_rows(tx, loop, count, plan: dict) -> list[TripRowsVariable]:
         item = ops.ArrayMeta(shape, np.dtype(dtype), ops.NUMPY, scalar)
         var = TripRowsVariable(rows, item, _on_append(loop), _on_stack(tx, loop, count),
                                refuse)
-        tx.locals[name] = var
+        if name == COMPREHENSION:
+            tx.stack[-2] = var      # (under the iterator: ``comprehension_list``)
+        else:
+            tx.locals[name] = var
         made.append(var)
     return made
 

@@ -67,6 +67,7 @@ from .functions import (
     UserMethodVariable,
 )
 from .library_calls import LibraryFunctionVariable
+from .list_windows import WindowSource, WindowVariable, window_of
 from .loggers import LoggerVariable
 from .named_tuples import NamedTupleVariable, is_namedtuple_class
 from .objects import (
@@ -190,7 +191,8 @@ def _rebuildable(source: Source | None) -> bool:
     was when the frame started, as the trace did; so is a class attribute read through
     an instance's type (``type(self).n += 1``, ``class_writes``). A resume function's
     passed cells and library modules' attributes stay specialized."""
-    while isinstance(source, ItemSource | AttrSource | IndexedItemSource | TypeSource):
+    while isinstance(source, ItemSource | AttrSource | IndexedItemSource | TypeSource |
+                     WindowSource):
         source = source.base
     return isinstance(source, LocalSource | GlobalSource | ClosureSource)
 
@@ -278,6 +280,52 @@ def _long_tuple(tx, value: tuple, source: Source) -> Variable:
     return TupleVariable([ConstantVariable(v) for v in value], source)
 
 
+def _unread_list(tx, value: list, source: Source, changing: bool,
+                 cls: type = ListVariable) -> ListVariable:
+    """A list from outside the trace, unread (see ``ListVariable``); ``changing``: its
+    length changed between calls (a window of one, ``list_windows``: always)."""
+    out = tx.output
+
+    def read() -> list[Variable]:   # on the trace's first look at the items
+        if len(value) > MAX_TRACED_ITEMS:   # (a list is written in place: no constants)
+            raise Unsupported(f"the items of a list of {len(value)} items (more than "
+                              f"{MAX_TRACED_ITEMS}: traced item by item it is too slow)",
+                              cause="unsupported_value")
+        _guard(tx, source, LENGTH, len(value))
+        return [wrap(tx, v, ItemSource(source, i)) for i, v in enumerate(value)]
+    var = cls.unread(source, read)
+    window = cls is not ListVariable
+    if _number_data(value) and _rebuildable(source) and \
+            (window or out.shape_env.dynamic.is_dynamic_sequence(source, value)):
+        var.data = functools.partial(_list_data, tx, value, source)
+    if changing and (var.data is None or window):
+        var.length = functools.cache(functools.partial(
+            out.shape_env.new_length, source, len(value)))
+        if value and all(type(v) is np.ndarray for v in value):
+            var.rows = functools.partial(stacked_rows_input, tx, value, source)
+    if changing or var.data is not None:   # (``sum(losses)``: see float_windows)
+        var.live = value
+    if _rebuildable(source):    # (``lrs[i]``: one item, see ListVariable.getitem)
+        var.item_at = functools.partial(_item_at, tx, value, source, changing)
+    if changing:    # (``tokens[-1]``: the last item alone, see ListVariable._from_end)
+        var.held_length = functools.cache(functools.partial(
+            out.shape_env.new_length, source, len(value)))
+        var.item_from_end = functools.cache(
+            lambda k: wrap(tx, value[k], ItemSource(source, k)))
+        var.window = functools.partial(window_of, functools.partial(_window, tx, value, source),
+                                       var)
+    return var
+
+
+def _window(tx, value: list, source: Source, keep: int) -> ListVariable:
+    """The last ``keep`` items of the list ``value`` at ``source``, as a list of its
+    own, unread, of changing length (``list_windows``)."""
+    held = WindowSource(source, keep)
+    var = _unread_list(tx, value[-keep:], held, True, WindowVariable)
+    var.source, var.held_source = None, held
+    return var
+
+
 def _wrap(tx, value: Any, source: Source | None) -> Variable:
     out = tx.output
     if _own_getattribute(value):
@@ -336,35 +384,8 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
         _guard(tx, source, TYPE, list)
         if source is None:
             return ListVariable([wrap(tx, v, None) for v in value])
-
-        def read() -> list[Variable]:   # on the trace's first look at the items
-            if len(value) > MAX_TRACED_ITEMS:   # (a list is written in place: no constants)
-                raise Unsupported(f"the items of a list of {len(value)} items (more than "
-                                  f"{MAX_TRACED_ITEMS}: traced item by item it is too slow)",
-                                  cause="unsupported_value")
-            _guard(tx, source, LENGTH, len(value))
-            return [wrap(tx, v, ItemSource(source, i)) for i, v in enumerate(value)]
-        var = ListVariable.unread(source, read)
-        changing = _rebuildable(source) and \
-            out.shape_env.dynamic.is_changing_length(source, value)
-        if _number_data(value) and _rebuildable(source) and \
-                out.shape_env.dynamic.is_dynamic_sequence(source, value):
-            var.data = functools.partial(_list_data, tx, value, source)
-        elif changing:
-            var.length = functools.cache(functools.partial(
-                out.shape_env.new_length, source, len(value)))
-            if value and all(type(v) is np.ndarray for v in value):
-                var.rows = functools.partial(stacked_rows_input, tx, value, source)
-        if changing or var.data is not None:   # (``sum(losses)``: see float_windows)
-            var.live = value
-        if _rebuildable(source):    # (``lrs[i]``: one item, see ListVariable.getitem)
-            var.item_at = functools.partial(_item_at, tx, value, source, changing)
-        if changing:    # (``tokens[-1]``: the last item alone, see ListVariable._from_end)
-            var.held_length = functools.cache(functools.partial(
-                out.shape_env.new_length, source, len(value)))
-            var.item_from_end = functools.cache(
-                lambda k: wrap(tx, value[k], ItemSource(source, k)))
-        return var
+        return _unread_list(tx, value, source, _rebuildable(source) and
+                            out.shape_env.dynamic.is_changing_length(source, value))
     if type(value) is collections.deque and source is not None:   # (see deques.py)
         return DequeVariable.wrap(tx, value, source, lambda v, at: wrap(tx, v, at),
                                   _rebuildable(source))

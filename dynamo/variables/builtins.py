@@ -28,7 +28,7 @@ from .. import ops
 from ..exc import Unsupported
 from ..symbolic.math_calls import round_call
 from . import conversions  # noqa: F401 (its handlers: int, float, bool, complex)
-from .arrays import ArrayVariable
+from .arrays import ArrayVariable, DeferredNumberVariable
 from .base import BoundBuiltinMethod, Variable
 from .constant import (
     BuiltinVariable,
@@ -213,6 +213,8 @@ def _len(tx, obj, **kw):
         return ConstantVariable(obj.meta.shape[0])
     if obj.is_constant():
         return ConstantVariable(len(obj.as_python_constant()))
+    if isinstance(obj, DeferredNumberVariable):   # len(f"{m:.3f}"): the text's own break
+        raise obj.needed()
     return ConstantVariable(len(tx.unpack_iterable(obj)))
 
 

@@ -36,6 +36,7 @@ known dropped item whose end the program sees is a graph break
 from __future__ import annotations
 
 import collections
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,6 +93,7 @@ class DequeVariable(Variable):
         self.live = None
         # (k) -> the length after ``k`` items appended, a changing int, or None
         self.changing_length = None
+        self.item_at = None        # (j) -> the item held at ``j`` alone (``_item_alone``)
 
     @classmethod
     def wrap(cls, tx, value: collections.deque, source, wrap_item,
@@ -125,6 +127,12 @@ class DequeVariable(Variable):
                                                                  side, least)
             var.live = value
             var.changing_length = lambda k: _changing_length(tx, value, source, k)
+
+            @functools.cache
+            def item_at(j: int) -> Variable:   # (its numbers: changing, as read()'s)
+                tx.output.shape_env.dynamic.changed_tuples.add(source)
+                return wrap_item(value[j], ItemSource(source, j))
+            var.item_at = item_at
 
         def held_length() -> int:
             where = tx.output.location()
@@ -242,10 +250,34 @@ class DequeVariable(Variable):
             raise Unsupported(f"deque index {index.describe()}",
                               "Only a Python int known while tracing indexes a deque "
                               "(a slice raises TypeError).")
+        item = self._item_alone(key)
+        if item is not None:
+            return item
         items = self.read_items(tx)
         if not -len(items) <= key < len(items):
             raise program_error(IndexError("deque index out of range"), exact=True)
         return items[key]
+
+    def _item_alone(self, key: int) -> Variable | None:
+        """``d[key]`` of an unread deque whose length changes, after appends only: an
+        item appended, or one held read alone (``L['self'].window[1]``), with the
+        decisions on the length held that place it (``d[0]`` of a ``maxlen=3`` window
+        after one append: ``len(d) >= 2``, then ``window[1]``), not the length."""
+        if self.item_at is None or not self.is_unread() or \
+                any(name not in ("append", "extend") for name, _ in self.ops):
+            return None
+        new, m = [v for _, vs in self.ops for v in vs], self.maxlen
+        k, n = len(new), self.changing_length(0)
+        if n is None or (m is not None and not -m <= key < m):
+            return None              # (out of range for any length: read, and raise)
+        if m is not None and k >= m:
+            return new[k - m:][key]
+        if key < 0:
+            return new[key] if -key <= k else \
+                self.item_at(key + k) if bool(n >= -(key + k)) else None
+        if m is not None and bool(n >= m - k):    # full after the appends
+            return new[key + k - m] if key + k >= m else self.item_at(key + k - m)
+        return self.item_at(key) if bool(n > key) else None
 
     def make_iterator(self, tx):
         return DequeIteratorVariable(self, tx)

@@ -102,7 +102,8 @@ def reduced(tx, fn, container) -> ConstantVariable | None:
         return None
     if not new and not _nonempty(container):
         return None         # (an empty one: max raises, sum is the int 0)
-    source = ReducedSource(container.source, name, keep, tuple(e[0] for e in extra),
+    base = getattr(container, "held_source", None) or container.source   # (list_windows)
+    source = ReducedSource(base, name, keep, tuple(e[0] for e in extra),
                            tuple(e[1] for e in extra), max((e[2] for e in extra), default=0))
     if source in env.dynamic.static:
         return None         # (pinned by an earlier trace: read the items)
@@ -110,7 +111,6 @@ def reduced(tx, fn, container) -> ConstantVariable | None:
     if not all(type(v) is float for v in held):
         return None
     guards = tx.output.guards
-    base = container.source
     guards.add(Guard(base, EXPR, f"set(map(type, {base.expr()})) <= {{___builtins.float}}",
                      note="a window of Python floats read whole"))
     now = fn([*held, *(float.__float__(v.value) for v in new)])   # (hints: no pin)

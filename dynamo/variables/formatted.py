@@ -5,8 +5,8 @@ need the text only after the function returns: the graph snapshots each array va
 (``np.copy``, so that a later in-place write does not change it) and the glue formats
 the snapshot with Python's own ``format`` (and ``str``/``repr``/``ascii`` for ``!s``,
 ``!r``, ``!a``): the same text eager makes. A use that needs the text while tracing
-(``print``, ``+``, ``len``, a comparison, a dict key) breaks there with the reason the
-f-string had before (cause ``format``).
+(``print``, ``len``, a comparison, a dict key) breaks there with the reason the
+f-string had before (cause ``format``); ``+`` of two texts is one text (``concat_texts``).
 
 Only where formatting cannot raise or warn for some values but not others, so that
 doing it after the graph changes nothing the program sees: NumPy arrays and scalars of
@@ -193,3 +193,21 @@ def join_texts(sep: str, items: list) -> Variable | None:
             parts.append(ConstantVariable(sep))
         parts.append(v)
     return join_parts(parts)
+
+
+def concat_texts(name: str, a: Variable, b: Variable) -> Variable | None:
+    """``a + b`` (``+=`` too) of two texts, one of them formatted after the graph
+    (``f"{name}: " + ", ".join(parts)``, ``line += f" {v:.3f}"``): one formatted text,
+    as ``str + str`` is the two texts one after the other. None for any other operator
+    or operand (a number: Python's own TypeError, on the old path).
+
+        >>> concat_texts("add", ConstantVariable("x: "), f_mean)   # "x: " + f"{m:.3f}"
+        FormattedStringVariable(["x: ", (m, ".3f", None, True, 0.0)])
+    """
+    if name != "add" or not (isinstance(a, FormattedStringVariable) or
+                             isinstance(b, FormattedStringVariable)):
+        return None
+    if not all(isinstance(v, FormattedStringVariable) or
+               (v.is_constant() and type(v.as_python_constant()) is str) for v in (a, b)):
+        return None
+    return join_parts([a, b])

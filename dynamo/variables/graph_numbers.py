@@ -11,6 +11,11 @@ very float: in the graph as an op's argument (``x * (uf0 * 2)``: NumPy sees a Py
 float, so a float32 array stays float32, NEP 50), or in the glue (``return loss / 3``
 is ``float(snapshot) / 3``). So values and types are eager's, bit for bit.
 
+``int(x)`` of a 0-d integer or bool array is the same, an unbacked int (``ui0``,
+``ShapeEnv.new_unbacked_int``; the graph converts with ``int``: exact, it cannot raise):
+``tp / max(int(support), 1)``, ``x * int(np.argmax(x))``. ``int()`` of a float array is
+not (NaN raises: its finite check is the glue's, ``conversions.py``).
+
 Only operations that cannot raise for any value stay in the graph (``scalars.binary``:
 ``+``, ``-``, ``*``, and ``/``, ``//``, ``%`` by a nonzero constant; ``min``/``max``,
 ``sum``; an elementwise op's operand); whatever reads the number (a comparison, ``if``,
@@ -40,21 +45,38 @@ def as_graph_number(tx, var: Variable) -> Variable:
     sets ``graph_number``: ``float(x)``, ``x.item()`` of a float array); any other
     Variable as it is. One symbol per snapshot. Not in a loop body (its values are the
     loop node's), nor for a backend that takes static shapes only."""
-    if not getattr(var, "graph_number", False) or var.fn is not float:
+    return graph_number_of(tx.output, var)
+
+
+def graph_number_of(out, var: Variable) -> Variable:
+    """``as_graph_number`` in the output graph ``out`` (``np.array(hist[-3:])`` after
+    ``hist.append(float(loss))``: ``list_windows.appended_data``)."""
+    if not getattr(var, "graph_number", False) or var.fn not in (float, int):
         return var
-    out = tx.output
     node, meta = var.snapshot.node, var.snapshot.meta
     if out.loop_scope is not None or not out.shape_env.dynamic.unbacked or \
             meta.kind != ops.NUMPY or meta.shape != () or node.graph is not out.root_graph:
         return var
+    if var.fn is int and meta.dtype.kind not in _EXACT_INT_KINDS:
+        return var   # int() of a float: not here (its finite check is the glue's)
     for name, (_, owner) in out.unbacked_numbers.items():
         if owner is node:
             return ConstantVariable(out.number_symbols[name])
-    number = out.shape_env.new_unbacked_number(f"{var.describe()}, at {_line(out)}")
+    what = f"{var.describe()}, at {_line(out)}"
+    if var.fn is int:   # n_classes = int(y.max()) + 1: an int only the data decides
+        number = out.shape_env.new_unbacked_int(what, _INT_HINT)
+    else:
+        number = out.shape_env.new_unbacked_number(what)
     name = next(iter(number.sym.symbols))
-    out.unbacked_numbers[name] = (float, node)
+    out.unbacked_numbers[name] = (var.fn, node)
     out.number_symbols[name] = number
     return ConstantVariable(number)
+
+
+# int() of a 0-d array of these kinds is exact and never raises (a float's may: NaN)
+_EXACT_INT_KINDS = "iub"
+# The made-up value rules see for an int() the graph reads: odd, past small test sizes
+_INT_HINT = 4099
 
 
 def is_graph_number(var: Variable) -> bool:

@@ -365,8 +365,10 @@ def _is_static(var: Variable) -> bool:
         return False
     if var.is_constant():
         return True
-    if getattr(var, "rows", None) is not None and var.is_unread():
-        return False      # a list of arrays, unread: reading it would guard its length
+    if (getattr(var, "rows", None) is not None or getattr(var, "data", None) is not None) \
+            and var.is_unread():
+        return False      # a list of arrays or numbers, unread: reading it would guard
+                          # its length (and items): the graph takes it as data
     return isinstance(var, SequenceVariable) and all(_is_static(i) for i in var.items)
 
 

@@ -189,6 +189,9 @@ class ListVariable(SequenceVariable):
     # unread, from a rebuildable source, whose length or items changed: the real list
     # (``float_windows``: ``sum(losses)`` computed by the call), else None
     live = None
+    # unread, a list whose length changed between calls: (tx, index) -> ``lst[-k:]`` as
+    # a list whose held items are read alone, or None (``list_windows``)
+    window = None
 
     def as_data(self):
         """The real list as array data (an input of symbolic length), while the trace
@@ -296,6 +299,9 @@ class ListVariable(SequenceVariable):
         return ConstantVariable(None)
 
     def getitem(self, tx, index: Variable) -> Variable:
+        window = None if self.window is None else self.window(tx, index)
+        if window is not None:
+            return window
         item = self._from_end(index)
         if item is None and self.item_at is not None and self.is_unread() and \
                 not self.edits and not self.appended and \

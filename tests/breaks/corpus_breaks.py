@@ -347,7 +347,7 @@ PROGRAMS = [
     ("if_data_false", b_if_data, (NEG,), 1, 0),
     ("while_tol", b_while_tol, (X,), 0, 1),
     ("float", b_float, (X,), 1, 0),   # y * s: a number the graph reads (graph_numbers.py)
-    ("int", b_int, (X,), 1, 1),
+    ("int", b_int, (X,), 1, 0),       # x * n: an int the graph reads (graph_numbers.py)
     ("item", b_item, (X,), 1, 0),     # x + v: a number the graph reads (graph_numbers.py)
     ("tolist", b_tolist, (X,), 2, 1),
     ("bool", b_bool, (X,), 2, 1),

@@ -42,14 +42,21 @@ def passed_in(it):
 
 def test_a_loop_over_a_data_dependent_length():
     y, X = np.array([0, 2, 2, 1]), np.arange(8.0).reshape(4, 2)
-    for fn in (per_class_means, per_class_comprehension):
-        check(fn, y, X)                     # eager's results, whatever breaks
-        report = dynamo_explain(fn, y, X)
-        first, *rest = report.break_reasons
-        assert first.reason.startswith("a data-dependent size (the length of np.unique's")
-        assert "for c in np.unique(y)" in first.hint
-        for brk in rest:   # (the loop is traced after the break, not run as Python)
-            assert not brk.reason.startswith("iteration over"), brk.reason
+    check(per_class_means, y, X)            # eager's results, whatever breaks
+    report = dynamo_explain(per_class_means, y, X)
+    first, *rest = report.break_reasons
+    assert first.reason.startswith("a data-dependent size (the length of np.unique's")
+    assert "for c in np.unique(y)" in first.hint
+    for brk in rest:   # (the loop is traced after the break, not run as Python)
+        assert not brk.reason.startswith("iteration over"), brk.reason
+
+
+def test_a_comprehension_over_a_data_dependent_length_is_a_loop_node():
+    # (one item per trip, no break: per_trip_lists.comprehension_list)
+    y, X = np.array([0, 2, 2, 1]), np.arange(8.0).reshape(4, 2)
+    check(per_class_comprehension, y, X)
+    report = dynamo_explain(per_class_comprehension, y, X)
+    assert (report.graph_count, report.break_reasons) == (1, [])
 
 
 def test_an_iterator_passed_in():

@@ -42,7 +42,8 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round30_trips", "round31_einsums", "round31_gathers",
               "round31_trips", "round31_rows", "round31_truths", "round32_data",
               "round32_windows", "round32_classes", "round32_chains", "round32_carried",
-              "round33_casts", "round33_indices", "round33_stats", "round33_spills")
+              "round33_casts", "round33_indices", "round33_stats", "round33_spills",
+              "round34_windows", "round34_rows", "round34_truths", "round34_gathers")
 
 
 def _runs(text):

@@ -1,10 +1,10 @@
 """A list built one item per trip of a count only the data knows breaks with a hint
 that says what stays in the graph (issue #19, ``dynamo/translator/per_trip_lists.py``).
 
-``np.array([X[y == c].mean(0) for c in np.unique(y)])`` cannot be one loop node: with
-no class eager gives ``np.array([])`` (float64, shape ``(0,)``), not the stacked
-``(k, d)``. It breaks as before (results as eagerly's, at 0, 1 and 3 classes, counts
-changing between calls), and its hint names the rewrite that is one loop node: a
+``np.array([X[y == c].mean(0) for c in np.unique(y) if (y == c).sum() > 1])`` cannot be
+one loop node: a trip may append nothing (the condition is the data's). It breaks as
+before (results as eagerly's, at 0, 1 and 3 classes, counts changing between calls),
+and its hint names the rewrite that is one loop node: a
 preallocated result written row by row, which is checked here to have no break.
 A loop over the same count that builds no list does not get that hint.
 """
@@ -26,9 +26,9 @@ CASES = [(X[:0], np.zeros(0, np.int64)), (X, np.zeros(12, np.int64)),
          (X, np.arange(12) % 3)]
 
 
-def comprehension(X, y):
+def comprehension(X, y):      # (a comprehension stacked is a node: test_comprehension_rows)
     classes = np.unique(y)
-    return np.array([X[y == c].mean(axis=0) for c in classes])
+    return np.array([X[y == c].mean(axis=0) for c in classes if (y == c).sum() > 1])
 
 
 def preallocated(X, y):     # the rewrite the hint names

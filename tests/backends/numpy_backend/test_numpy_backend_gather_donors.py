@@ -103,3 +103,27 @@ def test_no_buffer_between_layouts_or_into_a_returned_result():
     got = dynamo.compile(returned_chain, backend="numpy")(x, y, j)
     assert got.flags.owndata == returned_chain(x, y, j).flags.owndata
     dynamo.reset()
+
+
+def written_then_returned(x, i):
+    # hostile round 34 (round34_gathers/aliased_*): ``g``, a ufunc of a gather, is not
+    # returned itself, but ``g += 1`` (``add(..., out=multiply)``) is, so ``g``'s
+    # buffer reaches the caller: eager's owns its data
+    g = x[:, i] * 3.0
+    g += 1.0
+    return g - 0.5, g
+
+
+def test_no_gather_buffer_lent_to_a_result_written_then_returned():
+    fn = written_then_returned
+    x, i = rand(6, 8, seed=8), np.array([1, 3, 4])
+    dynamo.reset()
+    got = dynamo.compile(fn, backend="numpy")(x.copy(), i)
+    want = fn(x.copy(), i)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+        # fails before the fix: the result was a view of the gather's internal array
+        assert (g.base is None) == (w.base is None) and \
+            (g.base is None or (g.base.base is None) == (w.base.base is None))
+    differential(fn, x, i, rtol=1e-12, atol=1e-12, layouts=("C", "F", "strided"))
+    dynamo.reset()

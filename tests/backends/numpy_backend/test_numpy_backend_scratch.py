@@ -7,6 +7,7 @@ and strides (the any-layout variant keeps eager's layout for F-ordered inputs).
 """
 
 import re
+import sys
 import threading
 import weakref
 
@@ -206,7 +207,7 @@ def two_alive(x):
     b = np.sin(x)             # a is alive: another site
     c = a * b                 # a's buffer (a dies here)
     d = np.cos(x)             # b dies at c: b's site again
-    return c + d
+    return (c + d).sum(axis=0)    # (a returned chain would take no site)
 
 
 def test_values_that_never_live_together_share_a_site():
@@ -231,7 +232,45 @@ def test_small_results_allocate_as_before():
     assert ".take()" not in compiled_graph(chain, below, below,
                                            **PLAIN_PATH).__dynamo_source__
     at = np.ones(scratch.MIN_BYTES // 8)
-    assert ".take()" in compiled_graph(chain, at, at, **PLAIN_PATH).__dynamo_source__
+    assert ".take()" in compiled_graph(chain_sum, at, at, **PLAIN_PATH).__dynamo_source__
+
+
+def chain_sum(x, y):
+    return (np.exp(x) * np.sin(y) + 1.0).sum()     # no large value returned
+
+
+def standardize(X):
+    return (X - X.mean(axis=0)) / X.std(axis=0)    # the site's op would reach the caller
+
+
+def standardize_sq(X):
+    Z = (X - X.mean(axis=0)) / X.std(axis=0)
+    return Z, (Z * Z).sum(axis=0)                  # Z returned, Z * Z not
+
+
+def test_returned_results_are_held_by_the_caller_alone():
+    # A returned chain writes fresh arrays, as eager: a kept buffer returned would be
+    # referenced by its site too (``z.resize`` raises), and in ``z = f(x)`` the
+    # previous ``z`` is alive during the call, so the site could never hand it out again
+    X = np.random.default_rng(7).normal(size=BIG)
+    for fn, n_sites in ((standardize, 0), (standardize_sq, 1)):
+        code = compiled_graph(fn, X, **PLAIN_PATH)
+        assert len(_sites(code)) == n_sites, code.__dynamo_source__
+        f = dynamo.compile(fn, backend="numpy", options=PLAIN_PATH)
+        held = []
+        for _ in range(3):
+            got, want = f(X), fn(X)
+            got, want = (got, want) if isinstance(got, tuple) else ((got,), (want,))
+            for g, w in zip(got, want):
+                assert_same(g, w)
+                assert sys.getrefcount(g) == sys.getrefcount(w)
+            held.append((got, want))
+        z = f(X)
+        z = z[0] if isinstance(z, tuple) else z
+        z.resize(X.size + 1)                         # only the caller refers to it
+        for got, want in held:                       # nothing the caller held changed
+            for g, w in zip(got, want):
+                assert_same(g, w)
 
 
 def test_recycle_outputs_false_turns_it_off():

@@ -1,0 +1,192 @@
+"""``lst[-k:]`` of a list that grows between calls (a loss history, a frame list, a
+token log): the slice as a list of its own whose held items are read from
+``L['self'].losses[-2:]`` (``WindowSource``), not from the whole list (issue #16).
+
+Read item by item, a slice of a growing list guarded the list's length and each item
+it took: one entry per call while the list grows. A slice ``[-k:]`` (a negative int
+constant, no stop, no step) of a list the trace has not read and whose length changed
+between calls (``ListVariable.window``) needs none of that: the items the trace
+appended are known Variables, and the rest is the last ``k - appended`` items the
+list held when the call started, whatever its length. That part is a list whose
+length changes only while the list fills (``min(len, k - appended)``), so it is an
+unread list of its own (``WindowVariable``) with everything an unread list of
+changing length has: its length a changing int guarded only where read (a
+comparison guards its outcome), ``sum``/``max``/``min`` of its floats one float the
+call computes (``float_windows``), ``np.stack`` of its arrays one input
+(``stacked_lists``), ``np.array`` or ``np.mean`` of its ints or floats one input
+(``builder``), then the numbers the trace appended (``appended_data``), and its
+items, where the trace reads them, guarded one by one as any list's (the window's
+length then, not the list's). ``np.mean(d)`` of a deque of floats is made the same
+way from the floats it held that the appends keep (``deque_data``).
+
+The slice is a new list in Python: the window has no source (nothing is written
+back to it, it is not the list), and the glue rebuilds it, where it is returned or
+stored, as ``[*L['self'].losses[-2:], <appended>]``, read before the glue replays the
+list's appends (the values the glue returns are computed before its first write).
+
+Example::
+
+    def step(self, x, loss):
+        self.losses.append(loss)
+        return x * (sum(self.losses[-3:]) / 3)
+    # sum((*L['self'].losses[-2:], L['loss'])): one changing float; guarded on the
+    # window's items being floats and ``len(L['self'].losses[-2:]) >= 1``, not on the
+    # length of ``self.losses`` nor on its items
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from dynamo.guards import EXPR, AsArraySource, Guard, ShapeSource, Source
+
+from .. import ops
+from ..symbolic import SymInt
+from ..symbolic.scalars import SymFloat
+from .constant import ConstantVariable
+from .deques import DequeVariable, HeldRowsSource
+from .graph_numbers import graph_number_of
+from .sequences import ListVariable
+
+
+@dataclass(frozen=True)
+class WindowSource(Source):
+    """The last ``keep`` items of the list at ``base`` (a new list each time)::
+
+        >>> WindowSource(AttrSource(LocalSource("self"), "losses"), 2).name()
+        "L['self'].losses[-2:]"
+    """
+
+    base: Source
+    keep: int
+    computed = True   # a new list each call: generated code makes it once
+
+    def name(self) -> str:
+        return f"{self.base.name()}[-{self.keep}:]"
+
+    def expr(self) -> str:
+        return f"{self.base.expr()}[-{self.keep}:]"
+
+
+class WindowVariable(ListVariable):
+    """The held part of ``lst[-k:]``, then the items the trace appended to ``lst``
+    before the slice (``appended``): a new list, read from ``held_source``."""
+
+    held_source: WindowSource | None = None
+
+    def _set_unread(self, index) -> bool:
+        return False      # (an item set: read the items; the slice is a list of the trace)
+
+    def reconstruct(self, cg) -> str:
+        if not self.is_unread():
+            return super().reconstruct(cg)
+
+        def build(var) -> str:
+            parts = [f"*{var.held_source.expr()}", *(cg.value(v) for v in var.appended)]
+            return f"[{', '.join(parts)}]"
+        return cg.mutable(self, build)
+
+
+def window_of(make, lst: ListVariable, tx, index) -> ListVariable | None:
+    """``lst[index]`` for a slice ``[-k:]`` of an unread list whose length changes, as
+    the last ``k`` appended items or a ``WindowVariable`` (``make(keep)``: the last
+    ``keep`` items held, or None); None where it does not apply (the items are read as
+    before). The builder binds ``make`` and ``lst`` as ``lst.window``."""
+    if not lst.is_unread() or lst.edits or \
+            tx.output.loop_scope is not None or not index.is_constant():
+        return None        # (a loop node's body: its trips are not the call's start)
+    key = index.as_python_constant()
+    if type(key) is not slice or key.stop is not None or key.step is not None or \
+            type(key.start) is not int or key.start >= 0:     # (a SymInt: not an int)
+        return None
+    keep, appended = -key.start, list(lst.appended)
+    if len(appended) >= keep:
+        return ListVariable(appended[len(appended) - keep:])
+    window = make(keep - len(appended))
+    if window is None:
+        return None
+    window.appended = appended
+    return window
+
+
+def appended_data(output, lst: ListVariable):
+    """``lst`` as array data (``np.array(self.buf[-w:])``, ``np.mean(hist[-k:])``) where
+    the trace appended numbers to it: the held items' input (``lst.data``: an int64
+    or float64 array of symbolic length) then the appended numbers, as NumPy makes
+    the whole list (``concatenate([np_asarray_held, array([l])])``); None where it
+    does not apply. The appended items must be Python numbers of the held array's
+    kind (ints to int64, floats to float64: the dtype NumPy gives the whole list),
+    constants or changing numbers of the frame."""
+    if lst.data is None or not lst.is_unread() or lst.edits or not lst.appended:
+        return None
+    kind = {np.dtype(np.int64): int, np.dtype(np.float64): float}
+    appended = [graph_number_of(output, v) for v in lst.appended]   # (float(loss))
+    values = [v.value if isinstance(v, ConstantVariable) else None for v in appended]
+    held = lst.data()
+    if held is None or held.meta.dtype not in kind:
+        return None
+    want = kind[held.meta.dtype]
+    if not all(type(v) is want or (type(v) is SymFloat and want is float) or
+               (type(v) is SymInt and want is int) for v in values):
+        return None
+    if want is int and not all(-2 ** 63 <= int.__int__(v) < 2 ** 63 for v in values):
+        return None    # (NumPy types a larger int otherwise)
+    new = output.call_op(ops.get("array"), [ListVariable(appended)], {})
+    return output.call_op(ops.get("concatenate"), [ListVariable([held, new])], {})
+
+
+def deque_data(output, d):
+    """``np.mean(d)`` (``np.array(d)``, ``np.asarray(d)``) of an unread deque of Python
+    floats whose length changes between calls, the trace having only appended floats
+    to it: the floats held that the appends keep (all, or ``list(d)[-keep:]`` for a
+    ``maxlen`` deque) as one float64 input of symbolic length, then the appended ones
+    (``concatenate([np_asarray_held, array([l])])``); None where it does not apply.
+    NumPy makes that very array of the deque (``np.asarray(d)``), so the mean is
+    eager's bit for bit on every Python; no length is guarded, and the items held are
+    guarded to be floats (ints would make an int64 array, whose mean NumPy computes
+    otherwise)."""
+    if not isinstance(d, DequeVariable) or not d.is_unread() or d.live is None or \
+            output.loop_scope is not None or any(n not in ("append", "extend") for n, _ in d.ops):
+        return None
+    new = [graph_number_of(output, v) for _, vs in d.ops for v in vs]
+    if not all(isinstance(v, ConstantVariable) and
+               (type(v.value) is float or type(v.value) is SymFloat) for v in new):
+        return None
+    keep = None if d.maxlen is None else d.maxlen - len(new)
+    parts = []
+    if keep is None or keep > 0:
+        held = _held_floats(output, d, keep, 1 if new else 2)
+        if held is None:
+            return None
+        parts.append(held)
+    if new:
+        kept = new if d.maxlen is None else new[max(len(new) - d.maxlen, 0):]
+        parts.append(output.call_op(ops.get("array"), [ListVariable(kept)], {}))
+    if len(parts) == 1:
+        return parts[0]
+    return output.call_op(ops.get("concatenate"), [ListVariable(parts)], {})
+
+
+def _held_floats(output, d, keep: int | None, least: int):
+    """The floats of the deque ``d`` held when the call starts that the appends keep, as
+    one float64 input (``np.asarray(list(d)[-keep:])``) of symbolic length from
+    ``least`` up; None where there are fewer, a length was pinned, or not all floats."""
+    value, source = d.live, d.source
+    rows_source = source if keep is None else HeldRowsSource(source, keep, "right")
+    array_source = AsArraySource(rows_source)
+    known = output.input_vars.get(array_source)
+    if known is not None:
+        return known
+    part = list(value) if keep is None else list(value)[-keep:]
+    if len(part) < least or ShapeSource(array_source, 0) in output.shape_env.dynamic.static \
+            or not all(type(v) is float for v in value):
+        return None
+    output.guards.add(Guard(source, EXPR, f"set(map(type, {source.expr()})) <= "
+                                          f"{{___builtins.float}}",
+                            note="a window of Python floats read whole"))
+    var = output.add_input(np.asarray(part, dtype=np.float64), array_source,
+                           dynamic_dims=(0,), least=least)
+    output.input_vars[array_source] = var
+    return var
