@@ -160,6 +160,12 @@ OPS: tuple[Advice, ...] = (
            "Unrolling a loop over this many rows would make a very large graph.",
            "vectorize over the first axis (x.sum(axis=1) instead of a loop over rows), or "
            "raise dynamo.config.max_unroll"),
+    Advice(r"^zip\(\) of arrays whose lengths only the data decides",
+           "zip stops at the shortest array; with lengths only the data decides the "
+           "trace cannot say which one, so the loop is no loop node.",
+           "zip slices of one array of bounds (b = np.concatenate(([0], starts, "
+           "[len(v)])); zip(b[:-1], b[1:])), which have one length, or accept the graph "
+           "break"),
     Advice(r"^iteration over a 0-d array",
            "Iterating a 0-d array raises TypeError in plain NumPy.",
            "index it with x[()] or use x.item() outside the compiled function"),

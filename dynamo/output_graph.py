@@ -38,6 +38,7 @@ from dynamo.guards import ARRAY, EXPR, ArraySpec, Guard, GuardSet, Source
 from dynamo.ops.signals import warns_in_python
 
 from . import ops
+from .clamped_slices import clamped_slices
 from .exc import Unsupported
 from .graph import Graph
 from .ops import ArrayMeta, meta_of
@@ -325,6 +326,7 @@ class OutputGraph:
                                   "it must).", cause="op_rule") from e
             meta = meta if one_answer is None else one_answer[0]
         named = type(meta) if hasattr(type(meta), "_fields") else None  # np.linalg.eigh's
+        op, meta = clamped_slices(self.shape_env, op, meta_args, meta)   # b[1:] of b[m]
         data_sizes = ops.data_sizes(meta)    # x[mask]: sizes only the data decides
         self.shape_env.raises = None
         if one_answer is None:

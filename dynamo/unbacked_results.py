@@ -48,6 +48,9 @@ def with_unbacked_sizes(output, op: ops.OpDef, meta, data_sizes: list, call, met
     line = os.path.basename(output.current_loc.get("loc", ""))
     what = ("the length of a slice with a bound read from an array"
             if op.name == "getitem" and _sliced_by_arrays(meta_call) else
+            "the length of a slice of a data-dependent length"
+            if any(m.measure[:1] == ("clamped",) for _, _, m in data_sizes
+                   if isinstance(m.measure, tuple)) else
             "the number of elements x[mask] selects" if op.name == "getitem" else
             f"the length of np.{op.name}'s result") + (f", at {line}" if line else "")
     arrays = _array_arguments(call, metas_in(meta_call))
@@ -228,6 +231,8 @@ def _slice_length_key(call, meta_call, measure) -> Any:
         >>> _slice_length_key(([x, sl], {}), ((xm, slm), {}), ("slice", 0, 0))
         ('slice', <bound keys>, ('static', 10))
     """
+    if isinstance(measure, tuple) and measure[:1] == ("clamped",):
+        return measure    # (b[1:] of b[m]: its length's function of the axis, clamped_slices)
     if not (isinstance(measure, tuple) and measure[:1] == ("slice",)) or measure[2] is None:
         return None
     (args, _), (metas, _) = call, meta_call

@@ -112,8 +112,8 @@ class Stencils:
         base, index, value = node.args
         if has_array_index(index):   # ``x[idx] = v``: a sequential scatter (scatters.py)
             return self.scatter(node)
-        if isinstance(self.env.get(value), RunPart):   # run-time length (run_stores.py)
-            return self.run_store(node)
+        if isinstance(value, Node) and isinstance(self.env.get(value), RunPart):
+            return self.run_store(node)   # run-time length (run_stores.py)
         target = self.val(base)
         if isinstance(target, Lazy):   # ``y = x + 1; y[0] = 0``: y is a new array
             target = self.force(base)

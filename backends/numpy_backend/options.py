@@ -85,9 +85,12 @@ class Options:
     """Names of graph passes to leave out (see ``backends.passes.PIPELINE``)."""
 
     recycle_outputs: bool = True
-    """Outputs of block-wise groups reuse arrays that earlier calls returned and the
-    caller has since dropped (``runtime.Recycler``: no page faults for a fresh
-    array); up to two such arrays per output stay allocated between calls."""
+    """Outputs of block-wise groups that the caller never gets (values later ops read,
+    not returned nor viewed by a returned value: ``reuse.reaches_caller``) reuse the
+    arrays of earlier calls once nothing holds them (``runtime.Recycler``: no page
+    faults for a fresh array); up to two such arrays per output stay allocated between
+    calls. A returned output is a fresh array, as eager's (held by the caller alone).
+    Also the plain path's kept buffers (``scratch.py``)."""
 
     rerun_on_error: bool = True
     """When the fused code raises, run the original graph op by op so the caller sees

@@ -42,7 +42,7 @@ from typing import NamedTuple
 
 from dynamo import ops
 from dynamo.graph import CALL, CONSTANT, PLACEHOLDER, Graph, Node
-from dynamo.ops.node_facts import FRESH_ELEMENTWISE, array_meta, returns_fresh
+from dynamo.ops.node_facts import FRESH_ELEMENTWISE, array_meta, has_effect, returns_fresh
 
 from ..fusion import Group, reduction_info
 from ..passes.hoist import HOISTED
@@ -369,8 +369,9 @@ def donors(graph: Graph, groups: list[Group], steps: list, returned, layout_chec
             # returned, viewed or written (``d -= np.round(d)``): the buffer may live on
             # past its last reader here, so its site serves no other op of this call
             first = sites.escape(node)
-            if first is not None and node in returned:
-                # returned: the op that took the site writes a fresh array after all.
+            if first is not None and reaches_caller(node, returned):
+                # returned (or a view of it is: ``return t[1:]``, whose ``base`` would be
+                # the site's buffer): the op that took the site writes a fresh array after all.
                 # The site would hold the caller's array (one reference more than
                 # eager's: ``z.resize(n)`` raises), and in ``z = f(x)`` the previous
                 # ``z`` is alive during the next call, so the kept buffer is never free
@@ -398,6 +399,44 @@ def _outlives_readers(node: Node, returned) -> bool:
             continue
         if not (returns_fresh(u) or takes_out(u) or (isinstance(out, Node) and uses_out(u))):
             return True
+    return False
+
+
+def reaches_caller(node: Node, returned) -> bool:
+    """``node``'s array may reach the caller: it is returned, or an op returns it or a
+    view of it (``out=node``, ``node[1:]``, ``node.T``, ``np.split(node, 2)[0]``) that
+    may, or an op with an effect may keep it (any op not known to only read it). A
+    buffer kept between calls (``runtime.Recycler``, ``scratch.Scratch``) must not
+    hold such an array: the caller's array would have one reference more than eager's
+    (``z.resize(n)`` raises, ``sys.getrefcount`` differs) and a weak reference to it
+    would live on until the site's next call.
+
+        >>> # t = x * 2.0; v = t[1:]; return v
+        >>> reaches_caller(t, returned=(v,)), reaches_caller(t, returned=(t.sum(),))
+        (True, False)
+    """
+    seen, todo = set(), [node]
+    while todo:
+        n = todo.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        if n in returned:
+            return True
+        for u in n.users:
+            out = u.kwargs.get("out")
+            if out is n:                   # its result is n itself
+                todo.append(u)
+                continue
+            if u.target == "setitem" and u.args and u.args[0] is n \
+                    and not any(a is n for a in u.args[1:]):
+                continue                   # a write into n keeps no reference to it
+            if _copied_in(u, n) or returns_fresh(u) or takes_out(u) \
+                    or (isinstance(out, Node) and uses_out(u)):
+                continue                   # reads n into another array
+            if u.op != CALL or has_effect(u):
+                return True                # may keep it (a container, an attribute)
+            todo.append(u)                 # a pure op: its result may be a view of n
     return False
 
 

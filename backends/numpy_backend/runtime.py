@@ -396,10 +396,12 @@ class Recycler:
     function no longer used) keep what they hold until all sites together hold more
     than ``RETAINED_BYTES``: then the least recently used sites let go of theirs.
 
-    What the caller can see: a dropped array that has a weak reference (or a
-    ``weakref.finalize``) is released at this site's next ``take``, not at once.
-    Off where reference counts cannot tell (a free-threaded CPython), and with the
-    backend option ``recycle_outputs=False``.
+    Generated code takes from a recycler only arrays the caller never gets (not
+    returned, nor viewed by a returned value: ``reuse.reaches_caller``): one returned
+    would be referenced by the site too (``z.resize(n)`` raises where eager's works) and,
+    dropped, would outlive its weak references until the next ``take``. Off where
+    reference counts cannot tell (a free-threaded CPython), and with the backend option
+    ``recycle_outputs=False``.
 
         >>> r = Recycler((1000, 1000), np.dtype("float32"))
         >>> a = r.take(); address = a.ctypes.data

@@ -30,7 +30,10 @@ its hint (``break_before.iterable_needs_its_length``).
 ``for i, c in enumerate(classes)`` is the same loop too, where the ``enumerate`` goes
 straight into the loop (``enumerate_data_trips``: an ``EnumeratedRowsVariable``, whose
 trip ``i`` gives ``(start + i, classes[i])``); an ``enumerate`` bound to a name first
-breaks at its CALL, as before (``break_before``). A list comprehension is such a
+breaks at its CALL, as before (``break_before``). ``for s, e in zip(b[:-1], b[1:])``
+of NumPy arrays of one such length is one too (``zip_data_trips``: a
+``ZippedRowsVariable``, trip ``i`` giving ``(b[:-1][i], b[1:][i])``); lengths that may
+differ break at the ``zip`` call. A list comprehension is such a
 node where its list is stacked after it (``per_trip_lists``: at no class
 ``np.array([... for c in classes])`` is ``np.array([])``, float64 of shape ``(0,)``,
 which the graph checks for); otherwise it breaks as before.
@@ -45,11 +48,11 @@ from __future__ import annotations
 
 from .. import ops
 from ..exc import Unsupported
-from ..symbolic import Sym
+from ..symbolic import Sym, SymInt
 from ..symbolic.fit import symbols_in
 from ..symbolic.sizes import is_unbacked
 from ..variables import ArrayVariable
-from ..variables.arrays import EnumeratedRowsVariable, RowIteratorVariable
+from ..variables.arrays import EnumeratedRowsVariable, RowIteratorVariable, ZippedRowsVariable
 from ..variables.constant import SymRangeVariable
 from ..variables.iterators import SymRangeIteratorVariable
 from .loop_body_state import dead_after
@@ -105,6 +108,36 @@ class DataTripLoops:
             return None
         return EnumeratedRowsVariable(iterable, iterable.meta.shape[0], start)
 
+    def zip_data_trips(self, iterables):
+        """``zip(starts, ends)`` called right before the ``GET_ITER`` of a loop that may
+        be a node, of two or more NumPy arrays whose lengths are one size the data
+        decides (the same expression: ``b[:-1]`` and ``b[1:]``): their rows as a
+        ``ZippedRowsVariable``; None for anything else (``zip`` as usual). Lengths that
+        are equal only for some counts (``starts`` of ``u0`` and ``np.append(starts[1:],
+        n)`` of ``u1 + 1``: 0 and 1 at no segment) stay None: zip stops at the
+        shorter one, which no trip count here can name."""
+        insts, at = self.info.insts, self.current
+        if len(iterables) < 2 or any(
+                type(a) is not ArrayVariable or a.meta.ndim < 1 or a.meta.kind != ops.NUMPY
+                for a in iterables) or not data_decided(iterables[0]) or \
+                at is None or at.name not in ("CALL", "CALL_KW") or \
+                at.index + 1 >= len(insts) or insts[at.index + 1].name != "GET_ITER" or \
+                not self._may_be_data_trip_node(insts[at.index + 1]):
+            return None
+        if any(not _one_length(a, iterables[0]) for a in iterables[1:]):
+            if all(data_decided(a) for a in iterables):   # (else: zip as usual)
+                raise Unsupported(
+                    "zip() of arrays whose lengths only the data decides, and may differ "
+                    f"({', '.join(a.meta.shape[0].sym.render() for a in iterables)})",
+                    "zip stops at the shortest array; the trace cannot say which one that "
+                    "is, nor name its length as one loop node's trip count.",
+                    hint="zip slices of one array of bounds, which have one length: "
+                         "b = np.concatenate(([0], starts, [len(v)])); "
+                         "zip(b[:-1], b[1:]) (one loop node), or accept the graph break",
+                    cause="data_dependent_shape")
+            return None
+        return ZippedRowsVariable(list(iterables), iterables[0].meta.shape[0])
+
     def _may_be_data_trip_node(self, inst) -> bool:
         """The ``GET_ITER`` ``inst`` makes the iterator of a loop (the next
         instruction's, or a list comprehension's: ``per_trip_lists.loop_of_iterator``),
@@ -157,6 +190,13 @@ class DataTripLoops:
         if plan:
             self.refuse_loop_node(inst, why, plan, kind="rows")
         self.refuse_loop_node(inst, why)
+
+
+def _one_length(a, b) -> bool:
+    """Are the two arrays' lengths one size at every count? Compared as expressions,
+    not as values (a comparison of unbacked sizes would read them)."""
+    m, n = a.meta.shape[0], b.meta.shape[0]
+    return isinstance(m, SymInt) and isinstance(n, SymInt) and m.sym == n.sym
 
 
 def is_data_trip_iterator(it) -> bool:

@@ -386,9 +386,10 @@ class LoopScope(IndexFit, BodyState):
                                    "not new in the trip")
             del perm[k]
         if isinstance(self.it, RowIteratorVariable):
-            k = next((k for k, v in enumerate(self.slots) if v is self.it.array), None)
-            if k is not None and nexts[k] != k:   # Python goes on with the first array
-                raise NotALoopNode("the array whose rows are iterated is rebound")
+            for array in getattr(self.it, "arrays", [self.it.array]):   # (zip: each)
+                k = next((k for k, v in enumerate(self.slots) if v is array), None)
+                if k is not None and nexts[k] != k:   # Python goes on with the first array
+                    raise NotALoopNode("the array whose rows are iterated is rebound")
         written = {k for k, v in enumerate(self.slots)
                    if v.node is not self.placeholders[id(v)]}
         for k in list(perm):       # a swapped array may be written in any iteration

@@ -237,6 +237,38 @@ class EnumeratedRowsVariable(RowIteratorVariable):
         return cg.mutable(self, build)
 
 
+class ZippedRowsVariable(RowIteratorVariable):
+    """``zip(starts, ends)`` of arrays of one length only the data decides, made only
+    where a loop node takes it at once (``translator/data_trips.py``): each item is
+    ``(starts[i], ends[i])``, as ``zip`` gives it; the trip count is that one length.
+
+    Example::
+
+        >>> it = ZippedRowsVariable([starts, ends], u1); it.row(tx, i)  # (starts[i], ends[i])
+    """
+
+    def __init__(self, arrays: list, rows):
+        super().__init__(arrays[0], rows)
+        self.arrays = list(arrays)
+
+    def describe(self) -> str:
+        return "zip() of the rows of arrays"
+
+    def python_type(self) -> type:
+        return zip
+
+    def row(self, tx, index: Variable) -> Variable:
+        return TupleVariable([tx.output.call_op(ops.get("getitem"), [a, index], {})
+                              for a in self.arrays])
+
+    def reconstruct(self, cg) -> str:
+        def build(v) -> str:   # (each array's iterator as RowIteratorVariable builds it)
+            rows = [f"{cg.const(advanced)}({cg.const(iter)}({cg.array(a)}), "
+                    f"{concrete(v.index)}, {v.index >= v.rows})" for a in v.arrays]
+            return f"{cg.const(zip)}({', '.join(rows)})"
+        return cg.mutable(self, build)
+
+
 class FlatVariable(Variable):
     """``x.flat``: indexing it reads and writes ``x`` in flat (C) order."""
 

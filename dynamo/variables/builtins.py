@@ -401,6 +401,9 @@ def _next(tx, it, *default):
 
 @handles(zip)
 def _zip(tx, *its, strict=None):
+    rows = tx.zip_data_trips(its)    # (a loop node over a count: data_trips)
+    if rows is not None:
+        return rows
     iterators = [get_iterator(tx, i) for i in its]   # iter() of each, in order, as zip does
     return ZipVariable(iterators, strict is not None and strict.truth(tx))
 

@@ -90,7 +90,8 @@ class WindowVariable(ListVariable):
 
 
 def window_of(make, lst: ListVariable, tx, index) -> ListVariable | None:
-    """``lst[index]`` for a slice ``[-k:]`` of an unread list whose length changes, as
+    """``lst[index]`` for a slice ``[-k:]`` of an unread list whose length changes (or
+    ``[-k:-j]`` where the trace appended j items or more: the previous values), as
     the last ``k`` appended items or a ``WindowVariable`` (``make(keep)``: the last
     ``keep`` items held, or None); None where it does not apply (the items are read as
     before). The builder binds ``make`` and ``lst`` as ``lst.window``."""
@@ -98,10 +99,16 @@ def window_of(make, lst: ListVariable, tx, index) -> ListVariable | None:
             tx.output.loop_scope is not None or not index.is_constant():
         return None        # (a loop node's body: its trips are not the call's start)
     key = index.as_python_constant()
-    if type(key) is not slice or key.stop is not None or key.step is not None or \
+    if type(key) is not slice or key.step is not None or \
             type(key.start) is not int or key.start >= 0:     # (a SymInt: not an int)
         return None
-    keep, appended = -key.start, list(lst.appended)
+    drop = 0 if key.stop is None else key.stop
+    if key.stop is not None and (type(drop) is not int or not key.start < drop < 0 or
+                                 len(lst.appended) < -drop):
+        return None    # (``[-k:-j]`` cutting into the items held: they are read)
+    # ``lst[-k:-j]`` is ``lst[:-j][-(k - j):]``, and ``lst[:-j]`` the list held then
+    # the appended items but the last j: a window of ``k - j`` of that
+    keep, appended = drop - key.start, list(lst.appended)[:len(lst.appended) + drop]
     if len(appended) >= keep:
         return ListVariable(appended[len(appended) - keep:])
     window = make(keep - len(appended))
@@ -139,25 +146,31 @@ def appended_data(output, lst: ListVariable):
 
 def deque_data(output, d):
     """``np.mean(d)`` (``np.array(d)``, ``np.asarray(d)``) of an unread deque of Python
-    floats whose length changes between calls, the trace having only appended floats
-    to it: the floats held that the appends keep (all, or ``list(d)[-keep:]`` for a
-    ``maxlen`` deque) as one float64 input of symbolic length, then the appended ones
-    (``concatenate([np_asarray_held, array([l])])``); None where it does not apply.
-    NumPy makes that very array of the deque (``np.asarray(d)``), so the mean is
-    eager's bit for bit on every Python; no length is guarded, and the items held are
-    guarded to be floats (ints would make an int64 array, whose mean NumPy computes
-    otherwise)."""
+    floats, or of Python ints, whose length changes between calls, the trace having
+    only appended numbers of that kind to it: the numbers held that the appends keep
+    (all, or ``list(d)[-keep:]`` for a ``maxlen`` deque) as one float64 (int64) input
+    of symbolic length, then the appended ones (``concatenate([np_asarray_held,
+    array([l])])``); None where it does not apply. NumPy makes that very array of the
+    deque (``np.asarray(d)``), so the mean is eager's bit for bit on every Python; no
+    length is guarded, and the items held are guarded to be of the one kind (ints and
+    floats mixed make a float64 array NumPy converts otherwise; ints past 64 bits an
+    object array, which the input's int64 guard refuses).
+
+        d.append(n_tokens)             # a deque(maxlen=4) of ints
+        np.mean(d)   # mean(concatenate([np.asarray(list(L['self'].d)[-3:]), array([n])]))
+    """
     if not isinstance(d, DequeVariable) or not d.is_unread() or d.live is None or \
             output.loop_scope is not None or any(n not in ("append", "extend") for n, _ in d.ops):
         return None
     new = [graph_number_of(output, v) for _, vs in d.ops for v in vs]
-    if not all(isinstance(v, ConstantVariable) and
-               (type(v.value) is float or type(v.value) is SymFloat) for v in new):
+    values = [v.value if isinstance(v, ConstantVariable) else None for v in new]
+    want = _kind(values) if values else _kind(list(d.live))
+    if want is None:
         return None
     keep = None if d.maxlen is None else d.maxlen - len(new)
     parts = []
     if keep is None or keep > 0:
-        held = _held_floats(output, d, keep, 1 if new else 2)
+        held = _held_numbers(output, d, keep, 1 if new else 2, want)
         if held is None:
             return None
         parts.append(held)
@@ -169,24 +182,42 @@ def deque_data(output, d):
     return output.call_op(ops.get("concatenate"), [ListVariable(parts)], {})
 
 
-def _held_floats(output, d, keep: int | None, least: int):
-    """The floats of the deque ``d`` held when the call starts that the appends keep, as
-    one float64 input (``np.asarray(list(d)[-keep:])``) of symbolic length from
-    ``least`` up; None where there are fewer, a length was pinned, or not all floats."""
+def _kind(values: list) -> type | None:
+    """``float`` where all ``values`` are Python floats (or changing floats), ``int``
+    where all are Python ints in int64's range (or changing ints; a bool is not one:
+    NumPy makes a bool array of bools), else None."""
+    if values and all(type(v) is float or type(v) is SymFloat for v in values):
+        return float
+    if values and all(type(v) is int or type(v) is SymInt for v in values) and \
+            all(-2 ** 63 <= int.__int__(v) < 2 ** 63 for v in values):
+        return int
+    return None
+
+
+def _held_numbers(output, d, keep: int | None, least: int, want: type):
+    """The numbers of the deque ``d`` held when the call starts that the appends keep,
+    as one float64 (int64 for ``want`` int) input (``np.asarray(list(d)[-keep:])``) of
+    symbolic length from ``least`` up; None where there are fewer, a length was
+    pinned, or not all of the kind ``want``."""
     value, source = d.live, d.source
     rows_source = source if keep is None else HeldRowsSource(source, keep, "right")
     array_source = AsArraySource(rows_source)
     known = output.input_vars.get(array_source)
     if known is not None:
-        return known
+        return known if known.meta.dtype == _DTYPES[want] else None
     part = list(value) if keep is None else list(value)[-keep:]
     if len(part) < least or ShapeSource(array_source, 0) in output.shape_env.dynamic.static \
-            or not all(type(v) is float for v in value):
+            or not all(type(v) is want for v in value):
         return None
+    array = np.asarray(part)
+    if array.dtype != _DTYPES[want]:
+        return None       # (an int past 64 bits)
     output.guards.add(Guard(source, EXPR, f"set(map(type, {source.expr()})) <= "
-                                          f"{{___builtins.float}}",
-                            note="a window of Python floats read whole"))
-    var = output.add_input(np.asarray(part, dtype=np.float64), array_source,
-                           dynamic_dims=(0,), least=least)
+                                          f"{{___builtins.{want.__name__}}}",
+                            note=f"a window of Python {want.__name__}s read whole"))
+    var = output.add_input(array, array_source, dynamic_dims=(0,), least=least)
     output.input_vars[array_source] = var
     return var
+
+
+_DTYPES = {float: np.dtype(np.float64), int: np.dtype(np.int64)}

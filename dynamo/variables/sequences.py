@@ -193,6 +193,17 @@ class ListVariable(SequenceVariable):
     # a list whose held items are read alone, or None (``list_windows``)
     window = None
 
+    def truth(self, tx) -> bool:
+        """``if self.hist:`` of an unread list whose length changed between calls: the
+        decision ``len(L['self'].hist) != 0`` (a changing int's truth), not the length
+        nor the items, so ``self.hist[-1] if self.hist else x`` keeps one entry as the
+        list grows; True once the trace appended to it. In a loop node's body the
+        items are read, as before (its trips are not the call's start)."""
+        length = self.held_length if self.length is None else self.length
+        if not self.is_unread() or length is None or tx.output.loop_scope is not None:
+            return super().truth(tx)
+        return bool(self.appended) or bool(length())
+
     def as_data(self):
         """The real list as array data (an input of symbolic length), while the trace
         has neither read its items nor appended to it; else None."""

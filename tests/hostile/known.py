@@ -291,26 +291,14 @@ ROUND16: dict[str, Known | str] = {
     # lifetimes.visible_ends_held.)
 }
 
-# W. Round 17 (prog_round17_*.py).
-#    (recycled-output-lifetime) The numpy backend hands out a large result (1 MiB and
-#    more) from a buffer it keeps for the next call (runtime.Recycler for a block-wise
-#    group's output, scratch.Scratch for a plain-path op): the caller cannot reach a
-#    buffer it dropped, except through a weak reference, which stays alive (and a
-#    weakref.finalize runs) only at that site's next call. Documented as the price of
-#    no page faults (runtime.Recycler's doc, options.recycle_outputs); off with
-#    recycle_outputs=False. Tried for issue #17: keep the memory, not the array, with
-#    NumPy's allocator hook (PyDataMem_SetHandler) and ctypes callbacks. It fixed this
-#    program, but an array that dies while an exception propagates (a value on the
-#    stack of a raising frame) runs the free callback with the exception set: a
-#    SystemError in the callback, printed as ignored, and the program's exception lost
-#    (round11_stencils/blockwise_call_mode). The free function must be C.
-ROUND17: dict[str, Known | str] = {
-    "round17_islands/scratch_result_dies_when_dropped": Known(
-        "recycled-output-lifetime: a large result the caller dropped stays alive in the "
-        "numpy backend's kept buffer (a weak reference to it lives, its "
-        "weakref.finalize runs) until that site's next call; plainly it dies at once",
-        backends=("numpy",)),
-}
+# W. Round 17 (prog_round17_*.py). (recycled-output-lifetime, fixed: a large result
+#    (1 MiB and more) the caller could get (returned, or a view of it returned) came from
+#    a buffer the numpy backend kept for the next call (runtime.Recycler for a
+#    block-wise group's output, scratch.Scratch for a plain-path op): one reference more
+#    than eager's (``z.resize`` raised), and a weak reference to a dropped result lived
+#    until that site's next call. Such an output is a fresh array now, as eager's;
+#    only buffers the caller never sees are kept (reuse.reaches_caller).)
+ROUND17: dict[str, Known | str] = {}
 
 # X. Round 22 (prog_round22_*.py). (class-attribute-unguarded, fixed: ``type(v).attr``
 #    of an object held opaque (its class defines ``__getattribute__``), of an exception

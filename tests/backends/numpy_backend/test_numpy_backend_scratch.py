@@ -273,6 +273,25 @@ def test_returned_results_are_held_by_the_caller_alone():
                 assert_same(g, w)
 
 
+def rows_after_first(X):
+    return ((X - X.mean(axis=0)) / X.std(axis=0))[1:]    # a view of the chain returned
+
+
+def test_a_returned_view_of_a_chain_is_held_by_the_caller_alone():
+    # the view's base would be the site's buffer: referenced by the site too, and a weak
+    # reference to it (a dropped result's) lived on until the next call
+    X = np.random.default_rng(8).normal(size=BIG)
+    assert not _sites(compiled_graph(rows_after_first, X, **PLAIN_PATH))
+    f = dynamo.compile(rows_after_first, backend="numpy", options=PLAIN_PATH)
+    for _ in range(3):
+        got, want = f(X), rows_after_first(X)
+        assert_same(got, want)
+        assert sys.getrefcount(got.base) == sys.getrefcount(want.base)
+        dead = weakref.ref(got.base)
+        del got
+        assert dead() is None
+
+
 def test_recycle_outputs_false_turns_it_off():
     rgb = images(4)[0]
     assert ".take()" not in compiled_graph(tone, rgb, recycle_outputs=False).__dynamo_source__
