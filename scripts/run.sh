@@ -57,7 +57,7 @@ other_python() {  # other_python 3.13: a venv python of that version, set up on 
   local version=$1 tool=$ROOT/../shared/tools/get-python.sh
   if [[ -x $tool || -f $tool ]]; then
     bash "$tool" "$version" "$ROOT/.py${version/./}/" numpy networkx bytecode pytest hypothesis \
-      cloudpickle "dask[array]" distributed numba | tail -n 1   # numba: test_native.py
+      cloudpickle "dask[array]" "distributed>=2024.1" numba | tail -n 1  # numba: test_native.py; floor: pyproject.toml
     # CPython's own `test` package (Debian ships it apart): tests/test_cpython_suite.py
     bash scripts/get-testsuite.sh "$ROOT/.py${version/./}/" "$version" >&2 || true
   elif "python$version" -c "" >/dev/null 2>&1; then   # runs (a pyenv shim may not)

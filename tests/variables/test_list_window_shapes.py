@@ -15,7 +15,8 @@ import collections
 
 import numpy as np
 import pytest
-from harness import outcome, same, same_outcome
+from harness import same
+from test_list_windows import _recompiles, _run
 
 import dynamo
 
@@ -84,30 +85,6 @@ class TokenCounts:
     def step(self, x, n):
         self.counts.append(n)
         return x * np.mean(self.counts)
-
-
-def _run(make, args_of, calls, backend, reset=None):
-    """Eager and compiled objects side by side: (the explain report)."""
-    want, got = make(), make()
-    dynamo.reset()
-    with dynamo.explain(got.step, backend=backend) as f:
-        for i in range(calls):
-            if reset is not None:
-                reset(i, want)
-                reset(i, got)
-            args = args_of(i)
-            same_outcome(outcome(want.step, args), outcome(f, args), f"call {i}")
-            same(_state(want), _state(got), path=f"state after call {i}")
-    return f.report
-
-
-def _state(obj) -> dict:
-    return {k: (list(v), v.maxlen) if isinstance(v, collections.deque) else v
-            for k, v in vars(obj).items()}
-
-
-def _recompiles(report) -> list:
-    return [str(r) for r in report.recompiles if r.call >= 1]
 
 
 def _shrink(i, obj):
