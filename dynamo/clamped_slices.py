@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from . import ops
-from .ops.indexing import _sliced_axis
+from .ops.indexing import sliced_axis
 from .symbolic import SymInt, substitute, symbols_in
 
 _SAMPLES = 4   # counts past the largest bound where an affine length must hold
@@ -84,7 +84,7 @@ def _clamped_key(shape_env, x, parts: tuple, j: int):
     if type(step) is not int or step < 1 or any(
             b is not None and (type(b) is not int) for b in (part.start, part.stop)):
         return None
-    axis = _sliced_axis(parts, j, x.ndim)
+    axis = sliced_axis(parts, j, x.ndim)
     if axis is None or axis >= x.ndim:
         return None
     length = x.shape[axis]

@@ -215,20 +215,20 @@ def array_bounded_meta(x: ArrayMeta, index) -> ArrayMeta:
             if a != b:
                 # the slice's length is its bounds clamped to x's axis: marks naming the
                 # same bounds and an axis of one length are one size (unbacked_results)
-                shape[d] = DataSize(key, measure=("slice", j, _sliced_axis(parts, j, x.ndim)))
+                shape[d] = DataSize(key, measure=("slice", j, sliced_axis(parts, j, x.ndim)))
         key += 1
     dtype = index_meta(x, tuple(slice(None) if j in bounded else p
                                 for j, p in enumerate(parts))).dtype
     return ArrayMeta(tuple(shape), dtype, x.kind, False)
 
 
-def _sliced_axis(parts: tuple, j: int, ndim: int) -> int | None:
+def sliced_axis(parts: tuple, j: int, ndim: int) -> int | None:
     """The axis of ``x`` that the slice ``parts[j]`` of ``x[parts]`` cuts, or None
     where it is not plain to read (a constant boolean list of more than one dimension
     takes several axes): then the slice's length is a size of its own.
 
         >>> lo = ArrayMeta((), np.dtype("i8"))
-        >>> _sliced_axis((None, 0, Ellipsis, slice(lo, None), 1), 3, 5)
+        >>> sliced_axis((None, 0, Ellipsis, slice(lo, None), 1), 3, 5)
         3
     """
     def takes(p) -> int | None:   # how many of x's axes one index part consumes
