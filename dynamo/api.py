@@ -208,7 +208,7 @@ class OptimizedFunction:
     _ctx = _Internal("_dynamo_ctx")
 
     # How the translator recognises one (and inlines ``_orig_fn``) without importing
-    # this module: see ``dynamo.variables.builder._compiled_function``.
+    # this module: see ``dynamo.variables.value_kinds.compiled_function``.
     __dynamo_compiled__ = True
 
     def __init__(self, fn: types.FunctionType, settings: CompileSettings,

@@ -31,12 +31,18 @@ from .ops.indexing import sliced_axis
 from .symbolic import SymInt, substitute, symbols_in
 
 _SAMPLES = 4   # counts past the largest bound where an affine length must hold
+# The key samples every count up to the largest bound: a bound past this (``b[-2**40:]``)
+# is left to the fit, as before, where it would take time and memory in the bound
+_MAX_BOUND = 1 << 12
 
 
-def clamped_slices(shape_env, op: ops.OpDef, meta_args: tuple, meta):
+def clamped_slices(shape_env, op: ops.OpDef, meta_args: tuple, meta, meta_kwargs=None):
     """``(op, meta)``: for ``x[...]`` with such slices, the op with a rule that marks
     their result dimensions ``DataSize`` at every size the fit tries, and ``meta``
-    (the rule's answer at the hints) marked so; else the two as given."""
+    (the rule's answer at the hints) marked so; else the two as given. ``np.diff``
+    too (``_clamped_diff``)."""
+    if op.name == "diff":
+        return _clamped_diff(shape_env, op, meta_args, meta_kwargs or {}, meta)
     if op.name != "getitem" or len(meta_args) != 2 or \
             not isinstance(meta_args[0], ops.ArrayMeta) or \
             not isinstance(meta, ops.ArrayMeta) or meta_args[0].kind != ops.NUMPY:
@@ -56,6 +62,12 @@ def clamped_slices(shape_env, op: ops.OpDef, meta_args: tuple, meta):
         marks[d] = ops.DataSize(j + 1, measure=key)
     if not marks:
         return op, meta
+    return _marking(op, meta, marks)
+
+
+def _marking(op, meta, marks: dict):
+    """``(op, meta)`` with the result dimensions in ``marks`` (dimension -> DataSize)
+    marked, in the rule's answers at every size the fit tries too."""
     rule = op.meta
 
     def mark(out):
@@ -68,6 +80,29 @@ def clamped_slices(shape_env, op: ops.OpDef, meta_args: tuple, meta):
         """The rule's answer with the clamped slices' dimensions marked."""
         return mark(rule(op_, args, kwargs))
     return replace(op, meta=marked), mark(meta)
+
+
+def _clamped_diff(shape_env, op, meta_args: tuple, meta_kwargs: dict, meta):
+    """``np.diff(b)`` of ``b = np.flatnonzero(m)`` (run lengths, gaps between events)
+    is ``max(u0 - n, 0)`` long along ``axis``: the length of ``b[n:]``, so the same key
+    (``np.diff(b) / b[1:]`` needs no check). Only a constant ``n >= 1`` and ``axis``,
+    with no ``prepend``/``append`` (with them the length is often affine: the fit)."""
+    try:
+        params = ops.rules.bind(op, meta_args, meta_kwargs)
+    except TypeError:
+        return op, meta
+    x, n, axis = params.get("a"), params.get("n", 1), params.get("axis", -1)
+    if not isinstance(x, ops.ArrayMeta) or x.kind != ops.NUMPY or x.ndim == 0 or \
+            not isinstance(meta, ops.ArrayMeta) or type(n) is not int or n < 1 or \
+            type(axis) is not int or not -x.ndim <= axis < x.ndim or \
+            any(params.get(k) is not None for k in ("prepend", "append")):
+        return op, meta
+    axis %= x.ndim
+    parts = (slice(None),) * axis + (slice(n, None),)
+    key = _clamped_key(shape_env, x, parts, axis)
+    if key is None:
+        return op, meta
+    return _marking(op, meta, {axis: ops.DataSize(1, measure=key)})
 
 
 def _clamped_key(shape_env, x, parts: tuple, j: int):
@@ -95,6 +130,8 @@ def _clamped_key(shape_env, x, parts: tuple, j: int):
         return None
     (name,) = names
     bound = max(abs(b) for b in (part.start, part.stop, 0) if b is not None)
+    if bound + step > _MAX_BOUND:
+        return None     # (``b[-2**40:]``: 2**40 samples; the fit decides)
     top = bound + step + _SAMPLES
     at = [int(substitute(length, {name: u})) for u in range(top + 1)]
     sizes = [len(range(n)[part]) for n in at]

@@ -40,6 +40,11 @@ class Config:
     loops unroll because straight-line code fuses across iterations; past a few
     iterations the compile time and code size of unrolling outweigh that."""
 
+    nested_loop_nodes: bool = True
+    """A ``for`` loop over a ``range`` inside the body of a loop node that is being
+    traced becomes a loop node of its own in that body (nested loop nodes,
+    docs/loops.md); False: it is unrolled into the outer body, as before."""
+
     outline_min_elements: int = 32768
     """A ``for`` loop whose body breaks is outlined (its body compiled as a function of
     its own, called per trip: docs/loops.md) only when the frame holds an array of at

@@ -48,7 +48,7 @@ from .output_graph import OutputGraph
 from .reach_guards import guard_reach
 from .skipfiles import is_skipped
 from .symbolic import DynamicPolicy, recording
-from .symbolic.written_numbers import previous_numbers
+from .symbolic.written_numbers import changing_sources, previous_numbers
 from .translator import GraphBreak, InstructionTranslator
 from .translator.frames import restart_point
 from .variables.iterators import GENERATOR_CLEANUP
@@ -142,7 +142,7 @@ def _trace_and_build(fn: types.FunctionType, args: tuple, closure, ctx, previous
                     continue
             except RestartAnalysis as restart:
                 point = restart_point(restart)
-                if point.kind in ("unroll", "counters", "rows"):
+                if point.kind in ("unroll", "unroll nested", "counters", "rows"):
                     log_loops.debug("%s: %s", code_name(code), point.reason.reason)
                 elif ctx.fullgraph:
                     raise _for_user(point.reason) from None
@@ -180,6 +180,7 @@ def _trace_and_build(fn: types.FunctionType, args: tuple, closure, ctx, previous
         raise SkipFrame(f"the trace restarted more than {config.max_restarts} times")
     record.symbols = {name: src.name() for name, src in output.shape_env.symbols.items()}
     record.static_dims = output.shape_env.pinned_sizes()
+    record.numbers = changing_sources(output.shape_env)
     _save(ctx, record, start)
     output.release()
     return entry
@@ -253,10 +254,12 @@ def _dynamic_policy(ctx, previous) -> DynamicPolicy:
     ints: dict = {}
     lengths: dict = {}
     static: set = set()
+    numbers: set = set()
     for rec in previous or ():
         if rec is None:
             continue
         static |= getattr(rec, "static_dims", set())
+        numbers |= getattr(rec, "numbers", set())
         for g in rec.guards:
             if g.kind == ARRAY:
                 specs.setdefault(g.source, []).append(g.expected)
@@ -269,6 +272,7 @@ def _dynamic_policy(ctx, previous) -> DynamicPolicy:
     # symbolic sizes, whatever ``dynamic=`` says of the inputs' sizes
     policy.unbacked = bool(getattr(ctx.backend, "dynamic_shapes", False))
     policy.previous_lengths = lengths
+    policy.changing_numbers = numbers
     policy.static |= static
     return policy
 

@@ -92,6 +92,7 @@ class FrameRecord:
     skipped: str | None = None
     symbols: dict = field(default_factory=dict)      # symbol -> the size it stands for
     static_dims: set = field(default_factory=set)    # sizes a trace had to specialize
+    numbers: set = field(default_factory=set)        # sources read as changing numbers
     phases: dict = field(default_factory=dict)       # "trace"/"finish"/"guards" -> CPU s
 
     @property

@@ -42,7 +42,8 @@ from .clamped_slices import clamped_slices
 from .exc import Unsupported
 from .graph import Graph
 from .ops import ArrayMeta, meta_of
-from .ops.data_sizes import NEGATIVE_SIZE
+from .ops.computed_shapes import stand_ins
+from .ops.data_sizes import NEGATIVE_SIZE, raises_for_data
 from .ops.identity import NEVER, possible_layouts
 from .side_effects import SideEffects
 from .symbolic import (
@@ -71,7 +72,8 @@ from .variables import (
 )
 from .variables.base import program_error
 from .variables.constant import SymRangeVariable
-from .variables.deques import DequeVariable, stacked_deque
+from .variables.deque_stacks import stacked_deque
+from .variables.deques import DequeVariable
 from .variables.list_windows import appended_data, deque_data
 from .variables.stacked_lists import stacked_list
 from .variables.trip_rows import trip_rows_stacked
@@ -303,7 +305,8 @@ class OutputGraph:
         if self.loop_scope is not None:   # values from before the loop: body inputs
             node_args, node_kwargs = self.loop_scope.localize((node_args, node_kwargs))
         meta_args = tuple(to_meta(a) for a in args)
-        meta_kwargs = to_meta(dict(kwargs))
+        meta_kwargs = to_meta(dict(kwargs))   # (np.zeros(int(y.max()) + 1): a 0-d array)
+        meta_args, meta_kwargs = stand_ins(op.name, meta_args, meta_kwargs)
         one_answer = None  # (meta, why): an op NumPy takes for some counts only
         try:   # rules see plain ints: symbolic sizes at their hints (see ShapeEnv.fit)
             meta = op.meta(op, *substitute((meta_args, meta_kwargs), self.shape_env.hints))
@@ -326,13 +329,14 @@ class OutputGraph:
                                   "it must).", cause="op_rule") from e
             meta = meta if one_answer is None else one_answer[0]
         named = type(meta) if hasattr(type(meta), "_fields") else None  # np.linalg.eigh's
-        op, meta = clamped_slices(self.shape_env, op, meta_args, meta)   # b[1:] of b[m]
+        op, meta = clamped_slices(self.shape_env, op, meta_args, meta,
+                                  meta_kwargs)   # b[1:] of b[m]
         data_sizes = ops.data_sizes(meta)    # x[mask]: sizes only the data decides
         self.shape_env.raises = None
         if one_answer is None:
             meta = self._fit(op, meta_args, meta_kwargs, meta)
         may_raise = self.shape_env.raises or (one_answer and one_answer[1])
-        if may_raise is None and any(m.measure == "value" for _, _, m in data_sizes):
+        if may_raise is None and any(raises_for_data(m) for _, _, m in data_sizes):
             may_raise = f"np.{op.name} {NEGATIVE_SIZE}"  # np.zeros((n, k)), k a 0-d array
         if data_sizes:
             meta, unbacked = with_unbacked_sizes(self, op, meta, data_sizes, (args, kwargs),

@@ -28,6 +28,7 @@ import numpy as np
 from . import ops
 from .exc import Unsupported
 from .graph import Node
+from .ops.computed_shapes import StandIn
 from .ops.rules import metas_in
 from .symbolic import Symbolic, substitute, symbols_in
 from .tree import tree_leaves
@@ -61,8 +62,10 @@ def with_unbacked_sizes(output, op: ops.OpDef, meta, data_sizes: list, call, met
         if mark.key in sizes:
             continue
         assert mark.offset == 0, f"np.{op.name}: a DataSize key with no offset-0 mark"
-        counted = (_same_values(arrays[mark.nonzero_of].node), mark.measure) \
+        counted = (_same_values(arrays[mark.nonzero_of].node), mark.measure,
+                   _symbolic_parameters(mark.measure, meta_call)) \
             if arrays is not None and mark.nonzero_of is not None else \
+            _computed_int_key(meta_call, mark) or \
             _slice_length_key(call, meta_call, mark.measure)
         size = output.nonzero_counts.get(counted) if counted is not None else None
         if size is None:
@@ -79,6 +82,31 @@ def with_unbacked_sizes(output, op: ops.OpDef, meta, data_sizes: list, call, met
         shape[d] = sizes[mark.key] + mark.offset if mark.offset else sizes[mark.key]
         metas[k] = metas[k].with_(shape=tuple(shape))
     return (tuple(metas) if isinstance(meta, tuple) else metas[0]), new
+
+
+def _computed_int_key(meta_call, mark) -> Any:
+    """The key of a size read from an int the graph computes (``np.zeros(k)``, ``k =
+    int(y.max()) + 1``: the rule saw a ``computed_shapes.StandIn``): its expression and
+    the measure, so ``np.zeros((k, d))`` and ``np.ones(k)`` have one size; else None."""
+    metas = metas_in(meta_call)
+    if mark.nonzero_of is None or mark.nonzero_of >= len(metas):
+        return None
+    stand_in = metas[mark.nonzero_of]
+    if not isinstance(stand_in, StandIn) or not stand_in.expression:
+        return None
+    return ("computed int", stand_in.expression, mark.measure)
+
+
+def _symbolic_parameters(measure, meta_call) -> tuple:
+    """The symbolic ints and floats of the call (not the arrays' shapes), as written,
+    where the size's ``measure`` holds parameters of the call: the rule saw them at
+    their hints, and two ints the graph reads (``int(a.max()) + 1``, ``int(b.max()) +
+    1``) have one made-up hint, so ``np.bincount(a, minlength=...)`` of each must not
+    share a size on the strength of the hint. Sizes that read the argument's values
+    alone (its nonzero count, its value) share whatever the call's other ints."""
+    if not isinstance(measure, tuple):
+        return ()
+    return tuple(v.sym.render() for v in tree_leaves(meta_call) if isinstance(v, Symbolic))
 
 
 def rejected_for_some_counts(output, op: ops.OpDef, meta_call, error: Exception):

@@ -24,7 +24,10 @@ outside, unhashable objects and ``np.poly1d``), the functions of
 scaling, small statistics, images, signals, small models and reports), the functions of
 ``tests/realworld/heldout_corpus10.py`` (a tenth corpus, written before it was run: ODE
 steps, stencils, particles, spectral filters, root finders, Monte Carlo; metrics,
-losses, scalers as classes, one-hot, splits, windows, ranks, optimizers), the programs of
+losses, scalers as classes, one-hot, splits, windows, ranks, optimizers), the functions
+of ``tests/realworld/heldout_corpus11.py`` (an eleventh corpus, written before it was
+run: sizes the data decides, run lengths, group-by, k-means, CSR by hand, peaks, top-k,
+histogram equalization), the programs of
 ``scripts/bench_realworld.py`` (``realworld_programs.py``, at benchmark sizes) and the
 Python-feature
 corpus of ``tests/translator`` (``corpus_*.py``), and the programs of ``tests/breaks``
@@ -84,6 +87,8 @@ def corpora() -> dict[str, list[tuple]]:
                             ROOT / "tests" / "realworld" / "everyday_corpus9.py")
     heldout10 = load_module("heldout_corpus10",
                             ROOT / "tests" / "realworld" / "heldout_corpus10.py")
+    heldout11 = load_module("heldout_corpus11",
+                            ROOT / "tests" / "realworld" / "heldout_corpus11.py")
     translator = []
     for stem in ("functions", "control", "containers", "objects", "more"):
         mod = load_module(f"corpus_{stem}",
@@ -116,6 +121,8 @@ def corpora() -> dict[str, list[tuple]]:
                 (name, fn, args, {}) for name, fn, args in everyday9.PROGRAMS],
             "tests/realworld/heldout_corpus10.py": [
                 (name, fn, args, {}) for name, fn, args in heldout10.PROGRAMS],
+            "tests/realworld/heldout_corpus11.py": [
+                (name, fn, args, {}) for name, fn, args in heldout11.PROGRAMS],
             "scripts/bench_realworld.py": [tuple(p) for p in realworld_programs.programs()],
             "tests/translator corpus": translator,
             "tests/breaks corpus (written to break)": written_to_break}

@@ -165,10 +165,10 @@ VARIABLE_LAYERS = ("base", "constant", "sequences", "sets", "dicts", "named_tupl
                    "dask_arrays",
                    "errstate", "class_facts", "class_writes", "library_attributes", "opaque",
                    "objects", "super_lookup",
-                   "random_objects", "lifetimes", "deques", "list_windows", "float_windows",
+                   "random_objects", "lifetimes", "deques", "deque_stacks", "list_windows", "float_windows",
                    "int_choices",
                    "loggers",
-                   "iteration", "conversions", "builtins", "builder")
+                   "iteration", "conversions", "builtins", "value_kinds", "builder")
 
 
 def test_variables_are_layered(graph):

@@ -25,6 +25,7 @@ from .ops import _ELEMENTWISE, _REDUCTIONS, Unsupported, _meta
 from .outs import Outs, out_of
 from .reductions import Reductions
 from .run_stores import RunPart, RunStores, run_part
+from .scans import SCANS, Scans
 from .scatters import Scatters
 from .stencils import Stencils
 from .strided import check_reader, reader_order
@@ -32,12 +33,12 @@ from .sym_slices import SymSlices
 from .values import Arr, Const, Lazy, Obj, View
 
 # the ops lowered to loop nests (others may still be called through NumPy: calls.py)
-_NATIVE = _ELEMENTWISE | _REDUCTIONS | CREATION | {"roll", "getitem", "setitem",
-                                                   "after_loop", "fori_loop"}
+_NATIVE = _ELEMENTWISE | _REDUCTIONS | CREATION | SCANS | {"roll", "getitem", "setitem",
+                                                           "after_loop", "fori_loop"}
 
 
 class _Block(Elementwise, Nests, Stencils, Reductions, Loops, Creation, Moves, Calls,
-             Draws, Outs, Gathers, Scatters, SymSlices, Dots, RunStores):
+             Draws, Outs, Gathers, Scatters, SymSlices, Dots, RunStores, Scans):
     """Lowers the nodes of one graph (the kernel's, or a loop body's) in order."""
 
     def __init__(self, em: _Emitter, graph: Graph, env: dict):
@@ -144,6 +145,8 @@ class _Block(Elementwise, Nests, Stencils, Reductions, Loops, Creation, Moves, C
             self.env[node] = self.creation(node)
         elif target == "roll":
             self.env[node] = self.roll(node)
+        elif target in SCANS:   # cumsum, cumprod, diff as loops (scans.py)
+            self.env[node] = self.scan(node)
         elif target == "getitem":
             self.env[node] = self.getitem(node)
         elif target == "setitem":

@@ -52,6 +52,7 @@ from dynamo.graph import CALL, Node
 from dynamo.ops import impl_table
 from dynamo.ops.node_facts import has_effect, returns_fresh
 from dynamo.ops.registry import CREATION, REGISTRY, VIEW
+from dynamo.symbolic import SymArg
 
 from .draws import drawable
 from .einsums import einsum_callable
@@ -205,6 +206,12 @@ class Calls:
         em.lines.append(f"{em.pad}    {name}, {err} = _npcall(_np_ops.{node.target}, "
                         f"{args}, {kwargs}, {shape}, {meta.dtype.name!r}{strides})")
         em.line(f"{SEQ_FLAG} |= {err}")
+        if not node.users or (not meta.scalar and math.prod(meta.shape) == 0):
+            # a result nothing reads (``data_check``'s), or with no element (its nests
+            # run no trip and are not emitted): Numba refuses an objmode output that no
+            # line after the block reads ("Invalid type annotation on non-outgoing
+            # variables"); one read of it
+            em.line(f"{name} = {name}")
         if meta.scalar:
             return Scal(name, meta.dtype)
         return Arr(name, meta.shape, meta.dtype, name, fresh=True)
@@ -228,7 +235,29 @@ class Calls:
                 raise Unsupported("keyword names that are not strings")
             return "{" + ", ".join(f"{k!r}: {self._source(x, binds)}"
                                    for k, x in value.items()) + "}"
+        if isinstance(value, SymArg):
+            return self._size_source(value, binds)
         return _literal(value)
+
+    def _size_source(self, value: SymArg, binds: list) -> str:
+        """A symbolic argument (a ``SymArg``: an expression of the graph's int inputs
+        or a loop's index, Adam's bias correction ``m / (1 - b1 ** t)`` passes
+        ``(1 - (0.9 ** float((trip + 2))))``) as object-mode source that evaluates the
+        same Python expression on Python ints, as eager does: ``(1 - (0.9 **
+        float((int(v3) + 2))))`` (``int()``: a kernel int64 boxed as a NumPy int
+        would change what NumPy promotes). Any other symbol (a float input): refused."""
+        names = {}
+        for sym, node in value.nodes.items():
+            v = self.env.get(node)
+            if isinstance(v, Const) and type(v.value) is int:
+                names[sym] = repr(v.value)
+            elif isinstance(v, Scal) and v.dtype.kind in "iu":
+                name = self.em.new("v")
+                binds.append(f"{name} = {v.name}")
+                names[sym] = f"int({name})"
+            else:
+                raise Unsupported("a symbolic argument of a value that is not an int")
+        return f"({value.sym.render(names)})"
 
     def _value_source(self, v, binds: list) -> str:
         if isinstance(v, Deferred):

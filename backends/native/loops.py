@@ -131,7 +131,13 @@ class Loops:
         items = [env[p] for p in rest[:len(carried)]]
         for a in made_anew:
             a.fresh = True
-        for v in extra:   # defined in the loop: Numba needs them bound before it
+        # a temporary defined in the body (``u = a / (K @ v)`` of Sinkhorn, where only
+        # ``v`` is carried) holds its last trip's value after a loop of one or more trips,
+        # as in eager; Numba types a name bound in a loop and read after it. A loop of no
+        # trip never binds it (eager's value would come from before the loop): refused
+        for v in extra:
+            if trips > 0:
+                continue
             if isinstance(v, Arr) and v.fresh:
                 raise Unsupported("an array temporary of a loop read after it")
             if isinstance(v, Scal) and not any(v.name == n for n in names):

@@ -33,7 +33,7 @@ Modules: ``ops.py`` (what each op lowers to, dtypes, casts, the generated code's
 graph's nodes) with its methods by kind of node: ``elementwise.py``, ``nests.py``,
 ``stencils.py`` (views and stores; ``const_rows.py``: a constant sequence stored),
 ``gathers.py``/``scatters.py`` (index arrays and masks), ``sym_slices.py`` (slices with
-run-time bounds), ``reductions.py``,
+run-time bounds), ``reductions.py``, ``scans.py`` (cumsum, cumprod, diff),
 ``loops.py``, ``calls.py`` (ops NumPy computes, called from the kernel) and ``draws.py``
 (random draws, the same way).
 This module has the entry point ``lower`` and the result ``Kernel``.

@@ -46,8 +46,8 @@ moves the copy before the group: ``codegen._copy_made_for``) is ``fresh``: nothi
 else holds it, it does not exist yet in eager while the value's ops run, and a rerun
 of the stretch or of the frame makes it again, so only ``under_guard`` is asked of
 the settings (the frontend runs a graph it can run again under its own guard, where
-``eager_goes_on`` says no: corpus 5's 3-D heat step 1.44-1.47x -> 1.67-1.73x plain,
-docs/benchmarks.md).
+``eager_goes_on`` said no until 2026-12-06: corpus 5's 3-D heat step 1.44-1.47x ->
+1.67-1.73x plain, docs/benchmarks.md; it now says yes there, ``ufunc_guard._guarded``).
 
 (``plan`` below is a ``flat.FlatPlan``; this module does not import ``flat``, which
 imports it.)
@@ -194,9 +194,7 @@ def direct_check(m: Module, plan) -> str:
         # no other thread can read its gaps, and where eager raises (or a program's
         # ``np.seterrcall`` function or warnings hook runs) the array is not yet made
         # in eager, and the rerun of the stretch (or of the frame) makes it again;
-        # so the direct write needs neither ``alone`` nor ``eager_goes_on`` (a frame
-        # the frontend runs under its own guard, ``dynamo/raising.py``, sees raising
-        # settings, and ``eager_goes_on`` would say no)
+        # so the direct write needs neither ``alone`` nor ``eager_goes_on``
         # (and only under the stretch's guard, where the gaps' conditions raise)
         under = m.bind(under_guard, "under_guard")
         return f"{t}.flags.c_contiguous and {t}.flags.num & 1024{apart} and {under}()"

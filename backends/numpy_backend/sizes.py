@@ -24,6 +24,7 @@ once on the first call past the variants::
 from __future__ import annotations
 
 import logging
+import threading
 from typing import Any
 
 import numpy as np
@@ -169,6 +170,11 @@ class PerSize:
                                 if p.meta.get("symbol") in self.keep)
         self.variants: dict[tuple, Any] = {}
         self.compiled = 0   # static variants compiled so far (logged in "recompiles")
+        # Held by a miss only (a new key), never by a hit: the count of variants and
+        # the eviction of the oldest are read-then-write, and threads that miss at
+        # once would each count one lost, pop one key twice (KeyError) or keep more
+        # than MAX_SIZES. A hit's ``variants.get`` is one atomic dict read.
+        self._lock = threading.Lock()
         self.generic = None   # the size-generic function, after GENERIC_AFTER variants
         self.name = f"{len(graph.call_nodes())} ops"
         self.key = variant_key(graph, self.values)
@@ -211,7 +217,12 @@ class PerSize:
         fn = self.variants.get(key)
         if fn is not None:
             return fn(*args)
-        if self.compiled >= GENERIC_AFTER:
+        with self._lock:
+            generic = self.compiled >= GENERIC_AFTER
+            if not generic:
+                self.compiled += 1
+                number = self.compiled
+        if generic:
             if self.generic is None:
                 log_variants.debug("numpy backend: graph %s has compiled %d static "
                                    "variants; new sizes run size-generic code", self.name,
@@ -232,12 +243,9 @@ class PerSize:
         outputs = run.run(*args)
         if self.bare:
             outputs = outputs[0]
-        self.compiled += 1
         log_variants.debug("numpy backend: graph %s compiles a static variant for the "
                            "symbol values %s (variant %d of this graph)", self.name,
-                           run.sizes, self.compiled)
-        if len(self.variants) >= MAX_SIZES:
-            self.variants.pop(next(iter(self.variants)))
+                           run.sizes, number)
         try:
             with not_recording():   # (outside a trace: an unbacked size is no number)
                 fn = self.compile_static(static_graph(self.graph, run.env, run.sizes,
@@ -246,10 +254,23 @@ class PerSize:
             log.warning("numpy backend: compiling for shapes %s failed (%s: %s); those "
                         "shapes run op by op", key, type(e).__name__, e)
             fn = self.op_by_op
-        self.variants[key] = fn
-        if self.keyless:
-            self.only = fn
+        self._keep(key, fn)
         return outputs
+
+    def _keep(self, key, fn) -> None:
+        """Keep ``fn`` as the variant for ``key``, dropping the oldest variants past
+        ``MAX_SIZES``, as one step for threads that miss at once: with ``MAX_SIZES``
+        2 and variants for ``(3,)`` and ``(4,)``, two threads keeping ``(5,)`` and
+        ``(6,)`` leave ``{(5,): .., (6,): ..}``, not a ``KeyError`` for ``(3,)``
+        popped twice, nor four variants. A key another thread kept meanwhile is
+        replaced in place (both variants are eager's; the second is kept)."""
+        with self._lock:
+            if key not in self.variants:
+                while len(self.variants) >= MAX_SIZES:
+                    self.variants.pop(next(iter(self.variants)))
+            self.variants[key] = fn
+            if self.keyless:
+                self.only = fn
 
     # What a call whose key has no variant runs: this object's own call (it compiles
     # a variant), then the size-generic function (set on the instance).

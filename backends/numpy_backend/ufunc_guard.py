@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from dynamo.ops.errstate import UFUNC_STATE as _UFUNC_STATE
-from dynamo.ops.errstate import raising_modes
+from dynamo.ops.errstate import entered_by_glue, raising_modes
 
 from .warning_display import warnings_never_raise
 
@@ -108,8 +108,14 @@ def _guarded(state):
     finally:
         _UFUNC_STATE.reset(token)
     # ("call" and "log" run the caller's object, which may raise; "warn" raises when
-    # a warnings filter says "error": checked per call, in ``eager_goes_on``)
-    _CALLER[guarded] = state, all(v in ("ignore", "print", "warn") for v in modes.values())
+    # a warnings filter says "error": checked per call, in ``eager_goes_on``). Settings
+    # the glue's own guard entered raise, but there a raise reruns the whole frame from
+    # its original code, which sees no array the graph made (a graph run so writes no
+    # input, dynamo/raising.py): eager goes on as far as a direct write can tell.
+    # (Without this, every such graph lost its direct writes: corpus 6's gradient
+    # histogram wrote both gradients through a buffer and a copy, 0.93x plain.)
+    _CALLER[guarded] = state, (entered_by_glue(state) or
+                               all(v in ("ignore", "print", "warn") for v in modes.values()))
     return guarded
 
 
@@ -122,7 +128,8 @@ def eager_goes_on() -> bool:
     """Whether eager's code, under the settings ``guard`` replaced, would go on after
     any floating-point condition (ignore it, print it, or warn without raising) rather
     than raise. False when unsure: not under ``guard``, a ``call``/``log``/
-    ``raise`` mode, a warnings filter (or default action) that may make a
+    ``raise`` mode (but for the glue's own guard, where a raise reruns the frame:
+    ``_guarded``), a warnings filter (or default action) that may make a
     RuntimeWarning an error or is not one the warnings module made, context-local
     warnings filters, or a way of showing a warning that is not the warnings
     module's own (``_stock_display``).

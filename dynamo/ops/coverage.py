@@ -134,7 +134,9 @@ NOTES = {
     "constants",
     "split": "returns a list of views; sections must be constants",
     "array_split": "returns a list of views; sections must be constants",
-    "repeat": "repeats must be constants (an array of repeats sizes the result by data)",
+    "repeat": "repeats may be a 1-d integer array of the graph, one count per element "
+    "(the length their sum, a size the data decides); a 0-d or one-element array of "
+    "repeats breaks",
     "tile": "reps must be constants", "pad": "a function as `mode` breaks; widths constant",
     "sort": "`order=` (structured arrays) breaks", "argsort": "`order=` breaks",
     "sort_inplace": "`x.sort()`: sorts in place and returns None",

@@ -110,8 +110,14 @@ _EXACT_ARANGE = 1 << 12
 
 
 def arange(op, args, kwargs) -> ArrayMeta:
-    """``np.arange``: run for short ranges; NumPy's length formula for long ones."""
+    """``np.arange``: run for short ranges; NumPy's length formula for long ones. A lone
+    stop that is a 0-d integer array of the graph (``np.arange(int(x.sum()))``: see
+    ``computed_shapes``) gives ``max(stop, 0)`` elements, a size the data decides."""
     _no_like(kwargs)
+    if len(args) == 1 and not kwargs and _graph_int(args[0]):
+        value = rules.run_quietly(op.impl, np.zeros((), args[0].dtype))
+        return ArrayMeta((DataSize(nonzero_of=0, measure="arange"),), value.dtype, "numpy",
+                         False)
     rules.static((args, kwargs), "arange's arguments")
     params = dict(kwargs)
     names = ("start", "stop", "step", "dtype")
@@ -154,10 +160,25 @@ def linspace(op, args, kwargs) -> ArrayMeta:
     return ArrayMeta(shape, value.dtype, rules.array_kind(params), False)
 
 
+def _graph_int(value) -> bool:
+    """Is ``value`` a 0-d integer array of the graph (not dask: its counts are not
+    modelled), which NumPy takes as a size?"""
+    return isinstance(value, ArrayMeta) and value.ndim == 0 and \
+        value.dtype.kind in "iu" and value.kind != DASK
+
+
 def square(op, args, kwargs) -> ArrayMeta:
     """eye/identity/tri: (N, M) with M defaulting to N."""
     params = rules.bind(op, args, kwargs)
     _no_like(params)
+    size = params.get("N", params.get("n"))
+    if op.name != "tri" and _graph_int(size) and params.get("M") is None:
+        # np.eye(int(y.max()) + 1): (k, k), one size the data decides (its value)
+        rest = {k: v for k, v in params.items() if k not in ("N", "n")}
+        rules.static(rest, f"{op.name}'s arguments")
+        value = rules.run_quietly(op.impl, 0, **{k: v for k, v in rest.items() if k != "k"})
+        d = DataSize(nonzero_of=0, measure="value")
+        return ArrayMeta((d, d), value.dtype, "numpy", False)
     rules.static(params, f"{op.name}'s arguments")
     n = operator.index(params.get("N", params.get("n")))
     m = params.get("M")

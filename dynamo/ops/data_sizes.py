@@ -129,6 +129,13 @@ def _position(params_call, target: ArrayMeta) -> int | None:
 NEGATIVE_SIZE = "raises ValueError for a negative size"
 
 
+def raises_for_data(mark: DataSize) -> bool:
+    """Does the op that made this size raise for some values of its data (a size read
+    from a 0-d array's value: negative; np.repeat's counts: a negative one)? Then
+    ``OutputGraph.call_op`` marks its node ``may_raise``."""
+    return mark.measure in ("value", ("repeat",))
+
+
 def valued_shape(shape, call) -> tuple:
     """A creation op's shape (``np.zeros((n, labels.max() + 1))``): ints as
     ``rules.shape_arg`` checks them, and each 0-d integer array (a value of the graph)
@@ -147,11 +154,13 @@ def valued_shape(shape, call) -> tuple:
     if not any(isinstance(d, ArrayMeta) for d in items):
         return rules.shape_arg(shape)
     out = []
-    for k, d in enumerate(items):
+    for d in items:
         if not isinstance(d, ArrayMeta):
             out.append(rules.shape_arg((d,))[0])
         elif d.ndim == 0 and d.dtype.kind in "iu" and d.kind != DASK:
-            out.append(DataSize(key=k, nonzero_of=_position(call, d), measure="value"))
+            # one array twice (np.zeros((k, k))) is one size: the key of its first place
+            first = next(j for j, e in enumerate(items) if e is d)
+            out.append(DataSize(key=first, nonzero_of=_position(call, d), measure="value"))
         else:
             rules.static(d, "the shape")   # breaks: the result's shape depends on its data
     return tuple(out)

@@ -89,6 +89,21 @@ def raises_now() -> bool:
     return _RAISES[UFUNC_STATE.get()]
 
 
+def entered_by_glue(state) -> bool:
+    """Whether ``state`` is ufunc settings the glue's guard entered (``GUARD_ENTER``, a
+    value of ``_RAISING``): only a graph the frame's original code runs again when it
+    raises runs under them, and such a graph writes no input (``dynamo.raising.
+    rerun_on_raise``). The numpy backend reads this: an array that graph made and writes
+    straight into is never seen by the rerun (``backends/numpy_backend/ufunc_guard``).
+
+        >>> caller = UFUNC_STATE.get(); entered_by_glue(caller)
+        False
+        >>> entered_by_glue(_RAISING[caller])
+        True
+    """
+    return any(guarded is state for guarded in _RAISING.values())
+
+
 def raising_modes(modes: dict) -> dict:
     """``np.geterr()``'s ``modes`` with every visible one (all but ``ignore``) at
     ``raise``: ``{"divide": "warn", "under": "ignore"}`` -> ``{"divide": "raise",

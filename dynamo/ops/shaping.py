@@ -20,7 +20,7 @@ import operator
 import numpy as np
 
 from . import identity, rules
-from .meta import ArrayMeta
+from .meta import DASK, ArrayMeta, DataSize
 from .registry import MUTATION, OPAQUE, VIEW, OpDef, register
 from .rules import MetaError
 
@@ -125,6 +125,9 @@ def tile_rule(op, args, kwargs) -> ArrayMeta:
 def repeat_rule(op, args, kwargs) -> ArrayMeta:
     params = rules.bind(op, args, kwargs)
     a = rules.first_array(params, "a")
+    counted = _repeats_array(a, params, (args, kwargs))
+    if counted is not None:
+        return counted
     repeats = rules.static(params["repeats"], "repeats")
     axis = params.get("axis")
     if axis is None:
@@ -143,6 +146,39 @@ def repeat_rule(op, args, kwargs) -> ArrayMeta:
     else:
         shape[ax] = sum(reps)
     return ArrayMeta(tuple(shape), a.dtype, a.kind, False)
+
+
+def _repeats_array(a: ArrayMeta, params: dict, call) -> ArrayMeta | None:
+    """``np.repeat(values, lengths)`` with ``lengths`` a 1-d array of the graph, one
+    count per element along the axis (run-length decoding, ``np.repeat(np.arange(n),
+    counts)``): the axis becomes ``lengths.sum()`` long, a size the data decides
+    (``DataSize``, one per ``lengths`` array: ``measure=("repeat",)``); NumPy raises
+    its ValueError for a negative count when the graph runs (the node may raise:
+    ``data_sizes.raises_for_data``). A
+    0-d or one-element ``lengths`` (``n * r``), one NumPy does not cast safely to intp
+    (its TypeError), or a dask array: None (the rule goes on, and breaks there)."""
+    reps = params["repeats"]
+    if not isinstance(reps, ArrayMeta) or reps.ndim != 1 or DASK in (reps.kind, a.kind) \
+            or not np.can_cast(reps.dtype, np.intp, "safe") or reps.shape[0] == 1:
+        return None
+    axis = params.get("axis")
+    if axis is None:
+        shape, ax = [a.size], 0
+    elif a.ndim == 0:
+        shape, ax = [1], rules.axis_index(axis, 1)
+    else:
+        ax = rules.axis_index(axis, a.ndim)
+        shape = list(a.shape)
+    if reps.shape[0] != shape[ax]:
+        raise ValueError(f"operands could not be broadcast together with shape "
+                         f"({shape[ax]},) ({reps.shape[0]},)")
+    at = next(i for i, m in enumerate(rules.metas_in(call)) if m is reps)
+    shape[ax] = DataSize(nonzero_of=at, measure=REPEAT_MEASURE)
+    return ArrayMeta(tuple(shape), a.dtype, a.kind, False)
+
+
+# np.repeat's length from an array of counts: their sum (NumPy raises for a negative one)
+REPEAT_MEASURE = ("repeat",)
 
 
 def _checked_on_probe(op, args, kwargs) -> tuple[dict, ArrayMeta, object]:

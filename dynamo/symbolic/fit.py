@@ -32,7 +32,10 @@ def substitute(value, values: dict[str, int]):
             return v.sym.evaluate(values) if values else int(v)
         if isinstance(v, SymFloat):   # a rule sees a plain Python float (weak, NEP 50)
             return float.__float__(v)
-        if isinstance(v, ArrayMeta):
+        if isinstance(v, ArrayMeta):   # (itself where static: a rule may tell two
+            # arguments apart by identity, ``data_sizes.valued_shape``)
+            if not any(isinstance(d, SymInt) for d in v.shape):
+                return v
             return v.with_(shape=tuple(leaf(d) for d in v.shape))
         return v
     return tree_map(leaf, value)

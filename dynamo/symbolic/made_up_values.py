@@ -45,10 +45,18 @@ def refuse_made_up(symbols, error: BaseException, what: str) -> None:
         f"a made-up value, where Python raises {kind}. That says nothing about the "
         "program's own values, so the line runs in Python, with the real ones (it "
         "raises there only if Python does).",
-        hint="accept this break (the code stays correct); to keep it in the graph, "
-             "compute with NumPy floats (np.power(np.float64(n), k)), where inf (with "
-             "NumPy's overflow warning) stands in for a number no float holds",
+        hint=_OVERFLOW_HINT if isinstance(error, OverflowError) else _SHAPE_HINT,
         cause="data_dependent_shape")
+
+
+_OVERFLOW_HINT = ("accept this break (the code stays correct); to keep it in the graph, "
+                  "compute with NumPy floats (np.power(np.float64(n), k)), where inf (with "
+                  "NumPy's overflow warning) stands in for a number no float holds")
+# Any other error: an op's rule refused the made-up value as a size or an argument
+# (x.reshape(int(y.max()) + 1, -1), which fits some values only)
+_SHAPE_HINT = ("the value is only known when the graph runs, and this op needs it while "
+               "tracing (as a shape, an axis or a count): pass the number in as a Python "
+               "int (n_classes), or accept the graph break (the code stays correct)")
 
 
 def float_at_hint(value) -> float:

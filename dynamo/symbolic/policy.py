@@ -49,6 +49,7 @@ class DynamicPolicy:
         self.previous_ints = previous_ints or {}   # source -> numbers earlier entries pinned
         self.previous_lengths: dict = {}   # source -> lengths earlier entries guarded
         self.changed_tuples: set = set()   # sources of tuples of numbers whose items changed
+        self.changing_numbers: set = set()   # sources earlier entries read as changing numbers
         self.static: set = set()
         self._names: dict = {}
         # may ops make unbacked sizes (x[mask], np.nonzero: known only when the graph
@@ -59,9 +60,17 @@ class DynamicPolicy:
         """A Python int or float argument is symbolic once an earlier entry guarded
         another value of its type at its source (``f(x, n)`` called with n = 2, 3, 4...:
         one entry, not one per n; automatic dynamic), unless a trace had to use it as a
-        plain value (then it stays static)."""
+        plain value (then it stays static). Also once an earlier entry read it as a
+        changing number (``written_numbers.changing_sources``): a best loss written in
+        one branch only is not a constant of the entries of the other branch. And an
+        item of a window of a growing list (a source whose base ``items_move``,
+        ``list_windows.WindowSource``) from the first trace: the list grows under the
+        window, so the item at each place changes every call."""
         if self.mode is False or source in self.static:
             return False
+        if source in self.changing_numbers or \
+                getattr(getattr(source, "base", None), "items_move", False):
+            return True
         if getattr(source, "base", None) in self.changed_tuples:
             return True
         return any(type(v) is type(value) and v != value

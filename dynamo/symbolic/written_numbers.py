@@ -98,3 +98,23 @@ def previous_numbers(policy, output) -> bool:
         seen.add(new)
         restart = restart or policy.is_dynamic_number(source, now)
     return restart
+
+
+def changing_sources(env) -> set:
+    """The sources a finished trace read as changing numbers (a symbolic int used as a
+    value, a symbolic float), kept with its entry: a later trace of the frame reads
+    them as changing too (``DynamicPolicy.is_dynamic_number``), where their value
+    alone would look constant to it. A best loss written only when it improves::
+
+        if loss < self.best:        # an entry where it improved: best symbolic
+            self.best = loss
+        ...                         # the entry of a call where it did not: best was
+                                    # guarded == 0.8 (one more entry when it improves)
+
+    >>> changing_sources(output.shape_env)
+    {AttrSource(base=LocalSource(local='self'), attr='best')}
+    """
+    trace = env.trace
+    names = set(getattr(trace, "numbers", {}) or {})
+    names |= {name for name, hint in env.hints.items() if type(hint) is float}
+    return {env.symbols[name] for name in names if name in env.symbols}

@@ -106,7 +106,8 @@ class BreakPoint:
     #                      "before": resume at it (the GET_ITER or CALL that needed an
     #                      unbacked length: the resumed frame reads it off its input);
     #                      no break, what to do with a loop (FOR_ITER) in the next trace:
-    #                      "unroll" it, or make a loop node with "counters" (loops.py),
+    #                      "unroll" it ("unroll nested": where it is in another loop
+    #                      node's body only), or make a loop node with "counters" (loops.py),
     #                      or with "rows" (in ``counters``: lists, per_trip_lists.py);
     #                      "keep" (at KEEP_TEMPORARIES): loop nodes keep every temporary
     reason: Unsupported

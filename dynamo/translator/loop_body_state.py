@@ -148,6 +148,7 @@ class BodyState:
     def _counter(self, name: str, step: int, trips: int) -> SymInt:
         """The counter ``name`` at trip ``trips``: ``k0 + step * (trip + trips)``."""
         start = self.entry_locals[name].value
+        self.check_counter_start(name, start)   # (nested_loops)
         return SymInt(start + step * trips, Sym(((self.symbol, step),), start + step * trips,
                                                 ((self.symbol, self.symbol),)))
 

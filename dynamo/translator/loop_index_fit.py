@@ -56,6 +56,9 @@ class IndexFit:
         at the trips are then compared as expressions. So ``x[i - 1]`` in
         ``range(1, len(x))`` is checked at ``x[0]`` and ``x[n - 2]``, in bounds for
         every ``n >= 2``: one entry for every length."""
+        nested = self.nested_fit(op, meta_args, meta_kwargs, meta)   # (nested_loops)
+        if nested is not None:
+            return nested
         call = (meta_args, meta_kwargs)
         others = symbols_in(call) - {self.symbol}
         env = self.output.shape_env   # (an unbacked size is fitted as outside loops)

@@ -41,8 +41,9 @@ The checks after the pass, and the frame's state after the node, are
 
 When one of these fails the attempt ends and the trace starts over with this loop
 unrolled (``Handlers.refuse_loop_node`` in ``frames``), as before loop nodes existed.
-Loop nodes are made for NumPy arrays, outside ``try`` blocks, one loop at a time (a loop
-in the body of another is unrolled into it).
+Loop nodes are made for NumPy arrays, outside ``try`` blocks; a loop in the body of
+another is a loop node in that body (``nested_loops``: nested loop nodes), or, where it
+cannot be one, unrolled into it.
 
 Loops whose exit the data decides (``while err > tol:``, and ``for ...: ...;
 if <test>: break``) become one ``while_loop`` node the same way, traced once from the
@@ -62,9 +63,9 @@ import itertools
 from dataclasses import dataclass
 
 from .. import ops
+from ..exc import RestartAnalysis
 from ..graph import Graph, Node, map_nodes
 from ..symbolic import Sym, SymInt
-from ..symbolic.fit import symbols_in
 from ..symbolic.sizes import as_size, as_sym, symbols_of
 from ..variables import ArrayVariable, ConstantVariable
 from ..variables.arrays import RowIteratorVariable
@@ -81,6 +82,11 @@ from .loop_facts import (
 )
 from .loop_index_fit import IndexFit
 from .loop_shape_names import shape_hint, unsupported_for_break
+from .nested_loops import NestedScope, may_nest, unwatched
+
+# the break point kind of a loop that is no node inside another loop node's body: it
+# is unrolled there, and tried as a node where no loop body is being traced
+UNROLL_NESTED = "unroll nested"
 
 # numbers for the loop nodes' symbols (``loop0``...), shared with ``while_loops``
 node_numbers = itertools.count()
@@ -149,27 +155,53 @@ class LoopNodes:
             # types (an accumulator that starts as 0.0 is an array after one iteration)
             return False
         plan = self.loop_plan(inst)
+        nested = self.output.loop_scope is not None
         try:
-            scope = LoopScope(self, inst, it, rest_of(it), plan.counters if plan else {})
+            scope = LoopScope(self, inst, it, rest_of(it),
+                              (plan.counters or {}) if plan else {})
             scope.trace_body()
-            scope.finish()
+            with unwatched(self.locals):   # (nested: the outer body's locals)
+                scope.finish()
         except Counters as e:
-            self.refuse_loop_node(inst, str(e), e.counters)
+            self._refuse(inst, nested, str(e), e.counters)
         except NotALoopNode as e:
-            self.refuse_loop_node(inst, str(e))
+            self._refuse(inst, nested, str(e))
         except Exception as e:  # noqa: BLE001 (anything the body cannot be: unroll it)
-            self.refuse_loop_node(inst, why_not(e))
+            if getattr(e, "nested_refusal", False):
+                raise   # a loop in this body is no node: trace again with it unrolled
+            self._refuse(inst, nested, why_not(e))
         return True
+
+    def _refuse(self, inst, nested: bool, reason: str, counters: dict | None = None):
+        """``refuse_loop_node``; the restart of a loop nested in another's body is
+        marked ``nested_refusal``, so the outer loop's attempt passes it on (the trace
+        starts over with the inner loop unrolled, and the outer loop may still be a
+        node) instead of taking it as its own failure. Such a loop is unrolled where it
+        is nested only (``UNROLL_NESTED``): in the outer loop's first trip, traced
+        before the outer node, it may still be a node, as before nested nodes."""
+        kind = UNROLL_NESTED if nested and counters is None else None
+        plan = self.loop_plan(inst)
+        if kind and plan is not None and plan.kind in ("counters", UNROLL_NESTED):
+            counters = plan.counters   # (kept for the loop where it is no nested one)
+        try:
+            self.refuse_loop_node(inst, reason, counters, kind=kind)
+        except RestartAnalysis as e:
+            e.nested_refusal = nested
+            raise
 
     def may_become_loop_node(self, inst, it) -> bool:
         """Whether the loop at ``inst`` is worth a try: a range with more iterations
         than ``config.loop_unroll_limit``, NumPy arrays, no loop around it being
-        traced, no ``try``, no ``break`` or ``return`` out of it."""
+        traced (or one that may hold a nested node: ``nested_loops.may_nest``), no
+        ``try``, no ``break`` or ``return`` out of it."""
         rest = rest_of(it)
         plan = self.loop_plan(inst)
-        if rest is None or plan is not None and plan.kind == "unroll":
+        if rest is None or plan is not None and (plan.kind == "unroll" or (
+                plan.kind == UNROLL_NESTED and self.output.loop_scope is not None)):
             return False
-        if self.output.loop_scope is not None or self.output.kind not in (None, ops.NUMPY) \
+        if not may_nest(self.output.loop_scope, self.config, trip_count(rest), rest.start,
+                        LoopScope) \
+                or self.output.kind not in (None, ops.NUMPY) \
                 or self.in_try() or self.info.loop_may_exit_early(inst.index):
             return False
         done, trips = self.loop_arrivals.get(id(it), 0), trip_count(rest)
@@ -192,7 +224,7 @@ class LoopNodes:
         raise NotImplementedError
 
 
-class LoopScope(IndexFit, BodyState):
+class LoopScope(NestedScope, IndexFit, BodyState):
     """One attempt at a loop node: the frame's state at the loop, the body graph, and
     what the body read and changed."""
 
@@ -207,6 +239,9 @@ class LoopScope(IndexFit, BodyState):
         as_size(symbols_of((self.trips, rest.start)), "a loop node's trip count")
         self.counters = counters   # local name -> its step per trip (``Counters``)
         self.output = tx.output
+        # the loop node whose body this loop is in (None: the frame's), and the graph
+        # this loop's node goes in (``nested_loops``)
+        self.parent, self.outer_graph = tx.output.loop_scope, tx.output.graph
         self.symbol = f"loop{next(node_numbers)}"
         self.body = Graph()
         # the body's input: the number of the trip (0, 1, ...); the loop's index is
@@ -246,6 +281,8 @@ class LoopScope(IndexFit, BodyState):
             if isinstance(var, TripRowsVariable):   # (a list's rows, per_trip_lists)
                 var = var.stacked
             if isinstance(var, ArrayVariable) and all(var is not s for s in self.slots):
+                if var.node.graph is not out.graph:   # (nested: from outside the body)
+                    raise NotALoopNode("the frame holds an array the outer body does not")
                 self.slots.append(var)
         if any(i in tx.info.catching for i in range(self.inst.index, end)):
             raise NotALoopNode("a try block in the body")
@@ -295,7 +332,7 @@ class LoopScope(IndexFit, BodyState):
         out.shape_env.hints[self.symbol] = 0
         out.symbol_nodes[self.symbol] = self.index
         out.graph, out.loop_scope = self.body, self
-        out.side_effects.log = []
+        self.outer_log, out.side_effects.log = out.side_effects.log, []
         frame_locals = tx.locals      # (the same dict again afterwards: others hold it)
         tx.locals = WatchedLocals(frame_locals)
         try:
@@ -347,6 +384,7 @@ class LoopScope(IndexFit, BodyState):
         def local(node: Node) -> Node:
             if node.graph is self.body:
                 return node
+            node = self.localize_through(node)   # (nested: through the outer body)
             if node not in self.free:
                 meta = {k: v for k, v in node.meta.items()
                         if k in ("array", "symbol", "object")}
@@ -360,7 +398,7 @@ class LoopScope(IndexFit, BodyState):
         self.created.add(id(it))
 
     def reads_index(self, value) -> bool:
-        return self.symbol in symbols_in(value)
+        return self.reads_any_index(value)
 
     # ------------------------------------------------------------------ the node
     def finish(self) -> None:
@@ -405,8 +443,9 @@ class LoopScope(IndexFit, BodyState):
         self._check_distinct_results(nexts)
         metas = tuple(v.meta for v in self.slots) + \
             tuple(self.at_last_trip(v.meta) for _, v in self.temps)
+        trips = out.graph_arg(self.trips)   # (nested: its sizes through the outer body)
         loop = out.graph.call("fori_loop", (
-            self.body, out.graph_arg(self.trips),
+            self.body, self.parent.localize(trips) if self.parent is not None else trips,
             tuple(self.before[id(v)] for v in self.slots),
             tuple(self.free)), meta={"array": metas, **out.current_loc,
                                      "kind": ops.get("fori_loop").kind})
@@ -461,8 +500,13 @@ class LoopScope(IndexFit, BodyState):
         frame_locals.update(self.watched)
         tx.locals = frame_locals
         self.log = out.side_effects.log
-        out.side_effects.log = None
-        out.graph, out.loop_scope = out.root_graph, None
+        out.side_effects.log = self.outer_log
+        if self.outer_log is not None:   # (nested: the outer body's effects too)
+            self.outer_log.extend(self.log)
+        self.hand_back(frame_locals)
+        # (a while loop's scope is never nested: the frame's graph)
+        out.graph = self.outer_graph if self.outer_graph is not None else out.root_graph
+        out.loop_scope = self.parent
 
     def _check_index_uses(self) -> None:
         """The index (or a counter) was compared, or used as a plain int: the body

@@ -29,9 +29,9 @@ test_import_graph.py`` checks it):
          < linspace_step < polynomials < number_casts < library_calls
          < dask_arrays < errstate
          < class_facts < class_writes < library_attributes < opaque < objects
-         < super_lookup < random_objects < lifetimes < deques < float_windows
+         < super_lookup < random_objects < lifetimes < deques < deque_stacks < float_windows
          < int_choices < loggers < iteration
-         < conversions < builtins < builder
+         < conversions < builtins < value_kinds < builder
 
 (The containers: ``sequences`` tuples, lists and slices; ``sets`` sets and what sets and
 dict views share; ``dicts`` dicts and their views; ``named_tuples``; ``container_ops``

@@ -18,7 +18,6 @@ from __future__ import annotations
 import collections
 import functools
 import logging
-import math
 import types
 from typing import Any
 
@@ -43,11 +42,7 @@ from dynamo.guards import (
     StoredItemSource,
 )
 from dynamo.guards.type_slots import (
-    dict_of,
-    flags_of,
     is_builtin_class,
-    module_of,
-    mro_of,
     name_of,
     qualname_of,
     type_module,
@@ -81,6 +76,14 @@ from .polynomials import Poly1dVariable
 from .random_objects import RandomObjectVariable
 from .sequences import ListVariable, TupleVariable
 from .stacked_lists import stacked_rows_input
+from .value_kinds import (
+    bound_builtin_method,
+    compiled_function,
+    comprehension_of_this_frame,
+    is_plain_object,
+    own_getattribute,
+    spelled_key,
+)
 
 
 def is_array(value: Any) -> bool:
@@ -219,11 +222,13 @@ def _item_at(tx, value: list, source: Source, changing: bool, index) -> Variable
     return wrap(tx, value[int.__int__(index)], item)
 
 
-def _number_data(value: list | tuple) -> bool:
+def _number_data(value: list | tuple, least: int = 2) -> bool:
     """A list (or tuple) NumPy reads as a 1-d int64 or float64 array of at least two items (0 and
     1 items stay specialized, as sizes do): all Python ints, or all Python floats (a
-    fresh list of floats each call is one input, not one guarded symbol per item)."""
-    if len(value) < 2:
+    fresh list of floats each call is one input, not one guarded symbol per item).
+    ``least=1``: one item too (a window of a growing list, ``list_windows``: its one
+    held item is joined to the appended ones, so its length need not be pinned)."""
+    if len(value) < least:
         return False
     kind = type(value[0])
     return kind in (int, float) and all(type(v) is kind for v in value)
@@ -233,13 +238,15 @@ def _number_data(value: list | tuple) -> bool:
 _DATA_DTYPES = (np.dtype(np.int64), np.dtype(np.float64))
 
 
-def _list_data(tx, value: list, source: Source):
+def _list_data(tx, value: list, source: Source, least: int = 2):
     """A list of Python ints (or floats) whose length or items changed between calls, as
     the array data NumPy makes of it (``np.asarray(ids)``, one dimension of symbolic
     length): what an op that reads the list as array data takes (``wte[ids]``,
     ``np.array(ids)``; see ``OutputGraph.call_op``), so the entry serves every length and
     every item. None when NumPy would not make an int64 (float64) array of it (an int
-    past 64 bits)."""
+    past 64 bits). ``least=1``: a length of 1 is symbolic too, for a reader that
+    cannot broadcast it (``list_windows.appended_data`` joins it to the appended
+    items)."""
     out = tx.output
     array_source = AsArraySource(source)
     known = out.input_vars.get(array_source)
@@ -248,7 +255,7 @@ def _list_data(tx, value: list, source: Source):
     array = np.asarray(value)
     if array.dtype not in _DATA_DTYPES or array.ndim != 1:
         return None
-    var = out.add_input(array, array_source, dynamic_dims=(0,))
+    var = out.add_input(array, array_source, dynamic_dims=(0,), least=least)
     out.input_vars[array_source] = var
     return var
 
@@ -295,6 +302,9 @@ def _unread_list(tx, value: list, source: Source, changing: bool,
         return [wrap(tx, v, ItemSource(source, i)) for i, v in enumerate(value)]
     var = cls.unread(source, read)
     window = cls is not ListVariable
+    if window and _number_data(value, 1) and _rebuildable(source):
+        # (one item held: data only where joined to appended items, list_windows)
+        var.held_data = functools.partial(_list_data, tx, value, source, least=1)
     if _number_data(value) and _rebuildable(source) and \
             (window or out.shape_env.dynamic.is_dynamic_sequence(source, value)):
         var.data = functools.partial(_list_data, tx, value, source)
@@ -317,18 +327,18 @@ def _unread_list(tx, value: list, source: Source, changing: bool,
     return var
 
 
-def _window(tx, value: list, source: Source, keep: int) -> ListVariable:
-    """The last ``keep`` items of the list ``value`` at ``source``, as a list of its
-    own, unread, of changing length (``list_windows``)."""
-    held = WindowSource(source, keep)
-    var = _unread_list(tx, value[-keep:], held, True, WindowVariable)
+def _window(tx, value: list, source: Source, keep: int, step: int = 1) -> ListVariable:
+    """The last ``keep`` items of the list ``value`` at ``source`` (every ``step``-th of
+    them), as a list of its own, unread, of changing length (``list_windows``)."""
+    held = WindowSource(source, keep, step)
+    var = _unread_list(tx, value[-keep:][::step], held, True, WindowVariable)
     var.source, var.held_source = None, held
     return var
 
 
 def _wrap(tx, value: Any, source: Source | None) -> Variable:
     out = tx.output
-    if _own_getattribute(value):
+    if own_getattribute(value):
         # isinstance(value, C) would read value.__class__ through its __getattribute__
         # (code the program sees run): nothing below may look at it but by its type
         if source is None:
@@ -392,7 +402,7 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
     if type(value) is dict:
         if not all(is_pure_constant(k) for k in value):
             raise Unsupported("a dict with non-constant keys")
-        if source is not None and not all(_spelled_key(k) for k in value):
+        if source is not None and not all(spelled_key(k) for k in value):
             raise Unsupported("a dict key that generated code cannot write (nan, inf, a "
                               "NumPy scalar...)")
         _guard(tx, source, TYPE, dict)
@@ -414,7 +424,7 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
         _guard(tx, source, ID, value)  # dynamo.register_op(fn): one graph node, not inlined
         return LibraryFunctionVariable(value, source)
     if isinstance(value, types.FunctionType):
-        if source is not None and _comprehension_of_this_frame(tx, value):
+        if source is not None and comprehension_of_this_frame(tx, value):
             # a new function object on every call (3.11's list comprehensions, every
             # version's generator expressions), carried over a break: an identity
             # guard would miss on every call. Its code, globals and cells decide it
@@ -424,7 +434,7 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
             return UserFunctionVariable(value, source, made_per_call=True)
         _guard(tx, source, ID, value)
         return UserFunctionVariable(value, source)
-    if _compiled_function(value) is not None:   # dynamo.compile(g) called from compiled code
+    if compiled_function(value) is not None:   # dynamo.compile(g) called from compiled code
         _guard(tx, source, ID, value)
         return CompiledFunctionVariable(value, source)
     if isinstance(value, types.MethodType) and isinstance(value.__func__, types.FunctionType):
@@ -438,7 +448,7 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
         if is_builtin_class(value) and not issubclass(value, BaseException):
             return BuiltinVariable(value, source=source)  # range, int, zip, list, ...
         return ClassVariable(value, source)
-    if _bound_builtin_method(value) and source is not None:
+    if bound_builtin_method(value) and source is not None:
         # ``hist.append`` carried over a graph break (a resume function's input): a new
         # object every time it is read, so not guarded by identity; it is its object's
         # method, read as that object's attribute (the object guarded as any input)
@@ -466,7 +476,7 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
     if isinstance(value, logging.Logger) and source is not None:
         _guard(tx, source, ID, value)   # its calls below the level vanish (see loggers)
         return LoggerVariable(value, source)
-    if _is_plain_object(value):
+    if is_plain_object(value):
         _guard(tx, source, TYPE, type(value))
         return ObjectVariable(value, source)
     if type(value) in _NUMERIC_INFO and source is not None:
@@ -496,7 +506,7 @@ def _default_dict(tx, value: collections.defaultdict, source: Source | None) -> 
     trace reads a missing key (``DefaultDictVariable``)."""
     if not all(is_pure_constant(k) for k in value):
         raise Unsupported("a defaultdict with non-constant keys")
-    if source is not None and not all(_spelled_key(k) for k in value):
+    if source is not None and not all(spelled_key(k) for k in value):
         raise Unsupported("a dict key that generated code cannot write (nan, inf, a "
                           "NumPy scalar...)")
     _guard(tx, source, TYPE, collections.defaultdict)
@@ -506,87 +516,6 @@ def _default_dict(tx, value: collections.defaultdict, source: Source | None) -> 
         {k: wrap(tx, v, StoredItemSource(source, k) if source else None)
          for k, v in value.items()},
         lambda: wrap(tx, value.default_factory, factory_source), source)
-
-
-def _bound_builtin_method(value: Any) -> bool:
-    """A method of C code bound to an object (``lst.append``, ``x.sum``), as opposed to
-    a builtin function (``len``: bound to its module) or one of NumPy's own objects
-    (``np.add.reduce``, which is guarded by identity)."""
-    if not isinstance(value, types.BuiltinMethodType):   # (first: reading __self__ of
-        return False                                     # a user object runs its code)
-    owner = value.__self__
-    return owner is not None and not isinstance(owner, (types.ModuleType, type)) and \
-        not ops.is_array_library_object(value) and \
-        getattr(type(owner), value.__name__, None) is not None and \
-        value.__name__ not in getattr(owner, "__dict__", {})
-
-
-def _compiled_function(value: Any):
-    """The original function of a ``dynamo.compile``d function (inlined like any other).
-
-    Such an object's class (``dynamo.api.OptimizedFunction``) carries the marker
-    ``__dynamo_compiled__ = True`` in its own namespace: a subclass, or an object that
-    merely has the attribute, is not one. (A marker, not an import: ``api`` sits at the
-    top of the frontend, the Variables at the bottom.)"""
-    return value._dynamo_fn if dict_of(type(value)).get("__dynamo_compiled__") is True else None
-
-
-def _spelled_key(key: Any) -> bool:
-    """Whether ``repr(key)`` in generated code finds the same dict entry (``ItemSource``
-    writes its key by ``repr``): not ``nan`` (found only by identity), ``inf`` or a
-    NumPy scalar (no such name there), nor an int too long to print."""
-    if type(key) in (str, bytes, bool, type(None)):
-        return True
-    if type(key) is int:
-        return key.bit_length() < 4000
-    if type(key) is float:
-        return math.isfinite(key)
-    if type(key) is tuple:
-        return all(_spelled_key(k) for k in key)
-    return False
-
-
-def _own_getattribute(value: Any) -> bool:
-    """``value``'s class (a class statement's) defines ``__getattribute__``, which then
-    runs for every attribute read of it, ``__class__`` included (``isinstance`` reads
-    that when the type alone does not decide), or one of its classes has a
-    ``__class__`` of its own (a property: round 12, issue #17). Not a ``dynamo.compile``d function,
-    whose ``__getattribute__`` runs no program code (it reads ``f.__call__`` from the
-    function's ``__dict__``: ``dynamo.api.OptimizedFunction``)."""
-    cls = type(value)
-    if not flags_of(cls) & _HEAP_TYPE:
-        return False
-    # (a class of its own named __class__, a property, answers isinstance the same way)
-    return any("__class__" in dict_of(k)
-               for k in mro_of(cls)
-               if type.__dict__["__flags__"].__get__(k) & _HEAP_TYPE) or \
-        type(type.__getattribute__(cls, "__getattribute__")) is types.FunctionType and \
-        _compiled_function(value) is None
-
-
-_HEAP_TYPE = 1 << 9   # Py_TPFLAGS_HEAPTYPE: a class made by a class statement or type()
-
-
-def _is_plain_object(value: Any) -> bool:
-    cls = type(value)
-    return module_of(cls).split(".")[0] not in ("builtins", "numpy", "cupy", "cupyx")
-
-
-_COMPREHENSIONS = frozenset({"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"})
-
-
-def _comprehension_of_this_frame(tx, fn: types.FunctionType) -> bool:
-    """``fn`` is a comprehension's or generator expression's function (no program
-    code can name it, compare it or set its attributes) whose every closure cell is a
-    cell of the frame being traced (``[x[y == c] for c in u]`` after a break at
-    ``GET_ITER``).
-
-    Such a function is made anew on each call, so it is guarded by what decides it
-    (``UserFunctionVariable(made_per_call=True)``: type, code, globals, and each cell
-    being the frame's cell), not by identity."""
-    return (fn.__code__.co_name in _COMPREHENSIONS and not fn.__defaults__ and
-            not fn.__kwdefaults__ and not vars(fn) and
-            all(id(c) in tx.output.input_cells for c in fn.__closure__ or ()))
 
 
 __all__ = ["is_array", "wrap"]

@@ -320,7 +320,7 @@ def _of_inputs(tx, value: Any) -> Any:
     input; the loop node checks every use of it, ``LoopScope``)."""
     env, scope = tx.output.shape_env, tx.output.loop_scope
     known = env.symbols.keys() | env.unbacked.keys() | env.unbacked_numbers.keys() | \
-        ({scope.symbol} if scope is not None else set())
+        (scope.index_symbols() if scope is not None else set())
     if isinstance(value, SymFloat) and not value.sym.symbols <= known:
         return concrete(value)
     return value
@@ -335,7 +335,7 @@ def reads_loop_index(tx, variables) -> bool:
     if scope is None:
         return False
     return any(isinstance(var, ConstantVariable) and isinstance(var.value, Symbolic) and
-               scope.symbol in var.value.sym.symbols for var in variables)
+               scope.index_symbols() & var.value.sym.symbols for var in variables)
 
 
 def symbolic_number(tx, fn, args: list) -> Variable | None:

@@ -82,7 +82,7 @@ class BaseFunctionVariable(Variable):
 class UserFunctionVariable(BaseFunctionVariable):
     """A Python function that existed before the trace (guarded by identity, or, where
     ``made_per_call``, by its type, code, globals and closure cells: see
-    ``builder._comprehension_of_this_frame``)."""
+    ``value_kinds.comprehension_of_this_frame``)."""
 
     def __init__(self, fn: types.FunctionType, source=None, made_per_call: bool = False):
         self.fn, self.source, self.made_per_call = fn, source, made_per_call

@@ -365,7 +365,7 @@ def _is_static(var: Variable) -> bool:
         return False
     if var.is_constant():
         return True
-    if (getattr(var, "rows", None) is not None or getattr(var, "data", None) is not None) \
+    if any(getattr(var, name, None) is not None for name in ("rows", "data", "held_data")) \
             and var.is_unread():
         return False      # a list of arrays or numbers, unread: reading it would guard
                           # its length (and items): the graph takes it as data

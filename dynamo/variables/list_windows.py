@@ -53,21 +53,31 @@ from .sequences import ListVariable
 
 @dataclass(frozen=True)
 class WindowSource(Source):
-    """The last ``keep`` items of the list at ``base`` (a new list each time)::
+    """The last ``keep`` items of the list at ``base``, every ``step``-th of them from
+    the first (a new list each time)::
 
         >>> WindowSource(AttrSource(LocalSource("self"), "losses"), 2).name()
         "L['self'].losses[-2:]"
+        >>> WindowSource(AttrSource(LocalSource("self"), "h"), 5, 2).name()
+        "L['self'].h[-5::2]"
     """
 
     base: Source
     keep: int
+    step: int = 1
     computed = True   # a new list each call: generated code makes it once
+    # the list grows under it, so its items move: an item read as a number is a
+    # changing one from the first trace (``DynamicPolicy.is_dynamic_number``)
+    items_move = True
+
+    def _slice(self) -> str:
+        return f"[-{self.keep}:]" if self.step == 1 else f"[-{self.keep}::{self.step}]"
 
     def name(self) -> str:
-        return f"{self.base.name()}[-{self.keep}:]"
+        return f"{self.base.name()}{self._slice()}"
 
     def expr(self) -> str:
-        return f"{self.base.expr()}[-{self.keep}:]"
+        return f"{self.base.expr()}{self._slice()}"
 
 
 class WindowVariable(ListVariable):
@@ -75,6 +85,9 @@ class WindowVariable(ListVariable):
     before the slice (``appended``): a new list, read from ``held_source``."""
 
     held_source: WindowSource | None = None
+    # the held items as data of symbolic length from 1 up (``appended_data``: joined
+    # to the appended items, so one held item cannot broadcast): the builder's
+    held_data = None
 
     def _set_unread(self, index) -> bool:
         return False      # (an item set: read the items; the slice is a list of the trace)
@@ -91,17 +104,19 @@ class WindowVariable(ListVariable):
 
 def window_of(make, lst: ListVariable, tx, index) -> ListVariable | None:
     """``lst[index]`` for a slice ``[-k:]`` of an unread list whose length changes (or
-    ``[-k:-j]`` where the trace appended j items or more: the previous values), as
-    the last ``k`` appended items or a ``WindowVariable`` (``make(keep)``: the last
-    ``keep`` items held, or None); None where it does not apply (the items are read as
-    before). The builder binds ``make`` and ``lst`` as ``lst.window``."""
+    ``[-k:-j]`` where the trace appended j items or more: the previous values; or
+    ``[-k::s]``, see ``_stepped``), as the last ``k`` appended items or a
+    ``WindowVariable`` (``make(keep)``: the last ``keep`` items held, or None); None
+    where it does not apply (the items are read as before). The builder binds
+    ``make`` and ``lst`` as ``lst.window``."""
     if not lst.is_unread() or lst.edits or \
             tx.output.loop_scope is not None or not index.is_constant():
         return None        # (a loop node's body: its trips are not the call's start)
     key = index.as_python_constant()
-    if type(key) is not slice or key.step is not None or \
-            type(key.start) is not int or key.start >= 0:     # (a SymInt: not an int)
-        return None
+    if type(key) is not slice or type(key.start) is not int or key.start >= 0:
+        return None        # (a SymInt: not an int)
+    if key.step is not None:
+        return _stepped(make, lst, -key.start, key.step) if key.stop is None else None
     drop = 0 if key.stop is None else key.stop
     if key.stop is not None and (type(drop) is not int or not key.start < drop < 0 or
                                  len(lst.appended) < -drop):
@@ -118,6 +133,37 @@ def window_of(make, lst: ListVariable, tx, index) -> ListVariable | None:
     return window
 
 
+def _stepped(make, lst: ListVariable, keep: int, step) -> ListVariable | None:
+    """``lst[-keep::step]`` (an int step of 2 or more; 1 is ``[-keep:]``), which is
+    ``lst[-keep:][::step]``: every ``step``-th of the last ``keep`` items held (a
+    window of its own, ``make(keep - appended, step)``), then those of the appended
+    items whose place in the whole window is a multiple of ``step``. That place is the
+    held part's length plus the item's index, so where the trace appended items it
+    guards the held part's length modulo ``step`` (one entry per remainder while the
+    list fills, then one), not the list's length nor its items.
+
+        self.h.append(v)
+        np.mean(self.h[-6::2])     # [*L['self'].h[-5::2], L['v']] when len(h[-5:]) is
+                                   # odd, else L['self'].h[-5::2] alone
+    """
+    if type(step) is not int or step < 1:
+        return None        # (a negative step reverses: read the items)
+    appended = list(lst.appended)
+    if len(appended) >= keep:
+        return ListVariable(appended[len(appended) - keep:][::step])
+    window = make(keep - len(appended), step)
+    if window is None:
+        return None
+    if appended:
+        held = make(keep - len(appended))      # (its length: the place of the first)
+        if held is None or held.length is None:
+            return None
+        rest = held.length() % step
+        first = next(c for c in range(step) if bool(rest == c))   # (guards the outcome)
+        window.appended = [v for j, v in enumerate(appended) if (first + j) % step == 0]
+    return window
+
+
 def appended_data(output, lst: ListVariable):
     """``lst`` as array data (``np.array(self.buf[-w:])``, ``np.mean(hist[-k:])``) where
     the trace appended numbers to it: the held items' input (``lst.data``: an int64
@@ -126,12 +172,13 @@ def appended_data(output, lst: ListVariable):
     does not apply. The appended items must be Python numbers of the held array's
     kind (ints to int64, floats to float64: the dtype NumPy gives the whole list),
     constants or changing numbers of the frame."""
-    if lst.data is None or not lst.is_unread() or lst.edits or not lst.appended:
+    data = getattr(lst, "held_data", None) or lst.data
+    if data is None or not lst.is_unread() or lst.edits or not lst.appended:
         return None
     kind = {np.dtype(np.int64): int, np.dtype(np.float64): float}
     appended = [graph_number_of(output, v) for v in lst.appended]   # (float(loss))
     values = [v.value if isinstance(v, ConstantVariable) else None for v in appended]
-    held = lst.data()
+    held = data(least=1)    # (joined to the appended items: one held is symbolic too)
     if held is None or held.meta.dtype not in kind:
         return None
     want = kind[held.meta.dtype]

@@ -18,11 +18,11 @@ import pytest
 
 pytest.importorskip("numba")
 
-from dynamo.backends.eager import eager  # noqa: E402
 from dynamo.backends.native.const_rows import constant_element  # noqa: E402
 from dynamo.backends.native.emitter import _Emitter  # noqa: E402
-from dynamo.backends.native.lower import Unsupported, lower  # noqa: E402
+from dynamo.backends.native.lower import Unsupported  # noqa: E402
 from dynamo.backends.native.tier import Tiered  # noqa: E402
+from kernel_sources import LoweringRecorder  # noqa: E402
 from test_native import check_native, compiled  # noqa: E402 (needs numba)
 
 import dynamo  # noqa: E402
@@ -31,21 +31,14 @@ import dynamo  # noqa: E402
 def _lowering(fn, *args):
     """(the lowering of ``fn``'s one graph: its source or the Unsupported it raised,
     the exception the eager call raised or None)."""
-    got = []
-
-    def backend(graph, example_inputs):
-        try:
-            got.append(lower(graph).source)
-        except Unsupported as e:
-            got.append(e)
-        return eager(graph, example_inputs)
+    recorder = LoweringRecorder()
     try:
-        dynamo.compile(fn, backend=backend)(*args)
+        dynamo.compile(fn, backend=recorder)(*args)
         raised = None
     except Exception as e:  # noqa: BLE001
         raised = e
-    assert len(got) == 1, got
-    return got[0], raised
+    assert len(recorder.got) == 1, recorder.got
+    return recorder.got[0], raised
 
 
 def test_lotka_volterra_row_of_constants_runs_in_tier2():

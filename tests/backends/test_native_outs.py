@@ -13,29 +13,11 @@ import pytest
 
 pytest.importorskip("numba")
 
-from dynamo.backends.eager import eager  # noqa: E402
-from dynamo.backends.native.lower import Unsupported, lower  # noqa: E402
+from dynamo.backends.native.lower import Unsupported  # noqa: E402
+from kernel_sources import kernel_source as _lowered  # noqa: E402
 from test_native import check_native  # noqa: E402 (needs numba)
 
-import dynamo  # noqa: E402
-
 rng = np.random.default_rng(11)
-
-
-def _lowered(fn, *args):
-    """The kernel source of ``fn``'s one graph, or the Unsupported it raised."""
-    got = []
-
-    def backend(graph, example_inputs):
-        try:
-            got.append(lower(graph).source)
-        except Unsupported as e:
-            got.append(e)
-        return eager(graph, example_inputs)
-    dynamo.compile(fn, backend=backend)(*[a.copy() if isinstance(a, np.ndarray) else a
-                                         for a in args])
-    assert len(got) == 1, got
-    return got[0]
 
 
 def _in_place(x, y):

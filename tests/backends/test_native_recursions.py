@@ -25,8 +25,8 @@ pytest.importorskip("numba")
 
 from dynamo.backends.native.backend import native_backend  # noqa: E402
 from dynamo.backends.native.dots import ddot_address  # noqa: E402
-from dynamo.backends.native.lower import Unsupported, lower  # noqa: E402
 from dynamo.backends.native.tier import Tiered  # noqa: E402
+from kernel_sources import kernel_sources  # noqa: E402
 from script_modules import load_script  # noqa: E402
 
 # the programs scripts/bench_native.py times (the same functions, so the benchmark and
@@ -77,20 +77,6 @@ def _run(fn, *args):
     return [m for m in made if isinstance(m, Tiered)]
 
 
-def _sources(fn, *args):
-    got = []
-
-    def backend(graph, example_inputs):
-        try:
-            got.append(lower(graph).source)
-        except Unsupported as e:
-            got.append(e)
-        from dynamo.backends.eager import eager
-        return eager(graph, example_inputs)
-    dynamo.compile(fn, backend=backend)(*[a.copy() for a in args])
-    return got
-
-
 def _answered_by_tier2(tiers):
     assert tiers and all(t.error is None for t in tiers), [t.error for t in tiers]
     assert sum(t.native_calls for t in tiers) >= 1
@@ -114,7 +100,7 @@ def test_the_dot_is_numpys_bit_for_bit():
 
 def _native_dots(fn, *args):
     """Every graph of ``fn`` lowers, with its dots as ``_bdot`` and no object mode."""
-    sources = _sources(fn, *args)
+    sources = kernel_sources(fn, *args)
     assert sources and all(isinstance(s, str) for s in sources), sources
     assert all("_bdot(" in s and "objmode" not in s for s in sources)
 

@@ -18,23 +18,17 @@ import pytest
 
 pytest.importorskip("numba")
 
-from dynamo.backends.eager import eager  # noqa: E402
-from dynamo.backends.native.lower import lower  # noqa: E402
+from kernel_sources import kernel_sources  # noqa: E402
 from test_native import compiled, same  # noqa: E402 (needs numba)
-
-import dynamo  # noqa: E402
 
 PAR = {"parallel_min_elements": 16}   # small arrays, ``prange`` loops
 
 
 def _sources(fn, *args) -> list:
-    got = []
-
-    def backend(graph, example_inputs):
-        got.append(lower(graph, 16).source.split("def kernel")[1])
-        return eager(graph, example_inputs)
-    dynamo.compile(fn, backend=backend)(*args)
-    return got
+    """Each graph's kernel function (its source from ``def kernel`` on), loops of 16
+    elements or more parallel; every graph must lower."""
+    return [s.split("def kernel")[1]
+            for s in kernel_sources(fn, *args, strict=True, parallel_min=16)]
 
 
 def fir(x, taps):

@@ -16,8 +16,8 @@ import pytest
 
 pytest.importorskip("numba")
 
+from kernel_sources import kernel_source as _lowered  # noqa: E402
 from test_native import check_native, compiled  # noqa: E402 (needs numba)
-from test_native_outs import _lowered  # noqa: E402
 
 rng = np.random.default_rng(7)
 

@@ -16,8 +16,8 @@ pytest.importorskip("numba")
 
 from dynamo.backends.native.lower import Unsupported  # noqa: E402
 from dynamo.backends.native.strided import order_of, probe, strides_for  # noqa: E402
+from kernel_sources import kernel_source as _lowered  # noqa: E402
 from test_native import check_native, compiled, same  # noqa: E402 (needs numba)
-from test_native_outs import _lowered  # noqa: E402
 
 rng = np.random.default_rng(23)
 

@@ -3,6 +3,7 @@
 
     b = np.flatnonzero(lab)       # u0
     b[1:] - b[:-1]                # both max(u0 - 1, 0) long: one size, no break
+    np.diff(b)                    # the same length, the same size
 
 Each program is compared with plain Python at zero, one, two and many selected
 elements (where ``b[1:]`` is empty, empty, one long, and longer), with the counts
@@ -58,8 +59,25 @@ def in_a_loop(lab):            # a size from before an unrolled loop
     return out
 
 
+# np.diff of a data-dependent length is max(u0 - n, 0) long: b[n:]'s length
+def diff_gaps(lab):
+    b = np.flatnonzero(lab)
+    return np.diff(b), np.diff(b) * b[1:]      # one size with b[1:]: no check
+
+
+def diff_twice(lab):
+    t = np.cumsum(lab * 0.5 + 1.0)
+    return np.diff(t[lab > 0], n=2), np.diff(t[lab > 0], 3).sum()
+
+
+def diff_rows(lab):
+    pts = np.argwhere(lab)                     # (u0, 1)
+    return np.diff(pts, axis=0), np.diff(pts * 2.5, axis=-2)[:, 0]
+
+
 PROGRAMS = [("gaps", gaps), ("windows", windows), ("masked_pairs", masked_pairs),
-            ("rows", rows), ("per_class", per_class), ("in_a_loop", in_a_loop)]
+            ("rows", rows), ("per_class", per_class), ("in_a_loop", in_a_loop),
+            ("diff_gaps", diff_gaps), ("diff_twice", diff_twice), ("diff_rows", diff_rows)]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -43,7 +43,9 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round31_trips", "round31_rows", "round31_truths", "round32_data",
               "round32_windows", "round32_classes", "round32_chains", "round32_carried",
               "round33_casts", "round33_indices", "round33_stats", "round33_spills",
-              "round34_windows", "round34_rows", "round34_truths", "round34_gathers")
+              "round34_windows", "round34_rows", "round34_truths", "round34_gathers",
+              "round35_windows", "round35_slices", "round35_zips", "round35_ints",
+              "round35_returns")
 
 
 def _runs(text):

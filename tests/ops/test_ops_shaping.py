@@ -248,3 +248,32 @@ def test_views_stay_views():
         v = dynamo.compile(fn)(x)
         assert np.shares_memory(v, x)
         dynamo.reset()
+
+
+# ---------------------------------------------------------------- repeats from the data
+
+def run_length_decode(values, lengths):
+    out = np.repeat(values, lengths)                  # lengths.sum() long: data-decided
+    owner = np.repeat(np.arange(len(lengths)), lengths)
+    rows = np.repeat(np.ones((len(lengths), 2)), lengths, axis=0)
+    return out * 2 + owner, rows.sum(0), lengths.repeat(2), values.repeat(lengths).size
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+@given(lengths=st.lists(st.integers(-1, 3), min_size=3, max_size=3))
+@settings(max_examples=30, deadline=None)
+def test_repeats_from_the_data_are_one_graph(lengths, backend):
+    """One size for every np.repeat by one ``lengths`` (no broadcast check), eager's
+    results at every count (0 too) and its ValueError for a negative one."""
+    values = np.array([1.5, -2.0, 4.0])
+    check(run_length_decode, values, np.array(lengths), backend=backend, graphs=1, breaks=0)
+
+
+def one_count(values, r):
+    return np.repeat(values, r)       # a 0-d or one-element count: n * r, still a break
+
+
+def test_a_single_count_from_the_data_still_breaks():
+    for r in (np.array(2), np.array([2])):
+        report = check(one_count, np.arange(3.0), r, breaks=1)
+        assert "repeats is an array" in report.break_reasons[0].reason

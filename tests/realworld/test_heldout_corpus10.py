@@ -7,8 +7,9 @@ corpus").
 Measured at HEAD before this corpus's fixes (3.11): 38 of 44 without a break, 9
 breaks: ``np.zeros_like(0.0)`` of a bias kept in a dict (3; ``test_like_of_constants``),
 ``int(np.sum(...))`` in arithmetic (``test_int_of_graph_arrays``), ``"x: " + ", ".join``
-of f-strings (``test_formatted_concat``), and the four below (``one_hot``'s was ``int()``
-itself; now the shape made from it).
+of f-strings (``test_formatted_concat``), ``one_hot``'s (``int()`` itself, then the
+shape made from it; one graph since corpus 11: ``ops/computed_shapes.py``), and the
+three below.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ BACKENDS = ("eager", "numpy")
 
 EXPECTED_BREAKS: dict[str, int] = {
     "newton_sqrt": 1,      # `if np.max(np.abs(x_new - x)) < tol: return`: a loop's exit test
-    "one_hot": 1,          # np.zeros((n, int(labels.max()) + 1)): a shape the data decides
     # `... if np.any(labels == k) else ...` in a comprehension; before 3.12 the
     # comprehension is a function of its own, whose rest (the range iterator) breaks too
     "kmeans_step": 2 if sys.version_info < (3, 12) else 1,

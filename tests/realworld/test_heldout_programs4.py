@@ -26,8 +26,9 @@ BACKENDS = ("eager", "numpy")
 # least_squares_rank_check's np.linalg.matrix_rank is an op; conjugate_gradient's
 # `if rs_new < tol: break` with code after it is a while_loop node (loop_exits); its
 # `if rank < d: raise ValueError(...)` is a data_check op, np.linalg.matrix_rank and
-# lstsq known free of Python-level warnings on NumPy 2 (ops/signals.py). See
-# docs/realworld.md.)
+# lstsq known free of Python-level warnings on NumPy 2 (ops/signals.py);
+# confusion_matrix's np.zeros((n, n)) with n = int(max(...)) + 1, one size the data
+# decides (ops/computed_shapes.py). See docs/realworld.md.)
 EXPECTED_BREAKS: dict[str, int] = {
     # np.unique's length (a data-dependent size) as a loop's trip count: the trace
     # cannot unroll a loop whose length only the data knows; the code after that
@@ -37,10 +38,6 @@ EXPECTED_BREAKS: dict[str, int] = {
     # data-dependent control flow: an `if` (or a loop's exit test) on array values
     "perceptron_epochs": 1,
     "pagerank_power": 1,
-    # int() + 1 of an array, used as a shape (triangle_count's int() of a float array,
-    # returned, is a graph check that the value is finite: graph_numbers in
-    # docs/graph_breaks.md)
-    "confusion_matrix": 1,
     # np.apply_along_axis calls a Python function once per row
     "unsharp_mask": 2,
 }

@@ -153,6 +153,11 @@ def loop_bound(x):
 
 def shape_from(x):
     kept = x[x > 0]
+    return np.linspace(0.0, 1.0, len(kept) // 2)
+
+
+def zeros_of_size(x):
+    kept = x[x > 0]
     return np.zeros(len(kept) // 2)
 
 
@@ -160,7 +165,7 @@ def shape_from(x):
     (branch_on_size, "return kept - kept.mean() if kept.size else kept"),
     (branch_on_compare, "if len(kept) > 2:"),
     (loop_bound, "for i in range(max(len(kept), 1)):"),
-    (shape_from, "return np.zeros(len(kept) // 2)")],
+    (shape_from, "return np.linspace(0.0, 1.0, len(kept) // 2)")],
     ids=["if_size", "if_compare", "range", "shape"])
 def test_control_flow_and_shapes_still_break_naming_the_line(fn, line):
     report = dynamo.explain(fn, backend="eager")(XS[3])
@@ -172,6 +177,17 @@ def test_control_flow_and_shapes_still_break_naming_the_line(fn, line):
     compiled = dynamo.compile(fn, backend="eager")
     for x in XS:
         same_outcome(outcome(fn, [x]), outcome(compiled, [x]), fn.__name__)
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_a_shape_made_from_a_data_dependent_size_stays_in_the_graph(backend):
+    """``np.zeros(len(kept) // 2)``: the size is computed in the graph as a data size
+    (dynamo/ops/computed_shapes.py), no break; the result equals eager's for every
+    length, 0 included."""
+    assert dynamo.explain(zeros_of_size, backend=backend)(XS[3]).graph_break_count == 0
+    compiled = dynamo.compile(zeros_of_size, backend=backend)
+    for x in XS:
+        same_outcome(outcome(zeros_of_size, [x]), outcome(compiled, [x]), "zeros_of_size")
 
 
 def diag_of_rows(x):

@@ -22,10 +22,9 @@ import dynamo
 
 pytest.importorskip("numba")
 
-from dynamo.backends.eager import eager  # noqa: E402
 from dynamo.backends.native.backend import native_backend  # noqa: E402
-from dynamo.backends.native.lower import lower  # noqa: E402
 from dynamo.backends.native.tier import Tiered  # noqa: E402
+from kernel_sources import kernel_sources  # noqa: E402
 from script_modules import load_script  # noqa: E402
 
 lms = load_script("native_recursions").lms
@@ -50,17 +49,6 @@ def flips_and_swaps(x, y):
         v[0] = y[t, 0]
         a, b = b[::-1] + y[t], a
     return w, v, a, u, z     # (b: a loop's array, which no output may be)
-
-
-def _sources(fn, *args) -> list:
-    """The kernel source of each graph of ``fn`` (run eagerly)."""
-    got = []
-
-    def backend(graph, example_inputs):
-        got.append(lower(graph).source)
-        return eager(graph, example_inputs)
-    dynamo.compile(fn, backend=backend)(*[a.copy() for a in args])
-    return got
 
 
 def _loop_allocations(source: str) -> int:
@@ -98,7 +86,7 @@ def test_lms_update_allocates_nothing_per_trip():
     """The weight update ``w = w + 2 * mu * e[n] * u`` goes into two buffers."""
     x = rng.standard_normal(60)
     d = rng.standard_normal(60)
-    (source,) = _sources(lms, x, d)
+    (source,) = kernel_sources(lms, x, d, strict=True)
     assert _loop_allocations(source) == 0, source
     assert _buffers(source) == (0, 1), source    # in place: w is read at i, and by the dot
 
@@ -107,7 +95,7 @@ def test_swapped_slots_keep_their_allocations():
     """Double buffers for ``w`` and ``u``, ``v`` and ``z`` in place; ``a``'s old
     value lives on in ``b``."""
     x, y = rng.standard_normal(5), rng.standard_normal((12, 5))
-    (source,) = _sources(flips_and_swaps, x, y)
+    (source,) = kernel_sources(flips_and_swaps, x, y, strict=True)
     assert _buffers(source) == (4, 2), source
     assert _loop_allocations(source) == 1, source     # a's new value, each trip
 

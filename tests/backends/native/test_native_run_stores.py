@@ -17,11 +17,11 @@ import dynamo
 
 pytest.importorskip("numba")
 
-from dynamo.backends.eager import eager  # noqa: E402
 from dynamo.backends.native.backend import native_backend  # noqa: E402
 from dynamo.backends.native.dots import ddot_address  # noqa: E402
-from dynamo.backends.native.lower import Unsupported, lower  # noqa: E402
+from dynamo.backends.native.lower import Unsupported  # noqa: E402
 from dynamo.backends.native.tier import Tiered  # noqa: E402
+from kernel_sources import kernel_sources as _lowered  # noqa: E402
 from script_modules import load_script  # noqa: E402
 
 levinson = load_script("native_recursions").levinson
@@ -29,21 +29,6 @@ SYNC = {"after_calls": 1, "background": False, "prefer": "native", "cache": Fals
 rng = np.random.default_rng(2323)
 pytestmark = pytest.mark.skipif(ddot_address() is None,
                                 reason="NumPy's bundled scipy-openblas ddot not found")
-
-
-def _lowered(fn, *args) -> list:
-    """Each graph of ``fn``'s kernel source, or the Unsupported it raised."""
-    got = []
-
-    def backend(graph, example_inputs):
-        try:
-            got.append(lower(graph).source)
-        except Unsupported as e:
-            got.append(e)
-        return eager(graph, example_inputs)
-    dynamo.compile(fn, backend=backend)(*[a.copy() if isinstance(a, np.ndarray) else a
-                                          for a in args])
-    return got
 
 
 def _run(fn, inputs: list) -> int:

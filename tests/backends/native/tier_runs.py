@@ -1,0 +1,53 @@
+"""Test helper: one program run by eager, tier 1 (the numpy backend) and tier 2 (the
+native backend, forced synchronously), compared bit for bit.
+
+``same_in_all_tiers(fn, *args)`` calls ``fn`` plainly, compiled on the numpy backend,
+and compiled on the native backend twice (its second call is tier 2's: ``SYNC``
+compiles the kernel after one call, in the foreground), each on fresh copies of the
+array arguments. Every result (a tuple's items one by one) must equal eager's with its
+dtype and type, and tier 2 must have run without an error. Example::
+
+    >>> same_in_all_tiers(lambda x: x * 2.0 + 1.0, np.ones(4))
+
+Needs Numba: import this after ``pytest.importorskip("numba")``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from dynamo.backends.native.backend import native_backend
+from dynamo.backends.native.tier import Tiered
+
+import dynamo
+
+SYNC = {"after_calls": 1, "background": False, "prefer": "native", "cache": False}
+
+
+def _copies(args):
+    return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+
+
+def _items(result):
+    return result if isinstance(result, tuple) else (result,)
+
+
+def same_in_all_tiers(fn, *args) -> None:
+    """Eager's results, tier 1's, then tier 2's on copies: equal bit for bit, dtypes
+    and types; the native backend's second call ran tier 2's kernel."""
+    made = []
+
+    def backend(graph, example_inputs):
+        made.append(native_backend(graph, example_inputs, options=SYNC))
+        return made[-1]
+    want = _items(fn(*_copies(args)))
+    tier1 = _items(dynamo.compile(fn, backend="numpy")(*_copies(args)))
+    compiled = dynamo.compile(fn, backend=backend)
+    compiled(*_copies(args))
+    got = _items(compiled(*_copies(args)))
+    for g, t, w in zip(got, tier1, want, strict=True):
+        np.testing.assert_array_equal(t, w, strict=True)
+        np.testing.assert_array_equal(g, w, strict=True)
+        assert type(g) is type(w) and type(t) is type(w)
+    tiers = [m for m in made if isinstance(m, Tiered)]
+    assert tiers and all(t.error is None for t in tiers), [t.error for t in tiers]
+    assert sum(t.native_calls for t in tiers) >= 1
