@@ -45,7 +45,14 @@ from ..variables import (
     wrap_constant,
 )
 from ..variables.arrays import DeferredNumberVariable
-from ..variables.constant import BINARY, compares_in_c, operands, operator_on_constants, raw
+from ..variables.constant import (
+    BINARY,
+    compared_exactly,
+    compares_in_c,
+    operands,
+    operator_on_constants,
+    raw,
+)
 from ..variables.conversions import needs_deferred_value
 from ..variables.iterators import take
 from ..variables.objects import TypeSource
@@ -154,7 +161,9 @@ def compare_bool(tx, a: Variable, b: Variable) -> bool:
     if a is b:
         return True
     if folds(a) and folds(b):
-        return raw(a) is raw(b) or bool(BINARY["equal"](*operands(a, b)))
+        exact = compared_exactly("equal", raw(a), raw(b))   # (an int with a float)
+        return raw(a) is raw(b) or bool(exact if exact is not None else
+                                        BINARY["equal"](*operands(a, b)))
     try:
         if identical(tx, a, b):
             return True

@@ -25,7 +25,8 @@ from ..exc import Unsupported
 from ..ops.quiet import warnings_as
 from ..symbolic import Symbolic, SymFloat, SymInt, concrete, is_symbolic
 from ..symbolic.math_calls import math_call
-from ..symbolic.scalars import binary, float_operands
+from ..symbolic.number_decisions import decide, plain
+from ..symbolic.scalars import Expr, binary, float_operands
 from ..symbolic.sizes import is_unbacked
 from .base import Variable, program_error
 
@@ -295,6 +296,10 @@ def operator_on_constants(tx, name: str, args: list) -> Variable:
     """Python's operator ``name`` (a key of BINARY or UNARY) on constant Variables:
     folded (see ``fold``), or a graph op that runs it with the program (it warns or
     raises there, as often and as NumPy's error state then says)."""
+    if name in COMPARISONS:
+        exact = compared_exactly(name, raw(args[0]), raw(args[1]))
+        if exact is not None:
+            return ConstantVariable(exact)
     fn = BINARY[name] if len(args) == 2 else UNARY[name]
     values = operands(*args) if len(args) == 2 else (raw(args[0]),)
     if name == "divide" and any(isinstance(v, SymInt) for v in values):
@@ -381,6 +386,34 @@ def operands(a: Variable, b: Variable) -> tuple:
             (isinstance(y, SymFloat) and not _plain_number(x)):
         return concrete(x), concrete(y)
     return x, y
+
+
+COMPARISONS = frozenset({"less", "less_equal", "greater", "greater_equal", "equal",
+                         "not_equal"})
+
+
+def compared_exactly(name: str, x, y) -> bool | None:
+    """The comparison ``name`` of a symbolic int and a float as Python compares them:
+    exactly, not as ``float(int)`` (``2**53 + 1 > 2.0**53`` is True, ``float(2**53 + 1)
+    > 2.0**53`` is not), so the int is not made a SymFloat as for arithmetic
+    (``operands``). An order is a decision guarded by its outcome over the int itself
+    (``L['t'] > 9007199254740992.0``, which Python evaluates exactly too); ``==`` and
+    ``!=`` read the int (pinned), as for floats. None where no symbolic int meets a
+    Python float (a NumPy scalar: ``operands`` pins both).
+
+        >>> t = SymInt(2 ** 53 + 1, Sym.symbol("s0", "L['t']"))
+        >>> compared_exactly("greater", t, 2.0 ** 53)
+        True
+    """
+    def plain_float(v):
+        return type(v) is float or isinstance(v, SymFloat)
+    if not (isinstance(x, SymInt) and plain_float(y) or
+            isinstance(y, SymInt) and plain_float(x)):
+        return None
+    fn = BINARY[name]
+    if name in ("equal", "not_equal"):
+        return plain(fn, x, y)
+    return decide(fn, x, y, Expr.of)
 
 
 def _int_partner(x, y) -> tuple:

@@ -18,17 +18,13 @@ import re
 import numpy as np
 import pytest
 
-import dynamo
-
 pytest.importorskip("numba")
 
-from dynamo.backends.native.backend import native_backend  # noqa: E402
-from dynamo.backends.native.tier import Tiered  # noqa: E402
 from kernel_sources import kernel_sources  # noqa: E402
 from script_modules import load_script  # noqa: E402
+from tier_runs import same_in_tier_two  # noqa: E402
 
 lms = load_script("native_recursions").lms
-SYNC = {"after_calls": 1, "background": False, "prefer": "native", "cache": False}
 rng = np.random.default_rng(523)
 
 
@@ -62,26 +58,6 @@ def _buffers(source: str) -> tuple:
             len(re.findall(r"^    (c\d+) = \1\.copy\(\)$", source, re.M)))
 
 
-def _run(fn, *args):
-    """Eager's results, then tier 2's (the compiled second call) on copies: equal
-    bit for bit, dtypes and all; the second call was tier 2's."""
-    made = []
-
-    def backend(graph, example_inputs):
-        out = native_backend(graph, example_inputs, options=SYNC)
-        made.append(out)
-        return out
-    c = dynamo.compile(fn, backend=backend)
-    want = fn(*[a.copy() for a in args])
-    c(*[a.copy() for a in args])
-    got = c(*[a.copy() for a in args])
-    for g, w in zip(got, want):
-        np.testing.assert_array_equal(g, w, strict=True)
-    tiers = [m for m in made if isinstance(m, Tiered)]
-    assert tiers and all(t.error is None for t in tiers), [t.error for t in tiers]
-    assert sum(t.native_calls for t in tiers) >= 1
-
-
 def test_lms_update_allocates_nothing_per_trip():
     """The weight update ``w = w + 2 * mu * e[n] * u`` goes into two buffers."""
     x = rng.standard_normal(60)
@@ -107,4 +83,4 @@ def test_flips_and_swaps_equal_eager(trips):
     buffer it writes would show. (LMS itself, in place, against eager:
     tests/backends/test_native_recursions.py.)"""
     x, y = rng.standard_normal(5), rng.standard_normal((trips, 5))
-    _run(flips_and_swaps, x, y)
+    same_in_tier_two(flips_and_swaps, x, y)

@@ -21,37 +21,23 @@ import pytest
 pytest.importorskip("numba")
 
 from corpus_nested_loops import PROGRAMS  # noqa: E402
-from dynamo.backends.native.backend import native_backend  # noqa: E402
-from dynamo.backends.native.tier import Tiered  # noqa: E402
 from kernel_sources import kernel_sources  # noqa: E402
+from tier_runs import tier_two_results  # noqa: E402
 
-import dynamo  # noqa: E402
-
-SYNC = {"after_calls": 1, "background": False, "prefer": "native", "cache": False}
-# the nested programs tier 2 lowers (two read the outer index as a number, ``+ i``,
-# which no loop node's kernel lowers yet: "a SymArg constant passed to NumPy")
-LOWERED = [p for p in PROGRAMS if p[3] and p[0] not in ("outer_scaled", "inner_float_count")]
+# the nested programs (two read the outer index as a number, ``+ i``: a symbolic
+# argument the kernel passes as a Python int, backends/native/calls.py)
+LOWERED = [p for p in PROGRAMS if p[3]]
 UNROLLED = [p for p in PROGRAMS if p[0] in ("inner_break", "triangular_lower",
                                              "inner_one_trip", "inner_no_trips")]
 
 
 def _run(fn, args) -> list:
-    """Eager's results, then the compiled function's second call (tier 2), bit for bit
-    on copies of ``args``; the Tiered objects made."""
-    made = []
-
-    def backend(graph, example_inputs):
-        out = native_backend(graph, example_inputs, options=SYNC)
-        made.append(out)
-        return out
-    compiled = dynamo.compile(fn, backend=backend)
-    want = fn(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
-    for _ in range(2):
-        got = compiled(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
-    for g, w in zip(got if isinstance(got, tuple) else (got,),
-                    want if isinstance(want, tuple) else (want,)):
+    """Eager's results, then tier 2's (the compiled second call), bit for bit on
+    copies of ``args``; the Tiered objects made."""
+    want, got, tiers = tier_two_results(fn, *args)
+    for g, w in zip(got, want, strict=True):
         np.testing.assert_array_equal(g, w, strict=True)
-    return [m for m in made if isinstance(m, Tiered)]
+    return tiers
 
 
 def _loop_depth(source: str) -> int:

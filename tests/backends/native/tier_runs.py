@@ -1,11 +1,12 @@
 """Test helper: one program run by eager, tier 1 (the numpy backend) and tier 2 (the
 native backend, forced synchronously), compared bit for bit.
 
-``same_in_all_tiers(fn, *args)`` calls ``fn`` plainly, compiled on the numpy backend,
-and compiled on the native backend twice (its second call is tier 2's: ``SYNC``
-compiles the kernel after one call, in the foreground), each on fresh copies of the
-array arguments. Every result (a tuple's items one by one) must equal eager's with its
-dtype and type, and tier 2 must have run without an error. Example::
+``same_in_tier_two(fn, *args)`` calls ``fn`` plainly and compiled on the native backend
+twice (its second call is tier 2's: ``SYNC`` compiles the kernel after one call, in
+the foreground), each on fresh copies of the array arguments. Every result (a tuple's
+items one by one) must equal eager's with its dtype and type, and tier 2 must have run
+without an error. ``same_in_all_tiers`` also compares tier 1 (the numpy backend).
+Example::
 
     >>> same_in_all_tiers(lambda x: x * 2.0 + 1.0, np.ones(4))
 
@@ -31,23 +32,40 @@ def _items(result):
     return result if isinstance(result, tuple) else (result,)
 
 
-def same_in_all_tiers(fn, *args) -> None:
-    """Eager's results, tier 1's, then tier 2's on copies: equal bit for bit, dtypes
-    and types; the native backend's second call ran tier 2's kernel."""
+def tier_two_results(fn, *args) -> tuple[tuple, tuple, list]:
+    """``(eager's results, tier 2's results, the Tiered objects made)``: ``fn`` called
+    plainly, then compiled on the native backend twice (the second call is tier 2's),
+    each on fresh copies; results as tuples (a lone result is a 1-tuple)."""
     made = []
 
     def backend(graph, example_inputs):
         made.append(native_backend(graph, example_inputs, options=SYNC))
         return made[-1]
     want = _items(fn(*_copies(args)))
-    tier1 = _items(dynamo.compile(fn, backend="numpy")(*_copies(args)))
     compiled = dynamo.compile(fn, backend=backend)
     compiled(*_copies(args))
     got = _items(compiled(*_copies(args)))
-    for g, t, w in zip(got, tier1, want, strict=True):
-        np.testing.assert_array_equal(t, w, strict=True)
+    return want, got, [m for m in made if isinstance(m, Tiered)]
+
+
+def same_in_tier_two(fn, *args) -> list:
+    """Tier 2's results equal eager's bit for bit (dtypes and types too), and its
+    kernel answered a call without an error; the Tiered objects made."""
+    want, got, tiers = tier_two_results(fn, *args)
+    for g, w in zip(got, want, strict=True):
         np.testing.assert_array_equal(g, w, strict=True)
-        assert type(g) is type(w) and type(t) is type(w)
-    tiers = [m for m in made if isinstance(m, Tiered)]
+        assert type(g) is type(w)
     assert tiers and all(t.error is None for t in tiers), [t.error for t in tiers]
     assert sum(t.native_calls for t in tiers) >= 1
+    return tiers
+
+
+def same_in_all_tiers(fn, *args) -> None:
+    """``same_in_tier_two``, and tier 1's (the numpy backend's) results equal eager's
+    the same way."""
+    same_in_tier_two(fn, *args)
+    want = _items(fn(*_copies(args)))
+    tier1 = _items(dynamo.compile(fn, backend="numpy")(*_copies(args)))
+    for t, w in zip(tier1, want, strict=True):
+        np.testing.assert_array_equal(t, w, strict=True)
+        assert type(t) is type(w)
