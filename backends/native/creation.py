@@ -19,7 +19,7 @@ import numpy as np
 from dynamo.graph import Node
 
 from .emitter import SEQ_FLAG
-from .ops import Unsupported, _cast, _dt, _meta
+from .ops import Unsupported, _cast, _dt, _meta, params_after_array
 from .values import Arr, Const, Scal
 
 # positional parameters after the first (shape or prototype), NumPy's order
@@ -40,14 +40,7 @@ class Creation:
 
     def creation(self, node: Node):
         op = node.target
-        names = _PARAMS[op]
-        if len(node.args) > 1 + len(names):
-            raise Unsupported(f"{op} with {len(node.args)} arguments")
-        params = dict(zip(names, node.args[1:]))
-        for k, v in node.kwargs.items():
-            if k not in names or k in params:
-                raise Unsupported(f"{op} with keyword {k!r}")
-            params[k] = v
+        params = params_after_array(node, _PARAMS[op])
         order = params.get("order", "K" if op.endswith("_like") else "C")
         if order not in (("C", "K") if op.endswith("_like") else ("C",)):
             raise Unsupported(f"{op}(order={order!r})")

@@ -124,6 +124,20 @@ def _meta(node: Node) -> ArrayMeta:
     return meta
 
 
+def params_after_array(node: Node, names: tuple) -> dict:
+    """A call's arguments after its first (the array, or a shape), by the names NumPy
+    gives them (``np.cumsum(x, 1)`` with ``("axis", "dtype", "out")``: ``{"axis": 1}``);
+    Unsupported for more arguments than ``names`` or another keyword."""
+    if len(node.args) - 1 > len(names):
+        raise Unsupported(f"{node.target} with {len(node.args)} arguments")
+    params = dict(zip(names, node.args[1:]))
+    for k, v in node.kwargs.items():
+        if k not in names or k in params:
+            raise Unsupported(f"{node.target} with keyword {k!r}")
+        params[k] = v
+    return params
+
+
 def _kind(dtype: np.dtype) -> str:
     return {"b": "b", "i": "i", "u": "i", "f": "f", "c": "c"}[dtype.kind]
 

@@ -38,7 +38,7 @@ import numpy as np
 
 from dynamo.graph import Node
 
-from .ops import Unsupported, _cast, _dt, _meta, _nonfinite
+from .ops import Unsupported, _cast, _dt, _meta, _nonfinite, params_after_array
 from .strided import node_order
 from .values import Arr, Const, Scal, Tup
 
@@ -50,25 +50,12 @@ _PARAMS = {"cumsum": ("axis", "dtype", "out"), "cumprod": ("axis", "dtype", "out
 _ACC = frozenset(np.dtype(c) for c in "qQfd")
 
 
-def _params(node: Node) -> dict:
-    """The node's arguments after the array, by name (Unsupported: any other)."""
-    names = _PARAMS[node.target]
-    if len(node.args) - 1 > len(names):
-        raise Unsupported(f"{node.target} with {len(node.args)} arguments")
-    params = dict(zip(names, node.args[1:]))
-    for k, v in node.kwargs.items():
-        if k not in names or k in params:
-            raise Unsupported(f"{node.target} with keyword {k!r}")
-        params[k] = v
-    return params
-
-
 class Scans:
     """Methods of ``_Block`` (block.py): cumsum, cumprod, diff."""
 
     def scan(self, node: Node):
         meta = _meta(node)
-        params = _params(node)
+        params = params_after_array(node, _PARAMS[node.target])
         arg = node.args[0] if node.args else None
         if not isinstance(arg, Node):
             raise Unsupported(f"{node.target} of a constant")
