@@ -279,7 +279,9 @@ class GlueCodegen:
                 writes.append((f"{target}[:]", self.temp(f"[{items}]")))
             elif isinstance(var, DictVariable):   # its changes, in order (write_back)
                 for op, key, value in var.write_back():
-                    at = f"{target}[{self.const(key)}]"
+                    # (a key Variable: a changing int, computed before the writes)
+                    at = f"{target}[{self.temp(self.value(key))}]" if \
+                        isinstance(key, Variable) else f"{target}[{self.const(key)}]"
                     if op == "set":
                         writes.append((at, "None" if value is None else
                                        self.temp(self.value(value))))

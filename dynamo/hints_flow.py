@@ -23,7 +23,8 @@ from .advice import ACCEPT, Advice
 BRANCH_ON_DATA = ("compute both branches with np.where(cond, a, b); in a loop that keeps "
                   "the best value so far or skips some items, compute every candidate at "
                   "once (np.argmax over an array of them, x[~np.isnan(x)] before the "
-                  "loop), " + ACCEPT)
+                  "loop; for a comprehension's condition, [np.log(v) for v in xs if v > "
+                  "0], select first: np.log(xs[xs > 0]), one graph), " + ACCEPT)
 
 FLOW: tuple[Advice, ...] = (
     # ---------------------------------------------------------------- Python itself

@@ -39,6 +39,7 @@ from dynamo.ops.signals import warns_in_python
 
 from . import ops
 from .clamped_slices import clamped_slices
+from .equal_sizes import checked_equal
 from .exc import Unsupported
 from .graph import Graph
 from .ops import ArrayMeta, meta_of
@@ -120,6 +121,7 @@ class OutputGraph:
         # (node, measure) -> the unbacked size of that measure of the node's values (its
         # nonzero count: "nonzero"; see DataSize.measure)
         self.nonzero_counts: dict = {}
+        self.size_checker = None   # weak: checks sizes equal here (raising_checks, per step)
 
     @property
     def writes_inputs(self) -> bool:
@@ -314,8 +316,12 @@ class OutputGraph:
             raise
         except Exception as e:  # noqa: BLE001 (NumPy would raise here, or we cannot say)
             meta = self._index_out_of_bounds(op, meta_args, meta_kwargs, e)
-            one_answer = None if meta is not None else \
-                rejected_for_some_counts(self, op, (meta_args, meta_kwargs), e)
+            try:
+                one_answer = None if meta is not None else \
+                    rejected_for_some_counts(self, op, (meta_args, meta_kwargs), e)
+            except Unsupported as refused:   # ends - starts: sizes equal in fact, checked
+                meta_args, meta_kwargs, meta = checked_equal(
+                    self, op, meta_args, meta_kwargs, refused)
             if meta is None and one_answer is None:
                 if not isinstance(e, ops.MetaError):   # (x * len(x[m]) ** 200: the error
                     # is the made-up value's, not the program's: a break that says so)

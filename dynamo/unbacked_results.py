@@ -210,10 +210,15 @@ class _NoKey(Exception):
     """An argument a key cannot compare by value (an array, a symbolic size)."""
 
 
-def _same_values(node: Node) -> Any:
+_VALUES_DEPTH = 3   # (elementwise keys nest this deep at most: two operands each, so a
+#                    long chain of ops, x = x * 2 + x, costs no exponential key)
+
+
+def _same_values(node: Node, depth: int = 0) -> Any:
     """A key equal for two nodes that hold the same values when the graph runs: a view
-    op (``ravel``, ``reshape``, ``transpose``...) of the same node with the same
-    constant arguments, or else the node itself.
+    op (``ravel``, ``reshape``, ``transpose``...) or an elementwise op (``x > 0``,
+    written twice: ``x[x > 0] * w[x > 0]``) of the same nodes with the same constant
+    arguments, or else the node itself.
 
     ``np.bincount(r.ravel(), w)`` and ``np.bincount(r.ravel())`` count the values of two
     ``ravel`` nodes of one ``r``: one length. A write into an array gives every alias
@@ -224,22 +229,26 @@ def _same_values(node: Node) -> Any:
         True
     """
     op = ops.REGISTRY.get(node.target) if node.op == "call" else None
-    if op is None or op.kind != ops.VIEW or op.random or op.effect:
+    if op is None or op.kind not in (ops.VIEW, ops.ELEMENTWISE) or op.random or \
+            op.effect or "out" in node.kwargs or \
+            (op.kind == ops.ELEMENTWISE and depth >= _VALUES_DEPTH):
         return node
-    try:
-        return ("view", node.target, _frozen(node.args), _frozen(sorted(node.kwargs.items())))
+    try:   # (an elementwise op of the same values computes the same values: x > 0 twice)
+        return ("view" if op.kind == ops.VIEW else "values", node.target,
+                _frozen(node.args, depth + 1), _frozen(sorted(node.kwargs.items()), depth + 1))
     except _NoKey:
         return node
 
 
-def _frozen(value: Any) -> Any:
+def _frozen(value: Any, depth: int = 0) -> Any:
     """``value`` as a hashable key: nodes by ``_same_values``, slices as tuples."""
     if isinstance(value, Node):
-        return _same_values(value)
+        return _same_values(value, depth)
     if isinstance(value, slice):
-        return ("slice", _frozen(value.start), _frozen(value.stop), _frozen(value.step))
+        return ("slice", _frozen(value.start, depth), _frozen(value.stop, depth),
+                _frozen(value.step, depth))
     if isinstance(value, (tuple, list)):
-        return (type(value).__name__, tuple(_frozen(v) for v in value))
+        return (type(value).__name__, tuple(_frozen(v, depth) for v in value))
     if type(value) in _KEY_CONSTANTS:
         return (type(value).__name__, value)
     raise _NoKey

@@ -27,7 +27,10 @@ steps, stencils, particles, spectral filters, root finders, Monte Carlo; metrics
 losses, scalers as classes, one-hot, splits, windows, ranks, optimizers), the functions
 of ``tests/realworld/heldout_corpus11.py`` (an eleventh corpus, written before it was
 run: sizes the data decides, run lengths, group-by, k-means, CSR by hand, peaks, top-k,
-histogram equalization), the programs of
+histogram equalization), the functions of ``tests/realworld/heldout_corpus12.py`` (a
+twelfth corpus, written before it was run: run starts and ends, segment sums, peaks,
+interval merging, sparse COO, ``np.r_``/``np.c_`` padding, conditional comprehensions),
+the programs of
 ``scripts/bench_realworld.py`` (``realworld_programs.py``, at benchmark sizes) and the
 Python-feature
 corpus of ``tests/translator`` (``corpus_*.py``), and the programs of ``tests/breaks``
@@ -89,6 +92,8 @@ def corpora() -> dict[str, list[tuple]]:
                             ROOT / "tests" / "realworld" / "heldout_corpus10.py")
     heldout11 = load_module("heldout_corpus11",
                             ROOT / "tests" / "realworld" / "heldout_corpus11.py")
+    heldout12 = load_module("heldout_corpus12",
+                            ROOT / "tests" / "realworld" / "heldout_corpus12.py")
     translator = []
     for stem in ("functions", "control", "containers", "objects", "more"):
         mod = load_module(f"corpus_{stem}",
@@ -123,6 +128,8 @@ def corpora() -> dict[str, list[tuple]]:
                 (name, fn, args, {}) for name, fn, args in heldout10.PROGRAMS],
             "tests/realworld/heldout_corpus11.py": [
                 (name, fn, args, {}) for name, fn, args in heldout11.PROGRAMS],
+            "tests/realworld/heldout_corpus12.py": [
+                (name, fn, args, {}) for name, fn, args in heldout12.PROGRAMS],
             "scripts/bench_realworld.py": [tuple(p) for p in realworld_programs.programs()],
             "tests/translator corpus": translator,
             "tests/breaks corpus (written to break)": written_to_break}

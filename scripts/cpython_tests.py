@@ -1,10 +1,11 @@
 """Run CPython's own language tests with every test method compiled, and report differences.
 
-Each module of the running interpreter's ``test`` package runs twice, each time in a
-subprocess of its own: once plain, once with every ``test*`` method of every
-``unittest.TestCase`` in it wrapped in ``dynamo.compile``. The outcome of each test
-(pass, fail, error, skip, expected failure, ...) is compared; a subprocess that dies (a
-segfault) is reported as ``crash`` for the test that was running. Example::
+The modules of the running interpreter's ``test`` package run twice, each time in a
+subprocess (one for all the modules, one after another, as CPython's ``regrtest`` runs
+them): once plain, once with every ``test*`` method of every ``unittest.TestCase`` in
+them wrapped in ``dynamo.compile``. The outcome of each test (pass, fail, error, skip,
+expected failure, ...) is compared; a subprocess that dies (a segfault) is reported as
+``crash`` for the test that was running, and a new one runs the tests after it. Example::
 
     $ python scripts/cpython_tests.py                  # the language modules, 'eager'
     $ python scripts/cpython_tests.py --fast           # the subset the test command runs
@@ -63,15 +64,20 @@ FAST_MODULES = [
 KNOWN_FRAME_TESTS: dict[str, str] = {}
 
 CHILD = r"""
-import json, os, sys, types, unittest, importlib, warnings
-mod_name, mode, backend, progress = sys.argv[1:5]
+import json, os, sys, time, traceback, types, unittest, importlib, warnings
+mode, backend, progress, *modules = sys.argv[1:]
 warnings.simplefilter("ignore")
-module = importlib.import_module("test." + mod_name)
-suite = unittest.defaultTestLoader.loadTestsFromModule(module)
-done = set()
+done, finished = set(), set()   # tests that ran; modules done or crashed while imported
 with open(progress) as f:
     for line in f:
-        done.add(json.loads(line)[0])
+        test_id, what = json.loads(line)[:2]
+        (finished if test_id.endswith(" (whole module)") and what != "started"
+         else done).add(test_id)
+out = open(progress, "a")
+
+def record(test_id, what, detail=""):
+    out.write(json.dumps([test_id, what, detail[-600:], module]) + "\n")
+    out.flush()
 
 def cases(s):
     for t in s:
@@ -79,25 +85,6 @@ def cases(s):
             yield from cases(t)
         else:
             yield t
-
-tests = [t for t in cases(suite) if t.id() not in done]
-if mode == "compiled":
-    import dynamo
-    seen = set()
-    for t in tests:
-        for klass in type(t).__mro__:
-            if klass in seen or not issubclass(klass, unittest.TestCase) \
-                    or klass.__module__.startswith("unittest"):
-                continue
-            seen.add(klass)
-            for name, fn in list(vars(klass).items()):
-                if name.startswith("test") and isinstance(fn, types.FunctionType):
-                    setattr(klass, name, dynamo.compile(fn, backend=backend))
-
-out = open(progress, "a")
-def record(test_id, what, detail=""):
-    out.write(json.dumps([test_id, what, detail[-600:]]) + "\n")
-    out.flush()
 
 class Result(unittest.TestResult):
     def startTest(self, test):
@@ -116,66 +103,126 @@ class Result(unittest.TestResult):
             what = "fail" if issubclass(err[0], test.failureException) else "error"
             record(subtest.id(), what, self._exc_info_to_string(err, test))
 
-result = Result()
-for t in tests:
-    t.run(result)
+if mode == "compiled":
+    import dynamo
+seen = set()
+for module in modules:
+    whole = f"{module} (whole module)"
+    if whole in finished:
+        continue
+    start = time.perf_counter()
+    record(whole, "started")
+    try:
+        suite = unittest.defaultTestLoader.loadTestsFromModule(
+            importlib.import_module("test." + module))
+    except Exception:      # the module does not import here: as a child that died
+        record(whole, "crash", traceback.format_exc())
+        continue
+    tests = [t for t in cases(suite) if t.id() not in done]
+    if mode == "compiled":
+        for t in tests:
+            for klass in type(t).__mro__:
+                if klass in seen or not issubclass(klass, unittest.TestCase) \
+                        or klass.__module__.startswith("unittest"):
+                    continue
+                seen.add(klass)
+                for name, fn in list(vars(klass).items()):
+                    if name.startswith("test") and isinstance(fn, types.FunctionType):
+                        setattr(klass, name, dynamo.compile(fn, backend=backend))
+    result = Result()
+    for t in tests:
+        t.run(result)
+    record(whole, "done", str(time.perf_counter() - start))
 """
 
+WHOLE = " (whole module)"
 
-def run_module(python: str, module: str, mode: str, backend: str, timeout: float) -> dict:
-    """``{test_id: [outcome, detail]}`` of one module in one mode.
+
+def run_modules(python: str, modules: list[str], mode: str, backend: str,
+                timeout: float) -> tuple[dict, dict]:
+    """``{module: {test_id: [outcome, detail]}}`` of the modules in one mode, and
+    ``{module: seconds}``: one child runs them all, one after another, as CPython's
+    own ``regrtest`` does (a child per module spent most of its time importing
+    ``dynamo``: half a minute of every test run).
 
     The child appends each outcome to a progress file as it goes; when it dies (a
-    segfault) the test that was running is recorded as ``crash`` and a new child runs
-    the tests that are left.
+    segfault) or hangs, the test that was running is recorded as ``crash`` (or
+    ``timeout``) and a new child runs the tests that are left. A module that dies or
+    fails while it is imported is recorded as one ``crash``, ``MODULE (whole module)``.
+    The modules have ``timeout`` seconds each, in all.
     """
     with tempfile.NamedTemporaryFile("w", suffix=".progress", delete=False) as progress:
         path = progress.name
     env = dict(os.environ, PYTHONHASHSEED="0")
-    deadline = time.monotonic() + timeout
-    outcomes: dict = {}
+    deadline = time.monotonic() + timeout * len(modules)
+    outcomes: dict = {}          # test_id -> [outcome, detail, module]
     try:
         while True:
+            left = deadline - time.monotonic()
             try:
-                proc = subprocess.run([python, "-c", CHILD, module, mode, backend, path],
+                proc = subprocess.run([python, "-c", CHILD, mode, backend, path, *modules],
                                       capture_output=True, text=True, env=env,
-                                      timeout=max(1.0, deadline - time.monotonic()))
+                                      timeout=max(1.0, left))
             except subprocess.TimeoutExpired:
                 proc = None
             with open(path) as f:
                 records = [json.loads(line) for line in f if line.endswith("\n")]
-            for test_id, what, detail in records:
-                outcomes[test_id] = [what, detail]
-            running = [t for t, (what, _) in outcomes.items() if what == "started"]
-            if proc is None:
-                for test_id in running or [f"{module} (rest of the module)"]:
-                    outcomes[test_id] = ["timeout", ""]
-                return outcomes
-            if proc.returncode == 0 and not running:
-                return outcomes
-            if not running:   # died outside a test (import, collection)
-                outcomes[f"{module} (whole module)"] = [
-                    "crash", f"exit {proc.returncode}: {proc.stderr[-600:]}"]
-                return outcomes
+            for test_id, what, detail, module in records:
+                outcomes[test_id] = [what, detail, module]
+            if proc is not None and proc.returncode == 0 and not _running(outcomes):
+                break
+            running = _running(outcomes)
+            if proc is None:   # out of time: what runs and what is left timed out
+                for test_id in running:
+                    outcomes[test_id][:2] = ["timeout", ""]
+                for module in modules:
+                    if outcomes.get(module + WHOLE, [""])[0] not in ("done", "crash"):
+                        outcomes[f"{module} (rest of the module)"] = ["timeout", "", module]
+                break
+            if not running:   # died outside a test and an import (at exit): the last one
+                outcomes[modules[-1] + WHOLE] = [
+                    "crash", f"exit {proc.returncode}: {proc.stderr[-600:]}", modules[-1]]
+                break
             with open(path, "a") as f:   # the crashed test counts as done; go on after it
                 for test_id in running:
-                    outcomes[test_id] = ["crash", f"exit {proc.returncode}: {proc.stderr[-600:]}"]
-                    f.write(json.dumps([test_id, "crash", ""]) + "\n")
+                    outcomes[test_id][:2] = ["crash",
+                                             f"exit {proc.returncode}: {proc.stderr[-600:]}"]
+                    f.write(json.dumps([test_id, "crash", "", outcomes[test_id][2]]) + "\n")
     finally:
         os.unlink(path)
+    by_module: dict = {m: {} for m in modules}
+    seconds: dict = dict.fromkeys(modules, 0.0)
+    for test_id, (what, detail, module) in outcomes.items():
+        if test_id.endswith(WHOLE) and what in ("started", "done"):
+            seconds[module] = float(detail) if what == "done" else 0.0
+            continue
+        by_module[module][test_id] = [what, detail]
+    return by_module, seconds
 
 
-def compare(module: str, python: str, backend: str, timeout: float) -> list[tuple]:
-    """The tests of ``module`` whose compiled outcome differs from the plain one."""
-    plain = run_module(python, module, "plain", backend, timeout)
-    compiled = run_module(python, module, "compiled", backend, timeout)
-    diffs = []
-    for test_id in sorted(set(plain) | set(compiled)):
-        a = plain.get(test_id, ["missing", ""])
-        b = compiled.get(test_id, ["missing", ""])
-        if a[0] != b[0]:
-            diffs.append((test_id, a[0], b[0], b[1]))
-    return diffs
+def _running(outcomes: dict) -> list[str]:
+    """The tests that started and did not finish; else a module being imported."""
+    started = [t for t, (what, _, _) in outcomes.items() if what == "started"]
+    tests = [t for t in started if not t.endswith(WHOLE)]
+    return tests or started
+
+
+def compare(modules: list[str], python: str, backend: str,
+            timeout: float) -> tuple[dict, dict]:
+    """``{module: [the tests whose compiled outcome differs from the plain one]}`` and
+    ``{module: seconds, plain and compiled}``."""
+    plain, plain_s = run_modules(python, modules, "plain", backend, timeout)
+    compiled, compiled_s = run_modules(python, modules, "compiled", backend, timeout)
+    diffs: dict = {}
+    for module in modules:
+        a_run, b_run = plain[module], compiled[module]
+        diffs[module] = []
+        for test_id in sorted(set(a_run) | set(b_run)):
+            a = a_run.get(test_id, ["missing", ""])
+            b = b_run.get(test_id, ["missing", ""])
+            if a[0] != b[0]:
+                diffs[module].append((test_id, a[0], b[0], b[1]))
+    return diffs, {m: plain_s[m] + compiled_s[m] for m in modules}
 
 
 def _known(diff: tuple) -> str | None:
@@ -202,16 +249,15 @@ def main(argv=None) -> int:
     by_class: dict[str, int] = {}
     all_diffs = {}
     unexplained = n_known = 0
+    all_diffs, seconds = compare(modules, args.python, args.backend, args.timeout)
     for module in modules:
-        start = time.perf_counter()
-        diffs = compare(module, args.python, args.backend, args.timeout)
-        all_diffs[module] = diffs
+        diffs = all_diffs[module]
         real = [d for d in diffs if _known(d) is None]
         unexplained += len(real)
         n_known += len(diffs) - len(real)
         known_note = f", {len(diffs) - len(real)} known" if len(diffs) > len(real) else ""
         print(f"{module:28s} {len(real):3d} differences{known_note} "
-              f"({time.perf_counter() - start:5.1f} s)", flush=True)
+              f"({seconds[module]:5.1f} s)", flush=True)
         for diff in diffs:
             test_id, a, b, detail = diff
             known = _known(diff)

@@ -1,6 +1,7 @@
 """``--split-runs`` (tests/split_runs.py, scripts/run.sh): the shares of a split are every
 Python-independent test exactly once, and every other test is in each share."""
 
+import json
 import os
 import subprocess
 import sys
@@ -15,18 +16,35 @@ TARGETS = ["tests/ops/test_ops_registry.py", "tests/backends/passes",
            "tests/guards"]
 
 
-def _collected(*options) -> set[str]:
+# One child collects with each set of options in turn (pytest.main again in the same
+# process: each call reads the options and runs tests/conftest.py's hook anew), not a
+# child per set: most of a child's time is starting Python and importing dynamo.
+_CHILD = """
+import json, sys
+import pytest
+for options in json.loads(sys.argv[1]):
+    print("=== collecting with", options, flush=True)
+    code = pytest.main(["-o", "addopts=", "-p", "no:cacheprovider", "--collect-only",
+                        "-q", *options, *json.loads(sys.argv[2])])
+    print("=== exit code", int(code), flush=True)
+"""
+
+
+def _collected(*option_sets: list[str]) -> list[set[str]]:
+    """The node ids collected from ``TARGETS`` with each list of options."""
     out = subprocess.run(
-        [sys.executable, "-m", "pytest", "-o", "addopts=", "-p", "no:cacheprovider",
-         "--collect-only", "-q", *options, *TARGETS],
+        [sys.executable, "-c", _CHILD, json.dumps(option_sets), json.dumps(TARGETS)],
         cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
-    return {line for line in out.stdout.splitlines() if "::" in line}
+    parts = out.stdout.split("=== collecting with ")[1:]
+    assert len(parts) == len(option_sets), out.stdout[-3000:] + out.stderr[-3000:]
+    for part in parts:
+        assert part.rstrip().endswith("=== exit code 0"), part[-3000:] + out.stderr[-3000:]
+    return [{line for line in part.splitlines() if "::" in line} for part in parts]
 
 
 def test_the_three_shares_are_the_whole_suite_once():
-    everything = _collected()
-    shares = [_collected(f"--split-runs={k}/3") for k in (1, 2, 3)]
+    everything, *shares = _collected([], *([f"--split-runs={k}/3"] for k in (1, 2, 3)))
     split = {t for t in everything if split_runs.is_split(t)}
     others = everything - split
     # the example's targets hold both kinds, and the split ones fall in several shares

@@ -12,9 +12,10 @@ from dynamo.graph import CALL, CONSTANT, PLACEHOLDER, Graph, Node
 
 from .calls import Calls, Deferred, eligible
 from .creation import CREATION, Creation
+from .diagonals import Diagonals
 from .dots import Dots
 from .draws import Draws, drawable, from_global_state
-from .elementwise import Elementwise
+from .elementwise import Elementwise, no_loop_for
 from .emitter import _Emitter
 from .gathers import Gathers
 from .loops import Loops
@@ -30,15 +31,18 @@ from .scatters import Scatters
 from .stencils import Stencils
 from .strided import check_reader, reader_order
 from .sym_slices import SymSlices
+from .ufunc_ats import UfuncAts
 from .values import Arr, Const, Lazy, Obj, View
 
 # the ops lowered to loop nests (others may still be called through NumPy: calls.py)
 _NATIVE = _ELEMENTWISE | _REDUCTIONS | CREATION | SCANS | {"roll", "getitem", "setitem",
-                                                           "after_loop", "fori_loop"}
+                                                           "after_loop", "fori_loop",
+                                                           "ufunc_at", "fill_diagonal"}
 
 
 class _Block(Elementwise, Nests, Stencils, Reductions, Loops, Creation, Moves, Calls,
-             Draws, Outs, Gathers, Scatters, SymSlices, Dots, RunStores, Scans):
+             Draws, Outs, Gathers, Scatters, SymSlices, Dots, RunStores, Scans, UfuncAts,
+             Diagonals):
     """Lowers the nodes of one graph (the kernel's, or a loop body's) in order."""
 
     def __init__(self, em: _Emitter, graph: Graph, env: dict):
@@ -82,7 +86,7 @@ class _Block(Elementwise, Nests, Stencils, Reductions, Loops, Creation, Moves, C
                     and node.target != "setitem":
                 reader_order(self.em.orders, node)
         reads_deferred = any(isinstance(self.env.get(a), Deferred) for a in node.inputs())
-        if node.target not in _NATIVE or reads_deferred:
+        if node.target not in _NATIVE or reads_deferred or no_loop_for(node):
             if not eligible(node):
                 if not drawable(node):
                     raise Unsupported(f"op {node.target!r} is not lowered")
@@ -151,6 +155,10 @@ class _Block(Elementwise, Nests, Stencils, Reductions, Loops, Creation, Moves, C
             self.env[node] = self.getitem(node)
         elif target == "setitem":
             self.env[node] = self.setitem(node)
+        elif target == "ufunc_at":   # np.add.at(a, idx, b): in place (ufunc_ats.py)
+            self.env[node] = self.ufunc_at(node)
+        elif target == "fill_diagonal":   # in place (diagonals.py)
+            self.env[node] = self.fill_diagonal(node)
         elif target == "after_loop":
             self.env[node] = self.val(node.args[0])
         elif target == "fori_loop":

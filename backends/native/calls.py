@@ -77,6 +77,9 @@ _FRESH = frozenset({
     "vstack", "stack", "column_stack", "concatenate", "inv", "solve", "det", "pad",
     "insert", "interp", "isin", "kron", "outer", "tile", "repeat", "cross", "trace",
     "polyval", "searchsorted", "tril", "triu", "roll", "median", "percentile", "quantile",
+    # np.fft (pocketfft: Numba has no FFT; a new C-ordered array whatever the axis)
+    "fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "fftn", "ifftn",
+    "rfft2", "rfftn", "irfft2", "irfftn", "fftshift", "ifftshift",
 })
 # Reductions NumPy warns about through ``warnings.warn`` on some data (all-NaN slices,
 # too few degrees of freedom, a rank-deficient fit).

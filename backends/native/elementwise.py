@@ -28,6 +28,45 @@ from .ops import (
 from .values import Arr, Const, Lazy, Scal, View
 
 
+def no_loop_for(node: Node) -> bool:
+    """``node`` is a ufunc whose loop dtypes have no template here (complex ``*`` and
+    ``/``, ``abs`` of a complex...) or an ``astype`` the kernel cannot cast (float to
+    integer: NaN and overflow are undefined): NumPy's own call computes it (calls.py),
+    decided before any of its operands is read into a nest (an inlined operand's
+    check there leaves constants behind, and the fallback to NumPy would refuse).
+    False where unsure (``elementwise`` decides then, as before). Example: ``1j * k``
+    with ``k`` float64 -> True; ``(x % 4.0).astype(np.int64)`` -> True."""
+    if node.target == "astype" and isinstance(node.args[0], Node):
+        src, dst = node.args[0].meta.get("array"), node.meta.get("array")
+        try:
+            _cast("x", src.dtype, dst.dtype)
+        except Unsupported:
+            return True
+        except AttributeError:   # (no array metadata: elementwise refuses it)
+            return False
+        return False
+    name = _SCALAR.get(node.target, node.target)
+    table = _BINARY if name in _BINARY else _UNARY if name in _UNARY else None
+    if table is None or node.kwargs:
+        return False
+    dtypes = []
+    for a in node.args:
+        meta = a.meta.get("array") if isinstance(a, Node) else None
+        if isinstance(a, Node) and getattr(meta, "dtype", None) is not None:
+            dtypes.append(meta.dtype)
+        elif isinstance(a, (int, float, complex)) and not isinstance(a, bool):
+            dtypes.append(type(a))
+        else:
+            return False
+    try:
+        loop = getattr(np, name).resolve_dtypes(tuple(dtypes) + (None,))
+    except (TypeError, ValueError, np.exceptions.DTypePromotionError):
+        return False
+    if loop[0] == np.bool_ and name in _BOOL_ARITH:
+        return False
+    return _kind(loop[0]) not in table[name][0]
+
+
 class Elementwise:
     """Methods of ``_Block`` (block.py): elementwise nodes at a loop index."""
 
@@ -166,7 +205,7 @@ class Elementwise:
                  if not isinstance(o[0], tuple) else self._as(o, dt)
                  for o, dt in zip(ops, loop)]
         check = None
-        if name in INTEGER_OPS:   # floor_divide, remainder, shifts: per dtype (integers.py)
+        if name in INTEGER_OPS and loop[0].kind in "iu":   # per dtype (integers.py)
             template, check = integer_op(name, loop[0])
         expr = template.format(a=names[0], b=names[-1])
         if name == "exp" and loop[0] == np.float32:

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from dynamo.graph import CALL, Graph, Node
+from dynamo.symbolic import SymArg
 
 from .loop_buffers import double_buffers
 from .ops import Unsupported, _meta
@@ -20,9 +21,15 @@ class Loops:
 
     def fori_loop(self, node: Node):
         body, trips, carried, free = node.args
-        if not isinstance(body, Graph) or not isinstance(trips, int) or node.kwargs:
-            raise Unsupported("fori_loop with a compiled body or symbolic trip count")
+        if not isinstance(body, Graph) or node.kwargs:
+            raise Unsupported("fori_loop with a compiled body")
         em = self.em
+        # a trip count that follows an enclosing loop's index (a triangular loop,
+        # ``range(i + 1, n)``: ``n - 1 - trip_1``) is that expression of the enclosing
+        # loop's trip variable; it may be 0 or below (no trip), so nothing is assumed
+        # of it (``known``: 0 for the choices below that need trips to run)
+        count = trips if isinstance(trips, int) else self.trip_expression(trips)
+        known = trips if isinstance(trips, int) else 0
         for pending in list(self.pending):   # the loop may write what they read
             self.force(pending)
         phs = body.placeholders
@@ -74,14 +81,15 @@ class Loops:
         trip = em.new("trip")
         env[index] = Scal(trip, np.dtype(np.int64))
         em.flush()
-        into = double_buffers(em, body, rest[:len(carried)], trips, trip, {
+        into = double_buffers(em, body, rest[:len(carried)], known, trip, {
             p: env[p].name for p in rest[:len(carried)]
             if isinstance(env[p], Arr) and env[p].save is None})
         start, pad = len(em.lines), em.pad   # where saves before the loop go
-        em.line(f"for {trip} in range({trips}):")
+        em.line(f"for {trip} in range({count}):")
         saved = em.pad
         em.pad += "    "
-        loop = LoopSaves(trip, trips, self.moving(body, rest[:len(carried)], env))
+        loop = LoopSaves(trip, trips if isinstance(trips, int) else None,
+                         self.moving(body, rest[:len(carried)], env))
         em.loops.append(loop)
         inner = type(self)(em, body, env)   # a _Block for the body, same emitter
         inner.into = into
@@ -106,7 +114,7 @@ class Loops:
         # output (not one that may be an input, a free array or another slot's array)
         outer = [env[p] for p in rest] + list(self.env.values())
         made_anew = [env[p] for p, v in zip(rest[:len(carried)], values)
-                     if trips > 0 and isinstance(env[p], Arr) and isinstance(v, Arr)
+                     if known > 0 and isinstance(env[p], Arr) and isinstance(v, Arr)
                      and v.fresh and sum(v is w for w in values) == 1
                      and not any(v is w for w in outer)]
         moves = [(a, b) for a, b in zip(names, nxt) if a != b]   # (an array written in
@@ -136,13 +144,28 @@ class Loops:
         # as in eager; Numba types a name bound in a loop and read after it. A loop of no
         # trip never binds it (eager's value would come from before the loop): refused
         for v in extra:
-            if trips > 0:
+            if known > 0:
                 continue
             if isinstance(v, Arr) and v.fresh:
                 raise Unsupported("an array temporary of a loop read after it")
             if isinstance(v, Scal) and not any(v.name == n for n in names):
                 raise Unsupported("a scalar temporary of a loop read after it")
         return Tup(items + extra)
+
+    def trip_expression(self, trips) -> str:
+        """A symbolic trip count (a ``SymArg`` over enclosing loops' trips, each an
+        int64 variable of the kernel) as nopython source: ``(-v + 11)``. Any other
+        symbol (a size, an int input): refused."""
+        if not isinstance(trips, SymArg):
+            raise Unsupported("fori_loop with a trip count that is no int expression")
+        names = {}
+        for sym, n in trips.nodes.items():
+            v = self.env.get(n)
+            if not isinstance(v, Scal) or v.dtype.kind not in "iu" or \
+                    "loop_index" not in n.meta and "loop_outer" not in n.meta:
+                raise Unsupported("fori_loop with a symbolic trip count")
+            names[sym] = v.name
+        return f"({trips.sym.render(names)})"
 
     @staticmethod
     def read_after(node: Node) -> set | range:

@@ -32,8 +32,9 @@ _BINARY = {
     "logical_and": ("b", "({a} and {b})"), "logical_or": ("b", "({a} or {b})"),
     "bitwise_and": ("bi", "({a} & {b})"), "bitwise_or": ("bi", "({a} | {b})"),
     "bitwise_xor": ("bi", "({a} ^ {b})"),
-    # integers only, each loop dtype its own expression and warning test (integers.py)
-    "floor_divide": ("i", None), "remainder": ("i", None),
+    # integers: each loop dtype its own expression and warning test (integers.py)
+    "floor_divide": ("i", None), "remainder": ("if", "_fremainder({a}, {b})"),
+    "fmod": ("f", "np.fmod({a}, {b})"),   # floats: Python's sign rule (float_mods.py)
     "left_shift": ("i", None), "right_shift": ("i", None),
 }
 # (no ``tanh``: NumPy's SIMD tanh and Numba's libm one differ in the last bits on about
@@ -78,6 +79,7 @@ import numpy as np
 from numba import njit, prange
 
 from dynamo.backends.native.fastexp import exp32 as _exp32
+from dynamo.backends.native.float_mods import remainder as _fremainder
 from dynamo.backends.native.pairwise import plan as _pw_plan_py
 
 _pw_plan = njit(_pw_plan_py)   # NumPy's pairwise summation order (pairwise.py)

@@ -109,7 +109,7 @@ class LoopSaves:
     lowered)."""
 
     trip: str
-    trips: int
+    trips: int | None    # (None: an expression of an enclosing trip, maybe 0 or below)
     moving: set
     first: list = field(default_factory=list)
 
@@ -217,8 +217,8 @@ def _row_save_in_nest(saver: Saver, array: str, dest, shape: tuple, idx: list,
 def _forward_start(index: str, loop: LoopSaves | None, saver: Saver) -> int | None:
     """``c`` when a store's index is ``(trip + c)`` (``c >= 0``) in the innermost loop
     and its array keeps its place in that loop; else None."""
-    if loop is None or saver.backup in loop.moving:
-        return None
+    if loop is None or loop.trips is None or saver.backup in loop.moving:
+        return None   # (a loop that may run no trip: no save before it)
     m = re.fullmatch(rf"\(\s*{loop.trip}\s*(?:\+\s*(\d+)\s*)?\)", index)
     return int(m.group(1) or 0) if m else None
 

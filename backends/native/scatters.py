@@ -78,28 +78,39 @@ class Scatters:
             if view is not None:
                 raise Unsupported("a mask store into a view")
             return self.mask_store(node, target, items[0], value)
-        if len(items) > len(dims):
-            raise Unsupported("too many indices")
-        items += [slice(None)] * (len(dims) - len(items))
-        adv = [k for k, it in enumerate(items) if not isinstance(it, slice)]
-        if adv != list(range(adv[0], adv[0] + len(adv))):
-            raise Unsupported("array indices apart")   # (NumPy moves their axis first)
-        if any(isinstance(it, Node) and target.key in self._keys(it) for it in items):
-            raise Unsupported("an index array that reads the stored array")
-        bshape = index_shape(items, adv)
-        constant_slices(items)
-        if any(dims[k] == 0 for k in adv):
-            raise Unsupported("an array index into an empty axis")
-        p, nb = adv[0], len(bshape)
-        counts = [len(range(*it.indices(n))) if isinstance(it, slice) else None
-                  for it, n in zip(items, dims)]
-        shape = (*counts[:p], *bshape, *counts[adv[-1] + 1:])
+        items, bshape, shape = self.indexed_region(target, items, dims)
+        p, nb = next(k for k, it in enumerate(items) if not isinstance(it, slice)), len(bshape)
         self.written(target.key)
         v = self._scatter_value(value, target, shape)
         if 0 in shape and isinstance(v, Lazy):
             v = self.force(value)   # eager computes the value whole (and warns) anyway
         serial_store(self, target, items, shape, p, nb, bshape, v, view)
         return target if view is None else view
+
+    def indexed_region(self, target: Arr, items: list, dims: tuple) -> tuple:
+        """``(items, bshape, shape)`` of ``target[items] = ...`` or ``ufunc.at(target,
+        items, ...)`` over ``dims``: the items padded with full slices (constant ones),
+        the shape the index arrays broadcast to, and the shape of the selected region.
+
+            >>> self.indexed_region(A, [slice(None), idx], (4, 9))   # idx: int64[3]
+            ([slice(0, 4, 1), idx], (3,), (4, 3))
+        """
+        if len(items) > len(dims):
+            raise Unsupported("too many indices")
+        items = items + [slice(None)] * (len(dims) - len(items))
+        adv = [k for k, it in enumerate(items) if not isinstance(it, slice)]
+        if not adv or adv != list(range(adv[0], adv[0] + len(adv))):
+            raise Unsupported("no index array, or index arrays apart")  # (NumPy moves
+            # apart ones' axis first)
+        if any(isinstance(it, Node) and target.key in self._keys(it) for it in items):
+            raise Unsupported("an index array that reads the written array")
+        bshape = index_shape(items, adv)
+        constant_slices(items)
+        if any(dims[k] == 0 for k in adv):
+            raise Unsupported("an array index into an empty axis")
+        counts = [len(range(*it.indices(n))) if isinstance(it, slice) else None
+                  for it, n in zip(items, dims)]
+        return items, bshape, (*counts[:adv[0]], *bshape, *counts[adv[-1] + 1:])
 
     def mask_store(self, node: Node, target: Arr, mask: Node, value):
         """``x[mask] = c`` with a boolean mask of the target's leading shape and one
@@ -164,10 +175,13 @@ class Scatters:
 
 
 def serial_store(block, target: Arr, items: list, shape: tuple, p: int, nb: int,
-                 bshape: tuple, v, view: View | None = None) -> None:
+                 bshape: tuple, v, view: View | None = None, combine=None) -> None:
     """Emit the scatter's nest over ``shape`` (the indexed shape), in C order, one
     thread, each element's bounds checked and, for an input, its row (or span) saved
-    before its first write. ``view``: the store is ``view[items] = v``, ``target``
+    before its first write. ``combine``: ``(dtype, fn)`` for an update in place
+    (ufunc_ats.py): the value is cast to ``dtype`` and ``fn(old, value, lines)``
+    returns the stored expression (its statements appended to ``lines``), run only
+    where the index is in bounds. ``view``: the store is ``view[items] = v``, ``target``
     the view's base; the items index the view (its bounds), the write goes to the
     base at the view's index composed with them (``A[2, w]`` for ``A[2][idx]``)."""
     em = block.em
@@ -188,17 +202,22 @@ def serial_store(block, target: Arr, items: list, shape: tuple, p: int, nb: int,
     bad = em.new("t")
     stmts.append(f"{bad} = {' or '.join(conds)}")
     stmts.append(f"{SEQ_FLAG} |= {bad}")
+    dtype = target.dtype if combine is None else combine[0]
     if isinstance(v, Const):
-        expr = em.const(v.value, target.dtype)
+        expr = em.const(v.value, dtype)
     else:
         e, dt = block.element(v, idx, shape, stmts, SEQ_FLAG)
         block.settle(e, stmts, SEQ_FLAG)
-        expr = _cast(e, dt, target.dtype)
+        expr = _cast(e, dt, dtype)
     stmts.append(f"if not {bad}:")
     counts = () if view is not None else tuple(
         len(range(*it.indices(n))) for it, n in zip(items, target.shape)
         if isinstance(it, slice))
     stmts += ["    " + line for line in _saves(em, target, sub[0], parts, counts)]
+    if combine is not None:   # (read only here: an index out of bounds reads nothing)
+        lines: list[str] = []
+        expr = combine[1](target.read(sub), expr, lines)
+        stmts += ["    " + line for line in lines]
     stmts.append(f"    {target.read(sub)} = {expr}")
     if 0 in shape:
         # nothing to run; the body was still lowered (and is dropped) for its checks,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import inspect
 import operator
+import weakref
 from typing import Any
 
 import numpy as np
@@ -69,7 +70,7 @@ from .deferred_prints import defer_print
 from .exceptions import SymbolicRaise
 from .identity import is_same_object
 from .inline_checks import check_inline
-from .raising_checks import finite_check
+from .raising_checks import equal_sizes_check, finite_check
 
 
 def _graph_operands(tx, a: Variable, b: Variable) -> tuple[Variable, Variable]:
@@ -116,6 +117,13 @@ class TranslatorBase:
         self.current: Inst | None = None
         # compile listeners of each step, read once per frame: none, no cost per step
         self.step_listeners = listeners.of("on_step")
+        # the output's check that two sizes are equal, at this frame's instruction; weak
+        # (output -> translator would be a cycle that keeps the frame's values alive)
+        self.size_checker = weakref.WeakMethod(self.check_equal_sizes)
+
+    def check_equal_sizes(self, equations: list, error: Unsupported) -> bool:
+        """``raising_checks.equal_sizes_check`` at this frame's instruction."""
+        return equal_sizes_check(self, equations, error)
 
     # ------------------------------------------------------------------ the loop
     def run(self) -> None:
@@ -131,6 +139,7 @@ class TranslatorBase:
         self.ip += 1
         self.output.current_loc = self.location(inst)
         self.output.catching = self.in_try()
+        self.output.size_checker = self.size_checker
         handler = getattr(self, inst.name, None)
         if handler is None:
             raise Unsupported(f"opcode {inst.name} is not supported", cause="opcode")

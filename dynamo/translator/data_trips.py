@@ -60,6 +60,7 @@ from .loop_exits import names
 from .loop_facts import NotALoopNode, from_zero, why_not
 from .loops import LoopScope, SymbolicRest
 from .per_trip_lists import check_rows, fresh_empty_lists, install_rows, loop_of_iterator, plan_rows
+from .raising_checks import equal_sizes_check
 
 
 def data_decided(value) -> bool:
@@ -126,7 +127,7 @@ class DataTripLoops:
             return None
         if any(not _one_length(a, iterables[0]) for a in iterables[1:]):
             if all(data_decided(a) for a in iterables):   # (else: zip as usual)
-                raise Unsupported(
+                error = Unsupported(
                     "zip() of arrays whose lengths only the data decides, and may differ "
                     f"({', '.join(a.meta.shape[0].sym.render() for a in iterables)})",
                     "zip stops at the shortest array; the trace cannot say which one that "
@@ -135,6 +136,13 @@ class DataTripLoops:
                          "b = np.concatenate(([0], starts, [len(v)])); "
                          "zip(b[:-1], b[1:]) (one loop node), or accept the graph break",
                     cause="data_dependent_shape")
+                # (equal in fact, as zip(starts, ends) of runs: checked when the graph
+                # runs, which reruns the frame eagerly where they differ; equal_sizes.py)
+                first = iterables[0].meta.shape[0]
+                if not equal_sizes_check(self, [(a.meta.shape[0], first) for a in
+                                                iterables[1:]], error):
+                    raise error
+                return ZippedRowsVariable(list(iterables), first)
             return None
         return ZippedRowsVariable(list(iterables), iterables[0].meta.shape[0])
 

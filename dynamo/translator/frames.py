@@ -42,10 +42,11 @@ from .loops import LoopNodes
 from .names import Names
 from .operators import Operators
 from .stack_ops import StackOps
+from .triangular_loops import TriangularLoops
 
 
-class Handlers(StackOps, Names, Operators, Calls, DataTripLoops, ControlFlow, LoopNodes,
-               Containers, Exceptions):
+class Handlers(StackOps, Names, Operators, Calls, DataTripLoops, ControlFlow, TriangularLoops,
+               LoopNodes, Containers, Exceptions):
     """Every opcode handler, one method per opcode."""
 
     def inliner(self, code, local_vars, cells, fn_globals) -> InliningTranslator:

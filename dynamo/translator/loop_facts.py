@@ -79,12 +79,19 @@ def memory_base(node: Node) -> Node:
     """The node whose memory ``node`` is: through views, in-place writes, ``out=`` and
     ops that may return their argument (the steps of ``writes.buffer_roots``), up to a
     placeholder or a node that made new memory (``x[mask]``: ``selects``)."""
-    while node.op == CALL and not selects(node):
+    while node.op == CALL and not selects(node) and not _numpy_scalar_item(node):
         sources = memory_sources(node)
         if len(sources) != 1:
             break
         node = sources[0]
     return node
+
+
+def _numpy_scalar_item(node: Node) -> bool:
+    """``x[i, j]`` that gives a NumPy scalar (``np.float64``): a new immutable object,
+    no view of ``x`` (``s = b[i]`` then carried by a loop shares no memory with ``b``)."""
+    meta = node.meta.get("array")
+    return node.target == "getitem" and isinstance(meta, ArrayMeta) and meta.scalar
 
 
 def selects(node: Node) -> bool:

@@ -214,3 +214,33 @@ def _root(tx):
     while tx.parent is not None:
         tx = tx.parent
     return tx
+
+
+def equal_sizes_check(tx, equations: list, error: Unsupported) -> bool:
+    """Check in the graph that each ``(a, b)`` of ``equations`` (two sizes the data
+    decides, ``SymInt``s: ``ends - starts`` of two ``np.flatnonzero`` results) is equal:
+    an ``equal`` of the two and a ``data_check``, as ``defer_check`` makes one, at the
+    instruction ``tx`` traces; where it fails when the graph runs, the frame's original
+    code runs instead, with eager's result or error (``dynamo/equal_sizes.py``). False
+    (nothing added: the op breaks with ``error``, as before) where a rerun would not be
+    exact, in a loop node's body, or where the trace already restarted to break here.
+
+        >>> equal_sizes_check(tx, [(SymInt(4197, u1), SymInt(4099, u0))], error)
+        True                                   # equal(u1, u0), data_check(..., True)
+    """
+    output, inst = tx.output, tx.current
+    if inst is None or tx.done or not tx.config.data_checks or \
+            output.loop_scope is not None or output.writes.warns or \
+            not rerun_on_raise(output, loops=True) or errstate_reports(output.graph):
+        return False
+    root = _root(tx)
+    point, restart = root.check_restart(tx.code, inst.index, error)
+    if point.key in root.break_points:
+        return False
+    for a, b in equations:
+        flag = output.call_op(ops.get("equal"), [ConstantVariable(a), ConstantVariable(b)], {})
+        output.graph.call("data_check", (flag.node, True), {}, meta={
+            "array": flag.meta.with_(dtype=np.dtype(np.bool_)), **output.current_loc,
+            "kind": ops.OPAQUE, PYTHON_EFFECTS: output.side_effects.pending()})
+    output.writes.checks.append(restart)   # (raised by a later write: WriteGuard)
+    return True

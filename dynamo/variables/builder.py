@@ -76,6 +76,7 @@ from .polynomials import Poly1dVariable
 from .random_objects import RandomObjectVariable
 from .sequences import ListVariable, TupleVariable
 from .stacked_lists import stacked_rows_input
+from .unread_dicts import UnreadDefaultDictVariable, UnreadDictVariable
 from .value_kinds import (
     bound_builtin_method,
     compiled_function,
@@ -406,6 +407,8 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
             raise Unsupported("a dict key that generated code cannot write (nan, inf, a "
                               "NumPy scalar...)")
         _guard(tx, source, TYPE, dict)
+        if source is not None and _rebuildable(source):   # (read by key: unread_dicts)
+            return UnreadDictVariable(tx, value, source, wrap)
         _guard(tx, source, DICT_KEYS, tuple(value))
         return DictVariable({k: wrap(tx, v, ItemSource(source, k) if source else None)
                              for k, v in value.items()}, source)
@@ -500,7 +503,8 @@ _NUMERIC_INFO = (np.finfo, np.iinfo)
 
 
 def _default_dict(tx, value: collections.defaultdict, source: Source | None) -> Variable:
-    """A ``collections.defaultdict``: guarded as a dict is (type, keys in order), its
+    """A ``collections.defaultdict``: guarded as a dict is (type; its keys as the trace
+    touches them, ``unread_dicts``, or in order where not rebuildable), its
     items read as stored (``StoredItemSource``: ``d.get(k)``, so that no check runs the
     factory), and its ``default_factory`` wrapped, guarded by identity, only when the
     trace reads a missing key (``DefaultDictVariable``)."""
@@ -510,8 +514,11 @@ def _default_dict(tx, value: collections.defaultdict, source: Source | None) -> 
         raise Unsupported("a dict key that generated code cannot write (nan, inf, a "
                           "NumPy scalar...)")
     _guard(tx, source, TYPE, collections.defaultdict)
-    _guard(tx, source, DICT_KEYS, tuple(value))
     factory_source = AttrSource(source, "default_factory") if source else None
+    if source is not None and _rebuildable(source):   # (read by key: unread_dicts)
+        return UnreadDefaultDictVariable(
+            tx, value, source, wrap, lambda: wrap(tx, value.default_factory, factory_source))
+    _guard(tx, source, DICT_KEYS, tuple(value))
     return DefaultDictVariable(
         {k: wrap(tx, v, StoredItemSource(source, k) if source else None)
          for k, v in value.items()},

@@ -196,6 +196,8 @@ def _len(tx, obj, **kw):
         return ConstantVariable(n)
     if isinstance(obj, DequeVariable):   # (its length alone: items stay unread)
         return ConstantVariable(obj.length())
+    if isinstance(obj, DictVariable) and (n := obj.length(tx)) is not None:
+        return ConstantVariable(n)       # (keys unread: unread_dicts)
     if isinstance(obj, (SequenceVariable, DictVariable, SetVariable)):
         return ConstantVariable(len(obj.items))
     if isinstance(obj, DictViewVariable):

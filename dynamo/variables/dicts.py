@@ -171,6 +171,15 @@ class DictVariable(Variable):
     def unpack(self, tx) -> list[Variable]:
         return [ConstantVariable(k) for k in self.items]
 
+    def length(self, tx):
+        """``len(d)`` without reading the whole dict, or None: see ``unread_dicts``."""
+        return None
+
+    def contains_key(self, tx, item: Variable) -> bool | None:
+        """``item in d`` without reading the whole dict, or None (read it): see
+        ``unread_dicts``."""
+        return None
+
     def getitem(self, tx, index: Variable) -> Variable:
         key = const_key(index)
         if key not in self.items:

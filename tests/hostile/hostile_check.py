@@ -61,6 +61,9 @@ import numpy as np
 import dynamo
 
 BACKENDS = ("eager", "numpy")
+# where a program that names its own backend runs (``Program.own_backend``): on "eager"
+# too it would run the very same thing a second time
+ONE_BACKEND = "numpy"
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
@@ -421,10 +424,14 @@ class Args:
 
 
 class Program:
-    """One hostile program: a name, its category and its scenario."""
+    """One hostile program: a name, its category and its scenario. ``own_backend``: the
+    scenario names its backend itself (``Programs.tiers``), so it runs the same whatever
+    backend the test is for, and runs under one of them only (``ONE_BACKEND``)."""
 
-    def __init__(self, category: str, name: str, scenario: Callable, doc: str = ""):
+    def __init__(self, category: str, name: str, scenario: Callable, doc: str = "",
+                 own_backend: bool = False):
         self.category, self.name, self.scenario, self.doc = category, name, scenario, doc
+        self.own_backend = own_backend
 
     @property
     def id(self) -> str:
@@ -446,10 +453,10 @@ class Programs:
         self.category = category
         self.programs: list[Program] = []
 
-    def _add(self, name: str, scenario: Callable, doc: str) -> None:
+    def _add(self, name: str, scenario: Callable, doc: str, own_backend: bool = False) -> None:
         if any(p.name == name for p in self.programs):
             raise ValueError(f"two programs named {self.category}/{name}")
-        self.programs.append(Program(self.category, name, scenario, doc))
+        self.programs.append(Program(self.category, name, scenario, doc, own_backend))
 
     def scenario(self, fn: Callable) -> Callable:
         """Decorator: ``fn(r)`` is a scenario, named after the function."""
@@ -486,7 +493,8 @@ class Programs:
     def tiers(self, name: str, fn: Callable, make: Callable, *hostile: Callable) -> None:
         """Two programs, ``fn`` on backend "native" and on "auto" with tier 2 forced
         (``TIER2``): two calls on ``make()`` (tier 1, then tier 2), then one on each of
-        ``hostile`` (input makers), then ``make()`` again."""
+        ``hostile`` (input makers), then ``make()`` again. They name their backend, so
+        they run under ``ONE_BACKEND`` only (``Program.own_backend``)."""
         for backend in ("native", "auto"):
             def scenario(r, backend=backend):
                 f = r.compile_on(fn, backend, options=TIER2)
@@ -495,7 +503,8 @@ class Programs:
                 for h in hostile:
                     r.call(f, *h())
                 r.call(f, *make())
-            self._add(f"{name}_{backend}", scenario, (fn.__doc__ or "").strip())
+            self._add(f"{name}_{backend}", scenario, (fn.__doc__ or "").strip(),
+                      own_backend=True)
 
 
 def _materialize(spec):

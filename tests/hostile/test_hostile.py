@@ -45,7 +45,8 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round33_casts", "round33_indices", "round33_stats", "round33_spills",
               "round34_windows", "round34_rows", "round34_truths", "round34_gathers",
               "round35_windows", "round35_slices", "round35_zips", "round35_ints",
-              "round35_returns")
+              "round35_returns", "round36_nested", "round36_scans", "round36_shapes",
+              "round36_steps", "round36_compares", "round36_seterr")
 
 
 def _runs(text):
@@ -80,7 +81,7 @@ def _params(pairs):
     params = []
     for i, p in enumerate(PROGRAMS):
         for backend in hc.BACKENDS:
-            if (backend, i) not in pairs:
+            if (backend, i) not in pairs or (p.own_backend and backend != hc.ONE_BACKEND):
                 continue
             known = KNOWN.get(p.id)
             mark = known.mark(backend) if known is not None else None
@@ -96,6 +97,20 @@ def pytest_generate_tests(metafunc):
         return
     runs = _runs(metafunc.config.getoption("hostile_runs"))
     metafunc.parametrize("program,backend", _params(runs))
+
+
+def test_a_program_that_names_its_backend_runs_under_one_backend_only():
+    """``Programs.tiers`` scenarios compile on "native" and "auto" themselves (never with
+    the backend the test is for), so on "eager" they would run again what they run
+    under ``ONE_BACKEND``; every other program runs on every backend."""
+    every = {(b, i) for b in hc.BACKENDS for i in range(len(PROGRAMS))}
+    ids = {param.id for param in _params(every)}
+    own = [p for p in PROGRAMS if p.own_backend]
+    assert own and all(p.name.endswith(("_native", "_auto")) for p in own)
+    assert all(f"{p.id}-{b}" in ids for p in PROGRAMS for b in hc.BACKENDS
+               if not p.own_backend or b == hc.ONE_BACKEND)
+    assert not any(f"{p.id}-{b}" in ids for p in own for b in hc.BACKENDS
+                   if b != hc.ONE_BACKEND)
 
 
 def test_program(program, backend):

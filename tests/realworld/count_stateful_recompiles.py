@@ -5,7 +5,7 @@ recompiles after the first call, per backend.
     python tests/realworld/count_stateful_recompiles.py [-v] [CORPUS...]
 
 ``CORPUS`` names modules of ``tests/realworld`` that define ``PROGRAMS`` (default: the
-three stateful corpora). ``-v`` prints each program with recompiles and their reasons.
+stateful corpora). ``-v`` prints each program with recompiles and their reasons.
 A program that raises is counted apart (``errors``), with its exception.
 
 Example::
@@ -30,7 +30,7 @@ sys.path += [os.path.dirname(HERE), HERE]
 from test_stateful_programs import _measured  # noqa: E402
 
 DEFAULT = ("stateful_programs", "stateful_corpus2", "stateful_corpus3",
-           "stateful_corpus3_windows")
+           "stateful_corpus3_windows", "stateful_corpus4", "stateful_corpus4_windows")
 
 
 def measure(prog, backend):

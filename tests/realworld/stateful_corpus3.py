@@ -298,8 +298,9 @@ class IntMemo:
         return self.memo[k] @ x[:3]
 
 
-@program(recompiles=7, why="k selects the array (memo[k]: k is pinned): an entry per key "
-                           "while the memo fills (its keys guarded), and one per key once full")
+@program(recompiles=2, why=NUMBER + "; `k in self.memo` is guarded present or absent, "
+                                    "not the memo's keys (an entry per side); k from 2 up "
+                                    "is a size (matrix_power)")
 def memo_dict_int_keys_grows(wrap):
     m = IntMemo()
     f = wrap(m.apply)
@@ -321,8 +322,9 @@ class TupleMemo:
         return np.convolve(x, self.cache[key], mode="same")
 
 
-@program(recompiles=5, why="the key selects the kernel: an entry per key while the cache "
-                           "fills (its keys guarded), and one per key once full")
+@program(recompiles=2, why=NUMBER + "; `key not in self.cache` of a tuple holding a changing "
+                                    "int is guarded present or absent (an entry per side), "
+                                    "not the cache's keys")
 def memo_dict_tuple_keys_grows(wrap):
     m = TupleMemo()
     f = wrap(m.smooth)

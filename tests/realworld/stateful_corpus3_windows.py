@@ -287,9 +287,8 @@ class StepLossLog:
         return x * loss
 
 
-@program(recompiles=1, why=NUMBER,
-         known=(7, "a dict the trace only writes guards its keys, and the key (a changing "
-                   "int) is pinned: an entry per call until the cache's limit"))
+@program(recompiles=1, why=NUMBER + "; a dict only written is guarded by nothing but its "
+                                    "type, its changing-int key written back by the glue")
 def write_only_dict_keyed_by_step(wrap):
     s = StepLossLog()
     f = wrap(s.record)

@@ -11,6 +11,8 @@ Measured at f3f67f9 before this corpus's fixes: 30 of 50 without a break, 21 bre
 (``int(labels.max()) + 1`` in ``np.zeros``/``np.eye``/``np.arange``: ``ops/computed_shapes.py``,
 6 programs), ``np.diff`` of a data-dependent length (``clamped_slices``, 3) and
 ``np.repeat`` by an array of counts (``ops/shaping.py``, 2): 41 of 50, 10 breaks (3.11).
+Then two data-dependent sizes equal in fact, checked when the graph runs
+(``dynamo/equal_sizes.py``, 5 programs): 46 of 50, 5 breaks (3.11).
 """
 
 from __future__ import annotations
@@ -25,16 +27,12 @@ BACKENDS = ("eager", "numpy")
 
 # Each left for a reason a size cannot be proven (docs/realworld.md):
 EXPECTED_BREAKS: dict[str, int] = {
-    # ends - starts of two np.flatnonzero results: equal in fact (every run that starts
-    # ends), which nothing the trace knows proves
-    "true_runs": 1,
-    "longest_true_run": 1,
-    "run_lengths_edges": 1,  # edges[1::2] - edges[::2]: equal only for an even count
-    "run_pairs": 1,        # zip(starts, ends): lengths u0 and u1, as above
-    # sums of np.zeros(n) / np.bincount(ids, minlength=n): equal only because n is
-    # int(ids.max()) + 1, which the trace does not relate to the counts' length
-    "segment_means": 1,
-    "class_feature_means": 1,
+    # (ends - starts of two np.flatnonzero results, edges[1::2] - edges[::2] and
+    # np.zeros(n) / np.bincount(ids, minlength=n) no longer break: the sizes are checked
+    # equal when the graph runs, dynamo/equal_sizes.py)
+    # zip(starts, ends) is checked the same way; then int() of each row in the loop
+    # node's body needs the value as a Python int
+    "run_pairs": 1,
     # `... if np.any(labels == k) else ...` per class; before 3.12 the comprehension is
     # a function of its own, whose rest (the range iterator) breaks too
     "kmeans_step": 2 if sys.version_info < (3, 12) else 1,

@@ -172,7 +172,8 @@ def test_bincounts_of_one_array_have_one_length(backend):
     check(bincount_ratio, r, w, backend=backend, graphs=1, breaks=0)
     check(bincount_minlength, r, w, backend=backend, graphs=1, breaks=0)
     check(bincount_minlength, np.array([0, 9, 2]), w[:3], backend=backend)
-    check(bincount_other_minlength, r, backend=backend, breaks=1)   # lengths may differ
+    # lengths that may differ: checked equal when the graph runs (dynamo/equal_sizes.py)
+    check(bincount_other_minlength, r, backend=backend, breaks=0)
     check(bincount_other_minlength, np.array([1, 8]), backend=backend)
 
 

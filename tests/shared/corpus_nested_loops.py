@@ -5,8 +5,11 @@ in plain NumPy, before any of it ran under dynamo.
 
 ``PROGRAMS``: (name, fn, make_args, nested) with ``nested`` True where the first call's
 graph must hold a loop node inside another loop node's body, False where the inner
-loop must stay unrolled (a trip count that follows the outer index, a ``break``, a list
-append, a counter, at most ``config.loop_unroll_limit`` trips, no trip at all).
+loop must stay unrolled (a Python float accumulator in a loop that may run no trip, a
+``break``, a list append, a counter, at most ``config.loop_unroll_limit`` trips, no trip
+at all). Triangular loops (``range(i)``, ``range(i + 1, n)``, ``range(1, i)``, a step of
+-1; Cholesky, LU, forward and back substitution by hand) nest, their inner node running
+0 trips where the range is empty.
 
 Example::
 
@@ -187,18 +190,9 @@ def inner_float_count(x, out):
     return out
 
 
-# ----------------------------------------------------------------- stays unrolled
-def triangular_lower(L, x):
-    # the inner trip count follows the outer index (range(i)): not nested
-    n = L.shape[0]
-    out = np.zeros(n)
-    for i in range(n):
-        s = 0.0
-        for j in range(i):
-            s = s + L[i, j] * x[j]
-        out[i] = s
-    return out
-
+# ----------------------------------------------------------------- triangular nodes
+# the inner range follows the outer index (issue #23): a node of its own whose trip
+# count is an expression of the outer trip, 0 or below where it runs no trip
 
 def cholesky_by_hand(A):
     n = A.shape[0]
@@ -225,6 +219,134 @@ def forward_sub_loops(L, b):
             s = s - L[i, j] * x[j]
         x[i] = s / L[i, i]
     return x
+
+
+def back_sub_loops(U, b):
+    n = b.shape[0]
+    x = np.zeros(n)
+    for i in range(n - 1, -1, -1):
+        s = b[i]
+        for j in range(i + 1, n):
+            s = s - U[i, j] * x[j]
+        x[i] = s / U[i, i]
+    return x
+
+
+def lu_by_hand(A):
+    # Doolittle, in place: L below the diagonal, U on and above
+    n = A.shape[0]
+    for k in range(n):
+        for i in range(k + 1, n):
+            A[i, k] = A[i, k] / A[k, k]
+            for j in range(k + 1, n):
+                A[i, j] = A[i, j] - A[i, k] * A[k, j]
+    return A
+
+
+def gauss_seidel_lower(u):
+    n = u.shape[0]
+    for sweep in range(3):
+        for i in range(1, n - 1):
+            for j in range(1, i):          # no trip at i = 1
+                u[i, j] = 0.25 * (u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1])
+    return u
+
+
+def insertion_passes(a):
+    for i in range(1, a.shape[0]):
+        for j in range(i, 0, -1):          # a step of -1, i trips
+            lo = min(a[j - 1], a[j])
+            hi = max(a[j - 1], a[j])
+            a[j - 1] = lo
+            a[j] = hi
+    return a
+
+
+def pairwise_upper(X):
+    n = X.shape[0]
+    D = np.zeros((n, n))
+    for i in range(n):
+        for j in range(i + 1, n):          # no trip at the last i
+            D[i, j] = np.sqrt(((X[i] - X[j]) ** 2).sum())
+            D[j, i] = D[i, j]
+    return D
+
+
+def lower_products(x):
+    n = x.shape[0]
+    acc = np.zeros(n)
+    for i in range(n):
+        for j in range(i):
+            acc[i] += x[i] * x[j]
+    return acc
+
+
+def from_one_to_i(A):
+    for i in range(A.shape[0]):
+        for j in range(1, i):              # range(1, 0) is empty: a count of -1
+            A[i, j] = A[i, j - 1] * 0.5 + A[i, j]
+    return A
+
+
+def shrinking_to_empty(x, out):
+    for i in range(out.shape[0]):
+        for j in range(i, 3):              # 3 - i trips: none from i = 3 on
+            out[i] = out[i] + x[j]
+    return out
+
+
+def stepped_outer(A, x):
+    for i in range(0, A.shape[0], 2):      # i = 2 * trip, 2 * trip inner trips
+        for j in range(i):
+            A[i, j] = A[i, j] * 2.0 + x[j]
+    return A
+
+
+def upper_matvec(U, x):
+    n = x.shape[0]
+    out = np.zeros(n)
+    for i in range(n):
+        s = U[i, i] * x[i]
+        for j in range(i + 1, n):
+            s = s + U[i, j] * x[j]
+        out[i] = s
+    return out
+
+
+def pascal_in_place(row):
+    for i in range(2, row.shape[0]):
+        for j in range(i - 1, 0, -1):       # counting down, i - 1 trips
+            row[j] = row[j] + row[j - 1]
+    return row
+
+
+def down_to_zero(y):
+    for i in range(y.shape[0]):
+        for j in range(i, -1, -1):          # i + 1 trips, down to 0
+            y[j] = y[j] * 0.5 + y[i] * 0.25
+    return y
+
+
+def lower_rows_scaled(A, w):
+    for i in range(1, A.shape[0]):
+        for j in range(i):
+            A[i] = A[i] + w[j] * A[j]      # a row update from each row above
+    return A
+
+
+# ----------------------------------------------------------------- stays unrolled
+# ----------------------------------------------------------------- stays unrolled
+def triangular_lower(L, x):
+    # a Python float accumulator (s = 0.0, an np.float64 after one trip): the inner
+    # loop may run no trip (i = 0), so no trip is unrolled to give it its steady type
+    n = L.shape[0]
+    out = np.zeros(n)
+    for i in range(n):
+        s = 0.0
+        for j in range(i):
+            s = s + L[i, j] * x[j]
+        out[i] = s
+    return out
 
 
 def inner_break(A):
@@ -305,11 +427,25 @@ PROGRAMS = [
     ("inner_vector_rows", inner_vector_rows, lambda: (_r(10, 12, 4), _r(10, seed=3)), True),
     ("inner_nine_trips", inner_nine_trips, lambda: (_r(10, 10),), True),
     ("inner_float_count", inner_float_count, lambda: (_r(10), np.zeros((10, 12))), True),
-    ("triangular_lower", triangular_lower, lambda: (_r(12, 12), _r(12, seed=1)), False),
     ("cholesky_by_hand", cholesky_by_hand,
-     lambda: ((lambda m: m @ m.T + 12 * np.eye(12))(_r(12, 12)),), False),
+     lambda: ((lambda m: m @ m.T + 12 * np.eye(12))(_r(12, 12)),), True),
     ("forward_sub_loops", forward_sub_loops,
-     lambda: (np.tril(_r(12, 12)) + 12 * np.eye(12), _r(12, seed=1)), False),
+     lambda: (np.tril(_r(12, 12)) + 12 * np.eye(12), _r(12, seed=1)), True),
+    ("back_sub_loops", back_sub_loops,
+     lambda: (np.triu(_r(12, 12)) + 12 * np.eye(12), _r(12, seed=1)), True),
+    ("lu_by_hand", lu_by_hand, lambda: (_r(11, 11) + 11 * np.eye(11),), True),
+    ("gauss_seidel_lower", gauss_seidel_lower, lambda: (_r(12, 12),), True),
+    ("insertion_passes", insertion_passes, lambda: (_r(12),), True),
+    ("pairwise_upper", pairwise_upper, lambda: (_r(11, 3),), True),
+    ("lower_products", lower_products, lambda: (_r(12),), True),
+    ("from_one_to_i", from_one_to_i, lambda: (_r(12, 12),), True),
+    ("shrinking_to_empty", shrinking_to_empty, lambda: (_r(12), np.zeros(12)), True),
+    ("stepped_outer", stepped_outer, lambda: (_r(21, 21), _r(21, seed=1)), True),
+    ("upper_matvec", upper_matvec, lambda: (_r(12, 12), _r(12, seed=1)), True),
+    ("pascal_in_place", pascal_in_place, lambda: (np.eye(1, 13)[0],), True),
+    ("down_to_zero", down_to_zero, lambda: (_r(12),), True),
+    ("lower_rows_scaled", lower_rows_scaled, lambda: (_r(10, 4), _r(10, seed=1)), True),
+    ("triangular_lower", triangular_lower, lambda: (_r(12, 12), _r(12, seed=1)), False),
     ("inner_break", inner_break, lambda: (_r(10, 12),), False),
     ("inner_list_append", inner_list_append, lambda: (_r(10, 12),), False),
     ("inner_eight_trips", inner_eight_trips, lambda: (_r(10, 8),), False),

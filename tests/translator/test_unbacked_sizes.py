@@ -552,10 +552,6 @@ def int_of_len(x):
     return int(len(y) * 2.5)
 
 
-def two_different_masks(x):
-    return x[x > 0] + x[x < 0.5]
-
-
 def against_static(x, w):
     return x[x > 0] * w
 
@@ -574,7 +570,6 @@ BREAKS = {   # name -> (program, its arguments per seed)
     "if_len": (if_len, lambda s: (_inputs(s),)),
     "range_len": (range_len, lambda s: (_inputs(s),)),
     "int_of_len": (int_of_len, lambda s: (_inputs(s),)),
-    "two_different_masks": (two_different_masks, lambda s: (_inputs(s),)),
     "iterate_rows": (iterate_rows, lambda s: (_inputs(s),)),
 }
 

@@ -129,13 +129,12 @@ def with_a_list(v, lab):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_zip_of_lengths_that_may_differ_breaks_with_its_rewrite(backend):
+def test_zip_of_lengths_that_may_differ_is_checked(backend):
+    # (u0 and u1 + 1 are checked equal when the graph runs, dynamo/equal_sizes.py: where
+    # they differ the frame reruns eagerly; test_other_zips_run_as_eager compares)
     report = dynamo.explain(unequal, backend=backend)(*CASES[0])
-    assert report.graph_break_count == 1
-    first = report.break_reasons[0]
-    assert first.reason == ("zip() of arrays whose lengths only the data decides, and may "
-                            "differ (u0, u1 + 1)"), first.reason
-    assert "zip(b[:-1], b[1:])" in first.hint
+    assert report.graph_break_count == 0, [r.reason for r in report.break_reasons]
+    assert "data_check" in str(report)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

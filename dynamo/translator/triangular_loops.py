@@ -1,0 +1,231 @@
+"""Triangular inner loops: a ``for`` loop nested in a loop node's body whose range
+follows an enclosing index (``range(i)``, ``range(i + 1, n)``, ``range(1, i)``,
+``range(i, -1, -1)``) is a loop node of its own, whose trip count is an expression of
+the enclosing trip, run as ``for trip in range(count)`` (no trip where the count is
+0 or below, as Python's empty range)::
+
+    for i in range(n):                         # the outer node: i = 1 + trip_1
+        s = b[i]
+        for j in range(i):                     # fori_loop(body, trip_1 + 1, (s,), ...)
+            s = s - L[i, j] * x[j]
+        x[i] = s / L[i, i]
+
+The inner loop may run no trip at all (``i = 0``), so, as for a loop whose count the
+data decides (``data_trips.DataTripScope``), no trip of it is unrolled: its body is
+traced from the state before it, every check of a loop node applies, a value the body
+binds (the index, a temporary) must be dead after it, and its carried values are its
+inputs where it runs no trip.
+
+An op that reads the inner index is checked at the corners of the loops' trips
+(``TriangularScope.nested_fit``): for each enclosing loop, at the first two, middle
+and last two of its trips *where the inner loops run* (the count is affine in the
+enclosing trip, so those trips are an interval: ``_active``), and at each such
+assignment, at the inner loop's own checked trips (``IndexFit.fit``). Every index is
+affine in all the trips, so an op in bounds at the corners of that triangle is in
+bounds inside it. Each trip count reads at most one enclosing index (else the region
+has corners no interval names: the loop is unrolled, as before); enclosing trip counts
+must be plain ints, and so must the sizes the op reads.
+
+Where it cannot be such a node the trace starts over with the inner loop unrolled in
+the body (``loops.UNROLL_NESTED``), which then unrolls the outer loop, as before.
+
+Example::
+
+    >>> dynamo.explain(forward_sub_loops)(L, b).graph_break_count   # one graph
+    0
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+from ..ops import ArrayMeta
+from ..symbolic import Sym, SymInt
+from ..symbolic.fit import symbols_in
+from ..tree import tree_map
+from ..variables.iterators import SymRangeIteratorVariable
+from .data_trips import DataTripScope
+from .loop_facts import NotALoopNode, same_result, why_not
+from .loops import LoopScope, SymbolicRest
+from .nested_loops import enclosing_symbols, unwatched
+
+
+def substitute_trips(value, trips: dict, hints: dict | None = None):
+    """``value`` (an op's arguments, metas' shapes) with the trips ``trips`` (symbol ->
+    int) put in: a SymInt left with no symbol is a plain int; one left with symbols
+    (the inner trip) has its hint from ``hints`` (0 for a loop's trip while traced)."""
+    def size(v):
+        if not isinstance(v, SymInt) or not v.sym.symbols & trips.keys():
+            return v
+        const = v.sym.const + sum(c * trips[n] for n, c in v.sym.terms if n in trips)
+        terms = tuple((n, c) for n, c in v.sym.terms if n not in trips)
+        if not terms:
+            return const
+        hint = const + sum(c * (hints or {}).get(n, 0) for n, c in terms)
+        return SymInt(hint, Sym(terms, const, v.sym.sources))
+
+    def leaf(v):
+        if isinstance(v, ArrayMeta):
+            return v.with_(shape=tuple(size(d) for d in v.shape))
+        return size(v)
+    return tree_map(leaf, value)
+
+
+class TriangularScope(DataTripScope):
+    """A nested ``LoopScope`` over a range that follows an enclosing loop's index."""
+
+    def __init__(self, tx, inst, it, rest, counters: dict):
+        before = set(tx.locals)
+        super().__init__(tx, inst, it, rest, counters)
+        # the arguments first read here (``_read_inputs``; in an outer trip where
+        # this loop ran no trip nothing read them) are the enclosing bodies' too:
+        # read before each of them, as unchanged locals
+        new = {n: dict.__getitem__(tx.locals, n) for n in set(tx.locals) - before}
+        scope = self.parent
+        while scope is not None:
+            for name, var in new.items():
+                scope.entry_locals.setdefault(name, var)
+            scope = scope.parent
+
+    def _enter(self, targets: set[str], end: int) -> None:
+        """As any loop's, but an array the frame holds that no enclosing body has read
+        yet (an argument first read in this body) is no carried array: the body reads
+        it through the enclosing bodies' free inputs (``localize_through``), and a
+        write into it is refused as a write into an array no loop carries."""
+        graph = self.output.graph
+        outside = {n for n, v in dict.items(self.tx.locals)
+                   if hasattr(v, "node") and getattr(v.node, "graph", graph) is not graph}
+        super()._enter(set(targets) | outside, end)
+
+    def _known_facts(self) -> list:
+        return []   # (every condition is checked at concrete corners: ``nested_fit``)
+
+    def nested_fit(self, op, meta_args, meta_kwargs, meta):
+        """An op that reads this loop's index, checked at the corners of the loops'
+        trips (``_corners``) with this loop's last trip put in at each; one that reads
+        enclosing indices only is theirs to check. The result is the same at every
+        corner, or this is no node."""
+        if getattr(self, "_corner", False):
+            return None   # (at one corner: the plain fit of a loop of ``last`` trips)
+        call = (meta_args, meta_kwargs)
+        read = symbols_in(call)
+        if self.symbol not in read:
+            return self.parent.fit(op, meta_args, meta_kwargs, meta)
+        if read - enclosing_symbols(self):
+            raise NotALoopNode(f"np.{op.name} reads a triangular loop's index and a size "
+                               "that is a symbol")
+        results = []
+        for trips in self._corners():
+            last = substitute_trips(self.last, trips)
+            if isinstance(last, SymInt):
+                raise NotALoopNode("a triangular loop's trip count reads a size")
+            if last < 0:
+                continue
+            args, kwargs = substitute_trips(call, trips, self.output.shape_env.hints)
+            with self._at_corner(last):
+                results.append(self.fit(op, args, kwargs, meta))
+        if not results:
+            raise NotALoopNode("a triangular loop that runs no trip at any checked trip")
+        if not all(same_result(r, results[0]) for r in results):
+            raise NotALoopNode(f"np.{op.name}: its result changes with an outer loop's "
+                               "index")
+        return results[0]
+
+    @contextmanager
+    def _at_corner(self, last: int):
+        saved = self.last
+        self.last, self._corner = last, True
+        try:
+            yield
+        finally:
+            self.last, self._corner = saved, False
+
+    def _corners(self) -> list[dict]:
+        """The assignments of the enclosing loops' trips (outermost first) to check
+        at: per loop, its first two, middle and last two trips among those where it
+        and the loops inside it (down to this one) run at least one trip."""
+        chain = []
+        scope = self
+        while scope is not None:
+            chain.append(scope)
+            scope = scope.parent
+        chain.reverse()                  # outermost first; ``self`` last
+        counts = {s.symbol: s.last + 1 for s in chain}
+        for s in chain:
+            read = symbols_in(counts[s.symbol])
+            if len(read) > 1:
+                raise NotALoopNode("a trip count that follows two enclosing indices")
+        assignments = [{}]
+        for depth, s in enumerate(chain[:-1]):
+            later = [t for t in chain[depth + 1:] if s.symbol in symbols_in(counts[t.symbol])]
+            grown = []
+            for trips in assignments:
+                lo, hi = 0, substitute_trips(counts[s.symbol], trips) - 1
+                if isinstance(hi, SymInt):
+                    raise NotALoopNode("an enclosing loop's trip count is a symbol")
+                for t in later:   # count_t(trip) = a + b * trip >= 1
+                    lo, hi = _interval(substitute_trips(counts[t.symbol], trips), s.symbol,
+                                       lo, hi)
+                if lo > hi:
+                    continue
+                for k in sorted({lo, min(lo + 1, hi), (lo + hi) // 2, max(hi - 1, lo), hi}):
+                    grown.append({**trips, s.symbol: k})
+            assignments = grown
+        return assignments
+
+
+def _interval(count, symbol: str, lo: int, hi: int) -> tuple[int, int]:
+    """The trips ``k`` in ``[lo, hi]`` where ``count`` (an int, or affine in the trip
+    ``symbol`` only) is at least 1."""
+    if not isinstance(count, SymInt):
+        return (lo, hi) if count >= 1 else (1, 0)
+    b = dict(count.sym.terms)[symbol]
+    a = count.sym.const
+    # a + b * k >= 1: k >= ceil((1 - a) / b) for b > 0, k <= floor((a - 1) / -b) else
+    if b > 0:
+        return max(lo, -((a - 1) // b)), hi
+    return lo, min(hi, (a - 1) // -b)
+
+
+def triangular_iterator(tx, it) -> bool:
+    """``it`` is the iterator of a ``range`` whose bounds read an enclosing loop's
+    index (and nothing else symbolic), at its first ``FOR_ITER``, inside the body of a
+    ``for`` loop node (or of another triangular one)."""
+    scope = tx.output.loop_scope
+    if not isinstance(it, SymRangeIteratorVariable) or it.done or it.index != 0 or \
+            scope is None or type(scope) not in (LoopScope, TriangularScope) or \
+            not tx.config.nested_loop_nodes:
+        return False
+    read = symbols_in((it.start, it.stop))
+    return bool(read) and read <= enclosing_symbols(scope)
+
+
+class TriangularLoops:
+    """The translator's side (a mixin of ``frames.Handlers``, before ``LoopNodes``): at
+    the first ``FOR_ITER`` of such a loop, all its trips as one node."""
+
+    def loop_node(self, inst, it) -> bool:
+        made = self.triangular_node(inst, it)
+        return super().loop_node(inst, it) if made is None else made
+
+    def triangular_node(self, inst, it) -> bool | None:
+        if not triangular_iterator(self, it):
+            return None
+        plan = self.loop_plan(inst)
+        if plan is not None or self.output.kind not in (None, "numpy") or \
+                self.in_try() or self.info.loop_may_exit_early(inst.index):
+            return None   # (as before: unrolled in the body)
+        try:
+            rest = SymbolicRest(it.start, it.step, it.left())
+            scope = TriangularScope(self, inst, it, rest, {})
+            scope.trace_body()
+            with unwatched(self.locals):   # (the outer body's locals)
+                scope.finish()
+        except NotALoopNode as e:
+            self._refuse(inst, True, str(e))
+        except Exception as e:  # noqa: BLE001 (anything the body cannot be: unroll it)
+            if getattr(e, "nested_refusal", False):
+                raise
+            self._refuse(inst, True, why_not(e))
+        return True
+

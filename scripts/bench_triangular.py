@@ -1,0 +1,157 @@
+"""Triangular loops by hand (issue #23: an inner ``range`` that follows the outer index,
+docs/loops.md "Triangular inner loops"): forward substitution and Cholesky written as
+Python loops, plain / tier 1 (backend="numpy") / tier 2 (backend="native", forced) /
+a hand-written ``numba.njit`` version, side by side in one process.
+
+Each figure is the lower quartile of interleaved calls on fresh copies of the inputs
+(CPU time of the process, ``time.process_time``; Numba on one thread); ``first_s`` is
+the first compiled call's (trace and tier-1 compile) and ``tier2_s`` the Numba compile.
+
+``--root DIR`` imports dynamo from DIR/dynamo instead of the editable install, to
+measure "before": DIR/dynamo is the base commit's ``dynamo/`` with its ``backends/`` and
+``guards/`` copied inside, as installed (``git archive`` of the commit, then ``cp -r``);
+``--compare DIR`` runs this script for DIR and for this tree alternately, ``--runs``
+times, and prints one table::
+
+    .venv/bin/python scripts/bench_triangular.py --compare /tmp/base --runs 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def forward_sub(L, b):
+    n = b.shape[0]
+    x = np.zeros(n)
+    for i in range(n):
+        s = b[i]
+        for j in range(i):
+            s = s - L[i, j] * x[j]
+        x[i] = s / L[i, i]
+    return x
+
+
+def cholesky(A):
+    n = A.shape[0]
+    L = np.zeros_like(A)
+    for j in range(n):
+        s = A[j, j]
+        for k in range(j):
+            s = s - L[j, k] * L[j, k]
+        L[j, j] = np.sqrt(s)
+        for i in range(j + 1, n):
+            t = A[i, j]
+            for k in range(j):
+                t = t - L[i, k] * L[j, k]
+            L[i, j] = t / L[j, j]
+    return L
+
+
+def _inputs(name: str, n: int):
+    rng = np.random.default_rng(0)
+    M = rng.random((n, n))
+    if name == "forward_sub":
+        return (np.tril(M) + n * np.eye(n), rng.random(n))
+    return (M @ M.T + n * np.eye(n),)
+
+
+def _hand(name: str):
+    from numba import njit
+    return njit(forward_sub if name == "forward_sub" else cholesky)
+
+
+def _quartile(fn, args, rounds: int) -> float:
+    times = []
+    for _ in range(rounds):
+        fresh = [a.copy() for a in args]
+        t = time.process_time()
+        fn(*fresh)
+        times.append(time.process_time() - t)
+    return sorted(times)[len(times) // 4] * 1e3
+
+
+def measure(sizes, rounds: int) -> list[dict]:
+    from dynamo.backends.native.backend import native_backend
+    sync = {"after_calls": 1, "background": False, "prefer": "native", "cache": False}
+    rows = []
+    for name in ("forward_sub", "cholesky"):
+        for n in sizes:
+            args = _inputs(name, n)
+            fn = globals()[name]
+            want = fn(*[a.copy() for a in args])
+            t = time.process_time()
+            tier1 = dynamo.compile(fn, backend="numpy")
+            got1 = tier1(*[a.copy() for a in args])
+            first = time.process_time() - t
+            tier2 = dynamo.compile(fn, backend=lambda g, e: native_backend(g, e, options=sync))
+            tier2(*[a.copy() for a in args])
+            t = time.process_time()
+            got2 = tier2(*[a.copy() for a in args])   # (the Numba compile, then its call)
+            compile2 = time.process_time() - t
+            hand = _hand(name)
+            hand(*[a.copy() for a in args])
+            same = bool(np.array_equal(got1, want) and np.array_equal(got2, want))
+            funcs = {"plain": fn, "tier1": tier1, "tier2": tier2, "numba": hand}
+            best = {k: [] for k in funcs}
+            for _ in range(3):            # interleaved: each a quartile of ``rounds``
+                for k, f in funcs.items():
+                    best[k].append(_quartile(f, args, rounds))
+            rows.append({"case": name, "n": n, "same": same, "first_s": round(first, 2),
+                         "tier2_s": round(compile2, 2),
+                         **{f"{k}_ms": round(min(v), 3) for k, v in best.items()}})
+            print(json.dumps(rows[-1]), file=sys.stderr, flush=True)   # (progress)
+    return rows
+
+
+def _table(results: dict) -> str:
+    lines = ["| case | n | tree | plain ms | tier 1 ms | tier 2 ms | numba ms | first call s "
+             "| tier-2 compile s | same |", "|---" * 10 + "|"]
+    for (tree, run), rows in results.items():
+        for r in rows:
+            lines.append(f"| {r['case']} | {r['n']} | {tree} (run {run}) | {r['plain_ms']} | "
+                         f"{r['tier1_ms']} | {r['tier2_ms']} | {r['numba_ms']} | "
+                         f"{r['first_s']} | {r['tier2_s']} | {r['same']} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--sizes", default="100,300")
+    p.add_argument("--rounds", type=int, default=9)
+    p.add_argument("--root", help="import dynamo from this checkout")
+    p.add_argument("--compare", help="a checkout of the base: run it and this tree")
+    p.add_argument("--runs", type=int, default=1)
+    a = p.parse_args()
+    if a.compare:
+        results = {}
+        for run in range(1, a.runs + 1):
+            for tree, root in (("before", ["--root", a.compare]), ("after", [])):
+                out = subprocess.run([sys.executable, __file__, *root, "--sizes",
+                                      a.sizes, "--rounds", str(a.rounds)],
+                                     capture_output=True, text=True, check=True).stdout
+                results[(tree, run)] = json.loads(out.strip().splitlines()[-1])
+        print(_table(results))
+        return
+    print(json.dumps(measure([int(s) for s in a.sizes.split(",")], a.rounds)))
+
+
+if __name__ == "__main__":
+    _root = next((sys.argv[i + 1] for i, v in enumerate(sys.argv[:-1]) if v == "--root"),
+                 None)
+    if _root:   # (the editable install's finder would map dynamo to this tree)
+        sys.meta_path[:] = [f for f in sys.meta_path
+                            if "__editable__" not in getattr(f, "__module__", "")]
+        sys.path.insert(0, _root)
+    import numpy as np
+
+    import dynamo
+    main()
