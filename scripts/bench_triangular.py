@@ -1,7 +1,9 @@
 """Triangular loops by hand (issue #23: an inner ``range`` that follows the outer index,
 docs/loops.md "Triangular inner loops"): forward substitution and Cholesky written as
 Python loops, plain / tier 1 (backend="numpy") / tier 2 (backend="native", forced) /
-a hand-written ``numba.njit`` version, side by side in one process.
+a hand-written ``numba.njit`` version, side by side in one process. The two programs
+are tests/shared/corpus_nested_loops.py's ``forward_sub_loops`` and ``cholesky_by_hand``
+(it loads them from here), so what is timed is what the tests check.
 
 Each figure is the lower quartile of interleaved calls on fresh copies of the inputs
 (CPU time of the process, ``time.process_time``; Numba on one thread); ``first_s`` is
@@ -25,7 +27,8 @@ import subprocess
 import sys
 import time
 
-os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+import numpy as np
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -145,13 +148,14 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    # (here, not at the top: tests/shared/corpus_nested_loops.py loads this file for its
+    # two programs, and must not change the test process's Numba threads)
+    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
     _root = next((sys.argv[i + 1] for i, v in enumerate(sys.argv[:-1]) if v == "--root"),
                  None)
     if _root:   # (the editable install's finder would map dynamo to this tree)
         sys.meta_path[:] = [f for f in sys.meta_path
                             if "__editable__" not in getattr(f, "__module__", "")]
         sys.path.insert(0, _root)
-    import numpy as np
-
     import dynamo
     main()

@@ -114,7 +114,13 @@ class NestedScope:
         results = []
         for k in outer._checked_trips(False):
             args, kwargs = all_at_trip(call, outer.symbol, k)
-            results.append(self.fit(op, args, kwargs, meta))
+            # the rule's result at this outer trip (the inner index at its hint, trip
+            # 0), not ``meta`` (the outer trip's hint): ``fit`` answers the ``meta`` it
+            # is given where the inner trips agree, so ``C[i, j:j + i + 1]`` (a size
+            # that follows i alone) gave one answer at every outer trip and passed
+            # (issue #17 round 36: ``len`` of it read the first row's length)
+            at_k = self._result_at(op, (args, kwargs), 0, False)
+            results.append(self.fit(op, args, kwargs, at_k))
         if not all(same_result(r, results[0]) for r in results):
             raise NotALoopNode(f"np.{op.name}: its result changes with an outer loop's "
                                "index")

@@ -48,6 +48,7 @@ from .data_trips import DataTripScope
 from .loop_facts import NotALoopNode, same_result, why_not
 from .loops import LoopScope, SymbolicRest
 from .nested_loops import enclosing_symbols, unwatched
+from .promoted_floats import check_promoted, promote
 
 
 def substitute_trips(value, trips: dict, hints: dict | None = None):
@@ -75,6 +76,9 @@ class TriangularScope(DataTripScope):
     """A nested ``LoopScope`` over a range that follows an enclosing loop's index."""
 
     def __init__(self, tx, inst, it, rest, counters: dict):
+        # a carried Python float accumulator, as the np.float64 one trip makes it
+        # (``promoted_floats``: where nothing can tell the two apart)
+        self.promoted = promote(tx, inst)
         before = set(tx.locals)
         super().__init__(tx, inst, it, rest, counters)
         # the arguments first read here (``_read_inputs``; in an outer trip where
@@ -219,6 +223,7 @@ class TriangularLoops:
             rest = SymbolicRest(it.start, it.step, it.left())
             scope = TriangularScope(self, inst, it, rest, {})
             scope.trace_body()
+            check_promoted(scope, scope.promoted)
             with unwatched(self.locals):   # (the outer body's locals)
                 scope.finish()
         except NotALoopNode as e:

@@ -366,9 +366,10 @@ def _is_static(var: Variable) -> bool:
     if var.is_constant():
         return True
     if any(getattr(var, name, None) is not None for name in ("rows", "data", "held_data")) \
-            and var.is_unread():
+            and getattr(var, "held_unread", var.is_unread)():
         return False      # a list of arrays or numbers, unread: reading it would guard
-                          # its length (and items): the graph takes it as data
+                          # its length (and items): the graph takes it as data (a
+                          # reversed window too: ``list_windows._view``)
     return isinstance(var, SequenceVariable) and all(_is_static(i) for i in var.items)
 
 

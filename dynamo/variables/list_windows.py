@@ -54,12 +54,14 @@ from .sequences import ListVariable
 @dataclass(frozen=True)
 class WindowSource(Source):
     """The last ``keep`` items of the list at ``base``, every ``step``-th of them from
-    the first (a new list each time)::
+    the first, or all of them newest first for a ``step`` of -1 (a new list each time)::
 
         >>> WindowSource(AttrSource(LocalSource("self"), "losses"), 2).name()
         "L['self'].losses[-2:]"
         >>> WindowSource(AttrSource(LocalSource("self"), "h"), 5, 2).name()
         "L['self'].h[-5::2]"
+        >>> WindowSource(AttrSource(LocalSource("self"), "h"), 3, -1).name()
+        "L['self'].h[:-4:-1]"
     """
 
     base: Source
@@ -71,6 +73,8 @@ class WindowSource(Source):
     items_move = True
 
     def _slice(self) -> str:
+        if self.step == -1:         # (``lst[-3:][::-1]``: the last three, newest first)
+            return f"[:-{self.keep + 1}:-1]"
         return f"[-{self.keep}:]" if self.step == 1 else f"[-{self.keep}::{self.step}]"
 
     def name(self) -> str:
@@ -88,6 +92,37 @@ class WindowVariable(ListVariable):
     # the held items as data of symbolic length from 1 up (``appended_data``: joined
     # to the appended items, so one held item cannot broadcast): the builder's
     held_data = None
+    # (keep, step=1) -> a window of the list this one is a window of (``window_of``'s
+    # ``make``): ``window[::s]`` is a window of that list too (``_view``)
+    of_base = None
+    # a reversed view (``lst[-k:][::-1]``, ``_view``): the items the trace appended to
+    # ``lst``, newest first, before the held part. Only ``appended_data`` takes them
+    # with the held part unread; to anything else the window is read (``is_unread``)
+    prepended: tuple | list = ()
+
+    def is_unread(self) -> bool:
+        return self._read is not None and not self.prepended
+
+    def held_unread(self) -> bool:
+        """Are the held items unread (whatever the trace put before them)?"""
+        return self._read is not None
+
+    @property
+    def items(self) -> list:
+        front = self.prepended
+        if front and self._read is not None:
+            self.prepended = ()
+            ListVariable.items.fset(self, [*front, *ListVariable.items.fget(self)])
+        return ListVariable.items.fget(self)
+
+    @items.setter
+    def items(self, value: list) -> None:
+        self.prepended = ()
+        ListVariable.items.fset(self, value)
+
+    def getitem(self, tx, index):
+        view = _view(self, tx, index)
+        return view if view is not None else super().getitem(tx, index)
 
     def _set_unread(self, index) -> bool:
         return False      # (an item set: read the items; the slice is a list of the trace)
@@ -129,8 +164,38 @@ def window_of(make, lst: ListVariable, tx, index) -> ListVariable | None:
     window = make(keep - len(appended))
     if window is None:
         return None
-    window.appended = appended
+    window.appended, window.of_base = appended, make
     return window
+
+
+def _view(window: WindowVariable, tx, index) -> ListVariable | None:
+    """``window[::s]`` of an unread window ``lst[-k:]`` (issue #16), as a window of
+    ``lst`` itself, so it costs what ``lst[-k:]`` costs (no length guarded where
+    ``lst[-k:]`` guards none): a step of 2 or more is ``lst[-k::s]`` (``_stepped``),
+    and -1, where the trace appended nothing to ``lst``, the last ``k`` items held
+    newest first (``L['self'].tokens[:-4:-1]``), a window of its own. None where it
+    does not apply (the items are read, as before)::
+
+        np.mean(self.h[-5:][::2])      # as np.mean(self.h[-5::2])
+        EMB[self.tokens[-3:][::-1]]    # EMB[np.asarray(L['self'].tokens[:-4:-1])]
+    """
+    held = window.held_source
+    if window.of_base is None or held is None or held.step != 1 or \
+            not window.is_unread() or window.edits or tx.output.loop_scope is not None or \
+            not index.is_constant():
+        return None
+    key = index.as_python_constant()
+    if type(key) is not slice or key.start is not None or key.stop is not None or \
+            type(key.step) is not int:
+        return None
+    if key.step >= 2:     # (``_stepped`` reads only ``window.appended``: lst's, kept)
+        return _stepped(window.of_base, window, held.keep + len(window.appended), key.step)
+    if key.step != -1:
+        return None
+    view = window.of_base(held.keep, -1)
+    if view is not None:    # (the appended items first, newest first: ``prepended``)
+        view.prepended = list(window.appended)[::-1]
+    return view
 
 
 def _stepped(make, lst: ListVariable, keep: int, step) -> ListVariable | None:
@@ -173,10 +238,13 @@ def appended_data(output, lst: ListVariable):
     kind (ints to int64, floats to float64: the dtype NumPy gives the whole list),
     constants or changing numbers of the frame."""
     data = getattr(lst, "held_data", None) or lst.data
-    if data is None or not lst.is_unread() or lst.edits or not lst.appended:
+    front = list(getattr(lst, "prepended", ()))    # (a reversed window: ``_view``)
+    unread = lst.held_unread() if front else lst.is_unread()
+    if data is None or not unread or lst.edits or not (front or lst.appended) or \
+            (front and lst.appended):
         return None
     kind = {np.dtype(np.int64): int, np.dtype(np.float64): float}
-    appended = [graph_number_of(output, v) for v in lst.appended]   # (float(loss))
+    appended = [graph_number_of(output, v) for v in front or lst.appended]   # (float(loss))
     values = [v.value if isinstance(v, ConstantVariable) else None for v in appended]
     held = data(least=1)    # (joined to the appended items: one held is symbolic too)
     if held is None or held.meta.dtype not in kind:
@@ -188,7 +256,8 @@ def appended_data(output, lst: ListVariable):
     if want is int and not all(-2 ** 63 <= int.__int__(v) < 2 ** 63 for v in values):
         return None    # (NumPy types a larger int otherwise)
     new = output.call_op(ops.get("array"), [ListVariable(appended)], {})
-    return output.call_op(ops.get("concatenate"), [ListVariable([held, new])], {})
+    parts = [new, held] if front else [held, new]
+    return output.call_op(ops.get("concatenate"), [ListVariable(parts)], {})
 
 
 def deque_data(output, d):

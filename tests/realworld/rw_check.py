@@ -174,6 +174,40 @@ def check_counts(p: Program) -> None:
         f"and {report.graph_break_count}\n{report}"
 
 
+def heldout_corpus_tests(programs, expected_breaks, edge_args, at_least,
+                         backends=("eager", "numpy")):
+    """The tests of a held-out corpus of ``(name, fn, args)`` programs with edge argument
+    sets (corpora 11 and 12), for its test module to bind by name (pytest collects them
+    there, ids as if written there)::
+
+        test_corpus_is_broad, test_heldout_program = heldout_corpus_tests(
+            PROGRAMS, EXPECTED_BREAKS, EDGE_ARGS, at_least=40)
+
+    ``test_corpus_is_broad``: ``at_least`` programs or more, no name twice, and every
+    name of ``expected_breaks`` and ``edge_args`` a program's. ``test_heldout_program``:
+    each program on each backend gives eager's results on its arguments and then on its
+    edge sets (``check_program``), and breaks exactly ``expected_breaks`` times (0 where
+    not named, and then in one graph).
+    """
+    import pytest
+    names = [name for name, _, _ in programs]
+
+    def test_corpus_is_broad():
+        assert len(programs) >= at_least, f"{len(programs)} programs, fewer than {at_least}"
+        assert len(set(names)) == len(names), "a program name twice"
+        assert set(expected_breaks) <= set(names) and set(edge_args) <= set(names), \
+            f"not programs: {(set(expected_breaks) | set(edge_args)) - set(names)}"
+
+    @pytest.mark.parametrize("backend", backends)
+    @pytest.mark.parametrize("name,fn,args", programs, ids=names)
+    def test_heldout_program(name, fn, args, backend):
+        breaks = expected_breaks.get(name, 0)
+        check_program(fn, [args, *edge_args.get(name, [])], backends=(backend,),
+                      breaks=breaks, **({} if breaks else {"graphs": 1}))
+
+    return test_corpus_is_broad, test_heldout_program
+
+
 def check_corpus_is_new(corpus, earlier: tuple[str, ...], count: range) -> None:
     """A benchmark corpus (``scripts/realworld_programs*.py``, loaded) is broad and new:
     its program count in ``count``, no name twice, no function (by identity or name) of

@@ -120,9 +120,8 @@ class ReversedWindow:
         return x * float(np.sum(w * 0.5 ** np.arange(w.shape[0])))
 
 
-@program(recompiles=1, why=NUMBER,
-         known=(3, "a slice of a window (`[::-1]`) reads its items: an entry per length "
-                   "of its held part while it fills (1, 2, then 3)"))
+@program(recompiles=1, why=NUMBER + " (the window newest first is a window of h: "
+                                    "list_windows._view)")
 def reversed_window_weights(wrap):
     s = ReversedWindow()
     f = wrap(s.step)

@@ -25,7 +25,6 @@ PROGRAMS: list = []
 program = registrar(PROGRAMS)
 
 FILLS = "the window fills: an entry per length of its held part up to its width"
-ITEMS = "a slice of a window reads its items: an entry per length of its held part while it fills"
 LOOP = ("a loop over a window is unrolled: an entry per length of its held part while it "
         "fills (up to the width less 1)")
 
@@ -44,8 +43,8 @@ class ReversedWeights:
         return x * float(np.sum(w * 0.5 ** np.arange(w.shape[0])))
 
 
-@program(recompiles=1, why=NUMBER,
-         known=(3, ITEMS))
+@program(recompiles=1, why=NUMBER + " (the window newest first is a window of h: "
+                                    "list_windows._view)")
 def reversed_slice_weights(wrap):
     s = ReversedWeights()
     f = wrap(s.step)
@@ -106,7 +105,9 @@ class SteppedTail:
 
 
 @program(recompiles=1, why=NUMBER,
-         known=(4, ITEMS))
+         known=(3, "as h[-5::2] (a window of h: list_windows._view): the held part's "
+                   "length modulo 2 decides whether the appended v is in (an entry per "
+                   "remainder), and the held part 1 long is data of length 1"))
 def stepped_slice_of_window(wrap):
     s = SteppedTail()
     f = wrap(s.step)
@@ -129,8 +130,8 @@ class ReversedTokens:
         return x + h.sum(0)
 
 
-@program(recompiles=1, why="token ids are data",
-         known=(2, ITEMS))
+@program(recompiles=1, why="the list's first change of length (then the context "
+                           "newest first is a window of it, list_windows._view)")
 def reversed_token_context(wrap):
     d = ReversedTokens()
     f = wrap(d.step)

@@ -19,11 +19,8 @@ from __future__ import annotations
 
 import sys
 
-import pytest
 from heldout_corpus11 import EDGE_ARGS, PROGRAMS
-from rw_check import check_program
-
-BACKENDS = ("eager", "numpy")
+from rw_check import heldout_corpus_tests
 
 # Each left for a reason a size cannot be proven (docs/realworld.md):
 EXPECTED_BREAKS: dict[str, int] = {
@@ -41,16 +38,7 @@ EXPECTED_BREAKS: dict[str, int] = {
 }
 
 
-def test_corpus_is_broad():
-    assert len(PROGRAMS) >= 40
-    names = {name for name, _, _ in PROGRAMS}
-    assert len(names) == len(PROGRAMS)
-    assert set(EXPECTED_BREAKS) <= names and set(EDGE_ARGS) <= names
-
-
-@pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("name,fn,args", PROGRAMS, ids=[p[0] for p in PROGRAMS])
-def test_heldout_program(name, fn, args, backend):
-    breaks = EXPECTED_BREAKS.get(name, 0)
-    check_program(fn, [args, *EDGE_ARGS.get(name, [])], backends=(backend,), breaks=breaks,
-                  **({} if breaks else {"graphs": 1}))
+# each program on the eager and numpy backends, on its arguments and edge sets, and the
+# corpus's breadth (the tests shared with the other held-out corpus of edge sets)
+test_corpus_is_broad, test_heldout_program = heldout_corpus_tests(
+    PROGRAMS, EXPECTED_BREAKS, EDGE_ARGS, at_least=40)

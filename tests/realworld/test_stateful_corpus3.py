@@ -6,40 +6,13 @@ to its count and reported as an expected failure until it is fixed. Every recomp
 names its reason (checked here too).
 """
 
-import re
-import warnings
-
-import pytest
 import stateful_corpus3
 import stateful_corpus3_windows
-from rw_check import BACKENDS
-from test_stateful_programs import _measured, check_stateful_program
+from test_stateful_programs import corpus_tests
 
 PROGRAMS = stateful_corpus3.PROGRAMS + stateful_corpus3_windows.PROGRAMS
 
-
-@pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("prog", PROGRAMS, ids=[p.name for p in PROGRAMS])
-def test_stateful_program(prog, backend):
-    check_stateful_program(prog, backend)
-
-
-def test_corpus_size():
-    """30 programs or more, each called 12 times or more (``CALLS``)."""
-    assert len(PROGRAMS) >= 30
-    assert len({p.name for p in PROGRAMS}) == len(PROGRAMS)
-    assert stateful_corpus3.CALLS >= 12
-
-
-_WHY = re.compile(r"entry \d+: .*(expected .* got |no longer holds)")
-
-
-@pytest.mark.parametrize("prog", PROGRAMS, ids=[p.name for p in PROGRAMS])
-def test_each_recompile_says_why(prog):
-    """Every recompile names, for each entry, the guard that failed: what it expected
-    and got, or the decision that no longer holds (on the eager backend)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        _, report = _measured(prog, "eager")
-    for r in report.recompiles:
-        assert r.reasons and all(_WHY.search(why) for why in r.reasons), str(r)
+# check_stateful_program on each program and backend, the corpus's size, and every
+# recompile's reasons (the tests shared with the other later corpus)
+(test_stateful_program, test_corpus_size,
+ test_each_recompile_says_why) = corpus_tests(PROGRAMS, stateful_corpus3.CALLS)

@@ -8,6 +8,7 @@ A program whose cause of extra recompiles is known (``known=(n, cause)``) is hel
 fixed it fails here, so that its ``known`` note is removed.
 """
 
+import re
 import warnings
 
 import pytest
@@ -64,6 +65,43 @@ def check_stateful_program(prog, backend):
         f"{prog.name} recompiles {len(recompiles)} times, within its target "
         f"{prog.recompiles}: the known cause ({cause}) is fixed; drop its known note")
     pytest.xfail(f"{len(recompiles)} recompiles, target {prog.recompiles}: {cause}")
+
+
+_WHY = re.compile(r"entry \d+: .*(expected .* got |no longer holds)")
+
+
+def corpus_tests(programs, calls):
+    """The tests of a later stateful corpus (3 and 4), for its test module to bind by
+    name (pytest collects them there, ids as if written there)::
+
+        (test_stateful_program, test_corpus_size,
+         test_each_recompile_says_why) = corpus_tests(PROGRAMS, stateful_corpus4.CALLS)
+
+    ``calls`` is the corpus's ``CALLS`` (each scenario's number of calls)."""
+    each = pytest.mark.parametrize("prog", programs, ids=[p.name for p in programs])
+
+    @pytest.mark.parametrize("backend", BACKENDS)
+    @each
+    def test_stateful_program(prog, backend):
+        check_stateful_program(prog, backend)
+
+    def test_corpus_size():
+        """30 programs or more, each called 12 times or more (``CALLS``)."""
+        assert len(programs) >= 30
+        assert len({p.name for p in programs}) == len(programs)
+        assert calls >= 12
+
+    @each
+    def test_each_recompile_says_why(prog):
+        """Every recompile names, for each entry, the guard that failed: what it expected
+        and got, or the decision that no longer holds (on the eager backend)."""
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            _, report = _measured(prog, "eager")
+        for r in report.recompiles:
+            assert r.reasons and all(_WHY.search(why) for why in r.reasons), str(r)
+
+    return test_stateful_program, test_corpus_size, test_each_recompile_says_why
 
 
 def test_corpus_size():

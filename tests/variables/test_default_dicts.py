@@ -73,6 +73,25 @@ def test_metrics_of_lists_compile_once_more(backend):
     assert f.report.graph_break_count == 0
 
 
+READS = ("read", "get", "in", "setdefault", "pop")
+
+
+def read_op(d, kind, key, x):
+    """The result of one of the ``READS`` by name (``x`` the value ``setdefault``
+    stores), called from the functions under test here and in test_unread_dicts.py,
+    whose traces inline it: ``read_op({"a": 1}, "pop", "a", 0)`` is 1 and leaves ``{}``;
+    ``"read"`` of a missing key raises as ``d[key]`` does (a defaultdict's factory runs)."""
+    if kind == "read":
+        return d[key]
+    if kind == "get":
+        return d.get(key)
+    if kind == "in":
+        return key in d
+    if kind == "setdefault":
+        return d.setdefault(key, x)
+    return d.pop(key, None)
+
+
 def bump(d, ops, x):
     """A sequence of dict operations (hypothesis picks them); ``bump`` is the
     factory's own way to change a value."""
@@ -87,16 +106,8 @@ def bump(d, ops, x):
                     value.n += 1
                 else:
                     d[key] += x
-            elif kind == "read":
-                out.append(d[key])
-            elif kind == "get":
-                out.append(d.get(key))
-            elif kind == "in":
-                out.append(key in d)
-            elif kind == "setdefault":
-                out.append(d.setdefault(key, x))
-            elif kind == "pop":
-                out.append(d.pop(key, None))
+            elif kind in READS:
+                out.append(read_op(d, kind, key, x))
         except (KeyError, ValueError) as e:
             out.append((type(e).__name__, e.args))
     return out, len(d)

@@ -14,6 +14,7 @@ import pytest
 from harness import same
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_default_dicts import READS, read_op
 
 import dynamo
 
@@ -179,16 +180,8 @@ def dict_ops(d, ops, x, k, j):
         try:
             if kind == "set":
                 d[key] = x
-            elif kind == "read":
-                out.append(d[key])
-            elif kind == "get":
-                out.append(d.get(key))
-            elif kind == "in":
-                out.append(key in d)
-            elif kind == "setdefault":
-                out.append(d.setdefault(key, x))
-            elif kind == "pop":
-                out.append(d.pop(key, None))
+            elif kind in READS:
+                out.append(read_op(d, kind, key, x))
             elif kind == "del":
                 del d[key]
             elif kind == "len":

@@ -24,9 +24,9 @@ from tier_runs import same_in_tier_two  # noqa: E402
 
 # forward and back substitution, Cholesky (three levels), a count of -1 at i = 0
 # (range(1, i)), counts that reach 0 and stay there (range(i, 3)), a step of -1, an
-# outer step of 2
+# outer step of 2, a Python float accumulator (carried as np.float64)
 TRIANGULAR = ("forward_sub_loops", "back_sub_loops", "cholesky_by_hand", "from_one_to_i",
-              "shrinking_to_empty", "down_to_zero", "stepped_outer")
+              "shrinking_to_empty", "down_to_zero", "stepped_outer", "triangular_lower")
 CASES = [p for p in PROGRAMS if p[0] in TRIANGULAR]
 
 
