@@ -42,6 +42,7 @@ from .clamped_slices import clamped_slices
 from .equal_sizes import checked_equal
 from .exc import Unsupported
 from .graph import Graph
+from .instance_dicts import guard_instance_dicts
 from .ops import ArrayMeta, meta_of
 from .ops.computed_shapes import stand_ins
 from .ops.data_sizes import NEGATIVE_SIZE, raises_for_data
@@ -193,6 +194,7 @@ class OutputGraph:
                 if id(other) in self.side_effects.mutated:
                     self.guards.add(_identity_guard(source, other_source, same=False))
             group.append((var, source))
+            guard_instance_dicts(self, var, mutated=False)
 
     def _guard_unaliased(self, var: Variable) -> None:
         """``var`` is mutated for the first time: guard that it is not the same object
@@ -200,17 +202,15 @@ class OutputGraph:
         Variables, which is wrong when one call passes one object for both (``f(l, l)``
         after ``f(l, m)``): that call must miss this entry and trace its own.
 
-        Only pairs with a mutated object need the guard (reading two aliases as two
-        Variables gives the same values, and ``is`` between inputs guards itself, see
-        ``is_same_object``), and only within one type (other types are never the
-        same object), which keeps the check short."""
+        Only pairs with a mutated object need it (two aliases read as two Variables give
+        the same values), within one type (but see ``instance_dicts``)."""
         for group in self.mutable_inputs.values():
             if any(v is var for v, _ in group):
                 source = next(s for v, s in group if v is var)
                 for other, other_source in group:
                     if other is not var:
                         self.guards.add(_identity_guard(source, other_source, same=False))
-                return
+        guard_instance_dicts(self, var)   # (a dict input that is an object input's own)
 
     def object_input(self, value: Any, source: Source):
         """A graph input that is no array (a ``np.random.Generator``), one per source."""

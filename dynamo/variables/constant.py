@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from dynamo.guards import CONSTANT, AttrSource, Guard
+from dynamo.guards import CONSTANT, EXPR, AttrSource, Guard
 from dynamo.guards.type_slots import dict_of, mro_of
 
 from ..exc import Unsupported
@@ -190,7 +190,18 @@ class NumericInfoVariable(ConstantVariable):
         return f"an np.{type(self.value).__name__} object"
 
     def getattr(self, tx, name: str) -> Variable:
-        attr = super().getattr(tx, name)
+        try:
+            attr = super().getattr(tx, name)
+        except AttributeError:
+            if self.source is not None:   # the program may set it later (fi.made = 1):
+                # guard its absence from the object's own __dict__ and its class
+                # (finfo/iinfo have no __getattr__: no code of the program runs)
+                obj = self.source.expr()
+                for test in (f"{name!r} not in {obj}.__dict__",
+                             f"not ___builtins.hasattr(___builtins.type({obj}), {name!r})"):
+                    tx.output.guards.add(Guard(self.source, EXPR, test,
+                                               note=f"attribute {name!r} absent while tracing"))
+            raise
         if self.source is not None and isinstance(attr, ConstantVariable):
             tx.output.guards.add(Guard(AttrSource(self.source, name), CONSTANT, attr.value,
                                        note=f"read at {tx.output.location()}"))

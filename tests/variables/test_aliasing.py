@@ -119,6 +119,28 @@ def two_objects():
     return World(h, lambda al: ((np.ones(2), *_pair(al, Box)), {}))
 
 
+def _box_and_dict(al):
+    box = Box(1)
+    return box, (box.__dict__ if al else {"n": 1})
+
+
+def dict_written_object_read():
+    """An object and its own ``__dict__`` (``vars(o)`` carried over a break) as two
+    inputs: a write through the dict, read through the object (instance_dicts)."""
+    def f(x, o, d):
+        d["n"] = float(x.sum())
+        return x + o.n, len(d)
+    return World(f, lambda al: ((np.ones(2), *_box_and_dict(al)), {}))
+
+
+def object_written_dict_read():
+    def f(x, o, d):
+        o.n = 7
+        o.m = x
+        return x * d.get("n", -1), "m" in d
+    return World(f, lambda al: ((np.ones(2), *_box_and_dict(al)), {}))
+
+
 def object_read_after_write():
     def f(p, q):
         p.n = 5
@@ -322,6 +344,7 @@ def bound_method_and_object():
 
 
 SHAPES = [two_lists, two_dicts, two_sets, two_objects, object_read_after_write,
+          dict_written_object_read, object_written_dict_read,
           extend_self, varargs, kwargs, log_is_global, dict_arg_is_global,
           global_cleared_then_arg, two_globals, closure_and_argument,
           tuple_of_one_list_twice, attribute_and_argument, two_dict_values,
