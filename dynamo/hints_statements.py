@@ -155,6 +155,12 @@ STATEMENTS: tuple[Advice, ...] = (
            "popleft and clear (with their usual arguments), len(), truth, iteration, "
            "an int index and maxlen; not this method or these arguments.",
            "use those methods, or " + OUTSIDE),
+    Advice(r"^an object and its own __dict__ under two names",
+           "The object and its instance dict reach the trace as two inputs (vars(o) "
+           "kept over a graph break, or passed beside o), and one of them is written: "
+           "the trace cannot keep a write through one seen through the other.",
+           "write the attributes through the object (o.a = v) and read them through it, "
+           "or accept the graph break"),
     Advice(r"^assignment to .* object without __dict__|^attribute assignment on |"
            r"^del of an attribute",
            "The translator cannot replay this attribute change after the graph.",

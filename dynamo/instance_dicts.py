@@ -48,9 +48,8 @@ def guard_instance_dicts(output, var, mutated: bool = True) -> None:
         except (AttributeError, KeyError):
             continue   # (no instance dict: nothing to alias)
         if own is output.input_objects.get(dict_source):
-            raise Unsupported("an object and its own __dict__ under two names, one written",
-                              hint="write the attributes through the object (o.a = v), "
-                                   "or accept the graph break", cause="unsupported_value")
+            raise Unsupported("an object and its own __dict__ under two names, one "
+                              "written", cause="unsupported_value")   # (hints_statements)
         attrs = AttrSource(obj_source, "__dict__")
         on = dict_source if dict_source.depth() >= attrs.depth() else attrs
         output.guards.add(Guard(on, EXPR, f"not ({dict_source.expr()} is {attrs.expr()})",
