@@ -75,6 +75,7 @@ from .opaque import OpaqueVariable
 from .polynomials import Poly1dVariable
 from .random_objects import RandomObjectVariable
 from .sequences import ListVariable, TupleVariable
+from .sets import spelled_key
 from .stacked_lists import stacked_rows_input
 from .unread_dicts import UnreadDefaultDictVariable, UnreadDictVariable
 from .value_kinds import (
@@ -83,7 +84,6 @@ from .value_kinds import (
     comprehension_of_this_frame,
     is_plain_object,
     own_getattribute,
-    spelled_key,
 )
 
 

@@ -16,12 +16,32 @@ Example::
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..exc import Unsupported
 from .base import BoundBuiltinMethod, Variable
 from .constant import ConstantVariable, compares_in_c
 from .sequences import SequenceVariable
+
+
+def spelled_key(key: Any) -> bool:
+    """Whether ``repr(key)`` in generated code finds the same dict entry (``ItemSource``
+    writes its key by ``repr``): not ``nan`` (found only by identity), ``inf`` or a
+    NumPy scalar (no such name there), nor an int too long to print::
+
+        >>> spelled_key("lr"), spelled_key(float("nan")), spelled_key((1, 2.5))
+        (True, False, True)
+    """
+    if type(key) in (str, bytes, bool, type(None)):
+        return True
+    if type(key) is int:
+        return key.bit_length() < 4000
+    if type(key) is float:
+        return math.isfinite(key)
+    if type(key) is tuple:
+        return all(spelled_key(k) for k in key)
+    return False
 
 
 def const_key(var: Variable) -> Any:

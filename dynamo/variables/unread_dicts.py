@@ -32,7 +32,6 @@ Example::
 from __future__ import annotations
 
 import collections
-import math
 import weakref
 from dataclasses import dataclass
 from typing import Any
@@ -55,7 +54,7 @@ from .constant import ConstantVariable
 from .dicts import DefaultDictVariable, DictVariable
 from .lifetimes import break_at_drop
 from .sequences import TupleVariable
-from .sets import const_key
+from .sets import const_key, spelled_key
 
 _NUMBER_KEYS = (int, float, bool, complex)
 
@@ -99,23 +98,10 @@ def _form(tx, index) -> SymKey | None:
         value = tuple(v.value for v in index.items)
     if type(value) is not tuple or not any(type(v) is SymInt for v in value):
         return None
-    if not all(v.sym.symbols <= symbols.keys() if type(v) is SymInt else _spelled(v)
+    if not all(v.sym.symbols <= symbols.keys() if type(v) is SymInt else spelled_key(v)
                for v in value):
         return None
     return SymKey(tuple(v.sym if type(v) is SymInt else v for v in value), True)
-
-
-def _spelled(value) -> bool:
-    """A constant whose ``repr`` reads back as an equal key in generated code (as
-    ``value_kinds.spelled_key``): not ``nan`` or ``inf``, not a NumPy scalar (no such
-    name there), nor an int too long to print."""
-    if type(value) is int:
-        return value.bit_length() < 4000
-    if type(value) is float:
-        return math.isfinite(value)
-    if type(value) is tuple:
-        return all(_spelled(v) for v in value)
-    return type(value) in (str, bytes, bool, type(None))
 
 
 def _hint(index):
@@ -191,7 +177,7 @@ class UnreadDictVariable(DictVariable):
         key = _form(tx, index)
         if key is None:
             key = const_key(index)
-            if not _spelled(key):
+            if not spelled_key(key):
                 return None   # (a guard spells the key: read the dict whole)
         key = self._alias.get(key, key)
         if key in self._view:

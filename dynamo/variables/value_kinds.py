@@ -6,8 +6,6 @@ the program.
 
 Example::
 
-    >>> spelled_key("lr"), spelled_key(float("nan")), spelled_key((1, 2.5))
-    (True, False, True)
     >>> import types; bound_builtin_method([].append), bound_builtin_method(len)
     (True, False)
     >>> class Proxy:
@@ -18,7 +16,6 @@ Example::
 
 from __future__ import annotations
 
-import math
 import types
 from typing import Any
 
@@ -48,21 +45,6 @@ def compiled_function(value: Any):
     merely has the attribute, is not one. (A marker, not an import: ``api`` sits at the
     top of the frontend, the Variables at the bottom.)"""
     return value._dynamo_fn if dict_of(type(value)).get("__dynamo_compiled__") is True else None
-
-
-def spelled_key(key: Any) -> bool:
-    """Whether ``repr(key)`` in generated code finds the same dict entry (``ItemSource``
-    writes its key by ``repr``): not ``nan`` (found only by identity), ``inf`` or a
-    NumPy scalar (no such name there), nor an int too long to print."""
-    if type(key) in (str, bytes, bool, type(None)):
-        return True
-    if type(key) is int:
-        return key.bit_length() < 4000
-    if type(key) is float:
-        return math.isfinite(key)
-    if type(key) is tuple:
-        return all(spelled_key(k) for k in key)
-    return False
 
 
 def own_getattribute(value: Any) -> bool:
