@@ -56,6 +56,7 @@ from .variables import (
     Variable,
 )
 from .variables.deques import DequeVariable
+from .variables.unread_sets import UnreadSetVariable
 
 _counter = itertools.count()
 
@@ -132,6 +133,9 @@ class GlueCodegen:
         self._consts: dict[int, str] = {}
         self._temps = itertools.count()
         self._effects_at: int | None = None   # where the writes of side_effects begin
+        self._writes_at: int | None = None    # where its first write is (after its temps)
+        # the source of each number the glue computes that may raise (``Expr.raises``)
+        self._raising: list[str] = []
 
     # ------------------------------------------------------------------ values
     def const(self, value: Any) -> str:
@@ -173,7 +177,10 @@ class GlueCodegen:
         for name in value.sym.symbols & self.output.unbacked_numbers.keys():
             fn, node = self.output.unbacked_numbers[name]   # float(loss): of its snapshot
             names[name] = f"{self.const(fn)}({self.graph_output(node)})"
-        return f"({value.sym.render(names)})"
+        text = f"({value.sym.render(names)})"
+        if getattr(value.sym, "raises", False):
+            self._raising.append(text)
+        return text
 
     def value(self, var: Variable) -> str:
         if var is NULL:
@@ -280,16 +287,20 @@ class GlueCodegen:
             elif isinstance(var, DictVariable):   # its changes, in order (write_back)
                 for op, key, value in var.write_back():
                     # (a key Variable: a changing int, computed before the writes)
-                    at = f"{target}[{self.temp(self.value(key))}]" if \
-                        isinstance(key, Variable) else f"{target}[{self.const(key)}]"
+                    spelled = self.temp(self.value(key)) if isinstance(key, Variable) \
+                        else self.const(key)
+                    at = f"{target}[{spelled}]"
                     if op == "set":
                         writes.append((at, "None" if value is None else
                                        self.temp(self.value(value))))
+                    elif op == "move_to_end":   # (an OrderedDict: unread_ordered_dicts)
+                        writes.append((None, f"{target}.move_to_end({spelled}, "
+                                             f"{self.value(value)})"))
                     else:
                         writes.append((None, f"del {at}" if op == "delete" else
                                        f"{target}.{op}()"))
-            elif isinstance(var, DequeVariable):   # its ops, in order (deques.py)
-                writes.extend(var.replay(self, target))
+            elif isinstance(var, (DequeVariable, UnreadSetVariable)):   # its ops, in order
+                writes.extend(var.replay(self, target))   # (deques.py, unread_sets.py)
             elif isinstance(var, (ObjectVariable, ClassVariable)):   # (class_writes)
                 for attr, value in var.pending.items():
                     writes.append((f"{target}.{attr}", self.temp(self.value(value))))
@@ -299,6 +310,8 @@ class GlueCodegen:
                 raise Unsupported(f"cannot write back a mutated {var.describe()}")
         for name, value in effects.globals.items():
             writes.append((f"___G[{name!r}]", self.temp(self.value(value))))
+        if self._writes_at is None and (writes or effects.prints):
+            self._writes_at = len(self.lines)
         for target, expr in writes:
             self.lines.append(expr if target is None else f"{target} = {expr}")
         for texts, options in effects.prints:   # print() calls, in order (C-level stdout:
@@ -332,14 +345,42 @@ class GlueCodegen:
         guarded), so its ``append`` is ``list.append``. The list is read before the
         item, as eager did: where building the item takes statements, the list is
         read into a temporary before them."""
-        at = len(self.lines)
+        at, raising = len(self.lines), len(self._raising)
         expr = self.value(item)
-        if len(self.lines) == at:
+        if len(self.lines) == at and len(self._raising) == raising:
+            self._writes_at = len(self.lines)
             self.lines.append(f"{read}.append({expr})")
             return
+        # (an item that may raise is computed before the write: ``finish``)
         target = f"___t{next(self._temps)}"
         self.lines.insert(at, f"{target} = {read}")
-        self.lines.append(f"{target}.append({self.temp(expr)})")
+        item = self.temp(expr)
+        self._writes_at = len(self.lines)
+        self.lines.append(f"{target}.append({item})")
+
+    # ------------------------------------------------------------------ raising values
+    def check_raising_values(self, graph: bool, rerun: bool) -> None:
+        """``Unsupported`` where a number the glue computes may raise (``2.0 ** o.t``,
+        ``Expr.raises``) and ``finish`` could not keep that exact: after a graph that
+        cannot run again (it wrote an input: plain Python raised before that write), or
+        after the first write back (a value the writes need inline). Elsewhere
+        ``finish`` computes every value before the first write, and an exception there
+        reruns the frame's original code (``RerunEagerly``), which makes the effects
+        and raises the program's own error, inside its own ``try`` (issue #17).
+
+        Example: ``o.t += 1; return 2.0 ** o.t`` (no graph) is fine; ``o.t += 1;
+        o.w -= x; return 2.0 ** o.t`` (the graph writes ``o.w``) is not."""
+        if not self._raising:
+            return
+        late = self.lines[self._writes_at:] if self._writes_at is not None else []
+        if (graph and not rerun) or any(t in line for t in self._raising for line in late):
+            raise Unsupported(
+                "a Python number the glue computes may raise after Python objects were "
+                "changed, in a frame that cannot be rerun",
+                "The number (a power, a division, a math function of a changing value) "
+                "is computed after the graph; where it raises, the changes made before "
+                "it could not be put back. The frame runs eagerly.",
+                cause="raise_after_effects")
 
     # ------------------------------------------------------------------ assembling
     def finish(self, result_expr: str, graph_fn, input_exprs: list[str],
@@ -441,7 +482,9 @@ class GlueCodegen:
                 # a break: see dynamo.dispatch.inlined_glue)
                 taken = set(re.findall(r"\w+", "\n".join(body))) | set(self.params)
                 body = direct_graph_call(body, graph_fn, "___graph", "___", taken, outs)
-        if self._effects_at is None or self._effects_at == len(self.lines) or \
+        if self._raising:   # (``check_raising_values`` has allowed it)
+            body += self._rerun_if_raising(result_expr, flat_values)
+        elif self._effects_at is None or self._effects_at == len(self.lines) or \
                 re.fullmatch(r"___o\d+", result_expr):
             # (a graph output is a local of its own: the writes back cannot change it)
             body += self.lines
@@ -463,6 +506,31 @@ class GlueCodegen:
         # (dynamo.dispatch.inlined_glue): it has the frame's arguments under these names
         fn.__dynamo_inline__ = not boxed
         return fn
+
+    def _rerun_if_raising(self, result_expr: str, flat_values: str) -> list[str]:
+        """The lines and the return, where a value may raise: every value (the result
+        and the temporaries of the writes) is computed inside a ``try`` before the first
+        write, and an exception there becomes ``RerunEagerly`` (nothing was written
+        back yet; the graph, if any, may be rerun). A ``try`` costs nothing until it
+        raises (3.11+)::
+
+            try:
+                ___result = ((2.0 ** float((o.t + 1))))
+                ___t0 = o
+                ___t1 = (o.t + 1)
+            except Exception as ___e:
+                raise ___RerunEagerly((o, x, )) from ___e
+            ___t0.t = ___t1
+            return ___result
+        """
+        self.scope["___RerunEagerly"] = RerunEagerly
+        at = self._effects_at if self._effects_at is not None else len(self.lines)
+        writes = self._writes_at if self._writes_at is not None else len(self.lines)
+        values = self.lines[:at] + [f"___result = {result_expr}"] + self.lines[at:writes]
+        return ["try:", *("    " + line.replace("\n", "\n    ") for line in values),
+                "except Exception as ___e:",
+                f"    raise ___RerunEagerly({flat_values}) from ___e",
+                *self.lines[writes:], "return ___result"]
 
     def _flat(self) -> str:
         """The frame's arguments as a tuple display (``"x, y, "``; ``"()"`` for none)."""

@@ -82,6 +82,7 @@ def _finish(fn, cg: GlueCodegen, result: str, output: OutputGraph, ctx, record,
                         len(graph.call_nodes()), graph)
     try:
         plan = on_raise(output) if graph_fn is not None else OnRaise(False, False)
+        cg.check_raising_values(graph_fn is not None, plan.rerun)
     except Unsupported as e:   # the graph cannot raise exactly: the frame runs eagerly
         _log_break(e, fn.__code__, whole_frame=True)
         record.breaks.append(_break_record(e, fn.__code__))

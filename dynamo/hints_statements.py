@@ -155,12 +155,37 @@ STATEMENTS: tuple[Advice, ...] = (
            "popleft and clear (with their usual arguments), len(), truth, iteration, "
            "an int index and maxlen; not this method or these arguments.",
            "use those methods, or " + OUTSIDE),
+    Advice(r"(set|frozenset) from outside the trace|^frozenset\.|"
+           r"of one from outside the trace$",
+           "A set kept between calls is traced by the elements the call touches: add, "
+           "discard, remove, update and |= of a list or a set made in the call, clear, "
+           "`k in s`, len() and truth; not iterating it, sorting it, copying it, "
+           "operators that make a new set, nor an element a guard cannot spell "
+           "(docs/dynamic_shapes.md, unread_sets).",
+           "keep the set's reads to membership and len(), or accept the graph break "
+           "(the code stays correct)"),
+    Advice(r"^an OrderedDict from outside the trace|^OrderedDict\.move_to_end",
+           "An OrderedDict kept between calls is traced by the keys the call touches "
+           "(in, [], get, setdefault, pop, writes, move_to_end of a key known present, "
+           "len()); its order (iteration, popitem, keys()) is not known to the trace.",
+           "accept the graph break at the read of its order (an LRU's popitem runs "
+           "there), or keep the order in a structure the call does not read whole"),
     Advice(r"^an object and its own __dict__ under two names",
            "The object and its instance dict reach the trace as two inputs (vars(o) "
            "kept over a graph break, or passed beside o), and one of them is written: "
            "the trace cannot keep a write through one seen through the other.",
            "write the attributes through the object (o.a = v) and read them through it, "
            "or accept the graph break"),
+    Advice(r"^a module's globals dict as an input",
+           "A module's namespace (globals(), vars(module)) reaches the trace as a dict "
+           "or as an object's __dict__, beside the globals the trace reads and writes: "
+           "the trace cannot keep a write through one seen through the other.",
+           "pass a plain dict, or read and write the globals by name"),
+    Advice(r"^two objects that share one __dict__ under two names",
+           "Two objects whose instance dict is one dict (p.__dict__ = o.__dict__) reach "
+           "the trace as two inputs, and one of them is written: the trace cannot keep "
+           "a write through one seen through the other.",
+           "give each object its own __dict__, or accept the graph break"),
     Advice(r"^assignment to .* object without __dict__|^attribute assignment on |"
            r"^del of an attribute",
            "The translator cannot replay this attribute change after the graph.",
@@ -189,6 +214,11 @@ STATEMENTS: tuple[Advice, ...] = (
            r"\._replace of unknown fields",
            "The translator does not model this container method with these arguments.",
            "use a plain loop or list/dict operations, " + ACCEPT),
+    Advice(r"^a text picked from a list by array data",   # translator/picked_items.py
+           "names[i] with i from array data is picked by the glue once the graph has run; "
+           "this use needs the text while tracing.",
+           "use the index itself (count with np.bincount(idx), key by int), or map to "
+           "names after the compiled call, or accept the graph break"),
     Advice(r"used as a dict key or set element",
            "Hashing the key needs its value (or runs the class's __hash__/__eq__).",
            "use ints or strings as keys"),

@@ -18,9 +18,18 @@ Example::
 
     f(x, o, {})                   # traced, guarded
     f(x, o, o.__dict__)           # misses the entry; its trace breaks at the write
+
+Two object inputs that share one ``__dict__`` (``p.__dict__ = o.__dict__``) are kept
+apart the same way: a break where they share it, else guarded ``not (o.__dict__ is
+p.__dict__)``. So is a module's namespace, which the trace reads and writes as globals
+(``G['SCALE']``): a dict input that is one (``f(x, globals())``), or an object whose
+``__dict__`` is one, is a graph break; a dict input is guarded ``not (d is ___G)``, a
+written object ``not (o.__dict__ is ___G)``.
 """
 
 from __future__ import annotations
+
+import sys
 
 from dynamo.guards import EXPR, AttrSource, Guard
 
@@ -36,6 +45,9 @@ def guard_instance_dicts(output, var, mutated: bool = True) -> None:
     source = next((s for v, s in inputs if v is var), None)
     if source is None or not isinstance(var, (DictVariable, ObjectVariable)):
         return
+    _guard_namespaces(output, var, source, mutated)
+    if isinstance(var, ObjectVariable):
+        _guard_shared_dicts(output, var, source, inputs, mutated)
     kind = ObjectVariable if isinstance(var, DictVariable) else DictVariable
     for other, other_source in inputs:
         if not isinstance(other, kind) or \
@@ -54,3 +66,67 @@ def guard_instance_dicts(output, var, mutated: bool = True) -> None:
         on = dict_source if dict_source.depth() >= attrs.depth() else attrs
         output.guards.add(Guard(on, EXPR, f"not ({dict_source.expr()} is {attrs.expr()})",
                                 note="distinct objects while tracing"))
+
+
+def _instance_dict(value):
+    """``value``'s own ``__dict__`` (None where it has none)."""
+    try:
+        return object.__getattribute__(value, "__dict__")
+    except AttributeError:
+        return None
+
+
+def _guard_shared_dicts(output, var, source, inputs, mutated: bool) -> None:
+    """Two object inputs that share one ``__dict__`` (``p.__dict__ = o.__dict__``) are
+    one store of attributes under two Variables: ``o.a = v`` then ``p.a`` would read the
+    value from before the write. Where one of the pair is written: a graph break where
+    they share it now, else guarded ``not (o.__dict__ is p.__dict__)``."""
+    own = _instance_dict(output.input_objects.get(source))
+    if own is None:
+        return
+    for other, other_source in inputs:
+        if other is var or not isinstance(other, ObjectVariable) or \
+                not (mutated or id(other) in output.side_effects.mutated):
+            continue
+        theirs = _instance_dict(output.input_objects.get(other_source))
+        if theirs is None:
+            continue
+        if theirs is own:
+            raise Unsupported("two objects that share one __dict__ under two names, one "
+                              "written", cause="unsupported_value")   # (hints_statements)
+        a, b = AttrSource(source, "__dict__"), AttrSource(other_source, "__dict__")
+        on = a if a.depth() >= b.depth() else b
+        output.guards.add(Guard(on, EXPR, f"not ({a.expr()} is {b.expr()})",
+                                note="objects with distinct instance dicts while tracing"))
+
+
+def _is_namespace(output, d) -> bool:
+    """Is ``d`` the compiled function's globals or a loaded module's namespace?"""
+    if d is output.fn_globals:
+        return True
+    name = dict.get(d, "__name__") if type(d) is dict else None
+    module = sys.modules.get(name) if type(name) is str else None
+    return module is not None and getattr(module, "__dict__", None) is d
+
+
+def _guard_namespaces(output, var, source, mutated: bool) -> None:
+    """A dict input that is a module's namespace is one store under two kinds of
+    Variable (the dict's items, the globals the trace reads and writes): a graph break.
+    Else a dict input is guarded not to be the function's globals on a later call (a
+    global written by the trace and read through the dict, or the other way round),
+    and so is the ``__dict__`` of an object input that is written."""
+    value = output.input_objects.get(source)
+    if isinstance(var, ObjectVariable):
+        own, mutated_here = _instance_dict(value), mutated
+        expr = AttrSource(source, "__dict__")
+    else:
+        own, mutated_here, expr = value, True, source
+    if own is None or type(own) is not dict:
+        return
+    if _is_namespace(output, own):
+        raise Unsupported("a module's globals dict as an input, as a dict or an "
+                          "object's __dict__", cause="unsupported_value")   # (hints)
+    if mutated_here:
+        on = expr if expr.depth() >= source.depth() else source
+        output.guards.add(Guard(on, EXPR, f"not ({expr.expr()} is ___G)",
+                                note="not the function's globals while tracing"))

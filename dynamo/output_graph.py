@@ -34,10 +34,11 @@ from typing import Any
 
 import numpy as np
 
-from dynamo.guards import ARRAY, EXPR, ArraySpec, Guard, GuardSet, Source
+from dynamo.guards import ARRAY, EXPR, Guard, GuardSet, Source
 from dynamo.ops.signals import warns_in_python
 
 from . import ops
+from .array_specs import array_spec
 from .clamped_slices import clamped_slices
 from .equal_sizes import checked_equal
 from .exc import Unsupported
@@ -79,6 +80,7 @@ from .variables.deques import DequeVariable
 from .variables.list_windows import appended_data, deque_data
 from .variables.stacked_lists import stacked_list
 from .variables.trip_rows import trip_rows_stacked
+from .variables.unread_sets import UnreadSetVariable
 from .writes import WriteGuard, same_object_root, written_array
 
 # Node meta: how many Python objects the trace had changed when the node was added.
@@ -152,7 +154,7 @@ class OutputGraph:
     # ------------------------------------------------------------------ inputs
     def add_input(self, value: Any, source: Source, dynamic_dims=(),
                   least: int = 2) -> ArrayVariable:
-        """An array from outside the trace: a placeholder, guarded by ``_array_spec``;
+        """An array from outside the trace: a placeholder, guarded by ``array_spec``;
         its dynamic dimensions (and ``dynamic_dims``) are symbols of the ShapeEnv
         (guarded ``>= least``: see ``ShapeEnv.symbolic_dims``)."""
         meta = self.shape_env.symbolic_dims(meta_of(value), source, value, dynamic_dims,
@@ -161,7 +163,7 @@ class OutputGraph:
         name = _placeholder_name(source)
         node = self.root_graph.placeholder(name, meta={"array": meta, "source": source})
         self.example_inputs[node] = value
-        spec = _array_spec(value, meta, self.layout_guards)
+        spec = array_spec(value, meta, self.layout_guards)
         self.guards.add(Guard(source, ARRAY, spec))
         return ArrayVariable(node, meta, source)
 
@@ -187,7 +189,8 @@ class OutputGraph:
         distinct (see ``_guard_unaliased``)."""
         if isinstance(var, ArrayVariable):
             self.inputs_by_id[id(value)] = (var, source)
-        elif isinstance(var, (ListVariable, DictVariable, ObjectVariable, DequeVariable)):
+        elif isinstance(var, (ListVariable, DictVariable, ObjectVariable, DequeVariable,
+                              UnreadSetVariable)):
             self.inputs_by_id[id(value)] = (var, source)
             group = self.mutable_inputs.setdefault(type(value), [])
             for other, other_source in group:
@@ -284,7 +287,9 @@ class OutputGraph:
         self.guards.add(Guard(on, EXPR, f"{-2 ** 63} <= {expr} < {2 ** 63}",
                               note="an int expression typed int64 in the graph"))
 
-    def _check_kind(self, kind: str) -> None:
+    def _check_kind(self, kind: str, dtype: np.dtype | None = None) -> None:
+        if dtype is not None and dtype.hasobject:   # (its items: any Python objects)
+            raise Unsupported("arrays of Python objects are not traced")
         if self.kind is None:
             self.kind = kind
         elif {kind, self.kind} == {ops.NUMPY, ops.DASK}:
@@ -353,7 +358,7 @@ class OutputGraph:
         meta = tuple(meta) if as_list else meta
         metas = meta if isinstance(meta, tuple) else (meta,)
         for m in metas:
-            self._check_kind(m.kind)
+            self._check_kind(m.kind, m.dtype)
         target = written_array(op, args, kwargs)
         returned = self._returned_arguments(op, args, kwargs, meta_args, meta_kwargs, metas)
         if not isinstance(meta, tuple) and returned[0][1]:
@@ -539,31 +544,6 @@ def _as_returned(result: ArrayVariable, arg: ArrayVariable | None, known: bool):
         return arg
     result.may_be = arg
     return result
-
-
-def _array_spec(value: Any, meta: ArrayMeta, layout_guards) -> ArraySpec:
-    """What an array input is guarded on: class, dtype, device, the static sizes (a
-    symbolic one is ``None``), and its layout as far as the backend depends on it.
-
-    ``layout_guards`` (the backend's): False, none; True, the exact strides;
-    "contiguity", the C/F contiguity flags; "dynamic-contiguity", the strides, except
-    for a contiguous input with a symbolic size, whose strides follow from its shape
-    and change with it (then the flags). A dict gives one of these per array library
-    (``backend="auto"`` pins layouts only for the library whose backend needs them)."""
-    if isinstance(layout_guards, dict):
-        layout_guards = layout_guards.get(meta.kind, False)
-    layout = layout_guards if not meta.scalar else False
-    if layout == "dynamic-contiguity":
-        contiguous = value.flags.c_contiguous or value.flags.f_contiguous
-        dynamic = any(isinstance(d, SymInt) for d in meta.shape)
-        layout = "contiguity" if contiguous and dynamic else True
-    return ArraySpec(
-        cls=type(value), dtype=value.dtype,
-        shape=tuple(None if isinstance(d, SymInt) else d for d in meta.shape),
-        strides=tuple(value.strides) if layout and layout != "contiguity" else None,
-        contiguity=(bool(value.flags.c_contiguous), bool(value.flags.f_contiguous))
-        if layout == "contiguity" else None,
-        device=value.device.id if meta.kind == ops.CUPY else None)
 
 
 def _identity_guard(a: Source, b: Source, same: bool) -> Guard:

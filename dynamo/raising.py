@@ -30,6 +30,7 @@ from .exc import Unsupported
 from .graph import Graph, Node
 from .ops.errstate import OPS as ERRSTATE_OPS
 from .output_graph import PYTHON_EFFECTS, OutputGraph
+from .symbolic import SymArg
 from .tree import tree_leaves
 
 
@@ -164,7 +165,7 @@ def raising_nodes(graph: Graph) -> list:
         op = ops.REGISTRY.get(node.target)
         bodies = [a for a in node.args if isinstance(a, Graph)]
         if op is None or op.extras.get("raises") or node.meta.get("may_raise") or \
-                node.meta.get("warns") or \
+                node.meta.get("warns") or _computes_raising_number(node) or \
                 (fp_raise and op.kind != ops.VIEW) \
                 or any(raising_nodes(b) for b in bodies):
             found.append(node)
@@ -173,6 +174,18 @@ def raising_nodes(graph: Graph) -> list:
                 and not _full_mask_getitem(node) and not _argmax_index(node):
             found.append(node)
     return found
+
+
+def _computes_raising_number(node: Node) -> bool:
+    """Does ``node`` take a Python number the graph computes with an operator that may
+    raise for some values (``2.0 ** float(s0)``: OverflowError; ``1.0 / float(s0)``:
+    ZeroDivisionError; ``Expr.raises``, ``symbolic/scalars.py``)? Such a node raises
+    where eager raised at that line (issue #17).
+
+        >>> o.w -= 2.0 ** o.t * x        # ops.multiply(((2.0 ** float(s0))), x): True
+    """
+    return any(isinstance(a, SymArg) and getattr(a.sym, "raises", False)
+               for a in tree_leaves((node.args, node.kwargs)))
 
 
 _ARG_REDUCTIONS = frozenset({"argmax", "argmin"})

@@ -1,9 +1,12 @@
 """Triangular loops by hand (issue #23: an inner ``range`` that follows the outer index,
 docs/loops.md "Triangular inner loops"): forward substitution and Cholesky written as
 Python loops, plain / tier 1 (backend="numpy") / tier 2 (backend="native", forced) /
-a hand-written ``numba.njit`` version, side by side in one process. The two programs
-are tests/shared/corpus_nested_loops.py's ``forward_sub_loops`` and ``cholesky_by_hand``
-(it loads them from here), so what is timed is what the tests check.
+a hand-written ``numba.njit`` version, side by side in one process. The programs are
+tests/shared/corpus_nested_loops.py's ``forward_sub_loops``, ``cholesky_by_hand``,
+``forward_sub_floats`` and ``cholesky_banachiewicz`` (it loads them from here), so what
+is timed is what the tests check; the last two carry a Python float accumulator
+(``s = 0.0``) read after the loop as ``(b[i] - s) / L[i, i]`` (promoted_exits.py).
+``--cases`` picks some of them (default: all four).
 
 Each figure is the lower quartile of interleaved calls on fresh copies of the inputs
 (CPU time of the process, ``time.process_time``; Numba on one thread); ``first_s`` is
@@ -59,17 +62,48 @@ def cholesky(A):
     return L
 
 
+def forward_sub_floats(L, b):
+    n = b.shape[0]
+    x = np.zeros(n)
+    for i in range(n):
+        s = 0.0
+        for j in range(i):
+            s += L[i, j] * x[j]
+        x[i] = (b[i] - s) / L[i, i]
+    return x
+
+
+def cholesky_banachiewicz(A):
+    # row by row: the row's entries left of the diagonal, then the diagonal
+    n = A.shape[0]
+    L = np.zeros_like(A)
+    for i in range(n):
+        for j in range(i):
+            s = 0.0
+            for k in range(j):
+                s += L[i, k] * L[j, k]
+            L[i, j] = (A[i, j] - s) / L[j, j]
+        s = 0.0
+        for k in range(i):
+            s += L[i, k] * L[i, k]
+        L[i, i] = np.sqrt(A[i, i] - s)
+    return L
+
+
+CASES = ("forward_sub", "cholesky", "forward_sub_floats", "cholesky_banachiewicz")
+
+
 def _inputs(name: str, n: int):
     rng = np.random.default_rng(0)
     M = rng.random((n, n))
-    if name == "forward_sub":
+    if name.startswith("forward_sub"):
         return (np.tril(M) + n * np.eye(n), rng.random(n))
     return (M @ M.T + n * np.eye(n),)
 
 
 def _hand(name: str):
     from numba import njit
-    return njit(forward_sub if name == "forward_sub" else cholesky)
+    return njit(globals()[name])
 
 
 def _quartile(fn, args, rounds: int) -> float:
@@ -82,11 +116,11 @@ def _quartile(fn, args, rounds: int) -> float:
     return sorted(times)[len(times) // 4] * 1e3
 
 
-def measure(sizes, rounds: int) -> list[dict]:
+def measure(sizes, rounds: int, cases=CASES) -> list[dict]:
     from dynamo.backends.native.backend import native_backend
     sync = {"after_calls": 1, "background": False, "prefer": "native", "cache": False}
     rows = []
-    for name in ("forward_sub", "cholesky"):
+    for name in cases:
         for n in sizes:
             args = _inputs(name, n)
             fn = globals()[name]
@@ -133,18 +167,21 @@ def main() -> None:
     p.add_argument("--root", help="import dynamo from this checkout")
     p.add_argument("--compare", help="a checkout of the base: run it and this tree")
     p.add_argument("--runs", type=int, default=1)
+    p.add_argument("--cases", default=",".join(CASES))
     a = p.parse_args()
     if a.compare:
         results = {}
         for run in range(1, a.runs + 1):
             for tree, root in (("before", ["--root", a.compare]), ("after", [])):
                 out = subprocess.run([sys.executable, __file__, *root, "--sizes",
-                                      a.sizes, "--rounds", str(a.rounds)],
+                                      a.sizes, "--rounds", str(a.rounds), "--cases",
+                                      a.cases],
                                      capture_output=True, text=True, check=True).stdout
                 results[(tree, run)] = json.loads(out.strip().splitlines()[-1])
         print(_table(results))
         return
-    print(json.dumps(measure([int(s) for s in a.sizes.split(",")], a.rounds)))
+    print(json.dumps(measure([int(s) for s in a.sizes.split(",")], a.rounds,
+                             a.cases.split(","))))
 
 
 if __name__ == "__main__":

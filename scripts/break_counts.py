@@ -30,6 +30,9 @@ run: sizes the data decides, run lengths, group-by, k-means, CSR by hand, peaks,
 histogram equalization), the functions of ``tests/realworld/heldout_corpus12.py`` (a
 twelfth corpus, written before it was run: run starts and ends, segment sums, peaks,
 interval merging, sparse COO, ``np.r_``/``np.c_`` padding, conditional comprehensions),
+the functions of ``tests/realworld/heldout_corpus13.py`` (a thirteenth corpus, written
+before it was run: NaN cleaning, scaling, one-hot, confusion matrices, moving averages,
+interpolation, image slicing, optimizers over lists of arrays, texts around arrays),
 the programs of
 ``scripts/bench_realworld.py`` (``realworld_programs.py``, at benchmark sizes) and the
 Python-feature
@@ -94,6 +97,8 @@ def corpora() -> dict[str, list[tuple]]:
                             ROOT / "tests" / "realworld" / "heldout_corpus11.py")
     heldout12 = load_module("heldout_corpus12",
                             ROOT / "tests" / "realworld" / "heldout_corpus12.py")
+    heldout13 = load_module("heldout_corpus13",
+                            ROOT / "tests" / "realworld" / "heldout_corpus13.py")
     translator = []
     for stem in ("functions", "control", "containers", "objects", "more"):
         mod = load_module(f"corpus_{stem}",
@@ -130,6 +135,8 @@ def corpora() -> dict[str, list[tuple]]:
                 (name, fn, args, {}) for name, fn, args in heldout11.PROGRAMS],
             "tests/realworld/heldout_corpus12.py": [
                 (name, fn, args, {}) for name, fn, args in heldout12.PROGRAMS],
+            "tests/realworld/heldout_corpus13.py": [
+                (name, fn, args, {}) for name, fn, args in heldout13.PROGRAMS],
             "scripts/bench_realworld.py": [tuple(p) for p in realworld_programs.programs()],
             "tests/translator corpus": translator,
             "tests/breaks corpus (written to break)": written_to_break}

@@ -37,7 +37,8 @@ from .values import Arr, Const, Lazy, Obj, View
 # the ops lowered to loop nests (others may still be called through NumPy: calls.py)
 _NATIVE = _ELEMENTWISE | _REDUCTIONS | CREATION | SCANS | {"roll", "getitem", "setitem",
                                                            "after_loop", "fori_loop",
-                                                           "ufunc_at", "fill_diagonal"}
+                                                           "ufunc_at", "fill_diagonal",
+                                                           "scalar_cast"}
 
 
 class _Block(Elementwise, Nests, Stencils, Reductions, Loops, Creation, Moves, Calls,
@@ -163,6 +164,8 @@ class _Block(Elementwise, Nests, Stencils, Reductions, Loops, Creation, Moves, C
             self.env[node] = self.val(node.args[0])
         elif target == "fori_loop":
             self.env[node] = self.fori_loop(node)
+        elif target == "scalar_cast":   # np.float64(0.0) only (no_loop_for: others NumPy's)
+            self.env[node] = self.materialize(node)
         else:
             raise Unsupported(f"op {target!r} is not lowered")
 

@@ -4,6 +4,8 @@ of ops that keep them."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from dynamo.graph import Node
@@ -28,6 +30,17 @@ from .ops import (
 from .values import Arr, Const, Lazy, Scal, View
 
 
+def float64_literal(node: Node) -> bool:
+    """``node`` is ``np.float64(0.0)`` of a finite Python float: a float accumulator a
+    triangular loop carries as ``np.float64`` (dynamo/translator/promoted_floats.py),
+    written into the kernel as that literal (``repr`` of a finite float is exact)."""
+    meta = node.meta.get("array")
+    x = node.args[0] if len(node.args) == 2 else None
+    return not node.kwargs and type(x) is float and math.isfinite(x) and \
+        node.args[1] is np.float64 and getattr(meta, "dtype", None) == np.float64 and \
+        getattr(meta, "shape", None) == ()
+
+
 def no_loop_for(node: Node) -> bool:
     """``node`` is a ufunc whose loop dtypes have no template here (complex ``*`` and
     ``/``, ``abs`` of a complex...) or an ``astype`` the kernel cannot cast (float to
@@ -36,6 +49,8 @@ def no_loop_for(node: Node) -> bool:
     check there leaves constants behind, and the fallback to NumPy would refuse).
     False where unsure (``elementwise`` decides then, as before). Example: ``1j * k``
     with ``k`` float64 -> True; ``(x % 4.0).astype(np.int64)`` -> True."""
+    if node.target == "scalar_cast":   # (any other cast: NumPy's call, as before)
+        return not float64_literal(node)
     if node.target == "astype" and isinstance(node.args[0], Node):
         src, dst = node.args[0].meta.get("array"), node.meta.get("array")
         try:
@@ -153,6 +168,10 @@ class Elementwise:
             # float64 -> float32 may overflow (NumPy warns): an infinity, checked later
             r = self._bind(_cast(expr, dt, meta.dtype), stmts, floats)
             return r, meta.dtype
+        if target == "scalar_cast":
+            if not float64_literal(node):
+                raise Unsupported("scalar_cast other than np.float64 of a Python float")
+            return self._bind(f"np.float64({args[0]!r})", stmts), meta.dtype
         if target == "where":
             if len(args) != 3 or kwargs:
                 raise Unsupported("where")

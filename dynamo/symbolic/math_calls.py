@@ -9,8 +9,10 @@ Example: ``math.cos(math.pi * t / 8)`` with a symbolic int ``t`` is
 
 from __future__ import annotations
 
-from .scalars import _MATH, Expr, SymFloat, _data_decided, _hint, _number
-from .sizes import SymInt
+import math
+
+from .scalars import _MATH, Expr, SymFloat, _data_decided, _hint, _int_sym, _number
+from .sizes import SymInt, record
 
 
 def math_call(fn, values):
@@ -34,7 +36,47 @@ def math_call(fn, values):
         return None
     if type(hint) is not float:   # (cannot happen for these functions; never guess)
         return None
-    return SymFloat(hint, Expr.apply(fn, *(Expr.of(v) for v in values)))
+    expr = Expr.apply(fn, *(Expr.of(v) for v in values))
+    # (``math.exp(1e9)``, ``math.sqrt(-1.0)``, ``math.cos(inf)`` raise: issue #17)
+    expr.raises = expr.raises or not _never_raises(fn, values)
+    return SymFloat(hint, expr)
+
+
+# the functions of ``_MATH`` that return a float for every float (inf and NaN included)
+_TOTAL = frozenset(getattr(math, name) for name in (
+    "fabs", "copysign", "atan", "atan2", "tanh", "erf", "erfc") if hasattr(math, name))
+# ... for every int (finite, within int64 as a changing int is guarded): they raise
+# only for inf or NaN
+_FINITE = frozenset((math.sin, math.cos, math.tan))
+# ... for every int at least this (``math.log(t)`` of a step counter ``t >= 1``)
+_INT_FLOOR = {math.log: 1, math.log2: 1, math.log10: 1, math.log1p: 0, math.sqrt: 0,
+              math.acosh: 1}
+
+
+def _never_raises(fn, values) -> bool:
+    """Is ``fn(*values)`` free of exceptions for every value the entry serves? So for
+    the total functions (``math.atan``), ``math.cos`` of an int, and ``math.log`` (or
+    ``sqrt``...) of an int seen at least 1 (0), which is then guarded so: a later call
+    below misses, and its trace raises as eagerly (issue #17: a graph that cannot run
+    again and computes a value that may raise after Python effects runs eagerly).
+
+        >>> _never_raises(math.log, [t])     # t a changing int, 3 here: ``t >= 1``
+        True
+    """
+    if fn in _TOTAL:
+        return True
+    if len(values) != 1:
+        return False
+    sym = _int_sym(values[0])
+    if sym is None or getattr(Expr.of(values[0]), "raises", False):
+        return False
+    if fn in _FINITE:
+        return True
+    floor = _INT_FLOOR.get(fn)
+    if floor is None or not _hint(values[0]) >= floor:
+        return False
+    record(f"{Expr.of(values[0]).runtime()} >= {floor}", True, sym.symbols)
+    return True
 
 
 class _Round:

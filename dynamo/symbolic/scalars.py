@@ -67,13 +67,17 @@ class Expr:
     It has what a ``SymArg`` needs of its expression: ``symbols``, ``evaluate(values)``
     and ``render(names)``."""
 
-    __slots__ = ("op", "args", "symbols", "sources", "depth")
+    __slots__ = ("op", "args", "symbols", "sources", "depth", "raises")
 
     def __init__(self, op, args: tuple, symbols=frozenset(), sources=()):
         self.op, self.args = op, args
         self.symbols, self.sources = frozenset(symbols), tuple(sources)
         # how deeply its operators nest (the generated code's parentheses)
         self.depth = 1 + max((a.depth for a in args if isinstance(a, Expr)), default=0)
+        # may computing it raise for some values of its symbols (``2.0 ** float(s0)``:
+        # OverflowError)? Set where an operator that may is applied (``binary``,
+        # ``math_call``); ``raising.raising_nodes`` and the glue read it (issue #17)
+        self.raises = any(a.raises for a in args if isinstance(a, Expr))
 
     @staticmethod
     def symbol(name: str, expr: str) -> Expr:
@@ -106,7 +110,9 @@ class Expr:
                                                          sym.sources)
         if self.op in ("const", "symbol"):
             return self
-        return Expr.apply(self.op, *(a.map_ints(fn) for a in self.args))
+        mapped = Expr.apply(self.op, *(a.map_ints(fn) for a in self.args))
+        mapped.raises = mapped.raises or self.raises
+        return mapped
 
     def evaluate(self, values: dict):
         """The value when the symbols are ``values`` (symbol name -> int or float)."""
@@ -360,7 +366,37 @@ def binary(fn, a, b):
         raise
     if type(hint) is not float:   # (cannot happen by the checks above; never guess)
         return _plain(fn, a, b)
-    return SymFloat(hint, Expr.apply(fn, Expr.of(a), Expr.of(b)))
+    expr = Expr.apply(fn, Expr.of(a), Expr.of(b))
+    if not _op_never_raises(fn, a, b):
+        expr.raises = True
+    return SymFloat(hint, expr)
+
+
+def _op_never_raises(fn, a, b) -> bool:
+    """Is ``a fn b`` (floats, a symbolic operand) free of exceptions for every value the
+    entry serves? ``+``, ``-``, ``*`` are; ``/``, ``//``, ``%`` by a constant that is not
+    zero are; ``**`` is when the base is a constant in [0, 1] and the exponent is at
+    least 0 (a constant, or a sum of sizes and counters, here at least 1, guarded
+    ``>= 0``): the result lies in [0, 1]. Anything else may raise (``2.0 ** t``:
+    OverflowError past 1023), and its ``Expr`` says so (``raises``): a graph that cannot
+    run again and computes it after Python effects runs eagerly instead, and the glue
+    reruns the frame where computing it raises (issue #17).
+
+        >>> _op_never_raises(operator.pow, 0.9, t), _op_never_raises(operator.pow, 2.0, t)
+        (True, False)
+    """
+    if fn in (operator.add, operator.sub, operator.mul):
+        return True
+    if fn in (operator.truediv, operator.floordiv, operator.mod):
+        return type(b) in (int, float, bool) and b != 0
+    if fn is operator.pow and type(a) in (int, float) and 0 <= a <= 1:
+        if type(b) in (int, float, bool):
+            return b >= 0
+        # (a sum of sizes and counters records ``>= 0`` for a changing int, only where
+        # the exponent is at least 1 here: a counter seen at 0 may be one that goes
+        # negative, ``0.9 ** t`` for t in -5..5, better one entry that may raise)
+        return _hint(b) >= 1 and _sum_of_sizes(b)
+    return False
 
 
 # The deepest expression over an unbacked number the graph and the glue compute (a

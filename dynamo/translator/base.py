@@ -70,6 +70,7 @@ from .deferred_prints import defer_print
 from .exceptions import SymbolicRaise
 from .identity import is_same_object
 from .inline_checks import check_inline
+from .picked_items import picked_text
 from .raising_checks import equal_sizes_check, finite_check
 
 
@@ -319,7 +320,13 @@ class TranslatorBase:
             return self.output.call_op(ops.get("getitem"), [obj, self._array_index(index)], {})
         if isinstance(obj, (SequenceVariable, DictVariable, FlatVariable, IndexerVariable,
                             FlagsVariable, DequeVariable)):
-            return obj.getitem(self, index)
+            try:
+                return obj.getitem(self, index)
+            except Unsupported as error:   # names[i] of a graph int: picked by the glue
+                picked = picked_text(self, obj, index, error)
+                if picked is None:
+                    raise
+                return picked
         if obj.is_constant() and index.is_constant():
             container = obj.as_python_constant()
             _check_class_subscript(container)

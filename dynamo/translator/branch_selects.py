@@ -56,6 +56,7 @@ from ..graph import CALL
 from ..ops.meta import ArrayMeta
 from ..raising import errstate_reports, rerun_on_raise
 from ..variables import ArrayVariable, ConstantVariable
+from ..variables.iteration import BranchChoiceVariable
 from ..variables.size_values import size_flag
 from .base import TranslatorBase
 from .loop_body_state import dead_after
@@ -122,7 +123,7 @@ def select_branches(tx, inst, value, error) -> bool:
         if_true, if_false = (jumps, falls) if target_when else (falls, jumps)
         _check_nodes(tx, nodes_before)
         tx.current, tx.output.current_loc = inst, tx.location(inst)
-        _join(tx, entry, flag, if_true, if_false, join, nodes_before)
+        _join(tx, entry, flag, if_true, if_false, join, nodes_before, error)
     except NotASelect:
         # (where a way added ops or changed Python state, the root frame's ``step``
         # starts the trace over, and it breaks at ``inst``; else it breaks here, on
@@ -317,20 +318,21 @@ def _check_nodes(tx, before: set) -> None:
 
 
 def _join(tx, entry: _State, flag, if_true: _Way, if_false: _Way, join: int,
-          before: set) -> None:
+          before: set, error: Unsupported) -> None:
     """The frame's state at the join: each name and stack slot the ways agree on, or
     a ``branch_select`` of the two arrays; where both return, the value returned."""
     if if_true.returns != if_false.returns:
         raise NotASelect("one way returns, the other does not")
     if if_true.returns:
         entry.restore(tx)
-        tx.result = _one_value(tx, flag, if_true.result, if_false.result, {}, before)
+        tx.result = _one_value(tx, flag, if_true.result, if_false.result,
+                               {"error": error}, before)
         return
     if len(if_true.stack) != len(if_false.stack):
         raise NotASelect("the ways leave different stacks")
     tx.locals.update({**if_true.locals, **if_false.locals})   # (every name, for dead_after)
     dead = dead_after(tx, join)
-    merged: dict = {}
+    merged: dict = {"error": error}   # (the if's break: where a chosen value is needed)
     entry.restore(tx)
     tx.locals.clear()
     for name in {**if_true.locals, **if_false.locals}:
@@ -347,6 +349,8 @@ def _join(tx, entry: _State, flag, if_true: _Way, if_false: _Way, join: int,
 def _one_value(tx, flag, a, b, merged: dict, before: set):
     if a is b or _same_constant(a, b):
         return a
+    if BranchChoiceVariable.joins(a, b):
+        return _chosen(tx, flag, a, b, merged, before)
     if not (isinstance(a, ArrayVariable) and isinstance(b, ArrayVariable)) or \
             not isinstance(a.meta, ops.ArrayMeta) or a.meta != b.meta or \
             a.meta.kind != ops.NUMPY:
@@ -364,6 +368,24 @@ def _one_value(tx, flag, a, b, merged: dict, before: set):
         var = ArrayVariable(node, a.meta)
         _may_be(var, [v for v in (a, b) if v.node in before])
         merged[key] = var
+    return merged[key]
+
+
+def _chosen(tx, flag, a, b, merged: dict, before: set) -> BranchChoiceVariable:
+    """A NumPy scalar one way and a Python number the other (``tp / d if d > 0 else
+    0.0``): the glue picks after the graph (``BranchChoiceVariable``). The flag is read
+    back as a NumPy scalar (a 0-d array could be written later in the graph). No
+    ``branch_select`` stands in the graph, so the ways' ops are marked as ops that may
+    raise (``raising.raising_nodes``): the graph runs guarded, as with a select, and an
+    untaken way's ``tp / 0`` reruns the frame instead of warning."""
+    key = ("choice", id(a), id(b))
+    if key not in merged:
+        if not flag.meta.scalar:
+            flag = tx.getitem(flag, ConstantVariable(()))
+        for node in tx.output.graph.nodes:
+            if node not in before and node.op == CALL:
+                node.meta["may_raise"] = True
+        merged[key] = BranchChoiceVariable(flag, a, b, merged["error"])
     return merged[key]
 
 

@@ -289,9 +289,9 @@ def contains(tx, container: Variable, item: Variable) -> bool:
     """``item in container`` (PySequence_Contains), stopping at the first match."""
     if isinstance(container, ArrayVariable):
         raise Unsupported("`in` on an array compares data", cause="data_dependent")
-    if isinstance(container, DictVariable) and \
+    if isinstance(container, (DictVariable, SetVariable)) and \
             (found := container.contains_key(tx, item)) is not None:
-        return found   # (a dict read by the keys the trace touches: unread_dicts)
+        return found   # (read by the keys the trace touches: unread_dicts, unread_sets)
     keys = container.items if isinstance(container, DictVariable) else _keys(container)
     if keys is not None:   # hashes item, then compares it with a key of the same hash
         if not folds(item):

@@ -88,7 +88,8 @@ class BodyState:
         for var in self.log:
             if isinstance(var, str):
                 raise NotALoopNode(f"the body writes the global {var!r}")
-            if id(var) not in self.created:
+            if id(var) not in self.created and not self._made_in_body(var) and \
+                    not self.counted_attributes(var):
                 raise NotALoopNode(f"the body changes a {var.describe()}")
         for node in self.body.nodes:   # writes only into carried arrays
             if node.op == CALL and node.meta.get("kind") == ops.MUTATION or \
@@ -100,6 +101,21 @@ class BodyState:
             if self.tx.cells[name].value is not value:
                 raise NotALoopNode(f"the body rebinds the closure variable {name!r}")
 
+
+    def counted_attributes(self, var) -> bool:
+        """Whether the changes to ``var`` are int attributes counted per trip
+        (``attr_counters.AttrCounters``, a ``for`` loop's; none here)."""
+        return False
+
+    def _made_in_body(self, var) -> bool:
+        """``var`` is a list, dict or object the body itself made on this trip (no
+        source: nothing from outside the trace; born after the body's trace began): a
+        change to it is the trip's own, like one to an iterator of the body (``zip``'s
+        in ``for p, g in zip(params, grads)``, the list ``opt.step([gW, gb])`` takes).
+        Where the body keeps it past the trip, it is found there: in a local
+        (``_temporaries``), on the stack, or in an older object (whose change is
+        logged and is not the body's own)."""
+        return var.source is None and var.born >= self.first_birth
 
     def _holders(self) -> dict[int, list]:
         """Per slot, where the frame held it at the loop: ("local", name), ("stack", i),
@@ -131,6 +147,9 @@ class BodyState:
         index = {id(v): k for k, v in enumerate(self.slots)}
         nexts = {}
         for k, places in holders.items():
+            if k in self.reached_slots and not places:   # (its own next: reached_carries)
+                nexts[k] = k
+                continue
             ends = {id(self._held(p)): self._held(p) for p in places}
             if len(ends) != 1:
                 raise NotALoopNode("one array held under two names is split by the body")

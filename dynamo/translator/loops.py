@@ -69,8 +69,10 @@ from ..symbolic import Sym, SymInt
 from ..symbolic.sizes import as_size, as_sym, symbols_of
 from ..variables import ArrayVariable, ConstantVariable
 from ..variables.arrays import RowIteratorVariable
+from ..variables.base import births_so_far
 from ..variables.iterators import SequenceIteratorVariable, SymRangeIteratorVariable
 from ..variables.trip_rows import TripRowsVariable
+from .attr_counters import AttrCounters
 from .loop_body_state import BodyState, Counters
 from .loop_facts import (
     NotALoopNode,
@@ -83,6 +85,7 @@ from .loop_facts import (
 from .loop_index_fit import IndexFit
 from .loop_shape_names import shape_hint, unsupported_for_break
 from .nested_loops import NestedScope, may_nest, unwatched
+from .reached_carries import ReachedCarries, reach_arrays
 
 # the break point kind of a loop that is no node inside another loop node's body: it
 # is unrolled there, and tried as a node where no loop body is being traced
@@ -224,7 +227,7 @@ class LoopNodes:
         raise NotImplementedError
 
 
-class LoopScope(NestedScope, IndexFit, BodyState):
+class LoopScope(NestedScope, IndexFit, AttrCounters, BodyState, ReachedCarries):
     """One attempt at a loop node: the frame's state at the loop, the body graph, and
     what the body read and changed."""
 
@@ -270,6 +273,7 @@ class LoopScope(NestedScope, IndexFit, BodyState):
         tx, out = self.tx, self.output
         self.free: dict[Node, Node] = {}          # outer node -> body placeholder
         self.created: set[int] = set()            # iterators made in the body (GET_ITER)
+        self.first_birth = births_so_far()        # Variables born later: the body's own
         self.entry_locals = dict(tx.locals)
         self.entry_stack = list(tx.stack)
         self.entry_cells = {n: c.value for n, c in tx.cells.items()}
@@ -299,6 +303,8 @@ class LoopScope(NestedScope, IndexFit, BodyState):
         self.counts_before = dict(out.nonzero_counts)
         self.fresh: set[str] = set()
         self._check_slots()
+        self.reached = reach_arrays(tx) if self.parent is None else {}
+        self.reached_slots: set[int] = set()    # (``reached_carries``)
 
     def _known_facts(self) -> list:
         """Affine forms the entry guards ``>= 0``, besides every symbol's ``>= 2``:
@@ -342,7 +348,9 @@ class LoopScope(NestedScope, IndexFit, BodyState):
             tx.push(self.it.row(tx, index) if isinstance(self.it, RowIteratorVariable)
                     else index)
             for name, step in self.counters.items():
-                tx.locals[name] = ConstantVariable(self._counter(name, step, 0))
+                if "." not in name:   # (``local.attribute``: attr_counters)
+                    tx.locals[name] = ConstantVariable(self._counter(name, step, 0))
+            self.start_attr_counters()
             while True:
                 tx.step()
                 self._check_index_uses()   # at once: not after the rest of the body
@@ -405,7 +413,9 @@ class LoopScope(NestedScope, IndexFit, BodyState):
         """Check what one pass through the body did, then put the loop node in the
         graph and give the frame its state after the last iteration."""
         tx, out = self.tx, self.output
+        self.carry_written()   # (arrays held in containers, written in place)
         self._check_effects()
+        self.finish_attr_counters()
         holders = self._holders()
         nexts = self._next_values(holders)
         perm = {k: j for k, j in nexts.items() if isinstance(j, int)}

@@ -5,27 +5,45 @@ becomes an ``np.float64`` in the loop's first trip::
         s = 0.0                        # a Python float
         for j in range(i):             # no trip at i = 0: s stays 0.0, a float
             s = s + L[i, j] * x[j]     # one trip: np.float64.__radd__, an np.float64
-        out[i] = s                     # stored, then dead (s = 0.0 again)
+        x[i] = (b[i] - s) / L[i, i]    # b[i] - s: an np.float64 either way; s dead
 
 The inner loop may run no trip, so no trip is unrolled to settle the type
 (``triangular_loops``). The node carries ``s`` as ``np.float64(0.0)`` from the start
 (``promote``), which is exactly eager's value and type wherever nothing can tell the
-two apart (``check_promoted``):
+two apart. Why that is so, and where it is not:
 
-- in the body, every op that reads it (the graph's) is a NumPy scalar ``+``, ``-`` or
-  ``*`` with an ``np.float64`` (``0.0 + y`` is ``np.float64.__radd__``, the very
-  ``np.float64(0.0) + y``), and the body's instructions are loads, stores, subscripts,
-  tuples and binary operators only: no call, comparison or branch could read its type
-  other than through such an op;
-- after the loop (where eager's ``s`` is a float if the loop ran no trip), it is read
-  once, as the value of ``array[key] = s`` into a float64 array (the same float64
-  stored either way), and is dead after that store.
+- the bits: ``np.float64`` is a subclass of ``float`` that overrides the reflected
+  operators, so ``0.0 - y`` with ``y`` an ``np.float64`` runs ``np.float64.__rsub__``,
+  as ``np.float64(0.0) - y`` runs ``__sub__``: one IEEE float64 operation either way,
+  the same bits, an ``np.float64`` result, and NumPy's error handling either way
+  (``1.0 / np.float64(0.0)`` warns and gives ``inf``, as ``np.float64(1.0) / ...``).
+- what differs is a value that escapes with its type: ``s`` returned, appended,
+  printed or formatted with ``repr`` (``0.0`` vs ``np.float64(0.0)``), compared with
+  ``is``, a dict key, ``type(s)``; and errors where ``s`` meets a Python number only:
+  ``s / 0.0`` raises ZeroDivisionError for a float and warns for an ``np.float64``,
+  ``s ** 1e3`` and ``math.exp(s)`` raise OverflowError for a float where NumPy warns.
+  So ``s`` may meet nothing but ``np.float64`` values whose type eager has too.
 
-Anything else leaves the loop unrolled, as before (``NotALoopNode``).
+``check_promoted`` (the body): every graph op that reads it is a NumPy scalar ``+``,
+``-`` or ``*`` with an ``np.float64`` (``0.0 + y`` is ``np.float64.__radd__``), and
+the body's instructions are loads, stores, subscripts, tuples and binary operators
+only: no call, comparison or branch could read its type other than through such an op.
+
+``promoted_exits.exit_use_is_exact`` (after the loop, where eager's ``s`` is a float
+if the loop ran no trip): every path reads it first as one operand of ``+``, ``-``,
+``*`` or ``/`` whose other operand is an element of a float64 NumPy array (an
+``np.float64`` in eager too: a divisor that may be 0 divides as NumPy divides in both),
+or as the value stored into a float64 array (``out[i] = s``), and ``s`` is dead right
+after (or rebound: ``s += A[i, j] * x[j]`` in the first trip of a second inner loop,
+Gauss-Seidel's). The result is then the same ``np.float64``, bit for bit, whatever
+follows (``np.sqrt`` of it, a store, a division by ``L[i, i]``).
+
+Anything else leaves the loop unrolled, as before (``NotALoopNode``): ``return s``,
+``s / 2.0``, ``x[i] = s * 0.5``, ``s`` read again after its first use.
 
 Example::
 
-    >>> dynamo.explain(triangular_lower)(L, x).graph_break_count   # the nested node
+    >>> dynamo.explain(forward_sub_floats)(L, b).graph_break_count   # the nested node
     0
 """
 
@@ -34,10 +52,10 @@ from __future__ import annotations
 import numpy as np
 
 from .. import ops, pyversion
-from ..variables import ArrayVariable, ConstantVariable
-from .loop_body_state import dead_after
+from ..variables import ConstantVariable
 from .loop_exits import names
 from .loop_facts import NotALoopNode
+from .promoted_exits import exit_use_is_exact
 
 # the instructions of an inner body that cannot look at a value's type other than
 # through a graph op (a call, a comparison, a branch could: ``type(s)``, ``s == 0``)
@@ -52,8 +70,8 @@ _ARITHMETIC = {"scalar_add", "scalar_subtract", "scalar_multiply"}
 def promote(tx, inst) -> dict:
     """Before the inner loop at ``inst``: each local the body reads before it stores
     it (a carried value) that holds a Python float, as ``np.float64`` of it (a graph
-    op), where its use after the loop is one store into an array (``_stored_once``):
-    name -> the new ``ArrayVariable``. Nothing where the body has other instructions."""
+    op), where the code after the loop cannot tell (``exit_use_is_exact``): name ->
+    the new ``ArrayVariable``. Nothing where the body has other instructions."""
     insts = tx.info.insts
     body = insts[inst.index + 1:inst.target]
     if any(i.name not in _PLAIN for i in body):
@@ -64,7 +82,7 @@ def promote(tx, inst) -> dict:
     for name in sorted(carried):
         var = dict.get(tx.locals, name)
         if isinstance(var, ConstantVariable) and type(var.value) is float and \
-                _stored_once(tx, inst, name) is not None:
+                exit_use_is_exact(tx, inst, name, stored):
             made[name] = tx.output.call_op(
                 ops.get("scalar_cast"), [var, ConstantVariable(np.float64)], {})
             tx.locals[name] = made[name]
@@ -73,7 +91,7 @@ def promote(tx, inst) -> dict:
 
 def check_promoted(scope, made: dict) -> None:
     """After the body's trace: each promoted value is read by ``np.float64``
-    arithmetic only, and stored into a float64 array after the loop (else no node)."""
+    arithmetic only (else no node; its use after the loop was checked before)."""
     for name, var in made.items():
         p = scope.placeholders.get(id(var))
         if p is None:
@@ -83,36 +101,9 @@ def check_promoted(scope, made: dict) -> None:
                     not all(_is_float64_scalar(a) for a in user.args):
                 raise NotALoopNode(f"the float {name!r} is read other than by np.float64 "
                                    "arithmetic")
-        target = _stored_once(scope.tx, scope.inst, name)
-        array = dict.get(scope.tx.locals, target) if target else None
-        if not isinstance(array, ArrayVariable) or array.meta.scalar or \
-                array.meta.dtype != np.float64 or array.meta.kind != ops.NUMPY:
-            raise NotALoopNode(f"the float {name!r} is used after a loop that may run no "
-                               "trip")
 
 
 def _is_float64_scalar(node) -> bool:
     meta = getattr(node, "meta", {}).get("array")
-    return meta is not None and meta.scalar and meta.dtype == np.float64
-
-
-def _stored_once(tx, inst, name: str) -> str | None:
-    """The array local ``a`` where the code right after the loop at ``inst`` is
-    ``a[key] = name`` (loads only, ``name`` first and once) and ``name`` is dead after
-    it; None for any other code."""
-    insts = tx.info.insts
-    if inst.target is None:
-        return None
-    k = inst.target + pyversion.FOR_ITER_EXIT_SKIP   # (the first instruction run after)
-    if not pyversion.FOR_ITER_EXIT_POPS and insts[k].name == "POP_ITER":
-        k += 1
-    loaded = []
-    while k < len(insts) and insts[k].name in _LOADS:
-        loaded += list(names(insts[k].arg)) if insts[k].name in pyversion.LOCAL_LOADS \
-            else [None]
-        k += 1
-    if k >= len(insts) or insts[k].name != "STORE_SUBSCR" or len(loaded) != 3 or \
-            loaded[0] != name or loaded[1] in (None, name) or loaded[2] == name or \
-            name not in dead_after(tx, k + 1):
-        return None
-    return loaded[1]
+    return meta is not None and meta.scalar and meta.dtype == np.float64 and \
+        meta.kind == ops.NUMPY

@@ -22,15 +22,33 @@ Example::
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from dynamo.guards.type_slots import defines, flags_of, is_builtin_class
 
 from ..exc import Unsupported
 
+# every Variable's birth number, in the order the trace made them (``Variable.born``)
+_BIRTHS = itertools.count()
+
+
+def births_so_far() -> int:
+    """A birth number no Variable made before this call has, and every one made after
+    it exceeds: ``var.born >= births_so_far()`` taken when a loop body's trace began
+    says ``var`` is one of the body's own lists and objects, which it may change
+    (``loop_body_state.BodyState._made_in_body``)."""
+    return next(_BIRTHS)
+
 
 class Variable:
     source = None  # a guards.Source when the value came from outside the trace
+    born = -1      # when the trace made it (``_BIRTHS``); a copy keeps its original's
+
+    def __new__(cls, *args, **kwargs):
+        self = object.__new__(cls)
+        self.born = next(_BIRTHS)
+        return self
 
     # ------------------------------------------------------------------ queries
     def python_type(self) -> type:

@@ -78,6 +78,8 @@ from .sequences import ListVariable, TupleVariable
 from .sets import spelled_key
 from .stacked_lists import stacked_rows_input
 from .unread_dicts import UnreadDefaultDictVariable, UnreadDictVariable
+from .unread_ordered_dicts import UnreadOrderedDictVariable
+from .unread_sets import UnreadSetVariable
 from .value_kinds import (
     bound_builtin_method,
     compiled_function,
@@ -400,6 +402,11 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
     if type(value) is collections.deque and source is not None:   # (see deques.py)
         return DequeVariable.wrap(tx, value, source, lambda v, at: wrap(tx, v, at),
                                   _rebuildable(source))
+    if type(value) in (set, frozenset) and source is not None and _rebuildable(source) and \
+            all(is_pure_constant(k) and spelled_key(k) for k in value):
+        # read by the elements the trace touches, written back by the glue (unread_sets)
+        _guard(tx, source, TYPE, type(value))
+        return UnreadSetVariable(tx, value, source)
     if type(value) is dict:
         if not all(is_pure_constant(k) for k in value):
             raise Unsupported("a dict with non-constant keys")
@@ -412,6 +419,10 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
         _guard(tx, source, DICT_KEYS, tuple(value))
         return DictVariable({k: wrap(tx, v, ItemSource(source, k) if source else None)
                              for k, v in value.items()}, source)
+    if type(value) is collections.OrderedDict and source is not None and \
+            _rebuildable(source) and all(is_pure_constant(k) and spelled_key(k) for k in value):
+        _guard(tx, source, TYPE, collections.OrderedDict)   # (by its keys: unread_ordered_dicts)
+        return UnreadOrderedDictVariable(tx, value, source, wrap)
     if type(value) is collections.defaultdict:
         return _default_dict(tx, value, source)
     if type(value) is functools.partial:

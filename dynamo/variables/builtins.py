@@ -44,7 +44,7 @@ from .constant import (
 from .deques import DequeVariable
 from .dicts import DefaultDictVariable, DictVariable, DictViewVariable
 from .formatted import join_texts
-from .formatted_calls import format_method
+from .formatted_calls import format_method, formatted_builtin
 from .functions import BaseFunctionVariable, PartialVariable, fold
 from .graph_numbers import as_graph_number
 from .iteration import HANDLERS, handles, iterate
@@ -136,6 +136,9 @@ def call_builtin(tx, var: BuiltinVariable, args: list[Variable], kwargs: dict) -
             return tx.defer_print(args, kwargs, error)
         raise error
     if fn in _FORMATTERS and any(isinstance(a, ArrayVariable) for a in args):
+        text = formatted_builtin(tx, fn, args, kwargs)
+        if text is not None:
+            return text   # str(v), format(v, ".2f"): made by the glue, as f"{v}" is
         raise Unsupported(f"{fn.__name__}() of an array formats array data",
                           "The text depends on array values, known only when the program "
                           "runs.", hint="format the result after the compiled call, or "
@@ -196,8 +199,8 @@ def _len(tx, obj, **kw):
         return ConstantVariable(n)
     if isinstance(obj, DequeVariable):   # (its length alone: items stay unread)
         return ConstantVariable(obj.length())
-    if isinstance(obj, DictVariable) and (n := obj.length(tx)) is not None:
-        return ConstantVariable(n)       # (keys unread: unread_dicts)
+    if isinstance(obj, (DictVariable, SetVariable)) and (n := obj.length(tx)) is not None:
+        return ConstantVariable(n)       # (keys unread: unread_dicts, unread_sets)
     if isinstance(obj, (SequenceVariable, DictVariable, SetVariable)):
         return ConstantVariable(len(obj.items))
     if isinstance(obj, DictViewVariable):

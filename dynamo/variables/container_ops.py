@@ -56,6 +56,8 @@ def container_binary_op(tx, name: str, a: Variable, b: Variable,
 
 
 def _set_operator(tx, name: str, a: Variable, b: Variable, inplace: bool) -> Variable:
+    if inplace and name == "bitwise_or" and hasattr(a, "inplace_or"):
+        return a.inplace_or(tx, b)   # (a set from outside, unread: unread_sets)
     real_a, real_b = real_set_operand(tx, a), real_set_operand(tx, b)
     if real_a is None or real_b is None:
         raise Unsupported(f"operator {name} on {a.describe()} and {b.describe()}")

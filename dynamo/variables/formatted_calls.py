@@ -23,9 +23,11 @@ import string
 
 import numpy as np
 
+from ..exc import Unsupported
 from .arrays import ArrayVariable, DeferredNumberVariable
 from .base import Variable
-from .formatted import FormattedStringVariable, probe_of, snapshot
+from .constant import ConstantVariable
+from .formatted import FormattedStringVariable, format_value, probe_of, snapshot
 
 # a %-conversion: (mapping key or None, conversion character); `*` found separately
 _PERCENT = re.compile(r"%(\()?[#0\- +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?(.)")
@@ -134,3 +136,28 @@ def _made(tx, how, fmt, args, kwargs) -> Variable:
     return FormattedStringVariable(
         [_Applied(how, fmt, [_snap(tx, v) for v in args],
                   {k: _snap(tx, v) for k, v in kwargs.items()})], first)
+
+
+def formatted_builtin(tx, fn, args: list, kwargs: dict) -> Variable | None:
+    """``str(v)``, ``repr(v)``, ``ascii(v)`` or ``format(v, spec)`` of a traced array
+    ``v``: the text the glue makes after the graph, as for ``f"{v!s}"``, ``f"{v!r}"``,
+    ``f"{v!a}"`` and ``f"{v:spec}"`` (``formatted.format_value``, with its limits: a
+    dtype and spec whose formatting cannot fail for some values only). None where it
+    does not apply (the break it was): ``", ".join(str(v) for v in np.round(x, 2))``
+    is one text (``builtins.call_builtin``)."""
+    if kwargs or not args or not isinstance(args[0], ArrayVariable):
+        return None
+    if fn is format:
+        spec = args[1] if len(args) == 2 else ConstantVariable("")
+        if len(args) > 2 or not spec.is_constant() or \
+                type(spec.as_python_constant()) is not str:
+            return None
+        spec, conversion = spec.as_python_constant(), None
+    elif len(args) == 1:
+        spec, conversion = "", {str: "s", repr: "r", ascii: "a"}[fn]
+    else:
+        return None
+    try:
+        return format_value(tx, args[0], spec, conversion)
+    except Unsupported:
+        return None

@@ -55,8 +55,14 @@ class CellVariable(Variable):
 
     def set(self, tx, value: Variable) -> None:
         self.value, self._read = value, None
+        effects = tx.output.side_effects
         if self.source is not None:
-            tx.output.side_effects.mutate(self)
+            effects.mutate(self)
+        elif effects.log is not None:
+            # a cell the trace made (a closure's ``nonlocal``): no state outside the
+            # trace, but a loop body that rebinds one made before the loop keeps the
+            # trip's value past the trip (``BodyState._check_effects`` sees it)
+            effects.log.append(self)
 
     def describe(self) -> str:
         return "cell"
@@ -206,6 +212,7 @@ class NestedFunctionVariable(BaseFunctionVariable):
         elif name not in ("__doc__", "__module__") and hasattr(types.FunctionType, name):
             raise Unsupported(f"assignment to function attribute {name!r}")
         self.attrs[name] = value
+        tx.output.side_effects.mutate(self)   # (as an object's: a loop body sees it)
 
     def reconstruct(self, cg) -> str:
         def build(v):

@@ -392,7 +392,60 @@ class ChosenNumberVariable(DeferredNumberVariable):
         if type(weak) is not type(strong) or np.asarray(weak).dtype != \
                 np.asarray(strong).dtype:
             return None
+        return self._select(tx)
+
+    def _select(self, tx) -> ArrayVariable:
+        """The graph's select of the two candidates, as a NumPy scalar."""
         return _where(tx, self.op, self.second, self.first)
+
+
+class BranchChoiceVariable(ChosenNumberVariable):
+    """The value an ``if`` on array data joins from a NumPy scalar one way and a Python
+    number (or ``None``) the other (``translator/branch_selects.py``): ``p = tp / d if d
+    > 0 else 0.0`` is an ``np.float64`` or the float ``0.0`` as the data decides, so its
+    type is data, as for ``min(1.0, r)`` (the base class). Returned or stored, the glue
+    picks after the graph, ``(s if flag else c)``: the very object the program's own
+    ``if`` gives. Beside an array, where both candidates compute the same, the graph's
+    ``where(flag, s, c)[()]`` stands for it (``resolve``); any other use breaks there
+    with the ``if``'s reason.
+
+    Example::
+
+        >>> v = BranchChoiceVariable(greater, divide, ConstantVariable(0.0), error)
+        >>> v.reconstruct(cg)
+        '(___o1 if ___o0 else 0.0)'
+    """
+
+    def __init__(self, flag: ArrayVariable, if_true: Variable, if_false: Variable,
+                 error: Unsupported):
+        super().__init__("if", "", if_false, if_true, error, taken=flag)
+
+    @staticmethod
+    def joins(a: Variable, b: Variable) -> bool:
+        """A NumPy scalar of a number or bool dtype and a Python int, float or ``None``
+        (not a bool: ``x.any() if n else False`` is rarely a number), either order."""
+        scalar = [v for v in (a, b) if isinstance(v, ArrayVariable)]
+        other = [v for v in (a, b) if isinstance(v, ConstantVariable)]
+        if len(scalar) != 1 or len(other) != 1 or \
+                not isinstance(scalar[0].meta, ops.ArrayMeta):
+            return False
+        m = scalar[0].meta
+        return m.scalar and m.kind == ops.NUMPY and m.dtype.kind in "biufc" and \
+            type(other[0].value) in (int, float, type(None))
+
+    def describe(self) -> str:
+        return "the value an `if` on array data chose from a NumPy scalar and a Python value"
+
+    def resolve(self, tx, name: str, other: ArrayVariable, self_first: bool):
+        number = self.first if isinstance(self.first, ConstantVariable) else self.second
+        if type(number.value) not in (int, float):
+            return None   # None: Python's TypeError on the way that holds it
+        return super().resolve(tx, name, other, self_first)
+
+    def _select(self, tx) -> ArrayVariable:
+        chosen = tx.output.call_op(ops.get("where"), [self.taken, self.second, self.first],
+                                   {})
+        return tx.getitem(chosen, ConstantVariable(()))
 
 
 # The binary operators whose operand may be a ChosenNumberVariable's select.

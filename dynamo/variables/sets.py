@@ -175,6 +175,14 @@ class SetVariable(SetLikeVariable):
     def contains(self, var: Variable) -> bool:
         return const_key(var) in self.items
 
+    def contains_key(self, tx, item) -> bool | None:
+        """``item in s`` without reading the set whole, or None: see ``unread_sets``."""
+        return None
+
+    def length(self, tx):
+        """``len(s)`` without reading the set whole, or None: see ``unread_sets``."""
+        return None
+
     def reconstruct(self, cg) -> str:
         return cg.mutable(self, lambda v: f"{cg.const(build_set)}("
                                           f"{cg.const(tuple(v.items))})")

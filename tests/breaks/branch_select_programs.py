@@ -216,8 +216,10 @@ def shapes_differ(x):
 
 
 def python_float_or_array(a):
-    scale = a.max() if a.max() > 1 else 1.0
-    return a / scale
+    # (a NumPy scalar or a Python float is a choice the glue makes after the graph:
+    # tests/breaks/test_branch_choice_values.py; an array of one or more dimensions is not)
+    scale = a / a.max() if a.max() > 1 else 1.0
+    return a * scale
 
 
 def writes_after(g, out):

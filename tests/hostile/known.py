@@ -465,12 +465,24 @@ ROUND31: dict[str, Known | str] = {}
 #    showed NumPy's "Degrees of freedom <= 0" (native/strided.probe). No entries.
 ROUND32: dict[str, Known | str] = {}
 
+# Z10. Round 37, loop bodies (prog_round37_bodies.py): the three newer loop-node rules
+#    (body-made lists, arrays held in containers, ``obj.t += 1`` counters). Found and
+#    fixed: a reached array as the only carried one went before the trip's placeholder
+#    (reached_carries._carry); a body's list kept in a closure cell or on a function made
+#    before the loop was no logged change (variables/functions.py). Fixed too
+#    (pow-raise-effects, issue #17): ``o.t += 1; o.w -= 0.5 ** o.t * g`` with ``o.t`` a
+#    changing int raised OverflowError from a graph that writes ``o.w`` before ``o.t``'s
+#    write was replayed: a number that may raise (``Expr.raises``) makes its node a
+#    raising one (raising.py), and the glue computes such numbers before its writes,
+#    rerunning the frame where they raise (codegen.check_raising_values). No entries.
+ROUND37_BODIES: dict[str, Known | str] = {}
+
 KNOWN: dict[str, Known] = {
     pid: entry if isinstance(entry, Known) else Known(entry)
     for table in (ALIAS, IDENTITY, RAISE, STATE, GUARDS, NUMERICS, FRAMES_API, MORE,
                   LOOPS, NEWEST, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10, ROUND11,
                   ROUND12, ROUND14, ROUND16, ROUND17, ROUND22, ROUND23, ROUND24,
                   ROUND25, ROUND26, ROUND27, ROUND28, ROUND29, ROUND30, ROUND31,
-                  ROUND32)
+                  ROUND32, ROUND37_BODIES)
     for pid, entry in table.items()
 }

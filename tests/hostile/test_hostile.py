@@ -46,7 +46,9 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round34_windows", "round34_rows", "round34_truths", "round34_gathers",
               "round35_windows", "round35_slices", "round35_zips", "round35_ints",
               "round35_returns", "round36_nested", "round36_scans", "round36_shapes",
-              "round36_steps", "round36_compares", "round36_seterr")
+              "round36_steps", "round36_compares", "round36_seterr",
+              "round37_triangles", "round37_keyed", "round37_counts", "round37_selves",
+              "round37_bodies")
 
 
 def _runs(text):

@@ -22,8 +22,10 @@ from rw_check import heldout_corpus_tests
 # Each left for a reason (docs/realworld.md, "A twelfth corpus"):
 _OWN_FRAME = sys.version_info < (3, 12)   # (a comprehension is a function of its own)
 EXPECTED_BREAKS: dict[str, int] = {
-    # `lengths.argmax() if lengths.size else -1`: an int or an array, by the count
-    "longest_run_start": 1,
+    # `lengths.argmax() if lengths.size else -1` is a choice the glue makes on 3.11
+    # (tests/breaks/test_branch_choice_values.py); on 3.13, inside the tuple returned,
+    # the size's truth still breaks (not investigated yet)
+    "longest_run_start": 0 if _OWN_FRAME else 1,
     "segment_sums_by_starts": 1,   # `if starts.size == 0: return ...`: a branch on a count
     # zip(rises, falls) is checked (equal_sizes.py); int() of each row then breaks
     "plateau_widths": 1,

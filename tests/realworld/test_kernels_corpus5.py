@@ -35,7 +35,8 @@ EXPECTED_BREAKS: dict[str, int] = {
     # np.any(d == 0): raise` after np.diagflat and histogram_density_check's `assert
     # np.isclose(...)` after np.histogram are data_check ops of the graph:
     # tests/breaks/test_data_checks.py, test_quiet_ops.py)
-    "determinant_sign_log": 1,        # if sign <= 0: return -np.inf
+    # (determinant_sign_log's `if sign <= 0: return -np.inf` returns a choice the glue
+    # makes: tests/breaks/test_branch_choice_values.py)
     # (safe_solve, np.linalg.solve inside try/except LinAlgError, is one graph: a
     # singular matrix reruns the frame eagerly, whose handler sees the error)
     # `if peaks.size == 0`: np.where's length (data-dependent) as a Python value

@@ -8,8 +8,9 @@ graph must hold a loop node inside another loop node's body, False where the inn
 loop must stay unrolled (a ``break``, a list append, a counter, at most
 ``config.loop_unroll_limit`` trips, no trip at all). Triangular loops (``range(i)``,
 ``range(i + 1, n)``, ``range(1, i)``, a step of -1; Cholesky, LU, forward and back
-substitution by hand; a Python float accumulator) nest, their inner node running 0
-trips where the range is empty.
+substitution by hand; a Python float accumulator, stored or read as ``b[i] - s``:
+forward and back substitution, Cholesky-Banachiewicz, LU without pivoting, Gauss-Seidel
+sweeps) nest, their inner node running 0 trips where the range is empty.
 
 Example::
 
@@ -329,6 +330,58 @@ def triangular_lower(L, x):
     return out
 
 
+# Python float accumulators read after the loop as users write it (promoted_exits.py):
+# ``b[i] - s`` is an np.float64 whether s is 0.0 (no trip) or an np.float64; forward
+# substitution and Cholesky-Banachiewicz so are timed by scripts/bench_triangular.py
+forward_sub_floats = _bench_triangular.forward_sub_floats
+cholesky_banachiewicz = _bench_triangular.cholesky_banachiewicz
+
+
+def back_sub_floats(U, b):
+    n = b.shape[0]
+    x = np.zeros(n)
+    for i in range(n - 1, -1, -1):
+        s = 0.0
+        for j in range(i + 1, n):          # no trip at the last row
+            s += U[i, j] * x[j]
+        x[i] = (b[i] - s) / U[i, i]
+    return x
+
+
+def lu_doolittle_floats(A):
+    # LU without pivoting, L with a unit diagonal: row i of U, then column i of L
+    n = A.shape[0]
+    L = np.eye(n)
+    U = np.zeros((n, n))
+    for i in range(n):
+        for k in range(i, n):
+            s = 0.0
+            for j in range(i):
+                s += L[i, j] * U[j, k]
+            U[i, k] = A[i, k] - s
+        for k in range(i + 1, n):
+            s = 0.0
+            for j in range(i):
+                s += L[k, j] * U[j, i]
+            L[k, i] = (A[k, i] - s) / U[i, i]
+    return L, U
+
+
+def gauss_seidel_sweeps(A, b, x):
+    # one s over both sides of the diagonal: after the first inner loop it is carried
+    # into the second, which reads it first as s + A[i, j] * x[j]
+    n = b.shape[0]
+    for sweep in range(2):
+        for i in range(n):
+            s = 0.0
+            for j in range(i):
+                s += A[i, j] * x[j]
+            for j in range(i + 1, n):
+                s += A[i, j] * x[j]
+            x[i] = (b[i] - s) / A[i, i]
+    return x
+
+
 # ----------------------------------------------------------------- stays unrolled
 def inner_break(A):
     for i in range(1, A.shape[0]):
@@ -427,6 +480,15 @@ PROGRAMS = [
     ("down_to_zero", down_to_zero, lambda: (_r(12),), True),
     ("lower_rows_scaled", lower_rows_scaled, lambda: (_r(10, 4), _r(10, seed=1)), True),
     ("triangular_lower", triangular_lower, lambda: (_r(12, 12), _r(12, seed=1)), True),
+    ("forward_sub_floats", forward_sub_floats,
+     lambda: (np.tril(_r(12, 12)) + 12 * np.eye(12), _r(12, seed=1)), True),
+    ("back_sub_floats", back_sub_floats,
+     lambda: (np.triu(_r(12, 12)) + 12 * np.eye(12), _r(12, seed=1)), True),
+    ("cholesky_banachiewicz", cholesky_banachiewicz,
+     lambda: ((lambda m: m @ m.T + 10 * np.eye(10))(_r(10, 10)),), True),
+    ("lu_doolittle_floats", lu_doolittle_floats, lambda: (_r(10, 10) + 10 * np.eye(10),), True),
+    ("gauss_seidel_sweeps", gauss_seidel_sweeps,
+     lambda: (_r(10, 10) + 10 * np.eye(10), _r(10, seed=1), np.zeros(10)), True),
     ("inner_break", inner_break, lambda: (_r(10, 12),), False),
     ("inner_list_append", inner_list_append, lambda: (_r(10, 12),), False),
     ("inner_eight_trips", inner_eight_trips, lambda: (_r(10, 8),), False),

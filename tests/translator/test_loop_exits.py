@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from test_loop_while import assert_same_warnings, while_nodes
 
 import dynamo
+from dynamo import pyversion
 
 BACKENDS = ("eager", "numpy")
 
@@ -50,7 +51,10 @@ BREAKS = {
     "power_tol_old_returned": 1, "copy_kept_after_test": 1, "copy_kept_exhausts": 1,
     "temp_bound_only_after_test": 1, "temp_unbound_first_trip_break": 1,
     "never_breaks_one_trip": 1, "for_else_code_after_test": 1, "for_else_no_break": 1,
-    "swap_after_test": 1, "index_read_after_test": 1, "kmeans_shift": 1,
+    "swap_after_test": 1, "index_read_after_test": 1,
+    # the list a comprehension builds is the body's own where it is inlined (3.12+,
+    # loop_body_state._made_in_body); on 3.11 it is built in a frame of its own
+    "kmeans_shift": 0 if pyversion.INLINED_COMPREHENSIONS else 1,
     # x = x_new with x_new read after the loop: one array or two, as the exit was
     "fixed_point_shift_both_read": 1, "fixed_point_shift_both_read_exhausts": 1,
     # while True: A; if c: break; B: one node over B; A (it ends at the break only)

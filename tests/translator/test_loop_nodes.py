@@ -393,7 +393,7 @@ class Counter:
 
 def attribute_write(x, c):
     for i in range(15):
-        c.n = c.n + 1
+        c.n = 2 * c.n + 1   # (``c.n + 1`` is a counter: test_loop_held_arrays.py)
         x = x + 1.0
     return x
 

@@ -6,8 +6,9 @@ an int is ``n != 0``, so the jump tests the graph's bool ``u0 != 0`` (as it test
 ``len(kept) != 0``): where both ways only compute arrays of one shape and dtype it is
 one graph with a ``branch_select``, no break, at every count (0, 1 and many kept
 elements, counts changing between calls of one compiled function, float and int
-dtypes). Where a way could show something Python would not (a Python float on one way,
-a list append, an op that warns on the untaken way's empty selection), the truth test
+dtypes); a NumPy scalar one way and a Python float the other is a choice the glue makes
+(``BranchChoiceVariable``). Where a way could show something Python would not (a str
+on one way, a list append, an op that warns on the untaken way's empty selection), the truth test
 breaks as before and the results are still eager's. The bytecode is 3.11's jump on
 the int, 3.12+'s ``TO_BOOL`` before it (3.14: ``NOT_TAKEN``): each is exercised by the
 version that runs the test.
@@ -57,8 +58,13 @@ def without_else(x):
     return y.sum()
 
 
+def python_float(x):
+    kept = x[x > 0]
+    return kept.sum() if len(kept) else 0.0    # a choice the glue makes (the type is data)
+
+
 KEPT = [("conditional", conditional), ("if_else", if_else), ("negated", negated),
-        ("without_else", without_else)]
+        ("without_else", without_else), ("python_float", python_float)]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -77,9 +83,9 @@ def test_one_graph_and_eagers_results(name, fn, backend):
 LOG: list = []
 
 
-def python_float(x):
+def python_text(x):
     kept = x[x > 0]
-    return kept.sum() if len(kept) else 0.0    # a NumPy scalar one way, a float the other
+    return kept.sum() if len(kept) else "none"  # a NumPy scalar one way, a str the other
 
 
 def appends(x):
@@ -94,7 +100,7 @@ def warns_untaken(x):
     return kept.mean() if len(kept) else np.float64(0.0)   # mean of an empty slice warns
 
 
-BROKEN = [("python_float", python_float), ("appends", appends),
+BROKEN = [("python_text", python_text), ("appends", appends),
           ("warns_untaken", warns_untaken)]
 
 

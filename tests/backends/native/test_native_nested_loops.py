@@ -31,7 +31,9 @@ from tier_runs import tier_two_results  # noqa: E402
 TRIANGULAR = {"cholesky_by_hand", "forward_sub_loops", "back_sub_loops", "lu_by_hand",
               "gauss_seidel_lower", "insertion_passes", "pairwise_upper", "lower_products",
               "from_one_to_i", "shrinking_to_empty", "stepped_outer", "upper_matvec",
-              "pascal_in_place", "down_to_zero", "lower_rows_scaled", "triangular_lower"}
+              "pascal_in_place", "down_to_zero", "lower_rows_scaled", "triangular_lower",
+              "forward_sub_floats", "back_sub_floats", "cholesky_banachiewicz",
+              "lu_doolittle_floats", "gauss_seidel_sweeps"}
 LOWERED = [p for p in PROGRAMS if p[3] and p[0] not in TRIANGULAR]
 UNROLLED = [p for p in PROGRAMS if p[0] in ("inner_break", "inner_one_trip",
                                              "inner_no_trips")]

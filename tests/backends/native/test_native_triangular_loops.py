@@ -5,7 +5,8 @@ range(<expression of the enclosing trip variable>)`` inside the outer loop
 is 0 or below, as Python's empty range. Each program runs eagerly and with tier 2
 forced (its second call), bit for bit (tests/backends/native/tier_runs.py), and its
 kernel holds such a loop; before, the trip count was no int and the graph stayed in
-tier 1 ("fori_loop with a compiled body or symbolic trip count").
+tier 1 ("fori_loop with a compiled body or symbolic trip count"). No kernel calls back
+into Python (``objmode``): a float accumulator's ``np.float64(0.0)`` is a literal.
 
 Each case costs one Numba compile (about 1-4 s of CPU on a loaded 2-core machine).
 """
@@ -38,4 +39,6 @@ def test_triangular_node_is_a_loop_over_an_expression(name, fn, make_args, neste
     # an inner loop whose count reads the outer loop's trip variable
     assert re.search(r"^ +for (trip\d+) in range\(\(.*\btrip\d+\b", kernel, re.M), kernel
     assert "prange" not in kernel
+    # no call back into Python per trip (the float accumulator's np.float64(0.0) too)
+    assert "objmode(" not in kernel, kernel
     same_in_tier_two(fn, *make_args())
