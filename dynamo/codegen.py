@@ -370,7 +370,7 @@ class GlueCodegen:
 
         Example: ``o.t += 1; return 2.0 ** o.t`` (no graph) is fine; ``o.t += 1;
         o.w -= x; return 2.0 ** o.t`` (the graph writes ``o.w``) is not."""
-        if not self._raising:
+        if not self.reruns_raising_values():
             return
         late = self.lines[self._writes_at:] if self._writes_at is not None else []
         if (graph and not rerun) or any(t in line for t in self._raising for line in late):
@@ -381,6 +381,14 @@ class GlueCodegen:
                 "is computed after the graph; where it raises, the changes made before "
                 "it could not be put back. The frame runs eagerly.",
                 cause="raise_after_effects")
+
+    def reruns_raising_values(self) -> bool:
+        """Does the glue compute a number that may raise (``Expr.raises``) and write
+        Python objects back after it? Only then does an exception need the rerun: with
+        no write back, raising at once loses nothing (``return x / d, 1.0 / d`` with
+        ``d == 0.0`` warns in the graph and raises ZeroDivisionError, as plainly; a
+        rerun would warn a second time)."""
+        return bool(self._raising) and self._writes_at is not None
 
     # ------------------------------------------------------------------ assembling
     def finish(self, result_expr: str, graph_fn, input_exprs: list[str],
@@ -482,7 +490,7 @@ class GlueCodegen:
                 # a break: see dynamo.dispatch.inlined_glue)
                 taken = set(re.findall(r"\w+", "\n".join(body))) | set(self.params)
                 body = direct_graph_call(body, graph_fn, "___graph", "___", taken, outs)
-        if self._raising:   # (``check_raising_values`` has allowed it)
+        if self.reruns_raising_values():   # (``check_raising_values`` has allowed it)
             body += self._rerun_if_raising(result_expr, flat_values)
         elif self._effects_at is None or self._effects_at == len(self.lines) or \
                 re.fullmatch(r"___o\d+", result_expr):

@@ -26,7 +26,7 @@ from .frame_records import _break_record, _log_break, _phase
 from .guard_words import entry_text
 from .ops.errstate import has_errstate, restoring
 from .output_graph import OutputGraph
-from .raising import OnRaise, on_raise
+from .raising import OnRaise, guarded_for_values, on_raise
 from .symbolic import SymInt, not_recording
 
 log_graph = logs.get("graph")
@@ -83,6 +83,8 @@ def _finish(fn, cg: GlueCodegen, result: str, output: OutputGraph, ctx, record,
     try:
         plan = on_raise(output) if graph_fn is not None else OnRaise(False, False)
         cg.check_raising_values(graph_fn is not None, plan.rerun)
+        if graph_fn is not None and cg.reruns_raising_values():
+            plan = guarded_for_values(plan, output.graph)
     except Unsupported as e:   # the graph cannot raise exactly: the frame runs eagerly
         _log_break(e, fn.__code__, whole_frame=True)
         record.breaks.append(_break_record(e, fn.__code__))

@@ -19,7 +19,7 @@ Example::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -245,6 +245,22 @@ def _full_mask_getitem(node: Node) -> bool:
     xm, mm = x.meta.get("array"), m.meta.get("array")
     return isinstance(xm, ops.ArrayMeta) and isinstance(mm, ops.ArrayMeta) and \
         mm.dtype == np.bool_ and tuple(mm.shape) == tuple(xm.shape)
+
+
+def guarded_for_values(plan: OnRaise, graph: Graph) -> OnRaise:
+    """``plan`` for a graph after which the glue computes a number that may raise and
+    then writes Python objects back (``codegen.reruns_raising_values``): an exception
+    there reruns the frame, which would report the graph's floating-point warnings a
+    second time; so a graph that may report one runs under the guard (its first
+    condition raises, before anything is reported, and the rerun reports it once).
+
+        >>> # o.t += 1; y = x / d; return y, 2.0 ** o.t   (d may be 0.0)
+        >>> guarded_for_values(OnRaise(True, False), graph).guard
+        True
+    """
+    if plan.rerun and not plan.guard and _reports_fp(graph):
+        return replace(plan, guard=True)
+    return plan
 
 
 def _reports_fp(graph: Graph) -> bool:

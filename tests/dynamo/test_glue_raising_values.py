@@ -112,3 +112,37 @@ def test_graph_that_writes_an_input(backend):
     report = dynamo.explain(step, backend=backend).calls([(Holder(3), x), (Holder(4), x)])
     assert report.graph_count == 1 and report.graph_break_count == 0
     assert [r.graph is not None for r in report.records] == [True]
+
+
+def divided_then_reciprocal(o, x):
+    return x / o.d, 1.0 / o.d          # a graph that warns, then a glue number that raises
+
+
+def stepped_divided_then_reciprocal(o, x):
+    o.t += 1
+    return x / o.d, 1.0 / o.d          # the same after a write back: the rerun path
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("fn", [divided_then_reciprocal, stepped_divided_then_reciprocal])
+def test_a_graph_that_warned_warns_once_when_a_glue_number_raises(fn, backend):
+    """``d == 0.0``: the graph's ``x / d`` warns and ``1.0 / d`` raises. With nothing to
+    write back the glue raises at once; after a write back the frame reruns, and the
+    graph ran under the floating-point guard, so its warning is reported once (by the
+    rerun), not once by the graph and again by the rerun."""
+    import warnings
+
+    def run(f, d):
+        o, x = Holder(1), np.arange(1.0, 4.0)
+        o.d = d
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            try:
+                got = ("value", repr(f(o, x)))
+            except ZeroDivisionError as e:
+                got = ("raised", str(e))
+        return got, o.t, [str(w.message) for w in seen]
+
+    compiled = dynamo.compile(fn, backend=backend)
+    for d in (2.0, 3.0, 0.0, 0.0):
+        assert run(compiled, d) == run(fn, d), d
