@@ -118,6 +118,7 @@ class UnreadDictVariable(DictVariable):
     is the real dict, ``wrap(tx, value, source)`` the builder's (a value read)."""
 
     item_source = ItemSource   # (a defaultdict's: StoredItemSource, see below)
+    KEYS = "dict keys"         # what its guards' notes call the keys (a set's: elements)
 
     def __init__(self, tx, live: dict, source: Source, wrap):
         DictVariable.__init__(self, {}, source)
@@ -204,8 +205,8 @@ class UnreadDictVariable(DictVariable):
                 not (type(a) is tuple and type(b) is tuple and len(a) == len(b)):
             return False   # an int never equals a str or a tuple, nor tuples of two lengths
         self._guard(tx, f"{self._text(key)} {'==' if same else '!='} {self._text(other)}",
-                    [key, other], "dict keys that are the same" if same else
-                    "dict keys that differ")
+                    [key, other], f"{self.KEYS} that are the same" if same else
+                    f"{self.KEYS} that differ")
         return same
 
     def _hint(self, key):

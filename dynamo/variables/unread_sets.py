@@ -48,6 +48,8 @@ class _Members(UnreadDictVariable):
     """The keys an ``UnreadSetVariable`` touched: ``UnreadDictVariable``'s bookkeeping
     (key forms, presence guards, the length) with presence as the only value."""
 
+    KEYS = "set elements"
+
     def __init__(self, tx, live, source: Source):
         UnreadDictVariable.__init__(self, tx, live, source, None)
 
