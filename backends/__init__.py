@@ -10,8 +10,8 @@ dask        a lazy dask graph: fused chunk kernels, dask's own reductions
 cupy        fused CUDA kernels through CuPy (needs a GPU)
 cudagraphs  eager CuPy graph captured once and replayed (needs a GPU)
 native      numpy, then Numba loop nests for hot graphs (needs Numba)
-auto        per graph: native (or numpy without Numba) for NumPy arrays, cupy
-            for CuPy arrays, numpy else
+auto        the default: per graph, native (or numpy without Numba) for NumPy
+            arrays, cupy for CuPy arrays, numpy else
 =========== ================================================================
 
 Each is imported the first time it is looked up (``registry.BUILTIN`` lists them by
@@ -25,6 +25,7 @@ Example::
 """
 
 from .registry import (
+    DEFAULT_BACKEND,
     bind_options,
     is_builtin,
     list_backends,
@@ -32,5 +33,5 @@ from .registry import (
     register_backend,
 )
 
-__all__ = ["bind_options", "is_builtin", "list_backends", "lookup_backend",
+__all__ = ["DEFAULT_BACKEND", "bind_options", "is_builtin", "list_backends", "lookup_backend",
            "register_backend"]

@@ -46,6 +46,13 @@ BUILTIN: dict[str, str] = {
     "auto": ".auto:auto",
 }
 
+# What ``dynamo.compile``, ``dynamo.explain``, ``dynamo.annotate`` and ``python -m dynamo
+# annotate`` use when no backend is named (issue #15): per graph the fastest built-in
+# backend this machine runs for the graph's arrays (the numpy backend, or the native
+# tier above it where Numba is installed; see ``auto``). ``backend="eager"`` names the
+# plain one (the graph's printout), ``backend="numpy"`` the numpy backend alone.
+DEFAULT_BACKEND = "auto"
+
 # user backends, and the built-ins already imported
 _REGISTRY: dict[str, Callable] = {}
 

@@ -4,7 +4,7 @@ Example::
 
     import numpy as np, dynamo
 
-    @dynamo.compile(backend="eager")
+    @dynamo.compile             # backend="auto": the numpy backend (and Numba's tier)
     def gelu(x):
         return 0.5 * x * (1 + np.tanh(0.7978845608 * (x + 0.044715 * x**3)))
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 # first: on a NumPy older than the ones dynamo runs on, the import stops here, saying why
 from dynamo import npversion  # noqa: F401
-from dynamo.backends import list_backends, register_backend
+from dynamo.backends import DEFAULT_BACKEND, list_backends, register_backend
 
 from . import logs
 from .api import OptimizedFunction, OptimizedModule, compile
@@ -48,7 +48,7 @@ __all__ = [
 ]
 
 
-def annotate(fn, output="annotate.html", backend="eager", **options):
+def annotate(fn, output="annotate.html", backend=DEFAULT_BACKEND, **options):
     """``dynamo.annotate(fn, output="report.html")(*args)``: run ``fn`` compiled and write
     an annotated-source HTML report (see :mod:`dynamo.report`, loaded on first use so
     that ``import dynamo`` stays light)."""

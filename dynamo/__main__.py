@@ -34,6 +34,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
+    from dynamo.backends import DEFAULT_BACKEND
     p = argparse.ArgumentParser(prog="python -m dynamo",
                                 description="dynamo command line tools")
     sub = p.add_subparsers(dest="command", required=True)
@@ -45,9 +46,10 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("script", help="path of the Python script to run")
     a.add_argument("--function", "-f", help="top-level function (or callable) of the script "
                    "to annotate; default: the first function its __main__ block calls")
-    a.add_argument("--backend", "-b", default="eager",
-                   help="backend name: eager, numpy, native, auto (per graph: native or "
-                   "numpy for NumPy arrays, eager for CuPy's), cupy, ... (default: eager)")
+    a.add_argument("--backend", "-b", default=DEFAULT_BACKEND,
+                   help="backend name: auto (per graph: native or numpy for NumPy arrays, "
+                   "cupy for CuPy's), eager (plain NumPy calls), numpy, native, cupy, ... "
+                   f"(default: {DEFAULT_BACKEND})")
     a.add_argument("-o", "--output", help="HTML file to write (default: "
                    "<script>.annotate.html in the current directory)")
     a.add_argument("--calls", type=int, default=1, help="how many calls to record "

@@ -2,8 +2,8 @@
 
 Example::
 
-    >>> fast = dynamo.compile(f)                      # a function
-    >>> model = dynamo.compile(MLP(), backend="eager") # a callable object
+    >>> fast = dynamo.compile(f)                      # a function, backend="auto"
+    >>> model = dynamo.compile(MLP(), backend="eager") # a callable object, plain calls
     >>> model._orig_mod                                # the original object
     >>> @dynamo.compile(fullgraph=True)
     ... def g(x): ...
@@ -30,6 +30,7 @@ from collections.abc import Callable
 from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
+from dynamo.backends import DEFAULT_BACKEND
 from dynamo.guards.type_slots import (
     dict_of,
     is_builtin_class,
@@ -50,7 +51,7 @@ from .pickled_by_name import pickled_by_name
 log_breaks = logs.get("graph_breaks")
 
 
-def compile(fn: Callable | None = None, *, backend: str | Callable = "eager",
+def compile(fn: Callable | None = None, *, backend: str | Callable = DEFAULT_BACKEND,
             fullgraph: bool = False, dynamic: bool | None = None,
             options: dict | None = None, **unknown: Any) -> Any:
     """Compile ``fn`` (a function, bound method or callable object) with ``backend``.
@@ -61,6 +62,14 @@ def compile(fn: Callable | None = None, *, backend: str | Callable = "eager",
     a decorator with or without arguments. Raises ``TypeError`` for a non-callable and
     ``ValueError`` for an unknown backend name, and ``TypeError`` naming the valid
     keywords for any other (``fulgraph=True``: "did you mean 'fullgraph'?").
+
+    ``backend`` defaults to ``"auto"``: per graph, the fastest built-in backend this
+    machine runs for the graph's arrays (the numpy backend for NumPy arrays, with the
+    native tier above it where Numba is installed; for CuPy arrays the cupy backend, or
+    eager before it had passed its GPU checks: ``backends/auto.py``), taking the numpy
+    backend's and the native tier's ``options``. Name one to choose it yourself:
+    ``backend="eager"`` (the graph's plain NumPy calls), ``"numpy"``, ``"native"``,
+    ``"cupy"`` ... (``dynamo.list_backends()``), or pass a callable.
     """
     if unknown:
         raise TypeError(_unknown_keyword(next(iter(unknown))))

@@ -39,6 +39,7 @@ from .bytecode.resume import (
     resume_code,
     run_break_code,
 )
+from .cached_call_results import is_cache_wrapper, note_result
 from .codegen import GlueCodegen
 from .exc import RerunEagerly, SkipFrame, Unsupported
 from .frame_records import _break_record, _LazyDis, _log_break, _phase
@@ -258,6 +259,9 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record,
 
     def make_resume(target: int, layout: tuple, names: tuple | None = None):
         rcode = resume_code(code, target, layout, tuple(live if names is None else names))
+        if target == brk.inst.index + 1 and callee and is_cache_wrapper(held_object(callee[0])):
+            # (the call's result, on top: a changing number from the first trace)
+            note_result(rcode, f"___stack{sum(not n for n in layout) - 1}")
         log_bytecode.debug("%s", _LazyDis(rcode, title="resume function"))
         return ResumeCaller(rcode, fn.__globals__, run, cache_of)
 

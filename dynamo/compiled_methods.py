@@ -4,7 +4,7 @@ Example::
 
     >>> m = dynamo.compile(model.step)
     >>> m.__self__ is model, m.__func__          # the object, and the compiled function
-    (True, <dynamo compiled Model.step backend=eager>)
+    (True, <dynamo compiled Model.step backend=auto>)
     >>> pickle.loads(pickle.dumps(m))            # the object and the compiled function
 """
 

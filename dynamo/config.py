@@ -84,25 +84,26 @@ class Config:
     """With ``dynamic=None``: recompile with symbolic sizes after a size-only miss."""
 
     native_after_calls: int = 10
-    """``backend="native"``: a graph called this many times is hot; its tier 2 (Numba
-    loop nests, docs/native.md) compiles in the background. A backend option
-    ``after_calls`` overrides it."""
+    """``backend="native"``, and ``"auto"`` (the default) where Numba is installed: a
+    graph called this many times is hot; its tier 2 (Numba loop nests, docs/native.md)
+    compiles in the background. A backend option ``after_calls`` overrides it."""
 
     native_after_ms: int = 50
-    """``backend="native"``: ... or once this many milliseconds were spent in it."""
+    """``backend="native"`` (and ``"auto"``): ... or once this many milliseconds were
+    spent in it."""
 
     native_max_kernel_lines: int = 1500
-    """``backend="native"``: a graph whose kernel (Numba loop nests) has more source lines
-    than this stays in tier 1, unless the disk cache holds its machine code: Numba's
-    compile of Nesterov's 2682 lines took 88 s of CPU in the background thread, holding
-    the GIL, and tier 1's calls ran 3-5 times slower meanwhile (docs/native.md). 0: no
-    limit. A backend option ``max_kernel_lines`` overrides it."""
+    """``backend="native"`` (and ``"auto"``): a graph whose kernel (Numba loop nests) has
+    more source lines than this stays in tier 1, unless the disk cache holds its machine
+    code: Numba's compile of Nesterov's 2682 lines took 88 s of CPU in the background
+    thread, holding the GIL, and tier 1's calls ran 3-5 times slower meanwhile
+    (docs/native.md). 0: no limit. A backend option ``max_kernel_lines`` overrides it."""
 
     native_compile_timeout_s: int = 600
-    """``backend="native"``: Numba's compile of a kernel in a child process (the option
-    ``compile_process``) still running after this many seconds is killed, and the graph
-    stays in tier 1 (logged on the ``backend`` channel). 0: no limit. A backend option
-    ``compile_timeout_s`` overrides it."""
+    """``backend="native"`` (and ``"auto"``): Numba's compile of a kernel in a child
+    process (the option ``compile_process``) still running after this many seconds is
+    killed, and the graph stays in tier 1 (logged on the ``backend`` channel). 0: no
+    limit. A backend option ``compile_timeout_s`` overrides it."""
 
     disk_cache_dir: str | None = os.environ.get("DYNAMO_CACHE_DIR") or None
     """A directory for the on-disk cache of compiles (``dynamo.disk_cache``): worker

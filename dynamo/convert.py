@@ -39,6 +39,7 @@ from .bytecode.caller_frames import FRAME_READER, READS_ALL, found_reading, read
 from .bytecode.instructions import code_name, frame_params
 from .bytecode.resume import is_resume_code, original_code
 from .bytecode.signature import Params
+from .cached_call_results import changing_results
 from .codegen import GlueCodegen
 from .config import config
 from .exc import RestartAnalysis, SkipFrame, Unsupported
@@ -125,6 +126,7 @@ def _trace_and_build(fn: types.FunctionType, args: tuple, closure, ctx, previous
     record = FrameRecord(code)
     break_points: dict = {}
     dynamic = _dynamic_policy(ctx, previous)
+    dynamic.changing_numbers |= changing_results(code)   # (a cache's result: changing)
     for attempt in range(config.max_restarts + 1):
         dynamic.new_trace()
         output = OutputGraph(fn.__globals__, config,

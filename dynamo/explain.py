@@ -32,7 +32,7 @@ import types
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from dynamo.backends import bind_options, lookup_backend
+from dynamo.backends import DEFAULT_BACKEND, bind_options, lookup_backend
 
 from . import hook
 from .api import entry_function
@@ -357,9 +357,10 @@ def _recompile_log():
         under_lock(_lock, _stop, logger, handler)
 
 
-def explain(fn, backend="eager", **compile_kwargs) -> Explainer:
+def explain(fn, backend=DEFAULT_BACKEND, **compile_kwargs) -> Explainer:
     """``explain(fn)(*args, **kwargs)`` -> ExplainOutput (and the call's result);
-    ``explain(fn).calls([args1, args2, ...])`` -> one ExplainOutput over several calls."""
+    ``explain(fn).calls([args1, args2, ...])`` -> one ExplainOutput over several calls.
+    ``backend`` as for ``dynamo.compile`` (default ``"auto"``)."""
     return Explainer(fn, backend, compile_kwargs)
 
 

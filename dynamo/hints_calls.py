@@ -154,6 +154,13 @@ CALLS: tuple[Advice, ...] = (
            "Indexing this object runs its class's own __getitem__/__class_getitem__, "
            "which may have effects.", "index a plain list, tuple, dict or array, or read "
            "the item before the compiled call"),
+    Advice(r"^call of a _lru_cache_wrapper object",
+           "A functools.lru_cache/cache helper runs in Python here, on purpose: its hits, "
+           "misses, eviction and cached values stay exactly eager's; a number it returns "
+           "is a graph input of the rest of the frame, not a constant "
+           "(dynamo/cached_call_results.py).",
+           "nothing to change; to drop the break, call the helper before the compiled "
+           "function and pass its result as an argument"),
     Advice(r"^call of ",
            "The translator cannot call this object.",
            "call a plain Python function, a NumPy function or a registered op "

@@ -164,6 +164,13 @@ STATEMENTS: tuple[Advice, ...] = (
            "(docs/dynamic_shapes.md, unread_sets).",
            "keep the set's reads to membership and len(), or accept the graph break "
            "(the code stays correct)"),
+    Advice(r"^a dict from outside the trace iterated past its first key",
+           "A dict kept between calls is traced by the keys the call touches, and "
+           "next(iter(d)) by its first key at the start (an LRU's eviction); changed "
+           "by the call before its next key is taken, Python raises RuntimeError or "
+           "iterates in an order its hash table decides: that runs for real.",
+           "take the first key before changing the dict (del d[next(iter(d))]), or "
+           "accept the graph break (the code stays correct)"),
     Advice(r"^an OrderedDict from outside the trace|^OrderedDict\.move_to_end",
            "An OrderedDict kept between calls is traced by the keys the call touches "
            "(in, [], get, setdefault, pop, writes, move_to_end of a key known present, "

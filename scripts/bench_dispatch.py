@@ -77,7 +77,7 @@ def _best(stmt: str, scope: dict, number: int = 20000, repeat: int = 15) -> floa
 def dispatch_rows(rounds: int = 400) -> list[dict]:
     args = [np.random.default_rng(i).standard_normal((4, 4)).astype(np.float32)
             for i in range(7)]
-    compiled = dynamo.compile(seven)
+    compiled = dynamo.compile(seven, backend="eager")
     compiled(*args)
     cache = compiled._ctx.caches[seven.__code__]
     assert len(cache.entries) == 1, "the benchmark must hit one cached entry"
@@ -139,7 +139,7 @@ def _check_parts(args, empty: float) -> list[dict]:
 
 def _later_entry(args) -> list[dict]:
     """The hit is the third entry: two guard checks fail first."""
-    compiled = dynamo.compile(seven, dynamic=False)
+    compiled = dynamo.compile(seven, dynamic=False, backend="eager")
     for n in (4, 3, 2):   # most recent first: the (4, 4) entry ends up third
         compiled(*[a[:n] for a in args])
     _, _, over = side_by_side(seven, compiled, args, rounds=100)
@@ -168,12 +168,12 @@ def module_attr_rows(rounds: int = 200) -> list[dict]:
     """Extra cost of a hit per numpy attribute the function reads (compiled vs compiled)."""
     args = [np.random.default_rng(i).standard_normal((4, 4)).astype(np.float32)
             for i in range(7)]
-    base = dynamo.compile(seven)
+    base = dynamo.compile(seven, backend="eager")
     base(*args)
     rows = []
     for k in (10, 30):
         fn = reads_numpy(k)
-        compiled = dynamo.compile(fn)
+        compiled = dynamo.compile(fn, backend="eager")
         compiled(*args)
         assert len(compiled._ctx.caches[fn.__code__].entries) == 1
         gc.collect()
@@ -202,7 +202,7 @@ def compile_rows(repeat: int = 7) -> list[dict]:
     fn, args = two_hundred_ops()
     totals, phases = [], []
     for _ in range(repeat):
-        compiled = dynamo.compile(fn)
+        compiled = dynamo.compile(fn, backend="eager")
         t = CLOCK()
         compiled(*args)
         totals.append(CLOCK() - t)

@@ -115,7 +115,7 @@ def _time(fn, args, kwargs, number: int) -> float:
 
 def side_by_side(fn, args, kwargs, rounds: int, number: int):
     """Median seconds per call, plain and compiled, from interleaved rounds."""
-    compiled = dynamo.compile(fn)
+    compiled = dynamo.compile(fn, backend="eager")
     compiled(*args, **kwargs)   # compile (and warm) before timing
     fn(*args, **kwargs)
     plain_t, comp_t = [], []
@@ -141,7 +141,7 @@ def _one(index: int, trips: int, compiled: bool) -> None:
     """The ``--one`` mode callgrind runs: two warm calls (the first compiles), then the
     counted one, through ``operator.call``, with the same arguments."""
     name, fn, args, kwargs, _ = programs(trips)[index]
-    f = dynamo.compile(fn) if compiled else fn
+    f = dynamo.compile(fn, backend="eager") if compiled else fn
     f(*args, **kwargs)
     f(*args, **kwargs)
     operator.call(f, *args, **kwargs)

@@ -41,7 +41,7 @@ def _one(n: int) -> tuple[float, float, int]:
     for _ in range(10):
         f(x, t)
     t2 = time.thread_time()
-    report = dynamo.explain(_tuple_branch)(x, t)
+    report = dynamo.explain(_tuple_branch, backend="eager")(x, t)
     guards = sum(len(r.guards) for r in report.records)
     return t1 - t0, (t2 - t1) / 10, guards
 

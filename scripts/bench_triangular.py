@@ -6,7 +6,11 @@ tests/shared/corpus_nested_loops.py's ``forward_sub_loops``, ``cholesky_by_hand`
 ``forward_sub_floats`` and ``cholesky_banachiewicz`` (it loads them from here), so what
 is timed is what the tests check; the last two carry a Python float accumulator
 (``s = 0.0``) read after the loop as ``(b[i] - s) / L[i, i]`` (promoted_exits.py).
-``--cases`` picks some of them (default: all four).
+Then the shapes of docs/loops.md's "Stepped inner loops": ``strided_sweep``
+(``range(i, n, 2)``, also in tests/shared/corpus_stepped_loops.py), red-black
+Gauss-Seidel as strided passes (``red_black_1d``, ``red_black_gs``), and
+``branchy_cholesky`` (``if i == j`` in the ``j`` loop: not a loop node yet).
+``--cases`` picks some of them (default: all eight).
 
 Each figure is the lower quartile of interleaved calls on fresh copies of the inputs
 (CPU time of the process, ``time.process_time``; Numba on one thread); ``first_s`` is
@@ -90,7 +94,58 @@ def cholesky_banachiewicz(A):
     return L
 
 
-CASES = ("forward_sub", "cholesky", "forward_sub_floats", "cholesky_banachiewicz")
+def strided_sweep(A):
+    # every other column right of the diagonal, row by row (range(i, n, 2))
+    n = A.shape[0]
+    for i in range(n):
+        for j in range(i, n, 2):
+            A[i, j] = 0.5 * (A[i, j] + A[j, i])
+    return A
+
+
+def red_black_1d(u, f, sweeps):
+    # 1-D Poisson, red-black Gauss-Seidel: odd points, then even ones (steps of 2)
+    n = u.shape[0]
+    for _ in range(sweeps):
+        for i in range(1, n - 1, 2):
+            u[i] = 0.5 * (u[i - 1] + u[i + 1] + f[i])
+        for i in range(2, n - 1, 2):
+            u[i] = 0.5 * (u[i - 1] + u[i + 1] + f[i])
+    return u
+
+
+def red_black_gs(u, f, sweeps):
+    # 2-D Poisson, red-black Gauss-Seidel: the red points (i + j even) in two strided
+    # passes, then the black ones; each point reads its four neighbours
+    n = u.shape[0]
+    for _ in range(sweeps):
+        for i0, j0 in ((1, 1), (2, 2), (1, 2), (2, 1)):
+            for i in range(i0, n - 1, 2):
+                for j in range(j0, n - 1, 2):
+                    u[i, j] = 0.25 * (u[i - 1, j] + u[i + 1, j] + u[i, j - 1] +
+                                      u[i, j + 1] + f[i, j])
+    return u
+
+
+def branchy_cholesky(A):
+    # one j loop over the row, up to and with the diagonal, choosing the store by the
+    # indices (issue #23 (2): not yet a loop node, see docs/loops.md)
+    n = A.shape[0]
+    L = np.zeros_like(A)
+    for i in range(n):
+        for j in range(i + 1):
+            s = 0.0
+            for k in range(j):
+                s += L[i, k] * L[j, k]
+            if i == j:
+                L[i, j] = np.sqrt(A[i, i] - s)
+            else:
+                L[i, j] = (A[i, j] - s) / L[j, j]
+    return L
+
+
+CASES = ("forward_sub", "cholesky", "forward_sub_floats", "cholesky_banachiewicz",
+         "strided_sweep", "red_black_1d", "red_black_gs", "branchy_cholesky")
 
 
 def _inputs(name: str, n: int):
@@ -98,6 +153,12 @@ def _inputs(name: str, n: int):
     M = rng.random((n, n))
     if name.startswith("forward_sub"):
         return (np.tril(M) + n * np.eye(n), rng.random(n))
+    if name == "strided_sweep":
+        return (M,)
+    if name == "red_black_1d":
+        return (np.zeros(n * n), rng.random(n * n), 10)
+    if name == "red_black_gs":
+        return (np.zeros((n, n)), M, 10)
     return (M @ M.T + n * np.eye(n),)
 
 
@@ -106,10 +167,14 @@ def _hand(name: str):
     return njit(globals()[name])
 
 
+def _fresh(args) -> list:
+    return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+
+
 def _quartile(fn, args, rounds: int) -> float:
     times = []
     for _ in range(rounds):
-        fresh = [a.copy() for a in args]
+        fresh = _fresh(args)
         t = time.process_time()
         fn(*fresh)
         times.append(time.process_time() - t)
@@ -124,18 +189,18 @@ def measure(sizes, rounds: int, cases=CASES) -> list[dict]:
         for n in sizes:
             args = _inputs(name, n)
             fn = globals()[name]
-            want = fn(*[a.copy() for a in args])
+            want = fn(*_fresh(args))
             t = time.process_time()
             tier1 = dynamo.compile(fn, backend="numpy")
-            got1 = tier1(*[a.copy() for a in args])
+            got1 = tier1(*_fresh(args))
             first = time.process_time() - t
             tier2 = dynamo.compile(fn, backend=lambda g, e: native_backend(g, e, options=sync))
-            tier2(*[a.copy() for a in args])
+            tier2(*_fresh(args))
             t = time.process_time()
-            got2 = tier2(*[a.copy() for a in args])   # (the Numba compile, then its call)
+            got2 = tier2(*_fresh(args))   # (the Numba compile, then its call)
             compile2 = time.process_time() - t
             hand = _hand(name)
-            hand(*[a.copy() for a in args])
+            hand(*_fresh(args))
             same = bool(np.array_equal(got1, want) and np.array_equal(got2, want))
             funcs = {"plain": fn, "tier1": tier1, "tier2": tier2, "numba": hand}
             best = {k: [] for k in funcs}

@@ -33,7 +33,9 @@ interval merging, sparse COO, ``np.r_``/``np.c_`` padding, conditional comprehen
 the functions of ``tests/realworld/heldout_corpus13.py`` (a thirteenth corpus, written
 before it was run: NaN cleaning, scaling, one-hot, confusion matrices, moving averages,
 interpolation, image slicing, optimizers over lists of arrays, texts around arrays),
-the programs of
+the functions of ``tests/realworld/heldout_corpus14.py`` (a fourteenth corpus, written
+before it was run: cleaning, metrics, feature engineering, small simulations, text-ish
+arrays, utility helpers), the programs of
 ``scripts/bench_realworld.py`` (``realworld_programs.py``, at benchmark sizes) and the
 Python-feature
 corpus of ``tests/translator`` (``corpus_*.py``), and the programs of ``tests/breaks``
@@ -99,6 +101,8 @@ def corpora() -> dict[str, list[tuple]]:
                             ROOT / "tests" / "realworld" / "heldout_corpus12.py")
     heldout13 = load_module("heldout_corpus13",
                             ROOT / "tests" / "realworld" / "heldout_corpus13.py")
+    heldout14 = load_module("heldout_corpus14",
+                            ROOT / "tests" / "realworld" / "heldout_corpus14.py")
     translator = []
     for stem in ("functions", "control", "containers", "objects", "more"):
         mod = load_module(f"corpus_{stem}",
@@ -137,6 +141,8 @@ def corpora() -> dict[str, list[tuple]]:
                 (name, fn, args, {}) for name, fn, args in heldout12.PROGRAMS],
             "tests/realworld/heldout_corpus13.py": [
                 (name, fn, args, {}) for name, fn, args in heldout13.PROGRAMS],
+            "tests/realworld/heldout_corpus14.py": [
+                (name, fn, args, {}) for name, fn, args in heldout14.PROGRAMS],
             "scripts/bench_realworld.py": [tuple(p) for p in realworld_programs.programs()],
             "tests/translator corpus": translator,
             "tests/breaks corpus (written to break)": written_to_break}
@@ -149,7 +155,8 @@ def count(programs) -> tuple[int, int, collections.Counter, list]:
         dynamo.reset()
         with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            report = dynamo.explain(fn)(*copy.deepcopy(args), **copy.deepcopy(kwargs))
+            report = dynamo.explain(fn,
+                                    backend="eager")(*copy.deepcopy(args), **copy.deepcopy(kwargs))
         breaks = report.graph_break_count
         clean += breaks == 0
         total += breaks

@@ -38,7 +38,7 @@ from .values import Arr, Const, Lazy, Obj, View
 _NATIVE = _ELEMENTWISE | _REDUCTIONS | CREATION | SCANS | {"roll", "getitem", "setitem",
                                                            "after_loop", "fori_loop",
                                                            "ufunc_at", "fill_diagonal",
-                                                           "scalar_cast"}
+                                                           "scalar_cast", "sym_int"}
 
 
 class _Block(Elementwise, Nests, Stencils, Reductions, Loops, Creation, Moves, Calls,
@@ -166,6 +166,8 @@ class _Block(Elementwise, Nests, Stencils, Reductions, Loops, Creation, Moves, C
             self.env[node] = self.fori_loop(node)
         elif target == "scalar_cast":   # np.float64(0.0) only (no_loop_for: others NumPy's)
             self.env[node] = self.materialize(node)
+        elif target == "sym_int":   # an int of enclosing trips (loops.py)
+            self.env[node] = self.sym_int(node)
         else:
             raise Unsupported(f"op {target!r} is not lowered")
 

@@ -154,18 +154,29 @@ class Loops:
 
     def trip_expression(self, trips) -> str:
         """A symbolic trip count (a ``SymArg`` over enclosing loops' trips, each an
-        int64 variable of the kernel) as nopython source: ``(-v + 11)``. Any other
-        symbol (a size, an int input): refused."""
+        int64 variable of the kernel, or over an int computed from them: ``sym_int``)
+        as nopython source: ``(-v + 11)``. Any other symbol (a size, an int input):
+        refused."""
         if not isinstance(trips, SymArg):
             raise Unsupported("fori_loop with a trip count that is no int expression")
         names = {}
         for sym, n in trips.nodes.items():
             v = self.env.get(n)
             if not isinstance(v, Scal) or v.dtype.kind not in "iu" or \
-                    "loop_index" not in n.meta and "loop_outer" not in n.meta:
+                    "loop_index" not in n.meta and "loop_outer" not in n.meta and \
+                    n.target != "sym_int":
                 raise Unsupported("fori_loop with a symbolic trip count")
             names[sym] = v.name
         return f"({trips.sym.render(names)})"
+
+    def sym_int(self, node: Node) -> Scal:
+        """An int the body computes from enclosing trips on each trip: the quotient of
+        a stepped triangular loop's count (``((-trip + 18) // (-2))``, translator/
+        triangular_loops.py ``stepped_count``), an int64 variable. Numba's ``//`` of
+        int64 floors as Python's does; the divisor is a nonzero constant."""
+        name = self.em.new("q")
+        self.em.line(f"{name} = {self.trip_expression(node.args[0])}")
+        return Scal(name, np.dtype(np.int64))
 
     @staticmethod
     def read_after(node: Node) -> set | range:

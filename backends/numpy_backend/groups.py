@@ -121,6 +121,8 @@ def _partial_dtype(node: Node) -> np.dtype:
 
 def _emit_block(m: Module, plan: BlockPlan) -> None:
     group, k, d = plan.group, plan.axis, plan.domain
+    for node in plan.hoisted:   # the same in every block (plan.block_invariant)
+        m.emit(1, f"{node.name} = {m.call(node, plain_name(m))}")
     if plan.row_buffer:
         m.emit(1, f"_wide, _narrow = _row_buffer({plan.row_buffer})")
     m.emit(1, "def _block(_i, _s):")
@@ -155,9 +157,11 @@ def _emit_block(m: Module, plan: BlockPlan) -> None:
     name_of = lambda n: names.get(n, n.name)
     outputs = set(group.outputs)
     dies = _block_dels(plan)
-    narrow = False
+    narrow, hoisted = False, set(plan.hoisted)
     for i, node in enumerate(group.nodes):
         names[node] = node.name
+        if node in hoisted:
+            continue
         _emit_member(m, plan, node, name_of, node in outputs, narrow)
         narrow = bool(plan.row_buffer) and node.meta.get("kind") == ELEMENTWISE
         if dies.get(i):   # free it now (see _block_dels): the next op gets its memory
@@ -182,7 +186,7 @@ def _block_dels(plan: BlockPlan) -> dict[int, list[Node]]:
         >>> _block_dels(plan)[5]                  # after subtract_2, its last reader
         [v_pow]
     """
-    nodes, outputs = plan.group.nodes, set(plan.group.outputs)
+    nodes, outputs, hoisted = plan.group.nodes, set(plan.group.outputs), set(plan.hoisted)
     last = {n: i for i, n in enumerate(nodes)}
     for i, n in enumerate(nodes):
         for inp in n.inputs():
@@ -191,7 +195,9 @@ def _block_dels(plan: BlockPlan) -> dict[int, list[Node]]:
     dies: dict[int, list[Node]] = {}
     for n, i in last.items():
         owned = n not in plan.slot_of and not (n in outputs and uses_out(n)) and \
-            not _partial(plan, n)          # (a partial reduction binds no local name)
+            not _partial(plan, n) and \
+            n not in hoisted               # (a partial reduction binds no local name;
+                                           # a hoisted one is the group function's)
         if owned:
             dies.setdefault(i, []).append(n)
     return dies

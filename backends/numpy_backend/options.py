@@ -61,10 +61,11 @@ class Options:
     blocked_working_set: float = 2.0
     """... but a group over fewer elements still runs block by block when its
     full-size intermediates (members that are not outputs: what the plain path writes
-    and reads back through memory) add up to more than this many times ``cache_bytes``,
-    with at least two blocks of ``min_block_elements`` (0: never; not in a loop body,
-    nor where a flat plan is worth it). Measured on 2 cores beside a CI run
-    (2026-12-05, interleaved CPU time): the closed-form 2x2 eigenvalues (16
+    and reads back through memory), two or more of them, hold more than this many times
+    ``cache_bytes`` at once on the plain path (``plan._peak_live``: the plain path frees
+    each at its last reader), with at least two blocks of ``min_block_elements`` (0:
+    never; not in a loop body, nor where a flat plan is worth it). Measured on 2 cores
+    beside a CI run (2026-12-05, interleaved CPU time): the closed-form 2x2 eigenvalues (16
     intermediates of 200,000 float64: 25.6 MB) 3.43 ms block-wise against 4.21 on the
     plain path (plain NumPy 4.61); corpus 7's k-th neighbour scores (an 800x800
     ``d2``) 5.09 against 7.62. Counting inputs and outputs too blocked single ops

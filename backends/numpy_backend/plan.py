@@ -65,6 +65,7 @@ class BlockPlan:
     row_buffer: int = 0    # > 0: elementwise members run with a ufunc buffer of one row
     slots: list[Slot] = field(default_factory=list)
     slot_of: dict[Node, int] = field(default_factory=dict)
+    hoisted: list[Node] = field(default_factory=list)  # run once, before the blocks
 
     # -------------------------------------------------------------- cutting values
     def _offset(self, shape: tuple) -> int:
@@ -156,14 +157,22 @@ def plan_group(group: Group, options: Options, spilling: bool = False) -> BlockP
 
 
 def _spills_cache(group: Group, size: int, options: Options) -> bool:
-    """The plain path of a group below ``min_blocked_elements`` would stream more bytes
-    of intermediates than ``blocked_working_set`` caches: full-size values that
-    members write and other members read back, none of them an output (inputs and
-    outputs go through memory on either path; blocks keep only the intermediates in
-    the L2 cache). A long elementwise chain over strided views counts as one over
+    """The plain path of a group below ``min_blocked_elements`` would hold more bytes
+    of intermediates at once than ``blocked_working_set`` caches: full-size values
+    that members write and other members read back, none of them an output (inputs
+    and outputs go through memory on either path; blocks keep only the intermediates
+    in the L2 cache). A long elementwise chain over strided views counts as one over
     contiguous arrays: its members' results are new arrays either way.
 
-        >>> # 2x2 eigenvalues: 20 members, 4 outputs, 200,000 float64: 16 x 1.6 MB
+    What counts is the most alive at once (``_peak_live``), not their sum: the plain
+    path frees each value at its last reader, and the next result takes that memory,
+    still in the cache, so a chain whose values die at once streams nothing however
+    long it is. Summed, the red-black relaxation of corpus 5 (ten ops over strided
+    (200, 200) float64 views, at most three 320 KB values alive) ran block-wise, three
+    blocks of ten NumPy calls each: 0.82x plain NumPy, 1.10x on the plain path.
+
+        >>> # 2x2 eigenvalues: 19 members, 16 full-size intermediates (1.6 MB each):
+        >>> # four of them and a mask alive at once, 6.6 MB
         >>> _spills_cache(eig_group, 200_000, Options(cache_bytes=2 << 20))   # > 4 MiB
         True
     """
@@ -175,12 +184,40 @@ def _spills_cache(group: Group, size: int, options: Options) -> bool:
     # (scripts/realworld_programs6.py: 1.97x plain's, 0.98x without blocks).
     if any(_computed(n) and _at_least_half(n, size) for n in group.inputs):
         return False
-    outputs, total = set(group.outputs), 0
-    for n in group.nodes:
-        meta = array_meta(n)
-        if n not in outputs and _full_size(n, size):
-            total += size * meta.dtype.itemsize
-    return total > options.blocked_working_set * options.cache_bytes
+    # One intermediate alone is written and read back once by the plain path (often
+    # in place: min-max rescaling divides into ``x - lo``'s array), data that fits the
+    # L3 cache below min_blocked_elements; its blocks' calls cost more than that pass:
+    # corpus 5's min-max rescale, (50000, 32) float64, ran block-wise at 0.93x plain
+    # NumPy, on the plain path at 1.04x.
+    outputs = set(group.outputs)
+    if sum(n not in outputs and _full_size(n, size) for n in group.nodes) < 2:
+        return False
+    return _peak_live(group, size) > options.blocked_working_set * options.cache_bytes
+
+
+def _peak_live(group: Group, size: int) -> int:
+    """The most bytes of full-size intermediates the plain path holds at once: a
+    member's result is alive from its op (its operands still are, during it) to its
+    last reader's op.
+
+        >>> # t = a + b; u = t * 2; v = u - a; w = t * v (outputs: w; 8 bytes each)
+        >>> _peak_live(group, 1000)            # t, u, v alive while v is computed
+        24000
+    """
+    outputs, last = set(group.outputs), {}
+    for i, n in enumerate(group.nodes):
+        for inp in n.inputs():
+            last[inp] = i
+    live = peak = 0
+    dying: dict[int, int] = {}
+    for i, n in enumerate(group.nodes):
+        if n not in outputs and _full_size(n, size) and n in last:
+            nbytes = size * array_meta(n).dtype.itemsize
+            live += nbytes
+            dying[last[n]] = dying.get(last[n], 0) + nbytes
+        peak = max(peak, live)
+        live -= dying.pop(i, 0)
+    return peak
 
 
 def _computed(node: Node) -> bool:
@@ -243,8 +280,10 @@ def _blocks(group: Group, domain: tuple, kmax: int, partial: bool, options: Opti
 
 
 def _assign_slots(plan: BlockPlan) -> None:
-    """Give each member that writes with ``out=`` a scratch buffer, reusing dead ones."""
-    nodes, outputs = plan.group.nodes, set(plan.group.outputs)
+    """Give each member that writes with ``out=`` a scratch buffer, reusing dead ones
+    (a hoisted member gets none: it runs once, outside the blocks)."""
+    plan.hoisted = block_invariant(plan)
+    nodes, outputs, hoisted = plan.group.nodes, set(plan.group.outputs), set(plan.hoisted)
     last_read: dict[Node, int] = {}
     for i, n in enumerate(nodes):
         for inp in n.inputs():
@@ -255,6 +294,8 @@ def _assign_slots(plan: BlockPlan) -> None:
         for inp in n.inputs():
             if inp in plan.slot_of and last_read[inp] == i:
                 free.setdefault(_key(plan, inp), []).append(plan.slot_of[inp])
+        if n in hoisted:
+            continue
         if uses_out(n) and (n not in outputs or plan.repeats(array_meta(n).shape)):
             key = _key(plan, n)
             if free.get(key):
@@ -264,6 +305,37 @@ def _assign_slots(plan: BlockPlan) -> None:
                 plan.slot_of[n] = len(plan.slots)
                 plan.slots.append(Slot(plan.block_shape(meta.shape), meta.dtype,
                                        plan.sliced(meta.shape)))
+
+
+def block_invariant(plan: BlockPlan) -> list[Node]:
+    """The elementwise members whose values are the same in every block: they read only
+    values no block cuts (a row of column statistics, constants) and each other. They
+    run once before the blocks instead of once per block, as eager runs them once.
+
+    Min-max rescaling of (50000, 32) columns, ``(x - lo) / np.where(span > 0, span,
+    1.0)`` with ``span = hi - lo`` of shape (32,), ran ``hi - lo``, ``span > 0`` and
+    ``np.where`` in each of its 98 blocks: about 300 NumPy calls of 32 elements.
+
+        >>> [n.name for n in block_invariant(plan)]     # (domain (50000, 32), axis 0)
+        ['subtract', 'greater', 'where']
+
+    Not outputs (their write is the block's, ``plan.repeats``) nor reductions.
+    """
+    group = plan.group
+    members, outputs, same = set(group.nodes), set(group.outputs), set()
+
+    def uncut(n: Node) -> bool:
+        if n in members:
+            return n in same
+        meta = array_meta(n)
+        return meta is None or meta.scalar or plan.index(meta.shape) == ""
+    for n in group.nodes:
+        meta = array_meta(n)
+        if n.meta.get("kind") == ELEMENTWISE and n not in outputs and \
+                n not in group.reductions and meta is not None and \
+                (meta.scalar or plan.index(meta.shape) == "") and all(map(uncut, n.inputs())):
+            same.add(n)
+    return [n for n in group.nodes if n in same]
 
 
 def _key(plan: BlockPlan, node: Node) -> tuple:

@@ -440,9 +440,13 @@ def super_self(code) -> str | None:
 
 
 def loads_super(inst: Inst) -> bool:
-    """``inst`` loads the builtin ``super`` (a zero-argument call may follow)."""
+    """``inst`` loads the builtin ``super`` (a zero-argument call may follow). The name
+    is looked at first: another instruction's tuple argument (3.11's ``KW_NAMES``
+    of ``super().m(k, last=v)``: one name) is no ``(push_null, name)`` pair."""
+    if inst.name not in ("LOAD_GLOBAL", "LOAD_NAME"):
+        return False
     arg = inst.arg[1] if isinstance(inst.arg, tuple) else inst.arg
-    return inst.name in ("LOAD_GLOBAL", "LOAD_NAME") and arg == "super"
+    return arg == "super"
 
 
 def _local_names(inst: Inst) -> list[str]:

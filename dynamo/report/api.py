@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dynamo.backends import bind_options, lookup_backend
+from dynamo.backends import DEFAULT_BACKEND, bind_options, lookup_backend
 from dynamo.guards.type_slots import type_module
 
 from .. import convert, hook
@@ -39,13 +39,14 @@ if TYPE_CHECKING:
 log = logging.getLogger("dynamo.internal")
 
 
-def annotate(fn, output: str | os.PathLike = "annotate.html", backend="eager", *,
+def annotate(fn, output: str | os.PathLike = "annotate.html", backend=DEFAULT_BACKEND, *,
              calls: int = 1, measure: int = 0, options: dict | None = None,
              layout: str = "auto") -> Annotator:
     """Wrap ``fn`` so that calling it runs it compiled and writes an annotated report.
 
     ``output``: the HTML file to write (rewritten after each recorded call).
-    ``backend``: a backend name or callable, as for ``dynamo.compile``.
+    ``backend``: a backend name or callable, as for ``dynamo.compile`` (default
+    ``"auto"``).
     ``calls``: how many calls to record; later calls run compiled, unrecorded.
     ``measure``: when > 0, after the first call, time that many more calls of the
     original and of the compiled function (this runs ``fn`` 2 x measure more times,

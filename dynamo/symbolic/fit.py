@@ -31,6 +31,8 @@ def substitute(value, values: dict[str, int]):
         if isinstance(v, SymInt):
             return v.sym.evaluate(values) if values else int(v)
         if isinstance(v, SymFloat):   # a rule sees a plain Python float (weak, NEP 50)
+            if values and getattr(v, "sized", False):   # (an int's float, as a size)
+                return v.sym.evaluate(values)
             return float.__float__(v)
         if isinstance(v, ArrayMeta):   # (itself where static: a rule may tell two
             # arguments apart by identity, ``data_sizes.valued_shape``)
@@ -48,8 +50,8 @@ def symbols_in(value) -> frozenset:
     found: set[str] = set()
     for leaf in tree_leaves(value):
         for d in leaf.shape if isinstance(leaf, ArrayMeta) else (leaf,):
-            if isinstance(d, SymInt):
-                found |= d.sym.symbols
+            if isinstance(d, SymInt) or getattr(d, "sized", False):
+                found |= d.sym.symbols   # (a SymFloat ``sized``: ShapeEnv.floats_as_sizes)
     return frozenset(found)
 
 

@@ -71,6 +71,13 @@ def forms_of(value, rep: str, find, assigned: dict[str, int]) -> set[tuple]:
             out.add((a, b))
         elif isinstance(x, (bool, np.bool_)):
             return
+        elif getattr(x, "sized", False):
+            # (an int's float made a size, ``n + 1.0``: ShapeEnv.floats_as_sizes; its
+            # form read at v = 0 and 1, as exact as an int's)
+            def at(v):
+                return x.sym.evaluate({n: v if find(n) == rep else assigned[n]
+                                       for n in x.sym.symbols})
+            out.add((int(at(1) - at(0)), int(at(0))))
         elif isinstance(x, Symbolic) and not isinstance(x, int) and \
                 all(find(n) != rep for n in x.sym.symbols):
             # (a float of other sizes, ``Xc.shape[0] / n`` written into an array: it

@@ -43,6 +43,20 @@ if TYPE_CHECKING:
     from ..ops import ArrayMeta
 
 
+def _int_valued(expr: Expr) -> bool:
+    """Is ``expr`` an int's value at every call, made from changing ints alone (no float
+    read from the frame)? ``float(s0) + 1`` and ``2 * float(s0) - 3`` are; ``float(s0) /
+    2`` and ``f0 + 1`` are not."""
+    if expr.op == "int":
+        return True
+    if expr.op == "const":
+        v = expr.args[0]
+        return type(v) in (int, bool) or (type(v) is float and v.is_integer())
+    if expr.op in (float, operator.add, operator.sub, operator.mul, operator.neg, abs):
+        return all(_int_valued(a) for a in expr.args)
+    return False
+
+
 def _same_meta(op, args, kwargs, meta) -> bool:
     """The op's rule gives ``meta`` for these (probe) arguments; one that raises reads a
     value it was given, so it is not blind to it."""
@@ -260,6 +274,7 @@ class ShapeEnv:
         promotion of a Python float does not read it (NEP 50), nor does the result's
         shape. Any other op's result might (``np.arange(0, 1, step)``): it is pinned
         unless the rule gives the same result at very different floats (``_float_blind``)."""
+        meta_args, meta_kwargs = self.floats_as_sizes(op, meta_args, meta_kwargs, meta)
         self.check_floats(op, meta_args, meta_kwargs, meta)
         meta_args, meta_kwargs = self._numbers_as_values(op, meta_args, meta_kwargs, meta)
         if not symbols_in((meta_args, meta_kwargs)):
@@ -281,11 +296,35 @@ class ShapeEnv:
         could depend on their values: any op but an elementwise one, unless its rule
         gives the same result at very different floats (``_float_blind``). A loop
         node's body asks it too, for floats made from the index (``LoopScope.fit``)."""
-        floats = [v for v in tree_leaves((meta_args, meta_kwargs)) if isinstance(v, SymFloat)]
+        floats = [v for v in tree_leaves((meta_args, meta_kwargs))
+                  if isinstance(v, SymFloat) and not getattr(v, "sized", False)]
         if floats and op.kind != "elementwise" and \
                 not self._float_blind(op, meta_args, meta_kwargs, meta):
             pin(frozenset().union(*(v.sym.symbols for v in floats)),
                 f"np.{op.name} of a changing float")
+
+    def floats_as_sizes(self, op, meta_args, meta_kwargs, meta):
+        """The call with each changing float that is an int's value made from the
+        frame's changing ints alone (``n + 1.0``: ``float(s0) + 1``, ``_int_valued``)
+        marked ``sized``, where the op's result may read it (not elementwise, not
+        ``_float_blind``): the fit then moves the ints it is made of and evaluates it at
+        each move (``fit.substitute``), as it does an int size, so ``np.arange(n +
+        1.0)`` has ``n + 1`` elements for every ``n`` (with ``np.arange(n)``'s guards)
+        where ``check_floats`` would pin ``n``. Unchanged otherwise."""
+        floats = [v for v in tree_leaves((meta_args, meta_kwargs)) if isinstance(v, SymFloat)]
+        if not floats or op.kind == "elementwise" or \
+                not all(_int_valued(v.sym) and v.sym.symbols <= self.symbols.keys()
+                        for v in floats) or \
+                self._float_blind(op, meta_args, meta_kwargs, meta):
+            return meta_args, meta_kwargs
+
+        def sized(v):
+            if not isinstance(v, SymFloat):
+                return v
+            marked = SymFloat(float.__float__(v), v.sym, True)   # (a copy: v is shared)
+            marked.sized = True
+            return marked
+        return tree_map(sized, (meta_args, meta_kwargs))
 
     def _numbers_as_values(self, op, meta_args, meta_kwargs, meta):
         """The call with its changing ints used only as values (``sizes.free_numbers``)

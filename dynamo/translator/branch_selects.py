@@ -61,6 +61,7 @@ from ..variables.size_values import size_flag
 from .base import TranslatorBase
 from .loop_body_state import dead_after
 from .loop_exits import names
+from .number_selects import number_kind, select_number
 from .raising_checks import _DATA_CAUSES, _conditional_jump, _flag, _root, defer_check
 
 # What a caller of ``truth_or_select`` gets where both ways were traced: the trace
@@ -110,13 +111,13 @@ def select_branches(tx, inst, value, error) -> bool:
     plan = _plan(tx, inst, value, error)
     if plan is None:
         return False
-    jump, flag, join, restart = plan
+    jump, flag, join, restart, fall_end = plan
     target_when = _target_truth(tx.info.insts, inst, jump)
     _read_arguments(tx, jump.index, join)
     entry = _State.of(tx)
     nodes_before = set(tx.output.graph.nodes)
     try:
-        falls = _trace_way(tx, entry, jump.index + 1, join)
+        falls = _trace_way(tx, entry, jump.index + 1, fall_end)
         # (where the first way returns, the second must too: ``return a if c else b``,
         # or 3.12+'s copy of a short ``return`` after the ``if`` into both ways)
         jumps = _trace_way(tx, entry, jump.target, None if falls.returns else join)
@@ -141,7 +142,8 @@ def select_branches(tx, inst, value, error) -> bool:
 
 
 def _plan(tx, inst, value, error):
-    """(jump, flag, join, restart) where both ways may be tried; None where not."""
+    """(jump, flag, join, restart, fall_end) where both ways may be tried (the way that
+    falls through ends at ``fall_end``, the other at ``join``); None where not."""
     output = tx.output
     if not tx.config.branch_selects or error.cause not in _DATA_CAUSES:
         return None
@@ -156,12 +158,14 @@ def _plan(tx, inst, value, error):
         return None
     root = _root(tx)
     point, restart = root.check_restart(tx.code, inst.index, error)
-    join = _join_index(tx.info.insts, jump)
+    insts = tx.info.insts
+    fall_end, join = _trip_ends(insts, jump) or (_join_index(insts, jump),) * 2
     if point.key in root.break_points or join is None or (tx is root and any(
             i in root.break_points for i in range(jump.index, join + 1))) or \
-            not _may_be_straight(tx.info.insts[jump.index + 1:join]):
+            not _may_be_straight(insts[jump.index + 1:fall_end]) or \
+            not _may_be_straight(insts[jump.target:join]):
         return None
-    return jump, flag, join, restart
+    return jump, flag, join, restart, fall_end
 
 
 # Instructions a way that only computes never runs (a write, a ``raise``, a ``yield``):
@@ -201,6 +205,24 @@ def _join_index(insts, jump) -> int | None:
     if last.name in _JUMPS and last.target is not None and last.target > jump.target:
         return last.target
     return jump.target
+
+
+def _trip_ends(insts, jump) -> tuple[int, int] | None:
+    """``(fall_end, join)`` where both ways of ``jump`` end the loop body's trip, each
+    with a jump back to the loop's head: the way that falls through at the jump back
+    just before ``jump``'s target, the other at the next jump back to the same head.
+    The ways join at the second (which the trace then runs). So an ``if`` that is the
+    last statement of a loop body (3.13: ``POP_JUMP_IF_TRUE L2; JUMP_BACKWARD L1; L2:
+    total += 1; JUMP_BACKWARD L1``; 3.11's ``if``/``else`` there) is one select.
+    None for any other shape."""
+    first = insts[jump.target - 1]
+    if first.name != "JUMP_BACKWARD" or first.target is None or first.target >= jump.index:
+        return None
+    for inst in insts[jump.target:jump.target + _MAX_STEPS]:
+        if inst.target is not None:
+            same = inst.name == "JUMP_BACKWARD" and inst.target == first.target
+            return (first.index, inst.index) if same else None
+    return None
 
 
 def _target_truth(insts, inst, jump) -> bool:
@@ -351,6 +373,14 @@ def _one_value(tx, flag, a, b, merged: dict, before: set):
         return a
     if BranchChoiceVariable.joins(a, b):
         return _chosen(tx, flag, a, b, merged, before)
+    kind = number_kind(a, b)
+    if kind is not None:   # (a counter kept per element: ``if v > t: total += 1``)
+        key = ("number", id(a), id(b))
+        if key not in merged:
+            merged[key] = select_number(tx, flag, a, b, kind)
+        if merged[key] is None:
+            raise NotASelect(f"the ways join {a.describe()} and {b.describe()}")
+        return merged[key]
     if not (isinstance(a, ArrayVariable) and isinstance(b, ArrayVariable)) or \
             not isinstance(a.meta, ops.ArrayMeta) or a.meta != b.meta or \
             a.meta.kind != ops.NUMPY:

@@ -182,9 +182,11 @@ def identical(tx, a: Variable, b: Variable) -> bool:
     for v, other in ((a, b), (b, a)):
         # min(c, s) is c itself or s itself, as the data decides (and x.item() may be
         # a cached small int or bool): only the running program knows which object it
-        # is. A number is never None (``if lr is None``) without the value.
+        # is. A number is never None (``if lr is None``) without the value, unless
+        # one way of an ``if`` gave None (``BranchChoiceVariable.may_be_none``).
         if isinstance(v, DeferredNumberVariable):
-            if isinstance(other, ConstantVariable) and other.value is None:
+            if isinstance(other, ConstantVariable) and other.value is None and \
+                    not v.may_be_none:
                 return False
             raise v.needed()
     try:

@@ -8,7 +8,6 @@ from ..variables import (
     DictVariable,
     ListVariable,
     SequenceVariable,
-    SetVariable,
     SliceVariable,
     TupleVariable,
 )
@@ -17,6 +16,7 @@ from ..variables.formatted import changing_number, join_parts
 from ..variables.formatted import format_value as deferred_format
 from ..variables.graph_numbers import is_graph_number
 from ..variables.objects import ExceptionVariable
+from ..variables.set_displays import set_display
 from ..variables.sets import const_key
 from ..variables.trip_rows import TripRowsVariable
 
@@ -29,7 +29,7 @@ class Containers:
         self.push(ListVariable(self.popn(inst.arg)))
 
     def BUILD_SET(self, inst):
-        self.push(SetVariable(self.popn(inst.arg)))
+        self.push(set_display(self.popn(inst.arg)))   # (changing numbers: unhashed)
 
     def BUILD_MAP(self, inst):
         items = self.popn(2 * inst.arg)
@@ -80,9 +80,12 @@ class Containers:
         self.changed(inst.arg)
 
     def SET_UPDATE(self, inst):
-        items = self.unpack_iterable(self.pop())
-        for v in items:
-            self.stack[-inst.arg].add(v)
+        other, target = self.pop(), self.stack[-inst.arg]
+        if hasattr(target, "merge"):   # (a set, a frozenset merged whole: sets.py)
+            target.merge(self, other)
+        else:
+            for v in self.unpack_iterable(other):
+                target.add(v)
         self.changed(inst.arg)
 
     # (a dict changes through ``store``, which logs it for ``write_back``: a dict from

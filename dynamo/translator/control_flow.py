@@ -14,6 +14,7 @@ import numpy as np
 from .. import pyversion
 from ..exc import Unsupported
 from ..variables import ArrayVariable, ConstantVariable, IteratorVariable
+from ..variables.arrays import DeferredNumberVariable
 from ..variables.base import untraced_iteration
 from ..variables.iterators import take
 from ..variables.size_values import SizeTruthVariable
@@ -159,6 +160,9 @@ class ControlFlow:
 
     def jump_if_none(self, inst, when: bool):
         value = self.pop()
+        if isinstance(value, DeferredNumberVariable) and value.may_be_none:
+            # (None or a number, as the data says: BranchChoiceVariable)
+            raise value.needed()
         is_none = value.is_constant() and value.as_python_constant() is None
         if is_none == when:
             self.jump(inst)

@@ -3,7 +3,7 @@ message of the graph break at its test (issue #19: a break says what to change).
 
 ``while_loops.for_break_shape`` makes a node of ``for _ in range(n): ...; if <test>:
 break`` only where nothing reads the loop variable in the loop and the ``break`` runs
-what the loop's normal end runs, and the ``break`` is alone in its branch. Four
+what the loop's normal end runs, and the ``break`` is alone in its branch. Five
 everyday shapes fail that, and the break's message names them:
 
 * an index-reading search: ``for i in range(n): if a[i] > thr: break`` (the body
@@ -13,7 +13,10 @@ everyday shapes fail that, and the break's message names them:
 * a ``break`` branch that assigns locals first (``if c: converged = True; break``):
   after the loop such a local holds the branch's value where the loop broke and its
   value from before where the range ran out, a Python value only the data decides;
-* a ``break`` branch that runs other code first (``print(...)``, ``val = s[i]``).
+* a ``break`` branch that runs other code first (``print(...)``, ``val = s[i]``);
+* a ``return`` inside the loop (``for i, v in enumerate(x): if v > thr: return i``):
+  where the function ends only the data decides (named apart from ``for ... else``,
+  whose shape it shares in the bytecode: a way out that skips the loop's normal end).
 
 The test may be an ``and`` chain (``if x[t - 1] < c and x[t] >= c: ...; break``,
 ``bytecode.branch_chains``). Each shape has a hint (``shape_hint``) with the rewrite
@@ -52,6 +55,7 @@ _SEARCH = "the loop variable "
 _RUNS = "the break branch runs code "
 _ASSIGNS = "the break branch assigns "
 _ELSE = "a for ... else "
+_RETURNS = "the loop returns from inside "
 
 
 def unsupported_for_break(tx, inst) -> str:
@@ -101,6 +105,10 @@ def unsupported_for_break(tx, inst) -> str:
     if not (after.name in ("JUMP_FORWARD", "JUMP", "JUMP_NO_INTERRUPT") and
             after.target == end or code_tail(insts, pop + 1) == code_tail(insts, end)
             is not None):
+        line = _early_return_line(insts, pop + 1, end)
+        if line is not None:
+            return (f"{_RETURNS}(return at line {line}): where the function ends, "
+                    "inside the loop or after it, only the data decides")
         return (_ELSE + "(the else block runs where the range runs out, "
                 "which the break skips: what runs after the loop depends on how it "
                 "ended, which only the data decides)")
@@ -115,6 +123,20 @@ def unsupported_for_break(tx, inst) -> str:
                 "value from before where the range ran out: a Python value only the "
                 "data decides)")
     return ""
+
+
+def _early_return_line(insts, start: int, end: int) -> int | None:
+    """The line of the ``return`` statement that the way out at ``start`` is, where it
+    is one written inside the loop (``for i, v in enumerate(x): if v > thr: return
+    i``); None where it is no ``return`` or one the compiler copied from after the loop
+    (3.12+ copy the code after the loop up to its ``return`` to a ``break``: those
+    instructions carry the lines after the loop, ``end``'s or later)."""
+    tail, after = code_tail(insts, start), insts[end].lineno if end < len(insts) else None
+    if tail is None or after is None:
+        return None
+    ret = next(i for i in insts[start:] if i.name in _ENDS)
+    line = ret.lineno if ret.lineno is not None else insts[start].lineno
+    return line if line is not None and line < after else None
 
 
 def _break_pop(insts, start: int, leaves, other: int) -> tuple[int, int, bool] | None:
@@ -167,6 +189,13 @@ def shape_hint(why: str) -> str:
                 "so that the break is alone in its branch: then the loop is one "
                 "while_loop node (docs/loops.md; a print or a test on data moved after "
                 "it still breaks there, once); else accept the graph break")
+    if why.startswith(_RETURNS):
+        return ("let the loop run on and choose the result after it: a first-match "
+                "search needs no loop (c = x > thr; i = np.where(c.any(), np.argmax(c), "
+                "-1), a 0-d array), and a convergence loop may end with `done = err < "
+                "tol; x = new; if done: break` and return after the loop (one "
+                "while_loop node, docs/loops.md); else accept the graph break (the "
+                "loop runs as Python)")
     if why.startswith(_ELSE):
         return ("drop the else block and compute what it decides after the loop from "
                 "the loop's state (docs/loops.md); else accept the graph break")

@@ -122,6 +122,8 @@ def rest_of(it) -> range | SymbolicRest | None:
         return SymbolicRest(it.index, 1, it.rows - it.index) \
             if isinstance(it.rows, SymInt) else range(it.index, it.rows)
     if isinstance(it, SymRangeIteratorVariable) and not it.done:
+        if it.step not in (1, -1):   # (a count no affine expression holds: triangular)
+            return None
         return SymbolicRest(it.start + it.step * it.index, it.step, it.left())
     if not isinstance(it, SequenceIteratorVariable) or it.done or \
             not isinstance(it.seq, ConstantVariable) or type(it.seq.value) is not range:

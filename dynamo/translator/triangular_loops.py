@@ -26,6 +26,14 @@ bounds inside it. Each trip count reads at most one enclosing index (else the re
 has corners no interval names: the loop is unrolled, as before); enclosing trip counts
 must be plain ints, and so must the sizes the op reads.
 
+A constant step other than 1 or -1 (``range(i, n, 2)``, ``range(n - 1, i, -2)``) has
+the count ``-((start - stop) // step)``, no affine expression: the quotient is an int
+the enclosing body computes on each of its trips (a ``sym_int`` node, ``ui0``:
+``stepped_count``), the count is ``-ui0``, and the corners put the quotient's value in
+beside the trips (``_with_quotients``). The last inner index is then affine in the
+enclosing trip up to a term of period ``|step|``, so the corners also hold every
+enclosing trip of the first and last period of its interval (``_corners``).
+
 Where it cannot be such a node the trace starts over with the inner loop unrolled in
 the body (``loops.UNROLL_NESTED``), which then unrolls the outer loop, as before.
 
@@ -37,6 +45,8 @@ Example::
 
 from __future__ import annotations
 
+import math
+import operator
 from contextlib import contextmanager
 
 from ..ops import ArrayMeta
@@ -44,6 +54,7 @@ from ..symbolic import Sym, SymInt
 from ..symbolic.fit import symbols_in
 from ..tree import tree_map
 from ..variables.iterators import SymRangeIteratorVariable
+from ..variables.size_values import graph_int
 from .data_trips import DataTripScope
 from .loop_facts import NotALoopNode, same_result, why_not
 from .loops import LoopScope, SymbolicRest
@@ -75,10 +86,13 @@ def substitute_trips(value, trips: dict, hints: dict | None = None):
 class TriangularScope(DataTripScope):
     """A nested ``LoopScope`` over a range that follows an enclosing loop's index."""
 
-    def __init__(self, tx, inst, it, rest, counters: dict):
+    def __init__(self, tx, inst, it, rest, counters: dict, quotient=None):
         # a carried Python float accumulator, as the np.float64 one trip makes it
         # (``promoted_floats``: where nothing can tell the two apart)
         self.promoted = promote(tx, inst)
+        # a step other than 1 or -1: ``(symbol, start - stop, step)`` of the count's
+        # quotient (``stepped_count``); the range runs where ``span`` is positive
+        self.quotient, self.span = quotient, it.span()
         before = set(tx.locals)
         super().__init__(tx, inst, it, rest, counters)
         # the arguments first read here (``_read_inputs``; in an outer trip where
@@ -154,28 +168,82 @@ class TriangularScope(DataTripScope):
             chain.append(scope)
             scope = scope.parent
         chain.reverse()                  # outermost first; ``self`` last
-        counts = {s.symbol: s.last + 1 for s in chain}
+        # where each loop runs a trip: its count >= 1, or, of a stepped one, its span
+        # >= 1 (both affine in the enclosing trips)
+        runs = {s.symbol: getattr(s, "span", s.last + 1) for s in chain}
         for s in chain:
-            read = symbols_in(counts[s.symbol])
+            read = symbols_in(runs[s.symbol])
             if len(read) > 1:
                 raise NotALoopNode("a trip count that follows two enclosing indices")
         assignments = [{}]
         for depth, s in enumerate(chain[:-1]):
-            later = [t for t in chain[depth + 1:] if s.symbol in symbols_in(counts[t.symbol])]
+            later = [t for t in chain[depth + 1:] if s.symbol in symbols_in(runs[t.symbol])]
+            # the last index of a stepped loop inside is affine in this trip up to a
+            # term of period ``|step|`` (``range(0, i, 2)``: i - 1, i - 2, i - 1, ...):
+            # an extreme of affine plus periodic is reached within one period of an
+            # end, so the first and last ``period`` trips are all checked
+            period = math.lcm(1, *(abs(t.quotient[2]) for t in chain[depth + 1:]
+                                   if getattr(t, "quotient", None)))
             grown = []
             for trips in assignments:
-                lo, hi = 0, substitute_trips(counts[s.symbol], trips) - 1
-                if isinstance(hi, SymInt):
-                    raise NotALoopNode("an enclosing loop's trip count is a symbol")
-                for t in later:   # count_t(trip) = a + b * trip >= 1
-                    lo, hi = _interval(substitute_trips(counts[t.symbol], trips), s.symbol,
+                lo, hi = 0, _count_at(s, trips) - 1
+                for t in later:   # runs_t(trip) = a + b * trip >= 1
+                    lo, hi = _interval(substitute_trips(runs[t.symbol], trips), s.symbol,
                                        lo, hi)
                 if lo > hi:
                     continue
-                for k in sorted({lo, min(lo + 1, hi), (lo + hi) // 2, max(hi - 1, lo), hi}):
+                if period > _MAX_PERIOD and hi - lo >= 2 * _MAX_PERIOD:
+                    raise NotALoopNode("a stepped loop whose step needs too many corners")
+                ends = {*range(lo, min(lo + period, hi + 1)), *range(max(hi - period + 1, lo),
+                                                                      hi + 1)}
+                for k in sorted(ends | {lo, min(lo + 1, hi), (lo + hi) // 2,
+                                        max(hi - 1, lo), hi}):
                     grown.append({**trips, s.symbol: k})
             assignments = grown
-        return assignments
+        return [_with_quotients(chain, trips) for trips in assignments]
+
+
+# the longest period of corners checked (a step of at most 32: 64 outer trips per level)
+_MAX_PERIOD = 32
+
+
+def _count_at(scope, trips: dict) -> int:
+    """The trip count of ``scope`` where the enclosing trips are ``trips``."""
+    count = substitute_trips(scope.last + 1, _with_quotients([scope], trips))
+    if isinstance(count, SymInt):
+        raise NotALoopNode("an enclosing loop's trip count is a symbol")
+    return count
+
+
+def _with_quotients(chain, trips: dict) -> dict:
+    """``trips`` with the count quotient of each stepped loop of ``chain`` put in."""
+    trips = dict(trips)
+    for s in chain:
+        quotient = getattr(s, "quotient", None)
+        if quotient is not None:
+            name, diff, step = quotient
+            diff = substitute_trips(diff, trips)
+            if isinstance(diff, SymInt):
+                raise NotALoopNode("a stepped loop's bounds read a size")
+            trips[name] = diff // step
+    return trips
+
+
+def stepped_count(tx, it) -> tuple:
+    """The trip count of a range of step ``k`` (not 1 or -1) whose bounds follow
+    enclosing indices, ``len(range(start, stop, k)) == max(0, -((start - stop) // k))``
+    for either sign of ``k``: the quotient is an int the enclosing body computes
+    (a ``sym_int`` node, ``variables/size_values.graph_int``), the count its negation
+    (``for trip in range(count)`` runs none where it is 0 or below). Returns the count
+    and ``(the quotient's symbol, start - stop, k)``.
+
+        >>> stepped_count(tx, iter(range(i, n, 2)))   # i = trip_1 + 1, n = 9
+        (SymInt(-4, -ui0), ('ui0', SymInt(-8, trip_1 - 8), 2))
+    """
+    diff = it.start - it.stop
+    quotient = graph_int(tx, operator.floordiv, [diff, it.step],
+                         "the trip count of a stepped triangular loop").value
+    return -quotient, (next(iter(quotient.sym.symbols)), diff, it.step)
 
 
 def _interval(count, symbol: str, lo: int, hi: int) -> tuple[int, int]:
@@ -220,8 +288,10 @@ class TriangularLoops:
                 self.in_try() or self.info.loop_may_exit_early(inst.index):
             return None   # (as before: unrolled in the body)
         try:
-            rest = SymbolicRest(it.start, it.step, it.left())
-            scope = TriangularScope(self, inst, it, rest, {})
+            count, quotient = (it.left(), None) if it.step in (1, -1) else \
+                stepped_count(self, it)
+            rest = SymbolicRest(it.start, it.step, count)
+            scope = TriangularScope(self, inst, it, rest, {}, quotient)
             scope.trace_body()
             check_promoted(scope, scope.promoted)
             with unwatched(self.locals):   # (the outer body's locals)

@@ -22,15 +22,17 @@ Example::
 The modules are layered; each imports only the ones before it (``tests/
 test_import_graph.py`` checks it):
 
-    base < constant < sequences < sets < dicts < named_tuples < container_ops < iterators
+    base < constant < sequences < sets < set_displays < dicts < named_tuples
+         < container_ops < iterators < first_key_iterators
          < ndindex < functions < folding < library_names < loop_exit_tests < layout_flags
          < graph_numbers < arrays < size_values < stacked_lists < trip_rows < formatted
          < formatted_calls
          < linspace_step < polynomials < number_casts < library_calls
          < dask_arrays < errstate
          < class_facts < class_writes < library_attributes < opaque < objects
-         < super_lookup < random_objects < lifetimes < deques < deque_stacks < float_windows
-         < int_choices < loggers < iteration
+         < super_lookup < random_objects < lifetimes < deques < deque_stacks < list_windows
+         < float_windows < int_choices < unread_dicts < unread_sets < unread_ordered_dicts
+         < loggers < iteration
          < conversions < builtins < value_kinds < builder
 
 (The containers: ``sequences`` tuples, lists and slices; ``sets`` sets and what sets and

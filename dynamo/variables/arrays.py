@@ -380,6 +380,10 @@ class DeferredNumberVariable(Variable):
     used as an array index (``_array_index`` in ``translator/base.py``) it needs no
     break; a use that needs the number while tracing raises ``needed()`` there."""
 
+    # ``BranchChoiceVariable``: ``x.max() if d > 0 else None`` may be None, which
+    # ``is None`` (and ``if v is None``) must not answer while tracing
+    may_be_none = False
+
     def __init__(self, fn: type, snapshot: ArrayVariable):
         self.fn, self.snapshot = fn, snapshot
 

@@ -64,7 +64,7 @@ from .objects import (
 )
 from .polynomials import Poly1dVariable
 from .sequences import ListVariable, SequenceVariable, TupleVariable, wrap_constant
-from .sets import SetVariable
+from .sets import SetVariable, merged_operand, operand_recipe
 from .size_values import size_abs
 
 # HANDLERS: one table with iteration.py's (map, filter, sum, max, min, any, all), which
@@ -353,6 +353,11 @@ def _list(tx, it=None):
 
 @handles(set)
 def _set(tx, it=None):
+    # set(s) of a set or an exact dict merges the whole table, resized first (an
+    # iterable's elements are added one by one): the same call makes it (sets.py)
+    real = None if it is None else merged_operand(tx, it)
+    if real is not None:
+        return SetVariable(tx.unpack_iterable(it), ("call", set, (operand_recipe(it, real),)))
     return SetVariable([] if it is None else tx.unpack_iterable(it))
 
 
@@ -396,7 +401,9 @@ def _iter(tx, it, *sentinel):
 def _next(tx, it, *default):
     if not isinstance(it, IteratorVariable):
         raise Unsupported("next() of a non-iterator (raises TypeError)")
-    item = take(tx, it)
+    first = getattr(it, "take_first", None)   # (a dict's first key, its keys unread)
+    item = first(tx) if first is not None else None
+    item = take(tx, it) if item is None else item
     if item is None:
         if default:
             return default[0]

@@ -18,7 +18,7 @@ from .base import Variable
 from .constant import ConstantVariable, check_size
 from .dicts import DefaultDictVariable, DictVariable
 from .sequences import ListVariable, SequenceVariable, TupleVariable, wrap_constant
-from .sets import SetLikeVariable, SetVariable, real_set_operand
+from .sets import SetLikeVariable, SetVariable, operand_recipe, real_set_operand
 
 _SET_OPERATORS = {"bitwise_or": (operator.or_, operator.ior),
                   "bitwise_and": (operator.and_, operator.iand),
@@ -56,20 +56,26 @@ def container_binary_op(tx, name: str, a: Variable, b: Variable,
 
 
 def _set_operator(tx, name: str, a: Variable, b: Variable, inplace: bool) -> Variable:
-    if inplace and name == "bitwise_or" and hasattr(a, "inplace_or"):
-        return a.inplace_or(tx, b)   # (a set from outside, unread: unread_sets)
+    if inplace and hasattr(a, "inplace_or"):   # (a set from outside, unread: unread_sets)
+        if name != "bitwise_or":   # (its glue replays adds, discards and updates only)
+            raise Unsupported(f"{name}= of a set from outside the trace")
+        return a.inplace_or(tx, b)
     real_a, real_b = real_set_operand(tx, a), real_set_operand(tx, b)
     if real_a is None or real_b is None:
         raise Unsupported(f"operator {name} on {a.describe()} and {b.describe()}")
     plain, augmented = _SET_OPERATORS[name]
-    result = (augmented if inplace else plain)(real_a, real_b)   # TypeError: a break
+    fn = augmented if inplace else plain
+    result = fn(real_a, real_b)   # TypeError: a break
+    operands = (operand_recipe(a, real_a), operand_recipe(b, real_b))
     if isinstance(a, SetVariable) and result is real_a:   # set.__ior__ & co.: in place
         tx.output.side_effects.mutate(a)
+        a.record(augmented, operands[1:])
         a.assign(result, real_b)
         return a
     if isinstance(result, frozenset):
         return ConstantVariable(result)
-    return SetVariable([ConstantVariable(k) for k in result])
+    # (its table is made from a copy of the left operand's: the same call makes it)
+    return SetVariable([ConstantVariable(k) for k in result], ("call", fn, operands))
 
 
 def _tuple_items(var: Variable) -> list[Variable] | None:

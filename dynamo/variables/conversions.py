@@ -43,7 +43,10 @@ def _conversion_error(fn, array: ArrayVariable) -> Exception | None:
 def _conversion_needed(name: str) -> Unsupported:
     return Unsupported(f"{name}() of an array converts array data to Python",
                        "The value is only known when the graph has run.",
-                       hint="keep it as an array, or accept the graph break",
+                       hint=f"keep the value as an array: test, count and choose with "
+                       f"array ops (x > limit, np.count_nonzero(x > limit), np.where(x > "
+                       f"limit, a, b)) rather than {name}() of each element; else accept "
+                       "the graph break",
                        cause="array_to_python")
 
 

@@ -25,7 +25,11 @@ Example::
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
+
+from dynamo.guards import EXPR, Guard, ModuleAttrSource
 
 from .. import ops
 from ..exc import Unsupported
@@ -75,7 +79,8 @@ def probe_of(value):
         return 0 if isinstance(value.value, SymInt) else 0.0
     if isinstance(value, ArrayVariable):
         m = value.meta
-        if m.kind != ops.NUMPY or m.dtype.kind not in _KINDS:
+        if m.kind != ops.NUMPY or m.dtype.kind not in _KINDS or \
+                (not m.scalar and _user_formatter()):
             return None
         zero = np.zeros((), m.dtype)
         return zero[()] if m.scalar else zero if m.shape == () else np.zeros((1,), m.dtype)
@@ -142,7 +147,35 @@ def snapshot(tx, value) -> tuple[Variable, bool]:
     number itself."""
     if not isinstance(value, ArrayVariable):
         return value, False
+    if not value.meta.scalar:
+        options = f"{_PRINT_OPTIONS.expr()}{_READ}"
+        tx.output.guards.add(Guard(_PRINT_OPTIONS, EXPR, " and ".join(
+            f"{options}.get({name!r}) is None" for name in _USER_CODE),
+            note="no formatter or override_repr print option"))
     return tx.output.call_op(ops.get("copy"), [value], {}), value.meta.scalar
+
+
+# An array's text (``str``, ``repr``, ``"%s"`` of an ndarray; not a NumPy scalar's,
+# which is NumPy's own code whatever the options) runs the ``formatter`` and
+# ``override_repr`` print options where they are set (``np.set_printoptions(
+# formatter={"float": fn})``): the program's own code, with its effects and
+# exceptions, which the glue would run after the program's later effects (and the
+# trace-time probe once more). So such a text is the break it was while one is set,
+# and guarded "neither is set" where it is deferred.
+# (NumPy 2's context variable of the options, read in 0.1 us where
+# ``np.get_printoptions()`` copies them in 3.6 us; the public call where it is absent)
+try:
+    _PRINT_OPTIONS, _READ = ModuleAttrSource(importlib.import_module(
+        "numpy._core.printoptions"), "format_options"), ".get()"
+    _PRINT_OPTIONS.read().get()
+except (ImportError, AttributeError, KeyError):   # pragma: no cover (older NumPy)
+    _PRINT_OPTIONS, _READ = ModuleAttrSource(np, "get_printoptions"), "()"
+_USER_CODE = ("formatter", "override_repr")
+
+
+def _user_formatter() -> bool:
+    options = np.get_printoptions()
+    return any(options.get(name) is not None for name in _USER_CODE)
 
 
 def _format_again(value: FormattedStringVariable, spec: str, conversion: str | None):

@@ -383,6 +383,8 @@ class ChosenNumberVariable(DeferredNumberVariable):
             try:
                 if np.array(number, dtype=dtype).item() != number:
                     return None       # c is not exactly a value of s's dtype
+                if np.where(True, dtype.type(number), number).dtype != dtype:
+                    return None       # the select promotes (np.bool_ and 1: int64)
                 probe = other.meta.dtype.type(1) if other.meta.scalar else \
                     np.ones(1, other.meta.dtype)
                 weak, strong = ((fn(c, probe) if self_first else fn(probe, c))
@@ -407,7 +409,7 @@ class BranchChoiceVariable(ChosenNumberVariable):
     picks after the graph, ``(s if flag else c)``: the very object the program's own
     ``if`` gives. Beside an array, where both candidates compute the same, the graph's
     ``where(flag, s, c)[()]`` stands for it (``resolve``); any other use breaks there
-    with the ``if``'s reason.
+    with the ``if``'s reason, ``v is None`` too where ``c`` is None (``may_be_none``).
 
     Example::
 
@@ -419,6 +421,7 @@ class BranchChoiceVariable(ChosenNumberVariable):
     def __init__(self, flag: ArrayVariable, if_true: Variable, if_false: Variable,
                  error: Unsupported):
         super().__init__("if", "", if_false, if_true, error, taken=flag)
+        self.may_be_none = any(is_none(v) for v in (if_true, if_false))
 
     @staticmethod
     def joins(a: Variable, b: Variable) -> bool:

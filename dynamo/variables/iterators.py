@@ -22,6 +22,7 @@ import types
 from dynamo.guards.type_slots import qualname_of
 
 from ..exc import Unsupported
+from ..symbolic import SymInt
 from .base import Variable
 from .constant import (
     MAX_ITEMS,
@@ -78,12 +79,14 @@ def get_iterator(tx, var: Variable) -> IteratorVariable:
         return var
     if isinstance(var, NamedTupleVariable) and var.cls.__iter__ is not tuple.__iter__:
         raise Unsupported(f"iter() of a {qualname_of(var.cls)} with its own __iter__")
-    if isinstance(var, SymRangeVariable) and var.bounds[2] in (1, -1):
+    if isinstance(var, SymRangeVariable) and (var.bounds[2] in (1, -1) or
+                                              _follows_loop_indices(tx, var.bounds)):
         return SymRangeIteratorVariable(var)
     if isinstance(var, (ListVariable, TupleVariable)) or _indexable_constant(var):
         return SequenceIteratorVariable(var)
     if isinstance(var, DictVariable):
-        return DictIteratorVariable(var, "keys")
+        lazy = getattr(var, "key_iterator", None)   # (from outside, keys unread)
+        return lazy() if lazy is not None else DictIteratorVariable(var, "keys")
     if isinstance(var, DictViewVariable):
         return DictIteratorVariable(var.dict, var.kind)
     if isinstance(var, SetVariable):
@@ -92,6 +95,22 @@ def get_iterator(tx, var: Variable) -> IteratorVariable:
     if make is not None:
         return make(tx)
     return ItemsIteratorVariable(tx.unpack_iterable(var), var)
+
+
+def _follows_loop_indices(tx, bounds) -> bool:
+    """A range of another constant step whose bounds read the indices of loop nodes
+    being traced and nothing else symbolic (``range(i, n, 2)`` in a loop node's body):
+    its iterator steps without reading them, so that the loop may be a triangular node
+    (``translator/triangular_loops.py``); any other such range is read as before.
+    (The walk is ``translator.nested_loops.enclosing_symbols``', which variables/
+    cannot import: translator/ imports variables/.)"""
+    scope = getattr(getattr(tx, "output", None), "loop_scope", None)
+    symbols = set()
+    while scope is not None:
+        symbols.add(getattr(scope, "symbol", None))
+        scope = getattr(scope, "parent", None)
+    read = set().union(*(b.sym.symbols for b in bounds if isinstance(b, SymInt)))
+    return bool(read) and read <= symbols
 
 
 def reversed_iterator(tx, var: Variable) -> IteratorVariable:
@@ -254,13 +273,22 @@ class SymRangeIteratorVariable(SequenceIteratorVariable):
     def _len(self) -> int:
         return constant_len(self.seq.value)   # pins the bounds
 
-    def left(self):
-        """How many items are left: an int or a SymInt (no pin)."""
+    def span(self):
+        """How far the items left reach, in units of 1: ``stop - first`` counting up,
+        ``first - stop`` counting down (an int or an affine SymInt); some are left
+        exactly where it is positive."""
         first = self.start + self.step * self.index
         return self.stop - first if self.step > 0 else first - self.stop
 
+    def left(self):
+        """How many items are left: an int or a SymInt (no pin). Of a step other than
+        1 or -1 that is ``ceil(span / |step|)``, no affine expression: the quotient
+        guards its value (``SymInt.__floordiv__``), as a plain int's use would."""
+        span = self.span()
+        return span if self.step in (1, -1) else -(-span // abs(self.step))
+
     def next(self, tx) -> Variable | None:
-        if not self.done and self.left() > 0:   # (a recorded decision, not a pin)
+        if not self.done and self.span() > 0:   # (a recorded decision, not a pin)
             item = ConstantVariable(self.start + self.step * self.index)
             self.index += 1
             return item

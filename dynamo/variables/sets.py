@@ -7,6 +7,17 @@ A set is mutable: one Variable per runtime object, mutated in place by the trans
 (``s |= t`` too, see :mod:`.container_ops`: every alias sees it), written back by the
 glue when it came from outside the trace (see :mod:`dynamo.codegen`).
 
+The order a set iterates in is its hash table's, which depends on how the set was
+made, not only on what it holds: ``a | b`` copies ``a``'s table, a merge of a set
+resizes first, a discarded element leaves a dummy that a later add may probe past.
+Adding the elements one by one to a new set gives another order for those (issue
+#17, round 38: ``list({a, "q1"} | {b, "q3"})`` of strings differed). So a set made in
+the trace keeps its *recipe* (``SetVariable.recipe``): how the program made it (its
+first elements added one by one, or the set operation that made it, over its
+operands' recipes) and the in-place operations since, in order. The trace iterates
+the set that recipe makes (``real``), and the glue makes it the same way
+(``build_recipe``): the same operations on the same tables give the same order.
+
 Example::
 
     >>> s = SetVariable([ConstantVariable(3), ConstantVariable(1)])
@@ -66,6 +77,54 @@ def build_set(keys) -> set:
     return out
 
 
+def build_recipe(recipe: tuple):
+    """The real set (or operand) ``recipe`` describes, made by the operations the
+    program made it with (``SetVariable.recipe``): ``("items", keys)`` adds ``keys``
+    one by one to a new set; ``("value", v)`` is ``v`` itself (a constant operand);
+    ``("call", fn, args)`` is ``fn(*args)`` (``operator.or_``, ``set.union``, ``set``)
+    of the arguments' recipes; ``("set", base, ops)`` is ``base``'s set with each
+    ``(fn, args)`` of ``ops`` applied in order (``set.add``, ``set.discard``,
+    ``operator.isub``...).
+
+        >>> build_recipe(("call", operator.or_, (("items", (8, 0)), ("items", (16,)))))
+        {8, 0, 16}
+    """
+    kind = recipe[0]
+    if kind == "items":
+        return build_set(recipe[1])
+    if kind == "value":
+        return recipe[1]
+    if kind == "call":
+        return recipe[1](*[build_recipe(a) for a in recipe[2]])
+    out = build_recipe(recipe[1])
+    for fn, args in recipe[2]:
+        result = fn(out, *[build_recipe(a) for a in args])
+        if result is not None and result is not out:   # (never: in-place operators)
+            raise AssertionError(f"{fn} made a new set")
+    return out
+
+
+def merged_operand(tx, it: Variable):
+    """The real value ``set(it)``, ``{*it}`` and ``s.update(it)`` merge whole where
+    CPython does (a set, a frozenset, an exact dict: the table is resized first, then
+    read in its order), None where they add ``it``'s elements one by one."""
+    if isinstance(it, SetLikeVariable) or \
+            (isinstance(it, ConstantVariable) and isinstance(it.value, (set, frozenset))):
+        real = real_set_operand(tx, it)
+        return real if isinstance(real, (set, frozenset)) else None
+    if not isinstance(it, ConstantVariable) and it.python_type() is dict and \
+            isinstance(it.items, dict):
+        return dict.fromkeys(it.items)   # (an exact dict: its keys, in order)
+    return None
+
+
+def operand_recipe(var: Variable, real) -> tuple:
+    """The recipe of a set operation's operand: a set's own (its order decides where
+    the operation puts the elements), else its real value (``real_set_operand``)."""
+    recipe = getattr(var, "recipe", None)
+    return recipe() if recipe is not None else ("value", real)
+
+
 class SetLikeVariable(Variable):
     """A Variable that is a set to Python's set operators: a set (``SetVariable``) or a
     dict view (``dicts.DictViewVariable``). ``real()`` gives a real value with the same
@@ -88,11 +147,33 @@ class SetVariable(SetLikeVariable):
     without changing size (CPython's order then depends on its hash table).
     """
 
-    def __init__(self, items: list[Variable]):
+    _made: tuple | None = None   # how the program made it (None: its items one by one)
+    _history: list | None = None   # the in-place operations since, in order (``recipe``)
+
+    def __init__(self, items: list[Variable], made: tuple | None = None):
         self.items: dict[Any, Variable] = {}
         self.removals = 0
         for v in items:
             self.items.setdefault(const_key(v), v)
+        self._made = made
+
+    def recipe(self) -> tuple:
+        """How to make this set, table and all (see the module and ``build_recipe``)."""
+        made = self._made if self._made is not None else ("items", tuple(self.items))
+        return ("set", made, tuple(self._history)) if self._history else made
+
+    def record(self, fn, args: list[tuple]) -> None:
+        """``fn(self, *args)`` (recipes) is about to change the set: keep it, after the
+        elements it was made with (``recipe``)."""
+        if self._made is None:
+            self._made = ("items", tuple(self.items))
+        if self._history is None:
+            self._history = []
+        self._history.append((fn, tuple(args)))
+
+    def restart(self) -> None:
+        """The set was cleared: CPython gives it a new empty table, as ``set()``'s."""
+        self._made, self._history = ("items", ()), None
 
     def python_type(self) -> type:
         return set
@@ -104,8 +185,9 @@ class SetVariable(SetLikeVariable):
         return bool(self.items)
 
     def real(self) -> set:
-        """A real set with the same elements, in the same order (see ``build_set``)."""
-        return build_set(self.items)
+        """A real set with the same elements, in the same order: made as the program
+        made it (``recipe``)."""
+        return build_recipe(self.recipe())
 
     def ordered_keys(self) -> list:
         """The elements in the order iterating the set gives them."""
@@ -115,10 +197,27 @@ class SetVariable(SetLikeVariable):
         return [self.items[k] for k in self.ordered_keys()]
 
     def add(self, var: Variable) -> None:
-        self.items.setdefault(const_key(var), var)
+        key = const_key(var)
+        self.record(set.add, [("value", key)])
+        self.items.setdefault(key, var)
+
+    def merge(self, tx, other: Variable) -> None:
+        """``{*a, *other}``'s ``SET_UPDATE``: ``other`` merged as CPython merges it
+        (``merged_operand``: whole, or element by element)."""
+        items = tx.unpack_iterable(other)
+        real = merged_operand(tx, other)
+        if real is None:
+            for v in items:
+                self.add(v)
+            return
+        keys = [const_key(v) for v in items]
+        self.record(set.update, [operand_recipe(other, real)])
+        for key, v in zip(keys, items):
+            self.items.setdefault(key, v)
 
     def discard(self, key) -> None:
         if key in self.items:
+            self.record(set.discard, [("value", key)])
             del self.items[key]
             self.removals += 1
 
@@ -127,7 +226,8 @@ class SetVariable(SetLikeVariable):
         ones kept stay in place; new ones are added in the order they come in
         ``sources`` (the operands they were added from), as the operation added them."""
         for key in [k for k in self.items if k not in result]:
-            self.discard(key)
+            del self.items[key]   # (the operation itself is recorded: ``record``)
+            self.removals += 1
         for source in [*sources, result]:
             for key in source:
                 if key in result:
@@ -155,21 +255,27 @@ class SetVariable(SetLikeVariable):
         if name == "clear":
             tx.output.side_effects.mutate(self)
             self.assign(set())
+            self.restart()
             return ConstantVariable(None)
-        others = []
+        others, recipes = [], []
         for a in args:
             other = real_set_operand(tx, a)
             if other is None:
                 other = [const_key(v) for v in tx.unpack_iterable(a)]
+                recipes.append(("value", other))
+            else:
+                recipes.append(operand_recipe(a, other))
             others.append(other)
         real = self.real()
         result = getattr(real, name)(*others)   # CPython's own method, on constants
         if name in _SET_UPDATES:
             tx.output.side_effects.mutate(self)
+            self.record(getattr(set, name), recipes)
             self.assign(real, *others)
             return ConstantVariable(None)
-        if isinstance(result, set):
-            return SetVariable([ConstantVariable(k) for k in result])
+        if isinstance(result, set):   # (made from a copy of this set's table: its recipe)
+            return SetVariable([ConstantVariable(k) for k in result],
+                               ("call", getattr(set, name), (self.recipe(), *recipes)))
         return ConstantVariable(result)
 
     def contains(self, var: Variable) -> bool:
@@ -184,8 +290,8 @@ class SetVariable(SetLikeVariable):
         return None
 
     def reconstruct(self, cg) -> str:
-        return cg.mutable(self, lambda v: f"{cg.const(build_set)}("
-                                          f"{cg.const(tuple(v.items))})")
+        return cg.mutable(self, lambda v: f"{cg.const(build_recipe)}("
+                                          f"{cg.const(v.recipe())})")
 
 
 _SET_UPDATES = {"update", "intersection_update", "difference_update",

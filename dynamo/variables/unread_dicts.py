@@ -47,16 +47,20 @@ from dynamo.guards import (
     StoredItemSource,
 )
 
-from ..symbolic import SymInt
+from ..symbolic import SymFloat, SymInt
+from ..symbolic.scalars import Expr
 from ..symbolic.sizes import Sym
 from .base import Variable
 from .constant import ConstantVariable
 from .dicts import DefaultDictVariable, DictVariable
+from .first_key_iterators import FirstKeyIteratorVariable
+from .iterators import DictIteratorVariable
 from .lifetimes import break_at_drop
 from .sequences import TupleVariable
 from .sets import const_key, spelled_key
 
 _NUMBER_KEYS = (int, float, bool, complex)
+_FORMS = (Sym, Expr)   # a changing int's affine form, a changing float's expression
 
 
 @dataclass(frozen=True)
@@ -72,13 +76,13 @@ class SymKey:
 
     @property
     def symbols(self) -> set:
-        return {n for p in self.parts if isinstance(p, Sym) for n in p.symbols}
+        return {n for p in self.parts if isinstance(p, _FORMS) for n in p.symbols}
 
     def text(self, render=None) -> str:
         """The key as an expression over the frame's values (``render``: a name map for
         people instead)."""
         items = [(f"({p.runtime()})" if render is None else p.render(render))
-                 if isinstance(p, Sym) else repr(p) for p in self.parts]
+                 if isinstance(p, _FORMS) else repr(p) for p in self.parts]
         if not self.is_tuple:
             return items[0]
         return f"({', '.join(items)}{',' if len(items) == 1 else ''})"
@@ -91,17 +95,27 @@ def _form(tx, index) -> SymKey | None:
         return None
     symbols = tx.output.shape_env.symbols
     value = index.value if isinstance(index, ConstantVariable) else None
-    if type(value) is SymInt:
-        return SymKey((value.sym,)) if value.sym.symbols <= symbols.keys() else None
+    if type(value) in (SymInt, SymFloat):
+        return SymKey((value.sym,)) if _keyed(value, symbols) else None
     if isinstance(index, TupleVariable) and \
             all(isinstance(v, ConstantVariable) for v in index.items):
         value = tuple(v.value for v in index.items)
-    if type(value) is not tuple or not any(type(v) is SymInt for v in value):
+    if type(value) is not tuple or not any(type(v) in (SymInt, SymFloat) for v in value):
         return None
-    if not all(v.sym.symbols <= symbols.keys() if type(v) is SymInt else spelled_key(v)
+    if not all(_keyed(v, symbols) if type(v) in (SymInt, SymFloat) else spelled_key(v)
                for v in value):
         return None
-    return SymKey(tuple(v.sym if type(v) is SymInt else v for v in value), True)
+    return SymKey(tuple(v.sym if type(v) in (SymInt, SymFloat) else v for v in value), True)
+
+
+def _keyed(value, symbols) -> bool:
+    """Can a guard spell the changing number ``value`` as a key, from the frame's own
+    values? A changing int of the frame's symbols; a changing float computed from them
+    by Python arithmetic (``round(loss, 1)``, ``n + 1.0``: ``Expr.runtime``) that cannot
+    raise (a guard that raises would fail the entry, not raise the program's error)."""
+    if type(value) is SymFloat and value.sym.raises:
+        return False
+    return value.sym.symbols <= symbols.keys()
 
 
 def _hint(index):
@@ -109,8 +123,15 @@ def _hint(index):
     value = index.value if isinstance(index, ConstantVariable) else \
         tuple(v.value for v in index.items)
     if type(value) is tuple:
-        return tuple(int.__int__(v) if type(v) is SymInt else v for v in value)
-    return int.__int__(value)
+        return tuple(_plain(v) for v in value)
+    return _plain(value)
+
+
+def _plain(value):
+    """A changing number's value at this call (a plain int or float)."""
+    if type(value) is SymInt:
+        return int.__int__(value)
+    return float.__float__(value) if type(value) is SymFloat else value
 
 
 class UnreadDictVariable(DictVariable):
@@ -197,7 +218,8 @@ class UnreadDictVariable(DictVariable):
         if not isinstance(key, SymKey) and not isinstance(other, SymKey):
             return False   # (two constants: the dict's own equality, in ``_view``)
         if isinstance(key, SymKey) and isinstance(other, SymKey) and not key.is_tuple and \
-                not other.is_tuple and key.parts[0].terms == other.parts[0].terms:
+                not other.is_tuple and isinstance(key.parts[0], Sym) and \
+                isinstance(other.parts[0], Sym) and key.parts[0].terms == other.parts[0].terms:
             return False   # step and step + 1: never equal (one form: one key)
         a, b = self._hint(key), self._hint(other)
         same = a == b
@@ -332,6 +354,39 @@ class UnreadDictVariable(DictVariable):
             if len(args) > 1:
                 return default
         return super().call_method(tx, name, args, kwargs)
+
+    def key_iterator(self) -> Variable:
+        """``iter(d)``: lazy while unread (``first_key_iterators``)."""
+        if self.is_unread():
+            return FirstKeyIteratorVariable(self)
+        return DictIteratorVariable(self, "keys")
+
+    def first_key(self, tx) -> Variable | None:
+        """``next(iter(d))`` while unread (an LRU's eviction, ``del d[next(iter(d))]``):
+        the dict's first key at the call's start, an int read as a changing int from
+        ``next(iter(L['self'].cache))`` (guarded an int, so the dict not empty), where
+        the trace has not deleted that key (a write keeps a key's place; an insert goes
+        last). The key's ``_same`` guards against the keys touched tell which it is.
+        None where the dict is read whole instead: empty or its first key no int at
+        this call, that key deleted by the trace, in a loop node's body."""
+        from dynamo.guards import FormSource
+
+        if not self.is_unread() or tx.output.loop_scope is not None or not self._live:
+            return None
+        real = next(iter(self._live))
+        if type(real) is not int:
+            return None
+        env = tx.output.shape_env
+        source = FormSource(self.source, "next(iter({}))")
+        tx.output.guards.add(Guard(source, EXPR, f"type(next(iter({self.source.expr()}), "
+                                                 f"None)) is int",
+                                   note=f"a dict's first key, at {tx.output.location()}"))
+        index = ConstantVariable(env.new_symbol(source, real, "a dict's first key",
+                                                number=True))
+        key = self._key(tx, index)
+        if any(op == "delete" and self._key(tx, var) == key for op, var, _ in self._ops):
+            return None   # (deleted, maybe put back last: the next key is first)
+        return index
 
     def write_back(self) -> list:
         """Unread: the trace's writes in program order, each key a Variable (the glue

@@ -37,7 +37,8 @@ from ..exc import Unsupported
 from .base import Variable
 from .constant import ConstantVariable
 from .sequences import SequenceVariable
-from .sets import SetVariable, build_set, const_key
+from .set_displays import SetDisplayVariable
+from .sets import SetVariable, build_recipe, build_set, const_key
 from .unread_dicts import UnreadDictVariable
 
 _PRESENT = ConstantVariable(True)   # (a set's "value" under a key it holds)
@@ -127,11 +128,18 @@ class UnreadSetVariable(SetVariable):
         return bool(n != 0)
 
     # ------------------------------------------------------------------ writes
-    def _write(self, tx, op: str, items: list[Variable]) -> None:
+    def _write(self, tx, op: str, items: list[Variable], merged: tuple | None = None) -> None:
         """Record ``op`` of ``items`` (add or discard each), with no guard. Every key is
-        made before anything changes, so that a break leaves the set as it was."""
+        made before anything changes, so that a break leaves the set as it was. Once
+        cleared (known whole) the set keeps its recipe (``SetVariable.record``): each
+        add or discard, or the one update that ``merged`` (its operand's recipe) is."""
         if self._known is not None:
             keys = [const_key(v) for v in items]
+            if merged is not None:
+                self.record(set.update, [merged])
+            for key in keys:
+                if merged is None:
+                    self.record(set.add if op == "add" else set.discard, [("value", key)])
         else:
             keys = [self._book.key(tx, v) for v in items]
         tx.output.side_effects.mutate(self)
@@ -154,14 +162,22 @@ class UnreadSetVariable(SetVariable):
             self._write(tx, "add", items)
             self.ops.append(("update", items))
             return
-        if type(other) is SetVariable and other.removals == 0:
-            items = list(other.items.values())
+        if isinstance(other, SetDisplayVariable) and other.pending is not None and \
+                self._known is None:   # (known whole: its recipe needs the elements)
+            items = list(other.pending)   # ({i, i + 1}: unhashed, rebuilt by the glue)
             self._write(tx, "add", items)
             self.ops.append(("update_set", items))
             return
+        if type(other) in (SetVariable, SetDisplayVariable):
+            # (merged in its table's order: made by its recipe, as the program made it)
+            recipe = other.recipe()
+            items = [other.items[k] for k in build_recipe(recipe)]
+            self._write(tx, "add", items, merged=recipe)
+            self.ops.append(("update_recipe", recipe))
+            return
         if isinstance(other, ConstantVariable) and type(other.value) is frozenset:
             items = [ConstantVariable(k) for k in other.value]
-            self._write(tx, "add", items)
+            self._write(tx, "add", items, merged=("value", other.value))
             self.ops.append(("update_const", other.value))
             return
         raise Unsupported(f"a set from outside the trace updated from {other.describe()}")
@@ -192,9 +208,12 @@ class UnreadSetVariable(SetVariable):
         if name == "clear" and not args:
             tx.output.side_effects.mutate(self)
             self._known = {}
+            self.restart()   # (a new empty table: its recipe starts again)
             self.removals += 1
             self.ops.append(("clear", None))
             return ConstantVariable(None)
+        if name.endswith("_update"):   # (the glue replays adds, discards, updates only)
+            raise Unsupported(f"set.{name} of a set from outside the trace")
         return super().call_method(tx, name, args, kwargs)   # (a whole read: a break)
 
     def inplace_or(self, tx, other: Variable) -> Variable:
@@ -217,6 +236,9 @@ class UnreadSetVariable(SetVariable):
             elif op == "update_set":
                 items = "".join(f"{cg.value(v)}, " for v in arg)
                 made = cg.temp(f"{cg.const(build_set)}(({items}))")
+                writes.append((None, f"{target}.update({made})"))
+            elif op == "update_recipe":   # (a set made in the trace, as it was made)
+                made = cg.temp(f"{cg.const(build_recipe)}({cg.const(arg)})")
                 writes.append((None, f"{target}.update({made})"))
             elif op == "update_const":
                 writes.append((None, f"{target}.update({cg.const(arg)})"))

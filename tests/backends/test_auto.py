@@ -1,6 +1,7 @@
-"""backend="auto": per graph, the native tier (or the numpy backend without Numba) for
-NumPy arrays, cupy for CuPy arrays (eager before its GPU checks had passed),
-the numpy backend for dask arrays and graphs without arrays; results equal eager's.
+"""backend="auto", the default: per graph, the native tier (or the numpy backend
+without Numba) for NumPy arrays, cupy for CuPy arrays (eager before its GPU checks had
+passed), the numpy backend for dask arrays and graphs without arrays; results equal
+eager's.
 
 ``choose`` takes what the machine offers as arguments (``have_numba``, ``cupy_ready``),
 so the choice is tested for every input kind without Numba or CuPy being absent or
@@ -10,6 +11,7 @@ present; the run without Numba is a fresh interpreter where ``import numba`` is 
 
 from __future__ import annotations
 
+import inspect
 import logging
 import os
 import subprocess
@@ -17,9 +19,9 @@ import sys
 
 import numpy as np
 import pytest
+from dynamo.backends import DEFAULT_BACKEND, is_builtin, lookup_backend
 from dynamo.backends import auto as auto_module
-from dynamo.backends import is_builtin, lookup_backend
-from dynamo.backends.auto import NATIVE_KEYS, NUMPY_KEYS, choose, options_for
+from dynamo.backends.auto import NATIVE_KEYS, NUMPY_KEYS, choose, numba_importable, options_for
 from harness import check, same
 
 import dynamo
@@ -159,24 +161,28 @@ RUN = ("import sys{block}\n"
        "import logging, numpy as np, dynamo\n"
        "logging.basicConfig(level=logging.WARNING, format='%(message)s')\n"
        "logging.getLogger('dynamo.backend').setLevel(logging.INFO)\n"
-       "f = dynamo.compile(lambda x: x * 2.0 + 1.0, backend='auto',\n"
+       "f = dynamo.compile(lambda x: x * 2.0 + 1.0,{backend}\n"
        "                   options={{'after_calls': 2, 'threads': 1}})\n"
        "x = np.arange(5.0)\n"
        "print(all((f(x) == x * 2.0 + 1.0).all() for _ in range(4)))\n"
        "print(sys.modules.get('numba') is not None)\n")
 
 
-def run_fresh(block: str) -> tuple[str, str]:
-    out = subprocess.run([sys.executable, "-c", RUN.format(block=block)],
+def run_fresh(block: str, backend: str = " backend='auto',") -> tuple[str, str]:
+    out = subprocess.run([sys.executable, "-c", RUN.format(block=block, backend=backend)],
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     return out.stdout, out.stderr
 
 
-def test_without_numba_auto_is_the_numpy_backend():
-    stdout, stderr = run_fresh("; sys.modules['numba'] = None")
+@pytest.mark.parametrize("backend", [" backend='auto',", ""], ids=["auto", "default"])
+def test_without_numba_auto_is_the_numpy_backend(backend):
+    # the switch the native backend documents: ``import numba`` blocked; on the default
+    # too, the numpy backend runs the graph with no error, and only the log says why
+    stdout, stderr = run_fresh("; sys.modules['numba'] = None", backend)
     assert stdout.split() == ["True", "False"], (stdout, stderr)
     assert "-> 'numpy'" in stderr and "Numba is not installed" in stderr, stderr
+    assert "Traceback" not in stderr and "rror" not in stderr, stderr
 
 
 def test_numba_is_imported_only_when_a_graph_is_hot(tmp_path):
@@ -212,3 +218,42 @@ def test_parallel_kernel_races_on_all_threads_and_on_one(caplog):
     assert len(decided) == 1, decided
     if numba.get_num_threads() > 1:
         assert "one thread" in decided[0] and "all threads" in decided[0], decided
+
+
+# ---- the default (issue #15): ``dynamo.compile(fn)`` is ``backend="auto"``
+
+def test_the_default_backend_is_auto():
+    from dynamo.__main__ import _parser
+    from dynamo.report.api import annotate
+    assert DEFAULT_BACKEND == "auto"
+    for fn in (dynamo.compile, dynamo.explain, dynamo.annotate, annotate):
+        assert inspect.signature(fn).parameters["backend"].default == "auto", fn
+    assert _parser().parse_args(["annotate", "app.py"]).backend == "auto"
+    assert repr(dynamo.compile(scaled)) == "<dynamo compiled scaled backend=auto>"
+    assert dynamo.compile(backend="eager")(scaled)._ctx.backend_name == "eager"
+
+
+def test_the_default_runs_numpy_graphs_on_the_numpy_backend_or_the_native_tier(caplog):
+    want = "native" if numba_importable() else "numpy"
+    x, y = rng.random(40), rng.random(40)
+    with caplog.at_level(logging.INFO, logger="dynamo.backend"):
+        f = dynamo.compile(scaled)
+        for _ in range(3):       # (under after_calls: no Numba compile)
+            same(f(x, y), scaled(x, y))
+    picked = [r.getMessage() for r in caplog.records
+              if r.getMessage().startswith("backend auto:")]
+    assert len(picked) == 1, picked                                  # once per graph
+    assert picked[0].startswith("backend auto: graph (x, y) on NumPy arrays"), picked
+    assert picked[0].endswith(f"-> {want!r}"), picked
+
+
+def test_the_numpy_backends_options_work_on_the_default():
+    x, y = rng.random(40), rng.random(40)
+    f = dynamo.compile(scaled, options={"threads": 1, "fast_powers": True,
+                                        "after_calls": 50})
+    same(f(x, y), scaled(x, y))
+    # checked by the numpy backend's own Options, at compile()
+    with pytest.raises(ValueError, match="option 'threads' of backend 'numpy' must be"):
+        dynamo.compile(scaled, options={"threads": 0})
+    with pytest.raises(ValueError, match=r"unknown option\(s\) for backend 'auto'"):
+        dynamo.compile(scaled, options={"thread": 1})

@@ -112,3 +112,39 @@ def test_a_use_that_needs_the_number_breaks_there(backend):
     (brk,) = report.break_reasons     # at the comparison (it was at the `if`), with its reason
     assert brk.source_line.strip() == "return s > 1.5, s", brk
     assert brk.reason == "truth value of an array (data-dependent control flow)"
+
+
+def is_none_of_a_choice(x):
+    p = x.max() if x.sum() > 0 else None
+    return p is None, p
+
+
+def if_choice_is_none(x):
+    p = x.max() if x.sum() > 0 else None
+    if p is None:               # (3.11+: POP_JUMP_IF_NOT_NONE, not IS_OP)
+        return -x
+    return x * p
+
+
+def bool_scalar_or_int(x8):
+    p = (x8 > 0).all() if x8.sum() > 0 else 1
+    return x8 + p
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("fn", [is_none_of_a_choice, if_choice_is_none])
+def test_is_none_of_a_value_that_may_be_none_is_not_answered_while_tracing(fn, backend):
+    """Round 38 (issue #17): ``p is None`` answered False for every ``p`` the glue
+    picks (a number is never None), where one way of the ``if`` gave None."""
+    calls_match_eager(fn, dynamo.compile(fn, backend=backend), [(np.arange(3.0),)],
+                      [(-np.arange(3.0),)], fn.__name__)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_bool_scalar_or_an_int_beside_an_int8_array_keeps_int8(backend):
+    """Round 38 (issue #17): ``where(flag, np.bool_, 1)`` is int64, so the select that
+    stood for the choice made ``x8 + p`` int64 where eager's is int8 either way."""
+    x8 = np.array([1, 2, 3], dtype=np.int8)
+    calls_match_eager(bool_scalar_or_int, dynamo.compile(bool_scalar_or_int,
+                                                         backend=backend),
+                      [(x8,)], [(-x8,)], "bool_scalar_or_int")

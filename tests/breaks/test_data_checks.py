@@ -97,7 +97,7 @@ def test_a_failing_check_leaves_its_input_and_state_as_eager():
 def test_a_write_after_a_check_makes_the_check_a_break_again():
     """The rerun of a failed check cannot undo a write, so the trace restarts and the
     check breaks as before: the graph before it writes nothing."""
-    report = dynamo.explain(write_after)(np.array([1.0, 2.0]), np.zeros(2))
+    report = dynamo.explain(write_after, backend="eager")(np.array([1.0, 2.0]), np.zeros(2))
     (brk,) = report.break_reasons
     assert brk.reason == ("truth value of an array (data-dependent control flow: a check "
                           "that raises on some data)")
@@ -112,7 +112,7 @@ def test_a_check_on_an_array_of_several_elements_keeps_its_break():
             raise ValueError("positive")
         return x
 
-    compiled = dynamo.compile(f)
+    compiled = dynamo.compile(f, backend="eager")
     with pytest.raises(ValueError, match="ambiguous"):
         compiled(np.ones(3))
 
@@ -120,7 +120,7 @@ def test_a_check_on_an_array_of_several_elements_keeps_its_break():
 def test_config_data_checks_off_makes_each_check_a_break():
     dynamo.config.data_checks = False
     try:
-        report = dynamo.explain(normalized)(np.array([1.0, 2.0]))
+        report = dynamo.explain(normalized, backend="eager")(np.array([1.0, 2.0]))
     finally:
         dynamo.config.data_checks = True
     assert report.graph_break_count == 1

@@ -37,7 +37,7 @@ def defer_prints():
 def test_off_by_default_a_print_is_a_break():
     dynamo.config.defer_prints = False
     with contextlib.redirect_stdout(io.StringIO()):
-        explained = dynamo.explain(report)(np.arange(3.0), 1)
+        explained = dynamo.explain(report, backend="eager")(np.arange(3.0), 1)
     assert explained.graph_break_count == 3   # (its three prints)
 
 
@@ -183,7 +183,7 @@ def in_try(x):
 def test_prints_that_stay_breaks(fn):
     report = check(fn, np.arange(3.0), breaks=None)
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        report = dynamo.explain(fn)(np.arange(3.0))
+        report = dynamo.explain(fn, backend="eager")(np.arange(3.0))
     assert report.graph_break_count >= 1
     assert any("print" in b.reason for b in report.break_reasons)
 
@@ -202,7 +202,7 @@ class PythonStdout:
 
 
 def test_a_python_stdout_keeps_the_break():
-    compiled = dynamo.compile(report)
+    compiled = dynamo.compile(report, backend="eager")
     x = np.arange(3.0)
     with contextlib.redirect_stdout(io.StringIO()) as buf:
         compiled(x, 1)                      # deferred: guarded on the type of stdout
@@ -214,7 +214,7 @@ def test_a_python_stdout_keeps_the_break():
         compiled(x, 1)
     assert got.parts == want.parts and buf.getvalue() == "".join(want.parts)
     with contextlib.redirect_stdout(PythonStdout()):
-        explained = dynamo.explain(report)(x, 1)
+        explained = dynamo.explain(report, backend="eager")(x, 1)
     assert explained.graph_break_count >= 1
 
 

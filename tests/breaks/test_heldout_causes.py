@@ -112,7 +112,7 @@ def formats_the_choice(g):
                                      (formats_the_choice, (G64,))])
 def test_a_use_that_needs_the_choice_breaks_with_mins_reason(fn, args):
     report = check(fn, *args)
-    report = dynamo.explain(fn)(*args)
+    report = dynamo.explain(fn, backend="eager")(*args)
     assert report.graph_break_count >= 1
     first = report.break_reasons[0]
     assert "compares array data" in first.reason and "have different types" in first.reason
@@ -172,7 +172,7 @@ def test_diff_edge_that_does_not_fit_breaks_and_raises_numpys_error():
         return np.diff(x * 2, prepend=np.zeros((2, 3)))
     check(f, M)     # eager raises NumPy's ValueError; so does the compiled call
     with pytest.raises(dynamo.Unsupported, match="does not fit"):
-        dynamo.compile(f, fullgraph=True)(M)
+        dynamo.compile(f, fullgraph=True, backend="eager")(M)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -208,7 +208,7 @@ def piecewise(x):
 @pytest.mark.parametrize("fn", [vectorized, along_axis, piecewise])
 def test_python_callbacks_break_saying_why(fn):
     report = check(fn, M)
-    report = dynamo.explain(fn)(M)
+    report = dynamo.explain(fn, backend="eager")(M)
     assert report.graph_break_count >= 1
     for b in report.break_reasons:
         assert "calls a Python function" in b.reason, b.reason

@@ -207,7 +207,7 @@ CASES = [
 def test_log_of_a_break_has_reason_location_why_and_hint(caplog, fn, args, reason, line, hint):
     def run():
         try:
-            dynamo.compile(fn)(*args)
+            dynamo.compile(fn, backend="eager")(*args)
         except ValueError:
             pass
     records = logged(caplog, run)
@@ -216,7 +216,8 @@ def test_log_of_a_break_has_reason_location_why_and_hint(caplog, fn, args, reaso
 
 
 def test_log_of_an_unregistered_op(caplog):
-    records = logged(caplog, lambda: dynamo.compile(calls_an_unregistered_op)(np.ones(3)))
+    records = logged(caplog, lambda: dynamo.compile(calls_an_unregistered_op,
+                                                    backend="eager")(np.ones(3)))
     assert len(records) == 1
     _expect_full_record(records[0].split(": ", 1)[1], "ediff1d", "return np.ediff1d(y) + 1",
                         "dynamo.register_op")
@@ -225,7 +226,7 @@ def test_log_of_an_unregistered_op(caplog):
 def test_log_of_a_python_error(caplog):
     def run():
         with pytest.raises(KeyError):
-            dynamo.compile(reads_a_missing_key)(np.ones(3), {})
+            dynamo.compile(reads_a_missing_key, backend="eager")(np.ones(3), {})
     records = logged(caplog, run)
     _expect_full_record(records[0].split(": ", 1)[1], "missing", 'return y + d["missing"]',
                         "d.get(key, default)")
@@ -233,7 +234,7 @@ def test_log_of_a_python_error(caplog):
 
 def test_log_of_a_generator_function(caplog):
     def run():
-        gen = dynamo.compile(is_a_generator)(np.ones(3))
+        gen = dynamo.compile(is_a_generator, backend="eager")(np.ones(3))
         assert [v.tolist() for v in gen] == [[2.0] * 3, [2.0] * 3]
     records = logged(caplog, run)
     assert records, "no break logged"
@@ -244,14 +245,14 @@ def test_log_of_a_generator_function(caplog):
 
 def test_fullgraph_error_has_why_and_hint():
     with pytest.raises(dynamo.Unsupported) as info:
-        dynamo.compile(calls_an_untraceable_builtin, fullgraph=True)(np.ones(3))
+        dynamo.compile(calls_an_untraceable_builtin, fullgraph=True, backend="eager")(np.ones(3))
     text = str(info.value)
     assert "sorted()" in text and "test_hints.py" in text
     assert "  Why: " in text and "  Hint: sort arrays with np.sort" in text
 
 
 def test_explain_has_the_hint():
-    report = dynamo.explain(branches_on_data)(np.ones(3))
+    report = dynamo.explain(branches_on_data, backend="eager")(np.ones(3))
     br = report.break_reasons[0]
     assert "np.where" in br.hint and br.explanation
     assert "np.where" in str(report)

@@ -69,7 +69,7 @@ def test_an_iterator_passed_in():
 
 def dynamo_explain(fn, *args):
     dynamo.reset()
-    return dynamo.explain(fn)(*args)
+    return dynamo.explain(fn, backend="eager")(*args)
 
 
 def over_a_module(x):

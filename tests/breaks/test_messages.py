@@ -11,7 +11,7 @@ import dynamo
 
 def _report(fn, *args):
     with contextlib.redirect_stdout(io.StringIO()):
-        return dynamo.explain(fn)(*args)
+        return dynamo.explain(fn, backend="eager")(*args)
 
 
 def _guards_section(report) -> str:
@@ -44,7 +44,8 @@ def test_values_carried_over_a_break_are_not_named_by_their_parameter():
 
 def test_a_recompile_names_a_carried_value_by_its_break():
     with contextlib.redirect_stdout(io.StringIO()):
-        report = dynamo.explain(counts_then_prints).calls([(np.ones(3),), (np.ones(3) * 2,)])
+        report = dynamo.explain(counts_then_prints,
+                                backend="eager").calls([(np.ones(3),), (np.ones(3) * 2,)])
     (recompile,) = report.recompiles
     line = counts_then_prints.__code__.co_firstlineno + 4
     assert recompile.reasons[0].startswith(

@@ -30,7 +30,7 @@ def prints_between(x):
 
 
 def test_fullgraph_raises_with_location_and_hint():
-    c = dynamo.compile(prints_between, fullgraph=True)
+    c = dynamo.compile(prints_between, fullgraph=True, backend="eager")
     with pytest.raises(dynamo.Unsupported) as info:
         c(rand(3))
     text = str(info.value)
@@ -40,7 +40,7 @@ def test_fullgraph_raises_with_location_and_hint():
 
 
 def test_fullgraph_error_shows_the_users_frames_not_the_translators():
-    c = dynamo.compile(prints_between, fullgraph=True)
+    c = dynamo.compile(prints_between, fullgraph=True, backend="eager")
     with pytest.raises(dynamo.Unsupported) as info:
         c(rand(3))
     frames = traceback.extract_tb(info.tb)
@@ -50,7 +50,7 @@ def test_fullgraph_error_shows_the_users_frames_not_the_translators():
 
 
 def test_fullgraph_error_points_at_the_call_of_the_helper_that_breaks():
-    c = dynamo.compile(calls_a_printing_helper, fullgraph=True)
+    c = dynamo.compile(calls_a_printing_helper, fullgraph=True, backend="eager")
     with pytest.raises(dynamo.Unsupported) as info:
         c(rand(3))
     frames = traceback.extract_tb(info.tb)
@@ -60,7 +60,7 @@ def test_fullgraph_error_points_at_the_call_of_the_helper_that_breaks():
 
 def test_verbose_keeps_dynamos_frames_for_debugging(monkeypatch):
     monkeypatch.setattr(dynamo.config, "verbose", True)
-    c = dynamo.compile(prints_between, fullgraph=True)
+    c = dynamo.compile(prints_between, fullgraph=True, backend="eager")
     with pytest.raises(dynamo.Unsupported) as info:
         c(rand(3))
     files = [frame.filename for frame in traceback.extract_tb(info.tb)]
@@ -86,17 +86,18 @@ def test_a_backend_error_shows_the_users_frames():
 
 def test_fullgraph_must_be_a_bool():
     with pytest.raises(TypeError, match="fullgraph must be True or False, got 'yes'"):
-        dynamo.compile(prints_between, fullgraph="yes")
+        dynamo.compile(prints_between, fullgraph="yes", backend="eager")
 
 
 def test_fullgraph_passes_when_one_graph():
-    c = dynamo.compile(lambda x: np.exp(x) + 1, fullgraph=True)
+    c = dynamo.compile(lambda x: np.exp(x) + 1, fullgraph=True, backend="eager")
     x = rand(3)
     assert np.array_equal(c(x), np.exp(x) + 1)
 
 
 def test_graph_break_log_record(caplog):
-    records = logged(caplog, "graph_breaks", lambda: dynamo.compile(prints_between)(rand(3)))
+    records = logged(caplog, "graph_breaks", lambda: dynamo.compile(prints_between,
+                                                                    backend="eager")(rand(3)))
     assert len(records) == 1
     lines = records[0].splitlines()
     assert lines[0] == "graph break: call to print()"
@@ -116,7 +117,7 @@ def test_repeated_break_is_summarised(caplog):
     dynamo.set_logs("graph_breaks")
     try:
         with caplog.at_level(logging.DEBUG, logger="dynamo.graph_breaks"):
-            c = dynamo.compile(loop_body)
+            c = dynamo.compile(loop_body, backend="eager")
             c(rand(3))
             dynamo.reset()
             c(rand(3))
@@ -145,7 +146,7 @@ def test_a_break_in_a_helper_is_reported_once(caplog):
     """The caller breaks at the call, then the middle frame, then the helper's own
     compile, all at the print: one break for the user, logged once."""
     records = logged(caplog, "graph_breaks",
-                     lambda: dynamo.compile(calls_a_printing_helper)(rand(3)))
+                     lambda: dynamo.compile(calls_a_printing_helper, backend="eager")(rand(3)))
     assert len(records) == 1, records
     assert records[0].startswith("graph break: call to print()")
 
@@ -153,7 +154,7 @@ def test_a_break_in_a_helper_is_reported_once(caplog):
 def test_explain_lists_a_break_in_a_helper_once():
     """explain keeps a record per frame the helper's break ends a graph in (three), and
     lists the break once, at the helper's line, naming those frames."""
-    report = dynamo.explain(calls_a_printing_helper)(rand(3))
+    report = dynamo.explain(calls_a_printing_helper, backend="eager")(rand(3))
     assert report.graph_break_count == 3
     assert len(report.break_sites) == 1
     record, frames = report.break_sites[0]
@@ -181,14 +182,15 @@ def test_the_break_log_names_the_helper_whose_line_it_is(caplog):
         return z - 1
 
     line = outer.__code__.co_firstlineno
-    records = logged(caplog, "graph_breaks", lambda: dynamo.compile(outer)(rand(3)))
+    records = logged(caplog, "graph_breaks", lambda: dynamo.compile(outer,
+                                                                    backend="eager")(rand(3)))
     where = records[0].splitlines()[1]
     assert where.endswith(f":{line - 3} in {helper.__qualname__} (called from "
                           f"{outer.__qualname__} at line {line + 2})"), where
 
 
 def test_fullgraph_names_the_helper_and_its_callers():
-    c = dynamo.compile(calls_a_printing_helper, fullgraph=True)
+    c = dynamo.compile(calls_a_printing_helper, fullgraph=True, backend="eager")
     with pytest.raises(dynamo.Unsupported) as info:
         c(rand(3))
     text = str(info.value)
@@ -203,7 +205,7 @@ def test_graph_and_bytecode_channels(caplog):
     dynamo.set_logs("graph", "bytecode", "+guards")
     try:
         with caplog.at_level(logging.DEBUG, logger="dynamo"):
-            dynamo.compile(prints_between)(rand(3))
+            dynamo.compile(prints_between, backend="eager")(rand(3))
     finally:
         dynamo.set_logs()
     by_channel = {}
@@ -227,7 +229,7 @@ def test_unknown_channel_is_an_error():
 
 
 def test_explain_report_text():
-    report = dynamo.explain(prints_between)(rand(3))
+    report = dynamo.explain(prints_between, backend="eager")(rand(3))
     text = str(report)
     assert report.graph_count == 2 and report.graph_break_count == 1
     assert report.ops_per_graph == [1, 1]
@@ -246,7 +248,7 @@ def raises_after_break(x):
 
 
 def test_traceback_points_at_user_line():
-    c = dynamo.compile(raises_after_break)
+    c = dynamo.compile(raises_after_break, backend="eager")
     with pytest.raises(ValueError) as info:
         c(rand(3))
     frames = [fr for fr in traceback.extract_tb(info.tb) if fr.filename == __file__]
@@ -259,7 +261,7 @@ def test_exception_same_as_eager():
     with pytest.raises(ValueError) as eager:
         raises_after_break(rand(3))
     with pytest.raises(ValueError) as compiled:
-        dynamo.compile(raises_after_break)(rand(3))
+        dynamo.compile(raises_after_break, backend="eager")(rand(3))
     assert str(eager.value) == str(compiled.value)
 
 
@@ -268,7 +270,7 @@ def test_messages_name_a_resume_function_by_where_it_resumes(caplog, monkeypatch
     monkeypatch.setattr(dynamo.config, "automatic_dynamic", False)
 
     def run():
-        c = dynamo.compile(prints_between)
+        c = dynamo.compile(prints_between, backend="eager")
         c(rand(3))
         c(rand(4))
     text = "\n".join(logged(caplog, "recompiles", run))
@@ -293,7 +295,7 @@ def test_the_guards_log_shows_the_values_a_guard_expects(caplog):
     """One readable list per entry, the values inline, in the program's names; a value a
     break carried over named by the break; no generated name (issue #19)."""
     text = "\n".join(logged(caplog, "guards",
-                            lambda: dynamo.compile(guarded)(np.ones(3), 3)))
+                            lambda: dynamo.compile(guarded, backend="eager")(np.ones(3), 3)))
     assert "___" not in text, text
     first, second = text.split("\nguards of ")
     lines = first.splitlines()
@@ -315,9 +317,9 @@ def test_the_guards_log_has_the_check_function_only_on_request(caplog):
     dynamo.set_logs("+guards")
     try:
         with caplog.at_level(logging.DEBUG, logger="dynamo"):
-            dynamo.compile(f)(np.ones(2))
+            dynamo.compile(f, backend="eager")(np.ones(2))
             dynamo.set_logs("guards")
-            dynamo.compile(lambda x: x + 1)(np.ones(2))
+            dynamo.compile(lambda x: x + 1, backend="eager")(np.ones(2))
     finally:
         dynamo.set_logs()
     (code,) = [r.getMessage() for r in caplog.records if r.name == "dynamo.guards.code"]
@@ -327,7 +329,7 @@ def test_the_guards_log_has_the_check_function_only_on_request(caplog):
 def test_an_array_is_type_checked_once():
     """A TYPE guard and the ARRAY guard of one source were both rendered
     (``type(x) is ___c2 and type(x) is ___c3``): the ARRAY guard's is enough."""
-    report = dynamo.explain(guarded)(np.ones(3), 3)
+    report = dynamo.explain(guarded, backend="eager")(np.ones(3), 3)
     (check, _) = report.check_sources
     assert check.count("type(x) is ") == 1, check
 
@@ -409,7 +411,7 @@ def test_warning_line_of_a_graph_frame_reads_the_users_source():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         with pytest.raises(RuntimeWarning) as info:
-            dynamo.compile(logs_of_zero)(np.array([0.0, 1.0]))
+            dynamo.compile(logs_of_zero, backend="eager")(np.array([0.0, 1.0]))
     last = traceback.extract_tb(info.tb)[-1]
     assert last.filename == __file__ and last.line == "z = np.log(y - 2)"
 
@@ -442,7 +444,7 @@ def _dynamo_frames(tb) -> list[str]:
 
 @pytest.mark.parametrize("make", [
     lambda: dynamo.compile(prints_between, backend="numpi"),
-    lambda: dynamo.compile(prints_between, options={"thread": 0}),
+    lambda: dynamo.compile(prints_between, options={"thread": 0}, backend="eager"),
     lambda: setattr(dynamo.config, "cache_size_limit", -1),
     lambda: setattr(dynamo.config, "cache_size_limt", 8),
 ], ids=["backend", "options", "config-value", "config-name"])

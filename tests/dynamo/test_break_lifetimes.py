@@ -304,7 +304,7 @@ def test_every_break_runs_at_the_same_depth():
         depth()
         return x
 
-    dynamo.compile(many)(X)
+    dynamo.compile(many, backend="eager")(X)
     assert len(set(depths[1:])) == 1, depths
     assert Resume.__slots__ == ("caller", "closure", "args")
 
@@ -359,7 +359,7 @@ def test_no_break_temporary_in_a_returned_frame():
         keep(y)
         return y * 2
 
-    dynamo.compile(g)(X)
+    dynamo.compile(g, backend="eager")(X)
     assert frames and not [n for n in frames[0].f_locals if n.startswith("___")]
 
 
@@ -370,6 +370,6 @@ def test_cpython_generator_finalization(name):
     it (the glue reads ``g.send`` from the frame rather than keeping it as a constant)."""
     from test import test_generators  # (CPython's test package)
     case = test_generators.FinalizationTest(name)
-    compiled = dynamo.compile(getattr(test_generators.FinalizationTest, name))
+    compiled = dynamo.compile(getattr(test_generators.FinalizationTest, name), backend="eager")
     compiled(case)
     compiled(case)

@@ -92,7 +92,7 @@ def test_reads_of_a_cell_cost_no_break_of_their_own():
     """A cell the function deletes is read as the original reads it: no check before
     each read, so no graph break per read (one break: the print)."""
     check(_reads_a_deleted_cell_many_times, np.ones(2))
-    report = dynamo.explain(_reads_a_deleted_cell_many_times)(np.ones(2))
+    report = dynamo.explain(_reads_a_deleted_cell_many_times, backend="eager")(np.ones(2))
     reasons = [b.reason for r in report.records for b in r.breaks]
     assert len(reasons) == 2 and all("print" in r or "del" in r for r in reasons), reasons
 
@@ -103,7 +103,7 @@ def test_a_resume_function_takes_its_cells_as_cells():
         g = lambda: c   # noqa: E731
         print("break")
         return g()
-    report = dynamo.explain(f)(np.ones(2))
+    report = dynamo.explain(f, backend="eager")(np.ones(2))
     resumed = [r.code for r in report.records if r.code is not f.__code__]
     assert resumed and all(code.co_cellvars == ("c",) and not code.co_freevars and
                            code.co_varnames[code.co_argcount - 1] == "c" and
@@ -261,7 +261,7 @@ def test_dict_changes_are_replayed_in_order():
     for fn in (_many_dict_changes, _cleared_dict):
         with contextlib.redirect_stdout(io.StringIO()):
             expected = fn(np.ones(2), _with_history())
-            compiled = dynamo.compile(fn)
+            compiled = dynamo.compile(fn, backend="eager")
             got = [compiled(np.ones(2), _with_history()) for _ in range(2)]
         for result in got:
             same(expected, result)

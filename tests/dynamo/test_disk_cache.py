@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from dynamo.backends.auto import numba_importable
 from harness import check, same
 
 import dynamo
@@ -257,7 +258,7 @@ def stored_then_loaded(fn, *args):
     """``dynamo.compile(fn)``, called once (traced, stored) and again after
     ``dynamo.reset()``, which must load the stored entry (no tracing); both calls give
     ``fn``'s results. Returns the compiled function."""
-    compiled = dynamo.compile(fn)
+    compiled = dynamo.compile(fn, backend="eager")
     same(compiled(*args), fn(*args))
     dynamo.reset()
     got, traced = count_frames(compiled, *args)
@@ -270,7 +271,16 @@ def softsign(x, n):
     return x / (1.0 + np.abs(x)) * n, n + 1, (2.5, "two")
 
 
-@pytest.mark.parametrize("backend", ["eager", "numpy"])
+# The default (backend="auto") where Numba is installed gives NumPy graphs to the native
+# tier, whose compiled function (a ``Tiered``) is not written down as data: nothing is
+# stored ("not stored in the disk cache: ... Tiered", the ``cache`` channel), and a
+# process with the cache on traces as without it (docs/distributed.md).
+AUTO_NOT_STORED = pytest.mark.xfail(numba_importable(), strict=True, reason="the native "
+                                    "tier's Tiered is not stored in the disk cache")
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy",
+                                     pytest.param("auto", marks=AUTO_NOT_STORED)])
 def test_an_entry_is_loaded_again_after_reset(cache_dir, cache_log, backend):
     """``dynamo.reset()`` drops the in-memory entries: the next call loads the stored one
     (same results, the same constants of the code, no tracing)."""
@@ -325,7 +335,7 @@ def breaks(x):
 ])
 def test_what_cannot_be_data_stays_in_memory(cache_dir, cache_log, capsys, fn, why):
     x = np.arange(3.0)
-    same(dynamo.compile(fn)(x), fn(x))
+    same(dynamo.compile(fn, backend="eager")(x), fn(x))
     lines = [line for line in cache_log() if line.startswith("not stored")]
     assert lines and why in lines[0], cache_log()
     if fn is uses_a_user_object:
@@ -404,10 +414,10 @@ def test_a_library_attribute_replaced_since_is_not_trusted(cache_dir, cache_log,
     def f(x):
         return np.tanh(x)
     x = np.linspace(0, 1, 4)
-    dynamo.compile(f)(x)
+    dynamo.compile(f, backend="eager")(x)
     dynamo.reset()
     monkeypatch.setattr(np, "tanh", np.sin)
-    got, traced = count_frames(dynamo.compile(f), x)
+    got, traced = count_frames(dynamo.compile(f, backend="eager"), x)
     np.testing.assert_array_equal(got, np.sin(x))
     assert traced == 1
     assert any("ignored" in line and "numpy.tanh is" in line for line in cache_log())
@@ -417,7 +427,7 @@ def test_off_nothing_changes(tmp_path, cache_log, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(config, "disk_cache_dir", None)
     x = np.linspace(-2, 2, 7)
-    same(dynamo.compile(softsign)(x, 2), softsign(x, 2))
+    same(dynamo.compile(softsign, backend="eager")(x, 2), softsign(x, 2))
     assert cache_log() == []
     assert list(tmp_path.iterdir()) == []
 

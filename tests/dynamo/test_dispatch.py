@@ -29,7 +29,7 @@ def test_a_simple_entry_runs_its_glue_inlined():
     def f(x, y):
         return np.tanh(x) + y, 2.5
     check(f, arr(4), arr(4, seed=1), graphs=1, breaks=0)
-    compiled = dynamo.compile(f)
+    compiled = dynamo.compile(f, backend="eager")
     compiled(arr(4), arr(4))
     src = dispatcher_of(compiled, f)
     assert "___e0_run(" not in src and "___e0_glue_graph(" in src, src
@@ -46,7 +46,7 @@ class Layer:
 
 def test_one_appended_item_is_replayed_as_the_programs_append():
     layer, plain = Layer(), Layer()
-    compiled = dynamo.compile(layer.forward)
+    compiled = dynamo.compile(layer.forward, backend="eager")
     xs = [arr(3, seed=i) for i in range(4)]
     for x in xs:
         same(compiled(x), plain.forward(x))
@@ -71,7 +71,7 @@ def test_two_appended_items_extend():
 def test_every_entry_is_inlined_with_its_own_names():
     def f(x, n):
         return x * n, n
-    compiled = dynamo.compile(f, dynamic=False)
+    compiled = dynamo.compile(f, dynamic=False, backend="eager")
     for n in (2, 3, 4):            # one entry per constant n
         same(compiled(arr(3), n), f(arr(3), n))
     src = dispatcher_of(compiled, f)
@@ -86,7 +86,7 @@ def test_a_graph_that_raises_reruns_the_frame_from_the_inlined_glue():
         return np.linalg.inv(a)
     check(f, [], np.eye(3))
     check(f, [], np.zeros((3, 3)))   # singular: the program's own LinAlgError
-    compiled = dynamo.compile(f)
+    compiled = dynamo.compile(f, backend="eager")
     log = []
     compiled(log, np.eye(3))
     with pytest.raises(np.linalg.LinAlgError):
@@ -126,7 +126,7 @@ def test_a_closure_cell_written_in_the_inlined_glue():
             count += 1
             return x * count
         return f
-    plain, compiled = make(), dynamo.compile(make())
+    plain, compiled = make(), dynamo.compile(make(), backend="eager")
     for _ in range(3):
         same(compiled(arr(3)), plain(arr(3)))
 

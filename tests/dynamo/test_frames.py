@@ -214,7 +214,7 @@ def test_default_filter_warns_once_per_caller_line(backend):
 
 def test_compiled_reader_runs_uncompiled_and_says_why(caplog):
     with caplog.at_level(logging.DEBUG, logger="dynamo.graph_breaks"):
-        f = dynamo.compile(getframe_1)
+        f = dynamo.compile(getframe_1, backend="eager")
     assert f(X)[0] == "test_compiled_reader_runs_uncompiled_and_says_why"
     assert any("reads its caller's frame" in r.getMessage() and "line" in r.getMessage()
                for r in caplog.records)
@@ -222,7 +222,7 @@ def test_compiled_reader_runs_uncompiled_and_says_why(caplog):
 
 def test_fullgraph_reader_still_fails_to_compile():
     with pytest.raises(dynamo.exc.Unsupported):
-        dynamo.compile(getframe_1, fullgraph=True)(X)
+        dynamo.compile(getframe_1, fullgraph=True, backend="eager")(X)
 
 
 # ----------------------------------------------------------------------------- the scan
@@ -398,7 +398,7 @@ def test_three_frames_up_through_two_callers(backend):
 def test_caller_of_a_two_up_reader_runs_uncompiled_and_says_why(caplog):
     helper = _helper_of(getframe_2)
     with caplog.at_level(logging.DEBUG, logger="dynamo.graph_breaks"):
-        f = dynamo.compile(helper)
+        f = dynamo.compile(helper, backend="eager")
     assert f(X)[0] == "test_caller_of_a_two_up_reader_runs_uncompiled_and_says_why"
     assert any("reads its caller's frame" in r.getMessage() and "getframe_2" in
                r.getMessage() and "sys._getframe(2)" in r.getMessage()
@@ -411,10 +411,10 @@ def test_explain_of_a_frame_reader_runs_it_uncompiled():
     what it reads below explain's own."""
     helper = _helper_of(getframe_2)
     for fn in (getframe_1, getframe_2, helper):
-        out = dynamo.explain(fn)(X)
+        out = dynamo.explain(fn, backend="eager")(X)
         assert out.graph_count == 0, out
         assert any("reads its caller's frame" in why for _, why in out.skipped), out
-    seen = dynamo.explain(helper)(X).result
+    seen = dynamo.explain(helper, backend="eager")(X).result
     assert seen[0] == "call" and seen[1] == "explain.py", seen   # explain's _Session.call
 
 
@@ -595,7 +595,7 @@ def test_a_frame_entry_is_called_like_the_function():
     function), runs the compiled code on a hit, follows a replaced ``__code__``, and
     refuses its hidden parameter as the plain function refuses an unknown keyword."""
     fn = _fresh(_kernel)
-    compiled = dynamo.compile(fn)
+    compiled = dynamo.compile(fn, backend="eager")
     assert np.array_equal(compiled(X, 2.0), fn(X, 2.0))
     assert np.array_equal(compiled(X, n=3.0), fn(X, n=3.0))
     for call in (lambda f: f(X), lambda f: f(X, 1.0, 2.0), lambda f: f(X, 1.0, m=2),

@@ -172,7 +172,7 @@ def _any(x, *rest):
 
 def test_replaced_code_takes_the_new_parameters_after_the_prologue_sees_it():
     fn = _fresh(_one)
-    compiled = dynamo.compile(fn)
+    compiled = dynamo.compile(fn, backend="eager")
     compiled(X)
     first = compiled._call
     fn.__code__ = _any.__code__
@@ -187,7 +187,7 @@ def test_replaced_code_takes_the_new_parameters_after_the_prologue_sees_it():
 
 def test_replaced_through_the_compiled_object_binds_at_once():
     fn = _fresh(_one)
-    compiled = dynamo.compile(fn)
+    compiled = dynamo.compile(fn, backend="eager")
     compiled.__code__ = _any.__code__
     assert fn.__code__ is _any.__code__
     assert np.array_equal(compiled(X, 1, 2, 3), X - 3)
@@ -195,7 +195,7 @@ def test_replaced_through_the_compiled_object_binds_at_once():
 
 def test_watching_the_code_keeps_nothing_alive():
     fn = _fresh(_one)
-    compiled = dynamo.compile(fn)
+    compiled = dynamo.compile(fn, backend="eager")
     compiled(X)
     fn.__code__ = _any.__code__
     compiled(X)

@@ -59,10 +59,10 @@ def exact(a, b, path="result"):
 def compiled_results(fn, *args):
     """The results of three compiled calls (traced by explain, traced, cached); asserts
     that every frame was compiled (none fell back to running eagerly)."""
-    report = dynamo.explain(fn)(*args)
+    report = dynamo.explain(fn, backend="eager")(*args)
     assert report.exception is None, report.exception
     assert not report.skipped, report.skipped
-    compiled = dynamo.compile(fn)
+    compiled = dynamo.compile(fn, backend="eager")
     return [report.result, compiled(*args), compiled(*args)]
 
 
@@ -183,7 +183,7 @@ def test_string_argument_comes_back_as_itself():
         brk()
         return s
 
-    compiled = dynamo.compile(f)
+    compiled = dynamo.compile(f, backend="eager")
     for _ in range(3):
         s = "".join(["many ", "words"])   # equal to the last one, another object
         assert compiled(s) is s
@@ -294,7 +294,7 @@ def test_reading_a_renamed_function_name_is_guarded():
     def f():
         return helper.__name__
 
-    compiled = dynamo.compile(f)
+    compiled = dynamo.compile(f, backend="eager")
     assert compiled() == "helper"
     helper.__name__ = "other"
     assert compiled() == "other"
@@ -323,7 +323,7 @@ def test_a_decorator_at_a_break_gets_the_users_function():
         return f
 
     SEEN.clear()
-    compiled = dynamo.compile(outer)
+    compiled = dynamo.compile(outer, backend="eager")
     result = compiled()
     assert len(SEEN) == 2
     assert SEEN[0] is SEEN[1] is result
@@ -442,7 +442,7 @@ def test_a_result_is_read_before_the_writes_back():
     eager_box, compiled_box = box(), box()
     old_t = compiled_box.t
     assert f(eager_box) == (1, [2])
-    assert dynamo.compile(f)(compiled_box) is old_t and compiled_box.t == (9,)
+    assert dynamo.compile(f, backend="eager")(compiled_box) is old_t and compiled_box.t == (9,)
 
 
 @pytest.mark.parametrize("with_break", [False, True])
@@ -495,7 +495,7 @@ def test_a_traceback_through_glue_shows_its_lines():
         brk()
         return y
 
-    compiled = dynamo.compile(f)
+    compiled = dynamo.compile(f, backend="eager")
     compiled(np.ones(2))
     glue = [k for k in linecache.cache if k.startswith("<dynamo glue ___glue_f_")]
     assert glue and all(linecache.getline(k, 1).startswith("def ___glue_f_") for k in glue)
@@ -522,7 +522,7 @@ def test_reset_releases_the_sources_of_dropped_entries():
         return [k for k in linecache.cache if k.startswith("<dynamo glue") and k not in before]
 
     before = set(linecache.cache)
-    compiled = dynamo.compile(make_closure(1))
+    compiled = dynamo.compile(make_closure(1), backend="eager")
     compiled(np.ones(3))
     glue = new_glue(before)
     gc.collect()

@@ -110,7 +110,7 @@ def test_a_graph_of_one_output_returns_it_bare_on_the_eager_backend():
     tuple) and hands the glue the function that returns the output itself
     (``common.tuple_of_one``): a hit runs the function's frame, the dispatcher and
     that function, which builds no tuple, and the dispatcher unpacks none."""
-    compiled = dynamo.compile(positional)
+    compiled = dynamo.compile(positional, backend="eager")
     x, y = Y + 1.0, Y * 3.0
     for _ in range(3):
         same(compiled(x, y), positional(x, y))
@@ -245,7 +245,7 @@ def test_no_guard_on_the_type_of_star_args_or_star_star_kwargs():
     guarded by the keys the trace touches, ``unread_dicts``)."""
     for fn, args, kwargs in [(star_args, (Y + 1.0, Y), {}),
                              (star_kwargs, (Y,), {"y": Y + 3.0})]:
-        compiled = dynamo.compile(fn)
+        compiled = dynamo.compile(fn, backend="eager")
         for _ in range(3):
             same(compiled(*args, **kwargs), fn(*args, **kwargs))
         src = dispatcher_of(compiled, fn)

@@ -60,7 +60,7 @@ def signature(a, b=2.0, /, c=3.0, *args, d, e=5.0, **kwargs):
 
 
 def test_every_kind_of_parameter_binds_as_in_the_frame(traces):
-    compiled = dynamo.compile(signature)
+    compiled = dynamo.compile(signature, backend="eager")
     x = arr(3)
     calls = [((x,), {"d": 1.0}), ((x, 1.0, 2.0, 7, 8), {"d": 1.0, "z": 1}),
              ((x,), {"c": 1.0, "d": 2.0, "e": 0.5})]
@@ -77,7 +77,7 @@ def params_named_like_builtins(type, len, Exception):  # noqa: A002
 
 
 def test_parameters_named_like_builtins():
-    compiled = dynamo.compile(params_named_like_builtins)
+    compiled = dynamo.compile(params_named_like_builtins, backend="eager")
     for args in [(arr(2), 2.0, 1.0), (arr(2), 2.0, 1.0), (arr(3), 3.0, 0.5)]:
         same(params_named_like_builtins(*args), compiled(*args))
 
@@ -90,7 +90,7 @@ def test_equal_code_objects_do_not_share_a_cache():
     exec(src, ns2)
     assert ns1["g"].__code__ == ns2["g"].__code__
     assert ns1["g"].__code__ is not ns2["g"].__code__
-    c1 = dynamo.compile(ns1["g"])
+    c1 = dynamo.compile(ns1["g"], backend="eager")
     ctx = c1._ctx
     hook.intercept(ns2["g"], ctx)(arr(2))
     c1(arr(2))
@@ -101,7 +101,7 @@ def test_equal_code_objects_do_not_share_a_cache():
 def test_the_dispatcher_inlines_every_entry(traces):
     def f(x):
         return x + 1
-    compiled = dynamo.compile(f, dynamic=False)   # one static entry per shape
+    compiled = dynamo.compile(f, dynamic=False, backend="eager")   # one static entry per shape
     for n in (2, 3, 4):
         compiled(arr(n))
     src = cache_of(compiled, f).dispatch.__dynamo_source__
@@ -115,7 +115,7 @@ def test_the_dispatcher_inlines_every_entry(traces):
 def test_exceptions_raised_by_the_program_pass_through():
     def f(x, n):
         return x.reshape(n, -1)
-    compiled = dynamo.compile(f)
+    compiled = dynamo.compile(f, backend="eager")
     with pytest.raises(ValueError) as eager_error:
         f(arr(6), 4)
     with pytest.raises(ValueError) as compiled_error:
@@ -160,7 +160,7 @@ def test_user_code_never_runs_under_the_compile_lock(limit):
     threads that compile: it must not hold the process-wide compile lock."""
     def f(x):
         return x * 2
-    compiled = dynamo.compile(f, dynamic=False)
+    compiled = dynamo.compile(f, dynamic=False, backend="eager")
     limit(2)
     same(f(arr(2)), compiled(arr(2)))   # its dispatcher falls back to miss()...
     limit(1)
@@ -177,7 +177,7 @@ def test_no_growth_over_100000_calls_beyond_the_limit(limit, traces):
 
     def f(x):
         return x * 2
-    compiled = dynamo.compile(f)
+    compiled = dynamo.compile(f, backend="eager")
     cache = None
 
     def calls(start, stop):
@@ -214,7 +214,7 @@ class Model:
 
 def test_model_and_entries_die_with_the_compiled_model():
     model = Model()
-    compiled = dynamo.compile(model)
+    compiled = dynamo.compile(model, backend="eager")
     same(model(arr(4)), compiled(arr(4)))
     entry = compiled._ctx.caches[Model.__call__.__code__].entries[0]
     refs = [weakref.ref(o) for o in (model, model.w, compiled, entry, entry.run,
@@ -226,7 +226,7 @@ def test_model_and_entries_die_with_the_compiled_model():
 
 def test_entries_die_with_the_compiled_function_while_the_model_lives():
     model = Model()
-    compiled = dynamo.compile(model)
+    compiled = dynamo.compile(model, backend="eager")
     compiled(arr(4))
     entry = compiled._ctx.caches[Model.__call__.__code__].entries[0]
     refs = [weakref.ref(entry), weakref.ref(compiled._ctx)]
@@ -239,7 +239,7 @@ class Decorated:
     def __init__(self):
         self.w = arr(3, 3)
 
-    @dynamo.compile
+    @dynamo.compile(backend="eager")
     def forward(self, x):
         return x @ self.w
 
@@ -261,7 +261,7 @@ def compile_dynamic_function():
     # a source of its own: equal code objects would share the translator's cache slot
     ns = {"np": np}
     exec(f"def made(x):\n    return np.exp(x) + {next(_unique)}\n", ns)
-    compiled = dynamo.compile(ns["made"])
+    compiled = dynamo.compile(ns["made"], backend="eager")
     same(ns["made"](arr(3)), compiled(arr(3)))
     cache = cache_of(compiled, ns["made"])
     return [weakref.ref(o) for o in (ns["made"], compiled, cache, cache.entries[0],
@@ -285,7 +285,7 @@ def test_generated_sources_leave_linecache_with_their_functions():
 
     def f(x):
         return x - 1
-    compiled = dynamo.compile(f)
+    compiled = dynamo.compile(f, backend="eager")
     compiled(arr(2))
     cache = cache_of(compiled, f)
     names = {cache.dispatch.__code__.co_filename, cache.entries[0].check.fn.__code__.co_filename}
@@ -329,7 +329,7 @@ class SkipFirstFrame:
 def test_reset_forgets_frames_that_could_not_compile():
     def f(x):
         return x * 3
-    compiled = dynamo.compile(f)
+    compiled = dynamo.compile(f, backend="eager")
     with listeners.listening(SkipFirstFrame()) as skipper:
         for _ in range(3):       # skipped: runs the original code, never traced again
             same(f(arr(2)), compiled(arr(2)))
@@ -366,7 +366,7 @@ def test_eight_threads_different_shapes(cache_limit, limit, traces):
     """8 threads call one compiled function at once, each with its own shape: every
     result is right, and each shape is traced at most once."""
     limit(cache_limit)
-    compiled = dynamo.compile(mlp, dynamic=False)   # one static entry per shape
+    compiled = dynamo.compile(mlp, dynamic=False, backend="eager")   # one static entry per shape
     start = threading.Barrier(8)
     errors = []
 
@@ -391,7 +391,7 @@ def test_eight_threads_different_shapes(cache_limit, limit, traces):
 
 
 def test_run_flat_api_used_by_resume_functions(traces):
-    ctx = dynamo.compile(lambda: None)._ctx
+    ctx = dynamo.compile(lambda: None, backend="eager")._ctx
 
     def f(x, *rest):
         return x + len(rest)
@@ -405,6 +405,6 @@ def test_same_code_other_globals_does_not_share_guards():
     a, b = {"K": 2.0}, {"K": 3.0}
     exec(src, a)
     other = types.FunctionType(a["g"].__code__, b)
-    ctx = dynamo.compile(a["g"])._ctx
+    ctx = dynamo.compile(a["g"], backend="eager")._ctx
     same(a["g"](arr(2)), hook.intercept(a["g"], ctx)(arr(2)))
     same(other(arr(2)), hook.intercept(other, ctx)(arr(2)))

@@ -62,7 +62,8 @@ def calls_of(fn, names, *args):
 
 def test_island_calls_of_a_compiled_helper_and_a_method_read_no_frame():
     y = np.zeros(4)
-    f, g = dynamo.compile(loop_helper), dynamo.compile(loop_method)
+    f = dynamo.compile(loop_helper, backend="eager")
+    g = dynamo.compile(loop_method, backend="eager")
     same(f(y, 20), loop_helper(y, 20))
     same(g(y, Stepper(1.0), 20), loop_method(y, Stepper(1.0), 20))
     # (the helper and the method still run through the hook: compiled)
@@ -86,7 +87,7 @@ def test_a_function_its_own_island_calls_recurses_as_deep_as_plain_python():
     depth = sys.getrecursionlimit() // 4
     plain = countdown
     expected = plain(np.zeros(2), depth)
-    countdown = dynamo.compile(plain)   # (as ``@dynamo.compile`` leaves the name)
+    countdown = dynamo.compile(plain, backend="eager")   # (as ``@dynamo.compile`` leaves the name)
     try:
         same(countdown(np.zeros(2), depth), expected)
     finally:
@@ -111,7 +112,7 @@ def loop_readers(y, r):
 
 
 def test_readers_of_the_caller_frame_called_from_an_island_see_the_program_frame():
-    f = dynamo.compile(loop_readers)
+    f = dynamo.compile(loop_readers, backend="eager")
     assert f(np.zeros(2), Reader()) == loop_readers(np.zeros(2), Reader()) == \
         [("loop_readers", "loop_readers")] * 3
 
@@ -128,7 +129,7 @@ def test_a_helper_whose_code_is_replaced_runs_its_new_code():
         while float(y[0]) < trips:
             y = local_helper(y) + 1.0
         return y
-    f = dynamo.compile(loop)
+    f = dynamo.compile(loop, backend="eager")
     same(f(np.zeros(2), 30), loop(np.zeros(2), 30))
     local_helper.__code__ = tripled.__code__
     same(f(np.zeros(2), 30), loop(np.zeros(2), 30))
@@ -146,7 +147,7 @@ def loop_callable(y, s):
 
 
 def test_a_class_call_reassigned_between_calls_runs_the_new_call():
-    f = dynamo.compile(loop_callable)
+    f = dynamo.compile(loop_callable, backend="eager")
     same(f(np.zeros(2), Scale()), loop_callable(np.zeros(2), Scale()))
     old = Scale.__call__
     Scale.__call__ = lambda self, y: y * 4.0
@@ -168,12 +169,12 @@ def loop_generator(y):
 
 
 def test_a_generator_called_from_an_island_yields_as_in_python():
-    f = dynamo.compile(loop_generator)
+    f = dynamo.compile(loop_generator, backend="eager")
     same(f(np.zeros(2)), loop_generator(np.zeros(2)))
 
 
 def test_islands_calling_a_compiled_helper_in_several_threads_at_once():
-    f = dynamo.compile(loop_helper)
+    f = dynamo.compile(loop_helper, backend="eager")
     expected = loop_helper(np.zeros(4), 40)
     results = []
 
@@ -201,7 +202,7 @@ def test_a_helper_an_island_called_is_collected_once_dropped():
             return y
         return loop, local_helper
     loop, local_helper = make()
-    f = dynamo.compile(loop)
+    f = dynamo.compile(loop, backend="eager")
     same(f(np.zeros(2)), loop(np.zeros(2)))
     refs = [weakref.ref(loop), weakref.ref(local_helper), weakref.ref(f)]
     del loop, local_helper, f

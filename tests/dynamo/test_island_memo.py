@@ -28,7 +28,7 @@ def loop_helper(y, trips):
 
 
 def test_an_island_decides_a_helper_once_not_every_trip():
-    f = dynamo.compile(loop_helper)
+    f = dynamo.compile(loop_helper, backend="eager")
     same(f(np.zeros(4), 30), loop_helper(np.zeros(4), 30))
     decided = {"is_skipped", "reads_caller_frame_of", "cache_for", "wrapper_maker"}
     # 30 trips: each of these ran every trip before (120 calls); now only where the
@@ -55,7 +55,7 @@ def test_code_replaced_within_the_loop_runs_the_new_code():
         return y
     expected = loop(np.zeros(2), 200)
     local_helper.__code__ = (lambda y: y * 2.0).__code__
-    f = dynamo.compile(loop)
+    f = dynamo.compile(loop, backend="eager")
     same(f(np.zeros(2), 200), expected)
 
 
@@ -67,7 +67,7 @@ def test_defaults_replaced_between_calls_are_read():
         while float(y[0]) < 50:
             y = scaled(y) + 1.0
         return y
-    f = dynamo.compile(loop)
+    f = dynamo.compile(loop, backend="eager")
     same(f(np.zeros(2)), loop(np.zeros(2)))
     scaled.__defaults__ = (3.0,)
     same(f(np.zeros(2)), loop(np.zeros(2)))
@@ -102,7 +102,7 @@ def loop_inner(y):
 
 def test_a_name_rebound_to_a_frame_reader_makes_the_caller_run_as_called():
     global inner
-    f = dynamo.compile(loop_inner)
+    f = dynamo.compile(loop_inner, backend="eager")
     same(f(np.zeros(2)), loop_inner(np.zeros(2)))
     inner = reading_inner
     try:
@@ -129,14 +129,14 @@ def test_functions_made_every_trip_are_collected():
             refs.append(weakref.ref(h))
             y = h(y) + 1.0
         return y
-    f = dynamo.compile(loop)
+    f = dynamo.compile(loop, backend="eager")
     same(f(np.zeros(2)), loop(np.zeros(2)))
     gc.collect()
     assert refs and all(r() is None for r in refs)
 
 
 def test_the_memo_drops_a_dead_function_and_rejects_a_changed_one():
-    ctx = dynamo.compile(loop_helper)   # (any compiled function: its context)
+    ctx = dynamo.compile(loop_helper, backend="eager")   # (any compiled function: its context)
     ctx(np.zeros(4), 3)
     live = next(c for c in hook._contexts if c.caches.get(loop_helper.__code__))
     intercept = island_intercept(live, loop_helper.__code__)

@@ -32,7 +32,7 @@ def loop_method(y, stepper, trips):
 
 
 def test_a_method_called_every_trip_gets_no_wrapper_made_per_call():
-    f = dynamo.compile(loop_method)
+    f = dynamo.compile(loop_method, backend="eager")
     same(f(np.zeros(4), Stepper(1.0), 30), loop_method(np.zeros(4), Stepper(1.0), 30))
     # (``wrap`` and the factory's ``___make`` ran every trip before: 60 calls in 30)
     made = calls_of(f, {"wrap", "___make"}, np.zeros(4), Stepper(1.0), 30)
@@ -58,7 +58,7 @@ def loop_defaults(y, obj, trips):
 
 
 def test_method_defaults_replaced_between_calls_are_read():
-    f = dynamo.compile(loop_defaults)
+    f = dynamo.compile(loop_defaults, backend="eager")
     obj = Scaled(1.0)
     same(f(np.zeros(2), obj, 40), loop_defaults(np.zeros(2), obj, 40))
     saved = Scaled.plain.__defaults__
@@ -82,7 +82,7 @@ def loop_kwonly(y, obj, trips):
 
 
 def test_a_method_with_keyword_only_defaults_still_runs_compiled():
-    f = dynamo.compile(loop_kwonly)
+    f = dynamo.compile(loop_kwonly, backend="eager")
     obj = Scaled(0.5)
     same(f(np.zeros(2), obj, 40), loop_kwonly(np.zeros(2), obj, 40))
     assert calls_of(f, {"___dispatch"}, np.zeros(2), obj, 40) >= 10
@@ -106,7 +106,7 @@ def loop_bad_call(y, obj, n, trips):
 
 @pytest.mark.parametrize("n", [3, 0, 1])
 def test_a_method_call_that_does_not_bind_raises_the_methods_own_type_error(n):
-    f = dynamo.compile(loop_bad_call)
+    f = dynamo.compile(loop_bad_call, backend="eager")
     obj = Scaled(1.0)
     expected = loop_bad_call(np.zeros(2), obj, n, 5)
     got = f(np.zeros(2), obj, n, 5)
@@ -115,7 +115,7 @@ def test_a_method_call_that_does_not_bind_raises_the_methods_own_type_error(n):
 
 
 def test_a_renamed_method_is_named_so_in_its_errors():
-    f = dynamo.compile(loop_bad_call)
+    f = dynamo.compile(loop_bad_call, backend="eager")
     obj = Scaled(1.0)
     f(np.zeros(2), obj, 3, 5)   # (decided and kept under the old name)
     saved = Scaled.step.__qualname__
@@ -151,7 +151,7 @@ def test_a_method_whose_code_or_class_attribute_is_replaced_runs_the_new_one():
     expected = loop(np.zeros(2), Local(), 200)
     Local.step = lambda self, y: y * 2.0
     Local.step.__code__ = code
-    f = dynamo.compile(loop)
+    f = dynamo.compile(loop, backend="eager")
     same(f(np.zeros(2), Local(), 200), expected)
 
 
@@ -164,7 +164,7 @@ def _make_step():
 def test_a_method_an_island_called_is_collected_once_its_class_drops_it():
     class Local:
         step = _make_step()
-    f = dynamo.compile(loop_method)
+    f = dynamo.compile(loop_method, backend="eager")
     obj = Local()
     same(f(np.zeros(4), obj, 20), loop_method(np.zeros(4), obj, 20))
     # a new function the island alone calls (the trace saw the first one): decided,
@@ -194,7 +194,7 @@ def loop_helper(y, trips):
 
 
 def test_a_function_called_every_trip_gets_no_wrapper_made_per_call():
-    f = dynamo.compile(loop_helper)
+    f = dynamo.compile(loop_helper, backend="eager")
     same(f(np.zeros(4), 30), loop_helper(np.zeros(4), 30))
     assert calls_of(f, {"wrap", "___make"}, np.zeros(4), 30) <= 2
     assert calls_of(f, {"___dispatch"}, np.zeros(4), 30) >= 10   # (8 trips, 2 calls each)
@@ -226,7 +226,7 @@ def loop_plain_bad_call(y, n, trips):
 
 @pytest.mark.parametrize("n", range(5))
 def test_a_call_that_does_not_bind_raises_the_functions_own_type_error(n):
-    f = dynamo.compile(loop_plain_bad_call)
+    f = dynamo.compile(loop_plain_bad_call, backend="eager")
     expected = loop_plain_bad_call(np.zeros(2), n, 5)
     got = f(np.zeros(2), n, 5)
     same(got[0], expected[0])
@@ -236,7 +236,7 @@ def test_a_call_that_does_not_bind_raises_the_functions_own_type_error(n):
 
 def test_a_function_the_island_calls_is_collected_once_its_name_is_rebound():
     global helper
-    f = dynamo.compile(loop_helper)
+    f = dynamo.compile(loop_helper, backend="eager")
     same(f(np.zeros(4), 20), loop_helper(np.zeros(4), 20))
     saved = helper
 
@@ -254,7 +254,7 @@ def test_a_function_the_island_calls_is_collected_once_its_name_is_rebound():
 
 
 def test_a_renamed_function_is_named_so_in_its_errors():
-    f = dynamo.compile(loop_plain_bad_call)
+    f = dynamo.compile(loop_plain_bad_call, backend="eager")
     f(np.zeros(2), 0, 5)
     try:
         helper.__qualname__ = "renamed"

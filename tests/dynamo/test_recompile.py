@@ -26,7 +26,7 @@ def arr(*shape, dtype=F4, seed=0):
 
 def run(fn, calls, compiled=None):
     """Call ``fn`` compiled and eagerly on each argument tuple; compare results."""
-    compiled = compiled or dynamo.compile(fn)
+    compiled = compiled or dynamo.compile(fn, backend="eager")
     for args in calls:
         same(fn(*args), compiled(*args))
     return compiled
@@ -34,7 +34,7 @@ def run(fn, calls, compiled=None):
 
 def counts(fn, calls, traces, compiled=None):
     """Number of traces after each call."""
-    compiled = compiled or dynamo.compile(fn)
+    compiled = compiled or dynamo.compile(fn, backend="eager")
     out = []
     for args in calls:
         same(fn(*args), compiled(*args))
@@ -98,7 +98,7 @@ def test_writes_into_inputs_guard_writeability(fn, traces):
     """A read-only input never takes a compiled path that writes into it: NumPy's own
     error is raised, exactly as eagerly."""
     args = (arr(4), arr(4, seed=1))[:fn.__code__.co_argcount]
-    compiled = dynamo.compile(fn)
+    compiled = dynamo.compile(fn, backend="eager")
     for _ in range(2):
         fresh = tuple(a.copy() for a in args)
         same(fn(*[a.copy() for a in args]), compiled(*fresh))
@@ -111,14 +111,14 @@ def test_writes_into_inputs_guard_writeability(fn, traces):
         compiled(ro, *args[1:])
     assert str(compiled_error.value) == str(eager_error.value)
     assert np.array_equal(ro, args[0]), "the read-only input was written"
-    report = dynamo.explain(fn)(*[a.copy() for a in args])
+    report = dynamo.explain(fn, backend="eager")(*[a.copy() for a in args])
     assert any("writeable" in g.describe() for g in report.guards)
 
 
 def test_read_only_input_first_then_writeable(traces):
     ro = arr(4)
     ro.flags.writeable = False
-    compiled = dynamo.compile(write_into)
+    compiled = dynamo.compile(write_into, backend="eager")
     with pytest.raises(ValueError, match="read-only"):
         compiled(ro, arr(4))
     x = arr(4)
@@ -216,7 +216,7 @@ def test_varargs_and_kwargs(traces):
     """``*args`` is a tuple and ``**kwargs`` a dict of the frame: guarded like any other.
     Known over-approximation: every item of a container is guarded when the container
     enters the trace, so (1,) -> (2,) retraces although only len(args) was used."""
-    compiled = dynamo.compile(star)
+    compiled = dynamo.compile(star, backend="eager")
     x = arr(2)
     got = []
     calls = [((1,), {"u": 1}), ((1,), {"u": 1}), ((2,), {"u": 1}), ((1, 2), {"u": 1}),
@@ -273,7 +273,7 @@ def test_class_identity_and_attribute_values(traces):
 
 def test_model_attributes_changed_in_place(traces):
     m = Lin(3)
-    compiled = dynamo.compile(m)
+    compiled = dynamo.compile(m, backend="eager")
     x = arr(3)
     same(m(x), compiled(x))
     m.w = arr(3, 3, seed=5)            # another weight, same shape: read fresh, no retrace
@@ -366,7 +366,7 @@ def test_closure_contents(traces):
 
     f2, f3 = make(2.0), make(3.0)
     compiled2 = run(f2, [(arr(2),), (arr(2),)])
-    compiled3 = dynamo.compile(f3)
+    compiled3 = dynamo.compile(f3, backend="eager")
     same(f3(arr(2)), compiled3(arr(2)))
     assert len(traces) == 2
     k = 1.0
@@ -384,7 +384,7 @@ def test_closure_contents(traces):
 
 def test_recompile_log_says_which_guard_failed_in_each_entry(caplog, traces):
     caplog.set_level(logging.DEBUG, logger="dynamo.recompiles")
-    compiled = dynamo.compile(scale)
+    compiled = dynamo.compile(scale, backend="eager")
     compiled(arr(3), 2)
     compiled(arr(4), 2)
     compiled(arr(3, dtype=np.float64), 2)
@@ -408,7 +408,7 @@ def test_recompile_log_is_free_when_off(traces):
     from observe import calls_to
 
     logging.getLogger("dynamo.recompiles").setLevel(logging.WARNING)
-    compiled = dynamo.compile(scale)
+    compiled = dynamo.compile(scale, backend="eager")
     with calls_to(CheckFunction.failures) as failures:
         compiled(arr(3), 2)
         compiled(arr(4), 2)
@@ -417,7 +417,7 @@ def test_recompile_log_is_free_when_off(traces):
 
 
 def test_explain_keeps_the_check_function():
-    report = dynamo.explain(scale)(arr(3), 2)
+    report = dynamo.explain(scale, backend="eager")(arr(3), 2)
     (text,) = report.check_sources      # (the report's text shows the guards in words)
     assert "def ___check_scale_" in text
     assert "type(x) is ___c1 and" in text

@@ -1,6 +1,7 @@
 """Resume functions: built from the original code at each break (never from another
 resume function), named as the program sees the original, exact about their cells."""
 
+import collections
 import contextlib
 import gc
 import io
@@ -47,7 +48,7 @@ def test_a_loop_that_breaks_resumes_from_the_original():
             print(i)
         return x * 2
     report = check(loop, np.ones(2), 4)
-    report = dynamo.explain(loop)(np.ones(2), 4)
+    report = dynamo.explain(loop, backend="eager")(np.ones(2), 4)
     for r in report.records:
         assert resume.original_code(r.code) is loop.__code__
         assert r.code.co_qualname.count("_resume_at_L") <= 1
@@ -67,7 +68,7 @@ def _frame_names(x):
 def test_a_resume_function_has_the_original_name():
     check(_frame_names, np.ones(2))
     with contextlib.redirect_stdout(io.StringIO()):
-        name, names, _ = dynamo.compile(_frame_names)(np.ones(2))
+        name, names, _ = dynamo.compile(_frame_names, backend="eager")(np.ones(2))
     assert (name, names) == ("_frame_names", ["_frame_names"])
 
 
@@ -178,7 +179,7 @@ def _work_of_breaks(n: int) -> dict:
     before = dict(WORK)
     with listeners.listening(_Steps()) as steps, \
             contextlib.redirect_stdout(io.StringIO()):
-        dynamo.compile(f)(np.ones(3))
+        dynamo.compile(f, backend="eager")(np.ones(3))
     work = {k: WORK[k] - before.get(k, 0) for k in WORK}
     work["steps"] = steps.n
     return work
@@ -217,7 +218,7 @@ def test_300_breaks_run_one_after_another_not_nested():
     f = scope["deep"]
     check(f, np.ones(3) * 1e-90)
     depths.clear()
-    dynamo.compile(f)(np.ones(3) * 1e-90)   # compiled: the cached entries run
+    dynamo.compile(f, backend="eager")(np.ones(3) * 1e-90)   # compiled: the cached entries run
     assert len(depths) == 300 and len(set(depths[1:])) == 1, depths[:5]
 
 
@@ -357,3 +358,26 @@ def test_zero_argument_super_in_an_outlined_loop_body():
 
 def test_zero_argument_super_with_self_in_a_cell_after_a_break():
     check(_Cell().forward, np.ones(3))
+
+
+class _KeywordSuper(collections.OrderedDict):
+    def move_to_end(self, key, last=True):
+        print("moving")                           # a break, then super() with a keyword
+        super().move_to_end(key, last=not last)   # (3.11: KW_NAMES holds one name)
+
+
+def test_zero_argument_super_with_a_keyword_after_a_break(caplog):
+    # liveness at the break asked every instruction whether it loads ``super``, and
+    # took a KW_NAMES tuple for LOAD_GLOBAL's (push_null, name): IndexError, an
+    # internal error (round38_state/subclass_get; bytecode/instructions.loads_super)
+    def f(x, d):
+        d.move_to_end("a")
+        return x * 2.0
+
+    compiled = dynamo.compile(f, backend="eager")
+    mine, theirs = _KeywordSuper(a=1, b=2), _KeywordSuper(a=1, b=2)
+    with caplog.at_level("WARNING", logger="dynamo.internal"):
+        with contextlib.redirect_stdout(io.StringIO()):
+            np.testing.assert_array_equal(compiled(np.ones(3), mine), f(np.ones(3), theirs))
+    assert list(mine) == list(theirs) == ["a", "b"]
+    assert not [r for r in caplog.records if r.name == "dynamo.internal"], caplog.text

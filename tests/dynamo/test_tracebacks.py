@@ -154,7 +154,7 @@ def _code_b(x):
 def test_traceback_after_the_code_was_replaced():
     # the frame entry calls the function again as it is now (hook._recall)
     fn = types.FunctionType(_code_a.__code__, globals(), "_code_a")
-    compiled = dynamo.compile(fn)
+    compiled = dynamo.compile(fn, backend="eager")
     with pytest.raises(ValueError):
         compiled(X)
     fn.__code__ = _code_b.__code__
@@ -193,7 +193,7 @@ def test_dynamos_frames_are_dropped_and_handed_out_tracebacks_kept():
 def test_dynamos_own_errors_show_the_programs_frames(monkeypatch):
     # fullgraph=True: the break is an error of dynamo's, raised in its frames; the
     # program sees its own (issue #19), dynamo.config.verbose keeps them all
-    compiled = dynamo.compile(raise_after_break, fullgraph=True)
+    compiled = dynamo.compile(raise_after_break, fullgraph=True, backend="eager")
     with pytest.raises(Unsupported) as info:
         compiled(X)
     files = {f.filename for f in traceback.extract_tb(info.value.__traceback__)}

@@ -168,7 +168,7 @@ def test_object_that_compares_equal_is_not_accepted():
 
 
 def test_restoring_the_attribute_hits_the_first_entry_again():
-    compiled = dynamo.compile(uses_tanh)
+    compiled = dynamo.compile(uses_tanh, backend="eager")
     with listening(Frames()) as frames:
         compiled(X)
         with replaced(np, "tanh", np.sin):
@@ -180,13 +180,13 @@ def test_restoring_the_attribute_hits_the_first_entry_again():
 
 def test_replaced_before_the_first_call_is_honoured():
     with replaced(np, "tanh", np.sin):
-        compiled = dynamo.compile(uses_tanh)
+        compiled = dynamo.compile(uses_tanh, backend="eager")
         same(compiled(X), uses_tanh(X))
     same(compiled(X), uses_tanh(X))
 
 
 def test_unchanged_attributes_do_not_retrace():
-    compiled = dynamo.compile(uses_many)
+    compiled = dynamo.compile(uses_many, backend="eager")
     with listening(Frames()) as frames:
         for _ in range(5):
             same(compiled(X), uses_many(X))
@@ -194,7 +194,7 @@ def test_unchanged_attributes_do_not_retrace():
 
 
 def test_recompile_log_names_the_replaced_attribute(caplog):
-    compiled = dynamo.compile(uses_many)
+    compiled = dynamo.compile(uses_many, backend="eager")
     compiled(X)
     dynamo.set_logs("recompiles")
     try:

@@ -477,12 +477,21 @@ ROUND32: dict[str, Known | str] = {}
 #    rerunning the frame where they raise (codegen.check_raising_values). No entries.
 ROUND37_BODIES: dict[str, Known | str] = {}
 
+# Z11. Round 38, state (prog_round38_state*.py): sets, OrderedDicts, attribute counters,
+#    reached arrays and numbers that raise after effects. Found and fixed: the order of
+#    a set made in the trace (rebuilt element by element, not as the program made it:
+#    variables/sets.py SetVariable.recipe); in-place operations of a cleared set from
+#    outside were not written back (a break now: unread_sets.py); an internal error
+#    of super() with a keyword after a break (bytecode/instructions.py loads_super).
+#    No entries.
+ROUND38_STATE: dict[str, Known | str] = {}
+
 KNOWN: dict[str, Known] = {
     pid: entry if isinstance(entry, Known) else Known(entry)
     for table in (ALIAS, IDENTITY, RAISE, STATE, GUARDS, NUMERICS, FRAMES_API, MORE,
                   LOOPS, NEWEST, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10, ROUND11,
                   ROUND12, ROUND14, ROUND16, ROUND17, ROUND22, ROUND23, ROUND24,
                   ROUND25, ROUND26, ROUND27, ROUND28, ROUND29, ROUND30, ROUND31,
-                  ROUND32, ROUND37_BODIES)
+                  ROUND32, ROUND37_BODIES, ROUND38_STATE)
     for pid, entry in table.items()
 }

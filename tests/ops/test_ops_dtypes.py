@@ -66,5 +66,5 @@ def test_value_dependent_and_rejected_calls_run_eagerly():
         return np.promote_types(x, np.float32)   # TypeError in NumPy: runs eagerly
 
     check(g, rand(3), breaks=1)
-    report = dynamo.explain(g)(rand(3))
+    report = dynamo.explain(g, backend="eager")(rand(3))
     assert "np.promote_types" in report.break_reasons[0].reason

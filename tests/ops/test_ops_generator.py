@@ -40,7 +40,7 @@ def same_stream(fn, *args, make=np.random.default_rng, calls=3, backend="eager")
                    else rng_eager.get_state()) == str(
             rng_comp.bit_generator.state if hasattr(rng_comp, "bit_generator")
             else rng_comp.get_state()), f"call {call + 1}: the state afterwards"
-    return dynamo.explain(fn)(*copy.deepcopy(args), make(0))
+    return dynamo.explain(fn, backend="eager")(*copy.deepcopy(args), make(0))
 
 
 def draws(x, rng):
@@ -123,16 +123,16 @@ def uses_global(x):
 
 def test_generators_from_attributes_and_globals():
     eager, model = Model(1), Model(1)
-    compiled = dynamo.compile(model.noisy)
+    compiled = dynamo.compile(model.noisy, backend="eager")
     for _ in range(2):
         same(eager.noisy(X), compiled(X))
     global GLOBAL_RNG
     GLOBAL_RNG = np.random.default_rng(3)
     expected = [uses_global(X) for _ in range(2)]
     GLOBAL_RNG = np.random.default_rng(3)
-    compiled = dynamo.compile(uses_global)
+    compiled = dynamo.compile(uses_global, backend="eager")
     same(expected, [compiled(X) for _ in range(2)])
-    report = dynamo.explain(uses_global)(X)
+    report = dynamo.explain(uses_global, backend="eager")(X)
     assert report.graph_break_count == 0, str(report)
 
 
@@ -160,7 +160,7 @@ def test_any_generator_is_the_same_entry():
         same(f(X, np.random.default_rng(seed)), compiled(X, np.random.default_rng(seed)))
     same(f(X, np.random.RandomState(0)), compiled(X, np.random.RandomState(0)))
     assert len(graphs) == 2                  # one for Generators, one for RandomStates
-    report = dynamo.explain(f)(X, g1)
+    report = dynamo.explain(f, backend="eager")(X, g1)
     assert any("type(rng) is" in g.describe() or "L['rng']" in g.describe() and
                "Generator" in g.describe() for g in report.guards), str(report)
     assert not any("is <Generator" in g.describe() for g in report.guards), str(report)
@@ -291,7 +291,7 @@ def test_something_else_than_a_generator_raises_eagers_error():
     def f(x, rng):
         return x + rng.normal(size=x.shape)
 
-    compiled = dynamo.compile(f)
+    compiled = dynamo.compile(f, backend="eager")
     compiled(X, np.random.default_rng(0))
     for bad in (None, 3):
         with pytest.raises(AttributeError) as want:

@@ -20,7 +20,7 @@ X = np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4)
 
 def same_stream(fn, *args, seed=0, calls=3, graphs=None, breaks=None):
     """Compiled and eager draw the same numbers and leave the global state the same."""
-    compiled = dynamo.compile(fn)
+    compiled = dynamo.compile(fn, backend="eager")
     for call in range(calls):
         np.random.seed(seed + call)
         expected = fn(*copy.deepcopy(args))
@@ -31,7 +31,7 @@ def same_stream(fn, *args, seed=0, calls=3, graphs=None, breaks=None):
         same(expected, got, path=f"call {call + 1}")
         same(expected_next, got_next, path=f"call {call + 1}: the state afterwards")
     if graphs is not None or breaks is not None:
-        report = dynamo.explain(fn)(*copy.deepcopy(args))
+        report = dynamo.explain(fn, backend="eager")(*copy.deepcopy(args))
         assert (graphs is None or report.graph_count == graphs) and \
             (breaks is None or report.graph_break_count == breaks), str(report)
         return report
@@ -109,7 +109,7 @@ def seeded(x, seed):
 
 
 def test_a_seed_argument_is_dynamic(traces):
-    compiled = dynamo.compile(seeded)
+    compiled = dynamo.compile(seeded, backend="eager")
     for seed in range(10):      # seed 0 specialized, then one symbolic entry from 1 on
         np.random.seed(99)
         same(seeded(X, seed), compiled(X, seed))
@@ -122,17 +122,17 @@ def test_other_seeds_break_and_keep_the_order(seed):
         np.random.seed(s)
         return x + np.random.rand(3, 4)
 
-    report = dynamo.explain(f)(X, seed)
+    report = dynamo.explain(f, backend="eager")(X, seed)
     assert report.graph_break_count == 1
     assert "random" in report.break_reasons[0].reason
     np.random.seed(5)
     if isinstance(seed, float):
         with pytest.raises(TypeError):
-            dynamo.compile(f)(X, seed)
+            dynamo.compile(f, backend="eager")(X, seed)
         return
     expected = f(X, seed)
     np.random.seed(5)
-    same(expected, dynamo.compile(f)(X, seed))
+    same(expected, dynamo.compile(f, backend="eager")(X, seed))
 
 
 def test_python_scalar_draws_break():
@@ -146,10 +146,10 @@ def test_python_scalar_draws_break():
 def test_tracing_does_not_touch_the_global_state():
     np.random.seed(5)
     before = np.random.get_state()[1].copy()
-    dynamo.explain(draws)(X)  # traces and runs once...
+    dynamo.explain(draws, backend="eager")(X)  # traces and runs once...
     np.random.seed(5)
     dynamo.reset()
-    compiled = dynamo.compile(interleaved)
+    compiled = dynamo.compile(interleaved, backend="eager")
     state = np.random.get_state()[1].copy()
     np.testing.assert_array_equal(before, state)
     compiled(X)  # ...the draws happen when the graph runs, not while tracing
@@ -185,7 +185,7 @@ def test_a_bad_seed_raises_eagers_error():
         np.random.seed(s)
         return x + np.random.rand(3, 4)
 
-    compiled = dynamo.compile(f)
+    compiled = dynamo.compile(f, backend="eager")
     compiled(X, 3)
     for bad in (-1, 2**40):
         with pytest.raises(ValueError) as want:

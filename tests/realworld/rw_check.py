@@ -115,7 +115,8 @@ def comparable(value, _depth=0):
 def explain(fn, args, kwargs=None):
     """``dynamo.explain`` on a copy of ``args``, its printed output swallowed."""
     with contextlib.redirect_stdout(io.StringIO()):
-        return dynamo.explain(fn)(*copy.deepcopy(args), **copy.deepcopy(kwargs or {}))
+        return dynamo.explain(fn, backend="eager")(*copy.deepcopy(args),
+                                                   **copy.deepcopy(kwargs or {}))
 
 
 def rng_arrays(seed, *shapes, dtype=np.float32, scale=1.0):

@@ -461,9 +461,8 @@ class DictLRU:
         return y + x
 
 
-@program(recompiles=3, why=KEYED,
-         known=(7, "len() and iteration (next(iter(d))) read the dict whole: guarded by "
-                   "its keys in order, which change while the cache fills and moves"))
+@program(recompiles=3, why=KEYED + "; next(iter(d)) the first key at the start, a changing "
+                                    "int (first_key_iterators.py)")
 def plain_dict_lru_pop_reinsert(wrap):
     c = DictLRU()
     f = wrap(c.get)

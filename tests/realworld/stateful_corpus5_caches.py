@@ -172,9 +172,8 @@ class IntMemo:
         return x * self.memo[n].sum()
 
 
-@program(recompiles=3, why=SIDES,
-         known=(7, "np.arange(n + 1.0) of a changing int made a float pins n: an entry "
-                   "per value of n"))
+@program(recompiles=3, why=SIDES + "; np.arange(n + 1.0) has n + 1 elements, n a size "
+                                    "(guarded >= 2, 1 pinned: shape_env.floats_as_sizes)")
 def memo_by_changing_int(wrap):
     m = IntMemo()
     f = wrap(m.apply)
@@ -268,9 +267,8 @@ def decayed(x, k):
     return x * decay(k)
 
 
-@program(recompiles=1, why=NUMBER,
-         known=(2, "a call of an lru_cache wrapper is a break: the float it returns is "
-                   "carried over it, its first change one more recompile"))
+@program(recompiles=1, why=NUMBER + "; the call a break (Python's cache, exactly), its "
+                                     "result a changing number (cached_call_results.py)")
 def lru_cache_by_changing_int(wrap):
     decay.cache_clear()
     f = wrap(decayed)

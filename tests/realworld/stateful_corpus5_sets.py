@@ -133,9 +133,8 @@ class OrLiteral:
         return x - 1.0
 
 
-@program(recompiles=1, why=NUMBER,
-         known=(7, "the set display {i, i + 1} hashes its changing ints as it is built: "
-                   "i pinned, an entry per value"))
+@program(recompiles=1, why=NUMBER + "; the set display {i, i + 1} is merged unhashed "
+                                     "(set_displays.py)")
 def ior_set_display(wrap):
     s = OrLiteral()
     f = wrap(s.visit)
@@ -393,8 +392,8 @@ class LossSet:
         return x * loss if fresh else x
 
 
-@program(recompiles=7, why="a float key hashed pins the float it is rounded from: an entry "
-                           "per loss value, up to the cache's limit")
+@program(recompiles=2, why=NUMBER + "; the rounded key (round(loss, 1)) is guarded present "
+                                     "or absent as an expression of loss: an entry per side")
 def float_keys(wrap):
     s = LossSet()
     f = wrap(s.visit)

@@ -10,7 +10,9 @@ Measured before this corpus's fixes (3.11): 53 of 64 without a break, 16 breaks.
 since: an ``if`` choosing a NumPy scalar or a Python number (``tp / d if d > 0 else
 0.0``: ``BranchChoiceVariable``), ``str(v)`` / ``format(v, spec)`` of traced values
 made by the glue, as f-strings are, and ``names[i]`` of a list of texts at an index the
-graph computes (``translator/picked_items.py``).
+graph computes (``translator/picked_items.py``). Since corpus 14: a counter kept per
+element (``count_large_int``: ``if int(v) > limit: total += 1``) is one graph
+(``translator/number_selects.py``).
 """
 
 from __future__ import annotations
@@ -26,7 +28,6 @@ EXPECTED_BREAKS: dict[str, int] = {
     # `[f(v) for v in xs if v > 0]`: a condition on the data per element
     "positives_squared": 2 if _OWN_FRAME else 1,
     "nonzero_columns": 2 if _OWN_FRAME else 1,
-    "count_large_int": 1,          # `if int(v) > limit: total += 1`: a Python int per element
     "bucket_counts_int": 1,        # `counts[int(v) % n] += 1`: a list index from the data
     "early_stop_index": 1,         # a loop that returns at a data-dependent step
 }

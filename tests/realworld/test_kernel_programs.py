@@ -53,11 +53,11 @@ def test_remaining_breaks_say_why():
     (a loop's exit test: tests/translator/test_loop_exits.py)."""
     by_name = {name: (fn, args) for name, fn, args in PROGRAMS}
     fn, args = by_name["random_walk_2d"]
-    report = dynamo.explain(fn)(*copy.deepcopy(args))
+    report = dynamo.explain(fn, backend="eager")(*copy.deepcopy(args))
     (brk,) = report.break_reasons
     assert "without size=" in brk.reason and "size=1" in brk.hint
     fn, args = by_name["metropolis_gaussian"]
-    report = dynamo.explain(fn)(*copy.deepcopy(args))
+    report = dynamo.explain(fn, backend="eager")(*copy.deepcopy(args))
     (brk,) = report.break_reasons
     assert "exit test" not in brk.reason and "np.where" in brk.hint
 

@@ -33,12 +33,12 @@ def _call_then_loop(x):
 
 
 def test_loop_with_break_in_resume_function(capsys):   # was W1 (fixed)
-    got = dynamo.compile(_print_then_loop)(np.zeros(2))
+    got = dynamo.compile(_print_then_loop, backend="eager")(np.zeros(2))
     np.testing.assert_array_equal(got, np.ones(2))
 
 
 def test_loop_with_break_in_resume_function_iterates_the_right_object(capsys):   # was W1
-    got = dynamo.compile(_call_then_loop)(np.zeros(2))   # eager: [1, 1]
+    got = dynamo.compile(_call_then_loop, backend="eager")(np.zeros(2))   # eager: [1, 1]
     np.testing.assert_array_equal(got, np.ones(2))
 
 
@@ -88,7 +88,7 @@ SIZE_FLOAT_FORMS = {
 @pytest.mark.parametrize("form", list(SIZE_FLOAT_FORMS))
 def test_float_from_a_dynamic_size_follows_the_size(form):
     fn = SIZE_FLOAT_FORMS[form]
-    f = dynamo.compile(fn)
+    f = dynamo.compile(fn, backend="eager")
     for rows in (3, 2, 5, 7, 3):
         x = np.ones((rows, 2))
         np.testing.assert_array_equal(f(x), fn(x), err_msg=f"{form}, rows={rows}")

@@ -54,7 +54,7 @@ def many_breaks(x):
 @pytest.fixture(scope="module")
 def report_file(tmp_path_factory):
     out = tmp_path_factory.mktemp("report") / "many_breaks.html"
-    ann = annotate(many_breaks, output=out)
+    ann = annotate(many_breaks, output=out, backend="eager")
     ann(X)
     return out, ann.report
 
@@ -156,7 +156,7 @@ def test_big_graph_picture_is_built_when_opened(chromium, tmp_path, monkeypatch)
             x = np.tanh(x * 1.01) + 0.5
         return x
     out = tmp_path / "chain.html"
-    ann = annotate(long_chain, output=out)
+    ann = annotate(long_chain, output=out, backend="eager")
     ann(X)
     g = ann.report.graphs[0]
     assert len(g.nodes) > INLINE_NODES

@@ -21,8 +21,8 @@ from dynamo import annotate
 from dynamo.report.model import BREAK, GRAPH, IDLE, PYTHON, TRACED
 
 
-def run(fn, *args, tmp_path, **kw):
-    ann = annotate(fn, output=tmp_path / "r.html", **kw)
+def run(fn, *args, tmp_path, backend="eager", **kw):
+    ann = annotate(fn, output=tmp_path / "r.html", backend=backend, **kw)
     result = ann(*args)
     assert (tmp_path / "r.html").is_file()
     return ann, ann.report, result
@@ -45,7 +45,7 @@ def op_lines(records) -> dict[tuple[str, int], set[int]]:
 
 def check_against_explain(report, fn, args, capsys=None):
     """The report shows exactly what dynamo.explain records for one call."""
-    ex = dynamo.explain(fn)(*args)
+    ex = dynamo.explain(fn, backend="eager")(*args)
     assert len(report.graphs) == ex.graph_count
     assert [g.op_count for g in report.graphs] == ex.ops_per_graph
     assert [(b.filename, b.lineno, b.reason) for b in report.breaks] == \
@@ -173,7 +173,7 @@ def test_callable_object(tmp_path, capsys):
 
 
 def test_recompile_names_the_failed_guard(tmp_path):
-    ann = annotate(P.no_break, output=tmp_path / "r.html", calls=2)
+    ann = annotate(P.no_break, output=tmp_path / "r.html", calls=2, backend="eager")
     ann(X)
     ann(np.ones((4, 4)))
     ann(np.ones((5, 4)))          # past `calls`: runs compiled, not recorded
@@ -190,7 +190,7 @@ def test_recompile_names_the_failed_guard(tmp_path):
 
 def test_cache_limit_is_a_recompile_that_runs_eagerly(tmp_path, caplog, monkeypatch):
     monkeypatch.setattr(dynamo.config, "cache_size_limit", 1)
-    ann = annotate(P.no_break, output=tmp_path / "r.html", calls=2)
+    ann = annotate(P.no_break, output=tmp_path / "r.html", calls=2, backend="eager")
     ann(X)
     ann(np.ones((4, 4)))
     [rc] = ann.report.recompiles
@@ -203,7 +203,7 @@ def test_cache_limit_is_a_recompile_that_runs_eagerly(tmp_path, caplog, monkeypa
 
 
 def test_exception_reaches_the_caller_and_the_report(tmp_path, capsys):
-    ann = annotate(P.raises, output=tmp_path / "r.html")
+    ann = annotate(P.raises, output=tmp_path / "r.html", backend="eager")
     with pytest.raises(ValueError) as info:
         ann(X)
     with pytest.raises(ValueError) as eager:
@@ -316,7 +316,7 @@ def test_recording_leaves_nothing_behind(tmp_path, capsys):
     logger = logging.getLogger("dynamo.recompiles")
     level, propagate = logger.level, logger.propagate
     trace = sys.gettrace()
-    ann = annotate(P.helper_break, output=tmp_path / "r.html")
+    ann = annotate(P.helper_break, output=tmp_path / "r.html", backend="eager")
     ann(X)
     assert (TranslatorBase.step, TranslatorBase.run, convert.convert_frame) == \
         (step, run_, conv)
@@ -328,7 +328,7 @@ def test_recording_leaves_nothing_behind(tmp_path, capsys):
         return None
     sys.settrace(debugger)
     try:
-        annotate(P.no_break, output=tmp_path / "r.html")(X)
+        annotate(P.no_break, output=tmp_path / "r.html", backend="eager")(X)
         assert sys.gettrace() is debugger
     finally:
         sys.settrace(trace)
@@ -353,7 +353,7 @@ def test_nested_recordings_restore_the_outer_one():
 
 
 def test_recompile_log_stays_quiet_unless_enabled(tmp_path, caplog, capsys):
-    ann = annotate(P.no_break, output=tmp_path / "r.html", calls=2)
+    ann = annotate(P.no_break, output=tmp_path / "r.html", calls=2, backend="eager")
     ann(X)
     ann(np.ones((4, 4)))
     assert ann.report.recompiles
@@ -361,7 +361,7 @@ def test_recompile_log_stays_quiet_unless_enabled(tmp_path, caplog, capsys):
     assert "recompiling" not in capsys.readouterr().err
     dynamo.set_logs("recompiles")            # switched on: the user sees it as usual
     try:
-        ann = annotate(P.no_break, output=tmp_path / "r.html", calls=2)
+        ann = annotate(P.no_break, output=tmp_path / "r.html", calls=2, backend="eager")
         ann(X)
         ann(np.ones((4, 4)))
     finally:
@@ -371,10 +371,10 @@ def test_recompile_log_stays_quiet_unless_enabled(tmp_path, caplog, capsys):
 
 def test_bad_arguments():
     with pytest.raises(TypeError, match="callable"):
-        annotate(3)
+        annotate(3, backend="eager")
     with pytest.raises(ValueError, match="calls"):
-        annotate(P.no_break, calls=0)
+        annotate(P.no_break, calls=0, backend="eager")
     with pytest.raises(ValueError, match="unknown backend"):
         annotate(P.no_break, backend="nope")
     with pytest.raises(ValueError, match="layout"):
-        annotate(P.no_break, layout="circo")
+        annotate(P.no_break, layout="circo", backend="eager")

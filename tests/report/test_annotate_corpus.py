@@ -24,7 +24,7 @@ corpus = pytest.importorskip("corpus_breaks", reason="the graph-break corpus "
 @pytest.mark.parametrize("name,fn,args", [(p[0], p[1], p[2]) for p in corpus.PROGRAMS],
                          ids=[p[0] for p in corpus.PROGRAMS])
 def test_corpus_program(name, fn, args, tmp_path, capsys):
-    ann = annotate(fn, output=tmp_path / "r.html")
+    ann = annotate(fn, output=tmp_path / "r.html", backend="eager")
     raised = None
     try:
         ann(*copy.deepcopy(args))

@@ -51,8 +51,8 @@ class Tags(HTMLParser):
             self.stack.pop()
 
 
-def page_of(fn, *args, tmp_path, **kw):
-    ann = annotate(fn, output=tmp_path / "r.html", **kw)
+def page_of(fn, *args, tmp_path, backend="eager", **kw):
+    ann = annotate(fn, output=tmp_path / "r.html", backend=backend, **kw)
     ann(*args)
     return ann.report, (tmp_path / "r.html").read_text(encoding="utf-8")
 

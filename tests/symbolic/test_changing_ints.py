@@ -216,3 +216,35 @@ def test_a_seed_counter_from_negative_raises_eagers_error():
     count = _run(Seeded, "draw", lambda k: (np.zeros(3),), 8, "eager")
     assert count <= 2
 
+
+
+
+def arange_of_float(x, n):
+    """``np.arange`` of an int's float (``n + 1.0``, ``2.0 * n - 1.0``: float64 ranges of
+    n + 1 and 2n - 1 elements, empty below)."""
+    a = np.arange(n + 1.0)
+    b = np.arange(2.0 * n - 1.0)
+    return x * a.sum() + b.sum(), a, b
+
+
+def arange_of_half(x, n):
+    """``n + 0.5`` is no int's float: its length is read by value (n pinned)."""
+    return x * np.arange(n + 0.5).sum()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_arange_of_an_ints_float_is_a_size(backend):
+    # n + 1.0 is float(n) + 1 at every n: its length n + 1 fits as a size
+    # (ShapeEnv.floats_as_sizes), where it pinned n (an entry per n) before
+    x = np.ones(3)
+    for fn, most in ((arange_of_float, 2), (arange_of_half, None)):
+        dynamo.reset()
+        with dynamo.explain(fn, backend=backend) as compiled:
+            for n in [4, 5, 9, 2, 12] if most else [4, 5]:
+                same_outcome(outcome(fn, (x, n)), outcome(compiled, (x, n)), f"n = {n}")
+        # n = 4 by value, then n symbolic (a size: >= 2); n + 0.5: an entry per n
+        assert most is None or compiled.report.compile_count <= most, str(compiled.report)
+    with dynamo.explain(arange_of_float, backend=backend) as compiled:
+        for n in [1, 0, -3]:   # (0 and 1 specialized, below 0 empty ranges)
+            same_outcome(outcome(arange_of_float, (x, n)), outcome(compiled, (x, n)),
+                         f"n = {n}")

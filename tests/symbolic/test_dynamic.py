@@ -23,7 +23,7 @@ def decode_step(x, w_qkv, w_o):
 
 def test_decode_loop_compiles_at_most_twice(traces):
     w_qkv, w_o = rand(16, 48, seed=1), rand(16, 16, seed=2)
-    c = dynamo.compile(decode_step)
+    c = dynamo.compile(decode_step, backend="eager")
     for T in range(5, 41):
         x = rand(T, 16, seed=T)
         same(decode_step(x, w_qkv, w_o), c(x, w_qkv, w_o), rtol=1e-6, atol=1e-6)
@@ -31,7 +31,7 @@ def test_decode_loop_compiles_at_most_twice(traces):
 
 
 def test_dynamic_true_compiles_once(traces):
-    c = dynamo.compile(decode_step, dynamic=True)
+    c = dynamo.compile(decode_step, dynamic=True, backend="eager")
     for T in (3, 7, 12):
         x, w_qkv, w_o = rand(T, 16), rand(16, 48), rand(16, 16)
         same(decode_step(x, w_qkv, w_o), c(x, w_qkv, w_o), rtol=1e-6, atol=1e-6)
@@ -39,14 +39,14 @@ def test_dynamic_true_compiles_once(traces):
 
 
 def test_dynamic_false_compiles_per_shape(traces):
-    c = dynamo.compile(lambda x: x * 2, dynamic=False)
+    c = dynamo.compile(lambda x: x * 2, dynamic=False, backend="eager")
     for n in (3, 4, 5, 6):
         c(rand(n))
     assert len(traces) == 4
 
 
 def test_sizes_zero_and_one_are_specialized(traces):
-    c = dynamo.compile(lambda x: x.sum(axis=0) * x.shape[0], dynamic=True)
+    c = dynamo.compile(lambda x: x.sum(axis=0) * x.shape[0], dynamic=True, backend="eager")
     for n in (5, 1, 0, 9):
         x = rand(n, 3)
         same(x.sum(axis=0) * x.shape[0], c(x))
@@ -54,7 +54,7 @@ def test_sizes_zero_and_one_are_specialized(traces):
 
 
 def test_mark_dynamic(traces):
-    c = dynamo.compile(lambda x: x + x.shape[1])
+    c = dynamo.compile(lambda x: x + x.shape[1], backend="eager")
     x = rand(4, 6)
     dynamo.mark_dynamic(x, 1)
     c(x)
@@ -71,12 +71,12 @@ def test_branch_on_size_becomes_guard(traces):
             return x * 2
         return x - 1
 
-    c = dynamo.compile(f, dynamic=True)
+    c = dynamo.compile(f, dynamic=True, backend="eager")
     for n in (3, 5, 12, 20, 4):
         x = rand(n)
         same(f(x), c(x))
     assert len(traces) == 2   # one entry for n <= 8, one for n > 8
-    report = dynamo.explain(f, dynamic=True)(rand(12))
+    report = dynamo.explain(f, dynamic=True, backend="eager")(rand(12))
     assert "x.shape[0] > 8" in str(report)
 
 
@@ -87,12 +87,13 @@ def test_range_of_a_size_specializes(traces):
             total = total + x[i]
         return total
 
-    c = dynamo.compile(f, dynamic=True)
+    c = dynamo.compile(f, dynamic=True, backend="eager")
     for n in (3, 4, 3):
         x = rand(n, 2)
         same(f(x), c(x))
     assert len(traces) == 2
-    guards = [g.describe() for g in dynamo.explain(f, dynamic=True)(rand(3, 2)).guards]
+    guards = [g.describe() for g in dynamo.explain(f, dynamic=True,
+                                                   backend="eager")(rand(3, 2)).guards]
     assert any(g.startswith("x.shape[0] == 3") for g in guards)   # the loop bound: pinned
 
 
@@ -100,7 +101,7 @@ def test_symbols_visible_in_explain():
     def f(x, w):
         return (x @ w).reshape(x.shape[0], -1)
 
-    report = dynamo.explain(f, dynamic=True)(rand(5, 4), rand(4, 6))
+    report = dynamo.explain(f, dynamic=True, backend="eager")(rand(5, 4), rand(4, 6))
     text = str(report)
     assert "def forward(x, w, s0)" in text
     assert "ops.reshape(matmul, ((s0), -1,))" in text, text
@@ -113,7 +114,7 @@ def test_dynamic_size_returned_as_python_int():
     def f(x):
         return x.shape[0] * 3 + 1, len(x) - 1
 
-    c = dynamo.compile(f, dynamic=True)
+    c = dynamo.compile(f, dynamic=True, backend="eager")
     for n in (4, 9):
         assert c(rand(n)) == (n * 3 + 1, n - 1)
 
@@ -123,7 +124,7 @@ def test_non_affine_size_specializes(traces):
         n = x.shape[0]
         return x.reshape(n // 2, 2)
 
-    c = dynamo.compile(f, dynamic=True)
+    c = dynamo.compile(f, dynamic=True, backend="eager")
     for n in (4, 6, 4):
         x = rand(n)
         same(f(x), c(x))
@@ -135,7 +136,7 @@ def test_float_arithmetic_with_a_size_pins_it(traces):
         k = x.shape[0]
         return x * (0.1 / k) + 1.5 * k
 
-    c = dynamo.compile(f, dynamic=True)
+    c = dynamo.compile(f, dynamic=True, backend="eager")
     for n in (4, 5, 4):
         x = rand(n)
         same(f(x), c(x), rtol=1e-6)
@@ -204,13 +205,13 @@ def test_an_int_argument_that_changes_becomes_symbolic(traces, backend):
     for n in [0, 1, 2, 3, 7, 100, 2, 1, 0, -4]:
         same(scale_shift(x, n), c(x, n))
     assert traces == ["scale_shift"] * 2
-    report = dynamo.explain(scale_shift)(x, 5)
+    report = dynamo.explain(scale_shift, backend="eager")(x, 5)
     assert (report.graph_count, report.graph_break_count) == (1, 0)
 
 
 def test_an_int_used_as_a_plain_int_stays_specialized(traces):
     x = rand(5)
-    c = dynamo.compile(loop_n)
+    c = dynamo.compile(loop_n, backend="eager")
     for n in [2, 3, 4, 3]:
         same(loop_n(x, n), c(x, n))
     assert traces == ["loop_n"] * 3    # range(n) unrolls: one entry per n (n=3 hits)
@@ -218,7 +219,7 @@ def test_an_int_used_as_a_plain_int_stays_specialized(traces):
 
 def test_a_seed_argument_does_not_recompile_the_rest(traces):
     x = rand(1000)
-    c = dynamo.compile(noisy_mean)
+    c = dynamo.compile(noisy_mean, backend="eager")
     for seed in range(12):                # more seeds than the cache has entries
         same(noisy_mean(x, seed), c(x, seed))
     # one graph, no break: traced for seed 0 (specialized by value) and once for the
@@ -228,7 +229,7 @@ def test_a_seed_argument_does_not_recompile_the_rest(traces):
 
 def test_ints_stay_static_with_dynamic_false_and_for_globals(traces):
     x = rand(5)
-    c = dynamo.compile(scale_shift, dynamic=False)
+    c = dynamo.compile(scale_shift, dynamic=False, backend="eager")
     for n in [2, 3, 4]:
         same(scale_shift(x, n), c(x, n))
     assert len(traces) == 3
@@ -236,7 +237,7 @@ def test_ints_stay_static_with_dynamic_false_and_for_globals(traces):
     STEP = 0
     expected = [global_step(x) for _ in range(3)]
     STEP = 0
-    g = dynamo.compile(global_step)
+    g = dynamo.compile(global_step, backend="eager")
     got = [g(x) for _ in range(3)]           # a global written by the call: by value
     same(expected, got)
 
@@ -246,7 +247,7 @@ def sized(x, n):
 
 
 def test_a_bad_dynamic_int_raises_eagers_error(traces):
-    c = dynamo.compile(sized)
+    c = dynamo.compile(sized, backend="eager")
     x = rand(3)
     for n in (2, 3, 4):
         same(sized(x, n), c(x, n))

@@ -69,7 +69,7 @@ def test_breaks_say_why(name, fn, make_args):
     dynamo.reset()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        report = dynamo.explain(fn)(*make_args())
+        report = dynamo.explain(fn, backend="eager")(*make_args())
     assert report.graph_break_count <= MAX_BREAKS.get(name, 1), str(report)
     for brk in report.break_reasons:
         assert not brk.reason.startswith("iteration over"), brk.reason

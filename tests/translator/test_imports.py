@@ -51,7 +51,7 @@ def test_a_module_not_imported_yet_breaks_with_a_hint(monkeypatch):
         return x + 1, fractions.__name__
 
     with contextlib.redirect_stdout(io.StringIO()):
-        report = dynamo.explain(f)(rand(3))
+        report = dynamo.explain(f, backend="eager")(rand(3))
     [brk] = report.break_reasons
     assert brk.reason == ("import inside the traced function (module 'fractions' is not "
                           "imported yet)")
@@ -66,7 +66,7 @@ def test_the_import_runs_again_when_the_module_is_gone(monkeypatch):
         import fractions
         return x + 1, fractions.__name__
 
-    compiled = dynamo.compile(f)
+    compiled = dynamo.compile(f, backend="eager")
     compiled(rand(3))
     monkeypatch.delitem(sys.modules, "fractions")
     compiled(rand(3))
@@ -85,7 +85,7 @@ def test_an_import_hook_sees_every_statement(monkeypatch):
         import numpy.linalg as la
         return la.norm(x)
 
-    compiled = dynamo.compile(f)
+    compiled = dynamo.compile(f, backend="eager")
     compiled(rand(3))                       # traced: no __import__ call, guarded
     monkeypatch.setattr(builtins, "__import__", hook)
     compiled(rand(3))

@@ -36,20 +36,20 @@ def test_disabled_calls_leave_one_graph(quiet_logger, caplog):
 
 def test_enabling_a_level_retraces_and_emits_in_order(quiet_logger, caplog):
     w = np.ones(3, np.float32)
-    compiled = dynamo.compile(step)
+    compiled = dynamo.compile(step, backend="eager")
     compiled(w, w, 0.1)
     caplog.set_level(logging.INFO, logger=log.name)     # the guard on INFO fails now
     np.testing.assert_array_equal(compiled(w, w, 0.1), step(w, w, 0.1))
     messages = [r.getMessage() for r in caplog.records if r.name == log.name]
     assert messages == ["norm 1.500", "norm 1.500"]      # compiled, then eager
-    report = dynamo.explain(step)(w, w, 0.1)
+    report = dynamo.explain(step, backend="eager")(w, w, 0.1)
     assert (report.graph_count, report.graph_break_count) == (2, 1)
     assert "Logger.info" in str(report.break_reasons[0])
 
 
 def test_guard_is_shown_in_explain(quiet_logger):
     w = np.ones(2, np.float32)
-    guards = [g.describe() for g in dynamo.explain(step)(w, w, 0.1).guards]
+    guards = [g.describe() for g in dynamo.explain(step, backend="eager")(w, w, 0.1).guards]
     assert any("isEnabledFor(10)" in g and "dropped while disabled" in g for g in guards)
 
 

@@ -337,7 +337,7 @@ def test_the_trace_follows_the_body_not_the_trip_count(backend):
 def test_the_graph_prints_the_body_as_a_nested_function():
     seen = _Graphs()
     with listeners.listening(seen):
-        dynamo.compile(prefix_sum)(np.ones(20))
+        dynamo.compile(prefix_sum, backend="eager")(np.ones(20))
     text = str(seen.graphs[0])
     assert "def fori_loop_body(trips, x):" in text
     assert "for trip in range(trips):" in text
@@ -457,7 +457,7 @@ def test_loops_that_cannot_be_nodes_have_none(name, fn, make):
 
 def test_refusals_are_logged(caplog):
     with caplog.at_level("DEBUG", logger="dynamo.loops"):
-        dynamo.compile(branch_on_index)(np.ones(3))
+        dynamo.compile(branch_on_index, backend="eager")(np.ones(3))
     assert any("branches on the index" in r.getMessage() for r in caplog.records)
 
 
@@ -489,7 +489,7 @@ def test_short_loops_unroll(monkeypatch):
 
 
 def test_symbolic_sizes_around_a_loop_node():
-    f = dynamo.compile(prefix_sum)
+    f = dynamo.compile(prefix_sum, backend="eager")
     for n in (30, 31, 45, 12):
         x = np.linspace(0, 1, n)
         np.testing.assert_array_equal(f(x.copy()), prefix_sum(x.copy()))
@@ -624,10 +624,10 @@ def test_a_trip_count_that_changes_is_a_symbolic_loop_node(name, fn, make, compi
     an expression of T (2 compiles: T seen, then symbolic), also where the body reads
     the index (checked at the first and the last trip, ``T - 1``, for every T the
     entry serves); where arrays swap, T's parity is guarded, one compile per parity."""
-    report = dynamo.explain(fn).calls([make(T) for T in (12, 20, 31, 45)])
+    report = dynamo.explain(fn, backend="eager").calls([make(T) for T in (12, 20, 31, 45)])
     assert report.compile_count == compiles, str(report)
     with listeners.listening(_Graphs()) as seen:
-        compiled = dynamo.compile(fn)
+        compiled = dynamo.compile(fn, backend="eager")
         for T in (12, 20, 31):
             compiled(*make(T))
     loops = [n for g in seen.graphs for n in g.call_nodes() if n.target == "fori_loop"]

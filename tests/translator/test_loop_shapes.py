@@ -144,7 +144,7 @@ def test_or_counter_that_can_hold_again(fn, args, breaks, backend):
 def test_or_miniter_changes_between_calls():
     """``miniter`` an argument that changes between calls (a symbol after the
     recompile): Python's results on each call."""
-    compiled = dynamo.compile(_halvings_or)
+    compiled = dynamo.compile(_halvings_or, backend="eager")
     for miniter in (0, 3, 7, 2, 12):
         x = np.array([2.0 ** 5, 1.0])
         want = _halvings_or(x.copy(), np.float64(32.0), miniter, 1)
@@ -167,7 +167,7 @@ def test_a_loop_that_stays_a_break_names_its_shape(name, says):
     fn, args = next((f, a) for n, f, a in PROGRAMS if n == name)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        report = dynamo.explain(fn)(*copy.deepcopy(args))
+        report = dynamo.explain(fn, backend="eager")(*copy.deepcopy(args))
     brk = report.break_reasons[0]
     assert brk.reason == ("truth value of an array (data-dependent control flow: a "
                           "loop's exit test)")

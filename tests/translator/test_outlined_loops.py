@@ -294,7 +294,7 @@ def test_outlined_body_is_its_own_frame():
     import contextlib
     import io
     with contextlib.redirect_stdout(io.StringIO()):
-        out = dynamo.explain(printing)(np.ones(4))
+        out = dynamo.explain(printing, backend="eager")(np.ones(4))
     # the print breaks the body function's graph, not only the frame's
     assert any(b.frame.endswith("_loop_body_L3") or "loop_body" in b.frame
                for b in out.break_reasons), [b.frame for b in out.break_reasons]
@@ -410,7 +410,7 @@ def test_loops_over_small_arrays_run_as_plain_python(monkeypatch, caplog):
                for r in caplog.records)
     big = np.linspace(0, 1, 40000)
     check(small_arrays_loop, big, graphs=None)
-    assert dynamo.explain(small_arrays_loop)(big).graph_count >= 1
+    assert dynamo.explain(small_arrays_loop, backend="eager")(big).graph_count >= 1
 
 
 # ----------------------------------------------------------------------------- while loops
@@ -791,7 +791,7 @@ def _outlined(fn, *args):
     from dynamo import listeners
     seen = _FrameStarts()
     with listeners.listening(seen), contextlib.redirect_stdout(io.StringIO()):
-        dynamo.compile(fn)(*copy.deepcopy(args))
+        dynamo.compile(fn, backend="eager")(*copy.deepcopy(args))
     return {n for n in seen.names if "loop_body" in n}
 
 

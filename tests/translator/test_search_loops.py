@@ -51,7 +51,7 @@ def test_breaks_per_nest_with_hints(name, fn, make_args):
     dynamo.reset()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        report = dynamo.explain(fn)(*make_args(np.random.default_rng(0), 40, 4))
+        report = dynamo.explain(fn, backend="eager")(*make_args(np.random.default_rng(0), 40, 4))
     assert report.graph_break_count <= MAX_BREAKS.get(name, DEFAULT_MAX_BREAKS), str(report)
     for brk in report.break_reasons:
         assert not brk.reason.startswith("iteration over"), brk.reason
@@ -98,7 +98,7 @@ def test_a_search_break_names_its_shape(fn, args, says, hint):
     dynamo.reset()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        report = dynamo.explain(fn)(*copy.deepcopy(args))
+        report = dynamo.explain(fn, backend="eager")(*copy.deepcopy(args))
     (brk,) = [b for b in report.break_reasons if b.cause == "data_dependent"]
     assert brk.reason == ("truth value of an array (data-dependent control flow: a "
                           "loop's exit test)"), brk.reason
@@ -134,8 +134,8 @@ def test_the_hints_rewrites_have_no_break(fn, make_args, sizes):
     for n in sizes:
         args = make_args(np.random.default_rng(n), n)
         dynamo.reset()
-        report = dynamo.explain(fn)(*copy.deepcopy(args))
+        report = dynamo.explain(fn, backend="eager")(*copy.deepcopy(args))
         assert report.graph_break_count == 0, str(report)
         want = outcome(fn, copy.deepcopy(args))
-        got = outcome(dynamo.compile(fn), copy.deepcopy(args))
+        got = outcome(dynamo.compile(fn, backend="eager"), copy.deepcopy(args))
         same_outcome(want, got, f"{fn.__name__} n={n}")

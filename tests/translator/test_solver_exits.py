@@ -148,7 +148,7 @@ def test_a_loop_that_stays_a_break_says_why(name, says):
     fn, args = next((f, a) for n, f, a in PROGRAMS if n == name)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        report = dynamo.explain(fn)(*args)
+        report = dynamo.explain(fn, backend="eager")(*args)
     brk = report.break_reasons[0]
     assert brk.reason == ("truth value of an array (data-dependent control flow: a "
                           "loop's exit test)")

@@ -257,7 +257,7 @@ def recompile_log(fn, calls) -> list[str]:
     logger.addHandler(handler)
     logger.setLevel(logging.DEBUG)
     try:
-        compiled = dynamo.compile(fn)
+        compiled = dynamo.compile(fn, backend="eager")
         for args in calls:
             compiled(*args)
     finally:
@@ -390,7 +390,7 @@ def test_range_of_a_changing_length_iterated_is_pinned():
 def test_explain_over_several_calls_reports_recompiles():
     g = np.ones(4, np.float32)
     m = np.zeros(4, np.float32)
-    report = dynamo.explain(adam_step).calls([(g, m, t) for t in (1, 2, 3, 4)])
+    report = dynamo.explain(adam_step, backend="eager").calls([(g, m, t) for t in (1, 2, 3, 4)])
     assert report.calls == 4 and report.compile_count == 2
     assert report.recompile_count == 1 and report.recompiles[0].call == 1
     reason = report.recompiles[0].reasons[0]
@@ -402,7 +402,7 @@ def test_explain_over_several_calls_reports_recompiles():
 def test_explain_as_a_context_manager_over_the_programs_calls():
     g = np.ones(4, np.float32)
     m = np.zeros(4, np.float32)
-    with dynamo.explain(adam_step) as e:
+    with dynamo.explain(adam_step, backend="eager") as e:
         got = [e(g, m, t) for t in (1, 2, 3, 4)]
         with pytest.raises(TypeError):   # the program's exceptions reach the program
             e(g, m, "x")
@@ -424,7 +424,7 @@ def test_explain_counts_the_numpy_size_variants():
 
 
 def test_explain_single_call_is_unchanged():
-    report = dynamo.explain(sgd)(np.ones(2), np.ones(2), 0.5)
+    report = dynamo.explain(sgd, backend="eager")(np.ones(2), np.ones(2), 0.5)
     assert report.graph_count == 1 and report.calls == 1 and report.recompiles == []
     same(report.result, sgd(np.ones(2), np.ones(2), 0.5))
 
@@ -445,7 +445,7 @@ def test_cache_limit_names_the_guard_and_fitting_advice(monkeypatch):
     handler = Keep(logging.WARNING)
     logger.addHandler(handler)
     try:
-        compiled = dynamo.compile(pinned_by_format)
+        compiled = dynamo.compile(pinned_by_format, backend="eager")
         for i in range(6):
             compiled(np.ones(2), 0.1 * i + 0.01)
     finally:
@@ -517,7 +517,7 @@ def test_float_attribute_that_changes_is_an_input():
 
     g, m = np.ones(4), np.zeros(4)
     eager_opt, opt = make(), make()
-    compiled = dynamo.compile(opt.step)
+    compiled = dynamo.compile(opt.step, backend="eager")
     counter = Compiles()
     with listeners.listening(counter):
         for lr in (0.1, 0.05, 0.025, 1e-3, 3.0, -0.5):
@@ -580,7 +580,7 @@ def gated(x):
 
 def test_global_that_decides_control_flow_still_recompiles(monkeypatch):
     x = np.ones(3)
-    compiled = dynamo.compile(gated)
+    compiled = dynamo.compile(gated, backend="eager")
     counter = Compiles()
     with listeners.listening(counter):
         for value in (0.5, 0.6, 0.7, 0.1, 0.2, 0.9):
@@ -601,7 +601,7 @@ def by_mode(x):
 
 def test_global_string_that_selects_control_flow_guards(monkeypatch):
     x = np.ones(3)
-    compiled = dynamo.compile(by_mode)
+    compiled = dynamo.compile(by_mode, backend="eager")
     counter = Compiles()
     with listeners.listening(counter):
         for mode in ("train", "train", "eval", "train", "eval"):

@@ -199,7 +199,7 @@ def test_exc_info_of_the_caller_is_not_guessed():
             raise KeyError("outside")
         except KeyError:
             return fn(x)
-    compiled = dynamo.compile(f)
+    compiled = dynamo.compile(f, backend="eager")
     got, want = caller(compiled, np.ones(2)), caller(f, np.ones(2))
     assert got[1] is want[1] is KeyError
     np.testing.assert_array_equal(got[0], want[0])
@@ -217,7 +217,7 @@ def test_context_from_the_caller_is_not_guessed():
             raise KeyError("outside")
         except KeyError:
             return fn(np.ones(2))
-    got, want = caller(dynamo.compile(f)), caller(f)
+    got, want = caller(dynamo.compile(f, backend="eager")), caller(f)
     assert type(got[1]) is type(want[1]) is KeyError and got[1].args == want[1].args
 
 
@@ -252,7 +252,7 @@ def test_exception_escaping_is_plain():
     x = np.arange(3.0)
     for fn in (_escapes, _escapes_from_handler):
         check(fn, x)
-        assert _outcome(dynamo.compile(fn), x) == _outcome(fn, x)
+        assert _outcome(dynamo.compile(fn, backend="eager"), x) == _outcome(fn, x)
 
 
 def test_match_on_unknown_class_breaks():
@@ -284,11 +284,11 @@ def test_caught_exception_leaving_the_trace():
     x = np.ones(2)
     want, got = [], []
     f_res = f(x, want)
-    c_res = dynamo.compile(f)(x, got)
+    c_res = dynamo.compile(f, backend="eager")(x, got)
     np.testing.assert_array_equal(f_res[0], c_res[0])
     assert [type(e) for e in got] == [type(e) for e in want] == [ValueError]
     assert got[0].__traceback__ is not None
-    res = dynamo.compile(g)(x)
+    res = dynamo.compile(g, backend="eager")(x)
     assert res[1].args == ("returned",) and res[1].__traceback__ is not None
 
 
@@ -448,7 +448,7 @@ def _caught_past_the_end(x, log):
 
 def test_a_caught_trace_error_keeps_no_argument_alive():
     import gc
-    f = dynamo.compile(_caught_past_the_end)
+    f = dynamo.compile(_caught_past_the_end, backend="eager")
     enabled = gc.isenabled()
     gc.disable()
     try:

@@ -26,7 +26,7 @@ class Steps:
 
 def traced_steps(fn, *args) -> int:
     with listeners.listening(Steps()) as steps:
-        dynamo.compile(fn)(*args)
+        dynamo.compile(fn, backend="eager")(*args)
     return steps.count
 
 
@@ -82,7 +82,7 @@ def test_a_nest_breaks_after_one_outer_iteration():
 
 
 def test_the_break_names_the_estimate():
-    out = dynamo.explain(prefix_sum)(np.ones(2000), [])
+    out = dynamo.explain(prefix_sum, backend="eager")(np.ones(2000), [])
     (reason,) = [b.reason for b in out.break_reasons]
     assert "1999" in reason and "config.max_unroll (1024)" in reason
 
@@ -145,7 +145,7 @@ def test_a_loop_of_many_small_ops_runs_as_python(monkeypatch):
 
     rng = np.random.default_rng(5)
     X, C = rng.random((300, 2)), rng.random((4, 2))
-    out = dynamo.explain(assign_loop)(X, C)
+    out = dynamo.explain(assign_loop, backend="eager")(X, C)
     (reason,) = [b.reason for b in out.break_reasons]
     assert "299 more iterations" in reason and "small arrays" in reason
     assert traced_steps(assign_loop, X, C) < 2000     # (not 299 more traced trips)

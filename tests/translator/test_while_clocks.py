@@ -184,12 +184,12 @@ def test_clock_that_changes_between_calls():
     (docs/dynamic_shapes.md): the clock's values are then not known when the trace
     runs, and the loop breaks as before; every call gives Python's values."""
     dynamo.reset()
-    compiled = dynamo.compile(_plus_equals)
+    compiled = dynamo.compile(_plus_equals, backend="eager")
     for dt in (0.1, 0.2, 0.3, 0.25):
         args = (np.array([1.0, -0.5]), 0.0, dt, 1.0, 1e-9)
         _same(compiled(*copy.deepcopy(args)), _plus_equals(*copy.deepcopy(args)))
     dynamo.reset()
-    compiled = dynamo.compile(_plus_equals)
+    compiled = dynamo.compile(_plus_equals, backend="eager")
     for t0, t_end in ((0.0, 1.0), (0.0, 1.5), (0.3, 1.5), (0.3, 0.7), (-1.0, 0.7)):
         args = (np.array([1.0, -0.5]), t0, 0.1, t_end, 1e-9)
         _same(compiled(*copy.deepcopy(args)), _plus_equals(*copy.deepcopy(args)))
@@ -200,7 +200,7 @@ def test_clock_too_long_stays_a_break():
     at compile time: a break that says so, and Python's values."""
     args = (np.array([1.0, -0.5]), 0.0, 1.0, float(MAX_CLOCK_TRIPS + 5), 0.5)
     report = check(_plus_equals, *args, breaks=None)
-    report = dynamo.explain(_plus_equals)(*copy.deepcopy(args))
+    report = dynamo.explain(_plus_equals, backend="eager")(*copy.deepcopy(args))
     assert report.graph_break_count >= 1
     assert f"holds for more than {MAX_CLOCK_TRIPS} trips" in \
         report.break_reasons[0].explanation
@@ -247,7 +247,7 @@ def test_clocks_that_stay_breaks(fn, args, says):
     message names the shape (with the hint's rewrite), and Python's values."""
     dynamo.reset()
     check(fn, *args, breaks=None)
-    report = dynamo.explain(fn)(*copy.deepcopy(args))
+    report = dynamo.explain(fn, backend="eager")(*copy.deepcopy(args))
     assert report.graph_break_count >= 1
     brk = report.break_reasons[0]
     assert "the loop is no while_loop node: " in brk.explanation and says in brk.explanation

@@ -146,7 +146,7 @@ def test_each_is_one_node_with_no_break():
 
 def test_the_body_takes_the_trip():
     """The body's first input is the trip (``while_index``), and its ops read it."""
-    report = dynamo.explain(_stepped)(np.ones(2), 0.01, 1e-3, 0, 1, 50)
+    report = dynamo.explain(_stepped, backend="eager")(np.ones(2), 0.01, 1e-3, 0, 1, 50)
     text = "\n".join(str(g) for g in report.graphs)
     assert "def while_loop_body(trip, " in text
     # (an op of the body reads ``h * i`` as Python's float of the trip)
@@ -232,8 +232,9 @@ def test_uses_that_stay_breaks(fn, args, backend):
 def test_why_a_counter_read_stays_a_break():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        report = dynamo.explain(_int_unbounded)(np.array([1, 2]), 100)
-        index = dynamo.explain(_as_index)(np.array([4.0, 2.0, 1.0, 0.5] * 4), 1e-2, 9)
+        report = dynamo.explain(_int_unbounded, backend="eager")(np.array([1, 2]), 100)
+        index = dynamo.explain(_as_index,
+                               backend="eager")(np.array([4.0, 2.0, 1.0, 0.5] * 4), 1e-2, 9)
     assert "no bound on the trips keeps it an int64" in report.break_reasons[0].explanation
     assert "not as an index" in index.break_reasons[0].explanation
 

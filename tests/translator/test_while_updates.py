@@ -210,7 +210,7 @@ def test_or_counter_test_that_could_hold_again_stays_a_break():
     Python's. An int the loop leaves as it was and that fails at once: a node."""
     args = (np.zeros(3), 1e-3)
     report = check(_or_could_hold_again, *args, breaks=None)
-    report = dynamo.explain(_or_could_hold_again)(*copy.deepcopy(args))
+    report = dynamo.explain(_or_could_hold_again, backend="eager")(*copy.deepcopy(args))
     assert report.graph_break_count >= 1
     assert "could hold again" in report.break_reasons[0].explanation
     check(_or_unchanged_int, np.ones(3), 1e-3, 5, breaks=0)
@@ -230,7 +230,7 @@ def test_a_loop_that_stays_a_break_names_its_shape(name, says, rewrite):
     fn, args = next((f, a) for n, f, a in PROGRAMS if n == name)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        report = dynamo.explain(fn)(*copy.deepcopy(args))
+        report = dynamo.explain(fn, backend="eager")(*copy.deepcopy(args))
     brk = report.break_reasons[0]
     assert brk.reason == ("truth value of an array (data-dependent control flow: a "
                           "loop's exit test)")

@@ -104,12 +104,12 @@ def test_a_growing_log_does_not_recompile_but_a_read_length_does():
     the first call, then one more when the length changes (it is a changing int from
     there on, ``ShapeEnv.new_length``: tests/variables/test_list_lengths.py)."""
     log = []
-    f = dynamo.compile(log_then_compute)
+    f = dynamo.compile(log_then_compute, backend="eager")
     with listeners.listening(Compiles()) as compiles:
         for _ in range(5):
             f(log, np.ones(3))
     assert compiles.frames == 1 and len(log) == 20
-    g = dynamo.compile(read_then_append)
+    g = dynamo.compile(read_then_append, backend="eager")
     seen = []
     with listeners.listening(Compiles()) as compiles:
         for _ in range(5):

@@ -198,7 +198,7 @@ def test_no_check_runs_the_factory():
     without "a" must miss without getting "a" inserted (a plain ``d['a']`` in the
     check would run the factory), also where ``explain`` says why it missed."""
     dynamo.reset()
-    with dynamo.explain(peek) as compiled:
+    with dynamo.explain(peek, backend="eager") as compiled:
         compiled(defaultdict(list, {"a": [1]}))
         empty = defaultdict(list)
         same(peek(defaultdict(list)), compiled(empty))
@@ -214,7 +214,7 @@ def copy_and_merge(d, k):
 
 def test_copy_keeps_the_factory():
     d = defaultdict(int, {"a": 1})
-    compiled = dynamo.compile(copy_and_merge)
+    compiled = dynamo.compile(copy_and_merge, backend="eager")
     want, got = copy_and_merge(defaultdict(int, {"a": 1}), "b"), compiled(d, "b")
     _same_dicts(want[0], got[0], "copy")
     assert got[1] is int and dict(d) == {"a": 1}
@@ -225,7 +225,7 @@ def union(d):
 
 
 def test_union_is_a_break_with_pythons_result():
-    with dynamo.explain(union) as compiled:
+    with dynamo.explain(union, backend="eager") as compiled:
         got = compiled(defaultdict(int, {"a": 1}))
     _same_dicts(union(defaultdict(int, {"a": 1})), got, "union")
     assert any("| of a defaultdict" in str(b) for b in compiled.report.break_reasons)

@@ -152,7 +152,7 @@ def test_more_appends_than_maxlen_read_no_row_held():
             return np.stack(self.d)
 
     got_obj, want_obj = Burst(), Burst()
-    with dynamo.explain(got_obj.f) as f:
+    with dynamo.explain(got_obj.f, backend="eager") as f:
         got = [(f(r), list(got_obj.d)) for r in ROWS[:5]]
     want = [(want_obj.f(r), list(want_obj.d)) for r in ROWS[:5]]
     for (a, da), (b, db) in zip(got, want):

@@ -159,7 +159,7 @@ def two_names(x, a, b):
 
 def test_one_deque_under_two_names_is_one_object():
     def run(compiled):
-        f = dynamo.compile(two_names) if compiled else two_names
+        f = dynamo.compile(two_names, backend="eager") if compiled else two_names
         d, e = collections.deque(maxlen=2), collections.deque()
         outs = [f(np.ones(2), d, d) for _ in range(3)] + [f(np.ones(2), d, e)]
         return outs, list(d), list(e)

@@ -46,5 +46,5 @@ def test_a_text_used_while_tracing_breaks_at_the_use():
     """The break is the text's (cause ``format``), where ``len`` needs it; it was
     ``str()``'s own (``array_to_python``)."""
     check(text_used_while_tracing, X, backend="numpy")
-    (brk,) = dynamo.explain(text_used_while_tracing)(X).break_reasons
+    (brk,) = dynamo.explain(text_used_while_tracing, backend="eager")(X).break_reasons
     assert brk.cause == "format", brk

@@ -52,7 +52,7 @@ def printed(x, k, t):
 @pytest.mark.parametrize("fn, args", [(keyed, lambda k: ({}, np.ones(2), k)),
                                       (printed, lambda k: (np.ones(2), k, k / 3))])
 def test_texts_needed_while_tracing_are_eager_s(fn, args):
-    f = dynamo.compile(fn)
+    f = dynamo.compile(fn, backend="eager")
     for k in (1, 2, 3, 10, -4, 2 ** 40):
         same_outcome(outcome(fn, args(k)), outcome(f, args(k)), f"k={k}")
 
@@ -75,6 +75,6 @@ def merged_array_keys(x):
 def test_text_keys_merged_after_a_break(fn, args):
     """(The merge dropped the comprehension's items before: ``DICT_UPDATE`` changed the
     carried dict without logging it for the write-back; ``containers.MAP_ADD``.)"""
-    f = dynamo.compile(fn)
+    f = dynamo.compile(fn, backend="eager")
     for i, a in enumerate(args):
         same_outcome(outcome(fn, a), outcome(f, a), f"call {i}")

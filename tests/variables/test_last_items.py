@@ -59,7 +59,7 @@ def last_scaled(x, hist, k):
 def test_out_of_bounds_and_type_changes_are_eager():
     """The bound ``len >= -k`` is guarded as a decision: an empty list and ``[-3]`` of
     two items raise Python's own IndexError; an int then a float at ``[-1]``."""
-    f = dynamo.compile(last_scaled)
+    f = dynamo.compile(last_scaled, backend="eager")
     x = np.arange(3.0)
     calls = [([1, 2], -1), ([1, 2, 3], -1), ([4, 5, 6, 7], -1), ([], -1),
              ([1, 2], -3), ([1, 2, 3, 4, 5], -3), ([1, 2, 2.5], -1),
@@ -76,7 +76,7 @@ def write_then_read_last(x, hist):
 
 
 def test_an_item_that_is_also_an_argument():
-    f = dynamo.compile(write_then_read_last)
+    f = dynamo.compile(write_then_read_last, backend="eager")
     for n in range(1, 6):
         want_x, got_x = np.zeros(3), np.zeros(3)
         want_h = [np.full(3, 5.0)] * (n - 1) + [want_x]
@@ -102,7 +102,7 @@ def set_then_read(x, hist):
 
 @pytest.mark.parametrize("fn", [append_then_read, set_then_read])
 def test_appended_and_set_items(fn):
-    f = dynamo.compile(fn)
+    f = dynamo.compile(fn, backend="eager")
     want_h, got_h = [np.ones(3)], [np.ones(3)]
     for i in range(6):
         x = np.full(3, float(i))

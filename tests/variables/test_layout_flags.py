@@ -38,13 +38,13 @@ def test_flags_of_an_input_are_one_graph(layout, backend):
         assert [type(g) for g in got] == [type(w) for w in want]
         for g, w in zip(got, want):
             np.testing.assert_array_equal(g, w)
-        report = dynamo.explain(fn)(x)
+        report = dynamo.explain(fn, backend="eager")(x)
         # all_spellings has no array op: no graph at all, and no break
         assert (report.graph_count, report.graph_break_count) == (fn is layout_check, 0)
 
 
 def test_another_layout_traces_again():
-    compiled = dynamo.compile(all_spellings)
+    compiled = dynamo.compile(all_spellings, backend="eager")
     for x in (A, A.T, A, A[:, ::2], A.T):
         assert compiled(x) == all_spellings(x)
 
@@ -60,6 +60,6 @@ def test_c_order_input_through_harness():
 ])
 def test_flags_the_trace_cannot_know_break(fn):
     check(fn, A)     # results equal eager's
-    report = dynamo.explain(fn)(A)
+    report = dynamo.explain(fn, backend="eager")(A)
     assert report.graph_break_count >= 1
     assert any(b.cause == "array_layout" for b in report.break_reasons)

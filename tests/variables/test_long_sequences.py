@@ -23,7 +23,7 @@ def _pick(x, t):
 
 
 def _guards(fn, *args):
-    report = dynamo.explain(fn)(*args)
+    report = dynamo.explain(fn, backend="eager")(*args)
     return report, [g for r in report.records for g in r.guards]
 
 

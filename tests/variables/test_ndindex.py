@@ -48,7 +48,7 @@ def part_way(n):
 
 
 def test_an_iterator_that_escapes_is_a_real_ndindex_at_its_position():
-    first, it = dynamo.compile(part_way)(3)
+    first, it = dynamo.compile(part_way, backend="eager")(3)
     want_first, want_it = part_way(3)
     assert first == want_first
     assert type(it) is type(want_it)

@@ -503,7 +503,7 @@ def test_compiled_function_keeps_the_function_metadata():
         """Doc."""
         return x * k
 
-    c = dynamo.compile(f)
+    c = dynamo.compile(f, backend="eager")
     assert (c.__name__, c.__doc__, c.__defaults__, c.__kwdefaults__) == \
            ("f", "Doc.", (2.0,), None)
     assert c.__annotations__ == f.__annotations__ == {"x": "np.ndarray", "k": "float"}

@@ -55,7 +55,7 @@ def test_the_appended_row_is_the_graphs_own_object():
         cache.append(row)
         return np.stack(cache).sum(axis=0), row
 
-    f = dynamo.compile(step)
+    f = dynamo.compile(step, backend="eager")
     cache = []
     for x in XS[:6]:
         total, row = f(x, cache)
@@ -85,7 +85,7 @@ def stack_then_write(x, hist):
 
 @pytest.mark.parametrize("fn", [stack_after_write, stack_then_write])
 def test_a_write_into_an_item_before_the_stack_is_seen(fn):
-    f = dynamo.compile(fn)
+    f = dynamo.compile(fn, backend="eager")
     want_x, got_x = np.zeros(3), np.zeros(3)
     want_h, got_h = [want_x], [got_x]
     for i in range(8):
@@ -95,7 +95,7 @@ def test_a_write_into_an_item_before_the_stack_is_seen(fn):
 
 
 def test_a_write_into_the_buffer_items_view_is_seen():
-    f = dynamo.compile(stack_after_view_write)
+    f = dynamo.compile(stack_after_view_write, backend="eager")
     want_buf, got_buf = np.arange(24.0).reshape(8, 3), np.arange(24.0).reshape(8, 3)
     for n in range(1, 8):
         want = stack_after_view_write(want_buf, [want_buf[i] for i in range(n)])
@@ -112,7 +112,7 @@ def test_items_that_differ_are_specialized_as_eager():
     """Ragged items raise NumPy's own ValueError; another dtype promotes as eagerly
     (a new entry: the stacked input's dtype is guarded); a list or a matrix among the
     items is not stacked by the check (each item's type is guarded)."""
-    f = dynamo.compile(stacked)
+    f = dynamo.compile(stacked, backend="eager")
     calls = [[np.ones(3)] * n for n in (2, 3, 4)] + [
         [np.ones(3), np.ones(4), np.ones(3)],               # ragged: ValueError
         [np.ones(3), np.ones(3, np.float32), np.ones(3)],   # still float64
@@ -131,7 +131,7 @@ def broadcast_rows(hist, y):
 
 
 def test_one_row_that_broadcasts_stays_specialized():
-    f = dynamo.compile(broadcast_rows)
+    f = dynamo.compile(broadcast_rows, backend="eager")
     y = np.arange(9.0).reshape(3, 3)
     for n in (2, 3, 1, 3, 1, 4):
         hist = [np.full(3, float(i)) for i in range(n)]
@@ -149,7 +149,7 @@ def appended_then_broadcast(hist, x, y):
 
 
 def test_rows_held_from_one_up():
-    f = dynamo.compile(appended_then_broadcast)
+    f = dynamo.compile(appended_then_broadcast, backend="eager")
     y = np.arange(30.0).reshape(10, 3)
     want_h, got_h = [np.ones(3)], [np.ones(3)]
     for i in range(6):
@@ -229,8 +229,8 @@ def concatenated_rows(rows):
 def test_concatenation_along_another_axis_reads_the_items():
     """Axis 1 (and ragged items along axis 0) are traced item by item, as before: the
     results are eager's (one entry per length)."""
-    f = dynamo.compile(concatenated_other_axis)
-    g = dynamo.compile(concatenated_rows)
+    f = dynamo.compile(concatenated_other_axis, backend="eager")
+    g = dynamo.compile(concatenated_rows, backend="eager")
     for n in (1, 2, 3, 4):
         rows = [np.full((2, 3), float(i)) for i in range(n)]
         same(concatenated_other_axis(rows), f(rows))

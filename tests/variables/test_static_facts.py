@@ -337,7 +337,7 @@ def test_folded_array_truth_is_guarded_by_the_ints():
             raise ValueError("negative")
         return x + 1
 
-    compiled = dynamo.compile(f)
+    compiled = dynamo.compile(f, backend="eager")
     np.testing.assert_array_equal(compiled(np.ones(2), 2, 3), np.full(2, 2.0))
     with pytest.raises(ValueError, match="negative"):
         compiled(np.ones(2), -1, 3)
@@ -348,7 +348,7 @@ def test_formatting_array_data_breaks_with_a_hint():
         return len(f"{x.sum()}"), len(str(x.max()))
 
     with contextlib.redirect_stdout(io.StringIO()):
-        report = dynamo.explain(f)(rand(3))
+        report = dynamo.explain(f, backend="eager")(rand(3))
     hints = [(str(b.reason), b.hint) for b in report.break_reasons]
     assert hints and all("format the result after the compiled call" in h for _, h in hints), \
         hints

@@ -131,7 +131,7 @@ def test_aliased_set_sees_its_own_writes():
         seen.discard(i)
         return x * w * (len(holder["s"]) + 1)
 
-    g = dynamo.compile(f)
+    g = dynamo.compile(f, backend="eager")
     for i in (3, 1, 3):
         a, b = {9}, {9}
         assert np.allclose(g(np.ones(2), {"s": a}, a, i), f(np.ones(2), {"s": b}, b, i))
@@ -148,9 +148,42 @@ def test_written_set_needs_no_guard_on_its_contents():
         seen.add("k")
         return x * 2.0 if 3 in allowed else x
 
-    with dynamo.explain(f) as g:
+    with dynamo.explain(f, backend="eager") as g:
         for n in range(6):
             seen = set(range(n))
             assert np.allclose(g(np.ones(2), seen, frozenset({3, n + 10})), np.full(2, 2.0))
             assert seen == set(range(n)) | {"k"}
     assert g.report.compile_count == 1
+
+
+def merge_display(x, seen, i, loss):
+    seen |= {i, i + 1}            # a display of changing ints, merged unhashed
+    seen.update({i + 2})
+    return x - 1.0
+
+
+def rounded_float_key(x, seen, i, loss):
+    key = round(loss, 2)          # guarded as (round(L['loss'], 2)) in/not in seen
+    fresh = key not in seen
+    seen.add(key)
+    return x * loss if fresh else x
+
+
+def display_read(x, seen, i, loss):
+    s = {i, i + 1, 3}             # read (len, in): hashed, its ints pinned as before
+    seen |= s
+    return x * len(s) + (4 in s)
+
+
+def test_changing_numbers_as_set_elements_need_no_pin():
+    """``seen |= {i, i + 1}`` and a rounded float key ``round(loss, 2)`` do not pin the
+    number (``set_displays.py``; ``unread_dicts._keyed``): one recompile for the
+    first change, one per side of a membership test, where each value was an entry
+    before; the set (its order too) and the results are plain Python's."""
+    losses = [0.5, 0.25, 0.125, 0.5, 0.3, 0.25, 0.7, 0.9]
+    calls = [(i * 3 % 7, loss) for i, loss in enumerate(losses)]
+    for fn, most in ((merge_display, 2), (rounded_float_key, 3), (display_read, None)):
+        dynamo.reset()
+        with dynamo.explain(fn, backend="eager") as g:
+            _calls(fn, g, set(), set(), calls)
+        assert most is None or g.report.compile_count <= most, (fn.__name__, str(g.report))

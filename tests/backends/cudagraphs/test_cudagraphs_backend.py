@@ -100,7 +100,7 @@ def test_options_have_defaults():
 
 def test_numpy_graphs_run_uncaptured(monkeypatch):
     from dynamo.backends.cudagraphs import backend
-    (graph,) = dynamo.explain(mlp)(*arrays()).graphs
+    (graph,) = dynamo.explain(mlp, backend="eager")(*arrays()).graphs
     monkeypatch.setitem(sys.modules, "cupy", _fake_cupy(lambda: 1))   # "a GPU is here"
     fn = backend.cudagraphs(graph, arrays())
     assert fn.capture_plan is None
@@ -108,7 +108,7 @@ def test_numpy_graphs_run_uncaptured(monkeypatch):
 
 
 def test_recorded_code_routes_matmul_and_dot_through_the_capture_safe_gemm():
-    (graph,) = dynamo.explain(mlp)(*arrays()).graphs
+    (graph,) = dynamo.explain(mlp, backend="eager")(*arrays()).graphs
     # the label is graph_name's text, spaces and all: the function gets an identifier
     fn = graph_function(graph, CaptureOps(impl_table("numpy")), graph_name(graph))
     g = HostBlas()
@@ -121,6 +121,6 @@ def test_recorded_code_routes_matmul_and_dot_through_the_capture_safe_gemm():
 
 
 def test_graph_names_point_at_the_users_code():
-    (graph,) = dynamo.explain(mlp)(*arrays()).graphs
+    (graph,) = dynamo.explain(mlp, backend="eager")(*arrays()).graphs
     name = graph_name(graph)
     assert "mlp" in name and __file__.rsplit("/", 1)[-1] in name

@@ -395,7 +395,7 @@ def test_wrap_records_another_backends_function(cp):
         return cp.maximum(x @ w, 0).sum(axis=1)
 
     x, w = rand(cp, 32, 64, seed=1), rand(cp, 64, 64, seed=2)
-    (graph,) = dynamo.explain(f)(x, w).graphs
+    (graph,) = dynamo.explain(f, backend="eager")(x, w).graphs
     fn = graph_function(graph, CaptureOps(impl_table("cupy")), "other")
     run = wrap(fn, graph, [x, w], {"warmup": 1, "tile": 64})
     assert isinstance(run, CudaGraphRunner) and blas is not None

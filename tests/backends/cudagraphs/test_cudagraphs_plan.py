@@ -22,7 +22,7 @@ F32 = np.dtype("float32")
 
 
 def graphs_of(fn, *args):
-    report = dynamo.explain(fn)(*args)
+    report = dynamo.explain(fn, backend="eager")(*args)
     assert report.graphs, f"no graph traced: {[b.reason for b in report.break_reasons]}"
     return report.graphs
 

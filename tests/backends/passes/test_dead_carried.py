@@ -16,7 +16,7 @@ import dynamo
 
 def trace(fn, *args):
     """The one graph of ``fn`` (as ``dynamo.explain`` reports it)."""
-    report = dynamo.explain(fn)(*copy.deepcopy(args))
+    report = dynamo.explain(fn, backend="eager")(*copy.deepcopy(args))
     assert report.graph_count == 1
     return report.graphs[0]
 
