@@ -42,6 +42,7 @@ from .convert import convert_frame
 from .frame_records import BreakRecord, FrameRecord
 from .guard_words import guard_lines
 from .interrupt_locks import new_lock, under_lock
+from .logs import SIZE_VARIANT
 
 
 @dataclass
@@ -67,7 +68,7 @@ class ExplainOutput:
     results: list = field(default_factory=list)      # per call: its result (or None)
     exceptions: list = field(default_factory=list)   # per call: what it raised (or None)
     recompiles: list[Recompile] = field(default_factory=list)
-    size_variants: list[str] = field(default_factory=list)  # numpy backend's, in words
+    size_variants: list[str] = field(default_factory=list)  # a backend's, in words
     cache_limit: list[str] = field(default_factory=list)    # the cache-limit warnings
 
     @property
@@ -313,7 +314,7 @@ class _RecompileLog(logging.Handler):
             head, *reasons = text.splitlines()
             where = head[len("recompiling "):].split(": no cached entry")[0]
             self.recompiles.append(Recompile(self.call, where, [r.strip() for r in reasons]))
-        elif text.startswith("numpy backend:"):
+        elif getattr(record, SIZE_VARIANT, None) is not None:   # a backend's, by sizes
             self.variants.append(f"call {self.call}: {text}")
         elif record.levelno >= logging.WARNING:
             self.warnings.append(text)

@@ -8,6 +8,11 @@ Switch them on with ``DYNAMO_LOGS=graph_breaks,recompiles`` (``all`` for every o
 or ``dynamo.set_logs("graph_breaks", "graph")``. Records go to stderr through one
 handler on the ``dynamo`` logger unless the application configured its own.
 
+A backend that compiles one variant per set of sizes of a graph traced once with
+symbolic sizes logs each on ``recompiles`` with ``log_size_variant``: the record carries
+a ``SizeVariant`` (``record.size_variant``), so tools (``dynamo.explain``, the annotate
+report) tell it from a recompile of the frame without reading its words.
+
 Example::
 
     >>> import dynamo, logging
@@ -20,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import os
+from dataclasses import dataclass, field
 
 CHANNELS = ("graph_breaks", "recompiles", "guards", "graph", "bytecode", "backend", "loops",
             "cudagraphs", "cache")
@@ -39,6 +45,32 @@ def get(channel: str) -> logging.Logger:
     if channel not in CHANNELS and channel != "internal":
         raise ValueError(f"unknown log channel {channel!r}; channels: {', '.join(CHANNELS)}")
     return logging.getLogger(f"dynamo.{channel}")
+
+
+# The attribute of a ``recompiles`` record that is a backend's size variant.
+SIZE_VARIANT = "size_variant"
+
+
+@dataclass
+class SizeVariant:
+    """A backend's compile of a symbolic graph for one call's sizes: not a recompile of
+    the frame (its guards held; the trace is the same), so counted apart from them::
+
+        >>> log_size_variant(SizeVariant(id(graph), {"s0": 4}, 1),
+        ...                  "numpy backend: graph %s compiles a variant", "3 ops")
+        >>> record.size_variant.sizes     # (a handler's record)
+        {'s0': 4}
+    """
+
+    graph: int                       # id() of the graph the backend was given
+    sizes: dict[str, int] = field(default_factory=dict)   # symbol -> value ({}: generic)
+    number: int = 0                  # the graph's static variants so far
+    generic: bool = False            # from now on new sizes run size-generic code
+
+
+def log_size_variant(variant: SizeVariant, message: str, *args) -> None:
+    """Log ``message % args`` on the ``recompiles`` channel as ``variant``."""
+    get("recompiles").debug(message, *args, extra={SIZE_VARIANT: variant})
 
 
 def set_logs(*channels: str) -> None:

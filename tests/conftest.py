@@ -116,3 +116,27 @@ def traces():
 
     with listeners.listening(Count()):
         yield seen
+
+
+@pytest.fixture
+def restored_op_registry():
+    """For a test that registers ops (``dynamo.register_op``): afterwards the op registry
+    is as it was before. An op left registered changes what later tests see: with
+    ``np.ediff1d`` registered by tests/ops/test_ops_registry.py it no longer breaks, so
+    docs/ops.md's NumPy counts differed from the page ``test_docs_table_is_current``
+    builds, but only when that test ran after it (in a long run of many files)."""
+    from dynamo.ops import registry
+
+    tables = (registry.REGISTRY, registry._FUNCTIONS, registry._METHODS,
+              registry._PROPERTIES)
+    saved = [dict(t) for t in tables]
+    bound = registry._cupy_bound
+    yield
+    for table, before in zip(tables, saved):
+        table.clear()
+        table.update(before)
+    registry._cupy_bound = bound     # (CuPy twins bound during the test were dropped)
+    for impl in registry._TABLES.values():   # implementations cached by op name
+        for name in [n for n in vars(impl) if n not in registry.REGISTRY and
+                     not n.startswith("_")]:
+            delattr(impl, name)

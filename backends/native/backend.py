@@ -153,6 +153,14 @@ def native_backend(graph: Graph, example_inputs, options: dict | None = None):
         log.warning("native tier: graph stays in tier 1: lowering it failed (an internal "
                     "error of dynamo's native tier; please report it)", exc_info=True)
         return tier1
+    return tiered(kernel, tier1, settings, source)
+
+
+def tiered(kernel, tier1, settings: Settings, source: str):
+    """The ``Tiered`` of a lowered graph, named anew in this process; ``tier1`` alone
+    where its kernel (module source ``source``) is too big to compile (compile_cost.py).
+    ``native_backend`` calls it, and so does a Tiered loaded from dynamo's disk cache
+    (stored_tier.py)."""
     why = too_big(source, settings.max_kernel_lines, settings.cache_dir)
     if why is not None and settings.prefer != "tier1":
         log.info("native tier: graph stays in tier 1: %s", why)

@@ -15,6 +15,34 @@ from .ops import Unsupported, _meta
 from .saves import LoopSaves, Saver, save_whole
 from .values import Arr, Const, Dead, Lazy, Scal, Tup, View
 
+_INT64 = range(-(1 << 63), 1 << 63)
+# the most trips a kernel's loop is taken to run (a loop of more would take many seconds
+# per trip of work even in Numba): an affine int of trips stays an int64 below it
+_MAX_TRIPS = 1 << 32
+
+
+def _fits_int64(expr) -> bool:
+    """Whether the kernel computes ``expr`` (an affine ``Sym`` over enclosing trips, or a
+    ``scalars.Expr`` over them and constants: ``stepped_count``'s quotient) in int64 as
+    Python does in ints: every constant an int64, and no affine part past int64 for
+    trips below ``_MAX_TRIPS``. Numba types a literal past int64 otherwise, and wraps
+    ``8 * 2**61``: ``range(i, n, 2**63)`` and ``range(i * 2**61, -1, -2**62)`` ran other
+    trip counts in tier 2 than in Python (hostile round 39).
+
+        >>> _fits_int64(Sym.symbol("t", "trip") - Sym((), 8))        # trip - 8
+        True
+        >>> _fits_int64(Sym.symbol("t", "trip").scale(1 << 61))      # 2**61 * trip
+        False
+    """
+    if hasattr(expr, "terms"):                     # a Sym: its coefficients, its constant
+        reach = sum(abs(c) for _, c in expr.terms) * _MAX_TRIPS + abs(expr.const)
+        return reach < 1 << 63
+    if getattr(expr, "op", None) == "const":
+        value = expr.args[0]
+        return not isinstance(value, int) or value in _INT64
+    return all(_fits_int64(a) for a in getattr(expr, "args", ())
+               if hasattr(a, "terms") or hasattr(a, "op"))
+
 
 class Loops:
     """Methods of ``_Block`` (block.py): loop nodes."""
@@ -167,6 +195,8 @@ class Loops:
                     n.target != "sym_int":
                 raise Unsupported("fori_loop with a symbolic trip count")
             names[sym] = v.name
+        if not _fits_int64(trips.sym):
+            raise Unsupported("a trip count that may not fit an int64")
         return f"({trips.sym.render(names)})"
 
     def sym_int(self, node: Node) -> Scal:

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from dynamo.graph import CALL, OUTPUT, Graph, Node, location_comment
+from dynamo.logs import SizeVariant, log_size_variant
 from dynamo.ops import NUMPY, ArrayMeta, impl_table
 from dynamo.source import compile_source
 from dynamo.symbolic import SymInt, is_unbacked, not_recording
@@ -44,7 +45,6 @@ MAX_SIZES = 64    # compiled variants kept per graph (the oldest is dropped past
 # otherwise compile a variant (milliseconds) on every call.
 GENERIC_AFTER = 4
 log = logging.getLogger("dynamo.backend")
-log_variants = logging.getLogger("dynamo.recompiles")
 
 
 def is_symbolic(graph: Graph) -> bool:
@@ -169,7 +169,8 @@ class PerSize:
         self.values = frozenset(i for i, p in enumerate(graph.placeholders)
                                 if p.meta.get("symbol") in self.keep)
         self.variants: dict[tuple, Any] = {}
-        self.compiled = 0   # static variants compiled so far (logged in "recompiles")
+        self.compiled = 0   # static variants compiled so far (logged in "recompiles",
+        # as size variants: dynamo.logs.log_size_variant)
         # Held by a miss only (a new key), never by a hit: the count of variants and
         # the eviction of the oldest are read-then-write, and threads that miss at
         # once would each count one lost, pop one key twice (KeyError) or keep more
@@ -224,9 +225,10 @@ class PerSize:
                 number = self.compiled
         if generic:
             if self.generic is None:
-                log_variants.debug("numpy backend: graph %s has compiled %d static "
-                                   "variants; new sizes run size-generic code", self.name,
-                                   self.compiled)
+                log_size_variant(SizeVariant(id(self.graph), {}, self.compiled, True),
+                                 "numpy backend: graph %s has compiled %d static "
+                                 "variants; new sizes run size-generic code", self.name,
+                                 self.compiled)
                 try:
                     with not_recording():
                         self.generic = self.compile_generic()
@@ -243,9 +245,11 @@ class PerSize:
         outputs = run.run(*args)
         if self.bare:
             outputs = outputs[0]
-        log_variants.debug("numpy backend: graph %s compiles a static variant for the "
-                           "symbol values %s (variant %d of this graph)", self.name,
-                           run.sizes, number)
+        sizes = {k: v for k, v in run.sizes.items() if k not in self.keep}  # (its key)
+        log_size_variant(SizeVariant(id(self.graph), sizes, number),
+                         "numpy backend: graph %s compiles a static variant for the "
+                         "symbol values %s (variant %d of this graph)", self.name,
+                         run.sizes, number)
         try:
             with not_recording():   # (outside a trace: an unbacked size is no number)
                 fn = self.compile_static(static_graph(self.graph, run.env, run.sizes,

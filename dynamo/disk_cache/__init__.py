@@ -14,7 +14,9 @@ What an entry holds (one JSON file, never pickled code):
 - the glue (the function that runs the graph and rebuilds the frame's values): its
   source and the values it refers to;
 - the backend's function (the ``eager`` printout, the ``numpy`` backend's fused code):
-  its source and the values it refers to, nested where the glue calls it.
+  its source and the values it refers to, nested where the glue calls it; the native
+  tier's ``Tiered`` as its tier 1, kernel and settings (written by the native package:
+  backends/native/stored_tier.py).
 
 Each such value is stored as data (``encode``): numbers, strings, tuples, dtypes,
 NumPy scalars; a constant of the function's own code by its index; library objects
@@ -25,6 +27,19 @@ objects of generated code (buffer caches) by the arguments that make them. Anyth
 else (another object or class of the program, a closure, an array constant, a frame
 that breaks: its bytecode and resume functions) is not stored: that compile stays in
 memory only, and the ``cache`` channel says why.
+
+Hash order: CPython hashes strings (bytes, dates) with a secret each process draws
+anew (a spawned worker too) unless ``PYTHONHASHSEED`` fixes it, so a set of strings
+iterates in another order in another process. A trace that reads such an order
+(``for k in {"a", "b"}``, ``list(s)``, ``",".join(fs)``) or such a hash
+(``hash("a")``) bakes this process's answer into its code; the trace notes it
+(:mod:`dynamo.hash_order`), and its entry is stored with a probe of this process's
+secret (its file named for it) and used only by a process whose probe matches: the
+others pass over it (``disk cache: skipped 1 entry file(s) of f at app.py:3 made
+for processes with another string hash secret``) and trace as usual. A trace that reads
+no such order (sets of ints or floats, ``x in {"a", "b"}``, ``sorted(s)``, ``len(s)``,
+set operators) is used by every process. One whose order follows objects' addresses
+(a set holding ``None`` on 3.11) is not stored.
 
 Trust model (see docs/distributed.md, "Warm workers"): an entry is code that will run,
 so it is read only from a directory owned by this user and not writable by group or
@@ -52,7 +67,7 @@ from __future__ import annotations
 
 import types
 
-from .. import convert, logs
+from .. import convert, hash_order, logs
 from ..config import config
 from . import entries
 from .files import trusted
@@ -73,13 +88,14 @@ def convert_frame(fn: types.FunctionType, args: tuple, closure, ctx, previous=()
         key = cache_key(fn.__code__, ctx) if root is not None else None
     except Exception as e:  # noqa: BLE001 (the cache is optional: compile as usual)
         log.warning("dynamo: the disk cache is not used for %s: %s: %s",
-                    where(fn.__code__), type(e).__name__, e)
+                    where(fn.__code__), type(e).__name__, str(e))
         key = None
     if key is not None:
         entry = entries.load(root, key, fn, args, closure)
         if entry is not None:
             return entry
-    entry = convert.convert_frame(fn, args, closure, ctx, previous)
+    with hash_order.watching() as notes:   # (what of it only this process's hashes decide)
+        entry = convert.convert_frame(fn, args, closure, ctx, previous)
     if key is not None:
-        entries.store(root, key, fn, entry)
+        entries.store(root, key, fn, entry, notes)
     return entry

@@ -2,11 +2,13 @@
 (its guard check and glue) as one JSON file; ``load`` finds a stored entry whose guards
 hold for a call and rebuilds it (``LoadedCheck``, the glue) without tracing.
 
-An entry file holds ``{"sha256": ..., "entry": {"versions", "where", "check", "run"}}``:
-the check's source and the values its names stand for (and the same guards as the
-expression the hook inlines into its dispatcher); the glue as a generated function
-(:mod:`.values`). Reading it never raises: a bad, stale or untrusted entry is skipped
-with a log line.
+An entry file holds ``{"sha256": ..., "entry": {"versions", "where", "hash_secret",
+"check", "run"}}``: the check's source and the values its names stand for (and the same
+guards as the expression the hook inlines into its dispatcher); the glue as a generated
+function (:mod:`.values`); and, for a trace that read a set's order that the string hash
+secret decides (:mod:`dynamo.hash_order`), the ``probe`` of the secret it needs (the
+file is then named ``<probe>-<digest>.json``; None: any process may use it). Reading
+it never raises: a bad, stale or untrusted entry is skipped with a log line.
 
 Example::
 
@@ -23,7 +25,7 @@ import re
 import types
 from pathlib import Path
 
-from .. import break_entry, hook, logs
+from .. import break_entry, hash_order, hook, logs
 from ..config import config
 from ..frame_records import FrameRecord
 from ..source import compile_source
@@ -33,42 +35,73 @@ from .values import Context, NotStorable, Rebuild, decode, encode
 
 log = logs.get("cache")
 
-def store(directory: Path, key: str, fn: types.FunctionType, entry) -> None:
-    """Write ``entry`` under ``key`` when it can be written down as data; else log why."""
+def store(directory: Path, key: str, fn: types.FunctionType, entry, notes=()) -> None:
+    """Write ``entry`` under ``key`` when it can be written down as data; else log why.
+    ``notes`` are its trace's ``hash_order`` notes: an entry that depends on the string
+    hash secret is stored for processes with this one's only (``_hash_secret``)."""
     code = fn.__code__
     try:
         data = {"versions": versions(), "where": where(code),
+                "hash_secret": _hash_secret(notes),
                 "check": _encode_check(entry.check, fn),
                 "run": _encode_run(entry.run, fn)}
-    except NotStorable as e:
-        log.debug("not stored in the disk cache: %s: %s", where(code), e)
+    except NotStorable as e:   # (logged as text: a record that holds the exception
+        # holds its frames, and the program's objects in them, while a handler keeps it)
+        log.debug("not stored in the disk cache: %s: %s", where(code), str(e))
         return
     except Exception as e:  # noqa: BLE001 (the compile is made: storing it is optional)
         log.debug("not stored in the disk cache: %s: internal error %s: %s", where(code),
-                  type(e).__name__, e)
+                  type(e).__name__, str(e))
         return
     digest = entry_digest(data)
     text = json.dumps({"sha256": digest, "entry": data})
+    # (named for the hash secret it needs: ``load`` passes over others' unread)
+    name = digest[:32] + ".json" if data["hash_secret"] is None else \
+        f"{data['hash_secret']['probe']}-{digest[:32]}.json"
     try:
-        path = write_atomically(directory / key, digest[:32] + ".json", text)
+        path = write_atomically(directory / key, name, text)
     except OSError as e:
-        log.debug("not stored in the disk cache: %s: %s", where(code), e)
+        log.debug("not stored in the disk cache: %s: %s", where(code), str(e))
         return
-    log.debug("stored in the disk cache: %s (%s)", where(code), path)
+    if data["hash_secret"] is None:
+        log.debug("stored in the disk cache: %s (%s)", where(code), path)
+    else:
+        log.debug("stored in the disk cache for processes with this string hash secret "
+                  "only: %s (%s): %s", where(code), path, data["hash_secret"]["why"])
+
+
+def _hash_secret(notes) -> dict | None:
+    """What an entry whose trace depends on how this process hashes (``hash_order``) is
+    for: None when it depends on nothing of it (usable by every process), else the
+    ``probe`` of this process's string hash secret and the first reason; NotStorable
+    where it depends on objects' addresses (no other process hashes them alike)."""
+    address = [why for kind, why in notes if kind == hash_order.ADDRESS]
+    if address:
+        raise NotStorable(f"the trace depends on hashes by address ({address[0]}): "
+                          "no other process shares its order")
+    secret = [why for kind, why in notes if kind == hash_order.SECRET]
+    return {"probe": hash_order.probe(), "why": secret[0]} if secret else None
 
 
 def load(directory: Path, key: str, fn: types.FunctionType, args: tuple, closure):
     """A stored entry for ``fn``'s code whose guards hold for ``args``, or None.
     Every file that cannot be trusted or read is skipped with a log line."""
-    for path in entry_files(directory / key)[:max(config.cache_size_limit, 1)]:
+    files = entry_files(directory / key)
+    mine = [p for p in files if p.name.partition("-")[1] == "" or
+            p.name.partition("-")[0] == hash_order.probe()]
+    if len(mine) < len(files):
+        log.debug("disk cache: skipped %d entry file(s) of %s made for processes with "
+                  "another string hash secret (give every process the same PYTHONHASHSEED "
+                  "to share them)", len(files) - len(mine), where(fn.__code__))
+    for path in mine[:max(config.cache_size_limit, 1)]:
         try:
             entry = _read(path, fn, args, closure)
         except Ignored as e:
-            log.debug("disk cache entry %s ignored: %s", path, e)
+            log.debug("disk cache entry %s ignored: %s", path, str(e))
             continue
         except Exception as e:  # noqa: BLE001 (a bad entry is never fatal)
             log.debug("disk cache entry %s ignored: it cannot be read (%s: %s)", path,
-                      type(e).__name__, e)
+                      type(e).__name__, str(e))
             continue
         if entry is not None:
             log.debug("loaded from disk cache: %s", where(fn.__code__))
@@ -85,6 +118,11 @@ def _read(path: Path, fn, args: tuple, closure):
     if entry["versions"] != versions():
         raise Ignored("stale: made by another version of Python, NumPy or dynamo "
                       f"({_version_difference(entry['versions'])})")
+    made_for = entry["hash_secret"]
+    if made_for is not None and made_for["probe"] != hash_order.probe():
+        raise Ignored("made for processes with another string hash secret: its trace "
+                      f"depends on it ({made_for['why']}); give every process the same "
+                      "PYTHONHASHSEED to share it")
     rb = Rebuild(fn.__globals__, fn.__code__.co_consts)
     check = _build_check(entry["check"], rb)
     if not check(*args, closure):

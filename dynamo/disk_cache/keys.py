@@ -30,7 +30,7 @@ from ..config import config
 
 log = logs.get("cache")
 
-FORMAT = 1
+FORMAT = 2   # 2: an entry says which string hash secret it needs ("hash_secret")
 """The layout of an entry; a change makes every older entry stale."""
 
 
@@ -82,7 +82,7 @@ def cache_key(code: types.CodeType, ctx) -> str | None:
                            "config": settings}, sort_keys=True)
     except (TypeError, ValueError) as e:
         log.debug("not stored in the disk cache: %s: options are not plain data (%s)",
-                  where(code), e)
+                  where(code), str(e))
         return None
     return hashlib.sha256(text.encode()).hexdigest()
 

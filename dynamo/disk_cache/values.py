@@ -6,7 +6,10 @@ constant of the function's own code by its index; library objects (``numpy.ndarr
 to the same object; the program's functions that the trace inlined (and its modules)
 by module and name, with a digest of their code and defaults that must match when
 read; a few runtime objects of generated code (buffer caches) by the arguments that
-make them; generated functions (glue, graph code) by their source and globals.
+make them; generated functions (glue, graph code) by their source and globals; a
+backend's compiled object that the backend writes down itself (the native tier's
+``Tiered``: ``_STORED_BY_BACKEND``, backends/native/stored_tier.py) by the data its
+module makes of it with this module's ``encode``, and back with ``decode``.
 Anything else raises ``NotStorable``: that compile stays in memory only.
 
 Example::
@@ -45,6 +48,13 @@ _RECIPES = {
     "dynamo.backends.numpy_backend.runtime.Recycler": ("shape", "dtype", "keep"),
 }
 _RERUN = "dynamo.backends.numpy_backend.backend._Rerun"
+# Compiled functions that their backend writes down itself: class path -> the backend's
+# module with ``to_data(value, encode)`` and ``from_data(data, decode)`` (named, not
+# imported: dynamo imports no backend; a value of the class exists only where its
+# backend was imported). The native tier's Tiered: its tier 1, kernel and settings.
+_STORED_BY_BACKEND = {
+    "dynamo.backends.native.tier.Tiered": "dynamo.backends.native.stored_tier",
+}
 
 # Names that compiling a source puts into its globals; made again when it is rebuilt.
 _MADE_BY_COMPILE = frozenset({"__builtins__", "__name__", "__warningregistry__"})
@@ -125,6 +135,10 @@ def encode(value, ctx: Context, what: str = "value"):
     if path in _RECIPES:
         return {"make": [path, [encode(_plain(getattr(value, a)), ctx, what)
                                 for a in _RECIPES[path]]]}
+    if path in _STORED_BY_BACKEND:
+        module = importlib.import_module(_STORED_BY_BACKEND[path])
+        return {"backend_value": [path, module.to_data(
+            value, lambda v, about: encode(v, ctx, f"{about} ({what})"))]}
     if path == _RERUN:
         from dynamo.backends.common import python_function
         if value.graph is None:
@@ -361,6 +375,12 @@ def decode(data, rb: Rebuild):
         if path not in _RECIPES:
             raise ValueError(f"no recipe for {path}")
         return _resolve(*path.rsplit(".", 1))(*(decode(a, rb) for a in args))
+    if tag == "backend_value":
+        path, inner = arg
+        if path not in _STORED_BY_BACKEND:
+            raise ValueError(f"no backend stores {path}")
+        module = importlib.import_module(_STORED_BY_BACKEND[path])
+        return module.from_data(inner, lambda d: decode(d, rb))
     if tag == "rerun":
         cls = _resolve(*_RERUN.rsplit(".", 1))
         return cls(None, fn=_build_function(arg["function"], rb))

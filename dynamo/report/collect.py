@@ -29,6 +29,7 @@ import time
 
 from ..exc import called_from
 from ..guard_words import guard_lines
+from ..symbolic import SymInt
 from .codes import base_qualname, code_key
 from .model import (
     BreakInfo,
@@ -39,6 +40,7 @@ from .model import (
     NodeInfo,
     Recompile,
     Report,
+    SizeVariantInfo,
     SourceView,
 )
 
@@ -74,6 +76,7 @@ def build_report(records, rec, calls, *, backend: str, backend_fn=None, compiled
             fn = (compiled or {}).get(id(r.graph))
             frame.graph = _add_graph(report, frame, r.graph, backend, backend_fn, fn).index
     _recompiles(report, rec.logs.entries)
+    _size_variants(report, records, rec.logs.entries)
     _fill_lines(report, views, records, attempts, rec.lines.seen)
     report.warnings += [e.message for e in rec.logs.entries if e.channel == "internal"]
     return report
@@ -292,9 +295,10 @@ _ENTRY = re.compile(r"entry \d+: (.*?)(?=;\s*entry \d+:|\n|$)")
 
 def _recompiles(report: Report, entries) -> None:
     """Recompiles from the ``dynamo.recompiles`` records: the frame (its qualname, file
-    and line, as the hook names them) and, per cached entry, the first guard that failed."""
+    and line, as the hook names them) and, per cached entry, the first guard that failed.
+    A backend's size variants on that channel are not the frame's: ``_size_variants``."""
     for e in entries:
-        if e.channel != "recompiles":
+        if e.channel != "recompiles" or e.variant is not None:
             continue
         m = _WHERE.match(e.message)
         qual, filename, line = (m["qual"], m["file"] or "", int(m["line"]) if m["line"]
@@ -307,6 +311,34 @@ def _recompiles(report: Report, entries) -> None:
                 if f.qualname == rc.qualname:
                     f.recompile = rc.index
                     break
+
+
+def _size_variants(report: Report, records, entries) -> None:
+    """The backend's size variants (``dynamo.logs.SizeVariant`` records), each with the
+    report's graph it belongs to and that graph's inputs at its sizes: graph 1 of
+    ``x: (s0, 4)`` compiled for ``{"s0": 5}`` shows ``L['x']: (5, 4)``."""
+    graph_of = {id(r.graph): f.graph for f, r in zip(report.frames, records)
+                if r.graph is not None}
+    for e in entries:
+        v = e.variant
+        if v is None:
+            continue
+        k = graph_of.get(v.graph)
+        shapes = [] if k is None or v.generic else [
+            f"{n.source or n.name}: ({', '.join(_at(d, v.sizes) for d in n.shape)})"
+            for n in report.graphs[k].inputs if n.shape is not None]
+        report.size_variants.append(SizeVariantInfo(
+            len(report.size_variants), e.call, k, dict(v.sizes), shapes, v.number,
+            v.generic, e.message))
+
+
+def _at(dim, sizes: dict[str, int]) -> str:
+    if isinstance(dim, SymInt):
+        try:
+            return str(dim.sym.evaluate(sizes))
+        except KeyError:          # (a size the variant's key does not hold)
+            return str(dim)
+    return str(dim)
 
 
 # ============================================================================ lines

@@ -178,6 +178,23 @@ class Recompile:
 
 
 @dataclass
+class SizeVariantInfo:
+    """A backend's compile of graph k for one call's sizes (the numpy backend's
+    ``PerSize``): the frame's guards held and nothing was traced again, so it is no
+    recompile. ``sizes`` ``{"s0": 5}``, ``shapes`` ``["L['x']: (5, 4)"]``; ``generic``:
+    past its static variants the graph runs size-generic code for new sizes."""
+
+    index: int
+    call: int
+    graph: int | None              # index into Report.graphs (None: not a recorded graph)
+    sizes: dict[str, int]
+    shapes: list[str]              # the graph's array inputs at these sizes
+    number: int                    # the graph's static variants so far
+    generic: bool
+    message: str
+
+
+@dataclass
 class CallInfo:
     index: int
     args: list[str]                # short descriptions: "float64[4]", "3", "list[2]"
@@ -209,7 +226,8 @@ class Report:
     frames: list[FrameInfo] = field(default_factory=list)
     graphs: list[GraphInfo] = field(default_factory=list)
     breaks: list[BreakInfo] = field(default_factory=list)
-    recompiles: list[Recompile] = field(default_factory=list)
+    recompiles: list[Recompile] = field(default_factory=list)   # the frames' own
+    size_variants: list[SizeVariantInfo] = field(default_factory=list)  # the backend's
     views: list[SourceView] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     timing: Timing | None = None

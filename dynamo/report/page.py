@@ -39,7 +39,7 @@ def render(report: Report, layout: str = "auto") -> str:
         f'<section id="breaks"><h2>Graph breaks ({len(report.breaks)})</h2>', breaks(report),
         "</section>",
         f'<section id="recompiles"><h2>Recompiles ({len(report.recompiles)})</h2>',
-        recompiles(report), "</section>",
+        recompiles(report), size_variants(report), "</section>",
         f'<section id="graphs"><h2>Graphs ({len(report.graphs)})</h2>',
         render_graphs(report, layout), "</section>",
         '<section id="calls"><h2>Calls</h2>', calls(report), "</section>",
@@ -67,6 +67,8 @@ def summary(report: Report) -> str:
              _card(str(report.op_count), "ops captured"),
              _card(str(len(report.breaks)), "graph breaks", bool(report.breaks)),
              _card(str(len(report.recompiles)), "recompiles", bool(report.recompiles)),
+             *([_card(str(_static_variants(report)), "size variants (backend)")]
+               if report.size_variants else []),
              _card(str(len(report.frames)), "frames compiled"),
              _card(_ms(report.compile_time), "compile time")]
     if eager_frames:
@@ -140,6 +142,34 @@ def recompiles(report: Report) -> str:
                     f"</ul></td><td>{what}</td></tr>")
     return ('<div class="scroll"><table><tr><th>call</th><th>frame</th><th>guard that failed'
             f'</th><th>new entry</th></tr>{"".join(rows)}</table></div>')
+
+
+def _static_variants(report: Report) -> int:
+    return sum(1 for v in report.size_variants if not v.generic)
+
+
+def size_variants(report: Report) -> str:
+    """The backend's compiles per size of a graph traced with symbolic sizes: the
+    frame's guards held, so they are listed apart from the recompiles."""
+    if not report.size_variants:
+        return ""
+    rows = []
+    for v in report.size_variants:
+        graph = f'<a href="#graph-{v.graph}">graph {v.graph}</a>' if v.graph is not None \
+            else "a graph not recorded"
+        if v.generic:
+            what = f"after {v.number} static variants, new sizes run size-generic code"
+        else:
+            sizes = ", ".join(f"{k} = {n}" for k, n in v.sizes.items()) or "no size"
+            what = f"variant {v.number}: <code>{escape(sizes)}</code>" + "".join(
+                f"<br><code>{escape(x)}</code>" for x in v.shapes)
+        rows.append(f"<tr><td>{v.call}</td><td>{graph}</td><td>{what}</td></tr>")
+    return (f'<h3 id="size-variants">Size variants ({_static_variants(report)})</h3>'
+            '<p class="muted">The backend compiled a graph traced with symbolic sizes '
+            "for one call's sizes: the frame's guards held and nothing was traced again, "
+            "so these are not recompiles.</p>"
+            '<div class="scroll"><table><tr><th>call</th><th>graph</th><th>sizes</th>'
+            f'</tr>{"".join(rows)}</table></div>')
 
 
 def calls(report: Report) -> str:

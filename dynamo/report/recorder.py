@@ -13,7 +13,8 @@ first two live in :mod:`.lines_run` and :mod:`.trace_hook`):
   a loop that runs eagerly). It is a compile listener (``dynamo.listeners``: each
   step of the translator, each graph break, each frame compile, during which it
   pauses line tracing) while recording.
-- ``LogCapture``: records of the ``dynamo.recompiles`` channel (the guard that failed)
+- ``LogCapture``: records of the ``dynamo.recompiles`` channel (the guard that failed,
+  or a backend's size variant: ``dynamo.logs.SizeVariant``, kept as ``LogEntry.variant``)
   and ``dynamo.internal`` warnings (frames that fell back after an internal error),
   without printing them unless the user enabled those channels.
 
@@ -31,6 +32,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+from ..logs import SIZE_VARIANT
 from . import trace_hook
 from .lines_run import LineRecorder
 from .trace_hook import RecordList, TraceRecorder
@@ -44,6 +46,7 @@ class LogEntry:
     args: tuple
     call: int = 0        # the annotated call it happened in
     order: int = 0       # how many frame records existed when it was logged
+    variant: object = None   # a backend's size variant (dynamo.logs.SizeVariant)
 
 
 class LogCapture(logging.Handler):
@@ -67,7 +70,8 @@ class LogCapture(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         args = record.args if isinstance(record.args, tuple) else ()
         self.entries.append(LogEntry(record.name.split(".", 1)[-1], record.levelname,
-                                     record.getMessage(), args, self.call, self.order()))
+                                     record.getMessage(), args, self.call, self.order(),
+                                     getattr(record, SIZE_VARIANT, None)))
         threshold = self._forward.get(record.name)
         if threshold is not None and record.levelno >= threshold:
             logging.getLogger(record.name).parent.handle(record)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import hash_order
 from ..exc import Unsupported
 from ..variables import (
     ConstantVariable,
@@ -153,6 +154,7 @@ class Containers:
             # formatted by the glue, or the f-string's break
             return deferred_format(self, value, spec, conversion)
         v = value.as_python_constant()
+        hash_order.note_value(v, "formatting a frozenset")   # (its text shows its order)
         if conversion == "s":
             v = str(v)
         elif conversion == "r":

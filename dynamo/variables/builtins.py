@@ -19,12 +19,13 @@ import math
 import operator
 import sys
 import types
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 from dynamo.guards import CONSTANT, Guard, Source
 from dynamo.guards.type_slots import dict_of, mro_of, qualname_of
 
-from .. import ops
+from .. import hash_order, ops
 from ..exc import Unsupported
 from ..symbolic.math_calls import round_call
 from . import conversions  # noqa: F401 (its handlers: int, float, bool, complex)
@@ -64,7 +65,7 @@ from .objects import (
 )
 from .polynomials import Poly1dVariable
 from .sequences import ListVariable, SequenceVariable, TupleVariable, wrap_constant
-from .sets import SetVariable, merged_operand, operand_recipe
+from .sets import SetVariable, merged_operand, operand_recipe, set_elements
 from .size_values import size_abs
 
 # HANDLERS: one table with iteration.py's (map, filter, sum, max, min, any, all), which
@@ -357,7 +358,9 @@ def _set(tx, it=None):
     # iterable's elements are added one by one): the same call makes it (sets.py)
     real = None if it is None else merged_operand(tx, it)
     if real is not None:
-        return SetVariable(tx.unpack_iterable(it), ("call", set, (operand_recipe(it, real),)))
+        with hash_order.order_free():   # (in no order of its own: the recipe makes it)
+            items = tx.unpack_iterable(it)
+        return SetVariable(items, ("call", set, (operand_recipe(it, real),)))
     return SetVariable([] if it is None else tx.unpack_iterable(it))
 
 
@@ -508,7 +511,9 @@ def _given(var) -> bool:
 
 @handles(sorted)
 def _sorted(tx, it, key=None, reverse=None):
-    items = tx.unpack_iterable(it)
+    alike = not _given(key) and hash_order.sorts_alike(set_elements(it))
+    with hash_order.order_free() if alike else nullcontext():   # (a set of strings)
+        items = tx.unpack_iterable(it)
     if _given(key) or not all(_constant_like(i) for i in items):
         raise Unsupported("sorted() of non-constants or with key=")
     rev = reverse.as_python_constant() if reverse is not None else False

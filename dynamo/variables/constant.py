@@ -21,6 +21,7 @@ import numpy as np
 from dynamo.guards import CONSTANT, EXPR, AttrSource, Guard
 from dynamo.guards.type_slots import dict_of, mro_of
 
+from .. import hash_order
 from ..exc import Unsupported
 from ..ops.quiet import warnings_as
 from ..symbolic import Symbolic, SymFloat, SymInt, concrete, is_symbolic
@@ -130,6 +131,8 @@ class ConstantVariable(Variable):
     def unpack(self, tx) -> list[Variable]:
         if isinstance(self.value, (str, bytes, range, tuple, frozenset)):
             check_size(constant_len(self.value), f"unpacking a {type(self.value).__name__}")
+            if type(self.value) is frozenset:   # (in an order another process may not share)
+                hash_order.note_order(self.value, "iterating a frozenset")
             return [ConstantVariable(v) for v in self.value]
         return super().unpack(tx)
 
@@ -274,7 +277,9 @@ def fold(fn, *values, **kwargs) -> Any:
     under ``np.errstate(over="raise")``), every time it runs. Folded, it would do so
     once, while tracing, under the tracer's error state. So it folds only when it does
     neither, checked under ``errstate(all="raise")`` with warnings as errors; otherwise
-    this raises ``SignalsAtRunTime`` and the caller makes it a graph op instead."""
+    this raises ``SignalsAtRunTime`` and the caller makes it a graph op instead.
+    (``hash_order`` notes a call that shows a set's order or a string's hash.)"""
+    hash_order.note_call(fn, (*values, *kwargs.values()))
     if not _numpy_involved(fn, (*values, *kwargs.values())):
         with warnings_as("error"):
             try:

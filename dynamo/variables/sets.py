@@ -28,8 +28,10 @@ Example::
 from __future__ import annotations
 
 import math
+from contextlib import nullcontext
 from typing import Any
 
+from .. import hash_order
 from ..exc import Unsupported
 from .base import BoundBuiltinMethod, Variable
 from .constant import ConstantVariable, compares_in_c
@@ -104,12 +106,27 @@ def build_recipe(recipe: tuple):
     return out
 
 
+def _set_like(it: Variable) -> bool:
+    """A set, frozenset or dict view: what ``merged_operand`` merges whole."""
+    return isinstance(it, SetLikeVariable) or \
+        (isinstance(it, ConstantVariable) and isinstance(it.value, (set, frozenset)))
+
+
+def set_elements(it: Variable) -> list | None:
+    """The elements of a set or of a frozenset constant (in no particular order), or
+    None for anything else."""
+    if isinstance(it, SetVariable):
+        return list(it.items)
+    if isinstance(it, ConstantVariable) and type(it.value) is frozenset:
+        return list(it.value)
+    return None
+
+
 def merged_operand(tx, it: Variable):
     """The real value ``set(it)``, ``{*it}`` and ``s.update(it)`` merge whole where
     CPython does (a set, a frozenset, an exact dict: the table is resized first, then
     read in its order), None where they add ``it``'s elements one by one."""
-    if isinstance(it, SetLikeVariable) or \
-            (isinstance(it, ConstantVariable) and isinstance(it.value, (set, frozenset))):
+    if _set_like(it):
         real = real_set_operand(tx, it)
         return real if isinstance(real, (set, frozenset)) else None
     if not isinstance(it, ConstantVariable) and it.python_type() is dict and \
@@ -190,8 +207,11 @@ class SetVariable(SetLikeVariable):
         return build_recipe(self.recipe())
 
     def ordered_keys(self) -> list:
-        """The elements in the order iterating the set gives them."""
-        return list(self.real())
+        """The elements in the order iterating the set gives them (an order another
+        process may not share: ``hash_order``)."""
+        keys = list(self.real())
+        hash_order.note_order(keys, "iterating a set")
+        return keys
 
     def unpack(self, tx) -> list[Variable]:
         return [self.items[k] for k in self.ordered_keys()]
@@ -204,7 +224,8 @@ class SetVariable(SetLikeVariable):
     def merge(self, tx, other: Variable) -> None:
         """``{*a, *other}``'s ``SET_UPDATE``: ``other`` merged as CPython merges it
         (``merged_operand``: whole, or element by element)."""
-        items = tx.unpack_iterable(other)
+        with hash_order.order_free() if _set_like(other) else nullcontext():
+            items = tx.unpack_iterable(other)   # (merged whole: in no order of its own)
         real = merged_operand(tx, other)
         if real is None:
             for v in items:

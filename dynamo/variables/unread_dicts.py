@@ -368,11 +368,15 @@ class UnreadDictVariable(DictVariable):
         the trace has not deleted that key (a write keeps a key's place; an insert goes
         last). The key's ``_same`` guards against the keys touched tell which it is.
         None where the dict is read whole instead: empty or its first key no int at
-        this call, that key deleted by the trace, in a loop node's body."""
+        this call, that key deleted by the trace, in a loop node's body, or an
+        OrderedDict's key moved by the trace (``move_to_end(k, last=False)`` makes ``k``
+        first; ``move_to_end`` of the first key makes the next one first)."""
         from dynamo.guards import FormSource
 
         if not self.is_unread() or tx.output.loop_scope is not None or not self._live:
             return None
+        if any(op == "move_to_end" for op, _, _ in self._ops):
+            return None   # (a move may change which key is first: read whole, a break)
         real = next(iter(self._live))
         if type(real) is not int:
             return None

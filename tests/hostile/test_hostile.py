@@ -48,7 +48,8 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round35_returns", "round36_nested", "round36_scans", "round36_shapes",
               "round36_steps", "round36_compares", "round36_seterr",
               "round37_triangles", "round37_keyed", "round37_counts", "round37_selves",
-              "round37_bodies", "round38_state", "round38_flow")
+              "round37_bodies", "round38_state", "round38_flow", "round39_numbers",
+              "round39_loops")
 
 
 def _runs(text):

@@ -262,3 +262,32 @@ def test_lru_evicting_its_first_key():
                           lambda i, ks=keys: (_x(i), ks[i]), len(keys), "eager")
         assert most is None or len(recompiles) <= most, \
             variant + "\n" + "\n".join(map(str, recompiles))
+
+
+class MovedFirst:
+    """An OrderedDict whose first key the trace changes before ``next(iter(...))``
+    reads it: ``move_to_end(k, last=False)`` puts ``k`` first ("front"), and
+    ``move_to_end`` of the first key puts the next one first ("back")."""
+
+    def __init__(self, variant):
+        self.cache, self.variant = collections.OrderedDict({1: 0.0, 2: 0.0}), variant
+
+    def get(self, x, k):
+        self.cache[k] = 1.0
+        if self.variant == "front":
+            self.cache.move_to_end(k, last=False)
+        else:
+            self.cache.move_to_end(1)   # (first at the first call, last after)
+        first = next(iter(self.cache))
+        if len(self.cache) > 3:
+            del self.cache[first]
+        return x * first
+
+
+@pytest.mark.parametrize("variant", ["front", "back"])
+def test_first_key_after_a_move(variant):
+    """A key the trace moved is no first key read at the start: ``next(iter(od))``
+    after ``move_to_end`` gives the key first after the move (the dict read whole,
+    a break), where it gave the key first when the call began."""
+    keys = [3, 4, 1, 5, 2, 6]
+    _run(lambda: MovedFirst(variant), "get", lambda i: (_x(i), keys[i]), len(keys), "eager")

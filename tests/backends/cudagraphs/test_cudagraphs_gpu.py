@@ -298,7 +298,7 @@ def test_refused_graphs_run_uncaptured_and_say_why(cp, caplog):
     assert any("runs uncaptured" in r.getMessage() for r in caplog.records)
 
 
-def test_a_failed_recording_runs_uncaptured(cp):
+def test_a_failed_recording_runs_uncaptured(cp, restored_op_registry):
     def peek(x):                   # reads the device on the host: cannot be recorded
         return x * float(x.sum().get())
 
@@ -315,7 +315,7 @@ def test_a_failed_recording_runs_uncaptured(cp):
     assert run.state == EAGER and "capture failed" in run.reason
 
 
-def test_the_audit_rejects_a_recorded_host_copy(cp):
+def test_the_audit_rejects_a_recorded_host_copy(cp, restored_op_registry):
     host = cp.cuda.alloc_pinned_memory(64)
     np.frombuffer(host, np.float32, 16)[:] = 1.0
 

@@ -160,7 +160,7 @@ def test_writing_through_a_view_of_an_input_is_not_captured():
     assert codes(plan) == ["input_mutation"]
 
 
-def test_user_ops_are_refused_unless_allowed():
+def test_user_ops_are_refused_unless_allowed(restored_op_registry):
     def softplus(x):
         return np.log1p(np.exp(x))
 
