@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dynamo
-from dynamo import listeners, pyversion
+from dynamo import listeners
 
 BACKENDS = ("eager", "numpy")
 
@@ -73,9 +73,9 @@ BREAKS = {
     # the end that does not leave the loop only chooses x: the loop (a Python counter
     # ends it) is unrolled, each trip's `if` a branch_select (branch_selects.py)
     "while_true_break": 0, "while_true_break_then_code": 0, "while_true_break_nan": 0,
-    # (3.14: the `if` is the loop's last test, its way back is the loop's jump: no
-    # choice of a value, it breaks as before)
-    "while_true_last_if_no_break": 1 if pyversion.WHILE_TEST_IN_LOOP else 0,
+    # (3.14: the `if` is the loop's last test, both its ways jump back to the loop's
+    # head; they are joined there, at the trip's end: branch_selects._trip_ends)
+    "while_true_last_if_no_break": 0,
 }
 
 

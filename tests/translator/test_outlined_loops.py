@@ -16,6 +16,7 @@ import pytest
 from harness import check
 
 import dynamo
+from dynamo import pyversion
 from dynamo.config import config
 
 BACKENDS = ("eager", "numpy")
@@ -664,6 +665,11 @@ OUTLINED_WHILE = [(f, a) for f, a in WHILE_PROGRAMS
 @pytest.mark.parametrize("fn,args", OUTLINED_WHILE,
                          ids=[f"{f.__name__}-{i}" for i, (f, _) in enumerate(OUTLINED_WHILE)])
 def test_while_loop_bodies_are_compiled(fn, args):
+    if fn is w_continue and pyversion.WHILE_TEST_IN_LOOP:
+        # (3.14: the `continue` and the way past it both jump back to the loop's test,
+        # joined at the trip's end, branch_selects._trip_ends: no break, nothing outlined)
+        assert not dynamo.explain(fn, backend="eager")(*args).break_reasons
+        return
     # (a body outlined from a resume function is named after it: f_resume_at_L5_loop_body_L5)
     bodies = _bodies_with_graphs(fn, *args)
     assert any(name.startswith(fn.__name__) and "_loop_body_L" in name for name in bodies), \
