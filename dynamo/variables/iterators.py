@@ -101,16 +101,12 @@ def _follows_loop_indices(tx, bounds) -> bool:
     """A range of another constant step whose bounds read the indices of loop nodes
     being traced and nothing else symbolic (``range(i, n, 2)`` in a loop node's body):
     its iterator steps without reading them, so that the loop may be a triangular node
-    (``translator/triangular_loops.py``); any other such range is read as before.
-    (The walk is ``translator.nested_loops.enclosing_symbols``', which variables/
-    cannot import: translator/ imports variables/.)"""
+    (``translator/triangular_loops.py``); any other such range is read as before."""
     scope = getattr(getattr(tx, "output", None), "loop_scope", None)
-    symbols = set()
-    while scope is not None:
-        symbols.add(getattr(scope, "symbol", None))
-        scope = getattr(scope, "parent", None)
+    if scope is None:
+        return False
     read = set().union(*(b.sym.symbols for b in bounds if isinstance(b, SymInt)))
-    return bool(read) and read <= symbols
+    return bool(read) and read <= scope.index_symbols()
 
 
 def reversed_iterator(tx, var: Variable) -> IteratorVariable:
