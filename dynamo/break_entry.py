@@ -25,7 +25,7 @@ from functools import partial
 
 import numpy as np
 
-from . import hook, logs, reentry
+from . import hook, logs, pyversion, reentry
 from .break_calls import _BREAK_ORIGIN, _c_code_now, _cache_of, _weak_hooks, island_intercept
 from .bytecode.break_code import break_code, resume_at, stack_loads
 from .bytecode.caller_frames import calls_caller_reader
@@ -44,8 +44,12 @@ from .codegen import GlueCodegen
 from .exc import RerunEagerly, SkipFrame, Unsupported
 from .frame_records import _break_record, _LazyDis, _log_break, _phase
 from .glue import _check, _codegen, _finish
+from .symbolic.number_decisions import hint
 from .translator import GraphBreak
 from .variables import NULL, ArrayVariable
+from .variables.arrays import DeferredNumberVariable
+from .variables.constant import ConstantVariable, SymRangeVariable
+from .variables.graph_numbers import is_graph_number
 from .variables.lifetimes import held_object, holds_frame_cells, may_end_visibly
 
 log_bytecode = logs.get("bytecode")
@@ -175,12 +179,59 @@ class BoxedFrameRunner(FrameRunner):
         return run_break_code(self.function(closure), (box,), self.origin)
 
 
+def _data_numbers(tx, brk: GraphBreak, layout: tuple, names) -> list[str]:
+    """The resume function's parameters (``names``: its locals; ``___stack{i}``: the
+    values of the stack below the breaking instruction, ``layout``) that carry a Python
+    int or float the graph computes from array data (``score = float(x.max() -
+    x.min())``, ``counts[int(np.argmax(x))] += 1``, ``float(loss) * 2``): each is a
+    changing number there from its first trace (``cached_call_results``), not guarded
+    by the value it had then. The data decides such a number, so it changes from call
+    to call: guarded by value, each resume function compiled twice (``if score >
+    self.best`` breaks; both of its resume functions read ``score``: issue #16). A use
+    that needs the value still guards it."""
+    found = [n for n in names if _data_number(dict.get(tx.locals, n))]
+    pops = 0 if brk.point.kind == "before" else \
+        pyversion.stack_pops(brk.inst.name, brk.inst.arg)
+    kept = len(brk.stack) - (pops or 0)
+    below = brk.stack[:kept]
+    if pops is None or list(layout[:kept]) != [v is NULL for v in below]:
+        return found      # (the stack's values cannot be told apart: locals only)
+    values = [v for v in below if v is not NULL]    # ``___stack{i}`` in this order
+    return found + [f"___stack{i}" for i, v in enumerate(values) if _data_number(v)]
+
+
+def _data_number(var) -> bool:
+    """``int()``/``float()`` of an array the glue computes, or a float made from one."""
+    return isinstance(var, DeferredNumberVariable) and var.fn in (int, float) or \
+        var is not None and is_graph_number(var)
+
+
+# 3.11's comprehensions: functions of their own, called with the iterator ``.0``
+_COMPREHENSIONS = frozenset({"<listcomp>", "<dictcomp>", "<setcomp>"})
+
+
+def _reported_by_caller(code, e: Unsupported, brk: GraphBreak, output) -> bool:
+    """Whether this break repeats its caller's (issue #19: one break is reported once).
+
+    On 3.11 ``[v for v in xs if v > 0]`` is a function of its own, called with
+    ``iter(xs)``; the caller traces into it and breaks at the ``if`` (its record says
+    where: in ``<listcomp>``, called from the caller's line), then calls it as Python.
+    The comprehension's frame can never trace its loop over that Python iterator: its
+    first ``FOR_ITER`` breaks, with no graph before it, at the same line. That break
+    adds nothing the user can act on beyond the caller's, so it is not recorded (it
+    is logged, and runs as before)."""
+    return code.co_name in _COMPREHENSIONS and code.co_varnames[:1] == (".0",) and \
+        brk.inst.name == "FOR_ITER" and e.reason.startswith("iteration over a Python") \
+        and not output.graph.call_nodes()
+
+
 def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record,
                    arg_values: dict) -> hook.CacheEntry:
     code = fn.__code__
     e = brk.point.reason
     _log_break(e, code, island=brk.point.kind == "island")
-    record.breaks.append(_break_record(e, code))
+    if not _reported_by_caller(code, e, brk, output):
+        record.breaks.append(_break_record(e, code))
     unread = tx.unread_args()
     bound = [n for n in code.co_varnames
              if (n in tx.locals or n in unread) and n not in code.co_cellvars]
@@ -262,6 +313,8 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record,
         if target == brk.inst.index + 1 and callee and is_cache_wrapper(held_object(callee[0])):
             # (the call's result, on top: a changing number from the first trace)
             note_result(rcode, f"___stack{sum(not n for n in layout) - 1}")
+        for name in _data_numbers(tx, brk, layout, live if names is None else names):
+            note_result(rcode, name)
         log_bytecode.debug("%s", _LazyDis(rcode, title="resume function"))
         return ResumeCaller(rcode, fn.__globals__, run, cache_of)
 
@@ -276,7 +329,7 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record,
     boxed = is_resume_code(code)
     # a loop whose body breaks: its body becomes a compiled function of its own
     outline = outlined_loop(fn, brk, bound, _largest_array(tx, brk), cache_of, run,
-                            resume_after) \
+                            resume_after, _range_trips(brk)) \
         if brk.point.kind == "island" else None
     try:
         new_code = break_code(code, brk, glue, len(stack_values), restore, live, make_resume,
@@ -328,6 +381,21 @@ def _largest_array(tx, brk: GraphBreak) -> int:
     # program's object may make a property that counts its reads or raises)
     sizes += [v.size for v in tx.unread_args().values() if issubclass(type(v), np.ndarray)]
     return max(sizes, default=0)
+
+
+def _range_trips(brk: GraphBreak) -> int | None:
+    """The trips a ``for`` loop over a ``range`` makes, at the island's ``GET_ITER``
+    (the range on top of the stack), or None for any other loop. A range of changing
+    sizes counts by this call's sizes, read without pinning them: the number only
+    chooses whether the body is outlined (``outline.py``), never a result."""
+    if brk.inst.name != "GET_ITER" or not brk.stack:
+        return None
+    top = brk.stack[-1]
+    if isinstance(top, SymRangeVariable):
+        return len(range(*(hint(b) for b in top.bounds)))
+    if type(top) is ConstantVariable and type(top.value) is range:
+        return len(top.value)
+    return None
 
 
 def _callee_slots(brk: GraphBreak) -> list:

@@ -50,7 +50,9 @@ class Config:
     its own, called per trip: docs/loops.md) only when the frame holds an array of at
     least this many elements at the loop. Each outlined trip pays a dispatch, guards
     and glue (about 6 us); on smaller arrays fusing the body cannot win that back, so
-    the loop runs as plain Python, at Python's speed."""
+    the loop runs as plain Python, at Python's speed. So does a loop over a ``range``
+    whose trips have fewer than ``outline_min_elements // 64`` elements of that array
+    each (one trip per element or row)."""
 
     data_checks: bool = True
     """A check on array data whose failing way only raises (``assert np.all(p >= 0)``,

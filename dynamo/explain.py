@@ -69,6 +69,8 @@ class ExplainOutput:
     exceptions: list = field(default_factory=list)   # per call: what it raised (or None)
     recompiles: list[Recompile] = field(default_factory=list)
     size_variants: list[str] = field(default_factory=list)  # a backend's, in words
+    # a backend's switch to size-generic code past its static variants (no variant)
+    size_generic: list[str] = field(default_factory=list)
     cache_limit: list[str] = field(default_factory=list)    # the cache-limit warnings
 
     @property
@@ -136,6 +138,7 @@ class ExplainOutput:
             for r in self.recompiles:
                 lines += ["Recompile at " + str(r).replace("\n", "\n  ")]
             lines += [f"Size variant: {v}" for v in self.size_variants]
+            lines += [f"Size-generic code: {v}" for v in self.size_generic]
             lines += [f"Cache limit: {w}" for w in self.cache_limit]
         lines += [f"Graphs: {self.graph_count}",
                  f"Graph breaks: {self.graph_break_count}" + (
@@ -276,6 +279,7 @@ class _Session:
         out, log = self.out, self.log
         self._log.__exit__(None, None, None)
         out.recompiles, out.size_variants = log.recompiles, log.variants
+        out.size_generic = log.generic
         out.cache_limit = log.warnings
         out.skipped = self.as_called + [(c.where, c.skip_reason)
                                         for c in self.ctx.caches.values()
@@ -304,6 +308,7 @@ class _RecompileLog(logging.Handler):
         self.call = 0
         self.recompiles: list[Recompile] = []
         self.variants: list[str] = []
+        self.generic: list[str] = []
         self.warnings: list[str] = []
 
     def emit(self, record: logging.LogRecord) -> None:
@@ -315,7 +320,11 @@ class _RecompileLog(logging.Handler):
             where = head[len("recompiling "):].split(": no cached entry")[0]
             self.recompiles.append(Recompile(self.call, where, [r.strip() for r in reasons]))
         elif getattr(record, SIZE_VARIANT, None) is not None:   # a backend's, by sizes
-            self.variants.append(f"call {self.call}: {text}")
+            # (the switch to size-generic code compiles no variant: the annotate page
+            # does not count it either)
+            variant = getattr(record, SIZE_VARIANT)
+            (self.generic if variant.generic else self.variants).append(
+                f"call {self.call}: {text}")
         elif record.levelno >= logging.WARNING:
             self.warnings.append(text)
 

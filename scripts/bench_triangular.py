@@ -8,9 +8,11 @@ is timed is what the tests check; the last two carry a Python float accumulator
 (``s = 0.0``) read after the loop as ``(b[i] - s) / L[i, i]`` (promoted_exits.py).
 Then the shapes of docs/loops.md's "Stepped inner loops": ``strided_sweep``
 (``range(i, n, 2)``, also in tests/shared/corpus_stepped_loops.py), red-black
-Gauss-Seidel as strided passes (``red_black_1d``, ``red_black_gs``), and
-``branchy_cholesky`` (``if i == j`` in the ``j`` loop: not a loop node yet).
-``--cases`` picks some of them (default: all eight).
+Gauss-Seidel as strided passes (``red_black_1d``, ``red_black_gs``); then branches on
+the loop indices (docs/loops.md "Branches on the loop indices"): ``branchy_cholesky``
+(``if i == j`` in the ``j`` loop), ``gauss_jordan`` (``if k != p``) and
+``boundary_stepper`` (``if i == 0`` / ``elif i == n - 1``, n*n points, 10 steps).
+``--cases`` picks some of them (default: all ten).
 
 Each figure is the lower quartile of interleaved calls on fresh copies of the inputs
 (CPU time of the process, ``time.process_time``; Numba on one thread); ``first_s`` is
@@ -129,7 +131,7 @@ def red_black_gs(u, f, sweeps):
 
 def branchy_cholesky(A):
     # one j loop over the row, up to and with the diagonal, choosing the store by the
-    # indices (issue #23 (2): not yet a loop node, see docs/loops.md)
+    # indices (issue #23: split at i == j, docs/loops.md "Branches on the loop indices")
     n = A.shape[0]
     L = np.zeros_like(A)
     for i in range(n):
@@ -144,8 +146,42 @@ def branchy_cholesky(A):
     return L
 
 
+def gauss_jordan(A, b):
+    # elimination in every row but the pivot's (``if k != p``: split around k = p)
+    n = A.shape[0]
+    A = A.copy()
+    b = b.copy()
+    for p in range(n):
+        piv = A[p, p]
+        A[p] = A[p] / piv
+        b[p] = b[p] / piv
+        for k in range(n):
+            if k != p:
+                b[k] = b[k] - A[k, p] * b[p]
+                A[k] = A[k] - A[k, p] * A[p]
+    return b
+
+
+def boundary_stepper(u, steps):
+    # a time stepper whose first and last points take their own rule
+    # (``if i == 0`` / ``elif i == n - 1``: split at both ends of the row loop)
+    n = u.shape[0]
+    for _ in range(steps):
+        v = np.empty_like(u)
+        for i in range(n):
+            if i == 0:
+                v[i] = 0.5 * (u[i] + u[i + 1])
+            elif i == n - 1:
+                v[i] = 0.5 * (u[i - 1] + u[i])
+            else:
+                v[i] = 0.25 * u[i - 1] + 0.5 * u[i] + 0.25 * u[i + 1]
+        u = v
+    return u
+
+
 CASES = ("forward_sub", "cholesky", "forward_sub_floats", "cholesky_banachiewicz",
-         "strided_sweep", "red_black_1d", "red_black_gs", "branchy_cholesky")
+         "strided_sweep", "red_black_1d", "red_black_gs", "branchy_cholesky",
+         "gauss_jordan", "boundary_stepper")
 
 
 def _inputs(name: str, n: int):
@@ -159,6 +195,10 @@ def _inputs(name: str, n: int):
         return (np.zeros(n * n), rng.random(n * n), 10)
     if name == "red_black_gs":
         return (np.zeros((n, n)), M, 10)
+    if name == "gauss_jordan":
+        return (M + n * np.eye(n), rng.random(n))
+    if name == "boundary_stepper":
+        return (rng.random(n * n), 10)
     return (M @ M.T + n * np.eye(n),)
 
 

@@ -35,7 +35,10 @@ before it was run: NaN cleaning, scaling, one-hot, confusion matrices, moving av
 interpolation, image slicing, optimizers over lists of arrays, texts around arrays),
 the functions of ``tests/realworld/heldout_corpus14.py`` (a fourteenth corpus, written
 before it was run: cleaning, metrics, feature engineering, small simulations, text-ish
-arrays, utility helpers), the programs of
+arrays, utility helpers), the functions of ``tests/realworld/heldout_corpus15.py`` and
+``heldout_corpus15_signal.py`` (a fifteenth corpus, written before it was run:
+scientific kernels, stencils, ODE integrators, solvers, particles, Monte Carlo,
+signals, small linear algebra, histograms), the programs of
 ``scripts/bench_realworld.py`` (``realworld_programs.py``, at benchmark sizes) and the
 Python-feature
 corpus of ``tests/translator`` (``corpus_*.py``), and the programs of ``tests/breaks``
@@ -103,6 +106,8 @@ def corpora() -> dict[str, list[tuple]]:
                             ROOT / "tests" / "realworld" / "heldout_corpus13.py")
     heldout14 = load_module("heldout_corpus14",
                             ROOT / "tests" / "realworld" / "heldout_corpus14.py")
+    heldout15 = [load_module(stem, ROOT / "tests" / "realworld" / f"{stem}.py")
+                 for stem in ("heldout_corpus15", "heldout_corpus15_signal")]
     translator = []
     for stem in ("functions", "control", "containers", "objects", "more"):
         mod = load_module(f"corpus_{stem}",
@@ -143,6 +148,8 @@ def corpora() -> dict[str, list[tuple]]:
                 (name, fn, args, {}) for name, fn, args in heldout13.PROGRAMS],
             "tests/realworld/heldout_corpus14.py": [
                 (name, fn, args, {}) for name, fn, args in heldout14.PROGRAMS],
+            "tests/realworld/heldout_corpus15.py": [
+                (name, fn, args, {}) for mod in heldout15 for name, fn, args in mod.PROGRAMS],
             "scripts/bench_realworld.py": [tuple(p) for p in realworld_programs.programs()],
             "tests/translator corpus": translator,
             "tests/breaks corpus (written to break)": written_to_break}

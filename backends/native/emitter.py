@@ -165,6 +165,8 @@ class Buffer:
     shape: tuple
     dtype: np.dtype
     result: bool      # returned by the kernel: a new array every call; else reused
+    slot: int | None = None   # intermediates: the memory it shares with others never
+                              # alive at once (buffer_slots.py); None: its own
 
 
 def lift_allocations(lines: list, results: list, min_bytes: int = LIFT_MIN_BYTES):

@@ -163,6 +163,9 @@ class Loops:
                 raise Unsupported("loop temporary that is not an array or scalar")
             extra.append(v)
         em.flush()
+        if em.lines[-1].lstrip().startswith(f"for {trip} in range("):
+            em.line("pass")   # (a body that does nothing: a split loop's segment where
+            # ``if k != p`` is false, docs/loops.md "Branches on the loop indices")
         em.pad = saved
         items = [env[p] for p in rest[:len(carried)]]
         for a in made_anew:

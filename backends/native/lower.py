@@ -56,11 +56,13 @@ from typing import Any
 from dynamo.graph import Graph, Node
 
 from .block import _Block
+from .buffer_slots import assign_slots
 from .calls import CALL_PRELUDE
 from .dots import DOT_PRELUDE
 from .draws import GENERATOR_PRELUDE, is_generator_input
 from .emitter import SEQ_FLAG, _Emitter, lift_allocations
 from .ops import PRELUDE, Unsupported, _meta
+from .row_buffers import contract_rows
 from .saves import SAVE_PRELUDE, free_inputs, input_saver
 from .values import Arr, Lazy, Obj, Scal
 
@@ -167,7 +169,9 @@ def lower(graph: Graph, parallel_min: int = 1 << 14, nopython: bool = True) -> K
     savers = [name for k in writes for name in (em.input_savers[k].backup,
                                                  em.input_savers[k].state)]
     # large new arrays come from the caller, after the savers (emitter.LIFT_MIN_BYTES)
+    lines = contract_rows(lines, results)    # row-local intermediates: a row each
     lines, buffers = lift_allocations(lines, results)
+    buffers = assign_slots(lines, buffers)   # dead intermediates' memory reused
     text = "\n".join(lines)
     free = free_inputs(writes, em.stores, em.whole_saved, lines)
     head = f"def kernel({', '.join(params + savers + [b.name for b in buffers])}):"

@@ -52,9 +52,11 @@ def _threads_now() -> int:
     return numba.get_num_threads()
 
 
-def _compile_signature(numba, dispatcher, sig: tuple) -> None:
-    """Compile ``dispatcher`` for ``sig``; calls never compile (a call whose types have
-    no kernel raises TypeError at once, and ``Tiered`` compiles one in the background).
+def _compile_signature(numba, dispatcher, sig: tuple) -> int:
+    """Compile ``dispatcher`` for ``sig`` and the object-mode blocks it left uncompiled
+    (``compile_object_mode_blocks``; returns their count); calls never compile (a call
+    whose types have no kernel raises TypeError at once, and ``Tiered`` compiles one in
+    the background).
     Under Numba's compiler lock, so that concurrent compiles of other layouts do not
     disable compiling while one of them is about to start. (A call with yet another
     layout during this compile waits for the lock and then gets Numba's RuntimeError
@@ -68,3 +70,34 @@ def _compile_signature(numba, dispatcher, sig: tuple) -> None:
         finally:
             if dispatcher.signatures:
                 dispatcher.disable_compile(True)
+        return compile_object_mode_blocks(dispatcher, sig)
+
+
+def compile_object_mode_blocks(dispatcher, sig: tuple) -> int:
+    """Compile the ``with objmode(...)`` blocks (calls.py) of ``dispatcher``'s kernel for
+    ``sig`` that have no code yet; returns how many it compiled.
+
+    Why: Numba lifts each block into a function of its own, compiled when the kernel is
+    typed. A kernel *loaded from the disk cache* (the child process compiled it:
+    child_compile.py) comes back with those functions uncompiled, and the kernel
+    compiles each at its first run of the block, in the caller's thread: round 40's
+    ``i8_scalar_div`` (21 blocks) took 2.1 s of CPU, 3.3 s of wall time, in its first
+    tier-2 call at load 3-5 (16 s at load 12), cold or warm cache (2026-12-06). Compiled
+    here, in the tier's thread before the swap, the first call finds them compiled (it
+    still unpickles each block's function once, about 10 ms a block: Numba's own code).
+
+    Example::
+
+        >>> _compile_signature(numba, dispatcher, sig)   # loaded from the disk cache
+        21                                               # object-mode blocks compiled
+    """
+    from numba.core import types
+    from numba.core.dispatcher import ObjModeLiftedWith
+    result = dispatcher.overloads.get(tuple(sig))
+    done = 0
+    for block in getattr(result, "lifted", ()) or ():
+        if isinstance(block, ObjModeLiftedWith) and not block.overloads:
+            # (object mode: every argument is a Python object, whatever ``sig`` says)
+            block.compile((types.ffi_forced_object,) * block.func_ir.arg_count)
+            done += 1
+    return done

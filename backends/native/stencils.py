@@ -152,6 +152,14 @@ class Stencils:
             if src.kind in "fc" and target.dtype.itemsize < src.itemsize and \
                     target.dtype.kind in "fc":
                 raise Unsupported("narrowing float assignment")
+            if isinstance(v, Scal) and target.dtype.kind in "iu" and \
+                    not np.can_cast(src, target.dtype, "safe"):
+                # ``out[i] = a[i].sum()`` (int64 into int8): NumPy stores a scalar by a
+                # basic index through Python's int and raises OverflowError out of the
+                # target's range (ValueError for a NaN), where the kernel's cast wraps
+                raise Unsupported(f"a scalar of {src} stored into an array of "
+                                  f"{target.dtype} by a basic index (NumPy raises out of "
+                                  "its range)")
             vshape = v.shape if isinstance(v, (Arr, View, Lazy)) else ()
             if len(vshape) > len(shape) or any(
                     a not in (1, b) for a, b in zip(vshape[::-1], shape[::-1])):

@@ -121,6 +121,9 @@ class Tiered(TrialCalls, Tier2Calls, OneThreadCalls):
         self.thread_choice: ThreadChoice | None = None   # set by the trial (threads.py)
         self.watch: Watch | None = None     # tier 2's times after the race (watch.py)
         self.races = 0                      # races of the tiers run (tests, logs)
+        # object-mode blocks of a kernel loaded from the disk cache that the compile
+        # thread compiled before the swap (numba_calls.compile_object_mode_blocks)
+        self.object_mode_blocks = 0
         self.twin = Twin()   # the kernel compiled without parallel=True (one_thread.py)
         self._spares: list = []             # backup and state arrays (saves.py), reused
                                             # (call_helpers.written_check)
@@ -244,17 +247,20 @@ class Tiered(TrialCalls, Tier2Calls, OneThreadCalls):
             sig = tuple(numba.typeof(a) for a in (*args, *new_savers(written),
                                                   *self._buffers()))
             self._in_child(False, sig)
-            _compile_signature(numba, self._dispatcher, sig)
+            # (object-mode blocks compiled here, not in a caller's first run of them)
+            blocks = _compile_signature(numba, self._dispatcher, sig)
+            self.object_mode_blocks += blocks
             with self._lock:
                 self._compiled.add(key)
                 self._compiling.discard(key)
             NUMBA_SET_UP.set()
             stats = getattr(self._dispatcher, "stats", None)   # (with cache=True)
             hit = stats is not None and stats.cache_hits.get(sig, 0) > 0
-            log.info("native tier: graph %s %s in %.0f ms%s", self.name,
+            log.info("native tier: graph %s %s in %.0f ms%s%s", self.name,
                      "loaded from the disk cache" if hit else "compiled by Numba",
                      (time.perf_counter() - start) * 1e3,
-                     "" if first else " (a new input layout)")
+                     f" ({blocks} object-mode blocks compiled before the swap)"
+                     if blocks else "", "" if first else " (a new input layout)")
             if first:
                 self._times = self._new_times()
                 self.state = "trial" if self.settings.prefer == "measure" else "native"
@@ -262,6 +268,7 @@ class Tiered(TrialCalls, Tier2Calls, OneThreadCalls):
                     else self._native
                 if self.settings.prefer != "measure":
                     self.winner = "native"
+                    self.release_tier1()
                     self.decided.set()
         except Exception as e:   # a kernel Numba rejects: tier 1 keeps serving
             self.error = e

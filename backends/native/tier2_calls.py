@@ -17,6 +17,8 @@ import time
 
 import numpy as np
 
+from ..numpy_backend.kept_buffers import release_kept
+from .buffer_slots import slot_views
 from .call_helpers import c_ordered
 from .draws import restore_states, save_states
 from .error_state import default_errstate, rerun_completes
@@ -143,15 +145,25 @@ class Tier2Calls:
             self._compile(key, args, first=False)
         return None
 
+    def release_tier1(self) -> None:
+        """Tier 2 answers this graph's calls from now on: tier 1's buffers kept between
+        calls go (numpy_backend/kept_buffers.py); a call tier 1 still answers (a
+        fallback, a new race) makes new ones."""
+        freed = release_kept(self.tier1)
+        if freed:
+            log.debug("native tier: graph %s: tier 1's kept buffers released (%d KiB)",
+                      self.name, freed >> 10)
+
     def _buffers(self) -> tuple:
         """The large new arrays the kernel takes (``lower.Kernel.buffers``): a new
         one (NumPy's) for each it returns, the intermediates reused from call to call
-        (one set per concurrent caller, as ``_spares``)."""
+        (one set per concurrent caller, as ``_spares``), those never alive at once
+        views of one slot's memory (buffer_slots.py)."""
         try:
             spare = self._spare_buffers.pop()
         except IndexError:
-            spare = None
-        return tuple(np.empty(b.shape, b.dtype) if b.result or spare is None else spare[k]
+            spare = slot_views(self.kernel.buffers)
+        return tuple(np.empty(b.shape, b.dtype) if b.result else spare[k]
                      for k, b in enumerate(self.kernel.buffers))
 
     def _keep_buffers(self, buffers: tuple) -> None:

@@ -97,6 +97,7 @@ class TrialCalls:
                 won = self.winner == "native"
                 if won:
                     self.set_threads(self.threads)   # (one thread: compiles the twin)
+                    self.release_tier1()
                 if won and "native1" in times:   # the load changes: check the count again
                     self.thread_choice = ThreadChoice(self.threads, time.perf_counter())
                 self.state = self.winner

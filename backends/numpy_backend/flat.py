@@ -361,9 +361,13 @@ def _emit_body(m: Module, plan: FlatPlan, index: int, depth: int, direct: bool =
                                          depth, f"gaps{index}")
             depth += 1   # (inside save_gaps's ``try:``)
     else:
-        recycler = shared(m, ("out", h * row, meta.dtype),
-                           lambda: runtime.Recycler((h * row,), meta.dtype), f"flat_out{index}")
-        m.emit(depth, f"_r = {recycler}.take()")
+        if h * row * meta.dtype.itemsize < runtime.KEEP_MIN_BYTES:
+            # (small: malloc serves it hot; kept, it would add to the peak: runtime.py)
+            m.emit(depth, f"_r = _empty({h * row}, {m.bind(meta.dtype, str(meta.dtype))})")
+        else:
+            recycler = shared(m, ("out", h * row, meta.dtype), lambda: runtime.Recycler(
+                (h * row,), meta.dtype), f"flat_out{index}")
+            m.emit(depth, f"_r = {recycler}.take()")
         whole, piece = f"_r[:{length}]", "_r[_lo:_hi]"
     if plan.chunks == 1 and len(into_result) > 1:
         # one view object for every member that runs in the range: NumPy's ufuncs take

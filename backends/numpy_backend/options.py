@@ -58,19 +58,25 @@ class Options:
     131072 and 524288 elements, 0.85-1.05x at 2M, and 1.02-1.63x at 8M: the plain
     path's arrays stay in the L3 cache (32 MiB) below that."""
 
-    blocked_working_set: float = 2.0
+    blocked_working_set: float = 12.0
     """... but a group over fewer elements still runs block by block when its
     full-size intermediates (members that are not outputs: what the plain path writes
     and reads back through memory), two or more of them, hold more than this many times
     ``cache_bytes`` at once on the plain path (``plan._peak_live``: the plain path frees
     each at its last reader), with at least two blocks of ``min_block_elements`` (0:
-    never; not in a loop body, nor where a flat plan is worth it). Measured on 2 cores
-    beside a CI run (2026-12-05, interleaved CPU time): the closed-form 2x2 eigenvalues (16
-    intermediates of 200,000 float64: 25.6 MB) 3.43 ms block-wise against 4.21 on the
-    plain path (plain NumPy 4.61); corpus 7's k-th neighbour scores (an 800x800
-    ``d2``) 5.09 against 7.62. Counting inputs and outputs too blocked single ops
-    (batched ``@`` results, a ReLU mask) and made them 0.86x: they stream the same
-    bytes either way."""
+    never; not in a loop body, nor where a flat plan is worth it). 12 L2 caches (12 MiB
+    here, 3/8 of the 32 MiB L3 that two cores share): below that the plain path's
+    values stay in the L3 cache, read back at nearly L2 speed, and blocks only add a
+    NumPy call per member per block. Measured on 2 cores at load 4-15 (2026-12-06,
+    interleaved CPU time, the 35 corpus programs the old default 2.0 blocked,
+    docs/benchmarks.md): the plain path was faster for groups whose peak was 2.1-9.6 MB
+    (unsharp masking's row blurs of (400, 402) float64, 3.9 MB: 0.88x -> 0.96x plain
+    NumPy; a weighted 2-D histogram, 9.6 MB, 0.85x -> 0.98x; an HSV conversion 0.88x ->
+    1.02x; the closed-form 2x2 eigenvalues, 8 MB, 0.98x -> 1.06x), blocks as fast or
+    faster from 12.8 MB on (a quintic smoothstep 1.02x block-wise against 0.90x; a
+    Gaussian KDE, 48 MB, 2.85x against 2.28x). Counting inputs and outputs too blocked
+    single ops (batched ``@`` results, a ReLU mask) and made them 0.86x: they stream the
+    same bytes either way."""
 
     min_block_elements: int = 1 << 14
     """... and blocks hold at least this many elements, whatever the cache: each
@@ -132,7 +138,7 @@ class Options:
             if not isinstance(options.get(name, True), bool):
                 raise ValueError(f"option {name!r} of backend 'numpy' must be True or "
                                  f"False, got {options[name]!r}")
-        factor = options.get("blocked_working_set", 2.0)
+        factor = options.get("blocked_working_set", 12.0)
         if isinstance(factor, bool) or not isinstance(factor, (int, float)) or factor < 0:
             raise ValueError(f"option 'blocked_working_set' of backend 'numpy' must be a "
                              f"number >= 0, got {factor!r}")

@@ -173,8 +173,11 @@ def _spills_cache(group: Group, size: int, options: Options) -> bool:
 
         >>> # 2x2 eigenvalues: 19 members, 16 full-size intermediates (1.6 MB each):
         >>> # four of them and a mask alive at once, 6.6 MB
-        >>> _spills_cache(eig_group, 200_000, Options(cache_bytes=2 << 20))   # > 4 MiB
+        >>> _spills_cache(eig_group, 200_000, Options(cache_bytes=1 << 19,
+        ...                                           blocked_working_set=2.0))  # > 1 MiB
         True
+        >>> _spills_cache(eig_group, 200_000, Options(cache_bytes=1 << 20))    # < 12 MiB
+        False
     """
     if options.blocked_working_set <= 0 or size < 2 * max(options.min_block_elements, 1):
         return False

@@ -28,6 +28,7 @@ from __future__ import annotations
 import _thread
 import contextlib
 import itertools
+import math
 import os
 import queue
 import sys
@@ -64,13 +65,29 @@ from .ufunc_guard import (  # noqa: F401 (generated code and tests read runtime.
     unguard,
 )
 
+# Sets and arrays of fewer bytes are not kept between uses (``ScratchCache.give``; the
+# flat passes' output holders: flat.py): glibc serves a block under 1 MiB from its heap
+# once its mmap threshold has risen past the size, hot in the cache, with no page
+# fault, so a kept one saves little and adds its bytes to the program's peak at every
+# call (#15: 9-point Jacobi 128x128 kept a flat pass's 378 KiB beside the plain-path
+# loop body's temporaries, 1.52x plain NumPy's peak (tracemalloc); not kept, 1.0x).
+KEEP_MIN_BYTES = 1 << 20
+
 
 class ScratchCache:
-    """Scratch buffer sets of one group, reused across calls (one set per thread)."""
+    """Scratch buffer sets of one group, reused across calls (one set per thread), when
+    a set holds at least ``KEEP_MIN_BYTES``; a smaller set is made anew on each take.
+
+        >>> small = ScratchCache([((1000,), np.dtype("float64"))])
+        >>> small.give(small.take()); small.retained()
+        0
+    """
 
     def __init__(self, spec: list[tuple]):
         self.spec = spec                       # [(shape, dtype), ...]
         self._free: list[list[np.ndarray]] = []
+        self.kept = sum(math.prod(shape) * np.dtype(dtype).itemsize
+                        for shape, dtype in spec) >= KEEP_MIN_BYTES
 
     def take(self) -> list[np.ndarray]:
         try:
@@ -79,7 +96,16 @@ class ScratchCache:
             return [np.empty(shape, dtype) for shape, dtype in self.spec]
 
     def give(self, buffers: list[np.ndarray]) -> None:
-        self._free.append(buffers)
+        if self.kept:
+            self._free.append(buffers)
+
+    def retained(self) -> int:
+        return sum(a.nbytes for s in list(self._free) for a in s)
+
+    def release(self) -> None:
+        """Let go of the sets kept (kept_buffers.py); a set a caller holds comes back
+        with ``give`` (a new list: a concurrent ``take`` pops from the old one)."""
+        self._free = []
 
 
 class _Job:
@@ -451,7 +477,8 @@ class Recycler:
         return sum(a.nbytes for a in self._issued)
 
     def release(self) -> None:
-        under_lock(self._lock, self._issued.clear)
+        # (a new list, not ``clear``: ``Scratch.take`` reads the old one unlocked)
+        under_lock(self._lock, setattr, self, "_issued", [])
 
 
 # What all recyclers together may keep before the least recently used let go.

@@ -9,7 +9,9 @@ once per coordinate, and ran 0.83x of plain NumPy for it.
 
 When every reader of the ``where`` takes its scalar (``[()]``), the result array
 itself is never seen: its value is one of the two operands, cast to the result dtype.
-Where both operands already have that dtype (graph values of shape ``()``, NumPy
+The same holds where the ``where`` is only the value a ``setitem`` stores (``x[i] =
+where(flag, v, x[i])``: the element stored is the operand chosen). Where both operands
+already have that dtype (graph values of shape ``()``, NumPy
 scalars or 0-d arrays, whose ``[()]`` is the same scalar) or are Python numbers that
 dtype holds exactly (converted once, at compile time), choosing the operand is the
 same value, dtype and type::
@@ -37,6 +39,7 @@ from dynamo import ops
 from dynamo.graph import CALL, Node
 from dynamo.ops.indexing import getitem
 from dynamo.ops.node_facts import array_meta
+from dynamo.tree import tree_leaves
 
 
 def pick(cond, a, b):
@@ -65,7 +68,14 @@ def select_form(m, node: Node, name_of) -> str | None:
 
 
 def _takes_scalar(user: Node, node: Node) -> bool:
-    """``node[()]`` and nothing else: the 0-d result array is never seen."""
+    """``node[()]`` and nothing else: the 0-d result array is never seen. Or the value
+    ``x[i] = node`` stores (issue #19's ``x[i] = where(flag, v, x[i])`` per trip of a
+    loop node, ``translator/select_writes.py``): NumPy stores the 0-d array's element,
+    which is the chosen operand, of the result's dtype already."""
+    if user.op == CALL and user.target == "setitem" and len(user.args) == 3 and \
+            not user.kwargs and user.args[2] is node and \
+            all(a is not node for a in tree_leaves(user.args[:2])):
+        return True
     return (user.op == CALL and ops.get(user.target).impl is getitem and len(user.args) == 2
             and user.args[0] is node and user.args[1] == () and not user.kwargs)
 

@@ -245,11 +245,14 @@ class PerSize:
         outputs = run.run(*args)
         if self.bare:
             outputs = outputs[0]
-        sizes = {k: v for k, v in run.sizes.items() if k not in self.keep}  # (its key)
+        # (its key: the symbol inputs' values and the sizes read off the input arrays;
+        # a graph that takes no symbol input, ``x * 2.0 + x.sum()``, has only the latter)
+        sizes = {k: v for k, v in symbol_values(self.graph, run.env, run.sizes).items()
+                 if k not in self.keep}
         log_size_variant(SizeVariant(id(self.graph), sizes, number),
                          "numpy backend: graph %s compiles a static variant for the "
                          "symbol values %s (variant %d of this graph)", self.name,
-                         run.sizes, number)
+                         sizes, number)
         try:
             with not_recording():   # (outside a trace: an unbacked size is no number)
                 fn = self.compile_static(static_graph(self.graph, run.env, run.sizes,

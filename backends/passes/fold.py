@@ -11,6 +11,13 @@ warns or raises (the warning or error then happens at run time, as in eager), wh
 it is larger than ``FOLD_LIMIT`` elements, when the graph runs on CuPy, or when its
 value may depend on the caller's ufunc buffer size (``np.setbufsize``), which may
 differ at run time: reductions of float16 or with a ``dtype`` (summed per buffer).
+The constants a graph keeps are held between calls, so together they stay within
+``kept_budget`` (a quarter of the largest array a call makes, at least
+``FOLD_BYTES``): plain NumPy's peak holds that array at least, and the kept
+constants count in the compiled program's (issue #15: at most 1.25x plain's). Over
+it, the largest kept constant is computed at run time again (from its own folded
+inputs): Crank-Nicolson's ``np.eye(200) - 0.25 * lap`` and ``np.eye(200) + ...``,
+three 200x200 constants, made its peak 1.75x plain's.
 
 Example::
 
@@ -36,6 +43,7 @@ from ..common import Interpreter
 from .rewrite import rewrite
 
 FOLD_LIMIT = 1 << 16  # elements: larger constants would cost memory for little gain
+FOLD_BYTES = 64 << 10  # kept constants' bytes a graph may always hold (kept_budget)
 
 _KINDS = frozenset({ELEMENTWISE, REDUCTION, VIEW, CREATION, MATMUL})
 _NONDETERMINISTIC = frozenset({"empty", "empty_like"})
@@ -93,6 +101,30 @@ class _CompileTime(Interpreter):
         return ()
 
 
+def kept_budget(graph: Graph) -> int:
+    """Bytes of constants ``graph`` may keep: a quarter of its largest array that is
+    not an input (one a call makes: plain NumPy's peak holds it), at least FOLD_BYTES.
+    Example: ``x @ x.T`` of a (600, 100) float64 ``x`` makes a 600x600 product of
+    2,880,000 bytes: the graph may keep 720,000 bytes of constants."""
+    made = [m.size * m.dtype.itemsize for n in graph.nodes if n.op == CALL
+            for m in [array_meta(n)] if m is not None]
+    return max([FOLD_BYTES] + [b // 4 for b in made])
+
+
+def _settle(folded: set) -> None:
+    """Drop from ``folded`` (to a fixed point) what a kept op would read without
+    merely reading it, and what reads a value computed at run time."""
+    changed = True
+    while changed:
+        changed = False
+        for node in list(folded):
+            if any(u not in folded and (u.op == OUTPUT or not returns_fresh(u))
+                   for u in node.users) or \
+                    any(i.op == CALL and i not in folded for i in node.inputs()):
+                folded.discard(node)
+                changed = True
+
+
 def fold_constants(graph: Graph) -> Graph:
     known = _CompileTime(graph)
     known.run(*[_UNKNOWN] * len(graph.placeholders))
@@ -105,15 +137,14 @@ def fold_constants(graph: Graph) -> Graph:
     # Dropping a node from `folded` turns its inputs into readers' inputs of a kept op
     # and its readers into readers of a run-time value, which may drop them in turn:
     # iterate to a fixed point.
-    changed = True
-    while changed:
-        changed = False
-        for node in list(folded):
-            if any(u not in folded and (u.op == OUTPUT or not returns_fresh(u))
-                   for u in node.users) or \
-                    any(i.op == CALL and i not in folded for i in node.inputs()):
-                folded.discard(node)
-                changed = True
+    budget = kept_budget(graph)
+    while True:
+        _settle(folded)
+        kept = [n for n in folded if isinstance(values[n], np.ndarray)
+                and any(u not in folded for u in n.users)]
+        if sum(values[n].nbytes for n in kept) <= budget:
+            break
+        folded.discard(max(kept, key=lambda n: values[n].nbytes))
     if not folded:
         return graph
 

@@ -330,11 +330,17 @@ def _after_the_loop(plan: LoopPlan, at: int, label: Label, resume_after, ins,
     return out
 
 
+# An outlined trip pays a dispatch, guards and glue (about 3-6 us); a loop whose trips
+# have fewer than ``outline_min_elements // 64`` (512) elements of its largest array
+# each works per trip on rows or elements, where that cost is more than the trip's work
+_SHARE_DIVISOR = 64
+
 _POP_JUMP_IF_NOT_NONE = "POP_JUMP_IF_NOT_NONE" if pyversion.PY312 else \
     "POP_JUMP_FORWARD_IF_NOT_NONE"
 
 
-def outlined_loop(fn, brk, bound, largest: int, cache_of, run, resume_after=None):
+def outlined_loop(fn, brk, bound, largest: int, cache_of, run, resume_after=None,
+                  trips: int | None = None):
     """For an island that starts at a loop (``brk``: a ``for`` loop's ``GET_ITER``, or
     a ``while`` loop's start): the rewrite of the island's code that outlines the
     loop's body (for ``break_code``), or None when the loop does not fit (the reason
@@ -342,7 +348,8 @@ def outlined_loop(fn, brk, bound, largest: int, cache_of, run, resume_after=None
     ``largest`` the elements of the largest array the frame holds there,
     ``cache_of(code, globals)`` gives the hook's cache of the body function and
     ``run(fn, box)`` runs it through the hook (see ``BodyCaller``), ``resume_after``
-    makes the call of a resume function after the loop (see ``call_body``)."""
+    makes the call of a resume function after the loop (see ``call_body``), ``trips``
+    the trips of a ``for`` loop over a ``range`` (None: not known)."""
     code = fn.__code__
     plan = loop_plan(code, brk.inst.index, set(bound),
                      len(brk.stack) - (brk.inst.name == "GET_ITER"))
@@ -356,6 +363,13 @@ def outlined_loop(fn, brk, bound, largest: int, cache_of, run, resume_after=None
         plan = (f"its arrays are small (at most {largest} elements, "
                 f"config.outline_min_elements is {config.outline_min_elements}): it runs as "
                 "plain Python, at Python's speed")
+    elif trips and largest < trips * (config.outline_min_elements // _SHARE_DIVISOR):
+        # a loop of one trip per element or row of its largest array (`for i in
+        # range(len(x)): if x[i] > hi: x[i] = hi`, 10**5 trips): each trip's graph works
+        # on a few elements, and its dispatch costs 30x what plain Python spends on them
+        plan = (f"its {trips} trips share its largest array ({largest} elements), about "
+                f"{largest // trips} elements a trip (under config.outline_min_elements"
+                f" // {_SHARE_DIVISOR}): it runs as plain Python, at Python's speed")
     if isinstance(plan, str):
         log_loops.debug("%s: loop body not outlined: %s", code_name(code), plan)
         return None

@@ -22,7 +22,7 @@ from __future__ import annotations
 import operator
 from typing import TYPE_CHECKING
 
-from dynamo.guards import EXPR, Guard, GuardSet, ShapeSource, Source
+from dynamo.guards import EXPR, AsArraySource, Guard, GuardSet, ShapeSource, Source
 
 from ..tree import tree_leaves, tree_map
 from .fit import SymbolClasses, substitute, symbolic_shape, symbols_in
@@ -155,8 +155,10 @@ class ShapeEnv:
         (``sizes._quotient``: an entry per remainder). Like any changing int it is
         guarded only where the trace reads it (pinned, compared, used as a size).
 
-        None where it does not apply: a size (not a changing int), several symbols,
-        a pinned one, or a result past int64 (NumPy types it otherwise).
+        None where it does not apply: a size (not a changing int) other than a list's
+        length (``len(self.history) % 3``: the list is array data, its length a size,
+        yet a memo keyed by that remainder needs no entry per remainder), several
+        symbols, a pinned one, or a result past int64 (NumPy types it otherwise).
 
         Example: ``(s0 + 1) % 16`` with ``s0`` from ``L['self'].ptr`` at 15 is
         ``SymInt(0, s1)``, ``s1`` read from ``((self.ptr + 1) % 16)``."""
@@ -166,7 +168,8 @@ class ShapeEnv:
         if trace is None or len(size.sym.terms) != 1 or fn not in _QUOTIENT_OPS:
             return None
         (name, coeff), = size.sym.terms
-        if name not in trace.numbers or name in trace.pins or name not in self.symbols:
+        if name in trace.pins or name not in self.symbols or \
+                (name not in trace.numbers and not _list_length(self.symbols[name])):
             return None
         value = fn(int(size), k)
         if not -_INT64_END <= value < _INT64_END:
@@ -449,6 +452,14 @@ class ShapeEnv:
 
 _QUOTIENT_OPS = (operator.mod, operator.floordiv)
 _INT64_END = 2 ** 63
+
+
+def _list_length(source: Source) -> bool:
+    """Is ``source`` a list's length, where the list enters as array data
+    (``np.asarray(L['self'].history).shape[0]``)? Its remainder is computed by the call
+    as a changing int's is (``new_quotient``)."""
+    return isinstance(source, ShapeSource) and source.dim == 0 and \
+        isinstance(source.base, AsArraySource)
 
 # An unbacked number's made-up hint: no int, no simple fraction (nothing may read it)
 def _no_computed_sizes(meta) -> None:

@@ -17,6 +17,7 @@ import threading
 from dataclasses import dataclass, field
 
 from ..tree import tree_leaves, tree_map
+from . import deciders
 
 _local = threading.local()
 
@@ -209,7 +210,11 @@ class SymInt(int, Symbolic):
 
     # comparisons record the decision ---------------------------------------
     def _compare(self, other, op: str, result: bool) -> bool:
-        symbols = (self.sym - as_sym(other)).symbols
+        diff = self.sym - as_sym(other)
+        known = _decided(diff, op)   # (the same on every trip a loop node runs)
+        if known is not None:
+            return known
+        symbols = diff.symbols
         rhs = other.sym.runtime() if isinstance(other, SymInt) else str(int(other))
         record(f"{self.sym.runtime()} {op} {rhs}", result, symbols)
         return result
@@ -571,6 +576,14 @@ def recording():
         yield trace
     finally:
         _local.trace = outer
+
+
+def _decided(diff: Sym, op: str) -> bool | None:
+    """``diff op 0`` as ``deciders.deciding`` answers it; None: recorded as a decision."""
+    trace = getattr(_local, "trace", None)
+    if trace is None or trace is _QUIET or not diff.symbols:
+        return None
+    return deciders.answer(diff, op)
 
 
 @contextlib.contextmanager

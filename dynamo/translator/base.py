@@ -54,7 +54,7 @@ from ..variables.base import is_program_error
 from ..variables.builtins import HANDLERS, call_builtin
 from ..variables.constant import BINARY, fold, operator_on_constants
 from ..variables.container_ops import container_binary_op
-from ..variables.conversions import needs_deferred_value
+from ..variables.conversions import ArrayToPythonVariable, needs_deferred_value
 from ..variables.deques import DequeVariable
 from ..variables.formatted import concat_texts
 from ..variables.graph_numbers import as_graph_number
@@ -68,6 +68,7 @@ from . import compare
 from .binding import bind_arguments
 from .deferred_prints import defer_print
 from .exceptions import SymbolicRaise
+from .float_indices import int_index_of_float
 from .identity import is_same_object
 from .inline_checks import check_inline
 from .picked_items import picked_text
@@ -313,6 +314,9 @@ class TranslatorBase:
                 index.snapshot.meta.dtype.kind in "iu":
             return self.output.call_op(ops.get("getitem"),
                                        [index.snapshot, ConstantVariable(())], {})
+        if isinstance(index, ArrayToPythonVariable) and index.fn is int and \
+                index.snapshot.meta.dtype.kind == "f":   # (finite: checked by int())
+            return int_index_of_float(self, index.snapshot) or _index_var(index)
         return _index_var(index)
 
     def getitem(self, obj: Variable, index: Variable) -> Variable:

@@ -20,7 +20,9 @@ which returns the taken way's array itself.
 Each way must be straight code that only computes: no backward jump, no return
 (unless both ways return: then the value returned is chosen), no Python effect (a
 list append, an attribute or global write, a closure variable, a print: a break
-inside either way), no op that writes into an array, draws random numbers, enters
+inside either way), no op that writes into an array (a write into an array the graph
+made is made at the join instead, ``x[i] = where(flag, v, x[i])``: ``select_writes``;
+an ``elif`` that ends a loop body is a select inside the way), draws random numbers, enters
 ``np.errstate``, warns at Python level or checks data, no loop node; and the two
 values of a name must be the same Python value or arrays of one shape, dtype and kind
 (NumPy scalar or array), each array joined with one other only; and both ways
@@ -63,6 +65,7 @@ from .loop_body_state import dead_after
 from .loop_exits import names
 from .number_selects import number_kind, select_number
 from .raising_checks import _DATA_CAUSES, _conditional_jump, _flag, _root, defer_check
+from .select_writes import apply_writes, defer_write, reads_written
 
 # What a caller of ``truth_or_select`` gets where both ways were traced: the trace
 # goes on at the join (``tx.ip``), and the jump has nothing left to decide.
@@ -125,6 +128,12 @@ def select_branches(tx, inst, value, error) -> bool:
         _check_nodes(tx, nodes_before)
         tx.current, tx.output.current_loc = inst, tx.location(inst)
         _join(tx, entry, flag, if_true, if_false, join, nodes_before, error)
+        # (a write a way made into an array of the graph: ``x[i] = where(flag, v, x[i])``)
+        # (inside an outer select's way: written when that one joins)
+        if (if_true.writes or if_false.writes) and not apply_writes(
+                tx, flag, [(if_true.writes, True), (if_false.writes, False)],
+                getattr(tx, "select_writes", None)):
+            raise NotASelect("a written value is not exactly what the write stores")
     except NotASelect:
         # (where a way added ops or changed Python state, the root frame's ``step``
         # starts the trace over, and it breaks at ``inst``; else it breaks here, on
@@ -152,7 +161,10 @@ def _plan(tx, inst, value, error):
     if flag is None or jump is None or jump.target is None or \
             jump.target <= jump.index or flag.meta.kind != ops.NUMPY:
         return None
-    if output.loop_scope is not None or output.kind not in (None, ops.NUMPY) or \
+    # (in a loop node's body the ways are traced once, for every trip: each op of them
+    # is checked at the first and the last trip as the body's others are, ``IndexFit``)
+    if not getattr(output.loop_scope, "selects_in_body", True) or \
+            output.kind not in (None, ops.NUMPY) or \
             tx.in_try() or output.writes.warns or output.writes.ops_in_try or \
             not rerun_on_raise(output, loops=True) or errstate_reports(output.graph):
         return None
@@ -163,7 +175,8 @@ def _plan(tx, inst, value, error):
     if point.key in root.break_points or join is None or (tx is root and any(
             i in root.break_points for i in range(jump.index, join + 1))) or \
             not _may_be_straight(insts[jump.index + 1:fall_end]) or \
-            not _may_be_straight(insts[jump.target:join]):
+            not _may_be_straight(insts[jump.target:join], insts[fall_end].target
+                                 if fall_end != join else None):
         return None
     return jump, flag, join, restart, fall_end
 
@@ -171,16 +184,21 @@ def _plan(tx, inst, value, error):
 # Instructions a way that only computes never runs (a write, a ``raise``, a ``yield``):
 # where one is between the jump and the join, the ``if`` breaks without a trace of its
 # ways (each failed attempt costs the frame a restart of its trace).
-_EFFECTS = frozenset({"STORE_SUBSCR", "STORE_ATTR", "STORE_GLOBAL", "STORE_DEREF",
+# (a ``STORE_SUBSCR`` into an array the graph made may be a select's write:
+# ``select_writes.py``; into anything else the traced way is no select)
+_EFFECTS = frozenset({"STORE_ATTR", "STORE_GLOBAL", "STORE_DEREF",
                       "DELETE_SUBSCR", "DELETE_ATTR", "DELETE_GLOBAL", "DELETE_DEREF",
                       "DELETE_FAST", "RAISE_VARARGS", "RERAISE", "YIELD_VALUE",
                       "SETUP_WITH", "BEFORE_WITH", "IMPORT_NAME", "STORE_SLICE"})
 
 
-def _may_be_straight(insts) -> bool:
+def _may_be_straight(insts, head: int | None = None) -> bool:
     """No jump back (a loop: a ``while`` test, or a loop in a way) and no instruction
-    of ``_EFFECTS`` among ``insts``, the code between the jump and the join."""
+    of ``_EFFECTS`` among ``insts``, the code between the jump and the join. (A jump
+    back to ``head``, the loop's head where the ways end a trip, ends an ``elif``'s
+    way: the ``elif`` is a select of its own, ``_trip_end``.)"""
     return not any(i.name in _EFFECTS or i.target is not None and i.target <= i.index
+                   and not (i.name == "JUMP_BACKWARD" and i.target == head)
                    for i in insts)
 
 
@@ -218,10 +236,25 @@ def _trip_ends(insts, jump) -> tuple[int, int] | None:
     first = insts[jump.target - 1]
     if first.name != "JUMP_BACKWARD" or first.target is None or first.target >= jump.index:
         return None
-    for inst in insts[jump.target:jump.target + _MAX_STEPS]:
-        if inst.target is not None:
-            same = inst.name == "JUMP_BACKWARD" and inst.target == first.target
-            return (first.index, inst.index) if same else None
+    end = _trip_end(insts, jump.target, first.target)
+    return None if end is None else (first.index, end)
+
+
+def _trip_end(insts, start: int, head: int) -> int | None:
+    """The jump back to ``head`` that ends the trip from ``start`` on, past the ``if``s
+    that end the trip too (an ``elif``, its own select inside this way: 3.13's
+    ``POP_JUMP_IF_TRUE L3; JUMP_BACKWARD L1; L3: ...; JUMP_BACKWARD L1``, 3.11's
+    ``POP_JUMP_FORWARD_IF_FALSE L3; ...; L3: JUMP_BACKWARD L1``, joined at the last
+    jump back); None where another jump comes first. (An inner ``if`` of another shape
+    is no select when traced, and the way with it is none: the ``if`` breaks.)"""
+    for inst in insts[start:start + _MAX_STEPS]:
+        if inst.target is None:
+            continue
+        if inst.name == "JUMP_BACKWARD" and inst.target == head:
+            return inst.index
+        if "IF" in inst.name and inst.target > inst.index:
+            return _trip_end(insts, inst.target, head)
+        return None
     return None
 
 
@@ -242,10 +275,13 @@ class _State:
 
     @classmethod
     def of(cls, tx) -> _State:
-        held = [*tx.locals.values(), *tx.stack]
+        # (a copy first: a loop body's ``WatchedLocals`` takes ``values()`` as a read
+        # of every local, after which no local of the body may be its temporary)
+        locals_ = dict(tx.locals)
+        held = [*locals_.values(), *tx.stack]
         nodes = {id(v): (v, v.node) for v in held if isinstance(v, ArrayVariable)}
         args = dict(tx.args) if isinstance(getattr(tx, "args", None), dict) else None
-        return cls(dict(tx.locals), list(tx.stack),
+        return cls(locals_, list(tx.stack),
                    {n: c.value for n, c in tx.cells.items()}, nodes, _effects(tx), args)
 
     def restore(self, tx) -> None:
@@ -280,9 +316,10 @@ class _Way:
     """Where one way ended: its locals and stack at the join, or the value it returns
     (``returns``)."""
 
-    def __init__(self, locals_, stack, result):
+    def __init__(self, locals_, stack, result, writes):
         self.locals, self.stack, self.result = locals_, stack, result
         self.returns = result is not None
+        self.writes = writes        # (obj, index, value) per deferred array write
 
 
 def _trace_way(tx, entry: _State, start: int, join: int | None) -> _Way:
@@ -290,7 +327,30 @@ def _trace_way(tx, entry: _State, start: int, join: int | None) -> _Way:
     (``join`` None: up to a ``return`` only). Straight code only: the trace moves
     forward, and (up to ``join``) stays in the ``if``."""
     entry.restore(tx)
-    tx.ip, steps = start, 0
+    writes: list = []      # (``select_writes``: made at the join, chosen by the flag)
+    outer = getattr(tx, "select_writes", None)
+    tx.select_writes = writes       # (an ``elif``'s select inside adds its writes here)
+    try:
+        marks = _run_way(tx, start, join, writes)
+    finally:
+        tx.select_writes = outer
+    why = entry.changed(tx)
+    if why is not None:
+        raise NotASelect(f"a way changes {why}")
+    if reads_written(tx.output.graph.nodes, marks):
+        raise NotASelect("a way reads an array after writing it")
+    if join is None and not tx.done:
+        raise NotASelect("one way returns, the other does not")
+    way = _Way(dict(tx.locals), list(tx.stack), tx.result if tx.done else None, writes)
+    tx.done, tx.result = False, None
+    return way
+
+
+def _run_way(tx, start: int, join: int | None, writes: list) -> list:
+    """Step from ``start`` up to ``join`` (or a ``return``), each write into an array
+    of the graph kept in ``writes`` (``select_writes.defer_write``); per write, the
+    graph's node count when it was kept, and the array it writes."""
+    tx.ip, steps, marks = start, 0, []
     while tx.ip != join:
         at = tx.ip
         if at < start or join is not None and at > join or steps > _MAX_STEPS or \
@@ -298,23 +358,20 @@ def _trace_way(tx, entry: _State, start: int, join: int | None) -> _Way:
             raise NotASelect("not straight code")
         if hasattr(tx, "visited"):
             tx.visited[at] = None
-        try:
-            TranslatorBase.step(tx)
-        except Exception as e:  # noqa: BLE001 (a break, an error: no select)
-            raise NotASelect(str(e)) from None
+        deferred = defer_write(tx, writes)
+        if not deferred:
+            try:
+                TranslatorBase.step(tx)
+            except Exception as e:  # noqa: BLE001 (a break, an error: no select)
+                raise NotASelect(str(e)) from None
+        # (also the writes of an inner select, an ``elif``)
+        marks += [(len(tx.output.graph.nodes), w[0]) for w in writes[len(marks):]]
         if tx.done:
             break
         if tx.ip <= at:
             raise NotASelect("a jump back")
         steps += 1
-    why = entry.changed(tx)
-    if why is not None:
-        raise NotASelect(f"a way changes {why}")
-    if join is None and not tx.done:
-        raise NotASelect("one way returns, the other does not")
-    way = _Way(dict(tx.locals), list(tx.stack), tx.result if tx.done else None)
-    tx.done, tx.result = False, None
-    return way
+    return marks
 
 
 def _check_nodes(tx, before: set) -> None:
@@ -371,6 +428,10 @@ def _join(tx, entry: _State, flag, if_true: _Way, if_false: _Way, join: int,
 def _one_value(tx, flag, a, b, merged: dict, before: set):
     if a is b or _same_constant(a, b):
         return a
+    if tx.output.loop_scope is not None and not isinstance(a, ArrayVariable):
+        # (a Python number chosen per trip: the body graph carries arrays only, and the
+        # glue cannot pick after the graph for each trip)
+        raise NotASelect(f"the ways join {a.describe()} and {b.describe()} in a loop")
     if BranchChoiceVariable.joins(a, b):
         return _chosen(tx, flag, a, b, merged, before)
     kind = number_kind(a, b)

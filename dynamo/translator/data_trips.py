@@ -263,7 +263,7 @@ class DataTripScope(LoopScope):
         value before the loop, or unbound)."""
         tx = self.tx
         slot_ids = {id(v) for v in self.slots}
-        dead = dead_after(tx, self.inst.target)
+        dead = dead_after(tx, self.after_index())
         if set(self.entry_locals) - set(tx.locals):
             raise NotALoopNode("the body deletes locals")
         for name, var in list(tx.locals.items()):

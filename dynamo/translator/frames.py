@@ -38,6 +38,7 @@ from .containers import Containers
 from .control_flow import ControlFlow
 from .data_trips import DataTripLoops
 from .exceptions import Exceptions
+from .index_splits import IndexSplits
 from .loops import LoopNodes
 from .names import Names
 from .operators import Operators
@@ -45,8 +46,8 @@ from .stack_ops import StackOps
 from .triangular_loops import TriangularLoops
 
 
-class Handlers(StackOps, Names, Operators, Calls, DataTripLoops, ControlFlow, TriangularLoops,
-               LoopNodes, Containers, Exceptions):
+class Handlers(StackOps, Names, Operators, Calls, DataTripLoops, ControlFlow, IndexSplits,
+               TriangularLoops, LoopNodes, Containers, Exceptions):
     """Every opcode handler, one method per opcode."""
 
     def inliner(self, code, local_vars, cells, fn_globals) -> InliningTranslator:

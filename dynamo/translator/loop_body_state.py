@@ -197,13 +197,20 @@ class BodyState:
             return held.stacked if isinstance(held, TripRowsVariable) else held
         return self.tx.locals.get(key) if kind == "local" else self.tx.stack[key]
 
+    def after_index(self) -> int:
+        """Where the code after the node begins, for the liveness of what it leaves:
+        the loop's exit, or ``exit_index`` (a split loop's segment before the last:
+        its ``FOR_ITER``, as the next segment's body reads what it left)."""
+        at = getattr(self, "exit_index", None)
+        return self.inst.target if at is None else at
+
     def _temporaries(self) -> None:
         """Locals other than carried arrays: unchanged, or written before they are read
         in the body (then after the loop they hold the last iteration's value, unless
         nothing reads them after the loop: ``dead_after``)."""
         tx = self.tx
         slot_ids = {id(v) for v in self.slots}
-        dead = dead_after(tx, self.inst.target)
+        dead = dead_after(tx, self.after_index())
         if set(tx.locals) != set(self.entry_locals):
             raise NotALoopNode("the body adds or deletes locals")
         counters = {}
@@ -246,7 +253,7 @@ class BodyState:
     def _check_temps(self) -> None:
         """A temporary array that is read after the loop must be its own memory: as a
         loop output it no longer says whose view it is."""
-        after = self.tx.info.names_read_from(self.inst.target)
+        after = self.tx.info.names_read_from(self.after_index())
         placeholders = set(self.placeholders.values()) | set(self.free.values())
         for name, var in self.temps:
             if name in after and (memory_base(var.node) in placeholders or

@@ -163,7 +163,8 @@ class LoopNodes:
         nested = self.output.loop_scope is not None
         try:
             scope = LoopScope(self, inst, it, rest_of(it),
-                              (plan.counters or {}) if plan else {})
+                              (plan.counters or {}) if plan and plan.kind != "split"
+                              else {})
             scope.trace_body()
             with unwatched(self.locals):   # (nested: the outer body's locals)
                 scope.finish()
@@ -236,6 +237,13 @@ class LoopScope(NestedScope, IndexFit, AttrCounters, BodyState, ReachedCarries):
     # all trips of a range whose count the data decides (``data_trips.DataTripScope``):
     # no trip was unrolled, and the count has no value
     data_trips = False
+    # an ``if`` on array data in the body may be a select whose ways are traced there
+    # (``branch_selects``, ``select_writes``: per trip, a write of the chosen value)
+    selects_in_body = True
+    # where the code after the node begins, for the liveness of its temporaries (None:
+    # the loop's exit; a segment of a split loop before the last: its ``FOR_ITER``,
+    # as the next segment reads them too, ``index_splits``)
+    exit_index = None
 
     def __init__(self, tx, inst, it, rest: range | SymbolicRest, counters: dict):
         self.tx, self.inst, self.it, self.rest = tx, inst, it, rest
@@ -321,7 +329,9 @@ class LoopScope(NestedScope, IndexFit, AttrCounters, BodyState, ReachedCarries):
     def _check_slots(self) -> None:
         bases = {}
         for v in self.slots:
-            if v.may_be is not None:
+            # (a NumPy scalar is never written in place: which object it is, ``best``
+            # after ``if d[i] < best: best = d[i]``, changes no value)
+            if v.may_be is not None and not getattr(v.meta, "scalar", False):
                 raise NotALoopNode("a carried array may be another one")
             base = memory_base(v.node)
             if base in bases:
@@ -344,9 +354,7 @@ class LoopScope(NestedScope, IndexFit, AttrCounters, BodyState, ReachedCarries):
         frame_locals = tx.locals      # (the same dict again afterwards: others hold it)
         tx.locals = WatchedLocals(frame_locals)
         try:
-            trip = as_sym(self.rest.start) + Sym(((self.symbol, self.rest.step),), 0,
-                                                 ((self.symbol, self.symbol),))
-            index = ConstantVariable(SymInt(self.rest.start, trip))
+            index = ConstantVariable(self.index_value())
             tx.push(self.it.row(tx, index) if isinstance(self.it, RowIteratorVariable)
                     else index)
             for name, step in self.counters.items():
@@ -365,6 +373,12 @@ class LoopScope(NestedScope, IndexFit, AttrCounters, BodyState, ReachedCarries):
             out.shape_env.hints.pop(self.symbol, None)
             out.symbol_nodes.pop(self.symbol, None)
             self._forget_body_sizes()
+
+    def index_value(self) -> SymInt:
+        """The loop's index in the body: ``start + step * trip``."""
+        trip = as_sym(self.rest.start) + Sym(((self.symbol, self.rest.step),), 0,
+                                             ((self.symbol, self.symbol),))
+        return SymInt(self.rest.start, trip)
 
     def _forget_body_sizes(self) -> None:
         """After the body's trace: the unbacked sizes it made (``fresh``: one per op,

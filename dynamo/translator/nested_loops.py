@@ -51,9 +51,15 @@ def may_nest(scope, config, trips, start, plain: type) -> bool:
     enclosing loop's index (``range(i)`` stays unrolled), no count the data decides."""
     if scope is None:
         return True
-    if not config.nested_loop_nodes or type(scope) is not plain:
+    if not config.nested_loop_nodes or kind_of(scope) is not plain:
         return False
     return symbols_in((trips, start)) <= scope.output.shape_env.symbols.keys()
+
+
+def kind_of(scope) -> type:
+    """The class ``scope`` traces its body as: its own, or, for a segment of a split
+    loop (``index_splits``), the class it is a segment of."""
+    return getattr(scope, "behaves_as", None) or type(scope)
 
 
 def enclosing_symbols(scope) -> set[str]:

@@ -58,7 +58,7 @@ from ..variables.size_values import graph_int
 from .data_trips import DataTripScope
 from .loop_facts import NotALoopNode, same_result, why_not
 from .loops import LoopScope, SymbolicRest
-from .nested_loops import enclosing_symbols, unwatched
+from .nested_loops import enclosing_symbols, kind_of, unwatched
 from .promoted_floats import check_promoted, promote
 
 
@@ -86,13 +86,14 @@ def substitute_trips(value, trips: dict, hints: dict | None = None):
 class TriangularScope(DataTripScope):
     """A nested ``LoopScope`` over a range that follows an enclosing loop's index."""
 
-    def __init__(self, tx, inst, it, rest, counters: dict, quotient=None):
+    def __init__(self, tx, inst, it, rest, counters: dict, quotient=None, span=None):
         # a carried Python float accumulator, as the np.float64 one trip makes it
         # (``promoted_floats``: where nothing can tell the two apart)
         self.promoted = promote(tx, inst)
         # a step other than 1 or -1: ``(symbol, start - stop, step)`` of the count's
         # quotient (``stepped_count``); the range runs where ``span`` is positive
-        self.quotient, self.span = quotient, it.span()
+        # (``span``: a split loop's segment runs its own count, ``index_splits``)
+        self.quotient, self.span = quotient, it.span() if span is None else span
         before = set(tx.locals)
         super().__init__(tx, inst, it, rest, counters)
         # the arguments first read here (``_read_inputs``; in an outer trip where
@@ -203,6 +204,12 @@ class TriangularScope(DataTripScope):
         return [_with_quotients(chain, trips) for trips in assignments]
 
 
+def enclosing_corners(scope) -> list[dict]:
+    """``TriangularScope._corners`` of any loop node's scope (a plain one's too): the
+    enclosing trips to check at, where ``scope``'s body runs (``index_splits``)."""
+    return TriangularScope._corners(scope)
+
+
 # the longest period of corners checked (a step of at most 32: 64 outer trips per level)
 _MAX_PERIOD = 32
 
@@ -265,7 +272,7 @@ def triangular_iterator(tx, it) -> bool:
     ``for`` loop node (or of another triangular one)."""
     scope = tx.output.loop_scope
     if not isinstance(it, SymRangeIteratorVariable) or it.done or it.index != 0 or \
-            scope is None or type(scope) not in (LoopScope, TriangularScope) or \
+            scope is None or kind_of(scope) not in (LoopScope, TriangularScope) or \
             not tx.config.nested_loop_nodes:
         return False
     read = symbols_in((it.start, it.stop))

@@ -51,6 +51,9 @@ _LOADS = ("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW")
 _DOUBLE_LOADS = ("LOAD_FAST_LOAD_FAST", "LOAD_FAST_BORROW_LOAD_FAST_BORROW")
 _CONSTANTS = ("LOAD_CONST", "LOAD_SMALL_INT")
 _STEPS = ("ADD", "INPLACE_ADD", "SUBTRACT", "INPLACE_SUBTRACT")
+# a float clock's steps may scale it too (``step *= 0.5``, ``lr = lr / 2``: while_clocks)
+_FLOAT_STEPS = _STEPS + ("MULTIPLY", "INPLACE_MULTIPLY", "TRUE_DIVIDE",
+                         "INPLACE_TRUE_DIVIDE")
 # instructions that name a local in their argument (reads, stores, deletes)
 _TOUCH = _LOADS + _DOUBLE_LOADS + (
     "LOAD_FAST_AND_CLEAR", "STORE_FAST", "STORE_FAST_LOAD_FAST", "STORE_FAST_STORE_FAST",
@@ -166,16 +169,20 @@ def only_stepped(insts, lo: int, hi: int, name: str, skip: frozenset) -> bool:
 
 
 def steps_of(insts, lo: int, hi: int, name: str, skip: frozenset,
-             floats: bool = False) -> list | None:
+             floats: bool = False, reads: bool = False) -> list | None:
     """Where ``only_stepped``'s steps of ``name`` start (``floats``: a float constant
     may be ``c`` too, a float clock's ``t += 0.1``: ``while_clocks``); None where an
-    instruction touches it otherwise."""
+    instruction touches it otherwise (``reads``: other than by a plain load, a clock
+    the body reads: ``while_clocks.read_clock_of``)."""
     i, found = lo, []
     while i < hi:
         if i in skip or insts[i].name not in _TOUCH or name not in _names(insts[i].arg):
             i += 1
             continue
         end = _step_at(insts, i, name, floats)
+        if end is None and reads and insts[i].name in _LOADS + _DOUBLE_LOADS:
+            i += 1
+            continue
         if end is None:
             return None
         found.append(i)
@@ -183,9 +190,9 @@ def steps_of(insts, lo: int, hi: int, name: str, skip: frozenset,
     return found
 
 
-def step_operand(insts, i: int) -> tuple[str, object, bool]:
+def step_operand(insts, i: int) -> tuple[str, object, str]:
     """Of the step that starts at ``i`` (``steps_of``): ``("const", c)`` or
-    ``("local", name)``, and whether it subtracts."""
+    ``("local", name)``, and its operator's name (``"SUBTRACT"``, ``"INPLACE_ADD"``)."""
     first = insts[i]
     if first.name in _DOUBLE_LOADS:
         operand, op = ("local", first.arg[1]), insts[i + 1]
@@ -193,7 +200,7 @@ def step_operand(insts, i: int) -> tuple[str, object, bool]:
         load = insts[i + 1]
         operand = ("local" if load.name in _LOADS else "const", load.arg)
         op = insts[i + 2]
-    return (*operand, "SUBTRACT" in op.arg.name)
+    return (*operand, op.arg.name)
 
 
 def _step_at(insts, i: int, name: str, floats: bool = False) -> int | None:
@@ -212,7 +219,7 @@ def _step_at(insts, i: int, name: str, floats: bool = False) -> int | None:
     else:
         return None
     if op + 1 >= len(insts) or insts[op].name != "BINARY_OP" or \
-            getattr(insts[op].arg, "name", None) not in _STEPS:
+            getattr(insts[op].arg, "name", None) not in (_FLOAT_STEPS if floats else _STEPS):
         return None
     store = insts[op + 1]
     if store.name == "STORE_FAST" and store.arg == name or \
@@ -291,8 +298,8 @@ def carried_shape(step, var, old=None) -> str:
     if type(value) is float:
         return (_FLOAT_CARRIED + " (t += dt, t = rho * t), which is no value of the "
                 "graph; a clock is one only where the body steps it once by a number the "
-                "loop leaves as it was (t += dt) and nothing but the loop's test reads it "
-                "(while err > tol and t < t_end)")
+                "loop leaves as it was (t += dt, t *= 0.5), and where the body reads it "
+                "a test bounds the trips (while err > tol and t < t_end)")
     if isinstance(value, np.generic):
         return (": a NumPy scalar made from constants, carried across trips "
                 "(t = np.float64(1.0); t = t * 0.5), which is no value of the graph")

@@ -37,7 +37,7 @@ from .loop_facts import (
 )
 from .loops import LoopScope, node_numbers
 from .spent_counter_tests import spent_tests
-from .while_clocks import clock_bound, clock_of, clock_value
+from .while_clocks import Clock, clock_bound, clock_of, clock_value, read_clock_of
 from .while_counters import CounterTest, carried_shape, only_stepped
 from .while_shapes import CONDITIONAL, loop_shape
 from .while_trip import (
@@ -93,6 +93,10 @@ class WhileScope(CounterBounds, LoopScope):
     (``t += dt``) are clocks (``clocks``, ``while_clocks``): ``and t < t_end`` bounds
     the trips too, and after the loop a clock is ``dt`` added ``taken`` times.
     """
+
+    # (a select in a while loop's body: not tried, the body's test is such a jump too)
+    selects_in_body = False
+
 
     def __init__(self, tx, inst, cond, start: int, exit_: int, head: int, keep: bool,
                  test: CounterTest | None = None):
@@ -160,14 +164,19 @@ class WhileScope(CounterBounds, LoopScope):
         """As ``LoopScope._check_slots``, but carried arrays that share memory (``A``
         and ``d = np.diag(A)``) are allowed where the body writes neither in place
         (``_check_shared``, after the trace): every array the frame holds is carried,
-        as the body may rebind any of them."""
+        as the body may rebind any of them. So is one that may be another array
+        (``may_be``: ``h`` after ``if sy > tol: h = ...`` as a select, BFGS's), where
+        the body writes no carried array in place: which object it is then changes no
+        value the body computes (``is`` on it still breaks, ``identity``)."""
         self.shared: dict = {}
+        self.may_be = any(v.may_be is not None for v in self.slots)
         for v in self.slots:
-            if v.may_be is not None:
-                raise NotALoopNode("a carried array may be another one")
             self.shared.setdefault(memory_base(v.node), []).append(v)
 
     def _check_shared(self, written: set) -> None:
+        if self.may_be and written:
+            raise NotALoopNode("a carried array may be another one, and the body writes "
+                               "a carried array in place")
         index = {id(v): k for k, v in enumerate(self.slots)}
         for group in self.shared.values():
             if len(group) > 1 and any(index[id(v)] in written for v in group):
@@ -271,6 +280,14 @@ class WhileScope(CounterBounds, LoopScope):
                 continue
             if name in self.counters:      # read in the body, as ``i0 + step * trip``
                 step = self.counters[name]
+                if isinstance(step, Clock):   # a float clock the body reads (``clock_at``)
+                    if not isinstance(var, ConstantVariable) or \
+                            not isinstance(var.value, float) or \
+                            float.hex(float(var.value)) != float.hex(step.at(1)):
+                        raise NotALoopNode(f"the clock {name!r} does not step as traced")
+                    self.clocks[name] = step
+                    tx.locals[name] = old
+                    continue
                 if not isinstance(var, ConstantVariable) or \
                         not same_int(var.value, counter_at(self, name, step, 1)):
                     raise NotALoopNode(f"the counter {name!r} does not step by {step}")
@@ -288,6 +305,10 @@ class WhileScope(CounterBounds, LoopScope):
             clock = clock_of(self, name, old, var)
             if clock is not None:
                 self.clocks[name] = clock     # t0 + dt + dt ... after: ``while_clocks``
+                continue
+            clock = read_clock_of(self, name, old, var)
+            if clock is not None:             # read in the body: ``clock_at(trip)``
+                counters[name] = clock
                 continue
             if name in dead and self.watched.first.get(name) == "write" and \
                     not self.watched.opaque:

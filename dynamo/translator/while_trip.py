@@ -39,6 +39,7 @@ from ..symbolic import Sym, SymInt
 from ..tree import tree_leaves
 from ..variables import ConstantVariable
 from .loop_facts import NotALoopNode, is_slice
+from .while_clocks import MAX_READ_CLOCK_TRIPS, Clock, ClockTable, clock_at
 
 # the meta key of a ``while_loop`` body's trip input (a ``fori_loop``'s is
 # ``loop_index``, whose body prints as the loop itself)
@@ -77,6 +78,15 @@ def bind_counters(scope, frame_locals: dict) -> None:
     out.symbol_nodes[scope.symbol] = scope.index
     for name, step in scope.counters.items():
         start = scope.entry_locals.get(name)
+        if isinstance(step, Clock):   # a float clock the body reads: its steps, per trip
+            if not isinstance(start, ConstantVariable) or type(start.value) is not float \
+                    or float.hex(start.value) != float.hex(step.start):
+                raise NotALoopNode(f"the clock {name!r} does not start as traced")
+            table = ClockTable(step)
+            scope.clock_tables = [*getattr(scope, "clock_tables", ()), table]
+            frame_locals[name] = ConstantVariable(clock_at(table, counter_at(scope, name,
+                                                                             1, 0, 0)))
+            continue
         if not isinstance(start, ConstantVariable) or type(start.value) is not int:
             raise NotALoopNode(f"the counter {name!r} does not start as a Python int")
         frame_locals[name] = ConstantVariable(counter_at(scope, name, step, 0))
@@ -88,9 +98,11 @@ def unbind(scope) -> None:
     scope.output.symbol_nodes.pop(scope.symbol, None)
 
 
-def counter_at(scope, name: str, step: int, trips: int) -> SymInt:
-    """The counter ``name`` before trip ``trip + trips``: ``i0 + step * (trip + trips)``."""
-    start = scope.entry_locals[name].value + step * trips
+def counter_at(scope, name: str, step: int, trips: int, start=None) -> SymInt:
+    """The counter ``name`` before trip ``trip + trips``: ``i0 + step * (trip + trips)``
+    (``start``: ``i0`` where given, else the local's value at the entry)."""
+    i0 = scope.entry_locals[name].value if start is None else start
+    start = i0 + step * trips
     return SymInt(start, Sym(((scope.symbol, step),), start,
                              ((scope.symbol, scope.symbol),)))
 
@@ -111,12 +123,21 @@ def check_int_range(scope) -> None:
     """Where the counter reaches an op as an int (``counts + k``), every value it takes
     must be an int64 (NumPy types a Python int from 2**63 as uint64 or object, and
     refuses it next to a smaller int type): the node's bound must keep it so."""
+    if any(isinstance(step, Clock) for step in scope.counters.values()) and \
+            not (isinstance(scope.bound, int) and scope.bound <= MAX_READ_CLOCK_TRIPS):
+        # (its values are a table of that many trips: ``while_clocks.ClockTable``)
+        raise NotALoopNode("the body reads a Python float clock, and no test bounds "
+                           f"the loop to at most {MAX_READ_CLOCK_TRIPS} trips")
+    for table in getattr(scope, "clock_tables", ()):
+        table.limit = scope.bound     # (its values before trips 0 .. bound)
     if not getattr(scope, "int_uses", False):
         return
     if not isinstance(scope.bound, int):
         raise NotALoopNode("the loop's counter reaches an op as an int and no bound on "
                            "the trips keeps it an int64")
     for name, step in scope.counters.items():
+        if isinstance(step, Clock):
+            continue
         start = scope.entry_locals[name].value
         for value in (start, start + step * scope.bound):
             if not _INT64[0] <= value <= _INT64[1]:

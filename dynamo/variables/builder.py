@@ -62,6 +62,7 @@ from .functions import (
     UserMethodVariable,
 )
 from .library_calls import LibraryFunctionVariable
+from .lifetimes import visible_ends_held
 from .list_windows import WindowSource, WindowVariable, window_of
 from .loggers import LoggerVariable
 from .named_tuples import NamedTupleVariable, is_namedtuple_class
@@ -320,6 +321,9 @@ def _unread_list(tx, value: list, source: Source, changing: bool,
         var.live = value
     if _rebuildable(source):    # (``lrs[i]``: one item, see ListVariable.getitem)
         var.item_at = functools.partial(_item_at, tx, value, source, changing)
+        var.visible_ends = functools.cache(functools.partial(_visible_ends, value))
+    if _rebuildable(source) and not changing:   # (``buf[pos] = t``: ``_set_unread``)
+        var.fixed_length = functools.cache(functools.partial(_fixed_length, tx, value, source))
     if changing:    # (``tokens[-1]``: the last item alone, see ListVariable._from_end)
         var.held_length = functools.cache(functools.partial(
             out.shape_env.new_length, source, len(value)))
@@ -328,6 +332,23 @@ def _unread_list(tx, value: list, source: Source, changing: bool,
         var.window = functools.partial(window_of, functools.partial(_window, tx, value, source),
                                        var)
     return var
+
+
+def _fixed_length(tx, value: list, source: Source) -> int:
+    """The length of the list at ``source``, which did not change between calls,
+    guarded (``LENGTH``): the bounds of an item set at an index (``_set_unread``)
+    without reading, and guarding, its items."""
+    _guard(tx, source, LENGTH, len(value))
+    return len(value)
+
+
+def _visible_ends(value: list) -> bool:
+    """Does an item of ``value`` have an end the program sees now (a ``__del__``, a weak
+    reference; held directly or in a tuple)? Then an item set at an index reads the
+    items (``_set_unread``), so that the store is checked by ``break_at_drop``: the
+    glue's store would drop it after the graph, not where the program's store does.
+    (Not guarded: such an object put in later by code outside the trace is not seen.)"""
+    return len(value) > MAX_TRACED_ITEMS or any(visible_ends_held(v) for v in value)
 
 
 def _window(tx, value: list, source: Source, keep: int, step: int = 1) -> ListVariable:

@@ -192,6 +192,14 @@ class ListVariable(SequenceVariable):
     # unread, a list whose length changed between calls: (tx, index) -> ``lst[-k:]`` as
     # a list whose held items are read alone, or None (``list_windows``)
     window = None
+    # unread, from a rebuildable source, whose length did not change: () -> its length,
+    # guarded (``LENGTH``), for the bounds of an item set (a ring buffer ``buf =
+    # [None] * 4`` written at ``buf[self.pos]``: ``_set_unread``)
+    fixed_length = None
+    # unread, from a rebuildable source: () -> whether an item's end is visible now
+    # (``builder._visible_ends``: then an item set of a list of fixed length reads the
+    # items, ``_set_unread``)
+    visible_ends = None
 
     def truth(self, tx) -> bool:
         """``if self.hist:`` of an unread list whose length changed between calls: the
@@ -357,19 +365,27 @@ class ListVariable(SequenceVariable):
 
     def _set_unread(self, index: Variable) -> bool:
         """Can ``list[index] = value`` leave the items unread? Where the list's length
-        is a changing int (``length``) and the index an int (a changing one or a
-        constant; not a bool, not a NumPy int) in bounds: the bounds are guarded as a
+        is a changing int (``length``), or one that did not change (``fixed_length``,
+        guarded: a ring buffer ``[None] * 4``), and the index an int (a changing one or
+        a constant; not a bool, not a NumPy int) in bounds: the bounds are guarded as a
         decision (``-len(L['m']) <= L['pos'] < len(L['m'])``, so the write cannot raise),
         and the glue sets the item after the graph (a replay buffer's ``memory[position]
         = t`` with a list that grows to its capacity: no guard on its length or items).
+        Of a list of fixed length, not where an item's end is visible now
+        (``visible_ends``): the glue's store would drop it after the graph, where the
+        program's store ran its ``__del__``. (A list whose length changed is not
+        checked so: such a store drops it after the graph, a known difference.)
         Out of bounds, the items are read and Python raises its ``IndexError``."""
-        if not self.is_unread() or self.length is None or self.data is not None or \
-                not isinstance(index, ConstantVariable):
+        if not self.is_unread() or self.length is None and self.fixed_length is None or \
+                self.data is not None or not isinstance(index, ConstantVariable):
             return False
         key = index.value
         if type(key) is not int and not isinstance(key, SymInt):
             return False
-        n = self.symbolic_len()
+        if self.length is None and (self.visible_ends is None or self.visible_ends()):
+            return False   # (read: an old item's end the program sees, ``break_at_drop``)
+        n = self.symbolic_len() if self.length is not None else \
+            self.fixed_length() + len(self.appended)
         return bool(-n <= key) and bool(key < n)
 
     def delitem(self, tx, index: Variable) -> None:

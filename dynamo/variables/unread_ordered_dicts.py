@@ -7,9 +7,14 @@ present: a missing key is Python's ``KeyError``, a break), and the move replayed
 (``___t.move_to_end(L['k'], True)``). ``len(d)`` is its length at the start plus the
 keys added, less those removed.
 
-Anything that reads its order (iteration, ``popitem``, ``keys()``, a copy, ``==``) is a
-graph break, as before: the order at the call's start is not known to the trace, and a
-guard on it would fail on every call of a cache that moves its keys.
+``popitem(last=False)``, the eviction of the oldest entry, takes the first key at the
+call's start (``first_key``, as ``del d[next(iter(d))]`` does: an int read as a
+changing int from ``next(iter(L['self'].cache))``) and pops it; where that key cannot be
+told (the trace moved keys first, the first key no int) it reads the order, a break.
+Anything else that reads its order (iteration, ``popitem()`` of the last item,
+``keys()``, a copy, ``==``) is a graph break, as before: the order at the call's start
+is not known to the trace, and a guard on it would fail on every call of a cache that
+moves its keys.
 
 Example::
 
@@ -28,6 +33,7 @@ import collections
 from ..exc import Unsupported
 from .base import BoundBuiltinMethod, Variable
 from .constant import ConstantVariable
+from .sequences import TupleVariable
 from .unread_dicts import UnreadDictVariable
 
 
@@ -70,7 +76,34 @@ class UnreadOrderedDictVariable(UnreadDictVariable):
             self._ops.append(("move_to_end", args[0],
                               ConstantVariable(bool(last.as_python_constant()))))
             return ConstantVariable(None)
+        if name == "popitem" and self.is_unread() and _first_wanted(args, kwargs):
+            popped = self._pop_first(tx)
+            if popped is not None:
+                return popped
         return super().call_method(tx, name, args, kwargs)
+
+    def _pop_first(self, tx) -> Variable | None:
+        """``popitem(last=False)`` (an LRU's eviction of its oldest entry) while unread:
+        ``k = next(iter(d)); (k, d.pop(k))``, the first key at the call's start read as
+        a changing int (``first_key``: guarded an int, so the dict is not empty, and
+        how it compares with the keys the trace touched), its deletion replayed by the
+        glue in program order. None (the dict read whole: a break) where ``first_key``
+        cannot tell the first key (an OrderedDict whose keys the trace moved, a first
+        key that is no int, one the trace deleted, an empty dict)."""
+        key = self.first_key(tx)
+        if key is None:
+            return None
+        value = self.call_method(tx, "pop", [key], {})
+        return TupleVariable([key, value])
+
+
+def _first_wanted(args, kwargs) -> bool:
+    """``popitem(False)`` or ``popitem(last=False)``, ``last`` a constant."""
+    if len(args) + len(kwargs) != 1 or set(kwargs) - {"last"}:
+        return False
+    last = args[0] if args else kwargs["last"]
+    return isinstance(last, ConstantVariable) and type(last.value) is bool and \
+        last.value is False
 
 
 __all__ = ["UnreadOrderedDictVariable"]

@@ -41,4 +41,6 @@ def test_corpus_is_the_kind_it_says():
         if report.graph_break_count:
             breaking.append(name)
     assert len(PROGRAMS) >= 15
-    assert len(breaking) >= len(PROGRAMS) - 3, sorted(set(p[0] for p in PROGRAMS) - set(breaking))
+    # (the small threshold_per_element, whose if/else writes into its own array, is one
+    # graph since translator/select_writes.py, issue #19)
+    assert len(breaking) >= len(PROGRAMS) - 4, sorted(set(p[0] for p in PROGRAMS) - set(breaking))

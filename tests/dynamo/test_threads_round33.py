@@ -462,7 +462,10 @@ def _big(seed):
     return np.random.default_rng(seed).uniform(-2, 2, 200_000)
 
 
-@pytest.mark.parametrize("options", [{}, {"threads": 2, "min_threaded_elements": 0}])
+# (the spill bound at 2x the cache, where these intermediates spill it; the default is 12x)
+@pytest.mark.parametrize("options", [{"blocked_working_set": 2.0},
+                                     {"blocked_working_set": 2.0, "threads": 2,
+                                      "min_threaded_elements": 0}])
 def test_block_wise_plans_run_by_several_threads_at_once(options):
     """A compiled variant's blocks and scratch buffers are per call: threads running
     one variant at once on their own data each get their own results, and the results

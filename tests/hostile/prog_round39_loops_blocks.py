@@ -30,8 +30,8 @@ BLOCKS = {"min_blocked_elements": 0, "min_threaded_elements": 0, "cache_bytes": 
           "min_block_elements": 1, "threads": 2}
 # the spill rule alone: the default min_blocked_elements, a 64 KiB "L2", so that 2x it
 # (131072 bytes) is crossed by nine float64 values alive of 1821 elements, not of 1820
-SPILL = {"cache_bytes": 1 << 16, "min_block_elements": 512, "threads": 2,
-         "min_threaded_elements": 0}
+SPILL = {"cache_bytes": 1 << 16, "blocked_working_set": 2.0, "min_block_elements": 512,
+         "threads": 2, "min_threaded_elements": 0}
 
 
 def _x(seed, shape=(61, 19), dtype=np.float64):

@@ -49,7 +49,7 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round36_steps", "round36_compares", "round36_seterr",
               "round37_triangles", "round37_keyed", "round37_counts", "round37_selves",
               "round37_bodies", "round38_state", "round38_flow", "round39_numbers",
-              "round39_loops")
+              "round39_loops", "round40_state", "round40_loops", "round40_native")
 
 
 def _runs(text):

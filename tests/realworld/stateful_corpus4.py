@@ -432,10 +432,9 @@ class LRU:
         return y + x
 
 
-@program(recompiles=3, why="an OrderedDict is not traced: the cache's code runs at "
-                           "breaks",
-         known=(8, "an OrderedDict is not traced: the resume functions after its breaks "
-                   "guard the values carried over them (the key, the hit)"))
+@program(recompiles=3, why=KEYED + "; full or not an entry per side; popitem(last=False) "
+                                     "pops the first key at the start, no break (4 "
+                                     "recompiles and a break before)")
 def ordered_dict_lru(wrap):
     c = LRU()
     f = wrap(c.get)

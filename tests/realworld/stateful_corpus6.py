@@ -93,10 +93,9 @@ class LengthMemo:
         return self.memo[n] + x
 
 
-@program(recompiles=3, why=SIDES + "; the list's length a changing int",
-         known=(4, "the key len(h) % 3 is a remainder: a dict key of that form is guarded "
-                   "by its value, an entry per remainder (quotient keys are not SymKey "
-                   "forms)"))
+@program(recompiles=2, why=SIDES + "; the list's length a changing int, its remainder "
+                                     "one too (4 before ShapeEnv.new_quotient took a "
+                                     "list's length)")
 def memo_by_list_length(wrap):
     m = LengthMemo()
     f = wrap(m.apply)
@@ -304,7 +303,9 @@ class ArgmaxCounter:
         return x - x.max()
 
 
-@program(recompiles=2, why="a key the data decides: int() of an array is a break")
+@program(recompiles=1, why="a key the data decides: int() of an array is a break; "
+                           "carried over it, a changing int of the resume function "
+                           "(2 before break_entry._data_numbers)")
 def counter_by_argmax(wrap):
     c = ArgmaxCounter()
     f = wrap(c.visit)

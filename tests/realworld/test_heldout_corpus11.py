@@ -17,8 +17,6 @@ Then two data-dependent sizes equal in fact, checked when the graph runs
 
 from __future__ import annotations
 
-import sys
-
 from heldout_corpus11 import EDGE_ARGS, PROGRAMS
 from rw_check import heldout_corpus_tests
 
@@ -30,9 +28,9 @@ EXPECTED_BREAKS: dict[str, int] = {
     # zip(starts, ends) is checked the same way; then int() of each row in the loop
     # node's body needs the value as a Python int
     "run_pairs": 1,
-    # `... if np.any(labels == k) else ...` per class; before 3.12 the comprehension is
-    # a function of its own, whose rest (the range iterator) breaks too
-    "kmeans_step": 2 if sys.version_info < (3, 12) else 1,
+    # `... if np.any(labels == k) else ...` per class (before 3.12 the comprehension
+    # is a function of its own, whose repeat of the break is not reported)
+    "kmeans_step": 1,
     "lloyd_max_quantizer": 1,   # (the same condition, in a loop)
     "masked_fill_rows": 1,      # `... if mask.any() else 0.0`: a branch on the data
 }

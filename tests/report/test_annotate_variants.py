@@ -74,3 +74,42 @@ def test_any_backend_that_logs_a_size_variant(tmp_path):
     page = (tmp_path / "r.html").read_text()
     assert "Recompiles (0)" in page and "No recompiles" in page
     assert "Size variants (2)" in page and "rows = 3" in page
+
+
+def test_a_variant_of_a_graph_that_takes_no_symbol_input_names_its_sizes(tmp_path):
+    """``x * 2.0 + x.sum()`` takes ``x`` of shape ``(s0,)`` and no symbol as an input:
+    its variants' sizes are read off ``x`` (issue #17, round 40: they were ``{}``, and
+    the report showed every variant at the trace's example size, ``SymInt(7, s0)``)."""
+    def scaled(x):
+        return x * 2.0 + x.sum()
+
+    ann = annotate(scaled, output=tmp_path / "r.html", calls=6, backend="numpy")
+    for n in (5, 7, 5, 9, 7, 5):
+        x = np.arange(float(n))
+        np.testing.assert_array_equal(ann(x), scaled(x))
+    assert [(v.call, v.sizes, v.shapes) for v in ann.report.size_variants] == [
+        (1, {"s0": 7}, ["L['x']: (7)"]), (2, {"s0": 5}, ["L['x']: (5)"]),
+        (3, {"s0": 9}, ["L['x']: (9)"])]
+    assert all(repr(v.sizes) in v.message for v in ann.report.size_variants)
+
+
+def test_explain_counts_the_static_variants_the_page_counts(tmp_path):
+    """Past ``GENERIC_AFTER`` static variants the numpy backend logs its switch to
+    size-generic code: no variant, so neither the page nor ``explain`` counts it
+    (round 40: explain said 5 variants where the page said 4)."""
+    from dynamo.backends.numpy_backend.sizes import GENERIC_AFTER
+
+    def scaled(x):
+        return x * 2.0 + x.sum()
+
+    calls = [(np.arange(float(n)),) for n in range(3, 5 + GENERIC_AFTER)]
+    ann = annotate(scaled, output=tmp_path / "r.html", calls=len(calls), backend="numpy")
+    for args in calls:
+        ann(*args)
+    ex = dynamo.explain(scaled, backend="numpy").calls(calls)
+    static = [v for v in ann.report.size_variants if not v.generic]
+    assert len(static) == GENERIC_AFTER and len(ann.report.size_variants) == GENERIC_AFTER + 1
+    assert f"Size variants ({GENERIC_AFTER})" in (tmp_path / "r.html").read_text()
+    assert len(ex.size_variants) == GENERIC_AFTER and len(ex.size_generic) == 1
+    assert f"numpy size variants: {GENERIC_AFTER}\n" in str(ex)
+    assert "Size-generic code: call" in str(ex)

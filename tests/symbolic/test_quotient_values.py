@@ -104,3 +104,56 @@ def test_an_index_out_of_bounds_raises_numpys_error():
     ts = [2, 3, 4, 5, 6, 7, 11, -1]
     report = _run(short_index, [lambda t=t: (np.zeros(4), t) for t in ts])
     assert report.compile_count <= 2, [str(r) for r in report.recompiles]
+
+
+class PhaseMemo:
+    """A memo keyed by ``len(self.history) % 3``: the list holds floats (array data,
+    its length a size), appended each call."""
+
+    def __init__(self):
+        self.history, self.memo = [], {}
+
+    def apply(self, x):
+        self.history.append(float(x[0]))
+        n = len(self.history) % 3
+        if n not in self.memo:
+            self.memo[n] = x * (n + 1)
+        return self.memo[n] + x
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_a_list_lengths_remainder_is_a_changing_int(backend):
+    """``len(h) % 3`` of a list of floats (``np.asarray(h).shape[0]``, a size) is a
+    changing int computed by the call, as a counter's remainder is: 10 calls compile
+    at the first, at the length's first change, and once the key is present (an
+    entry per side); guarded by its value, each remainder took an entry of its own
+    (5 recompiles). The memo and the history equal eager's after every call."""
+    sides = []
+    for wrap in (lambda f: f, lambda f: dynamo.explain(f, backend=backend)):
+        m = PhaseMemo()
+        f = wrap(m.apply)
+        with f if hasattr(f, "__enter__") else _Same(f) as g:
+            out = [(g(np.arange(4.0) + i), dict(m.memo), list(m.history)) for i in range(10)]
+        sides.append((out, g))
+    (want, _), (got, compiled) = sides
+    for (a, ma, ha), (b, mb, hb) in zip(want, got):
+        np.testing.assert_allclose(a, b, rtol=1e-12)
+        assert list(ma) == list(mb) and ha == hb
+        for k in ma:
+            np.testing.assert_array_equal(ma[k], mb[k])
+    recompiles = [r for r in compiled.report.recompiles if r.call >= 1]
+    assert len(recompiles) == 2, "\n".join(map(str, recompiles))
+    assert "not in self.memo" in str(recompiles[-1])
+
+
+class _Same:
+    """A plain callable as the ``with`` block ``dynamo.explain`` gives."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __enter__(self):
+        return self.fn
+
+    def __exit__(self, *exc):
+        return False

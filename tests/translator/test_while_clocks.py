@@ -8,8 +8,9 @@ the clock's value (bit for bit, ``float.hex``) and its type (a Python float) are
 Python's whatever ``t0``, ``dt``, ``t_end`` and the tolerance (hypothesis, NaN
 included), on the eager, numpy and dask backends, with the clock stepped by
 ``+=``, ``= t +`` or ``-=``, by a float or an int, tested first or second. A clock
-read in the body, stepped by a NumPy scalar, changing between calls or running too
-long stays a break, whose message says so.
+stepped by a NumPy scalar, changing between calls or running too long stays a break,
+whose message says so (a clock read in the body, or scaled, is a node:
+test_while_read_clocks.py).
 """
 
 from __future__ import annotations
@@ -206,17 +207,6 @@ def test_clock_too_long_stays_a_break():
         report.break_reasons[0].explanation
 
 
-def _read_in_body(x, dt, t_end, tol):
-    t = 0.0
-    err = np.float64(np.inf)
-    while err > tol and t < t_end:
-        dx = dt * (np.sin(t) - x)
-        x = x + dx
-        err = np.abs(dx).max()
-        t += dt
-    return x, t
-
-
 def _float32_step(x, dt, t_end, tol):
     t = 0.0
     while np.abs(x).max() > tol and t < t_end:
@@ -235,15 +225,13 @@ def _stepped_twice(x, dt, t_end, tol):
 
 
 @pytest.mark.parametrize("fn,args,says", [
-    (_read_in_body, (np.ones(3), 0.05, 2.0, 1e-9),
-     "a clock is one only where the body steps it once"),
     (_float32_step, (np.array([1.0, 3.0]), np.float32(0.1), 1.0, 1e-12),
      "that the first trip makes a NumPy value"),
     (_stepped_twice, (np.array([1.0, 3.0]), 0.1, 1.0, 1e-12),
      "a clock is one only where the body steps it once"),
 ])
 def test_clocks_that_stay_breaks(fn, args, says):
-    """Read in the body, made an np.float32 by its step, stepped twice: breaks whose
+    """Made an np.float32 by its step, stepped twice: breaks whose
     message names the shape (with the hint's rewrite), and Python's values."""
     dynamo.reset()
     check(fn, *args, breaks=None)

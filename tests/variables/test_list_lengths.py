@@ -95,3 +95,37 @@ def test_list_sets_equal_eager(calls):
         for i, (n, p) in enumerate(calls):
             same_outcome(outcome(fn, make(n, p)), outcome(compiled, make(n, p)),
                          f"{fn.__name__} call {i}: length {n}, index {p!r}", rtol=0.0)
+
+
+class Ring:
+    """A ring of fixed length (``[None] * 4``, never appended to) written at a
+    pointer that wraps: the list's length never changes between calls."""
+
+    def __init__(self):
+        self.buf, self.pos = [None] * 4, 0
+
+    def add(self, x, reward):
+        self.buf[self.pos] = (x.copy(), reward)
+        self.pos = (self.pos + 1) % 4
+        return x * reward
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_a_fixed_length_ring_is_written_unread(backend):
+    """12 writes into a ring of 4: its length guarded (``fixed_length``), the bounds of
+    ``buf[pos]`` decided, the items neither read nor guarded: the first call, one
+    recompile as the pointer and reward change (it was 7: the items' types guarded
+    as the ring filled, and an entry per pointer value)."""
+    want, got = Ring(), Ring()
+    with dynamo.explain(got.add, backend=backend) as add:
+        for i in range(12):
+            x = np.full(3, float(i))
+            np.testing.assert_allclose(add(x, 0.5 + i), want.add(x, 0.5 + i), rtol=1e-12)
+            assert got.pos == want.pos and len(got.buf) == len(want.buf)
+            for w, g in zip(want.buf, got.buf):
+                assert (w is None) == (g is None)
+                if w is not None:
+                    np.testing.assert_array_equal(g[0], w[0])
+                    assert g[1] == w[1] and type(g[1]) is type(w[1])
+    recompiles = [r for r in add.report.recompiles if r.call >= 1]
+    assert len(recompiles) <= 1, "\n".join(map(str, recompiles))

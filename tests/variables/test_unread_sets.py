@@ -97,6 +97,29 @@ def ordered_lru(x, cache, k):
     return cache[k] - x
 
 
+def ordered_evict_returned(x, cache, k):
+    cache[k] = x * k
+    old, y = cache.popitem(last=False)      # the oldest entry, used
+    return y * old + len(cache)
+
+
+def ordered_evict_twice(x, cache, k):
+    cache[k] = x + k
+    a = cache.popitem(False)[0]
+    b = cache.popitem(last=False)[0]        # the second: not the first at the start
+    return x * a - b
+
+
+def ordered_moved_then_evict(x, cache, k):
+    cache.move_to_end(k, last=False)        # k is first now: the order is read
+    return x * cache.popitem(last=False)[0]
+
+
+def ordered_evict_last(x, cache, k):
+    cache[k] = x
+    return cache.popitem()[1] * 2.0         # the newest: pops what was just written
+
+
 def ordered_front(x, cache, k):
     cache.move_to_end(k, last=False)   # KeyError where absent
     return x * cache[k]
@@ -110,7 +133,18 @@ CASES = [
     (remove_or_raise, lambda: {1, 2, 3}, [(1,), (1,), (3,), (2,)], 1),   # the KeyError
     (sorted_after_add, set, [(0,), (1,), (2,), (4,)], 2),       # sorted() reads whole
     (ordered_lru, collections.OrderedDict, [(1,), (2,), (1,), (3,), (4,), (2,), (4,)],
-     1),                                                          # popitem reads order
+     0),                                              # popitem(last=False): first key
+    (ordered_evict_returned, lambda: collections.OrderedDict([(5, 1.0), (6, 2.0)]),
+     [(1,), (2,), (5,), (2,), (7,), (1,)], 0),
+    (ordered_evict_returned, collections.OrderedDict, [(1,), (2,)], 2),   # empty first
+    (ordered_evict_returned, lambda: collections.OrderedDict([("a", 1.0), ("b", 2.0)]),
+     [(1,), (2,)], 4),              # a str first key: read whole; then y * "a" raises
+    (ordered_evict_twice, lambda: collections.OrderedDict((i, i) for i in range(6)),
+     [(1,), (8,), (9,)], 3),
+    (ordered_evict_twice, collections.OrderedDict, [(1,)], 2),   # the KeyError
+    (ordered_moved_then_evict, lambda: collections.OrderedDict((i, i) for i in range(4)),
+     [(2,), (3,), (0,)], 3),
+    (ordered_evict_last, lambda: collections.OrderedDict([(1, 1.0)]), [(2,), (3,)], 2),
     (ordered_front, lambda: collections.OrderedDict((k, k * 0.5) for k in range(3)),
      [(1,), (2,), (2,), (5,), (0,)], 1),                          # the KeyError
 ]

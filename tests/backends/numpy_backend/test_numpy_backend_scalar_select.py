@@ -104,3 +104,40 @@ def test_constants_the_dtype_does_not_hold_stay_np_where():
         got, want = dynamo.compile(f, backend="numpy")(v), f(v)
         np.testing.assert_array_equal(got, want, strict=True)
         assert type(got) is type(want)
+
+
+def clamp_each(x, hi):
+    y = x.copy()
+    for i in range(len(y)):
+        if y[i] > hi:
+            y[i] = hi
+    return y
+
+
+def fill_from_float32(x, v):
+    y = x.copy()
+    for i in range(len(y)):
+        if np.isnan(y[i]):
+            y[i] = v[i]      # (float32 into float64: where's result needs a cast)
+    return y
+
+
+def test_a_chosen_element_is_stored_as_a_pick():
+    """``x[i] = where(flag, hi, x[i])`` per trip of a loop node (issue #19): the
+    element stored is the operand chosen, no ``np.where`` call per trip."""
+    x = np.linspace(-1, 2, 40)
+    src = compiled_graph(clamp_each, x, 0.5).__dynamo_source__
+    assert "_pick(" in src and "_where" not in src, src
+    fn = dynamo.compile(clamp_each, backend="numpy")
+    for v in (x, -x, np.array([np.nan, -0.0, 3.0] * 5)):
+        np.testing.assert_array_equal(fn(v, 0.5), clamp_each(v, 0.5), strict=True)
+
+
+def test_a_chosen_element_that_needs_a_cast_stays_np_where():
+    x = np.linspace(-1, 2, 40)
+    x[::3] = np.nan
+    v = np.linspace(0, 1, 40, dtype=np.float32)
+    src = compiled_graph(fill_from_float32, x, v).__dynamo_source__
+    assert "_pick" not in src, src
+    got = dynamo.compile(fill_from_float32, backend="numpy")(x, v)
+    np.testing.assert_array_equal(got, fill_from_float32(x, v), strict=True)

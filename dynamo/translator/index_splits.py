@@ -1,0 +1,364 @@
+"""Loops whose body branches on the loop indices: index-set splitting (issue #23).
+
+A comparison of loop indices (``if i == j``, ``if j < i``, ``if i == n - 1``,
+``if k != p``, ``if t < warmup``) is affine in the trips: ``diff op 0`` with
+``diff = c0 + c1 * trip + (terms of enclosing trips)``. Two things follow.
+
+**Decided comparisons.** Where ``diff op 0`` has one value at every corner of the
+trips the body runs (``trip_region``: the first and last trip of each loop, at the
+enclosing loops' checked trips), it has that value on every trip (an affine function
+keeps its sign over a convex region where it keeps it at the vertices; ``==`` false
+and ``!=`` true need one strict sign at every corner), so the comparison is answered
+(``decide``, through ``symbolic.deciders.deciding``) and no decision is recorded: the
+loop stays one node. ``for i in range(n): if i == 0: ...``, whose first trip is
+unrolled, is such a loop (``i = 1 + trip`` is never 0 in the node).
+
+**Split loops.** Where the value changes, and the index's coefficient is 1 or -1,
+the comparison is ``trip op' p`` (``p`` affine in the enclosing trips), true on one
+interval of trips, ``[p, p + 1)`` for ``==`` (false there for ``!=``), ``[0, p)`` for
+``<`` and so on. The trace starts over with the plan "split" (``refuse_loop_node``),
+and the loop becomes up to three consecutive nodes, one per interval, each traced
+with the comparison decided::
+
+    for j in range(i + 1):          # i = trip_1 + 1; i == j  <=>  trip == trip_1 + 1
+        ...                         # -> j in [0, i): a node of trip_1 + 1 trips, i == j
+        if i == j: ...              #    false; j = i: one trip, traced with j = i
+        else: ...                   #    (no symbol of its own), i == j true
+
+Each interval's bounds are clamped to ``[0, count]`` only where the clamp is proved
+at the corners of the enclosing trips (``_clamped``: the bound is below 0 at every
+corner, or past the count at every one, or between them at every one: then it is
+that affine bound); else the loop stays unrolled, as before, with the reason in the
+``loops`` log. A segment of one trip is traced with its index as its start
+(``Segment.index_value``), so a loop inside it whose count follows that index reads
+one enclosing index only (Cholesky's ``for k in range(j)`` at ``j = i``). Segments
+before the last keep the temporaries the next one reads (``exit_index``). A second
+comparison that the segments cannot decide (``if j < i: ... elif j == i:``) is noted
+in the loop's trips (a segment's trip plus its ``offset``) and added to the plan, up
+to ``MAX_SPLITS``; all the bounds must be in one order at every corner (``_ordered``).
+
+Example::
+
+    >>> dynamo.explain(branchy_cholesky)(A).graph_break_count
+    0
+"""
+
+from __future__ import annotations
+
+import operator
+from functools import partial
+
+from ..exc import RestartAnalysis
+from ..symbolic import Sym, SymInt
+from ..symbolic.deciders import deciding
+from ..symbolic.sizes import as_sym
+from .loop_facts import NotALoopNode, why_not
+from .loops import LoopScope, SymbolicRest, rest_of, trip_count
+from .nested_loops import enclosing_symbols, kind_of, unwatched
+from .promoted_floats import check_promoted
+from .triangular_loops import (
+    TriangularScope,
+    enclosing_corners,
+    substitute_trips,
+    triangular_iterator,
+)
+
+_OPS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+        ">": operator.gt, ">=": operator.ge}
+_FLIP = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+# the refusal a split loop is made for (``LoopScope._check_index_uses``)
+_BRANCH = "the body branches on the index"
+
+
+def _chain(scope) -> list | None:
+    """``scope`` and the scopes around it, innermost first; None where one of them is
+    no ``for`` loop node's over a range (a ``while`` loop's, whose ``last`` is no trip
+    count; one over a count the data decides)."""
+    chain = []
+    while scope is not None:
+        if kind_of(scope) not in (LoopScope, TriangularScope):
+            return None
+        chain.append(scope)
+        scope = scope.parent
+    return chain
+
+
+def trip_region(scope) -> list[dict] | None:
+    """The corners of the trips where ``scope``'s body runs: each enclosing loop's
+    checked trips (``enclosing_corners``) with ``scope``'s first and last trip; None
+    where they are not all ints (a count that changes between calls)."""
+    if _chain(scope) is None or getattr(scope, "_corner", False):
+        return None
+    try:
+        outer = enclosing_corners(scope)
+    except NotALoopNode:
+        return None
+    region = []
+    for trips in outer:
+        last = substitute_trips(scope.last, trips)
+        if isinstance(last, SymInt):
+            return None
+        if last >= 0:
+            region += [{**trips, scope.symbol: 0}, {**trips, scope.symbol: last}]
+    return region
+
+
+def _constant(values: list[int], op: str) -> bool | None:
+    """``v op 0`` for every ``v`` of ``values`` (an affine function's values at the
+    corners of a convex region), where that is its value over the whole region."""
+    results = {_OPS[op](v, 0) for v in values}
+    if len(results) != 1:
+        return None
+    result = results.pop()
+    if (op == "==") != result and (op in ("==", "!=")) and \
+            not (all(v > 0 for v in values) or all(v < 0 for v in values)):
+        return None   # (nonzero at the corners, maybe zero between them)
+    return result
+
+
+def decide(tx, diff: Sym, op: str) -> bool | None:
+    """``diff op 0`` where it has one value on every trip of the loop nodes being
+    traced; else None, after noting the comparison as a split of the innermost loop
+    whose index it reads (``_note_split``)."""
+    scope = tx.output.loop_scope
+    if scope is None or not diff.symbols <= enclosing_symbols(scope):
+        return None
+    region = trip_region(scope)
+    if not region:
+        return None
+    known = _constant([diff.evaluate(trips) for trips in region], op)
+    if known is None:
+        _note_split(tx, scope, diff, op)
+    return known
+
+
+def _note_split(tx, scope, diff: Sym, op: str) -> None:
+    """Remember ``diff op 0`` as the condition to split the innermost loop whose index
+    ``diff`` reads, relative to it: its trip's coefficient ``b`` (1 or -1), the
+    constant, and the enclosing trips' coefficients by depth (1: the loop around it)."""
+    chain = _chain(scope)
+    owner = next(k for k, s in enumerate(chain) if s.symbol in diff.symbols)
+    coeffs = dict(diff.terms)
+    b = coeffs.pop(chain[owner].symbol)
+    depth = {s.symbol: k - owner for k, s in enumerate(chain) if k > owner}
+    if b not in (1, -1) or not coeffs.keys() <= depth.keys():
+        return   # (a step that puts the split point between trips; an inner index)
+    loop = chain[owner]
+    if isinstance(loop, Segment):   # (its trip counts from its first: the loop's trip
+        # is ``offset + trip``, so ``b * trip`` of the segment is ``b * (trip - offset)``)
+        rest = Sym(tuple(coeffs.items()), diff.const) - loop.offset.scale(b)
+        coeffs, const = dict(rest.terms), rest.const
+        if not coeffs.keys() <= depth.keys():
+            return
+    else:
+        const = diff.const
+    splits = tx.output.__dict__.setdefault("index_splits", {})
+    splits.setdefault((loop.tx.code, loop.inst.index), {
+        "b": b, "const": const, "op": op,
+        "outer": tuple(sorted((depth[n], c) for n, c in coeffs.items()))})
+
+
+# the most comparisons one loop is split at (a plan grows by one per restart)
+MAX_SPLITS = 3
+
+
+def describe(conds: list[dict]) -> str:
+    """The split conditions as ``b*trip + c + k*outer1 op 0``, for the log."""
+    def one(cond):
+        outer = "".join(f" + {c}*outer{d}" for d, c in cond["outer"])
+        return f"{cond['b']}*trip + {cond['const']}{outer} {cond['op']} 0"
+    return " and ".join(one(c) for c in conds)
+
+
+class Segment:
+    """A segment of a split loop: its own rest of the range and, with one trip, the
+    index as its start (no symbol of its own: ``index_value``)."""
+
+    count_one = False
+    offset = Sym()   # the loop's trip at the segment's first (affine in enclosing trips)
+
+    def index_value(self):
+        return self.rest.start if self.count_one else super().index_value()
+
+
+class SegmentLoopScope(Segment, LoopScope):
+    behaves_as = LoopScope
+
+
+class SegmentTriangularScope(Segment, TriangularScope):
+    behaves_as = TriangularScope
+
+
+class IndexSplits:
+    """The translator's side (a mixin of ``frames.Handlers``, before
+    ``TriangularLoops``): comparisons of loop indices answered while loop bodies are
+    traced, and a loop with the plan "split" run as its segments."""
+
+    def loop_node(self, inst, it) -> bool:
+        plan = self.loop_plan(inst)
+        conds = plan.counters["split"] if plan is not None and plan.kind == "split" \
+            else []
+        with deciding(partial(decide, self)):
+            try:
+                return self.split_node(inst, it, conds) if conds else \
+                    super().loop_node(inst, it)
+            except RestartAnalysis as e:
+                self._split_instead(inst, e, conds)
+                raise
+
+    def _split_instead(self, inst, e: RestartAnalysis, conds: list) -> None:
+        """Where this loop's node (or a segment of it, split at ``conds``) was refused
+        for a branch on its index that splits it (``_note_split``), start over with
+        the plan "split" at that comparison too, instead of unrolling it."""
+        point = getattr(e.__cause__, "point", None)
+        splits = self.output.__dict__.get("index_splits", {})
+        cond = splits.get((self.code, inst.index))
+        if cond is None or cond in conds or len(conds) >= MAX_SPLITS or point is None or \
+                point.index != inst.index or point.code is not self.code or \
+                _BRANCH not in point.reason.reason:
+            return
+        conds = [*conds, cond]
+        try:
+            self.refuse_loop_node(inst, f"{point.reason.reason[len('loop node: '):]}; "
+                                  f"split at {describe(conds)}", {"split": conds},
+                                  kind="split")
+        except RestartAnalysis as split:
+            split.nested_refusal = getattr(e, "nested_refusal", False)
+            raise split from split.__cause__
+
+    def split_node(self, inst, it, conds: list[dict]) -> bool:
+        """The loop at ``inst`` as consecutive nodes, one per interval of trips on
+        which each of ``conds`` is decided; where that cannot be done exactly, the
+        trace starts over with it unrolled (as before), the reason in the ``loops``
+        log."""
+        parent = self.output.loop_scope
+        nested = parent is not None
+        if any(depth > len(_chain(parent) or []) for c in conds for depth, _ in c["outer"]):
+            # (the loop where an enclosing loop's trip is unrolled, its index an int:
+            # the comparison reads no index around it, and the loop is any loop node)
+            return super().loop_node(inst, it)
+        triangular = triangular_iterator(self, it)
+        if triangular:
+            rest = SymbolicRest(it.start, it.step, it.left()) if it.step in (1, -1) \
+                else None
+        else:
+            if not self.may_become_loop_node(inst, it):
+                return False
+            arrivals = self.loop_arrivals.get(id(it), 0)
+            self.loop_arrivals[id(it)] = arrivals + 1
+            if arrivals == 0:
+                return False   # (the first trip unrolled, as for any loop node)
+            rest = rest_of(it)
+        try:
+            if rest is None or not nested and not isinstance(rest, range):
+                raise NotALoopNode("a stepped range or a count that changes between "
+                                   "calls")
+            segments = split_rest(self, rest, conds, parent)
+            body = self.ip   # (each segment's trace ends back at the FOR_ITER)
+            for k, (seg, count_one, offset) in enumerate(segments):
+                self.ip = body
+                self._segment(inst, it, seg, count_one, offset, k == len(segments) - 1)
+            if not segments:   # (no trip anywhere)
+                it.done = True
+                self.output.side_effects.mutate(it)
+        except NotALoopNode as e:
+            self._refuse(inst, nested, f"split at {describe(conds)}: {e}")
+        except Exception as e:  # noqa: BLE001 (anything a segment cannot be: unroll)
+            if getattr(e, "nested_refusal", False):
+                raise
+            self._refuse(inst, nested, f"split at {describe(conds)}: {why_not(e)}")
+        return True
+
+    def _segment(self, inst, it, seg, count_one: bool, offset: Sym, last: bool) -> None:
+        """One segment: a plain loop node over a range of ints, else one whose count
+        follows the enclosing trips (it may run none, ``TriangularScope``)."""
+        scope = SegmentLoopScope(self, inst, it, seg, {}) if isinstance(seg, range) else \
+            SegmentTriangularScope(self, inst, it, seg, {}, None, span=seg.count)
+        # (each segment's comparison is decided by ``decide`` as its body is traced)
+        scope.count_one, scope.offset = count_one, offset
+        scope.exit_index = None if last else inst.index
+        scope.trace_body()
+        if not isinstance(seg, range):
+            check_promoted(scope, scope.promoted)
+        with unwatched(self.locals):   # (nested: the outer body's locals)
+            scope.finish()
+
+
+def split_rest(tx, rest, conds: list[dict], parent) -> list[tuple]:
+    """The segments of ``rest`` (a range, or a ``SymbolicRest`` whose start and count
+    follow the enclosing trips) on which each of ``conds`` has one value: ``(rest of
+    the segment, whether it has one trip, the loop's trip at its first)``, in order,
+    those that never run left out.
+    The bounds of all the conditions' intervals, clamped, must be in one order at
+    every corner of the enclosing trips (else no split: ``NotALoopNode``)."""
+    chain = _chain(parent) or []
+    if parent is not None and not chain:
+        raise NotALoopNode("a loop in a while loop's body")
+    region = trip_region(parent) if parent is not None else [{}]
+    if not region:
+        raise NotALoopNode("the enclosing trips have no corners to check")
+    count = as_sym(trip_count(rest))
+    bounds = [Sym((), 0), count]
+    for cond in conds:
+        bounds += [_clamped(b, count, region) for b in _interval_of(cond, chain)
+                   if b is not None]
+    bounds = _ordered(bounds, region)
+    hints = tx.output.shape_env.hints
+    segments = []
+    for lo, hi in zip(bounds, bounds[1:]):
+        n = hi - lo
+        if all(n.evaluate(t) <= 0 for t in region):
+            continue
+        if isinstance(rest, range) and lo.is_constant() and hi.is_constant():
+            segments.append((rest[lo.const:hi.const], hi.const - lo.const == 1, lo))
+            continue
+        start = as_sym(rest.start) + lo.scale(rest.step)
+        segments.append((SymbolicRest(_value(start, hints), rest.step, _value(n, hints)),
+                         n.is_constant() and n.const == 1, lo))
+    return segments
+
+
+def _interval_of(cond: dict, chain: list) -> tuple:
+    """The trips ``[lo, hi)`` on which ``cond`` is true (false, for ``!=``), each an
+    affine ``Sym`` of the enclosing trips or None (unbounded on that side)."""
+    a = Sym((), cond["const"])
+    for depth, c in cond["outer"]:
+        name = chain[depth - 1].symbol
+        a = a + Sym(((name, c),), 0, ((name, name),))
+    op = cond["op"]
+    if cond["b"] == -1:
+        a, op = a.scale(-1), _FLIP[op]
+    p, one = a.scale(-1), Sym((), 1)   # trip op p
+    return {"==": (p, p + one), "!=": (p, p + one), "<": (None, p), "<=": (None, p + one),
+            ">": (p + one, None), ">=": (p, None)}[op]
+
+
+def _ordered(bounds: list[Sym], region: list[dict]) -> list[Sym]:
+    """``bounds`` without repeats, sorted, where one order holds at every corner."""
+    unique = list(dict.fromkeys(bounds))
+    unique.sort(key=lambda b: b.evaluate(region[0]))
+    for lo, hi in zip(unique, unique[1:]):
+        if any((hi - lo).evaluate(t) < 0 for t in region):
+            raise NotALoopNode("the split points are in no one order at every trip")
+    return unique
+
+
+def _clamped(bound: Sym, count: Sym, region: list[dict]) -> Sym:
+    """``min(max(bound, 0), count)`` as an affine expression, proved at the corners:
+    0 where the bound is at most 0 at every one, the count where it is at least the
+    count at every one, the bound where it is between them at every one."""
+    at = [(bound.evaluate(t), count.evaluate(t)) for t in region]
+    if all(b <= 0 for b, _ in at):
+        return Sym((), 0)
+    if all(b >= c for b, c in at):
+        return count
+    if all(0 <= b <= c for b, c in at):
+        return bound
+    raise NotALoopNode("the split point leaves the range at some trips")
+
+
+def _value(sym: Sym, hints: dict):
+    """``sym`` as an int, or a SymInt valued at the trace's hints (0 for a trip)."""
+    if sym.is_constant():
+        return sym.const
+    return SymInt(sym.evaluate({n: hints.get(n, 0) for n in sym.symbols}), sym)

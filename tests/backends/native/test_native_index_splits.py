@@ -1,0 +1,49 @@
+"""Tier 2 on loops split at a comparison of their index (translator/index_splits.py,
+issue #23): the segments are ordinary loop nodes, so the kernel runs them as
+consecutive ``for trip in range(...)`` loops, bit for bit eager's (tier_runs.py), with
+no call back into Python. One program, one Numba compile (about 2-3 s of CPU on a
+loaded 2-core machine): boundary rows of a smoothing sweep (``if i == 0`` / ``elif
+i == n - 1``) and a point left out (``elif i != 20``: a segment whose body is empty,
+``pass`` in the kernel); tests/translator/test_index_split_loops.py has the others, and
+scripts/bench_triangular.py times branchy Cholesky, Gauss-Jordan and a boundary-row
+time stepper on tier 2.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+from kernel_sources import kernel_sources  # noqa: E402
+from tier_runs import same_in_tier_two  # noqa: E402
+
+
+def boundary_sweep(u):
+    n = u.shape[0]
+    v = np.zeros_like(u)
+    for i in range(n):
+        if i == 0:
+            v[i] = 0.5 * (u[i] + u[i + 1])
+        elif i == n - 1:
+            v[i] = 0.5 * (u[i - 1] + u[i])
+        elif i != 20:   # (a point left out: a segment whose body does nothing)
+            v[i] = 0.25 * u[i - 1] + 0.5 * u[i] + 0.25 * u[i + 1]
+    return v
+
+
+def test_split_loop_is_kernel_loops():
+    u = np.random.default_rng(0).standard_normal(40)
+    sources = kernel_sources(boundary_sweep, u)
+    assert sources and all(isinstance(s, str) for s in sources), sources
+    kernel = "".join(s.split("def kernel", 1)[1] for s in sources)
+    # (i = 0 unrolled; i = 1..19, 20 (no store: ``pass``, which Numba's parser needs;
+    # before, an IndentationError kept the graph in tier 1), 21..38, and 39)
+    loops = re.findall(r"^ +for trip\d+ in range\((\d+)\):", kernel, re.M)
+    assert loops == ["19", "1", "18", "1"], kernel
+    assert re.search(r"^ +for trip\d+ in range\(1\):\n +pass$", kernel, re.M), kernel
+    assert "objmode(" not in kernel, kernel
+    same_in_tier_two(boundary_sweep, u)

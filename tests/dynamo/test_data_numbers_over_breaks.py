@@ -1,0 +1,82 @@
+"""A Python number the graph computes from array data (``float(x.max())``,
+``int(np.argmax(x))``), carried over a graph break into a resume function, is a
+changing number there from the resume function's first trace
+(``break_entry._data_numbers``, issue #16): the data decides it, so guarded by the
+value it had at the first trace, each resume function compiled twice. A use that
+needs the value (a branch) still guards it.
+"""
+
+import collections
+import math
+
+import numpy as np
+import pytest
+
+import dynamo
+
+XS = [np.random.default_rng(60 + i).standard_normal(5) for i in range(10)]
+
+
+class BestScore:
+    """``if score > self.best`` on ``score = float(...)``: a break; both of its resume
+    functions read ``score`` (stored, then ``x / score``)."""
+
+    def __init__(self):
+        self.best, self.best_step, self.step = -math.inf, -1, 0
+
+    def update(self, x):
+        score = float(x.max() - x.min())
+        if score > self.best:
+            self.best, self.best_step = score, self.step
+        self.step += 1
+        return x / score
+
+
+class ArgmaxCounter:
+    """``self.counts[int(np.argmax(x))] += 1`` in a defaultdict: the key is on the
+    stack at the break (``int() of an array used as a dict key``)."""
+
+    def __init__(self):
+        self.counts = collections.defaultdict(int)
+
+    def visit(self, x):
+        self.counts[int(np.argmax(x))] += 1
+        return x - x.max()
+
+
+def _compare(make, method, backend):
+    """10 calls plain and compiled: the same results and state after each; the
+    recompiles after the first call."""
+    sides = []
+    for compiled in (False, True):
+        obj = make()
+        fn = getattr(obj, method)
+        explainer = dynamo.explain(fn, backend=backend) if compiled else None
+        f = explainer.__enter__() if compiled else fn
+        try:
+            sides.append([(f(x), dict(vars(obj))) for x in XS])
+        finally:
+            if compiled:
+                explainer.__exit__(None, None, None)
+    for (a, sa), (b, sb) in zip(*sides):
+        np.testing.assert_allclose(a, b, rtol=1e-12)
+        assert {k: dict(v) if isinstance(v, dict) else v for k, v in sa.items()} == \
+            {k: dict(v) if isinstance(v, dict) else v for k, v in sb.items()}
+    return [r for r in f.report.recompiles if r.call >= 1]
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_a_score_from_data_over_a_branch_break(backend):
+    """One recompile (``self.best`` from -inf to a float), not one more per resume
+    function for ``score`` (3 before)."""
+    recompiles = _compare(BestScore, "update", backend)
+    assert len(recompiles) == 1, "\n".join(map(str, recompiles))
+    assert "self.best" in str(recompiles[0])
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_an_argmax_key_on_the_stack_at_the_break(backend):
+    """The key ``int(np.argmax(x))`` passed on the stack: a changing int of the resume
+    function (the key guarded present or absent), 1 recompile (2 before)."""
+    recompiles = _compare(ArgmaxCounter, "visit", backend)
+    assert len(recompiles) <= 1, "\n".join(map(str, recompiles))
