@@ -147,6 +147,14 @@ def check(fn, *args, graphs: int | None = None, breaks: int | None = None,
     return report
 
 
+def quiet_explain(fn, args, backend):
+    """``dynamo.explain`` of one call on copies of ``args``, the program's own warnings
+    silenced (the counts are what is under test; results are checked elsewhere)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return dynamo.explain(fn, backend=backend)(*copy.deepcopy(args))
+
+
 def assert_counts(report, graphs: int | None, breaks: int | None) -> None:
     """The explain report has ``graphs`` graphs and ``breaks`` breaks (None: any)."""
     if graphs is not None:

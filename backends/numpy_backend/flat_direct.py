@@ -57,7 +57,6 @@ from __future__ import annotations
 
 import gc
 import math
-import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -211,39 +210,13 @@ def under_guard() -> bool:
     return UFUNC_STATE is not None and UFUNC_STATE.get() in runtime._CALLER
 
 
-# Buffer holders (``ScratchCache``, ``Recycler``) by ``shared``'s key, held while a
-# module binds them: the graphs of one program (a loop's first trip and its body, the
-# static variants of a function) take from one holder, not one each. Each holder
-# keeps its buffers between calls, so one per graph multiplied the memory the program
-# keeps: 2-D heat 128x128, a flat stencil in the first trip's graph and in the loop
-# body's, 1.8x plain NumPy's peak (tracemalloc) with two sets, 1.0x with one
-# (docs/benchmarks.md, #15 peak memory).
-_HOLDERS: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
-
-
 def shared(m: Module, key: tuple, make, hint: str) -> str:
-    """The bound name of the buffers for ``key`` in ``m``, made on first use: the flat
-    groups of one function share them (an unrolled loop of 20 stencil steps would
-    otherwise cycle through 20 sets, out of the cache, where eager's freed temporaries
-    come back from malloc still in it: 0.87x plain instead of 1.18x), and so do the
-    modules of the process (``_HOLDERS``: holders are safe to share, a set or an
-    array is taken by one caller at a time).
-
-        >>> a, b = Module(), Module()
-        >>> key = ("out", 8, np.dtype("float64"))
-        >>> make = lambda: runtime.Recycler((8,), np.dtype("float64"))
-        >>> a.scope[shared(a, key, make, "o")] is b.scope[shared(b, key, make, "o")]
-        True
-    """
-    buffers = getattr(m, "flat_buffers", None)
-    if buffers is None:
-        buffers = m.flat_buffers = {}
-    if key not in buffers:
-        holder = _HOLDERS.get(key)
-        if holder is None:
-            holder = _HOLDERS[key] = make()
-        buffers[key] = m.bind(holder, hint)
-    return buffers[key]
+    """The bound name of the buffers for ``key`` in ``m``: the flat groups of one
+    function share them (an unrolled loop of 20 stencil steps would otherwise cycle
+    through 20 sets, out of the cache, where eager's freed temporaries come back from
+    malloc still in it: 0.87x plain instead of 1.18x), and so do the modules of the
+    process (``Module.bind_shared``)."""
+    return m.bind_shared(key, make, hint)
 
 
 def gap_names(m: Module, array: str, start: int, domain: tuple, trailing: tuple, dtype,

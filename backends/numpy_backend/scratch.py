@@ -95,10 +95,6 @@ class Scratch(Recycler):
         return super().take()
 
 
-# Holders by (shape, dtype), held while a generated module binds them (``scratch_site``).
-_HOLDERS: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
-
-
 def scratch_site(m, site) -> str:
     """The bound name of the ``Scratch`` for ``site`` (a ``reuse.Recycled``) in the
     generated module ``m``, made on first use: one holder per shape and dtype for the
@@ -113,10 +109,5 @@ def scratch_site(m, site) -> str:
         True
     """
     key = (tuple(site.shape), np.dtype(site.dtype))
-    sites = m.__dict__.setdefault("scratch_sites", {})
-    if key not in sites:
-        holder = _HOLDERS.get(key)
-        if holder is None:
-            holder = _HOLDERS[key] = Scratch(*key)
-        sites[key] = m.bind(holder, f"scratch{len(sites)}")
-    return sites[key]
+    # (named ``_scratch<n>``: a new name's number is the module's count of bound values)
+    return m.bind_shared(("site", *key), lambda: Scratch(*key), f"scratch{len(m._bound)}")

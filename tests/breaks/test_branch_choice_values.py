@@ -14,12 +14,10 @@ graph runs guarded and reruns the frame). A use that needs the number while trac
 
 from __future__ import annotations
 
-import copy
-import warnings
-
 import numpy as np
 import pytest
 from check_calls import calls_match_eager
+from harness import quiet_explain
 
 import dynamo
 
@@ -86,19 +84,13 @@ CHOOSING = {
 }
 
 
-def _explain(fn, args, backend):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return dynamo.explain(fn, backend=backend)(*copy.deepcopy(args))
-
-
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", sorted(CHOOSING))
 def test_a_scalar_or_a_python_number_is_one_graph(name, backend):
     fn, one_way, other_way = CHOOSING[name]
     calls_match_eager(fn, dynamo.compile(fn, backend=backend), one_way, other_way, name)
     for args in (*one_way, *other_way):
-        report = _explain(fn, args, backend)
+        report = quiet_explain(fn, args, backend)
         assert (report.graph_count, report.graph_break_count) == (1, 0), report
 
 
@@ -107,7 +99,7 @@ def test_a_use_that_needs_the_number_breaks_there(backend):
     fn = compared_later
     calls_match_eager(fn, dynamo.compile(fn, backend=backend), [(np.ones(3),)],
                       [(-np.ones(3),)], "compared_later")
-    report = _explain(fn, (np.ones(3),), backend)
+    report = quiet_explain(fn, (np.ones(3),), backend)
     assert report.graph_break_count == 1, report
     (brk,) = report.break_reasons     # at the comparison (it was at the `if`), with its reason
     assert brk.source_line.strip() == "return s > 1.5, s", brk

@@ -13,13 +13,13 @@ array, and a write after the ``if`` into an argument keep the break; a write thr
 the chosen name into an array the graph made reaches the same array as eager's.
 """
 
-import copy
 import warnings
 
 import branch_select_programs as P
 import numpy as np
 import pytest
 from check_calls import calls_match_eager
+from harness import quiet_explain
 
 import dynamo
 
@@ -98,12 +98,6 @@ def test_ways_of_a_size_that_can_change_keep_the_break():
     assert report.graph_break_count >= 1, report
 
 
-def _explain(fn, args, backend):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return dynamo.explain(fn, backend=backend)(*copy.deepcopy(args))
-
-
 def _selects(report) -> int:
     return sum(n.target == "branch_select" for g in report.graphs for n in g.call_nodes())
 
@@ -114,7 +108,7 @@ def test_an_if_that_chooses_a_value_is_one_graph(name, backend):
     fn, one_way, other_way = CHOOSING[name]
     calls_match_eager(fn, dynamo.compile(fn, backend=backend), one_way, other_way, name)
     for args in (*one_way, *other_way):
-        report = _explain(fn, args, backend)
+        report = quiet_explain(fn, args, backend)
         assert (report.graph_count, report.graph_break_count) == (1, 0), report
         assert _selects(report) >= 1, report
 
@@ -124,7 +118,7 @@ def test_an_if_that_chooses_a_value_is_one_graph(name, backend):
 def test_an_if_with_an_effect_or_two_kinds_of_value_keeps_its_break(name, backend):
     fn, args = BREAKING[name]
     calls_match_eager(fn, dynamo.compile(fn, backend=backend), [args], [], name)
-    report = _explain(fn, args, backend)
+    report = quiet_explain(fn, args, backend)
     assert report.graph_break_count >= 1, report
     assert _selects(report) == 0, report
 
@@ -155,7 +149,7 @@ def test_the_taken_way_returns_the_array_itself():
 
 
 def test_the_message_of_an_if_that_keeps_its_break():
-    report = _explain(P.dtypes_differ, (np.ones(2),), "eager")
+    report = quiet_explain(P.dtypes_differ, (np.ones(2),), "eager")
     (brk,) = report.break_reasons
     assert brk.reason == "truth value of an array (data-dependent control flow)"
     assert "np.where" in brk.hint
@@ -164,7 +158,7 @@ def test_the_message_of_an_if_that_keeps_its_break():
 def test_config_branch_selects_off_makes_the_if_a_break():
     dynamo.config.branch_selects = False
     try:
-        report = _explain(P.sign_dispatch, (np.arange(3.0),), "eager")
+        report = quiet_explain(P.sign_dispatch, (np.arange(3.0),), "eager")
     finally:
         dynamo.config.branch_selects = True
     assert (report.graph_count, report.graph_break_count) == (2, 1)

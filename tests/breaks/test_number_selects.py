@@ -18,12 +18,10 @@ break of ``float(r.sum()) < tol`` hints at the array forms (``np.count_nonzero``
 
 from __future__ import annotations
 
-import copy
-import warnings
-
 import numpy as np
 import pytest
 from check_calls import calls_match_eager
+from harness import quiet_explain
 
 import dynamo
 
@@ -126,18 +124,12 @@ ONE_GRAPH = {
 }
 
 
-def _explain(fn, args, backend):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return dynamo.explain(fn, backend=backend)(*copy.deepcopy(args))
-
-
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", sorted(ONE_GRAPH))
 def test_a_number_chosen_per_element_is_one_graph(name, backend):
     fn, one, other = ONE_GRAPH[name]
     calls_match_eager(fn, dynamo.compile(fn, backend=backend), one, other, name)
-    report = _explain(fn, one[0], backend)
+    report = quiet_explain(fn, one[0], backend)
     assert (report.graph_count, report.graph_break_count) == (1, 0), report
 
 
@@ -156,7 +148,7 @@ def test_the_number_keeps_its_type():
 def test_what_the_graph_cannot_hold_keeps_a_break(fn, breaks, backend):
     calls_match_eager(fn, dynamo.compile(fn, backend=backend), [(_F,)], [(-_F * 3,)],
                       fn.__name__)
-    report = _explain(fn, (_F,), backend)
+    report = quiet_explain(fn, (_F,), backend)
     assert report.graph_break_count == breaks, report
 
 
@@ -173,6 +165,6 @@ def test_a_converted_number_needed_per_element_hints_at_the_array_forms():
     calls_match_eager(rows_below, dynamo.compile(rows_below,
                                                  backend="eager"), [(X, 0.0)], [(-X, 0.0)],
                       "rows_below")
-    (brk,) = _explain(rows_below, (X, 0.0), "eager").break_reasons
+    (brk,) = quiet_explain(rows_below, (X, 0.0), "eager").break_reasons
     assert brk.reason == "float() of an array converts array data to Python", brk
     assert "np.count_nonzero(x > limit)" in brk.hint and "float() of each" in brk.hint

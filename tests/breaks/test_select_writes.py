@@ -13,12 +13,10 @@ the ``if``'s break, with eager's results and eager's writes into the arguments.
 
 from __future__ import annotations
 
-import copy
-import warnings
-
 import numpy as np
 import pytest
 from check_calls import calls_match_eager
+from harness import quiet_explain
 
 import dynamo
 
@@ -107,18 +105,12 @@ ONE_GRAPH = {
 }
 
 
-def _explain(fn, args, backend):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return dynamo.explain(fn, backend=backend)(*copy.deepcopy(args))
-
-
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", sorted(ONE_GRAPH))
 def test_a_write_chosen_per_element_is_one_graph(name, backend):
     fn, one, other = ONE_GRAPH[name]
     calls_match_eager(fn, dynamo.compile(fn, backend=backend), one, other, name)
-    report = _explain(fn, one[0], backend)
+    report = quiet_explain(fn, one[0], backend)
     assert (report.graph_count, report.graph_break_count) == (1, 0), report
 
 
@@ -138,7 +130,7 @@ def test_what_the_select_cannot_write_keeps_a_break(fn, backend):
     fn(want)
     compiled(got)
     assert np.array_equal(want, got)      # (the input written as eager writes it)
-    assert _explain(fn, (_F,), backend).graph_break_count >= 1
+    assert quiet_explain(fn, (_F,), backend).graph_break_count >= 1
 
 
 def clip_both_ways(x, limit):
@@ -191,7 +183,7 @@ ELIF = {
 def test_an_elif_that_writes_is_one_graph(name, backend):
     fn, one, other = ELIF[name]
     calls_match_eager(fn, dynamo.compile(fn, backend=backend), one, other, name)
-    report = _explain(fn, one[0], backend)
+    report = quiet_explain(fn, one[0], backend)
     assert (report.graph_count, report.graph_break_count) == (1, 0), report
 
 
@@ -200,4 +192,4 @@ def test_an_elif_writing_one_memory_twice_keeps_a_break(backend):
     x = np.array([2.0, -1.0, 0.5, 4.0])
     calls_match_eager(elif_into_views, dynamo.compile(elif_into_views, backend=backend),
                       [(x,)], [(-x,)], "elif_into_views")
-    assert _explain(elif_into_views, (x,), backend).graph_break_count >= 1
+    assert quiet_explain(elif_into_views, (x,), backend).graph_break_count >= 1
