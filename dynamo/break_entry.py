@@ -29,7 +29,7 @@ from . import hook, logs, pyversion, reentry
 from .break_calls import _BREAK_ORIGIN, _c_code_now, _cache_of, _weak_hooks, island_intercept
 from .bytecode.break_code import break_code, resume_at, stack_loads
 from .bytecode.caller_frames import calls_caller_reader
-from .bytecode.instructions import reads_its_locals
+from .bytecode.instructions import code_name, reads_its_locals
 from .bytecode.outline import outlined_loop
 from .bytecode.resume import (
     Resume,
@@ -39,11 +39,13 @@ from .bytecode.resume import (
     resume_code,
     run_break_code,
 )
-from .cached_call_results import is_cache_wrapper, note_result
+from .cached_call_results import is_cache_wrapper, is_random_draw, note_result
 from .codegen import GlueCodegen
+from .config import config
 from .exc import RerunEagerly, SkipFrame, Unsupported
 from .frame_records import _break_record, _LazyDis, _log_break, _phase
 from .glue import _check, _codegen, _finish
+from .outline_trial import OUTLINED, PLAIN, OutlineTrial
 from .symbolic.number_decisions import hint
 from .translator import GraphBreak
 from .variables import NULL, ArrayVariable
@@ -310,7 +312,8 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record,
 
     def make_resume(target: int, layout: tuple, names: tuple | None = None):
         rcode = resume_code(code, target, layout, tuple(live if names is None else names))
-        if target == brk.inst.index + 1 and callee and is_cache_wrapper(held_object(callee[0])):
+        if target == brk.inst.index + 1 and callee and \
+                (is_cache_wrapper(held_object(callee[0])) or is_random_draw(callee[0])):
             # (the call's result, on top: a changing number from the first trace)
             note_result(rcode, f"___stack{sum(not n for n in layout) - 1}")
         for name in _data_numbers(tx, brk, layout, live if names is None else names):
@@ -331,21 +334,49 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record,
     outline = outlined_loop(fn, brk, bound, _largest_array(tx, brk), cache_of, run,
                             resume_after, _range_trips(brk)) \
         if brk.point.kind == "island" else None
-    try:
-        new_code = break_code(code, brk, glue, len(stack_values), restore, live, make_resume,
-                              island, unbound,
-                              partial(_c_code_now, fn.__globals__,
-                                      _fixed_local_types(tx, brk, code)), boxed=boxed,
-                              outline=outline, loads=loads)
-    except Unsupported as err:
-        raise SkipFrame(err.reason) from None
-    log_bytecode.debug("%s", _LazyDis(code, new_code))
-    if not boxed and outline is None and not callee and \
-            _plain_island(brk, output, new_code, island):
+
+    def new_code_with(rewrite):
+        """The frame's new code, its island's loop outlined by ``rewrite`` (or not)."""
+        try:
+            new = break_code(code, brk, glue, len(stack_values), restore, live, make_resume,
+                             island, unbound,
+                             partial(_c_code_now, fn.__globals__,
+                                     _fixed_local_types(tx, brk, code)), boxed=boxed,
+                             outline=rewrite, loads=loads)
+        except Unsupported as err:
+            raise SkipFrame(err.reason) from None
+        log_bytecode.debug("%s", _LazyDis(code, new))
+        return new
+
+    Runner = BoxedFrameRunner if boxed else FrameRunner
+    new_code = new_code_with(None if outline is None else outline.rewrite)
+    plain = new_code if outline is None else \
+        new_code_with(None) if config.outline_trial_calls else None
+    # (a plain island runs the original code, where the frame does nothing else)
+    original = plain is not None and not boxed and not callee and \
+        _plain_island(brk, output, plain, island)
+    if outline is None and original:
         return hook.CacheEntry(_check(fn, output, params, record), runs_original, record)
     _BREAK_ORIGIN[new_code] = code
-    runner = (BoxedFrameRunner if boxed else FrameRunner)(new_code, fn.__globals__, code)
+    runner = Runner(new_code, fn.__globals__, code)
+    if outline is not None and plain is not None:
+        # the loop runs both ways on the first calls, the faster stays (outline_trial.py)
+        _BREAK_ORIGIN[plain] = code
+        plain_runner = Runner(plain, fn.__globals__, code)
+        runner = OutlineTrial(runner, plain_runner, OUTLINED if outline.plain_first is None
+                              else PLAIN, code_name(code), config.outline_trial_calls,
+                              swap=partial(_swap_run, weakref.ref(ctx), code),
+                              final=runs_original if original else plain_runner)
     return hook.CacheEntry(_check(fn, output, params, record), runner, record)
+
+
+def _swap_run(ctx_ref, code, old, new) -> None:
+    """The entry of ``code`` that runs ``old`` (an ``OutlineTrial``) runs ``new`` (the
+    way that won) from the next call, where the context and its cache still hold it."""
+    ctx = ctx_ref()
+    cache = None if ctx is None else ctx.caches.get(code)
+    if cache is not None:
+        cache.swap_run(old, new)
 
 
 def _plain_island(brk: GraphBreak, output, new_code, intercept) -> bool:

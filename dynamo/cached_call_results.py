@@ -21,6 +21,13 @@ the resume function reads the call's result as a changing number from its first
 trace (``DynamicPolicy.changing_numbers``), where the trace uses it as a value; a use
 that needs its value (a branch, a size) still guards it, as it would any number.
 
+The same holds for a draw of a ``random.Random`` object (``self.rng.gauss(0.0, 0.1)``,
+``rng.random()``, ``rng.randrange(n)``: ``is_random_draw``): the call stays a break,
+so Python makes the draw at its place and the object's state after the call is
+eager's; the draw changes at every call by design, so it is a changing number of the
+resume function from its first trace (issue #16: one entry for the resume function,
+not two).
+
 Example::
 
     @functools.lru_cache(maxsize=64)
@@ -35,7 +42,10 @@ Example::
 from __future__ import annotations
 
 import functools
+import random
 import weakref
+
+import numpy as np
 
 from dynamo.guards import LocalSource
 
@@ -49,6 +59,27 @@ def is_cache_wrapper(value) -> bool:
     return isinstance(value, functools._lru_cache_wrapper)
 
 
+def is_random_draw(callee) -> bool:
+    """A method of a ``random.Random`` object (``self.rng.gauss``, ``rng.random``,
+    ``rng.randrange``), or of a NumPy Generator or RandomState whose call breaks
+    (``rng.binomial(self.s, p)``: a Python int): ``callee`` the Variable of the
+    callable at the break (``UserMethodVariable`` for a method written in Python,
+    ``OpaqueMethodVariable`` for one in C, ``OpMethodVariable`` for NumPy's). The call
+    stays a break: Python makes the draw at the program's place, so the draws and the
+    object's state after the call are eager's. A draw changes from call to call by
+    design: its result is a changing number of the resume function from its first
+    trace, as a cache's is (one entry, not one per first change)."""
+    owner = getattr(callee, "self_var", None) or getattr(callee, "obj", None) or \
+        getattr(callee, "owner", None)        # (OpMethodVariable: a Generator's method)
+    value = getattr(owner, "obj", getattr(owner, "value", None))   # (its real object)
+    return isinstance(value, _DRAWERS)
+
+
+# The objects whose methods draw: Python's generator, NumPy's (a scalar draw such as
+# ``rng.binomial(n, p)`` returns a Python int: a break at its call)
+_DRAWERS = (random.Random, np.random.Generator, np.random.RandomState)
+
+
 def note_result(resume_code, param: str) -> None:
     """``param`` of ``resume_code`` is the result of a cache wrapper's call."""
     _RESULTS[resume_code] = _RESULTS.get(resume_code, frozenset()) | {param}
@@ -60,4 +91,4 @@ def changing_results(code) -> set:
     return {LocalSource(name) for name in _RESULTS.get(code, ())}
 
 
-__all__ = ["changing_results", "is_cache_wrapper", "note_result"]
+__all__ = ["changing_results", "is_cache_wrapper", "is_random_draw", "note_result"]

@@ -23,7 +23,7 @@ from dataclasses import dataclass, fields
 # The smallest value each int setting accepts.
 _MINIMUM = {"cache_size_limit": 0, "max_unroll": 0, "max_graph_nodes": 1,
             "inline_depth_limit": 0, "max_restarts": 0, "loop_unroll_limit": 2,
-            "outline_min_elements": 0}
+            "outline_min_elements": 0, "outline_trial_calls": 0}
 
 
 @dataclass
@@ -52,7 +52,16 @@ class Config:
     and glue (about 6 us); on smaller arrays fusing the body cannot win that back, so
     the loop runs as plain Python, at Python's speed. So does a loop over a ``range``
     whose trips have fewer than ``outline_min_elements // 64`` elements of that array
-    each (one trip per element or row)."""
+    each (one trip per element or row), on its first calls: see
+    ``outline_trial_calls``."""
+
+    outline_trial_calls: int = 3
+    """A loop that can be outlined (``outline_min_elements``) runs both ways on the
+    frame's first calls, outlined and as plain Python, this many timed calls each
+    (interleaved, CPU time, after one untimed call each), and the faster stays
+    (dynamo/outline_trial.py; the ``loops`` log says which won). 0: no trial, the
+    static rule decides (a loop of one trip per element or row runs as plain Python,
+    any other is outlined)."""
 
     data_checks: bool = True
     """A check on array data whose failing way only raises (``assert np.all(p >= 0)``,

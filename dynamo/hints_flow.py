@@ -26,6 +26,16 @@ BRANCH_ON_DATA = ("compute both branches with np.where(cond, a, b); in a loop th
                   "loop; for a comprehension's condition, [np.log(v) for v in xs if v > "
                   "0], select first: np.log(xs[xs > 0]), one graph), " + ACCEPT)
 
+# A branch on array data whose way keeps an item in a list (``out.append(i)``, a
+# comprehension's condition): the list's length is what the data decides
+KEEPS_ITEMS = ("The if keeps some items in a list (an append, a comprehension's "
+               "condition): the list's length is only known when the program runs, and "
+               "a graph holds no Python list of a length the data decides.")
+KEEPS_ITEMS_HINT = ("keep them as an array, whose size the data decides, in one graph: "
+                    "xs[xs > 0] for [v for v in xs if v > 0], np.flatnonzero(cond) for "
+                    "the indices (peaks: np.flatnonzero((x[1:-1] > x[:-2]) & (x[1:-1] > "
+                    "x[2:])) + 1); " + ACCEPT)
+
 FLOW: tuple[Advice, ...] = (
     # ---------------------------------------------------------------- Python itself
     Advice(r"^CPython .* is not supported",

@@ -64,7 +64,7 @@ import threading
 import types
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from . import logs, reentry
@@ -177,6 +177,21 @@ class CodeCache:
     def skip(self, reason: str) -> None:
         self.skip_reason = reason
         self.rebuild()
+
+    def swap_run(self, old: Callable, new: Callable) -> bool:
+        """The entry that runs ``old`` runs ``new`` from the next call (an outlined
+        loop's trial keeps the way that won: outline_trial.py); False where no entry
+        runs ``old`` (the cache was cleared). Takes ``_compile_lock``."""
+        return under_lock(_compile_lock, self._swap_run, old, new)
+
+    def _swap_run(self, old: Callable, new: Callable) -> bool:
+        entries = tuple(replace(e, run=new) if e.run is old else e
+                        for e in self.entries)
+        if all(a is b for a, b in zip(entries, self.entries)):
+            return False
+        self.entries = entries
+        self.rebuild()
+        return True
 
     def clear(self) -> None:
         self.limit_logged = False

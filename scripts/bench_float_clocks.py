@@ -46,6 +46,23 @@ def armijo(x, p, fx, slope):
     return x + step * p, step
 
 
+def quasi_newton(x, iters):
+    """A for loop carrying ``h``, rebound by a select (``if sy > 1e-10: h = ...``): a
+    loop node once a carried array that may be another is allowed (no in-place
+    write), BFGS's outer loop without its line search."""
+    n = x.shape[0]
+    h = np.eye(n)
+    for _ in range(iters):
+        p = -h @ x
+        s = 0.1 * p
+        y = s * 2.0 + 0.01
+        sy = s @ y
+        if sy > 1e-10:
+            h = h + np.outer(s, s) / sy
+        x = x + s
+    return x, h
+
+
 def cases():
     rng = np.random.default_rng(0)
     a, b = rng.standard_normal((60, 40)) / 10, rng.standard_normal(60)
@@ -61,6 +78,8 @@ def cases():
         ("gradient descent, lr *= 0.97, 60x40", gd_decay, (np.zeros(40), a, b, 1e-9), {}),
         ("Armijo search, 2000 elements", armijo,
          (xa, pa, float(xa @ xa), float(xa @ pa)), {}),
+        ("quasi-Newton, select on h, n=20, 40 iters", quasi_newton,
+         (np.linspace(-1.0, 1.0, 20), 40), {}),
     ]
 
 

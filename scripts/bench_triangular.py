@@ -11,8 +11,11 @@ Then the shapes of docs/loops.md's "Stepped inner loops": ``strided_sweep``
 Gauss-Seidel as strided passes (``red_black_1d``, ``red_black_gs``); then branches on
 the loop indices (docs/loops.md "Branches on the loop indices"): ``branchy_cholesky``
 (``if i == j`` in the ``j`` loop), ``gauss_jordan`` (``if k != p``) and
-``boundary_stepper`` (``if i == 0`` / ``elif i == n - 1``, n*n points, 10 steps).
-``--cases`` picks some of them (default: all ten).
+``boundary_stepper`` (``if i == 0`` / ``elif i == n - 1``, n*n points, 10 steps),
+``rect_lower`` (``j < i`` over n x n/2: the split point leaves the range),
+``banded`` (``i - w <= j and j <= i + w``), ``twice_lower`` (``2 * j < i``) and
+``gauss_jordan_temp`` (a temporary bound in one way of ``if k != p``).
+``--cases`` picks some of them (default: all fourteen).
 
 Each figure is the lower quartile of interleaved calls on fresh copies of the inputs
 (CPU time of the process, ``time.process_time``; Numba on one thread); ``first_s`` is
@@ -179,9 +182,65 @@ def boundary_stepper(u, steps):
     return u
 
 
+def rect_lower(A):
+    # ``j < i`` over a row of m < n columns: the split point leaves the j range at
+    # i > m (the i loop splits there, docs/loops.md "Split points that leave the range")
+    n, m = A.shape
+    B = np.zeros_like(A)
+    for i in range(n):
+        for j in range(m):
+            if j < i:
+                B[i, j] = A[i, j] * A[j, j]
+            else:
+                B[i, j] = -A[i, j]
+    return B
+
+
+def banded(A, w):
+    # a band of half-width w, as two comparisons (``abs(i - j) <= w`` pins the index)
+    n = A.shape[0]
+    B = np.zeros_like(A)
+    for i in range(n):
+        for j in range(n):
+            if i - w <= j and j <= i + w:
+                B[i, j] = A[i, j] * A[j, i]
+    return B
+
+
+def twice_lower(A):
+    # ``2 * j < i``: the split point ceil(i / 2) is no affine expression of i
+    n = A.shape[0]
+    B = np.zeros_like(A)
+    for i in range(n):
+        for j in range(n):
+            if 2 * j < i:
+                B[i, j] = A[i, j] * A[j, j]
+            else:
+                B[i, j] = -A[i, j]
+    return B
+
+
+def gauss_jordan_temp(A, b):
+    # ``gauss_jordan`` with the multiplier in a temporary bound in one way only
+    n = A.shape[0]
+    A = A.copy()
+    b = b.copy()
+    for p in range(n):
+        piv = A[p, p]
+        A[p] = A[p] / piv
+        b[p] = b[p] / piv
+        for k in range(n):
+            if k != p:
+                f = A[k, p]
+                b[k] = b[k] - f * b[p]
+                A[k] = A[k] - f * A[p]
+    return b
+
+
 CASES = ("forward_sub", "cholesky", "forward_sub_floats", "cholesky_banachiewicz",
          "strided_sweep", "red_black_1d", "red_black_gs", "branchy_cholesky",
-         "gauss_jordan", "boundary_stepper")
+         "gauss_jordan", "boundary_stepper", "rect_lower", "banded", "twice_lower",
+         "gauss_jordan_temp")
 
 
 def _inputs(name: str, n: int):
@@ -195,8 +254,14 @@ def _inputs(name: str, n: int):
         return (np.zeros(n * n), rng.random(n * n), 10)
     if name == "red_black_gs":
         return (np.zeros((n, n)), M, 10)
-    if name == "gauss_jordan":
+    if name.startswith("gauss_jordan"):
         return (M + n * np.eye(n), rng.random(n))
+    if name == "rect_lower":
+        return (rng.random((n, n // 2)),)
+    if name == "banded":
+        return (M, 3)
+    if name == "twice_lower":
+        return (M,)
     if name == "boundary_stepper":
         return (rng.random(n * n), 10)
     return (M @ M.T + n * np.eye(n),)

@@ -165,8 +165,8 @@ VARIABLE_LAYERS = ("base", "constant", "sequences", "sets", "set_displays", "dic
                    "dask_arrays",
                    "errstate", "class_facts", "class_writes", "library_attributes", "opaque",
                    "objects", "super_lookup",
-                   "random_objects", "lifetimes", "deques", "deque_stacks", "list_windows", "float_windows",
-                   "int_choices", "unread_dicts", "unread_sets", "unread_ordered_dicts",
+                   "random_objects", "lifetimes", "deques", "deque_stacks", "list_windows",
+                   "identity_generators", "float_windows", "int_choices", "unread_dicts", "unread_sets", "unread_ordered_dicts",
                    "loggers",
                    "iteration", "conversions", "builtins", "value_kinds", "builder")
 

@@ -48,7 +48,8 @@ def no_loop_for(node: Node) -> bool:
     decided before any of its operands is read into a nest (an inlined operand's
     check there leaves constants behind, and the fallback to NumPy would refuse).
     False where unsure (``elementwise`` decides then, as before). Example: ``1j * k``
-    with ``k`` float64 -> True; ``(x % 4.0).astype(np.int64)`` -> True."""
+    with ``k`` float64 -> True; ``(x % 4.0).astype(np.int64)`` -> True; ``np.exp`` of a
+    float32 -> True (NumPy's SIMD exp, bit for bit)."""
     if node.target == "scalar_cast":   # (any other cast: NumPy's call, as before)
         return not float64_literal(node)
     if node.target == "astype" and isinstance(node.args[0], Node):
@@ -79,6 +80,13 @@ def no_loop_for(node: Node) -> bool:
         return False
     if loop[0] == np.bool_ and name in _BOOL_ARITH:
         return False
+    if name == "exp" and loop[0] == np.float32:
+        # NumPy's own SIMD exp, bit for bit: a loop's exp (libm's expf, or fastexp.exp32
+        # before 2026-12-06) is up to 3 ulp from it on about 9 % of inputs, and
+        # ``exp(y * 0.01) - 1`` cancels that into a 3-4 % relative difference; NumPy's
+        # call was also the fastest of the three on float32 softmax and GELU
+        # (scripts/bench_f32_exp.py, docs/native.md "Tolerances")
+        return True
     return _kind(loop[0]) not in table[name][0]
 
 
@@ -227,9 +235,6 @@ class Elementwise:
         if name in INTEGER_OPS and loop[0].kind in "iu":   # per dtype (integers.py)
             template, check = integer_op(name, loop[0])
         expr = template.format(a=names[0], b=names[-1])
-        if name == "exp" and loop[0] == np.float32:
-            # libm's expf is a call per element; this one vectorizes (fastexp.py)
-            expr = f"_exp32({names[0]})"
         if loop[-1].kind in "iu" and loop[-1].itemsize < 8:
             # Numba computes with small integers as 64-bit ones (int8 * int8 is an
             # int64): the result wraps as NumPy's here, not only where it is stored

@@ -1,5 +1,8 @@
 """``exp`` of float32 values in code LLVM's loop vectorizer can turn into vector
-instructions, for the kernels' ``np.exp`` of float32 (tier 2).
+instructions. No kernel calls it since 2026-12-06: tier 2's float32 ``np.exp`` is
+NumPy's own call (``elementwise.no_loop_for``), bit for bit with eager, and faster on
+float32 softmax (``scripts/bench_f32_exp.py``, which still measures this one against
+it; docs/native.md "Tolerances").
 
 Numba's ``np.exp`` is a call to libm's ``expf`` per element (no SVML in the llvmlite
 wheels: ``numba -s`` says "SVML Operational: False"), which no loop vectorizer can

@@ -68,7 +68,10 @@ _SCALAR = {"scalar_add": "add", "scalar_subtract": "subtract", "scalar_multiply"
            "scalar_positive": "positive", "scalar_absolute": "absolute",
            "scalar_less": "less", "scalar_less_equal": "less_equal",
            "scalar_greater": "greater", "scalar_greater_equal": "greater_equal",
-           "scalar_equal": "equal", "scalar_not_equal": "not_equal"}
+           "scalar_equal": "equal", "scalar_not_equal": "not_equal",
+           # (``(lo <= v) & (v < hi)`` of NumPy bools: a chained comparison's links,
+           # translator/size_chains.py; an integer scalar's is refused, as above)
+           "scalar_bitwise_and": "bitwise_and"}
 _REDUCTIONS = frozenset({"sum", "prod", "mean", "max", "min"})
 _ELEMENTWISE = frozenset(_BINARY) | frozenset(_UNARY) | frozenset(_SCALAR) | {
     "where", "astype", "pow", "copy", "copy_method"}
@@ -78,7 +81,6 @@ PRELUDE = '''
 import numpy as np
 from numba import njit, prange
 
-from dynamo.backends.native.fastexp import exp32 as _exp32
 from dynamo.backends.native.float_mods import remainder as _fremainder
 from dynamo.backends.native.pairwise import plan as _pw_plan_py
 

@@ -45,10 +45,12 @@ Names starting with ``_`` are the generator's (graph node names never do).
 
 from __future__ import annotations
 
-from dynamo.graph import Graph, Node
+from dynamo.graph import Graph, Node, location_comment
 
 from ..fusion import Group
 from ..passes.loops import LOOPS
+from .carried_choices import kept_carries, merge_selects
+from .carried_ints import int_statement, python_ints
 from .flat_updates import flat_updates
 from .fresh_targets import fresh_targets
 from .groups import emit_group, row_major
@@ -61,6 +63,9 @@ from .out_calls import astype_into, plain_astype
 from .plan import plain_row_buffer
 from .reuse import Recycled, donors
 from .scratch import scratch_site
+from .select_code import choices as select_choices
+from .select_code import conditional, merge_complements, sunk_values
+from .short_circuit import and_form
 from .statements import (
     DEFAULT_GUARDING,
     HANDOVER,
@@ -94,6 +99,7 @@ def emit_forward(m: Module, graph: Graph, groups: list[Group], plans: list, name
     """
     if is_loop_body(graph):
         m.loop_variables[next(iter(graph.placeholders))] = loop_variable(graph)
+        m.python_ints = python_ints(graph)
     steps = schedule(graph, groups, plans)
     _keep_direct_writes_next_to_their_setitem(steps, plans, groups)
     fns = {i: emit_group(m, p, i) for i, p in enumerate(plans) if p is not None}
@@ -134,7 +140,7 @@ def emit_forward(m: Module, graph: Graph, groups: list[Group], plans: list, name
 
 def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, steps: list,
                    fns: dict, reuse: dict, name: str, guarding: Guarding, entry,
-                   bare: bool = False) -> None:
+                   bare: bool = False, selects: bool = True) -> None:
     name_of = plain_name(m)
     returned = graph.outputs
     # (source, nodes it reads, nodes it makes, nodes it hands over: see HANDOVER)
@@ -152,11 +158,30 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, st
     updates = flat_updates(m, plans)
     inliner = Inliner(graph, name_of, lambda n: n not in reuse and n not in donors_ and
                       n not in held and
-                      n.target != "setitem" and not plain_row_buffer(n),
+                      n.target != "setitem" and not plain_row_buffer(n) and
+                      # (nothing else moves into a branch with a way's value)
+                      (n in sunk or not any(u in sunk for u in n.users)),
                       next_trip_values(graph) - written_back)
     group_index: dict[Node, int] = {}
+    # choices an ``if`` on the data made, written as that ``if`` (select_code.py)
+    step_of = {node: index for index, node in steps if node is not None}
+    busy = set(reuse) | donors_ | held | set(updates) | set(targets)
+    # (in a loop body, whose stretches are guarded one by one: ``stretches`` below)
+    found = select_choices(m, graph, steps) if selects and is_loop_body(graph) else {}
+    choices = {n: c for n, c in found.items()
+               if not {n, *c.skip} & busy and
+               all(groups[step_of[k]].segment not in guarded for k in (n, *c.skip))}
+    skipped = {k for c in choices.values() for k in c.skip}
+    sunk = sunk_values(graph, choices, steps, busy)
+    # (a choice one way keeps a carried value on: the other rebinds it, carried_choices)
+    kept = kept_carries(graph, choices, sunk) if choices else {}
+    branches: dict = {}   # (choice, truth) -> the statements moved into that branch
 
     def add(text: str, reads, made, handed, index: int) -> None:
+        where = {sunk.get(n) for n in made}
+        if len(where) == 1 and None not in where:
+            branches.setdefault(where.pop(), []).append((text, reads, made))
+            return
         statements.append((text, reads, made, handed))
         group_of.append(index)
 
@@ -167,9 +192,24 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, st
 
     for index, node in steps:
         group = groups[index]
+        if node in skipped:   # (the choice's statement stands for it)
+            continue
         if node is None or _takes_carried(node) or plain_row_buffer(node) or \
                 group.segment in guarded:   # (see inline.py)
             flush(inliner.flush())
+        if node in choices:
+            choice, pending = choices[node], inliner.flush()
+            staying = [p for p in pending if p.node not in sunk]
+            flag = staying.pop() if staying and staying[-1].node is choice.flag and \
+                location_comment(choice.flag) == location_comment(node) else None
+            flush(staying)
+            flush([p for p in pending if p.node in sunk])
+            moved = {truth: branches.pop((node, truth), []) for truth in (True, False)}
+            text, reads, made = conditional(m, node, choice, moved, flag, name_of,
+                                            written_back, kept.get(node))
+            group_index[node] = index
+            add(located(node, text), reads, made, (), index)
+            continue
         if node is not None:
             text = _statement(m, node, inliner.name_of, reuse, entry, written_back, targets,
                               updates)
@@ -205,6 +245,19 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, st
             # (a group of unused ops, kept because they may warn, has no outputs)
             call = f"{outs}= {fns[index]}({ins})" if outs else f"{fns[index]}({ins})"
             add(located(group.nodes[0], call), reads, group.outputs, (), index)
+    if choices:
+        position = {n: i for i, n in enumerate(graph.nodes)}.__getitem__
+        merge_complements(statements, group_of, choices, position)
+        merge_selects(statements, group_of, choices, position)
+    if choices and (branches or _choice_guarded(m, graph, groups, plans, group_of, name_of,
+                                                statements, choices)):
+        # (values moved into a branch run after ops they ran before: where that puts
+        # ops that may signal out of program order, the stretch would need the guard,
+        # whose fallback reruns the stretch's ops by name, and the choice's are not
+        # its statements; so the choices are written as the graph has them)
+        _emit_function(m, graph, groups, plans, steps, fns, reuse, name, guarding, entry,
+                       bare, selects=False)
+        return
     # the last value a loop trip computes, when only the next trip reads it, is
     # written into the statement that hands it over (``alpha = -(r[k] + alpha) / beta``)
     last = inliner.pending.pop() if inliner.pending and \
@@ -213,7 +266,7 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, st
     params = ", ".join(n.name for n in graph.placeholders)
     if is_loop_body(graph):
         emit_loop(m, graph, groups, plans, statements, group_of, name, guarding,
-                   entry.cond if entry is not None else None, last)
+                   entry.cond if entry is not None else None, last, kept)
         return
     m.emit(0, f"def {name}({params}):")
     if entry is not None:
@@ -255,6 +308,17 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, st
     m.emit(0, "")
 
 
+def _choice_guarded(m: Module, graph: Graph, groups: list[Group], plans: list,
+                    group_of: list[int], name_of, statements: list, choices: dict) -> bool:
+    """Some stretch holding a choice written as an ``if`` (select_code.py) needs the
+    floating-point guard (``stretches``: ops that may signal out of program order)."""
+    regions = stretches(m, graph, groups, plans, group_of, name_of,
+                        [made for _, _, made, _ in statements])
+    at = [i for i, (_, _, made, _) in enumerate(statements) if made and made[-1] in choices]
+    return any(fallback is not None and any(first <= i < end for i in at)
+               for first, end, fallback in regions)
+
+
 def _statement(m: Module, node: Node, name_of, reuse: dict, entry, written_back,
                targets: dict, updates: dict) -> str:
     """The statement computing ``node`` in straight-line code (without its location)."""
@@ -293,6 +357,13 @@ def _statement(m: Module, node: Node, name_of, reuse: dict, entry, written_back,
         return (f"_carried = {m.fmt(list(carried), name_of)}\n{HANDOVER}\n"
                 f"{node.name} = {fn}({m.fmt(trips, name_of)}, _carried"
                 + "".join(f", {m.fmt(v, name_of)}" for v in free) + ")")
+    if node in m.python_ints:   # (carried_ints.py: ``(count + 1)`` of a Python int)
+        text = int_statement(m, node, name_of)
+        if text is not None:
+            return f"{node.name} = {text}"
+    chain = and_form(m, node, name_of)   # (short_circuit.py: ``lo <= x[i] < hi``)
+    if chain is not None:
+        return f"{node.name} = {chain}"
     if node.target == "setitem" and len(node.args) == 3 and not node.kwargs \
             and not plain_row_buffer(node):
         # a statement, as the program wrote it (no call of ops.setitem)

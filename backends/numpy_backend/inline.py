@@ -131,6 +131,11 @@ class Inliner:
         return flushed
 
 
+def pending_in(text: str) -> bool:
+    """Whether ``text`` (built with ``Inliner.name_of``) names a pending value."""
+    return "\x00" in text
+
+
 def _in_order(text: str, order: list[int]) -> bool:
     positions = [text.find(_TOKEN.format(k)) for k in order]
     return all(p >= 0 for p in positions) and positions == sorted(positions)

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
+
 from dynamo.graph import CALL, OUTPUT, Graph, Node, location_comment
 from dynamo.ops.node_facts import array_meta
 from dynamo.symbolic import Sym, SymArg
@@ -88,7 +90,8 @@ def loop_variable(graph: Graph) -> tuple[int, int | SymArg]:
 
 def emit_loop(m: Module, graph: Graph, groups: list[Group], plans: list, statements: list,
                group_of: list[int], name: str, guarding: Guarding,
-               layout: str | None = None, last: Pending | None = None) -> None:
+               layout: str | None = None, last: Pending | None = None,
+               kept: dict | None = None) -> None:
     """A loop body as the loop itself (``Graph.python_code`` prints the same)::
 
         def _forward3(trips, x, w):
@@ -112,6 +115,10 @@ def emit_loop(m: Module, graph: Graph, groups: list[Group], plans: list, stateme
     if carried:
         m.emit(1, f"{carried}= _carried")
     m.emit(1, "_carried.clear()")
+    # (Python ints in the loop, np.int64 outside: carried_ints.py)
+    ints = [p.name for p in inputs if p in m.python_ints]
+    for held in ints:
+        m.emit(1, f"{held} = int({held})")
     step, base = m.loop_variables.get(trip, (1, 0))
     if isinstance(base, SymArg):   # an expression of the body's size inputs
         base = m.fmt(base, name_of)
@@ -127,7 +134,8 @@ def emit_loop(m: Module, graph: Graph, groups: list[Group], plans: list, stateme
                         [made for _, _, made, _ in statements])
     slots = [p for p in inputs if p.meta.get("carried")]
     written_back = unnamed_writes(graph)
-    sources = [p.name if v in written_back else
+    # (a choice written into its slot's name, carried_choices.kept_carries: nothing to do)
+    sources = [p.name if v in written_back or v in (kept or {}) else
                last.expr if last is not None and v is last.node else m.fmt(v, name_of)
                for p, v in zip(slots, values[:n])]
     # (what the last value reads lives until it is handed over)
@@ -145,6 +153,10 @@ def emit_loop(m: Module, graph: Graph, groups: list[Group], plans: list, stateme
     if len(m.lines) == start:   # a body that changes nothing (``x = y`` every trip)
         m.emit(2, "pass")
     rest = "".join(m.fmt(v, name_of) + ", " for v in values[n:])
+    if ints:
+        int64 = m.bind(np.int64, "int64")
+        carried = "".join(f"{int64}({p.name}), " if p in m.python_ints else f"{p.name}, "
+                          for p in inputs if p.meta.get("carried"))
     m.emit(1, f"return ({carried}{rest})")
     m.emit(0, "")
 

@@ -99,6 +99,9 @@ class Module:
         # ``step * trip + base`` (``loop_variable``): ``x[trip + 2]`` prints as ``x[trip]``
         # (``base`` may be a SymArg over the body's size inputs: ``loop_variable``)
         self.loop_variables: dict[Node, tuple[int, Any]] = {}
+        # a loop body's carried int64 scalars and the values made of them that its code
+        # keeps as Python ints (``carried_ints.python_ints``)
+        self.python_ints: frozenset[Node] = frozenset()
 
     def bind(self, value: Any, hint: str) -> str:
         """A global name for ``value`` in the generated module."""

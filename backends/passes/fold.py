@@ -36,7 +36,13 @@ import numpy as np
 from dynamo import ops
 from dynamo.graph import CALL, OUTPUT, Graph, Node
 from dynamo.ops import CREATION, ELEMENTWISE, MATMUL, NUMPY, REDUCTION, VIEW
-from dynamo.ops.node_facts import array_meta, has_effect, reduction_info, returns_fresh
+from dynamo.ops.node_facts import (
+    array_meta,
+    has_effect,
+    made_bytes,
+    reduction_info,
+    returns_fresh,
+)
 from dynamo.ops.quiet import warnings_as
 
 from ..common import Interpreter
@@ -106,8 +112,7 @@ def kept_budget(graph: Graph) -> int:
     not an input (one a call makes: plain NumPy's peak holds it), at least FOLD_BYTES.
     Example: ``x @ x.T`` of a (600, 100) float64 ``x`` makes a 600x600 product of
     2,880,000 bytes: the graph may keep 720,000 bytes of constants."""
-    made = [m.size * m.dtype.itemsize for n in graph.nodes if n.op == CALL
-            for m in [array_meta(n)] if m is not None]
+    made = [made_bytes(n) for n in graph.nodes]   # (not a view: ``X.T`` makes nothing)
     return max([FOLD_BYTES] + [b // 4 for b in made])
 
 

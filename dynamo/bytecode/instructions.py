@@ -250,7 +250,11 @@ class CodeInfo:
 
         A forward "definitely stored" analysis over the body's instructions: a name
         is stored at an instruction when it is on every path from the body's start
-        to it; a load of a name not stored there reads the previous iteration's.
+        to it; a load of a name not stored there reads the previous iteration's. A
+        name some pass does not store (``if x[i] > 0: last = x[i]``, never read in the
+        body) keeps the previous iteration's value through that pass: it is no name
+        written first, though no load reads it (the next trip's value is the old one
+        where the ``if`` is false).
         """
         loops = [r for r in self.regions if r.kind == "loop" and r.start == for_iter]
         if not loops:
@@ -261,6 +265,7 @@ class CodeInfo:
         stored[for_iter + 1] = frozenset()
         read_first: set[str] = set()
         written: set[str] = set()
+        repeated: dict[int, frozenset] = {}   # a jump back to the loop's head: stored
         changed = True
         while changed:
             changed = False
@@ -286,7 +291,10 @@ class CodeInfo:
                         merged = here if stored[j] is None else stored[j] & here
                         if merged != stored[j]:
                             stored[j], changed = merged, True
-        return written - read_first
+                    elif j == for_iter:   # (the next iteration starts from here)
+                        repeated[i] = here
+        every_pass = frozenset.intersection(*repeated.values()) if repeated else written
+        return (written & every_pass) - read_first
 
     def names_read_from(self, start: int) -> set[str]:
         """Local names that instructions reachable from ``start`` may read.

@@ -66,6 +66,8 @@ from __future__ import annotations
 
 import types
 import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from bytecode import CellVar, Instr, Label
 
@@ -332,27 +334,39 @@ def _after_the_loop(plan: LoopPlan, at: int, label: Label, resume_after, ins,
 
 # An outlined trip pays a dispatch, guards and glue (about 3-6 us); a loop whose trips
 # have fewer than ``outline_min_elements // 64`` (512) elements of its largest array
-# each works per trip on rows or elements, where that cost is more than the trip's work
+# each works per trip on rows or elements, where that cost is often more than the
+# trip's work: such a loop runs as plain Python first (then the trial times both)
 _SHARE_DIVISOR = 64
 
 _POP_JUMP_IF_NOT_NONE = "POP_JUMP_IF_NOT_NONE" if pyversion.PY312 else \
     "POP_JUMP_FORWARD_IF_NOT_NONE"
 
 
+@dataclass(frozen=True)
+class Outline:
+    """A loop ``outlined_loop`` can outline: ``rewrite(bc, positions)`` outlines it
+    (for ``break_code``); ``plain_first``: why the static rule runs it as plain Python
+    first (``outline_trial.py`` then times both ways), or None (outlined first)."""
+
+    rewrite: Callable
+    plain_first: str | None = None
+
+
 def outlined_loop(fn, brk, bound, largest: int, cache_of, run, resume_after=None,
-                  trips: int | None = None):
+                  trips: int | None = None) -> Outline | None:
     """For an island that starts at a loop (``brk``: a ``for`` loop's ``GET_ITER``, or
-    a ``while`` loop's start): the rewrite of the island's code that outlines the
-    loop's body (for ``break_code``), or None when the loop does not fit (the reason
-    goes to the ``loops`` log). ``bound`` are the frame's locals bound there,
-    ``largest`` the elements of the largest array the frame holds there,
-    ``cache_of(code, globals)`` gives the hook's cache of the body function and
+    a ``while`` loop's start): the ``Outline`` whose rewrite of the island's code
+    outlines the loop's body (for ``break_code``), or None when the loop does not fit
+    or cannot pay (the reason goes to the ``loops`` log). ``bound`` are the frame's
+    locals bound there, ``largest`` the elements of the largest array the frame holds
+    there, ``cache_of(code, globals)`` gives the hook's cache of the body function and
     ``run(fn, box)`` runs it through the hook (see ``BodyCaller``), ``resume_after``
     makes the call of a resume function after the loop (see ``call_body``), ``trips``
     the trips of a ``for`` loop over a ``range`` (None: not known)."""
     code = fn.__code__
     plan = loop_plan(code, brk.inst.index, set(bound),
                      len(brk.stack) - (brk.inst.name == "GET_ITER"))
+    plain_first = None
     if brk.point.reason.cause == "unroll_budget":
         # the body is one graph, the loop only too long to unroll: as plain Python it
         # runs at Python speed, outlined it would pay a dispatch per iteration
@@ -366,16 +380,26 @@ def outlined_loop(fn, brk, bound, largest: int, cache_of, run, resume_after=None
     elif trips and largest < trips * (config.outline_min_elements // _SHARE_DIVISOR):
         # a loop of one trip per element or row of its largest array (`for i in
         # range(len(x)): if x[i] > hi: x[i] = hi`, 10**5 trips): each trip's graph works
-        # on a few elements, and its dispatch costs 30x what plain Python spends on them
-        plan = (f"its {trips} trips share its largest array ({largest} elements), about "
-                f"{largest // trips} elements a trip (under config.outline_min_elements"
-                f" // {_SHARE_DIVISOR}): it runs as plain Python, at Python's speed")
+        # on a few elements, and its dispatch costs 30x what plain Python spends on them;
+        # but so do 1000 time steps over 10**5 elements, which outlined win 1.4x: the
+        # rule only picks the first way, the trial times both (outline_trial.py)
+        plain_first = (f"its {trips} trips share its largest array ({largest} elements), "
+                       f"about {largest // trips} elements a trip (under "
+                       f"config.outline_min_elements // {_SHARE_DIVISOR})")
     if isinstance(plan, str):
         log_loops.debug("%s: loop body not outlined: %s", code_name(code), plan)
         return None
+    if plain_first is not None and config.outline_trial_calls == 0:
+        log_loops.debug("%s: loop body not outlined: %s: it runs as plain Python, at "
+                        "Python's speed", code_name(code), plain_first)
+        return None
     caller = BodyCaller(body_code(code, plan), fn.__globals__, run, cache_of)
-    log_loops.debug("%s: loop body outlined as %s", code_name(code), caller.code.co_qualname)
-    return lambda bc, positions: call_body(bc, positions, code, plan, caller, resume_after)
+    log_loops.debug("%s: loop body outlined as %s%s", code_name(code), caller.code.co_qualname,
+                    "" if not config.outline_trial_calls else
+                    f"; the first calls run it as plain Python ({plain_first}), then both "
+                    "ways are timed" if plain_first else "; plain Python is timed against it")
+    return Outline(lambda bc, positions: call_body(bc, positions, code, plan, caller,
+                                                   resume_after), plain_first)
 
 
 class BodyCaller(BoxedCaller):
@@ -390,5 +414,5 @@ class BodyCaller(BoxedCaller):
         return f"<loop body {self.code.co_qualname}>"
 
 
-__all__ = ["UNBOUND", "BodyCaller", "LoopPlan", "body_code", "call_body", "loop_plan",
-           "outlined_loop"]
+__all__ = ["UNBOUND", "BodyCaller", "LoopPlan", "Outline", "body_code", "call_body",
+           "loop_plan", "outlined_loop"]

@@ -23,7 +23,7 @@ from dynamo.graph import CALL, Node
 
 from . import registry
 from .meta import ArrayMeta
-from .registry import ELEMENTWISE, MATMUL, MUTATION, REDUCTION
+from .registry import ELEMENTWISE, MATMUL, MUTATION, REDUCTION, VIEW
 from .rules import bind
 
 # Elementwise ops that are not ufuncs but still return a fresh array computed element
@@ -72,6 +72,27 @@ def returns_fresh(node: Node) -> bool:
         return (isinstance(impl, np.ufunc) or node.target in FRESH_ELEMENTWISE) and \
             node.kwargs.get("copy", True) is not False
     return kind in (REDUCTION, MATMUL) and node.target not in MAY_RETURN_VIEW
+
+
+def made_bytes(node: Node) -> int:
+    """Bytes of the new array the call makes: 0 for a view (basic indexing, ``x.T``,
+    a reshape; not ``x[idx]`` with an index array, a gather), a write, a scalar, an
+    unknown or symbolic size. Passes use it to weigh what a call holds (issue #15):
+    ``X.T`` of a (2000, 50) input makes nothing, ``X.T @ X`` 20,000 bytes."""
+    meta = array_meta(node)
+    if node.op != CALL or meta is None or meta.scalar or is_inplace(node) or \
+            not all(type(d) is int or isinstance(d, np.integer) for d in meta.shape):
+        return 0
+    if node.meta.get("kind") == VIEW and not (node.target == "getitem" and len(node.args) > 1
+                                              and _gathers(node.args[1])):
+        return 0
+    return int(np.prod(meta.shape, dtype=np.int64)) * meta.dtype.itemsize
+
+
+def _gathers(index) -> bool:
+    parts = index if isinstance(index, tuple) else (index,)
+    return any(isinstance(p, list) or (array_meta(p) is not None and not array_meta(p).scalar)
+               for p in parts)
 
 
 def array_meta(node: Any) -> ArrayMeta | None:

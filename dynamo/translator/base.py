@@ -72,6 +72,7 @@ from .float_indices import int_index_of_float
 from .identity import is_same_object
 from .inline_checks import check_inline
 from .picked_items import picked_text
+from .picked_numbers import picked_binary
 from .raising_checks import equal_sizes_check, finite_check
 
 
@@ -222,6 +223,9 @@ class TranslatorBase:
 
     # ------------------------------------------------------------------ Python semantics
     def binary_op(self, name: str, a: Variable, b: Variable, inplace: bool = False) -> Variable:
+        picked = picked_binary(self, name, a, b)   # count += 1 in a loop node's body
+        if picked is not None:
+            return picked
         a, b = _graph_operands(self, a, b)   # float(loss) * 2, x * float(s)
         a, b = truth_operands(self, name, a, b)   # x * (len(kept) > 0), (n > 0) + 1
         if isinstance(a, ArrayVariable) or isinstance(b, ArrayVariable):

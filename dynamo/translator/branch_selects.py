@@ -55,6 +55,7 @@ import math
 from .. import ops
 from ..exc import Unsupported
 from ..graph import CALL
+from ..hints_flow import BRANCH_ON_DATA, KEEPS_ITEMS, KEEPS_ITEMS_HINT
 from ..ops.meta import ArrayMeta
 from ..raising import errstate_reports, rerun_on_raise
 from ..variables import ArrayVariable, ConstantVariable
@@ -64,6 +65,7 @@ from .base import TranslatorBase
 from .loop_body_state import dead_after
 from .loop_exits import names
 from .number_selects import number_kind, select_number
+from .picked_numbers import join_per_trip
 from .raising_checks import _DATA_CAUSES, _conditional_jump, _flag, _root, defer_check
 from .select_writes import apply_writes, defer_write, reads_written
 
@@ -100,9 +102,59 @@ def truth_or_select(tx, inst, value, error):
     try:
         return defer_check(tx, inst, value, error)
     except Unsupported as as_break:
+        _keeps_items(tx.info.insts, inst, as_break)
         if select_branches(tx, inst, value, as_break):
             return SELECTED
         raise
+
+
+def _attr_name(arg):
+    """The name a ``LOAD_ATTR`` reads (3.12+: ``(is_method, name)``)."""
+    if isinstance(arg, tuple):
+        arg = next((a for a in arg if isinstance(a, str)), None)
+    return getattr(arg, "name", arg)
+
+
+def _ways_from(insts, starts: list, stop: int) -> list:
+    """The instructions reached from ``starts`` up to a jump back, a return or
+    ``stop``, following forward jumps (``a and b``: the second test's way too)."""
+    out, seen, todo = [], set(), list(starts)
+    while todo and len(out) < _MAX_STEPS:
+        at = todo.pop()
+        while stop > at < len(insts) and at not in seen:
+            seen.add(at)
+            i = insts[at]
+            if i.name.startswith(("JUMP_BACKWARD", "RETURN")):
+                break
+            out.append(i)
+            if i.target is not None and i.target > at:
+                todo.append(i.target)
+            at += 1
+    return out
+
+
+# What keeps an item in a list, set or dict in a way (a comprehension's own, a method)
+_KEEPS = frozenset({"LIST_APPEND", "SET_ADD", "MAP_ADD"})
+_KEEPING_METHODS = frozenset({"append", "add", "extend", "insert"})
+
+
+def _keeps_items(insts, inst, error) -> None:
+    """Where a way of the ``if`` tested at ``inst`` keeps an item in a container
+    (``if x[i] > x[i - 1]: peaks.append(i)``, ``[v for v in xs if v > 0]``), its break
+    says so: what the ``if`` needs is a list whose length the data decides (issue #19:
+    ``hints_flow.KEEPS_ITEMS``); an ``if`` that is a select keeps no break."""
+    jump = _conditional_jump(insts, inst)
+    # (a break with words of its own, ``float()`` of an array, keeps its hint)
+    if jump is None or jump.target is None or \
+            error.hint != BRANCH_ON_DATA:
+        return
+    # (both ways, each up to a jump back or a return: 3.11's comprehension jumps back to
+    # its loop's head, 3.13's ``if`` that ends a loop body jumps forward to its way)
+    starts = [jump.index + 1] + ([jump.target] if jump.target > jump.index else [])
+    way = _ways_from(insts, starts, len(insts))
+    if any(i.name in _KEEPS or i.name in ("LOAD_ATTR", "LOAD_METHOD") and
+           _attr_name(i.arg) in _KEEPING_METHODS for i in way):
+        error.explanation, error.hint = KEEPS_ITEMS, KEEPS_ITEMS_HINT
 
 
 def select_branches(tx, inst, value, error) -> bool:
@@ -172,9 +224,12 @@ def _plan(tx, inst, value, error):
     point, restart = root.check_restart(tx.code, inst.index, error)
     insts = tx.info.insts
     fall_end, join = _trip_ends(insts, jump) or (_join_index(insts, jump),) * 2
+    # (``lo <= x[i] < hi``: the first link's cleanup block lies in the way, dead)
+    at, dead = getattr(tx, "chain_cleanup", None) or (None, ())
     if point.key in root.break_points or join is None or (tx is root and any(
             i in root.break_points for i in range(jump.index, join + 1))) or \
-            not _may_be_straight(insts[jump.index + 1:fall_end]) or \
+            not _may_be_straight([i for i in insts[jump.index + 1:fall_end]
+                                  if at != jump.index or i.index not in dead]) or \
             not _may_be_straight(insts[jump.target:join], insts[fall_end].target
                                  if fall_end != join else None):
         return None
@@ -254,6 +309,8 @@ def _trip_end(insts, start: int, head: int) -> int | None:
             return inst.index
         if "IF" in inst.name and inst.target > inst.index:
             return _trip_end(insts, inst.target, head)
+        if inst.name in _JUMPS and inst.target > inst.index:   # (3.13: past a chained
+            return _trip_end(insts, inst.target, head)         # comparison's cleanup)
         return None
     return None
 
@@ -420,18 +477,22 @@ def _join(tx, entry: _State, flag, if_true: _Way, if_false: _Way, join: int,
             if name in dead:
                 continue              # (bound one way only, read by no one after)
             raise NotASelect(f"{name!r} is bound one way only")
-        tx.locals[name] = _one_value(tx, flag, a, b, merged, before)
+        tx.locals[name] = _one_value(tx, flag, a, b, merged, before, name)
     tx.stack[:] = [_one_value(tx, flag, a, b, merged, before)
                    for a, b in zip(if_true.stack, if_false.stack)]
 
 
-def _one_value(tx, flag, a, b, merged: dict, before: set):
+def _one_value(tx, flag, a, b, merged: dict, before: set, name: str | None = None):
     if a is b or _same_constant(a, b):
         return a
     if tx.output.loop_scope is not None and not isinstance(a, ArrayVariable):
-        # (a Python number chosen per trip: the body graph carries arrays only, and the
-        # glue cannot pick after the graph for each trip)
-        raise NotASelect(f"the ways join {a.describe()} and {b.describe()} in a loop")
+        # (a Python number chosen per trip: carried by the loop node as a NumPy scalar,
+        # ``picked_numbers``; the glue cannot pick after the graph for each trip)
+        chosen = join_per_trip(tx, name, a, b, lambda x, y: _one_value(
+            tx, flag, x, y, merged, before))
+        if chosen is None:
+            raise NotASelect(f"the ways join {a.describe()} and {b.describe()} in a loop")
+        return chosen
     if BranchChoiceVariable.joins(a, b):
         return _chosen(tx, flag, a, b, merged, before)
     kind = number_kind(a, b)

@@ -13,7 +13,8 @@ and ``!=`` true need one strict sign at every corner), so the comparison is answ
 loop stays one node. ``for i in range(n): if i == 0: ...``, whose first trip is
 unrolled, is such a loop (``i = 1 + trip`` is never 0 in the node).
 
-**Split loops.** Where the value changes, and the index's coefficient is 1 or -1,
+**Split loops.** Where the value changes, and the index's coefficient is 1 or -1
+(or another that divides the rest: ``unit_coefficient``, exact integer arithmetic),
 the comparison is ``trip op' p`` (``p`` affine in the enclosing trips), true on one
 interval of trips, ``[p, p + 1)`` for ``==`` (false there for ``!=``), ``[0, p)`` for
 ``<`` and so on. The trace starts over with the plan "split" (``refuse_loop_node``),
@@ -28,8 +29,12 @@ with the comparison decided::
 Each interval's bounds are clamped to ``[0, count]`` only where the clamp is proved
 at the corners of the enclosing trips (``_clamped``: the bound is below 0 at every
 corner, or past the count at every one, or between them at every one: then it is
-that affine bound); else the loop stays unrolled, as before, with the reason in the
-``loops`` log. A segment of one trip is traced with its index as its start
+that affine bound); where it is inside the range at some enclosing trips and past an
+end at others (``LeavesRange``), the enclosing loop is split where that changes
+(``_split_enclosing``), so the clamp is proved in each of its segments; else the loop
+stays unrolled, as before, with the reason in the ``loops`` log. A loop of the frame
+whose count is a size symbol is split for every size (``symbolic_splits.py``).
+A segment of one trip is traced with its index as its start
 (``Segment.index_value``), so a loop inside it whose count follows that index reads
 one enclosing index only (Cholesky's ``for k in range(j)`` at ``j = i``). Segments
 before the last keep the temporaries the next one reads (``exit_index``). A second
@@ -50,12 +55,22 @@ from functools import partial
 
 from ..exc import RestartAnalysis
 from ..symbolic import Sym, SymInt
+from ..symbolic.bounds import always_nonnegative
 from ..symbolic.deciders import deciding
-from ..symbolic.sizes import as_sym
+from ..symbolic.sizes import as_sym, is_unbacked
 from .loop_facts import NotALoopNode, why_not
 from .loops import LoopScope, SymbolicRest, rest_of, trip_count
 from .nested_loops import enclosing_symbols, kind_of, unwatched
 from .promoted_floats import check_promoted
+from .symbolic_splits import (
+    clamped_symbolic,
+    count_fact,
+    decide_symbolic,
+    facts,
+    frame_loop,
+    holds,
+    ordered_symbolic,
+)
 from .triangular_loops import (
     TriangularScope,
     enclosing_corners,
@@ -121,6 +136,14 @@ def decide(tx, diff: Sym, op: str) -> bool | None:
     traced; else None, after noting the comparison as a split of the innermost loop
     whose index it reads (``_note_split``)."""
     scope = tx.output.loop_scope
+    if frame_loop(scope) and scope.symbol in diff.symbols and \
+            (len(diff.symbols) > 1 or isinstance(scope.last, SymInt)) and \
+            not any(is_unbacked(n) for n in diff.symbols):
+        # (a frame's loop whose count is a size symbol, or a comparison with sizes)
+        known = decide_symbolic(scope, diff, op, facts(tx.output))
+        if known is None:
+            _note_split(tx, scope, diff, op)
+        return known
     if scope is None or not diff.symbols <= enclosing_symbols(scope):
         return None
     region = trip_region(scope)
@@ -134,28 +157,82 @@ def decide(tx, diff: Sym, op: str) -> bool | None:
 
 def _note_split(tx, scope, diff: Sym, op: str) -> None:
     """Remember ``diff op 0`` as the condition to split the innermost loop whose index
-    ``diff`` reads, relative to it: its trip's coefficient ``b`` (1 or -1), the
-    constant, and the enclosing trips' coefficients by depth (1: the loop around it)."""
+    ``diff`` reads (``split_condition``), the first one noted per loop."""
+    found = split_condition(scope, diff, op)
+    if found is not None:
+        loop, cond = found
+        splits = tx.output.__dict__.setdefault("index_splits", {})
+        splits.setdefault((loop.tx.code, loop.inst.index), cond)
+
+
+def split_condition(scope, diff: Sym, op: str) -> tuple | None:
+    """``diff op 0`` as a condition to split the innermost loop around ``scope`` (or
+    ``scope`` itself) whose index ``diff`` reads, relative to it: its trip's
+    coefficient ``b`` (1 or -1), the constant, and the enclosing trips' coefficients
+    by depth (1: the loop around it). ``(that loop's scope, the condition)``, or None
+    (another coefficient, or ``diff`` reads an index inside that loop)."""
     chain = _chain(scope)
-    owner = next(k for k, s in enumerate(chain) if s.symbol in diff.symbols)
+    owner = next((k for k, s in enumerate(chain) if s.symbol in diff.symbols), None)
+    if owner is None:
+        return None
+    unit = unit_coefficient(diff, chain[owner].symbol, op)
+    if unit is None:
+        return None   # (a split point between trips that moves with an enclosing trip)
+    diff, op = unit
     coeffs = dict(diff.terms)
     b = coeffs.pop(chain[owner].symbol)
-    depth = {s.symbol: k - owner for k, s in enumerate(chain) if k > owner}
-    if b not in (1, -1) or not coeffs.keys() <= depth.keys():
-        return   # (a step that puts the split point between trips; an inner index)
     loop = chain[owner]
+    depth = {s.symbol: k - owner for k, s in enumerate(chain) if k > owner}
+    rest = Sym(tuple(sorted(coeffs.items())), diff.const, diff.sources)
     if isinstance(loop, Segment):   # (its trip counts from its first: the loop's trip
         # is ``offset + trip``, so ``b * trip`` of the segment is ``b * (trip - offset)``)
-        rest = Sym(tuple(coeffs.items()), diff.const) - loop.offset.scale(b)
-        coeffs, const = dict(rest.terms), rest.const
-        if not coeffs.keys() <= depth.keys():
-            return
-    else:
-        const = diff.const
-    splits = tx.output.__dict__.setdefault("index_splits", {})
-    splits.setdefault((loop.tx.code, loop.inst.index), {
-        "b": b, "const": const, "op": op,
-        "outer": tuple(sorted((depth[n], c) for n, c in coeffs.items()))})
+        rest = rest - loop.offset.scale(b)
+    # an enclosing segment's trip is ``offset + trip`` of its loop: the condition is
+    # kept in the enclosing loops' trips, the same in each of their segments
+    for s in chain[owner + 1:]:
+        c = dict(rest.terms).get(s.symbol, 0)
+        if c and isinstance(s, Segment):
+            rest = rest - s.offset.scale(c)
+    coeffs, const, sizes = dict(rest.terms), rest.const, ()
+    if len(chain) == 1 and frame_loop(loop):   # (sizes: a count that is a symbol)
+        sources = dict(rest.sources)
+        sizes = tuple((n, c, sources.get(n, n)) for n, c in sorted(coeffs.items()))
+        coeffs = {}
+    if not coeffs.keys() <= depth.keys():
+        return None   # (an inner index)
+    return loop, {"b": b, "const": const, "op": op, "levels": len(chain) - owner - 1,
+                  "outer": tuple(sorted((depth[n], c) for n, c in coeffs.items())),
+                  **({"sizes": sizes} if sizes else {})}
+
+
+def of_levels(conds: list[dict], parent) -> list[dict]:
+    """The conditions of ``conds`` noted where the loop had as many loop nodes around
+    it as where ``parent`` is the innermost (``levels``)."""
+    levels = len(_chain(parent) or [])
+    return [c for c in conds if c["levels"] == levels]
+
+
+def unit_coefficient(diff: Sym, name: str, op: str) -> tuple | None:
+    """``diff op 0`` as an equivalent comparison whose coefficient of the trip ``name``
+    is 1 or -1, in exact integer arithmetic, or None. ``b * trip + b * R + a op 0``
+    (every other coefficient a multiple of ``b > 0``) holds where ``trip + R op -a /
+    b``, and ``trip + R`` is an int: ``< -a / b`` is ``< ceil(-a / b) = -(a // b)``,
+    ``<= -a / b`` is ``<= floor(-a / b) = (-a) // b`` (``>=``, ``>``: their negations);
+    ``==`` and ``!=`` where ``b`` divides ``a`` only::
+
+        >>> unit_coefficient(Sym((("t", 2), ("u", -2)), -5), "t", "<")  # 2t - 2u < 5
+        (Sym((("t", 1), ("u", -1)), -3), '<')                          # t - u < 3
+    """
+    b = dict(diff.terms)[name]
+    if b in (1, -1):
+        return diff, op
+    if b < 0:
+        diff, op, b = diff.scale(-1), _FLIP[op], -b
+    a = diff.const
+    if any(c % b for n, c in diff.terms) or op in ("==", "!=") and a % b:
+        return None
+    const = a // b if op in ("<", ">=", "==", "!=") else -((-a) // b)
+    return Sym(tuple((n, c // b) for n, c in diff.terms), const, diff.sources), op
 
 
 # the most comparisons one loop is split at (a plan grows by one per restart)
@@ -165,7 +242,8 @@ MAX_SPLITS = 3
 def describe(conds: list[dict]) -> str:
     """The split conditions as ``b*trip + c + k*outer1 op 0``, for the log."""
     def one(cond):
-        outer = "".join(f" + {c}*outer{d}" for d, c in cond["outer"])
+        outer = "".join(f" + {c}*outer{d}" for d, c in cond["outer"]) + \
+            "".join(f" + {c}*{source}" for _, c, source in cond.get("sizes", ()))
         return f"{cond['b']}*trip + {cond['const']}{outer} {cond['op']} 0"
     return " and ".join(one(c) for c in conds)
 
@@ -213,7 +291,8 @@ class IndexSplits:
         point = getattr(e.__cause__, "point", None)
         splits = self.output.__dict__.get("index_splits", {})
         cond = splits.get((self.code, inst.index))
-        if cond is None or cond in conds or len(conds) >= MAX_SPLITS or point is None or \
+        if cond is None or cond in conds or point is None or \
+                len([c for c in conds if c["levels"] == cond["levels"]]) >= MAX_SPLITS or \
                 point.index != inst.index or point.code is not self.code or \
                 _BRANCH not in point.reason.reason:
             return
@@ -233,11 +312,14 @@ class IndexSplits:
         log."""
         parent = self.output.loop_scope
         nested = parent is not None
-        if any(depth > len(_chain(parent) or []) for c in conds for depth, _ in c["outer"]):
-            # (the loop where an enclosing loop's trip is unrolled, its index an int:
-            # the comparison reads no index around it, and the loop is any loop node)
+        # (the conditions noted where as many loop nodes enclose this loop as here: in
+        # an enclosing loop's unrolled first trip its index is an int, and a condition
+        # noted there, or one that reads that index, splits the loop nowhere else;
+        # where none is left the loop is any loop node)
+        conds = of_levels(conds, parent)
+        if not conds:
             return super().loop_node(inst, it)
-        triangular = triangular_iterator(self, it)
+        triangular, known = triangular_iterator(self, it), None
         if triangular:
             rest = SymbolicRest(it.start, it.step, it.left()) if it.step in (1, -1) \
                 else None
@@ -249,11 +331,17 @@ class IndexSplits:
             if arrivals == 0:
                 return False   # (the first trip unrolled, as for any loop node)
             rest = rest_of(it)
+            known = facts(self.output)
+            if isinstance(rest, SymbolicRest):
+                known.append(count_fact(trip_count(rest), arrivals,
+                                        self.config.loop_unroll_limit))
         try:
-            if rest is None or not nested and not isinstance(rest, range):
+            if rest is None or not nested and not isinstance(rest, range) and not (
+                    isinstance(rest, SymbolicRest) and rest.step in (1, -1) and
+                    not any(is_unbacked(n) for n in as_sym(rest.count).symbols)):
                 raise NotALoopNode("a stepped range or a count that changes between "
                                    "calls")
-            segments = split_rest(self, rest, conds, parent)
+            segments = split_rest(self, rest, conds, parent, known if not nested else None)
             body = self.ip   # (each segment's trace ends back at the FOR_ITER)
             for k, (seg, count_one, offset) in enumerate(segments):
                 self.ip = body
@@ -261,6 +349,9 @@ class IndexSplits:
             if not segments:   # (no trip anywhere)
                 it.done = True
                 self.output.side_effects.mutate(it)
+        except LeavesRange as e:
+            self._split_enclosing(parent, e)
+            self._refuse(inst, nested, f"split at {describe(conds)}: {e}")
         except NotALoopNode as e:
             self._refuse(inst, nested, f"split at {describe(conds)}: {e}")
         except Exception as e:  # noqa: BLE001 (anything a segment cannot be: unroll)
@@ -269,28 +360,65 @@ class IndexSplits:
             self._refuse(inst, nested, f"split at {describe(conds)}: {why_not(e)}")
         return True
 
+    def _split_enclosing(self, parent, e: LeavesRange) -> None:
+        """Clamping proved per enclosing trip: where this loop's split point leaves its
+        range at some enclosing trips only (``LeavesRange``), start over with the
+        enclosing loop whose index that reads split where it does (``e.diff op 0``),
+        so that in each of its segments the clamp holds at every corner::
+
+            for i in range(n):          # m < n: j < i is j < min(i, m); the i loop
+                for j in range(m):      # splits at i - m <= 0, and in each of its
+                    if j < i: ...       # segments the j loop's split point is i or m
+
+        Nothing where that loop cannot take another condition (it returns, and the
+        caller unrolls this loop, as before)."""
+        found = split_condition(parent, e.diff, e.op)
+        if found is None:
+            return
+        loop, cond = found
+        plan = loop.tx.loop_plan(loop.inst)
+        conds = plan.counters["split"] if plan is not None and plan.kind == "split" \
+            else []
+        if cond in conds or \
+                len([c for c in conds if c["levels"] == cond["levels"]]) >= MAX_SPLITS:
+            return
+        conds = [*conds, cond]
+        try:
+            loop.tx.refuse_loop_node(loop.inst, f"an inner loop's split point leaves its "
+                                     f"range at some trips; split at {describe(conds)}",
+                                     {"split": conds}, kind="split")
+        except RestartAnalysis as restart:
+            restart.nested_refusal = True   # (passed on by the loops in between)
+            raise
+
     def _segment(self, inst, it, seg, count_one: bool, offset: Sym, last: bool) -> None:
         """One segment: a plain loop node over a range of ints, else one whose count
         follows the enclosing trips (it may run none, ``TriangularScope``)."""
-        scope = SegmentLoopScope(self, inst, it, seg, {}) if isinstance(seg, range) else \
+        plain = isinstance(seg, range) or self.output.loop_scope is None   # (a frame's
+        # loop whose count is a size symbol: each segment runs a trip for every size)
+        scope = SegmentLoopScope(self, inst, it, seg, {}) if plain else \
             SegmentTriangularScope(self, inst, it, seg, {}, None, span=seg.count)
         # (each segment's comparison is decided by ``decide`` as its body is traced)
         scope.count_one, scope.offset = count_one, offset
         scope.exit_index = None if last else inst.index
         scope.trace_body()
-        if not isinstance(seg, range):
+        if not plain:
             check_promoted(scope, scope.promoted)
         with unwatched(self.locals):   # (nested: the outer body's locals)
             scope.finish()
 
 
-def split_rest(tx, rest, conds: list[dict], parent) -> list[tuple]:
+def split_rest(tx, rest, conds: list[dict], parent, known=None) -> list[tuple]:
     """The segments of ``rest`` (a range, or a ``SymbolicRest`` whose start and count
     follow the enclosing trips) on which each of ``conds`` has one value: ``(rest of
     the segment, whether it has one trip, the loop's trip at its first)``, in order,
     those that never run left out.
     The bounds of all the conditions' intervals, clamped, must be in one order at
-    every corner of the enclosing trips (else no split: ``NotALoopNode``)."""
+    every corner of the enclosing trips (else no split: ``NotALoopNode``); for a loop
+    of the frame whose count is a size symbol (``known``: the facts its guards keep),
+    for every size (``symbolic_splits``)."""
+    if known is not None and not as_sym(trip_count(rest)).is_constant():
+        return _symbolic_segments(tx, rest, conds, known)
     chain = _chain(parent) or []
     if parent is not None and not chain:
         raise NotALoopNode("a loop in a while loop's body")
@@ -298,6 +426,13 @@ def split_rest(tx, rest, conds: list[dict], parent) -> list[tuple]:
     if not region:
         raise NotALoopNode("the enclosing trips have no corners to check")
     count = as_sym(trip_count(rest))
+    counts = [count.evaluate(t) for t in region]
+    if all(c <= 0 for c in counts):
+        return []   # (no trip at any enclosing trip here)
+    if any(c < 0 for c in counts):
+        # (a triangular count below 0 at some enclosing trips: no bound is clamped
+        # into ``[0, count]`` there; the enclosing loop splits where it crosses 0)
+        raise LeavesRange(count, ">=")
     bounds = [Sym((), 0), count]
     for cond in conds:
         bounds += [_clamped(b, count, region) for b in _interval_of(cond, chain)
@@ -318,13 +453,47 @@ def split_rest(tx, rest, conds: list[dict], parent) -> list[tuple]:
     return segments
 
 
+def _symbolic_segments(tx, rest, conds: list[dict], known: list) -> list[tuple]:
+    """``split_rest`` of a frame's loop whose count is a size symbol."""
+    count = as_sym(trip_count(rest))
+    hints = tx.output.shape_env.hints
+    if not holds(count, known, hints):
+        raise NotALoopNode("the trip count may be below 0 for some sizes")
+    bounds = [Sym((), 0), count]
+    for cond in conds:
+        for b in _interval_of(cond, []):
+            if b is not None:
+                clamped = clamped_symbolic(b, count, known, hints)
+                if clamped is None:
+                    raise NotALoopNode("the split point may leave the range for some sizes")
+                bounds.append(clamped)
+    bounds = ordered_symbolic(bounds, hints, known)
+    if bounds is None:
+        raise NotALoopNode("the split points are in no one order for every size")
+    segments = []
+    for lo, hi in zip(bounds, bounds[1:]):
+        n = hi - lo
+        if always_nonnegative(n.scale(-1), known):
+            continue
+        if not holds(n - Sym((), 1), known, hints):
+            raise NotALoopNode("a segment may run no trip for some sizes")
+        start = as_sym(rest.start) + lo.scale(rest.step)
+        segments.append((SymbolicRest(_value(start, hints), rest.step, _value(n, hints)),
+                         n.is_constant() and n.const == 1, lo))
+    return segments
+
+
 def _interval_of(cond: dict, chain: list) -> tuple:
     """The trips ``[lo, hi)`` on which ``cond`` is true (false, for ``!=``), each an
     affine ``Sym`` of the enclosing trips or None (unbounded on that side)."""
     a = Sym((), cond["const"])
+    for name, c, source in cond.get("sizes", ()):
+        a = a + Sym(((name, c),), 0, ((name, source),))
     for depth, c in cond["outer"]:
-        name = chain[depth - 1].symbol
-        a = a + Sym(((name, c),), 0, ((name, name),))
+        loop = chain[depth - 1]   # (its loop's trip: ``offset + trip`` of a segment)
+        a = a + Sym(((loop.symbol, c),), 0, ((loop.symbol, loop.symbol),))
+        if isinstance(loop, Segment):
+            a = a + loop.offset.scale(c)
     op = cond["op"]
     if cond["b"] == -1:
         a, op = a.scale(-1), _FLIP[op]
@@ -354,7 +523,21 @@ def _clamped(bound: Sym, count: Sym, region: list[dict]) -> Sym:
         return count
     if all(0 <= b <= c for b, c in at):
         return bound
-    raise NotALoopNode("the split point leaves the range at some trips")
+    # (past 0 at some corners and not at others: the enclosing loop splits where the
+    # bound crosses 0, else where it crosses the count)
+    crosses_zero = any(b < 0 for b, _ in at) and any(b > 0 for b, _ in at)
+    raise LeavesRange(bound if crosses_zero else bound - count,
+                      ">=" if crosses_zero else "<=")
+
+
+class LeavesRange(NotALoopNode):
+    """A split point inside the range at some enclosing trips and past one of its ends
+    at others: ``diff op 0`` (affine in the enclosing trips) is where that changes, a
+    condition to split the enclosing loop at (``IndexSplits._split_enclosing``)."""
+
+    def __init__(self, diff: Sym, op: str):
+        super().__init__("the split point leaves the range at some trips")
+        self.diff, self.op = diff, op
 
 
 def _value(sym: Sym, hints: dict):

@@ -211,6 +211,13 @@ class BodyState:
         tx = self.tx
         slot_ids = {id(v) for v in self.slots}
         dead = dead_after(tx, self.after_index())
+        for name in set(tx.locals) - set(self.entry_locals):
+            # a local the body binds before it reads it, unbound before the loop and
+            # dead after it (Gauss-Jordan's ``f = A[k, p]`` in one way of ``if k !=
+            # p``): no trip's value is read after the loop, so it is unbound again
+            if name in dead and self.watched.first.get(name) == "write" and \
+                    not self.watched.opaque:
+                tx.drop_temporary(name)
         if set(tx.locals) != set(self.entry_locals):
             raise NotALoopNode("the body adds or deletes locals")
         counters = {}

@@ -85,6 +85,7 @@ from .loop_facts import (
 from .loop_index_fit import IndexFit
 from .loop_shape_names import shape_hint, unsupported_for_break
 from .nested_loops import NestedScope, may_nest, unwatched
+from .picked_numbers import Picked, carry_picked, enter_picked, exit_picked, leave_picked
 from .reached_carries import ReachedCarries, reach_arrays
 
 # the break point kind of a loop that is no node inside another loop node's body: it
@@ -165,6 +166,7 @@ class LoopNodes:
             scope = LoopScope(self, inst, it, rest_of(it),
                               (plan.counters or {}) if plan and plan.kind != "split"
                               else {})
+            scope.picks_numbers = True   # (a number picked per trip: picked_numbers)
             scope.trace_body()
             with unwatched(self.locals):   # (nested: the outer body's locals)
                 scope.finish()
@@ -264,7 +266,9 @@ class LoopScope(NestedScope, IndexFit, AttrCounters, BodyState, ReachedCarries):
         self.facts = self._known_facts()
         # locals every trip stores before it reads them: not carried (``row`` in
         # ``for row in x``); after the loop they hold the last trip's value (``temps``)
-        self._enter(tx.info.written_first(inst.index), inst.target)
+        # (numbers picked per trip, as scalars: carried, though no trip reads them:
+        # a trip whose flag is false keeps the last one, ``picked_numbers``)
+        self._enter(tx.info.written_first(inst.index) - carry_picked(self), inst.target)
 
     def _slots_after(self, out, loop, written) -> None:
         """The slots' objects after the loop node ``loop``: a written one through
@@ -328,11 +332,15 @@ class LoopScope(NestedScope, IndexFit, AttrCounters, BodyState, ReachedCarries):
 
     def _check_slots(self) -> None:
         bases = {}
+        # a carried array that may be another one (``h`` after ``if sy > tol: h = ...``
+        # as a select in an unrolled trip, BFGS's outer loop): allowed where the body
+        # writes no carried array in place (``finish``), as in a while node: which
+        # object it is then changes no value the body computes (``is`` on it breaks,
+        # ``identity``). (A NumPy scalar is never written in place: ``best`` after
+        # ``if d[i] < best: best = d[i]`` is allowed whatever the body writes.)
+        self.may_be = any(v.may_be is not None and not getattr(v.meta, "scalar", False)
+                          for v in self.slots)
         for v in self.slots:
-            # (a NumPy scalar is never written in place: which object it is, ``best``
-            # after ``if d[i] < best: best = d[i]``, changes no value)
-            if v.may_be is not None and not getattr(v.meta, "scalar", False):
-                raise NotALoopNode("a carried array may be another one")
             base = memory_base(v.node)
             if base in bases:
                 raise NotALoopNode("two carried arrays share memory")
@@ -358,8 +366,9 @@ class LoopScope(NestedScope, IndexFit, AttrCounters, BodyState, ReachedCarries):
             tx.push(self.it.row(tx, index) if isinstance(self.it, RowIteratorVariable)
                     else index)
             for name, step in self.counters.items():
-                if "." not in name:   # (``local.attribute``: attr_counters)
+                if "." not in name and not isinstance(step, Picked):   # (attr_counters)
                     tx.locals[name] = ConstantVariable(self._counter(name, step, 0))
+            enter_picked(self)
             self.start_attr_counters()
             while True:
                 tx.step()
@@ -429,6 +438,7 @@ class LoopScope(NestedScope, IndexFit, AttrCounters, BodyState, ReachedCarries):
         """Check what one pass through the body did, then put the loop node in the
         graph and give the frame its state after the last iteration."""
         tx, out = self.tx, self.output
+        leave_picked(self)     # (numbers picked per trip: their scalars, as slots)
         self.carry_written()   # (arrays held in containers, written in place)
         self._check_effects()
         self.finish_attr_counters()
@@ -461,6 +471,9 @@ class LoopScope(NestedScope, IndexFit, AttrCounters, BodyState, ReachedCarries):
                 written |= cycle_of(perm, k)
         if shifted & written or any(nexts[k] in written for k in shifted):
             written |= shifted | {nexts[k] for k in shifted}   # (under either name)
+        if self.may_be and written:   # (``_check_slots``)
+            raise NotALoopNode("a carried array may be another one, and the body writes "
+                               "a carried array in place")
         results = tuple(self.slots[j].node if isinstance(j, int) else j.node
                         for j in nexts.values())
         self._check_temps()
@@ -492,7 +505,12 @@ class LoopScope(NestedScope, IndexFit, AttrCounters, BodyState, ReachedCarries):
                     "array": self.slots[k].meta, **out.current_loc,
                     "kind": ops.get("getitem").kind})
                 final[k] = ArrayVariable(node, self.slots[k].meta)
+                # (the trip's value may be an array from before it, a select's kept
+                # way: ``h`` when no trip took ``if sy > tol: h = ...``; so may the
+                # loop's, and ``is`` on it breaks, ``identity``)
+                final[k].may_be = _trip_value(nexts, k).may_be
         self._set_state(holders, final)
+        exit_picked(self)
         for t, (name, var) in enumerate(self.temps, start=len(self.slots)):
             meta = self.at_last_trip(var.meta)
             node = out.graph.call("getitem", (loop, t), meta={
@@ -545,3 +563,13 @@ class LoopScope(NestedScope, IndexFit, AttrCounters, BodyState, ReachedCarries):
         self.seen = (decisions, ranges)
         if any(self.symbol in expr for expr in new) or self.symbol in trace.pins:
             raise NotALoopNode("the body branches on the index or uses it as a plain int")
+
+
+def _trip_value(nexts: dict, k: int):
+    """The Variable slot ``k`` holds at the end of a trip (``nexts``: ``finish``'s):
+    its own, or, for one that takes another slot's (a shift register ``u_prev, u =
+    u, u_next``), the new array at the end of that chain."""
+    nxt = nexts[k]
+    while isinstance(nxt, int):
+        nxt = nexts[nxt]
+    return nxt

@@ -21,6 +21,7 @@ from .number_compares import is_deferred_bool
 from .quotients import quotient_use
 from .raising_checks import as_a_check, size_check
 from .size_and_or import copied_operand
+from .size_chains import leaves_chain_flag
 from .while_loops import tests_loop_next
 
 BINARY_OPS = {
@@ -173,7 +174,8 @@ class Operators:
         # computes, which ``bool()`` leaves as it is: ``if rng.random() < eps`` breaks
         # at the jump on 3.13 as on 3.11, number_compares.py)
         if to_bool and not tests_loop_next(self, result) and not is_deferred_bool(result) \
-                and not self._negated_after(result):
+                and not self._negated_after(result) and \
+                not leaves_chain_flag(self, inst, result):   # ``lo <= x[i] < hi``
             truth = self._truth_at(inst, result)
             if truth is SELECTED:
                 return

@@ -103,6 +103,9 @@ def apply_writes(tx, flag, ways: list, into: list | None = None) -> bool:
         # the floating-point guard and rerun where one reports, as for a
         # ``branch_select``; ``raising.raising_nodes``)
         chosen.node.meta["may_raise"] = True
+        # (a held-back write's choice: the numpy backend may write it as the ``if``,
+        # storing only where the flag says, backends/numpy_backend/select_code.py)
+        chosen.node.meta["store_select"] = True
         if into is None:
             tx.setitem(obj, index, chosen)
         else:

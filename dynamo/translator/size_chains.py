@@ -34,6 +34,18 @@ Anything else (a longer chain, a right link with side effects or a jump, inside 
 loop node or a ``try``) keeps the break the first link had ("a data-dependent size ...
 used as a Python value: a comparison").
 
+The same for a chain of array data, ``if lo <= x[i] < hi:`` (issue #19), where the
+first link is a 0-d NumPy bool of the graph (``_data_flag``), in the ``if`` form only,
+also in a loop node's body, where a select may be made (``branch_selects``: the graph
+may be rerun): the right link must add one comparison op and nothing else
+(``_right_flag``: no getitem, no arithmetic), which is marked as one that may raise
+(run where Python would not, it may report "invalid" for a NaN on some builds: the
+frame reruns), and the chain is ``first & second``, a NumPy bool, at the second jump,
+whose ``if`` is then a select or the break it was. The first link's cleanup block is
+dead in that trace (``tx.chain_cleanup``, which ``branch_selects._plan`` skips); on
+3.13+ the links' ``COMPARE_OP`` leave their ``bool()`` to the jumps
+(``leaves_chain_flag``).
+
     >>> # 3.13, at POP_JUMP_IF_FALSE of ``lo <= len(b) <= hi`` with (1 <= u0) popped:
     >>> chain_jump(tx, jump, first)
     True                       # tx.ip: the second jump; on the stack (1 <= u0) & (u0 <= 3)
@@ -41,12 +53,15 @@ used as a Python value: a comparison").
 
 from __future__ import annotations
 
+from .. import ops
 from ..graph import CALL
 from ..ops.signals import may_signal
+from ..raising import rerun_on_raise
 from ..variables import ConstantVariable
 from ..variables.size_values import SizeTruthVariable, truth_logic
 from .base import TranslatorBase
 from .branch_selects import NotASelect, _read_arguments, _State
+from .raising_checks import _flag
 
 # What the right link may run: loads, calls, arithmetic and its comparison; no jump
 # (a longer chain), no store, no COPY/SWAP (that is a third link's).
@@ -61,6 +76,7 @@ _PURE = frozenset({"sym_truth", "sym_int", "sym_size"})
 _MAX_STEPS = 200
 _SKIPPED = frozenset({"NOP", "NOT_TAKEN"})
 _GOTO = frozenset({"JUMP_FORWARD", "JUMP", "JUMP_NO_INTERRUPT"})
+_BACK = frozenset({"JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT"})
 _ENDS = frozenset({"RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS", "RERAISE"})
 _CONDITIONAL = frozenset({
     "POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_FORWARD_IF_FALSE",
@@ -72,8 +88,8 @@ def chain_jump(tx, jump, first) -> bool:
     link: keep the chain (module docstring) and return True; False where it is no
     chain or cannot be kept (nothing changed, or the attempt added nodes and this
     raises the break ``first`` has, so that the frame starts over and breaks here)."""
-    if not isinstance(first, SizeTruthVariable) or jump.name not in _CONDITIONAL or \
-            "FALSE" not in jump.name:
+    if not (isinstance(first, SizeTruthVariable) or _data_flag(first)) or \
+            jump.name not in _CONDITIONAL or "FALSE" not in jump.name:
         return False
     insts, i = tx.info.insts, jump.index
     if i < 3:
@@ -114,7 +130,10 @@ def _keep(tx, first, start: int, cleanup_end: int, value_form: bool) -> bool:
     """Trace the right link from ``start`` on the stack ``[..., b]``; where it is kept
     and the cleanup path (from ``cleanup_end``) goes where a false chain goes on, push
     ``first & second`` and go on after the right link (the ``if`` form: at its jump)."""
-    if tx.output.loop_scope is not None or tx.in_try() or not tx.stack:
+    flags = _data_flag(first)   # (``lo <= x[i] < hi``: two 0-d bools of the graph)
+    if tx.in_try() or not tx.stack or not flags and tx.output.loop_scope is not None or \
+            flags and not (tx.config.branch_selects and value_form is False and
+                           rerun_on_raise(tx.output, loops=True)):
         return False
     insts = tx.info.insts
     end = start
@@ -133,10 +152,14 @@ def _keep(tx, first, start: int, cleanup_end: int, value_form: bool) -> bool:
             false_way = then.target if "FALSE" in then.name else after + 1
             ok = then.name in _CONDITIONAL and _same_path(insts, false_way, cleanup_end)
         added = [n for n in tx.output.graph.nodes if n not in nodes and n.op == CALL]
-        if not ok or any(n.target not in _PURE and may_signal(n) for n in added) or \
+        if flags:
+            _right_flag(second, added)
+        elif not ok or any(n.target not in _PURE and may_signal(n) for n in added) or \
                 not (isinstance(second, SizeTruthVariable) or
                      isinstance(second, ConstantVariable) and type(second.value) is bool):
             raise NotASelect("not kept")
+        if not ok:
+            raise NotASelect("the cleanup goes elsewhere")
     except NotASelect:
         entry.restore(tx)
         if any(n not in nodes for n in tx.output.graph.nodes):
@@ -144,9 +167,59 @@ def _keep(tx, first, start: int, cleanup_end: int, value_form: bool) -> bool:
         return False
     entry.restore(tx)
     tx.pop()   # b
-    tx.push(truth_logic(tx, "bitwise_and", first, second))
+    tx.push(_both(tx, first, second) if flags
+            else truth_logic(tx, "bitwise_and", first, second))
     tx.ip = after
+    if flags:   # (the cleanup block, ``POP_TOP`` and its jump, runs no more in this
+        # trace: a select at the second jump may skip it, ``branch_selects._plan``)
+        tx.chain_cleanup = (after, frozenset(range(cleanup_end - 1, cleanup_end + 1)))
     return True
+
+
+# The ops a right link of two 0-d bools may add: its comparison (a NumPy comparison
+# of NumPy scalars or numbers neither raises nor writes; it may report "invalid" for
+# a NaN on some NumPy builds: the node is marked, and the graph reruns where it does)
+_COMPARISONS = frozenset(prefix + name for prefix in ("", "scalar_") for name in (
+    "less", "less_equal", "greater", "greater_equal", "equal", "not_equal"))
+
+
+def _data_flag(v) -> bool:
+    """A 0-d bool of the graph that an ``if`` tests (``lo <= x[i]``: a NumPy bool)."""
+    flag = _flag(v)
+    return flag is v and v.meta.dtype.kind == "b" and v.meta.kind == ops.NUMPY
+
+
+def _both(tx, first, second):
+    """``first & second`` of the two links' NumPy bools: a NumPy bool, true where both
+    are (as ``first and second``), NumPy's operator (a ufunc call costs ~1 us a trip
+    in the numpy backend's loop; tier 2 compiles either)."""
+    return tx.binary_op("bitwise_and", first, second)
+
+
+def _right_flag(second, added: list) -> None:
+    """The right link of a chain of 0-d bools (``x[i] < hi``): a NumPy bool made by one
+    comparison op and nothing else; that op is run where Python would not (the first
+    link false), so it is marked as one that may raise: the graph runs under the
+    floating-point guard and reruns where it reports (``raising.raising_nodes``)."""
+    if not _data_flag(second) or len(added) != 1 or added[0].target not in _COMPARISONS \
+            or second.node is not added[0]:
+        raise NotASelect("the right link is no comparison of 0-d values")
+    added[0].meta["may_raise"] = True
+
+
+def leaves_chain_flag(tx, inst, result) -> bool:
+    """3.13+: does ``COMPARE_OP`` ``inst`` (with its ``bool()``) leave ``result``, a 0-d
+    bool of the graph, to the jump after it, as a link of a chain (``chain_jump``
+    keeps both links)? The first link (``SWAP 2; COPY 2; COMPARE_OP; POP_JUMP_IF_FALSE
+    L``, ``L: POP_TOP``) and the right link while ``_trace_right`` traces it."""
+    if not _data_flag(result):
+        return False
+    if getattr(tx, "right_link", False):
+        return True
+    insts, i = tx.info.insts, inst.index
+    jump = insts[i + 1] if i + 1 < len(insts) else None
+    return jump is not None and jump.name in _CONDITIONAL and "FALSE" in jump.name and \
+        _first_link(insts, i) and _at(insts, jump.target, ("POP_TOP",))
 
 
 def _trace_right(tx, entry: _State, start: int, end: int):
@@ -158,19 +231,23 @@ def _trace_right(tx, entry: _State, start: int, end: int):
         at = tx.ip
         if not start <= at < end or steps > _MAX_STEPS or tx.done:
             raise NotASelect("not straight code")
+        tx.right_link = True   # (3.13: the link's ``bool()`` is left to the jump)
         try:
             TranslatorBase.step(tx)
         except Exception as e:  # noqa: BLE001 (a break, an error: Python decides)
             raise NotASelect(str(e)) from None
+        finally:
+            tx.right_link = False
         steps += 1
         if tx.ip != at + 1:
             raise NotASelect("a jump")
         if tx.info.insts[at].name == "COMPARE_OP" and len(tx.stack) == depth:
             break
+    now = dict(tx.locals)   # (a copy: a loop body's ``WatchedLocals.items()`` reads all)
     if entry.changed(tx) is not None or \
             any(a is not b for a, b in zip(tx.stack[:-1], entry.stack[:-1])) or \
-            tx.locals.keys() != entry.locals.keys() or \
-            any(v is not entry.locals[k] for k, v in tx.locals.items()):
+            now.keys() != entry.locals.keys() or \
+            any(v is not entry.locals[k] for k, v in now.items()):
         raise NotASelect("the right link changed the frame")
     return tx.stack[-1]
 
@@ -226,8 +303,8 @@ def _same_path(insts, a: int, b: int, limit: int = 64) -> bool:
             return True
         if a >= len(insts) or b >= len(insts) or not _same_inst(insts[a], insts[b]):
             return False
-        if insts[a].name in _ENDS:
-            return True
+        if insts[a].name in _ENDS or insts[a].name in _BACK:
+            return True   # (the same jump back: to the same loop head)
         a, b = a + 1, b + 1
     return False
 

@@ -31,7 +31,8 @@ test_import_graph.py`` checks it):
          < dask_arrays < errstate
          < class_facts < class_writes < library_attributes < opaque < objects
          < super_lookup < random_objects < lifetimes < deques < deque_stacks < list_windows
-         < float_windows < int_choices < unread_dicts < unread_sets < unread_ordered_dicts
+         < identity_generators < float_windows < int_choices < unread_dicts < unread_sets
+         < unread_ordered_dicts
          < loggers < iteration
          < conversions < builtins < value_kinds < builder
 

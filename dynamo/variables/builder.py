@@ -321,7 +321,7 @@ def _unread_list(tx, value: list, source: Source, changing: bool,
         var.live = value
     if _rebuildable(source):    # (``lrs[i]``: one item, see ListVariable.getitem)
         var.item_at = functools.partial(_item_at, tx, value, source, changing)
-        var.visible_ends = functools.cache(functools.partial(_visible_ends, value))
+        var.visible_ends = functools.cache(functools.partial(_visible_ends, value, changing))
     if _rebuildable(source) and not changing:   # (``buf[pos] = t``: ``_set_unread``)
         var.fixed_length = functools.cache(functools.partial(_fixed_length, tx, value, source))
     if changing:    # (``tokens[-1]``: the last item alone, see ListVariable._from_end)
@@ -329,8 +329,10 @@ def _unread_list(tx, value: list, source: Source, changing: bool,
             out.shape_env.new_length, source, len(value)))
         var.item_from_end = functools.cache(
             lambda k: wrap(tx, value[k], ItemSource(source, k)))
-        var.window = functools.partial(window_of, functools.partial(_window, tx, value, source),
-                                       var)
+        # (``window_of`` gets the list at the call, ``self.window(self, ...)``: a partial
+        # holding ``var`` would be a cycle, and the real list would live until the cyclic
+        # GC after the trace, its items' ``__del__`` late)
+        var.window = functools.partial(window_of, functools.partial(_window, tx, value, source))
     return var
 
 
@@ -342,13 +344,24 @@ def _fixed_length(tx, value: list, source: Source) -> int:
     return len(value)
 
 
-def _visible_ends(value: list) -> bool:
+def _visible_ends(value: list, changing: bool = False) -> bool:
     """Does an item of ``value`` have an end the program sees now (a ``__del__``, a weak
     reference; held directly or in a tuple)? Then an item set at an index reads the
     items (``_set_unread``), so that the store is checked by ``break_at_drop``: the
     glue's store would drop it after the graph, not where the program's store does.
-    (Not guarded: such an object put in later by code outside the trace is not seen.)"""
-    return len(value) > MAX_TRACED_ITEMS or any(visible_ends_held(v) for v in value)
+    A list of fixed length past ``MAX_TRACED_ITEMS`` counts as one that has; one whose
+    length changed (a replay buffer of 10,000 transitions) is looked through, once
+    per trace. (Not guarded: such an object put in later by code outside the trace is
+    not seen.)
+
+        >>> class Noisy:
+        ...     def __del__(self): print("freed")
+        >>> _visible_ends([1, (2, Noisy())]), _visible_ends([None] * 4)
+        (True, False)
+    """
+    if len(value) > MAX_TRACED_ITEMS and not changing:
+        return True
+    return any(visible_ends_held(v) for v in value)
 
 
 def _window(tx, value: list, source: Source, keep: int, step: int = 1) -> ListVariable:

@@ -37,11 +37,13 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass
 
-from dynamo.guards import EXPR, Guard, Source
+from dynamo.guards import EXPR, FormSource, Guard, Source
 
 from ..symbolic.scalars import Expr, SymFloat, literal
 from .constant import ConstantVariable
 from .deques import DequeVariable
+from .dicts import DictViewVariable
+from .identity_generators import exhaust, yielded_container
 from .sequences import ListVariable
 
 # The builtins read so (each takes the items in order, as a tuple holds them)
@@ -92,7 +94,18 @@ def reduced(tx, fn, container) -> ConstantVariable | None:
     name = REDUCERS.get(fn)
     if name is None or tx.output.loop_scope is not None:
         return None         # (a loop node's body: its trips are not the call's start)
+    through = yielded_container(container)   # sum(v for v in h): the list h itself
+    if through is not None:
+        chosen = reduced(tx, fn, through[0])
+        if chosen is not None:
+            exhaust(through[1])
+        return chosen
     parts = _parts(container)
+    base = getattr(container, "held_source", None) or getattr(container, "source", None)
+    if parts is None and _values_view(container):   # max(d.values()) of an unread dict
+        parts = container.dict.appended_values(tx)
+        parts = parts and (parts[0], None, parts[1])
+        base = FormSource(container.dict.source, "{}.values()")
     if parts is None:
         return None
     value, keep, new = parts
@@ -100,9 +113,8 @@ def reduced(tx, fn, container) -> ConstantVariable | None:
     extra = [_runtime(env, v) for v in new]
     if any(e is None for e in extra):
         return None
-    if not new and not _nonempty(container):
+    if not new and not _nonempty(tx, container):
         return None         # (an empty one: max raises, sum is the int 0)
-    base = getattr(container, "held_source", None) or container.source   # (list_windows)
     source = ReducedSource(base, name, keep, tuple(e[0] for e in extra),
                            tuple(e[1] for e in extra), max((e[2] for e in extra), default=0))
     if source in env.dynamic.static:
@@ -138,8 +150,17 @@ def _parts(container):
     return None
 
 
-def _nonempty(container) -> bool:
+def _values_view(container) -> bool:
+    """``d.values()`` of a dict read by the keys the trace touches (``unread_dicts``)."""
+    return isinstance(container, DictViewVariable) and container.kind == "values" and \
+        hasattr(container.dict, "appended_values")
+
+
+def _nonempty(tx, container) -> bool:
     """Does the container hold an item (a decision on its changing length)?"""
+    if isinstance(container, DictViewVariable):
+        n = container.dict.length(tx)
+        return n is not None and bool(n >= 1)
     if isinstance(container, DequeVariable):
         return bool(container.length() >= 1)
     return container.length is not None and bool(container.length() >= 1)

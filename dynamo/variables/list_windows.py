@@ -143,7 +143,7 @@ def window_of(make, lst: ListVariable, tx, index) -> ListVariable | None:
     ``[-k::s]``, see ``_stepped``), as the last ``k`` appended items or a
     ``WindowVariable`` (``make(keep)``: the last ``keep`` items held, or None); None
     where it does not apply (the items are read as before). The builder binds
-    ``make`` and ``lst`` as ``lst.window``."""
+    ``make`` as ``lst.window``, called ``lst.window(lst, tx, index)``."""
     if not lst.is_unread() or lst.edits or \
             tx.output.loop_scope is not None or not index.is_constant():
         return None        # (a loop node's body: its trips are not the call's start)

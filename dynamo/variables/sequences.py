@@ -189,7 +189,7 @@ class ListVariable(SequenceVariable):
     # unread, from a rebuildable source, whose length or items changed: the real list
     # (``float_windows``: ``sum(losses)`` computed by the call), else None
     live = None
-    # unread, a list whose length changed between calls: (tx, index) -> ``lst[-k:]`` as
+    # unread, a list whose length changed between calls: (self, tx, index) -> ``lst[-k:]`` as
     # a list whose held items are read alone, or None (``list_windows``)
     window = None
     # unread, from a rebuildable source, whose length did not change: () -> its length,
@@ -318,7 +318,7 @@ class ListVariable(SequenceVariable):
         return ConstantVariable(None)
 
     def getitem(self, tx, index: Variable) -> Variable:
-        window = None if self.window is None else self.window(tx, index)
+        window = None if self.window is None else self.window(self, tx, index)
         if window is not None:
             return window
         item = self._from_end(index)
@@ -373,16 +373,16 @@ class ListVariable(SequenceVariable):
         = t`` with a list that grows to its capacity: no guard on its length or items).
         Of a list of fixed length, not where an item's end is visible now
         (``visible_ends``): the glue's store would drop it after the graph, where the
-        program's store ran its ``__del__``. (A list whose length changed is not
-        checked so: such a store drops it after the graph, a known difference.)
-        Out of bounds, the items are read and Python raises its ``IndexError``."""
+        program's store ran its ``__del__`` (a list whose length changed as well:
+        ``o.items[0] = v`` dropping an item with a ``__del__`` read by the rest of the
+        call). Out of bounds, the items are read and Python raises its ``IndexError``."""
         if not self.is_unread() or self.length is None and self.fixed_length is None or \
                 self.data is not None or not isinstance(index, ConstantVariable):
             return False
         key = index.value
         if type(key) is not int and not isinstance(key, SymInt):
             return False
-        if self.length is None and (self.visible_ends is None or self.visible_ends()):
+        if self.visible_ends is None or self.visible_ends():
             return False   # (read: an old item's end the program sees, ``break_at_drop``)
         n = self.symbolic_len() if self.length is not None else \
             self.fixed_length() + len(self.appended)

@@ -52,7 +52,7 @@ from ..symbolic.scalars import Expr
 from ..symbolic.sizes import Sym
 from .base import Variable
 from .constant import ConstantVariable
-from .dicts import DefaultDictVariable, DictVariable
+from .dicts import DefaultDictVariable, DictVariable, DictViewVariable
 from .first_key_iterators import FirstKeyIteratorVariable
 from .iterators import DictIteratorVariable
 from .lifetimes import break_at_drop
@@ -353,7 +353,28 @@ class UnreadDictVariable(DictVariable):
                 return value
             if len(args) > 1:
                 return default
+        if name == "values" and not args and not kwargs and self.is_unread():
+            return DictViewVariable(self, name)   # (a live view: read when it is read)
         return super().call_method(tx, name, args, kwargs)
+
+    def appended_values(self, tx) -> tuple | None:
+        """``d.values()`` while unread where the trace only added keys the dict did not
+        hold when the call started (each guarded absent), each once: (the values held
+        at the start, in order; the Variables added, in order): the view Python sees
+        then, without reading the keys (``max(self.best.values())`` after
+        ``self.best[self.epoch] = loss``, see ``float_windows``). None otherwise: a key
+        the trace overwrote keeps its place, one it deleted leaves (read whole)."""
+        if not self.is_unread() or tx.output.loop_scope is not None:
+            return None
+        keys = []
+        for op, index, _ in self._ops:
+            key = self._key(tx, index)
+            if op != "set" or key is None or key in keys:
+                return None
+            keys.append(key)
+        if any(self._held(tx, key) for key in keys):
+            return None
+        return list(self._live.values()), [self._view[key] for key in keys]
 
     def key_iterator(self) -> Variable:
         """``iter(d)``: lazy while unread (``first_key_iterators``)."""

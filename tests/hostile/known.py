@@ -487,20 +487,14 @@ ROUND37_BODIES: dict[str, Known | str] = {}
 ROUND38_STATE: dict[str, Known | str] = {}
 
 # Z12. Round 40, native half (prog_round40_native_*.py): tier 2 (the default "auto"
-#    reaches it) forced. (native-ulp-tolerance) tier 2's float32 ``exp`` is fastexp.exp32
-#    (within 1 ulp of the true value, at most 3 ulp from NumPy's SIMD exp: the stated
-#    4-ulp tolerance, docs/native.md "Tolerances"); ``exp(y * 0.01) - 1`` cancels, and
-#    the ulp becomes a relative difference of 4 % (-1.4901e-06 for -1.4305e-06).
-#    Found and fixed: a NumPy scalar stored by a basic index into a narrower integer
-#    array (``out[i] = a[i].sum()``, int8 ``out``) wrapped in tier 2 where NumPy raises
-#    OverflowError (native/stencils.py setitem).
-_ULP = Known("native-ulp-tolerance: float32 exp in tier 2 is within the stated 4 ulp of "
-             "NumPy's, and exp(y * 0.01) - 1 cancels it into a 4 % difference",
-             backends=("numpy",))
-ROUND40_NATIVE: dict[str, Known | str] = {
-    "round40_native/f32_exp_loop_native": _ULP,
-    "round40_native/f32_exp_loop_auto": _ULP,
-}
+#    reaches it) forced. (native-ulp-tolerance, fixed 2026-12-06 in round 41) tier 2's
+#    float32 ``exp`` was fastexp.exp32 (within the stated 4 ulp of NumPy's SIMD exp;
+#    ``exp(y * 0.01) - 1`` cancelled that into a 4 % relative difference): it is NumPy's
+#    own call now (native/elementwise.py no_loop_for), bit for bit. Found and fixed: a
+#    NumPy scalar stored by a basic index into a narrower integer array
+#    (``out[i] = a[i].sum()``, int8 ``out``) wrapped in tier 2 where NumPy raises
+#    OverflowError (native/stencils.py setitem). No entries.
+ROUND40_NATIVE: dict[str, Known | str] = {}
 
 KNOWN: dict[str, Known] = {
     pid: entry if isinstance(entry, Known) else Known(entry)

@@ -49,7 +49,8 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round36_steps", "round36_compares", "round36_seterr",
               "round37_triangles", "round37_keyed", "round37_counts", "round37_selves",
               "round37_bodies", "round38_state", "round38_flow", "round39_numbers",
-              "round39_loops", "round40_state", "round40_loops", "round40_native")
+              "round39_loops", "round40_state", "round40_loops", "round40_native",
+              "round41_loops", "round41_buffers")
 
 
 def _runs(text):

@@ -428,11 +428,7 @@ class Reservoir:
         return x.sum()
 
 
-@program(recompiles=3, why=NUMBER + "; full or not, and j < 4, decide branches",
-         known=(4, (
-                   "the list grows to 4 (its length a changing int, then full: an "
-                   "entry per side), and randrange's result, carried over its break, "
-                   "costs its first change and j < 4 an entry per side")))
+@program(recompiles=3, why=NUMBER + "; full or not, and j < 4, decide branches")
 def reservoir_sampling(wrap):
     r = Reservoir()
     f = wrap(r.offer)

@@ -366,11 +366,7 @@ class EpsilonGreedy:
         return a
 
 
-@program(recompiles=2, why=NUMBER + "; explore or exploit decides a branch",
-         known=(3, (
-                   "random.Random calls are breaks (explore or exploit: an entry per "
-                   "side), and the action carried over them costs its first change in "
-                   "the resume function")))
+@program(recompiles=2, why=NUMBER + "; explore or exploit decides a branch")
 def epsilon_greedy_actions(wrap):
     e = EpsilonGreedy()
     f = wrap(e.act)

@@ -5,7 +5,7 @@ of trips on which it has one value (``if i == j``, ``if j >= i``, ``if i == 0`` 
 ``if i == n - 1``, ``if t < warmup``, ``if k != p``, and two comparisons: ``if j < i:
 ... elif j == i:``). Before, each of these was unrolled ("the body
 branches on the index") and branchy Cholesky ran as plain Python behind a break.
-Conditions that are not affine (``i % 2``, ``i * j``) or read data keep that
+Conditions that are not affine (``i % 2``) or read data keep that
 behaviour.
 """
 
@@ -66,16 +66,6 @@ def odd_rows(A):
     for i in range(A.shape[0]):
         if i % 2:
             B[i] = A[i]
-    return B
-
-
-def product_of_indices(A):
-    n = A.shape[0]
-    B = A.copy()
-    for i in range(n):
-        for j in range(n):
-            if i * j == 4:
-                B[i, j] = 0.0
     return B
 
 
@@ -167,12 +157,13 @@ def test_warmup_segments():
 
 @pytest.mark.parametrize("fn, make, nodes", [
     (odd_rows, lambda: (_vector(36).reshape(12, 3),), 0),
-    (product_of_indices, lambda: (_vector(144).reshape(12, 12),), 0),
     (on_data, lambda: (_vector(12),), 1),
-], ids=["mod", "product", "data"])
+], ids=["mod", "data"])
 def test_not_affine_or_data_stays_unrolled(fn, make, nodes):
     """A condition that is not affine in the trips, or reads data, is no split: the
-    loop is unrolled as before (no loop node), with eager's results. (An ``if`` on
+    loop is unrolled as before (no loop node), with eager's results. (``i * j == 4``
+    with ``i`` an unrolled int is ``j == 4 / i``: tests/translator/
+    test_index_split_bounds.py.) (An ``if`` on
     data whose way writes the element, ``on_data``, is one loop node with the write
     chosen per trip: issue #19, tests/breaks/test_select_writes_in_loops.py.)"""
     args = make()

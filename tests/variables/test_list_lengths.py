@@ -129,3 +129,44 @@ def test_a_fixed_length_ring_is_written_unread(backend):
                     assert g[1] == w[1] and type(g[1]) is type(w[1])
     recompiles = [r for r in add.report.recompiles if r.call >= 1]
     assert len(recompiles) <= 1, "\n".join(map(str, recompiles))
+
+
+_FREED = []
+
+
+class _Noisy:
+    def __init__(self, k):
+        self.k = k
+
+    def __del__(self):
+        _FREED.append(self.k)
+
+
+class _Holder:
+    def __init__(self, items):
+        self.items = items
+
+
+def _store_then_read(o, x, v):
+    o.items[0] = v                 # drops items[0]: its __del__ runs here, plainly
+    return x * 2.0, list(_FREED)   # ... so the rest of the call sees it
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_a_store_into_a_list_whose_length_changed_frees_the_old_item_at_the_store(backend):
+    """Of a list whose length changed between calls, ``o.items[0] = v`` over an item
+    with a ``__del__`` runs it at the store (the items are read, ``break_at_drop``),
+    not after the graph (the glue's store); and the traced call keeps no item alive
+    until the cyclic GC (the list's ``window`` held the list Variable itself)."""
+    def run(fn):
+        seen = []
+        for n in (3, 4, 5, 3):
+            _FREED.clear()
+            o = _Holder([_Noisy(k) for k in range(n)])
+            y, freed = fn(o, np.ones(2), n)
+            del o
+            seen.append((y.tolist(), freed, list(_FREED)))
+        return seen
+    want = run(_store_then_read)
+    dynamo.reset()
+    assert run(dynamo.compile(_store_then_read, backend=backend)) == want

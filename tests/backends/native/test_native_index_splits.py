@@ -47,3 +47,26 @@ def test_split_loop_is_kernel_loops():
     assert re.search(r"^ +for trip\d+ in range\(1\):\n +pass$", kernel, re.M), kernel
     assert "objmode(" not in kernel, kernel
     same_in_tier_two(boundary_sweep, u)
+
+
+def lower_rect(A):
+    # ``j < i`` over ``range(m)`` with more rows than columns: the split point leaves
+    # the j range at i > m, so the i loop splits there too (``_split_enclosing``);
+    # ``3 * j >= 3 * i + 4`` is ``j >= i + 2`` (a coefficient of 3: ``unit_coefficient``)
+    n, m = A.shape
+    B = np.zeros_like(A)
+    for i in range(n):
+        for j in range(m):
+            if j < i:
+                B[i, j] = A[i, j]
+            elif 3 * j >= 3 * i + 4:
+                B[i, j] = 2.0 * A[i, j]
+    return B
+
+
+def test_rectangular_split_is_kernel_loops():
+    A = np.random.default_rng(1).standard_normal((17, 12))
+    kernel = "".join(s.split("def kernel", 1)[1] for s in kernel_sources(lower_rect, A))
+    assert len(re.findall(r"^ +for trip\d+ in range\(", kernel, re.M)) >= 4, kernel
+    assert "objmode(" not in kernel, kernel
+    same_in_tier_two(lower_rect, A)

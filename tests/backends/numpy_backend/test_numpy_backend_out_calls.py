@@ -102,8 +102,9 @@ def data(seed):
 
 def test_clip_writes_into_the_dead_astype():
     src = compiled_source(bins2d, *data(0))
-    # (astype has no out=: a cast into a kept buffer, then clip in place)
-    assert '_copyto(astype, multiply, casting="unsafe")' in src, src
+    # (astype has no out=: a cast into a kept buffer, then clip in place; ``x * 32``
+    # itself is a fresh array: a kept one would sit idle at the last product, idle_sites)
+    assert '_copyto(astype, (_multiply(x, 32)), casting="unsafe")' in src, src
     assert "_clip(astype, 0, 31, out=astype)" in src, src
     assert "_clip(astype_1, 0, 31, out=astype_1)" in src, src
 

@@ -33,7 +33,8 @@ def coordinate_sweep(x, y, beta):
 def test_the_choice_is_a_pick_not_np_where():
     x = np.linspace(-1, 2, 50)
     src = compiled_graph(soft_threshold, x, 0.1).__dynamo_source__
-    assert "_pick(" in src and "_where" not in src, src
+    # (both operands already named: Python's conditional expression, no call)
+    assert " if (0.0 > " in src and "_where" not in src, src
 
 
 def test_a_scalar_loop_body_picks_too():
@@ -124,10 +125,11 @@ def fill_from_float32(x, v):
 
 def test_a_chosen_element_is_stored_as_a_pick():
     """``x[i] = where(flag, hi, x[i])`` per trip of a loop node (issue #19): the
-    element stored is the operand chosen, no ``np.where`` call per trip."""
+    element stored is the operand chosen, no ``np.where`` call per trip: now the
+    ``if`` itself (select_code.py, issue #15; its tests: test_numpy_backend_select_code)."""
     x = np.linspace(-1, 2, 40)
     src = compiled_graph(clamp_each, x, 0.5).__dynamo_source__
-    assert "_pick(" in src and "_where" not in src, src
+    assert "_where" not in src, src
     fn = dynamo.compile(clamp_each, backend="numpy")
     for v in (x, -x, np.array([np.nan, -0.0, 3.0] * 5)):
         np.testing.assert_array_equal(fn(v, 0.5), clamp_each(v, 0.5), strict=True)
