@@ -183,6 +183,11 @@ SPECIAL_METHODS = ("__enter__", "__exit__", "__aenter__", "__aexit__")
 # NOT_TAKEN; POP_TOP; <b>; L:`` (translator/size_and_or.py).
 NOT_TAKEN_AFTER_BRANCH = PY314
 
+# 3.13+ conditional jumps test only True and False (``COMPARE_OP`` and ``TO_BOOL``
+# make the bool first): a NumPy bool left on the stack for a jump is taken as true.
+# 3.11/3.12's jumps call its ``__bool__`` (translator/size_chains.py).
+JUMPS_TEST_EXACT_BOOLS = PY313
+
 # The conditional jump generated code uses to skip forward on False: 3.11 names the
 # direction (``bytecode`` keeps 3.11's names), 3.12+ has only the one jump.
 POP_JUMP_FORWARD_IF_FALSE = "POP_JUMP_IF_FALSE" if PY312 else "POP_JUMP_FORWARD_IF_FALSE"

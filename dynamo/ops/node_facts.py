@@ -13,6 +13,7 @@ Example::
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,7 +87,9 @@ def made_bytes(node: Node) -> int:
     if node.meta.get("kind") == VIEW and not (node.target == "getitem" and len(node.args) > 1
                                               and _gathers(node.args[1])):
         return 0
-    return int(np.prod(meta.shape, dtype=np.int64)) * meta.dtype.itemsize
+    # (Python's product: a size past int64, ``np.zeros(10**20)`` that raises when it
+    # runs, is no overflow here)
+    return math.prod(int(d) for d in meta.shape) * meta.dtype.itemsize
 
 
 def _gathers(index) -> bool:

@@ -21,6 +21,7 @@ import pytest
 from check_calls import calls_match_eager
 
 import dynamo
+from dynamo.pyversion import JUMPS_TEST_EXACT_BOOLS
 
 BACKENDS = ("eager", "numpy")
 
@@ -59,12 +60,25 @@ def _data(n, seed):
 _CALLS = [(_data(n, s), -0.5, 0.5) for n in (12, 40) for s in (0, 1)]
 
 
+_PROGRAMS = [(keep_in_range, 12), (keep_in_range, 40), (count_in_range, 40)]
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize(("fn", "n"), [(keep_in_range, 12), (keep_in_range, 40),
-                                       (count_in_range, 40)])
-def test_a_chained_comparison_of_data_is_one_select(fn, n, backend):
+@pytest.mark.parametrize(("fn", "n"), _PROGRAMS)
+def test_a_chained_comparison_of_data_equals_eager(fn, n, backend):
     calls = [c for c in _CALLS if len(c[0]) == n]
     calls_match_eager(fn, dynamo.compile(fn, backend=backend), calls, [], fn.__name__)
+
+
+# 3.13+: a chain of data is kept only inside a loop node's body (size_chains._chain_flag:
+# elsewhere its ``if`` could break at a jump that takes a NumPy bool as true), and a
+# loop node's first trip is traced unrolled, outside it: the first link breaks there
+@pytest.mark.xfail(JUMPS_TEST_EXACT_BOOLS, strict=True,
+                   reason="3.13+: chains of data outside a loop node's body break")
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(("fn", "n"), _PROGRAMS)
+def test_a_chained_comparison_of_data_is_one_select(fn, n, backend):
+    calls = [c for c in _CALLS if len(c[0]) == n]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         report = dynamo.explain(fn, backend=backend)(*copy.deepcopy(calls[0]))
