@@ -236,6 +236,11 @@ class LoopScope(NestedScope, IndexFit, AttrCounters, BodyState, ReachedCarries):
     """One attempt at a loop node: the frame's state at the loop, the body graph, and
     what the body read and changed."""
 
+    # a plain ``for`` node of ``LoopNodes.loop_node`` may carry numbers its ``if``s pick
+    # per trip (picked_numbers.py), and the most its counters step in one trip, summed
+    picks_numbers = False
+    picked_steps = 0
+
     # all trips of a range whose count the data decides (``data_trips.DataTripScope``):
     # no trip was unrolled, and the count has no value
     data_trips = False

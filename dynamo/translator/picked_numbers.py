@@ -33,7 +33,7 @@ the loop) and then:
 
 Exact: ``np.int64`` arithmetic equals Python's where nothing overflows. A counter
 steps by at most ``S`` per trip (the sum of the constants the body adds or subtracts,
-``steps``), so over ``T`` trips it stays within ``v0 - T * S`` and ``v0 + T * S``:
+``LoopScope.picked_steps``), so over ``T`` trips it stays within ``v0 - T * S`` and ``v0 + T * S``:
 both are made ``asarray(..., dtype=int64)`` before the node (``leave_picked``, ops that
 may raise, so kept), and where one is past int64 the frame's own code runs instead
 (NumPy's scalar add reports its overflow as well, under the graph's floating-point
@@ -67,7 +67,7 @@ from .loop_facts import NotALoopNode
 
 _DTYPES = {int: np.dtype(np.int64), float: np.dtype(np.float64)}
 _INT64 = (int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max))
-# the largest constant a counter may add in one step (a bound on ``steps``)
+# the largest constant a counter may add in one step (a bound on ``picked_steps``)
 _MAX_STEP = 2 ** 32
 
 
@@ -185,7 +185,7 @@ def _ask_to_carry(tx, scope, name, kind) -> None:
 
 def picked_binary(tx, name: str, a: Variable, b: Variable) -> Variable | None:
     """``count + c``, ``count - c`` (or ``c + count``) of a picked int and a Python int
-    constant ``c``, the scalar's own arithmetic, counted in the scope's ``steps``; None
+    constant ``c``, the scalar's own arithmetic, counted in the scope's ``picked_steps``; None
     where neither operand is picked (``Unsupported`` for any other use of one)."""
     if not isinstance(a, PickedNumberVariable) and not isinstance(b, PickedNumberVariable):
         return None
@@ -196,7 +196,7 @@ def picked_binary(tx, name: str, a: Variable, b: Variable) -> Variable | None:
             name == "subtract" and picked is b:
         raise Unsupported(f"operator {name} on {a.describe()} and {b.describe()}")
     scope = tx.output.loop_scope
-    scope.steps = getattr(scope, "steps", 0) + abs(c)
+    scope.picked_steps += abs(c)
     # (``np.int64 + 1``: NumPy's int64 arithmetic with a Python int, NEP 50's weak
     # scalar: an int64, as ``np.int64 + np.int64`` is; an overflow reports, and the
     # bounds below keep it from happening)
@@ -247,7 +247,7 @@ def leave_picked(scope) -> None:
             raise NotALoopNode(f"the local {name!r} is no number picked per trip after "
                                "the body")
         tx.locals[name] = value.array
-        steps = getattr(scope, "steps", 0)
+        steps = scope.picked_steps
         if steps:
             start = scope.picked_entry[name].value
             for bound in (start + scope.trips * steps, start - scope.trips * steps):
