@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import dynamo
+from dynamo.pyversion import JUMPS_TEST_EXACT_BOOLS
 
 
 def running_argmin(d):
@@ -143,6 +144,10 @@ def count_both(x):
     return count
 
 
+# 3.13+: the chain breaks at the loop's first (unrolled) trip, so no loop node is made
+# (translator/size_chains._chain_flag; tests/breaks/test_chained_flags.py)
+@pytest.mark.xfail(JUMPS_TEST_EXACT_BOOLS, strict=True,
+                   reason="3.13+: chains of data outside a loop node's body break")
 def test_a_chained_comparison_short_circuits(caplog):
     """``lo <= x[i] < hi`` (the graph's ``&`` of the two links, short_circuit.py): the
     second link is tested where the first holds, as in the program."""
@@ -150,6 +155,9 @@ def test_a_chained_comparison_short_circuits(caplog):
     x = _data(300)
     src = body_sources(caplog, count_in_range, x, -0.5, 0.5)
     assert " and " in src and " & " not in src, src
+
+
+def test_a_chained_comparison_equals_eager():
     compiled = dynamo.compile(count_in_range, backend="numpy")
     for n in (300, 301, 2, 3):
         x = _data(n, n)
