@@ -27,11 +27,12 @@ Example::
 from .registry import (
     DEFAULT_BACKEND,
     bind_options,
+    builtin_backend,
     is_builtin,
     list_backends,
     lookup_backend,
     register_backend,
 )
 
-__all__ = ["DEFAULT_BACKEND", "bind_options", "is_builtin", "list_backends", "lookup_backend",
-           "register_backend"]
+__all__ = ["DEFAULT_BACKEND", "bind_options", "builtin_backend", "is_builtin", "list_backends",
+           "lookup_backend", "register_backend"]

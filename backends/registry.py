@@ -93,6 +93,12 @@ def load(path: str) -> Callable:
     return getattr(importlib.import_module(module, __package__), name)
 
 
+def builtin_backend(name: str) -> Callable:
+    """The built-in backend ``name``, even where a user's backend took that name (the
+    frontend runs a graph on the built-in ``eager`` when a built-in backend fails)."""
+    return load(BUILTIN[name])
+
+
 def bind_options(backend: Callable, options: dict | None) -> Callable:
     """``backend`` with ``options`` passed along when it accepts them."""
     if not options:

@@ -36,6 +36,7 @@ from dynamo.guards.type_slots import dict_offset_of, flags_of
 from . import hook
 from .bytecode.caller_frames import READS_ALL, found_reading, reach, reads_caller_frame_of
 from .bytecode.resume import boxed_code, original_code
+from .code_keyed import CodeKeyed
 from .island_memo import IslandMemo
 from .skipfiles import is_skipped
 
@@ -68,7 +69,7 @@ def _weak_hooks(ctx):
     def run(f, box):   # (a resume function: its arguments come in a list)
         live = ref()
         if live is None:
-            return types.FunctionType(boxed_code(hook.flat_code(f.__code__)), f.__globals__,
+            return types.FunctionType(boxed_code(f.__code__), f.__globals__,
                                       f.__name__, None, f.__closure__)(box)
         return hook.run_boxed(f, box, live, boxed_code)
 
@@ -194,7 +195,8 @@ def _intercept(ref, calls_itself, memo: IslandMemo | None = None):
 # the code of a frame that breaks -> the code it was made from (the function's, or a
 # resume function's), which lives as long as its function anyway: an entry goes with
 # the break code, that is with its cache entry (``_reads_above_caller`` looks it up)
-_BREAK_ORIGIN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# (by identity: equal codes of two ``exec`` of one source would share a weak dict's entry)
+_BREAK_ORIGIN = CodeKeyed()
 
 
 def _reads_above_caller(f, frame) -> None:

@@ -46,7 +46,9 @@ from .exc import RerunEagerly, SkipFrame, Unsupported
 from .frame_records import _break_record, _LazyDis, _log_break, _phase
 from .glue import _check, _codegen, _finish
 from .outline_trial import OUTLINED, PLAIN, OutlineTrial
+from .symbolic import SymFloat, SymInt
 from .symbolic.number_decisions import hint
+from .symbolic.sizes import is_unbacked
 from .translator import GraphBreak
 from .variables import NULL, ArrayVariable
 from .variables.arrays import DeferredNumberVariable
@@ -202,6 +204,21 @@ def _data_numbers(tx, brk: GraphBreak, layout: tuple, names) -> list[str]:
     return found + [f"___stack{i}" for i, v in enumerate(values) if _data_number(v)]
 
 
+def _arithmetic_of_data(brk: GraphBreak) -> bool:
+    """Does the breaking instruction do arithmetic on a number the data decides
+    (``self.hits / self.n`` with ``self.hits += int((r < 0.5).sum())``: an int whose
+    value only the graph knows, divided in Python at the break)? Its result, on top of
+    the resume function's stack, changes with the data as its operand does: a changing
+    number there from the first trace, not guarded by the value it had then (a
+    recompile of the resume function at the second call)."""
+    if brk.inst.name != "BINARY_OP" or brk.point.kind == "before" or len(brk.stack) < 2:
+        return False
+    return any(_data_number(v) or isinstance(v, ConstantVariable) and
+               isinstance(v.value, (SymInt, SymFloat)) and
+               any(is_unbacked(n) for n in v.value.sym.symbols)
+               for v in brk.stack[-2:])
+
+
 def _data_number(var) -> bool:
     """``int()``/``float()`` of an array the glue computes, or a float made from one."""
     return isinstance(var, DeferredNumberVariable) and var.fn in (int, float) or \
@@ -312,9 +329,11 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record,
 
     def make_resume(target: int, layout: tuple, names: tuple | None = None):
         rcode = resume_code(code, target, layout, tuple(live if names is None else names))
-        if target == brk.inst.index + 1 and callee and \
-                (is_cache_wrapper(held_object(callee[0])) or is_random_draw(callee[0])):
-            # (the call's result, on top: a changing number from the first trace)
+        if target == brk.inst.index + 1 and (callee and (
+                is_cache_wrapper(held_object(callee[0])) or is_random_draw(callee[0]))
+                or _arithmetic_of_data(brk)):
+            # (the call's or the operator's result, on top: a changing number from the
+            # first trace)
             note_result(rcode, f"___stack{sum(not n for n in layout) - 1}")
         for name in _data_numbers(tx, brk, layout, live if names is None else names):
             note_result(rcode, name)

@@ -1,5 +1,7 @@
 """A mapping from code objects, by identity, held weakly (``CodeKeyed``): how a
-compile context keeps one cache per code object (:mod:`dynamo.hook`).
+compile context keeps one cache per code object (:mod:`dynamo.hook`); and a set of
+them (``CodeSet``), for the marks on generated code (resume functions, code at the
+program's lines).
 
 Example::
 
@@ -47,6 +49,12 @@ class CodeKeyed:
                 del data[key]
         data[key] = (weakref.ref(code, gone), value)
 
+    def setdefault(self, code, default):
+        hit = self.get(code, _MISSING)
+        if hit is _MISSING:
+            self[code] = hit = default
+        return hit
+
     def __contains__(self, code) -> bool:
         return self.get(code, _MISSING) is not _MISSING
 
@@ -55,6 +63,35 @@ class CodeKeyed:
 
     def values(self) -> list:
         return [v for _, v in list(self._data.values())]
+
+
+class CodeSet:
+    """A set of code objects, by identity, held weakly: what ``weakref.WeakSet`` is
+    not for code objects. Two equal code objects (two ``exec`` of one source, or the
+    same resume function made for each) share one ``WeakSet`` slot: the second is then
+    a member only while the first lives, and lost when it dies (a resume function
+    called with its arguments in a list that the hook took for a flat call: issue #17).
+
+    Example::
+
+        >>> made = CodeSet()
+        >>> a, b = (compile("x + 1", "<expr>", "eval") for _ in range(2))
+        >>> made.add(a)
+        >>> a == b, a in made, b in made
+        (True, True, False)
+    """
+
+    def __init__(self) -> None:
+        self._keyed = CodeKeyed()
+
+    def add(self, code) -> None:
+        self._keyed[code] = True
+
+    def __contains__(self, code) -> bool:
+        return code in self._keyed
+
+    def __len__(self) -> int:
+        return len(self._keyed)
 
 
 _MISSING = object()

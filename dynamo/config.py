@@ -124,6 +124,13 @@ class Config:
     verbose: bool = bool(os.environ.get("DYNAMO_VERBOSE"))
     """Log full tracebacks of internal errors (they always fall back to eager)."""
 
+    strict_backends: bool = bool(os.environ.get("DYNAMO_STRICT_BACKENDS"))
+    """What a built-in backend's failure to compile a graph does. Such a failure is a bug
+    in dynamo, not in the program: by default (False) that graph runs on the eager
+    backend (the graph's own NumPy calls, same results) and the ``internal`` log
+    channel says so; True raises ``BackendError`` instead, as a user's own backend's
+    failure always does (dynamo's own tests set it, so such a bug fails them)."""
+
     def __setattr__(self, name: str, value) -> None:
         error = _problem(name, value)
         if error is not None:   # raised here: the one frame of dynamo's the program sees

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import logging
 
-from dynamo.backends import is_builtin
+from dynamo.backends import builtin_backend, is_builtin
 from dynamo.guards import TYPE, CheckFunction, LocalSource, shared_reads
 
 from . import listeners, logs
 from .bytecode.instructions import code_name
 from .bytecode.signature import Params
 from .codegen import GlueCodegen
+from .config import config
 from .exc import BackendError, SkipFrame, Unsupported
 from .frame_records import _break_record, _log_break, _phase
 from .guard_words import entry_text
@@ -32,6 +33,7 @@ from .symbolic import SymInt, not_recording
 log_graph = logs.get("graph")
 log_guards = logs.get("guards")
 log_guards_code = logs.guards_code
+log_internal = logging.getLogger("dynamo.internal")
 
 
 def _codegen(cg, build) -> str:
@@ -59,11 +61,7 @@ def _finish(fn, cg: GlueCodegen, result: str, output: OutputGraph, ctx, record,
         except BackendError:
             raise
         except Exception as e:  # noqa: BLE001
-            raise BackendError(
-                f"backend {ctx.backend_name!r} failed to compile a graph of "
-                f"{len(graph.call_nodes())} ops from {code_name(fn.__code__)}: "
-                f"{type(e).__name__}: {e}. Try backend='eager' to check the graph, or "
-                f"report the graph printed with DYNAMO_LOGS=graph.") from e
+            graph_fn = _on_eager_instead(fn, graph, example, ctx, e)
         graph_fn = _checked(graph_fn, len(cg.out_nodes), ctx)
         # a builtin backend's graph of one output: call the function that returns it
         # (``_checked`` wraps a user backend's result, which then has no such function)
@@ -98,6 +96,32 @@ def _finish(fn, cg: GlueCodegen, result: str, output: OutputGraph, ctx, record,
     glue.__dynamo_reads__ = reads
     record.glue_source = glue.__dynamo_source__
     return glue
+
+
+def _on_eager_instead(fn, graph, example, ctx, error: Exception):
+    """The graph compiled by the eager backend, after ``ctx``'s backend raised ``error``
+    compiling it; a ``BackendError`` where that is the better answer.
+
+    A built-in backend's failure is dynamo's own bug: as for an internal error of the
+    translator, the program runs all the same (this graph on the eager backend: its own
+    NumPy calls, eager's results) and the ``internal`` log channel says what failed.
+    A user's backend failing (or any, with ``config.strict_backends``) is a
+    ``BackendError`` that names it and chains to its error::
+
+        backend 'mine' failed to compile a graph of 3 ops from f: RuntimeError: kaboom.
+        Try backend='eager' to check the graph, or report the graph printed with
+        DYNAMO_LOGS=graph.
+    """
+    what = (f"backend {ctx.backend_name!r} failed to compile a graph of "
+            f"{len(graph.call_nodes())} ops from {code_name(fn.__code__)}: "
+            f"{type(error).__name__}: {error}")
+    if config.strict_backends or not is_builtin(ctx.backend):
+        raise BackendError(f"{what}. Try backend='eager' to check the graph, or report "
+                           f"the graph printed with DYNAMO_LOGS=graph.") from error
+    log_internal.warning("dynamo: %s; this graph runs on the eager backend (a bug in "
+                         "dynamo: please report it with the graph DYNAMO_LOGS=graph "
+                         "prints)", what, exc_info=config.verbose)
+    return builtin_backend("eager")(graph, example)
 
 
 def mark_fixed_inputs(graph, pinned: frozenset) -> None:

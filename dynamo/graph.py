@@ -255,6 +255,8 @@ class Graph:
                 values, names = node.args[0], "".join(f"{c}, " for c in carried)
                 if carried:
                     lines.append(f"{pad}{names}= {fmt(tuple(values[:len(carried)]))}")
+                elif lines[-1].startswith("    for "):   # (a trip with nothing to do:
+                    lines.append(f"{pad}pass")           # a loop of counters only)
                 rest = "".join(fmt(v) + ", " for v in values[len(carried):])
                 lines.append(f"    return ({names}{rest})")
             elif node.op == OUTPUT and bare:

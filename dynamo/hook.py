@@ -437,7 +437,7 @@ def _run_original(fn, args: tuple, closure, cache: CodeCache):
 def _run_original_boxed(fn, box: list, closure, cache: CodeCache):
     flat = cache.flat_code
     if flat is None:
-        flat = cache.flat_code = cache.boxed(flat_code(fn.__code__))
+        flat = cache.flat_code = cache.boxed(fn.__code__)   # (resume knows it by identity)
     return types.FunctionType(flat, fn.__globals__, fn.__name__, None, closure)(box)
 
 

@@ -185,7 +185,9 @@ NOT_TAKEN_AFTER_BRANCH = PY314
 
 # 3.13+ conditional jumps test only True and False (``COMPARE_OP`` and ``TO_BOOL``
 # make the bool first): a NumPy bool left on the stack for a jump is taken as true.
-# 3.11/3.12's jumps call its ``__bool__`` (translator/size_chains.py).
+# 3.11/3.12's jumps call its ``__bool__``. A break at such a jump runs ``TO_BOOL``
+# before it (bytecode/break_code.py): the trace may have left the ``bool()`` to it
+# (translator/size_chains.py).
 JUMPS_TEST_EXACT_BOOLS = PY313
 
 # The conditional jump generated code uses to skip forward on False: 3.11 names the

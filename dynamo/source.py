@@ -40,6 +40,7 @@ import weakref
 from dataclasses import dataclass
 
 from . import pyversion
+from .code_keyed import CodeSet
 from .interrupt_locks import new_lock, under_lock
 
 # reentrant: a garbage collection inside compile_source may run a finalizer of ours;
@@ -261,8 +262,9 @@ def _relocated(code: types.CodeType, filename: str, line_of) -> types.CodeType:
     return new
 
 
-# code compiled by dynamo that carries the program's filename (see is_generated)
-_at_program_lines: weakref.WeakSet = weakref.WeakSet()
+# code compiled by dynamo that carries the program's filename (see is_generated); by
+# identity (a WeakSet loses an equal code's membership when the first one dies)
+_at_program_lines = CodeSet()
 
 
 def is_generated(code: types.CodeType) -> bool:

@@ -118,7 +118,7 @@ def rejected_for_some_counts(output, op: ops.OpDef, meta_call, error: Exception)
     names the symbol instead). None when the call holds no unbacked size."""
     names = sorted(symbols_in(meta_call) & output.shape_env.unbacked.keys())
     if not names:
-        return None
+        return one_value_answer(output.shape_env, op, meta_call, error)
     answer = one_answer(output.shape_env, op, meta_call, names, error)
     if answer is not None:
         return answer
@@ -144,7 +144,30 @@ def rejected_for_some_counts(output, op: ops.OpDef, meta_call, error: Exception)
                       hint=hint, cause="data_dependent_shape") from error
 
 
-def one_answer(shape_env, op: ops.OpDef, meta_call, names: list, error: Exception):
+def one_value_answer(shape_env, op: ops.OpDef, meta_call, error: Exception):
+    """``one_answer`` for an int the graph computes (an unbacked int ``ui0``: ``int()``
+    of an integer array, ``1 if fast > slow else -1``) written into an array or given
+    to an elementwise op, which the rule refused at its made-up hint only: ``signal[t]
+    = 1 if fast > slow else -1`` into an ``int8`` array, where NumPy refuses 4099 (the
+    hint) with an ``OverflowError`` but takes 1 and -1. The dtype and shape of such an
+    op do not depend on the int's value (NEP 50: a Python int takes the array's dtype),
+    only whether NumPy raises does, which the graph sees when it runs, as eagerly (the
+    node may raise). The values tried are ``one_answer``'s counts, -2, -1 and the hint.
+    None where the call holds no such int, or where the values give more than one
+    answer (the caller breaks: ``made_up_values``).
+
+        >>> one_value_answer(env, setitem, ((signal_i8, t, ui0), {}), overflow)[1]
+        'np.setitem raises for some data (OverflowError when the value is 4099)'
+    """
+    names = sorted(n for n in symbols_in(meta_call)
+                   if n in shape_env.unbacked_numbers and n.startswith("ui"))
+    if not names:
+        return None
+    return one_answer(shape_env, op, meta_call, names, error, values=True)
+
+
+def one_answer(shape_env, op: ops.OpDef, meta_call, names: list, error: Exception,
+               values: bool = False):
     """``(meta, why)`` for an elementwise op of one unbacked size that NumPy takes
     for some counts only, where every count it takes gives one answer: adding the
     counts ``np.bincount(y, minlength=3)`` to a ``(12, 3)`` array takes ``u0`` of 1
@@ -167,7 +190,10 @@ def one_answer(shape_env, op: ops.OpDef, meta_call, names: list, error: Exceptio
     A write ``z[:len(kept)] = kept`` (``setitem``) keeps the target's shape and dtype
     at every count: the region ``z[:u0]`` is ``min(u0, len(z))`` long, so NumPy takes
     the counts up to ``len(z)`` and raises its own ValueError past it, when the graph
-    runs, as eagerly; every count it takes gives the target's meta."""
+    runs, as eagerly; every count it takes gives the target's meta.
+
+    ``values``: ``names`` holds an int used as a value, not a size
+    (``one_value_answer``): negative values and the made-up hint are tried too."""
     if op.kind != ops.ELEMENTWISE and op.name not in ("reshape", "setitem") or \
             len(names) != 1 or \
             symbols_in(meta_call) != set(names):
@@ -178,6 +204,8 @@ def one_answer(shape_env, op: ops.OpDef, meta_call, names: list, error: Exceptio
         shape = [v for v in tree_leaves(meta_call[0][1:]) if type(v) is int]
         statics.add(abs(int(np.prod(shape, dtype=np.int64))))
     counts = {0, 1, 2, 3} | statics | {max(statics | {3}) + k for k in (1, 2)}
+    if values:   # (an int may be negative; the hint is where the rule refused it)
+        counts |= {-2, -1, int(shape_env.hints[names[0]])}
     answers, raised = [], []
     for count in sorted(counts):
         at = dict(shape_env.hints, **{names[0]: count})
@@ -192,8 +220,9 @@ def one_answer(shape_env, op: ops.OpDef, meta_call, names: list, error: Exceptio
     if not answers or not raised or ops.data_sizes(answers[0]) or \
             any(a != answers[0] for a in answers[1:]):
         return None
+    what = "value" if values else "size"
     return answers[0], (f"np.{op.name} raises for some data ({type(error).__name__} "
-                        f"when the size is {raised[0]})")
+                        f"when the {what} is {raised[-1] if values else raised[0]})")
 
 
 def own_unbacked(output, unbacked: list, results: list) -> None:

@@ -203,6 +203,15 @@ def _advice(g: Guard) -> str:
                 f"where the note says. Keep it in arithmetic and array ops there, or pass "
                 f"it as a 0-d array (np.asarray({g.source.expr()})); raising "
                 f"cache_size_limit only delays this.")
+    if g.kind == CONSTANT and type(g.expected) in (str, bytes):
+        # (a string is never array data: "pass the data as an array" would not fit;
+        # words and names looked up in a dict are the usual cause, an entry per value)
+        return (f"{name} is a string that takes a new value each call, and the trace "
+                f"read its value (a dict key, a comparison, iteration over its "
+                f"characters) where the note says: each value is its own entry. If the "
+                f"strings are few, raise dynamo.config.cache_size_limit; if not (words, "
+                f"names), map them to int ids outside the compiled function and pass "
+                f"the ids (a list of ints or an int array is taken as data).")
     if g.kind == CONSTANT:
         return (f"{name} takes a new value each call and selects what the program does: "
                 f"each value is its own entry. If the values are few, raise "

@@ -9,16 +9,22 @@ The programs, over ``n`` float64 elements (standard normal, 10 % NaN):
 - ``running_argmin``: ``if d[i] < best: best = d[i]; arg = i`` (corpus 15's);
 - ``count_above``: ``if r[i] > t: count += 1`` (corpus 15's);
 - ``count_in_range``: ``if lo <= x[i] < hi: count += 1``;
-- ``keep_in_range``: ``if lo <= x[i] < hi: y[i] = x[i]``.
+- ``keep_in_range``: ``if lo <= x[i] < hi: y[i] = x[i]``;
+- ``running_min``: ``if x[i] < m: m = x[i]``, ``out[i] = m`` (a carried NumPy scalar);
+- ``cond_sum``: ``if x[i] > t: s = s + x[i]`` (no NaN in its data: a kernel flags a
+  NaN any float op makes or passes on, and tier 1 reruns such a call);
+- ``count_two``: ``counts[0] += 1`` one way, ``counts[1] += 1`` the other (int64
+  scalars of an array, NumPy's overflow flagged).
 
 Each row, side by side, interleaved per round: ``plain_ms`` (Python), ``before_ms``
 (numpy backend, in another tree: a child process through ``scripts/run_in_tree.py``,
 ``--before ROOT``, e.g. a clone of the commit before the change; the parent asks it
 for one batch per round, between its own), ``numpy_ms`` (numpy backend), ``auto2_ms``
 (``backend="auto"``, tier 2 forced: ``after_calls=1``, ``background=False``,
-``prefer="native"``). Times are the median over rounds of the mean CPU time of a
-batch of calls (``time.process_time``); every result, the child's too, is checked
-equal to plain's (values and types).
+``prefer="native"``), ``numba_ms`` (the program's own loop compiled by ``numba.njit``:
+the hand-written Numba loop; ``nan`` without Numba). Times are the median over rounds
+of the mean CPU time of a batch of calls (``time.process_time``); every result, the
+child's too, is checked equal to plain's (values and types).
 
 Run::
 
@@ -79,15 +85,55 @@ def keep_in_range(x, lo, hi):
     return y
 
 
-PROGRAMS = [running_argmin, count_above, count_in_range, keep_in_range]
+def running_min(x):
+    out = np.empty_like(x)
+    m = x[0]
+    for i in range(len(x)):
+        if x[i] < m:
+            m = x[i]
+        out[i] = m
+    return out
+
+
+def cond_sum(x, t):
+    s = x[0] * 0.0
+    for i in range(len(x)):
+        if x[i] > t:
+            s = s + x[i]
+    return s
+
+
+def count_two(x, t):
+    counts = np.zeros(2, dtype=np.int64)
+    for i in range(len(x)):
+        if x[i] > t:
+            counts[0] += 1
+        else:
+            counts[1] += 1
+    return counts
+
+
+PROGRAMS = [running_argmin, count_above, count_in_range, keep_in_range, running_min,
+            cond_sum, count_two]
 
 
 def _args(fn, n: int) -> tuple:
     x = np.random.default_rng(n).standard_normal(n)
-    x[::10] = np.nan
+    if fn.__name__ != "cond_sum":
+        x[::10] = np.nan
     x[0] = 0.0
-    return {"running_argmin": (x,), "count_above": (x, 0.5)}.get(fn.__name__,
-                                                                (x, -0.5, 0.5))
+    return {"running_argmin": (x,), "running_min": (x,), "count_above": (x, 0.5),
+            "cond_sum": (x, 0.2), "count_two": (x, 0.2)}.get(fn.__name__,
+                                                             (x, -0.5, 0.5))
+
+
+def _numba(fn):
+    """``fn`` compiled by ``numba.njit`` (the hand-written loop), or None without Numba."""
+    try:
+        import numba
+    except ImportError:
+        return None
+    return numba.njit(copy_function(fn))
 
 
 def _same(got, want) -> bool:
@@ -145,8 +191,8 @@ def main() -> None:
         return _serve()
     before = _Before(opts.before) if opts.before else None
     print("| program | n | plain_ms | before_ms | numpy_ms | auto2_ms | before/numpy | "
-          "plain/numpy | plain/auto2 |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "plain/numpy | plain/auto2 | numba_ms | auto2/numba |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for fn in PROGRAMS:
         for n in opts.sizes:
             dynamo.reset()
@@ -156,11 +202,16 @@ def main() -> None:
                     "numpy": dynamo.compile(copy_function(fn), backend="numpy"),
                     "auto2": dynamo.compile(copy_function(fn), backend="auto",
                                             options=TIER2_NOW)}
+            hand = _numba(fn)
+            if hand is not None:
+                runs["numba"] = hand
             for k, f in runs.items():
                 for _ in range(60 if k == "auto2" else 2):
-                    assert _same(f(*args), want), (fn.__name__, k)
-            calls = max(2, 20_000 // n)
-            times: dict = {k: [] for k in (*runs, "before")}
+                    # (Numba returns its own types: a Python float for a float64)
+                    assert _same(f(*args), want) or k == "numba" and np.array_equal(
+                        f(*args), want, equal_nan=True), (fn.__name__, k)
+            calls = max(10, 20_000 // n)   # (a tier-2 call at 10^5: 10-100 us)
+            times: dict = {k: [] for k in (*runs, "before", "numba")}
             for _ in range(opts.rounds):
                 for k, f in runs.items():
                     times[k].append(batch_us(f, args, calls) / 1e3)
@@ -170,7 +221,8 @@ def main() -> None:
             print(f"| {fn.__name__} | {n} | {m['plain']:.3f} | {m['before']:.3f} | "
                   f"{m['numpy']:.3f} | {m['auto2']:.3f} | "
                   f"{m['before'] / m['numpy']:.2f}x | {m['plain'] / m['numpy']:.2f}x | "
-                  f"{m['plain'] / m['auto2']:.2f}x |", flush=True)
+                  f"{m['plain'] / m['auto2']:.2f}x | {m['numba']:.4f} | "
+                  f"{m['auto2'] / m['numba']:.2f}x |", flush=True)
     if before is not None:
         before.close()
 

@@ -13,9 +13,10 @@ the loop indices (docs/loops.md "Branches on the loop indices"): ``branchy_chole
 (``if i == j`` in the ``j`` loop), ``gauss_jordan`` (``if k != p``) and
 ``boundary_stepper`` (``if i == 0`` / ``elif i == n - 1``, n*n points, 10 steps),
 ``rect_lower`` (``j < i`` over n x n/2: the split point leaves the range),
-``banded`` (``i - w <= j and j <= i + w``), ``twice_lower`` (``2 * j < i``) and
-``gauss_jordan_temp`` (a temporary bound in one way of ``if k != p``).
-``--cases`` picks some of them (default: all fourteen).
+``banded`` (``i - w <= j and j <= i + w``), ``band_abs`` (the same band as ``abs(i -
+j) <= w``), ``twice_lower`` (``2 * j < i``) and ``gauss_jordan_temp`` (a temporary
+bound in one way of ``if k != p``). ``--cases`` picks some of them (default: all
+fifteen).
 
 Each figure is the lower quartile of interleaved calls on fresh copies of the inputs
 (CPU time of the process, ``time.process_time``; Numba on one thread); ``first_s`` is
@@ -197,12 +198,24 @@ def rect_lower(A):
 
 
 def banded(A, w):
-    # a band of half-width w, as two comparisons (``abs(i - j) <= w`` pins the index)
+    # a band of half-width w, as two comparisons (``band_abs``: as ``abs(i - j) <= w``)
     n = A.shape[0]
     B = np.zeros_like(A)
     for i in range(n):
         for j in range(n):
             if i - w <= j and j <= i + w:
+                B[i, j] = A[i, j] * A[j, i]
+    return B
+
+
+def band_abs(A, w):
+    # ``banded``'s band as ``abs(i - j) <= w``: split at ``j <= i`` (abs's sign), then
+    # at ``i - j <= w`` and ``j - i <= w`` (SymInt.__abs__; before, abs pinned i and j)
+    n = A.shape[0]
+    B = np.zeros_like(A)
+    for i in range(n):
+        for j in range(n):
+            if abs(i - j) <= w:
                 B[i, j] = A[i, j] * A[j, i]
     return B
 
@@ -239,8 +252,8 @@ def gauss_jordan_temp(A, b):
 
 CASES = ("forward_sub", "cholesky", "forward_sub_floats", "cholesky_banachiewicz",
          "strided_sweep", "red_black_1d", "red_black_gs", "branchy_cholesky",
-         "gauss_jordan", "boundary_stepper", "rect_lower", "banded", "twice_lower",
-         "gauss_jordan_temp")
+         "gauss_jordan", "boundary_stepper", "rect_lower", "banded", "band_abs",
+         "twice_lower", "gauss_jordan_temp")
 
 
 def _inputs(name: str, n: int):
@@ -258,7 +271,7 @@ def _inputs(name: str, n: int):
         return (M + n * np.eye(n), rng.random(n))
     if name == "rect_lower":
         return (rng.random((n, n // 2)),)
-    if name == "banded":
+    if name in ("banded", "band_abs"):
         return (M, 3)
     if name == "twice_lower":
         return (M,)

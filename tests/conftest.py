@@ -10,6 +10,11 @@ sys.path.append(os.path.join(os.path.dirname(__file__), "shared"))          # mo
 
 import split_runs  # noqa: E402
 
+# A built-in backend that fails to compile a graph runs it on the eager backend for a
+# user (a warning in the log); here such a bug fails the test (BackendError), in this
+# process and in the interpreters tests start (config.strict_backends).
+os.environ["DYNAMO_STRICT_BACKENDS"] = "1"
+
 import dynamo  # noqa: E402
 
 

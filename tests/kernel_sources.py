@@ -52,11 +52,15 @@ class LoweringRecorder:
         return eager(graph, example_inputs)
 
 
-def kernel_sources(fn, *args, strict: bool = False, parallel_min: int | None = None) -> list:
+def kernel_sources(fn, *args, strict: bool = False, parallel_min: int | None = None,
+                   dynamic_shapes: bool = False) -> list:
     """Run ``fn`` compiled once on copies of its array arguments (the program may write
     them; the caller's stay as they were): each graph's kernel source or Unsupported, in
-    the order the graphs were compiled. ``strict``: every graph must lower."""
+    the order the graphs were compiled. ``strict``: every graph must lower.
+    ``dynamic_shapes``: the recorder takes unbacked numbers, as ``backend="native"``
+    does (a Python number a loop node picks per trip: translator/picked_numbers.py)."""
     recorder = LoweringRecorder(parallel_min)
+    recorder.dynamic_shapes = dynamic_shapes
     dynamo.compile(fn, backend=recorder)(*[a.copy() if isinstance(a, np.ndarray) else a
                                           for a in args])
     if strict:

@@ -37,8 +37,8 @@ EVERY_PYTHON = frozenset({
     "tests/backends/numpy_backend/test_numpy_backend_interrupts.py",
     # the specializing interpreter's instructions on the graph's code (3.11 vs 3.12+)
     "tests/backends/test_eager_ops.py",
-    # a chain of data (``lo <= x[i] < hi``) is kept on 3.11/3.12 only outside a loop
-    # node's body (translator/size_chains._chain_flag)
+    # a chain of data (``lo <= x[i] < hi``): on 3.13+ its ``bool()`` is left to the
+    # jump (translator/size_chains.py, bytecode/break_code.py's ``TO_BOOL``)
     "tests/backends/numpy_backend/test_numpy_backend_carried_ints.py",
 })
 # files whose last test checks what the tests above it made (the CUDA of every plan, in

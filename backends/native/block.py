@@ -24,6 +24,7 @@ from .nests import Nests
 from .nopython_draws import emit_draw, nopython_form
 from .ops import _ELEMENTWISE, _REDUCTIONS, Unsupported, _meta
 from .outs import Outs, out_of
+from .picked_scalars import PickedScalars, int64_index_cast
 from .reductions import Reductions
 from .run_stores import RunPart, RunStores, run_part
 from .scans import SCANS, Scans
@@ -38,12 +39,15 @@ from .values import Arr, Const, Lazy, Obj, View
 _NATIVE = _ELEMENTWISE | _REDUCTIONS | CREATION | SCANS | {"roll", "getitem", "setitem",
                                                            "after_loop", "fori_loop",
                                                            "ufunc_at", "fill_diagonal",
-                                                           "scalar_cast", "sym_int"}
+                                                           "scalar_cast", "sym_int",
+                                                           # (picked_scalars.py)
+                                                           "branch_select", "asarray",
+                                                           "sym_number"}
 
 
 class _Block(Elementwise, Nests, Stencils, Reductions, Loops, Creation, Moves, Calls,
              Draws, Outs, Gathers, Scatters, SymSlices, Dots, RunStores, Scans, UfuncAts,
-             Diagonals):
+             Diagonals, PickedScalars):
     """Lowers the nodes of one graph (the kernel's, or a loop body's) in order."""
 
     def __init__(self, em: _Emitter, graph: Graph, env: dict):
@@ -164,8 +168,16 @@ class _Block(Elementwise, Nests, Stencils, Reductions, Loops, Creation, Moves, C
             self.env[node] = self.val(node.args[0])
         elif target == "fori_loop":
             self.env[node] = self.fori_loop(node)
+        elif target == "scalar_cast" and int64_index_cast(node):   # np.int64(trip + 1)
+            self.env[node] = self.int_cast(node)
         elif target == "scalar_cast":   # np.float64(0.0) only (no_loop_for: others NumPy's)
             self.env[node] = self.materialize(node)
+        elif target == "branch_select":   # of two scalars (picked_scalars.py)
+            self.env[node] = self.branch_select(node)
+        elif target == "asarray":   # a 0-d int64 of an int (picked_scalars.py)
+            self.env[node] = self.int_asarray(node)
+        elif target == "sym_number":
+            self.env[node] = self.sym_number(node)
         elif target == "sym_int":   # an int of enclosing trips (loops.py)
             self.env[node] = self.sym_int(node)
         else:

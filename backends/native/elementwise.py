@@ -27,6 +27,7 @@ from .ops import (
     _meta,
     _nonfinite,
 )
+from .picked_scalars import int64_index_cast, scalar_overflow
 from .values import Arr, Const, Lazy, Scal, View
 
 
@@ -51,7 +52,7 @@ def no_loop_for(node: Node) -> bool:
     with ``k`` float64 -> True; ``(x % 4.0).astype(np.int64)`` -> True; ``np.exp`` of a
     float32 -> True (NumPy's SIMD exp, bit for bit)."""
     if node.target == "scalar_cast":   # (any other cast: NumPy's call, as before)
-        return not float64_literal(node)
+        return not (float64_literal(node) or int64_index_cast(node))
     if node.target == "astype" and isinstance(node.args[0], Node):
         src, dst = node.args[0].meta.get("array"), node.meta.get("array")
         try:
@@ -195,8 +196,14 @@ class Elementwise:
         if target == "pow":
             target, args = self._pow(args, kwargs)
         name = _SCALAR.get(target, target)
+        overflow = None
         if target in _SCALAR and meta.dtype.kind in "iu":
-            raise Unsupported(f"{target} on integer scalars (NumPy warns on overflow)")
+            # NumPy's integer scalar + - wrap and warn on overflow: flagged (tier 1
+            # reruns the call and warns); other int scalar ops stay NumPy's calls
+            overflow = scalar_overflow(name, meta.dtype)
+            if overflow is None:
+                raise Unsupported(f"{target} on {meta.dtype} scalars (NumPy warns on "
+                                  "overflow)")
         if kwargs:
             raise Unsupported(f"{target} with keyword arguments {sorted(kwargs)}")
         table = _BINARY if name in _BINARY else _UNARY if name in _UNARY else None
@@ -244,6 +251,10 @@ class Elementwise:
                        real and (name not in _QUIET or absorbed))
         if check is not None:   # where NumPy warns: tier 1 reruns the call
             stmts.append(f"{flag} |= {check.format(a=names[0], b=names[-1])}")
+        if overflow is not None and not node.meta.get("no_overflow"):
+            # (operands of the loop dtype, above; ``no_overflow``: a picked counter's
+            # step, which the bounds before its loop node keep in int64)
+            stmts.append(f"{flag} |= {overflow.format(a=names[0], b=names[-1], r=r)}")
         if loop[-1].kind == "c" and name not in _QUIET:   # complex: checked at once
             stmts.append(f"{flag} |= _new{len(names)}({r}, {', '.join(names)})")
         return r, meta.dtype

@@ -23,7 +23,8 @@ tested it again (a running argmin: two ``if scalar_less:``, issue #19)::
     arg = branch_select_1
 
 Exact, where (``kept_carries``) the choice ``v`` is the next trip's value of the slot
-``p`` and nothing else's, nothing but the hand-over reads ``v``, one of its operands is
+``p`` and nothing else's (statements after the ``if`` that read ``v`` read ``p``'s
+name, which holds it then: ``carried_names``), one of its operands is
 ``p`` itself (that way binds nothing), no hand-over reads ``p`` (``A, B = B, A``), and
 every other reader of ``p`` runs before the ``if`` (a statement earlier in program
 order, not moved into any branch) or inside the branch that rebinds it, before the
@@ -48,9 +49,10 @@ def kept_carries(graph: Graph, choices: dict, sunk: dict) -> dict[Node, Node]:
     kept: dict[Node, Node] = {}
     for p, v in zip(slots, outputs):
         c = choices.get(v) if isinstance(v, Node) else None
+        # (a statement after the ``if`` that reads ``v`` reads ``p``'s name, which
+        # then holds it: carried_names, ``out[i] = m`` after ``if x[i] < m: m = x[i]``)
         if c is None or c.store or outputs.count(v) != 1 or \
-                sum(x is p for x in c.values) != 1 or \
-                any(u.op != OUTPUT for u in v.users):
+                sum(x is p for x in c.values) != 1:
             continue
         rebinds = c.values[1] is p   # (the truth of the way that rebinds ``p``)
         if any(w == (v, not rebinds) for w in sunk.values()):
@@ -79,18 +81,20 @@ def merge_selects(statements: list, group_of: list, choices: dict, position) -> 
         statements[i] = ("\n".join(lines), list(dict.fromkeys([*first[1], *second[1]])),
                          tuple(sorted((*first[2], *second[2]), key=position)), ())
         del statements[i + 1], group_of[i + 1]
-        if i and _flag_into_if(statements, i, choices, position):
+        if i and flag_into_if(statements, i, choices, position):
             del group_of[i]
             i -= 1
 
 
-def _flag_into_if(statements: list, i: int, choices: dict, position) -> bool:
+def flag_into_if(statements: list, i: int, choices: dict, position) -> bool:
     """The flag's own statement, right before the merged ``if`` at ``i`` and read by
     nothing else (``scalar_less = ((d[(trip)]) < best)``: two choices read it, so it
     has a name), written into the ``if``: ``if ((d[(trip)]) < best):``. It runs where
     it ran, and nothing reads its name."""
     text, reads, made, handed = statements[i - 1]
-    if handed or len(made) != 1 or made[0].users.keys() - set(statements[i][2]):
+    # (the ``where`` of a gated store has no statement: the ``if`` stands for it)
+    skipped = {k for n in statements[i][2] if (c := choices.get(n)) for k in c.skip}
+    if handed or len(made) != 1 or made[0].users.keys() - set(statements[i][2]) - skipped:
         return False
     flag = made[0]
     lines = text.split("\n")
@@ -103,6 +107,8 @@ def _flag_into_if(statements: list, i: int, choices: dict, position) -> bool:
     expr = expr if expr.startswith("(") else f"({expr})"
     body = statements[i][0].split("\n")
     at = next(j for j, ln in enumerate(body) if not ln.startswith("#"))
+    if not (body[at].startswith("if ") and body[at].endswith(f" {flag.name}:")):
+        return False   # (the ``if`` is not the statement's first line)
     body[at] = body[at].replace(f" {flag.name}:", f" {expr}:", 1)
     head = lines[:k] + [ln for ln in body[:at] if ln not in lines[k - 1:k]]
     statements[i - 1] = ("\n".join(head + body[at:]),

@@ -51,6 +51,7 @@ from ..fusion import Group
 from ..passes.loops import LOOPS
 from .carried_choices import kept_carries, merge_selects
 from .carried_ints import int_statement, python_ints
+from .carried_names import written_in_place
 from .flat_updates import flat_updates
 from .fresh_targets import fresh_targets
 from .groups import emit_group, row_major
@@ -146,7 +147,6 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, st
     # (source, nodes it reads, nodes it makes, nodes it hands over: see HANDOVER)
     statements: list[tuple[str, list, tuple, tuple]] = []
     group_of: list[int] = []                           # the group of each statement
-    written_back = unnamed_writes(graph)
     guarded = guarded_segments(graph, groups, plans, steps) if guarding.rerun is None \
         else set()
     donors_ = set(reuse.values())
@@ -154,6 +154,10 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, st
     # those arrays: both keep their names
     targets = fresh_targets(steps)
     held = set(targets) | {s.args[0] for s in targets.values()}
+    # (a loop body's writes into a carried array print as its name: carried_names.py)
+    m.named_as = written_in_place(graph, donors_ | held | set(reuse)) \
+        if is_loop_body(graph) else {}
+    written_back = unnamed_writes(graph) | set(m.named_as)
     # windows updated in place by a flat value, as one 1-D pass (flat_updates.py)
     updates = flat_updates(m, plans)
     inliner = Inliner(graph, name_of, lambda n: n not in reuse and n not in donors_ and
@@ -172,9 +176,10 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, st
                if not {n, *c.skip} & busy and
                all(groups[step_of[k]].segment not in guarded for k in (n, *c.skip))}
     skipped = {k for c in choices.values() for k in c.skip}
-    sunk = sunk_values(graph, choices, steps, busy)
+    sunk = _sunk_with_buffers(graph, choices, steps, busy - set(reuse) - donors_, reuse)
     # (a choice one way keeps a carried value on: the other rebinds it, carried_choices)
     kept = kept_carries(graph, choices, sunk) if choices else {}
+    m.named_as.update(kept)   # (read after its ``if`` as the slot's name)
     branches: dict = {}   # (choice, truth) -> the statements moved into that branch
 
     def add(text: str, reads, made, handed, index: int) -> None:
@@ -306,6 +311,22 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, st
             m.emit(2, f"{guarding.rerun}.failed(_error)")
             m.emit(1, f"return {guarding.rerun}({params})")
     m.emit(0, "")
+
+
+def _sunk_with_buffers(graph: Graph, choices: dict, steps: list, busy: set,
+                       reuse: dict) -> dict:
+    """``select_code.sunk_values`` where a value that writes into a dead value's buffer
+    (``reuse``: ``subtract = _subtract(multiply, 1.0, multiply)``) moves into a branch
+    only with that value, into the same branch: the pair's statements keep their order
+    there, and the buffer is nobody else's. A pair split by the move stays out
+    (``busy``), and the rest is found again."""
+    while True:
+        sunk = sunk_values(graph, choices, steps, busy)
+        split = {n for b, d in reuse.items() if isinstance(d, Node)
+                 and sunk.get(b) != sunk.get(d) for n in (b, d)}
+        if not split - busy:
+            return sunk
+        busy = busy | split
 
 
 def _choice_guarded(m: Module, graph: Graph, groups: list[Group], plans: list,

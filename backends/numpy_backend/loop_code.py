@@ -138,8 +138,10 @@ def emit_loop(m: Module, graph: Graph, groups: list[Group], plans: list, stateme
     sources = [p.name if v in written_back or v in (kept or {}) else
                last.expr if last is not None and v is last.node else m.fmt(v, name_of)
                for p, v in zip(slots, values[:n])]
-    # (what the last value reads lives until it is handed over)
-    emit_with_dels(m, statements, set(values) | set(last.reads if last else ()), 2,
+    # (what the last value reads lives until it is handed over; a read of a write in
+    # place is a read of its carried name: carried_names)
+    handed_reads = {m.named_as.get(r, r) for r in (last.reads if last else ())}
+    emit_with_dels(m, statements, set(values) | handed_reads, 2,
                     regions, guarding.catch, rebound(slots, sources, values))
     if carried:
         if last is not None:
@@ -147,7 +149,7 @@ def emit_loop(m: Module, graph: Graph, groups: list[Group], plans: list, stateme
         for line in next_trip(slots, sources, last.expr if last is not None else None):
             m.emit(2, line)
         if last is not None:   # what only the handed-over value read dies with the trip
-            dead = handed_over_reads(last, values)
+            dead = handed_over_reads(last, values, m.named_as)
             if dead:
                 m.emit(2, f"del {', '.join(n.name for n in dead)}")
     if len(m.lines) == start:   # a body that changes nothing (``x = y`` every trip)
@@ -172,17 +174,20 @@ def rebound(slots: list[Node], sources: list[str], values) -> set[Node]:
     return {p for p, src in zip(slots, sources) if src != p.name and p not in read}
 
 
-def handed_over_reads(last: Pending, values) -> list[Node]:
+def handed_over_reads(last: Pending, values, named_as=None) -> list[Node]:
     """The arrays that the trip's last value, written into its hand-over
     (``v = _where(spiked, 0.0, add)``), read and nothing after it needs: they live
     until then (``emit_with_dels`` keeps them), and without a ``del`` after it, until
     the next trip rebinds their names, one array more than eager holds while that trip
-    allocates (a loop of 5,000-element steps peaked at 1.25x eager's memory)."""
+    allocates (a loop of 5,000-element steps peaked at 1.25x eager's memory). Not a
+    write in place printed as its carried name (``named_as``: ``x[m] = 0.0`` then
+    ``x = _multiply(x, c)``): the hand-over itself rebinds that name."""
     kept = {v for v in values if isinstance(v, Node)}
     dead = []
     for n in dict.fromkeys(last.reads):
         meta = array_meta(n)
-        if n.op == CALL and n not in kept and not (meta is not None and meta.scalar):
+        if n.op == CALL and n not in kept and n not in (named_as or {}) and \
+                not (meta is not None and meta.scalar):
             dead.append(n)
     return dead
 

@@ -102,6 +102,9 @@ class Module:
         # a loop body's carried int64 scalars and the values made of them that its code
         # keeps as Python ints (``carried_ints.python_ints``)
         self.python_ints: frozenset[Node] = frozenset()
+        # a loop body's values that are a carried value itself, printed under its
+        # name (``carried_names``: ``setitem(x, i, v)`` of a carried ``x`` is ``x``)
+        self.named_as: dict[Node, Node] = {}
 
     def bind(self, value: Any, hint: str) -> str:
         """A global name for ``value`` in the generated module."""
@@ -310,7 +313,7 @@ def plain_name(m: Module):
     def name_of(node: Node) -> str:
         if node.op == CONSTANT:
             return m.bind(node.args[0], node.name)
-        return node.name
+        return m.named_as.get(node, node).name
     return name_of
 
 

@@ -7,8 +7,9 @@ overhead: it makes three 0-d arrays, a result array and a scalar out of it, 1.5-
 call where the program's ``max`` took 0.3 us. A coordinate-descent sweep does that
 once per coordinate, and ran 0.83x of plain NumPy for it.
 
-When every reader of the ``where`` takes its scalar (``[()]``), the result array
-itself is never seen: its value is one of the two operands, cast to the result dtype.
+When every reader of the ``where`` takes its scalar (``[()]``, or its Python number:
+``int(where)``, a picked number's first trip), the result array itself is never
+seen: its value is one of the two operands, cast to the result dtype.
 The same holds where the ``where`` is only the value a ``setitem`` stores (``x[i] =
 where(flag, v, x[i])``: the element stored is the operand chosen). Where both operands
 already have that dtype (graph values of shape ``()``, NumPy
@@ -45,6 +46,7 @@ import numpy as np
 
 from dynamo import ops
 from dynamo.graph import CALL, Node
+from dynamo.ops.data_sizes import sym_number
 from dynamo.ops.indexing import getitem
 from dynamo.ops.node_facts import array_meta
 from dynamo.tree import tree_leaves
@@ -99,6 +101,11 @@ def _takes_scalar(user: Node, node: Node) -> bool:
         return meta is not None and mine is not None and meta.shape == () and \
             meta.dtype == mine.dtype and meta.kind == "numpy" and \
             all(_takes_scalar(u, user) for u in user.users)
+    if user.op == CALL and user.target == "sym_number" and len(user.args) == 2 and \
+            not user.kwargs and user.args[0] is node and user.args[1] in ("int", "float"):
+        # (``int(where)``: a picked number's first trip, translator/picked_numbers.py;
+        # the Python number of the chosen operand, which has the result's dtype)
+        return ops.get(user.target).impl is sym_number
     return (user.op == CALL and ops.get(user.target).impl is getitem and len(user.args) == 2
             and user.args[0] is node and user.args[1] == () and not user.kwargs)
 

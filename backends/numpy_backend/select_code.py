@@ -33,11 +33,14 @@ Exact, where:
   ``branch_select`` itself runs (the object itself, no cast).
 - **a value computed inside a way** (``sunk``): the operand is the last value computed
   before the choice (pending in ``inline.Inliner``: read once, no effect, not kept),
-  of shape ``()``, computed after the flag (so by the way itself, not before the
-  ``if``: the graph's nodes are in the order the program ran), and its statement
-  moves into the branch that reads it. The program computed it only on that way:
-  an untaken way's ``np.log`` of a negative (which made the graph rerun as eager,
-  ``raising.raising_nodes``) is now not computed at all, as in the program.
+  a NumPy scalar or array (``h = h + np.outer(s, s) / sy`` of a quasi-Newton step),
+  computed by a way of the choice's own ``if`` (``SELECT_WAYS``, the mark
+  ``translator/select_writes.py mark_ways`` leaves: after the flag is not enough, a
+  value between the flag and the ``if`` runs on every trip), and its statement moves
+  into the branch that reads it; the arrays only the way read are deleted at the branch's end. The
+  program computed it only on that way: an untaken way's ``np.log`` of a negative
+  (which made the graph rerun as eager, ``raising.raising_nodes``) is now not
+  computed at all, as in the program.
 
 An inner ``elif`` that writes (``x[i] = where(f2, v2, x[i])``, the outer choice's
 value) becomes an inner ``if`` inside the outer one's branch (``_nested_store``).
@@ -62,10 +65,14 @@ from dynamo.graph import CALL, Graph, Node, location_comment
 from dynamo.ops.indexing import getitem
 from dynamo.ops.node_facts import array_meta, has_effect
 
+from .carried_choices import flag_into_if
 from .scalar_select import boolean_flag, operand_of
 
 # the mark ``translator/select_writes.py`` leaves on the ``where`` of a held-back write
 STORE_SELECT = "store_select"
+# the numbers of the ``if`` statements whose ways (or join) made a node, innermost
+# first (``translator/branch_selects.py``, ``mark_ways``)
+SELECT_WAYS = "select_ways"
 
 
 @dataclass
@@ -139,12 +146,14 @@ def sunk_values(graph: Graph, found: dict, steps: list, busy: set) -> dict:
     reads them: node -> ``(choice node, truth of the flag on that branch)``.
 
     A value moves with everything only it needs (``D``, the nodes whose readers are all
-    in ``D`` or the choice): each of shape ``()``, with no effect, after the flag in
-    program order (so computed by the way, not before the ``if``), a plain-path step
-    of its own. Between the first of them and the choice every other node has no
-    effect, or is a store of another choice on the same flag that runs only where
-    this branch does not (``if flag: x[i] = a`` then ``if not flag: x[i] = b``: the
-    second way's values read what they read before the first store)."""
+    in ``D`` or the choice): each a NumPy value (scalar or array), with no effect,
+    after the flag in program order (so computed by the way, not before the ``if``),
+    a plain-path step of its own, not ``busy`` (the caller's: a buffer lent or
+    borrowed across the move, ``codegen._sunk_with_buffers``). Between
+    the first of them and the choice every other node has no effect, or is a store
+    of another choice on the same flag that runs only where this branch does not
+    (``if flag: x[i] = a`` then ``if not flag: x[i] = b``: the second way's values
+    read what they read before the first store)."""
     position = {n: i for i, n in enumerate(graph.nodes)}
     alone = {node for _, node in steps if node is not None}
     skipped = {k for c in found.values() for k in c.skip}
@@ -168,15 +177,20 @@ def sunk_values(graph: Graph, found: dict, steps: list, busy: set) -> dict:
 
 
 def _closure(value, c: Choice, node: Node, position: dict, alone: set, busy: set) -> set:
-    """``value`` and the nodes only it (through each other) reads, which may move."""
+    """``value`` and the nodes only it (through each other) reads, which may move:
+    each made by a way of the choice's own ``if`` (``SELECT_WAYS``). After the flag
+    is not enough: ``f = x[i] > 0; w = np.sqrt(x[i]); if f: y[i] = w`` computes ``w``
+    on every trip, warning for each negative, whatever the flag."""
     readers = {node, *c.skip}
     start = position[c.flag] if c.flag in position else len(position)
+    ways = (c.skip[0] if c.store and c.skip else node).meta.get(SELECT_WAYS)
     found, todo = set(), [value]
     while todo:
         n = todo.pop()
         meta = array_meta(n) if isinstance(n, Node) else None
-        if n in found or meta is None or meta.shape != () or n.op != CALL or \
-                n not in alone or n in busy or has_effect(n) or position[n] <= start:
+        if n in found or meta is None or meta.kind != "numpy" or n.op != CALL or \
+                n not in alone or n in busy or has_effect(n) or position[n] <= start or \
+                not ways or ways[0] not in n.meta.get(SELECT_WAYS, ()):
             continue
         found.add(n)
         todo.extend(n.inputs())
@@ -217,7 +231,10 @@ def conditional(m, node: Node, choice: Choice, moved: dict, flag, name_of,
             *text, last = stmts.pop()[0].split("\n")
             last = text + [assign + last.partition(" = ")[2]]
         lines = [line for text, _, _ in stmts for line in text.split("\n")]
-        return lines + (last or [f"{assign}{_source(m, value, name_of, choice)}"])
+        # (the way's arrays die with it: only the way read them)
+        dead = [n for _, _, made in stmts for n in made if not array_meta(n).scalar]
+        return lines + (last or [f"{assign}{_source(m, value, name_of, choice)}"]) + \
+            ([f"del {', '.join(n.name for n in dead)}"] if dead else [])
 
     indent = "    "
     if choice.store:
@@ -289,8 +306,16 @@ def _nested_store(m, node: Node, value, stmts: list, name_of) -> list[str] | Non
     else:
         body += [line for text, _, _ in mine for line in text.split("\n")]
         body.append(store + stored_operand(m, v, dtype, name_of))
-    lines = [line for text, _, _ in outside for line in text.split("\n")]
     cond = name_of(flag)
+    if outside and outside[-1][2] == (flag,) and set(flag.users) <= {value}:
+        # (the flag's own statement right before, read by nothing else: written into
+        # the ``if``, after its location comment: ``if ((x[(trip)]) < -1.0):``)
+        *head, own = outside[-1][0].split("\n")
+        if own.startswith(flag.name + " = ") and all(ln.startswith("#") for ln in head):
+            expr = own.partition(" = ")[2]
+            cond = expr if expr.startswith("(") else f"({expr})"
+            outside = outside[:-1] + [("\n".join(head), (), ())] if head else outside[:-1]
+    lines = [line for text, _, _ in outside for line in text.split("\n") if text]
     return lines + [f"if {cond if when else 'not ' + cond}:"] + ["    " + ln for ln in body]
 
 
@@ -367,6 +392,9 @@ def merge_complements(statements: list, group_of: list, choices: dict, position)
         statements[i] = ("\n".join(lines), list(dict.fromkeys([*first[1], *second[1]])),
                          tuple(sorted((*first[2], *second[2]), key=position)), ())
         del statements[i + 1], group_of[i + 1]
+        if i and flag_into_if(statements, i, choices, position):   # (tested once: inline)
+            del group_of[i]
+            i -= 1
 
 
 def _gate_parts(statement, choices: dict):

@@ -132,7 +132,8 @@ def key_source(graph: Graph, values: frozenset, args: list[str]) -> str:
     """The expression, over the names ``args`` of the graph's inputs, of the key of
     the static variant a call runs: the shapes of its array inputs of symbolic shape
     and the other inputs' values (a tuple). Left out: the changing numbers
-    (``values``), arrays of static shape, which the dispatcher's guards already fix
+    (``values``), NumPy float scalars (no size is their value), arrays of static
+    shape, which the dispatcher's guards already fix
     (``x.shape == (4096,)``), and inputs whose symbolic sizes they pin all the same
     (``meta["fixed"]``: ``np.asarray(xs).shape[0] == 64``, ``glue.mark_fixed_inputs``).
     A key of ``()`` leaves one variant, called with no lookup (``PerSize.keyless``)."""
@@ -144,7 +145,11 @@ def key_source(graph: Graph, values: frozenset, args: list[str]) -> str:
         if isinstance(meta, ArrayMeta) and not meta.scalar:
             if any(isinstance(d, SymInt) for d in meta.shape):
                 parts.append(f"{arg}.shape")
-        else:   # a size, a NumPy scalar (keyed by value, as a size)
+        elif isinstance(meta, ArrayMeta) and meta.dtype.kind in "fc":
+            continue   # a NumPy float scalar (``self.m = 0.9 * self.m + 0.1 * x.mean()``):
+            # no size is a float's value, and a variant reads it as an input (keyed by
+            # value, it compiled a variant per call until GENERIC_AFTER)
+        else:   # a size, a NumPy int or bool scalar (keyed by value, as a size)
             parts.append(arg)
     return f"({''.join(p + ', ' for p in parts)})"
 

@@ -187,8 +187,8 @@ def emit_with_dels(m: Module, statements: list, keep: set, depth: int,
     """
     last: dict[Node, int] = {}
     for i, (_, reads, _, _) in enumerate(statements):
-        for n in reads:
-            last[n] = i
+        for n in reads:   # (a value printed as a carried name reads that name)
+            last[m.named_as.get(n, n)] = i
     dies: dict[int, list[Node]] = {}
     for n, i in last.items():   # (a NumPy scalar is not worth a del: scalar loops)
         meta = array_meta(n)

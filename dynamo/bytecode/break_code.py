@@ -158,6 +158,12 @@ def break_code(code, brk, glue, n_stack_values: int, restore: list[str], live: l
     below_layout = [v is NULL for v in below]
     if inst.name.startswith("POP_JUMP"):
         else_label = new_label()
+        if pyversion.JUMPS_TEST_EXACT_BOOLS and "NONE" not in inst.name:
+            # 3.13+: the jump takes only ``True`` as true, and the trace may have left
+            # the ``bool()`` of a ``COMPARE_OP`` or ``TO_BOOL`` to it (the NumPy bool of
+            # ``lo <= x[i] < hi``, translator/size_chains.py): ``bool()`` it here, once,
+            # as those would have (a no-op on an exact bool)
+            out.append(Instr("TO_BOOL", location=loc))
         out.append(Instr(inst.name, else_label, location=loc))
         if pyversion.NOT_TAKEN_AFTER_BRANCH:
             out.append(Instr("NOT_TAKEN", location=loc))

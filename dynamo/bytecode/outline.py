@@ -65,13 +65,13 @@ docs/loops.md.
 from __future__ import annotations
 
 import types
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from bytecode import CellVar, Instr, Label
 
 from .. import pyversion
+from ..code_keyed import CodeKeyed
 from ..config import config
 from .cells import unrun_make_cells
 from .copies import assemble, copy, label_at, split_super_instructions
@@ -121,7 +121,8 @@ def body_code(code, plan: LoopPlan) -> types.CodeType:
     return hit
 
 
-_BODIES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# (by identity: equal codes of two ``exec`` of one source would share a weak dict's entry)
+_BODIES = CodeKeyed()
 
 
 def _body_code(code, plan: LoopPlan) -> types.CodeType:

@@ -46,6 +46,7 @@ from typing import Any
 from bytecode import Bytecode, Instr, Label
 from bytecode.instr import InstrLocation
 
+from ..code_keyed import CodeKeyed, CodeSet
 from .cells import unrun_make_cells
 from .copies import assemble, copy, label_at, split_super_instructions
 from .drop_order import drops_at_return
@@ -58,16 +59,19 @@ from .instructions import CodeInfo
 from .patch import WORK, CodeTemplate, resume_bytes
 from .signature import STAR_FLAGS
 
+# (all three by identity, not by value: two equal codes, from two ``exec`` of one
+# source, would share a weak dict's entry or set's slot, and lose it when the first
+# dies; ``code_keyed.CodeSet``)
 # code object -> {(target, layout, live): resume code}; weak, so resume functions die
 # with the function they continue
-_RESUME_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_RESUME_CACHE = CodeKeyed()
 # resume code -> (weak reference to the code it continues, for each of its instructions
 # the index of the original instruction it copies, or None; or, for a resume function
 # made by patching, the number of instructions in front of the original's); weak both
 # ways, so neither keeps the other alive
-_ORIGIN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_ORIGIN = CodeKeyed()
 # the codes resume_code made (``is_resume_code``)
-_RESUME_CODES: weakref.WeakSet = weakref.WeakSet()
+_RESUME_CODES = CodeSet()
 
 
 def resume_code(code, target: int, layout: tuple[bool, ...], live: tuple[str, ...]):
@@ -339,7 +343,9 @@ expected_resume = threading.local()
 
 def boxed_code(code) -> types.CodeType:
     """``code`` (flat positional parameters) taking them in one list instead
-    (``emit.unbox``): how a resume function that runs uncompiled is called."""
+    (``emit.unbox``): how a resume function that runs uncompiled is called. ``code``
+    is the resume function's (or an outlined body's) own code object, flat as made,
+    not a copy: what it continues is looked up by identity (``original_code``)."""
     bc, _ = copy(code)
     head = len(prologue(bc))
     params = code.co_varnames[:code.co_argcount]

@@ -103,8 +103,10 @@ def guard_in_bounds(op_name: str, meta_args: tuple, classes, hints=None) -> tupl
     each blind index is guarded in bounds of its axis instead (``-4 <= i < 4``, two
     comparisons the entry records), so one entry serves every position in bounds and
     a position out of bounds fails the guard (the next trace raises eager's
-    ``IndexError`` there). None, for the plain fit (which pins), where an index is not
-    a plain component along an axis of static length (``x[..., i]``, ``x[[i, j]]``,
+    ``IndexError`` there). A list of ints along an axis of static length
+    (``EMB[ids]``, ``ids`` read item by item by ``seen.extend(ids)`` before it) is
+    guarded item by item so. None, for the plain fit (which pins), where an index is
+    not a plain component along an axis of static length (``x[..., i]``, two lists,
     ``x[i]`` of a symbolic length) or is out of bounds now.
 
     Example: ``x[i]`` of a 4-element ``x`` with ``i`` at 2 records ``i >= -4`` and
@@ -118,12 +120,19 @@ def guard_in_bounds(op_name: str, meta_args: tuple, classes, hints=None) -> tupl
     if shape is None or len(parts) > len(shape):
         return None
     checks = []
+    lists = [p for p in parts if isinstance(p, list)]
     for axis, p in enumerate(parts):
-        if isinstance(p, SymInt) and p.sym.symbols & blind[1]:
+        # a list of ints (``EMB[ids]`` with ids' items changing ints): each item along
+        # this axis; the result's shape is the list's length whatever the values (one
+        # list only: the plain fit keeps two, which NumPy broadcasts together)
+        items = p if isinstance(p, list) and len(lists) == 1 else [p]
+        if any(isinstance(v, SymInt) and v.sym.symbols & blind[1] for v in items):
             n = shape[axis]
-            if type(n) is not int or not -n <= int.__int__(p) < n:
+            if type(n) is not int or any(
+                    not (type(v) is int or isinstance(v, SymInt)) or
+                    not -n <= int.__int__(v) < n for v in items):
                 return None
-            checks.append((p, n))
+            checks.extend((v, n) for v in items if isinstance(v, SymInt))
         elif not (type(p) is int or isinstance(p, slice) and
                   not symbols_in((p.start, p.stop, p.step))):
             return None      # (an Ellipsis, None, a list or array: no axis to name)

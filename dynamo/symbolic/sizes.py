@@ -194,7 +194,7 @@ class SymInt(int, Symbolic):
     __rxor__ = _pinned(operator.xor, reflected=True)
     __float__ = _pinned(float)
     __complex__ = _pinned(complex)
-    __abs__ = _pinned(abs)
+    __abs__ = lambda self: self if self >= 0 else -self  # noqa: E731 (guards the sign)
     __round__ = _pinned(round)
     __trunc__ = _pinned(math.trunc)
     __floor__ = _pinned(math.floor)

@@ -62,12 +62,13 @@ from ..variables import ArrayVariable, ConstantVariable
 from ..variables.iteration import BranchChoiceVariable
 from ..variables.size_values import size_flag
 from .base import TranslatorBase
-from .loop_body_state import dead_after
+from .loop_body_state import Counters, dead_after
 from .loop_exits import names
+from .loop_facts import WatchedLocals
 from .number_selects import number_kind, select_number
 from .picked_numbers import join_per_trip
 from .raising_checks import _DATA_CAUSES, _conditional_jump, _flag, _root, defer_check
-from .select_writes import apply_writes, defer_write, reads_written
+from .select_writes import apply_writes, defer_write, mark_ways, reads_written
 
 # What a caller of ``truth_or_select`` gets where both ways were traced: the trace
 # goes on at the join (``tx.ip``), and the jump has nothing left to decide.
@@ -171,11 +172,17 @@ def select_branches(tx, inst, value, error) -> bool:
     _read_arguments(tx, jump.index, join)
     entry = _State.of(tx)
     nodes_before = set(tx.output.graph.nodes)
+    # (in a loop body: the names each way reads or writes first, not the join's stores)
+    notes = tx.locals.notes_of_ways() if isinstance(tx.locals, WatchedLocals) else None
     try:
         falls = _trace_way(tx, entry, jump.index + 1, fall_end)
+        if notes:
+            notes.way_done()
         # (where the first way returns, the second must too: ``return a if c else b``,
         # or 3.12+'s copy of a short ``return`` after the ``if`` into both ways)
         jumps = _trace_way(tx, entry, jump.target, None if falls.returns else join)
+        if notes:
+            notes.way_done()
         if_true, if_false = (jumps, falls) if target_when else (falls, jumps)
         _check_nodes(tx, nodes_before)
         tx.current, tx.output.current_loc = inst, tx.location(inst)
@@ -186,6 +193,7 @@ def select_branches(tx, inst, value, error) -> bool:
                 tx, flag, [(if_true.writes, True), (if_false.writes, False)],
                 getattr(tx, "select_writes", None)):
             raise NotASelect("a written value is not exactly what the write stores")
+        mark_ways(tx.output.graph, nodes_before)
     except NotASelect:
         # (where a way added ops or changed Python state, the root frame's ``step``
         # starts the trace over, and it breaks at ``inst``; else it breaks here, on
@@ -194,6 +202,9 @@ def select_branches(tx, inst, value, error) -> bool:
         tx.ip, tx.current = inst.index + 1, inst
         tx.output.current_loc = tx.location(inst)
         raise error from None
+    finally:
+        if notes:
+            notes.settle()
     tx.output.writes.checks.append(restart)   # (a later write: the break it was)
     if falls.returns:                          # (the frame's result is chosen)
         tx.done = True
@@ -419,6 +430,8 @@ def _run_way(tx, start: int, join: int | None, writes: list) -> list:
         if not deferred:
             try:
                 TranslatorBase.step(tx)
+            except Counters:   # (an ``elif``'s select asks its loop node to carry a
+                raise          # number it picks: the node's attempt starts over)
             except Exception as e:  # noqa: BLE001 (a break, an error: no select)
                 raise NotASelect(str(e)) from None
         # (also the writes of an inner select, an ``elif``)

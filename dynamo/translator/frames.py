@@ -39,6 +39,7 @@ from .control_flow import ControlFlow
 from .data_trips import DataTripLoops
 from .exceptions import Exceptions
 from .index_splits import IndexSplits
+from .list_counts import hint_list_counts
 from .loops import LoopNodes
 from .names import Names
 from .operators import Operators
@@ -79,13 +80,18 @@ class Handlers(StackOps, Names, Operators, Calls, DataTripLoops, ControlFlow, In
             self.dropped[name] = before
 
     def refuse_loop_node(self, inst, reason: str, counters: dict | None = None,
-                         kind: str | None = None) -> None:
+                         kind: str | None = None, peel: int | None = None) -> None:
         """Start the trace over: with the loop at ``inst`` unrolled, or (``counters``)
         tried again as a loop node with those locals as counters (``kind`` "rows":
-        those lists as stacked rows, ``per_trip_lists``)."""
+        those lists as stacked rows, ``per_trip_lists``), after ``peel`` unrolled trips
+        (None: as many as an earlier attempt asked for, ``BreakPoint.peel``)."""
         kind = kind or ("unroll" if counters is None else "counters")
+        if peel is None:
+            plan = self.loop_plan(inst)
+            peel = 1 if plan is None else plan.peel
         raise RestartAnalysis("a loop that is not a loop node") from _Restart(BreakPoint(
-            inst.index, kind, Unsupported(f"loop node: {reason}"), self.code, counters))
+            inst.index, kind, Unsupported(f"loop node: {reason}"), self.code, counters,
+            peel))
 
 
 # The key of the break point that makes every loop node of the frame hand back the
@@ -115,6 +121,9 @@ class BreakPoint:
     reason: Unsupported
     code: object = None  # of the loop (the root's, or an inlined function's)
     counters: dict | None = None   # "counters": local name -> its step per trip
+    # a loop node's trips unrolled before the node (loops.py: 1, or more where a
+    # carried local's type settles later, ``loop_facts.SettlingCarry``)
+    peel: int = 1
 
     def __post_init__(self):
         _forget_frames(self.reason)
@@ -229,6 +238,7 @@ class InstructionTranslator(Handlers, TranslatorBase):
             super().step()
         except Unsupported as e:
             _locate(e, self)
+            hint_list_counts(e, self.info.insts, inst.index, stack)   # (counts[int(v)] += 1)
             region = self.info.outermost_region(inst.index)
             if self.raise_origin is not None:
                 # a break while the trace handles an exception it raised: the frame

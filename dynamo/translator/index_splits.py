@@ -58,9 +58,11 @@ from ..symbolic import Sym, SymInt
 from ..symbolic.bounds import always_nonnegative
 from ..symbolic.deciders import deciding
 from ..symbolic.sizes import as_sym, is_unbacked
+from .loop_body_state import Counters
 from .loop_facts import NotALoopNode, why_not
 from .loops import LoopScope, SymbolicRest, rest_of, trip_count
 from .nested_loops import enclosing_symbols, kind_of, unwatched
+from .picked_numbers import Picked
 from .promoted_floats import check_promoted
 from .symbolic_splits import (
     clamped_symbolic,
@@ -352,6 +354,14 @@ class IndexSplits:
         except LeavesRange as e:
             self._split_enclosing(parent, e)
             self._refuse(inst, nested, f"split at {describe(conds)}: {e}")
+        except Counters as e:   # (a number the segments pick per trip: each carries it)
+            try:
+                self.refuse_loop_node(inst, f"split at {describe(conds)}: {e}", {
+                    **e.counters, "split": self.loop_plan(inst).counters["split"]},
+                    kind="split")
+            except RestartAnalysis as restart:
+                restart.nested_refusal = nested
+                raise
         except NotALoopNode as e:
             self._refuse(inst, nested, f"split at {describe(conds)}: {e}")
         except Exception as e:  # noqa: BLE001 (anything a segment cannot be: unroll)
@@ -396,10 +406,14 @@ class IndexSplits:
         follows the enclosing trips (it may run none, ``TriangularScope``)."""
         plain = isinstance(seg, range) or self.output.loop_scope is None   # (a frame's
         # loop whose count is a size symbol: each segment runs a trip for every size)
-        scope = SegmentLoopScope(self, inst, it, seg, {}) if plain else \
+        # (numbers its segments pick per trip, each carries them: ``picked_numbers``)
+        picked = {k: v for k, v in self.loop_plan(inst).counters.items()
+                  if isinstance(v, Picked)} if plain else {}
+        scope = SegmentLoopScope(self, inst, it, seg, picked) if plain else \
             SegmentTriangularScope(self, inst, it, seg, {}, None, span=seg.count)
         # (each segment's comparison is decided by ``decide`` as its body is traced)
         scope.count_one, scope.offset = count_one, offset
+        scope.picks_numbers = plain
         scope.exit_index = None if last else inst.index
         scope.trace_body()
         if not plain:

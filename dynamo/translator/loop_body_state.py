@@ -26,6 +26,7 @@ from ..variables import ArrayVariable, ConstantVariable
 from ..variables.trip_rows import TripRowsVariable
 from .loop_facts import (
     NotALoopNode,
+    SettlingCarry,
     at_trip,
     float_at_trip,
     int_step,
@@ -239,8 +240,12 @@ class BodyState:
                 counters[name] = step
                 continue
             if self.watched.first.get(name) != "write" or self.watched.opaque:
-                raise NotALoopNode(f"the local {name!r} is carried from one iteration "
-                                   f"to the next ({old.describe()} -> {var.describe()})")
+                # (from a Python constant: its type may settle a trip later, a delay line)
+                settling = isinstance(old, ConstantVariable) and \
+                    not isinstance(var, ConstantVariable)
+                raise (SettlingCarry if settling else NotALoopNode)(
+                    f"the local {name!r} is carried from one iteration to the next "
+                    f"({old.describe()} -> {var.describe()})")
             if isinstance(var, ConstantVariable):
                 tx.locals[name] = ConstantVariable(self._at_last_trip_value(var.value))
             elif isinstance(var, ArrayVariable) and name in self.targets:

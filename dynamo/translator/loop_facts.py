@@ -30,6 +30,15 @@ class NotALoopNode(Exception):  # noqa: N818 (control flow: the loop is unrolled
     """The loop cannot be one node; ``reason`` says why (for the debug log)."""
 
 
+class SettlingCarry(NotALoopNode):
+    """A local that held a Python constant before the trip traced as the body is
+    carried to the next trip as another kind of value: its type had not settled after
+    the trips unrolled before the node. A delay line does that for one more trip per
+    tap (``x2, x1 = x1, x[n]`` from ``x1 = x2 = 0.0``: ``x2`` is still 0.0 after the
+    first trip and an array only after the second), so ``LoopNodes.loop_node`` tries
+    the node again with one more trip unrolled (``frames.BreakPoint.peel``)."""
+
+
 class WatchedLocals(dict):
     """The frame's locals while a loop body is traced: remembers whether each name was
     first read or first written (``first``); ``opaque`` once all were read at once."""
@@ -73,6 +82,46 @@ class WatchedLocals(dict):
     def copy(self):
         self.opaque = True
         return dict(super().items())
+
+    def notes_of_ways(self) -> WayNotes:
+        """The first reads and writes of an ``if``'s two ways, each traced from the
+        state at the jump (``branch_selects``): see ``WayNotes``."""
+        return WayNotes(self.first)
+
+
+class WayNotes:
+    """What an ``if``'s ways read or write first, merged as the program runs them.
+
+    The ways are traced one after the other, and the join then stores every name
+    (``tx.locals[name] = ...``): bookkeeping, no store of the program. Without this a
+    name neither way touched was noted as first *written* there, and a counter stepped
+    after the ``if`` (``if x[j] > t: pass`` then ``c += 1``) was taken for a temporary:
+    after the loop it held the traced trip's value (2 instead of 12). So each way's own
+    notes are kept (``way_done``), and ``settle`` puts back the notes from before the
+    ``if`` plus, for each name a way noted, ``"read"`` where either way reads it first
+    (the trip that takes that way reads the value a trip before left)::
+
+        >>> notes = watched.notes_of_ways()
+        >>> ...first way...; notes.way_done(); ...second way...; notes.way_done()
+        >>> ...join...; notes.settle()
+    """
+
+    def __init__(self, first: dict):
+        self.first, self.before, self.ways = first, dict(first), []
+
+    def way_done(self) -> None:
+        self.ways.append({k: v for k, v in self.first.items() if k not in self.before})
+        self.first.clear()
+        self.first.update(self.before)
+
+    def settle(self) -> None:
+        self.first.clear()
+        self.first.update(self.before)
+        merged: dict = {}
+        for way in self.ways:
+            for name, how in way.items():
+                merged[name] = "read" if "read" in (how, merged.get(name)) else how
+        self.first.update(merged)
 
 
 def memory_base(node: Node) -> Node:

@@ -76,6 +76,7 @@ from .attr_counters import AttrCounters
 from .loop_body_state import BodyState, Counters
 from .loop_facts import (
     NotALoopNode,
+    SettlingCarry,
     WatchedLocals,
     cycle_of,
     memory_base,
@@ -91,6 +92,10 @@ from .reached_carries import ReachedCarries, reach_arrays
 # the break point kind of a loop that is no node inside another loop node's body: it
 # is unrolled there, and tried as a node where no loop body is being traced
 UNROLL_NESTED = "unroll nested"
+
+# the most trips unrolled before a loop node whose carried locals settle late (a delay
+# line of this many taps: ``SettlingCarry``); past it the loop is unrolled
+MAX_PEEL = 4
 
 # numbers for the loop nodes' symbols (``loop0``...), shared with ``while_loops``
 node_numbers = itertools.count()
@@ -156,11 +161,12 @@ class LoopNodes:
             return False
         arrivals = self.loop_arrivals.get(id(it), 0)
         self.loop_arrivals[id(it)] = arrivals + 1
-        if arrivals == 0:
-            # the first iteration is unrolled: the loop's state then has its steady
-            # types (an accumulator that starts as 0.0 is an array after one iteration)
-            return False
         plan = self.loop_plan(inst)
+        if arrivals < (1 if plan is None else plan.peel):
+            # the first iteration is unrolled: the loop's state then has its steady
+            # types (an accumulator that starts as 0.0 is an array after one iteration;
+            # a delay line's taps after one trip each: ``SettlingCarry``)
+            return False
         nested = self.output.loop_scope is not None
         try:
             scope = LoopScope(self, inst, it, rest_of(it),
@@ -172,6 +178,14 @@ class LoopNodes:
                 scope.finish()
         except Counters as e:
             self._refuse(inst, nested, str(e), e.counters)
+        except SettlingCarry as e:
+            if nested or arrivals >= MAX_PEEL:
+                self._refuse(inst, nested, str(e))
+            # again with one more trip unrolled (what earlier attempts found kept: the
+            # counters, a split, the rows)
+            kept = plan is not None and plan.kind != "unroll"
+            self.refuse_loop_node(inst, str(e), dict(plan.counters or {}) if kept else {},
+                                  kind=plan.kind if kept else None, peel=arrivals + 1)
         except NotALoopNode as e:
             self._refuse(inst, nested, str(e))
         except Exception as e:  # noqa: BLE001 (anything the body cannot be: unroll it)

@@ -39,8 +39,18 @@ may raise, so kept), and where one is past int64 the frame's own code runs inste
 (NumPy's scalar add reports its overflow as well, under the graph's floating-point
 guard: the bounds do not rely on it).
 A float is only picked (no arithmetic: ``np.float64 + x`` warns where Python's float
-would not, or raises where it would not). A nested loop's body, a ``while`` loop, a
-split loop and an ``elif`` keep the break.
+would not, or raises where it would not).
+
+Where else: an ``elif`` (its select, traced in the outer ``if``'s way, asks as any
+other: ``branch_selects._run_way`` lets ``Counters`` through); a loop node nested in
+the body of one that carries the number carries the outer trip's value on
+(``carry_picked``: its scalar a slot; ``exit_picked``: a ``PickedNumberVariable``
+again) and adds its steps over all its trips to the outer node's
+(``leave_picked``), whose bounds cover them (an inner count that changes with the
+outer trip: no node); each plain segment of a split loop (the plan "split" keeps
+the ``Picked`` locals next to its conditions, ``IndexSplits.split_node``). A
+triangular segment and a ``while`` loop (whose body tries no select) keep the
+break.
 
 Example::
 
@@ -170,11 +180,17 @@ def _ask_to_carry(tx, scope, name, kind) -> None:
     """Raise ``Counters`` (the loop's attempt starts over, ``name`` carried) where
     ``name`` is a local of the loop's own frame that held a number of ``kind`` at the
     loop, no temporary of the trip, in a plain ``for`` loop node of the frame's graph."""
-    if name is None or getattr(scope, "tx", None) is not tx or scope.parent is not None \
-            or not getattr(scope, "picks_numbers", False):
+    if name is None or getattr(scope, "tx", None) is not tx or \
+            not getattr(scope, "picks_numbers", False):
+        return
+    # (in a loop node's body only the number its node carries: a nested node carries
+    # the trip's value on, ``carry_picked``)
+    if scope.parent is not None and \
+            not isinstance(scope.entry_locals.get(name), PickedNumberVariable):
         return
     plan = tx.loop_plan(scope.inst)
-    if plan is not None and plan.kind != "counters" or name in scope.counters:
+    # (a split loop's segments: each carries it, ``IndexSplits.split_node``)
+    if plan is not None and plan.kind not in ("counters", "split") or name in scope.counters:
         return
     entry = scope.entry_locals.get(name)
     if entry is None or _kind(entry) is not kind or \
@@ -204,6 +220,9 @@ def picked_binary(tx, name: str, a: Variable, b: Variable) -> Variable | None:
                                   else (other, picked.array)))
     if not isinstance(result, ArrayVariable) or result.meta != picked.array.meta:
         raise Unsupported(f"operator {name} on {a.describe()} and {b.describe()}")
+    # (the bounds rule its overflow out: tier 2 checks none per trip, which kept LLVM
+    # from vectorizing a counter, backends/native/picked_scalars.py)
+    result.node.meta["no_overflow"] = True
     return PickedNumberVariable(result, int)
 
 
@@ -217,8 +236,11 @@ def carry_picked(scope) -> set[str]:
         if not isinstance(step, Picked):
             continue
         value = tx.locals.get(name)
-        scalar = _scalar(tx, value, step.kind) if _kind(value) is step.kind and \
-            not isinstance(value, PickedNumberVariable) else None
+        if isinstance(value, PickedNumberVariable):   # (nested: the outer trip's value)
+            scalar = value.array if value.kind is step.kind and \
+                scope.parent is not None else None
+        else:
+            scalar = _scalar(tx, value, step.kind) if _kind(value) is step.kind else None
         if scalar is None:
             raise NotALoopNode(f"the local {name!r} holds no Python "
                                f"{step.kind.__name__} at the loop")
@@ -239,6 +261,7 @@ def leave_picked(scope) -> None:
     """After the body (``finish``, before the slots are read): each carried local's
     scalar back in its place, and the counters' bounds checked before the node."""
     tx = scope.tx
+    nested_steps = 0
     for name, step in scope.counters.items():
         if not isinstance(step, Picked):
             continue
@@ -248,11 +271,19 @@ def leave_picked(scope) -> None:
                                "the body")
         tx.locals[name] = value.array
         steps = scope.picked_steps
-        if steps:
+        if steps and isinstance(scope.picked_entry[name], PickedNumberVariable):
+            # nested: the outer node's bounds take this node's steps, all its trips
+            if type(scope.trips) is not int:
+                raise NotALoopNode(f"the counter {name!r} steps a changing number of "
+                                   "times per outer trip")
+            nested_steps = scope.trips * steps
+        elif steps:
             start = scope.picked_entry[name].value
             for bound in (start + scope.trips * steps, start - scope.trips * steps):
                 if _scalar(tx, ConstantVariable(bound), int) is None:
                     raise NotALoopNode(f"the counter {name!r} has no int64 bound")
+    if nested_steps:
+        scope.parent.picked_steps += nested_steps
 
 
 def exit_picked(scope) -> None:
@@ -261,7 +292,11 @@ def exit_picked(scope) -> None:
     them)."""
     tx = scope.tx
     for name, step in scope.counters.items():
-        if isinstance(step, Picked):
+        if isinstance(step, Picked) and \
+                isinstance(scope.picked_entry.get(name), PickedNumberVariable):
+            # (nested: the outer trip's number again, the node's result its scalar)
+            tx.locals[name] = PickedNumberVariable(tx.locals[name], step.kind)
+        elif isinstance(step, Picked):
             final = tx.locals[name]
             tx.locals[name] = graph_number_of(tx.output,
                                               ArrayToPythonVariable(step.kind, final))

@@ -45,6 +45,8 @@ Example::
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from .. import ops
@@ -215,3 +217,24 @@ def _value_fits(value, dtype: np.dtype) -> bool:
             return True
         return dtype.kind in "iu" and np.iinfo(dtype).min <= v <= np.iinfo(dtype).max
     return False
+
+
+# The numbers ``mark_ways`` gives the ``if`` statements kept as selects.
+_IFS = itertools.count()
+
+
+def mark_ways(graph, before: set) -> None:
+    """Mark each node the ``if`` just joined added to ``graph`` (its ways' ops and its
+    join's ``branch_select``/``where``: those not in ``before``) with a number of its
+    own, appended to the node's ``select_ways`` (an inner ``if``'s number comes
+    first). The numpy backend moves a value into the branch of its choice only where
+    the value was computed by a way of that very ``if``
+    (``backends/numpy_backend/select_code.py _closure``); an op between the flag and
+    the jump (``f = x[i] > 0; w = np.sqrt(x[i]); if f: y[i] = w``) runs on every trip.
+
+        >>> mark_ways(graph, before)   # sqrt_1, add, where: (3,); sqrt (before): none
+    """
+    number = next(_IFS)
+    for node in graph.nodes:
+        if node not in before:
+            node.meta["select_ways"] = (*node.meta.get("select_ways", ()), number)

@@ -44,7 +44,9 @@ frame reruns), and the chain is ``first & second``, a NumPy bool, at the second 
 whose ``if`` is then a select or the break it was. The first link's cleanup block is
 dead in that trace (``tx.chain_cleanup``, which ``branch_selects._plan`` skips); on
 3.13+ the links' ``COMPARE_OP`` leave their ``bool()`` to the jumps
-(``leaves_chain_flag``).
+(``leaves_chain_flag``), and a break at the second jump calls it there, as the
+``COMPARE_OP`` would have (``bytecode/break_code.py``: ``TO_BOOL`` before a 3.13 jump
+resumed at a break, which takes only ``True`` as true).
 
     >>> # 3.13, at POP_JUMP_IF_FALSE of ``lo <= len(b) <= hi`` with (1 <= u0) popped:
     >>> chain_jump(tx, jump, first)
@@ -56,7 +58,6 @@ from __future__ import annotations
 from .. import ops
 from ..graph import CALL
 from ..ops.signals import may_signal
-from ..pyversion import JUMPS_TEST_EXACT_BOOLS
 from ..raising import rerun_on_raise
 from ..variables import ConstantVariable
 from ..variables.size_values import SizeTruthVariable, truth_logic
@@ -89,7 +90,7 @@ def chain_jump(tx, jump, first) -> bool:
     link: keep the chain (module docstring) and return True; False where it is no
     chain or cannot be kept (nothing changed, or the attempt added nodes and this
     raises the break ``first`` has, so that the frame starts over and breaks here)."""
-    if not (isinstance(first, SizeTruthVariable) or _chain_flag(tx, first)) or \
+    if not (isinstance(first, SizeTruthVariable) or _data_flag(first)) or \
             jump.name not in _CONDITIONAL or "FALSE" not in jump.name:
         return False
     insts, i = tx.info.insts, jump.index
@@ -131,7 +132,7 @@ def _keep(tx, first, start: int, cleanup_end: int, value_form: bool) -> bool:
     """Trace the right link from ``start`` on the stack ``[..., b]``; where it is kept
     and the cleanup path (from ``cleanup_end``) goes where a false chain goes on, push
     ``first & second`` and go on after the right link (the ``if`` form: at its jump)."""
-    flags = _chain_flag(tx, first)   # (``lo <= x[i] < hi``: two 0-d bools of the graph)
+    flags = _data_flag(first)   # (``lo <= x[i] < hi``: two 0-d bools of the graph)
     if tx.in_try() or not tx.stack or not flags and tx.output.loop_scope is not None or \
             flags and not (tx.config.branch_selects and value_form is False and
                            rerun_on_raise(tx.output, loops=True)):
@@ -190,17 +191,6 @@ def _data_flag(v) -> bool:
     return flag is v and v.meta.dtype.kind == "b" and v.meta.kind == ops.NUMPY
 
 
-def _chain_flag(tx, v) -> bool:
-    """``v`` is a 0-d bool a chain of data may start with here: on 3.13+ only inside a
-    loop node's body, whose ``if`` on the chain is a select or no node. Elsewhere a
-    chain's ``if`` may break at its jump with the NumPy bool on the stack, which a
-    3.13 jump takes as true (``pyversion.JUMPS_TEST_EXACT_BOOLS``: ``0.0 <= t <= 0.0``
-    with ``t = np.float64(0.5)`` took the true way); there the first link breaks, as it
-    did before chains of data were kept."""
-    return _data_flag(v) and (tx.output.loop_scope is not None or
-                              not JUMPS_TEST_EXACT_BOOLS)
-
-
 def _both(tx, first, second):
     """``first & second`` of the two links' NumPy bools: a NumPy bool, true where both
     are (as ``first and second``), NumPy's operator (a ufunc call costs ~1 us a trip
@@ -224,7 +214,7 @@ def leaves_chain_flag(tx, inst, result) -> bool:
     bool of the graph, to the jump after it, as a link of a chain (``chain_jump``
     keeps both links)? The first link (``SWAP 2; COPY 2; COMPARE_OP; POP_JUMP_IF_FALSE
     L``, ``L: POP_TOP``) and the right link while ``_trace_right`` traces it."""
-    if not _chain_flag(tx, result):
+    if not _data_flag(result):
         return False
     if getattr(tx, "right_link", False):
         return True

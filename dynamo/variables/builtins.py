@@ -27,6 +27,7 @@ from dynamo.guards.type_slots import dict_of, mro_of, qualname_of
 
 from .. import hash_order, ops
 from ..exc import Unsupported
+from ..symbolic import SymInt
 from ..symbolic.math_calls import round_call
 from . import conversions  # noqa: F401 (its handlers: int, float, bool, complex)
 from .arrays import ArrayVariable, DeferredNumberVariable
@@ -443,6 +444,10 @@ def _abs(tx, x):
     number = symbolic_number(tx, abs, [x])
     if number is None:
         number = size_abs(tx, x)   # abs(len(kept) - 3): computed by the graph
+    if number is None and isinstance(x, ConstantVariable) and isinstance(x.value, SymInt):
+        # abs(i - j) of sizes or loop indices: SymInt.__abs__ (the sign a comparison,
+        # which a split loop decides per segment: a band, translator/index_splits.py)
+        number = ConstantVariable(abs(x.value))
     return fold(abs, [x], {}) if number is None else number
 
 

@@ -97,15 +97,36 @@ def _form(tx, index) -> SymKey | None:
     value = index.value if isinstance(index, ConstantVariable) else None
     if type(value) in (SymInt, SymFloat):
         return SymKey((value.sym,)) if _keyed(value, symbols) else None
-    if isinstance(index, TupleVariable) and \
-            all(isinstance(v, ConstantVariable) for v in index.items):
-        value = tuple(v.value for v in index.items)
+    if isinstance(index, TupleVariable) and all(map(_part, index.items)):
+        value = tuple(map(_part_value, index.items))
     if type(value) is not tuple or not any(type(v) in (SymInt, SymFloat) for v in value):
         return None
     if not all(_keyed(v, symbols) if type(v) in (SymInt, SymFloat) else spelled_key(v)
                for v in value):
         return None
     return SymKey(tuple(v.sym if type(v) in (SymInt, SymFloat) else v for v in value), True)
+
+
+def _part(var) -> bool:
+    """Can ``var`` be a part of a tuple key's form: a constant (a changing number
+    included), or a tuple of constants holding no changing number (``x.shape`` of a
+    static shape in ``(x.shape, k)``: the guard spells it by ``repr``, as a constant)."""
+    if isinstance(var, ConstantVariable):
+        return True
+    return isinstance(var, TupleVariable) and var.is_constant() and \
+        not any(type(v) in (SymInt, SymFloat) for v in _flat(var.as_python_constant()))
+
+
+def _flat(value):
+    """The leaves of nested tuples."""
+    if type(value) is not tuple:
+        return [value]
+    return [leaf for v in value for leaf in _flat(v)]
+
+
+def _part_value(var):
+    """A tuple key's part at this call: the constant (a changing number as it is)."""
+    return var.value if isinstance(var, ConstantVariable) else var.as_python_constant()
 
 
 def _keyed(value, symbols) -> bool:
@@ -121,7 +142,7 @@ def _keyed(value, symbols) -> bool:
 def _hint(index):
     """A key Variable's value at this call."""
     value = index.value if isinstance(index, ConstantVariable) else \
-        tuple(v.value for v in index.items)
+        tuple(map(_part_value, index.items))
     if type(value) is tuple:
         return tuple(_plain(v) for v in value)
     return _plain(value)

@@ -65,8 +65,11 @@ def test_results_are_eager_for_small_and_large_counts(fn, backend):
 
 # np.float64 of the count's power is cast when the graph runs (``scalar_cast``,
 # dynamo/variables/number_casts.py): nothing is evaluated at the made-up value, so it
-# does not break (test_a_cast_of_the_count_stays_in_the_graph)
-BREAKING = tuple(fn for fn in PROGRAMS if fn is not numpy_float)
+# does not break (test_a_cast_of_the_count_stays_in_the_graph); nor does an array times
+# it: the product's dtype and shape are one for every value, NumPy's OverflowError (an
+# int past float64) is raised when the graph runs, as eagerly
+# (``unbacked_results.one_value_answer``, test_an_array_times_the_power_stays_in_the_graph)
+BREAKING = tuple(fn for fn in PROGRAMS if fn not in (numpy_float, scaled_array))
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -80,6 +83,13 @@ def test_the_break_does_not_claim_the_programs_error(fn, backend):
         assert HONEST in reason.reason, reason.reason
         assert "made-up value" in reason.explanation
         assert "np.power(np.float64(n), k)" in reason.hint
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_array_times_the_power_stays_in_the_graph(backend):
+    report = dynamo.explain(scaled_array, backend=backend)(np.arange(5.0))
+    assert (report.graph_count, report.graph_break_count) == (1, 0)
+    # (its results, OverflowError for 700 and 1000 included: the test above)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -64,6 +64,68 @@ def picked_float(d):
     return level
 
 
+def count_elif(d, t):
+    below = 0
+    above = 0
+    for i in range(len(d)):
+        if d[i] < -t:
+            below += 1
+        elif d[i] > t:          # (the ``elif``'s select asks the node to carry ``above``)
+            above += 2
+    return below, above
+
+
+def extremes_elif(d):
+    lo = d[0]
+    hi = d[0]
+    at_lo = 0
+    at_hi = 0
+    for i in range(len(d)):
+        if d[i] < lo:
+            lo = d[i]
+            at_lo = i
+        elif d[i] > hi:
+            hi = d[i]
+            at_hi = i
+    return lo, hi, at_lo, at_hi
+
+
+def nested_count(m, t):
+    count = 0
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):     # (a node nested in the outer one's body)
+            if m[i, j] > t:
+                count += 1
+    return count
+
+
+def nested_argmax(m):
+    best = m[0, 0]
+    at = 0
+    left = 5
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            if m[i, j] > best:
+                best = m[i, j]
+                at = i * 1000 + j
+                left -= 1
+    return best, at, left
+
+
+def split_count(d, t):
+    count = 0
+    at = -1
+    half = len(d) // 2
+    for i in range(len(d)):
+        if i < half:            # (on the index: the loop splits in two nodes)
+            if d[i] > t:
+                count += 1
+                at = i
+        elif d[i] < -t:
+            count += 2
+    return count, at
+
+
 def argmin_by_index(d):
     arg = 0
     for i in range(1, len(d)):
@@ -90,6 +152,11 @@ IN_A_NODE = {
                                           (_Y, -7)]),
     "counted_then_used": (counted_then_used, [(_X,), *((s,) for s in _SHORT), (_Y,)]),
     "picked_float": (picked_float, [(_X,), *((s,) for s in _SHORT), (_POS,)]),
+    "split_count": (split_count, [(_X, 0.5), *((s, 0.5) for s in _SHORT), (_Y, 0.1),
+                                  (np.full(40, np.nan), 0.5)]),
+    "count_elif": (count_elif, [(_X, 0.5), *((s, 0.5) for s in _SHORT), (_Y, 0.1)]),
+    "extremes_elif": (extremes_elif, [(_X,), *((s,) for s in _SHORT), (_Y,),
+                                      (np.full(40, np.nan),)]),
 }
 
 
@@ -114,7 +181,8 @@ def _loops_and_breaks(fn, args, backend):
 def test_a_number_picked_per_trip_is_carried_by_the_node(name, backend):
     fn, calls = IN_A_NODE[name]
     calls_match_eager(fn, dynamo.compile(fn, backend=backend), calls, [], name)
-    assert _loops_and_breaks(fn, calls[0], backend) == (1, 1, 0)
+    nodes = 2 if fn is split_count else 1    # (a split loop: a node per segment)
+    assert _loops_and_breaks(fn, calls[0], backend) == (nodes, 1, 0)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -143,3 +211,47 @@ def test_another_use_of_the_picked_number_keeps_the_loop_unrolled(backend):
                       [(_POS,), (_POS[::-1].copy(),)], [], "argmin_by_index")
     assert _loops_and_breaks(argmin_by_index, (_POS,), backend)[0] == 0
 
+
+
+def _grid(shape, seed):
+    m = np.random.default_rng(seed).standard_normal(shape)
+    m.flat[::7] = np.nan
+    return m
+
+
+_SHAPES = [(10, 120), (1, 120), (2, 120), (10, 1), (10, 2), (10, 0), (0, 5), (10, 120)]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(("fn", "extra"), [(nested_count, (0.5,)), (nested_argmax, ())])
+def test_a_number_picked_in_a_nested_node_is_carried_by_both(fn, extra, backend,
+                                                             monkeypatch):
+    """The inner loop is a node in the outer one's body (``max_unroll`` 100: the
+    outer body cannot unroll its 120 trips), the number the outer trip's value, which
+    the inner node carries on; 0, 1 and 2 trips of either loop, NaN: eager's."""
+    monkeypatch.setattr(dynamo.config, "max_unroll", 100)
+    calls = [(_grid(s, k), *extra) for k, s in enumerate(_SHAPES)]
+    calls_match_eager(fn, dynamo.compile(fn, backend=backend), calls, [], fn.__name__)
+    # (the inner loop in the outer's first trip, unrolled: one; the outer: one)
+    assert _loops_and_breaks(fn, calls[0], backend) == (2, 1, 0)
+
+
+def nested_from(m, count):
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            if m[i, j] > 0:
+                count += 3
+    return count
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_nested_counter_that_may_leave_int64_is_eagers_int(backend, monkeypatch):
+    # (10 x 120 trips of +3: the inner node's 360 a trip are the outer node's step,
+    # whose bound check raises within 3600 of int64's end, and NumPy's scalar add
+    # reports an overflow too: either way the frame's own code runs, Python's int)
+    monkeypatch.setattr(dynamo.config, "max_unroll", 100)
+    compiled = dynamo.compile(nested_from, backend=backend)
+    m = np.ones((10, 120))
+    for start in (0, 2 ** 63 - 3601, 2 ** 63 - 3599, 2 ** 63 - 1):
+        got = compiled(m, start)
+        assert got == nested_from(m, start) and type(got) is int, start

@@ -80,3 +80,28 @@ def test_an_argmax_key_on_the_stack_at_the_break(backend):
     function (the key guarded present or absent), 1 recompile (2 before)."""
     recompiles = _compare(ArgmaxCounter, "visit", backend)
     assert len(recompiles) <= 1, "\n".join(map(str, recompiles))
+
+
+class HitRate:
+    """``self.hits / self.n`` with ``self.hits += int(...)`` of data: the division of
+    a number only the graph knows breaks, and its quotient, the result of the breaking
+    instruction, is on top of the resume function's stack."""
+
+    def __init__(self):
+        self.hits, self.n = 0, 0
+
+    def step(self, x):
+        self.hits += int((x > 0).sum())
+        self.n += x.shape[0]
+        return x * (self.hits / self.n)
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_arithmetic_of_a_data_number_at_the_break(backend):
+    """The quotient is a changing number of the resume function from its first trace
+    (``break_entry._arithmetic_of_data``): no recompile of the resume function at the
+    second call (1 before); ``self.n``'s first change costs the frame's."""
+    recompiles = _compare(HitRate, "step", backend)
+    assert not [r for r in recompiles if "after the break" in r.where], \
+        "\n".join(map(str, recompiles))
+    assert len(recompiles) <= 1, "\n".join(map(str, recompiles))

@@ -182,6 +182,18 @@ def test_constant_words():
 
 # ---------------------------------------------------------------------------- structure
 
+def test_cache_full_advice_fits_a_string():
+    """A string guarded by value (a word looked up in a vocabulary) gets advice that
+    fits a string (ids instead of words), not "pass the data as an array"; a number
+    keeps its own advice."""
+    from dynamo.guards.check import keeps_failing
+    word = Guard(ItemSource(X, 0), CONSTANT, "the")
+    text = keeps_failing([(word, "x[0]: expected 'the', got 'a'")] * 2)
+    assert "is a string" in text and "int ids" in text and "as an array" not in text
+    step = Guard(LocalSource("k"), CONSTANT, 3)
+    assert "is a number that changes" in keeps_failing([(step, "k: expected 3, got 4")])
+
+
 def test_length_and_dict_keys():
     check = make([Guard(X, TYPE, list), Guard(X, LENGTH, 2)])
     assert check([1, 2]) and not check([1]) and not check((1, 2))

@@ -72,7 +72,7 @@ def _keep_list(fns):
     def scenario(r):
         fs = [r.compile(fn) for fn in fns]
         kept = []
-        for k in range(6):
+        for k in range(4):
             f = fs[k % len(fs)]
             kept.append(r.call(f, _x(k), _x(k + 10)))
         r.see("kept", kept)
@@ -367,7 +367,7 @@ reg.case(_errstate_jacobi, lambda: (_g(0) * 1e-320, _g(1)), lambda: (_g(2), _g(3
 
 # ---- threads -------------------------------------------------------------------------
 
-def _threads(fns, calls=3, nthreads=8, keep=True):
+def _threads(fns, calls=2, nthreads=8, keep=True):
     def scenario(r):
         fs = [r.compile(fn) for fn in fns]
 
@@ -400,7 +400,7 @@ for _name, _fns in (("threads_chain_chain2", (_chain, _chain2)),
                     ("threads_two_outs", (_two_outs, _in_place)),
                     ("threads_reduce", (_reduce_after, _chain2))):
     reg._add(_name, _threads(_fns), "")
-reg._add("threads_dropped_results", _threads((_chain, _chain2), calls=4, keep=False), "")
+reg._add("threads_dropped_results", _threads((_chain, _chain2), calls=3, keep=False), "")
 
 
 def _jacobi_threads(r):
@@ -411,7 +411,7 @@ def _jacobi_threads(r):
 
         def worker(t):
             out = []
-            for k in range(3):
+            for k in range(2):
                 out.append(f(_g(t * 7 + k), _g(t * 7 + k + 100)))
             results[t] = out
         threads = [threading.Thread(target=worker, args=(t,)) for t in range(8)]
@@ -435,7 +435,7 @@ def _shared_input_threads(r):
         results = [None] * 8
 
         def worker(t):
-            results[t] = [(f if (t + k) % 2 else g)(x, y) for k in range(4)]
+            results[t] = [(f if (t + k) % 2 else g)(x, y) for k in range(2)]
         threads = [threading.Thread(target=worker, args=(t,)) for t in range(8)]
         for th in threads:
             th.start()

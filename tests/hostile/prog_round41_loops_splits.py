@@ -21,11 +21,12 @@ limit (loop nodes), then back down (one entry, symbolic sizes).
 import numpy as np
 from hostile_check import Programs
 
+import dynamo
+
 reg = Programs("round41_loops")
-SIZES = (0, 2, 12, 16, 1, 12)
-SQUARES = (10, 2, 12, 0, 1)
-# (static sizes only, but for Cholesky: a nested split traced with symbolic sizes
-# costs 1-3 s of CPU, CI time)
+SIZES = (0, 2, 12, 16, 1)    # (then 0 again: ``Programs.case`` repeats the first)
+SQUARES = (3, 2, 4, 0, 1, 3)     # (with loop_unroll_limit 2: ``s_cholesky``)
+# (static sizes only; Cholesky's nested split traced with symbolic sizes: ``s_cholesky``)
 STATIC = (10, 2, 0)
 
 
@@ -418,7 +419,20 @@ def _three_deep(A):
     return C
 
 
-_sized(_cholesky, SQUARES, make=lambda n: (_m(n),))
+@reg.scenario
+def s_cholesky(r):
+    """The nested split of Cholesky at sizes past the unroll limit, static (3), then 2,
+    then symbolic (4: the loop nodes refused, "reads a triangular loop's index and a
+    size that is a symbol", and the loops unrolled), then 0, 1 and 3 again. The unroll
+    limit is 2 here, its least: at the default 8 the same path took sizes 10 and 12,
+    and the symbolic trace of 12 unrolled 1,327 ops (1.2-1.5 s of CPU a backend, CI
+    time); at 4 it unrolls 87."""
+    r.patch(dynamo.config, "loop_unroll_limit", 2)
+    f = r.compile(_cholesky)
+    for n in SQUARES:
+        r.call(f, _m(n))
+
+
 for _f in (_gauss_jordan, _lower_upper, _diag_reads_lower, _upper_tri_ge,
            _inner_index_vs_outer_end, _stepped_inner, _three_deep):
     _sized(_f, STATIC, make=lambda n: (_m(n),))

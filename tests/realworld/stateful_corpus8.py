@@ -290,10 +290,8 @@ class IdsEmbedder:
         return EMB[ids].mean(axis=0)
 
 
-@program(recompiles=1, why="a list of ints used as an index is data, not a constant",
-         known=(7, (
-                   "self.seen.extend(ids) reads the fresh list's items: each id guarded "
-                   "by value, then EMB[ids] pins them (an entry per list of ids)")))
+@program(recompiles=1, why="a list of ints used as an index is data, not a constant; "
+                           "read by extend, its items changing ints guarded in bounds")
 def token_ids_extend_log(wrap):
     e = IdsEmbedder()
     f = wrap(e.embed)

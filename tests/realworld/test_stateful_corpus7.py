@@ -37,6 +37,9 @@ MEASURED = {
     "particle_energy_decay": 0,          # target 1
     "heat_snapshots": 2,                 # target 3
     "leapfrog_orbit": 1,                 # target 2
+    # 2026-12-07: a data number's quotient at the break a changing number of the
+    # resume function (break_entry._arithmetic_of_data)
+    "best_val_loss_from_arrays": 0,      # target 1
 }
 
 # 3.13 and 3.14 (measured the same day): a data-decided ``if`` carries its truth value

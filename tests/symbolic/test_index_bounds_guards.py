@@ -78,13 +78,56 @@ def offset_index_runs_out_of_bounds(wrap):
     return _calls(wrap(c.offset), c, 8)
 
 
+EMB = np.random.default_rng(93).standard_normal((10, 3))
+# two calls of the same ids (their first change comes at call 2), then ids that change
+IDS = [[1, 2, 3, 4], [1, 2, 3, 4], [5, 0, 9, 9], [7, -10, 2, 8], [3, 3, 3, 3], [0, 1, 0, 1]]
+
+
+class Embedder:
+    """``seen.extend(ids)`` reads the ids item by item (changing ints once they
+    changed), then ``EMB[ids]`` indexes with them after that effect: guarded in bounds
+    item by item, not pinned (one entry per list of ids before)."""
+
+    def __init__(self):
+        self.seen = []
+
+    def embed(self, ids):
+        self.seen.extend(ids)
+        return EMB[ids].sum(axis=0)
+
+
+def _embed_calls(f, owner, lists):
+    out = []
+    for ids in lists:
+        try:
+            got = f(list(ids))
+        except IndexError as e:
+            got = f"IndexError: {e}"
+        out.append((got, list(owner.seen)))
+    return out
+
+
+@program(recompiles=1)
+def list_index_after_extend(wrap):
+    e = Embedder()
+    return _embed_calls(wrap(e.embed), e, IDS)
+
+
+@program(recompiles=3)
+def list_index_after_extend_out_of_bounds(wrap):
+    # 10 and -11 are out of bounds: eager's IndexError, after the extend (kept)
+    e = Embedder()
+    return _embed_calls(wrap(e.embed), e, IDS[:3] + [[1, 10, 2, 3], [4, 5, 6, 7],
+                                                      [-11, 0, 0, 0], [2, 2, 1, 0]])
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("prog", PROGRAMS, ids=[p.name for p in PROGRAMS])
 def test_index_after_effects(prog, backend):
     check_stateful_program(prog, backend)
 
 
-IN_BOUNDS = PROGRAMS[:2]
+IN_BOUNDS = PROGRAMS[:2] + PROGRAMS[3:4]
 
 
 @pytest.mark.parametrize("prog", IN_BOUNDS, ids=[p.name for p in IN_BOUNDS])

@@ -137,6 +137,29 @@ def test_tuple_key_holding_a_changing_int(backend):
     assert len(recompiles) <= 2, "\n".join(map(str, recompiles))
 
 
+class ShapeStepLog:
+    """A log keyed by ``(x.shape, step)``: the shape a nested tuple of constants."""
+
+    def __init__(self):
+        self.log, self.step = {}, 0
+
+    def record(self, x, loss):
+        self.step += 1
+        self.log[(x.shape, self.step)] = loss
+        if (x.shape, self.step - 1) in self.log:
+            return x * (loss - self.log[(x.shape, self.step - 1)])
+        return x * loss
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_tuple_key_holding_a_shape_and_a_changing_int(backend):
+    """``(x.shape, self.step)``: the static shape a constant part of the key's form
+    (spelled by ``repr``), the step a changing int, where the nested tuple made the key
+    a constant that pinned the step (a recompile per call before)."""
+    recompiles = _run(ShapeStepLog, "record", lambda i: (_x(i), 0.5 + 0.1 * i), 10, backend)
+    assert len(recompiles) <= 2, "\n".join(map(str, recompiles))
+
+
 class Counter:
     def __init__(self):
         self.counts = collections.defaultdict(int)

@@ -70,3 +70,23 @@ def test_rectangular_split_is_kernel_loops():
     assert len(re.findall(r"^ +for trip\d+ in range\(", kernel, re.M)) >= 4, kernel
     assert "objmode(" not in kernel, kernel
     same_in_tier_two(lower_rect, A)
+
+
+def band_abs(A, k):
+    # ``abs(i - j) <= k``: the j loop split where abs's sign changes and at both edges
+    # of the band (SymInt.__abs__; before, abs pinned the indices: no loop node)
+    n = A.shape[0]
+    B = np.zeros_like(A)
+    for i in range(n):
+        for j in range(n):
+            if abs(i - j) <= k:
+                B[i, j] = A[i, j] * A[j, i]
+    return B
+
+
+def test_abs_band_is_kernel_loops():
+    A = np.random.default_rng(2).standard_normal((13, 13))
+    kernel = "".join(s.split("def kernel", 1)[1] for s in kernel_sources(band_abs, A, 2))
+    assert len(re.findall(r"^ +for trip\d+ in range\(", kernel, re.M)) >= 6, kernel
+    assert "objmode(" not in kernel, kernel
+    same_in_tier_two(band_abs, A, 2)

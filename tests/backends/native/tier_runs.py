@@ -32,15 +32,18 @@ def _items(result):
     return result if isinstance(result, tuple) else (result,)
 
 
-def tier_two_results(fn, *args) -> tuple[tuple, tuple, list]:
+def tier_two_results(fn, *args, dynamic_shapes: bool = False) -> tuple[tuple, tuple, list]:
     """``(eager's results, tier 2's results, the Tiered objects made)``: ``fn`` called
     plainly, then compiled on the native backend twice (the second call is tier 2's),
-    each on fresh copies; results as tuples (a lone result is a 1-tuple)."""
+    each on fresh copies; results as tuples (a lone result is a 1-tuple).
+    ``dynamic_shapes``: the backend takes unbacked numbers, as ``backend="native"``
+    does (a Python number a loop node picks per trip: translator/picked_numbers.py)."""
     made = []
 
     def backend(graph, example_inputs):
         made.append(native_backend(graph, example_inputs, options=SYNC))
         return made[-1]
+    backend.dynamic_shapes = dynamic_shapes
     want = _items(fn(*_copies(args)))
     compiled = dynamo.compile(fn, backend=backend)
     compiled(*_copies(args))
@@ -48,10 +51,10 @@ def tier_two_results(fn, *args) -> tuple[tuple, tuple, list]:
     return want, got, [m for m in made if isinstance(m, Tiered)]
 
 
-def same_in_tier_two(fn, *args) -> list:
+def same_in_tier_two(fn, *args, dynamic_shapes: bool = False) -> list:
     """Tier 2's results equal eager's bit for bit (dtypes and types too), and its
     kernel answered a call without an error; the Tiered objects made."""
-    want, got, tiers = tier_two_results(fn, *args)
+    want, got, tiers = tier_two_results(fn, *args, dynamic_shapes=dynamic_shapes)
     for g, w in zip(got, want, strict=True):
         np.testing.assert_array_equal(g, w, strict=True)
         assert type(g) is type(w)

@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 
 import dynamo
-from dynamo.pyversion import JUMPS_TEST_EXACT_BOOLS
 
 
 def running_argmin(d):
@@ -144,10 +143,6 @@ def count_both(x):
     return count
 
 
-# 3.13+: the chain breaks at the loop's first (unrolled) trip, so no loop node is made
-# (translator/size_chains._chain_flag; tests/breaks/test_chained_flags.py)
-@pytest.mark.xfail(JUMPS_TEST_EXACT_BOOLS, strict=True,
-                   reason="3.13+: chains of data outside a loop node's body break")
 def test_a_chained_comparison_short_circuits(caplog):
     """``lo <= x[i] < hi`` (the graph's ``&`` of the two links, short_circuit.py): the
     second link is tested where the first holds, as in the program."""

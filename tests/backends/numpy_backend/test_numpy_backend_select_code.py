@@ -155,3 +155,35 @@ def test_an_untaken_way_warns_nothing():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         _same(fn(x), log_positive(x))
+
+
+def sqrt_before_the_if(x):
+    y = np.zeros_like(x)
+    for i in range(len(x)):
+        flag = x[i] > 0
+        w = np.sqrt(x[i])      # after the flag, before the ``if``: runs on every trip
+        if flag:
+            y[i] = w + 1.0
+    return y
+
+
+def test_a_value_computed_between_the_flag_and_the_if_runs_on_every_trip(caplog):
+    """Only a way's own values move into its branch (``select_ways``): the ``sqrt`` of
+    a negative warns on each trip as in the program (hostile round 42: it moved into
+    the branch, and the warnings, or an ``errstate(invalid="raise")``, were lost)."""
+    dynamo.reset()
+    x = np.linspace(-2, 2, 41)
+    src = body_sources(caplog, sqrt_before_the_if, x)
+    lines = [ln.strip() for ln in src.split("\n")]
+    at_if = next(k for k, ln in enumerate(lines) if ln.startswith("if "))
+    assert any("_sqrt(" in ln for ln in lines[:at_if]), src
+    fn = dynamo.compile(sqrt_before_the_if, backend="numpy")
+    with warnings.catch_warnings(record=True) as want:
+        warnings.simplefilter("always")
+        expected = sqrt_before_the_if(x)
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        _same(fn(x), expected)
+    assert [str(w.message) for w in got] == [str(w.message) for w in want] and len(want) == 20
+    with np.errstate(invalid="raise"), pytest.raises(FloatingPointError):
+        fn(x)

@@ -188,3 +188,22 @@ def test_a_graph_of_one_variant_is_called_without_a_lookup(counts):
                and o.variants]
     assert runners and all(r.only is r.variants[()] for r in runners)
     assert counts["static"] == 1
+
+
+def scaled_step(g, s, t):
+    return g * s / (1 - 0.9 ** t)
+
+
+def test_numpy_float_scalars_are_inputs_not_variants(counts):
+    # s, a NumPy float scalar (``self.m = 0.9 * self.m + 0.1 * x.mean()``), takes a new
+    # value every call: no size depends on a float's value, so it is no part of a
+    # variant's key (it was keyed by value, as an int: a static compile per call until
+    # GENERIC_AFTER variants, then size-generic code)
+    fast = dynamo.compile(scaled_step, backend="numpy")
+    rng = np.random.default_rng(4)
+    g = rng.standard_normal(100)
+    for t in range(1, 12):
+        s = np.float64(rng.standard_normal())
+        same(fast(g, s, t), scaled_step(g, s, t), rtol=0, atol=0)
+    assert counts["traces"] == 2
+    assert counts["static"] <= 2
