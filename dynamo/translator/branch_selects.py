@@ -64,7 +64,7 @@ from ..variables.size_values import size_flag
 from .base import TranslatorBase
 from .loop_body_state import Counters, dead_after
 from .loop_exits import names
-from .loop_facts import WatchedLocals
+from .loop_facts import WatchedLocals, same_constant
 from .number_selects import number_kind, select_number
 from .picked_numbers import join_per_trip
 from .raising_checks import _DATA_CAUSES, _conditional_jump, _flag, _root, defer_check
@@ -496,7 +496,7 @@ def _join(tx, entry: _State, flag, if_true: _Way, if_false: _Way, join: int,
 
 
 def _one_value(tx, flag, a, b, merged: dict, before: set, name: str | None = None):
-    if a is b or _same_constant(a, b):
+    if a is b or same_constant(a, b):
         return a
     if tx.output.loop_scope is not None and not isinstance(a, ArrayVariable):
         # (a Python number chosen per trip: carried by the loop node as a NumPy scalar,
@@ -565,16 +565,3 @@ def _may_be(var: ArrayVariable, old: list) -> None:
             raise NotASelect("both ways keep arrays that may be others")
         mark = ArrayVariable(None, var.meta)
         var.may_be = old[0].may_be = old[1].may_be = mark
-
-
-def _same_constant(a, b) -> bool:
-    """The same Python constant of one type (``0.0`` and ``-0.0`` differ, a NaN is
-    the same NaN only as the same object)."""
-    if not (isinstance(a, ConstantVariable) and isinstance(b, ConstantVariable)):
-        return False
-    x, y = a.value, b.value
-    if type(x) is not type(y) or type(x) not in (int, float, bool, str, type(None)):
-        return False
-    if type(x) is float:
-        return x == y and math.copysign(1.0, x) == math.copysign(1.0, y)
-    return x == y

@@ -12,6 +12,8 @@ Example::
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..graph import CALL, Node
@@ -323,11 +325,17 @@ def _basic(v) -> bool:
 
 
 def same_constant(a, b) -> bool:
-    """Two plain Python constants of one type and value (``c = 0.5`` every trip)."""
+    """Two plain Python constants of one type and value (``c = 0.5`` every trip).
+    ``0.0`` and ``-0.0`` are equal but not the same constant (``s = s * 0.5 / -2.0``
+    flips its sign every trip); a NaN is never the same (it equals nothing)."""
     if not (isinstance(a, ConstantVariable) and isinstance(b, ConstantVariable)):
         return False
     x, y = a.value, b.value
-    return type(x) is type(y) and type(x) in (int, float, bool, str, type(None)) and x == y
+    if type(x) is not type(y) or type(x) not in (int, float, bool, str, type(None)):
+        return False
+    if type(x) is float:
+        return x == y and math.copysign(1.0, x) == math.copysign(1.0, y)
+    return x == y
 
 
 def same_int(a, b) -> bool:
