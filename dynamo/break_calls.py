@@ -36,6 +36,7 @@ from dynamo.guards.type_slots import dict_offset_of, flags_of
 from . import hook
 from .bytecode.caller_frames import READS_ALL, found_reading, reach, reads_caller_frame_of
 from .bytecode.resume import boxed_code, original_code
+from .callee_trial import COMPILED, PLAIN
 from .code_keyed import CodeKeyed
 from .island_memo import IslandMemo
 from .skipfiles import is_skipped
@@ -117,7 +118,10 @@ def _intercept(ref, calls_itself, memo: IslandMemo | None = None):
     its caller's (``_reads_above_caller``). With ``memo`` (where ``calls_itself``
     reads the callee's code only, not the stack: ``island_intercept``'s), a function
     decided to go through the hook is decided so again from ``memo`` without the
-    tests, while what they rest on holds (``island_memo``)."""
+    tests, while what they rest on holds (``island_memo``); and its calls run compiled
+    or plain, whichever its ``callee_trial.CalleeTrial`` timed faster (a function
+    whose trial chose the plain call is found first, in ``memo.plain``: the plain call
+    is the program's own, so none of the hook's checks is needed for it)."""
 
     def hooked(func, bound: bool):
         """The hook's wrapper of the plain function ``func``, or None where it runs
@@ -137,6 +141,8 @@ def _intercept(ref, calls_itself, memo: IslandMemo | None = None):
         _reads_above_caller(func, sys._getframe(2))   # a reader: as called
         return None
 
+    plain_calls = memo.plain if memo is not None else None
+
     def intercept(f):
         kind = type(f)
         if kind in _C_CALLABLES:
@@ -148,11 +154,30 @@ def _intercept(ref, calls_itself, memo: IslandMemo | None = None):
             # calls and a frame walk (about 1 us: a Kalman filter that runs as Python
             # calls ``np.eye`` every trip, and ran at 0.86x plain Python for it)
             if memo is not None:
+                quick = plain_calls.get(id(f))   # (its trial chose the plain call)
+                if quick is not None and quick[0]() is f:
+                    trial = quick[1]
+                    if trial.way is PLAIN and trial.left > 0:
+                        trial.left -= 1
+                        return f   # the program's own call: no check of the hook's
                 hit = memo.get(f)
                 if hit is not None and hit[7] is not None:   # decided before: hooked
                     w = hit[7]()   # (the shared wrapper: it takes ``f`` first)
                     if w is not None and f.__qualname__ is hit[8]:
-                        return f if ref() is None else types.MethodType(w, f)
+                        if ref() is None:
+                            return f
+                        # compiled or plain, whichever the timed calls found faster
+                        # (``callee_trial``: read here, no call, once decided)
+                        trial = hit[10]
+                        if trial.left > 0:
+                            if trial.way is PLAIN:
+                                trial.left -= 1
+                                memo.runs_plain(hit)   # (read first from now on)
+                                return f
+                            if trial.way is COMPILED:
+                                trial.left -= 1
+                                return types.MethodType(w, f)
+                        return trial.pick(types.MethodType(w, f), f)
                     make = hit[5]()   # (none: a wrapper made for this call)
                     if make is not None:
                         return f if ref() is None else hook.wrap(make, f)
@@ -162,6 +187,12 @@ def _intercept(ref, calls_itself, memo: IslandMemo | None = None):
             func = f.__func__
             if type(func) is types.FunctionType:
                 if memo is not None:
+                    quick = plain_calls.get(id(func))   # (as a function's, above)
+                    if quick is not None and quick[0]() is func:
+                        trial = quick[1]
+                        if trial.way is PLAIN and trial.left > 0:
+                            trial.left -= 1
+                            return f
                     hit = memo.get(func)
                     if hit is not None and hit[6] is not None:   # decided before
                         # the cache's one wrapper of its bound methods takes ``f``
@@ -169,7 +200,18 @@ def _intercept(ref, calls_itself, memo: IslandMemo | None = None):
                         # ``func`` (``f`` holds it for as long as the call needs it)
                         w = hit[6]()
                         if w is not None and func.__qualname__ is hit[8]:
-                            return f if ref() is None else types.MethodType(w, f)
+                            if ref() is None:
+                                return f
+                            trial = hit[10]   # (compiled or plain: as a function's)
+                            if trial.left > 0:
+                                if trial.way is PLAIN:
+                                    trial.left -= 1
+                                    memo.runs_plain(hit)
+                                    return f
+                                if trial.way is COMPILED:
+                                    trial.left -= 1
+                                    return types.MethodType(w, f)
+                            return trial.pick(types.MethodType(w, f), f)
                         make = hit[5]()   # (no such wrapper: one made for this call)
                         if make is not None:
                             return f if ref() is None else \

@@ -30,7 +30,7 @@ from .break_calls import _BREAK_ORIGIN, _c_code_now, _cache_of, _weak_hooks, isl
 from .bytecode.break_code import break_code, resume_at, stack_loads
 from .bytecode.caller_frames import calls_caller_reader
 from .bytecode.instructions import code_name, reads_its_locals
-from .bytecode.outline import outlined_loop
+from .bytecode.outline import PARAM, outlined_loop
 from .bytecode.resume import (
     Resume,
     ResumeCaller,
@@ -39,7 +39,7 @@ from .bytecode.resume import (
     resume_code,
     run_break_code,
 )
-from .cached_call_results import is_cache_wrapper, is_random_draw, note_result
+from .cached_call_results import changing_results, is_cache_wrapper, is_random_draw, note_result
 from .codegen import GlueCodegen
 from .config import config
 from .exc import RerunEagerly, SkipFrame, Unsupported
@@ -204,6 +204,21 @@ def _data_numbers(tx, brk: GraphBreak, layout: tuple, names) -> list[str]:
     return found + [f"___stack{i}" for i, v in enumerate(values) if _data_number(v)]
 
 
+def _changing_locals(tx, names, code) -> list[str]:
+    """The resume function's locals that hold a changing number this frame takes as
+    changing from its own first trace (``changing_results(code)``: the item ``it`` of
+    an outlined loop body over a range, carried into ``it`` and over the body's break):
+    it changes from trip to trip there too, so it is a changing number of the resume
+    function from its first trace, not guarded ``it == 0``, then compiled again at the
+    second trip. (Not a number that became changing by an earlier entry's guard: the
+    resume function learns that itself, so its compiles do not depend on what other
+    contexts compiled before.) A use there that needs the value still guards it."""
+    noted, env = changing_results(code), tx.output.shape_env
+    return [n for n in names if isinstance(v := dict.get(tx.locals, n), ConstantVariable)
+            and isinstance(v.value, (SymInt, SymFloat)) and v.value.sym.symbols and
+            all(env.symbols.get(s) in noted for s in v.value.sym.symbols)]
+
+
 def _arithmetic_of_data(brk: GraphBreak) -> bool:
     """Does the breaking instruction do arithmetic on a number the data decides
     (``self.hits / self.n`` with ``self.hits += int((r < 0.5).sum())``: an int whose
@@ -337,6 +352,8 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record,
             note_result(rcode, f"___stack{sum(not n for n in layout) - 1}")
         for name in _data_numbers(tx, brk, layout, live if names is None else names):
             note_result(rcode, name)
+        for name in _changing_locals(tx, live if names is None else names, code):
+            note_result(rcode, name)
         log_bytecode.debug("%s", _LazyDis(rcode, title="resume function"))
         return ResumeCaller(rcode, fn.__globals__, run, cache_of)
 
@@ -350,9 +367,15 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record,
 
     boxed = is_resume_code(code)
     # a loop whose body breaks: its body becomes a compiled function of its own
+    trips = _range_trips(brk)
     outline = outlined_loop(fn, brk, bound, _largest_array(tx, brk), cache_of, run,
-                            resume_after, _range_trips(brk)) \
+                            resume_after, trips) \
         if brk.point.kind == "island" else None
+    if outline is not None and trips is not None:
+        # the item of a ``for`` over a range is another int each trip: a changing
+        # number of the body function from its first trace, not guarded == 0 (the
+        # body compiled again at the second trip of the first call)
+        note_result(outline.body, PARAM)
 
     def new_code_with(rewrite):
         """The frame's new code, its island's loop outlined by ``rewrite`` (or not)."""

@@ -11,14 +11,15 @@ Example (a counter read as a size, eight entries)::
 
 from __future__ import annotations
 
-from dynamo.guards import keeps_failing
+from dynamo.guards import CONSTANT, keeps_failing
 
 from .guard_words import carried_in_words, readable_expr
 
 
-def why_missed(entries, call: tuple) -> str:
+def why_missed(entries, call: tuple, ctx=None) -> str:
     """One line per entry, most recent first: the first guard it fails on ``call``
-    (the flat arguments and the closure), in words."""
+    (the flat arguments and the closure), in words; then, given the compile context
+    ``ctx``, the advice for a backend of static shapes (``static_backend_note``)."""
     lines = []
     for i, entry in enumerate(entries):
         failed = entry.check.failures(call) if hasattr(entry.check, "failures") else []
@@ -27,7 +28,7 @@ def why_missed(entries, call: tuple) -> str:
         why = readable_expr(carried_in_words(failed[0], code), code) if failed \
             else "guard check failed"
         lines.append(f"    entry {i}: {why}")
-    return "\n".join(lines)
+    return "\n".join(lines) + (static_backend_note(ctx, entries, call) if ctx else "")
 
 
 def advice(entries, call: tuple) -> str:
@@ -38,3 +39,28 @@ def advice(entries, call: tuple) -> str:
     # (its advice spells a source as code to write: in the program's names)
     return readable_expr(carried_in_words(keeps_failing(failed), code), code) or \
         "If the shapes or values really vary this much, raise dynamo.config.cache_size_limit."
+
+
+def static_backend_note(ctx, entries, call: tuple) -> str:
+    """A line of advice where the backend takes static shapes only (a user's backend
+    function that does not set ``dynamic_shapes = True``) and an entry failed on the
+    value of a Python int: such a backend's entries pin every changing int (a step
+    counter: an entry per value), while a changing float is an input for every backend
+    (issue #16). Empty otherwise.
+
+        >>> static_backend_note(ctx, cache.entries, args)   # backend=my_backend, t pinned
+        "\nThe backend 'my_backend' takes static shapes only: ..."
+    """
+    backend = getattr(ctx, "backend", None)
+    if backend is None or getattr(backend, "dynamic_shapes", False):
+        return ""
+    failed = [f[0][0] for e in entries if hasattr(e.check, "failed_guards")
+              for f in [e.check.failed_guards(call)] if f]
+    if not any(g.kind == CONSTANT and type(g.expected) is int for g in failed):
+        return ""
+    name = getattr(ctx, "backend_name", None) or getattr(backend, "__name__", "backend")
+    return (f"\nThe backend {name!r} takes static shapes only (it does not set "
+            f"dynamic_shapes = True): a changing Python int (a step counter) "
+            f"is pinned, one entry per value; a changing float is passed in as an input. "
+            f"If it accepts symbolic sizes and Python numbers among its inputs, set "
+            f"{name}.dynamic_shapes = True (docs/dynamic_shapes.md).")

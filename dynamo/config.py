@@ -23,7 +23,8 @@ from dataclasses import dataclass, fields
 # The smallest value each int setting accepts.
 _MINIMUM = {"cache_size_limit": 0, "max_unroll": 0, "max_graph_nodes": 1,
             "inline_depth_limit": 0, "max_restarts": 0, "loop_unroll_limit": 2,
-            "outline_min_elements": 0, "outline_trial_calls": 0}
+            "outline_min_elements": 0, "outline_trial_calls": 0,
+            "callee_trial_calls": 0}
 
 
 @dataclass
@@ -62,6 +63,13 @@ class Config:
     (dynamo/outline_trial.py; the ``loops`` log says which won). 0: no trial, the
     static rule decides (a loop of one trip per element or row runs as plain Python,
     any other is outlined)."""
+
+    callee_trial_calls: int = 8
+    """A loop that runs as Python (the code at a graph break) calls each user function
+    both ways on its first calls, compiled and plain, this many timed calls each
+    (interleaved, after one untimed call each), and the faster way stays for the next
+    4096 calls, then both are timed again (dynamo/callee_trial.py; the ``backend`` log
+    says which won). 0: no trial, every such call runs compiled."""
 
     data_checks: bool = True
     """A check on array data whose failing way only raises (``assert np.all(p >= 0)``,

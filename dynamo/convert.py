@@ -250,6 +250,9 @@ def _dynamic_policy(ctx, previous) -> DynamicPolicy:
     mode = ctx.dynamic
     if mode is None and not config.automatic_dynamic:
         mode = False
+    # (a float is never a size: a changing one is an input for every backend, a user's
+    # backend function included, unless ``dynamic=False`` says otherwise; issue #16)
+    floats = mode is not False
     if not getattr(ctx.backend, "dynamic_shapes", False):
         mode = False   # the backend takes static shapes only (it did not opt in)
     specs: dict = {}
@@ -273,6 +276,7 @@ def _dynamic_policy(ctx, previous) -> DynamicPolicy:
     # sizes only the data decides (x[mask]) stay in the graph for a backend that takes
     # symbolic sizes, whatever ``dynamic=`` says of the inputs' sizes
     policy.unbacked = bool(getattr(ctx.backend, "dynamic_shapes", False))
+    policy.static_shape_floats = floats and mode is False
     policy.previous_lengths = lengths
     policy.changing_numbers = numbers
     policy.static |= static

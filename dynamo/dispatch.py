@@ -76,10 +76,45 @@ from typing import Any
 
 from dynamo.guards.render import builtin_names
 
+from . import pyversion
 from .exc import RerunEagerly
 from .source import compile_source
 
 _counter = itertools.count()
+
+
+class _Warming:
+    """The ``___fn`` of the calls that warm a new dispatcher (``warmed``): no call of a
+    program passes it, so the dispatcher's first test sends only these calls back."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<dynamo: warming a dispatcher>"
+
+
+WARMING = _Warming()
+# the dispatcher's first lines where CPython quickens code only after some calls: the
+# warm-up calls return there, before any guard reads an argument
+_WARM_LINES = ["    if ___fn is ___warming:", "        return None"] \
+    if pyversion.WARMUP_CALLS else []
+
+
+def warmed(fn: Callable, n_args: int) -> Callable:
+    """``fn``, a new dispatcher, called ``pyversion.WARMUP_CALLS`` times with the
+    ``___fn`` that returns at once (its first lines, ``_WARM_LINES``), so that CPython
+    3.11 has quickened its code before the program's first call through it: a new
+    dispatcher otherwise runs its first 8 calls unspecialized (each attribute, global
+    and operator generic) and specializes on the 8th, which made calls 3-10 of a
+    small stateful program 1-2 us slower each than later ones (issue #15; the
+    warm-up touches no argument and no guard: ``None`` for each). On 3.12+ nothing
+    (code is quickened when made).
+
+        >>> fn = warmed(dispatcher(cache, miss, original), len(cache.params))
+    """
+    for _ in range(pyversion.WARMUP_CALLS):
+        fn(WARMING, *(None,) * n_args)
+    return fn
 
 
 def dispatcher(cache, fallback: Callable, original: Callable) -> Callable:
@@ -92,8 +127,8 @@ def dispatcher(cache, fallback: Callable, original: Callable) -> Callable:
     exc = builtin_names(cache.params)["Exception"]
     scope: dict[str, Any] = {"___cache": cache, "___ctx": cache.ctx,
                              "___RerunEagerly": RerunEagerly, "___original": original,
-                             "___fallback": fallback}
-    lines = [f"def ___dispatch(___fn, {flat}):",
+                             "___fallback": fallback, "___warming": WARMING}
+    lines = [f"def ___dispatch(___fn, {flat}):", *_WARM_LINES,
              "    ___closure = ___fn.__closure__" if cache.has_closure else
              "    ___closure = None"]
     for i, entry in enumerate(cache.entries):
@@ -134,7 +169,7 @@ def dispatcher(cache, fallback: Callable, original: Callable) -> Callable:
     compile_source(src, f"<dynamo dispatch {cache.where} #{next(_counter)}>", scope)
     fn = scope.pop("___dispatch")
     fn.__dynamo_source__ = src
-    return fn
+    return warmed(fn, len(cache.params))
 
 
 def handed_reads(entry, expr: str, prefix: str) -> dict[str, str]:
@@ -296,8 +331,9 @@ def boxed_dispatcher(cache, fallback: Callable, original: Callable) -> Callable:
     exc = builtin_names(params)["Exception"]
     scope: dict[str, Any] = {"___cache": cache, "___ctx": cache.ctx,
                              "___RerunEagerly": RerunEagerly,
-                             "___original": original, "___fallback": fallback}
-    lines = ["def ___dispatch(___fn, ___box):",
+                             "___original": original, "___fallback": fallback,
+                             "___warming": WARMING}
+    lines = ["def ___dispatch(___fn, ___box):", *_WARM_LINES,
              "    ___closure = ___fn.__closure__" if cache.has_closure else
              "    ___closure = None",
              f"    {flat or '()'} = ___box"]
@@ -333,4 +369,4 @@ def boxed_dispatcher(cache, fallback: Callable, original: Callable) -> Callable:
     compile_source(src, f"<dynamo dispatch {cache.where} #{next(_counter)}>", scope)
     fn = scope.pop("___dispatch")
     fn.__dynamo_source__ = src
-    return fn
+    return warmed(fn, 1)

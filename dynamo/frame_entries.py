@@ -31,6 +31,7 @@ from bytecode.instr import InstrLocation
 from . import pyversion
 from .bytecode import emit
 from .bytecode.instructions import frame_params
+from .dispatch import WARMING
 from .hook import CONTINUE, CodeCache, CompileContext, _own_frame, _recall, intercept
 from .tracebacks import for_program
 from .wrappers import _free_name
@@ -107,6 +108,8 @@ def frame_entry(fn: types.FunctionType, ctx: CompileContext) -> types.FunctionTy
                                code.co_qualname, type(e).__name__, e)
             template = False
         cache.entry_template = template
+        if template is not False:
+            _warm(template, fn)
     if template is False:
         return intercept(fn, ctx)
     stand_in = types.FunctionType(code, fn.__globals__, fn.__name__, None, fn.__closure__)
@@ -127,10 +130,32 @@ def _for_program_entry(entry: _Entry, exc: BaseException) -> None:
     for_program(exc, entry=entry.fn.__code__)
 
 
-def _unexpected(message: str):
+def _unexpected(passed, message: str):
     """A frame entry's hidden parameter was passed by the caller: the TypeError a
-    function without it raises (one with ``**kwargs`` would have taken it there)."""
+    function without it raises (one with ``**kwargs`` would have taken it there).
+    Only ``_warm``'s calls pass ``WARMING``: they return None here."""
+    if passed is WARMING:
+        return None
     raise TypeError(message)
+
+
+def _warm(template: types.CodeType, fn: types.FunctionType) -> None:
+    """Call a function of the new ``template`` ``pyversion.WARMUP_CALLS`` times with the
+    hidden parameter ``WARMING`` (``_unexpected`` returns None for it, before any
+    argument is read), so that CPython 3.11 has quickened the template before the
+    program's calls: a frame entry otherwise runs its prologue unspecialized on the
+    function's first 8 calls and quickens all of ``fn``'s code on the 8th (about 2 us
+    on calls 2-8 of a small method; issue #15). Nothing on 3.12+ (code is quickened
+    when made). The arguments are None: the prologue reads none of them first."""
+    if not pyversion.WARMUP_CALLS:
+        return
+    code = fn.__code__
+    run = types.FunctionType(template, fn.__globals__, fn.__name__, None, fn.__closure__)
+    kwonly = code.co_varnames[code.co_argcount:code.co_argcount + code.co_kwonlyargcount]
+    keywords = {**dict.fromkeys(kwonly), _entry_name(code): WARMING}
+    args = (None,) * code.co_argcount
+    for _ in range(pyversion.WARMUP_CALLS):
+        run(*args, **keywords)
 
 
 def _entry_name(code: types.CodeType) -> str:
@@ -144,7 +169,7 @@ def _entry_template(code: types.CodeType) -> types.CodeType:
 
         e = ___entry; del ___entry          # (unbound: locals() does not show it)
         if e.__class__ is not _Entry:       # the caller passed ___entry=...
-            return _unexpected("... got an unexpected keyword argument ...")
+            return _unexpected(e, "... got an unexpected keyword argument ...")
         if e.fn.__code__ is not e.code:     # replaced since: call it as it is now
             return e.recall((a, b, ))       # (*)
         result = e.cache.dispatch(e.stand_in, a, b, )     # (*)
@@ -215,11 +240,12 @@ def _entry_template(code: types.CodeType) -> types.CodeType:
             *pyversion.load_callable_const(_for_program_entry, loc),
             ins("COPY", 4), ins("COPY", 4), *pyversion.call_instrs(2, location=loc),
             ins("POP_TOP"), ins("SWAP", 2), ins("POP_TOP"), ins("RERAISE", 0)]
-    out += [passed, ins("POP_TOP"),   # the caller passed the hidden name: as plain Python
-            *pyversion.load_callable_const(_unexpected, loc),
+    out += [passed,   # the caller passed the hidden name: as plain Python (or _warm)
+            *pyversion.load_callable_const(_unexpected, loc), ins("COPY", 3),  # [e, f2, e]
             ins("LOAD_CONST", f"{code.co_qualname}() got an unexpected keyword argument "
                               f"{hidden!r}"),
-            *pyversion.call_instrs(1, location=loc), ins("RETURN_VALUE")]
+            *pyversion.call_instrs(2, location=loc),                           # [e, r]
+            ins("SWAP", 2), ins("POP_TOP"), ins("RETURN_VALUE")]
     out += [own, ins("POP_TOP")]
     bc[:] = head + out + body
     return bc.to_code(stacksize=max(code.co_stacksize, len(names) + 6),

@@ -148,6 +148,12 @@ OPS: tuple[Advice, ...] = (
     Advice(r"^loop node: ",
            "The loop could not become one loop node; it is unrolled instead.",
            "see the `loops` log channel for the check that failed (docs/loops.md)"),
+    Advice(r"^the value a loop with code at its exit leaves",
+           "The loop's exit runs code (a `return`, or code before its `break`) whose "
+           "result is not an array or number both ways agree on (a Python bool, a print, "
+           "a value of another kind), so the loop is no loop node.",
+           "keep the exit to `break` and compute what it returned after the loop (from "
+           "arrays: `np.where`), or accept the graph break (docs/loops.md)"),
     Advice(r"^(a loop of .* exceeds|loop ran more than) config\.max_unroll",
            "Unrolling this loop would make a very large graph.",
            "raise dynamo.config.max_unroll, or vectorize the loop"),

@@ -150,6 +150,11 @@ STATEMENTS: tuple[Advice, ...] = (
            "(Base.n, not Sub.n), or write it through the subclass"),
     Advice(r"deque changed while iterated|^an iterator of a deque that changed",
            PY_ERROR, "iterate over a copy (for v in list(d)) when the loop changes the deque"),
+    Advice(r"of an itertools iterator is not a constant",
+           "The number of items an itertools iterator makes (`r`, `repeat`) is a value "
+           "the trace does not know.",
+           "pass `r`/`repeat` as a Python int the function does not compute from data, or "
+           "build the index arrays with np.indices / np.triu_indices"),
     Advice(r"^deque\.",
            "The translator models a deque's append, appendleft, extend, extendleft, pop, "
            "popleft and clear (with their usual arguments), len(), truth, iteration, "

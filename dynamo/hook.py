@@ -338,7 +338,7 @@ def _compile_entry(fn, args: tuple, closure, cache: CodeCache, ctx: CompileConte
     elif entry is None:
         if cache.entries and log_recompiles.isEnabledFor(logging.DEBUG):
             log_recompiles.debug("recompiling %s: no cached entry's guards hold\n%s",
-                                 cache.where, why_missed(cache.entries, args + (closure,)))
+                                 cache.where, why_missed(cache.entries, args + (closure,), ctx))
         _local.depth = getattr(_local, "depth", 0) + 1
         try:
             entry = ctx.convert_frame(fn, args, closure, ctx,
@@ -386,24 +386,24 @@ def full(fn, args: tuple, closure, cache: CodeCache, ctx: CompileContext):
     if len(cache.entries) < config.cache_size_limit:   # the limit was raised, or reset
         return miss(fn, args, closure, cache, ctx)
     if not cache.limit_logged:
-        _log_full(cache, args, closure)
+        _log_full(cache, args + (closure,), ctx)
     return _run_original(fn, args, closure, cache)
 
 
-def _log_full(cache: CodeCache, args: tuple, closure) -> None:
-    """Say once that the cache is full, and why the last call missed."""
-    under_lock(_compile_lock, _log_full_once, cache, args, closure)
+def _log_full(cache: CodeCache, call: tuple, ctx) -> None:
+    """Say once that the cache is full, and why the last call (args, closure) missed."""
+    under_lock(_compile_lock, _log_full_once, cache, call, ctx)
 
 
-def _log_full_once(cache: CodeCache, args: tuple, closure) -> None:
+def _log_full_once(cache: CodeCache, call: tuple, ctx) -> None:
     if not cache.limit_logged:
         cache.limit_logged = True
         log_recompiles.warning(
             "%s reached config.cache_size_limit (%d entries): calls that no entry "
             "fits now run the original code, uncompiled (the cached entries are "
             "still used). The last call missed because\n%s\n%s",
-            cache.where, config.cache_size_limit, why_missed(cache.entries, args + (closure,)),
-            advice(cache.entries, args + (closure,)))
+            cache.where, config.cache_size_limit, why_missed(cache.entries, call, ctx),
+            advice(cache.entries, call))
 
 
 def full_boxed(fn, box: list, closure, cache: CodeCache, ctx: CompileContext):
@@ -411,7 +411,7 @@ def full_boxed(fn, box: list, closure, cache: CodeCache, ctx: CompileContext):
     if len(cache.entries) < config.cache_size_limit:
         return miss_boxed(fn, box, closure, cache, ctx)
     if not cache.limit_logged:
-        _log_full(cache, tuple(box), closure)
+        _log_full(cache, (*box, closure), ctx)
     return _run_original_boxed(fn, box, closure, cache)
 
 

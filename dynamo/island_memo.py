@@ -38,6 +38,7 @@ Example::
 
 from __future__ import annotations
 
+import inspect
 import types
 import weakref
 
@@ -48,7 +49,12 @@ from .bytecode.caller_frames import (
     scan_token,
     token_by_id,
 )
+from .callee_trial import CalleeTrial
+from .config import config
 from .hook import bound_wrapper
+
+# A generator's or coroutine's call only makes it: nothing to time (always compiled).
+_SUSPENDS = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 
 
 class IslandMemo:
@@ -57,12 +63,24 @@ class IslandMemo:
     factory, one to the shared wrapper of its bound methods, one to the shared wrapper
     of the function (each None until it is called so, ``_none`` where it has none), the
     code's qualified name (the shared wrappers' name), whether the code has keyword-only
-    parameters)."""
+    parameters, the ``callee_trial.CalleeTrial`` that picks the compiled or the plain
+    call of it)."""
 
-    __slots__ = ("_data",)
+    __slots__ = ("_data", "plain")
 
     def __init__(self) -> None:
         self._data: dict[int, tuple] = {}
+        # id(function) -> (its entry's weak reference to it, its ``CalleeTrial``), for
+        # a function whose trial chose the plain call: the island reads it before
+        # ``get`` (no check of the hook's is needed to call the function itself)
+        self.plain: dict[int, tuple] = {}
+
+    def runs_plain(self, hit: tuple) -> None:
+        """Mark the function of the entry ``hit`` (``get``'s) as called plain, for as
+        long as its trial says so (``break_calls._intercept`` reads ``plain``)."""
+        fn = hit[0]()
+        if fn is not None:
+            self.plain[id(fn)] = (hit[0], hit[10])
 
     def get(self, fn: types.FunctionType) -> tuple | None:
         """The entry recorded for ``fn``: ``entry[5]()`` is the wrapper factory
@@ -116,12 +134,20 @@ class IslandMemo:
             w = bound_wrapper(fn, ctx, plain=not bound)
             shared[not bound] = _none if w is None else weakref.ref(w)
 
+        plain = self.plain
+
         def gone(ref, key=key):   # (the function died: its entry goes)
             if data.get(key, (None,))[0] is ref:
                 del data[key]
+            if plain.get(key, (None,))[0] is ref:
+                del plain[key]
+        # (the way its calls run, timed per function: kept while the entry is)
+        trial = old[10] if old is not None and old[0]() is fn and old[1] is code else \
+            CalleeTrial(code.co_qualname, 0 if code.co_flags & _SUSPENDS else
+                        config.callee_trial_calls)
         data[key] = (weakref.ref(fn, gone), code, scan_token(code), calls_by_name(code),
                      ndefaults, weakref.ref(make), *shared, code.co_qualname,
-                     bool(code.co_kwonlyargcount))
+                     bool(code.co_kwonlyargcount), trial)
 
 
 def _none() -> None:

@@ -54,6 +54,14 @@ UNSUPPORTED_REASON = (
     f"CPython {sys.version_info[0]}.{sys.version_info[1]} is not supported yet (dynamo "
     f"translates the bytecode of CPython {SUPPORTED_VERSIONS})")
 
+# How many calls a new code object runs before CPython specializes it: 3.11 quickens a
+# code object at its 8th call (``co_warmup``, QUICKENING_WARMUP_DELAY) and runs it
+# unspecialized until then (every LOAD_ATTR, LOAD_GLOBAL, BINARY_OP generic: a small
+# dispatcher's call about twice its later cost); 3.12+ quicken code when it is made.
+# Generated code that is called per call of the program (the dispatcher) is called this
+# many times by dynamo first, through an early return (``dispatch.warmed``).
+WARMUP_CALLS = 0 if PY312 else 8
+
 # The codes of two kinds of entry of a code object's line table (co_linetable, the same
 # format on 3.11-3.14, CPython's Objects/locations.md): a line with no columns, and no
 # location (dynamo.source writes such tables for generated code at the program's lines).

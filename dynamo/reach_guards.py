@@ -40,6 +40,7 @@ from dynamo.guards import (
 from dynamo.guards.type_slots import dict_of, is_builtin_class, mro_of
 
 from .bytecode.caller_frames import called_names
+from .bytecode.outline import UNBOUND
 
 # Values a global is guarded on by identity: what ``caller_frames._functions_of``
 # takes as a function itself (or ``None``, the "no reader yet" placeholder). Other
@@ -74,6 +75,11 @@ def guard_reach(fn, output, arg_values: dict) -> None:
             for guard in _own_function_guards(GlobalSource(name), value, code.co_names):
                 output.guards.add(guard)
     for name, value in arg_values.items():
+        if value is UNBOUND:
+            # an outlined loop body's local not bound yet (``Ap = A @ p`` on the first
+            # trip): the body stores it before any read, so no call reaches it; its
+            # marker's type guarded would fail at the second trip (a recompile)
+            continue
         for guard in _argument_guards(LocalSource(name), value):
             output.guards.add(guard)
         for guard in _own_function_guards(LocalSource(name), value, code.co_names):

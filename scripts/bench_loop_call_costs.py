@@ -140,8 +140,8 @@ def main() -> None:
                 times["numpy"].append(batch_us(compiled, args, calls) / 1e3)
             m = {k: statistics.median(v) if v else float("nan") for k, v in times.items()}
             size = {"quasi_newton": "20 x 40 iters", "three_ops": "10"}.get(name, n)
-            print(f"| {name} | {size} | {m['plain']:.4f} | {m['before']:.4f} | "
-                  f"{m['numpy']:.4f} | {m['plain'] / m['before']:.3f}x | "
+            print(f"| {name} | {size} | {m['plain']:.4g} | {m['before']:.4g} | "
+                  f"{m['numpy']:.4g} | {m['plain'] / m['before']:.3f}x | "
                   f"{m['plain'] / m['numpy']:.3f}x |", flush=True)
     if before is not None:
         before.close()

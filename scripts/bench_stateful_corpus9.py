@@ -15,12 +15,22 @@ compile included). Ratios are plain / compiled (above 1: faster).
 Example::
 
     $ python scripts/bench_stateful_corpus9.py --rounds 3 welford_object
+
+``--before ROOT`` adds the compiled columns of another checkout (a "before" tree, see
+``run_in_tree.py``): a child process in that tree runs each compiled scenario when
+asked, between this process's own runs of the same round, so both trees' columns are
+interleaved round by round::
+
+    $ mkdir /tmp/base && git archive HEAD | tar -x -C /tmp/base
+    $ python scripts/bench_stateful_corpus9.py --rounds 5 --before /tmp/base
 """
 
 from __future__ import annotations
 
+import json
 import os
 import statistics
+import subprocess
 import sys
 import time
 import warnings
@@ -60,15 +70,54 @@ def timed_run(prog, backend):
     return times
 
 
+def _serve():
+    """The "before" side (``--serve``): for each line ``program backend`` read, one
+    compiled run's call times (a JSON list) on stdout."""
+    by_name = {p.name: p for p in stateful_corpus9.PROGRAMS}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for line in sys.stdin:
+            name, backend = line.split()
+            print(json.dumps(timed_run(by_name[name], backend)), flush=True)
+
+
+class _Before:
+    """The child process running ``_serve`` in the tree ``root``."""
+
+    def __init__(self, root):
+        self.child = subprocess.Popen(
+            [sys.executable, os.path.join(HERE, "run_in_tree.py"), root,
+             os.path.abspath(__file__), "--serve"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def __call__(self, name, backend):
+        self.child.stdin.write(f"{name} {backend}\n")
+        self.child.stdin.flush()
+        return json.loads(self.child.stdout.readline())
+
+    def close(self):
+        self.child.stdin.close()
+        self.child.wait()
+
+
+def _option(argv, flag, default=None):
+    if flag not in argv:
+        return default
+    at = argv.index(flag)
+    value = argv[at + 1]
+    del argv[at:at + 2]
+    return value
+
+
 def main(argv):
-    rounds = 5
-    if "--rounds" in argv:
-        at = argv.index("--rounds")
-        rounds = int(argv[at + 1])
-        del argv[at:at + 2]
+    if "--serve" in argv:
+        return _serve()
+    rounds = int(_option(argv, "--rounds", 5))
+    root = _option(argv, "--before")
+    before = _Before(root) if root else None
     names = set(argv)
     programs = [p for p in stateful_corpus9.PROGRAMS if not names or p.name in names]
-    kinds = [None, *BACKENDS]
+    kinds = [None, *BACKENDS] + ([f"before:{b}" for b in BACKENDS] if before else [])
     after = {(p.name, k): [] for p in programs for k in kinds}
     mean = {(p.name, k): [] for p in programs for k in kinds}
     last = {(p.name, k): [] for p in programs for k in kinds}
@@ -77,28 +126,32 @@ def main(argv):
         for _ in range(rounds):
             for p in programs:
                 for k in kinds:
-                    times = timed_run(p, k)
+                    times = before(p.name, k[7:]) if k and k.startswith("before:") \
+                        else timed_run(p, k)
                     after[p.name, k].append(statistics.median(times[2:CALLS]))
                     mean[p.name, k].append(statistics.mean(times[2:CALLS]))
                     last[p.name, k].append(times[CALLS])
-    head = ["program", "plain us/call"] + [f"{b} us/call" for b in BACKENDS] + \
-        [f"plain/{b}" for b in BACKENDS] + [f"{b} mean us" for b in BACKENDS] + \
-        [f"{b} new shape ms" for b in BACKENDS]
+    if before is not None:
+        before.close()
+    shown = kinds[1:]
+    head = ["program", "plain us/call"] + [f"{b} us/call" for b in shown] + \
+        [f"plain/{b}" for b in shown] + [f"{b} mean us" for b in shown] + \
+        [f"{b} new shape ms" for b in shown]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" + "---:|" * (len(head) - 1))
-    ratios = {b: [] for b in BACKENDS}
+    ratios = {b: [] for b in shown}
     for p in programs:
         plain = statistics.median(after[p.name, None]) * 1e6
         cols = [p.name, f"{plain:.1f}"]
-        got = {b: statistics.median(after[p.name, b]) * 1e6 for b in BACKENDS}
-        cols += [f"{got[b]:.1f}" for b in BACKENDS]
-        for b in BACKENDS:
+        got = {b: statistics.median(after[p.name, b]) * 1e6 for b in shown}
+        cols += [f"{got[b]:.1f}" for b in shown]
+        for b in shown:
             ratios[b].append(plain / got[b])
-        cols += [f"{plain / got[b]:.2f}x" for b in BACKENDS]
-        cols += [f"{statistics.median(mean[p.name, b]) * 1e6:.0f}" for b in BACKENDS]
-        cols += [f"{statistics.median(last[p.name, b]) * 1e3:.1f}" for b in BACKENDS]
+        cols += [f"{plain / got[b]:.2f}x" for b in shown]
+        cols += [f"{statistics.median(mean[p.name, b]) * 1e6:.0f}" for b in shown]
+        cols += [f"{statistics.median(last[p.name, b]) * 1e3:.1f}" for b in shown]
         print("| " + " | ".join(cols) + " |")
-    for b in BACKENDS:
+    for b in shown:
         r = ratios[b]
         gm = statistics.geometric_mean(r)
         print(f"{b}: geometric mean plain/compiled {gm:.2f}x; at least as fast (>= 0.95x) "

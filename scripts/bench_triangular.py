@@ -14,9 +14,11 @@ the loop indices (docs/loops.md "Branches on the loop indices"): ``branchy_chole
 ``boundary_stepper`` (``if i == 0`` / ``elif i == n - 1``, n*n points, 10 steps),
 ``rect_lower`` (``j < i`` over n x n/2: the split point leaves the range),
 ``banded`` (``i - w <= j and j <= i + w``), ``band_abs`` (the same band as ``abs(i -
-j) <= w``), ``twice_lower`` (``2 * j < i``) and ``gauss_jordan_temp`` (a temporary
-bound in one way of ``if k != p``). ``--cases`` picks some of them (default: all
-fifteen).
+j) <= w``), ``twice_lower`` (``2 * j < i``: a computed split point, its floor an int
+the i body computes, translator/split_quotients.py), ``gauss_jordan_temp`` (a temporary
+bound in one way of ``if k != p``), ``half_lower`` (``j <= i // 2``: the index's
+quotient) and ``tri_band`` (a split inside a split: ``j < i - w`` in ``range(i)``).
+``--cases`` picks some of them (default: all seventeen).
 
 Each figure is the lower quartile of interleaved calls on fresh copies of the inputs
 (CPU time of the process, ``time.process_time``; Numba on one thread); ``first_s`` is
@@ -233,6 +235,33 @@ def twice_lower(A):
     return B
 
 
+def half_lower(A):
+    # ``j <= i // 2``: the quotient of the index, compared next, is the split point
+    n = A.shape[0]
+    B = np.zeros_like(A)
+    for i in range(n):
+        for j in range(n):
+            if j <= i // 2:
+                B[i, j] = A[i, j] + A[j, i]
+            else:
+                B[i, j] = -A[i, j]
+    return B
+
+
+def tri_band(A, w):
+    # a split inside a split: the j count follows i, and ``j < i - w`` leaves the j
+    # range at the first w rows (the i loop splits there too)
+    n = A.shape[0]
+    B = np.zeros_like(A)
+    for i in range(n):
+        for j in range(i):
+            if j < i - w:
+                B[i, j] = A[i, j] * A[j, i]
+            else:
+                B[i, j] = A[i, j] + 1.0
+    return B
+
+
 def gauss_jordan_temp(A, b):
     # ``gauss_jordan`` with the multiplier in a temporary bound in one way only
     n = A.shape[0]
@@ -253,7 +282,7 @@ def gauss_jordan_temp(A, b):
 CASES = ("forward_sub", "cholesky", "forward_sub_floats", "cholesky_banachiewicz",
          "strided_sweep", "red_black_1d", "red_black_gs", "branchy_cholesky",
          "gauss_jordan", "boundary_stepper", "rect_lower", "banded", "band_abs",
-         "twice_lower", "gauss_jordan_temp")
+         "twice_lower", "gauss_jordan_temp", "half_lower", "tri_band")
 
 
 def _inputs(name: str, n: int):
@@ -271,9 +300,9 @@ def _inputs(name: str, n: int):
         return (M + n * np.eye(n), rng.random(n))
     if name == "rect_lower":
         return (rng.random((n, n // 2)),)
-    if name in ("banded", "band_abs"):
+    if name in ("banded", "band_abs", "tri_band"):
         return (M, 3)
-    if name == "twice_lower":
+    if name in ("twice_lower", "half_lower"):
         return (M,)
     if name == "boundary_stepper":
         return (rng.random(n * n), 10)

@@ -13,6 +13,11 @@ of difference (``failure_kind``) remains. Seeds are reproducible: ``--start 120
     python scripts/loop_program_search.py --count 200 --backends native --cache-dir /tmp/k
     python scripts/loop_program_search.py --count 2000 --config loop_unroll_limit=2 \
         outline_min_elements=0
+    python scripts/loop_program_search.py --generator state --count 2000 --shrink
+
+``--generator state`` runs ``scripts/random_state_programs.py`` instead (Python state,
+graph breaks and exceptions), with the same interface (``program``, ``inputs``,
+``differences``, ``observe``, ``failure_kind``, ``loop_nodes``).
 
 Prints a summary line per backend: programs run, programs the plain call of which
 raised on every call (still compared: the compiled one must raise the same), failures
@@ -23,21 +28,27 @@ from __future__ import annotations
 
 import argparse
 import collections
+import importlib
 import os
 import sys
 import time
 import warnings
 
+import numpy as np
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import random_loop_programs as R  # noqa: E402
 
+GENERATORS = {"loops": "random_loop_programs", "state": "random_state_programs"}
+
 
 def check(source: str, calls: list, backend: str, cache_dir=None, made=None,
-          settings=None) -> list[str]:
-    """``differences``, with an internal error of the compile counted as one."""
+          settings=None, gen=R) -> list[str]:
+    """``differences`` of the generator ``gen``, with an internal error of the compile
+    counted as one."""
     try:
-        return R.differences(source, calls, backend, cache_dir, made, settings)
+        return gen.differences(source, calls, backend, cache_dir, made, settings)
     except Exception as e:  # noqa: BLE001 (a crash of the compiler is a finding)
         return [f"{backend} crashed: {type(e).__name__}: {e}"]
 
@@ -75,11 +86,11 @@ def _fix(lines: list[str]) -> str | None:
 
 
 def shrink(source: str, calls: list, backend: str, kind: str, cache_dir=None,
-           settings=None):
+           settings=None, gen=R):
     """The smallest program and calls found that still fail with ``kind``."""
     def fails(src, cl):
-        found = check(src, cl, backend, cache_dir, settings=settings)
-        return bool(found) and R.failure_kind(found) == kind
+        found = check(src, cl, backend, cache_dir, settings=settings, gen=gen)
+        return bool(found) and gen.failure_kind(found) == kind
 
     progress = True
     while progress:
@@ -105,8 +116,10 @@ def shrink(source: str, calls: list, backend: str, kind: str, cache_dir=None,
         if len(calls) > 1 and fails(source, calls[:k] + calls[k + 1:]):
             calls = calls[:k] + calls[k + 1:]
     for c in range(len(calls)):
-        for a in range(2):
+        for a in range(len(calls[c])):
             arr = calls[c][a]
+            if not isinstance(arr, np.ndarray):
+                continue
             for e in range(arr.size):
                 for simple in (0, 1):
                     if arr[e] == simple or (arr.dtype == bool and simple > 1):
@@ -114,7 +127,8 @@ def shrink(source: str, calls: list, backend: str, kind: str, cache_dir=None,
                     trial = arr.copy()
                     trial[e] = simple
                     cl = list(calls)
-                    cl[c] = tuple(trial if q == a else calls[c][q] for q in range(3))
+                    cl[c] = tuple(trial if q == a else calls[c][q]
+                                  for q in range(len(calls[c])))
                     if fails(source, cl):
                         calls, arr = cl, trial
                         break
@@ -134,37 +148,42 @@ def main(argv=None) -> int:
                     help="dynamo.config ints meanwhile: loop_unroll_limit=2 "
                          "outline_min_elements=0 (loop nodes from 3 trips, outlines)")
     ap.add_argument("--quiet", action="store_true", help="only the summary and kinds")
+    ap.add_argument("--generator", choices=sorted(GENERATORS), default="loops",
+                    help="loops: random_loop_programs; state: random_state_programs")
     args = ap.parse_args(argv)
+    gen = importlib.import_module(GENERATORS[args.generator])
     warnings.simplefilter("ignore")
     settings = {k: int(v) for k, v in (c.split("=") for c in args.config)}
     kinds = {b: collections.Counter() for b in args.backends}
     plain_raised = ran_native = kernel_errors = ran = 0
     t0 = time.time()
     for seed in range(args.start, args.start + args.count):
-        src, calls = R.program(seed), R.inputs(seed)
+        src, calls = gen.program(seed), gen.inputs(seed)
         if (seed - args.start) % 50 == 0:
             print(f"... seed {seed}: {ran} programs run, {time.time() - t0:.0f} s", flush=True)
-        if args.loop_nodes_only and not R.loop_nodes(src, calls, settings):
+        if args.loop_nodes_only and not gen.loop_nodes(src, calls, settings):
             continue
         ran += 1
-        outcome = [R.observe(R.compile_plain(src), c)[0] for c in calls]
-        plain_raised += all(isinstance(o, tuple) and o[:1] == ("raised",) for o in outcome)
+        plain = gen.compile_plain(src)          # (one namespace: the state lives on)
+        outcome = [gen.observe(plain, c)[0] for c in calls]
+        plain_raised += all(isinstance(o, tuple) and len(o) == 3 and isinstance(o[0], str)
+                            and o[0] == "raised" for o in outcome)
         for backend in args.backends:
             made: list = []
-            found = check(src, calls, backend, args.cache_dir, made, settings)
+            found = check(src, calls, backend, args.cache_dir, made, settings, gen)
             native = sum(getattr(m, "native_calls", 0) for m in made)
             ran_native += native > 0
             kernel_errors += sum(getattr(m, "error", None) is not None for m in made)
             if not found:
                 continue
-            kind = R.failure_kind(found)
+            kind = gen.failure_kind(found)
             kinds[backend][kind] += 1
             print(f"seed {seed}: {kind}: {found[0][:300]}", flush=True)
             if args.shrink:
                 small, small_calls = shrink(src, calls, backend, kind, args.cache_dir,
-                                            settings)
+                                            settings, gen)
                 again = check(small, small_calls, backend, args.cache_dir,
-                              settings=settings)
+                              settings=settings, gen=gen)
                 print(f"--- seed {seed} shrunk ({backend}):\n{small}calls = "
                       f"{small_calls!r}\n"
                       f"{again[0][:400] if again else '(passes?)'}\n---", flush=True)

@@ -168,7 +168,7 @@ VARIABLE_LAYERS = ("base", "constant", "sequences", "sets", "set_displays", "dic
                    "random_objects", "lifetimes", "deques", "deque_stacks", "list_windows",
                    "identity_generators", "float_windows", "int_choices", "unread_dicts", "unread_sets", "unread_ordered_dicts",
                    "loggers",
-                   "iteration", "conversions", "builtins", "value_kinds", "builder")
+                   "iteration", "combinatoric", "conversions", "builtins", "value_kinds", "builder")
 
 
 def test_variables_are_layered(graph):

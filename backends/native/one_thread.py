@@ -21,7 +21,8 @@ no value, no flag and no write into an input or a backup
 The twin is compiled when the trial starts (``Tiered._twin_pending``: the trial times
 it as the one-thread candidate, race.py) or once one thread is chosen
 (``Tiered.set_threads``), in the background where the kernel was, for the layouts the
-parallel kernel has then; it is
+parallel kernel has then; with the disk cache, right after the kernel
+(``_twin_with_kernel``: loaded with it where the cache holds its machine code); it is
 the only kernel compiled for them (Numba compiles nothing at call time), so a call with
 another layout raises ``TypeError`` at Numba's dispatch and runs the parallel kernel on
 one thread as before. With the disk cache its source is a file of its own (``twin_source``:
@@ -42,6 +43,7 @@ import logging
 import threading
 import time
 
+from .kernel_files import has_machine_code
 from .numba_calls import _compile_signature, _on_threads
 
 log = logging.getLogger("dynamo.backend")
@@ -149,6 +151,25 @@ class OneThreadCalls:
         if not self.twin.started:
             self._start_twin()
         return self.twin.compiling()
+
+    def _twin_with_kernel(self) -> None:
+        """With the disk cache, a parallel kernel's twin is made right after the kernel,
+        in the kernel's compile (its thread, where it had one): loaded there when the
+        cache holds its machine code (about 11 ms once Numba is set up), so that the
+        race, which times the twin from its first one-thread call (``_twin_pending``),
+        starts at the second call of a new process instead of waiting; compiled in the
+        background otherwise, which fills the cache for the next process. Before, only
+        the race started it: a process that never raced (``prefer="native"``) left it
+        out of the cache, and each new process's race waited seconds for its compile
+        (11.8 s for Jacobi at load 7), tier 1 answering; one that ended first left it
+        out again (0 of 60 calls in tier 2, 2026-12-07, docs/benchmarks.md)."""
+        if not self.kernel.parallel or self.settings.cache_dir is None or \
+                self._dispatcher is None or self.twin.started:
+            return
+        cached = has_machine_code(twin_source(self.__dynamo_native_source__),
+                                  self.settings.cache_dir)
+        self.twin.start(self._make_twin, list(self._dispatcher.signatures), self.name,
+                        self.settings.background and not cached)
 
     def _start_twin(self) -> None:
         if self._dispatcher is not None:

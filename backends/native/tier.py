@@ -262,6 +262,7 @@ class Tiered(TrialCalls, Tier2Calls, OneThreadCalls):
                      f" ({blocks} object-mode blocks compiled before the swap)"
                      if blocks else "", "" if first else " (a new input layout)")
             if first:
+                self._twin_with_kernel()   # (with the disk cache: one_thread.py)
                 self._times = self._new_times()
                 self.state = "trial" if self.settings.prefer == "measure" else "native"
                 self._run = self._trial if self.settings.prefer == "measure" \

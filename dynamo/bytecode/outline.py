@@ -347,10 +347,12 @@ _POP_JUMP_IF_NOT_NONE = "POP_JUMP_IF_NOT_NONE" if pyversion.PY312 else \
 class Outline:
     """A loop ``outlined_loop`` can outline: ``rewrite(bc, positions)`` outlines it
     (for ``break_code``); ``plain_first``: why the static rule runs it as plain Python
-    first (``outline_trial.py`` then times both ways), or None (outlined first)."""
+    first (``outline_trial.py`` then times both ways), or None (outlined first);
+    ``body``: the body function's code."""
 
     rewrite: Callable
     plain_first: str | None = None
+    body: types.CodeType | None = None
 
 
 def outlined_loop(fn, brk, bound, largest: int, cache_of, run, resume_after=None,
@@ -400,7 +402,7 @@ def outlined_loop(fn, brk, bound, largest: int, cache_of, run, resume_after=None
                     f"; the first calls run it as plain Python ({plain_first}), then both "
                     "ways are timed" if plain_first else "; plain Python is timed against it")
     return Outline(lambda bc, positions: call_body(bc, positions, code, plan, caller,
-                                                   resume_after), plain_first)
+                                                   resume_after), plain_first, caller.code)
 
 
 class BodyCaller(BoxedCaller):

@@ -8,10 +8,12 @@ itself, as the program's own ``if`` does: the taken way's array, not a copy, so
 identity and later writes through the name are eager's.
 
 Both ways' ops run when the graph runs. The untaken way must not show anything: the
-op counts as one that may raise (``extras["raises"]``), so the graph runs under
-NumPy's floating-point guard and is rerun from the frame's original code when an op
-of it raises or reports a condition (``dynamo.raising.on_raise``): ``if d != 0: y =
-1 / d`` with ``d == 0`` warns nothing, exactly as plain Python.
+op counts as one that may raise (``extras["raises"]``), so the graph is rerun from the
+frame's original code when an op of it raises, and runs under NumPy's floating-point
+guard (a condition raises, and reruns it) where an op of it may report one
+(``dynamo.raising.on_raise``, ``signals.reports_fp``): ``if d != 0: y = 1 / d`` with
+``d == 0`` warns nothing, exactly as plain Python. The select itself reports nothing:
+a running argmin (indexing, comparisons of floats, int casts) runs unguarded.
 
 Example::
 
@@ -38,8 +40,9 @@ def _select_rule(op, args, kwargs):
 
 
 # (OPAQUE: no pass fuses, moves or reuses the memory of what it returns, which is one
-# of its arguments; "raises": the graph runs guarded and reruns the frame when an op
-# of it reports a floating-point condition, raising.raising_nodes)
+# of its arguments; "raises": the graph reruns the frame when an op of it raises, and
+# runs guarded where an op of it may report a floating-point condition,
+# raising.raising_nodes and raising._reports_fp)
 register(OpDef("branch_select", branch_select, _select_rule, OPAQUE, cupy=branch_select,
                doc="the value an `if` on array data chooses (one of two arrays, itself)",
                extras={"raises": True}))

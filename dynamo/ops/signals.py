@@ -19,6 +19,10 @@ default, an exception under ``np.errstate(divide="raise")``, a call of the
 - ``fp_signals_only(node)``: are floating-point conditions all it may signal, apart
   from exceptions that depend on shapes and dtypes only (ufuncs, ufunc reductions,
   matrix products)? Two such calls on the same values signal the same conditions.
+- ``reports_fp(node)``: may it report a floating-point condition (what ``np.errstate``
+  controls)? Narrower than ``may_signal``: indexing, comparisons of reals, safe casts
+  and ``branch_select`` may raise but report none. The glue runs a graph that may be
+  rerun under its floating-point guard only where some node may (``dynamo.raising``).
 - ``warns_beyond_fp(node)``: may it warn of something that is not a floating-point
   condition ("Mean of empty slice", a ComplexWarning)? The backend's guard does not
   see those, so such a node runs by itself, outside fused code (``barrier``).
@@ -41,12 +45,13 @@ from __future__ import annotations
 import numpy as np
 
 from dynamo.graph import CALL, CONSTANT, Graph, Node
-from dynamo.symbolic.sizes import is_unbacked
+from dynamo.symbolic.sizes import Sym, is_unbacked
 from dynamo.tree import tree_leaves
 
 from . import registry as ops
 from .node_facts import array_meta, has_effect, reduction_info, reduction_params, stacked_meta
 from .quiet_ops import QUIET_IN_NUMPY2, quiet_in_numpy2
+from .quiet_sym_ints import quiet_sym_int
 from .registry import CREATION, ELEMENTWISE, MATMUL, REDUCTION, VIEW
 
 # Meta key of a node that reports floating-point conditions otherwise than the ops it
@@ -125,6 +130,8 @@ def may_signal(node: Node) -> bool:
         return False   # placeholders, the output
     if has_effect(node) or node.meta.get("may_raise"):
         return True   # (may_raise: x[i] with a changing int i, bounds checked at run time)
+    if quiet_sym_int(node):
+        return False  # (i // 2 of ints: Python's int ops, no zero divisor; quiet_sym_ints.py)
     kind = node.meta.get("kind")
     if kind == VIEW:
         # x.T, x.reshape(2, -1), x[1:3]: shapes are static, so these cannot fail at
@@ -331,3 +338,147 @@ def rerun_on_signal(graph: Graph) -> bool:
     random draws, ``np.errstate`` blocks), so running it twice is unobservable, and
     no op that may warn otherwise (which would warn twice)."""
     return not any(barrier(n) for n in graph.nodes)
+
+
+# ------------------------------------------------- floating-point reports (np.errstate)
+
+# Comparisons of real numbers: NumPy 2 compares without touching the floating-point
+# status, NaN and infinities included (not complex: its ordering reports "invalid" on a
+# NaN; tests/ops/test_fp_reports.py runs each under np.errstate(all="raise")).
+_COMPARISONS = frozenset({"less", "less_equal", "greater", "greater_equal", "equal",
+                          "not_equal"})
+# NumPy scalar operators of ints and bools that cannot overflow (``+`` can: it warns).
+_SCALAR_BITWISE = frozenset({"bitwise_and", "bitwise_or", "bitwise_xor", "invert"})
+# Ops that pick or pass on values they are given, or read a 0-d value as a Python
+# number (``int(x)``, ``float(x)``: Python's conversions, outside NumPy's error state).
+_PICKS = frozenset({"branch_select", "after_loop", "sym_number", "sym_int", "sym_truth",
+                    "getitem", "flat_getitem"})
+_STORES = frozenset({"setitem", "flat_setitem"})
+_LOOP_NODES = frozenset({"fori_loop", "while_loop"})
+# Views that never convert: ``x.view(dtype)`` reinterprets the bytes.
+_REINTERPRETING = frozenset({"view", "real", "imag"})
+
+
+def reports_fp(node: Node) -> bool:
+    """Running ``node`` may report a floating-point condition: a warning or error that
+    ``np.errstate`` controls ("divide by zero encountered in divide", "overflow
+    encountered in cast", a ``FloatingPointError`` under ``errstate(all="raise")``).
+
+    Not ``may_signal``: an op that can only raise (``x[i]`` out of bounds, ``int(x)``
+    of a NaN, a Python int too large for an int8) reports none, and neither does a
+    comparison of floats. The glue's floating-point guard is worth its cost only for a
+    graph that holds a node that may (``dynamo.raising``). Conservative: yes for any op
+    not known here. A loop node reports what its body does.
+
+        >>> # best = d[0]; for i ...: if d[i] < best: best = d[i]; arg = i
+        >>> [reports_fp(n) for n in body.call_nodes()]   # getitem, scalar_less, ...
+        [False, False, False, False, False, False]
+        >>> reports_fp(node_of("x / y")), reports_fp(node_of("x.astype(np.float32)"))
+        (True, True)                                        # x: float64
+    """
+    if node.op != CALL:
+        return False
+    target = node.target
+    if target in _LOOP_NODES:
+        return any(reports_fp(n) for body in node.args if isinstance(body, Graph)
+                   for n in body.call_nodes())
+    if target in _PICKS:
+        return False
+    meta = array_meta(node)
+    if target in _STORES:
+        xm = array_meta(node.args[0]) if node.args else None
+        return len(node.args) != 3 or xm is None or not _casts_quietly(node.args[2], xm.dtype)
+    kind = node.meta.get("kind")
+    if kind == VIEW:
+        src = array_meta(node.args[0]) if node.args else None
+        return not (target in _REINTERPRETING or
+                    (src is not None and meta is not None and src.dtype == meta.dtype))
+    if kind == CREATION:
+        return _creation_reports(node, meta)
+    if kind == ELEMENTWISE:
+        return _elementwise_reports(node, meta)
+    return True
+
+
+def _creation_reports(node: Node, meta) -> bool:
+    """``np.zeros(n)``, ``np.empty_like(x)``: no value converted; ``np.asarray(v,
+    dtype=np.int64)``: the cast of ``v``."""
+    if node.target in _QUIET_CREATION:
+        return False
+    if node.target in ("asarray", "array") and meta is not None and node.args and \
+            set(node.kwargs) <= {"dtype"}:
+        return not _casts_quietly(node.args[0], meta.dtype)
+    return True
+
+
+def _elementwise_reports(node: Node, meta) -> bool:
+    """A ufunc or operator that cannot report (integer ``a + b`` of arrays, ``isnan``,
+    a comparison of reals), ``np.where(c, a, b)`` or a cast whose values convert
+    safely: no."""
+    target = node.target
+    if meta is None or node.kwargs:
+        return True
+    if target == "scalar_cast" or target == "astype":
+        if len(node.args) != 2:
+            return True
+        try:
+            dtype = np.dtype(node.args[1])
+        except TypeError:
+            return True
+        return not _casts_quietly(node.args[0], dtype)
+    inputs = [array_meta(a) for a in node.args if isinstance(a, Node)]
+    if any(m is None for m in inputs):
+        return True
+    dtypes = [m.dtype for m in inputs]
+    if not {d.kind for d in dtypes} | {meta.dtype.kind} <= set("biuf"):
+        return True
+    constants = [a for a in node.args if not isinstance(a, Node)]
+    if target == "where":
+        return len(node.args) != 3 or not all(
+            _casts_quietly(v, meta.dtype) for v in node.args[1:])
+    name = target.removeprefix("scalar_")
+    if name in _COMPARISONS and len(node.args) == 2:
+        quiet = True
+    elif target.startswith("scalar_"):
+        # (``no_overflow``: a picked counter's ``count + 1``, whose bounds the graph
+        # computes before its loop, as int64, raising OverflowError if they overflow:
+        # translator/picked_numbers.picked_binary)
+        quiet = {d.kind for d in dtypes} <= set("biu") and (
+            name in _SCALAR_BITWISE or
+            name in ("add", "subtract") and node.meta.get("no_overflow", False))
+    else:
+        quiet = _quiet_ufunc(node)
+    return not (quiet and all(_casts_quietly(c, d) for c in constants for d in dtypes))
+
+
+def _casts_quietly(value, dtype: np.dtype) -> bool:
+    """Converting ``value`` (a graph value, a Python number, a changing number, or a
+    tuple or list of them) to ``dtype`` reports no floating-point condition: a graph
+    value whose dtype casts safely; a Python int into an int, a bool or a float64
+    (one out of range raises ``OverflowError``: no report); a Python float into a
+    float64. (``np.float32(1e300)``, a float into an int: "overflow", "invalid value
+    encountered in cast".)
+
+        >>> _casts_quietly(1, np.dtype(np.int8)), _casts_quietly(0.5, np.dtype(np.float32))
+        (True, False)
+    """
+    from dynamo.symbolic.graph_args import SymArg
+
+    wide = dtype.kind in "fc" and np.finfo(dtype).bits >= 64
+    for leaf in tree_leaves(value):
+        if isinstance(leaf, Node):
+            m = array_meta(leaf)
+            if m is None or not np.can_cast(m.dtype, dtype, "safe"):
+                return False
+        elif type(leaf) in (bool, int) or isinstance(leaf, SymArg) and _int_expr(leaf.sym):
+            if not (dtype.kind in "biu" or wide):
+                return False
+        elif not (type(leaf) is float or isinstance(leaf, SymArg)) or not wide:
+            return False   # (a SymArg of other Python numbers: floats)
+    return True
+
+
+def _int_expr(sym) -> bool:
+    """A changing number's expression that is an int: a size's affine form (``trip +
+    2``), or an int read from the data (``symbolic.scalars.Expr`` of op ``"int"``)."""
+    return isinstance(sym, Sym) or getattr(sym, "op", None) == "int"

@@ -55,26 +55,45 @@ class DynamicPolicy:
         # may ops make unbacked sizes (x[mask], np.nonzero: known only when the graph
         # runs)? Only for a backend that takes symbolic sizes (dynamic_shapes)
         self.unbacked = True
+        # changing Python floats as graph inputs where ``mode`` is False only because the
+        # backend takes static shapes (a user's backend function): a float is never a
+        # size, so the graph's shapes stay static, and the backend gets the float as an
+        # ordinary input (``_dynamic_policy`` in convert.py; issue #16)
+        self.static_shape_floats = False
 
     def is_dynamic_number(self, source, value: int | float) -> bool:
         """A Python int or float argument is symbolic once an earlier entry guarded
         another value of its type at its source (``f(x, n)`` called with n = 2, 3, 4...:
         one entry, not one per n; automatic dynamic), unless a trace had to use it as a
-        plain value (then it stays static). Also once an earlier entry read it as a
+        plain value (then it stays static). A float also for a backend of static
+        shapes (``static_shape_floats``). Also once an earlier entry read it as a
         changing number (``written_numbers.changing_sources``): a best loss written in
         one branch only is not a constant of the entries of the other branch. And an
         item of a window of a growing list (a source whose base ``items_move``,
         ``list_windows.WindowSource``) from the first trace: the list grows under the
         window, so the item at each place changes every call."""
-        if self.mode is False or source in self.static:
+        if source in self.static or self.mode is False and \
+                not (self.static_shape_floats and type(value) is float):
             return False
         if source in self.changing_numbers or \
                 getattr(getattr(source, "base", None), "items_move", False):
             return True
-        if getattr(source, "base", None) in self.changed_tuples:
+        if self._in_changed_tuple(source):
             return True
         return any(type(v) is type(value) and v != value
                    for v in self._previous_at(source))
+
+    def _in_changed_tuple(self, source) -> bool:
+        """Is ``source`` an item of a tuple (or window) whose items changed, or an item
+        of an item of one: ``self.buf[0][1]``, the reward of a deque of ``(obs,
+        reward)`` tuples that slides, moves from tuple to tuple as the window does."""
+        from dynamo.guards import ItemSource
+
+        base = getattr(source, "base", None)
+        if base in self.changed_tuples:
+            return True
+        return isinstance(source, ItemSource) and isinstance(base, ItemSource) and \
+            base.base in self.changed_tuples
 
     def _previous_at(self, source):
         """The numbers earlier entries pinned at ``source``; for ``tokens[-1]`` also those

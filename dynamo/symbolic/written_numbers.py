@@ -32,7 +32,14 @@ as before.
 
 from __future__ import annotations
 
-from dynamo.guards import CONSTANT, AttrSource, GlobalSource
+from dynamo.guards import (
+    CONSTANT,
+    AttrSource,
+    ClosureSource,
+    GlobalSource,
+    ItemSource,
+    PassedCellSource,
+)
 
 from .scalars import SymFloat
 from .sizes import SymInt
@@ -41,16 +48,59 @@ NUMBER_TYPES = (int, float)
 
 
 def _writes(output):
-    """(source, written Variable) for each attribute of an outside object and each
-    global the trace wrote."""
+    """(source, written Variable) for each attribute of an outside object, each item
+    set in a dict or list from outside (at a constant key or index), each closure cell
+    and each global the trace wrote. ``st["step"] += 1`` in a per-parameter state
+    dict, ``nonlocal n; n += 1`` and ``self.counts[0] += 1`` step their number as
+    ``self.t += 1`` does."""
     for var in output.side_effects.mutated.values():
         pending = getattr(var, "pending", None)
         source = getattr(var, "source", None)
-        if isinstance(pending, dict) and source is not None:
+        if source is None:
+            continue
+        if isinstance(pending, dict):
             for name, value in pending.items():
                 yield AttrSource(source, name), value
+        if isinstance(source, (ClosureSource, PassedCellSource)):
+            if getattr(var, "value", None) is not None:   # (a cell: read where it is)
+                yield source, var.value
+        elif callable(getattr(var, "store", None)) and hasattr(var, "layout_ops"):
+            yield from _dict_writes(var, source)
+        elif getattr(var, "kind", None) is list and callable(getattr(var, "is_unread", None)):
+            yield from _list_writes(var, source)
     for name, value in output.side_effects.globals.items():
         yield GlobalSource(name), value
+
+
+def _constant_key(key):
+    """A key or index as the constant it is (a ConstantVariable's value, or the key
+    itself), or None where it changes (a symbol) or is no plain constant."""
+    key = getattr(key, "value", key)
+    return key if type(key) in (int, str) else None
+
+
+def _dict_writes(var, source):
+    """``d[key] = value`` of a dict from outside, in the trace's order (the last one
+    per key counts: ``self_invalidating`` keeps the last)."""
+    item_source = getattr(var, "item_source", ItemSource)
+    for op, key, value in var.write_back():
+        key = _constant_key(key)
+        if op == "set" and key is not None and value is not None:
+            yield item_source(source, key), value
+
+
+def _list_writes(var, source):
+    """The items of a list from outside the trace: each item read whole, by its index
+    (an item that moved, ``pop(0)``, only makes its number changing: no harm), or
+    each item set at a constant index while the list is unread."""
+    if var.is_unread():
+        for _, index, value in var.edits:
+            index = _constant_key(index)
+            if index is not None:
+                yield ItemSource(source, index), value
+        return
+    for i, value in enumerate(var.items):
+        yield ItemSource(source, i), value
 
 
 def self_invalidating(output) -> dict:

@@ -58,7 +58,7 @@ from ..variables.conversions import ArrayToPythonVariable, needs_deferred_value
 from ..variables.deques import DequeVariable
 from ..variables.formatted import concat_texts
 from ..variables.graph_numbers import as_graph_number
-from ..variables.iteration import resolve_chosen
+from ..variables.iteration import ChosenNumberVariable, resolve_chosen
 from ..variables.iterators import get_iterator
 from ..variables.layout_flags import FlagsVariable
 from ..variables.library_calls import IndexerVariable
@@ -321,6 +321,8 @@ class TranslatorBase:
         if isinstance(index, ArrayToPythonVariable) and index.fn is int and \
                 index.snapshot.meta.dtype.kind == "f":   # (finite: checked by int())
             return int_index_of_float(self, index.snapshot) or _index_var(index)
+        if isinstance(index, ChosenNumberVariable):   # X[min(idx, n - 1)]: the select
+            return index.integer_index(self) or _index_var(index)
         return _index_var(index)
 
     def getitem(self, obj: Variable, index: Variable) -> Variable:

@@ -14,8 +14,10 @@ loop stays one node. ``for i in range(n): if i == 0: ...``, whose first trip is
 unrolled, is such a loop (``i = 1 + trip`` is never 0 in the node).
 
 **Split loops.** Where the value changes, and the index's coefficient is 1 or -1
-(or another that divides the rest: ``unit_coefficient``, exact integer arithmetic),
-the comparison is ``trip op' p`` (``p`` affine in the enclosing trips), true on one
+(or another that divides the rest: ``unit_coefficient``, exact integer arithmetic;
+where it divides nothing else, ``p`` is the floor of an affine expression, a quotient
+the enclosing body computes: ``split_quotients.py``, ``if 2 * j < i``, ``if j <= i //
+2``), the comparison is ``trip op' p`` (``p`` affine in the enclosing trips), true on one
 interval of trips, ``[p, p + 1)`` for ``==`` (false there for ``!=``), ``[0, p)`` for
 ``<`` and so on. The trace starts over with the plan "split" (``refuse_loop_node``),
 and the loop becomes up to three consecutive nodes, one per interval, each traced
@@ -57,13 +59,25 @@ from ..exc import RestartAnalysis
 from ..symbolic import Sym, SymInt
 from ..symbolic.bounds import always_nonnegative
 from ..symbolic.deciders import deciding
-from ..symbolic.sizes import as_sym, is_unbacked
+from ..symbolic.sizes import as_sym, is_unbacked, record
 from .loop_body_state import Counters
 from .loop_facts import NotALoopNode, why_not
 from .loops import LoopScope, SymbolicRest, rest_of, trip_count
 from .nested_loops import enclosing_symbols, kind_of, unwatched
 from .picked_numbers import Picked
 from .promoted_floats import check_promoted
+from .split_quotients import (
+    affine_compare,
+    definitions,
+    describe_quotient,
+    make_quotient,
+    nonnegative,
+    quotient_condition,
+    segment_quotient,
+    sign_form,
+    unit_coefficient,
+    with_values,
+)
 from .symbolic_splits import (
     clamped_symbolic,
     count_fact,
@@ -76,6 +90,7 @@ from .symbolic_splits import (
 from .triangular_loops import (
     TriangularScope,
     enclosing_corners,
+    quotient_symbols,
     substitute_trips,
     triangular_iterator,
 )
@@ -146,7 +161,17 @@ def decide(tx, diff: Sym, op: str) -> bool | None:
         if known is None:
             _note_split(tx, scope, diff, op)
         return known
-    if scope is None or not diff.symbols <= enclosing_symbols(scope):
+    if scope is None:
+        return None
+    defs = definitions(tx.output)
+    chained = quotient_symbols(scope)
+    converted = bool(diff.symbols & (defs.keys() - chained))
+    if converted:   # (``j <= i // 2``: an affine comparison)
+        found = affine_compare(diff, op, {k: v for k, v in defs.items() if k not in chained})
+        if found is None:
+            return None
+        diff, op = found
+    if not diff.symbols <= enclosing_symbols(scope) | chained:
         return None
     region = trip_region(scope)
     if not region:
@@ -154,6 +179,12 @@ def decide(tx, diff: Sym, op: str) -> bool | None:
     known = _constant([diff.evaluate(trips) for trips in region], op)
     if known is None:
         _note_split(tx, scope, diff, op)
+        if converted and split_condition(scope, diff, op) is not None:
+            # (a comparison of an unbacked quotient would be a deferred bool, or break:
+            # answered as any branch on the index, recorded, the loop restarts split)
+            hints = tx.output.shape_env.hints
+            known = _OPS[op](diff.evaluate({n: hints.get(n, 0) for n in diff.symbols}), 0)
+            record(f"{diff.runtime()} {op} 0", known, diff.symbols)
     return known
 
 
@@ -178,9 +209,10 @@ def split_condition(scope, diff: Sym, op: str) -> tuple | None:
     if owner is None:
         return None
     unit = unit_coefficient(diff, chain[owner].symbol, op)
-    if unit is None:
-        return None   # (a split point between trips that moves with an enclosing trip)
-    diff, op = unit
+    # (else a split point between trips that moves with an enclosing trip: its floor,
+    # a quotient the enclosing body computes, ``split_quotients``)
+    computed = unit is None
+    diff, op = (diff, op) if computed else unit
     coeffs = dict(diff.terms)
     b = coeffs.pop(chain[owner].symbol)
     loop = chain[owner]
@@ -202,9 +234,13 @@ def split_condition(scope, diff: Sym, op: str) -> tuple | None:
         coeffs = {}
     if not coeffs.keys() <= depth.keys():
         return None   # (an inner index)
+    outer = tuple(sorted((depth[n], c) for n, c in coeffs.items()))
+    if computed:
+        found = quotient_condition(b, const, outer, op) if outer and not sizes else None
+        return None if found is None else \
+            (loop, {**found, "levels": len(chain) - owner - 1})
     return loop, {"b": b, "const": const, "op": op, "levels": len(chain) - owner - 1,
-                  "outer": tuple(sorted((depth[n], c) for n, c in coeffs.items())),
-                  **({"sizes": sizes} if sizes else {})}
+                  "outer": outer, **({"sizes": sizes} if sizes else {})}
 
 
 def of_levels(conds: list[dict], parent) -> list[dict]:
@@ -212,29 +248,6 @@ def of_levels(conds: list[dict], parent) -> list[dict]:
     it as where ``parent`` is the innermost (``levels``)."""
     levels = len(_chain(parent) or [])
     return [c for c in conds if c["levels"] == levels]
-
-
-def unit_coefficient(diff: Sym, name: str, op: str) -> tuple | None:
-    """``diff op 0`` as an equivalent comparison whose coefficient of the trip ``name``
-    is 1 or -1, in exact integer arithmetic, or None. ``b * trip + b * R + a op 0``
-    (every other coefficient a multiple of ``b > 0``) holds where ``trip + R op -a /
-    b``, and ``trip + R`` is an int: ``< -a / b`` is ``< ceil(-a / b) = -(a // b)``,
-    ``<= -a / b`` is ``<= floor(-a / b) = (-a) // b`` (``>=``, ``>``: their negations);
-    ``==`` and ``!=`` where ``b`` divides ``a`` only::
-
-        >>> unit_coefficient(Sym((("t", 2), ("u", -2)), -5), "t", "<")  # 2t - 2u < 5
-        (Sym((("t", 1), ("u", -1)), -3), '<')                          # t - u < 3
-    """
-    b = dict(diff.terms)[name]
-    if b in (1, -1):
-        return diff, op
-    if b < 0:
-        diff, op, b = diff.scale(-1), _FLIP[op], -b
-    a = diff.const
-    if any(c % b for n, c in diff.terms) or op in ("==", "!=") and a % b:
-        return None
-    const = a // b if op in ("<", ">=", "==", "!=") else -((-a) // b)
-    return Sym(tuple((n, c // b) for n, c in diff.terms), const, diff.sources), op
 
 
 # the most comparisons one loop is split at (a plan grows by one per restart)
@@ -246,6 +259,8 @@ def describe(conds: list[dict]) -> str:
     def one(cond):
         outer = "".join(f" + {c}*outer{d}" for d, c in cond["outer"]) + \
             "".join(f" + {c}*{source}" for _, c, source in cond.get("sizes", ()))
+        if "quotient" in cond:
+            outer += f" + {describe_quotient(cond)}"
         return f"{cond['b']}*trip + {cond['const']}{outer} {cond['op']} 0"
     return " and ".join(one(c) for c in conds)
 
@@ -409,8 +424,12 @@ class IndexSplits:
         # (numbers its segments pick per trip, each carries them: ``picked_numbers``)
         picked = {k: v for k, v in self.loop_plan(inst).counters.items()
                   if isinstance(v, Picked)} if plain else {}
+        # (a segment whose bounds read a computed split point's quotient: its corners
+        # put the quotient in, and its span is the affine one, ``split_quotients``)
+        quotient, span = (None, None) if plain else \
+            segment_quotient(self.output, seg) or (None, seg.count)
         scope = SegmentLoopScope(self, inst, it, seg, picked) if plain else \
-            SegmentTriangularScope(self, inst, it, seg, {}, None, span=seg.count)
+            SegmentTriangularScope(self, inst, it, seg, {}, quotient, span=span)
         # (each segment's comparison is decided by ``decide`` as its body is traced)
         scope.count_one, scope.offset = count_one, offset
         scope.picks_numbers = plain
@@ -447,16 +466,22 @@ def split_rest(tx, rest, conds: list[dict], parent, known=None) -> list[tuple]:
         # (a triangular count below 0 at some enclosing trips: no bound is clamped
         # into ``[0, count]`` there; the enclosing loop splits where it crosses 0)
         raise LeavesRange(count, ">=")
+    hints = tx.output.shape_env.hints
+    # (a computed split point's quotient, made in the enclosing body: ``split_quotients``)
+    quotients = {c["quotient"]: make_quotient(tx, c, chain, hints)
+                 for c in conds if "quotient" in c}
+    defs = {n: v for n, v in definitions(tx.output).items()
+            if any(n in q.symbols for q in quotients.values())}
+    region = with_values(region, defs)
     bounds = [Sym((), 0), count]
     for cond in conds:
-        bounds += [_clamped(b, count, region) for b in _interval_of(cond, chain)
-                   if b is not None]
-    bounds = _ordered(bounds, region)
-    hints = tx.output.shape_env.hints
+        bounds += [_clamped(b, count, region, defs)
+                   for b in _interval_of(cond, chain, quotients) if b is not None]
+    bounds = _ordered(bounds, region, defs)
     segments = []
     for lo, hi in zip(bounds, bounds[1:]):
         n = hi - lo
-        if all(n.evaluate(t) <= 0 for t in region):
+        if nonnegative(n.scale(-1), region, defs):
             continue
         if isinstance(rest, range) and lo.is_constant() and hi.is_constant():
             segments.append((rest[lo.const:hi.const], hi.const - lo.const == 1, lo))
@@ -497,10 +522,13 @@ def _symbolic_segments(tx, rest, conds: list[dict], known: list) -> list[tuple]:
     return segments
 
 
-def _interval_of(cond: dict, chain: list) -> tuple:
+def _interval_of(cond: dict, chain: list, quotients: dict | None = None) -> tuple:
     """The trips ``[lo, hi)`` on which ``cond`` is true (false, for ``!=``), each an
-    affine ``Sym`` of the enclosing trips or None (unbounded on that side)."""
+    affine ``Sym`` of the enclosing trips (and of a computed split point's quotient,
+    ``quotients``) or None (unbounded on that side)."""
     a = Sym((), cond["const"])
+    if "quotient" in cond:   # trip + s * q op 0
+        a = a + quotients[cond["quotient"]].scale(cond["quotient"][3])
     for name, c, source in cond.get("sizes", ()):
         a = a + Sym(((name, c),), 0, ((name, source),))
     for depth, c in cond["outer"]:
@@ -516,32 +544,37 @@ def _interval_of(cond: dict, chain: list) -> tuple:
             ">": (p + one, None), ">=": (p, None)}[op]
 
 
-def _ordered(bounds: list[Sym], region: list[dict]) -> list[Sym]:
+def _ordered(bounds: list[Sym], region: list[dict], defs: dict) -> list[Sym]:
     """``bounds`` without repeats, sorted, where one order holds at every corner."""
     unique = list(dict.fromkeys(bounds))
-    unique.sort(key=lambda b: b.evaluate(region[0]))
+    # (by the values at every corner: two bounds equal at the first are still put in
+    # the order they have at the others)
+    unique.sort(key=lambda b: tuple(b.evaluate(t) for t in region))
     for lo, hi in zip(unique, unique[1:]):
-        if any((hi - lo).evaluate(t) < 0 for t in region):
+        if not nonnegative(hi - lo, region, defs):
             raise NotALoopNode("the split points are in no one order at every trip")
     return unique
 
 
-def _clamped(bound: Sym, count: Sym, region: list[dict]) -> Sym:
+def _clamped(bound: Sym, count: Sym, region: list[dict], defs: dict) -> Sym:
     """``min(max(bound, 0), count)`` as an affine expression, proved at the corners:
     0 where the bound is at most 0 at every one, the count where it is at least the
-    count at every one, the bound where it is between them at every one."""
-    at = [(bound.evaluate(t), count.evaluate(t)) for t in region]
-    if all(b <= 0 for b, _ in at):
+    count at every one, the bound where it is between them at every one (a bound
+    that reads a quotient of ``defs``: through ``split_quotients.sign_form``)."""
+    if nonnegative(bound.scale(-1), region, defs):
         return Sym((), 0)
-    if all(b >= c for b, c in at):
+    if nonnegative(bound - count, region, defs):
         return count
-    if all(0 <= b <= c for b, c in at):
+    if nonnegative(bound, region, defs) and nonnegative(count - bound, region, defs):
         return bound
     # (past 0 at some corners and not at others: the enclosing loop splits where the
-    # bound crosses 0, else where it crosses the count)
-    crosses_zero = any(b < 0 for b, _ in at) and any(b > 0 for b, _ in at)
-    raise LeavesRange(bound if crosses_zero else bound - count,
-                      ">=" if crosses_zero else "<=")
+    # bound crosses 0, else where it crosses the count; as an affine condition)
+    at = [bound.evaluate(t) for t in region]
+    if any(b < 0 for b in at) and any(b > 0 for b in at):
+        raise LeavesRange(sign_form(bound, defs), ">=")
+    if not bound.symbols & defs.keys():
+        raise LeavesRange(bound - count, "<=")
+    raise LeavesRange(sign_form(count - bound, defs), ">=")
 
 
 class LeavesRange(NotALoopNode):

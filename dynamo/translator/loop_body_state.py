@@ -62,8 +62,15 @@ class BodyState:
         other (``len(y) + 1`` with no ``y`` left, ``np.concatenate([y, y])``'s ``2 * u``
         alone) is no value the graph after the loop could read: no loop node."""
         owned = {lone_symbol(d) for _, var in self.temps for d in var.meta.shape}
-        for name, var in self.tx.locals.items():
+        dead = dead_after(self.tx, self.after_index())
+        for name, var in list(self.tx.locals.items()):
             lost = unbacked_in(var, self.fresh) - owned
+            if lost and name in dead and name in self.entry_locals and \
+                    self.watched.first.get(name) == "write" and not self.watched.opaque:
+                # a temporary nothing reads after the loop (BFGS's ``step``, stepped
+                # by a nested ``while`` node of data-decided trips): as it was before
+                self.tx.drop_temporary(name, self.entry_locals[name])
+                continue
             if lost:
                 raise NotALoopNode(f"the local {name!r} holds a size the data decides in "
                                    f"the body ({', '.join(sorted(lost))}) after the loop")

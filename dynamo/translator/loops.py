@@ -73,7 +73,7 @@ from ..variables.base import births_so_far
 from ..variables.iterators import SequenceIteratorVariable, SymRangeIteratorVariable
 from ..variables.trip_rows import TripRowsVariable
 from .attr_counters import AttrCounters
-from .loop_body_state import BodyState, Counters
+from .loop_body_state import BodyState, Counters, dead_after
 from .loop_facts import (
     NotALoopNode,
     SettlingCarry,
@@ -313,7 +313,12 @@ class LoopScope(NestedScope, IndexFit, AttrCounters, BodyState, ReachedCarries):
         self.targets = targets
         self.temps: list[tuple[str, ArrayVariable]] = []
         self.slots: list[ArrayVariable] = []
-        held = [v for n, v in self.entry_locals.items() if n not in self.targets]
+        # (nested: a local no path from the loop reads before it stores it, in its body
+        # or after it, holds no array of this loop's: BFGS's ``s`` at its line search,
+        # an array of the outer body's unrolled first trip)
+        dead = dead_after(tx, self.inst.index) if out.loop_scope is not None else frozenset()
+        held = [v for n, v in self.entry_locals.items() if n not in self.targets and not (
+            n in dead and isinstance(v, ArrayVariable) and v.node.graph is not out.graph)]
         for var in itertools.chain(held, self.entry_stack):
             if isinstance(var, TripRowsVariable):   # (a list's rows, per_trip_lists)
                 var = var.stacked
@@ -567,7 +572,7 @@ class LoopScope(NestedScope, IndexFit, AttrCounters, BodyState, ReachedCarries):
         if self.outer_log is not None:   # (nested: the outer body's effects too)
             self.outer_log.extend(self.log)
         self.hand_back(frame_locals)
-        # (a while loop's scope is never nested: the frame's graph)
+        # (the outer body's graph where nested, else the frame's)
         out.graph = self.outer_graph if self.outer_graph is not None else out.root_graph
         out.loop_scope = self.parent
 

@@ -22,6 +22,7 @@ from .quotients import quotient_use
 from .raising_checks import as_a_check, size_check
 from .size_and_or import copied_operand
 from .size_chains import leaves_chain_flag
+from .split_quotients import index_quotient
 from .while_loops import tests_loop_next
 
 BINARY_OPS = {
@@ -56,6 +57,8 @@ class Operators:
             return
         a, b = truth_numbers(self, op, a, b)   # (len(kept) > 0) + 1: the bool's int
         quotient = quotient_use(self, op, a, b)   # step % 3 == 0, gamma ** (epoch // 3)
+        if quotient is None:    # j <= i // 2 of loop indices: a split point (#23)
+            quotient = index_quotient(self, op, a, b)
         if quotient is None:    # len(kept) // 2: a data-dependent size, computed by the graph
             quotient = size_operator(self, op, a, b)
         self.push(self.binary_op(op, a, b, inplace=inplace) if quotient is None else quotient)

@@ -130,7 +130,9 @@ class TriangularScope(DataTripScope):
         read = symbols_in(call)
         if self.symbol not in read:
             return self.parent.fit(op, meta_args, meta_kwargs, meta)
-        if read - enclosing_symbols(self):
+        # (a split segment's start may read its split point's quotient: its value is
+        # in the corners, ``_with_quotients``)
+        if read - enclosing_symbols(self) - quotient_symbols(self):
             raise NotALoopNode(f"np.{op.name} reads a triangular loop's index and a size "
                                "that is a symbol")
         results = []
@@ -222,6 +224,16 @@ def _count_at(scope, trips: dict) -> int:
     return count
 
 
+def quotient_symbols(scope) -> set[str]:
+    """The count or split quotients of ``scope`` and the scopes around it."""
+    names = set()
+    while scope is not None:
+        if getattr(scope, "quotient", None) is not None:
+            names.add(scope.quotient[0])
+        scope = getattr(scope, "parent", None)
+    return names
+
+
 def _with_quotients(chain, trips: dict) -> dict:
     """``trips`` with the count quotient of each stepped loop of ``chain`` put in."""
     trips = dict(trips)
@@ -291,7 +303,10 @@ class TriangularLoops:
         if not triangular_iterator(self, it):
             return None
         plan = self.loop_plan(inst)
-        if plan is not None or self.output.kind not in (None, "numpy") or \
+        # (a plan "split" whose conditions were noted at another level, in an enclosing
+        # loop's unrolled first trip, splits the loop there only: here it is any node)
+        if plan is not None and plan.kind != "split" or \
+                self.output.kind not in (None, "numpy") or \
                 self.in_try() or self.info.loop_may_exit_early(inst.index):
             return None   # (as before: unrolled in the body)
         try:

@@ -25,6 +25,8 @@ from ..variables import ArrayVariable
 from .loop_body_state import Counters
 from .loop_exits import PASSING, code_tail, while_counter_break, while_true_break
 from .loop_facts import NotALoopNode, why_not
+from .loop_returns import run_exit_code
+from .nested_loops import unwatched
 from .while_scope import WhileScope
 from .while_shapes import CONDITIONAL, for_break_shape, loop_shape
 from .while_trip import planned_counters
@@ -62,7 +64,10 @@ def while_loop_node(tx, inst, value, when: bool) -> bool:
         # (counters the body reads, found by an earlier attempt: ``while_trip``)
         scope.counters = planned_counters(tx.loop_plan(inst))
         scope.trace_body()
-        scope.finish()
+        with unwatched(tx.locals):   # (nested: the outer body's locals, ``hand_back``)
+            scope.finish()
+        if scope.ends is not None:     # (code at the exit: ``loop_returns``)
+            scope.after = run_exit_code(tx, scope, scope.node)
     except Counters as e:     # (the body reads a counter: again, with it as i0 + trip)
         tx.refuse_loop_node(inst, f"while loop: {e}", e.counters)
     except NotALoopNode as e:
@@ -77,11 +82,13 @@ def _loop_test(tx, inst) -> tuple:
     """``(while_shape, for_break_shape)`` of the conditional jump ``inst``, where a loop
     node may be tried there (Nones where not)."""
     plan = tx.loop_plan(inst)
-    if plan is not None and plan.kind != "counters" or tx.output.loop_scope is not None or \
+    if plan is not None and plan.kind != "counters" or \
             tx.output.kind not in (None, ops.NUMPY) or tx.in_try():
         return None, None
     shape = loop_shape(tx.info.insts, inst)
-    if shape is not None:
+    # (in a loop node's body: a plain ``while`` only, a nested node; the others' shapes
+    # read the frame's locals, ``for_break_shape``, and are not tried there)
+    if shape is not None or tx.output.loop_scope is not None:
         return shape, None
     broken = for_break_shape(tx, inst)
     insts = tx.info.insts

@@ -101,6 +101,9 @@ class WhileScope(CounterBounds, LoopScope):
     def __init__(self, tx, inst, cond, start: int, exit_: int, head: int, keep: bool,
                  test: CounterTest | None = None):
         self.tx, self.inst, self.keep = tx, inst, keep
+        # the loop node whose body this loop is in (None: the frame's), and the graph
+        # this loop's node goes in (``nested_loops``), as a ``for`` node's
+        self.parent, self.outer_graph = tx.output.loop_scope, tx.output.graph
         # ``and it < maxit`` after the array test (``counted_shape``): a bound on the
         # trips; ``steps``: the Python int counters the body steps (name -> step)
         self.test, self.steps = test, {}
@@ -128,6 +131,8 @@ class WhileScope(CounterBounds, LoopScope):
         # (``while it < maxit: A; if <test>: break; B``: where B ends, the counter test
         # after it; ``loop_exits.while_counter_break``)
         self.counter_at, self.leave = None, frozenset()
+        # (``loop_returns``: the loop's end where the exit runs code; the node)
+        self.ends = self.join = self.node = None
         self.output = tx.output
         self.symbol = f"loop{next(node_numbers)}"      # (no index: nothing reads it)
         self.trips = self.last = 0
@@ -136,14 +141,18 @@ class WhileScope(CounterBounds, LoopScope):
         self.body = Graph()
         self._enter(set(), exit_)
 
-    def for_break(self, after: int, for_iter: int, rest: range, back: int) -> None:
+    def for_break(self, after: int, for_iter: int, rest: range, back: int,
+                  ends: tuple | None = None) -> None:
         """The loop is ``for ...: ...; if <test>: break`` (``for_break_shape``), maybe
         with code after the test up to the jump back at ``back`` (``loop_exits``): at
         most ``len(rest)`` more trips; the trace steps over its ``FOR_ITER`` (the loop
         variable, read nowhere in the loop, keeps its value) and goes on at the
-        ``break``'s code."""
+        ``break``'s code. ``ends``: where the ``break``'s branch runs code of its own,
+        ``(end, join)``: the loop's end, and where the two ways meet (None: both
+        return; ``loop_returns.exit_code_at``)."""
         self.after, self.for_iter, self.bound, self.rest = after, for_iter, len(rest), rest
         self.back = back
+        self.ends, self.join = ends or (None, None)
         self.variable = self.tx.info.insts[for_iter + 1].arg
 
     def fit(self, op, meta_args, meta_kwargs, meta):
@@ -196,13 +205,14 @@ class WhileScope(CounterBounds, LoopScope):
             v.node = p
         if (self.for_iter is not None or self.counter_at is not None) and \
                 stored_in(tx.info.insts, self.start, self.back) | \
-                {i.name for i in tx.info.insts[self.start:self.back]} - {"NOT_TAKEN", "NOP"}:
+                {i.name for i in tx.info.insts[self.start:self.back]} - {"NOT_TAKEN", "NOP"} \
+                or self.ends is not None:   # (the test chooses what it returns)
             # code after the test: the last test is carried out of the loop, to run
             # that code once more where the range runs out (``loop_exits``)
             self.test_slot = self.body.placeholder("exit_test", meta={
                 "array": self.cond_meta, "loop_outer": self.cond, "carried": True})
         out.graph, out.loop_scope = self.body, self
-        out.side_effects.log = []
+        self.outer_log, out.side_effects.log = out.side_effects.log, []
         tx.ip = self.start
         tx.locals = WatchedLocals(frame_locals)
         try:
@@ -264,7 +274,7 @@ class WhileScope(CounterBounds, LoopScope):
         number of trips is known only when the graph runs."""
         tx = self.tx
         slot_ids = {id(v) for v in self.slots}
-        dead = dead_after(tx, self.after)
+        dead = self._dead_after()
         counters = {}
         if set(self.entry_locals) - set(tx.locals):
             raise NotALoopNode("the body deletes a local")
@@ -322,6 +332,13 @@ class WhileScope(CounterBounds, LoopScope):
                                f"{carried_shape(step, var, old)}")
         if counters:
             raise Counters({**self.counters, **counters})
+
+    def _dead_after(self) -> frozenset:
+        """The locals no code after the loop reads: after the ``break``, and where the
+        ``break``'s branch runs code of its own (``ends``), after the loop's normal
+        end too (``loop_returns``)."""
+        dead = dead_after(self.tx, self.after)
+        return dead if self.ends is None else dead & dead_after(self.tx, self.ends)
 
     def _code(self) -> tuple[int, int]:
         """The loop's instructions, ``lo:hi``: its tests, its body, its jumps."""
@@ -413,7 +430,9 @@ class WhileScope(CounterBounds, LoopScope):
         self._check_effects()
         holders = self._holders()
         # the code after the test, again where the range runs out (``loop_exits``)
-        tail = self.test_slot is not None and needs_tail(self, dead_after(tx, self.after))
+        # (where the exit returns, ``B``'s results are seen only after the loop's end)
+        tail_dead = dead_after(tx, self.after if self.ends is None else self.ends)
+        tail = self.test_slot is not None and needs_tail(self, tail_dead)
         if tail and self.counters:   # (B's node would need the trip the first ended at)
             raise NotALoopNode("a counter read in the body of a loop with code after its "
                                "break's test")
@@ -421,7 +440,7 @@ class WhileScope(CounterBounds, LoopScope):
                             or self.test is not None and self.test.either):
             raise NotALoopNode("a Python float clock (t += dt) in a loop with code after "
                                "its break's test, a for loop, or an `or` test")
-        outputs = tail_outputs(self, holders, dead_after(tx, self.after)) if tail else None
+        outputs = tail_outputs(self, holders, tail_dead) if tail else None
         if tail and self.cond_end.meta != self.cond_meta:
             raise NotALoopNode("the test at the end of the body is another kind of value")
         nexts = self._next_values(holders)
@@ -455,10 +474,12 @@ class WhileScope(CounterBounds, LoopScope):
         check_int_range(self)
         # a loop variable or a counter read after the loop: from the number of trips,
         # a size read off the node
-        dead = dead_after(tx, self.after)
+        dead = self._dead_after()
         counters = [name for name in self.steps if name not in dead]
         clocks = [name for name in self.clocks if name not in dead]
-        variable = self.for_iter is not None and self.variable in tx.info.live_at(self.after)
+        variable = self.for_iter is not None and any(
+            self.variable in tx.info.live_at(at) for at in (self.after, self.ends)
+            if at is not None)
         count = variable or bool(counters) or bool(clocks)
         if variable:
             if not self.rest:
@@ -479,6 +500,7 @@ class WhileScope(CounterBounds, LoopScope):
                 "array": metas + (counter,) if count else metas, **out.current_loc,
                 "kind": ops.get("while_loop").kind})
         self._slots_after(out, loop, written)
+        self.node = loop
         # (its work, for the unroll budget of a loop around it: each unrolled trip of
         # that loop traces and compiles this node's body again)
         out.loop_trips += self.bound if isinstance(self.bound, int) else _UNBOUNDED_WORK

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from ..variables.arrays import RowIteratorVariable
 from .loop_exits import JUMPS_BACK, PASSING, code_tail, jump_back_after, names, stored_in
+from .loop_returns import exit_code_at
 from .loops import rest_of
 from .or_counter_tests import or_shape
 from .while_counters import counter_before, counter_test
@@ -36,12 +37,15 @@ READS = ("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW", "LOAD_FAST_AND_CLEA
 def for_break_shape(tx, inst):
     """Where the conditional jump ``inst`` is ``if <test>: break``, the last statement
     of a ``for`` loop over a range whose iterator is on top of the stack:
-    ``(start, end, head, negate, after, for_iter, trips, back)``. ``start``: where the
+    ``(start, end, head, negate, after, for_iter, trips, back, ends)``. ``start``: where the
     loop goes on (the code after the test, ``B``, up to the jump back at ``back`` to
     its ``FOR_ITER``, at ``head``: ``loop_exits``), ``end``:
     the loop's end, ``after``: the ``break``'s code, which pops the iterator and runs
     what follows the loop (the loop has no ``else``: the ``break`` and the loop's
-    normal end run the same code), ``rest``: the range's values left. The loop
+    normal end run the same code), ``rest``: the range's values left, ``ends``: None,
+    or where the ``break``'s branch runs code of its own (a ``return``, where the
+    loop's normal end returns too, code before the ``break``, a ``for ... else``),
+    ``(end, join)``: ``loop_returns.exit_code_at``. The loop
     variable must be read nowhere in the loop: only the data decides how far it got
     (after the loop it is ``rest.start + rest.step * (u - 1)`` for ``u`` trips, an
     unbacked size, ``WhileScope.finish``). None for other jumps."""
@@ -64,7 +68,10 @@ def for_break_shape(tx, inst):
         # (code after the test, up to the jump back: ``loop_exits``)
         back = jump_back_after(insts, go_on, lambda j: j.target == for_iter.index,
                                for_iter.target)
-        if back is not None and _breaks_to_end(insts, brk, for_iter):
+        # (or a ``return`` in the exit's branch and after the loop: ``loop_returns``)
+        ends = None if back is None or _breaks_to_end(insts, brk, for_iter) else \
+            exit_code_at(insts, brk, for_iter)
+        if back is not None and (ends is not None or _breaks_to_end(insts, brk, for_iter)):
             store = insts[for_iter.index + 1]
             # (the body is up to the jump and from ``go_on`` to the jump back; the
             # ``break``'s code may read the variable: 3.12+ copy the tail there)
@@ -74,7 +81,7 @@ def for_break_shape(tx, inst):
                     store.arg in stored_in(insts, go_on, back):
                 return None
             return (go_on, for_iter.target, for_iter.index, negate, brk,
-                    for_iter.index, rest, back)
+                    for_iter.index, rest, back, ends)
     return None
 
 

@@ -33,7 +33,7 @@ test_import_graph.py`` checks it):
          < super_lookup < random_objects < lifetimes < deques < deque_stacks < list_windows
          < identity_generators < float_windows < int_choices < unread_dicts < unread_sets
          < unread_ordered_dicts
-         < loggers < iteration
+         < loggers < iteration < combinatoric
          < conversions < builtins < value_kinds < builder
 
 (The containers: ``sequences`` tuples, lists and slices; ``sets`` sets and what sets and

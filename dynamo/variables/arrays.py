@@ -489,7 +489,12 @@ class DrawnNumberVariable(DeferredNumberVariable):
     0-d array (the op ``python_draw``) and converted by the glue with ``int``/``float``:
     its exact value and type. ``X[rng.choice(n, p=p)]`` and ``X[i]`` with ``i =
     np.random.randint(n)`` need no break; a use that needs the number while tracing
-    breaks there, with the draw's own reason."""
+    breaks there, with the draw's own reason. In arithmetic or as an op's argument
+    (``np.searchsorted(cdf, rng.random())``, ``t += rng.exponential(1 / total)``) it is
+    an unbacked number, as ``float(x)`` is (``graph_numbers.py``): the draw is a fresh
+    0-d array only the glue and the graph read, so its ``float``/``int`` is exact."""
+
+    graph_number = True   # a float one of these in arithmetic: graph_numbers.py
 
     def __init__(self, fn: type, snapshot: ArrayVariable, reason: Unsupported):
         super().__init__(fn, snapshot)

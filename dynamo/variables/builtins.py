@@ -29,7 +29,7 @@ from .. import hash_order, ops
 from ..exc import Unsupported
 from ..symbolic import SymInt
 from ..symbolic.math_calls import round_call
-from . import conversions  # noqa: F401 (its handlers: int, float, bool, complex)
+from . import combinatoric, conversions  # noqa: F401 (their handlers: itertools, int...)
 from .arrays import ArrayVariable, DeferredNumberVariable
 from .base import BoundBuiltinMethod, Variable
 from .constant import (
@@ -174,12 +174,16 @@ def _drained(tx, iterator: IteratorVariable) -> ListVariable:
     return ListVariable(list(iterate(tx, iterator)))
 
 
-def _constant_like(v: Variable) -> bool:
+def _constant_like(v: Variable, _open: frozenset = frozenset()) -> bool:
     """A constant, or a list/tuple of constants (a pure call gets a fresh copy of it),
-    that a builtin can take at trace time: comparing or hashing it runs no user code."""
+    that a builtin can take at trace time: comparing or hashing it runs no user code.
+    A list that holds itself (``log.append(log)``) is not one: ``_open``, the lists
+    looked into, ends the walk there (it recursed without end: a RecursionError)."""
     if v.is_constant():
         return compares_in_c(raw(v))
-    return isinstance(v, SequenceVariable) and all(_constant_like(i) for i in v.items)
+    if not isinstance(v, SequenceVariable) or id(v) in _open:
+        return False
+    return all(_constant_like(i, _open | {id(v)}) for i in v.items)
 
 
 def _type_of(tx, v: Variable) -> type:

@@ -25,6 +25,7 @@ from .. import hash_order
 from ..exc import Unsupported
 from ..ops.quiet import warnings_as
 from ..symbolic import Symbolic, SymFloat, SymInt, concrete, is_symbolic
+from ..symbolic.float_floors import changing_floor
 from ..symbolic.math_calls import math_call
 from ..symbolic.number_decisions import decide, plain
 from ..symbolic.scalars import Expr, binary, float_operands
@@ -367,6 +368,9 @@ def symbolic_number(tx, fn, args: list) -> Variable | None:
     if len(args) != 1 or not isinstance(args[0], ConstantVariable):
         return None
     value = args[0].value
+    floored = changing_floor(tx.output.shape_env, fn, value)   # int(self.it / 4)
+    if floored is not None:
+        return ConstantVariable(floored)
     if fn is float and isinstance(value, SymInt):
         return ConstantVariable(_of_inputs(tx, SymFloat.of_int(value)))
     if fn in (float, abs) and isinstance(value, SymFloat):
@@ -381,6 +385,10 @@ def symbolic_math(tx, fn, args: list) -> Variable | None:
     and pinning it. None where that does not apply (folded as before)."""
     if not args or not all(isinstance(a, ConstantVariable) for a in args):
         return None
+    if len(args) == 1:    # math.floor(1 + self.it / 4): a changing int, not a pin
+        floored = changing_floor(tx.output.shape_env, fn, args[0].value)
+        if floored is not None:
+            return ConstantVariable(floored)
     number = math_call(fn, [a.value for a in args])
     return None if number is None else ConstantVariable(_of_inputs(tx, number))
 

@@ -110,7 +110,7 @@ class DequeVariable(Variable):
                                   f"than {MAX_READ_ITEMS})", cause="unsupported_value")
             where = tx.output.location()
             guards.add(Guard(source, LENGTH, len(value),
-                             note=f"read at {where}" if where else ""))
+                             note=_item_by_item_note(where, value)))
             policy = tx.output.shape_env.dynamic
             if rebuildable and policy.is_changing_length(source, value):
                 # a window that slides (rewards appended, the oldest dropped): its
@@ -442,3 +442,25 @@ def _guard_item_types(guards, source) -> None:
     guards.add(Guard(source, EXPR, f"set(map(type, {source.expr()})) == "
                                    f"{{___modules['numpy'].ndarray}}",
                      note="a deque of arrays stacked as one input"))
+
+
+def _item_by_item_note(where: str, value: collections.deque) -> str:
+    """The note of the length guard of a deque read item by item (a comprehension, a
+    ``for`` loop, ``zip``): the recompile log names the line, and, while a ``maxlen``
+    deque of arrays fills, why there is an entry per length and what compiles once
+    (issue #16): the deque read whole (``np.stack(d)``, ``np.mean(d, axis=0)``: one
+    stacked input whose rows are symbolic) or a preallocated ring buffer array.
+    (``np.stack(list(d))`` reads it item by item too.)
+
+        >>> _item_by_item_note("agent.py:12", deque([x], maxlen=3))
+        'read at agent.py:12; a deque read item by item ...'
+    """
+    note = f"read at {where}" if where else ""
+    if value.maxlen is None or len(value) >= value.maxlen or \
+            not any(type(v) is np.ndarray or type(v) is tuple and
+                    any(type(i) is np.ndarray for i in v) for v in value):
+        return note
+    return (f"{note}; a deque read item by item: an entry per length while it fills to "
+            f"maxlen={value.maxlen}. To compile once, read the arrays whole "
+            f"(np.stack(d) or np.mean(d, axis=0) of the deque itself, not of a "
+            f"comprehension or list(d)) or keep a preallocated ring buffer array")

@@ -400,6 +400,21 @@ class ChosenNumberVariable(DeferredNumberVariable):
         """The graph's select of the two candidates, as a NumPy scalar."""
         return _where(tx, self.op, self.second, self.first)
 
+    def integer_index(self, tx) -> ArrayVariable | None:
+        """The graph's select standing for this choice as an array index, or None.
+        ``X[min(idx, n - 1)]`` of an ``np.intp`` ``idx`` and a Python int: NumPy indexes
+        with either the same way (a basic index: the same view, element and
+        ``IndexError``), so the select, an integer NumPy scalar holding the chosen
+        value, stands for the object Python picks. Only a Python int that is exactly
+        a value of the scalar's integer dtype (not a float, not a bool)."""
+        number = self.first if isinstance(self.first, ConstantVariable) else self.second
+        dtype = self.snapshot.meta.dtype
+        value = number.as_python_constant() if isinstance(number, ConstantVariable) else None
+        if type(value) is not int or dtype.kind not in "iu" or not self.snapshot.meta.scalar:
+            return None
+        info = np.iinfo(dtype)
+        return self._select(tx) if info.min <= value <= info.max else None
+
 
 class BranchChoiceVariable(ChosenNumberVariable):
     """The value an ``if`` on array data joins from a NumPy scalar one way and a Python

@@ -45,8 +45,9 @@ import numpy as np
 from .. import ops
 from ..exc import Unsupported
 from ..symbolic import Expr, SymArg, Symbolic, SymInt
+from ..symbolic.deciders import answer
 from ..symbolic.scalars import least_value
-from ..symbolic.sizes import Specialize, is_unbacked, is_unbacked_number, record
+from ..symbolic.sizes import Specialize, as_sym, is_unbacked, is_unbacked_number, record
 from .arrays import ArrayVariable, DeferredNumberVariable
 from .base import Variable
 from .constant import ConstantVariable
@@ -178,6 +179,11 @@ def size_operator(tx, name: str, a: Variable, b: Variable) -> Variable | None:
         return None
     x, y = values
     if name in _COMPARES:
+        # (a loop node's comparison of its indices and a split point's quotient may be
+        # one value on every trip: ``translator/index_splits.decide`` answers it)
+        known = answer(as_sym(x) - as_sym(y), _COMPARES[name].text)
+        if known is not None:
+            return ConstantVariable(known)
         return size_truth(tx, _COMPARES[name], x, y)
     fn = _INT_OPS.get(name)
     if fn is None:

@@ -115,8 +115,16 @@ def test_counts_of_views(backend):
 
 def draw_then_arithmetic(x):
     np.random.seed(4)
-    t = np.random.random()            # drawn in the graph; the product needs the number
-    return x * (2 * np.pi * t), np.random.random(2)
+    t = np.random.random()            # drawn in the graph; in arithmetic an unbacked float
+    return x * (2 * np.pi * t), np.random.random(2), t * 2, type(t)
+
+
+def draw_then_branch(x):
+    np.random.seed(4)
+    if np.random.random() < 0.5:      # ways of different kinds: needs the number
+        print("low")
+        return None
+    return x
 
 
 def draws_returned(rng):
@@ -134,7 +142,8 @@ def test_python_number_draws(backend):
     """A draw that returns a Python number is the graph's, in program order: the same
     stream, the number's own type; where the number is needed while tracing the break
     is there, with the draw's reason."""
-    report = check(draw_then_arithmetic, np.arange(3.0), breaks=1, backend=backend)
+    check(draw_then_arithmetic, np.arange(3.0), graphs=1, breaks=0, backend=backend)
+    report = check(draw_then_branch, np.arange(3.0), breaks=1, backend=backend)
     assert "without size= returns a Python scalar" in report.break_reasons[0].reason
     check(draws_returned, np.random.default_rng(8), graphs=1, breaks=0, backend=backend)
     check(numpy_scalar_draw, np.arange(3.0), backend=backend)

@@ -60,7 +60,9 @@ def calls_of(fn, names, *args):
     return count
 
 
-def test_island_calls_of_a_compiled_helper_and_a_method_read_no_frame():
+def test_island_calls_of_a_compiled_helper_and_a_method_read_no_frame(monkeypatch):
+    # (the compiled calls: no trial picks the plain one, ``callee_trial``)
+    monkeypatch.setattr(dynamo.config, "callee_trial_calls", 0)
     y = np.zeros(4)
     f = dynamo.compile(loop_helper, backend="eager")
     g = dynamo.compile(loop_method, backend="eager")

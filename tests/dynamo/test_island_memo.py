@@ -27,7 +27,9 @@ def loop_helper(y, trips):
     return y
 
 
-def test_an_island_decides_a_helper_once_not_every_trip():
+def test_an_island_decides_a_helper_once_not_every_trip(monkeypatch):
+    # (the compiled calls: no trial picks the plain one, ``callee_trial``)
+    monkeypatch.setattr(dynamo.config, "callee_trial_calls", 0)
     f = dynamo.compile(loop_helper, backend="eager")
     same(f(np.zeros(4), 30), loop_helper(np.zeros(4), 30))
     decided = {"is_skipped", "reads_caller_frame_of", "cache_for", "wrapper_maker"}

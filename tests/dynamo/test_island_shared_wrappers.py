@@ -31,7 +31,9 @@ def loop_method(y, stepper, trips):
     return y
 
 
-def test_a_method_called_every_trip_gets_no_wrapper_made_per_call():
+def test_a_method_called_every_trip_gets_no_wrapper_made_per_call(monkeypatch):
+    # (the compiled calls: no trial picks the plain one, ``callee_trial``)
+    monkeypatch.setattr(dynamo.config, "callee_trial_calls", 0)
     f = dynamo.compile(loop_method, backend="eager")
     same(f(np.zeros(4), Stepper(1.0), 30), loop_method(np.zeros(4), Stepper(1.0), 30))
     # (``wrap`` and the factory's ``___make`` ran every trip before: 60 calls in 30)
@@ -193,7 +195,8 @@ def loop_helper(y, trips):
     return y
 
 
-def test_a_function_called_every_trip_gets_no_wrapper_made_per_call():
+def test_a_function_called_every_trip_gets_no_wrapper_made_per_call(monkeypatch):
+    monkeypatch.setattr(dynamo.config, "callee_trial_calls", 0)   # (compiled calls)
     f = dynamo.compile(loop_helper, backend="eager")
     same(f(np.zeros(4), 30), loop_helper(np.zeros(4), 30))
     assert calls_of(f, {"wrap", "___make"}, np.zeros(4), 30) <= 2

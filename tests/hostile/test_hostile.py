@@ -50,7 +50,8 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round37_triangles", "round37_keyed", "round37_counts", "round37_selves",
               "round37_bodies", "round38_state", "round38_flow", "round39_numbers",
               "round39_loops", "round40_state", "round40_loops", "round40_native",
-              "round41_loops", "round41_buffers", "round42_loops", "round42_state")
+              "round41_loops", "round41_buffers", "round42_loops", "round42_state",
+              "round43_loops", "round43_state")
 
 
 def _runs(text):

@@ -135,11 +135,18 @@ def test_other_seeds_break_and_keep_the_order(seed):
     same(expected, dynamo.compile(f, backend="eager")(X, seed))
 
 
-def test_python_scalar_draws_break():
+def test_python_scalar_draws_in_arithmetic_stay_in_the_graph():
+    """``x * np.random.rand() + np.random.normal()``: each draw an unbacked float
+    (tests/variables/test_drawn_numbers.py), the same stream; a use that needs the
+    number while tracing breaks with the draw's reason."""
     def f(x):
         return x * np.random.rand() + np.random.normal()
 
-    report = same_stream(f, X, breaks=2)
+    def needs_it(x):
+        return x if np.random.rand() > 0.5 else None
+
+    same_stream(f, X, graphs=1, breaks=0)
+    report = same_stream(needs_it, X, breaks=1)
     assert "Python" in report.break_reasons[0].reason
 
 

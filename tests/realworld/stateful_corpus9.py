@@ -77,11 +77,8 @@ class AdamByName:
         return out
 
 
-@program(recompiles=2, why=NUMBER + "; a new parameter name at the new shape",
-         known=(3, (
-                   "the new parameter name changes the keys of params, a dict argument "
-                   "iterated whole (params.items(): its keys guarded); the name's lookup "
-                   "and the step's first change cost one each")))
+@program(recompiles=2, why=NUMBER + "; a new parameter name at the new shape "
+                           "(st['step'] += 1 changing from the first trace since t8)")
 def adam_state_dict_by_name(wrap):
     opt = AdamByName()
     f = wrap(opt.step)

@@ -21,7 +21,8 @@ from rw_check import check_program
 BACKENDS = ("eager", "numpy")
 
 EXPECTED_BREAKS: dict[str, int] = {
-    "newton_sqrt": 1,      # `if np.max(np.abs(x_new - x)) < tol: return`: a loop's exit test
+    # (`if np.max(np.abs(x_new - x)) < tol: return x_new, i + 1`, a loop exit that
+    # returns, is a while_loop node since translator/loop_returns.py: newton_sqrt)
     # `... if np.any(labels == k) else ...` in a comprehension (before 3.12 a function
     # of its own, whose repeat of the break is not reported: _reported_by_caller)
     "kmeans_step": 1,

@@ -29,8 +29,9 @@ EXPECTED_BREAKS: dict[str, int] = {
     # log_transform_skewed)
     # `if precision + recall == 0:` of two scalar-or-float choices
     "f1_score_binary": 1,
-    # a `return` inside a loop, at a step the data decides
-    "converge_mean": 1,
+    # a `return` inside a loop, at a step the data decides: an index-reading search
+    # (`converge_mean`'s `if abs(new - m) < tol: return new` is a while_loop node since
+    # translator/loop_returns.py)
     "first_above": 1,
     "histogram_to_text": 1,       # `"#" * int(width * c / top)`: a text of data length
     "bucket_by_value": 1,         # `buckets[int(v) % n] += 1`: a list index from the data

@@ -49,13 +49,15 @@ def test_corpus_is_broad():
 
 
 def test_remaining_breaks_say_why():
-    """Each remaining break carries advice that fits it: a scalar draw to draw at once
-    (a loop's exit test: tests/translator/test_loop_exits.py)."""
+    """Each remaining break carries advice that fits it: a loop too long to unroll to
+    vectorize (the random walk's draw, ``2 * np.pi * np.random.random()``, is an
+    unbacked float now: tests/variables/test_drawn_numbers.py), a loop's exit test
+    (tests/translator/test_loop_exits.py)."""
     by_name = {name: (fn, args) for name, fn, args in PROGRAMS}
     fn, args = by_name["random_walk_2d"]
     report = dynamo.explain(fn, backend="eager")(*copy.deepcopy(args))
     (brk,) = report.break_reasons
-    assert "without size=" in brk.reason and "size=1" in brk.hint
+    assert "would unroll" in brk.reason and "vectorize" in brk.hint
     fn, args = by_name["metropolis_gaussian"]
     report = dynamo.explain(fn, backend="eager")(*copy.deepcopy(args))
     (brk,) = report.break_reasons

@@ -50,7 +50,7 @@ BREAKS = {
     # for ... else; a swap; the index read in the body; a list built in the body
     "power_tol_old_returned": 1, "copy_kept_after_test": 1, "copy_kept_exhausts": 1,
     "temp_bound_only_after_test": 1, "temp_unbound_first_trip_break": 1,
-    "never_breaks_one_trip": 1, "for_else_code_after_test": 1, "for_else_no_break": 1,
+    "never_breaks_one_trip": 1,
     "swap_after_test": 1, "index_read_after_test": 1,
     # the list a comprehension builds is the body's own where it is inlined (3.12+,
     # loop_body_state._made_in_body); on 3.11 it is built in a frame of its own
@@ -65,6 +65,9 @@ BREAKS = {
     # a counter read in the body as a number: a node (translator/while_trip.py); a
     # Python float accumulator the body only steps: a node too (while_clocks.py)
     "counter_read_in_body": 0, "float_accumulator": 0,
+    # for ... else with straight code in the else block: the node, B's node, and the
+    # else block traced after them, chosen by the last test (loop_returns.py)
+    "for_else_code_after_test": 0, "for_else_no_break": 0,
     # the array test first in an ``or``: one node (or_counter_tests)
     "or_in_test": 0,
     # (shift_register_while, u_prev, u = u, u_next in a while True loop: its break

@@ -159,3 +159,39 @@ def test_more_appends_than_maxlen_read_no_row_held():
         np.testing.assert_array_equal(a, b)
         assert len(da) == len(db) and all(np.array_equal(u, v) for u, v in zip(da, db))
     assert f.report.compile_count == 1, [str(r) for r in f.report.recompiles]
+
+
+class Replay:
+    """A ``deque(maxlen=3)`` of ``(row, reward)`` tuples; comprehensions take the
+    rewards and the rows apart (issue #16, t8)."""
+
+    def __init__(self):
+        self.d = collections.deque(maxlen=3)
+
+    def push(self, x, r):
+        self.d.append((x, r))
+        rs = [rr for _, rr in self.d]
+        return np.stack([o for o, _ in self.d]).mean(axis=0) * (sum(rs) / len(rs))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_rewards_in_tuples_of_a_sliding_deque_are_changing_numbers(backend):
+    """The window slides, so the reward at ``d[0][1]`` is another number each call:
+    changing once the deque's length changed, as the items of a window are. Before, each
+    reward held was guarded by value (``self.d[0][1]: expected 0.0, got 1.0``), one
+    entry more. The comprehensions still read the deque item by item: an entry per
+    length while it fills (1, 2, 3), then one for the full window."""
+    import dynamo
+
+    rewards = [0.0, 1.0, 0.5, -0.5, 1.0, 0.25, 0.75, -1.0, 0.5]
+    got_obj, want_obj = Replay(), Replay()
+    with dynamo.explain(got_obj.push, backend=backend) as f:
+        got = [(f(ROWS[i], r), [rr for _, rr in got_obj.d]) for i, r in enumerate(rewards)]
+    want = [(want_obj.push(ROWS[i], r), [rr for _, rr in want_obj.d])
+            for i, r in enumerate(rewards)]
+    for (a, ra), (b, rb) in zip(got, want):
+        np.testing.assert_allclose(a, b, rtol=1e-12)
+        assert ra == rb
+    reasons = [str(r) for r in f.report.recompiles]
+    assert not any("][1]: expected" in r for r in reasons), reasons
+    assert f.report.compile_count <= 4, reasons

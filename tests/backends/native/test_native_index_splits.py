@@ -90,3 +90,36 @@ def test_abs_band_is_kernel_loops():
     assert len(re.findall(r"^ +for trip\d+ in range\(", kernel, re.M)) >= 6, kernel
     assert "objmode(" not in kernel, kernel
     same_in_tier_two(band_abs, A, 2)
+
+
+def computed_splits(A, k):
+    # ``2 * j < i``: a split point ``ceil(i / 2)``, no affine int of i: the kernel
+    # computes its floor in the i loop (``q = ((-trip + 1) // 2)``) and runs the j
+    # loop as two loops of ``-q`` and ``q + n - 1`` trips; ``j <= i // 2`` the same
+    # through the index's quotient, in a triangular j loop (translator/
+    # split_quotients.py)
+    n = A.shape[0]
+    B = np.zeros_like(A)
+    for i in range(n):
+        for j in range(n):
+            if 2 * j < i:
+                B[i, j] = A[i, j] * A[j, j]
+            else:
+                B[i, j] = -A[i, j]
+    for i in range(n):
+        for j in range(i):
+            if j <= i // 2:
+                B[i, j] = B[i, j] + 1.0
+            else:
+                B[i, j] = k * B[i, j]
+    return B
+
+
+def test_computed_split_points_are_kernel_loops():
+    A = np.random.default_rng(3).standard_normal((13, 13))
+    kernel = "".join(s.split("def kernel", 1)[1]
+                     for s in kernel_sources(computed_splits, A, 3))
+    assert len(re.findall(r"^ +for trip\d+ in range\(", kernel, re.M)) >= 6, kernel
+    assert re.search(r"^ +q\d+ = .*// 2", kernel, re.M), kernel
+    assert "objmode(" not in kernel, kernel
+    same_in_tier_two(computed_splits, A, 3)

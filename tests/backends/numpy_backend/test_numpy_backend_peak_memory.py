@@ -128,3 +128,26 @@ def test_scratch_sites_share_their_arrays():
     ratio = footprint(compiled, img) / footprint(unsharp, img)
     assert ratio <= 1.25, ratio
     np.testing.assert_array_equal(compiled(img), unsharp(img), strict=True)
+
+
+def dead_gradients(batches, w):
+    # each trip's dx but the last is read by nobody (kept for the conditions it may
+    # report): eager drops it when the name is rebound, the next trip
+    for x in batches:
+        y = np.tanh(x * w)
+        dx = (1.0 - y * y) * w
+    return dx
+
+
+def test_values_nobody_reads_die_where_they_are_made():
+    # corpus 11's BatchNorm1D, unrolled over 8 batches: 7 unread dX alive until the
+    # return, 1.31x plain (1.80x here); a del where each is made (statements._binds)
+    dynamo.reset()
+    gc.collect()
+    rng = np.random.default_rng(4)
+    batches, w = rng.standard_normal((8, 64, 64)), rng.standard_normal(64)
+    compiled = dynamo.compile(dead_gradients, backend="numpy")
+    ratio = footprint(compiled, batches, w) / footprint(dead_gradients, batches, w)
+    assert ratio <= 1.25, ratio
+    np.testing.assert_array_equal(compiled(batches, w), dead_gradients(batches, w),
+                                  strict=True)
