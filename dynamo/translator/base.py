@@ -31,7 +31,7 @@ from .. import listeners, ops
 from ..bytecode.instructions import CodeInfo, Inst
 from ..exc import Unsupported
 from ..skipfiles import is_skipped
-from ..symbolic import Symbolic
+from ..symbolic import Symbolic, SymFloat, pin
 from ..variables import (
     NULL,
     ArrayVariable,
@@ -248,7 +248,9 @@ class TranslatorBase:
         if result is not None:
             return result
         if a.is_constant() and b.is_constant() and name in BINARY:
-            return operator_on_constants(self, name, [a, b])   # folded, if it cannot warn
+            result = operator_on_constants(self, name, [a, b])   # folded, if it cannot warn
+            _pin_raising_in_try(self, result)
+            return result
         needs_deferred_value(a, b)   # float(x) + 1: the conversion's own break
         raise Unsupported(f"operator {name} on {a.describe()} and {b.describe()}")
 
@@ -466,3 +468,15 @@ def _index_var(index: Variable) -> Variable:
 
 
 __all__ = ["NULL", "TranslatorBase", "bind_arguments"]
+
+
+def _pin_raising_in_try(tx, result: Variable) -> None:
+    """A Python number computed from changing values that may raise (``1 / (c - k)``,
+    ``Expr.raises``) inside the program's own ``try`` keeps those values static: the
+    glue computes such a number after the graph, outside the ``try``, so its
+    ``ZeroDivisionError`` would skip the ``except``/``finally`` (issue #17; random
+    state program 20300). Pinned, a value that raises misses the entry and the trace
+    follows the raise into the handler, as Python does."""
+    value = getattr(result, "value", None)
+    if isinstance(value, SymFloat) and value.sym.raises and tx.in_try():
+        pin(value.sym.symbols, "a number that may raise, computed inside a try")
