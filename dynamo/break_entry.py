@@ -29,6 +29,7 @@ from . import hook, logs, pyversion, reentry
 from .break_calls import _BREAK_ORIGIN, _c_code_now, _cache_of, _weak_hooks, island_intercept
 from .bytecode.break_code import break_code, resume_at, stack_loads
 from .bytecode.caller_frames import calls_caller_reader
+from .bytecode.fresh_locals import fresh_container_locals
 from .bytecode.instructions import code_name, reads_its_locals
 from .bytecode.outline import PARAM, outlined_loop
 from .bytecode.resume import (
@@ -382,8 +383,8 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record,
         try:
             new = break_code(code, brk, glue, len(stack_values), restore, live, make_resume,
                              island, unbound,
-                             partial(_c_code_now, fn.__globals__,
-                                     _fixed_local_types(tx, brk, code)), boxed=boxed,
+                             partial(_c_code_now, fn.__globals__, _fixed_local_types(
+                                 tx, brk, code, fn.__globals__)), boxed=boxed,
                              outline=rewrite, loads=loads)
         except Unsupported as err:
             raise SkipFrame(err.reason) from None
@@ -487,22 +488,34 @@ def _callee_slots(brk: GraphBreak) -> list:
     return [second if first is NULL else first]
 
 
-def _fixed_local_types(tx, brk: GraphBreak, code) -> dict:
+def _fixed_local_types(tx, brk: GraphBreak, code, fn_globals: dict) -> dict:
     """The types of the plain locals that keep their value through an island: bound at
     the break and stored by no instruction reachable from it (``rng`` and ``times`` in
-    ``for ...: t += rng.exponential(1.0 / total); times.append(t)``)."""
+    ``for ...: t += rng.exponential(1.0 / total); times.append(t)``), or stored only
+    with a new list, dict or set (``k = []`` each trip) or NumPy's new array
+    (``rates = np.array(...)``: ``fresh_locals``)."""
     if brk.point.kind != "island":
         return {}
     stored = tx.info.names_stored_from(brk.inst.index)
+    # (a local the island stores only with a new list, dict or set, ``k = []``, has
+    # that type wherever it is bound: the value at the break, if any, must be one too)
+    fresh = fresh_container_locals(tx.info, fn_globals) if stored else {}
     out = {}
     for name, var in tx.locals.items():
-        if name in stored or name in code.co_cellvars or name in code.co_freevars:
+        if name in code.co_cellvars or name in code.co_freevars or \
+                name in stored and name not in fresh:
             continue
         try:
             out[name] = var.python_type()
         except Unsupported:
-            pass
+            continue
+        if name in stored and out[name] is not fresh[name]:
+            del out[name]
     for name, value in tx.unread_args().items():
         if name not in stored and name not in out:
             out[name] = type(value)
+    for name, kind in fresh.items():   # (unbound at the break: bound by the island)
+        if name in stored and name not in out and name not in tx.unread_args() and \
+                dict.get(tx.locals, name) is None and name not in code.co_cellvars:
+            out[name] = kind
     return out

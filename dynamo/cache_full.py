@@ -11,7 +11,7 @@ Example (a counter read as a size, eight entries)::
 
 from __future__ import annotations
 
-from dynamo.guards import CONSTANT, keeps_failing
+from dynamo.guards import CONSTANT, EXPR, keeps_failing
 
 from .guard_words import carried_in_words, readable_expr
 
@@ -43,12 +43,14 @@ def advice(entries, call: tuple) -> str:
 
 def static_backend_note(ctx, entries, call: tuple) -> str:
     """A line of advice where the backend takes static shapes only (a user's backend
-    function that does not set ``dynamic_shapes = True``) and an entry failed on the
-    value of a Python int: such a backend's entries pin every changing int (a step
-    counter: an entry per value), while a changing float is an input for every backend
-    (issue #16). Empty otherwise.
+    function that does not set ``dynamic_shapes = True``) and two entries or more failed
+    on the value of a Python int: such a backend's entries pin a changing int that the
+    trace needs as a size or a plain int (an entry per value). One used only in
+    arithmetic (``0.9 ** t``) is an input from its second value on, as a changing float
+    is (issue #16), so one entry failing on the first call's value says nothing yet.
+    Empty otherwise.
 
-        >>> static_backend_note(ctx, cache.entries, args)   # backend=my_backend, t pinned
+        >>> static_backend_note(ctx, cache.entries, args)   # backend=my_backend, n pinned
         "\nThe backend 'my_backend' takes static shapes only: ..."
     """
     backend = getattr(ctx, "backend", None)
@@ -56,11 +58,13 @@ def static_backend_note(ctx, entries, call: tuple) -> str:
         return ""
     failed = [f[0][0] for e in entries if hasattr(e.check, "failed_guards")
               for f in [e.check.failed_guards(call)] if f]
-    if not any(g.kind == CONSTANT and type(g.expected) is int for g in failed):
+    if sum(g.kind == CONSTANT and type(g.expected) is int or
+           g.kind == EXPR and "plain int: pinned" in g.note for g in failed) < 2:
         return ""
     name = getattr(ctx, "backend_name", None) or getattr(backend, "__name__", "backend")
     return (f"\nThe backend {name!r} takes static shapes only (it does not set "
-            f"dynamic_shapes = True): a changing Python int (a step counter) "
-            f"is pinned, one entry per value; a changing float is passed in as an input. "
+            f"dynamic_shapes = True): a changing Python int used as a size or a plain "
+            f"int is pinned, one entry per value (one used only in arithmetic, like a "
+            f"changing float, is passed in as an input). "
             f"If it accepts symbolic sizes and Python numbers among its inputs, set "
             f"{name}.dynamic_shapes = True (docs/dynamic_shapes.md).")

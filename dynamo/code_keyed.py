@@ -64,6 +64,11 @@ class CodeKeyed:
     def values(self) -> list:
         return [v for _, v in list(self._data.values())]
 
+    def items(self) -> list:
+        """(code, value) pairs of the codes still alive."""
+        return [(code, v) for ref, v in list(self._data.values()) if (code := ref())
+                is not None]
+
 
 class CodeSet:
     """A set of code objects, by identity, held weakly: what ``weakref.WeakSet`` is

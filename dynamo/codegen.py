@@ -44,6 +44,8 @@ from .ops.errstate import (
     RAISES_NOW,
     RAISES_OF,
 )
+from .rebuilt_cycles import holds_itself
+from .side_effects import WHEN
 from .source import compile_source
 from .variables import (
     NULL,
@@ -129,6 +131,7 @@ class GlueCodegen:
         self.out_nodes: list[Node] = []
         self._built: dict[int, str] = {}
         self._building = 0   # mutable() builds in progress (nested)
+        self._open: set[int] = set()   # ids of the objects those builds make
         self._cell_fills: list = []   # cells' contents to store once those finish
         self._consts: dict[int, str] = {}
         self._temps = itertools.count()
@@ -198,11 +201,17 @@ class GlueCodegen:
             return var.source.expr()
         key = id(var)
         if key not in self._built:
+            if key in self._open:   # its own parts reach it (a list that holds itself
+                # through a kind without an empty-then-fill build): a second copy would
+                # be built, so the frame runs as it is (rebuilt_cycles.py)
+                raise Unsupported(f"rebuilding a {type(var).__name__} that holds itself")
             self._building += 1
+            self._open.add(key)
             try:
                 expr = build(var)
             finally:
                 self._building -= 1
+                self._open.discard(key)
             temp = f"___v{next(self._temps)}"
             self.lines.append(f"{temp} = {expr}")
             self._built[key] = temp
@@ -211,6 +220,11 @@ class GlueCodegen:
             while not self._building and self._cell_fills:
                 self._cell_fills.pop(0)()
         return self._built[key]
+
+    def holds_itself(self, var: Variable) -> bool:
+        """``var``'s parts reach it again: a list or dict builds empty, then fills
+        (``[]`` then ``.extend([..., itself])``; ``rebuilt_cycles.py``)."""
+        return holds_itself(var)
 
     def cell(self, var: CellVariable) -> str:
         """An expression for the cell object itself (closures must share it)."""
@@ -281,6 +295,9 @@ class GlueCodegen:
             elif isinstance(var, ListVariable) and var.is_unread():   # appended to only
                 items = ", ".join(self.value(v) for v in var.appended)
                 writes.append((None, f"{target}.extend({self.temp(f'[{items}]')})"))
+            elif isinstance(var, ListVariable) and var.kept_prefix() is not None:
+                items = ", ".join(self.value(v) for v in var.items[var.kept_prefix():])
+                writes.append((None, f"{target}.extend({self.temp(f'[{items}]')})"))
             elif isinstance(var, ListVariable):
                 items = ", ".join(self.value(v) for v in var.items)
                 writes.append((f"{target}[:]", self.temp(f"[{items}]")))
@@ -317,8 +334,10 @@ class GlueCodegen:
         for texts, options in effects.prints:   # print() calls, in order (C-level stdout:
             # no write of them can see the writes above, deferred_prints.py)
             args = [self.value(t) for t in texts] + \
-                [f"{k}={self.const(v)}" for k, v in options.items()]
-            self.lines.append(f"{self.const(print)}({', '.join(args)})")
+                [f"{k}={self.const(v)}" for k, v in options.items() if k != WHEN]
+            # (a loop exit's print, on the way the last test chose: exit_prints.py)
+            when = f"if {self.value(options[WHEN])}: " if WHEN in options else ""
+            self.lines.append(f"{when}{self.const(print)}({', '.join(args)})")
 
     def _list_edits(self, target: str, var: ListVariable) -> list[tuple]:
         """The writes of an unread list's appends and item sets, in program order

@@ -43,10 +43,12 @@ from .cached_call_results import changing_results
 from .codegen import GlueCodegen
 from .config import config
 from .exc import RestartAnalysis, SkipFrame, Unsupported
+from .filling_deques import filling_entry
 from .frame_records import FrameRecord, _break_record, _log_break, _phase
 from .glue import _check, _codegen, _finish
 from .output_graph import OutputGraph
 from .reach_guards import guard_reach
+from .sibling_numbers import sibling_numbers
 from .skipfiles import is_skipped
 from .symbolic import DynamicPolicy, recording
 from .symbolic.written_numbers import changing_sources, previous_numbers
@@ -127,6 +129,7 @@ def _trace_and_build(fn: types.FunctionType, args: tuple, closure, ctx, previous
     break_points: dict = {}
     dynamic = _dynamic_policy(ctx, previous)
     dynamic.changing_numbers |= changing_results(code)   # (a cache's result: changing)
+    dynamic.changing_numbers |= sibling_numbers(ctx, code)   # (learned by a resume fn)
     for attempt in range(config.max_restarts + 1):
         dynamic.new_trace()
         output = OutputGraph(fn.__globals__, config,
@@ -139,8 +142,9 @@ def _trace_and_build(fn: types.FunctionType, args: tuple, closure, ctx, previous
                                                closure, break_points)
                     translators.append(tx)
                     tx.run()
-                if previous_numbers(dynamic, output):   # numbers the call itself changes
-                    record.restarts = attempt + 1
+                if previous_numbers(dynamic, output) or \
+                        dynamic.pinned_for_static_backend(output.shape_env):
+                    record.restarts = attempt + 1   # (numbers the call itself changes)
                     continue
             except RestartAnalysis as restart:
                 point = restart_point(restart)
@@ -154,7 +158,8 @@ def _trace_and_build(fn: types.FunctionType, args: tuple, closure, ctx, previous
                 record.restarts = attempt + 1
                 continue
             except GraphBreak as brk:
-                if previous_numbers(dynamic, output):
+                if previous_numbers(dynamic, output) or \
+                        dynamic.pinned_for_static_backend(output.shape_env):
                     record.restarts = attempt + 1
                     continue
                 listeners.emit("on_break", tx, brk)
@@ -168,20 +173,24 @@ def _trace_and_build(fn: types.FunctionType, args: tuple, closure, ctx, previous
                 # the verdict holds while what it looked at does (issue #17
                 # frame-reader-made-later)
                 guard_reach(fn, output, arg_values)
-                entry = _or_skip(partial(_compile_break, fn, tx, brk, output, ctx, params,
-                                         record, arg_values), record, ctx, start)
+                entry = filling_entry(fn, output, params, record, ctx) or \
+                    _or_skip(partial(_compile_break, fn, tx, brk, output, ctx, params,
+                                     record, arg_values), record, ctx, start)
             except Unsupported as e:
                 if ctx.fullgraph:
                     raise _for_user(e) from None
                 _skip_whole_frame(e, code, record, ctx, start)
-            else:
-                entry = _or_skip(partial(_compile_return, fn, tx, output, ctx, params, record),
-                                 record, ctx, start)
+            else:   # (a deque that fills: plain Python until it is full)
+                entry = filling_entry(fn, output, params, record, ctx) or \
+                    _or_skip(partial(_compile_return, fn, tx, output, ctx, params, record),
+                             record, ctx, start)
         break
     else:
         raise SkipFrame(f"the trace restarted more than {config.max_restarts} times")
     record.symbols = {name: src.name() for name, src in output.shape_env.symbols.items()}
-    record.static_dims = output.shape_env.pinned_sizes()
+    # (and the ints a backend of static shapes had pinned: ``pinned_for_static_backend``)
+    record.static_dims = output.shape_env.pinned_sizes() | \
+        (dynamic.static if dynamic.static_shape_ints else set())
     record.numbers = changing_sources(output.shape_env)
     _save(ctx, record, start)
     output.release()
@@ -265,7 +274,8 @@ def _dynamic_policy(ctx, previous) -> DynamicPolicy:
             continue
         static |= getattr(rec, "static_dims", set())
         numbers |= getattr(rec, "numbers", set())
-        for g in rec.guards:
+        # (an entry that runs the original code keeps what its trace saw: filling_deques)
+        for g in getattr(rec, "traced_guards", None) or rec.guards:
             if g.kind == ARRAY:
                 specs.setdefault(g.source, []).append(g.expected)
             elif g.kind == CONSTANT and type(g.expected) in (int, float):
@@ -277,6 +287,7 @@ def _dynamic_policy(ctx, previous) -> DynamicPolicy:
     # symbolic sizes, whatever ``dynamic=`` says of the inputs' sizes
     policy.unbacked = bool(getattr(ctx.backend, "dynamic_shapes", False))
     policy.static_shape_floats = floats and mode is False
+    policy.static_shape_ints = policy.static_shape_floats   # (sized ones get pinned)
     policy.previous_lengths = lengths
     policy.changing_numbers = numbers
     policy.static |= static

@@ -74,9 +74,11 @@ import tokenize
 from collections.abc import Callable
 from typing import Any
 
+from dynamo.guards.hoisted_reads import held_names
 from dynamo.guards.render import builtin_names
 
 from . import pyversion
+from .checked_reads import handed_checked_reads, release
 from .exc import RerunEagerly
 from .source import compile_source
 
@@ -149,6 +151,9 @@ def dispatcher(cache, fallback: Callable, original: Callable) -> Callable:
             scope.update(names)
         else:
             body = inlined_glue(entry.run, prefix, handed, scope)
+        kept: list[str] = []
+        if body is not None and pasted is None:
+            body, kept = handed_checked_reads(body, expr, prefix)
         if body is None:   # call the entry's run
             scope[f"{prefix}run"] = entry.run
             keywords = "".join(f", {kw}={value}" for kw, value in handed.items())
@@ -157,19 +162,35 @@ def dispatcher(cache, fallback: Callable, original: Callable) -> Callable:
                   f"        ___ok = ({expr})",
                   f"    except {exc}:",
                   "        ___ok = False",
+                  *_dropped(expr, prefix, kept),
                   "    if ___ok:"]
         lines += ["        try:"]
         lines += [f"            {line}" for line in body]
         lines += ["        except ___RerunEagerly:",
                   "            pass   # (outside the except: the program's exception must "
                   "not be chained to it)",
+                  *([f"        {release(kept)}"] if kept else []),
                   f"        return ___original(___fn, ({flat}), ___closure, ___cache, ___ctx)"]
+        if kept:   # a miss: let go of them before the next entry's check or the fallback
+            lines.append(f"    {release(kept)}")
     lines.append(f"    return ___fallback(___fn, ({flat}), ___closure, ___cache, ___ctx)")
     src = "\n".join(lines) + "\n"
     compile_source(src, f"<dynamo dispatch {cache.where} #{next(_counter)}>", scope)
     fn = scope.pop("___dispatch")
     fn.__dynamo_source__ = src
     return warmed(fn, len(cache.params))
+
+
+def _dropped(expr: str, prefix: str, kept=()) -> list[str]:
+    """The line that lets go of what the entry's check read once into names of its own
+    (``guards.hoisted_reads``: ``(___e0_s1 := self.cache)``), right after the check,
+    hit or miss: the dispatcher's frame would otherwise hold an attribute's old value
+    while the entry's glue replaces it (or the original code runs), past the moment a
+    plain call drops it (a ``__del__`` or weakref callback would run late). Not
+    ``kept``: the glue reads those for the graph's inputs and lets go of them after
+    its call (``checked_reads``)."""
+    held = [name for name in held_names(expr, prefix) if name not in kept]
+    return [f"    {release(held)}"] if held else []
 
 
 def handed_reads(entry, expr: str, prefix: str) -> dict[str, str]:
@@ -356,6 +377,7 @@ def boxed_dispatcher(cache, fallback: Callable, original: Callable) -> Callable:
                   f"        ___ok = ({expr})",
                   f"    except {exc}:",
                   "        ___ok = False",
+                  *_dropped(expr, f"___e{i}_"),
                   "    if ___ok:"]
         lines += [f"        {line}" for line in unbind]
         lines += ["        try:",

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import inspect
 import logging
+import threading
 import types
 
 from bytecode import Bytecode, Instr, Label, TryBegin, TryEnd
@@ -133,10 +134,17 @@ def _for_program_entry(entry: _Entry, exc: BaseException) -> None:
 def _unexpected(passed, message: str):
     """A frame entry's hidden parameter was passed by the caller: the TypeError a
     function without it raises (one with ``**kwargs`` would have taken it there).
-    Only ``_warm``'s calls pass ``WARMING``: they return None here."""
-    if passed is WARMING:
+    Only ``_warm``'s calls pass ``WARMING`` while it warms (``_WARMING_NOW``): they
+    return None here. A program that passes the sentinel itself (``f(x,
+    ___entry=dispatch.WARMING)``) gets plain Python's TypeError, not None."""
+    if passed is WARMING and getattr(_WARMING_NOW, "on", False):
         return None
     raise TypeError(message)
+
+
+# Set while ``_warm`` calls a new template in this thread: its calls run the prologue
+# only (they return at ``_unexpected``), so no program code runs meanwhile
+_WARMING_NOW = threading.local()
 
 
 def _warm(template: types.CodeType, fn: types.FunctionType) -> None:
@@ -154,8 +162,12 @@ def _warm(template: types.CodeType, fn: types.FunctionType) -> None:
     kwonly = code.co_varnames[code.co_argcount:code.co_argcount + code.co_kwonlyargcount]
     keywords = {**dict.fromkeys(kwonly), _entry_name(code): WARMING}
     args = (None,) * code.co_argcount
-    for _ in range(pyversion.WARMUP_CALLS):
-        run(*args, **keywords)
+    _WARMING_NOW.on = True
+    try:
+        for _ in range(pyversion.WARMUP_CALLS):
+            run(*args, **keywords)
+    finally:
+        _WARMING_NOW.on = False
 
 
 def _entry_name(code: types.CodeType) -> str:

@@ -94,6 +94,8 @@ class FrameRecord:
     static_dims: set = field(default_factory=set)    # sizes a trace had to specialize
     numbers: set = field(default_factory=set)        # sources read as changing numbers
     phases: dict = field(default_factory=dict)       # "trace"/"finish"/"guards" -> CPU s
+    # the trace's guards where the entry checks fewer (``filling_deques``), else None
+    traced_guards: list | None = None
 
     @property
     def op_count(self) -> int:

@@ -41,6 +41,28 @@ def _codegen(cg, build) -> str:
         return build()
     except Unsupported as e:
         raise SkipFrame(f"cannot rebuild the frame's values: {e.reason}") from None
+    except RecursionError:
+        raise SkipFrame(_TOO_DEEP) from None
+
+
+# Values nested deeper than the glue can rebuild: a tuple in a tuple 250 deep (``t = (t,
+# 1)`` in a loop) rebuilds by recursion, and its source would nest past the 200
+# parentheses CPython's parser takes; the frame runs as it is (issue #17)
+_TOO_DEEP = "the frame's values nest too deeply for the glue to rebuild"
+
+
+def _glue_code(cg: GlueCodegen, result: str, *args, **kwargs):
+    """``cg.finish(result, ...)``: the glue function, or SkipFrame where its source
+    nests too deeply to compile ("too many nested parentheses", or the compiler's own
+    recursion limit)."""
+    try:
+        return cg.finish(result, *args, **kwargs)
+    except RecursionError:
+        raise SkipFrame(_TOO_DEEP) from None
+    except SyntaxError as e:
+        if "too many nested" not in str(e) and "too complex" not in str(e):
+            raise
+        raise SkipFrame(f"{_TOO_DEEP} ({e.msg})") from None
 
 
 def _finish(fn, cg: GlueCodegen, result: str, output: OutputGraph, ctx, record,
@@ -87,11 +109,11 @@ def _finish(fn, cg: GlueCodegen, result: str, output: OutputGraph, ctx, record,
         _log_break(e, fn.__code__, whole_frame=True)
         record.breaks.append(_break_record(e, fn.__code__))
         raise SkipFrame(e.reason) from None
-    glue = cg.finish(result, graph_fn, inputs, rerun=plan.rerun, guard=plan.guard,
-                     eager_if_raising=plan.eager_if_raising,
-                     guard_if_raising=plan.guard_if_raising, boxed=boxed, slots=slots,
-                     bare=single is not None,
-                     reads={name: src.expr() for src, name in reads.items()})
+    glue = _glue_code(cg, result, graph_fn, inputs, rerun=plan.rerun, guard=plan.guard,
+                      eager_if_raising=plan.eager_if_raising,
+                      guard_if_raising=plan.guard_if_raising, boxed=boxed, slots=slots,
+                      bare=single is not None,
+                      reads={name: src.expr() for src, name in reads.items()})
     # the dispatcher hands over what its guards computed of these (dispatch.handed_reads)
     glue.__dynamo_reads__ = reads
     record.glue_source = glue.__dynamo_source__

@@ -112,6 +112,20 @@ CALLS: tuple[Advice, ...] = (
            "A generator that lives on after the graph would have to be rebuilt half-way "
            "through.", "consume it inside the function (list(gen)), or create it outside "
            "the compiled function"),
+    Advice(r"^rebuilding an? .* that holds itself",
+           "A value the trace made is rebuilt after the graph from its parts, and one of "
+           "its parts is the value itself (through a kind that cannot be made empty "
+           "first and filled after); the frame runs as it is.",
+           "keep the self-reference in a list, dict or object, or store it after the "
+           "compiled call"),
+    Advice(r"^a list that holds itself as an op's argument",
+           "NumPy walks a list argument item by item; this one is among its own items, "
+           "so the call runs when the program runs (NumPy decides what it does).",
+           "pass an array or a list without the self-reference"),
+    Advice(r"^comparing containers that hold themselves",
+           "Comparing two containers that each hold themselves recurses without end in "
+           "Python too (RecursionError); the comparison runs when the program runs.",
+           "compare the parts that do not refer back (or compare with `is`)"),
     Advice(r"^(an iterator .* escapes the traced region)",
            "The iterator's position would have to be rebuilt after the graph.",
            "finish iterating before the break, or iterate over a list(...) copy"),

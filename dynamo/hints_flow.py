@@ -95,6 +95,13 @@ FLOW: tuple[Advice, ...] = (
            "check the inputs before calling the compiled function (or drop the check from "
            "the hot code), or accept the graph break (the code after the check runs as "
            "another graph)"),
+    Advice(r"^a Python bool a loop's exit sets is needed while tracing",
+           "The loop is one loop node, and the bool its exit set (converged = True; "
+           "break) is known only when the graph has run: an `if` on it, or any use but "
+           "returning or storing it, needs its value while tracing.",
+           "branch on the loop's state as an array instead (x = np.where(converged_arr, "
+           "x, -x) with converged_arr = err < tol), or accept the graph break (the code "
+           "after it runs as another graph)"),
     Advice(r"^truth value of an array",
            "Which branch runs depends on array data, which the trace does not know.",
            BRANCH_ON_DATA),

@@ -66,7 +66,7 @@ class IslandMemo:
     parameters, the ``callee_trial.CalleeTrial`` that picks the compiled or the plain
     call of it)."""
 
-    __slots__ = ("_data", "plain")
+    __slots__ = ("_data", "plain", "last")
 
     def __init__(self) -> None:
         self._data: dict[int, tuple] = {}
@@ -74,13 +74,16 @@ class IslandMemo:
         # a function whose trial chose the plain call: the island reads it before
         # ``get`` (no check of the hook's is needed to call the function itself)
         self.plain: dict[int, tuple] = {}
+        # the entry of ``plain`` made last, read before it: one weak reference's call
+        # instead of ``id`` and a look-up (RK45's island calls one helper, 7 a trip)
+        self.last: tuple | None = None
 
     def runs_plain(self, hit: tuple) -> None:
         """Mark the function of the entry ``hit`` (``get``'s) as called plain, for as
         long as its trial says so (``break_calls._intercept`` reads ``plain``)."""
         fn = hit[0]()
         if fn is not None:
-            self.plain[id(fn)] = (hit[0], hit[10])
+            self.plain[id(fn)] = self.last = (hit[0], hit[10])
 
     def get(self, fn: types.FunctionType) -> tuple | None:
         """The entry recorded for ``fn``: ``entry[5]()`` is the wrapper factory

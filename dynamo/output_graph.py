@@ -75,6 +75,7 @@ from .variables import (
 )
 from .variables.base import program_error
 from .variables.constant import SymRangeVariable
+from .variables.data_tuples import DataTupleVariable
 from .variables.deque_stacks import stacked_deque
 from .variables.deques import DequeVariable
 from .variables.list_windows import appended_data, deque_data
@@ -125,6 +126,10 @@ class OutputGraph:
         # nonzero count: "nonzero"; see DataSize.measure)
         self.nonzero_counts: dict = {}
         self.size_checker = None   # weak: checks sizes equal here (raising_checks, per step)
+        # deque source -> (maxlen, length held, holds arrays, DequeVariable): read item
+        # by item while not full; ``full_deques``: read so when full (filling_deques.py)
+        self.filling_deques: dict = {}
+        self.full_deques: set = set()
 
     @property
     def writes_inputs(self) -> bool:
@@ -421,6 +426,9 @@ class OutputGraph:
                 items = [data(v) for v in var.items]
                 changed = any(a is not b for a, b in zip(items, var.items))
                 return TupleVariable(items) if changed else var
+            if isinstance(var, DataTupleVariable):   # np.array(ids) of a tuple (not x[t])
+                array = var.as_data()
+                return var if array is None else array
             if isinstance(var, ListVariable):   # (appended numbers: list_windows)
                 array = var.as_data() or appended_data(self, var)
                 return var if array is None else array

@@ -18,6 +18,10 @@ if TYPE_CHECKING:
     from .variables import Variable
 
 
+# the option of a deferred print that holds its condition (``print_only_if``)
+WHEN = "___when"
+
+
 class SideEffects:
     """Mutations of objects that exist outside the trace, in first-mutation order.
 
@@ -58,6 +62,15 @@ class SideEffects:
         """A ``print(*texts, **options)`` for the glue to replay (deferred_prints.py)."""
         self.version += 1   # (never while a loop body is traced: ``log`` is None)
         self.prints.append((texts, options))
+
+    def print_only_if(self, start: int, stop: int, when) -> None:
+        """The prints ``start:stop`` happen only where ``when`` (a bool the
+        glue makes after the graph) is true: a loop exit's ``print("converged")``,
+        whose way the loop's last test chooses (translator/exit_prints.py). The glue
+        replays them as ``if <when>: print(...)`` (``WHEN`` among their options)."""
+        for k in range(start, stop):
+            texts, options = self.prints[k]
+            self.prints[k] = (texts, {**options, WHEN: when})
 
     def store_global(self, name: str, value: Variable) -> None:
         self.version += 1

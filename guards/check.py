@@ -104,7 +104,8 @@ class CheckFunction:
 
     def _build(self):
         indent = " " * 16
-        expr, names = render(self.guards, self.fn_globals, self.params, "___", indent)
+        expr, names = render(self.guards, self.fn_globals, self.params, "___", indent,
+                             hoist=False)
         exc = builtin_names(self.params)["Exception"]
         src = (f"def {self.name}({', '.join(self.params)}):\n"
                f"    try:\n"

@@ -31,13 +31,15 @@ from bench_stateful_corpus9 import BACKENDS, timed_run  # noqa: E402  (a sibling
 from stateful_corpus10_data import CALLS  # noqa: E402
 
 
-def main(argv):
+def main(argv, corpus=stateful_corpus10, last=("new shape ms", lambda t: t[-1])):
+    """The table for ``corpus`` (a module with ``PROGRAMS``); ``last``: the label and the
+    pick of the last column (corpus 11 shows the first call instead)."""
     rounds = 3
     if "--rounds" in argv:
         at = argv.index("--rounds")
         rounds = int(argv[at + 1])
         del argv[at:at + 2]
-    programs = [p for p in stateful_corpus10.PROGRAMS if not argv or p.name in argv]
+    programs = [p for p in corpus.PROGRAMS if not argv or p.name in argv]
     kinds = [None, *BACKENDS]
     runs = {(p.name, k): [] for p in programs for k in kinds}
     with warnings.catch_warnings():
@@ -51,7 +53,7 @@ def main(argv):
         return statistics.median(pick(t) for t in runs[name, k])
 
     print("| program | plain us/call | " + " | ".join(
-        f"{b} us/call | plain/{b} | {b} mean us | {b} new shape ms" for b in BACKENDS) + " |")
+        f"{b} us/call | plain/{b} | {b} mean us | {b} {last[0]}" for b in BACKENDS) + " |")
     print("|---|---:|" + "---:|---:|---:|---:|" * len(BACKENDS))
     ratios = {b: [] for b in BACKENDS}
     for p in programs:
@@ -62,7 +64,7 @@ def main(argv):
             ratios[b].append(plain / got)
             cols += [f"{got:.1f}", f"{plain / got:.2f}x",
                      f"{med(p.name, b, lambda t: statistics.mean(t[2:CALLS])) * 1e6:.0f}",
-                     f"{med(p.name, b, lambda t: t[-1]) * 1e3:.1f}"]
+                     f"{med(p.name, b, last[1]) * 1e3:.1f}"]
         print("| " + " | ".join(cols) + " |")
     for b in BACKENDS:
         r = ratios[b]

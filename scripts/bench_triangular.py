@@ -17,8 +17,10 @@ the loop indices (docs/loops.md "Branches on the loop indices"): ``branchy_chole
 j) <= w``), ``twice_lower`` (``2 * j < i``: a computed split point, its floor an int
 the i body computes, translator/split_quotients.py), ``gauss_jordan_temp`` (a temporary
 bound in one way of ``if k != p``), ``half_lower`` (``j <= i // 2``: the index's
-quotient) and ``tri_band`` (a split inside a split: ``j < i - w`` in ``range(i)``).
-``--cases`` picks some of them (default: all seventeen).
+quotient), ``tri_band`` (a split inside a split: ``j < i - w`` in ``range(i)``),
+``anti_lower`` (``i + j < n`` over n x n/2: an inner segment that runs no trip at the
+trace's hint) and ``diag_offdiag`` (``j == i``: three ranges of j).
+``--cases`` picks some of them (default: all nineteen).
 
 Each figure is the lower quartile of interleaved calls on fresh copies of the inputs
 (CPU time of the process, ``time.process_time``; Numba on one thread); ``first_s`` is
@@ -279,10 +281,39 @@ def gauss_jordan_temp(A, b):
     return b
 
 
+def anti_lower(A):
+    # ``i + j < n`` over n x n/2: the split point n - i leaves the j range at the first
+    # n - m rows; in the i segment after them the j segment ``[n - i, m)`` runs no trip
+    # at the trace's hint (translator/segment_hints.py; before, unrolled: Python)
+    n, m = A.shape
+    B = np.zeros_like(A)
+    for i in range(n):
+        for j in range(m):
+            if i + j < n:
+                B[i, j] = A[i, j] * A[j, j]
+            else:
+                B[i, j] = -A[i, j]
+    return B
+
+
+def diag_offdiag(A):
+    # ``j == i``: three ranges of j, below, at and above the diagonal
+    n = A.shape[0]
+    B = np.zeros_like(A)
+    for i in range(n):
+        for j in range(n):
+            if j == i:
+                B[i, j] = 2.0 * A[i, j]
+            else:
+                B[i, j] = A[i, j] - A[j, i]
+    return B
+
+
 CASES = ("forward_sub", "cholesky", "forward_sub_floats", "cholesky_banachiewicz",
          "strided_sweep", "red_black_1d", "red_black_gs", "branchy_cholesky",
          "gauss_jordan", "boundary_stepper", "rect_lower", "banded", "band_abs",
-         "twice_lower", "gauss_jordan_temp", "half_lower", "tri_band")
+         "twice_lower", "gauss_jordan_temp", "half_lower", "tri_band", "anti_lower",
+         "diag_offdiag")
 
 
 def _inputs(name: str, n: int):
@@ -298,11 +329,11 @@ def _inputs(name: str, n: int):
         return (np.zeros((n, n)), M, 10)
     if name.startswith("gauss_jordan"):
         return (M + n * np.eye(n), rng.random(n))
-    if name == "rect_lower":
+    if name in ("rect_lower", "anti_lower"):
         return (rng.random((n, n // 2)),)
     if name in ("banded", "band_abs", "tri_band"):
         return (M, 3)
-    if name in ("twice_lower", "half_lower"):
+    if name in ("twice_lower", "half_lower", "diag_offdiag"):
         return (M,)
     if name == "boundary_stepper":
         return (rng.random(n * n), 10)

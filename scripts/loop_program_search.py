@@ -40,7 +40,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import random_loop_programs as R  # noqa: E402
 
-GENERATORS = {"loops": "random_loop_programs", "state": "random_state_programs"}
+GENERATORS = {"loops": "random_loop_programs", "state": "random_state_programs",
+              "state_more": "random_state_programs_more"}
 
 
 def check(source: str, calls: list, backend: str, cache_dir=None, made=None,
@@ -148,14 +149,19 @@ def main(argv=None) -> int:
                     help="dynamo.config ints meanwhile: loop_unroll_limit=2 "
                          "outline_min_elements=0 (loop nodes from 3 trips, outlines)")
     ap.add_argument("--quiet", action="store_true", help="only the summary and kinds")
+    ap.add_argument("--slow", type=float, default=2.0, metavar="SECONDS",
+                    help="skip a seed whose plain calls take more CPU time than this "
+                         "(listed at the end: its state grows without bound)")
     ap.add_argument("--generator", choices=sorted(GENERATORS), default="loops",
-                    help="loops: random_loop_programs; state: random_state_programs")
+                    help="loops: random_loop_programs; state: random_state_programs; "
+                         "state_more: random_state_programs_more")
     args = ap.parse_args(argv)
     gen = importlib.import_module(GENERATORS[args.generator])
     warnings.simplefilter("ignore")
     settings = {k: int(v) for k, v in (c.split("=") for c in args.config)}
     kinds = {b: collections.Counter() for b in args.backends}
     plain_raised = ran_native = kernel_errors = ran = 0
+    slow: list[int] = []
     t0 = time.time()
     for seed in range(args.start, args.start + args.count):
         src, calls = gen.program(seed), gen.inputs(seed)
@@ -163,9 +169,13 @@ def main(argv=None) -> int:
             print(f"... seed {seed}: {ran} programs run, {time.time() - t0:.0f} s", flush=True)
         if args.loop_nodes_only and not gen.loop_nodes(src, calls, settings):
             continue
-        ran += 1
         plain = gen.compile_plain(src)          # (one namespace: the state lives on)
+        began = time.process_time()
         outcome = [gen.observe(plain, c)[0] for c in calls]
+        if time.process_time() - began > args.slow:   # (opaque_push(log, log) in a
+            slow.append(seed)                         # loop: the state doubles per trip)
+            continue
+        ran += 1
         plain_raised += all(isinstance(o, tuple) and len(o) == 3 and isinstance(o[0], str)
                             and o[0] == "raised" for o in outcome)
         for backend in args.backends:
@@ -196,6 +206,8 @@ def main(argv=None) -> int:
     if "native" in args.backends:
         print(f"native: tier 2 ran in {ran_native} programs; kernels with an error: "
               f"{kernel_errors}")
+    if slow:
+        print(f"skipped as slow (plain calls over {args.slow} s): {slow}")
     print(f"{time.time() - t0:.0f} s")
     return 0
 

@@ -22,7 +22,8 @@ same object reached through two names, around graph breaks and exceptions:
 
 ``PRELUDE`` (``Obj``, ``MyError``, ``Ctx``, ``gen``, ``opaque``, the state ``G``,
 ``LOG``, ``LOG2``, ``TAB``, ``TAB2``, ``O``, ``O2``; ``O2.hist`` is ``LOG2``,
-``TAB2["h"]`` is ``O.hist``) is run into a fresh namespace for
+``TAB2["h"]`` is ``O.hist``; ``Obj``'s class attributes ``count`` and ``scale``, which
+``scripts/random_state_programs_more.py`` writes) is run into a fresh namespace for
 each run, plain and compiled, so the two runs start from equal state that then lives
 across the program's 3-4 calls. ``inputs(seed)`` draws the calls: ``(x, y, k, names)``,
 ``names`` saying which objects are passed as ``log, tab, o, p`` (``"LOG"`` or ``"LOG2"``
@@ -78,6 +79,9 @@ TAB2 = {}
 
 
 class Obj:
+    count = 0            # (class attributes: Obj.count += 1, or o.count = ... shadowing)
+    scale = 1.5
+
     def __init__(self):
         self.n = 0
         self.hist = []
@@ -412,7 +416,15 @@ def observe(fn, args, scope: dict | None = None) -> tuple:
         except Exception as e:  # noqa: BLE001 (plain Python's exception is the one expected)
             result = ("raised", type(e).__name__, str(e))
     return (result, out.getvalue(), [(w.category.__name__, str(w.message)) for w in caught],
-            [x, y], [_frozen(scope[n]) for n in STATE] + [_identities(scope)])
+            [x, y], [_frozen(scope[n]) for n in STATE] + [_identities(scope),
+                                                          _class_state(scope)])
+
+
+def _class_state(scope: dict) -> list:
+    """``Obj``'s class attributes that are data (``Obj.count``, ``Obj.scale``, one a
+    program added), as ``(name, value)``: ``vars(o)`` shows only an instance's own."""
+    return [(k, _frozen(v)) for k, v in vars(scope["Obj"]).items()
+            if not k.startswith("__") and not callable(v) and not isinstance(v, property)]
 
 
 def _identities(scope: dict) -> list[int]:

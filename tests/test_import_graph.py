@@ -156,9 +156,9 @@ def test_guards_is_a_leaf(graph):
 
 # dynamo/variables/, bottom to top: a module imports only modules before it (a Variable
 # that makes a later kind gets it through the translator: tx.wrap, tx.call_builtin...).
-VARIABLE_LAYERS = ("base", "constant", "sequences", "sets", "set_displays", "dicts",
+VARIABLE_LAYERS = ("base", "constant", "sequences", "data_tuples", "sets", "set_displays", "dicts",
                    "named_tuples", "container_ops", "iterators", "first_key_iterators", "ndindex", "functions", "folding",
-                   "library_names", "loop_exit_tests", "layout_flags", "graph_numbers",
+                   "library_names", "loop_exit_tests", "layout_flags", "graph_numbers", "loop_ints",
                    "arrays", "size_values", "stacked_lists", "trip_rows",
                    "formatted",
                    "formatted_calls", "linspace_step", "polynomials", "number_casts", "library_calls",
@@ -187,7 +187,7 @@ def test_variables_are_layered(graph):
              # the parts of convert and hook
              "dynamo.frame_records", "dynamo.raising", "dynamo.glue", "dynamo.break_entry",
              "dynamo.break_calls", "dynamo.wrappers", "dynamo.code_keyed",
-             "dynamo.frame_entries",
+             "dynamo.frame_entries", "dynamo.sibling_numbers",
              # the parts of the API
              "dynamo.compile_settings", "dynamo.compiled_calls", "dynamo.compiled_methods"}
     out = [(a, b) for a in modules for b in graph.successors(a)

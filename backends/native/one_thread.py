@@ -152,6 +152,13 @@ class OneThreadCalls:
             self._start_twin()
         return self.twin.compiling()
 
+    def _twin_in_child(self) -> bool:
+        """Whether the twin's compile runs in a child process (the disk cache, in the
+        background: ``Tiered._in_child``), off this process's GIL, so that calls timed
+        meanwhile are fair (race.early_label); in this process it holds the GIL."""
+        s = self.settings
+        return s.cache_dir is not None and s.background and s.compile_process
+
     def _twin_with_kernel(self) -> None:
         """With the disk cache, a parallel kernel's twin is made right after the kernel,
         in the kernel's compile (its thread, where it had one): loaded there when the

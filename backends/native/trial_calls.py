@@ -16,7 +16,7 @@ import logging
 import time
 
 from .numba_calls import _threads_now
-from .race import WAIT, best, choose, next_label
+from .race import EARLY_ONE, WAIT, best, choose, next_label, one_thread_calls
 from .threads import ThreadChoice
 from .watch import Watch, watch_after_race
 
@@ -57,6 +57,20 @@ class TrialCalls:
             self.state = "trial"
             self._run = self._trial
 
+    def _other_count(self, times: dict) -> str:
+        """The race's log line's part on the thread count tier 2 did not keep."""
+        if "native1" not in times:
+            return ""
+        # (a race ended while the twin compiled timed the parallel kernel on one
+        # thread: race.early_label)
+        one = "one thread (the parallel kernel)" if not times["native1"] else \
+            self._one_thread_name()
+        kept, other_name = (one, "all threads") if self.threads else ("all threads", one)
+        other = times["native"] if self.threads else one_thread_calls(times)
+        if not other:
+            return f" on {kept}"
+        return f" on {kept}; {best(other)[0] * 1e3:.3f} ms on {other_name}"
+
     def _new_times(self) -> dict:
         """A race's empty record: tier 2, tier 1 and, for a parallel kernel where Numba
         has several threads, the parallel kernel on one thread."""
@@ -73,13 +87,15 @@ class TrialCalls:
         compiled before the first of them (``_twin_pending``)."""
         times = self._times
         # the one run least so far; None: complete (another caller is deciding); WAIT:
-        # the one-thread twin compiles, and tier 1 answers untimed (race.py)
-        label = next_label(times, self.settings.trial_calls,
-                           waiting=self._twin_pending()) or "tier1"
+        # the one-thread twin compiles, and tier 1 answers untimed (race.py); ``early``:
+        # it compiles in a child process, and the others are raced meanwhile
+        waiting = self._twin_pending()
+        early = waiting and self._twin_in_child()
+        label = next_label(times, self.settings.trial_calls, waiting, early) or "tier1"
         if label == WAIT:
             return self.tier1(*args)
         use_native = label != "tier1"
-        self.threads = 1 if label == "native1" else None
+        self.threads = 1 if label in ("native1", EARLY_ONE) else None
         start, start_cpu = time.perf_counter(), time.process_time()
         out = self._try_native(args) if use_native else None
         if out is None:
@@ -89,9 +105,9 @@ class TrialCalls:
             use_native = False
         spent = (time.perf_counter() - start, time.process_time() - start_cpu)
         with self._lock:
-            times[label if use_native else "tier1"].append(spent)
+            times.setdefault(label if use_native else "tier1", []).append(spent)
             n = self.settings.trial_calls
-            if self.state == "trial" and next_label(times, n) is None:
+            if self.state == "trial" and next_label(times, n, waiting, early) is None:
                 # by both clocks, a parallel kernel on all threads by wall time (race.py)
                 self.winner, self.threads = choose(times, parallel="native1" in times)
                 won = self.winner == "native"
@@ -102,8 +118,8 @@ class TrialCalls:
                     self.thread_choice = ThreadChoice(self.threads, time.perf_counter())
                 self.state = self.winner
                 self.races += 1
-                t1, t2 = best(times["tier1"]), best(times["native1" if self.threads
-                                                          else "native"])
+                t1 = best(times["tier1"])
+                t2 = best(one_thread_calls(times) if self.threads else times["native"])
                 # keep watching tier 2's times (watch.py); a kernel too fast to watch
                 # runs unwatched
                 self.watch = watch_after_race(min(t1), t2[0], self.watch) if won else None
@@ -112,10 +128,7 @@ class TrialCalls:
                 log.info("native tier: graph %s runs in %s (tier 2 %.3f ms, %.3f ms of CPU%s, "
                          "tier 1 %.3f ms, %.3f ms of CPU, best of %d calls each)", self.name,
                          "tier 2 (Numba)" if won else "tier 1 (numpy backend)",
-                         t2[0] * 1e3, t2[1] * 1e3, "" if "native1" not in times else
-                         f" on {self._one_thread_name() if self.threads else 'all threads'}; "
-                         f"{best(times['native' if self.threads else 'native1'])[0] * 1e3:.3f}"
-                         f" ms on {'all threads' if self.threads else self._one_thread_name()}",
+                         t2[0] * 1e3, t2[1] * 1e3, self._other_count(times),
                          t1[0] * 1e3, t1[1] * 1e3, n)
                 self.decided.set()
             elif self.state == "trial" and len(times["tier1"]) >= 4 * n:

@@ -44,6 +44,14 @@ MAX_SIZES = 64    # compiled variants kept per graph (the oldest is dropped past
 # for the symbolic graph): a decode loop whose sequence grows by one each call would
 # otherwise compile a variant (milliseconds) on every call.
 GENERIC_AFTER = 4
+# After this many static variants in a row that no call ran again before the next new
+# size, new sizes run the size-generic function too: a size that grows on every call
+# (a list appended to and concatenated each call, issue #15's rank tracker) would
+# otherwise compile GENERIC_AFTER variants, one a call (milliseconds each), where one
+# call of each size never repays its compile. Two, not one: a function traced for
+# batches of 64 whose last batch has 17 rows compiles 17's variant, then 64's (the
+# symbolic entry comes first), neither run again yet; with one, 64 ran generic code.
+UNREUSED_AFTER = 2
 log = logging.getLogger("dynamo.backend")
 
 
@@ -158,7 +166,9 @@ class PerSize:
     """Runs a symbolic graph through one compiled static variant per input shapes.
 
     ``compile_static(static_graph, args)`` compiles one variant; ``compile_generic()``
-    the size-generic function used past ``GENERIC_AFTER`` variants (default: the eager
+    the size-generic function used past ``GENERIC_AFTER`` variants, or past
+    ``UNREUSED_AFTER`` in a row that no call ran again (a growing size: lengths 12, 18,
+    24, ... compile variants for 12 and 18, then run generic code) (default: the eager
     backend's code for the graph, op by op). With ``bare`` (a graph of one output,
     ``common.one_output``) the runner and all its functions return that output itself,
     not a 1-tuple: ``compile_static`` and ``compile_generic`` must compile them so."""
@@ -182,6 +192,9 @@ class PerSize:
         # than MAX_SIZES. A hit's ``variants.get`` is one atomic dict read.
         self._lock = threading.Lock()
         self.generic = None   # the size-generic function, after GENERIC_AFTER variants
+        # static variants in a row that no call has run since they were compiled (each
+        # kept behind a ``_FirstRun``, which sets this back to 0): a growing size
+        self.unreused = 0
         self.name = f"{len(graph.call_nodes())} ops"
         self.key = variant_key(graph, self.values)
         # A graph whose only changing inputs are numbers has one variant, key ``()``:
@@ -224,7 +237,8 @@ class PerSize:
         if fn is not None:
             return fn(*args)
         with self._lock:
-            generic = self.compiled >= GENERIC_AFTER
+            unreused = self.unreused   # (read once: a hit may set it back meanwhile)
+            generic = self.compiled >= GENERIC_AFTER or unreused >= UNREUSED_AFTER
             if not generic:
                 self.compiled += 1
                 number = self.compiled
@@ -232,8 +246,9 @@ class PerSize:
             if self.generic is None:
                 log_size_variant(SizeVariant(id(self.graph), {}, self.compiled, True),
                                  "numpy backend: graph %s has compiled %d static "
-                                 "variants; new sizes run size-generic code", self.name,
-                                 self.compiled)
+                                 "variants%s; new sizes run size-generic code", self.name,
+                                 self.compiled, f" (the last {unreused} ran once only: "
+                                 "a growing size)" if unreused >= UNREUSED_AFTER else "")
                 try:
                     with not_recording():
                         self.generic = self.compile_generic()
@@ -280,9 +295,13 @@ class PerSize:
             if key not in self.variants:
                 while len(self.variants) >= MAX_SIZES:
                     self.variants.pop(next(iter(self.variants)))
-            self.variants[key] = fn
             if self.keyless:
                 self.only = fn
+            elif UNREUSED_AFTER < GENERIC_AFTER:
+                # (its first run swaps it for ``fn``: later runs pay nothing)
+                self.unreused += 1
+                fn = _FirstRun(self, key, fn)
+            self.variants[key] = fn
 
     # What a call whose key has no variant runs: this object's own call (it compiles
     # a variant), then the size-generic function (set on the instance).
@@ -291,6 +310,29 @@ class PerSize:
     def op_by_op(self, *args):
         outputs = Interpreter(self.graph, impl_table(NUMPY)).run(*args)
         return outputs[0] if self.bare else outputs
+
+
+class _FirstRun:
+    """A static variant until its first run from the cache: that run marks the variant
+    reused (``PerSize.unreused`` back to 0: the sizes recur, so more variants may pay)
+    and puts the variant itself in its place, so later runs cost nothing more::
+
+        runner.variants[(x.shape,)] = _FirstRun(runner, (x.shape,), fn)
+        runner.variants[(x.shape,)](x)     # fn(x); now runner.variants[(x.shape,)] is fn
+    """
+
+    __slots__ = ("runner", "key", "fn")
+
+    def __init__(self, runner: PerSize, key, fn):
+        self.runner, self.key, self.fn = runner, key, fn
+
+    def __call__(self, *args):
+        runner = self.runner
+        with runner._lock:
+            runner.unreused = 0
+            if runner.variants.get(self.key) is self:   # (not dropped meanwhile)
+                runner.variants[self.key] = self.fn
+        return self.fn(*args)
 
 
 class _AtProgramLines(Interpreter):

@@ -28,10 +28,9 @@ from dataclasses import dataclass
 
 from dynamo.graph import CONSTANT, PLACEHOLDER, Graph, Node, location_comment
 from dynamo.ops.node_facts import array_meta
-from dynamo.ops.signals import REPORTS_DIFFER
+from dynamo.ops.signals import REPORTS_DIFFER, signals_for_values
 
 from ..fusion import Group
-from ..passes import may_signal
 from .module import Module
 
 
@@ -96,7 +95,8 @@ def located(node: Node, text: str) -> str:
 
 def needs_guard(ran: list[Node], blockwise: bool, position) -> bool:
     """Running these ops as generated may report a floating-point condition otherwise
-    than eager would: some op may signal one (``passes.may_signal``), and a group runs
+    than eager would: some op may signal one for its values
+    (``dynamo.ops.signals.signals_for_values``), and a group runs
     block-wise (``blockwise``), or ops that may signal run out of program order
     (``ran``: the ops in the order the generated code runs them, ``run_order``;
     ``position``: a node's place in the graph; a view moved ahead of them changes
@@ -108,7 +108,9 @@ def needs_guard(ran: list[Node], blockwise: bool, position) -> bool:
     merges groups that read the same value (``x + a * p`` and ``r + b * p`` of a
     conjugate gradient step), but ``order.schedule`` still runs a plain-path group's
     ops one by one in program order, and a guard per loop trip costs about 1 us."""
-    signalling = [n for n in ran if may_signal(n)]
+    # (not ``may_signal``: a comparison of floats may signal nothing for its values,
+    # and runs anywhere unguarded; ``signals_for_values``)
+    signalling = [n for n in ran if signals_for_values(n)]
     if not signalling:
         return False
     return (blockwise

@@ -42,6 +42,8 @@ Example::
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from dynamo.graph import CALL, CONSTANT, Graph, Node
@@ -117,9 +119,38 @@ def _quiet_ufunc(node: Node) -> bool:
     kinds = _kinds(node)
     if kinds is None:
         return False
+    dtypes = [array_meta(a).dtype for a in node.args if isinstance(a, Node)]
+    if not all(_converts_silently(a, dtypes) for a in node.args if not isinstance(a, Node)):
+        return False   # (np.copysign(x32, 1e300): "overflow encountered in cast")
     if kinds <= set("biu"):
         return node.target in _INTEGER_QUIET
     return kinds <= set("biuf") and node.target in _FLOAT_QUIET
+
+
+def _converts_silently(value, dtypes: list) -> bool:
+    """The Python constant ``value``, an operand of a ufunc with array operands of
+    ``dtypes``, converts to the dtype NumPy casts it to (NEP 50: the arrays' own,
+    ``np.result_type(np.float32, 1e300)`` is float32) without a floating-point report
+    or an exception: ``1e300`` into a float32 overflows ("overflow encountered in
+    cast"), ``300`` into an int8 raises ``OverflowError``. A changing number (its
+    value unknown) or anything but a bool, int or float: no.
+
+        >>> _converts_silently(1e300, [np.dtype(np.float32)]), _converts_silently(2.0, [])
+        (False, True)
+    """
+    return type(value) in (bool, int, float) and _silent_cast(value, tuple(dtypes))
+
+
+@lru_cache(maxsize=4096, typed=True)
+def _silent_cast(value, dtypes: tuple) -> bool:
+    """``_converts_silently``'s answer, once per constant and dtypes (the passes ask
+    ``may_signal`` of every node several times)."""
+    try:
+        with np.errstate(all="raise"):
+            np.asarray(value, dtype=np.result_type(*dtypes, value))
+    except Exception:  # noqa: BLE001 (an overflow, an invalid value: it signals)
+        return False
+    return True
 
 
 def may_signal(node: Node) -> bool:
@@ -182,6 +213,31 @@ def fp_signals_only(node: Node) -> bool:
         return node.target in _UFUNC_REDUCTIONS and info is not None and info.dtype is None
     return kind == MATMUL and node.target in ("matmul", "dot")
 
+
+
+def signals_for_values(node: Node) -> bool:
+    """Running ``node`` may signal something for its values: ``may_signal``, less the
+    nodes whose only signals are floating-point conditions (``fp_signals_only``) and
+    that report none (``reports_fp``), with no changing number among their arguments
+    (``x8 + n`` of a changing ``n`` may raise ``OverflowError``). What is left out (a
+    comparison of floats, ``x < 0.5``; an integer add) signals the same for every value
+    of its inputs: nothing, or a shape error the trace already checked. Where such ops
+    run (another order, per block) is no condition the backend's floating-point guard
+    must keep eager's (``backends/numpy_backend/statements.needs_guard``).
+
+        >>> signals_for_values(node_of("x < 0.5")), signals_for_values(node_of("x / y"))
+        (False, True)                                 # x, y: float64 arrays
+    """
+    if not may_signal(node):
+        return False
+    if has_effect(node) or node.meta.get("may_raise") or reports_fp(node):
+        return True
+    # (``np.where(c, a, b)`` picks: no value of ``c``, ``a`` or ``b`` makes it raise)
+    select = node.target == "where" and len(node.args) == 3 and not node.kwargs
+    if not (select or fp_signals_only(node)):
+        return True
+    return any(not (isinstance(a, Node) or type(a) in (bool, int, float))
+               for a in tree_leaves((node.args, node.kwargs)))
 
 # Ops that may raise or report floating-point conditions, but never warn otherwise.
 _NO_OTHER_WARNINGS = frozenset({

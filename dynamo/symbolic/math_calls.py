@@ -11,7 +11,17 @@ from __future__ import annotations
 
 import math
 
-from .scalars import _MATH, Expr, SymFloat, _data_decided, _hint, _int_sym, _number
+from .scalars import (
+    _MATH,
+    Expr,
+    SymFloat,
+    _data_decided,
+    _hint,
+    _int_sym,
+    _number,
+    guard_computes,
+    too_deep,
+)
 from .sizes import SymInt, record
 
 
@@ -28,7 +38,7 @@ def math_call(fn, values):
     ``SymFloat(0.707..., __import__('math').cos(((3.14159... * float(s0)) / 8)))``."""
     if len(values) not in _MATH.get(fn, ()) or not all(_number(v) for v in values) or \
             not any(isinstance(v, (SymInt, SymFloat)) for v in values) or \
-            _data_decided(*values):
+            _data_decided(*values) or too_deep(*values):
         return None   # (math.log(float(x)), math.log(len(kept)) raise for some data)
     try:
         hint = fn(*(_hint(v) for v in values))
@@ -38,7 +48,9 @@ def math_call(fn, values):
         return None
     expr = Expr.apply(fn, *(Expr.of(v) for v in values))
     # (``math.exp(1e9)``, ``math.sqrt(-1.0)``, ``math.cos(inf)`` raise: issue #17)
-    expr.raises = expr.raises or not _never_raises(fn, values)
+    if not _never_raises(fn, values):
+        expr.raises = True
+        guard_computes(expr, *values)   # (``math.sqrt(k - 5)`` unread raises too)
     return SymFloat(hint, expr)
 
 

@@ -60,20 +60,25 @@ class DynamicPolicy:
         # size, so the graph's shapes stay static, and the backend gets the float as an
         # ordinary input (``_dynamic_policy`` in convert.py; issue #16)
         self.static_shape_floats = False
+        # changing Python ints likewise (a step counter ``t`` in ``0.9 ** t``): an input
+        # while the trace uses it only as a value; one it needs as a size is pinned
+        # (``sizes.as_size`` with ``Trace.static_shapes``), as every int was before
+        self.static_shape_ints = False
 
     def is_dynamic_number(self, source, value: int | float) -> bool:
         """A Python int or float argument is symbolic once an earlier entry guarded
         another value of its type at its source (``f(x, n)`` called with n = 2, 3, 4...:
         one entry, not one per n; automatic dynamic), unless a trace had to use it as a
-        plain value (then it stays static). A float also for a backend of static
-        shapes (``static_shape_floats``). Also once an earlier entry read it as a
-        changing number (``written_numbers.changing_sources``): a best loss written in
-        one branch only is not a constant of the entries of the other branch. And an
-        item of a window of a growing list (a source whose base ``items_move``,
+        plain value (then it stays static). A float or int also for a backend of
+        static shapes (``static_shape_floats``, ``static_shape_ints``). Also once an
+        earlier entry read it as a changing number (``written_numbers.changing_sources``):
+        a best loss written in one branch only is not a constant of the entries of the
+        other branch. And an item of a window of a growing list (a source whose base ``items_move``,
         ``list_windows.WindowSource``) from the first trace: the list grows under the
         window, so the item at each place changes every call."""
         if source in self.static or self.mode is False and \
-                not (self.static_shape_floats and type(value) is float):
+                not (self.static_shape_floats and type(value) is float or
+                     self.static_shape_ints and type(value) is int):
             return False
         if source in self.changing_numbers or \
                 getattr(getattr(source, "base", None), "items_move", False):
@@ -168,3 +173,21 @@ class DynamicPolicy:
 
     def new_trace(self) -> None:
         self._names = {}
+
+    def pinned_for_static_backend(self, env) -> bool:
+        """For a backend of static shapes (``static_shape_ints``): make the changing ints
+        that the finished trace ``env`` pinned (needed as a size or a plain int) static,
+        and say whether one was new, so that the trace starts over with it a constant.
+        Such a backend then never gets an int input in a shape's place (``np.ones(s0)``
+        with ``s0`` guarded ``== 2``); one used only in arithmetic stays an input.
+
+            >>> policy.pinned_for_static_backend(output.shape_env)   # np.zeros(t)
+            True        # the next attempt reads L['t'] as a constant (issue #16)
+        """
+        trace = env.trace
+        if not self.static_shape_ints or trace is None:
+            return False
+        pinned = {env.symbols[n] for n in env.pinned_symbols() & trace.numbers.keys()}
+        new = pinned - self.static
+        self.static |= new
+        return bool(new)

@@ -32,6 +32,9 @@ from __future__ import annotations
 import math
 import operator
 
+# (``Expr`` and its printing live in ``exprs.py``; ``_MATH``, ``_UNARY`` and ``literal``
+# are imported from here by the modules that make expressions)
+from .exprs import _BINARY, _MATH, _UNARY, Expr, _sum, literal  # noqa: F401
 from .made_up_values import float_at_hint, refuse_made_up
 from .number_decisions import data_decided as _data_decided
 from .number_decisions import decide
@@ -50,127 +53,6 @@ from .sizes import (
     pin,
     record,
 )
-
-# The operators an expression may hold: each always gives a float when an operand is a
-# float (or for truediv, always), whatever the values (pow: see ``_pow_stays_float``).
-_BINARY = {
-    operator.add: "+", operator.sub: "-", operator.mul: "*", operator.truediv: "/",
-    operator.floordiv: "//", operator.mod: "%", operator.pow: "**",
-}
-_UNARY = {operator.neg: "-", operator.pos: "+", abs: "abs"}
-
-
-class Expr:
-    """A Python-number expression over symbols: a leaf (a constant, a float symbol, an
-    int symbol's affine ``Sym``, ``float`` of one) or an operator on two or one.
-
-    It has what a ``SymArg`` needs of its expression: ``symbols``, ``evaluate(values)``
-    and ``render(names)``."""
-
-    __slots__ = ("op", "args", "symbols", "sources", "depth", "raises")
-
-    def __init__(self, op, args: tuple, symbols=frozenset(), sources=()):
-        self.op, self.args = op, args
-        self.symbols, self.sources = frozenset(symbols), tuple(sources)
-        # how deeply its operators nest (the generated code's parentheses)
-        self.depth = 1 + max((a.depth for a in args if isinstance(a, Expr)), default=0)
-        # may computing it raise for some values of its symbols (``2.0 ** float(s0)``:
-        # OverflowError)? Set where an operator that may is applied (``binary``,
-        # ``math_call``); ``raising.raising_nodes`` and the glue read it (issue #17)
-        self.raises = any(a.raises for a in args if isinstance(a, Expr))
-
-    @staticmethod
-    def symbol(name: str, expr: str) -> Expr:
-        """The float read from one source (a placeholder ``name``)."""
-        return Expr("symbol", (name,), {name}, ((name, expr),))
-
-    @staticmethod
-    def of(value) -> Expr:
-        """The expression of an operand: a SymFloat's own, an int symbol's, a constant."""
-        if isinstance(value, SymFloat):
-            return value.sym
-        if isinstance(value, SymInt):
-            return Expr("int", (value.sym,), value.sym.symbols, value.sym.sources)
-        return Expr("const", (value,))
-
-    @staticmethod
-    def apply(fn, *operands: Expr) -> Expr:
-        symbols = frozenset().union(*(e.symbols for e in operands))
-        sources = dict(s for e in operands for s in e.sources)
-        return Expr(fn, operands, symbols, tuple(sorted(sources.items())))
-
-    def map_ints(self, fn) -> Expr:
-        """This expression with each int leaf's ``Sym`` replaced by ``fn(sym)``, an int,
-        a SymInt or a Sym (a loop's index at its last trip: ``loop_facts.float_at_trip``;
-        in terms of a generated loop's variable: the numpy backend's ``Module.fmt``)."""
-        if self.op == "int":
-            new = fn(self.args[0])
-            sym = new.sym if isinstance(new, SymInt) else new if isinstance(new, Sym) else None
-            return Expr.of(new) if sym is None else Expr("int", (sym,), sym.symbols,
-                                                         sym.sources)
-        if self.op in ("const", "symbol"):
-            return self
-        mapped = Expr.apply(self.op, *(a.map_ints(fn) for a in self.args))
-        mapped.raises = mapped.raises or self.raises
-        return mapped
-
-    def evaluate(self, values: dict):
-        """The value when the symbols are ``values`` (symbol name -> int or float)."""
-        if self.op == "const":
-            return self.args[0]
-        if self.op == "symbol":
-            return values[self.args[0]]
-        if self.op == "int":
-            return self.args[0].evaluate(values)
-        return self.op(*(a.evaluate(values) for a in self.args))
-
-    def render(self, names: dict | None = None) -> str:
-        """As Python source (``1 - 0.9 ** float(s0)``); ``names`` maps symbols to other
-        expressions (placeholder names, or sources in ``runtime``)."""
-        names = names or {}
-        if self.op == "const":
-            return literal(self.args[0])
-        if self.op == "symbol":
-            return names.get(self.args[0], self.args[0])
-        if self.op == "int":
-            return f"({self.args[0].render(names)})"
-        if self.op is float:
-            return f"float({self.args[0].render(names)})"
-        if self.op in _UNARY:
-            text = self.args[0].render(names)
-            return f"abs({text})" if self.op is abs else f"({_UNARY[self.op]}{text})"
-        if self.op in (min, max):
-            return f"{self.op.__name__}({', '.join(a.render(names) for a in self.args)})"
-        if self.op is _sum:
-            return f"sum(({''.join(a.render(names) + ', ' for a in self.args)}))"
-        if self.op in _MATH:
-            # ``__import__``: the expression runs in several generated scopes (the graph's
-            # printout, the numpy backend's module, the frame glue), none of which need
-            # to bind ``math``; a builtin name resolves in every one of them
-            args = ", ".join(a.render(names) for a in self.args)
-            return f"__import__('math').{self.op.__name__}({args})"
-        if hasattr(self.op, "render_call"):
-            # an operator that prints itself (a float clock stepped ``n`` times:
-            # ``translator/while_clocks.py``), from its operands' source text
-            return self.op.render_call(*(a.render(names) for a in self.args))
-        a, b = (x.render(names) for x in self.args)
-        return f"({a} {_BINARY[self.op]} {b})"
-
-    def runtime(self) -> str:
-        """As an expression over the frame's values (``(1 - 0.9 ** float(L['t'])``)."""
-        return self.render(dict(self.sources))
-
-    def __repr__(self) -> str:
-        return self.render()
-
-
-def literal(value) -> str:
-    """Source text for a constant operand: ``float('inf')`` (no literal), a negative
-    number in parentheses (``(-0.5) ** t``, not ``-(0.5 ** t)``)."""
-    if type(value) is float and not math.isfinite(value):
-        return f"float({str(value)!r})"
-    text = repr(value)
-    return f"({text})" if text.startswith("-") else text
 
 
 class SymFloat(float, Symbolic):
@@ -256,12 +138,16 @@ class SymFloat(float, Symbolic):
         return binary(operator.pow, other, self)
 
     def __neg__(self):
+        if too_deep(self):
+            return -_hint(self)
         return SymFloat(-_hint(self), Expr.apply(operator.neg, self.sym), self.integral)
 
     def __pos__(self):
         return self
 
     def __abs__(self):
+        if too_deep(self):
+            return abs(_hint(self))
         return SymFloat(abs(_hint(self)), Expr.apply(abs, self.sym), self.integral)
 
     # anything else reads the value: pinned (the entry is valid for this value only)
@@ -351,9 +237,8 @@ def binary(fn, a, b):
         # raises ZeroDivisionError for an empty ``kept``, and a SymFloat's expression
         # is computed after the graph, outside the program's own ``try``)
         return _plain(fn, a, b)
-    if _unbacked(a, b) and max(Expr.of(a).depth, Expr.of(b).depth) >= _MAX_DEPTH:
-        # ``t = t + float(x[i])`` unrolled: Python's parser takes 200 nested parentheses
-        pin(_symbols(a, b), f"an expression {_MAX_DEPTH} operators deep")
+    if too_deep(a, b):
+        return _plain(fn, a, b)
     try:
         hint = fn(_hint(a), _hint(b))
     except Exception as e:
@@ -369,7 +254,68 @@ def binary(fn, a, b):
     expr = Expr.apply(fn, Expr.of(a), Expr.of(b))
     if not _op_never_raises(fn, a, b):
         expr.raises = True
+        guard_computes(expr, a, b)
     return SymFloat(hint, expr)
+
+
+def guard_computes(expr: Expr, *operands) -> None:
+    """The entry serves only values for which ``expr`` (just made, by an operator that
+    raises for some values: ``1.5 / k``, ``2.0 ** k``) computes: a guard that the
+    divisor is not 0 (a division), or one that computes the expression (the rest).
+
+    Nothing else would: a number the program never reads (``h = 1.5 / k`` with ``h``
+    dead) is no op's input and no value the glue returns, yet Python raises there
+    (ZeroDivisionError for ``k == 0``, OverflowError for ``2.0 ** 2000``). A call where
+    it would raise misses; its trace computes it at the call's value and raises as
+    Python does (``binary``). None for a divisor that is never 0 (a sum of sizes, trip
+    indices and counters >= 0 plus a constant >= 1), for an operand only the data
+    decides (``binary`` pinned those that may raise), and where what it would guard
+    reads a loop's trip index (``lr0 / (1 + decay * t)`` in a loop node's body): a guard
+    on it would make the loop no loop node, and such a number is read in the body (the
+    one left: an unread ``1.0 / (i - k)`` in a loop node's body, issue #17).
+
+        >>> h = 1.5 / SymInt(3, Sym.symbol("s0", "L['k']"))   # (h unread)
+        >>> trace.decisions
+        ["(float((L['k']))) != 0"]
+    """
+    if _data_decided(*operands):
+        return
+    if expr.op in (operator.truediv, operator.floordiv, operator.mod):
+        divisor = operands[1]
+        if not isinstance(divisor, (SymInt, SymFloat)) or _never_zero(divisor):
+            return
+        text, symbols = f"({Expr.of(divisor).runtime()}) != 0", Expr.of(divisor).symbols
+    else:
+        text, symbols = f"({expr.runtime()}) is not None", expr.symbols
+    if any(name.startswith("loop") for name in symbols):
+        return   # (a loop's trip index: see above)
+    record(text, True, symbols, "a number the call computes that may raise (the trace "
+                                "computed it for this call without raising)")
+
+
+def _never_zero(value) -> bool:
+    """An int (or its float) >= 1 for every value of its symbols: a sum of sizes, trip
+    indices and counters >= 0 (``_sum_of_sizes``) plus a constant >= 1."""
+    expr = Expr.of(value)
+    if expr.op is float:
+        expr = expr.args[0]
+    return expr.op == "int" and expr.args[0].const >= 1 and _sum_of_sizes(value)
+
+
+def too_deep(*values) -> bool:
+    """Is an operand's expression ``_MAX_DEPTH`` operators deep (over an unbacked
+    number; ``_MAX_DEPTH_CHANGING`` over changing numbers only)? Then its symbols are
+    pinned (their values constants of the entry; an unbacked number breaks the graph
+    here) and the caller computes on the plain values: a deeper expression would not
+    compile as Python source, which nests at most 200 parentheses (``t = t * c + lr``
+    over 250 coefficients, ``t = t + float(x[i])`` unrolled: "too many nested
+    parentheses" in the glue, the guards or the graph's code)."""
+    depth = max((Expr.of(v).depth for v in values if isinstance(v, (SymInt, SymFloat))),
+                default=0)
+    if depth < _MAX_DEPTH or depth < _MAX_DEPTH_CHANGING and not _unbacked(*values):
+        return False
+    pin(_symbols(*values), f"an expression {_MAX_DEPTH} operators deep")
+    return True
 
 
 def _op_never_raises(fn, a, b) -> bool:
@@ -399,10 +345,14 @@ def _op_never_raises(fn, a, b) -> bool:
     return False
 
 
-# The deepest expression over an unbacked number the graph and the glue compute (a
-# deeper one is pinned, which breaks the graph: an unrolled sum of many converted
-# numbers would not compile as one Python expression)
+# The deepest expression the graph, the guards and the glue compute (``too_deep``: a
+# deeper one is pinned, which breaks the graph for an unbacked number: an unrolled sum
+# of many converted numbers would not compile as one Python expression)
 _MAX_DEPTH = 48
+# ... over changing numbers only (a number pinned is a recompile per value, so only
+# where the source would come near the parser's 200: each operator nests one pair of
+# parentheses, a leaf ``float((s0 + 1))`` two, and a guard or an op's call a few more)
+_MAX_DEPTH_CHANGING = 150
 
 
 def _unbacked(*values) -> bool:
@@ -516,33 +466,12 @@ def choose(fn, values):
     if not all(_is_float(v) and (type(v) is float or isinstance(v, SymFloat))
                for v in values):
         return None
-    if not any(isinstance(v, SymFloat) for v in values):
+    if not any(isinstance(v, SymFloat) for v in values) or too_deep(*values):
         return None
     hint = fn(*(_hint(v) for v in values))
     return SymFloat(hint, Expr.apply(fn, *(Expr.of(v) for v in values)),
                     all(v.integral if isinstance(v, SymFloat) else float(v).is_integer()
                         for v in values))
-
-
-# The functions of ``math`` that return a float for every int or float argument they
-# accept (or raise: ``math.sqrt(-1.0)``, ``math.exp(1e9)``), with how many arguments
-# (``math.log(x)`` and ``math.log(x, base)``).
-_MATH = {getattr(math, name): arity for name, arity in (
-    ("cos", (1,)), ("sin", (1,)), ("tan", (1,)), ("acos", (1,)), ("asin", (1,)),
-    ("atan", (1,)), ("cosh", (1,)), ("sinh", (1,)), ("tanh", (1,)), ("acosh", (1,)),
-    ("asinh", (1,)), ("atanh", (1,)), ("exp", (1,)), ("exp2", (1,)), ("expm1", (1,)),
-    ("log", (1, 2)), ("log2", (1,)), ("log10", (1,)), ("log1p", (1,)), ("sqrt", (1,)),
-    ("cbrt", (1,)), ("fabs", (1,)), ("erf", (1,)), ("erfc", (1,)), ("gamma", (1,)),
-    ("lgamma", (1,)), ("degrees", (1,)), ("radians", (1,)), ("atan2", (2,)),
-    ("hypot", (2,)), ("copysign", (2,)), ("fmod", (2,)), ("pow", (2,)),
-) if hasattr(math, name)}
-
-
-def _sum(*values):
-    return sum(values)
-
-
-_sum.__name__ = "sum"
 
 
 def total(values):
@@ -555,7 +484,8 @@ def total(values):
     Example: ``sum([w0, w1, w2])`` of a fresh list of floats is
     ``SymFloat(1.5, sum((s0, s1, s2)))``."""
     if not any(isinstance(v, SymFloat) for v in values) or \
-            not all(type(v) in (int, float, bool) or isinstance(v, SymFloat) for v in values):
+            not all(type(v) in (int, float, bool) or isinstance(v, SymFloat) for v in values) \
+            or too_deep(*values):
         return None
     hint = sum(_hint(v) for v in values)
     return SymFloat(hint, Expr.apply(_sum, *(Expr.of(v) for v in values)),

@@ -96,8 +96,11 @@ class ShapeEnv:
     @trace.setter
     def trace(self, trace: Trace | None) -> None:
         """(Set by ``convert`` around the trace.) Its decisions and pins learn where
-        they were made from ``locate``."""
+        they were made from ``locate``; for a backend of static shapes, a changing int
+        it needs as a size is pinned (``sizes.as_size``)."""
         self._trace = trace
+        if trace is not None:
+            trace.static_shapes = self.dynamic.static_shape_ints
         if trace is not None and self.locate is not None:
             trace.locate = self.locate
 

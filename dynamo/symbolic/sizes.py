@@ -368,6 +368,7 @@ class Trace:
         # ints the graph computes from unbacked sizes (``ui0``) -> a value they are never
         # below (``max(len(kept), 1)``: 1), so ``7 / max(n, 1)`` cannot divide by zero
         self.floors: dict[str, int] = {}
+        self.static_shapes = False   # the backend takes none: ``as_size`` pins (#16)
 
     def note(self, key: str, why: str) -> None:
         """Remember the first place (and reason) that learned ``key``."""
@@ -480,10 +481,9 @@ def as_size(symbols, why: str, least: int = 2) -> None:
     far was only a value (``Trace.numbers``: no range guard) gets the guard ``>= 2``
     where its hint is 2 or more, and is pinned otherwise (for this entry only: a
     counter from 0 that later shapes an array still costs two recompiles, not one per
-    call). Sizes, and numbers already sized or pinned, are left as they are.
-    ``least=1`` (a slice bound, ``obs_buf[:size]``: ``ShapeEnv._slice_bounds_only``)
-    sizes one at 1 too, guarded ``>= 1`` (``Trace.least``); a later use that needs
-    ``least=2`` pins it there.
+    call); for a backend of static shapes (``Trace.static_shapes``) always pinned.
+    Sizes, numbers already sized or pinned, are left as they are. ``least=1`` (a slice
+    bound, ``obs_buf[:size]``) sizes one at 1 too, guarded ``>= 1`` (``Trace.least``).
 
         >>> with recording() as trace:
         ...     trace.numbers["s0"] = ("L['t']", 1)
@@ -498,7 +498,7 @@ def as_size(symbols, why: str, least: int = 2) -> None:
         hint = trace.numbers[name][1]
         if name in trace.pins or (name in trace.sized and hint >= least):
             continue
-        if hint >= min(least, 2):
+        if hint >= min(least, 2) and not trace.static_shapes:
             trace.sized.add(name)
             trace.note(f"sized {name}", why)
             if hint < 2:

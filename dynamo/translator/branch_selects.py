@@ -62,6 +62,7 @@ from ..variables import ArrayVariable, ConstantVariable
 from ..variables.iteration import BranchChoiceVariable
 from ..variables.size_values import size_flag
 from .base import TranslatorBase
+from .exit_flags import exit_flag, joins_bools
 from .loop_body_state import Counters, dead_after
 from .loop_exits import names
 from .loop_facts import WatchedLocals, same_constant
@@ -467,21 +468,24 @@ def _check_nodes(tx, before: set) -> None:
 
 
 def _join(tx, entry: _State, flag, if_true: _Way, if_false: _Way, join: int,
-          before: set, error: Unsupported) -> None:
+          before: set, error: Unsupported, bools: bool = False) -> None:
     """The frame's state at the join: each name and stack slot the ways agree on, or
-    a ``branch_select`` of the two arrays; where both return, the value returned."""
+    a ``branch_select`` of the two arrays; where both return, the value returned.
+    ``bools``: ``True`` one way and ``False`` the other join too (a loop's exit,
+    ``exit_flags``)."""
     if if_true.returns != if_false.returns:
         raise NotASelect("one way returns, the other does not")
     if if_true.returns:
         entry.restore(tx)
         tx.result = _one_value(tx, flag, if_true.result, if_false.result,
-                               {"error": error}, before)
+                               {"error": error, "bools": bools}, before)
         return
     if len(if_true.stack) != len(if_false.stack):
         raise NotASelect("the ways leave different stacks")
     tx.locals.update({**if_true.locals, **if_false.locals})   # (every name, for dead_after)
     dead = dead_after(tx, join)
-    merged: dict = {"error": error}   # (the if's break: where a chosen value is needed)
+    # (the if's break: where a chosen value is needed)
+    merged: dict = {"error": error, "bools": bools}
     entry.restore(tx)
     tx.locals.clear()
     for name in {**if_true.locals, **if_false.locals}:
@@ -508,6 +512,10 @@ def _one_value(tx, flag, a, b, merged: dict, before: set, name: str | None = Non
         return chosen
     if BranchChoiceVariable.joins(a, b):
         return _chosen(tx, flag, a, b, merged, before)
+    if merged.get("bools") and joins_bools(a, b):   # (``converged = True; break``)
+        chosen = exit_flag(tx, flag, a, merged, before)
+        if chosen is not None:
+            return chosen
     kind = number_kind(a, b)
     if kind is not None:   # (a counter kept per element: ``if v > t: total += 1``)
         key = ("number", id(a), id(b))

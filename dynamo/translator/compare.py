@@ -24,6 +24,8 @@ Example::
 
 from __future__ import annotations
 
+import contextlib
+import threading
 import types
 
 from dynamo.guards import AttrSource
@@ -247,9 +249,11 @@ def _builtin_method(tx, op: str, owner: type, x: Variable, y: Variable) -> Varia
         return _not_implemented()   # the C code checks the other operand's type first
     xs, ys = _items(x), _items(y)
     if owner in (list, tuple) and xs is not None and ys is not None:
-        return _compare_sequences(tx, op, xs, ys)
+        with _comparing(x, y):
+            return _compare_sequences(tx, op, xs, ys)
     if owner is dict and isinstance(x, DictVariable) and isinstance(y, DictVariable):
-        return _compare_dicts(tx, op, x, y)
+        with _comparing(x, y):
+            return _compare_dicts(tx, op, x, y)
     if owner in _SET_LIKE:   # sets and set-like views of constants: CPython's own code
         real_x, real_y = real_set_operand(tx, x), real_set_operand(tx, y)
         if real_x is not None and real_y is not None:
@@ -257,6 +261,26 @@ def _builtin_method(tx, op: str, owner: type, x: Variable, y: Variable) -> Varia
     needs_deferred_value(x, y)   # float(x) > 0: the conversion's own break
     raise Unsupported(f"comparison {SYMBOL[op]} of {x.describe()} and {y.describe()}",
                       "Python compares these values when the program runs.")
+
+
+_OPEN = threading.local()   # .pairs: (id(x), id(y)) of the comparisons in progress
+
+
+@contextlib.contextmanager
+def _comparing(x: Variable, y: Variable):
+    """Compare the containers ``x`` and ``y`` item by item. Met again inside their own
+    comparison (``a == b`` of two lists that each hold themselves), Python recurses until
+    it raises RecursionError; so did the translator (an internal error): now the
+    comparison runs when the program runs, and raises there."""
+    pairs = _OPEN.__dict__.setdefault("pairs", set())
+    key = (id(x), id(y))
+    if key in pairs:
+        raise Unsupported("comparing containers that hold themselves (RecursionError)")
+    pairs.add(key)
+    try:
+        yield
+    finally:
+        pairs.discard(key)
 
 
 def _compare_sequences(tx, op: str, xs: list, ys: list) -> Variable:

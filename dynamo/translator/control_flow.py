@@ -20,6 +20,7 @@ from ..variables.iterators import take
 from ..variables.size_values import SizeTruthVariable
 from .branch_selects import SELECTED, truth_or_select
 from .break_before import iterable_needs_its_length
+from .compared_tests import reason_of, tested
 from .per_trip_lists import HINT as PER_TRIP_HINT
 from .per_trip_lists import builds_list_per_trip
 from .size_and_or import copied_operand, short_circuit
@@ -113,7 +114,8 @@ class ControlFlow:
         pass
 
     def jump_if(self, inst, when: bool):
-        value = self.pop()
+        popped = self.pop()
+        value = tested(popped)   # np.array_equal's bool: the graph's 0-d bool
         if while_loop_node(self, inst, value, when):   # a while loop's test on an array
             return
         if chain_jump(self, inst, value):   # ``lo <= len(a) <= hi``: one graph bool
@@ -123,7 +125,8 @@ class ControlFlow:
         try:
             taken = value.truth(self) == when
         except Unsupported as e:   # a check stays in the graph where it can, an `if`
-            truth = truth_or_select(self, inst, value, e)   # that chooses a value too
+            truth = truth_or_select(self, inst, value,   # that chooses a value too
+                                    reason_of(popped, e))
             if truth is SELECTED:   # (both ways traced: the trace is at their join)
                 return
             taken = truth == when

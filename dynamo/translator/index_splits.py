@@ -66,6 +66,7 @@ from .loops import LoopScope, SymbolicRest, rest_of, trip_count
 from .nested_loops import enclosing_symbols, kind_of, unwatched
 from .picked_numbers import Picked
 from .promoted_floats import check_promoted
+from .segment_hints import running_hints
 from .split_quotients import (
     affine_compare,
     definitions,
@@ -434,7 +435,9 @@ class IndexSplits:
         scope.count_one, scope.offset = count_one, offset
         scope.picks_numbers = plain
         scope.exit_index = None if last else inst.index
-        scope.trace_body()
+        with running_hints(self.output, trip_count(seg),   # (segment_hints.py)
+                           lambda: trip_region(self.output.loop_scope)):
+            scope.trace_body()
         if not plain:
             check_promoted(scope, scope.promoted)
         with unwatched(self.locals):   # (nested: the outer body's locals)

@@ -92,7 +92,7 @@ def while_true_break(insts, inst, leaves) -> tuple | None:
 
 
 def while_counter_break(insts, inst) -> tuple | None:
-    """``(start, exit, head, negate, back, counter_at, test, leave)`` where the conditional
+    """``(start, exit, head, negate, back, counter_at, test, leave, exits)`` where the conditional
     jump ``inst`` is ``if <test>: break`` in a ``while it < maxit:`` loop, followed by
     more code ``B`` (which steps the counter) up to the loop's counter test again::
 
@@ -109,7 +109,10 @@ def while_counter_break(insts, inst) -> tuple | None:
     ``B`` ends (the counter test after it), ``back``: the jump back, ``test``: the
     counter test (``while_counters.CounterTest``); the ``break`` goes to the loop's
     exit (3.11 jumps there; 3.12+ copy the code after the loop, ``code_tail``, there: its
-    instructions are ``leave``, which may read the counter). None for other jumps."""
+    instructions are ``leave``, which may read the counter). ``exits``: None, or where
+    the ``break``'s branch runs code of its own (``while_exit_code``: ``if c: return
+    E``, ``if c: done = True; break``), ``(at, end, join)``: ``E``'s start, the loop's
+    end and where the ways meet, for ``loop_returns``. None for other jumps."""
     if inst.target is None or inst.target <= inst.index:
         return None
     fall = inst.index + 1
@@ -126,13 +129,45 @@ def while_counter_break(insts, inst) -> tuple | None:
             leave += 1
         out = insts[leave]
         if out.name in ("JUMP_FORWARD", "JUMP") and out.target == exit_:
-            return go_on, exit_, head, negate, back, counter_at, test, frozenset()
+            return go_on, exit_, head, negate, back, counter_at, test, frozenset(), None
         if code_tail(insts, leave) == code_tail(insts, exit_) is not None:
             end = next(i.index for i in insts[leave:] if i.name in ("RETURN_VALUE",
                                                                      "RETURN_CONST"))
             return go_on, exit_, head, negate, back, counter_at, test, \
-                frozenset(range(leave, end + 1))
+                frozenset(range(leave, end + 1)), None
+        exits = while_exit_code(insts, leave, exit_)
+        if exits is not None:
+            return go_on, exit_, head, negate, back, counter_at, test, \
+                frozenset(range(leave, exits[1] + 1)), (leave, exit_, exits[0])
     return None
+
+
+def while_exit_code(insts, leave: int, exit_: int) -> tuple | None:
+    """``(join, last)`` where the ``break``'s branch of a ``while`` loop (from ``leave``,
+    the loop's exit at ``exit_``) runs code of its own, ``E``, straight code to
+    ``last``: a ``return`` where the code after the loop is straight code to a
+    ``return`` too (``join`` None; 3.12+ copy a short tail after ``E; break`` so),
+    or a jump to ``exit_`` (``join`` ``exit_``: 3.11's ``done = True; break``).
+    None for other code (``loop_returns`` joins the two ways).
+
+    >>> # 3.11: 182 LOAD_FAST x_new ... BUILD_TUPLE; RETURN_VALUE (E)
+    >>> #       222 LOAD_FAST x; LOAD_FAST maxit; BUILD_TUPLE; RETURN_VALUE (T)
+    >>> while_exit_code(insts, index of 182, index of 222) -> (None, index of 194)
+    """
+    for j in range(leave, min(len(insts), leave + _MAX_EXIT)):
+        inst = insts[j]
+        if inst.name in _RETURNS:
+            return (None, j) if code_tail(insts, exit_) is not None else None
+        if inst.name in ("JUMP_FORWARD", "JUMP") and inst.target == exit_ and j > leave:
+            return exit_, j
+        if inst.target is not None or inst.name.startswith(("RAISE", "RERAISE")):
+            return None
+    return None
+
+
+# (the instructions the code before a ``break`` may have, at most: it is traced on
+# every call, for both ways, as ``loop_returns``' ``_MAX_EXIT``)
+_MAX_EXIT = 200
 
 
 def _counter_after(insts, go_on: int, before: int) -> tuple | None:

@@ -30,6 +30,12 @@ on" (NaN too: ``nan < tol`` is False). ``B``'s node's results are seen only on
 ``T``'s way (on ``E``'s it ran no trip), so only ``T``'s reads count for it
 (``WhileScope.finish``: ``x = x_new`` is a shift though ``E`` returns ``x_new``).
 
+The same for ``while it < maxit: A; if <test>: return E; B; it += 1`` (the ``while``
+counter shape, ``loop_exits.while_exit_code``: no iterator to pop). Where the ways
+leave the two Python bools (``converged = True; break``) the value is the last
+test's truth, a bool the glue makes (``exit_flags``); a ``print`` in a way (with
+``config.defer_prints``) is replayed on the way taken only (``exit_prints``).
+
 Exact where each way is straight code (``exit_code_at``) that only computes
 (``branch_selects._check_nodes``: no write, draw, print, loop or warning; the
 untaken way's ops run too, under the graph's floating-point guard, which reruns the
@@ -57,9 +63,9 @@ from .branch_selects import (
     _check_nodes,
     _join,
     _one_value,
-    _State,
     _trace_way,
 )
+from .exit_prints import ExitState, only_on_ways
 from .loop_exits import code_tail
 from .loop_facts import NotALoopNode
 from .loop_shape_names import unsupported_for_break
@@ -147,10 +153,12 @@ def run_exit_code(tx, scope, loop) -> int:
     if flag is None:
         raise NotALoopNode("the loop's exit test is no number or bool")
     before = set(out.graph.nodes)
-    with_iterator = _State.of(tx)
-    iterator = tx.stack.pop()
-    without = _State.of(tx)
-    tx.stack.append(iterator)
+    # (``ExitState``: a way may print, on the way taken only: ``exit_prints``)
+    with_iterator = without = ExitState.of(tx)
+    if scope.for_iter is not None:   # (a ``while`` loop's exit has no iterator to pop)
+        iterator = tx.stack.pop()
+        without = ExitState.of(tx)
+        tx.stack.append(iterator)
     join = scope.join
     error = Unsupported("the value a loop with code at its exit leaves")
     # (both ways' ops run when the graph runs: a later write, draw or warning, which a
@@ -159,17 +167,23 @@ def run_exit_code(tx, scope, loop) -> int:
     restart = _unrolled(tx, scope.inst)
     try:
         exits = _trace_way(tx, with_iterator, scope.after, join)
+        # (where each way's prints start and end: ``with_iterator`` may be ``without``)
+        first, printed = with_iterator.printed, len(out.side_effects.prints)
         ends = _trace_way(tx, without, scope.ends, join)
         _check_nodes(tx, before)
         # (the loop goes on where the test's truth is ``scope.keep``: the exit's way
         # is the other truth)
         if_true, if_false = (ends, exits) if scope.keep else (exits, ends)
+        only_on_ways(tx, flag, [(not scope.keep, first, printed),
+                                (scope.keep, printed, len(out.side_effects.prints))],
+                     before)
         if join is not None:
-            _join(tx, without, flag, if_true, if_false, join, before, error)
+            _join(tx, without, flag, if_true, if_false, join, before, error, bools=True)
         else:
             without.restore(tx)
+            # (``bools``: ``converged = True`` one way, ``False`` the other: ``exit_flags``)
             tx.result = _joined(tx, flag, if_true.result, if_false.result,
-                                {"error": error}, before)
+                                {"error": error, "bools": True}, before)
     except NotASelect as e:
         # (the shape's name first: the break's hint is that shape's rewrite)
         shape = unsupported_for_break(tx, scope.inst) or "the loop runs code at its exit"

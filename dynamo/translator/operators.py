@@ -17,6 +17,7 @@ from ..variables.polynomials import Poly1dVariable, poly1d_operator, poly1d_unar
 from ..variables.size_values import SizeTruthVariable, size_operator, truth_not, truth_numbers
 from . import compare
 from .branch_selects import SELECTED, truth_or_select
+from .compared_tests import jump_next, reason_of, tested
 from .number_compares import is_deferred_bool
 from .quotients import quotient_use
 from .raising_checks import as_a_check, size_check
@@ -105,12 +106,17 @@ class Operators:
         return negated if negated is not None else negated_truth(self, value)
 
     def TO_BOOL(self, inst):  # 3.13
-        value = self.pop()    # (a while loop's test on an array: the jump decides)
+        value = popped = self.pop()   # (a while loop's test on an array: the jump decides)
+        if jump_next(self.info.insts, self.ip):   # np.allclose's bool: the graph's
+            value = tested(value)                 # 0-d bool, which the jump tests
         if tests_loop_next(self, value) or self._negated_after(value) or \
                 self._and_or_after(value):
             self.push(value)    # (``not (n > 0)``: UNARY_NOT makes the graph's bool;
             return              # ``n > 0 and m > 0``: the jump does, size_and_or.py)
-        truth = self._truth_at(inst, value)
+        try:
+            truth = value.truth(self)
+        except Unsupported as e:   # (``_truth_at``, with np.allclose's own reason)
+            truth = truth_or_select(self, inst, value, reason_of(popped, e))
         if truth is not SELECTED:
             self.push(ConstantVariable(truth))
 

@@ -48,9 +48,10 @@ the body of one that carries the number carries the outer trip's value on
 again) and adds its steps over all its trips to the outer node's
 (``leave_picked``), whose bounds cover them (an inner count that changes with the
 outer trip: no node); each plain segment of a split loop (the plan "split" keeps
-the ``Picked`` locals next to its conditions, ``IndexSplits.split_node``). A
-triangular segment and a ``while`` loop (whose body tries no select) keep the
-break.
+the ``Picked`` locals next to its conditions, ``IndexSplits.split_node``); a
+``while`` node (its ``picked``, apart from the counters its body reads; a counter's
+bounds over its bound on the trips, ``picked_bounds``: none, no node). A triangular
+segment keeps the break.
 
 Example::
 
@@ -176,6 +177,13 @@ def join_per_trip(tx, name, a: Variable, b: Variable, select) -> Variable | None
     return PickedNumberVariable(chosen, kind) if isinstance(chosen, ArrayVariable) else None
 
 
+def _plan_of(scope) -> dict:
+    """The planned counters of ``scope`` with its picked locals: a ``for`` node's
+    ``counters`` hold both; a ``while`` node keeps its picked ones apart (``picked``:
+    its ``counters`` are those its body reads as ``i0 + step * trip``)."""
+    return {**scope.counters, **getattr(scope, "picked", {})}
+
+
 def _ask_to_carry(tx, scope, name, kind) -> None:
     """Raise ``Counters`` (the loop's attempt starts over, ``name`` carried) where
     ``name`` is a local of the loop's own frame that held a number of ``kind`` at the
@@ -190,13 +198,14 @@ def _ask_to_carry(tx, scope, name, kind) -> None:
         return
     plan = tx.loop_plan(scope.inst)
     # (a split loop's segments: each carries it, ``IndexSplits.split_node``)
-    if plan is not None and plan.kind not in ("counters", "split") or name in scope.counters:
+    if plan is not None and plan.kind not in ("counters", "split") or \
+            name in _plan_of(scope):
         return
     entry = scope.entry_locals.get(name)
     if entry is None or _kind(entry) is not kind or \
             not tx.output.shape_env.dynamic.unbacked:
         return
-    raise Counters({**scope.counters, name: Picked(kind)})
+    raise Counters({**_plan_of(scope), name: Picked(kind)})
 
 
 def picked_binary(tx, name: str, a: Variable, b: Variable) -> Variable | None:
@@ -232,7 +241,7 @@ def carry_picked(scope) -> set[str]:
     frame's graph, which ``_enter`` then carries as a slot; their names."""
     tx = scope.tx
     scope.picked_entry = {}
-    for name, step in scope.counters.items():
+    for name, step in _plan_of(scope).items():
         if not isinstance(step, Picked):
             continue
         value = tx.locals.get(name)
@@ -252,7 +261,7 @@ def carry_picked(scope) -> set[str]:
 def enter_picked(scope) -> None:
     """As the body's trace begins: each carried local as a ``PickedNumberVariable`` of
     its slot's placeholder."""
-    for name, step in scope.counters.items():
+    for name, step in _plan_of(scope).items():
         if isinstance(step, Picked):
             scope.tx.locals[name] = PickedNumberVariable(scope.tx.locals[name], step.kind)
 
@@ -262,7 +271,7 @@ def leave_picked(scope) -> None:
     scalar back in its place, and the counters' bounds checked before the node."""
     tx = scope.tx
     nested_steps = 0
-    for name, step in scope.counters.items():
+    for name, step in _plan_of(scope).items():
         if not isinstance(step, Picked):
             continue
         value = tx.locals.get(name)
@@ -273,17 +282,41 @@ def leave_picked(scope) -> None:
         steps = scope.picked_steps
         if steps and isinstance(scope.picked_entry[name], PickedNumberVariable):
             # nested: the outer node's bounds take this node's steps, all its trips
-            if type(scope.trips) is not int:
+            # (a ``while`` node's trips are the data's: no such number)
+            if type(scope.trips) is not int or hasattr(scope, "picked"):
                 raise NotALoopNode(f"the counter {name!r} steps a changing number of "
                                    "times per outer trip")
             nested_steps = scope.trips * steps
-        elif steps:
-            start = scope.picked_entry[name].value
-            for bound in (start + scope.trips * steps, start - scope.trips * steps):
-                if _scalar(tx, ConstantVariable(bound), int) is None:
-                    raise NotALoopNode(f"the counter {name!r} has no int64 bound")
+        elif steps and not hasattr(scope, "picked"):   # (a while node: ``picked_bounds``)
+            _check_bounds(scope, name, scope.trips, steps)
     if nested_steps:
         scope.parent.picked_steps += nested_steps
+
+
+def _check_bounds(scope, name: str, trips: int, steps: int) -> None:
+    """The counter ``name``'s values over ``trips`` trips of at most ``steps`` each,
+    ``v0 +- trips * steps``, made int64 before the node (each may raise: then the
+    frame's own code runs)."""
+    start = scope.picked_entry[name].value
+    for bound in (start + trips * steps, start - trips * steps):
+        if _scalar(scope.tx, ConstantVariable(bound), int) is None:
+            raise NotALoopNode(f"the counter {name!r} has no int64 bound")
+
+
+def picked_bounds(scope) -> None:
+    """A ``while`` node's picked counters (``count += 1`` under an ``if`` on data): their
+    bounds over the node's bound on its trips (``it < maxit``, plus the one more run of
+    the code after a ``break``'s test), which it knows only once its test is read; with
+    no such bound a counter is no node (its int64 could overflow where Python's int
+    does not)."""
+    if not scope.picked or not scope.picked_steps:
+        return
+    if type(scope.bound) is not int:
+        raise NotALoopNode("a number picked per trip is stepped in a while loop with no "
+                           "bound on its trips (and it < maxit)")
+    for name in scope.picked:
+        if not isinstance(scope.picked_entry.get(name), PickedNumberVariable):
+            _check_bounds(scope, name, scope.bound + 1, scope.picked_steps)
 
 
 def exit_picked(scope) -> None:
@@ -291,7 +324,7 @@ def exit_picked(scope) -> None:
     node's result (``int()``/``float()``; an unbacked number where the graph takes
     them)."""
     tx = scope.tx
-    for name, step in scope.counters.items():
+    for name, step in _plan_of(scope).items():
         if isinstance(step, Picked) and \
                 isinstance(scope.picked_entry.get(name), PickedNumberVariable):
             # (nested: the outer trip's number again, the node's result its scalar)

@@ -50,10 +50,12 @@ def while_loop_node(tx, inst, value, when: bool) -> bool:
             scope = WhileScope(tx, inst, value, start, exit_, head, keep=when != negate,
                                test=test)
         elif broken[0] == "while counter":   # ``loop_exits.while_counter_break``
-            start, exit_, head, negate, back, counter_at, test, leave = broken[1:]
+            start, exit_, head, negate, back, counter_at, test, leave, exits = broken[1:]
             scope = WhileScope(tx, inst, value, start, exit_, head, keep=when != negate,
                                test=test)
             scope.back, scope.counter_at, scope.leave = back, counter_at, leave
+            if exits is not None:   # (``if c: return E``: ``loop_returns``)
+                scope.after, scope.ends, scope.join = exits
         elif broken[0] == "while True":      # code after the test (``loop_exits``)
             start, exit_, head, negate, back, leave = broken[1:]
             scope = WhileScope(tx, inst, value, start, exit_, head, keep=when != negate)

@@ -24,6 +24,7 @@ from .. import ops
 from ..graph import Graph
 from ..symbolic import SymInt
 from ..variables import ArrayVariable, ConstantVariable
+from .compared_tests import tested
 from .counter_bounds import CounterBounds
 from .loop_body_state import Counters, dead_after
 from .loop_exits import AtItem, names, needs_tail, stored_in, tail_graph, tail_outputs
@@ -36,6 +37,7 @@ from .loop_facts import (
     same_int,
 )
 from .loops import LoopScope, node_numbers
+from .picked_numbers import carry_picked, enter_picked, exit_picked, leave_picked, picked_bounds
 from .spent_counter_tests import spent_tests
 from .while_clocks import Clock, clock_bound, clock_of, clock_value, read_clock_of
 from .while_counters import CounterTest, carried_shape, only_stepped
@@ -47,6 +49,7 @@ from .while_trip import (
     check_use,
     counter_at,
     counter_read,
+    planned_picks,
     unbind,
 )
 
@@ -94,8 +97,11 @@ class WhileScope(CounterBounds, LoopScope):
     the trips too, and after the loop a clock is ``dt`` added ``taken`` times.
     """
 
-    # (a select in a while loop's body: not tried, the body's test is such a jump too)
-    selects_in_body = False
+    # (a select in a while loop's body: tried for every jump but the loop's own test,
+    # which the body's trace stops at, ``_at_test``; numbers it picks per trip are
+    # carried as NumPy scalars, ``picked``: ``picked_numbers``)
+    selects_in_body = True
+    picks_numbers = True
 
 
     def __init__(self, tx, inst, cond, start: int, exit_: int, head: int, keep: bool,
@@ -139,7 +145,10 @@ class WhileScope(CounterBounds, LoopScope):
         self.counters = {}
         self.facts = []
         self.body = Graph()
-        self._enter(set(), exit_)
+        # (numbers an ``if`` on data picks per trip, found by an earlier attempt:
+        # carried as scalars though no trip reads them first, ``picked_numbers``)
+        self.picked = planned_picks(tx.loop_plan(inst))
+        self._enter(set() - carry_picked(self), exit_)
 
     def for_break(self, after: int, for_iter: int, rest: range, back: int,
                   ends: tuple | None = None) -> None:
@@ -198,6 +207,7 @@ class WhileScope(CounterBounds, LoopScope):
         frame_locals = tx.locals      # (the same dict again afterwards: others hold it)
         if self.counters:   # (the trip first: the body is ``(trip, *carried, *free)``)
             bind_counters(self, frame_locals)
+        enter_picked(self)
         for v in self.slots:
             p = self.body.placeholder(names.get(id(v), v.node.name), meta={
                 "array": v.meta, "loop_outer": v.node, "carried": True})
@@ -239,7 +249,7 @@ class WhileScope(CounterBounds, LoopScope):
             self._leave_body(tx, frame_locals)
             self._forget_body_sizes()
             unbind(self)
-        self.cond_end = tx.pop()
+        self.cond_end = tested(tx.pop())   # (np.array_equal's bool: the graph's 0-d bool)
         if not isinstance(self.cond_end, ArrayVariable) or self.cond_end.meta.ndim != 0:
             raise NotALoopNode("the test at the end of the body is no 0-d array")
 
@@ -427,6 +437,7 @@ class WhileScope(CounterBounds, LoopScope):
 
     def finish(self) -> None:
         tx, out = self.tx, self.output
+        leave_picked(self)     # (numbers picked per trip: their scalars, as slots)
         self._check_effects()
         holders = self._holders()
         # the code after the test, again where the range runs out (``loop_exits``)
@@ -472,6 +483,7 @@ class WhileScope(CounterBounds, LoopScope):
             if self.counter_at is not None:
                 self._counter_in_tail()
         check_int_range(self)
+        picked_bounds(self)    # (a picked counter's int64 range over the bound)
         # a loop variable or a counter read after the loop: from the number of trips,
         # a size read off the node
         dead = self._dead_after()
@@ -515,12 +527,16 @@ class WhileScope(CounterBounds, LoopScope):
                 final[k] = ArrayVariable(node, self.slots[k].meta)
         ran = None
         if tail:
-            ran = self._tail(loop, final, outputs, self.counter_at is not None and
+            # (a counter B steps: B's one more run counts, for a ``while`` counter and
+            # where a ``for`` loop's range ran out alike: k += 1 after the test)
+            ran = self._tail(loop, final, outputs, (self.counter_at is not None or
+                                                    self.for_iter is not None) and
                              bool(counters))
         elif self.counter_at is not None and counters:
             raise NotALoopNode("a counter read after the loop that the code after the "
                                "break's test does not step")
         self._set_state(holders, final)
+        exit_picked(self)      # (the glue's int()/float() of each picked scalar)
         self._own_fresh_sizes()
         if count:    # the value after u trips: rest[u - 1], or as it was for none
             node = out.graph.call("getitem", (loop, len(metas)), meta={

@@ -39,6 +39,7 @@ from ..symbolic import Sym, SymInt
 from ..tree import tree_leaves
 from ..variables import ConstantVariable
 from .loop_facts import NotALoopNode, is_slice
+from .picked_numbers import Picked
 from .while_clocks import MAX_READ_CLOCK_TRIPS, Clock, ClockTable, clock_at
 
 # the meta key of a ``while_loop`` body's trip input (a ``fori_loop``'s is
@@ -55,8 +56,19 @@ PINNED = (": a counter read in the body is a node only as a number in elementwis
 
 
 def planned_counters(plan) -> dict:
-    """The counters an earlier attempt found (a "counters" break point), else none."""
-    return dict(plan.counters) if plan is not None and plan.kind == "counters" else {}
+    """The counters an earlier attempt found (a "counters" break point), else none;
+    not the numbers an ``if`` picks per trip (``planned_picks``)."""
+    if plan is None or plan.kind != "counters":
+        return {}
+    return {n: s for n, s in plan.counters.items() if not isinstance(s, Picked)}
+
+
+def planned_picks(plan) -> dict:
+    """The locals an earlier attempt found picked per trip by an ``if`` on data
+    (``count += 1``, ``best = v``: ``picked_numbers``), carried as NumPy scalars."""
+    if plan is None or plan.kind != "counters":
+        return {}
+    return {n: s for n, s in plan.counters.items() if isinstance(s, Picked)}
 
 
 def counter_read(old, var, step, first: str | None) -> bool:

@@ -22,10 +22,10 @@ Example::
 The modules are layered; each imports only the ones before it (``tests/
 test_import_graph.py`` checks it):
 
-    base < constant < sequences < sets < set_displays < dicts < named_tuples
+    base < constant < sequences < data_tuples < sets < set_displays < dicts < named_tuples
          < container_ops < iterators < first_key_iterators
          < ndindex < functions < folding < library_names < loop_exit_tests < layout_flags
-         < graph_numbers < arrays < size_values < stacked_lists < trip_rows < formatted
+         < graph_numbers < loop_ints < arrays < size_values < stacked_lists < trip_rows < formatted
          < formatted_calls
          < linspace_step < polynomials < number_casts < library_calls
          < dask_arrays < errstate
@@ -51,6 +51,7 @@ from .arrays import ArrayMethodVariable, ArrayVariable
 from .base import NULL, NullVariable, Variable
 from .builder import wrap
 from .constant import BuiltinVariable, ConstantVariable
+from .data_tuples import DataTupleVariable
 from .dicts import DictVariable, DictViewVariable
 from .functions import (
     BaseFunctionVariable,
@@ -76,7 +77,8 @@ from .super_lookup import SuperVariable
 
 __all__ = [
     "NULL", "ArrayMethodVariable", "ArrayVariable", "BaseFunctionVariable", "BuiltinVariable",
-    "CellVariable", "ClassVariable", "ConstantVariable", "DictVariable", "DictViewVariable",
+    "CellVariable", "ClassVariable", "ConstantVariable", "DataTupleVariable", "DictVariable",
+    "DictViewVariable",
     "GeneratorVariable", "IteratorVariable", "LibraryFunctionVariable", "ListVariable",
     "ModuleVariable", "NamedTupleVariable", "NestedFunctionVariable", "NullVariable",
     "ObjectVariable", "PartialVariable",

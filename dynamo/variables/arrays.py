@@ -36,6 +36,7 @@ from .graph_numbers import as_graph_number
 from .iterators import IteratorVariable, advanced
 from .layout_flags import flags_of
 from .loop_exit_tests import _tests_loop_exit, _why_no_loop_node
+from .loop_ints import loop_int_operands
 from .sequences import SliceVariable, TupleVariable
 
 # Array attributes that read layout or memory: a graph cannot reproduce them.
@@ -355,6 +356,7 @@ def call_library(tx, op, adapter, args: list, kwargs: dict, kind: str | None = N
     # (float(loss) as an operand: a number the graph reads when it runs, graph_numbers.py)
     args = [as_graph_number(tx, a) for a in args]
     kwargs = {k: as_graph_number(tx, v) for k, v in kwargs.items()}
+    args = loop_int_operands(tx.output, op, args)   # int(np.argmin(c)) in a loop body
     try:
         args, kwargs = adapter(tuple(args), dict(kwargs))
     except ops.MetaError as e:   # (a call form the op does not model: np.maximum(a, b, c))

@@ -111,6 +111,11 @@ class DequeVariable(Variable):
             where = tx.output.location()
             guards.add(Guard(source, LENGTH, len(value),
                              note=_item_by_item_note(where, value)))
+            if value.maxlen is not None and len(value) < value.maxlen:   # (filling_deques)
+                tx.output.filling_deques[source] = (value.maxlen, len(value),
+                                                    _holds_arrays(value), var)
+            elif value.maxlen is not None:
+                tx.output.full_deques.add(source)
             policy = tx.output.shape_env.dynamic
             if rebuildable and policy.is_changing_length(source, value):
                 # a window that slides (rewards appended, the oldest dropped): its
@@ -456,11 +461,15 @@ def _item_by_item_note(where: str, value: collections.deque) -> str:
         'read at agent.py:12; a deque read item by item ...'
     """
     note = f"read at {where}" if where else ""
-    if value.maxlen is None or len(value) >= value.maxlen or \
-            not any(type(v) is np.ndarray or type(v) is tuple and
-                    any(type(i) is np.ndarray for i in v) for v in value):
+    if value.maxlen is None or len(value) >= value.maxlen or not _holds_arrays(value):
         return note
     return (f"{note}; a deque read item by item: an entry per length while it fills to "
             f"maxlen={value.maxlen}. To compile once, read the arrays whole "
             f"(np.stack(d) or np.mean(d, axis=0) of the deque itself, not of a "
             f"comprehension or list(d)) or keep a preallocated ring buffer array")
+
+
+def _holds_arrays(value: collections.deque) -> bool:
+    """Does the deque hold an ndarray (or a tuple with one: ``(obs, reward)``)?"""
+    return any(type(v) is np.ndarray or type(v) is tuple and
+               any(type(i) is np.ndarray for i in v) for v in value)

@@ -251,7 +251,14 @@ class DictVariable(Variable):
         def build(var):
             return "{" + ", ".join(f"{cg.const(k)}: {cg.value(v)}"
                                    for k, v in var.items.items()) + "}"
+        if cg.holds_itself(self):   # (d["me"] = d): made empty, filled once it exists
+            return cg.mutable(self, lambda v: "{}", lambda temp: self.fill(cg, temp))
         return cg.mutable(self, build)
+
+    def fill(self, cg, temp: str) -> None:
+        """The glue's stores of the items into the rebuilt dict ``temp``, in order."""
+        for k, v in self.items.items():
+            cg.lines.append(f"{temp}[{cg.const(k)}] = {cg.value(v)}")
 
 
 
@@ -321,4 +328,7 @@ class DefaultDictVariable(DictVariable):
             items = ", ".join(f"{cg.const(k)}: {cg.value(v)}" for k, v in var.items.items())
             return f"__import__('collections').defaultdict({cg.value(var.factory())}, " \
                    f"{{{items}}})"
+        if cg.holds_itself(self):   # made empty (its factory first), filled once it exists
+            return cg.mutable(self, lambda v: "__import__('collections').defaultdict("
+                              f"{cg.value(v.factory())})", lambda temp: self.fill(cg, temp))
         return cg.mutable(self, build)

@@ -356,11 +356,13 @@ def _foldable_op(fn, op, args, kwargs) -> bool:
             all(_is_static(a) for a in [*args, *kwargs.values()]))
 
 
-def _is_static(var: Variable) -> bool:
+def _is_static(var: Variable, _open: frozenset = frozenset()) -> bool:
     """A constant, or a list or tuple of them (``np.max([1.0, 2.0])``): a NumPy function
     can take it while tracing (it gets a fresh copy of a list). Not a number that
     changes between calls (a SymInt or SymFloat: ``np.exp(-k * step)``): folding would
-    pin it to this call's value, where a graph node takes it as an input."""
+    pin it to this call's value, where a graph node takes it as an input. Not a list
+    that holds itself (``new.append(new); np.stack(new)``): ``_open``, the lists looked
+    into, ends the walk there (it recursed without end, an internal error; #17)."""
     if isinstance(var, ConstantVariable) and isinstance(var.value, Symbolic):
         return False
     if var.is_constant():
@@ -370,7 +372,8 @@ def _is_static(var: Variable) -> bool:
         return False      # a list of arrays or numbers, unread: reading it would guard
                           # its length (and items): the graph takes it as data (a
                           # reversed window too: ``list_windows._view``)
-    return isinstance(var, SequenceVariable) and all(_is_static(i) for i in var.items)
+    return isinstance(var, SequenceVariable) and id(var) not in _open and \
+        all(_is_static(i, _open | {id(var)}) for i in var.items)
 
 
 def _static(var: Variable) -> Any:

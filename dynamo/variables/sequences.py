@@ -231,6 +231,24 @@ class ListVariable(SequenceVariable):
             return self.length() + len(self.appended)
         return None
 
+    def __init__(self, items: list[Variable], source=None):
+        super().__init__(items, source)
+        # the items the real list held when read (a list from outside the trace), so
+        # the glue can keep them and append the rest (``kept_prefix``)
+        self.read_items = tuple(self.items) if source is not None else None
+
+    def kept_prefix(self) -> int | None:
+        """How many items the real list keeps as they were, when the trace only
+        appended after reading them (``log.append(v); n = len(log)``), else None. The
+        glue then writes ``log.extend(new)``, not ``log[:] = all``: the same list in one
+        thread, and no other thread's append lost between the read and the write
+        (``list.extend`` is one step under the GIL, as ``list.append`` is in eager)."""
+        kept = self.read_items
+        if self.is_unread() or kept is None or len(self._items) < len(kept) or \
+                any(a is not b for a, b in zip(self._items, kept)):
+            return None
+        return len(kept)
+
     @classmethod
     def unread(cls, source, read) -> ListVariable:
         var = cls([], source)
@@ -246,7 +264,7 @@ class ListVariable(SequenceVariable):
             # (read first: a read that raises, a list too long to trace item by item,
             # leaves the list unread, its appends kept for the glue's write at the break)
             items, done = self._read(), 0
-            self._read = None
+            self._read, self.read_items = None, tuple(items)
             for at, index, value in self.edits:   # (in bounds: decided when set)
                 items.extend(self.appended[done:at])
                 done = at
@@ -259,11 +277,25 @@ class ListVariable(SequenceVariable):
     def items(self, value: list[Variable]) -> None:
         self._read, self._items = None, value
 
+    _opened = False   # as_graph_arg/as_meta in progress (a list met inside itself)
+
     def as_graph_arg(self, output) -> list:
-        return [v.as_graph_arg(output) for v in self.items]
+        return self._each(lambda v: v.as_graph_arg(output))
 
     def as_meta(self) -> list:
-        return [v.as_meta() for v in self.items]
+        return self._each(lambda v: v.as_meta())
+
+    def _each(self, fn) -> list:
+        """``fn`` of each item: an op's argument as plain values. A list that holds
+        itself (``log.append(log); np.array(log)``) is no argument the graph can take
+        (it recursed without end, an internal error): NumPy sees it when the call runs."""
+        if self._opened:
+            raise Unsupported("a list that holds itself as an op's argument")
+        self._opened = True
+        try:
+            return [fn(v) for v in self.items]
+        finally:
+            self._opened = False
 
     def getattr(self, tx, name: str) -> Variable:
         if name in ("append", "extend", "pop", "insert", "index", "count", "reverse", "copy",
@@ -396,6 +428,9 @@ class ListVariable(SequenceVariable):
         del self.items[key]
 
     def reconstruct(self, cg) -> str:
+        if cg.holds_itself(self):   # (log.append(log)): made empty, filled once it exists
+            return cg.mutable(self, lambda v: "[]", lambda temp: cg.lines.append(
+                f"{temp}.extend([{', '.join(cg.value(i) for i in self.items)}])"))
         return cg.mutable(self, lambda v: SequenceVariable.reconstruct(v, cg))
 
 

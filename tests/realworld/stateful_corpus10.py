@@ -489,10 +489,13 @@ class BeamSearch:
 
 @program(recompiles=3, why="float() of the data a break; the beams' token tuples read "
                            "by value" + NEW_SHAPE,
-         known=(18, (
-                   "each hypothesis's token tuple grows by one per step: its length is "
-                   "part of its type (an entry per step, in the frame and in each "
-                   "resume function of the float() break); the list of candidates too")))
+         known=(15, (
+                   "each hypothesis's token tuple grows by one per step and is read item "
+                   "by item (tokens + (t,)): its length is part of what the trace used "
+                   "(an entry per step, in the frame and in each resume function of the "
+                   "float() break; the guard's note says so); the list of candidates too. "
+                   "18 before the tuples were read only where used "
+                   "(dynamo/variables/data_tuples.py)")))
 def beam_search_step(wrap):
     b = BeamSearch()
     f = wrap(b.step)

@@ -39,7 +39,8 @@ PROGRAMS: list = []
 program = registrar(PROGRAMS)
 
 DRAWS = "; a scalar draw of the generator is a break (the draws are eager's)"
-FILLS = "; the deque fills to its maxlen (an entry per length until full)"
+FILLS = ("; the deque fills to its maxlen (read item by item: one entry that runs "
+         "uncompiled until it is full, dynamo/filling_deques.py)")
 
 
 def _rng_state(rng):   # (the generator's state after the call is compared too)
@@ -250,10 +251,7 @@ class DequeWeighted:
         return sum(parts) / sum(self.weights[:len(parts)])
 
 
-@program(recompiles=3, why=FILLS + NEW_SHAPE,
-         known=(4, (
-                   "the comprehension reads the deque item by item: an entry per "
-                   "length while it fills to 3")))
+@program(recompiles=3, why=FILLS + NEW_SHAPE)
 def deque_comprehension_weights(wrap):
     d = DequeWeighted()
     f = wrap(d.smooth)
@@ -277,10 +275,7 @@ class DequeTuples:
         return obs.mean(axis=0) * (sum(rs) / len(rs))
 
 
-@program(recompiles=4, why=FILLS + "; the rewards floats in the tuples" + NEW_SHAPE,
-         known=(5, (
-                   "the comprehensions read the deque item by item: an entry per "
-                   "length while it fills to 4, and the reward argument's first change")))
+@program(recompiles=4, why=FILLS + "; the rewards floats in the tuples" + NEW_SHAPE)
 def deque_of_tuples_comprehensions(wrap):
     d = DequeTuples()
     f = wrap(d.push)

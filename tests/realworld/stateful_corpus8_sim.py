@@ -250,10 +250,8 @@ class DequeReplay:
         return x * np.mean([rr for _, rr in self.buf])
 
 
-@program(recompiles=2, why="the deque fills (an entry per length until full)",
-         known=(6, (
-                   "the comprehension over the deque of tuples reads it whole: an entry "
-                   "per length while it fills")))
+@program(recompiles=2, why="the deque fills (read item by item: one entry that runs "
+                           "uncompiled until it is full, dynamo/filling_deques.py)")
 def replay_deque_mean_reward(wrap):
     d = DequeReplay()
     f = wrap(d.add)

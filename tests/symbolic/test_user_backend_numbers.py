@@ -2,8 +2,9 @@
 set ``dynamic_shapes = True`` gets static shapes, but a changing Python float is still a
 graph input it receives among ``example_inputs`` (issue #16): a float computed before a
 graph break does not make its resume function compile again on every call. A changing
-int stays pinned for such a backend (it could become a size), and each recompile it
-causes, and the cache-limit warning, say how to opt in.
+int used only in arithmetic is an input too (``tests/symbolic/test_static_backend_ints.py``);
+one used as a size stays pinned for such a backend, and each recompile it causes, and
+the cache-limit warning, say how to opt in.
 
 Example::
 
@@ -59,12 +60,19 @@ def counter_after_break(x, t):
     return x * s
 
 
-def test_a_changing_int_stays_pinned_and_the_cache_warning_says_why(caplog):
+def sized_after_break(x, n):
+    s = np.ones(n).sum()     # ``n`` a size: pinned for a backend of static shapes
+    print("", end="")
+    return x * s
+
+
+def test_a_changing_int_used_as_a_size_stays_pinned_and_the_cache_warning_says_why(
+        caplog):
     caplog.set_level(logging.DEBUG, logger="dynamo.recompiles")
     dynamo.reset()
-    compiled = dynamo.compile(counter_after_break, backend=mine)
+    compiled = dynamo.compile(sized_after_break, backend=mine)
     for i in range(dynamo.config.cache_size_limit + 2):
-        assert (compiled(np.ones(3), i) == counter_after_break(np.ones(3), i)).all()
+        assert (compiled(np.ones(3), i) == sized_after_break(np.ones(3), i)).all()
     text = "\n".join(r.getMessage() for r in caplog.records if r.name == "dynamo.recompiles")
     assert "The backend 'mine' takes static shapes only" in text
     assert "mine.dynamic_shapes = True" in text

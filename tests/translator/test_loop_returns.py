@@ -141,7 +141,8 @@ def code_before_break_long_tail(a, tol, maxit=4):
 
 
 def flag_before_break(a, tol, maxit=4):
-    """A Python bool set before the ``break``, read after the loop: still a break."""
+    """A Python bool set before the ``break``, read after the loop: the last test's
+    truth, a bool the glue makes (``exit_flags``; a break before task t5)."""
     x = a.copy()
     converged = False
     for _ in range(maxit):
@@ -216,8 +217,9 @@ CASES = [
     (code_before_break_long_tail, (_A, 0.3), 0),
     (code_before_break_long_tail, (_A, -1.0), 0),
     (for_else_returns, (_A, 1.5), 0), (for_else_returns, (_A, -1.0), 0),
-    # (a Python bool the data chooses, True or False: no value of the graph; a break)
-    (flag_before_break, (_A, 10.0), 1),
+    # (a Python bool the data chooses, True or False: the glue's ``bool()`` of the
+    # last test, ``exit_flags``; a break before)
+    (flag_before_break, (_A, 10.0), 0), (flag_before_break, (_A, -1.0), 0),
     (writes_after_exit_code, (_A, np.zeros(7), 10.0), 1),
     (ends_in_raise, (_A, 1.5), 1), (returns_index_or_none, (_A, 1.5), 1),
 ]

@@ -404,4 +404,5 @@ def test_aliased_write_back_happens_once():
     f(plain, plain)
     assert lst == plain == [0, 1]
     glue = dynamo.explain(f, backend="eager")(plain, plain).records[0].glue_source
-    assert glue.count("[:] =") == 1, glue
+    # (once: the list read, then only appended to, is extended: test_read_list_appends)
+    assert glue.count("[:] =") + glue.count(".extend(") == 1, glue

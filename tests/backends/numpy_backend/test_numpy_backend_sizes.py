@@ -51,7 +51,7 @@ def causal_scores(q, k):
 
 
 def test_decode_loop_traces_twice_and_compiles_a_few_sizes(counts):
-    from dynamo.backends.numpy_backend.sizes import GENERIC_AFTER
+    from dynamo.backends.numpy_backend.sizes import UNREUSED_AFTER
     fast = dynamo.compile(softmax_rows, backend="numpy")
     rng = np.random.default_rng(0)
     lengths = list(range(5, 41)) + [5, 7, 40]   # 7: a compiled variant, used again
@@ -60,9 +60,10 @@ def test_decode_loop_traces_twice_and_compiles_a_few_sizes(counts):
         same(fast(x), softmax_rows(x), rtol=1e-6, atol=1e-7)
     assert counts["traces"] == 2
     # the first length is a static entry (traced, not symbolic); the symbolic entry
-    # compiles a variant for each of the next GENERIC_AFTER lengths, and later ones
-    # run one size-generic function (no compile per call)
-    assert counts["static"] == GENERIC_AFTER
+    # compiles a variant for each of the next UNREUSED_AFTER lengths, none run again
+    # before the next (a growing size), and later ones run one size-generic function
+    # (no compile per call; it compiled GENERIC_AFTER variants, one a call, before)
+    assert counts["static"] == UNREUSED_AFTER == 2
 
 
 def test_sizes_used_by_ops(counts):

@@ -30,6 +30,7 @@ def scaled_rows(x):
 def test_threads_past_the_variant_limit_keep_eagers_results(monkeypatch):
     monkeypatch.setattr(sizes, "MAX_SIZES", 3)
     monkeypatch.setattr(sizes, "GENERIC_AFTER", 10 ** 9)   # static variants only
+    monkeypatch.setattr(sizes, "UNREUSED_AFTER", 10 ** 9)  # (shuffled: some run once)
     compiled_for = []   # (the key of the shapes a static variant was compiled for, it)
     runners = []
 
