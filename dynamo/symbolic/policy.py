@@ -80,6 +80,9 @@ class DynamicPolicy:
                 not (self.static_shape_floats and type(value) is float or
                      self.static_shape_ints and type(value) is int):
             return False
+        if value != value:   # a NaN: its identity decides ``k in items`` and
+            return False     # ``items.index(k)``, which a changing number has not
+            # (builder._guard_nan_identity guards it; hostile round9 float_in_list_identity)
         if source in self.changing_numbers or \
                 getattr(getattr(source, "base", None), "items_move", False):
             return True

@@ -10,6 +10,7 @@ was compiled (an island would leave it with no graph at all).
 from __future__ import annotations
 
 import logging
+import sys
 
 import numpy as np
 import pytest
@@ -668,6 +669,11 @@ def test_while_loop_bodies_are_compiled(fn, args):
     if fn is w_continue and pyversion.WHILE_TEST_IN_LOOP:
         # (3.14: the `continue` and the way past it both jump back to the loop's test,
         # joined at the trip's end, branch_selects._trip_ends: no break, nothing outlined)
+        assert not dynamo.explain(fn, backend="eager")(*args).break_reasons
+        return
+    if fn is w_else and sys.version_info >= (3, 13):
+        # (3.13+: the `while ... else` whose exit `break`s on data is one loop node,
+        # translator/while_scope: no break, nothing outlined; 3.11's bytecode still breaks)
         assert not dynamo.explain(fn, backend="eager")(*args).break_reasons
         return
     # (a body outlined from a resume function is named after it: f_resume_at_L5_loop_body_L5)
