@@ -68,7 +68,7 @@ class ControlFlow:
                 "Python.", hint="raise dynamo.config.max_unroll, or vectorize the loop",
                 cause="unroll_budget")
         if before is not None and (size - before[2]) * left > _SMALL_UNROLL_OPS and \
-                self._largest_array() < self.config.outline_min_elements:
+                self.largest_array() < self.config.outline_min_elements:
             raise Unsupported(
                 f"a loop of {left} more iterations would unroll into about "
                 f"{(size - before[2]) * left} more ops on small arrays",
@@ -79,7 +79,7 @@ class ControlFlow:
                      "one small op per trip",
                 cause="unroll_budget")
 
-    def _largest_array(self) -> int:
+    def largest_array(self) -> int:
         """The elements of the largest array the frame holds whose size is known (a
         symbolic size counts as large: it may be)."""
         sizes = [v.meta.size for v in self.locals.values() if isinstance(v, ArrayVariable)]

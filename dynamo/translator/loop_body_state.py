@@ -266,7 +266,7 @@ class BodyState:
                     self.temps.append((name, var))
             elif isinstance(var, DeferredNumberVariable) and name in self.targets and \
                     name in dead and \
-                    tx._largest_array() >= tx.config.outline_min_elements:
+                    tx.largest_array() >= tx.config.outline_min_elements:
                 # (u = int(np.argmin(c)) each trip, read by nothing after the loop: it
                 # dies with its trip, as a dead temporary array does; ``loop_ints``).
                 # Not with only small arrays in the frame: the node's trip reads the
