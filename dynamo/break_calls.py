@@ -35,6 +35,7 @@ from dynamo.guards.type_slots import dict_offset_of, flags_of
 
 from . import hook
 from .bytecode.caller_frames import READS_ALL, found_reading, reach, reads_caller_frame_of
+from .bytecode.receiver_types import receiver_type
 from .bytecode.resume import boxed_code, original_code
 from .callee_trial import COMPILED, PLAIN
 from .code_keyed import CodeKeyed
@@ -295,16 +296,20 @@ def _calls_itself(code: types.CodeType, frame) -> bool:
 
 
 def _c_code_now(fn_globals: dict, local_types: dict, chain: tuple,
-                local: bool = False) -> bool:
+                local: bool = False, receiver: list | None = None) -> bool:
     """The global ``chain[0]`` (then its module attributes ``chain[1:]``) is, as the
     island is built, a callable that ``intercept_callable`` passes through unchanged:
     a builtin, a ufunc, a C method, or a library's Python function (``np.eye``,
     ``is_skipped``: it runs as called). Only modules' own ``__dict__`` are read (no
     ``__getattr__``, no import side effects). With ``local``, ``chain`` is a local
     and a method name: the local's type (``local_types``, which the island never
-    rebinds) is a C type whose method of that name is C code (``_c_method``)."""
+    rebinds) is a C type whose method of that name is C code (``_c_method``). With
+    ``receiver`` (the island's instructions up to the method load), the method is of
+    the value they push (``prob[:t].sum()``), of the type ``receiver_type`` reads off
+    them (``chain[0]`` is None)."""
     if local:
-        kind = local_types.get(chain[0])
+        kind = local_types.get(chain[0]) if receiver is None else \
+            receiver_type(receiver, local_types)
         return kind is not None and _c_method(kind, chain[1])
     value = fn_globals.get(chain[0], _NOT_FOUND)
     if value is _NOT_FOUND:

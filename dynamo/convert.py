@@ -267,6 +267,7 @@ def _dynamic_policy(ctx, previous) -> DynamicPolicy:
     specs: dict = {}
     ints: dict = {}
     lengths: dict = {}
+    texts: dict = {}
     static: set = set()
     numbers: set = set()
     for rec in previous or ():
@@ -280,6 +281,8 @@ def _dynamic_policy(ctx, previous) -> DynamicPolicy:
                 specs.setdefault(g.source, []).append(g.expected)
             elif g.kind == CONSTANT and type(g.expected) in (int, float):
                 ints.setdefault(g.source, set()).add(g.expected)
+            elif g.kind == CONSTANT and type(g.expected) is str:   # (text_items.py)
+                texts.setdefault(g.source, set()).add(g.expected)
             elif g.kind == LENGTH:
                 lengths.setdefault(g.source, set()).add(g.expected)
     policy = DynamicPolicy(mode, specs, ints)
@@ -289,6 +292,7 @@ def _dynamic_policy(ctx, previous) -> DynamicPolicy:
     policy.static_shape_floats = floats and mode is False
     policy.static_shape_ints = policy.static_shape_floats   # (sized ones get pinned)
     policy.previous_lengths = lengths
+    policy.previous_texts = texts
     policy.changing_numbers = numbers
     policy.static |= static
     return policy

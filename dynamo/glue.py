@@ -24,6 +24,7 @@ from .codegen import GlueCodegen
 from .config import config
 from .exc import BackendError, SkipFrame, Unsupported
 from .frame_records import _break_record, _log_break, _phase
+from .graph_printable import check_printable
 from .guard_words import entry_text
 from .ops.errstate import has_errstate, restoring
 from .output_graph import OutputGraph
@@ -72,6 +73,9 @@ def _finish(fn, cg: GlueCodegen, result: str, output: OutputGraph, ctx, record,
     graph.output(tuple(cg.out_nodes))
     graph_fn, inputs, reads, single = None, [], {}, None
     if graph.call_nodes():
+        # a translator bug that would raise only when the graph runs (issue #17):
+        # an internal error now, so the frame falls back to eager (hook._compile_entry)
+        check_printable(graph)
         example = [output.example_inputs[n] for n in graph.placeholders]
         mark_fixed_inputs(graph, output.shape_env.pinned_symbols())
         try:

@@ -59,6 +59,14 @@ CALLS: tuple[Advice, ...] = (
            "A class attribute the program's metaclass answers (a property, its "
            "__getattr__ or __getattribute__) runs the metaclass's code on every read.",
            "read it once before the compiled call, or keep it a plain class attribute"),
+    Advice(r"read through its descriptor .*\.__get__$",
+           "A class attribute that is the program's own descriptor runs its __get__ on "
+           "every read through the class, which the trace would not repeat.",
+           "read it once before the compiled call, or read it through an instance"),
+    Advice(r"^module attribute .* read through ",
+           "The module answers this name with code of the program's (its __getattr__ "
+           "or a ModuleType subclass), which runs on every read.",
+           "read it once before the compiled call, or set it as a plain module global"),
     Advice(r"^isinstance/issubclass against",
            "The class's metaclass may run Python code for isinstance.",
            "test against plain classes, or do the test before the compiled call"),

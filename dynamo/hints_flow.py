@@ -42,6 +42,21 @@ FLOW: tuple[Advice, ...] = (
            "Each CPython version has its own bytecode; dynamo translates only the versions "
            "it knows.", "use a supported CPython to compile; on this one the code runs "
            "uncompiled"),
+    # ---------------------------------------------------------------- text, growing tuples
+    Advice(r"^a string that changes between calls",
+           "A list of strings whose items changed between calls is text (words, tokens): "
+           "guarded by value it would make an entry per text, so the code that reads it "
+           "runs as Python; what it makes (int ids) reaches the graph as data "
+           "(dynamo/variables/text_items.py).",
+           "nothing to do: the graph after the break is compiled once for every text; to "
+           "keep the loop in the graph too, map the strings to int ids outside the "
+           "compiled function and pass the ids"),
+    Advice(r"^a tuple of numbers whose length changes every call",
+           "Its length is part of what reading its items relies on: an entry per length "
+           "would fill the cache, so the code that reads it runs as Python "
+           "(dynamo/variables/data_tuples.py).",
+           "hand the tuple whole to np.array/np.asarray (one input of symbolic length), "
+           "or keep the items in an array, " + ACCEPT),
     # ---------------------------------------------------------------- output, logging
     Advice(r"^sum\(\) of floats where one changes",
            "From 3.12 the builtin sum() adds floats with compensated rounding; the graph "

@@ -231,6 +231,14 @@ STATEMENTS: tuple[Advice, ...] = (
            "this use needs the text while tracing.",
            "use the index itself (count with np.bincount(idx), key by int), or map to "
            "names after the compiled call, or accept the graph break"),
+    Advice(r"^(int|float|bool)\(\) of an array used as a dict key or set element",
+           "The key is array data converted to Python (int(v) of an element), known "
+           "only when the graph has run, and which entry it adds or changes depends "
+           "on it.",
+           "count or group by value with array ops: vals, counts = np.unique(x, "
+           "return_counts=True) (dict(zip(vals.tolist(), counts.tolist())) where a dict "
+           "is needed), np.bincount(x) for small non-negative ints; else accept the "
+           "graph break (the loop runs as Python)"),
     Advice(r"used as a dict key or set element",
            "Hashing the key needs its value (or runs the class's __hash__/__eq__).",
            "use ints or strings as keys"),

@@ -34,6 +34,7 @@ import sys
 from dynamo.guards import EXPR, AttrSource, Guard
 
 from .exc import Unsupported
+from .made_dicts import unmade
 from .variables import DictVariable, ObjectVariable
 
 
@@ -80,14 +81,15 @@ def _guard_shared_dicts(output, var, source, inputs, mutated: bool) -> None:
     """Two object inputs that share one ``__dict__`` (``p.__dict__ = o.__dict__``) are
     one store of attributes under two Variables: ``o.a = v`` then ``p.a`` would read the
     value from before the write. Where one of the pair is written: a graph break where
-    they share it now, else guarded ``not (o.__dict__ is p.__dict__)``."""
-    own = _instance_dict(output.input_objects.get(source))
+    they share it now, else guarded ``not (o.__dict__ is p.__dict__)``. (The dicts are
+    read only where there is such a pair: reading one makes it, ``made_dicts``.)"""
+    pairs = [(other, other_source) for other, other_source in inputs
+             if other is not var and isinstance(other, ObjectVariable) and
+             (mutated or id(other) in output.side_effects.mutated)]
+    own = _instance_dict(output.input_objects.get(source)) if pairs else None
     if own is None:
         return
-    for other, other_source in inputs:
-        if other is var or not isinstance(other, ObjectVariable) or \
-                not (mutated or id(other) in output.side_effects.mutated):
-            continue
+    for _other, other_source in pairs:
         theirs = _instance_dict(output.input_objects.get(other_source))
         if theirs is None:
             continue
@@ -98,6 +100,15 @@ def _guard_shared_dicts(output, var, source, inputs, mutated: bool) -> None:
         on = a if a.depth() >= b.depth() else b
         output.guards.add(Guard(on, EXPR, f"not ({a.expr()} is {b.expr()})",
                                 note="objects with distinct instance dicts while tracing"))
+
+
+def _made_or_unmade(value):
+    """``value``'s own ``__dict__`` (None where it has none), or an empty dict in its
+    place where its class keeps one that was never made (``made_dicts.unmade``): such
+    an object is no namespace (no made dict is one), and reading its ``__dict__`` would
+    make it, which on 3.11 slows each later attribute access of the object, compiled
+    or plain, for good. (An object the trace writes gets its guard all the same.)"""
+    return {} if unmade(value) else _instance_dict(value)
 
 
 def _is_namespace(output, d) -> bool:
@@ -117,7 +128,7 @@ def _guard_namespaces(output, var, source, mutated: bool) -> None:
     and so is the ``__dict__`` of an object input that is written."""
     value = output.input_objects.get(source)
     if isinstance(var, ObjectVariable):
-        own, mutated_here = _instance_dict(value), mutated
+        own, mutated_here = _made_or_unmade(value), mutated
         expr = AttrSource(source, "__dict__")
     else:
         own, mutated_here, expr = value, True, source

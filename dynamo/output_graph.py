@@ -407,9 +407,9 @@ class OutputGraph:
         only, and no guard would say so."""
         if not self.catching or isinstance(error, ops.MetaError) or symbols_in(meta_call):
             return
-        real = ops.rules.numpy_error(op, *meta_call, error)
-        if real is not None:
-            raise program_error(real, exact=True) from None
+        found = ops.rules.numpy_error(op, *meta_call, error)
+        if found is not None:   # (exact: its words name no value, see numpy_error)
+            raise program_error(found[0], exact=found[1]) from None
 
     def _as_data(self, op: ops.OpDef, args: list) -> list:
         """The argument that ``op`` reads as array data (an index, ``np.array``'s

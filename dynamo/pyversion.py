@@ -39,6 +39,12 @@ PY312 = sys.version_info >= (3, 12)
 PY313 = sys.version_info >= (3, 13)
 PY314 = sys.version_info >= (3, 14)
 
+# Whether reading an object's ``__dict__`` makes one for good where its attributes were
+# kept inline (3.11, 3.12): from then on every attribute read and write of the object
+# misses the interpreter's specialized paths (issue #15, ``dynamo/made_dicts.py``).
+# 3.13+ keep the inline values after the dict is made.
+READING_DICT_MAKES_IT = not PY313
+
 # Whether an object's reference count says who holds it: not in a free-threaded build
 # (3.13t and later), whose counts are split between threads. The numpy backend reuses
 # an output array only when its count says the caller has dropped it.

@@ -37,7 +37,7 @@ from dynamo.guards import (
 )
 
 # (a class's attributes are read without its metaclass: a metaclass property may raise)
-from dynamo.guards.type_slots import dict_of, is_builtin_class, mro_of
+from dynamo.guards.type_slots import dict_of, instance_dict, is_builtin_class, mro_of
 
 from .bytecode.caller_frames import called_names
 from .bytecode.outline import UNBOUND
@@ -155,10 +155,7 @@ def _own_function_guards(source, value, names) -> list[Guard]:
     if is_builtin_class(kind) or issubclass(kind, _BY_IDENTITY) or \
             issubclass(kind, types.ModuleType):
         return []
-    try:
-        own = object.__getattribute__(value, "__dict__")
-    except Exception:  # noqa: BLE001 (no instance dict, or a descriptor that fails)
-        return []
+    own = instance_dict(value)   # (by the slot: no __dict__ property of the program's runs)
     if type(own) is not dict or any(
             "__getattribute__" in dict_of(k) or "__getattr__" in dict_of(k)
             for k in mro_of(kind) if k is not object):

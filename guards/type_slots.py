@@ -115,3 +115,32 @@ def defines(cls: type, name: str) -> bool:
 def is_builtin_class(cls: type) -> bool:
     """A class of the ``builtins`` module (``int``, ``range``, ``zip``...)."""
     return module_of(cls) == "builtins"
+
+
+def instance_dict(value: Any):
+    """``value``'s own ``__dict__``, read by CPython's slot for it, or None where it has
+    none or its class's ``__dict__`` entry is something else (a property of the
+    program's, which ``object.__getattribute__(value, "__dict__")`` would run: round 45,
+    issue #17)::
+
+        >>> class C:
+        ...     pass
+        >>> c = C(); c.w = 1
+        >>> instance_dict(c), instance_dict(3)
+        ({'w': 1}, None)
+    """
+    for k in _MRO(type(value)):
+        entry = _DICT(k).get("__dict__")
+        if entry is None:
+            continue
+        if type(entry) is not _GETSET and type(entry) is not _MEMBER:
+            return None
+        try:
+            return entry.__get__(value)
+        except (AttributeError, TypeError):
+            return None
+    return None
+
+
+_GETSET = type(type.__dict__["__dict__"])
+_MEMBER = type(type.__dict__["__dictoffset__"])

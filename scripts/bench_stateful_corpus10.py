@@ -31,9 +31,11 @@ from bench_stateful_corpus9 import BACKENDS, timed_run  # noqa: E402  (a sibling
 from stateful_corpus10_data import CALLS  # noqa: E402
 
 
-def main(argv, corpus=stateful_corpus10, last=("new shape ms", lambda t: t[-1])):
+def main(argv, corpus=stateful_corpus10, last=("new shape ms", lambda t: t[-1]),
+         calls=CALLS):
     """The table for ``corpus`` (a module with ``PROGRAMS``); ``last``: the label and the
-    pick of the last column (corpus 11 shows the first call instead)."""
+    pick of the last column (corpus 11 shows the first call instead); ``calls``: the
+    calls of one shape each scenario makes (corpus 12: 20)."""
     rounds = 3
     if "--rounds" in argv:
         at = argv.index("--rounds")
@@ -57,13 +59,13 @@ def main(argv, corpus=stateful_corpus10, last=("new shape ms", lambda t: t[-1]))
     print("|---|---:|" + "---:|---:|---:|---:|" * len(BACKENDS))
     ratios = {b: [] for b in BACKENDS}
     for p in programs:
-        plain = med(p.name, None, lambda t: statistics.median(t[2:CALLS])) * 1e6
+        plain = med(p.name, None, lambda t: statistics.median(t[2:calls])) * 1e6
         cols = [p.name, f"{plain:.1f}"]
         for b in BACKENDS:
-            got = med(p.name, b, lambda t: statistics.median(t[2:CALLS])) * 1e6
+            got = med(p.name, b, lambda t: statistics.median(t[2:calls])) * 1e6
             ratios[b].append(plain / got)
             cols += [f"{got:.1f}", f"{plain / got:.2f}x",
-                     f"{med(p.name, b, lambda t: statistics.mean(t[2:CALLS])) * 1e6:.0f}",
+                     f"{med(p.name, b, lambda t: statistics.mean(t[2:calls])) * 1e6:.0f}",
                      f"{med(p.name, b, last[1]) * 1e3:.1f}"]
         print("| " + " | ".join(cols) + " |")
     for b in BACKENDS:

@@ -41,8 +41,10 @@ scientific kernels, stencils, ODE integrators, solvers, particles, Monte Carlo,
 signals, small linear algebra, histograms), the programs of
 ``scripts/bench_realworld.py`` (``realworld_programs.py``, at benchmark sizes) and the
 Python-feature
-corpus of ``tests/translator`` (``corpus_*.py``), and the programs of ``tests/breaks``
-written to break (every cause, for comparison). Each program is run once under
+corpus of ``tests/translator`` (``corpus_*.py``), the everyday loops of
+``tests/breaks/everyday_loop_programs.py`` (running bests, picks over triangular inner
+loops, ``while <array test>:`` with returns, histograms by hand), and the programs of
+``tests/breaks`` written to break (every cause, for comparison). Each program is run once under
 ``dynamo.explain`` (eager backend); the table says how many have no break, how many
 breaks there are in all, and how many of each cause (``Unsupported.cause``).
 
@@ -113,6 +115,8 @@ def corpora() -> dict[str, list[tuple]]:
         mod = load_module(f"corpus_{stem}",
                           ROOT / "tests" / "translator" / f"corpus_{stem}.py")
         translator += [(f"{stem}-{name}", fn, args, {}) for name, fn, args, *_ in mod.PROGRAMS]
+    everyday_loops = load_module("everyday_loop_programs",
+                                 ROOT / "tests" / "breaks" / "everyday_loop_programs.py")
     written_to_break = []
     for stem in ("corpus_breaks", "corpus_breaks_more"):
         mod = load_module(stem, ROOT / "tests" / "breaks" / f"{stem}.py")
@@ -152,6 +156,8 @@ def corpora() -> dict[str, list[tuple]]:
                 (name, fn, args, {}) for mod in heldout15 for name, fn, args in mod.PROGRAMS],
             "scripts/bench_realworld.py": [tuple(p) for p in realworld_programs.programs()],
             "tests/translator corpus": translator,
+            "tests/breaks everyday loops": [
+                (name, fn, args, {}) for name, fn, args in everyday_loops.PROGRAMS],
             "tests/breaks corpus (written to break)": written_to_break}
 
 

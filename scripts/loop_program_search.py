@@ -16,8 +16,10 @@ of difference (``failure_kind``) remains. Seeds are reproducible: ``--start 120
     python scripts/loop_program_search.py --generator state --count 2000 --shrink
 
 ``--generator state`` runs ``scripts/random_state_programs.py`` instead (Python state,
-graph breaks and exceptions), with the same interface (``program``, ``inputs``,
-``differences``, ``observe``, ``failure_kind``, ``loop_nodes``).
+graph breaks and exceptions; ``state_more`` and ``mixed``,
+``scripts/random_mixed_programs.py`` with threads, keyword arguments and more, the
+same), with the same interface (``program``, ``inputs``, ``differences``, ``observe``,
+``failure_kind``, ``loop_nodes``).
 
 Prints a summary line per backend: programs run, programs the plain call of which
 raised on every call (still compared: the compiled one must raise the same), failures
@@ -41,7 +43,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import random_loop_programs as R  # noqa: E402
 
 GENERATORS = {"loops": "random_loop_programs", "state": "random_state_programs",
-              "state_more": "random_state_programs_more"}
+              "state_more": "random_state_programs_more", "mixed": "random_mixed_programs"}
 
 
 def check(source: str, calls: list, backend: str, cache_dir=None, made=None,
@@ -154,7 +156,8 @@ def main(argv=None) -> int:
                          "(listed at the end: its state grows without bound)")
     ap.add_argument("--generator", choices=sorted(GENERATORS), default="loops",
                     help="loops: random_loop_programs; state: random_state_programs; "
-                         "state_more: random_state_programs_more")
+                         "state_more: random_state_programs_more; "
+                         "mixed: random_mixed_programs")
     args = ap.parse_args(argv)
     gen = importlib.import_module(GENERATORS[args.generator])
     warnings.simplefilter("ignore")

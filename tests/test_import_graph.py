@@ -156,10 +156,10 @@ def test_guards_is_a_leaf(graph):
 
 # dynamo/variables/, bottom to top: a module imports only modules before it (a Variable
 # that makes a later kind gets it through the translator: tx.wrap, tx.call_builtin...).
-VARIABLE_LAYERS = ("base", "constant", "sequences", "data_tuples", "sets", "set_displays", "dicts",
+VARIABLE_LAYERS = ("base", "constant", "sequences", "text_items", "data_tuples", "sets", "set_displays", "dicts",
                    "named_tuples", "container_ops", "iterators", "first_key_iterators", "ndindex", "functions", "folding",
                    "library_names", "loop_exit_tests", "layout_flags", "graph_numbers", "loop_ints",
-                   "arrays", "size_values", "stacked_lists", "trip_rows",
+                   "snapshots", "arrays", "size_values", "stacked_lists", "trip_rows",
                    "formatted",
                    "formatted_calls", "linspace_step", "polynomials", "number_casts", "library_calls",
                    "dask_arrays",

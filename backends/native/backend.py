@@ -54,9 +54,11 @@ from dynamo.graph import Graph
 
 from ..numpy_backend.backend import numpy_code
 from ..numpy_backend.options import Options as NumpyOptions
+from ..numpy_backend.sizes import PerSize
 from .compile_cost import too_big
 from .kernel_files import cache_dir_default, module_source
 from .lower import Unsupported, lower
+from .size_variants import native_variants
 from .tier import Settings, Tiered
 
 log = logging.getLogger("dynamo.backend")
@@ -142,6 +144,9 @@ def native_backend(graph: Graph, example_inputs, options: dict | None = None):
     # (the code returning the tuple of outputs: Tiered calls it, and a wrapper over
     # code returning one output bare, numpy_backend's, would add a frame a call)
     tier1 = numpy_code(graph, example_inputs, tier1_options or None)
+    if isinstance(tier1, PerSize):   # symbolic sizes: a Tiered per static variant
+        return native_variants(tier1, lambda static, inputs:
+                               native_backend(static, inputs, options))
     try:
         kernel = lower(graph, parallel_min)
         source = module_source(kernel)   # (the file's text: a constant it cannot write
@@ -170,5 +175,5 @@ def tiered(kernel, tier1, settings: Settings, source: str):
     return Tiered(kernel, tier1, settings, name)
 
 
-native_backend.dynamic_shapes = True   # symbolic graphs: tier 1 (the numpy backend's)
+native_backend.dynamic_shapes = True   # symbolic graphs: a Tiered per size (size_variants)
 native_backend.check_options = parse_options

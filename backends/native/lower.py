@@ -117,6 +117,11 @@ def lower(graph: Graph, parallel_min: int = 1 << 14, nopython: bool = True) -> K
             env[ph] = Obj(name)
             generators.append(k)
             continue
+        if ph.meta.get("size_input"):
+            # a size of a static variant (size_variants.py), an int its key fixes: the
+            # kernel only passes it on (a loop's free input), Numba types it as int64
+            env[ph] = Obj(name)
+            continue
         if "object" in ph.meta:
             raise Unsupported(f"{ph.name}: a {ph.meta['object'].__name__} input (a kernel "
                               "cannot take one)")

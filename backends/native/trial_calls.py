@@ -79,13 +79,29 @@ class TrialCalls:
             times["native1"] = []
         return times
 
+    def _times_for_caller(self) -> dict:
+        """The race's record, its candidates chosen by the calling thread's Numba
+        count until its first call is timed. Numba's count is per thread, and
+        ``_new_times`` ran in the compile's thread, on Numba's default count
+        (``NUMBA_NUM_THREADS``): a program that called ``numba.set_num_threads(1)``
+        raced "all threads" calls that ran the one-thread twin (``_call_parallel``
+        gives such a caller the twin) against the twin itself, kept either by wall time
+        alone (``race.choose``'s rule for more cores) and checked the count again every
+        so often for nothing (tests/backends/native/test_native_one_thread_race.py)."""
+        with self._lock:
+            if self.kernel.parallel and not any(self._times.values()):
+                fresh = self._new_times()
+                if fresh.keys() != self._times.keys():
+                    self._times = fresh
+            return self._times
+
     def _trial(self, *args):
         """Alternate tier 2 and tier 1 on the real inputs; keep the faster. A parallel
         kernel runs on Numba's threads and on one thread (``native1``), in turn (its
         calls on all threads stop early when they are hopeless: ``race.next_label``); its
         one-thread calls run its twin (one_thread.py), the kernel one thread would keep,
         compiled before the first of them (``_twin_pending``)."""
-        times = self._times
+        times = self._times_for_caller()
         # the one run least so far; None: complete (another caller is deciding); WAIT:
         # the one-thread twin compiles, and tier 1 answers untimed (race.py); ``early``:
         # it compiles in a child process, and the others are raced meanwhile

@@ -40,6 +40,7 @@ from . import runtime, typed_constants
 from .library_calls import fast_form
 from .plan import static_shape
 from .positional_out import takes_positional_out
+from .reduction_finish import short_sum_sizes
 from .scalar_select import select_form
 
 _LITERALS = (bool, int, str, type(None))
@@ -70,7 +71,10 @@ _SYNTAX = {operator.add: "({} + {})", operator.sub: "({} - {})", operator.mul: "
 # times). Values: (method, whether the first argument must be an ndarray).
 _METHODS = {copy_method: ("copy", False), astype: ("astype", False),
             np.transpose: ("transpose", True), np.swapaxes: ("swapaxes", True),
-            np.reshape: ("reshape", True)}
+            np.reshape: ("reshape", True),
+            # (np.argmin(d) is d.argmin() after a Python wrapper layer: 1 us of a k-means
+            # trip's 4 on (4, 2) arrays, scripts/bench_small_loop_nodes.py)
+            np.argmin: ("argmin", True), np.argmax: ("argmax", True)}
 
 
 # Buffer holders by ``Module.bind_shared``'s key, held (weakly) while a module binds them
@@ -305,6 +309,8 @@ def _short_float_axis(node: Node) -> bool:
     if info is None or src is None or len(info.axes) != 1 or src.dtype.kind != "f":
         return False
     n = src.shape[info.axes[0]]
+    if static_shape(src.shape):   # (too few rows: np.add.reduce, without the test)
+        return short_sum_sizes(src.shape, info.axes[0])
     return static_shape((n,)) and n in runtime.SHORT_AXIS
 
 

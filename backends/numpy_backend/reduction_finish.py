@@ -108,12 +108,26 @@ def short_sum_pays(a: np.ndarray, axis: int, dtype) -> bool:
         >>> short_sum_pays(np.ones((3, 5000)), 0, None)    # NumPy's loop runs along rows
         False
     """
-    n = a.shape[axis]
-    if n not in SHORT_AXIS or a.dtype.kind != "f" or a.dtype.itemsize < 4 or \
+    if a.dtype.kind != "f" or a.dtype.itemsize < 4 or \
             (dtype is not None and dtype != a.dtype) or not a.flags.c_contiguous:
         return False
-    inner = math.prod(a.shape[axis % a.ndim + 1:])
-    rows = a.size // (n * inner) if inner else 0
+    return short_sum_sizes(a.shape, axis)
+
+
+def short_sum_sizes(shape: tuple, axis: int) -> bool:
+    """``short_sum_pays``'s test of the sizes alone: a 2-7 long axis with enough rows.
+    Generated code for a static shape that fails it calls ``np.add.reduce`` itself
+    (the test costs about as much as the sum of a (4, 2) array: a k-means
+    assignment's trip, scripts/bench_small_loop_nodes.py).
+
+        >>> short_sum_sizes((1000, 3), 1), short_sum_sizes((4, 2), 1)
+        (True, False)
+    """
+    n = shape[axis]
+    if n not in SHORT_AXIS:
+        return False
+    inner = math.prod(shape[axis % len(shape) + 1:])
+    rows = math.prod(shape) // (n * inner) if inner else 0
     if inner == 1:
         return rows >= max(SHORT_SUM_MIN, 128 * n)
     return inner <= SHORT_INNER_MAX and rows >= SHORT_INNER_ROWS

@@ -111,6 +111,11 @@ def _rewrite(body: Graph, values: dict, kept: frozenset) -> Graph:
             meta.pop("symbol", None)      # now a plain int input
         if "array" in meta:
             meta["array"] = tree_map(meta_of, meta["array"])
-        env[node] = new.create_node(node.op, node.target, tree_map(leaf, node.args),
+        args = tree_map(leaf, node.args)
+        if node.target == "fori_loop" and isinstance(args[0], Graph):
+            # a nested loop's body (docs/loops.md "Nested loop nodes"): its sizes too,
+            # the enclosing trips kept (``x[trip_1 + 1, trip + 1]``)
+            args = (static_body(args[0], values, kept), *args[1:])
+        env[node] = new.create_node(node.op, node.target, args,
                                     tree_map(leaf, node.kwargs), name=node.name, meta=meta)
     return new

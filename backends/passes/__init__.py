@@ -9,6 +9,7 @@ pass                    what it does
                         and anything that may raise or warn)
 ``drop_dead_carried``   drops a ``while_loop``'s carried values that no trip reads
                         and nothing reads after the loop
+``scalar_reads``        reads ``int(x)``'s NumPy scalar itself, not ``copy(x)[()]``
 ``cse``                 computes each pure value once
 ``fold_constants``      computes at compile time what depends on no input
 ``strength_reduce``     exact rewrites: ``x**2`` -> square, integer ``n**3`` ->
@@ -47,10 +48,11 @@ from .fresh import fresh_copies
 from .hoist import hoist_invariants
 from .loops import compile_loop_bodies, has_loops, varies_per_trip
 from .pipeline import PIPELINE, PIPELINE_FAST_POWERS, optimize
+from .scalar_reads import scalar_reads
 from .strength import MAX_POWER, fast_powers, strength_reduce
 
 __all__ = ["FOLD_LIMIT", "MAX_POWER", "PIPELINE", "PIPELINE_FAST_POWERS", "barrier",
            "compile_loop_bodies", "cse", "dce", "drop_dead_carried", "fast_powers",
            "fold_constants", "fresh_copies",
            "has_loops", "hoist_invariants", "may_signal", "optimize", "rerun_on_signal",
-           "strength_reduce", "varies_per_trip", "without_errstate"]
+           "scalar_reads", "strength_reduce", "varies_per_trip", "without_errstate"]

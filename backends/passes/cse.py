@@ -32,6 +32,16 @@ Example::
         var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)
         return (x - mu) / np.sqrt(var + 1e-5) * g + b   # the second x - mu is the first
 
+Reads at an index the graph computes are merged too, up to the next op with an
+effect: ``X[i]`` twice in one trip of a loop body (``i`` the loop's index, ``trip + 1``;
+or a NumPy integer ``u = int(np.argmin(d))``, ``sums[u]``). The index is an integer,
+the same on both reads, so they are the same view, or (``x[i]`` of a 1-D ``x``) the
+same NumPy scalar while nothing writes (any op with an effect ends their stretch: a
+write, a nested loop node writing its carried arrays). Where the first raises
+``IndexError``, the second is never reached. The element an ``if`` on the data keeps
+(``x[i] = where(flag, v, x[i])``) stays its own read: the numpy backend skips it with
+the write where the ``if`` was not taken.
+
 Sharing keeps the first value alive until the second's readers, where eager freed it
 at once. Across an op that works on a copy of a large array (``np.median`` and the
 other sorting reductions, ``np.sort``, a solve, an FFT) that is one more large array
@@ -49,6 +59,7 @@ from dynamo.graph import CALL, OUTPUT, Graph, Node
 from dynamo.ops import ELEMENTWISE, MATMUL, OPAQUE, REDUCTION, VIEW
 from dynamo.ops.node_facts import array_meta, has_effect, is_inplace
 from dynamo.ops.signals import REPORTS_DIFFER, fp_signals_only, may_signal, rerun_on_signal
+from dynamo.symbolic.graph_args import SymArg
 from dynamo.tree import tree_leaves
 
 from .rewrite import literal_key, rewrite
@@ -120,6 +131,41 @@ def _window(node: Node) -> bool:
     return all(type(p) in (int, slice, type(None)) or p is Ellipsis for p in parts)
 
 
+def _indexed_read(node: Node) -> bool:
+    """``node`` is ``x[index]``, a basic index (ints, slices, ``None``, ``...``) with
+    an integer the graph computes in it (a loop's index expression, a 0-d integer
+    value): a view of ``x``, or the NumPy scalar it holds. (``_window`` takes those
+    with no graph value; an index array would make a copy, a boolean a mask.)"""
+    if node.op != CALL or node.target != "getitem" or len(node.args) != 2 or \
+            node.kwargs or array_meta(node) is None:
+        return False
+    index = node.args[1]
+    parts = index if type(index) is tuple else (index,)
+    computed = False
+    for p in parts:
+        if isinstance(p, SymArg) or isinstance(p, Node) and _integer_0d(p):
+            computed = True
+        elif type(p) is slice:
+            if any(isinstance(b, Node) for b in (p.start, p.stop, p.step)):
+                return False
+            computed = computed or any(isinstance(b, SymArg) for b in (p.start, p.stop, p.step))
+        elif not (type(p) in (int, type(None)) or p is Ellipsis):
+            return False
+    return computed
+
+
+def _kept_by_a_select(node: Node) -> bool:
+    """``node`` is the element a held-back write keeps, ``x[i] = where(flag, v, x[i])``
+    (``translator/select_writes.py`` marks the ``where``): its own read, which the numpy
+    backend skips with the write on the way that keeps it (``select_code.py``)."""
+    return any(u.meta.get("store_select") for u in node.users)
+
+
+def _integer_0d(node: Node) -> bool:
+    meta = array_meta(node)
+    return meta is not None and meta.ndim == 0 and meta.dtype.kind in "iu"
+
+
 def _aliased(node: Node) -> bool:
     """Some op other than a pure reader uses the node (a view, a write, ...)."""
     return any(u.op != OUTPUT and (not _pure(u) or is_inplace(u)) for u in node.users)
@@ -132,6 +178,7 @@ def _returned(node: Node) -> bool:
 def cse(graph: Graph) -> Graph:
     seen: dict[tuple, Node] = {}
     views: dict[tuple, Node] = {}
+    indexed: dict[tuple, Node] = {}
     returned: set[Node] = {n for n in graph.nodes if _returned(n)}
     guarded = rerun_on_signal(graph)
     order = list(graph.nodes)
@@ -143,6 +190,10 @@ def cse(graph: Graph) -> Graph:
     def visit(rw, node: Node) -> bool:
         if _window(node):
             return merge(rw, node, views, ("view", node.target, literal_key(rw.arg(node.args))))
+        if _indexed_read(node) and not _kept_by_a_select(node):
+            return merge(rw, node, indexed, ("indexed", literal_key(rw.arg(node.args))))
+        if has_effect(node):
+            indexed.clear()   # (a nested loop writes its carried arrays, no is_inplace)
         if is_inplace(node):
             # A write may change what any earlier value's arguments hold (`x` itself, or
             # through a view: `a = x * 2; x.reshape(-1)[:] *= 3; b = x * 2`): values

@@ -21,6 +21,7 @@ from .dead_carried import drop_dead_carried
 from .fold import fold_constants
 from .fresh import fresh_copies
 from .hoist import hoist_invariants
+from .scalar_reads import scalar_reads
 from .strength import fast_powers, strength_reduce
 
 log = logging.getLogger("dynamo.backend")
@@ -34,11 +35,12 @@ log = logging.getLogger("dynamo.backend")
 # converted), and the passes after it see the input read directly.
 # drop_dead_carried after the first dce (which drops the unread getitems of a loop's
 # results, so the slots nothing reads after the loop show).
+# scalar_reads before cse and the last dce, which drops the copies it leaves unread.
 PIPELINE = (fresh_copies, hoist_invariants, dce, drop_dead_carried, fold_constants,
-            strength_reduce, cse, dce)
+            strength_reduce, scalar_reads, cse, dce)
 # The same with float powers as multiplies (not bit-identical: an explicit option).
 PIPELINE_FAST_POWERS = (fresh_copies, hoist_invariants, dce, drop_dead_carried, fold_constants,
-                        strength_reduce, fast_powers, cse, dce)
+                        strength_reduce, fast_powers, scalar_reads, cse, dce)
 
 
 def optimize(graph: Graph, passes=PIPELINE, without=frozenset()) -> Graph:

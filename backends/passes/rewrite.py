@@ -26,6 +26,7 @@ import numpy as np
 from dynamo.graph import CALL, CONSTANT, OUTPUT, Graph, Node, map_nodes
 from dynamo.ops import ArrayMeta
 from dynamo.symbolic import Symbolic
+from dynamo.symbolic.graph_args import SymArg
 
 
 class Rewriter:
@@ -101,6 +102,8 @@ def literal_key(value: Any) -> Any:
     """
     if isinstance(value, Node):
         return ("node", id(value))
+    if isinstance(value, SymArg):   # (trip + 1 in a loop body: the expression, its nodes)
+        return (SymArg, repr(value.sym), tuple((k, id(n)) for k, n in sorted(value.nodes.items())))
     if isinstance(value, (bool, int, str, bytes, type(None), type(Ellipsis))):
         return (type(value), value)
     if isinstance(value, float):   # the bits: -0.0 is not 0.0, NaN payloads differ

@@ -43,7 +43,7 @@ import functools
 import types
 import weakref
 
-from dynamo.guards.type_slots import dict_of, is_builtin_class, mro_of, qualname_of
+from dynamo.guards.type_slots import dict_of, instance_dict, is_builtin_class, mro_of, qualname_of
 
 from .frame_read_scan import READS_ALL, scan
 
@@ -274,10 +274,7 @@ def _functions_of(value, names, every: bool):
     elif is_builtin_class(kind):   # (no metaclass property runs)
         return
     else:
-        try:
-            own = object.__getattribute__(value, "__dict__")
-        except Exception:  # noqa: BLE001 (no instance dict, or a descriptor that fails)
-            own = None
+        own = instance_dict(value)   # (by the slot: no __dict__ property of the program's runs)
     if type(own) is dict:
         for name, item in list(own.items()):
             if (every or name in names) and type(item) is types.FunctionType:

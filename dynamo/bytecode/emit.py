@@ -156,7 +156,9 @@ def intercept_calls(body: list, intercept, passes_through=None) -> list:
     much as the call itself (``abs(i)`` in a loop). Rebound later to a Python
     function, it runs uncompiled: the same result. A method of a local (``rng.random()``,
     ``out.append(x)``) is asked as ``passes_through(("rng", "random"), local=True)``: its
-    class's method is C code (a Generator's, a list's), and the call stays as written."""
+    class's method is C code (a Generator's, a list's), and the call stays as written;
+    so is a method of an expression of such locals (``prob[:t].sum()``), asked with
+    the instructions so far as ``receiver`` (``receiver_types.receiver_type``)."""
     out = []
     i = 0
     while i < len(body):
@@ -171,6 +173,10 @@ def intercept_calls(body: list, intercept, passes_through=None) -> list:
                 isinstance(out[-1], Instr) and out[-1].name in _PLAIN_LOCAL_LOADS and \
                 passes_through((out[-1].arg, name), local=True):
             out.append(item)   # (the method load as the program wrote it)
+            continue
+        if item.name != "LOAD_GLOBAL" and passes_through is not None and \
+                passes_through((None, name), local=True, receiver=out):
+            out.append(item)   # (``prob[:t].sum()``: receiver_types.py; as written)
             continue
         if item.name == "LOAD_GLOBAL":
             start = len(out)

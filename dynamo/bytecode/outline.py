@@ -144,7 +144,11 @@ def _body_code(code, plan: LoopPlan) -> types.CodeType:
         if e.falls:
             pos = positions[e.index + 1]
             bc[pos:pos] = _exit_return(plan, e, old.location)
-        elif old.name.startswith("POP_JUMP"):   # a conditional exit: to a block of its own
+        elif old.name.startswith("POP_JUMP") or old.name == "FOR_ITER":
+            # a conditional exit, to a block of its own: the instruction must still run
+            # (3.11: an inner `for` loop that ends a while body leaves, exhausted, by its
+            # FOR_ITER straight into the test at the bottom; replaced by the return, the
+            # inner loop ran no trip)
             block = Label()
             name = old.name.replace("BACKWARD", "FORWARD")
             bc[positions[e.index]] = Instr(name, block, location=old.location)

@@ -142,23 +142,45 @@ _ASKED_KINDS = ("elementwise", "reduction", "view", "matmul", "opaque", "mutatio
 _ASK_LIMIT = 1 << 20   # elements in all: NumPy's own call stays cheap
 
 
-def numpy_error(op, args, kwargs, error: Exception) -> Exception | None:
-    """The exception NumPy itself raises for ``op`` on arrays of these metas (zero
-    arrays: the rule's ``error`` came from shapes and dtypes, so the values do not
-    matter), when it is of ``error``'s class; None where NumPy does not raise, raises
-    otherwise, or is not asked: creation and random ops (they would allocate or draw),
-    non-NumPy arrays, more than ``_ASK_LIMIT`` elements. Inside a ``try`` the program's
-    ``except`` may then catch it (translator/exceptions.py)."""
+def numpy_error(op, args, kwargs, error: Exception) -> tuple[Exception, bool] | None:
+    """The exception NumPy itself raises for ``op`` on arrays of these metas, when it
+    is of ``error``'s class, and whether its words hold for every value: (error,
+    exact). None where NumPy does not raise, raises otherwise, or is not asked:
+    creation and random ops (they would allocate or draw), non-NumPy arrays, more than
+    ``_ASK_LIMIT`` elements. Inside a ``try`` the program's ``except`` may then catch
+    it (translator/exceptions.py).
+
+    The rule's ``error`` came from shapes and dtypes, yet NumPy's words may name a
+    value: ``x[idx]`` with ``x`` empty raises for any ``idx``, "index 0 is out of
+    bounds" for zeros, "index -1 ..." for the program's ``[-1]``. So NumPy is asked on
+    zeros and on ones: the class must come out of both (else the values decide
+    whether it raises: None), and the words are exact only where both say the same.
+
+        >>> numpy_error(getitem, (meta((0,)), meta((1,), int64)), {}, IndexError())
+        (IndexError('index 0 is out of bounds for axis 0 with size 0'), False)
+    """
     metas = metas_in((args, kwargs))
     if op.kind not in _ASKED_KINDS or op.random or \
             any(m.kind != "numpy" for m in metas) or \
             sum(int(np.prod(m.shape)) for m in metas) > _ASK_LIMIT:
         return None
     zeros = lambda m: probe(m) if m.scalar else np.zeros(m.shape, m.dtype)  # noqa: E731
+    ones = lambda m: np.ones((), m.dtype)[()] if m.scalar else np.ones(m.shape, m.dtype)  # noqa: E731
+    raised = [_raised(op, args, kwargs, stand_in) for stand_in in (zeros, ones)]
+    if any(type(e) is not type(error) for e in raised):
+        return None
+    return raised[0], str(raised[0]) == str(raised[1])
+
+
+def _raised(op, args, kwargs, stand_in) -> Exception | None:
+    """What NumPy's ``op`` raises on the metas replaced by ``stand_in``'s arrays."""
     try:
-        run_quietly(op.impl, *substitute(args, zeros), **substitute(kwargs, zeros))
+        run_quietly(op.impl, *substitute(args, stand_in), **substitute(kwargs, stand_in))
     except Exception as e:  # noqa: BLE001 (NumPy's own error is the answer)
-        return e if type(e) is type(error) else None
+        # (none of the trace's frames kept alive through it: its traceback and the
+        # rule's error it was raised under are not the program's)
+        e.__traceback__, e.__context__ = None, None
+        return e
     return None
 
 

@@ -48,6 +48,11 @@ class DynamicPolicy:
         self.previous = previous or {}
         self.previous_ints = previous_ints or {}   # source -> numbers earlier entries pinned
         self.previous_lengths: dict = {}   # source -> lengths earlier entries guarded
+        # source -> strings earlier entries guarded: an item of a list of strings
+        # (``text_lists``, this trace's) whose string changed is text, read as Python at
+        # a break (variables/text_items.py)
+        self.previous_texts: dict = {}
+        self.text_lists: set = set()
         self.changed_tuples: set = set()   # sources of tuples of numbers whose items changed
         self.changing_numbers: set = set()   # sources earlier entries read as changing numbers
         self.static: set = set()
@@ -116,6 +121,26 @@ class DynamicPolicy:
                 if n + key >= 0:
                     found += self.previous_ints.get(ItemSource(source.base, n + key), ())
         return found
+
+    def items_changed(self, source, value: list) -> bool:
+        """Did an item of the list ``value`` at ``source``, read item by item, hold
+        another number of its type in an earlier entry? Then every item is a changing
+        number (``changed_tuples``), as ``note_tuple`` makes a tuple's: a fresh list of
+        rewards each call, whose returns a loop computes backwards, changes
+        ``rewards[0]`` at the second call and ``rewards[1]`` at the third; one item at a
+        time, each would cost a recompile of its own.
+
+            >>> policy.previous_ints = {ItemSource(L, 0): {0.0}, ItemSource(L, 1): {1.0}}
+            >>> policy.items_changed(L, [0.5, 1.0])
+            True
+        """
+        from dynamo.guards import ItemSource
+
+        if self.mode is False and not (self.static_shape_floats or self.static_shape_ints):
+            return False
+        return any(type(v) is type(value[i]) and v != value[i]
+                   for i in range(len(value)) if type(value[i]) in (int, float)
+                   for v in self.previous_ints.get(ItemSource(source, i), ()))
 
     def note_tuple(self, source, value: tuple) -> None:
         """A tuple of numbers is wrapped item by item (its length is part of its type);

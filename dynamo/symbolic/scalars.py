@@ -53,6 +53,7 @@ from .sizes import (
     pin,
     record,
 )
+from .trip_raising import note as note_trip_number
 
 
 class SymFloat(float, Symbolic):
@@ -272,7 +273,8 @@ def guard_computes(expr: Expr, *operands) -> None:
     decides (``binary`` pinned those that may raise), and where what it would guard
     reads a loop's trip index (``lr0 / (1 + decay * t)`` in a loop node's body): a guard
     on it would make the loop no loop node, and such a number is read in the body (the
-    one left: an unread ``1.0 / (i - k)`` in a loop node's body, issue #17).
+    one left, an unread ``1.0 / (i - k)`` in a loop node's body, is noted for the loop
+    scope, which unrolls the loop where no body op reads it: ``trip_raising.py``).
 
         >>> h = 1.5 / SymInt(3, Sym.symbol("s0", "L['k']"))   # (h unread)
         >>> trace.decisions
@@ -288,7 +290,8 @@ def guard_computes(expr: Expr, *operands) -> None:
     else:
         text, symbols = f"({expr.runtime()}) is not None", expr.symbols
     if any(name.startswith("loop") for name in symbols):
-        return   # (a loop's trip index: see above)
+        note_trip_number(expr)   # (a loop's trip index: read in the body, or unrolled)
+        return
     record(text, True, symbols, "a number the call computes that may raise (the trace "
                                 "computed it for this call without raising)")
 

@@ -74,6 +74,7 @@ from .inline_checks import check_inline
 from .picked_items import picked_text
 from .picked_numbers import picked_binary
 from .raising_checks import equal_sizes_check, finite_check
+from .stored_numbers import stored_value
 
 
 def _graph_operands(tx, a: Variable, b: Variable) -> tuple[Variable, Variable]:
@@ -318,6 +319,8 @@ class TranslatorBase:
             return SliceVariable(*[self._array_index(v) for v in index.parts])
         if isinstance(index, DeferredNumberVariable) and index.fn is int and \
                 index.snapshot.meta.dtype.kind in "iu":
+            if index.snapshot.meta.scalar:   # a NumPy integer: s[()] is s itself
+                return index.snapshot
             return self.output.call_op(ops.get("getitem"),
                                        [index.snapshot, ConstantVariable(())], {})
         if isinstance(index, ArrayToPythonVariable) and index.fn is int and \
@@ -348,6 +351,7 @@ class TranslatorBase:
 
     def setitem(self, obj: Variable, index: Variable, value: Variable) -> None:
         if isinstance(obj, ArrayVariable):
+            value = stored_value(obj, value)   # out[i] = int(s) of an int64 s: s itself
             self.output.call_op(ops.get("setitem"), [obj, self._array_index(index), value],
                                 {})
         elif isinstance(obj, (ListVariable, DictVariable, FlatVariable)):

@@ -539,7 +539,7 @@ def _one_value(tx, flag, a, b, merged: dict, before: set, name: str | None = Non
         node = out.graph.call("branch_select", (flag.node, a.node, b.node), meta={
             "array": a.meta, **out.current_loc, "kind": ops.OPAQUE})
         var = ArrayVariable(node, a.meta)
-        _may_be(var, [v for v in (a, b) if v.node in before])
+        _may_be(tx, var, [v for v in (a, b) if v.node in before])
         merged[key] = var
     return merged[key]
 
@@ -562,14 +562,33 @@ def _chosen(tx, flag, a, b, merged: dict, before: set) -> BranchChoiceVariable:
     return merged[key]
 
 
-def _may_be(var: ArrayVariable, old: list) -> None:
+def _may_be(tx, var: ArrayVariable, old: list) -> None:
     """``var`` is, at run time, one of the arrays ``old`` from before the ``if`` (the
     way that did not rebind the name): ``var is x`` cannot be answered while tracing
     (``ArrayVariable.may_be``). For two of them, a common mark joins the chains."""
     if len(old) == 1:
         var.may_be = old[0]
     elif len(old) == 2:
-        if any(v.may_be is not None for v in old):
+        # (two that may be others already: a NumPy scalar, never written in place, whose
+        # ways were both selects, the running best of an unrolled loop, ``if v > hi: hi
+        # = v`` trip after trip. Joining the chains' ends makes ``is`` between any of
+        # them a break: no answer is wrong, some that could be known are not. Not in a
+        # loop node's body: the values a node hands back for its temporaries, ``p`` of
+        # ``p = x[i]``, keep no chain, so ``m is p`` after it would be answered False
+        # where eager's is True, issue #19)
+        if any(v.may_be is not None for v in old) and not (
+                var.meta.scalar and tx.output.loop_scope is None):
             raise NotASelect("both ways keep arrays that may be others")
+        ends = [_chain_end(v) for v in old]
+        if ends[0] is ends[1]:        # (already one chain: ``var`` may be any of it)
+            var.may_be = old[0]
+            return
         mark = ArrayVariable(None, var.meta)
-        var.may_be = old[0].may_be = old[1].may_be = mark
+        var.may_be = ends[0].may_be = ends[1].may_be = mark
+
+
+def _chain_end(var: ArrayVariable) -> ArrayVariable:
+    """The last array of ``var``'s ``may_be`` chain (``var`` itself where it has none)."""
+    while var.may_be is not None:
+        var = var.may_be
+    return var

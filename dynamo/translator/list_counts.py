@@ -17,6 +17,9 @@ stack holds a list.
     >>> hint_list_counts(e, insts, call.index, [counts_list, NULL, int_fn, x_i])
     >>> e.hint.endswith("np.add.at(counts, idx, 1)")
     True
+
+Where ``int(v)`` is deferred (a number the glue makes after the graph), the break is at
+the read ``counts[k]`` of the ``+=``, right after its ``COPY 2; COPY 2``: the same hint.
 """
 
 from __future__ import annotations
@@ -46,9 +49,12 @@ def hint_list_counts(e: Unsupported, insts, index: int, stack: list) -> None:
 
 def _augmented_store_after(insts, index: int) -> bool:
     """Does the line of ``insts[index]`` go on with ``COPY 2; COPY 2`` and end that
-    statement with ``STORE_SUBSCR`` (``a[k] += v``)?"""
+    statement with ``STORE_SUBSCR`` (``a[k] += v``)? Or is ``insts[index]`` the read
+    ``a[k]`` right after those copies, where the break is once ``int(v)`` is a number
+    the glue makes (``ArrayToPythonVariable``): its use as the list's index breaks."""
     line = insts[index].lineno
-    copies = False
+    copies = index >= 2 and all(i.name == "COPY" and i.arg == 2
+                                for i in insts[index - 2:index])
     for i in range(index + 1, min(len(insts) - 1, index + 40)):
         inst = insts[i]
         if inst.lineno not in (line, None):

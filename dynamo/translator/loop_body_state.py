@@ -38,6 +38,7 @@ from .loop_facts import (
     same_int,
     unbacked_in,
 )
+from .unread_trip_numbers import refuse_unread
 
 
 class Counters(NotALoopNode):
@@ -109,6 +110,7 @@ class BodyState:
         for name, value in self.entry_cells.items():
             if self.tx.cells[name].value is not value:
                 raise NotALoopNode(f"the body rebinds the closure variable {name!r}")
+        refuse_unread(self)   # (a raising number of the index that no op reads)
 
 
     def counted_attributes(self, var) -> bool:
@@ -174,11 +176,18 @@ class BodyState:
         return nexts
 
     def _counter(self, name: str, step: int, trips: int) -> SymInt:
-        """The counter ``name`` at trip ``trips``: ``k0 + step * (trip + trips)``."""
+        """The counter ``name`` at trip ``trips``: ``k0 + step * (trip + trips)``.
+
+        ``k0`` may itself be symbolic (``k += 1`` in an inner loop over ``range(n)``,
+        unrolled outer trips: the second row starts at ``s1``), so it is added as a
+        SymInt, never folded into the Sym's constant: there it printed as
+        ``SymInt(12, s1 + 1)`` in the loop body's code (issue #17)."""
         start = self.entry_locals[name].value
         self.check_counter_start(name, start)   # (nested_loops)
-        return SymInt(start + step * trips, Sym(((self.symbol, step),), start + step * trips,
-                                                ((self.symbol, self.symbol),)))
+        # (the SymInt on the left: its ``+`` keeps the sum symbolic whatever int
+        # ``start`` is; ``bool.__add__`` would drop the expression)
+        return SymInt(step * trips, Sym(((self.symbol, step),), step * trips,
+                                        ((self.symbol, self.symbol),))) + start
 
     def _at_last_trip_value(self, value):
         """A temporary constant's value after the loop: an int made from the index
@@ -265,14 +274,14 @@ class BodyState:
                 else:
                     self.temps.append((name, var))
             elif isinstance(var, DeferredNumberVariable) and name in self.targets and \
-                    name in dead and \
-                    tx.largest_array() >= tx.config.outline_min_elements:
+                    name in dead:
                 # (u = int(np.argmin(c)) each trip, read by nothing after the loop: it
                 # dies with its trip, as a dead temporary array does; ``loop_ints``).
-                # Not with only small arrays in the frame: the node's trip reads the
-                # int's 0-d array with ops of its own (a copy, ``getitem(u, ())`` per
-                # use), and on 4x2 arrays those cost more than the Python loop
-                # (k-means assignment, 300 trips: 0.71x plain as a node, 0.96x as Python)
+                # Small arrays too: the trip reads the NumPy scalar itself, no copy and
+                # no ``getitem(u, ())`` per use (variables/snapshots.py,
+                # passes/scalar_reads.py): a 300-trip k-means assignment on 4x2 arrays
+                # 1.44x plain on the numpy backend (scripts/bench_small_loop_nodes.py;
+                # 0.71x with the copy and reads)
                 tx.drop_temporary(name, old)
             else:
                 raise NotALoopNode(f"the local {name!r} holds a {var.describe()} made in "

@@ -86,6 +86,7 @@ from .loop_facts import (
 from .loop_index_fit import IndexFit
 from .loop_shape_names import shape_hint, unsupported_for_break
 from .nested_loops import NestedScope, may_nest, unwatched
+from .node_identity import kept_temp
 from .picked_numbers import Picked, carry_picked, enter_picked, exit_picked, leave_picked
 from .reached_carries import ReachedCarries, reach_arrays
 
@@ -539,7 +540,7 @@ class LoopScope(NestedScope, IndexFit, AttrCounters, BodyState, ReachedCarries):
             meta = self.at_last_trip(var.meta)
             node = out.graph.call("getitem", (loop, t), meta={
                 "array": meta, **out.current_loc, "kind": ops.get("getitem").kind})
-            tx.locals[name] = ArrayVariable(node, meta)
+            tx.locals[name] = kept_temp(final, ArrayVariable(node, meta))   # (m is p)
         self._own_fresh_sizes()
         if self.data_trips:    # (a count has no value to read: the range is run out)
             if isinstance(self.it, RowIteratorVariable):

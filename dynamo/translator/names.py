@@ -12,6 +12,7 @@ from dynamo.guards.type_slots import qualname_of
 
 from .. import pyversion
 from ..exc import Unsupported
+from ..made_dicts import own_attribute
 from ..variables import NULL, CellVariable, wrap
 from ..variables.lifetimes import break_at_drop, held_object, visible_ends_held
 from ..variables.objects import ClassVariable, ObjectVariable
@@ -269,9 +270,5 @@ class Names:
 
 def _instance_attr(obj, name: str):
     """``obj``'s own attribute ``name`` from its ``__dict__`` (no descriptor, no
-    ``__getattr__`` runs), or None."""
-    try:
-        d = object.__getattribute__(obj, "__dict__")
-    except AttributeError:
-        return None
-    return dict.get(d, name) if type(d) is dict else None
+    ``__getattr__`` runs), or None (not made for asking: ``made_dicts``)."""
+    return own_attribute(obj, name)

@@ -37,7 +37,6 @@ from __future__ import annotations
 import itertools
 from contextlib import contextmanager
 
-from ..symbolic import SymInt
 from ..symbolic.fit import symbols_in
 from ..tree import tree_leaves
 from .loop_facts import NotALoopNode, WatchedLocals, all_at_trip, at_trip, is_slice, same_result
@@ -113,9 +112,12 @@ class NestedScope:
             return None
         if self.symbol not in read:
             return self.parent.fit(op, meta_args, meta_kwargs, meta)
-        if any(isinstance(s.last, SymInt) for s in self._scopes()):
-            raise NotALoopNode(f"np.{op.name} reads the indices of nested loops, one over "
-                               "a symbolic trip count")
+        # (a symbolic trip count, ``range(n)`` over a size that changes between calls:
+        # the outer trips checked are 0 and ``last``, an expression of the sizes, and
+        # at each this loop's fit is symbolic, proven over every size as a loop's of
+        # one level; the indices are affine in both trips, so the corners bound the
+        # trips in between. Before, such an op left the inner loop unrolled, and the
+        # unrolled loop pinned the size: one trace per size.)
         self._check_nested_slices(call)
         results = []
         for k in outer._checked_trips(False):

@@ -191,10 +191,13 @@ def _ask_to_carry(tx, scope, name, kind) -> None:
     if name is None or getattr(scope, "tx", None) is not tx or \
             not getattr(scope, "picks_numbers", False):
         return
-    # (in a loop node's body only the number its node carries: a nested node carries
-    # the trip's value on, ``carry_picked``)
+    # (in a loop node's body: the number its node carries, whose trip's value a nested
+    # node carries on, ``carry_picked``; or a plain number the enclosing trip sets,
+    # ``arg = 0`` before ``for j in range(i)``, whose value after the nested node only
+    # stores use there, ``stored_numbers``, issue #19)
     if scope.parent is not None and \
-            not isinstance(scope.entry_locals.get(name), PickedNumberVariable):
+            not isinstance(scope.entry_locals.get(name), PickedNumberVariable) and \
+            type(getattr(scope.entry_locals.get(name), "value", None)) not in (int, float):
         return
     plan = tx.loop_plan(scope.inst)
     # (a split loop's segments: each carries it, ``IndexSplits.split_node``)
@@ -288,6 +291,9 @@ def leave_picked(scope) -> None:
                                    "times per outer trip")
             nested_steps = scope.trips * steps
         elif steps and not hasattr(scope, "picked"):   # (a while node: ``picked_bounds``)
+            if type(scope.trips) is not int:   # (a triangular node's count: no bound)
+                raise NotALoopNode(f"the counter {name!r} steps a changing number of "
+                                   "times")
             _check_bounds(scope, name, scope.trips, steps)
     if nested_steps:
         scope.parent.picked_steps += nested_steps

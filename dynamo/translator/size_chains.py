@@ -142,7 +142,7 @@ def _keep(tx, first, start: int, cleanup_end: int, value_form: bool) -> bool:
     while end < len(insts) and insts[end].name in _RIGHT:
         end += 1
     _read_arguments(tx, start, end)   # (an argument first read there: bound before)
-    entry = _State.of(tx)
+    entry, at_jump = _State.of(tx), tx.ip
     nodes = set(tx.output.graph.nodes)
     try:
         second = _trace_right(tx, entry, start, end)
@@ -164,8 +164,12 @@ def _keep(tx, first, start: int, cleanup_end: int, value_form: bool) -> bool:
             raise NotASelect("the cleanup goes elsewhere")
     except NotASelect:
         entry.restore(tx)
+        tx.ip = at_jump   # (the jump goes on from where it was: not from the right
+        # link's end, where the stack's ``b`` would be tested in the chain's place)
         if any(n not in nodes for n in tx.output.graph.nodes):
-            first.truth(tx)   # raises the first link's break: the frame starts over
+            first.truth(tx)   # raises the first link's break (the frame starts over),
+            # or is known (made from constants: ``folding.known_value``), and the jump
+            # decides on it
         return False
     entry.restore(tx)
     tx.pop()   # b

@@ -56,9 +56,11 @@ from ..tree import tree_map
 from ..variables.iterators import SymRangeIteratorVariable
 from ..variables.size_values import graph_int
 from .data_trips import DataTripScope
+from .loop_body_state import Counters
 from .loop_facts import NotALoopNode, same_result, why_not
 from .loops import LoopScope, SymbolicRest
 from .nested_loops import enclosing_symbols, kind_of, unwatched
+from .picked_numbers import Picked
 from .promoted_floats import check_promoted, promote
 
 
@@ -291,6 +293,15 @@ def triangular_iterator(tx, it) -> bool:
     return bool(read) and read <= enclosing_symbols(scope)
 
 
+def picked_plan(plan) -> dict | None:
+    """The counters of a plan "counters" whose every entry is a number picked per trip
+    (``picked_numbers.Picked``), or None (no plan, another kind, another counter)."""
+    if plan is None or plan.kind != "counters" or not plan.counters or \
+            not all(isinstance(c, Picked) for c in plan.counters.values()):
+        return None
+    return dict(plan.counters)
+
+
 class TriangularLoops:
     """The translator's side (a mixin of ``frames.Handlers``, before ``LoopNodes``): at
     the first ``FOR_ITER`` of such a loop, all its trips as one node."""
@@ -304,8 +315,11 @@ class TriangularLoops:
             return None
         plan = self.loop_plan(inst)
         # (a plan "split" whose conditions were noted at another level, in an enclosing
-        # loop's unrolled first trip, splits the loop there only: here it is any node)
-        if plan is not None and plan.kind != "split" or \
+        # loop's unrolled first trip, splits the loop there only: here it is any node;
+        # a plan "counters" of numbers picked per trip only, ``arg = j`` under an ``if``
+        # on data, carries them: ``picked_numbers``, issue #19)
+        picked = picked_plan(plan)
+        if plan is not None and plan.kind != "split" and picked is None or \
                 self.output.kind not in (None, "numpy") or \
                 self.in_try() or self.info.loop_may_exit_early(inst.index):
             return None   # (as before: unrolled in the body)
@@ -313,11 +327,14 @@ class TriangularLoops:
             count, quotient = (it.left(), None) if it.step in (1, -1) else \
                 stepped_count(self, it)
             rest = SymbolicRest(it.start, it.step, count)
-            scope = TriangularScope(self, inst, it, rest, {}, quotient)
+            scope = TriangularScope(self, inst, it, rest, picked or {}, quotient)
+            scope.picks_numbers = True   # (a number picked per trip: picked_numbers)
             scope.trace_body()
             check_promoted(scope, scope.promoted)
             with unwatched(self.locals):   # (the outer body's locals)
                 scope.finish()
+        except Counters as e:   # (a number picked per trip: carried, ``picked_plan``)
+            self._refuse(inst, True, str(e), e.counters)
         except NotALoopNode as e:
             self._refuse(inst, True, str(e))
         except Exception as e:  # noqa: BLE001 (anything the body cannot be: unroll it)

@@ -271,6 +271,11 @@ def trips_bound(left: tuple, right: tuple, compare: str) -> int | None:
 
 # what ``carried_shape`` says, and ``while_shape_hint`` finds again in the reason
 _COUNTER_READ = ": a counter read in the body"
+# why such a counter is no node where the body also returns (``while <array test>: ...;
+# it += 1; if it > maxit: return x, -1``: the counter bounds the trips from inside the
+# body; ``WhileScope._check_index_uses``, issue #19)
+RETURNS = (" and returns from inside the loop (if it > maxit: return ...): a counter "
+           "bounds a while_loop node's trips only in the loop's own test")
 _FLOAT_CARRIED = ": a Python float carried across trips"
 
 
@@ -317,6 +322,12 @@ def while_shape_hint(why: str) -> str:
     >>> while_shape_hint("the local 't' is ...: a Python float carried across trips")[:22]
     'carry the time as a 0-'
     """
+    if RETURNS in why:   # (``if it > maxit: return x, -1`` in a ``while <array test>:``)
+        return ("put the counter's bound in the loop itself and test the data inside: "
+                "for it in range(maxit): <body>; if <converged>: return x, it + 1, with "
+                "the other return (return x, -1) after the loop: then the loop is one "
+                "while_loop node (docs/loops.md); else accept the graph break (the loop "
+                "runs as Python)")
     if _COUNTER_READ in why:
         return ("carry the count as a 0-d array for the update (kf = np.zeros(()) "
                 "before the loop, kf += 1.0 in it, in place: it stays a 0-d array; "

@@ -40,7 +40,7 @@ from .loops import LoopScope, node_numbers
 from .picked_numbers import carry_picked, enter_picked, exit_picked, leave_picked, picked_bounds
 from .spent_counter_tests import spent_tests
 from .while_clocks import Clock, clock_bound, clock_of, clock_value, read_clock_of
-from .while_counters import CounterTest, carried_shape, only_stepped
+from .while_counters import RETURNS, CounterTest, carried_shape, only_stepped
 from .while_shapes import CONDITIONAL, loop_shape
 from .while_trip import (
     PINNED,
@@ -175,6 +175,9 @@ class WhileScope(CounterBounds, LoopScope):
         try:
             super()._check_index_uses()
         except NotALoopNode:
+            body = self.tx.info.insts[self.start:self.exit]
+            if any(i.name.startswith("RETURN") for i in body):   # (if it > maxit: return)
+                raise NotALoopNode(f"the body branches on a counter{RETURNS}") from None
             raise NotALoopNode(f"the body branches on a counter or uses it as a plain "
                                f"int{PINNED}") from None
 

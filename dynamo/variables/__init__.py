@@ -22,10 +22,12 @@ Example::
 The modules are layered; each imports only the ones before it (``tests/
 test_import_graph.py`` checks it):
 
-    base < constant < sequences < data_tuples < sets < set_displays < dicts < named_tuples
+    base < constant < sequences < text_items < data_tuples < sets < set_displays < dicts
+         < named_tuples
          < container_ops < iterators < first_key_iterators
          < ndindex < functions < folding < library_names < loop_exit_tests < layout_flags
-         < graph_numbers < loop_ints < arrays < size_values < stacked_lists < trip_rows < formatted
+         < graph_numbers < loop_ints < snapshots < arrays < size_values < stacked_lists
+         < trip_rows < formatted
          < formatted_calls
          < linspace_step < polynomials < number_casts < library_calls
          < dask_arrays < errstate

@@ -38,6 +38,7 @@ from .layout_flags import flags_of
 from .loop_exit_tests import _tests_loop_exit, _why_no_loop_node
 from .loop_ints import loop_int_operands
 from .sequences import SliceVariable, TupleVariable
+from .snapshots import snapshot
 
 # Array attributes that read layout or memory: a graph cannot reproduce them.
 _LAYOUT_ATTRS = {"strides", "flags", "data", "base", "ctypes", "__array_interface__",
@@ -304,8 +305,7 @@ class ArrayMethodVariable(Variable):
     def call(self, tx, args, kwargs) -> Variable:
         if self.name in ("item", "tolist") and not args and not kwargs and \
                 ItemVariable.deferrable(self.array):   # return x.mean().item()
-            snapshot = tx.output.call_op(ops.get("copy"), [self.array], {})
-            return ItemVariable(snapshot, self.name)
+            return ItemVariable(snapshot(tx, self.array), self.name)
         if self.name in _TO_PYTHON:
             raise _to_python(self.name)
         if self.name in DATA_DEPENDENT:
@@ -432,10 +432,11 @@ class ItemVariable(DeferredNumberVariable):
     glue makes after the graph has run, as ``float(x)`` does (``ArrayToPythonVariable``
     in ``builtins.py``): ``out[name] = col.mean().item()`` and ``return loss.item()``
     need no break. The graph snapshots ``x`` (``np.copy``: a later write to ``x`` does
-    not change it) and the glue calls ``bool``/``int``/``float``/``complex`` on the
-    snapshot, which for these dtypes is what ``item()`` returns, value and type. A use
-    that needs the number while tracing (arithmetic, a comparison, formatting) breaks
-    there, with the reason ``array.item() converts array data to Python``.
+    not change it; a NumPy scalar is its own: ``snapshots.py``) and the glue calls
+    ``bool``/``int``/``float``/``complex`` on the snapshot, which for these dtypes is
+    what ``item()`` returns, value and type. A use that needs the number while
+    tracing (arithmetic, a comparison, formatting) breaks there, with the reason
+    ``array.item() converts array data to Python``.
 
     Example::
 

@@ -53,7 +53,7 @@ from ..exc import Unsupported
 from .base import Variable
 from .constant import BuiltinVariable, ConstantVariable, NumericInfoVariable, is_pure_constant
 from .dask_arrays import is_dask_array, wrap_dask_array
-from .data_tuples import DataTupleVariable
+from .data_tuples import data_tuple
 from .deques import DequeVariable
 from .dicts import DefaultDictVariable, DictVariable
 from .functions import (
@@ -79,6 +79,7 @@ from .random_objects import RandomObjectVariable
 from .sequences import ListVariable, TupleVariable
 from .sets import spelled_key
 from .stacked_lists import stacked_rows_input
+from .text_items import check_text_item, note_text_list
 from .unread_dicts import UnreadDefaultDictVariable, UnreadDictVariable
 from .unread_ordered_dicts import UnreadOrderedDictVariable
 from .unread_sets import UnreadSetVariable
@@ -292,28 +293,12 @@ def _long_tuple(tx, value: tuple, source: Source) -> Variable:
     return TupleVariable([ConstantVariable(v) for v in value], source)
 
 
-def _data_tuple(tx, value: tuple, source: Source) -> DataTupleVariable:
-    """A tuple of numbers whose length or items changed between calls: array data of
-    symbolic length where an op reads it whole, its items read (and guarded, each a
-    changing number) only where the trace looks at them (``data_tuples``)."""
-    def read() -> list[Variable]:   # (the recompile log says why the length is guarded)
-        where = tx.output.location()
-        tx.output.guards.add(Guard(source, LENGTH, len(value), note=(
-            f"read at {where}; " if where else "") + "a tuple of numbers that changes, "
-            "read item by item: its length is part of what the trace used (an entry per "
-            "length); only handed whole to np.array/np.asarray is it one input of "
-            "symbolic length (dynamo/variables/data_tuples.py)"))
-        tx.output.shape_env.dynamic.note_tuple(source, value)
-        return [wrap(tx, v, ItemSource(source, i)) for i, v in enumerate(value)]
-    return DataTupleVariable.unread(source, read,
-                                    functools.partial(_list_data, tx, value, source))
-
-
 def _unread_list(tx, value: list, source: Source, changing: bool,
                  cls: type = ListVariable) -> ListVariable:
     """A list from outside the trace, unread (see ``ListVariable``); ``changing``: its
     length changed between calls (a window of one, ``list_windows``: always)."""
     out = tx.output
+    note_text_list(out.shape_env.dynamic, value, source)   # (words: text_items.py)
 
     def read() -> list[Variable]:   # on the trace's first look at the items
         if len(value) > MAX_TRACED_ITEMS:   # (a list is written in place: no constants)
@@ -321,7 +306,7 @@ def _unread_list(tx, value: list, source: Source, changing: bool,
                               f"{MAX_TRACED_ITEMS}: traced item by item it is too slow)",
                               cause="unsupported_value")
         _guard(tx, source, LENGTH, len(value))
-        if changing:   # (a buffer that grows or slides: its numbers move, as a deque's)
+        if changing or out.shape_env.dynamic.items_changed(source, value):  # (buffers, fresh)
             out.shape_env.dynamic.changed_tuples.add(source)
         return [wrap(tx, v, ItemSource(source, i)) for i, v in enumerate(value)]
     var = cls.unread(source, read)
@@ -427,6 +412,8 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
             out.shape_env.dynamic.is_dynamic_number(source, value):
         out.guards.add(Guard(source, TYPE, float))
         return ConstantVariable(out.shape_env.new_number(source, value), source)
+    if type(value) is str:   # (a string item that changed: text, read at a break)
+        check_text_item(tx, value, source)
     if type(value) in (int, float, bool, str, type(None), complex, bytes) or \
             value is Ellipsis or value is NotImplemented:
         _guard(tx, source, CONSTANT, value)
@@ -440,7 +427,7 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
         _guard(tx, source, TYPE, tuple)
         if source is not None and _number_data(value) and _rebuildable(source) and \
                 out.shape_env.dynamic.is_dynamic_sequence(source, value):
-            return _data_tuple(tx, value, source)     # (data_tuples.py)
+            return data_tuple(tx, value, source, wrap, _list_data)
         _guard(tx, source, LENGTH, len(value))
         if source is not None and _number_data(value) and _rebuildable(source):
             out.shape_env.dynamic.note_tuple(source, value)

@@ -79,6 +79,64 @@ def program_metaclass_answers(cls: type, name: str) -> str | None:
     return None
 
 
+def program_descriptor(cls: type, name: str) -> str | None:
+    """The class of ``cls``'s entry ``name`` where that entry is a descriptor whose
+    ``__get__`` is the program's own code (a class statement's, not a builtin's nor
+    the standard library's), or None. Reading ``cls.name`` runs that ``__get__``
+    (``__get__(None, cls)``): code that may count or answer differently on each read,
+    which neither the trace nor the guards may run in the program's stead (round 45,
+    issue #17). Read from the namespaces: nothing of the program's runs.
+
+        >>> class Loud:
+        ...     def __get__(self, obj, owner=None):
+        ...         return 2.0
+        >>> class C:
+        ...     w = Loud()
+        ...     v = property(lambda self: 1)
+        >>> program_descriptor(C, "w"), program_descriptor(C, "v")
+        ('Loud', None)
+    """
+    kind = type(class_entry(cls, name))
+    for k in mro_of(kind):
+        if "__get__" in dict_of(k):
+            user = flags_of(k) & HEAP_TYPE and not standard_library(module_of(k))
+            return qualname_of(kind) if user else None
+    return None
+
+
+_MODULE_DICT = types.ModuleType.__dict__["__dict__"].__get__   # (no code of a subclass's)
+
+
+def module_code_answers(module, name: str) -> str | None:
+    """What of the program's would run to read ``module.name``, or None: the module's
+    own ``__getattr__`` (PEP 562) where its namespace lacks ``name``, or the module's
+    class where it is a ``ModuleType`` subclass of the program's that has an entry
+    ``name`` (a property) or its own ``__getattribute__``/``__getattr__``. Such a read
+    runs on every access, so neither the trace nor the guards may make it for the
+    program (round 45, issue #17).
+
+        >>> import types
+        >>> m = types.ModuleType("lazy")
+        >>> m.__getattr__ = lambda name: 2.0
+        >>> m.w = 1.0
+        >>> module_code_answers(m, "scale"), module_code_answers(m, "w")
+        ("lazy's __getattr__", None)
+    """
+    own = _MODULE_DICT(module)
+    if name not in own and "__getattr__" in own:
+        return f"{module.__name__}'s __getattr__"
+    kind = type(module)
+    if kind is types.ModuleType or standard_library(module_of(kind)):
+        return None
+    for k in mro_of(kind):
+        if k is types.ModuleType or k is object:
+            continue
+        if name in dict_of(k) or "__getattribute__" in dict_of(k) or \
+                "__getattr__" in dict_of(k) and name not in own:
+            return f"its class {qualname_of(kind)}"
+    return None
+
+
 def standard_library(module: str) -> bool:
     return module.split(".")[0] in sys.stdlib_module_names
 

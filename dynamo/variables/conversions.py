@@ -23,6 +23,7 @@ from .folding import known_value
 from .functions import fold
 from .iteration import HANDLERS
 from .size_values import holds_size
+from .snapshots import snapshot
 
 
 def _conversion_error(fn, array: ArrayVariable) -> Exception | None:
@@ -62,7 +63,8 @@ class ArrayToPythonVariable(DeferredNumberVariable):
 
     The value is snapshotted in the graph when the call is traced (``np.copy``, a new
     0-d array that only the glue reads: a later in-place write to ``x`` does not change
-    it), and the glue calls ``float`` itself on it: Python's own conversion, exact.
+    it; a NumPy scalar, immutable, is its own snapshot: ``snapshots.py``), and the
+    glue calls ``float`` itself on it: Python's own conversion, exact.
     Only where the conversion cannot raise or warn (``_DEFERRED_KINDS``), so doing it
     after the graph changes nothing the program sees. Any use that needs the number
     while tracing (arithmetic, a comparison, a branch, formatting, an array op) is the
@@ -142,13 +144,12 @@ def _to_python(name, fn):
             if error is not None:   # Python's own: a break, or the program's `except`
                 raise program_error(error, exact=True)
             if ArrayToPythonVariable.deferrable(fn, args[0]):
-                snapshot = tx.output.call_op(ops.get("copy"), [args[0]], {})
-                return ArrayToPythonVariable(fn, snapshot)
+                return ArrayToPythonVariable(fn, snapshot(tx, args[0]))
             if fn is int and _finite_checked(args[0]) and hasattr(tx, "finite_check"):
                 # NaN and infinities raise: a graph check, the rerun raises eager's error
-                snapshot = tx.output.call_op(ops.get("copy"), [args[0]], {})
-                tx.finite_check(snapshot, _conversion_needed(name))
-                return ArrayToPythonVariable(fn, snapshot)
+                value = snapshot(tx, args[0])
+                tx.finite_check(value, _conversion_needed(name))
+                return ArrayToPythonVariable(fn, value)
         if any(isinstance(a, ArrayVariable) for a in args):
             raise _conversion_needed(name)
         if fn is int and len(args) == 1 and not kwargs and holds_size(tx, args[0]):

@@ -59,8 +59,9 @@ def graph_number_of(out, var: Variable) -> Variable:
         return var
     if var.fn is int and meta.dtype.kind not in _EXACT_INT_KINDS:
         return var   # int() of a float: not here (its finite check is the glue's)
-    for name, (_, owner) in out.unbacked_numbers.items():
-        if owner is node:
+    for name, (fn, owner) in out.unbacked_numbers.items():
+        if owner is node and fn is var.fn:   # (a scalar is its own snapshot: int and
+            # float of one NumPy scalar are two numbers, one node: snapshots.py)
             return ConstantVariable(out.number_symbols[name])
     what = f"{var.describe()}, at {_line(out)}"
     if var.fn is int:   # n_classes = int(y.max()) + 1: an int only the data decides
@@ -87,6 +88,9 @@ def is_graph_number(var: Variable) -> bool:
 
 def _line(out) -> str:
     loc = out.current_loc.get("loc", "")
+    # (an instruction with no line, the exit of a loop node: the file alone, never
+    # "app.py:None")
+    loc = loc.removesuffix(":None")
     return loc.rsplit("/", 1)[-1] or "this line"
 
 

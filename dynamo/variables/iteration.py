@@ -315,11 +315,17 @@ class ChosenNumberVariable(DeferredNumberVariable):
       Python number) and for ``s``'s dtype, and ``c`` converts to that dtype exactly:
       ``g * min(1.0, r)`` for a float64 ``g``, ``x.sum(0) / max(cnt, 1)``. The
       operand is then the graph's select ``where(b < a, b, a)[()]`` (``resolve``), which
-      holds the chosen value in ``s``'s dtype, so the operation computes the same.
+      holds the chosen value in ``s``'s dtype, so the operation computes the same;
+    - as an operand of a comparison whose other operand is a NumPy array or scalar of
+      ``s``'s own dtype (the running best of an unrolled loop, ``best = -1.0``, then
+      ``if acc > best: best = acc`` with ``acc`` an ``np.float64``, trip after trip):
+      NumPy compares the weak ``c`` in that dtype, where it is exact, so the select
+      compares the same and gives the same ``np.bool_`` (issue #19). Another dtype
+      (``np.float32(x) < best``) could compare ``c`` rounded: a break.
 
-    Any other use (a comparison, a branch, formatting, an array op's argument, a float32
-    array times a float) needs the choice while tracing: it breaks there, with the
-    reason of ``min()`` itself (``needed``).
+    Any other use (a branch, formatting, an array op's argument, a float32 array times
+    a float) needs the choice while tracing: it breaks there, with the reason of
+    ``min()`` itself (``needed``).
 
     Example: ``g * min(1.0, clip / (np.linalg.norm(g) + 1e-12))`` of a float64 ``g``
     is one graph: ``multiply(g, where(less(r, 1.0), r, 1.0)[()])``.
@@ -370,7 +376,7 @@ class ChosenNumberVariable(DeferredNumberVariable):
     def resolve(self, tx, name: str, other: ArrayVariable, self_first: bool):
         """The graph's select standing for this choice as an operand of ``name`` with
         ``other``, or None when the two candidates would compute differently there."""
-        fn = _ARITHMETIC.get(name)
+        fn = _ARITHMETIC.get(name) or _COMPARED.get(name)
         if not self.snapshot.meta.scalar:
             return None   # a 0-d array candidate: only Python's own choice, after the graph
         if fn is None or other.meta.kind != ops.NUMPY or other.meta.dtype.kind not in "biuf":
@@ -378,6 +384,8 @@ class ChosenNumberVariable(DeferredNumberVariable):
         number = (self.first if isinstance(self.first, ConstantVariable)
                   else self.second).as_python_constant()
         dtype = self.snapshot.meta.dtype
+        if name in _COMPARED and other.meta.dtype != dtype:
+            return None   # (c would be compared in the other dtype, maybe rounded)
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
             try:
@@ -469,6 +477,9 @@ class BranchChoiceVariable(ChosenNumberVariable):
 # The binary operators whose operand may be a ChosenNumberVariable's select.
 _ARITHMETIC = {name: BINARY[name] for name in
                ("add", "subtract", "multiply", "divide", "floor_divide", "remainder", "pow")}
+# The comparisons whose operand may be one (of the select's own dtype only: ``resolve``).
+_COMPARED = {name: BINARY[name] for name in
+             ("less", "less_equal", "greater", "greater_equal", "equal", "not_equal")}
 
 
 def resolve_chosen(tx, name: str, a: Variable, b: Variable) -> tuple[Variable, Variable]:

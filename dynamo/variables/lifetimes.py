@@ -40,6 +40,7 @@ from .. import pyversion
 from ..bytecode.drop_order import frame_slots
 from ..exc import Unsupported
 from .base import Variable
+from .data_tuples import DataTupleVariable
 from .functions import NestedFunctionVariable
 from .objects import ObjectVariable
 from .sequences import TupleVariable
@@ -117,6 +118,8 @@ def visible_ends_held(var) -> list:
     """
     if ends_visibly(var):
         return [held_object(var)]
+    if isinstance(var, DataTupleVariable) and var.is_unread():
+        return []   # (Python numbers only, not read yet: reading them would guard them)
     if isinstance(var, TupleVariable):
         items = var.items
     elif type(var) is tuple:

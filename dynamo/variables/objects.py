@@ -35,6 +35,7 @@ from dynamo.guards.type_slots import (
 
 from .. import ops
 from ..exc import Unsupported
+from ..made_dicts import static_lookup, unmade
 from ..skipfiles import is_skipped
 from . import class_writes
 from .base import Variable
@@ -45,7 +46,9 @@ from .class_facts import (
     data_descriptor,
     library_class,
     modelled_class,
+    module_code_answers,
     plain_exception_class,
+    program_descriptor,
     program_metaclass_answers,
 )
 from .constant import BuiltinVariable, ConstantVariable, is_pure_constant
@@ -122,8 +125,13 @@ class ModuleVariable(Variable):
         return self.module
 
     def getattr(self, tx, name: str) -> Variable:
+        library = is_library_module(self.module)
+        answers = None if library else module_code_answers(self.module, name)
+        if answers is not None:   # (code that may count or drift: round 45, issue #17)
+            raise Unsupported(f"module attribute {self.module.__name__}.{name} read "
+                              f"through {answers}")
         value = getattr(self.module, name)
-        if is_library_module(self.module):
+        if library:
             guard_library_attribute(tx, self.module, name, value)
             return wrap_library_value(value)
         return tx.wrap(value, AttrSource(self.source, name) if self.source else None)
@@ -165,6 +173,10 @@ class ClassVariable(Variable):
                               f"metaclass {meta}")
         if name in ("__name__", "__qualname__", "__module__"):
             return ConstantVariable(getattr(self.cls, name))
+        descriptor = program_descriptor(self.cls, name)
+        if descriptor is not None:   # (its __get__(None, cls) may count: round 45)
+            raise Unsupported(f"{qualname_of(self.cls)}.{name} read through its "
+                              f"descriptor {descriptor}.__get__")
         written = class_writes.read_on_class(tx, self.cls, name, self.source)
         if written is not None:
             return written
@@ -256,15 +268,14 @@ class ObjectVariable(Variable):
             # read through it (``self.__class__.n += 1`` is a class write)
             return ClassVariable(cls, self.class_source)
         try:
-            static = inspect.getattr_static(self.obj, name)
-        except AttributeError:
+            static, own = static_lookup(self.obj, name)   # (made_dicts: on 3.11 reading
+        except AttributeError:                             # __dict__ makes it, for good)
             if hasattr(cls, "__getattr__"):
                 raise Unsupported(f"{qualname_of(cls)}.__getattr__ for {name!r}") from None
             self._guard_absent(tx, name, on_class=True)
             raise
         # (a data descriptor of the class, a property, wins over the instance's entry)
-        in_instance = name in getattr(self.obj, "__dict__", {}) and \
-            not data_descriptor(class_entry(cls, name))
+        in_instance = own and not data_descriptor(class_entry(cls, name))
         cls_source = self.class_source
         if not in_instance and isinstance(static, property):
             if static.fget is None:
@@ -357,7 +368,7 @@ class ObjectVariable(Variable):
         if type(self.obj).__setattr__ not in _GENERIC_SETATTR:
             raise Unsupported(f"{qualname_of(type(self.obj))} defines __setattr__")
         if not isinstance(static, types.MemberDescriptorType) and \
-                not hasattr(self.obj, "__dict__"):
+                not unmade(self.obj) and not hasattr(self.obj, "__dict__"):
             # no __dict__ and not a slot: the write raises AttributeError, which must
             # happen here (inside the program's try), not when the glue replays it
             raise Unsupported(f"assignment to {name!r} of a {qualname_of(type(self.obj))} "

@@ -87,6 +87,14 @@ class SequenceVariable(Variable):
     def reconstruct(self, cg) -> str:
         if self.kind is tuple and self.source is not None:   # the same tuple object
             return self.source.expr()
+        if self.kind is tuple and not self.is_constant():
+            # one tuple the trace made, reached twice (``t, [t]``; ``box.append(t)``):
+            # built once, as a list is, so ``r[0] is r[1][0]`` holds (round 45)
+            return cg.mutable(self, lambda v: SequenceVariable._written(v, cg))
+        return self._written(cg)
+
+    def _written(self, cg) -> str:
+        """The display that builds it, its items' expressions inside."""
         inner = ", ".join(cg.value(i) for i in self.items)
         if self.kind is tuple:
             return f"({inner},)" if len(self.items) == 1 else f"({inner})"

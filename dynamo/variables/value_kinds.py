@@ -51,20 +51,23 @@ def own_getattribute(value: Any) -> bool:
     """``value``'s class (a class statement's) defines ``__getattribute__``, which then
     runs for every attribute read of it, ``__class__`` included (``isinstance`` reads
     that when the type alone does not decide), or one of its classes has a
-    ``__class__`` of its own (a property: round 12, issue #17). Not a ``dynamo.compile``d function,
-    whose ``__getattribute__`` runs no program code (it reads ``f.__call__`` from the
-    function's ``__dict__``: ``dynamo.api.OptimizedFunction``)."""
+    ``__class__`` of its own (a property: round 12, issue #17), or a ``__dict__`` of its
+    own other than the slot CPython makes (a property the guards would run on each read
+    of the instance's namespace: round 45). Not a ``dynamo.compile``d function,
+    whose ``__getattribute__`` and ``__dict__`` run no program code (it reads
+    ``f.__call__`` from the function's ``__dict__``: ``dynamo.api.OptimizedFunction``)."""
     cls = type(value)
     if not flags_of(cls) & HEAP_TYPE:
         return False
+    heap = [k for k in mro_of(cls) if type.__dict__["__flags__"].__get__(k) & HEAP_TYPE]
     # (a class of its own named __class__, a property, answers isinstance the same way)
-    return any("__class__" in dict_of(k)
-               for k in mro_of(cls)
-               if type.__dict__["__flags__"].__get__(k) & HEAP_TYPE) or \
-        type(type.__getattribute__(cls, "__getattribute__")) is types.FunctionType and \
-        compiled_function(value) is None
+    return any("__class__" in dict_of(k) for k in heap) or (
+        type(type.__getattribute__(cls, "__getattribute__")) is types.FunctionType or
+        any(type(dict_of(k).get("__dict__", _SLOT)) is not types.GetSetDescriptorType
+            for k in heap)) and compiled_function(value) is None
 
 
+_SLOT = object.__dict__["__class__"]   # (a getset descriptor: what an absent entry counts as)
 HEAP_TYPE = 1 << 9   # Py_TPFLAGS_HEAPTYPE: a class made by a class statement or type()
 
 

@@ -72,7 +72,7 @@ def test_a_slow_window_races_the_tiers_again_and_results_stay_eagers():
     rng = np.random.default_rng(4)
     assert tier.state == "native" and tier.races == 0
     tier.watch_from_now(Watch(limit=0.0, window=2))
-    states = []
+    states, races, windows = [], [], []
     for _ in range(30):
         A = rng.random((200, 200))
         want_args = [A.copy(), A.copy()]
@@ -82,7 +82,13 @@ def test_a_slow_window_races_the_tiers_again_and_results_stay_eagers():
         for g, w in zip((*got, *got_args), (*want, *want_args)):
             np.testing.assert_array_equal(g, w, strict=True)
         states.append(tier.state)
+        races.append(tier.races)
+        windows.append(tier.watch.window if tier.watch is not None else None)
     assert states[:2] == ["native", "trial"]   # the second call ended the slow window
-    assert tier.races == 1 and tier.state in ("native", "tier1")
-    if tier.state == "native" and tier.watch is not None:
-        assert tier.watch.window == 4   # (doubled from the watch that started it)
+    # The race decided: the first call out of it is tier 2 or tier 1, and its new watch
+    # has a doubled window. (Later calls are timed for real: on a loaded machine a whole
+    # window of them may be slower and start another race, which is right.)
+    decided = next(i for i in range(2, len(states)) if states[i] != "trial")
+    assert races[decided] == 1 and states[decided] in ("native", "tier1")
+    if states[decided] == "native" and windows[decided] is not None:
+        assert windows[decided] == 4   # (doubled from the watch that started it)

@@ -178,12 +178,12 @@ def test_user_methods_and_rebound_locals_in_an_island_still_use_the_hook(backend
 
 def count_above(x, thr):
     c = 0
-    total = 0.0
+    kept = []
     for v in x:
         if v > thr:                 # a break on every trip: the whole loop is an island
             c += 1
-            total += v
-    return c, total
+            kept.append(v)          # (a Python effect: ``total += v`` from ``total =
+    return c, kept                  # 0.0`` is one graph since issue #19's t6)
 
 
 def calls_made(fn, *args) -> dict:

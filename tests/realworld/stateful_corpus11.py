@@ -322,15 +322,10 @@ class Vocabulary:
         return self.E[ids].mean(axis=0), ids
 
 
-@program(recompiles=3, why="the words are strings read by value (dict keys): an entry "
-                           "per sentence the vocabulary meets",
-         known=(7, (
-                   "each word is a string read by value (words[i]) and len(self.vocab) "
-                   "is guarded where setdefault makes an id: the ids are Python-level "
-                   "results of a dict lookup, so every sentence that meets a new word "
-                   "(or a vocabulary of a new size) is another entry, until the cache "
-                   "limit (8 compiles) runs the last calls uncompiled. A fix needs the "
-                   "lookup kept out of the graph with the ids passed in as data")))
+@program(recompiles=3, why="the words change every call: once one changed, the "
+                           "comprehension over them runs as Python at a break "
+                           "(variables/text_items.py; was 7 recompiles, to the cache "
+                           "limit, each sentence that met a new word an entry)")
 def vocabulary_grows(wrap):
     v = Vocabulary()
     f = wrap(v.encode)

@@ -6,8 +6,10 @@ Python raises ZeroDivisionError (hostile round 44, ``round44_loops/unread_true_d
 The entry is now guarded that it computes (``scalars.guard_computes``: the divisor
 ``!= 0``, or the expression itself), so such a call misses and its trace raises as
 Python does; a divisor never 0 (``t + 1`` of a loop's trip) needs no guard, and its
-loop stays a node. Not yet: a divisor over a loop node's trip index (``1.0 / (i - k)``
-unread in the body), a strict xfail here.
+loop stays a node. A divisor over a loop node's trip index that may be 0 (``1.0 / (i -
+k)``) unread in the body unrolls the loop instead (``symbolic/trip_raising.py``), where
+each trip's number is guarded; read by a body op, the loop stays a node and the op
+raises on its trip.
 """
 
 import math
@@ -50,6 +52,23 @@ def unread_of_trip(x, n, k):
     return x
 
 
+def unread_of_trip_in_try(x, n, k):
+    for i in range(n):
+        try:
+            h = 1 / (i - k)   # noqa: F841
+        except ZeroDivisionError:
+            x[i] = -1.0
+        x[i] = x[i] * 2.0
+    return x
+
+
+def read_of_trip(x, n, k):
+    for i in range(n):
+        h = 1.0 / (i - k)
+        x[i] = x[i] * h
+    return x
+
+
 def unread_float_floordiv(x, n, d):
     for i in range(n):
         h = i // d   # noqa: F841
@@ -62,11 +81,10 @@ CASES = [
     (unread_pow, [(1,), (2,), (2000,), (3,)]),
     (unread_sqrt, [(6,), (7,), (4,), (9,)]),
     (unread_in_loop, [(12, 2), (11, 5), (12, 0), (12, 3)]),
-    pytest.param(unread_of_trip, [(12, 20), (11, 30), (12, 3), (12, 40)],
-                 marks=pytest.mark.xfail(strict=True, reason=(
-                     "unread-trip-quotient: a divisor over a loop node's trip index is "
-                     "not guarded (it would refuse the node; scalars.guard_computes)"))),
+    (unread_of_trip, [(12, 20), (11, 30), (12, 3), (12, 40)]),
     (unread_float_floordiv, [(12, 2.0), (11, 0.5), (12, 0.0), (12, -0.0)]),
+    (unread_of_trip_in_try, [(12, 20), (11, 30), (12, 3), (12, 40)]),
+    (read_of_trip, [(12, 20), (11, 30), (12, 3), (12, 40)]),
 ]
 
 
@@ -101,6 +119,20 @@ def test_a_divisor_never_zero_keeps_the_loop_node(backend):
     compiled = dynamo.compile(trip_divisor, backend=backend)
     for lr in (0.1, 0.2, 0.0):
         np.testing.assert_array_equal(compiled(x, 20, lr), trip_divisor(x, 20, lr))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_divisor_of_the_trip_read_by_an_op_keeps_the_loop_node(backend):
+    """``x[i] * (1.0 / (i - k))``: the body's op computes it on every trip (and raises
+    on the trip where it is 0): one graph with a loop node, no break; unread, the same
+    loop is unrolled (the call with ``k == 3`` raises in either)."""
+    dynamo.reset()
+    calls = [(np.ones(12), 12, 20), (np.ones(12), 12, 30)]
+    read = dynamo.explain(read_of_trip, backend=backend).calls(calls)
+    assert read.graph_break_count == 0 and "fori_loop" in str(read)
+    dynamo.reset()
+    unread = dynamo.explain(unread_of_trip, backend=backend).calls(calls)
+    assert unread.graph_break_count == 0 and "fori_loop" not in str(unread)
 
 
 def read_div(x, k):

@@ -84,8 +84,8 @@ CASES = [   # (name, fn, args, a loop node expected)
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name,fn,args,node", CASES, ids=[c[0] for c in CASES])
 def test_int_of_argmin_in_a_loop_body(name, fn, args, node, backend, monkeypatch):
-    # (a 14x14 matrix counts as large here: with only small arrays the loop runs as
-    # Python, test_a_loop_node_needs_a_large_array)
+    # (with a 14x14 matrix under ``outline_min_elements`` as with one above it:
+    # test_a_loop_node_over_small_arrays)
     monkeypatch.setattr(dynamo.config, "outline_min_elements", 64)
     check(fn, *args, backend=backend, breaks=0)
     _, loops, _ = compiled_call(fn, *args, backend=backend)
@@ -93,11 +93,12 @@ def test_int_of_argmin_in_a_loop_body(name, fn, args, node, backend, monkeypatch
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_a_loop_node_needs_a_large_array(backend):
-    """With every array under ``config.outline_min_elements`` the trip's reads of the
-    int's 0-d array cost more than the Python loop (a 300-trip k-means assignment on
-    4x2 arrays ran at 0.71x plain as a node): no node, the same results."""
+def test_a_loop_node_over_small_arrays(backend):
+    """With every array under ``config.outline_min_elements`` the loop is a node too
+    (before task p62/t1 it ran as Python: the trip's copy of the int's 0-d array and
+    its ``getitem(u, ())`` per use cost more than the Python loop; the numpy backend
+    now reads the NumPy scalar itself, ``backends/passes/scalar_reads.py``)."""
     args = (_w(14), np.zeros(14, dtype=np.int64))
     check(prim_parents, *args, backend=backend)
     _, loops, _ = compiled_call(prim_parents, *args, backend=backend)
-    assert loops == 0
+    assert loops == 1

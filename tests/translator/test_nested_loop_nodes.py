@@ -118,8 +118,9 @@ def test_sizes_that_change_between_calls(name, backend):
     A loop over a symbolic range nested in a body (Gauss-Seidel's row loop in the
     sweep loop's body, ``range(1, n - 1)``) takes its trip count through the outer
     body's inputs (before, its node read the frame's size placeholder: NameError);
-    an op that reads two indices, one over a symbolic count, leaves the inner loop
-    unrolled. Every call's result is eager's."""
+    an op that reads two indices, one over a symbolic count, keeps the inner node
+    since 2026-12-07 (test_nested_symbolic_counts.py; before, it left the inner loop
+    unrolled). Every call's result is eager's."""
     _, fn, _, _ = next(p for p in PROGRAMS if p[0] == name)
     rng = np.random.default_rng(7)
     compiled = dynamo.compile(fn, backend=backend)

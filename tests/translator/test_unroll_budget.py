@@ -10,6 +10,7 @@ tests check the work done, not a time.
 """
 
 import numpy as np
+import pytest
 from harness import check
 
 import dynamo
@@ -136,6 +137,19 @@ def assign_loop(X, C):
     return sums, counts
 
 
+def assign_loop_last(X, C):
+    """``assign_loop`` that also returns the last point's centre: ``j`` is read after
+    the loop, so the loop is no loop node (docs/loops.md) and is unrolled."""
+    counts = np.zeros(C.shape[0], dtype=np.int64)
+    sums = np.zeros_like(C)
+    j = -1
+    for i in range(X.shape[0]):
+        j = int(np.argmin(((C - X[i]) ** 2).sum(axis=1)))
+        counts[j] += 1
+        sums[j] += X[i]
+    return sums, counts, j
+
+
 def test_a_loop_of_many_small_ops_runs_as_python(monkeypatch):
     """Unrolled, a 300-trip loop over 4x2 arrays was about 5,000 ops: 2.5 s to compile,
     then slower than the loop it replaced. Past ``_SMALL_UNROLL_OPS`` unrolled ops, with
@@ -145,13 +159,23 @@ def test_a_loop_of_many_small_ops_runs_as_python(monkeypatch):
 
     rng = np.random.default_rng(5)
     X, C = rng.random((300, 2)), rng.random((4, 2))
-    out = dynamo.explain(assign_loop, backend="eager")(X, C)
+    out = dynamo.explain(assign_loop_last, backend="eager")(X, C)
     (reason,) = [b.reason for b in out.break_reasons]
     assert "299 more iterations" in reason and "small arrays" in reason
-    assert traced_steps(assign_loop, X, C) < 2000     # (not 299 more traced trips)
-    check(assign_loop, X, C, breaks=1)
+    assert traced_steps(assign_loop_last, X, C) < 2000     # (not 299 more traced trips)
+    check(assign_loop_last, X, C, breaks=1)
     monkeypatch.setattr(control_flow, "_SMALL_UNROLL_OPS", 40)
     X, C = rng.random((12, 2)), rng.random((4, 2))
-    check(assign_loop, X, C, breaks=1)                # 11 trips of ~8 ops: over 40
+    check(assign_loop_last, X, C, breaks=1)                # 11 trips of ~8 ops: over 40
     monkeypatch.setattr(dynamo.config, "outline_min_elements", 8)
-    check(assign_loop, X, C, graphs=1, breaks=0)      # X (24 elements) is large now
+    check(assign_loop_last, X, C, graphs=1, breaks=0)      # X (24 elements) is large now
+
+
+@pytest.mark.parametrize("backend", ["eager", "numpy"])
+def test_a_loop_over_small_arrays_is_a_loop_node(backend):
+    """``assign_loop`` itself (``j`` dies with its trip) is one loop node over 4x2
+    arrays too (task p62/t1: on the numpy backend 1.37x the Python loop,
+    scripts/bench_small_loop_nodes.py)."""
+    rng = np.random.default_rng(6)
+    X, C = rng.random((300, 2)), rng.random((4, 2))
+    check(assign_loop, X, C, graphs=1, breaks=0, backend=backend)

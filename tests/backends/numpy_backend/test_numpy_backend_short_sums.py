@@ -122,7 +122,11 @@ def test_a_huge_coordinate_warns_once_as_in_eager():
 
 @pytest.mark.parametrize("fn, args, short", [
     (pairwise, (np.ones((300, 3)),), True),
-    (lambda x: x.sum(1, keepdims=True), (np.ones((64, 5, 64), np.float32),), True),
+    (lambda x: x.sum(1, keepdims=True), (np.ones((300, 5, 16), np.float32),), True),
+    # (exact, but its sizes never pay, short_sum_sizes: np.add.reduce without the test;
+    # 64 elements after the axis, and 4 rows of a k-means trip's distances)
+    (lambda x: x.sum(1, keepdims=True), (np.ones((64, 5, 64), np.float32),), False),
+    (lambda x: x.sum(1), (np.ones((4, 2)),), False),
     (lambda x: x.sum(-1), (np.ones((300, 8)),), False),          # pairwise order from 8
     (lambda x: x.sum(-1), (np.ones((300, 3), np.int32),), False),  # an int sum widens
     (lambda x: x.sum((0, 1)), (np.ones((3, 3, 300)),), False),    # two axes

@@ -480,7 +480,8 @@ def test_strength_reduce_division_keeps_subnormal_results_exact():
 def test_pipeline_order_and_skipping():
     assert [p.__name__ for p in PIPELINE] == ["fresh_copies", "hoist_invariants", "dce",
                                               "drop_dead_carried", "fold_constants",
-                                              "strength_reduce", "cse", "dce"]
+                                              "strength_reduce", "scalar_reads", "cse",
+                                              "dce"]
 
     def f(x):
         return x ** 3 + x ** 3
