@@ -27,22 +27,12 @@ import warnings
 
 import numpy as np
 import pytest
+from everyday_loop_programs import closest_center, max_drawdown, min_max_loop
 from harness import nested_types, outcome, same_outcome
 
 import dynamo
 
 BACKENDS = ("eager", "numpy")
-
-
-def closest_center(x, C):
-    best = np.inf
-    idx = -1
-    for k in range(C.shape[0]):
-        d = np.sum((x - C[k]) ** 2)
-        if d < best:
-            best = d
-            idx = k
-    return idx, best
 
 
 def best_threshold(scores, labels, start):
@@ -52,29 +42,6 @@ def best_threshold(scores, labels, start):
         if acc > best_acc:
             best_t, best_acc = t, acc
     return best_t, best_acc
-
-
-def min_max_loop(x):
-    lo = x[0]
-    hi = x[0]
-    for v in x:
-        if v < lo:
-            lo = v
-        if v > hi:
-            hi = v
-    return lo, hi
-
-
-def max_drawdown(p):
-    peak = p[0]
-    mdd = 0.0
-    for v in p:
-        if v > peak:
-            peak = v
-        dd = (peak - v) / peak
-        if dd > mdd:
-            mdd = dd
-    return mdd
 
 
 def two_tests_a_trip(x, y):
