@@ -34,8 +34,9 @@ from .symbolic import mark_dynamic
 
 def reset() -> None:
     """Drop every compiled entry of every compiled function (they recompile on next call)."""
-    from . import hook
+    from . import entry_trial, hook
     hook.reset_all()   # the dropped entries' generated sources leave linecache with them
+    entry_trial.reset_all()   # compiled functions time both ways again
 
 
 logs.init_from_env()

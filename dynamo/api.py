@@ -46,6 +46,7 @@ from .compile_settings import CompileSettings, received_context
 from .compiled_calls import hooked_call
 from .compiled_methods import OptimizedMethod
 from .config import config
+from .entry_trial import entry_for
 from .pickled_by_name import pickled_by_name
 
 log_breaks = logs.get("graph_breaks")
@@ -236,6 +237,8 @@ class OptimizedFunction:
         # it carries the function's attributes too (unittest reads
         # ``__unittest_expecting_failure__`` from the bound test method).
         call.__dict__.update(fn.__dict__)
+        # small calls may run faster plain: a trial times both ways (entry_trial.py)
+        own("__call__", entry_for(self, fn, call, settings, config.entry_trial_calls))
         if call is not fn:   # the trace may find it reads through an argument
             when_found(fn.__code__, self)
             wrappers.watch_code(fn, self)   # fn.__code__ replaced: see code_replaced

@@ -24,7 +24,7 @@ from dataclasses import dataclass, fields
 _MINIMUM = {"cache_size_limit": 0, "max_unroll": 0, "max_graph_nodes": 1,
             "inline_depth_limit": 0, "max_restarts": 0, "loop_unroll_limit": 2,
             "outline_min_elements": 0, "outline_trial_calls": 0,
-            "callee_trial_calls": 0}
+            "callee_trial_calls": 0, "entry_trial_calls": 0}
 
 
 @dataclass
@@ -70,6 +70,18 @@ class Config:
     (interleaved, after one untimed call each), and the faster way stays for the next
     4096 calls, then both are timed again (dynamo/callee_trial.py; the ``backend`` log
     says which won). 0: no trial, every such call runs compiled."""
+
+    entry_trial_calls: int = 3
+    """A compiled function (``dynamo.compile(fn)``, its bound methods) on the ``numpy``
+    or ``auto`` backend runs both ways on its first calls, compiled and as the plain
+    function, this many timed calls each (interleaved, after one untimed call each;
+    more where the two are close), and the faster way takes its calls (the plain way
+    only where it is over 10% faster); a compiled call over 1 s ends the trial at
+    once (compiled). The plain way times one call in 64 and starts a new trial when
+    one takes 4x its trial's best, or after 4096 calls (dynamo/entry_trial.py,
+    docs/guards.md "Compiled or plain"; the ``backend`` log says which won). 0:
+    no trial, every call runs compiled (the test suite's default: tests/conftest.py).
+    Read when the function is compiled."""
 
     data_checks: bool = True
     """A check on array data whose failing way only raises (``assert np.all(p >= 0)``,

@@ -50,6 +50,7 @@ from .output_graph import OutputGraph
 from .reach_guards import guard_reach
 from .sibling_numbers import sibling_numbers
 from .skipfiles import is_skipped
+from .stored_floats import stored_floats
 from .symbolic import DynamicPolicy, recording
 from .symbolic.written_numbers import changing_sources, previous_numbers
 from .translator import GraphBreak, InstructionTranslator
@@ -130,6 +131,7 @@ def _trace_and_build(fn: types.FunctionType, args: tuple, closure, ctx, previous
     dynamic = _dynamic_policy(ctx, previous)
     dynamic.changing_numbers |= changing_results(code)   # (a cache's result: changing)
     dynamic.changing_numbers |= sibling_numbers(ctx, code)   # (learned by a resume fn)
+    dynamic.changing_numbers |= stored_floats(code, arg_values)   # (``self.lr *= 0.5``)
     for attempt in range(config.max_restarts + 1):
         dynamic.new_trace()
         output = OutputGraph(fn.__globals__, config,

@@ -40,6 +40,14 @@ CALLS: tuple[Advice, ...] = (
     Advice(r"^math\.prod of non-constants",
            "math.prod multiplies Python numbers that are only known when the program runs.",
            "use np.prod on an array of the values"),
+    Advice(r"^math\.\w+\(\) of array data",
+           "The math function returns a Python float of a value only the data decides and "
+           "raises for some values; the graph cannot check the value first here.",
+           "use the NumPy function (np.sqrt(x), a NumPy scalar of the same value), or "
+           + ACCEPT),
+    Advice(r"^deque\(\) with a maxlen that is not",
+           "The deque's length limit decides which items it keeps.",
+           "pass maxlen as a constant, or make the deque before the compiled call"),
     Advice(r"^frozenset\(\) of non-constants",
            "Hashing the items needs their values.", "build the set from constants, or "
            "before the compiled call"),

@@ -43,6 +43,14 @@ FLOW: tuple[Advice, ...] = (
            "it knows.", "use a supported CPython to compile; on this one the code runs "
            "uncompiled"),
     # ---------------------------------------------------------------- text, growing tuples
+    Advice(r"^a string that changes between calls, iterated",
+           "A string argument or attribute that changed between calls and is iterated "
+           "(``for ch in text``) is text: guarded by value it would make an entry per "
+           "text, so the loop over its characters runs as Python at this break "
+           "(dynamo/variables/text_iterators.py).",
+           "nothing to do: two compiles in all, not one per text; a string that is "
+           "compared instead (``if mode == 'train'``) keeps its guard and an entry per "
+           "value"),
     Advice(r"^a string that changes between calls",
            "A list of strings whose items changed between calls is text (words, tokens): "
            "guarded by value it would make an entry per text, so the code that reads it "

@@ -258,9 +258,16 @@ STATEMENTS: tuple[Advice, ...] = (
            "Each item of a Python container is traced separately.",
            "use an array instead of a large Python container"),
     # ---------------------------------------------------------------- values
+    Advice(r"^array \S+ is not a Python constant",
+           "A number read from an array (``range(bins[m - 1], bins[m])``) is array data: "
+           "the graph computes it, and the trace cannot use it as a Python value (a "
+           "range() bound, a size, a key) while tracing.",
+           "compute such bounds and sizes from Python numbers (len(x), x.shape, int and "
+           "math arithmetic) rather than from array elements, or write the loop over "
+           "them as array ops (masks, np.where, fancy indexing); " + ACCEPT),
     Advice(r"^values of type .* are not traced|^value of type .* is not a constant|"
            r"^type\(\) of |^truth value of |is not a Python constant|"
-           r"as an argument of an array op|^ndarray subclass",
+           r"as an argument of an array op|^ndarray subclass|^NumPy scalar ",
            UNTRACED_OBJECT,
            "pass arrays (np.asarray for subclasses), numbers and containers of them; "
            "keep other objects outside the compiled function"),

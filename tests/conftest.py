@@ -17,6 +17,12 @@ os.environ["DYNAMO_STRICT_BACKENDS"] = "1"
 
 import dynamo  # noqa: E402
 
+# Every call of a compiled function runs compiled here (what the tests count: frames,
+# recompiles, graphs); the entry trial, which may run a small function's calls plain
+# (dynamo/entry_trial.py), is tested with it on: tests/dynamo/test_entry_trial.py and
+# tests/realworld/test_entry_trial_corpora.py (docs/guards.md "Compiled or plain").
+dynamo.config.entry_trial_calls = 0
+
 
 def _has_gpu() -> bool:
     try:

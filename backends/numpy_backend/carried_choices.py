@@ -101,8 +101,9 @@ def flag_into_if(statements: list, i: int, choices: dict, position) -> bool:
     k = len(lines) - 1
     if any(not ln.startswith("#") for ln in lines[:k]) or \
             not lines[k].startswith(flag.name + " = ") or \
-            any(c.flag is not flag for n in statements[i][2] if (c := choices.get(n))):
-        return False
+            any(c.flag is not flag or flag in c.values
+                for n in statements[i][2] if (c := choices.get(n))):
+        return False   # (another flag; or the flag is a chosen value: it keeps its name)
     expr = lines[k].partition(" = ")[2]
     expr = expr if expr.startswith("(") else f"({expr})"
     body = statements[i][0].split("\n")

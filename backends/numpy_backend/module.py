@@ -41,7 +41,7 @@ from .library_calls import fast_form
 from .plan import static_shape
 from .positional_out import takes_positional_out
 from .reduction_finish import short_sum_sizes
-from .scalar_select import select_form
+from .scalar_select import scalar_already, select_form
 
 _LITERALS = (bool, int, str, type(None))
 
@@ -197,6 +197,8 @@ class Module:
         impl = ops.get(node.target).impl
         args = node.args if args is None else args
         if impl is getitem and len(args) == 2 and not node.kwargs and not extra:
+            if type(args[1]) is tuple and not args[1] and scalar_already(args[0]):
+                return self.fmt(args[0], name_of)   # (a choice of NumPy scalars: no [()])
             return f"{self.fmt(args[0], name_of)}[{self.subscript(args[1], name_of)}]"
         if impl is after_loop:   # (the array itself, after the loop that wrote it)
             return self.fmt(args[0], name_of)

@@ -79,13 +79,36 @@ def assemble(bc: Bytecode, body: list, stacksize: int | None = None) -> types.Co
     The stack size is ``stacksize`` when the caller knows it (a resume function needs
     no more than the code it copies), else the larger of the analysis of the whole
     code and of ``body`` entered from its top as the original is (which reaches every
-    handler).
+    handler). Where ``bytecode``'s analysis of the whole code fails (``_entry_depth``),
+    the prologue's own depth stands in for it.
     """
     if stacksize is None:
         from_top = Bytecode([item for item in body])
         from_top._copy_attr_from(bc)
-        stacksize = max(bc.compute_stacksize(), from_top.compute_stacksize())
+        stacksize = max(_entry_depth(bc, len(bc) - len(body)), from_top.compute_stacksize())
     return bc.to_code(stacksize=stacksize, compute_exception_stack_depths=False)
+
+
+def _entry_depth(bc: Bytecode, head: int) -> int:
+    """The stack ``bc`` needs entered at its top (``bytecode``'s analysis), or, where
+    that analysis fails, the stack its first ``head`` items need: the prologue, which
+    ends in a jump into the copied body (whose stack ``assemble`` measures itself), and
+    pushes there exactly the stack the original had.
+
+    Why it fails: a prologue that jumps into a ``try`` range past its ``TryBegin`` and
+    reaches a ``raise`` right before the range's ``TryEnd`` (an island in a loop
+    ``for ...: try: raise E(undefined) finally: return``): there ``bytecode`` measures
+    the handler from the depth at the entry of the code, not of the range, and finds a
+    negative size. The depths it would have computed are not used (``assemble``)."""
+    try:
+        return bc.compute_stacksize()
+    except RuntimeError:
+        *prologue, jump = bc[:head]
+        if not (isinstance(jump, Instr) and jump.is_uncond_jump()):
+            raise
+    alone = Bytecode(prologue)   # (its own jumps, over unrun MAKE_CELLs, stay in it)
+    alone._copy_attr_from(bc)
+    return alone.compute_stacksize()
 
 
 def label_at(bc: Bytecode, positions: list[int], index: int) -> Label:

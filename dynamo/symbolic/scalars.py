@@ -32,6 +32,8 @@ from __future__ import annotations
 import math
 import operator
 
+from .drawn_ranges import never_raises as in_draw_range
+
 # (``Expr`` and its printing live in ``exprs.py``; ``_MATH``, ``_UNARY`` and ``literal``
 # are imported from here by the modules that make expressions)
 from .exprs import _BINARY, _MATH, _UNARY, Expr, _sum, literal  # noqa: F401
@@ -233,7 +235,7 @@ def binary(fn, a, b):
         return _plain(fn, a, b)    # int op int (other than /): an int, SymInt's business
     if fn is operator.pow and not _pow_stays_float(a, b):
         return _plain(fn, a, b)
-    if _data_decided(a, b) and not _never_raises(fn, b):
+    if _data_decided(a, b) and not _never_raises(fn, b) and not in_draw_range(fn, a, b):
         # (pinned: an unbacked number or size breaks the graph there; ``1.0 / len(kept)``
         # raises ZeroDivisionError for an empty ``kept``, and a SymFloat's expression
         # is computed after the graph, outside the program's own ``try``)
@@ -253,7 +255,7 @@ def binary(fn, a, b):
     if type(hint) is not float:   # (cannot happen by the checks above; never guess)
         return _plain(fn, a, b)
     expr = Expr.apply(fn, Expr.of(a), Expr.of(b))
-    if not _op_never_raises(fn, a, b):
+    if not _op_never_raises(fn, a, b) and not in_draw_range(fn, a, b):
         expr.raises = True
         guard_computes(expr, a, b)
     return SymFloat(hint, expr)

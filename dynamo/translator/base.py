@@ -71,6 +71,7 @@ from .exceptions import SymbolicRaise
 from .float_indices import int_index_of_float
 from .identity import is_same_object
 from .inline_checks import check_inline
+from .math_of_arrays import math_of_array
 from .picked_items import picked_text
 from .picked_numbers import picked_binary
 from .raising_checks import equal_sizes_check, finite_check
@@ -396,8 +397,10 @@ class TranslatorBase:
 
     def call_builtin(self, fn: Variable, args: list[Variable],
                      kwargs: dict[str, Variable]) -> Variable:
-        """A call of a BuiltinVariable: the model in :mod:`dynamo.variables.builtins`."""
-        return call_builtin(self, fn, args, kwargs)
+        """A call of a BuiltinVariable: the model in :mod:`dynamo.variables.builtins`
+        (``math.sqrt(x.sum())`` of array data first: ``math_of_arrays``)."""
+        number = math_of_array(self, getattr(fn, "fn", None), args, kwargs)
+        return call_builtin(self, fn, args, kwargs) if number is None else number
 
     def builtin_handler(self, fn: Any):
         """The model of the builtin ``fn`` (``tuple``, ``range``...), or None."""

@@ -69,6 +69,7 @@ from .loop_facts import WatchedLocals, same_constant
 from .number_selects import number_kind, select_number
 from .picked_numbers import join_per_trip
 from .raising_checks import _DATA_CAUSES, _conditional_jump, _flag, _root, defer_check
+from .running_choices import join_running, running_choice
 from .select_writes import apply_writes, defer_write, mark_ways, reads_written
 
 # What a caller of ``truth_or_select`` gets where both ways were traced: the trace
@@ -502,11 +503,14 @@ def _join(tx, entry: _State, flag, if_true: _Way, if_false: _Way, join: int,
 def _one_value(tx, flag, a, b, merged: dict, before: set, name: str | None = None):
     if a is b or same_constant(a, b):
         return a
-    if tx.output.loop_scope is not None and not isinstance(a, ArrayVariable):
+    if running_choice(a, b) or \
+            tx.output.loop_scope is not None and not isinstance(a, ArrayVariable):
         # (a Python number chosen per trip: carried by the loop node as a NumPy scalar,
-        # ``picked_numbers``; the glue cannot pick after the graph for each trip)
-        chosen = join_per_trip(tx, name, a, b, lambda x, y: _one_value(
-            tx, flag, x, y, merged, before))
+        # ``picked_numbers``, or with a NumPy scalar as a running choice's value and
+        # flag, ``running_choices``; the glue cannot pick after the graph per trip)
+        chosen = join_running(tx, name, flag, a, b, merged) if running_choice(a, b) \
+            else join_per_trip(tx, name, a, b, lambda x, y: _one_value(
+                tx, flag, x, y, merged, before))
         if chosen is None:
             raise NotASelect(f"the ways join {a.describe()} and {b.describe()} in a loop")
         return chosen

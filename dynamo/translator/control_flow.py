@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import pyversion
 from ..exc import Unsupported
+from ..symbolic import SymFloat, SymInt
 from ..variables import ArrayVariable, ConstantVariable, IteratorVariable
 from ..variables.arrays import DeferredNumberVariable
 from ..variables.base import untraced_iteration
@@ -25,6 +26,7 @@ from .per_trip_lists import HINT as PER_TRIP_HINT
 from .per_trip_lists import builds_list_per_trip
 from .size_and_or import copied_operand, short_circuit
 from .size_chains import chain_jump, chain_or_pop
+from .small_trips import largest_trip_op
 from .while_loops import while_loop_node
 
 # Unrolled ops past which a loop over small arrays (all under
@@ -68,7 +70,7 @@ class ControlFlow:
                 "Python.", hint="raise dynamo.config.max_unroll, or vectorize the loop",
                 cause="unroll_budget")
         if before is not None and (size - before[2]) * left > _SMALL_UNROLL_OPS and \
-                self.largest_array() < self.config.outline_min_elements:
+                self.small_trips(before[2]):
             raise Unsupported(
                 f"a loop of {left} more iterations would unroll into about "
                 f"{(size - before[2]) * left} more ops on small arrays",
@@ -78,6 +80,15 @@ class ControlFlow:
                 hint="vectorize the loop: one array op over all its trips rather than "
                      "one small op per trip",
                 cause="unroll_budget")
+
+    def small_trips(self, start: int) -> bool:
+        """The loop's ops work on small arrays: the frame holds none of
+        ``config.outline_min_elements`` elements, or the last trip's ops (graph nodes
+        from ``start`` on) read and compute fewer than a 64th of that each (frames of a
+        long signal: ``translator/small_trips.py``)."""
+        large = self.config.outline_min_elements
+        return self.largest_array() < large or \
+            largest_trip_op(self.output.graph.nodes[start:], large) < large // 64
 
     def largest_array(self) -> int:
         """The elements of the largest array the frame holds whose size is known (a
@@ -166,7 +177,11 @@ class ControlFlow:
         if isinstance(value, DeferredNumberVariable) and value.may_be_none:
             # (None or a number, as the data says: BranchChoiceVariable)
             raise value.needed()
-        is_none = value.is_constant() and value.as_python_constant() is None
+        # (a changing number is never None: its type says so, its value stays unpinned;
+        # ``v = memo.get(k); if v is None:`` with a float memo)
+        is_none = not (isinstance(value, ConstantVariable) and
+                       isinstance(value.value, (SymInt, SymFloat))) and \
+            value.is_constant() and value.as_python_constant() is None
         if is_none == when:
             self.jump(inst)
 

@@ -25,6 +25,7 @@ from ..tree import tree_leaves
 from ..variables import ArrayVariable, ConstantVariable
 from ..variables.arrays import DeferredNumberVariable
 from ..variables.trip_rows import TripRowsVariable
+from .carried_choice import FLAG, VALUE, CarriedChoiceVariable, part_of, with_part
 from .loop_facts import (
     NotALoopNode,
     SettlingCarry,
@@ -138,6 +139,9 @@ class BodyState:
                 holders[index[id(var)]].append(("local", name))
             elif isinstance(var, TripRowsVariable) and id(var.stacked) in index:
                 holders[index[id(var.stacked)]].append(("rows", name))   # (per_trip_lists)
+            elif isinstance(var, CarriedChoiceVariable):   # (its value and flag: slots)
+                for kind in (VALUE, FLAG):
+                    holders[index[id(part_of(var, kind))]].append((kind, name))
         for i, var in enumerate(self.entry_stack):
             if id(var) in index:
                 holders[index[id(var)]].append(("stack", i))
@@ -210,6 +214,8 @@ class BodyState:
 
     def _held(self, place):
         kind, key = place
+        if kind in (VALUE, FLAG):   # (a running choice's part: carried_choice)
+            return part_of(self.tx.locals.get(key), kind)
         if kind in ("rows", "stack rows"):   # (a list's rows: the same list, the same rows)
             held = self.tx.locals.get(key) if kind == "rows" else self.tx.stack[key]
             return held.stacked if isinstance(held, TripRowsVariable) else held
@@ -242,7 +248,7 @@ class BodyState:
         for name, var in tx.locals.items():
             old = self.entry_locals[name]
             if var is old or id(old) in slot_ids and name not in self.targets or \
-                    same_constant(var, old):
+                    same_constant(var, old) or isinstance(old, CarriedChoiceVariable):
                 continue
             if name in self.counters:
                 if not isinstance(var, ConstantVariable) or \
@@ -325,6 +331,8 @@ class BodyState:
                     tx.locals[key].stacked = final[k]
                 elif kind == "stack rows":
                     tx.stack[key].stacked = final[k]
+                elif kind in (VALUE, FLAG):   # (the glue resolves the choice after)
+                    tx.locals[key] = with_part(tx.locals[key], kind, final[k])
                 elif kind == "local":
                     tx.locals[key] = final[k]
                 else:

@@ -327,6 +327,24 @@ def code_tail(insts, start: int) -> list | None:
     return None
 
 
+def exit_code_span(insts, start: int) -> frozenset:
+    """The indices of the code a ``break``'s branch runs once, from ``start`` up to and
+    including its first jump, ``return`` or ``raise`` (``E`` of ``if c: E; break`` or
+    ``if c: return E``, ``loop_returns``; 3.12+'s copy of the code after the loop at a
+    plain ``break``). It runs after the loop's node, so a read of a counter there
+    (``return r, iterations``) reads the counter after the loop, not in a trip
+    (``WhileScope._tests``).
+
+    >>> # 3.13's copy of ``return r, iterations`` after ``if ...: r = r_new; break``:
+    >>> # 82 LOAD_FAST r_new; STORE_FAST r; POP_TOP; LOAD_FAST_LOAD_FAST; ...; 87 RETURN
+    >>> exit_code_span(insts, 82) -> frozenset(range(82, 88))
+    """
+    for inst in insts[start:]:
+        if inst.target is not None or inst.name.startswith(("RETURN", "RAISE", "RERAISE")):
+            return frozenset(range(start, inst.index + 1))
+    return frozenset()
+
+
 def names(arg) -> tuple:
     """The locals an instruction's argument names: one, or two for a superinstruction
     (``LOAD_FAST_LOAD_FAST``'s ``("x", "i")``)."""

@@ -37,6 +37,7 @@ from .loop_facts import (
     same_result,
     with_positions,
 )
+from .slice_positions import constant_slices
 
 
 class IndexFit:
@@ -145,12 +146,17 @@ class IndexFit:
                                "for this size only")
         positions = [(k, p, d) for k, p, d in integer_positions(op, args) or ()
                      if isinstance(p, SymInt) or isinstance(d, SymInt)]
-        if not positions:
+        slices = [c for c in constant_slices(op, args) if c[4] >= 0]   # (slice_positions)
+        if not positions and not slices:
             raise refusal
         for _, p, d in positions:
             self._require(p + d, "an index out of bounds for some size")
             self._require(d - 1 - p, "an index out of bounds for some size")
-        args = with_positions(args, {k: 0 for k, _, _ in positions})
+        for _, start, stop, d, _ in slices:
+            self._require(start, "a slice out of bounds for some size")
+            self._require(d - stop, "a slice out of bounds for some size")
+        args = with_positions(args, {k: 0 for k, _, _ in positions} |
+                              {k: slice(0, n) for k, _, _, _, n in slices})
         fitted = env.fit(op, args, kwargs, meta)
         if trace.pins - before:
             raise refusal

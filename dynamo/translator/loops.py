@@ -71,8 +71,8 @@ from ..variables import ArrayVariable, ConstantVariable
 from ..variables.arrays import RowIteratorVariable
 from ..variables.base import births_so_far
 from ..variables.iterators import SequenceIteratorVariable, SymRangeIteratorVariable
-from ..variables.trip_rows import TripRowsVariable
 from .attr_counters import AttrCounters
+from .carried_choice import held_parts
 from .loop_body_state import BodyState, Counters, dead_after
 from .loop_facts import (
     NotALoopNode,
@@ -87,8 +87,9 @@ from .loop_index_fit import IndexFit
 from .loop_shape_names import shape_hint, unsupported_for_break
 from .nested_loops import NestedScope, may_nest, unwatched
 from .node_identity import kept_temp
-from .picked_numbers import Picked, carry_picked, enter_picked, exit_picked, leave_picked
+from .picked_numbers import carry_picked, enter_picked, exit_picked, leave_picked
 from .reached_carries import ReachedCarries, reach_arrays
+from .running_choices import forces_node
 
 # the break point kind of a loop that is no node inside another loop node's body: it
 # is unrolled there, and tried as a node where no loop body is being traced
@@ -228,8 +229,8 @@ class LoopNodes:
                 or self.in_try() or self.info.loop_may_exit_early(inst.index):
             return False
         done, trips = self.loop_arrivals.get(id(it), 0), trip_count(rest)
-        # (for a symbolic trip count, decisions the entry's guards keep: T > 8)
-        return trips + done > self.config.loop_unroll_limit and trips > 0
+        # (symbolic trip counts: decisions the entry's guards keep, T > 8; forces_node)
+        return (trips + done > self.config.loop_unroll_limit or forces_node(plan)) and trips > 0
 
     def data_trip_node(self, inst, it) -> bool | None:
         """The loop over a range of a count, as one node (``data_trips.DataTripLoops``);
@@ -320,9 +321,8 @@ class LoopScope(NestedScope, IndexFit, AttrCounters, BodyState, ReachedCarries):
         dead = dead_after(tx, self.inst.index) if out.loop_scope is not None else frozenset()
         held = [v for n, v in self.entry_locals.items() if n not in self.targets and not (
             n in dead and isinstance(v, ArrayVariable) and v.node.graph is not out.graph)]
-        for var in itertools.chain(held, self.entry_stack):
-            if isinstance(var, TripRowsVariable):   # (a list's rows, per_trip_lists)
-                var = var.stacked
+        # (a list's rows: their stacked array; a running choice: its value and flag)
+        for var in itertools.chain(*map(held_parts, itertools.chain(held, self.entry_stack))):
             if isinstance(var, ArrayVariable) and all(var is not s for s in self.slots):
                 if var.node.graph is not out.graph:   # (nested: from outside the body)
                     raise NotALoopNode("the frame holds an array the outer body does not")
@@ -391,7 +391,7 @@ class LoopScope(NestedScope, IndexFit, AttrCounters, BodyState, ReachedCarries):
             tx.push(self.it.row(tx, index) if isinstance(self.it, RowIteratorVariable)
                     else index)
             for name, step in self.counters.items():
-                if "." not in name and not isinstance(step, Picked):   # (attr_counters)
+                if "." not in name and type(step) is int:   # (attr_counters, Picked)
                     tx.locals[name] = ConstantVariable(self._counter(name, step, 0))
             enter_picked(self)
             self.start_attr_counters()

@@ -73,6 +73,7 @@ from ..variables import ArrayVariable, ConstantVariable, Variable
 from ..variables.arrays import call_library
 from ..variables.conversions import ArrayToPythonVariable
 from ..variables.graph_numbers import graph_number_of
+from .carried_choice import carry_chosen
 from .loop_body_state import Counters
 from .loop_facts import NotALoopNode
 
@@ -244,6 +245,7 @@ def carry_picked(scope) -> set[str]:
     frame's graph, which ``_enter`` then carries as a slot; their names."""
     tx = scope.tx
     scope.picked_entry = {}
+    chosen = carry_chosen(scope)   # (running choices: their value and flag)
     for name, step in _plan_of(scope).items():
         if not isinstance(step, Picked):
             continue
@@ -258,7 +260,7 @@ def carry_picked(scope) -> set[str]:
                                f"{step.kind.__name__} at the loop")
         scope.picked_entry[name] = value
         tx.locals[name] = scalar
-    return set(scope.picked_entry)
+    return set(scope.picked_entry) | chosen
 
 
 def enter_picked(scope) -> None:

@@ -169,14 +169,22 @@ def finite_check(tx, array: ArrayVariable, error: Unsupported) -> None:
 
         >>> finite_check(tx, snapshot, error)   # adds isfinite, data_check(..., True)
     """
+    value_check(tx, lambda: tx.output.call_op(ops.get("isfinite"), [array], {}), error)
+
+
+def value_check(tx, make_flag, error: Unsupported, passes: bool = True) -> None:
+    """``finite_check`` for any 0-d bool ``make_flag()`` the graph computes, ``passes``
+    where the value lets the program's next step run without raising (``math.sqrt(s)``:
+    ``s < 0`` False, ``math_of_arrays``): a ``data_check`` when the graph runs, and the
+    frame's original code where it fails; ``error`` where no such check can be made."""
     output, root = tx.output, _root(tx)
     point, restart = root.check_restart(tx.code, tx.current.index, error)
     if not tx.config.data_checks or output.loop_scope is not None or \
             output.writes.warns or not rerun_on_raise(output, loops=True) or \
             errstate_reports(output.graph) or point.key in root.break_points:
         raise error
-    flag = output.call_op(ops.get("isfinite"), [array], {})
-    output.graph.call("data_check", (flag.node, True), {}, meta={
+    flag = make_flag()
+    output.graph.call("data_check", (flag.node, passes), {}, meta={
         "array": flag.meta.with_(dtype=np.dtype(np.bool_)), **output.current_loc,
         "kind": ops.OPAQUE, PYTHON_EFFECTS: output.side_effects.pending()})
     output.writes.checks.append(restart)   # (raised by a later write: WriteGuard)

@@ -52,6 +52,7 @@ from contextlib import contextmanager
 from ..ops import ArrayMeta
 from ..symbolic import Sym, SymInt
 from ..symbolic.fit import symbols_in
+from ..symbolic.sizes import as_sym
 from ..tree import tree_map
 from ..variables.iterators import SymRangeIteratorVariable
 from ..variables.size_values import graph_int
@@ -62,12 +63,16 @@ from .loops import LoopScope, SymbolicRest
 from .nested_loops import enclosing_symbols, kind_of, unwatched
 from .picked_numbers import Picked
 from .promoted_floats import check_promoted, promote
+from .symbolic_corners import at_trips, trip_interval
 
 
 def substitute_trips(value, trips: dict, hints: dict | None = None):
     """``value`` (an op's arguments, metas' shapes) with the trips ``trips`` (symbol ->
     int) put in: a SymInt left with no symbol is a plain int; one left with symbols
     (the inner trip) has its hint from ``hints`` (0 for a loop's trip while traced)."""
+    if any(isinstance(t, SymInt) for t in trips.values()):
+        return at_trips(value, trips)   # (a trip that is an expression of the sizes)
+
     def size(v):
         if not isinstance(v, SymInt) or not v.sym.symbols & trips.keys():
             return v
@@ -119,7 +124,9 @@ class TriangularScope(DataTripScope):
         super()._enter(set(targets) | outside, end)
 
     def _known_facts(self) -> list:
-        return []   # (every condition is checked at concrete corners: ``nested_fit``)
+        # (every condition is checked at the corners, ``nested_fit``; where those are
+        # expressions of the sizes, what the enclosing loops' entries know of them)
+        return list(getattr(self.parent, "facts", None) or [])
 
     def nested_fit(self, op, meta_args, meta_kwargs, meta):
         """An op that reads this loop's index, checked at the corners of the loops'
@@ -134,21 +141,27 @@ class TriangularScope(DataTripScope):
             return self.parent.fit(op, meta_args, meta_kwargs, meta)
         # (a split segment's start may read its split point's quotient: its value is
         # in the corners, ``_with_quotients``)
-        if read - enclosing_symbols(self) - quotient_symbols(self):
+        # (a size that changes between calls is fitted at the corners as a loop of
+        # one level fits it: ``IndexFit.fit``, symbolic)
+        sizes = self.output.shape_env.symbols.keys()
+        if read - enclosing_symbols(self) - quotient_symbols(self) - sizes:
             raise NotALoopNode(f"np.{op.name} reads a triangular loop's index and a size "
                                "that is a symbol")
         results = []
-        for trips in self._corners():
+        corners = self._corners()
+        for trips in corners:
             last = substitute_trips(self.last, trips)
-            if isinstance(last, SymInt):
+            if isinstance(last, SymInt) and not last.sym.symbols <= sizes:
                 raise NotALoopNode("a triangular loop's trip count reads a size")
-            if last < 0:
-                continue
+            if not isinstance(last, SymInt) and last < 0:
+                continue   # (symbolic corners are where the loop runs: ``_corners``)
             args, kwargs = substitute_trips(call, trips, self.output.shape_env.hints)
             with self._at_corner(last):
                 results.append(self.fit(op, args, kwargs, meta))
         if not results:
             raise NotALoopNode("a triangular loop that runs no trip at any checked trip")
+        if any(isinstance(v, SymInt) for trips in corners for v in trips.values()):
+            results = [m for _, m in self._canonical(list(enumerate(results)))]
         if not all(same_result(r, results[0]) for r in results):
             raise NotALoopNode(f"np.{op.name}: its result changes with an outer loop's "
                                "index")
@@ -163,10 +176,12 @@ class TriangularScope(DataTripScope):
         finally:
             self.last, self._corner = saved, False
 
-    def _corners(self) -> list[dict]:
+    def _corners(self, sized: bool = True) -> list[dict]:
         """The assignments of the enclosing loops' trips (outermost first) to check
         at: per loop, its first two, middle and last two trips among those where it
-        and the loops inside it (down to this one) run at least one trip."""
+        and the loops inside it (down to this one) run at least one trip; where a
+        count reads a size, the two ends of that interval, expressions of the sizes
+        (``_symbolic_corners``; ``sized=False``: no node there)."""
         chain = []
         scope = self
         while scope is not None:
@@ -176,8 +191,9 @@ class TriangularScope(DataTripScope):
         # where each loop runs a trip: its count >= 1, or, of a stepped one, its span
         # >= 1 (both affine in the enclosing trips)
         runs = {s.symbol: getattr(s, "span", s.last + 1) for s in chain}
+        sizes = self.output.shape_env.symbols.keys()   # (``symbolic_corners``)
         for s in chain:
-            read = symbols_in(runs[s.symbol])
+            read = symbols_in(runs[s.symbol]) - sizes
             if len(read) > 1:
                 raise NotALoopNode("a trip count that follows two enclosing indices")
         assignments = [{}]
@@ -192,6 +208,11 @@ class TriangularScope(DataTripScope):
             grown = []
             for trips in assignments:
                 lo, hi = 0, _count_at(s, trips) - 1
+                if _symbolic_ends(s, later, runs, trips, hi):
+                    if not sized:   # (``enclosing_corners``: ints only, no guard)
+                        raise NotALoopNode("an enclosing loop's trip count is a symbol")
+                    grown += _symbolic_corners(self, s, later, runs, trips, hi, period)
+                    continue
                 for t in later:   # runs_t(trip) = a + b * trip >= 1
                     lo, hi = _interval(substitute_trips(runs[t.symbol], trips), s.symbol,
                                        lo, hi)
@@ -211,7 +232,7 @@ class TriangularScope(DataTripScope):
 def enclosing_corners(scope) -> list[dict]:
     """``TriangularScope._corners`` of any loop node's scope (a plain one's too): the
     enclosing trips to check at, where ``scope``'s body runs (``index_splits``)."""
-    return TriangularScope._corners(scope)
+    return TriangularScope._corners(scope, sized=False)
 
 
 # the longest period of corners checked (a step of at most 32: 64 outer trips per level)
@@ -221,9 +242,36 @@ _MAX_PERIOD = 32
 def _count_at(scope, trips: dict) -> int:
     """The trip count of ``scope`` where the enclosing trips are ``trips``."""
     count = substitute_trips(scope.last + 1, _with_quotients([scope], trips))
-    if isinstance(count, SymInt):
-        raise NotALoopNode("an enclosing loop's trip count is a symbol")
+    if isinstance(count, SymInt) and \
+            not count.sym.symbols <= scope.output.shape_env.symbols.keys():
+        raise NotALoopNode("an enclosing loop's trip count is no size")
     return count
+
+
+def _symbolic_ends(s, later, runs, trips, hi) -> bool:
+    """Whether the interval of ``s``'s trips is one of the sizes (``symbolic_corners``):
+    its count, or a count of a loop inside it, reads a size symbol."""
+    if isinstance(hi, SymInt):
+        return True
+    counts = [substitute_trips(runs[t.symbol], trips) for t in later]
+    return any(isinstance(c, SymInt) and c.sym.symbols - {s.symbol} for c in counts)
+
+
+def _symbolic_corners(scope, s, later, runs, trips, hi, period) -> list[dict]:
+    """``trips`` with each end of ``s``'s interval (expressions of the sizes) put in:
+    an affine index is least and greatest at the ends, so the middle adds nothing.
+    The interval holds a trip for every size the entry serves (proven, or guarded as
+    a decision, ``IndexFit._require``); a stepped loop inside (``period``) is no
+    node here."""
+    if period != 1:
+        raise NotALoopNode("a stepped triangular loop over sizes that change")
+    lo = 0
+    for t in later:
+        lo, hi = trip_interval(substitute_trips(runs[t.symbol], trips), s.symbol, lo, hi,
+                               scope.facts)
+    scope._require(hi - lo, "a triangular loop that runs no trip for some size")
+    ends = [lo] if as_sym(hi) == as_sym(lo) else [lo, hi]
+    return [{**trips, s.symbol: k} for k in ends]
 
 
 def quotient_symbols(scope) -> set[str]:
@@ -290,7 +338,10 @@ def triangular_iterator(tx, it) -> bool:
             not tx.config.nested_loop_nodes:
         return False
     read = symbols_in((it.start, it.stop))
-    return bool(read) and read <= enclosing_symbols(scope)
+    # (``range(i + 1, n)`` over a size ``n`` that changes between calls: its corners
+    # are expressions of the sizes, ``symbolic_corners``)
+    enclosing = enclosing_symbols(scope)
+    return bool(read & enclosing) and read <= enclosing | tx.output.shape_env.symbols.keys()
 
 
 def picked_plan(plan) -> dict | None:

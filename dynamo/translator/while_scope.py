@@ -27,7 +27,15 @@ from ..variables import ArrayVariable, ConstantVariable
 from .compared_tests import tested
 from .counter_bounds import CounterBounds
 from .loop_body_state import Counters, dead_after
-from .loop_exits import AtItem, names, needs_tail, stored_in, tail_graph, tail_outputs
+from .loop_exits import (
+    AtItem,
+    exit_code_span,
+    names,
+    needs_tail,
+    stored_in,
+    tail_graph,
+    tail_outputs,
+)
 from .loop_facts import (
     NotALoopNode,
     WatchedLocals,
@@ -358,13 +366,19 @@ class WhileScope(CounterBounds, LoopScope):
         return min(self.head, self.start, self.inst.index), self.exit
 
     def _tests(self) -> frozenset:
-        """The instructions of the counter test, in front and at the bottom."""
+        """The instructions of the counter test, in front and at the bottom; and the
+        code a ``for`` loop's exit runs once after the node (3.12+ copy ``return r,
+        iterations`` after the loop into ``if c: break`` and ``if c: r = r_new; break``,
+        ``loop_returns``), which reads a counter after the loop, not in a trip."""
+        insts = self.tx.info.insts
+        exit_code = exit_code_span(insts, self.after) \
+            if self.for_iter is not None else frozenset()
         if self.test is None:
-            return frozenset()
-        insts, (lo, hi) = self.tx.info.insts, self._code()
+            return exit_code
+        lo, hi = self._code()
         # (and 3.12+'s copy of the code after the loop at a ``break``, which may read
         # the counter after the loop: ``while_counter_break``)
-        found = set(self.test.indices) | self.leave
+        found = set(self.test.indices) | self.leave | exit_code
         for inst in insts[lo:hi]:
             shape = loop_shape(insts, inst) if inst.name in CONDITIONAL else None
             if shape is not None and shape[:2] == (self.start, self.exit) and \
@@ -545,10 +559,15 @@ class WhileScope(CounterBounds, LoopScope):
             node = out.graph.call("getitem", (loop, len(metas)), meta={
                 "array": counter, **out.current_loc, "kind": ops.get("getitem").kind})
             out.unbacked_sizes[taken.sym.terms[0][0]] = (node, 0)
+        # (B's one more run steps only the counters B steps: not PageRank's
+        # ``iterations += 1`` before the test, which the last A stepped already)
+        in_tail = stored_in(tx.info.insts, self.start, self.back) if ran is not None else ()
+        if set(in_tail) & set(counters) & stored_in(tx.info.insts, self._code()[0], self.start):
+            raise NotALoopNode("a counter stepped both before and after the exit test")
         for name, step in self.steps.items():   # (one nothing reads after: as before)
             start = self.entry_locals[name]
             if name in counters:     # (+ B's one more run: ``while_counter_break``)
-                trips = taken if ran is None else taken + ran
+                trips = taken if name not in in_tail else taken + ran
                 tx.locals[name] = ConstantVariable(start.value + trips * step)
             else:
                 tx.locals[name] = start

@@ -24,10 +24,10 @@ test_import_graph.py`` checks it):
 
     base < constant < sequences < text_items < data_tuples < sets < set_displays < dicts
          < named_tuples
-         < container_ops < iterators < first_key_iterators
+         < container_ops < iterators < text_iterators < first_key_iterators
          < ndindex < functions < folding < library_names < loop_exit_tests < layout_flags
-         < graph_numbers < loop_ints < snapshots < arrays < size_values < stacked_lists
-         < trip_rows < formatted
+         < graph_numbers < loop_ints < snapshots < scalar_inputs < arrays < size_values
+         < stacked_lists < trip_rows < formatted
          < formatted_calls
          < linspace_step < polynomials < number_casts < library_calls
          < dask_arrays < errstate
@@ -35,7 +35,7 @@ test_import_graph.py`` checks it):
          < super_lookup < random_objects < lifetimes < deques < deque_stacks < list_windows
          < identity_generators < float_windows < int_choices < unread_dicts < unread_sets
          < unread_ordered_dicts
-         < loggers < iteration < combinatoric
+         < loggers < iteration < combinatoric < made_deques
          < conversions < builtins < value_kinds < builder
 
 (The containers: ``sequences`` tuples, lists and slices; ``sets`` sets and what sets and

@@ -76,10 +76,12 @@ from .objects import (
 from .opaque import OpaqueVariable
 from .polynomials import Poly1dVariable
 from .random_objects import RandomObjectVariable
+from .scalar_inputs import check_scalar_input
 from .sequences import ListVariable, TupleVariable
 from .sets import spelled_key
 from .stacked_lists import stacked_rows_input
-from .text_items import check_text_item, note_text_list
+from .text_items import check_text_item, iterated_text, note_text_list
+from .text_iterators import ChangingTextVariable
 from .unread_dicts import UnreadDefaultDictVariable, UnreadDictVariable
 from .unread_ordered_dicts import UnreadOrderedDictVariable
 from .unread_sets import UnreadSetVariable
@@ -397,6 +399,7 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
             raise Unsupported("arrays of Python objects are not traced")
         if isinstance(value, np.ndarray) and type(value) is not np.ndarray:
             raise Unsupported(f"ndarray subclass {qualname_of(type(value))}")
+        check_scalar_input(value)   # (a subclass of a NumPy scalar, a record: see there)
         return out.add_input(value, source)
     if type(value) is np.poly1d and source is not None:
         # its coefficients are the input: an identity guard (a callable's) would miss
@@ -414,6 +417,9 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
         return ConstantVariable(out.shape_env.new_number(source, value), source)
     if type(value) is str:   # (a string item that changed: text, read at a break)
         check_text_item(tx, value, source)
+        if (why := iterated_text(tx, value, source)) is not None:   # (``for ch in text``)
+            _guard(tx, source, TYPE, str)
+            return ChangingTextVariable(value, source, why)
     if type(value) in (int, float, bool, str, type(None), complex, bytes) or \
             value is Ellipsis or value is NotImplemented:
         _guard(tx, source, CONSTANT, value)

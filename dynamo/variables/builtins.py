@@ -29,7 +29,7 @@ from .. import hash_order, ops
 from ..exc import Unsupported
 from ..symbolic import SymInt
 from ..symbolic.math_calls import round_call
-from . import combinatoric, conversions  # noqa: F401 (their handlers: itertools, int...)
+from . import combinatoric, conversions, made_deques  # noqa: F401 (their handlers: itertools, int, deque)
 from .arrays import ArrayVariable, DeferredNumberVariable
 from .base import BoundBuiltinMethod, Variable
 from .constant import (

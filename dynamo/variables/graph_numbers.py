@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from .. import ops
 from ..symbolic import SymFloat
+from ..symbolic.drawn_ranges import note_draw
 from ..symbolic.sizes import is_unbacked_number
 from .base import Variable
 from .constant import ConstantVariable
@@ -44,8 +45,32 @@ def as_graph_number(tx, var: Variable) -> Variable:
     the glue would make from a 0-d array of this graph (a deferred number whose class
     sets ``graph_number``: ``float(x)``, ``x.item()`` of a float array); any other
     Variable as it is. One symbol per snapshot. Not in a loop body (its values are the
-    loop node's), nor for a backend that takes static shapes only."""
-    return graph_number_of(tx.output, var)
+    loop node's), nor for a backend that takes static shapes only.
+
+    A unit draw's number (``rng.random()``: in [0, 1)) made outside any loop has its
+    range noted (``symbolic/drawn_ranges.py``: ``(rng.random() - 0.5) ** 2`` cannot
+    raise). Not in a loop the trace unrolls: each trip's draw and conversion are then
+    ops of the graph, which over small arrays ran slower than the Python loop the
+    power's break leaves (``scripts/bench_removed_breaks.py``, jitter_walk 100)."""
+    number = graph_number_of(tx.output, var)
+    node = getattr(getattr(var, "snapshot", None), "node", None)
+    if number is not var and getattr(node, "target", None) == "python_draw" and \
+            not _in_a_loop(tx):
+        name = next(iter(number.value.sym.symbols))
+        note_draw(name, node.args[0], node.args[1:], node.kwargs)
+    return number
+
+
+def _in_a_loop(tx) -> bool:
+    """Is the instruction ``tx`` traces, or a call that led to it, inside a loop of its
+    code (between a backward jump's target and the jump)?"""
+    while tx is not None:
+        insts, at = tx.info.insts, tx.current.index
+        if any(i.name.startswith("JUMP_BACKWARD") and i.target is not None and
+               i.target <= at < i.index for i in insts):
+            return True
+        tx = getattr(tx, "parent", None)
+    return False
 
 
 def graph_number_of(out, var: Variable) -> Variable:

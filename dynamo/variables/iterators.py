@@ -269,6 +269,14 @@ class SymRangeIteratorVariable(SequenceIteratorVariable):
     def _len(self) -> int:
         return constant_len(self.seq.value)   # pins the bounds
 
+    def length_hint(self) -> int:
+        # (bounds a constant apart, ``range(i + 1, n)`` at ``i = n - 1`` in a loop's
+        # first trip: that many items for every size, read without a pin)
+        left = self.left() if not self.done and self.step in (1, -1) else None
+        if left is not None and not isinstance(left, SymInt):
+            return max(0, left)
+        return super().length_hint()
+
     def span(self):
         """How far the items left reach, in units of 1: ``stop - first`` counting up,
         ``first - stop`` counting down (an int or an affine SymInt); some are left

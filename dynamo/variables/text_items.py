@@ -91,3 +91,25 @@ def check_text_item(tx, value: str, source) -> None:
     raise Unsupported(   # (its why and hint: hints_flow.py)
         f"a string that changes between calls ({source.name()}: {before!r}, then "
         f"{value!r})", cause="changing_text")
+
+
+
+def iterated_text(tx, value: str, source) -> str | None:
+    """For a lone string (an argument, an attribute) that changed between calls and is
+    loaded to be iterated (``for ch in text``: ``GET_ITER`` comes next), what changed
+    (``"L['text']: 'ab', then 'ba'"``): the builder gives it unguarded by value, and
+    its loop runs as Python at a break (``text_iterators.py``). None for any other
+    string or use (``if mode == "train"``, a dict key): it keeps its guard.
+
+        >>> tx.current, tx.info.insts[tx.current.index + 1]      # LOAD_FAST text, GET_ITER
+        >>> iterated_text(tx, "ba", LocalSource("text"))
+        "L['text']: 'ab', then 'ba'"
+    """
+    inst = getattr(tx, "current", None)
+    insts = getattr(getattr(tx, "info", None), "insts", None)
+    if inst is None or insts is None or inst.index + 1 >= len(insts) or \
+            insts[inst.index + 1].name != "GET_ITER" or in_resume_prologue(tx):
+        return None
+    seen = tx.output.shape_env.dynamic.previous_texts.get(source, ())
+    before = next((s for s in seen if s != value), None)
+    return None if before is None else f"{source.name()}: {before!r}, then {value!r}"

@@ -6,12 +6,19 @@ lo: lo = v`` trip after trip) is one graph; before, it broke ("both ways keep ar
 that may be others").
 
 A running best kept from a Python number (``best = np.inf``, or ``-1.0``, ``0``, then
-``if d < best: best = d`` with ``d`` a NumPy scalar) breaks at the second trip's test
-("truth value of an array"), by choice: joining the choice again trip after trip made
-it one graph, but one of a select and a flag per trip, and on the everyday loop corpus
-that ran slower than the break's Python loop (max_drawdown 0.15x plain against 0.88x,
-a 3-epoch perceptron 0.29x against 0.98x, the corpus's geometric mean 0.83x against
-0.89x; issue #15 says never slower). What it does keep: results as eager's.
+``if d < best: best = d`` with ``d`` a NumPy scalar) is not joined again trip after
+trip in an unrolled loop: that made one graph of a select and a flag per trip, which
+on the everyday loop corpus ran slower than the break's Python loop (max_drawdown
+0.15x plain against 0.88x, a 3-epoch perceptron 0.29x against 0.98x; issue #15 says
+never slower). Where its trip works on arrays (``closest_center``: ``x - C[k]``), the
+short loop becomes a loop node instead, which carries the choice's value and a flag
+(p63/t2: ``translator/running_choices.py``, 0.96x -> 1.45x plain on the numpy
+backend): one graph, no break. Where the trip only reads and compares NumPy scalars
+(``int_start``, ``float32_exact_start``, ``used_after``), the node measured 3-20%
+slower than the break, and the loop keeps its break at the second trip's test
+("truth value of an array"); so do a start of ``None`` (``best_threshold``), two
+``if``s on the choice in one trip, and ``max_drawdown``'s running ``peak`` of NumPy
+scalars read in a node's body. What all keep: results as eager's.
 
 Each program runs on data where some trips take the ``if``, where none does (NaN,
 ``inf``: ``best`` stays the Python number), with ties, on both CPU backends: result
@@ -147,7 +154,20 @@ def test_a_running_lo_hi_of_numpy_scalars_is_one_graph():
         [b.reason for b in report.break_reasons]
 
 
-@pytest.mark.parametrize("name", sorted(set(CLEAN) - {"min_max_loop"}))
+# the programs whose loop becomes a node that carries the running best (no break)
+NODES = {"closest_center", "closest_center_f32"}
+
+
+@pytest.mark.parametrize("name", sorted(NODES))
+def test_a_running_best_whose_trip_works_on_arrays_is_a_loop_node(name):
+    fn, argsets = CLEAN[name]
+    report = _report(fn, argsets[0])
+    assert (report.graph_count, report.graph_break_count) == (1, 0), \
+        [b.reason for b in report.break_reasons]
+    assert "fori_loop" in str(report.graphs[0])
+
+
+@pytest.mark.parametrize("name", sorted(set(CLEAN) - {"min_max_loop"} - NODES))
 def test_a_running_best_from_a_python_number_breaks_at_its_test(name):
     """(by choice: see the module's docstring)"""
     fn, argsets = CLEAN[name]

@@ -67,11 +67,12 @@ def _compare(make, method, backend):
 
 @pytest.mark.parametrize("backend", ["eager", "numpy"])
 def test_a_score_from_data_over_a_branch_break(backend):
-    """One recompile (``self.best`` from -inf to a float), not one more per resume
-    function for ``score`` (3 before)."""
+    """At most one recompile (``self.best`` from -inf to a float), not one more per
+    resume function for ``score`` (3 before); none since ``self.best``, a float the
+    method stores, is a changing number from the first trace (dynamo/stored_floats.py)."""
     recompiles = _compare(BestScore, "update", backend)
-    assert len(recompiles) == 1, "\n".join(map(str, recompiles))
-    assert "self.best" in str(recompiles[0])
+    assert len(recompiles) <= 1, "\n".join(map(str, recompiles))
+    assert all("self.best" in str(r) for r in recompiles), recompiles
 
 
 @pytest.mark.parametrize("backend", ["eager", "numpy"])

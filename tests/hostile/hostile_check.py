@@ -381,8 +381,18 @@ class _InternalErrors(logging.Handler):
 
 def differences(scenario: Callable, backend: str) -> list[str]:
     """Every way the compiled runs of ``scenario`` on ``backend`` differ from the plain
-    run (empty: none), one line each, first the first."""
-    want = observe(scenario)
+    run (empty: none), one line each, first the first.
+
+    Both runs start from NumPy's print options as they were on entry, and those are put
+    back at the end: a program may leave them changed on purpose
+    (``round27_globals/set_inside_kept``), and that must reach neither its own compiled
+    run nor the next program (whose plain run would print with them, its compiled run,
+    after the plain run's own restore, without)."""
+    printing = np.get_printoptions()
+    try:
+        want = observe(scenario)
+    finally:
+        np.set_printoptions(**printing)
     dynamo.reset()
     catcher = _InternalErrors()
     logger = logging.getLogger("dynamo.internal")
@@ -393,6 +403,7 @@ def differences(scenario: Callable, backend: str) -> list[str]:
         return [f"the compiled scenario raised outside a call: {type(e).__name__}: {e}"]
     finally:
         logger.removeHandler(catcher)
+        np.set_printoptions(**printing)
     found = []
     if len(want) != len(got):
         found.append(f"{len(want)} observations plainly, {len(got)} compiled")

@@ -52,7 +52,8 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round39_loops", "round40_state", "round40_loops", "round40_native",
               "round41_loops", "round41_buffers", "round42_loops", "round42_state",
               "round43_loops", "round43_state", "round44_loops", "round44_state",
-              "round45_reads", "round45_flow")
+              "round45_reads", "round45_flow", "round46_values", "round46_objects",
+              "round46_consts")
 
 
 def _runs(text):

@@ -324,13 +324,11 @@ class ReduceOnPlateau:
         return w - self.lr * g
 
 
-@program(recompiles=3, why="loss < best picks a side" + SIDES + "; bad > 2 the other",
-         known=(5, (
-                   "the loss's first change (1), an entry per side of loss < best and "
-                   "bad > 2 (3 of the 4 combinations meet), and self.lr, written only "
-                   "in the bad > 2 branch, was a constant of the entries traced before "
-                   "its first change (1 more: a number learned changing does not "
-                   "retire the older entries that pinned it)")))
+@program(recompiles=3, why="loss < best picks a side" + SIDES + "; bad > 2 the other "
+                           "(was 5: self.lr, halved only in the bad > 2 branch, was a "
+                           "constant of the entries traced before; now a float the "
+                           "method stores is changing from the first trace, "
+                           "dynamo/stored_floats.py)")
 def reduce_lr_on_plateau(wrap):
     r = ReduceOnPlateau()
     f = wrap(r.step)

@@ -180,10 +180,10 @@ class Plateau:
         return self.w
 
 
-@program(recompiles=4, why="the comparisons decide control flow; lr, best, bad are numbers",
-         known=(5, "lr first changes at the 7th call (halved in its own branch): the "
-                   "entries of the other branches, made before, guard its old value and "
-                   "each costs one more entry"))
+@program(recompiles=4, why="the comparisons decide control flow; lr, best, bad are numbers "
+                           "(was 5: lr, halved in its own branch at the 7th call, was a "
+                           "constant of the entries made before; a float the method stores "
+                           "is changing from the first trace, dynamo/stored_floats.py)")
 def reduce_lr_on_plateau(wrap):
     p = Plateau()
     f = wrap(p.step)

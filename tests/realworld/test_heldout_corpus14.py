@@ -35,7 +35,8 @@ EXPECTED_BREAKS: dict[str, int] = {
     "first_above": 1,
     "histogram_to_text": 1,       # `"#" * int(width * c / top)`: a text of data length
     "bucket_by_value": 1,         # `buckets[int(v) % n] += 1`: a list index from the data
-    "distance_to_centroid": 1,    # `math.sqrt(float(d.var()))`
+    # (distance_to_centroid's `math.sqrt(float(d.var()))` is one graph since
+    # translator/math_of_arrays.py, task t6)
 }
 
 # the programs whose values decide a way, a size, a text or a count, called again on a

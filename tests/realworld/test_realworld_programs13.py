@@ -19,8 +19,6 @@ k-means++, EM); its benchmark sizes are timed by ``scripts/bench_realworld.py --
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 from rw_check import check_corpus_is_new, check_program
 from script_modules import load_script
@@ -37,21 +35,21 @@ EXPECTED: dict[str, tuple[int, int]] = {
     "Metropolis on a bimodal density": (1, 1),
     "gradient descent with Armijo backtracking": (1, 1),
     # array data made Python: `float(np.sum(...))` in the objective Nelder-Mead calls,
-    # `points.tolist()`, `math.sqrt` of an array sum, `int(a)` of an edge's end
+    # `points.tolist()`, `int(a)` of an edge's end (Kabsch's `math.sqrt` of an array
+    # sum is one graph since translator/math_of_arrays.py, task t6)
     "Nelder-Mead on Rosenbrock": (1, 2),
     "monotone chain convex hull": (1, 1),
-    "Kabsch alignment and RMSD": (1, 1),
     "union-find components of an edge list": (0, 1),
     # a size the data decides: the neighbours of a vertex (`np.flatnonzero(adj[u])`)
-    # iterated in Python; the deque made in the frame breaks too
-    "BFS levels with a deque": (1, 2),
+    # iterated in Python (the deque made in the frame is no break since
+    # variables/made_deques.py, task t6)
+    "BFS levels with a deque": (1, 1),
     # `np.bincount(..., minlength=y.max() + 1)`: a shape the data decides
     "k-NN by argpartition and bincount votes": (1, 1),
 }
-if sys.version_info >= (3, 13):
-    # the power iteration's `if np.abs(r_new - r).sum() < tol: r = r_new; break`: on
-    # 3.11 a loop node with a data-dependent exit, on 3.13+ the loop's exit test breaks
-    EXPECTED["PageRank with dangling nodes"] = (1, 1)
+# (PageRank's `iterations += 1; if np.abs(r_new - r).sum() < tol: r = r_new; break`,
+# read in the copy of `return r, iterations` 3.13+ make at the break, is a loop node on
+# every Python since task t6: loop_exits.exit_code_span)
 
 
 @pytest.mark.parametrize("name,fn,args,kwargs", PROGRAMS, ids=[p[0] for p in PROGRAMS])

@@ -49,9 +49,11 @@ def test_a_float_halved_on_a_branch_is_symbolic_from_the_branch_s_entry(backend)
     report = _side_by_side(Annealer, "soften", lambda k: (np.linspace(-1.0, 1.0 + k, 6),),
                            13, backend)
     # the counter is symbolic from the first trace; the branch's two sides are one entry
-    # each, and the side that halves temp makes it symbolic in its own entry. Without
-    # the restart: 5 (the counter, then temp, each learned at a later call)
-    assert report.compile_count == 3, [str(r) for r in report.recompiles]
+    # each, and temp, which the method stores, is symbolic from the first trace too
+    # (dynamo/stored_floats.py; 3 before it, when the side that halves temp made it
+    # symbolic in its own entry). Without the restart: 5 (the counter, then temp, each
+    # learned at a later call)
+    assert report.compile_count <= 2, [str(r) for r in report.recompiles]
 
 
 STEP = 0

@@ -303,8 +303,22 @@ def _ints(seed, T):
     return _rng(seed).integers(0, 11, 30 + seed), T
 
 
+def branch_on_a_count(x, T):
+    """``len(y) > 3`` is the graph's comparison of the trip's count (never a guess), and
+    ``s``, a Python float until a trip adds to it, is a running choice the node carries
+    with its flag (task p63/t2, ``translator/running_choices.py``; it was a break)."""
+    s = 0.0
+    for t in range(T):
+        y = x[x > 0.2]
+        if len(y) > 3:
+            s = s + y.sum()
+        x = x * 0.9
+    return s
+
+
 NODES = [
     ("mask_sum_carried", mask_sum_carried, _vec),
+    ("branch_on_a_count", branch_on_a_count, _vec),
     ("mask_on_index", mask_on_index, lambda s, T: (_x(s) * 20, T)),
     ("mandelbrot", mandelbrot, _mandel),
     ("kmeans_centers", kmeans_centers, _kmeans),
@@ -354,16 +368,6 @@ def carried_selection_that_shrinks(x, T):
     return y
 
 
-def branch_on_a_count(x, T):
-    s = 0.0
-    for t in range(T):
-        y = x[x > 0.2]
-        if len(y) > 3:             # a count as a Python value: a break, never a guess
-            s = s + y.sum()
-        x = x * 0.9
-    return s
-
-
 def break_on_a_python_int(x, T):
     k = 0
     for t in range(T):
@@ -405,7 +409,6 @@ def padded_selection_left(x, T):
 
 REFUSED = [
     ("carried_selection_that_shrinks", carried_selection_that_shrinks, _vec),
-    ("branch_on_a_count", branch_on_a_count, _vec),
     ("break_on_a_python_int", break_on_a_python_int, lambda s, T: (_x(s), 40)),
     ("slice_clamped_by_a_count", slice_clamped_by_a_count, _vec),
     ("count_of_a_selection_not_left", count_of_a_selection_not_left, _vec),
