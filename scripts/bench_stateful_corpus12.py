@@ -41,9 +41,9 @@ sys.path.append(os.path.join(ROOT, "tests"))
 from test_stateful_programs import _measured  # noqa: E402
 
 
-def counts(argv) -> None:
+def counts(argv, corpus=stateful_corpus12) -> None:
     """The compiles table: per program and backend, compiles / recompiles (target)."""
-    programs = [p for p in stateful_corpus12.PROGRAMS if not argv or p.name in argv]
+    programs = [p for p in corpus.PROGRAMS if not argv or p.name in argv]
     print("| program | target | " + " | ".join(f"{b} compiles | {b} recompiles"
                                                 for b in BACKENDS) + " |")
     print("|---|---:|" + "---:|---:|" * len(BACKENDS))
@@ -58,10 +58,14 @@ def counts(argv) -> None:
         print("| " + " | ".join(cols) + " |", flush=True)
 
 
-if __name__ == "__main__":
-    args = sys.argv[1:]
+def run(args, corpus=stateful_corpus12, calls=CALLS) -> None:
+    """The compiles table (``--counts``) or the timings of ``corpus`` (also
+    ``bench_stateful_corpus13.py``'s)."""
     if "--counts" in args:
-        args.remove("--counts")
-        counts(args)
+        counts([a for a in args if a != "--counts"], corpus)
     else:
-        main(args, stateful_corpus12, ("first ms", lambda t: t[0]), CALLS)
+        main(args, corpus, ("first ms", lambda t: t[0]), calls)
+
+
+if __name__ == "__main__":
+    run(sys.argv[1:])

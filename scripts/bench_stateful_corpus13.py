@@ -24,44 +24,14 @@ from __future__ import annotations
 
 import os
 import sys
-import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-# the package first, then the corpus (``tests/realworld``, never ``tests/`` itself), then
-# ``tests/`` last for the corpus test's helpers (its ``dynamo/`` folder must not shadow)
 sys.path[:0] = [ROOT, os.path.join(ROOT, "tests", "realworld")]
 
 import stateful_corpus13  # noqa: E402
-from bench_stateful_corpus9 import BACKENDS  # noqa: E402  (a sibling script)
-from bench_stateful_corpus10 import main  # noqa: E402
+from bench_stateful_corpus12 import run  # noqa: E402  (a sibling script: the same tables)
 from stateful_corpus13_data import CALLS  # noqa: E402
 
-sys.path.append(os.path.join(ROOT, "tests"))
-from test_stateful_programs import _measured  # noqa: E402
-
-
-def counts(argv) -> None:
-    """The compiles table: per program and backend, compiles / recompiles (target)."""
-    programs = [p for p in stateful_corpus13.PROGRAMS if not argv or p.name in argv]
-    print("| program | target | " + " | ".join(f"{b} compiles | {b} recompiles"
-                                                for b in BACKENDS) + " |")
-    print("|---|---:|" + "---:|---:|" * len(BACKENDS))
-    for p in programs:
-        cols = [p.name, str(p.recompiles)]
-        for b in BACKENDS:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                _, report = _measured(p, b)
-            later = [r for r in report.recompiles if r.call >= 1]
-            cols += [str(report.compile_count), str(len(later))]
-        print("| " + " | ".join(cols) + " |", flush=True)
-
-
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    if "--counts" in args:
-        args.remove("--counts")
-        counts(args)
-    else:
-        main(args, stateful_corpus13, ("first ms", lambda t: t[0]), CALLS)
+    run(sys.argv[1:], stateful_corpus13, CALLS)
