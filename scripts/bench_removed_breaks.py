@@ -23,42 +23,11 @@ import math
 import sys
 import time
 import warnings
-from collections import deque
 
 import numpy as np
+from realworld_programs13_sci import bfs_levels_deque, pagerank_even_dangling  # (corpus 13's)
 
 import dynamo
-
-
-def pagerank_even_dangling(adj, d=0.85, tol=1e-10, max_iter=100):
-    n = adj.shape[0]
-    out_deg = adj.sum(axis=1)
-    dangling = out_deg == 0
-    P = adj / np.where(dangling, 1.0, out_deg)[:, None]
-    r = np.full(n, 1.0 / n)
-    iterations = 0
-    for _ in range(max_iter):
-        r_new = d * (r @ P + r[dangling].sum() / n) + (1 - d) / n
-        iterations += 1
-        if np.abs(r_new - r).sum() < tol:
-            r = r_new
-            break
-        r = r_new
-    return r, iterations
-
-
-def bfs_levels_deque(adj, source):
-    n = adj.shape[0]
-    level = np.full(n, -1)
-    level[source] = 0
-    queue = deque([source])
-    while queue:
-        u = queue.popleft()
-        for v in np.flatnonzero(adj[u]):
-            if level[v] < 0:
-                level[v] = level[u] + 1
-                queue.append(v)
-    return level
 
 
 def normalize(x):
