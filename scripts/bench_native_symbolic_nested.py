@@ -58,17 +58,6 @@ def main() -> None:
                 D[i, j] = C[i, j] + min(D[i - 1, j], D[i, j - 1], D[i - 1, j - 1])
         return D
 
-    @numba.njit
-    def dp_table_numba(C):
-        n, m = C.shape
-        D = np.zeros((n, m))
-        D[0] = np.cumsum(C[0])
-        for i in range(1, n):
-            D[i, 0] = D[i - 1, 0] + C[i, 0]
-            for j in range(1, m):
-                D[i, j] = C[i, j] + min(D[i - 1, j], D[i, j - 1], D[i - 1, j - 1])
-        return D
-
     def pairwise(X):
         n = len(X)
         D = np.zeros((n, n))
@@ -98,28 +87,7 @@ def main() -> None:
                     D[i, j] = min(D[i, j], D[i, k] + D[k, j])
         return D
 
-    @numba.njit
-    def floyd_numba(W):
-        n = len(W)
-        D = W.copy()
-        for k in range(n):
-            for i in range(n):
-                for j in range(n):
-                    D[i, j] = min(D[i, j], D[i, k] + D[k, j])
-        return D
-
     def row_cumsums(A):
-        n, m = A.shape
-        out = np.empty_like(A)
-        for i in range(n):
-            s = 0.0
-            for j in range(m):
-                s = s + A[i, j]
-                out[i, j] = s
-        return out
-
-    @numba.njit
-    def row_cumsums_numba(A):
         n, m = A.shape
         out = np.empty_like(A)
         for i in range(n):
@@ -157,10 +125,10 @@ def main() -> None:
 
     # (name, program, hand-written Numba, inputs of size n, the sizes timed)
     programs = [
-        ("dp_table", dp_table, dp_table_numba, lambda n: (rng.random((n, n + 3)),), (200,)),
+        ("dp_table", dp_table, numba.njit(dp_table), lambda n: (rng.random((n, n + 3)),), (200,)),
         ("pairwise", pairwise, pairwise_numba, lambda n: (rng.random((n, 3)),), (150,)),
-        ("floyd", floyd, floyd_numba, lambda n: (rng.random((n, n)) * 10,), (60,)),
-        ("row_cumsums", row_cumsums, row_cumsums_numba, lambda n: (rng.random((n, n + 1)),),
+        ("floyd", floyd, numba.njit(floyd), lambda n: (rng.random((n, n)) * 10,), (60,)),
+        ("row_cumsums", row_cumsums, numba.njit(row_cumsums), lambda n: (rng.random((n, n + 1)),),
          (300,)),
         ("forward_sub", forward_sub, numba.njit(forward_sub), lower, (200, 400)),
         ("cholesky", cholesky, numba.njit(cholesky), spd, (60, 120)),
