@@ -397,12 +397,15 @@ class OptimizedModule:
         object.__setattr__(self, "__doc__", type(mod).__doc__)
 
     def _bind(self, method: Any) -> Callable:
-        """Compile the class's ``__call__`` ``method`` for the object (a function is
-        intercepted and bound; a staticmethod's function is intercepted; any other
-        descriptor is bound as Python would, then compiled or called plainly)."""
+        """Compile the class's ``__call__`` ``method`` for the object (a function as
+        a compiled bound method, with its entry trial; a staticmethod's function is
+        intercepted; any other descriptor is bound as Python would, then compiled or
+        called plainly); what calling the object runs now."""
         mod, ctx = self._orig_mod, self._ctx
         if isinstance(method, types.FunctionType):
-            call = types.MethodType(hooked_call(method, ctx, self._settings), mod)
+            # a compiled bound method, as ``dynamo.compile(obj.method)`` makes: the
+            # entry trial of its function (entry_trial.py) installs its way in it
+            call = OptimizedMethod(OptimizedFunction(method, self._settings, ctx), mod)
         elif isinstance(method, staticmethod) and \
                 isinstance(method.__func__, types.FunctionType):
             call = hooked_call(method.__func__, ctx, self._settings)
@@ -412,7 +415,7 @@ class OptimizedModule:
                                      self._settings, ctx)
         object.__setattr__(self, "_method", method)
         object.__setattr__(self, "_bound_call", call)
-        return call
+        return call.__call__ if type(call) is OptimizedMethod else call
 
     @property
     def __call__(self) -> Callable:
@@ -420,7 +423,8 @@ class OptimizedModule:
         # class's current one runs, compiled. One lookup and one identity test a call.
         method = _class_call(type(self._orig_mod))
         if method is self._method:
-            return self._bound_call
+            call = self._bound_call   # (a compiled bound method: the way in its slot)
+            return call.__call__ if type(call) is OptimizedMethod else call
         return self._bind(method)
 
     def __getattr__(self, name: str):

@@ -220,6 +220,12 @@ def _changing_locals(tx, names, code) -> list[str]:
             all(env.symbols.get(s) in noted for s in v.value.sym.symbols)]
 
 
+def _changing_params(code) -> set[str]:
+    """The names of ``code``'s parameters that are changing numbers from its first
+    trace (``changing_results``)."""
+    return {source.local for source in changing_results(code)}
+
+
 def _arithmetic_of_data(brk: GraphBreak) -> bool:
     """Does the breaking instruction do arithmetic on a number the data decides
     (``self.hits / self.n`` with ``self.hits += int((r < 0.5).sum())``: an int whose
@@ -343,7 +349,7 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record,
     with _phase(record, "finish"):
         glue = _finish(fn, cg, result, output, ctx, record)
 
-    def make_resume(target: int, layout: tuple, names: tuple | None = None):
+    def make_resume(target: int, layout: tuple, names: tuple | None = None, changing=()):
         rcode = resume_code(code, target, layout, tuple(live if names is None else names))
         if target == brk.inst.index + 1 and (callee and (
                 is_cache_wrapper(held_object(callee[0])) or is_random_draw(callee[0]))
@@ -355,15 +361,22 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record,
             note_result(rcode, name)
         for name in _changing_locals(tx, live if names is None else names, code):
             note_result(rcode, name)
+        for name in changing:   # (what an outlined loop's body bound: resume_after)
+            note_result(rcode, name)
         log_bytecode.debug("%s", _LazyDis(rcode, title="resume function"))
         return ResumeCaller(rcode, fn.__globals__, run, cache_of)
 
-    def resume_after(target: int, bound_by_the_loop: tuple, below: int = 0):
+    def resume_after(target: int, bound_by_the_loop: tuple, below: int = 0, stored=()):
         """Return from the frame through the resume function at ``target``, after an
         outlined loop: it takes the ``below`` values under the loop on the stack, the
-        locals bound before the loop and those the loop's body bound (``outline.py``)."""
+        locals bound before the loop and those the loop's body bound (``outline.py``).
+        A number the body stored (``j`` of an inner loop, a count: ``stored``) is
+        another after each run of the loop: a changing number of the resume function
+        from its first trace, not guarded ``j == 4``, then compiled again for ``j ==
+        5`` (issue #19)."""
         names = tuple(n for n in code.co_varnames if n in live or n in bound_by_the_loop)
-        return resume_at(code, target, list(names), partial(make_resume, names=names),
+        return resume_at(code, target, list(names), partial(
+            make_resume, names=names, changing=tuple(n for n in stored if n in names)),
                          brk.inst.instr.location, below)
 
     boxed = is_resume_code(code)
@@ -377,6 +390,14 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record,
         # number of the body function from its first trace, not guarded == 0 (the
         # body compiled again at the second trip of the first call)
         note_result(outline.body, PARAM)
+    if outline is not None:
+        # so is a number the body reads that changes here from trip to trip (``i`` of
+        # an outer outlined loop, read by the inner loop's body: ``x[i]``): the inner
+        # body is not compiled again for every outer trip's ``i`` (issue #19)
+        args = outline.body.co_varnames[:outline.body.co_argcount]
+        unread = [n for n in args if n in tx.unread_args() and n in _changing_params(code)]
+        for name in _changing_locals(tx, args, code) + unread:   # (unread: passed on)
+            note_result(outline.body, name)
 
     def new_code_with(rewrite):
         """The frame's new code, its island's loop outlined by ``rewrite`` (or not)."""

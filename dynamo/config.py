@@ -72,8 +72,10 @@ class Config:
     says which won). 0: no trial, every such call runs compiled."""
 
     entry_trial_calls: int = 3
-    """A compiled function (``dynamo.compile(fn)``, its bound methods) on the ``numpy``
-    or ``auto`` backend runs both ways on its first calls, compiled and as the plain
+    """A compiled function (``dynamo.compile(fn)``, its bound methods, a compiled
+    object's ``__call__``) on the ``numpy`` or ``auto`` backend runs both ways on its
+    first calls (on ``auto`` with Numba once its graphs' native tiers have settled:
+    dynamo/entry_wait.py), compiled and as the plain
     function, this many timed calls each (interleaved, after one untimed call each;
     more where the two are close), and the faster way takes its calls (the plain way
     only where it is over 10% faster); a compiled call over 1 s ends the trial at

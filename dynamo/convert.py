@@ -281,7 +281,7 @@ def _dynamic_policy(ctx, previous) -> DynamicPolicy:
         for g in getattr(rec, "traced_guards", None) or rec.guards:
             if g.kind == ARRAY:
                 specs.setdefault(g.source, []).append(g.expected)
-            elif g.kind == CONSTANT and type(g.expected) in (int, float):
+            elif g.kind == CONSTANT and type(g.expected) in (int, float, range):
                 ints.setdefault(g.source, set()).add(g.expected)
             elif g.kind == CONSTANT and type(g.expected) is str:   # (text_items.py)
                 texts.setdefault(g.source, set()).add(g.expected)

@@ -38,13 +38,12 @@ level where plain Python spends one). ``dynamo.reset()`` starts every trial agai
 Only where it can matter: the ``numpy`` and ``auto`` backends (``TRIAL_BACKENDS``),
 not ``fullgraph=True`` (the program asked for the graph), not generators or
 coroutines (a call only makes the generator), not ``eager`` (a debugging baseline),
-``native`` (its tier 2 comes after ``config.native_after_calls`` calls and races tier 1
-itself: a trial would time tier 1, and a plain way that won would keep tier 2 from
-ever getting hot: ``running_best_index`` of ``scripts/bench_small_loop_nodes.py`` ran
-32 us a call plain against 2.9 us in tier 2), so not ``auto`` where Numba is
-importable (it runs the native tiers then), nor CuPy, CUDA Graphs, dask or a user's
-backend (their time is not the host's time of a call; ``auto``'s first call with a
-CuPy array among its arguments ends the trial, compiled).
+``native`` (chosen by name: its tiers race each other), CuPy, CUDA Graphs, dask or a
+user's backend (their time is not the host's time of a call; ``auto``'s first call
+with a CuPy array among its arguments ends the trial, compiled). On ``auto`` where
+Numba is importable (its graphs run the native tiers) the trial first waits until
+its calls run no graph whose tier 2 is still counting, compiling or racing
+(``entry_wait.py``; ``waits``), and waits again when a timed compiled call does.
 
 Example (the clock injected: each call "takes" the time its way says)::
 
@@ -80,11 +79,11 @@ import types
 import weakref
 from collections.abc import Callable
 
-from . import listeners, logs
+from . import listeners, logs, tier_reports
 from .callee_trial import COMPILED, PLAIN, RECHECK
+from .entry_wait import for_plain_call, on_stack, waiting_way
 from .outline_trial import HOPELESS, next_way
 from .source import compile_source
-from .tracebacks import for_program, is_dynamos
 from .wrappers import _free_name
 
 # A timed compiled call longer than this ends the trial, compiled: the trial's plain
@@ -149,12 +148,12 @@ def entry_for(owner, fn: types.FunctionType, call: Callable, settings,
     if (calls == 0 or call is fn or settings.fullgraph or not isinstance(backend, str)
             or backend not in TRIAL_BACKENDS or fn.__code__.co_flags & _LAZY):
         return call
+    waits = False
     if backend == "auto":
         from dynamo.backends.auto import numba_importable
-        if numba_importable():   # (auto runs native tiers: see the module doc)
-            return call
+        waits = numba_importable()   # (auto runs native tiers: see the module doc)
     slots = EntrySlots(owner, call, fn, fn.__qualname__, calls,
-                       ctx=getattr(owner, "_dynamo_ctx", None))
+                       ctx=getattr(owner, "_dynamo_ctx", None), waits=waits)
     _ALL[owner] = slots
     return slots.current
 
@@ -170,18 +169,21 @@ def follow(owner, method) -> None:
 def reset_all() -> None:
     """``dynamo.reset()``: every compiled function times both ways again."""
     for slots in list(_ALL.values()):
+        slots.waits, slots.counted = slots.waits_at_first, 0
         slots.restart()
 
 
 class EntrySlots:
     """The ways of one compiled function and where they are installed: ``owner``'s
     call slot (an ``OptimizedFunction``; None in the example) and its bound methods
-    (``follow``). ``current``: what is installed now (a trial, ``compiled`` or the
-    plain way); ``trial``: the last trial."""
+    (``follow``). ``current``: what is installed now (a trial, ``compiled``, the plain
+    way or the wait); ``trial``: the last trial; ``waits``: a trial waits first for
+    the native tiers to settle (``entry_wait.py``; ``counted``: its calls that only
+    counted)."""
 
     def __init__(self, owner, compiled: Callable, fn: Callable, where: str, calls: int,
                  clock: Callable[[], float] = time.perf_counter, ctx=None,
-                 spend: float | None = None):
+                 spend: float | None = None, waits: bool = False):
         self.owner = weakref.ref(owner) if owner is not None else lambda: None
         self.methods: weakref.WeakSet = weakref.WeakSet()
         self.compiled, self.fn, self.where, self.calls, self.clock, self.ctx = \
@@ -189,8 +191,11 @@ class EntrySlots:
         self.spend = SPEND if spend is None else spend   # (see SPEND)
         self._plain: Callable | None = None   # the plain way, made when it first wins
         self._attrs = dict(getattr(fn, "__dict__", {}))   # (see api: call.__dict__)
+        self.waits = self.waits_at_first = waits
+        self.counted = 0
+        self._waiting = waiting_way(self) if waits else None
         self.trial = EntryTrial(self)
-        self.current: Callable = self.trial
+        self.current: Callable = self._waiting if waits else self.trial
         _listen()
 
     def install(self, old: Callable, new: Callable) -> None:
@@ -212,7 +217,7 @@ class EntrySlots:
         """A new trial in place of ``old`` (default: what is installed)."""
         old = self.current if old is None else old
         self.trial = EntryTrial(self)
-        self.install(old, self.trial)
+        self.install(old, self._waiting if self.waits else self.trial)
 
     def plain_way(self, best: float | None) -> Callable:
         """The plain way (see ``plain_way``) for a trial whose best plain call took
@@ -264,6 +269,7 @@ class EntryTrial:
         # (a compiled call that compiles is no measure of the compiled way's calls)
         before = compiled_state(self.slots.ctx) if way == COMPILED and not untimed \
             else None
+        reported = tier_reports.now() if before is not None and self.slots.waits else None
         inside.calls = getattr(inside, "calls", 0) + 1
         start = self.clock()
         try:
@@ -271,11 +277,13 @@ class EntryTrial:
         except BaseException as exc:
             if not untimed:   # (timed too: a function whose calls all raise ends it)
                 self._record(way, self.clock() - start, before)
-            _for_program(exc)
+            for_plain_call(exc)
             raise
         finally:
             inside.calls -= 1
-        if not untimed:
+        if reported is not None and self.way is None and tier_reports.now() != reported:
+            self.slots.restart(self)   # a tier not settled: wait again (entry_wait.py)
+        elif not untimed:
             self._record(way, self.clock() - start, before)
         elif way == COMPILED and self.way is None:   # (the call that compiled: the
             self.slots.plain_way(None)                # plain way's code too)
@@ -390,17 +398,6 @@ def faster(least: dict) -> str:
     return PLAIN if least[PLAIN] < MARGIN * least[COMPILED] else COMPILED
 
 
-def _on_stack(code: types.CodeType) -> bool:
-    """Whether a frame of ``code`` is on this thread's stack below the caller's
-    caller (``_Sampler.__call__``'s: the plain way's call that sampled it)."""
-    frame = sys._getframe(3)
-    while frame is not None:
-        if frame.f_code is code:
-            return True
-        frame = frame.f_back
-    return False
-
-
 def _on_device(args: tuple, kwargs: dict) -> bool:
     """Whether an argument is a CuPy array (found by its type's module: CuPy is not
     imported here)."""
@@ -474,7 +471,7 @@ class _Sampler:
         slots = self.slots
         if slots.current is not self.way:   # a trial's call of the plain way: not timed
             return slots.fn(*args, **kwargs)
-        if _on_stack(self.way.__code__):   # it calls itself (see plain_way)
+        if on_stack(self.way.__code__, sys._getframe(2)):   # it calls itself (plain_way)
             self.left = sys.maxsize   # (once)
             log.debug("%s: it calls itself: both ways are timed again", slots.where)
             slots.restart(self.way)
@@ -499,7 +496,7 @@ def plain_way(fn: types.FunctionType, sample: _Sampler, attrs: dict) -> Callable
     parameters only, with no defaults, it takes them by the same names (a call then
     binds no tuple nor dict); else ``*args, **kwargs``. It bears ``fn``'s name (a
     wrong call's TypeError reads as ``fn``'s) and its file is generated code, which
-    ``_for_program`` drops from an exception's traceback, as its handler does::
+    ``for_plain_call`` drops from an exception's traceback, as its handler does::
 
         def f(x, y):
             ___n += 1                      # (a cell of the factory)
@@ -550,23 +547,11 @@ def _counting_wrapper(fn: types.FunctionType, sample: _Sampler) -> tuple:
            f"    return ___plain\n")
     scope: dict = {}
     compile_source(src, f"<dynamo plain way {fn.__qualname__} #{next(_counter)}>", scope)
-    way = scope.pop("___make")(fn, sample, _for_program)
+    way = scope.pop("___make")(fn, sample, for_plain_call)
     way.__code__ = way.__code__.replace(co_name=fn.__name__, co_qualname=fn.__qualname__)
     way.__name__, way.__qualname__ = fn.__name__, fn.__qualname__
     way.__module__, way.__doc__, way.__wrapped__ = fn.__module__, fn.__doc__, fn
     return way, n
-
-
-def _for_program(exc: BaseException) -> None:
-    """An exception leaving a trial's or the plain way's call: without dynamo's frames
-    (the trial's, the plain way's, the sampler's), as plain Python's call shows it
-    (first those in front: a TypeError binding the arguments has no other frame)."""
-    tb = exc.__traceback__
-    while tb is not None and is_dynamos(tb.tb_frame.f_code):
-        tb = tb.tb_next
-    exc.__traceback__ = tb
-    if tb is not None:
-        for_program(exc)
 
 
 __all__ = ["CLOSE", "GROWN", "LONG", "MARGIN", "MOST", "SAMPLE", "SETTLE", "SHORT", "SPEND",

@@ -35,8 +35,24 @@ CALLS: tuple[Advice, ...] = (
     Advice(r"^sorted\(\) of non-constants",
            "Sorting compares the values, which the trace knows only as symbols (or calls "
            "the key function for each item).",
-           "sort arrays with np.sort/np.argsort, or sort the Python values before the "
-           "compiled call"),
+           "sort arrays with np.sort/np.argsort (items sorted by a key: keep the keys in an "
+           "array, order = np.argsort(keys, kind=\"stable\"), stable as sorted() is), or "
+           "sort the Python values before or after the compiled call"),
+    Advice(r"^(subscript of|iteration over a|item assignment on|del of an item of) "
+           r"Counter object|^Counter\.__getattribute__ for|^call to Counter\.\w+\(\)",
+           "collections.Counter is a dict whose methods (update, most_common, missing "
+           "keys read as 0) are Python code of the standard library, which the trace does "
+           "not follow.",
+           "count into a plain dict (d[k] = d.get(k, 0) + 1), or with np.unique(x, "
+           "return_counts=True) / np.bincount on an array of the keys; or accept the graph "
+           "break"),
+    Advice(r"^list\.sort\(\) (with key=|of values known only|with a reverse=)",
+           "The trace does not call a key function (user code, once per item) while "
+           "sorting, nor sort items known only when the program runs (their values "
+           "decide the order).",
+           "keep the sort keys in an array and use order = np.argsort(keys, "
+           "kind=\"stable\") (stable, as list.sort is), then index with order; or sort "
+           "after the compiled call, or accept the graph break"),
     Advice(r"^math\.prod of non-constants",
            "math.prod multiplies Python numbers that are only known when the program runs.",
            "use np.prod on an array of the values"),

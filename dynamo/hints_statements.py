@@ -27,6 +27,13 @@ STATEMENTS: tuple[Advice, ...] = (
            "d.pop(key, default), set.discard"),
     Advice(r"exhausted iterator", PY_ERROR, "pass a default: next(it, default)"),
     Advice(r"^next\(\) of a non-iterator", PY_ERROR, "call iter(obj) first"),
+    Advice(r"^next\(\) of an? .+ object \(not traced\)",   # variables/builtin_call_breaks.py
+           "The iterator was made before this call (kept in an attribute or passed in); "
+           "only advancing it reads its next item, which runs its own Python code, so "
+           "next() runs as Python at a break.",
+           "keep the state the iterator holds as a number (a step counter, self.t += 1, "
+           "and compute the item from it: lr = 0.1 * 0.9 ** self.t), or call next() "
+           "before the compiled call and pass the item in, or accept the graph break"),
     Advice(r"^index\(\) of a value that is not there", PY_ERROR,
            "check `v in seq` before seq.index(v)"),
     Advice(r"^pop from an empty list|^IndexError: pop from", PY_ERROR,

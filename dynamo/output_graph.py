@@ -79,6 +79,7 @@ from .variables.data_tuples import DataTupleVariable
 from .variables.deque_stacks import stacked_deque
 from .variables.deques import DequeVariable
 from .variables.list_windows import appended_data, deque_data
+from .variables.ring_rows import ring_stacked
 from .variables.stacked_lists import stacked_list
 from .variables.trip_rows import trip_rows_stacked
 from .variables.unread_sets import UnreadSetVariable
@@ -307,6 +308,7 @@ class OutputGraph:
     def call_op(self, op: ops.OpDef, args: list, kwargs: dict, kind: str | None = None):
         """Add ``op(*args, **kwargs)`` to the graph; return the result Variable(s)."""
         stacked = stacked_list(self, op, list(args), kwargs) or \
+            ring_stacked(self, op, list(args), kwargs) or \
             stacked_deque(self, op, list(args), kwargs) or \
             trip_rows_stacked(self, op, list(args), kwargs)   # (a list per loop trip)
         if stacked is not None:

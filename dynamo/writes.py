@@ -162,12 +162,15 @@ def same_object_root(node):
 _MAY_ALIAS = {"astype", "asarray", "array"}  # np.asarray(x), np.array(x, copy=False): x
 
 
-def buffer_roots(node, memo: dict | None = None) -> list:
+def buffer_roots(node, memo: dict | None = None, made: bool = False) -> list:
     """The input placeholders whose memory ``node`` may share: through views, ops that
     may return their argument, and earlier in-place writes (which return their target).
+    With ``made``, the arrays that ops made count as roots too (where two values of
+    one graph may share memory: ``backends/passes/input_overlap.py``).
 
     ``memo`` (node -> roots) keeps the answers: a chain of in-place writes grows with
-    the program, and asking again at each write would cost its length each time."""
+    the program, and asking again at each write would cost its length each time (one
+    memo per value of ``made``)."""
     memo = {} if memo is None else memo
     todo = [node]
     while todo:
@@ -181,7 +184,7 @@ def buffer_roots(node, memo: dict | None = None) -> list:
             todo += missing
             continue
         todo.pop()
-        found = [n] if n.op == "placeholder" and "loop_outer" not in n.meta else []
+        found = [n] if not sources and (made or n.op == "placeholder") else []
         for s in sources:
             found += [r for r in memo[s] if r not in found]
         memo[n] = found

@@ -1,8 +1,9 @@
 """The entry trial (``dynamo/entry_trial.py``) measured two ways, side by side.
 
     python scripts/bench_entry_trial.py [--rounds 60]            # the plain way's cost
+    python scripts/bench_entry_trial.py --wait [--rounds 60]     # the wait's cost
     python scripts/bench_entry_trial.py --corpus 12 [--rounds 5] [--repeat K]
-        [--from N] [--old-rule] [PROGRAM...]
+        [--from N] [--old-rule] [--backend numpy] [PROGRAM...]
 
 The first: the cost of a call of a compiled function whose trial chose the plain
 way, against calling the function itself and against the compiled way
@@ -10,9 +11,15 @@ way, against calling the function itself and against the compiled way
 interleaved; the table shows the least per-call time over the rounds (the least is a
 round no other process interrupted) and the plain way's extra cost over the function.
 
+``--wait``: the cost of a call while the trial waits (``auto`` with Numba while a
+graph's tier 2 compiles: dynamo/entry_wait.py), against the compiled call itself; both
+report "busy" on each call, as tier 1 does while Numba compiles.
+
 ``--corpus 12`` (or 13): issue #16's stateful corpus, each program's scenario (20
 calls; ``--repeat K``: its input lists K times over, 20 K calls) run plainly, compiled
-with the trial off and with it on (numpy backend), interleaved, each compiled run from
+with the trial off and with it on (numpy backend; ``--backend auto``: the default,
+which with Numba installed waits for the native tiers, dynamo/entry_wait.py),
+interleaved, each compiled run from
 a fresh ``dynamo.reset()``; per program the median over rounds of the median wall time
 (``time.perf_counter``) of calls 3-20 and of calls 11-20 (21 to the last with
 ``--repeat``; ``--from N``: N + 1 to the last), and plain / compiled ratios.
@@ -77,8 +84,9 @@ def corpus(argv, rounds: int) -> None:
     # the second window: from call ``--from`` N + 1 (default: after the first 20 calls)
     late = int(argv[argv.index("--from") + 1]) if "--from" in argv else \
         20 if repeat > 1 else 10
+    backend = argv[argv.index("--backend") + 1] if "--backend" in argv else "numpy"
     names = [a for a in argv if not a.startswith("--") and
-             a not in (number, str(rounds), str(repeat), str(late))]
+             a not in (number, str(rounds), str(repeat), str(late), backend)]
     programs = [p for p in programs if not names or p.name in names]
     has_trial = hasattr(dynamo.config, "entry_trial_calls")
     kinds = ["plain", "trial off"] + (["trial on"] if has_trial else [])
@@ -96,7 +104,7 @@ def corpus(argv, rounds: int) -> None:
             if kind != "plain":
                 if has_trial:
                     dynamo.config.entry_trial_calls = 0 if kind == "trial off" else 3
-                fn = dynamo.compile(fn, backend="numpy")
+                fn = dynamo.compile(fn, backend=backend)
 
             def call(*args, **kwargs):
                 start = time.perf_counter()
@@ -152,8 +160,32 @@ def corpus(argv, rounds: int) -> None:
               f"of {len(r)}")
 
 
+def wait_cost(rounds: int) -> None:
+    from dynamo import tier_reports
+    from dynamo.entry_trial import EntrySlots
+    x = np.ones(3)
+    dynamo.config.entry_trial_calls = 0
+    compiled = dynamo.compile(two, backend="numpy")
+    compiled(x, x)
+
+    def busy(x, y):   # (as a graph in tier 1 while Numba compiles)
+        tier_reports.busy()
+        return compiled(x, y)
+    waiting = EntrySlots(None, busy, two, "two", 3, waits=True).current
+    named = [("compiled", busy), ("waiting", waiting)]
+    best = {name: float("inf") for name, _ in named}
+    for _ in range(rounds):
+        for name, g in named:
+            best[name] = min(best[name], per_call(g, (x, x)))
+    print("| compiled us | waiting us | extra us |\n|---:|---:|---:|")
+    print(f"| {best['compiled']:.3f} | {best['waiting']:.3f} | "
+          f"{best['waiting'] - best['compiled']:.3f} |")
+
+
 def main(argv) -> None:
     rounds = int(argv[argv.index("--rounds") + 1]) if "--rounds" in argv else 60
+    if "--wait" in argv:
+        return wait_cost(rounds)
     if "--corpus" in argv:
         return corpus(argv, rounds if "--rounds" in argv else 5)
     x = np.ones(3)

@@ -32,7 +32,9 @@ finance loops, ML pieces, numerical methods, graph algorithms) and
 ``scripts/realworld_programs13.py`` (forty-seven: image, signal, optimisation, Monte
 Carlo, geometry, graphs, finance, physics, ML) and ``scripts/realworld_programs14.py``
 (fifty: bioinformatics, geoscience, audio, astronomy, robotics, economics, ML pieces,
-numerical methods; ``--corpus 1`` to ``14`` for one of them); this script
+numerical methods) and ``scripts/realworld_programs15.py`` (forty-seven: finance,
+statistics, signal and image processing, graphics and geometry, physics and chemistry,
+text and sequences; ``--corpus 1`` to ``15`` for one of them); this script
 times it.
 
 For each program, side by side in one run:
@@ -113,6 +115,7 @@ import realworld_programs11  # noqa: E402
 import realworld_programs12  # noqa: E402
 import realworld_programs13  # noqa: E402
 import realworld_programs14  # noqa: E402
+import realworld_programs15  # noqa: E402
 from realworld_programs import programs  # noqa: E402
 
 import dynamo  # noqa: E402
@@ -347,8 +350,8 @@ def corpus(which: str = "all") -> list:
     ``realworld_programs7.py`` ("7"), ``realworld_programs8.py`` ("8"),
     ``realworld_programs9.py`` ("9"), ``realworld_programs10.py`` ("10"),
     ``realworld_programs11.py`` ("11"), ``realworld_programs12.py`` ("12"),
-    ``realworld_programs13.py`` ("13"), ``realworld_programs14.py`` ("14") or all of
-    them ("all")."""
+    ``realworld_programs13.py`` ("13"), ``realworld_programs14.py`` ("14"),
+    ``realworld_programs15.py`` ("15") or all of them ("all")."""
     return ((programs() if which in ("all", "1") else [])
             + (realworld_programs2.programs() if which in ("all", "2") else [])
             + (realworld_programs3.programs() if which in ("all", "3") else [])
@@ -362,7 +365,8 @@ def corpus(which: str = "all") -> list:
             + (realworld_programs11.programs() if which in ("all", "11") else [])
             + (realworld_programs12.programs() if which in ("all", "12") else [])
             + (realworld_programs13.programs() if which in ("all", "13") else [])
-            + (realworld_programs14.programs() if which in ("all", "14") else []))
+            + (realworld_programs14.programs() if which in ("all", "14") else [])
+            + (realworld_programs15.programs() if which in ("all", "15") else []))
 
 
 def measure_all(pattern: str, rounds: int, warmup: int, progress=None,
@@ -480,7 +484,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--filter", default="", help="only programs whose name contains this")
     ap.add_argument("--corpus", choices=("all", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10",
-                                          "11", "12", "13", "14"),
+                                          "11", "12", "13", "14", "15"),
                     default="all",
                     help="realworld_programs.py (1), realworld_programs2.py (2), "
                     "realworld_programs3.py (3), realworld_programs4.py (4), "
@@ -488,7 +492,8 @@ def main(argv=None) -> int:
                     "realworld_programs7.py (7), realworld_programs8.py (8), "
                     "realworld_programs9.py (9), realworld_programs10.py (10), "
                     "realworld_programs11.py (11), realworld_programs12.py (12), "
-                    "realworld_programs13.py (13), realworld_programs14.py (14) or all")
+                    "realworld_programs13.py (13), realworld_programs14.py (14), "
+                    "realworld_programs15.py (15) or all")
     ap.add_argument("--quick", action="store_true", help="7 rounds after 1 warm-up call")
     ap.add_argument("--markdown", action="store_true", help="a table for docs/benchmarks.md")
     ap.add_argument("--wall", action="store_true", help="time wall-clock, not CPU time")

@@ -291,7 +291,11 @@ def main() -> None:
     ap.add_argument("--skip", nargs="*", default=None,
                     help="passes the nopass column skips (e.g. scalar_reads)")
     ap.add_argument("--only", default=None, help="programs whose name contains this")
+    ap.add_argument("--entry-trial-calls", type=int, default=None,
+                    help="dynamo.config.entry_trial_calls (0: no entry trial)")
     args = ap.parse_args()
+    if args.entry_trial_calls is not None:
+        dynamo.config.entry_trial_calls = args.entry_trial_calls
     rows = []
     print(f"{'program':42} {'nodes':>5} {'plain_us':>9} {'eager_us':>9} {'numpy_us':>9} "
           f"{'auto_us':>9} {'nopass_us':>9} {'p/eager':>7} {'p/numpy':>7} {'p/auto':>7} "

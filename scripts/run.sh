@@ -94,9 +94,15 @@ case ${1:-} in
     # tests/ops (less the few that depend on the Python: tests/split_runs.py) check a
     # backend's code, which is the same on every Python: the three share them too
     # (--split-runs), a third each by a hash of the test's name; 3.11's suite, now the
-    # fastest, takes the third with the slowest native (Numba) tests (2/3). Every other
-    # test (the frontend's: translator, breaks, dynamo, variables, guards, realworld,
-    # ...) runs complete on all three.
+    # fastest, takes the third with the slowest native (Numba) tests (2/3). The same
+    # split shares the static checks of the source tree (tests/test_no_runtime_patching.py,
+    # test_import_graph.py: ast, no code run; and test_split_runs.py) and the
+    # runs on compiled backends (numpy, auto) of the real-world programs and of the
+    # frontend's tests parametrized by backend (translator, breaks, symbolic, variables,
+    # dynamo, guards): a third each by the test and backend; their eager runs, the
+    # frontend's work, stay on all three, as the hostile suite shares its numpy runs
+    # (docs/benchmarks.md, "CI time: shared backend runs and static checks"). Every
+    # other test runs complete on all three.
     # --durations=30: every log ends with its slowest tests (where the time goes).
     PYTHONS=(".venv/bin/python")
     SHARES=("--hostile-runs=numpy:1-2/6 --split-runs=2/3")

@@ -49,8 +49,16 @@ def pytest_addoption(parser):
     # on one of the three Pythons; the rest of the suite runs on every one.
     group.addoption("--split-runs", default="", metavar="K/N",
                     help="run the K-th of N shares of the Python-independent tests "
-                         "(tests/split_runs.py: tests/backends, tests/ops; K may be a "
-                         "range such as 2-3); every other test runs; default: all")
+                         "(tests/split_runs.py: tests/backends, tests/ops, static checks "
+                         "of the tree, the compiled backends' runs of tests/realworld; K "
+                         "may be a range such as 2-3); every other test runs; default: "
+                         "all")
+
+
+def _backend_of(item) -> str | None:
+    """The ``backend`` parameter of a parametrized test (None when it has none)."""
+    backend = getattr(item, "callspec", None) and item.callspec.params.get("backend")
+    return backend if isinstance(backend, str) else None
 
 
 def _deselect_other_shares(config, items):
@@ -59,9 +67,19 @@ def _deselect_other_shares(config, items):
     split = split_runs.parse(config.getoption("split_runs"))
     if split == (1, 1, 1):
         return
+    # A program's test parametrized by backend: its compiled backends' items are shared
+    # where the test has an eager item too; a test with none (a numpy-only corpus) keeps
+    # its items, and rw_check.check_program leaves the compiled backend out instead (its
+    # break counts, the frontend's, stay on every Python).
+    with_eager = {item.nodeid.partition("[")[0] for item in items
+                  if _backend_of(item) == "eager"}
     kept, left = [], []
     for item in items:
-        (kept if split_runs.takes(split, item.nodeid) else left).append(item)
+        backend = _backend_of(item)
+        here = split_runs.takes(split, item.nodeid) and (
+            backend is None or item.nodeid.partition("[")[0] not in with_eager or
+            split_runs.takes_backend_run(split, item.nodeid, backend))
+        (kept if here else left).append(item)
     if left:
         config.hook.pytest_deselected(items=left)
         items[:] = kept

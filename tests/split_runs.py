@@ -7,7 +7,21 @@ lowering, the ops catalog: what they check is the backend's code, which is the s
 every Python; the functions they trace are a few plain lines, the frontend's own tests
 run on every Python), less the files in ``EVERY_PYTHON`` (they check behaviour that
 differs between Pythons: grep for ``version_info``, ``sys.monitoring``, ``dis`` when
-adding a file there). Every other test runs on every Python.
+adding a file there), and the files in ``ONE_PYTHON`` (static checks of the source tree:
+they read files with ``ast`` and run none of it; and this split's own tests).
+
+Whole programs (``BACKEND_RUN_FOLDERS``: tests/realworld), and the frontend's tests that
+run one function on several backends (translator, breaks, symbolic, variables, dynamo,
+guards) are checked on the eager
+backend, the frontend's work (translation, breaks, guards: where the Pythons differ),
+and on compiled backends (numpy, auto), whose code is the same on every Python, as the
+hostile suite's numpy runs are. Their eager runs stay on every Python; each other
+backend's run of a test is in one share, by a hash of the test's node id (parameters
+included) and the backend (``takes_backend_run``): a test parametrized by ``backend``,
+``eager`` among them, is deselected in the other shares, and
+``tests/realworld/rw_check.check_program`` leaves out the backends a test names itself
+(or is parametrized with, eager not among them: its break counts still run) but this
+share does not run. Every other test runs on every Python.
 
 A test belongs to one share, chosen from its file and function name (not its parameters:
 a parameter list may differ between NumPy versions, and every parameter of a function
@@ -21,6 +35,11 @@ between the shares; the files in ``WHOLE_FILES`` by their path alone). The share
     >>> takes(parse("2-3/3"), "tests/ops/test_ops_ufuncs.py::test_ufunc[add-float32]")
     False
     >>> takes(parse("1/3"), "tests/dynamo/test_api.py::test_compile")   # not split: always
+    True
+    >>> [takes_backend_run(parse(f"{k}/3"), "tests/realworld/test_a.py::test_p[x]", "numpy")
+    ...  for k in (1, 2, 3)]                               # a program's numpy run: one share
+    [True, False, False]
+    >>> takes_backend_run(parse("1/3"), "tests/realworld/test_a.py::test_p[x]", "eager")
     True
 """
 
@@ -40,7 +59,24 @@ EVERY_PYTHON = frozenset({
     # a chain of data (``lo <= x[i] < hi``): on 3.13+ its ``bool()`` is left to the
     # jump (translator/size_chains.py, bytecode/break_code.py's ``TO_BOOL``)
     "tests/backends/numpy_backend/test_numpy_backend_carried_ints.py",
+    # the entry trial (dynamo/entry_trial.py, the frontend's) on the numpy backend: its
+    # numpy runs are what it tests
+    "tests/realworld/test_entry_trial_corpora.py",
 })
+# static checks of the tree (ast; no code of the project runs), and this split's
+# own (its arithmetic and the conftest hook that applies it): the same on every Python,
+# split like the folders above
+ONE_PYTHON = frozenset({
+    "tests/test_no_runtime_patching.py",
+    "tests/test_import_graph.py",
+    "tests/test_split_runs.py",
+})
+# whole programs, and the frontend's tests parametrized by backend with eager among them:
+# their eager runs on every Python (the translation, where the Pythons differ), each
+# other backend's run in one share (it checks that backend's code on the same graphs)
+BACKEND_RUN_FOLDERS = ("tests/realworld/", "tests/translator/", "tests/breaks/",
+                       "tests/symbolic/", "tests/variables/", "tests/dynamo/",
+                       "tests/guards/")
 # files whose last test checks what the tests above it made (the CUDA of every plan, in
 # module-level lists): their tests stay together, in the share of the file
 WHOLE_FILES = frozenset({
@@ -66,7 +102,8 @@ def parse(text: str) -> tuple[int, int, int]:
 
 def is_split(nodeid: str) -> bool:
     path = nodeid.partition("::")[0]
-    return path.startswith(SPLIT_FOLDERS) and path not in EVERY_PYTHON
+    return (path.startswith(SPLIT_FOLDERS) and path not in EVERY_PYTHON) or \
+        path in ONE_PYTHON
 
 
 def share_of(nodeid: str, shares: int) -> int:
@@ -82,3 +119,15 @@ def takes(split: tuple[int, int, int], nodeid: str) -> bool:
     """Whether a run with ``--split-runs`` = ``split`` runs the test ``nodeid``."""
     first, last, shares = split
     return not is_split(nodeid) or first <= share_of(nodeid, shares) <= last
+
+
+def takes_backend_run(split: tuple[int, int, int], nodeid: str, backend: str) -> bool:
+    """Whether a run with ``--split-runs`` = ``split`` runs the test ``nodeid`` (a
+    program's test) on ``backend``: eager always, as every backend outside
+    ``BACKEND_RUN_FOLDERS``; another backend in the share of a hash of the node id and the
+    backend (one program's numpy and auto runs may land on different Pythons)."""
+    first, last, shares = split
+    if backend == "eager" or not nodeid.startswith(BACKEND_RUN_FOLDERS) or \
+            nodeid.partition("::")[0] in EVERY_PYTHON:
+        return True
+    return first <= zlib.crc32(f"{nodeid}|{backend}".encode()) % shares + 1 <= last

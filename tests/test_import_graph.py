@@ -156,10 +156,10 @@ def test_guards_is_a_leaf(graph):
 
 # dynamo/variables/, bottom to top: a module imports only modules before it (a Variable
 # that makes a later kind gets it through the translator: tx.wrap, tx.call_builtin...).
-VARIABLE_LAYERS = ("base", "constant", "sequences", "text_items", "data_tuples", "sets", "set_displays", "dicts",
+VARIABLE_LAYERS = ("base", "constant", "changing_ranges", "list_sort", "sequences", "text_items", "data_tuples", "sets", "set_displays", "dicts",
                    "named_tuples", "container_ops", "iterators", "text_iterators", "first_key_iterators", "ndindex", "functions", "folding",
                    "library_names", "loop_exit_tests", "layout_flags", "graph_numbers", "loop_ints",
-                   "snapshots", "scalar_inputs", "arrays", "size_values", "stacked_lists", "trip_rows",
+                   "snapshots", "scalar_inputs", "arrays", "size_values", "stacked_lists", "ring_rows", "trip_rows",
                    "formatted",
                    "formatted_calls", "linspace_step", "polynomials", "number_casts", "library_calls",
                    "dask_arrays",
@@ -168,7 +168,8 @@ VARIABLE_LAYERS = ("base", "constant", "sequences", "text_items", "data_tuples",
                    "random_objects", "lifetimes", "deques", "deque_stacks", "list_windows",
                    "identity_generators", "float_windows", "int_choices", "unread_dicts", "unread_sets", "unread_ordered_dicts",
                    "loggers",
-                   "iteration", "combinatoric", "made_deques", "conversions", "builtins", "value_kinds", "builder")
+                   "iteration", "combinatoric", "made_deques", "conversions", "builtin_call_breaks", "builtins", "value_kinds",
+                   "builder")
 
 
 def test_variables_are_layered(graph):

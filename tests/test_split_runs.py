@@ -1,5 +1,6 @@
 """``--split-runs`` (tests/split_runs.py, scripts/run.sh): the shares of a split are every
-Python-independent test exactly once, and every other test is in each share."""
+Python-independent test exactly once (a compiled backend's run of a real-world program
+too), and every other test (a program's eager run too) is in each share."""
 
 import json
 import os
@@ -10,10 +11,12 @@ import pytest
 import split_runs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# a split folder's file, a file of it kept on every Python, and a frontend folder
+# a split folder's file, a file of it kept on every Python, a frontend folder, a static
+# check of the tree, and programs parametrized by backend
 TARGETS = ["tests/ops/test_ops_registry.py", "tests/backends/passes",
            "tests/backends/numpy_backend/test_numpy_backend_program_hooks.py",
-           "tests/guards"]
+           "tests/guards", "tests/test_import_graph.py",
+           "tests/realworld/test_stateful_corpus2.py", "tests/realworld/test_heldout_corpus13.py"]
 
 
 # One child collects with each set of options in turn (pytest.main again in the same
@@ -43,9 +46,24 @@ def _collected(*option_sets: list[str]) -> list[set[str]]:
     return [{line for line in part.splitlines() if "::" in line} for part in parts]
 
 
+def _eager_twin(nodeid: str) -> str | None:
+    """``...::test_p[numpy]`` -> ``...::test_p[eager]``: the same test on eager."""
+    name, _, params = nodeid.partition("[")
+    return f"{name}[{params.replace('numpy', 'eager')}" if "numpy" in params else None
+
+
 def test_the_three_shares_are_the_whole_suite_once():
     everything, *shares = _collected([], *([f"--split-runs={k}/3"] for k in (1, 2, 3)))
-    split = {t for t in everything if split_runs.is_split(t)}
+    programs = {t for t in everything if t.startswith("tests/realworld/")}
+    # (a numpy-only corpus, no eager item: its items stay; check_program shares the runs)
+    numpy_only = {t for t in programs if "heldout_corpus13" in t}
+    # a compiled backend's run with an eager twin, in a folder of whole programs or of
+    # frontend tests (tests/guards here): in one share; the eager twin in every share
+    shared = {t for t in everything - numpy_only
+              if t.startswith(split_runs.BACKEND_RUN_FOLDERS) and _eager_twin(t) in everything}
+    compiled = shared & programs
+    assert shared - programs and all(t.endswith("-numpy]") for t in compiled)
+    split = {t for t in everything if split_runs.is_split(t)} | shared
     others = everything - split
     # the example's targets hold both kinds, and the split ones fall in several shares
     assert others and len(split) > 10
@@ -53,6 +71,31 @@ def test_the_three_shares_are_the_whole_suite_once():
     assert sorted(t for share in shares for t in share - others) == sorted(split)
     assert sum(bool(share & split) for share in shares) >= 2
     assert all(t in others for t in everything if "program_hooks" in t)
+    # a program's eager run on every Python, its numpy run on one, spread over all three
+    assert len(compiled) >= 30 and len(programs - compiled) > len(compiled)
+    assert all(sum(t in share for share in shares) == 1 for t in compiled)
+    assert all(share & compiled for share in shares)
+    assert len(numpy_only) >= 60 and all(share >= numpy_only for share in shares)
+    # a static check of the tree runs on one Python
+    assert any(t.startswith("tests/test_import_graph.py") for t in split)
+
+
+def test_a_program_s_compiled_runs_are_shared_and_its_eager_run_is_not():
+    test = "tests/realworld/test_realworld_programs14.py::test_program_equals_eager[p]"
+    frontend = "tests/dynamo/test_api.py::test_compile[numpy]"
+    assert [split_runs.takes_backend_run((k, k, 3), frontend, "numpy")
+            for k in (1, 2, 3)].count(True) == 1
+    for backend in ("numpy", "auto"):
+        assert [split_runs.takes_backend_run((k, k, 3), test, backend)
+                for k in (1, 2, 3)].count(True) == 1
+        assert split_runs.takes_backend_run((1, 3, 3), test, backend)
+    for k in (1, 2, 3):
+        assert split_runs.takes_backend_run((k, k, 3), test, "eager")
+        # outside the shared folders, and the entry trial's numpy runs: every Python
+        assert split_runs.takes_backend_run(
+            (k, k, 3), "tests/report/test_api.py::test_compile[numpy]", "numpy")
+        assert split_runs.takes_backend_run(
+            (k, k, 3), "tests/realworld/test_entry_trial_corpora.py::test_x[p]", "numpy")
 
 
 def test_a_range_is_the_union_of_its_shares():

@@ -61,6 +61,7 @@ from .calls import CALL_PRELUDE
 from .dots import DOT_PRELUDE
 from .draws import GENERATOR_PRELUDE, is_generator_input
 from .emitter import SEQ_FLAG, _Emitter, lift_allocations
+from .objmode_outline import outline_objmode
 from .ops import PRELUDE, Unsupported, _meta
 from .row_buffers import contract_rows
 from .saves import SAVE_PRELUDE, free_inputs, input_saver
@@ -179,10 +180,14 @@ def lower(graph: Graph, parallel_min: int = 1 << 14, nopython: bool = True) -> K
     buffers = assign_slots(lines, buffers)   # dead intermediates' memory reused
     text = "\n".join(lines)
     free = free_inputs(writes, em.stores, em.whole_saved, lines)
-    head = f"def kernel({', '.join(params + savers + [b.name for b in buffers])}):"
+    names = params + savers + [b.name for b in buffers]
+    head = f"def kernel({', '.join(names)}):"
+    # (peak memory: objmode_outline.py; not in parallel kernels, which it slowed)
+    lines, outlined = (lines, "") if em.parallel else outline_objmode(lines, names)
+    text = "\n".join(lines)
     prelude = PRELUDE + SAVE_PRELUDE + (CALL_PRELUDE if em.uses_npcall else "") + \
         (DOT_PRELUDE if em.uses_blas_dot else "") + \
-        (GENERATOR_PRELUDE if em.makes_generators else "")
+        (GENERATOR_PRELUDE if em.makes_generators else "") + outlined
     source = prelude + "\n\n" + head + "\n" + text + "\n"
     kernel = Kernel(source, em.consts, outputs, writes, fresh_ndim, em.parallel,
                     len(params), tuple(scalars), tuple(buffers), em.uses_npcall,

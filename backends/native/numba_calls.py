@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import threading
 
+from .objmode_outline import cached_signatures, outlined_functions
+
 # Numba's default "workqueue" threading layer aborts when two threads launch parallel
 # kernels at once: parallel kernels run one at a time.
 _PARALLEL_LOCK = threading.Lock()
@@ -91,9 +93,21 @@ def compile_object_mode_blocks(dispatcher, sig: tuple) -> int:
         >>> _compile_signature(numba, dispatcher, sig)   # loaded from the disk cache
         21                                               # object-mode blocks compiled
     """
+    results = [dispatcher.overloads.get(tuple(sig))]
+    # the blocks moved into functions of their own (objmode_outline.py): a kernel
+    # loaded from the cache leaves them uncompiled; each loads from the cache too
+    for helper in outlined_functions(dispatcher):
+        if not helper.overloads:
+            for helper_sig in cached_signatures(helper):
+                helper.compile(helper_sig)
+        results.extend(helper.overloads.values())
+    return sum(_compile_blocks(result) for result in results)
+
+
+def _compile_blocks(result) -> int:
+    """Compile the object-mode blocks of one compile ``result`` that have no code yet."""
     from numba.core import types
     from numba.core.dispatcher import ObjModeLiftedWith
-    result = dispatcher.overloads.get(tuple(sig))
     done = 0
     for block in getattr(result, "lifted", ()) or ():
         if isinstance(block, ObjModeLiftedWith) and not block.overloads:

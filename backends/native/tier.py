@@ -41,6 +41,7 @@ import threading
 import time
 from dataclasses import dataclass
 
+from dynamo import tier_reports
 from dynamo.source import compile_source
 
 from .call_helpers import call_helpers, fast_native, written_check
@@ -172,6 +173,8 @@ class Tiered(TrialCalls, Tier2Calls, OneThreadCalls):
                 start_now = hot and self.state == "counting"
                 if start_now:
                     self.state = "compiling"
+            # (the entry trial waits while its calls run unsettled graphs: tier_reports)
+            (tier_reports.counting if self.state == "counting" else tier_reports.busy)()
             if start_now:
                 wait = self._load_wait()
                 self._compile(self._layout_key(args), args, first=True)

@@ -17,6 +17,8 @@ import time
 
 import numpy as np
 
+from dynamo import tier_reports
+
 from ..numpy_backend.kept_buffers import release_kept
 from .buffer_slots import slot_views
 from .call_helpers import c_ordered
@@ -143,6 +145,8 @@ class Tier2Calls:
         elif all(type(a) in (np.ndarray, np.random.Generator) or isinstance(a, np.generic)
                  for a in args):
             self._compile(key, args, first=False)
+            if key in self._compiling:   # (tier 2 comes: the entry trial waits for it)
+                tier_reports.busy()
         return None
 
     def release_tier1(self) -> None:

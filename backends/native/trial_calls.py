@@ -15,6 +15,8 @@ from __future__ import annotations
 import logging
 import time
 
+from dynamo import tier_reports
+
 from .numba_calls import _threads_now
 from .race import EARLY_ONE, WAIT, best, choose, next_label, one_thread_calls
 from .threads import ThreadChoice
@@ -101,6 +103,7 @@ class TrialCalls:
         calls on all threads stop early when they are hopeless: ``race.next_label``); its
         one-thread calls run its twin (one_thread.py), the kernel one thread would keep,
         compiled before the first of them (``_twin_pending``)."""
+        tier_reports.busy()   # (the entry trial waits for the race: tier_reports.py)
         times = self._times_for_caller()
         # the one run least so far; None: complete (another caller is deciding); WAIT:
         # the one-thread twin compiles, and tier 1 answers untimed (race.py); ``early``:

@@ -30,7 +30,10 @@ Only what stays exact moves (``hoistable``):
   trip's value, as eager's.
 - its inputs' memory: a carried slot is invariant only when no op of the body writes
   into it (``_written_slots``: through views and ``out=`` too); the translator has
-  checked that carried arrays share no memory with one another.
+  checked that carried arrays share no memory with one another as the graph made
+  them, but two arrays the program passed in may be views of one buffer
+  (``f(x[1:], x[:-1])``: ``input_overlap``), so where the body writes one, only views
+  of the other (``_always_a_view``) are invariant, not values read from it.
 
 The hoisted ops cannot fail or signal, so running them once before the loop changes no
 outcome, whatever the trip count.
@@ -50,6 +53,7 @@ from dynamo.ops.node_facts import has_effect, is_inplace
 from dynamo.ops.signals import may_signal
 from dynamo.writes import memory_sources
 
+from .input_overlap import may_share_written
 from .loops import has_loops, varies_per_trip
 from .rewrite import rewrite
 
@@ -100,16 +104,26 @@ def invariant_nodes(body: Graph) -> list[Node]:
     carried = [p for p in inputs if p.meta.get("carried")]
     outputs = body.outputs
     kept = {p for p, v in zip(carried, outputs) if v is p}     # slots no trip rebinds
-    invariant: set[Node] = ({p for p in inputs if not p.meta.get("carried")} | kept) \
-        - _written_slots(body)
+    written = _written_slots(body)
+    # the same arrays on every trip; those that may share memory with a written input
+    # (``input_overlap``: ``f(x[1:], x[:-1])``) may hold other values, so only views
+    # of them (the same windows onto that memory) are invariant
+    same = ({p for p in inputs if not p.meta.get("carried")} | kept) - written
+    invariant = same - may_share_written(inputs, written)
     carried_out = {v for v in outputs[:len(carried)] if isinstance(v, Node)}
     hoisted: list[Node] = []
     for n in body.nodes:
         if n.op == CONSTANT:
             invariant.add(n)
-        elif n.op == CALL and all(i in invariant for i in n.inputs()) and hoistable(n) \
-                and _stays_unwritten(n, carried_out):
+            same.add(n)
+        elif n.op != CALL or not hoistable(n) or not _stays_unwritten(n, carried_out):
+            continue
+        elif all(i in invariant for i in n.inputs()):
             invariant.add(n)
+            same.add(n)
+            hoisted.append(n)
+        elif _always_a_view(n) and all(i in same for i in n.inputs()):
+            same.add(n)
             hoisted.append(n)
     return hoisted
 
@@ -121,6 +135,20 @@ def hoistable(node: Node) -> bool:
     return (node.meta.get("kind") in _KINDS and not has_effect(node)
             and not is_inplace(node) and not may_signal(node)
             and not varies_per_trip(node))
+
+
+def _always_a_view(node: Node) -> bool:
+    """``node`` is a view of its array on every trip, never a copy of its values:
+    ``x.T``, or ``x[...]`` with ints, slices, ``None``, ``...`` giving an array (``x[0]``
+    of a 1-D ``x`` is a NumPy scalar, a copy; a ``reshape`` may copy)."""
+    meta = node.meta.get("array")
+    if node.target == "transpose":
+        return len(node.args) == 1
+    if node.target != "getitem" or len(node.args) != 2 or meta is None or \
+            getattr(meta, "scalar", True):
+        return False
+    parts = node.args[1] if type(node.args[1]) is tuple else (node.args[1],)
+    return all(type(p) in (int, slice, type(None)) or p is Ellipsis for p in parts)
 
 
 def _written_slots(body: Graph) -> set[Node]:

@@ -175,6 +175,10 @@ def intercept_calls(body: list, intercept, passes_through=None) -> list:
             out.append(item)   # (the method load as the program wrote it)
             continue
         if item.name != "LOAD_GLOBAL" and passes_through is not None and \
+                module_chain(out) and passes_through(module_chain(out) + (name,)):
+            out.append(item)   # (``np.linalg.norm(x)``: a module's attribute; as written)
+            continue
+        if item.name != "LOAD_GLOBAL" and passes_through is not None and \
                 passes_through((None, name), local=True, receiver=out):
             out.append(item)   # (``prob[:t].sum()``: receiver_types.py; as written)
             continue
@@ -210,6 +214,42 @@ def intercept_calls(body: list, intercept, passes_through=None) -> list:
 
 
 _PLAIN_LOCAL_LOADS = ("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW")
+
+
+def module_chain(out: list) -> tuple:
+    """The global and attribute names that the instructions ending ``out`` load, where
+    they are a plain ``LOAD_GLOBAL`` and plain ``LOAD_ATTR`` loads (no NULL pushed,
+    no method load); () otherwise. A call of a submodule's function loads its callable as
+    a method of such a chain: 3.11 compiles ``np.linalg.norm(x)`` as ``LOAD_GLOBAL np;
+    LOAD_ATTR linalg; LOAD_METHOD norm``, so the global chain that ``intercept_calls``
+    follows from a call's ``LOAD_GLOBAL`` never starts there, and each call went
+    through ``intercept`` (potential-field planning: two a trip, 0.93x plain).
+
+    Example::
+
+        >>> module_chain([Instr("LOAD_GLOBAL", (False, "np")), Instr("LOAD_ATTR", "linalg")])
+        ('np', 'linalg')
+        >>> module_chain([Instr("LOAD_FAST", "x")])
+        ()
+    """
+    names = []
+    k = len(out)
+    while k > 0 and isinstance(out[k - 1], Instr) and out[k - 1].name == "LOAD_ATTR":
+        arg = out[k - 1].arg
+        if isinstance(arg, tuple):   # (3.12+: (method load, name))
+            if arg[0]:
+                return ()
+            arg = arg[1]
+        names.append(arg)
+        k -= 1
+    if k == 0 or not isinstance(out[k - 1], Instr) or out[k - 1].name != "LOAD_GLOBAL":
+        return ()
+    arg = out[k - 1].arg
+    if isinstance(arg, tuple):   # ((pushes NULL, name))
+        if arg[0]:
+            return ()
+        arg = arg[1]
+    return (arg, *reversed(names))
 
 
 def is_call_load(instr: Instr) -> bool:

@@ -259,10 +259,15 @@ class CodeInfo:
         loops = [r for r in self.regions if r.kind == "loop" and r.start == for_iter]
         if not loops:
             return set()
-        end = max(r.end for r in loops)
-        body = range(for_iter + 1, end + 1)
+        return self.written_first_in(range(for_iter + 1, max(r.end for r in loops) + 1),
+                                     for_iter)
+
+    def written_first_in(self, body: range, head: int) -> set[str]:
+        """``written_first`` of the loop whose passes run the instructions ``body``
+        from its first, the next pass starting where a pass reaches ``head`` (a ``for``
+        loop's ``FOR_ITER``; a counted ``while``'s test, translator/counted_whiles.py)."""
         stored: dict[int, frozenset | None] = {i: None for i in body}   # None: unreached
-        stored[for_iter + 1] = frozenset()
+        stored[body.start] = frozenset()
         read_first: set[str] = set()
         written: set[str] = set()
         repeated: dict[int, frozenset] = {}   # a jump back to the loop's head: stored
@@ -291,7 +296,7 @@ class CodeInfo:
                         merged = here if stored[j] is None else stored[j] & here
                         if merged != stored[j]:
                             stored[j], changed = merged, True
-                    elif j == for_iter:   # (the next iteration starts from here)
+                    elif j == head:   # (the next iteration starts from here)
                         repeated[i] = here
         every_pass = frozenset.intersection(*repeated.values()) if repeated else written
         return (written & every_pass) - read_first

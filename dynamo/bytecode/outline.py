@@ -221,10 +221,10 @@ def call_body(bc, positions: list[int], code, plan: LoopPlan, caller,
     frame leaves the loop. The old body stays, never run. Returns the instructions
     the island runs once, as it starts: the markers of the ``fresh`` locals.
 
-    ``resume_after(index, names, below)`` returns the instructions that end the frame
-    with a call of the resume function at instruction ``index`` that takes the
-    ``below`` values on the stack there (what is under the loop) and the locals
-    ``names``."""
+    ``resume_after(index, names, below, stored)`` returns the instructions that end
+    the frame with a call of the resume function at instruction ``index`` that takes
+    the ``below`` values on the stack there (what is under the loop) and the locals
+    ``names`` (``stored``: those the body stores)."""
     loc = bc[positions[plan.entry]].location
 
     def ins(name, arg=_NO_ARG):
@@ -328,7 +328,7 @@ def _after_the_loop(plan: LoopPlan, at: int, label: Label, resume_after, ins,
         for n in plan.fresh:
             out += [ins("LOAD_FAST", n), ins("LOAD_CONST", UNBOUND), ins("IS_OP", 1)] + \
                 if_false(cleanup)
-        out += resume_after(at, plan.fresh, plan.below)
+        out += resume_after(at, plan.fresh, plan.below, plan.moved)
     out.append(cleanup)
     for n in plan.fresh:
         skip = Label()

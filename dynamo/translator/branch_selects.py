@@ -274,12 +274,14 @@ def _read_arguments(tx, lo: int, hi: int) -> None:
     """Wrap now the arguments the ``if`` reads or binds that the trace has not read yet
     (the root frame wraps an argument when first read, and takes it out of
     ``tx.args``): both ways must start from a state that holds them, and a way that
-    does not bind one still has it at the join."""
+    does not bind one still has it at the join; not one stored before any read (its
+    type guarded, an outlined body's ``d`` compiled again per type, for no one)."""
     args = getattr(tx, "args", {})
+    wanted = set(args) - dead_after(tx, lo, args)
     for inst in tx.info.insts[lo:hi]:
         if inst.name.startswith(("LOAD_FAST", "STORE_FAST", "DELETE_FAST")):
             for name in names(getattr(inst.arg, "name", inst.arg)):
-                if isinstance(name, str) and name not in tx.locals and name in args:
+                if isinstance(name, str) and name not in tx.locals and name in wanted:
                     tx.load_local(name)
 
 

@@ -98,6 +98,24 @@ def folds(var: Variable) -> bool:
     return compares_in_c(raw(var))
 
 
+def _folds_compared(a: Variable, b: Variable) -> bool:
+    """Does ``a == b`` (or ``<``...) fold as one comparison of two constants? Not where
+    a tuple holds a changing int (``self.pos`` of ``(r, c)`` that move): folding reads,
+    and so pins, every item's value, an entry per position; the tuples compare item by
+    item instead (``_compare_sequences``), each item's ``==`` a decision guarded on its
+    outcome (``self.pos == (3, 3)``: an entry per side, not per position). Hashing such
+    a tuple (``pos in visited``) still needs its value: ``folds`` alone decides there."""
+    return not _holds_changing_ints(a) and not _holds_changing_ints(b) and \
+        folds(a) and folds(b)   # (first: ``folds`` of such a tuple pins its items)
+
+
+def _holds_changing_ints(var: Variable) -> bool:
+    """A tuple the translator models with a changing int among its items (nested)."""
+    return isinstance(var, TupleVariable) and any(
+        (isinstance(i, ConstantVariable) and isinstance(i.value, SymInt))
+        or _holds_changing_ints(i) for i in var.items)
+
+
 def _type(var: Variable) -> type:
     """The runtime type of ``var`` (a symbolic size is an int, a changing float a float:
     ``draw < self.eps`` compares by ``float``'s methods, not ``SymFloat``'s)."""
@@ -134,7 +152,7 @@ def rich_compare(tx, op: str, a: Variable, b: Variable) -> Variable:
     sized = size_operator(tx, op, a, b)   # len(kept) > 0: a bool the graph computes
     if sized is not None:
         return sized
-    if folds(a) and folds(b):
+    if _folds_compared(a, b):
         return operator_on_constants(tx, op, [a, b])   # folded, if it cannot warn
     compared = number_compare(tx, op, a, b)   # rng.random() < eps: a graph op
     if compared is not None:
@@ -162,10 +180,14 @@ def compare_bool(tx, a: Variable, b: Variable) -> bool:
     """``a is b or bool(a == b)``: how containers compare items (PyObject_RichCompareBool)."""
     if a is b:
         return True
-    if folds(a) and folds(b):
+    if _folds_compared(a, b):
         exact = compared_exactly("equal", raw(a), raw(b))   # (an int with a float)
         return raw(a) is raw(b) or bool(exact if exact is not None else
                                         BINARY["equal"](*operands(a, b)))
+    if _holds_changing_ints(a) or _holds_changing_ints(b):
+        # (identity would read the items' values; one object's items are pairwise
+        # identical, so comparing them item by item says what identity would)
+        return rich_compare(tx, "equal", a, b).truth(tx)
     try:
         if identical(tx, a, b):
             return True

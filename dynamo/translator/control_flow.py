@@ -22,6 +22,7 @@ from ..variables.size_values import SizeTruthVariable
 from .branch_selects import SELECTED, truth_or_select
 from .break_before import iterable_needs_its_length
 from .compared_tests import reason_of, tested
+from .counted_whiles import counted_while_node
 from .per_trip_lists import HINT as PER_TRIP_HINT
 from .per_trip_lists import builds_list_per_trip
 from .size_and_or import copied_operand, short_circuit
@@ -128,6 +129,8 @@ class ControlFlow:
         popped = self.pop()
         value = tested(popped)   # np.array_equal's bool: the graph's 0-d bool
         if while_loop_node(self, inst, value, when):   # a while loop's test on an array
+            return
+        if counted_while_node(self, inst, value, when):   # ``while k < n``, n a size
             return
         if chain_jump(self, inst, value):   # ``lo <= len(a) <= hi``: one graph bool
             return

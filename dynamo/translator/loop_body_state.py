@@ -339,15 +339,16 @@ class BodyState:
                     tx.stack[key] = final[k]
 
 
-def dead_after(tx, index: int) -> frozenset:
-    """The locals of ``tx`` that no path from instruction ``index`` reads before
-    storing them again; none where the code reads its locals by name (``locals()``,
-    ``eval``: every bound local is the program's there), nor where an island after the
-    loop binds every local in the frame (``keeps_temporaries``, issue #17).
+def dead_after(tx, index: int, names=None) -> frozenset:
+    """The locals of ``tx`` (or of ``names``) that no path from instruction ``index``
+    reads before storing them again; none where the code reads its locals by name
+    (``locals()``, ``eval``: every bound local is the program's there), nor where an
+    island after the loop binds every local in the frame (``keeps_temporaries``, issue
+    #17).
 
     ``for _ in range(n): d = x[:, None] - x[None, :]; x = x + f(d)`` then
     ``return x``: ``d`` is dead after the loop, so the node does not hand back its
     last trip's value, and each trip's ``d`` is freed within its trip, as in Python."""
     if reads_its_locals(tx.code) or tx.keeps_temporaries():
         return frozenset()
-    return frozenset(tx.locals) - tx.info.live_at(index)
+    return frozenset(tx.locals if names is None else names) - tx.info.live_at(index)

@@ -25,6 +25,7 @@ from ..symbolic.scalars import SymFloat
 from ..symbolic.sizes import Symbolic
 from ..tree import tree_leaves, tree_map
 from ..variables import ConstantVariable
+from ..variables.constant import SymRangeVariable
 from ..writes import memory_sources
 
 
@@ -161,9 +162,10 @@ def selects(node: Node) -> bool:
 def unbacked_in(value, names) -> set:
     """The symbols among ``names`` (unbacked sizes) that a Variable holds: in the sizes
     of an array's metadata, or in a constant's symbolic numbers (``len(y)``,
-    ``len(y) * 0.5``, ``slice(0, len(y))``)."""
+    ``len(y) * 0.5``, ``slice(0, len(y))``; a range's bounds, read without a pin)."""
     meta = getattr(value, "meta", None)
     leaves = meta.shape if isinstance(meta, ArrayMeta) else \
+        tree_leaves(value.bounds) if isinstance(value, SymRangeVariable) else \
         tree_leaves(value.value) if isinstance(value, ConstantVariable) else ()
     return {n for d in leaves if isinstance(d, Symbolic) for n in d.sym.symbols} & \
         set(names)

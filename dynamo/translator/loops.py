@@ -87,6 +87,7 @@ from .loop_index_fit import IndexFit
 from .loop_shape_names import shape_hint, unsupported_for_break
 from .nested_loops import NestedScope, may_nest, unwatched
 from .node_identity import kept_temp
+from .per_trip_counts import counted_per_trip
 from .picked_numbers import carry_picked, enter_picked, exit_picked, leave_picked
 from .reached_carries import ReachedCarries, reach_arrays
 from .running_choices import forces_node
@@ -161,9 +162,8 @@ class LoopNodes:
             return made
         if not self.may_become_loop_node(inst, it):
             return False
-        arrivals = self.loop_arrivals.get(id(it), 0)
-        self.loop_arrivals[id(it)] = arrivals + 1
-        plan = self.loop_plan(inst)
+        arrivals = self.loop_arrivals[id(it)] = self.loop_arrivals.get(id(it), 0) + 1
+        arrivals, plan = arrivals - 1, self.loop_plan(inst)
         if arrivals < (1 if plan is None else plan.peel):
             # the first iteration is unrolled: the loop's state then has its steady
             # types (an accumulator that starts as 0.0 is an array after one iteration;
@@ -215,9 +215,9 @@ class LoopNodes:
 
     def may_become_loop_node(self, inst, it) -> bool:
         """Whether the loop at ``inst`` is worth a try: a range with more iterations
-        than ``config.loop_unroll_limit``, NumPy arrays, no loop around it being
-        traced (or one that may hold a nested node: ``nested_loops.may_nest``), no
-        ``try``, no ``break`` or ``return`` out of it."""
+        than ``config.loop_unroll_limit`` (or counted per trip: ``per_trip_counts``),
+        NumPy arrays, no loop around it being traced (or one that may hold a nested
+        node: ``nested_loops.may_nest``), no ``try``, no ``break`` or ``return``."""
         rest = rest_of(it)
         plan = self.loop_plan(inst)
         if rest is None or plan is not None and (plan.kind == "unroll" or (
@@ -229,8 +229,8 @@ class LoopNodes:
                 or self.in_try() or self.info.loop_may_exit_early(inst.index):
             return False
         done, trips = self.loop_arrivals.get(id(it), 0), trip_count(rest)
-        # (symbolic trip counts: decisions the entry's guards keep, T > 8; forces_node)
-        return (trips + done > self.config.loop_unroll_limit or forces_node(plan)) and trips > 0
+        return (counted_per_trip(self, trips) or   # (else symbolic: T > 8, a decision)
+                trips + done > self.config.loop_unroll_limit or forces_node(plan)) and trips > 0
 
     def data_trip_node(self, inst, it) -> bool | None:
         """The loop over a range of a count, as one node (``data_trips.DataTripLoops``);
@@ -346,13 +346,13 @@ class LoopScope(NestedScope, IndexFit, AttrCounters, BodyState, ReachedCarries):
         self.reached_slots: set[int] = set()    # (``reached_carries``)
 
     def _known_facts(self) -> list:
-        """Affine forms the entry guards ``>= 0``, besides every symbol's ``>= 2``:
-        for a symbolic trip count, the decisions ``may_become_loop_node`` recorded
-        (some trips, more than ``config.loop_unroll_limit`` with those done)."""
+        """Affine forms the entry guards ``>= 0``, besides every symbol's ``>= 2``: for a
+        symbolic count, the decisions ``may_become_loop_node`` recorded (some trips, more
+        than ``config.loop_unroll_limit`` with those done, or some only: per_trip_counts)."""
         if not isinstance(self.trips, SymInt):
             return []
         done = self.tx.loop_arrivals.get(id(self.it), 1) - 1
-        limit = self.tx.config.loop_unroll_limit
+        limit = 0 if counted_per_trip(self.tx, self.trips) else self.tx.config.loop_unroll_limit
         return [self.trips.sym - Sym((), 1), self.trips.sym + Sym((), done - limit - 1)]
 
     def _check_slots(self) -> None:

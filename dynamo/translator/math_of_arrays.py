@@ -54,6 +54,10 @@ _DOMAIN = {
     math.log10: ("less_equal", 0.0),
     math.exp: ("greater", 709.0),
 }
+# functions that return a float for every float (inf and NaN included) and never raise:
+# no check (``0.5 * (1 + math.erf(v / math.sqrt(2)))``, the normal CDF of an unrolled
+# loop's element in Tauchen's method; in a loop node's body there are no graph numbers)
+_TOTAL = tuple(getattr(math, name) for name in ("erf", "erfc", "atan", "tanh", "fabs"))
 # ops whose result is >= 0 or NaN for every input (``_never_negative``), and those that
 # are where their array operands are
 _NONNEGATIVE = frozenset({"square", "absolute", "abs", "fabs", "sqrt", "exp", "exp2",
@@ -72,7 +76,8 @@ def math_of_array(tx, fn, args: list, kwargs: dict):
     this does not apply (the caller goes on as before); the break where it applies but
     no check can be made."""
     # (by identity: a builtin method of an unhashable object is no dict key)
-    if not any(fn is f for f in _DOMAIN) or kwargs or len(args) != 1 or \
+    total = any(fn is f for f in _TOTAL)
+    if not (total or any(fn is f for f in _DOMAIN)) or kwargs or len(args) != 1 or \
             tx.output.loop_scope is not None:
         return None
     arg = args[0]
@@ -98,14 +103,14 @@ def math_of_array(tx, fn, args: list, kwargs: dict):
     if isinstance(array, ArrayVariable) and array is arg:
         array = snapshot(tx, array)
     out = tx.output
-    ufunc, bound = _DOMAIN[fn]
+    ufunc, bound = _DOMAIN.get(fn, (None, None))
 
     def flag():
         return out.call_op(ops.get(ufunc), [array, ConstantVariable(bound)], {})
     number = graph_number_of(out, ArrayToPythonVariable(float, array))
     if not (isinstance(number, ConstantVariable) and isinstance(number.value, SymFloat)):
         raise error
-    if not (fn is math.sqrt and _never_negative(array.node)):   # (a norm: no check)
+    if not (total or fn is math.sqrt and _never_negative(array.node)):  # (a norm: none)
         value_check(tx, flag, error, passes=False)
     x = number.value
     return ConstantVariable(SymFloat(fn(float.__float__(x)), Expr.apply(fn, Expr.of(x))))

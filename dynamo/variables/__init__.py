@@ -22,12 +22,12 @@ Example::
 The modules are layered; each imports only the ones before it (``tests/
 test_import_graph.py`` checks it):
 
-    base < constant < sequences < text_items < data_tuples < sets < set_displays < dicts
-         < named_tuples
+    base < constant < changing_ranges < list_sort < sequences < text_items < data_tuples < sets
+         < set_displays < dicts < named_tuples
          < container_ops < iterators < text_iterators < first_key_iterators
          < ndindex < functions < folding < library_names < loop_exit_tests < layout_flags
          < graph_numbers < loop_ints < snapshots < scalar_inputs < arrays < size_values
-         < stacked_lists < trip_rows < formatted
+         < stacked_lists < ring_rows < trip_rows < formatted
          < formatted_calls
          < linspace_step < polynomials < number_casts < library_calls
          < dask_arrays < errstate
@@ -36,7 +36,7 @@ test_import_graph.py`` checks it):
          < identity_generators < float_windows < int_choices < unread_dicts < unread_sets
          < unread_ordered_dicts
          < loggers < iteration < combinatoric < made_deques
-         < conversions < builtins < value_kinds < builder
+         < conversions < builtin_call_breaks < builtins < value_kinds < builder
 
 (The containers: ``sequences`` tuples, lists and slices; ``sets`` sets and what sets and
 dict views share; ``dicts`` dicts and their views; ``named_tuples``; ``container_ops``

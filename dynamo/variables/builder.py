@@ -51,6 +51,7 @@ from dynamo.guards.type_slots import (
 from .. import ops
 from ..exc import Unsupported
 from .base import Variable
+from .changing_ranges import changing_range, is_long_range
 from .constant import BuiltinVariable, ConstantVariable, NumericInfoVariable, is_pure_constant
 from .dask_arrays import is_dask_array, wrap_dask_array
 from .data_tuples import data_tuple
@@ -331,6 +332,8 @@ def _unread_list(tx, value: list, source: Source, changing: bool,
         var.visible_ends = functools.cache(functools.partial(_visible_ends, value, changing))
     if _rebuildable(source) and not changing:   # (``buf[pos] = t``: ``_set_unread``)
         var.fixed_length = functools.cache(functools.partial(_fixed_length, tx, value, source))
+        if value and all(type(v) is np.ndarray for v in value):   # (``ring_rows``)
+            var.ring_rows = functools.partial(stacked_rows_input, tx, value, source)
     if changing:    # (``tokens[-1]``: the last item alone, see ListVariable._from_end)
         var.held_length = functools.cache(functools.partial(
             out.shape_env.new_length, source, len(value)))
@@ -424,6 +427,9 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
             value is Ellipsis or value is NotImplemented:
         _guard(tx, source, CONSTANT, value)
         return ConstantVariable(value, source)
+    if type(value) is range and _rebuildable(source) and is_long_range(tx, value) and \
+            out.shape_env.dynamic.is_dynamic_number(source, value):
+        return changing_range(out, value, source)   # (its bounds changed: changing ints)
     if isinstance(value, np.dtype | range | slice):
         _guard(tx, source, CONSTANT, value)
         return ConstantVariable(value, source)

@@ -32,6 +32,7 @@ from ..symbolic.math_calls import round_call
 from . import combinatoric, conversions, made_deques  # noqa: F401 (their handlers: itertools, int, deque)
 from .arrays import ArrayVariable, DeferredNumberVariable
 from .base import BoundBuiltinMethod, Variable
+from .builtin_call_breaks import next_of_untraced, unmodelled_call
 from .constant import (
     BuiltinVariable,
     ConstantVariable,
@@ -145,10 +146,7 @@ def call_builtin(tx, var: BuiltinVariable, args: list[Variable], kwargs: dict) -
                           "The text depends on array values, known only when the program "
                           "runs.", hint="format the result after the compiled call, or "
                           "accept the graph break", cause="array_to_python")
-    name = getattr(fn, "__qualname__", repr(fn))
-    raise Unsupported(f"call to {name}() with these arguments",
-                      "The translator cannot see inside this function.",
-                      cause="unsupported_call")
+    raise unmodelled_call(fn, args)   # (its reason and hint fit the call)
 
 
 def _is_str_format(fn) -> bool:
@@ -408,7 +406,7 @@ def _iter(tx, it, *sentinel):
 @handles(next)
 def _next(tx, it, *default):
     if not isinstance(it, IteratorVariable):
-        raise Unsupported("next() of a non-iterator (raises TypeError)")
+        raise next_of_untraced(it)
     first = getattr(it, "take_first", None)   # (a dict's first key, its keys unread)
     item = first(tx) if first is not None else None
     item = take(tx, it) if item is None else item

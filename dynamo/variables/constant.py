@@ -29,7 +29,6 @@ from ..symbolic.float_floors import changing_floor
 from ..symbolic.math_calls import math_call
 from ..symbolic.number_decisions import decide, plain
 from ..symbolic.scalars import Expr, binary, float_operands
-from ..symbolic.sizes import is_unbacked
 from .base import Variable, program_error
 
 # Types whose instances are immutable and whose methods have no side effects. Exact
@@ -239,12 +238,16 @@ class SymRangeVariable(ConstantVariable):
         return self._array
 
     def reconstruct(self, cg) -> str:
-        """A range whose bounds only the data decide (``range(len(np.unique(y)))``, at
-        the break before its loop): built from the sizes the graph gives back, not
-        pinned (it cannot be); any other range is its value, pinned, as before."""
-        if not any(isinstance(b, SymInt) and any(is_unbacked(s) for s in b.sym.symbols)
-                   for b in self.bounds):
-            return super().reconstruct(cg)
+        """The range at a break (the break before its loop): built from its bounds'
+        expressions, not pinned. A bound only the data decides
+        (``range(len(np.unique(y)))``) is read from the sizes the graph gives back (it
+        cannot be pinned); a changing int over the frame's values (``range(i + 1, n)``
+        in an outlined loop body, ``i`` another int each trip) is computed from them
+        (``range((L['i'] + 1), 40, 1)``): pinned, the body compiled once per ``i``
+        until ``config.cache_size_limit`` (issue #19). A range from outside the trace
+        (``changing_ranges``) is the object itself."""
+        if self.source is not None:
+            return self.source.expr()
         bounds = ", ".join(cg.symbolic(b) if isinstance(b, Symbolic) else cg.const(b)
                            for b in self.bounds)
         return f"{cg.const(range)}({bounds})"

@@ -367,7 +367,8 @@ def _is_static(var: Variable, _open: frozenset = frozenset()) -> bool:
         return False
     if var.is_constant():
         return True
-    if any(getattr(var, name, None) is not None for name in ("rows", "data", "held_data")) \
+    if any(getattr(var, name, None) is not None for name in ("rows", "data", "held_data",
+                                                "ring_rows")) \
             and getattr(var, "held_unread", var.is_unread)():
         return False      # a list of arrays or numbers, unread: reading it would guard
                           # its length (and items): the graph takes it as data (a

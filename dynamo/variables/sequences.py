@@ -24,6 +24,7 @@ from ..exc import Unsupported
 from ..symbolic import SymInt
 from .base import BoundBuiltinMethod, Variable, program_error
 from .constant import ConstantVariable, is_pure_constant
+from .list_sort import sort_list
 
 
 def wrap_constant(value: Any) -> Variable:
@@ -208,6 +209,9 @@ class ListVariable(SequenceVariable):
     # (``builder._visible_ends``: then an item set of a list of fixed length reads the
     # items, ``_set_unread``)
     visible_ends = None
+    # unread, from a rebuildable source, of fixed length, its items ndarrays: (least) ->
+    # the ArrayVariable of np.asarray(list), or None (a ring of arrays: ``ring_rows``)
+    ring_rows = None
 
     def truth(self, tx) -> bool:
         """``if self.hist:`` of an unread list whose length changed between calls: the
@@ -307,11 +311,13 @@ class ListVariable(SequenceVariable):
 
     def getattr(self, tx, name: str) -> Variable:
         if name in ("append", "extend", "pop", "insert", "index", "count", "reverse", "copy",
-                    "clear", "remove"):
+                    "clear", "remove", "sort"):
             return BoundBuiltinMethod(self, name)
         return super().getattr(tx, name)
 
     def call_method(self, tx, name, args, kwargs):
+        if name == "sort":
+            return sort_list(tx, self, args, dict(kwargs))
         if kwargs:
             raise Unsupported(f"list.{name} with keywords")
         if self.is_unread() and name in ("append", "extend") and len(args) == 1:

@@ -300,6 +300,34 @@ def test_a_way_forced_by_clock_runs_the_real_function_plain_and_compiled():
     assert f._call.__wrapped__ is slots.fn   # the plain way, calling the function
 
 
+class Scale:
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self, x):
+        self.calls += 1
+        return x * 2.0
+
+
+def test_a_compiled_callable_object_gets_the_trial_and_its_way():
+    obj = Scale()
+    m = dynamo.compile(obj, backend="numpy")
+    slots = m.__call__.__func__.slots   # (the trial of its compiled __call__)
+    assert slots.fn is Scale.__call__
+    now = [0.0]
+    slots.clock = slots.trial.clock = lambda: now[0]
+    compiled, plain = slots.compiled, slots.fn
+    slots.compiled = lambda *a: now.__setitem__(0, now[0] + 3e-6) or compiled(*a)
+    slots.fn = lambda *a: now.__setitem__(0, now[0] + 1e-6) or plain(*a)
+    x = np.arange(3.0)
+    for _ in range(8):
+        np.testing.assert_array_equal(m(x), x * 2.0)
+    assert obj.calls == 8 and slots.trial.way == PLAIN
+    assert m.__call__.__func__ is slots.current and m.__call__.__self__ is obj
+    dynamo.reset()                      # a new trial, in the object's call too
+    assert isinstance(m.__call__.__func__, EntryTrial)
+
+
 def test_no_trial_where_it_cannot_matter():
     def gen(x):
         yield x
@@ -312,12 +340,13 @@ def test_no_trial_where_it_cannot_matter():
     assert slots is None and not isinstance(f._call, EntryTrial)
 
 
-def test_auto_has_a_trial_only_where_it_runs_no_native_tiers(monkeypatch):
+def test_auto_has_a_trial_that_waits_only_where_it_runs_native_tiers(monkeypatch):
     from dynamo.backends.auto import numba_importable
-    assert (compiled_fn(small, backend="auto")[1] is None) == numba_importable()
+    # (the wait: tests/dynamo/test_entry_wait.py)
+    assert compiled_fn(small, backend="auto")[1].waits == numba_importable()
     monkeypatch.setitem(sys.modules, "numba", None)   # blocked: auto runs numpy
     assert not numba_importable()
-    assert compiled_fn(small, backend="auto")[1] is not None
+    assert not compiled_fn(small, backend="auto")[1].waits
 
 
 class DeviceArray(np.ndarray):

@@ -25,6 +25,7 @@ import io
 import warnings
 
 import numpy as np
+import split_runs
 from harness import _same_outcome, assert_counts, same
 from script_modules import load_script
 
@@ -38,6 +39,17 @@ NUMPY_BACKEND_TOL = {"rtol": 1e-5, "atol": 1e-6}
 # fixed: none is known today).
 BUG_TAGS: dict[str, str] = {}
 BACKENDS = tuple(b for b in ("eager", "numpy") if b in dynamo.list_backends())
+# CI shares the compiled backends' runs of these programs among its Pythons (eager runs
+# on each): ``--split-runs``, tests/split_runs.py. tests/realworld/conftest.py names the
+# running test and the share before each test; check_program runs the backends it takes.
+SHARE = {"nodeid": "", "split": (1, 1, 1)}
+
+
+def backends_here(backends):
+    """The ``backends`` this process runs for the current test: eager, and each other
+    backend whose run of this test is in this Python's share (all of them outside CI)."""
+    return tuple(b for b in backends
+                 if split_runs.takes_backend_run(SHARE["split"], SHARE["nodeid"], b))
 
 
 def check_program(fn, arg_sets, *, graphs=None, breaks=None, backends=BACKENDS, calls=2,
@@ -48,6 +60,7 @@ def check_program(fn, arg_sets, *, graphs=None, breaks=None, backends=BACKENDS, 
     ``tol`` (a dict of rtol/atol) overrides the per-backend tolerance.
     """
     kwargs = kwargs or {}
+    backends = backends_here(backends)
     expected = []
     for args in arg_sets:
         eager_args = copy.deepcopy(args)

@@ -17,6 +17,7 @@ import pytest
 pytest.importorskip("numba")
 
 from dynamo.backends.native.backend import native_backend  # noqa: E402
+from dynamo.backends.native.objmode_outline import outlined_functions  # noqa: E402
 from dynamo.backends.native.tier import Tiered  # noqa: E402
 from numba.core.dispatcher import ObjModeLiftedWith  # noqa: E402
 from tier_runs import SYNC  # noqa: E402
@@ -48,9 +49,12 @@ def _compiled(cache_dir):
 
 
 def _blocks(tiered):
-    """The kernel's object-mode blocks, for each signature compiled."""
-    return [b for result in tiered._dispatcher.overloads.values()
-            for b in result.lifted if isinstance(b, ObjModeLiftedWith)]
+    """The kernel's object-mode blocks, for each signature compiled: its own and those
+    of the functions they were moved into (objmode_outline.py)."""
+    results = [*tiered._dispatcher.overloads.values()] + [
+        r for f in outlined_functions(tiered._dispatcher) for r in f.overloads.values()]
+    return [b for result in results for b in result.lifted
+            if isinstance(b, ObjModeLiftedWith)]
 
 
 def test_a_cached_kernel_s_object_mode_blocks_are_compiled_before_its_first_call(

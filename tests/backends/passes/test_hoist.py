@@ -287,3 +287,27 @@ def test_a_trip_count_read_off_an_array_is_the_new_graphs():
     for p in PIPELINE:
         graph = p(graph)
     check(_sums_below, x, edges, backend="numpy")
+
+
+def shifted_sums(X, Y):
+    for i in range(12):
+        t = X.T                                   # a view: still leaves the body
+        Y[i] = t[i] * 2 + t[0] + X.sum()          # t[0] and X.sum() are read each trip
+    return Y
+
+
+def test_values_of_an_input_that_may_share_a_written_inputs_memory_stay():
+    """``f(x[1:], x[:-1])``: two arrays to the trace, one buffer: ``Y[1] = ...`` writes
+    ``X[0]`` (``input_overlap``; issue #17, hostile round 47: t[0] and X.sum() were
+    computed once before the loop)."""
+    def call(f):
+        x = np.arange(14, dtype=np.int64) - 3
+        return f(x[1:], x[:-1]).copy(), x
+
+    for want, got in zip(call(shifted_sums), call(dynamo.compile(shifted_sums,
+                                                                 backend="numpy"))):
+        np.testing.assert_array_equal(want, got, strict=True)
+    X, Y = np.arange(13, dtype=np.int64), np.zeros(13, np.int64)
+    _, new = run_pass(shifted_sums, X, Y)
+    assert "transpose" not in body_targets(new)
+    assert {"getitem", "sum"} <= set(body_targets(new))
