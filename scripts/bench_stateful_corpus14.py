@@ -34,7 +34,7 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "tests", "realworld")]
 import stateful_corpus12  # noqa: E402
 import stateful_corpus13  # noqa: E402
 import stateful_corpus14  # noqa: E402
-from bench_stateful_corpus9 import BACKENDS, _option, timed_run  # noqa: E402
+from bench_stateful_corpus9 import BACKENDS, _Before, _option, timed_run  # noqa: E402
 
 LONG = 200
 OTHERS = ("replay_ring_dict", "replay_sampled_by_counter", "beams_kept_across_calls",
@@ -68,32 +68,12 @@ def _serve():
             print(json.dumps(timed_run(by_name[name], backend)), flush=True)
 
 
-class _Before:
-    """The child process running ``_serve`` in the tree ``root``."""
-
-    def __init__(self, root):
-        import subprocess
-        self.child = subprocess.Popen(
-            [sys.executable, os.path.join(HERE, "run_in_tree.py"), root,
-             os.path.abspath(__file__), "--serve"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-
-    def __call__(self, name, backend):
-        self.child.stdin.write(f"{name} {backend}\n")
-        self.child.stdin.flush()
-        return json.loads(self.child.stdout.readline())
-
-    def close(self):
-        self.child.stdin.close()
-        self.child.wait()
-
-
 def main(argv):
     if "--serve" in argv:
         return _serve()
     rounds = int(_option(argv, "--rounds", 3))
     root = _option(argv, "--before")
-    before = _Before(root) if root else None
+    before = _Before(root, __file__) if root else None
     by_name = programs()
     names = [n for n in by_name if not argv or n in argv]
     kinds = [None, *BACKENDS] + ([f"before:{b}" for b in BACKENDS] if before else [])

@@ -82,12 +82,13 @@ def _serve():
 
 
 class _Before:
-    """The child process running ``_serve`` in the tree ``root``."""
+    """The child process running ``script``'s ``_serve`` (this file's by default) in
+    the tree ``root``."""
 
-    def __init__(self, root):
+    def __init__(self, root, script=__file__):
         self.child = subprocess.Popen(
             [sys.executable, os.path.join(HERE, "run_in_tree.py"), root,
-             os.path.abspath(__file__), "--serve"],
+             os.path.abspath(script), "--serve"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
     def __call__(self, name, backend):
