@@ -27,6 +27,7 @@ import numpy as np
 
 from . import hook, logs, pyversion, reentry
 from .break_calls import _BREAK_ORIGIN, _c_code_now, _cache_of, _weak_hooks, island_intercept
+from .break_ranges import is_range_call
 from .bytecode.break_code import break_code, resume_at, stack_loads
 from .bytecode.caller_frames import calls_caller_reader
 from .bytecode.fresh_locals import fresh_container_locals
@@ -352,8 +353,8 @@ def _compile_break(fn, tx, brk: GraphBreak, output, ctx, params, record,
     def make_resume(target: int, layout: tuple, names: tuple | None = None, changing=()):
         rcode = resume_code(code, target, layout, tuple(live if names is None else names))
         if target == brk.inst.index + 1 and (callee and (
-                is_cache_wrapper(held_object(callee[0])) or is_random_draw(callee[0]))
-                or _arithmetic_of_data(brk)):
+                is_cache_wrapper(held_object(callee[0])) or is_random_draw(callee[0])
+                or is_range_call(callee[0])) or _arithmetic_of_data(brk)):
             # (the call's or the operator's result, on top: a changing number from the
             # first trace)
             note_result(rcode, f"___stack{sum(not n for n in layout) - 1}")

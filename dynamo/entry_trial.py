@@ -249,7 +249,11 @@ class EntryTrial:
         self.compiling = 0   # timed compiled calls that compiled (not counted)
         self._inside = threading.local()   # .calls: this thread's calls running now
         self._lock = threading.Lock()
-        self.__dict__.update(slots._attrs)
+        # the function's attributes, as each way carries them, except where one has the
+        # name of the trial's own (a counter ``f.calls`` kept on the function must not
+        # become this trial's ``calls``: its trial would never end)
+        for name, value in slots._attrs.items():
+            self.__dict__.setdefault(name, value)
 
     def __call__(self, *args, **kwargs):
         inside = self._inside

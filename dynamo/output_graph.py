@@ -61,6 +61,7 @@ from .symbolic import (
 from .symbolic.indices import RAISES as INDEX_RAISES
 from .symbolic.indices import guard_in_bounds, meta_out_of_bounds, value_blind
 from .symbolic.made_up_values import refuse_made_up
+from .symbolic.slice_windows import window_fit
 from .tree import tree_map
 from .unbacked_results import own_unbacked, rejected_for_some_counts, with_unbacked_sizes
 from .variables import (
@@ -448,6 +449,9 @@ class OutputGraph:
         scope = self.loop_scope
         if scope is not None and scope.reads_index((meta_args, meta_kwargs)):
             return scope.fit(op, meta_args, meta_kwargs, meta)
+        windowed = window_fit(self.shape_env, op, meta_args, meta_kwargs, meta)
+        if windowed is not None:   # (``x[i:j]``: decided in bounds, ``j - i`` long)
+            return windowed
         # a changing int index (buf[ptr] = obs): a value NumPy bounds-checks when the
         # graph runs, unless the graph raising there would lose Python effects traced
         # before it (then it is fitted, and pinned where its rule needs the value)

@@ -58,9 +58,9 @@ def programs():
     return {p.name: p for p in stateful_corpus14.PROGRAMS + others}
 
 
-def _serve():
+def _serve(load=programs):
     """The "before" side: for each line ``program backend``, one run's call times."""
-    by_name = programs()
+    by_name = load()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for line in sys.stdin:
@@ -68,13 +68,15 @@ def _serve():
             print(json.dumps(timed_run(by_name[name], backend)), flush=True)
 
 
-def main(argv):
+def main(argv, load=programs, script=__file__):
+    """The table of the programs ``load()`` gives by name (corpus 15's bench passes its
+    own, and itself as the ``script`` the "before" child runs)."""
     if "--serve" in argv:
-        return _serve()
+        return _serve(load)
     rounds = int(_option(argv, "--rounds", 3))
     root = _option(argv, "--before")
-    before = _Before(root, __file__) if root else None
-    by_name = programs()
+    before = _Before(root, script) if root else None
+    by_name = load()
     names = [n for n in by_name if not argv or n in argv]
     kinds = [None, *BACKENDS] + ([f"before:{b}" for b in BACKENDS] if before else [])
     windows = {"3-20": (2, 20), "101-200": (100, 200)}

@@ -47,7 +47,7 @@ def _recorder(opened):
 def stateful():
     import importlib
     for mod in ("stateful_corpus10", "stateful_corpus11", "stateful_corpus12",
-                "stateful_corpus13", "stateful_corpus14"):
+                "stateful_corpus13", "stateful_corpus14", "stateful_corpus15"):
         for prog in importlib.import_module(mod).PROGRAMS:
             dynamo.reset()
             opened = []

@@ -58,12 +58,15 @@ class Creation:
         name = self.em.new("a")
         out = Arr(name, meta.shape, meta.dtype, name, fresh=True)
         shape, dt = meta.shape, _dt(meta.dtype)
+        # after the pending row group, in the graph's order: before it, the array would
+        # be alive while the group runs (a blur's second pass's ``np.zeros``: 1 MB more
+        # at its peak once its first pass was one group, p65 t4)
         if op.startswith("empty"):   # uninitialized, as NumPy's
-            self.em.alloc(f"{name} = np.empty({shape}, {dt})")
+            self.em.line(f"{name} = np.empty({shape}, {dt})")
         elif op in _FILL:
             # Numba's np.zeros/np.ones: a memset or one tight loop, never a prange
             # (one per call of a time step's ``np.zeros_like``, each costs compile time)
-            self.em.alloc(f"{name} = np.{op.removesuffix('_like')}({shape}, {dt})")
+            self.em.line(f"{name} = np.{op.removesuffix('_like')}({shape}, {dt})")
         else:
             fill = self._fill(op, params, meta.dtype)
             self.em.line(f"{name} = np.full({shape}, {fill}, {dt})")

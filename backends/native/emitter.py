@@ -91,6 +91,17 @@ class _Emitter:
         array before its own nest writes it)."""
         self.lines.append(self.pad + text)
 
+    def read_line(self, text: str, arrays: set) -> None:
+        """A statement that reads the arrays named ``arrays`` and changes nothing but
+        its new variable (a blur's tap ``s83 = a22[0]``): it goes before the pending row
+        group when the group stores into none of them, so the group stays open for the
+        nests after it (the group's rows see the same element either way)."""
+        group = self.group
+        if group is not None and group.pad == self.pad and not arrays & group.fresh:
+            self.lines.append(self.pad + text)
+        else:
+            self.line(text)
+
     def flush(self) -> None:
         """Emit the pending row group: one outer loop around its nests' inner loops."""
         group, self.group = self.group, None

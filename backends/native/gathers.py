@@ -260,7 +260,7 @@ class Gathers:
             raise Unsupported("getitem result differs from its metadata")
         if meta.scalar:   # x[i, k]: NumPy copies the element out
             name = em.new("s")
-            em.line(f"{name} = {view.read([])}")
+            em.read_line(f"{name} = {view.read([])}", {view.base.name})
             return Scal(name, meta.dtype)
         if not shape:
             raise Unsupported("0-d view")

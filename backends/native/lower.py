@@ -182,7 +182,7 @@ def lower(graph: Graph, parallel_min: int = 1 << 14, nopython: bool = True) -> K
     free = free_inputs(writes, em.stores, em.whole_saved, lines)
     names = params + savers + [b.name for b in buffers]
     head = f"def kernel({', '.join(names)}):"
-    # (peak memory: objmode_outline.py; not in parallel kernels, which it slowed)
+    # (peak memory: objmode_outline.py; not in parallel kernels: see there why)
     lines, outlined = (lines, "") if em.parallel else outline_objmode(lines, names)
     text = "\n".join(lines)
     prelude = PRELUDE + SAVE_PRELUDE + (CALL_PRELUDE if em.uses_npcall else "") + \

@@ -112,12 +112,14 @@ class Nests:
         deferred = set(em.deferred)
         body(idx, stmts, group.flag)
         text = "\n".join(stmts)
-        for name in group.fresh:
-            for m in re.finditer(rf"\b{name}\[([^,\]]+)", text):
-                if m.group(1).strip() != group.outer:
-                    em.flush()
-                    em.deferred = deferred   # these statements are dropped
-                    return self.join(shape, body, par, writes)
+        # it reads an array of the group at another row; or it stores into an array
+        # that the group read at another row (outs.py: a store into one of the kernel's
+        # own arrays joins too), which that read must see as it was: a new group
+        if any(_off_row(name, text, group.outer) for name in group.fresh) or \
+                _off_row(writes, "\n".join(group.lines), group.outer):
+            em.flush()
+            em.deferred = deferred   # these statements are dropped
+            return self.join(shape, body, par, writes)
         pad = ""
         for i, n in zip(idx[1:], shape[1:]):
             group.lines.append(f"{pad}for {i} in range({n}):")
@@ -193,3 +195,13 @@ class Nests:
         self.nest(meta.shape, lambda idx, stmts, flag: stmts.append(
             f"{out.read(idx)} = {v.read(idx)}"), writes=name)
         return out
+
+
+def _off_row(name: str, text: str, outer: str) -> bool:
+    """Whether ``text`` indexes the array ``name`` at a row other than ``outer``.
+
+        >>> _off_row("a5", "t3 = a5[1 + i2, i4]", "i2"), _off_row("a5", "a5[i2, i4] = t3", "i2")
+        (True, False)
+    """
+    return any(m.group(1).strip() != outer
+               for m in re.finditer(rf"\b{name}\[([^,\]]+)", text))

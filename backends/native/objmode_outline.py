@@ -10,13 +10,21 @@ lines, 120 KB copied at each run, alive while the block runs. Adam on the n-d
 Rosenbrock function (two NumPy divides a trip, 8 KB arrays) peaked at 159 KiB in its
 kernel, 56 KiB with the same two divides outlined: 2.5x plain NumPy's peak before
 (``scripts/bench_peak_memory.py``), and the copies cost about 14 us a block. In a
-function of its own, the block's scope is its few parameters.
+function of its own, the block's scope is its few parameters. (The IR's globals are in
+the pickle too: the op table ``_np_ops`` as its kind, ``ImplTable.__reduce__``; by value
+it added every op the table had looked up, 24 KB. The block's code reads its globals
+from the kernel module when it runs, not from the pickle.)
 
 Only blocks outside ``prange`` loops move (Numba refuses a block in one; a call would
-not be refused), and only in kernels that are not parallel (lower.py): in a
-``parallel=True`` kernel the move made calls slower, cause not found (corpus 13's
-separable Gaussian blur, tier 2 forced, side by side with HEAD: about 1 ms a call on
-HEAD, 340-830 ms with its two blocks moved, 2026-12-07).
+not be refused), and only in kernels that are not parallel (lower.py). Not because the
+move slowed parallel kernels: that was the load (corpus 13's separable Gaussian blur,
+tier 2 forced: 340-830 ms a call moved against about 1 ms not, in runs one after the
+other; both kernels in one process, calls interleaved, at load 4-11: the same best,
+0.9-1.1 ms, and medians of 1 to 600 ms for either, by which ran first after other work:
+each of its 26 ``prange`` loops waited for a core; nests.py now makes them 2). But in a
+parallel kernel the move raised corpus 13's autocorrelation by FFT from 0.83x to 1.11x
+plain NumPy's peak (tier 2 forced; 4 MB more, the size of its ``rfft`` result, which
+the inline blocks let go before ``irfft``; why Numba keeps it is not found; p65 t4).
 
 The moved function is compiled with ``cache=True`` where the kernel's module is a file
 (``kernel_files.module_from_file``: Numba's disk cache), so that a kernel loaded from

@@ -19,6 +19,8 @@ other way (``x[1:] += x[:-1]``, an inlined chain reading ``x``) is copied first.
 
 from __future__ import annotations
 
+import re
+
 from dynamo.graph import Node
 
 from .ops import Unsupported, _cast, _meta
@@ -91,7 +93,21 @@ class Outs:
                 expr, dt = self.elementwise(node, idx, stmts, flag)
                 self.settle(expr, stmts, flag)
                 stmts.append(f"{dest.read(idx)} = {_cast(expr, dt, dest.dtype)}")
-            self.nest(dest.shape, body, save=self.saving(base, dest, dest.shape))
+            save = self.saving(base, dest, dest.shape)
+            # a whole array of the kernel's own, nothing else aliasing it: the store may
+            # share a row loop with the nests around it (nests.join; a blur's 13 ``+=``
+            # passes were 13 prange loops: 13 thread launches a call)
+            own = save is None and isinstance(target, Arr) and self.alone(target)
+            self.nest(dest.shape, body, writes=base.name if own else None, save=save)
         finally:
             self.env.update(saved)
         return target
+
+    def alone(self, arr: Arr) -> bool:
+        """Whether ``arr`` is a new array of the kernel (``a<k>``: made by a nest or
+        ``np.zeros``, as ``emitter.hoist_invariants`` takes them) that no other name
+        of the kernel holds: its reads all show in the source as ``a<k>[...]``."""
+        return arr.fresh and arr.input is None and re.fullmatch(r"a\d+", arr.name) is not None \
+            and not any(isinstance(v, (Arr, View)) and v.key == arr.key and
+                        (v.base if isinstance(v, View) else v).name != arr.name
+                        for v in self.env.values())

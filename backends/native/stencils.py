@@ -102,7 +102,7 @@ class Stencils:
             raise Unsupported("getitem result differs from its metadata")
         if meta.scalar:   # x[i, j]: NumPy copies the element out
             name = self.em.new("s")
-            self.em.line(f"{name} = {view.read([])}")
+            self.em.read_line(f"{name} = {view.read([])}", {view.base.name})
             return Scal(name, meta.dtype)
         if not shape:
             raise Unsupported("0-d view")

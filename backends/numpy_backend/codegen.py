@@ -46,6 +46,7 @@ Names starting with ``_`` are the generator's (graph node names never do).
 from __future__ import annotations
 
 from dynamo.graph import Graph, Node, location_comment
+from dynamo.ops.loops import while_loop
 
 from ..fusion import Group
 from ..passes.loops import LOOPS
@@ -199,7 +200,8 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, st
         group = groups[index]
         if node in skipped:   # (the choice's statement stands for it)
             continue
-        if node is None or _takes_carried(node) or plain_row_buffer(node) or \
+        if node is None or _takes_carried(node) or _hands_over(node) or \
+                plain_row_buffer(node) or \
                 group.segment in guarded:   # (see inline.py)
             flush(inliner.flush())
         if node in choices:
@@ -240,7 +242,8 @@ def _emit_function(m: Module, graph: Graph, groups: list[Group], plans: list, st
                 text = (f"_rows_caller = _ufunc_get()\ntry:\n"
                         f"    _ufunc_set(_row_buffer({row})[1])\n    {body}\n"
                         "finally:\n    _ufunc_set(_rows_caller)")
-            handed = tuple(node.args[2]) if _takes_carried(node) else ()
+            handed = tuple(node.args[2]) if _takes_carried(node) else \
+                tuple(node.args[3]) if _hands_over(node) else ()
             add(located(node, text), reads, (node,), handed, index)
         else:
             outs = "".join(f"{n.name}, " for n in group.outputs)
@@ -378,6 +381,15 @@ def _statement(m: Module, node: Node, name_of, reuse: dict, entry, written_back,
         return (f"_carried = {m.fmt(list(carried), name_of)}\n{HANDOVER}\n"
                 f"{node.name} = {fn}({m.fmt(trips, name_of)}, _carried"
                 + "".join(f", {m.fmt(v, name_of)}" for v in free) + ")")
+    if _hands_over(node):
+        # the same for a while loop (ops.while_loop empties the list): the peeled first
+        # trip's arrays are not held by this frame while the trips run
+        body, keep, cond, carried, *rest = node.args
+        args = "".join(f"{m.fmt(a, name_of)}, " for a in (body, keep, cond))
+        more = "".join(f", {m.fmt(a, name_of)}" for a in rest)
+        more += "".join(f", {k}={m.fmt(v, name_of)}" for k, v in node.kwargs.items())
+        return (f"_carried = {m.fmt(list(carried), name_of)}\n{HANDOVER}\n"
+                f"{node.name} = {m.bind(while_loop, node.target)}({args}_carried{more})")
     if node in m.python_ints:   # (carried_ints.py: ``(count + 1)`` of a Python int)
         text = int_statement(m, node, name_of)
         if text is not None:
@@ -438,6 +450,12 @@ def _copy_made_for(step: tuple, target, group: Group, groups: list) -> bool:
         node.target in ("copy_method", "copy") and \
         groups[index].segment == group.segment and \
         not any(n in group.nodes for n in node.inputs())
+
+
+def _hands_over(node: Node) -> bool:
+    """A ``while_loop`` node whose body the backend compiled: it takes its carried
+    values in a list it empties (``ops.while_loop``)."""
+    return node.target == "while_loop" and not isinstance(node.args[0], Graph)
 
 
 def _takes_carried(node: Node) -> bool:

@@ -27,6 +27,7 @@ from dynamo.ops.node_facts import array_meta
 from dynamo.symbolic import Sym, SymArg
 
 from ..fusion import Group
+from .float_lanes import emit_float_lane, emit_lane_call, float_lane
 from .inline import Pending
 from .module import Module, plain_name
 from .statements import Guarding, emit_with_dels, stretches
@@ -112,6 +113,11 @@ def emit_loop(m: Module, graph: Graph, groups: list[Group], plans: list, stateme
     m.emit(1, f"return {name}_taking(trips, [{carried}]{''.join(', ' + f for f in free)})")
     m.emit(0, "")
     m.emit(0, f"def {name}_taking({', '.join(['trips', '_carried', *free])}):")
+    # (a body of float64 scalar arithmetic only: a loop of many trips runs it on Python
+    # floats first, and this NumPy code where that lane declines; float_lanes.py)
+    lane = float_lane(graph)
+    if lane is not None:
+        emit_lane_call(m, f"{name}_lane", free)
     if carried:
         m.emit(1, f"{carried}= _carried")
     m.emit(1, "_carried.clear()")
@@ -161,6 +167,8 @@ def emit_loop(m: Module, graph: Graph, groups: list[Group], plans: list, stateme
                           for p in inputs if p.meta.get("carried"))
     m.emit(1, f"return ({carried}{rest})")
     m.emit(0, "")
+    if lane is not None:
+        emit_float_lane(m, graph, lane, f"{name}_lane", counted, free, name_of)
 
 
 def rebound(slots: list[Node], sources: list[str], values) -> set[Node]:

@@ -24,13 +24,20 @@ computes them as temporaries, freed at their last use.
 A slot is dropped only when all of this holds, so no value anyone sees changes:
 
 - the body never reads its input (the placeholder has no users: not an op, not the
-  output, not a symbolic size);
+  output, not a symbolic size), or only hands it on as the slot's next value (its one
+  user is the output, at its own index): a 1-trip tail loop the translator adds to
+  apply a ``for`` loop's last rebinding (``edges = grown`` after ``if ...: break``)
+  hands the other slots through;
 - no node after the loop reads the slot's result (every user of the loop node is a
   ``getitem`` of another index, or an ``after_loop``, which reads no result);
 - its sizes are static (a size-generic body may read a size off any input array).
 
 Where no trip runs, a dropped slot's value is the one before the loop, which nothing
 reads either. The body's ops that computed it stay (``dce`` keeps what may signal).
+Dropping a slot of the tail loop leaves the ``getitem`` of the loop before it that fed
+the slot unread, so the pass runs again until it drops nothing (hysteresis in
+tests/backends/passes/test_peeled_loop_peaks.py: the pad ``p`` of the peeled first
+trip was carried through both loops, 1.81x plain NumPy's peak).
 
 Example::
 
@@ -42,17 +49,27 @@ Example::
 from __future__ import annotations
 
 from dynamo.graph import OUTPUT, PLACEHOLDER, Graph, Node, map_nodes
-from dynamo.ops import ArrayMeta
-from dynamo.symbolic import Symbolic
 
-from .loops import has_loops
+from .loops import has_loops, static_sizes
 from .rewrite import rewrite
 
 
 def drop_dead_carried(graph: Graph) -> Graph:
-    """``graph`` with each ``while_loop`` node's dead carried slots dropped."""
+    """``graph`` with each ``while_loop`` node's dead carried slots dropped (again until
+    none is left: a slot a later loop only hands through, dropped there, leaves the
+    earlier loop's slot unread)."""
     if not has_loops(graph):
         return graph
+    while True:
+        new = _drop_once(graph)
+        if new is graph:
+            return graph
+        graph = new
+
+
+def _drop_once(graph: Graph) -> Graph:
+    """``graph`` with the dead slots ``_dead_slots`` finds now dropped (``graph`` itself
+    where there are none)."""
     dropped = {n: d for n in graph.call_nodes() if n.target == "while_loop"
                for d in [_dead_slots(n)] if d}
     if not dropped:
@@ -79,6 +96,8 @@ def drop_dead_carried(graph: Graph) -> Graph:
             return True
         if node.target == "getitem" and node.args[0] in renumber:
             loop, k = node.args
+            if renumber[loop][k] is None:   # (an unread getitem of a dropped slot)
+                return True
             rw.env[node] = rw.call("getitem", (rw.env[loop], renumber[loop][k]),
                                    rw.arg(node.kwargs), dict(node.meta), node.name)
             return True
@@ -103,16 +122,18 @@ def _dead_slots(loop: Node) -> frozenset[int]:
         if user.target == "after_loop":     # (an array written in place: no result)
             continue
         if user.target == "getitem" and user.args[0] is loop and isinstance(user.args[1], int):
-            read_after.add(user.args[1])
+            if user.users:      # (an unread getitem reads nothing)
+                read_after.add(user.args[1])
             continue
         return frozenset()      # (another reader: keep every slot)
+    # a slot the body only hands through (its input is its next value, and nothing else
+    # reads it) is unread too: a 1-trip tail loop that only applies ``edges = grown``
+    # hands ``p`` through, and once that slot goes, the loop before it reads no ``p``
+    through = {k for k, p in enumerate(slots) if list(p.users) == [body.output_node]
+               and outputs[k] is p and sum(v is p for v in outputs) == 1}
     return frozenset(k for k, p in enumerate(slots)
-                     if not p.users and k not in read_after and _static(metas[k])
-                     and _static(p.meta.get("array")))
-
-
-def _static(meta) -> bool:
-    return isinstance(meta, ArrayMeta) and not any(isinstance(d, Symbolic) for d in meta.shape)
+                     if (not p.users or k in through) and k not in read_after
+                     and static_sizes(metas[k]) and static_sizes(p.meta.get("array")))
 
 
 def _body_without(body: Graph, gone: frozenset[int]) -> Graph:

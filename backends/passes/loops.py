@@ -13,6 +13,8 @@ Example::
 
 from __future__ import annotations
 
+from types import FunctionType
+
 from dynamo.graph import PLACEHOLDER, Graph, Node
 from dynamo.ops import ArrayMeta
 from dynamo.symbolic import Symbolic
@@ -44,9 +46,36 @@ def compile_loop_bodies(graph: Graph, compile_body) -> Graph:
             return False
         body, *rest = node.args
         new = rw.copy(node)
-        new.args = (compile_body(body), *new.args[1:])
+        fn = compile_body(body)
+        # (only on a plain function: a PerSize runner would key on None's "shape")
+        if node.target == "while_loop" and isinstance(fn, FunctionType):
+            unread = unread_slots(body)
+            if unread:   # ops.while_loop lets them go before each trip
+                fn.__dynamo_unread__ = unread
+        new.args = (fn, *new.args[1:])
         return True
     return rewrite(graph, visit)
+
+
+def unread_slots(body: Graph) -> tuple[int, ...]:
+    """The carried slots of a ``while_loop`` body whose inputs it never reads: no op,
+    no output and no size reads them (of static sizes: a size-generic body may read a
+    size off any input). The hysteresis loop of tests/backends/passes/
+    test_peeled_loop_peaks.py, ``body(weak, edges, grown, exit_test)``, computes the
+    next ``grown`` and the test from ``grown`` and ``weak``, and hands ``grown`` on as
+    the next ``edges``::
+
+        >>> unread_slots(body)      # edges, exit_test: the trip before's values
+        (1, 3)
+    """
+    slots = [p for p in body.placeholders if p.meta.get("carried")]
+    return tuple(k for k, p in enumerate(slots)
+                 if not p.users and static_sizes(p.meta.get("array")))
+
+
+def static_sizes(meta) -> bool:
+    """``meta`` describes an array whose sizes are numbers (no ``Symbolic``)."""
+    return isinstance(meta, ArrayMeta) and not any(isinstance(d, Symbolic) for d in meta.shape)
 
 
 def varies_per_trip(node: Node) -> bool:

@@ -75,6 +75,12 @@ def while_loop(body, keep: bool, cond, carried: tuple, free: tuple,
     trips before it first, a Python int (a counter it reads as a number, ``x + h * i``:
     translator/while_trip.py).
 
+    ``carried`` may be a list the caller hands over: the loop empties it, so the caller
+    holds no initial value while the trips run (the numpy backend's generated code,
+    ``codegen._hands_over``). A body with ``__dynamo_unread__`` (carried slots whose
+    inputs it never reads: ``passes.loops.compile_loop_bodies``) gets ``None`` there,
+    so the loop does not hold the trip before's value while the trip runs.
+
     >>> while_loop(lambda x: (x * 2, x * 2 < 50), True, True, (3,), ())
     (96,)
     >>> while_loop(lambda x: (x * 2, x * 2 < 50), True, True, (3,), (), 2, True)[1].shape
@@ -84,10 +90,26 @@ def while_loop(body, keep: bool, cond, carried: tuple, free: tuple,
     >>> while_loop(lambda t, x: (x + t, x + t < 5), True, True, (0,), (), None, False, 0,
     ...            True)
     (6,)
+    >>> def body(x, edges):        # reads x only: edges is its next value
+    ...     return x + 1, x * 10, x < 3
+    >>> body.__dynamo_unread__ = (1,)
+    >>> handed = [0, "edges before the loop"]
+    >>> while_loop(body, True, True, handed, ()), handed
+    ((4, 30), [])
     """
     taken = 0
+    if type(carried) is list:   # handed over (generated code): the caller keeps none
+        carried, handed = carried[:], carried
+        handed.clear()
+    else:
+        carried = list(carried)
+    # (the slots its body never reads go before each trip, as Python frees a name's old
+    # value when the trip stores it anew: not held while the trip makes the next one)
+    unread = getattr(body, "__dynamo_unread__", ())
     while (bool(cond) is keep or taken < least) and (trips is None or taken < trips):
         taken += 1
+        for k in unread:
+            carried[k] = None
         *carried, cond = body(taken - 1, *carried, *free) if indexed else \
             body(*carried, *free)
     return (*carried, np.empty((taken, 0), np.bool_)) if count else tuple(carried)

@@ -216,6 +216,20 @@ class ImplTable:
         setattr(self, name, fn)  # cache: later lookups skip __getattr__
         return fn
 
+    def __reduce__(self):
+        """Pickled by reference, as its kind: ``impl_table(kind)`` gives the live table
+        back (one per kind), in this process or another. By value, a pickle would copy
+        the cache ``__getattr__`` grows, every op looked up so far (all 487 once
+        backends/eager_ops.py has run), legacy ``np.random`` methods with a copy of
+        their RandomState among them: Numba's pickle of each object-mode block's IR
+        holds the kernel module's ``_np_ops``, and grew from 10 KB to 34 KB, a copy
+        made at every run of the block (issue #15; tests/ops/test_ops_registry.py).
+
+            >>> pickle.loads(pickle.dumps(impl_table("numpy"))) is impl_table("numpy")
+            True
+        """
+        return impl_table, (self._kind,)
+
 
 _TABLES: dict[str, ImplTable] = {}
 

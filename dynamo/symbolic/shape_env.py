@@ -57,14 +57,26 @@ def _int_valued(expr: Expr) -> bool:
     return False
 
 
-def _same_meta(op, args, kwargs, meta) -> bool:
+def _same_meta(op, args, kwargs, meta, checked: bool = False) -> bool:
     """The op's rule gives ``meta`` for these (probe) arguments; one that raises reads a
-    value it was given, so it is not blind to it."""
+    value it was given, so it is not blind to it, unless the op is ``checked``
+    (``_checked_when_run``) and NumPy's own check rejected the probe: ``rng.normal(0.0,
+    -1.5, 6)`` raises ValueError where ``sigma`` is 1.0 gives the same draw's meta."""
     try:
         with not_recording():
             return op.meta(op, args, kwargs) == meta
+    except (ValueError, OverflowError):   # (NumPy's checks of a parameter's value)
+        return checked
     except Exception:  # noqa: BLE001 (a rule that rejects a value reads it)
         return False
+
+
+def _checked_when_run(op) -> bool:
+    """A random draw that checks its parameters' values when the graph runs and raises
+    there as eagerly (``extras["raises"]``: ``scale < 0``; ``raising.py`` keeps such a
+    node's raise exact): its result's shape and dtype never read a parameter's value,
+    so a changing float (a decayed ``sigma``) is one of its inputs, not pinned."""
+    return op.random and bool(op.extras.get("raises"))
 
 
 class ShapeEnv:
@@ -379,7 +391,8 @@ class ShapeEnv:
             def swap(v):
                 return probe(float.__float__(v)) if isinstance(v, SymFloat) else v
             return substitute(tree_map(swap, (meta_args, meta_kwargs)), self.hints)
-        return all(_same_meta(op, *swapped(probe), meta) for probe in _FLOAT_PROBES)
+        checked = _checked_when_run(op)
+        return all(_same_meta(op, *swapped(probe), meta, checked) for probe in _FLOAT_PROBES)
 
     def _guard_equal(self, group) -> None:
         """Sizes an op needs equal (``x + y`` with both lengths dynamic): guard it."""

@@ -17,7 +17,7 @@ from ..symbolic import SymFloat, SymInt
 from ..variables import ArrayVariable, ConstantVariable, IteratorVariable
 from ..variables.arrays import DeferredNumberVariable
 from ..variables.base import untraced_iteration
-from ..variables.iterators import take
+from ..variables.iterators import budget_length, take
 from ..variables.size_values import SizeTruthVariable
 from .branch_selects import SELECTED, truth_or_select
 from .break_before import iterable_needs_its_length
@@ -53,7 +53,7 @@ class ControlFlow:
         """
         if self.info.loop_may_exit_early(inst.index) or self.may_become_loop_node(inst, it):
             return   # (a loop node is tried at the second FOR_ITER, see loops.py)
-        left = it.length_hint()   # (pins a symbolic range: it is unrolled)
+        left = budget_length(it, self.config.loop_unroll_limit)   # (a short range: no pin)
         if left is None:
             return
         # what one iteration cost: its backward jumps, and the trips of the loop nodes

@@ -90,19 +90,20 @@ class CounterBounds:
                 "the counter ends the loop: compute the value in the body (err = ...; "
                 "while it < maxit and err > tol) or test the array first")
 
-    def _symbolic_bound(self, left: tuple, right: tuple) -> SymInt:
+    def _symbolic_bound(self, left: tuple, right: tuple, compare: str | None = None) -> SymInt:
         """``trips_bound`` where an int of the test is a symbol (``maxit``, an argument
         that changed between calls): for a counter that steps by 1 towards it
         (``it < maxit``, ``left > 0`` with ``left`` the symbol), the bound is an
         expression, ``maxit - it0``, that must be ``>= 0`` for every value the entry
         serves (proven from the symbols' ranges, or guarded: ``_require``); other
-        steps or comparisons are no node (a ceiling is no affine expression)."""
+        steps or comparisons are no node (a ceiling is no affine expression).
+        ``compare``: the test's, unless given (a cap's "go on": ``while_caps``)."""
         (a0, da), (b0, db) = left, right
         # a trip bound is a size (a changing int in it is guarded >= 2, or pinned)
         as_size(symbols_of((a0, b0)), "a while loop's trip bound")
         d0, dd = a0 - b0, da - db          # as in ``trips_bound``
         e0, ed = {"LT": (d0, dd), "LE": (d0 - 1, dd), "GT": (-d0, -dd),
-                  "GE": (-d0 - 1, -dd)}.get(self.test.compare, (None, None))
+                  "GE": (-d0 - 1, -dd)}.get(compare or self.test.compare, (None, None))
         if ed != 1:
             raise NotALoopNode("the loop's test bounds the trips by a symbol in a way "
                                "that is no affine expression")

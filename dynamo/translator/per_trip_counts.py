@@ -39,7 +39,13 @@ def counted_per_trip(tx, trips) -> bool:
         return False
     noted = changing_results(tx.code)
     symbols = tx.output.shape_env.symbols
-    return bool(noted) and all(symbols.get(s) in noted for s in trips.sym.symbols)
+    return bool(noted) and all(_read_from(symbols.get(s), noted) for s in trips.sym.symbols)
+
+
+def _read_from(source, noted) -> bool:
+    """Is ``source`` one of ``noted`` or read from one (``L['___stack1'].stop``: a
+    bound of a range carried over a break, ``break_ranges``)?"""
+    return source in noted or getattr(source, "base", None) in noted
 
 
 __all__ = ["counted_per_trip"]

@@ -58,7 +58,10 @@ def reach_arrays(tx) -> dict:
         if isinstance(var, ArrayVariable):
             found.setdefault(var.node, var)
         elif isinstance(var, SequenceVariable):
-            todo.extend(var.items)
+            # (an unread list of numbers holds no array; reading it would guard each
+            # item, and ``offs[m]`` in the body then pinned ``m``: ``builder._item_at``)
+            if not (getattr(var, "numbers_only", False) and var.is_unread()):
+                todo.extend(var.items)
         elif isinstance(var, DictVariable):
             todo.extend(var.items.values())
         elif isinstance(var, ObjectVariable):

@@ -271,12 +271,21 @@ def trips_bound(left: tuple, right: tuple, compare: str) -> int | None:
 
 # what ``carried_shape`` says, and ``while_shape_hint`` finds again in the reason
 _COUNTER_READ = ": a counter read in the body"
-# why such a counter is no node where the body also returns (``while <array test>: ...;
-# it += 1; if it > maxit: return x, -1``: the counter bounds the trips from inside the
-# body; ``WhileScope._check_index_uses``, issue #19)
-RETURNS = (" and returns from inside the loop (if it > maxit: return ...): a counter "
-           "bounds a while_loop node's trips only in the loop's own test")
+# why such a counter is no node where the body also leaves the loop on it (``while
+# <array test>: ...; it += 1; if it > maxit: return x, -1``, or ``break``: a cap of
+# another shape than ``while_caps``'; ``WhileScope._check_index_uses``, issue #19)
+RETURNS = (" and leaves the loop on it (if it > maxit: return ... or break): a cap on a "
+           "counter is a node only as the body's one branch, after or before the steps "
+           "of the counter (not both), against an int the loop does not change")
 _FLOAT_CARRIED = ": a Python float carried across trips"
+# why a capped loop over 0-d arrays only stays a break (``while_caps.cap_bound``)
+SCALAR_CAP = ("the loop carries 0-d arrays only, which Python's own loop runs as fast as a "
+              "while_loop node runs them (a capped bisection: 0.92x plain as a node, 0.98x "
+              "as a break)")
+# why a ``while <array test>:`` loop with a second exit on data is no node
+# (``while res > tol: A; if res > 1e12: return x, np.inf``: ``while_caps.data_exit``)
+DATA_EXIT = ("the body leaves the loop on array data too (if <array test>: return ... "
+             "or break): a while_loop node has one exit test, the loop's own")
 
 
 def carried_shape(step, var, old=None) -> str:
@@ -323,11 +332,22 @@ def while_shape_hint(why: str) -> str:
     'carry the time as a 0-'
     """
     if RETURNS in why:   # (``if it > maxit: return x, -1`` in a ``while <array test>:``)
-        return ("put the counter's bound in the loop itself and test the data inside: "
-                "for it in range(maxit): <body>; if <converged>: return x, it + 1, with "
-                "the other return (return x, -1) after the loop: then the loop is one "
-                "while_loop node (docs/loops.md); else accept the graph break (the loop "
-                "runs as Python)")
+        return ("step the counter and test it once, as the body's one branch "
+                "(<body>; it += 1; if it > maxit: return x, -1 or break), or put the "
+                "bound in the loop's own test (while err > tol and it < maxit:), or "
+                "write for it in range(maxit): <body>; if <converged>: return x, it + 1 "
+                "with return x, -1 after the loop: then the loop is one while_loop node "
+                "(docs/loops.md); else accept the graph break (the loop runs as Python)")
+    if SCALAR_CAP in why:
+        return ("nothing to change: the loop runs as Python, as fast as it would as a "
+                "node, and the code before and after it is compiled; accept the graph "
+                "break")
+    if DATA_EXIT in why:
+        return ("test both in the loop's own test, as one array (while (res > tol) & "
+                "(res <= 1e12):), and choose the result after the loop from its state "
+                "(np.where(res > 1e12, np.inf, res)); or write for it in range(maxit): "
+                "<body>; if <test>: return ... (one exit on data: a node, docs/loops.md); "
+                "else accept the graph break (the loop runs as Python)")
     if _COUNTER_READ in why:
         return ("carry the count as a 0-d array for the update (kf = np.zeros(()) "
                 "before the loop, kf += 1.0 in it, in place: it stays a 0-d array; "

@@ -27,6 +27,7 @@ from .loop_exits import PASSING, code_tail, while_counter_break, while_true_brea
 from .loop_facts import NotALoopNode, why_not
 from .loop_returns import run_exit_code
 from .nested_loops import unwatched
+from .while_caps import cap_shape, data_exit
 from .while_scope import WhileScope
 from .while_shapes import CONDITIONAL, for_break_shape, loop_shape
 from .while_trip import planned_counters
@@ -56,6 +57,10 @@ def while_loop_node(tx, inst, value, when: bool) -> bool:
             scope.back, scope.counter_at, scope.leave = back, counter_at, leave
             if exits is not None:   # (``if c: return E``: ``loop_returns``)
                 scope.after, scope.ends, scope.join = exits
+        elif broken[0] == "while cap":   # ``if k > maxit: return E`` or ``break``
+            start, exit_, head, negate, cap = broken[1:]
+            scope = WhileScope(tx, inst, value, start, exit_, head, keep=when != negate)
+            cap.enter(scope)      # (``while_caps``)
         elif broken[0] == "while True":      # code after the test (``loop_exits``)
             start, exit_, head, negate, back, leave = broken[1:]
             scope = WhileScope(tx, inst, value, start, exit_, head, keep=when != negate)
@@ -75,7 +80,7 @@ def while_loop_node(tx, inst, value, when: bool) -> bool:
     except NotALoopNode as e:
         tx.refuse_loop_node(inst, f"while loop: {e}")
     except Exception as e:  # noqa: BLE001 (anything the body cannot be: a break)
-        tx.refuse_loop_node(inst, f"while loop: {why_not(e)}")
+        tx.refuse_loop_node(inst, f"while loop: {data_exit(tx.info.insts, inst, why_not(e))}")
     tx.ip = scope.after
     return True
 
@@ -87,6 +92,15 @@ def _loop_test(tx, inst) -> tuple:
     if plan is not None and plan.kind != "counters" or \
             tx.output.kind not in (None, ops.NUMPY) or tx.in_try():
         return None, None
+    # (the loop's own test, met by a way of an ``if`` in its body that returns,
+    # ``branch_selects``: that way goes on with the loop, no loop of its own)
+    scope = tx.output.loop_scope
+    if isinstance(scope, WhileScope) and scope.tx is tx and scope.is_test(inst):
+        return None, None
+    if scope is None:   # (a cap in the body: ``while_caps``)
+        cap = cap_shape(tx.info.insts, inst)
+        if cap is not None:
+            return None, ("while cap", *cap)
     shape = loop_shape(tx.info.insts, inst)
     # (in a loop node's body: a plain ``while`` only, a nested node; the others' shapes
     # read the frame's locals, ``for_break_shape``, and are not tried there)

@@ -47,6 +47,7 @@ from .loop_facts import (
 from .loops import LoopScope, node_numbers
 from .picked_numbers import carry_picked, enter_picked, exit_picked, leave_picked, picked_bounds
 from .spent_counter_tests import spent_tests
+from .while_caps import cap_bound, leaves_early
 from .while_clocks import Clock, clock_bound, clock_of, clock_value, read_clock_of
 from .while_counters import RETURNS, CounterTest, carried_shape, only_stepped
 from .while_shapes import CONDITIONAL, loop_shape
@@ -145,6 +146,7 @@ class WhileScope(CounterBounds, LoopScope):
         # (``while it < maxit: A; if <test>: break; B``: where B ends, the counter test
         # after it; ``loop_exits.while_counter_break``)
         self.counter_at, self.leave = None, frozenset()
+        self.cap = None     # (``k += 1; if k > maxit: return``: ``while_caps.Cap``)
         # (``loop_returns``: the loop's end where the exit runs code; the node)
         self.ends = self.join = self.node = None
         self.output = tx.output
@@ -183,8 +185,7 @@ class WhileScope(CounterBounds, LoopScope):
         try:
             super()._check_index_uses()
         except NotALoopNode:
-            body = self.tx.info.insts[self.start:self.exit]
-            if any(i.name.startswith("RETURN") for i in body):   # (if it > maxit: return)
+            if leaves_early(self.tx.info.insts, self.start, self.exit):   # (if k > m: return)
                 raise NotALoopNode(f"the body branches on a counter{RETURNS}") from None
             raise NotALoopNode(f"the body branches on a counter or uses it as a plain "
                                f"int{PINNED}") from None
@@ -281,7 +282,7 @@ class WhileScope(CounterBounds, LoopScope):
         bottom, where the one in front started it)."""
         if inst.index == self.inst.index:
             return True
-        if self.for_iter is not None or self.back is not None or \
+        if self.for_iter is not None or self.back is not None and self.cap is None or \
                 inst.name not in CONDITIONAL:
             return False
         shape = loop_shape(self.tx.info.insts, inst)
@@ -373,6 +374,8 @@ class WhileScope(CounterBounds, LoopScope):
         insts = self.tx.info.insts
         exit_code = exit_code_span(insts, self.after) \
             if self.for_iter is not None else frozenset()
+        if self.cap is not None:    # (the cap and its exit's code: no reads in a trip)
+            exit_code |= self.cap.test.indices | self.leave
         if self.test is None:
             return exit_code
         lo, hi = self._code()
@@ -499,6 +502,8 @@ class WhileScope(CounterBounds, LoopScope):
                 self._check_plain_test()
             if self.counter_at is not None:
                 self._counter_in_tail()
+        if self.cap is not None:
+            self.bound = cap_bound(self)
         check_int_range(self)
         picked_bounds(self)    # (a picked counter's int64 range over the bound)
         # a loop variable or a counter read after the loop: from the number of trips,
@@ -549,7 +554,7 @@ class WhileScope(CounterBounds, LoopScope):
             ran = self._tail(loop, final, outputs, (self.counter_at is not None or
                                                     self.for_iter is not None) and
                              bool(counters))
-        elif self.counter_at is not None and counters:
+        elif self.counter_at is not None and counters and self.cap is None:
             raise NotALoopNode("a counter read after the loop that the code after the "
                                "break's test does not step")
         self._set_state(holders, final)

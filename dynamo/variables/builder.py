@@ -313,6 +313,7 @@ def _unread_list(tx, value: list, source: Source, changing: bool,
             out.shape_env.dynamic.changed_tuples.add(source)
         return [wrap(tx, v, ItemSource(source, i)) for i, v in enumerate(value)]
     var = cls.unread(source, read)
+    var.numbers_only = _number_data(value, 1)   # (no array in it: reach_arrays)
     window = cls is not ListVariable
     if window and _number_data(value, 1) and _rebuildable(source):
         # (one item held: data only where joined to appended items, list_windows)
@@ -427,7 +428,7 @@ def _wrap(tx, value: Any, source: Source | None) -> Variable:
             value is Ellipsis or value is NotImplemented:
         _guard(tx, source, CONSTANT, value)
         return ConstantVariable(value, source)
-    if type(value) is range and _rebuildable(source) and is_long_range(tx, value) and \
+    if type(value) is range and _rebuildable(source) and is_long_range(tx, value, source) and \
             out.shape_env.dynamic.is_dynamic_number(source, value):
         return changing_range(out, value, source)   # (its bounds changed: changing ints)
     if isinstance(value, np.dtype | range | slice):

@@ -35,12 +35,15 @@ from .constant import SymRangeVariable
 _INT64_END = 2 ** 63
 
 
-def is_long_range(tx, value: range) -> bool:
-    """Whether a loop over ``value`` may be a loop node (more than
-    ``config.loop_unroll_limit`` items). A shorter one is unrolled, which reads its
-    bounds: as changing ints they would be pinned at once, an entry per range as
-    before, after a costlier trace (the mel filterbank's first call took 15% longer)."""
-    return len(value) > tx.config.loop_unroll_limit
+def is_long_range(tx, value: range, source: Source) -> bool:
+    """Whether a loop over ``value`` (at ``source``) may be a loop node: more than
+    ``config.loop_unroll_limit`` items, or a range made at a break that the frame takes
+    as changing from its first trace (``break_ranges``: a loop over it is tried as a
+    node however short, ``per_trip_counts``). Another short one is unrolled, which
+    reads its bounds: as changing ints they would be pinned at once, an entry per range
+    as before, after a costlier trace (the mel filterbank's first call took 15% longer)."""
+    return len(value) > tx.config.loop_unroll_limit or \
+        source in tx.output.shape_env.dynamic.changing_numbers
 
 
 def changing_range(out, value: range, source: Source) -> SymRangeVariable:

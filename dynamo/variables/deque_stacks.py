@@ -50,7 +50,8 @@ def stacked_deque(output, op, args: list, kwargs: dict):
     if not isinstance(d, DequeVariable) or not d.is_unread() or d.held is None or \
             output.writes_inputs or output.loop_scope is not None or \
             any(name not in WRITES for name, _ in d.ops) or \
-            not all(isinstance(v, ArrayVariable) for _, new in d.ops for v in new):
+            not all(isinstance(v, ArrayVariable) or _float_item(v)
+                    for _, new in d.ops for v in new):
         return None
     symbolic = _symbolic_stack(output, op, d)
     if symbolic is not None:
@@ -64,8 +65,8 @@ def stacked_deque(output, op, args: list, kwargs: dict):
     for name, new in d.ops:           # the ops as deque runs them, on row tokens
         for v in new:
             if item is None:
-                item = tuple(v.meta.shape)
-            if tuple(v.meta.shape) != item:
+                item = _row_shape(v)
+            if _row_shape(v) != item:
                 return None            # (NumPy's own error, eagerly)
             if name in ("append", "extend"):
                 rows.append(("new", v))
@@ -89,11 +90,30 @@ def stacked_deque(output, op, args: list, kwargs: dict):
                                 ConstantVariable(None))
             parts.append(output.call_op(ops.get("getitem"), [held, key], {}))
         else:
-            parts.append(output.call_op(ops.get("stack"), [ListVariable([v for _, v in run])], {}))
+            parts.append(_stacked(output, [v for _, v in run]))
         i = j
     if len(parts) == 1:
         return output.call_op(ops.get("array"), [parts[0]], {})   # (a copy, as np.stack's)
     return output.call_op(ops.get("concatenate"), [ListVariable(parts)], {})
+
+
+def _float_item(v) -> bool:
+    """A Python float the trace wrote into the deque (a constant or a changing float:
+    ``d.appendleft(sample)``): a row of a deque of floats, whose held items the check
+    makes one float64 input (``deques._held_stack``)."""
+    return isinstance(v, ConstantVariable) and v.python_type() is float
+
+
+def _row_shape(v) -> tuple:
+    """The shape of the row ``v`` is in the stack: a float's is ``()``."""
+    return () if _float_item(v) else tuple(v.meta.shape)
+
+
+def _stacked(output, run: list):
+    """``np.stack(run)`` of written rows; of floats, ``np.array(run)``: the same float64
+    row of them (as ``np.array(d)`` makes it), in one op."""
+    name = "array" if all(_float_item(v) for v in run) else "stack"
+    return output.call_op(ops.get(name), [ListVariable(run)], {})
 
 
 # Reductions NumPy computes on ``np.asarray`` of their first argument
@@ -115,7 +135,7 @@ def _symbolic_stack(output, op, d: DequeVariable):
     sides = {"right" if name in ("append", "extend") else "left" for name, _ in new}
     if d.maxlen is not None and len(sides) > 1:
         return None
-    shapes = {tuple(v.meta.shape) for _, v in new}
+    shapes = {_row_shape(v) for _, v in new}
     if len(shapes) > 1:
         return None                # (NumPy's own error, eagerly)
     keep = None if d.maxlen is None or not new else d.maxlen - len(new)
@@ -147,13 +167,13 @@ def _symbolic_stack(output, op, d: DequeVariable):
     for t in tokens:               # the held rows, and runs of written rows stacked
         if t is held:
             if run:
-                parts.append(output.call_op(ops.get("stack"), [ListVariable(run)], {}))
+                parts.append(_stacked(output, run))
                 run = []
             parts.append(held)
         else:
             run.append(t)
     if run:
-        parts.append(output.call_op(ops.get("stack"), [ListVariable(run)], {}))
+        parts.append(_stacked(output, run))
     if len(parts) == 1:
         # (the rows held alone: a copy, as np.stack's; a stack is a new array already)
         return output.call_op(ops.get("array"), [held], {}) if parts[0] is held \

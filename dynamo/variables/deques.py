@@ -362,7 +362,7 @@ def _held_stack(tx, value: collections.deque, source):
     known = out.input_vars.get(array_source)
     if known is not None:
         return known
-    if not all(type(v) is np.ndarray for v in value):
+    if not _stackable(value):
         return False
     where = out.location()
     guards.add(Guard(source, LENGTH, len(value), note=f"read at {where}" if where else ""))
@@ -371,7 +371,7 @@ def _held_stack(tx, value: collections.deque, source):
     array = _stack_of(value)
     if array is None:
         return False
-    _guard_item_types(guards, source)
+    _guard_item_types(guards, source, value)
     var = out.add_input(array, array_source)
     out.input_vars[array_source] = var
     return var
@@ -420,20 +420,30 @@ def _held_rows(tx, value: collections.deque, source, keep: int | None, side: str
         list(value)[-keep:] if side == "right" else list(value)[:keep]
     if len(part) < least or ShapeSource(array_source, 0) in out.shape_env.dynamic.static:
         return None
-    if not all(type(v) is np.ndarray for v in value):
+    if not _stackable(value):
         return False
     array = _stack_of(part)
     if array is None:
         return False
-    _guard_item_types(out.guards, source)
+    _guard_item_types(out.guards, source, value)
     var = out.add_input(array, array_source, dynamic_dims=(0,), least=least)
     out.input_vars[array_source] = var
     return var
 
 
+def _stackable(value: collections.deque) -> bool:
+    """Items the check can stack as one input: all ndarrays, or all Python floats (a
+    window of losses or filter taps: ``np.array(d)`` is their float64 array)."""
+    kinds = set(map(type, value))
+    return kinds <= {np.ndarray} or kinds == {float}
+
+
 def _stack_of(rows: list) -> np.ndarray | None:
-    """``np.asarray(rows)`` of ndarray rows of one shape, as ``np.stack`` takes them;
-    None where it is ragged (np.stack raises too, eagerly) or not one more dimension."""
+    """``np.asarray(rows)`` of ndarray rows of one shape, as ``np.stack`` takes them
+    (of Python floats: their float64 array); None where it is ragged (np.stack raises
+    too, eagerly) or not one more dimension."""
+    if rows and type(rows[0]) is float:
+        return np.asarray(rows, dtype=np.float64)
     try:
         array = np.asarray(rows)
     except ValueError:
@@ -441,9 +451,15 @@ def _stack_of(rows: list) -> np.ndarray | None:
     return None if array.dtype.hasobject or array.ndim != rows[0].ndim + 1 else array
 
 
-def _guard_item_types(guards, source) -> None:
-    """Guard that every item of the deque at ``source`` is an ndarray (the check
-    stacks the rows only after this holds: no item's ``__array__`` runs there)."""
+def _guard_item_types(guards, source, value: collections.deque) -> None:
+    """Guard that every item of the deque at ``source`` is an ndarray (or, for a deque
+    of floats, a Python float) (the check stacks the rows only after this holds: no
+    item's ``__array__`` runs there)."""
+    if any(type(v) is float for v in value):
+        guards.add(Guard(source, EXPR, f"set(map(type, {source.expr()})) == "
+                                       "{___builtins.float}",
+                         note="a deque of floats made one input"))
+        return
     guards.add(Guard(source, EXPR, f"set(map(type, {source.expr()})) == "
                                    f"{{___modules['numpy'].ndarray}}",
                      note="a deque of arrays stacked as one input"))

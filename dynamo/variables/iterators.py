@@ -23,6 +23,7 @@ from dynamo.guards.type_slots import qualname_of
 
 from ..exc import Unsupported
 from ..symbolic import SymInt
+from ..symbolic.number_decisions import hint
 from .base import Variable
 from .constant import (
     MAX_ITEMS,
@@ -244,6 +245,27 @@ class SequenceIteratorVariable(IteratorVariable):
             return (f"{cg.const(iterator_at)}({make}({cg.value(v.seq)}), {v._state()}, "
                     f"{v.done})")
         return cg.mutable(self, build)
+
+
+def budget_length(it, short: int) -> int | None:
+    """How many items ``it`` has left, for ``config.max_unroll``'s estimate only. Of a
+    short range whose start changes too (``SymRangeIteratorVariable``, at most
+    ``short`` items: ``config.loop_unroll_limit``) it is the count in this call, read
+    without pinning the bounds: each unrolled trip records its own decision
+    (``start + k < stop``), so the entry holds for this count only however the
+    estimate was read, while a pin would also fix ``start``: a range carried over a
+    break (``break_ranges``) of one item, ``range(16, 17)``, was an entry per start.
+    A longer range is pinned as before: its per-trip decisions would only send a loop
+    node's attempt into a split that cannot succeed (an LU nest traced 2.5x the steps).
+    (``range(T)``: the pin of ``T`` is the count, one guard rather than one per trip.)
+
+    Example: ``range(s0, s1)`` at s0 = 16, s1 = 17: 1, no guard on s0."""
+    if isinstance(it, SymRangeIteratorVariable) and not it.done and it.step in (1, -1) \
+            and isinstance(it.start, SymInt) and it.start.sym.symbols:
+        left = max(0, hint(it.left()))
+        if left <= short:
+            return left
+    return it.length_hint()
 
 
 class SymRangeIteratorVariable(SequenceIteratorVariable):

@@ -212,6 +212,9 @@ class ListVariable(SequenceVariable):
     # unread, from a rebuildable source, of fixed length, its items ndarrays: (least) ->
     # the ArrayVariable of np.asarray(list), or None (a ring of arrays: ``ring_rows``)
     ring_rows = None
+    # unread, its items all Python ints or floats: no array to find in it (a loop node
+    # looks for arrays without reading it: ``reached_carries.reach_arrays``)
+    numbers_only = False
 
     def truth(self, tx) -> bool:
         """``if self.hist:`` of an unread list whose length changed between calls: the

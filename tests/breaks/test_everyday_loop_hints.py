@@ -53,21 +53,6 @@ def dict_hist(labels):
     return counts
 
 
-def jacobi_until(A, b, tol=1e-8):
-    x = np.zeros_like(b)
-    D = np.diag(A)
-    R = A - np.diag(D)
-    r = b - A @ x
-    it = 0
-    while np.linalg.norm(r) > tol:
-        x = (b - R @ x) / D
-        r = b - A @ x
-        it += 1
-        if it > 50:
-            return x, -1
-    return x, it
-
-
 def halve_until_small(x, limit):
     steps = 0
     while (x > limit).any():
@@ -91,10 +76,6 @@ CASES = {
                          "np.bincount"),
     "dict_hist": (dict_hist, (_R.integers(0, 4, 30),),
                   "counts[label] = counts.get(label, 0) + 1", "return_counts=True"),
-    "jacobi_until": (jacobi_until, (_A, _R.random(5)), "while np.linalg.norm(r) > tol:",
-                     "for it in range(maxit)"),
-    "jacobi_until_maxit": (jacobi_until, (_A, _R.random(5), 1e-300),
-                           "while np.linalg.norm(r) > tol:", "for it in range(maxit)"),
     "halve_until_small": (halve_until_small, (_R.random(6) * 100, 1.0),
                           "while (x > limit).any():", "for it in range(maxit)"),
 }

@@ -505,6 +505,25 @@ def test_reset_starts_a_new_trial_and_bound_methods_follow_the_way():
     assert len(layer.X) == 20 and not isinstance(f._call, EntryTrial)
 
 
+def counted(x):
+    """A call counter kept on the function itself, under names the trial also uses."""
+    counted.calls = counted.calls + 1
+    counted.best = max(counted.best, float(x.sum()))
+    return x * 0.99 ** counted.calls
+
+
+def test_function_attributes_named_as_the_trials_own_do_not_stop_it():
+    # stateful corpus 15's ``function_attribute_counter``: the trial copied the
+    # function's ``__dict__`` over its own, so ``calls = 0`` ended it with no plain
+    # call timed (a TypeError formatting the missing time)
+    counted.calls, counted.best = 0, float("-inf")
+    f, slots = compiled_fn(counted)
+    for i in range(1, 13):
+        np.testing.assert_allclose(f(np.ones(3)), np.ones(3) * 0.99 ** i)
+    assert counted.calls == 12 and slots.trial.way is not None
+    assert slots.trial.best[COMPILED] is not None and slots.trial.best[PLAIN] is not None
+
+
 def test_a_frame_reader_found_later_keeps_its_uncompiled_call():
     f, slots = compiled_fn(small)
     f(np.ones(2), 1.0)           # the trial runs...

@@ -496,12 +496,29 @@ ROUND38_STATE: dict[str, Known | str] = {}
 #    OverflowError (native/stencils.py setitem). No entries.
 ROUND40_NATIVE: dict[str, Known | str] = {}
 
+# Z13. Round 48 (prog_round48_*.py): arrays that share memory (one array passed twice,
+#    overlapping and reversed views, transposes, reshape views, out= into another input,
+#    views kept on objects and globals, read-only and frombuffer inputs, 0-d and record
+#    views, the stencil trap) on eager and numpy: no differences. (tier2-result-base,
+#    open) a new array tier 2 returns under 1 MiB (``emitter.LIFT_MIN_BYTES``) is made
+#    by Numba: its ``.base`` is Numba's memory owner and ``flags.owndata`` is False, so
+#    ``y.base is None`` differs from eager and ``y.resize(n)`` raises "cannot resize this
+#    array: it does not own its data" (docs/native.md "Identity" states the ``.base``).
+ROUND48: dict[str, Known | str] = {
+    "round48_views/fresh_result_owns_data_native":
+        "tier2-result-base: tier 2's new array has Numba's memory owner as .base",
+    "round48_views/fresh_result_owns_data_auto":
+        "tier2-result-base: tier 2's new array has Numba's memory owner as .base",
+    "round48_views/fresh_result_resized_auto":
+        "tier2-result-base: resize of tier 2's new array raises (it does not own its data)",
+}
+
 KNOWN: dict[str, Known] = {
     pid: entry if isinstance(entry, Known) else Known(entry)
     for table in (ALIAS, IDENTITY, RAISE, STATE, GUARDS, NUMERICS, FRAMES_API, MORE,
                   LOOPS, NEWEST, ROUND6, ROUND7, ROUND8, ROUND9, ROUND10, ROUND11,
                   ROUND12, ROUND14, ROUND16, ROUND17, ROUND22, ROUND23, ROUND24,
                   ROUND25, ROUND26, ROUND27, ROUND28, ROUND29, ROUND30, ROUND31,
-                  ROUND32, ROUND37_BODIES, ROUND38_STATE, ROUND40_NATIVE)
+                  ROUND32, ROUND37_BODIES, ROUND38_STATE, ROUND40_NATIVE, ROUND48)
     for pid, entry in table.items()
 }

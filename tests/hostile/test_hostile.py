@@ -53,7 +53,8 @@ CATEGORIES = ("aliasing", "guards", "state", "exceptions", "numerics", "layout",
               "round41_loops", "round41_buffers", "round42_loops", "round42_state",
               "round43_loops", "round43_state", "round44_loops", "round44_state",
               "round45_reads", "round45_flow", "round46_values", "round46_objects",
-              "round46_consts", "round47_loops", "round47_trial")
+              "round46_consts", "round47_loops", "round47_trial", "round48_args",
+              "round48_views", "round48_stencils", "round48_other")
 
 
 def _runs(text):

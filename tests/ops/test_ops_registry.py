@@ -1,6 +1,9 @@
 """The registry's public face: unknown functions break with a reason that names them and
 hints at ``dynamo.register_op``; ``register_op`` makes a function one graph node, with
-the shape rule it is given; data-dependent functions break with their own reason."""
+the shape rule it is given; data-dependent functions break with their own reason; an
+implementation table pickles as a reference to itself."""
+
+import pickle
 
 import numpy as np
 import pytest
@@ -111,3 +114,21 @@ def test_ops_print_as_python_in_the_graph():
     report = dynamo.explain(lambda x: np.split(x, 2, axis=1)[0] @ np.eye(2), backend="eager")(X)
     src = str(report.graphs[0])
     assert "ops.split(x, 2, axis=1)" in src and "ops.eye(2)" in src
+
+
+def test_an_impl_table_pickles_as_a_reference_to_itself():
+    """``ImplTable.__reduce__``: a table that has looked up every op (as
+    backends/eager_ops.py does at import) pickles as its kind, a few dozen bytes, and
+    comes back as the same live table. By value it was its cache: 24 KB with cloudpickle,
+    copies of np.random's global RandomState among it, in the pickle Numba copies at
+    every run of a kernel's object-mode block (issue #15); plain pickle refused it."""
+    cloudpickle = pytest.importorskip("cloudpickle")   # (Numba's and Dask's pickler)
+    table = ops.impl_table(ops.NUMPY)
+    for name in ops.REGISTRY:
+        getattr(table, name)
+    assert "random_rand" in vars(table)     # (a method of the global RandomState)
+    for dumps, loads in ((pickle.dumps, pickle.loads),
+                         (cloudpickle.dumps, cloudpickle.loads)):
+        data = dumps(table)
+        assert len(data) < 200, len(data)
+        assert loads(data) is table

@@ -33,7 +33,7 @@ from test_stateful_programs import _measured  # noqa: E402
 DEFAULT = ("stateful_programs", "stateful_corpus2", "stateful_corpus3",
            "stateful_corpus3_windows", "stateful_corpus4", "stateful_corpus4_windows",
            "stateful_corpus5_sets", "stateful_corpus5_caches", "stateful_corpus6",
-           "stateful_corpus7", "stateful_corpus8", "stateful_corpus9")
+           "stateful_corpus7", "stateful_corpus8", "stateful_corpus9", "stateful_corpus15")
 
 
 def measure(prog, backend):

@@ -203,3 +203,40 @@ def kept_on_a_function(x, steps):
 def test_a_list_kept_in_a_cell_or_a_function_is_no_node(fn, backend):
     check(fn, np.arange(3.0), 12, backend=backend)
     assert compiled_call(fn, np.arange(3.0), 12, backend=backend)[1] == 0
+
+
+def runs_bounded_by_a_list(x, offs):
+    out = np.zeros_like(x)
+    for m in range(len(offs) - 1):
+        print("segment", m)
+        for k in range(offs[m], offs[m + 1]):
+            out[k] = x[k] - x[offs[m]]
+    return out
+
+
+def test_a_list_of_numbers_is_not_read_for_arrays(monkeypatch):
+    """An unread list of Python ints holds no array: the loop node does not read it
+    to look for one (``reach_arrays``). Read, each item was guarded, and ``offs[m]``
+    in the inner node's body pinned the outer index ``m``: the resume function after
+    the print compiled once per ``m``, 7 of 7 (HEAD fcc36d1), now 2 (issue #19)."""
+    import collections
+    import contextlib
+    import io
+
+    import dynamo
+    from dynamo.config import config
+
+    monkeypatch.setattr(config, "outline_min_elements", 0)
+    monkeypatch.setattr(config, "outline_trial_calls", 0)
+    # (runs of more than config.loop_unroll_limit items: shorter ones are unrolled, an
+    # entry per count, as for any changing count)
+    x, offs = np.random.default_rng(2).random(120), [0, 10, 21, 40, 52, 70, 99, 120]
+    for backend in BACKENDS:
+        check(runs_bounded_by_a_list, x, offs, backend=backend)
+    dynamo.reset()
+    with contextlib.redirect_stdout(io.StringIO()), \
+            dynamo.explain(runs_bounded_by_a_list, backend="eager") as compiled:
+        for _ in range(2):
+            compiled(x, offs)
+    counts = collections.Counter(r.code.co_qualname for r in compiled.report.records)
+    assert max(counts.values()) <= 2, dict(counts)

@@ -186,3 +186,31 @@ def test_a_stacked_deque_is_one_input_not_its_items(backend):
                   lambda i: (np.full((2, 2), float(i)),), calls=8)
     assert report.graph_break_count == 0, report
     assert len(_later(report)) <= 1, [str(r) for r in report.recompiles]
+
+
+class Taps(Holder):
+    """An LMS filter's taps (stateful corpus 15's ``lms_filter_deque_taps``): one float
+    sample a call, the newest first, read whole as array data."""
+
+    def tap(self, w, sample):
+        self.d.appendleft(sample)
+        return w @ np.array(self.d)
+
+    def mean_of(self, x, loss):
+        self.d.append(loss)
+        self.d.append(2.0 * loss)
+        return x * np.mean(self.d), np.asarray(self.d)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("method, items", [("tap", [0.0] * 4), ("mean_of", [])])
+def test_a_deque_of_floats_read_as_an_array_is_one_input(method, items, backend):
+    """``np.array(d)`` of a deque of Python floats: the floats held are one float64
+    input (``deques._held_stack``), the floats written 0-d rows of it
+    (``deque_stacks._floats_as_rows``): no guard on each item (before, an entry per
+    position a new sample reached, full or filling)."""
+    report = _run(method, backend, lambda: Taps(4, items),
+                  lambda i: (np.arange(4.0), 0.5 * i - 1.0), calls=9)
+    assert report.graph_break_count == 0, report
+    # the sample becomes a number at the second call only
+    assert len(_later(report)) <= 1, [str(r) for r in report.recompiles]
