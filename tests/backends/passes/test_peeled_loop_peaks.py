@@ -7,11 +7,11 @@ hysteresis was 1.81x, Huber IRLS 1.66x).
 """
 
 import copy
-import tracemalloc
 
 import numpy as np
 from dynamo.backends.cupy_backend import compile_graph
 from harness import check
+from test_dead_carried import peak
 
 import dynamo
 from dynamo.ops.loops import while_loop
@@ -58,16 +58,6 @@ def _xy(n, seed=0):
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((n, 4))
     return X, X @ np.arange(1.0, 5.0) + rng.standard_t(2, n)
-
-
-def peak(fn, *a) -> int:
-    a = copy.deepcopy(a)
-    tracemalloc.start()
-    try:
-        fn(*a)
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
 
 
 def test_results_are_plain_pythons():
